@@ -47,6 +47,9 @@ import org.slf4j.LoggerFactory;
  * have no redelivery of their own (use {@code .errorHandler(noErrorHandler())} or
  * {@code maximumRedeliveries(0)}), or a dead agent is retried before failover sees it.
  *
+ * <p>On completion the exchange carries properties {@value #AGENT_PROPERTY} (the agent that
+ * answered) and {@value #STRATEGY_PROPERTY}, for metrics and logs downstream.
+ *
  * <h2>Logging</h2>
  * One INFO line per exchange on logger {@code io.github.agentlb.decision}:
  * {@code request=<req_id> strategy=<name> agent=<id> <detail>}, and one INFO line per failover.
@@ -59,6 +62,10 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
 
     /** The header read for the request id in decision logs; the exchange id when it is absent. */
     public static final String REQUEST_ID_HEADER = "req_id";
+    /** Exchange property set to the id of the agent that produced the outcome, e.g. for metrics tags. */
+    public static final String AGENT_PROPERTY = "agentlb.agent";
+    /** Exchange property set to the strategy name ({@link #strategyName()}). */
+    public static final String STRATEGY_PROPERTY = "agentlb.strategy";
 
     private static final Logger DECISIONS = LoggerFactory.getLogger("io.github.agentlb.decision");
 
@@ -255,6 +262,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
                 return;
             }
             ExchangeHelper.copyResults(exchange, attempt);
+            exchange.setProperty(AGENT_PROPERTY, agent);
+            exchange.setProperty(STRATEGY_PROPERTY, strategyName());
             callback.done(false);
         }
 
