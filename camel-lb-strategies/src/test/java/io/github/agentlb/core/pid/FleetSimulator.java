@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * A deterministic discrete-time fleet: no HTTP, no threads, no sleeping.
@@ -187,7 +188,7 @@ final class FleetSimulator {
      * of {@code periods}, counted from {@code from}; -1 if it never settles.
      */
     static int settledAt(List<Period> periods, int from, double bound,
-                         java.util.function.ToDoubleFunction<Period> metric) {
+                         ToDoubleFunction<Period> metric) {
         int settled = -1;
         for (int p = from; p < periods.size(); p++) {
             if (metric.applyAsDouble(periods.get(p)) <= bound) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -282,7 +283,7 @@ class PidWeightsTest {
         assertThatThrownBy(() -> b.reportExpiry(null)).hasMessage("reportExpiry must be > 0, was null");
         assertThatThrownBy(() -> b.nominalCapacity(0)).hasMessage("nominalCapacity must be finite and > 0, was 0.0");
         assertThatThrownBy(() -> b.scheduleResolution(0)).hasMessage("scheduleResolution must be >= 1, was 0");
-        assertThatThrownBy(() -> weights.setAgents(java.util.Arrays.asList("A1", null)))
+        assertThatThrownBy(() -> weights.setAgents(Arrays.asList("A1", null)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("agent id must not be null");
     }

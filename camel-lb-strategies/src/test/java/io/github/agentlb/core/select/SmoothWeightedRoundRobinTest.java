@@ -2,13 +2,16 @@ package io.github.agentlb.core.select;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -66,7 +69,7 @@ class SmoothWeightedRoundRobinTest {
                 double exact = e.getValue() / total * schedule.length();
                 // Largest remainder: within one slot of the exact quota (plus the floor of 1).
                 assertThat((double) counted.get(e.getKey())).isCloseTo(exact,
-                        org.assertj.core.api.Assertions.within(1.0 + 1e-9));
+                        within(1.0 + 1e-9));
             }
         }
     }
@@ -177,7 +180,7 @@ class SmoothWeightedRoundRobinTest {
         it.next();
 
         assertThat(it.hasNext()).isFalse();
-        assertThatThrownBy(it::next).isInstanceOf(java.util.NoSuchElementException.class);
+        assertThatThrownBy(it::next).isInstanceOf(NoSuchElementException.class);
     }
 
     @Test
@@ -223,7 +226,7 @@ class SmoothWeightedRoundRobinTest {
     private static int gcd(Map<String, Integer> weights) {
         int g = 0;
         for (int w : weights.values()) {
-            g = java.math.BigInteger.valueOf(g).gcd(java.math.BigInteger.valueOf(w)).intValue();
+            g = BigInteger.valueOf(g).gcd(BigInteger.valueOf(w)).intValue();
         }
         return g;
     }
