@@ -1,0 +1,178 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.hash.HashAlgorithm;
+import io.github.agentlb.core.hash.HashFunction;
+import io.github.agentlb.core.ring.HashRing;
+import io.github.agentlb.core.select.RoundRobin;
+import java.util.List;
+import java.util.Objects;
+import org.apache.camel.Exchange;
+import org.apache.camel.Expression;
+import org.apache.camel.support.builder.ExpressionBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consistent hashing over a ring of virtual nodes ({@link HashRing}), keyed by a Camel
+ * {@link Expression} (header {@code user_id} by default).
+ *
+ * <ul>
+ *   <li>The same key reaches the same agent while that agent is a child of the balancer, in every
+ *       balancer instance and JVM: a virtual node's position is the hash of the child's endpoint
+ *       URI and the virtual node number, never its list position.
+ *   <li>Removing an agent moves only its keys; adding it back restores the earlier mapping.
+ *   <li>When the owner fails with a connection error, the exchange goes to the next agent
+ *       clockwise on the ring, then the next, each at most once.
+ *   <li>A missing or empty key (null or blank after evaluation) is not an error: such exchanges
+ *       are spread round-robin, with a DEBUG log. Any other string is a key (negative, huge,
+ *       non-numeric, Unicode).
+ * </ul>
+ *
+ * <pre>{@code
+ * from("platform-http:/process")
+ *     .loadBalance(new ConsistentHashLB())
+ *         .to("http://localhost:8081").to("http://localhost:8082").to("http://localhost:8083");
+ *
+ * // or: ConsistentHashLB.builder().keyHeader("tenant").virtualNodes(300)
+ * //          .hashAlgorithm(HashAlgorithm.FNV1A_64_MIXED).build()
+ * }</pre>
+ *
+ * <p>Thread-safe. Per exchange: one evaluation and one hash of the key, then O(log v) with
+ * v = agents x virtual nodes. Membership changes swap in a rebuilt ring atomically, O(v log v).
+ */
+public class ConsistentHashLB extends AgentLoadBalancerSupport {
+
+    /** Virtual nodes per agent by default: 150, as in ketama and the original assignment. */
+    public static final int DEFAULT_VIRTUAL_NODES = 150;
+    /** The header read as the key by default. */
+    public static final String DEFAULT_KEY_HEADER = "user_id";
+    /** The hash function by default: MD5, as in ketama and the original assignment. */
+    public static final HashAlgorithm DEFAULT_HASH_ALGORITHM = HashAlgorithm.MD5;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConsistentHashLB.class);
+
+    private final Expression key;
+    private final String keyName;
+    private final int virtualNodes;
+    private final HashFunction hashFunction;
+    private final RoundRobin keylessRotation = new RoundRobin();
+    private volatile HashRing ring;
+
+    /** Header {@code user_id}, 150 virtual nodes per agent, MD5. */
+    public ConsistentHashLB() {
+        this(builder());
+    }
+
+    /** Keyed by {@code key}, 150 virtual nodes per agent, MD5. */
+    public ConsistentHashLB(Expression key) {
+        this(builder().key(key, "key"));
+    }
+
+    private ConsistentHashLB(Builder builder) {
+        this.key = builder.key;
+        this.keyName = builder.keyName;
+        this.virtualNodes = builder.virtualNodes;
+        this.hashFunction = builder.hashFunction;
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String strategyName() {
+        return "ch";
+    }
+
+    /** Virtual nodes per agent. */
+    public int getVirtualNodes() {
+        return virtualNodes;
+    }
+
+    /** The current ring, or null while the balancer has no agents. */
+    public HashRing ring() {
+        return ring;
+    }
+
+    @Override
+    protected void doInit() throws Exception {
+        super.doInit();
+        if (getCamelContext() != null) {
+            key.init(getCamelContext());
+        }
+    }
+
+    @Override
+    protected void agentsChanged(List<String> agentIds) {
+        ring = agentIds.isEmpty() ? null : HashRing.uniform(agentIds, virtualNodes, hashFunction);
+    }
+
+    @Override
+    protected Selection select(Exchange exchange, List<String> agentIds) {
+        HashRing current = ring;
+        String value = key.evaluate(exchange, String.class);
+        if (current == null || value == null || value.isBlank()) {
+            LOG.debug("No {} on exchange {}: spreading it round-robin", keyName, exchange.getExchangeId());
+            return new Selection(RoundRobinLB.rotationFrom(keylessRotation.next(agentIds.size()), agentIds),
+                    keyName + "=<none>");
+        }
+        long hash = current.hash(value);
+        return new Selection(current.agentsClockwise(hash),
+                keyName + "=" + value + " hash=" + Long.toUnsignedString(hash));
+    }
+
+    /** Builds a {@link ConsistentHashLB}; each setter validates at once. Not thread-safe. */
+    public static final class Builder {
+        private Expression key = ExpressionBuilder.headerExpression(DEFAULT_KEY_HEADER);
+        private String keyName = DEFAULT_KEY_HEADER;
+        private int virtualNodes = DEFAULT_VIRTUAL_NODES;
+        private HashFunction hashFunction = DEFAULT_HASH_ALGORITHM;
+
+        private Builder() {
+        }
+
+        /** Keys exchanges by this header. */
+        public Builder keyHeader(String header) {
+            if (header == null || header.isBlank()) {
+                throw new IllegalArgumentException("keyHeader must not be blank, was '" + header + "'");
+            }
+            return key(ExpressionBuilder.headerExpression(header), header);
+        }
+
+        /** Keys exchanges by {@code expression}; {@code name} labels the key in logs. */
+        public Builder key(Expression expression, String name) {
+            this.key = Objects.requireNonNull(expression, "key");
+            this.keyName = name == null || name.isBlank() ? "key" : name;
+            return this;
+        }
+
+        /**
+         * Virtual nodes per agent, >= 1.
+         *
+         * @throws IllegalArgumentException if {@code virtualNodes < 1}
+         */
+        public Builder virtualNodes(int virtualNodes) {
+            if (virtualNodes < 1) {
+                throw new IllegalArgumentException("virtualNodes must be >= 1, was " + virtualNodes);
+            }
+            this.virtualNodes = virtualNodes;
+            return this;
+        }
+
+        /** The hash function placing virtual nodes and keys. */
+        public Builder hashAlgorithm(HashFunction hashFunction) {
+            this.hashFunction = Objects.requireNonNull(hashFunction, "hashAlgorithm");
+            return this;
+        }
+
+        /** The hash function by name ({@link HashAlgorithm#fromName}). */
+        public Builder hashAlgorithm(String name) {
+            return hashAlgorithm(HashAlgorithm.fromName(name));
+        }
+
+        public ConsistentHashLB build() {
+            return new ConsistentHashLB(this);
+        }
+    }
+}
