@@ -1,6 +1,7 @@
 package io.github.agentlb.core.pid;
 
 import io.github.agentlb.core.select.SmoothWeightedRoundRobin;
+import io.github.agentlb.core.stats.LoadStatistics;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -174,13 +175,7 @@ final class FleetSimulator {
     }
 
     static double maxOverMean(double[] values) {
-        double max = Double.NEGATIVE_INFINITY;
-        double sum = 0;
-        for (double v : values) {
-            max = Math.max(max, v);
-            sum += v;
-        }
-        return max / (sum / values.length);
+        return LoadStatistics.of(values).maxOverMean();
     }
 
     /**
