@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -129,7 +130,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     /**
      * Whether {@code failure} means the agent could not answer, so the exchange should go to the
      * next candidate: an {@link IOException}, {@link TimeoutException} or
-     * {@link ExchangeTimedOutException} anywhere in the cause chain.
+     * {@link ExchangeTimedOutException} anywhere in the cause chain, or a
+     * {@link NoSuchElementException} from a connection pool that could not hand out a connection.
      */
     protected boolean isConnectionFailure(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -137,7 +139,10 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
                 return true;
             }
         }
-        return false;
+        // camel-netty(-http) producers borrow channels from a commons-pool pool; a connect that is
+        // refused at once fails the pool's validation, which throws NoSuchElementException
+        // ("Unable to validate object") instead of the ConnectException.
+        return failure instanceof NoSuchElementException;
     }
 
     /** Registers a listener told of every attempt's outcome. Thread-safe. */
