@@ -70,6 +70,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     /** Exchange property set to the strategy name ({@link #strategyName()}). */
     public static final String STRATEGY_PROPERTY = "agentlb.strategy";
 
+    /** Base class of Netty's read and write timeouts. */
+    private static final String NETTY_TIMEOUT = "io.netty.handler.timeout.TimeoutException";
     private static final Logger DECISIONS = LoggerFactory.getLogger("io.github.agentlb.decision");
 
     private volatile Members members = Members.EMPTY;
@@ -129,13 +131,16 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
 
     /**
      * Whether {@code failure} means the agent could not answer, so the exchange should go to the
-     * next candidate: an {@link IOException}, {@link TimeoutException} or
-     * {@link ExchangeTimedOutException} anywhere in the cause chain, or a
-     * {@link NoSuchElementException} from a connection pool that could not hand out a connection.
+     * next candidate: an {@link IOException}, {@link TimeoutException},
+     * {@link ExchangeTimedOutException} or Netty timeout ({@code io.netty.handler.timeout.TimeoutException},
+     * e.g. the {@code ReadTimeoutException} of camel-netty's {@code requestTimeout}) anywhere in the
+     * cause chain, or a {@link NoSuchElementException} from a connection pool that could not hand
+     * out a connection.
      */
     protected boolean isConnectionFailure(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof IOException || t instanceof TimeoutException || t instanceof ExchangeTimedOutException) {
+            if (t instanceof IOException || t instanceof TimeoutException || t instanceof ExchangeTimedOutException
+                    || isNettyTimeout(t)) {
                 return true;
             }
         }
@@ -143,6 +148,16 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         // refused at once fails the pool's validation, which throws NoSuchElementException
         // ("Unable to validate object") instead of the ConnectException.
         return failure instanceof NoSuchElementException;
+    }
+
+    /** Netty's timeouts extend neither IOException nor TimeoutException; matched by name to need no Netty dependency. */
+    private static boolean isNettyTimeout(Throwable t) {
+        for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+            if (NETTY_TIMEOUT.equals(c.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Registers a listener told of every attempt's outcome. Thread-safe. */
