@@ -47,10 +47,30 @@ public final class DemoMain {
     private DemoMain() {
     }
 
-    /** Runs the proxy until stopped (Ctrl-C, or {@code -Dcamel.main.durationMaxSeconds=N}). */
+    /**
+     * Runs the proxy until stopped (Ctrl-C, or {@code -Dcamel.main.durationMaxSeconds=N}); exits
+     * with status 2 and a one-line error on a bad setting.
+     */
     public static void main(String[] args) throws Exception {
-        Main main = createMain(System.getenv());
-        System.exit(main.run(args));
+        try {
+            createMain(System.getenv()).run(args);
+        } catch (Exception e) {
+            IllegalArgumentException bad = badSetting(e);
+            if (bad == null) {
+                throw e;
+            }
+            LOG.error("Bad proxy configuration: {}", bad.getMessage());
+            System.exit(2);
+        }
+    }
+
+    private static IllegalArgumentException badSetting(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof IllegalArgumentException bad) {
+                return bad;
+            }
+        }
+        return null;
     }
 
     /**

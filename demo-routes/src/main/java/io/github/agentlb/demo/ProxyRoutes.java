@@ -234,7 +234,7 @@ public class ProxyRoutes extends RouteBuilder {
 
     private void noAgent(Exchange exchange) throws JsonProcessingException {
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-        String detail = cause == null ? "" : cause.getMessage();
+        String detail = cause == null ? "" : withoutExchangeSuffix(cause.getMessage());
         LOG.warn("request={} answered 503: {}", requestId(exchange), detail);
         reply(exchange, 503, error("no agent available", detail));
     }
@@ -245,6 +245,15 @@ public class ProxyRoutes extends RouteBuilder {
         LOG.warn("request={} answered 502: {}", requestId(exchange), detail);
         LOG.debug("502 cause", cause);
         reply(exchange, 502, error("bad gateway", detail));
+    }
+
+    /** Camel appends ". Exchange[id]. Caused by: ..." to the message; the client needs the first part only. */
+    static String withoutExchangeSuffix(String message) {
+        if (message == null) {
+            return "";
+        }
+        int suffix = message.indexOf(". Exchange[");
+        return suffix < 0 ? message : message.substring(0, suffix);
     }
 
     private static String requestId(Exchange exchange) {
