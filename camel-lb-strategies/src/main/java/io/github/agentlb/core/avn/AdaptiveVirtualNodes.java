@@ -97,7 +97,8 @@ public final class AdaptiveVirtualNodes {
 
     /**
      * Sets hosts with their start-up utilization: weights by eq. (1), virtual nodes by eq. (2).
-     * Resets the window and the learned allocation (not the reallocation count).
+     * Resets the window and the learned allocation; keeps the replayed history (key positions do
+     * not depend on the hosts) and the reallocation count.
      *
      * @param startup host id to its CPU and memory utilization at start-up
      * @throws IllegalArgumentException if {@code startup} is empty, has a blank id, or has more hosts than {@code N}
