@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
 import org.apache.camel.Message;
@@ -218,6 +219,20 @@ public class AdaptiveVirtualNodeLB extends AgentLoadBalancerSupport {
                     String.format(Locale.ROOT, "%.3f", move.predictedImbalanceAfter()),
                     evaluation.ring().virtualNodes());
         }
+    }
+
+    /** Exposes {@code virtual.nodes} per agent for {@link io.github.agentlb.metrics.LoadBalancerMetrics}. */
+    @Override
+    public Map<String, Map<String, Double>> agentMetrics() {
+        Map<String, Double> counts = new TreeMap<>();
+        virtualNodes().forEach((agent, count) -> counts.put(agent, count.doubleValue()));
+        return Map.of("virtual.nodes", counts);
+    }
+
+    /** Exposes {@code imbalance.index} (S) and {@code reallocations} for metrics. */
+    @Override
+    public Map<String, Double> balancerMetrics() {
+        return Map.of("imbalance.index", imbalanceIndex(), "reallocations", (double) reallocations());
     }
 
     /** Builds an {@link AdaptiveVirtualNodeLB}; each setter validates at once. Not thread-safe. */
