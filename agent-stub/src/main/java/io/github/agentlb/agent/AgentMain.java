@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
 public final class AgentMain {
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentMain.class);
+    /** Seconds Ctrl-C waits for in-flight requests; Camel's default of 45 s is long for a stub. */
+    private static final int SHUTDOWN_TIMEOUT_SECONDS = 10;
 
     private AgentMain() {
     }
@@ -40,6 +42,7 @@ public final class AgentMain {
             return;
         }
         Main main = new Main();
+        main.configure().withShutdownTimeout(SHUTDOWN_TIMEOUT_SECONDS);
         main.configure().addRoutesBuilder(new AgentRoutes(config));
         main.run(args);
     }

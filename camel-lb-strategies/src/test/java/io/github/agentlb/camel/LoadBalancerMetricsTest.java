@@ -12,11 +12,13 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
 
     private final AgentRoutesFixture fixture = new AgentRoutesFixture();
     private final RoundRobinLB balancer = new RoundRobinLB();
+    private final AdaptiveVirtualNodeLB adaptive = new AdaptiveVirtualNodeLB();
 
     @Override
     protected RoutesBuilder[] createRouteBuilders() {
         return new RoutesBuilder[] {fixture.agents(),
-            AgentRoutesFixture.balanced("direct:start", balancer, AgentRoutesFixture.AGENTS)};
+            AgentRoutesFixture.balanced("direct:start", balancer, AgentRoutesFixture.AGENTS),
+            AgentRoutesFixture.balanced("direct:adaptive", adaptive, AgentRoutesFixture.AGENTS)};
     }
 
     @Test
@@ -35,5 +37,20 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
         assertThat(registry.get(LoadBalancerMetrics.ATTEMPTS)
                 .tags("agent", "direct://a3", "outcome", "success").timer().count()).isEqualTo(2);
         assertThat(registry.get(LoadBalancerMetrics.AGENTS).gauge().value()).isEqualTo(3.0);
+    }
+
+    @Test
+    void strategyStateIsExposedAsGaugesPerAgent() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(adaptive).bindTo(registry);
+        template.requestBodyAndHeader("direct:adaptive", "ping", "user_id", "42", String.class);
+        for (String agent : AgentRoutesFixture.AGENTS) {
+            String id = AgentRoutesFixture.agentId(agent);
+            assertThat(registry.get(LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes")
+                    .tags("strategy", "avn", "agent", id).gauge().value())
+                    .isEqualTo(adaptive.virtualNodes().get(id).doubleValue());
+        }
+        assertThat(registry.get(LoadBalancerMetrics.PREFIX + "imbalance.index").gauge().value())
+                .isEqualTo(adaptive.imbalanceIndex());
     }
 }

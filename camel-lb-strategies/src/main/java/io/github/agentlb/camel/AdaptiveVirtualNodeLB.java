@@ -1,0 +1,296 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
+import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
+import io.github.agentlb.core.avn.Evaluation;
+import io.github.agentlb.core.avn.HostUtilization;
+import io.github.agentlb.core.ring.HashRing;
+import io.github.agentlb.core.select.RoundRobin;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.camel.Exchange;
+import org.apache.camel.Expression;
+import org.apache.camel.Message;
+import org.apache.camel.support.builder.ExpressionBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consistent hashing with capacity-weighted virtual nodes that moves one virtual node at a time
+ * from the most to the least loaded agent while the imbalance index S exceeds a threshold (Liu
+ * Peijin et al., seed {@code 002}; the algorithm is {@link AdaptiveVirtualNodes}, this class is
+ * its Camel glue).
+ *
+ * <ul>
+ *   <li>Keyed by an {@link Expression}, header {@code user_id} by default. The same key reaches
+ *       the same agent until a reallocation moves the arc it sits on; a move changes two arcs
+ *       only, about {@code 2/N} of the keys.
+ *   <li>A missing or blank key is spread round-robin (DEBUG log) and counts in the evaluation
+ *       window, not in the replayed history.
+ *   <li>On a connection failure the exchange goes to the next agent clockwise, each at most once.
+ *   <li>Load reports: the answer's {@value #CPU_HEADER} and {@value #MEMORY_HEADER} headers
+ *       (decimal fractions 0..1) feed eq. (3) and are removed from the message returned; a
+ *       missing, non-numeric or out-of-range value is ignored with a DEBUG log. Until every agent
+ *       has reported, {@code L_i} is the request share alone.
+ *   <li>Evaluation: every {@code evaluationWindow} requests, on the thread that completes the
+ *       window, after its answer arrived; it never waits for a lock and costs well under a
+ *       millisecond at the defaults. A new ring is swapped in atomically.
+ * </ul>
+ *
+ * <pre>{@code
+ * from("platform-http:/process")
+ *     .loadBalance(new AdaptiveVirtualNodeLB())
+ *         .to("http://localhost:8081").to("http://localhost:8082").to("http://localhost:8083");
+ *
+ * // or: AdaptiveVirtualNodeLB.builder()
+ * //         .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).build())
+ * //         .startupUtilization("http://localhost:8083", 0.4, 0.4).build()
+ * }</pre>
+ *
+ * <p>Thread-safe. Per exchange: one evaluation of the key, one hash, O(log v) to find the owner,
+ * O(1) to record it. Membership changes rebuild the ring by eq. (2), O(v log v), and reset the
+ * learned allocation.
+ */
+public class AdaptiveVirtualNodeLB extends AgentLoadBalancerSupport {
+
+    /** Response header with the agent's CPU utilization, a decimal fraction 0..1. */
+    public static final String CPU_HEADER = "X-Agent-Cpu";
+    /** Response header with the agent's memory utilization, a decimal fraction 0..1. */
+    public static final String MEMORY_HEADER = "X-Agent-Memory";
+    /** The header read as the key by default. */
+    public static final String DEFAULT_KEY_HEADER = "user_id";
+
+    private static final String POSITION_PROPERTY = "AgentLbAvnPosition";
+    private static final Logger LOG = LoggerFactory.getLogger(AdaptiveVirtualNodeLB.class);
+
+    private final Expression key;
+    private final String keyName;
+    private final Map<String, HostUtilization> startupUtilization;
+    private final AdaptiveVirtualNodes avn;
+    private final RoundRobin keylessRotation = new RoundRobin();
+
+    /** Header {@code user_id}, {@link AdaptiveVirtualNodesConfig#ofDefaults()}, equal agents. */
+    public AdaptiveVirtualNodeLB() {
+        this(builder());
+    }
+
+    private AdaptiveVirtualNodeLB(Builder builder) {
+        this.key = builder.key;
+        this.keyName = builder.keyName;
+        this.startupUtilization = Map.copyOf(builder.startupUtilization);
+        this.avn = new AdaptiveVirtualNodes(builder.config);
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String strategyName() {
+        return "avn";
+    }
+
+    /** Agent id to its current number of virtual nodes, sorted by id; empty without agents. */
+    public Map<String, Integer> virtualNodes() {
+        return avn.virtualNodes();
+    }
+
+    /** S of the last evaluation (eqs. 4-5), a fraction; 0 before the first. */
+    public double imbalanceIndex() {
+        return avn.imbalanceIndex();
+    }
+
+    /** Virtual nodes moved since start. */
+    public long reallocations() {
+        return avn.reallocations();
+    }
+
+    /** The current ring, or null without agents. */
+    public HashRing ring() {
+        return avn.ring();
+    }
+
+    /** The algorithm's state, for metrics and tests. */
+    public AdaptiveVirtualNodes state() {
+        return avn;
+    }
+
+    @Override
+    protected void doInit() throws Exception {
+        super.doInit();
+        if (getCamelContext() != null) {
+            key.init(getCamelContext());
+        }
+    }
+
+    @Override
+    protected void agentsChanged(List<String> agentIds) {
+        if (agentIds.isEmpty()) {
+            return;
+        }
+        if (startupUtilization.isEmpty()) {
+            avn.setHosts(agentIds);
+            return;
+        }
+        avn.setHosts(withAverageForUnknown(agentIds));
+    }
+
+    /** Agents without a configured start-up utilization count as the average configured one. */
+    private Map<String, HostUtilization> withAverageForUnknown(List<String> agentIds) {
+        double cpu = startupUtilization.values().stream().mapToDouble(HostUtilization::cpu).average().orElse(0.5);
+        double memory = startupUtilization.values().stream().mapToDouble(HostUtilization::memory).average().orElse(0.5);
+        Map<String, HostUtilization> startup = new HashMap<>();
+        for (String agent : agentIds) {
+            startup.put(agent, startupUtilization.getOrDefault(agent, new HostUtilization(cpu, memory)));
+        }
+        return startup;
+    }
+
+    @Override
+    protected Selection select(Exchange exchange, List<String> agentIds) {
+        HashRing ring = avn.ring();
+        String value = key.evaluate(exchange, String.class);
+        if (ring == null || value == null || value.isBlank()) {
+            LOG.debug("No {} on exchange {}: spreading it round-robin", keyName, exchange.getExchangeId());
+            return new Selection(RoundRobinLB.rotationFrom(keylessRotation.next(agentIds.size()), agentIds),
+                    keyName + "=<none>");
+        }
+        long position = ring.hash(value);
+        exchange.setProperty(POSITION_PROPERTY, position);
+        return new Selection(ring.agentsClockwise(position), keyName + "=" + value + " hash="
+                + Long.toUnsignedString(position) + " vnodes=" + ring.virtualNodes().get(ring.agentAt(position)));
+    }
+
+    @Override
+    protected void attemptCompleted(String agentId, Exchange attempt, long elapsedNanos) {
+        Message answer = attempt.getMessage();
+        Object cpu = answer.removeHeader(CPU_HEADER);
+        Object memory = answer.removeHeader(MEMORY_HEADER);
+        if (cpu != null || memory != null) {
+            report(agentId, cpu, memory);
+        }
+        if (attempt.getException() != null && isConnectionFailure(attempt.getException())) {
+            return;
+        }
+        Long position = attempt.getProperty(POSITION_PROPERTY, Long.class);
+        boolean windowComplete = position != null ? avn.record(position) : avn.recordWithoutKey();
+        if (windowComplete) {
+            avn.evaluate().ifPresent(this::logEvaluation);
+        }
+    }
+
+    private void report(String agentId, Object cpu, Object memory) {
+        double c = fraction(cpu);
+        double m = fraction(memory);
+        if (Double.isNaN(c) || Double.isNaN(m)) {
+            LOG.debug("Ignoring load report of {}: {}={} {}={}", agentId, CPU_HEADER, cpu, MEMORY_HEADER, memory);
+            return;
+        }
+        avn.report(agentId, c, m);
+    }
+
+    private static double fraction(Object header) {
+        if (header == null) {
+            return Double.NaN;
+        }
+        try {
+            double value = Double.parseDouble(header.toString().trim());
+            return HostUtilization.isFraction(value) ? value : Double.NaN;
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    private void logEvaluation(Evaluation evaluation) {
+        if (evaluation.moves().isEmpty()) {
+            LOG.debug("Evaluated {} requests: S={} L={}", evaluation.requests(), evaluation.imbalanceIndex(),
+                    evaluation.loadIndices());
+            return;
+        }
+        for (Evaluation.Move move : evaluation.moves()) {
+            LOG.info("Reallocated a virtual node {} -> {}: S={} predicted {} vnodes={}", move.from(), move.to(),
+                    String.format(Locale.ROOT, "%.3f", move.imbalanceBefore()),
+                    String.format(Locale.ROOT, "%.3f", move.predictedImbalanceAfter()),
+                    evaluation.ring().virtualNodes());
+        }
+    }
+
+    /** Exposes {@code virtual.nodes} per agent for {@link io.github.agentlb.metrics.LoadBalancerMetrics}. */
+    @Override
+    public Map<String, Map<String, Double>> agentMetrics() {
+        Map<String, Double> counts = new TreeMap<>();
+        virtualNodes().forEach((agent, count) -> counts.put(agent, count.doubleValue()));
+        return Map.of("virtual.nodes", counts);
+    }
+
+    /** Exposes {@code imbalance.index} (S) and {@code reallocations} for metrics. */
+    @Override
+    public Map<String, Double> balancerMetrics() {
+        return Map.of("imbalance.index", imbalanceIndex(), "reallocations", (double) reallocations());
+    }
+
+    /** Builds an {@link AdaptiveVirtualNodeLB}; each setter validates at once. Not thread-safe. */
+    public static final class Builder {
+        private Expression key = ExpressionBuilder.headerExpression(DEFAULT_KEY_HEADER);
+        private String keyName = DEFAULT_KEY_HEADER;
+        private AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.ofDefaults();
+        private final Map<String, HostUtilization> startupUtilization = new HashMap<>();
+
+        private Builder() {
+        }
+
+        /** Keys exchanges by this header. */
+        public Builder keyHeader(String header) {
+            if (header == null || header.isBlank()) {
+                throw new IllegalArgumentException("keyHeader must not be blank, was '" + header + "'");
+            }
+            return key(ExpressionBuilder.headerExpression(header), header);
+        }
+
+        /** Keys exchanges by {@code expression}; {@code name} labels the key in logs. */
+        public Builder key(Expression expression, String name) {
+            this.key = Objects.requireNonNull(expression, "key");
+            this.keyName = name == null || name.isBlank() ? "key" : name;
+            return this;
+        }
+
+        /** The algorithm's configuration (weights, N, threshold, window, hash function). */
+        public Builder config(AdaptiveVirtualNodesConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /**
+         * An agent's CPU and memory utilization at start-up (fractions 0..1), for its capacity
+         * weight by eq. (1). Agents without one count as the average of those configured; with
+         * none configured, all agents weigh the same.
+         *
+         * @param agentId the child's agent id (its endpoint URI)
+         * @throws IllegalArgumentException if the id is blank or a value is outside [0, 1]
+         */
+        public Builder startupUtilization(String agentId, double cpu, double memory) {
+            if (agentId == null || agentId.isBlank()) {
+                throw new IllegalArgumentException("agentId must not be blank, was '" + agentId + "'");
+            }
+            startupUtilization.put(agentId, new HostUtilization(cpu, memory));
+            return this;
+        }
+
+        public AdaptiveVirtualNodeLB build() {
+            return new AdaptiveVirtualNodeLB(this);
+        }
+    }
+
+    /** Snapshot of the current allocation for logs: agent id to virtual nodes. */
+    @Override
+    public String toString() {
+        SortedMap<String, Integer> nodes = avn.virtualNodes();
+        return "AdaptiveVirtualNodeLB" + nodes + " S=" + avn.imbalanceIndex();
+    }
+}

@@ -1,0 +1,352 @@
+package io.github.agentlb.core.avn;
+
+import io.github.agentlb.core.ring.HashRing;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Consistent hashing with capacity-weighted, adaptively reallocated virtual nodes: the state of the
+ * paper's strategy (Liu Peijin et al., seed {@code 002}), with no Camel in it.
+ *
+ * <ol>
+ *   <li>{@link #setHosts}: capacity weights from start-up utilization (eq. 1), virtual node
+ *       counts proportional to them with total {@code N} (eq. 2), a ring over
+ *       {@code host:0 .. host:(N_i - 1)}.
+ *   <li>{@link #record} per request keeps the key's ring position in a history of the last
+ *       {@link AdaptiveVirtualNodesConfig#historySize()} keyed requests, and returns {@code true}
+ *       every {@link AdaptiveVirtualNodesConfig#evaluationWindow()} requests; {@link #report}
+ *       per load report feeds the window's CPU and memory.
+ *   <li>{@link #evaluate}: replays the history on the current ring to get each host's request
+ *       share (what this ring makes of recent traffic, as the paper's storage system counts the
+ *       data each host holds), computes {@code L_i} (eq. 3) and S (eqs. 4-5) and, while S exceeds
+ *       the threshold, moves virtual nodes from the most to the least loaded host
+ *       ({@link Reallocation}); the new ring replaces the old one atomically.
+ * </ol>
+ *
+ * <pre>{@code
+ * AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
+ * avn.setHosts(List.of("a", "b", "c"));
+ * HashRing ring = avn.ring();
+ * long position = ring.hash(userId);
+ * String host = ring.agentAt(position);
+ * if (avn.record(position)) {
+ *     avn.evaluate();
+ * }
+ * }</pre>
+ *
+ * <h2>Thread-safety</h2>
+ * All methods are thread-safe. {@link #record}, {@link #report} and the getters are lock-free
+ * (volatile reads, {@link LongAdder}s, atomic array slots). {@link #evaluate} and
+ * {@link #setHosts} are serialized by a lock; {@code evaluate} never waits for it (it returns
+ * empty if another evaluation or host change is running). A request recorded while a window is
+ * being closed may count in either window.
+ *
+ * <h2>Cost</h2>
+ * {@code record}: O(1). {@code evaluate}: see {@link Reallocation}, e.g. about 2 ring rebuilds and
+ * 3 replays of w positions per move. Memory: one long and one int per request of a window.
+ */
+public final class AdaptiveVirtualNodes {
+
+    private final AdaptiveVirtualNodesConfig config;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, HostUtilization> lastReports = new ConcurrentHashMap<>();
+    private final AtomicLong reallocations = new AtomicLong();
+    private final History history;
+    private volatile Topology topology;
+    private volatile Window window;
+    private volatile Evaluation lastEvaluation;
+
+    /** An instance with no hosts yet; call {@link #setHosts} before routing. */
+    public AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.history = new History(config.historySize());
+    }
+
+    /** The configuration. */
+    public AdaptiveVirtualNodesConfig config() {
+        return config;
+    }
+
+    /**
+     * Sets hosts that look alike: equal weights, {@code N} virtual nodes shared as evenly as eq. (2)
+     * allows (15 over three hosts: 5, 5, 5).
+     *
+     * @throws IllegalArgumentException if {@code hosts} is empty, has a blank id, or has more hosts than {@code N}
+     */
+    public void setHosts(Collection<String> hosts) {
+        if (hosts == null || hosts.isEmpty()) {
+            throw new IllegalArgumentException("hosts must not be empty, was " + hosts);
+        }
+        install(VirtualNodeAllocation.equalWeights(new LinkedHashSet<>(hosts)));
+    }
+
+    /**
+     * Sets hosts with their start-up utilization: weights by eq. (1), virtual nodes by eq. (2).
+     * Resets the window and the learned allocation; keeps the replayed history (key positions do
+     * not depend on the hosts) and the reallocation count.
+     *
+     * @param startup host id to its CPU and memory utilization at start-up
+     * @throws IllegalArgumentException if {@code startup} is empty, has a blank id, or has more hosts than {@code N}
+     */
+    public void setHosts(Map<String, HostUtilization> startup) {
+        install(VirtualNodeAllocation.capacityWeights(startup, config));
+    }
+
+    /**
+     * Sets hosts with explicit virtual node counts (for example the paper's uniform start 5, 5, 5
+     * against 6, 6, 3) and capacity weights {@code e_i} used by {@code L_ti} (eq. 3).
+     *
+     * @param virtualNodes   host id to its virtual nodes (each >= 1; their sum becomes the constant total)
+     * @param capacityShares host id to its capacity weight; normalized here
+     * @throws IllegalArgumentException if the maps are empty, differ in hosts, or hold a count < 1 or a weight <= 0
+     */
+    public void setHosts(Map<String, Integer> virtualNodes, Map<String, Double> capacityShares) {
+        if (virtualNodes == null || capacityShares == null || !virtualNodes.keySet().equals(capacityShares.keySet())) {
+            throw new IllegalArgumentException("virtualNodes and capacityShares must name the same hosts, was "
+                    + virtualNodes + " and " + capacityShares);
+        }
+        double sum = 0;
+        for (Map.Entry<String, Double> e : capacityShares.entrySet()) {
+            if (e.getValue() == null || !(e.getValue() > 0) || e.getValue().isInfinite()) {
+                throw new IllegalArgumentException("capacity weight of " + e.getKey() + " must be > 0, was " + e.getValue());
+            }
+            sum += e.getValue();
+        }
+        SortedMap<String, Double> shares = new TreeMap<>();
+        for (Map.Entry<String, Double> e : capacityShares.entrySet()) {
+            shares.put(e.getKey(), e.getValue() / sum);
+        }
+        install(HashRing.of(virtualNodes, config.hashFunction()), shares);
+    }
+
+    private void install(SortedMap<String, Double> weights) {
+        SortedMap<String, Integer> counts = VirtualNodeAllocation.allocate(weights, config.totalVirtualNodes());
+        install(HashRing.of(counts, config.hashFunction()), weights);
+    }
+
+    private void install(HashRing ring, SortedMap<String, Double> weights) {
+        lock.lock();
+        try {
+            lastReports.keySet().retainAll(ring.agents());
+            topology = new Topology(ring, Collections.unmodifiableSortedMap(new TreeMap<>(weights)));
+            window = new Window(ring.agents());
+            lastEvaluation = null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The current ring; null before {@link #setHosts}. */
+    public HashRing ring() {
+        Topology t = topology;
+        return t == null ? null : t.ring;
+    }
+
+    /** Host id to its current number of virtual nodes, sorted by id; empty before {@link #setHosts}. */
+    public SortedMap<String, Integer> virtualNodes() {
+        Topology t = topology;
+        return t == null ? Collections.emptySortedMap() : t.ring.virtualNodes();
+    }
+
+    /** Host id to its capacity weight {@code e_i} (eq. 1, fractions summing to 1), sorted by id. */
+    public SortedMap<String, Double> capacityShares() {
+        Topology t = topology;
+        return t == null ? Collections.emptySortedMap() : t.capacityShares;
+    }
+
+    /** S of the last evaluation (eqs. 4-5), a fraction; 0 before the first. */
+    public double imbalanceIndex() {
+        Evaluation e = lastEvaluation;
+        return e == null ? 0 : e.imbalanceIndex();
+    }
+
+    /** The last evaluation since the hosts were set, if any. */
+    public Optional<Evaluation> lastEvaluation() {
+        return Optional.ofNullable(lastEvaluation);
+    }
+
+    /** Virtual nodes moved since this instance was created. */
+    public long reallocations() {
+        return reallocations.get();
+    }
+
+    /** Requests recorded in the current window. */
+    public long windowRequests() {
+        Window w = window;
+        return w == null ? 0 : w.recorded.get();
+    }
+
+    /**
+     * Records a request whose key hashed to {@code position} ({@link HashRing#hash}): the position
+     * joins the history, replacing the oldest once the history is full. Lock-free, O(1).
+     *
+     * @return true when this request completes a window of {@code evaluationWindow} requests: the
+     *         caller should then call {@link #evaluate}
+     */
+    public boolean record(long position) {
+        history.add(position);
+        return countInWindow();
+    }
+
+    /**
+     * Records a request without a key. It counts towards the window, not the history: keyless
+     * requests are spread evenly whatever the ring, so no move of a virtual node can change them.
+     * Lock-free, O(1).
+     *
+     * @return as {@link #record(long)}
+     */
+    public boolean recordWithoutKey() {
+        return countInWindow();
+    }
+
+    private boolean countInWindow() {
+        Window w = window;
+        return w != null && w.recorded.incrementAndGet() % config.evaluationWindow() == 0;
+    }
+
+    /**
+     * Records a load report: the host's CPU and memory utilization now. The window averages its
+     * reports; a host without one in the window keeps its last report. Lock-free.
+     *
+     * @param cpu    fraction 0..1
+     * @param memory fraction 0..1
+     * @throws IllegalArgumentException if a value is NaN or outside [0, 1]
+     */
+    public void report(String host, double cpu, double memory) {
+        HostUtilization utilization = new HostUtilization(cpu, memory);
+        Window w = window;
+        if (w == null || !w.report(host, utilization)) {
+            return;
+        }
+        lastReports.put(host, utilization);
+    }
+
+    /**
+     * Closes the current window and evaluates it ({@link Reallocation#evaluate}); if virtual nodes
+     * move, the new ring replaces the current one atomically. Can be called at any time, also with
+     * a partial window. Never waits: returns empty when another evaluation or host change holds
+     * the lock, or before {@link #setHosts}.
+     */
+    public Optional<Evaluation> evaluate() {
+        if (!lock.tryLock()) {
+            return Optional.empty();
+        }
+        try {
+            Topology t = topology;
+            if (t == null) {
+                return Optional.empty();
+            }
+            Window closed = window;
+            window = new Window(t.ring.agents());
+            WindowSnapshot snapshot = new WindowSnapshot(history.positions(), closed.utilization(lastReports));
+            Evaluation evaluation = Reallocation.evaluate(t.ring, t.capacityShares, snapshot, config);
+            if (!evaluation.moves().isEmpty()) {
+                topology = new Topology(evaluation.ring(), t.capacityShares);
+                reallocations.addAndGet(evaluation.moves().size());
+            }
+            lastEvaluation = evaluation;
+            return Optional.of(evaluation);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "AdaptiveVirtualNodes" + virtualNodes() + " S=" + imbalanceIndex() + " reallocations=" + reallocations();
+    }
+
+    private record Topology(HashRing ring, SortedMap<String, Double> capacityShares) {
+    }
+
+    /**
+     * The last positions recorded, in a ring buffer written lock-free. A slot is read only once its
+     * flag says it was written, so a half-claimed slot never reads as position 0.
+     */
+    private static final class History {
+        final AtomicLongArray positions;
+        final AtomicIntegerArray written;
+        final AtomicLong next = new AtomicLong();
+
+        History(int size) {
+            positions = new AtomicLongArray(size);
+            written = new AtomicIntegerArray(size);
+        }
+
+        void add(long position) {
+            int slot = (int) (next.getAndIncrement() % positions.length());
+            positions.set(slot, position);
+            written.set(slot, 1);
+        }
+
+        long[] positions() {
+            long[] copy = new long[positions.length()];
+            int n = 0;
+            for (int i = 0; i < copy.length; i++) {
+                if (written.get(i) == 1) {
+                    copy[n++] = positions.get(i);
+                }
+            }
+            return Arrays.copyOf(copy, n);
+        }
+    }
+
+    /** One evaluation window: a request counter and the hosts' load reports, written lock-free. */
+    private static final class Window {
+        final Map<String, DoubleAdder[]> reports = new HashMap<>();
+        final Map<String, LongAdder> reportCounts = new HashMap<>();
+        final AtomicLong recorded = new AtomicLong();
+
+        Window(Collection<String> hosts) {
+            for (String host : hosts) {
+                reports.put(host, new DoubleAdder[] {new DoubleAdder(), new DoubleAdder()});
+                reportCounts.put(host, new LongAdder());
+            }
+        }
+
+        boolean report(String host, HostUtilization utilization) {
+            DoubleAdder[] sums = reports.get(host);
+            if (sums == null) {
+                return false;
+            }
+            sums[0].add(utilization.cpu());
+            sums[1].add(utilization.memory());
+            reportCounts.get(host).increment();
+            return true;
+        }
+
+        /** Each host's mean report in this window, else its last report, else nothing. */
+        Map<String, HostUtilization> utilization(Map<String, HostUtilization> lastReports) {
+            Map<String, HostUtilization> utilization = new HashMap<>();
+            reports.forEach((host, sums) -> {
+                long n = reportCounts.get(host).sum();
+                if (n > 0) {
+                    utilization.put(host, new HostUtilization(clamp(sums[0].sum() / n), clamp(sums[1].sum() / n)));
+                } else if (lastReports.containsKey(host)) {
+                    utilization.put(host, lastReports.get(host));
+                }
+            });
+            return utilization;
+        }
+
+        private static double clamp(double mean) {
+            // Sums of doubles in [0, 1] divided by their count can leave [0, 1] by rounding only.
+            return Math.min(1, Math.max(0, mean));
+        }
+    }
+}

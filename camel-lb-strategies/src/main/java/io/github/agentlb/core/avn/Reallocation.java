@@ -1,0 +1,181 @@
+package io.github.agentlb.core.avn;
+
+import io.github.agentlb.core.ring.HashRing;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The paper's dynamic reallocation (section 2.2.2, fig. 5) as a pure step function: from a ring and
+ * what an evaluation sees, the moves to make and the resulting ring.
+ *
+ * <h2>The step</h2>
+ * Replay the recent keyed requests (their ring positions) on the ring to get each host's request
+ * share, compute {@code L_i} (eq. 3) and S (eqs. 4-5). While S exceeds the threshold and fewer than
+ * {@code maxMovesPerEvaluation} moves were made, move one virtual node from the host with the
+ * largest {@code L_i} to the one with the smallest, and evaluate S again. The donor keeps at
+ * least one virtual node; the total never changes. Ties on {@code L_i} go to the smaller host id.
+ *
+ * <h2>Re-evaluating without waiting: replay</h2>
+ * The paper re-evaluates S after each move. We replay the same requests on the candidate ring: the
+ * request counts after the move are exact for those requests. A host's CPU and memory are assumed
+ * to scale with its requests, {@code L_i' = L_i * L_ti' / L_ti} (exact without utilization
+ * reports, where {@code L_i = 100 * L_ti}).
+ *
+ * <h2>Which move, and oscillation</h2>
+ * A move changes two arcs only: the donor's last label {@code donor:(n-1)} goes, the receiver's
+ * next label {@code receiver:m} comes. But those arcs fall where the hash puts them, so the
+ * paper's move can make things worse: the removed arc may go to a third host, the new point may
+ * take its keys from the least loaded host. Hence, in this order:
+ * <ol>
+ *   <li>the first pair, donor by {@code L_i} descending, receiver by {@code L_i} ascending
+ *       (donor more loaded than receiver; the paper's pair first), whose replay gives a strictly
+ *       smaller S;
+ *   <li>else the first such pair whose replay changes no host's request count (its arcs hold none
+ *       of the recent keys): it costs no recent user their host, and it changes the labels the next
+ *       move would use, so the search is not stuck on one ring;
+ *   <li>else nothing moves.
+ * </ol>
+ * So an evaluation never makes its own traffic look worse, and a hot key cannot be bounced from
+ * host to host (that would change request counts without lowering S). On different traffic a
+ * later evaluation can undo a move; the replayed history (not just the last window) makes that
+ * rare.
+ *
+ * <p>Stateless and thread-safe. Cost per evaluation: O(m * c * (v log v + w log v)), m moves, c
+ * candidate pairs (at most h(h-1)/2, 3 for three hosts), v virtual nodes, w replayed positions.
+ */
+public final class Reallocation {
+
+    private static final double EPSILON = 1e-12;
+
+    private Reallocation() {
+    }
+
+    /**
+     * Evaluates a window and moves virtual nodes if needed.
+     *
+     * @param ring           the ring that served the window
+     * @param capacityShares host id to its capacity weight {@code e_i} (eq. 1, summing to 1)
+     * @param window         what the window observed; its hosts should be the ring's
+     * @return the load indices, S, the moves made and the resulting ring
+     */
+    public static Evaluation evaluate(HashRing ring, Map<String, Double> capacityShares, WindowSnapshot window,
+            AdaptiveVirtualNodesConfig config) {
+        long[] positions = window.positions();
+        SortedMap<String, Long> requests = owners(ring, positions);
+        boolean withUtilization = LoadIndex.usesUtilization(requests, window.utilization());
+        SortedMap<String, Double> loads = LoadIndex.loadIndices(requests, capacityShares, window.utilization(), config);
+        double imbalance = LoadIndex.imbalanceIndex(loads);
+
+        List<Evaluation.Move> moves = new ArrayList<>();
+        State state = new State(ring, requests, loads, imbalance);
+        while (state.imbalance > config.imbalanceThreshold() && moves.size() < config.maxMovesPerEvaluation()) {
+            State next = bestMove(state, positions, capacityShares, withUtilization, config);
+            if (next == null) {
+                break;
+            }
+            moves.add(new Evaluation.Move(next.from, next.to, state.imbalance, next.imbalance));
+            state = next;
+        }
+        return new Evaluation(positions.length, loads, imbalance, withUtilization, moves, state.ring);
+    }
+
+    /**
+     * The virtual node counts after moving one from {@code from} to {@code to}: on the ring, label
+     * {@code from:(n-1)} disappears and {@code to:m} appears.
+     *
+     * @throws IllegalArgumentException if {@code from} has a single virtual node, or a host is unknown
+     */
+    public static SortedMap<String, Integer> moveOne(Map<String, Integer> counts, String from, String to) {
+        Integer donor = counts.get(from);
+        Integer receiver = counts.get(to);
+        if (donor == null || receiver == null || from.equals(to)) {
+            throw new IllegalArgumentException("a move needs two distinct known hosts, was " + from + " -> " + to);
+        }
+        if (donor < 2) {
+            throw new IllegalArgumentException("virtualNodes of " + from + " must stay >= 1, was " + donor);
+        }
+        SortedMap<String, Integer> moved = new TreeMap<>(counts);
+        moved.put(from, donor - 1);
+        moved.put(to, receiver + 1);
+        return moved;
+    }
+
+    private static State bestMove(State state, long[] positions, Map<String, Double> capacityShares,
+            boolean withUtilization, AdaptiveVirtualNodesConfig config) {
+        Comparator<Map.Entry<String, Double>> byLoad = Map.Entry.comparingByValue();
+        List<String> donors = state.loads.entrySet().stream()
+                .filter(e -> state.ring.virtualNodes().get(e.getKey()) > 1)
+                .sorted(byLoad.reversed().thenComparing(Map.Entry.comparingByKey()))
+                .map(Map.Entry::getKey).toList();
+        List<String> receivers = state.loads.entrySet().stream()
+                .sorted(byLoad.thenComparing(Map.Entry.comparingByKey()))
+                .map(Map.Entry::getKey).toList();
+        State neutral = null;
+        for (String from : donors) {
+            for (String to : receivers) {
+                if (!(state.loads.get(from) > state.loads.get(to))) {
+                    continue;
+                }
+                HashRing candidate = state.ring.withVirtualNodes(moveOne(state.ring.virtualNodes(), from, to));
+                State predicted = replay(state, candidate, owners(candidate, positions), capacityShares,
+                        withUtilization, config);
+                predicted.from = from;
+                predicted.to = to;
+                if (predicted.imbalance < state.imbalance - EPSILON) {
+                    return predicted;
+                }
+                if (neutral == null && predicted.requests.equals(state.requests)) {
+                    neutral = predicted;
+                }
+            }
+        }
+        return neutral;
+    }
+
+    private static State replay(State state, HashRing candidate, SortedMap<String, Long> requests,
+            Map<String, Double> capacityShares, boolean withUtilization, AdaptiveVirtualNodesConfig config) {
+        long total = requests.values().stream().mapToLong(Long::longValue).sum();
+        int hosts = requests.size();
+        double requestWeight = withUtilization ? config.loadRequestWeight() : 1;
+        SortedMap<String, Double> loads = new TreeMap<>();
+        state.loads.forEach((host, load) -> {
+            double share = capacityShares.getOrDefault(host, 1.0 / hosts);
+            double shareBefore = LoadIndex.requestShare(state.requests.get(host), total, share, hosts);
+            double shareAfter = LoadIndex.requestShare(requests.get(host), total, share, hosts);
+            loads.put(host, shareBefore > 0 ? load * shareAfter / shareBefore : load + 100 * requestWeight * shareAfter);
+        });
+        return new State(candidate, requests, loads, LoadIndex.imbalanceIndex(loads));
+    }
+
+    /** Host id to the number of {@code positions} it owns on {@code ring}; every host of the ring, zeros included. */
+    static SortedMap<String, Long> owners(HashRing ring, long[] positions) {
+        SortedMap<String, Long> counts = new TreeMap<>();
+        for (String host : ring.agents()) {
+            counts.put(host, 0L);
+        }
+        for (long position : positions) {
+            counts.merge(ring.agentAt(position), 1L, Long::sum);
+        }
+        return counts;
+    }
+
+    private static final class State {
+        final HashRing ring;
+        final SortedMap<String, Long> requests;
+        final SortedMap<String, Double> loads;
+        final double imbalance;
+        String from;
+        String to;
+
+        State(HashRing ring, SortedMap<String, Long> requests, SortedMap<String, Double> loads, double imbalance) {
+            this.ring = ring;
+            this.requests = requests;
+            this.loads = loads;
+            this.imbalance = imbalance;
+        }
+    }
+}

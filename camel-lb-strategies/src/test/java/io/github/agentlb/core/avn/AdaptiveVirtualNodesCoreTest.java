@@ -1,0 +1,284 @@
+package io.github.agentlb.core.avn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.github.agentlb.core.hash.HashAlgorithm;
+import io.github.agentlb.core.ring.HashRing;
+import io.github.agentlb.core.stats.LoadStatistics;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Exact step tests of the AVN core: config, eqs. (1)-(5), one move, the state object. */
+class AdaptiveVirtualNodesCoreTest {
+
+    private static final AdaptiveVirtualNodesConfig DEFAULTS = AdaptiveVirtualNodesConfig.ofDefaults();
+
+    // ---- config
+
+    @Test
+    void defaults() {
+        assertThat(DEFAULTS.capacityCpuWeight()).isEqualTo(0.5);
+        assertThat(DEFAULTS.capacityMemoryWeight()).isEqualTo(0.5);
+        assertThat(DEFAULTS.loadCpuWeight()).isEqualTo(0.4);
+        assertThat(DEFAULTS.loadMemoryWeight()).isEqualTo(0.4);
+        assertThat(DEFAULTS.loadRequestWeight()).isEqualTo(0.2);
+        assertThat(DEFAULTS.totalVirtualNodes()).isEqualTo(150);
+        assertThat(DEFAULTS.imbalanceThreshold()).isEqualTo(0.1);
+        assertThat(DEFAULTS.maxMovesPerEvaluation()).isEqualTo(1);
+        assertThat(DEFAULTS.evaluationWindow()).isEqualTo(50);
+        assertThat(DEFAULTS.historySize()).isEqualTo(2000);
+        assertThat(DEFAULTS.hashFunction()).isEqualTo(HashAlgorithm.FNV1_64_MIXED);
+    }
+
+    @Test
+    void configRejectsBadValuesNamingFieldAndValue() {
+        var b = AdaptiveVirtualNodesConfig.custom();
+        assertThatThrownBy(() -> b.capacityWeights(0.5, 0.6)).hasMessage(
+                "capacityCpuWeight + capacityMemoryWeight must be 1, was 0.5 + 0.6");
+        assertThatThrownBy(() -> b.capacityWeights(-0.1, 1.1)).hasMessage("capacityCpuWeight must be in [0, 1], was -0.1");
+        assertThatThrownBy(() -> b.loadWeights(0.4, 0.4, 0.4)).hasMessage(
+                "loadCpuWeight + loadMemoryWeight + loadRequestWeight must be 1, was 0.4 + 0.4 + 0.4");
+        assertThatThrownBy(() -> b.loadWeights(0.4, Double.NaN, 0.2)).hasMessage("loadMemoryWeight must be in [0, 1], was NaN");
+        assertThatThrownBy(() -> b.totalVirtualNodes(0)).hasMessage("totalVirtualNodes must be >= 1, was 0");
+        assertThatThrownBy(() -> b.imbalanceThreshold(0)).hasMessage("imbalanceThreshold must be in (0, 1), was 0.0");
+        assertThatThrownBy(() -> b.imbalanceThreshold(1)).hasMessage("imbalanceThreshold must be in (0, 1), was 1.0");
+        assertThatThrownBy(() -> b.maxMovesPerEvaluation(0)).hasMessage("maxMovesPerEvaluation must be >= 1, was 0");
+        assertThatThrownBy(() -> b.evaluationWindow(0)).hasMessage("evaluationWindow must be >= 1, was 0");
+        assertThatThrownBy(() -> b.historySize(0)).hasMessage("historySize must be >= 1, was 0");
+        assertThatThrownBy(() -> b.hashFunction("sha1")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(b.capacityWeights(0.3, 0.7).loadWeights(0, 0, 1).hashFunction("fnv1-64").build().loadRequestWeight())
+                .isEqualTo(1.0);
+    }
+
+    // ---- eqs. (1) and (2)
+
+    @Test
+    void capacityWeightsAreInverseToStartupUtilization() {
+        SortedMap<String, Double> w = VirtualNodeAllocation.capacityWeights(Map.of(
+                "a", new HostUtilization(0.2, 0.2), "b", new HostUtilization(0.1, 0.3), "c", new HostUtilization(0.6, 0.2)),
+                DEFAULTS);
+        // P = 0.2, 0.2, 0.4 -> 1/P = 5, 5, 2.5 -> 0.4, 0.4, 0.2
+        assertThat(w.values().stream().mapToDouble(Double::doubleValue).toArray())
+                .containsExactly(new double[] {0.4, 0.4, 0.2}, within(1e-12));
+    }
+
+    @Test
+    void anIdleHostIsFlooredAtOnePercent() {
+        SortedMap<String, Double> w = VirtualNodeAllocation.capacityWeights(Map.of(
+                "idle", new HostUtilization(0, 0), "busy", new HostUtilization(1, 1)), DEFAULTS);
+        assertThat(w.get("idle") / w.get("busy")).isCloseTo(100, within(1e-9));
+    }
+
+    @Test
+    void largestRemainderSumsToTotalWithAtLeastOneEach() {
+        Map<String, Double> w221 = Map.of("a", 2.0, "b", 2.0, "c", 1.0);
+        assertThat(VirtualNodeAllocation.allocate(w221, 5).values()).containsExactly(2, 2, 1);
+        assertThat(VirtualNodeAllocation.allocate(w221, 15).values()).containsExactly(6, 6, 3);
+        assertThat(VirtualNodeAllocation.allocate(w221, 16).values()).containsExactly(7, 6, 3); // tie 0.4/0.4 -> "a"
+        assertThat(VirtualNodeAllocation.allocate(w221, 3).values()).containsExactly(1, 1, 1);
+        // a tiny weight still gets one node, the others share the rest
+        assertThat(VirtualNodeAllocation.allocate(Map.of("a", 1.0, "b", 1.0, "tiny", 0.001), 10).values())
+                .containsExactly(5, 4, 1);
+        assertThat(VirtualNodeAllocation.allocate(Map.of("x", 1.0, "y", 1.0, "z", 1.0), 150).values())
+                .containsExactly(50, 50, 50);
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(w221, 2))
+                .hasMessage("totalVirtualNodes must be >= the number of hosts (3), was 2");
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 0.0), 2)).hasMessage("weight of a must be > 0, was 0.0");
+    }
+
+    // ---- eqs. (3)-(5)
+
+    @Test
+    void loadIndexIsEquationThreeInPercent() {
+        assertThat(LoadIndex.loadIndex(new HostUtilization(0.5, 0.25), 0.5, DEFAULTS))
+                .isCloseTo(100 * (0.4 * 0.5 + 0.4 * 0.25 + 0.2 * 0.5), within(1e-9));
+        // L_ti relative to capacity: a 2:2:1 split over 2:2:1 hosts is level
+        assertThat(LoadIndex.requestShare(40, 100, 0.4, 3)).isCloseTo(1.0 / 3, within(1e-12));
+        assertThat(LoadIndex.requestShare(20, 100, 0.2, 3)).isCloseTo(1.0 / 3, within(1e-12));
+        assertThat(LoadIndex.requestShare(0, 0, 0.2, 3)).isZero();
+    }
+
+    @Test
+    void withoutReportsFromEveryHostTheIndexIsTheRequestShareAlone() {
+        Map<String, Long> requests = Map.of("a", 50L, "b", 30L, "c", 20L);
+        Map<String, Double> equal = Map.of("a", 1.0 / 3, "b", 1.0 / 3, "c", 1.0 / 3);
+        SortedMap<String, Double> l = LoadIndex.loadIndices(requests, equal,
+                Map.of("a", new HostUtilization(0.9, 0.9)), DEFAULTS);
+        assertThat(l.values().stream().mapToDouble(Double::doubleValue).toArray())
+                .containsExactly(new double[] {50.0, 30.0, 20.0}, within(1e-9));
+        // S = population standard deviation over mean: sqrt(155.56) / 33.33
+        assertThat(LoadIndex.imbalanceIndex(l))
+                .isEqualTo(LoadStatistics.of(50, 30, 20).coefficientOfVariation())
+                .isCloseTo(0.374, within(0.0005));
+    }
+
+    // ---- one move
+
+    @Test
+    void moveOneTakesTheDonorsLastLabelAndGivesTheReceiverItsNext() {
+        SortedMap<String, Integer> moved = Reallocation.moveOne(Map.of("a", 5, "b", 5, "c", 5), "a", "c");
+        assertThat(moved).containsExactly(Map.entry("a", 4), Map.entry("b", 5), Map.entry("c", 6));
+        assertThatThrownBy(() -> Reallocation.moveOne(Map.of("a", 1, "b", 5), "a", "b"))
+                .hasMessage("virtualNodes of a must stay >= 1, was 1");
+        assertThatThrownBy(() -> Reallocation.moveOne(Map.of("a", 2, "b", 5), "a", "a"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aMoveReassignsOnlyTheTwoChangedArcs() {
+        HashRing before = HashRing.of(Map.of("a", 5, "b", 5, "c", 5), HashAlgorithm.FNV1_64_MIXED);
+        HashRing after = before.withVirtualNodes(Reallocation.moveOne(before.virtualNodes(), "a", "c"));
+        // Rings that differ only by the two labels: keys owned through any other point keep their owner.
+        HashRing withoutBoth = before.withVirtualNodes(Map.of("a", 4, "b", 5, "c", 5));
+        int moved = 0;
+        for (int i = 0; i < 20_000; i++) {
+            String key = "k" + i;
+            if (!before.agentFor(key).equals(after.agentFor(key))) {
+                moved++;
+                boolean wasOnRemovedArc = before.agentFor(key).equals("a") && !withoutBoth.agentFor(key).equals("a");
+                boolean nowOnAddedArc = after.agentFor(key).equals("c") && !withoutBoth.agentFor(key).equals("c");
+                assertThat(wasOnRemovedArc || nowOnAddedArc).as(key).isTrue();
+            }
+        }
+        assertThat(moved).isPositive().isLessThan(20_000 * 3 / 15);
+    }
+
+    @Test
+    void noMoveWhileSIsWithinTheThreshold() {
+        HashRing ring = HashRing.of(Map.of("a", 5, "b", 5, "c", 5), HashAlgorithm.FNV1_64_MIXED);
+        long[] balanced = positionsOwned(ring, Map.of("a", 100, "b", 95, "c", 105));
+        Evaluation e = Reallocation.evaluate(ring, equalShares(), WindowSnapshot.of(balanced), DEFAULTS);
+        assertThat(e.imbalanceIndex()).isLessThan(0.1);
+        assertThat(e.moves()).isEmpty();
+        assertThat(e.ring()).isSameAs(ring);
+    }
+
+    @Test
+    void theMostLoadedHostGivesANodeToTheLeastLoadedWhenItHelps() {
+        HashRing ring = HashRing.of(Map.of("a", 5, "b", 5, "c", 5), HashAlgorithm.FNV1_64_MIXED);
+        // uniform keys: replay on the candidate ring decides; a hot "a" reported by CPU
+        long[] positions = new long[3000];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = ring.hash("key-" + i);
+        }
+        Map<String, HostUtilization> cpu = Map.of("a", new HostUtilization(0.9, 0.9), "b", new HostUtilization(0.3, 0.3),
+                "c", new HostUtilization(0.2, 0.2));
+        Evaluation e = Reallocation.evaluate(ring, equalShares(), new WindowSnapshot(positions, cpu), DEFAULTS);
+        assertThat(e.usedUtilization()).isTrue();
+        assertThat(e.imbalanceIndex()).isGreaterThan(0.1);
+        assertThat(e.moves()).hasSize(1);
+        Evaluation.Move move = e.moves().get(0);
+        assertThat(move.from()).isEqualTo("a");
+        assertThat(move.predictedImbalanceAfter()).isLessThan(move.imbalanceBefore());
+        assertThat(e.ring().virtualNodes().get("a")).isEqualTo(4);
+        assertThat(e.ring().size()).isEqualTo(15);
+    }
+
+    @Test
+    void aHostWithOneVirtualNodeIsNeverADonor() {
+        HashRing ring = HashRing.of(Map.of("a", 1, "b", 1), HashAlgorithm.FNV1_64_MIXED);
+        long[] skewed = positionsOwned(ring, Map.of("a", 90, "b", 10));
+        Evaluation e = Reallocation.evaluate(ring, Map.of("a", 0.5, "b", 0.5), WindowSnapshot.of(skewed), DEFAULTS);
+        assertThat(e.imbalanceIndex()).isGreaterThan(0.1);
+        assertThat(e.moves()).isEmpty();
+    }
+
+    @Test
+    void aHotKeyIsNotBouncedBetweenHosts() {
+        HashRing ring = HashRing.of(Map.of("a", 5, "b", 5, "c", 5), HashAlgorithm.FNV1_64_MIXED);
+        long hot = ring.hash("hot");
+        long[] positions = new long[300];
+        java.util.Arrays.fill(positions, hot);
+        AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.custom().maxMovesPerEvaluation(5).build();
+        Evaluation e = Reallocation.evaluate(ring, equalShares(), WindowSnapshot.of(positions), config);
+        // S = sqrt(2) whoever holds the key: only moves that leave the hot key where it is may happen
+        assertThat(e.imbalanceIndex()).isCloseTo(Math.sqrt(2), within(1e-9));
+        assertThat(e.ring().agentAt(hot)).isEqualTo(ring.agentAt(hot));
+        assertThat(e.moves()).allSatisfy(m -> assertThat(m.predictedImbalanceAfter()).isEqualTo(m.imbalanceBefore()));
+    }
+
+    // ---- the state object
+
+    @Test
+    void recordAsksForAnEvaluationEveryWindow() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(3).build());
+        assertThat(avn.ring()).isNull();
+        assertThat(avn.evaluate()).isEmpty();
+        avn.setHosts(List.of("a", "b", "c"));
+        assertThat(avn.virtualNodes().values()).containsExactly(50, 50, 50);
+        assertThat(List.of(avn.record(1), avn.recordWithoutKey(), avn.record(2), avn.record(3))).containsExactly(
+                false, false, true, false);
+        assertThat(avn.windowRequests()).isEqualTo(4);
+        Evaluation e = avn.evaluate().orElseThrow();
+        assertThat(e.requests()).isEqualTo(3);
+        assertThat(avn.windowRequests()).isZero();
+        assertThatThrownBy(() -> avn.report("a", 1.5, 0)).hasMessage("cpu must be a fraction in [0, 1], was 1.5");
+        assertThatThrownBy(() -> avn.setHosts(Map.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(2).build())
+                .setHosts(List.of("a", "b", "c"))).hasMessage("totalVirtualNodes must be >= the number of hosts (3), was 2");
+    }
+
+    @Test
+    void reportsAreUsedOnlyOnceEveryHostHasOne() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(DEFAULTS);
+        avn.setHosts(List.of("a", "b"));
+        avn.record(avn.ring().hash("x"));
+        avn.report("a", 0.5, 0.5);
+        assertThat(avn.evaluate().orElseThrow().usedUtilization()).isFalse();
+        avn.report("b", 0.2, 0.4);
+        avn.report("unknown", 0.2, 0.4);
+        assertThat(avn.evaluate().orElseThrow().usedUtilization()).isTrue(); // "a" keeps its last report
+    }
+
+    @Test
+    void concurrentRecordsAreAllCountedAndTriggerOncePerWindow() throws Exception {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(
+                AdaptiveVirtualNodesConfig.custom().evaluationWindow(100).historySize(100_000).build());
+        avn.setHosts(List.of("a", "b", "c"));
+        AtomicInteger triggers = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        for (int t = 0; t < 4; t++) {
+            int thread = t;
+            pool.execute(() -> {
+                for (int i = 0; i < 2500; i++) {
+                    if (avn.record(avn.ring().hash(thread + ":" + i))) {
+                        triggers.incrementAndGet();
+                    }
+                }
+            });
+        }
+        pool.shutdown();
+        assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(triggers.get()).isEqualTo(100);
+        assertThat(avn.evaluate().orElseThrow().requests()).isEqualTo(10_000);
+    }
+
+    private static Map<String, Double> equalShares() {
+        return Map.of("a", 1.0 / 3, "b", 1.0 / 3, "c", 1.0 / 3);
+    }
+
+    /** Positions of distinct keys such that each host owns the given number of them on {@code ring}. */
+    private static long[] positionsOwned(HashRing ring, Map<String, Integer> wanted) {
+        Map<String, Integer> left = new TreeMap<>(wanted);
+        long[] positions = new long[wanted.values().stream().mapToInt(Integer::intValue).sum()];
+        int n = 0;
+        for (int i = 0; n < positions.length; i++) {
+            long p = ring.hash("key-" + i);
+            String owner = ring.agentAt(p);
+            if (left.getOrDefault(owner, 0) > 0) {
+                left.merge(owner, -1, Integer::sum);
+                positions[n++] = p;
+            }
+        }
+        return positions;
+    }
+}
