@@ -1,0 +1,409 @@
+package io.github.agentlb.agent;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Immutable, validated configuration of one stub agent.
+ *
+ * <p>Build one with {@link #custom()} (every setter validates at once and throws
+ * {@link IllegalArgumentException} naming the field and the value), take the defaults with
+ * {@link #ofDefaults()}, or read the environment with {@link #fromEnvironment(Map)}.
+ *
+ * <p>Service time of one request: a delay drawn uniformly from
+ * [{@code delayMinMs}, {@code delayMaxMs}] milliseconds, divided by {@code speed}.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class AgentConfig {
+
+    /** Default agent id. */
+    public static final String DEFAULT_AGENT_ID = "A1";
+    /** Default bind host: loopback only. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    /** Default TCP port. */
+    public static final int DEFAULT_PORT = 8081;
+    /** Default lower bound of the service delay, ms. */
+    public static final int DEFAULT_DELAY_MIN_MS = 50;
+    /** Default upper bound of the service delay, ms. */
+    public static final int DEFAULT_DELAY_MAX_MS = 150;
+    /** Largest accepted delay bound, ms (one hour): keeps every delay computation in int range. */
+    public static final int MAX_DELAY_MS = 3_600_000;
+    /** Default speed factor: 1.0 serves at the configured delays. */
+    public static final double DEFAULT_SPEED = 1.0;
+    /** Default capacity: {@link #UNLIMITED_CAPACITY}. */
+    public static final int DEFAULT_CAPACITY = 0;
+    /** Capacity value meaning "serve every request at once, never queue". */
+    public static final int UNLIMITED_CAPACITY = 0;
+    /**
+     * Requests in flight that count as utilization 1.0 when the capacity is unlimited, so an
+     * unlimited agent still reports a load that grows with its concurrency.
+     */
+    public static final int NOMINAL_CAPACITY = 10;
+    /** Default simulated idle CPU utilization, fraction 0..1. */
+    public static final double DEFAULT_CPU_BASE = 0.1;
+    /** Default simulated idle memory utilization, fraction 0..1. */
+    public static final double DEFAULT_MEMORY_BASE = 0.2;
+
+    /** Environment variable names read by {@link #fromEnvironment(Map)}. */
+    public static final String ENV_AGENT_ID = "AGENT_ID";
+    public static final String ENV_HOST = "HOST";
+    public static final String ENV_PORT = "PORT";
+    public static final String ENV_DELAY_MIN_MS = "DELAY_MIN_MS";
+    public static final String ENV_DELAY_MAX_MS = "DELAY_MAX_MS";
+    public static final String ENV_SPEED = "SPEED";
+    public static final String ENV_CAPACITY = "CAPACITY";
+    public static final String ENV_CPU_BASE = "CPU_BASE";
+    public static final String ENV_MEMORY_BASE = "MEMORY_BASE";
+    public static final String ENV_SEED = "SEED";
+
+    /** Every environment variable name understood, in a stable order. */
+    public static final String[] ENV_NAMES = {
+        ENV_AGENT_ID, ENV_HOST, ENV_PORT, ENV_DELAY_MIN_MS, ENV_DELAY_MAX_MS, ENV_SPEED,
+        ENV_CAPACITY, ENV_CPU_BASE, ENV_MEMORY_BASE, ENV_SEED
+    };
+
+    private final String agentId;
+    private final String host;
+    private final int port;
+    private final int delayMinMs;
+    private final int delayMaxMs;
+    private final double speed;
+    private final int capacity;
+    private final double cpuBase;
+    private final double memoryBase;
+    private final long seed;
+
+    private AgentConfig(Builder b) {
+        this.agentId = b.agentId;
+        this.host = b.host;
+        this.port = b.port;
+        this.delayMinMs = b.delayMinMs;
+        this.delayMaxMs = b.delayMaxMs;
+        this.speed = b.speed;
+        this.capacity = b.capacity;
+        this.cpuBase = b.cpuBase;
+        this.memoryBase = b.memoryBase;
+        this.seed = b.seed != null ? b.seed : defaultSeed(b.agentId);
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** The default configuration: agent A1 on 127.0.0.1:8081, 50..150 ms, unlimited capacity. */
+    public static AgentConfig ofDefaults() {
+        return custom().build();
+    }
+
+    /**
+     * The default seed of an agent: {@code agentId.hashCode()}, stable across JVMs because
+     * {@link String#hashCode()} is specified by the JLS.
+     */
+    public static long defaultSeed(String agentId) {
+        return agentId.hashCode();
+    }
+
+    /**
+     * Reads a configuration from environment-style variables ({@link #ENV_NAMES}); absent or
+     * blank variables keep their defaults, so {@code fromEnvironment(System.getenv())} works.
+     *
+     * @throws IllegalArgumentException if a value does not parse or is out of range; the message
+     *     names the variable and the value
+     */
+    public static AgentConfig fromEnvironment(Map<String, String> env) {
+        Objects.requireNonNull(env, "env");
+        Builder b = custom();
+        apply(env, ENV_AGENT_ID, b::agentId);
+        apply(env, ENV_HOST, b::host);
+        apply(env, ENV_PORT, v -> b.port(parseInt(ENV_PORT, v)));
+        apply(env, ENV_DELAY_MIN_MS, v -> b.delayMinMs(parseInt(ENV_DELAY_MIN_MS, v)));
+        apply(env, ENV_DELAY_MAX_MS, v -> b.delayMaxMs(parseInt(ENV_DELAY_MAX_MS, v)));
+        apply(env, ENV_SPEED, v -> b.speed(parseDouble(ENV_SPEED, v)));
+        apply(env, ENV_CAPACITY, v -> b.capacity(parseInt(ENV_CAPACITY, v)));
+        apply(env, ENV_CPU_BASE, v -> b.cpuBase(parseDouble(ENV_CPU_BASE, v)));
+        apply(env, ENV_MEMORY_BASE, v -> b.memoryBase(parseDouble(ENV_MEMORY_BASE, v)));
+        apply(env, ENV_SEED, v -> b.seed(parseLong(ENV_SEED, v)));
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + " (from environment)", e);
+        }
+    }
+
+    private static void apply(Map<String, String> env, String name, Consumer<String> setter) {
+        String raw = env.get(name);
+        if (raw == null || raw.isBlank()) {
+            return;
+        }
+        try {
+            setter.accept(raw.trim());
+        } catch (IllegalArgumentException e) {
+            // The setter names the Java field; the operator set the variable, so name both.
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static int parseInt(String name, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be an integer, was '" + value + "'");
+        }
+    }
+
+    private static long parseLong(String name, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be an integer, was '" + value + "'");
+        }
+    }
+
+    private static double parseDouble(String name, String value) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a decimal number, was '" + value + "'");
+        }
+    }
+
+    /** A builder holding this configuration's values, to derive a variant. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.agentId = agentId;
+        b.host = host;
+        b.port = port;
+        b.delayMinMs = delayMinMs;
+        b.delayMaxMs = delayMaxMs;
+        b.speed = speed;
+        b.capacity = capacity;
+        b.cpuBase = cpuBase;
+        b.memoryBase = memoryBase;
+        b.seed = seed;
+        return b;
+    }
+
+    /** This configuration with another port (0..65535, 0 = ephemeral). */
+    public AgentConfig withPort(int newPort) {
+        return toBuilder().port(newPort).build();
+    }
+
+    /** Agent id reported in every response, never blank. */
+    public String agentId() {
+        return agentId;
+    }
+
+    /** Bind host, e.g. {@code 127.0.0.1} or {@code 0.0.0.0}. */
+    public String host() {
+        return host;
+    }
+
+    /** TCP port, 0..65535; 0 asks for an ephemeral port. */
+    public int port() {
+        return port;
+    }
+
+    /** Lower bound of the service delay before the speed factor, ms, >= 0. */
+    public int delayMinMs() {
+        return delayMinMs;
+    }
+
+    /** Upper bound of the service delay before the speed factor, ms, >= {@link #delayMinMs()}. */
+    public int delayMaxMs() {
+        return delayMaxMs;
+    }
+
+    /** Speed factor &gt; 0: the drawn delay is divided by it (0.5 = half speed = twice the delay). */
+    public double speed() {
+        return speed;
+    }
+
+    /** Requests served concurrently before queueing, >= 0; {@link #UNLIMITED_CAPACITY} = no limit. */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Whether this agent never queues. */
+    public boolean unlimitedCapacity() {
+        return capacity == UNLIMITED_CAPACITY;
+    }
+
+    /** Simulated idle CPU utilization, fraction 0..1. */
+    public double cpuBase() {
+        return cpuBase;
+    }
+
+    /** Simulated idle memory utilization, fraction 0..1. */
+    public double memoryBase() {
+        return memoryBase;
+    }
+
+    /** Seed of the delay generator; defaults to {@link #defaultSeed(String)} of the agent id. */
+    public long seed() {
+        return seed;
+    }
+
+    /** One line with every knob, for the startup log. */
+    public String describe() {
+        return String.format(Locale.ROOT,
+                "agentId=%s host=%s port=%d delayMs=%d..%d speed=%s capacity=%s cpuBase=%s memoryBase=%s seed=%d",
+                agentId, host, port, delayMinMs, delayMaxMs, speed,
+                unlimitedCapacity() ? "unlimited" : Integer.toString(capacity), cpuBase, memoryBase, seed);
+    }
+
+    @Override
+    public String toString() {
+        return "AgentConfig{" + describe() + "}";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof AgentConfig)) {
+            return false;
+        }
+        AgentConfig c = (AgentConfig) o;
+        return port == c.port && delayMinMs == c.delayMinMs && delayMaxMs == c.delayMaxMs
+                && Double.compare(speed, c.speed) == 0 && capacity == c.capacity
+                && Double.compare(cpuBase, c.cpuBase) == 0 && Double.compare(memoryBase, c.memoryBase) == 0
+                && seed == c.seed && agentId.equals(c.agentId) && host.equals(c.host);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(agentId, host, port, delayMinMs, delayMaxMs, speed, capacity, cpuBase, memoryBase, seed);
+    }
+
+    /**
+     * Builder of {@link AgentConfig}. Each setter validates its argument and throws
+     * {@link IllegalArgumentException} naming field and value; {@link #build()} checks the
+     * fields against each other. Not thread-safe.
+     */
+    public static final class Builder {
+        private String agentId = DEFAULT_AGENT_ID;
+        private String host = DEFAULT_HOST;
+        private int port = DEFAULT_PORT;
+        private int delayMinMs = DEFAULT_DELAY_MIN_MS;
+        private int delayMaxMs = DEFAULT_DELAY_MAX_MS;
+        private double speed = DEFAULT_SPEED;
+        private int capacity = DEFAULT_CAPACITY;
+        private double cpuBase = DEFAULT_CPU_BASE;
+        private double memoryBase = DEFAULT_MEMORY_BASE;
+        private Long seed;
+
+        private Builder() {
+        }
+
+        /** Agent id, not blank. */
+        public Builder agentId(String value) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("agentId must not be blank, was '" + value + "'");
+            }
+            this.agentId = value;
+            return this;
+        }
+
+        /** Bind host, not blank. */
+        public Builder host(String value) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("host must not be blank, was '" + value + "'");
+            }
+            this.host = value;
+            return this;
+        }
+
+        /** TCP port in 0..65535, 0 = ephemeral. */
+        public Builder port(int value) {
+            if (value < 0 || value > 65535) {
+                throw new IllegalArgumentException("port must be in 0..65535, was " + value);
+            }
+            this.port = value;
+            return this;
+        }
+
+        /** Lower delay bound, ms, in 0..{@link #MAX_DELAY_MS}. */
+        public Builder delayMinMs(int value) {
+            if (value < 0 || value > MAX_DELAY_MS) {
+                throw new IllegalArgumentException("delayMinMs must be in 0..%d, was %d".formatted(MAX_DELAY_MS, value));
+            }
+            this.delayMinMs = value;
+            return this;
+        }
+
+        /** Upper delay bound, ms, in 0..{@link #MAX_DELAY_MS} (and >= delayMinMs, checked by {@link #build()}). */
+        public Builder delayMaxMs(int value) {
+            if (value < 0 || value > MAX_DELAY_MS) {
+                throw new IllegalArgumentException("delayMaxMs must be in 0..%d, was %d".formatted(MAX_DELAY_MS, value));
+            }
+            this.delayMaxMs = value;
+            return this;
+        }
+
+        /** Both delay bounds at once, ms. */
+        public Builder delayMs(int min, int max) {
+            return delayMinMs(min).delayMaxMs(max);
+        }
+
+        /** Speed factor, finite and &gt; 0. */
+        public Builder speed(double value) {
+            if (!(value > 0) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException("speed must be > 0 and finite, was " + value);
+            }
+            this.speed = value;
+            return this;
+        }
+
+        /** Concurrent requests before queueing, >= 0, 0 = unlimited. */
+        public Builder capacity(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("capacity must be >= 0 (0 = unlimited), was " + value);
+            }
+            this.capacity = value;
+            return this;
+        }
+
+        /** Idle CPU utilization, fraction in [0, 1]. */
+        public Builder cpuBase(double value) {
+            this.cpuBase = fraction("cpuBase", value);
+            return this;
+        }
+
+        /** Idle memory utilization, fraction in [0, 1]. */
+        public Builder memoryBase(double value) {
+            this.memoryBase = fraction("memoryBase", value);
+            return this;
+        }
+
+        /** Seed of the delay generator. */
+        public Builder seed(long value) {
+            this.seed = value;
+            return this;
+        }
+
+        /**
+         * Builds the configuration.
+         *
+         * @throws IllegalArgumentException if delayMinMs &gt; delayMaxMs
+         */
+        public AgentConfig build() {
+            if (delayMinMs > delayMaxMs) {
+                throw new IllegalArgumentException(
+                        "delayMinMs must be <= delayMaxMs (" + delayMaxMs + "), was " + delayMinMs);
+            }
+            return new AgentConfig(this);
+        }
+
+        private static double fraction(String field, double value) {
+            if (!(value >= 0.0 && value <= 1.0)) {
+                throw new IllegalArgumentException(field + " must be in [0, 1], was " + value);
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.github.agentlb.agent;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What an inbound HTTP request asks of the agent, decided from its method, path and query.
+ *
+ * @param kind which endpoint answers
+ * @param requestId the {@code req_id} path segment of {@code /process/{req_id}}, else null
+ * @param userId the {@code user_id} query parameter as given, null if absent
+ */
+public record AgentRequest(Kind kind, String requestId, String userId) {
+
+    /** Path of the health endpoint. */
+    public static final String HEALTH_PATH = "/health";
+    /** Path prefix of the process endpoint; one more non-empty segment follows. */
+    public static final String PROCESS_PREFIX = "/process/";
+    /** Query parameter echoed as {@code user_id}. */
+    public static final String USER_ID_PARAM = "user_id";
+
+    /** The endpoint that answers a request. */
+    public enum Kind {
+        /** {@code GET /process/{req_id}}: delayed JSON answer with load headers. */
+        PROCESS,
+        /** {@code GET /health}. */
+        HEALTH,
+        /** A known path with a method other than GET: 405. */
+        METHOD_NOT_ALLOWED,
+        /** Any other path: 404. */
+        NOT_FOUND
+    }
+
+    /**
+     * Classifies a request. Pure; never throws on odd input.
+     *
+     * @param method HTTP method, e.g. {@code GET}
+     * @param path decoded request path, e.g. {@code /process/r1}
+     * @param rawQuery the undecoded query string without '?', or null
+     */
+    public static AgentRequest classify(String method, String path, String rawQuery) {
+        boolean get = "GET".equalsIgnoreCase(method);
+        if (HEALTH_PATH.equals(path)) {
+            return new AgentRequest(get ? Kind.HEALTH : Kind.METHOD_NOT_ALLOWED, null, null);
+        }
+        if (path != null && path.startsWith(PROCESS_PREFIX)) {
+            String requestId = path.substring(PROCESS_PREFIX.length());
+            if (!requestId.isEmpty() && requestId.indexOf('/') < 0) {
+                return get
+                        ? new AgentRequest(Kind.PROCESS, requestId, userId(rawQuery))
+                        : new AgentRequest(Kind.METHOD_NOT_ALLOWED, requestId, null);
+            }
+        }
+        return new AgentRequest(Kind.NOT_FOUND, null, null);
+    }
+
+    private static String userId(String rawQuery) {
+        if (rawQuery == null) {
+            return null;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            String name = eq < 0 ? pair : pair.substring(0, eq);
+            if (USER_ID_PARAM.equals(decode(name))) {
+                // The first occurrence wins when the parameter repeats.
+                return eq < 0 ? "" : decode(pair.substring(eq + 1));
+            }
+        }
+        return null;
+    }
+
+    private static String decode(String raw) {
+        try {
+            return URLDecoder.decode(raw, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            // A malformed escape is echoed as sent rather than failing the request.
+            return raw;
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.github.agentlb.agent;
+
+import java.util.Random;
+
+/**
+ * Chooses the service delay of each request: an integer number of milliseconds drawn
+ * uniformly from [{@code minMs}, {@code maxMs}] (both inclusive) by a seeded {@link Random},
+ * then divided by the speed factor.
+ *
+ * <p>Given the same seed and bounds the sequence of delays is the same on every run and JVM,
+ * because {@link Random}'s algorithm is specified. Thread-safe ({@link Random} is); the
+ * sequence is deterministic only if the calls are made in a deterministic order.
+ */
+public final class DelayChooser {
+
+    private static final double NANOS_PER_MS = 1_000_000.0;
+
+    private final int minMs;
+    private final int maxMs;
+    private final double speed;
+    private final Random random;
+
+    /**
+     * @param minMs lower bound, ms, >= 0
+     * @param maxMs upper bound, ms, >= minMs
+     * @param speed divisor of the drawn delay, &gt; 0
+     * @param seed seed of the generator
+     * @throws IllegalArgumentException if a bound or the speed is out of range
+     */
+    public DelayChooser(int minMs, int maxMs, double speed, long seed) {
+        // Reuse the config's checks so the messages are the same everywhere.
+        AgentConfig.custom().delayMinMs(minMs).delayMaxMs(maxMs).speed(speed).build();
+        this.minMs = minMs;
+        this.maxMs = maxMs;
+        this.speed = speed;
+        this.random = new Random(seed);
+    }
+
+    /** The chooser of an agent configuration: its delay bounds, speed and seed. */
+    public static DelayChooser of(AgentConfig config) {
+        return new DelayChooser(config.delayMinMs(), config.delayMaxMs(), config.speed(), config.seed());
+    }
+
+    /** The next delay before the speed factor, ms, in [minMs, maxMs]. */
+    public int nextBaseDelayMs() {
+        // Cannot overflow: the config caps delays at MAX_DELAY_MS.
+        return minMs + random.nextInt(maxMs - minMs + 1);
+    }
+
+    /** The next service delay, ns: {@link #nextBaseDelayMs()} divided by the speed factor. */
+    public long nextDelayNanos() {
+        return Math.round(nextBaseDelayMs() * NANOS_PER_MS / speed);
+    }
+}

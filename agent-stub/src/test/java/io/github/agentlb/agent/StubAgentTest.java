@@ -1,0 +1,189 @@
+package io.github.agentlb.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class StubAgentTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static ExecutorService clientThreads;
+    private static HttpClient client;
+    private static StubAgent fast;
+    private static StubAgent slow;
+
+    @BeforeAll
+    static void startAgents() throws Exception {
+        clientThreads = Executors.newFixedThreadPool(4);
+        client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .executor(clientThreads)
+                .build();
+        fast = StubAgent.start(AgentConfig.custom().agentId("A1").port(0).delayMs(0, 0).build());
+        slow = StubAgent.start(AgentConfig.custom().agentId("A2").port(0).delayMs(100, 100).build());
+    }
+
+    @AfterAll
+    static void stopAgents() {
+        if (fast != null) {
+            fast.close();
+        }
+        if (slow != null) {
+            slow.close();
+        }
+        clientThreads.shutdownNow();
+    }
+
+    private static HttpResponse<String> get(StubAgent agent, String pathAndQuery) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(agent.baseUrl() + pathAndQuery)).GET());
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static double header(HttpResponse<?> response, String name) {
+        return Double.parseDouble(response.headers().firstValue(name).orElseThrow());
+    }
+
+    @Test
+    void startsOnAnEphemeralLoopbackPort() {
+        assertThat(fast.port()).isPositive().isNotEqualTo(slow.port());
+        assertThat(fast.baseUrl()).isEqualTo("http://127.0.0.1:" + fast.port());
+        assertThat(fast.config().port()).isEqualTo(fast.port());
+        assertThat(fast.config().agentId()).isEqualTo("A1");
+    }
+
+    @Test
+    void processAnswersJsonWithEchoedIdsAndLoadHeaders() throws Exception {
+        double before = System.currentTimeMillis() / 1000.0;
+        long servedBefore = fast.requestsServed();
+        HttpResponse<String> response = get(fast, "/process/req-7?user_id=42");
+        double after = System.currentTimeMillis() / 1000.0;
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                v -> assertThat(v).startsWith("application/json"));
+        JsonNode body = JSON.readTree(response.body());
+        List<String> fields = new ArrayList<>();
+        body.fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).containsExactly("agent_id", "request_id", "user_id", "timestamp");
+        assertThat(body.get("agent_id").asText()).isEqualTo("A1");
+        assertThat(body.get("request_id").asText()).isEqualTo("req-7");
+        assertThat(body.get("user_id").isTextual()).isTrue();
+        assertThat(body.get("user_id").asText()).isEqualTo("42");
+        assertThat(body.get("timestamp").isDouble()).isTrue();
+        assertThat(body.get("timestamp").asDouble()).isBetween(before - 1, after + 1);
+
+        assertThat(header(response, LoadSnapshot.HEADER_UTILIZATION)).isBetween(0.0, 10.0);
+        assertThat(header(response, LoadSnapshot.HEADER_CPU)).isBetween(0.1, 1.0);
+        assertThat(header(response, LoadSnapshot.HEADER_MEMORY)).isBetween(0.2, 1.0);
+        assertThat(response.headers().firstValue(LoadSnapshot.HEADER_UTILIZATION).orElseThrow())
+                .matches("\\d+\\.\\d{4}");
+        assertThat(fast.requestsServed()).isGreaterThan(servedBefore);
+    }
+
+    @Test
+    void absentUserIdIsNullAndRequestHeadersAreNotEchoed() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(fast.baseUrl() + "/process/r1"))
+                .header("X-Probe", "secret").GET());
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.has("user_id")).isTrue();
+        assertThat(body.get("user_id").isNull()).isTrue();
+        assertThat(response.headers().map()).doesNotContainKey("x-probe").doesNotContainKey("X-Probe");
+    }
+
+    @Test
+    void unknownPathIs404Json() throws Exception {
+        HttpResponse<String> response = get(fast, "/nope");
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(response.body()).get("error").asText()).isEqualTo("not found");
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+    }
+
+    @Test
+    void postOnProcessIs405JsonWithLoadHeaders() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(fast.baseUrl() + "/process/r1"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
+        assertThat(response.statusCode()).isEqualTo(405);
+        assertThat(response.headers().firstValue("Allow")).hasValue("GET");
+        assertThat(JSON.readTree(response.body()).get("error").asText()).isEqualTo("method not allowed");
+        assertThat(response.body()).doesNotContain("Exception");
+        assertThat(header(response, LoadSnapshot.HEADER_CPU)).isBetween(0.0, 1.0);
+    }
+
+    @Test
+    void healthIsUp() throws Exception {
+        HttpResponse<String> response = get(slow, "/health");
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.get("status").asText()).isEqualTo("UP");
+        assertThat(body.get("agent_id").asText()).isEqualTo("A2");
+    }
+
+    @Test
+    void fiftyConcurrentDelayedRequestsAllSucceedOnFewThreads() throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        int baseline = threads.getThreadCount();
+        threads.resetPeakThreadCount();
+        long servedBefore = slow.requestsServed();
+
+        List<CompletableFuture<HttpResponse<String>>> futures = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(slow.baseUrl() + "/process/c" + i + "?user_id=" + i))
+                    .timeout(Duration.ofSeconds(20)).GET().build();
+            futures.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+        }
+        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(25, TimeUnit.SECONDS);
+
+        Iterator<CompletableFuture<HttpResponse<String>>> it = futures.iterator();
+        for (int i = 0; i < 50; i++) {
+            HttpResponse<String> response = it.next().join();
+            assertThat(response.statusCode()).isEqualTo(200);
+            JsonNode body = JSON.readTree(response.body());
+            assertThat(body.get("request_id").asText()).isEqualTo("c" + i);
+            assertThat(body.get("user_id").asText()).isEqualTo(String.valueOf(i));
+            assertThat(body.get("agent_id").asText()).isEqualTo("A2");
+        }
+        assertThat(slow.requestsServed() - servedBefore).isEqualTo(50);
+        assertThat(threads.getPeakThreadCount() - baseline)
+                .as("no thread per waiting request")
+                .isLessThan(25);
+    }
+
+    @Test
+    void closeReleasesThePort() throws Exception {
+        StubAgent agent = StubAgent.start(AgentConfig.custom().agentId("A3").port(0).delayMs(0, 0).build());
+        int port = agent.port();
+        assertThat(get(agent, "/health").statusCode()).isEqualTo(200);
+        agent.close();
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
+            assertThat(socket.getLocalPort()).isEqualTo(port);
+        }
+    }
+}
