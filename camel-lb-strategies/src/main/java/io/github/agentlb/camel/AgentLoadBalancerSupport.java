@@ -7,7 +7,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.AsyncProcessor;
@@ -67,10 +70,29 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     /** Exchange property set to the strategy name ({@link #strategyName()}). */
     public static final String STRATEGY_PROPERTY = "agentlb.strategy";
 
+    /** Base class of Netty's read and write timeouts. */
+    private static final String NETTY_TIMEOUT = "io.netty.handler.timeout.TimeoutException";
     private static final Logger DECISIONS = LoggerFactory.getLogger("io.github.agentlb.decision");
 
     private volatile Members members = Members.EMPTY;
+    private final List<AttemptListener> listeners = new CopyOnWriteArrayList<>();
     private CamelContext camelContext;
+
+    /** How an attempt on one agent ended. */
+    public enum AttemptOutcome {
+        /** The agent answered and the answer is not an exception. */
+        SUCCESS,
+        /** The agent could not answer ({@link #isConnectionFailure}); the exchange fails over. */
+        CONNECTION_FAILURE,
+        /** The agent answered with a failure (for example an HTTP error status); no failover. */
+        ERROR
+    }
+
+    /** Told of every attempt's outcome, for example by a metrics binder. Must be fast and not block. */
+    @FunctionalInterface
+    public interface AttemptListener {
+        void attemptCompleted(String strategy, String agentId, AttemptOutcome outcome, long elapsedNanos);
+    }
 
     /** The strategy's short name for logs and metrics, e.g. {@code rr} or {@code ch}. */
     public abstract String strategyName();
@@ -109,16 +131,51 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
 
     /**
      * Whether {@code failure} means the agent could not answer, so the exchange should go to the
-     * next candidate: an {@link IOException}, {@link TimeoutException} or
-     * {@link ExchangeTimedOutException} anywhere in the cause chain.
+     * next candidate: an {@link IOException}, {@link TimeoutException},
+     * {@link ExchangeTimedOutException} or Netty timeout ({@code io.netty.handler.timeout.TimeoutException},
+     * e.g. the {@code ReadTimeoutException} of camel-netty's {@code requestTimeout}) anywhere in the
+     * cause chain, or a {@link NoSuchElementException} from a connection pool that could not hand
+     * out a connection.
      */
     protected boolean isConnectionFailure(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof IOException || t instanceof TimeoutException || t instanceof ExchangeTimedOutException) {
+            if (t instanceof IOException || t instanceof TimeoutException || t instanceof ExchangeTimedOutException
+                    || isNettyTimeout(t)) {
+                return true;
+            }
+        }
+        // camel-netty(-http) producers borrow channels from a commons-pool pool; a connect that is
+        // refused at once fails the pool's validation, which throws NoSuchElementException
+        // ("Unable to validate object") instead of the ConnectException.
+        return failure instanceof NoSuchElementException;
+    }
+
+    /** Netty's timeouts extend neither IOException nor TimeoutException; matched by name to need no Netty dependency. */
+    private static boolean isNettyTimeout(Throwable t) {
+        for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+            if (NETTY_TIMEOUT.equals(c.getName())) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Registers a listener told of every attempt's outcome. Thread-safe. */
+    public void addAttemptListener(AttemptListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Per-agent state for metrics: a metric name (for example {@code weight}) to agent id to its
+     * value. Empty by default; strategies with state override it. Cheap snapshot, any thread.
+     */
+    public Map<String, Map<String, Double>> agentMetrics() {
+        return Map.of();
+    }
+
+    /** Balancer-wide state for metrics (for example {@code imbalance.index}); empty by default. */
+    public Map<String, Double> balancerMetrics() {
+        return Map.of();
     }
 
     /** The agent ids, in child order; an immutable snapshot. */
@@ -255,7 +312,10 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
                 LOG_SUPPORT.debug("attemptCompleted failed for agent {}", agent, e);
             }
             Exception failure = attempt.getException();
-            if (failure != null && isConnectionFailure(failure) && isRunAllowed()) {
+            boolean connectionFailure = failure != null && isConnectionFailure(failure);
+            notifyListeners(agent, failure == null ? AttemptOutcome.SUCCESS
+                    : connectionFailure ? AttemptOutcome.CONNECTION_FAILURE : AttemptOutcome.ERROR, elapsedNanos);
+            if (connectionFailure && isRunAllowed()) {
                 lastFailure = failure;
                 failures.add(agent + " (" + failure.getClass().getSimpleName() + ": " + rootMessage(failure) + ")");
                 next();
@@ -273,6 +333,16 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
                     : "No agent available: all " + tried.size() + " agents tried failed: " + String.join(", ", failures);
             exchange.setException(new NoAgentAvailableException(message, exchange, lastFailure));
             callback.done(false);
+        }
+    }
+
+    private void notifyListeners(String agent, AttemptOutcome outcome, long elapsedNanos) {
+        for (AttemptListener listener : listeners) {
+            try {
+                listener.attemptCompleted(strategyName(), agent, outcome, elapsedNanos);
+            } catch (RuntimeException e) {
+                LOG_SUPPORT.debug("Attempt listener failed", e);
+            }
         }
     }
 

@@ -1,0 +1,310 @@
+package io.github.agentlb.core.pid;
+
+/**
+ * A discrete PID controller with a clamped integral, conditional integration, derivative on the
+ * measurement and a clamped output.
+ *
+ * <p>On each accepted {@link #update(double, double, double) update} with setpoint {@code r},
+ * process variable {@code y} and time step {@code dt} (seconds):
+ * <pre>
+ *   e       = r - y
+ *   P       = kp * e
+ *   I'      = clamp(I + ki * e * dt, -integralLimit, +integralLimit)
+ *   D       = -kd * (y - y_prev) / dt          (0 on the first accepted update)
+ *   output  = clamp(P + I' + D, outputMin, outputMax)
+ * </pre>
+ * The integral is held in output units ({@code ki} is applied before summing), so
+ * {@code integralLimit} bounds the integral term's contribution to the output directly.
+ *
+ * <p><b>Anti-windup</b>: two rules, both always on. (1) Clamped integral: the integral term never
+ * leaves {@code [-integralLimit, +integralLimit]}. (2) Conditional integration: when the unclamped
+ * output {@code P + I' + D} is beyond an output limit and the error pushes further in that
+ * direction, the integral keeps its previous value. After a long saturation the integral is
+ * therefore at most {@code integralLimit} away from zero and unwinds within a few updates.
+ *
+ * <p><b>Derivative on the measurement</b>: the derivative is taken of {@code -y}, not of {@code e},
+ * so a jump of the setpoint produces no derivative kick; for a constant setpoint the two are equal.
+ *
+ * <p><b>Invalid input</b>: if {@code dt <= 0}, or any argument is NaN or infinite, the update is
+ * ignored, the state is unchanged and the method returns {@code 0.0} (no correction). Returning 0
+ * rather than the last output matters to callers that apply the output as an increment: a rejected
+ * sample must not repeat the previous correction.
+ *
+ * <p>Units: {@code e} and {@code y} in the unit of the process variable (here utilization, a
+ * fraction 0..1 that may exceed 1); {@code dt} in seconds; {@code kp} in output units per PV unit,
+ * {@code ki} per PV unit-second, {@code kd} output-seconds per PV unit.
+ *
+ * <p>Source: the textbook form (Åström and Murray, <i>Feedback Systems</i>, 2nd ed., ch. 11:
+ * integrator windup, derivative on the process output) used the way Dropbox's Robinhood load
+ * balancer (Dropbox tech blog, 2024) uses it: one controller per node, setpoint = fleet mean
+ * utilization, output = weight correction; and the toy Python version in P. Tanwar, "Building a
+ * tiny load balancing service using PID Controllers".
+ *
+ * <p><b>Not thread-safe</b>: one controller belongs to one agent and is driven by one control
+ * thread; callers that share it must synchronize. O(1) time and memory per update.
+ */
+public final class PidController {
+
+    private final Config config;
+    private double integral;
+    private double previousProcessVariable;
+    private boolean hasPrevious;
+    private double lastOutput;
+
+    /**
+     * Creates a controller in the reset state.
+     *
+     * @param config the gains and limits
+     * @throws NullPointerException if {@code config} is null
+     */
+    public PidController(Config config) {
+        if (config == null) {
+            throw new NullPointerException("config");
+        }
+        this.config = config;
+    }
+
+    /**
+     * Feeds one sample and returns the new output.
+     *
+     * @param setpoint        the target value {@code r}, PV units
+     * @param processVariable the measured value {@code y}, PV units
+     * @param dtSeconds       the time since the previous sample, seconds; must be {@code > 0}
+     * @return the output clamped to {@code [outputMin, outputMax]}; {@code 0.0} if the sample was
+     *     ignored (dt {@code <= 0}, or a NaN or infinite argument)
+     */
+    public double update(double setpoint, double processVariable, double dtSeconds) {
+        if (!(dtSeconds > 0) || !Double.isFinite(dtSeconds)
+                || !Double.isFinite(setpoint) || !Double.isFinite(processVariable)) {
+            return 0.0;
+        }
+        double error = setpoint - processVariable;
+        double proportional = config.kp * error;
+        double derivative = hasPrevious
+                ? -config.kd * (processVariable - previousProcessVariable) / dtSeconds
+                : 0.0;
+        double candidateIntegral = clamp(integral + config.ki * error * dtSeconds,
+                -config.integralLimit, config.integralLimit);
+        double unclamped = proportional + candidateIntegral + derivative;
+        boolean pushingPastMax = unclamped > config.outputMax && error > 0;
+        boolean pushingPastMin = unclamped < config.outputMin && error < 0;
+        if (!pushingPastMax && !pushingPastMin) {
+            integral = candidateIntegral;
+        }
+        double output = clamp(proportional + integral + derivative, config.outputMin, config.outputMax);
+        previousProcessVariable = processVariable;
+        hasPrevious = true;
+        lastOutput = output;
+        return output;
+    }
+
+    /** Clears the integral, the previous measurement and the last output. */
+    public void reset() {
+        integral = 0.0;
+        previousProcessVariable = 0.0;
+        hasPrevious = false;
+        lastOutput = 0.0;
+    }
+
+    /** @return the integral term's current contribution to the output, output units */
+    public double integral() {
+        return integral;
+    }
+
+    /** @return the output of the last accepted update, {@code 0.0} after a reset */
+    public double lastOutput() {
+        return lastOutput;
+    }
+
+    /** @return this controller's configuration */
+    public Config config() {
+        return config;
+    }
+
+    private static double clamp(double value, double min, double max) {
+        return Math.max(min, Math.min(max, value));
+    }
+
+    /**
+     * Immutable gains and limits of a {@link PidController}, validated when built.
+     *
+     * <p>Defaults: {@code kp = 1}, {@code ki = 0}, {@code kd = 0}, no integral limit, no output
+     * limit (infinite limits), i.e. a pure proportional controller.
+     */
+    public static final class Config {
+
+        /** Default proportional gain, output units per PV unit. */
+        public static final double DEFAULT_KP = 1.0;
+        /** Default integral gain, output units per PV unit-second. */
+        public static final double DEFAULT_KI = 0.0;
+        /** Default derivative gain, output-seconds per PV unit. */
+        public static final double DEFAULT_KD = 0.0;
+        /** Default integral limit, output units: none. */
+        public static final double DEFAULT_INTEGRAL_LIMIT = Double.POSITIVE_INFINITY;
+        /** Default lower output limit, output units: none. */
+        public static final double DEFAULT_OUTPUT_MIN = Double.NEGATIVE_INFINITY;
+        /** Default upper output limit, output units: none. */
+        public static final double DEFAULT_OUTPUT_MAX = Double.POSITIVE_INFINITY;
+
+        private final double kp;
+        private final double ki;
+        private final double kd;
+        private final double integralLimit;
+        private final double outputMin;
+        private final double outputMax;
+
+        private Config(Builder builder) {
+            this.kp = builder.kp;
+            this.ki = builder.ki;
+            this.kd = builder.kd;
+            this.integralLimit = builder.integralLimit;
+            this.outputMin = builder.outputMin;
+            this.outputMax = builder.outputMax;
+        }
+
+        /** @return a builder initialised with the defaults */
+        public static Builder custom() {
+            return new Builder();
+        }
+
+        /** @return the default configuration */
+        public static Config ofDefaults() {
+            return custom().build();
+        }
+
+        /** @return proportional gain, {@code >= 0} */
+        public double kp() {
+            return kp;
+        }
+
+        /** @return integral gain, {@code >= 0} */
+        public double ki() {
+            return ki;
+        }
+
+        /** @return derivative gain, {@code >= 0} */
+        public double kd() {
+            return kd;
+        }
+
+        /** @return bound on the integral term's absolute value, output units, {@code >= 0} */
+        public double integralLimit() {
+            return integralLimit;
+        }
+
+        /** @return lower output limit, output units */
+        public double outputMin() {
+            return outputMin;
+        }
+
+        /** @return upper output limit, output units */
+        public double outputMax() {
+            return outputMax;
+        }
+
+        @Override
+        public String toString() {
+            return "PidController.Config[kp=" + kp + ", ki=" + ki + ", kd=" + kd
+                    + ", integralLimit=" + integralLimit + ", outputMin=" + outputMin
+                    + ", outputMax=" + outputMax + "]";
+        }
+
+        /**
+         * Builder; each setter validates its argument at once.
+         * Not thread-safe.
+         */
+        public static final class Builder {
+            private double kp = DEFAULT_KP;
+            private double ki = DEFAULT_KI;
+            private double kd = DEFAULT_KD;
+            private double integralLimit = DEFAULT_INTEGRAL_LIMIT;
+            private double outputMin = DEFAULT_OUTPUT_MIN;
+            private double outputMax = DEFAULT_OUTPUT_MAX;
+
+            private Builder() {
+            }
+
+            /**
+             * @param kp proportional gain, finite and {@code >= 0}
+             * @return this builder
+             * @throws IllegalArgumentException if {@code kp} is negative, NaN or infinite
+             */
+            public Builder kp(double kp) {
+                this.kp = requireGain("kp", kp);
+                return this;
+            }
+
+            /**
+             * @param ki integral gain, finite and {@code >= 0}
+             * @return this builder
+             * @throws IllegalArgumentException if {@code ki} is negative, NaN or infinite
+             */
+            public Builder ki(double ki) {
+                this.ki = requireGain("ki", ki);
+                return this;
+            }
+
+            /**
+             * @param kd derivative gain, finite and {@code >= 0}
+             * @return this builder
+             * @throws IllegalArgumentException if {@code kd} is negative, NaN or infinite
+             */
+            public Builder kd(double kd) {
+                this.kd = requireGain("kd", kd);
+                return this;
+            }
+
+            /**
+             * @param integralLimit bound on the integral term, output units, {@code >= 0};
+             *                      {@code +Infinity} for none
+             * @return this builder
+             * @throws IllegalArgumentException if negative or NaN
+             */
+            public Builder integralLimit(double integralLimit) {
+                if (!(integralLimit >= 0)) {
+                    throw new IllegalArgumentException(
+                            "integralLimit must be >= 0, was " + integralLimit);
+                }
+                this.integralLimit = integralLimit;
+                return this;
+            }
+
+            /**
+             * Sets both output limits.
+             *
+             * @param outputMin lower limit, output units, {@code -Infinity} for none
+             * @param outputMax upper limit, output units, {@code +Infinity} for none
+             * @return this builder
+             * @throws IllegalArgumentException if either is NaN or {@code outputMin > outputMax}
+             */
+            public Builder outputLimits(double outputMin, double outputMax) {
+                if (Double.isNaN(outputMin)) {
+                    throw new IllegalArgumentException("outputMin must be a number, was NaN");
+                }
+                if (Double.isNaN(outputMax)) {
+                    throw new IllegalArgumentException("outputMax must be a number, was NaN");
+                }
+                if (outputMin > outputMax) {
+                    throw new IllegalArgumentException("outputMin must be <= outputMax ("
+                            + outputMax + "), was " + outputMin);
+                }
+                this.outputMin = outputMin;
+                this.outputMax = outputMax;
+                return this;
+            }
+
+            /** @return the immutable configuration */
+            public Config build() {
+                return new Config(this);
+            }
+
+            private static double requireGain(String name, double value) {
+                if (!(value >= 0) || Double.isInfinite(value)) {
+                    throw new IllegalArgumentException(
+                            name + " must be finite and >= 0, was " + value);
+                }
+                return value;
+            }
+        }
+    }
+}

@@ -1,0 +1,344 @@
+package io.github.agentlb.core.pid;
+
+import java.time.Duration;
+
+/**
+ * Immutable configuration of {@link PidWeights}, validated when built: every setter of the
+ * {@link Builder} throws {@link IllegalArgumentException} naming the field and the bad value.
+ *
+ * <p>Weights are relative to the fleet's mean weight (which {@link PidWeights} keeps at 1.0);
+ * the controller output is a relative weight change per control step (0.1 = +10 %).
+ *
+ * <p>Default gains {@code kp = 1.0}, {@code ki = 0.1}, {@code kd = 0.1}: the seed's
+ * proportional and integral gains with a smaller derivative gain. Because each output is added
+ * to the weight, the weight already integrates the proportional term, so P alone removes the
+ * steady-state error; the small I term trims a persistent bias and the small D term damps,
+ * without amplifying per-agent measurement noise as the seed's {@code kd = 0.5} would. The loop
+ * gain of a relative step is about {@code kp x utilization}, so at 75 % load {@code kp = 1}
+ * removes about three quarters of an imbalance per period. On the deterministic fleet simulator
+ * (tests {@code FleetSimulationTest}) these defaults bring capacities 1 : 1 : 0.5 at 75 % load
+ * under max/mean 1.05 by the 5th period (round-robin: 1.33), absorb a halved capacity in 3
+ * periods and recover from a 500-period saturation in 9; the seed's gains (1, 0.1, 0.5) and
+ * P-only (1, 0, 0) meet the same figures.
+ */
+public final class PidWeightsConfig {
+
+    /** Default proportional gain: relative weight change per unit of utilization error. */
+    public static final double DEFAULT_KP = 1.0;
+    /** Default integral gain: relative weight change per utilization-second. */
+    public static final double DEFAULT_KI = 0.1;
+    /** Default derivative gain: relative weight change per (utilization per second). */
+    public static final double DEFAULT_KD = 0.1;
+    /** Default bound on the integral term: 0.2 = 20 % of the weight per control step. */
+    public static final double DEFAULT_INTEGRAL_LIMIT = 0.2;
+    /** Default bound on one step's relative weight change: 0.5 = -50 % .. +50 %. */
+    public static final double DEFAULT_MAX_STEP = 0.5;
+    /** Default control period: 1 s. */
+    public static final Duration DEFAULT_CONTROL_PERIOD = Duration.ofSeconds(1);
+    /** Default lower weight bound: 0.1 x the mean weight. */
+    public static final double DEFAULT_MIN_WEIGHT = 0.1;
+    /** Default upper weight bound: 10 x the mean weight. */
+    public static final double DEFAULT_MAX_WEIGHT = 10.0;
+    /** Default age after which an agent's utilization report is dropped: 10 s. */
+    public static final Duration DEFAULT_REPORT_EXPIRY = Duration.ofSeconds(10);
+    /** Default concurrent requests that count as utilization 1.0 for a silent agent: 10. */
+    public static final double DEFAULT_NOMINAL_CAPACITY = 10.0;
+    /** Default slots per selection cycle used to integerize weights: 1000. */
+    public static final int DEFAULT_SCHEDULE_RESOLUTION = 1000;
+
+    private final double kp;
+    private final double ki;
+    private final double kd;
+    private final double integralLimit;
+    private final double maxStep;
+    private final Duration controlPeriod;
+    private final double minWeight;
+    private final double maxWeight;
+    private final Duration reportExpiry;
+    private final double nominalCapacity;
+    private final int scheduleResolution;
+
+    private PidWeightsConfig(Builder b) {
+        this.kp = b.kp;
+        this.ki = b.ki;
+        this.kd = b.kd;
+        this.integralLimit = b.integralLimit;
+        this.maxStep = b.maxStep;
+        this.controlPeriod = b.controlPeriod;
+        this.minWeight = b.minWeight;
+        this.maxWeight = b.maxWeight;
+        this.reportExpiry = b.reportExpiry;
+        this.nominalCapacity = b.nominalCapacity;
+        this.scheduleResolution = b.scheduleResolution;
+    }
+
+    /** @return a builder initialised with the defaults */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** @return the default configuration */
+    public static PidWeightsConfig ofDefaults() {
+        return custom().build();
+    }
+
+    /** @return a builder initialised with this configuration's values */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.kp = kp;
+        b.ki = ki;
+        b.kd = kd;
+        b.integralLimit = integralLimit;
+        b.maxStep = maxStep;
+        b.controlPeriod = controlPeriod;
+        b.minWeight = minWeight;
+        b.maxWeight = maxWeight;
+        b.reportExpiry = reportExpiry;
+        b.nominalCapacity = nominalCapacity;
+        b.scheduleResolution = scheduleResolution;
+        return b;
+    }
+
+    /**
+     * @return the per-agent controller configuration: these gains, this integral limit and
+     *     output limits {@code [-maxStep, +maxStep]}
+     */
+    public PidController.Config controllerConfig() {
+        return PidController.Config.custom()
+                .kp(kp).ki(ki).kd(kd)
+                .integralLimit(integralLimit)
+                .outputLimits(-maxStep, maxStep)
+                .build();
+    }
+
+    /** @return proportional gain, {@code >= 0} */
+    public double kp() {
+        return kp;
+    }
+
+    /** @return integral gain, {@code >= 0} */
+    public double ki() {
+        return ki;
+    }
+
+    /** @return derivative gain, {@code >= 0} */
+    public double kd() {
+        return kd;
+    }
+
+    /** @return bound on the integral term, relative weight change per step */
+    public double integralLimit() {
+        return integralLimit;
+    }
+
+    /** @return bound on one step's relative weight change, in (0, 1) */
+    public double maxStep() {
+        return maxStep;
+    }
+
+    /** @return how often the owner should call {@link PidWeights#controlStep()} */
+    public Duration controlPeriod() {
+        return controlPeriod;
+    }
+
+    /** @return lower weight bound, a multiple of the mean weight, in (0, 1] */
+    public double minWeight() {
+        return minWeight;
+    }
+
+    /** @return upper weight bound, a multiple of the mean weight, {@code >= 1} */
+    public double maxWeight() {
+        return maxWeight;
+    }
+
+    /** @return the age after which a utilization report is dropped */
+    public Duration reportExpiry() {
+        return reportExpiry;
+    }
+
+    /** @return concurrent requests that a silent agent is assumed to serve at utilization 1.0 */
+    public double nominalCapacity() {
+        return nominalCapacity;
+    }
+
+    /** @return slots per selection cycle used to integerize weights */
+    public int scheduleResolution() {
+        return scheduleResolution;
+    }
+
+    @Override
+    public String toString() {
+        return "PidWeightsConfig[kp=" + kp + ", ki=" + ki + ", kd=" + kd
+                + ", integralLimit=" + integralLimit + ", maxStep=" + maxStep
+                + ", controlPeriod=" + controlPeriod + ", minWeight=" + minWeight
+                + ", maxWeight=" + maxWeight + ", reportExpiry=" + reportExpiry
+                + ", nominalCapacity=" + nominalCapacity
+                + ", scheduleResolution=" + scheduleResolution + "]";
+    }
+
+    /** Builder; each setter validates at once. Not thread-safe. */
+    public static final class Builder {
+        private double kp = DEFAULT_KP;
+        private double ki = DEFAULT_KI;
+        private double kd = DEFAULT_KD;
+        private double integralLimit = DEFAULT_INTEGRAL_LIMIT;
+        private double maxStep = DEFAULT_MAX_STEP;
+        private Duration controlPeriod = DEFAULT_CONTROL_PERIOD;
+        private double minWeight = DEFAULT_MIN_WEIGHT;
+        private double maxWeight = DEFAULT_MAX_WEIGHT;
+        private Duration reportExpiry = DEFAULT_REPORT_EXPIRY;
+        private double nominalCapacity = DEFAULT_NOMINAL_CAPACITY;
+        private int scheduleResolution = DEFAULT_SCHEDULE_RESOLUTION;
+
+        private Builder() {
+        }
+
+        /**
+         * @param kp proportional gain, finite, {@code >= 0}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder kp(double kp) {
+            this.kp = finiteNonNegative("kp", kp);
+            return this;
+        }
+
+        /**
+         * @param ki integral gain, finite, {@code >= 0}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder ki(double ki) {
+            this.ki = finiteNonNegative("ki", ki);
+            return this;
+        }
+
+        /**
+         * @param kd derivative gain, finite, {@code >= 0}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder kd(double kd) {
+            this.kd = finiteNonNegative("kd", kd);
+            return this;
+        }
+
+        /**
+         * @param integralLimit bound on the integral term, relative weight change, finite, {@code >= 0}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder integralLimit(double integralLimit) {
+            this.integralLimit = finiteNonNegative("integralLimit", integralLimit);
+            return this;
+        }
+
+        /**
+         * @param maxStep bound on one step's relative weight change, {@code 0 < maxStep < 1}
+         *                (below 1 so a step can never take a weight to zero)
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxStep(double maxStep) {
+            if (!(maxStep > 0 && maxStep < 1)) {
+                throw new IllegalArgumentException("maxStep must be > 0 and < 1, was " + maxStep);
+            }
+            this.maxStep = maxStep;
+            return this;
+        }
+
+        /**
+         * @param controlPeriod control period, {@code > 0}
+         * @return this builder
+         * @throws IllegalArgumentException if null, zero or negative
+         */
+        public Builder controlPeriod(Duration controlPeriod) {
+            this.controlPeriod = positive("controlPeriod", controlPeriod);
+            return this;
+        }
+
+        /**
+         * @param minWeight lower weight bound as a multiple of the mean weight, {@code 0 < minWeight <= 1}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder minWeight(double minWeight) {
+            if (!(minWeight > 0 && minWeight <= 1)) {
+                throw new IllegalArgumentException("minWeight must be > 0 and <= 1, was " + minWeight);
+            }
+            this.minWeight = minWeight;
+            return this;
+        }
+
+        /**
+         * @param maxWeight upper weight bound as a multiple of the mean weight, finite, {@code >= 1}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxWeight(double maxWeight) {
+            if (!(maxWeight >= 1) || Double.isInfinite(maxWeight)) {
+                throw new IllegalArgumentException("maxWeight must be finite and >= 1, was " + maxWeight);
+            }
+            this.maxWeight = maxWeight;
+            return this;
+        }
+
+        /**
+         * @param reportExpiry age after which a report is dropped, {@code > 0}
+         * @return this builder
+         * @throws IllegalArgumentException if null, zero or negative
+         */
+        public Builder reportExpiry(Duration reportExpiry) {
+            this.reportExpiry = positive("reportExpiry", reportExpiry);
+            return this;
+        }
+
+        /**
+         * @param nominalCapacity concurrent requests counted as utilization 1.0 for an agent that
+         *                        reports nothing, finite, {@code > 0}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder nominalCapacity(double nominalCapacity) {
+            if (!(nominalCapacity > 0) || Double.isInfinite(nominalCapacity)) {
+                throw new IllegalArgumentException(
+                        "nominalCapacity must be finite and > 0, was " + nominalCapacity);
+            }
+            this.nominalCapacity = nominalCapacity;
+            return this;
+        }
+
+        /**
+         * @param scheduleResolution slots per selection cycle, {@code >= 1}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder scheduleResolution(int scheduleResolution) {
+            if (scheduleResolution < 1) {
+                throw new IllegalArgumentException(
+                        "scheduleResolution must be >= 1, was " + scheduleResolution);
+            }
+            this.scheduleResolution = scheduleResolution;
+            return this;
+        }
+
+        /** @return the immutable configuration */
+        public PidWeightsConfig build() {
+            return new PidWeightsConfig(this);
+        }
+
+        private static double finiteNonNegative(String name, double value) {
+            if (!(value >= 0) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException(name + " must be finite and >= 0, was " + value);
+            }
+            return value;
+        }
+
+        private static Duration positive(String name, Duration value) {
+            if (value == null || value.isZero() || value.isNegative()) {
+                throw new IllegalArgumentException(name + " must be > 0, was " + value);
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.github.agentlb.core.pid.PidWeightsConfig;
+import java.net.ConnectException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.Exchange;
+import org.apache.camel.RoutesBuilder;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.test.junit5.CamelTestSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The PID adapter over direct: agents that report their utilization in a header. The clock is
+ * injected: the scheduled control loop runs, but its steps are no-ops (0 ns elapsed) until the
+ * test advances the clock, so every figure is exact.
+ */
+class PidWeightedLBTest extends CamelTestSupport {
+
+    private static final List<String> AGENTS = List.of("A1", "A2", "A3");
+    private static final long SECOND = 1_000_000_000L;
+
+    private final AtomicLong clock = new AtomicLong();
+    private final PidWeightedLB balancer = new PidWeightedLB(PidWeightsConfig.ofDefaults(), clock::get);
+    private final Map<String, Object> reports = new ConcurrentHashMap<>();
+    private final Set<String> down = ConcurrentHashMap.newKeySet();
+
+    @Override
+    protected RoutesBuilder[] createRouteBuilders() {
+        RouteBuilder agents = new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                for (String agent : AGENTS) {
+                    from("direct:" + agent.toLowerCase()).process(exchange -> {
+                        if (down.contains(agent)) {
+                            throw new ConnectException("Connection refused: " + agent);
+                        }
+                        exchange.getMessage().setBody(agent);
+                        Object report = reports.get(agent);
+                        if (report != null) {
+                            exchange.getMessage().setHeader(PidWeightedLB.UTILIZATION_HEADER, report);
+                        }
+                    });
+                }
+            }
+        };
+        RouteBuilder balanced = new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                var lb = from("direct:start").loadBalance(balancer);
+                for (String agent : AGENTS) {
+                    lb = lb.to("direct:" + agent.toLowerCase());
+                }
+            }
+        };
+        return new RoutesBuilder[] {agents, balanced};
+    }
+
+    private static String id(String agent) {
+        return "direct://" + agent.toLowerCase();
+    }
+
+    private Exchange send() {
+        return template.request("direct:start", e -> e.getIn().setBody("ping"));
+    }
+
+    private void sendToEveryAgent() {
+        for (int i = 0; i < 3; i++) {
+            assertThat(send().getException()).isNull();
+        }
+    }
+
+    private void step() {
+        clock.addAndGet(SECOND);
+        balancer.controlStep();
+    }
+
+    @Test
+    void readsTheUtilizationHeaderAndStripsItFromTheAnswer() {
+        reports.put("A1", "0.3");
+        reports.put("A2", 0.3);
+        reports.put("A3", "0.9");
+
+        Exchange answer = send();
+        sendToEveryAgent();
+        step();
+
+        assertThat(answer.getMessage().getHeaders()).doesNotContainKey(PidWeightedLB.UTILIZATION_HEADER);
+        assertThat(answer.getMessage().getBody(String.class)).isIn(AGENTS);
+        assertThat(balancer.weights().utilizations()).containsExactly(
+                Map.entry(id("A1"), 0.3), Map.entry(id("A2"), 0.3), Map.entry(id("A3"), 0.9));
+        Map<String, Double> w = balancer.weights().weights();
+        assertThat(w.get(id("A3"))).isLessThan(w.get(id("A1")));
+        assertThat(w.get(id("A1"))).isCloseTo(w.get(id("A2")), within(1e-12));
+    }
+
+    @Test
+    void overloadedAgentGetsItsWeightedShareOfTheNextRequests() {
+        reports.putAll(Map.of("A1", 0.3, "A2", 0.3, "A3", 0.9));
+        sendToEveryAgent();
+        step();
+        Map<String, Integer> slots = balancer.weights().schedule().slotCounts();
+        int cycle = balancer.weights().schedule().length();
+
+        Map<String, Integer> counts = new TreeMap<>();
+        for (int i = 0; i < cycle; i++) {
+            counts.merge(id(send().getMessage().getBody(String.class)), 1, Integer::sum);
+        }
+
+        assertThat(counts).isEqualTo(slots);
+        assertThat(counts.get(id("A3"))).isLessThan(counts.get(id("A1")));
+    }
+
+    @Test
+    void badHeadersAreIgnoredAndStillStripped() {
+        reports.putAll(Map.of("A1", "abc", "A2", "-1", "A3", "NaN"));
+
+        Exchange answer = send();
+        sendToEveryAgent();
+        step();
+
+        assertThat(answer.getMessage().getHeaders()).doesNotContainKey(PidWeightedLB.UTILIZATION_HEADER);
+        // Never a valid report, so each agent is measured by the balancer: in-flight and latency.
+        assertThat(balancer.weights().utilizations().values())
+                .allSatisfy(u -> assertThat(u).isFinite().isGreaterThanOrEqualTo(0.0).isNotEqualTo(-1.0));
+    }
+
+    @Test
+    void aDeadAgentsRequestFailsOverToAnother() {
+        down.add("A2");
+
+        for (int i = 0; i < 9; i++) {
+            Exchange answer = send();
+            assertThat(answer.getException()).isNull();
+            assertThat(answer.getMessage().getBody(String.class)).isIn("A1", "A3");
+        }
+    }
+
+    @Test
+    void everyAgentDownFailsWithOneClearException() {
+        down.addAll(AGENTS);
+
+        assertThat(send().getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageContaining("all 3 agents tried failed");
+    }
+
+    @Test
+    void theControlLoopRunsBetweenStartAndStop() {
+        assertThat(balancer.isControlLoopRunning()).isTrue();
+        assertThatThrownBy(() -> balancer.setConfig(PidWeightsConfig.ofDefaults()))
+                .isInstanceOf(IllegalStateException.class);
+
+        context.stop();
+
+        assertThat(balancer.isControlLoopRunning()).isFalse();
+    }
+
+    @Test
+    void exposesWeightAndUtilizationPerAgentForMetrics() {
+        reports.putAll(Map.of("A1", 0.2, "A2", 0.4, "A3", 0.6));
+        sendToEveryAgent();
+        step();
+
+        assertThat(balancer.strategyName()).isEqualTo("pid");
+        assertThat(balancer.agentMetrics()).containsOnlyKeys("weight", "utilization");
+        assertThat(balancer.agentMetrics().get("weight")).containsOnlyKeys(id("A1"), id("A2"), id("A3"));
+        assertThat(balancer.balancerMetrics().get("utilization.max.over.mean")).isCloseTo(1.5, within(1e-12));
+    }
+
+    @Test
+    void noArgConstructorUsesTheDefaults() {
+        PidWeightedLB plain = new PidWeightedLB();
+        assertThat(plain.getConfig().toString()).isEqualTo(PidWeightsConfig.ofDefaults().toString());
+
+        plain.setConfig(PidWeightsConfig.custom().kp(2).build());
+        assertThat(plain.getConfig().kp()).isEqualTo(2.0);
+    }
+}

@@ -1,0 +1,118 @@
+package io.github.agentlb.demo;
+
+import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import java.net.BindException;
+import java.util.Objects;
+import org.apache.camel.CamelContext;
+import org.apache.camel.impl.DefaultCamelContext;
+
+/**
+ * The proxy embedded in-process: its own {@link CamelContext} running {@link ProxyRoutes}, with
+ * the balancer named by {@link ProxyConfig#strategy()}. Metrics are off (no meter registry), so
+ * it starts in well under a second.
+ *
+ * <pre>{@code
+ * ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0)
+ *         .agentUrls(List.of(a1.baseUrl(), a2.baseUrl(), a3.baseUrl())).strategy("ch").build();
+ * try (DemoProxy proxy = DemoProxy.start(config)) {
+ *     URI uri = URI.create(proxy.baseUrl() + "/process/r1?user_id=42");
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe.
+ */
+public final class DemoProxy implements AutoCloseable {
+
+    /** Seconds Camel waits for in-flight requests when closing. */
+    private static final int SHUTDOWN_TIMEOUT_SECONDS = 5;
+    /** Attempts to bind an ephemeral port: another process may take the probed port first. */
+    private static final int EPHEMERAL_BIND_ATTEMPTS = 3;
+
+    private final CamelContext context;
+    private final ProxyConfig config;
+    private final AgentLoadBalancerSupport balancer;
+
+    private DemoProxy(CamelContext context, ProxyConfig config, AgentLoadBalancerSupport balancer) {
+        this.context = context;
+        this.config = config;
+        this.balancer = balancer;
+    }
+
+    /**
+     * Starts a proxy and returns once it is listening.
+     *
+     * @param config the proxy's settings; port 0 picks a free ephemeral port on the host
+     * @return the running proxy; {@link #config()} carries the actual port
+     * @throws Exception if the CamelContext fails to start, e.g. the port is taken
+     */
+    public static DemoProxy start(ProxyConfig config) throws Exception {
+        Objects.requireNonNull(config, "config");
+        int attempts = config.port() == 0 ? EPHEMERAL_BIND_ATTEMPTS : 1;
+        for (int attempt = 1; ; attempt++) {
+            ProxyConfig resolved = config.port() == 0
+                    ? config.toBuilder().port(StubAgent.findFreePort(config.host())).build()
+                    : config;
+            AgentLoadBalancerSupport balancer = Strategies.create(resolved.strategy());
+            DefaultCamelContext context = new DefaultCamelContext();
+            context.getCamelContextExtension().setName("demo-proxy-" + resolved.port());
+            context.getShutdownStrategy().setTimeout(SHUTDOWN_TIMEOUT_SECONDS);
+            try {
+                context.addRoutes(new ProxyRoutes(resolved, balancer));
+                context.start();
+                return new DemoProxy(context, resolved, balancer);
+            } catch (Exception e) {
+                context.close();
+                if (attempt >= attempts || !causedByBindFailure(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean causedByBindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The port the proxy listens on. */
+    public int port() {
+        return config.port();
+    }
+
+    /** The base URL for clients, e.g. {@code http://127.0.0.1:54321} (loopback when bound to 0.0.0.0). */
+    public String baseUrl() {
+        String host = "0.0.0.0".equals(config.host()) ? "127.0.0.1" : config.host();
+        return "http://" + host + ":" + config.port();
+    }
+
+    /** The configuration in use, with the actual port. */
+    public ProxyConfig config() {
+        return config;
+    }
+
+    /** The balancer of the proxy route, e.g. to read a consistent-hash ring. */
+    public AgentLoadBalancerSupport balancer() {
+        return balancer;
+    }
+
+    /** The proxy's CamelContext. */
+    public CamelContext camelContext() {
+        return context;
+    }
+
+    /** Stops the CamelContext, waiting up to 5 s for in-flight requests, and releases the port. Idempotent. */
+    @Override
+    public void close() {
+        context.stop();
+    }
+
+    @Override
+    public String toString() {
+        return "DemoProxy{" + config.strategy() + " at " + baseUrl() + " over " + config.agentUrls() + "}";
+    }
+}

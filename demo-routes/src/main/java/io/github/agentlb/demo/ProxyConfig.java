@@ -1,0 +1,303 @@
+package io.github.agentlb.demo;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Immutable, validated configuration of the demo proxy.
+ *
+ * <p>Build one with {@link #builder()} (every setter validates at once and throws
+ * {@link IllegalArgumentException} naming the field and the value), take the defaults with
+ * {@link #ofDefaults()}, or read environment-style variables with {@link #fromEnvironment(Map)}.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class ProxyConfig {
+
+    /** Default HTTP port of the proxy. */
+    public static final int DEFAULT_PORT = 8000;
+    /** Default bind host of the application: every interface. Tests use {@code 127.0.0.1}. */
+    public static final String DEFAULT_HOST = "0.0.0.0";
+    /** Default agents: the three stub agents of the demo. */
+    public static final List<String> DEFAULT_AGENT_URLS =
+            List.of("http://localhost:8081", "http://localhost:8082", "http://localhost:8083");
+    /** Default strategy name, see {@link Strategies#names()}. */
+    public static final String DEFAULT_STRATEGY = "rr";
+    /** Default time to open a TCP connection to an agent, ms; longer counts as a connection failure. */
+    public static final int DEFAULT_CONNECT_TIMEOUT_MS = 1000;
+    /** Default time to wait for an agent's answer, ms; longer counts as a connection failure. */
+    public static final int DEFAULT_REQUEST_TIMEOUT_MS = 5000;
+
+    /** Environment variable: the proxy's port. */
+    public static final String ENV_PORT = "PORT";
+    /** Environment variable: comma-separated agent base URLs. */
+    public static final String ENV_AGENTS = "AGENTS";
+    /** Environment variable: the strategy name. */
+    public static final String ENV_STRATEGY = "STRATEGY";
+
+    private final int port;
+    private final List<String> agentUrls;
+    private final String strategy;
+    private final String host;
+    private final int connectTimeoutMs;
+    private final int requestTimeoutMs;
+
+    private ProxyConfig(Builder b) {
+        this.port = b.port;
+        this.agentUrls = b.agentUrls;
+        this.strategy = b.strategy;
+        this.host = b.host;
+        this.connectTimeoutMs = b.connectTimeoutMs;
+        this.requestTimeoutMs = b.requestTimeoutMs;
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The defaults: port 8000 on every interface, the three local agents, {@code rr}. */
+    public static ProxyConfig ofDefaults() {
+        return builder().build();
+    }
+
+    /**
+     * Reads {@value #ENV_PORT}, {@value #ENV_AGENTS} (comma-separated base URLs) and
+     * {@value #ENV_STRATEGY}; absent or blank variables keep their defaults, so
+     * {@code fromEnvironment(System.getenv())} works.
+     *
+     * @throws IllegalArgumentException if a value does not parse or is out of range; the message
+     *     names the variable and the value
+     */
+    public static ProxyConfig fromEnvironment(Map<String, String> env) {
+        Objects.requireNonNull(env, "env");
+        Builder b = builder();
+        String port = env.get(ENV_PORT);
+        String agents = env.get(ENV_AGENTS);
+        String strategy = env.get(ENV_STRATEGY);
+        try {
+            if (port != null && !port.isBlank()) {
+                b.port(parsePort(port.trim()));
+            }
+            if (agents != null && !agents.isBlank()) {
+                b.agentUrls(splitAgents(agents));
+            }
+            if (strategy != null && !strategy.isBlank()) {
+                b.strategy(strategy.trim());
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + " (from environment)", e);
+        }
+        return b.build();
+    }
+
+    private static int parsePort(String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(ENV_PORT + " must be an integer, was '" + value + "'");
+        }
+    }
+
+    /** Splits a comma-separated list, dropping blanks around and between the commas. */
+    static List<String> splitAgents(String value) {
+        List<String> urls = new ArrayList<>();
+        for (String part : value.split(",")) {
+            if (!part.isBlank()) {
+                urls.add(part.trim());
+            }
+        }
+        return urls;
+    }
+
+    /** A builder holding this configuration's values, to derive a variant. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.port = port;
+        b.agentUrls = agentUrls;
+        b.strategy = strategy;
+        b.host = host;
+        b.connectTimeoutMs = connectTimeoutMs;
+        b.requestTimeoutMs = requestTimeoutMs;
+        return b;
+    }
+
+    /** TCP port of the proxy, 0..65535; 0 asks {@link DemoProxy} for an ephemeral port. */
+    public int port() {
+        return port;
+    }
+
+    /** Agent base URLs such as {@code http://127.0.0.1:8081}, without trailing slash; unmodifiable, never empty. */
+    public List<String> agentUrls() {
+        return agentUrls;
+    }
+
+    /** Strategy name, lower case, one of {@link Strategies#names()}. */
+    public String strategy() {
+        return strategy;
+    }
+
+    /** Bind host of the proxy, e.g. {@code 0.0.0.0} or {@code 127.0.0.1}. */
+    public String host() {
+        return host;
+    }
+
+    /** Time allowed to connect to an agent, ms, >= 1. */
+    public int connectTimeoutMs() {
+        return connectTimeoutMs;
+    }
+
+    /** Time allowed for an agent's answer after the request is sent, ms, >= 1. */
+    public int requestTimeoutMs() {
+        return requestTimeoutMs;
+    }
+
+    /** One line with every setting, for the startup log. */
+    public String describe() {
+        return String.format(Locale.ROOT, "host=%s port=%d strategy=%s agents=%s connectTimeoutMs=%d requestTimeoutMs=%d",
+                host, port, strategy, agentUrls, connectTimeoutMs, requestTimeoutMs);
+    }
+
+    @Override
+    public String toString() {
+        return "ProxyConfig{" + describe() + "}";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof ProxyConfig c)) {
+            return false;
+        }
+        return port == c.port && connectTimeoutMs == c.connectTimeoutMs && requestTimeoutMs == c.requestTimeoutMs
+                && agentUrls.equals(c.agentUrls) && strategy.equals(c.strategy) && host.equals(c.host);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(port, agentUrls, strategy, host, connectTimeoutMs, requestTimeoutMs);
+    }
+
+    /**
+     * Builder of {@link ProxyConfig}. Each setter validates its argument and throws
+     * {@link IllegalArgumentException} naming field and value. Not thread-safe.
+     */
+    public static final class Builder {
+        private int port = DEFAULT_PORT;
+        private List<String> agentUrls = DEFAULT_AGENT_URLS;
+        private String strategy = DEFAULT_STRATEGY;
+        private String host = DEFAULT_HOST;
+        private int connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
+        private int requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
+
+        private Builder() {
+        }
+
+        /** TCP port in 0..65535, 0 = ephemeral. */
+        public Builder port(int value) {
+            if (value < 0 || value > 65535) {
+                throw new IllegalArgumentException("port must be in 0..65535, was " + value);
+            }
+            this.port = value;
+            return this;
+        }
+
+        /**
+         * Agent base URLs, at least one, distinct, each {@code http://host:port} with an optional
+         * trailing slash (dropped) and no path, query or fragment; the order is the child order of
+         * the balancer.
+         */
+        public Builder agentUrls(List<String> value) {
+            if (value == null || value.isEmpty()) {
+                throw new IllegalArgumentException("agentUrls must not be empty, was " + value);
+            }
+            Set<String> urls = new LinkedHashSet<>();
+            for (String url : value) {
+                String normalized = normalizeAgentUrl(url);
+                if (!urls.add(normalized)) {
+                    throw new IllegalArgumentException("agentUrls must be distinct, " + normalized + " appears twice");
+                }
+            }
+            this.agentUrls = List.copyOf(urls);
+            return this;
+        }
+
+        /** Agent base URLs, see {@link #agentUrls(List)}. */
+        public Builder agentUrls(String... value) {
+            return agentUrls(value == null ? null : List.of(value));
+        }
+
+        /** Strategy name, case-insensitive, one of {@link Strategies#names()}. */
+        public Builder strategy(String value) {
+            String name = value == null ? null : value.trim().toLowerCase(Locale.ROOT);
+            if (name == null || !Strategies.names().contains(name)) {
+                throw new IllegalArgumentException(
+                        "strategy must be one of " + Strategies.names() + ", was '" + value + "'");
+            }
+            this.strategy = name;
+            return this;
+        }
+
+        /** Bind host, not blank. */
+        public Builder host(String value) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("host must not be blank, was '" + value + "'");
+            }
+            this.host = value.trim();
+            return this;
+        }
+
+        /** Connect timeout, ms, >= 1. */
+        public Builder connectTimeoutMs(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("connectTimeoutMs must be >= 1, was " + value);
+            }
+            this.connectTimeoutMs = value;
+            return this;
+        }
+
+        /** Request timeout, ms, >= 1. */
+        public Builder requestTimeoutMs(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("requestTimeoutMs must be >= 1, was " + value);
+            }
+            this.requestTimeoutMs = value;
+            return this;
+        }
+
+        public ProxyConfig build() {
+            return new ProxyConfig(this);
+        }
+
+        private static String normalizeAgentUrl(String url) {
+            if (url == null || url.isBlank()) {
+                throw new IllegalArgumentException("agent URL must not be blank, was '" + url + "'");
+            }
+            String trimmed = url.trim();
+            while (trimmed.endsWith("/")) {
+                trimmed = trimmed.substring(0, trimmed.length() - 1);
+            }
+            URI uri;
+            try {
+                uri = new URI(trimmed);
+            } catch (URISyntaxException e) {
+                throw new IllegalArgumentException("agent URL must be a valid URI, was '" + url + "'");
+            }
+            if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1
+                    || !uri.getRawPath().isEmpty() || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                throw new IllegalArgumentException(
+                        "agent URL must look like http://host:port, was '" + url + "'");
+            }
+            return "http://" + uri.getRawAuthority();
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.github.agentlb.demo;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The proxy's meters, names and tags in one place.
+ *
+ * <p>{@value #REQUESTS}: a timer of proxied requests ({@code GET /process/...}), from the
+ * moment the proxy read the request to the moment it had the answer, tagged
+ * <ul>
+ *   <li>{@value #TAG_STRATEGY}: the balancer's strategy name, e.g. {@code rr};</li>
+ *   <li>{@value #TAG_AGENT}: the base URL of the agent that answered, or {@value #NO_AGENT};</li>
+ *   <li>{@value #TAG_STATUS}: the HTTP status the client got, e.g. {@code 200}, {@code 503}.</li>
+ * </ul>
+ * In Prometheus text this is {@code agentlb_proxy_requests_seconds_count} (requests),
+ * {@code _sum} (seconds) and {@code _bucket} (latency histogram, 1 ms to 10 s).
+ *
+ * <p>Thread-safe.
+ */
+public final class ProxyMetrics {
+
+    /** Timer of proxied requests. */
+    public static final String REQUESTS = "agentlb.proxy.requests";
+    /** Tag: strategy name. */
+    public static final String TAG_STRATEGY = "strategy";
+    /** Tag: base URL of the answering agent. */
+    public static final String TAG_AGENT = "agent";
+    /** Tag: HTTP status sent to the client. */
+    public static final String TAG_STATUS = "status";
+    /** Agent tag value when no agent answered (all down, or the balancer had none). */
+    public static final String NO_AGENT = "none";
+
+    private final MeterRegistry registry;
+
+    /** Meters registered in {@code registry}. */
+    public ProxyMetrics(MeterRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /**
+     * Records one proxied request.
+     *
+     * @param elapsedNanos time from request to answer, ns
+     */
+    public void recordRequest(String strategy, String agent, int status, long elapsedNanos) {
+        Timer.builder(REQUESTS)
+                .description("Requests proxied to agents, by strategy, answering agent and HTTP status")
+                .tag(TAG_STRATEGY, strategy)
+                .tag(TAG_AGENT, agent == null ? NO_AGENT : agent)
+                .tag(TAG_STATUS, Integer.toString(status))
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry)
+                .record(elapsedNanos, TimeUnit.NANOSECONDS);
+    }
+}

@@ -1,0 +1,93 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.core.ring.HashRing;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Both strategies over real HTTP: three stub agents and the proxy on free loopback ports. */
+@Timeout(60)
+class ProxyBalancingTest {
+
+    private final Http http = new Http();
+
+    private static DemoProxy proxy(Agents agents, String strategy) throws Exception {
+        return DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                .agentUrls(agents.urls()).strategy(strategy).build());
+    }
+
+    @Test
+    void roundRobinVisitsTheAgentsInTurn() throws Exception {
+        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = proxy(agents, "rr")) {
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=" + i);
+                assertThat(response.statusCode()).isEqualTo(200);
+                seen.add(Http.agentId(response));
+            }
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                expected.add("A" + (i % 3 + 1));
+            }
+            assertThat(seen).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void consistentHashingSendsOneUserToOneAgent() throws Exception {
+        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = proxy(agents, "ch")) {
+            HashRing ring = ((ConsistentHashLB) proxy.balancer()).ring();
+            String owner = agents.idOf(agentUrl(proxy, ring.agentFor("42")));
+            for (int i = 0; i < 5; i++) {
+                HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=42");
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(Http.agentId(response)).isEqualTo(owner);
+            }
+        }
+    }
+
+    @Test
+    void stoppingAnAgentMovesOnlyItsUsersToTheNextAgentOnTheRing() throws Exception {
+        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = proxy(agents, "ch")) {
+            HashRing ring = ((ConsistentHashLB) proxy.balancer()).ring();
+            int users = 60;
+            Map<Integer, String> before = new HashMap<>();
+            for (int user = 1; user <= users; user++) {
+                HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/b" + user + "?user_id=" + user);
+                assertThat(response.statusCode()).isEqualTo(200);
+                before.put(user, Http.agentId(response));
+                assertThat(before.get(user)).isEqualTo(agents.idOf(agentUrl(proxy, ring.agentFor(String.valueOf(user)))));
+            }
+            String stopped = agents.get(1).config().agentId();
+            assertThat(before).containsValue(stopped);
+            agents.get(1).close();
+
+            for (int user = 1; user <= users; user++) {
+                HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/a" + user + "?user_id=" + user);
+                assertThat(response.statusCode()).as("user %d", user).isEqualTo(200);
+                String expected = before.get(user);
+                if (expected.equals(stopped)) {
+                    Iterator<String> clockwise = ring.agentsClockwise(ring.hash(String.valueOf(user)));
+                    clockwise.next();
+                    expected = agents.idOf(agentUrl(proxy, clockwise.next()));
+                }
+                assertThat(Http.agentId(response)).as("user %d", user).isEqualTo(expected);
+            }
+        }
+    }
+
+    /** The base URL behind a balancer agent id (the endpoint URI of the child). */
+    private static String agentUrl(DemoProxy proxy, String agentId) {
+        String url = agentId.startsWith("netty-http:") ? agentId.substring("netty-http:".length()) : agentId;
+        assertThat(proxy.config().agentUrls()).contains(url);
+        return url;
+    }
+}

@@ -1,0 +1,175 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.agentlb.agent.StubAgent;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Failures the client may see: always JSON, never a stack trace. */
+@Timeout(60)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ProxyErrorsTest {
+
+    private final Http http = new Http();
+    /** Shared by the tests that only read: three agents behind a ch proxy. */
+    private Agents shared;
+    private DemoProxy sharedProxy;
+
+    @BeforeAll
+    void startShared() throws Exception {
+        shared = Agents.start(3, 0, 2);
+        sharedProxy = proxy(shared.urls(), "ch");
+    }
+
+    @AfterAll
+    void stopShared() {
+        if (sharedProxy != null) {
+            sharedProxy.close();
+        }
+        if (shared != null) {
+            shared.close();
+        }
+    }
+
+    private long served() {
+        return shared.agents.stream().mapToLong(StubAgent::requestsServed).sum();
+    }
+
+    private static DemoProxy proxy(List<String> agentUrls, String strategy) throws Exception {
+        return DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                .agentUrls(agentUrls).strategy(strategy).build());
+    }
+
+    /** Base URLs where nothing listens: ports found free and left unbound. */
+    private static List<String> deadUrls(int count) throws Exception {
+        List<String> urls = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            urls.add("http://127.0.0.1:" + StubAgent.findFreePort("127.0.0.1"));
+        }
+        return urls;
+    }
+
+    @Test
+    void allAgentsDownGives503WithAJsonError() throws Exception {
+        try (DemoProxy proxy = proxy(deadUrls(3), "rr")) {
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=1");
+
+                assertThat(response.statusCode()).isEqualTo(503);
+                assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+                JsonNode body = Http.json(response);
+                assertThat(body.path("error").asText()).isEqualTo("no agent available");
+                assertThat(body.path("detail").asText()).contains("3 agents");
+                assertThat(response.body()).doesNotContain("\tat ");
+            }
+        }
+    }
+
+    @Test
+    void oneAgentDownIsAbsorbedByFailover() throws Exception {
+        try (Agents agents = Agents.start(2, 0, 2)) {
+            List<String> urls = List.of(agents.urls().get(0), deadUrls(1).get(0), agents.urls().get(1));
+            try (DemoProxy proxy = proxy(urls, "rr")) {
+                for (int i = 0; i < 9; i++) {
+                    HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=" + i);
+                    assertThat(response.statusCode()).as("request %d", i).isEqualTo(200);
+                    assertThat(Http.agentId(response)).isIn("A1", "A2");
+                }
+            }
+        }
+    }
+
+    @Test
+    void anAgentSlowerThanTheRequestTimeoutFailsOver() throws Exception {
+        try (Agents fast = Agents.start(1, 0, 2);
+                Agents slow = Agents.start(1, 1500, 1500);
+                DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                        .agentUrls(slow.urls().get(0), fast.urls().get(0)).strategy("rr")
+                        .requestTimeoutMs(300).build())) {
+            // rr starts at the slow agent: the first request times out there and fails over.
+            HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=1");
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(Http.agentId(response)).isEqualTo("A1");
+            assertThat(fast.get(0).requestsServed()).isEqualTo(1);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/foo", "/process", "/process/", "/process/a/b", "/health", "/processx/1"})
+    void unknownPathsGive404Json(String path) {
+        long before = served();
+
+        HttpResponse<String> response = http.get(sharedProxy.baseUrl() + path);
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(Http.json(response).path("error").asText()).isEqualTo("not found");
+        assertThat(served()).isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"POST", "PUT", "DELETE", "PATCH"})
+    void otherMethodsOnProcessGive405JsonWithAllow(String method) {
+        long before = served();
+
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                URI.create(sharedProxy.baseUrl() + "/process/r1?user_id=1"))
+                .method(method, HttpRequest.BodyPublishers.ofString("{}")));
+
+        assertThat(response.statusCode()).isEqualTo(405);
+        assertThat(response.headers().firstValue("Allow")).hasValue("GET");
+        assertThat(Http.json(response).path("error").asText()).isEqualTo("method not allowed");
+        assertThat(served()).isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "user_id=", "user_id", "user_id=abc", "user_id=-5", "user_id=0",
+        "user_id=99999999999999999999999999999999999999", "user_id=%E2%9C%93%20ok",
+        "user_id=1&user_id=2", "other=1"})
+    void anyUserIdAnswers200UnderConsistentHashing(String query) {
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> response = http.get(sharedProxy.baseUrl() + "/process/r" + i
+                    + (query.isEmpty() ? "" : "?" + query));
+            assertThat(response.statusCode()).as("query '%s'", query).isEqualTo(200);
+            assertThat(Http.agentId(response)).isIn("A1", "A2", "A3");
+        }
+    }
+
+    @Test
+    void requestsWithoutAUserIdAreSpreadRoundRobinUnderConsistentHashing() {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            seen.add(Http.agentId(http.get(sharedProxy.baseUrl() + "/process/r" + i + "?user_id=")));
+        }
+        assertThat(seen).containsExactlyInAnyOrder("A1", "A2", "A3");
+    }
+
+    @Test
+    void aUnicodeUserIdIsAKeyLikeAnyOther() {
+        String user = URLEncoder.encode("Юзер ✓", StandardCharsets.UTF_8);
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            HttpResponse<String> response = http.get(sharedProxy.baseUrl() + "/process/r" + i + "?user_id=" + user);
+            assertThat(Http.json(response).path("user_id").asText()).isEqualTo("Юзер ✓");
+            seen.add(Http.agentId(response));
+        }
+        assertThat(seen).hasSize(1);
+    }
+}

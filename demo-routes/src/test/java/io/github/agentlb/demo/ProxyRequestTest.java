@@ -1,0 +1,47 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.demo.ProxyRequest.Kind;
+import org.junit.jupiter.api.Test;
+
+class ProxyRequestTest {
+
+    @Test
+    void aProcessRequestKeepsPathAndQueryAsSentAndDecodesItsIds() {
+        ProxyRequest request = ProxyRequest.parse("GET", "/process/a%2Fb+c?user_id=a%20b+c&x=%2B");
+
+        assertThat(request).isEqualTo(new ProxyRequest(Kind.PROXY, "/process/a%2Fb+c", "user_id=a%20b+c&x=%2B",
+                "a/b+c", "a b c"));
+    }
+
+    @Test
+    void userIdIsTheFirstOccurrenceEmptyWithoutValueAndNullWhenAbsent() {
+        assertThat(ProxyRequest.parse("GET", "/process/r?user_id=1&user_id=2").userId()).isEqualTo("1");
+        assertThat(ProxyRequest.parse("GET", "/process/r?user_id").userId()).isEmpty();
+        assertThat(ProxyRequest.parse("GET", "/process/r?user_id=").userId()).isEmpty();
+        assertThat(ProxyRequest.parse("GET", "/process/r?other=1").userId()).isNull();
+        assertThat(ProxyRequest.parse("GET", "/process/r").userId()).isNull();
+        assertThat(ProxyRequest.parse("GET", "/process/r?user_id=%zz").userId()).isEqualTo("%zz");
+    }
+
+    @Test
+    void anAbsoluteFormTargetIsReducedToItsPath() {
+        ProxyRequest request = ProxyRequest.parse("GET", "http://example.org:80/process/r1?user_id=3");
+
+        assertThat(request.kind()).isEqualTo(Kind.PROXY);
+        assertThat(request.rawPath()).isEqualTo("/process/r1");
+        assertThat(request.rawQuery()).isEqualTo("user_id=3");
+    }
+
+    @Test
+    void otherPathsAreNotFoundAndOtherMethodsNotAllowed() {
+        for (String target : new String[] {"/", "", "/process", "/process/", "/process/a/b", "/processx/1", "/health"}) {
+            assertThat(ProxyRequest.parse("GET", target).kind()).as(target).isEqualTo(Kind.NOT_FOUND);
+        }
+        assertThat(ProxyRequest.parse(null, null).kind()).isEqualTo(Kind.NOT_FOUND);
+        assertThat(ProxyRequest.parse("POST", "/process/r1").kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
+        assertThat(ProxyRequest.parse("HEAD", "/process/r1").kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
+        assertThat(ProxyRequest.parse("get", "/process/r1").kind()).isEqualTo(Kind.PROXY);
+    }
+}
