@@ -2,11 +2,14 @@ package io.github.agentlb.loadgen;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.demo.Strategies;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -114,8 +117,8 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         // XChart draws through AWT; set before any AWT class loads, whatever the machine has.
         System.setProperty("java.awt.headless", "true");
         CommandLine cli = new CommandLine(new LoadGeneratorMain(out)).setCaseInsensitiveEnumValuesAllowed(true);
-        cli.setOut(new java.io.PrintWriter(out, true));
-        cli.setErr(new java.io.PrintWriter(err, true));
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);
     }
 
@@ -170,7 +173,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return written(new RunReport(label, scenario, target, false, config, stats), writer);
     }
 
-    private RunReport written(RunReport report, ReportWriter writer) throws java.io.IOException {
+    private RunReport written(RunReport report, ReportWriter writer) throws IOException {
         writer.writeRun(report);
         RunStatistics s = report.statistics();
         stdout.printf(Locale.ROOT, "%s: %d requests, %d errors, %d timeouts; %s; spread %d, CV %.3f, "
@@ -249,7 +252,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     /** The strategy names for the help text. */
     static final class StrategyNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             return Strategies.names().iterator();
         }
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 
@@ -54,7 +55,7 @@ public final class LoadRunner {
             long nanos;
             try {
                 nanos = duration.get(boundMs, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.TimeoutException stuck) {
+            } catch (TimeoutException stuck) {
                 throw new IllegalStateException("load run against " + baseUrl + " did not finish within "
                         + boundMs + " ms; " + recorder.completedCount() + " of " + workload.size() + " completed");
             }

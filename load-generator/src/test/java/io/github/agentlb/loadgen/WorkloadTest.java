@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class WorkloadTest {
@@ -42,7 +43,7 @@ class WorkloadTest {
         assertThat(users.apply(43L)).isNotEqualTo(users.apply(42L));
         // shuffled, not user 1..200 repeated in order
         assertThat(users.apply(42L).subList(0, 200)).isNotEqualTo(
-                java.util.stream.IntStream.rangeClosed(1, 200).boxed().toList());
+                IntStream.rangeClosed(1, 200).boxed().toList());
     }
 
     @Test
