@@ -1,0 +1,81 @@
+package io.github.agentlb.loadgen;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.demo.DemoProxy;
+import io.github.agentlb.demo.ProxyConfig;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The agents of a {@link Scenario} and a {@link DemoProxy} balancing over them with one strategy,
+ * all in this JVM on free loopback ports: what the main job runs each strategy against. Closing
+ * stops the proxy, then the agents. Not thread-safe; one per strategy run.
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+
+    /** The loopback address everything binds to. */
+    public static final String HOST = "127.0.0.1";
+
+    private final List<StubAgent> agents;
+    private final DemoProxy proxy;
+
+    private EmbeddedCluster(List<StubAgent> agents, DemoProxy proxy) {
+        this.agents = agents;
+        this.proxy = proxy;
+    }
+
+    /**
+     * Starts the agents, then the proxy, and returns once all listen.
+     *
+     * @param strategy a name from {@code Strategies.names()}
+     * @param scenario which agents to start
+     * @param template the agents' common settings (delays); ids, ports and seeds are set here
+     * @param seed     seed from which the agents' delay seeds are derived
+     * @throws Exception if something fails to start; whatever did start is stopped again
+     */
+    public static EmbeddedCluster start(String strategy, Scenario scenario, AgentConfig template, long seed)
+            throws Exception {
+        List<StubAgent> agents = new ArrayList<>();
+        try {
+            for (AgentConfig config : scenario.agents(template.toBuilder().host(HOST).build(), seed)) {
+                agents.add(StubAgent.start(config));
+            }
+            DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host(HOST).port(0).strategy(strategy)
+                    .agentUrls(agents.stream().map(StubAgent::baseUrl).toList()).build());
+            return new EmbeddedCluster(agents, proxy);
+        } catch (Exception | Error e) {
+            agents.forEach(StubAgent::close);
+            throw e;
+        }
+    }
+
+    /** The proxy's base URL, where the load goes. */
+    public String baseUrl() {
+        return proxy.baseUrl();
+    }
+
+    /** The agents' ids, in start order. */
+    public List<String> agentIds() {
+        return agents.stream().map(a -> a.config().agentId()).toList();
+    }
+
+    /** The running agents. */
+    public List<StubAgent> agents() {
+        return List.copyOf(agents);
+    }
+
+    /** The running proxy. */
+    public DemoProxy proxy() {
+        return proxy;
+    }
+
+    @Override
+    public void close() {
+        try {
+            proxy.close();
+        } finally {
+            agents.forEach(StubAgent::close);
+        }
+    }
+}

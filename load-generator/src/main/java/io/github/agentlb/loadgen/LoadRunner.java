@@ -1,0 +1,67 @@
+package io.github.agentlb.loadgen;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.camel.CamelContext;
+import org.apache.camel.impl.DefaultCamelContext;
+
+/**
+ * Runs one load against a balancer: starts a Camel context with the {@link LoadRoute}, waits until
+ * every request has an outcome, stops the context. Each {@link #run} is independent; not meant to
+ * run concurrently with itself on one instance.
+ */
+public final class LoadRunner {
+
+    /** The raw result of a run. */
+    public record RunResult(List<RequestOutcome> outcomes, long durationNanos, int maxInFlight) {
+    }
+
+    private final LoadTestConfig config;
+    private final PrintStream progress;
+
+    /**
+     * @param config   the load's shape
+     * @param progress where progress lines go; {@code null} for none
+     */
+    public LoadRunner(LoadTestConfig config, PrintStream progress) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.progress = progress;
+    }
+
+    /**
+     * Sends the workload of {@link #config} to {@code baseUrl} and returns every outcome.
+     *
+     * @param baseUrl the balancer, e.g. {@code http://localhost:8000}
+     * @param label   the prefix of progress lines
+     * @throws IllegalStateException if the run does not finish within its worst case (every
+     *                               request timing out), which means the route is stuck
+     * @throws Exception             if the Camel context cannot start
+     */
+    public RunResult run(String baseUrl, String label) throws Exception {
+        Workload workload = config.workload();
+        OutcomeRecorder recorder = new OutcomeRecorder(label, workload.size(), config.progressEvery(), progress);
+        CompletableFuture<Long> duration = new CompletableFuture<>();
+        CamelContext camel = new DefaultCamelContext();
+        try {
+            camel.getShutdownStrategy().setTimeout(10);
+            camel.addRoutes(new LoadRoute(workload, baseUrl, config, recorder, duration));
+            camel.start();
+            long rounds = (workload.size() + config.concurrency() - 1) / config.concurrency();
+            long boundMs = rounds * (config.timeoutMs() + 1_000) + 30_000;
+            long nanos;
+            try {
+                nanos = duration.get(boundMs, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException stuck) {
+                throw new IllegalStateException("load run against " + baseUrl + " did not finish within "
+                        + boundMs + " ms; " + recorder.completedCount() + " of " + workload.size() + " completed");
+            }
+            return new RunResult(recorder.outcomes(), nanos, recorder.maxInFlight());
+        } finally {
+            camel.stop();
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.github.agentlb.loadgen;
+
+/**
+ * The shape of a load run: how many requests, over how many users, how many at a time, with which
+ * seed and timeout. Immutable, validated at construction; build with {@link #custom()} or take
+ * {@link #ofDefaults()}.
+ *
+ * @param requests      requests sent, >= 1
+ * @param users         distinct {@code user_id}s, 1..requests
+ * @param concurrency   requests in flight at most (worker threads), 1..{@value #MAX_CONCURRENCY}
+ * @param seed          seed of the request order
+ * @param timeoutMs     per-request timeout, ms, >= 1
+ * @param progressEvery a progress line every this many completed requests, >= 1
+ */
+public record LoadTestConfig(int requests, int users, int concurrency, long seed, long timeoutMs, int progressEvery) {
+
+    /** Default number of requests: 2000, as in the assignment. */
+    public static final int DEFAULT_REQUESTS = 2000;
+    /** Default number of users: 200, so each user sends 10 requests. */
+    public static final int DEFAULT_USERS = 200;
+    /** Default number of concurrent workers: 10. */
+    public static final int DEFAULT_CONCURRENCY = 10;
+    /** Default seed of the request order: 42. */
+    public static final long DEFAULT_SEED = 42;
+    /** Default per-request timeout: 5000 ms. */
+    public static final long DEFAULT_TIMEOUT_MS = 5_000;
+    /** Default progress interval: every 500 requests. */
+    public static final int DEFAULT_PROGRESS_EVERY = 500;
+    /** Upper bound on {@link #concurrency()}: one thread per worker. */
+    public static final int MAX_CONCURRENCY = 1_000;
+
+    /** @throws IllegalArgumentException naming the first bad field and its value */
+    public LoadTestConfig {
+        if (requests < 1) {
+            throw new IllegalArgumentException("requests must be >= 1, was " + requests);
+        }
+        if (users < 1 || users > requests) {
+            throw new IllegalArgumentException("users must be in 1.." + requests + " (requests), was " + users);
+        }
+        if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+            throw new IllegalArgumentException("concurrency must be in 1.." + MAX_CONCURRENCY + ", was " + concurrency);
+        }
+        if (timeoutMs < 1) {
+            throw new IllegalArgumentException("timeoutMs must be >= 1, was " + timeoutMs);
+        }
+        if (progressEvery < 1) {
+            throw new IllegalArgumentException("progressEvery must be >= 1, was " + progressEvery);
+        }
+    }
+
+    /** The defaults: 2000 requests, 200 users, 10 workers, seed 42, 5000 ms timeout. */
+    public static LoadTestConfig ofDefaults() {
+        return custom().build();
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** The seeded request order of this configuration. */
+    public Workload workload() {
+        return Workload.create(requests, users, seed);
+    }
+
+    /** Builder of {@link LoadTestConfig}; values are validated by {@link #build()}. Not thread-safe. */
+    public static final class Builder {
+        private int requests = DEFAULT_REQUESTS;
+        private int users = DEFAULT_USERS;
+        private int concurrency = DEFAULT_CONCURRENCY;
+        private long seed = DEFAULT_SEED;
+        private long timeoutMs = DEFAULT_TIMEOUT_MS;
+        private int progressEvery = DEFAULT_PROGRESS_EVERY;
+
+        private Builder() {
+        }
+
+        /** Requests to send, >= 1. */
+        public Builder requests(int requests) {
+            this.requests = requests;
+            return this;
+        }
+
+        /** Distinct users, 1..requests. */
+        public Builder users(int users) {
+            this.users = users;
+            return this;
+        }
+
+        /** Requests in flight at most. */
+        public Builder concurrency(int concurrency) {
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /** Seed of the request order. */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** Per-request timeout, ms. */
+        public Builder timeoutMs(long timeoutMs) {
+            this.timeoutMs = timeoutMs;
+            return this;
+        }
+
+        /** A progress line every this many completed requests. */
+        public Builder progressEvery(int progressEvery) {
+            this.progressEvery = progressEvery;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the first bad field and its value */
+        public LoadTestConfig build() {
+            return new LoadTestConfig(requests, users, concurrency, seed, timeoutMs, progressEvery);
+        }
+    }
+}

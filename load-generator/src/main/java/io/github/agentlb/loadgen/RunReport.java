@@ -1,0 +1,46 @@
+package io.github.agentlb.loadgen;
+
+import java.util.Objects;
+
+/**
+ * One strategy's run, ready to be written: what was run (strategy label, scenario, target,
+ * configuration) and what was measured.
+ *
+ * @param strategy   the strategy label, e.g. {@code rr}; also names the output files
+ * @param scenario   the agent scenario the run used
+ * @param target     the balancer's base URL
+ * @param embedded   whether the balancer and agents were started in-process for this run
+ * @param config     the load's shape
+ * @param statistics the measured figures
+ */
+public record RunReport(String strategy, Scenario scenario, String target, boolean embedded,
+                        LoadTestConfig config, RunStatistics statistics) {
+
+    /** @throws IllegalArgumentException if {@code strategy} is not a safe file-name label */
+    public RunReport {
+        Objects.requireNonNull(scenario, "scenario");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(statistics, "statistics");
+        requireLabel(strategy);
+    }
+
+    /**
+     * Checks that {@code label} can name a strategy and its files: letters, digits, {@code _} and
+     * {@code -}, 1 to 40 characters.
+     *
+     * @throws IllegalArgumentException if it cannot
+     */
+    public static String requireLabel(String label) {
+        if (label == null || !label.matches("[A-Za-z0-9_-]{1,40}")) {
+            throw new IllegalArgumentException(
+                    "strategy must be 1-40 letters, digits, '_' or '-', was '" + label + "'");
+        }
+        return label;
+    }
+
+    /** Whether every request was answered: no errors and no timeouts. */
+    public boolean clean() {
+        return statistics.errors() == 0 && statistics.timeouts() == 0;
+    }
+}

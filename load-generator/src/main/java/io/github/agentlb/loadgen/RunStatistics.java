@@ -1,0 +1,202 @@
+package io.github.agentlb.loadgen;
+
+import io.github.agentlb.core.stats.LoadStatistics;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The measured figures of one load run, computed from its {@link RequestOutcome}s alone (no I/O,
+ * no clock), so they can be checked against values worked out by hand.
+ *
+ * <ul>
+ *   <li>Counts per agent are of successful requests only. Agents passed as {@code knownAgents}
+ *       appear with a count of 0 when they answered nothing, so a starved agent shows up in the
+ *       spread.
+ *   <li>Spread, variance (population), coefficient of variation and max/mean are those of the
+ *       per-agent counts, computed by the library's {@link LoadStatistics}; all 0 when no agent
+ *       is known.
+ *   <li>Stickiness: among users with at least one successful answer, the fraction whose
+ *       successful answers all came from one agent (0..1; 0 when no user was answered). Failed
+ *       requests neither break nor make a user's stickiness: a user's request that timed out
+ *       tells nothing about where the balancer sent it.
+ *   <li>Latencies ({@link LatencySummary}) are of successful requests, per agent and overall.
+ *   <li>Throughput: successful requests per second of the run's wall time.
+ * </ul>
+ * Immutable and thread-safe.
+ */
+public final class RunStatistics {
+
+    private final int requests;
+    private final long successes;
+    private final long errors;
+    private final long timeouts;
+    private final SortedMap<Integer, Long> errorStatuses;
+    private final Map<String, AgentSummary> agents;
+    private final LoadStatistics counts;
+    private final int answeredUsers;
+    private final int stickyUsers;
+    private final LatencySummary latency;
+    private final long durationNanos;
+
+    private RunStatistics(List<RequestOutcome> outcomes, Collection<String> knownAgents, long durationNanos) {
+        this.requests = outcomes.size();
+        this.durationNanos = durationNanos;
+        SortedMap<String, LatencySummary.Recorder> perAgent = new TreeMap<>();
+        knownAgents.forEach(id -> perAgent.put(Objects.requireNonNull(id, "agent id"), new LatencySummary.Recorder()));
+        LatencySummary.Recorder overall = new LatencySummary.Recorder();
+        Map<Integer, String> agentOfUser = new HashMap<>();
+        Map<Integer, Boolean> userSticky = new HashMap<>();
+        SortedMap<Integer, Long> statuses = new TreeMap<>();
+        long ok = 0;
+        long failed = 0;
+        long timedOut = 0;
+        for (RequestOutcome o : outcomes) {
+            switch (o.kind()) {
+                case SUCCESS -> {
+                    ok++;
+                    perAgent.computeIfAbsent(o.agentId(), id -> new LatencySummary.Recorder()).record(o.latencyNanos());
+                    overall.record(o.latencyNanos());
+                    String first = agentOfUser.putIfAbsent(o.userId(), o.agentId());
+                    userSticky.merge(o.userId(), first == null || first.equals(o.agentId()), Boolean::logicalAnd);
+                }
+                case ERROR -> {
+                    failed++;
+                    statuses.merge(o.status(), 1L, Long::sum);
+                }
+                case TIMEOUT -> timedOut++;
+            }
+        }
+        this.successes = ok;
+        this.errors = failed;
+        this.timeouts = timedOut;
+        this.errorStatuses = Collections.unmodifiableSortedMap(statuses);
+        Map<String, AgentSummary> summaries = new LinkedHashMap<>();
+        long total = ok;
+        perAgent.forEach((id, recorder) -> {
+            LatencySummary s = recorder.summary();
+            summaries.put(id, new AgentSummary(id, s.count(), total == 0 ? 0 : (double) s.count() / total, s));
+        });
+        this.agents = Collections.unmodifiableMap(summaries);
+        this.counts = summaries.isEmpty() ? null
+                : LoadStatistics.of(summaries.values().stream().map(AgentSummary::count).toList());
+        this.answeredUsers = userSticky.size();
+        this.stickyUsers = (int) userSticky.values().stream().filter(Boolean::booleanValue).count();
+        this.latency = overall.summary();
+    }
+
+    /**
+     * Computes the statistics of a run.
+     *
+     * @param outcomes      every request's outcome, in any order
+     * @param knownAgents   agents that took part, listed even if they answered nothing (may be
+     *                      empty when unknown, e.g. behind an external balancer)
+     * @param durationNanos wall time of the run, ns (>= 0)
+     * @throws IllegalArgumentException if {@code durationNanos < 0}
+     */
+    public static RunStatistics of(List<RequestOutcome> outcomes, Collection<String> knownAgents, long durationNanos) {
+        Objects.requireNonNull(outcomes, "outcomes");
+        Objects.requireNonNull(knownAgents, "knownAgents");
+        if (durationNanos < 0) {
+            throw new IllegalArgumentException("durationNanos must be >= 0, was " + durationNanos);
+        }
+        return new RunStatistics(outcomes, knownAgents, durationNanos);
+    }
+
+    /** Requests sent (every outcome). */
+    public int requests() {
+        return requests;
+    }
+
+    /** Requests answered by an agent. */
+    public long successes() {
+        return successes;
+    }
+
+    /** Requests with a non-2xx, unusable or no answer (not counting timeouts). */
+    public long errors() {
+        return errors;
+    }
+
+    /** Requests that got no answer within the timeout. */
+    public long timeouts() {
+        return timeouts;
+    }
+
+    /** Errors by HTTP status (0 = no HTTP answer), ascending; unmodifiable. */
+    public SortedMap<Integer, Long> errorStatuses() {
+        return errorStatuses;
+    }
+
+    /** Per-agent figures, by agent id ascending; unmodifiable. */
+    public Map<String, AgentSummary> agents() {
+        return agents;
+    }
+
+    /** The agents' request counts as {@link LoadStatistics}; empty when no agent is known. */
+    public Optional<LoadStatistics> countStatistics() {
+        return Optional.ofNullable(counts);
+    }
+
+    /** Max minus min requests per agent. */
+    public long spread() {
+        return counts == null ? 0 : Math.round(counts.spread());
+    }
+
+    /** Population variance of requests per agent, requests squared. */
+    public double variance() {
+        return counts == null ? 0 : counts.variance();
+    }
+
+    /** Coefficient of variation of requests per agent (standard deviation over mean), fraction. */
+    public double coefficientOfVariation() {
+        return counts == null ? 0 : counts.coefficientOfVariation();
+    }
+
+    /** Max over mean of requests per agent (1 = perfectly even). */
+    public double maxOverMean() {
+        return counts == null ? 0 : counts.maxOverMean();
+    }
+
+    /** Mean requests per agent. */
+    public double meanPerAgent() {
+        return counts == null ? 0 : counts.mean();
+    }
+
+    /** Users with at least one successful answer. */
+    public int answeredUsers() {
+        return answeredUsers;
+    }
+
+    /** Answered users whose successful answers all came from one agent. */
+    public int stickyUsers() {
+        return stickyUsers;
+    }
+
+    /** {@link #stickyUsers()} over {@link #answeredUsers()}, fraction 0..1; 0 when no user was answered. */
+    public double stickiness() {
+        return answeredUsers == 0 ? 0 : (double) stickyUsers / answeredUsers;
+    }
+
+    /** Response times of all successful requests. */
+    public LatencySummary latency() {
+        return latency;
+    }
+
+    /** Wall time of the run, ms. */
+    public double durationMs() {
+        return durationNanos / 1e6;
+    }
+
+    /** Successful requests per second of wall time; 0 for a zero duration. */
+    public double throughputRps() {
+        return durationNanos == 0 ? 0 : successes * 1e9 / durationNanos;
+    }
+}

@@ -1,0 +1,66 @@
+package io.github.agentlb.loadgen;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The requests of one load run, in send order: {@code requests} requests over users
+ * {@code 1..users}, each user {@code requests / users} times (the first {@code requests % users}
+ * users once more), shuffled with {@code Collections.shuffle(list, new Random(seed))}. The same
+ * arguments always give the same order, so every strategy sees the same traffic.
+ *
+ * <p>Request ids are {@code r} and the 1-based send position, zero-padded to at least four digits
+ * ({@code r0001}), unique within the run. Immutable and thread-safe.
+ */
+public final class Workload {
+
+    /** One request to send. */
+    public record PlannedRequest(String requestId, int userId) {
+    }
+
+    private final List<PlannedRequest> requests;
+
+    private Workload(List<PlannedRequest> requests) {
+        this.requests = List.copyOf(requests);
+    }
+
+    /**
+     * Builds the workload.
+     *
+     * @param requests number of requests, >= 1
+     * @param users    number of distinct users, 1..requests
+     * @param seed     seed of the shuffle
+     * @throws IllegalArgumentException naming the bad argument
+     */
+    public static Workload create(int requests, int users, long seed) {
+        if (requests < 1) {
+            throw new IllegalArgumentException("requests must be >= 1, was " + requests);
+        }
+        if (users < 1 || users > requests) {
+            throw new IllegalArgumentException("users must be in 1.." + requests + " (requests), was " + users);
+        }
+        List<Integer> userIds = new ArrayList<>(requests);
+        for (int i = 0; i < requests; i++) {
+            userIds.add(i % users + 1);
+        }
+        Collections.shuffle(userIds, new Random(seed));
+        int width = Math.max(4, String.valueOf(requests).length());
+        List<PlannedRequest> planned = new ArrayList<>(requests);
+        for (int i = 0; i < requests; i++) {
+            planned.add(new PlannedRequest(String.format("r%0" + width + "d", i + 1), userIds.get(i)));
+        }
+        return new Workload(planned);
+    }
+
+    /** The requests in send order; unmodifiable. */
+    public List<PlannedRequest> requests() {
+        return requests;
+    }
+
+    /** Number of requests. */
+    public int size() {
+        return requests.size();
+    }
+}

@@ -1,0 +1,111 @@
+package io.github.agentlb.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
+import org.apache.camel.test.AvailablePortFinder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(60)
+class LoadGeneratorMainTest {
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return LoadGeneratorMain.execute(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), args);
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private JsonNode report(String strategy) throws Exception {
+        return new ObjectMapper().readTree(dir.resolve("report-" + strategy + ".json").toFile());
+    }
+
+    @Test
+    void mainJobRunsEachStrategyAgainstEmbeddedAgentsAndWritesTheComparison() throws Exception {
+        int code = run("--requests", "300", "--users", "30", "--strategy", "rr,ch",
+                "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        JsonNode rr = report("rr");
+        JsonNode ch = report("ch");
+        for (JsonNode json : new JsonNode[] {rr, ch}) {
+            assertThat(json.get("requests").asInt()).isEqualTo(300);
+            assertThat(json.get("errors").asInt()).isZero();
+            assertThat(json.get("timeouts").asInt()).isZero();
+            assertThat(json.get("agents").fieldNames()).toIterable().containsExactly("A1", "A2", "A3");
+        }
+        assertThat(rr.get("spread").asInt()).isLessThanOrEqualTo(2);
+        assertThat(ch.get("stickiness").asDouble()).isEqualTo(1.0);
+        assertThat(ch.get("answered_users").asInt()).isEqualTo(30);
+        for (String strategy : new String[] {"rr", "ch"}) {
+            assertThat(ImageIO.read(dir.resolve("distribution_" + strategy + ".png").toFile())).isNotNull();
+        }
+        String md = Files.readString(dir.resolve("report.md"));
+        assertThat(md).contains("| rr | 300 | 0 | 0 |").contains("| ch | 300 | 0 | 0 |");
+        assertThat(stdout()).contains("[rr] 300/300 requests").contains("| strategy | requests |");
+    }
+
+    @Test
+    void runAgainstAnAbsentBalancerWritesTheReportAndExitsOne() throws Exception {
+        String url = "http://127.0.0.1:" + AvailablePortFinder.getNextAvailable();
+
+        int code = run("--url", url, "--strategy", "external", "--requests", "5", "--users", "5",
+                "--timeout-ms", "1000", "--out", dir.toString());
+
+        assertThat(code).isEqualTo(1);
+        assertThat(report("external").get("errors").asInt()).isEqualTo(5);
+        assertThat(stdout()).contains("No request was answered").contains("exit code 1");
+    }
+
+    @Test
+    void invalidArgumentsExitTwoWithAMessageNamingTheValue() {
+        assertThat(run("--requests", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("requests must be >= 1, was 0");
+
+        assertThat(run("--users", "300", "--requests", "200")).isEqualTo(2);
+        assertThat(stderr()).contains("users must be in 1..200 (requests), was 300");
+
+        assertThat(run("--strategy", "nope")).isEqualTo(2);
+        assertThat(stderr()).contains("unknown strategy 'nope'");
+
+        assertThat(run("--url", "http://127.0.0.1:1")).isEqualTo(2);
+        assertThat(stderr()).contains("with --url, --strategy must name");
+
+        assertThat(run("--url", "ftp://host", "--strategy", "rr")).isEqualTo(2);
+        assertThat(stderr()).contains("--url must be http(s)://");
+
+        assertThat(run("--agent-delay-min-ms", "9", "--agent-delay-max-ms", "1")).isEqualTo(2);
+        assertThat(stderr()).contains("delayMinMs must be <= delayMaxMs");
+
+        assertThat(run("--requests", "many")).isEqualTo(2);
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void helpListsTheOptionsAndExitsZero() {
+        assertThat(run("--help")).isZero();
+        assertThat(stdout()).contains("--url", "--strategy", "--requests", "--users", "--concurrency", "--seed",
+                "--out", "--timeout-ms", "--scenario", "Exit codes");
+    }
+}
