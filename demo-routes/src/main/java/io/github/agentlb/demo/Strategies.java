@@ -1,7 +1,9 @@
 package io.github.agentlb.demo;
 
+import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.camel.PidWeightedLB;
 import io.github.agentlb.camel.RoundRobinLB;
 import java.util.List;
 import java.util.Locale;
@@ -15,8 +17,12 @@ public final class Strategies {
     public static final String ROUND_ROBIN = "rr";
     /** Consistent hashing on the {@code user_id} query parameter: {@link ConsistentHashLB}. */
     public static final String CONSISTENT_HASH = "ch";
+    /** Utilization-driven weights, one PID controller per agent: {@link PidWeightedLB}. */
+    public static final String PID = "pid";
+    /** Consistent hashing with adaptive, capacity-weighted virtual nodes: {@link AdaptiveVirtualNodeLB}. */
+    public static final String ADAPTIVE_VIRTUAL_NODES = "avn";
 
-    private static final List<String> NAMES = List.of(ROUND_ROBIN, CONSISTENT_HASH);
+    private static final List<String> NAMES = List.of(ROUND_ROBIN, CONSISTENT_HASH, PID, ADAPTIVE_VIRTUAL_NODES);
 
     private Strategies() {
     }
@@ -33,6 +39,8 @@ public final class Strategies {
         return switch (key) {
             case ROUND_ROBIN -> new RoundRobinLB();
             case CONSISTENT_HASH -> new ConsistentHashLB();
+            case PID -> new PidWeightedLB();
+            case ADAPTIVE_VIRTUAL_NODES -> new AdaptiveVirtualNodeLB();
             default -> throw new IllegalArgumentException(
                     "strategy must be one of " + NAMES + ", was '" + name + "'");
         };

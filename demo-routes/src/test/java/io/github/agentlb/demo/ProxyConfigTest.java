@@ -44,7 +44,7 @@ class ProxyConfigTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PORT").hasMessageContaining("eighty");
         assertThatThrownBy(() -> ProxyConfig.fromEnvironment(Map.of("STRATEGY", "random")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("strategy")
-                .hasMessageContaining("random").hasMessageContaining("[rr, ch]");
+                .hasMessageContaining("random").hasMessageContaining("[rr, ch, pid, avn]");
         assertThatThrownBy(() -> ProxyConfig.builder().port(70000))
                 .hasMessage("port must be in 0..65535, was 70000");
         assertThatThrownBy(() -> ProxyConfig.builder().connectTimeoutMs(0))

@@ -3,7 +3,9 @@ package io.github.agentlb.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.camel.PidWeightedLB;
 import io.github.agentlb.camel.RoundRobinLB;
 import org.junit.jupiter.api.Test;
 
@@ -11,9 +13,11 @@ class StrategiesTest {
 
     @Test
     void createsEachNamedStrategyAfresh() {
-        assertThat(Strategies.names()).containsExactly("rr", "ch");
+        assertThat(Strategies.names()).containsExactly("rr", "ch", "pid", "avn");
         assertThat(Strategies.create("rr")).isInstanceOf(RoundRobinLB.class);
         assertThat(Strategies.create(" CH ")).isInstanceOf(ConsistentHashLB.class);
+        assertThat(Strategies.create("pid")).isInstanceOf(PidWeightedLB.class);
+        assertThat(Strategies.create("AVN")).isInstanceOf(AdaptiveVirtualNodeLB.class);
         assertThat(Strategies.create("rr")).isNotSameAs(Strategies.create("rr"));
         for (String name : Strategies.names()) {
             assertThat(Strategies.create(name).strategyName()).isEqualTo(name);
@@ -24,7 +28,7 @@ class StrategiesTest {
     void anUnknownNameListsTheValidOnes() {
         assertThatThrownBy(() -> Strategies.create("least-conn"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("strategy must be one of [rr, ch], was 'least-conn'");
+                .hasMessage("strategy must be one of [rr, ch, pid, avn], was 'least-conn'");
         assertThatThrownBy(() -> Strategies.create(null)).isInstanceOf(IllegalArgumentException.class);
     }
 }
