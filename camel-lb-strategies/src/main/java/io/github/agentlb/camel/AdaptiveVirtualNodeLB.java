@@ -5,7 +5,6 @@ import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.Evaluation;
 import io.github.agentlb.core.avn.HostUtilization;
 import io.github.agentlb.core.ring.HashRing;
-import io.github.agentlb.core.select.RoundRobin;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,9 +13,7 @@ import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.camel.Exchange;
-import org.apache.camel.Expression;
 import org.apache.camel.Message;
-import org.apache.camel.support.builder.ExpressionBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,23 +53,18 @@ import org.slf4j.LoggerFactory;
  * O(1) to record it. Membership changes rebuild the ring by eq. (2), O(v log v), and reset the
  * learned allocation.
  */
-public class AdaptiveVirtualNodeLB extends AgentLoadBalancerSupport {
+public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
 
     /** Response header with the agent's CPU utilization, a decimal fraction 0..1. */
     public static final String CPU_HEADER = "X-Agent-Cpu";
     /** Response header with the agent's memory utilization, a decimal fraction 0..1. */
     public static final String MEMORY_HEADER = "X-Agent-Memory";
-    /** The header read as the key by default. */
-    public static final String DEFAULT_KEY_HEADER = "user_id";
 
     private static final String POSITION_PROPERTY = "AgentLbAvnPosition";
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveVirtualNodeLB.class);
 
-    private final Expression key;
-    private final String keyName;
     private final Map<String, HostUtilization> startupUtilization;
     private final AdaptiveVirtualNodes avn;
-    private final RoundRobin keylessRotation = new RoundRobin();
 
     /** Header {@code user_id}, {@link AdaptiveVirtualNodesConfig#ofDefaults()}, equal agents. */
     public AdaptiveVirtualNodeLB() {
@@ -80,8 +72,7 @@ public class AdaptiveVirtualNodeLB extends AgentLoadBalancerSupport {
     }
 
     private AdaptiveVirtualNodeLB(Builder builder) {
-        this.key = builder.key;
-        this.keyName = builder.keyName;
+        super(builder.key, builder.keyName);
         this.startupUtilization = Map.copyOf(builder.startupUtilization);
         this.avn = new AdaptiveVirtualNodes(builder.config);
     }
@@ -122,14 +113,6 @@ public class AdaptiveVirtualNodeLB extends AgentLoadBalancerSupport {
     }
 
     @Override
-    protected void doInit() throws Exception {
-        super.doInit();
-        if (getCamelContext() != null) {
-            key.init(getCamelContext());
-        }
-    }
-
-    @Override
     protected void agentsChanged(List<String> agentIds) {
         if (agentIds.isEmpty()) {
             return;
@@ -155,15 +138,13 @@ public class AdaptiveVirtualNodeLB extends AgentLoadBalancerSupport {
     @Override
     protected Selection select(Exchange exchange, List<String> agentIds) {
         HashRing ring = avn.ring();
-        String value = key.evaluate(exchange, String.class);
-        if (ring == null || value == null || value.isBlank()) {
-            LOG.debug("No {} on exchange {}: spreading it round-robin", keyName, exchange.getExchangeId());
-            return new Selection(RoundRobinLB.rotationFrom(keylessRotation.next(agentIds.size()), agentIds),
-                    keyName + "=<none>");
+        String value = keyOf(exchange);
+        if (ring == null || value == null) {
+            return keyless(exchange, agentIds);
         }
         long position = ring.hash(value);
         exchange.setProperty(POSITION_PROPERTY, position);
-        return new Selection(ring.agentsClockwise(position), keyName + "=" + value + " hash="
+        return new Selection(ring.agentsClockwise(position), keyName() + "=" + value + " hash="
                 + Long.toUnsignedString(position) + " vnodes=" + ring.virtualNodes().get(ring.agentAt(position)));
     }
 
@@ -196,15 +177,8 @@ public class AdaptiveVirtualNodeLB extends AgentLoadBalancerSupport {
     }
 
     private static double fraction(Object header) {
-        if (header == null) {
-            return Double.NaN;
-        }
-        try {
-            double value = Double.parseDouble(header.toString().trim());
-            return HostUtilization.isFraction(value) ? value : Double.NaN;
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
+        double value = decimalHeader(header);
+        return HostUtilization.isFraction(value) ? value : Double.NaN;
     }
 
     private void logEvaluation(Evaluation evaluation) {
@@ -236,28 +210,11 @@ public class AdaptiveVirtualNodeLB extends AgentLoadBalancerSupport {
     }
 
     /** Builds an {@link AdaptiveVirtualNodeLB}; each setter validates at once. Not thread-safe. */
-    public static final class Builder {
-        private Expression key = ExpressionBuilder.headerExpression(DEFAULT_KEY_HEADER);
-        private String keyName = DEFAULT_KEY_HEADER;
+    public static final class Builder extends KeyedBuilder<Builder> {
         private AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.ofDefaults();
         private final Map<String, HostUtilization> startupUtilization = new HashMap<>();
 
         private Builder() {
-        }
-
-        /** Keys exchanges by this header. */
-        public Builder keyHeader(String header) {
-            if (header == null || header.isBlank()) {
-                throw new IllegalArgumentException("keyHeader must not be blank, was '" + header + "'");
-            }
-            return key(ExpressionBuilder.headerExpression(header), header);
-        }
-
-        /** Keys exchanges by {@code expression}; {@code name} labels the key in logs. */
-        public Builder key(Expression expression, String name) {
-            this.key = Objects.requireNonNull(expression, "key");
-            this.keyName = name == null || name.isBlank() ? "key" : name;
-            return this;
         }
 
         /** The algorithm's configuration (weights, N, threshold, window, hash function). */

@@ -160,6 +160,26 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         return false;
     }
 
+    /**
+     * The value of a load report header ({@code X-Agent-*}): a number, or a decimal string with
+     * {@code '.'}; NaN when it is absent, not a number, NaN or infinite.
+     */
+    protected static double decimalHeader(Object header) {
+        if (header instanceof Number number) {
+            double value = number.doubleValue();
+            return Double.isFinite(value) ? value : Double.NaN;
+        }
+        if (header == null) {
+            return Double.NaN;
+        }
+        try {
+            double value = Double.parseDouble(header.toString().trim());
+            return Double.isFinite(value) ? value : Double.NaN;
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
     /** Registers a listener told of every attempt's outcome. Thread-safe. */
     public void addAttemptListener(AttemptListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));

@@ -3,14 +3,10 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
 import io.github.agentlb.core.ring.HashRing;
-import io.github.agentlb.core.select.RoundRobin;
 import java.util.List;
 import java.util.Objects;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
-import org.apache.camel.support.builder.ExpressionBuilder;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Consistent hashing over a ring of virtual nodes ({@link HashRing}), keyed by a Camel
@@ -40,22 +36,15 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. Per exchange: one evaluation and one hash of the key, then O(log v) with
  * v = agents x virtual nodes. Membership changes swap in a rebuilt ring atomically, O(v log v).
  */
-public class ConsistentHashLB extends AgentLoadBalancerSupport {
+public class ConsistentHashLB extends KeyedLoadBalancerSupport {
 
     /** Virtual nodes per agent by default: 150, as in ketama and the original assignment. */
     public static final int DEFAULT_VIRTUAL_NODES = 150;
-    /** The header read as the key by default. */
-    public static final String DEFAULT_KEY_HEADER = "user_id";
     /** The hash function by default: MD5, as in ketama and the original assignment. */
     public static final HashAlgorithm DEFAULT_HASH_ALGORITHM = HashAlgorithm.MD5;
 
-    private static final Logger LOG = LoggerFactory.getLogger(ConsistentHashLB.class);
-
-    private final Expression key;
-    private final String keyName;
     private final int virtualNodes;
     private final HashFunction hashFunction;
-    private final RoundRobin keylessRotation = new RoundRobin();
     private volatile HashRing ring;
 
     /** Header {@code user_id}, 150 virtual nodes per agent, MD5. */
@@ -69,8 +58,7 @@ public class ConsistentHashLB extends AgentLoadBalancerSupport {
     }
 
     private ConsistentHashLB(Builder builder) {
-        this.key = builder.key;
-        this.keyName = builder.keyName;
+        super(builder.key, builder.keyName);
         this.virtualNodes = builder.virtualNodes;
         this.hashFunction = builder.hashFunction;
     }
@@ -96,14 +84,6 @@ public class ConsistentHashLB extends AgentLoadBalancerSupport {
     }
 
     @Override
-    protected void doInit() throws Exception {
-        super.doInit();
-        if (getCamelContext() != null) {
-            key.init(getCamelContext());
-        }
-    }
-
-    @Override
     protected void agentsChanged(List<String> agentIds) {
         ring = agentIds.isEmpty() ? null : HashRing.uniform(agentIds, virtualNodes, hashFunction);
     }
@@ -111,40 +91,21 @@ public class ConsistentHashLB extends AgentLoadBalancerSupport {
     @Override
     protected Selection select(Exchange exchange, List<String> agentIds) {
         HashRing current = ring;
-        String value = key.evaluate(exchange, String.class);
-        if (current == null || value == null || value.isBlank()) {
-            LOG.debug("No {} on exchange {}: spreading it round-robin", keyName, exchange.getExchangeId());
-            return new Selection(RoundRobinLB.rotationFrom(keylessRotation.next(agentIds.size()), agentIds),
-                    keyName + "=<none>");
+        String value = keyOf(exchange);
+        if (current == null || value == null) {
+            return keyless(exchange, agentIds);
         }
         long hash = current.hash(value);
         return new Selection(current.agentsClockwise(hash),
-                keyName + "=" + value + " hash=" + Long.toUnsignedString(hash));
+                keyName() + "=" + value + " hash=" + Long.toUnsignedString(hash));
     }
 
     /** Builds a {@link ConsistentHashLB}; each setter validates at once. Not thread-safe. */
-    public static final class Builder {
-        private Expression key = ExpressionBuilder.headerExpression(DEFAULT_KEY_HEADER);
-        private String keyName = DEFAULT_KEY_HEADER;
+    public static final class Builder extends KeyedBuilder<Builder> {
         private int virtualNodes = DEFAULT_VIRTUAL_NODES;
         private HashFunction hashFunction = DEFAULT_HASH_ALGORITHM;
 
         private Builder() {
-        }
-
-        /** Keys exchanges by this header. */
-        public Builder keyHeader(String header) {
-            if (header == null || header.isBlank()) {
-                throw new IllegalArgumentException("keyHeader must not be blank, was '" + header + "'");
-            }
-            return key(ExpressionBuilder.headerExpression(header), header);
-        }
-
-        /** Keys exchanges by {@code expression}; {@code name} labels the key in logs. */
-        public Builder key(Expression expression, String name) {
-            this.key = Objects.requireNonNull(expression, "key");
-            this.keyName = name == null || name.isBlank() ? "key" : name;
-            return this;
         }
 
         /**

@@ -125,16 +125,10 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
         if (header == null) {
             return;
         }
-        double utilization;
-        if (header instanceof Number number) {
-            utilization = number.doubleValue();
-        } else {
-            try {
-                utilization = Double.parseDouble(header.toString().trim());
-            } catch (NumberFormatException e) {
-                LOG.debug("Ignoring non-numeric {} '{}' from agent {}", UTILIZATION_HEADER, header, agentId);
-                return;
-            }
+        double utilization = decimalHeader(header);
+        if (Double.isNaN(utilization)) {
+            LOG.debug("Ignoring non-numeric {} '{}' from agent {}", UTILIZATION_HEADER, header, agentId);
+            return;
         }
         current.report(agentId, utilization);
     }
