@@ -12,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.camel.Exchange;
 import org.apache.camel.RoutesBuilder;
+import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.test.junit5.CamelTestSupport;
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +20,20 @@ class RoundRobinLBTest extends CamelTestSupport {
 
     private final AgentRoutesFixture fixture = new AgentRoutesFixture();
     private final RoundRobinLB balancer = new RoundRobinLB();
+    private final RoundRobinLB withDefaultErrorHandler = new RoundRobinLB();
 
     @Override
     protected RoutesBuilder[] createRouteBuilders() {
         return new RoutesBuilder[] {fixture.agents(),
-            AgentRoutesFixture.balanced("direct:start", balancer, AgentRoutesFixture.AGENTS)};
+            AgentRoutesFixture.balanced("direct:start", balancer, AgentRoutesFixture.AGENTS),
+            new RouteBuilder() {
+                @Override
+                public void configure() {
+                    // Camel's default error handler (no redelivery): failover must still see the failure
+                    from("direct:default-error-handler").loadBalance(withDefaultErrorHandler)
+                            .to("direct:a1").to("direct:a2").to("direct:a3");
+                }
+            }};
     }
 
     private String send() {
@@ -95,5 +105,15 @@ class RoundRobinLBTest extends CamelTestSupport {
         assertThat(result.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("direct://a1");
         assertThat(result.getProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY)).isEqualTo("rr");
         assertThat(balancer.agentIds()).containsExactly("direct://a1", "direct://a2", "direct://a3");
+    }
+
+    @Test
+    void failoverWorksUnderCamelsDefaultErrorHandler() {
+        fixture.down.add("A2");
+        List<String> agents = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            agents.add(template.requestBody("direct:default-error-handler", "ping", String.class));
+        }
+        assertThat(agents).containsExactly("A1", "A3", "A3");
     }
 }
