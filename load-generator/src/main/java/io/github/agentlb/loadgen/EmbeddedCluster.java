@@ -2,10 +2,14 @@ package io.github.agentlb.loadgen;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.demo.DemoProxy;
 import io.github.agentlb.demo.ProxyConfig;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The agents of a {@link Scenario} and a {@link DemoProxy} balancing over them with one strategy,
@@ -68,6 +72,31 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** The running proxy. */
     public DemoProxy proxy() {
         return proxy;
+    }
+
+    /** The proxy's balancer. */
+    public AgentLoadBalancerSupport balancer() {
+        return proxy.balancer();
+    }
+
+    /**
+     * The agent id ({@code A1}) of a balancer agent id (the child's endpoint URI, which ends with
+     * the agent's base URL); the balancer id itself when it names none of the agents.
+     */
+    public String agentIdOf(String balancerAgentId) {
+        for (StubAgent agent : agents) {
+            if (balancerAgentId.endsWith(agent.baseUrl())) {
+                return agent.config().agentId();
+            }
+        }
+        return balancerAgentId;
+    }
+
+    /** {@code byBalancerId} re-keyed by agent id ({@link #agentIdOf}), sorted. */
+    public <V> SortedMap<String, V> byAgentId(Map<String, V> byBalancerId) {
+        SortedMap<String, V> byAgent = new TreeMap<>();
+        byBalancerId.forEach((id, value) -> byAgent.put(agentIdOf(id), value));
+        return byAgent;
     }
 
     @Override
