@@ -120,8 +120,8 @@ public final class LoadGeneratorMain implements Callable<Integer> {
 
     /** How often each embedded agent's utilization is sampled during the measured run. */
     static final Duration UTILIZATION_SAMPLE_PERIOD = Duration.ofMillis(100);
-    /** How often the pid balancer's weights and utilizations are sampled. */
-    static final Duration PID_SAMPLE_PERIOD = Duration.ofMillis(250);
+    /** How often the pid balancer's weights and utilizations are sampled: twice per control period, so no step is missed. */
+    static final Duration PID_SAMPLE_PERIOD = EmbeddedCluster.PID_CONTROL_PERIOD.dividedBy(2);
     private static final String ALL_SCENARIOS = "all";
 
     private final PrintStream stdout;
