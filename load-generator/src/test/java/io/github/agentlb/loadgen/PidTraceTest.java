@@ -2,13 +2,16 @@ package io.github.agentlb.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.knowm.xchart.XYChart;
 import org.junit.jupiter.api.io.TempDir;
 
 class PidTraceTest {
@@ -64,10 +67,25 @@ class PidTraceTest {
         BufferedImage image = ImageIO.read(png.toFile());
         assertThat(image).isNotNull();
         assertThat(image.getWidth()).isEqualTo(PidConvergenceChart.WIDTH);
-        assertThat(image.getHeight()).isEqualTo(PidConvergenceChart.HEIGHT);
+        assertThat(image.getHeight()).isEqualTo(2 * PidConvergenceChart.PANEL_HEIGHT);
         assertThat(Files.readString(dir.resolve(PidConvergenceChart.CSV_FILE))).isEqualTo(trace.toCsv());
-        assertThat(PidConvergenceChart.build(trace).getSeriesMap().keySet()).containsExactlyInAnyOrder(
-                "weight A1", "utilization A1", "weight A2", "utilization A2", "weight A3", "utilization A3");
-        assertThat(PidConvergenceChart.build(new PidTrace("uniform")).getSeriesMap()).hasSize(1);
+        List<XYChart> panels = PidConvergenceChart.build(trace);
+        assertThat(panels).hasSize(2);
+        assertThat(panels.get(0).getSeriesMap().keySet()).containsExactly("A1", "A2", "A3");
+        assertThat(panels.get(1).getSeriesMap().keySet())
+                .containsExactly("A1", "A2", "A3", PidConvergenceChart.SETPOINT_SERIES);
+        assertThat(PidConvergenceChart.build(new PidTrace("uniform"))).allSatisfy(p -> assertThat(p.getSeriesMap()).hasSize(1));
+    }
+
+    @Test
+    void setpointIsTheMeanOfTheFiniteUtilizationsAtEachSample() {
+        PidTrace trace = threeSamples();
+
+        List<Double> setpoint = PidConvergenceChart.setpoint(trace.utilizations().values(), trace.size());
+
+        assertThat(setpoint).hasSize(3);
+        assertThat(setpoint.get(0)).isNaN();
+        assertThat(setpoint.get(1)).isCloseTo((0.5 + 1.25) / 2, offset(1e-12));
+        assertThat(setpoint.get(2)).isCloseTo((0.6 + 0.7) / 2, offset(1e-12));
     }
 }
