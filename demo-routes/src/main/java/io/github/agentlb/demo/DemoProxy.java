@@ -4,6 +4,7 @@ import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import java.net.BindException;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 
@@ -48,12 +49,35 @@ public final class DemoProxy implements AutoCloseable {
      */
     public static DemoProxy start(ProxyConfig config) throws Exception {
         Objects.requireNonNull(config, "config");
+        return start(config, () -> Strategies.create(config.strategy()));
+    }
+
+    /**
+     * Starts a proxy whose balancer comes from {@code balancers} rather than
+     * {@link Strategies#create(String)}, e.g. a strategy with other settings than its defaults.
+     * The supplier is called once per start attempt (a balancer belongs to one route), and each
+     * balancer must be the strategy {@link ProxyConfig#strategy()} names.
+     *
+     * @param config    the proxy's settings; port 0 picks a free ephemeral port on the host
+     * @param balancers makes a new, unstarted balancer
+     * @return the running proxy
+     * @throws IllegalArgumentException if a balancer's {@code strategyName()} is not the configured strategy
+     * @throws Exception                if the CamelContext fails to start, e.g. the port is taken
+     */
+    public static DemoProxy start(ProxyConfig config, Supplier<? extends AgentLoadBalancerSupport> balancers)
+            throws Exception {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(balancers, "balancers");
         int attempts = config.port() == 0 ? EPHEMERAL_BIND_ATTEMPTS : 1;
         for (int attempt = 1; ; attempt++) {
             ProxyConfig resolved = config.port() == 0
                     ? config.toBuilder().port(StubAgent.findFreePort(config.host())).build()
                     : config;
-            AgentLoadBalancerSupport balancer = Strategies.create(resolved.strategy());
+            AgentLoadBalancerSupport balancer = Objects.requireNonNull(balancers.get(), "balancer");
+            if (!resolved.strategy().equals(balancer.strategyName())) {
+                throw new IllegalArgumentException("balancer must be strategy '" + resolved.strategy()
+                        + "' as configured, was '" + balancer.strategyName() + "'");
+            }
             DefaultCamelContext context = new DefaultCamelContext();
             context.getCamelContextExtension().setName("demo-proxy-" + resolved.port());
             context.getShutdownStrategy().setTimeout(SHUTDOWN_TIMEOUT_SECONDS);

@@ -1,10 +1,15 @@
 package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.camel.PidWeightedLB;
+import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.core.pid.PidWeightsConfig;
 import io.github.agentlb.core.ring.HashRing;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -39,6 +44,21 @@ class ProxyBalancingTest {
             }
             assertThat(seen).isEqualTo(expected);
         }
+    }
+
+    @Test
+    void aSuppliedBalancerWithOtherSettingsIsTheOneThatRuns() throws Exception {
+        PidWeightsConfig fast = PidWeightsConfig.custom().controlPeriod(Duration.ofMillis(250)).build();
+        ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("pid").build();
+        try (Agents agents = Agents.start(3, 0, 2);
+             DemoProxy proxy = DemoProxy.start(config.toBuilder().agentUrls(agents.urls()).build(),
+                     () -> new PidWeightedLB(fast))) {
+            assertThat(((PidWeightedLB) proxy.balancer()).getConfig()).isSameAs(fast);
+            assertThat(http.get(proxy.baseUrl() + "/process/r1?user_id=1").statusCode()).isEqualTo(200);
+        }
+        assertThatThrownBy(() -> DemoProxy.start(config, RoundRobinLB::new))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("balancer must be strategy 'pid' as configured, was 'rr'");
     }
 
     @Test

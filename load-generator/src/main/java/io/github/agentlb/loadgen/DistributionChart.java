@@ -36,9 +36,12 @@ public final class DistributionChart {
     private DistributionChart() {
     }
 
-    /** The chart's file name for {@code strategy}: {@code distribution_<strategy>.png}. */
-    public static String fileName(String strategy) {
-        return "distribution_" + strategy + ".png";
+    /**
+     * The chart's file name: {@code distribution_<strategy>.png} in the uniform scenario,
+     * {@code distribution_<scenario>_<strategy>.png} in another.
+     */
+    public static String fileName(Scenario scenario, String strategy) {
+        return "distribution_" + (scenario == Scenario.UNIFORM ? "" : scenario.label() + "_") + strategy + ".png";
     }
 
     /** Builds the chart of {@code report} ({@value #WIDTH} x {@value #HEIGHT} px). */
@@ -52,8 +55,9 @@ public final class DistributionChart {
             counts = List.of(0L);
         }
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(String.format(Locale.ROOT, "Requests per agent - %s (%d requests, spread %d, CV %.3f)",
-                        report.strategy(), stats.requests(), stats.spread(), stats.coefficientOfVariation()))
+                .title(String.format(Locale.ROOT, "Requests per agent - %s, %s (%d requests, spread %d, CV %.3f)",
+                        report.strategy(), report.scenario().label(), stats.requests(), stats.spread(),
+                        stats.coefficientOfVariation()))
                 .xAxisTitle("Agent").yAxisTitle("Requests").build();
         CategoryStyler styler = chart.getStyler();
         styler.setLabelsVisible(true);
@@ -76,7 +80,7 @@ public final class DistributionChart {
      */
     public static Path write(RunReport report, Path dir) throws IOException {
         Files.createDirectories(dir);
-        Path file = dir.resolve(fileName(report.strategy()));
+        Path file = dir.resolve(fileName(report.scenario(), report.strategy()));
         BitmapEncoder.saveBitmap(build(report), file.toString(), BitmapEncoder.BitmapFormat.PNG);
         return file;
     }

@@ -1,17 +1,24 @@
 package io.github.agentlb.loadgen;
 
 import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
+import io.github.agentlb.camel.PidWeightedLB;
+import io.github.agentlb.core.pid.PidWeights;
 import io.github.agentlb.demo.Strategies;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -24,10 +31,17 @@ import picocli.CommandLine.Spec;
 /**
  * The load generator's command line.
  *
- * <p>Without {@code --url} it runs the main job: for each strategy in turn it starts three stub
- * agents and the demo proxy in this JVM on free loopback ports, sends the load, stops them, and
- * writes each run's report and chart, then {@code report.md} comparing them. With {@code --url} it
- * loads a balancer that is already running, once, under the label given by {@code --strategy}.
+ * <p>Without {@code --url} it runs the main job: for each {@link Scenario} (uniform, then
+ * heterogeneous) and each strategy in turn it starts three stub agents and the demo proxy in this
+ * JVM on free loopback ports, sends {@code --warmup} requests that are not counted, then the
+ * measured load while sampling each agent's utilization, stops them, and writes each run's report
+ * and chart; then {@code report.md} with one table per scenario, and for {@code pid} the weights'
+ * convergence chart (of the heterogeneous run when both ran). With {@code --url} it loads a
+ * balancer that is already running, once, under the label given by {@code --strategy}.
+ *
+ * <p>Warm-up ({@link LoadTestConfig#warmupConfig()}): the first {@code min(users, warmup)} users
+ * of the measured run, so a balancer learns about the traffic then measured; consistent-hash
+ * stickiness is counted on the measured run alone, so it is unaffected. Sent with {@code --url} too.
  *
  * <p>Exit codes: 0 when every request was answered; 1 when any request failed or timed out (the
  * reports are still written) or the run could not be carried out; 2 for invalid arguments.
@@ -36,9 +50,12 @@ import picocli.CommandLine.Spec;
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Sends a seeded load through a balancer and reports how it spread: requests per agent, "
-                    + "spread, variance, CV, stickiness, latency percentiles; writes report-<strategy>.json, "
-                    + "distribution_<strategy>.png and report.md into --out.",
-            "Without --url: for each strategy, starts agents A1-A3 and the demo proxy in-process on free ports."},
+                    + "spread, variance, CV, stickiness, latency percentiles, per-agent utilization; writes "
+                    + "report-[<scenario>-]<strategy>.json, distribution_[<scenario>_]<strategy>.png, report.md "
+                    + "and, for pid, pid_convergence.png/.csv into --out (the scenario appears in file names "
+                    + "except for uniform).",
+            "Without --url: for each scenario and strategy, starts agents A1-A3 and the demo proxy in-process "
+                    + "on free ports."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {
             "0:every request was answered",
@@ -60,9 +77,14 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             completionCandidates = StrategyNames.class)
     private List<String> strategies;
 
-    @Option(names = "--scenario", paramLabel = "SCENARIO", defaultValue = "uniform",
-            description = "Agents of the in-process run: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    private Scenario scenario;
+    @Option(names = "--scenario", paramLabel = "SCENARIO",
+            description = "Agents of the in-process runs: uniform, heterogeneous or all (default: all; "
+                    + "with --url: uniform, a label only).")
+    private String scenario;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_WARMUP,
+            description = "Warm-up requests before each measured run, not counted (default: ${DEFAULT-VALUE}; 0 = none).")
+    private int warmup;
 
     @Option(names = "--requests", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_REQUESTS,
             description = "Requests per strategy (default: ${DEFAULT-VALUE}).")
@@ -96,6 +118,12 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             description = "In-process agents: longest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMaxMs;
 
+    /** How often each embedded agent's utilization is sampled during the measured run. */
+    static final Duration UTILIZATION_SAMPLE_PERIOD = Duration.ofMillis(100);
+    /** How often the pid balancer's weights and utilizations are sampled: twice per control period, so no step is missed. */
+    static final Duration PID_SAMPLE_PERIOD = EmbeddedCluster.PID_CONTROL_PERIOD.dividedBy(2);
+    private static final String ALL_SCENARIOS = "all";
+
     private final PrintStream stdout;
 
     /** A command printing progress and results to {@code stdout}. */
@@ -125,23 +153,46 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LoadTestConfig config = validatedConfig();
+        List<Scenario> scenarios = validatedScenarios();
         ReportWriter writer = new ReportWriter(out);
         List<RunReport> reports = new ArrayList<>();
+        List<String> files = new ArrayList<>(List.of(ReportWriter.MARKDOWN_FILE));
+        PidTrace convergence = null;
         if (url != null) {
-            reports.add(runAgainst(baseUrl(), validatedLabel(), config, writer));
+            reports.add(runAgainst(baseUrl(), validatedLabel(), scenarios.get(0), config, writer));
         } else {
             AgentConfig template = validatedAgentTemplate();
-            for (String strategy : validatedStrategies()) {
-                reports.add(runEmbedded(strategy, template, config, writer));
+            List<String> names = validatedStrategies();
+            for (Scenario s : scenarios) {
+                for (String strategy : names) {
+                    EmbeddedRun run = runEmbedded(strategy, s, template, config, writer);
+                    reports.add(run.report());
+                    if (run.pidTrace() != null && (convergence == null || s == Scenario.HETEROGENEOUS)) {
+                        convergence = run.pidTrace();
+                    }
+                }
             }
         }
-        writer.writeComparison(reports);
+        if (convergence != null) {
+            PidConvergenceChart.write(convergence, out);
+            files.add(PidConvergenceChart.PNG_FILE);
+            files.add(PidConvergenceChart.CSV_FILE);
+        }
+        writer.writeComparison(reports, convergence != null);
+        for (Scenario s : scenarios) {
+            List<RunReport> ofScenario = reports.stream().filter(r -> r.scenario() == s).toList();
+            if (!ofScenario.isEmpty()) {
+                stdout.println();
+                stdout.println("Scenario " + s.label() + ":");
+                stdout.print(ComparisonTable.render(ofScenario));
+            }
+        }
         stdout.println();
-        stdout.print(ComparisonTable.render(reports));
-        stdout.println();
-        stdout.println("Results in " + out.toAbsolutePath().normalize() + ": report.md, "
-                + reports.stream().map(r -> ReportWriter.jsonFileName(r.strategy()) + ", "
-                        + DistributionChart.fileName(r.strategy())).collect(Collectors.joining(", ")));
+        reports.forEach(r -> {
+            files.add(ReportWriter.jsonFileName(r.scenario(), r.strategy()));
+            files.add(DistributionChart.fileName(r.scenario(), r.strategy()));
+        });
+        stdout.println("Results in " + out.toAbsolutePath().normalize() + ": " + String.join(", ", files));
         long failed = reports.stream().mapToLong(r -> r.statistics().errors() + r.statistics().timeouts()).sum();
         if (failed > 0) {
             stdout.println(failed + " request(s) failed or timed out: exit code 1.");
@@ -150,21 +201,74 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return 0;
     }
 
-    private RunReport runEmbedded(String strategy, AgentConfig template, LoadTestConfig config, ReportWriter writer)
-            throws Exception {
+    /** One embedded run's report and, for {@code pid}, its balancer's trace. */
+    private record EmbeddedRun(RunReport report, PidTrace pidTrace) {
+    }
+
+    /**
+     * Starts the scenario's agents and the proxy, warms up, then sends the measured load while
+     * sampling each agent's utilization every {@link #UTILIZATION_SAMPLE_PERIOD} and, for
+     * {@code pid}, the balancer's weights every {@link #PID_SAMPLE_PERIOD} from the proxy's start.
+     */
+    private EmbeddedRun runEmbedded(String strategy, Scenario scenario, AgentConfig template, LoadTestConfig config,
+                                    ReportWriter writer) throws Exception {
         try (EmbeddedCluster cluster = EmbeddedCluster.start(strategy, scenario, template, seed)) {
-            stdout.printf(Locale.ROOT, "== %s: agents %s (%d-%d ms, scenario %s) behind the demo proxy at %s%n",
-                    strategy, String.join(", ", cluster.agentIds()), template.delayMinMs(), template.delayMaxMs(),
-                    scenario.label(), cluster.baseUrl());
-            LoadRunner.RunResult result = new LoadRunner(config, stdout).run(cluster.baseUrl(), strategy);
-            RunStatistics stats = RunStatistics.of(result.outcomes(), cluster.agentIds(), result.durationNanos());
-            return written(new RunReport(strategy, scenario, cluster.baseUrl(), true, config, stats), writer);
+            stdout.printf(Locale.ROOT, "== %s, %s scenario: agents %s (%d-%d ms) behind the demo proxy at %s%n",
+                    strategy, scenario.label(), String.join(", ", cluster.agentIds()), template.delayMinMs(),
+                    template.delayMaxMs(), cluster.baseUrl());
+            PidTrace trace = cluster.balancer() instanceof PidWeightedLB ? new PidTrace(scenario.label()) : null;
+            long startNanos = System.nanoTime();
+            try (PeriodicSampler pidSampler = trace == null ? null : PeriodicSampler.start("pid", PID_SAMPLE_PERIOD,
+                    () -> samplePid((PidWeightedLB) cluster.balancer(), cluster, trace, startNanos))) {
+                if (config.warmupConfig().isPresent()) {
+                    warmUp(strategy, cluster.baseUrl(), config.warmupConfig().get());
+                    if (trace != null) {
+                        trace.markWarmupEnd((System.nanoTime() - startNanos) / 1e9);
+                    }
+                }
+                Map<String, UtilizationSeries> series = new TreeMap<>();
+                cluster.agents().forEach(a -> series.put(a.config().agentId(), new UtilizationSeries()));
+                LoadRunner.RunResult result;
+                try (PeriodicSampler utilization = PeriodicSampler.start("utilization", UTILIZATION_SAMPLE_PERIOD,
+                        () -> sampleUtilization(cluster, series))) {
+                    result = new LoadRunner(config, stdout).run(cluster.baseUrl(), strategy);
+                }
+                RunStatistics stats = RunStatistics.of(result.outcomes(), cluster.agentIds(), result.durationNanos());
+                AvnSummary avn = cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
+                        ? new AvnSummary(cluster.byAgentId(lb.virtualNodes()), lb.imbalanceIndex(), lb.reallocations())
+                        : null;
+                RunReport report = new RunReport(strategy, scenario, cluster.baseUrl(), true, config, stats,
+                        UtilizationSummary.of(series), avn);
+                return new EmbeddedRun(written(report, writer), trace);
+            }
         }
     }
 
-    private RunReport runAgainst(String target, String label, LoadTestConfig config, ReportWriter writer)
-            throws Exception {
+    private void warmUp(String strategy, String target, LoadTestConfig warmupConfig) throws Exception {
+        LoadRunner.RunResult warm = new LoadRunner(warmupConfig, null).run(target, strategy + " warm-up");
+        long failed = warm.outcomes().stream().filter(o -> o.kind() != RequestOutcome.Kind.SUCCESS).count();
+        stdout.printf(Locale.ROOT, "[%s] warm-up: %d requests in %.1f s, %d failed (not counted)%n", strategy,
+                warm.outcomes().size(), warm.durationNanos() / 1e9, failed);
+    }
+
+    private static void sampleUtilization(EmbeddedCluster cluster, Map<String, UtilizationSeries> series) {
+        for (StubAgent agent : cluster.agents()) {
+            series.get(agent.config().agentId()).add(System.nanoTime(), agent.load().utilization());
+        }
+    }
+
+    private static void samplePid(PidWeightedLB balancer, EmbeddedCluster cluster, PidTrace trace, long startNanos) {
+        PidWeights weights = balancer.weights();
+        trace.record((System.nanoTime() - startNanos) / 1e9, cluster.byAgentId(weights.weights()),
+                cluster.byAgentId(weights.utilizations()));
+    }
+
+    private RunReport runAgainst(String target, String label, Scenario scenario, LoadTestConfig config,
+                                 ReportWriter writer) throws Exception {
         stdout.printf("== %s: balancer at %s%n", label, target);
+        if (config.warmupConfig().isPresent()) {
+            warmUp(label, target, config.warmupConfig().get());
+        }
         LoadRunner.RunResult result = new LoadRunner(config, stdout).run(target, label);
         RunStatistics stats = RunStatistics.of(result.outcomes(), List.of(), result.durationNanos());
         if (stats.successes() == 0) {
@@ -176,21 +280,51 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     private RunReport written(RunReport report, ReportWriter writer) throws IOException {
         writer.writeRun(report);
         RunStatistics s = report.statistics();
-        stdout.printf(Locale.ROOT, "%s: %d requests, %d errors, %d timeouts; %s; spread %d, CV %.3f, "
+        stdout.printf(Locale.ROOT, "%s (%s): %d requests, %d errors, %d timeouts; %s; spread %d, CV %.3f, "
                         + "stickiness %.3f; p95 %.1f ms; %.1f req/s%n",
-                report.strategy(), s.requests(), s.errors(), s.timeouts(),
+                report.strategy(), report.scenario().label(), s.requests(), s.errors(), s.timeouts(),
                 s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" ")),
                 s.spread(), s.coefficientOfVariation(), s.stickiness(), s.latency().p95Ms(), s.throughputRps());
+        if (report.utilization() != null) {
+            UtilizationSummary u = report.utilization();
+            stdout.printf(Locale.ROOT, "%s (%s): utilization %s; max/mean %.3f%n", report.strategy(),
+                    report.scenario().label(), u.byAgent().entrySet().stream()
+                            .map(e -> String.format(Locale.ROOT, "%s=%.3f", e.getKey(), e.getValue()))
+                            .collect(Collectors.joining(" ")), u.maxOverMean());
+        }
+        if (report.avn() != null) {
+            stdout.printf(Locale.ROOT, "%s (%s): virtual nodes %s, S %.3f, %d reallocations%n", report.strategy(),
+                    report.scenario().label(), report.avn().virtualNodes(), report.avn().imbalanceIndex(),
+                    report.avn().reallocations());
+        }
         return report;
     }
 
     private LoadTestConfig validatedConfig() {
         try {
             return LoadTestConfig.custom().requests(requests).users(users).concurrency(concurrency).seed(seed)
-                    .timeoutMs(timeoutMs).build();
+                    .timeoutMs(timeoutMs).warmup(warmup).build();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /** The scenarios to run: all by default; with --url exactly one, a label. */
+    private List<Scenario> validatedScenarios() {
+        String choice = scenario == null ? (url == null ? ALL_SCENARIOS : Scenario.UNIFORM.label())
+                : scenario.trim().toLowerCase(Locale.ROOT);
+        if (ALL_SCENARIOS.equals(choice)) {
+            if (url != null) {
+                throw usage("with --url, --scenario must be one scenario (uniform or heterogeneous), was 'all'");
+            }
+            return List.of(Scenario.values());
+        }
+        for (Scenario s : Scenario.values()) {
+            if (s.label().equals(choice)) {
+                return List.of(s);
+            }
+        }
+        throw usage("--scenario must be uniform, heterogeneous or all, was '" + scenario + "'");
     }
 
     private AgentConfig validatedAgentTemplate() {

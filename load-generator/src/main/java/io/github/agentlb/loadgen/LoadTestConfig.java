@@ -1,5 +1,7 @@
 package io.github.agentlb.loadgen;
 
+import java.util.Optional;
+
 /**
  * The shape of a load run: how many requests, over how many users, how many at a time, with which
  * seed and timeout. Immutable, validated at construction; build with {@link #custom()} or take
@@ -11,8 +13,11 @@ package io.github.agentlb.loadgen;
  * @param seed          seed of the request order
  * @param timeoutMs     per-request timeout, ms, >= 1
  * @param progressEvery a progress line every this many completed requests, >= 1
+ * @param warmup        requests sent before the measured ones and not counted, >= 0 (0 = none);
+ *                      see {@link #warmupConfig()}
  */
-public record LoadTestConfig(int requests, int users, int concurrency, long seed, long timeoutMs, int progressEvery) {
+public record LoadTestConfig(int requests, int users, int concurrency, long seed, long timeoutMs, int progressEvery,
+                             int warmup) {
 
     /** Default number of requests: 2000, as in the assignment. */
     public static final int DEFAULT_REQUESTS = 2000;
@@ -26,6 +31,8 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
     public static final long DEFAULT_TIMEOUT_MS = 5_000;
     /** Default progress interval: every 500 requests. */
     public static final int DEFAULT_PROGRESS_EVERY = 500;
+    /** Default warm-up: 100 requests, a second of load at the default agents' pace. */
+    public static final int DEFAULT_WARMUP = 100;
     /** Upper bound on {@link #concurrency()}: one thread per worker. */
     public static final int MAX_CONCURRENCY = 1_000;
 
@@ -46,9 +53,12 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         if (progressEvery < 1) {
             throw new IllegalArgumentException("progressEvery must be >= 1, was " + progressEvery);
         }
+        if (warmup < 0) {
+            throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
+        }
     }
 
-    /** The defaults: 2000 requests, 200 users, 10 workers, seed 42, 5000 ms timeout. */
+    /** The defaults: 2000 requests, 200 users, 10 workers, seed 42, 5000 ms timeout, 100 warm-up requests. */
     public static LoadTestConfig ofDefaults() {
         return custom().build();
     }
@@ -63,6 +73,21 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         return Workload.create(requests, users, seed);
     }
 
+    /**
+     * The warm-up's load, empty when {@link #warmup()} is 0: {@code warmup} requests over the first
+     * {@code min(users, warmup)} users of the measured run, the same concurrency and timeout, seed
+     * {@code seed + 1} (another order), one progress line at the end, no warm-up of its own. The
+     * same users, so that what a balancer learns in the warm-up (PID weights, adaptive virtual
+     * nodes) is about the traffic then measured.
+     */
+    public Optional<LoadTestConfig> warmupConfig() {
+        if (warmup == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new LoadTestConfig(warmup, Math.min(users, warmup), concurrency, seed + 1, timeoutMs,
+                warmup, 0));
+    }
+
     /** Builder of {@link LoadTestConfig}; values are validated by {@link #build()}. Not thread-safe. */
     public static final class Builder {
         private int requests = DEFAULT_REQUESTS;
@@ -71,6 +96,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         private long seed = DEFAULT_SEED;
         private long timeoutMs = DEFAULT_TIMEOUT_MS;
         private int progressEvery = DEFAULT_PROGRESS_EVERY;
+        private int warmup = DEFAULT_WARMUP;
 
         private Builder() {
         }
@@ -111,9 +137,15 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
             return this;
         }
 
+        /** Warm-up requests before the measured ones, >= 0. */
+        public Builder warmup(int warmup) {
+            this.warmup = warmup;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the first bad field and its value */
         public LoadTestConfig build() {
-            return new LoadTestConfig(requests, users, concurrency, seed, timeoutMs, progressEvery);
+            return new LoadTestConfig(requests, users, concurrency, seed, timeoutMs, progressEvery, warmup);
         }
     }
 }

@@ -7,20 +7,29 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Writes a run's results into an output directory:
  * <ul>
- *   <li>{@code report-<strategy>.json}, the figures of one run (see {@link #toJson});
- *   <li>{@code distribution_<strategy>.png}, its {@link DistributionChart};
- *   <li>{@code report.md}, the {@link ComparisonTable} of the runs of one invocation, with the charts.
+ *   <li>{@code report-<strategy>.json} (uniform scenario) or {@code report-<scenario>-<strategy>.json},
+ *       the figures of one run (see {@link #toJson});
+ *   <li>its {@link DistributionChart};
+ *   <li>{@code report.md}: per scenario, its agents and the {@link ComparisonTable} of its runs,
+ *       the adaptive virtual nodes' final state, and the charts.
  * </ul>
- * Latencies are in ms, shares, CV and stickiness fractions 0..1, throughput in successful
- * requests per second. Thread-safe.
+ * Latencies are in ms, shares, CV, stickiness and utilizations fractions (utilization above 1
+ * means queueing), throughput in successful requests per second. Thread-safe.
  */
 public final class ReportWriter {
+
+    /** The comparison's file name. */
+    public static final String MARKDOWN_FILE = "report.md";
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -36,54 +45,85 @@ public final class ReportWriter {
         return dir;
     }
 
-    /** The JSON file name for {@code strategy}: {@code report-<strategy>.json}. */
-    public static String jsonFileName(String strategy) {
-        return "report-" + strategy + ".json";
+    /**
+     * The JSON file name of a run: {@code report-<strategy>.json} in the uniform scenario,
+     * {@code report-<scenario>-<strategy>.json} in another.
+     */
+    public static String jsonFileName(Scenario scenario, String strategy) {
+        return "report-" + (scenario == Scenario.UNIFORM ? "" : scenario.label() + "-") + strategy + ".json";
     }
 
     /**
-     * Writes {@code report-<strategy>.json} and {@code distribution_<strategy>.png}.
+     * Writes the run's JSON report and distribution chart.
      *
      * @throws IOException if a file cannot be written
      */
     public void writeRun(RunReport report) throws IOException {
         Files.createDirectories(dir);
-        JSON.writeValue(dir.resolve(jsonFileName(report.strategy())).toFile(), toJson(report));
+        JSON.writeValue(dir.resolve(jsonFileName(report.scenario(), report.strategy())).toFile(), toJson(report));
         DistributionChart.write(report, dir);
     }
 
     /**
      * Writes {@code report.md} comparing {@code reports}, replacing an earlier one.
      *
+     * @param convergenceChart whether {@value PidConvergenceChart#PNG_FILE} was written, to link it
      * @return the file written
      * @throws IOException if it cannot be written
      */
-    public Path writeComparison(List<RunReport> reports) throws IOException {
+    public Path writeComparison(List<RunReport> reports, boolean convergenceChart) throws IOException {
         Files.createDirectories(dir);
-        Path file = dir.resolve("report.md");
-        Files.writeString(file, markdown(reports), StandardCharsets.UTF_8);
+        Path file = dir.resolve(MARKDOWN_FILE);
+        Files.writeString(file, markdown(reports, convergenceChart), StandardCharsets.UTF_8);
         return file;
     }
 
-    /** The content of {@code report.md}. */
-    public static String markdown(List<RunReport> reports) {
+    /** The content of {@code report.md}: one section and table per scenario, in the order of {@code reports}. */
+    public static String markdown(List<RunReport> reports, boolean convergenceChart) {
         StringBuilder sb = new StringBuilder("# Load test results\n\n");
         if (!reports.isEmpty()) {
             RunReport first = reports.get(0);
             LoadTestConfig c = first.config();
             sb.append(String.format(Locale.ROOT,
-                    "%d requests over %d users, %d concurrent, seed %d, timeout %d ms; scenario %s; %s.%n%n",
-                    c.requests(), c.users(), c.concurrency(), c.seed(), c.timeoutMs(), first.scenario().label(),
-                    first.embedded() ? "agents and balancer embedded, started per strategy"
+                    "%d requests over %d users, %d concurrent, seed %d, timeout %d ms, after %d warm-up requests "
+                            + "(not counted); %s.%n%n",
+                    c.requests(), c.users(), c.concurrency(), c.seed(), c.timeoutMs(), c.warmup(),
+                    first.embedded() ? "agents and balancer embedded, started per run"
                             : "balancer at " + first.target()));
         }
-        sb.append(ComparisonTable.render(reports)).append('\n');
+        Map<Scenario, List<RunReport>> byScenario = new LinkedHashMap<>();
+        reports.forEach(r -> byScenario.computeIfAbsent(r.scenario(), s -> new ArrayList<>()).add(r));
+        byScenario.forEach((scenario, runs) -> {
+            sb.append("## Scenario ").append(scenario.label()).append("\n\n");
+            if (runs.get(0).embedded()) {
+                sb.append("Agents: ").append(scenario.description()).append(".\n\n");
+            }
+            sb.append(ComparisonTable.render(runs)).append('\n');
+            for (RunReport r : runs) {
+                if (r.avn() != null) {
+                    AvnSummary avn = r.avn();
+                    sb.append(String.format(Locale.ROOT, "`%s` virtual nodes at the end: %s (of %d); S = %.3f; "
+                                    + "%d reallocations (warm-up included).%n%n", r.strategy(),
+                            avn.virtualNodes().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                                    .collect(Collectors.joining(", ")),
+                            avn.totalVirtualNodes(), avn.imbalanceIndex(), avn.reallocations()));
+                }
+            }
+        });
         sb.append("Counts are successful requests per agent; spread = max - min; CV = standard deviation / mean "
-                + "of the counts; stickiness = share of answered users whose answers all came from one agent; "
-                + "p95 over successful requests, client-side; req/s = successful requests per second.\n\n");
+                + "of the counts; max/mean of the counts. Utilization (`util`) is each agent's own "
+                + "(in service + queued) / capacity, sampled every "
+                + LoadGeneratorMain.UTILIZATION_SAMPLE_PERIOD.toMillis() + " ms during the measured run and "
+                + "averaged over time (above 1 = requests queued); util max/mean is the largest over the mean, "
+                + "the figure Robinhood reports. Stickiness = share of answered users whose answers all came "
+                + "from one agent; p95 over successful requests, client-side; req/s = successful requests per "
+                + "second.\n\n");
+        if (convergenceChart) {
+            sb.append("![PID weights and utilization over time](").append(PidConvergenceChart.PNG_FILE).append(")\n\n");
+        }
         for (RunReport r : reports) {
-            sb.append("![requests per agent, ").append(r.strategy()).append("](")
-                    .append(DistributionChart.fileName(r.strategy())).append(")\n");
+            sb.append("![requests per agent, ").append(r.strategy()).append(", ").append(r.scenario().label())
+                    .append("](").append(DistributionChart.fileName(r.scenario(), r.strategy())).append(")\n");
         }
         return sb.toString();
     }
@@ -107,11 +147,16 @@ public final class ReportWriter {
         root.put("concurrency", c.concurrency());
         root.put("seed", c.seed());
         root.put("timeout_ms", c.timeoutMs());
+        root.put("warmup_requests", c.warmup());
+        UtilizationSummary u = report.utilization();
         ObjectNode agents = root.putObject("agents");
         s.agents().forEach((id, a) -> {
             ObjectNode agent = agents.putObject(id);
             agent.put("count", a.count());
             agent.put("share", a.share());
+            if (u != null && u.byAgent().containsKey(id)) {
+                agent.put("utilization", u.byAgent().get(id));
+            }
             putLatency(agent, a.latency());
         });
         root.put("mean_per_agent", s.meanPerAgent());
@@ -125,6 +170,17 @@ public final class ReportWriter {
         putLatency(root.putObject("latency"), s.latency());
         root.put("throughput_rps", s.throughputRps());
         root.put("duration_ms", s.durationMs());
+        if (u != null) {
+            root.put("utilization_max_over_mean", u.maxOverMean());
+            root.put("utilization_samples", u.samples());
+        }
+        AvnSummary avn = report.avn();
+        if (avn != null) {
+            ObjectNode nodes = root.putObject("virtual_nodes");
+            avn.virtualNodes().forEach(nodes::put);
+            root.put("imbalance_index", avn.imbalanceIndex());
+            root.put("reallocations", avn.reallocations());
+        }
         return root;
     }
 

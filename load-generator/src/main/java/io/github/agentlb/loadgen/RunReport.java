@@ -6,15 +6,20 @@ import java.util.Objects;
  * One strategy's run, ready to be written: what was run (strategy label, scenario, target,
  * configuration) and what was measured.
  *
- * @param strategy   the strategy label, e.g. {@code rr}; also names the output files
- * @param scenario   the agent scenario the run used
- * @param target     the balancer's base URL
- * @param embedded   whether the balancer and agents were started in-process for this run
- * @param config     the load's shape
- * @param statistics the measured figures
+ * @param strategy    the strategy label, e.g. {@code rr}; with the scenario, names the output files
+ * @param scenario    the agent scenario the run used
+ * @param target      the balancer's base URL
+ * @param embedded    whether the balancer and agents were started in-process for this run
+ * @param config      the load's shape
+ * @param statistics  the measured figures
+ * @param utilization the agents' time-averaged utilization during the measured run; {@code null}
+ *                    when not measured (agents not embedded)
+ * @param avn         the adaptive virtual node balancer's final state; {@code null} for other
+ *                    strategies or an external balancer
  */
 public record RunReport(String strategy, Scenario scenario, String target, boolean embedded,
-                        LoadTestConfig config, RunStatistics statistics) {
+                        LoadTestConfig config, RunStatistics statistics, UtilizationSummary utilization,
+                        AvnSummary avn) {
 
     /** @throws IllegalArgumentException if {@code strategy} is not a safe file-name label */
     public RunReport {
@@ -23,6 +28,12 @@ public record RunReport(String strategy, Scenario scenario, String target, boole
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(statistics, "statistics");
         requireLabel(strategy);
+    }
+
+    /** A run without utilization or balancer state: an external balancer's. */
+    public RunReport(String strategy, Scenario scenario, String target, boolean embedded,
+                     LoadTestConfig config, RunStatistics statistics) {
+        this(strategy, scenario, target, embedded, config, statistics, null, null);
     }
 
     /**

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import javax.imageio.ImageIO;
 import org.apache.camel.test.AvailablePortFinder;
 import org.junit.jupiter.api.Test;
@@ -43,7 +45,7 @@ class LoadGeneratorMainTest {
 
     @Test
     void mainJobRunsEachStrategyAgainstEmbeddedAgentsAndWritesTheComparison() throws Exception {
-        int code = run("--requests", "300", "--users", "30", "--strategy", "rr,ch",
+        int code = run("--requests", "300", "--users", "30", "--strategy", "rr,ch", "--scenario", "uniform",
                 "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
 
         assertThat(code).as(stdout() + stderr()).isZero();
@@ -64,6 +66,56 @@ class LoadGeneratorMainTest {
         String md = Files.readString(dir.resolve("report.md"));
         assertThat(md).contains("| rr | 300 | 0 | 0 |").contains("| ch | 300 | 0 | 0 |");
         assertThat(stdout()).contains("[rr] 300/300 requests").contains("| strategy | requests |");
+        assertThat(md).doesNotContain("## Scenario heterogeneous");
+        assertThat(dir.resolve("pid_convergence.png")).doesNotExist();
+    }
+
+    @Test
+    void pidAndAvnRunInBothScenariosWithUtilizationConvergenceChartAndVirtualNodes() throws Exception {
+        int code = run("--requests", "200", "--users", "20", "--strategy", "pid,avn", "--warmup", "40",
+                "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        for (String name : new String[] {"pid", "avn", "heterogeneous-pid", "heterogeneous-avn"}) {
+            JsonNode json = report(name);
+            assertThat(json.get("requests").asInt()).isEqualTo(200);
+            assertThat(json.get("errors").asInt() + json.get("timeouts").asInt()).isZero();
+            assertThat(json.get("warmup_requests").asInt()).isEqualTo(40);
+            for (String agent : new String[] {"A1", "A2", "A3"}) {
+                assertThat(json.get("agents").get(agent).get("utilization").asDouble()).isNotNegative();
+            }
+            assertThat(json.get("utilization_max_over_mean").isNumber()).isTrue();
+            assertThat(json.get("utilization_samples").asInt()).isGreaterThanOrEqualTo(2);
+        }
+        for (String name : new String[] {"avn", "heterogeneous-avn"}) {
+            JsonNode json = report(name);
+            JsonNode nodes = json.get("virtual_nodes");
+            assertThat(nodes.fieldNames()).toIterable().containsExactly("A1", "A2", "A3");
+            assertThat(nodes.get("A1").asInt() + nodes.get("A2").asInt() + nodes.get("A3").asInt()).isEqualTo(150);
+            assertThat(json.get("imbalance_index").asDouble()).isNotNegative();
+            assertThat(json.get("reallocations").asLong()).isNotNegative();
+        }
+        assertThat(report("pid").has("virtual_nodes")).isFalse();
+        assertThat(ImageIO.read(dir.resolve("distribution_heterogeneous_pid.png").toFile())).isNotNull();
+        BufferedImage convergence = ImageIO.read(dir.resolve("pid_convergence.png").toFile());
+        assertThat(convergence).isNotNull();
+        assertThat(convergence.getWidth()).isEqualTo(PidConvergenceChart.WIDTH);
+        // the chart is of the heterogeneous run: its trace starts at the proxy's start
+        List<String> csv = Files.readAllLines(dir.resolve("pid_convergence.csv"));
+        assertThat(csv.get(0)).isEqualTo("t_s,weight_A1,weight_A2,weight_A3,utilization_A1,utilization_A2,utilization_A3");
+        assertThat(csv).hasSizeGreaterThanOrEqualTo(3);
+
+        String md = Files.readString(dir.resolve("report.md"));
+        int uniform = md.indexOf("## Scenario uniform");
+        int heterogeneous = md.indexOf("## Scenario heterogeneous");
+        assertThat(uniform).isPositive().isLessThan(heterogeneous);
+        for (String section : new String[] {md.substring(uniform, heterogeneous), md.substring(heterogeneous)}) {
+            assertThat(section).contains("| A1 util | A2 util | A3 util | util max/mean |")
+                    .contains("| pid | 200 | 0 | 0 |").contains("| avn | 200 | 0 | 0 |")
+                    .contains("`avn` virtual nodes at the end: A1 ");
+        }
+        assertThat(md).contains("(pid_convergence.png)");
+        assertThat(stdout()).contains("Scenario uniform:", "Scenario heterogeneous:", "[pid] warm-up: 40 requests");
     }
 
     @Test
@@ -98,6 +150,15 @@ class LoadGeneratorMainTest {
         assertThat(run("--agent-delay-min-ms", "9", "--agent-delay-max-ms", "1")).isEqualTo(2);
         assertThat(stderr()).contains("delayMinMs must be <= delayMaxMs");
 
+        assertThat(run("--scenario", "mixed")).isEqualTo(2);
+        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous or all, was 'mixed'");
+
+        assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")).isEqualTo(2);
+        assertThat(stderr()).contains("with --url, --scenario must be one scenario");
+
+        assertThat(run("--warmup", "-1")).isEqualTo(2);
+        assertThat(stderr()).contains("warmup must be >= 0, was -1");
+
         assertThat(run("--requests", "many")).isEqualTo(2);
         assertThat(dir).isEmptyDirectory();
     }
@@ -106,6 +167,6 @@ class LoadGeneratorMainTest {
     void helpListsTheOptionsAndExitsZero() {
         assertThat(run("--help")).isZero();
         assertThat(stdout()).contains("--url", "--strategy", "--requests", "--users", "--concurrency", "--seed",
-                "--out", "--timeout-ms", "--scenario", "Exit codes");
+                "--out", "--timeout-ms", "--scenario", "--warmup", "Exit codes");
     }
 }
