@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 import org.apache.camel.AsyncCallback;
@@ -24,6 +26,7 @@ import org.apache.camel.Processor;
 import org.apache.camel.processor.loadbalancer.LoadBalancerSupport;
 import org.apache.camel.spi.IdAware;
 import org.apache.camel.support.ExchangeHelper;
+import org.apache.camel.util.URISupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,10 +36,12 @@ import org.slf4j.LoggerFactory;
  * errors.
  *
  * <h2>Agent ids</h2>
- * A child's agent id is its endpoint URI ({@code .to("http://host:8081")} gives the URI Camel
- * normalized), else the processor's id, else its {@code toString()}: never its list position nor
- * an identity hash code, so a strategy's decisions are the same in every instance, JVM and child
- * order. Two children with the same id are a configuration error.
+ * A child's agent id is the name given to its endpoint with {@link #nameAgent}, else its endpoint
+ * URI ({@code .to("http://host:8081")} gives the URI Camel normalized), else the processor's id,
+ * else its {@code toString()}: never its list position nor an identity hash code, so a strategy's
+ * decisions are the same in every instance, JVM and child order. Naming agents (as Envoy's
+ * {@code hash_key} does) keeps their users in place when their addresses change, for example
+ * agents on ephemeral ports. Two children with the same id are a configuration error.
  *
  * <h2>Failover</h2>
  * Each attempt runs on a fresh copy of the exchange ({@link ExchangeHelper#createCopy}); when the
@@ -75,6 +80,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     private static final Logger DECISIONS = LoggerFactory.getLogger("io.github.agentlb.decision");
 
     private volatile Members members = Members.EMPTY;
+    private final Map<String, String> agentNames = new ConcurrentHashMap<>();
     private final List<AttemptListener> listeners = new CopyOnWriteArrayList<>();
     private CamelContext camelContext;
 
@@ -203,6 +209,38 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         return members.ids;
     }
 
+    /**
+     * Names the agent behind {@code endpointUri}: decisions, logs and metrics use {@code agentId}
+     * for that child instead of its URI. Best called before the route starts; a later call
+     * re-maps the children at once.
+     *
+     * @param endpointUri the child's endpoint URI, as written in {@code .to(...)} or normalized
+     * @param agentId     the stable name, e.g. {@code A1}
+     * @return this balancer
+     * @throws IllegalArgumentException if either is blank
+     */
+    public AgentLoadBalancerSupport nameAgent(String endpointUri, String agentId) {
+        if (endpointUri == null || endpointUri.isBlank()) {
+            throw new IllegalArgumentException("endpointUri must not be blank, was '" + endpointUri + "'");
+        }
+        if (agentId == null || agentId.isBlank()) {
+            throw new IllegalArgumentException("agentId must not be blank, was '" + agentId + "'");
+        }
+        synchronized (this) {
+            agentNames.put(normalized(endpointUri), agentId);
+            refreshMembers();
+        }
+        return this;
+    }
+
+    private static String normalized(String uri) {
+        try {
+            return URISupport.normalizeUri(uri);
+        } catch (URISyntaxException | RuntimeException e) {
+            return uri;
+        }
+    }
+
     @Override
     public void addProcessor(AsyncProcessor processor) {
         synchronized (this) {
@@ -222,7 +260,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     private void refreshMembers() {
         Map<String, AsyncProcessor> byId = new LinkedHashMap<>();
         for (AsyncProcessor processor : doGetProcessors()) {
-            String id = agentIdOf(processor);
+            String uriOrId = agentIdOf(processor);
+            String id = agentNames.getOrDefault(normalized(uriOrId), uriOrId);
             if (byId.putIfAbsent(id, processor) != null) {
                 throw new IllegalArgumentException("agent ids must be distinct, " + id + " appears twice");
             }
@@ -233,7 +272,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     }
 
     /**
-     * The stable id of a child: its endpoint URI, else its processor id, else {@code toString()}.
+     * The stable default id of a child, before {@link #nameAgent names}: its endpoint URI, else
+     * its processor id, else {@code toString()}.
      */
     public static String agentIdOf(Processor processor) {
         Processor target = processor;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.core.hash.HashAlgorithm;
+import io.github.agentlb.core.ring.HashRing;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -20,12 +21,14 @@ class ConsistentHashLBTest extends CamelTestSupport {
     private final AgentRoutesFixture fixture = new AgentRoutesFixture();
     private final ConsistentHashLB balancer = new ConsistentHashLB();
     private final ConsistentHashLB reversed = new ConsistentHashLB();
+    private final ConsistentHashLB named = new ConsistentHashLB();
 
     @Override
     protected RoutesBuilder[] createRouteBuilders() {
         return new RoutesBuilder[] {fixture.agents(),
             AgentRoutesFixture.balanced("direct:start", balancer, AgentRoutesFixture.AGENTS),
-            AgentRoutesFixture.balanced("direct:reversed", reversed, List.of("A3", "A1", "A2"))};
+            AgentRoutesFixture.balanced("direct:reversed", reversed, List.of("A3", "A1", "A2")),
+            AgentRoutesFixture.balanced("direct:named", named, AgentRoutesFixture.AGENTS)};
     }
 
     private String send(String endpoint, Object userId) {
@@ -130,5 +133,18 @@ class ConsistentHashLBTest extends CamelTestSupport {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was sha-3");
         assertThat(ConsistentHashLB.builder().virtualNodes(20).hashAlgorithm(HashAlgorithm.FNV1A_64_MIXED).build()
                 .getVirtualNodes()).isEqualTo(20);
+    }
+
+    @Test
+    void namedAgentsArePlacedByTheirNamesNotTheirAddresses() {
+        for (String agent : AgentRoutesFixture.AGENTS) {
+            named.nameAgent(AgentRoutesFixture.uri(agent), agent);
+        }
+        assertThat(named.agentIds()).containsExactly("A1", "A2", "A3");
+        HashRing byName = HashRing.uniform(AgentRoutesFixture.AGENTS, 150, HashAlgorithm.MD5);
+        mapping("direct:named").forEach((user, agent) ->
+                assertThat(agent).as("user %s", user).isEqualTo(byName.agentFor(user)));
+        assertThatThrownBy(() -> named.nameAgent("direct:a1", " "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("agentId must not be blank, was ' '");
     }
 }

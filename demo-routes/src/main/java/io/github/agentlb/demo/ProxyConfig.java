@@ -3,6 +3,8 @@ package io.github.agentlb.demo;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -37,13 +39,14 @@ public final class ProxyConfig {
 
     /** Environment variable: the proxy's port. */
     public static final String ENV_PORT = "PORT";
-    /** Environment variable: comma-separated agent base URLs. */
+    /** Environment variable: comma-separated agent base URLs, each optionally named {@code NAME=URL}. */
     public static final String ENV_AGENTS = "AGENTS";
     /** Environment variable: the strategy name. */
     public static final String ENV_STRATEGY = "STRATEGY";
 
     private final int port;
     private final List<String> agentUrls;
+    private final Map<String, String> agentNames;
     private final String strategy;
     private final String host;
     private final int connectTimeoutMs;
@@ -52,6 +55,7 @@ public final class ProxyConfig {
     private ProxyConfig(Builder b) {
         this.port = b.port;
         this.agentUrls = b.agentUrls;
+        this.agentNames = b.agentNames;
         this.strategy = b.strategy;
         this.host = b.host;
         this.connectTimeoutMs = b.connectTimeoutMs;
@@ -122,11 +126,21 @@ public final class ProxyConfig {
         Builder b = new Builder();
         b.port = port;
         b.agentUrls = agentUrls;
+        b.agentNames = agentNames;
         b.strategy = strategy;
         b.host = host;
         b.connectTimeoutMs = connectTimeoutMs;
         b.requestTimeoutMs = requestTimeoutMs;
         return b;
+    }
+
+    /**
+     * Agent base URL to its name, for the agents given as {@code NAME=URL}; unmodifiable. A named
+     * agent's id in the balancer is its name (see {@code AgentLoadBalancerSupport#nameAgent}), so
+     * its users stay with it when its URL changes.
+     */
+    public Map<String, String> agentNames() {
+        return agentNames;
     }
 
     /** TCP port of the proxy, 0..65535; 0 asks {@link DemoProxy} for an ephemeral port. */
@@ -162,7 +176,7 @@ public final class ProxyConfig {
     /** One line with every setting, for the startup log. */
     public String describe() {
         return String.format(Locale.ROOT, "host=%s port=%d strategy=%s agents=%s connectTimeoutMs=%d requestTimeoutMs=%d",
-                host, port, strategy, agentUrls, connectTimeoutMs, requestTimeoutMs);
+                host, port, strategy, agentNames.isEmpty() ? agentUrls : agentNames, connectTimeoutMs, requestTimeoutMs);
     }
 
     @Override
@@ -179,12 +193,12 @@ public final class ProxyConfig {
             return false;
         }
         return port == c.port && connectTimeoutMs == c.connectTimeoutMs && requestTimeoutMs == c.requestTimeoutMs
-                && agentUrls.equals(c.agentUrls) && strategy.equals(c.strategy) && host.equals(c.host);
+                && agentUrls.equals(c.agentUrls) && agentNames.equals(c.agentNames) && strategy.equals(c.strategy) && host.equals(c.host);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(port, agentUrls, strategy, host, connectTimeoutMs, requestTimeoutMs);
+        return Objects.hash(port, agentUrls, agentNames, strategy, host, connectTimeoutMs, requestTimeoutMs);
     }
 
     /**
@@ -194,6 +208,7 @@ public final class ProxyConfig {
     public static final class Builder {
         private int port = DEFAULT_PORT;
         private List<String> agentUrls = DEFAULT_AGENT_URLS;
+        private Map<String, String> agentNames = Map.of();
         private String strategy = DEFAULT_STRATEGY;
         private String host = DEFAULT_HOST;
         private int connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
@@ -213,21 +228,38 @@ public final class ProxyConfig {
 
         /**
          * Agent base URLs, at least one, distinct, each {@code http://host:port} with an optional
-         * trailing slash (dropped) and no path, query or fragment; the order is the child order of
-         * the balancer.
+         * trailing slash (dropped) and no path, query or fragment, optionally named
+         * {@code NAME=http://host:port} (names distinct, no {@code =}, {@code ,} or blanks); the
+         * order is the child order of the balancer.
          */
         public Builder agentUrls(List<String> value) {
             if (value == null || value.isEmpty()) {
                 throw new IllegalArgumentException("agentUrls must not be empty, was " + value);
             }
             Set<String> urls = new LinkedHashSet<>();
-            for (String url : value) {
-                String normalized = normalizeAgentUrl(url);
+            Map<String, String> names = new LinkedHashMap<>();
+            for (String entry : value) {
+                int equals = entry == null ? -1 : entry.indexOf('=');
+                if (equals >= 0 && entry.contains("://") && equals > entry.indexOf("://")) {
+                    equals = -1; // an '=' in the URL's query, not a name
+                }
+                String name = equals < 0 ? null : entry.substring(0, equals).trim();
+                String normalized = normalizeAgentUrl(equals < 0 ? entry : entry.substring(equals + 1));
                 if (!urls.add(normalized)) {
                     throw new IllegalArgumentException("agentUrls must be distinct, " + normalized + " appears twice");
                 }
+                if (name != null) {
+                    if (name.isEmpty() || name.chars().anyMatch(c -> Character.isWhitespace(c) || c == ',')) {
+                        throw new IllegalArgumentException("agent name must be a non-blank word, was '" + name + "'");
+                    }
+                    if (names.containsValue(name)) {
+                        throw new IllegalArgumentException("agent names must be distinct, " + name + " appears twice");
+                    }
+                    names.put(normalized, name);
+                }
             }
             this.agentUrls = List.copyOf(urls);
+            this.agentNames = Collections.unmodifiableMap(names);
             return this;
         }
 

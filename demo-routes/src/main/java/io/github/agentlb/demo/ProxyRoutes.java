@@ -122,7 +122,11 @@ public class ProxyRoutes extends RouteBuilder {
                     .loadBalance(balancer);
         for (String url : config.agentUrls()) {
             NettyHttpEndpoint endpoint = upstream(url);
-            agentUrlById.put(endpoint.getEndpointUri(), url);
+            String name = config.agentNames().get(url);
+            if (name != null) {
+                balancer.nameAgent(endpoint.getEndpointUri(), name);
+            }
+            agentUrlById.put(name != null ? name : endpoint.getEndpointUri(), url);
             balance.to(endpoint);
         }
         balance.end()

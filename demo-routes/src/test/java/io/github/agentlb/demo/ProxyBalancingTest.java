@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.PidWeightedLB;
 import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.pid.PidWeightsConfig;
 import io.github.agentlb.core.ring.HashRing;
 import java.net.http.HttpResponse;
@@ -59,6 +60,23 @@ class ProxyBalancingTest {
         assertThatThrownBy(() -> DemoProxy.start(config, RoundRobinLB::new))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("balancer must be strategy 'pid' as configured, was 'rr'");
+    }
+
+    @Test
+    void namedAgentsKeepTheirUsersWhateverTheirPorts() throws Exception {
+        try (Agents agents = Agents.start(3, 0, 2);
+             DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0).strategy("ch")
+                     .agentUrls(List.of("A1=" + agents.urls().get(0), "A2=" + agents.urls().get(1),
+                             "A3=" + agents.urls().get(2))).build())) {
+            assertThat(proxy.balancer().agentIds()).containsExactly("A1", "A2", "A3");
+            // The ring of the names alone, as in any other run on any other ports.
+            HashRing byName = HashRing.uniform(List.of("A1", "A2", "A3"), 150,
+                    HashAlgorithm.MD5);
+            for (int user = 1; user <= 30; user++) {
+                HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + user + "?user_id=" + user);
+                assertThat(Http.agentId(response)).as("user %d", user).isEqualTo(byName.agentFor(Integer.toString(user)));
+            }
+        }
     }
 
     @Test

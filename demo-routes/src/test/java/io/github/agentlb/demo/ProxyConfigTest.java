@@ -33,6 +33,21 @@ class ProxyConfigTest {
     }
 
     @Test
+    void agentsMayBeNamed() {
+        ProxyConfig config = ProxyConfig.fromEnvironment(Map.of(
+                "AGENTS", "A1=http://127.0.0.1:18081, http://127.0.0.1:18082,A3 = http://127.0.0.1:18083/"));
+
+        assertThat(config.agentUrls())
+                .containsExactly("http://127.0.0.1:18081", "http://127.0.0.1:18082", "http://127.0.0.1:18083");
+        assertThat(config.agentNames()).containsExactly(
+                Map.entry("http://127.0.0.1:18081", "A1"), Map.entry("http://127.0.0.1:18083", "A3"));
+        assertThatThrownBy(() -> ProxyConfig.builder().agentUrls("A1=http://h:1", "A1=http://h:2"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("agent names must be distinct, A1 appears twice");
+        assertThatThrownBy(() -> ProxyConfig.builder().agentUrls("=http://h:1"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("agent name must be a non-blank word, was ''");
+    }
+
+    @Test
     void blankVariablesKeepTheDefaults() {
         assertThat(ProxyConfig.fromEnvironment(Map.of("PORT", "", "AGENTS", "  ", "STRATEGY", "")))
                 .isEqualTo(ProxyConfig.ofDefaults());

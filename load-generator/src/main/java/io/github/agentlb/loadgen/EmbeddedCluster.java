@@ -61,7 +61,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                 agents.add(StubAgent.start(config));
             }
             DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host(HOST).port(0).strategy(strategy)
-                    .agentUrls(agents.stream().map(StubAgent::baseUrl).toList()).build(), () -> balancer(strategy));
+                    .agentUrls(agents.stream().map(EmbeddedCluster::namedUrl).toList()).build(), () -> balancer(strategy));
             return new EmbeddedCluster(agents, proxy);
         } catch (Exception | Error e) {
             agents.forEach(StubAgent::close);
@@ -92,6 +92,14 @@ public final class EmbeddedCluster implements AutoCloseable {
         return List.copyOf(agents);
     }
 
+    /**
+     * {@code A1=http://127.0.0.1:port}: the proxy names its agents, so ring positions depend on
+     * A1..A3 and not on the ephemeral ports, and consistent-hash runs repeat exactly.
+     */
+    private static String namedUrl(StubAgent agent) {
+        return agent.config().agentId() + "=" + agent.baseUrl();
+    }
+
     /** The running proxy. */
     public DemoProxy proxy() {
         return proxy;
@@ -103,12 +111,13 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
 
     /**
-     * The agent id ({@code A1}) of a balancer agent id (the child's endpoint URI, which ends with
-     * the agent's base URL); the balancer id itself when it names none of the agents.
+     * The agent id ({@code A1}) of a balancer agent id (the agent's name, as the proxy names its
+     * agents, or an endpoint URI ending with the agent's base URL); the balancer id itself when it
+     * names none of the agents.
      */
     public String agentIdOf(String balancerAgentId) {
         for (StubAgent agent : agents) {
-            if (balancerAgentId.endsWith(agent.baseUrl())) {
+            if (balancerAgentId.equals(agent.config().agentId()) || balancerAgentId.endsWith(agent.baseUrl())) {
                 return agent.config().agentId();
             }
         }
