@@ -104,7 +104,7 @@ public class AgentRoutes extends RouteBuilder {
 
     private void methodNotAllowed(Exchange exchange) throws Exception {
         exchange.getMessage().setHeader("Allow", "GET");
-        HttpReplies.loadHeaders(exchange, service.load());
+        HttpReplies.loadHeaders(exchange, service.reportedLoad());
         HttpReplies.error(exchange, 405, "method not allowed",
                 Map.of("method", String.valueOf(exchange.getProperty("agentlb.method")), "allowed", "GET"));
     }

@@ -101,6 +101,11 @@ public final class AgentService extends AsyncProcessorSupport implements CamelCo
         return station.load();
     }
 
+    /** The load an answer reports, utilization averaged over time: {@link ServiceStation#reportedLoad()}. */
+    public LoadSnapshot reportedLoad() {
+        return station.reportedLoad();
+    }
+
     /** {@code /process} requests answered with 200 so far. */
     public long requestsServed() {
         return served.get();

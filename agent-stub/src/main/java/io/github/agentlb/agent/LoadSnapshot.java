@@ -9,7 +9,8 @@ import java.util.Locale;
  * @param inService requests whose service delay is running, >= 0
  * @param queued requests waiting for a service slot, >= 0
  * @param utilization (inService + queued) / capacity, a fraction that exceeds 1 while requests
- *     queue; with unlimited capacity, inService / {@link AgentConfig#NOMINAL_CAPACITY}
+ *     queue; with unlimited capacity, inService / {@link AgentConfig#NOMINAL_CAPACITY}; in an
+ *     answer's headers the numerator is averaged over time ({@link ServiceStation#reportedLoad()})
  * @param cpu simulated CPU utilization, fraction 0..1
  * @param memory simulated memory utilization, fraction 0..1
  */
@@ -46,8 +47,22 @@ public record LoadSnapshot(int inService, int queued, double utilization, double
      * @param config the agent's capacity, cpuBase and memoryBase
      */
     public static LoadSnapshot of(int inService, int queued, AgentConfig config) {
+        return of(inService, queued, inService + queued, config);
+    }
+
+    /**
+     * Computes the load of an agent whose utilization and CPU follow a time average of the
+     * requests in its system rather than the count at this instant; memory follows
+     * {@code queued} as in {@link #of(int, int, AgentConfig)}.
+     *
+     * @param inService requests in service now, >= 0
+     * @param queued requests queued now, >= 0
+     * @param inSystem requests in service + queued, averaged over time as the caller chooses, >= 0
+     * @param config the agent's capacity, cpuBase and memoryBase
+     */
+    public static LoadSnapshot of(int inService, int queued, double inSystem, AgentConfig config) {
         int capacity = config.unlimitedCapacity() ? AgentConfig.NOMINAL_CAPACITY : config.capacity();
-        double utilization = (double) (inService + queued) / capacity;
+        double utilization = inSystem / capacity;
         double cpu = clamp01(config.cpuBase() + (1.0 - config.cpuBase()) * Math.min(1.0, utilization));
         double memory = clamp01(config.memoryBase() + MEMORY_PER_QUEUED_REQUEST * queued);
         return new LoadSnapshot(inService, queued, utilization, cpu, memory);

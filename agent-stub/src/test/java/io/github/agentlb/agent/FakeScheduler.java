@@ -44,6 +44,11 @@ final class FakeScheduler implements DelayScheduler {
         nowNanos = target;
     }
 
+    /** The virtual clock, ns: a {@code LongSupplier} for the code under test. */
+    long nanoTime() {
+        return nowNanos;
+    }
+
     int pendingCount() {
         return pending.size();
     }

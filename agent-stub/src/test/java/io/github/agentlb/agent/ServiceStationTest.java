@@ -1,6 +1,7 @@
 package io.github.agentlb.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.Test;
 class ServiceStationTest {
 
     private static final long MS = 1_000_000L;
+    private static final double TAU_MS = ServiceStation.LOAD_TIME_CONSTANT.toMillis();
+    private static final double EPS = 1e-12;
 
     private FakeScheduler scheduler;
     private final List<String> events = new ArrayList<>();
@@ -22,7 +25,12 @@ class ServiceStationTest {
 
     private ServiceStation station(int capacity, int delayMs) {
         AgentConfig config = AgentConfig.custom().capacity(capacity).delayMs(delayMs, delayMs).build();
-        return new ServiceStation(config, DelayChooser.of(config), scheduler);
+        return new ServiceStation(config, DelayChooser.of(config), scheduler, scheduler::nanoTime);
+    }
+
+    /** The moving average after {@code n} requests in the system for {@code ms}, from {@code avg}. */
+    private static double average(double avg, int n, double ms) {
+        return n + (avg - n) * Math.exp(-ms / TAU_MS);
     }
 
     private ServiceStation.Customer customer(String name) {
@@ -54,11 +62,15 @@ class ServiceStationTest {
 
         scheduler.advance(100 * MS);
         assertThat(events).containsExactly("r1", "r2");
-        assertThat(loads.get(0).utilization()).as("r1 answered with 3 in system").isEqualTo(1.5);
+        double atR1 = average(0, 3, 100);
+        assertThat(loads.get(0).utilization()).as("r1 answered after 100 ms with 3 in system")
+                .isCloseTo(atR1 / 2, within(EPS));
         assertThat(loads.get(0).inService()).isEqualTo(2);
         assertThat(loads.get(0).queued()).isEqualTo(1);
-        assertThat(loads.get(0).cpu()).isEqualTo(1.0);
-        assertThat(loads.get(1).utilization()).as("r2 answered with r2 and r3 in service").isEqualTo(1.0);
+        assertThat(loads.get(0).cpu()).isCloseTo(0.1 + 0.9 * atR1 / 2, within(EPS));
+        assertThat(loads.get(1).utilization()).as("r2 answered at the same instant").isCloseTo(atR1 / 2, within(EPS));
+        assertThat(loads.get(1).inService()).isEqualTo(2);
+        assertThat(loads.get(1).queued()).isZero();
         assertThat(station.inService()).isEqualTo(1);
         assertThat(station.queued()).isZero();
 
@@ -66,7 +78,8 @@ class ServiceStationTest {
         assertThat(events).as("r3's delay started when r1 completed").containsExactly("r1", "r2");
         scheduler.advance(1 * MS);
         assertThat(events).containsExactly("r1", "r2", "r3");
-        assertThat(loads.get(2).utilization()).isEqualTo(0.5);
+        assertThat(loads.get(2).utilization()).as("then 1 in system for 100 ms")
+                .isCloseTo(average(atR1, 1, 100) / 2, within(EPS));
         assertThat(station.inService()).isZero();
         assertThat(station.load().utilization()).isZero();
     }
@@ -80,7 +93,12 @@ class ServiceStationTest {
         assertThat(station.queued()).isEqualTo(4);
         scheduler.advance(50 * MS);
         assertThat(events).containsExactly("r1", "r2", "r3", "r4", "r5");
-        assertThat(loads).extracting(LoadSnapshot::utilization).containsExactly(5.0, 4.0, 3.0, 2.0, 1.0);
+        double avg = 0;
+        for (int i = 0; i < 5; i++) {
+            avg = average(avg, 5 - i, 10);
+            assertThat(loads.get(i).utilization()).as("r%d, after %d in system for 10 ms", i + 1, 5 - i)
+                    .isCloseTo(avg, within(EPS));
+        }
     }
 
     @Test
@@ -93,8 +111,32 @@ class ServiceStationTest {
         assertThat(station.queued()).isZero();
         scheduler.advance(10 * MS);
         assertThat(events).hasSize(15);
-        assertThat(loads.get(0).utilization()).isEqualTo(1.5);
-        assertThat(loads.get(14).utilization()).isEqualTo(0.1);
+        double answered = average(0, 15, 10) / AgentConfig.NOMINAL_CAPACITY;
+        assertThat(loads.get(0).utilization()).isCloseTo(answered, within(EPS));
+        assertThat(loads.get(14).utilization()).as("all at the same instant").isCloseTo(answered, within(EPS));
+        assertThat(station.load().utilization()).isZero();
+    }
+
+    @Test
+    void reportedUtilizationIsTheTimeAverageAndNotTheCountAtTheAnswer() {
+        ServiceStation station = station(2, 100);
+        double avg = 0;
+        // 20 rounds of 2 requests: the station is full for 100 ms, then idle for 100 ms.
+        for (int round = 0; round < 20; round++) {
+            station.submit(customer("a" + round));
+            station.submit(customer("b" + round));
+            scheduler.advance(100 * MS);
+            avg = average(avg, 2, 100);
+            assertThat(loads.get(2 * round).utilization()).isCloseTo(avg / 2, within(EPS));
+            scheduler.advance(100 * MS);
+            avg = average(avg, 0, 100);
+        }
+        // A count at the answer says 1.0 (0.5 and 0 without the answered request) however long
+        // the idle gaps; the average of this half-busy station settles at 1 / (1 + e^-0.4) = 0.60.
+        double periodic = 2 / (1 + Math.exp(-100 / TAU_MS));
+        assertThat(loads.get(39).utilization()).isCloseTo(periodic / 2, within(1e-6));
+        assertThat(station.reportedLoad().utilization()).isCloseTo(avg / 2, within(EPS));
+        assertThat(station.load().utilization()).isZero();
     }
 
     @Test

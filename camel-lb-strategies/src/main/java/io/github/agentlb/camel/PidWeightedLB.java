@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Each agent's answer may carry header {@value #UTILIZATION_HEADER}: its utilization as a
  *       fraction (in-flight / capacity; may exceed 1 while it queues). The balancer reads it and
  *       removes it from the answer the client gets. A NaN, negative or non-numeric value is
- *       ignored with a DEBUG log. An agent that never sends it is measured by the balancer
+ *       ignored with a DEBUG log. Each control step uses the mean of the reports an agent sent
+ *       during the period. An agent that never sends it is measured by the balancer
  *       (in-flight requests and latency, see {@link PidWeights}).</li>
  *   <li>Every {@link PidWeightsConfig#controlPeriod() control period} (default 1 s) a daemon
  *       thread started in {@link #doStart()} and stopped in {@link #doStop()} moves the weights

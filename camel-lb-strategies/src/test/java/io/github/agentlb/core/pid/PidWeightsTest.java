@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 
 class PidWeightsTest {
 
-    private static final long SECOND = 1_000_000_000L;
+    private static final long MS = 1_000_000L;
+    private static final long SECOND = 1000 * MS;
     private static final double EPS = 1e-9;
 
     private final long[] clock = {0};
@@ -28,6 +29,12 @@ class PidWeightsTest {
     private void step(Map<String, Double> reports) {
         reports.forEach(weights::report);
         clock[0] += SECOND;
+        weights.controlStep();
+    }
+
+    private void stepAt(long nanos, Map<String, Double> reports) {
+        reports.forEach(weights::report);
+        clock[0] = nanos;
         weights.controlStep();
     }
 
@@ -104,6 +111,71 @@ class PidWeightsTest {
         assertThat(weights.utilizations().get("A3")).isNaN();
         assertThat(weights.weights().get("A3")).isCloseTo(1.0, within(EPS));
         assertThat(mean(weights.weights())).isCloseTo(1.0, within(EPS));
+    }
+
+    @Test
+    void theMeanOfThePeriodsReportsIsTheProcessVariable() {
+        weights.setAgents(List.of("A1", "A2"));
+        weights.report("A1", 0.2);
+        weights.report("A1", 0.5);
+        weights.report("A1", 0.8);
+
+        step(Map.of("A2", 0.8));
+
+        // A1: mean 0.5; setpoint 0.65; errors +0.15, -0.15; out = 1.1 * e on the first step.
+        assertThat(weights.utilizations().get("A1")).isCloseTo(0.5, within(EPS));
+        assertThat(weights.utilizations().get("A2")).isEqualTo(0.8);
+        double w1 = 1 + 1.1 * 0.15;
+        double w2 = 1 - 1.1 * 0.15;
+        double mean = (w1 + w2) / 2;
+        assertThat(weights.weights().get("A1")).isCloseTo(w1 / mean, within(EPS));
+        assertThat(weights.weights().get("A2")).isCloseTo(w2 / mean, within(EPS));
+    }
+
+    @Test
+    void aPeriodWithoutReportsKeepsTheLastMeanAndTheNextPeriodStartsAfresh() {
+        weights.setAgents(List.of("A1", "A2"));
+        weights.report("A1", 0.2);
+        step(Map.of("A1", 0.4, "A2", 0.5));
+        assertThat(weights.utilizations().get("A1")).isCloseTo(0.3, within(EPS));
+
+        step(Map.of("A2", 0.5));
+        assertThat(weights.utilizations().get("A1")).isCloseTo(0.3, within(EPS));
+
+        step(Map.of("A1", 0.9, "A2", 0.5));
+        assertThat(weights.utilizations().get("A1")).isEqualTo(0.9);
+    }
+
+    @Test
+    void averagedReportsExpireTenSecondsAfterTheLatestOfTheirPeriod() {
+        weights.setAgents(List.of("A1", "A2", "A3"));
+        clock[0] = 100 * MS;
+        weights.report("A3", 0.1);
+        clock[0] = 900 * MS;
+        weights.report("A3", 0.9);
+        stepAt(SECOND, Map.of("A1", 0.2, "A2", 0.5));
+        assertThat(weights.utilizations().get("A3")).isCloseTo(0.5, within(EPS));
+
+        stepAt(10_900 * MS, Map.of("A1", 0.3, "A2", 0.5));
+        assertThat(weights.utilizations().get("A3")).as("10.0 s after the latest report: fresh")
+                .isCloseTo(0.5, within(EPS));
+
+        stepAt(11_000 * MS, Map.of("A1", 0.3, "A2", 0.5));
+        assertThat(weights.utilizations().get("A3")).as("10.1 s after it: expired").isNaN();
+        assertThat(weights.weights().get("A3")).isCloseTo(1.0, within(EPS));
+        assertThat(mean(weights.weights())).isCloseTo(1.0, within(EPS));
+    }
+
+    @Test
+    void reportsSurviveAStepThatChangesNothing() {
+        weights.setAgents(List.of("A1", "A2"));
+        step(Map.of("A1", 0.3, "A2", 0.6));
+        weights.report("A1", 0.2);
+
+        weights.controlStep();
+        step(Map.of("A1", 0.4, "A2", 0.6));
+
+        assertThat(weights.utilizations().get("A1")).isCloseTo(0.3, within(EPS));
     }
 
     @Test
