@@ -3,12 +3,9 @@ package io.github.agentlb.loadgen;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
-import io.github.agentlb.camel.PidWeightedLB;
-import io.github.agentlb.core.pid.PidWeightsConfig;
 import io.github.agentlb.demo.DemoProxy;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,16 +22,6 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** The loopback address everything binds to. */
     public static final String HOST = "127.0.0.1";
-
-    /**
-     * The control period of the embedded {@code pid} balancer: 250 ms instead of the library's
-     * 1 s default. Each control step reads one instantaneous utilization report per agent, a
-     * noisy signal at 4-6 requests in flight per agent, so the weights jitter from step to step; a
-     * 20 s measured run has about 80 steps at this period instead of 20, and the jitter averages
-     * out over the run. Measured on the heterogeneous scenario, six runs each: utilization
-     * max/mean 1.006-1.074 (mean 1.047) at 250 ms against 1.016-1.129 (mean 1.067) at 1 s.
-     */
-    public static final Duration PID_CONTROL_PERIOD = Duration.ofMillis(250);
 
     private final List<StubAgent> agents;
     private final DemoProxy proxy;
@@ -61,20 +48,12 @@ public final class EmbeddedCluster implements AutoCloseable {
                 agents.add(StubAgent.start(config));
             }
             DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host(HOST).port(0).strategy(strategy)
-                    .agentUrls(agents.stream().map(EmbeddedCluster::namedUrl).toList()).build(), () -> balancer(strategy));
+                    .agentUrls(agents.stream().map(EmbeddedCluster::namedUrl).toList()).build());
             return new EmbeddedCluster(agents, proxy);
         } catch (Exception | Error e) {
             agents.forEach(StubAgent::close);
             throw e;
         }
-    }
-
-    /** The strategy's balancer with its defaults, except {@code pid}'s {@link #PID_CONTROL_PERIOD}. */
-    static AgentLoadBalancerSupport balancer(String strategy) {
-        if (Strategies.PID.equals(strategy)) {
-            return new PidWeightedLB(PidWeightsConfig.custom().controlPeriod(PID_CONTROL_PERIOD).build());
-        }
-        return Strategies.create(strategy);
     }
 
     /** The proxy's base URL, where the load goes. */

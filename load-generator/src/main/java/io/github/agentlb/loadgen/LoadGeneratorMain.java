@@ -5,6 +5,7 @@ import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.PidWeightedLB;
 import io.github.agentlb.core.pid.PidWeights;
+import io.github.agentlb.core.pid.PidWeightsConfig;
 import io.github.agentlb.demo.Strategies;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -121,7 +122,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     /** How often each embedded agent's utilization is sampled during the measured run. */
     static final Duration UTILIZATION_SAMPLE_PERIOD = Duration.ofMillis(100);
     /** How often the pid balancer's weights and utilizations are sampled: twice per control period, so no step is missed. */
-    static final Duration PID_SAMPLE_PERIOD = EmbeddedCluster.PID_CONTROL_PERIOD.dividedBy(2);
+    static final Duration PID_SAMPLE_PERIOD = PidWeightsConfig.DEFAULT_CONTROL_PERIOD.dividedBy(2);
     private static final String ALL_SCENARIOS = "all";
 
     private final PrintStream stdout;

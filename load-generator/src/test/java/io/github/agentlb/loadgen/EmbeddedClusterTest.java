@@ -4,24 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.PidWeightedLB;
-import io.github.agentlb.camel.RoundRobinLB;
-import io.github.agentlb.core.pid.PidWeightsConfig;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
 class EmbeddedClusterTest {
-
-    @Test
-    void pidRunsAtTheShorterControlPeriodOtherStrategiesAtTheirDefaults() {
-        PidWeightedLB pid = (PidWeightedLB) EmbeddedCluster.balancer("pid");
-
-        assertThat(pid.getConfig().controlPeriod()).isEqualTo(Duration.ofMillis(250));
-        assertThat(pid.getConfig().kp()).isEqualTo(PidWeightsConfig.DEFAULT_KP);
-        assertThat(EmbeddedCluster.balancer("rr")).isInstanceOf(RoundRobinLB.class);
-    }
 
     @Test
     void heterogeneousAgentsRunWithTheirCapacitiesAndBalancerIdsMapToAgentIds() throws Exception {
