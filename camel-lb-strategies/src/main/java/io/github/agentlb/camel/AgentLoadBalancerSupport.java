@@ -16,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.AsyncProcessor;
+import org.apache.camel.CamelExchangeException;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.Channel;
@@ -77,6 +78,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
 
     /** Base class of Netty's read and write timeouts. */
     private static final String NETTY_TIMEOUT = "io.netty.handler.timeout.TimeoutException";
+    /** The message of camel-netty's exception for a connection closed before any answer. */
+    private static final String NO_RESPONSE = "No response received from remote server";
     private static final Logger DECISIONS = LoggerFactory.getLogger("io.github.agentlb.decision");
 
     private volatile Members members = Members.EMPTY;
@@ -140,13 +143,14 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
      * next candidate: an {@link IOException}, {@link TimeoutException},
      * {@link ExchangeTimedOutException} or Netty timeout ({@code io.netty.handler.timeout.TimeoutException},
      * e.g. the {@code ReadTimeoutException} of camel-netty's {@code requestTimeout}) anywhere in the
-     * cause chain, or a {@link NoSuchElementException} from a connection pool that could not hand
-     * out a connection.
+     * cause chain, a {@link NoSuchElementException} from a connection pool that could not hand
+     * out a connection, or camel-netty's "No response received from remote server" (the agent
+     * closed the connection before answering, e.g. it died mid-request).
      */
     protected boolean isConnectionFailure(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof IOException || t instanceof TimeoutException || t instanceof ExchangeTimedOutException
-                    || isNettyTimeout(t)) {
+                    || isNettyTimeout(t) || isClosedWithoutAnswer(t)) {
                 return true;
             }
         }
@@ -154,6 +158,12 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         // refused at once fails the pool's validation, which throws NoSuchElementException
         // ("Unable to validate object") instead of the ConnectException.
         return failure instanceof NoSuchElementException;
+    }
+
+    /** camel-netty's ClientChannelHandler reports a connection closed before the answer this way, with no cause. */
+    private static boolean isClosedWithoutAnswer(Throwable t) {
+        return t instanceof CamelExchangeException && t.getMessage() != null
+                && t.getMessage().startsWith(NO_RESPONSE);
     }
 
     /** Netty's timeouts extend neither IOException nor TimeoutException; matched by name to need no Netty dependency. */
@@ -337,7 +347,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
             String requestId = requestId(exchange);
             if (tried.size() == 1) {
                 DECISIONS.info("request={} strategy={} agent={}{}", requestId, strategyName(), agent,
-                        selection.detail().isEmpty() ? "" : " " + selection.detail());
+                        selection.detail().isEmpty() ? "" : " " + loggable(selection.detail()));
             } else {
                 DECISIONS.info("request={} strategy={} failover to agent={} after {}", requestId, strategyName(),
                         agent, failures.get(failures.size() - 1));
@@ -410,7 +420,31 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
 
     private static String requestId(Exchange exchange) {
         Object header = exchange.getIn().getHeader(REQUEST_ID_HEADER);
-        return header != null ? header.toString() : exchange.getExchangeId();
+        return header != null ? loggable(header.toString()) : exchange.getExchangeId();
+    }
+
+    /** Longest client-supplied text written into a decision log line, chars. */
+    static final int MAX_LOGGED_CHARS = 200;
+
+    /**
+     * Client-supplied text made safe for a one-line log: control characters (line breaks, NUL,
+     * ...) written as a backslash, {@code u} and four hex digits, so nobody can forge a log line, and cut at
+     * {@value #MAX_LOGGED_CHARS} characters.
+     */
+    static String loggable(String text) {
+        StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_LOGGED_CHARS) + 8);
+        for (int i = 0; i < text.length(); i++) {
+            if (out.length() >= MAX_LOGGED_CHARS) {
+                return out.append("...").toString();
+            }
+            char c = text.charAt(i);
+            if (Character.isISOControl(c)) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     private static String rootMessage(Throwable failure) {

@@ -28,4 +28,19 @@ class ConnectionFailureTest {
         assertThat(balancer.isConnectionFailure(new IllegalStateException("bad answer"))).isFalse();
         assertThat(balancer.isConnectionFailure(new CamelExchangeException("HTTP 500", null))).isFalse();
     }
+
+    @Test
+    void anAgentClosingTheConnectionBeforeAnsweringFailsOver() {
+        // What camel-netty's producer sets when the agent dies mid-request (kill -9).
+        assertThat(balancer.isConnectionFailure(new CamelExchangeException(
+                "No response received from remote server: localhost:8083", null))).isTrue();
+    }
+
+    @Test
+    void clientTextInDecisionLogsCannotForgeLines() {
+        assertThat(AgentLoadBalancerSupport.loggable("x\ny\u0000z")).isEqualTo("x\\u000ay\\u0000z");
+        assertThat(AgentLoadBalancerSupport.loggable("1".repeat(500)))
+                .hasSize(AgentLoadBalancerSupport.MAX_LOGGED_CHARS + 3).endsWith("...");
+        assertThat(AgentLoadBalancerSupport.loggable("\u7528\u6237-42")).isEqualTo("\u7528\u6237-42");
+    }
 }
