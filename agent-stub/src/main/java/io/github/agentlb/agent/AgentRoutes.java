@@ -1,10 +1,13 @@
 package io.github.agentlb.agent;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.component.netty.http.NettyHttpMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,13 +18,18 @@ import org.slf4j.LoggerFactory;
  *       service delay, with the load headers {@code X-Agent-Utilization}, {@code X-Agent-Cpu},
  *       {@code X-Agent-Memory} (see {@link LoadSnapshot});</li>
  *   <li>{@code GET /health}: 200 {@code {"status":"UP","agent_id":...}};</li>
- *   <li>other methods on those paths: 405 with {@code Allow: GET}; other paths: 404;
- *       any failure: 500. Every reply is JSON; no stack trace reaches the client.</li>
+ *   <li>other methods on those paths (TRACE and OPTIONS included): 405 with {@code Allow: GET};
+ *       other paths: 404; a target that is not a valid URI (a malformed percent-escape such as
+ *       {@code %zz}, an unescaped {@code |}): 400; any failure: 500. Every error is
+ *       {@code {"error":...,"detail":...}}, as the demo proxy's; no stack trace reaches the client.</li>
  * </ul>
  *
- * <p>One consumer with {@code matchOnUriPrefix} takes every path so that 404 and 405 are JSON
- * too (netty-http's own are empty). It runs on Netty's I/O threads
- * ({@code usingExecutorService=false}) because nothing in the route blocks.
+ * <p>One consumer with {@code matchOnUriPrefix} takes every path and every standard method so
+ * that 404 and 405 are JSON too (netty-http's own are empty). It runs on Netty's I/O threads
+ * ({@code usingExecutorService=false}) because nothing in the route blocks. Headers are not
+ * mapped ({@code mapHeaders=false}): the route reads method and target from the Netty request,
+ * because Camel's mapping parses the target with {@link URI} and, when that fails, closes the
+ * connection without answering.
  *
  * <p>Use it in your own CamelContext, or let {@link StubAgent} do so. A port of 0 binds an
  * ephemeral port nobody learns; resolve it first as {@link StubAgent} does.
@@ -29,6 +37,11 @@ import org.slf4j.LoggerFactory;
 public class AgentRoutes extends RouteBuilder {
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentRoutes.class);
+    /** Key of the second field of every error body, as in the demo proxy's. */
+    private static final String DETAIL = "detail";
+    private static final String BAD_TARGET = "agentlb.badTarget";
+    private static final String PATH = "agentlb.path";
+    private static final String METHOD = "agentlb.method";
 
     private final AgentConfig config;
     private final AgentService service;
@@ -44,10 +57,17 @@ public class AgentRoutes extends RouteBuilder {
         return service;
     }
 
+    /**
+     * The methods the consumer hands to the route: every standard one, so that TRACE and OPTIONS
+     * get the route's 405 rather than netty-http's own answers.
+     */
+    public static final String CONSUMER_METHODS = "GET,HEAD,POST,PUT,DELETE,TRACE,OPTIONS,CONNECT,PATCH";
+
     /** The HTTP endpoint URI of the consumer. */
     public String endpointUri() {
         return "netty-http:http://" + config.host() + ":" + config.port()
-                + "/?matchOnUriPrefix=true&usingExecutorService=false&muteException=true";
+                + "/?matchOnUriPrefix=true&usingExecutorService=false&muteException=true&mapHeaders=false"
+                + "&traceEnabled=true&httpMethodRestrict=" + CONSUMER_METHODS;
     }
 
     /** The base URL clients use, e.g. {@code http://127.0.0.1:8081}. */
@@ -67,6 +87,7 @@ public class AgentRoutes extends RouteBuilder {
                 .routeId("agent-" + config.agentId())
                 .process(AgentRoutes::classify)
                 .choice()
+                    .when(exchangeProperty(BAD_TARGET).isNotNull()).process(AgentRoutes::badRequest)
                     .when(kind(AgentRequest.Kind.PROCESS)).process(service)
                     .when(kind(AgentRequest.Kind.HEALTH)).process(this::health)
                     .when(kind(AgentRequest.Kind.METHOD_NOT_ALLOWED)).process(this::methodNotAllowed)
@@ -82,20 +103,39 @@ public class AgentRoutes extends RouteBuilder {
     }
 
     /**
-     * Reads method, path and query, then drops every inbound header: netty-http would echo
-     * them (User-Agent, query parameters) back as response headers otherwise.
+     * Reads method, path and query from the Netty request, then drops every inbound header:
+     * netty-http would echo them back as response headers otherwise. A target that is not a URI
+     * is marked {@link #BAD_TARGET} and classified as not found.
      */
     private static void classify(Exchange exchange) {
         Message in = exchange.getMessage();
-        AgentRequest request = AgentRequest.classify(
-                in.getHeader(Exchange.HTTP_METHOD, String.class),
-                in.getHeader(Exchange.HTTP_URI, String.class),
-                in.getHeader(Exchange.HTTP_RAW_QUERY, String.class));
-        exchange.setProperty(AgentService.REQUEST, request);
-        exchange.setProperty("agentlb.path", in.getHeader(Exchange.HTTP_URI, String.class));
-        exchange.setProperty("agentlb.method", in.getHeader(Exchange.HTTP_METHOD, String.class));
+        String method;
+        String target;
+        if (in instanceof NettyHttpMessage netty && netty.getHttpRequest() != null) {
+            method = netty.getHttpRequest().method().name();
+            target = netty.getHttpRequest().uri();
+        } else {
+            method = in.getHeader(Exchange.HTTP_METHOD, String.class);
+            target = in.getHeader(Exchange.HTTP_URI, String.class);
+        }
+        String path = null;
+        String rawQuery = null;
+        try {
+            URI uri = new URI(target == null ? "" : target);
+            path = uri.getPath();
+            rawQuery = uri.getRawQuery();
+        } catch (URISyntaxException e) {
+            exchange.setProperty(BAD_TARGET, "malformed request target: " + e.getMessage());
+        }
+        exchange.setProperty(AgentService.REQUEST, AgentRequest.classify(method, path, rawQuery));
+        exchange.setProperty(PATH, path);
+        exchange.setProperty(METHOD, method);
         in.removeHeaders("*");
         in.setBody(null);
+    }
+
+    private static void badRequest(Exchange exchange) throws Exception {
+        HttpReplies.error(exchange, 400, "bad request", Map.of(DETAIL, exchange.getProperty(BAD_TARGET)));
     }
 
     private void health(Exchange exchange) throws Exception {
@@ -106,12 +146,11 @@ public class AgentRoutes extends RouteBuilder {
         exchange.getMessage().setHeader("Allow", "GET");
         HttpReplies.loadHeaders(exchange, service.reportedLoad());
         HttpReplies.error(exchange, 405, "method not allowed",
-                Map.of("method", String.valueOf(exchange.getProperty("agentlb.method")), "allowed", "GET"));
+                Map.of(DETAIL, exchange.getProperty(METHOD) + " is not allowed, use GET"));
     }
 
     private static void notFound(Exchange exchange) throws Exception {
-        HttpReplies.error(exchange, 404, "not found",
-                Map.of("path", String.valueOf(exchange.getProperty("agentlb.path"))));
+        HttpReplies.error(exchange, 404, "not found", Map.of(DETAIL, "no route for " + exchange.getProperty(PATH)));
     }
 
     private void internalError(Exchange exchange) throws Exception {
@@ -119,6 +158,7 @@ public class AgentRoutes extends RouteBuilder {
         LOG.warn("Agent {} failed a request: {}", config.agentId(), String.valueOf(cause));
         LOG.debug("Failure detail", cause);
         exchange.getMessage().removeHeaders("*");
-        HttpReplies.error(exchange, 500, "internal error", Map.of());
+        HttpReplies.error(exchange, 500, "internal error",
+                Map.of(DETAIL, "agent " + config.agentId() + " failed to answer; see its log"));
     }
 }

@@ -122,7 +122,10 @@ class StubAgentTest {
     void unknownPathIs404Json() throws Exception {
         HttpResponse<String> response = get(fast, "/nope");
         assertThat(response.statusCode()).isEqualTo(404);
-        assertThat(JSON.readTree(response.body()).get("error").asText()).isEqualTo("not found");
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.get("error").asText()).isEqualTo("not found");
+        assertThat(body.get("detail").asText()).isEqualTo("no route for /nope");
+        assertThat(body.size()).isEqualTo(2);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
     }
 
@@ -132,7 +135,10 @@ class StubAgentTest {
                 .POST(HttpRequest.BodyPublishers.ofString("{}")));
         assertThat(response.statusCode()).isEqualTo(405);
         assertThat(response.headers().firstValue("Allow")).hasValue("GET");
-        assertThat(JSON.readTree(response.body()).get("error").asText()).isEqualTo("method not allowed");
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.get("error").asText()).isEqualTo("method not allowed");
+        assertThat(body.get("detail").asText()).isEqualTo("POST is not allowed, use GET");
+        assertThat(body.size()).isEqualTo(2);
         assertThat(response.body()).doesNotContain("Exception");
         assertThat(header(response, LoadSnapshot.HEADER_CPU)).isBetween(0.0, 1.0);
     }

@@ -1,5 +1,9 @@
 package io.github.agentlb.demo;
 
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,28 +53,66 @@ public final class DemoMain {
 
     /**
      * Runs the proxy until stopped (Ctrl-C, or {@code -Dcamel.main.durationMaxSeconds=N}); exits
-     * with status 2 and a one-line error on a bad setting.
+     * with status 2 and a one-line error on a bad setting or a port in use.
      */
     public static void main(String[] args) throws Exception {
         try {
             createMain(System.getenv()).run(args);
         } catch (Exception e) {
-            IllegalArgumentException bad = badSetting(e);
-            if (bad == null) {
+            String problem = startupProblem(e);
+            if (problem == null) {
                 throw e;
             }
-            LOG.error("Bad proxy configuration: {}", bad.getMessage());
+            LOG.error(problem);
             System.exit(2);
         }
     }
 
-    private static IllegalArgumentException badSetting(Throwable failure) {
+    /**
+     * The one line to print for a start-up failure the user can fix (a bad setting, the port in
+     * use), or null for any other failure.
+     */
+    static String startupProblem(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof PortInUseException inUse) {
+                return inUse.getMessage();
+            }
             if (t instanceof IllegalArgumentException bad) {
-                return bad;
+                return "Bad proxy configuration: " + bad.getMessage();
+            }
+            if (t instanceof BindException bind) {
+                // The port was free when checked but taken before the proxy bound it.
+                return "Cannot listen: " + bind.getMessage() + ": set PORT";
             }
         }
         return null;
+    }
+
+    /**
+     * Fails with {@link PortInUseException} when {@code port} cannot be bound on {@code host}, so
+     * that a taken port is one line rather than Netty's stack trace; port 0 is always free.
+     */
+    static void requirePortFree(String host, int port) {
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.bind(new InetSocketAddress(host, port));
+        } catch (BindException e) {
+            throw new PortInUseException("port " + port + " is in use: set PORT");
+        } catch (IOException e) {
+            // Not a port in use (e.g. an unknown host): the proxy's own bind reports it.
+            LOG.debug("Port probe of {}:{} failed: {}", host, port, e.toString());
+        }
+    }
+
+    /** The proxy's port is taken by another process. */
+    static final class PortInUseException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        PortInUseException(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -99,6 +141,7 @@ public final class DemoMain {
         public void configure() throws Exception {
             Map<String, String> settings = settings();
             ProxyConfig config = ProxyConfig.fromEnvironment(settings);
+            requirePortFree(config.host(), config.port());
             if (settings.containsKey(ProxyConfig.ENV_AGENTS)) {
                 LOG.info("Mode: proxy to the agents in AGENTS {}", config.agentUrls());
             } else {

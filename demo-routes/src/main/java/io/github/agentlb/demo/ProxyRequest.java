@@ -1,7 +1,10 @@
 package io.github.agentlb.demo;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * What an inbound request asks of the proxy, read from its method and raw request target.
@@ -16,13 +19,18 @@ import java.nio.charset.StandardCharsets;
  * @param requestId   the decoded {@code req_id} path segment of {@code /process/{req_id}}, else null
  * @param userId      the decoded first {@code user_id} query parameter, "" when given without a
  *                    value, null when absent
+ * @param problem     for {@link Kind#BAD_REQUEST}, what is wrong with the target, for the client;
+ *                    else null
  */
-public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String requestId, String userId) {
+public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String requestId, String userId,
+                           String problem) {
 
     /** Path prefix of the proxied endpoint; exactly one more non-empty segment follows. */
     public static final String PROCESS_PREFIX = "/process/";
     /** Query parameter that keys consistent hashing. */
     public static final String USER_ID_PARAM = "user_id";
+    /** Characters of the target quoted in {@link #problem()} at most. */
+    static final int MAX_QUOTED_TARGET = 200;
 
     /** The answer a request gets. */
     public enum Kind {
@@ -31,17 +39,33 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
         /** {@code /process/{req_id}} with another method: 405. */
         METHOD_NOT_ALLOWED,
         /** Any other path: 404. */
-        NOT_FOUND
+        NOT_FOUND,
+        /**
+         * A target that is not a valid URI: a malformed percent-escape ({@code %zz}, a trailing
+         * {@code %}) or a character that must be escaped ({@code |}, space, ...): 400.
+         */
+        BAD_REQUEST
+    }
+
+    /** A request that is not {@link Kind#BAD_REQUEST}. */
+    public ProxyRequest(Kind kind, String rawPath, String rawQuery, String requestId, String userId) {
+        this(kind, rawPath, rawQuery, requestId, userId, null);
     }
 
     /**
-     * Classifies a request. Pure; never throws on odd input.
+     * Classifies a request. Pure; never throws on odd input. A target is bad when
+     * {@link URI#URI(String)} rejects it (RFC 2396 syntax), the rule the agents apply too, so a
+     * request the proxy accepts never fails there for its syntax.
      *
      * @param method    HTTP method, e.g. {@code GET}
      * @param rawTarget the request target as received, in origin form ({@code /p?q}) or absolute
      *                  form ({@code http://host/p?q})
      */
     public static ProxyRequest parse(String method, String rawTarget) {
+        String problem = syntaxProblem(rawTarget);
+        if (problem != null) {
+            return new ProxyRequest(Kind.BAD_REQUEST, "", null, null, null, problem);
+        }
         String target = rawTarget == null ? "" : stripSchemeAndAuthority(rawTarget);
         int fragment = target.indexOf('#');
         if (fragment >= 0) {
@@ -58,6 +82,24 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
             }
         }
         return new ProxyRequest(Kind.NOT_FOUND, rawPath, rawQuery, null, null);
+    }
+
+    /** Why {@code rawTarget} is not a URI, or null if it is one. */
+    private static String syntaxProblem(String rawTarget) {
+        if (rawTarget == null) {
+            return null;
+        }
+        try {
+            new URI(rawTarget);
+            return null;
+        } catch (URISyntaxException e) {
+            String quoted = rawTarget.length() <= MAX_QUOTED_TARGET
+                    ? rawTarget : rawTarget.substring(0, MAX_QUOTED_TARGET) + "...";
+            String reason = e.getReason().isEmpty() ? "malformed"
+                    : e.getReason().substring(0, 1).toLowerCase(Locale.ROOT) + e.getReason().substring(1);
+            return "malformed request target: " + reason
+                    + (e.getIndex() >= 0 ? " at index " + e.getIndex() : "") + " of " + quoted;
+        }
     }
 
     private static String stripSchemeAndAuthority(String target) {
@@ -92,7 +134,7 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
         try {
             return URLDecoder.decode(raw, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            // A malformed escape is a key as sent rather than a failed request.
+            // Unreachable after syntaxProblem() for parse(); kept so that the helper never throws.
             return raw;
         }
     }

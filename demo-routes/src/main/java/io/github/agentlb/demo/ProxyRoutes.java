@@ -6,7 +6,9 @@ import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -21,6 +23,7 @@ import org.apache.camel.component.netty.http.NettyHttpMessage;
 import org.apache.camel.model.LoadBalanceDefinition;
 import org.apache.camel.spi.Registry;
 import org.apache.camel.support.SynchronizationAdapter;
+import org.apache.camel.support.service.ServiceHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,9 +40,16 @@ import org.slf4j.LoggerFactory;
  *   <li>All agents down: 503 {@code {"error":"no agent available","detail":...}}.</li>
  *   <li>An agent answer that cannot be relayed (unreadable, no status): 502
  *       {@code {"error":"bad gateway","detail":...}}.</li>
- *   <li>Unknown path: 404; another method on {@code /process/{req_id}}: 405 with
- *       {@code Allow: GET}. Every error body is JSON; never a stack trace.</li>
+ *   <li>Unknown path: 404; another method on {@code /process/{req_id}} (TRACE and OPTIONS
+ *       included): 405 with {@code Allow: GET}; a target that is not a valid URI (a malformed
+ *       percent-escape such as {@code %zz}, an unescaped {@code |}): 400. Every error body is
+ *       {@code {"error":...,"detail":...}}; never a stack trace, Java class name or exchange id.</li>
  * </ul>
+ *
+ * <h2>What netty-http answers itself</h2>
+ * A request line over 4096 characters, headers over 8 KB, an HTTP/1.1 request without
+ * {@code Host} or a method outside {@value #CONSUMER_METHODS}: an empty {@code text/plain}
+ * 400 or 405 from Netty's codec or Camel's channel handler, before the route runs.
  *
  * <h2>What the agent gets</h2>
  * Method GET, the path and query exactly as the client encoded them, and no client header: the
@@ -75,6 +85,12 @@ public class ProxyRoutes extends RouteBuilder {
     public static final int PRODUCER_POOL_MAX_TOTAL = 1024;
     /** Idle connections kept per agent for reuse. */
     public static final int PRODUCER_POOL_MAX_IDLE = 256;
+    /**
+     * The methods the consumer hands to the route: every standard one, so that TRACE and OPTIONS
+     * get the route's 405 rather than netty-http's own answers (an empty 405; a 200 listing every
+     * method). netty-http answers other methods with an empty 405.
+     */
+    public static final String CONSUMER_METHODS = "GET,HEAD,POST,PUT,DELETE,TRACE,OPTIONS,CONNECT,PATCH";
 
     static final String REQUEST_ID_HEADER = AgentLoadBalancerSupport.REQUEST_ID_HEADER;
     static final String USER_ID_HEADER = ProxyRequest.USER_ID_PARAM;
@@ -100,10 +116,15 @@ public class ProxyRoutes extends RouteBuilder {
         this.balancer = Objects.requireNonNull(balancer, "balancer");
     }
 
-    /** The consumer's endpoint URI. */
+    /**
+     * The consumer's endpoint URI. {@code mapHeaders=false}: the route reads method and target
+     * from the Netty request itself, as Camel's header mapping parses the target with
+     * {@link java.net.URI} and, on a malformed escape, closes the connection without answering.
+     */
     public String consumerUri() {
         return "netty-http:http://" + config.host() + ":" + config.port()
-                + "/?matchOnUriPrefix=true&usingExecutorService=false&muteException=true";
+                + "/?matchOnUriPrefix=true&usingExecutorService=false&muteException=true&mapHeaders=false"
+                + "&traceEnabled=true&httpMethodRestrict=" + CONSUMER_METHODS;
     }
 
     /** The agent base URL for a balancer agent id (an endpoint URI), or the id itself if unknown. */
@@ -120,6 +141,7 @@ public class ProxyRoutes extends RouteBuilder {
                 .process(this::accept)
                 .doTry()
                     .loadBalance(balancer);
+        Map<String, String> labelByEndpointUri = new HashMap<>();
         for (String url : config.agentUrls()) {
             NettyHttpEndpoint endpoint = upstream(url);
             String name = config.agentNames().get(url);
@@ -127,8 +149,12 @@ public class ProxyRoutes extends RouteBuilder {
                 balancer.nameAgent(endpoint.getEndpointUri(), name);
             }
             agentUrlById.put(name != null ? name : endpoint.getEndpointUri(), url);
+            labelByEndpointUri.put(endpoint.getEndpointUri(), name != null ? name : url);
             balance.to(endpoint);
         }
+        AttemptFailures failures = new AttemptFailures(Map.copyOf(labelByEndpointUri));
+        getContext().getManagementStrategy().addEventNotifier(failures);
+        ServiceHelper.startService(failures);
         balance.end()
                     .process(this::relay)
                 .endDoTry()
@@ -167,24 +193,30 @@ public class ProxyRoutes extends RouteBuilder {
         return endpoint;
     }
 
-    /** Answers 404 and 405 itself; turns a proxied request into a clean upstream request. */
+    /** Answers 400, 404 and 405 itself; turns a proxied request into a clean upstream request. */
     private void accept(Exchange exchange) throws JsonProcessingException {
         Message in = exchange.getMessage();
-        ProxyRequest request = ProxyRequest.parse(in.getHeader(Exchange.HTTP_METHOD, String.class), rawTarget(in));
+        String method = method(in);
+        ProxyRequest request = ProxyRequest.parse(method, rawTarget(in));
         exchange.setProperty(REQUEST_PROPERTY, request);
         switch (request.kind()) {
+            case BAD_REQUEST -> {
+                LOG.debug("Answered 400: {}", request.problem());
+                reply(exchange, 400, error("bad request", request.problem()));
+                exchange.setRouteStop(true);
+            }
             case NOT_FOUND -> {
                 reply(exchange, 404, error("not found", "no route for " + request.rawPath()));
                 exchange.setRouteStop(true);
             }
             case METHOD_NOT_ALLOWED -> {
-                String method = in.getHeader(Exchange.HTTP_METHOD, String.class);
                 reply(exchange, 405, error("method not allowed", method + " is not allowed, use GET"));
                 exchange.getMessage().setHeader("Allow", "GET");
                 exchange.setRouteStop(true);
             }
             case PROXY -> {
                 exchange.setProperty(START_PROPERTY, System.nanoTime());
+                AttemptFailures.track(exchange);
                 exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
                     @Override
                     public void onDone(Exchange done) {
@@ -207,6 +239,14 @@ public class ProxyRoutes extends RouteBuilder {
         }
     }
 
+    /** The request's method, from the Netty request as headers are not mapped. */
+    private static String method(Message in) {
+        if (in instanceof NettyHttpMessage netty && netty.getHttpRequest() != null) {
+            return netty.getHttpRequest().method().name();
+        }
+        return in.getHeader(Exchange.HTTP_METHOD, String.class);
+    }
+
     /** The request target exactly as received: Camel's own headers hold it decoded. */
     private static String rawTarget(Message in) {
         if (in instanceof NettyHttpMessage netty && netty.getHttpRequest() != null) {
@@ -224,7 +264,10 @@ public class ProxyRoutes extends RouteBuilder {
         String contentType = answer.getHeader(Exchange.CONTENT_TYPE, String.class);
         byte[] body = answer.getBody(byte[].class);
         if (status == null || status < 100 || status > 599) {
-            reply(exchange, 502, error("bad gateway", "the agent's answer has no valid HTTP status: " + status));
+            // Netty reads a reply that is not HTTP as a response with an invalid status.
+            String detail = "agent " + agentLabel(exchange) + " answered something that is not HTTP";
+            LOG.warn("request={} answered 502: {} ({})", requestId(exchange), detail, status);
+            reply(exchange, 502, error("bad gateway", detail));
             return;
         }
         answer.removeHeaders("*");
@@ -236,28 +279,41 @@ public class ProxyRoutes extends RouteBuilder {
         }
     }
 
+    /**
+     * 503 with the agents tried and why each failed, from {@link AttemptFailures}; the balancer's
+     * exception goes to the log at DEBUG, on one line: a dead agent is an expected condition.
+     */
     private void noAgent(Exchange exchange) throws JsonProcessingException {
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-        String detail = cause == null ? "" : withoutExchangeSuffix(cause.getMessage());
+        String detail = AttemptFailures.summary(AttemptFailures.of(exchange));
+        if (detail == null) {
+            detail = "the " + balancer.strategyName() + " balancer has no agent to try";
+        }
         LOG.warn("request={} answered 503: {}", requestId(exchange), detail);
+        LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
         reply(exchange, 503, error("no agent available", detail));
     }
 
+    /** 502 naming the agent and what went wrong; the exception goes to the log at DEBUG, on one line. */
     private void badGateway(Exchange exchange) throws JsonProcessingException {
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-        String detail = cause == null ? "" : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        List<AttemptFailures.Failure> failures = AttemptFailures.of(exchange);
+        String detail = failures.isEmpty()
+                ? "agent " + agentLabel(exchange) + " " + AttemptFailures.reason(cause)
+                : "agent " + failures.get(failures.size() - 1).agent() + " "
+                        + failures.get(failures.size() - 1).reason();
         LOG.warn("request={} answered 502: {}", requestId(exchange), detail);
-        LOG.debug("502 cause", cause);
+        LOG.debug("request={} 502 cause: {}", requestId(exchange), cause);
         reply(exchange, 502, error("bad gateway", detail));
     }
 
-    /** Camel appends ". Exchange[id]. Caused by: ..." to the message; the client needs the first part only. */
-    static String withoutExchangeSuffix(String message) {
-        if (message == null) {
-            return "";
+    /** The answering agent's name or base URL, "?" if the balancer did not say. */
+    private String agentLabel(Exchange exchange) {
+        String id = exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, String.class);
+        if (id == null) {
+            return "?";
         }
-        int suffix = message.indexOf(". Exchange[");
-        return suffix < 0 ? message : message.substring(0, suffix);
+        return config.agentNames().containsValue(id) ? id : agentUrl(id);
     }
 
     private static String requestId(Exchange exchange) {

@@ -1,8 +1,11 @@
 package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.agentlb.agent.StubAgent;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import org.apache.camel.main.Main;
@@ -49,5 +52,30 @@ class DemoMainTest {
                 main.stop();
             }
         }
+    }
+
+    @Test
+    void aTakenPortStopsTheStartWithOneLine() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Main main = DemoMain.createMain(Map.of(
+                    "PORT", Integer.toString(taken.getLocalPort()), "AGENTS", "http://127.0.0.1:1"));
+            main.addOverrideProperty("camel.management.enabled", "false");
+            try {
+                Throwable failure = catchThrowable(main::start);
+
+                assertThat(DemoMain.startupProblem(failure))
+                        .isEqualTo("port " + taken.getLocalPort() + " is in use: set PORT");
+            } finally {
+                main.stop();
+            }
+        }
+    }
+
+    @Test
+    void aBadSettingIsOneLineAndOtherFailuresAreNotHidden() {
+        assertThat(DemoMain.startupProblem(new RuntimeException("start failed",
+                new IllegalArgumentException("strategy must be one of rr, ch, was 'x'"))))
+                .isEqualTo("Bad proxy configuration: strategy must be one of rr, ch, was 'x'");
+        assertThat(DemoMain.startupProblem(new IllegalStateException("something else"))).isNull();
     }
 }

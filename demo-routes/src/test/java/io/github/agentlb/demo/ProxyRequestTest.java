@@ -22,7 +22,31 @@ class ProxyRequestTest {
         assertThat(ProxyRequest.parse("GET", "/process/r?user_id=").userId()).isEmpty();
         assertThat(ProxyRequest.parse("GET", "/process/r?other=1").userId()).isNull();
         assertThat(ProxyRequest.parse("GET", "/process/r").userId()).isNull();
-        assertThat(ProxyRequest.parse("GET", "/process/r?user_id=%zz").userId()).isEqualTo("%zz");
+    }
+
+    @Test
+    void aTargetThatIsNotAUriIsABadRequestSaySo() {
+        for (String target : new String[] {"/process/r?user_id=%zz", "/process/r%zz", "/process/r?user_id=50%",
+            "/process/r?user_id=a|b", "/process/r?user_id=a b", "/x%"}) {
+            ProxyRequest request = ProxyRequest.parse("GET", target);
+            assertThat(request.kind()).as(target).isEqualTo(Kind.BAD_REQUEST);
+            assertThat(request.problem()).as(target).startsWith("malformed request target: ").endsWith(" of " + target);
+        }
+        assertThat(ProxyRequest.parse("GET", "/process/r?user_id=%zz").problem())
+                .isEqualTo("malformed request target: malformed escape pair at index 19 of /process/r?user_id=%zz");
+    }
+
+    @Test
+    void aLongBadTargetIsQuotedShortened() {
+        String target = "/process/r?user_id=" + "1".repeat(300) + "%";
+
+        assertThat(ProxyRequest.parse("GET", target).problem()).endsWith(
+                " of " + target.substring(0, ProxyRequest.MAX_QUOTED_TARGET) + "...");
+    }
+
+    @Test
+    void queryParameterKeepsAMalformedEscapeAsSentRatherThanThrowing() {
+        assertThat(ProxyRequest.queryParameter("user_id=%zz", "user_id")).isEqualTo("%zz");
     }
 
     @Test

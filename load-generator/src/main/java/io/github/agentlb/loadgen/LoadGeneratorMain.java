@@ -107,8 +107,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             description = "Per-request timeout, ms (default: ${DEFAULT-VALUE}).")
     private long timeoutMs;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
-            description = "Output directory (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Output directory (default: " + DEFAULT_OUT + ", or " + DEFAULT_URL_OUT + " with --url, "
+                    + "so that a run against a running balancer does not replace the main job's files).")
     private Path out;
 
     @Option(names = "--agent-delay-min-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MIN_MS,
@@ -124,6 +125,10 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     /** How often the pid balancer's weights and utilizations are sampled: twice per control period, so no step is missed. */
     static final Duration PID_SAMPLE_PERIOD = PidWeightsConfig.DEFAULT_CONTROL_PERIOD.dividedBy(2);
     private static final String ALL_SCENARIOS = "all";
+    /** Output directory of the main job. */
+    static final String DEFAULT_OUT = "results";
+    /** Output directory of a {@code --url} run. */
+    static final String DEFAULT_URL_OUT = "results/url";
 
     private final PrintStream stdout;
 
@@ -155,6 +160,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     public Integer call() throws Exception {
         LoadTestConfig config = validatedConfig();
         List<Scenario> scenarios = validatedScenarios();
+        out = outputDirectory(out, url != null);
         ReportWriter writer = new ReportWriter(out);
         List<RunReport> reports = new ArrayList<>();
         List<String> files = new ArrayList<>(List.of(ReportWriter.MARKDOWN_FILE));
@@ -273,9 +279,37 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         LoadRunner.RunResult result = new LoadRunner(config, stdout).run(target, label);
         RunStatistics stats = RunStatistics.of(result.outcomes(), List.of(), result.durationNanos());
         if (stats.successes() == 0) {
-            stdout.println("No request was answered: is a balancer running at " + target + "?");
+            stdout.println(nothingSucceeded(stats, target));
         }
         return written(new RunReport(label, scenario, target, false, config, stats), writer);
+    }
+
+    /** {@code out} if given, else {@value #DEFAULT_URL_OUT} for a {@code --url} run and {@value #DEFAULT_OUT} otherwise. */
+    static Path outputDirectory(Path out, boolean againstUrl) {
+        return out != null ? out : Path.of(againstUrl ? DEFAULT_URL_OUT : DEFAULT_OUT);
+    }
+
+    /**
+     * What to tell the user when no request of a {@code --url} run succeeded: that nothing
+     * answered, or which HTTP answers came instead ("every request failed: 2000 x HTTP 404; ...").
+     */
+    static String nothingSucceeded(RunStatistics stats, String target) {
+        Map<Integer, Long> answered = new TreeMap<>(stats.errorStatuses());
+        Long unanswered = answered.remove(0);
+        if (answered.isEmpty()) {
+            return "No request was answered: is a balancer running at " + target + "?";
+        }
+        List<String> parts = new ArrayList<>();
+        answered.forEach((status, n) -> parts.add(n + " x HTTP " + status
+                + (status >= 200 && status < 300 ? " without an agent's JSON" : "")));
+        if (unanswered != null) {
+            parts.add(unanswered + " without an answer");
+        }
+        if (stats.timeouts() > 0) {
+            parts.add(stats.timeouts() + " timed out");
+        }
+        return "Every request failed: " + String.join(", ", parts) + "; is " + target
+                + " a balancer of this project (GET /process/{req_id}?user_id=N answered by an agent's JSON)?";
     }
 
     private RunReport written(RunReport report, ReportWriter writer) throws IOException {

@@ -111,13 +111,16 @@ public final class ReportWriter {
             }
         });
         sb.append("Counts are successful requests per agent; spread = max - min; CV = standard deviation / mean "
-                + "of the counts; max/mean of the counts. Utilization (`util`) is each agent's own "
-                + "(in service + queued) / capacity, sampled every "
-                + LoadGeneratorMain.UTILIZATION_SAMPLE_PERIOD.toMillis() + " ms during the measured run and "
-                + "averaged over time (above 1 = requests queued); util max/mean is the largest over the mean, "
-                + "the figure Robinhood reports. Stickiness = share of answered users whose answers all came "
-                + "from one agent; p95 over successful requests, client-side; req/s = successful requests per "
-                + "second.\n\n");
+                + "of the counts; max/mean of the counts. ");
+        if (reports.stream().anyMatch(r -> r.utilization() != null)) {
+            // Only embedded runs sample their agents; a table without util columns needs no legend for them.
+            sb.append("Utilization (`util`) is each agent's own (in service + queued) / capacity, sampled every "
+                    + LoadGeneratorMain.UTILIZATION_SAMPLE_PERIOD.toMillis() + " ms during the measured run and "
+                    + "averaged over time (above 1 = requests queued); util max/mean is the largest over the mean, "
+                    + "the figure Robinhood reports. ");
+        }
+        sb.append("Stickiness = share of answered users whose answers all came from one agent; p95 over "
+                + "successful requests, client-side; req/s = successful requests per second.\n\n");
         if (convergenceChart) {
             sb.append("![PID weights and utilization over time](").append(PidConvergenceChart.PNG_FILE).append(")\n\n");
         }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.agent.StubAgent;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -128,6 +130,44 @@ class LoadGeneratorMainTest {
         assertThat(code).isEqualTo(1);
         assertThat(report("external").get("errors").asInt()).isEqualTo(5);
         assertThat(stdout()).contains("No request was answered").contains("exit code 1");
+    }
+
+    @Test
+    void runAgainstAServerAnswering404SaysSoRatherThanThatNothingAnswered() throws Exception {
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
+            // The agent under a path prefix: /nope/process/... is a 404 for every request.
+            int code = run("--url", agent.baseUrl() + "/nope", "--strategy", "external", "--requests", "5",
+                    "--users", "5", "--warmup", "0", "--out", dir.toString());
+
+            assertThat(code).isEqualTo(1);
+            assertThat(stdout()).contains("Every request failed: 5 x HTTP 404; is " + agent.baseUrl()
+                    + "/nope a balancer of this project").doesNotContain("No request was answered");
+            assertThat(report("external").get("error_statuses").get("404").asInt()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void nothingSucceededListsWhatCameInstead() {
+        RunStatistics mixed = RunStatistics.of(List.of(
+                RequestOutcome.error("r1", 1, 404, 1), RequestOutcome.error("r2", 2, 404, 1),
+                RequestOutcome.error("r3", 3, 200, 1), RequestOutcome.error("r4", 4, 0, 1),
+                RequestOutcome.timeout("r5", 5, 1)), List.of(), 1);
+        RunStatistics silent = RunStatistics.of(List.of(RequestOutcome.error("r1", 1, 0, 1)), List.of(), 1);
+
+        assertThat(LoadGeneratorMain.nothingSucceeded(mixed, "http://h:1")).startsWith("Every request failed: "
+                + "1 x HTTP 200 without an agent's JSON, 2 x HTTP 404, 1 without an answer, 1 timed out; "
+                + "is http://h:1 a balancer of this project");
+        assertThat(LoadGeneratorMain.nothingSucceeded(silent, "http://h:1"))
+                .isEqualTo("No request was answered: is a balancer running at http://h:1?");
+    }
+
+    @Test
+    void aUrlRunWritesIntoItsOwnDirectoryByDefaultSoTheMainJobsFilesStay() {
+        assertThat(LoadGeneratorMain.outputDirectory(null, true)).isEqualTo(Path.of("results", "url"));
+        assertThat(LoadGeneratorMain.outputDirectory(null, false)).isEqualTo(Path.of("results"));
+        assertThat(LoadGeneratorMain.outputDirectory(dir, true)).isEqualTo(dir);
+        assertThat(run("--help")).isZero();
+        assertThat(stdout().replaceAll("\\s+", " ")).contains("results/url with --url");
     }
 
     @Test

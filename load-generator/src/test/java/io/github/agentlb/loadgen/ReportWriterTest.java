@@ -132,6 +132,8 @@ class ReportWriterTest {
         assertThat(text).contains("| ch | 2 | 0 | 0 | 1 | 1 | 0 | 0 | 1 | 0.707 | 1.500 | 1.000 | 1.0 | 2.0 |");
         assertThat(text).contains("![requests per agent, rr, uniform](distribution_rr.png)");
         assertThat(text).doesNotContain("pid_convergence.png");
+        // No run sampled utilization (as with --url): no util columns, so no legend for them.
+        assertThat(text).doesNotContain(" util |").doesNotContain("Utilization (`util`)").contains("Stickiness = ");
     }
 
     @Test
@@ -157,6 +159,7 @@ class ReportWriterTest {
                 .contains("`avn` virtual nodes at the end: A1 60, A2 55, A3 35 (of 150); S = 0.063; 7 reallocations");
         assertThat(text).contains("after 4 warm-up requests")
                 .contains("![PID weights and utilization over time](pid_convergence.png)")
-                .contains("](distribution_heterogeneous_avn.png)");
+                .contains("](distribution_heterogeneous_avn.png)")
+                .contains("Utilization (`util`) is each agent's own");
     }
 }

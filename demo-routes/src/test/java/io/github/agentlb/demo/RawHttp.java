@@ -1,0 +1,94 @@
+package io.github.agentlb.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Sends one request exactly as written, for targets {@link java.net.http.HttpClient} refuses to
+ * send ({@code %zz}, {@code |}), and reads the answer until the server closes the connection.
+ */
+final class RawHttp {
+
+    private static final int TIMEOUT_MS = 10_000;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A parsed answer; {@code status} is 0 when the server closed the connection without one. */
+    record Answer(int status, Map<String, String> headers, String body) {
+        String header(String name) {
+            return headers.get(name.toLowerCase(Locale.ROOT));
+        }
+
+        JsonNode json() {
+            try {
+                return JSON.readTree(body);
+            } catch (IOException e) {
+                throw new UncheckedIOException("not JSON: " + body, e);
+            }
+        }
+    }
+
+    private RawHttp() {
+    }
+
+    /** {@code METHOD target HTTP/1.1} with {@code Host} and {@code Connection: close}. */
+    static Answer send(String baseUrl, String method, String target) {
+        URI base = URI.create(baseUrl);
+        return exchange(base.getHost(), base.getPort(), method + " " + target + " HTTP/1.1\r\nHost: "
+                + base.getHost() + ":" + base.getPort() + "\r\nConnection: close\r\n\r\n");
+    }
+
+    /** Writes {@code request} and parses what comes back until the connection closes. */
+    static Answer exchange(String host, int port, String request) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), TIMEOUT_MS);
+            socket.setSoTimeout(TIMEOUT_MS);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            return parse(readAll(socket.getInputStream()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String readAll(InputStream in) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        try {
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                bytes.write(buffer, 0, n);
+            }
+        } catch (SocketTimeoutException e) {
+            throw new IllegalStateException("no end of answer within " + TIMEOUT_MS + " ms: " + bytes, e);
+        } catch (IOException e) {
+            // A reset after the answer: keep what was read.
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static Answer parse(String raw) {
+        int end = raw.indexOf("\r\n\r\n");
+        if (raw.isEmpty() || end < 0) {
+            return new Answer(0, Map.of(), raw);
+        }
+        String[] lines = raw.substring(0, end).split("\r\n");
+        int status = Integer.parseInt(lines[0].split(" ")[1]);
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+        }
+        return new Answer(status, headers, raw.substring(end + 4));
+    }
+}

@@ -1,0 +1,124 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.camel.ConsistentHashLB;
+import java.net.http.HttpResponse;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.main.Main;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The README's snippet for a user's own route, run as a user would: Camel Main's platform-http
+ * server in front, camel-http to three stub agents. Only the agents' host and port differ from
+ * the README's text ({@code http://localhost:8081} ...), as the test's agents are on free ports.
+ */
+@Timeout(60)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ReadmeSnippetTest {
+
+    /** The README's route; {@code a1}..{@code a3} stand for http://localhost:8081..8083. */
+    static final class UserRoute extends RouteBuilder {
+        private final String a1;
+        private final String a2;
+        private final String a3;
+
+        UserRoute(List<String> agents) {
+            this.a1 = agents.get(0);
+            this.a2 = agents.get(1);
+            this.a3 = agents.get(2);
+        }
+
+        @Override
+        public void configure() {
+            from("platform-http:/process?matchOnUriPrefix=true")
+                .loadBalance(new ConsistentHashLB())
+                    .to(a1 + "?bridgeEndpoint=true")
+                    .to(a2 + "?bridgeEndpoint=true")
+                    .to(a3 + "?bridgeEndpoint=true")
+                .end()
+                .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE);
+        }
+    }
+
+    private final Http http = new Http();
+    private Agents agents;
+    private Main main;
+    private String base;
+
+    @BeforeAll
+    void start() throws Exception {
+        agents = Agents.start(3, 0, 2);
+        int port = StubAgent.findFreePort("127.0.0.1");
+        main = new Main();
+        main.configure().addRoutesBuilder(new UserRoute(agents.urls()));
+        main.addOverrideProperty("camel.server.enabled", "true");
+        main.addOverrideProperty("camel.server.host", "127.0.0.1");
+        main.addOverrideProperty("camel.server.port", Integer.toString(port));
+        // The demo's application.properties is on this classpath: keep its management server off.
+        main.addOverrideProperty("camel.management.enabled", "false");
+        main.addOverrideProperty("camel.metrics.enabled", "false");
+        main.start();
+        base = "http://127.0.0.1:" + port;
+    }
+
+    @AfterAll
+    void stop() {
+        if (main != null) {
+            main.stop();
+        }
+        if (agents != null) {
+            agents.close();
+        }
+    }
+
+    @Test
+    void forwardsPathAndQueryAndKeepsEachUserOnOneAgent() {
+        Set<String> agentsOfUser42 = new HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> response = http.get(base + "/process/r" + i + "?user_id=42");
+
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            JsonNode body = Http.json(response);
+            assertThat(body.path("request_id").asText()).isEqualTo("r" + i);
+            assertThat(body.path("user_id").asText()).isEqualTo("42");
+            agentsOfUser42.add(body.path("agent_id").asText());
+        }
+        assertThat(agentsOfUser42).hasSize(1);
+    }
+
+    @Test
+    void differentUsersReachEveryAgent() {
+        Set<String> seen = new HashSet<>();
+        for (int user = 1; user <= 30; user++) {
+            seen.add(Http.agentId(http.get(base + "/process/u" + user + "?user_id=" + user)));
+        }
+        assertThat(seen).containsExactlyInAnyOrder("A1", "A2", "A3");
+    }
+
+    @Test
+    void passesEscapesThroughAndAnswersWithTheAgentsStatusTypeAndBodyOnly() {
+        HttpResponse<String> response = http.get(base + "/process/a%20b?user_id=c%20d&x=%2B");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode body = Http.json(response);
+        assertThat(body.path("request_id").asText()).isEqualTo("a b");
+        assertThat(body.path("user_id").asText()).isEqualTo("c d");
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+        // Without the removeHeaders line the agent's X-Agent-* headers and the query parameters
+        // (user_id, x) came back as response headers.
+        assertThat(response.headers().map().keySet()).allMatch(
+                name -> Set.of(":status", "content-type", "content-length").contains(name.toLowerCase()), "only "
+                        + ":status, content-type, content-length");
+    }
+}
