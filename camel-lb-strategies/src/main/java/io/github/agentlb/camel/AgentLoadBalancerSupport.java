@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelExchangeException;
@@ -328,8 +329,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         private final Members members;
         private final Selection selection;
         private final Set<String> tried = new HashSet<>();
-        private final List<String> failures = new ArrayList<>(2);
-        private Throwable lastFailure;
+        private final List<AgentFailure> failures = new ArrayList<>(2);
 
         Attempts(Exchange exchange, AsyncCallback callback, Members members, Selection selection) {
             this.exchange = exchange;
@@ -386,8 +386,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
             notifyListeners(agent, failure == null ? AttemptOutcome.SUCCESS
                     : connectionFailure ? AttemptOutcome.CONNECTION_FAILURE : AttemptOutcome.ERROR, elapsedNanos);
             if (connectionFailure && isRunAllowed()) {
-                lastFailure = failure;
-                failures.add(agent + " (" + failure.getClass().getSimpleName() + ": " + rootMessage(failure) + ")");
+                failures.add(AgentFailure.of(agent, failure));
                 next();
                 return;
             }
@@ -400,8 +399,9 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         private void giveUp() {
             String message = tried.isEmpty()
                     ? "No agent available: the " + strategyName() + " balancer selected no agent"
-                    : "No agent available: all " + tried.size() + " agents tried failed: " + String.join(", ", failures);
-            exchange.setException(new NoAgentAvailableException(message, exchange, lastFailure));
+                    : "No agent available: all " + tried.size() + " agents tried failed: " + failures.stream().map(AgentFailure::toString).collect(Collectors.joining(", "));
+            Throwable lastFailure = failures.isEmpty() ? null : failures.get(failures.size() - 1).failure();
+            exchange.setException(new NoAgentAvailableException(message, exchange, lastFailure, failures));
             callback.done(false);
         }
     }
@@ -445,14 +445,6 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
             }
         }
         return out.toString();
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return String.valueOf(root.getMessage());
     }
 
     @Override

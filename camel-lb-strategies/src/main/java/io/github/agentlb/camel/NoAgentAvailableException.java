@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import java.util.List;
 import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
 
@@ -14,7 +15,22 @@ public class NoAgentAvailableException extends CamelExchangeException {
 
     private static final long serialVersionUID = 1L;
 
+    private final transient List<AgentFailure> failures;
+
     public NoAgentAvailableException(String message, Exchange exchange, Throwable cause) {
+        this(message, exchange, cause, List.of());
+    }
+
+    /**
+     * @param failures the failed attempts, in the order tried; copied
+     */
+    public NoAgentAvailableException(String message, Exchange exchange, Throwable cause, List<AgentFailure> failures) {
         super(message, exchange, cause);
+        this.failures = List.copyOf(failures);
+    }
+
+    /** The failed attempts, in the order tried; empty when the balancer had no agent to try. */
+    public List<AgentFailure> failures() {
+        return failures;
     }
 }

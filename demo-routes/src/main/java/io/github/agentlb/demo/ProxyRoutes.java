@@ -2,17 +2,18 @@ package io.github.agentlb.demo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.agentlb.camel.AgentFailure;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
@@ -23,7 +24,6 @@ import org.apache.camel.component.netty.http.NettyHttpMessage;
 import org.apache.camel.model.LoadBalanceDefinition;
 import org.apache.camel.spi.Registry;
 import org.apache.camel.support.SynchronizationAdapter;
-import org.apache.camel.support.service.ServiceHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -141,7 +141,6 @@ public class ProxyRoutes extends RouteBuilder {
                 .process(this::accept)
                 .doTry()
                     .loadBalance(balancer);
-        Map<String, String> labelByEndpointUri = new HashMap<>();
         for (String url : config.agentUrls()) {
             NettyHttpEndpoint endpoint = upstream(url);
             String name = config.agentNames().get(url);
@@ -149,12 +148,8 @@ public class ProxyRoutes extends RouteBuilder {
                 balancer.nameAgent(endpoint.getEndpointUri(), name);
             }
             agentUrlById.put(name != null ? name : endpoint.getEndpointUri(), url);
-            labelByEndpointUri.put(endpoint.getEndpointUri(), name != null ? name : url);
             balance.to(endpoint);
         }
-        AttemptFailures failures = new AttemptFailures(Map.copyOf(labelByEndpointUri));
-        getContext().getManagementStrategy().addEventNotifier(failures);
-        ServiceHelper.startService(failures);
         balance.end()
                     .process(this::relay)
                 .endDoTry()
@@ -216,7 +211,6 @@ public class ProxyRoutes extends RouteBuilder {
             }
             case PROXY -> {
                 exchange.setProperty(START_PROPERTY, System.nanoTime());
-                AttemptFailures.track(exchange);
                 exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
                     @Override
                     public void onDone(Exchange done) {
@@ -280,15 +274,17 @@ public class ProxyRoutes extends RouteBuilder {
     }
 
     /**
-     * 503 with the agents tried and why each failed, from {@link AttemptFailures}; the balancer's
-     * exception goes to the log at DEBUG, on one line: a dead agent is an expected condition.
+     * 503 with the agents tried and why each failed ({@link NoAgentAvailableException#failures()});
+     * the exception goes to the log at DEBUG, on one line: a dead agent is an expected condition.
      */
     private void noAgent(Exchange exchange) throws JsonProcessingException {
-        Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-        String detail = AttemptFailures.summary(AttemptFailures.of(exchange));
-        if (detail == null) {
-            detail = "the " + balancer.strategyName() + " balancer has no agent to try";
-        }
+        NoAgentAvailableException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, NoAgentAvailableException.class);
+        List<AgentFailure> failures = cause == null ? List.of() : cause.failures();
+        String list = failures.stream().map(f -> label(f.agentId()) + " (" + f.reason() + ")")
+                .collect(Collectors.joining(", "));
+        String detail = failures.isEmpty() ? "the " + balancer.strategyName() + " balancer has no agent to try"
+                : failures.size() == 1 ? "the only agent tried failed: " + list
+                : "all " + failures.size() + " agents tried failed: " + list;
         LOG.warn("request={} answered 503: {}", requestId(exchange), detail);
         LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
         reply(exchange, 503, error("no agent available", detail));
@@ -297,11 +293,7 @@ public class ProxyRoutes extends RouteBuilder {
     /** 502 naming the agent and what went wrong; the exception goes to the log at DEBUG, on one line. */
     private void badGateway(Exchange exchange) throws JsonProcessingException {
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-        List<AttemptFailures.Failure> failures = AttemptFailures.of(exchange);
-        String detail = failures.isEmpty()
-                ? "agent " + agentLabel(exchange) + " " + AttemptFailures.reason(cause)
-                : "agent " + failures.get(failures.size() - 1).agent() + " "
-                        + failures.get(failures.size() - 1).reason();
+        String detail = "agent " + agentLabel(exchange) + " " + AgentFailure.reasonOf(cause);
         LOG.warn("request={} answered 502: {}", requestId(exchange), detail);
         LOG.debug("request={} 502 cause: {}", requestId(exchange), cause);
         reply(exchange, 502, error("bad gateway", detail));
@@ -310,10 +302,12 @@ public class ProxyRoutes extends RouteBuilder {
     /** The answering agent's name or base URL, "?" if the balancer did not say. */
     private String agentLabel(Exchange exchange) {
         String id = exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, String.class);
-        if (id == null) {
-            return "?";
-        }
-        return config.agentNames().containsValue(id) ? id : agentUrl(id);
+        return id == null ? "?" : label(id);
+    }
+
+    /** A balancer agent id as the client should read it: the agent's name, else its base URL. */
+    private String label(String agentId) {
+        return config.agentNames().containsValue(agentId) ? agentId : agentUrl(agentId);
     }
 
     private static String requestId(Exchange exchange) {

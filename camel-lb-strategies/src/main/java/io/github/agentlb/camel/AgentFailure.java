@@ -1,0 +1,73 @@
+package io.github.agentlb.camel;
+
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedChannelException;
+import java.util.Locale;
+import java.util.NoSuchElementException;
+import java.util.concurrent.TimeoutException;
+import org.apache.camel.ExchangeTimedOutException;
+
+/**
+ * One failed attempt on an agent: which agent, why in a few words fit for a client or a log
+ * line, and the exception.
+ *
+ * @param agentId the agent's id (its name or endpoint URI)
+ * @param reason  {@link #reasonOf(Throwable)} of the failure
+ * @param failure the exception the attempt ended with
+ */
+public record AgentFailure(String agentId, String reason, Throwable failure) {
+
+    /** The failure of {@code agentId} with {@code failure}, its reason derived. */
+    public static AgentFailure of(String agentId, Throwable failure) {
+        return new AgentFailure(agentId, reasonOf(failure), failure);
+    }
+
+    /**
+     * Why an attempt failed, in a few lowercase words without class names: "connection refused",
+     * "timed out", "connection reset", "closed the connection without answering", "could not
+     * connect", "answered something that is not HTTP", "I/O error" or "failed".
+     */
+    public static String reasonOf(Throwable failure) {
+        boolean io = false;
+        Throwable last = failure;
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            last = t;
+            String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+            if (isTimeout(t)) {
+                return "timed out";
+            }
+            if (message.contains("connection refused")) {
+                return "connection refused";
+            }
+            if (message.contains("connection reset")) {
+                return "connection reset";
+            }
+            if (t instanceof ClosedChannelException || message.contains("no response received")) {
+                return "closed the connection without answering";
+            }
+            if (t.getClass().getName().startsWith("io.netty.handler.codec.")) {
+                return "answered something that is not HTTP";
+            }
+            io |= t instanceof IOException;
+        }
+        if (last instanceof NoSuchElementException) {
+            // camel-netty's connection pool reports a connect that failed at once this way.
+            return "could not connect";
+        }
+        return io ? "I/O error" : "failed";
+    }
+
+    private static boolean isTimeout(Throwable t) {
+        String name = t.getClass().getName();
+        return t instanceof TimeoutException || t instanceof ExchangeTimedOutException
+                || t instanceof SocketTimeoutException || name.startsWith("io.netty.handler.timeout.")
+                || name.equals("io.netty.channel.ConnectTimeoutException");
+    }
+
+    /** {@code agentId (reason)}. */
+    @Override
+    public String toString() {
+        return agentId + " (" + reason + ")";
+    }
+}
