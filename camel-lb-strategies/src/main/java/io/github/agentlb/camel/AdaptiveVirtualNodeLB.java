@@ -35,8 +35,11 @@ import org.slf4j.LoggerFactory;
  *       missing, non-numeric or out-of-range value is ignored with a DEBUG log. Until every agent
  *       has reported, {@code L_i} is the request share alone.
  *   <li>Evaluation: every {@code evaluationWindow} requests, on the thread that completes the
- *       window, after its answer arrived; it never waits for a lock and costs well under a
- *       millisecond at the defaults. A new ring is swapped in atomically.
+ *       window, after its answer arrived; it never waits for a lock and costs about a millisecond
+ *       at the defaults (up to 16 candidate moves replayed). A new ring is swapped in atomically.
+ *       Moves start when S exceeds the threshold and stop at the settle threshold, with a
+ *       cooldown after each evaluation that moved and smoothed reports
+ *       ({@link io.github.agentlb.core.avn.MoveGuard}).
  * </ul>
  *
  * <pre>{@code
@@ -217,7 +220,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
         private Builder() {
         }
 
-        /** The algorithm's configuration (weights, N, threshold, window, hash function). */
+        /** The algorithm's configuration (weights, N, thresholds, cooldown, smoothing, window, hash function). */
         public Builder config(AdaptiveVirtualNodesConfig config) {
             this.config = Objects.requireNonNull(config, "config");
             return this;

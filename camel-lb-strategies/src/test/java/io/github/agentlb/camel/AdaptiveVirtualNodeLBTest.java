@@ -25,7 +25,7 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
     private static final String C = "direct://c";
 
     private final AdaptiveVirtualNodeLB balancer = AdaptiveVirtualNodeLB.builder()
-            .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).evaluationWindow(30).build())
+            .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).evaluationWindow(30).maxMovesPerEvaluation(1).build())
             .build();
     private final Map<String, String> cpuOf = new HashMap<>(Map.of("a", "0.10", "b", "0.10", "c", "0.10"));
     private final AtomicBoolean bDown = new AtomicBoolean();

@@ -33,10 +33,20 @@ import java.util.concurrent.locks.ReentrantLock;
  *       per load report feeds the window's CPU and memory.
  *   <li>{@link #evaluate}: replays the history on the current ring to get each host's request
  *       share (what this ring makes of recent traffic, as the paper's storage system counts the
- *       data each host holds), computes {@code L_i} (eq. 3) and S (eqs. 4-5) and, while S exceeds
- *       the threshold, moves virtual nodes from the most to the least loaded host
+ *       data each host holds), computes {@code L_i} (eq. 3) and S (eqs. 4-5) and, as the
+ *       {@link MoveGuard} allows, moves virtual nodes from the most to the least loaded host
  *       ({@link Reallocation}); the new ring replaces the old one atomically.
  * </ol>
+ *
+ * <h2>Guards against noise</h2>
+ * CPU and memory reports are instantaneous, and S computed from one window of them crossed the
+ * threshold on a fleet of equal agents now and then, each crossing moving a node and re-homing
+ * users. So: the CPU and memory of eq. (3) are an exponentially weighted moving average of the
+ * windows' mean reports ({@link AdaptiveVirtualNodesConfig#utilizationSmoothing()}), restarted
+ * after a move since earlier reports describe another ring; moves start when S exceeds the
+ * threshold and go on until S is at most the settle threshold (hysteresis), and an evaluation
+ * that moved is followed by a cooldown ({@link MoveGuard}). The paper's mechanism is unchanged:
+ * one virtual node at a time from the most to the least loaded host, total constant.
  *
  * <pre>{@code
  * AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
@@ -67,6 +77,9 @@ public final class AdaptiveVirtualNodes {
     private final Map<String, HostUtilization> lastReports = new ConcurrentHashMap<>();
     private final AtomicLong reallocations = new AtomicLong();
     private final History history;
+    private final MoveGuard guard;
+    /** Smoothed CPU and memory per host (EWMA over windows); guarded by {@link #lock}. */
+    private final Map<String, HostUtilization> smoothedUtilization = new HashMap<>();
     private volatile Topology topology;
     private volatile Window window;
     private volatile Evaluation lastEvaluation;
@@ -75,6 +88,7 @@ public final class AdaptiveVirtualNodes {
     public AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig config) {
         this.config = Objects.requireNonNull(config, "config");
         this.history = new History(config.historySize());
+        this.guard = new MoveGuard(config);
     }
 
     /** The configuration. */
@@ -146,6 +160,8 @@ public final class AdaptiveVirtualNodes {
             topology = new Topology(ring, Collections.unmodifiableSortedMap(new TreeMap<>(weights)));
             window = new Window(ring.agents());
             lastEvaluation = null;
+            guard.reset();
+            smoothedUtilization.clear();
         } finally {
             lock.unlock();
         }
@@ -253,14 +269,46 @@ public final class AdaptiveVirtualNodes {
             }
             Window closed = window;
             window = new Window(t.ring.agents());
-            WindowSnapshot snapshot = new WindowSnapshot(history.positions(), closed.utilization(lastReports));
-            Evaluation evaluation = Reallocation.evaluate(t.ring, t.capacityShares, snapshot, config);
+            WindowSnapshot snapshot = new WindowSnapshot(history.positions(), smooth(closed.utilization(lastReports)));
+            Evaluation evaluation = Reallocation.evaluate(t.ring, t.capacityShares, snapshot, config, guard::movesAllowed);
+            guard.moved(evaluation.moves().size());
             if (!evaluation.moves().isEmpty()) {
                 topology = new Topology(evaluation.ring(), t.capacityShares);
                 reallocations.addAndGet(evaluation.moves().size());
+                // Reports from before the move describe another ring.
+                smoothedUtilization.clear();
             }
             lastEvaluation = evaluation;
             return Optional.of(evaluation);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * EWMA over windows: {@code u = a * windowMean + (1 - a) * u}, {@code a} the configured
+     * {@link AdaptiveVirtualNodesConfig#utilizationSmoothing()}; a host's first window after a
+     * reset is taken as is. Caller holds {@link #lock}.
+     */
+    private Map<String, HostUtilization> smooth(Map<String, HostUtilization> windowMeans) {
+        double a = config.utilizationSmoothing();
+        Map<String, HostUtilization> smoothed = new HashMap<>();
+        windowMeans.forEach((host, mean) -> {
+            HostUtilization previous = smoothedUtilization.get(host);
+            smoothed.put(host, previous == null ? mean : new HostUtilization(
+                    Window.clamp(a * mean.cpu() + (1 - a) * previous.cpu()),
+                    Window.clamp(a * mean.memory() + (1 - a) * previous.memory())));
+        });
+        smoothedUtilization.clear();
+        smoothedUtilization.putAll(smoothed);
+        return smoothed;
+    }
+
+    /** The phase of the move guard (hysteresis and cooldown, {@link MoveGuard}). */
+    public MoveGuard.Phase guardPhase() {
+        lock.lock();
+        try {
+            return guard.phase();
         } finally {
             lock.unlock();
         }

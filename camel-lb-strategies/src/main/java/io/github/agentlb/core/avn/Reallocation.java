@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.DoubleToIntFunction;
 
 /**
  * The paper's dynamic reallocation (section 2.2.2, fig. 5) as a pure step function: from a ring and
@@ -14,16 +15,25 @@ import java.util.TreeMap;
  *
  * <h2>The step</h2>
  * Replay the recent keyed requests (their ring positions) on the ring to get each host's request
- * share, compute {@code L_i} (eq. 3) and S (eqs. 4-5). While S exceeds the threshold and fewer than
- * {@code maxMovesPerEvaluation} moves were made, move one virtual node from the host with the
- * largest {@code L_i} to the one with the smallest, and evaluate S again. The donor keeps at
- * least one virtual node; the total never changes. Ties on {@code L_i} go to the smaller host id.
+ * share, compute {@code L_i} (eq. 3) and S (eqs. 4-5). If moves are allowed (S above the
+ * threshold, or as {@link MoveGuard} decides), then while S exceeds the settle threshold and fewer
+ * than the allowed moves were made, move one virtual node from the host with the largest
+ * {@code L_i} to the one with the smallest, and evaluate S again. The donor keeps at least one
+ * virtual node; the total never changes. Ties on {@code L_i} go to the smaller host id. With
+ * {@link AdaptiveVirtualNodesConfig.Builder#paperRule()} (settle threshold = threshold, one move)
+ * this is the paper's step.
  *
  * <h2>Re-evaluating without waiting: replay</h2>
  * The paper re-evaluates S after each move. We replay the same requests on the candidate ring: the
  * request counts after the move are exact for those requests. A host's CPU and memory are assumed
  * to scale with its requests, {@code L_i' = L_i * L_ti' / L_ti} (exact without utilization
- * reports, where {@code L_i = 100 * L_ti}).
+ * reports, where {@code L_i = 100 * L_ti}), each prediction from what the window measured on the
+ * current ring. Where idle CPU and resident memory do not follow the requests (the live
+ * heterogeneous fleet) this credits a move with more effect than it has, so an evaluation stops
+ * moving early; the next evaluations, while {@link MoveGuard} stays active, continue. We tried
+ * scaling the CPU alone and keeping memory: on the paper's model (experiment b, memory following
+ * the load) that predicted too little and the paper's rule then moved a node back and forth
+ * without end; erring on the optimistic side converges.
  *
  * <h2>Which move, and oscillation</h2>
  * A move changes two arcs only: the donor's last label {@code donor:(n-1)} goes, the receiver's
@@ -55,7 +65,9 @@ public final class Reallocation {
     }
 
     /**
-     * Evaluates a window and moves virtual nodes if needed.
+     * Evaluates a window without a {@link MoveGuard}: if S exceeds the threshold, moves up to
+     * {@code maxMovesPerEvaluation} virtual nodes, until the predicted S is at most the settle
+     * threshold.
      *
      * @param ring           the ring that served the window
      * @param capacityShares host id to its capacity weight {@code e_i} (eq. 1, summing to 1)
@@ -64,16 +76,33 @@ public final class Reallocation {
      */
     public static Evaluation evaluate(HashRing ring, Map<String, Double> capacityShares, WindowSnapshot window,
             AdaptiveVirtualNodesConfig config) {
+        return evaluate(ring, capacityShares, window, config,
+                s -> s > config.imbalanceThreshold() ? config.maxMovesPerEvaluation() : 0);
+    }
+
+    /**
+     * Evaluates a window and moves at most {@code allowedMoves.applyAsInt(S)} virtual nodes, S
+     * measured before any move; the moves stop earlier once the predicted S is at most the settle
+     * threshold or no move qualifies.
+     *
+     * @param allowedMoves from S (fraction) to the virtual nodes this evaluation may move (>= 0),
+     *                     e.g. {@link MoveGuard#movesAllowed}; called once
+     * @return the load indices, S, the moves made and the resulting ring
+     */
+    public static Evaluation evaluate(HashRing ring, Map<String, Double> capacityShares, WindowSnapshot window,
+            AdaptiveVirtualNodesConfig config, DoubleToIntFunction allowedMoves) {
         long[] positions = window.positions();
         SortedMap<String, Long> requests = owners(ring, positions);
         boolean withUtilization = LoadIndex.usesUtilization(requests, window.utilization());
         SortedMap<String, Double> loads = LoadIndex.loadIndices(requests, capacityShares, window.utilization(), config);
         double imbalance = LoadIndex.imbalanceIndex(loads);
 
+        Measured measured = new Measured(requests, loads, withUtilization);
         List<Evaluation.Move> moves = new ArrayList<>();
         State state = new State(ring, requests, loads, imbalance);
-        while (state.imbalance > config.imbalanceThreshold() && moves.size() < config.maxMovesPerEvaluation()) {
-            State next = bestMove(state, positions, capacityShares, withUtilization, config);
+        int allowed = allowedMoves.applyAsInt(imbalance);
+        while (state.imbalance > config.settleThreshold() && moves.size() < allowed) {
+            State next = bestMove(state, positions, capacityShares, measured, config);
             if (next == null) {
                 break;
             }
@@ -104,8 +133,8 @@ public final class Reallocation {
         return moved;
     }
 
-    private static State bestMove(State state, long[] positions, Map<String, Double> capacityShares,
-            boolean withUtilization, AdaptiveVirtualNodesConfig config) {
+    private static State bestMove(State state, long[] positions, Map<String, Double> capacityShares, Measured measured,
+            AdaptiveVirtualNodesConfig config) {
         Comparator<Map.Entry<String, Double>> byLoad = Map.Entry.comparingByValue();
         List<String> donors = state.loads.entrySet().stream()
                 .filter(e -> state.ring.virtualNodes().get(e.getKey()) > 1)
@@ -121,8 +150,7 @@ public final class Reallocation {
                     continue;
                 }
                 HashRing candidate = state.ring.withVirtualNodes(moveOne(state.ring.virtualNodes(), from, to));
-                State predicted = replay(state, candidate, owners(candidate, positions), capacityShares,
-                        withUtilization, config);
+                State predicted = predict(candidate, owners(candidate, positions), capacityShares, measured, config);
                 predicted.from = from;
                 predicted.to = to;
                 if (predicted.imbalance < state.imbalance - EPSILON) {
@@ -136,15 +164,21 @@ public final class Reallocation {
         return neutral;
     }
 
-    private static State replay(State state, HashRing candidate, SortedMap<String, Long> requests,
-            Map<String, Double> capacityShares, boolean withUtilization, AdaptiveVirtualNodesConfig config) {
+    /**
+     * {@code L_i} on a candidate ring from the measured window: {@code L_i' = L_i * L_ti' / L_ti},
+     * the request share replayed exactly and the CPU and memory assumed to follow the requests
+     * (exact without utilization reports, where {@code L_i = 100 * L_ti}); a host that had no
+     * request gains {@code 100 * b_t * L_ti'}.
+     */
+    private static State predict(HashRing candidate, SortedMap<String, Long> requests, Map<String, Double> capacityShares,
+            Measured measured, AdaptiveVirtualNodesConfig config) {
         long total = requests.values().stream().mapToLong(Long::longValue).sum();
         int hosts = requests.size();
-        double requestWeight = withUtilization ? config.loadRequestWeight() : 1;
+        double requestWeight = measured.withUtilization ? config.loadRequestWeight() : 1;
         SortedMap<String, Double> loads = new TreeMap<>();
-        state.loads.forEach((host, load) -> {
+        measured.loads.forEach((host, load) -> {
             double share = capacityShares.getOrDefault(host, 1.0 / hosts);
-            double shareBefore = LoadIndex.requestShare(state.requests.get(host), total, share, hosts);
+            double shareBefore = LoadIndex.requestShare(measured.requests.get(host), total, share, hosts);
             double shareAfter = LoadIndex.requestShare(requests.get(host), total, share, hosts);
             loads.put(host, shareBefore > 0 ? load * shareAfter / shareBefore : load + 100 * requestWeight * shareAfter);
         });
@@ -161,6 +195,11 @@ public final class Reallocation {
             counts.merge(ring.agentAt(position), 1L, Long::sum);
         }
         return counts;
+    }
+
+    /** What the evaluated window measured on the current ring: the base of every prediction. */
+    private record Measured(SortedMap<String, Long> requests, SortedMap<String, Double> loads,
+            boolean withUtilization) {
     }
 
     private static final class State {

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 class AdaptiveVirtualNodesCoreTest {
 
     private static final AdaptiveVirtualNodesConfig DEFAULTS = AdaptiveVirtualNodesConfig.ofDefaults();
+    private static final AdaptiveVirtualNodesConfig PAPER = AdaptiveVirtualNodesConfig.custom().paperRule().build();
 
     // ---- config
 
@@ -33,8 +34,11 @@ class AdaptiveVirtualNodesCoreTest {
         assertThat(DEFAULTS.loadRequestWeight()).isEqualTo(0.2);
         assertThat(DEFAULTS.totalVirtualNodes()).isEqualTo(150);
         assertThat(DEFAULTS.imbalanceThreshold()).isEqualTo(0.1);
-        assertThat(DEFAULTS.maxMovesPerEvaluation()).isEqualTo(1);
-        assertThat(DEFAULTS.evaluationWindow()).isEqualTo(50);
+        assertThat(DEFAULTS.settleThreshold()).isCloseTo(0.07, within(1e-12));
+        assertThat(DEFAULTS.cooldownWindows()).isEqualTo(1);
+        assertThat(DEFAULTS.utilizationSmoothing()).isEqualTo(0.5);
+        assertThat(DEFAULTS.maxMovesPerEvaluation()).isEqualTo(16);
+        assertThat(DEFAULTS.evaluationWindow()).isEqualTo(100);
         assertThat(DEFAULTS.historySize()).isEqualTo(2000);
         assertThat(DEFAULTS.hashFunction()).isEqualTo(HashAlgorithm.FNV1_64_MIXED);
     }
@@ -54,9 +58,27 @@ class AdaptiveVirtualNodesCoreTest {
         assertThatThrownBy(() -> b.maxMovesPerEvaluation(0)).hasMessage("maxMovesPerEvaluation must be >= 1, was 0");
         assertThatThrownBy(() -> b.evaluationWindow(0)).hasMessage("evaluationWindow must be >= 1, was 0");
         assertThatThrownBy(() -> b.historySize(0)).hasMessage("historySize must be >= 1, was 0");
+        assertThatThrownBy(() -> b.settleThreshold(0)).hasMessage("settleThreshold must be in (0, 1), was 0.0");
+        assertThatThrownBy(() -> b.cooldownWindows(-1)).hasMessage("cooldownWindows must be >= 0, was -1");
+        assertThatThrownBy(() -> b.utilizationSmoothing(0)).hasMessage("utilizationSmoothing must be in (0, 1], was 0.0");
+        assertThatThrownBy(() -> b.utilizationSmoothing(1.5)).hasMessage("utilizationSmoothing must be in (0, 1], was 1.5");
+        assertThatThrownBy(() -> AdaptiveVirtualNodesConfig.custom().settleThreshold(0.2).build()).hasMessage(
+                "settleThreshold must be <= imbalanceThreshold (0.1), was 0.2");
         assertThatThrownBy(() -> b.hashFunction("sha1")).isInstanceOf(IllegalArgumentException.class);
         assertThat(b.capacityWeights(0.3, 0.7).loadWeights(0, 0, 1).hashFunction("fnv1-64").build().loadRequestWeight())
                 .isEqualTo(1.0);
+    }
+
+    @Test
+    void theSettleThresholdFollowsTheThresholdUnlessSet() {
+        assertThat(AdaptiveVirtualNodesConfig.custom().imbalanceThreshold(0.2).build().settleThreshold())
+                .isCloseTo(0.14, within(1e-12));
+        assertThat(AdaptiveVirtualNodesConfig.custom().settleThreshold(0.03).imbalanceThreshold(0.2).build()
+                .settleThreshold()).isEqualTo(0.03);
+        AdaptiveVirtualNodesConfig paper = AdaptiveVirtualNodesConfig.custom().paperRule().build();
+        assertThat(List.of(paper.settleThreshold(), (double) paper.cooldownWindows(), paper.utilizationSmoothing(),
+                (double) paper.maxMovesPerEvaluation())).containsExactly(0.1, 0.0, 1.0, 1.0);
+        assertThat(AdaptiveVirtualNodesConfig.from(paper).build().settleThreshold()).isEqualTo(0.1);
     }
 
     // ---- eqs. (1) and (2)
@@ -172,7 +194,7 @@ class AdaptiveVirtualNodesCoreTest {
         }
         Map<String, HostUtilization> cpu = Map.of("a", new HostUtilization(0.9, 0.9), "b", new HostUtilization(0.3, 0.3),
                 "c", new HostUtilization(0.2, 0.2));
-        Evaluation e = Reallocation.evaluate(ring, equalShares(), new WindowSnapshot(positions, cpu), DEFAULTS);
+        Evaluation e = Reallocation.evaluate(ring, equalShares(), new WindowSnapshot(positions, cpu), PAPER);
         assertThat(e.usedUtilization()).isTrue();
         assertThat(e.imbalanceIndex()).isGreaterThan(0.1);
         assertThat(e.moves()).hasSize(1);
@@ -181,6 +203,43 @@ class AdaptiveVirtualNodesCoreTest {
         assertThat(move.predictedImbalanceAfter()).isLessThan(move.imbalanceBefore());
         assertThat(e.ring().virtualNodes().get("a")).isEqualTo(4);
         assertThat(e.ring().size()).isEqualTo(15);
+    }
+
+    @Test
+    void aPredictionScalesEachLoadIndexWithItsRequests() {
+        HashRing ring = HashRing.of(Map.of("a", 5, "b", 5, "c", 5), HashAlgorithm.FNV1_64_MIXED);
+        long[] positions = new long[3000];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = ring.hash("key-" + i);
+        }
+        Map<String, HostUtilization> measured = Map.of("a", new HostUtilization(0.9, 0.5),
+                "b", new HostUtilization(0.3, 0.2), "c", new HostUtilization(0.2, 0.2));
+        Evaluation e = Reallocation.evaluate(ring, equalShares(), new WindowSnapshot(positions, measured), PAPER);
+        assertThat(e.moves()).hasSize(1);
+
+        SortedMap<String, Long> before = Reallocation.owners(ring, positions);
+        SortedMap<String, Long> after = Reallocation.owners(e.ring(), positions);
+        Map<String, Double> predicted = new TreeMap<>();
+        e.loadIndices().forEach((host, load) -> predicted.put(host, load * after.get(host) / before.get(host)));
+        double expected = LoadIndex.imbalanceIndex(predicted);
+        assertThat(e.moves().get(0).predictedImbalanceAfter()).isCloseTo(expected, within(1e-12));
+    }
+
+    @Test
+    void withoutAGuardMovesStartAboveTheThresholdAndGoOnToTheSettleThreshold() {
+        HashRing ring = HashRing.of(Map.of("a", 50, "b", 50, "c", 50), HashAlgorithm.FNV1_64_MIXED);
+        long[] mild = positionsOwned(ring, Map.of("a", 1090, "b", 1000, "c", 910));
+        Evaluation within = Reallocation.evaluate(ring, equalShares(), WindowSnapshot.of(mild), DEFAULTS);
+        assertThat(within.imbalanceIndex()).isBetween(0.07, 0.1);
+        assertThat(within.moves()).isEmpty();
+
+        long[] skewed = positionsOwned(ring, Map.of("a", 1300, "b", 900, "c", 800));
+        Evaluation e = Reallocation.evaluate(ring, equalShares(), WindowSnapshot.of(skewed), DEFAULTS);
+        assertThat(e.imbalanceIndex()).isGreaterThan(0.1);
+        assertThat(e.moves()).hasSizeGreaterThan(1).hasSizeLessThanOrEqualTo(16);
+        assertThat(e.predictedImbalanceIndex()).isLessThanOrEqualTo(0.07);
+        assertThat(e.moves().subList(0, e.moves().size() - 1))
+                .allSatisfy(m -> assertThat(m.predictedImbalanceAfter()).isGreaterThan(0.07));
     }
 
     @Test
@@ -240,6 +299,48 @@ class AdaptiveVirtualNodesCoreTest {
     }
 
     @Test
+    void reportsAreSmoothedAcrossWindows() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(10).build());
+        avn.setHosts(List.of("a", "b"));
+        avn.report("a", 0.2, 0.2);
+        avn.report("b", 0.2, 0.2);
+        assertThat(avn.evaluate().orElseThrow().imbalanceIndex()).isZero();
+        // window 2: "a" reports 0.4 and 0.8 (mean 0.6); smoothed: 0.5 * 0.6 + 0.5 * 0.2 = 0.4
+        avn.report("a", 0.4, 0.2);
+        avn.report("a", 0.8, 0.2);
+        // no keyed requests: the request share term is 0
+        Evaluation e = avn.evaluate().orElseThrow();
+        assertThat(e.loadIndices().get("a")).isCloseTo(100 * (0.4 * 0.4 + 0.4 * 0.2), within(1e-9));
+        assertThat(e.loadIndices().get("b")).isCloseTo(100 * (0.4 * 0.2 + 0.4 * 0.2), within(1e-9));
+    }
+
+    @Test
+    void aMoveRestartsTheSmoothingAndStartsACooldown() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().build());
+        avn.setHosts(List.of("a", "b", "c"));
+        for (int i = 0; i < 2000; i++) {
+            avn.record(avn.ring().hash("key-" + i));
+        }
+        avn.report("a", 0.9, 0.9);
+        avn.report("b", 0.3, 0.3);
+        avn.report("c", 0.2, 0.2);
+        Evaluation first = avn.evaluate().orElseThrow();
+        assertThat(first.moves()).isNotEmpty();
+        assertThat(avn.guardPhase()).isEqualTo(MoveGuard.Phase.COOLDOWN);
+        assertThat(avn.reallocations()).isEqualTo(first.moves().size());
+
+        // after the move only the new window counts: "a" at 0.5, not 0.5 * 0.5 + 0.5 * 0.9
+        avn.report("a", 0.5, 0.5);
+        avn.report("b", 0.5, 0.5);
+        avn.report("c", 0.5, 0.5);
+        Evaluation second = avn.evaluate().orElseThrow();
+        assertThat(second.moves()).isEmpty();
+        SortedMap<String, Long> requests = Reallocation.owners(avn.ring(), positionsOf(avn.ring(), 2000));
+        double shareA = requests.get("a") / 2000.0;
+        assertThat(second.loadIndices().get("a")).isCloseTo(100 * (0.4 * 0.5 + 0.4 * 0.5 + 0.2 * shareA), within(1e-9));
+    }
+
+    @Test
     void concurrentRecordsAreAllCountedAndTriggerOncePerWindow() throws Exception {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(
                 AdaptiveVirtualNodesConfig.custom().evaluationWindow(100).historySize(100_000).build());
@@ -260,6 +361,14 @@ class AdaptiveVirtualNodesCoreTest {
         assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         assertThat(triggers.get()).isEqualTo(100);
         assertThat(avn.evaluate().orElseThrow().requests()).isEqualTo(10_000);
+    }
+
+    private static long[] positionsOf(HashRing ring, int keys) {
+        long[] positions = new long[keys];
+        for (int i = 0; i < keys; i++) {
+            positions[i] = ring.hash("key-" + i);
+        }
+        return positions;
     }
 
     private static Map<String, Double> equalShares() {

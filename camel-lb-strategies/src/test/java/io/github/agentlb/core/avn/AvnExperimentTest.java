@@ -87,19 +87,36 @@ class AvnExperimentTest {
                 AvnExperiments.sweep("ch (150 vnodes/agent, MD5)", null, 20, 5),
                 AvnExperiments.sweep("avn (defaults)", AdaptiveVirtualNodesConfig.ofDefaults(), 20, 5),
                 AvnExperiments.sweep("avn (N = 15)", AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).build(), 20, 5));
+        List<String> warmup = AvnExperiments.loadGeneratorRequests(100, 100, 43);
+        List<String> measured = AvnExperiments.loadGeneratorRequests(2000, 200, 42);
+        AvnExperiments.UserTest liveCh = AvnExperiments.consistentHashing(AvnExperiments.LIVE_AGENTS, measured);
+        AvnExperiments.UserTest liveAvn = AvnExperiments.adaptive("avn (defaults)", AdaptiveVirtualNodesConfig.ofDefaults(),
+                AvnExperiments.LIVE_AGENTS, warmup, measured);
+        AvnExperiments.UserTest livePaper = AvnExperiments.adaptive("avn (paper's rule)",
+                AdaptiveVirtualNodesConfig.custom().paperRule().build(), AvnExperiments.LIVE_AGENTS, warmup, measured);
         System.out.println("Experiment c: 200 users x 10, shuffle seed 42\n"
                 + AvnExperiments.userTestTable(List.of(ch, avn, avn15))
+                + "\nExperiment c, the load generator's agents A1-A3 and order, after its warm-up\n"
+                + AvnExperiments.userTestTable(List.of(liveCh, liveAvn, livePaper))
                 + "\nExperiment c over 20 agent-name sets x 5 shuffles\n" + AvnExperiments.sweepTable(sweeps));
 
         assertThat(ch.requests()).containsValues(660L, 610L, 730L);
         assertThat(ch.cv()).isCloseTo(0.074, within(0.0005));
-        assertThat(avn.requests()).containsValues(721L, 597L, 682L);
-        assertThat(avn.cv()).isCloseTo(0.078, within(0.0005)).isLessThanOrEqualTo(0.10);
-        assertThat(avn.stickiness()).isEqualTo(0.98).isGreaterThanOrEqualTo(0.95);
+        assertThat(avn.requests()).containsValues(716L, 600L, 684L);
+        assertThat(avn.cv()).isCloseTo(0.073, within(0.0005)).isLessThanOrEqualTo(0.10);
+        assertThat(avn.stickiness()).isEqualTo(0.975).isGreaterThanOrEqualTo(0.95);
         assertThat(avn.reallocations()).isEqualTo(2);
         assertThat(avn.finalVirtualNodes().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(150);
 
-        assertThat(sweeps).extracting(AvnExperiments.Sweep::meetingBoth).containsExactly(55, 83, 23);
+        // The load generator's ring and order: ch reproduces its live counts exactly; avn, without
+        // utilization reports, never leaves the starting ring (S of the users seen stays <= 0.1).
+        assertThat(liveCh.requests()).containsValues(640L, 660L, 700L);
+        assertThat(liveAvn.requests()).containsValues(720L, 650L, 630L);
+        assertThat(liveAvn.reallocations()).isZero();
+        assertThat(liveAvn.stickiness()).isEqualTo(1.0);
+        assertThat(liveAvn.cv()).isCloseTo(0.058, within(0.0005));
+
+        assertThat(sweeps).extracting(AvnExperiments.Sweep::meetingBoth).containsExactly(55, 67, 24);
         assertThat(sweeps.get(1).meanCv()).isLessThan(sweeps.get(0).meanCv());
         assertThat(sweeps.get(1).meanStickiness()).isGreaterThanOrEqualTo(0.95);
     }

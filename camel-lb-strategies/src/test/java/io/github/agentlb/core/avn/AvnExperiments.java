@@ -38,6 +38,8 @@ final class AvnExperiments {
     /** The assignment's agents. */
     static final List<String> SEED_AGENTS = List.of("http://localhost:8081", "http://localhost:8082",
             "http://localhost:8083");
+    /** The load generator's agents (its embedded agents are named, so the ring is the same every run). */
+    static final List<String> LIVE_AGENTS = List.of("A1", "A2", "A3");
 
     private AvnExperiments() {
     }
@@ -149,7 +151,7 @@ final class AvnExperiments {
     /** Experiment b with hosts {@code prefix + 1 .. 3} (capacities 2:2:1). */
     static Growth growingLoad(boolean weighted, int rounds, String prefix) {
         AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.custom()
-                .totalVirtualNodes(15).historySize(2000 * rounds).build();
+                .totalVirtualNodes(15).historySize(2000 * rounds).paperRule().build();
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(config);
         if (weighted) {
             avn.setHosts(Map.of(prefix + 1, new HostUtilization(0.2, 0.2), prefix + 2, new HostUtilization(0.2, 0.2),
@@ -275,10 +277,38 @@ final class AvnExperiments {
                 1.0, 0, ring.virtualNodes());
     }
 
+    /**
+     * The load generator's order: {@code requests} requests over users {@code 1..users}, user
+     * {@code i % users + 1} at position i, then {@code Collections.shuffle(list, new Random(seed))}
+     * (as its {@code Workload}).
+     */
+    static List<String> loadGeneratorRequests(int requests, int users, long seed) {
+        List<String> list = new ArrayList<>(requests);
+        for (int i = 0; i < requests; i++) {
+            list.add(String.valueOf(i % users + 1));
+        }
+        Collections.shuffle(list, new Random(seed));
+        return list;
+    }
+
     /** AVN as the Camel adapter drives it: record each request, evaluate when a window completes. */
     static UserTest adaptive(String name, AdaptiveVirtualNodesConfig config, List<String> agents, List<String> requests) {
+        return adaptive(name, config, agents, List.of(), requests);
+    }
+
+    /**
+     * As {@link #adaptive(String, AdaptiveVirtualNodesConfig, List, List)}, after {@code warmup}
+     * requests that drive the balancer but are not counted (the load generator's warm-up).
+     */
+    static UserTest adaptive(String name, AdaptiveVirtualNodesConfig config, List<String> agents, List<String> warmup,
+            List<String> requests) {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(config);
         avn.setHosts(agents);
+        for (String user : warmup) {
+            if (avn.record(avn.ring().hash(user))) {
+                avn.evaluate();
+            }
+        }
         SortedMap<String, Long> counts = new TreeMap<>();
         agents.forEach(a -> counts.put(a, 0L));
         Map<String, Set<String>> hostsOfUser = new HashMap<>();
