@@ -1,9 +1,5 @@
 package io.github.agentlb.agent;
 
-import java.io.IOException;
-import java.net.BindException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -45,7 +41,7 @@ public final class AgentMain {
             System.exit(2);
             return;
         }
-        String inUse = portInUse(config.host(), config.port());
+        String inUse = ServerPorts.portInUse(config.host(), config.port());
         if (inUse != null) {
             LOG.error(inUse);
             System.exit(2);
@@ -55,23 +51,6 @@ public final class AgentMain {
         main.configure().withShutdownTimeout(SHUTDOWN_TIMEOUT_SECONDS);
         main.configure().addRoutesBuilder(new AgentRoutes(config));
         main.run(args);
-    }
-
-    /**
-     * "port N is in use: set PORT" when {@code port} cannot be bound on {@code host}, else null:
-     * checked before Camel starts, so that a taken port is one line rather than Netty's stack trace.
-     */
-    static String portInUse(String host, int port) {
-        try (ServerSocket probe = new ServerSocket()) {
-            probe.bind(new InetSocketAddress(host, port));
-            return null;
-        } catch (BindException e) {
-            return "port " + port + " is in use: set PORT";
-        } catch (IOException e) {
-            // Not a port in use (e.g. an unknown host): Camel's own bind reports it.
-            LOG.debug("Port probe of {}:{} failed: {}", host, port, e.toString());
-            return null;
-        }
     }
 
     /**

@@ -1,9 +1,6 @@
 package io.github.agentlb.agent;
 
 import java.io.IOException;
-import java.net.BindException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.Objects;
 import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -24,8 +21,6 @@ public final class StubAgent implements AutoCloseable {
 
     /** Seconds Camel waits for in-flight requests when closing. */
     private static final int SHUTDOWN_TIMEOUT_SECONDS = 10;
-    /** Attempts to bind an ephemeral port: another process may take the probed port first. */
-    private static final int EPHEMERAL_BIND_ATTEMPTS = 3;
 
     private final CamelContext context;
     private final AgentRoutes routes;
@@ -46,9 +41,8 @@ public final class StubAgent implements AutoCloseable {
      */
     public static StubAgent start(AgentConfig config) throws Exception {
         Objects.requireNonNull(config, "config");
-        int attempts = config.port() == 0 ? EPHEMERAL_BIND_ATTEMPTS : 1;
-        for (int attempt = 1; ; attempt++) {
-            AgentConfig resolved = config.port() == 0 ? config.withPort(findFreePort(config.host())) : config;
+        return ServerPorts.start(config.host(), config.port(), port -> {
+            AgentConfig resolved = config.withPort(port);
             AgentRoutes routes = new AgentRoutes(resolved);
             DefaultCamelContext context = new DefaultCamelContext();
             context.getCamelContextExtension().setName("agent-" + resolved.agentId() + "-" + resolved.port());
@@ -59,31 +53,19 @@ public final class StubAgent implements AutoCloseable {
                 return new StubAgent(context, routes, resolved);
             } catch (Exception e) {
                 context.stop();
-                if (attempt >= attempts || !causedByBindFailure(e)) {
-                    throw e;
-                }
+                throw e;
             }
-        }
+        });
     }
 
     /**
-     * A port free on {@code host} at the time of the call, found by binding port 0.
+     * A port free on {@code host} at the time of the call.
      *
      * @throws IOException if no socket can be bound on the host
+     * @see ServerPorts#findFreePort
      */
     public static int findFreePort(String host) throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static boolean causedByBindFailure(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof BindException) {
-                return true;
-            }
-        }
-        return false;
+        return ServerPorts.findFreePort(host);
     }
 
     /** The port the agent listens on. */

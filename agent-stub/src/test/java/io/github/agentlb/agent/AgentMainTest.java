@@ -26,8 +26,8 @@ class AgentMainTest {
         int port;
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = taken.getLocalPort();
-            assertThat(AgentMain.portInUse("127.0.0.1", port)).isEqualTo("port " + port + " is in use: set PORT");
+            assertThat(ServerPorts.portInUse("127.0.0.1", port)).isEqualTo("port " + port + " is in use: set PORT");
         }
-        assertThat(AgentMain.portInUse("127.0.0.1", port)).isNull();
+        assertThat(ServerPorts.portInUse("127.0.0.1", port)).isNull();
     }
 }

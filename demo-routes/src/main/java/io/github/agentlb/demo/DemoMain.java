@@ -1,9 +1,7 @@
 package io.github.agentlb.demo;
 
-import java.io.IOException;
+import io.github.agentlb.agent.ServerPorts;
 import java.net.BindException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -93,16 +91,9 @@ public final class DemoMain {
      * that a taken port is one line rather than Netty's stack trace; port 0 is always free.
      */
     static void requirePortFree(String host, int port) {
-        if (port == 0) {
-            return;
-        }
-        try (ServerSocket probe = new ServerSocket()) {
-            probe.bind(new InetSocketAddress(host, port));
-        } catch (BindException e) {
-            throw new PortInUseException("port " + port + " is in use: set PORT");
-        } catch (IOException e) {
-            // Not a port in use (e.g. an unknown host): the proxy's own bind reports it.
-            LOG.debug("Port probe of {}:{} failed: {}", host, port, e.toString());
+        String problem = ServerPorts.portInUse(host, port);
+        if (problem != null) {
+            throw new PortInUseException(problem);
         }
     }
 

@@ -1,8 +1,7 @@
 package io.github.agentlb.demo;
 
-import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.agent.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
-import java.net.BindException;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.apache.camel.CamelContext;
@@ -27,8 +26,6 @@ public final class DemoProxy implements AutoCloseable {
 
     /** Seconds Camel waits for in-flight requests when closing. */
     private static final int SHUTDOWN_TIMEOUT_SECONDS = 5;
-    /** Attempts to bind an ephemeral port: another process may take the probed port first. */
-    private static final int EPHEMERAL_BIND_ATTEMPTS = 3;
 
     private final CamelContext context;
     private final ProxyConfig config;
@@ -68,11 +65,8 @@ public final class DemoProxy implements AutoCloseable {
             throws Exception {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(balancers, "balancers");
-        int attempts = config.port() == 0 ? EPHEMERAL_BIND_ATTEMPTS : 1;
-        for (int attempt = 1; ; attempt++) {
-            ProxyConfig resolved = config.port() == 0
-                    ? config.toBuilder().port(StubAgent.findFreePort(config.host())).build()
-                    : config;
+        return ServerPorts.start(config.host(), config.port(), port -> {
+            ProxyConfig resolved = config.toBuilder().port(port).build();
             AgentLoadBalancerSupport balancer = Objects.requireNonNull(balancers.get(), "balancer");
             if (!resolved.strategy().equals(balancer.strategyName())) {
                 throw new IllegalArgumentException("balancer must be strategy '" + resolved.strategy()
@@ -87,20 +81,9 @@ public final class DemoProxy implements AutoCloseable {
                 return new DemoProxy(context, resolved, balancer);
             } catch (Exception e) {
                 context.close();
-                if (attempt >= attempts || !causedByBindFailure(e)) {
-                    throw e;
-                }
+                throw e;
             }
-        }
-    }
-
-    private static boolean causedByBindFailure(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof BindException) {
-                return true;
-            }
-        }
-        return false;
+        });
     }
 
     /** The port the proxy listens on. */

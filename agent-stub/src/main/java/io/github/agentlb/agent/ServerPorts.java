@@ -1,0 +1,89 @@
+package io.github.agentlb.agent;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+
+/**
+ * Ports for the project's servers (the agent and the demo proxy). Starting on a free ephemeral
+ * port: the port is probed by binding port 0, then bound for real by the server; another process
+ * may take it in between, so a bind failure is retried with a new port a few times. And a taken
+ * fixed port is found before Camel starts, so the user reads one line instead of Netty's stack
+ * trace. Thread-safe (stateless).
+ */
+public final class ServerPorts {
+
+    /** Start attempts when the port is ephemeral. */
+    static final int BIND_ATTEMPTS = 3;
+
+    /** Starts a server on a port; on failure it must release what it took, then throw. */
+    @FunctionalInterface
+    public interface Start<T> {
+        /** @param port the port to bind, never 0 when the caller asked for an ephemeral one */
+        T start(int port) throws Exception;
+    }
+
+    private ServerPorts() {
+    }
+
+    /**
+     * Starts a server on {@code port}, or on a free port of {@code host} when {@code port} is 0,
+     * retrying a lost race for the free port up to {@value #BIND_ATTEMPTS} times.
+     *
+     * @throws Exception what the last start threw
+     */
+    public static <T> T start(String host, int port, Start<T> start) throws Exception {
+        int attempts = port == 0 ? BIND_ATTEMPTS : 1;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return start.start(port == 0 ? findFreePort(host) : port);
+            } catch (Exception e) {
+                if (attempt >= attempts || !causedByBindFailure(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * A port free on {@code host} at the time of the call, found by binding port 0.
+     *
+     * @throws IOException if no socket can be bound on the host
+     */
+    public static int findFreePort(String host) throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * "port N is in use: set PORT" when {@code port} cannot be bound on {@code host}, else null
+     * (also when the probe fails for another reason, e.g. an unknown host: the server's own bind
+     * reports that). Port 0 is always free.
+     */
+    public static String portInUse(String host, int port) {
+        if (port == 0) {
+            return null;
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.bind(new InetSocketAddress(host, port));
+            return null;
+        } catch (BindException e) {
+            return "port " + port + " is in use: set PORT";
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Whether a {@link BindException} is anywhere in the cause chain. */
+    public static boolean causedByBindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
