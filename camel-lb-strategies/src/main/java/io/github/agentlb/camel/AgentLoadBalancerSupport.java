@@ -347,7 +347,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
             String requestId = requestId(exchange);
             if (tried.size() == 1) {
                 DECISIONS.info("request={} strategy={} agent={}{}", requestId, strategyName(), agent,
-                        selection.detail().isEmpty() ? "" : " " + loggable(selection.detail()));
+                        selection.detail().isEmpty() ? "" : " " + selection.detail());
             } else {
                 DECISIONS.info("request={} strategy={} failover to agent={} after {}", requestId, strategyName(),
                         agent, failures.get(failures.size() - 1));
@@ -427,18 +427,20 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     static final int MAX_LOGGED_CHARS = 200;
 
     /**
-     * Client-supplied text made safe for a one-line log: control characters (line breaks, NUL,
-     * ...) written as a backslash, {@code u} and four hex digits, so nobody can forge a log line, and cut at
-     * {@value #MAX_LOGGED_CHARS} characters.
+     * Client-supplied text made safe for a one-line log of {@code key=value} fields: control
+     * characters (line breaks, NUL, ...) and white space (so no {@code " agent=evil"} field can be
+     * forged) written as a backslash, {@code u} and four hex digits, and cut at
+     * {@value #MAX_LOGGED_CHARS} characters. Strategies pass client values in a
+     * {@link Selection#detail()} through it.
      */
-    static String loggable(String text) {
+    protected static String loggable(String text) {
         StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_LOGGED_CHARS) + 8);
         for (int i = 0; i < text.length(); i++) {
             if (out.length() >= MAX_LOGGED_CHARS) {
                 return out.append("...").toString();
             }
             char c = text.charAt(i);
-            if (Character.isISOControl(c)) {
+            if (Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSpaceChar(c)) {
                 out.append(String.format("\\u%04x", (int) c));
             } else {
                 out.append(c);

@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param candidates agent ids in the order to try them, each at most once; the first is the choice,
  *                   the rest the failover order. Consumed lazily, only as far as failures require.
- * @param detail     extra text for the decision's log line (for example {@code user_id=42 hash=...}), may be empty
+ * @param detail     extra text for the decision's log line (for example {@code user_id=42 hash=...}), may be
+ *                   empty; client-supplied values in it go through {@code AgentLoadBalancerSupport.loggable}
  */
 public record Selection(Iterator<String> candidates, String detail) {
 

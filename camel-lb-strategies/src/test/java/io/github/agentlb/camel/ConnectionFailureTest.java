@@ -39,6 +39,7 @@ class ConnectionFailureTest {
     @Test
     void clientTextInDecisionLogsCannotForgeLines() {
         assertThat(AgentLoadBalancerSupport.loggable("x\ny\u0000z")).isEqualTo("x\\u000ay\\u0000z");
+        assertThat(AgentLoadBalancerSupport.loggable("r9 agent=evil\u2028x")).isEqualTo("r9\\u0020agent=evil\\u2028x");
         assertThat(AgentLoadBalancerSupport.loggable("1".repeat(500)))
                 .hasSize(AgentLoadBalancerSupport.MAX_LOGGED_CHARS + 3).endsWith("...");
         assertThat(AgentLoadBalancerSupport.loggable("\u7528\u6237-42")).isEqualTo("\u7528\u6237-42");
