@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.camel.NoAgentAvailableException;
 import java.net.http.HttpResponse;
 import java.util.HashSet;
 import java.util.List;
@@ -42,10 +43,17 @@ class ReadmeSnippetTest {
         @Override
         public void configure() {
             from("platform-http:/process?matchOnUriPrefix=true")
-                .loadBalance(new ConsistentHashLB())
-                    .to(a1 + "?bridgeEndpoint=true")
-                    .to(a2 + "?bridgeEndpoint=true")
-                    .to(a3 + "?bridgeEndpoint=true")
+                .errorHandler(noErrorHandler())
+                .doTry()
+                    .loadBalance(new ConsistentHashLB())
+                        .to(a1 + "?bridgeEndpoint=true&throwExceptionOnFailure=false")
+                        .to(a2 + "?bridgeEndpoint=true&throwExceptionOnFailure=false")
+                        .to(a3 + "?bridgeEndpoint=true&throwExceptionOnFailure=false")
+                    .end()
+                .endDoTry()
+                .doCatch(NoAgentAvailableException.class)
+                    .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
+                    .setBody(constant("{\"error\":\"no agent available\"}"))
                 .end()
                 .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE);
         }
@@ -120,5 +128,16 @@ class ReadmeSnippetTest {
         assertThat(response.headers().map().keySet()).allMatch(
                 name -> Set.of(":status", "content-type", "content-length").contains(name.toLowerCase()), "only "
                         + ":status, content-type, content-length");
+    }
+
+    @Test
+    void passesAnAgentsErrorAnswerThrough() {
+        HttpResponse<String> response = http.get(base + "/nowhere/x?user_id=1");
+
+        // matchOnUriPrefix only covers /process: platform-http answers 404 itself here.
+        assertThat(response.statusCode()).isEqualTo(404);
+        HttpResponse<String> agentError = http.get(base + "/process/a%2Fb?user_id=5");
+        assertThat(agentError.statusCode()).isEqualTo(404);
+        assertThat(Http.json(agentError).path("error").asText()).isEqualTo("not found");
     }
 }
