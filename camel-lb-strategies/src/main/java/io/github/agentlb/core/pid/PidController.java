@@ -230,7 +230,7 @@ public final class PidController {
              * @throws IllegalArgumentException if {@code kp} is negative, NaN or infinite
              */
             public Builder kp(double kp) {
-                this.kp = requireGain("kp", kp);
+                this.kp = finiteNonNegative("kp", kp);
                 return this;
             }
 
@@ -240,7 +240,7 @@ public final class PidController {
              * @throws IllegalArgumentException if {@code ki} is negative, NaN or infinite
              */
             public Builder ki(double ki) {
-                this.ki = requireGain("ki", ki);
+                this.ki = finiteNonNegative("ki", ki);
                 return this;
             }
 
@@ -250,7 +250,7 @@ public final class PidController {
              * @throws IllegalArgumentException if {@code kd} is negative, NaN or infinite
              */
             public Builder kd(double kd) {
-                this.kd = requireGain("kd", kd);
+                this.kd = finiteNonNegative("kd", kd);
                 return this;
             }
 
@@ -297,14 +297,14 @@ public final class PidController {
             public Config build() {
                 return new Config(this);
             }
-
-            private static double requireGain(String name, double value) {
-                if (!(value >= 0) || Double.isInfinite(value)) {
-                    throw new IllegalArgumentException(
-                            name + " must be finite and >= 0, was " + value);
-                }
-                return value;
-            }
         }
+    }
+
+    /** {@code value} if finite and {@code >= 0}, else an exception naming {@code name}; shared with {@link PidWeightsConfig}. */
+    static double finiteNonNegative(String name, double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(name + " must be finite and >= 0, was " + value);
+        }
+        return value;
     }
 }

@@ -199,7 +199,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder kp(double kp) {
-            this.kp = finiteNonNegative("kp", kp);
+            this.kp = PidController.finiteNonNegative("kp", kp);
             return this;
         }
 
@@ -209,7 +209,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder ki(double ki) {
-            this.ki = finiteNonNegative("ki", ki);
+            this.ki = PidController.finiteNonNegative("ki", ki);
             return this;
         }
 
@@ -219,7 +219,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder kd(double kd) {
-            this.kd = finiteNonNegative("kd", kd);
+            this.kd = PidController.finiteNonNegative("kd", kd);
             return this;
         }
 
@@ -229,7 +229,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder integralLimit(double integralLimit) {
-            this.integralLimit = finiteNonNegative("integralLimit", integralLimit);
+            this.integralLimit = PidController.finiteNonNegative("integralLimit", integralLimit);
             return this;
         }
 
@@ -325,13 +325,6 @@ public final class PidWeightsConfig {
         /** @return the immutable configuration */
         public PidWeightsConfig build() {
             return new PidWeightsConfig(this);
-        }
-
-        private static double finiteNonNegative(String name, double value) {
-            if (!(value >= 0) || Double.isInfinite(value)) {
-                throw new IllegalArgumentException(name + " must be finite and >= 0, was " + value);
-            }
-            return value;
         }
 
         private static Duration positive(String name, Duration value) {
