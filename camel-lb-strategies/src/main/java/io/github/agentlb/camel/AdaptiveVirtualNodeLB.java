@@ -147,7 +147,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
         }
         long position = ring.hash(value);
         exchange.setProperty(POSITION_PROPERTY, position);
-        return new Selection(ring.agentsClockwise(position), keyName() + "=" + loggable(value) + " hash="
+        return new Selection(ring.agentsClockwise(position), () -> keyName() + "=" + loggable(value) + " hash="
                 + Long.toUnsignedString(position) + " vnodes=" + ring.virtualNodes().get(ring.agentAt(position)));
     }
 

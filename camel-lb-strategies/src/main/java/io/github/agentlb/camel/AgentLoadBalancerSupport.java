@@ -344,13 +344,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
                 giveUp();
                 return;
             }
-            String requestId = requestId(exchange);
-            if (tried.size() == 1) {
-                DECISIONS.info("request={} strategy={} agent={}{}", requestId, strategyName(), agent,
-                        selection.detail().isEmpty() ? "" : " " + selection.detail());
-            } else {
-                DECISIONS.info("request={} strategy={} failover to agent={} after {}", requestId, strategyName(),
-                        agent, failures.get(failures.size() - 1));
+            if (DECISIONS.isInfoEnabled()) {
+                logDecision(agent);
             }
             Exchange attempt = ExchangeHelper.createCopy(exchange, true);
             long start = System.nanoTime();
@@ -362,6 +357,18 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
             } catch (RuntimeException e) {
                 attempt.setException(e);
                 completed(agent, attempt, System.nanoTime() - start);
+            }
+        }
+
+        private void logDecision(String agent) {
+            String requestId = requestId(exchange);
+            if (tried.size() == 1) {
+                String detail = selection.detail().get();
+                DECISIONS.info("request={} strategy={} agent={}{}", requestId, strategyName(), agent,
+                        detail.isEmpty() ? "" : " " + detail);
+            } else {
+                DECISIONS.info("request={} strategy={} failover to agent={} after {}", requestId, strategyName(),
+                        agent, failures.get(failures.size() - 1));
             }
         }
 

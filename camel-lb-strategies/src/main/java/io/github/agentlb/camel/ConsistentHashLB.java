@@ -97,7 +97,7 @@ public class ConsistentHashLB extends KeyedLoadBalancerSupport {
         }
         long hash = current.hash(value);
         return new Selection(current.agentsClockwise(hash),
-                keyName() + "=" + loggable(value) + " hash=" + Long.toUnsignedString(hash));
+                () -> keyName() + "=" + loggable(value) + " hash=" + Long.toUnsignedString(hash));
     }
 
     /** Builds a {@link ConsistentHashLB}; each setter validates at once. Not thread-safe. */

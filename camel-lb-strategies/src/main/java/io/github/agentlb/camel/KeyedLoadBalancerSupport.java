@@ -58,7 +58,7 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
     protected final Selection keyless(Exchange exchange, List<String> agentIds) {
         LOG.debug("No {} on exchange {}: spreading it round-robin", keyName, exchange.getExchangeId());
         return new Selection(RoundRobinLB.rotationFrom(keylessRotation.next(agentIds.size()), agentIds),
-                keyName + "=<none>");
+                () -> keyName + "=<none>");
     }
 
     /**
