@@ -5,6 +5,7 @@ import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.Evaluation;
 import io.github.agentlb.core.avn.HostUtilization;
 import io.github.agentlb.core.ring.HashRing;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -62,6 +63,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     public static final String CPU_HEADER = "X-Agent-Cpu";
     /** Response header with the agent's memory utilization, a decimal fraction 0..1. */
     public static final String MEMORY_HEADER = "X-Agent-Memory";
+    private static final List<String> REPORT_HEADERS = List.of(CPU_HEADER, MEMORY_HEADER);
 
     private static final String POSITION_PROPERTY = "AgentLbAvnPosition";
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveVirtualNodeLB.class);
@@ -152,15 +154,20 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     }
 
     @Override
-    protected void attemptCompleted(String agentId, Exchange attempt, long elapsedNanos) {
+    protected Collection<String> reportHeaders() {
+        return REPORT_HEADERS;
+    }
+
+    @Override
+    protected void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos) {
         Message answer = attempt.getMessage();
         Object cpu = answer.removeHeader(CPU_HEADER);
         Object memory = answer.removeHeader(MEMORY_HEADER);
-        if (cpu != null || memory != null) {
-            report(agentId, cpu, memory);
-        }
-        if (attempt.getException() != null && isConnectionFailure(attempt.getException())) {
+        if (outcome.isFailure()) {
             return;
+        }
+        if (outcome == AttemptOutcome.SUCCESS && (cpu != null || memory != null)) {
+            report(agentId, cpu, memory);
         }
         Long position = attempt.getProperty(POSITION_PROPERTY, Long.class);
         boolean windowComplete = position != null ? avn.record(position) : avn.recordWithoutKey();

@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.ring.HashRing;
 import java.net.ConnectException;
@@ -12,6 +13,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.Exchange;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.builder.RouteBuilder;
@@ -28,6 +30,12 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
             .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).evaluationWindow(30).maxMovesPerEvaluation(1).build())
             .build();
     private final Map<String, String> cpuOf = new HashMap<>(Map.of("a", "0.10", "b", "0.10", "c", "0.10"));
+    private final AtomicLong clock = new AtomicLong();
+
+    {
+        balancer.useNanoClock(clock::get);
+    }
+
     private final AtomicBoolean bDown = new AtomicBoolean();
 
     @Override
@@ -189,6 +197,8 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
         assertThat(agentOf(answer)).isEqualTo(next);
 
         bDown.set(false);
+        assertThat(agentOf(send(user))).as("still ejected").isEqualTo(next);
+        clock.addAndGet(OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos());
         assertThat(agentOf(send(user))).isEqualTo(B);
     }
 
