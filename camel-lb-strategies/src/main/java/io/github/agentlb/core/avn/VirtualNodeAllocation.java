@@ -29,13 +29,16 @@ public final class VirtualNodeAllocation {
      *
      * @param startup host id to its start-up CPU and memory utilization; not empty
      * @return host id to its weight, fractions summing to 1, sorted by host id
-     * @throws IllegalArgumentException if {@code startup} is empty or a host id is blank
+     * @throws IllegalArgumentException if {@code startup} is empty, a host id is blank or a utilization null
      */
     public static SortedMap<String, Double> capacityWeights(Map<String, HostUtilization> startup,
             AdaptiveVirtualNodesConfig config) {
         requireHosts(startup == null ? null : startup.keySet());
         SortedMap<String, Double> inverse = new TreeMap<>();
         startup.forEach((host, utilization) -> {
+            if (utilization == null) {
+                throw new IllegalArgumentException("start-up utilization of " + host + " must not be null");
+            }
             double p = config.capacityCpuWeight() * utilization.cpu()
                     + config.capacityMemoryWeight() * utilization.memory();
             inverse.put(host, 1 / Math.max(p, AdaptiveVirtualNodesConfig.UTILIZATION_FLOOR));
@@ -81,14 +84,9 @@ public final class VirtualNodeAllocation {
      *                                  is below the number of hosts
      */
     public static SortedMap<String, Integer> allocate(Map<String, Double> weights, int total) {
-        requireHosts(weights == null ? null : weights.keySet());
+        requireWeights(weights);
         SortedMap<String, BigDecimal> open = new TreeMap<>();
-        weights.forEach((host, w) -> {
-            if (w == null || !(w > 0) || w.isInfinite()) {
-                throw new IllegalArgumentException("weight of " + host + " must be > 0, was " + w);
-            }
-            open.put(host, new BigDecimal(w));
-        });
+        weights.forEach((host, w) -> open.put(host, new BigDecimal(w)));
         if (total < weights.size()) {
             throw new IllegalArgumentException("totalVirtualNodes must be >= the number of hosts (" + weights.size()
                     + "), was " + total);
@@ -145,6 +143,19 @@ public final class VirtualNodeAllocation {
         double sum = weights.values().stream().mapToDouble(Double::doubleValue).sum();
         weights.replaceAll((host, w) -> w / sum);
         return weights;
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code weights} is null or empty, a host id is blank, or a
+     *                                  weight is null, not finite or not positive
+     */
+    static void requireWeights(Map<String, Double> weights) {
+        requireHosts(weights == null ? null : weights.keySet());
+        weights.forEach((host, w) -> {
+            if (w == null || !(w > 0) || w.isInfinite()) {
+                throw new IllegalArgumentException("weight of " + host + " must be > 0, was " + w);
+            }
+        });
     }
 
     private static void requireHosts(Collection<String> hosts) {
