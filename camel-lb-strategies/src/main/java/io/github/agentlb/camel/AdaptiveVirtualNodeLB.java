@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Load reports: the answer's {@value #CPU_HEADER} and {@value #MEMORY_HEADER} headers
  *       (decimal fractions 0..1) feed eq. (3) and are removed from the message returned; a
  *       missing, non-numeric or out-of-range value is ignored with a DEBUG log. Until every agent
- *       has reported, {@code L_i} is the request share alone.
+ *       has a report at most {@code reportExpiry} old (10 s by default), {@code L_i} is the
+ *       request share alone.
  *   <li>Evaluation: every {@code evaluationWindow} requests, on the thread that completes the
  *       window, after its answer arrived; it never waits for a lock and costs about a millisecond
  *       at the defaults (up to 16 candidate moves replayed). A new ring is swapped in atomically.

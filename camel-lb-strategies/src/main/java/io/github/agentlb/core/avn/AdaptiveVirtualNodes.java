@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * Consistent hashing with capacity-weighted, adaptively reallocated virtual nodes: the state of the
@@ -73,7 +74,9 @@ public final class AdaptiveVirtualNodes {
 
     private final AdaptiveVirtualNodesConfig config;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Map<String, HostUtilization> lastReports = new ConcurrentHashMap<>();
+    /** Each host's latest report with its time on {@link #nanoClock}. */
+    private final Map<String, TimedReport> lastReports = new ConcurrentHashMap<>();
+    private final LongSupplier nanoClock;
     private final AtomicLong reallocations = new AtomicLong();
     private final KeyHistory history;
     private final MoveGuard guard;
@@ -83,9 +86,20 @@ public final class AdaptiveVirtualNodes {
     private volatile EvaluationWindow window;
     private volatile Evaluation lastEvaluation;
 
-    /** An instance with no hosts yet; call {@link #setHosts} before routing. */
+    /** An instance with no hosts yet, timed by {@link System#nanoTime()}; call {@link #setHosts} before routing. */
     public AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig config) {
+        this(config, System::nanoTime);
+    }
+
+    /**
+     * An instance with no hosts yet; call {@link #setHosts} before routing.
+     *
+     * @param nanoClock monotonic clock in ns (e.g. {@code System::nanoTime}), dates load reports
+     *                  for {@link AdaptiveVirtualNodesConfig#reportExpiry()}
+     */
+    public AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig config, LongSupplier nanoClock) {
         this.config = Objects.requireNonNull(config, "config");
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.history = new KeyHistory(config.historySize());
         this.guard = new MoveGuard(config);
     }
@@ -283,7 +297,10 @@ public final class AdaptiveVirtualNodes {
 
     /**
      * Records a load report: the host's CPU and memory utilization now. The window averages its
-     * reports; a host without one in the window keeps its last report. Lock-free.
+     * reports; a host without one in the window keeps its last report, for at most
+     * {@link AdaptiveVirtualNodesConfig#reportExpiry()}: at an evaluation, a host whose latest
+     * report is older counts as one that never reported (eq. 3 then uses the request share alone,
+     * {@link LoadIndex}). A report from a host that is not a member is ignored. Lock-free.
      *
      * @param cpu    fraction 0..1
      * @param memory fraction 0..1
@@ -295,7 +312,20 @@ public final class AdaptiveVirtualNodes {
         if (w == null || !w.report(host, utilization)) {
             return;
         }
-        lastReports.put(host, utilization);
+        lastReports.put(host, new TimedReport(utilization, nanoClock.getAsLong()));
+    }
+
+    /** Hosts whose latest report is at most {@code reportExpiry} old, to that report. */
+    private Map<String, HostUtilization> currentReports() {
+        long now = nanoClock.getAsLong();
+        long expiry = config.reportExpiry().toNanos();
+        Map<String, HostUtilization> current = new HashMap<>();
+        lastReports.forEach((host, report) -> {
+            if (now - report.nanos() <= expiry) {
+                current.put(host, report.utilization());
+            }
+        });
+        return current;
     }
 
     /**
@@ -315,7 +345,7 @@ public final class AdaptiveVirtualNodes {
             }
             EvaluationWindow closed = window;
             window = new EvaluationWindow(t.ring.agents());
-            WindowSnapshot snapshot = new WindowSnapshot(history.positions(), smooth(closed.utilization(lastReports)));
+            WindowSnapshot snapshot = new WindowSnapshot(history.positions(), smooth(closed.utilization(currentReports())));
             Evaluation evaluation = Reallocation.evaluate(t.ring, t.capacityShares, snapshot, config, guard::movesAllowed);
             guard.moved(evaluation.moves().size());
             if (!evaluation.moves().isEmpty()) {
@@ -366,5 +396,8 @@ public final class AdaptiveVirtualNodes {
     }
 
     private record Topology(HashRing ring, SortedMap<String, Double> capacityShares) {
+    }
+
+    private record TimedReport(HostUtilization utilization, long nanos) {
     }
 }
