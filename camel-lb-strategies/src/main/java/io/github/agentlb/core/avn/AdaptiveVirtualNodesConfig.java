@@ -198,7 +198,11 @@ public final class AdaptiveVirtualNodesConfig {
         return loadRequestWeight;
     }
 
-    /** {@code N} of eq. (2): virtual nodes on the ring in total (constant under reallocation). */
+    /**
+     * {@code N} of eq. (2): virtual nodes on the ring in total when hosts are set (or start over);
+     * constant under reallocation. A later membership change shrinks it by a departed host's
+     * nodes and grows it by a newcomer's ({@link MembershipChange}).
+     */
     public int totalVirtualNodes() {
         return totalVirtualNodes;
     }
