@@ -211,6 +211,26 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
     }
 
     @Test
+    void onceStartedRemovingAnAgentMovesNoKeyBetweenTheOthers() {
+        assertThat(balancer.virtualNodes()).containsExactlyInAnyOrderEntriesOf(Map.of(A, 5, B, 5, C, 5));
+        HashRing before = balancer.ring();
+        org.apache.camel.AsyncProcessor c = balancer.getProcessors().stream()
+                .filter(p -> AgentLoadBalancerSupport.agentIdOf(p).equals(C)).findFirst().orElseThrow();
+        balancer.removeProcessor(c);
+        assertThat(balancer.virtualNodes()).containsExactlyInAnyOrderEntriesOf(Map.of(A, 5, B, 5));
+        int betweenOthers = 0;
+        for (int key = 0; key < 100_000; key++) {
+            String owner = before.agentFor(Integer.toString(key));
+            betweenOthers += !owner.equals(C) && !owner.equals(balancer.ring().agentFor(Integer.toString(key))) ? 1 : 0;
+        }
+        assertThat(betweenOthers).isZero();
+
+        balancer.addProcessor(c);
+        assertThat(balancer.virtualNodes()).containsExactlyInAnyOrderEntriesOf(Map.of(A, 5, B, 5, C, 5));
+        assertThat(agentOf(send("u-7"))).isEqualTo(before.agentFor("u-7"));
+    }
+
+    @Test
     void startupUtilizationWeighsTheAgents() throws Exception {
         AdaptiveVirtualNodeLB weighted = AdaptiveVirtualNodeLB.builder()
                 .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).build())
