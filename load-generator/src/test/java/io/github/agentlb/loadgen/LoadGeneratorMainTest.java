@@ -75,7 +75,7 @@ class LoadGeneratorMainTest {
     @Test
     void pidAndAvnRunInBothScenariosWithUtilizationConvergenceChartAndVirtualNodes() throws Exception {
         int code = run("--requests", "200", "--users", "20", "--strategy", "pid,avn", "--warmup", "40",
-                "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
+                "--scenario", "uniform,heterogeneous", "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
 
         assertThat(code).as(stdout() + stderr()).isZero();
         for (String name : new String[] {"pid", "avn", "heterogeneous-pid", "heterogeneous-avn"}) {
@@ -191,7 +191,7 @@ class LoadGeneratorMainTest {
         assertThat(stderr()).contains("delayMinMs must be <= delayMaxMs");
 
         assertThat(run("--scenario", "mixed")).isEqualTo(2);
-        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous or all, was 'mixed'");
+        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, failure, hang or all, was 'mixed'");
 
         assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")).isEqualTo(2);
         assertThat(stderr()).contains("with --url, --scenario must be one scenario");
