@@ -19,13 +19,17 @@ import java.util.Objects;
  * @param killSeconds           when the kill began, s from the first request sent
  * @param restartSeconds        when the restarted agent listened, s from the first request sent
  * @param phases                each phase's figures ({@link RunStatistics} of its requests), every phase present
+ * @param overProxyTimeout      per phase, requests (any outcome) whose client-side latency reached
+ *                              {@code proxyRequestTimeoutMs}: each waited out at least one attempt
+ *                              on an agent that did not answer; every phase present
  * @param stickiness            who kept their agent
  * @param health                when the balancer noticed the fault and its end
  * @param timeline              requests per agent over time
  */
 public record FailureReport(String strategy, Fault fault, LoadTestConfig config, int proxyRequestTimeoutMs,
                            String balancerSettings, String deadAgent, double killSeconds, double restartSeconds,
-                           Map<Phase, RunStatistics> phases, FailoverStickiness stickiness, HealthTimes health,
+                           Map<Phase, RunStatistics> phases, Map<Phase, Long> overProxyTimeout,
+                           FailoverStickiness stickiness, HealthTimes health,
                            Timeline timeline) {
 
     /**
@@ -52,8 +56,10 @@ public record FailureReport(String strategy, Fault fault, LoadTestConfig config,
         Objects.requireNonNull(timeline, "timeline");
         for (Phase p : Phase.values()) {
             Objects.requireNonNull(phases.get(p), () -> "phases must hold " + p);
+            Objects.requireNonNull(overProxyTimeout.get(p), () -> "overProxyTimeout must hold " + p);
         }
         phases = Collections.unmodifiableMap(new EnumMap<>(phases));
+        overProxyTimeout = Collections.unmodifiableMap(new EnumMap<>(overProxyTimeout));
     }
 
     /** Errors plus timeouts seen by clients in {@code phase}. */

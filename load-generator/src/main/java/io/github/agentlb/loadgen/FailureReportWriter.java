@@ -72,6 +72,7 @@ public final class FailureReportWriter {
             p.put("timeouts", s.timeouts());
             ObjectNode statuses = p.putObject("error_statuses");
             s.errorStatuses().forEach((status, n) -> statuses.put(String.valueOf(status), n));
+            p.put("requests_over_proxy_timeout", r.overProxyTimeout().get(phase));
             p.put("duration_ms", s.durationMs());
             ObjectNode agents = p.putObject("requests_per_agent");
             s.agents().forEach((id, a) -> agents.put(id, a.count()));
@@ -160,17 +161,18 @@ public final class FailureReportWriter {
                 first.deadAgent(), fault.description(), c.requests(), c.users(), c.concurrency(), c.seed(), c.warmup(),
                 first.proxyRequestTimeoutMs(), c.timeoutMs(), first.balancerSettings()));
         List<String> agents = new ArrayList<>(first.phases().get(Phase.BEFORE).agents().keySet());
-        sb.append("| strategy | phase | requests | client errors | p99 ms | p99 / before |");
+        sb.append("| strategy | phase | requests | client errors | p99 ms | p99 / before | waited a timeout |");
         agents.forEach(a -> sb.append(' ').append(a).append(" |"));
-        sb.append("\n|---|---|---:|---:|---:|---:|");
+        sb.append("\n|---|---|---:|---:|---:|---:|---:|");
         agents.forEach(a -> sb.append("---:|"));
         sb.append('\n');
         for (FailureReport r : runs) {
             double before = r.phases().get(Phase.BEFORE).latency().p99Ms();
             r.phases().forEach((phase, s) -> {
-                sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %s |", r.strategy(), phase.label(),
-                        s.requests(), r.clientErrors(phase), s.latency().p99Ms(),
-                        before == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", s.latency().p99Ms() / before)));
+                sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %s | %d |", r.strategy(),
+                        phase.label(), s.requests(), r.clientErrors(phase), s.latency().p99Ms(),
+                        before == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", s.latency().p99Ms() / before),
+                        r.overProxyTimeout().get(phase)));
                 agents.forEach(a -> sb.append(' ').append(s.agents().containsKey(a) ? s.agents().get(a).count() : 0)
                         .append(" |"));
                 sb.append('\n');
@@ -189,7 +191,9 @@ public final class FailureReportWriter {
                     share(st.deadUsersReturned(), st.deadUsersInReturn())));
         }
         sb.append("\nA request belongs to the phase in which it was sent. Client errors = errors + timeouts seen by the "
-                + "client (goal 0); p99 over answered requests, client-side (goal: down within 1.5x before). Columns "
+                + "client (goal 0); p99 over answered requests, client-side (goal: down within 1.5x before); \"waited a "
+                + "timeout\" = requests that took at least the proxy's answer timeout, i.e. waited out an agent that "
+                + "did not answer (goal: a few, not every third). Columns "
                 + "A1..A3: requests answered by each agent. Stickiness (meaningful for `ch` and `avn`): a user's home "
                 + "is the one agent that answered all its requests before the kill; \"others stayed\" = users at home "
                 + "on a live agent whose answers in the phase all came from it; \"users back\" = the dead agent's users "

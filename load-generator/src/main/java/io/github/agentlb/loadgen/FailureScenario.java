@@ -117,7 +117,9 @@ public final class FailureScenario {
                 LoadRunner.RunResult result = new LoadRunner(config, stdout).run(cluster.baseUrl(),
                         strategy + " " + fault.label(), trigger);
                 trigger.await();
-                return report(strategy, cluster.agentIds(), result.timedOutcomes(), agentFault, health);
+                FailurePhases phases = new FailurePhases(agentFault.killedAtNanos(), agentFault.restartedAtNanos());
+                return report(strategy, fault, config, proxyRequestTimeoutMs(), cluster.agentIds(),
+                        result.timedOutcomes(), phases, health);
             } finally {
                 controller.shutdownNow();
             }
@@ -165,16 +167,28 @@ public final class FailureScenario {
         }
     }
 
-    private FailureReport report(String strategy, List<String> agents, List<TimedOutcome> outcomes,
-                                 AgentFault agentFault, HealthEventLog health) {
-        FailurePhases phases = new FailurePhases(agentFault.killedAtNanos(), agentFault.restartedAtNanos());
+    /**
+     * The report of a run from its outcomes, phases and health events alone (no I/O, no clock):
+     * per-phase {@link RunStatistics} with each phase's wall time (from the first request sent to
+     * the last outcome), stickiness with the return counted from the dead agent's first
+     * re-admission after the restart (from the restart when none was seen), ejection delays, and
+     * the timeline from the first request sent.
+     */
+    static FailureReport report(String strategy, Fault fault, LoadTestConfig config, int proxyRequestTimeoutMs,
+                                List<String> agents, List<TimedOutcome> outcomes, FailurePhases phases,
+                                HealthEventLog health) {
         long start = outcomes.stream().mapToLong(TimedOutcome::sentAtNanos).min().orElse(phases.killNanos());
         long end = outcomes.stream().mapToLong(TimedOutcome::completedAtNanos).max().orElse(phases.restartNanos());
         Map<Phase, List<TimedOutcome>> split = phases.split(outcomes);
         Map<Phase, Long> durations = phases.durations(start, end);
         Map<Phase, RunStatistics> stats = new EnumMap<>(Phase.class);
-        split.forEach((phase, list) -> stats.put(phase, RunStatistics.of(list.stream().map(TimedOutcome::outcome)
-                .toList(), agents, durations.get(phase))));
+        Map<Phase, Long> overTimeout = new EnumMap<>(Phase.class);
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(proxyRequestTimeoutMs);
+        split.forEach((phase, list) -> {
+            stats.put(phase, RunStatistics.of(list.stream().map(TimedOutcome::outcome).toList(), agents,
+                    durations.get(phase)));
+            overTimeout.put(phase, list.stream().filter(o -> o.outcome().latencyNanos() >= timeoutNanos).count());
+        });
         OptionalLong readmitted = health.nanosUntil(DEAD_AGENT, Kind.READMITTED, phases.restartNanos());
         long returnFrom = phases.restartNanos() + readmitted.orElse(0);
         FailoverStickiness stickiness = FailoverStickiness.of(outcomes, phases, DEAD_AGENT, returnFrom);
@@ -183,8 +197,8 @@ public final class FailureScenario {
         FailureReport.HealthTimes times = new FailureReport.HealthTimes(
                 millis(health.nanosUntil(DEAD_AGENT, Kind.EJECTED, phases.killNanos())), millis(readmitted),
                 health.count(DEAD_AGENT, Kind.EJECTED, phases.killNanos()), otherEjections);
-        return new FailureReport(strategy, fault, config, proxyRequestTimeoutMs(), balancerSettings(), DEAD_AGENT,
-                (phases.killNanos() - start) / 1e9, (phases.restartNanos() - start) / 1e9, stats, stickiness, times,
+        return new FailureReport(strategy, fault, config, proxyRequestTimeoutMs, balancerSettings(), DEAD_AGENT,
+                (phases.killNanos() - start) / 1e9, (phases.restartNanos() - start) / 1e9, stats, overTimeout, stickiness, times,
                 Timeline.of(outcomes, start, TIMELINE_BUCKET, agents));
     }
 
