@@ -5,6 +5,7 @@ import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.Evaluation;
 import io.github.agentlb.core.avn.HostUtilization;
 import io.github.agentlb.core.ring.HashRing;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Load reports: the answer's {@value #CPU_HEADER} and {@value #MEMORY_HEADER} headers
  *       (decimal fractions 0..1) feed eq. (3) and are removed from the message returned; a
  *       missing, non-numeric or out-of-range value is ignored with a DEBUG log. Until every agent
- *       has reported, {@code L_i} is the request share alone.
+ *       has a report at most {@code reportExpiry} old (10 s by default), {@code L_i} is the
+ *       request share alone.
  *   <li>Evaluation: every {@code evaluationWindow} requests, on the thread that completes the
  *       window, after its answer arrived; it never waits for a lock and costs about a millisecond
  *       at the defaults (up to 16 candidate moves replayed). A new ring is swapped in atomically.
@@ -53,8 +55,11 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Thread-safe. Per exchange: one evaluation of the key, one hash, O(log v) to find the owner,
- * O(1) to record it. Membership changes rebuild the ring by eq. (2), O(v log v), and reset the
- * learned allocation.
+ * O(1) to record it. The ring the balancer starts with shares {@code N} virtual nodes over all
+ * its children by eq. (2). Once started, a membership change ({@code addProcessor},
+ * {@code removeProcessor}), O(v log v), keeps the survivors' virtual nodes (learned ones included)
+ * and gives a newcomer its eq. (2) share: removing an agent moves only its keys, adding one moves
+ * keys only to it, and the total follows ({@link io.github.agentlb.core.avn.MembershipChange}).
  */
 public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
 
@@ -62,12 +67,14 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     public static final String CPU_HEADER = "X-Agent-Cpu";
     /** Response header with the agent's memory utilization, a decimal fraction 0..1. */
     public static final String MEMORY_HEADER = "X-Agent-Memory";
+    private static final List<String> REPORT_HEADERS = List.of(CPU_HEADER, MEMORY_HEADER);
 
     private static final String POSITION_PROPERTY = "AgentLbAvnPosition";
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveVirtualNodeLB.class);
 
     private final Map<String, HostUtilization> startupUtilization;
     private final AdaptiveVirtualNodes avn;
+    private volatile boolean started;
 
     /** Header {@code user_id}, {@link AdaptiveVirtualNodesConfig#ofDefaults()}, equal agents. */
     public AdaptiveVirtualNodeLB() {
@@ -120,11 +127,25 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
         if (agentIds.isEmpty()) {
             return;
         }
+        // Children arrive one by one while the route is built: the ring the balancer starts with
+        // is eq. (2) over all of them. Once it has started, users are mapped: keep the survivors.
         if (startupUtilization.isEmpty()) {
-            avn.setHosts(agentIds);
-            return;
+            if (started) {
+                avn.updateHosts(agentIds);
+            } else {
+                avn.setHosts(agentIds);
+            }
+        } else if (started) {
+            avn.updateHosts(withAverageForUnknown(agentIds));
+        } else {
+            avn.setHosts(withAverageForUnknown(agentIds));
         }
-        avn.setHosts(withAverageForUnknown(agentIds));
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart();
+        started = true;
     }
 
     /** Agents without a configured start-up utilization count as the average configured one. */
@@ -152,15 +173,20 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     }
 
     @Override
-    protected void attemptCompleted(String agentId, Exchange attempt, long elapsedNanos) {
+    protected Collection<String> reportHeaders() {
+        return REPORT_HEADERS;
+    }
+
+    @Override
+    protected void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos) {
         Message answer = attempt.getMessage();
         Object cpu = answer.removeHeader(CPU_HEADER);
         Object memory = answer.removeHeader(MEMORY_HEADER);
-        if (cpu != null || memory != null) {
-            report(agentId, cpu, memory);
-        }
-        if (attempt.getException() != null && isConnectionFailure(attempt.getException())) {
+        if (outcome.isFailure()) {
             return;
+        }
+        if (outcome == AttemptOutcome.SUCCESS && (cpu != null || memory != null)) {
+            report(agentId, cpu, memory);
         }
         Long position = attempt.getProperty(POSITION_PROPERTY, Long.class);
         boolean windowComplete = position != null ? avn.record(position) : avn.recordWithoutKey();

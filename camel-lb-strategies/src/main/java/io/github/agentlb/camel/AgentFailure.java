@@ -1,12 +1,9 @@
 package io.github.agentlb.camel;
 
 import java.io.IOException;
-import java.net.SocketTimeoutException;
 import java.nio.channels.ClosedChannelException;
 import java.util.Locale;
 import java.util.NoSuchElementException;
-import java.util.concurrent.TimeoutException;
-import org.apache.camel.ExchangeTimedOutException;
 
 /**
  * One failed attempt on an agent: which agent, why in a few words fit for a client or a log
@@ -14,13 +11,14 @@ import org.apache.camel.ExchangeTimedOutException;
  *
  * @param agentId the agent's id (its name or endpoint URI)
  * @param reason  {@link #reasonOf(Throwable)} of the failure
+ * @param outcome {@link FailureClassifier#classify} of the failure: before or after the request was sent
  * @param failure the exception the attempt ended with
  */
-public record AgentFailure(String agentId, String reason, Throwable failure) {
+public record AgentFailure(String agentId, String reason, AttemptOutcome outcome, Throwable failure) {
 
-    /** The failure of {@code agentId} with {@code failure}, its reason derived. */
+    /** The failure of {@code agentId} with {@code failure}, its reason and outcome derived. */
     public static AgentFailure of(String agentId, Throwable failure) {
-        return new AgentFailure(agentId, reasonOf(failure), failure);
+        return new AgentFailure(agentId, reasonOf(failure), FailureClassifier.classify(failure), failure);
     }
 
     /**
@@ -34,7 +32,7 @@ public record AgentFailure(String agentId, String reason, Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             last = t;
             String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-            if (isTimeout(t)) {
+            if (FailureClassifier.isTimeout(t)) {
                 return "timed out";
             }
             if (message.contains("connection refused")) {
@@ -58,12 +56,6 @@ public record AgentFailure(String agentId, String reason, Throwable failure) {
         return io ? "I/O error" : "failed";
     }
 
-    private static boolean isTimeout(Throwable t) {
-        String name = t.getClass().getName();
-        return t instanceof TimeoutException || t instanceof ExchangeTimedOutException
-                || t instanceof SocketTimeoutException || name.startsWith("io.netty.handler.timeout.")
-                || name.equals("io.netty.channel.ConnectTimeoutException");
-    }
 
     /** {@code agentId (reason)}. */
     @Override

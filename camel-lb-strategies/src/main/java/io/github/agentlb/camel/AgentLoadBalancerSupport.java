@@ -1,29 +1,26 @@
 package io.github.agentlb.camel;
 
-import java.io.IOException;
+import io.github.agentlb.core.health.OutlierDetector;
+import io.github.agentlb.core.health.OutlierEjection;
 import java.net.URISyntaxException;
-import java.util.ArrayList;
+import java.time.Duration;
+import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
+import java.util.function.LongSupplier;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.AsyncProcessor;
-import org.apache.camel.CamelExchangeException;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.Channel;
 import org.apache.camel.EndpointAware;
 import org.apache.camel.Exchange;
-import org.apache.camel.ExchangeTimedOutException;
 import org.apache.camel.Processor;
 import org.apache.camel.processor.loadbalancer.LoadBalancerSupport;
 import org.apache.camel.spi.IdAware;
@@ -34,35 +31,46 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The shared Camel side of every strategy: maps child processors to agent ids, asks the strategy
- * for a {@link Selection}, sends the exchange, and fails over to the next candidate on connection
- * errors.
+ * for a {@link Selection}, and runs the exchange's {@link Attempts}: failover, outlier ejection
+ * and retry safety are the same for all four strategies.
  *
  * <h2>Agent ids</h2>
  * A child's agent id is the name given to its endpoint with {@link #nameAgent}, else its endpoint
  * URI ({@code .to("http://host:8081")} gives the URI Camel normalized), else the processor's id,
  * else its {@code toString()}: never its list position nor an identity hash code, so a strategy's
- * decisions are the same in every instance, JVM and child order. Naming agents (as Envoy's
- * {@code hash_key} does) keeps their users in place when their addresses change, for example
- * agents on ephemeral ports. Two children with the same id are a configuration error.
+ * decisions are the same in every instance, JVM and child order. Two children with the same id
+ * are a configuration error; a rejected change ({@link #nameAgent}, {@link #addProcessor})
+ * leaves the balancer as it was.
  *
  * <h2>Failover</h2>
- * Each attempt runs on a fresh copy of the exchange ({@link ExchangeHelper#createCopy}); when the
- * attempt fails with a connection error ({@link #isConnectionFailure}: an {@link IOException},
- * such as connection refused or reset, a {@link TimeoutException} or an
- * {@link ExchangeTimedOutException} anywhere in the cause chain) the next candidate is tried, each
- * agent at most once. Any other outcome, success or an answer such as an HTTP error, is copied
- * back to the original exchange and ends the exchange. When every candidate fails, or there are
- * no children, the exchange fails with one {@link NoAgentAvailableException}. The callback runs
- * exactly once; no thread blocks (attempts continue on Camel's reactive executor). Children should
- * have no redelivery of their own (use {@code .errorHandler(noErrorHandler())} or
- * {@code maximumRedeliveries(0)}), or a dead agent is retried before failover sees it.
+ * Each attempt runs on a fresh copy of the exchange ({@link ExchangeHelper#createCopy}) whose
+ * load-report headers ({@link #reportHeaders()}) are removed, so a client cannot write an agent's
+ * report. {@link FailureClassifier} tells each outcome: a failure before the request was sent
+ * (refused, connect timeout) always goes to the next candidate; a failure after it was sent (read
+ * timeout, reset, closed without answer) only for idempotent methods; an answer, even an HTTP
+ * error, is never retried ({@link FailoverPolicy}, {@link #setMaximumFailoverAttempts},
+ * {@link #setFailoverDeadline}, {@link #setIdempotentMethods}). The next candidate follows the
+ * strategy's own distribution over the agents left (see each strategy). When every candidate
+ * failed the exchange fails with one {@link NoAgentAvailableException}. The callback runs exactly
+ * once, whatever throws; no thread blocks. Children should have no redelivery of their own
+ * ({@code .errorHandler(noErrorHandler())}), or a dead agent is retried before failover sees it.
+ *
+ * <h2>Outlier ejection</h2>
+ * After {@link OutlierEjection#consecutiveFailures()} failed attempts in a row (default 1, as
+ * nginx's {@code max_fails}) an agent is ejected for 10 s, doubling with each repeated ejection
+ * up to 300 s; then one request tries it, and success re-admits it ({@link OutlierDetector},
+ * {@link #setOutlierEjection}). Ejected agents are skipped (ring strategies go on clockwise) and
+ * tried only when no other agent is left, so ejection never answers 503 without trying. Per
+ * balancer instance; costs one volatile read per exchange while nobody is ejected.
  *
  * <p>On completion the exchange carries properties {@value #AGENT_PROPERTY} (the agent that
  * answered) and {@value #STRATEGY_PROPERTY}, for metrics and logs downstream.
  *
  * <h2>Logging</h2>
  * One INFO line per exchange on logger {@code io.github.agentlb.decision}:
- * {@code request=<req_id> strategy=<name> agent=<id> <detail>}, and one INFO line per failover.
+ * {@code request=<req_id> strategy=<name> agent=<id> <detail>} (and {@code ejected=[..]} while
+ * agents are ejected), one INFO line per failover, one INFO line per ejection and re-admission on
+ * {@code io.github.agentlb.health}.
  *
  * <h2>Thread-safety</h2>
  * {@link #process} is lock-free: children and their ids are an immutable snapshot swapped on
@@ -77,26 +85,16 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     /** Exchange property set to the strategy name ({@link #strategyName()}). */
     public static final String STRATEGY_PROPERTY = "agentlb.strategy";
 
-    /** Base class of Netty's read and write timeouts. */
-    private static final String NETTY_TIMEOUT = "io.netty.handler.timeout.TimeoutException";
-    /** The message of camel-netty's exception for a connection closed before any answer. */
-    private static final String NO_RESPONSE = "No response received from remote server";
-    private static final Logger DECISIONS = LoggerFactory.getLogger("io.github.agentlb.decision");
+    private static final Logger LOG = LoggerFactory.getLogger(AgentLoadBalancerSupport.class);
 
     private volatile Members members = Members.EMPTY;
     private final Map<String, String> agentNames = new ConcurrentHashMap<>();
     private final List<AttemptListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<HealthListener> healthListeners = new CopyOnWriteArrayList<>();
+    private volatile LongSupplier nanoClock = System::nanoTime;
+    private volatile OutlierDetector detector = new OutlierDetector(OutlierEjection.ofDefaults(), this::nanoTime);
+    private volatile FailoverPolicy failoverPolicy = FailoverPolicy.DEFAULT;
     private CamelContext camelContext;
-
-    /** How an attempt on one agent ended. */
-    public enum AttemptOutcome {
-        /** The agent answered and the answer is not an exception. */
-        SUCCESS,
-        /** The agent could not answer ({@link #isConnectionFailure}); the exchange fails over. */
-        CONNECTION_FAILURE,
-        /** The agent answered with a failure (for example an HTTP error status); no failover. */
-        ERROR
-    }
 
     /** Told of every attempt's outcome, for example by a metrics binder. Must be fast and not block. */
     @FunctionalInterface
@@ -110,7 +108,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     /**
      * Decides where {@code exchange} goes. Called once per exchange, on the caller's thread; must
      * not block. Ids not in {@code agentIds} are skipped, so a decision built on a slightly older
-     * membership is safe.
+     * membership is safe; so are repeated ids.
      *
      * @param agentIds the current agent ids, in child order (never empty)
      */
@@ -119,11 +117,19 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     /**
      * Called when the set of agents changes (including the first child added), serialized with
      * other calls, before requests see the new membership. Strategies rebuild their ring or
-     * weights here.
+     * weights here; a strategy that throws rejects the change, so it must change nothing first.
      *
      * @param agentIds the new agent ids in child order; possibly empty
      */
     protected void agentsChanged(List<String> agentIds) {
+    }
+
+    /**
+     * The headers an agent reports load in (e.g. {@code X-Agent-Utilization}): removed from each
+     * attempt before it is sent, so only the agent's own answer can carry them. Empty by default.
+     */
+    protected Collection<String> reportHeaders() {
+        return List.of();
     }
 
     /** Called just before an attempt is sent to {@code agentId}. Must be fast and not block. */
@@ -131,50 +137,14 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     }
 
     /**
-     * Called when an attempt on {@code agentId} has completed, successfully or not, before the
-     * failover decision. Strategies read load reports from the answer here.
+     * Called when an attempt on {@code agentId} has completed, before the failover decision.
+     * Strategies read load reports from a {@link AttemptOutcome#SUCCESS successful} answer here,
+     * and count failures as load.
      *
+     * @param outcome      how the attempt ended
      * @param elapsedNanos the time the attempt took, ns
      */
-    protected void attemptCompleted(String agentId, Exchange attempt, long elapsedNanos) {
-    }
-
-    /**
-     * Whether {@code failure} means the agent could not answer, so the exchange should go to the
-     * next candidate: an {@link IOException}, {@link TimeoutException},
-     * {@link ExchangeTimedOutException} or Netty timeout ({@code io.netty.handler.timeout.TimeoutException},
-     * e.g. the {@code ReadTimeoutException} of camel-netty's {@code requestTimeout}) anywhere in the
-     * cause chain, a {@link NoSuchElementException} from a connection pool that could not hand
-     * out a connection, or camel-netty's "No response received from remote server" (the agent
-     * closed the connection before answering, e.g. it died mid-request).
-     */
-    protected boolean isConnectionFailure(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof IOException || t instanceof TimeoutException || t instanceof ExchangeTimedOutException
-                    || isNettyTimeout(t) || isClosedWithoutAnswer(t)) {
-                return true;
-            }
-        }
-        // camel-netty(-http) producers borrow channels from a commons-pool pool; a connect that is
-        // refused at once fails the pool's validation, which throws NoSuchElementException
-        // ("Unable to validate object") instead of the ConnectException.
-        return failure instanceof NoSuchElementException;
-    }
-
-    /** camel-netty's ClientChannelHandler reports a connection closed before the answer this way, with no cause. */
-    private static boolean isClosedWithoutAnswer(Throwable t) {
-        return t instanceof CamelExchangeException && t.getMessage() != null
-                && t.getMessage().startsWith(NO_RESPONSE);
-    }
-
-    /** Netty's timeouts extend neither IOException nor TimeoutException; matched by name to need no Netty dependency. */
-    private static boolean isNettyTimeout(Throwable t) {
-        for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
-            if (NETTY_TIMEOUT.equals(c.getName())) {
-                return true;
-            }
-        }
-        return false;
+    protected void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos) {
     }
 
     /**
@@ -197,9 +167,23 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         }
     }
 
+    /**
+     * Client-supplied text made safe for a one-line log of {@code key=value} fields (control
+     * characters and white space escaped, cut at 200 characters). Strategies pass client values
+     * in a {@link Selection#detail()} through it.
+     */
+    protected static String loggable(String text) {
+        return DecisionLog.loggable(text);
+    }
+
     /** Registers a listener told of every attempt's outcome. Thread-safe. */
     public void addAttemptListener(AttemptListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Registers a listener told of every ejection and re-admission. Thread-safe. */
+    public void addHealthListener(HealthListener listener) {
+        healthListeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -220,6 +204,98 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         return members.ids;
     }
 
+    /** The agents ejected (or on trial) now, sorted; empty while all are healthy. */
+    public Set<String> ejectedAgents() {
+        return detector.ejected();
+    }
+
+    /** @return the outlier ejection rules in use ({@link OutlierEjection#ofDefaults()} unless set) */
+    public OutlierEjection getOutlierEjection() {
+        return detector.config();
+    }
+
+    /**
+     * Sets the outlier ejection rules; {@link OutlierEjection#disabled()} turns ejection off.
+     * Takes effect at once, forgetting earlier ejections.
+     */
+    public void setOutlierEjection(OutlierEjection outlierEjection) {
+        Objects.requireNonNull(outlierEjection, "outlierEjection");
+        synchronized (this) {
+            OutlierDetector replacement = new OutlierDetector(outlierEjection, this::nanoTime);
+            replacement.setAgents(members.ids);
+            detector = replacement;
+        }
+    }
+
+    /** @return when exchanges fail over ({@link FailoverPolicy#DEFAULT} unless set) */
+    public FailoverPolicy getFailoverPolicy() {
+        return failoverPolicy;
+    }
+
+    /** Sets when exchanges fail over; takes effect for the next exchange. */
+    public void setFailoverPolicy(FailoverPolicy failoverPolicy) {
+        this.failoverPolicy = Objects.requireNonNull(failoverPolicy, "failoverPolicy");
+    }
+
+    /**
+     * Further attempts after the first (Camel's {@code FailoverLoadBalancer} option): -1 (default)
+     * tries every agent once, 0 never fails over.
+     *
+     * @throws IllegalArgumentException if below -1
+     */
+    public void setMaximumFailoverAttempts(int maximumFailoverAttempts) {
+        setFailoverPolicy(failoverPolicy.withMaximumFailoverAttempts(maximumFailoverAttempts));
+    }
+
+    /** @return further attempts after the first; -1 for every agent once */
+    public int getMaximumFailoverAttempts() {
+        return failoverPolicy.maximumFailoverAttempts();
+    }
+
+    /**
+     * No failover attempt starts later than this after the exchange's first attempt; zero
+     * (default) for no deadline.
+     *
+     * @throws IllegalArgumentException if null or negative
+     */
+    public void setFailoverDeadline(Duration failoverDeadline) {
+        setFailoverPolicy(failoverPolicy.withDeadline(failoverDeadline));
+    }
+
+    /** @return the failover deadline; zero for none */
+    public Duration getFailoverDeadline() {
+        return failoverPolicy.deadline();
+    }
+
+    /**
+     * HTTP methods sent to another agent after a failure that may have reached the first
+     * (default GET, HEAD, OPTIONS, TRACE, PUT, DELETE: RFC 9110 section 9.2.2).
+     *
+     * @throws IllegalArgumentException if a method is blank
+     */
+    public void setIdempotentMethods(Collection<String> idempotentMethods) {
+        setFailoverPolicy(failoverPolicy.withIdempotentMethods(Set.copyOf(idempotentMethods)));
+    }
+
+    /** @return the idempotent methods, upper case */
+    public Set<String> getIdempotentMethods() {
+        return failoverPolicy.idempotentMethods();
+    }
+
+    /** Replaces the clock of ejection times and deadlines (ns); for tests. Forgets earlier ejections. */
+    void useNanoClock(LongSupplier clock) {
+        this.nanoClock = Objects.requireNonNull(clock, "clock");
+        setOutlierEjection(getOutlierEjection());
+    }
+
+    long nanoTime() {
+        return nanoClock.getAsLong();
+    }
+
+    OutlierDetector detector() {
+        return detector;
+    }
+
     /**
      * Names the agent behind {@code endpointUri}: decisions, logs and metrics use {@code agentId}
      * for that child instead of its URI. Best called before the route starts; a later call
@@ -228,7 +304,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
      * @param endpointUri the child's endpoint URI, as written in {@code .to(...)} or normalized
      * @param agentId     the stable name, e.g. {@code A1}
      * @return this balancer
-     * @throws IllegalArgumentException if either is blank
+     * @throws IllegalArgumentException if either is blank, or the name is already another child's
+     *     id (the balancer is then left as it was)
      */
     public AgentLoadBalancerSupport nameAgent(String endpointUri, String agentId) {
         if (endpointUri == null || endpointUri.isBlank()) {
@@ -238,8 +315,18 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
             throw new IllegalArgumentException("agentId must not be blank, was '" + agentId + "'");
         }
         synchronized (this) {
-            agentNames.put(normalized(endpointUri), agentId);
-            refreshMembers();
+            String key = normalized(endpointUri);
+            String previous = agentNames.put(key, agentId);
+            try {
+                refreshMembers();
+            } catch (RuntimeException e) {
+                if (previous == null) {
+                    agentNames.remove(key);
+                } else {
+                    agentNames.put(key, previous);
+                }
+                throw e;
+            }
         }
         return this;
     }
@@ -252,11 +339,17 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         }
     }
 
+    /** @throws IllegalArgumentException if the child's id is already another child's (nothing changes then) */
     @Override
     public void addProcessor(AsyncProcessor processor) {
         synchronized (this) {
             super.addProcessor(processor);
-            refreshMembers();
+            try {
+                refreshMembers();
+            } catch (RuntimeException e) {
+                super.removeProcessor(processor);
+                throw e;
+            }
         }
     }
 
@@ -264,7 +357,12 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     public void removeProcessor(AsyncProcessor processor) {
         synchronized (this) {
             super.removeProcessor(processor);
-            refreshMembers();
+            try {
+                refreshMembers();
+            } catch (RuntimeException e) {
+                super.addProcessor(processor);
+                throw e;
+            }
         }
     }
 
@@ -279,6 +377,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         }
         List<String> ids = List.copyOf(byId.keySet());
         agentsChanged(ids);
+        detector.setAgents(ids);
         members = new Members(ids, Collections.unmodifiableMap(byId));
     }
 
@@ -303,157 +402,52 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         Members current = members;
-        if (current.ids.isEmpty()) {
-            exchange.setException(new NoAgentAvailableException(
-                    "No agent available: the " + strategyName() + " balancer has no agents", exchange, null));
-            callback.done(true);
-            return true;
-        }
-        Selection selection;
         try {
-            selection = select(exchange, current.ids);
+            if (current.ids.isEmpty()) {
+                exchange.setException(new NoAgentAvailableException(
+                        "No agent available: the " + strategyName() + " balancer has no agents", exchange, null));
+                callback.done(true);
+                return true;
+            }
+            new Attempts(this, exchange, callback, current, select(exchange, current.ids)).start();
+            return false;
         } catch (RuntimeException e) {
             exchange.setException(e);
             callback.done(true);
             return true;
         }
-        Attempts attempts = new Attempts(exchange, callback, current, selection);
-        exchange.getContext().getCamelContextExtension().getReactiveExecutor().schedule(attempts::next);
-        return false;
     }
 
-    /** The state of one exchange's attempts; each step runs on the reactive executor. */
-    private final class Attempts {
-        private final Exchange exchange;
-        private final AsyncCallback callback;
-        private final Members members;
-        private final Selection selection;
-        private final Set<String> tried = new HashSet<>();
-        private final List<AgentFailure> failures = new ArrayList<>(2);
-
-        Attempts(Exchange exchange, AsyncCallback callback, Members members, Selection selection) {
-            this.exchange = exchange;
-            this.callback = callback;
-            this.members = members;
-            this.selection = selection;
-        }
-
-        void next() {
-            String agent = nextCandidate();
-            if (agent == null) {
-                giveUp();
-                return;
-            }
-            if (DECISIONS.isInfoEnabled()) {
-                logDecision(agent);
-            }
-            Exchange attempt = ExchangeHelper.createCopy(exchange, true);
-            long start = System.nanoTime();
-            try {
-                attemptStarted(agent, attempt);
-                members.byId.get(agent).process(attempt, doneSync -> exchange.getContext()
-                        .getCamelContextExtension().getReactiveExecutor()
-                        .schedule(() -> completed(agent, attempt, System.nanoTime() - start)));
-            } catch (RuntimeException e) {
-                attempt.setException(e);
-                completed(agent, attempt, System.nanoTime() - start);
-            }
-        }
-
-        private void logDecision(String agent) {
-            String requestId = requestId(exchange);
-            if (tried.size() == 1) {
-                String detail = selection.detail().get();
-                DECISIONS.info("request={} strategy={} agent={}{}", requestId, strategyName(), agent,
-                        detail.isEmpty() ? "" : " " + detail);
-            } else {
-                DECISIONS.info("request={} strategy={} failover to agent={} after {}", requestId, strategyName(),
-                        agent, failures.get(failures.size() - 1));
-            }
-        }
-
-        private String nextCandidate() {
-            while (selection.candidates().hasNext()) {
-                String candidate = selection.candidates().next();
-                if (members.byId.containsKey(candidate) && tried.add(candidate)) {
-                    return candidate;
-                }
-            }
-            return null;
-        }
-
-        private void completed(String agent, Exchange attempt, long elapsedNanos) {
-            try {
-                attemptCompleted(agent, attempt, elapsedNanos);
-            } catch (RuntimeException e) {
-                LOG_SUPPORT.debug("attemptCompleted failed for agent {}", agent, e);
-            }
-            Exception failure = attempt.getException();
-            boolean connectionFailure = failure != null && isConnectionFailure(failure);
-            notifyListeners(agent, failure == null ? AttemptOutcome.SUCCESS
-                    : connectionFailure ? AttemptOutcome.CONNECTION_FAILURE : AttemptOutcome.ERROR, elapsedNanos);
-            if (connectionFailure && isRunAllowed()) {
-                failures.add(AgentFailure.of(agent, failure));
-                next();
-                return;
-            }
-            ExchangeHelper.copyResults(exchange, attempt);
-            exchange.setProperty(AGENT_PROPERTY, agent);
-            exchange.setProperty(STRATEGY_PROPERTY, strategyName());
-            callback.done(false);
-        }
-
-        private void giveUp() {
-            String message = tried.isEmpty()
-                    ? "No agent available: the " + strategyName() + " balancer selected no agent"
-                    : "No agent available: all " + tried.size() + " agents tried failed: " + failures.stream().map(AgentFailure::toString).collect(Collectors.joining(", "));
-            Throwable lastFailure = failures.isEmpty() ? null : failures.get(failures.size() - 1).failure();
-            exchange.setException(new NoAgentAvailableException(message, exchange, lastFailure, failures));
-            callback.done(false);
-        }
-    }
-
-    private void notifyListeners(String agent, AttemptOutcome outcome, long elapsedNanos) {
+    void notifyAttempt(String agent, AttemptOutcome outcome, long elapsedNanos) {
         for (AttemptListener listener : listeners) {
             try {
                 listener.attemptCompleted(strategyName(), agent, outcome, elapsedNanos);
             } catch (RuntimeException e) {
-                LOG_SUPPORT.debug("Attempt listener failed", e);
+                LOG.debug("Attempt listener failed", e);
             }
         }
     }
 
-    private static final Logger LOG_SUPPORT = LoggerFactory.getLogger(AgentLoadBalancerSupport.class);
-
-    private static String requestId(Exchange exchange) {
-        Object header = exchange.getIn().getHeader(REQUEST_ID_HEADER);
-        return header != null ? loggable(header.toString()) : exchange.getExchangeId();
-    }
-
-    /** Longest client-supplied text written into a decision log line, chars. */
-    static final int MAX_LOGGED_CHARS = 200;
-
-    /**
-     * Client-supplied text made safe for a one-line log of {@code key=value} fields: control
-     * characters (line breaks, NUL, ...) and white space (so no {@code " agent=evil"} field can be
-     * forged) written as a backslash, {@code u} and four hex digits, and cut at
-     * {@value #MAX_LOGGED_CHARS} characters. Strategies pass client values in a
-     * {@link Selection#detail()} through it.
-     */
-    protected static String loggable(String text) {
-        StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_LOGGED_CHARS) + 8);
-        for (int i = 0; i < text.length(); i++) {
-            if (out.length() >= MAX_LOGGED_CHARS) {
-                return out.append("...").toString();
-            }
-            char c = text.charAt(i);
-            if (Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSpaceChar(c)) {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
+    void notifyEjected(AgentFailure failure, Duration ejectionTime) {
+        DecisionLog.ejected(strategyName(), failure, ejectionTime);
+        for (HealthListener listener : healthListeners) {
+            try {
+                listener.agentEjected(failure.agentId(), ejectionTime);
+            } catch (RuntimeException e) {
+                LOG.debug("Health listener failed", e);
             }
         }
-        return out.toString();
+    }
+
+    void notifyReadmitted(String agent) {
+        DecisionLog.readmitted(strategyName(), agent);
+        for (HealthListener listener : healthListeners) {
+            try {
+                listener.agentReadmitted(agent);
+            } catch (RuntimeException e) {
+                LOG.debug("Health listener failed", e);
+            }
+        }
     }
 
     @Override
@@ -471,7 +465,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport imple
         return getClass().getSimpleName() + members.ids;
     }
 
-    private record Members(List<String> ids, Map<String, AsyncProcessor> byId) {
+    /** The children and their ids: one immutable snapshot, swapped whole. */
+    record Members(List<String> ids, Map<String, AsyncProcessor> byId) {
         static final Members EMPTY = new Members(List.of(), Map.of());
     }
 }

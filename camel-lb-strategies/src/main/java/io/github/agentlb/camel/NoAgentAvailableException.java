@@ -1,13 +1,16 @@
 package io.github.agentlb.camel;
 
 import java.util.List;
+import java.util.Set;
 import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
 
 /**
  * Set on an exchange when a balancer has no agent that could answer it: the balancer has no
- * children, or every agent it tried failed with a connection error. The message lists the agents
- * tried and why each failed; the cause is the last failure, if any.
+ * children, or every agent it tried failed to answer (ejected agents are tried last, so an
+ * exchange fails this way only after every agent failed, or after the failover limits of
+ * {@link FailoverPolicy}). The message lists the agents tried, why each failed and which were
+ * ejected; the cause is the last failure, if any.
  *
  * <p>An HTTP front end should answer it with 503 Service Unavailable.
  */
@@ -16,17 +19,33 @@ public class NoAgentAvailableException extends CamelExchangeException {
     private static final long serialVersionUID = 1L;
 
     private final transient List<AgentFailure> failures;
+    private final transient Set<String> ejectedAgents;
 
     public NoAgentAvailableException(String message, Exchange exchange, Throwable cause) {
-        this(message, exchange, cause, List.of());
+        this(message, exchange, cause, List.of(), Set.of());
     }
 
     /**
      * @param failures the failed attempts, in the order tried; copied
      */
     public NoAgentAvailableException(String message, Exchange exchange, Throwable cause, List<AgentFailure> failures) {
+        this(message, exchange, cause, failures, Set.of());
+    }
+
+    /**
+     * @param failures      the failed attempts, in the order tried; copied
+     * @param ejectedAgents the agents ejected when the exchange gave up; copied
+     */
+    public NoAgentAvailableException(String message, Exchange exchange, Throwable cause, List<AgentFailure> failures,
+            Set<String> ejectedAgents) {
         super(message, exchange, cause);
         this.failures = List.copyOf(failures);
+        this.ejectedAgents = Set.copyOf(ejectedAgents);
+    }
+
+    /** The agents that were ejected (outlier ejection) when the exchange gave up; tried last, if at all. */
+    public Set<String> ejectedAgents() {
+        return ejectedAgents;
     }
 
     /** The failed attempts, in the order tried; empty when the balancer had no agent to try. */

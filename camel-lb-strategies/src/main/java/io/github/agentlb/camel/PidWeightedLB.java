@@ -3,6 +3,8 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.pid.PidWeights;
 import io.github.agentlb.core.pid.PidWeightsConfig;
 import io.github.agentlb.core.stats.LoadStatistics;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,8 +30,13 @@ import org.slf4j.LoggerFactory;
  *   <li>Every {@link PidWeightsConfig#controlPeriod() control period} (default 1 s) a daemon
  *       thread started in {@link #doStart()} and stopped in {@link #doStop()} moves the weights
  *       toward equal utilization; requests are spread by smooth weighted round-robin.</li>
- *   <li>When the chosen agent fails with a connection error, the exchange goes to the others in
- *       descending weight, each at most once.</li>
+ *   <li>A failed attempt counts as a report of {@link PidWeightsConfig#failureUtilization()}
+ *       (default 2.0, more than a saturated agent), so a dead or failing agent's weight falls
+ *       toward the floor instead of looking idle (the error penalty of gRPC's weighted
+ *       round-robin). Reports are read only from an agent's own successful answer: the header is
+ *       removed from each attempt before it is sent.</li>
+ *   <li>When the chosen agent fails (or is ejected), the exchange takes the schedule's next
+ *       pick, so the rest follows the weights, then any agent not yet tried; each at most once.</li>
  * </ul>
  *
  * <pre>{@code
@@ -46,6 +53,7 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
 
     /** The response header an agent reports its utilization in (fraction, may exceed 1). */
     public static final String UTILIZATION_HEADER = "X-Agent-Utilization";
+    private static final List<String> REPORT_HEADERS = List.of(UTILIZATION_HEADER);
 
     private static final Logger LOG = LoggerFactory.getLogger(PidWeightedLB.class);
 
@@ -70,6 +78,7 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
     PidWeightedLB(PidWeightsConfig config, LongSupplier nanoClock) {
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.core = new PidWeights(Objects.requireNonNull(config, "config"), nanoClock);
+        useNanoClock(nanoClock);
     }
 
     /** @return the configuration in use */
@@ -110,7 +119,13 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
 
     @Override
     protected Selection select(Exchange exchange, List<String> agentIds) {
-        return Selection.of(core.candidates());
+        PidWeights current = core;
+        String first = current.select();
+        if (first == null) {
+            return Selection.of(Collections.emptyIterator());
+        }
+        return Selection.of(Candidates.drawing(first, current::select, agentIds.size() - 1,
+                current.schedule().failoverOrder().iterator()));
     }
 
     @Override
@@ -119,11 +134,23 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
     }
 
     @Override
-    protected void attemptCompleted(String agentId, Exchange attempt, long elapsedNanos) {
+    protected Collection<String> reportHeaders() {
+        return REPORT_HEADERS;
+    }
+
+    @Override
+    protected void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos) {
         PidWeights current = core;
         current.requestFinished(agentId, elapsedNanos);
         Object header = attempt.getMessage().removeHeader(UTILIZATION_HEADER);
-        if (header == null) {
+        if (outcome.isFailure()) {
+            double penalty = current.config().failureUtilization();
+            if (penalty > 0) {
+                current.report(agentId, penalty);
+            }
+            return;
+        }
+        if (header == null || outcome != AttemptOutcome.SUCCESS) {
             return;
         }
         double utilization = decimalHeader(header);

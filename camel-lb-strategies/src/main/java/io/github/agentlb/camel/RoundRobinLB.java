@@ -9,8 +9,10 @@ import org.apache.camel.Exchange;
 /**
  * Strict round-robin over the agents: A1, A2, A3, A1, ... After any N exchanges, also from many
  * concurrent callers, no agent has received more than one exchange more than another (a
- * lock-free counter, see {@link RoundRobin}). When the chosen agent fails with a connection
- * error, the exchange goes to the next agents in rotation, each at most once.
+ * lock-free counter, see {@link RoundRobin}). When the chosen agent fails (or is ejected), the
+ * exchange takes the rotation's next turn, so a failed agent's share is spread over the others
+ * as nginx does (one of three agents down: the other two get half each, not 2/3 and 1/3), then
+ * any agent not yet tried; each agent at most once.
  *
  * <pre>{@code
  * from("platform-http:/process")
@@ -31,7 +33,10 @@ public class RoundRobinLB extends AgentLoadBalancerSupport {
 
     @Override
     protected Selection select(Exchange exchange, List<String> agentIds) {
-        return Selection.of(rotationFrom(rotation.next(agentIds.size()), agentIds));
+        int n = agentIds.size();
+        int first = rotation.next(n);
+        return Selection.of(Candidates.drawing(agentIds.get(first), () -> agentIds.get(rotation.next(n)), n - 1,
+                rotationFrom(first, agentIds)));
     }
 
     /** The agents in rotation order starting at {@code start}: the failover order of round-robin. */

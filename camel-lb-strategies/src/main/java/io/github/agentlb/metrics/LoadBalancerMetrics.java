@@ -1,7 +1,10 @@
 package io.github.agentlb.metrics;
 
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
-import io.github.agentlb.camel.AgentLoadBalancerSupport.AttemptOutcome;
+import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.HealthListener;
+import io.micrometer.core.instrument.Counter;
+import java.time.Duration;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -18,7 +21,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>{@value #ATTEMPTS}: timer of attempts per agent, tags {@code strategy}, {@code agent},
- *       {@code outcome} ({@code success}, {@code connection_failure}, {@code error}).
+ *       {@code outcome} ({@code success}, {@code failed_before_send}, {@code failed_after_send},
+ *       {@code error}).
+ *   <li>{@value #EJECTIONS}: counter of outlier ejections per agent; {@value #EJECTED}: gauge, 1
+ *       while the agent is ejected (or on trial), else 0; tags {@code strategy}, {@code agent}.
  *   <li>{@value #AGENTS}: gauge, the number of agents.
  *   <li>{@code agentlb.agent.<name>}: one gauge per agent for each per-agent figure the strategy
  *       exposes ({@link AgentLoadBalancerSupport#agentMetrics()}): {@code weight} and
@@ -39,6 +45,10 @@ public final class LoadBalancerMetrics implements MeterBinder {
     public static final String ATTEMPTS = PREFIX + "attempts";
     /** Gauge of the number of agents. */
     public static final String AGENTS = PREFIX + "agents";
+    /** Counter of outlier ejections. */
+    public static final String EJECTIONS = PREFIX + "agent.ejections";
+    /** Gauge, 1 while an agent is ejected. */
+    public static final String EJECTED = PREFIX + "agent.ejected";
     /** Prefix of per-agent gauges. */
     public static final String AGENT_PREFIX = PREFIX + "agent.";
 
@@ -55,6 +65,13 @@ public final class LoadBalancerMetrics implements MeterBinder {
         String strategy = balancer.strategyName();
         Gauge.builder(AGENTS, balancer, b -> b.agentIds().size()).tag("strategy", strategy).register(registry);
         registerStateGauges(registry, strategy);
+        balancer.addHealthListener(new HealthListener() {
+            @Override
+            public void agentEjected(String agentId, Duration ejectionTime) {
+                Counter.builder(EJECTIONS).description("Outlier ejections of an agent")
+                        .tags("strategy", strategy, "agent", agentId).register(registry).increment();
+            }
+        });
         balancer.addAttemptListener((s, agent, outcome, nanos) -> {
             timers.computeIfAbsent(agent + '\u0000' + outcome, k -> Timer.builder(ATTEMPTS)
                     .tags(Tags.of("strategy", s, "agent", agent, "outcome", outcomeTag(outcome)))
@@ -65,6 +82,13 @@ public final class LoadBalancerMetrics implements MeterBinder {
     }
 
     private void registerStateGauges(MeterRegistry registry, String strategy) {
+        balancer.agentIds().forEach(agent -> {
+            if (gauges.add("ejected\u0000" + agent)) {
+                Gauge.builder(EJECTED, balancer, b -> b.ejectedAgents().contains(agent) ? 1 : 0)
+                        .description("1 while the agent is ejected by outlier detection, else 0")
+                        .tags("strategy", strategy, "agent", agent).register(registry);
+            }
+        });
         balancer.agentMetrics().forEach((metric, byAgent) -> byAgent.keySet().forEach(agent -> {
             if (gauges.add(metric + '\u0000' + agent)) {
                 Gauge.builder(AGENT_PREFIX + metric, balancer,

@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.ring.HashRing;
 import java.net.ConnectException;
@@ -12,6 +13,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.Exchange;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.builder.RouteBuilder;
@@ -28,6 +30,12 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
             .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).evaluationWindow(30).maxMovesPerEvaluation(1).build())
             .build();
     private final Map<String, String> cpuOf = new HashMap<>(Map.of("a", "0.10", "b", "0.10", "c", "0.10"));
+    private final AtomicLong clock = new AtomicLong();
+
+    {
+        balancer.useNanoClock(clock::get);
+    }
+
     private final AtomicBoolean bDown = new AtomicBoolean();
 
     @Override
@@ -189,6 +197,8 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
         assertThat(agentOf(answer)).isEqualTo(next);
 
         bDown.set(false);
+        assertThat(agentOf(send(user))).as("still ejected").isEqualTo(next);
+        clock.addAndGet(OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos());
         assertThat(agentOf(send(user))).isEqualTo(B);
     }
 
@@ -198,6 +208,26 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("keyHeader must not be blank, was ' '");
         assertThatThrownBy(() -> AdaptiveVirtualNodeLB.builder().startupUtilization(A, 1.2, 0.1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("cpu must be a fraction in [0, 1], was 1.2");
+    }
+
+    @Test
+    void onceStartedRemovingAnAgentMovesNoKeyBetweenTheOthers() {
+        assertThat(balancer.virtualNodes()).containsExactlyInAnyOrderEntriesOf(Map.of(A, 5, B, 5, C, 5));
+        HashRing before = balancer.ring();
+        org.apache.camel.AsyncProcessor c = balancer.getProcessors().stream()
+                .filter(p -> AgentLoadBalancerSupport.agentIdOf(p).equals(C)).findFirst().orElseThrow();
+        balancer.removeProcessor(c);
+        assertThat(balancer.virtualNodes()).containsExactlyInAnyOrderEntriesOf(Map.of(A, 5, B, 5));
+        int betweenOthers = 0;
+        for (int key = 0; key < 100_000; key++) {
+            String owner = before.agentFor(Integer.toString(key));
+            betweenOthers += !owner.equals(C) && !owner.equals(balancer.ring().agentFor(Integer.toString(key))) ? 1 : 0;
+        }
+        assertThat(betweenOthers).isZero();
+
+        balancer.addProcessor(c);
+        assertThat(balancer.virtualNodes()).containsExactlyInAnyOrderEntriesOf(Map.of(A, 5, B, 5, C, 5));
+        assertThat(agentOf(send("u-7"))).isEqualTo(before.agentFor("u-7"));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.ring.HashRing;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.Exchange;
 import org.apache.camel.RoutesBuilder;
@@ -20,6 +22,11 @@ class ConsistentHashLBTest extends CamelTestSupport {
 
     private final AgentRoutesFixture fixture = new AgentRoutesFixture();
     private final ConsistentHashLB balancer = new ConsistentHashLB();
+    private final AtomicLong clock = new AtomicLong();
+
+    {
+        balancer.useNanoClock(clock::get);
+    }
     private final ConsistentHashLB reversed = new ConsistentHashLB();
     private final ConsistentHashLB named = new ConsistentHashLB();
 
@@ -94,8 +101,13 @@ class ConsistentHashLBTest extends CamelTestSupport {
                 assertThat(after.get(entry.getKey())).as("user %s", entry.getKey()).isEqualTo(entry.getValue());
             }
         }
+        assertThat(balancer.ejectedAgents()).containsExactly(AgentRoutesFixture.agentId("A2"));
         fixture.down.clear();
+        // Until its ejection time is up A2 stays skipped; then one trial request re-admits it.
+        assertThat(mapping("direct:start")).isEqualTo(after);
+        clock.addAndGet(OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos());
         assertThat(mapping("direct:start")).isEqualTo(before);
+        assertThat(balancer.ejectedAgents()).isEmpty();
     }
 
     @Test
@@ -122,7 +134,7 @@ class ConsistentHashLBTest extends CamelTestSupport {
         fixture.down.addAll(AgentRoutesFixture.AGENTS);
         Exchange result = template.request("direct:start", e -> e.getIn().setHeader("user_id", "7"));
         assertThat(result.getException()).isInstanceOf(NoAgentAvailableException.class)
-                .hasMessageContaining("all 3 agents tried failed");
+                .hasMessageContaining("3 of 3 agents tried, each failed");
     }
 
     @Test

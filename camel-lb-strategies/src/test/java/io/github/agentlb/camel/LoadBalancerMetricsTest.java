@@ -29,13 +29,17 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
         for (int i = 0; i < 3; i++) {
             template.requestBody("direct:start", "ping", String.class);
         }
-        // A1, then A2 refused and failed over to A3, then A3
+        // A1, then A2 refused (and ejected) and the rotation's next turn A3, then A1
         assertThat(registry.get(LoadBalancerMetrics.ATTEMPTS)
-                .tags("strategy", "rr", "agent", "direct://a1", "outcome", "success").timer().count()).isEqualTo(1);
+                .tags("strategy", "rr", "agent", "direct://a1", "outcome", "success").timer().count()).isEqualTo(2);
         assertThat(registry.get(LoadBalancerMetrics.ATTEMPTS)
-                .tags("agent", "direct://a2", "outcome", "connection_failure").timer().count()).isEqualTo(1);
+                .tags("agent", "direct://a2", "outcome", "failed_before_send").timer().count()).isEqualTo(1);
         assertThat(registry.get(LoadBalancerMetrics.ATTEMPTS)
-                .tags("agent", "direct://a3", "outcome", "success").timer().count()).isEqualTo(2);
+                .tags("agent", "direct://a3", "outcome", "success").timer().count()).isEqualTo(1);
+        assertThat(registry.get(LoadBalancerMetrics.EJECTIONS).tags("agent", "direct://a2").counter().count())
+                .isEqualTo(1);
+        assertThat(registry.get(LoadBalancerMetrics.EJECTED).tags("agent", "direct://a2").gauge().value()).isEqualTo(1);
+        assertThat(registry.get(LoadBalancerMetrics.EJECTED).tags("agent", "direct://a1").gauge().value()).isEqualTo(0);
         assertThat(registry.get(LoadBalancerMetrics.AGENTS).gauge().value()).isEqualTo(3.0);
     }
 

@@ -151,7 +151,7 @@ class PidWeightedLBTest extends CamelTestSupport {
         down.addAll(AGENTS);
 
         assertThat(send().getException()).isInstanceOf(NoAgentAvailableException.class)
-                .hasMessageContaining("all 3 agents tried failed");
+                .hasMessageContaining("3 of 3 agents tried, each failed");
     }
 
     @Test

@@ -35,4 +35,14 @@ class AgentFailureReasonsTest {
         assertThat(AgentFailure.reasonOf(new IOException("disk on fire"))).isEqualTo("I/O error");
         assertThat(AgentFailure.reasonOf(new IllegalStateException("odd"))).isEqualTo("failed");
     }
+
+    @Test
+    void nettyConnectTimeoutsAreBeforeSendAndReadTimeoutsAfter() {
+        assertThat(io.github.agentlb.camel.FailureClassifier.classify(
+                new io.netty.channel.ConnectTimeoutException("connection timed out")))
+                .isEqualTo(io.github.agentlb.camel.AttemptOutcome.FAILED_BEFORE_SEND);
+        assertThat(io.github.agentlb.camel.FailureClassifier.classify(
+                io.netty.handler.timeout.ReadTimeoutException.INSTANCE))
+                .isEqualTo(io.github.agentlb.camel.AttemptOutcome.FAILED_AFTER_SEND);
+    }
 }

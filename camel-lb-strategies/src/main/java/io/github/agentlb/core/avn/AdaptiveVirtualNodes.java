@@ -1,7 +1,6 @@
 package io.github.agentlb.core.avn;
 
 import io.github.agentlb.core.ring.HashRing;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -12,12 +11,10 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * Consistent hashing with capacity-weighted, adaptively reallocated virtual nodes: the state of the
@@ -26,7 +23,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ol>
  *   <li>{@link #setHosts}: capacity weights from start-up utilization (eq. 1), virtual node
  *       counts proportional to them with total {@code N} (eq. 2), a ring over
- *       {@code host:0 .. host:(N_i - 1)}.
+ *       {@code host:0 .. host:(N_i - 1)}. {@link #updateHosts}: a membership change that keeps
+ *       the survivors' virtual nodes and gives a newcomer its eq. (2) share
+ *       ({@link MembershipChange}): no key moves between survivors, keys move only to a newcomer,
+ *       the learned allocation survives.
  *   <li>{@link #record} per request keeps the key's ring position in a history of the last
  *       {@link AdaptiveVirtualNodesConfig#historySize()} keyed requests, and returns {@code true}
  *       every {@link AdaptiveVirtualNodesConfig#evaluationWindow()} requests; {@link #report}
@@ -61,8 +61,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>Thread-safety</h2>
  * All methods are thread-safe. {@link #record}, {@link #report} and the getters are lock-free
- * (volatile reads, {@link LongAdder}s, atomic array slots). {@link #evaluate} and
- * {@link #setHosts} are serialized by a lock; {@code evaluate} never waits for it (it returns
+ * (volatile reads, {@link LongAdder}s, atomic array slots). {@link #evaluate},
+ * {@link #setHosts} and {@link #updateHosts} are serialized by a lock; {@code evaluate} never waits for it (it returns
  * empty if another evaluation or host change is running). A request recorded while a window is
  * being closed may count in either window.
  *
@@ -74,20 +74,33 @@ public final class AdaptiveVirtualNodes {
 
     private final AdaptiveVirtualNodesConfig config;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Map<String, HostUtilization> lastReports = new ConcurrentHashMap<>();
+    /** Each host's latest report with its time on {@link #nanoClock}. */
+    private final Map<String, TimedReport> lastReports = new ConcurrentHashMap<>();
+    private final LongSupplier nanoClock;
     private final AtomicLong reallocations = new AtomicLong();
-    private final History history;
+    private final KeyHistory history;
     private final MoveGuard guard;
     /** Smoothed CPU and memory per host (EWMA over windows); guarded by {@link #lock}. */
     private final Map<String, HostUtilization> smoothedUtilization = new HashMap<>();
     private volatile Topology topology;
-    private volatile Window window;
+    private volatile EvaluationWindow window;
     private volatile Evaluation lastEvaluation;
 
-    /** An instance with no hosts yet; call {@link #setHosts} before routing. */
+    /** An instance with no hosts yet, timed by {@link System#nanoTime()}; call {@link #setHosts} before routing. */
     public AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig config) {
+        this(config, System::nanoTime);
+    }
+
+    /**
+     * An instance with no hosts yet; call {@link #setHosts} before routing.
+     *
+     * @param nanoClock monotonic clock in ns (e.g. {@code System::nanoTime}), dates load reports
+     *                  for {@link AdaptiveVirtualNodesConfig#reportExpiry()}
+     */
+    public AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig config, LongSupplier nanoClock) {
         this.config = Objects.requireNonNull(config, "config");
-        this.history = new History(config.historySize());
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+        this.history = new KeyHistory(config.historySize());
         this.guard = new MoveGuard(config);
     }
 
@@ -97,35 +110,72 @@ public final class AdaptiveVirtualNodes {
     }
 
     /**
-     * Sets hosts that look alike: equal weights, {@code N} virtual nodes shared as evenly as eq. (2)
-     * allows (15 over three hosts: 5, 5, 5).
+     * Starts over with hosts that look alike: equal weights, {@code N} virtual nodes shared as
+     * evenly as eq. (2) allows (150 over three hosts: 50 each). Resets the window, the guard and
+     * the learned allocation; keeps the replayed history (key positions do not depend on the
+     * hosts) and the reallocation count. For a change of a running fleet use {@link #updateHosts(Collection)}.
+     * All or nothing: a rejected call leaves every state as it was. O(v log v), v = virtual nodes.
      *
-     * @throws IllegalArgumentException if {@code hosts} is empty, has a blank id, or has more hosts than {@code N}
+     * @throws IllegalArgumentException if {@code hosts} is null or empty, has a blank id, or has more hosts than {@code N}
      */
     public void setHosts(Collection<String> hosts) {
+        changeHosts(equalWeights(hosts), false);
+    }
+
+    /**
+     * Starts over with hosts and their start-up utilization: weights by eq. (1), virtual nodes by
+     * eq. (2); otherwise as {@link #setHosts(Collection)}.
+     *
+     * @param startup host id to its CPU and memory utilization at start-up
+     * @throws IllegalArgumentException if {@code startup} is null or empty, has a blank id or a null
+     *                                  utilization, or has more hosts than {@code N}
+     */
+    public void setHosts(Map<String, HostUtilization> startup) {
+        changeHosts(VirtualNodeAllocation.capacityWeights(startup, config), false);
+    }
+
+    /**
+     * A membership change of a running fleet of hosts that look alike ({@link MembershipChange}):
+     * the survivors keep their virtual nodes, learned ones included, a departed host's go, a
+     * newcomer gets its eq. (2) share. So a removal moves no key between survivors and an addition
+     * moves keys only to the newcomer; the total becomes the members' sum. Without hosts yet, or
+     * with none staying, this starts over as {@link #setHosts(Collection)}.
+     *
+     * <p>Restarts the window, the smoothing and the {@link MoveGuard} (the reports describe another
+     * ring) and forgets departed hosts' reports; keeps the history and the reallocation count.
+     * All or nothing. O(v log v).
+     *
+     * @throws IllegalArgumentException if {@code hosts} is null or empty, has a blank id, or (when
+     *                                  starting over) has more hosts than {@code N}
+     */
+    public void updateHosts(Collection<String> hosts) {
+        changeHosts(equalWeights(hosts), true);
+    }
+
+    /**
+     * A membership change with the hosts' start-up utilization (eq. 1 weights, a newcomer's share
+     * by eq. 2); otherwise as {@link #updateHosts(Collection)}. A survivor's capacity weight
+     * {@code e_i} is renormalized over the new hosts; its virtual nodes stay.
+     *
+     * @throws IllegalArgumentException as {@link #setHosts(Map)}
+     */
+    public void updateHosts(Map<String, HostUtilization> startup) {
+        changeHosts(VirtualNodeAllocation.capacityWeights(startup, config), true);
+    }
+
+    private static SortedMap<String, Double> equalWeights(Collection<String> hosts) {
         if (hosts == null || hosts.isEmpty()) {
             throw new IllegalArgumentException("hosts must not be empty, was " + hosts);
         }
-        install(VirtualNodeAllocation.equalWeights(new LinkedHashSet<>(hosts)));
+        return VirtualNodeAllocation.equalWeights(new LinkedHashSet<>(hosts));
     }
 
     /**
-     * Sets hosts with their start-up utilization: weights by eq. (1), virtual nodes by eq. (2).
-     * Resets the window and the learned allocation; keeps the replayed history (key positions do
-     * not depend on the hosts) and the reallocation count.
+     * Starts over with explicit virtual node counts (for example the paper's uniform start 5, 5, 5
+     * against 6, 6, 3) and capacity weights {@code e_i} used by {@code L_ti} (eq. 3); the learned
+     * allocation is replaced. All or nothing.
      *
-     * @param startup host id to its CPU and memory utilization at start-up
-     * @throws IllegalArgumentException if {@code startup} is empty, has a blank id, or has more hosts than {@code N}
-     */
-    public void setHosts(Map<String, HostUtilization> startup) {
-        install(VirtualNodeAllocation.capacityWeights(startup, config));
-    }
-
-    /**
-     * Sets hosts with explicit virtual node counts (for example the paper's uniform start 5, 5, 5
-     * against 6, 6, 3) and capacity weights {@code e_i} used by {@code L_ti} (eq. 3).
-     *
-     * @param virtualNodes   host id to its virtual nodes (each >= 1; their sum becomes the constant total)
+     * @param virtualNodes   host id to its virtual nodes (each >= 1)
      * @param capacityShares host id to its capacity weight; normalized here
      * @throws IllegalArgumentException if the maps are empty, differ in hosts, or hold a count < 1 or a weight <= 0
      */
@@ -145,26 +195,36 @@ public final class AdaptiveVirtualNodes {
         for (Map.Entry<String, Double> e : capacityShares.entrySet()) {
             shares.put(e.getKey(), e.getValue() / sum);
         }
-        install(HashRing.of(virtualNodes, config.hashFunction()), shares);
-    }
-
-    private void install(SortedMap<String, Double> weights) {
-        SortedMap<String, Integer> counts = VirtualNodeAllocation.allocate(weights, config.totalVirtualNodes());
-        install(HashRing.of(counts, config.hashFunction()), weights);
-    }
-
-    private void install(HashRing ring, SortedMap<String, Double> weights) {
+        HashRing ring = HashRing.of(virtualNodes, config.hashFunction());
         lock.lock();
         try {
-            lastReports.keySet().retainAll(ring.agents());
-            topology = new Topology(ring, Collections.unmodifiableSortedMap(new TreeMap<>(weights)));
-            window = new Window(ring.agents());
-            lastEvaluation = null;
-            guard.reset();
-            smoothedUtilization.clear();
+            install(ring, shares);
         } finally {
             lock.unlock();
         }
+    }
+
+    private void changeHosts(SortedMap<String, Double> weights, boolean keepSurvivors) {
+        lock.lock();
+        try {
+            Topology t = topology;
+            SortedMap<String, Integer> counts = keepSurvivors && t != null
+                    ? MembershipChange.virtualNodes(t.ring.virtualNodes(), weights, config.totalVirtualNodes())
+                    : VirtualNodeAllocation.allocate(weights, config.totalVirtualNodes());
+            install(HashRing.of(counts, config.hashFunction()), weights);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Publishes a new ring; cannot fail, so a membership change is all or nothing. Caller holds {@link #lock}. */
+    private void install(HashRing ring, SortedMap<String, Double> weights) {
+        lastReports.keySet().retainAll(ring.agents());
+        topology = new Topology(ring, Collections.unmodifiableSortedMap(new TreeMap<>(weights)));
+        window = new EvaluationWindow(ring.agents());
+        lastEvaluation = null;
+        guard.reset();
+        smoothedUtilization.clear();
     }
 
     /** The current ring; null before {@link #setHosts}. */
@@ -203,7 +263,7 @@ public final class AdaptiveVirtualNodes {
 
     /** Requests recorded in the current window. */
     public long windowRequests() {
-        Window w = window;
+        EvaluationWindow w = window;
         return w == null ? 0 : w.recorded.get();
     }
 
@@ -231,13 +291,16 @@ public final class AdaptiveVirtualNodes {
     }
 
     private boolean countInWindow() {
-        Window w = window;
+        EvaluationWindow w = window;
         return w != null && w.recorded.incrementAndGet() % config.evaluationWindow() == 0;
     }
 
     /**
      * Records a load report: the host's CPU and memory utilization now. The window averages its
-     * reports; a host without one in the window keeps its last report. Lock-free.
+     * reports; a host without one in the window keeps its last report, for at most
+     * {@link AdaptiveVirtualNodesConfig#reportExpiry()}: at an evaluation, a host whose latest
+     * report is older counts as one that never reported (eq. 3 then uses the request share alone,
+     * {@link LoadIndex}). A report from a host that is not a member is ignored. Lock-free.
      *
      * @param cpu    fraction 0..1
      * @param memory fraction 0..1
@@ -245,11 +308,24 @@ public final class AdaptiveVirtualNodes {
      */
     public void report(String host, double cpu, double memory) {
         HostUtilization utilization = new HostUtilization(cpu, memory);
-        Window w = window;
+        EvaluationWindow w = window;
         if (w == null || !w.report(host, utilization)) {
             return;
         }
-        lastReports.put(host, utilization);
+        lastReports.put(host, new TimedReport(utilization, nanoClock.getAsLong()));
+    }
+
+    /** Hosts whose latest report is at most {@code reportExpiry} old, to that report. */
+    private Map<String, HostUtilization> currentReports() {
+        long now = nanoClock.getAsLong();
+        long expiry = config.reportExpiry().toNanos();
+        Map<String, HostUtilization> current = new HashMap<>();
+        lastReports.forEach((host, report) -> {
+            if (now - report.nanos() <= expiry) {
+                current.put(host, report.utilization());
+            }
+        });
+        return current;
     }
 
     /**
@@ -267,9 +343,9 @@ public final class AdaptiveVirtualNodes {
             if (t == null) {
                 return Optional.empty();
             }
-            Window closed = window;
-            window = new Window(t.ring.agents());
-            WindowSnapshot snapshot = new WindowSnapshot(history.positions(), smooth(closed.utilization(lastReports)));
+            EvaluationWindow closed = window;
+            window = new EvaluationWindow(t.ring.agents());
+            WindowSnapshot snapshot = new WindowSnapshot(history.positions(), smooth(closed.utilization(currentReports())));
             Evaluation evaluation = Reallocation.evaluate(t.ring, t.capacityShares, snapshot, config, guard::movesAllowed);
             guard.moved(evaluation.moves().size());
             if (!evaluation.moves().isEmpty()) {
@@ -296,8 +372,8 @@ public final class AdaptiveVirtualNodes {
         windowMeans.forEach((host, mean) -> {
             HostUtilization previous = smoothedUtilization.get(host);
             smoothed.put(host, previous == null ? mean : new HostUtilization(
-                    Window.clamp(a * mean.cpu() + (1 - a) * previous.cpu()),
-                    Window.clamp(a * mean.memory() + (1 - a) * previous.memory())));
+                    EvaluationWindow.clamp(a * mean.cpu() + (1 - a) * previous.cpu()),
+                    EvaluationWindow.clamp(a * mean.memory() + (1 - a) * previous.memory())));
         });
         smoothedUtilization.clear();
         smoothedUtilization.putAll(smoothed);
@@ -322,79 +398,6 @@ public final class AdaptiveVirtualNodes {
     private record Topology(HashRing ring, SortedMap<String, Double> capacityShares) {
     }
 
-    /**
-     * The last positions recorded, in a ring buffer written lock-free. A slot is read only once its
-     * flag says it was written, so a half-claimed slot never reads as position 0.
-     */
-    private static final class History {
-        final AtomicLongArray positions;
-        final AtomicIntegerArray written;
-        final AtomicLong next = new AtomicLong();
-
-        History(int size) {
-            positions = new AtomicLongArray(size);
-            written = new AtomicIntegerArray(size);
-        }
-
-        void add(long position) {
-            int slot = (int) (next.getAndIncrement() % positions.length());
-            positions.set(slot, position);
-            written.set(slot, 1);
-        }
-
-        long[] positions() {
-            long[] copy = new long[positions.length()];
-            int n = 0;
-            for (int i = 0; i < copy.length; i++) {
-                if (written.get(i) == 1) {
-                    copy[n++] = positions.get(i);
-                }
-            }
-            return Arrays.copyOf(copy, n);
-        }
-    }
-
-    /** One evaluation window: a request counter and the hosts' load reports, written lock-free. */
-    private static final class Window {
-        final Map<String, DoubleAdder[]> reports = new HashMap<>();
-        final Map<String, LongAdder> reportCounts = new HashMap<>();
-        final AtomicLong recorded = new AtomicLong();
-
-        Window(Collection<String> hosts) {
-            for (String host : hosts) {
-                reports.put(host, new DoubleAdder[] {new DoubleAdder(), new DoubleAdder()});
-                reportCounts.put(host, new LongAdder());
-            }
-        }
-
-        boolean report(String host, HostUtilization utilization) {
-            DoubleAdder[] sums = reports.get(host);
-            if (sums == null) {
-                return false;
-            }
-            sums[0].add(utilization.cpu());
-            sums[1].add(utilization.memory());
-            reportCounts.get(host).increment();
-            return true;
-        }
-
-        /** Each host's mean report in this window, else its last report, else nothing. */
-        Map<String, HostUtilization> utilization(Map<String, HostUtilization> lastReports) {
-            Map<String, HostUtilization> utilization = new HashMap<>();
-            reports.forEach((host, sums) -> {
-                long n = reportCounts.get(host).sum();
-                if (n > 0) {
-                    utilization.put(host, new HostUtilization(clamp(sums[0].sum() / n), clamp(sums[1].sum() / n)));
-                } else if (lastReports.containsKey(host)) {
-                    utilization.put(host, lastReports.get(host));
-                }
-            });
-            return utilization;
-        }
-
-        private static double clamp(double mean) {
-            // Sums of doubles in [0, 1] divided by their count can leave [0, 1] by rounding only.
-            return Math.min(1, Math.max(0, mean));
-        }
+    private record TimedReport(HostUtilization utilization, long nanos) {
     }
 }

@@ -2,6 +2,7 @@ package io.github.agentlb.core.avn;
 
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -83,6 +84,14 @@ public final class AdaptiveVirtualNodesConfig {
      */
     public static final int DEFAULT_HISTORY_SIZE = 2000;
     /**
+     * Age after which an agent's CPU and memory report no longer counts, 10 s (as pid's
+     * {@code PidWeightsConfig.DEFAULT_REPORT_EXPIRY}): an agent that stopped reporting (its reports
+     * stripped by a proxy, or only failures since) is not judged by an old figure forever. An
+     * expired report is no report: eq. (3) falls back to the request share, as for an agent that
+     * never reported.
+     */
+    public static final Duration DEFAULT_REPORT_EXPIRY = Duration.ofSeconds(10);
+    /**
      * The smallest {@code P_i} used in eq. (1), a fraction: a host reporting 0% utilization is
      * taken as 1% busy, so its weight {@code 1 / P_i} stays finite (at most 100 times that of a
      * fully busy host).
@@ -111,6 +120,7 @@ public final class AdaptiveVirtualNodesConfig {
     private final int maxMovesPerEvaluation;
     private final int evaluationWindow;
     private final int historySize;
+    private final Duration reportExpiry;
     private final HashFunction hashFunction;
 
     private AdaptiveVirtualNodesConfig(Builder b) {
@@ -127,6 +137,7 @@ public final class AdaptiveVirtualNodesConfig {
         this.maxMovesPerEvaluation = b.maxMovesPerEvaluation;
         this.evaluationWindow = b.evaluationWindow;
         this.historySize = b.historySize;
+        this.reportExpiry = b.reportExpiry;
         this.hashFunction = b.hashFunction;
     }
 
@@ -157,6 +168,7 @@ public final class AdaptiveVirtualNodesConfig {
         b.maxMovesPerEvaluation = config.maxMovesPerEvaluation;
         b.evaluationWindow = config.evaluationWindow;
         b.historySize = config.historySize;
+        b.reportExpiry = config.reportExpiry;
         b.hashFunction = config.hashFunction;
         return b;
     }
@@ -186,7 +198,11 @@ public final class AdaptiveVirtualNodesConfig {
         return loadRequestWeight;
     }
 
-    /** {@code N} of eq. (2): virtual nodes on the ring in total (constant under reallocation). */
+    /**
+     * {@code N} of eq. (2): virtual nodes on the ring in total when hosts are set (or start over);
+     * constant under reallocation. A later membership change shrinks it by a departed host's
+     * nodes and grows it by a newcomer's ({@link MembershipChange}).
+     */
     public int totalVirtualNodes() {
         return totalVirtualNodes;
     }
@@ -232,6 +248,14 @@ public final class AdaptiveVirtualNodesConfig {
         return historySize;
     }
 
+    /**
+     * Age (> 0) after which an agent's latest load report is dropped: at an evaluation, an agent
+     * whose latest report is older has no CPU and memory in eq. (3).
+     */
+    public Duration reportExpiry() {
+        return reportExpiry;
+    }
+
     /** The hash function placing virtual nodes and keys. */
     public HashFunction hashFunction() {
         return hashFunction;
@@ -245,7 +269,7 @@ public final class AdaptiveVirtualNodesConfig {
                 + ", settleThreshold=" + settleThreshold + ", cooldownWindows=" + cooldownWindows
                 + ", utilizationSmoothing=" + utilizationSmoothing
                 + ", maxMovesPerEvaluation=" + maxMovesPerEvaluation + ", evaluationWindow=" + evaluationWindow
-                + ", historySize=" + historySize + ", hash=" + hashFunction + "]";
+                + ", historySize=" + historySize + ", reportExpiry=" + reportExpiry + ", hash=" + hashFunction + "]";
     }
 
     /** Builds an {@link AdaptiveVirtualNodesConfig}; each setter validates at once. Not thread-safe. */
@@ -264,6 +288,7 @@ public final class AdaptiveVirtualNodesConfig {
         private int maxMovesPerEvaluation = DEFAULT_MAX_MOVES_PER_EVALUATION;
         private int evaluationWindow = DEFAULT_EVALUATION_WINDOW;
         private int historySize = DEFAULT_HISTORY_SIZE;
+        private Duration reportExpiry = DEFAULT_REPORT_EXPIRY;
         private HashFunction hashFunction = DEFAULT_HASH_ALGORITHM;
 
         private Builder() {
@@ -425,6 +450,19 @@ public final class AdaptiveVirtualNodesConfig {
                 throw new IllegalArgumentException("historySize must be >= 1, was " + requests);
             }
             this.historySize = requests;
+            return this;
+        }
+
+        /**
+         * Age after which an agent's latest load report is dropped, > 0.
+         *
+         * @throws IllegalArgumentException if null, zero or negative
+         */
+        public Builder reportExpiry(Duration reportExpiry) {
+            if (reportExpiry == null || reportExpiry.isZero() || reportExpiry.isNegative()) {
+                throw new IllegalArgumentException("reportExpiry must be > 0, was " + reportExpiry);
+            }
+            this.reportExpiry = reportExpiry;
             return this;
         }
 

@@ -1,8 +1,8 @@
 package io.github.agentlb.core.avn;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -12,7 +12,8 @@ import java.util.TreeMap;
  * The paper's start-up allocation: capacity weights from start-up utilization (eq. 1) and virtual
  * node counts proportional to them (eq. 2).
  *
- * <p>Stateless and thread-safe; every method is O(h log h), h = hosts. Results are sorted by host
+ * <p>Stateless and thread-safe; {@link #capacityWeights} and {@link #equalWeights} are
+ * O(h log h), {@link #allocate} O(h^2) at worst (one pinning round per host), h = hosts. Results are sorted by host
  * id and depend only on the inputs, never on map iteration order.
  */
 public final class VirtualNodeAllocation {
@@ -28,13 +29,16 @@ public final class VirtualNodeAllocation {
      *
      * @param startup host id to its start-up CPU and memory utilization; not empty
      * @return host id to its weight, fractions summing to 1, sorted by host id
-     * @throws IllegalArgumentException if {@code startup} is empty or a host id is blank
+     * @throws IllegalArgumentException if {@code startup} is empty, a host id is blank or a utilization null
      */
     public static SortedMap<String, Double> capacityWeights(Map<String, HostUtilization> startup,
             AdaptiveVirtualNodesConfig config) {
         requireHosts(startup == null ? null : startup.keySet());
         SortedMap<String, Double> inverse = new TreeMap<>();
         startup.forEach((host, utilization) -> {
+            if (utilization == null) {
+                throw new IllegalArgumentException("start-up utilization of " + host + " must not be null");
+            }
             double p = config.capacityCpuWeight() * utilization.cpu()
                     + config.capacityMemoryWeight() * utilization.memory();
             inverse.put(host, 1 / Math.max(p, AdaptiveVirtualNodesConfig.UTILIZATION_FLOOR));
@@ -56,69 +60,102 @@ public final class VirtualNodeAllocation {
      * Virtual node counts, paper eq. (2): {@code N_i} proportional to {@code W_i}, summing to
      * {@code total}, every host at least 1.
      *
-     * <p>Largest remainder (Hamilton) with a floor of one: a host whose quota {@code total * w_i}
-     * is below 1 gets exactly 1 and leaves the rest; the others share what remains in proportion to
-     * their weights, each taking the integer part of its quota, and the nodes left over go one
-     * each to the largest fractional parts, ties to the smaller host id. Weights 2:2:1 give
-     * (2, 2, 1), (4, 4, 2), (6, 6, 3) and (8, 8, 4) for totals 5, 10, 15 and 20.
+     * <p>Largest remainder (Hamilton) with a floor of one. Pinning runs in rounds: each round
+     * computes every open host's quota {@code remaining * w_i / sum(open w)} against the same
+     * budget and pins all hosts whose quota is below 1 at exactly 1; the next round shares what
+     * is left among the rest. Then each open host takes the integer part of its quota, and the
+     * nodes left over go one each to the largest fractional parts, ties to the smaller host id.
+     * Weights 2:2:1 give (2, 2, 1), (4, 4, 2), (6, 6, 3) and (8, 8, 4) for totals 5, 10, 15 and 20;
+     * {@code {a:6, b:8, c:11}} over 4 gives (1, 1, 2).
      *
-     * @param weights host id to a positive weight (need not be normalized)
+     * <p>Guarantees: the counts sum to {@code total} exactly; each is at least 1; a larger weight
+     * never gets fewer nodes; an open host's count is its quota rounded down or up. Why they
+     * hold: a round pins only hosts whose quota is below the 1 they get, so the budget left is at
+     * least the number of open hosts, and a round can never pin them all (their quotas sum to the
+     * budget); the integer parts then sum to at most the budget, with less than one node per open
+     * host left over. Quotas, integer parts and remainders are computed exactly
+     * ({@link BigDecimal} of the weights), so no rounding can break the sum or the order.
+     *
+     * @param weights host id to a positive, finite weight (need not be normalized)
      * @param total   {@code N}, at least the number of hosts
      * @return host id to its count, sorted by host id
-     * @throws IllegalArgumentException if {@code total} is below the number of hosts or a weight is not positive
+     * @throws IllegalArgumentException if {@code weights} is null or empty, a host id is blank, a
+     *                                  weight is null, not finite or not positive, or {@code total}
+     *                                  is below the number of hosts
      */
     public static SortedMap<String, Integer> allocate(Map<String, Double> weights, int total) {
-        requireHosts(weights == null ? null : weights.keySet());
+        requireWeights(weights);
+        SortedMap<String, BigDecimal> open = new TreeMap<>();
+        weights.forEach((host, w) -> open.put(host, new BigDecimal(w)));
         if (total < weights.size()) {
             throw new IllegalArgumentException("totalVirtualNodes must be >= the number of hosts (" + weights.size()
                     + "), was " + total);
         }
-        weights.forEach((host, w) -> {
-            if (w == null || !(w > 0) || w.isInfinite()) {
-                throw new IllegalArgumentException("weight of " + host + " must be > 0, was " + w);
-            }
-        });
         SortedMap<String, Integer> counts = new TreeMap<>();
-        SortedMap<String, Double> open = new TreeMap<>(weights);
         int remaining = total;
-        boolean pinned = true;
-        while (pinned) {
-            pinned = false;
-            double sum = open.values().stream().mapToDouble(Double::doubleValue).sum();
-            for (String host : List.copyOf(open.keySet())) {
-                if (remaining * open.get(host) / sum < 1) {
-                    counts.put(host, 1);
-                    open.remove(host);
-                    remaining--;
-                    pinned = true;
-                }
+        List<String> pinned = belowOne(open, remaining);
+        while (!pinned.isEmpty()) {
+            for (String host : pinned) {
+                counts.put(host, 1);
+                open.remove(host);
             }
+            remaining -= pinned.size();
+            pinned = belowOne(open, remaining);
         }
-        if (open.isEmpty()) {
-            return counts;
-        }
-        double sum = open.values().stream().mapToDouble(Double::doubleValue).sum();
-        List<Map.Entry<String, Double>> remainders = new ArrayList<>();
+        BigDecimal sum = sum(open);
+        BigDecimal budget = BigDecimal.valueOf(remaining);
+        List<Map.Entry<String, BigDecimal>> remainders = new ArrayList<>();
         int assigned = 0;
-        for (Map.Entry<String, Double> e : open.entrySet()) {
-            double quota = remaining * e.getValue() / sum;
-            int whole = (int) Math.floor(quota);
+        for (Map.Entry<String, BigDecimal> e : open.entrySet()) {
+            // quota = budget * w / sum = whole + remainder / sum, exactly
+            BigDecimal[] division = budget.multiply(e.getValue()).divideAndRemainder(sum);
+            int whole = division[0].intValueExact();
             counts.put(e.getKey(), whole);
             assigned += whole;
-            remainders.add(Map.entry(e.getKey(), quota - whole));
+            remainders.add(Map.entry(e.getKey(), division[1]));
         }
-        remainders.sort(Comparator.<Map.Entry<String, Double>>comparingDouble(Map.Entry::getValue).reversed()
-                .thenComparing(Map.Entry::getKey));
+        remainders.sort(Map.Entry.<String, BigDecimal>comparingByValue().reversed()
+                .thenComparing(Map.Entry.comparingByKey()));
         for (int i = 0; i < remaining - assigned; i++) {
             counts.merge(remainders.get(i).getKey(), 1, Integer::sum);
         }
         return counts;
     }
 
+    /** The open hosts whose quota of {@code remaining} nodes is below one: {@code remaining * w < sum}. */
+    private static List<String> belowOne(SortedMap<String, BigDecimal> open, int remaining) {
+        BigDecimal sum = sum(open);
+        BigDecimal budget = BigDecimal.valueOf(remaining);
+        List<String> below = new ArrayList<>();
+        open.forEach((host, w) -> {
+            if (budget.multiply(w).compareTo(sum) < 0) {
+                below.add(host);
+            }
+        });
+        return below;
+    }
+
+    private static BigDecimal sum(Map<String, BigDecimal> weights) {
+        return weights.values().stream().reduce(BigDecimal.ZERO, BigDecimal::add);
+    }
+
     private static SortedMap<String, Double> normalized(SortedMap<String, Double> weights) {
         double sum = weights.values().stream().mapToDouble(Double::doubleValue).sum();
         weights.replaceAll((host, w) -> w / sum);
         return weights;
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code weights} is null or empty, a host id is blank, or a
+     *                                  weight is null, not finite or not positive
+     */
+    static void requireWeights(Map<String, Double> weights) {
+        requireHosts(weights == null ? null : weights.keySet());
+        weights.forEach((host, w) -> {
+            if (w == null || !(w > 0) || w.isInfinite()) {
+                throw new IllegalArgumentException("weight of " + host + " must be > 0, was " + w);
+            }
+        });
     }
 
     private static void requireHosts(Collection<String> hosts) {

@@ -43,6 +43,11 @@ public final class PidWeightsConfig {
     public static final Duration DEFAULT_REPORT_EXPIRY = Duration.ofSeconds(10);
     /** Default concurrent requests that count as utilization 1.0 for a silent agent: 10. */
     public static final double DEFAULT_NOMINAL_CAPACITY = 10.0;
+    /**
+     * Default utilization a failed attempt counts as: 2.0, more than a saturated agent reports, so
+     * a failing agent's weight falls (the error penalty of gRPC's weighted round-robin).
+     */
+    public static final double DEFAULT_FAILURE_UTILIZATION = 2.0;
     /** Default slots per selection cycle used to integerize weights: 1000. */
     public static final int DEFAULT_SCHEDULE_RESOLUTION = 1000;
 
@@ -56,6 +61,7 @@ public final class PidWeightsConfig {
     private final double maxWeight;
     private final Duration reportExpiry;
     private final double nominalCapacity;
+    private final double failureUtilization;
     private final int scheduleResolution;
 
     private PidWeightsConfig(Builder b) {
@@ -69,6 +75,7 @@ public final class PidWeightsConfig {
         this.maxWeight = b.maxWeight;
         this.reportExpiry = b.reportExpiry;
         this.nominalCapacity = b.nominalCapacity;
+        this.failureUtilization = b.failureUtilization;
         this.scheduleResolution = b.scheduleResolution;
     }
 
@@ -95,6 +102,7 @@ public final class PidWeightsConfig {
         b.maxWeight = maxWeight;
         b.reportExpiry = reportExpiry;
         b.nominalCapacity = nominalCapacity;
+        b.failureUtilization = failureUtilization;
         b.scheduleResolution = scheduleResolution;
         return b;
     }
@@ -161,6 +169,11 @@ public final class PidWeightsConfig {
         return nominalCapacity;
     }
 
+    /** @return the utilization a failed attempt counts as in the control step's mean, fraction */
+    public double failureUtilization() {
+        return failureUtilization;
+    }
+
     /** @return slots per selection cycle used to integerize weights */
     public int scheduleResolution() {
         return scheduleResolution;
@@ -172,7 +185,7 @@ public final class PidWeightsConfig {
                 + ", integralLimit=" + integralLimit + ", maxStep=" + maxStep
                 + ", controlPeriod=" + controlPeriod + ", minWeight=" + minWeight
                 + ", maxWeight=" + maxWeight + ", reportExpiry=" + reportExpiry
-                + ", nominalCapacity=" + nominalCapacity
+                + ", nominalCapacity=" + nominalCapacity + ", failureUtilization=" + failureUtilization
                 + ", scheduleResolution=" + scheduleResolution + "]";
     }
 
@@ -188,6 +201,7 @@ public final class PidWeightsConfig {
         private double maxWeight = DEFAULT_MAX_WEIGHT;
         private Duration reportExpiry = DEFAULT_REPORT_EXPIRY;
         private double nominalCapacity = DEFAULT_NOMINAL_CAPACITY;
+        private double failureUtilization = DEFAULT_FAILURE_UTILIZATION;
         private int scheduleResolution = DEFAULT_SCHEDULE_RESOLUTION;
 
         private Builder() {
@@ -305,6 +319,21 @@ public final class PidWeightsConfig {
                         "nominalCapacity must be finite and > 0, was " + nominalCapacity);
             }
             this.nominalCapacity = nominalCapacity;
+            return this;
+        }
+
+        /**
+         * @param failureUtilization the utilization a failed attempt (no answer) counts as, finite,
+         *                           {@code >= 0}; 0 ignores failures
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder failureUtilization(double failureUtilization) {
+            if (!(failureUtilization >= 0) || Double.isInfinite(failureUtilization)) {
+                throw new IllegalArgumentException(
+                        "failureUtilization must be finite and >= 0, was " + failureUtilization);
+            }
+            this.failureUtilization = failureUtilization;
             return this;
         }
 

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.ring.HashRing;
 import io.github.agentlb.core.stats.LoadStatistics;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -40,6 +41,8 @@ class AdaptiveVirtualNodesCoreTest {
         assertThat(DEFAULTS.maxMovesPerEvaluation()).isEqualTo(16);
         assertThat(DEFAULTS.evaluationWindow()).isEqualTo(100);
         assertThat(DEFAULTS.historySize()).isEqualTo(2000);
+        assertThat(DEFAULTS.reportExpiry()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(AdaptiveVirtualNodesConfig.from(DEFAULTS).build().toString()).isEqualTo(DEFAULTS.toString());
         assertThat(DEFAULTS.hashFunction()).isEqualTo(HashAlgorithm.FNV1_64_MIXED);
     }
 
@@ -58,6 +61,9 @@ class AdaptiveVirtualNodesCoreTest {
         assertThatThrownBy(() -> b.maxMovesPerEvaluation(0)).hasMessage("maxMovesPerEvaluation must be >= 1, was 0");
         assertThatThrownBy(() -> b.evaluationWindow(0)).hasMessage("evaluationWindow must be >= 1, was 0");
         assertThatThrownBy(() -> b.historySize(0)).hasMessage("historySize must be >= 1, was 0");
+        assertThatThrownBy(() -> b.reportExpiry(null)).hasMessage("reportExpiry must be > 0, was null");
+        assertThatThrownBy(() -> b.reportExpiry(Duration.ZERO)).hasMessage("reportExpiry must be > 0, was PT0S");
+        assertThatThrownBy(() -> b.reportExpiry(Duration.ofMillis(-1))).hasMessage("reportExpiry must be > 0, was PT-0.001S");
         assertThatThrownBy(() -> b.settleThreshold(0)).hasMessage("settleThreshold must be in (0, 1), was 0.0");
         assertThatThrownBy(() -> b.cooldownWindows(-1)).hasMessage("cooldownWindows must be >= 0, was -1");
         assertThatThrownBy(() -> b.utilizationSmoothing(0)).hasMessage("utilizationSmoothing must be in (0, 1], was 0.0");
@@ -296,6 +302,30 @@ class AdaptiveVirtualNodesCoreTest {
         avn.report("b", 0.2, 0.4);
         avn.report("unknown", 0.2, 0.4);
         assertThat(avn.evaluate().orElseThrow().usedUtilization()).isTrue(); // "a" keeps its last report
+    }
+
+    @Test
+    void aReportOlderThanTheExpiryCountsAsNoReport() {
+        long[] now = {0};
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(DEFAULTS, () -> now[0]);
+        avn.setHosts(List.of("a", "b"));
+        long x = avn.ring().hash("x");
+        avn.record(x);
+        avn.report("a", 0.5, 0.5);
+        avn.report("b", 0.2, 0.4);
+        now[0] = Duration.ofSeconds(10).toNanos();
+        assertThat(avn.evaluate().orElseThrow().usedUtilization()).isTrue(); // 10 s old: still current
+
+        now[0] = Duration.ofSeconds(12).toNanos();
+        avn.report("b", 0.2, 0.4);
+        Evaluation expired = avn.evaluate().orElseThrow();
+        assertThat(expired.usedUtilization()).isFalse(); // a's report is 12 s old
+        // the request share alone: the one key's owner has L = 100 * 1 / (2 * 0.5), the other 0
+        assertThat(expired.loadIndices()).containsEntry(avn.ring().agentAt(x), 100.0).containsValue(0.0);
+
+        now[0] = Duration.ofSeconds(13).toNanos();
+        avn.report("a", 0.6, 0.6);
+        assertThat(avn.evaluate().orElseThrow().usedUtilization()).isTrue();
     }
 
     @Test

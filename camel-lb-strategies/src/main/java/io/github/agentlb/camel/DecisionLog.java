@@ -1,0 +1,78 @@
+package io.github.agentlb.camel;
+
+import java.time.Duration;
+import java.util.Set;
+import org.apache.camel.Exchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The balancer's log lines: one INFO line per decision and per failover on
+ * {@code io.github.agentlb.decision}, one INFO line per ejection and re-admission on
+ * {@code io.github.agentlb.health}. Client-supplied text goes through {@link #loggable}.
+ * Stateless and thread-safe.
+ */
+final class DecisionLog {
+
+    /** Longest client-supplied text written into a log line, chars. */
+    static final int MAX_LOGGED_CHARS = 200;
+
+    private static final Logger DECISIONS = LoggerFactory.getLogger("io.github.agentlb.decision");
+    private static final Logger HEALTH = LoggerFactory.getLogger("io.github.agentlb.health");
+
+    private DecisionLog() {
+    }
+
+    static boolean enabled() {
+        return DECISIONS.isInfoEnabled();
+    }
+
+    /** {@code request=r1 strategy=ch agent=A2 user_id=42 hash=... [ejected=[A1]]}. */
+    static void decision(Exchange exchange, String strategy, String agent, String detail, Set<String> ejected) {
+        DECISIONS.info("request={} strategy={} agent={}{}{}", requestId(exchange), strategy, agent,
+                detail.isEmpty() ? "" : " " + detail, ejected.isEmpty() ? "" : " ejected=" + ejected);
+    }
+
+    /** {@code request=r1 strategy=rr failover to agent=A3 after A1 (connection refused)}. */
+    static void failover(Exchange exchange, String strategy, String agent, AgentFailure after, boolean trial) {
+        DECISIONS.info("request={} strategy={} failover to agent={}{} after {}", requestId(exchange), strategy, agent,
+                trial ? " (trial)" : "", after);
+    }
+
+    static void ejected(String strategy, AgentFailure failure, Duration ejectionTime) {
+        HEALTH.info("strategy={} agent={} ejected for {} ms after {}", strategy, failure.agentId(),
+                ejectionTime.toMillis(), failure.reason());
+    }
+
+    static void readmitted(String strategy, String agent) {
+        HEALTH.info("strategy={} agent={} re-admitted", strategy, agent);
+    }
+
+    /** The exchange's {@code req_id} header made {@link #loggable}, else its exchange id. */
+    static String requestId(Exchange exchange) {
+        Object header = exchange.getIn().getHeader(AgentLoadBalancerSupport.REQUEST_ID_HEADER);
+        return header != null ? loggable(header.toString()) : exchange.getExchangeId();
+    }
+
+    /**
+     * Client-supplied text made safe for a one-line log of {@code key=value} fields: control
+     * characters (line breaks, NUL, ...) and white space (so no {@code " agent=evil"} field can be
+     * forged) written as a backslash, {@code u} and four hex digits, and cut at
+     * {@value #MAX_LOGGED_CHARS} characters.
+     */
+    static String loggable(String text) {
+        StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_LOGGED_CHARS) + 8);
+        for (int i = 0; i < text.length(); i++) {
+            if (out.length() >= MAX_LOGGED_CHARS) {
+                return out.append("...").toString();
+            }
+            char c = text.charAt(i);
+            if (Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,86 @@
+package io.github.agentlb.camel;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * When an exchange may go to another agent after a failed attempt. Immutable, thread-safe.
+ *
+ * <ul>
+ *   <li>A failure before the request was sent ({@link AttemptOutcome#FAILED_BEFORE_SEND}) always
+ *       fails over: the agent never saw the request.</li>
+ *   <li>A failure after it may have been sent ({@link AttemptOutcome#FAILED_AFTER_SEND}) fails
+ *       over only when the exchange's {@code CamelHttpMethod} is idempotent: by default GET, HEAD,
+ *       OPTIONS, TRACE, PUT and DELETE (RFC 9110 section 9.2.2). A POST, PATCH or an exchange
+ *       without that header fails with the attempt's exception, so no request reaches two agents.</li>
+ *   <li>An error answer ({@link AttemptOutcome#ERROR}) is never retried.</li>
+ *   <li>At most {@link #maximumFailoverAttempts()} further attempts (Camel's
+ *       {@code FailoverLoadBalancer} name; -1 = each agent once, 0 = never fail over), and none
+ *       that would start after {@link #deadline()} from the exchange's first attempt (zero = none).</li>
+ * </ul>
+ *
+ * @param maximumFailoverAttempts further attempts after the first, -1 for every agent once
+ * @param deadline                no failover starts later than this after the first attempt; zero for none
+ * @param idempotentMethods       HTTP methods, upper case, that may be sent again after a send failure
+ */
+public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set<String> idempotentMethods) {
+
+    /** The idempotent methods of RFC 9110 section 9.2.2. */
+    public static final Set<String> RFC_9110_IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
+    /** Every agent once, no deadline, RFC 9110's idempotent methods. */
+    public static final FailoverPolicy DEFAULT = new FailoverPolicy(-1, Duration.ZERO, RFC_9110_IDEMPOTENT);
+
+    /** @throws IllegalArgumentException naming the field and value when one is out of range */
+    public FailoverPolicy {
+        if (maximumFailoverAttempts < -1) {
+            throw new IllegalArgumentException("maximumFailoverAttempts must be >= -1, was " + maximumFailoverAttempts);
+        }
+        if (deadline == null || deadline.isNegative()) {
+            throw new IllegalArgumentException("failoverDeadline must be >= 0, was " + deadline);
+        }
+        Set<String> methods = Objects.requireNonNull(idempotentMethods, "idempotentMethods");
+        if (methods.stream().anyMatch(m -> m == null || m.isBlank())) {
+            throw new IllegalArgumentException("idempotentMethods must not contain a blank method, was " + methods);
+        }
+        idempotentMethods = methods.stream().map(m -> m.trim().toUpperCase(Locale.ROOT))
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** @return a copy with another {@link #maximumFailoverAttempts()} */
+    public FailoverPolicy withMaximumFailoverAttempts(int attempts) {
+        return new FailoverPolicy(attempts, deadline, idempotentMethods);
+    }
+
+    /** @return a copy with another {@link #deadline()} */
+    public FailoverPolicy withDeadline(Duration value) {
+        return new FailoverPolicy(maximumFailoverAttempts, value, idempotentMethods);
+    }
+
+    /** @return a copy with other {@link #idempotentMethods()} */
+    public FailoverPolicy withIdempotentMethods(Set<String> methods) {
+        return new FailoverPolicy(maximumFailoverAttempts, deadline, methods);
+    }
+
+    /**
+     * Whether an attempt that ended with {@code outcome} may be followed by another agent.
+     *
+     * @param method the exchange's HTTP method, or null when it has none
+     */
+    public boolean mayFailOver(AttemptOutcome outcome, String method) {
+        return switch (outcome) {
+            case FAILED_BEFORE_SEND -> true;
+            case FAILED_AFTER_SEND -> method != null && idempotentMethods.contains(method.toUpperCase(Locale.ROOT));
+            default -> false;
+        };
+    }
+
+    /** @return whether another attempt may start after {@code failovers} failovers, {@code elapsedNanos} in */
+    public boolean allowsAnother(int failovers, long elapsedNanos) {
+        boolean withinCount = maximumFailoverAttempts < 0 || failovers < maximumFailoverAttempts;
+        boolean withinDeadline = deadline.isZero() || elapsedNanos < deadline.toNanos();
+        return withinCount && withinDeadline;
+    }
+}

@@ -1,0 +1,22 @@
+package io.github.agentlb.camel;
+
+import java.time.Duration;
+
+/**
+ * Told when a balancer ejects an agent or re-admits it ({@link io.github.agentlb.core.health.OutlierDetector}),
+ * for example by a metrics binder or a load test's timeline. Called on the request path of the
+ * exchange whose attempt decided it: must be fast and not block. Default methods do nothing.
+ */
+public interface HealthListener {
+
+    /**
+     * @param agentId      the agent ejected
+     * @param ejectionTime how long it stays ejected before its trial request
+     */
+    default void agentEjected(String agentId, Duration ejectionTime) {
+    }
+
+    /** @param agentId the agent re-admitted after a successful trial (or an answer while ejected) */
+    default void agentReadmitted(String agentId) {
+    }
+}

@@ -1,0 +1,223 @@
+package io.github.agentlb.core.health;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+/**
+ * Passive outlier ejection for one balancer: counts each agent's consecutive failed attempts,
+ * ejects an agent when they reach {@link OutlierEjection#consecutiveFailures()}, and re-admits it
+ * by a one-request trial when its ejection time is up. The rules and defaults are
+ * {@link OutlierEjection}'s; the model is nginx's {@code max_fails}/{@code fail_timeout} and
+ * Envoy's outlier detection, decided on the request path (no timer), so a hung or dead agent is
+ * ejected at its first failures rather than at the next sweep.
+ *
+ * <p>Ejection time: the n-th ejection in a row lasts {@code min(base x 2^(n-1), max)}; each
+ * {@code base} an agent then stays healthy forgets one doubling.
+ *
+ * <p>Thread-safe. While no agent is ejected the request path is a volatile read
+ * ({@link #hasEjections()}) and, per attempt, one map lookup and a field read
+ * ({@link #onSuccess}): no lock, no allocation. Ejection, trial and re-admission (rare) take the
+ * detector's monitor. Time comes from the injected clock (ns), so tests are exact.
+ */
+public final class OutlierDetector {
+
+    /** What the detector says of sending a request to an agent now. */
+    public enum Admission {
+        /** Not ejected: send. */
+        AVAILABLE,
+        /** Ejected, its time is up, and this request is its one trial: send. */
+        TRIAL,
+        /** Ejected (or another request holds its trial): try it only when nothing else is left. */
+        EJECTED
+    }
+
+    private static final int HEALTHY = 0;
+    private static final int EJECTED = 1;
+    private static final int ON_TRIAL = 2;
+    /** Doublings beyond this cannot matter (2^30 x 1 ns exceeds any sane cap anyway). */
+    private static final int MAX_LEVEL = 30;
+
+    private final OutlierEjection config;
+    private final LongSupplier nanoClock;
+    private volatile Map<String, AgentHealth> agents = Map.of();
+    private volatile int ejectedCount;
+
+    /**
+     * @param config    the ejection rules
+     * @param nanoClock a monotonic clock in ns, e.g. {@code System::nanoTime}
+     */
+    public OutlierDetector(OutlierEjection config, LongSupplier nanoClock) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+    }
+
+    /** @return the rules in use */
+    public OutlierEjection config() {
+        return config;
+    }
+
+    /**
+     * Sets the agents tracked. Survivors keep their state (an ejected agent stays ejected); new
+     * agents start healthy; removed agents are forgotten.
+     */
+    public synchronized void setAgents(Collection<String> agentIds) {
+        Map<String, AgentHealth> next = new HashMap<>();
+        int ejected = 0;
+        for (String id : agentIds) {
+            AgentHealth health = agents.getOrDefault(id, new AgentHealth());
+            next.put(id, health);
+            ejected += health.state == HEALTHY ? 0 : 1;
+        }
+        agents = Map.copyOf(next);
+        ejectedCount = ejected;
+    }
+
+    /** @return whether any agent is ejected or on trial; a volatile read */
+    public boolean hasEjections() {
+        return ejectedCount > 0;
+    }
+
+    /**
+     * Whether a request may go to {@code agentId} now. An ejected agent whose time is up is
+     * handed to exactly one caller as {@link Admission#TRIAL}; if that trial's outcome is never
+     * reported, another trial is allowed after one more base ejection time.
+     */
+    public Admission admit(String agentId) {
+        AgentHealth h = agents.get(agentId);
+        if (h == null || h.state == HEALTHY) {
+            return Admission.AVAILABLE;
+        }
+        synchronized (this) {
+            long now = nanoClock.getAsLong();
+            if (h.state == EJECTED && now - h.ejectedUntil >= 0) {
+                h.state = ON_TRIAL;
+                h.trialStarted = now;
+                return Admission.TRIAL;
+            }
+            if (h.state == ON_TRIAL && now - h.trialStarted >= config.baseEjectionTime().toNanos()) {
+                h.trialStarted = now;
+                return Admission.TRIAL;
+            }
+            return h.state == HEALTHY ? Admission.AVAILABLE : Admission.EJECTED;
+        }
+    }
+
+    /**
+     * Records an answer from {@code agentId} (a success or an error answer: the agent is alive).
+     *
+     * @return true if this re-admitted an ejected agent
+     */
+    public boolean onSuccess(String agentId) {
+        AgentHealth h = agents.get(agentId);
+        if (h == null) {
+            return false;
+        }
+        if (h.state == HEALTHY) {
+            if (h.consecutiveFailures.get() != 0) {
+                h.consecutiveFailures.set(0);
+            }
+            return false;
+        }
+        synchronized (this) {
+            if (h.state == HEALTHY) {
+                return false;
+            }
+            h.state = HEALTHY;
+            h.consecutiveFailures.set(0);
+            h.healthySince = nanoClock.getAsLong();
+            ejectedCount--;
+            return true;
+        }
+    }
+
+    /**
+     * Records a failed attempt on {@code agentId} (it could not answer).
+     *
+     * @return the ejection time if this failure ejected the agent (or ejected it again after a
+     *     failed trial), else null: below the threshold, already ejected, or the
+     *     {@link OutlierEjection#maxEjected cap} reached
+     */
+    public Duration onFailure(String agentId) {
+        AgentHealth h = agents.get(agentId);
+        if (h == null || !config.isEnabled()) {
+            return null;
+        }
+        if (h.state == HEALTHY && h.consecutiveFailures.incrementAndGet() < config.consecutiveFailures()) {
+            return null;
+        }
+        synchronized (this) {
+            long now = nanoClock.getAsLong();
+            if (h.state == ON_TRIAL) {
+                return eject(h, now);
+            }
+            if (h.state == HEALTHY && h.consecutiveFailures.get() >= config.consecutiveFailures()
+                    && ejectedCount < config.maxEjected(agents.size())) {
+                ejectedCount++;
+                return eject(h, now);
+            }
+            return null;
+        }
+    }
+
+    private Duration eject(AgentHealth h, long now) {
+        long base = config.baseEjectionTime().toNanos();
+        if (h.level > 0 && h.healthySince != Long.MIN_VALUE && h.state == HEALTHY) {
+            long forgotten = Math.max(0, (now - h.healthySince) / base);
+            h.level = (int) Math.max(0, h.level - Math.min(forgotten, MAX_LEVEL));
+        }
+        long nanos = Math.min(config.maxEjectionTime().toNanos(), base << Math.min(h.level, MAX_LEVEL));
+        if (nanos <= 0) {
+            nanos = config.maxEjectionTime().toNanos();
+        }
+        h.level = Math.min(h.level + 1, MAX_LEVEL);
+        h.state = EJECTED;
+        h.ejectedUntil = now + nanos;
+        h.consecutiveFailures.set(0);
+        return Duration.ofNanos(nanos);
+    }
+
+    /** @return the ids of the agents ejected or on trial now, sorted */
+    public Set<String> ejected() {
+        Set<String> out = new TreeSet<>();
+        agents.forEach((id, h) -> {
+            if (h.state != HEALTHY) {
+                out.add(id);
+            }
+        });
+        return out;
+    }
+
+    /** @return whether {@code agentId} is ejected or on trial */
+    public boolean isEjected(String agentId) {
+        AgentHealth h = agents.get(agentId);
+        return h != null && h.state != HEALTHY;
+    }
+
+    /**
+     * @return ns until {@code agentId}'s ejection time is up (0 once it is, or while on trial);
+     *     0 for a healthy or unknown agent
+     */
+    public long remainingNanos(String agentId) {
+        AgentHealth h = agents.get(agentId);
+        if (h == null || h.state != EJECTED) {
+            return 0;
+        }
+        return Math.max(0, h.ejectedUntil - nanoClock.getAsLong());
+    }
+
+    private static final class AgentHealth {
+        final AtomicInteger consecutiveFailures = new AtomicInteger();
+        volatile int state = HEALTHY;
+        long ejectedUntil;
+        long trialStarted;
+        long healthySince = Long.MIN_VALUE;
+        int level;
+    }
+}

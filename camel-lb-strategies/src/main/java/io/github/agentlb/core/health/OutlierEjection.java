@@ -1,0 +1,187 @@
+package io.github.agentlb.core.health;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Immutable configuration of passive outlier ejection ({@link OutlierDetector}), validated when
+ * built: every setter of the {@link Builder} throws {@link IllegalArgumentException} naming the
+ * field and the bad value.
+ *
+ * <p>The knobs are those of nginx's upstream module ({@code max_fails}, {@code fail_timeout}) and
+ * Envoy's outlier detection ({@code consecutive_gateway_failure}, {@code base_ejection_time},
+ * {@code max_ejection_time}, {@code max_ejection_percent}):
+ * <ul>
+ *   <li>{@link #consecutiveFailures()}: an agent whose attempts fail this many times in a row
+ *       (connection refused, connect or answer timeout, reset, closed without answer; an HTTP
+ *       error answer is an answer and does not count) is ejected. Default 1, as nginx's
+ *       {@code max_fails=1}.</li>
+ *   <li>{@link #baseEjectionTime()}: the first ejection lasts this long; each further ejection of
+ *       the same agent doubles it, up to {@link #maxEjectionTime()}. Default 10 s (nginx's
+ *       {@code fail_timeout}) and 300 s (Envoy's {@code max_ejection_time}). Every
+ *       {@code baseEjectionTime} an agent stays healthy forgets one doubling, as Envoy does.</li>
+ *   <li>{@link #maxEjectedShare()}: at most {@code floor(share x agents)} agents are ejected at
+ *       once, and never the last one: fraction 0..1, default 1.0 (all but one).</li>
+ * </ul>
+ * When its time is up an ejected agent is re-admitted on trial: the next request that would go
+ * to it is sent (exactly one at a time); success re-admits it, failure ejects it again for the
+ * doubled time.
+ *
+ * <p>{@link #disabled()} turns ejection off; failover still happens per request.
+ */
+public final class OutlierEjection {
+
+    /** Default consecutive failures that eject an agent: 1, as nginx's {@code max_fails}. */
+    public static final int DEFAULT_CONSECUTIVE_FAILURES = 1;
+    /** Default first ejection time: 10 s, as nginx's {@code fail_timeout}. */
+    public static final Duration DEFAULT_BASE_EJECTION_TIME = Duration.ofSeconds(10);
+    /** Default longest ejection time: 300 s, as Envoy's {@code max_ejection_time}. */
+    public static final Duration DEFAULT_MAX_EJECTION_TIME = Duration.ofSeconds(300);
+    /** Default largest share of agents ejected at once: 1.0 (all but the last one). */
+    public static final double DEFAULT_MAX_EJECTED_SHARE = 1.0;
+
+    private static final OutlierEjection DEFAULTS = custom().build();
+    private static final OutlierEjection DISABLED = custom().maxEjectedShare(0).build();
+
+    private final int consecutiveFailures;
+    private final Duration baseEjectionTime;
+    private final Duration maxEjectionTime;
+    private final double maxEjectedShare;
+
+    private OutlierEjection(Builder b) {
+        this.consecutiveFailures = b.consecutiveFailures;
+        this.baseEjectionTime = b.baseEjectionTime;
+        this.maxEjectionTime = b.maxEjectionTime;
+        this.maxEjectedShare = b.maxEjectedShare;
+    }
+
+    /** @return a builder initialised with the defaults */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** @return the default configuration: 1 failure ejects for 10 s, doubling up to 300 s */
+    public static OutlierEjection ofDefaults() {
+        return DEFAULTS;
+    }
+
+    /** @return a configuration that never ejects ({@code maxEjectedShare = 0}) */
+    public static OutlierEjection disabled() {
+        return DISABLED;
+    }
+
+    /** @return whether any agent can be ejected at all */
+    public boolean isEnabled() {
+        return maxEjectedShare > 0;
+    }
+
+    /** @return consecutive failed attempts that eject an agent, >= 1 */
+    public int consecutiveFailures() {
+        return consecutiveFailures;
+    }
+
+    /** @return the first ejection's length, > 0 */
+    public Duration baseEjectionTime() {
+        return baseEjectionTime;
+    }
+
+    /** @return the cap on an ejection's length, >= {@link #baseEjectionTime()} */
+    public Duration maxEjectionTime() {
+        return maxEjectionTime;
+    }
+
+    /** @return the largest share of agents ejected at once, fraction 0..1 */
+    public double maxEjectedShare() {
+        return maxEjectedShare;
+    }
+
+    /**
+     * The most agents that may be ejected at once out of {@code agents}:
+     * {@code min(agents - 1, floor(maxEjectedShare x agents))}, never negative.
+     */
+    public int maxEjected(int agents) {
+        return Math.max(0, Math.min(agents - 1, (int) Math.floor(maxEjectedShare * agents + 1e-9)));
+    }
+
+    /** @return a builder holding this configuration */
+    public Builder toBuilder() {
+        return custom().consecutiveFailures(consecutiveFailures).baseEjectionTime(baseEjectionTime)
+                .maxEjectionTime(maxEjectionTime).maxEjectedShare(maxEjectedShare);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof OutlierEjection other && consecutiveFailures == other.consecutiveFailures
+                && baseEjectionTime.equals(other.baseEjectionTime) && maxEjectionTime.equals(other.maxEjectionTime)
+                && Double.compare(maxEjectedShare, other.maxEjectedShare) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(consecutiveFailures, baseEjectionTime, maxEjectionTime, maxEjectedShare);
+    }
+
+    @Override
+    public String toString() {
+        return "OutlierEjection[consecutiveFailures=" + consecutiveFailures + ", baseEjectionTime="
+                + baseEjectionTime + ", maxEjectionTime=" + maxEjectionTime + ", maxEjectedShare="
+                + maxEjectedShare + "]";
+    }
+
+    /** Builds an {@link OutlierEjection}; each setter validates at once. Not thread-safe. */
+    public static final class Builder {
+        private int consecutiveFailures = DEFAULT_CONSECUTIVE_FAILURES;
+        private Duration baseEjectionTime = DEFAULT_BASE_EJECTION_TIME;
+        private Duration maxEjectionTime = DEFAULT_MAX_EJECTION_TIME;
+        private double maxEjectedShare = DEFAULT_MAX_EJECTED_SHARE;
+
+        private Builder() {
+        }
+
+        /** @throws IllegalArgumentException if {@code consecutiveFailures < 1} */
+        public Builder consecutiveFailures(int consecutiveFailures) {
+            if (consecutiveFailures < 1) {
+                throw new IllegalArgumentException("consecutiveFailures must be >= 1, was " + consecutiveFailures);
+            }
+            this.consecutiveFailures = consecutiveFailures;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if null, zero or negative */
+        public Builder baseEjectionTime(Duration baseEjectionTime) {
+            this.baseEjectionTime = positive("baseEjectionTime", baseEjectionTime);
+            return this;
+        }
+
+        /** Must be >= {@code baseEjectionTime} when built. @throws IllegalArgumentException if null, zero or negative */
+        public Builder maxEjectionTime(Duration maxEjectionTime) {
+            this.maxEjectionTime = positive("maxEjectionTime", maxEjectionTime);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if not in 0..1 */
+        public Builder maxEjectedShare(double maxEjectedShare) {
+            if (!(maxEjectedShare >= 0 && maxEjectedShare <= 1)) {
+                throw new IllegalArgumentException("maxEjectedShare must be in 0..1, was " + maxEjectedShare);
+            }
+            this.maxEjectedShare = maxEjectedShare;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if {@code maxEjectionTime < baseEjectionTime} */
+        public OutlierEjection build() {
+            if (maxEjectionTime.compareTo(baseEjectionTime) < 0) {
+                throw new IllegalArgumentException("maxEjectionTime must be >= baseEjectionTime (" + baseEjectionTime
+                        + "), was " + maxEjectionTime);
+            }
+            return new OutlierEjection(this);
+        }
+
+        private static Duration positive(String name, Duration value) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + " must be > 0, was " + value);
+            }
+            return value;
+        }
+    }
+}

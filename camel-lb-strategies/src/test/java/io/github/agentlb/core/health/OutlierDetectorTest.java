@@ -1,0 +1,162 @@
+package io.github.agentlb.core.health;
+
+import static io.github.agentlb.core.health.OutlierDetector.Admission.AVAILABLE;
+import static io.github.agentlb.core.health.OutlierDetector.Admission.EJECTED;
+import static io.github.agentlb.core.health.OutlierDetector.Admission.TRIAL;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class OutlierDetectorTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    private final AtomicLong clock = new AtomicLong(1_000 * SECOND);
+
+    private OutlierDetector detector(OutlierEjection config, String... agents) {
+        OutlierDetector detector = new OutlierDetector(config, clock::get);
+        detector.setAgents(List.of(agents));
+        return detector;
+    }
+
+    @Test
+    void oneFailureEjectsForTenSecondsByDefaultThenOneTrialReadmits() {
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2", "A3");
+        assertThat(d.hasEjections()).isFalse();
+
+        assertThat(d.onFailure("A1")).isEqualTo(Duration.ofSeconds(10));
+        assertThat(d.hasEjections()).isTrue();
+        assertThat(d.ejected()).containsExactly("A1");
+        assertThat(d.admit("A1")).isEqualTo(EJECTED);
+        assertThat(d.admit("A2")).isEqualTo(AVAILABLE);
+        assertThat(d.remainingNanos("A1")).isEqualTo(10 * SECOND);
+
+        clock.addAndGet(10 * SECOND - 1);
+        assertThat(d.admit("A1")).isEqualTo(EJECTED);
+        clock.addAndGet(1);
+        assertThat(d.admit("A1")).isEqualTo(TRIAL);
+        assertThat(d.admit("A1")).as("one trial at a time").isEqualTo(EJECTED);
+        assertThat(d.onSuccess("A1")).isTrue();
+        assertThat(d.hasEjections()).isFalse();
+        assertThat(d.admit("A1")).isEqualTo(AVAILABLE);
+    }
+
+    @Test
+    void aFailedTrialDoublesTheEjectionUpToTheCap() {
+        OutlierDetector d = detector(OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(10))
+                .maxEjectionTime(Duration.ofSeconds(35)).build(), "A1", "A2");
+        assertThat(d.onFailure("A1")).isEqualTo(Duration.ofSeconds(10));
+        long[] expected = {20, 35, 35};
+        for (long seconds : expected) {
+            clock.addAndGet(d.remainingNanos("A1"));
+            assertThat(d.admit("A1")).isEqualTo(TRIAL);
+            assertThat(d.onFailure("A1")).isEqualTo(Duration.ofSeconds(seconds));
+        }
+    }
+
+    @Test
+    void consecutiveFailuresCountAndASuccessResetsThem() {
+        OutlierDetector d = detector(OutlierEjection.custom().consecutiveFailures(3).build(), "A1", "A2");
+        assertThat(d.onFailure("A1")).isNull();
+        assertThat(d.onFailure("A1")).isNull();
+        assertThat(d.onSuccess("A1")).isFalse();
+        assertThat(d.onFailure("A1")).isNull();
+        assertThat(d.onFailure("A1")).isNull();
+        assertThat(d.onFailure("A1")).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void healthyTimeForgetsOneDoublingPerBaseEjectionTime() {
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2");
+        d.onFailure("A1");
+        clock.addAndGet(10 * SECOND);
+        d.admit("A1");
+        d.onFailure("A1"); // 20 s
+        clock.addAndGet(20 * SECOND);
+        d.admit("A1");
+        d.onSuccess("A1"); // level 2 kept
+        clock.addAndGet(10 * SECOND); // forgets one level
+        assertThat(d.onFailure("A1")).isEqualTo(Duration.ofSeconds(20));
+        clock.addAndGet(20 * SECOND);
+        d.admit("A1");
+        d.onSuccess("A1");
+        clock.addAndGet(100 * SECOND); // forgets everything
+        assertThat(d.onFailure("A1")).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void neverEjectsTheLastAgentNorMoreThanTheShare() {
+        OutlierDetector all = detector(OutlierEjection.ofDefaults(), "A1", "A2", "A3");
+        assertThat(all.onFailure("A1")).isNotNull();
+        assertThat(all.onFailure("A2")).isNotNull();
+        assertThat(all.onFailure("A3")).as("the last agent").isNull();
+        assertThat(all.ejected()).containsExactly("A1", "A2");
+
+        OutlierDetector half = detector(OutlierEjection.custom().maxEjectedShare(0.5).build(), "A1", "A2", "A3", "A4");
+        assertThat(half.onFailure("A1")).isNotNull();
+        assertThat(half.onFailure("A2")).isNotNull();
+        assertThat(half.onFailure("A3")).isNull();
+        assertThat(half.ejected()).containsExactly("A1", "A2");
+
+        OutlierDetector single = detector(OutlierEjection.ofDefaults(), "A1");
+        assertThat(single.onFailure("A1")).isNull();
+
+        OutlierDetector off = detector(OutlierEjection.disabled(), "A1", "A2");
+        assertThat(off.onFailure("A1")).isNull();
+        assertThat(off.hasEjections()).isFalse();
+    }
+
+    @Test
+    void anAnswerFromAnEjectedAgentTriedAsLastResortReadmitsIt() {
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2");
+        d.onFailure("A1");
+        assertThat(d.onFailure("A1")).as("already ejected").isNull();
+        assertThat(d.onSuccess("A1")).isTrue();
+        assertThat(d.ejected()).isEmpty();
+    }
+
+    @Test
+    void aTrialWhoseOutcomeNeverCameIsHandedOutAgainAfterOneBaseTime() {
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2");
+        d.onFailure("A1");
+        clock.addAndGet(10 * SECOND);
+        assertThat(d.admit("A1")).isEqualTo(TRIAL);
+        clock.addAndGet(10 * SECOND - 1);
+        assertThat(d.admit("A1")).isEqualTo(EJECTED);
+        clock.addAndGet(1);
+        assertThat(d.admit("A1")).isEqualTo(TRIAL);
+    }
+
+    @Test
+    void membershipChangesKeepSurvivorsStateAndForgetTheRemoved() {
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2", "A3");
+        d.onFailure("A1");
+        d.setAgents(List.of("A1", "A3", "A4"));
+        assertThat(d.ejected()).containsExactly("A1");
+        d.setAgents(List.of("A3", "A4"));
+        assertThat(d.hasEjections()).isFalse();
+        assertThat(d.onFailure("A1")).as("unknown agent").isNull();
+        assertThat(d.admit("A1")).isEqualTo(AVAILABLE);
+    }
+
+    @Test
+    void configurationIsValidatedNamingFieldAndValue() {
+        assertThatThrownBy(() -> OutlierEjection.custom().consecutiveFailures(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("consecutiveFailures must be >= 1, was 0");
+        assertThatThrownBy(() -> OutlierEjection.custom().baseEjectionTime(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("baseEjectionTime must be > 0, was PT0S");
+        assertThatThrownBy(() -> OutlierEjection.custom().maxEjectedShare(1.5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("maxEjectedShare must be in 0..1, was 1.5");
+        assertThatThrownBy(() -> OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(20))
+                .maxEjectionTime(Duration.ofSeconds(10)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxEjectionTime must be >= baseEjectionTime (PT20S), was PT10S");
+        assertThat(OutlierEjection.ofDefaults().toBuilder().build()).isEqualTo(OutlierEjection.ofDefaults());
+        assertThat(OutlierEjection.ofDefaults().maxEjected(3)).isEqualTo(2);
+        assertThat(OutlierEjection.custom().maxEjectedShare(0.1).build().maxEjected(30)).isEqualTo(3);
+    }
+}
