@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.FailurePhases.Phase;
@@ -11,6 +12,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -35,9 +37,9 @@ public final class FailureScenario {
 
     /** The agent that fails. */
     public static final String DEAD_AGENT = "A1";
-    /** Default measured requests of a fault run: 1500, about 5 s per phase at the default agents' pace. */
-    public static final int DEFAULT_REQUESTS = 1_500;
-    /** Default users of a fault run: 100, so each sends about 5 requests per phase. */
+    /** Default measured requests of a fault run: 1200, about 4 s per phase at the default agents' pace. */
+    public static final int DEFAULT_REQUESTS = 1_200;
+    /** Default users of a fault run: 100, so each sends about 4 requests per phase. */
     public static final int DEFAULT_USERS = 100;
     /** The proxy's per-attempt answer timeout in the {@link Fault#HANG} run, ms: about 3x the slowest answer. */
     public static final int HANG_PROXY_REQUEST_TIMEOUT_MS = 500;
@@ -75,14 +77,33 @@ public final class FailureScenario {
         return fault == Fault.HANG ? HANG_PROXY_REQUEST_TIMEOUT_MS : ProxyConfig.DEFAULT_REQUEST_TIMEOUT_MS;
     }
 
-    /** A balancer of {@code strategy} configured for the scenario's short phases. */
+    /**
+     * The outlier ejection of the scenario's balancers: the library's defaults but a base
+     * ejection time of 1 s doubling up to 2 s (defaults 10 s and 300 s), so that within phases of a
+     * few seconds a dead agent is tried again every 2 s at most and is back within 2 s of its restart.
+     */
+    public static final OutlierEjection EJECTION = OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(1))
+            .maxEjectionTime(Duration.ofSeconds(2)).build();
+
+    /** A balancer of {@code strategy} with {@link #EJECTION}, its other settings the defaults. */
     static AgentLoadBalancerSupport balancer(String strategy) {
-        return Strategies.create(strategy);
+        AgentLoadBalancerSupport balancer = Strategies.create(strategy);
+        balancer.setOutlierEjection(EJECTION);
+        return balancer;
     }
 
-    /** The failure settings of {@link #balancer}, for the report. */
+    /** The failure settings of {@link #balancer}, for the report, read from a balancer so they cannot drift. */
     static String balancerSettings() {
-        return "library defaults";
+        AgentLoadBalancerSupport balancer = balancer(Strategies.ROUND_ROBIN);
+        OutlierEjection e = balancer.getOutlierEjection();
+        int attempts = balancer.getMaximumFailoverAttempts();
+        return String.format(Locale.ROOT, "outlier ejection after %d consecutive connection failure(s) for %d ms, "
+                        + "doubling per repeated ejection up to %d ms, at most a share %.1f of the agents ejected "
+                        + "(never the last); failover %s, %s",
+                e.consecutiveFailures(), e.baseEjectionTime().toMillis(), e.maxEjectionTime().toMillis(),
+                e.maxEjectedShare(), attempts < 0 ? "to every agent once" : "up to " + attempts + " more attempt(s)",
+                balancer.getFailoverDeadline().isZero() ? "no deadline"
+                        : "deadline " + balancer.getFailoverDeadline().toMillis() + " ms");
     }
 
     /**
@@ -96,6 +117,7 @@ public final class FailureScenario {
         ProxyConfig.Builder proxy = ProxyConfig.builder().strategy(strategy).requestTimeoutMs(proxyRequestTimeoutMs());
         try (EmbeddedCluster cluster = EmbeddedCluster.start(Scenario.UNIFORM, template, seed, proxy, () -> {
             AgentLoadBalancerSupport lb = balancer(strategy);
+            lb.addHealthListener(health);
             return lb;
         })) {
             stdout.printf("== %s, %s scenario: agents %s behind the demo proxy at %s; %s is %s after 1/3 of the "

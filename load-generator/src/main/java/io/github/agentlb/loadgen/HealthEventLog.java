@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen;
 
+import io.github.agentlb.camel.HealthListener;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -12,7 +13,7 @@ import java.util.function.LongSupplier;
  * measure how fast a fault was noticed and its end. Told on the request path, so recording is one
  * clock read and one lock-free append. Thread-safe.
  */
-public final class HealthEventLog {
+public final class HealthEventLog implements HealthListener {
 
     /** What happened to an agent. */
     public enum Kind { EJECTED, READMITTED }
@@ -37,11 +38,13 @@ public final class HealthEventLog {
     }
 
     /** {@code agentId} was ejected for {@code ejectionTime}. */
+    @Override
     public void agentEjected(String agentId, Duration ejectionTime) {
         events.add(new Event(agentId, Kind.EJECTED, nanoClock.getAsLong(), ejectionTime));
     }
 
     /** {@code agentId} was re-admitted. */
+    @Override
     public void agentReadmitted(String agentId) {
         events.add(new Event(agentId, Kind.READMITTED, nanoClock.getAsLong(), Duration.ZERO));
     }
