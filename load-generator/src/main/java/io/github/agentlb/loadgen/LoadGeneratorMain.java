@@ -169,6 +169,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        long startNanos = System.nanoTime();
         LoadTestConfig config = validatedConfig();
         List<Scenario> scenarios = new ArrayList<>();
         List<Fault> faults = new ArrayList<>();
@@ -178,6 +179,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         ReportWriter writer = new ReportWriter(out);
         List<RunReport> reports = new ArrayList<>();
         List<FailureReport> failures = new ArrayList<>();
+        long faultsNanos = 0;
         List<String> files = new ArrayList<>(List.of(ReportWriter.MARKDOWN_FILE));
         PidTrace convergence = null;
         if (url != null) {
@@ -194,6 +196,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                     }
                 }
             }
+            long faultsStartNanos = System.nanoTime();
             for (Fault fault : faults) {
                 FailureScenario scenarioRun = new FailureScenario(fault, template, seed, faultConfig, stdout);
                 for (String strategy : names) {
@@ -203,6 +206,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                     failures.add(report);
                 }
             }
+            faultsNanos = System.nanoTime() - faultsStartNanos;
         }
         if (convergence != null) {
             PidConvergenceChart.write(convergence, out);
@@ -232,6 +236,8 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             files.add(TimelineChart.fileName(r.fault(), r.strategy()));
         });
         stdout.println("Results in " + out.toAbsolutePath().normalize() + ": " + String.join(", ", files));
+        stdout.printf(Locale.ROOT, "Total time %.0f s%s.%n", (System.nanoTime() - startNanos) / 1e9,
+                failures.isEmpty() ? "" : String.format(Locale.ROOT, ", of which fault scenarios %.0f s", faultsNanos / 1e9));
         long failed = reports.stream().mapToLong(r -> r.statistics().errors() + r.statistics().timeouts()).sum()
                 + failures.stream().mapToLong(FailureReport::clientErrors).sum();
         if (failed > 0) {

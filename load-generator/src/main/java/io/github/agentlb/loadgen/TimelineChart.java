@@ -50,11 +50,13 @@ public final class TimelineChart {
                 .title(String.format(Locale.ROOT, "Requests per agent per second - %s, agent %s %s at %.1f s, "
                                 + "restarted at %.1f s", report.strategy(), report.deadAgent(),
                         report.fault() == Fault.HANG ? "hung" : "killed", killSeconds, restartSeconds))
-                .xAxisTitle("Time (s), by answer").yAxisTitle("Requests per second").build();
+                .xAxisTitle("Time since the first request (s), by answer; each bucket drawn at its middle")
+                .yAxisTitle("Requests per second").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setYAxisMin(0.0);
-        double[] x = timeline.bucketStartsSeconds();
+        // A bucket's rate is drawn at its middle, so the kill and restart lines fall where the rates change.
+        double[] x = Arrays.stream(timeline.bucketStartsSeconds()).map(t -> t + timeline.bucketSeconds() / 2).toArray();
         timeline.answeredPerAgent().forEach((agent, counts) -> line(chart.addSeries(agent, x,
                 Timeline.perSecond(counts, timeline.bucketSeconds()))));
         long[] failed = timeline.failed();
