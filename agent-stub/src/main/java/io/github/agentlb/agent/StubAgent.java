@@ -1,8 +1,12 @@
 package io.github.agentlb.agent;
 
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import org.apache.camel.CamelContext;
+import org.apache.camel.component.netty.http.NettyHttpComponent;
 import org.apache.camel.impl.DefaultCamelContext;
 
 /**
@@ -22,14 +26,22 @@ public final class StubAgent implements AutoCloseable {
     /** Seconds Camel waits for in-flight requests when closing. */
     private static final int SHUTDOWN_TIMEOUT_SECONDS = 10;
 
+    /** Ms that {@link #kill()} waits for the event loops to close every channel. */
+    private static final long KILL_WAIT_MS = 5_000;
+
     private final CamelContext context;
     private final AgentRoutes routes;
     private final AgentConfig config;
+    private final EventLoopGroup bossGroup;
+    private final EventLoopGroup workerGroup;
 
-    private StubAgent(CamelContext context, AgentRoutes routes, AgentConfig config) {
+    private StubAgent(CamelContext context, AgentRoutes routes, AgentConfig config, EventLoopGroup bossGroup,
+                      EventLoopGroup workerGroup) {
         this.context = context;
         this.routes = routes;
         this.config = config;
+        this.bossGroup = bossGroup;
+        this.workerGroup = workerGroup;
     }
 
     /**
@@ -47,12 +59,21 @@ public final class StubAgent implements AutoCloseable {
             DefaultCamelContext context = new DefaultCamelContext();
             context.getCamelContextExtension().setName("agent-" + resolved.agentId() + "-" + resolved.port());
             context.getShutdownStrategy().setTimeout(SHUTDOWN_TIMEOUT_SECONDS);
+            // The agent's own event loops (the sizes netty-http would create), so that kill() can close
+            // every channel at once.
+            EventLoopGroup boss = new NioEventLoopGroup(1);
+            EventLoopGroup worker = new NioEventLoopGroup();
             try {
+                NettyHttpComponent http = context.getComponent("netty-http", NettyHttpComponent.class);
+                http.getConfiguration().setBossGroup(boss);
+                http.getConfiguration().setWorkerGroup(worker);
                 context.addRoutes(routes);
                 context.start();
-                return new StubAgent(context, routes, resolved);
+                return new StubAgent(context, routes, resolved, boss, worker);
             } catch (Exception e) {
                 context.stop();
+                boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+                worker.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
                 throw e;
             }
         });
@@ -98,10 +119,25 @@ public final class StubAgent implements AutoCloseable {
         return context;
     }
 
+    /**
+     * Stops the agent as a crash would, for failure tests: the listening socket and every open
+     * connection are closed at once, so new connections are refused and requests in service are
+     * never answered (a graceful {@link #close()} would first answer 404 or 503 while its consumer
+     * stops, which a balancer sees as the agent's answer). Then releases the rest as {@code close()}
+     * does. Idempotent; the port can be bound again when it returns.
+     */
+    public void kill() {
+        bossGroup.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly(KILL_WAIT_MS);
+        workerGroup.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly(KILL_WAIT_MS);
+        close();
+    }
+
     /** Stops the CamelContext, waiting for in-flight requests, and releases the port. Idempotent. */
     @Override
     public void close() {
         context.stop();
+        bossGroup.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        workerGroup.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * The agents of a {@link Scenario} and a {@link DemoProxy} balancing over them with one strategy,
@@ -42,14 +43,28 @@ public final class EmbeddedCluster implements AutoCloseable {
      */
     public static EmbeddedCluster start(String strategy, Scenario scenario, AgentConfig template, long seed)
             throws Exception {
+        return start(scenario, template, seed, ProxyConfig.builder().strategy(strategy),
+                () -> Strategies.create(strategy));
+    }
+
+    /**
+     * Starts the agents, then a proxy with the settings of {@code proxy} (strategy, timeouts;
+     * host, port and agents are set here) over a balancer from {@code balancers}.
+     *
+     * @param balancers makes a new, unstarted balancer of the proxy's strategy (called once per
+     *                  proxy start attempt)
+     * @throws Exception if something fails to start; whatever did start is stopped again
+     */
+    public static EmbeddedCluster start(Scenario scenario, AgentConfig template, long seed, ProxyConfig.Builder proxy,
+                                        Supplier<? extends AgentLoadBalancerSupport> balancers) throws Exception {
         List<StubAgent> agents = new ArrayList<>();
         try {
             for (AgentConfig config : scenario.agents(template.toBuilder().host(HOST).build(), seed)) {
                 agents.add(StubAgent.start(config));
             }
-            DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host(HOST).port(0).strategy(strategy)
-                    .agentUrls(agents.stream().map(EmbeddedCluster::namedUrl).toList()).build());
-            return new EmbeddedCluster(agents, proxy);
+            DemoProxy started = DemoProxy.start(proxy.host(HOST).port(0)
+                    .agentUrls(agents.stream().map(EmbeddedCluster::namedUrl).toList()).build(), balancers);
+            return new EmbeddedCluster(agents, started);
         } catch (Exception | Error e) {
             agents.forEach(StubAgent::close);
             throw e;

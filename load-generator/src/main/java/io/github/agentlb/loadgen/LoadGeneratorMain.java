@@ -14,6 +14,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -37,8 +38,10 @@ import picocli.CommandLine.Spec;
  * JVM on free loopback ports, sends {@code --warmup} requests that are not counted, then the
  * measured load while sampling each agent's utilization, stops them, and writes each run's report
  * and chart; then {@code report.md} with one table per scenario, and for {@code pid} the weights'
- * convergence chart (of the heterogeneous run when both ran). With {@code --url} it loads a
- * balancer that is already running, once, under the label given by {@code --strategy}.
+ * convergence chart (of the heterogeneous run when both ran). Then, for each {@link Fault}
+ * (failure, then hang) and strategy, the {@link FailureScenario}: agent A1 down from 1/3 to 2/3 of
+ * {@code --failure-requests}, with a section per fault in {@code report.md}. With {@code --url} it
+ * loads a balancer that is already running, once, under the label given by {@code --strategy}.
  *
  * <p>Warm-up ({@link LoadTestConfig#warmupConfig()}): the first {@code min(users, warmup)} users
  * of the measured run, so a balancer learns about the traffic then measured; consistent-hash
@@ -54,7 +57,8 @@ import picocli.CommandLine.Spec;
                     + "spread, variance, CV, stickiness, latency percentiles, per-agent utilization; writes "
                     + "report-[<scenario>-]<strategy>.json, distribution_[<scenario>_]<strategy>.png, report.md "
                     + "and, for pid, pid_convergence.png/.csv into --out (the scenario appears in file names "
-                    + "except for uniform).",
+                    + "except for uniform); for the failure and hang scenarios report-<fault>-<strategy>.json and "
+                    + "timeline_<fault>_<strategy>.png.",
             "Without --url: for each scenario and strategy, starts agents A1-A3 and the demo proxy in-process "
                     + "on free ports."},
         exitCodeListHeading = "Exit codes:%n",
@@ -78,10 +82,20 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             completionCandidates = StrategyNames.class)
     private List<String> strategies;
 
-    @Option(names = "--scenario", paramLabel = "SCENARIO",
-            description = "Agents of the in-process runs: uniform, heterogeneous or all (default: all; "
-                    + "with --url: uniform, a label only).")
-    private String scenario;
+    @Option(names = "--scenario", split = ",", paramLabel = "SCENARIO",
+            description = "Scenarios of the in-process runs, comma-separated: uniform, heterogeneous (the agents), "
+                    + "failure (agent A1 refuses connections from 1/3 to 2/3 of the run), hang (A1 accepts and never "
+                    + "answers meanwhile), or all (default: all, in that order; with --url: uniform or heterogeneous, "
+                    + "a label only).")
+    private List<String> scenario;
+
+    @Option(names = "--failure-requests", paramLabel = "N", defaultValue = "" + FailureScenario.DEFAULT_REQUESTS,
+            description = "Requests per strategy of the failure and hang scenarios, >= 3 (default: ${DEFAULT-VALUE}).")
+    private int failureRequests;
+
+    @Option(names = "--failure-users", paramLabel = "N", defaultValue = "" + FailureScenario.DEFAULT_USERS,
+            description = "Distinct user_ids of the failure and hang scenarios (default: ${DEFAULT-VALUE}).")
+    private int failureUsers;
 
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_WARMUP,
             description = "Warm-up requests before each measured run, not counted (default: ${DEFAULT-VALUE}; 0 = none).")
@@ -158,11 +172,17 @@ public final class LoadGeneratorMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        long startNanos = System.nanoTime();
         LoadTestConfig config = validatedConfig();
-        List<Scenario> scenarios = validatedScenarios();
+        List<Scenario> scenarios = new ArrayList<>();
+        List<Fault> faults = new ArrayList<>();
+        validatedScenarios(scenarios, faults);
+        LoadTestConfig faultConfig = faults.isEmpty() ? null : validatedFaultConfig();
         out = outputDirectory(out, url != null);
         ReportWriter writer = new ReportWriter(out);
         List<RunReport> reports = new ArrayList<>();
+        List<FailureReport> failures = new ArrayList<>();
+        long faultsNanos = 0;
         List<String> files = new ArrayList<>(List.of(ReportWriter.MARKDOWN_FILE));
         PidTrace convergence = null;
         if (url != null) {
@@ -179,13 +199,24 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                     }
                 }
             }
+            long faultsStartNanos = System.nanoTime();
+            for (Fault fault : faults) {
+                FailureScenario scenarioRun = new FailureScenario(fault, template, seed, faultConfig, stdout);
+                for (String strategy : names) {
+                    FailureReport report = scenarioRun.run(strategy);
+                    FailureReportWriter.write(report, out);
+                    stdout.print(FailureReportWriter.summary(report));
+                    failures.add(report);
+                }
+            }
+            faultsNanos = System.nanoTime() - faultsStartNanos;
         }
         if (convergence != null) {
             PidConvergenceChart.write(convergence, out);
             files.add(PidConvergenceChart.PNG_FILE);
             files.add(PidConvergenceChart.CSV_FILE);
         }
-        writer.writeComparison(reports, convergence != null);
+        writer.writeComparison(reports, convergence != null, failures);
         for (Scenario s : scenarios) {
             List<RunReport> ofScenario = reports.stream().filter(r -> r.scenario() == s).toList();
             if (!ofScenario.isEmpty()) {
@@ -194,13 +225,24 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 stdout.print(ComparisonTable.render(ofScenario));
             }
         }
+        if (!failures.isEmpty()) {
+            stdout.println();
+            stdout.print(FailureReportWriter.markdown(failures));
+        }
         stdout.println();
         reports.forEach(r -> {
             files.add(ReportWriter.jsonFileName(r.scenario(), r.strategy()));
             files.add(DistributionChart.fileName(r.scenario(), r.strategy()));
         });
+        failures.forEach(r -> {
+            files.add(FailureReportWriter.jsonFileName(r.fault(), r.strategy()));
+            files.add(TimelineChart.fileName(r.fault(), r.strategy()));
+        });
         stdout.println("Results in " + out.toAbsolutePath().normalize() + ": " + String.join(", ", files));
-        long failed = reports.stream().mapToLong(r -> r.statistics().errors() + r.statistics().timeouts()).sum();
+        stdout.printf(Locale.ROOT, "Total time %.0f s%s.%n", (System.nanoTime() - startNanos) / 1e9,
+                failures.isEmpty() ? "" : String.format(Locale.ROOT, ", of which fault scenarios %.0f s", faultsNanos / 1e9));
+        long failed = reports.stream().mapToLong(r -> r.statistics().errors() + r.statistics().timeouts()).sum()
+                + failures.stream().mapToLong(FailureReport::clientErrors).sum();
         if (failed > 0) {
             stdout.println(failed + " request(s) failed or timed out: exit code 1.");
             return 1;
@@ -344,22 +386,40 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         }
     }
 
-    /** The scenarios to run: all by default; with --url exactly one, a label. */
-    private List<Scenario> validatedScenarios() {
-        String choice = scenario == null ? (url == null ? ALL_SCENARIOS : Scenario.UNIFORM.label())
-                : scenario.trim().toLowerCase(Locale.ROOT);
-        if (ALL_SCENARIOS.equals(choice)) {
-            if (url != null) {
-                throw usage("with --url, --scenario must be one scenario (uniform or heterogeneous), was 'all'");
+    /**
+     * Fills {@code scenarios} and {@code faults} with what to run, in the order of
+     * {@link Scenario} and {@link Fault}: all by default; with --url exactly one scenario, a label.
+     */
+    private void validatedScenarios(List<Scenario> scenarios, List<Fault> faults) {
+        List<String> choices = scenario == null ? List.of(url == null ? ALL_SCENARIOS : Scenario.UNIFORM.label())
+                : scenario.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).toList();
+        boolean all = choices.contains(ALL_SCENARIOS);
+        for (String choice : choices) {
+            boolean known = ALL_SCENARIOS.equals(choice)
+                    || Arrays.stream(Scenario.values()).anyMatch(s -> s.label().equals(choice))
+                    || Arrays.stream(Fault.values()).anyMatch(f -> f.label().equals(choice));
+            if (!known) {
+                throw usage("--scenario must be uniform, heterogeneous, failure, hang or all, was '" + choice + "'");
             }
-            return List.of(Scenario.values());
         }
-        for (Scenario s : Scenario.values()) {
-            if (s.label().equals(choice)) {
-                return List.of(s);
-            }
+        Arrays.stream(Scenario.values()).filter(s -> all || choices.contains(s.label())).forEach(scenarios::add);
+        Arrays.stream(Fault.values()).filter(f -> all || choices.contains(f.label())).forEach(faults::add);
+        if (url != null && (all || scenarios.size() != 1 || !faults.isEmpty())) {
+            throw usage("with --url, --scenario must be one scenario (uniform or heterogeneous), was '"
+                    + String.join(",", choices) + "'");
         }
-        throw usage("--scenario must be uniform, heterogeneous or all, was '" + scenario + "'");
+    }
+
+    private LoadTestConfig validatedFaultConfig() {
+        if (failureRequests < 3) {
+            throw usage("--failure-requests must be >= 3 (three phases), was " + failureRequests);
+        }
+        try {
+            return LoadTestConfig.custom().requests(failureRequests).users(failureUsers).concurrency(concurrency)
+                    .seed(seed).timeoutMs(timeoutMs).warmup(warmup).build();
+        } catch (IllegalArgumentException e) {
+            throw usage("failure scenario: " + e.getMessage());
+        }
     }
 
     private AgentConfig validatedAgentTemplate() {

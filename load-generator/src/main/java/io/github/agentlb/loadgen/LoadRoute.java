@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntConsumer;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeTimedOutException;
 import org.apache.camel.Message;
@@ -36,17 +37,21 @@ final class LoadRoute extends RouteBuilder {
     private final LoadTestConfig config;
     private final OutcomeRecorder recorder;
     private final CompletableFuture<Long> durationNanos;
+    private final IntConsumer onStarted;
 
     /**
      * @param durationNanos completed with the run's wall time, ns, when every request has an outcome
+     * @param onStarted     told the 1-based count of requests started, on the worker thread just
+     *                      before each request is sent; must be quick and must not block
      */
     LoadRoute(Workload workload, String baseUrl, LoadTestConfig config, OutcomeRecorder recorder,
-              CompletableFuture<Long> durationNanos) {
+              CompletableFuture<Long> durationNanos, IntConsumer onStarted) {
         this.workload = Objects.requireNonNull(workload, "workload");
         this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
         this.config = Objects.requireNonNull(config, "config");
         this.recorder = Objects.requireNonNull(recorder, "recorder");
         this.durationNanos = Objects.requireNonNull(durationNanos, "durationNanos");
+        this.onStarted = Objects.requireNonNull(onStarted, "onStarted");
     }
 
     /** The netty-http endpoint for {@code baseUrl}: synchronous, no exception on HTTP errors, bounded waits. */
@@ -84,7 +89,7 @@ final class LoadRoute extends RouteBuilder {
         message.setHeader(Exchange.HTTP_METHOD, "GET");
         message.setHeader(Exchange.HTTP_PATH, "/process/" + request.requestId());
         message.setHeader(Exchange.HTTP_QUERY, "user_id=" + request.userId());
-        recorder.started();
+        onStarted.accept(recorder.started());
         exchange.setProperty(SENT_AT, System.nanoTime());
     }
 
@@ -96,7 +101,8 @@ final class LoadRoute extends RouteBuilder {
         String agent = status >= 200 && status < 300 ? agentOf(message.getBody(String.class), request) : null;
         recorder.completed(agent == null
                 ? RequestOutcome.error(request.requestId(), request.userId(), status, latency)
-                : RequestOutcome.success(request.requestId(), request.userId(), agent, status, latency));
+                : RequestOutcome.success(request.requestId(), request.userId(), agent, status, latency),
+                exchange.getProperty(SENT_AT, Long.class));
     }
 
     private void recordFailure(Exchange exchange) {
@@ -105,7 +111,8 @@ final class LoadRoute extends RouteBuilder {
         Throwable failure = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         recorder.completed(isTimeout(failure)
                 ? RequestOutcome.timeout(request.requestId(), request.userId(), latency)
-                : RequestOutcome.error(request.requestId(), request.userId(), 0, latency));
+                : RequestOutcome.error(request.requestId(), request.userId(), 0, latency),
+                exchange.getProperty(SENT_AT, Long.class));
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntConsumer;
 import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 
@@ -16,8 +17,16 @@ import org.apache.camel.impl.DefaultCamelContext;
  */
 public final class LoadRunner {
 
-    /** The raw result of a run. */
-    public record RunResult(List<RequestOutcome> outcomes, long durationNanos, int maxInFlight) {
+    /**
+     * The raw result of a run.
+     *
+     * @param outcomes      every request's outcome, in completion order
+     * @param durationNanos wall time from the first send to the last outcome, ns
+     * @param maxInFlight   the most requests in flight at once
+     * @param timedOutcomes the same outcomes with their send times ({@link System#nanoTime()})
+     */
+    public record RunResult(List<RequestOutcome> outcomes, long durationNanos, int maxInFlight,
+                            List<TimedOutcome> timedOutcomes) {
     }
 
     private final LoadTestConfig config;
@@ -42,13 +51,22 @@ public final class LoadRunner {
      * @throws Exception             if the Camel context cannot start
      */
     public RunResult run(String baseUrl, String label) throws Exception {
+        return run(baseUrl, label, started -> { });
+    }
+
+    /**
+     * As {@link #run(String, String)}, telling {@code onStarted} the 1-based count of requests
+     * started just before each is sent (on a worker thread; it must be quick and must not block),
+     * e.g. to inject a fault after a share of the run.
+     */
+    public RunResult run(String baseUrl, String label, IntConsumer onStarted) throws Exception {
         Workload workload = config.workload();
         OutcomeRecorder recorder = new OutcomeRecorder(label, workload.size(), config.progressEvery(), progress);
         CompletableFuture<Long> duration = new CompletableFuture<>();
         CamelContext camel = new DefaultCamelContext();
         try {
             camel.getShutdownStrategy().setTimeout(10);
-            camel.addRoutes(new LoadRoute(workload, baseUrl, config, recorder, duration));
+            camel.addRoutes(new LoadRoute(workload, baseUrl, config, recorder, duration, onStarted));
             camel.start();
             long rounds = (workload.size() + config.concurrency() - 1) / config.concurrency();
             long boundMs = rounds * (config.timeoutMs() + 1_000) + 30_000;
@@ -59,7 +77,9 @@ public final class LoadRunner {
                 throw new IllegalStateException("load run against " + baseUrl + " did not finish within "
                         + boundMs + " ms; " + recorder.completedCount() + " of " + workload.size() + " completed");
             }
-            return new RunResult(recorder.outcomes(), nanos, recorder.maxInFlight());
+            List<TimedOutcome> timed = recorder.timedOutcomes();
+            return new RunResult(timed.stream().map(TimedOutcome::outcome).toList(), nanos, recorder.maxInFlight(),
+                    timed);
         } finally {
             camel.stop();
         }

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class OutcomeRecorder {
 
-    private final ConcurrentLinkedQueue<RequestOutcome> outcomes = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<TimedOutcome> outcomes = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger started = new AtomicInteger();
     private final AtomicInteger completed = new AtomicInteger();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong timeouts = new AtomicLong();
@@ -40,16 +41,29 @@ public final class OutcomeRecorder {
         this.out = out;
     }
 
-    /** A request is about to be sent. */
-    public void started() {
+    /**
+     * A request is about to be sent.
+     *
+     * @return how many requests have been started, this one included (1-based)
+     */
+    public int started() {
         int now = inFlight.incrementAndGet();
         maxInFlight.accumulateAndGet(now, Math::max);
+        return started.incrementAndGet();
     }
 
-    /** A request has completed with {@code outcome}. */
+    /** A request has completed with {@code outcome}; its send time unknown (recorded as 0). */
     public void completed(RequestOutcome outcome) {
+        completed(outcome, 0);
+    }
+
+    /**
+     * A request sent at {@code sentAtNanos} ({@link System#nanoTime()}) has completed with
+     * {@code outcome}.
+     */
+    public void completed(RequestOutcome outcome, long sentAtNanos) {
         inFlight.decrementAndGet();
-        outcomes.add(outcome);
+        outcomes.add(new TimedOutcome(outcome, sentAtNanos));
         switch (outcome.kind()) {
             case ERROR -> errors.incrementAndGet();
             case TIMEOUT -> timeouts.incrementAndGet();
@@ -75,6 +89,13 @@ public final class OutcomeRecorder {
 
     /** A snapshot of the outcomes recorded so far, in completion order. */
     public List<RequestOutcome> outcomes() {
+        List<RequestOutcome> list = new ArrayList<>(outcomes.size());
+        outcomes.forEach(t -> list.add(t.outcome()));
+        return list;
+    }
+
+    /** A snapshot of the outcomes recorded so far with their send times, in completion order. */
+    public List<TimedOutcome> timedOutcomes() {
         return new ArrayList<>(outcomes);
     }
 }

@@ -72,9 +72,22 @@ public final class ReportWriter {
      * @throws IOException if it cannot be written
      */
     public Path writeComparison(List<RunReport> reports, boolean convergenceChart) throws IOException {
+        return writeComparison(reports, convergenceChart, List.of());
+    }
+
+    /**
+     * Writes {@code report.md} comparing {@code reports}, then a section per fault scenario of
+     * {@code failures} ({@link FailureReportWriter#markdown}), replacing an earlier one.
+     *
+     * @return the file written
+     * @throws IOException if it cannot be written
+     */
+    public Path writeComparison(List<RunReport> reports, boolean convergenceChart, List<FailureReport> failures)
+            throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(MARKDOWN_FILE);
-        Files.writeString(file, markdown(reports, convergenceChart), StandardCharsets.UTF_8);
+        String faults = failures.isEmpty() ? "" : "\n" + FailureReportWriter.markdown(failures);
+        Files.writeString(file, markdown(reports, convergenceChart) + faults, StandardCharsets.UTF_8);
         return file;
     }
 
@@ -110,6 +123,9 @@ public final class ReportWriter {
                 }
             }
         });
+        if (reports.isEmpty()) {
+            return sb.toString();
+        }
         sb.append("Counts are successful requests per agent; spread = max - min; CV = standard deviation / mean "
                 + "of the counts; max/mean of the counts. ");
         if (reports.stream().anyMatch(r -> r.utilization() != null)) {

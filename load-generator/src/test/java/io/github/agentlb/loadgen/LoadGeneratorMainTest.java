@@ -73,9 +73,34 @@ class LoadGeneratorMainTest {
     }
 
     @Test
+    void theFailureScenarioKillsA1AtAThirdRestartsItAtTwoThirdsAndReportsEachPhase() throws Exception {
+        int code = run("--scenario", "failure", "--strategy", "rr", "--failure-requests", "150", "--failure-users",
+                "15", "--warmup", "0", "--concurrency", "3", "--agent-delay-min-ms", "10", "--agent-delay-max-ms",
+                "30", "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        JsonNode json = new ObjectMapper().readTree(dir.resolve("report-failure-rr.json").toFile());
+        assertThat(json.get("requests").asInt()).isEqualTo(150);
+        assertThat(json.get("client_errors").asInt()).isZero();
+        int sum = 0;
+        for (String phase : new String[] {"before", "down", "after"}) {
+            sum += json.at("/phases/" + phase + "/requests").asInt();
+        }
+        assertThat(sum).isEqualTo(150);
+        assertThat(json.at("/phases/before/requests_per_agent/A1").asInt()).isPositive();
+        assertThat(json.get("kill_s").asDouble()).isLessThan(json.get("restart_s").asDouble());
+        assertThat(json.at("/health/kill_to_ejection_ms").isNumber()).as(json.toString()).isTrue();
+        assertThat(ImageIO.read(dir.resolve("timeline_failure_rr.png").toFile())).isNotNull();
+        String md = Files.readString(dir.resolve("report.md"));
+        assertThat(md).contains("## Scenario failure").contains("| rr | down |")
+                .contains("](timeline_failure_rr.png)").doesNotContain("## Scenario uniform");
+        assertThat(stdout()).contains("rr (failure) down: ");
+    }
+
+    @Test
     void pidAndAvnRunInBothScenariosWithUtilizationConvergenceChartAndVirtualNodes() throws Exception {
         int code = run("--requests", "200", "--users", "20", "--strategy", "pid,avn", "--warmup", "40",
-                "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
+                "--scenario", "uniform,heterogeneous", "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
 
         assertThat(code).as(stdout() + stderr()).isZero();
         for (String name : new String[] {"pid", "avn", "heterogeneous-pid", "heterogeneous-avn"}) {
@@ -191,7 +216,7 @@ class LoadGeneratorMainTest {
         assertThat(stderr()).contains("delayMinMs must be <= delayMaxMs");
 
         assertThat(run("--scenario", "mixed")).isEqualTo(2);
-        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous or all, was 'mixed'");
+        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, failure, hang or all, was 'mixed'");
 
         assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")).isEqualTo(2);
         assertThat(stderr()).contains("with --url, --scenario must be one scenario");

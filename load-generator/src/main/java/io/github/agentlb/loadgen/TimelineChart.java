@@ -1,0 +1,93 @@
+package io.github.agentlb.loadgen;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import org.knowm.xchart.AnnotationLine;
+import org.knowm.xchart.AnnotationText;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Draws a fault run's {@link Timeline} with XChart: one line per agent (requests answered per
+ * second), one for failed requests when any failed, and vertical lines where the agent was killed
+ * and restarted. Stateless and thread-safe.
+ */
+public final class TimelineChart {
+
+    /** Chart width, px. */
+    public static final int WIDTH = 900;
+    /** Chart height, px. */
+    public static final int HEIGHT = 500;
+
+    static {
+        // XChart renders through AWT; without this a machine with no display fails to draw.
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+    }
+
+    private TimelineChart() {
+    }
+
+    /** {@code timeline_<fault>_<strategy>.png}. */
+    public static String fileName(Fault fault, String strategy) {
+        return "timeline_" + fault.label() + "_" + strategy + ".png";
+    }
+
+    /** Builds the chart ({@value #WIDTH} x {@value #HEIGHT} px); time 0 is the first request sent. */
+    public static XYChart build(FailureReport report) {
+        double killSeconds = report.killSeconds();
+        double restartSeconds = report.restartSeconds();
+        Timeline timeline = report.timeline();
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(String.format(Locale.ROOT, "Requests per agent per second - %s, agent %s %s at %.1f s, "
+                                + "restarted at %.1f s", report.strategy(), report.deadAgent(),
+                        report.fault() == Fault.HANG ? "hung" : "killed", killSeconds, restartSeconds))
+                .xAxisTitle("Time since the first request (s), by answer; each bucket drawn at its middle")
+                .yAxisTitle("Requests per second").build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setYAxisMin(0.0);
+        // A bucket's rate is drawn at its middle, so the kill and restart lines fall where the rates change.
+        double[] x = Arrays.stream(timeline.bucketStartsSeconds()).map(t -> t + timeline.bucketSeconds() / 2).toArray();
+        timeline.answeredPerAgent().forEach((agent, counts) -> line(chart.addSeries(agent, x,
+                Timeline.perSecond(counts, timeline.bucketSeconds()))));
+        long[] failed = timeline.failed();
+        if (Arrays.stream(failed).anyMatch(n -> n > 0)) {
+            line(chart.addSeries("failed", x, Timeline.perSecond(failed, timeline.bucketSeconds())));
+        }
+        mark(chart, killSeconds, (report.fault() == Fault.HANG ? "hang " : "kill ") + report.deadAgent());
+        mark(chart, restartSeconds, "restart " + report.deadAgent());
+        return chart;
+    }
+
+    private static void line(XYSeries series) {
+        series.setMarker(SeriesMarkers.NONE);
+    }
+
+    private static void mark(XYChart chart, double seconds, String label) {
+        chart.addAnnotation(new AnnotationLine(seconds, true, false));
+        chart.addAnnotation(new AnnotationText(label, seconds, 0, false));
+    }
+
+    /**
+     * Writes the chart as a PNG into {@code dir} (created if missing).
+     *
+     * @return the file written
+     * @throws IOException if it cannot be written
+     */
+    public static Path write(FailureReport report, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(fileName(report.fault(), report.strategy()));
+        BitmapEncoder.saveBitmap(build(report), file.toString(),
+                BitmapEncoder.BitmapFormat.PNG);
+        return file;
+    }
+}
