@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
 import io.github.agentlb.core.ring.HashRing;
@@ -114,10 +115,7 @@ public class ConsistentHashLB extends KeyedLoadBalancerSupport {
          * @throws IllegalArgumentException if {@code virtualNodes < 1}
          */
         public Builder virtualNodes(int virtualNodes) {
-            if (virtualNodes < 1) {
-                throw new IllegalArgumentException("virtualNodes must be >= 1, was " + virtualNodes);
-            }
-            this.virtualNodes = virtualNodes;
+            this.virtualNodes = Check.atLeast("virtualNodes", virtualNodes, 1);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.select.RoundRobin;
 import java.util.List;
 import java.util.Objects;
@@ -79,9 +80,7 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
          * @throws IllegalArgumentException if {@code header} is null or blank
          */
         public B keyHeader(String header) {
-            if (header == null || header.isBlank()) {
-                throw new IllegalArgumentException("keyHeader must not be blank, was '" + header + "'");
-            }
+            Check.notBlank("keyHeader", header);
             return key(ExpressionBuilder.headerExpression(header), header);
         }
 

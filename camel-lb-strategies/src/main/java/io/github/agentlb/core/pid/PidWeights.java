@@ -1,5 +1,6 @@
 package io.github.agentlb.core.pid;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.select.SmoothWeightedRoundRobin;
 import java.util.Arrays;
 import java.util.Collection;
@@ -183,10 +184,7 @@ public final class PidWeights {
     public void setWeights(Map<String, Double> initialWeights) {
         for (Map.Entry<String, Double> e : initialWeights.entrySet()) {
             Double w = e.getValue();
-            if (w == null || !(w > 0) || w.isInfinite()) {
-                throw new IllegalArgumentException(
-                        "weight of " + e.getKey() + " must be finite and > 0, was " + w);
-            }
+            Check.finitePositive("weight of " + e.getKey(), w == null ? Double.NaN : w);
         }
         synchronized (lock) {
             Map<String, AgentState> current = agents;
