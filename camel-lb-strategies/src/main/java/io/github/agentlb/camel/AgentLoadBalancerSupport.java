@@ -190,6 +190,12 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         return agentIds();
     }
 
+    /** Outlier ejections since the balancer was created, for JMX. */
+    @ManagedAttribute(description = "Outlier ejections since the balancer was created")
+    public long getEjections() {
+        return listeners.ejections();
+    }
+
     /** {@code agentlb-<strategy>}, the label of this processor in Camel's tracer and message history. */
     @Override
     public String getTraceLabel() {
@@ -211,8 +217,8 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     public AgentLoadBalancerSupport nameAgent(String endpointUri, String agentId) {
         synchronized (this) {
             membership.name(endpointUri, agentId, doGetProcessors(), this::membersChanging);
+            listeners.membersChanged(agentIds());
         }
-        listeners.membersChanged(agentIds());
         return this;
     }
 
@@ -247,8 +253,8 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
             if (route != null) {
                 setRouteId(route);
             }
+            listeners.membersChanged(agentIds());
         }
-        listeners.membersChanged(agentIds());
     }
 
     @Override
@@ -261,8 +267,8 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
                 super.addProcessor(processor);
                 throw e;
             }
+            listeners.membersChanged(agentIds());
         }
-        listeners.membersChanged(agentIds());
     }
 
     private void refreshMembers() {
@@ -280,8 +286,8 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         synchronized (this) {
             applySettings();
             refreshMembers();
+            listeners.membersChanged(agentIds());
         }
-        listeners.membersChanged(agentIds());
     }
 
     @Override

@@ -23,9 +23,10 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
 
     private static final Logger LOG = LoggerFactory.getLogger(KeyedLoadBalancerSupport.class);
 
-    private final Expression key;
-    private final String keyName;
     private final RoundRobin keylessRotation = new RoundRobin();
+    private final Settings<KeyedLoadBalancerSupport> keySettings = new Settings<>(this::isRunning);
+    private volatile Expression key;
+    private volatile String keyName;
 
     /**
      * @param key     evaluates an exchange's key as a String
@@ -34,6 +35,34 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
     protected KeyedLoadBalancerSupport(Expression key, String keyName) {
         this.key = Objects.requireNonNull(key, "key");
         this.keyName = keyName;
+    }
+
+    /**
+     * Keys exchanges by this header (JavaBean form of {@link KeyedBuilder#keyHeader}); applied,
+     * and checked not blank, when the balancer starts.
+     */
+    public void setKeyHeader(String keyHeader) {
+        keySettings.put("keyHeader", keyHeader,
+                lb -> lb.useKey(ExpressionBuilder.headerExpression(Check.notBlank("keyHeader", keyHeader)), keyHeader));
+    }
+
+    /** @return the key header (or the key's name when keyed by another expression) */
+    public String getKeyHeader() {
+        return keySettings.get("keyHeader", keyName);
+    }
+
+    @Override
+    protected void applySettings() {
+        super.applySettings();
+        keySettings.applyTo(this);
+    }
+
+    private void useKey(Expression expression, String name) {
+        if (getCamelContext() != null) {
+            expression.init(getCamelContext());
+        }
+        key = expression;
+        keyName = name;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +19,7 @@ final class Listeners {
     private final List<AgentLoadBalancerSupport.AttemptListener> attempts = new CopyOnWriteArrayList<>();
     private final List<HealthListener> health = new CopyOnWriteArrayList<>();
     private final List<MembershipListener> membership = new CopyOnWriteArrayList<>();
+    private final LongAdder ejections = new LongAdder();
 
     void add(AgentLoadBalancerSupport.AttemptListener listener) {
         attempts.add(Objects.requireNonNull(listener, "listener"));
@@ -42,6 +44,7 @@ final class Listeners {
     }
 
     void ejected(String strategy, AgentFailure failure, Duration ejectionTime) {
+        ejections.increment();
         DecisionLog.ejected(strategy, failure, ejectionTime);
         for (HealthListener listener : health) {
             try {
@@ -61,6 +64,10 @@ final class Listeners {
                 LOG.debug("Health listener failed", e);
             }
         }
+    }
+
+    long ejections() {
+        return ejections.sum();
     }
 
     void membersChanged(List<String> agentIds) {
