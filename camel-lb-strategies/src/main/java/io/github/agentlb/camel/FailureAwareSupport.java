@@ -183,6 +183,16 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
         setFailoverPolicy(failoverPolicy.withIdempotentMethods(Set.copyOf(idempotentMethods)));
     }
 
+    /**
+     * The idempotent methods as text, comma separated ({@code GET,HEAD}): the form YAML and
+     * properties reach.
+     *
+     * @throws IllegalArgumentException if a method is blank
+     */
+    public void setIdempotentMethods(String idempotentMethods) {
+        setIdempotentMethods(List.of(idempotentMethods.split(",", -1)));
+    }
+
     /** @return the idempotent methods, upper case */
     public Set<String> getIdempotentMethods() {
         return failoverPolicy.idempotentMethods();
