@@ -57,6 +57,9 @@ import org.slf4j.LoggerFactory;
  * //         .startupUtilization("http://localhost:8083", 0.4, 0.4).build()
  * }</pre>
  *
+ * <p>Every knob of {@link AdaptiveVirtualNodesConfig} is also a JavaBean property (at the end of
+ * the class), which makes it longer than 300 lines.
+ *
  * <p>Thread-safe. Per exchange: one evaluation of the key, one hash, O(log v) to find the owner,
  * O(1) to record it. Membership changes rebuild the ring by eq. (2), O(v log v), and reset the
  * learned allocation.

@@ -48,7 +48,9 @@ import org.apache.camel.api.management.ManagedResource;
  * {@link #process} is lock-free: children and their ids are an immutable snapshot swapped on
  * {@link #addProcessor}/{@link #removeProcessor}, which are serialized among themselves.
  *
- * <p>Failover and outlier ejection, and their knobs, are described in {@link FailureAwareSupport}.
+ * <p>Failover and outlier ejection, and their knobs, are described in {@link FailureAwareSupport};
+ * ids and names in {@link Membership}. A little over 300 lines: the strategy's hooks, the
+ * lifecycle and the JMX attributes belong together.
  */
 @ManagedResource(description = "Agent load balancer (agentlb)")
 public abstract class AgentLoadBalancerSupport extends FailureAwareSupport implements CamelContextAware, Traceable {
