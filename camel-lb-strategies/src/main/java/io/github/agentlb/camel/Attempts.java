@@ -31,7 +31,7 @@ final class Attempts {
     private final AgentLoadBalancerSupport balancer;
     private final Exchange exchange;
     private final AsyncCallback callback;
-    private final AgentLoadBalancerSupport.Members members;
+    private final Membership.Members members;
     private final Selection selection;
     private final OutlierDetector detector;
     private final FailoverPolicy policy;
@@ -42,7 +42,7 @@ final class Attempts {
     private Set<String> ejectedCandidates;
 
     Attempts(AgentLoadBalancerSupport balancer, Exchange exchange, AsyncCallback callback,
-            AgentLoadBalancerSupport.Members members, Selection selection) {
+            Membership.Members members, Selection selection) {
         this.balancer = balancer;
         this.exchange = exchange;
         this.callback = callback;
@@ -144,10 +144,10 @@ final class Attempts {
         } catch (RuntimeException e) {
             LOG.debug("attemptCompleted failed for agent {}", agent, e);
         }
-        balancer.notifyAttempt(agent, outcome, elapsedNanos);
+        balancer.listeners().attempt(balancer.strategyName(), agent, outcome, elapsedNanos);
         if (!outcome.isFailure()) {
             if (detector.onSuccess(agent)) {
-                balancer.notifyReadmitted(agent);
+                balancer.listeners().readmitted(balancer.strategyName(), agent);
             }
             finish(agent, attempt);
             return;
@@ -156,7 +156,7 @@ final class Attempts {
         failures.add(agentFailure);
         Duration ejection = detector.onFailure(agent);
         if (ejection != null) {
-            balancer.notifyEjected(agentFailure, ejection);
+            balancer.listeners().ejected(balancer.strategyName(), agentFailure, ejection);
         }
         if (!balancer.isRunAllowed() || !policy.mayFailOver(outcome, method())) {
             finish(agent, attempt);

@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
 import io.github.agentlb.core.ring.HashRing;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
+import org.apache.camel.api.management.ManagedAttribute;
 
 /**
  * Consistent hashing over a ring of virtual nodes ({@link HashRing}), keyed by a Camel
@@ -30,7 +32,7 @@ import org.apache.camel.Expression;
  *         .to("http://localhost:8081").to("http://localhost:8082").to("http://localhost:8083");
  *
  * // or: ConsistentHashLB.builder().keyHeader("tenant").virtualNodes(300)
- * //          .hashAlgorithm(HashAlgorithm.FNV1A_64_MIXED).build()
+ * //          .hashFunction(HashAlgorithm.FNV1A_64_MIXED).build()
  * }</pre>
  *
  * <p>Thread-safe. Per exchange: one evaluation and one hash of the key, then O(log v) with
@@ -43,8 +45,9 @@ public class ConsistentHashLB extends KeyedLoadBalancerSupport {
     /** The hash function by default: MD5, as in ketama and the original assignment. */
     public static final HashAlgorithm DEFAULT_HASH_ALGORITHM = HashAlgorithm.MD5;
 
-    private final int virtualNodes;
-    private final HashFunction hashFunction;
+    private final Settings<Builder> settings = new Settings<>(this::isRunning);
+    private volatile int virtualNodes;
+    private volatile HashFunction hashFunction;
     private volatile HashRing ring;
 
     /** Header {@code user_id}, 150 virtual nodes per agent, MD5. */
@@ -74,8 +77,39 @@ public class ConsistentHashLB extends KeyedLoadBalancerSupport {
     }
 
     /** Virtual nodes per agent. */
+    @ManagedAttribute(description = "Virtual nodes per agent")
     public int getVirtualNodes() {
-        return virtualNodes;
+        return settings.get("virtualNodes", virtualNodes);
+    }
+
+    /** Virtual nodes per agent, >= 1 (JavaBean form of {@link Builder#virtualNodes}); checked and applied at start. */
+    public void setVirtualNodes(int virtualNodes) {
+        settings.put("virtualNodes", virtualNodes, b -> b.virtualNodes(virtualNodes));
+    }
+
+    /** The hash function by name, e.g. {@code md5} or {@code fnv1a-64-mixed} ({@link HashAlgorithm#fromName}); checked and applied at start. */
+    public void setHashFunction(String hashFunction) {
+        settings.put("hashFunction", hashFunction, b -> b.hashFunction(hashFunction));
+    }
+
+    /** @return the hash function's name, or its class name when it is not one of {@link HashAlgorithm} */
+    @ManagedAttribute(description = "Hash function placing virtual nodes and keys")
+    public String getHashFunction() {
+        String staged = settings.get("hashFunction", null);
+        if (staged != null) {
+            return staged;
+        }
+        return hashFunction instanceof HashAlgorithm algorithm ? algorithm.configName() : hashFunction.getClass().getName();
+    }
+
+    @Override
+    protected void applySettings() {
+        super.applySettings();
+        if (!settings.isEmpty()) {
+            Builder applied = settings.applyTo(builder().virtualNodes(virtualNodes).hashFunction(hashFunction));
+            virtualNodes = applied.virtualNodes;
+            hashFunction = applied.hashFunction;
+        }
     }
 
     /** The current ring, or null while the balancer has no agents. */
@@ -114,22 +148,19 @@ public class ConsistentHashLB extends KeyedLoadBalancerSupport {
          * @throws IllegalArgumentException if {@code virtualNodes < 1}
          */
         public Builder virtualNodes(int virtualNodes) {
-            if (virtualNodes < 1) {
-                throw new IllegalArgumentException("virtualNodes must be >= 1, was " + virtualNodes);
-            }
-            this.virtualNodes = virtualNodes;
+            this.virtualNodes = Check.atLeast("virtualNodes", virtualNodes, 1);
             return this;
         }
 
         /** The hash function placing virtual nodes and keys. */
-        public Builder hashAlgorithm(HashFunction hashFunction) {
-            this.hashFunction = Objects.requireNonNull(hashFunction, "hashAlgorithm");
+        public Builder hashFunction(HashFunction hashFunction) {
+            this.hashFunction = Objects.requireNonNull(hashFunction, "hashFunction");
             return this;
         }
 
         /** The hash function by name ({@link HashAlgorithm#fromName}). */
-        public Builder hashAlgorithm(String name) {
-            return hashAlgorithm(HashAlgorithm.fromName(name));
+        public Builder hashFunction(String name) {
+            return hashFunction(HashAlgorithm.fromName(name));
         }
 
         public ConsistentHashLB build() {

@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.select.RoundRobin;
 import java.util.List;
 import java.util.Objects;
@@ -22,9 +23,10 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
 
     private static final Logger LOG = LoggerFactory.getLogger(KeyedLoadBalancerSupport.class);
 
-    private final Expression key;
-    private final String keyName;
     private final RoundRobin keylessRotation = new RoundRobin();
+    private final Settings<KeyedLoadBalancerSupport> keySettings = new Settings<>(this::isRunning);
+    private volatile Expression key;
+    private volatile String keyName;
 
     /**
      * @param key     evaluates an exchange's key as a String
@@ -33,6 +35,34 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
     protected KeyedLoadBalancerSupport(Expression key, String keyName) {
         this.key = Objects.requireNonNull(key, "key");
         this.keyName = keyName;
+    }
+
+    /**
+     * Keys exchanges by this header (JavaBean form of {@link KeyedBuilder#keyHeader}); applied,
+     * and checked not blank, when the balancer starts.
+     */
+    public void setKeyHeader(String keyHeader) {
+        keySettings.put("keyHeader", keyHeader,
+                lb -> lb.useKey(ExpressionBuilder.headerExpression(Check.notBlank("keyHeader", keyHeader)), keyHeader));
+    }
+
+    /** @return the key header (or the key's name when keyed by another expression) */
+    public String getKeyHeader() {
+        return keySettings.get("keyHeader", keyName);
+    }
+
+    @Override
+    protected void applySettings() {
+        super.applySettings();
+        keySettings.applyTo(this);
+    }
+
+    private void useKey(Expression expression, String name) {
+        if (getCamelContext() != null) {
+            expression.init(getCamelContext());
+        }
+        key = expression;
+        keyName = name;
     }
 
     @Override
@@ -79,9 +109,7 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
          * @throws IllegalArgumentException if {@code header} is null or blank
          */
         public B keyHeader(String header) {
-            if (header == null || header.isBlank()) {
-                throw new IllegalArgumentException("keyHeader must not be blank, was '" + header + "'");
-            }
+            Check.notBlank("keyHeader", header);
             return key(ExpressionBuilder.headerExpression(header), header);
         }
 

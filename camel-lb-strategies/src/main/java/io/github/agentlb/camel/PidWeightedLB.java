@@ -8,11 +8,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Executors;
+import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.camel.Exchange;
+import org.apache.camel.api.management.ManagedAttribute;
+import org.apache.camel.spi.ExecutorServiceManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +29,11 @@ import org.slf4j.LoggerFactory;
  *       ignored with a DEBUG log. Each control step uses the mean of the reports an agent sent
  *       during the period. An agent that never sends it is measured by the balancer
  *       (in-flight requests and latency, see {@link PidWeights}).</li>
- *   <li>Every {@link PidWeightsConfig#controlPeriod() control period} (default 1 s) a daemon
- *       thread started in {@link #doStart()} and stopped in {@link #doStop()} moves the weights
- *       toward equal utilization; requests are spread by smooth weighted round-robin.</li>
+ *   <li>Every {@link PidWeightsConfig#controlPeriod() control period} (default 1 s) a thread
+ *       moves the weights toward equal utilization; requests are spread by smooth weighted
+ *       round-robin. The thread comes from Camel's {@link ExecutorServiceManager} (named
+ *       {@code agentlb-pid-<route id>} in Camel's thread name pattern, tracked, shut down with
+ *       the route): {@link #doStart()} takes it, {@link #doStop()} returns it.</li>
  *   <li>A failed attempt counts as a report of {@link PidWeightsConfig#failureUtilization()}
  *       (default 2.0, more than a saturated agent), so a dead or failing agent's weight falls
  *       toward the floor instead of looking idle (the error penalty of gRPC's weighted
@@ -45,7 +49,11 @@ import org.slf4j.LoggerFactory;
  *         .to("http://localhost:8081").to("http://localhost:8082").to("http://localhost:8083");
  * }</pre>
  *
- * <p>Thread-safe; O(1) and lock-free per exchange. Exposes {@code weight} and
+ * <p>Every knob of {@link PidWeightsConfig} is also a JavaBean property ({@code kp}, {@code ki},
+ * {@code kd}, {@code controlPeriod}, ...; see {@link PidWeightsConfig.Builder} for units and
+ * ranges) for YAML and properties, applied and checked when the route starts.
+ *
+ * <p>Longer than 300 lines for those twelve properties. Thread-safe; O(1) and lock-free per exchange. Exposes {@code weight} and
  * {@code utilization} per agent through {@link #agentMetrics()} and
  * {@code utilization.max.over.mean} (NaN before the first step) through {@link #balancerMetrics()}.
  */
@@ -58,6 +66,7 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
     private static final Logger LOG = LoggerFactory.getLogger(PidWeightedLB.class);
 
     private final LongSupplier nanoClock;
+    private final Settings<PidWeightsConfig.Builder> settings = new Settings<>(this::isRunning);
     private volatile PidWeights core;
     private volatile ScheduledExecutorService controlLoop;
 
@@ -94,12 +103,136 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
      */
     public synchronized void setConfig(PidWeightsConfig config) {
         Objects.requireNonNull(config, "config");
-        if (isStarted() || isStarting()) {
+        if (isRunning()) {
             throw new IllegalStateException("config can only be set before the balancer starts");
         }
+        useConfig(config);
+    }
+
+    private void useConfig(PidWeightsConfig config) {
         PidWeights replacement = new PidWeights(config, nanoClock);
         replacement.setAgents(agentIds());
         core = replacement;
+    }
+
+    /** The proportional gain: {@link PidWeightsConfig.Builder#kp}, applied at start. */
+    public void setKp(double kp) {
+        settings.put("kp", kp, b -> b.kp(kp));
+    }
+
+    public double getKp() {
+        return settings.get("kp", getConfig().kp());
+    }
+
+    /** The integral gain: {@link PidWeightsConfig.Builder#ki}, applied at start. */
+    public void setKi(double ki) {
+        settings.put("ki", ki, b -> b.ki(ki));
+    }
+
+    public double getKi() {
+        return settings.get("ki", getConfig().ki());
+    }
+
+    /** The derivative gain: {@link PidWeightsConfig.Builder#kd}, applied at start. */
+    public void setKd(double kd) {
+        settings.put("kd", kd, b -> b.kd(kd));
+    }
+
+    public double getKd() {
+        return settings.get("kd", getConfig().kd());
+    }
+
+    /** The bound on the integral term: {@link PidWeightsConfig.Builder#integralLimit}, applied at start. */
+    public void setIntegralLimit(double integralLimit) {
+        settings.put("integralLimit", integralLimit, b -> b.integralLimit(integralLimit));
+    }
+
+    public double getIntegralLimit() {
+        return settings.get("integralLimit", getConfig().integralLimit());
+    }
+
+    /** The bound on one step's relative weight change: {@link PidWeightsConfig.Builder#maxStep}, applied at start. */
+    public void setMaxStep(double maxStep) {
+        settings.put("maxStep", maxStep, b -> b.maxStep(maxStep));
+    }
+
+    public double getMaxStep() {
+        return settings.get("maxStep", getConfig().maxStep());
+    }
+
+    /** The control period ({@code 1s}, {@code 500ms} or {@code PT1S} in YAML): {@link PidWeightsConfig.Builder#controlPeriod}, applied at start. */
+    public void setControlPeriod(Duration controlPeriod) {
+        settings.put("controlPeriod", controlPeriod, b -> b.controlPeriod(controlPeriod));
+    }
+
+    public Duration getControlPeriod() {
+        return settings.get("controlPeriod", getConfig().controlPeriod());
+    }
+
+    /** The lower weight bound, relative to the mean: {@link PidWeightsConfig.Builder#minWeight}, applied at start. */
+    public void setMinWeight(double minWeight) {
+        settings.put("minWeight", minWeight, b -> b.minWeight(minWeight));
+    }
+
+    public double getMinWeight() {
+        return settings.get("minWeight", getConfig().minWeight());
+    }
+
+    /** The upper weight bound, relative to the mean: {@link PidWeightsConfig.Builder#maxWeight}, applied at start. */
+    public void setMaxWeight(double maxWeight) {
+        settings.put("maxWeight", maxWeight, b -> b.maxWeight(maxWeight));
+    }
+
+    public double getMaxWeight() {
+        return settings.get("maxWeight", getConfig().maxWeight());
+    }
+
+    /** The age after which a report is dropped: {@link PidWeightsConfig.Builder#reportExpiry}, applied at start. */
+    public void setReportExpiry(Duration reportExpiry) {
+        settings.put("reportExpiry", reportExpiry, b -> b.reportExpiry(reportExpiry));
+    }
+
+    public Duration getReportExpiry() {
+        return settings.get("reportExpiry", getConfig().reportExpiry());
+    }
+
+    /** The concurrent requests counted as utilization 1.0 for a silent agent: {@link PidWeightsConfig.Builder#nominalCapacity}, applied at start. */
+    public void setNominalCapacity(double nominalCapacity) {
+        settings.put("nominalCapacity", nominalCapacity, b -> b.nominalCapacity(nominalCapacity));
+    }
+
+    public double getNominalCapacity() {
+        return settings.get("nominalCapacity", getConfig().nominalCapacity());
+    }
+
+    /** The utilization a failed attempt counts as: {@link PidWeightsConfig.Builder#failureUtilization}, applied at start. */
+    public void setFailureUtilization(double failureUtilization) {
+        settings.put("failureUtilization", failureUtilization, b -> b.failureUtilization(failureUtilization));
+    }
+
+    public double getFailureUtilization() {
+        return settings.get("failureUtilization", getConfig().failureUtilization());
+    }
+
+    /** The slots per selection cycle: {@link PidWeightsConfig.Builder#scheduleResolution}, applied at start. */
+    public void setScheduleResolution(int scheduleResolution) {
+        settings.put("scheduleResolution", scheduleResolution, b -> b.scheduleResolution(scheduleResolution));
+    }
+
+    public int getScheduleResolution() {
+        return settings.get("scheduleResolution", getConfig().scheduleResolution());
+    }
+
+    /** Agent id to weight (mean 1.0), for JMX. */
+    @ManagedAttribute(description = "Agent id to weight, relative to the mean weight 1.0")
+    public Map<String, Double> getWeights() {
+        return core.weights();
+    }
+
+    /** Agent id to the utilization of the last control step (fraction; NaN without a signal), for JMX. */
+    @ManagedAttribute(description = "Agent id to utilization at the last control step, fraction")
+    public Map<String, Double> getUtilizations() {
+        return core.utilizations();
     }
 
     /** @return the algorithm's state: weights, utilizations, schedule; for plots and tests */
@@ -172,14 +305,23 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
     }
 
     @Override
+    protected void applySettings() {
+        super.applySettings();
+        if (!settings.isEmpty()) {
+            useConfig(settings.applyTo(getConfig().toBuilder()).build());
+        }
+    }
+
+    @Override
     protected void doStart() throws Exception {
         super.doStart();
+        if (getCamelContext() == null) {
+            throw new IllegalStateException("PidWeightedLB needs a CamelContext to start its control loop");
+        }
+        String name = "agentlb-pid-" + (getRouteId() != null ? getRouteId() : getId() != null ? getId() : "balancer");
+        ScheduledExecutorService executor = getCamelContext().getExecutorServiceManager()
+                .newSingleThreadScheduledExecutor(this, name);
         long periodNanos = core.config().controlPeriod().toNanos();
-        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "agentlb-pid-control");
-            thread.setDaemon(true);
-            return thread;
-        });
         executor.scheduleAtFixedRate(this::controlStep, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
         controlLoop = executor;
     }
@@ -189,7 +331,8 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
         ScheduledExecutorService executor = controlLoop;
         controlLoop = null;
         if (executor != null) {
-            executor.shutdownNow();
+            // shutdown() cancels the periodic task; a step under way finishes within a second.
+            getCamelContext().getExecutorServiceManager().shutdownGraceful(executor, 1000);
         }
         super.doStop();
     }

@@ -4,16 +4,19 @@ import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.HealthListener;
 import io.micrometer.core.instrument.Counter;
-import java.time.Duration;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,8 +37,11 @@ import java.util.concurrent.TimeUnit;
  *       ({@link AgentLoadBalancerSupport#balancerMetrics()}), e.g. {@code agentlb.imbalance.index}.
  * </ul>
  *
- * Gauges for agents that appear later are registered at their first attempt. Thread-safe.
- * Needs {@code io.micrometer:micrometer-core} on the classpath (an optional dependency).
+ * Every meter has a description (Prometheus' {@code # HELP}). Each registry bound gets its own
+ * meters, and records each attempt once. Per-agent meters are registered when the agent joins
+ * (a {@link io.github.agentlb.camel.MembershipListener}, not on the request path) and removed
+ * from the registry when it leaves. Thread-safe. Needs {@code io.micrometer:micrometer-core} on
+ * the classpath (an optional dependency).
  */
 public final class LoadBalancerMetrics implements MeterBinder {
 
@@ -52,9 +58,15 @@ public final class LoadBalancerMetrics implements MeterBinder {
     /** Prefix of per-agent gauges. */
     public static final String AGENT_PREFIX = PREFIX + "agent.";
 
+    private static final Map<String, String> DESCRIPTIONS = Map.of(
+            "weight", "Weight of the agent, relative to the mean weight 1.0",
+            "utilization", "Utilization of the agent at the last control step, fraction (NaN without a signal)",
+            "virtual.nodes", "Virtual nodes of the agent on the hash ring",
+            "imbalance.index", "Imbalance index S of the last evaluation, fraction",
+            "reallocations", "Virtual nodes moved since start",
+            "utilization.max.over.mean", "Largest agent utilization over the mean utilization");
+
     private final AgentLoadBalancerSupport balancer;
-    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
-    private final Set<String> gauges = ConcurrentHashMap.newKeySet();
 
     public LoadBalancerMetrics(AgentLoadBalancerSupport balancer) {
         this.balancer = balancer;
@@ -62,51 +74,81 @@ public final class LoadBalancerMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        String strategy = balancer.strategyName();
-        Gauge.builder(AGENTS, balancer, b -> b.agentIds().size()).tag("strategy", strategy).register(registry);
-        registerStateGauges(registry, strategy);
-        balancer.addHealthListener(new HealthListener() {
-            @Override
-            public void agentEjected(String agentId, Duration ejectionTime) {
-                Counter.builder(EJECTIONS).description("Outlier ejections of an agent")
-                        .tags("strategy", strategy, "agent", agentId).register(registry).increment();
-            }
-        });
-        balancer.addAttemptListener((s, agent, outcome, nanos) -> {
-            timers.computeIfAbsent(agent + '\u0000' + outcome, k -> Timer.builder(ATTEMPTS)
-                    .tags(Tags.of("strategy", s, "agent", agent, "outcome", outcomeTag(outcome)))
-                    .publishPercentileHistogram()
-                    .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
-            registerStateGauges(registry, s);
-        });
+        new Binding(registry, balancer.strategyName()).bind();
     }
 
-    private void registerStateGauges(MeterRegistry registry, String strategy) {
-        balancer.agentIds().forEach(agent -> {
-            if (gauges.add("ejected\u0000" + agent)) {
-                Gauge.builder(EJECTED, balancer, b -> b.ejectedAgents().contains(agent) ? 1 : 0)
-                        .description("1 while the agent is ejected by outlier detection, else 0")
-                        .tags("strategy", strategy, "agent", agent).register(registry);
-            }
-        });
-        balancer.agentMetrics().forEach((metric, byAgent) -> byAgent.keySet().forEach(agent -> {
-            if (gauges.add(metric + '\u0000' + agent)) {
-                Gauge.builder(AGENT_PREFIX + metric, balancer,
-                                b -> b.agentMetrics().getOrDefault(metric, Map.of()).getOrDefault(agent, Double.NaN))
-                        .tags("strategy", strategy, "agent", agent)
-                        .register(registry);
-            }
-        }));
-        balancer.balancerMetrics().keySet().forEach(metric -> {
-            if (gauges.add(metric)) {
-                Gauge.builder(PREFIX + metric, balancer, b -> b.balancerMetrics().getOrDefault(metric, Double.NaN))
-                        .tag("strategy", strategy)
-                        .register(registry);
-            }
-        });
+    private static String description(String figure) {
+        return DESCRIPTIONS.getOrDefault(figure, "Balancer figure " + figure);
     }
 
-    private static String outcomeTag(AttemptOutcome outcome) {
-        return outcome.name().toLowerCase(Locale.ROOT);
+    /** The meters of one registry. */
+    private final class Binding {
+        private final MeterRegistry registry;
+        private final String strategy;
+        private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+        private final Map<String, List<Meter>> byAgent = new ConcurrentHashMap<>();
+
+        Binding(MeterRegistry registry, String strategy) {
+            this.registry = registry;
+            this.strategy = strategy;
+        }
+
+        void bind() {
+            Gauge.builder(AGENTS, balancer, b -> b.agentIds().size()).description("Agents of the balancer")
+                    .tag("strategy", strategy).register(registry);
+            balancer.balancerMetrics().keySet().forEach(figure -> Gauge.builder(PREFIX + figure, balancer,
+                            b -> b.balancerMetrics().getOrDefault(figure, Double.NaN))
+                    .description(description(figure)).tag("strategy", strategy).register(registry));
+            balancer.addMembershipListener(this::agentsChanged);
+            balancer.addAttemptListener(this::attempt);
+            balancer.addHealthListener(new HealthListener() {
+                @Override
+                public void agentEjected(String agentId, Duration ejectionTime) {
+                    Counter counter = Counter.builder(EJECTIONS).description("Outlier ejections of the agent")
+                            .tags("strategy", strategy, "agent", agentId).register(registry);
+                    counter.increment();
+                }
+            });
+        }
+
+        private synchronized void agentsChanged(List<String> agentIds) {
+            Set<String> gone = new HashSet<>(byAgent.keySet());
+            agentIds.forEach(gone::remove);
+            for (String agent : gone) {
+                byAgent.remove(agent).forEach(registry::remove);
+                timers.keySet().removeIf(key -> key.startsWith(agent + '\u0000'));
+                registry.find(EJECTIONS).tags("strategy", strategy, "agent", agent).meters().forEach(registry::remove);
+            }
+            for (String agent : agentIds) {
+                byAgent.computeIfAbsent(agent, this::register);
+            }
+        }
+
+        private List<Meter> register(String agent) {
+            List<Meter> meters = new CopyOnWriteArrayList<>();
+            meters.add(Gauge.builder(EJECTED, balancer, b -> b.ejectedAgents().contains(agent) ? 1 : 0)
+                    .description("1 while the agent is ejected by outlier detection, else 0")
+                    .tags("strategy", strategy, "agent", agent).register(registry));
+            balancer.agentMetrics().keySet().forEach(figure -> meters.add(Gauge.builder(AGENT_PREFIX + figure,
+                            balancer, b -> b.agentMetrics().getOrDefault(figure, Map.of()).getOrDefault(agent, Double.NaN))
+                    .description(description(figure)).tags("strategy", strategy, "agent", agent).register(registry)));
+            return meters;
+        }
+
+        private void attempt(String s, String agent, AttemptOutcome outcome, long nanos) {
+            timers.computeIfAbsent(agent + '\u0000' + outcome, k -> timer(agent, outcome))
+                    .record(nanos, TimeUnit.NANOSECONDS);
+        }
+
+        private Timer timer(String agent, AttemptOutcome outcome) {
+            Timer timer = Timer.builder(ATTEMPTS).description("Attempts on agents, by outcome")
+                    .tags("strategy", strategy, "agent", agent, "outcome", outcome.name().toLowerCase(Locale.ROOT))
+                    .publishPercentileHistogram().register(registry);
+            List<Meter> meters = byAgent.get(agent);
+            if (meters != null) {
+                meters.add(timer);
+            }
+            return timer;
+        }
     }
 }

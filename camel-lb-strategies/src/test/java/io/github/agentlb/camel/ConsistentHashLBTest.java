@@ -141,9 +141,9 @@ class ConsistentHashLBTest extends CamelTestSupport {
     void invalidConfigurationIsRejectedNamingTheValue() {
         assertThatThrownBy(() -> ConsistentHashLB.builder().virtualNodes(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("virtualNodes must be >= 1, was 0");
-        assertThatThrownBy(() -> ConsistentHashLB.builder().hashAlgorithm("sha-3"))
+        assertThatThrownBy(() -> ConsistentHashLB.builder().hashFunction("sha-3"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was sha-3");
-        assertThat(ConsistentHashLB.builder().virtualNodes(20).hashAlgorithm(HashAlgorithm.FNV1A_64_MIXED).build()
+        assertThat(ConsistentHashLB.builder().virtualNodes(20).hashFunction(HashAlgorithm.FNV1A_64_MIXED).build()
                 .getVirtualNodes()).isEqualTo(20);
     }
 

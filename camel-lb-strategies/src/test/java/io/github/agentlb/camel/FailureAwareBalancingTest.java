@@ -291,7 +291,7 @@ class FailureAwareBalancingTest extends CamelTestSupport {
     void aRejectedNameLeavesTheBalancerAsItWas() {
         ch.nameAgent("direct:a", "A1");
         assertThatThrownBy(() -> ch.nameAgent("direct:b", "A1"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("agent ids must be distinct, A1 appears twice");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("agent ids must be distinct, A1 appears twice");
         assertThat(ch.agentIds()).containsExactly("A1", "direct://b", "direct://c");
         var c = ch.getProcessors().get(2);
         ch.removeProcessor(c);

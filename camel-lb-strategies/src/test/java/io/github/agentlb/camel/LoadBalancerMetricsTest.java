@@ -3,7 +3,9 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.metrics.LoadBalancerMetrics;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.test.junit5.CamelTestSupport;
 import org.junit.jupiter.api.Test;
@@ -56,5 +58,71 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
         }
         assertThat(registry.get(LoadBalancerMetrics.PREFIX + "imbalance.index").gauge().value())
                 .isEqualTo(adaptive.imbalanceIndex());
+    }
+
+    @Test
+    void eachRegistryBoundGetsItsOwnMetersAndEachAttemptOnce() {
+        SimpleMeterRegistry first = new SimpleMeterRegistry();
+        SimpleMeterRegistry second = new SimpleMeterRegistry();
+        LoadBalancerMetrics metrics = new LoadBalancerMetrics(balancer);
+        metrics.bindTo(first);
+        metrics.bindTo(second);
+
+        for (int i = 0; i < 3; i++) {
+            template.requestBody("direct:start", "ping", String.class);
+        }
+
+        for (SimpleMeterRegistry registry : List.of(first, second)) {
+            for (String agent : AgentRoutesFixture.AGENTS) {
+                assertThat(registry.get(LoadBalancerMetrics.ATTEMPTS)
+                        .tags("agent", AgentRoutesFixture.agentId(agent), "outcome", "success").timer().count())
+                        .isEqualTo(1);
+                assertThat(registry.get(LoadBalancerMetrics.EJECTED)
+                        .tags("agent", AgentRoutesFixture.agentId(agent)).gauge().value()).isEqualTo(0);
+            }
+            assertThat(registry.get(LoadBalancerMetrics.AGENTS).gauge().value()).isEqualTo(3.0);
+        }
+    }
+
+    @Test
+    void everyMeterHasADescription() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(adaptive).bindTo(registry);
+        new LoadBalancerMetrics(balancer).bindTo(registry);
+        fixture.down.add("A2");
+        for (int i = 0; i < 3; i++) {
+            template.requestBody("direct:start", "ping", String.class);
+            template.requestBodyAndHeader("direct:adaptive", "ping", "user_id", "42", String.class);
+        }
+
+        assertThat(registry.getMeters()).extracting(m -> m.getId().getName())
+                .contains(LoadBalancerMetrics.ATTEMPTS, LoadBalancerMetrics.EJECTIONS, LoadBalancerMetrics.EJECTED,
+                        LoadBalancerMetrics.AGENTS, LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes",
+                        LoadBalancerMetrics.PREFIX + "imbalance.index", LoadBalancerMetrics.PREFIX + "reallocations");
+        assertThat(registry.getMeters()).allSatisfy(m -> assertThat(m.getId().getDescription())
+                .as(m.getId().getName()).isNotBlank());
+    }
+
+    @Test
+    void metersOfAnAgentThatLeavesAreRemovedAndAJoiningAgentGetsThemAtOnce() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(adaptive).bindTo(registry);
+        template.requestBodyAndHeader("direct:adaptive", "ping", "user_id", "42", String.class);
+        String a3 = AgentRoutesFixture.agentId("A3");
+        var a3Child = adaptive.getProcessors().stream()
+                .filter(p -> AgentLoadBalancerSupport.agentIdOf(p).equals(a3)).findFirst().orElseThrow();
+
+        adaptive.removeProcessor(a3Child);
+
+        assertThat(registry.getMeters()).noneMatch(m -> a3.equals(m.getId().getTag("agent")));
+        assertThat(registry.get(LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes").gauges()).hasSize(2);
+
+        adaptive.addProcessor((org.apache.camel.AsyncProcessor) a3Child);
+
+        List<Meter> a3Meters = registry.getMeters().stream().filter(m -> a3.equals(m.getId().getTag("agent"))).toList();
+        assertThat(a3Meters).extracting(m -> m.getId().getName())
+                .containsExactlyInAnyOrder(LoadBalancerMetrics.EJECTED, LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes");
+        assertThat(registry.get(LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes").tags("agent", a3).gauge().value())
+                .isEqualTo(adaptive.virtualNodes().get(a3).doubleValue());
     }
 }

@@ -1,5 +1,6 @@
 package io.github.agentlb.core.health;
 
+import io.github.agentlb.core.Check;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -140,31 +141,25 @@ public final class OutlierEjection {
 
         /** @throws IllegalArgumentException if {@code consecutiveFailures < 1} */
         public Builder consecutiveFailures(int consecutiveFailures) {
-            if (consecutiveFailures < 1) {
-                throw new IllegalArgumentException("consecutiveFailures must be >= 1, was " + consecutiveFailures);
-            }
-            this.consecutiveFailures = consecutiveFailures;
+            this.consecutiveFailures = Check.atLeast("consecutiveFailures", consecutiveFailures, 1);
             return this;
         }
 
         /** @throws IllegalArgumentException if null, zero or negative */
         public Builder baseEjectionTime(Duration baseEjectionTime) {
-            this.baseEjectionTime = positive("baseEjectionTime", baseEjectionTime);
+            this.baseEjectionTime = Check.positive("baseEjectionTime", baseEjectionTime);
             return this;
         }
 
         /** Must be >= {@code baseEjectionTime} when built. @throws IllegalArgumentException if null, zero or negative */
         public Builder maxEjectionTime(Duration maxEjectionTime) {
-            this.maxEjectionTime = positive("maxEjectionTime", maxEjectionTime);
+            this.maxEjectionTime = Check.positive("maxEjectionTime", maxEjectionTime);
             return this;
         }
 
         /** @throws IllegalArgumentException if not in 0..1 */
         public Builder maxEjectedShare(double maxEjectedShare) {
-            if (!(maxEjectedShare >= 0 && maxEjectedShare <= 1)) {
-                throw new IllegalArgumentException("maxEjectedShare must be in 0..1, was " + maxEjectedShare);
-            }
-            this.maxEjectedShare = maxEjectedShare;
+            this.maxEjectedShare = Check.fraction("maxEjectedShare", maxEjectedShare);
             return this;
         }
 
@@ -175,13 +170,6 @@ public final class OutlierEjection {
                         + "), was " + maxEjectionTime);
             }
             return new OutlierEjection(this);
-        }
-
-        private static Duration positive(String name, Duration value) {
-            if (value == null || value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + " must be > 0, was " + value);
-            }
-            return value;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.github.agentlb.core.pid;
 
+import io.github.agentlb.core.Check;
 /**
  * A discrete PID controller with a clamped integral, conditional integration, derivative on the
  * measurement and a clamped output.
@@ -230,7 +231,7 @@ public final class PidController {
              * @throws IllegalArgumentException if {@code kp} is negative, NaN or infinite
              */
             public Builder kp(double kp) {
-                this.kp = finiteNonNegative("kp", kp);
+                this.kp = Check.finiteNonNegative("kp", kp);
                 return this;
             }
 
@@ -240,7 +241,7 @@ public final class PidController {
              * @throws IllegalArgumentException if {@code ki} is negative, NaN or infinite
              */
             public Builder ki(double ki) {
-                this.ki = finiteNonNegative("ki", ki);
+                this.ki = Check.finiteNonNegative("ki", ki);
                 return this;
             }
 
@@ -250,7 +251,7 @@ public final class PidController {
              * @throws IllegalArgumentException if {@code kd} is negative, NaN or infinite
              */
             public Builder kd(double kd) {
-                this.kd = finiteNonNegative("kd", kd);
+                this.kd = Check.finiteNonNegative("kd", kd);
                 return this;
             }
 
@@ -298,13 +299,5 @@ public final class PidController {
                 return new Config(this);
             }
         }
-    }
-
-    /** {@code value} if finite and {@code >= 0}, else an exception naming {@code name}; shared with {@link PidWeightsConfig}. */
-    static double finiteNonNegative(String name, double value) {
-        if (!(value >= 0) || Double.isInfinite(value)) {
-            throw new IllegalArgumentException(name + " must be finite and >= 0, was " + value);
-        }
-        return value;
     }
 }

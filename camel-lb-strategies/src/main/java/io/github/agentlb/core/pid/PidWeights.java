@@ -1,7 +1,7 @@
 package io.github.agentlb.core.pid;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.select.SmoothWeightedRoundRobin;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Iterator;
@@ -9,9 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,28 +20,10 @@ import org.slf4j.LoggerFactory;
  * setpoint is the fleet's average utilization and whose output corrects that node's weight.
  *
  * <h2>Signal</h2>
- * Each agent's process variable (utilization, a fraction that may exceed 1 while it queues) is,
- * at each control step:
- * <ol>
- *   <li>the mean of the values it {@link #report(String, double) reported} since the previous
- *       step, if it reported any; otherwise that same value from the last step in which it did
- *       report, as long as its latest report is at most {@code reportExpiry} old. Reports win
- *       while fresh. The mean is taken because a report may be a count at one instant (in
- *       service + queued, over capacity) that jumps by {@code 1 / capacity} with every arrival
- *       and departure: with the last report alone the weights of small agents jittered by 15 to
- *       30 % from step to step on the load generator's heterogeneous scenario, half that with
- *       the mean. Averaging the period's reports smooths them the way Robinhood's agents report
- *       a smoothed load, without adding lag beyond one period. It is a mean over responses, not
- *       over time, so it inherits any bias of a report taken when a response leaves: the
- *       agent-stub therefore reports a time average;</li>
- *   <li>otherwise, for an agent that has never reported, the balancer's own measurement if it
- *       sent the agent traffic during the step:
- *       {@code max(inFlightNow, busyNanos / stepNanos) / nominalCapacity}, where
- *       {@code busyNanos} is the summed latency of the requests that finished during the step
- *       (by Little's law, their mean concurrency);</li>
- *   <li>otherwise none: the agent is <i>stale</i>. An agent whose reports expired stays stale until
- *       it reports again: once an agent reports, silence means "unknown", not "idle".</li>
- * </ol>
+ * Each agent's process variable (utilization, a fraction that may exceed 1 while it queues) is
+ * the mean of its own reports during the period, else the balancer's measurement of an agent that
+ * never reported, else none (the agent is <i>stale</i>): {@link UtilizationSignal}. Weights are
+ * kept at mean 1 within [minWeight, maxWeight] by {@link WeightNormalization}.
  *
  * <h2>Control step</h2>
  * With {@code dt} the time since the previous step (seconds, from the injected clock):
@@ -65,6 +44,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>When a poor fit: the loop balances <i>utilization</i>, so it needs traffic to learn (at
  * no traffic nothing moves) and it assumes requests of similar cost on average.
+ *
+ * <p>Longer than 300 lines for this design comment and the step's rationale.
  *
  * <h2>Threads and cost</h2>
  * Thread-safe. {@link #select()} and {@link #candidates()} are O(1) and lock-free;
@@ -163,7 +144,7 @@ public final class PidWeights {
             for (int i = 0; i < w.length; i++) {
                 w[i] = states[i].weight;
             }
-            normalize(w, config.minWeight(), config.maxWeight());
+            WeightNormalization.normalize(w, config.minWeight(), config.maxWeight());
             for (int i = 0; i < w.length; i++) {
                 states[i].weight = w[i];
             }
@@ -183,10 +164,7 @@ public final class PidWeights {
     public void setWeights(Map<String, Double> initialWeights) {
         for (Map.Entry<String, Double> e : initialWeights.entrySet()) {
             Double w = e.getValue();
-            if (w == null || !(w > 0) || w.isInfinite()) {
-                throw new IllegalArgumentException(
-                        "weight of " + e.getKey() + " must be finite and > 0, was " + w);
-            }
+            Check.finitePositive("weight of " + e.getKey(), w == null ? Double.NaN : w);
         }
         synchronized (lock) {
             Map<String, AgentState> current = agents;
@@ -200,7 +178,7 @@ public final class PidWeights {
                 }
                 w[i] = given != null ? given : states[i].weight;
             }
-            normalize(w, config.minWeight(), config.maxWeight());
+            WeightNormalization.normalize(w, config.minWeight(), config.maxWeight());
             for (int i = 0; i < w.length; i++) {
                 states[i].weight = w[i];
             }
@@ -227,8 +205,7 @@ public final class PidWeights {
             return;
         }
         long now = nanoClock.getAsLong();
-        s.period.updateAndGet(window -> window.plus(utilization, now));
-        s.everReported = true;
+        s.signal.report(utilization, now);
     }
 
     /**
@@ -240,8 +217,7 @@ public final class PidWeights {
     public void requestStarted(String agentId) {
         AgentState s = agentId == null ? null : agents.get(agentId);
         if (s != null) {
-            s.inFlight.incrementAndGet();
-            s.started.increment();
+            s.signal.requestStarted();
         }
     }
 
@@ -255,8 +231,7 @@ public final class PidWeights {
     public void requestFinished(String agentId, long latencyNanos) {
         AgentState s = agentId == null ? null : agents.get(agentId);
         if (s != null) {
-            s.inFlight.decrementAndGet();
-            s.busyNanos.add(Math.max(0, latencyNanos));
+            s.signal.requestFinished(latencyNanos);
         }
     }
 
@@ -285,7 +260,7 @@ public final class PidWeights {
             double pvSum = 0;
             int withSignal = 0;
             for (int i = 0; i < n; i++) {
-                pv[i] = processVariable(states[i], now, stepNanos);
+                pv[i] = states[i].signal.processVariable(now, stepNanos, reportExpiryNanos, config.nominalCapacity());
                 if (!Double.isNaN(pv[i])) {
                     pvSum += pv[i];
                     withSignal++;
@@ -311,7 +286,7 @@ public final class PidWeights {
                     w[i] = staleWeight;
                 }
             }
-            normalize(w, config.minWeight(), config.maxWeight());
+            WeightNormalization.normalize(w, config.minWeight(), config.maxWeight());
             for (int i = 0; i < n; i++) {
                 states[i].weight = w[i];
             }
@@ -360,74 +335,6 @@ public final class PidWeights {
         return snapshot.utilizations;
     }
 
-    private double processVariable(AgentState s, long now, long stepNanos) {
-        long busy = s.busyNanos.sumThenReset();
-        long started = s.started.sumThenReset();
-        ReportWindow window = s.period.getAndSet(ReportWindow.EMPTY);
-        if (window.count() > 0) {
-            s.latest = new Report(window.mean(), window.lastNanos());
-        }
-        Report r = s.latest;
-        if (r != null && now - r.nanos <= reportExpiryNanos) {
-            return r.utilization;
-        }
-        int inFlight = Math.max(0, s.inFlight.get());
-        if (!s.everReported && (started > 0 || busy > 0 || inFlight > 0)) {
-            return Math.max(inFlight, (double) busy / stepNanos) / config.nominalCapacity();
-        }
-        return Double.NaN;
-    }
-
-    /**
-     * Replaces unusable weights by the mean of the usable ones, then scales and clamps so that
-     * the mean is 1 and every weight lies in [min, max]. The scale is found by bisection:
-     * mean(clamp(s * w)) grows monotonically in s from min to max, and min <= 1 <= max.
-     */
-    static void normalize(double[] w, double min, double max) {
-        int n = w.length;
-        double sum = 0;
-        int usable = 0;
-        for (double v : w) {
-            if (v > 0 && Double.isFinite(v)) {
-                sum += v;
-                usable++;
-            }
-        }
-        if (usable == 0 || !Double.isFinite(sum)) {
-            Arrays.fill(w, 1.0);
-            return;
-        }
-        double mean = sum / usable;
-        double smallest = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < n; i++) {
-            if (!(w[i] > 0 && Double.isFinite(w[i]))) {
-                w[i] = mean;
-            }
-            w[i] /= mean;
-            smallest = Math.min(smallest, w[i]);
-        }
-        double lo = 0;
-        double hi = max / smallest;
-        for (int iter = 0; iter < 100; iter++) {
-            double mid = (lo + hi) / 2;
-            if (clampedMean(w, mid, min, max) < 1) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            w[i] = Math.max(min, Math.min(max, w[i] * hi));
-        }
-    }
-
-    private static double clampedMean(double[] w, double scale, double min, double max) {
-        double sum = 0;
-        for (double v : w) {
-            sum += Math.max(min, Math.min(max, v * scale));
-        }
-        return sum / w.length;
-    }
 
     private void publish(Map<String, AgentState> current) {
         TreeMap<String, Double> weights = new TreeMap<>();
@@ -441,38 +348,14 @@ public final class PidWeights {
                 Collections.unmodifiableMap(utilizations));
     }
 
-    /** The utilization used while no report arrives, and the time of the latest report in it. */
-    private record Report(double utilization, long nanos) {
-    }
-
-    /**
-     * The reports of one agent during the current control period: their running mean (no sum,
-     * so no overflow), how many, and when the latest arrived (clock nanoseconds). Immutable, so
-     * one compare-and-set adds a report and one swap hands the whole period to the step: a
-     * report is counted exactly once, in one period.
-     */
-    private record ReportWindow(double mean, long count, long lastNanos) {
-        static final ReportWindow EMPTY = new ReportWindow(0, 0, 0);
-
-        ReportWindow plus(double utilization, long nanos) {
-            long n = count + 1;
-            return new ReportWindow(mean + (utilization - mean) / n, n, nanos);
-        }
-    }
-
     private record Snapshot(Map<String, Double> weights, Map<String, Double> utilizations) {
         static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of());
     }
 
     private static final class AgentState {
         final PidController controller;
-        final AtomicInteger inFlight = new AtomicInteger();
-        final LongAdder started = new LongAdder();
-        final LongAdder busyNanos = new LongAdder();
-        final AtomicReference<ReportWindow> period = new AtomicReference<>(ReportWindow.EMPTY);
-        // latest, weight and utilization are read and written under the PidWeights lock only.
-        Report latest;
-        volatile boolean everReported;
+        final UtilizationSignal signal = new UtilizationSignal();
+        // weight and utilization are read and written under the PidWeights lock only.
         double weight;
         double utilization = Double.NaN;
 

@@ -1,5 +1,6 @@
 package io.github.agentlb.core.pid;
 
+import io.github.agentlb.core.Check;
 import java.time.Duration;
 
 /**
@@ -213,7 +214,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder kp(double kp) {
-            this.kp = PidController.finiteNonNegative("kp", kp);
+            this.kp = Check.finiteNonNegative("kp", kp);
             return this;
         }
 
@@ -223,7 +224,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder ki(double ki) {
-            this.ki = PidController.finiteNonNegative("ki", ki);
+            this.ki = Check.finiteNonNegative("ki", ki);
             return this;
         }
 
@@ -233,7 +234,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder kd(double kd) {
-            this.kd = PidController.finiteNonNegative("kd", kd);
+            this.kd = Check.finiteNonNegative("kd", kd);
             return this;
         }
 
@@ -243,7 +244,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder integralLimit(double integralLimit) {
-            this.integralLimit = PidController.finiteNonNegative("integralLimit", integralLimit);
+            this.integralLimit = Check.finiteNonNegative("integralLimit", integralLimit);
             return this;
         }
 
@@ -267,7 +268,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if null, zero or negative
          */
         public Builder controlPeriod(Duration controlPeriod) {
-            this.controlPeriod = positive("controlPeriod", controlPeriod);
+            this.controlPeriod = Check.positive("controlPeriod", controlPeriod);
             return this;
         }
 
@@ -290,10 +291,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder maxWeight(double maxWeight) {
-            if (!(maxWeight >= 1) || Double.isInfinite(maxWeight)) {
-                throw new IllegalArgumentException("maxWeight must be finite and >= 1, was " + maxWeight);
-            }
-            this.maxWeight = maxWeight;
+            this.maxWeight = Check.finiteAtLeast("maxWeight", maxWeight, 1);
             return this;
         }
 
@@ -303,7 +301,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if null, zero or negative
          */
         public Builder reportExpiry(Duration reportExpiry) {
-            this.reportExpiry = positive("reportExpiry", reportExpiry);
+            this.reportExpiry = Check.positive("reportExpiry", reportExpiry);
             return this;
         }
 
@@ -314,11 +312,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder nominalCapacity(double nominalCapacity) {
-            if (!(nominalCapacity > 0) || Double.isInfinite(nominalCapacity)) {
-                throw new IllegalArgumentException(
-                        "nominalCapacity must be finite and > 0, was " + nominalCapacity);
-            }
-            this.nominalCapacity = nominalCapacity;
+            this.nominalCapacity = Check.finitePositive("nominalCapacity", nominalCapacity);
             return this;
         }
 
@@ -329,11 +323,7 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder failureUtilization(double failureUtilization) {
-            if (!(failureUtilization >= 0) || Double.isInfinite(failureUtilization)) {
-                throw new IllegalArgumentException(
-                        "failureUtilization must be finite and >= 0, was " + failureUtilization);
-            }
-            this.failureUtilization = failureUtilization;
+            this.failureUtilization = Check.finiteNonNegative("failureUtilization", failureUtilization);
             return this;
         }
 
@@ -343,24 +333,13 @@ public final class PidWeightsConfig {
          * @throws IllegalArgumentException if out of range
          */
         public Builder scheduleResolution(int scheduleResolution) {
-            if (scheduleResolution < 1) {
-                throw new IllegalArgumentException(
-                        "scheduleResolution must be >= 1, was " + scheduleResolution);
-            }
-            this.scheduleResolution = scheduleResolution;
+            this.scheduleResolution = Check.atLeast("scheduleResolution", scheduleResolution, 1);
             return this;
         }
 
         /** @return the immutable configuration */
         public PidWeightsConfig build() {
             return new PidWeightsConfig(this);
-        }
-
-        private static Duration positive(String name, Duration value) {
-            if (value == null || value.isZero() || value.isNegative()) {
-                throw new IllegalArgumentException(name + " must be > 0, was " + value);
-            }
-            return value;
         }
     }
 }

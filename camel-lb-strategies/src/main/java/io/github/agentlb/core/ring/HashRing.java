@@ -1,5 +1,6 @@
 package io.github.agentlb.core.ring;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.hash.HashFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,9 +76,7 @@ public final class HashRing {
         }
         SortedMap<String, Integer> copy = new TreeMap<>();
         virtualNodes.forEach((agent, count) -> {
-            if (agent == null || agent.isBlank()) {
-                throw new IllegalArgumentException("agent id must not be blank, was '" + agent + "'");
-            }
+            Check.notBlank("agent id", agent);
             if (count == null || count < 1) {
                 throw new IllegalArgumentException("virtualNodes of " + agent + " must be >= 1, was " + count);
             }
@@ -92,9 +91,7 @@ public final class HashRing {
      * @throws IllegalArgumentException if {@code agents} is empty or has duplicates, or {@code virtualNodesPerAgent < 1}
      */
     public static HashRing uniform(Collection<String> agents, int virtualNodesPerAgent, HashFunction hashFunction) {
-        if (virtualNodesPerAgent < 1) {
-            throw new IllegalArgumentException("virtualNodes must be >= 1, was " + virtualNodesPerAgent);
-        }
+        Check.atLeast("virtualNodes", virtualNodesPerAgent, 1);
         if (agents == null || agents.isEmpty()) {
             throw new IllegalArgumentException("agents must not be empty, was " + agents);
         }

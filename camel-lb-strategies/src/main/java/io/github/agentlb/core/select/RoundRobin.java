@@ -1,5 +1,6 @@
 package io.github.agentlb.core.select;
 
+import io.github.agentlb.core.Check;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -34,9 +35,7 @@ public final class RoundRobin {
      * @throws IllegalArgumentException if {@code n < 1}
      */
     public int next(int n) {
-        if (n < 1) {
-            throw new IllegalArgumentException("n must be >= 1, was " + n);
-        }
+        Check.atLeast("n", n, 1);
         return counter.updateAndGet(x -> x < 0 || x >= n - 1 ? 0 : x + 1);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.agentlb.core.select;
 
+import io.github.agentlb.core.Check;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
@@ -57,10 +58,7 @@ public final class SmoothWeightedRoundRobin {
      * @throws IllegalArgumentException if {@code resolution < 1}
      */
     public SmoothWeightedRoundRobin(int resolution) {
-        if (resolution < 1) {
-            throw new IllegalArgumentException("resolution must be >= 1, was " + resolution);
-        }
-        this.resolution = resolution;
+        this.resolution = Check.atLeast("resolution", resolution, 1);
     }
 
     /**
@@ -134,20 +132,14 @@ public final class SmoothWeightedRoundRobin {
          *     or {@code resolution < 1}
          */
         public static Schedule of(Map<String, ? extends Number> weights, int resolution) {
-            if (resolution < 1) {
-                throw new IllegalArgumentException("resolution must be >= 1, was " + resolution);
-            }
+            Check.atLeast("resolution", resolution, 1);
             TreeMap<String, Double> sorted = new TreeMap<>();
             for (Map.Entry<String, ? extends Number> e : weights.entrySet()) {
                 if (e.getKey() == null) {
                     throw new IllegalArgumentException("agent id must not be null");
                 }
                 double w = e.getValue() == null ? Double.NaN : e.getValue().doubleValue();
-                if (!(w > 0) || Double.isInfinite(w)) {
-                    throw new IllegalArgumentException(
-                            "weight of " + e.getKey() + " must be finite and > 0, was " + w);
-                }
-                sorted.put(e.getKey(), w);
+                sorted.put(e.getKey(), Check.finitePositive("weight of " + e.getKey(), w));
             }
             if (sorted.isEmpty()) {
                 return EMPTY;

@@ -275,18 +275,18 @@ class PidWeightsTest {
     @Test
     void normalizeFallsBackToEqualWeightsWhenNoneIsUsable() {
         double[] w = {Double.NaN, -1, Double.POSITIVE_INFINITY};
-        PidWeights.normalize(w, 0.1, 10);
+        WeightNormalization.normalize(w, 0.1, 10);
         assertThat(w).containsExactly(1.0, 1.0, 1.0);
 
         double[] partly = {Double.NaN, 2, 4};
-        PidWeights.normalize(partly, 0.1, 10);
+        WeightNormalization.normalize(partly, 0.1, 10);
         assertThat(partly).containsExactly(new double[] {1.0, 2.0 / 3, 4.0 / 3}, within(EPS));
     }
 
     @Test
     void normalizeClampsRelativeToAMeanOfOne() {
         double[] w = {1000, 1, 1};
-        PidWeights.normalize(w, 0.1, 10);
+        WeightNormalization.normalize(w, 0.1, 10);
 
         assertThat(w).containsExactly(new double[] {2.8, 0.1, 0.1}, within(EPS));
     }

@@ -1,0 +1,219 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.health.OutlierDetector;
+import io.github.agentlb.core.health.OutlierEjection;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import org.apache.camel.api.management.ManagedAttribute;
+import org.apache.camel.processor.loadbalancer.LoadBalancerSupport;
+import org.apache.camel.support.ExchangeHelper;
+
+/**
+ * The failure-aware part of every balancer: when an exchange fails over and when an agent is
+ * ejected, with their knobs as JavaBean properties (so YAML {@code beans:} and
+ * {@code camel.beans.*} properties reach them on every strategy). The work itself is done by
+ * {@link Attempts}, {@link FailureClassifier} and {@link OutlierDetector}.
+ *
+ * <h2>Failover</h2>
+ * Each attempt runs on a fresh copy of the exchange ({@link ExchangeHelper#createCopy}) whose
+ * load-report headers ({@code reportHeaders()}) are removed, so a client cannot write an agent's
+ * report. {@link FailureClassifier} tells each outcome: a failure before the request was sent
+ * (refused, connect timeout) always goes to the next candidate; a failure after it was sent (read
+ * timeout, reset, closed without answer) only for idempotent methods; an answer, even an HTTP
+ * error, is never retried ({@link FailoverPolicy}, {@link #setMaximumFailoverAttempts},
+ * {@link #setFailoverDeadline}, {@link #setIdempotentMethods}). The next candidate follows the
+ * strategy's own distribution over the agents left (see each strategy). When every candidate
+ * failed the exchange fails with one {@link NoAgentAvailableException}. The callback runs exactly
+ * once, whatever throws; no thread blocks. Children should have no redelivery of their own
+ * ({@code .errorHandler(noErrorHandler())}), or a dead agent is retried before failover sees it.
+ *
+ * <h2>Outlier ejection</h2>
+ * After {@link OutlierEjection#consecutiveFailures()} failed attempts in a row (default 1, as
+ * nginx's {@code max_fails}) an agent is ejected for 10 s, doubling with each repeated ejection
+ * up to 300 s; then one request tries it, and success re-admits it ({@link OutlierDetector},
+ * {@link #setOutlierEjection}). Ejected agents are skipped (ring strategies go on clockwise) and
+ * tried only when no other agent is left, so ejection never answers 503 without trying. Per
+ * balancer instance; costs one volatile read per exchange while nobody is ejected.
+ *
+ *
+ * <p>The ejection knobs set one by one ({@link #setConsecutiveFailures} ...) are applied when the
+ * balancer starts, so they can be set in any order; {@link #setOutlierEjection} and the failover
+ * knobs take effect at once. Thread-safe.
+ */
+public abstract class FailureAwareSupport extends LoadBalancerSupport {
+
+    private final Settings<OutlierEjection.Builder> ejectionSettings = new Settings<>(this::isRunning);
+    private volatile LongSupplier nanoClock = System::nanoTime;
+    private volatile OutlierDetector detector = new OutlierDetector(OutlierEjection.ofDefaults(), this::nanoTime);
+    private volatile FailoverPolicy failoverPolicy = FailoverPolicy.DEFAULT;
+
+    /** The agent ids, in child order; an immutable snapshot. */
+    public abstract List<String> agentIds();
+
+    /**
+     * Applies the JavaBean settings made since the last start, when the balancer starts and
+     * before the agents are handed to the strategy again. Strategies override it (and call
+     * {@code super}) to build their configuration.
+     *
+     * @throws IllegalArgumentException naming the field and value of a bad setting
+     */
+    protected void applySettings() {
+        if (!ejectionSettings.isEmpty()) {
+            setOutlierEjection(ejectionSettings.applyTo(getOutlierEjection().toBuilder()).build());
+        }
+    }
+
+    /** The agents ejected (or on trial) now, sorted; empty while all are healthy. */
+    public Set<String> ejectedAgents() {
+        return detector.ejected();
+    }
+    /** {@link #ejectedAgents()}, for JMX and tools that read JavaBean getters. */
+    @ManagedAttribute(description = "Agents ejected by outlier detection (or on trial) now")
+    public Set<String> getEjectedAgents() {
+        return ejectedAgents();
+    }
+    /** @return the outlier ejection rules in use ({@link OutlierEjection#ofDefaults()} unless set) */
+    public OutlierEjection getOutlierEjection() {
+        return detector.config();
+    }
+
+    /**
+     * Sets the outlier ejection rules; {@link OutlierEjection#disabled()} turns ejection off.
+     * Takes effect at once, forgetting earlier ejections.
+     */
+    public void setOutlierEjection(OutlierEjection outlierEjection) {
+        Objects.requireNonNull(outlierEjection, "outlierEjection");
+        synchronized (this) {
+            OutlierDetector replacement = new OutlierDetector(outlierEjection, this::nanoTime);
+            replacement.setAgents(agentIds());
+            detector = replacement;
+        }
+    }
+
+    /**
+     * Failed attempts in a row that eject an agent ({@link OutlierEjection.Builder#consecutiveFailures}),
+     * default 1; applied when the balancer starts.
+     */
+    public void setConsecutiveFailures(int consecutiveFailures) {
+        ejectionSettings.put("consecutiveFailures", consecutiveFailures, b -> b.consecutiveFailures(consecutiveFailures));
+    }
+
+    public int getConsecutiveFailures() {
+        return ejectionSettings.get("consecutiveFailures", getOutlierEjection().consecutiveFailures());
+    }
+
+    /** The first ejection's length, default 10 s ({@code 10s} or {@code PT10S} in YAML); applied at start. */
+    public void setBaseEjectionTime(Duration baseEjectionTime) {
+        ejectionSettings.put("baseEjectionTime", baseEjectionTime, b -> b.baseEjectionTime(baseEjectionTime));
+    }
+
+    public Duration getBaseEjectionTime() {
+        return ejectionSettings.get("baseEjectionTime", getOutlierEjection().baseEjectionTime());
+    }
+
+    /** The longest ejection, default 300 s, at least the base ejection time; applied at start. */
+    public void setMaxEjectionTime(Duration maxEjectionTime) {
+        ejectionSettings.put("maxEjectionTime", maxEjectionTime, b -> b.maxEjectionTime(maxEjectionTime));
+    }
+
+    public Duration getMaxEjectionTime() {
+        return ejectionSettings.get("maxEjectionTime", getOutlierEjection().maxEjectionTime());
+    }
+
+    /** The largest share of agents ejected at once, fraction 0..1 (0 turns ejection off), default 1; applied at start. */
+    public void setMaxEjectedShare(double maxEjectedShare) {
+        ejectionSettings.put("maxEjectedShare", maxEjectedShare, b -> b.maxEjectedShare(maxEjectedShare));
+    }
+
+    public double getMaxEjectedShare() {
+        return ejectionSettings.get("maxEjectedShare", getOutlierEjection().maxEjectedShare());
+    }
+
+    /** @return when exchanges fail over ({@link FailoverPolicy#DEFAULT} unless set) */
+    public FailoverPolicy getFailoverPolicy() {
+        return failoverPolicy;
+    }
+
+    /** Sets when exchanges fail over; takes effect for the next exchange. */
+    public void setFailoverPolicy(FailoverPolicy failoverPolicy) {
+        this.failoverPolicy = Objects.requireNonNull(failoverPolicy, "failoverPolicy");
+    }
+
+    /**
+     * Further attempts after the first (Camel's {@code FailoverLoadBalancer} option): -1 (default)
+     * tries every agent once, 0 never fails over.
+     *
+     * @throws IllegalArgumentException if below -1
+     */
+    public void setMaximumFailoverAttempts(int maximumFailoverAttempts) {
+        setFailoverPolicy(failoverPolicy.withMaximumFailoverAttempts(maximumFailoverAttempts));
+    }
+
+    /** @return further attempts after the first; -1 for every agent once */
+    public int getMaximumFailoverAttempts() {
+        return failoverPolicy.maximumFailoverAttempts();
+    }
+
+    /**
+     * No failover attempt starts later than this after the exchange's first attempt; zero
+     * (default) for no deadline.
+     *
+     * @throws IllegalArgumentException if null or negative
+     */
+    public void setFailoverDeadline(Duration failoverDeadline) {
+        setFailoverPolicy(failoverPolicy.withDeadline(failoverDeadline));
+    }
+
+    /** @return the failover deadline; zero for none */
+    public Duration getFailoverDeadline() {
+        return failoverPolicy.deadline();
+    }
+
+    /**
+     * HTTP methods sent to another agent after a failure that may have reached the first
+     * (default GET, HEAD, OPTIONS, TRACE, PUT, DELETE: RFC 9110 section 9.2.2).
+     *
+     * @throws IllegalArgumentException if a method is blank
+     */
+    public void setIdempotentMethods(Collection<String> idempotentMethods) {
+        setFailoverPolicy(failoverPolicy.withIdempotentMethods(Set.copyOf(idempotentMethods)));
+    }
+
+    /**
+     * The idempotent methods as text, comma separated ({@code GET,HEAD}): the form YAML and
+     * properties reach.
+     *
+     * @throws IllegalArgumentException if a method is blank
+     */
+    public void setIdempotentMethods(String idempotentMethods) {
+        setIdempotentMethods(List.of(idempotentMethods.split(",", -1)));
+    }
+
+    /** @return the idempotent methods, upper case */
+    public Set<String> getIdempotentMethods() {
+        return failoverPolicy.idempotentMethods();
+    }
+
+    /** Replaces the clock of ejection times and deadlines (ns); for tests. Forgets earlier ejections. */
+    void useNanoClock(LongSupplier clock) {
+        this.nanoClock = Objects.requireNonNull(clock, "clock");
+        setOutlierEjection(getOutlierEjection());
+    }
+
+    long nanoTime() {
+        return nanoClock.getAsLong();
+    }
+
+    OutlierDetector detector() {
+        return detector;
+    }
+
+    /** Whether the balancer is starting or started: settings are refused then. */
+    protected final boolean isRunning() {
+        return isStarting() || isStarted();
+    }
+}

@@ -1,0 +1,86 @@
+package io.github.agentlb.camel;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The listeners of one balancer and their fan-out: a listener that throws is logged at DEBUG and
+ * does not stop the others nor the exchange. Thread-safe (copy-on-write lists).
+ */
+final class Listeners {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
+
+    private final List<AgentLoadBalancerSupport.AttemptListener> attempts = new CopyOnWriteArrayList<>();
+    private final List<HealthListener> health = new CopyOnWriteArrayList<>();
+    private final List<MembershipListener> membership = new CopyOnWriteArrayList<>();
+    private final LongAdder ejections = new LongAdder();
+
+    void add(AgentLoadBalancerSupport.AttemptListener listener) {
+        attempts.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    void add(HealthListener listener) {
+        health.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    void add(MembershipListener listener) {
+        membership.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    void attempt(String strategy, String agent, AttemptOutcome outcome, long elapsedNanos) {
+        for (AgentLoadBalancerSupport.AttemptListener listener : attempts) {
+            try {
+                listener.attemptCompleted(strategy, agent, outcome, elapsedNanos);
+            } catch (RuntimeException e) {
+                LOG.debug("Attempt listener failed", e);
+            }
+        }
+    }
+
+    void ejected(String strategy, AgentFailure failure, Duration ejectionTime) {
+        ejections.increment();
+        DecisionLog.ejected(strategy, failure, ejectionTime);
+        for (HealthListener listener : health) {
+            try {
+                listener.agentEjected(failure.agentId(), ejectionTime);
+            } catch (RuntimeException e) {
+                LOG.debug("Health listener failed", e);
+            }
+        }
+    }
+
+    void readmitted(String strategy, String agent) {
+        DecisionLog.readmitted(strategy, agent);
+        for (HealthListener listener : health) {
+            try {
+                listener.agentReadmitted(agent);
+            } catch (RuntimeException e) {
+                LOG.debug("Health listener failed", e);
+            }
+        }
+    }
+
+    long ejections() {
+        return ejections.sum();
+    }
+
+    void membersChanged(List<String> agentIds) {
+        for (MembershipListener listener : membership) {
+            notify(listener, agentIds);
+        }
+    }
+
+    static void notify(MembershipListener listener, List<String> agentIds) {
+        try {
+            listener.agentsChanged(agentIds);
+        } catch (RuntimeException e) {
+            LOG.debug("Membership listener failed", e);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.github.agentlb.core;
+
+import java.time.Duration;
+
+/**
+ * The library's argument checks, in one place (as Guava's {@code Preconditions}): each returns
+ * its value or throws {@link IllegalArgumentException} whose message names the field and the
+ * value, {@code "<field> must be <rule>, was <value>"}. Internal to the library: public only
+ * because Java has no access level shared by sub-packages; not part of its API.
+ *
+ * <h2>Naming rules of the library</h2>
+ * <ul>
+ *   <li>An algorithm's immutable configuration is built by {@code custom()} (a builder starting
+ *       from the defaults) or {@code ofDefaults()}; {@code toBuilder()} starts a builder from an
+ *       existing configuration. A Camel balancer is built by {@code builder()} and, for YAML, XML
+ *       and properties, also has JavaBean setters validated when its route starts.</li>
+ *   <li>A setting is named after what it takes: {@code hashFunction} takes a
+ *       {@link io.github.agentlb.core.hash.HashFunction} (or a name of one of the built-in
+ *       {@link io.github.agentlb.core.hash.HashAlgorithm}s).</li>
+ *   <li>Times are {@link Duration}s; fractions are doubles in 0..1 named {@code *Share},
+ *       {@code *Weight}, {@code utilization} or {@code *Threshold}.</li>
+ * </ul>
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class Check {
+
+    private Check() {
+    }
+
+    /** @return {@code value} if {@code value >= min} */
+    public static int atLeast(String field, int value, int min) {
+        if (value < min) {
+            throw new IllegalArgumentException(field + " must be >= " + min + ", was " + value);
+        }
+        return value;
+    }
+
+    /** @return {@code value} if finite and {@code > 0} */
+    public static double finitePositive(String field, double value) {
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(field + " must be finite and > 0, was " + value);
+        }
+        return value;
+    }
+
+    /** @return {@code value} if finite and {@code >= 0} */
+    public static double finiteNonNegative(String field, double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(field + " must be finite and >= 0, was " + value);
+        }
+        return value;
+    }
+
+    /** @return {@code value} if finite and {@code >= min} */
+    public static double finiteAtLeast(String field, double value, double min) {
+        if (!(value >= min) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(field + " must be finite and >= " + trim(min) + ", was " + value);
+        }
+        return value;
+    }
+
+    /** @return {@code value} if it is a fraction in {@code 0..1}, both ends included */
+    public static double fraction(String field, double value) {
+        if (!(value >= 0 && value <= 1)) {
+            throw new IllegalArgumentException(field + " must be in 0..1, was " + value);
+        }
+        return value;
+    }
+
+    /** @return {@code value} if not null and {@code > 0} */
+    public static Duration positive(String field, Duration value) {
+        if (value == null || value.isZero() || value.isNegative()) {
+            throw new IllegalArgumentException(field + " must be > 0, was " + value);
+        }
+        return value;
+    }
+
+    /** @return {@code value} if not null, not empty and not only white space */
+    public static String notBlank(String field, String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(field + " must not be blank, was '" + value + "'");
+        }
+        return value;
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
+    }
+}

@@ -1,0 +1,104 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.Test;
+
+/** Threads from Camel's executor service manager, the trace label and JMX attributes. */
+class CamelManagedBalancerTest {
+
+    private static List<Thread> threadsNamed(String part) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().contains(part)).toList();
+    }
+
+    @Test
+    void eachPidBalancerHasANamedCamelThreadThatEndsWithItsRoute() throws Exception {
+        PidWeightedLB first = new PidWeightedLB();
+        PidWeightedLB second = new PidWeightedLB();
+        try (CamelContext context = new DefaultCamelContext()) {
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:one").routeId("orders").loadBalance(first).to("direct:a", "direct:b");
+                    from("direct:two").routeId("billing").loadBalance(second).to("direct:a", "direct:b");
+                }
+            });
+            context.start();
+
+            assertThat(threadsNamed("agentlb-pid-orders")).hasSize(1).allMatch(t -> t.getName().startsWith("Camel ("));
+            assertThat(threadsNamed("agentlb-pid-billing")).hasSize(1);
+
+            context.getRouteController().stopRoute("orders");
+            for (Thread thread : threadsNamed("agentlb-pid-orders")) {
+                thread.join(2000);
+            }
+
+            assertThat(threadsNamed("agentlb-pid-orders")).noneMatch(Thread::isAlive);
+            assertThat(threadsNamed("agentlb-pid-billing")).hasSize(1);
+            assertThat(first.isControlLoopRunning()).isFalse();
+        }
+        for (Thread thread : threadsNamed("agentlb-pid-")) {
+            thread.join(2000);
+        }
+        assertThat(threadsNamed("agentlb-pid-")).noneMatch(Thread::isAlive);
+    }
+
+    @Test
+    void traceLabelNamesTheStrategy() {
+        assertThat(new RoundRobinLB().getTraceLabel()).isEqualTo("agentlb-rr");
+        assertThat(new ConsistentHashLB().getTraceLabel()).isEqualTo("agentlb-ch");
+        assertThat(new PidWeightedLB().getTraceLabel()).isEqualTo("agentlb-pid");
+        assertThat(new AdaptiveVirtualNodeLB().getTraceLabel()).isEqualTo("agentlb-avn");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void weightsVirtualNodesImbalanceAndEjectionsAreJmxAttributes() throws Exception {
+        PidWeightedLB pid = new PidWeightedLB();
+        AdaptiveVirtualNodeLB avn = new AdaptiveVirtualNodeLB();
+        try (CamelContext context = new DefaultCamelContext()) {
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:a").routeId("agent-a").setBody(constant("a"));
+                    from("direct:b").routeId("agent-b").throwException(new java.net.ConnectException("refused"));
+                    from("direct:pid").routeId("pid-route").loadBalance(pid).id("pid-lb").to("direct:a", "direct:b");
+                    from("direct:avn").routeId("avn-route").loadBalance(avn).id("avn-lb").to("direct:a", "direct:b");
+                }
+            });
+            context.start();
+            for (int i = 0; i < 2; i++) {
+                context.createProducerTemplate().requestBody("direct:pid", "x", String.class);
+            }
+
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName pidName = only(server.queryNames(new ObjectName("org.apache.camel:context="
+                    + context.getManagementName() + ",type=processors,name=\"pid-lb\""), null));
+            ObjectName avnName = only(server.queryNames(new ObjectName("org.apache.camel:context="
+                    + context.getManagementName() + ",type=processors,name=\"avn-lb\""), null));
+
+            assertThat(server.getAttribute(pidName, "Strategy")).isEqualTo("pid");
+            assertThat((Map<String, Double>) server.getAttribute(pidName, "Weights"))
+                    .containsOnlyKeys("direct://a", "direct://b");
+            assertThat(server.getAttribute(pidName, "EjectedAgents")).isEqualTo(Set.of("direct://b"));
+            assertThat(server.getAttribute(pidName, "Ejections")).isEqualTo(1L);
+            assertThat(server.getAttribute(avnName, "VirtualNodes")).isEqualTo(Map.of("direct://a", 75, "direct://b", 75));
+            assertThat(server.getAttribute(avnName, "ImbalanceIndex")).isEqualTo(0.0);
+            assertThat(server.getAttribute(avnName, "ImbalanceThreshold")).isEqualTo(0.1);
+        }
+    }
+
+    private static ObjectName only(Set<ObjectName> names) {
+        assertThat(names).hasSize(1);
+        return names.iterator().next();
+    }
+}

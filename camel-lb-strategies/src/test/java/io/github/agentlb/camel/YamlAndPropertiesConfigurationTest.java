@@ -1,0 +1,160 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
+import io.github.agentlb.core.hash.HashAlgorithm;
+import io.github.agentlb.core.health.OutlierEjection;
+import io.github.agentlb.core.pid.PidWeightsConfig;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.main.Main;
+import org.apache.camel.support.PluginHelper;
+import org.apache.camel.support.ResourceHelper;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's YAML ({@code agentlb-beans.yaml}) and properties ({@code agentlb-beans.properties})
+ * examples: every knob of the four balancers reaches the running balancer from both; a bad value
+ * fails the route's start naming the field and the value.
+ */
+class YamlAndPropertiesConfigurationTest {
+
+    private static final String AGENTS = """
+            - route:
+                from:
+                  uri: direct:a1
+                  steps:
+                    - setBody:
+                        constant: A1
+            - route:
+                from:
+                  uri: direct:a2
+                  steps:
+                    - setBody:
+                        constant: A2
+            """;
+
+    @Test
+    void everyKnobIsReachableFromYamlBeans() throws Exception {
+        try (CamelContext context = new DefaultCamelContext()) {
+            var loader = PluginHelper.getRoutesLoader(context);
+            loader.loadRoutes(ResourceHelper.fromString("agents.yaml", AGENTS));
+            loader.loadRoutes(PluginHelper.getResourceLoader(context).resolveResource("classpath:agentlb-beans.yaml"));
+            context.start();
+
+            assertConfigured(context);
+        }
+    }
+
+    @Test
+    void everyKnobIsReachableFromCamelBeansProperties() throws Exception {
+        Main main = new Main();
+        main.setDefaultPropertyPlaceholderLocation("classpath:agentlb-beans.properties");
+        main.configure().addRoutesBuilder(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:a1").setBody(constant("A1"));
+                from("direct:a2").setBody(constant("A2"));
+                for (String lb : new String[] {"rr", "ch", "pid", "avn"}) {
+                    from("direct:" + lb).routeId("balanced-" + lb).loadBalance().custom(lb).to("direct:a1", "direct:a2");
+                }
+            }
+        });
+        main.start();
+        try {
+            assertConfigured(main.getCamelContext());
+        } finally {
+            main.stop();
+        }
+    }
+
+    private static void assertConfigured(CamelContext context) {
+        RoundRobinLB rr = context.getRegistry().lookupByNameAndType("rr", RoundRobinLB.class);
+        assertThat(rr.getOutlierEjection()).isEqualTo(OutlierEjection.custom().consecutiveFailures(3)
+                .baseEjectionTime(Duration.ofSeconds(5)).maxEjectionTime(Duration.ofSeconds(60)).maxEjectedShare(0.5).build());
+        assertThat(rr.getFailoverPolicy()).isEqualTo(new FailoverPolicy(1, Duration.ofSeconds(2), Set.of("GET", "HEAD")));
+
+        ConsistentHashLB ch = context.getRegistry().lookupByNameAndType("ch", ConsistentHashLB.class);
+        assertThat(ch.getKeyHeader()).isEqualTo("tenant");
+        assertThat(ch.getVirtualNodes()).isEqualTo(20);
+        assertThat(ch.getHashFunction()).isEqualTo("fnv1a-64-mixed");
+        assertThat(ch.ring().virtualNodes()).isEqualTo(Map.of("direct://a1", 20, "direct://a2", 20));
+        assertThat(context.createProducerTemplate().requestBodyAndHeader("direct:ch", "x", "tenant", "t1", String.class))
+                .isEqualTo(ch.ring().agentAt(HashAlgorithm.FNV1A_64_MIXED.hash("t1")).equals("direct://a1") ? "A1" : "A2");
+
+        PidWeightedLB pid = context.getRegistry().lookupByNameAndType("pid", PidWeightedLB.class);
+        assertThat(pid.getConfig().toString()).isEqualTo(PidWeightsConfig.custom().kp(2).ki(0.2).kd(0).integralLimit(0.3)
+                .maxStep(0.4).controlPeriod(Duration.ofMillis(500)).minWeight(0.2).maxWeight(5).reportExpiry(Duration.ofSeconds(20))
+                .nominalCapacity(8).failureUtilization(1.5).scheduleResolution(500).build().toString());
+
+        AdaptiveVirtualNodeLB avn = context.getRegistry().lookupByNameAndType("avn", AdaptiveVirtualNodeLB.class);
+        assertThat(avn.getKeyHeader()).isEqualTo("tenant");
+        assertThat(avn.state().config().toString()).isEqualTo(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(30)
+                .imbalanceThreshold(0.2).settleThreshold(0.1).cooldownWindows(2).utilizationSmoothing(0.8)
+                .maxMovesPerEvaluation(4).evaluationWindow(50).historySize(1000).reportExpiry(java.time.Duration.ofSeconds(20)).hashFunction("fnv1-64")
+                .capacityWeights(0.6, 0.4).loadWeights(0.5, 0.3, 0.2).build().toString());
+        // Start-up utilization 0.5 and 0.25: capacity weights 1/0.5 and 1/0.25, so 10 and 20 of N = 30 (eq. 2).
+        assertThat(avn.virtualNodes()).isEqualTo(Map.of("direct://a1", 10, "direct://a2", 20));
+    }
+
+    @Test
+    void aBadValueFailsTheRouteStartNamingFieldAndValue() throws Exception {
+        assertStartFails("io.github.agentlb.camel.ConsistentHashLB", "virtualNodes: 0", "virtualNodes must be >= 1, was 0");
+        assertStartFails("io.github.agentlb.camel.PidWeightedLB", "maxStep: 1.5", "maxStep must be > 0 and < 1, was 1.5");
+        assertStartFails("io.github.agentlb.camel.AdaptiveVirtualNodeLB", "imbalanceThreshold: 2",
+                "imbalanceThreshold must be in (0, 1), was 2.0");
+        assertStartFails("io.github.agentlb.camel.RoundRobinLB", "maxEjectionTime: 5s\n        baseEjectionTime: 10s",
+                "maxEjectionTime must be >= baseEjectionTime (PT10S), was PT5S");
+        assertStartFails("io.github.agentlb.camel.AdaptiveVirtualNodeLB", "keyHeader: ' '", "keyHeader must not be blank, was ' '");
+    }
+
+    private static void assertStartFails(String type, String property, String message) throws Exception {
+        String yaml = """
+                - beans:
+                    - name: lb
+                      type: %s
+                      properties:
+                        %s
+                - route:
+                    from:
+                      uri: direct:start
+                      steps:
+                        - loadBalance:
+                            customLoadBalancer:
+                              ref: lb
+                            steps:
+                              - to: direct:a1
+                """.formatted(type, property);
+        try (CamelContext context = new DefaultCamelContext()) {
+            PluginHelper.getRoutesLoader(context).loadRoutes(ResourceHelper.fromString("bad.yaml", yaml));
+            assertThatThrownBy(context::start).as(property).rootCause()
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+        }
+    }
+
+    @Test
+    void settersAreRefusedOnceTheBalancerRuns() throws Exception {
+        ConsistentHashLB ch = new ConsistentHashLB();
+        try (CamelContext context = new DefaultCamelContext()) {
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:start").loadBalance(ch).to("direct:a1");
+                }
+            });
+            ch.setVirtualNodes(7);
+            context.start();
+
+            assertThat(ch.ring().virtualNodes()).containsEntry("direct://a1", 7);
+            assertThatThrownBy(() -> ch.setVirtualNodes(8)).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("virtualNodes can only be set before the balancer starts, was set to 8");
+            assertThatThrownBy(() -> ch.setConsecutiveFailures(2)).isInstanceOf(IllegalStateException.class);
+        }
+    }
+}
