@@ -103,6 +103,14 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         return List.of();
     }
 
+    /**
+     * Called when outlier ejection re-admits {@code agentId} (its trial answered), before
+     * listeners hear of it. Strategies with learned per-agent state restart the agent from
+     * neutral here. Must be fast and not block.
+     */
+    protected void agentReadmitted(String agentId) {
+    }
+
     /** Called just before an attempt is sent to {@code agentId}. Must be fast and not block. */
     protected void attemptStarted(String agentId, Exchange attempt) {
     }

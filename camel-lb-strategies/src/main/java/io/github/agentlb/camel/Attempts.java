@@ -147,6 +147,7 @@ final class Attempts {
         balancer.listeners().attempt(balancer.strategyName(), agent, outcome, elapsedNanos);
         if (!outcome.isFailure()) {
             if (detector.onSuccess(agent)) {
+                balancer.agentReadmitted(agent);
                 balancer.listeners().readmitted(balancer.strategyName(), agent);
             }
             finish(agent, attempt);

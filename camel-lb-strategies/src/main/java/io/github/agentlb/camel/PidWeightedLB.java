@@ -266,6 +266,12 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
         core.requestStarted(agentId);
     }
 
+    /** A re-admitted agent restarts at the mean weight of the others ({@link PidWeights#restart}). */
+    @Override
+    protected void agentReadmitted(String agentId) {
+        core.restart(agentId);
+    }
+
     @Override
     protected Collection<String> reportHeaders() {
         return REPORT_HEADERS;

@@ -270,6 +270,22 @@ class FailureAwareBalancingTest extends CamelTestSupport {
         assertThat(live).isEqualTo(Map.of("b", 600, "c", 600));
     }
 
+    @Test
+    void aReadmittedAgentRestartsAtTheMeanWeightInsteadOfTheFloor() {
+        mode.put("a", Mode.REFUSE);
+        runPidWithLiveAgentsAt30Percent();
+        assertThat(pid.weights().weights()).containsEntry("direct://a", 0.1);
+        mode.remove("a");
+        clock.addAndGet(300 * SECOND);
+        // The trial comes when the weighted schedule picks the agent (weight 0.1 of 3.0: 1 in 30).
+        for (int i = 0; i < 30; i++) {
+            assertThat(send("pid", "GET").getException()).isNull();
+        }
+        assertThat(pid.ejectedAgents()).isEmpty();
+        // Was: 0.1 until the controller climbed back (17 of 397 requests in 4 s in the main job).
+        assertThat(pid.weights().weights()).isEqualTo(Map.of("direct://a", 1.0, "direct://b", 1.0, "direct://c", 1.0));
+    }
+
     /** 40 control periods of 30 requests; b and c report utilization 0.3; the answering agents counted. */
     private Map<String, Integer> runPidWithLiveAgentsAt30Percent() {
         reports.put("b", "0.3");

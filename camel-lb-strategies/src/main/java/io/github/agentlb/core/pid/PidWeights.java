@@ -154,6 +154,42 @@ public final class PidWeights {
     }
 
     /**
+     * Restarts an agent that comes back after an outage (re-admitted after outlier ejection) as
+     * a newcomer: its weight becomes the mean weight of the others, its controller is reset and
+     * its earlier reports (including the failure penalties of its outage) are forgotten, so it
+     * gets its share back at once instead of climbing from the weight floor one step at a time.
+     * Unknown ids are ignored.
+     *
+     * @param agentId the agent
+     */
+    public void restart(String agentId) {
+        synchronized (lock) {
+            Map<String, AgentState> current = agents;
+            AgentState restarted = current.get(agentId);
+            if (restarted == null) {
+                return;
+            }
+            restarted.controller.reset();
+            restarted.signal.forgetReports();
+            AgentState[] states = current.values().toArray(new AgentState[0]);
+            double othersSum = 0;
+            for (AgentState s : states) {
+                othersSum += s == restarted ? 0 : s.weight;
+            }
+            restarted.weight = states.length == 1 ? 1.0 : othersSum / (states.length - 1);
+            double[] w = new double[states.length];
+            for (int i = 0; i < w.length; i++) {
+                w[i] = states[i].weight;
+            }
+            WeightNormalization.normalize(w, config.minWeight(), config.maxWeight());
+            for (int i = 0; i < w.length; i++) {
+                states[i].weight = w[i];
+            }
+            publish(current);
+        }
+    }
+
+    /**
      * Overrides the weights of known agents, for a warm start from saved weights or operator
      * hints. The given weights are relative: all weights are renormalized to mean 1.0 and
      * clamped; unknown ids are ignored; the overridden agents' controllers are reset.

@@ -48,6 +48,12 @@ final class UtilizationSignal {
         everReported = true;
     }
 
+    /** Drops the reports of the current period and the latest report: the agent starts over. */
+    void forgetReports() {
+        period.set(ReportWindow.EMPTY);
+        latest = null;
+    }
+
     void requestStarted() {
         inFlight.incrementAndGet();
         started.increment();
