@@ -2,6 +2,7 @@ package io.github.agentlb.core.bounded;
 
 import io.github.agentlb.core.bounded.BoundedLoad.OverflowOrder;
 import io.github.agentlb.core.bounded.Placement.Kind;
+import io.github.agentlb.core.hash.HashAlgorithm;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -169,11 +170,15 @@ public final class BoundedLoads {
         return new Placement(agents, kind);
     }
 
-    /** Home first, then the other agents sorted by id and shuffled by a generator seeded with the key's hash. */
+    /**
+     * Home first, then the other agents sorted by id and shuffled by {@link Random} seeded with
+     * the key's hash after MurmurHash3's finalizer: the same order in every JVM and instance.
+     */
     static List<String> keySeeded(List<String> ring, long keyHash) {
         List<String> others = new ArrayList<>(ring.subList(1, ring.size()));
         Collections.sort(others);
-        Collections.shuffle(others, new Random(keyHash));
+        // Mixed first: java.util.Random's first outputs for nearby seeds are alike.
+        Collections.shuffle(others, new Random(HashAlgorithm.fmix64(keyHash)));
         List<String> order = new ArrayList<>(ring.size());
         order.add(ring.get(0));
         order.addAll(others);
