@@ -30,7 +30,7 @@ import java.util.function.LongSupplier;
  * and forth, and a hot key is split over every agent.
  *
  * <h2>Sticky rule (default)</h2>
- * Each key's decayed request count (its recent rate r) and overflow agent are remembered
+ * Nothing moves until the mean load reaches {@value #WARMUP_MEAN} requests per agent. Then each key's decayed request count (its recent rate r) and overflow agent are remembered
  * ({@link KeyTable}, at most {@link BoundedLoad#maxKeys()} keys, least recently seen evicted):
  * <ol>
  *   <li>A key that overflowed returns home when {@code load(home) + r + 1 <= c_low x mean}
@@ -51,6 +51,14 @@ import java.util.function.LongSupplier;
  */
 public final class BoundedLoads {
 
+    /**
+     * The sticky rule bounds nothing until the mean load reaches this many recent requests per
+     * agent: below it one request is over 10% of an agent's load, so the bound would move keys on
+     * noise, and a hot key's first request, with no rate yet, could leave home for good. Key rates
+     * are learned meanwhile. Measured: the hot user of issue 11 then stays on one agent in every
+     * seeded run, one replica or two (BoundedLoadSimulationTest).
+     */
+    static final double WARMUP_MEAN = 10;
     private final BoundedLoad config;
     private final LongSupplier nanoClock;
     private final double tauNanos;
@@ -121,6 +129,9 @@ public final class BoundedLoads {
         double rate = entry.rate.valueAt(now);
         entry.rate.add(1, now);
         String home = order.get(0);
+        if (mean < WARMUP_MEAN) {
+            return placed(order, home, Kind.HOME);
+        }
         if (rate >= (config.balanceFactor() - 1) * mean) {
             entry.overflowAgent = null;
             return placed(order, home, load.get(home) + 1 <= capacity ? Kind.HOME : Kind.HELD);

@@ -53,9 +53,9 @@ class BoundedLoadsTest {
     @Test
     void aKeyWhoseHomeIsFullGoesToTheNextAgentUnderTheBound() {
         BoundedLoads loads = new BoundedLoads(BoundedLoad.ofDefaults(), clock::get);
-        send(loads, "A", 10);
-        send(loads, "B", 5);
-        // total 15, mean (15 + 1) / 3, capacity ceil(1.25 x 5.33) = 7: A is full, B has room.
+        send(loads, "A", 100);
+        send(loads, "B", 50);
+        // total 150, mean (150 + 1) / 3 = 50.3, capacity ceil(1.25 x 50.3) = 63: A is full, B has room.
         Placement placement = place(loads, "k");
         assertThat(placement.agents()).containsExactly("B", "A", "C");
         assertThat(placement.kind()).isEqualTo(Kind.OVERFLOW);
@@ -66,13 +66,13 @@ class BoundedLoadsTest {
         BoundedLoads sticky = new BoundedLoads(BoundedLoad.ofDefaults(), clock::get);
         BoundedLoads plain = new BoundedLoads(BoundedLoad.custom().sticky(false).build(), clock::get);
         for (BoundedLoads loads : List.of(sticky, plain)) {
-            send(loads, "A", 10);
+            send(loads, "A", 100);
             assertThat(place(loads, "k").agent()).isEqualTo("B");
-            send(loads, "B", 9);
-            send(loads, "C", 9);
+            send(loads, "B", 90);
+            send(loads, "C", 90);
         }
-        // A 10, B 9, C 9: capacity ceil(1.25 x 29/3) = 13, so A has room again, but it is above
-        // the return level 1.0 x 29/3 = 9.67 with the key's one request added.
+        // A 100, B 90, C 90: capacity ceil(1.25 x 281/3) = 118, so A has room again, but it is above
+        // the return level 1.0 x 281/3 = 93.7 with the key's one request added.
         assertThat(plain.place("k", 42L, WALK.iterator())).isEqualTo(new Placement(WALK, Kind.HOME));
         assertThat(sticky.place("k", 42L, WALK.iterator())).isEqualTo(new Placement(List.of("B", "A", "C"), Kind.STICKY));
     }
@@ -80,15 +80,15 @@ class BoundedLoadsTest {
     @Test
     void anOverflowedKeyReturnsHomeOnlyBelowTheReturnLevel() {
         BoundedLoads loads = new BoundedLoads(BoundedLoad.ofDefaults(), clock::get);
-        send(loads, "A", 10);
+        send(loads, "A", 100);
         assertThat(place(loads, "k").kind()).isEqualTo(Kind.OVERFLOW);
-        send(loads, "B", 9);
-        send(loads, "C", 9);
+        send(loads, "B", 90);
+        send(loads, "C", 90);
         assertThat(place(loads, "k").kind()).isEqualTo(Kind.STICKY);
         assertThat(loads.overflowedKeys()).isEqualTo(1);
-        send(loads, "B", 10);
-        send(loads, "C", 10);
-        // A 10 + the key's 2 recent requests + 1 = 13 <= 1.0 x (49 / 3) = 16.3: home again.
+        send(loads, "B", 100);
+        send(loads, "C", 100);
+        // A 100 + the key's 2 recent requests + 1 = 103 <= 1.0 x (481 / 3) = 160.3: home again.
         assertThat(place(loads, "k")).isEqualTo(new Placement(WALK, Kind.RETURNED));
         assertThat(loads.overflowedKeys()).isZero();
     }
@@ -97,13 +97,13 @@ class BoundedLoadsTest {
     void aHotKeyStaysWholeOnItsHomeWhileColdKeysLeaveIt() {
         BoundedLoads sticky = new BoundedLoads(BoundedLoad.ofDefaults(), clock::get);
         BoundedLoads plain = new BoundedLoads(BoundedLoad.custom().sticky(false).build(), clock::get);
-        for (int i = 0; i < 10; i++) {
+        for (int i = 0; i < 100; i++) {
             Placement placement = sticky.place("hot", 42L, WALK.iterator());
             assertThat(placement.agent()).isEqualTo("A");
             sticky.recordSent(placement.agent());
             plain.recordSent(plain.place("hot", 42L, WALK.iterator()).agent());
         }
-        assertThat(sticky.loads()).containsEntry("A", 10.0);
+        assertThat(sticky.loads()).containsEntry("A", 100.0);
         assertThat(sticky.place("hot", 42L, WALK.iterator()).kind()).isEqualTo(Kind.HELD);
         assertThat(sticky.place("cold", 42L, WALK.iterator()).kind()).isEqualTo(Kind.OVERFLOW);
         assertThat(plain.loads().values()).allSatisfy(load -> assertThat(load).isGreaterThan(0));
@@ -163,6 +163,15 @@ class BoundedLoadsTest {
         count.add(1, 4_000_000_000L);
         assertThat(count.valueAt(5_000_000_000L)).isEqualTo(2.0);
         assertThat(count.valueAt(3_000_000_000L)).isEqualTo(2.0);
+    }
+
+    @Test
+    void nothingMovesUntilTheMeanReachesTenRequestsPerAgent() {
+        BoundedLoads loads = new BoundedLoads(BoundedLoad.ofDefaults(), clock::get);
+        send(loads, "A", 28);
+        assertThat(place(loads, "k").kind()).isEqualTo(Kind.HOME);
+        loads.recordSent("A");
+        assertThat(place(loads, "k").kind()).isEqualTo(Kind.OVERFLOW);
     }
 
     @Test
