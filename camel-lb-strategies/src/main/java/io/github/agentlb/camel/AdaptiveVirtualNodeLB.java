@@ -90,7 +90,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     }
 
     private AdaptiveVirtualNodeLB(Builder builder) {
-        super(builder.key, builder.keyName);
+        super(builder.key, builder.keyName, builder.boundedLoad);
         this.startupUtilization = Map.copyOf(builder.startupUtilization);
         this.avn = new AdaptiveVirtualNodes(builder.config);
     }
@@ -176,8 +176,8 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
         }
         long position = ring.hash(value);
         exchange.setProperty(POSITION_PROPERTY, position);
-        return new Selection(ring.agentsClockwise(position), () -> keyName() + "=" + loggable(value) + " hash="
-                + Long.toUnsignedString(position) + " vnodes=" + ring.virtualNodes().get(ring.agentAt(position)));
+        return ringSelection(value, position, ring.agentsClockwise(position), () -> keyName() + "=" + loggable(value)
+                + " hash=" + Long.toUnsignedString(position) + " vnodes=" + ring.virtualNodes().get(ring.agentAt(position)));
     }
 
     @Override

@@ -61,7 +61,7 @@ public class ConsistentHashLB extends KeyedLoadBalancerSupport {
     }
 
     private ConsistentHashLB(Builder builder) {
-        super(builder.key, builder.keyName);
+        super(builder.key, builder.keyName, builder.boundedLoad);
         this.virtualNodes = builder.virtualNodes;
         this.hashFunction = builder.hashFunction;
     }
@@ -130,7 +130,7 @@ public class ConsistentHashLB extends KeyedLoadBalancerSupport {
             return keyless(exchange, agentIds);
         }
         long hash = current.hash(value);
-        return new Selection(current.agentsClockwise(hash),
+        return ringSelection(value, hash, current.agentsClockwise(hash),
                 () -> keyName() + "=" + loggable(value) + " hash=" + Long.toUnsignedString(hash));
     }
 

@@ -1,9 +1,14 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.Check;
+import io.github.agentlb.core.bounded.BoundedLoad;
+import io.github.agentlb.core.bounded.BoundedLoads;
+import io.github.agentlb.core.bounded.Placement;
 import io.github.agentlb.core.select.RoundRobin;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
 import org.apache.camel.support.builder.ExpressionBuilder;
@@ -14,7 +19,13 @@ import org.slf4j.LoggerFactory;
  * The shared part of the strategies that route by a key (consistent hashing, adaptive virtual
  * nodes): the key is a Camel {@link Expression}, header {@value #DEFAULT_KEY_HEADER} by default.
  * A missing or blank key is not an error: such exchanges are spread round-robin, with a DEBUG
- * log. Thread-safe.
+ * log.
+ *
+ * <p>Bounded loads (off by default): with {@link #setBoundedLoad} or {@link #setBalanceFactor},
+ * a key whose ring owner has more than c x the mean share of recent requests goes to the next
+ * agent of the ring walk under the bound, and stays there (see {@link BoundedLoads}); the ring is
+ * unchanged. Each attempt sent counts as load ({@link #attemptStarted}); the decision log line
+ * gains {@code bounded=<HOME|OVERFLOW|STICKY|RETURNED|HELD>}. Thread-safe.
  */
 public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport {
 
@@ -27,14 +38,96 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
     private final Settings<KeyedLoadBalancerSupport> keySettings = new Settings<>(this::isRunning);
     private volatile Expression key;
     private volatile String keyName;
+    private volatile BoundedLoads boundedLoads;
 
     /**
      * @param key     evaluates an exchange's key as a String
      * @param keyName labels the key in decision logs, e.g. {@code user_id}
      */
     protected KeyedLoadBalancerSupport(Expression key, String keyName) {
+        this(key, keyName, BoundedLoad.disabled());
+    }
+
+    /**
+     * @param key         evaluates an exchange's key as a String
+     * @param keyName     labels the key in decision logs, e.g. {@code user_id}
+     * @param boundedLoad the load bound, or {@link BoundedLoad#disabled()}
+     */
+    protected KeyedLoadBalancerSupport(Expression key, String keyName, BoundedLoad boundedLoad) {
         this.key = Objects.requireNonNull(key, "key");
         this.keyName = keyName;
+        setBoundedLoad(boundedLoad);
+    }
+
+    /** @return the load bound in use ({@link BoundedLoad#disabled()} unless set) */
+    public BoundedLoad getBoundedLoad() {
+        BoundedLoads current = boundedLoads;
+        return current == null ? BoundedLoad.disabled() : current.config();
+    }
+
+    /**
+     * Sets the load bound; {@link BoundedLoad#disabled()} turns it off. Takes effect for the next
+     * exchange and starts afresh: recent loads and overflowed keys are forgotten.
+     */
+    public void setBoundedLoad(BoundedLoad boundedLoad) {
+        Objects.requireNonNull(boundedLoad, "boundedLoad");
+        boundedLoads = boundedLoad.isEnabled() ? new BoundedLoads(boundedLoad, this::nanoTime) : null;
+    }
+
+    /**
+     * Sets the balance factor c of the load bound (HAProxy's {@code hash-balance-factor} / 100),
+     * keeping its other settings, or the defaults of {@link BoundedLoad} if it was off; 0 turns it
+     * off, as {@code hash-balance-factor 0}.
+     *
+     * @throws IllegalArgumentException if neither 0 nor > 1, or not above the return factor
+     */
+    public void setBalanceFactor(double balanceFactor) {
+        if (balanceFactor == 0) {
+            setBoundedLoad(BoundedLoad.disabled());
+            return;
+        }
+        BoundedLoad current = getBoundedLoad();
+        BoundedLoad.Builder builder = current.isEnabled() ? current.toBuilder() : BoundedLoad.custom();
+        setBoundedLoad(builder.balanceFactor(balanceFactor).build());
+    }
+
+    /** @return the balance factor c, or 0 while bounded loads are off */
+    public double getBalanceFactor() {
+        BoundedLoad current = getBoundedLoad();
+        return current.isEnabled() ? current.balanceFactor() : 0;
+    }
+
+    /** The bounded-load state (agent loads, remembered keys), or null while off; for metrics and tests. */
+    public BoundedLoads boundedLoads() {
+        return boundedLoads;
+    }
+
+    /**
+     * The selection of a keyed exchange: the ring walk as it is, or, with bounded loads on, the
+     * walk's agent under the bound first and the rest of the walk after it.
+     *
+     * @param value     the exchange's key
+     * @param position  the key's ring position
+     * @param clockwise the ring walk from {@code position}, the ring owner first
+     * @param detail    the strategy's log detail
+     */
+    protected final Selection ringSelection(String value, long position, Iterator<String> clockwise,
+            Supplier<String> detail) {
+        BoundedLoads bounded = boundedLoads;
+        if (bounded == null) {
+            return new Selection(clockwise, detail);
+        }
+        Placement placement = bounded.place(value, position, clockwise);
+        return new Selection(placement.agents().iterator(), () -> detail.get() + " bounded=" + placement.kind());
+    }
+
+    /** Counts the attempt as load of {@code agentId} for bounded loads. */
+    @Override
+    protected void attemptStarted(String agentId, Exchange attempt) {
+        BoundedLoads bounded = boundedLoads;
+        if (bounded != null) {
+            bounded.recordSent(agentId);
+        }
     }
 
     /**
@@ -99,6 +192,7 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
     public abstract static class KeyedBuilder<B extends KeyedBuilder<B>> {
         Expression key = ExpressionBuilder.headerExpression(DEFAULT_KEY_HEADER);
         String keyName = DEFAULT_KEY_HEADER;
+        BoundedLoad boundedLoad = BoundedLoad.disabled();
 
         KeyedBuilder() {
         }
@@ -117,6 +211,12 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
         public B key(Expression expression, String name) {
             this.key = Objects.requireNonNull(expression, "key");
             this.keyName = name == null || name.isBlank() ? "key" : name;
+            return self();
+        }
+
+        /** Bounds each agent's share of recent requests ({@link BoundedLoad}); off by default. */
+        public B boundedLoad(BoundedLoad boundedLoad) {
+            this.boundedLoad = Objects.requireNonNull(boundedLoad, "boundedLoad");
             return self();
         }
 

@@ -1,0 +1,220 @@
+package io.github.agentlb.core.bounded;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Immutable configuration of consistent hashing with bounded loads ({@link BoundedLoads}), after
+ * Mirrokni, Thorup and Zadimoghaddam, <i>Consistent Hashing with Bounded Loads</i> (SODA 2018),
+ * the scheme HAProxy ({@code hash-balance-factor}) and Envoy ({@code hash_balance_factor}) ship.
+ * Validated when built: each setter of the {@link Builder} throws {@link IllegalArgumentException}
+ * naming the field and the bad value.
+ *
+ * <ul>
+ *   <li>{@link #balanceFactor()} c: no agent takes a request that would lift its load above
+ *       {@code ceil(c x mean)} (the paper's capacity). Default 1.25, as HAProxy's
+ *       {@code hash-balance-factor 125}; must be > 1.</li>
+ *   <li>{@link #returnFactor()} c_low: a key that overflowed returns to its home agent only when
+ *       home, with the key's own recent requests added, stays at or below {@code c_low x mean}
+ *       (hysteresis). Default 1.0 (the mean); must be in (0, c).</li>
+ *   <li>{@link #decayTime()} tau: the load is the count of recent requests sent to each agent,
+ *       each weighing {@code e^(-age/tau)}: about the requests of the last tau. Default 10 s.</li>
+ *   <li>{@link #maxKeys()}: the keys remembered (recent rate, overflow agent), least recently
+ *       used evicted first. Default 10,000 (about 2 MB).</li>
+ *   <li>{@link #overflowOrder()}: where overflow goes, the ring's next agent clockwise (the paper,
+ *       HAProxy) or an order seeded by the key's hash (Envoy).</li>
+ *   <li>{@link #sticky()}: true (default) keeps each key where it overflowed while the bound holds
+ *       and never moves a key to an agent its own recent requests would overload; false is the
+ *       plain rule of the paper, decided per request.</li>
+ * </ul>
+ *
+ * <p>{@link #disabled()} turns bounded loads off: the ring alone decides.
+ */
+public final class BoundedLoad {
+
+    /** Where a key goes when its home agent is full. */
+    public enum OverflowOrder {
+        /** The next agents clockwise on the ring, as in the paper and HAProxy. */
+        CLOCKWISE,
+        /** The other agents in an order seeded by the key's hash, as Envoy. */
+        KEY_SEEDED
+    }
+
+    /** Default balance factor: 1.25, as HAProxy's {@code hash-balance-factor 125}. */
+    public static final double DEFAULT_BALANCE_FACTOR = 1.25;
+    /** Default return factor: 1.0, an overflowed key returns when home is at the mean. */
+    public static final double DEFAULT_RETURN_FACTOR = 1.0;
+    /** Default decay time constant of the load measure: 10 s. */
+    public static final Duration DEFAULT_DECAY_TIME = Duration.ofSeconds(10);
+    /** Default number of keys remembered: 10,000. */
+    public static final int DEFAULT_MAX_KEYS = 10_000;
+
+    private static final BoundedLoad DISABLED = new BoundedLoad(custom(), false);
+
+    private final boolean enabled;
+    private final double balanceFactor;
+    private final double returnFactor;
+    private final Duration decayTime;
+    private final int maxKeys;
+    private final OverflowOrder overflowOrder;
+    private final boolean sticky;
+
+    private BoundedLoad(Builder b, boolean enabled) {
+        this.enabled = enabled;
+        this.balanceFactor = b.balanceFactor;
+        this.returnFactor = b.returnFactor;
+        this.decayTime = b.decayTime;
+        this.maxKeys = b.maxKeys;
+        this.overflowOrder = b.overflowOrder;
+        this.sticky = b.sticky;
+    }
+
+    /** @return a builder initialised with the defaults (enabled) */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** @return bounded loads with every default: c = 1.25, c_low = 1.0, tau = 10 s, sticky, clockwise */
+    public static BoundedLoad ofDefaults() {
+        return custom().build();
+    }
+
+    /** @return bounded loads off */
+    public static BoundedLoad disabled() {
+        return DISABLED;
+    }
+
+    /** @return whether the bound applies at all */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    /** @return c, > 1 */
+    public double balanceFactor() {
+        return balanceFactor;
+    }
+
+    /** @return c_low, in (0, c) */
+    public double returnFactor() {
+        return returnFactor;
+    }
+
+    /** @return tau of the decayed request count, > 0 */
+    public Duration decayTime() {
+        return decayTime;
+    }
+
+    /** @return the most keys remembered, >= 1 */
+    public int maxKeys() {
+        return maxKeys;
+    }
+
+    /** @return where overflow goes */
+    public OverflowOrder overflowOrder() {
+        return overflowOrder;
+    }
+
+    /** @return whether overflow is sticky (with hysteresis) rather than decided per request */
+    public boolean sticky() {
+        return sticky;
+    }
+
+    /** @return a builder holding this configuration (enabled) */
+    public Builder toBuilder() {
+        return custom().balanceFactor(balanceFactor).returnFactor(returnFactor).decayTime(decayTime)
+                .maxKeys(maxKeys).overflowOrder(overflowOrder).sticky(sticky);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof BoundedLoad other && enabled == other.enabled
+                && Double.compare(balanceFactor, other.balanceFactor) == 0
+                && Double.compare(returnFactor, other.returnFactor) == 0 && decayTime.equals(other.decayTime)
+                && maxKeys == other.maxKeys && overflowOrder == other.overflowOrder && sticky == other.sticky;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(enabled, balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, sticky);
+    }
+
+    @Override
+    public String toString() {
+        if (!enabled) {
+            return "BoundedLoad[disabled]";
+        }
+        return String.format(Locale.ROOT, "BoundedLoad[balanceFactor=%s, returnFactor=%s, decayTime=%s, maxKeys=%d,"
+                + " overflowOrder=%s, sticky=%s]", balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, sticky);
+    }
+
+    /** Builds a {@link BoundedLoad}; each setter validates at once. Not thread-safe. */
+    public static final class Builder {
+        private double balanceFactor = DEFAULT_BALANCE_FACTOR;
+        private double returnFactor = DEFAULT_RETURN_FACTOR;
+        private Duration decayTime = DEFAULT_DECAY_TIME;
+        private int maxKeys = DEFAULT_MAX_KEYS;
+        private OverflowOrder overflowOrder = OverflowOrder.CLOCKWISE;
+        private boolean sticky = true;
+
+        private Builder() {
+        }
+
+        /** @throws IllegalArgumentException if not a finite number > 1 */
+        public Builder balanceFactor(double balanceFactor) {
+            if (!(balanceFactor > 1) || Double.isInfinite(balanceFactor)) {
+                throw new IllegalArgumentException("balanceFactor must be > 1, was " + balanceFactor);
+            }
+            this.balanceFactor = balanceFactor;
+            return this;
+        }
+
+        /** Must be below {@code balanceFactor} when built. @throws IllegalArgumentException if not > 0 */
+        public Builder returnFactor(double returnFactor) {
+            if (!(returnFactor > 0) || Double.isInfinite(returnFactor)) {
+                throw new IllegalArgumentException("returnFactor must be > 0, was " + returnFactor);
+            }
+            this.returnFactor = returnFactor;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if null, zero or negative */
+        public Builder decayTime(Duration decayTime) {
+            if (decayTime == null || decayTime.isNegative() || decayTime.isZero()) {
+                throw new IllegalArgumentException("decayTime must be > 0, was " + decayTime);
+            }
+            this.decayTime = decayTime;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if {@code maxKeys < 1} */
+        public Builder maxKeys(int maxKeys) {
+            if (maxKeys < 1) {
+                throw new IllegalArgumentException("maxKeys must be >= 1, was " + maxKeys);
+            }
+            this.maxKeys = maxKeys;
+            return this;
+        }
+
+        /** Where overflow goes. */
+        public Builder overflowOrder(OverflowOrder overflowOrder) {
+            this.overflowOrder = Objects.requireNonNull(overflowOrder, "overflowOrder");
+            return this;
+        }
+
+        /** False gives the paper's plain per-request rule (no memory of overflow, no hysteresis). */
+        public Builder sticky(boolean sticky) {
+            this.sticky = sticky;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if {@code returnFactor >= balanceFactor} */
+        public BoundedLoad build() {
+            if (returnFactor >= balanceFactor) {
+                throw new IllegalArgumentException("returnFactor must be < balanceFactor (" + balanceFactor
+                        + "), was " + returnFactor);
+            }
+            return new BoundedLoad(this, true);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.github.agentlb.core.bounded;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A count of events that fades exponentially: an event {@code age} ns old weighs
+ * {@code e^(-age/tau)}, so at a steady rate r (events/s) the count settles at {@code r x tau}:
+ * roughly "the events of the last tau". Chosen over a sliding window because it is one value per
+ * counter, moves smoothly (no bucket edge where a burst leaves the window at once) and needs no
+ * timer; the price is a tail: an event 3 tau old still weighs 5%.
+ *
+ * <p>Thread-safe and lock-free: the value and the time it was last brought up to date are one
+ * immutable pair swapped by compare-and-set. A time earlier than the stored one (two threads'
+ * clock readings racing) decays nothing, so the count never grows by going back in time.
+ * O(1) per call, one {@link Math#exp} and one small allocation per {@link #add}.
+ */
+final class DecayedCount {
+
+    private record State(double value, long nanos) {
+    }
+
+    private final double tauNanos;
+    private final AtomicReference<State> state;
+
+    /**
+     * @param tauNanos the decay time constant tau, ns, > 0
+     * @param nowNanos the clock reading at creation, ns
+     */
+    DecayedCount(double tauNanos, long nowNanos) {
+        this.tauNanos = tauNanos;
+        this.state = new AtomicReference<>(new State(0, nowNanos));
+    }
+
+    /** Adds {@code amount} events at {@code nowNanos}. */
+    void add(double amount, long nowNanos) {
+        State current;
+        State next;
+        do {
+            current = state.get();
+            long latest = Math.max(current.nanos, nowNanos);
+            next = new State(decayed(current, latest) + amount, latest);
+        } while (!state.compareAndSet(current, next));
+    }
+
+    /** The count at {@code nowNanos}, in events. */
+    double valueAt(long nowNanos) {
+        return decayed(state.get(), nowNanos);
+    }
+
+    private double decayed(State s, long nowNanos) {
+        long age = nowNanos - s.nanos;
+        return age <= 0 ? s.value : s.value * Math.exp(-age / tauNanos);
+    }
+}

@@ -1,0 +1,93 @@
+package io.github.agentlb.core.bounded;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What bounded loads remember per key: its recent request rate and the agent it overflowed to,
+ * for at most {@code maxKeys} keys. When the table grows past {@code maxKeys + maxKeys/16}, the
+ * thread that notices evicts the least recently seen keys down to {@code maxKeys} (ties by key),
+ * O(k log k) once per {@code maxKeys/16} new keys, i.e. O(16 log k) amortized per new key; other
+ * threads never wait for it. An evicted key is a new key again: rate zero, at home.
+ *
+ * <p>Thread-safe: a {@link ConcurrentHashMap}; an entry's fields are volatile or atomic.
+ * Memory: about 200 bytes per key (entry, state, key string of a few characters).
+ */
+final class KeyTable {
+
+    /** One key's memory. */
+    static final class Entry {
+        final DecayedCount rate;
+        volatile String overflowAgent;
+        volatile long lastSeenNanos;
+
+        Entry(double tauNanos, long nowNanos) {
+            this.rate = new DecayedCount(tauNanos, nowNanos);
+            this.lastSeenNanos = nowNanos;
+        }
+    }
+
+    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    private final ReentrantLock eviction = new ReentrantLock();
+    private final int maxKeys;
+    private final int slack;
+    private final double tauNanos;
+
+    KeyTable(int maxKeys, double tauNanos) {
+        this.maxKeys = maxKeys;
+        this.slack = Math.max(1, maxKeys / 16);
+        this.tauNanos = tauNanos;
+    }
+
+    /** The entry of {@code key}, created when new; marks it seen at {@code nowNanos}. */
+    Entry touch(String key, long nowNanos) {
+        Entry entry = entries.get(key);
+        if (entry == null) {
+            entry = entries.computeIfAbsent(key, k -> new Entry(tauNanos, nowNanos));
+            if (entries.size() > maxKeys + slack) {
+                evict();
+            }
+        }
+        entry.lastSeenNanos = nowNanos;
+        return entry;
+    }
+
+    /** Keys remembered now. */
+    int size() {
+        return entries.size();
+    }
+
+    /** Keys now remembered as overflowed. O(k). */
+    long overflowed() {
+        return entries.values().stream().filter(e -> e.overflowAgent != null).count();
+    }
+
+    private void evict() {
+        if (!eviction.tryLock()) {
+            return;
+        }
+        try {
+            // Stamps are read once: sorting on fields other threads keep writing would break the sort.
+            List<Seen> all = new ArrayList<>(entries.size());
+            entries.forEach((key, entry) -> all.add(new Seen(key, entry, entry.lastSeenNanos)));
+            int excess = all.size() - maxKeys;
+            if (excess <= 0) {
+                return;
+            }
+            all.sort(Seen.OLDEST_FIRST);
+            for (int i = 0; i < excess; i++) {
+                entries.remove(all.get(i).key, all.get(i).entry);
+            }
+        } finally {
+            eviction.unlock();
+        }
+    }
+
+    private record Seen(String key, Entry entry, long nanos) {
+        static final Comparator<Seen> OLDEST_FIRST = Comparator.comparingLong(Seen::nanos).thenComparing(Seen::key);
+    }
+}
