@@ -21,12 +21,14 @@ import org.slf4j.LoggerFactory;
  *       {@code X-Agent-Memory} (see {@link LoadSnapshot});</li>
  *   <li>{@code GET /health}: 200 {@code {"status":"UP","agent_id":...}};</li>
  *   <li>other methods on those paths (TRACE and OPTIONS included): 405 with {@code Allow: GET};
- *       other paths: 404; a target that is not a valid URI (a malformed percent-escape such as
- *       {@code %zz}, an unescaped {@code |}): 400; any failure: 500. Every error is
+ *       other paths: 404; a target {@link RequestTarget} refuses (not printable ASCII, a malformed
+ *       percent-escape such as {@code %zz}, an unescaped {@code |}) or a bad {@code Host} (two
+ *       lines, not {@code host[:port]}): 400; any failure: 500. Every error is
  *       {@code {"error":...,"detail":...}}, as the demo proxy's; no stack trace reaches the client.</li>
  * </ul>
  *
- * <p>One consumer with {@code matchOnUriPrefix} takes every path and every standard method so
+ * <p>The consumer is {@link Http11Component}'s (no body after a HEAD answer, pipelined requests
+ * answered in order). One consumer with {@code matchOnUriPrefix} takes every path and every standard method so
  * that 404 and 405 are JSON too (netty-http's own are empty). It runs on Netty's I/O threads
  * ({@code usingExecutorService=false}) because nothing in the route blocks. Headers are not
  * mapped ({@code mapHeaders=false}): the route reads method and target from the Netty request,

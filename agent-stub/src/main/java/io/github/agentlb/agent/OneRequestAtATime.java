@@ -38,7 +38,8 @@ public final class OneRequestAtATime extends ChannelDuplexHandler {
             ctx.fireChannelRead(msg);
         } else if (closing) {
             ReferenceCountUtil.release(msg);
-        } else if (answering) {
+        } else if (answering || !waiting.isEmpty()) {
+            // Behind the one being answered, or behind those already waiting for next().
             waiting.add(msg);
             if (waiting.size() >= MAX_WAITING) {
                 ctx.channel().config().setAutoRead(false);

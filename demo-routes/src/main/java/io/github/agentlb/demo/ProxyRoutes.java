@@ -46,25 +46,32 @@ import org.slf4j.LoggerFactory;
  *   <li>All agents down: 503 {@code {"error":"no agent available","detail":...}}.</li>
  *   <li>An agent answer that cannot be relayed (unreadable, no status): 502
  *       {@code {"error":"bad gateway","detail":...}}.</li>
- *   <li>Unknown path: 404; another method on {@code /process/{req_id}} (TRACE and OPTIONS
- *       included): 405 with {@code Allow: GET}; a target that is not a valid URI (a malformed
- *       percent-escape such as {@code %zz}, an unescaped {@code |}): 400. Every error body is
+ *   <li>Unknown path: 404; another method on {@code /process/{req_id}} (HEAD, TRACE and OPTIONS
+ *       included): 405 with {@code Allow: GET}; a target {@link RequestTarget} refuses (not
+ *       printable ASCII, a character RFC 3986 does not allow, {@code %zz}) or a bad {@code Host}
+ *       (two lines, not {@code host[:port]}): 400. Every error body is
  *       {@code {"error":...,"detail":...}}; never a stack trace, Java class name or exchange id.</li>
  * </ul>
  *
- * <h2>What netty-http answers itself</h2>
- * A request line over 4096 characters, headers over 8 KB, an HTTP/1.1 request without
- * {@code Host} or a method outside {@value #CONSUMER_METHODS}: an empty {@code text/plain}
- * 400 or 405 from Netty's codec or Camel's channel handler, before the route runs.
+ * <h2>HTTP/1.1</h2>
+ * The consumer is {@link Http11Component}'s: Netty's {@code HttpServerCodec} (no body after a
+ * HEAD answer) and one request at a time per connection (pipelined requests answered in order).
+ * HTTP/1.0 without keep-alive and {@code Connection: close} get the connection closed after the
+ * answer (netty-http's own handling). netty-http itself answers, with an empty {@code text/plain}
+ * 400 or 405, a request line over 4096 characters, headers over 8 KB, a request without
+ * {@code Host} or a method outside {@value #CONSUMER_METHODS}.
  *
  * <h2>What the agent gets</h2>
- * Method GET, the path and query exactly as the client encoded them, and no client header: the
- * inbound headers ({@code Host}, {@code Camel*}, everything) are dropped, so none can reach the
- * agent or redirect the request. {@code req_id} and {@code user_id} are set as message headers for
- * the balancer (the key of {@code ConsistentHashLB}, the decision log) and filtered out of the
- * agent request by the producer's header filter strategy. {@code user_id} is read from the first
- * {@code user_id} query parameter; a missing or empty one leaves the header unset, which
- * {@code ConsistentHashLB} spreads round-robin; any other string is a key.
+ * Method GET, the client's path and query byte for byte (set on the agent request by
+ * {@link ForwardingBinding}, as camel-netty-http's URI encoding would escape {@code ~}), the
+ * agent's {@code Host}, {@code Via} and {@code X-Forwarded-For}, and no client header: the
+ * inbound headers ({@code Host}, {@code Camel*}, hop-by-hop, everything) are dropped, so none can
+ * reach the agent or redirect the request. {@code req_id} and {@code user_id} are set as message
+ * headers for the balancer (the key of {@code ConsistentHashLB}, the decision log) and filtered
+ * out of the agent request by the producer's header filter strategy. {@code user_id} is read
+ * from the first {@code user_id} query parameter; a missing or empty one leaves the header unset,
+ * which {@code ConsistentHashLB} spreads round-robin; any other string is a key. Log lines quote
+ * client text through {@link LogText}.
  *
  * <h2>Threads</h2>
  * Everything runs on Netty I/O threads ({@code usingExecutorService=false}) and the balancer
