@@ -1,7 +1,5 @@
 package io.github.agentlb.demo;
 
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import org.apache.camel.Message;
 import org.apache.camel.component.netty.http.DefaultNettyHttpBinding;
@@ -9,9 +7,8 @@ import org.apache.camel.component.netty.http.NettyHttpConfiguration;
 
 /**
  * The agent request of the demo proxy: camel-netty-http's own, with the request-target set to
- * the client's path and query exactly as received, {@code Via} and {@code X-Forwarded-For}
- * added (RFC 9110 §7.6.3; the client address as nginx's {@code $remote_addr}) and no
- * {@code Content-Length} on a request without content.
+ * the client's path and query exactly as received, and {@code Via} and {@code X-Forwarded-For}
+ * added (RFC 9110 §7.6.3; the client address as nginx's {@code $remote_addr}).
  *
  * <p>camel-netty-http builds the target from {@code CamelHttpPath} and {@code CamelHttpRawQuery}
  * through {@code UnsafeUriCharactersEncoder.encodeHttpURI}, which escapes {@code ~} and other
@@ -46,10 +43,6 @@ final class ForwardingBinding extends DefaultNettyHttpBinding {
             request.headers().set("Via", hop.clientVersion() + " " + VIA_NAME);
             if (hop.clientAddress() != null) {
                 request.headers().set("X-Forwarded-For", hop.clientAddress());
-            }
-            if (request instanceof FullHttpRequest full && !full.content().isReadable()) {
-                // A GET without content says nothing about its length (RFC 9110 §8.6).
-                request.headers().remove(HttpHeaderNames.CONTENT_LENGTH);
             }
         }
         return request;
