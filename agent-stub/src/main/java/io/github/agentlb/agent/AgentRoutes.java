@@ -1,7 +1,9 @@
 package io.github.agentlb.agent;
 
-import java.net.URI;
-import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.camel.Exchange;
@@ -19,16 +21,18 @@ import org.slf4j.LoggerFactory;
  *       {@code X-Agent-Memory} (see {@link LoadSnapshot});</li>
  *   <li>{@code GET /health}: 200 {@code {"status":"UP","agent_id":...}};</li>
  *   <li>other methods on those paths (TRACE and OPTIONS included): 405 with {@code Allow: GET};
- *       other paths: 404; a target that is not a valid URI (a malformed percent-escape such as
- *       {@code %zz}, an unescaped {@code |}): 400; any failure: 500. Every error is
+ *       other paths: 404; a target {@link RequestTarget} refuses (not printable ASCII, a malformed
+ *       percent-escape such as {@code %zz}, an unescaped {@code |}) or a bad {@code Host} (two
+ *       lines, not {@code host[:port]}): 400; any failure: 500. Every error is
  *       {@code {"error":...,"detail":...}}, as the demo proxy's; no stack trace reaches the client.</li>
  * </ul>
  *
- * <p>One consumer with {@code matchOnUriPrefix} takes every path and every standard method so
+ * <p>The consumer is {@link Http11Component}'s (no body after a HEAD answer, pipelined requests
+ * answered in order). One consumer with {@code matchOnUriPrefix} takes every path and every standard method so
  * that 404 and 405 are JSON too (netty-http's own are empty). It runs on Netty's I/O threads
  * ({@code usingExecutorService=false}) because nothing in the route blocks. Headers are not
  * mapped ({@code mapHeaders=false}): the route reads method and target from the Netty request,
- * because Camel's mapping parses the target with {@link URI} and, when that fails, closes the
+ * because Camel's mapping parses the target with {@link java.net.URI} and, when that fails, closes the
  * connection without answering.
  *
  * <p>Use it in your own CamelContext, or let {@link StubAgent} do so. A port of 0 binds an
@@ -65,9 +69,9 @@ public class AgentRoutes extends RouteBuilder {
 
     /** The HTTP endpoint URI of the consumer. */
     public String endpointUri() {
-        return "netty-http:http://" + config.host() + ":" + config.port()
+        return Http11Component.SCHEME + ":http://" + config.host() + ":" + config.port()
                 + "/?matchOnUriPrefix=true&usingExecutorService=false&muteException=true&mapHeaders=false"
-                + "&traceEnabled=true&httpMethodRestrict=" + CONSUMER_METHODS;
+                + "&logWarnOnBadRequest=false&traceEnabled=true&httpMethodRestrict=" + CONSUMER_METHODS;
     }
 
     /** The base URL clients use, e.g. {@code http://127.0.0.1:8081}. */
@@ -78,6 +82,7 @@ public class AgentRoutes extends RouteBuilder {
     @Override
     public void configure() throws Exception {
         service.setCamelContext(getContext());
+        Http11Component.register(getContext());
 
         onException(Exception.class)
                 .handled(true)
@@ -85,7 +90,7 @@ public class AgentRoutes extends RouteBuilder {
 
         from(endpointUri())
                 .routeId("agent-" + config.agentId())
-                .process(AgentRoutes::classify)
+                .process(this::classify)
                 .choice()
                     .when(exchangeProperty(BAD_TARGET).isNotNull()).process(AgentRoutes::badRequest)
                     .when(kind(AgentRequest.Kind.PROCESS)).process(service)
@@ -107,27 +112,30 @@ public class AgentRoutes extends RouteBuilder {
      * netty-http would echo them back as response headers otherwise. A target that is not a URI
      * is marked {@link #BAD_TARGET} and classified as not found.
      */
-    private static void classify(Exchange exchange) {
+    private void classify(Exchange exchange) {
         Message in = exchange.getMessage();
         String method;
         String target;
+        List<String> hosts = List.of();
         if (in instanceof NettyHttpMessage netty && netty.getHttpRequest() != null) {
             method = netty.getHttpRequest().method().name();
             target = netty.getHttpRequest().uri();
+            hosts = netty.getHttpRequest().headers().getAll(HttpHeaderNames.HOST);
         } else {
             method = in.getHeader(Exchange.HTTP_METHOD, String.class);
             target = in.getHeader(Exchange.HTTP_URI, String.class);
         }
+        RequestTarget parsed = RequestTarget.parse(method, target);
+        String problem = parsed.valid() ? RequestTarget.hostProblem(hosts) : parsed.problem();
         String path = null;
-        String rawQuery = null;
-        try {
-            URI uri = new URI(target == null ? "" : target);
-            path = uri.getPath();
-            rawQuery = uri.getRawQuery();
-        } catch (URISyntaxException e) {
-            exchange.setProperty(BAD_TARGET, "malformed request target: " + e.getMessage());
+        if (problem == null) {
+            // In a path '+' is a literal plus, not a space.
+            path = URLDecoder.decode(parsed.path().replace("+", "%2B"), StandardCharsets.UTF_8);
+        } else {
+            exchange.setProperty(BAD_TARGET, problem);
+            LOG.debug("Agent {} answered 400: {}", config.agentId(), problem);
         }
-        exchange.setProperty(AgentService.REQUEST, AgentRequest.classify(method, path, rawQuery));
+        exchange.setProperty(AgentService.REQUEST, AgentRequest.classify(method, path, parsed.query()));
         exchange.setProperty(PATH, path);
         exchange.setProperty(METHOD, method);
         in.removeHeaders("*");
@@ -155,7 +163,7 @@ public class AgentRoutes extends RouteBuilder {
 
     private void internalError(Exchange exchange) throws Exception {
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-        LOG.warn("Agent {} failed a request: {}", config.agentId(), String.valueOf(cause));
+        LOG.warn("Agent {} failed a request: {}", config.agentId(), LogText.escape(cause));
         LOG.debug("Failure detail", cause);
         exchange.getMessage().removeHeaders("*");
         HttpReplies.error(exchange, 500, "internal error",

@@ -93,7 +93,8 @@ public final class AgentService extends AsyncProcessorSupport implements CamelCo
                 new ProcessResponse(config.agentId(), request.requestId(), request.userId(), timestamp));
         long count = served.incrementAndGet();
         LOG.debug("agent={} request_id={} user_id={} utilization={} served={}",
-                config.agentId(), request.requestId(), request.userId(), load.utilization(), count);
+                config.agentId(), LogText.escape(request.requestId()), LogText.escape(request.userId()),
+                load.utilization(), count);
     }
 
     /** The station's current load (not counting a request being answered). */

@@ -1,10 +1,8 @@
 package io.github.agentlb.demo;
 
-import java.net.URI;
-import java.net.URISyntaxException;
+import io.github.agentlb.agent.RequestTarget;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
  * What an inbound request asks of the proxy, read from its method and raw request target.
@@ -29,9 +27,6 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
     public static final String PROCESS_PREFIX = "/process/";
     /** Query parameter that keys consistent hashing. */
     public static final String USER_ID_PARAM = "user_id";
-    /** Characters of the target quoted in {@link #problem()} at most. */
-    static final int MAX_QUOTED_TARGET = 200;
-
     /** The answer a request gets. */
     public enum Kind {
         /** {@code GET /process/{req_id}}: load-balanced to an agent. */
@@ -41,8 +36,9 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
         /** Any other path: 404. */
         NOT_FOUND,
         /**
-         * A target that is not a valid URI: a malformed percent-escape ({@code %zz}, a trailing
-         * {@code %}) or a character that must be escaped ({@code |}, space, ...): 400.
+         * A target that is not a valid request-target: a malformed percent-escape ({@code %zz}, a
+         * trailing {@code %}), a character that must be escaped ({@code |}, space, ...), a
+         * non-ASCII byte; or a bad {@code Host}: 400.
          */
         BAD_REQUEST
     }
@@ -54,26 +50,21 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
 
     /**
      * Classifies a request. Pure; never throws on odd input. A target is bad when
-     * {@link URI#URI(String)} rejects it (RFC 2396 syntax), the rule the agents apply too, so a
+     * {@link RequestTarget} refuses it (RFC 9112 §3.2, RFC 3986: printable ASCII, each character
+     * allowed where it stands, well-formed percent-escapes), the rule the agents apply too, so a
      * request the proxy accepts never fails there for its syntax.
      *
      * @param method    HTTP method, e.g. {@code GET}
-     * @param rawTarget the request target as received, in origin form ({@code /p?q}) or absolute
-     *                  form ({@code http://host/p?q})
+     * @param rawTarget the request target as received, one char per byte, in origin form
+     *                  ({@code /p?q}) or absolute form ({@code http://host/p?q})
      */
     public static ProxyRequest parse(String method, String rawTarget) {
-        String problem = syntaxProblem(rawTarget);
-        if (problem != null) {
-            return new ProxyRequest(Kind.BAD_REQUEST, "", null, null, null, problem);
+        RequestTarget target = RequestTarget.parse(method, rawTarget);
+        if (!target.valid()) {
+            return badRequest(target.problem());
         }
-        String target = rawTarget == null ? "" : stripSchemeAndAuthority(rawTarget);
-        int fragment = target.indexOf('#');
-        if (fragment >= 0) {
-            target = target.substring(0, fragment);
-        }
-        int q = target.indexOf('?');
-        String rawPath = q < 0 ? target : target.substring(0, q);
-        String rawQuery = q < 0 ? null : target.substring(q + 1);
+        String rawPath = target.path();
+        String rawQuery = target.query();
         if (rawPath.startsWith(PROCESS_PREFIX)) {
             String segment = rawPath.substring(PROCESS_PREFIX.length());
             if (!segment.isEmpty() && segment.indexOf('/') < 0) {
@@ -84,35 +75,9 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
         return new ProxyRequest(Kind.NOT_FOUND, rawPath, rawQuery, null, null);
     }
 
-    /** Why {@code rawTarget} is not a URI, or null if it is one. */
-    private static String syntaxProblem(String rawTarget) {
-        if (rawTarget == null) {
-            return null;
-        }
-        try {
-            new URI(rawTarget);
-            return null;
-        } catch (URISyntaxException e) {
-            String quoted = rawTarget.length() <= MAX_QUOTED_TARGET
-                    ? rawTarget : rawTarget.substring(0, MAX_QUOTED_TARGET) + "...";
-            String reason = e.getReason().isEmpty() ? "malformed"
-                    : e.getReason().substring(0, 1).toLowerCase(Locale.ROOT) + e.getReason().substring(1);
-            return "malformed request target: " + reason
-                    + (e.getIndex() >= 0 ? " at index " + e.getIndex() : "") + " of " + quoted;
-        }
-    }
-
-    private static String stripSchemeAndAuthority(String target) {
-        int scheme = target.indexOf("://");
-        if (scheme < 0 || target.startsWith("/")) {
-            return target;
-        }
-        int path = target.indexOf('/', scheme + 3);
-        int query = target.indexOf('?', scheme + 3);
-        if (path < 0 || (query >= 0 && query < path)) {
-            return query < 0 ? "/" : "/" + target.substring(query);
-        }
-        return target.substring(path);
+    /** A {@link Kind#BAD_REQUEST} for {@code problem}, which must quote client text safely. */
+    public static ProxyRequest badRequest(String problem) {
+        return new ProxyRequest(Kind.BAD_REQUEST, "", null, null, null, problem);
     }
 
     /** The decoded value of the first parameter {@code name}, "" without '=', null if absent. */
@@ -134,7 +99,7 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
         try {
             return URLDecoder.decode(raw, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            // Unreachable after syntaxProblem() for parse(); kept so that the helper never throws.
+            // Unreachable after RequestTarget's check for parse(); kept so that the helper never throws.
             return raw;
         }
     }

@@ -2,11 +2,17 @@ package io.github.agentlb.demo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.agentlb.agent.Http11Component;
+import io.github.agentlb.agent.LogText;
+import io.github.agentlb.agent.RequestTarget;
 import io.github.agentlb.camel.AgentFailure;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +23,7 @@ import java.util.stream.Collectors;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.component.netty.http.NettyHttpConstants;
+import org.apache.camel.component.netty.NettyConstants;
 import org.apache.camel.component.netty.http.NettyHttpEndpoint;
 import org.apache.camel.component.netty.http.NettyHttpHeaderFilterStrategy;
 import org.apache.camel.component.netty.http.NettyHttpMessage;
@@ -40,25 +46,32 @@ import org.slf4j.LoggerFactory;
  *   <li>All agents down: 503 {@code {"error":"no agent available","detail":...}}.</li>
  *   <li>An agent answer that cannot be relayed (unreadable, no status): 502
  *       {@code {"error":"bad gateway","detail":...}}.</li>
- *   <li>Unknown path: 404; another method on {@code /process/{req_id}} (TRACE and OPTIONS
- *       included): 405 with {@code Allow: GET}; a target that is not a valid URI (a malformed
- *       percent-escape such as {@code %zz}, an unescaped {@code |}): 400. Every error body is
+ *   <li>Unknown path: 404; another method on {@code /process/{req_id}} (HEAD, TRACE and OPTIONS
+ *       included): 405 with {@code Allow: GET}; a target {@link RequestTarget} refuses (not
+ *       printable ASCII, a character RFC 3986 does not allow, {@code %zz}) or a bad {@code Host}
+ *       (two lines, not {@code host[:port]}): 400. Every error body is
  *       {@code {"error":...,"detail":...}}; never a stack trace, Java class name or exchange id.</li>
  * </ul>
  *
- * <h2>What netty-http answers itself</h2>
- * A request line over 4096 characters, headers over 8 KB, an HTTP/1.1 request without
- * {@code Host} or a method outside {@value #CONSUMER_METHODS}: an empty {@code text/plain}
- * 400 or 405 from Netty's codec or Camel's channel handler, before the route runs.
+ * <h2>HTTP/1.1</h2>
+ * The consumer is {@link Http11Component}'s: Netty's {@code HttpServerCodec} (no body after a
+ * HEAD answer) and one request at a time per connection (pipelined requests answered in order).
+ * HTTP/1.0 without keep-alive and {@code Connection: close} get the connection closed after the
+ * answer (netty-http's own handling). netty-http itself answers, with an empty {@code text/plain}
+ * 400 or 405, a request line over 4096 characters, headers over 8 KB, a request without
+ * {@code Host} or a method outside {@value #CONSUMER_METHODS}.
  *
  * <h2>What the agent gets</h2>
- * Method GET, the path and query exactly as the client encoded them, and no client header: the
- * inbound headers ({@code Host}, {@code Camel*}, everything) are dropped, so none can reach the
- * agent or redirect the request. {@code req_id} and {@code user_id} are set as message headers for
- * the balancer (the key of {@code ConsistentHashLB}, the decision log) and filtered out of the
- * agent request by the producer's header filter strategy. {@code user_id} is read from the first
- * {@code user_id} query parameter; a missing or empty one leaves the header unset, which
- * {@code ConsistentHashLB} spreads round-robin; any other string is a key.
+ * Method GET, the client's path and query byte for byte (set on the agent request by
+ * {@link ForwardingBinding}, as camel-netty-http's URI encoding would escape {@code ~}), the
+ * agent's {@code Host}, {@code Via} and {@code X-Forwarded-For}, and no client header: the
+ * inbound headers ({@code Host}, {@code Camel*}, hop-by-hop, everything) are dropped, so none can
+ * reach the agent or redirect the request. {@code req_id} and {@code user_id} are set as message
+ * headers for the balancer (the key of {@code ConsistentHashLB}, the decision log) and filtered
+ * out of the agent request by the producer's header filter strategy. {@code user_id} is read
+ * from the first {@code user_id} query parameter; a missing or empty one leaves the header unset,
+ * which {@code ConsistentHashLB} spreads round-robin; any other string is a key. Log lines quote
+ * client text through {@link LogText}.
  *
  * <h2>Threads</h2>
  * Everything runs on Netty I/O threads ({@code usingExecutorService=false}) and the balancer
@@ -122,9 +135,9 @@ public class ProxyRoutes extends RouteBuilder {
      * {@link java.net.URI} and, on a malformed escape, closes the connection without answering.
      */
     public String consumerUri() {
-        return "netty-http:http://" + config.host() + ":" + config.port()
+        return Http11Component.SCHEME + ":http://" + config.host() + ":" + config.port()
                 + "/?matchOnUriPrefix=true&usingExecutorService=false&muteException=true&mapHeaders=false"
-                + "&traceEnabled=true&httpMethodRestrict=" + CONSUMER_METHODS;
+                + "&logWarnOnBadRequest=false&traceEnabled=true&httpMethodRestrict=" + CONSUMER_METHODS;
     }
 
     /** The agent base URL for a balancer agent id (an endpoint URI), or the id itself if unknown. */
@@ -135,6 +148,7 @@ public class ProxyRoutes extends RouteBuilder {
     @Override
     public void configure() throws Exception {
         errorHandler(noErrorHandler());
+        Http11Component.register(getContext());
 
         LoadBalanceDefinition balance = from(consumerUri())
                 .routeId(ROUTE_ID)
@@ -181,6 +195,7 @@ public class ProxyRoutes extends RouteBuilder {
         c.setProducerPoolEnabled(true);
         c.setProducerPoolMaxTotal(PRODUCER_POOL_MAX_TOTAL);
         c.setProducerPoolMaxIdle(PRODUCER_POOL_MAX_IDLE);
+        endpoint.setNettyHttpBinding(new ForwardingBinding());
         NettyHttpHeaderFilterStrategy filter = new NettyHttpHeaderFilterStrategy();
         // The balancer's inputs travel as headers inside Camel but are not the agent's business.
         filter.getOutFilter().addAll(Set.of(REQUEST_ID_HEADER, USER_ID_HEADER));
@@ -192,11 +207,15 @@ public class ProxyRoutes extends RouteBuilder {
     private void accept(Exchange exchange) throws JsonProcessingException {
         Message in = exchange.getMessage();
         String method = method(in);
-        ProxyRequest request = ProxyRequest.parse(method, rawTarget(in));
+        FullHttpRequest received = in instanceof NettyHttpMessage netty ? netty.getHttpRequest() : null;
+        String hostProblem = received == null ? null
+                : RequestTarget.hostProblem(received.headers().getAll(HttpHeaderNames.HOST));
+        ProxyRequest request = hostProblem != null ? ProxyRequest.badRequest(hostProblem)
+                : ProxyRequest.parse(method, rawTarget(in));
         exchange.setProperty(REQUEST_PROPERTY, request);
         switch (request.kind()) {
             case BAD_REQUEST -> {
-                LOG.debug("Answered 400: {}", request.problem());
+                LOG.debug("Answered 400: {}", LogText.escape(request.problem()));
                 reply(exchange, 400, error("bad request", request.problem()));
                 exchange.setRouteStop(true);
             }
@@ -217,13 +236,14 @@ public class ProxyRoutes extends RouteBuilder {
                         record(done);
                     }
                 });
+                exchange.setProperty(ForwardingBinding.HOP_PROPERTY, new ForwardingBinding.Hop(
+                        request.rawQuery() == null ? request.rawPath() : request.rawPath() + "?" + request.rawQuery(),
+                        received == null ? "1.1" : received.protocolVersion().majorVersion() + "."
+                                + received.protocolVersion().minorVersion(),
+                        clientAddress(in)));
                 in.removeHeaders("*");
                 in.setBody(null);
                 in.setHeader(Exchange.HTTP_METHOD, "GET");
-                in.setHeader(Exchange.HTTP_PATH, request.rawPath());
-                if (request.rawQuery() != null) {
-                    in.setHeader(Exchange.HTTP_RAW_QUERY, request.rawQuery());
-                }
                 in.setHeader(REQUEST_ID_HEADER, request.requestId());
                 if (request.userId() != null && !request.userId().isEmpty()) {
                     in.setHeader(USER_ID_HEADER, request.userId());
@@ -239,6 +259,13 @@ public class ProxyRoutes extends RouteBuilder {
             return netty.getHttpRequest().method().name();
         }
         return in.getHeader(Exchange.HTTP_METHOD, String.class);
+    }
+
+    /** The client's IP address, null if unknown. */
+    private static String clientAddress(Message in) {
+        Object address = in.getHeader(NettyConstants.NETTY_REMOTE_ADDRESS);
+        return address instanceof InetSocketAddress socket && socket.getAddress() != null
+                ? socket.getAddress().getHostAddress() : null;
     }
 
     /** The request target exactly as received: Camel's own headers hold it decoded. */
@@ -310,9 +337,10 @@ public class ProxyRoutes extends RouteBuilder {
         return config.agentNames().containsValue(agentId) ? agentId : agentUrl(agentId);
     }
 
+    /** The request id for a log line: client text, escaped. */
     private static String requestId(Exchange exchange) {
         ProxyRequest request = exchange.getProperty(REQUEST_PROPERTY, ProxyRequest.class);
-        return request == null ? exchange.getExchangeId() : request.requestId();
+        return request == null ? exchange.getExchangeId() : LogText.escape(request.requestId());
     }
 
     private static Map<String, Object> error(String error, String detail) {

@@ -62,6 +62,40 @@ final class RawHttp {
         }
     }
 
+    /**
+     * Writes {@code request}, one byte per char (ISO-8859-1, so {@code "\u00C3"} is the byte 0xC3),
+     * and returns every byte read until the server closes the connection, one char per byte.
+     */
+    static String talk(String baseUrl, String request) {
+        URI base = URI.create(baseUrl);
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), TIMEOUT_MS);
+            socket.setSoTimeout(TIMEOUT_MS);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try {
+                socket.getInputStream().transferTo(bytes);
+            } catch (SocketTimeoutException e) {
+                throw new IllegalStateException("connection still open after " + TIMEOUT_MS + " ms: "
+                        + bytes.toString(StandardCharsets.ISO_8859_1), e);
+            }
+            return bytes.toString(StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A complete answer as the servers write it: status line, the given header lines, Content-Length first. */
+    static String answer(String statusLine, String body, String... headerLines) {
+        StringBuilder out = new StringBuilder(statusLine).append("\r\n");
+        out.append("content-length: ").append(body.getBytes(StandardCharsets.ISO_8859_1).length).append("\r\n");
+        for (String line : headerLines) {
+            out.append(line).append("\r\n");
+        }
+        return out.append("\r\n").append(body).toString();
+    }
+
     private static String readAll(InputStream in) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         byte[] buffer = new byte[8192];

@@ -32,6 +32,9 @@ final class SpyAgent implements AutoCloseable {
     private volatile int status = 200;
     private volatile String body = "{\"agent_id\":\"SPY\"}";
     private volatile String contentType = "application/json";
+    private volatile boolean echo;
+    private final Map<String, Long> delayMsByTarget = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final String DELAY_PROPERTY = "spy.delayMs";
 
     private SpyAgent(int port) {
         this.port = port;
@@ -43,7 +46,8 @@ final class SpyAgent implements AutoCloseable {
             @Override
             public void configure() {
                 from("netty-http:http://127.0.0.1:" + spy.port + "/?matchOnUriPrefix=true&usingExecutorService=false")
-                        .process(spy::answer);
+                        .process(spy::answer)
+                        .delay(exchangeProperty(DELAY_PROPERTY)).asyncDelayed();
             }
         });
         spy.context.start();
@@ -58,8 +62,9 @@ final class SpyAgent implements AutoCloseable {
             headers.put(name, request.headers().getAll(name));
         }
         seen.add(new Seen(request.method().name(), request.uri(), headers));
+        exchange.setProperty(DELAY_PROPERTY, delayMsByTarget.getOrDefault(request.uri(), 0L));
         in.removeHeaders("*");
-        in.setBody(body);
+        in.setBody(echo ? request.uri() : body);
         in.setHeader(Exchange.HTTP_RESPONSE_CODE, status);
         in.setHeader(Exchange.CONTENT_TYPE, contentType);
         in.setHeader("X-Agent-Utilization", "0.5");
@@ -72,6 +77,18 @@ final class SpyAgent implements AutoCloseable {
         this.status = status;
         this.contentType = contentType;
         this.body = body;
+        return this;
+    }
+
+    /** Answers with the request target as the body, with the configured status and type. */
+    SpyAgent echoing() {
+        this.echo = true;
+        return this;
+    }
+
+    /** Answers requests for exactly {@code target} after {@code delayMs}, without holding a thread. */
+    SpyAgent slow(String target, long delayMs) {
+        delayMsByTarget.put(target, delayMs);
         return this;
     }
 

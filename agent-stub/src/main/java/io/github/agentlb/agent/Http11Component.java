@@ -1,0 +1,51 @@
+package io.github.agentlb.agent;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.camel.CamelContext;
+import org.apache.camel.component.netty.http.HttpServerBootstrapFactory;
+import org.apache.camel.component.netty.http.NettyHttpComponent;
+import org.apache.camel.component.netty.http.NettyHttpConsumer;
+import org.apache.camel.support.service.ServiceHelper;
+
+/**
+ * camel-netty-http whose servers use {@link Http11ServerInitializer}: Netty's
+ * {@code HttpServerCodec} (a HEAD answer has no body) and one request at a time per connection
+ * (pipelined requests are answered in order). Producers are camel-netty-http's own.
+ *
+ * <p>netty-http builds every consumer's pipeline with its own {@code HttpServerInitializerFactory}
+ * and ignores the {@code serverInitializerFactory} option, so the pipeline is replaced where the
+ * component creates its servers. Register it under {@link #SCHEME} (see {@link #register}); SSL
+ * is not supported.
+ */
+public class Http11Component extends NettyHttpComponent {
+
+    /** The scheme the agent and the demo proxy register this component under. */
+    public static final String SCHEME = "agentlb-http";
+
+    private final Map<String, HttpServerBootstrapFactory> servers = new ConcurrentHashMap<>();
+
+    /** Adds an {@code Http11Component} as {@value #SCHEME} to {@code context} unless one is there. */
+    public static void register(CamelContext context) {
+        if (context.hasComponent(SCHEME) == null) {
+            context.addComponent(SCHEME, new Http11Component());
+        }
+    }
+
+    @Override
+    protected HttpServerBootstrapFactory getOrCreateHttpNettyServerBootstrapFactory(NettyHttpConsumer consumer) {
+        return servers.computeIfAbsent(consumer.getConfiguration().getAddress(), address -> {
+            HttpServerBootstrapFactory server =
+                    new HttpServerBootstrapFactory(getMultiplexChannelHandler(consumer.getConfiguration().getPort()));
+            server.init(getCamelContext(), consumer.getConfiguration(), new Http11ServerInitializer(consumer));
+            return server;
+        });
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        super.doStop();
+        ServiceHelper.stopService(servers.values());
+        servers.clear();
+    }
+}

@@ -1,0 +1,183 @@
+package io.github.agentlb.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The stub agent as a strict HTTP/1.1 server (RFC 9110, RFC 9112), byte by byte on a socket: one
+ * test per rule with the exact bytes the client gets. The load headers and the timestamp of a
+ * 200 answer vary with time, so they are compared as {@code X-Agent-Cpu: *} and
+ * {@code "timestamp":*}. Each conversation ends with {@code Connection: close}, so that the
+ * agent closing the connection marks the end of its answers.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class AgentConformanceTest {
+
+    private static final String JSON = "content-type: application/json";
+    private static final String KEEP_ALIVE = "connection: keep-alive";
+    private static final String CLOSE = "connection: close";
+    private static final String[] LOAD = {"X-Agent-Cpu: *", "X-Agent-Memory: *", "X-Agent-Utilization: *"};
+    private static final String HOST = "Host: 127.0.0.1\r\n";
+
+    private StubAgent agent;
+
+    @BeforeEach
+    void start() throws Exception {
+        // A fixed 50 ms service delay: a local answer (404) is always ready before a /process one.
+        agent = StubAgent.start(AgentConfig.custom().agentId("A1").host("127.0.0.1").port(0).delayMs(50, 50).build());
+    }
+
+    @AfterEach
+    void stop() {
+        if (agent != null) {
+            agent.close();
+        }
+    }
+
+    /** RFC 9110 §9.3.2: the answer to HEAD has GET's headers and no body. */
+    @Test
+    void headIsAnsweredWithHeadersOnlySoTheNextAnswerStartsRightAfter() {
+        String wire = talk("HEAD /process/r1?user_id=42 HTTP/1.1\r\n" + HOST + "\r\n" + get("/nope", "Connection: close\r\n"));
+
+        String methodNotAllowed = answer("HTTP/1.1 405 Method Not Allowed",
+                "{\"error\":\"method not allowed\",\"detail\":\"HEAD is not allowed, use GET\"}",
+                "Allow: GET", LOAD[0], LOAD[1], LOAD[2], JSON, KEEP_ALIVE);
+        assertThat(methodNotAllowed).contains("content-length: 70\r\n");
+        assertThat(normalized(wire)).isEqualTo(headersOnly(methodNotAllowed) + notFound("/nope", CLOSE));
+    }
+
+    /** RFC 9112 §9.3.2: pipelined requests are answered in the order they came. */
+    @Test
+    void aPipelinedQuickAnswerWaitsForTheSlowerOneBeforeIt() {
+        String wire = talk(get("/process/p1?user_id=1", "") + get("/nope", "Connection: close\r\n"));
+
+        assertThat(normalized(wire)).isEqualTo(processed("p1", "\"1\"", KEEP_ALIVE) + notFound("/nope", CLOSE));
+    }
+
+    /** RFC 9112 §3.2: a request-target is ASCII; anything else is a 400, not a mangled id. */
+    @Test
+    void rawUtf8InTheTargetIsABadRequest() {
+        String wire = talk(get("/process/caf\u00C3\u00A9?user_id=1", "Connection: close\r\n"));
+
+        assertThat(wire).isEqualTo(badRequest("malformed request target: non-ASCII byte 0xC3 at index 12 of "
+                + "/process/caf\\\\xC3\\\\xA9?user_id=1", CLOSE));
+        assertThat(agent.requestsServed()).isZero();
+    }
+
+    /** RFC 3986 §2.3: {@code ~} is unreserved and means itself. */
+    @Test
+    void aTildeIsAnOrdinaryCharacter() {
+        String wire = talk(get("/process/a~b?user_id=x~1", "Connection: close\r\n"));
+
+        assertThat(normalized(wire)).isEqualTo(processed("a~b", "\"x~1\"", CLOSE));
+    }
+
+    @Test
+    void characterRfc3986DoesNotAllowIsABadRequest() {
+        String wire = talk(get("/process/r1?user_id=1#frag", "Connection: close\r\n"));
+
+        assertThat(wire).isEqualTo(badRequest("malformed request target: illegal character in query at index 21 of "
+                + "/process/r1?user_id=1#frag", CLOSE));
+    }
+
+    /** RFC 9112 §3.2: more than one Host line, or a Host that is not {@code host[:port]}: 400. */
+    @Test
+    void twoHostLinesOrAMalformedHostAreABadRequest() {
+        String wire = talk(get("/process/r1?user_id=1", "Host: other\r\n")
+                + "GET /process/r2?user_id=1 HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n");
+
+        assertThat(wire).isEqualTo(badRequest("more than one Host header", KEEP_ALIVE)
+                + badRequest("malformed Host header: illegal character at index 1 of a\\\\x20b", CLOSE));
+        assertThat(agent.requestsServed()).isZero();
+    }
+
+    /** An absolute-form target (RFC 9112 §3.2.2) is served by its path. */
+    @Test
+    void anAbsoluteFormTargetIsServedByItsPath() {
+        String wire = talk(get("http://example.org/process/r1?user_id=3", "Connection: close\r\n"));
+
+        assertThat(normalized(wire)).isEqualTo(processed("r1", "\"3\"", CLOSE));
+    }
+
+    /** An HTTP/1.0 client without keep-alive gets its answer, then the connection is closed. */
+    @Test
+    void anHttp10ClientGetsTheAnswerThenTheConnectionClosed() {
+        String wire = talk("GET /process/r1?user_id=1 HTTP/1.0\r\n" + HOST + "\r\n");
+
+        assertThat(normalized(wire)).isEqualTo(processed("r1", "\"1\"", CLOSE));
+    }
+
+    /** {@code Connection: close}: the answer, then the connection closed; requests after it are not answered. */
+    @Test
+    void connectionCloseEndsTheConnectionAfterTheAnswer() {
+        String wire = talk(get("/nope", "Connection: close\r\n") + get("/nope2", ""));
+
+        assertThat(wire).isEqualTo(notFound("/nope", CLOSE));
+    }
+
+    private static String get(String target, String extraHeaders) {
+        return "GET " + target + " HTTP/1.1\r\n" + HOST + extraHeaders + "\r\n";
+    }
+
+    private static String processed(String requestId, String userIdJson, String connection) {
+        return answer("HTTP/1.1 200 OK", "{\"agent_id\":\"A1\",\"request_id\":\"" + requestId + "\",\"user_id\":"
+                + userIdJson + ",\"timestamp\":*}", LOAD[0], LOAD[1], LOAD[2], JSON, connection)
+                .replaceFirst("content-length: \\d+", "content-length: *");
+    }
+
+    private static String notFound(String path, String connection) {
+        return answer("HTTP/1.1 404 Not Found", "{\"error\":\"not found\",\"detail\":\"no route for " + path + "\"}",
+                JSON, connection);
+    }
+
+    private static String badRequest(String detail, String connection) {
+        return answer("HTTP/1.1 400 Bad Request", "{\"error\":\"bad request\",\"detail\":\"" + detail + "\"}",
+                JSON, connection);
+    }
+
+    /** Status line, Content-Length, the header lines, the body: the agent's order. */
+    private static String answer(String statusLine, String body, String... headerLines) {
+        StringBuilder out = new StringBuilder(statusLine).append("\r\n");
+        out.append("content-length: ").append(body.length()).append("\r\n");
+        for (String line : headerLines) {
+            out.append(line).append("\r\n");
+        }
+        return out.append("\r\n").append(body).toString();
+    }
+
+    private static String headersOnly(String answer) {
+        return answer.substring(0, answer.indexOf("\r\n\r\n") + 4);
+    }
+
+    /** The wire with load figures, timestamps and the lengths of 200 answers as "*". */
+    private static String normalized(String wire) {
+        return wire.replaceAll("(X-Agent-\\w+): [0-9.]+", "$1: *")
+                .replaceAll("\"timestamp\":[0-9.]+", "\"timestamp\":*")
+                .replaceAll("HTTP/1.1 200 OK\r\ncontent-length: \\d+", "HTTP/1.1 200 OK\r\ncontent-length: *");
+    }
+
+    /** Writes {@code request} one byte per char and reads until the agent closes, one char per byte. */
+    private String talk(String request) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", agent.port()), 5_000);
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            socket.getInputStream().transferTo(bytes);
+            return bytes.toString(StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.github.agentlb.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RequestTargetTest {
+
+    @Test
+    void anOriginFormTargetIsSplitWithoutDecoding() {
+        assertThat(RequestTarget.parse("GET", "/process/a~b%2F?user_id=x~1&q=/?:@"))
+                .isEqualTo(new RequestTarget("/process/a~b%2F", "user_id=x~1&q=/?:@", null));
+        assertThat(RequestTarget.parse("GET", "/p?")).isEqualTo(new RequestTarget("/p", "", null));
+        assertThat(RequestTarget.parse("GET", "/p")).isEqualTo(new RequestTarget("/p", null, null));
+    }
+
+    @Test
+    void anAbsoluteFormTargetKeepsItsPathAndQuery() {
+        assertThat(RequestTarget.parse("GET", "HTTP://example.org:80/process/r1?user_id=3"))
+                .isEqualTo(new RequestTarget("/process/r1", "user_id=3", null));
+        assertThat(RequestTarget.parse("GET", "http://[::1]:8080?x=1")).isEqualTo(new RequestTarget("/", "x=1", null));
+    }
+
+    @Test
+    void asteriskAndAuthorityFormBelongToOptionsAndConnect() {
+        assertThat(RequestTarget.parse("OPTIONS", "*").valid()).isTrue();
+        assertThat(RequestTarget.parse("GET", "*").problem())
+                .isEqualTo("malformed request target: * is for OPTIONS only at index 0 of *");
+        assertThat(RequestTarget.parse("CONNECT", "example.org:443").path()).isEqualTo("example.org:443");
+        assertThat(RequestTarget.parse("GET", "example.org:443").problem())
+                .isEqualTo("malformed request target: not in origin or absolute form at index 0 of example.org:443");
+    }
+
+    @Test
+    void eachRefusalSaysWhatAndWhereQuotingTheTargetInPrintableAscii() {
+        assertThat(RequestTarget.parse("GET", "/caf\u00C3\u00A9").problem())
+                .isEqualTo("malformed request target: non-ASCII byte 0xC3 at index 4 of /caf\\xC3\\xA9");
+        assertThat(RequestTarget.parse("GET", "/a\tb").problem())
+                .isEqualTo("malformed request target: control character or space at index 2 of /a\\x09b");
+        assertThat(RequestTarget.parse("GET", "/a[b").problem())
+                .isEqualTo("malformed request target: illegal character in path at index 2 of /a[b");
+        assertThat(RequestTarget.parse("GET", "/a?b=\\").problem())
+                .isEqualTo("malformed request target: illegal character in query at index 5 of /a?b=\\x5C");
+        assertThat(RequestTarget.parse("GET", "/a%4").problem())
+                .isEqualTo("malformed request target: malformed escape pair at index 2 of /a%4");
+        assertThat(RequestTarget.parse("GET", "ftp://h/a").problem())
+                .isEqualTo("malformed request target: scheme is not http or https at index 0 of ftp://h/a");
+        assertThat(RequestTarget.parse("GET", "http://user@h/a").problem())
+                .isEqualTo("malformed request target: illegal character in authority at index 11 of http://user@h/a");
+        assertThat(RequestTarget.parse("GET", "").problem()).isEqualTo("malformed request target: empty of ");
+        assertThat(RequestTarget.parse("GET", "/" + "a".repeat(300) + "|").problem())
+                .endsWith(" of /" + "a".repeat(RequestTarget.MAX_QUOTED - 1) + "...");
+    }
+
+    @Test
+    void hostMustBeOneLineOfHostAndPort() {
+        assertThat(RequestTarget.hostProblem(List.of())).isNull();
+        assertThat(RequestTarget.hostProblem(List.of("example.org:8080"))).isNull();
+        assertThat(RequestTarget.hostProblem(List.of("[::1]:80"))).isNull();
+        assertThat(RequestTarget.hostProblem(List.of("a", "b"))).isEqualTo("more than one Host header");
+        assertThat(RequestTarget.hostProblem(List.of("u@h")))
+                .isEqualTo("malformed Host header: illegal character at index 1 of u@h");
+    }
+
+    @Test
+    void logTextEscapesControlsAndWhiteSpaceAsTheDecisionLogDoes() {
+        assertThat(LogText.escape("r9 agent=evil\n\u2028x")).isEqualTo("r9\\u0020agent=evil\\u000a\\u2028x");
+        assertThat(LogText.escape(null)).isEqualTo("null");
+        assertThat(LogText.escape("1".repeat(500))).isEqualTo("1".repeat(LogText.MAX_CHARS) + "...");
+    }
+}
