@@ -64,7 +64,8 @@ public final class StubAgent implements AutoCloseable {
             EventLoopGroup boss = new NioEventLoopGroup(1);
             EventLoopGroup worker = new NioEventLoopGroup();
             try {
-                NettyHttpComponent http = context.getComponent("netty-http", NettyHttpComponent.class);
+                Http11Component.register(context);
+                NettyHttpComponent http = context.getComponent(Http11Component.SCHEME, NettyHttpComponent.class);
                 http.getConfiguration().setBossGroup(boss);
                 http.getConfiguration().setWorkerGroup(worker);
                 context.addRoutes(routes);
