@@ -6,8 +6,8 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -130,43 +130,62 @@ public final class HashRing {
     /**
      * The distinct agents met walking clockwise from {@code position}: the owner first, then each
      * next agent in ring order, each once. This is the failover order: a dead owner's keys go to
-     * the second agent. Lazy: taking the first k agents costs O(log v + points walked).
+     * the second agent. Lazy: taking the first agent costs O(log v) and allocates only the
+     * iterator; the first k agents cost O(log v + points walked).
      */
     public Iterator<String> agentsClockwise(long position) {
-        int start = pointIndex(position);
-        return new Iterator<>() {
-            private final Set<String> seen = new LinkedHashSet<>();
-            private int step;
-            private String next = advance();
+        return new Clockwise(pointIndex(position));
+    }
 
-            private String advance() {
-                if (seen.size() == virtualNodes.size()) {
-                    return null;
-                }
-                while (step < points.length) {
-                    String owner = owners[(start + step++) % points.length];
-                    if (seen.add(owner)) {
-                        return owner;
-                    }
-                }
-                return null;
-            }
+    /**
+     * The walk behind {@link #agentsClockwise}. Nothing is computed ahead: most requests take only
+     * the owner, so the set of agents seen is created on the first step past it.
+     */
+    private final class Clockwise implements Iterator<String> {
+        private final int start;
+        private int step;
+        private Set<String> seen;
+        private String next;
 
-            @Override
-            public boolean hasNext() {
-                return next != null;
-            }
+        Clockwise(int start) {
+            this.start = start;
+        }
 
-            @Override
-            public String next() {
-                if (next == null) {
-                    throw new NoSuchElementException();
-                }
-                String current = next;
+        @Override
+        public boolean hasNext() {
+            if (next == null) {
                 next = advance();
-                return current;
             }
-        };
+            return next != null;
+        }
+
+        @Override
+        public String next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            String current = next;
+            next = null;
+            return current;
+        }
+
+        private String advance() {
+            if (step == 0) {
+                step = 1;
+                return owners[start];
+            }
+            if (seen == null) {
+                seen = new HashSet<>();
+                seen.add(owners[start]);
+            }
+            while (seen.size() < virtualNodes.size() && step < points.length) {
+                String owner = owners[(start + step++) % points.length];
+                if (seen.add(owner)) {
+                    return owner;
+                }
+            }
+            return null;
+        }
     }
 
     private int pointIndex(long position) {
