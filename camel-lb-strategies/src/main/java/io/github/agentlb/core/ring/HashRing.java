@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -42,6 +43,8 @@ public final class HashRing {
     private final SortedMap<String, Integer> virtualNodes;
     private final long[] points;
     private final String[] owners;
+    /** The virtual node number of each point, for {@link #withVirtualNodes} to drop the right ones. */
+    private final int[] indices;
 
     private HashRing(HashFunction hashFunction, SortedMap<String, Integer> virtualNodes) {
         this.hashFunction = hashFunction;
@@ -55,10 +58,21 @@ public final class HashRing {
         all.sort(Point.ORDER);
         this.points = new long[all.size()];
         this.owners = new String[all.size()];
+        this.indices = new int[all.size()];
         for (int i = 0; i < all.size(); i++) {
             points[i] = all.get(i).position;
             owners[i] = all.get(i).agent;
+            indices[i] = all.get(i).index;
         }
+    }
+
+    private HashRing(HashFunction hashFunction, SortedMap<String, Integer> virtualNodes, long[] points,
+            String[] owners, int[] indices) {
+        this.hashFunction = hashFunction;
+        this.virtualNodes = Collections.unmodifiableSortedMap(virtualNodes);
+        this.points = points;
+        this.owners = owners;
+        this.indices = indices;
     }
 
     /**
@@ -202,9 +216,63 @@ public final class HashRing {
         return lo == points.length ? 0 : lo;
     }
 
-    /** A new ring with these virtual node counts and the same hash function. */
+    /**
+     * A ring with these virtual node counts and the same hash function: the same ring as
+     * {@link #of(Map, HashFunction)} builds. For the same agents it is derived from this one, hashing
+     * only the added labels and merging them in: O(v + a log a), a = virtual nodes added, where a
+     * build is O(v log v) and hashes every label (adaptive virtual nodes try many one-node moves).
+     *
+     * @throws IllegalArgumentException as {@link #of(Map, HashFunction)}
+     */
     public HashRing withVirtualNodes(Map<String, Integer> counts) {
-        return of(counts, hashFunction);
+        if (counts == null || !counts.keySet().equals(virtualNodes.keySet())
+                || counts.values().stream().anyMatch(c -> c == null || c < 1)) {
+            return of(counts, hashFunction);
+        }
+        Map<String, Integer> limits = new HashMap<>();
+        List<Point> added = new ArrayList<>();
+        int removed = 0;
+        for (Map.Entry<String, Integer> e : counts.entrySet()) {
+            String agent = e.getKey();
+            int count = e.getValue();
+            int old = virtualNodes.get(agent);
+            if (count < old) {
+                limits.put(agent, count);
+                removed += old - count;
+            }
+            for (int i = old; i < count; i++) {
+                added.add(new Point(hashFunction.hash(label(agent, i)), agent, i));
+            }
+        }
+        added.sort(Point.ORDER);
+        int size = points.length - removed + added.size();
+        long[] newPoints = new long[size];
+        String[] newOwners = new String[size];
+        int[] newIndices = new int[size];
+        int k = 0;
+        int j = 0;
+        for (int i = 0; i < points.length; i++) {
+            Integer limit = limits.isEmpty() ? null : limits.get(owners[i]);
+            if (limit != null && indices[i] >= limit) {
+                continue;
+            }
+            while (j < added.size() && added.get(j).compareTo(points[i], owners[i], indices[i]) < 0) {
+                Point p = added.get(j++);
+                newPoints[k] = p.position;
+                newOwners[k] = p.agent;
+                newIndices[k++] = p.index;
+            }
+            newPoints[k] = points[i];
+            newOwners[k] = owners[i];
+            newIndices[k++] = indices[i];
+        }
+        while (j < added.size()) {
+            Point p = added.get(j++);
+            newPoints[k] = p.position;
+            newOwners[k] = p.agent;
+            newIndices[k++] = p.index;
+        }
+        return new HashRing(hashFunction, new TreeMap<>(counts), newPoints, newOwners, newIndices);
     }
 
     /** Agent id to its number of virtual nodes, sorted by agent id; unmodifiable. */
@@ -261,6 +329,15 @@ public final class HashRing {
                 .comparing(Point::position, Long::compareUnsigned)
                 .thenComparing(Point::agent)
                 .thenComparingInt(Point::index);
+
+        /** As {@link #ORDER} against the point ({@code otherPosition}, {@code otherAgent}, {@code otherIndex}). */
+        int compareTo(long otherPosition, String otherAgent, int otherIndex) {
+            int c = Long.compareUnsigned(position, otherPosition);
+            if (c == 0) {
+                c = agent.compareTo(otherAgent);
+            }
+            return c != 0 ? c : Integer.compare(index, otherIndex);
+        }
     }
 
     long[] pointsForTest() {
