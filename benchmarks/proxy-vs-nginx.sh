@@ -18,6 +18,8 @@
 #   PROXY_JAVA_OPTS  JVM options of the proxy, e.g. -Xmx128m or -XX:TieredStopAtLevel=1
 #   RAMP_S       >0: before the warm-up, measure req/s second by second from the proxy's JVM
 #                launch for RAMP_S s and report when 90% of the last third's mean was reached
+#   HEAP_INFO    1: halfway through each proxy's measurement, run a full GC and print the heap
+#                still in use (the live set under load), from jcmd GC.heap_info
 #   JFR_DIR      a directory: record each proxy's measurement window with JFR (settings=profile)
 #                there as <strategy>.jfr; read it with benchmarks/jfr-hot-methods.py
 #   BASE_PORT    first port                                  18000
@@ -143,13 +145,20 @@ for strategy in $STRATEGIES; do
         mkdir -p "$JFR_DIR"
         jcmd "$proxy" JFR.start name=bench settings=profile >/dev/null
     fi
+    if [[ -n ${HEAP_INFO:-} ]]; then
+        (sleep $((DURATION_S / 2)); jcmd "$proxy" GC.run >/dev/null
+         jcmd "$proxy" GC.heap_info | awk -v s="$strategy" -v c="$CONNECTIONS" \
+             '/garbage-first heap/ {gsub(",", ""); print s ": heap in use after a full GC under load (" c " connections): " $6 " of " $4}'
+        ) >"$WORK/heap-$strategy.txt" &
+    fi
     measure "$url" "$DURATION_S"
     record "$strategy" "$RPS" "$P50_MS" "$P99_MS" "$ERRORS"
+    if [[ -n ${HEAP_INFO:-} ]]; then
+        wait $!
+        cat "$WORK/heap-$strategy.txt"
+    fi
     if [[ -n $JFR_DIR ]]; then
         jcmd "$proxy" JFR.stop name=bench filename="$JFR_DIR/$strategy.jfr" >/dev/null
-    fi
-    if [[ -n ${HEAP_INFO:-} ]]; then
-        jcmd "$proxy" GC.heap_info | sed "s/^/$strategy heap: /"
     fi
     kill "$proxy"
     wait "$proxy" 2>/dev/null || true
