@@ -148,7 +148,7 @@ public final class DemoMain {
                 }
             }
             LOG.info("Proxy settings: {}", config.describe());
-            getContext().addRoutes(new ProxyRoutes(config, Strategies.create(config.strategy())));
+            getContext().addRoutes(new ProxyRoutes(config));
         }
 
         private Map<String, String> settings() {

@@ -67,8 +67,9 @@ public final class DemoProxy implements AutoCloseable {
         Objects.requireNonNull(balancers, "balancers");
         return ServerPorts.start(config.host(), config.port(), port -> {
             ProxyConfig resolved = config.toBuilder().port(port).build();
-            AgentLoadBalancerSupport balancer = Objects.requireNonNull(balancers.get(), "balancer");
-            if (!resolved.strategy().equals(balancer.strategyName())) {
+            AgentLoadBalancerSupport balancer = Strategies.isBaseline(resolved.strategy()) ? null
+                    : Objects.requireNonNull(balancers.get(), "balancer");
+            if (balancer != null && !resolved.strategy().equals(balancer.strategyName())) {
                 throw new IllegalArgumentException("balancer must be strategy '" + resolved.strategy()
                         + "' as configured, was '" + balancer.strategyName() + "'");
             }
@@ -102,7 +103,7 @@ public final class DemoProxy implements AutoCloseable {
         return config;
     }
 
-    /** The balancer of the proxy route, e.g. to read a consistent-hash ring. */
+    /** The balancer of the proxy route, e.g. to read a consistent-hash ring; null for a baseline (Camel's own balancer). */
     public AgentLoadBalancerSupport balancer() {
         return balancer;
     }

@@ -153,7 +153,7 @@ public final class ProxyConfig {
         return agentUrls;
     }
 
-    /** Strategy name, lower case, one of {@link Strategies#names()}. */
+    /** Strategy name, lower case, one of {@link Strategies#names()} or {@link Strategies#baselines()}. */
     public String strategy() {
         return strategy;
     }
@@ -268,12 +268,12 @@ public final class ProxyConfig {
             return agentUrls(value == null ? null : List.of(value));
         }
 
-        /** Strategy name, case-insensitive, one of {@link Strategies#names()}. */
+        /** Strategy name, case-insensitive, one of {@link Strategies#names()} or {@link Strategies#baselines()}. */
         public Builder strategy(String value) {
             String name = value == null ? null : value.trim().toLowerCase(Locale.ROOT);
-            if (name == null || !Strategies.names().contains(name)) {
-                throw new IllegalArgumentException(
-                        "strategy must be one of " + Strategies.names() + ", was '" + value + "'");
+            if (name == null || !(Strategies.names().contains(name) || Strategies.isBaseline(name))) {
+                throw new IllegalArgumentException("strategy must be one of " + Strategies.names()
+                        + " or a baseline " + Strategies.baselines() + ", was '" + value + "'");
             }
             this.strategy = name;
             return this;

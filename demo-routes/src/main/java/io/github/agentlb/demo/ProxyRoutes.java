@@ -122,11 +122,19 @@ public class ProxyRoutes extends RouteBuilder {
 
     /**
      * Routes for {@code config}, balanced by {@code balancer}. The balancer gets one child per
-     * agent URL, in the configured order; give each ProxyRoutes its own balancer.
+     * agent URL, in the configured order; give each ProxyRoutes its own balancer. For a baseline
+     * strategy ({@link Strategies#isBaseline}) the balancer is null: the route uses Camel's own.
+     *
+     * @throws NullPointerException if the balancer is null and the strategy is not a baseline
      */
     public ProxyRoutes(ProxyConfig config, AgentLoadBalancerSupport balancer) {
         this.config = Objects.requireNonNull(config, "config");
-        this.balancer = Objects.requireNonNull(balancer, "balancer");
+        this.balancer = Strategies.isBaseline(config.strategy()) ? null : Objects.requireNonNull(balancer, "balancer");
+    }
+
+    /** Routes for {@code config} with a new balancer of its strategy ({@link Strategies#create}), none for a baseline. */
+    public ProxyRoutes(ProxyConfig config) {
+        this(config, Strategies.isBaseline(config.strategy()) ? null : Strategies.create(config.strategy()));
     }
 
     /**
@@ -150,15 +158,15 @@ public class ProxyRoutes extends RouteBuilder {
         errorHandler(noErrorHandler());
         Http11Component.register(getContext());
 
-        LoadBalanceDefinition balance = from(consumerUri())
+        var tried = from(consumerUri())
                 .routeId(ROUTE_ID)
                 .process(this::accept)
-                .doTry()
-                    .loadBalance(balancer);
+                .doTry();
+        LoadBalanceDefinition balance = balancer == null ? tried.loadBalance().roundRobin() : tried.loadBalance(balancer);
         for (String url : config.agentUrls()) {
             NettyHttpEndpoint endpoint = upstream(url);
             String name = config.agentNames().get(url);
-            if (name != null) {
+            if (name != null && balancer != null) {
                 balancer.nameAgent(endpoint.getEndpointUri(), name);
             }
             agentUrlById.put(name != null ? name : endpoint.getEndpointUri(), url);
@@ -176,7 +184,7 @@ public class ProxyRoutes extends RouteBuilder {
         getContext().addStartupListener((context, alreadyStarted) -> {
             metrics();
             LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N with strategy {} over {}, metrics {}",
-                    config.host(), config.port(), balancer.strategyName(), config.agentUrls(),
+                    config.host(), config.port(), strategyName(), config.agentUrls(),
                     metrics == null ? "off" : "on");
         });
     }
@@ -309,7 +317,7 @@ public class ProxyRoutes extends RouteBuilder {
         List<AgentFailure> failures = cause == null ? List.of() : cause.failures();
         String list = failures.stream().map(f -> label(f.agentId()) + " (" + f.reason() + ")")
                 .collect(Collectors.joining(", "));
-        String detail = failures.isEmpty() ? "the " + balancer.strategyName() + " balancer has no agent to try"
+        String detail = failures.isEmpty() ? "the " + strategyName() + " balancer has no agent to try"
                 : failures.size() == 1 ? "the only agent tried failed: " + list
                 : "all " + failures.size() + " agents tried failed: " + list;
         LOG.warn("request={} answered 503: {}", requestId(exchange), detail);
@@ -365,10 +373,14 @@ public class ProxyRoutes extends RouteBuilder {
             return;
         }
         Integer status = exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE, Integer.class);
-        String strategy = exchange.getProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY, balancer.strategyName(),
+        String strategy = exchange.getProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY, strategyName(),
                 String.class);
         String agent = agentUrl(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, String.class));
         current.recordRequest(strategy, agent, status == null ? 500 : status, System.nanoTime() - start);
+    }
+
+    private String strategyName() {
+        return balancer == null ? config.strategy() : balancer.strategyName();
     }
 
     /** Looked up once, after start-up: camel-micrometer binds its registry while the context starts. */
@@ -383,7 +395,9 @@ public class ProxyRoutes extends RouteBuilder {
                     }
                     if (meters != null) {
                         metrics = new ProxyMetrics(meters);
-                        new LoadBalancerMetrics(balancer).bindTo(meters);
+                        if (balancer != null) {
+                            new LoadBalancerMetrics(balancer).bindTo(meters);
+                        }
                     }
                     metricsResolved = true;
                     LOG.debug("Proxy metrics {}", meters == null ? "off: no MeterRegistry" : "in " + meters);

@@ -22,7 +22,14 @@ public final class Strategies {
     /** Consistent hashing with adaptive, capacity-weighted virtual nodes: {@link AdaptiveVirtualNodeLB}. */
     public static final String ADAPTIVE_VIRTUAL_NODES = "avn";
 
+    /**
+     * Camel's own {@code roundRobin()} in the same proxy route, as a baseline for what our
+     * balancer costs (issue 9); no balancer of ours, no failover. Not among {@link #names()}.
+     */
+    public static final String CAMEL_ROUND_ROBIN = "camel-rr";
+
     private static final List<String> NAMES = List.of(ROUND_ROBIN, CONSISTENT_HASH, PID, ADAPTIVE_VIRTUAL_NODES);
+    private static final List<String> BASELINES = List.of(CAMEL_ROUND_ROBIN);
 
     private Strategies() {
     }
@@ -41,6 +48,8 @@ public final class Strategies {
             case CONSISTENT_HASH -> new ConsistentHashLB();
             case PID -> new PidWeightedLB();
             case ADAPTIVE_VIRTUAL_NODES -> new AdaptiveVirtualNodeLB();
+            case CAMEL_ROUND_ROBIN -> throw new IllegalArgumentException(
+                    "strategy '" + CAMEL_ROUND_ROBIN + "' is Camel's own roundRobin(), which ProxyRoutes builds; it has no balancer of ours");
             default -> throw new IllegalArgumentException(
                     "strategy must be one of " + NAMES + ", was '" + name + "'");
         };
@@ -49,5 +58,15 @@ public final class Strategies {
     /** The valid strategy names, in a stable order; unmodifiable. */
     public static List<String> names() {
         return NAMES;
+    }
+
+    /** The proxy's baselines: Camel's built-in balancers by name ({@link #CAMEL_ROUND_ROBIN}); unmodifiable. */
+    public static List<String> baselines() {
+        return BASELINES;
+    }
+
+    /** Whether {@code name} (lower case) is a baseline, run by Camel's own balancer rather than one of ours. */
+    public static boolean isBaseline(String name) {
+        return BASELINES.contains(name);
     }
 }

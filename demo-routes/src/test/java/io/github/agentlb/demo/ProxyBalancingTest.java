@@ -48,6 +48,20 @@ class ProxyBalancingTest {
     }
 
     @Test
+    void camelRoundRobinBaselineRunsCamelsOwnBalancerInTheSameRoute() throws Exception {
+        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = proxy(agents, "camel-rr")) {
+            assertThat(proxy.balancer()).isNull();
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < 9; i++) {
+                HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=7");
+                assertThat(response.statusCode()).isEqualTo(200);
+                seen.add(Http.agentId(response));
+            }
+            assertThat(seen).containsExactly("A1", "A2", "A3", "A1", "A2", "A3", "A1", "A2", "A3");
+        }
+    }
+
+    @Test
     void aSuppliedBalancerWithOtherSettingsIsTheOneThatRuns() throws Exception {
         PidWeightsConfig fast = PidWeightsConfig.custom().controlPeriod(Duration.ofMillis(250)).build();
         ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("pid").build();

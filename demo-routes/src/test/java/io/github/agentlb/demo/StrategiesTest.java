@@ -25,6 +25,17 @@ class StrategiesTest {
     }
 
     @Test
+    void camelRoundRobinIsABaselineWithNoBalancerOfOurs() {
+        assertThat(Strategies.baselines()).containsExactly("camel-rr");
+        assertThat(Strategies.isBaseline("camel-rr")).isTrue();
+        assertThat(Strategies.isBaseline("rr")).isFalse();
+        assertThat(ProxyConfig.builder().strategy(" Camel-RR ").build().strategy()).isEqualTo("camel-rr");
+        assertThatThrownBy(() -> Strategies.create("camel-rr"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Camel's own roundRobin()");
+    }
+
+    @Test
     void anUnknownNameListsTheValidOnes() {
         assertThatThrownBy(() -> Strategies.create("least-conn"))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -1,5 +1,6 @@
 package io.github.agentlb.core.hash;
 
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
@@ -16,13 +17,14 @@ import java.util.Locale;
  *       similar labels; prefer the {@code *_MIXED} variants (FNV followed by {@link #fmix64}) on a ring.
  * </ul>
  *
- * <p>All constants are stateless and thread-safe. Cost: O(n) in the input length.
+ * <p>All constants are stateless and thread-safe. Cost: O(n) in the input length; {@link #hash(String)}
+ * allocates nothing (a per-thread buffer holds the UTF-8 bytes).
  */
 public enum HashAlgorithm implements HashFunction {
     MD5 {
         @Override
-        public long hash(byte[] input) {
-            byte[] digest = MD5_DIGEST.get().digest(input);
+        long hash(byte[] input, int length, Scratch scratch) {
+            byte[] digest = scratch.md5(input, length);
             long value = 0;
             for (int i = 0; i < 8; i++) {
                 value = (value << 8) | (digest[i] & 0xff);
@@ -33,9 +35,10 @@ public enum HashAlgorithm implements HashFunction {
     /** FNV-1, 32-bit: {@code h = (h * 16777619) ^ b}, offset basis 2166136261. */
     FNV1_32 {
         @Override
-        public long hash(byte[] input) {
+        long hash(byte[] input, int length, Scratch scratch) {
             int h = FNV32_OFFSET;
-            for (byte b : input) {
+            for (int i = 0; i < length; i++) {
+                byte b = input[i];
                 h *= FNV32_PRIME;
                 h ^= b & 0xff;
             }
@@ -45,9 +48,10 @@ public enum HashAlgorithm implements HashFunction {
     /** FNV-1a, 32-bit: {@code h = (h ^ b) * 16777619}. */
     FNV1A_32 {
         @Override
-        public long hash(byte[] input) {
+        long hash(byte[] input, int length, Scratch scratch) {
             int h = FNV32_OFFSET;
-            for (byte b : input) {
+            for (int i = 0; i < length; i++) {
+                byte b = input[i];
                 h ^= b & 0xff;
                 h *= FNV32_PRIME;
             }
@@ -57,9 +61,10 @@ public enum HashAlgorithm implements HashFunction {
     /** FNV-1, 64-bit: {@code h = (h * 1099511628211) ^ b}, offset basis 14695981039346656037. */
     FNV1_64 {
         @Override
-        public long hash(byte[] input) {
+        long hash(byte[] input, int length, Scratch scratch) {
             long h = FNV64_OFFSET;
-            for (byte b : input) {
+            for (int i = 0; i < length; i++) {
+                byte b = input[i];
                 h *= FNV64_PRIME;
                 h ^= b & 0xff;
             }
@@ -69,9 +74,10 @@ public enum HashAlgorithm implements HashFunction {
     /** FNV-1a, 64-bit: {@code h = (h ^ b) * 1099511628211}. */
     FNV1A_64 {
         @Override
-        public long hash(byte[] input) {
+        long hash(byte[] input, int length, Scratch scratch) {
             long h = FNV64_OFFSET;
-            for (byte b : input) {
+            for (int i = 0; i < length; i++) {
+                byte b = input[i];
                 h ^= b & 0xff;
                 h *= FNV64_PRIME;
             }
@@ -81,15 +87,15 @@ public enum HashAlgorithm implements HashFunction {
     /** FNV-1 64-bit followed by {@link #fmix64}: FNV-1 that spreads similar labels evenly. */
     FNV1_64_MIXED {
         @Override
-        public long hash(byte[] input) {
-            return fmix64(FNV1_64.hash(input));
+        long hash(byte[] input, int length, Scratch scratch) {
+            return fmix64(FNV1_64.hash(input, length, scratch));
         }
     },
     /** FNV-1a 64-bit followed by {@link #fmix64}. */
     FNV1A_64_MIXED {
         @Override
-        public long hash(byte[] input) {
-            return fmix64(FNV1A_64.hash(input));
+        long hash(byte[] input, int length, Scratch scratch) {
+            return fmix64(FNV1A_64.hash(input, length, scratch));
         }
     };
 
@@ -98,13 +104,95 @@ public enum HashAlgorithm implements HashFunction {
     private static final long FNV64_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV64_PRIME = 0x100000001b3L;
 
-    private static final ThreadLocal<MessageDigest> MD5_DIGEST = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("MD5 is required of every Java platform", e);
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /** Hashes the first {@code length} bytes of {@code input}; {@code scratch} is the calling thread's. */
+    abstract long hash(byte[] input, int length, Scratch scratch);
+
+    @Override
+    public long hash(byte[] input) {
+        return hash(input, input.length, SCRATCH.get());
+    }
+
+    /**
+     * Hashes the UTF-8 bytes of {@code text}, exactly as {@code hash(text.getBytes(UTF_8))}, but
+     * without allocating: the text is encoded into a per-thread buffer. This is the per-request
+     * path of a ring lookup.
+     */
+    @Override
+    public long hash(String text) {
+        Scratch scratch = SCRATCH.get();
+        int length = scratch.encode(text);
+        return hash(scratch.bytes, length, scratch);
+    }
+
+    /**
+     * One thread's buffers: the UTF-8 bytes of the text being hashed, its MD5 digest object and
+     * digest output. Not thread-safe: reached only through {@link #SCRATCH}.
+     */
+    static final class Scratch {
+        private final MessageDigest md5;
+        private final byte[] digest = new byte[16];
+        byte[] bytes = new byte[64];
+
+        Scratch() {
+            try {
+                md5 = MessageDigest.getInstance("MD5");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("MD5 is required of every Java platform", e);
+            }
         }
-    });
+
+        byte[] md5(byte[] input, int length) {
+            md5.update(input, 0, length);
+            try {
+                md5.digest(digest, 0, digest.length);
+            } catch (DigestException e) {
+                throw new IllegalStateException("a 16-byte buffer holds an MD5 digest", e);
+            }
+            return digest;
+        }
+
+        /**
+         * Writes the UTF-8 encoding of {@code text} into {@link #bytes} (grown as needed) and
+         * returns its length. Like {@link String#getBytes(java.nio.charset.Charset)}, an unpaired
+         * surrogate becomes {@code '?'}.
+         */
+        int encode(String text) {
+            int n = text.length();
+            if (bytes.length < 3 * n) {
+                bytes = new byte[Math.max(3 * n, 2 * bytes.length)];
+            }
+            byte[] out = bytes;
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                char c = text.charAt(i);
+                if (c < 0x80) {
+                    out[k++] = (byte) c;
+                } else if (c < 0x800) {
+                    out[k++] = (byte) (0xc0 | (c >> 6));
+                    out[k++] = (byte) (0x80 | (c & 0x3f));
+                } else if (Character.isSurrogate(c)) {
+                    char low = i + 1 < n ? text.charAt(i + 1) : 0;
+                    if (Character.isHighSurrogate(c) && Character.isLowSurrogate(low)) {
+                        int cp = Character.toCodePoint(c, low);
+                        i++;
+                        out[k++] = (byte) (0xf0 | (cp >> 18));
+                        out[k++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
+                        out[k++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
+                        out[k++] = (byte) (0x80 | (cp & 0x3f));
+                    } else {
+                        out[k++] = '?';
+                    }
+                } else {
+                    out[k++] = (byte) (0xe0 | (c >> 12));
+                    out[k++] = (byte) (0x80 | ((c >> 6) & 0x3f));
+                    out[k++] = (byte) (0x80 | (c & 0x3f));
+                }
+            }
+            return k;
+        }
+    }
 
     /**
      * MurmurHash3's 64-bit finalizer (Austin Appleby): a bijection that makes every input bit

@@ -7,8 +7,9 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -43,6 +44,8 @@ public final class HashRing {
     private final SortedMap<String, Integer> virtualNodes;
     private final long[] points;
     private final String[] owners;
+    /** The virtual node number of each point, for {@link #withVirtualNodes} to drop the right ones. */
+    private final int[] indices;
 
     private HashRing(HashFunction hashFunction, SortedMap<String, Integer> virtualNodes) {
         this.hashFunction = hashFunction;
@@ -56,10 +59,21 @@ public final class HashRing {
         all.sort(Point.ORDER);
         this.points = new long[all.size()];
         this.owners = new String[all.size()];
+        this.indices = new int[all.size()];
         for (int i = 0; i < all.size(); i++) {
             points[i] = all.get(i).position;
             owners[i] = all.get(i).agent;
+            indices[i] = all.get(i).index;
         }
+    }
+
+    private HashRing(HashFunction hashFunction, SortedMap<String, Integer> virtualNodes, long[] points,
+            String[] owners, int[] indices) {
+        this.hashFunction = hashFunction;
+        this.virtualNodes = Collections.unmodifiableSortedMap(virtualNodes);
+        this.points = points;
+        this.owners = owners;
+        this.indices = indices;
     }
 
     /**
@@ -127,43 +141,62 @@ public final class HashRing {
     /**
      * The distinct agents met walking clockwise from {@code position}: the owner first, then each
      * next agent in ring order, each once. This is the failover order: a dead owner's keys go to
-     * the second agent. Lazy: taking the first k agents costs O(log v + points walked).
+     * the second agent. Lazy: taking the first agent costs O(log v) and allocates only the
+     * iterator; the first k agents cost O(log v + points walked).
      */
     public Iterator<String> agentsClockwise(long position) {
-        int start = pointIndex(position);
-        return new Iterator<>() {
-            private final Set<String> seen = new LinkedHashSet<>();
-            private int step;
-            private String next = advance();
+        return new Clockwise(pointIndex(position));
+    }
 
-            private String advance() {
-                if (seen.size() == virtualNodes.size()) {
-                    return null;
-                }
-                while (step < points.length) {
-                    String owner = owners[(start + step++) % points.length];
-                    if (seen.add(owner)) {
-                        return owner;
-                    }
-                }
-                return null;
-            }
+    /**
+     * The walk behind {@link #agentsClockwise}. Nothing is computed ahead: most requests take only
+     * the owner, so the set of agents seen is created on the first step past it.
+     */
+    private final class Clockwise implements Iterator<String> {
+        private final int start;
+        private int step;
+        private Set<String> seen;
+        private String next;
 
-            @Override
-            public boolean hasNext() {
-                return next != null;
-            }
+        Clockwise(int start) {
+            this.start = start;
+        }
 
-            @Override
-            public String next() {
-                if (next == null) {
-                    throw new NoSuchElementException();
-                }
-                String current = next;
+        @Override
+        public boolean hasNext() {
+            if (next == null) {
                 next = advance();
-                return current;
             }
-        };
+            return next != null;
+        }
+
+        @Override
+        public String next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            String current = next;
+            next = null;
+            return current;
+        }
+
+        private String advance() {
+            if (step == 0) {
+                step = 1;
+                return owners[start];
+            }
+            if (seen == null) {
+                seen = new HashSet<>();
+                seen.add(owners[start]);
+            }
+            while (seen.size() < virtualNodes.size() && step < points.length) {
+                String owner = owners[(start + step++) % points.length];
+                if (seen.add(owner)) {
+                    return owner;
+                }
+            }
+            return null;
+        }
     }
 
     private int pointIndex(long position) {
@@ -180,9 +213,63 @@ public final class HashRing {
         return lo == points.length ? 0 : lo;
     }
 
-    /** A new ring with these virtual node counts and the same hash function. */
+    /**
+     * A ring with these virtual node counts and the same hash function: the same ring as
+     * {@link #of(Map, HashFunction)} builds. For the same agents it is derived from this one, hashing
+     * only the added labels and merging them in: O(v + a log a), a = virtual nodes added, where a
+     * build is O(v log v) and hashes every label (adaptive virtual nodes try many one-node moves).
+     *
+     * @throws IllegalArgumentException as {@link #of(Map, HashFunction)}
+     */
     public HashRing withVirtualNodes(Map<String, Integer> counts) {
-        return of(counts, hashFunction);
+        if (counts == null || !counts.keySet().equals(virtualNodes.keySet())
+                || counts.values().stream().anyMatch(c -> c == null || c < 1)) {
+            return of(counts, hashFunction);
+        }
+        Map<String, Integer> limits = new HashMap<>();
+        List<Point> added = new ArrayList<>();
+        int removed = 0;
+        for (Map.Entry<String, Integer> e : counts.entrySet()) {
+            String agent = e.getKey();
+            int count = e.getValue();
+            int old = virtualNodes.get(agent);
+            if (count < old) {
+                limits.put(agent, count);
+                removed += old - count;
+            }
+            for (int i = old; i < count; i++) {
+                added.add(new Point(hashFunction.hash(label(agent, i)), agent, i));
+            }
+        }
+        added.sort(Point.ORDER);
+        int size = points.length - removed + added.size();
+        long[] newPoints = new long[size];
+        String[] newOwners = new String[size];
+        int[] newIndices = new int[size];
+        int k = 0;
+        int j = 0;
+        for (int i = 0; i < points.length; i++) {
+            Integer limit = limits.isEmpty() ? null : limits.get(owners[i]);
+            if (limit != null && indices[i] >= limit) {
+                continue;
+            }
+            while (j < added.size() && added.get(j).compareTo(points[i], owners[i], indices[i]) < 0) {
+                Point p = added.get(j++);
+                newPoints[k] = p.position;
+                newOwners[k] = p.agent;
+                newIndices[k++] = p.index;
+            }
+            newPoints[k] = points[i];
+            newOwners[k] = owners[i];
+            newIndices[k++] = indices[i];
+        }
+        while (j < added.size()) {
+            Point p = added.get(j++);
+            newPoints[k] = p.position;
+            newOwners[k] = p.agent;
+            newIndices[k++] = p.index;
+        }
+        return new HashRing(hashFunction, new TreeMap<>(counts), newPoints, newOwners, newIndices);
     }
 
     /** Agent id to its number of virtual nodes, sorted by agent id; unmodifiable. */
@@ -239,6 +326,15 @@ public final class HashRing {
                 .comparing(Point::position, Long::compareUnsigned)
                 .thenComparing(Point::agent)
                 .thenComparingInt(Point::index);
+
+        /** As {@link #ORDER} against the point ({@code otherPosition}, {@code otherAgent}, {@code otherIndex}). */
+        int compareTo(long otherPosition, String otherAgent, int otherIndex) {
+            int c = Long.compareUnsigned(position, otherPosition);
+            if (c == 0) {
+                c = agent.compareTo(otherAgent);
+            }
+            return c != 0 ? c : Integer.compare(index, otherIndex);
+        }
     }
 
     long[] pointsForTest() {

@@ -128,4 +128,17 @@ class HashAlgorithmTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageEndingWith("was null");
     }
+
+    @Test
+    void hashOfATextIsTheHashOfItsUtf8BytesWithoutAllocating() {
+        String[] texts = {"", "42", "user-\u00e9\u00df", "\u20ac\u4e2d\u6587", "emoji \ud83d\ude00 pair",
+                "lone high \ud83d end", "lone low \ude00 x", "trailing high \ud83d", "\u0000\u007f\u0080\u07ff\u0800\uffff",
+                "x".repeat(70) + "\u00e9".repeat(40), "\u4e2d".repeat(200)};
+        for (HashAlgorithm algorithm : HashAlgorithm.values()) {
+            for (String text : texts) {
+                assertThat(algorithm.hash(text)).as("%s(%s)", algorithm, text)
+                        .isEqualTo(algorithm.hash(text.getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+    }
 }

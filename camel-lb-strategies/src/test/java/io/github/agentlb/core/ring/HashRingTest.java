@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.core.hash.HashAlgorithm;
+import io.github.agentlb.core.hash.HashFunction;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -159,5 +160,37 @@ class HashRingTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a appears twice");
         assertThatThrownBy(() -> HashRing.of(Map.of("a", -3), HashAlgorithm.MD5))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("virtualNodes of a must be >= 1, was -3");
+    }
+
+    @Test
+    void aDerivedRingIsTheRingABuildGivesCollisionsIncluded() {
+        // Positions 0..4 only: most points collide, so the tie order (agent, then virtual node) matters.
+        HashFunction coarse = input -> Long.remainderUnsigned(HashAlgorithm.FNV1A_64.hash(input), 5);
+        Random random = new Random(7);
+        for (HashFunction function : List.of(coarse, HashAlgorithm.MD5)) {
+            HashRing ring = HashRing.of(Map.of("a", 3, "b", 5, "c", 4), function);
+            for (int change = 0; change < 50; change++) {
+                Map<String, Integer> counts = new HashMap<>(ring.virtualNodes());
+                for (String agent : counts.keySet()) {
+                    counts.put(agent, Math.max(1, counts.get(agent) + random.nextInt(5) - 2));
+                }
+                HashRing derived = ring.withVirtualNodes(counts);
+                HashRing built = HashRing.of(counts, function);
+                assertThat(derived.pointsForTest()).isEqualTo(built.pointsForTest());
+                assertThat(derived.virtualNodes()).isEqualTo(built.virtualNodes());
+                for (long position : built.pointsForTest()) {
+                    List<String> fromDerived = new ArrayList<>();
+                    List<String> fromBuilt = new ArrayList<>();
+                    derived.agentsClockwise(position).forEachRemaining(fromDerived::add);
+                    built.agentsClockwise(position).forEachRemaining(fromBuilt::add);
+                    assertThat(fromDerived).isEqualTo(fromBuilt);
+                }
+                ring = derived;
+            }
+        }
+        HashRing ring = HashRing.of(Map.of("a", 3, "b", 5), HashAlgorithm.MD5);
+        assertThatThrownBy(() -> ring.withVirtualNodes(Map.of("a", 0, "b", 5)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("virtualNodes of a must be >= 1, was 0");
+        assertThat(ring.withVirtualNodes(Map.of("a", 3, "c", 2)).agents()).containsExactly("a", "c");
     }
 }

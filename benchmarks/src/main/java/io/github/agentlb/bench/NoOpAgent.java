@@ -1,0 +1,53 @@
+package io.github.agentlb.bench;
+
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.AsyncProcessor;
+import org.apache.camel.Exchange;
+import org.apache.camel.spi.IdAware;
+import org.apache.camel.support.AsyncProcessorSupport;
+
+/**
+ * A child that answers at once: it touches nothing and completes synchronously, so a benchmark
+ * through a balancer measures the balancer alone. Its id (an agent URI such as
+ * {@code http://agent-7:8080}) is what our balancers take as the agent id. Counts its calls
+ * (plain field: one benchmark thread).
+ */
+final class NoOpAgent extends AsyncProcessorSupport implements IdAware {
+
+    private String id;
+    long calls;
+
+    NoOpAgent(String id) {
+        this.id = id;
+    }
+
+    @Override
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        calls++;
+        callback.done(true);
+        return true;
+    }
+
+    @Override
+    public String getId() {
+        return id;
+    }
+
+    @Override
+    public void setId(String id) {
+        this.id = id;
+    }
+
+    @Override
+    public String toString() {
+        return id;
+    }
+
+    static AsyncProcessor[] fleet(int agents) {
+        AsyncProcessor[] out = new AsyncProcessor[agents];
+        for (int i = 0; i < agents; i++) {
+            out[i] = new NoOpAgent("http://agent-" + (i + 1) + ":8080");
+        }
+        return out;
+    }
+}
