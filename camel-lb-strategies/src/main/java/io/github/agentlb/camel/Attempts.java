@@ -36,8 +36,11 @@ final class Attempts {
     private final OutlierDetector detector;
     private final FailoverPolicy policy;
     private final long startNanos;
-    private final Set<String> tried = new HashSet<>(4);
-    private final List<AgentFailure> failures = new ArrayList<>(2);
+    // Most exchanges make one attempt: the first agent is a field, the set and the failure list
+    // are created at the first failover only.
+    private String firstTried;
+    private Set<String> laterTried;
+    private List<AgentFailure> failures = List.of();
     private final AtomicBoolean finished = new AtomicBoolean();
     private Set<String> ejectedCandidates;
 
@@ -97,7 +100,12 @@ final class Attempts {
             members.byId().get(agent).process(attempt, doneSync -> {
                 if (answered.compareAndSet(false, true)) {
                     long elapsed = balancer.nanoTime() - start;
-                    schedule(() -> completed(agent, attempt, elapsed));
+                    if (doneSync) {
+                        // Already on this step's thread: no second hop through the executor.
+                        guarded(() -> completed(agent, attempt, elapsed));
+                    } else {
+                        schedule(() -> completed(agent, attempt, elapsed));
+                    }
                 }
             });
         } catch (RuntimeException e) {
@@ -113,7 +121,7 @@ final class Attempts {
         Iterator<String> candidates = selection.candidates();
         while (candidates.hasNext()) {
             String candidate = candidates.next();
-            if (!members.byId().containsKey(candidate) || tried.contains(candidate)) {
+            if (!members.byId().containsKey(candidate) || wasTried(candidate)) {
                 continue;
             }
             if (screen && detector.admit(candidate) == Admission.EJECTED) {
@@ -123,17 +131,37 @@ final class Attempts {
                 ejectedCandidates.add(candidate);
                 continue;
             }
-            tried.add(candidate);
+            markTried(candidate);
             return candidate;
         }
         if (ejectedCandidates != null) {
             for (String candidate : ejectedCandidates) {
-                if (tried.add(candidate)) {
+                if (!wasTried(candidate)) {
+                    markTried(candidate);
                     return candidate;
                 }
             }
         }
         return null;
+    }
+
+    private boolean wasTried(String agent) {
+        return agent.equals(firstTried) || laterTried != null && laterTried.contains(agent);
+    }
+
+    private void markTried(String agent) {
+        if (firstTried == null) {
+            firstTried = agent;
+        } else {
+            if (laterTried == null) {
+                laterTried = new HashSet<>(4);
+            }
+            laterTried.add(agent);
+        }
+    }
+
+    private int triedCount() {
+        return firstTried == null ? 0 : 1 + (laterTried == null ? 0 : laterTried.size());
     }
 
     private void completed(String agent, Exchange attempt, long elapsedNanos) {
@@ -154,6 +182,9 @@ final class Attempts {
             return;
         }
         AgentFailure agentFailure = new AgentFailure(agent, AgentFailure.reasonOf(failure), outcome, failure);
+        if (failures.isEmpty()) {
+            failures = new ArrayList<>(2);
+        }
         failures.add(agentFailure);
         Duration ejection = detector.onFailure(agent);
         if (ejection != null) {
@@ -161,7 +192,7 @@ final class Attempts {
         }
         if (!balancer.isRunAllowed() || !policy.mayFailOver(outcome, method())) {
             finish(agent, attempt);
-        } else if (!policy.allowsAnother(tried.size() - 1, balancer.nanoTime() - startNanos)) {
+        } else if (!policy.allowsAnother(triedCount() - 1, balancer.nanoTime() - startNanos)) {
             giveUp(limitReached());
         } else {
             next();
@@ -173,7 +204,7 @@ final class Attempts {
     }
 
     private String limitReached() {
-        return policy.maximumFailoverAttempts() >= 0 && tried.size() - 1 >= policy.maximumFailoverAttempts()
+        return policy.maximumFailoverAttempts() >= 0 && triedCount() - 1 >= policy.maximumFailoverAttempts()
                 ? " (maximumFailoverAttempts=" + policy.maximumFailoverAttempts() + ")"
                 : " (failoverDeadline=" + policy.deadline().toMillis() + " ms)";
     }
@@ -189,10 +220,10 @@ final class Attempts {
     private void giveUp(String why) {
         Set<String> ejected = detector.ejected();
         String message;
-        if (tried.isEmpty()) {
+        if (triedCount() == 0) {
             message = "No agent available: the " + balancer.strategyName() + " balancer selected no agent";
         } else {
-            message = "No agent available: " + tried.size() + " of " + members.ids().size() + " agents tried, each failed"
+            message = "No agent available: " + triedCount() + " of " + members.ids().size() + " agents tried, each failed"
                     + why + ": " + failures.stream().map(AgentFailure::toString).collect(Collectors.joining(", "))
                     + (ejected.isEmpty() ? "" : "; ejected: " + String.join(", ", ejected));
         }
