@@ -16,7 +16,7 @@ import org.apache.camel.Message;
  * (or the generator) stalled: coordinated-omission-free by construction, with no correction
  * applied afterwards. The actual send's lag behind the intended time goes to the
  * {@link PacingCheck}; in a closed loop the check gets each worker's gap between an answer and its
- * next send (per thread: a worker is a thread there) and its time waiting for answers.
+ * next send (per exchange in a worker loop, else per thread) and its time waiting for answers.
  *
  * <p>Bookkeeping travels in exchange properties, never in headers. Thread-safe (the per-worker
  * state is thread-confined).
@@ -27,6 +27,8 @@ final class RequestSteps {
     static final String REQUEST = "loadgen.request";
     /** Exchange property: the actual send time, ns of {@link #clock}. */
     static final String SENT_AT = "loadgen.sentAtNanos";
+    /** Exchange property: when this exchange's previous request was answered (a worker loop's exchange), ns. */
+    static final String ANSWERED_AT = "loadgen.answeredAtNanos";
     /** Exchange property: the intended send time (open loop), ns of {@link #clock}. */
     static final String INTENDED_AT = "loadgen.intendedAtNanos";
 
@@ -61,11 +63,12 @@ final class RequestSteps {
         exchange.setProperty(SENT_AT, now);
         Long intended = exchange.getProperty(INTENDED_AT, Long.class);
         if (check != null) {
-            long[] lastAnswer = lastAnswerOfWorker.get();
+            Long answered = exchange.getProperty(ANSWERED_AT, Long.class);
+            long lastAnswer = answered != null ? answered : lastAnswerOfWorker.get()[0];
             if (intended != null) {
                 check.sendLag(now - intended);
-            } else if (lastAnswer[0] != Long.MIN_VALUE) {
-                check.workerGap(now - lastAnswer[0]);
+            } else if (lastAnswer != Long.MIN_VALUE) {
+                check.workerGap(now - lastAnswer);
             }
         }
     }
@@ -101,6 +104,7 @@ final class RequestSteps {
         if (intended == null && check != null) {
             check.workerBusy(now - sent);
             lastAnswerOfWorker.get()[0] = now;
+            exchange.setProperty(ANSWERED_AT, now);
         }
         return Math.min(now, intended != null ? intended : sent);
     }

@@ -11,10 +11,13 @@ import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 
 /**
- * The closed loop of a time-bound run: a timer fires once and starts {@code concurrency} workers
- * on their own threads; each loops ({@code loopDoWhile}) taking the next request of the endless
- * {@link Workload#requestAt} sequence, sending it synchronously with netty-http and recording the
- * outcome, until the deadline has passed. A request sent before the deadline is always completed
+ * The closed loop of a time-bound run: a timer fires once and starts {@code concurrency} workers;
+ * each is an exchange that loops ({@code loopDoWhile}) taking the next request of the endless
+ * {@link Workload#requestAt} sequence, sending it with netty-http and recording the outcome, until
+ * the deadline has passed. The send is asynchronous: the answer is recorded and the next request
+ * sent on Netty's event loop that read it, so no worker thread has to wake up between two
+ * requests (on a busy 2-core machine each wake-up costs scheduling delay that would count as
+ * latency and lower the throughput; see {@code compare-with-wrk.sh}). A request sent before the deadline is always completed
  * and recorded. Completes {@code done} with the run's wall time, ns, when every worker stopped.
  */
 final class WorkerLoopRoute extends RouteBuilder {
@@ -55,7 +58,7 @@ final class WorkerLoopRoute extends RouteBuilder {
                     .loopDoWhile(this::claimNext)
                         .process(steps::prepare)
                         .doTry()
-                            .to(LoadRoute.endpointUri(baseUrl, config.timeoutMs()))
+                            .to(LoadRoute.endpointUri(baseUrl, config.timeoutMs(), false))
                             .process(steps::recordAnswer)
                         .doCatch(Exception.class)
                             .process(steps::recordFailure)
