@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -126,6 +127,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                     + "so that a run against a running balancer does not replace the main job's files).")
     private Path out;
 
+    @Mixin
+    private PacingOptions pacingOptions = new PacingOptions();
+
     @Option(names = "--agent-delay-min-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MIN_MS,
             description = "In-process agents: shortest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMinMs;
@@ -174,9 +178,13 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     public Integer call() throws Exception {
         long startNanos = System.nanoTime();
         LoadTestConfig config = validatedConfig();
+        Pacing pacing = validatedPacing();
         List<Scenario> scenarios = new ArrayList<>();
         List<Fault> faults = new ArrayList<>();
         validatedScenarios(scenarios, faults);
+        if (!pacing.isDefault() && !faults.isEmpty()) {
+            throw usage("--rate and --duration run the uniform or heterogeneous scenario, not failure or hang");
+        }
         LoadTestConfig faultConfig = faults.isEmpty() ? null : validatedFaultConfig();
         out = outputDirectory(out, url != null);
         ReportWriter writer = new ReportWriter(out);
@@ -185,13 +193,19 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         long faultsNanos = 0;
         List<String> files = new ArrayList<>(List.of(ReportWriter.MARKDOWN_FILE));
         PidTrace convergence = null;
+        PacedJob paced = new PacedJob(stdout, config, pacing, writer);
         if (url != null) {
-            reports.add(runAgainst(baseUrl(), validatedLabel(), scenarios.get(0), config, writer));
+            reports.add(pacing.isDefault() ? runAgainst(baseUrl(), validatedLabel(), scenarios.get(0), config, writer)
+                    : paced.runAgainst(baseUrl(), validatedLabel(), scenarios.get(0)));
         } else {
             AgentConfig template = validatedAgentTemplate();
             List<String> names = validatedStrategies();
             for (Scenario s : scenarios) {
                 for (String strategy : names) {
+                    if (!pacing.isDefault()) {
+                        reports.add(paced.runEmbedded(strategy, s, template, seed));
+                        continue;
+                    }
                     EmbeddedRun run = runEmbedded(strategy, s, template, config, writer);
                     reports.add(run.report());
                     if (run.pidTrace() != null && (convergence == null || s == Scenario.HETEROGENEOUS)) {
@@ -233,6 +247,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         reports.forEach(r -> {
             files.add(ReportWriter.jsonFileName(r.scenario(), r.strategy()));
             files.add(DistributionChart.fileName(r.scenario(), r.strategy()));
+            if (pacing.timed()) {
+                files.add(SoakChart.fileName(r.scenario(), r.strategy()));
+            }
         });
         failures.forEach(r -> {
             files.add(FailureReportWriter.jsonFileName(r.fault(), r.strategy()));
@@ -270,7 +287,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             try (PeriodicSampler pidSampler = trace == null ? null : PeriodicSampler.start("pid", PID_SAMPLE_PERIOD,
                     () -> samplePid((PidWeightedLB) cluster.balancer(), cluster, trace, startNanos))) {
                 if (config.warmupConfig().isPresent()) {
-                    warmUp(strategy, cluster.baseUrl(), config.warmupConfig().get());
+                    new RunConsole(stdout).warmUp(strategy, cluster.baseUrl(), config.warmupConfig().get());
                     if (trace != null) {
                         trace.markWarmupEnd((System.nanoTime() - startNanos) / 1e9);
                     }
@@ -287,17 +304,10 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                         ? new AvnSummary(cluster.byAgentId(lb.virtualNodes()), lb.imbalanceIndex(), lb.reallocations())
                         : null;
                 RunReport report = new RunReport(strategy, scenario, cluster.baseUrl(), true, config, stats,
-                        UtilizationSummary.of(series), avn);
-                return new EmbeddedRun(written(report, writer), trace);
+                        UtilizationSummary.of(series), avn, PaceReport.counted(Pacing.CLOSED_COUNTED, result.selfCheck()));
+                return new EmbeddedRun(new RunConsole(stdout).written(report, writer), trace);
             }
         }
-    }
-
-    private void warmUp(String strategy, String target, LoadTestConfig warmupConfig) throws Exception {
-        LoadRunner.RunResult warm = new LoadRunner(warmupConfig, null).run(target, strategy + " warm-up");
-        long failed = warm.outcomes().stream().filter(o -> o.kind() != RequestOutcome.Kind.SUCCESS).count();
-        stdout.printf(Locale.ROOT, "[%s] warm-up: %d requests in %.1f s, %d failed (not counted)%n", strategy,
-                warm.outcomes().size(), warm.durationNanos() / 1e9, failed);
     }
 
     private static void sampleUtilization(EmbeddedCluster cluster, Map<String, UtilizationSeries> series) {
@@ -316,14 +326,15 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                                  ReportWriter writer) throws Exception {
         stdout.printf("== %s: balancer at %s%n", label, target);
         if (config.warmupConfig().isPresent()) {
-            warmUp(label, target, config.warmupConfig().get());
+            new RunConsole(stdout).warmUp(label, target, config.warmupConfig().get());
         }
         LoadRunner.RunResult result = new LoadRunner(config, stdout).run(target, label);
         RunStatistics stats = RunStatistics.of(result.outcomes(), List.of(), result.durationNanos());
         if (stats.successes() == 0) {
             stdout.println(nothingSucceeded(stats, target));
         }
-        return written(new RunReport(label, scenario, target, false, config, stats), writer);
+        return new RunConsole(stdout).written(new RunReport(label, scenario, target, false, config, stats, null, null,
+                PaceReport.counted(Pacing.CLOSED_COUNTED, result.selfCheck())), writer);
     }
 
     /** {@code out} if given, else {@value #DEFAULT_URL_OUT} for a {@code --url} run and {@value #DEFAULT_OUT} otherwise. */
@@ -354,33 +365,18 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 + " a balancer of this project (GET /process/{req_id}?user_id=N answered by an agent's JSON)?";
     }
 
-    private RunReport written(RunReport report, ReportWriter writer) throws IOException {
-        writer.writeRun(report);
-        RunStatistics s = report.statistics();
-        stdout.printf(Locale.ROOT, "%s (%s): %d requests, %d errors, %d timeouts; %s; spread %d, CV %.3f, "
-                        + "stickiness %.3f; p95 %.1f ms; %.1f req/s%n",
-                report.strategy(), report.scenario().label(), s.requests(), s.errors(), s.timeouts(),
-                s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" ")),
-                s.spread(), s.coefficientOfVariation(), s.stickiness(), s.latency().p95Ms(), s.throughputRps());
-        if (report.utilization() != null) {
-            UtilizationSummary u = report.utilization();
-            stdout.printf(Locale.ROOT, "%s (%s): utilization %s; max/mean %.3f%n", report.strategy(),
-                    report.scenario().label(), u.byAgent().entrySet().stream()
-                            .map(e -> String.format(Locale.ROOT, "%s=%.3f", e.getKey(), e.getValue()))
-                            .collect(Collectors.joining(" ")), u.maxOverMean());
-        }
-        if (report.avn() != null) {
-            stdout.printf(Locale.ROOT, "%s (%s): virtual nodes %s, S %.3f, %d reallocations%n", report.strategy(),
-                    report.scenario().label(), report.avn().virtualNodes(), report.avn().imbalanceIndex(),
-                    report.avn().reallocations());
-        }
-        return report;
-    }
-
     private LoadTestConfig validatedConfig() {
         try {
             return LoadTestConfig.custom().requests(requests).users(users).concurrency(concurrency).seed(seed)
                     .timeoutMs(timeoutMs).warmup(warmup).build();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private Pacing validatedPacing() {
+        try {
+            return pacingOptions.pacing();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -391,7 +387,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
      * {@link Scenario} and {@link Fault}: all by default; with --url exactly one scenario, a label.
      */
     private void validatedScenarios(List<Scenario> scenarios, List<Fault> faults) {
-        List<String> choices = scenario == null ? List.of(url == null ? ALL_SCENARIOS : Scenario.UNIFORM.label())
+        boolean defaultPacing = pacingOptions.rate == null && pacingOptions.duration == null;
+        List<String> choices = scenario == null
+                ? List.of(url == null && defaultPacing ? ALL_SCENARIOS : Scenario.UNIFORM.label())
                 : scenario.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).toList();
         boolean all = choices.contains(ALL_SCENARIOS);
         for (String choice : choices) {

@@ -24,9 +24,10 @@ public final class LoadRunner {
      * @param durationNanos wall time from the first send to the last outcome, ns
      * @param maxInFlight   the most requests in flight at once
      * @param timedOutcomes the same outcomes with their send times ({@link System#nanoTime()})
+     * @param selfCheck     whether the workers kept pace ({@link PacingCheck})
      */
     public record RunResult(List<RequestOutcome> outcomes, long durationNanos, int maxInFlight,
-                            List<TimedOutcome> timedOutcomes) {
+                            List<TimedOutcome> timedOutcomes, PacingCheck.Result selfCheck) {
     }
 
     private final LoadTestConfig config;
@@ -63,10 +64,13 @@ public final class LoadRunner {
         Workload workload = config.workload();
         OutcomeRecorder recorder = new OutcomeRecorder(label, workload.size(), config.progressEvery(), progress);
         CompletableFuture<Long> duration = new CompletableFuture<>();
+        PacingCheck check = new PacingCheck();
+        long cpuBefore = JvmGauges.processCpuNanos();
+        long wallBefore = System.nanoTime();
         CamelContext camel = new DefaultCamelContext();
         try {
             camel.getShutdownStrategy().setTimeout(10);
-            camel.addRoutes(new LoadRoute(workload, baseUrl, config, recorder, duration, onStarted));
+            camel.addRoutes(new LoadRoute(workload, baseUrl, config, recorder, duration, onStarted, check));
             camel.start();
             long rounds = (workload.size() + config.concurrency() - 1) / config.concurrency();
             long boundMs = rounds * (config.timeoutMs() + 1_000) + 30_000;
@@ -78,8 +82,10 @@ public final class LoadRunner {
                         + boundMs + " ms; " + recorder.completedCount() + " of " + workload.size() + " completed");
             }
             List<TimedOutcome> timed = recorder.timedOutcomes();
+            double cpuShare = JvmGauges.cpuShare(cpuBefore < 0 ? -1 : JvmGauges.processCpuNanos() - cpuBefore,
+                    System.nanoTime() - wallBefore, JvmGauges.cores());
             return new RunResult(timed.stream().map(TimedOutcome::outcome).toList(), nanos, recorder.maxInFlight(),
-                    timed);
+                    timed, check.result(cpuShare, JvmGauges.cores()));
         } finally {
             camel.stop();
         }

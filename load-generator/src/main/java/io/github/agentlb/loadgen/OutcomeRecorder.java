@@ -26,7 +26,16 @@ public final class OutcomeRecorder {
     private final int total;
     private final int progressEvery;
     private final PrintStream out;
+    private final boolean retain;
+    private final OutcomeListener listener;
     private final long startNanos = System.nanoTime();
+
+    /** Told each outcome as it is recorded, on the recording thread; must be thread-safe and quick. */
+    @FunctionalInterface
+    public interface OutcomeListener {
+        /** {@code outcome} was recorded; it counts from {@code fromNanos} (its send or intended time). */
+        void completed(RequestOutcome outcome, long fromNanos);
+    }
 
     /**
      * @param label         prefix of progress lines, e.g. the strategy
@@ -35,10 +44,21 @@ public final class OutcomeRecorder {
      * @param out           where progress goes; {@code null} for none
      */
     public OutcomeRecorder(String label, int total, int progressEvery, PrintStream out) {
+        this(label, total, progressEvery, out, true, (outcome, from) -> { });
+    }
+
+    /**
+     * A recorder that keeps every outcome ({@code retain}) or only counts them and tells
+     * {@code listener}, for a run too long to keep them all (a soak, whose heap is measured).
+     */
+    public OutcomeRecorder(String label, int total, int progressEvery, PrintStream out, boolean retain,
+                           OutcomeListener listener) {
         this.label = label;
         this.total = total;
         this.progressEvery = progressEvery;
         this.out = out;
+        this.retain = retain;
+        this.listener = listener;
     }
 
     /**
@@ -63,7 +83,10 @@ public final class OutcomeRecorder {
      */
     public void completed(RequestOutcome outcome, long sentAtNanos) {
         inFlight.decrementAndGet();
-        outcomes.add(new TimedOutcome(outcome, sentAtNanos));
+        if (retain) {
+            outcomes.add(new TimedOutcome(outcome, sentAtNanos));
+        }
+        listener.completed(outcome, sentAtNanos);
         switch (outcome.kind()) {
             case ERROR -> errors.incrementAndGet();
             case TIMEOUT -> timeouts.incrementAndGet();
@@ -87,7 +110,12 @@ public final class OutcomeRecorder {
         return maxInFlight.get();
     }
 
-    /** A snapshot of the outcomes recorded so far, in completion order. */
+    /** Errors and timeouts so far. */
+    public long failedCount() {
+        return errors.get() + timeouts.get();
+    }
+
+    /** A snapshot of the outcomes recorded so far, in completion order (none unless retained). */
     public List<RequestOutcome> outcomes() {
         List<RequestOutcome> list = new ArrayList<>(outcomes.size());
         outcomes.forEach(t -> list.add(t.outcome()));

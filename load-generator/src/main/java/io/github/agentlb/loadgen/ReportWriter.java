@@ -87,7 +87,9 @@ public final class ReportWriter {
         Files.createDirectories(dir);
         Path file = dir.resolve(MARKDOWN_FILE);
         String faults = failures.isEmpty() ? "" : "\n" + FailureReportWriter.markdown(failures);
-        Files.writeString(file, markdown(reports, convergenceChart) + faults, StandardCharsets.UTF_8);
+        String pacing = PaceReportWriter.markdown(reports);
+        Files.writeString(file, markdown(reports, convergenceChart) + (pacing.isEmpty() ? "" : "\n" + pacing) + faults,
+                StandardCharsets.UTF_8);
         return file;
     }
 
@@ -200,6 +202,7 @@ public final class ReportWriter {
             root.put("imbalance_index", avn.imbalanceIndex());
             root.put("reallocations", avn.reallocations());
         }
+        PaceReportWriter.putJson(root, report.pace());
         return root;
     }
 

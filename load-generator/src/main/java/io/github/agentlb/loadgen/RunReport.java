@@ -16,10 +16,11 @@ import java.util.Objects;
  *                    when not measured (agents not embedded)
  * @param avn         the adaptive virtual node balancer's final state; {@code null} for other
  *                    strategies or an external balancer
+ * @param pace        how the run was paced and the generator's self-check; {@code null} when not known
  */
 public record RunReport(String strategy, Scenario scenario, String target, boolean embedded,
                         LoadTestConfig config, RunStatistics statistics, UtilizationSummary utilization,
-                        AvnSummary avn) {
+                        AvnSummary avn, PaceReport pace) {
 
     /** @throws IllegalArgumentException if {@code strategy} is not a safe file-name label */
     public RunReport {
@@ -30,10 +31,16 @@ public record RunReport(String strategy, Scenario scenario, String target, boole
         requireLabel(strategy);
     }
 
+    /** A run without a pace report. */
+    public RunReport(String strategy, Scenario scenario, String target, boolean embedded, LoadTestConfig config,
+                     RunStatistics statistics, UtilizationSummary utilization, AvnSummary avn) {
+        this(strategy, scenario, target, embedded, config, statistics, utilization, avn, null);
+    }
+
     /** A run without utilization or balancer state: an external balancer's. */
     public RunReport(String strategy, Scenario scenario, String target, boolean embedded,
                      LoadTestConfig config, RunStatistics statistics) {
-        this(strategy, scenario, target, embedded, config, statistics, null, null);
+        this(strategy, scenario, target, embedded, config, statistics, null, null, null);
     }
 
     /**
@@ -48,6 +55,11 @@ public record RunReport(String strategy, Scenario scenario, String target, boole
                     "strategy must be 1-40 letters, digits, '_' or '-', was '" + label + "'");
         }
         return label;
+    }
+
+    /** This report with {@code pace}. */
+    public RunReport withPace(PaceReport pace) {
+        return new RunReport(strategy, scenario, target, embedded, config, statistics, utilization, avn, pace);
     }
 
     /** Whether every request was answered: no errors and no timeouts. */

@@ -46,40 +46,18 @@ public final class RunStatistics {
     private final LatencySummary latency;
     private final long durationNanos;
 
-    private RunStatistics(List<RequestOutcome> outcomes, Collection<String> knownAgents, long durationNanos) {
-        this.requests = outcomes.size();
+    private RunStatistics(Accumulator acc, Collection<String> knownAgents, long durationNanos) {
+        this.requests = acc.requests;
         this.durationNanos = durationNanos;
-        SortedMap<String, LatencySummary.Recorder> perAgent = new TreeMap<>();
-        knownAgents.forEach(id -> perAgent.put(Objects.requireNonNull(id, "agent id"), new LatencySummary.Recorder()));
-        LatencySummary.Recorder overall = new LatencySummary.Recorder();
-        Map<Integer, String> agentOfUser = new HashMap<>();
-        Map<Integer, Boolean> userSticky = new HashMap<>();
-        SortedMap<Integer, Long> statuses = new TreeMap<>();
-        long ok = 0;
-        long failed = 0;
-        long timedOut = 0;
-        for (RequestOutcome o : outcomes) {
-            switch (o.kind()) {
-                case SUCCESS -> {
-                    ok++;
-                    perAgent.computeIfAbsent(o.agentId(), id -> new LatencySummary.Recorder()).record(o.latencyNanos());
-                    overall.record(o.latencyNanos());
-                    String first = agentOfUser.putIfAbsent(o.userId(), o.agentId());
-                    userSticky.merge(o.userId(), first == null || first.equals(o.agentId()), Boolean::logicalAnd);
-                }
-                case ERROR -> {
-                    failed++;
-                    statuses.merge(o.status(), 1L, Long::sum);
-                }
-                case TIMEOUT -> timedOut++;
-            }
-        }
-        this.successes = ok;
-        this.errors = failed;
-        this.timeouts = timedOut;
-        this.errorStatuses = Collections.unmodifiableSortedMap(statuses);
+        SortedMap<String, LatencySummary.Recorder> perAgent = new TreeMap<>(acc.perAgent);
+        knownAgents.forEach(id -> perAgent.putIfAbsent(Objects.requireNonNull(id, "agent id"),
+                new LatencySummary.Recorder()));
+        this.successes = acc.successes;
+        this.errors = acc.errors;
+        this.timeouts = acc.timeouts;
+        this.errorStatuses = Collections.unmodifiableSortedMap(new TreeMap<>(acc.statuses));
         Map<String, AgentSummary> summaries = new LinkedHashMap<>();
-        long total = ok;
+        long total = acc.successes;
         perAgent.forEach((id, recorder) -> {
             LatencySummary s = recorder.summary();
             summaries.put(id, new AgentSummary(id, s.count(), total == 0 ? 0 : (double) s.count() / total, s));
@@ -87,9 +65,58 @@ public final class RunStatistics {
         this.agents = Collections.unmodifiableMap(summaries);
         this.counts = summaries.isEmpty() ? null
                 : LoadStatistics.of(summaries.values().stream().map(AgentSummary::count).toList());
-        this.answeredUsers = userSticky.size();
-        this.stickyUsers = (int) userSticky.values().stream().filter(Boolean::booleanValue).count();
-        this.latency = overall.summary();
+        this.answeredUsers = acc.userSticky.size();
+        this.stickyUsers = (int) acc.userSticky.values().stream().filter(Boolean::booleanValue).count();
+        this.latency = acc.overall.summary();
+    }
+
+    /**
+     * Adds outcomes one at a time, for a run too long to keep every outcome (a soak): memory grows
+     * with the agents and users, not the requests. {@link #of} is this over a list. Not
+     * thread-safe: callers on several threads synchronize.
+     */
+    public static final class Accumulator {
+        private final SortedMap<String, LatencySummary.Recorder> perAgent = new TreeMap<>();
+        private final LatencySummary.Recorder overall = new LatencySummary.Recorder();
+        private final Map<Integer, String> agentOfUser = new HashMap<>();
+        private final Map<Integer, Boolean> userSticky = new HashMap<>();
+        private final SortedMap<Integer, Long> statuses = new TreeMap<>();
+        private int requests;
+        private long successes;
+        private long errors;
+        private long timeouts;
+
+        /** Counts one outcome. */
+        public void add(RequestOutcome o) {
+            requests++;
+            switch (o.kind()) {
+                case SUCCESS -> {
+                    successes++;
+                    perAgent.computeIfAbsent(o.agentId(), id -> new LatencySummary.Recorder()).record(o.latencyNanos());
+                    overall.record(o.latencyNanos());
+                    String first = agentOfUser.putIfAbsent(o.userId(), o.agentId());
+                    userSticky.merge(o.userId(), first == null || first.equals(o.agentId()), Boolean::logicalAnd);
+                }
+                case ERROR -> {
+                    errors++;
+                    statuses.merge(o.status(), 1L, Long::sum);
+                }
+                case TIMEOUT -> timeouts++;
+            }
+        }
+
+        /**
+         * The statistics of what was added, as {@link RunStatistics#of}.
+         *
+         * @throws IllegalArgumentException if {@code durationNanos < 0}
+         */
+        public RunStatistics statistics(Collection<String> knownAgents, long durationNanos) {
+            Objects.requireNonNull(knownAgents, "knownAgents");
+            if (durationNanos < 0) {
+                throw new IllegalArgumentException("durationNanos must be >= 0, was " + durationNanos);
+            }
+            return new RunStatistics(this, knownAgents, durationNanos);
+        }
     }
 
     /**
@@ -103,11 +130,9 @@ public final class RunStatistics {
      */
     public static RunStatistics of(List<RequestOutcome> outcomes, Collection<String> knownAgents, long durationNanos) {
         Objects.requireNonNull(outcomes, "outcomes");
-        Objects.requireNonNull(knownAgents, "knownAgents");
-        if (durationNanos < 0) {
-            throw new IllegalArgumentException("durationNanos must be >= 0, was " + durationNanos);
-        }
-        return new RunStatistics(outcomes, knownAgents, durationNanos);
+        Accumulator acc = new Accumulator();
+        outcomes.forEach(acc::add);
+        return acc.statistics(knownAgents, durationNanos);
     }
 
     /** Requests sent (every outcome). */

@@ -59,6 +59,21 @@ public final class Workload {
         return requests;
     }
 
+    /**
+     * Request {@code index} (0-based) of this workload repeated without end, for a time-bound run:
+     * the user of position {@code index mod size}, the id {@code r} and {@code index + 1} padded as
+     * the workload's own ids ({@code r0001}), so the first {@link #size()} are the workload's.
+     */
+    public PlannedRequest requestAt(long index) {
+        if (index < requests.size()) {
+            return requests.get((int) index);
+        }
+        int width = requests.get(0).requestId().length() - 1;
+        String number = Long.toString(index + 1);
+        String id = number.length() >= width ? "r" + number : "r" + "0".repeat(width - number.length()) + number;
+        return new PlannedRequest(id, requests.get((int) (index % requests.size())).userId());
+    }
+
     /** Number of requests. */
     public int size() {
         return requests.size();

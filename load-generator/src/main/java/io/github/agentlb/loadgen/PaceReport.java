@@ -1,0 +1,28 @@
+package io.github.agentlb.loadgen;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a run was paced and whether the generator kept pace; for a time-bound run also its
+ * figures per interval and its verdict.
+ *
+ * @param pacing    the run's pacing
+ * @param selfCheck the generator's self-check
+ * @param intervals per-interval figures of a time-bound run; empty otherwise
+ * @param verdict   the soak verdict of a time-bound run; {@code null} otherwise
+ */
+public record PaceReport(Pacing pacing, PacingCheck.Result selfCheck, List<IntervalSeries.Interval> intervals,
+                         SoakVerdict verdict) {
+
+    public PaceReport {
+        Objects.requireNonNull(pacing, "pacing");
+        Objects.requireNonNull(selfCheck, "selfCheck");
+        intervals = List.copyOf(intervals);
+    }
+
+    /** A count-bound run's report: no intervals, no verdict. */
+    public static PaceReport counted(Pacing pacing, PacingCheck.Result selfCheck) {
+        return new PaceReport(pacing, selfCheck, List.of(), null);
+    }
+}

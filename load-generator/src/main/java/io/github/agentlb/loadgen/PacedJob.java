@@ -1,0 +1,97 @@
+package io.github.agentlb.loadgen;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The command line's open-loop ({@code --rate}) and time-bound ({@code --duration}) runs: the
+ * closed-loop warm-up, then a {@link PacedRunner} run, against a running balancer or against
+ * agents and proxy started in this JVM (then also the agents' utilization, and the JVM's heap and
+ * threads per interval, which are the proxy's). Writes each run's files, and its soak chart when
+ * time-bound.
+ */
+final class PacedJob {
+
+    private final PrintStream stdout;
+    private final LoadTestConfig config;
+    private final Pacing pacing;
+    private final ReportWriter writer;
+    private final RunConsole console;
+
+    PacedJob(PrintStream stdout, LoadTestConfig config, Pacing pacing, ReportWriter writer) {
+        this.stdout = stdout;
+        this.config = config;
+        this.pacing = pacing;
+        this.writer = writer;
+        this.console = new RunConsole(stdout);
+    }
+
+    /** One run against the balancer at {@code target}, reported under {@code label}. */
+    RunReport runAgainst(String target, String label, Scenario scenario) throws Exception {
+        stdout.printf("== %s: balancer at %s; %s%n", label, target, pacing.describe(config));
+        warmUp(label, target);
+        PacedRunner.Result result = new PacedRunner(config, pacing, stdout, false).run(target, label, List.of());
+        return finish(new RunReport(label, scenario, target, false, config, result.statistics(), null, null,
+                result.pace()));
+    }
+
+    /** One run of {@code strategy} over the scenario's agents, all started in this JVM. */
+    RunReport runEmbedded(String strategy, Scenario scenario, AgentConfig template, long seed) throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(strategy, scenario, template, seed)) {
+            stdout.printf(Locale.ROOT, "== %s, %s scenario: agents %s behind the demo proxy at %s; %s%n", strategy,
+                    scenario.label(), String.join(", ", cluster.agentIds()), cluster.baseUrl(), pacing.describe(config));
+            warmUp(strategy, cluster.baseUrl());
+            Map<String, UtilizationSeries> series = new TreeMap<>();
+            cluster.agents().forEach(a -> series.put(a.config().agentId(), new UtilizationSeries()));
+            PacedRunner.Result result;
+            try (PeriodicSampler utilization = PeriodicSampler.start("utilization",
+                    LoadGeneratorMain.UTILIZATION_SAMPLE_PERIOD, () -> {
+                        for (StubAgent agent : cluster.agents()) {
+                            series.get(agent.config().agentId()).add(System.nanoTime(), agent.load().utilization());
+                        }
+                    })) {
+                result = new PacedRunner(config, pacing, stdout, true).run(cluster.baseUrl(), strategy,
+                        cluster.agentIds());
+            }
+            AvnSummary avn = cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
+                    ? new AvnSummary(cluster.byAgentId(lb.virtualNodes()), lb.imbalanceIndex(), lb.reallocations())
+                    : null;
+            return finish(new RunReport(strategy, scenario, cluster.baseUrl(), true, config, result.statistics(),
+                    UtilizationSummary.of(series), avn, result.pace()));
+        }
+    }
+
+    /**
+     * The warm-up: the closed loop's for a closed loop; for an open loop {@code --warmup} requests
+     * on the same schedule, so that the asynchronous send path the run uses is compiled before it
+     * is measured (a cold JVM lags its schedule by tens to hundreds of ms here).
+     */
+    private void warmUp(String label, String target) throws Exception {
+        if (config.warmupConfig().isEmpty()) {
+            return;
+        }
+        LoadTestConfig warm = config.warmupConfig().get();
+        if (!pacing.openLoop()) {
+            console.warmUp(label, target, warm);
+            return;
+        }
+        PacedRunner.Result result = new PacedRunner(warm, new Pacing(pacing.ratePerSecond(), null, pacing.interval()),
+                null, false).run(target, label + " warm-up", List.of());
+        RunStatistics s = result.statistics();
+        stdout.printf(Locale.ROOT, "[%s] warm-up: %d requests at %s req/s in %.1f s, %d failed (not counted)%n", label,
+                s.requests(), pacing.ratePerSecond(), s.durationMs() / 1e3, s.errors() + s.timeouts());
+    }
+
+    private RunReport finish(RunReport report) throws Exception {
+        if (pacing.timed()) {
+            SoakChart.write(report, writer.directory());
+        }
+        return console.written(report, writer);
+    }
+}

@@ -1,0 +1,64 @@
+package io.github.agentlb.loadgen;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * What every run mode prints and writes once a run is done, and the warm-up every mode sends
+ * first. Stateless apart from its output stream; not meant to be shared between threads.
+ */
+final class RunConsole {
+
+    private final PrintStream stdout;
+
+    RunConsole(PrintStream stdout) {
+        this.stdout = stdout;
+    }
+
+    /** Sends {@code warmupConfig}'s load (closed loop, not counted) and prints one line about it. */
+    void warmUp(String strategy, String target, LoadTestConfig warmupConfig) throws Exception {
+        LoadRunner.RunResult warm = new LoadRunner(warmupConfig, null).run(target, strategy + " warm-up");
+        long failed = warm.outcomes().stream().filter(o -> o.kind() != RequestOutcome.Kind.SUCCESS).count();
+        stdout.printf(Locale.ROOT, "[%s] warm-up: %d requests in %.1f s, %d failed (not counted)%n", strategy,
+                warm.outcomes().size(), warm.durationNanos() / 1e9, failed);
+    }
+
+    /** Writes the run's files and prints its summary, self-check and (time-bound runs) verdict. */
+    RunReport written(RunReport report, ReportWriter writer) throws IOException {
+        writer.writeRun(report);
+        RunStatistics s = report.statistics();
+        stdout.printf(Locale.ROOT, "%s (%s): %d requests, %d errors, %d timeouts; %s; spread %d, CV %.3f, "
+                        + "stickiness %.3f; p95 %.1f ms; %.1f req/s%n",
+                report.strategy(), report.scenario().label(), s.requests(), s.errors(), s.timeouts(),
+                s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" ")),
+                s.spread(), s.coefficientOfVariation(), s.stickiness(), s.latency().p95Ms(), s.throughputRps());
+        if (report.utilization() != null) {
+            UtilizationSummary u = report.utilization();
+            stdout.printf(Locale.ROOT, "%s (%s): utilization %s; max/mean %.3f%n", report.strategy(),
+                    report.scenario().label(), u.byAgent().entrySet().stream()
+                            .map(e -> String.format(Locale.ROOT, "%s=%.3f", e.getKey(), e.getValue()))
+                            .collect(Collectors.joining(" ")), u.maxOverMean());
+        }
+        if (report.avn() != null) {
+            stdout.printf(Locale.ROOT, "%s (%s): virtual nodes %s, S %.3f, %d reallocations%n", report.strategy(),
+                    report.scenario().label(), report.avn().virtualNodes(), report.avn().imbalanceIndex(),
+                    report.avn().reallocations());
+        }
+        PaceReport pace = report.pace();
+        if (pace != null) {
+            if (!pace.pacing().isDefault()) {
+                stdout.printf(Locale.ROOT, "%s (%s): %s; p50 %.1f ms, p99 %.1f ms%s%n", report.strategy(),
+                        report.scenario().label(), pace.pacing().describe(report.config()), s.latency().p50Ms(),
+                        s.latency().p99Ms(), pace.pacing().openLoop() ? " (from intended send times)" : "");
+            }
+            pace.selfCheck().lines().forEach(line -> stdout.println(report.strategy() + " (" + report.scenario().label()
+                    + "): " + line));
+            if (pace.verdict() != null) {
+                stdout.println(report.strategy() + " (" + report.scenario().label() + "): " + pace.verdict().line());
+            }
+        }
+        return report;
+    }
+}

@@ -1,0 +1,81 @@
+package io.github.agentlb.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class IntervalSeriesTest {
+
+    private static final long MS = 1_000_000;
+    private static final long START = 5_000 * MS;
+
+    private static RequestOutcome ok(long latencyMs) {
+        return RequestOutcome.success("r1", 1, "A1", 200, latencyMs * MS);
+    }
+
+    @Test
+    void everyRequestCountsInExactlyOneIntervalByItsCompletionTime() {
+        IntervalSeries series = new IntervalSeries(START, 10_000 * MS);
+        long[] completions = {START - 1, START, START + 9_999 * MS, START + 10_000 * MS - 1, START + 10_000 * MS,
+            START + 19_999 * MS, START + 20_000 * MS, START + 25_000 * MS};
+        for (long at : completions) {
+            series.record(at, ok(100));
+        }
+        List<IntervalSeries.Interval> intervals = series.intervals(START + 25_000 * MS);
+        assertThat(intervals).extracting(IntervalSeries.Interval::requests).containsExactly(4L, 2L, 2L);
+        assertThat(intervals.stream().mapToLong(IntervalSeries.Interval::requests).sum()).isEqualTo(completions.length);
+        assertThat(series.requests()).isEqualTo(completions.length);
+        assertThat(intervals).extracting(IntervalSeries.Interval::startSeconds).containsExactly(0.0, 10.0, 20.0);
+        assertThat(intervals).extracting(IntervalSeries.Interval::lengthSeconds).containsExactly(10.0, 10.0, 5.0);
+        assertThat(intervals.get(2).throughputRps()).isEqualTo(0.4);
+    }
+
+    @Test
+    void failuresAndLatenciesArePerInterval() {
+        IntervalSeries series = new IntervalSeries(START, 1_000 * MS);
+        for (int i = 1; i <= 100; i++) {
+            series.record(START + 10 * MS, ok(i));
+        }
+        series.record(START + 20 * MS, RequestOutcome.error("r2", 2, 503, 5 * MS));
+        series.record(START + 1_500 * MS, RequestOutcome.timeout("r3", 3, 900 * MS));
+        series.record(START + 1_600 * MS, ok(300));
+        List<IntervalSeries.Interval> intervals = series.intervals(START + 2_000 * MS);
+        IntervalSeries.Interval first = intervals.get(0);
+        assertThat(first.requests()).isEqualTo(101);
+        assertThat(first.successes()).isEqualTo(100);
+        assertThat(first.errors()).isEqualTo(1);
+        assertThat(first.p50Ms()).isCloseTo(50.0, org.assertj.core.data.Offset.offset(0.05));
+        assertThat(first.p99Ms()).isCloseTo(99.0, org.assertj.core.data.Offset.offset(0.1));
+        IntervalSeries.Interval second = intervals.get(1);
+        assertThat(second.timeouts()).isEqualTo(1);
+        assertThat(second.failures()).isEqualTo(1);
+        assertThat(second.p99Ms()).isCloseTo(300.0, org.assertj.core.data.Offset.offset(0.3));
+        assertThat(series.p99Ms(0, 1)).isEqualTo(first.p99Ms());
+        assertThat(series.p99Ms(0, 2)).isCloseTo(100.0, org.assertj.core.data.Offset.offset(0.1));
+    }
+
+    @Test
+    void theLastJvmSampleOfAnIntervalIsKept() {
+        IntervalSeries series = new IntervalSeries(START, 1_000 * MS);
+        series.sampleJvm(START + 100 * MS, 10L << 20, 50);
+        series.sampleJvm(START + 900 * MS, 12L << 20, 52);
+        series.sampleJvm(START + 2_100 * MS, -1, 53);
+        List<IntervalSeries.Interval> intervals = series.intervals(START + 2_500 * MS);
+        assertThat(intervals.get(0).heapAfterGcMb()).isEqualTo(12.0);
+        assertThat(intervals.get(0).liveThreads()).isEqualTo(52);
+        assertThat(intervals.get(1).heapAfterGcMb()).isNaN();
+        assertThat(intervals.get(1).liveThreads()).isEqualTo(-1);
+        assertThat(intervals.get(2).heapAfterGcMb()).isNaN();
+    }
+
+    @Test
+    void progressLineNamesTheIntervalAndItsFigures() {
+        IntervalSeries series = new IntervalSeries(START, 10_000 * MS);
+        series.record(START + 12_000 * MS, ok(100));
+        series.sampleJvm(START + 15_000 * MS, 48L << 20, 85);
+        assertThat(PacedRunner.progressLine("rr", series.intervals(START + 20_000 * MS).get(1)))
+                .isEqualTo("[rr] 0:10-0:20: 1 requests, 0.1 req/s, p50 100.0 ms, p99 100.0 ms, 0 errors, 0 timeouts, "
+                        + "heap after GC 48.0 MB, 85 threads");
+    }
+}
