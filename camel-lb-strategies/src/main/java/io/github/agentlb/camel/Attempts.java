@@ -83,7 +83,7 @@ final class Attempts {
         boolean trial = screen && detector.isEjected(agent);
         if (DecisionLog.enabled()) {
             if (failures.isEmpty()) {
-                DecisionLog.decision(exchange, balancer.strategyName(), agent, selection.detail().get(),
+                DecisionLog.decision(exchange, balancer.strategyName(), agent, trial, selection.detail().get(),
                         screen ? detector.ejected() : Set.of());
             } else {
                 DecisionLog.failover(exchange, balancer.strategyName(), agent, failures.get(failures.size() - 1), trial);

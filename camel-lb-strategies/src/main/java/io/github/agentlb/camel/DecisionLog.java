@@ -27,10 +27,12 @@ final class DecisionLog {
         return DECISIONS.isInfoEnabled();
     }
 
-    /** {@code request=r1 strategy=ch agent=A2 user_id=42 hash=... [ejected=[A1]]}. */
-    static void decision(Exchange exchange, String strategy, String agent, String detail, Set<String> ejected) {
-        DECISIONS.info("request={} strategy={} agent={}{}{}", requestId(exchange), strategy, agent,
-                detail.isEmpty() ? "" : " " + detail, ejected.isEmpty() ? "" : " ejected=" + ejected);
+    /** {@code request=r1 strategy=ch agent=A2 [(trial)] user_id=42 hash=... [ejected=[A1]]}. */
+    static void decision(Exchange exchange, String strategy, String agent, boolean trial, String detail,
+            Set<String> ejected) {
+        DECISIONS.info("request={} strategy={} agent={}{}{}{}", requestId(exchange), strategy, agent,
+                trial ? " (trial)" : "", detail.isEmpty() ? "" : " " + detail,
+                ejected.isEmpty() ? "" : " ejected=" + ejected);
     }
 
     /** {@code request=r1 strategy=rr failover to agent=A3 after A1 (connection refused)}. */

@@ -54,6 +54,12 @@ public final class DemoMain {
      * with status 2 and a one-line error on a bad setting or a port in use.
      */
     public static void main(String[] args) throws Exception {
+        String managementProblem = managementPortProblem(System.getenv());
+        if (managementProblem != null) {
+            // Camel's management server logs a stack trace and the proxy would run without it.
+            LOG.error(managementProblem);
+            System.exit(2);
+        }
         try {
             createMain(System.getenv()).run(args);
         } catch (Exception e) {
@@ -84,6 +90,21 @@ public final class DemoMain {
             }
         }
         return null;
+    }
+
+    /**
+     * The one line to print when {@code MANAGEMENT_PORT} (default 9876, all interfaces) is taken,
+     * else null; a value that is not a number is left to Camel's own error.
+     */
+    static String managementPortProblem(Map<String, String> env) {
+        int port;
+        try {
+            port = Integer.parseInt(env.getOrDefault("MANAGEMENT_PORT", "9876").trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        return ServerPorts.portInUse("0.0.0.0", port) == null ? null
+                : "management port " + port + " is in use: set MANAGEMENT_PORT";
     }
 
     /**

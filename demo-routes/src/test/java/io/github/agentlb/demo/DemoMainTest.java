@@ -78,4 +78,15 @@ class DemoMainTest {
                 .isEqualTo("Bad proxy configuration: strategy must be one of rr, ch, was 'x'");
         assertThat(DemoMain.startupProblem(new IllegalStateException("something else"))).isNull();
     }
+
+    @Test
+    void aTakenManagementPortIsOneLineToo() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0)) {
+            String port = Integer.toString(taken.getLocalPort());
+            // Was: a BindException stack trace, then a proxy without metrics on another process's port.
+            assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", port)))
+                    .isEqualTo("management port " + port + " is in use: set MANAGEMENT_PORT");
+        }
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "x"))).isNull();
+    }
 }

@@ -53,6 +53,7 @@ class ReadmeSnippetTest {
                 .endDoTry()
                 .doCatch(NoAgentAvailableException.class)
                     .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
+                    .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
                     .setBody(constant("{\"error\":\"no agent available\"}"))
                 .end()
                 .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE);

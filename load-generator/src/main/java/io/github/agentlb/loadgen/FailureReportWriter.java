@@ -122,8 +122,8 @@ public final class FailureReportWriter {
         sb.append(String.format(Locale.ROOT, "%s (%s): kill to ejection %s ms, restart to re-admission %s ms; others "
                         + "stayed %s (down), %s's users back %s%n", r.strategy(), r.fault().label(),
                 number(h.killToEjectionMs(), "%.0f"), number(h.restartToReadmissionMs(), "%.0f"),
-                share(st.othersStayedDown(), st.othersInDown()), r.deadAgent(),
-                share(st.deadUsersReturned(), st.deadUsersInReturn())));
+                stickiness(r, st.othersStayedDown(), st.othersInDown()), r.deadAgent(),
+                stickiness(r, st.deadUsersReturned(), st.deadUsersInReturn())));
         return sb.toString();
     }
 
@@ -187,8 +187,9 @@ public final class FailureReportWriter {
             sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %s | %s | %s |%n", r.strategy(),
                     number(h.killToEjectionMs(), "%.0f"), number(h.restartToReadmissionMs(), "%.0f"),
                     h.deadAgentEjections(), h.otherEjections(),
-                    share(st.othersStayedDown(), st.othersInDown()), share(st.othersStayedAfter(), st.othersInAfter()),
-                    share(st.deadUsersReturned(), st.deadUsersInReturn())));
+                    stickiness(r, st.othersStayedDown(), st.othersInDown()),
+                    stickiness(r, st.othersStayedAfter(), st.othersInAfter()),
+                    stickiness(r, st.deadUsersReturned(), st.deadUsersInReturn())));
         }
         sb.append("\nA request belongs to the phase in which it was sent. Client errors = errors + timeouts seen by the "
                 + "client (goal 0); p99 over answered requests, client-side (goal: down within 1.5x before); \"waited a "
@@ -208,6 +209,11 @@ public final class FailureReportWriter {
 
     private static String number(double value, String format) {
         return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, format, value);
+    }
+
+    /** A stickiness share for the keyed strategies; "n/a" for rr and pid, which do not keep users. */
+    private static String stickiness(FailureReport r, int part, int whole) {
+        return r.strategy().equals("ch") || r.strategy().equals("avn") ? share(part, whole) : "n/a";
     }
 
     private static String share(int part, int whole) {
