@@ -139,15 +139,7 @@ public final class PidWeights {
                 AgentState s = old.get(id);
                 next.put(id, s != null ? s : new AgentState(new PidController(controllerConfig), newcomerWeight));
             }
-            AgentState[] states = next.values().toArray(new AgentState[0]);
-            double[] w = new double[states.length];
-            for (int i = 0; i < w.length; i++) {
-                w[i] = states[i].weight;
-            }
-            WeightNormalization.normalize(w, config.minWeight(), config.maxWeight());
-            for (int i = 0; i < w.length; i++) {
-                states[i].weight = w[i];
-            }
+            normalizeWeights(next.values());
             agents = Collections.unmodifiableMap(next);
             publish(next);
         }
@@ -177,15 +169,21 @@ public final class PidWeights {
                 othersSum += s == restarted ? 0 : s.weight;
             }
             restarted.weight = states.length == 1 ? 1.0 : othersSum / (states.length - 1);
-            double[] w = new double[states.length];
-            for (int i = 0; i < w.length; i++) {
-                w[i] = states[i].weight;
-            }
-            WeightNormalization.normalize(w, config.minWeight(), config.maxWeight());
-            for (int i = 0; i < w.length; i++) {
-                states[i].weight = w[i];
-            }
+            normalizeWeights(current.values());
             publish(current);
+        }
+    }
+
+    /** Renormalizes the agents' weights to mean 1.0 within the clamp; under the lock. */
+    private void normalizeWeights(Collection<AgentState> states) {
+        AgentState[] all = states.toArray(new AgentState[0]);
+        double[] w = new double[all.length];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = all[i].weight;
+        }
+        WeightNormalization.normalize(w, config.minWeight(), config.maxWeight());
+        for (int i = 0; i < w.length; i++) {
+            all[i].weight = w[i];
         }
     }
 
@@ -204,20 +202,14 @@ public final class PidWeights {
         }
         synchronized (lock) {
             Map<String, AgentState> current = agents;
-            AgentState[] states = current.values().toArray(new AgentState[0]);
-            String[] ids = current.keySet().toArray(new String[0]);
-            double[] w = new double[states.length];
-            for (int i = 0; i < w.length; i++) {
-                Double given = initialWeights.get(ids[i]);
+            current.forEach((id, state) -> {
+                Double given = initialWeights.get(id);
                 if (given != null) {
-                    states[i].controller.reset();
+                    state.controller.reset();
+                    state.weight = given;
                 }
-                w[i] = given != null ? given : states[i].weight;
-            }
-            WeightNormalization.normalize(w, config.minWeight(), config.maxWeight());
-            for (int i = 0; i < w.length; i++) {
-                states[i].weight = w[i];
-            }
+            });
+            normalizeWeights(current.values());
             publish(current);
         }
     }
