@@ -89,4 +89,24 @@ class BoundedLoadsEdgeTest {
         // total 124: mean 41.7 < 42: the key stays on B (44 <= capacity 53)
         assertThat(place(above, "k")).isEqualTo(new Placement(AT_B, Kind.STICKY));
     }
+
+    @Test
+    void twoAgentsAreBoundedTooAndOneIsAlwaysHome() {
+        BoundedLoads two = new BoundedLoads(BoundedLoad.ofDefaults(), () -> 0L);
+        send(two, "A", 30);
+        // total 30: mean 15.5, capacity 20: A is full, B takes the key
+        assertThat(two.place("k", 42L, List.of("A", "B").iterator()))
+                .isEqualTo(new Placement(List.of("B", "A"), Kind.OVERFLOW));
+        assertThat(two.place("k", 42L, List.of("A").iterator())).isEqualTo(new Placement(List.of("A"), Kind.HOME));
+    }
+
+    @Test
+    void anAgentThatLeftTheWalkIsForgotten() {
+        BoundedLoads loads = loads(true, 5, 5, 5);
+
+        loads.place("k", 42L, List.of("A", "B").iterator());
+
+        assertThat(loads.loads()).containsOnlyKeys("A", "B");
+        assertThat(loads.config()).isEqualTo(BoundedLoad.ofDefaults());
+    }
 }
