@@ -117,6 +117,19 @@ class PidWeightsMembershipTest {
     }
 
     @Test
+    void aRestartKeepsTheOtherAgentsWeights() {
+        weights.setAgents(List.of("A1", "A2", "A3"));
+        weights.setWeights(Map.of("A1", 3.0, "A2", 1.0, "A3", 0.5));
+
+        weights.restart("A3");
+
+        // 2, 2/3 and 1/3 before; A3 takes 4/3, the mean of the others; normalized: 1.5, 0.5, 1
+        assertThat(weights.weights().get("A1")).isCloseTo(1.5, within(EPS));
+        assertThat(weights.weights().get("A2")).isCloseTo(0.5, within(EPS));
+        assertThat(weights.weights().get("A3")).isCloseTo(1.0, within(EPS));
+    }
+
+    @Test
     void aStaleAgentSitsAtTheMeanOfTheUpdatedWeightsNotAtOne() {
         unequalWeights();
 
