@@ -51,6 +51,75 @@ class PidControllerTest {
     }
 
     @Test
+    void integralFreezesAtTheFirstStepWhoseUnclampedOutputPassesTheMaxAndResumesWhenTheErrorTurns() {
+        PidController pid = new PidController(PidController.Config.custom()
+                .kp(0.5).ki(0.5).outputLimits(-1, 1).build());
+
+        // e = 1: P = 0.5, I' = 0.5, P + I' = 1.0 is at the limit, not past it: integrate.
+        assertThat(pid.update(1, 0, 1.0)).isEqualTo(1.0);
+        assertThat(pid.integral()).isEqualTo(0.5);
+        // P + I' = 0.5 + 1.0 = 1.5 > 1 with e > 0: the integral keeps 0.5.
+        assertThat(pid.update(1, 0, 1.0)).isEqualTo(1.0);
+        assertThat(pid.integral()).isEqualTo(0.5);
+        assertThat(pid.update(1, 0, 1.0)).isEqualTo(1.0);
+        assertThat(pid.integral()).isEqualTo(0.5);
+        // e = -0.5: P = -0.25, I' = 0.25, P + I' = 0 is inside the limits: integration resumes.
+        assertThat(pid.update(0, 0.5, 1.0)).isEqualTo(0.0);
+        assertThat(pid.integral()).isEqualTo(0.25);
+    }
+
+    @Test
+    void integralFreezesAtTheFirstStepWhoseUnclampedOutputPassesTheMinAndResumesWhenTheErrorTurns() {
+        PidController pid = new PidController(PidController.Config.custom()
+                .kp(0.5).ki(0.5).outputLimits(-1, 1).build());
+
+        // e = -1: P + I' = -0.5 - 0.5 = -1.0 is at the limit: integrate.
+        assertThat(pid.update(0, 1, 1.0)).isEqualTo(-1.0);
+        assertThat(pid.integral()).isEqualTo(-0.5);
+        // P + I' = -0.5 - 1.0 = -1.5 < -1 with e < 0: frozen.
+        assertThat(pid.update(0, 1, 1.0)).isEqualTo(-1.0);
+        assertThat(pid.integral()).isEqualTo(-0.5);
+        // e = 0.5: P = 0.25, I' = -0.25: resumes.
+        assertThat(pid.update(0.5, 0, 1.0)).isEqualTo(0.0);
+        assertThat(pid.integral()).isEqualTo(-0.25);
+    }
+
+    @Test
+    void theDerivativeCountsInTheSumThatDecidesAntiWindup() {
+        PidController pid = new PidController(PidController.Config.custom()
+                .kp(0).ki(1).kd(1).outputLimits(-1, 1).build());
+
+        assertThat(pid.update(1.5, 1.5, 1.0)).isEqualTo(0.0);
+        // e = 1, I' = 1, D = -(0.5 - 1.5) / 1 = 1: I' + D = 2 > 1, so the integral stays 0;
+        // without D the sum would be 1, at the limit, and the integral would become 1.
+        assertThat(pid.update(1.5, 0.5, 1.0)).isEqualTo(1.0);
+        assertThat(pid.integral()).isEqualTo(0.0);
+    }
+
+    @Test
+    void aSaturatedOutputWithTheErrorPullingBackStillIntegrates() {
+        PidController pid = new PidController(PidController.Config.custom()
+                .kp(0).ki(1).kd(4).outputLimits(-1, 1).build());
+
+        assertThat(pid.update(0, 1.0, 1.0)).isEqualTo(-1.0);
+        assertThat(pid.integral()).isEqualTo(-1.0);
+        // y falls fast: D = -4 * (0.25 - 1) = 3, e = -0.25, I' = -1.25: sum 1.75 > 1, but e < 0
+        // pulls back from the max, so the integral takes I'.
+        assertThat(pid.update(0, 0.25, 1.0)).isEqualTo(1.0);
+        assertThat(pid.integral()).isEqualTo(-1.25);
+    }
+
+    @Test
+    void negativeIntegralIsClampedAtMinusTheLimit() {
+        PidController pid = new PidController(PidController.Config.custom()
+                .kp(0).ki(0.5).integralLimit(0.75).build());
+
+        assertThat(pid.update(0, 1, 1.0)).isEqualTo(-0.5);
+        assertThat(pid.update(0, 1, 1.0)).isEqualTo(-0.75);
+        assertThat(pid.integral()).isEqualTo(-0.75);
+    }
+
+    @Test
     void derivativeActsOnTheMeasurementSoASetpointJumpGivesNoKick() {
         PidController pid = controller(1, 0, 1);
 

@@ -68,7 +68,8 @@ class HashRingTest {
 
     @Test
     void removingAnAgentMovesOnlyItsKeysAndAddingItBackRestoresTheMapping() {
-        Map<String, String> before = mapping(ring(AGENTS));
+        HashRing full = ring(AGENTS);
+        Map<String, String> before = mapping(full);
         String removed = AGENTS.get(1);
         HashRing smaller = ring(List.of(AGENTS.get(0), AGENTS.get(2)));
         int moved = 0;
@@ -79,7 +80,7 @@ class HashRingTest {
             } else {
                 moved++;
                 // a removed agent's key goes to the next agent clockwise on the full ring
-                Iterator<String> clockwise = ring(AGENTS).agentsClockwise(ring(AGENTS).hash(entry.getKey()));
+                Iterator<String> clockwise = full.agentsClockwise(full.hash(entry.getKey()));
                 assertThat(clockwise.next()).isEqualTo(removed);
                 assertThat(now).isEqualTo(clockwise.next());
             }

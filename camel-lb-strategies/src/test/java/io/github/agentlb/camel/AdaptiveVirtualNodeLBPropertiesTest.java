@@ -1,0 +1,55 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The JavaBean properties YAML and properties files set: each getter shows the default, then what was set. */
+class AdaptiveVirtualNodeLBPropertiesTest {
+
+    @Test
+    void gettersShowTheDefaultsBeforeAnythingIsSet() {
+        AdaptiveVirtualNodeLB lb = new AdaptiveVirtualNodeLB();
+        AdaptiveVirtualNodesConfig defaults = AdaptiveVirtualNodesConfig.ofDefaults();
+
+        assertThat(lb.getTotalVirtualNodes()).isEqualTo(defaults.totalVirtualNodes());
+        assertThat(lb.getImbalanceThreshold()).isEqualTo(defaults.imbalanceThreshold());
+        assertThat(lb.getSettleThreshold()).isEqualTo(defaults.settleThreshold());
+        assertThat(lb.getCooldownWindows()).isEqualTo(defaults.cooldownWindows());
+        assertThat(lb.getUtilizationSmoothing()).isEqualTo(defaults.utilizationSmoothing());
+        assertThat(lb.getMaxMovesPerEvaluation()).isEqualTo(defaults.maxMovesPerEvaluation());
+        assertThat(lb.getEvaluationWindow()).isEqualTo(defaults.evaluationWindow());
+        assertThat(lb.getReportExpiry()).isEqualTo(defaults.reportExpiry());
+        assertThat(lb.getHistorySize()).isEqualTo(defaults.historySize());
+        assertThat(lb.getHashFunction()).isEqualTo("fnv1-64-mixed");
+        assertThat(lb.getReallocations()).isZero();
+    }
+
+    @Test
+    void gettersShowWhatWasSet() {
+        AdaptiveVirtualNodeLB lb = new AdaptiveVirtualNodeLB();
+        lb.setTotalVirtualNodes(30);
+        lb.setImbalanceThreshold(0.2);
+        lb.setSettleThreshold(0.05);
+        lb.setCooldownWindows(3);
+        lb.setUtilizationSmoothing(0.75);
+        lb.setMaxMovesPerEvaluation(4);
+        lb.setEvaluationWindow(50);
+        lb.setReportExpiry(Duration.ofSeconds(2));
+        lb.setHistorySize(500);
+        lb.setHashFunction("md5");
+
+        assertThat(lb.getTotalVirtualNodes()).isEqualTo(30);
+        assertThat(lb.getImbalanceThreshold()).isEqualTo(0.2);
+        assertThat(lb.getSettleThreshold()).isEqualTo(0.05);
+        assertThat(lb.getCooldownWindows()).isEqualTo(3);
+        assertThat(lb.getUtilizationSmoothing()).isEqualTo(0.75);
+        assertThat(lb.getMaxMovesPerEvaluation()).isEqualTo(4);
+        assertThat(lb.getEvaluationWindow()).isEqualTo(50);
+        assertThat(lb.getReportExpiry()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(lb.getHistorySize()).isEqualTo(500);
+        assertThat(lb.getHashFunction()).isEqualTo("md5");
+    }
+}
