@@ -23,6 +23,9 @@ class DemoMainTest {
         try (Agents agents = Agents.start(3, 0, 2)) {
             int port = StubAgent.findFreePort("127.0.0.1");
             int managementPort = StubAgent.findFreePort("127.0.0.1");
+            while (managementPort == port) {
+                managementPort = StubAgent.findFreePort("127.0.0.1");
+            }
             Main main = DemoMain.createMain(Map.of(
                     "PORT", Integer.toString(port),
                     "AGENTS", String.join(",", agents.urls())));
