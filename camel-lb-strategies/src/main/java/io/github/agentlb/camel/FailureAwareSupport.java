@@ -149,7 +149,7 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
      *
      * @throws IllegalArgumentException if below -1
      */
-    public void setMaximumFailoverAttempts(int maximumFailoverAttempts) {
+    public synchronized void setMaximumFailoverAttempts(int maximumFailoverAttempts) {
         setFailoverPolicy(failoverPolicy.withMaximumFailoverAttempts(maximumFailoverAttempts));
     }
 
@@ -164,7 +164,7 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
      *
      * @throws IllegalArgumentException if null or negative
      */
-    public void setFailoverDeadline(Duration failoverDeadline) {
+    public synchronized void setFailoverDeadline(Duration failoverDeadline) {
         setFailoverPolicy(failoverPolicy.withDeadline(failoverDeadline));
     }
 
@@ -179,7 +179,7 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
      *
      * @throws IllegalArgumentException if a method is blank
      */
-    public void setIdempotentMethods(Collection<String> idempotentMethods) {
+    public synchronized void setIdempotentMethods(Collection<String> idempotentMethods) {
         setFailoverPolicy(failoverPolicy.withIdempotentMethods(Set.copyOf(idempotentMethods)));
     }
 
@@ -189,7 +189,7 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
      *
      * @throws IllegalArgumentException if a method is blank
      */
-    public void setIdempotentMethods(String idempotentMethods) {
+    public synchronized void setIdempotentMethods(String idempotentMethods) {
         setIdempotentMethods(List.of(idempotentMethods.split(",", -1)));
     }
 

@@ -316,7 +316,7 @@ class FailureAwareBalancingTest extends CamelTestSupport {
     }
 
     @Test
-    void whateverThrowsOnTheAttemptPathFailsTheExchangeOnce() throws Exception {
+    void whateverThrowsOnTheAttemptPathFailsTheExchangeOnce() {
         AtomicInteger callbacks = new AtomicInteger();
         RoundRobinLB broken = new RoundRobinLB() {
             @Override
@@ -342,13 +342,9 @@ class FailureAwareBalancingTest extends CamelTestSupport {
                 .convert(e -> e.getMessage().setBody("x")));
         broken.start();
         Exchange exchange = new org.apache.camel.support.DefaultExchange(context);
-        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-        broken.process(exchange, sync -> {
-            callbacks.incrementAndGet();
-            done.countDown();
-        });
-        assertThat(done.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(50);
+        // Called from outside a route, Camel's reactive executor runs the scheduled steps before
+        // process returns: every callback there is to count has been made by then, no waiting.
+        broken.process(exchange, sync -> callbacks.incrementAndGet());
         assertThat(callbacks.get()).isEqualTo(1);
         assertThat(exchange.getException()).isInstanceOf(IllegalStateException.class)
                 .hasMessage("candidate iterator broke");

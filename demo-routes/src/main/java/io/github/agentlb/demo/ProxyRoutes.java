@@ -199,6 +199,9 @@ public class ProxyRoutes extends RouteBuilder {
         c.setConnectTimeout(config.connectTimeoutMs());
         c.setRequestTimeout(config.requestTimeoutMs());
         c.setThrowExceptionOnFailure(false);
+        // Every status is relayed as it is; an empty "ok" range spares netty-http's per-header
+        // regex clean-up of 2xx answers (relay() replaces the headers anyway).
+        c.setOkStatusCodeRange("999-999");
         c.setKeepAlive(true);
         c.setProducerPoolEnabled(true);
         c.setProducerPoolMaxTotal(PRODUCER_POOL_MAX_TOTAL);

@@ -71,13 +71,14 @@ public final class HangingPort implements AutoCloseable {
     @Override
     public void close() throws IOException {
         server.close();
-        for (Socket socket : held) {
-            socket.close();
-        }
         try {
+            // After the acceptor has ended no socket can join the held ones behind the loop below.
             acceptor.join(1_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        for (Socket socket : held) {
+            socket.close();
         }
     }
 }

@@ -126,7 +126,8 @@ public final class OutlierDetector {
             return false;
         }
         synchronized (this) {
-            if (h.state == HEALTHY) {
+            // A membership change between the lookup and the lock recounted without this agent.
+            if (h.state == HEALTHY || agents.get(agentId) != h) {
                 return false;
             }
             h.state = HEALTHY;
@@ -153,6 +154,9 @@ public final class OutlierDetector {
             return null;
         }
         synchronized (this) {
+            if (agents.get(agentId) != h) {
+                return null;
+            }
             long now = nanoClock.getAsLong();
             if (h.state == ON_TRIAL) {
                 return eject(h, now);

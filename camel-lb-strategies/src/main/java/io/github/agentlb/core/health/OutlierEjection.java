@@ -26,7 +26,8 @@ import java.util.Objects;
  * </ul>
  * When its time is up an ejected agent is re-admitted on trial: the next request that would go
  * to it is sent (exactly one at a time); success re-admits it, failure ejects it again for the
- * doubled time.
+ * doubled time. Any answer from an ejected agent re-admits it, also one to a request sent before
+ * the ejection or sent to it as the last agent left.
  *
  * <p>{@link #disabled()} turns ejection off; failover still happens per request.
  */

@@ -114,11 +114,13 @@ public final class SmoothWeightedRoundRobin {
 
         private final String[] slots;
         private final String[] failoverOrder;
+        private final List<String> failoverOrderList;
         private final Map<String, Integer> slotCounts;
 
         private Schedule(String[] slots, String[] failoverOrder, Map<String, Integer> slotCounts) {
             this.slots = slots;
             this.failoverOrder = failoverOrder;
+            this.failoverOrderList = List.of(failoverOrder);
             this.slotCounts = slotCounts;
         }
 
@@ -168,7 +170,7 @@ public final class SmoothWeightedRoundRobin {
 
         /** @return all agents in descending weight, ties by id, unmodifiable */
         public List<String> failoverOrder() {
-            return Collections.unmodifiableList(Arrays.asList(failoverOrder));
+            return failoverOrderList;
         }
 
         private static int[] integerize(String[] agents, double[] w, int resolution) {
