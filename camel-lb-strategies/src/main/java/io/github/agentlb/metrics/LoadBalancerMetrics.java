@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Binds a balancer's figures to Micrometer; the balancer and its algorithm know nothing of it.
@@ -66,6 +67,8 @@ public final class LoadBalancerMetrics implements MeterBinder {
             "reallocations", "Virtual nodes moved since start",
             "utilization.max.over.mean", "Largest agent utilization over the mean utilization");
 
+    private static final int OUTCOMES = AttemptOutcome.values().length;
+
     private final AgentLoadBalancerSupport balancer;
 
     public LoadBalancerMetrics(AgentLoadBalancerSupport balancer) {
@@ -85,7 +88,8 @@ public final class LoadBalancerMetrics implements MeterBinder {
     private final class Binding {
         private final MeterRegistry registry;
         private final String strategy;
-        private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+        /** Per agent, its attempt timers indexed by {@link AttemptOutcome#ordinal()}, made on first use. */
+        private final Map<String, AtomicReferenceArray<Timer>> timers = new ConcurrentHashMap<>();
         private final Map<String, List<Meter>> byAgent = new ConcurrentHashMap<>();
 
         Binding(MeterRegistry registry, String strategy) {
@@ -116,7 +120,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
             agentIds.forEach(gone::remove);
             for (String agent : gone) {
                 byAgent.remove(agent).forEach(registry::remove);
-                timers.keySet().removeIf(key -> key.startsWith(agent + '\u0000'));
+                timers.remove(agent);
                 registry.find(EJECTIONS).tags("strategy", strategy, "agent", agent).meters().forEach(registry::remove);
             }
             for (String agent : agentIds) {
@@ -136,8 +140,14 @@ public final class LoadBalancerMetrics implements MeterBinder {
         }
 
         private void attempt(String s, String agent, AttemptOutcome outcome, long nanos) {
-            timers.computeIfAbsent(agent + '\u0000' + outcome, k -> timer(agent, outcome))
-                    .record(nanos, TimeUnit.NANOSECONDS);
+            AtomicReferenceArray<Timer> byOutcome = timers.computeIfAbsent(agent, a -> new AtomicReferenceArray<>(OUTCOMES));
+            Timer timer = byOutcome.get(outcome.ordinal());
+            if (timer == null) {
+                // Two threads may both get here: the registry returns one meter for one id.
+                timer = timer(agent, outcome);
+                byOutcome.set(outcome.ordinal(), timer);
+            }
+            timer.record(nanos, TimeUnit.NANOSECONDS);
         }
 
         private Timer timer(String agent, AttemptOutcome outcome) {
@@ -145,7 +155,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
                     .tags("strategy", strategy, "agent", agent, "outcome", outcome.name().toLowerCase(Locale.ROOT))
                     .publishPercentileHistogram().register(registry);
             List<Meter> meters = byAgent.get(agent);
-            if (meters != null) {
+            if (meters != null && !meters.contains(timer)) {
                 meters.add(timer);
             }
             return timer;
