@@ -1,0 +1,54 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedChannelException;
+import java.util.NoSuchElementException;
+import org.junit.jupiter.api.Test;
+
+class AgentFailureTest {
+
+    @Test
+    void reasonNamesTheFirstRecognisedCauseInTheChain() {
+        assertThat(AgentFailure.reasonOf(new ConnectException("Connection refused: /127.0.0.1:1")))
+                .isEqualTo("connection refused");
+        assertThat(AgentFailure.reasonOf(new RuntimeException("wrapped", new SocketException("Connection reset"))))
+                .isEqualTo("connection reset");
+        assertThat(AgentFailure.reasonOf(new SocketTimeoutException("Read timed out"))).isEqualTo("timed out");
+        assertThat(AgentFailure.reasonOf(new IllegalStateException("x", new ClosedChannelException())))
+                .isEqualTo("closed the connection without answering");
+        assertThat(AgentFailure.reasonOf(new RuntimeException("No response received from remote server")))
+                .isEqualTo("closed the connection without answering");
+    }
+
+    @Test
+    void aTimeoutAboveARefusalInTheChainWins() {
+        Throwable failure = new SocketTimeoutException("t");
+        failure.initCause(new ConnectException("Connection refused"));
+        assertThat(AgentFailure.reasonOf(failure)).isEqualTo("timed out");
+    }
+
+    @Test
+    void unrecognisedFailuresFallBackOnTheirKind() {
+        assertThat(AgentFailure.reasonOf(new RuntimeException("pool", new NoSuchElementException("Timeout waiting"))))
+                .isEqualTo("could not connect");
+        assertThat(AgentFailure.reasonOf(new RuntimeException("x", new IOException("disk")))).isEqualTo("I/O error");
+        assertThat(AgentFailure.reasonOf(new IOException((String) null))).isEqualTo("I/O error");
+        assertThat(AgentFailure.reasonOf(new IllegalStateException("boom"))).isEqualTo("failed");
+        assertThat(AgentFailure.reasonOf(new NoSuchElementException("first, not last", new IllegalStateException())))
+                .isEqualTo("failed");
+    }
+
+    @Test
+    void ofDerivesReasonAndOutcomeAndPrintsAgentWithReason() {
+        AgentFailure failure = AgentFailure.of("A1", new ConnectException("Connection refused"));
+        assertThat(failure.reason()).isEqualTo("connection refused");
+        assertThat(failure.outcome()).isEqualTo(FailureClassifier.classify(failure.failure()));
+        assertThat(failure.outcome()).isEqualTo(AttemptOutcome.FAILED_BEFORE_SEND);
+        assertThat(failure).hasToString("A1 (connection refused)");
+    }
+}
