@@ -138,8 +138,8 @@ public final class HotKeyReportWriter {
         sb.append(String.format(Locale.ROOT, "Targets (issue 11): max/mean <= %.2f, stickiness of the other users >= "
                         + "%.2f and the hot user on one agent; met by %s. ", HotKeyScenario.TARGET_MAX_OVER_MEAN,
                 HotKeyScenario.TARGET_STICKINESS, met.isEmpty() ? "none" : String.join(", ", met)));
-        sb.append("max/mean of the requests per agent; stickiness (others) = share of users 1..N whose answers all "
-                + "came from one agent, whichever replica each request passed");
+        sb.append("max/mean of the requests per agent; stickiness (others) = share of users 1.." + c.users()
+                + " whose answers all came from one agent, whichever replica each request passed");
         sb.append(replicas > 1 ? "; within each replica = share that each replica kept on one agent (possibly "
                 + "different ones), so the difference is the users the replicas disagree on" : "");
         sb.append("; hot user on = the agents that answered user 0, with its requests on each. Bounded variants: "

@@ -100,7 +100,7 @@ public final class ReportWriter {
         Path file = dir.resolve(MARKDOWN_FILE);
         String faults = failures.isEmpty() ? "" : "\n" + FailureReportWriter.markdown(failures);
         String pacing = PaceReportWriter.markdown(reports);
-        String hot = hotKeys.isEmpty() ? "" : "\n" + HotKeyReportWriter.markdown(hotKeys);
+        String hot = hotKeys.isEmpty() ? "" : (reports.isEmpty() ? "" : "\n") + HotKeyReportWriter.markdown(hotKeys);
         Files.writeString(file, markdown(reports, convergenceChart) + (pacing.isEmpty() ? "" : "\n" + pacing) + hot
                 + faults, StandardCharsets.UTF_8);
         return file;
