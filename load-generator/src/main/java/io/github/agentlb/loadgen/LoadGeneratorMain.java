@@ -40,10 +40,15 @@ import picocli.CommandLine.Spec;
  * JVM on free loopback ports, sends {@code --warmup} requests that are not counted, then the
  * measured load while sampling each agent's utilization, stops them, and writes each run's report
  * and chart; then {@code report.md} with one table per scenario, and for {@code pid} the weights'
- * convergence chart (of the heterogeneous run when both ran). Then, for each {@link Fault}
+ * convergence chart (of the heterogeneous run when both ran). Then the {@link HotKeyScenario}
+ * (user 0 sends {@code --hot-share}, default 0.2, of the requests; {@code ch} and {@code avn},
+ * each plain and bounded, at the same time), with its section in {@code report.md}. Then, for each {@link Fault}
  * (failure, then hang) and strategy, the {@link FailureScenario}: agent A1 down from 1/3 to 2/3 of
  * {@code --failure-requests}, with a section per fault in {@code report.md}. With {@code --url} it
  * loads a balancer that is already running, once, under the label given by {@code --strategy}.
+ *
+ * <p>{@code --replicas N} starts N proxies (each its own balancer) over the same agents in each
+ * in-process closed-loop run, request {@code i} going to replica {@code i mod N}.
  *
  * <p>Warm-up ({@link LoadTestConfig#warmupConfig()}): the first {@code min(users, warmup)} users
  * of the measured run, so a balancer learns about the traffic then measured; consistent-hash
@@ -59,7 +64,8 @@ import picocli.CommandLine.Spec;
                     + "spread, variance, CV, stickiness, latency percentiles, per-agent utilization; writes "
                     + "report-[<scenario>-]<strategy>.json, distribution_[<scenario>_]<strategy>.png, report.md "
                     + "and, for pid, pid_convergence.png/.csv into --out (the scenario appears in file names "
-                    + "except for uniform); for the failure and hang scenarios report-<fault>-<strategy>.json and "
+                    + "except for uniform); for the hotkey scenario report-hotkey-<balancer>.json and hotkey.png; "
+                    + "for the failure and hang scenarios report-<fault>-<strategy>.json and "
                     + "timeline_<fault>_<strategy>.png.",
             "Without --url: for each scenario and strategy, starts agents A1-A3 and the demo proxy in-process "
                     + "on free ports."},
