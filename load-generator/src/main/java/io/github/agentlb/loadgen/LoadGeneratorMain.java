@@ -130,7 +130,8 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
             description = "In-process runs: N proxies, each with its own balancer, over the same agents; request i "
                     + "goes to replica i mod N (default: ${DEFAULT-VALUE}). Stickiness then counts a user as sticky "
-                    + "only if every replica sent it to the same agent. Not with --url, --rate/--duration, failure or hang.")
+                    + "only if every replica sent it to the same agent. Not with --url, --rate/--duration, failure or hang; "
+                    + "without --scenario it runs uniform, heterogeneous and hotkey.")
     private int replicas;
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_CONCURRENCY,
