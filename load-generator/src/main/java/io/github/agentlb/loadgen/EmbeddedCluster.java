@@ -16,8 +16,10 @@ import java.util.function.Supplier;
 /**
  * The agents of a {@link Scenario} and a {@link DemoProxy} balancing over them with one strategy,
  * all in this JVM on free loopback ports: what the main job runs each strategy against. Each
- * balancer has its defaults except the {@link #PID_CONTROL_PERIOD} of {@code pid}. Closing
- * stops the proxy, then the agents. Not thread-safe; one per strategy run.
+ * balancer has its defaults except the {@link #PID_CONTROL_PERIOD} of {@code pid}. With replicas,
+ * several proxies over the same agents, each with its own balancer instance (as several balancer
+ * pods behind a Kubernetes service). Closing stops the proxies, then the agents. Not thread-safe;
+ * one per strategy run.
  */
 public final class EmbeddedCluster implements AutoCloseable {
 
@@ -25,11 +27,11 @@ public final class EmbeddedCluster implements AutoCloseable {
     public static final String HOST = "127.0.0.1";
 
     private final List<StubAgent> agents;
-    private final DemoProxy proxy;
+    private final List<DemoProxy> proxies;
 
-    private EmbeddedCluster(List<StubAgent> agents, DemoProxy proxy) {
+    private EmbeddedCluster(List<StubAgent> agents, List<DemoProxy> proxies) {
         this.agents = agents;
-        this.proxy = proxy;
+        this.proxies = List.copyOf(proxies);
     }
 
     /**
@@ -57,23 +59,49 @@ public final class EmbeddedCluster implements AutoCloseable {
      */
     public static EmbeddedCluster start(Scenario scenario, AgentConfig template, long seed, ProxyConfig.Builder proxy,
                                         Supplier<? extends AgentLoadBalancerSupport> balancers) throws Exception {
+        return start(scenario, template, seed, proxy, balancers, 1);
+    }
+
+    /**
+     * As {@link #start(Scenario, AgentConfig, long, ProxyConfig.Builder, Supplier)} with
+     * {@code replicas} proxies over the same agents, each with a balancer of its own.
+     *
+     * @param replicas proxies to start, >= 1
+     * @throws IllegalArgumentException if {@code replicas < 1}
+     */
+    public static EmbeddedCluster start(Scenario scenario, AgentConfig template, long seed, ProxyConfig.Builder proxy,
+                                        Supplier<? extends AgentLoadBalancerSupport> balancers, int replicas)
+            throws Exception {
+        if (replicas < 1) {
+            throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
+        }
         List<StubAgent> agents = new ArrayList<>();
+        List<DemoProxy> proxies = new ArrayList<>();
         try {
             for (AgentConfig config : scenario.agents(template.toBuilder().host(HOST).build(), seed)) {
                 agents.add(StubAgent.start(config));
             }
-            DemoProxy started = DemoProxy.start(proxy.host(HOST).port(0)
-                    .agentUrls(agents.stream().map(EmbeddedCluster::namedUrl).toList()).build(), balancers);
-            return new EmbeddedCluster(agents, started);
+            ProxyConfig config = proxy.host(HOST).port(0)
+                    .agentUrls(agents.stream().map(EmbeddedCluster::namedUrl).toList()).build();
+            for (int i = 0; i < replicas; i++) {
+                proxies.add(DemoProxy.start(config, balancers));
+            }
+            return new EmbeddedCluster(agents, proxies);
         } catch (Exception | Error e) {
+            proxies.forEach(DemoProxy::close);
             agents.forEach(StubAgent::close);
             throw e;
         }
     }
 
-    /** The proxy's base URL, where the load goes. */
+    /** The first proxy's base URL, where the load goes without replicas. */
     public String baseUrl() {
-        return proxy.baseUrl();
+        return proxies.get(0).baseUrl();
+    }
+
+    /** Every proxy's base URL, one per replica, in start order. */
+    public List<String> baseUrls() {
+        return proxies.stream().map(DemoProxy::baseUrl).toList();
     }
 
     /** The agents' ids, in start order. */
@@ -94,14 +122,19 @@ public final class EmbeddedCluster implements AutoCloseable {
         return agent.config().agentId() + "=" + agent.baseUrl();
     }
 
-    /** The running proxy. */
+    /** The (first) running proxy. */
     public DemoProxy proxy() {
-        return proxy;
+        return proxies.get(0);
     }
 
-    /** The proxy's balancer. */
+    /** The (first) proxy's balancer. */
     public AgentLoadBalancerSupport balancer() {
-        return proxy.balancer();
+        return proxy().balancer();
+    }
+
+    /** Every proxy's balancer, one per replica, in start order. */
+    public List<AgentLoadBalancerSupport> balancers() {
+        return proxies.stream().map(DemoProxy::balancer).toList();
     }
 
     /**
@@ -128,7 +161,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     @Override
     public void close() {
         try {
-            proxy.close();
+            proxies.forEach(DemoProxy::close);
         } finally {
             agents.forEach(StubAgent::close);
         }

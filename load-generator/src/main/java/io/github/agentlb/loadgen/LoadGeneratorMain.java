@@ -6,6 +6,7 @@ import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.PidWeightedLB;
 import io.github.agentlb.core.pid.PidWeights;
 import io.github.agentlb.core.pid.PidWeightsConfig;
+import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -39,10 +40,15 @@ import picocli.CommandLine.Spec;
  * JVM on free loopback ports, sends {@code --warmup} requests that are not counted, then the
  * measured load while sampling each agent's utilization, stops them, and writes each run's report
  * and chart; then {@code report.md} with one table per scenario, and for {@code pid} the weights'
- * convergence chart (of the heterogeneous run when both ran). Then, for each {@link Fault}
+ * convergence chart (of the heterogeneous run when both ran). Then the {@link HotKeyScenario}
+ * (user 0 sends {@code --hot-share}, default 0.2, of the requests; {@code ch} and {@code avn},
+ * each plain and bounded, at the same time), with its section in {@code report.md}. Then, for each {@link Fault}
  * (failure, then hang) and strategy, the {@link FailureScenario}: agent A1 down from 1/3 to 2/3 of
  * {@code --failure-requests}, with a section per fault in {@code report.md}. With {@code --url} it
  * loads a balancer that is already running, once, under the label given by {@code --strategy}.
+ *
+ * <p>{@code --replicas N} starts N proxies (each its own balancer) over the same agents in each
+ * in-process closed-loop run, request {@code i} going to replica {@code i mod N}.
  *
  * <p>Warm-up ({@link LoadTestConfig#warmupConfig()}): the first {@code min(users, warmup)} users
  * of the measured run, so a balancer learns about the traffic then measured; consistent-hash
@@ -58,7 +64,8 @@ import picocli.CommandLine.Spec;
                     + "spread, variance, CV, stickiness, latency percentiles, per-agent utilization; writes "
                     + "report-[<scenario>-]<strategy>.json, distribution_[<scenario>_]<strategy>.png, report.md "
                     + "and, for pid, pid_convergence.png/.csv into --out (the scenario appears in file names "
-                    + "except for uniform); for the failure and hang scenarios report-<fault>-<strategy>.json and "
+                    + "except for uniform); for the hotkey scenario report-hotkey-<balancer>.json and hotkey.png; "
+                    + "for the failure and hang scenarios report-<fault>-<strategy>.json and "
                     + "timeline_<fault>_<strategy>.png.",
             "Without --url: for each scenario and strategy, starts agents A1-A3 and the demo proxy in-process "
                     + "on free ports."},
@@ -85,6 +92,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
 
     @Option(names = "--scenario", split = ",", paramLabel = "SCENARIO",
             description = "Scenarios of the in-process runs, comma-separated: uniform, heterogeneous (the agents), "
+                    + "hotkey (uniform agents, user 0 sends --hot-share of the requests, default "
+                    + HotKeyScenario.DEFAULT_HOT_SHARE + "; ch and avn each plain and bounded at balance factor "
+                    + HotKeyScenario.BALANCE_FACTOR + ", run at the same time), "
                     + "failure (agent A1 refuses connections from 1/3 to 2/3 of the run), hang (A1 accepts and never "
                     + "answers meanwhile), or all (default: all, in that order; with --url: uniform or heterogeneous, "
                     + "a label only).")
@@ -106,9 +116,23 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             description = "Requests per strategy (default: ${DEFAULT-VALUE}).")
     private int requests;
 
-    @Option(names = "--users", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_USERS,
-            description = "Distinct user_ids, each sending requests/users requests (default: ${DEFAULT-VALUE}).")
-    private int users;
+    @Option(names = "--users", paramLabel = "N",
+            description = "Distinct user_ids besides the hot user, sharing the requests evenly (default: "
+                    + LoadTestConfig.DEFAULT_USERS + ", or a tenth of their requests when they are fewer than "
+                    + LoadTestConfig.DEFAULT_USERS + ", so that each user sends 10).")
+    private Integer users;
+
+    @Option(names = "--hot-share", paramLabel = "F",
+            description = "User 0 sends this share of all requests, 0 <= F < 1, in the seeded order; users 1..N "
+                    + "share the rest (default: 0, none; " + HotKeyScenario.DEFAULT_HOT_SHARE + " in the hotkey scenario).")
+    private Double hotShare;
+
+    @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
+            description = "In-process runs: N proxies, each with its own balancer, over the same agents; request i "
+                    + "goes to replica i mod N (default: ${DEFAULT-VALUE}). Stickiness then counts a user as sticky "
+                    + "only if every replica sent it to the same agent. Not with --url, --rate/--duration, failure or hang; "
+                    + "without --scenario it runs uniform, heterogeneous and hotkey.")
+    private int replicas;
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_CONCURRENCY,
             description = "Concurrent workers (default: ${DEFAULT-VALUE}).")
@@ -177,20 +201,31 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long startNanos = System.nanoTime();
-        LoadTestConfig config = validatedConfig();
+        if (replicas < 1) {
+            throw usage("--replicas must be >= 1, was " + replicas);
+        }
+        LoadTestConfig config = validatedConfig(hotShare == null ? 0 : hotShare);
         Pacing pacing = validatedPacing();
         List<Scenario> scenarios = new ArrayList<>();
         List<Fault> faults = new ArrayList<>();
-        validatedScenarios(scenarios, faults);
-        if (!pacing.isDefault() && !faults.isEmpty()) {
-            throw usage("--rate and --duration run the uniform or heterogeneous scenario, not failure or hang");
+        boolean hotkey = validatedScenarios(scenarios, faults);
+        if (!pacing.isDefault() && (!faults.isEmpty() || hotkey)) {
+            throw usage("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, failure or hang");
         }
+        if (replicas > 1 && (url != null || !pacing.isDefault() || !faults.isEmpty())) {
+            throw usage("--replicas " + replicas + " runs the uniform, heterogeneous and hotkey scenarios in-process "
+                    + "in a closed loop: not with --url, --rate, --duration, failure or hang");
+        }
+        LoadTestConfig hotConfig = hotkey
+                ? validatedConfig(hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : hotShare) : null;
         LoadTestConfig faultConfig = faults.isEmpty() ? null : validatedFaultConfig();
         out = outputDirectory(out, url != null);
         ReportWriter writer = new ReportWriter(out);
         List<RunReport> reports = new ArrayList<>();
         List<FailureReport> failures = new ArrayList<>();
         long faultsNanos = 0;
+        long hotKeyNanos = 0;
+        List<HotKeyScenario.HotKeyRun> hotKeys = List.of();
         List<String> files = new ArrayList<>(List.of(ReportWriter.MARKDOWN_FILE));
         PidTrace convergence = null;
         PacedJob paced = new PacedJob(stdout, config, pacing, writer);
@@ -200,6 +235,12 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         } else {
             AgentConfig template = validatedAgentTemplate();
             List<String> names = validatedStrategies();
+            List<HotKeyScenario.Variant> variants = hotkey ? HotKeyScenario.variants(names) : List.of();
+            if (variants.isEmpty() && scenario != null
+                    && scenario.stream().anyMatch(c -> c.trim().equalsIgnoreCase(HotKeyScenario.LABEL))) {
+                throw usage("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named neither: "
+                        + String.join(",", names));
+            }
             for (Scenario s : scenarios) {
                 for (String strategy : names) {
                     if (!pacing.isDefault()) {
@@ -213,6 +254,12 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                     }
                 }
             }
+            long hotKeyStartNanos = System.nanoTime();
+            if (!variants.isEmpty()) {
+                hotKeys = new HotKeyScenario(template, seed, hotConfig, replicas, stdout).run(variants);
+                HotKeyReportWriter.write(hotKeys, out);
+            }
+            hotKeyNanos = System.nanoTime() - hotKeyStartNanos;
             long faultsStartNanos = System.nanoTime();
             for (Fault fault : faults) {
                 FailureScenario scenarioRun = new FailureScenario(fault, template, seed, faultConfig, stdout);
@@ -230,7 +277,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             files.add(PidConvergenceChart.PNG_FILE);
             files.add(PidConvergenceChart.CSV_FILE);
         }
-        writer.writeComparison(reports, convergence != null, failures);
+        writer.writeComparison(reports, convergence != null, failures, hotKeys);
         for (Scenario s : scenarios) {
             List<RunReport> ofScenario = reports.stream().filter(r -> r.scenario() == s).toList();
             if (!ofScenario.isEmpty()) {
@@ -238,6 +285,11 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 stdout.println("Scenario " + s.label() + ":");
                 stdout.print(ComparisonTable.render(ofScenario));
             }
+        }
+        if (!hotKeys.isEmpty()) {
+            stdout.println();
+            stdout.println("Scenario " + HotKeyScenario.LABEL + ":");
+            stdout.print(HotKeyReportWriter.table(hotKeys));
         }
         if (!failures.isEmpty()) {
             stdout.println();
@@ -251,14 +303,27 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 files.add(SoakChart.fileName(r.scenario(), r.strategy()));
             }
         });
+        hotKeys.forEach(r -> files.add(HotKeyReportWriter.jsonFileName(r.variant().label())));
+        if (!hotKeys.isEmpty()) {
+            files.add(HotKeyChart.PNG_FILE);
+        }
         failures.forEach(r -> {
             files.add(FailureReportWriter.jsonFileName(r.fault(), r.strategy()));
             files.add(TimelineChart.fileName(r.fault(), r.strategy()));
         });
         stdout.println("Results in " + out.toAbsolutePath().normalize() + ": " + String.join(", ", files));
+        List<String> parts = new ArrayList<>();
+        if (!hotKeys.isEmpty()) {
+            parts.add(String.format(Locale.ROOT, "hotkey scenario %.0f s", hotKeyNanos / 1e9));
+        }
+        if (!failures.isEmpty()) {
+            parts.add(String.format(Locale.ROOT, "fault scenarios %.0f s", faultsNanos / 1e9));
+        }
         stdout.printf(Locale.ROOT, "Total time %.0f s%s.%n", (System.nanoTime() - startNanos) / 1e9,
-                failures.isEmpty() ? "" : String.format(Locale.ROOT, ", of which fault scenarios %.0f s", faultsNanos / 1e9));
+                parts.isEmpty() ? "" : ", of which " + String.join(", ", parts));
         long failed = reports.stream().mapToLong(r -> r.statistics().errors() + r.statistics().timeouts()).sum()
+                + hotKeys.stream().mapToLong(r -> r.report().statistics().errors() + r.report().statistics().timeouts())
+                        .sum()
                 + failures.stream().mapToLong(FailureReport::clientErrors).sum();
         if (failed > 0) {
             stdout.println(failed + " request(s) failed or timed out: exit code 1.");
@@ -278,16 +343,18 @@ public final class LoadGeneratorMain implements Callable<Integer> {
      */
     private EmbeddedRun runEmbedded(String strategy, Scenario scenario, AgentConfig template, LoadTestConfig config,
                                     ReportWriter writer) throws Exception {
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(strategy, scenario, template, seed)) {
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(scenario, template, seed,
+                ProxyConfig.builder().strategy(strategy), () -> Strategies.create(strategy), replicas)) {
+            String target = String.join(", ", cluster.baseUrls());
             stdout.printf(Locale.ROOT, "== %s, %s scenario: agents %s (%d-%d ms) behind the demo proxy at %s%n",
                     strategy, scenario.label(), String.join(", ", cluster.agentIds()), template.delayMinMs(),
-                    template.delayMaxMs(), cluster.baseUrl());
+                    template.delayMaxMs(), target);
             PidTrace trace = cluster.balancer() instanceof PidWeightedLB ? new PidTrace(scenario.label()) : null;
             long startNanos = System.nanoTime();
             try (PeriodicSampler pidSampler = trace == null ? null : PeriodicSampler.start("pid", PID_SAMPLE_PERIOD,
                     () -> samplePid((PidWeightedLB) cluster.balancer(), cluster, trace, startNanos))) {
                 if (config.warmupConfig().isPresent()) {
-                    new RunConsole(stdout).warmUp(strategy, cluster.baseUrl(), config.warmupConfig().get());
+                    new RunConsole(stdout).warmUp(strategy, cluster.baseUrls(), config.warmupConfig().get());
                     if (trace != null) {
                         trace.markWarmupEnd((System.nanoTime() - startNanos) / 1e9);
                     }
@@ -297,13 +364,13 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 LoadRunner.RunResult result;
                 try (PeriodicSampler utilization = PeriodicSampler.start("utilization", UTILIZATION_SAMPLE_PERIOD,
                         () -> sampleUtilization(cluster, series))) {
-                    result = new LoadRunner(config, stdout).run(cluster.baseUrl(), strategy);
+                    result = new LoadRunner(config, stdout).run(cluster.baseUrls(), strategy, started -> { });
                 }
                 RunStatistics stats = RunStatistics.of(result.outcomes(), cluster.agentIds(), result.durationNanos());
                 AvnSummary avn = cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
                         ? new AvnSummary(cluster.byAgentId(lb.virtualNodes()), lb.imbalanceIndex(), lb.reallocations())
                         : null;
-                RunReport report = new RunReport(strategy, scenario, cluster.baseUrl(), true, config, stats,
+                RunReport report = new RunReport(strategy, scenario, target, true, config, stats,
                         UtilizationSummary.of(series), avn, PaceReport.counted(Pacing.CLOSED_COUNTED, result.selfCheck()));
                 return new EmbeddedRun(new RunConsole(stdout).written(report, writer), trace);
             }
@@ -365,13 +432,43 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 + " a balancer of this project (GET /process/{req_id}?user_id=N answered by an agent's JSON)?";
     }
 
-    private LoadTestConfig validatedConfig() {
+    /**
+     * The load of a run with hot share {@code share}: {@code --users}, or when not given
+     * {@link #defaultUsers} of the requests left to users 1..N (printed when scaled down).
+     */
+    private LoadTestConfig validatedConfig(double share) {
+        if (!(share >= 0 && share < 1)) {
+            throw usage("--hot-share must be >= 0 and < 1, was " + share);
+        }
+        int hot = requests < 1 ? 0 : Workload.hotRequests(requests, share);
+        int others = requests - hot;
+        int n = users != null ? users : defaultUsers(others);
+        if (requests >= 1 && (n < 1 || n > others)) {
+            throw usage(hot == 0
+                    ? "--users must be in 1.." + requests + " (--requests " + requests + "), was " + n
+                            + ": lower --users or raise --requests"
+                    : "--users must be in 1.." + others + " (--requests " + requests + " less the hot user's " + hot
+                            + "), was " + n + ": lower --users or --hot-share, or raise --requests");
+        }
         try {
-            return LoadTestConfig.custom().requests(requests).users(users).concurrency(concurrency).seed(seed)
-                    .timeoutMs(timeoutMs).warmup(warmup).build();
+            LoadTestConfig config = LoadTestConfig.custom().requests(requests).users(n).concurrency(concurrency)
+                    .seed(seed).timeoutMs(timeoutMs).warmup(warmup).hotShare(share).build();
+            if (users == null && n != LoadTestConfig.DEFAULT_USERS) {
+                stdout.printf(Locale.ROOT, "--users not given: %d users sharing %d requests%n", n, others);
+            }
+            return config;
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /**
+     * Users when {@code --users} is not given: {@value LoadTestConfig#DEFAULT_USERS}, or a tenth of
+     * {@code requests} (at least 1) when there are fewer than that many users' requests, so that
+     * each user still sends about 10 and stickiness means something.
+     */
+    static int defaultUsers(int requests) {
+        return requests >= LoadTestConfig.DEFAULT_USERS ? LoadTestConfig.DEFAULT_USERS : Math.max(1, requests / 10);
     }
 
     private Pacing validatedPacing() {
@@ -386,26 +483,36 @@ public final class LoadGeneratorMain implements Callable<Integer> {
      * Fills {@code scenarios} and {@code faults} with what to run, in the order of
      * {@link Scenario} and {@link Fault}: all by default; with --url exactly one scenario, a label.
      */
-    private void validatedScenarios(List<Scenario> scenarios, List<Fault> faults) {
+    private boolean validatedScenarios(List<Scenario> scenarios, List<Fault> faults) {
         boolean defaultPacing = pacingOptions.rate == null && pacingOptions.duration == null;
-        List<String> choices = scenario == null
-                ? List.of(url == null && defaultPacing ? ALL_SCENARIOS : Scenario.UNIFORM.label())
-                : scenario.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).toList();
+        List<String> choices;
+        if (scenario != null) {
+            choices = scenario.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).toList();
+        } else if (url != null || !defaultPacing) {
+            choices = List.of(Scenario.UNIFORM.label());
+        } else if (replicas > 1) {
+            choices = List.of(Scenario.UNIFORM.label(), Scenario.HETEROGENEOUS.label(), HotKeyScenario.LABEL);
+        } else {
+            choices = List.of(ALL_SCENARIOS);
+        }
         boolean all = choices.contains(ALL_SCENARIOS);
         for (String choice : choices) {
-            boolean known = ALL_SCENARIOS.equals(choice)
+            boolean known = ALL_SCENARIOS.equals(choice) || HotKeyScenario.LABEL.equals(choice)
                     || Arrays.stream(Scenario.values()).anyMatch(s -> s.label().equals(choice))
                     || Arrays.stream(Fault.values()).anyMatch(f -> f.label().equals(choice));
             if (!known) {
-                throw usage("--scenario must be uniform, heterogeneous, failure, hang or all, was '" + choice + "'");
+                throw usage("--scenario must be uniform, heterogeneous, hotkey, failure, hang or all, was '"
+                        + choice + "'");
             }
         }
         Arrays.stream(Scenario.values()).filter(s -> all || choices.contains(s.label())).forEach(scenarios::add);
         Arrays.stream(Fault.values()).filter(f -> all || choices.contains(f.label())).forEach(faults::add);
-        if (url != null && (all || scenarios.size() != 1 || !faults.isEmpty())) {
+        boolean hotkey = all || choices.contains(HotKeyScenario.LABEL);
+        if (url != null && (all || scenarios.size() != 1 || !faults.isEmpty() || hotkey)) {
             throw usage("with --url, --scenario must be one scenario (uniform or heterogeneous), was '"
                     + String.join(",", choices) + "'");
         }
+        return hotkey;
     }
 
     private LoadTestConfig validatedFaultConfig() {
@@ -446,8 +553,10 @@ public final class LoadGeneratorMain implements Callable<Integer> {
 
     private String validatedLabel() {
         if (strategies == null || strategies.size() != 1) {
-            throw usage("with --url, --strategy must name the running balancer's strategy once (e.g. --strategy rr), was "
-                    + strategies);
+            throw usage("with --url, --strategy must name the running balancer's strategy once: one of "
+                    + String.join(", ", Strategies.names()) + ", or another label of 1-40 letters, digits, '_' or '-' "
+                    + "(e.g. --strategy nginx); " + (strategies == null ? "it was not given"
+                            : "was " + String.join(",", strategies)));
         }
         try {
             return RunReport.requireLabel(strategies.get(0));

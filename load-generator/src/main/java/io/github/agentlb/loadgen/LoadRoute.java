@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.SocketTimeoutException;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -11,6 +12,8 @@ import java.util.function.IntConsumer;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeTimedOutException;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.model.ChoiceDefinition;
+import org.apache.camel.model.TryDefinition;
 
 /**
  * The Camel route that produces the load: a timer fires once, the workload is split over a pool
@@ -23,6 +26,10 @@ import org.apache.camel.builder.RouteBuilder;
  * are caught in the route and recorded, so every request yields exactly one
  * {@link RequestOutcome}. Bookkeeping travels in exchange properties, never in headers, so nothing
  * of ours reaches the balancer except the path and the query.
+ *
+ * <p>Replicas: given several base URLs (balancer replicas over the same agents), request
+ * {@code i} of the workload (0-based, its send position) goes to URL {@code i mod n}
+ * ({@link #replicaOf}), so the requests alternate across the replicas whatever the workers' timing.
  */
 final class LoadRoute extends RouteBuilder {
 
@@ -31,7 +38,7 @@ final class LoadRoute extends RouteBuilder {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Workload workload;
-    private final String baseUrl;
+    private final List<String> baseUrls;
     private final LoadTestConfig config;
     private final RequestSteps steps;
     private final CompletableFuture<Long> durationNanos;
@@ -42,10 +49,13 @@ final class LoadRoute extends RouteBuilder {
      *                      before each request is sent; must be quick and must not block
      * @param check         fed each worker's gap between an answer and its next send; {@code null} for none
      */
-    LoadRoute(Workload workload, String baseUrl, LoadTestConfig config, OutcomeRecorder recorder,
+    LoadRoute(Workload workload, List<String> baseUrls, LoadTestConfig config, OutcomeRecorder recorder,
               CompletableFuture<Long> durationNanos, IntConsumer onStarted, PacingCheck check) {
         this.workload = Objects.requireNonNull(workload, "workload");
-        this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
+        this.baseUrls = List.copyOf(baseUrls);
+        if (this.baseUrls.isEmpty()) {
+            throw new IllegalArgumentException("baseUrls must not be empty");
+        }
         this.config = Objects.requireNonNull(config, "config");
         this.durationNanos = Objects.requireNonNull(durationNanos, "durationNanos");
         this.steps = new RequestSteps(recorder, onStarted, System::nanoTime, check);
@@ -77,7 +87,7 @@ final class LoadRoute extends RouteBuilder {
     public void configure() {
         ExecutorService workers = getContext().getExecutorServiceManager()
                 .newFixedThreadPool(this, "loadgen-worker", config.concurrency());
-        from("timer:load?repeatCount=1&delay=0&includeMetadata=false").routeId(ROUTE_ID)
+        TryDefinition attempt = from("timer:load?repeatCount=1&delay=0&includeMetadata=false").routeId(ROUTE_ID)
                 .process(e -> {
                     e.setProperty(STARTED_AT, System.nanoTime());
                     e.getMessage().setBody(workload.requests());
@@ -85,14 +95,34 @@ final class LoadRoute extends RouteBuilder {
                 .split(body()).parallelProcessing().executorService(workers)
                     .process(e -> e.setProperty(RequestSteps.REQUEST, e.getMessage().getBody()))
                     .process(steps::prepare)
-                    .doTry()
-                        .to(endpointUri(baseUrl, config.timeoutMs()))
-                        .process(steps::recordAnswer)
+                    .doTry();
+        sendToReplica(attempt);
+        attempt.process(steps::recordAnswer)
                     .doCatch(Exception.class)
                         .process(steps::recordFailure)
                     .end()
                 .end()
                 .process(e -> durationNanos.complete(System.nanoTime() - e.getProperty(STARTED_AT, Long.class)));
+    }
+
+    /** The send: to the one base URL, or through a choice on the request's replica ({@link #replicaOf}). */
+    private void sendToReplica(TryDefinition attempt) {
+        if (baseUrls.size() == 1) {
+            attempt.to(endpointUri(baseUrls.get(0), config.timeoutMs()));
+            return;
+        }
+        ChoiceDefinition choice = attempt.choice();
+        for (int i = 0; i < baseUrls.size(); i++) {
+            int replica = i;
+            choice.when(e -> replicaOf(e.getProperty(Exchange.SPLIT_INDEX, Integer.class), baseUrls.size()) == replica)
+                    .to(endpointUri(baseUrls.get(i), config.timeoutMs()));
+        }
+        choice.end();
+    }
+
+    /** The replica (0-based) that request {@code index} (0-based send position) goes to: {@code index mod replicas}. */
+    static int replicaOf(int index, int replicas) {
+        return index % replicas;
     }
 
     /**

@@ -61,6 +61,17 @@ public final class LoadRunner {
      * e.g. to inject a fault after a share of the run.
      */
     public RunResult run(String baseUrl, String label, IntConsumer onStarted) throws Exception {
+        return run(List.of(baseUrl), label, onStarted);
+    }
+
+    /**
+     * As {@link #run(String, String, IntConsumer)} over balancer replicas: request {@code i} of the
+     * workload goes to {@code baseUrls.get(i mod n)}, so the requests alternate across them.
+     *
+     * @param baseUrls one base URL per replica, at least one
+     */
+    public RunResult run(List<String> baseUrls, String label, IntConsumer onStarted) throws Exception {
+        String baseUrl = String.join(", ", baseUrls);
         Workload workload = config.workload();
         OutcomeRecorder recorder = new OutcomeRecorder(label, workload.size(), config.progressEvery(), progress);
         CompletableFuture<Long> duration = new CompletableFuture<>();
@@ -70,7 +81,7 @@ public final class LoadRunner {
         CamelContext camel = new DefaultCamelContext();
         try {
             camel.getShutdownStrategy().setTimeout(10);
-            camel.addRoutes(new LoadRoute(workload, baseUrl, config, recorder, duration, onStarted, check));
+            camel.addRoutes(new LoadRoute(workload, baseUrls, config, recorder, duration, onStarted, check));
             camel.start();
             long rounds = (workload.size() + config.concurrency() - 1) / config.concurrency();
             long boundMs = rounds * (config.timeoutMs() + 1_000) + 30_000;

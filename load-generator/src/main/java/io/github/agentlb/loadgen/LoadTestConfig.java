@@ -8,16 +8,18 @@ import java.util.Optional;
  * {@link #ofDefaults()}.
  *
  * @param requests      requests sent, >= 1
- * @param users         distinct {@code user_id}s, 1..requests
+ * @param users         distinct {@code user_id}s besides the hot user, 1..(requests - the hot user's requests)
  * @param concurrency   requests in flight at most (worker threads), 1..{@value #MAX_CONCURRENCY}
  * @param seed          seed of the request order
  * @param timeoutMs     per-request timeout, ms, >= 1
  * @param progressEvery a progress line every this many completed requests, >= 1
  * @param warmup        requests sent before the measured ones and not counted, >= 0 (0 = none);
  *                      see {@link #warmupConfig()}
+ * @param hotShare      the share of all requests sent by the hot user {@value Workload#HOT_USER},
+ *                      fraction in [0, 1); 0 = no hot user (see {@link Workload#create(int, int, long, double)})
  */
 public record LoadTestConfig(int requests, int users, int concurrency, long seed, long timeoutMs, int progressEvery,
-                             int warmup) {
+                             int warmup, double hotShare) {
 
     /** Default number of requests: 2000, as in the assignment. */
     public static final int DEFAULT_REQUESTS = 2000;
@@ -41,8 +43,14 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         if (requests < 1) {
             throw new IllegalArgumentException("requests must be >= 1, was " + requests);
         }
-        if (users < 1 || users > requests) {
-            throw new IllegalArgumentException("users must be in 1.." + requests + " (requests), was " + users);
+        if (!(hotShare >= 0 && hotShare < 1)) {
+            throw new IllegalArgumentException("hotShare must be >= 0 and < 1, was " + hotShare);
+        }
+        int others = requests - Workload.hotRequests(requests, hotShare);
+        if (users < 1 || users > others) {
+            throw new IllegalArgumentException(others == requests
+                    ? "users must be in 1.." + requests + " (requests), was " + users
+                    : "users must be in 1.." + others + " (requests not sent by the hot user), was " + users);
         }
         if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
             throw new IllegalArgumentException("concurrency must be in 1.." + MAX_CONCURRENCY + ", was " + concurrency);
@@ -58,7 +66,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         }
     }
 
-    /** The defaults: 2000 requests, 200 users, 10 workers, seed 42, 5000 ms timeout, 100 warm-up requests. */
+    /** The defaults: 2000 requests, 200 users, 10 workers, seed 42, 5000 ms timeout, 100 warm-up requests, no hot user. */
     public static LoadTestConfig ofDefaults() {
         return custom().build();
     }
@@ -70,7 +78,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
 
     /** The seeded request order of this configuration. */
     public Workload workload() {
-        return Workload.create(requests, users, seed);
+        return Workload.create(requests, users, seed, hotShare);
     }
 
     /**
@@ -78,14 +86,17 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
      * {@code min(users, warmup)} users of the measured run, the same concurrency and timeout, seed
      * {@code seed + 1} (another order), one progress line at the end, no warm-up of its own. The
      * same users, so that what a balancer learns in the warm-up (PID weights, adaptive virtual
-     * nodes) is about the traffic then measured.
+     * nodes, a hot key's rate) is about the traffic then measured: with a hot user, it sends the
+     * same share of the warm-up, unless that would leave no request to the others.
      */
     public Optional<LoadTestConfig> warmupConfig() {
         if (warmup == 0) {
             return Optional.empty();
         }
-        return Optional.of(new LoadTestConfig(warmup, Math.min(users, warmup), concurrency, seed + 1, timeoutMs,
-                warmup, 0));
+        int others = warmup - Workload.hotRequests(warmup, hotShare);
+        double share = others >= 1 ? hotShare : 0;
+        return Optional.of(new LoadTestConfig(warmup, Math.min(users, share == 0 ? warmup : others), concurrency,
+                seed + 1, timeoutMs, warmup, 0, share));
     }
 
     /** Builder of {@link LoadTestConfig}; values are validated by {@link #build()}. Not thread-safe. */
@@ -97,6 +108,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         private long timeoutMs = DEFAULT_TIMEOUT_MS;
         private int progressEvery = DEFAULT_PROGRESS_EVERY;
         private int warmup = DEFAULT_WARMUP;
+        private double hotShare;
 
         private Builder() {
         }
@@ -143,9 +155,15 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
             return this;
         }
 
+        /** The hot user's share of all requests, fraction in [0, 1); 0 (the default) = none. */
+        public Builder hotShare(double hotShare) {
+            this.hotShare = hotShare;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the first bad field and its value */
         public LoadTestConfig build() {
-            return new LoadTestConfig(requests, users, concurrency, seed, timeoutMs, progressEvery, warmup);
+            return new LoadTestConfig(requests, users, concurrency, seed, timeoutMs, progressEvery, warmup, hotShare);
         }
     }
 }

@@ -84,12 +84,25 @@ public final class ReportWriter {
      */
     public Path writeComparison(List<RunReport> reports, boolean convergenceChart, List<FailureReport> failures)
             throws IOException {
+        return writeComparison(reports, convergenceChart, failures, List.of());
+    }
+
+    /**
+     * Writes {@code report.md} as {@link #writeComparison(List, boolean, List)} with the hot-key
+     * scenario's section ({@link HotKeyReportWriter#markdown}) before the fault scenarios.
+     *
+     * @return the file written
+     * @throws IOException if it cannot be written
+     */
+    public Path writeComparison(List<RunReport> reports, boolean convergenceChart, List<FailureReport> failures,
+                                List<HotKeyScenario.HotKeyRun> hotKeys) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(MARKDOWN_FILE);
         String faults = failures.isEmpty() ? "" : "\n" + FailureReportWriter.markdown(failures);
         String pacing = PaceReportWriter.markdown(reports);
-        Files.writeString(file, markdown(reports, convergenceChart) + (pacing.isEmpty() ? "" : "\n" + pacing) + faults,
-                StandardCharsets.UTF_8);
+        String hot = hotKeys.isEmpty() ? "" : (reports.isEmpty() ? "" : "\n") + HotKeyReportWriter.markdown(hotKeys);
+        Files.writeString(file, markdown(reports, convergenceChart) + (pacing.isEmpty() ? "" : "\n" + pacing) + hot
+                + faults, StandardCharsets.UTF_8);
         return file;
     }
 
@@ -100,11 +113,15 @@ public final class ReportWriter {
             RunReport first = reports.get(0);
             LoadTestConfig c = first.config();
             sb.append(String.format(Locale.ROOT,
-                    "%d requests over %d users, %d concurrent, seed %d, timeout %d ms, after %d warm-up requests "
+                    "%d requests over %d users%s, %d concurrent, seed %d, timeout %d ms, after %d warm-up requests "
                             + "(not counted); %s.%n%n",
-                    c.requests(), c.users(), c.concurrency(), c.seed(), c.timeoutMs(), c.warmup(),
-                    first.embedded() ? "agents and balancer embedded, started per run"
-                            : "balancer at " + first.target()));
+                    c.requests(), c.users(), c.hotShare() == 0 ? "" : String.format(Locale.ROOT,
+                            " and hot user %d sending a share %.2f of them", Workload.HOT_USER, c.hotShare()),
+                    c.concurrency(), c.seed(), c.timeoutMs(), c.warmup(),
+                    !first.embedded() ? "balancer at " + first.target()
+                            : first.replicas() == 1 ? "agents and balancer embedded, started per run"
+                            : "agents and " + first.replicas() + " balancer replicas embedded, started per run, "
+                                    + "requests alternating across the replicas"));
         }
         Map<Scenario, List<RunReport>> byScenario = new LinkedHashMap<>();
         reports.forEach(r -> byScenario.computeIfAbsent(r.scenario(), s -> new ArrayList<>()).add(r));
@@ -169,6 +186,8 @@ public final class ReportWriter {
         root.put("seed", c.seed());
         root.put("timeout_ms", c.timeoutMs());
         root.put("warmup_requests", c.warmup());
+        root.put("hot_share", c.hotShare());
+        root.put("replicas", report.replicas());
         UtilizationSummary u = report.utilization();
         ObjectNode agents = root.putObject("agents");
         s.agents().forEach((id, a) -> {

@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -19,7 +20,13 @@ final class RunConsole {
 
     /** Sends {@code warmupConfig}'s load (closed loop, not counted) and prints one line about it. */
     void warmUp(String strategy, String target, LoadTestConfig warmupConfig) throws Exception {
-        LoadRunner.RunResult warm = new LoadRunner(warmupConfig, null).run(target, strategy + " warm-up");
+        warmUp(strategy, List.of(target), warmupConfig);
+    }
+
+    /** As {@link #warmUp(String, String, LoadTestConfig)} alternating across balancer replicas. */
+    void warmUp(String strategy, List<String> targets, LoadTestConfig warmupConfig) throws Exception {
+        LoadRunner.RunResult warm = new LoadRunner(warmupConfig, null).run(targets, strategy + " warm-up",
+                started -> { });
         long failed = warm.outcomes().stream().filter(o -> o.kind() != RequestOutcome.Kind.SUCCESS).count();
         stdout.printf(Locale.ROOT, "[%s] warm-up: %d requests in %.1f s, %d failed (not counted)%n", strategy,
                 warm.outcomes().size(), warm.durationNanos() / 1e9, failed);

@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * @param strategy    the strategy label, e.g. {@code rr}; with the scenario, names the output files
  * @param scenario    the agent scenario the run used
- * @param target      the balancer's base URL
+ * @param target      the balancer's base URL; with replicas, their base URLs joined by {@code ", "}
  * @param embedded    whether the balancer and agents were started in-process for this run
  * @param config      the load's shape
  * @param statistics  the measured figures
@@ -60,6 +60,11 @@ public record RunReport(String strategy, Scenario scenario, String target, boole
     /** This report with {@code pace}. */
     public RunReport withPace(PaceReport pace) {
         return new RunReport(strategy, scenario, target, embedded, config, statistics, utilization, avn, pace);
+    }
+
+    /** The balancer replicas the requests alternated across: the base URLs in {@link #target}. */
+    public int replicas() {
+        return target.split(", ").length;
     }
 
     /** Whether every request was answered: no errors and no timeouts. */

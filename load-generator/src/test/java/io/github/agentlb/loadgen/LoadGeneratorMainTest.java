@@ -158,6 +158,49 @@ class LoadGeneratorMainTest {
     }
 
     @Test
+    void aShortUrlRunWithoutUsersScalesThemToTenRequestsEach() throws Exception {
+        String url = "http://127.0.0.1:" + AvailablePortFinder.getNextAvailable();
+
+        int code = run("--url", url, "--strategy", "external", "--requests", "50", "--warmup", "0",
+                "--timeout-ms", "500", "--out", dir.toString());
+
+        assertThat(code).as(stderr()).isEqualTo(1);
+        assertThat(stdout()).contains("--users not given: 5 users sharing 50 requests");
+        assertThat(report("external").get("users").asInt()).isEqualTo(5);
+        assertThat(LoadGeneratorMain.defaultUsers(2000)).isEqualTo(200);
+        assertThat(LoadGeneratorMain.defaultUsers(200)).isEqualTo(200);
+        assertThat(LoadGeneratorMain.defaultUsers(199)).isEqualTo(19);
+        assertThat(LoadGeneratorMain.defaultUsers(5)).isEqualTo(1);
+    }
+
+    @Test
+    void theHotkeyScenarioRunsChPlainAndBoundedAndWritesItsTableJsonAndChart() throws Exception {
+        int code = run("--scenario", "hotkey", "--strategy", "rr,ch", "--requests", "200", "--users", "20",
+                "--warmup", "20", "--concurrency", "4", "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "3",
+                "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        JsonNode ch = new ObjectMapper().readTree(dir.resolve("report-hotkey-ch.json").toFile());
+        JsonNode bounded = new ObjectMapper().readTree(dir.resolve("report-hotkey-ch-bounded.json").toFile());
+        assertThat(ch.get("scenario").asText()).isEqualTo("hotkey");
+        assertThat(ch.get("hot_share").asDouble()).isEqualTo(0.2);
+        assertThat(ch.get("hot_user_requests").asInt()).isEqualTo(40);
+        assertThat(ch.get("hot_user_agents").size()).isEqualTo(1);
+        assertThat(ch.get("others_stickiness").asDouble()).isEqualTo(1.0);
+        assertThat(ch.get("other_users").asInt()).isEqualTo(20);
+        assertThat(ch.get("balance_factor").asDouble()).isZero();
+        assertThat(bounded.get("balance_factor").asDouble()).isEqualTo(1.25);
+        assertThat(bounded.get("strategy").asText()).isEqualTo("ch");
+        assertThat(ImageIO.read(dir.resolve("hotkey.png").toFile()).getWidth()).isEqualTo(HotKeyChart.WIDTH);
+        assertThat(dir.resolve("report-hotkey-rr.json")).doesNotExist();
+        assertThat(dir.resolve("report-ch.json")).doesNotExist();
+        String md = Files.readString(dir.resolve("report.md"));
+        assertThat(md).contains("## Scenario hotkey", "| ch | - | 200 | 0 | 0 |", "| ch-bounded | 1.25 | 200 | 0 | 0 |",
+                "](hotkey.png)", "Targets (issue 11): max/mean <= 1.10").doesNotContain("## Scenario uniform");
+        assertThat(stdout()).contains("Scenario hotkey:", "of which hotkey scenario");
+    }
+
+    @Test
     void runAgainstAServerAnswering404SaysSoRatherThanThatNothingAnswered() throws Exception {
         try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
             // The agent under a path prefix: /nope/process/... is a 404 for every request.
@@ -201,13 +244,41 @@ class LoadGeneratorMainTest {
         assertThat(stderr()).contains("requests must be >= 1, was 0");
 
         assertThat(run("--users", "300", "--requests", "200")).isEqualTo(2);
-        assertThat(stderr()).contains("users must be in 1..200 (requests), was 300");
+        assertThat(stderr()).contains("--users must be in 1..200 (--requests 200), was 300: lower --users or raise "
+                + "--requests");
+
+        assertThat(run("--users", "200", "--hot-share", "0.95")).isEqualTo(2);
+        assertThat(stderr()).contains("--users must be in 1..100 (--requests 2000 less the hot user's 1900), was 200");
+
+        assertThat(run("--hot-share", "1")).isEqualTo(2);
+        assertThat(stderr()).contains("--hot-share must be >= 0 and < 1, was 1.0");
+
+        assertThat(run("--hot-share", "-0.5")).isEqualTo(2);
+        assertThat(stderr()).contains("--hot-share must be >= 0 and < 1, was -0.5");
+
+        assertThat(run("--replicas", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("--replicas must be >= 1, was 0");
+
+        assertThat(run("--replicas", "2", "--url", "http://127.0.0.1:1", "--strategy", "rr")).isEqualTo(2);
+        assertThat(stderr()).contains("--replicas 2 runs the uniform, heterogeneous and hotkey scenarios in-process");
+
+        assertThat(run("--replicas", "2", "--scenario", "failure")).isEqualTo(2);
+        assertThat(stderr()).contains("not with --url, --rate, --duration, failure or hang");
+
+        assertThat(run("--scenario", "hotkey", "--strategy", "rr,pid")).isEqualTo(2);
+        assertThat(stderr()).contains("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named "
+                + "neither: rr,pid");
+
+        assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "hotkey")).isEqualTo(2);
+        assertThat(stderr()).contains("with --url, --scenario must be one scenario");
 
         assertThat(run("--strategy", "nope")).isEqualTo(2);
         assertThat(stderr()).contains("unknown strategy 'nope'");
 
         assertThat(run("--url", "http://127.0.0.1:1")).isEqualTo(2);
-        assertThat(stderr()).contains("with --url, --strategy must name");
+        assertThat(stderr()).contains("with --url, --strategy must name the running balancer's strategy once: one of "
+                + "rr, ch, pid, avn, or another label of 1-40 letters, digits, '_' or '-' (e.g. --strategy nginx); "
+                + "it was not given").doesNotContain("null");
 
         assertThat(run("--url", "ftp://host", "--strategy", "rr")).isEqualTo(2);
         assertThat(stderr()).contains("--url must be http(s)://");
@@ -216,7 +287,8 @@ class LoadGeneratorMainTest {
         assertThat(stderr()).contains("delayMinMs must be <= delayMaxMs");
 
         assertThat(run("--scenario", "mixed")).isEqualTo(2);
-        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, failure, hang or all, was 'mixed'");
+        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang or all, was "
+                + "'mixed'");
 
         assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")).isEqualTo(2);
         assertThat(stderr()).contains("with --url, --scenario must be one scenario");
@@ -232,6 +304,6 @@ class LoadGeneratorMainTest {
     void helpListsTheOptionsAndExitsZero() {
         assertThat(run("--help")).isZero();
         assertThat(stdout()).contains("--url", "--strategy", "--requests", "--users", "--concurrency", "--seed",
-                "--out", "--timeout-ms", "--scenario", "--warmup", "Exit codes");
+                "--out", "--timeout-ms", "--scenario", "--warmup", "--hot-share", "--replicas", "Exit codes");
     }
 }

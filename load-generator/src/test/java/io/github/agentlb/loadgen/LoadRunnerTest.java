@@ -130,4 +130,27 @@ class LoadRunnerTest {
             assertThat(result.maxInFlight()).isBetween(1, 5);
         }
     }
+
+    @Test
+    void requestsAlternateAcrossReplicasByTheirSendPosition() throws Exception {
+        AgentConfig.Builder agent = AgentConfig.custom().port(0).delayMs(0, 3).seed(7);
+        try (StubAgent first = StubAgent.start(agent.agentId("R1").build());
+             StubAgent second = StubAgent.start(agent.agentId("R2").build())) {
+            LoadTestConfig config = LoadTestConfig.custom().requests(60).users(6).concurrency(4).progressEvery(60)
+                    .build();
+
+            LoadRunner.RunResult result = new LoadRunner(config, null).run(
+                    List.of(first.baseUrl(), second.baseUrl()), "replicas", started -> { });
+
+            List<Workload.PlannedRequest> planned = config.workload().requests();
+            Map<String, String> expected = new java.util.HashMap<>();
+            for (int i = 0; i < planned.size(); i++) {
+                expected.put(planned.get(i).requestId(), i % 2 == 0 ? "R1" : "R2");
+            }
+            assertThat(result.outcomes()).hasSize(60).allMatch(RequestOutcome::isSuccess);
+            assertThat(result.outcomes()).allSatisfy(o -> assertThat(o.agentId()).isEqualTo(expected.get(o.requestId())));
+            assertThat(first.requestsServed()).isEqualTo(30);
+            assertThat(second.requestsServed()).isEqualTo(30);
+        }
+    }
 }

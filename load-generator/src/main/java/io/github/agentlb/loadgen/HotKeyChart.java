@@ -1,0 +1,82 @@
+package io.github.agentlb.loadgen;
+
+import io.github.agentlb.loadgen.HotKeyScenario.HotKeyRun;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.CategoryStyler;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * Draws the hot-key scenario with XChart: one stacked bar per balancer and agent, the hot user's
+ * requests at the bottom and the other users' on top, so a reader sees where the hot user went and
+ * whether the others made room for it. Stateless and thread-safe.
+ */
+public final class HotKeyChart {
+
+    /** The chart's file name. */
+    public static final String PNG_FILE = "hotkey.png";
+    /** Chart width, px. */
+    public static final int WIDTH = 1000;
+    /** Chart height, px. */
+    public static final int HEIGHT = 500;
+
+    static {
+        // XChart renders through AWT; without this a machine with no display fails to draw.
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+    }
+
+    private HotKeyChart() {
+    }
+
+    /** Builds the chart of {@code runs}, at least one ({@value #WIDTH} x {@value #HEIGHT} px). */
+    public static CategoryChart build(List<HotKeyRun> runs) {
+        List<String> bars = new ArrayList<>();
+        List<Long> hot = new ArrayList<>();
+        List<Long> others = new ArrayList<>();
+        for (HotKeyRun run : runs) {
+            run.report().statistics().agents().forEach((agent, summary) -> {
+                long ofHot = run.hot().hotUserAgents().getOrDefault(agent, 0L);
+                bars.add(run.variant().label() + " " + agent);
+                hot.add(ofHot);
+                others.add(summary.count() - ofHot);
+            });
+        }
+        LoadTestConfig c = runs.get(0).report().config();
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(String.format(Locale.ROOT, "Requests per agent, hot user %d at share %.2f of %d requests (%d "
+                                + "replica(s))", Workload.HOT_USER, c.hotShare(), c.requests(),
+                        runs.get(0).hot().replicas()))
+                .xAxisTitle("Balancer and agent").yAxisTitle("Requests").build();
+        CategoryStyler styler = chart.getStyler();
+        styler.setStacked(true);
+        styler.setYAxisMin(0.0);
+        styler.setXAxisLabelRotation(45);
+        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.addSeries("user " + Workload.HOT_USER + " (hot)", bars, hot);
+        chart.addSeries("users 1.." + c.users(), bars, others);
+        return chart;
+    }
+
+    /**
+     * Writes the chart as {@value #PNG_FILE} into {@code dir} (created if missing).
+     *
+     * @return the file written
+     * @throws IOException if it cannot be written
+     */
+    public static Path write(List<HotKeyRun> runs, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(PNG_FILE);
+        BitmapEncoder.saveBitmap(build(runs), file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        return file;
+    }
+}
