@@ -119,8 +119,13 @@ public final class MainSettings<T> {
     public String startupProblem(Throwable failure, String what) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof PropertyBindingException binding && type.isInstance(binding.getTarget())) {
-                return "Bad " + what + " configuration: " + variable(binding.getPropertyName()) + " must be "
-                        + expected(binding.getPropertyName()) + ", was '" + binding.getValue() + "'";
+                String property = binding.getPropertyName();
+                if (!properties.contains(property)) {
+                    return "Bad " + what + " configuration: camel.beans." + beanName + " has no setting '"
+                            + property + "'; it has " + properties;
+                }
+                return "Bad " + what + " configuration: " + variable(property) + " must be "
+                        + expected(property) + ", was '" + binding.getValue() + "'";
             }
             if (t instanceof ServerPorts.PortInUseException inUse) {
                 return inUse.getMessage();

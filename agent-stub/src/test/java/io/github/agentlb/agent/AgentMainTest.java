@@ -78,6 +78,8 @@ class AgentMainTest {
                 "Bad agent configuration: PORT must be an integer, was ' 8081'");
         assertThat(startupProblem(Map.of("speed", "-2"))).isEqualTo(
                 "Bad agent configuration: SPEED: speed must be > 0 and finite, was -2.0");
+        assertThat(startupProblem(Map.of("camel.beans.agentSettings.delay", "5"))).startsWith(
+                "Bad agent configuration: camel.beans.agentSettings has no setting 'delay'; it has [agentId, host, port,");
         assertThat(startupProblem(Map.of("delay.min.ms", "300"))).isEqualTo(
                 "Bad agent configuration: DELAY_MIN_MS, DELAY_MAX_MS: delayMinMs must be <= delayMaxMs (150), was 300");
     }
