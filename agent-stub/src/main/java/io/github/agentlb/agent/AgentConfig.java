@@ -1,16 +1,15 @@
 package io.github.agentlb.agent;
 
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * Immutable, validated configuration of one stub agent.
  *
  * <p>Build one with {@link #custom()} (every setter validates at once and throws
  * {@link IllegalArgumentException} naming the field and the value), take the defaults with
- * {@link #ofDefaults()}, or read the environment with {@link #fromEnvironment(Map)}.
+ * {@link #ofDefaults()}; {@link AgentSettings} reads them from the environment, system properties
+ * and {@code application.properties}.
  *
  * <p>Service time of one request: a delay drawn uniformly from
  * [{@code delayMinMs}, {@code delayMaxMs}] milliseconds, divided by {@code speed}.
@@ -46,24 +45,6 @@ public final class AgentConfig {
     public static final double DEFAULT_CPU_BASE = 0.1;
     /** Default simulated idle memory utilization, fraction 0..1. */
     public static final double DEFAULT_MEMORY_BASE = 0.2;
-
-    /** Environment variable names read by {@link #fromEnvironment(Map)}. */
-    public static final String ENV_AGENT_ID = "AGENT_ID";
-    public static final String ENV_HOST = "HOST";
-    public static final String ENV_PORT = "PORT";
-    public static final String ENV_DELAY_MIN_MS = "DELAY_MIN_MS";
-    public static final String ENV_DELAY_MAX_MS = "DELAY_MAX_MS";
-    public static final String ENV_SPEED = "SPEED";
-    public static final String ENV_CAPACITY = "CAPACITY";
-    public static final String ENV_CPU_BASE = "CPU_BASE";
-    public static final String ENV_MEMORY_BASE = "MEMORY_BASE";
-    public static final String ENV_SEED = "SEED";
-
-    /** Every environment variable name understood, in a stable order. */
-    public static final String[] ENV_NAMES = {
-        ENV_AGENT_ID, ENV_HOST, ENV_PORT, ENV_DELAY_MIN_MS, ENV_DELAY_MAX_MS, ENV_SPEED,
-        ENV_CAPACITY, ENV_CPU_BASE, ENV_MEMORY_BASE, ENV_SEED
-    };
 
     private final String agentId;
     private final String host;
@@ -105,70 +86,6 @@ public final class AgentConfig {
      */
     public static long defaultSeed(String agentId) {
         return agentId.hashCode();
-    }
-
-    /**
-     * Reads a configuration from environment-style variables ({@link #ENV_NAMES}); absent or
-     * blank variables keep their defaults, so {@code fromEnvironment(System.getenv())} works.
-     *
-     * @throws IllegalArgumentException if a value does not parse or is out of range; the message
-     *     names the variable and the value
-     */
-    public static AgentConfig fromEnvironment(Map<String, String> env) {
-        Objects.requireNonNull(env, "env");
-        Builder b = custom();
-        apply(env, ENV_AGENT_ID, b::agentId);
-        apply(env, ENV_HOST, b::host);
-        apply(env, ENV_PORT, v -> b.port(parseInt(ENV_PORT, v)));
-        apply(env, ENV_DELAY_MIN_MS, v -> b.delayMinMs(parseInt(ENV_DELAY_MIN_MS, v)));
-        apply(env, ENV_DELAY_MAX_MS, v -> b.delayMaxMs(parseInt(ENV_DELAY_MAX_MS, v)));
-        apply(env, ENV_SPEED, v -> b.speed(parseDouble(ENV_SPEED, v)));
-        apply(env, ENV_CAPACITY, v -> b.capacity(parseInt(ENV_CAPACITY, v)));
-        apply(env, ENV_CPU_BASE, v -> b.cpuBase(parseDouble(ENV_CPU_BASE, v)));
-        apply(env, ENV_MEMORY_BASE, v -> b.memoryBase(parseDouble(ENV_MEMORY_BASE, v)));
-        apply(env, ENV_SEED, v -> b.seed(parseLong(ENV_SEED, v)));
-        try {
-            return b.build();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + " (from environment)", e);
-        }
-    }
-
-    private static void apply(Map<String, String> env, String name, Consumer<String> setter) {
-        String raw = env.get(name);
-        if (raw == null || raw.isBlank()) {
-            return;
-        }
-        try {
-            setter.accept(raw.trim());
-        } catch (IllegalArgumentException e) {
-            // The setter names the Java field; the operator set the variable, so name both.
-            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static int parseInt(String name, String value) {
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be an integer, was '" + value + "'");
-        }
-    }
-
-    private static long parseLong(String name, String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be an integer, was '" + value + "'");
-        }
-    }
-
-    private static double parseDouble(String name, String value) {
-        try {
-            return Double.parseDouble(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a decimal number, was '" + value + "'");
-        }
     }
 
     /** A builder holding this configuration's values, to derive a variant. */

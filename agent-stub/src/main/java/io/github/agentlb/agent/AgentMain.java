@@ -1,9 +1,6 @@
 package io.github.agentlb.agent;
 
-import java.util.HashMap;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Properties;
+import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,9 +8,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one agent until stopped (Ctrl-C, or {@code -Dcamel.main.durationMaxSeconds=N}).
  *
- * <p>Knobs come from the environment ({@link AgentConfig#ENV_NAMES}); a variable that is not
- * set falls back to the system property of the same name lower-cased with dots
- * ({@code DELAY_MIN_MS} to {@code delay.min.ms}), so {@code mvn camel:run -Dagent.id=A3} works.
+ * <p>Knobs are {@link AgentSettings}, bound by Camel Main: each from its environment variable,
+ * else the system property of the same name lower-cased with dots ({@code DELAY_MIN_MS} or
+ * {@code -Ddelay.min.ms=10}), else {@code application.properties} or the file given by
+ * {@code --propertiesLocation file:agent.properties}.
  *
  * <pre>
  * AGENT_ID=A2 PORT=8082 java -jar agent-stub/target/agent-stub.jar
@@ -28,46 +26,41 @@ public final class AgentMain {
     private AgentMain() {
     }
 
-    /** Starts the agent; exits with status 2 on a bad configuration or a port in use. */
+    /**
+     * Starts the agent; exits with status 2 and one line on a bad setting or a port in use.
+     */
     public static void main(String[] args) throws Exception {
-        AgentConfig config;
         try {
-            config = AgentConfig.fromEnvironment(settings(System.getenv(), System.getProperties()));
-            if (config.port() == 0) {
-                config = config.withPort(StubAgent.findFreePort(config.host()));
+            createMain().run(args);
+        } catch (Exception e) {
+            String problem = AgentSettings.BINDING.startupProblem(e, "agent");
+            if (problem == null) {
+                throw e;
             }
-        } catch (IllegalArgumentException e) {
-            LOG.error("Bad agent configuration: {}", e.getMessage());
+            LOG.error(problem);
             System.exit(2);
-            return;
         }
-        String inUse = ServerPorts.portInUse(config.host(), config.port());
-        if (inUse != null) {
-            LOG.error(inUse);
-            System.exit(2);
-            return;
-        }
-        Main main = new Main();
-        main.configure().withShutdownTimeout(SHUTDOWN_TIMEOUT_SECONDS);
-        main.configure().addRoutesBuilder(new AgentRoutes(config));
-        main.run(args);
     }
 
-    /**
-     * Merges the knobs: environment first, else the system property named
-     * {@code NAME.toLowerCase().replace('_', '.')}.
-     */
-    static Map<String, String> settings(Map<String, String> env, Properties systemProperties) {
-        Map<String, String> merged = new HashMap<>();
-        for (String name : AgentConfig.ENV_NAMES) {
-            String value = env.get(name);
-            if (value == null || value.isBlank()) {
-                value = systemProperties.getProperty(name.toLowerCase(Locale.ROOT).replace('_', '.'));
+    /** A Camel Main running one agent with its bound {@link AgentSettings}; not started. */
+    public static Main createMain() {
+        Main main = new Main();
+        main.configure().withShutdownTimeout(SHUTDOWN_TIMEOUT_SECONDS);
+        AgentSettings.BINDING.declareTo(main);
+        main.configure().addRoutesBuilder(new Application());
+        return main;
+    }
+
+    /** Validates the bound settings, resolves port 0, checks the port, then adds {@link AgentRoutes}. */
+    private static final class Application extends RouteBuilder {
+        @Override
+        public void configure() throws Exception {
+            AgentConfig config = AgentSettings.BINDING.boundIn(getContext()).toConfig();
+            if (config.port() == 0) {
+                config = config.withPort(ServerPorts.findFreePort(config.host()));
             }
-            if (value != null) {
-                merged.put(name, value);
-            }
+            ServerPorts.requirePortFree(config.host(), config.port());
+            getContext().addRoutes(new AgentRoutes(config));
         }
-        return merged;
     }
 }

@@ -1,8 +1,5 @@
 package io.github.agentlb.agent;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-
 /**
  * What an inbound HTTP request asks of the agent, decided from its method, path and query.
  *
@@ -47,34 +44,10 @@ public record AgentRequest(Kind kind, String requestId, String userId) {
             String requestId = path.substring(PROCESS_PREFIX.length());
             if (!requestId.isEmpty() && requestId.indexOf('/') < 0) {
                 return get
-                        ? new AgentRequest(Kind.PROCESS, requestId, userId(rawQuery))
+                        ? new AgentRequest(Kind.PROCESS, requestId, RequestTarget.queryParameter(rawQuery, USER_ID_PARAM))
                         : new AgentRequest(Kind.METHOD_NOT_ALLOWED, requestId, null);
             }
         }
         return new AgentRequest(Kind.NOT_FOUND, null, null);
-    }
-
-    private static String userId(String rawQuery) {
-        if (rawQuery == null) {
-            return null;
-        }
-        for (String pair : rawQuery.split("&")) {
-            int eq = pair.indexOf('=');
-            String name = eq < 0 ? pair : pair.substring(0, eq);
-            if (USER_ID_PARAM.equals(decode(name))) {
-                // The first occurrence wins when the parameter repeats.
-                return eq < 0 ? "" : decode(pair.substring(eq + 1));
-            }
-        }
-        return null;
-    }
-
-    private static String decode(String raw) {
-        try {
-            return URLDecoder.decode(raw, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            // A malformed escape is echoed as sent rather than failing the request.
-            return raw;
-        }
     }
 }

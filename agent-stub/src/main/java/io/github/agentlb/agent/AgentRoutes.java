@@ -1,7 +1,5 @@
 package io.github.agentlb.agent;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.List;
 import java.util.Map;
@@ -129,8 +127,7 @@ public class AgentRoutes extends RouteBuilder {
         String problem = parsed.valid() ? RequestTarget.hostProblem(hosts) : parsed.problem();
         String path = null;
         if (problem == null) {
-            // In a path '+' is a literal plus, not a space.
-            path = URLDecoder.decode(parsed.path().replace("+", "%2B"), StandardCharsets.UTF_8);
+            path = RequestTarget.decodePath(parsed.path());
         } else {
             exchange.setProperty(BAD_TARGET, problem);
             LOG.debug("Agent {} answered 400: {}", config.agentId(), problem);

@@ -1,5 +1,7 @@
 package io.github.agentlb.agent;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 
@@ -13,7 +15,8 @@ import java.util.Locale;
  * target as {@link #path()}. Refused: any byte outside the printable ASCII range (a target is
  * ASCII; a server reading bytes as ISO-8859-1 sees non-ASCII bytes as chars 0x80-0xFF), a
  * character that RFC 3986 does not allow where it stands ({@code |}, {@code "}, {@code [} in a
- * path, {@code #}, ...), a {@code %} not followed by two hex digits.
+ * path, {@code #}, ...), a {@code %} not followed by two hex digits. {@link #decodePath} and
+ * {@link #queryParameter} decode what the agent and the proxy read from a target.
  *
  * @param path    the raw path, e.g. {@code /process/a%2Fb}; "" when refused
  * @param query   the raw query without '?', or null when there is none
@@ -101,6 +104,43 @@ public record RequestTarget(String path, String query, String problem) {
             }
         }
         return null;
+    }
+
+    /**
+     * A raw path (or path segment) percent-decoded as UTF-8; {@code +} stays a plus, as it means a
+     * space only in a query. Pure; never throws: a malformed escape leaves the text as sent.
+     */
+    public static String decodePath(String rawPath) {
+        return decode(rawPath.replace("+", "%2B"));
+    }
+
+    /**
+     * The decoded value of the first query parameter {@code name} (names are compared decoded),
+     * "" when it has no {@code =}, null when absent or the query is null. Pure; never throws: a
+     * malformed escape is kept as sent.
+     *
+     * @param rawQuery the query as sent, without '?', or null
+     */
+    public static String queryParameter(String rawQuery, String name) {
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return null;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            if (name.equals(decode(eq < 0 ? pair : pair.substring(0, eq)))) {
+                return eq < 0 ? "" : decode(pair.substring(eq + 1));
+            }
+        }
+        return null;
+    }
+
+    private static String decode(String raw) {
+        try {
+            return URLDecoder.decode(raw, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            // parse() refuses such targets; kept so that a caller with other text never fails.
+            return raw;
+        }
     }
 
     /** {@code absolute-path [ "?" query ]}; {@code offset} is where {@code form} starts in {@code target}. */

@@ -77,6 +77,26 @@ public final class ServerPorts {
         }
     }
 
+    /**
+     * Fails with {@link PortInUseException} when {@code port} cannot be bound on {@code host}, so
+     * that a taken port is one line rather than Netty's stack trace; port 0 is always free.
+     */
+    public static void requirePortFree(String host, int port) {
+        String problem = portInUse(host, port);
+        if (problem != null) {
+            throw new PortInUseException(problem);
+        }
+    }
+
+    /** The server's port is taken by another process; the message is {@link #portInUse}'s line. */
+    public static final class PortInUseException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        PortInUseException(String message) {
+            super(message);
+        }
+    }
+
     /** Whether a {@link BindException} is anywhere in the cause chain. */
     public static boolean causedByBindFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {

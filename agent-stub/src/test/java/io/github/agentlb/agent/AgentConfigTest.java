@@ -3,7 +3,6 @@ package io.github.agentlb.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class AgentConfigTest {
@@ -63,33 +62,6 @@ class AgentConfigTest {
         AgentConfig c = AgentConfig.custom().port(0).delayMs(0, 0).capacity(0).cpuBase(1).memoryBase(0).build();
         assertThat(c.port()).isZero();
         assertThat(AgentConfig.custom().port(65535).build().port()).isEqualTo(65535);
-    }
-
-    @Test
-    void readsEnvironment() {
-        AgentConfig c = AgentConfig.fromEnvironment(Map.of(
-                "AGENT_ID", "A2", "PORT", "8082", "DELAY_MIN_MS", "10", "DELAY_MAX_MS", "20",
-                "SPEED", "0.5", "CAPACITY", "4", "CPU_BASE", "0.3", "MEMORY_BASE", "0.4", "SEED", "99",
-                "HOST", "0.0.0.0"));
-        assertThat(c).isEqualTo(AgentConfig.custom().agentId("A2").port(8082).delayMs(10, 20).speed(0.5)
-                .capacity(4).cpuBase(0.3).memoryBase(0.4).seed(99).host("0.0.0.0").build());
-    }
-
-    @Test
-    void absentOrBlankVariablesKeepDefaults() {
-        assertThat(AgentConfig.fromEnvironment(Map.of("PORT", " ", "UNRELATED", "x")))
-                .isEqualTo(AgentConfig.ofDefaults());
-    }
-
-    @Test
-    void environmentErrorsNameTheVariable() {
-        assertThatThrownBy(() -> AgentConfig.fromEnvironment(Map.of("PORT", "eighty")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("PORT: PORT must be an integer, was 'eighty'");
-        assertThatThrownBy(() -> AgentConfig.fromEnvironment(Map.of("SPEED", "-2")))
-                .hasMessage("SPEED: speed must be > 0 and finite, was -2.0");
-        assertThatThrownBy(() -> AgentConfig.fromEnvironment(Map.of("DELAY_MIN_MS", "300")))
-                .hasMessage("delayMinMs must be <= delayMaxMs (150), was 300 (from environment)");
     }
 
     @Test

@@ -1,33 +1,112 @@
 package io.github.agentlb.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.Properties;
+import org.apache.camel.main.Main;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
+/** AgentMain's settings through Camel Main: environment, system properties, a properties file, bad values. */
+@Timeout(120)
 class AgentMainTest {
 
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
     @Test
-    void environmentWinsOverSystemPropertiesWhichFillTheGaps() {
-        Properties props = new Properties();
-        props.setProperty("agent.id", "FromProp");
-        props.setProperty("delay.min.ms", "5");
-        props.setProperty("port", "9999");
-        Map<String, String> settings = AgentMain.settings(Map.of("AGENT_ID", "FromEnv", "PATH", "/bin"), props);
-        assertThat(settings).containsExactlyInAnyOrderEntriesOf(
-                Map.of("AGENT_ID", "FromEnv", "DELAY_MIN_MS", "5", "PORT", "9999"));
+    void environmentVariablesSetTheKnobsAndWinOverSystemProperties() throws Exception {
+        int port = StubAgent.findFreePort("127.0.0.1");
+        try (ChildJvm agent = ChildJvm.start(AgentMain.class,
+                Map.of("AGENT_ID", "FromEnv", "HOST", "127.0.0.1", "PORT", Integer.toString(port)),
+                List.of("-Dagent.id=FromSysProp", "-Ddelay.min.ms=0", "-Ddelay.max.ms=0"))) {
+            agent.awaitListening(port, 60);
+
+            HttpResponse<String> answer = get("http://127.0.0.1:" + port + "/process/r1?user_id=7");
+
+            assertThat(answer.statusCode()).isEqualTo(200);
+            assertThat(answer.body()).contains("\"agent_id\":\"FromEnv\"");
+            assertThat(agent.output()).contains("delayMs=0..0");
+        }
     }
 
     @Test
-    void aTakenPortIsOneLineAndAFreeOneNothing() throws Exception {
-        int port;
-        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = taken.getLocalPort();
-            assertThat(ServerPorts.portInUse("127.0.0.1", port)).isEqualTo("port " + port + " is in use: set PORT");
+    void aBadValueIsOneLineAndExitStatus2() throws Exception {
+        try (ChildJvm agent = ChildJvm.start(AgentMain.class,
+                Map.of("CPU_BASE", "lots", "HOST", "127.0.0.1", "PORT", "0"), List.of())) {
+            assertThat(agent.exitStatus(60)).isEqualTo(2);
+            List<String> lines = agent.output().lines().filter(l -> l.contains("ERROR")).toList();
+            assertThat(lines).hasSize(1);
+            assertThat(lines.get(0)).endsWith("Bad agent configuration: CPU_BASE must be a decimal number, was 'lots'");
+            assertThat(agent.output()).doesNotContain("\tat ").doesNotContain("Exception");
         }
-        assertThat(ServerPorts.portInUse("127.0.0.1", port)).isNull();
+    }
+
+    @Test
+    void aPropertiesFileSetsTheKnobs(@TempDir Path dir) throws Exception {
+        int port = StubAgent.findFreePort("127.0.0.1");
+        Path file = Files.writeString(dir.resolve("agent.properties"),
+                "agent.id = FromFile\nhost = 127.0.0.1\nport = " + port + "\ndelay.min.ms = 0\ndelay.max.ms = 0\n");
+        Main main = AgentMain.createMain();
+        main.setPropertyPlaceholderLocations("file:" + file);
+        main.start();
+        try {
+            HttpResponse<String> answer = get("http://127.0.0.1:" + port + "/health");
+
+            assertThat(answer.body()).isEqualTo("{\"status\":\"UP\",\"agent_id\":\"FromFile\"}");
+        } finally {
+            main.stop();
+        }
+    }
+
+    @Test
+    void badValuesNameTheVariableAndTheValue() {
+        assertThat(startupProblem(Map.of("port", "eighty"))).isEqualTo(
+                "Bad agent configuration: PORT must be an integer, was 'eighty'");
+        assertThat(startupProblem(Map.of("port", " 8081"))).isEqualTo(
+                "Bad agent configuration: PORT must be an integer, was ' 8081'");
+        assertThat(startupProblem(Map.of("speed", "-2"))).isEqualTo(
+                "Bad agent configuration: SPEED: speed must be > 0 and finite, was -2.0");
+        assertThat(startupProblem(Map.of("camel.beans.agentSettings.delay", "5"))).startsWith(
+                "Bad agent configuration: camel.beans.agentSettings has no setting 'delay'; it has [agentId, host, port,");
+        assertThat(startupProblem(Map.of("delay.min.ms", "300"))).isEqualTo(
+                "Bad agent configuration: DELAY_MIN_MS, DELAY_MAX_MS: delayMinMs must be <= delayMaxMs (150), was 300");
+    }
+
+    @Test
+    void aTakenPortIsOneLine() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertThat(startupProblem(Map.of("host", "127.0.0.1", "port", Integer.toString(taken.getLocalPort()))))
+                    .isEqualTo("port " + taken.getLocalPort() + " is in use: set PORT");
+        }
+    }
+
+    /** The one line AgentMain prints when Main fails to start with these Camel properties. */
+    private static String startupProblem(Map<String, String> properties) {
+        Main main = AgentMain.createMain();
+        properties.forEach(main::addOverrideProperty);
+        try {
+            Throwable failure = catchThrowable(main::start);
+            assertThat(failure).isNotNull();
+            return AgentSettings.BINDING.startupProblem(failure, "agent");
+        } finally {
+            main.stop();
+        }
+    }
+
+    private HttpResponse<String> get(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -69,4 +69,20 @@ class RequestTargetTest {
         assertThat(LogText.escape(null)).isEqualTo("null");
         assertThat(LogText.escape("1".repeat(500))).isEqualTo("1".repeat(LogText.MAX_CHARS) + "...");
     }
+
+    @Test
+    void decodePathKeepsPlusAndAMalformedEscape() {
+        assertThat(RequestTarget.decodePath("/process/a%2Fb+c%C3%A9")).isEqualTo("/process/a/b+c\u00e9");
+        assertThat(RequestTarget.decodePath("/p%zz")).isEqualTo("/p%zz");
+    }
+
+    @Test
+    void queryParameterIsTheFirstDecodedValue() {
+        assertThat(RequestTarget.queryParameter("user%5Fid=a+b%20c&user_id=2", "user_id")).isEqualTo("a b c");
+        assertThat(RequestTarget.queryParameter("x=1&user_id", "user_id")).isEmpty();
+        assertThat(RequestTarget.queryParameter("user_id=%zz", "user_id")).isEqualTo("%zz");
+        assertThat(RequestTarget.queryParameter("other=1", "user_id")).isNull();
+        assertThat(RequestTarget.queryParameter("", "user_id")).isNull();
+        assertThat(RequestTarget.queryParameter(null, "user_id")).isNull();
+    }
 }

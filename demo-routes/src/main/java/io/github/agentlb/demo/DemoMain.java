@@ -1,12 +1,9 @@
 package io.github.agentlb.demo;
 
 import io.github.agentlb.agent.ServerPorts;
-import java.net.BindException;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Locale;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.core.health.OutlierEjection;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
@@ -18,14 +15,15 @@ import org.slf4j.LoggerFactory;
  * The demo proxy as a Camel Main application.
  *
  * <h2>Settings</h2>
- * Each setting is read from its environment variable, else from the Camel property of the same
- * name in lower case (a system property such as {@code -Dstrategy=ch}, or
- * {@code application.properties}):
+ * {@link ProxySettings}, bound by Camel Main: each from its environment variable, else the system
+ * property of the same name lower-cased with dots ({@code STRATEGY} or {@code -Dstrategy=ch}),
+ * else {@code application.properties} or the file given by {@code --propertiesLocation}:
  * <ul>
- *   <li>{@code PORT} / {@code port}: HTTP port, default 8000;</li>
- *   <li>{@code AGENTS} / {@code agents}: comma-separated agent base URLs, default
+ *   <li>{@code PORT}: HTTP port, default 8000; {@code HOST}: interface, default 0.0.0.0;</li>
+ *   <li>{@code AGENTS}: comma-separated agent base URLs, default
  *       {@code http://localhost:8081,http://localhost:8082,http://localhost:8083};</li>
- *   <li>{@code STRATEGY} / {@code strategy}: {@code rr} (default) or {@code ch};</li>
+ *   <li>{@code STRATEGY}: {@code rr} (default), {@code ch}, {@code pid}, {@code avn} or {@code camel-rr};</li>
+ *   <li>timeouts and the balancer's outlier ejection and failover knobs (see the README);</li>
  *   <li>{@code MANAGEMENT_PORT}: port of Camel's management server, default 9876, serving
  *       Prometheus metrics at {@code /observe/metrics} and health at {@code /observe/health}
  *       (the Camel properties {@code camel.management.*} in {@code application.properties}).</li>
@@ -61,7 +59,7 @@ public final class DemoMain {
             System.exit(2);
         }
         try {
-            createMain(System.getenv()).run(args);
+            createMain().run(args);
         } catch (Exception e) {
             String problem = startupProblem(e);
             if (problem == null) {
@@ -77,19 +75,7 @@ public final class DemoMain {
      * use), or null for any other failure.
      */
     static String startupProblem(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof PortInUseException inUse) {
-                return inUse.getMessage();
-            }
-            if (t instanceof IllegalArgumentException bad) {
-                return "Bad proxy configuration: " + bad.getMessage();
-            }
-            if (t instanceof BindException bind) {
-                // The port was free when checked but taken before the proxy bound it.
-                return "Cannot listen: " + bind.getMessage() + ": set PORT";
-            }
-        }
-        return null;
+        return ProxySettings.BINDING.startupProblem(failure, "proxy");
     }
 
     /**
@@ -107,54 +93,25 @@ public final class DemoMain {
                 : "management port " + port + " is in use: set MANAGEMENT_PORT";
     }
 
-    /**
-     * Fails with {@link PortInUseException} when {@code port} cannot be bound on {@code host}, so
-     * that a taken port is one line rather than Netty's stack trace; port 0 is always free.
-     */
-    static void requirePortFree(String host, int port) {
-        String problem = ServerPorts.portInUse(host, port);
-        if (problem != null) {
-            throw new PortInUseException(problem);
-        }
-    }
-
-    /** The proxy's port is taken by another process. */
-    static final class PortInUseException extends IllegalStateException {
-        private static final long serialVersionUID = 1L;
-
-        PortInUseException(String message) {
-            super(message);
-        }
-    }
-
-    /**
-     * A Camel Main running the proxy with settings from {@code env}, falling back to Camel
-     * properties; not started.
-     */
-    static Main createMain(Map<String, String> env) {
+    /** A Camel Main running the proxy with its bound {@link ProxySettings}; not started. */
+    static Main createMain() {
         Main main = new Main();
-        main.configure().addRoutesBuilder(new Application(env));
+        ProxySettings.BINDING.declareTo(main);
+        main.configure().addRoutesBuilder(new Application());
         return main;
     }
 
-    /** Resolves the settings when the CamelContext exists, starts agents if needed, adds the proxy. */
+    /** Validates the bound settings, starts agents if needed, adds the proxy. */
     static final class Application extends RouteBuilder {
-
-        private static final List<String> SETTINGS =
-                List.of(ProxyConfig.ENV_PORT, ProxyConfig.ENV_AGENTS, ProxyConfig.ENV_STRATEGY);
-
-        private final Map<String, String> env;
-
-        Application(Map<String, String> env) {
-            this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
-        }
 
         @Override
         public void configure() throws Exception {
-            Map<String, String> settings = settings();
-            ProxyConfig config = ProxyConfig.fromEnvironment(settings);
-            requirePortFree(config.host(), config.port());
-            if (settings.containsKey(ProxyConfig.ENV_AGENTS)) {
+            ProxySettings settings = ProxySettings.BINDING.boundIn(getContext());
+            ProxyConfig config = settings.toConfig();
+            AgentLoadBalancerSupport balancer = Strategies.isBaseline(config.strategy()) ? null
+                    : settings.configure(Strategies.create(config.strategy()));
+            ServerPorts.requirePortFree(config.host(), config.port());
+            if (settings.getAgents() != null) {
                 LOG.info("Mode: proxy to the agents in AGENTS {}", config.agentUrls());
             } else {
                 Optional<EmbeddedAgents> agents =
@@ -169,22 +126,14 @@ public final class DemoMain {
                 }
             }
             LOG.info("Proxy settings: {}", config.describe());
-            getContext().addRoutes(new ProxyRoutes(config));
-        }
-
-        private Map<String, String> settings() {
-            Map<String, String> settings = new HashMap<>();
-            for (String name : SETTINGS) {
-                String value = env.get(name);
-                if (value == null || value.isBlank()) {
-                    value = getContext().getPropertiesComponent()
-                            .resolveProperty(name.toLowerCase(Locale.ROOT)).orElse(null);
-                }
-                if (value != null && !value.isBlank()) {
-                    settings.put(name, value);
-                }
+            if (balancer != null) {
+                OutlierEjection ejection = balancer.getOutlierEjection();
+                LOG.info("Balancer settings: consecutiveFailures={} baseEjectionTimeMs={} maxEjectionTimeMs={} "
+                                + "maxEjectedShare={} maximumFailoverAttempts={}", ejection.consecutiveFailures(),
+                        ejection.baseEjectionTime().toMillis(), ejection.maxEjectionTime().toMillis(),
+                        ejection.maxEjectedShare(), balancer.getMaximumFailoverAttempts());
             }
-            return settings;
+            getContext().addRoutes(new ProxyRoutes(config, balancer));
         }
     }
 

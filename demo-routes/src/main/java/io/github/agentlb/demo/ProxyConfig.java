@@ -2,7 +2,6 @@ package io.github.agentlb.demo;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -17,7 +16,8 @@ import java.util.Set;
  *
  * <p>Build one with {@link #builder()} (every setter validates at once and throws
  * {@link IllegalArgumentException} naming the field and the value), take the defaults with
- * {@link #ofDefaults()}, or read environment-style variables with {@link #fromEnvironment(Map)}.
+ * {@link #ofDefaults()}; {@link ProxySettings} reads them from the environment, system
+ * properties and {@code application.properties}.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -36,13 +36,6 @@ public final class ProxyConfig {
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 1000;
     /** Default time to wait for an agent's answer, ms; longer counts as a connection failure. */
     public static final int DEFAULT_REQUEST_TIMEOUT_MS = 5000;
-
-    /** Environment variable: the proxy's port. */
-    public static final String ENV_PORT = "PORT";
-    /** Environment variable: comma-separated agent base URLs, each optionally named {@code NAME=URL}. */
-    public static final String ENV_AGENTS = "AGENTS";
-    /** Environment variable: the strategy name. */
-    public static final String ENV_STRATEGY = "STRATEGY";
 
     private final int port;
     private final List<String> agentUrls;
@@ -70,55 +63,6 @@ public final class ProxyConfig {
     /** The defaults: port 8000 on every interface, the three local agents, {@code rr}. */
     public static ProxyConfig ofDefaults() {
         return builder().build();
-    }
-
-    /**
-     * Reads {@value #ENV_PORT}, {@value #ENV_AGENTS} (comma-separated base URLs) and
-     * {@value #ENV_STRATEGY}; absent or blank variables keep their defaults, so
-     * {@code fromEnvironment(System.getenv())} works.
-     *
-     * @throws IllegalArgumentException if a value does not parse or is out of range; the message
-     *     names the variable and the value
-     */
-    public static ProxyConfig fromEnvironment(Map<String, String> env) {
-        Objects.requireNonNull(env, "env");
-        Builder b = builder();
-        String port = env.get(ENV_PORT);
-        String agents = env.get(ENV_AGENTS);
-        String strategy = env.get(ENV_STRATEGY);
-        try {
-            if (port != null && !port.isBlank()) {
-                b.port(parsePort(port.trim()));
-            }
-            if (agents != null && !agents.isBlank()) {
-                b.agentUrls(splitAgents(agents));
-            }
-            if (strategy != null && !strategy.isBlank()) {
-                b.strategy(strategy.trim());
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + " (from environment)", e);
-        }
-        return b.build();
-    }
-
-    private static int parsePort(String value) {
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(ENV_PORT + " must be an integer, was '" + value + "'");
-        }
-    }
-
-    /** Splits a comma-separated list, dropping blanks around and between the commas. */
-    static List<String> splitAgents(String value) {
-        List<String> urls = new ArrayList<>();
-        for (String part : value.split(",")) {
-            if (!part.isBlank()) {
-                urls.add(part.trim());
-            }
-        }
-        return urls;
     }
 
     /** A builder holding this configuration's values, to derive a variant. */

@@ -1,8 +1,6 @@
 package io.github.agentlb.demo;
 
 import io.github.agentlb.agent.RequestTarget;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * What an inbound request asks of the proxy, read from its method and raw request target.
@@ -69,7 +67,8 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
             String segment = rawPath.substring(PROCESS_PREFIX.length());
             if (!segment.isEmpty() && segment.indexOf('/') < 0) {
                 Kind kind = "GET".equalsIgnoreCase(method) ? Kind.PROXY : Kind.METHOD_NOT_ALLOWED;
-                return new ProxyRequest(kind, rawPath, rawQuery, decodePath(segment), queryParameter(rawQuery, USER_ID_PARAM));
+                return new ProxyRequest(kind, rawPath, rawQuery, RequestTarget.decodePath(segment),
+                        RequestTarget.queryParameter(rawQuery, USER_ID_PARAM));
             }
         }
         return new ProxyRequest(Kind.NOT_FOUND, rawPath, rawQuery, null, null);
@@ -78,34 +77,5 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
     /** A {@link Kind#BAD_REQUEST} for {@code problem}, which must quote client text safely. */
     public static ProxyRequest badRequest(String problem) {
         return new ProxyRequest(Kind.BAD_REQUEST, "", null, null, null, problem);
-    }
-
-    /** The decoded value of the first parameter {@code name}, "" without '=', null if absent. */
-    static String queryParameter(String rawQuery, String name) {
-        if (rawQuery == null || rawQuery.isEmpty()) {
-            return null;
-        }
-        for (String pair : rawQuery.split("&")) {
-            int eq = pair.indexOf('=');
-            String key = eq < 0 ? pair : pair.substring(0, eq);
-            if (name.equals(decodeQuery(key))) {
-                return eq < 0 ? "" : decodeQuery(pair.substring(eq + 1));
-            }
-        }
-        return null;
-    }
-
-    private static String decodeQuery(String raw) {
-        try {
-            return URLDecoder.decode(raw, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            // Unreachable after RequestTarget's check for parse(); kept so that the helper never throws.
-            return raw;
-        }
-    }
-
-    private static String decodePath(String raw) {
-        // In a path '+' is a literal plus, not a space.
-        return decodeQuery(raw.replace("+", "%2B"));
     }
 }

@@ -4,16 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.agentlb.agent.StubAgent;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.apache.camel.main.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The Camel Main application in-process: settings, proxying and the Prometheus endpoint. */
-@Timeout(60)
+@Timeout(120)
 class DemoMainTest {
 
     private final Http http = new Http();
@@ -26,10 +32,9 @@ class DemoMainTest {
             while (managementPort == port) {
                 managementPort = StubAgent.findFreePort("127.0.0.1");
             }
-            Main main = DemoMain.createMain(Map.of(
-                    "PORT", Integer.toString(port),
-                    "AGENTS", String.join(",", agents.urls())));
-            // The strategy as a Camel property rather than an environment variable.
+            Main main = DemoMain.createMain();
+            main.addOverrideProperty("port", Integer.toString(port));
+            main.addOverrideProperty("agents", String.join(",", agents.urls()));
             main.addOverrideProperty("strategy", "ch");
             main.addOverrideProperty("camel.management.port", Integer.toString(managementPort));
             main.addOverrideProperty("camel.management.host", "127.0.0.1");
@@ -60,8 +65,9 @@ class DemoMainTest {
     @Test
     void aTakenPortStopsTheStartWithOneLine() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Main main = DemoMain.createMain(Map.of(
-                    "PORT", Integer.toString(taken.getLocalPort()), "AGENTS", "http://127.0.0.1:1"));
+            Main main = DemoMain.createMain();
+            main.addOverrideProperty("port", Integer.toString(taken.getLocalPort()));
+            main.addOverrideProperty("agents", "http://127.0.0.1:1");
             main.addOverrideProperty("camel.management.enabled", "false");
             try {
                 Throwable failure = catchThrowable(main::start);
@@ -80,6 +86,92 @@ class DemoMainTest {
                 new IllegalArgumentException("strategy must be one of rr, ch, was 'x'"))))
                 .isEqualTo("Bad proxy configuration: strategy must be one of rr, ch, was 'x'");
         assertThat(DemoMain.startupProblem(new IllegalStateException("something else"))).isNull();
+    }
+
+    @Test
+    void environmentVariablesSetTheProxyAndTheBalancer() throws Exception {
+        try (Agents agents = Agents.start(2, 0, 2)) {
+            int port = StubAgent.findFreePort("127.0.0.1");
+            int managementPort = StubAgent.findFreePort("127.0.0.1");
+            try (ChildJvm proxy = ChildJvm.start(DemoMain.class, Map.of("PORT", Integer.toString(port),
+                    "HOST", "127.0.0.1", "AGENTS", String.join(",", agents.urls()), "STRATEGY", "ch",
+                    "MANAGEMENT_PORT", Integer.toString(managementPort), "CONSECUTIVE_FAILURES", "2",
+                    "MAXIMUM_FAILOVER_ATTEMPTS", "1"), List.of("-Dstrategy=rr", "-Dbase.ejection.time.ms=2500"))) {
+                proxy.awaitListening(port, 60);
+
+                HttpResponse<String> answer = http.get("http://127.0.0.1:" + port + "/process/e1?user_id=7");
+
+                assertThat(answer.statusCode()).isEqualTo(200);
+                assertThat(proxy.output()).contains("strategy=ch")
+                        .contains("consecutiveFailures=2").contains("baseEjectionTimeMs=2500")
+                        .contains("maximumFailoverAttempts=1");
+            }
+        }
+    }
+
+    @Test
+    void aBadValueIsOneLineAndExitStatus2() throws Exception {
+        int managementPort = StubAgent.findFreePort("127.0.0.1");
+        try (ChildJvm proxy = ChildJvm.start(DemoMain.class, Map.of("MAX_EJECTED_SHARE", "half",
+                "HOST", "127.0.0.1", "PORT", "0", "MANAGEMENT_PORT", Integer.toString(managementPort)), List.of())) {
+            assertThat(proxy.exitStatus(60)).isEqualTo(2);
+            List<String> errors = proxy.output().lines().filter(l -> l.contains("ERROR")).toList();
+            assertThat(errors).hasSize(1);
+            assertThat(errors.get(0)).endsWith("Bad proxy configuration: MAX_EJECTED_SHARE must be a decimal number, was 'half'");
+            assertThat(proxy.output()).doesNotContain("\tat ").doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void aPropertiesFileSetsTheProxyAndHostIsTheInterfaceItListensOn(@TempDir Path dir) throws Exception {
+        try (Agents agents = Agents.start(2, 0, 2)) {
+            // 127.0.0.2 is loopback too on Linux, and a socket bound to it does not answer on 127.0.0.1.
+            int port = StubAgent.findFreePort("127.0.0.2");
+            Path file = Files.writeString(dir.resolve("proxy.properties"), "host = 127.0.0.2\nport = " + port
+                    + "\nagents = " + String.join(",", agents.urls()) + "\nstrategy = ch\n");
+            Main main = DemoMain.createMain();
+            main.setPropertyPlaceholderLocations("file:" + file);
+            main.addOverrideProperty("camel.management.enabled", "false");
+            main.start();
+            try {
+                HttpResponse<String> answer = http.get("http://127.0.0.2:" + port + "/process/f1?user_id=7");
+
+                assertThat(answer.statusCode()).isEqualTo(200);
+                assertThat(catchThrowable(() -> http.get("http://127.0.0.1:" + port + "/process/f2?user_id=7")))
+                        .isInstanceOf(UncheckedIOException.class).hasCauseInstanceOf(ConnectException.class);
+                assertThat(main.getCamelContext().getRoutes().get(0).getEndpoint().getEndpointUri())
+                        .contains("127.0.0.2:" + port);
+            } finally {
+                main.stop();
+            }
+        }
+    }
+
+    @Test
+    void badValuesNameTheVariableAndTheValue() {
+        assertThat(startupProblem(Map.of("port", "eighty")))
+                .isEqualTo("Bad proxy configuration: PORT must be an integer, was 'eighty'");
+        assertThat(startupProblem(Map.of("strategy", "random"))).startsWith("Bad proxy configuration: STRATEGY: strategy")
+                .contains("'random'");
+        assertThat(startupProblem(Map.of("consecutive.failures", "0"))).isEqualTo(
+                "Bad proxy configuration: CONSECUTIVE_FAILURES: consecutiveFailures must be >= 1, was 0");
+        assertThat(startupProblem(Map.of("base.ejection.time.ms", "10s")))
+                .isEqualTo("Bad proxy configuration: BASE_EJECTION_TIME_MS must be an integer, was '10s'");
+    }
+
+    /** The one line DemoMain prints when Main fails to start with these Camel properties. */
+    private static String startupProblem(Map<String, String> properties) {
+        Main main = DemoMain.createMain();
+        main.addOverrideProperty("camel.management.enabled", "false");
+        main.addOverrideProperty("agents", "http://127.0.0.1:1");
+        properties.forEach(main::addOverrideProperty);
+        try {
+            Throwable failure = catchThrowable(main::start);
+            assertThat(failure).isNotNull();
+            return DemoMain.startupProblem(failure);
+        } finally {
+            main.stop();
+        }
     }
 
     @Test

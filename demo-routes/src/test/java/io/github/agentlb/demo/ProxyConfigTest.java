@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ProxyConfigTest {
@@ -23,41 +22,8 @@ class ProxyConfigTest {
     }
 
     @Test
-    void readsPortAgentsAndStrategyFromTheEnvironment() {
-        ProxyConfig config = ProxyConfig.fromEnvironment(Map.of(
-                "PORT", " 18000 ", "AGENTS", "http://127.0.0.1:18081/, ,http://127.0.0.1:18082", "STRATEGY", "CH"));
-
-        assertThat(config.port()).isEqualTo(18000);
-        assertThat(config.agentUrls()).containsExactly("http://127.0.0.1:18081", "http://127.0.0.1:18082");
-        assertThat(config.strategy()).isEqualTo("ch");
-    }
-
-    @Test
-    void agentsMayBeNamed() {
-        ProxyConfig config = ProxyConfig.fromEnvironment(Map.of(
-                "AGENTS", "A1=http://127.0.0.1:18081, http://127.0.0.1:18082,A3 = http://127.0.0.1:18083/"));
-
-        assertThat(config.agentUrls())
-                .containsExactly("http://127.0.0.1:18081", "http://127.0.0.1:18082", "http://127.0.0.1:18083");
-        assertThat(config.agentNames()).containsExactly(
-                Map.entry("http://127.0.0.1:18081", "A1"), Map.entry("http://127.0.0.1:18083", "A3"));
-        assertThatThrownBy(() -> ProxyConfig.builder().agentUrls("A1=http://h:1", "A1=http://h:2"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("agent names must be distinct, A1 appears twice");
-        assertThatThrownBy(() -> ProxyConfig.builder().agentUrls("=http://h:1"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("agent name must be a non-blank word, was ''");
-    }
-
-    @Test
-    void blankVariablesKeepTheDefaults() {
-        assertThat(ProxyConfig.fromEnvironment(Map.of("PORT", "", "AGENTS", "  ", "STRATEGY", "")))
-                .isEqualTo(ProxyConfig.ofDefaults());
-    }
-
-    @Test
     void badValuesNameTheFieldAndTheValue() {
-        assertThatThrownBy(() -> ProxyConfig.fromEnvironment(Map.of("PORT", "eighty")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PORT").hasMessageContaining("eighty");
-        assertThatThrownBy(() -> ProxyConfig.fromEnvironment(Map.of("STRATEGY", "random")))
+        assertThatThrownBy(() -> ProxyConfig.builder().strategy("random"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("strategy")
                 .hasMessageContaining("random").hasMessageContaining("[rr, ch, pid, avn]");
         assertThatThrownBy(() -> ProxyConfig.builder().port(70000))

@@ -1,0 +1,146 @@
+package io.github.agentlb.agent;
+
+import java.util.List;
+
+/**
+ * The agent's knobs as a JavaBean that Camel Main binds ({@link #BINDING}): each property is read
+ * from its environment variable, else its system property, else {@code application.properties}
+ * (property {@code delayMinMs}: {@code DELAY_MIN_MS}, {@code -Ddelay.min.ms=10}, {@code
+ * delay.min.ms = 10}). Camel converts the text; {@link #toConfig()} validates it.
+ *
+ * <p>Defaults are {@link AgentConfig}'s. Not thread-safe: bound once, then read.
+ */
+public class AgentSettings {
+
+    /** The bean properties Camel Main binds, with their variables AGENT_ID, HOST, PORT, ... */
+    public static final MainSettings<AgentSettings> BINDING = new MainSettings<>("agentSettings", AgentSettings.class,
+            List.of("agentId", "host", "port", "delayMinMs", "delayMaxMs", "speed", "capacity", "cpuBase",
+                    "memoryBase", "seed"));
+
+    private String agentId = AgentConfig.DEFAULT_AGENT_ID;
+    private String host = AgentConfig.DEFAULT_HOST;
+    private int port = AgentConfig.DEFAULT_PORT;
+    private int delayMinMs = AgentConfig.DEFAULT_DELAY_MIN_MS;
+    private int delayMaxMs = AgentConfig.DEFAULT_DELAY_MAX_MS;
+    private double speed = AgentConfig.DEFAULT_SPEED;
+    private int capacity = AgentConfig.DEFAULT_CAPACITY;
+    private double cpuBase = AgentConfig.DEFAULT_CPU_BASE;
+    private double memoryBase = AgentConfig.DEFAULT_MEMORY_BASE;
+    private Long seed;
+
+    /**
+     * The validated configuration.
+     *
+     * @throws IllegalArgumentException naming the variable and the value of a setting out of range
+     */
+    public AgentConfig toConfig() {
+        AgentConfig.Builder b = AgentConfig.custom();
+        MainSettings.apply("agentId", () -> b.agentId(agentId));
+        MainSettings.apply("host", () -> b.host(host));
+        MainSettings.apply("port", () -> b.port(port));
+        MainSettings.apply("delayMinMs", () -> b.delayMinMs(delayMinMs));
+        MainSettings.apply("delayMaxMs", () -> b.delayMaxMs(delayMaxMs));
+        MainSettings.apply("speed", () -> b.speed(speed));
+        MainSettings.apply("capacity", () -> b.capacity(capacity));
+        MainSettings.apply("cpuBase", () -> b.cpuBase(cpuBase));
+        MainSettings.apply("memoryBase", () -> b.memoryBase(memoryBase));
+        if (seed != null) {
+            b.seed(seed);
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("DELAY_MIN_MS, DELAY_MAX_MS: " + e.getMessage(), e);
+        }
+    }
+
+    public String getAgentId() {
+        return agentId;
+    }
+
+    /** {@code AGENT_ID}: the id in every answer, not blank; default A1. */
+    public void setAgentId(String agentId) {
+        this.agentId = agentId;
+    }
+
+    public String getHost() {
+        return host;
+    }
+
+    /** {@code HOST}: the bind host; default 127.0.0.1. */
+    public void setHost(String host) {
+        this.host = host;
+    }
+
+    public int getPort() {
+        return port;
+    }
+
+    /** {@code PORT}: the TCP port, 0..65535, 0 = a free ephemeral port; default 8081. */
+    public void setPort(int port) {
+        this.port = port;
+    }
+
+    public int getDelayMinMs() {
+        return delayMinMs;
+    }
+
+    /** {@code DELAY_MIN_MS}: lower bound of the service delay, ms; default 50. */
+    public void setDelayMinMs(int delayMinMs) {
+        this.delayMinMs = delayMinMs;
+    }
+
+    public int getDelayMaxMs() {
+        return delayMaxMs;
+    }
+
+    /** {@code DELAY_MAX_MS}: upper bound of the service delay, ms; default 150. */
+    public void setDelayMaxMs(int delayMaxMs) {
+        this.delayMaxMs = delayMaxMs;
+    }
+
+    public double getSpeed() {
+        return speed;
+    }
+
+    /** {@code SPEED}: the delay is divided by it, &gt; 0; default 1.0. */
+    public void setSpeed(double speed) {
+        this.speed = speed;
+    }
+
+    public int getCapacity() {
+        return capacity;
+    }
+
+    /** {@code CAPACITY}: requests served at once before queueing, 0 = unlimited (default). */
+    public void setCapacity(int capacity) {
+        this.capacity = capacity;
+    }
+
+    public double getCpuBase() {
+        return cpuBase;
+    }
+
+    /** {@code CPU_BASE}: idle CPU utilization, fraction 0..1; default 0.1. */
+    public void setCpuBase(double cpuBase) {
+        this.cpuBase = cpuBase;
+    }
+
+    public double getMemoryBase() {
+        return memoryBase;
+    }
+
+    /** {@code MEMORY_BASE}: idle memory utilization, fraction 0..1; default 0.2. */
+    public void setMemoryBase(double memoryBase) {
+        this.memoryBase = memoryBase;
+    }
+
+    public Long getSeed() {
+        return seed;
+    }
+
+    /** {@code SEED}: seed of the delay generator; default {@link AgentConfig#defaultSeed} of the agent id. */
+    public void setSeed(Long seed) {
+        this.seed = seed;
+    }
+}

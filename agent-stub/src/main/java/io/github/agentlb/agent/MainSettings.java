@@ -1,0 +1,162 @@
+package io.github.agentlb.agent;
+
+import java.lang.reflect.Method;
+import java.net.BindException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.apache.camel.CamelContext;
+import org.apache.camel.PropertyBindingException;
+import org.apache.camel.main.Main;
+import org.apache.camel.util.IOHelper;
+import org.apache.camel.util.StringHelper;
+
+/**
+ * A settings JavaBean that Camel Main creates and binds, the way it binds any
+ * {@code camel.beans.*} bean, for the agent's and the proxy's Main classes.
+ *
+ * <p>{@link #declareTo(Main)} gives Main, as initial properties, {@code camel.beans.NAME =
+ * #class:TYPE} and for each bean property {@code camel.beans.NAME.delayMinMs = {{?delay.min.ms}}}:
+ * the key is the property name in dot case. Camel's properties component resolves a key from the
+ * environment variable ({@code DELAY_MIN_MS}), else the system property ({@code -Ddelay.min.ms=}),
+ * else {@code application.properties} or another location ({@code --propertiesLocation
+ * file:x.properties}); Camel converts the text to the setter's type and calls the setter. A key
+ * found nowhere leaves the bean's default ({@code {{?...}}} is Camel's optional placeholder).
+ * Camel takes a value as it is: a blank or space-padded number is a bad value, not the default.
+ *
+ * <p>Why the declarations are made here rather than written in {@code application.properties}:
+ * agent-stub is on the demo proxy's class path, so a file of its own would meet the proxy's in
+ * the shaded jar, and an application that embeds either would have to copy the lines. As initial
+ * properties they have the lowest precedence, so a file may still set
+ * {@code camel.beans.NAME.PROPERTY} itself.
+ *
+ * <p>Why {@link #startupProblem} exists: Camel reports a value it cannot convert as a
+ * {@link PropertyBindingException} whose message is several lines about
+ * {@code camel.beans.NAME.port} and the bean's {@code toString}, with the stack trace of each
+ * cause; the operator set {@code PORT}. (Camel's other binding, {@code @PropertyInject} with a
+ * default value, was not used: it silently takes the default when the value does not convert.)
+ *
+ * <p>Immutable and thread-safe; the bean it binds is not.
+ *
+ * @param <T> the settings bean: public, with a public no-argument constructor and setters
+ */
+public final class MainSettings<T> {
+
+    private final String beanName;
+    private final Class<T> type;
+    private final List<String> properties;
+
+    /**
+     * @param beanName   the bean's name in the registry and in {@code camel.beans.NAME}
+     * @param type       the bean's class
+     * @param properties the bean properties bound, e.g. {@code delayMinMs}; each has a setter
+     */
+    public MainSettings(String beanName, Class<T> type, List<String> properties) {
+        this.beanName = Objects.requireNonNull(beanName, "beanName");
+        this.type = Objects.requireNonNull(type, "type");
+        this.properties = List.copyOf(properties);
+    }
+
+    /** The Camel property key of a bean property: {@code delayMinMs} to {@code delay.min.ms}. */
+    public static String key(String property) {
+        return StringHelper.camelCaseToDot(property);
+    }
+
+    /** The environment variable of a bean property: {@code delayMinMs} to {@code DELAY_MIN_MS}. */
+    public static String variable(String property) {
+        return IOHelper.normalizeEnvironmentVariable(key(property));
+    }
+
+    /** The bean properties bound, in declaration order. */
+    public List<String> properties() {
+        return properties;
+    }
+
+    /** Declares the bean and its properties to {@code main}; call before {@code main} starts. */
+    public void declareTo(Main main) {
+        main.addInitialProperty("camel.beans." + beanName, "#class:" + type.getName());
+        for (String property : properties) {
+            main.addInitialProperty("camel.beans." + beanName + "." + property, "{{?" + key(property) + "}}");
+        }
+    }
+
+    /**
+     * The bean as Camel Main bound it, for a route builder's {@code configure()}.
+     *
+     * @throws IllegalStateException if the context's Main was not given {@link #declareTo}
+     */
+    public T boundIn(CamelContext context) {
+        T bean = context.getRegistry().lookupByNameAndType(beanName, type);
+        if (bean == null) {
+            throw new IllegalStateException("no bean '" + beanName + "' in the registry: call declareTo(main) first");
+        }
+        return bean;
+    }
+
+    /**
+     * Runs a setter of a validating builder with a bound value, naming the variable when it
+     * refuses: "SPEED: speed must be &gt; 0 and finite, was -2.0".
+     *
+     * @throws IllegalArgumentException what the setter threw, its message prefixed with the variable
+     */
+    public static void apply(String property, Runnable setter) {
+        try {
+            setter.run();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(variable(property) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The one line to print for a start-up failure the operator can fix, or null for any other:
+     * a value Camel could not convert ("Bad agent configuration: PORT must be an integer, was
+     * 'eighty'"), a value the settings refused ({@link IllegalArgumentException}), a port in use
+     * ({@link ServerPorts.PortInUseException}) or taken between the check and the bind.
+     *
+     * @param what the application, e.g. "agent"
+     */
+    public String startupProblem(Throwable failure, String what) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof PropertyBindingException binding && type.isInstance(binding.getTarget())) {
+                String property = binding.getPropertyName();
+                if (!properties.contains(property)) {
+                    return "Bad " + what + " configuration: camel.beans." + beanName + " has no setting '"
+                            + property + "'; it has " + properties;
+                }
+                return "Bad " + what + " configuration: " + variable(property) + " must be "
+                        + expected(property) + ", was '" + binding.getValue() + "'";
+            }
+            if (t instanceof ServerPorts.PortInUseException inUse) {
+                return inUse.getMessage();
+            }
+            if (t instanceof IllegalArgumentException bad) {
+                return "Bad " + what + " configuration: " + bad.getMessage();
+            }
+            if (t instanceof BindException bind) {
+                return "Cannot listen: " + bind.getMessage() + ": set PORT";
+            }
+        }
+        return null;
+    }
+
+    /** What a value of the property's setter type looks like, for the error line. */
+    private String expected(String property) {
+        String setter = "set" + property.substring(0, 1).toUpperCase(Locale.ROOT) + property.substring(1);
+        for (Method method : type.getMethods()) {
+            if (method.getName().equalsIgnoreCase(setter) && method.getParameterCount() == 1) {
+                Class<?> p = method.getParameterTypes()[0];
+                if (p == int.class || p == long.class || p == Integer.class || p == Long.class) {
+                    return "an integer";
+                }
+                if (p == double.class || p == Double.class) {
+                    return "a decimal number";
+                }
+                if (p == Duration.class) {
+                    return "a duration such as 10s, 500ms or PT1M";
+                }
+            }
+        }
+        return "a valid value";
+    }
+}

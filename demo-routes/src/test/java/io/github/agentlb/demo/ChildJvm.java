@@ -1,0 +1,82 @@
+package io.github.agentlb.demo;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A main class run in a child JVM on this test's class path, with its own environment: the only
+ * way to test what reads real environment variables. Output goes to a file; the child is
+ * destroyed on close.
+ */
+final class ChildJvm implements AutoCloseable {
+
+    private final Process process;
+    private final Path output;
+
+    private ChildJvm(Process process, Path output) {
+        this.process = process;
+        this.output = output;
+    }
+
+    /** Starts {@code mainClass} with {@code env} added to this JVM's environment and {@code -D} options. */
+    static ChildJvm start(Class<?> mainClass, Map<String, String> env, List<String> systemProperties)
+            throws IOException {
+        Path output = Files.createTempFile("child-jvm", ".log");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.addAll(systemProperties);
+        command.add(mainClass.getName());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+        builder.environment().putAll(env);
+        return new ChildJvm(builder.start(), output);
+    }
+
+    /** The exit status, waiting up to {@code seconds}; fails if still running. */
+    int exitStatus(long seconds) throws InterruptedException, IOException {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            throw new AssertionError("child still running after " + seconds + " s:\n" + output());
+        }
+        return process.exitValue();
+    }
+
+    /** Waits up to {@code seconds} for something to accept connections on 127.0.0.1:port. */
+    void awaitListening(int port, long seconds) throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new AssertionError("child exited with " + process.exitValue() + ":\n" + output());
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                return;
+            } catch (IOException e) {
+                Thread.sleep(50);
+            }
+        }
+        throw new AssertionError("nothing listening on " + port + " after " + seconds + " s:\n" + output());
+    }
+
+    /** Everything the child wrote to stdout and stderr so far. */
+    String output() throws IOException {
+        return Files.readString(output, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        Files.deleteIfExists(output);
+    }
+}
