@@ -67,8 +67,9 @@ import java.util.function.LongSupplier;
  * being closed may count in either window.
  *
  * <h2>Cost</h2>
- * {@code record}: O(1). {@code evaluate}: see {@link Reallocation}, e.g. about 2 ring rebuilds and
- * 3 replays of w positions per move. Memory: one long and one int per request of a window.
+ * {@code record}: O(1). {@code evaluate}: see {@link Reallocation}: one replay of the w history
+ * positions, then per move at most 64 candidates judged by the positions on two arcs each, and
+ * one ring derived, O(v). Memory: one long and one int per request of a window.
  */
 public final class AdaptiveVirtualNodes {
 

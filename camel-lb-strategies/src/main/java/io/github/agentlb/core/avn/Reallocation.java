@@ -1,8 +1,10 @@
 package io.github.agentlb.core.avn;
 
 import io.github.agentlb.core.ring.HashRing;
+import io.github.agentlb.core.ring.OneNodeMove;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -41,9 +43,10 @@ import java.util.function.DoubleToIntFunction;
  * paper's move can make things worse: the removed arc may go to a third host, the new point may
  * take its keys from the least loaded host. Hence, in this order:
  * <ol>
- *   <li>the first pair, donor by {@code L_i} descending, receiver by {@code L_i} ascending
- *       (donor more loaded than receiver; the paper's pair first), whose replay gives a strictly
- *       smaller S;
+ *   <li>the first pair, donor by {@code L_i} descending among the {@link #CANDIDATE_HOSTS} most
+ *       loaded hosts, receiver by {@code L_i} ascending among the {@link #CANDIDATE_HOSTS} least
+ *       loaded (donor more loaded than receiver; the paper's pair first), whose replay gives a
+ *       strictly smaller S;
  *   <li>else the first such pair whose replay changes no host's request count (its arcs hold none
  *       of the recent keys): it costs no recent user their host, and it changes the labels the next
  *       move would use, so the search is not stuck on one ring;
@@ -54,10 +57,28 @@ import java.util.function.DoubleToIntFunction;
  * later evaluation can undo a move; the replayed history (not just the last window) makes that
  * rare.
  *
- * <p>Stateless and thread-safe. Cost per evaluation: O(m * c * (v log v + w log v)), m moves, c
- * candidate pairs (at most h(h-1)/2, 3 for three hosts), v virtual nodes, w replayed positions.
+ * <h2>Cost</h2>
+ * A move changes the owner only of positions on two arcs ({@link OneNodeMove}), so a candidate
+ * is judged by looking up those positions, not by replaying the history on a candidate ring, and
+ * a ring is built only for the move chosen. Per evaluation, w replayed positions, v virtual
+ * nodes, h hosts, m moves (at most {@code maxMovesPerEvaluation}), c candidates per move (at most
+ * {@link #CANDIDATE_HOSTS}{@code ^2} = 64; 3 for three hosts), a positions on a candidate's two
+ * arcs (about {@code 2w/v} on average):
+ * O(w log w + w log v + m * (h log h + v + c * (log w + a log v + h log h))).
+ * {@link Evaluation#work()} counts the candidates and lookups. Before, every pair of hosts
+ * (h(h-1)/2) was tried with a full replay on a ring of its own, O(m h^2 (v + w log v)): at 300
+ * hosts one evaluation did not finish in 5 minutes.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class Reallocation {
+
+    /**
+     * Donors are taken from this many most loaded hosts (that can give a node), receivers from
+     * this many least loaded: 8, so at most 64 candidate moves per step. With up to 9 hosts this
+     * is every pair a donor more loaded than its receiver can form, so the search is the full one.
+     */
+    static final int CANDIDATE_HOSTS = 8;
 
     private static final double EPSILON = 1e-12;
 
@@ -92,6 +113,7 @@ public final class Reallocation {
     public static Evaluation evaluate(HashRing ring, Map<String, Double> capacityShares, WindowSnapshot window,
             AdaptiveVirtualNodesConfig config, DoubleToIntFunction allowedMoves) {
         long[] positions = window.positions();
+        long[] sorted = OneNodeMove.sortedUnsigned(positions);
         SortedMap<String, Long> requests = owners(ring, positions);
         boolean withUtilization = LoadIndex.usesUtilization(requests, window.utilization());
         SortedMap<String, Double> loads = LoadIndex.loadIndices(requests, capacityShares, window.utilization(), config);
@@ -101,15 +123,18 @@ public final class Reallocation {
         List<Evaluation.Move> moves = new ArrayList<>();
         State state = new State(ring, requests, loads, imbalance);
         int allowed = allowedMoves.applyAsInt(imbalance);
+        Work work = new Work();
+        work.lookups = positions.length;
         while (state.imbalance > config.settleThreshold() && moves.size() < allowed) {
-            State next = bestMove(state, positions, capacityShares, measured, config);
+            State next = bestMove(state, sorted, capacityShares, measured, config, work);
             if (next == null) {
                 break;
             }
             moves.add(new Evaluation.Move(next.from, next.to, state.imbalance, next.imbalance));
             state = next;
         }
-        return new Evaluation(positions.length, loads, imbalance, withUtilization, moves, state.ring);
+        return new Evaluation(positions.length, loads, imbalance, withUtilization, moves, state.ring,
+                new Evaluation.Work(work.candidates, work.lookups));
     }
 
     /**
@@ -133,15 +158,23 @@ public final class Reallocation {
         return moved;
     }
 
-    private static State bestMove(State state, long[] positions, Map<String, Double> capacityShares, Measured measured,
-            AdaptiveVirtualNodesConfig config) {
+    /**
+     * The first improving (else the first neutral) move among donors from the
+     * {@link #CANDIDATE_HOSTS} most loaded hosts and receivers from the {@link #CANDIDATE_HOSTS}
+     * least loaded, each judged by the change in request counts its two arcs make
+     * ({@link OneNodeMove#countChanges}); the ring is built for the chosen move only.
+     */
+    private static State bestMove(State state, long[] sortedPositions, Map<String, Double> capacityShares,
+            Measured measured, AdaptiveVirtualNodesConfig config, Work work) {
         Comparator<Map.Entry<String, Double>> byLoad = Map.Entry.comparingByValue();
         List<String> donors = state.loads.entrySet().stream()
                 .filter(e -> state.ring.virtualNodes().get(e.getKey()) > 1)
                 .sorted(byLoad.reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(CANDIDATE_HOSTS)
                 .map(Map.Entry::getKey).toList();
         List<String> receivers = state.loads.entrySet().stream()
                 .sorted(byLoad.thenComparing(Map.Entry.comparingByKey()))
+                .limit(CANDIDATE_HOSTS)
                 .map(Map.Entry::getKey).toList();
         State neutral = null;
         for (String from : donors) {
@@ -149,15 +182,17 @@ public final class Reallocation {
                 if (!(state.loads.get(from) > state.loads.get(to))) {
                     continue;
                 }
-                HashRing candidate = state.ring.withVirtualNodes(moveOne(state.ring.virtualNodes(), from, to));
-                State predicted = predict(candidate, owners(candidate, positions), capacityShares, measured, config);
-                predicted.from = from;
-                predicted.to = to;
+                Map<String, Long> delta = new HashMap<>();
+                work.candidates++;
+                work.lookups += OneNodeMove.of(state.ring, from, to).countChanges(sortedPositions, delta);
+                SortedMap<String, Long> requests = new TreeMap<>(state.requests);
+                delta.forEach((host, change) -> requests.merge(host, change, Long::sum));
+                State predicted = predict(requests, capacityShares, measured, config);
                 if (predicted.imbalance < state.imbalance - EPSILON) {
-                    return predicted;
+                    return predicted.moved(state.ring, from, to);
                 }
-                if (neutral == null && predicted.requests.equals(state.requests)) {
-                    neutral = predicted;
+                if (neutral == null && delta.values().stream().allMatch(change -> change == 0)) {
+                    neutral = predicted.moved(state.ring, from, to);
                 }
             }
         }
@@ -170,7 +205,7 @@ public final class Reallocation {
      * (exact without utilization reports, where {@code L_i = 100 * L_ti}); a host that had no
      * request gains {@code 100 * b_t * L_ti'}.
      */
-    private static State predict(HashRing candidate, SortedMap<String, Long> requests, Map<String, Double> capacityShares,
+    private static State predict(SortedMap<String, Long> requests, Map<String, Double> capacityShares,
             Measured measured, AdaptiveVirtualNodesConfig config) {
         long total = requests.values().stream().mapToLong(Long::longValue).sum();
         int hosts = requests.size();
@@ -182,7 +217,7 @@ public final class Reallocation {
             double shareAfter = LoadIndex.requestShare(requests.get(host), total, share, hosts);
             loads.put(host, shareBefore > 0 ? load * shareAfter / shareBefore : load + 100 * requestWeight * shareAfter);
         });
-        return new State(candidate, requests, loads, LoadIndex.imbalanceIndex(loads));
+        return new State(null, requests, loads, LoadIndex.imbalanceIndex(loads));
     }
 
     /** Host id to the number of {@code positions} it owns on {@code ring}; every host of the ring, zeros included. */
@@ -202,6 +237,12 @@ public final class Reallocation {
             boolean withUtilization) {
     }
 
+    /** What an evaluation did, counted as it goes. */
+    private static final class Work {
+        int candidates;
+        long lookups;
+    }
+
     private static final class State {
         final HashRing ring;
         final SortedMap<String, Long> requests;
@@ -215,6 +256,15 @@ public final class Reallocation {
             this.requests = requests;
             this.loads = loads;
             this.imbalance = imbalance;
+        }
+
+        /** This prediction with its ring built: {@code current} with one node moved from {@code from} to {@code to}. */
+        State moved(HashRing current, String from, String to) {
+            State built = new State(current.withVirtualNodes(moveOne(current.virtualNodes(), from, to)), requests, loads,
+                    imbalance);
+            built.from = from;
+            built.to = to;
+            return built;
         }
     }
 }

@@ -200,6 +200,12 @@ public final class HashRing {
     }
 
     private int pointIndex(long position) {
+        int first = firstAtOrAfter(position);
+        return first == points.length ? 0 : first;
+    }
+
+    /** The index of the first point at or after {@code position} (unsigned), {@link #size()} if none: no wrap. */
+    int firstAtOrAfter(long position) {
         int lo = 0;
         int hi = points.length;
         while (lo < hi) {
@@ -210,7 +216,19 @@ public final class HashRing {
                 hi = mid;
             }
         }
-        return lo == points.length ? 0 : lo;
+        return lo;
+    }
+
+    long pointAt(int i) {
+        return points[i];
+    }
+
+    String ownerAt(int i) {
+        return owners[i];
+    }
+
+    int indexAt(int i) {
+        return indices[i];
     }
 
     /**
