@@ -385,7 +385,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     }
 
     public double getCapacityCpuWeight() {
-        return settings.get("capacityCpuWeight", avn.config().capacityCpuWeight());
+        return settings.get("capacityCpuWeight", avn.config().capacityWeights().cpu());
     }
 
     /** {@code a_m} of eq. (1), fraction 0..1; applied at start. */
@@ -394,7 +394,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     }
 
     public double getCapacityMemoryWeight() {
-        return settings.get("capacityMemoryWeight", avn.config().capacityMemoryWeight());
+        return settings.get("capacityMemoryWeight", avn.config().capacityWeights().memory());
     }
 
     /** {@code b_c} of eq. (3); with loadMemoryWeight and loadRequestWeight, sums to 1, fraction 0..1; applied at start. */
@@ -403,7 +403,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     }
 
     public double getLoadCpuWeight() {
-        return settings.get("loadCpuWeight", avn.config().loadCpuWeight());
+        return settings.get("loadCpuWeight", avn.config().loadWeights().cpu());
     }
 
     /** {@code b_m} of eq. (3), fraction 0..1; applied at start. */
@@ -412,7 +412,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     }
 
     public double getLoadMemoryWeight() {
-        return settings.get("loadMemoryWeight", avn.config().loadMemoryWeight());
+        return settings.get("loadMemoryWeight", avn.config().loadWeights().memory());
     }
 
     /** {@code b_t} of eq. (3), fraction 0..1; applied at start. */
@@ -421,7 +421,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     }
 
     public double getLoadRequestWeight() {
-        return settings.get("loadRequestWeight", avn.config().loadRequestWeight());
+        return settings.get("loadRequestWeight", avn.config().loadWeights().requests());
     }
 
     /** The hash function by name, e.g. {@code fnv1-64-mixed} ({@link io.github.agentlb.core.hash.HashAlgorithm#fromName}); applied at start. */
@@ -478,7 +478,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     protected void applySettings() {
         super.applySettings();
         if (!settings.isEmpty()) {
-            avn = new AdaptiveVirtualNodes(settings.applyTo(AdaptiveVirtualNodesConfig.from(avn.config())).build());
+            avn = new AdaptiveVirtualNodes(settings.applyTo(avn.config().toBuilder()).build());
         }
         if (!startupSettings.isEmpty()) {
             startupUtilization = Map.copyOf(startupSettings.applyTo(new HashMap<>()));

@@ -2,6 +2,7 @@ package io.github.agentlb.core.avn;
 
 import io.github.agentlb.core.ring.HashRing;
 import io.github.agentlb.core.ring.OneNodeMove;
+import io.github.agentlb.core.stats.LoadStatistics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.DoubleToIntFunction;
+import java.util.stream.LongStream;
 
 /**
  * The paper's dynamic reallocation (section 2.2.2, fig. 5) as a pure step function: from a ring and
@@ -113,20 +115,20 @@ public final class Reallocation {
     public static Evaluation evaluate(HashRing ring, Map<String, Double> capacityShares, WindowSnapshot window,
             AdaptiveVirtualNodesConfig config, DoubleToIntFunction allowedMoves) {
         long[] positions = window.positions();
-        long[] sorted = OneNodeMove.sortedUnsigned(positions);
         SortedMap<String, Long> requests = owners(ring, positions);
         boolean withUtilization = LoadIndex.usesUtilization(requests, window.utilization());
         SortedMap<String, Double> loads = LoadIndex.loadIndices(requests, capacityShares, window.utilization(), config);
         double imbalance = LoadIndex.imbalanceIndex(loads);
 
-        Measured measured = new Measured(requests, loads, withUtilization);
+        Measured measured = new Measured(requests, loads, capacityShares,
+                withUtilization ? config.loadWeights().requests() : 1, OneNodeMove.sortedUnsigned(positions));
         List<Evaluation.Move> moves = new ArrayList<>();
-        State state = new State(ring, requests, loads, imbalance);
+        State state = new State(ring, measured.requests.clone(), measured.loads.clone(), imbalance);
         int allowed = allowedMoves.applyAsInt(imbalance);
         Work work = new Work();
         work.lookups = positions.length;
         while (state.imbalance > config.settleThreshold() && moves.size() < allowed) {
-            State next = bestMove(state, sorted, capacityShares, measured, config, work);
+            State next = bestMove(state, measured, work);
             if (next == null) {
                 break;
             }
@@ -164,60 +166,53 @@ public final class Reallocation {
      * least loaded, each judged by the change in request counts its two arcs make
      * ({@link OneNodeMove#countChanges}); the ring is built for the chosen move only.
      */
-    private static State bestMove(State state, long[] sortedPositions, Map<String, Double> capacityShares,
-            Measured measured, AdaptiveVirtualNodesConfig config, Work work) {
-        Comparator<Map.Entry<String, Double>> byLoad = Map.Entry.comparingByValue();
-        List<String> donors = state.loads.entrySet().stream()
-                .filter(e -> state.ring.virtualNodes().get(e.getKey()) > 1)
-                .sorted(byLoad.reversed().thenComparing(Map.Entry.comparingByKey()))
-                .limit(CANDIDATE_HOSTS)
-                .map(Map.Entry::getKey).toList();
-        List<String> receivers = state.loads.entrySet().stream()
-                .sorted(byLoad.thenComparing(Map.Entry.comparingByKey()))
-                .limit(CANDIDATE_HOSTS)
-                .map(Map.Entry::getKey).toList();
+    private static State bestMove(State state, Measured measured, Work work) {
+        int hosts = measured.hosts.length;
+        // By L_i, ties to the smaller host id (hosts are sorted by id).
+        Comparator<Integer> byLoad = Comparator.<Integer>comparingDouble(i -> state.loads[i]).thenComparingInt(i -> i);
+        List<Integer> receivers = new ArrayList<>();
+        List<Integer> donors = new ArrayList<>();
+        for (int i = 0; i < hosts; i++) {
+            receivers.add(i);
+            if (state.ring.virtualNodes().get(measured.hosts[i]) > 1) {
+                donors.add(i);
+            }
+        }
+        receivers.sort(byLoad);
+        donors.sort(Comparator.<Integer>comparingDouble(i -> state.loads[i]).reversed().thenComparingInt(i -> i));
+        receivers = receivers.subList(0, Math.min(receivers.size(), CANDIDATE_HOSTS));
+        donors = donors.subList(0, Math.min(donors.size(), CANDIDATE_HOSTS));
+        double[] unchanged = new double[hosts];
+        for (int i = 0; i < hosts; i++) {
+            unchanged[i] = measured.predict(i, state.requests[i]);
+        }
         State neutral = null;
-        for (String from : donors) {
-            for (String to : receivers) {
-                if (!(state.loads.get(from) > state.loads.get(to))) {
+        for (int from : donors) {
+            for (int to : receivers) {
+                if (!(state.loads[from] > state.loads[to])) {
                     continue;
                 }
                 Map<String, Long> delta = new HashMap<>();
                 work.candidates++;
-                work.lookups += OneNodeMove.of(state.ring, from, to).countChanges(sortedPositions, delta);
-                SortedMap<String, Long> requests = new TreeMap<>(state.requests);
-                delta.forEach((host, change) -> requests.merge(host, change, Long::sum));
-                State predicted = predict(requests, capacityShares, measured, config);
-                if (predicted.imbalance < state.imbalance - EPSILON) {
-                    return predicted.moved(state.ring, from, to);
+                work.lookups += OneNodeMove.of(state.ring, measured.hosts[from], measured.hosts[to])
+                        .countChanges(measured.sortedPositions, delta);
+                long[] requests = state.requests.clone();
+                double[] loads = unchanged.clone();
+                delta.forEach((host, change) -> {
+                    int i = measured.index.get(host);
+                    requests[i] += change;
+                    loads[i] = measured.predict(i, requests[i]);
+                });
+                double imbalance = LoadStatistics.of(loads).coefficientOfVariation();
+                if (imbalance < state.imbalance - EPSILON) {
+                    return state.moved(measured.hosts[from], measured.hosts[to], requests, loads, imbalance);
                 }
                 if (neutral == null && delta.values().stream().allMatch(change -> change == 0)) {
-                    neutral = predicted.moved(state.ring, from, to);
+                    neutral = state.moved(measured.hosts[from], measured.hosts[to], requests, loads, imbalance);
                 }
             }
         }
         return neutral;
-    }
-
-    /**
-     * {@code L_i} on a candidate ring from the measured window: {@code L_i' = L_i * L_ti' / L_ti},
-     * the request share replayed exactly and the CPU and memory assumed to follow the requests
-     * (exact without utilization reports, where {@code L_i = 100 * L_ti}); a host that had no
-     * request gains {@code 100 * b_t * L_ti'}.
-     */
-    private static State predict(SortedMap<String, Long> requests, Map<String, Double> capacityShares,
-            Measured measured, AdaptiveVirtualNodesConfig config) {
-        long total = requests.values().stream().mapToLong(Long::longValue).sum();
-        int hosts = requests.size();
-        double requestWeight = measured.withUtilization ? config.loadRequestWeight() : 1;
-        SortedMap<String, Double> loads = new TreeMap<>();
-        measured.loads.forEach((host, load) -> {
-            double share = capacityShares.getOrDefault(host, 1.0 / hosts);
-            double shareBefore = LoadIndex.requestShare(measured.requests.get(host), total, share, hosts);
-            double shareAfter = LoadIndex.requestShare(requests.get(host), total, share, hosts);
-            loads.put(host, shareBefore > 0 ? load * shareAfter / shareBefore : load + 100 * requestWeight * shareAfter);
-        });
-        return new State(null, requests, loads, LoadIndex.imbalanceIndex(loads));
     }
 
     /** Host id to the number of {@code positions} it owns on {@code ring}; every host of the ring, zeros included. */
@@ -232,9 +227,49 @@ public final class Reallocation {
         return counts;
     }
 
-    /** What the evaluated window measured on the current ring: the base of every prediction. */
-    private record Measured(SortedMap<String, Long> requests, SortedMap<String, Double> loads,
-            boolean withUtilization) {
+    /**
+     * What the evaluated window measured on the current ring, by host index (hosts sorted by id):
+     * the base of every prediction.
+     */
+    private static final class Measured {
+        final String[] hosts;
+        final Map<String, Integer> index = new HashMap<>();
+        final long[] requests;
+        final double[] loads;
+        final double[] capacityShares;
+        final long total;
+        final double requestWeight;
+        final long[] sortedPositions;
+
+        Measured(SortedMap<String, Long> requests, SortedMap<String, Double> loads, Map<String, Double> capacityShares,
+                double requestWeight, long[] sortedPositions) {
+            this.hosts = requests.keySet().toArray(new String[0]);
+            this.requests = new long[hosts.length];
+            this.loads = new double[hosts.length];
+            this.capacityShares = new double[hosts.length];
+            for (int i = 0; i < hosts.length; i++) {
+                index.put(hosts[i], i);
+                this.requests[i] = requests.get(hosts[i]);
+                this.loads[i] = loads.get(hosts[i]);
+                this.capacityShares[i] = capacityShares.getOrDefault(hosts[i], 1.0 / hosts.length);
+            }
+            this.total = LongStream.of(this.requests).sum();
+            this.requestWeight = requestWeight;
+            this.sortedPositions = sortedPositions;
+        }
+
+        /**
+         * {@code L_i} of host {@code i} on a ring where it has {@code requestsAfter} of the
+         * replayed requests: {@code L_i' = L_i * L_ti' / L_ti}, the request share replayed
+         * exactly and the CPU and memory assumed to follow the requests (exact without
+         * utilization reports, where {@code L_i = 100 * L_ti}); a host that had no request gains
+         * {@code 100 * b_t * L_ti'}.
+         */
+        double predict(int i, long requestsAfter) {
+            double before = LoadIndex.requestShare(requests[i], total, capacityShares[i], hosts.length);
+            double after = LoadIndex.requestShare(requestsAfter, total, capacityShares[i], hosts.length);
+            return before > 0 ? loads[i] * after / before : loads[i] + 100 * requestWeight * after;
+        }
     }
 
     /** What an evaluation did, counted as it goes. */
@@ -243,28 +278,29 @@ public final class Reallocation {
         long lookups;
     }
 
+    /** A ring and the requests and load indices (by host index) predicted on it. */
     private static final class State {
         final HashRing ring;
-        final SortedMap<String, Long> requests;
-        final SortedMap<String, Double> loads;
+        final long[] requests;
+        final double[] loads;
         final double imbalance;
         String from;
         String to;
 
-        State(HashRing ring, SortedMap<String, Long> requests, SortedMap<String, Double> loads, double imbalance) {
+        State(HashRing ring, long[] requests, double[] loads, double imbalance) {
             this.ring = ring;
             this.requests = requests;
             this.loads = loads;
             this.imbalance = imbalance;
         }
 
-        /** This prediction with its ring built: {@code current} with one node moved from {@code from} to {@code to}. */
-        State moved(HashRing current, String from, String to) {
-            State built = new State(current.withVirtualNodes(moveOne(current.virtualNodes(), from, to)), requests, loads,
+        /** The state after moving one node from {@code from} to {@code to}: its ring built, its prediction given. */
+        State moved(String from, String to, long[] requests, double[] loads, double imbalance) {
+            State next = new State(ring.withVirtualNodes(moveOne(ring.virtualNodes(), from, to)), requests, loads,
                     imbalance);
-            built.from = from;
-            built.to = to;
-            return built;
+            next.from = from;
+            next.to = to;
+            return next;
         }
     }
 }

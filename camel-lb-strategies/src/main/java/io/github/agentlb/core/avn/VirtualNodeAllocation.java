@@ -39,8 +39,8 @@ public final class VirtualNodeAllocation {
             if (utilization == null) {
                 throw new IllegalArgumentException("start-up utilization of " + host + " must not be null");
             }
-            double p = config.capacityCpuWeight() * utilization.cpu()
-                    + config.capacityMemoryWeight() * utilization.memory();
+            double p = config.capacityWeights().cpu() * utilization.cpu()
+                    + config.capacityWeights().memory() * utilization.memory();
             inverse.put(host, 1 / Math.max(p, AdaptiveVirtualNodesConfig.UTILIZATION_FLOOR));
         });
         return normalized(inverse);
