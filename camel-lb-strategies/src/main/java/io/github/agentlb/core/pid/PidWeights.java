@@ -4,7 +4,6 @@ import io.github.agentlb.core.Check;
 import io.github.agentlb.core.select.SmoothWeightedRoundRobin;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -48,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * <p>Longer than 300 lines for this design comment and the step's rationale.
  *
  * <h2>Threads and cost</h2>
- * Thread-safe. {@link #select()} and {@link #candidates()} are O(1) and lock-free;
+ * Thread-safe. {@link #select()} is O(1) and lock-free;
  * {@link #report}, {@link #requestStarted} and {@link #requestFinished} are lock-free (one map
  * lookup and an atomic update; a report allocates one small object and retries its
  * compare-and-set under contention). {@link #controlStep()} and {@link #setAgents} take an internal
@@ -333,16 +332,6 @@ public final class PidWeights {
      */
     public String select() {
         return selector.select();
-    }
-
-    /**
-     * Picks an agent and returns the failover order: the chosen agent first, then the others in
-     * descending weight, ties by id. O(1) to obtain, lock-free.
-     *
-     * @return the candidates, empty when there are no agents
-     */
-    public Iterator<String> candidates() {
-        return selector.candidates();
     }
 
     /** @return the selection schedule in use, immutable; replaced by each effective step */

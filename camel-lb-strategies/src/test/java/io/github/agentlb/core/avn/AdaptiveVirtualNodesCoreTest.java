@@ -120,7 +120,7 @@ class AdaptiveVirtualNodesCoreTest {
                 .containsExactly(50, 50, 50);
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(w221, 2))
                 .hasMessage("totalVirtualNodes must be >= the number of hosts (3), was 2");
-        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 0.0), 2)).hasMessage("weight of a must be > 0, was 0.0");
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 0.0), 2)).hasMessage("weight of a must be finite and > 0, was 0.0");
     }
 
     // ---- eqs. (3)-(5)
