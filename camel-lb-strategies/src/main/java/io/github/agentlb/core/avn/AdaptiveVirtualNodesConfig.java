@@ -19,7 +19,8 @@ import java.util.Objects;
  * {@link #cooldownWindows()} read {@link #hysteresis()} under the names of the builder's setters
  * and the balancer's JavaBean properties.
  *
- * <p>About 330 lines: the {@code DEFAULT_*} constants carry the measurements that chose them.
+ * <p>About 400 lines: thirteen settings, each with the measurement that chose its default (the
+ * {@code DEFAULT_*} constants), an accessor and a validating setter.
  * Paper: Liu Peijin et al., "a distributed storage strategy for distributed electromechanical
  * systems based on consistent hashing with weighted virtual nodes" (seed
  * {@code 002_74e065d4197e894c}). Thread-safe (immutable).
