@@ -26,6 +26,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The pure core, no Camel: what each strategy computes per request (ring lookup, smooth weighted
@@ -130,10 +131,11 @@ public class CoreBenchmark {
         return swrr.select();
     }
 
-    /** The pick with its failover order, as the Camel adapter takes it. */
+    /** The pick with its failover order, as the Camel adapter takes them. */
     @Benchmark
-    public String swrrCandidatesFirst() {
-        return swrr.candidates().next();
+    public List<String> swrrSelectWithFailoverOrder(Blackhole blackhole) {
+        blackhole.consume(swrr.select());
+        return swrr.schedule().failoverOrder();
     }
 
     /** One controller update (one agent, one control period). */

@@ -5,10 +5,7 @@ import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.Evaluation;
 import io.github.agentlb.core.avn.HostUtilization;
-import io.github.agentlb.core.hash.HashAlgorithm;
-import io.github.agentlb.core.hash.HashFunction;
 import io.github.agentlb.core.ring.HashRing;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -42,8 +39,10 @@ import org.slf4j.LoggerFactory;
  *       has a report at most {@code reportExpiry} old (10 s by default), {@code L_i} is the
  *       request share alone.
  *   <li>Evaluation: every {@code evaluationWindow} requests, on the thread that completes the
- *       window, after its answer arrived; it never waits for a lock and costs about a millisecond
- *       at the defaults (up to 16 candidate moves replayed). A new ring is swapped in atomically.
+ *       window, after its answer arrived; it never waits for a lock, and its work is bounded
+ *       whatever the number of agents: at most 64 candidate moves per move made, each judged by
+ *       the recent keys on the two arcs it changes ({@link io.github.agentlb.core.avn.Reallocation}).
+ *       A new ring is swapped in atomically.
  *       Moves start when S exceeds the threshold and stop at the settle threshold, with a
  *       cooldown after each evaluation that moved and smoothed reports
  *       ({@link io.github.agentlb.core.avn.MoveGuard}).
@@ -59,8 +58,8 @@ import org.slf4j.LoggerFactory;
  * //         .startupUtilization("http://localhost:8083", 0.4, 0.4).build()
  * }</pre>
  *
- * <p>Every knob of {@link AdaptiveVirtualNodesConfig} is also a JavaBean property (at the end of
- * the class), which makes it longer than 300 lines.
+ * <p>Every knob of {@link AdaptiveVirtualNodesConfig} is also a JavaBean property, inherited from
+ * {@link AdaptiveVirtualNodeSettings}.
  *
  * <p>Thread-safe. Per exchange: one evaluation of the key, one hash, O(log v) to find the owner,
  * O(1) to record it. The ring the balancer starts with shares {@code N} virtual nodes over all
@@ -69,7 +68,7 @@ import org.slf4j.LoggerFactory;
  * and gives a newcomer its eq. (2) share: removing an agent moves only its keys, adding one moves
  * keys only to it, and the total follows ({@link io.github.agentlb.core.avn.MembershipChange}).
  */
-public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
+public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
 
     /** Response header with the agent's CPU utilization, a decimal fraction 0..1. */
     public static final String CPU_HEADER = "X-Agent-Cpu";
@@ -98,6 +97,11 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
     /** A builder starting from the defaults. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    @Override
+    AdaptiveVirtualNodesConfig currentConfig() {
+        return avn.config();
     }
 
     @Override
@@ -269,10 +273,7 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
          * @throws IllegalArgumentException if the id is blank or a value is outside [0, 1]
          */
         public Builder startupUtilization(String agentId, double cpu, double memory) {
-            if (agentId == null || agentId.isBlank()) {
-                throw new IllegalArgumentException("agentId must not be blank, was '" + agentId + "'");
-            }
-            startupUtilization.put(agentId, new HostUtilization(cpu, memory));
+            startupUtilization.put(Check.notBlank("agentId", agentId), new HostUtilization(cpu, memory));
             return this;
         }
 
@@ -281,207 +282,16 @@ public class AdaptiveVirtualNodeLB extends KeyedLoadBalancerSupport {
         }
     }
 
-    // JavaBean properties for YAML beans and camel.beans.* properties: each is applied to a
-    // builder, and checked by it, when the balancer starts (see AgentLoadBalancerSupport).
-
-    private final Settings<AdaptiveVirtualNodesConfig.Builder> settings = new Settings<>(this::isRunning);
-    private final Settings<Map<String, HostUtilization>> startupSettings = new Settings<>(this::isRunning);
-
-    /**
-     * The threshold on S: {@link AdaptiveVirtualNodesConfig.Builder#imbalanceThreshold}, applied at
-     * start; unless the settle threshold is set too, it keeps its ratio to the threshold (0.7).
-     */
-    public void setImbalanceThreshold(double imbalanceThreshold) {
-        settings.put("imbalanceThreshold", imbalanceThreshold, b -> {
-            b.imbalanceThreshold(imbalanceThreshold);
-            if (settings.get("settleThreshold", null) == null) {
-                AdaptiveVirtualNodesConfig c = avn.config();
-                b.settleThreshold(imbalanceThreshold * c.settleThreshold() / c.imbalanceThreshold());
-            }
-        });
-    }
-
-    @ManagedAttribute(description = "Threshold on the imbalance index S, fraction")
-    public double getImbalanceThreshold() {
-        return settings.get("imbalanceThreshold", avn.config().imbalanceThreshold());
-    }
-
-    /** The N of eq. (2), virtual nodes on the whole ring: {@link AdaptiveVirtualNodesConfig.Builder#totalVirtualNodes}, applied at start. */
-    public void setTotalVirtualNodes(int totalVirtualNodes) {
-        settings.put("totalVirtualNodes", totalVirtualNodes, b -> b.totalVirtualNodes(totalVirtualNodes));
-    }
-
-    public int getTotalVirtualNodes() {
-        return settings.get("totalVirtualNodes", avn.config().totalVirtualNodes());
-    }
-
-    /** The level S must come down to for moves to stop: {@link AdaptiveVirtualNodesConfig.Builder#settleThreshold}, applied at start. */
-    public void setSettleThreshold(double settleThreshold) {
-        settings.put("settleThreshold", settleThreshold, b -> b.settleThreshold(settleThreshold));
-    }
-
-    public double getSettleThreshold() {
-        return settings.get("settleThreshold", avn.config().settleThreshold());
-    }
-
-    /** The evaluations without moves after one that moved: {@link AdaptiveVirtualNodesConfig.Builder#cooldownWindows}, applied at start. */
-    public void setCooldownWindows(int cooldownWindows) {
-        settings.put("cooldownWindows", cooldownWindows, b -> b.cooldownWindows(cooldownWindows));
-    }
-
-    public int getCooldownWindows() {
-        return settings.get("cooldownWindows", avn.config().cooldownWindows());
-    }
-
-    /** The weight of the newest window in the smoothed utilization: {@link AdaptiveVirtualNodesConfig.Builder#utilizationSmoothing}, applied at start. */
-    public void setUtilizationSmoothing(double utilizationSmoothing) {
-        settings.put("utilizationSmoothing", utilizationSmoothing, b -> b.utilizationSmoothing(utilizationSmoothing));
-    }
-
-    public double getUtilizationSmoothing() {
-        return settings.get("utilizationSmoothing", avn.config().utilizationSmoothing());
-    }
-
-    /** The virtual nodes moved at most per evaluation: {@link AdaptiveVirtualNodesConfig.Builder#maxMovesPerEvaluation}, applied at start. */
-    public void setMaxMovesPerEvaluation(int maxMovesPerEvaluation) {
-        settings.put("maxMovesPerEvaluation", maxMovesPerEvaluation, b -> b.maxMovesPerEvaluation(maxMovesPerEvaluation));
-    }
-
-    public int getMaxMovesPerEvaluation() {
-        return settings.get("maxMovesPerEvaluation", avn.config().maxMovesPerEvaluation());
-    }
-
-    /** The requests per evaluation window: {@link AdaptiveVirtualNodesConfig.Builder#evaluationWindow}, applied at start. */
-    public void setEvaluationWindow(int evaluationWindow) {
-        settings.put("evaluationWindow", evaluationWindow, b -> b.evaluationWindow(evaluationWindow));
-    }
-
-    public int getEvaluationWindow() {
-        return settings.get("evaluationWindow", avn.config().evaluationWindow());
-    }
-
-    /** Age after which a CPU/memory report counts as none: {@link AdaptiveVirtualNodesConfig.Builder#reportExpiry}, applied at start. */
-    public void setReportExpiry(Duration reportExpiry) {
-        settings.put("reportExpiry", reportExpiry, b -> b.reportExpiry(reportExpiry));
-    }
-
-    /** @return the report expiry */
-    public Duration getReportExpiry() {
-        return settings.get("reportExpiry", avn.config().reportExpiry());
-    }
-
-    /** The keyed requests replayed by each evaluation: {@link AdaptiveVirtualNodesConfig.Builder#historySize}, applied at start. */
-    public void setHistorySize(int historySize) {
-        settings.put("historySize", historySize, b -> b.historySize(historySize));
-    }
-
-    public int getHistorySize() {
-        return settings.get("historySize", avn.config().historySize());
-    }
-
-    /** {@code a_c} of eq. (1); with capacityMemoryWeight, sums to 1, fraction 0..1; applied at start. */
-    public void setCapacityCpuWeight(double capacityCpuWeight) {
-        settings.put("capacityCpuWeight", capacityCpuWeight, b -> b.capacityWeights(getCapacityCpuWeight(), getCapacityMemoryWeight()));
-    }
-
-    public double getCapacityCpuWeight() {
-        return settings.get("capacityCpuWeight", avn.config().capacityCpuWeight());
-    }
-
-    /** {@code a_m} of eq. (1), fraction 0..1; applied at start. */
-    public void setCapacityMemoryWeight(double capacityMemoryWeight) {
-        settings.put("capacityMemoryWeight", capacityMemoryWeight, b -> b.capacityWeights(getCapacityCpuWeight(), getCapacityMemoryWeight()));
-    }
-
-    public double getCapacityMemoryWeight() {
-        return settings.get("capacityMemoryWeight", avn.config().capacityMemoryWeight());
-    }
-
-    /** {@code b_c} of eq. (3); with loadMemoryWeight and loadRequestWeight, sums to 1, fraction 0..1; applied at start. */
-    public void setLoadCpuWeight(double loadCpuWeight) {
-        settings.put("loadCpuWeight", loadCpuWeight, b -> b.loadWeights(getLoadCpuWeight(), getLoadMemoryWeight(), getLoadRequestWeight()));
-    }
-
-    public double getLoadCpuWeight() {
-        return settings.get("loadCpuWeight", avn.config().loadCpuWeight());
-    }
-
-    /** {@code b_m} of eq. (3), fraction 0..1; applied at start. */
-    public void setLoadMemoryWeight(double loadMemoryWeight) {
-        settings.put("loadMemoryWeight", loadMemoryWeight, b -> b.loadWeights(getLoadCpuWeight(), getLoadMemoryWeight(), getLoadRequestWeight()));
-    }
-
-    public double getLoadMemoryWeight() {
-        return settings.get("loadMemoryWeight", avn.config().loadMemoryWeight());
-    }
-
-    /** {@code b_t} of eq. (3), fraction 0..1; applied at start. */
-    public void setLoadRequestWeight(double loadRequestWeight) {
-        settings.put("loadRequestWeight", loadRequestWeight, b -> b.loadWeights(getLoadCpuWeight(), getLoadMemoryWeight(), getLoadRequestWeight()));
-    }
-
-    public double getLoadRequestWeight() {
-        return settings.get("loadRequestWeight", avn.config().loadRequestWeight());
-    }
-
-    /** The hash function by name, e.g. {@code fnv1-64-mixed} ({@link io.github.agentlb.core.hash.HashAlgorithm#fromName}); applied at start. */
-    public void setHashFunction(String hashFunction) {
-        settings.put("hashFunction", hashFunction, b -> b.hashFunction(hashFunction));
-    }
-
-    /** @return the hash function's name (or class name) */
-    public String getHashFunction() {
-        String staged = settings.get("hashFunction", null);
-        HashFunction current = avn.config().hashFunction();
-        return staged != null ? staged
-                : current instanceof HashAlgorithm algorithm ? algorithm.configName() : current.getClass().getName();
-    }
-
-    /** {@code true}: the paper's rule without our guards ({@link AdaptiveVirtualNodesConfig.Builder#paperRule}); applied at start. */
-    public void setPaperRule(boolean paperRule) {
-        settings.put("paperRule", paperRule, b -> {
-            if (paperRule) {
-                b.paperRule();
-            }
-        });
-    }
-
-    /**
-     * Agents' start-up utilization as {@code id=cpu/memory} pairs separated by commas, e.g.
-     * {@code A1=0.5/0.5,A3=0.25/0.25} (fractions 0..1; JavaBean form of
-     * {@link Builder#startupUtilization}); replaces those of the builder; applied at start.
-     */
-    public void setStartupUtilization(String startupUtilization) {
-        startupSettings.put("startupUtilization", startupUtilization, map -> map.putAll(parse(startupUtilization)));
-    }
-
-    private static Map<String, HostUtilization> parse(String spec) {
-        Map<String, HostUtilization> parsed = new HashMap<>();
-        for (String pair : Check.notBlank("startupUtilization", spec).split(",")) {
-            int eq = pair.lastIndexOf('=');
-            String[] values = eq < 0 ? new String[0] : pair.substring(eq + 1).split("/");
-            try {
-                if (values.length != 2 || pair.substring(0, eq).isBlank()) {
-                    throw new NumberFormatException();
-                }
-                parsed.put(pair.substring(0, eq).trim(),
-                        new HostUtilization(Double.parseDouble(values[0].trim()), Double.parseDouble(values[1].trim())));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("startupUtilization must be id=cpu/memory pairs of fractions 0..1"
-                        + " separated by commas, was '" + spec + "'", e);
-            }
-        }
-        return parsed;
-    }
-
     @Override
     protected void applySettings() {
         super.applySettings();
-        if (!settings.isEmpty()) {
-            avn = new AdaptiveVirtualNodes(settings.applyTo(AdaptiveVirtualNodesConfig.from(avn.config())).build());
+        AdaptiveVirtualNodesConfig staged = stagedConfig();
+        if (staged != null) {
+            avn = new AdaptiveVirtualNodes(staged);
         }
-        if (!startupSettings.isEmpty()) {
-            startupUtilization = Map.copyOf(startupSettings.applyTo(new HashMap<>()));
+        Map<String, HostUtilization> startup = stagedStartupUtilization();
+        if (startup != null) {
+            startupUtilization = startup;
         }
     }
 

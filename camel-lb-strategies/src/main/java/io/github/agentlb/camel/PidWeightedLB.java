@@ -8,7 +8,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -51,13 +50,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every knob of {@link PidWeightsConfig} is also a JavaBean property ({@code kp}, {@code ki},
  * {@code kd}, {@code controlPeriod}, ...; see {@link PidWeightsConfig.Builder} for units and
- * ranges) for YAML and properties, applied and checked when the route starts.
+ * ranges) for YAML and properties, applied and checked when the route starts; they are inherited
+ * from {@link PidWeightedSettings}.
  *
- * <p>Longer than 300 lines for those twelve properties. Thread-safe; O(1) and lock-free per exchange. Exposes {@code weight} and
+ * <p>Thread-safe; O(1) and lock-free per exchange. Exposes {@code weight} and
  * {@code utilization} per agent through {@link #agentMetrics()} and
  * {@code utilization.max.over.mean} (NaN before the first step) through {@link #balancerMetrics()}.
  */
-public class PidWeightedLB extends AgentLoadBalancerSupport {
+public class PidWeightedLB extends PidWeightedSettings {
 
     /** The response header an agent reports its utilization in (fraction, may exceed 1). */
     public static final String UTILIZATION_HEADER = "X-Agent-Utilization";
@@ -66,7 +66,6 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
     private static final Logger LOG = LoggerFactory.getLogger(PidWeightedLB.class);
 
     private final LongSupplier nanoClock;
-    private final Settings<PidWeightsConfig.Builder> settings = new Settings<>(this::isRunning);
     private volatile PidWeights core;
     private volatile ScheduledExecutorService controlLoop;
 
@@ -91,6 +90,7 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
     }
 
     /** @return the configuration in use */
+    @Override
     public PidWeightsConfig getConfig() {
         return core.config();
     }
@@ -113,114 +113,6 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
         PidWeights replacement = new PidWeights(config, nanoClock);
         replacement.setAgents(agentIds());
         core = replacement;
-    }
-
-    /** The proportional gain: {@link PidWeightsConfig.Builder#kp}, applied at start. */
-    public void setKp(double kp) {
-        settings.put("kp", kp, b -> b.kp(kp));
-    }
-
-    public double getKp() {
-        return settings.get("kp", getConfig().kp());
-    }
-
-    /** The integral gain: {@link PidWeightsConfig.Builder#ki}, applied at start. */
-    public void setKi(double ki) {
-        settings.put("ki", ki, b -> b.ki(ki));
-    }
-
-    public double getKi() {
-        return settings.get("ki", getConfig().ki());
-    }
-
-    /** The derivative gain: {@link PidWeightsConfig.Builder#kd}, applied at start. */
-    public void setKd(double kd) {
-        settings.put("kd", kd, b -> b.kd(kd));
-    }
-
-    public double getKd() {
-        return settings.get("kd", getConfig().kd());
-    }
-
-    /** The bound on the integral term: {@link PidWeightsConfig.Builder#integralLimit}, applied at start. */
-    public void setIntegralLimit(double integralLimit) {
-        settings.put("integralLimit", integralLimit, b -> b.integralLimit(integralLimit));
-    }
-
-    public double getIntegralLimit() {
-        return settings.get("integralLimit", getConfig().integralLimit());
-    }
-
-    /** The bound on one step's relative weight change: {@link PidWeightsConfig.Builder#maxStep}, applied at start. */
-    public void setMaxStep(double maxStep) {
-        settings.put("maxStep", maxStep, b -> b.maxStep(maxStep));
-    }
-
-    public double getMaxStep() {
-        return settings.get("maxStep", getConfig().maxStep());
-    }
-
-    /** The control period ({@code 1s}, {@code 500ms} or {@code PT1S} in YAML): {@link PidWeightsConfig.Builder#controlPeriod}, applied at start. */
-    public void setControlPeriod(Duration controlPeriod) {
-        settings.put("controlPeriod", controlPeriod, b -> b.controlPeriod(controlPeriod));
-    }
-
-    public Duration getControlPeriod() {
-        return settings.get("controlPeriod", getConfig().controlPeriod());
-    }
-
-    /** The lower weight bound, relative to the mean: {@link PidWeightsConfig.Builder#minWeight}, applied at start. */
-    public void setMinWeight(double minWeight) {
-        settings.put("minWeight", minWeight, b -> b.minWeight(minWeight));
-    }
-
-    public double getMinWeight() {
-        return settings.get("minWeight", getConfig().minWeight());
-    }
-
-    /** The upper weight bound, relative to the mean: {@link PidWeightsConfig.Builder#maxWeight}, applied at start. */
-    public void setMaxWeight(double maxWeight) {
-        settings.put("maxWeight", maxWeight, b -> b.maxWeight(maxWeight));
-    }
-
-    public double getMaxWeight() {
-        return settings.get("maxWeight", getConfig().maxWeight());
-    }
-
-    /** The age after which a report is dropped: {@link PidWeightsConfig.Builder#reportExpiry}, applied at start. */
-    public void setReportExpiry(Duration reportExpiry) {
-        settings.put("reportExpiry", reportExpiry, b -> b.reportExpiry(reportExpiry));
-    }
-
-    public Duration getReportExpiry() {
-        return settings.get("reportExpiry", getConfig().reportExpiry());
-    }
-
-    /** The concurrent requests counted as utilization 1.0 for a silent agent: {@link PidWeightsConfig.Builder#nominalCapacity}, applied at start. */
-    public void setNominalCapacity(double nominalCapacity) {
-        settings.put("nominalCapacity", nominalCapacity, b -> b.nominalCapacity(nominalCapacity));
-    }
-
-    public double getNominalCapacity() {
-        return settings.get("nominalCapacity", getConfig().nominalCapacity());
-    }
-
-    /** The utilization a failed attempt counts as: {@link PidWeightsConfig.Builder#failureUtilization}, applied at start. */
-    public void setFailureUtilization(double failureUtilization) {
-        settings.put("failureUtilization", failureUtilization, b -> b.failureUtilization(failureUtilization));
-    }
-
-    public double getFailureUtilization() {
-        return settings.get("failureUtilization", getConfig().failureUtilization());
-    }
-
-    /** The slots per selection cycle: {@link PidWeightsConfig.Builder#scheduleResolution}, applied at start. */
-    public void setScheduleResolution(int scheduleResolution) {
-        settings.put("scheduleResolution", scheduleResolution, b -> b.scheduleResolution(scheduleResolution));
-    }
-
-    public int getScheduleResolution() {
-        return settings.get("scheduleResolution", getConfig().scheduleResolution());
     }
 
     /** Agent id to weight (mean 1.0), for JMX. */
@@ -313,8 +205,9 @@ public class PidWeightedLB extends AgentLoadBalancerSupport {
     @Override
     protected void applySettings() {
         super.applySettings();
-        if (!settings.isEmpty()) {
-            useConfig(settings.applyTo(getConfig().toBuilder()).build());
+        PidWeightsConfig staged = stagedConfig();
+        if (staged != null) {
+            useConfig(staged);
         }
     }
 

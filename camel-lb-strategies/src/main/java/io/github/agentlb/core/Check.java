@@ -1,6 +1,7 @@
 package io.github.agentlb.core;
 
 import java.time.Duration;
+import java.util.Collection;
 
 /**
  * The library's argument checks, in one place (as Guava's {@code Preconditions}): each returns
@@ -74,6 +75,14 @@ public final class Check {
             throw new IllegalArgumentException(field + " must be > 0, was " + value);
         }
         return value;
+    }
+
+    /** @return {@code values} if not null and not empty */
+    public static <C extends Collection<?>> C notEmpty(String field, C values) {
+        if (values == null || values.isEmpty()) {
+            throw new IllegalArgumentException(field + " must not be empty, was " + values);
+        }
+        return values;
     }
 
     /** @return {@code value} if not null, not empty and not only white space */

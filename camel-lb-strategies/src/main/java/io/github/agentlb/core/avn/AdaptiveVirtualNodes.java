@@ -1,16 +1,15 @@
 package io.github.agentlb.core.avn;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.ring.HashRing;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -48,6 +47,10 @@ import java.util.function.LongSupplier;
  * that moved is followed by a cooldown ({@link MoveGuard}). The paper's mechanism is unchanged:
  * one virtual node at a time from the most to the least loaded host, total constant.
  *
+ * <p>About 350 lines: the whole public API of the strategy's state, each method with its
+ * guarantees; the algorithms live in their own classes ({@link Reallocation}, {@link MoveGuard},
+ * {@link MembershipChange}, {@link VirtualNodeAllocation}, {@code UtilizationReports}, {@code KeyHistory}).
+ *
  * <pre>{@code
  * AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
  * avn.setHosts(List.of("a", "b", "c"));
@@ -67,21 +70,18 @@ import java.util.function.LongSupplier;
  * being closed may count in either window.
  *
  * <h2>Cost</h2>
- * {@code record}: O(1). {@code evaluate}: see {@link Reallocation}, e.g. about 2 ring rebuilds and
- * 3 replays of w positions per move. Memory: one long and one int per request of a window.
+ * {@code record}: O(1). {@code evaluate}: see {@link Reallocation}: one replay of the w history
+ * positions, then per move at most 64 candidates judged by the positions on two arcs each, and
+ * one ring derived, O(v). Memory: one long and one int per request of a window.
  */
 public final class AdaptiveVirtualNodes {
 
     private final AdaptiveVirtualNodesConfig config;
     private final ReentrantLock lock = new ReentrantLock();
-    /** Each host's latest report with its time on {@link #nanoClock}. */
-    private final Map<String, TimedReport> lastReports = new ConcurrentHashMap<>();
-    private final LongSupplier nanoClock;
+    private final UtilizationReports reports;
     private final AtomicLong reallocations = new AtomicLong();
     private final KeyHistory history;
     private final MoveGuard guard;
-    /** Smoothed CPU and memory per host (EWMA over windows); guarded by {@link #lock}. */
-    private final Map<String, HostUtilization> smoothedUtilization = new HashMap<>();
     private volatile Topology topology;
     private volatile EvaluationWindow window;
     private volatile Evaluation lastEvaluation;
@@ -99,7 +99,7 @@ public final class AdaptiveVirtualNodes {
      */
     public AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig config, LongSupplier nanoClock) {
         this.config = Objects.requireNonNull(config, "config");
-        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+        this.reports = new UtilizationReports(config, Objects.requireNonNull(nanoClock, "nanoClock"));
         this.history = new KeyHistory(config.historySize());
         this.guard = new MoveGuard(config);
     }
@@ -164,10 +164,7 @@ public final class AdaptiveVirtualNodes {
     }
 
     private static SortedMap<String, Double> equalWeights(Collection<String> hosts) {
-        if (hosts == null || hosts.isEmpty()) {
-            throw new IllegalArgumentException("hosts must not be empty, was " + hosts);
-        }
-        return VirtualNodeAllocation.equalWeights(new LinkedHashSet<>(hosts));
+        return VirtualNodeAllocation.equalWeights(new LinkedHashSet<>(Check.notEmpty("hosts", hosts)));
     }
 
     /**
@@ -184,17 +181,7 @@ public final class AdaptiveVirtualNodes {
             throw new IllegalArgumentException("virtualNodes and capacityShares must name the same hosts, was "
                     + virtualNodes + " and " + capacityShares);
         }
-        double sum = 0;
-        for (Map.Entry<String, Double> e : capacityShares.entrySet()) {
-            if (e.getValue() == null || !(e.getValue() > 0) || e.getValue().isInfinite()) {
-                throw new IllegalArgumentException("capacity weight of " + e.getKey() + " must be > 0, was " + e.getValue());
-            }
-            sum += e.getValue();
-        }
-        SortedMap<String, Double> shares = new TreeMap<>();
-        for (Map.Entry<String, Double> e : capacityShares.entrySet()) {
-            shares.put(e.getKey(), e.getValue() / sum);
-        }
+        SortedMap<String, Double> shares = VirtualNodeAllocation.shares(capacityShares);
         HashRing ring = HashRing.of(virtualNodes, config.hashFunction());
         lock.lock();
         try {
@@ -219,12 +206,12 @@ public final class AdaptiveVirtualNodes {
 
     /** Publishes a new ring; cannot fail, so a membership change is all or nothing. Caller holds {@link #lock}. */
     private void install(HashRing ring, SortedMap<String, Double> weights) {
-        lastReports.keySet().retainAll(ring.agents());
+        reports.retain(ring.agents());
         topology = new Topology(ring, Collections.unmodifiableSortedMap(new TreeMap<>(weights)));
         window = new EvaluationWindow(ring.agents());
         lastEvaluation = null;
         guard.reset();
-        smoothedUtilization.clear();
+        reports.restartSmoothing();
     }
 
     /** The current ring; null before {@link #setHosts}. */
@@ -312,20 +299,7 @@ public final class AdaptiveVirtualNodes {
         if (w == null || !w.report(host, utilization)) {
             return;
         }
-        lastReports.put(host, new TimedReport(utilization, nanoClock.getAsLong()));
-    }
-
-    /** Hosts whose latest report is at most {@code reportExpiry} old, to that report. */
-    private Map<String, HostUtilization> currentReports() {
-        long now = nanoClock.getAsLong();
-        long expiry = config.reportExpiry().toNanos();
-        Map<String, HostUtilization> current = new HashMap<>();
-        lastReports.forEach((host, report) -> {
-            if (now - report.nanos() <= expiry) {
-                current.put(host, report.utilization());
-            }
-        });
-        return current;
+        reports.latest(host, utilization);
     }
 
     /**
@@ -345,39 +319,19 @@ public final class AdaptiveVirtualNodes {
             }
             EvaluationWindow closed = window;
             window = new EvaluationWindow(t.ring.agents());
-            WindowSnapshot snapshot = new WindowSnapshot(history.positions(), smooth(closed.utilization(currentReports())));
+            WindowSnapshot snapshot = new WindowSnapshot(history.positions(), reports.smooth(closed.utilization(reports.current())));
             Evaluation evaluation = Reallocation.evaluate(t.ring, t.capacityShares, snapshot, config, guard::movesAllowed);
             guard.moved(evaluation.moves().size());
             if (!evaluation.moves().isEmpty()) {
                 topology = new Topology(evaluation.ring(), t.capacityShares);
                 reallocations.addAndGet(evaluation.moves().size());
-                // Reports from before the move describe another ring.
-                smoothedUtilization.clear();
+                reports.restartSmoothing();
             }
             lastEvaluation = evaluation;
             return Optional.of(evaluation);
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * EWMA over windows: {@code u = a * windowMean + (1 - a) * u}, {@code a} the configured
-     * {@link AdaptiveVirtualNodesConfig#utilizationSmoothing()}; a host's first window after a
-     * reset is taken as is. Caller holds {@link #lock}.
-     */
-    private Map<String, HostUtilization> smooth(Map<String, HostUtilization> windowMeans) {
-        double a = config.utilizationSmoothing();
-        Map<String, HostUtilization> smoothed = new HashMap<>();
-        windowMeans.forEach((host, mean) -> {
-            HostUtilization previous = smoothedUtilization.get(host);
-            smoothed.put(host, previous == null ? mean : new HostUtilization(
-                    EvaluationWindow.clamp(a * mean.cpu() + (1 - a) * previous.cpu()),
-                    EvaluationWindow.clamp(a * mean.memory() + (1 - a) * previous.memory())));
-        });
-        smoothedUtilization.clear();
-        smoothedUtilization.putAll(smoothed);
-        return smoothed;
     }
 
     /** The phase of the move guard (hysteresis and cooldown, {@link MoveGuard}). */
@@ -396,8 +350,5 @@ public final class AdaptiveVirtualNodes {
     }
 
     private record Topology(HashRing ring, SortedMap<String, Double> capacityShares) {
-    }
-
-    private record TimedReport(HostUtilization utilization, long nanos) {
     }
 }

@@ -1,5 +1,6 @@
 package io.github.agentlb.core.avn;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
 import java.time.Duration;
@@ -7,27 +8,25 @@ import java.util.Objects;
 
 /**
  * Immutable configuration of {@link AdaptiveVirtualNodes}: the coefficients of the paper's
- * equations (1) and (3), the total number of virtual nodes of eq. (2), the threshold on the
- * imbalance index S of eqs. (4)-(5), and how often and how far the ring is adjusted.
+ * equations (1) and (3) ({@link CapacityWeights}, {@link LoadWeights}), the total number of
+ * virtual nodes of eq. (2), when the ring moves ({@link Hysteresis}: the threshold on the
+ * imbalance index S of eqs. (4)-(5), the settle threshold, the cooldown), and how often and how
+ * far the ring is adjusted.
  *
  * <p>Built by {@link #custom()} (validating each setter at once, throwing
- * {@link IllegalArgumentException} that names the field and the value) or {@link #ofDefaults()}.
+ * {@link IllegalArgumentException} that names the field and the value), {@link #ofDefaults()} or
+ * {@link #toBuilder()}. {@link #imbalanceThreshold()}, {@link #settleThreshold()} and
+ * {@link #cooldownWindows()} read {@link #hysteresis()} under the names of the builder's setters
+ * and the balancer's JavaBean properties.
+ *
+ * <p>About 400 lines: thirteen settings, each with the measurement that chose its default (the
+ * {@code DEFAULT_*} constants), an accessor and a validating setter.
  * Paper: Liu Peijin et al., "a distributed storage strategy for distributed electromechanical
  * systems based on consistent hashing with weighted virtual nodes" (seed
  * {@code 002_74e065d4197e894c}). Thread-safe (immutable).
  */
 public final class AdaptiveVirtualNodesConfig {
 
-    /** {@code a_c} of eq. (1): weight of start-up CPU utilization in {@code P_i}; the paper's 0.5. */
-    public static final double DEFAULT_CAPACITY_CPU_WEIGHT = 0.5;
-    /** {@code a_m} of eq. (1): weight of start-up memory utilization in {@code P_i}; the paper's 0.5. */
-    public static final double DEFAULT_CAPACITY_MEMORY_WEIGHT = 0.5;
-    /** {@code b_c} of eq. (3): weight of CPU utilization in {@code L_i}; the paper's 0.4. */
-    public static final double DEFAULT_LOAD_CPU_WEIGHT = 0.4;
-    /** {@code b_m} of eq. (3): weight of memory utilization in {@code L_i}; the paper's 0.4. */
-    public static final double DEFAULT_LOAD_MEMORY_WEIGHT = 0.4;
-    /** {@code b_t} of eq. (3): weight of the request share in {@code L_i}; the paper's 0.2. */
-    public static final double DEFAULT_LOAD_REQUEST_WEIGHT = 0.2;
     /**
      * {@code N} of eq. (2): virtual nodes on the whole ring, 150 (50 per host for three hosts).
      * The paper settles on 15 for a storage system, where a move is a one-off data migration. For
@@ -36,24 +35,6 @@ public final class AdaptiveVirtualNodesConfig {
      * CV <= 0.10 with stickiness >= 0.95; with 150, 83 of 100; docs/avn-experiment.md, experiment c).
      */
     public static final int DEFAULT_TOTAL_VIRTUAL_NODES = 150;
-    /** The paper's threshold on S (a fraction): when S exceeds it, virtual nodes start to move. */
-    public static final double DEFAULT_IMBALANCE_THRESHOLD = 0.1;
-    /**
-     * Hysteresis: unless set, the settle threshold is 0.7 times the threshold (0.07 by default).
-     * Once S has exceeded the threshold, moves go on, evaluation after evaluation, until S is at
-     * most the settle threshold; then the ring stays until S exceeds the threshold again.
-     * Stopping at the threshold itself left the ring on the edge, where the next fluctuation
-     * started moves again; 0.07 is above the S a balanced fleet shows (at most 0.057 on three
-     * equal live agents with the defaults), so an active phase ends, and a real imbalance is
-     * corrected with a margin (docs/avn-experiment.md, section d).
-     */
-    public static final double DEFAULT_SETTLE_FACTOR = 0.7;
-    /**
-     * Evaluations after one that moved virtual nodes during which no node moves, 1: the reports
-     * of the window just closed describe the old ring, so the next window is left to show what
-     * the move did before another move is judged.
-     */
-    public static final int DEFAULT_COOLDOWN_WINDOWS = 1;
     /**
      * Weight of the newest window's mean report in the smoothed CPU and memory utilization used
      * by eq. (3) (an exponentially weighted moving average over windows), 0.5. Reports are
@@ -105,17 +86,10 @@ public final class AdaptiveVirtualNodesConfig {
      */
     public static final HashAlgorithm DEFAULT_HASH_ALGORITHM = HashAlgorithm.FNV1_64_MIXED;
 
-    private static final double SUM_TOLERANCE = 1e-9;
-
-    private final double capacityCpuWeight;
-    private final double capacityMemoryWeight;
-    private final double loadCpuWeight;
-    private final double loadMemoryWeight;
-    private final double loadRequestWeight;
+    private final CapacityWeights capacityWeights;
+    private final LoadWeights loadWeights;
     private final int totalVirtualNodes;
-    private final double imbalanceThreshold;
-    private final double settleThreshold;
-    private final int cooldownWindows;
+    private final Hysteresis hysteresis;
     private final double utilizationSmoothing;
     private final int maxMovesPerEvaluation;
     private final int evaluationWindow;
@@ -123,16 +97,11 @@ public final class AdaptiveVirtualNodesConfig {
     private final Duration reportExpiry;
     private final HashFunction hashFunction;
 
-    private AdaptiveVirtualNodesConfig(Builder b) {
-        this.capacityCpuWeight = b.capacityCpuWeight;
-        this.capacityMemoryWeight = b.capacityMemoryWeight;
-        this.loadCpuWeight = b.loadCpuWeight;
-        this.loadMemoryWeight = b.loadMemoryWeight;
-        this.loadRequestWeight = b.loadRequestWeight;
+    private AdaptiveVirtualNodesConfig(Builder b, Hysteresis hysteresis) {
+        this.capacityWeights = b.capacityWeights;
+        this.loadWeights = b.loadWeights;
         this.totalVirtualNodes = b.totalVirtualNodes;
-        this.imbalanceThreshold = b.imbalanceThreshold;
-        this.settleThreshold = b.resolvedSettleThreshold();
-        this.cooldownWindows = b.cooldownWindows;
+        this.hysteresis = hysteresis;
         this.utilizationSmoothing = b.utilizationSmoothing;
         this.maxMovesPerEvaluation = b.maxMovesPerEvaluation;
         this.evaluationWindow = b.evaluationWindow;
@@ -141,7 +110,7 @@ public final class AdaptiveVirtualNodesConfig {
         this.hashFunction = b.hashFunction;
     }
 
-    /** The defaults ({@code DEFAULT_*}). */
+    /** The defaults ({@code DEFAULT_*}, {@link CapacityWeights#PAPER}, {@link LoadWeights#PAPER}, {@link Hysteresis#DEFAULT}). */
     public static AdaptiveVirtualNodesConfig ofDefaults() {
         return custom().build();
     }
@@ -151,51 +120,50 @@ public final class AdaptiveVirtualNodesConfig {
         return new Builder();
     }
 
-    /** A builder starting from {@code config}. */
-    public static Builder from(AdaptiveVirtualNodesConfig config) {
+    /** A builder starting from this configuration, its settle threshold as resolved (not rescaled with a new threshold). */
+    public Builder toBuilder() {
         Builder b = new Builder();
-        b.capacityCpuWeight = config.capacityCpuWeight;
-        b.capacityMemoryWeight = config.capacityMemoryWeight;
-        b.loadCpuWeight = config.loadCpuWeight;
-        b.loadMemoryWeight = config.loadMemoryWeight;
-        b.loadRequestWeight = config.loadRequestWeight;
-        b.totalVirtualNodes = config.totalVirtualNodes;
-        b.imbalanceThreshold = config.imbalanceThreshold;
-        b.settleThreshold = config.settleThreshold;
-        b.settleFactor = 1;
-        b.cooldownWindows = config.cooldownWindows;
-        b.utilizationSmoothing = config.utilizationSmoothing;
-        b.maxMovesPerEvaluation = config.maxMovesPerEvaluation;
-        b.evaluationWindow = config.evaluationWindow;
-        b.historySize = config.historySize;
-        b.reportExpiry = config.reportExpiry;
-        b.hashFunction = config.hashFunction;
+        b.capacityWeights = capacityWeights;
+        b.loadWeights = loadWeights;
+        b.totalVirtualNodes = totalVirtualNodes;
+        b.hysteresis(hysteresis);
+        b.utilizationSmoothing = utilizationSmoothing;
+        b.maxMovesPerEvaluation = maxMovesPerEvaluation;
+        b.evaluationWindow = evaluationWindow;
+        b.historySize = historySize;
+        b.reportExpiry = reportExpiry;
+        b.hashFunction = hashFunction;
         return b;
     }
 
-    /** {@code a_c} of eq. (1), fraction 0..1. */
-    public double capacityCpuWeight() {
-        return capacityCpuWeight;
+    /** {@code a_c} and {@code a_m} of eq. (1). */
+    public CapacityWeights capacityWeights() {
+        return capacityWeights;
     }
 
-    /** {@code a_m} of eq. (1), fraction 0..1; {@code a_c + a_m = 1}. */
-    public double capacityMemoryWeight() {
-        return capacityMemoryWeight;
+    /** {@code b_c}, {@code b_m} and {@code b_t} of eq. (3). */
+    public LoadWeights loadWeights() {
+        return loadWeights;
     }
 
-    /** {@code b_c} of eq. (3), fraction 0..1. */
-    public double loadCpuWeight() {
-        return loadCpuWeight;
+    /** When moves start and stop: threshold, settle threshold and cooldown ({@link MoveGuard}). */
+    public Hysteresis hysteresis() {
+        return hysteresis;
     }
 
-    /** {@code b_m} of eq. (3), fraction 0..1. */
-    public double loadMemoryWeight() {
-        return loadMemoryWeight;
+    /** The threshold on S, fraction in (0, 1): {@code hysteresis().threshold()}. */
+    public double imbalanceThreshold() {
+        return hysteresis.threshold();
     }
 
-    /** {@code b_t} of eq. (3), fraction 0..1; {@code b_c + b_m + b_t = 1}. */
-    public double loadRequestWeight() {
-        return loadRequestWeight;
+    /** The level S must come down to for moves to stop, fraction: {@code hysteresis().settle()}. */
+    public double settleThreshold() {
+        return hysteresis.settle();
+    }
+
+    /** Evaluations (>= 0) without moves after one that moved: {@code hysteresis().cooldown()}. */
+    public int cooldownWindows() {
+        return hysteresis.cooldown();
     }
 
     /**
@@ -205,24 +173,6 @@ public final class AdaptiveVirtualNodesConfig {
      */
     public int totalVirtualNodes() {
         return totalVirtualNodes;
-    }
-
-    /** The threshold on S (fraction, in (0, 1)): moves start when S exceeds it ({@link MoveGuard}). */
-    public double imbalanceThreshold() {
-        return imbalanceThreshold;
-    }
-
-    /**
-     * The level (fraction, in (0, {@link #imbalanceThreshold()}]) S must come down to for moves,
-     * once started, to stop ({@link MoveGuard}, {@link Reallocation}).
-     */
-    public double settleThreshold() {
-        return settleThreshold;
-    }
-
-    /** Evaluations (>= 0) without moves after an evaluation that moved virtual nodes ({@link MoveGuard}). */
-    public int cooldownWindows() {
-        return cooldownWindows;
     }
 
     /**
@@ -263,27 +213,29 @@ public final class AdaptiveVirtualNodesConfig {
 
     @Override
     public String toString() {
-        return "AdaptiveVirtualNodesConfig[a_c=" + capacityCpuWeight + ", a_m=" + capacityMemoryWeight
-                + ", b_c=" + loadCpuWeight + ", b_m=" + loadMemoryWeight + ", b_t=" + loadRequestWeight
-                + ", N=" + totalVirtualNodes + ", threshold=" + imbalanceThreshold
-                + ", settleThreshold=" + settleThreshold + ", cooldownWindows=" + cooldownWindows
+        return "AdaptiveVirtualNodesConfig[a_c=" + capacityWeights.cpu() + ", a_m=" + capacityWeights.memory()
+                + ", b_c=" + loadWeights.cpu() + ", b_m=" + loadWeights.memory() + ", b_t=" + loadWeights.requests()
+                + ", N=" + totalVirtualNodes + ", threshold=" + imbalanceThreshold()
+                + ", settleThreshold=" + settleThreshold() + ", cooldownWindows=" + cooldownWindows()
                 + ", utilizationSmoothing=" + utilizationSmoothing
                 + ", maxMovesPerEvaluation=" + maxMovesPerEvaluation + ", evaluationWindow=" + evaluationWindow
                 + ", historySize=" + historySize + ", reportExpiry=" + reportExpiry + ", hash=" + hashFunction + "]";
     }
 
-    /** Builds an {@link AdaptiveVirtualNodesConfig}; each setter validates at once. Not thread-safe. */
+    /**
+     * Builds an {@link AdaptiveVirtualNodesConfig}; each setter validates at once (a record's
+     * cross-field rule, such as the settle threshold at most the threshold, at {@link #build()}).
+     * Not thread-safe.
+     */
     public static final class Builder {
-        private double capacityCpuWeight = DEFAULT_CAPACITY_CPU_WEIGHT;
-        private double capacityMemoryWeight = DEFAULT_CAPACITY_MEMORY_WEIGHT;
-        private double loadCpuWeight = DEFAULT_LOAD_CPU_WEIGHT;
-        private double loadMemoryWeight = DEFAULT_LOAD_MEMORY_WEIGHT;
-        private double loadRequestWeight = DEFAULT_LOAD_REQUEST_WEIGHT;
+        private CapacityWeights capacityWeights = CapacityWeights.PAPER;
+        private LoadWeights loadWeights = LoadWeights.PAPER;
         private int totalVirtualNodes = DEFAULT_TOTAL_VIRTUAL_NODES;
-        private double imbalanceThreshold = DEFAULT_IMBALANCE_THRESHOLD;
+        private double imbalanceThreshold = Hysteresis.DEFAULT_THRESHOLD;
+        /** NaN: {@link #settleFactor} times the threshold. */
         private double settleThreshold = Double.NaN;
-        private double settleFactor = DEFAULT_SETTLE_FACTOR;
-        private int cooldownWindows = DEFAULT_COOLDOWN_WINDOWS;
+        private double settleFactor = Hysteresis.DEFAULT_SETTLE_FACTOR;
+        private int cooldownWindows = Hysteresis.DEFAULT_COOLDOWN;
         private double utilizationSmoothing = DEFAULT_UTILIZATION_SMOOTHING;
         private int maxMovesPerEvaluation = DEFAULT_MAX_MOVES_PER_EVALUATION;
         private int evaluationWindow = DEFAULT_EVALUATION_WINDOW;
@@ -297,36 +249,30 @@ public final class AdaptiveVirtualNodesConfig {
         /**
          * {@code a_c} and {@code a_m} of eq. (1), each in [0, 1], summing to 1.
          *
-         * @throws IllegalArgumentException if a weight is outside [0, 1] or they do not sum to 1
+         * @throws IllegalArgumentException as {@link CapacityWeights}
          */
         public Builder capacityWeights(double cpu, double memory) {
-            requireWeight("capacityCpuWeight", cpu);
-            requireWeight("capacityMemoryWeight", memory);
-            if (Math.abs(cpu + memory - 1) > SUM_TOLERANCE) {
-                throw new IllegalArgumentException("capacityCpuWeight + capacityMemoryWeight must be 1, was "
-                        + cpu + " + " + memory);
-            }
-            this.capacityCpuWeight = cpu;
-            this.capacityMemoryWeight = memory;
+            return capacityWeights(new CapacityWeights(cpu, memory));
+        }
+
+        /** {@code a_c} and {@code a_m} of eq. (1). */
+        public Builder capacityWeights(CapacityWeights weights) {
+            this.capacityWeights = Objects.requireNonNull(weights, "capacityWeights");
             return this;
         }
 
         /**
          * {@code b_c}, {@code b_m} and {@code b_t} of eq. (3), each in [0, 1], summing to 1.
          *
-         * @throws IllegalArgumentException if a weight is outside [0, 1] or they do not sum to 1
+         * @throws IllegalArgumentException as {@link LoadWeights}
          */
         public Builder loadWeights(double cpu, double memory, double requests) {
-            requireWeight("loadCpuWeight", cpu);
-            requireWeight("loadMemoryWeight", memory);
-            requireWeight("loadRequestWeight", requests);
-            if (Math.abs(cpu + memory + requests - 1) > SUM_TOLERANCE) {
-                throw new IllegalArgumentException("loadCpuWeight + loadMemoryWeight + loadRequestWeight must be 1, was "
-                        + cpu + " + " + memory + " + " + requests);
-            }
-            this.loadCpuWeight = cpu;
-            this.loadMemoryWeight = memory;
-            this.loadRequestWeight = requests;
+            return loadWeights(new LoadWeights(cpu, memory, requests));
+        }
+
+        /** {@code b_c}, {@code b_m} and {@code b_t} of eq. (3). */
+        public Builder loadWeights(LoadWeights weights) {
+            this.loadWeights = Objects.requireNonNull(weights, "loadWeights");
             return this;
         }
 
@@ -337,10 +283,15 @@ public final class AdaptiveVirtualNodesConfig {
          * @throws IllegalArgumentException if {@code totalVirtualNodes < 1}
          */
         public Builder totalVirtualNodes(int totalVirtualNodes) {
-            if (totalVirtualNodes < 1) {
-                throw new IllegalArgumentException("totalVirtualNodes must be >= 1, was " + totalVirtualNodes);
-            }
-            this.totalVirtualNodes = totalVirtualNodes;
+            this.totalVirtualNodes = Check.atLeast("totalVirtualNodes", totalVirtualNodes, 1);
+            return this;
+        }
+
+        /** Threshold, settle threshold and cooldown at once. */
+        public Builder hysteresis(Hysteresis hysteresis) {
+            this.imbalanceThreshold = hysteresis.threshold();
+            this.settleThreshold = hysteresis.settle();
+            this.cooldownWindows = hysteresis.cooldown();
             return this;
         }
 
@@ -350,26 +301,20 @@ public final class AdaptiveVirtualNodesConfig {
          * @throws IllegalArgumentException if it is not in (0, 1)
          */
         public Builder imbalanceThreshold(double threshold) {
-            if (!(threshold > 0 && threshold < 1)) {
-                throw new IllegalArgumentException("imbalanceThreshold must be in (0, 1), was " + threshold);
-            }
-            this.imbalanceThreshold = threshold;
+            this.imbalanceThreshold = Hysteresis.requireThreshold("imbalanceThreshold", threshold);
             return this;
         }
 
         /**
          * The level S must come down to for moves, once started, to stop: a fraction in (0, 1),
          * checked against {@link #imbalanceThreshold} by {@link #build()}. Equal to the threshold,
-         * there is no hysteresis (the paper's rule). Unset, {@link #DEFAULT_SETTLE_FACTOR} times
-         * the threshold.
+         * there is no hysteresis (the paper's rule). Unset, {@link Hysteresis#DEFAULT_SETTLE_FACTOR}
+         * times the threshold.
          *
          * @throws IllegalArgumentException if it is not in (0, 1)
          */
         public Builder settleThreshold(double threshold) {
-            if (!(threshold > 0 && threshold < 1)) {
-                throw new IllegalArgumentException("settleThreshold must be in (0, 1), was " + threshold);
-            }
-            this.settleThreshold = threshold;
+            this.settleThreshold = Hysteresis.requireThreshold("settleThreshold", threshold);
             return this;
         }
 
@@ -379,10 +324,7 @@ public final class AdaptiveVirtualNodesConfig {
          * @throws IllegalArgumentException if {@code windows < 0}
          */
         public Builder cooldownWindows(int windows) {
-            if (windows < 0) {
-                throw new IllegalArgumentException("cooldownWindows must be >= 0, was " + windows);
-            }
-            this.cooldownWindows = windows;
+            this.cooldownWindows = Hysteresis.requireCooldown(windows);
             return this;
         }
 
@@ -414,55 +356,27 @@ public final class AdaptiveVirtualNodesConfig {
             return this;
         }
 
-        /**
-         * Virtual nodes moved at most per evaluation, >= 1.
-         *
-         * @throws IllegalArgumentException if {@code moves < 1}
-         */
+        /** Virtual nodes moved at most per evaluation, >= 1. @throws IllegalArgumentException if {@code moves < 1} */
         public Builder maxMovesPerEvaluation(int moves) {
-            if (moves < 1) {
-                throw new IllegalArgumentException("maxMovesPerEvaluation must be >= 1, was " + moves);
-            }
-            this.maxMovesPerEvaluation = moves;
+            this.maxMovesPerEvaluation = Check.atLeast("maxMovesPerEvaluation", moves, 1);
             return this;
         }
 
-        /**
-         * Requests per evaluation window, >= 1.
-         *
-         * @throws IllegalArgumentException if {@code requests < 1}
-         */
+        /** Requests per evaluation window, >= 1. @throws IllegalArgumentException if {@code requests < 1} */
         public Builder evaluationWindow(int requests) {
-            if (requests < 1) {
-                throw new IllegalArgumentException("evaluationWindow must be >= 1, was " + requests);
-            }
-            this.evaluationWindow = requests;
+            this.evaluationWindow = Check.atLeast("evaluationWindow", requests, 1);
             return this;
         }
 
-        /**
-         * Keyed requests whose positions each evaluation replays, >= 1.
-         *
-         * @throws IllegalArgumentException if {@code requests < 1}
-         */
+        /** Keyed requests whose positions each evaluation replays, >= 1. @throws IllegalArgumentException if {@code requests < 1} */
         public Builder historySize(int requests) {
-            if (requests < 1) {
-                throw new IllegalArgumentException("historySize must be >= 1, was " + requests);
-            }
-            this.historySize = requests;
+            this.historySize = Check.atLeast("historySize", requests, 1);
             return this;
         }
 
-        /**
-         * Age after which an agent's latest load report is dropped, > 0.
-         *
-         * @throws IllegalArgumentException if null, zero or negative
-         */
+        /** Age after which an agent's latest load report is dropped, > 0. @throws IllegalArgumentException if null, zero or negative */
         public Builder reportExpiry(Duration reportExpiry) {
-            if (reportExpiry == null || reportExpiry.isZero() || reportExpiry.isNegative()) {
-                throw new IllegalArgumentException("reportExpiry must be > 0, was " + reportExpiry);
-            }
-            this.reportExpiry = reportExpiry;
+            this.reportExpiry = Check.positive("reportExpiry", reportExpiry);
             return this;
         }
 
@@ -483,22 +397,8 @@ public final class AdaptiveVirtualNodesConfig {
          * @throws IllegalArgumentException if {@code settleThreshold > imbalanceThreshold}
          */
         public AdaptiveVirtualNodesConfig build() {
-            double settle = resolvedSettleThreshold();
-            if (settle > imbalanceThreshold) {
-                throw new IllegalArgumentException("settleThreshold must be <= imbalanceThreshold (" + imbalanceThreshold
-                        + "), was " + settle);
-            }
-            return new AdaptiveVirtualNodesConfig(this);
-        }
-
-        private double resolvedSettleThreshold() {
-            return Double.isNaN(settleThreshold) ? settleFactor * imbalanceThreshold : settleThreshold;
-        }
-
-        private static void requireWeight(String field, double value) {
-            if (!(value >= 0 && value <= 1)) {
-                throw new IllegalArgumentException(field + " must be in [0, 1], was " + value);
-            }
+            double settle = Double.isNaN(settleThreshold) ? settleFactor * imbalanceThreshold : settleThreshold;
+            return new AdaptiveVirtualNodesConfig(this, new Hysteresis(imbalanceThreshold, settle, cooldownWindows));
         }
     }
 }

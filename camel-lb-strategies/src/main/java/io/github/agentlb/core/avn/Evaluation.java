@@ -15,9 +15,10 @@ import java.util.TreeMap;
  * @param usedUtilization whether {@code L_i} included CPU and memory (every host had reported)
  * @param moves           the virtual nodes moved, in order; empty if S was within the threshold or no move qualified
  * @param ring            the ring after the moves (the same instance as before if there were none)
+ * @param work            what the evaluation computed (for tests and benchmarks of its cost)
  */
 public record Evaluation(long requests, SortedMap<String, Double> loadIndices, double imbalanceIndex,
-        boolean usedUtilization, List<Move> moves, HashRing ring) {
+        boolean usedUtilization, List<Move> moves, HashRing ring, Work work) {
 
     public Evaluation {
         loadIndices = Collections.unmodifiableSortedMap(new TreeMap<>(loadIndices));
@@ -39,5 +40,15 @@ public record Evaluation(long requests, SortedMap<String, Double> loadIndices, d
      * @param predictedImbalanceAfter S after the move, replaying the same requests on the new ring
      */
     public record Move(String from, String to, double imbalanceBefore, double predictedImbalanceAfter) {
+    }
+
+    /**
+     * The work of one evaluation, counted rather than timed.
+     *
+     * @param candidateMoves one-node moves judged (each by the positions on its two arcs)
+     * @param lookups        ring lookups of positions: the one replay of the history on the
+     *                       current ring, plus the positions on the candidates' arcs
+     */
+    public record Work(int candidateMoves, long lookups) {
     }
 }

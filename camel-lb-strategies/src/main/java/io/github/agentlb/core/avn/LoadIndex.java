@@ -59,9 +59,9 @@ public final class LoadIndex {
 
     /** Eq. (3) with utilization: {@code 100 * (b_c * cpu + b_m * memory + b_t * requestShare)}, percent. */
     public static double loadIndex(HostUtilization utilization, double requestShare, AdaptiveVirtualNodesConfig config) {
-        return 100 * (config.loadCpuWeight() * utilization.cpu()
-                + config.loadMemoryWeight() * utilization.memory()
-                + config.loadRequestWeight() * requestShare);
+        return 100 * (config.loadWeights().cpu() * utilization.cpu()
+                + config.loadWeights().memory() * utilization.memory()
+                + config.loadWeights().requests() * requestShare);
     }
 
     /** Eq. (3) without utilization reports ({@code b_t = 1}): {@code 100 * requestShare}, percent. */

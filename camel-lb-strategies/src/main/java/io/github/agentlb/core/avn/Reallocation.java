@@ -1,13 +1,17 @@
 package io.github.agentlb.core.avn;
 
 import io.github.agentlb.core.ring.HashRing;
+import io.github.agentlb.core.ring.OneNodeMove;
+import io.github.agentlb.core.stats.LoadStatistics;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.DoubleToIntFunction;
+import java.util.stream.LongStream;
 
 /**
  * The paper's dynamic reallocation (section 2.2.2, fig. 5) as a pure step function: from a ring and
@@ -41,9 +45,10 @@ import java.util.function.DoubleToIntFunction;
  * paper's move can make things worse: the removed arc may go to a third host, the new point may
  * take its keys from the least loaded host. Hence, in this order:
  * <ol>
- *   <li>the first pair, donor by {@code L_i} descending, receiver by {@code L_i} ascending
- *       (donor more loaded than receiver; the paper's pair first), whose replay gives a strictly
- *       smaller S;
+ *   <li>the first pair, donor by {@code L_i} descending among the {@link #CANDIDATE_HOSTS} most
+ *       loaded hosts, receiver by {@code L_i} ascending among the {@link #CANDIDATE_HOSTS} least
+ *       loaded (donor more loaded than receiver; the paper's pair first), whose replay gives a
+ *       strictly smaller S;
  *   <li>else the first such pair whose replay changes no host's request count (its arcs hold none
  *       of the recent keys): it costs no recent user their host, and it changes the labels the next
  *       move would use, so the search is not stuck on one ring;
@@ -54,10 +59,28 @@ import java.util.function.DoubleToIntFunction;
  * later evaluation can undo a move; the replayed history (not just the last window) makes that
  * rare.
  *
- * <p>Stateless and thread-safe. Cost per evaluation: O(m * c * (v log v + w log v)), m moves, c
- * candidate pairs (at most h(h-1)/2, 3 for three hosts), v virtual nodes, w replayed positions.
+ * <h2>Cost</h2>
+ * A move changes the owner only of positions on two arcs ({@link OneNodeMove}), so a candidate
+ * is judged by looking up those positions, not by replaying the history on a candidate ring, and
+ * a ring is built only for the move chosen. Per evaluation, w replayed positions, v virtual
+ * nodes, h hosts, m moves (at most {@code maxMovesPerEvaluation}), c candidates per move (at most
+ * {@link #CANDIDATE_HOSTS}{@code ^2} = 64; 3 for three hosts), a positions on a candidate's two
+ * arcs (about {@code 2w/v} on average):
+ * O(w log w + w log v + m * (h log h + v + c * (log w + a log v + h log h))).
+ * {@link Evaluation#work()} counts the candidates and lookups. Before, every pair of hosts
+ * (h(h-1)/2) was tried with a full replay on a ring of its own, O(m h^2 (v + w log v)): at 300
+ * hosts one evaluation did not finish in 5 minutes.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class Reallocation {
+
+    /**
+     * Donors are taken from this many most loaded hosts (that can give a node), receivers from
+     * this many least loaded: 8, so at most 64 candidate moves per step. With up to 9 hosts this
+     * is every pair a donor more loaded than its receiver can form, so the search is the full one.
+     */
+    static final int CANDIDATE_HOSTS = 8;
 
     private static final double EPSILON = 1e-12;
 
@@ -97,19 +120,23 @@ public final class Reallocation {
         SortedMap<String, Double> loads = LoadIndex.loadIndices(requests, capacityShares, window.utilization(), config);
         double imbalance = LoadIndex.imbalanceIndex(loads);
 
-        Measured measured = new Measured(requests, loads, withUtilization);
+        Measured measured = new Measured(requests, loads, capacityShares,
+                withUtilization ? config.loadWeights().requests() : 1, OneNodeMove.sortedUnsigned(positions));
         List<Evaluation.Move> moves = new ArrayList<>();
-        State state = new State(ring, requests, loads, imbalance);
+        State state = new State(ring, measured.requests.clone(), measured.loads.clone(), imbalance);
         int allowed = allowedMoves.applyAsInt(imbalance);
+        Work work = new Work();
+        work.lookups = positions.length;
         while (state.imbalance > config.settleThreshold() && moves.size() < allowed) {
-            State next = bestMove(state, positions, capacityShares, measured, config);
+            State next = bestMove(state, measured, work);
             if (next == null) {
                 break;
             }
             moves.add(new Evaluation.Move(next.from, next.to, state.imbalance, next.imbalance));
             state = next;
         }
-        return new Evaluation(positions.length, loads, imbalance, withUtilization, moves, state.ring);
+        return new Evaluation(positions.length, loads, imbalance, withUtilization, moves, state.ring,
+                new Evaluation.Work(work.candidates, work.lookups));
     }
 
     /**
@@ -133,56 +160,59 @@ public final class Reallocation {
         return moved;
     }
 
-    private static State bestMove(State state, long[] positions, Map<String, Double> capacityShares, Measured measured,
-            AdaptiveVirtualNodesConfig config) {
-        Comparator<Map.Entry<String, Double>> byLoad = Map.Entry.comparingByValue();
-        List<String> donors = state.loads.entrySet().stream()
-                .filter(e -> state.ring.virtualNodes().get(e.getKey()) > 1)
-                .sorted(byLoad.reversed().thenComparing(Map.Entry.comparingByKey()))
-                .map(Map.Entry::getKey).toList();
-        List<String> receivers = state.loads.entrySet().stream()
-                .sorted(byLoad.thenComparing(Map.Entry.comparingByKey()))
-                .map(Map.Entry::getKey).toList();
+    /**
+     * The first improving (else the first neutral) move among donors from the
+     * {@link #CANDIDATE_HOSTS} most loaded hosts and receivers from the {@link #CANDIDATE_HOSTS}
+     * least loaded, each judged by the change in request counts its two arcs make
+     * ({@link OneNodeMove#countChanges}); the ring is built for the chosen move only.
+     */
+    private static State bestMove(State state, Measured measured, Work work) {
+        int hosts = measured.hosts.length;
+        // By L_i, ties to the smaller host id (hosts are sorted by id).
+        Comparator<Integer> byLoad = Comparator.<Integer>comparingDouble(i -> state.loads[i]).thenComparingInt(i -> i);
+        List<Integer> receivers = new ArrayList<>();
+        List<Integer> donors = new ArrayList<>();
+        for (int i = 0; i < hosts; i++) {
+            receivers.add(i);
+            if (state.ring.virtualNodes().get(measured.hosts[i]) > 1) {
+                donors.add(i);
+            }
+        }
+        receivers.sort(byLoad);
+        donors.sort(Comparator.<Integer>comparingDouble(i -> state.loads[i]).reversed().thenComparingInt(i -> i));
+        receivers = receivers.subList(0, Math.min(receivers.size(), CANDIDATE_HOSTS));
+        donors = donors.subList(0, Math.min(donors.size(), CANDIDATE_HOSTS));
+        double[] unchanged = new double[hosts];
+        for (int i = 0; i < hosts; i++) {
+            unchanged[i] = measured.predict(i, state.requests[i]);
+        }
         State neutral = null;
-        for (String from : donors) {
-            for (String to : receivers) {
-                if (!(state.loads.get(from) > state.loads.get(to))) {
+        for (int from : donors) {
+            for (int to : receivers) {
+                if (!(state.loads[from] > state.loads[to])) {
                     continue;
                 }
-                HashRing candidate = state.ring.withVirtualNodes(moveOne(state.ring.virtualNodes(), from, to));
-                State predicted = predict(candidate, owners(candidate, positions), capacityShares, measured, config);
-                predicted.from = from;
-                predicted.to = to;
-                if (predicted.imbalance < state.imbalance - EPSILON) {
-                    return predicted;
+                Map<String, Long> delta = new HashMap<>();
+                work.candidates++;
+                work.lookups += OneNodeMove.of(state.ring, measured.hosts[from], measured.hosts[to])
+                        .countChanges(measured.sortedPositions, delta);
+                long[] requests = state.requests.clone();
+                double[] loads = unchanged.clone();
+                delta.forEach((host, change) -> {
+                    int i = measured.index.get(host);
+                    requests[i] += change;
+                    loads[i] = measured.predict(i, requests[i]);
+                });
+                double imbalance = LoadStatistics.of(loads).coefficientOfVariation();
+                if (imbalance < state.imbalance - EPSILON) {
+                    return state.moved(measured.hosts[from], measured.hosts[to], requests, loads, imbalance);
                 }
-                if (neutral == null && predicted.requests.equals(state.requests)) {
-                    neutral = predicted;
+                if (neutral == null && delta.values().stream().allMatch(change -> change == 0)) {
+                    neutral = state.moved(measured.hosts[from], measured.hosts[to], requests, loads, imbalance);
                 }
             }
         }
         return neutral;
-    }
-
-    /**
-     * {@code L_i} on a candidate ring from the measured window: {@code L_i' = L_i * L_ti' / L_ti},
-     * the request share replayed exactly and the CPU and memory assumed to follow the requests
-     * (exact without utilization reports, where {@code L_i = 100 * L_ti}); a host that had no
-     * request gains {@code 100 * b_t * L_ti'}.
-     */
-    private static State predict(HashRing candidate, SortedMap<String, Long> requests, Map<String, Double> capacityShares,
-            Measured measured, AdaptiveVirtualNodesConfig config) {
-        long total = requests.values().stream().mapToLong(Long::longValue).sum();
-        int hosts = requests.size();
-        double requestWeight = measured.withUtilization ? config.loadRequestWeight() : 1;
-        SortedMap<String, Double> loads = new TreeMap<>();
-        measured.loads.forEach((host, load) -> {
-            double share = capacityShares.getOrDefault(host, 1.0 / hosts);
-            double shareBefore = LoadIndex.requestShare(measured.requests.get(host), total, share, hosts);
-            double shareAfter = LoadIndex.requestShare(requests.get(host), total, share, hosts);
-            loads.put(host, shareBefore > 0 ? load * shareAfter / shareBefore : load + 100 * requestWeight * shareAfter);
-        });
-        return new State(candidate, requests, loads, LoadIndex.imbalanceIndex(loads));
     }
 
     /** Host id to the number of {@code positions} it owns on {@code ring}; every host of the ring, zeros included. */
@@ -197,24 +227,80 @@ public final class Reallocation {
         return counts;
     }
 
-    /** What the evaluated window measured on the current ring: the base of every prediction. */
-    private record Measured(SortedMap<String, Long> requests, SortedMap<String, Double> loads,
-            boolean withUtilization) {
+    /**
+     * What the evaluated window measured on the current ring, by host index (hosts sorted by id):
+     * the base of every prediction.
+     */
+    private static final class Measured {
+        final String[] hosts;
+        final Map<String, Integer> index = new HashMap<>();
+        final long[] requests;
+        final double[] loads;
+        final double[] capacityShares;
+        final long total;
+        final double requestWeight;
+        final long[] sortedPositions;
+
+        Measured(SortedMap<String, Long> requests, SortedMap<String, Double> loads, Map<String, Double> capacityShares,
+                double requestWeight, long[] sortedPositions) {
+            this.hosts = requests.keySet().toArray(new String[0]);
+            this.requests = new long[hosts.length];
+            this.loads = new double[hosts.length];
+            this.capacityShares = new double[hosts.length];
+            for (int i = 0; i < hosts.length; i++) {
+                index.put(hosts[i], i);
+                this.requests[i] = requests.get(hosts[i]);
+                this.loads[i] = loads.get(hosts[i]);
+                this.capacityShares[i] = capacityShares.getOrDefault(hosts[i], 1.0 / hosts.length);
+            }
+            this.total = LongStream.of(this.requests).sum();
+            this.requestWeight = requestWeight;
+            this.sortedPositions = sortedPositions;
+        }
+
+        /**
+         * {@code L_i} of host {@code i} on a ring where it has {@code requestsAfter} of the
+         * replayed requests: {@code L_i' = L_i * L_ti' / L_ti}, the request share replayed
+         * exactly and the CPU and memory assumed to follow the requests (exact without
+         * utilization reports, where {@code L_i = 100 * L_ti}); a host that had no request gains
+         * {@code 100 * b_t * L_ti'}.
+         */
+        double predict(int i, long requestsAfter) {
+            double before = LoadIndex.requestShare(requests[i], total, capacityShares[i], hosts.length);
+            double after = LoadIndex.requestShare(requestsAfter, total, capacityShares[i], hosts.length);
+            return before > 0 ? loads[i] * after / before : loads[i] + 100 * requestWeight * after;
+        }
     }
 
+    /** What an evaluation did, counted as it goes. */
+    private static final class Work {
+        int candidates;
+        long lookups;
+    }
+
+    /** A ring and the requests and load indices (by host index) predicted on it. */
     private static final class State {
         final HashRing ring;
-        final SortedMap<String, Long> requests;
-        final SortedMap<String, Double> loads;
+        final long[] requests;
+        final double[] loads;
         final double imbalance;
         String from;
         String to;
 
-        State(HashRing ring, SortedMap<String, Long> requests, SortedMap<String, Double> loads, double imbalance) {
+        State(HashRing ring, long[] requests, double[] loads, double imbalance) {
             this.ring = ring;
             this.requests = requests;
             this.loads = loads;
             this.imbalance = imbalance;
+        }
+
+        /** The state after moving one node from {@code from} to {@code to}: its ring built, its prediction given. */
+        State moved(String from, String to, long[] requests, double[] loads, double imbalance) {
+            State next = new State(ring.withVirtualNodes(moveOne(ring.virtualNodes(), from, to)), requests, loads,
+                    imbalance);
+            next.from = from;
+            next.to = to;
+            return next;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.github.agentlb.core.avn;
 
+import io.github.agentlb.core.Check;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -39,8 +40,8 @@ public final class VirtualNodeAllocation {
             if (utilization == null) {
                 throw new IllegalArgumentException("start-up utilization of " + host + " must not be null");
             }
-            double p = config.capacityCpuWeight() * utilization.cpu()
-                    + config.capacityMemoryWeight() * utilization.memory();
+            double p = config.capacityWeights().cpu() * utilization.cpu()
+                    + config.capacityWeights().memory() * utilization.memory();
             inverse.put(host, 1 / Math.max(p, AdaptiveVirtualNodesConfig.UTILIZATION_FLOOR));
         });
         return normalized(inverse);
@@ -151,21 +152,22 @@ public final class VirtualNodeAllocation {
      */
     static void requireWeights(Map<String, Double> weights) {
         requireHosts(weights == null ? null : weights.keySet());
-        weights.forEach((host, w) -> {
-            if (w == null || !(w > 0) || w.isInfinite()) {
-                throw new IllegalArgumentException("weight of " + host + " must be > 0, was " + w);
-            }
-        });
+        weights.forEach((host, w) -> Check.finitePositive("weight of " + host, w == null ? Double.NaN : w));
+    }
+
+    /**
+     * The weights normalized to sum to 1, sorted by host id.
+     *
+     * @throws IllegalArgumentException as {@link #requireWeights}
+     */
+    static SortedMap<String, Double> shares(Map<String, Double> weights) {
+        requireWeights(weights);
+        return normalized(new TreeMap<>(weights));
     }
 
     private static void requireHosts(Collection<String> hosts) {
-        if (hosts == null || hosts.isEmpty()) {
-            throw new IllegalArgumentException("hosts must not be empty, was " + hosts);
-        }
-        for (String host : hosts) {
-            if (host == null || host.isBlank()) {
-                throw new IllegalArgumentException("host id must not be blank, was '" + host + "'");
-            }
+        for (String host : Check.notEmpty("hosts", hosts)) {
+            Check.notBlank("host id", host);
         }
     }
 }

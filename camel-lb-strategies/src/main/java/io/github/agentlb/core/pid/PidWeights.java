@@ -4,7 +4,6 @@ import io.github.agentlb.core.Check;
 import io.github.agentlb.core.select.SmoothWeightedRoundRobin;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Each agent's process variable (utilization, a fraction that may exceed 1 while it queues) is
  * the mean of its own reports during the period, else the balancer's measurement of an agent that
  * never reported, else none (the agent is <i>stale</i>): {@link UtilizationSignal}. Weights are
- * kept at mean 1 within [minWeight, maxWeight] by {@link WeightNormalization}.
+ * kept at mean 1 within [minWeight, maxWeight] by {@link WeightNormalization}. The step itself is
+ * {@code FleetStep}. About 330 lines: this design comment and each public method's contract.
  *
  * <h2>Control step</h2>
  * With {@code dt} the time since the previous step (seconds, from the injected clock):
@@ -45,10 +45,8 @@ import org.slf4j.LoggerFactory;
  * <p>When a poor fit: the loop balances <i>utilization</i>, so it needs traffic to learn (at
  * no traffic nothing moves) and it assumes requests of similar cost on average.
  *
- * <p>Longer than 300 lines for this design comment and the step's rationale.
- *
  * <h2>Threads and cost</h2>
- * Thread-safe. {@link #select()} and {@link #candidates()} are O(1) and lock-free;
+ * Thread-safe. {@link #select()} is O(1) and lock-free;
  * {@link #report}, {@link #requestStarted} and {@link #requestFinished} are lock-free (one map
  * lookup and an atomic update; a report allocates one small object and retries its
  * compare-and-set under contention). {@link #controlStep()} and {@link #setAgents} take an internal
@@ -61,7 +59,6 @@ public final class PidWeights {
     private final PidWeightsConfig config;
     private final PidController.Config controllerConfig;
     private final LongSupplier nanoClock;
-    private final long reportExpiryNanos;
     private final SmoothWeightedRoundRobin selector;
     private final Object lock = new Object();
 
@@ -95,7 +92,6 @@ public final class PidWeights {
         this.config = config;
         this.controllerConfig = config.controllerConfig();
         this.nanoClock = nanoClock;
-        this.reportExpiryNanos = config.reportExpiry().toNanos();
         this.selector = new SmoothWeightedRoundRobin(config.scheduleResolution());
         this.lastStepNanos = nanoClock.getAsLong();
     }
@@ -282,42 +278,7 @@ public final class PidWeights {
                 return;
             }
             double dt = stepNanos / 1e9;
-            int n = current.size();
-            AgentState[] states = current.values().toArray(new AgentState[0]);
-            double[] pv = new double[n];
-            double pvSum = 0;
-            int withSignal = 0;
-            for (int i = 0; i < n; i++) {
-                pv[i] = states[i].signal.processVariable(now, stepNanos, reportExpiryNanos, config.nominalCapacity());
-                if (!Double.isNaN(pv[i])) {
-                    pvSum += pv[i];
-                    withSignal++;
-                }
-            }
-            double setpoint = withSignal == 0 ? Double.NaN : pvSum / withSignal;
-            double[] w = new double[n];
-            double updatedSum = 0;
-            for (int i = 0; i < n; i++) {
-                AgentState s = states[i];
-                s.utilization = pv[i];
-                if (!Double.isNaN(pv[i])) {
-                    w[i] = s.weight * (1 + s.controller.update(setpoint, pv[i], dt));
-                    updatedSum += w[i];
-                }
-            }
-            // The mean of the updated weights, so that a stale agent sits exactly at the mean
-            // once the weights are normalized.
-            double staleWeight = withSignal == 0 ? 1.0 : updatedSum / withSignal;
-            for (int i = 0; i < n; i++) {
-                if (Double.isNaN(pv[i])) {
-                    states[i].controller.reset();
-                    w[i] = staleWeight;
-                }
-            }
-            WeightNormalization.normalize(w, config.minWeight(), config.maxWeight());
-            for (int i = 0; i < n; i++) {
-                states[i].weight = w[i];
-            }
+            double setpoint = FleetStep.step(current.values().toArray(new AgentState[0]), now, stepNanos, config);
             publish(current);
             if (LOG.isDebugEnabled()) {
                 LOG.debug("PID step dt={}s setpoint={} weights={} utilizations={}",
@@ -333,16 +294,6 @@ public final class PidWeights {
      */
     public String select() {
         return selector.select();
-    }
-
-    /**
-     * Picks an agent and returns the failover order: the chosen agent first, then the others in
-     * descending weight, ties by id. O(1) to obtain, lock-free.
-     *
-     * @return the candidates, empty when there are no agents
-     */
-    public Iterator<String> candidates() {
-        return selector.candidates();
     }
 
     /** @return the selection schedule in use, immutable; replaced by each effective step */
@@ -378,18 +329,5 @@ public final class PidWeights {
 
     private record Snapshot(Map<String, Double> weights, Map<String, Double> utilizations) {
         static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of());
-    }
-
-    private static final class AgentState {
-        final PidController controller;
-        final UtilizationSignal signal = new UtilizationSignal();
-        // weight and utilization are read and written under the PidWeights lock only.
-        double weight;
-        double utilization = Double.NaN;
-
-        AgentState(PidController controller, double weight) {
-            this.controller = controller;
-            this.weight = weight;
-        }
     }
 }

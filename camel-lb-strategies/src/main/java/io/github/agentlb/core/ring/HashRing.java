@@ -8,11 +8,9 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
@@ -85,16 +83,14 @@ public final class HashRing {
      */
     public static HashRing of(Map<String, Integer> virtualNodes, HashFunction hashFunction) {
         Objects.requireNonNull(hashFunction, "hashFunction");
-        if (virtualNodes == null || virtualNodes.isEmpty()) {
-            throw new IllegalArgumentException("agents must not be empty, was " + virtualNodes);
-        }
+        Check.notEmpty("agents", virtualNodes == null ? null : virtualNodes.keySet());
         SortedMap<String, Integer> copy = new TreeMap<>();
         virtualNodes.forEach((agent, count) -> {
-            Check.notBlank("agent id", agent);
-            if (count == null || count < 1) {
-                throw new IllegalArgumentException("virtualNodes of " + agent + " must be >= 1, was " + count);
+            String field = "virtualNodes of " + Check.notBlank("agent id", agent);
+            if (count == null) {
+                throw new IllegalArgumentException(field + " must be >= 1, was null");
             }
-            copy.put(agent, count);
+            copy.put(agent, Check.atLeast(field, count, 1));
         });
         return new HashRing(hashFunction, copy);
     }
@@ -106,9 +102,7 @@ public final class HashRing {
      */
     public static HashRing uniform(Collection<String> agents, int virtualNodesPerAgent, HashFunction hashFunction) {
         Check.atLeast("virtualNodes", virtualNodesPerAgent, 1);
-        if (agents == null || agents.isEmpty()) {
-            throw new IllegalArgumentException("agents must not be empty, was " + agents);
-        }
+        Check.notEmpty("agents", agents);
         Map<String, Integer> counts = new TreeMap<>();
         for (String agent : agents) {
             if (counts.put(agent, virtualNodesPerAgent) != null) {
@@ -145,61 +139,16 @@ public final class HashRing {
      * iterator; the first k agents cost O(log v + points walked).
      */
     public Iterator<String> agentsClockwise(long position) {
-        return new Clockwise(pointIndex(position));
-    }
-
-    /**
-     * The walk behind {@link #agentsClockwise}. Nothing is computed ahead: most requests take only
-     * the owner, so the set of agents seen is created on the first step past it.
-     */
-    private final class Clockwise implements Iterator<String> {
-        private final int start;
-        private int step;
-        private Set<String> seen;
-        private String next;
-
-        Clockwise(int start) {
-            this.start = start;
-        }
-
-        @Override
-        public boolean hasNext() {
-            if (next == null) {
-                next = advance();
-            }
-            return next != null;
-        }
-
-        @Override
-        public String next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            String current = next;
-            next = null;
-            return current;
-        }
-
-        private String advance() {
-            if (step == 0) {
-                step = 1;
-                return owners[start];
-            }
-            if (seen == null) {
-                seen = new HashSet<>();
-                seen.add(owners[start]);
-            }
-            while (seen.size() < virtualNodes.size() && step < points.length) {
-                String owner = owners[(start + step++) % points.length];
-                if (seen.add(owner)) {
-                    return owner;
-                }
-            }
-            return null;
-        }
+        return new ClockwiseAgents(owners, virtualNodes.size(), pointIndex(position));
     }
 
     private int pointIndex(long position) {
+        int first = firstAtOrAfter(position);
+        return first == points.length ? 0 : first;
+    }
+
+    /** The index of the first point at or after {@code position} (unsigned), {@link #size()} if none: no wrap. */
+    int firstAtOrAfter(long position) {
         int lo = 0;
         int hi = points.length;
         while (lo < hi) {
@@ -210,7 +159,19 @@ public final class HashRing {
                 hi = mid;
             }
         }
-        return lo == points.length ? 0 : lo;
+        return lo;
+    }
+
+    long pointAt(int i) {
+        return points[i];
+    }
+
+    String ownerAt(int i) {
+        return owners[i];
+    }
+
+    int indexAt(int i) {
+        return indices[i];
     }
 
     /**

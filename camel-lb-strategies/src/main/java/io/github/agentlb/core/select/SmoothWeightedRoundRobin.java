@@ -4,10 +4,8 @@ import io.github.agentlb.core.Check;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -33,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * wherever order matters, so the schedule depends only on the weights, never on insertion order
  * or identity hash codes.
  *
- * <p>Thread-safety: {@link #select()}, {@link #candidates()} and {@link #schedule()} are safe from
+ * <p>Thread-safety: {@link #select()} and {@link #schedule()} are safe from
  * any number of threads. {@link #setWeights(Map)} is safe too but O(slots x agents); call it off
  * the request path.
  */
@@ -82,22 +80,6 @@ public final class SmoothWeightedRoundRobin {
             return null;
         }
         return current.slots[Math.floorMod(counter.getAndIncrement(), current.slots.length)];
-    }
-
-    /**
-     * Picks the next agent and returns the failover order: the chosen agent first, then every
-     * other agent once, in descending weight, ties by agent id. Advances the schedule by exactly
-     * one pick. O(1) to obtain; the iterator is lazy and does not support removal.
-     *
-     * @return the candidates; empty when there are no agents
-     */
-    public Iterator<String> candidates() {
-        Schedule current = schedule;
-        if (current.slots.length == 0) {
-            return Collections.emptyIterator();
-        }
-        String chosen = current.slots[Math.floorMod(counter.getAndIncrement(), current.slots.length)];
-        return new CandidateIterator(chosen, current.failoverOrder);
     }
 
     /** @return the schedule in use, immutable */
@@ -282,46 +264,6 @@ public final class SmoothWeightedRoundRobin {
         @Override
         public String toString() {
             return "Schedule[length=" + slots.length + ", slotCounts=" + slotCounts + "]";
-        }
-    }
-
-    private static final class CandidateIterator implements Iterator<String> {
-        private final String chosen;
-        private final String[] rest;
-        private boolean chosenReturned;
-        private int next;
-
-        CandidateIterator(String chosen, String[] rest) {
-            this.chosen = chosen;
-            this.rest = rest;
-        }
-
-        @Override
-        public boolean hasNext() {
-            if (!chosenReturned) {
-                return true;
-            }
-            skipChosen();
-            return next < rest.length;
-        }
-
-        @Override
-        public String next() {
-            if (!chosenReturned) {
-                chosenReturned = true;
-                return chosen;
-            }
-            skipChosen();
-            if (next >= rest.length) {
-                throw new NoSuchElementException();
-            }
-            return rest[next++];
-        }
-
-        private void skipChosen() {
-            if (next < rest.length && rest[next].equals(chosen)) {
-                next++;
-            }
         }
     }
 }

@@ -7,7 +7,7 @@ import io.github.agentlb.core.hash.HashAlgorithm;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Every setting at the edge of its range, and {@code from} copying every field. */
+/** Every setting at the edge of its range, and {@code toBuilder} copying every field. */
 class AdaptiveVirtualNodesConfigTest {
 
     private static AdaptiveVirtualNodesConfig everyFieldSet() {
@@ -18,11 +18,11 @@ class AdaptiveVirtualNodesConfigTest {
     }
 
     @Test
-    void everySetterIsKeptAndFromCopiesEveryField() {
+    void everySetterIsKeptAndToBuilderCopiesEveryField() {
         AdaptiveVirtualNodesConfig c = everyFieldSet();
 
-        assertThat(new double[] {c.capacityCpuWeight(), c.capacityMemoryWeight(), c.loadCpuWeight(),
-                c.loadMemoryWeight(), c.loadRequestWeight(), c.imbalanceThreshold(), c.settleThreshold(),
+        assertThat(new double[] {c.capacityWeights().cpu(), c.capacityWeights().memory(), c.loadWeights().cpu(),
+                c.loadWeights().memory(), c.loadWeights().requests(), c.imbalanceThreshold(), c.settleThreshold(),
                 c.utilizationSmoothing()}).containsExactly(0.25, 0.75, 0.5, 0.25, 0.25, 0.2, 0.05, 0.75);
         assertThat(new int[] {c.totalVirtualNodes(), c.cooldownWindows(), c.maxMovesPerEvaluation(),
                 c.evaluationWindow(), c.historySize()}).containsExactly(30, 3, 4, 50, 500);
@@ -32,15 +32,15 @@ class AdaptiveVirtualNodesConfigTest {
                 + " b_t=0.25, N=30, threshold=0.2, settleThreshold=0.05, cooldownWindows=3, utilizationSmoothing=0.75,"
                 + " maxMovesPerEvaluation=4, evaluationWindow=50, historySize=500, reportExpiry=PT2S, hash="
                 + HashAlgorithm.MD5 + "]");
-        assertThat(AdaptiveVirtualNodesConfig.from(c).build().toString()).isEqualTo(c.toString());
+        assertThat(c.toBuilder().build().toString()).isEqualTo(c.toString());
     }
 
     @Test
-    void fromKeepsAResolvedSettleThresholdWhenTheThresholdChangesLater() {
+    void toBuilderKeepsAResolvedSettleThresholdWhenTheThresholdChangesLater() {
         AdaptiveVirtualNodesConfig defaults = AdaptiveVirtualNodesConfig.ofDefaults();
 
         // 0.7 x 0.1 was resolved; raising the threshold afterwards keeps it rather than rescaling it
-        assertThat(AdaptiveVirtualNodesConfig.from(defaults).imbalanceThreshold(0.5).build().settleThreshold())
+        assertThat(defaults.toBuilder().imbalanceThreshold(0.5).build().settleThreshold())
                 .isEqualTo(defaults.settleThreshold());
     }
 
@@ -51,9 +51,9 @@ class AdaptiveVirtualNodesConfigTest {
                 .cooldownWindows(0).utilizationSmoothing(1).maxMovesPerEvaluation(1).evaluationWindow(1)
                 .historySize(1).reportExpiry(Duration.ofNanos(1)).build();
 
-        assertThat(c.capacityCpuWeight()).isZero();
-        assertThat(c.capacityMemoryWeight()).isEqualTo(1.0);
-        assertThat(c.loadCpuWeight()).isEqualTo(1.0);
+        assertThat(c.capacityWeights().cpu()).isZero();
+        assertThat(c.capacityWeights().memory()).isEqualTo(1.0);
+        assertThat(c.loadWeights().cpu()).isEqualTo(1.0);
         assertThat(c.totalVirtualNodes()).isEqualTo(1);
         assertThat(c.settleThreshold()).isEqualTo(c.imbalanceThreshold());
         assertThat(c.cooldownWindows()).isZero();
@@ -64,8 +64,8 @@ class AdaptiveVirtualNodesConfigTest {
         assertThat(c.reportExpiry()).isEqualTo(Duration.ofNanos(1));
         assertThat(AdaptiveVirtualNodesConfig.custom().imbalanceThreshold(Double.MIN_VALUE)
                 .settleThreshold(Double.MIN_VALUE).build().imbalanceThreshold()).isEqualTo(Double.MIN_VALUE);
-        assertThat(AdaptiveVirtualNodesConfig.custom().loadWeights(0, 1, 0).build().loadMemoryWeight()).isEqualTo(1.0);
-        assertThat(AdaptiveVirtualNodesConfig.custom().loadWeights(0, 0, 1).build().loadRequestWeight()).isEqualTo(1.0);
+        assertThat(AdaptiveVirtualNodesConfig.custom().loadWeights(0, 1, 0).build().loadWeights().memory()).isEqualTo(1.0);
+        assertThat(AdaptiveVirtualNodesConfig.custom().loadWeights(0, 0, 1).build().loadWeights().requests()).isEqualTo(1.0);
     }
 
     @Test

@@ -28,11 +28,11 @@ class AdaptiveVirtualNodesCoreTest {
 
     @Test
     void defaults() {
-        assertThat(DEFAULTS.capacityCpuWeight()).isEqualTo(0.5);
-        assertThat(DEFAULTS.capacityMemoryWeight()).isEqualTo(0.5);
-        assertThat(DEFAULTS.loadCpuWeight()).isEqualTo(0.4);
-        assertThat(DEFAULTS.loadMemoryWeight()).isEqualTo(0.4);
-        assertThat(DEFAULTS.loadRequestWeight()).isEqualTo(0.2);
+        assertThat(DEFAULTS.capacityWeights().cpu()).isEqualTo(0.5);
+        assertThat(DEFAULTS.capacityWeights().memory()).isEqualTo(0.5);
+        assertThat(DEFAULTS.loadWeights().cpu()).isEqualTo(0.4);
+        assertThat(DEFAULTS.loadWeights().memory()).isEqualTo(0.4);
+        assertThat(DEFAULTS.loadWeights().requests()).isEqualTo(0.2);
         assertThat(DEFAULTS.totalVirtualNodes()).isEqualTo(150);
         assertThat(DEFAULTS.imbalanceThreshold()).isEqualTo(0.1);
         assertThat(DEFAULTS.settleThreshold()).isCloseTo(0.07, within(1e-12));
@@ -42,7 +42,7 @@ class AdaptiveVirtualNodesCoreTest {
         assertThat(DEFAULTS.evaluationWindow()).isEqualTo(100);
         assertThat(DEFAULTS.historySize()).isEqualTo(2000);
         assertThat(DEFAULTS.reportExpiry()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(AdaptiveVirtualNodesConfig.from(DEFAULTS).build().toString()).isEqualTo(DEFAULTS.toString());
+        assertThat(DEFAULTS.toBuilder().build().toString()).isEqualTo(DEFAULTS.toString());
         assertThat(DEFAULTS.hashFunction()).isEqualTo(HashAlgorithm.FNV1_64_MIXED);
     }
 
@@ -71,7 +71,7 @@ class AdaptiveVirtualNodesCoreTest {
         assertThatThrownBy(() -> AdaptiveVirtualNodesConfig.custom().settleThreshold(0.2).build()).hasMessage(
                 "settleThreshold must be <= imbalanceThreshold (0.1), was 0.2");
         assertThatThrownBy(() -> b.hashFunction("sha1")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(b.capacityWeights(0.3, 0.7).loadWeights(0, 0, 1).hashFunction("fnv1-64").build().loadRequestWeight())
+        assertThat(b.capacityWeights(0.3, 0.7).loadWeights(0, 0, 1).hashFunction("fnv1-64").build().loadWeights().requests())
                 .isEqualTo(1.0);
     }
 
@@ -84,7 +84,7 @@ class AdaptiveVirtualNodesCoreTest {
         AdaptiveVirtualNodesConfig paper = AdaptiveVirtualNodesConfig.custom().paperRule().build();
         assertThat(List.of(paper.settleThreshold(), (double) paper.cooldownWindows(), paper.utilizationSmoothing(),
                 (double) paper.maxMovesPerEvaluation())).containsExactly(0.1, 0.0, 1.0, 1.0);
-        assertThat(AdaptiveVirtualNodesConfig.from(paper).build().settleThreshold()).isEqualTo(0.1);
+        assertThat(paper.toBuilder().build().settleThreshold()).isEqualTo(0.1);
     }
 
     // ---- eqs. (1) and (2)
@@ -120,7 +120,7 @@ class AdaptiveVirtualNodesCoreTest {
                 .containsExactly(50, 50, 50);
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(w221, 2))
                 .hasMessage("totalVirtualNodes must be >= the number of hosts (3), was 2");
-        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 0.0), 2)).hasMessage("weight of a must be > 0, was 0.0");
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 0.0), 2)).hasMessage("weight of a must be finite and > 0, was 0.0");
     }
 
     // ---- eqs. (3)-(5)

@@ -145,7 +145,7 @@ class MembershipChangeTest {
         assertThatThrownBy(() -> avn.setHosts(Map.of("a", 1, "b", 0), Map.of("a", 0.5, "b", 0.5)))
                 .hasMessage("virtualNodes of b must be >= 1, was 0");
         assertThatThrownBy(() -> avn.setHosts(Map.of("a", 1), Map.of("a", 0.0)))
-                .hasMessage("capacity weight of a must be > 0, was 0.0");
+                .hasMessage("weight of a must be finite and > 0, was 0.0");
         assertThatThrownBy(() -> new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(2).build())
                 .updateHosts(List.of("a", "b", "c"))).hasMessage("totalVirtualNodes must be >= the number of hosts (3), was 2");
 
@@ -159,7 +159,7 @@ class MembershipChangeTest {
     @Test
     void theStepFunctionChecksItsArguments() {
         assertThatThrownBy(() -> MembershipChange.virtualNodes(Map.of("a", 5), Map.of("a", 1.0, "b", -1.0), 10))
-                .hasMessage("weight of b must be > 0, was -1.0");
+                .hasMessage("weight of b must be finite and > 0, was -1.0");
         assertThatThrownBy(() -> MembershipChange.virtualNodes(Map.of(), Map.of(), 10))
                 .hasMessage("hosts must not be empty, was []");
         assertThat(MembershipChange.virtualNodes(Map.of(), Map.of("a", 1.0, "b", 3.0), 8))

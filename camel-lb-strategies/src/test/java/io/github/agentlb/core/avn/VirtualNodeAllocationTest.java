@@ -35,12 +35,12 @@ class VirtualNodeAllocationTest {
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(null, 3)).hasMessage("hosts must not be empty, was null");
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of(), 3)).hasMessage("hosts must not be empty, was []");
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(blank, 3)).hasMessage("host id must not be blank, was ' '");
-        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(nullWeight, 3)).hasMessage("weight of a must be > 0, was null");
-        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", -1.0), 3)).hasMessage("weight of a must be > 0, was -1.0");
-        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 0.0), 3)).hasMessage("weight of a must be > 0, was 0.0");
-        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", Double.NaN), 3)).hasMessage("weight of a must be > 0, was NaN");
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(nullWeight, 3)).hasMessage("weight of a must be finite and > 0, was NaN");
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", -1.0), 3)).hasMessage("weight of a must be finite and > 0, was -1.0");
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 0.0), 3)).hasMessage("weight of a must be finite and > 0, was 0.0");
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", Double.NaN), 3)).hasMessage("weight of a must be finite and > 0, was NaN");
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", Double.POSITIVE_INFINITY), 3))
-                .hasMessage("weight of a must be > 0, was Infinity");
+                .hasMessage("weight of a must be finite and > 0, was Infinity");
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 1.0, "b", 1.0), 1))
                 .hasMessage("totalVirtualNodes must be >= the number of hosts (2), was 1");
         assertThatThrownBy(() -> VirtualNodeAllocation.equalWeights(null)).hasMessage("hosts must not be empty, was null");
