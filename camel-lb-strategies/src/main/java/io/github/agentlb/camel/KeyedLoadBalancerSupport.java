@@ -4,6 +4,7 @@ import io.github.agentlb.core.Check;
 import io.github.agentlb.core.bounded.BoundedLoad;
 import io.github.agentlb.core.bounded.BoundedLoads;
 import io.github.agentlb.core.bounded.Placement;
+import io.github.agentlb.core.bounded.RingWalk;
 import io.github.agentlb.core.select.RoundRobin;
 import java.util.Iterator;
 import java.util.List;
@@ -71,7 +72,12 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
      */
     public void setBoundedLoad(BoundedLoad boundedLoad) {
         Objects.requireNonNull(boundedLoad, "boundedLoad");
-        boundedLoads = boundedLoad.isEnabled() ? new BoundedLoads(boundedLoad, this::nanoTime) : null;
+        BoundedLoads fresh = null;
+        if (boundedLoad.isEnabled()) {
+            fresh = new BoundedLoads(boundedLoad, this::nanoTime);
+            fresh.setAgents(agentIds());
+        }
+        boundedLoads = fresh;
     }
 
     /**
@@ -117,8 +123,19 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
         if (bounded == null) {
             return new Selection(clockwise, detail);
         }
-        Placement placement = bounded.place(value, position, clockwise);
-        return new Selection(placement.agents().iterator(), () -> detail.get() + " bounded=" + placement.kind());
+        RingWalk walk = new RingWalk(clockwise);
+        Placement placement = bounded.place(value, position, walk);
+        return new Selection(walk.startingWith(placement.agent()), () -> detail.get() + " bounded=" + placement.kind());
+    }
+
+    /** Bounded loads follow the membership here, not on the request path. */
+    @Override
+    void membersChanging(List<String> agentIds) {
+        super.membersChanging(agentIds);
+        BoundedLoads bounded = boundedLoads;
+        if (bounded != null) {
+            bounded.setAgents(agentIds);
+        }
     }
 
     /** Counts the attempt as load of {@code agentId} for bounded loads. */

@@ -42,6 +42,11 @@ final class DecayedCount {
         } while (!state.compareAndSet(current, next));
     }
 
+    /** The clock reading of the latest {@link #add} (or of creation), ns. */
+    long lastNanos() {
+        return state.get().nanos;
+    }
+
     /** The count at {@code nowNanos}, in events. */
     double valueAt(long nowNanos) {
         return decayed(state.get(), nowNanos);
