@@ -27,10 +27,10 @@ final class AgentLoads {
         final long rankSalt;
         volatile double shedRank;
 
-        Agent(String id, double tauNanos, double demandTauNanos, long nowNanos) {
-            sent = new DecayedCount(tauNanos, nowNanos);
-            offered = new DecayedCount(demandTauNanos, nowNanos);
-            heavy = new DecayedCount(demandTauNanos, nowNanos);
+        Agent(String id, double tauNanos, double demandTauNanos) {
+            sent = new DecayedCount(tauNanos);
+            offered = new DecayedCount(demandTauNanos);
+            heavy = new DecayedCount(demandTauNanos);
             rankSalt = rankSalt(id);
         }
 
@@ -98,24 +98,24 @@ final class AgentLoads {
     }
 
     /** Makes {@code ids} the agents: new ones start at zero, departed ones are forgotten. */
-    synchronized void setAgents(Collection<String> ids, long nowNanos) {
+    synchronized void setAgents(Collection<String> ids) {
         Map<String, Agent> next = new TreeMap<>();
         for (String id : ids) {
             Agent kept = agents.get(id);
-            next.put(id, kept != null ? kept : new Agent(id, tauNanos, demandTauNanos, nowNanos));
+            next.put(id, kept != null ? kept : new Agent(id, tauNanos, demandTauNanos));
         }
         agents = Collections.unmodifiableMap(next);
     }
 
     /** Adds those of {@code ids} not known yet (a walk seen before any membership was set); returns the snapshot. */
-    Map<String, Agent> learn(Collection<String> ids, long nowNanos) {
+    Map<String, Agent> learn(Collection<String> ids) {
         Map<String, Agent> current = agents;
         if (current.keySet().containsAll(ids)) {
             return current;
         }
         synchronized (this) {
             Map<String, Agent> next = new TreeMap<>(agents);
-            ids.forEach(id -> next.computeIfAbsent(id, a -> new Agent(id, tauNanos, demandTauNanos, nowNanos)));
+            ids.forEach(id -> next.computeIfAbsent(id, a -> new Agent(id, tauNanos, demandTauNanos)));
             agents = Collections.unmodifiableMap(next);
             return agents;
         }
@@ -125,7 +125,7 @@ final class AgentLoads {
     void recordSent(String id, long nowNanos) {
         Agent agent = agents.get(id);
         if (agent == null) {
-            agent = learn(List.of(id), nowNanos).get(id);
+            agent = learn(List.of(id)).get(id);
         }
         agent.sent.add(1, nowNanos);
     }

@@ -89,7 +89,7 @@ public final class BoundedLoads {
         double tauNanos = config.decayTime().toNanos();
         this.agents = new AgentLoads(tauNanos, tauNanos * DEMAND_DECAY_FACTOR);
         this.keys = new KeyTable(config.maxKeys(), tauNanos);
-        this.requests = new DecayedCount(tauNanos * DEMAND_DECAY_FACTOR, nanoClock.getAsLong());
+        this.requests = new DecayedCount(tauNanos * DEMAND_DECAY_FACTOR);
     }
 
     /** The configuration. */
@@ -102,7 +102,7 @@ public final class BoundedLoads {
      * are forgotten. Agents of a walk not set here are learned on first sight.
      */
     public void setAgents(Collection<String> agentIds) {
-        agents.setAgents(agentIds, nanoClock.getAsLong());
+        agents.setAgents(agentIds);
     }
 
     /** {@link #place(String, long, RingWalk)} on a walk not needed afterwards. */
@@ -123,7 +123,7 @@ public final class BoundedLoads {
         long now = nanoClock.getAsLong();
         Map<String, AgentLoads.Agent> members = agents.snapshot();
         if (!members.containsKey(home) || members.size() < 2) {
-            members = agents.learn(walk.agents(), now);
+            members = agents.learn(walk.agents());
         }
         if (members.size() < 2) {
             return new Placement(home, Kind.HOME);
@@ -149,7 +149,7 @@ public final class BoundedLoads {
         long now = loads.now;
         String home = walk.home();
         AgentLoads.Agent homeAgent = loads.members.get(home);
-        KeyTable.Entry entry = keys.touch(key, now);
+        KeyTable.Entry entry = keys.touch(key);
         double rate = entry.rate.valueAt(now);
         entry.rate.add(1, now);
         requests.add(1, now);

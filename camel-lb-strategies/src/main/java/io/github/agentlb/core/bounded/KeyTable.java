@@ -24,8 +24,8 @@ final class KeyTable {
         final DecayedCount rate;
         volatile String overflowAgent;
 
-        Entry(double tauNanos, long nowNanos) {
-            this.rate = new DecayedCount(tauNanos, nowNanos);
+        Entry(double tauNanos) {
+            this.rate = new DecayedCount(tauNanos);
         }
     }
 
@@ -41,11 +41,11 @@ final class KeyTable {
         this.tauNanos = tauNanos;
     }
 
-    /** The entry of {@code key}, created at {@code nowNanos} when new. */
-    Entry touch(String key, long nowNanos) {
+    /** The entry of {@code key}, created when new. */
+    Entry touch(String key) {
         Entry entry = entries.get(key);
         if (entry == null) {
-            entry = entries.computeIfAbsent(key, k -> new Entry(tauNanos, nowNanos));
+            entry = entries.computeIfAbsent(key, k -> new Entry(tauNanos));
             if (entries.size() > maxKeys + slack) {
                 evict();
             }

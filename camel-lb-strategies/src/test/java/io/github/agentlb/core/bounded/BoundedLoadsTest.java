@@ -137,7 +137,7 @@ class BoundedLoadsTest {
 
     @Test
     void theThresholdRisesWithTheShareAtCAndFallsOnlyWithTheShareAtCLow() {
-        AgentLoads.Agent agent = new AgentLoads.Agent("A", 1e9, 1e9, 0);
+        AgentLoads.Agent agent = new AgentLoads.Agent("A", 1e9, 1e9);
         agent.offered.add(100, 0);
         // s(1.25) = (100 - 1.25 x 50) / 100 = 0.375 = 6/16 exactly
         assertThat(agent.shedThreshold(0, 50, 1.25, 1.0, 1 / 16.0)).isEqualTo(0.375);
@@ -240,7 +240,8 @@ class BoundedLoadsTest {
         send(loads, "A", 100);
         clock.set(Duration.ofSeconds(10).toNanos());
         assertThat(loads.loads().get("A")).isCloseTo(100 * Math.exp(-1), within(1e-9));
-        DecayedCount count = new DecayedCount(1e9, 5_000_000_000L);
+        DecayedCount count = new DecayedCount(1e9);
+        assertThat(count.valueAt(Long.MAX_VALUE)).isZero();
         count.add(1, 5_000_000_000L);
         count.add(1, 4_000_000_000L);
         assertThat(count.valueAt(5_000_000_000L)).isEqualTo(2.0);
