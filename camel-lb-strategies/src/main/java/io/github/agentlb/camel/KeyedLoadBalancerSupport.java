@@ -23,10 +23,12 @@ import org.slf4j.LoggerFactory;
  * log.
  *
  * <p>Bounded loads (off by default): with {@link #setBoundedLoad} or {@link #setBalanceFactor},
- * a key whose ring owner has more than c x the mean share of recent requests goes to the next
- * agent of the ring walk under the bound, and stays there (see {@link BoundedLoads}); the ring is
- * unchanged. Each attempt sent counts as load ({@link #attemptStarted}); the decision log line
- * gains {@code bounded=<HOME|OVERFLOW|STICKY|RETURNED|HELD>}. Thread-safe.
+ * an agent above c x the mean share of recent requests passes on the share of its cold keys
+ * with the lowest hash ranks to the next agent of the ring walk, and heavy keys stay home (see
+ * {@link BoundedLoads}); the ring is unchanged, and balancer replicas move nearly the same keys.
+ * Each attempt sent counts as load ({@link #attemptStarted}); the agents follow membership
+ * changes; the decision log line gains {@code bounded=<HOME|OVERFLOW|STICKY|RETURNED|HELD>}.
+ * Thread-safe.
  */
 public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport {
 

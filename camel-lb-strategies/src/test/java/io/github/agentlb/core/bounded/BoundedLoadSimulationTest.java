@@ -143,7 +143,8 @@ class BoundedLoadSimulationTest {
         configs.put("rank c=1.25 key-seeded", ranked.toBuilder().overflowOrder(OverflowOrder.KEY_SEEDED).build());
         configs.put("rank c=1.1 clockwise", ranked.toBuilder().balanceFactor(1.1).build());
         for (Object[] workload : List.of(new Object[] {0.2, SHORT, SHORT_WINDOW, 1}, new Object[] {0.2, LONG, LONG_WINDOW, 1},
-                new Object[] {0.5, LONG, LONG_WINDOW, 1}, new Object[] {0.2, LONG, LONG_WINDOW, 2},
+                new Object[] {0.5, LONG, LONG_WINDOW, 1}, new Object[] {0.2, SHORT, SHORT_WINDOW, 2},
+                new Object[] {0.2, LONG, LONG_WINDOW, 2},
                 new Object[] {0.5, LONG, LONG_WINDOW, 2})) {
             System.out.printf("F=%s requests=%s window=%s replicas=%s%n", workload);
             configs.forEach((name, config) -> {
