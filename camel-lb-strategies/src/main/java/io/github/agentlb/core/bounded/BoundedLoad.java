@@ -46,7 +46,7 @@ public final class BoundedLoad {
 
     /** Default balance factor: 1.25, as HAProxy's {@code hash-balance-factor 125}. */
     public static final double DEFAULT_BALANCE_FACTOR = 1.25;
-    /** Default return factor: 1.0, an overflowed key returns when home is at the mean. */
+    /** Default return factor: 1.0, keys that left come back only as far as home stays at the mean. */
     public static final double DEFAULT_RETURN_FACTOR = 1.0;
     /** Default decay time constant of the load measure: 10 s. */
     public static final Duration DEFAULT_DECAY_TIME = Duration.ofSeconds(10);
@@ -118,7 +118,7 @@ public final class BoundedLoad {
         return overflowOrder;
     }
 
-    /** @return whether overflow is sticky (with hysteresis) rather than decided per request */
+    /** @return whether the rank rule (with hysteresis) applies rather than the plain per-request rule */
     public boolean sticky() {
         return sticky;
     }

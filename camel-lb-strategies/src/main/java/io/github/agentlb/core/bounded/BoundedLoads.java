@@ -164,7 +164,8 @@ public final class BoundedLoads {
         }
         String before = entry.overflowAgent;
         if (loads.mean < WARMUP_MEAN) {
-            return new Placement(home, Kind.HOME);
+            entry.overflowAgent = null;
+            return new Placement(home, before == null ? Kind.HOME : Kind.RETURNED);
         }
         double meanRequests = requests.valueAt(now) / loads.members.size();
         String chosen = home;

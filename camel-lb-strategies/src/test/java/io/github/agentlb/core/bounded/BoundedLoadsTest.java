@@ -182,7 +182,7 @@ class BoundedLoadsTest {
         }
         assertThat(ranked.loads()).containsEntry("A", 100.0);
         assertThat(place(ranked, "hot")).isEqualTo(new Placement("A", Kind.HELD));
-        // A's demand is all heavy but for the first two requests: every cold key offered to it is passed on.
+        // A's demand is all heavy but for the first three requests: every cold key offered to it is passed on.
         assertThat(place(ranked, "cold")).isEqualTo(new Placement("B", Kind.OVERFLOW));
         assertThat(plain.loads().values()).allSatisfy(load -> assertThat(load).isGreaterThan(0));
     }
