@@ -285,7 +285,8 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         membership.refresh(doGetProcessors(), this::membersChanging);
     }
 
-    private void membersChanging(List<String> ids) {
+    /** Runs each membership change, serialized, before requests see it; {@link #agentsChanged} first. */
+    void membersChanging(List<String> ids) {
         agentsChanged(ids);
         detector().setAgents(ids);
     }

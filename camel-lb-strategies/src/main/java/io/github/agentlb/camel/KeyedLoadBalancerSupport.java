@@ -4,6 +4,7 @@ import io.github.agentlb.core.Check;
 import io.github.agentlb.core.bounded.BoundedLoad;
 import io.github.agentlb.core.bounded.BoundedLoads;
 import io.github.agentlb.core.bounded.Placement;
+import io.github.agentlb.core.bounded.RingWalk;
 import io.github.agentlb.core.select.RoundRobin;
 import java.util.Iterator;
 import java.util.List;
@@ -22,10 +23,12 @@ import org.slf4j.LoggerFactory;
  * log.
  *
  * <p>Bounded loads (off by default): with {@link #setBoundedLoad} or {@link #setBalanceFactor},
- * a key whose ring owner has more than c x the mean share of recent requests goes to the next
- * agent of the ring walk under the bound, and stays there (see {@link BoundedLoads}); the ring is
- * unchanged. Each attempt sent counts as load ({@link #attemptStarted}); the decision log line
- * gains {@code bounded=<HOME|OVERFLOW|STICKY|RETURNED|HELD>}. Thread-safe.
+ * an agent above c x the mean share of recent requests passes on the share of its cold keys
+ * with the lowest hash ranks to the next agent of the ring walk, and heavy keys stay home (see
+ * {@link BoundedLoads}); the ring is unchanged, and balancer replicas move nearly the same keys.
+ * Each attempt sent counts as load ({@link #attemptStarted}); the agents follow membership
+ * changes; the decision log line gains {@code bounded=<HOME|OVERFLOW|STICKY|RETURNED|HELD>}.
+ * Thread-safe.
  */
 public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport {
 
@@ -71,7 +74,12 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
      */
     public void setBoundedLoad(BoundedLoad boundedLoad) {
         Objects.requireNonNull(boundedLoad, "boundedLoad");
-        boundedLoads = boundedLoad.isEnabled() ? new BoundedLoads(boundedLoad, this::nanoTime) : null;
+        BoundedLoads fresh = null;
+        if (boundedLoad.isEnabled()) {
+            fresh = new BoundedLoads(boundedLoad, this::nanoTime);
+            fresh.setAgents(agentIds());
+        }
+        boundedLoads = fresh;
     }
 
     /**
@@ -117,8 +125,19 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
         if (bounded == null) {
             return new Selection(clockwise, detail);
         }
-        Placement placement = bounded.place(value, position, clockwise);
-        return new Selection(placement.agents().iterator(), () -> detail.get() + " bounded=" + placement.kind());
+        RingWalk walk = new RingWalk(clockwise);
+        Placement placement = bounded.place(value, position, walk);
+        return new Selection(walk.startingWith(placement.agent()), () -> detail.get() + " bounded=" + placement.kind());
+    }
+
+    /** Bounded loads follow the membership here, not on the request path. */
+    @Override
+    void membersChanging(List<String> agentIds) {
+        super.membersChanging(agentIds);
+        BoundedLoads bounded = boundedLoads;
+        if (bounded != null) {
+            bounded.setAgents(agentIds);
+        }
     }
 
     /** Counts the attempt as load of {@code agentId} for bounded loads. */

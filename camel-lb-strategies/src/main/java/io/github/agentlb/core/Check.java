@@ -53,6 +53,14 @@ public final class Check {
         return value;
     }
 
+    /** @return {@code value} if finite and {@code > min} */
+    public static double finiteAbove(String field, double value, double min) {
+        if (!(value > min) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(field + " must be finite and > " + trim(min) + ", was " + value);
+        }
+        return value;
+    }
+
     /** @return {@code value} if finite and {@code >= min} */
     public static double finiteAtLeast(String field, double value, double min) {
         if (!(value >= min) || Double.isInfinite(value)) {

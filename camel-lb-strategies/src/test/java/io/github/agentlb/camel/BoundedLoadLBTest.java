@@ -27,6 +27,10 @@ import org.junit.jupiter.api.Test;
 class BoundedLoadLBTest extends CamelTestSupport {
 
     private final AgentRoutesFixture fixture = new AgentRoutesFixture();
+    /** Measured with HotKeySimulation (two replicas, seed 1, 2,000 requests): 15 of the 199 keys both saw differ. */
+    private static final double PAIR_STICKINESS = 0.880;
+    private static final double PAIR_DISAGREEMENT = 15 / 199.0;
+
     private final AtomicLong clock = new AtomicLong();
     private final ConsistentHashLB bounded = ConsistentHashLB.builder().boundedLoad(BoundedLoad.ofDefaults()).build();
     private final ConsistentHashLB plainRing = new ConsistentHashLB();
@@ -62,28 +66,64 @@ class BoundedLoadLBTest extends CamelTestSupport {
         return keys;
     }
 
-    /** Sends the workload, request i to {@code endpoints[i % n]}; returns each key's agents per request. */
+    /**
+     * Sends the workload, request i to {@code endpoints[i % n]}; returns each key's agents per
+     * request, in order (so with two endpoints, even places are the first's, odd the second's).
+     */
     private Map<String, List<String>> replay(String... endpoints) {
         Map<String, List<String>> agents = new TreeMap<>();
+        Map<String, Integer> firstEndpoint = new TreeMap<>();
         List<String> keys = workload();
         for (int i = 0; i < keys.size(); i++) {
             clock.set(i * 10_000_000L);
             String agent = template.requestBodyAndHeader(endpoints[i % endpoints.length], "ping", "user_id", keys.get(i),
                     String.class);
-            agents.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(agent);
+            agents.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i % endpoints.length + ":" + agent);
         }
         return agents;
     }
 
+    /** The share of keys whose last agent differs between replica 0 and replica 1. */
+    private static double lastAgentsDisagree(Map<String, List<String>> agents) {
+        long both = 0;
+        long differ = 0;
+        for (List<String> list : agents.values()) {
+            String last0 = null;
+            String last1 = null;
+            for (String entry : list) {
+                if (entry.startsWith("0:")) {
+                    last0 = entry.substring(2);
+                } else {
+                    last1 = entry.substring(2);
+                }
+            }
+            if (last0 != null && last1 != null) {
+                both++;
+                differ += last0.equals(last1) ? 0 : 1;
+            }
+        }
+        return (double) differ / both;
+    }
+
     private static Map<String, Integer> requestsPerAgent(Map<String, List<String>> agents) {
         Map<String, Integer> counts = new TreeMap<>();
-        agents.values().forEach(list -> list.forEach(agent -> counts.merge(agent, 1, Integer::sum)));
+        agents.values().forEach(list -> list.forEach(entry -> counts.merge(agentOf(entry), 1, Integer::sum)));
         return counts;
+    }
+
+    private static String agentOf(String entry) {
+        return entry.substring(entry.indexOf(':') + 1);
+    }
+
+    private static Set<String> agentsOf(List<String> entries) {
+        Set<String> agents = new HashSet<>();
+        entries.forEach(entry -> agents.add(agentOf(entry)));
+        return agents;
     }
 
     private static double stickinessOfOthers(Map<String, List<String>> agents) {
         long sticky = agents.entrySet().stream().filter(e -> !e.getKey().equals("0"))
-                .filter(e -> new HashSet<>(e.getValue()).size() == 1).count();
+                .filter(e -> agentsOf(e.getValue()).size() == 1).count();
         return sticky / 200.0;
     }
 
@@ -100,7 +140,7 @@ class BoundedLoadLBTest extends CamelTestSupport {
         assertThat(lb.getBoundedLoad().decayTime()).isEqualTo(Duration.ofSeconds(2));
         assertThat(lb.getBalanceFactor()).isEqualTo(1.5);
         assertThatThrownBy(() -> lb.setBalanceFactor(1.0)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("balanceFactor must be > 1, was 1.0");
+                .hasMessage("balanceFactor must be finite and > 1, was 1.0");
         assertThat(lb.getBalanceFactor()).isEqualTo(1.5);
         lb.setBalanceFactor(0);
         assertThat(lb.getBoundedLoad()).isEqualTo(BoundedLoad.disabled());
@@ -113,26 +153,28 @@ class BoundedLoadLBTest extends CamelTestSupport {
         Map<String, List<String>> ours = replay("direct:bounded");
         // The ring alone: the ch row, max/mean 960 / 666.7 = 1.440.
         assertThat(requestsPerAgent(ring)).isEqualTo(Map.of("A1", 512, "A2", 528, "A3", 960));
-        // Bounded: the figures of HotKeySimulation (c = 1.25, seed 1): max/mean 1.224, stickiness 0.930.
-        assertThat(requestsPerAgent(ours)).isEqualTo(Map.of("A1", 599, "A2", 585, "A3", 816));
-        assertThat(new HashSet<>(ours.get("0"))).containsExactly("A3");
-        assertThat(stickinessOfOthers(ours)).isEqualTo(0.930);
+        // Bounded: the figures of HotKeySimulation (c = 1.25, seed 1): max/mean 1.172, stickiness 0.950.
+        assertThat(requestsPerAgent(ours)).isEqualTo(Map.of("A1", 618, "A2", 601, "A3", 781));
+        assertThat(agentsOf(ours.get("0"))).containsExactly("A3");
+        assertThat(stickinessOfOthers(ours)).isEqualTo(0.950);
         assertThat(bounded.boundedLoads().overflowedKeys()).isPositive();
     }
 
     @Test
-    void twoReplicasSeeingAlternateRequestsAgreeOnTheHotUserAndMostOthers() {
+    void twoReplicasSeeingAlternateRequestsAgreeOnTheHotUserAndNearlyAllOthers() {
         Map<String, List<String>> rings = replay("direct:ring", "direct:ring");
         assertThat(stickinessOfOthers(rings)).isEqualTo(1.0);
         Map<String, List<String>> pair = replay("direct:replica1", "direct:replica2");
-        Set<String> hotAgents = new HashSet<>(pair.get("0"));
+        Set<String> hotAgents = agentsOf(pair.get("0"));
         assertThat(hotAgents).hasSize(1);
         Map<String, Integer> counts = requestsPerAgent(pair);
         assertThat(Collections.max(counts.values()) / (2000 / 3.0)).isLessThanOrEqualTo(1.25 + 0.01);
-        // Measured, not wished: each replica decides overflow from its own half of the traffic, so
-        // users who overflowed in one replica but not the other reach two agents.
-        double stickiness = stickinessOfOthers(pair);
-        assertThat(stickiness).isEqualTo(0.805);
+        // The figures of HotKeySimulation with two replicas (seed 1, 2,000 requests). Each replica
+        // estimates the shares from its own half of the traffic, so they still disagree on a few
+        // keys near their thresholds (fewer on long runs: BoundedLoadSimulationTest); the arrival-order rule gave 0.805 here and 14-19% of keys on
+        // different agents on long runs.
+        assertThat(stickinessOfOthers(pair)).isEqualTo(PAIR_STICKINESS);
+        assertThat(lastAgentsDisagree(pair)).isEqualTo(PAIR_DISAGREEMENT);
     }
 
     @Test
@@ -140,7 +182,7 @@ class BoundedLoadLBTest extends CamelTestSupport {
         Map<String, List<String>> ours = replay("direct:avn");
         Map<String, Integer> counts = requestsPerAgent(ours);
         assertThat(Collections.max(counts.values()) / (2000 / 3.0)).isLessThanOrEqualTo(1.25 + 0.01);
-        assertThat(new HashSet<>(ours.get("0"))).hasSize(1);
+        assertThat(agentsOf(ours.get("0"))).hasSize(1);
         assertThat(avn.boundedLoads().loads().keySet()).containsExactly("A1", "A2", "A3");
         assertThat(avn.boundedLoads().overflowedKeys()).isPositive();
     }

@@ -1,5 +1,6 @@
 package io.github.agentlb.core.bounded;
 
+import io.github.agentlb.core.Check;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -12,21 +13,23 @@ import java.util.Objects;
  * naming the field and the bad value.
  *
  * <ul>
- *   <li>{@link #balanceFactor()} c: no agent takes a request that would lift its load above
- *       {@code ceil(c x mean)} (the paper's capacity). Default 1.25, as HAProxy's
- *       {@code hash-balance-factor 125}; must be > 1.</li>
- *   <li>{@link #returnFactor()} c_low: a key that overflowed returns to its home agent only when
- *       home, with the key's own recent requests added, stays at or below {@code c_low x mean}
- *       (hysteresis). Default 1.0 (the mean); must be in (0, c).</li>
+ *   <li>{@link #balanceFactor()} c: no agent keeps more than c x the mean load (the paper's
+ *       capacity {@code ceil(c x mean)} per request under the plain rule; by the estimated shares
+ *       under the rank rule). Default 1.25, as HAProxy's {@code hash-balance-factor 125};
+ *       must be finite and > 1.</li>
+ *   <li>{@link #returnFactor()} c_low: keys that left an agent come back only as far as the agent
+ *       stays at or below {@code c_low x mean} (hysteresis). Default 1.0 (the mean); must be
+ *       finite, > 0 and below c.</li>
  *   <li>{@link #decayTime()} tau: the load is the count of recent requests sent to each agent,
  *       each weighing {@code e^(-age/tau)}: about the requests of the last tau. Default 10 s.</li>
- *   <li>{@link #maxKeys()}: the keys remembered (recent rate, overflow agent), least recently
- *       used evicted first. Default 10,000 (about 2 MB).</li>
+ *   <li>{@link #maxKeys()}: the keys remembered (recent rate, previous agent), least recently
+ *       seen evicted first. Default 10,000 (about 2 MB).</li>
  *   <li>{@link #overflowOrder()}: where overflow goes, the ring's next agent clockwise (the paper,
  *       HAProxy) or an order seeded by the key's hash (Envoy).</li>
- *   <li>{@link #sticky()}: true (default) keeps each key where it overflowed while the bound holds
- *       and never moves a key to an agent its own recent requests would overload; false is the
- *       plain rule of the paper, decided per request.</li>
+ *   <li>{@link #sticky()}: true (default) is the rank rule of {@link BoundedLoads}: which keys
+ *       leave an agent follows from the keys' hashes and the agents' shares, so keys do not flap
+ *       and replicas agree, and heavy keys are never split; false is the plain rule of the paper,
+ *       decided per request.</li>
  * </ul>
  *
  * <p>{@link #disabled()} turns bounded loads off: the ring alone decides.
@@ -43,7 +46,7 @@ public final class BoundedLoad {
 
     /** Default balance factor: 1.25, as HAProxy's {@code hash-balance-factor 125}. */
     public static final double DEFAULT_BALANCE_FACTOR = 1.25;
-    /** Default return factor: 1.0, an overflowed key returns when home is at the mean. */
+    /** Default return factor: 1.0, keys that left come back only as far as home stays at the mean. */
     public static final double DEFAULT_RETURN_FACTOR = 1.0;
     /** Default decay time constant of the load measure: 10 s. */
     public static final Duration DEFAULT_DECAY_TIME = Duration.ofSeconds(10);
@@ -115,7 +118,7 @@ public final class BoundedLoad {
         return overflowOrder;
     }
 
-    /** @return whether overflow is sticky (with hysteresis) rather than decided per request */
+    /** @return whether the rank rule (with hysteresis) applies rather than the plain per-request rule */
     public boolean sticky() {
         return sticky;
     }
@@ -160,39 +163,27 @@ public final class BoundedLoad {
         private Builder() {
         }
 
-        /** @throws IllegalArgumentException if not a finite number > 1 */
+        /** @throws IllegalArgumentException if not finite and > 1 */
         public Builder balanceFactor(double balanceFactor) {
-            if (!(balanceFactor > 1) || Double.isInfinite(balanceFactor)) {
-                throw new IllegalArgumentException("balanceFactor must be > 1, was " + balanceFactor);
-            }
-            this.balanceFactor = balanceFactor;
+            this.balanceFactor = Check.finiteAbove("balanceFactor", balanceFactor, 1);
             return this;
         }
 
-        /** Must be below {@code balanceFactor} when built. @throws IllegalArgumentException if not > 0 */
+        /** Must be below {@code balanceFactor} when built. @throws IllegalArgumentException if not finite and > 0 */
         public Builder returnFactor(double returnFactor) {
-            if (!(returnFactor > 0) || Double.isInfinite(returnFactor)) {
-                throw new IllegalArgumentException("returnFactor must be > 0, was " + returnFactor);
-            }
-            this.returnFactor = returnFactor;
+            this.returnFactor = Check.finitePositive("returnFactor", returnFactor);
             return this;
         }
 
         /** @throws IllegalArgumentException if null, zero or negative */
         public Builder decayTime(Duration decayTime) {
-            if (decayTime == null || decayTime.isNegative() || decayTime.isZero()) {
-                throw new IllegalArgumentException("decayTime must be > 0, was " + decayTime);
-            }
-            this.decayTime = decayTime;
+            this.decayTime = Check.positive("decayTime", decayTime);
             return this;
         }
 
         /** @throws IllegalArgumentException if {@code maxKeys < 1} */
         public Builder maxKeys(int maxKeys) {
-            if (maxKeys < 1) {
-                throw new IllegalArgumentException("maxKeys must be >= 1, was " + maxKeys);
-            }
-            this.maxKeys = maxKeys;
+            this.maxKeys = Check.atLeast("maxKeys", maxKeys, 1);
             return this;
         }
 
@@ -202,7 +193,7 @@ public final class BoundedLoad {
             return this;
         }
 
-        /** False gives the paper's plain per-request rule (no memory of overflow, no hysteresis). */
+        /** False gives the paper's plain per-request rule (no ranks, no hysteresis). */
         public Builder sticky(boolean sticky) {
             this.sticky = sticky;
             return this;

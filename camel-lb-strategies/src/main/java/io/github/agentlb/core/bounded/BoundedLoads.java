@@ -4,66 +4,76 @@ import io.github.agentlb.core.bounded.BoundedLoad.OverflowOrder;
 import io.github.agentlb.core.bounded.Placement.Kind;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
  * Consistent hashing with bounded loads (Mirrokni, Thorup and Zadimoghaddam, SODA 2018) as a
  * wrapper of any ring walk: the ring stays as it is; this class only decides which agent of the
- * walk takes a request. The load of an agent is the decayed count of requests sent to it
- * ({@link DecayedCount}, time constant {@link BoundedLoad#decayTime()}), fed by
- * {@link #recordSent}; the mean is over the agents of the walk, and an agent's capacity is the
- * paper's {@code ceil(c x (total + 1) / n)} requests, the 1 being the request being placed.
+ * walk takes a request. An agent's load is the decayed count of requests sent to it
+ * ({@link DecayedCount}, time constant tau = {@link BoundedLoad#decayTime()}), fed by
+ * {@link #recordSent}; the mean is over the agents ({@link #setAgents}), and an agent's capacity
+ * is the paper's {@code ceil(c x (total + 1) / n)} requests, the 1 being the request placed.
  *
  * <h2>Plain rule ({@code sticky = false})</h2>
  * The first agent of the walk (home first, then {@link BoundedLoad#overflowOrder()}) whose load
- * plus this request fits the capacity. Decided per request, so a key near a full agent moves back
+ * plus this request fits the capacity. Decided per request: a key near a full agent moves back
  * and forth, and a hot key is split over every agent.
  *
- * <h2>Sticky rule (default)</h2>
- * Nothing moves until the mean load reaches {@value #WARMUP_MEAN} requests per agent. Then each key's decayed request count (its recent rate r) and overflow agent are remembered
- * ({@link KeyTable}, at most {@link BoundedLoad#maxKeys()} keys, least recently seen evicted):
+ * <h2>Rank rule (default, {@code sticky = true})</h2>
+ * Which keys leave an agent is a function of shares, never of arrival order, so that balancer
+ * replicas that each see part of the same traffic (and count only their own) move the same keys.
+ * Nothing moves until the mean load reaches {@value #WARMUP_MEAN} requests per agent. Then:
  * <ol>
- *   <li>A key that overflowed returns home when {@code load(home) + r + 1 <= c_low x mean}
- *       (hysteresis: it left above {@code c x mean}), else stays where it is while that agent has
- *       room for this request.</li>
- *   <li>Otherwise the walk: the key's current agent takes it if it has room for one request;
- *       any other agent only if it has room for the key's whole recent load {@code r + 1}, so a
- *       key never moves onto an agent it would itself overload.</li>
- *   <li>No agent has room: the key stays where it was ({@link Kind#HELD}). A key hotter than the
- *       headroom of every other agent is thus kept whole on one agent, which goes above the
- *       bound by that key's excess, while the other keys leave that agent; it is never split.</li>
+ *   <li><b>Heavy keys stay home.</b> A key whose recent requests (decayed, tau) reach the slack
+ *       {@code (c - 1) x mean} goes to its home agent whatever its load ({@link Kind#HELD} when
+ *       full): it is never split, the other keys leave instead.</li>
+ *   <li><b>Each agent sheds a share.</b> Per agent, D is the decayed count of the keyed requests
+ *       offered to it (the keys it is home of, and those passed on to it), H the part from heavy
+ *       keys, both with time constant {@value #DEMAND_DECAY_FACTOR} x tau (80 s by default:
+ *       shares vary less than loads); m is the mean requests per agent over the same time.
+ *       {@code s(level) = (D - level x m) / (D - H)} in 0..1 is the share of its cold demand
+ *       the agent must pass on to keep {@code level x m}.</li>
+ *   <li><b>Lowest ranks go, with hysteresis.</b> Each key has a rank in [0, 1) at each agent (its
+ *       hash mixed with the agent id's). The agent passes on the cold keys of rank below its
+ *       threshold theta, a multiple of {@value #GRID}: theta rises to the step above s(c) when
+ *       s(c) exceeds it, and falls only to the step below s(c_low) (c_low =
+ *       {@link BoundedLoad#returnFactor()}) when that is under it. A key therefore returns home
+ *       only when home, keys back, would stay at c_low x m, and no key flaps on noise.</li>
+ *   <li><b>Passed-on keys walk on.</b> A key passed on is offered to the next agent of the
+ *       overflow order (clockwise, or seeded by the key), which applies the same rule; the last
+ *       agent of the order takes it.</li>
  * </ol>
+ * Replicas disagree only on keys whose rank lies between their thresholds: their estimates of the
+ * same shares differ by sampling noise (docs/bounded-load.md measures it). The bound holds on
+ * average, not per request: no agent keeps more than c x m by its estimate, and a burst
+ * within tau is not turned away.
  *
- * <p>Thread-safe, no lock on the request path: per-agent counts and per-key entries are atomic
- * state outside the ring; concurrent requests may all see room for one (as in HAProxy and Envoy),
- * so the bound holds up to the number of requests placed at once. Per request: O(n) clock-decay
- * reads (n agents), one map lookup, and the ring walk to its n agents.
+ * <p>Thread-safe, no lock on the request path. A key placed at home reads one agent of the walk,
+ * the n agents' decayed loads, its home's demand and one key entry; the rest of the walk is read
+ * only to pass the key on. Membership is set by {@link #setAgents}, not per request.
  */
 public final class BoundedLoads {
 
-    /**
-     * The sticky rule bounds nothing until the mean load reaches this many recent requests per
-     * agent: below it one request is over 10% of an agent's load, so the bound would move keys on
-     * noise, and a hot key's first request, with no rate yet, could leave home for good. Key rates
-     * are learned meanwhile. Measured: the hot user of issue 11 then stays on one agent in every
-     * seeded run, one replica or two (BoundedLoadSimulationTest).
-     */
+    /** Nothing moves below this mean load (requests per agent): one request would be over 10% of it. */
     static final double WARMUP_MEAN = 10;
+    /** Demand decays this many times slower than load: shares estimated over 80 s by default vary less. */
+    static final double DEMAND_DECAY_FACTOR = 8;
+    /** The shed threshold is a multiple of this rank step. */
+    static final double GRID = 1.0 / 16;
+
     private final BoundedLoad config;
     private final LongSupplier nanoClock;
-    private final double tauNanos;
-    private final Map<String, DecayedCount> loads = new ConcurrentHashMap<>();
+    private final AgentLoads agents;
     private final KeyTable keys;
+    private final DecayedCount requests;
 
     /**
      * @param config    the bound; must be enabled
@@ -76,8 +86,10 @@ public final class BoundedLoads {
             throw new IllegalArgumentException("config must be enabled, was " + config);
         }
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-        this.tauNanos = config.decayTime().toNanos();
+        double tauNanos = config.decayTime().toNanos();
+        this.agents = new AgentLoads(tauNanos, tauNanos * DEMAND_DECAY_FACTOR);
         this.keys = new KeyTable(config.maxKeys(), tauNanos);
+        this.requests = new DecayedCount(tauNanos * DEMAND_DECAY_FACTOR);
     }
 
     /** The configuration. */
@@ -86,99 +98,108 @@ public final class BoundedLoads {
     }
 
     /**
+     * Sets the agents (on a membership change): surviving agents keep their loads, departed ones
+     * are forgotten. Agents of a walk not set here are learned on first sight.
+     */
+    public void setAgents(Collection<String> agentIds) {
+        agents.setAgents(agentIds);
+    }
+
+    /** {@link #place(String, long, RingWalk)} on a walk not needed afterwards. */
+    public Placement place(String key, long keyHash, Iterator<String> clockwise) {
+        return place(key, keyHash, new RingWalk(clockwise));
+    }
+
+    /**
      * Places one request of {@code key}.
      *
-     * @param key       the request's key
-     * @param keyHash   the key's ring position (seeds {@link OverflowOrder#KEY_SEEDED})
-     * @param clockwise the ring walk from the key's position: home first, each agent once; read to the end
-     * @return the agents to try, the choice first
+     * @param key     the request's key
+     * @param keyHash the key's ring position (gives its rank and seeds {@link OverflowOrder#KEY_SEEDED})
+     * @param walk    the ring walk from the key's position; read only as far as needed
+     * @return the agent chosen and why
      */
-    public Placement place(String key, long keyHash, Iterator<String> clockwise) {
-        List<String> ring = new ArrayList<>();
-        clockwise.forEachRemaining(ring::add);
-        if (ring.size() < 2) {
-            return new Placement(ring, Kind.HOME);
-        }
+    public Placement place(String key, long keyHash, RingWalk walk) {
+        String home = walk.home();
         long now = nanoClock.getAsLong();
-        forgetAgentsNotIn(ring);
-        List<String> order = config.overflowOrder() == OverflowOrder.CLOCKWISE ? ring : keySeeded(ring, keyHash);
-        Map<String, Double> load = new HashMap<>(ring.size() * 2);
-        double total = 0;
-        for (String agent : ring) {
-            double value = loads.computeIfAbsent(agent, a -> new DecayedCount(tauNanos, now)).valueAt(now);
-            load.put(agent, value);
-            total += value;
+        Map<String, AgentLoads.Agent> members = agents.snapshot();
+        if (!members.containsKey(home) || members.size() < 2) {
+            members = agents.learn(walk.agents());
         }
-        double mean = (total + 1) / ring.size();
-        double capacity = Math.ceil(config.balanceFactor() * mean);
-        return config.sticky() ? sticky(key, order, load, mean, capacity, now) : plain(order, load, capacity);
+        if (members.size() < 2) {
+            return new Placement(home, Kind.HOME);
+        }
+        Loads loads = new Loads(members, now, config.balanceFactor());
+        return config.sticky() ? ranked(key, keyHash, walk, loads) : plain(keyHash, walk, loads);
     }
 
-    private static Placement plain(List<String> order, Map<String, Double> load, double capacity) {
-        for (String agent : order) {
-            if (load.get(agent) + 1 <= capacity) {
-                return placed(order, agent, agent.equals(order.get(0)) ? Kind.HOME : Kind.OVERFLOW);
+    private Placement plain(long keyHash, RingWalk walk, Loads loads) {
+        String home = walk.home();
+        if (loads.fits(home, 1)) {
+            return new Placement(home, Kind.HOME);
+        }
+        for (String agent : order(walk, keyHash)) {
+            if (loads.fits(agent, 1)) {
+                return new Placement(agent, Kind.OVERFLOW);
             }
         }
-        return placed(order, order.get(0), Kind.HELD);
+        return new Placement(home, Kind.HELD);
     }
 
-    private Placement sticky(String key, List<String> order, Map<String, Double> load, double mean, double capacity,
-            long now) {
-        KeyTable.Entry entry = keys.touch(key, now);
+    private Placement ranked(String key, long keyHash, RingWalk walk, Loads loads) {
+        long now = loads.now;
+        String home = walk.home();
+        AgentLoads.Agent homeAgent = loads.members.get(home);
+        KeyTable.Entry entry = keys.touch(key);
         double rate = entry.rate.valueAt(now);
         entry.rate.add(1, now);
-        String home = order.get(0);
-        if (mean < WARMUP_MEAN) {
-            return placed(order, home, Kind.HOME);
-        }
-        if (rate >= (config.balanceFactor() - 1) * mean) {
+        requests.add(1, now);
+        double c = config.balanceFactor();
+        // Judged against at least the warm-up mean: early on, every key's first request is a large share.
+        boolean heavy = rate >= (c - 1) * Math.max(loads.mean, WARMUP_MEAN);
+        homeAgent.offered.add(1, now);
+        if (heavy) {
+            homeAgent.heavy.add(1, now);
             entry.overflowAgent = null;
-            return placed(order, home, load.get(home) + 1 <= capacity ? Kind.HOME : Kind.HELD);
+            return new Placement(home, loads.mean < WARMUP_MEAN || loads.fits(home, 1) ? Kind.HOME : Kind.HELD);
         }
-        String current = entry.overflowAgent;
-        if (current != null && (current.equals(home) || !load.containsKey(current))) {
-            current = null;
+        String before = entry.overflowAgent;
+        if (loads.mean < WARMUP_MEAN) {
+            entry.overflowAgent = null;
+            return new Placement(home, before == null ? Kind.HOME : Kind.RETURNED);
         }
-        if (current != null) {
-            if (load.get(home) + rate + 1 <= config.returnFactor() * mean) {
-                entry.overflowAgent = null;
-                return placed(order, home, Kind.RETURNED);
-            }
-            if (load.get(current) + 1 <= capacity) {
-                return placed(order, current, Kind.STICKY);
-            }
-        }
-        String at = current != null ? current : home;
+        double meanRequests = requests.valueAt(now) / loads.members.size();
         String chosen = home;
-        for (String agent : order) {
-            double needed = agent.equals(at) ? 1 : rate + 1;
-            if (load.get(agent) + needed <= capacity) {
-                chosen = agent;
+        AgentLoads.Agent agent = homeAgent;
+        Iterator<String> next = null;
+        while (agent.rank(keyHash) < agent.shedThreshold(now, meanRequests, c, config.returnFactor(), GRID)) {
+            if (next == null) {
+                next = order(walk, keyHash).iterator();
+                next.next();
+            }
+            AgentLoads.Agent offered = null;
+            String candidate = null;
+            while (offered == null && next.hasNext()) {
+                // An agent of the walk missing from the members is one leaving right now: skipped.
+                candidate = next.next();
+                offered = loads.members.get(candidate);
+            }
+            if (offered == null) {
                 break;
             }
+            chosen = candidate;
+            agent = offered;
+            agent.offered.add(1, now);
         }
         entry.overflowAgent = chosen.equals(home) ? null : chosen;
-        Kind kind;
-        if (load.get(chosen) + 1 > capacity) {
-            kind = Kind.HELD;
-        } else if (chosen.equals(home)) {
-            kind = current == null ? Kind.HOME : Kind.RETURNED;
-        } else {
-            kind = chosen.equals(current) ? Kind.STICKY : Kind.OVERFLOW;
+        if (chosen.equals(home)) {
+            return new Placement(home, before == null ? Kind.HOME : Kind.RETURNED);
         }
-        return placed(order, chosen, kind);
+        return new Placement(chosen, chosen.equals(before) ? Kind.STICKY : Kind.OVERFLOW);
     }
 
-    private static Placement placed(List<String> order, String chosen, Kind kind) {
-        List<String> agents = new ArrayList<>(order.size());
-        agents.add(chosen);
-        for (String agent : order) {
-            if (!agent.equals(chosen)) {
-                agents.add(agent);
-            }
-        }
-        return new Placement(agents, kind);
+    private List<String> order(RingWalk walk, long keyHash) {
+        List<String> ring = walk.agents();
+        return config.overflowOrder() == OverflowOrder.CLOCKWISE ? ring : keySeeded(ring, keyHash);
     }
 
     /**
@@ -198,22 +219,12 @@ public final class BoundedLoads {
 
     /** Counts one request sent to {@code agent} now (each attempt, failover ones included). */
     public void recordSent(String agent) {
-        long now = nanoClock.getAsLong();
-        loads.computeIfAbsent(agent, a -> new DecayedCount(tauNanos, now)).add(1, now);
-    }
-
-    private void forgetAgentsNotIn(List<String> ring) {
-        if (loads.size() > ring.size()) {
-            loads.keySet().retainAll(ring);
-        }
+        agents.recordSent(agent, nanoClock.getAsLong());
     }
 
     /** Each agent's load now: its decayed count of requests sent, sorted by agent id. */
     public SortedMap<String, Double> loads() {
-        long now = nanoClock.getAsLong();
-        SortedMap<String, Double> snapshot = new TreeMap<>();
-        loads.forEach((agent, count) -> snapshot.put(agent, count.valueAt(now)));
-        return snapshot;
+        return agents.loads(nanoClock.getAsLong());
     }
 
     /** Keys remembered now (at most about {@code maxKeys + maxKeys/16}). */
@@ -224,5 +235,29 @@ public final class BoundedLoads {
     /** Keys now kept away from their home agent. O(keys). */
     public long overflowedKeys() {
         return keys.overflowed();
+    }
+
+    /** The loads of one decision, read once. */
+    private static final class Loads {
+        final Map<String, AgentLoads.Agent> members;
+        final long now;
+        final double mean;
+        final double capacity;
+
+        Loads(Map<String, AgentLoads.Agent> members, long now, double balanceFactor) {
+            this.members = members;
+            this.now = now;
+            this.mean = (AgentLoads.totalSent(members, now) + 1) / members.size();
+            this.capacity = Math.ceil(balanceFactor * mean);
+        }
+
+        double of(String agent) {
+            AgentLoads.Agent a = members.get(agent);
+            return a == null ? 0 : a.sent.valueAt(now);
+        }
+
+        boolean fits(String agent, double requests) {
+            return of(agent) + requests <= capacity;
+        }
     }
 }

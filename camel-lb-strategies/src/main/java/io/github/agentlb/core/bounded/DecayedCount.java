@@ -19,16 +19,20 @@ final class DecayedCount {
     private record State(double value, long nanos) {
     }
 
+    private static final State EMPTY = new State(0, Long.MIN_VALUE);
+
     private final double tauNanos;
     private final AtomicReference<State> state;
 
     /**
+     * An empty count: zero, and no time yet, so the first {@link #add} sets the time whatever
+     * clock reading came before (a balancer built before its clock was injected).
+     *
      * @param tauNanos the decay time constant tau, ns, > 0
-     * @param nowNanos the clock reading at creation, ns
      */
-    DecayedCount(double tauNanos, long nowNanos) {
+    DecayedCount(double tauNanos) {
         this.tauNanos = tauNanos;
-        this.state = new AtomicReference<>(new State(0, nowNanos));
+        this.state = new AtomicReference<>(EMPTY);
     }
 
     /** Adds {@code amount} events at {@code nowNanos}. */
@@ -37,9 +41,14 @@ final class DecayedCount {
         State next;
         do {
             current = state.get();
-            long latest = Math.max(current.nanos, nowNanos);
+            long latest = current == EMPTY ? nowNanos : Math.max(current.nanos, nowNanos);
             next = new State(decayed(current, latest) + amount, latest);
         } while (!state.compareAndSet(current, next));
+    }
+
+    /** The clock reading of the latest {@link #add}, ns ({@link Long#MIN_VALUE} before the first). */
+    long lastNanos() {
+        return state.get().nanos;
     }
 
     /** The count at {@code nowNanos}, in events. */

@@ -19,15 +19,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class KeyTable {
 
-    /** One key's memory. */
+    /** One key's memory; the key was last seen when its rate last counted a request. */
     static final class Entry {
         final DecayedCount rate;
         volatile String overflowAgent;
-        volatile long lastSeenNanos;
 
-        Entry(double tauNanos, long nowNanos) {
-            this.rate = new DecayedCount(tauNanos, nowNanos);
-            this.lastSeenNanos = nowNanos;
+        Entry(double tauNanos) {
+            this.rate = new DecayedCount(tauNanos);
         }
     }
 
@@ -43,16 +41,15 @@ final class KeyTable {
         this.tauNanos = tauNanos;
     }
 
-    /** The entry of {@code key}, created when new; marks it seen at {@code nowNanos}. */
-    Entry touch(String key, long nowNanos) {
+    /** The entry of {@code key}, created when new. */
+    Entry touch(String key) {
         Entry entry = entries.get(key);
         if (entry == null) {
-            entry = entries.computeIfAbsent(key, k -> new Entry(tauNanos, nowNanos));
+            entry = entries.computeIfAbsent(key, k -> new Entry(tauNanos));
             if (entries.size() > maxKeys + slack) {
                 evict();
             }
         }
-        entry.lastSeenNanos = nowNanos;
         return entry;
     }
 
@@ -73,7 +70,7 @@ final class KeyTable {
         try {
             // Stamps are read once: sorting on fields other threads keep writing would break the sort.
             List<Seen> all = new ArrayList<>(entries.size());
-            entries.forEach((key, entry) -> all.add(new Seen(key, entry, entry.lastSeenNanos)));
+            entries.forEach((key, entry) -> all.add(new Seen(key, entry, entry.rate.lastNanos())));
             int excess = all.size() - maxKeys;
             if (excess <= 0) {
                 return;

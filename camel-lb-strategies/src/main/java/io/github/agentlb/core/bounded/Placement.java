@@ -1,39 +1,38 @@
 package io.github.agentlb.core.bounded;
 
-import java.util.List;
+import java.util.Objects;
 
 /**
- * Where bounded loads sends one keyed request.
+ * Where bounded loads sends one keyed request; the failover order after it is the rest of the
+ * ring walk ({@link RingWalk#startingWith}).
  *
- * @param agents the agents to try: the choice first, then the failover order (the rest of the
- *               walk, each agent once); unmodifiable
- * @param kind   why the first agent was chosen
+ * @param agent the agent chosen
+ * @param kind  why it was chosen
  */
-public record Placement(List<String> agents, Kind kind) {
+public record Placement(String agent, Kind kind) {
 
-    /** Why the first agent was chosen. */
+    /** Why the agent was chosen. */
     public enum Kind {
-        /** The key's home agent (the ring owner), under the bound. */
+        /** The key's home agent (the ring owner), as for its previous request. */
         HOME,
-        /** Another agent: home was full, this was the first one under the bound in the walk. */
+        /**
+         * Another agent than for the key's previous request: its home passed the key on (rank
+         * rule) or was full (plain rule), and this agent of the overflow order took it.
+         */
         OVERFLOW,
-        /** The agent the key overflowed to earlier; it is still under the bound. */
+        /** The same agent away from home as for the key's previous request. */
         STICKY,
-        /** Home again: home fell to the return level (c_low x mean) with the key's load added. */
+        /** Home again after the key's previous request went elsewhere. */
         RETURNED,
         /**
-         * Where the key already was, although full: no agent could take the key's own recent
-         * requests under the bound (a hot key), so the key is kept whole rather than split.
+         * Home although full: a heavy key is kept whole on its home (rank rule), or no agent has
+         * room (plain rule).
          */
         HELD
     }
 
     public Placement {
-        agents = List.copyOf(agents);
-    }
-
-    /** The agent chosen. */
-    public String agent() {
-        return agents.get(0);
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(kind, "kind");
     }
 }

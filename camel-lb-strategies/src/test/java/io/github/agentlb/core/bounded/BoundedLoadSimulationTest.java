@@ -36,7 +36,7 @@ class BoundedLoadSimulationTest {
     private static final long[] SEEDS = {1, 2, 3};
 
     private final HashRing ring = HotKeySimulation.chRing();
-    private final BoundedLoad sticky = BoundedLoad.ofDefaults();
+    private final BoundedLoad ranked = BoundedLoad.ofDefaults();
     private final BoundedLoad plain = BoundedLoad.custom().sticky(false).build();
 
     private Result run(BoundedLoad config, double hotShare, int requests, long seed, int window, int replicas) {
@@ -44,22 +44,24 @@ class BoundedLoadSimulationTest {
     }
 
     @Test
-    void everyWindowStaysWithinTheBoundAndStickyOverflowMovesAHundredTimesFewerKeys() {
+    void everyWindowStaysWithinTheBoundAndTheRankRuleMovesAHundredTimesFewerKeys() {
         for (long seed : SEEDS) {
-            Result ours = run(sticky, 0.2, LONG, seed, LONG_WINDOW, 1);
+            Result ours = run(ranked, 0.2, LONG, seed, LONG_WINDOW, 1);
             Result paper = run(plain, 0.2, LONG, seed, LONG_WINDOW, 1);
             assertThat(ours.worstWindowMaxOverMean()).as("seed %d", seed).isLessThanOrEqualTo(1.25 + LONG_TOLERANCE);
             assertThat(paper.worstWindowMaxOverMean()).as("seed %d", seed).isLessThanOrEqualTo(1.25 + LONG_TOLERANCE);
             assertThat(ours.movesPer1000()).as("seed %d", seed).isLessThan(1.0);
             assertThat(paper.movesPer1000()).as("seed %d", seed).isGreaterThan(100);
             assertThat(ours.hotAgents()).as("seed %d", seed).isEqualTo(1);
-            assertThat(ours.stickinessOthers()).as("seed %d", seed).isGreaterThanOrEqualTo(0.94);
+            assertThat(ours.stickinessOthers()).as("seed %d", seed).isGreaterThanOrEqualTo(0.93);
+            assertThat(ours.maxOverMean()).as("seed %d", seed).isLessThanOrEqualTo(1.10);
             assertThat(paper.stickinessOthers()).as("seed %d", seed).isLessThan(0.66);
         }
-        Result ours = run(sticky, 0.2, LONG, 1, LONG_WINDOW, 1);
-        assertThat(ours.maxOverMean()).isCloseTo(1.179, within(0.0005));
-        assertThat(ours.worstWindowMaxOverMean()).isCloseTo(1.257, within(0.0005));
-        assertThat(ours.movesPer1000()).isCloseTo(0.6, within(0.05));
+        Result ours = run(ranked, 0.2, LONG, 1, LONG_WINDOW, 1);
+        assertThat(ours.maxOverMean()).isCloseTo(1.033, within(0.0005));
+        assertThat(ours.worstWindowMaxOverMean()).isCloseTo(1.083, within(0.0005));
+        assertThat(ours.movesPer1000()).isCloseTo(0.2, within(0.05));
+        assertThat(ours.stickinessOthers()).isEqualTo(0.980);
         Result paper = run(plain, 0.2, LONG, 1, LONG_WINDOW, 1);
         assertThat(paper.movesPer1000()).isCloseTo(110.3, within(0.05));
         assertThat(paper.hotAgents()).isEqualTo(2);
@@ -69,7 +71,7 @@ class BoundedLoadSimulationTest {
     void onTheIssuesTwoThousandRequestsTheBoundHoldsPerWindowOfTwoHundred() {
         for (long seed : SEEDS) {
             Result ring = run(BoundedLoad.disabled(), 0.2, SHORT, seed, SHORT_WINDOW, 1);
-            Result ours = run(sticky, 0.2, SHORT, seed, SHORT_WINDOW, 1);
+            Result ours = run(ranked, 0.2, SHORT, seed, SHORT_WINDOW, 1);
             Result paper = run(plain, 0.2, SHORT, seed, SHORT_WINDOW, 1);
             assertThat(ring.maxOverMean()).as("ch, as in the issue's table").isCloseTo(1.440, within(0.0005));
             assertThat(ours.worstWindowMaxOverMean()).as("seed %d", seed).isLessThanOrEqualTo(1.25 + SHORT_TOLERANCE);
@@ -81,7 +83,7 @@ class BoundedLoadSimulationTest {
     @Test
     void aHotKeyAboveOneAgentsShareStaysWholeOnItsHomeAndOnlyItsExcessBreaksTheBound() {
         for (long seed : SEEDS) {
-            Result ours = run(sticky, 0.5, LONG, seed, LONG_WINDOW, 1);
+            Result ours = run(ranked, 0.5, LONG, seed, LONG_WINDOW, 1);
             Result paper = run(plain, 0.5, LONG, seed, LONG_WINDOW, 1);
             // The hot key alone is 0.5 of the traffic: its agent serves it and nothing else, 1.5 x mean.
             assertThat(ours.hotAgents()).isEqualTo(1);
@@ -94,24 +96,42 @@ class BoundedLoadSimulationTest {
         }
     }
 
+    /**
+     * Two balancers, requests alternating between them, each counting only its own: the rank rule
+     * moves the same keys in both but for the few whose rank lies between their two thresholds
+     * (each estimates the shares from its own half of the traffic). The arrival-order rule it
+     * replaced disagreed on 14-19% of the keys here, stickiness 0.755-0.805 (docs/bounded-load.md).
+     */
     @Test
-    void twoReplicasAgreeOnTheHotKeyButNotOnWhichColdKeysOverflow() {
+    void twoReplicasAgreeOnAllButAFewKeys() {
         for (long seed : SEEDS) {
-            Result pair = run(sticky, 0.2, LONG, seed, LONG_WINDOW, 2);
+            Result pair = run(ranked, 0.2, LONG, seed, LONG_WINDOW, 2);
             Result ring = run(BoundedLoad.disabled(), 0.2, LONG, seed, LONG_WINDOW, 2);
             assertThat(ring.crossReplicaDisagreement()).isZero();
-            assertThat(pair.crossReplicaDisagreement()).as("seed %d", seed).isBetween(0.10, 0.25);
+            assertThat(pair.crossReplicaDisagreement()).as("seed %d", seed).isLessThanOrEqualTo(0.05);
+            assertThat(pair.stickinessOthers()).as("seed %d", seed).isGreaterThanOrEqualTo(0.88);
             assertThat(pair.worstWindowMaxOverMean()).isLessThanOrEqualTo(1.25 + LONG_TOLERANCE);
             assertThat(pair.hotAgents()).isEqualTo(1);
-            Result hot = run(sticky, 0.5, LONG, seed, LONG_WINDOW, 2);
+            Result hot = run(ranked, 0.5, LONG, seed, LONG_WINDOW, 2);
             assertThat(hot.crossReplicaDisagreement()).isZero();
             assertThat(hot.hotAgents()).isEqualTo(1);
         }
+        Result pair = run(ranked, 0.2, LONG, 1, LONG_WINDOW, 2);
+        assertThat(pair.crossReplicaDisagreement()).isZero();
+        assertThat(pair.stickinessOthers()).isEqualTo(0.940);
+        assertThat(pair.movesPer1000()).isCloseTo(0.6, within(0.05));
+        // 10 of the 201 keys (the hot key counts too)
+        assertThat(run(ranked, 0.2, LONG, 2, LONG_WINDOW, 2).crossReplicaDisagreement()).isEqualTo(10 / 201.0);
+        // The issue's 2,000 requests (20 s) give each replica fewer requests to estimate from:
+        // BoundedLoadLBTest gets these figures from two ConsistentHashLB in Camel.
+        Result issueRun = run(ranked, 0.2, SHORT, 1, SHORT_WINDOW, 2);
+        assertThat(issueRun.stickinessOthers()).isEqualTo(0.880);
+        assertThat(issueRun.crossReplicaDisagreement()).isEqualTo(15 / 199.0);
     }
 
     /**
      * Prints the table of docs/bounded-load.md, and checks across every variant that each keeps its
-     * own c on the long F = 0.2 runs and keeps the F = 0.5 hot key on one agent when sticky.
+     * own c on the long F = 0.2 runs and keeps the F = 0.5 hot key on one agent under the rank rule.
      */
     @Test
     void everyVariantKeepsItsOwnBound() {
@@ -119,11 +139,12 @@ class BoundedLoadSimulationTest {
         configs.put("ring alone (ch)", BoundedLoad.disabled());
         configs.put("plain c=1.25 clockwise", plain);
         configs.put("plain c=1.25 key-seeded", plain.toBuilder().overflowOrder(OverflowOrder.KEY_SEEDED).build());
-        configs.put("sticky c=1.25 clockwise", sticky);
-        configs.put("sticky c=1.25 key-seeded", sticky.toBuilder().overflowOrder(OverflowOrder.KEY_SEEDED).build());
-        configs.put("sticky c=1.1 clockwise", sticky.toBuilder().balanceFactor(1.1).build());
+        configs.put("rank c=1.25 clockwise", ranked);
+        configs.put("rank c=1.25 key-seeded", ranked.toBuilder().overflowOrder(OverflowOrder.KEY_SEEDED).build());
+        configs.put("rank c=1.1 clockwise", ranked.toBuilder().balanceFactor(1.1).build());
         for (Object[] workload : List.of(new Object[] {0.2, SHORT, SHORT_WINDOW, 1}, new Object[] {0.2, LONG, LONG_WINDOW, 1},
-                new Object[] {0.5, LONG, LONG_WINDOW, 1}, new Object[] {0.2, LONG, LONG_WINDOW, 2},
+                new Object[] {0.5, LONG, LONG_WINDOW, 1}, new Object[] {0.2, SHORT, SHORT_WINDOW, 2},
+                new Object[] {0.2, LONG, LONG_WINDOW, 2},
                 new Object[] {0.5, LONG, LONG_WINDOW, 2})) {
             System.out.printf("F=%s requests=%s window=%s replicas=%s%n", workload);
             configs.forEach((name, config) -> {
