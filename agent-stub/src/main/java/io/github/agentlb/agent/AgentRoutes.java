@@ -2,6 +2,7 @@ package io.github.agentlb.agent;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.camel.Exchange;
@@ -144,7 +145,11 @@ public class AgentRoutes extends RouteBuilder {
     }
 
     private void health(Exchange exchange) throws Exception {
-        HttpReplies.json(exchange, 200, Map.of("status", "UP", "agent_id", config.agentId()));
+        // Ordered as documented: Map.of iterates in an order that changes from one JVM to the next.
+        Map<String, Object> health = new LinkedHashMap<>();
+        health.put("status", "UP");
+        health.put("agent_id", config.agentId());
+        HttpReplies.json(exchange, 200, health);
     }
 
     private void methodNotAllowed(Exchange exchange) throws Exception {
