@@ -11,14 +11,17 @@ import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 
 /**
- * The closed loop of a time-bound run: a timer fires once and starts {@code concurrency} workers;
- * each is an exchange that loops ({@code loopDoWhile}) taking the next request of the endless
- * {@link Workload#requestAt} sequence, sending it with netty-http and recording the outcome, until
- * the deadline has passed. The send is asynchronous: the answer is recorded and the next request
- * sent on Netty's event loop that read it, so no worker thread has to wake up between two
- * requests (on a busy 2-core machine each wake-up costs scheduling delay that would count as
- * latency and lower the throughput; see {@code compare-with-wrk.sh}). A request sent before the deadline is always completed
- * and recorded. Completes {@code done} with the run's wall time, ns, when every worker stopped.
+ * The closed loop: a timer fires once and starts {@code concurrency} workers; each is an exchange
+ * that loops ({@code loopDoWhile}) taking the next request of the {@link Workload#requestAt}
+ * sequence, sending it with netty-http and recording the outcome, until the run's bound is
+ * reached: a number of requests ({@link #forRequests}, the main job) or a deadline
+ * ({@link #untilDeadline}, a soak). The send is asynchronous: the answer is recorded and the next
+ * request sent on Netty's event loop that read it, so no worker thread has to wake up between two
+ * requests. A synchronous producer with a thread per worker cost about twice the CPU per request
+ * (a park and an unpark per request, on a 2-core machine taken from the proxy) and counted each
+ * wake-up's scheduling delay as latency; see {@code compare-with-wrk.sh} and the module README. A
+ * request sent before the bound is always completed and recorded. Completes {@code done} with the
+ * run's wall time, ns, when every worker stopped.
  */
 final class WorkerLoopRoute extends RouteBuilder {
 
@@ -29,19 +32,36 @@ final class WorkerLoopRoute extends RouteBuilder {
     private final LoadTestConfig config;
     private final RequestSteps steps;
     private final LongSupplier clock;
+    private final boolean timed;
     private final long deadlineNanos;
+    private final long requestLimit;
     private final CompletableFuture<Long> done;
     private final AtomicLong next = new AtomicLong();
 
-    WorkerLoopRoute(Workload workload, String baseUrl, LoadTestConfig config, RequestSteps steps, LongSupplier clock,
-                    long deadlineNanos, CompletableFuture<Long> done) {
+    private WorkerLoopRoute(Workload workload, String baseUrl, LoadTestConfig config, RequestSteps steps,
+                            LongSupplier clock, boolean timed, long deadlineNanos, long requestLimit,
+                            CompletableFuture<Long> done) {
         this.workload = Objects.requireNonNull(workload, "workload");
         this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
         this.config = Objects.requireNonNull(config, "config");
         this.steps = Objects.requireNonNull(steps, "steps");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.timed = timed;
         this.deadlineNanos = deadlineNanos;
+        this.requestLimit = requestLimit;
         this.done = Objects.requireNonNull(done, "done");
+    }
+
+    /** Sends the {@link Workload#size()} requests of {@code workload}, in its order, then stops. */
+    static WorkerLoopRoute forRequests(Workload workload, String baseUrl, LoadTestConfig config, RequestSteps steps,
+                                       LongSupplier clock, CompletableFuture<Long> done) {
+        return new WorkerLoopRoute(workload, baseUrl, config, steps, clock, false, 0, workload.size(), done);
+    }
+
+    /** Sends requests of the endless {@link Workload#requestAt} sequence until {@code deadlineNanos} of {@code clock}. */
+    static WorkerLoopRoute untilDeadline(Workload workload, String baseUrl, LoadTestConfig config, RequestSteps steps,
+                                         LongSupplier clock, long deadlineNanos, CompletableFuture<Long> done) {
+        return new WorkerLoopRoute(workload, baseUrl, config, steps, clock, true, deadlineNanos, Long.MAX_VALUE, done);
     }
 
     @Override
@@ -58,7 +78,7 @@ final class WorkerLoopRoute extends RouteBuilder {
                     .loopDoWhile(this::claimNext)
                         .process(steps::prepare)
                         .doTry()
-                            .to(LoadRoute.endpointUri(baseUrl, config.timeoutMs(), false))
+                            .to(RequestSteps.endpointUri(baseUrl, config.timeoutMs()))
                             .process(steps::recordAnswer)
                         .doCatch(Exception.class)
                             .process(steps::recordFailure)
@@ -69,17 +89,21 @@ final class WorkerLoopRoute extends RouteBuilder {
     }
 
     /**
-     * Before each turn of a worker's loop: false once the deadline has passed; else the next
-     * request goes into the exchange, whose message is cleared of the previous answer (its headers
-     * would otherwise be sent as the next request's).
+     * Before each turn of a worker's loop: false once the deadline has passed or every request is
+     * taken; else the next request goes into the exchange, whose message is cleared of the previous
+     * answer (its headers would otherwise be sent as the next request's).
      */
     private boolean claimNext(Exchange exchange) {
-        if (clock.getAsLong() - deadlineNanos >= 0) {
+        if (timed && clock.getAsLong() - deadlineNanos >= 0) {
+            return false;
+        }
+        long index = next.getAndIncrement();
+        if (index >= requestLimit) {
             return false;
         }
         exchange.getMessage().getHeaders().clear();
         exchange.setException(null);
-        exchange.setProperty(RequestSteps.REQUEST, workload.requestAt(next.getAndIncrement()));
+        exchange.setProperty(RequestSteps.REQUEST, workload.requestAt(index));
         return true;
     }
 }
