@@ -11,7 +11,9 @@
 #        mvn -q -B package -DskipTests)
 # Environment: STRATEGY (rr), ROUNDS (2), BASE_PORT (18000: proxy; agents +1..+3; management
 #              +876), WARMUP_S (15), WRK_ARGS (-t2 -c100 -d8s), LG_ARGS (the README's command),
-#              LG_JAVA_OPTS (e.g. -XX:StartFlightRecording=duration=60s,filename=/tmp/lg.jfr).
+#              LG_JAVA_OPTS (the generator's JVM options; default -XX:TieredStopAtLevel=1
+#              -XX:+UseSerialGC, the README's, which cut its CPU per request; add e.g.
+#              -XX:StartFlightRecording=filename=/tmp/lg.jfr,settings=profile to profile it).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -21,7 +23,7 @@ BASE_PORT=${BASE_PORT:-18000}
 WARMUP_S=${WARMUP_S:-15}
 WRK_ARGS=${WRK_ARGS:--t2 -c100 -d8s}
 LG_ARGS=${LG_ARGS:---concurrency 100 --requests 6000 --warmup 1000}
-LG_JAVA_OPTS=${LG_JAVA_OPTS:-}
+LG_JAVA_OPTS=${LG_JAVA_OPTS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}
 AGENT_JAR=agent-stub/target/agent-stub.jar
 PROXY_JAR=demo-routes/target/demo-routes.jar
 LG_JAR=load-generator/target/load-generator.jar
@@ -63,6 +65,7 @@ target="$proxy_url/process/r1?user_id=7"
 have_wrk=0
 command -v wrk > /dev/null && have_wrk=1
 echo "proxy $STRATEGY at $proxy_url over three 50-150 ms agents; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "generator: java $LG_JAVA_OPTS -jar $LG_JAR --url $proxy_url --strategy $STRATEGY $LG_ARGS"
 if [[ $have_wrk == 1 ]]; then
   echo "warm-up: wrk ${WARMUP_S}s"
   wrk -t2 -c100 -d"${WARMUP_S}s" "$target" > /dev/null

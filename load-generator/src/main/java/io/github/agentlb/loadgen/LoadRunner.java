@@ -11,8 +11,9 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 
 /**
- * Runs one load against a balancer: starts a Camel context with the {@link LoadRoute}, waits until
- * every request has an outcome, stops the context. Each {@link #run} is independent; not meant to
+ * Runs one count-bound closed-loop load against a balancer (the main job): starts a Camel context
+ * with {@link WorkerLoopRoute#forRequests}, waits until every request has an outcome, stops the
+ * context. Each {@link #run} is independent; not meant to
  * run concurrently with itself on one instance.
  */
 public final class LoadRunner {
@@ -57,8 +58,8 @@ public final class LoadRunner {
 
     /**
      * As {@link #run(String, String)}, telling {@code onStarted} the 1-based count of requests
-     * started just before each is sent (on a worker thread; it must be quick and must not block),
-     * e.g. to inject a fault after a share of the run.
+     * started just before each is sent (on Netty's event loop or a worker thread; it must be quick
+     * and must not block), e.g. to inject a fault after a share of the run.
      */
     public RunResult run(String baseUrl, String label, IntConsumer onStarted) throws Exception {
         return run(List.of(baseUrl), label, onStarted);
@@ -66,12 +67,12 @@ public final class LoadRunner {
 
     /**
      * As {@link #run(String, String, IntConsumer)} over balancer replicas: request {@code i} of the
-     * workload goes to {@code baseUrls.get(i mod n)}, so the requests alternate across them.
+     * workload goes to {@code baseUrls.get(i mod n)} ({@link WorkerLoopRoute#replicaOf}), so the
+     * requests alternate across them.
      *
      * @param baseUrls one base URL per replica, at least one
      */
     public RunResult run(List<String> baseUrls, String label, IntConsumer onStarted) throws Exception {
-        String baseUrl = String.join(", ", baseUrls);
         Workload workload = config.workload();
         OutcomeRecorder recorder = new OutcomeRecorder(label, workload.size(), config.progressEvery(), progress);
         CompletableFuture<Long> duration = new CompletableFuture<>();
@@ -81,7 +82,8 @@ public final class LoadRunner {
         CamelContext camel = new DefaultCamelContext();
         try {
             camel.getShutdownStrategy().setTimeout(10);
-            camel.addRoutes(new LoadRoute(workload, baseUrls, config, recorder, duration, onStarted, check));
+            RequestSteps steps = new RequestSteps(recorder, onStarted, System::nanoTime, check);
+            camel.addRoutes(WorkerLoopRoute.forRequests(workload, baseUrls, config, steps, System::nanoTime, duration));
             camel.start();
             long rounds = (workload.size() + config.concurrency() - 1) / config.concurrency();
             long boundMs = rounds * (config.timeoutMs() + 1_000) + 30_000;
@@ -89,14 +91,14 @@ public final class LoadRunner {
             try {
                 nanos = duration.get(boundMs, TimeUnit.MILLISECONDS);
             } catch (TimeoutException stuck) {
-                throw new IllegalStateException("load run against " + baseUrl + " did not finish within "
+                throw new IllegalStateException("load run against " + String.join(", ", baseUrls) + " did not finish within "
                         + boundMs + " ms; " + recorder.completedCount() + " of " + workload.size() + " completed");
             }
             List<TimedOutcome> timed = recorder.timedOutcomes();
-            double cpuShare = JvmGauges.cpuShare(cpuBefore < 0 ? -1 : JvmGauges.processCpuNanos() - cpuBefore,
-                    System.nanoTime() - wallBefore, JvmGauges.cores());
+            long cpuNanos = cpuBefore < 0 ? -1 : JvmGauges.processCpuNanos() - cpuBefore;
+            double cpuShare = JvmGauges.cpuShare(cpuNanos, System.nanoTime() - wallBefore, JvmGauges.cores());
             return new RunResult(timed.stream().map(TimedOutcome::outcome).toList(), nanos, recorder.maxInFlight(),
-                    timed, check.result(cpuShare, JvmGauges.cores()));
+                    timed, check.result(cpuShare, JvmGauges.cores(), PacingCheck.cpuMsPerRequest(cpuNanos, timed.size())));
         } finally {
             camel.stop();
         }

@@ -49,7 +49,7 @@ final class OpenLoopRoute extends RouteBuilder {
         from(SEND_URI).routeId(SEND_ROUTE_ID)
                 .process(steps::prepare)
                 .doTry()
-                    .to(LoadRoute.endpointUri(baseUrl, timeoutMs, false))
+                    .to(RequestSteps.endpointUri(baseUrl, timeoutMs))
                     .process(steps::recordAnswer)
                 .doCatch(Exception.class)
                     .process(steps::recordFailure)

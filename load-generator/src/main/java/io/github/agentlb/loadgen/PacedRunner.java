@@ -99,7 +99,7 @@ public final class PacedRunner {
             camel.getShutdownStrategy().setTimeout(10);
             camel.addRoutes(dispatcher != null
                     ? new OpenLoopRoute(dispatcher, baseUrl, config.timeoutMs(), steps)
-                    : new WorkerLoopRoute(workload, baseUrl, config, steps, System::nanoTime, deadline, done));
+                    : WorkerLoopRoute.untilDeadline(workload, baseUrl, config, steps, System::nanoTime, deadline, done));
             camel.start();
             long endOrWall;
             try {
@@ -111,13 +111,14 @@ public final class PacedRunner {
             long end = lastCompletion.get();
             long from = dispatcher != null ? dispatcher.startNanos() : start;
             long durationNanos = dispatcher != null ? Math.max(0, end - from) : endOrWall;
-            double cpuShare = JvmGauges.cpuShare(cpuBefore < 0 ? -1 : JvmGauges.processCpuNanos() - cpuBefore,
-                    System.nanoTime() - start, JvmGauges.cores());
+            long cpuNanos = cpuBefore < 0 ? -1 : JvmGauges.processCpuNanos() - cpuBefore;
+            double cpuShare = JvmGauges.cpuShare(cpuNanos, System.nanoTime() - start, JvmGauges.cores());
             RunStatistics statistics;
             synchronized (accumulator) {
                 statistics = accumulator.statistics(knownAgents, durationNanos);
             }
-            PacingCheck.Result selfCheck = check.result(cpuShare, JvmGauges.cores());
+            PacingCheck.Result selfCheck = check.result(cpuShare, JvmGauges.cores(),
+                    PacingCheck.cpuMsPerRequest(cpuNanos, completed.get()));
             if (!pacing.timed()) {
                 return new Result(statistics, recorder.maxInFlight(), PaceReport.counted(pacing, selfCheck));
             }

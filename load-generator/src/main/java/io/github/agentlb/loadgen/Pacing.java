@@ -54,7 +54,7 @@ public record Pacing(double ratePerSecond, Duration duration, Duration interval)
         return duration != null;
     }
 
-    /** Whether this is the main job's pacing (closed loop, count-bound), served by {@link LoadRoute}. */
+    /** Whether this is the main job's pacing (closed loop, count-bound), served by {@link LoadRunner}. */
     public boolean isDefault() {
         return !openLoop() && !timed();
     }

@@ -69,12 +69,25 @@ public final class PacingCheck {
      * @param cores    the available cores, for the message
      */
     public synchronized Result result(double cpuShare, int cores) {
+        return result(cpuShare, cores, Double.NaN);
+    }
+
+    /**
+     * The verdict, with the JVM's CPU time per request, ms (its CPU time over the run divided by
+     * the requests completed; NaN when not measured): on a machine shared with the system under
+     * test, that time is taken from the system, so the less the better.
+     */
+    public synchronized Result result(double cpuShare, int cores, double cpuMsPerRequest) {
         long sends = lagsMicros.getTotalCount();
         long gaps = gapsMicros.getTotalCount();
         double gapShare = gapNanos + busyNanos == 0 ? 0 : (double) gapNanos / (gapNanos + busyNanos);
-        Result r = new Result(sends, lateSends, ms(lagsMicros, 99), maxLagNanos / 1e6,
-                gaps, gapShare, ms(gapsMicros, 99), cpuShare, cores);
-        return r;
+        return new Result(sends, lateSends, ms(lagsMicros, 99), maxLagNanos / 1e6,
+                gaps, gapShare, ms(gapsMicros, 99), cpuShare, cores, cpuMsPerRequest);
+    }
+
+    /** {@code cpuNanos / requests} in ms; NaN when the CPU time is unknown (negative) or nothing completed. */
+    public static double cpuMsPerRequest(long cpuNanos, long requests) {
+        return cpuNanos < 0 || requests <= 0 ? Double.NaN : cpuNanos / 1e6 / requests;
     }
 
     private static double ms(Histogram h, double percentile) {
@@ -93,9 +106,10 @@ public final class PacingCheck {
      * @param p99GapMs  99th percentile of the gaps, ms
      * @param cpuShare  the JVM's share of the cores' time, 0..1, NaN when not measured
      * @param cores     available cores
+     * @param cpuMsPerRequest the JVM's CPU time per completed request, ms; NaN when not measured
      */
     public record Result(long sends, long lateSends, double p99LagMs, double maxLagMs, long gaps, double gapShare,
-                         double p99GapMs, double cpuShare, int cores) {
+                         double p99GapMs, double cpuShare, int cores, double cpuMsPerRequest) {
 
         /** Whether late sends exceed {@link #MAX_LATE_SHARE} of the sends. */
         public boolean fellBehindSchedule() {
@@ -154,7 +168,9 @@ public final class PacingCheck {
                         100 * gapShare, p99GapMs));
             }
             if (!Double.isNaN(cpuShare)) {
-                parts.add(String.format(Locale.ROOT, "JVM CPU %.0f%% of %d cores", 100 * cpuShare, cores));
+                parts.add(String.format(Locale.ROOT, "JVM CPU %.0f%% of %d cores", 100 * cpuShare, cores)
+                        + (Double.isNaN(cpuMsPerRequest) ? ""
+                        : String.format(Locale.ROOT, ", %.3f ms per request", cpuMsPerRequest)));
             }
             return String.join("; ", parts);
         }

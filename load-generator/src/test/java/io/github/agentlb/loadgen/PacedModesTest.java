@@ -61,12 +61,44 @@ class PacedModesTest {
             LoadTestConfig config = LoadTestConfig.custom().requests(4).users(2).concurrency(concurrency).build();
             OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null);
             CompletableFuture<Long> done = new CompletableFuture<>();
-            generator.addRoutes(new WorkerLoopRoute(config.workload(), "http://127.0.0.1:" + agent.port, config,
+            generator.addRoutes(WorkerLoopRoute.untilDeadline(config.workload(), "http://127.0.0.1:" + agent.port, config,
                     new RequestSteps(recorder, n -> { }, clock::get, check), clock::get, 1_000 * MS, done));
             generator.start();
             // The run's wall time on the injected clock: until the last answer, at or after the deadline.
             assertThat(done.get(30, TimeUnit.SECONDS)).isEqualTo(clock.get()).isGreaterThanOrEqualTo(1_000 * MS);
             return recorder.timedOutcomes();
+        } finally {
+            generator.stop();
+            server.stop();
+        }
+    }
+
+    @Test
+    void aCountBoundClosedLoopSendsTheWorkloadOnceInItsOrderThenStops() throws Exception {
+        AtomicLong clock = new AtomicLong();
+        ClockAgent agent = new ClockAgent(clock);
+        CamelContext server = new DefaultCamelContext();
+        server.addRoutes(agent);
+        server.start();
+        CamelContext generator = new DefaultCamelContext();
+        try {
+            LoadTestConfig config = LoadTestConfig.custom().requests(4).users(2).concurrency(1).build();
+            OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null);
+            CompletableFuture<Long> done = new CompletableFuture<>();
+            generator.addRoutes(WorkerLoopRoute.forRequests(config.workload(), List.of("http://127.0.0.1:" + agent.port), config,
+                    new RequestSteps(recorder, n -> { }, clock::get, null), clock::get, done));
+            generator.start();
+            // One worker, 100 ms per answer on the injected clock: the four requests at 0, 100, 200, 300 ms, no more.
+            assertThat(done.get(30, TimeUnit.SECONDS)).isEqualTo(400 * MS);
+            List<TimedOutcome> outcomes = recorder.timedOutcomes();
+            assertThat(outcomes).extracting(TimedOutcome::sentAtNanos).containsExactly(0L, 100 * MS, 200 * MS, 300 * MS);
+            assertThat(outcomes).extracting(o -> o.outcome().requestId())
+                    .containsExactlyElementsOf(config.workload().requests().stream()
+                            .map(Workload.PlannedRequest::requestId).toList());
+            assertThat(outcomes).extracting(o -> o.outcome().userId())
+                    .containsExactlyElementsOf(config.workload().requests().stream()
+                            .map(Workload.PlannedRequest::userId).toList());
+            assertThat(clock.get()).isEqualTo(400 * MS);
         } finally {
             generator.stop();
             server.stop();

@@ -83,4 +83,18 @@ class PacingCheckTest {
         assertThat(new PacingCheck().result(JvmGauges.cpuShare(1_790 * MS, 1_000 * MS, 2), 2).cpuBound()).isFalse();
         assertThat(JvmGauges.cpuShare(-1, 1_000, 2)).isNaN();
     }
+
+    @Test
+    void theKeptPaceLineSaysTheJvmsCpuTimePerRequest() {
+        // 3 s of CPU over 6000 requests: 0.5 ms each, the figure to compare with another client's
+        double perRequest = PacingCheck.cpuMsPerRequest(3_000 * MS, 6_000);
+        assertThat(perRequest).isEqualTo(0.5);
+        PacingCheck.Result r = new PacingCheck().result(0.25, 2, perRequest);
+        assertThat(r.lines()).containsExactly("Self-check: the generator kept pace (JVM CPU 25% of 2 cores, "
+                + "0.500 ms per request).");
+        assertThat(PacingCheck.cpuMsPerRequest(-1, 6_000)).isNaN();
+        assertThat(PacingCheck.cpuMsPerRequest(3_000 * MS, 0)).isNaN();
+        assertThat(new PacingCheck().result(0.25, 2).lines()).containsExactly(
+                "Self-check: the generator kept pace (JVM CPU 25% of 2 cores).");
+    }
 }
