@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen;
 
+import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import java.util.Collections;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -16,6 +17,13 @@ public record AvnSummary(SortedMap<String, Integer> virtualNodes, double imbalan
 
     public AvnSummary {
         virtualNodes = Collections.unmodifiableSortedMap(new TreeMap<>(virtualNodes));
+    }
+
+    /** The state of {@code cluster}'s balancer when it is an {@code avn} balancer, else {@code null}. */
+    static AvnSummary of(EmbeddedCluster cluster) {
+        return cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
+                ? new AvnSummary(cluster.byAgentId(lb.virtualNodes()), lb.imbalanceIndex(), lb.reallocations())
+                : null;
     }
 
     /** Total virtual nodes (constant over a run). */

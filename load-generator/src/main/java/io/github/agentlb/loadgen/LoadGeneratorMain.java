@@ -1,29 +1,18 @@
 package io.github.agentlb.loadgen;
 
 import io.github.agentlb.agent.AgentConfig;
-import io.github.agentlb.agent.StubAgent;
-import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
-import io.github.agentlb.camel.PidWeightedLB;
-import io.github.agentlb.core.pid.PidWeights;
-import io.github.agentlb.core.pid.PidWeightsConfig;
-import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -162,10 +151,6 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             description = "In-process agents: longest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMaxMs;
 
-    /** How often each embedded agent's utilization is sampled during the measured run. */
-    static final Duration UTILIZATION_SAMPLE_PERIOD = Duration.ofMillis(100);
-    /** How often the pid balancer's weights and utilizations are sampled: twice per control period, so no step is missed. */
-    static final Duration PID_SAMPLE_PERIOD = PidWeightsConfig.DEFAULT_CONTROL_PERIOD.dividedBy(2);
     private static final String ALL_SCENARIOS = "all";
     /** Output directory of the main job. */
     static final String DEFAULT_OUT = "results";
@@ -221,16 +206,11 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         LoadTestConfig faultConfig = faults.isEmpty() ? null : validatedFaultConfig();
         out = outputDirectory(out, url != null);
         ReportWriter writer = new ReportWriter(out);
-        List<RunReport> reports = new ArrayList<>();
-        List<FailureReport> failures = new ArrayList<>();
-        long faultsNanos = 0;
-        long hotKeyNanos = 0;
-        List<HotKeyScenario.HotKeyRun> hotKeys = List.of();
-        List<String> files = new ArrayList<>(List.of(ReportWriter.MARKDOWN_FILE));
-        PidTrace convergence = null;
         PacedJob paced = new PacedJob(stdout, config, pacing, writer);
+        JobResults results;
         if (url != null) {
-            reports.add(pacing.isDefault() ? runAgainst(baseUrl(), validatedLabel(), scenarios.get(0), config, writer)
+            results = JobResults.of(pacing.isDefault()
+                    ? new UrlJob(stdout, writer).run(baseUrl(), validatedLabel(), scenarios.get(0), config)
                     : paced.runAgainst(baseUrl(), validatedLabel(), scenarios.get(0)));
         } else {
             AgentConfig template = validatedAgentTemplate();
@@ -241,167 +221,18 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 throw usage("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named neither: "
                         + String.join(",", names));
             }
-            for (Scenario s : scenarios) {
-                for (String strategy : names) {
-                    if (!pacing.isDefault()) {
-                        reports.add(paced.runEmbedded(strategy, s, template, seed));
-                        continue;
-                    }
-                    EmbeddedRun run = runEmbedded(strategy, s, template, config, writer);
-                    reports.add(run.report());
-                    if (run.pidTrace() != null && (convergence == null || s == Scenario.HETEROGENEOUS)) {
-                        convergence = run.pidTrace();
-                    }
-                }
-            }
+            EmbeddedJob job = new EmbeddedJob(stdout, template, seed, replicas, writer);
+            EmbeddedJob.ScenarioRuns runs = job.runScenarios(scenarios, names, config,
+                    pacing.isDefault() ? null : paced);
             long hotKeyStartNanos = System.nanoTime();
-            if (!variants.isEmpty()) {
-                hotKeys = new HotKeyScenario(template, seed, hotConfig, replicas, stdout).run(variants);
-                HotKeyReportWriter.write(hotKeys, out);
-            }
-            hotKeyNanos = System.nanoTime() - hotKeyStartNanos;
+            List<HotKeyScenario.HotKeyRun> hotKeys = job.runHotKey(variants, hotConfig);
+            long hotKeyNanos = System.nanoTime() - hotKeyStartNanos;
             long faultsStartNanos = System.nanoTime();
-            for (Fault fault : faults) {
-                FailureScenario scenarioRun = new FailureScenario(fault, template, seed, faultConfig, stdout);
-                for (String strategy : names) {
-                    FailureReport report = scenarioRun.run(strategy);
-                    FailureReportWriter.write(report, out);
-                    stdout.print(FailureReportWriter.summary(report));
-                    failures.add(report);
-                }
-            }
-            faultsNanos = System.nanoTime() - faultsStartNanos;
+            List<FailureReport> failures = job.runFaults(faults, names, faultConfig);
+            results = new JobResults(runs.reports(), runs.convergence(), hotKeys, hotKeyNanos, failures,
+                    System.nanoTime() - faultsStartNanos);
         }
-        if (convergence != null) {
-            PidConvergenceChart.write(convergence, out);
-            files.add(PidConvergenceChart.PNG_FILE);
-            files.add(PidConvergenceChart.CSV_FILE);
-        }
-        writer.writeComparison(reports, convergence != null, failures, hotKeys);
-        for (Scenario s : scenarios) {
-            List<RunReport> ofScenario = reports.stream().filter(r -> r.scenario() == s).toList();
-            if (!ofScenario.isEmpty()) {
-                stdout.println();
-                stdout.println("Scenario " + s.label() + ":");
-                stdout.print(ComparisonTable.render(ofScenario));
-            }
-        }
-        if (!hotKeys.isEmpty()) {
-            stdout.println();
-            stdout.println("Scenario " + HotKeyScenario.LABEL + ":");
-            stdout.print(HotKeyReportWriter.table(hotKeys));
-        }
-        if (!failures.isEmpty()) {
-            stdout.println();
-            stdout.print(FailureReportWriter.markdown(failures));
-        }
-        stdout.println();
-        reports.forEach(r -> {
-            files.add(ReportWriter.jsonFileName(r.scenario(), r.strategy()));
-            files.add(DistributionChart.fileName(r.scenario(), r.strategy()));
-            if (pacing.timed()) {
-                files.add(SoakChart.fileName(r.scenario(), r.strategy()));
-            }
-        });
-        hotKeys.forEach(r -> files.add(HotKeyReportWriter.jsonFileName(r.variant().label())));
-        if (!hotKeys.isEmpty()) {
-            files.add(HotKeyChart.PNG_FILE);
-        }
-        failures.forEach(r -> {
-            files.add(FailureReportWriter.jsonFileName(r.fault(), r.strategy()));
-            files.add(TimelineChart.fileName(r.fault(), r.strategy()));
-        });
-        stdout.println("Results in " + out.toAbsolutePath().normalize() + ": " + String.join(", ", files));
-        List<String> parts = new ArrayList<>();
-        if (!hotKeys.isEmpty()) {
-            parts.add(String.format(Locale.ROOT, "hotkey scenario %.0f s", hotKeyNanos / 1e9));
-        }
-        if (!failures.isEmpty()) {
-            parts.add(String.format(Locale.ROOT, "fault scenarios %.0f s", faultsNanos / 1e9));
-        }
-        stdout.printf(Locale.ROOT, "Total time %.0f s%s.%n", (System.nanoTime() - startNanos) / 1e9,
-                parts.isEmpty() ? "" : ", of which " + String.join(", ", parts));
-        long failed = reports.stream().mapToLong(r -> r.statistics().errors() + r.statistics().timeouts()).sum()
-                + hotKeys.stream().mapToLong(r -> r.report().statistics().errors() + r.report().statistics().timeouts())
-                        .sum()
-                + failures.stream().mapToLong(FailureReport::clientErrors).sum();
-        if (failed > 0) {
-            stdout.println(failed + " request(s) failed or timed out: exit code 1.");
-            return 1;
-        }
-        return 0;
-    }
-
-    /** One embedded run's report and, for {@code pid}, its balancer's trace. */
-    private record EmbeddedRun(RunReport report, PidTrace pidTrace) {
-    }
-
-    /**
-     * Starts the scenario's agents and the proxy, warms up, then sends the measured load while
-     * sampling each agent's utilization every {@link #UTILIZATION_SAMPLE_PERIOD} and, for
-     * {@code pid}, the balancer's weights every {@link #PID_SAMPLE_PERIOD} from the proxy's start.
-     */
-    private EmbeddedRun runEmbedded(String strategy, Scenario scenario, AgentConfig template, LoadTestConfig config,
-                                    ReportWriter writer) throws Exception {
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(scenario, template, seed,
-                ProxyConfig.builder().strategy(strategy), () -> Strategies.create(strategy), replicas)) {
-            String target = String.join(", ", cluster.baseUrls());
-            stdout.printf(Locale.ROOT, "== %s, %s scenario: agents %s (%d-%d ms) behind the demo proxy at %s%n",
-                    strategy, scenario.label(), String.join(", ", cluster.agentIds()), template.delayMinMs(),
-                    template.delayMaxMs(), target);
-            PidTrace trace = cluster.balancer() instanceof PidWeightedLB ? new PidTrace(scenario.label()) : null;
-            long startNanos = System.nanoTime();
-            try (PeriodicSampler pidSampler = trace == null ? null : PeriodicSampler.start("pid", PID_SAMPLE_PERIOD,
-                    () -> samplePid((PidWeightedLB) cluster.balancer(), cluster, trace, startNanos))) {
-                if (config.warmupConfig().isPresent()) {
-                    new RunConsole(stdout).warmUp(strategy, cluster.baseUrls(), config.warmupConfig().get());
-                    if (trace != null) {
-                        trace.markWarmupEnd((System.nanoTime() - startNanos) / 1e9);
-                    }
-                }
-                Map<String, UtilizationSeries> series = new TreeMap<>();
-                cluster.agents().forEach(a -> series.put(a.config().agentId(), new UtilizationSeries()));
-                LoadRunner.RunResult result;
-                try (PeriodicSampler utilization = PeriodicSampler.start("utilization", UTILIZATION_SAMPLE_PERIOD,
-                        () -> sampleUtilization(cluster, series))) {
-                    result = new LoadRunner(config, stdout).run(cluster.baseUrls(), strategy, started -> { });
-                }
-                RunStatistics stats = RunStatistics.of(result.outcomes(), cluster.agentIds(), result.durationNanos());
-                AvnSummary avn = cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
-                        ? new AvnSummary(cluster.byAgentId(lb.virtualNodes()), lb.imbalanceIndex(), lb.reallocations())
-                        : null;
-                RunReport report = new RunReport(strategy, scenario, target, true, config, stats,
-                        UtilizationSummary.of(series), avn, PaceReport.counted(Pacing.CLOSED_COUNTED, result.selfCheck()));
-                return new EmbeddedRun(new RunConsole(stdout).written(report, writer), trace);
-            }
-        }
-    }
-
-    private static void sampleUtilization(EmbeddedCluster cluster, Map<String, UtilizationSeries> series) {
-        for (StubAgent agent : cluster.agents()) {
-            series.get(agent.config().agentId()).add(System.nanoTime(), agent.load().utilization());
-        }
-    }
-
-    private static void samplePid(PidWeightedLB balancer, EmbeddedCluster cluster, PidTrace trace, long startNanos) {
-        PidWeights weights = balancer.weights();
-        trace.record((System.nanoTime() - startNanos) / 1e9, cluster.byAgentId(weights.weights()),
-                cluster.byAgentId(weights.utilizations()));
-    }
-
-    private RunReport runAgainst(String target, String label, Scenario scenario, LoadTestConfig config,
-                                 ReportWriter writer) throws Exception {
-        stdout.printf("== %s: balancer at %s%n", label, target);
-        if (config.warmupConfig().isPresent()) {
-            new RunConsole(stdout).warmUp(label, target, config.warmupConfig().get());
-        }
-        LoadRunner.RunResult result = new LoadRunner(config, stdout).run(target, label);
-        RunStatistics stats = RunStatistics.of(result.outcomes(), List.of(), result.durationNanos());
-        if (stats.successes() == 0) {
-            stdout.println(nothingSucceeded(stats, target));
-        }
-        return new RunConsole(stdout).written(new RunReport(label, scenario, target, false, config, stats, null, null,
-                PaceReport.counted(Pacing.CLOSED_COUNTED, result.selfCheck())), writer);
+        return new JobSummary(stdout, writer).finish(results, scenarios, pacing.timed(), startNanos);
     }
 
     /** {@code out} if given, else {@value #DEFAULT_URL_OUT} for a {@code --url} run and {@value #DEFAULT_OUT} otherwise. */
@@ -409,27 +240,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return out != null ? out : Path.of(againstUrl ? DEFAULT_URL_OUT : DEFAULT_OUT);
     }
 
-    /**
-     * What to tell the user when no request of a {@code --url} run succeeded: that nothing
-     * answered, or which HTTP answers came instead ("every request failed: 2000 x HTTP 404; ...").
-     */
+    /** What to tell the user when no request of a {@code --url} run succeeded; see {@link UrlJob#nothingSucceeded}. */
     static String nothingSucceeded(RunStatistics stats, String target) {
-        Map<Integer, Long> answered = new TreeMap<>(stats.errorStatuses());
-        Long unanswered = answered.remove(0);
-        if (answered.isEmpty()) {
-            return "No request was answered: is a balancer running at " + target + "?";
-        }
-        List<String> parts = new ArrayList<>();
-        answered.forEach((status, n) -> parts.add(n + " x HTTP " + status
-                + (status >= 200 && status < 300 ? " without an agent's JSON" : "")));
-        if (unanswered != null) {
-            parts.add(unanswered + " without an answer");
-        }
-        if (stats.timeouts() > 0) {
-            parts.add(stats.timeouts() + " timed out");
-        }
-        return "Every request failed: " + String.join(", ", parts) + "; is " + target
-                + " a balancer of this project (GET /process/{req_id}?user_id=N answered by an agent's JSON)?";
+        return UrlJob.nothingSucceeded(stats, target);
     }
 
     /**

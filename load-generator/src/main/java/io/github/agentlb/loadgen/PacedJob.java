@@ -1,13 +1,9 @@
 package io.github.agentlb.loadgen;
 
 import io.github.agentlb.agent.AgentConfig;
-import io.github.agentlb.agent.StubAgent;
-import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The command line's open-loop ({@code --rate}) and time-bound ({@code --duration}) runs: the
@@ -47,23 +43,14 @@ final class PacedJob {
             stdout.printf(Locale.ROOT, "== %s, %s scenario: agents %s behind the demo proxy at %s; %s%n", strategy,
                     scenario.label(), String.join(", ", cluster.agentIds()), cluster.baseUrl(), pacing.describe(config));
             warmUp(strategy, cluster.baseUrl());
-            Map<String, UtilizationSeries> series = new TreeMap<>();
-            cluster.agents().forEach(a -> series.put(a.config().agentId(), new UtilizationSeries()));
             PacedRunner.Result result;
-            try (PeriodicSampler utilization = PeriodicSampler.start("utilization",
-                    LoadGeneratorMain.UTILIZATION_SAMPLE_PERIOD, () -> {
-                        for (StubAgent agent : cluster.agents()) {
-                            series.get(agent.config().agentId()).add(System.nanoTime(), agent.load().utilization());
-                        }
-                    })) {
+            AgentUtilizationSampler utilization = AgentUtilizationSampler.start(cluster);
+            try (utilization) {
                 result = new PacedRunner(config, pacing, stdout, true).run(cluster.baseUrl(), strategy,
                         cluster.agentIds());
             }
-            AvnSummary avn = cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
-                    ? new AvnSummary(cluster.byAgentId(lb.virtualNodes()), lb.imbalanceIndex(), lb.reallocations())
-                    : null;
             return finish(new RunReport(strategy, scenario, cluster.baseUrl(), true, config, result.statistics(),
-                    UtilizationSummary.of(series), avn, result.pace()));
+                    utilization.summary(), AvnSummary.of(cluster), result.pace()));
         }
     }
 

@@ -150,7 +150,7 @@ public final class ReportWriter {
         if (reports.stream().anyMatch(r -> r.utilization() != null)) {
             // Only embedded runs sample their agents; a table without util columns needs no legend for them.
             sb.append("Utilization (`util`) is each agent's own (in service + queued) / capacity, sampled every "
-                    + LoadGeneratorMain.UTILIZATION_SAMPLE_PERIOD.toMillis() + " ms during the measured run and "
+                    + AgentUtilizationSampler.PERIOD.toMillis() + " ms during the measured run and "
                     + "averaged over time (above 1 = requests queued); util max/mean is the largest over the mean, "
                     + "the figure Robinhood reports. ");
         }
