@@ -9,7 +9,8 @@ import java.util.Optional;
  *
  * @param requests      requests sent, >= 1
  * @param users         distinct {@code user_id}s besides the hot user, 1..(requests - the hot user's requests)
- * @param concurrency   requests in flight at most (worker threads), 1..{@value #MAX_CONCURRENCY}
+ * @param concurrency   requests in flight at most (the closed loop's workers, each an exchange of the
+ *                      asynchronous {@link WorkerLoopRoute}, not a thread), 1..{@value #MAX_CONCURRENCY}
  * @param seed          seed of the request order
  * @param timeoutMs     per-request timeout, ms, >= 1
  * @param progressEvery a progress line every this many completed requests, >= 1
@@ -35,7 +36,10 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
     public static final int DEFAULT_PROGRESS_EVERY = 500;
     /** Default warm-up: 100 requests, a second of load at the default agents' pace. */
     public static final int DEFAULT_WARMUP = 100;
-    /** Upper bound on {@link #concurrency()}: one thread per worker. */
+    /**
+     * Upper bound on {@link #concurrency()}. A worker is not a thread: the answer is recorded and
+     * the next request sent on Netty's event loop ({@link WorkerLoopRoute}).
+     */
     public static final int MAX_CONCURRENCY = 1_000;
 
     /** @throws IllegalArgumentException naming the first bad field and its value */

@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Collects the outcomes of a run from many worker threads and prints a progress line every
- * {@code progressEvery} completed requests (and at the last one). Also tracks the requests in
- * flight, so a run can show it kept within its concurrency. Thread-safe and lock-free.
+ * Collects the outcomes of a run from many threads at once (chiefly Netty's event loops, on which
+ * each answer is recorded) and prints a progress line every {@code progressEvery} completed
+ * requests (and at the last one). Also tracks the requests in flight, so a run can show it kept
+ * within its concurrency. Thread-safe and lock-free.
  */
 public final class OutcomeRecorder {
 
