@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Issue 11's hot-key workload against {@code replicas} {@link AdaptiveVirtualNodes} taking the
@@ -37,7 +37,12 @@ final class AvnReplicaSimulation {
     private AvnReplicaSimulation() {
     }
 
-    /** What one run measured; {@code finalVirtualNodes} per replica. */
+    /**
+     * What one run measured: {@code finalVirtualNodes} per replica; {@code firstDivergence} the
+     * request after which the replicas' virtual node counts first differed at an evaluation
+     * point, -1 if never; {@code disagreement} the share of keys whose last agent differs
+     * between the first two replicas.
+     */
     record Result(double maxOverMean, double stickinessOthers, int hotAgents, double disagreement,
             long reallocations, List<SortedMap<String, Integer>> finalVirtualNodes, int firstDivergence) {
 
@@ -67,17 +72,17 @@ final class AvnReplicaSimulation {
      * Runs {@code keys} over {@code replicas} instances made by {@code factory} (given the shared
      * simulated clock); each evaluates when its {@code record} says so.
      */
-    static Result run(java.util.function.Function<AtomicLong, AdaptiveVirtualNodes> factory, List<String> keys,
+    static Result run(Function<AtomicLong, AdaptiveVirtualNodes> factory, List<String> keys,
             int replicas) {
         return run(factory, keys, replicas, 0);
     }
 
     /**
-     * As {@link #run(java.util.function.Function, List, int)}, but with {@code gridRequests > 0}
+     * As {@link #run(Function, List, int)}, but with {@code gridRequests > 0}
      * every replica evaluates at the same instants, every {@code gridRequests} requests of all
      * replicas together (a shared time grid), whatever its own {@code record} says.
      */
-    static Result run(java.util.function.Function<AtomicLong, AdaptiveVirtualNodes> factory, List<String> keys,
+    static Result run(Function<AtomicLong, AdaptiveVirtualNodes> factory, List<String> keys,
             int replicas, int gridRequests) {
         return run(factory, keys, replicas, gridRequests, Oracle.NONE);
     }
@@ -85,11 +90,13 @@ final class AvnReplicaSimulation {
     /**
      * What replicas share besides the agents: {@link #NONE} (the real case), or, as an oracle
      * for finding what makes them diverge, every request's key position or every report given
-     * to all replicas.
+     * to all replicas; or {@link #LEADER}: the first replica alone records its own requests and
+     * reports and evaluates, and every replica routes by its ring (as if the others installed
+     * its virtual node counts at once).
      */
-    enum Oracle { NONE, SHARED_HISTORY, SHARED_REPORTS, BOTH }
+    enum Oracle { NONE, SHARED_HISTORY, SHARED_REPORTS, BOTH, LEADER }
 
-    static Result run(java.util.function.Function<AtomicLong, AdaptiveVirtualNodes> factory, List<String> keys,
+    static Result run(Function<AtomicLong, AdaptiveVirtualNodes> factory, List<String> keys,
             int replicas, int gridRequests, Oracle oracle) {
         AtomicLong clock = new AtomicLong();
         List<AdaptiveVirtualNodes> balancers = new ArrayList<>();
@@ -110,7 +117,8 @@ final class AvnReplicaSimulation {
             clock.set(i * STEP_NANOS);
             String key = keys.get(i);
             AdaptiveVirtualNodes avn = balancers.get(i % replicas);
-            HashRing ring = avn.ring();
+            boolean leader = oracle == Oracle.LEADER;
+            HashRing ring = leader ? balancers.get(0).ring() : avn.ring();
             long position = ring.hash(key);
             String agent = ring.agentAt(position);
             total.merge(agent, 1, Integer::sum);
@@ -124,6 +132,16 @@ final class AvnReplicaSimulation {
             double cpu = 0.1 + 0.9 * Math.min(1, inSystem / (double) IN_FLIGHT);
             boolean sharedReports = oracle == Oracle.SHARED_REPORTS || oracle == Oracle.BOTH;
             boolean sharedHistory = oracle == Oracle.SHARED_HISTORY || oracle == Oracle.BOTH;
+            if (leader) {
+                if (avn == balancers.get(0)) {
+                    avn.report(agent, cpu, 0.2);
+                    avn.record(position);
+                }
+                if ((i + 1) % gridRequests == 0) {
+                    balancers.get(0).evaluate();
+                }
+                continue;
+            }
             for (AdaptiveVirtualNodes b : balancers) {
                 if (b == avn || sharedReports) {
                     b.report(agent, cpu, 0.2);
@@ -152,7 +170,8 @@ final class AvnReplicaSimulation {
                 .count();
         long others = agentsOfKey.keySet().stream().filter(k -> !k.equals("0")).count();
         int max = AGENTS.stream().mapToInt(a -> total.getOrDefault(a, 0)).max().orElse(0);
-        List<SortedMap<String, Integer>> vnodes = balancers.stream().map(AdaptiveVirtualNodes::virtualNodes).toList();
+        List<SortedMap<String, Integer>> vnodes = balancers.stream()
+                .map(b -> oracle == Oracle.LEADER ? balancers.get(0).virtualNodes() : b.virtualNodes()).toList();
         long moves = balancers.stream().mapToLong(AdaptiveVirtualNodes::reallocations).sum();
         return new Result(max / ((double) keys.size() / AGENTS.size()), (double) sticky / others,
                 agentsOfKey.getOrDefault("0", Set.of()).size(), disagreement(lastOfReplica), moves, vnodes, firstDivergence);

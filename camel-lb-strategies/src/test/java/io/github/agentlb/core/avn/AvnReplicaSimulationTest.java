@@ -59,6 +59,7 @@ class AvnReplicaSimulationTest {
         Summary history = summary(defaults, 2, GRID, Oracle.SHARED_HISTORY);
         Summary reports = summary(defaults, 2, GRID, Oracle.SHARED_REPORTS);
         Summary both = summary(defaults, 2, GRID, Oracle.BOTH);
+        Summary leader = summary(defaults, 2, GRID, Oracle.LEADER);
         System.out.println("| run | max/mean | stickiness (others) | last agent differs | replicas agree | first divergence (request) |");
         System.out.println(one.row("one instance"));
         System.out.println(own.row("two, every 100 own requests"));
@@ -66,6 +67,7 @@ class AvnReplicaSimulationTest {
         System.out.println(history.row("two, grid, oracle: same keys"));
         System.out.println(reports.row("two, grid, oracle: same reports"));
         System.out.println(both.row("two, grid, oracle: same keys and reports"));
+        System.out.println(leader.row("two, grid, leader's ring for both"));
 
         // Each replica evaluating every 100 of its own requests learns half as fast and diverges at once.
         assertThat(own.maxOverMean()).isGreaterThan(one.maxOverMean() + 0.04);
@@ -82,6 +84,10 @@ class AvnReplicaSimulationTest {
         assertThat(both.firstDivergence()).containsOnly(-1);
         assertThat(both.maxOverMean()).isEqualTo(one.maxOverMean());
         assertThat(both.stickiness()).isEqualTo(one.stickiness());
+        // A leader learning from its half of the traffic, its ring used by both: no disagreement left.
+        assertThat(leader.agreeing()).isEqualTo(SEEDS);
+        assertThat(leader.maxOverMean()).isCloseTo(one.maxOverMean(), within(0.02));
+        assertThat(leader.stickiness()).isBetween(one.stickiness() - 0.02, one.stickiness() - 0.01);
     }
 
     @Test
