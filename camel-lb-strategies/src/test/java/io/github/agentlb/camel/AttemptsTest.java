@@ -258,6 +258,18 @@ class AttemptsTest {
     }
 
     @Test
+    void ejectedCandidatesThatFailTheirTrialAreEachTriedOnce() {
+        List.of("a", "b", "c").forEach(agent -> scripts.put(agent, REFUSE));
+        send("GET");
+        assertThat(balancer.ejectedAgents()).containsExactly("a", "b");
+        events.clear();
+        assertThat(send("GET").getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageStartingWith("No agent available: 3 of 3 agents tried, each failed: c (connection refused),"
+                        + " a (connection refused), b (connection refused); ejected: a, b. Exchange[");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started c", "started a", "started b");
+    }
+
+    @Test
     void anAgentWhoseTimeIsUpIsTriedInItsTurn() {
         scripts.put("a", REFUSE);
         send("GET");
@@ -305,7 +317,7 @@ class AttemptsTest {
     void theDeadlineIsNamedWhenItStopsFailoverBeforeTheCount() {
         List.of("a", "b", "c").forEach(agent -> scripts.put(agent, REFUSE));
         balancer.setOutlierEjection(OutlierEjection.disabled());
-        balancer.setMaximumFailoverAttempts(5);
+        balancer.setMaximumFailoverAttempts(3);
         balancer.setFailoverDeadline(Duration.ofMillis(10));
         slowness.put("a", 4 * MS);
         slowness.put("b", 6 * MS);
@@ -368,14 +380,27 @@ class AttemptsTest {
     }
 
     @Test
-    void anAsynchronousAnswerIsMeasuredWhenItArrives() {
+    void anAsynchronousAnswerIsMeasuredAndHandledAfterTheAgentReturns() {
         scripts.put("a", (attempt, callback) -> {
             clock.addAndGet(3 * MS);
             callback.done(false);
+            events.add("agent returned");
         });
         Exchange exchange = send("GET");
         assertThat(body(exchange)).isEqualTo("answer of a");
-        assertThat(events).containsExactly("started a", "completed a SUCCESS 3 ms", "listener fixed a SUCCESS");
+        assertThat(events).containsExactly("started a", "agent returned", "completed a SUCCESS 3 ms",
+                "listener fixed a SUCCESS");
+    }
+
+    @Test
+    void aSynchronousAnswerIsHandledBeforeTheAgentReturns() {
+        scripts.put("a", (attempt, callback) -> {
+            callback.done(true);
+            events.add("agent returned");
+        });
+        send("GET");
+        assertThat(events).containsExactly("started a", "completed a SUCCESS 0 ms", "listener fixed a SUCCESS",
+                "agent returned");
     }
 
     @Test

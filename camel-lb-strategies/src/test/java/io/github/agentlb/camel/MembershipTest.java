@@ -9,6 +9,8 @@ import org.apache.camel.AsyncCallback;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.processor.SendProcessor;
 import org.apache.camel.spi.IdAware;
@@ -129,6 +131,29 @@ class MembershipTest {
         assertThatThrownBy(() -> membership.name("direct:a", "B", children, changes::add))
                 .hasMessageStartingWith("agent ids must be distinct, B appears twice");
         assertThat(refresh(children)).as("the earlier name restored").containsExactly("A", "B");
+    }
+
+    @Test
+    void theIdOfAUriThatIsOnlyAQueryIsEmpty() {
+        assertThat(Membership.withoutOptions("?token=abc")).isEmpty();
+        assertThat(Membership.withoutOptions("a?")).isEqualTo("a");
+    }
+
+    @Test
+    void aRoutesChildNamesItsRoute() throws Exception {
+        RoundRobinLB balancer = new RoundRobinLB();
+        try (CamelContext routes = new DefaultCamelContext()) {
+            routes.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").routeId("proxy").loadBalance(balancer).to("direct:a");
+                }
+            });
+            routes.start();
+            Processor child = balancer.getProcessors().get(0);
+            assertThat(Membership.routeIdOf(child)).isEqualTo("proxy");
+            assertThat(Membership.defaultId(child)).as("through the route's channel").isEqualTo("direct://a");
+        }
     }
 
     @Test
