@@ -1,0 +1,120 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.spi.IdAware;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which answers feed avn's load reports (only successful ones, never the client's headers) and
+ * the JMX view of an evaluation; agents outside a route, one window of 30 requests.
+ */
+class AdaptiveVirtualNodeLBReportsTest {
+
+    private static CamelContext context;
+
+    private final Map<String, String> cpuOf = new HashMap<>(Map.of("a", "0.10", "b", "0.10", "c", "0.90"));
+    private final Map<String, Object> cpuSeenByAgent = new HashMap<>();
+    private RuntimeException answerError;
+    private AdaptiveVirtualNodeLB balancer;
+
+    @BeforeAll
+    static void startContext() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterAll
+    static void stopContext() {
+        context.stop();
+    }
+
+    private final class Agent extends AsyncProcessorSupport implements IdAware {
+        private final String id;
+
+        Agent(String id) {
+            this.id = id;
+        }
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            cpuSeenByAgent.put(id, exchange.getIn().getHeader(AdaptiveVirtualNodeLB.CPU_HEADER));
+            exchange.getMessage().setHeader(AdaptiveVirtualNodeLB.CPU_HEADER, cpuOf.get(id));
+            exchange.getMessage().setHeader(AdaptiveVirtualNodeLB.MEMORY_HEADER, cpuOf.get(id));
+            if (answerError != null) {
+                exchange.setException(answerError);
+            }
+            callback.done(true);
+            return true;
+        }
+
+        @Override
+        public String getId() {
+            return id;
+        }
+
+        @Override
+        public void setId(String ignored) {
+        }
+    }
+
+    @BeforeEach
+    void startBalancer() {
+        balancer = AdaptiveVirtualNodeLB.builder().config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15)
+                .evaluationWindow(30).maxMovesPerEvaluation(1).build()).build();
+        balancer.setCamelContext(context);
+        for (String id : new String[] {"a", "b", "c"}) {
+            balancer.addProcessor(new Agent(id));
+        }
+        balancer.start();
+    }
+
+    private void sendWindow(String clientCpu) {
+        for (int user = 1; user <= 30; user++) {
+            Exchange exchange = new DefaultExchange(context);
+            exchange.getIn().setHeader("user_id", String.valueOf(user));
+            exchange.getIn().setHeader(AdaptiveVirtualNodeLB.CPU_HEADER, clientCpu);
+            balancer.process(exchange, sync -> { });
+        }
+    }
+
+    @Test
+    void anOverloadedAgentsReportsMoveOneVirtualNodeAndJmxShowsIt() {
+        sendWindow(null);
+        var evaluation = balancer.state().lastEvaluation().orElseThrow();
+        assertThat(evaluation.usedUtilization()).isTrue();
+        assertThat(evaluation.requests()).isEqualTo(30);
+        assertThat(balancer.getReallocations()).isEqualTo(1).isEqualTo(balancer.reallocations());
+        assertThat(balancer.imbalanceIndex()).isGreaterThan(0.1);
+        assertThat(balancer.getImbalanceIndex()).isEqualTo(balancer.imbalanceIndex());
+        assertThat(balancer.getVirtualNodes()).containsEntry("c", 4).isEqualTo(balancer.virtualNodes());
+    }
+
+    @Test
+    void errorAnswersFeedNoLoadReportEvenWithHeaders() {
+        answerError = new IllegalStateException("HTTP 500");
+        sendWindow(null);
+        var evaluation = balancer.state().lastEvaluation().orElseThrow();
+        assertThat(evaluation.requests()).as("an answer is still a request served").isEqualTo(30);
+        assertThat(evaluation.usedUtilization()).as("request counts only").isFalse();
+    }
+
+    @Test
+    void aClientsLoadHeaderNeverReachesAnAgent() {
+        sendWindow("0.99");
+        assertThat(cpuSeenByAgent).isNotEmpty();
+        assertThat(cpuSeenByAgent.values()).containsOnlyNulls();
+    }
+}

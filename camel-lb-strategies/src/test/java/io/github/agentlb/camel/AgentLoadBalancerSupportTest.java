@@ -1,0 +1,239 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.core.health.OutlierEjection;
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.AsyncProcessor;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.spi.IdAware;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The support class outside a route: membership changes and their rollback, settings, headers, edge exchanges. */
+class AgentLoadBalancerSupportTest {
+
+    private static CamelContext context;
+
+    @BeforeAll
+    static void startContext() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterAll
+    static void stopContext() {
+        context.stop();
+    }
+
+    private static AsyncProcessor to(String uri) {
+        return new org.apache.camel.processor.SendProcessor(context.getEndpoint(uri));
+    }
+
+    /** A child without an endpoint whose agent id is its processor id. */
+    private static AsyncProcessor named(String id, Processor body) {
+        class Named extends AsyncProcessorSupport implements IdAware {
+            @Override
+            public boolean process(Exchange exchange, AsyncCallback callback) {
+                try {
+                    body.process(exchange);
+                } catch (Exception e) {
+                    exchange.setException(e);
+                }
+                callback.done(true);
+                return true;
+            }
+
+            @Override
+            public String getId() {
+                return id;
+            }
+
+            @Override
+            public void setId(String ignored) {
+            }
+        }
+        return new Named();
+    }
+
+    @Test
+    void loadReportHeadersAreFiniteNumbersElseNaN() {
+        assertThat(AgentLoadBalancerSupport.decimalHeader(0.5)).isEqualTo(0.5);
+        assertThat(AgentLoadBalancerSupport.decimalHeader(2)).isEqualTo(2.0);
+        assertThat(AgentLoadBalancerSupport.decimalHeader(" 0.25 ")).isEqualTo(0.25);
+        assertThat(AgentLoadBalancerSupport.decimalHeader("-1")).isEqualTo(-1.0);
+        assertThat(AgentLoadBalancerSupport.decimalHeader("0,5")).isNaN();
+        assertThat(AgentLoadBalancerSupport.decimalHeader(null)).isNaN();
+        assertThat(AgentLoadBalancerSupport.decimalHeader("Infinity")).isNaN();
+        assertThat(AgentLoadBalancerSupport.decimalHeader(Double.NEGATIVE_INFINITY)).isNaN();
+        assertThat(AgentLoadBalancerSupport.decimalHeader(Double.NaN)).isNaN();
+        assertThat(AgentLoadBalancerSupport.loggable("a b")).isEqualTo("a\\u0020b");
+    }
+
+    @Test
+    void aBalancerWithoutAgentsFailsTheExchangeAtOnce() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(context);
+        balancer.start();
+        Exchange exchange = new DefaultExchange(context);
+        AtomicInteger syncCallbacks = new AtomicInteger();
+        assertThat(balancer.process(exchange, sync -> syncCallbacks.addAndGet(sync ? 1 : 100))).isTrue();
+        assertThat(syncCallbacks.get()).isEqualTo(1);
+        assertThat(exchange.getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageStartingWith("No agent available: the rr balancer has no agents. Exchange[").hasNoCause();
+        assertThat(balancer.toString()).isEqualTo("RoundRobinLB[]");
+        assertThat(balancer.getCamelContext()).isSameAs(context);
+        assertThat(balancer.agentMetrics()).isEmpty();
+        assertThat(balancer.balancerMetrics()).isEmpty();
+    }
+
+    @Test
+    void aStrategyThatThrowsFailsTheExchangeSynchronously() {
+        RoundRobinLB balancer = new RoundRobinLB() {
+            @Override
+            protected Selection select(Exchange exchange, List<String> agentIds) {
+                throw new IllegalStateException("no decision");
+            }
+        };
+        balancer.addProcessor(to("direct:a"));
+        Exchange exchange = new DefaultExchange(context);
+        AtomicInteger syncCallbacks = new AtomicInteger();
+        assertThat(balancer.process(exchange, sync -> syncCallbacks.addAndGet(sync ? 1 : 100))).isTrue();
+        assertThat(syncCallbacks.get()).isEqualTo(1);
+        assertThat(exchange.getException()).isInstanceOf(IllegalStateException.class).hasMessage("no decision");
+    }
+
+    @Test
+    void membershipListenersHearTheAgentsAtOnceAndOnEveryChange() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        AsyncProcessor a = to("direct:a");
+        balancer.addProcessor(a);
+        List<List<String>> heard = new ArrayList<>();
+        balancer.addMembershipListener(heard::add);
+        balancer.addProcessor(to("direct:b"));
+        balancer.removeProcessor(a);
+        balancer.nameAgent("direct:b", "B");
+        assertThat(heard).containsExactly(List.of("direct://a"), List.of("direct://a", "direct://b"),
+                List.of("direct://b"), List.of("B"));
+        assertThat(balancer.getAgentIds()).containsExactly("B");
+        assertThat(balancer.getStrategy()).isEqualTo("rr");
+        assertThat(balancer.toString()).isEqualTo("RoundRobinLB[B]");
+    }
+
+    @Test
+    void aChangeTheStrategyRejectsLeavesChildrenAndIdsAsTheyWere() {
+        List<String> rejectWhen = new ArrayList<>();
+        RoundRobinLB balancer = new RoundRobinLB() {
+            @Override
+            protected void agentsChanged(List<String> agentIds) {
+                if (agentIds.equals(rejectWhen)) {
+                    throw new IllegalArgumentException("rejected " + agentIds);
+                }
+            }
+        };
+        AsyncProcessor a = to("direct:a");
+        AsyncProcessor b = to("direct:b");
+        balancer.addProcessor(a);
+        balancer.addProcessor(b);
+        List<List<String>> heard = new ArrayList<>();
+        balancer.addMembershipListener(heard::add);
+
+        rejectWhen.addAll(List.of("direct://b"));
+        assertThatThrownBy(() -> balancer.removeProcessor(a)).hasMessage("rejected [direct://b]");
+        // Put back at the end of Camel's list: the ids keep their order until the next change.
+        assertThat(balancer.getProcessors()).containsExactlyInAnyOrder(a, b);
+        assertThat(balancer.agentIds()).containsExactly("direct://a", "direct://b");
+
+        assertThatThrownBy(() -> balancer.addProcessor(to("direct:a?timeout=1")))
+                .hasMessageStartingWith("agent ids must be distinct, direct://a appears twice");
+        assertThat(balancer.getProcessors()).containsExactlyInAnyOrder(a, b);
+        assertThat(heard).as("no change was published").containsExactly(List.of("direct://a", "direct://b"));
+    }
+
+    @Test
+    void ejectionSettingsAreKeptUntilStartThenRefused() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(context);
+        assertThat(balancer.getConsecutiveFailures()).isEqualTo(1);
+        assertThat(balancer.getBaseEjectionTime()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(balancer.getMaxEjectionTime()).isEqualTo(Duration.ofSeconds(300));
+        assertThat(balancer.getMaxEjectedShare()).isEqualTo(1.0);
+        balancer.setConsecutiveFailures(3);
+        balancer.setBaseEjectionTime(Duration.ofSeconds(5));
+        balancer.setMaxEjectionTime(Duration.ofSeconds(60));
+        balancer.setMaxEjectedShare(0.5);
+        assertThat(balancer.getConsecutiveFailures()).isEqualTo(3);
+        assertThat(balancer.getBaseEjectionTime()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(balancer.getMaxEjectionTime()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(balancer.getMaxEjectedShare()).isEqualTo(0.5);
+        assertThat(balancer.getOutlierEjection()).as("not applied before start").isEqualTo(OutlierEjection.ofDefaults());
+
+        balancer.start();
+        assertThat(balancer.getOutlierEjection()).isEqualTo(OutlierEjection.custom().consecutiveFailures(3)
+                .baseEjectionTime(Duration.ofSeconds(5)).maxEjectionTime(Duration.ofSeconds(60)).maxEjectedShare(0.5).build());
+        assertThat(balancer.getConsecutiveFailures()).isEqualTo(3);
+        assertThatThrownBy(() -> balancer.setConsecutiveFailures(2)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("consecutiveFailures can only be set before the balancer starts, was set to 2");
+        balancer.stop();
+        balancer.setMaxEjectedShare(0.0);
+        balancer.start();
+        assertThat(balancer.getOutlierEjection().maxEjectedShare()).as("a restart applies new settings").isEqualTo(0.0);
+        assertThat(balancer.getOutlierEjection().consecutiveFailures()).isEqualTo(3);
+    }
+
+    @Test
+    void failoverSettingsTakeEffectAtOnce() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setMaximumFailoverAttempts(2);
+        balancer.setFailoverDeadline(Duration.ofMillis(1500));
+        balancer.setIdempotentMethods("get, head");
+        assertThat(balancer.getMaximumFailoverAttempts()).isEqualTo(2);
+        assertThat(balancer.getFailoverDeadline()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(balancer.getIdempotentMethods()).containsExactlyInAnyOrder("GET", "HEAD");
+        assertThat(balancer.getFailoverPolicy())
+                .isEqualTo(new FailoverPolicy(2, Duration.ofMillis(1500), java.util.Set.of("GET", "HEAD")));
+        assertThatThrownBy(() -> balancer.setIdempotentMethods("GET,,HEAD"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("idempotentMethods must not contain a blank");
+        assertThatThrownBy(() -> balancer.setFailoverPolicy(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("failoverPolicy");
+        assertThatThrownBy(() -> balancer.setOutlierEjection(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("outlierEjection");
+        assertThatThrownBy(() -> balancer.useNanoClock(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("clock");
+    }
+
+    @Test
+    void newEjectionRulesApplyToTheCurrentAgentsAndForgetEarlierEjections() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(context);
+        balancer.addProcessor(named("a", e -> {
+            throw new ConnectException("Connection refused");
+        }));
+        balancer.addProcessor(named("b", e -> e.getMessage().setBody("b")));
+        balancer.setOutlierEjection(OutlierEjection.custom().consecutiveFailures(2).build());
+        balancer.start();
+        String refusingId = "a";
+        Exchange exchange = new DefaultExchange(context);
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+        balancer.process(exchange, sync -> { });
+        assertThat(balancer.ejectedAgents()).as("one failure of two").isEmpty();
+        balancer.process(new DefaultExchange(context), sync -> { });
+        balancer.process(new DefaultExchange(context), sync -> { });
+        assertThat(balancer.ejectedAgents()).containsExactly(refusingId);
+        assertThat(balancer.getEjectedAgents()).containsExactly(refusingId);
+        balancer.setOutlierEjection(OutlierEjection.ofDefaults());
+        assertThat(balancer.ejectedAgents()).isEmpty();
+    }
+}

@@ -1,0 +1,452 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.core.health.OutlierEjection;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.CamelExchangeException;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.spi.IdAware;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One exchange's attempts step by step: a balancer whose strategy offers a fixed candidate order,
+ * in-memory agents with scripted answers, an injected clock. Called from outside a route, Camel's
+ * reactive executor runs every step before {@code process} returns, so nothing waits.
+ */
+class AttemptsTest {
+
+    private static final long MS = 1_000_000L;
+    private static final long SECOND = 1_000 * MS;
+    private static CamelContext context;
+
+    /** What an agent does with an attempt. */
+    private interface Script {
+        void run(Exchange attempt, AsyncCallback callback);
+    }
+
+    private static final Script OK = (attempt, callback) -> callback.done(true);
+
+    private final AtomicLong clock = new AtomicLong(1_000 * SECOND);
+    private final Map<String, Script> scripts = new HashMap<>();
+    private final Map<String, Long> slowness = new HashMap<>();
+    private final List<String> events = new ArrayList<>();
+    private List<String> order = List.of("a", "b", "c");
+    private RuntimeException completedFailure;
+    private Fixed balancer;
+
+    /** A strategy that always offers {@link #order}; records the hooks it is called with. */
+    private final class Fixed extends AgentLoadBalancerSupport {
+        @Override
+        public String strategyName() {
+            return "fixed";
+        }
+
+        @Override
+        protected Selection select(Exchange exchange, List<String> agentIds) {
+            return new Selection(order.iterator(), () -> "detail=1");
+        }
+
+        @Override
+        protected void attemptStarted(String agentId, Exchange attempt) {
+            events.add("started " + agentId);
+        }
+
+        @Override
+        protected void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos) {
+            events.add("completed " + agentId + " " + outcome + " " + elapsedNanos / MS + " ms");
+            if (completedFailure != null) {
+                throw completedFailure;
+            }
+        }
+
+        @Override
+        protected void agentReadmitted(String agentId) {
+            events.add("readmitted " + agentId);
+        }
+    }
+
+    private final class Agent extends AsyncProcessorSupport implements IdAware {
+        private final String id;
+
+        Agent(String id) {
+            this.id = id;
+        }
+
+        @Override
+        public boolean process(Exchange attempt, AsyncCallback callback) {
+            clock.addAndGet(slowness.getOrDefault(id, 0L));
+            attempt.getMessage().setBody("answer of " + id);
+            scripts.getOrDefault(id, OK).run(attempt, callback);
+            return true;
+        }
+
+        @Override
+        public String getId() {
+            return id;
+        }
+
+        @Override
+        public void setId(String ignored) {
+        }
+    }
+
+    private static Script failing(Exception failure) {
+        return (attempt, callback) -> {
+            attempt.setException(failure);
+            callback.done(true);
+        };
+    }
+
+    private static final Script REFUSE = failing(new ConnectException("Connection refused"));
+    private static final Script READ_TIMEOUT = failing(new SocketTimeoutException("Read timed out"));
+
+    @BeforeAll
+    static void startContext() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterAll
+    static void stopContext() {
+        context.stop();
+    }
+
+    @BeforeEach
+    void startBalancer() {
+        balancer = new Fixed();
+        balancer.setCamelContext(context);
+        balancer.useNanoClock(clock::get);
+        balancer.addAttemptListener((strategy, agent, outcome, elapsed) ->
+                events.add("listener " + strategy + " " + agent + " " + outcome));
+        balancer.addHealthListener(new HealthListener() {
+            @Override
+            public void agentEjected(String agentId, Duration ejectionTime) {
+                events.add("ejected " + agentId + " " + ejectionTime.toSeconds() + " s");
+            }
+
+            @Override
+            public void agentReadmitted(String agentId) {
+                events.add("listener readmitted " + agentId);
+            }
+        });
+        for (String id : List.of("a", "b", "c")) {
+            balancer.addProcessor(new Agent(id));
+        }
+        balancer.start();
+    }
+
+    private Exchange send(String method) {
+        Exchange exchange = new DefaultExchange(context);
+        exchange.getIn().setBody("ping");
+        if (method != null) {
+            exchange.getIn().setHeader(Exchange.HTTP_METHOD, method);
+        }
+        AtomicInteger callbacks = new AtomicInteger();
+        balancer.process(exchange, sync -> callbacks.incrementAndGet());
+        assertThat(callbacks.get()).as("the callback runs exactly once").isEqualTo(1);
+        return exchange;
+    }
+
+    private static String body(Exchange exchange) {
+        return exchange.getMessage().getBody(String.class);
+    }
+
+    @Test
+    void aSuccessfulFirstAttemptAnswersAndNamesTheAgent() {
+        slowness.put("a", 5 * MS);
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isNull();
+        assertThat(body(exchange)).isEqualTo("answer of a");
+        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("a");
+        assertThat(exchange.getProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY)).isEqualTo("fixed");
+        assertThat(events).containsExactly("started a", "completed a SUCCESS 5 ms", "listener fixed a SUCCESS");
+    }
+
+    @Test
+    void aRefusedAttemptIsEjectedAndTheNextCandidateAnswers() {
+        scripts.put("a", REFUSE);
+        slowness.put("a", 7 * MS);
+        Exchange exchange = send("POST");
+        assertThat(body(exchange)).isEqualTo("answer of b");
+        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("b");
+        assertThat(events).containsExactly("started a", "completed a FAILED_BEFORE_SEND 7 ms",
+                "listener fixed a FAILED_BEFORE_SEND", "ejected a 10 s",
+                "started b", "completed b SUCCESS 0 ms", "listener fixed b SUCCESS");
+        assertThat(balancer.ejectedAgents()).containsExactly("a");
+        assertThat(balancer.getEjections()).isEqualTo(1);
+    }
+
+    @Test
+    void unknownAndRepeatedCandidatesAreSkipped() {
+        order = List.of("x", "a", "a", "y", "b");
+        scripts.put("a", REFUSE);
+        Exchange exchange = send("GET");
+        assertThat(body(exchange)).isEqualTo("answer of b");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started a", "started b");
+    }
+
+    @Test
+    void whenEveryCandidateFailsTheExceptionListsTriedFailuresAndEjectedAgents() {
+        order = List.of("a", "b");
+        scripts.put("a", REFUSE);
+        scripts.put("b", READ_TIMEOUT);
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageStartingWith("No agent available: 2 of 3 agents tried, each failed: a (connection refused),"
+                        + " b (timed out); ejected: a, b. Exchange[")
+                .hasCauseInstanceOf(SocketTimeoutException.class);
+        NoAgentAvailableException failure = (NoAgentAvailableException) exchange.getException();
+        assertThat(failure.failures()).extracting(AgentFailure::toString)
+                .containsExactly("a (connection refused)", "b (timed out)");
+        assertThat(failure.failures()).extracting(AgentFailure::outcome)
+                .containsExactly(AttemptOutcome.FAILED_BEFORE_SEND, AttemptOutcome.FAILED_AFTER_SEND);
+        assertThat(failure.ejectedAgents()).containsExactlyInAnyOrder("a", "b");
+        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isNull();
+    }
+
+    @Test
+    void withoutEjectionsTheMessageEndsAtTheFailures() {
+        balancer.setOutlierEjection(OutlierEjection.disabled());
+        order = List.of("a");
+        scripts.put("a", REFUSE);
+        assertThat(send("GET").getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageStartingWith("No agent available: 1 of 3 agents tried, each failed: a (connection refused). Exchange[");
+    }
+
+    @Test
+    void aStrategyThatSelectsNoAgentFailsTheExchangeSayingSo() {
+        order = List.of("x");
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageStartingWith("No agent available: the fixed balancer selected no agent. Exchange[").hasNoCause();
+        assertThat(((NoAgentAvailableException) exchange.getException()).failures()).isEmpty();
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void ejectedCandidatesAreTriedLastOnTrialAndReadmittedWhenTheyAnswer() {
+        scripts.put("a", REFUSE);
+        send("GET");
+        assertThat(balancer.ejectedAgents()).containsExactly("a");
+        scripts.remove("a");
+        scripts.put("b", REFUSE);
+        scripts.put("c", REFUSE);
+        events.clear();
+        Exchange exchange = send("GET");
+        assertThat(body(exchange)).as("a is still ejected: tried after b and c").isEqualTo("answer of a");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started b", "started c", "started a");
+        assertThat(events).contains("readmitted a", "listener readmitted a");
+        assertThat(events.indexOf("readmitted a")).isLessThan(events.indexOf("listener readmitted a"));
+        assertThat(balancer.ejectedAgents()).as("c not: at most 2 of 3 agents are ejected at once").containsExactly("b");
+    }
+
+    @Test
+    void ejectedCandidatesThatFailTheirTrialAreEachTriedOnce() {
+        List.of("a", "b", "c").forEach(agent -> scripts.put(agent, REFUSE));
+        send("GET");
+        assertThat(balancer.ejectedAgents()).containsExactly("a", "b");
+        events.clear();
+        assertThat(send("GET").getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageStartingWith("No agent available: 3 of 3 agents tried, each failed: c (connection refused),"
+                        + " a (connection refused), b (connection refused); ejected: a, b. Exchange[");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started c", "started a", "started b");
+    }
+
+    @Test
+    void anAgentWhoseTimeIsUpIsTriedInItsTurn() {
+        scripts.put("a", REFUSE);
+        send("GET");
+        scripts.remove("a");
+        clock.addAndGet(10 * SECOND);
+        events.clear();
+        assertThat(body(send("GET"))).isEqualTo("answer of a");
+        assertThat(events).containsExactly("started a", "completed a SUCCESS 0 ms", "listener fixed a SUCCESS",
+                "readmitted a", "listener readmitted a");
+        assertThat(balancer.ejectedAgents()).isEmpty();
+    }
+
+    @Test
+    void anAnswerThatIsAnErrorEndsTheExchangeWithoutFailover() {
+        scripts.put("a", failing(new IllegalStateException("HTTP 500")));
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isInstanceOf(IllegalStateException.class).hasMessage("HTTP 500");
+        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("a");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started a");
+        assertThat(balancer.ejectedAgents()).isEmpty();
+    }
+
+    @Test
+    void aFailureAfterSendOfAPostEndsWithTheAttemptsOwnException() {
+        scripts.put("a", READ_TIMEOUT);
+        Exchange exchange = send("POST");
+        assertThat(exchange.getException()).isInstanceOf(SocketTimeoutException.class).hasMessage("Read timed out");
+        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("a");
+        assertThat(events).contains("ejected a 10 s").filteredOn(e -> e.startsWith("started")).containsExactly("started a");
+    }
+
+    @Test
+    void theFailoverLimitIsNamedInTheMessage() {
+        List.of("a", "b", "c").forEach(agent -> scripts.put(agent, REFUSE));
+        balancer.setOutlierEjection(OutlierEjection.disabled());
+        balancer.setMaximumFailoverAttempts(0);
+        assertThat(send("GET").getException()).hasMessageStartingWith(
+                "No agent available: 1 of 3 agents tried, each failed (maximumFailoverAttempts=0): a (connection refused). Exchange[");
+        balancer.setMaximumFailoverAttempts(1);
+        assertThat(send("GET").getException()).hasMessageStartingWith("No agent available: 2 of 3 agents tried, each failed"
+                + " (maximumFailoverAttempts=1): a (connection refused), b (connection refused). Exchange[");
+    }
+
+    @Test
+    void theDeadlineIsNamedWhenItStopsFailoverBeforeTheCount() {
+        List.of("a", "b", "c").forEach(agent -> scripts.put(agent, REFUSE));
+        balancer.setOutlierEjection(OutlierEjection.disabled());
+        balancer.setMaximumFailoverAttempts(3);
+        balancer.setFailoverDeadline(Duration.ofMillis(10));
+        slowness.put("a", 4 * MS);
+        slowness.put("b", 6 * MS);
+        assertThat(send("GET").getException()).as("b started at 4 ms, c would start at 10 ms").hasMessageStartingWith(
+                "No agent available: 2 of 3 agents tried, each failed (failoverDeadline=10 ms):"
+                        + " a (connection refused), b (connection refused). Exchange[");
+    }
+
+    @Test
+    void aStoppedBalancerDoesNotFailOver() {
+        scripts.put("a", (attempt, callback) -> {
+            balancer.stop();
+            attempt.setException(new ConnectException("Connection refused"));
+            callback.done(true);
+        });
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isInstanceOf(ConnectException.class);
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started a");
+    }
+
+    @Test
+    void aHookThatThrowsDoesNotStopTheExchange() {
+        completedFailure = new IllegalStateException("hook broke");
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isNull();
+        assertThat(body(exchange)).isEqualTo("answer of a");
+        assertThat(events).containsExactly("started a", "completed a SUCCESS 0 ms", "listener fixed a SUCCESS");
+    }
+
+    @Test
+    void anAgentThatThrowsInsteadOfAnsweringIsAFailedAttempt() {
+        scripts.put("a", (attempt, callback) -> {
+            throw new IllegalStateException("agent threw");
+        });
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isInstanceOf(IllegalStateException.class).hasMessage("agent threw");
+        assertThat(events).containsExactly("started a", "completed a ERROR 0 ms", "listener fixed a ERROR");
+    }
+
+    @Test
+    void anAgentThatAnswersThenThrowsCountsOnce() {
+        scripts.put("a", (attempt, callback) -> {
+            callback.done(true);
+            throw new IllegalStateException("after the answer");
+        });
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isNull();
+        assertThat(events).containsExactly("started a", "completed a SUCCESS 0 ms", "listener fixed a SUCCESS");
+    }
+
+    @Test
+    void aSecondCallbackFromAnAgentIsIgnored() {
+        scripts.put("a", (attempt, callback) -> {
+            callback.done(false);
+            callback.done(true);
+        });
+        Exchange exchange = send("GET");
+        assertThat(body(exchange)).isEqualTo("answer of a");
+        assertThat(events).containsExactly("started a", "completed a SUCCESS 0 ms", "listener fixed a SUCCESS");
+    }
+
+    @Test
+    void anAsynchronousAnswerIsMeasuredAndHandledAfterTheAgentReturns() {
+        scripts.put("a", (attempt, callback) -> {
+            clock.addAndGet(3 * MS);
+            callback.done(false);
+            events.add("agent returned");
+        });
+        Exchange exchange = send("GET");
+        assertThat(body(exchange)).isEqualTo("answer of a");
+        assertThat(events).containsExactly("started a", "agent returned", "completed a SUCCESS 3 ms",
+                "listener fixed a SUCCESS");
+    }
+
+    @Test
+    void aSynchronousAnswerIsHandledBeforeTheAgentReturns() {
+        scripts.put("a", (attempt, callback) -> {
+            callback.done(true);
+            events.add("agent returned");
+        });
+        send("GET");
+        assertThat(events).containsExactly("started a", "completed a SUCCESS 0 ms", "listener fixed a SUCCESS",
+                "agent returned");
+    }
+
+    @Test
+    void anErrorThatIsNotAnExceptionIsWrapped() {
+        scripts.put("a", (attempt, callback) -> {
+            throw new AssertionError("agent broke");
+        });
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isInstanceOf(CamelExchangeException.class)
+                .hasMessageStartingWith("Balancer failed: java.lang.AssertionError: agent broke")
+                .hasCauseInstanceOf(AssertionError.class);
+    }
+
+    @Test
+    void aCallbackThatThrowsAfterTheAnswerDoesNotChangeTheOutcome() {
+        Exchange exchange = new DefaultExchange(context);
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+        AtomicInteger callbacks = new AtomicInteger();
+        balancer.process(exchange, sync -> {
+            callbacks.incrementAndGet();
+            throw new IllegalStateException("callback broke");
+        });
+        assertThat(callbacks.get()).isEqualTo(1);
+        assertThat(exchange.getException()).isNull();
+        assertThat(body(exchange)).isEqualTo("answer of a");
+    }
+
+    @Test
+    void theDecisionLogNamesEachAttemptTrialAndFailover() {
+        scripts.put("a", REFUSE);
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
+            send("GET");
+            scripts.remove("a");
+            scripts.put("b", REFUSE);
+            scripts.put("c", REFUSE);
+            Exchange second = new DefaultExchange(context);
+            second.getIn().setHeader(AgentLoadBalancerSupport.REQUEST_ID_HEADER, "r2");
+            second.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+            balancer.process(second, sync -> { });
+            assertThat(log.lines()).hasSize(5);
+            assertThat(log.lines().get(0)).endsWith(" strategy=fixed agent=a detail=1");
+            assertThat(log.lines().get(1)).endsWith(" strategy=fixed failover to agent=b after a (connection refused)");
+            assertThat(log.lines().subList(2, 5)).containsExactly(
+                    "INFO request=r2 strategy=fixed agent=b detail=1 ejected=[a]",
+                    "INFO request=r2 strategy=fixed failover to agent=c after b (connection refused)",
+                    "INFO request=r2 strategy=fixed failover to agent=a (trial) after c (connection refused)");
+        }
+    }
+}
