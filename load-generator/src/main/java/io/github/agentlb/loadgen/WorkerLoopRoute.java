@@ -9,6 +9,8 @@ import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.Synchronization;
+import org.apache.camel.support.UnitOfWorkHelper;
 import org.apache.camel.model.ChoiceDefinition;
 import org.apache.camel.model.TryDefinition;
 
@@ -123,11 +125,27 @@ final class WorkerLoopRoute extends RouteBuilder {
     }
 
     /**
+     * Runs and drops the on-completion tasks the last turn left on the exchange. netty-http's
+     * producer retains each answer and adds a task that releases it "when the exchange is done";
+     * a worker's exchange is done only when its loop ends, so without this every answer of a run
+     * (its pooled buffer, headers and callbacks, about 2 KB) stayed reachable until then: a
+     * 10-minute soak at 1000 req/s grew the heap by about 100 MB a minute. The answer has been
+     * recorded by the time the next turn starts.
+     */
+    private static void releaseAnswer(Exchange exchange) {
+        List<Synchronization> completions = exchange.getExchangeExtension().handoverCompletions();
+        if (completions != null && !completions.isEmpty()) {
+            UnitOfWorkHelper.doneSynchronizations(exchange, completions);
+        }
+    }
+
+    /**
      * Before each turn of a worker's loop: false once the deadline has passed or every request is
      * taken; else the next request goes into the exchange, whose message is cleared of the previous
      * answer (its headers would otherwise be sent as the next request's).
      */
     private boolean claimNext(Exchange exchange) {
+        releaseAnswer(exchange);
         if (timed && clock.getAsLong() - deadlineNanos >= 0) {
             return false;
         }
