@@ -85,8 +85,9 @@ class PacedModesTest {
             LoadTestConfig config = LoadTestConfig.custom().requests(4).users(2).concurrency(1).build();
             OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null);
             CompletableFuture<Long> done = new CompletableFuture<>();
-            generator.addRoutes(WorkerLoopRoute.forRequests(config.workload(), List.of("http://127.0.0.1:" + agent.port), config,
-                    new RequestSteps(recorder, n -> { }, clock::get, null), clock::get, done));
+            WorkerLoopRoute route = WorkerLoopRoute.forRequests(config.workload(), List.of("http://127.0.0.1:" + agent.port),
+                    config, new RequestSteps(recorder, n -> { }, clock::get, null), clock::get, done);
+            generator.addRoutes(route);
             generator.start();
             // One worker, 100 ms per answer on the injected clock: the four requests at 0, 100, 200, 300 ms, no more.
             assertThat(done.get(30, TimeUnit.SECONDS)).isEqualTo(400 * MS);
@@ -99,6 +100,9 @@ class PacedModesTest {
                     .containsExactlyElementsOf(config.workload().requests().stream()
                             .map(Workload.PlannedRequest::userId).toList());
             assertThat(clock.get()).isEqualTo(400 * MS);
+            // Each of the four answers released by the loop before its next turn (the last one before the
+            // turn that stops): none is held for the whole run (a soak used to keep every answer until its end).
+            assertThat(route.releasedAnswers()).isEqualTo(4);
         } finally {
             generator.stop();
             server.stop();
