@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.demo.Strategies;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -259,6 +260,11 @@ final class LoadOptions {
         }
         String s = uri.toString();
         return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    /** Where error lines go (picocli's error writer). */
+    PrintWriter err() {
+        return spec.commandLine().getErr();
     }
 
     ParameterException usage(String message) {

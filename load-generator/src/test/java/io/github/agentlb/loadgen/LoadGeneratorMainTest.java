@@ -301,6 +301,36 @@ class LoadGeneratorMainTest {
     }
 
     @Test
+    void anOutThatIsNotAWritableDirectoryExitsTwoBeforeAnyLoadWithOneLine() throws Exception {
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+
+        int code = run("--out", file.resolve("sub").toString(), "--strategy", "rr", "--scenario", "uniform",
+                "--requests", "100", "--warmup", "0");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(stderr()).startsWith("--out " + file.resolve("sub") + " is not a writable directory: ")
+                .doesNotContain("\tat ").hasLineCount(1);
+        assertThat(stdout()).doesNotContain("[rr]").doesNotContain("requests, ");
+        assertThat(LoadGeneratorMain.unusableOutput(Path.of("/proc/x"))).startsWith("--out /proc/x is not a writable "
+                + "directory: ");
+        assertThat(LoadGeneratorMain.unusableOutput(dir.resolve("new/deeper"))).isNull();
+        assertThat(dir.resolve("new/deeper")).isEmptyDirectory();
+    }
+
+    @Test
+    void aWriteFailingAtTheEndPrintsOneLineAndExitsOneWithoutAStackTrace() throws Exception {
+        Files.createDirectory(dir.resolve(ReportWriter.MARKDOWN_FILE));
+        String url = "http://127.0.0.1:" + AvailablePortFinder.getNextAvailable();
+
+        int code = run("--url", url, "--strategy", "external", "--requests", "5", "--users", "5", "--warmup", "0",
+                "--timeout-ms", "500", "--out", dir.toString());
+
+        assertThat(code).isEqualTo(1);
+        assertThat(stderr()).startsWith("could not write the results into --out " + dir + ": ")
+                .doesNotContain("\tat ").hasLineCount(1);
+    }
+
+    @Test
     void helpListsTheOptionsAndExitsZero() {
         assertThat(run("--help")).isZero();
         assertThat(stdout()).contains("--url", "--strategy", "--requests", "--users", "--concurrency", "--seed",
