@@ -139,8 +139,28 @@ final class LoadOptions {
             }
             return config;
         } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
+            throw usage(asOption(e.getMessage()));
         }
+    }
+
+    /** The builder fields of {@link LoadTestConfig} and the options that set them. */
+    private static final List<String[]> FIELD_OPTIONS = List.of(new String[] {"requests", "--requests"},
+            new String[] {"users", "--users"}, new String[] {"concurrency", "--concurrency"},
+            new String[] {"timeoutMs", "--timeout-ms"}, new String[] {"warmup", "--warmup"},
+            new String[] {"hotShare", "--hot-share"});
+
+    /**
+     * {@code message} of {@link LoadTestConfig}'s builder with its leading field name spelled as
+     * the option typed ({@code timeoutMs must ...} becomes {@code --timeout-ms must ...}); the
+     * builder keeps its field names for library users.
+     */
+    static String asOption(String message) {
+        for (String[] fo : FIELD_OPTIONS) {
+            if (message.startsWith(fo[0] + " ")) {
+                return fo[1] + message.substring(fo[0].length());
+            }
+        }
+        return message;
     }
 
     /**
@@ -204,7 +224,8 @@ final class LoadOptions {
             return LoadTestConfig.custom().requests(failureRequests).users(failureUsers).concurrency(concurrency)
                     .seed(seed).timeoutMs(timeoutMs).warmup(warmup).build();
         } catch (IllegalArgumentException e) {
-            throw usage("failure scenario: " + e.getMessage());
+            throw usage("failure scenario: " + asOption(e.getMessage()).replace("--requests", "--failure-requests")
+                    .replace("--users", "--failure-users"));
         }
     }
 

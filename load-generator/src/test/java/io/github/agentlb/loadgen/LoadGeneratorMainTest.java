@@ -1,6 +1,7 @@
 package io.github.agentlb.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -241,7 +242,7 @@ class LoadGeneratorMainTest {
     @Test
     void invalidArgumentsExitTwoWithAMessageNamingTheValue() {
         assertThat(run("--requests", "0")).isEqualTo(2);
-        assertThat(stderr()).contains("requests must be >= 1, was 0");
+        assertThat(stderr()).contains("--requests must be >= 1, was 0");
 
         assertThat(run("--users", "300", "--requests", "200")).isEqualTo(2);
         assertThat(stderr()).contains("--users must be in 1..200 (--requests 200), was 300: lower --users or raise "
@@ -294,7 +295,19 @@ class LoadGeneratorMainTest {
         assertThat(stderr()).contains("with --url, --scenario must be one scenario");
 
         assertThat(run("--warmup", "-1")).isEqualTo(2);
-        assertThat(stderr()).contains("warmup must be >= 0, was -1");
+        assertThat(stderr()).contains("--warmup must be >= 0, was -1");
+
+        assertThat(run("--timeout-ms", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("--timeout-ms must be >= 1, was 0").doesNotContain("timeoutMs");
+
+        assertThat(run("--concurrency", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("--concurrency must be in 1..1000, was 0");
+
+        assertThat(run("--scenario", "failure", "--failure-users", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("failure scenario: --failure-users must be in 1..");
+        // Library users keep the builder's field names.
+        assertThatThrownBy(() -> LoadTestConfig.custom().timeoutMs(0).build())
+                .hasMessage("timeoutMs must be >= 1, was 0");
 
         assertThat(run("--requests", "many")).isEqualTo(2);
         assertThat(dir).isEmptyDirectory();
