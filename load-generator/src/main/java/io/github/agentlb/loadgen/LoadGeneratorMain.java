@@ -106,14 +106,17 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         if (options.replicas < 1) {
             throw options.usage("--replicas must be >= 1, was " + options.replicas);
         }
-        LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare, stdout);
-        Pacing pacing = options.validatedPacing();
         List<Scenario> scenarios = new ArrayList<>();
         List<Fault> faults = new ArrayList<>();
         boolean hotkey = options.validatedScenarios(scenarios, faults);
+        // Said only for the scenarios that run: the hotkey scenario has its own hot user, hence its own default.
+        LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare,
+                scenarios.isEmpty() ? null : stdout, null);
+        Pacing pacing = options.validatedPacing();
         options.checkCombination(pacing, faults, hotkey);
         LoadTestConfig hotConfig = hotkey ? options.validatedConfig(
-                options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare, stdout) : null;
+                options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare, stdout,
+                HotKeyScenario.LABEL) : null;
         LoadTestConfig faultConfig = faults.isEmpty() ? null : options.validatedFaultConfig();
         Path outDir = outputDirectory(options.out, options.url != null);
         String unusable = unusableOutput(outDir);

@@ -70,7 +70,8 @@ final class LoadOptions {
     @Option(names = "--users", paramLabel = "N",
             description = "Distinct user_ids besides the hot user, sharing the requests evenly (default: "
                     + LoadTestConfig.DEFAULT_USERS + ", or a tenth of their requests when they are fewer than "
-                    + LoadTestConfig.DEFAULT_USERS + ", so that each user sends 10).")
+                    + LoadTestConfig.DEFAULT_USERS + ", so that each user sends 10; in the hotkey scenario their "
+                    + "requests are those not from the hot user).")
     private Integer users;
 
     @Option(names = "--hot-share", paramLabel = "F",
@@ -115,9 +116,10 @@ final class LoadOptions {
     private int agentDelayMaxMs;
     /**
      * The load of a run with hot share {@code share}: {@code --users}, or when not given
-     * {@link #defaultUsers} of the requests left to users 1..N (printed when scaled down).
+     * {@link #defaultUsers} of the requests left to users 1..N (printed to {@code stdout} when
+     * scaled down, naming {@code scenario}; nothing printed when {@code stdout} is null).
      */
-    LoadTestConfig validatedConfig(double share, PrintStream stdout) {
+    LoadTestConfig validatedConfig(double share, PrintStream stdout, String scenario) {
         if (!(share >= 0 && share < 1)) {
             throw usage("--hot-share must be >= 0 and < 1, was " + share);
         }
@@ -134,8 +136,10 @@ final class LoadOptions {
         try {
             LoadTestConfig config = LoadTestConfig.custom().requests(requests).users(n).concurrency(concurrency)
                     .seed(seed).timeoutMs(timeoutMs).warmup(warmup).hotShare(share).build();
-            if (users == null && n != LoadTestConfig.DEFAULT_USERS) {
-                stdout.printf(Locale.ROOT, "--users not given: %d users sharing %d requests%n", n, others);
+            if (users == null && n != LoadTestConfig.DEFAULT_USERS && stdout != null) {
+                stdout.printf(Locale.ROOT, hot == 0 ? "--users not given: %d users sharing %d requests%s%n"
+                        : "--users not given: %d users besides the hot user, sharing the %d requests not from it%s%n",
+                        n, others, scenario == null ? "" : " (" + scenario + " scenario)");
             }
             return config;
         } catch (IllegalArgumentException e) {

@@ -202,6 +202,19 @@ class LoadGeneratorMainTest {
     }
 
     @Test
+    void theHotkeyScenarioScalesItsOtherUsersDownAsUniformDoesAndSaysSo() throws Exception {
+        int code = run("--scenario", "hotkey", "--strategy", "ch", "--requests", "150", "--warmup", "0",
+                "--concurrency", "4", "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "2", "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        assertThat(stdout()).contains("--users not given: 12 users besides the hot user, sharing the 120 requests not "
+                + "from it (hotkey scenario)").doesNotContain("15 users sharing 150 requests");
+        JsonNode ch = new ObjectMapper().readTree(dir.resolve("report-hotkey-ch.json").toFile());
+        assertThat(ch.get("other_users").asInt()).isEqualTo(12);
+        assertThat(ch.get("hot_user_requests").asInt()).isEqualTo(30);
+    }
+
+    @Test
     void runAgainstAServerAnswering404SaysSoRatherThanThatNothingAnswered() throws Exception {
         try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
             // The agent under a path prefix: /nope/process/... is a 404 for every request.
