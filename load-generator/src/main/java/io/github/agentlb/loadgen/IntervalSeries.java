@@ -7,7 +7,10 @@ import org.HdrHistogram.Histogram;
 /**
  * A time-bound run's figures per interval: each request counts in the interval of its
  * completion time (answer or failure), {@code floor((completed - start) / interval)}, so every
- * request is in exactly one interval; a completion before the start counts in interval 0. Per
+ * request is in exactly one interval; a completion before the start counts in interval 0. With a
+ * run length, the run has {@code ceil(length / interval)} intervals and the last absorbs the tail:
+ * requests completing after the run's end (sent before it, answered late) count in the last
+ * interval, whose length stays cut at the run's end, so no sliver interval appears after it. Per
  * interval: requests, successes, errors, timeouts, p50/p99 of successful requests (HdrHistogram,
  * microseconds, 3 significant digits, as {@link LatencySummary}), and the last JVM sample taken in
  * it (heap used after GC, live threads). Times come from the caller (no clock is read here).
@@ -56,6 +59,8 @@ public final class IntervalSeries {
 
     private final long startNanos;
     private final long intervalNanos;
+    /** Intervals of the run, or {@link Integer#MAX_VALUE} without a run length. */
+    private final int count;
     private final List<Bucket> buckets = new ArrayList<>();
 
     /**
@@ -64,16 +69,40 @@ public final class IntervalSeries {
      * @throws IllegalArgumentException if {@code intervalNanos <= 0}
      */
     public IntervalSeries(long startNanos, long intervalNanos) {
+        this(startNanos, intervalNanos, Long.MAX_VALUE);
+    }
+
+    /**
+     * A series of a run lasting {@code lengthNanos}: {@code ceil(length / interval)} intervals, the
+     * last absorbing completions after the run's end.
+     *
+     * @param lengthNanos the run's length, ns, > 0
+     * @throws IllegalArgumentException if {@code intervalNanos <= 0} or {@code lengthNanos <= 0}
+     */
+    public IntervalSeries(long startNanos, long intervalNanos, long lengthNanos) {
         if (intervalNanos <= 0) {
             throw new IllegalArgumentException("intervalNanos must be > 0, was " + intervalNanos);
         }
+        if (lengthNanos <= 0) {
+            throw new IllegalArgumentException("lengthNanos must be > 0, was " + lengthNanos);
+        }
         this.startNanos = startNanos;
         this.intervalNanos = intervalNanos;
+        long n = lengthNanos / intervalNanos + (lengthNanos % intervalNanos == 0 ? 0 : 1);
+        this.count = (int) Math.min(Integer.MAX_VALUE, n);
     }
 
-    /** The interval of a time: {@code floor((nanos - start) / interval)}, 0 before the start. */
+    /**
+     * The interval of a time: {@code floor((nanos - start) / interval)}, 0 before the start, and
+     * with a run length at most the last interval.
+     */
     public int indexOf(long nanos) {
-        return (int) Math.max(0, Math.floorDiv(nanos - startNanos, intervalNanos));
+        return (int) Math.min(count - 1L, Math.max(0, Math.floorDiv(nanos - startNanos, intervalNanos)));
+    }
+
+    /** Whether the series has a run length, hence a fixed number of intervals. */
+    public boolean bounded() {
+        return count != Integer.MAX_VALUE;
     }
 
     /** Counts {@code outcome}, completed at {@code completedAtNanos}, in its interval. */
@@ -101,7 +130,8 @@ public final class IntervalSeries {
 
     /**
      * The intervals from 0 to the one holding the instant before {@code endNanos} (or the last with
-     * a request or sample, if later); the last one's length is cut at {@code endNanos}.
+     * a request or sample, if later); the last one's length is cut at {@code endNanos}. With a run
+     * length, pass the run's end to get all its intervals.
      */
     public synchronized List<Interval> intervals(long endNanos) {
         int last = Math.max(buckets.size() - 1, indexOf(endNanos - 1));

@@ -1,8 +1,11 @@
 package io.github.agentlb.loadgen;
 
 import io.github.agentlb.agent.AgentConfig;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +40,10 @@ import picocli.CommandLine.Mixin;
  * {@link EmbeddedJob}'s (paced ones {@link PacedJob}'s), the closed-loop {@code --url} run
  * {@link UrlJob}'s, and {@code report.md} with the closing console summary {@link JobSummary}'s.
  *
+ * <p>The output directory is created and checked to be writable before any load is sent; when it
+ * is not, one line names {@code --out} and the path, exit code 2. A write failing later ends the
+ * run with one line and exit code 1, no stack trace.
+ *
  * <p>Exit codes: 0 when every request was answered; 1 when any request failed or timed out (the
  * reports are still written) or the run could not be carried out; 2 for invalid arguments.
  */
@@ -56,7 +63,7 @@ import picocli.CommandLine.Mixin;
         exitCodeList = {
             "0:every request was answered",
             "1:some request failed or timed out (reports still written), or the run failed",
-            "2:invalid arguments"})
+            "2:invalid arguments, or --out is not a writable directory"})
 public final class LoadGeneratorMain implements Callable<Integer> {
 
     @Mixin
@@ -99,16 +106,37 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         if (options.replicas < 1) {
             throw options.usage("--replicas must be >= 1, was " + options.replicas);
         }
-        LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare, stdout);
-        Pacing pacing = options.validatedPacing();
         List<Scenario> scenarios = new ArrayList<>();
         List<Fault> faults = new ArrayList<>();
         boolean hotkey = options.validatedScenarios(scenarios, faults);
+        // Said only for the scenarios that run: the hotkey scenario has its own hot user, hence its own default.
+        LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare,
+                scenarios.isEmpty() ? null : stdout, null);
+        Pacing pacing = options.validatedPacing();
         options.checkCombination(pacing, faults, hotkey);
         LoadTestConfig hotConfig = hotkey ? options.validatedConfig(
-                options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare, stdout) : null;
+                options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare, stdout,
+                HotKeyScenario.LABEL) : null;
         LoadTestConfig faultConfig = faults.isEmpty() ? null : options.validatedFaultConfig();
-        ReportWriter writer = new ReportWriter(outputDirectory(options.out, options.url != null));
+        Path outDir = outputDirectory(options.out, options.url != null);
+        String unusable = unusableOutput(outDir);
+        if (unusable != null) {
+            options.err().println(unusable);
+            return 2;
+        }
+        try {
+            return run(outDir, config, pacing, scenarios, faults, hotkey, hotConfig, faultConfig, startNanos);
+        } catch (IOException | UncheckedIOException e) {
+            // Expected when the disk fills or the directory goes away mid-run: one line, no stack trace.
+            options.err().println("could not write the results into --out " + outDir + ": " + describe(e));
+            return 1;
+        }
+    }
+
+    private int run(Path outDir, LoadTestConfig config, Pacing pacing, List<Scenario> scenarios, List<Fault> faults,
+                    boolean hotkey, LoadTestConfig hotConfig, LoadTestConfig faultConfig, long startNanos)
+            throws Exception {
+        ReportWriter writer = new ReportWriter(outDir);
         PacedJob paced = new PacedJob(stdout, config, pacing, writer);
         JobResults results;
         if (options.url != null) {
@@ -137,6 +165,27 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     /** {@code out} if given, else {@value #DEFAULT_URL_OUT} for a {@code --url} run and {@value #DEFAULT_OUT} otherwise. */
     static Path outputDirectory(Path out, boolean againstUrl) {
         return out != null ? out : Path.of(againstUrl ? DEFAULT_URL_OUT : DEFAULT_OUT);
+    }
+
+    /**
+     * Creates {@code dir} if missing and checks that a file can be written in it, before any load
+     * is sent (a run can last minutes).
+     *
+     * @return {@code null} when usable, else one line naming {@code --out}, the path and the reason
+     */
+    static String unusableOutput(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Files.delete(Files.createTempFile(dir, ".write-check", ".tmp"));
+            return null;
+        } catch (IOException | UncheckedIOException e) {
+            return "--out " + dir + " is not a writable directory: " + describe(e);
+        }
+    }
+
+    private static String describe(Exception e) {
+        Throwable cause = e instanceof UncheckedIOException u ? u.getCause() : e;
+        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : " " + cause.getMessage());
     }
 
     /** What to tell the user when no request of a {@code --url} run succeeded; see {@link UrlJob#nothingSucceeded}. */

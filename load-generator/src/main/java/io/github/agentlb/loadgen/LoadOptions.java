@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.demo.Strategies;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -69,7 +70,8 @@ final class LoadOptions {
     @Option(names = "--users", paramLabel = "N",
             description = "Distinct user_ids besides the hot user, sharing the requests evenly (default: "
                     + LoadTestConfig.DEFAULT_USERS + ", or a tenth of their requests when they are fewer than "
-                    + LoadTestConfig.DEFAULT_USERS + ", so that each user sends 10).")
+                    + LoadTestConfig.DEFAULT_USERS + ", so that each user sends 10; in the hotkey scenario their "
+                    + "requests are those not from the hot user).")
     private Integer users;
 
     @Option(names = "--hot-share", paramLabel = "F",
@@ -114,9 +116,10 @@ final class LoadOptions {
     private int agentDelayMaxMs;
     /**
      * The load of a run with hot share {@code share}: {@code --users}, or when not given
-     * {@link #defaultUsers} of the requests left to users 1..N (printed when scaled down).
+     * {@link #defaultUsers} of the requests left to users 1..N (printed to {@code stdout} when
+     * scaled down, naming {@code scenario}; nothing printed when {@code stdout} is null).
      */
-    LoadTestConfig validatedConfig(double share, PrintStream stdout) {
+    LoadTestConfig validatedConfig(double share, PrintStream stdout, String scenario) {
         if (!(share >= 0 && share < 1)) {
             throw usage("--hot-share must be >= 0 and < 1, was " + share);
         }
@@ -133,13 +136,35 @@ final class LoadOptions {
         try {
             LoadTestConfig config = LoadTestConfig.custom().requests(requests).users(n).concurrency(concurrency)
                     .seed(seed).timeoutMs(timeoutMs).warmup(warmup).hotShare(share).build();
-            if (users == null && n != LoadTestConfig.DEFAULT_USERS) {
-                stdout.printf(Locale.ROOT, "--users not given: %d users sharing %d requests%n", n, others);
+            if (users == null && n != LoadTestConfig.DEFAULT_USERS && stdout != null) {
+                stdout.printf(Locale.ROOT, hot == 0 ? "--users not given: %d users sharing %d requests%s%n"
+                        : "--users not given: %d users besides the hot user, sharing the %d requests not from it%s%n",
+                        n, others, scenario == null ? "" : " (" + scenario + " scenario)");
             }
             return config;
         } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
+            throw usage(asOption(e.getMessage()));
         }
+    }
+
+    /** The builder fields of {@link LoadTestConfig} and the options that set them. */
+    private static final List<String[]> FIELD_OPTIONS = List.of(new String[] {"requests", "--requests"},
+            new String[] {"users", "--users"}, new String[] {"concurrency", "--concurrency"},
+            new String[] {"timeoutMs", "--timeout-ms"}, new String[] {"warmup", "--warmup"},
+            new String[] {"hotShare", "--hot-share"});
+
+    /**
+     * {@code message} of {@link LoadTestConfig}'s builder with its leading field name spelled as
+     * the option typed ({@code timeoutMs must ...} becomes {@code --timeout-ms must ...}); the
+     * builder keeps its field names for library users.
+     */
+    static String asOption(String message) {
+        for (String[] fo : FIELD_OPTIONS) {
+            if (message.startsWith(fo[0] + " ")) {
+                return fo[1] + message.substring(fo[0].length());
+            }
+        }
+        return message;
     }
 
     /**
@@ -203,7 +228,8 @@ final class LoadOptions {
             return LoadTestConfig.custom().requests(failureRequests).users(failureUsers).concurrency(concurrency)
                     .seed(seed).timeoutMs(timeoutMs).warmup(warmup).build();
         } catch (IllegalArgumentException e) {
-            throw usage("failure scenario: " + e.getMessage());
+            throw usage("failure scenario: " + asOption(e.getMessage()).replace("--requests", "--failure-requests")
+                    .replace("--users", "--failure-users"));
         }
     }
 
@@ -259,6 +285,11 @@ final class LoadOptions {
         }
         String s = uri.toString();
         return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    /** Where error lines go (picocli's error writer). */
+    PrintWriter err() {
+        return spec.commandLine().getErr();
     }
 
     ParameterException usage(String message) {

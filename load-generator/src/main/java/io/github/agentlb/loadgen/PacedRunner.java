@@ -67,7 +67,9 @@ public final class PacedRunner {
         Workload workload = config.workload();
         long total = pacing.openLoop() ? pacing.openLoopRequests(config.requests()) : Long.MAX_VALUE;
         long start = System.nanoTime();
-        IntervalSeries series = new IntervalSeries(start, pacing.interval().toNanos());
+        IntervalSeries series = pacing.timed()
+                ? new IntervalSeries(start, pacing.interval().toNanos(), pacing.duration().toNanos())
+                : new IntervalSeries(start, pacing.interval().toNanos());
         RunStatistics.Accumulator accumulator = new RunStatistics.Accumulator();
         CompletableFuture<Long> done = new CompletableFuture<>();
         AtomicLong completed = new AtomicLong();
@@ -93,9 +95,10 @@ public final class PacedRunner {
                 : (long) (total * 1000 / pacing.ratePerSecond())) + config.timeoutMs() + 30_000;
         long cpuBefore = JvmGauges.processCpuNanos();
         CamelContext camel = new DefaultCamelContext();
+        IntervalPrinter printer = new IntervalPrinter(label, series, progress);
         try (JvmGauges gauges = new JvmGauges();
              PeriodicSampler sampler = pacing.timed()
-                     ? PeriodicSampler.start("progress", SAMPLE_PERIOD, new ProgressTask(label, series, gauges)) : null) {
+                     ? PeriodicSampler.start("progress", SAMPLE_PERIOD, new ProgressTask(series, gauges, printer)) : null) {
             camel.getShutdownStrategy().setTimeout(10);
             camel.addRoutes(dispatcher != null
                     ? new OpenLoopRoute(dispatcher, baseUrl, config.timeoutMs(), steps)
@@ -125,7 +128,9 @@ public final class PacedRunner {
             if (sampler != null) {
                 sampler.close();
             }
-            List<IntervalSeries.Interval> intervals = series.intervals(end);
+            // The run's end, not its last answer: later answers are in the last interval, which keeps its length.
+            List<IntervalSeries.Interval> intervals = series.intervals(deadline);
+            printer.printRest(intervals);
             return new Result(statistics, recorder.maxInFlight(),
                     new PaceReport(pacing, selfCheck, intervals, SoakVerdict.of(series, intervals)));
         } finally {
@@ -135,15 +140,14 @@ public final class PacedRunner {
 
     /** Samples the JVM (when asked) and prints each interval once it is over. */
     private final class ProgressTask implements Runnable {
-        private final String label;
         private final IntervalSeries series;
         private final JvmGauges gauges;
-        private final AtomicInteger printed = new AtomicInteger();
+        private final IntervalPrinter printer;
 
-        ProgressTask(String label, IntervalSeries series, JvmGauges gauges) {
-            this.label = label;
+        ProgressTask(IntervalSeries series, JvmGauges gauges, IntervalPrinter printer) {
             this.series = series;
             this.gauges = gauges;
+            this.printer = printer;
         }
 
         @Override
@@ -152,16 +156,54 @@ public final class PacedRunner {
             if (sampleJvm) {
                 series.sampleJvm(now, gauges.heapAfterGcBytes(), JvmGauges.liveThreads());
             }
+            printer.printOver(now);
+        }
+    }
+
+    /**
+     * Prints each interval of a series once: while the run lasts each one that is over, at its end
+     * the rest, the last one included (it absorbs the answers after the run's end). Thread-safe.
+     */
+    static final class IntervalPrinter {
+        private final String label;
+        private final IntervalSeries series;
+        private final PrintStream progress;
+        private int printed;
+
+        /** @param progress where the lines go; {@code null} for none */
+        IntervalPrinter(String label, IntervalSeries series, PrintStream progress) {
+            this.label = label;
+            this.series = series;
+            this.progress = progress;
+        }
+
+        /**
+         * Prints the intervals over at {@code nowNanos}, except a bounded series' last one, which
+         * only {@link #printRest} prints.
+         */
+        synchronized void printOver(long nowNanos) {
             // Answers completing at an interval's end may be recorded a little later: wait half a sample period.
-            int over = series.indexOf(now - SAMPLE_PERIOD.toNanos() / 2);
-            if (progress == null || over <= printed.get()) {
-                return;
-            }
-            List<IntervalSeries.Interval> intervals = series.intervals(now);
-            for (int i = printed.get(); i < over; i++) {
+            // A bounded series' index stops at its last interval, so that one is left to printRest.
+            print(series.indexOf(nowNanos - SAMPLE_PERIOD.toNanos() / 2), nowNanos);
+        }
+
+        /** Prints the intervals of {@code intervals} not printed yet, once the run is over. */
+        synchronized void printRest(List<IntervalSeries.Interval> intervals) {
+            for (int i = printed; i < intervals.size() && progress != null; i++) {
                 progress.println(progressLine(label, intervals.get(i)));
             }
-            printed.set(over);
+            printed = Math.max(printed, intervals.size());
+        }
+
+        private void print(int upTo, long nowNanos) {
+            if (progress == null || upTo <= printed) {
+                return;
+            }
+            List<IntervalSeries.Interval> intervals = series.intervals(nowNanos);
+            for (int i = printed; i < upTo; i++) {
+                progress.println(progressLine(label, intervals.get(i)));
+            }
+            printed = upTo;
         }
     }
 

@@ -9,8 +9,10 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>Windows: the first and the last minute of intervals, or the first and the last half of a
- *       run shorter than two minutes ({@code k = min(60 s / interval, n / 2)} of the {@code n}
- *       intervals, at least one).
+ *       run shorter than two minutes ({@code k = min(60 s / interval, floor(n / 2))} of the
+ *       {@code n} intervals, at least one); they never overlap, and with an odd {@code n} under two
+ *       minutes the middle interval is in neither (a 30 s run of 10 s intervals compares its first
+ *       10 s with its last 10 s).
  *   <li>Latency drift: p99 of the last window's successes over the first window's above
  *       {@link #MAX_P99_RATIO} and by more than {@link #MIN_P99_DRIFT_MS}.
  *   <li>Heap drift: heap used after GC at the run's end over its value at the first window's end

@@ -78,4 +78,48 @@ class IntervalSeriesTest {
                 .isEqualTo("[rr] 0:10-0:20: 1 requests, 0.1 req/s, p50 100.0 ms, p99 100.0 ms, 0 errors, 0 timeouts, "
                         + "heap after GC 48.0 MB, 85 threads");
     }
+
+    @Test
+    void aThirtySecondRunHasThreeFullIntervalsTheLastAbsorbingLateAnswers() {
+        IntervalSeries series = new IntervalSeries(START, 10_000 * MS, 30_000 * MS);
+        long[] completions = {START + 1_000 * MS, START + 15_000 * MS, START + 29_999 * MS, START + 30_000 * MS,
+            START + 30_097 * MS};
+        for (long at : completions) {
+            series.record(at, ok(100));
+        }
+        List<IntervalSeries.Interval> intervals = series.intervals(START + 30_000 * MS);
+
+        assertThat(intervals).extracting(IntervalSeries.Interval::requests).containsExactly(1L, 1L, 3L);
+        assertThat(intervals).extracting(IntervalSeries.Interval::lengthSeconds).containsExactly(10.0, 10.0, 10.0);
+        assertThat(series.requests()).isEqualTo(completions.length);
+        assertThat(series.indexOf(START + 3_600_000 * MS)).isEqualTo(2);
+        assertThat(series.bounded()).isTrue();
+        assertThat(new IntervalSeries(START, 10_000 * MS, 35_000 * MS).intervals(START + 35_000 * MS))
+                .extracting(IntervalSeries.Interval::lengthSeconds).containsExactly(10.0, 10.0, 10.0, 5.0);
+
+        SoakVerdict verdict = SoakVerdict.of(series, intervals);
+        assertThat(verdict.windowSec()).isEqualTo(10.0);
+        assertThat(verdict.line()).contains("p99 last 10 s 100.0 ms vs first 10 s 100.0 ms");
+    }
+
+    @Test
+    void everyIntervalIsPrintedOnceTheLastWhenTheRunIsOver() {
+        IntervalSeries series = new IntervalSeries(START, 10_000 * MS, 30_000 * MS);
+        series.record(START + 25_000 * MS, ok(100));
+        series.record(START + 30_050 * MS, ok(100));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        PacedRunner.IntervalPrinter printer = new PacedRunner.IntervalPrinter("rr", series,
+                new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+
+        printer.printOver(START + 21_000 * MS);
+        printer.printOver(START + 31_000 * MS);
+        printer.printOver(START + 40_000 * MS);
+        assertThat(bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines())
+                .extracting(l -> l.substring(0, l.indexOf(": "))).containsExactly("[rr] 0:00-0:10", "[rr] 0:10-0:20");
+
+        printer.printRest(series.intervals(START + 30_000 * MS));
+        printer.printRest(series.intervals(START + 30_000 * MS));
+        assertThat(bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines()).hasSize(3).last()
+                .isEqualTo("[rr] 0:20-0:30: 2 requests, 0.2 req/s, p50 100.0 ms, p99 100.0 ms, 0 errors, 0 timeouts");
+    }
 }

@@ -1,6 +1,7 @@
 package io.github.agentlb.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -201,6 +202,19 @@ class LoadGeneratorMainTest {
     }
 
     @Test
+    void theHotkeyScenarioScalesItsOtherUsersDownAsUniformDoesAndSaysSo() throws Exception {
+        int code = run("--scenario", "hotkey", "--strategy", "ch", "--requests", "150", "--warmup", "0",
+                "--concurrency", "4", "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "2", "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        assertThat(stdout()).contains("--users not given: 12 users besides the hot user, sharing the 120 requests not "
+                + "from it (hotkey scenario)").doesNotContain("15 users sharing 150 requests");
+        JsonNode ch = new ObjectMapper().readTree(dir.resolve("report-hotkey-ch.json").toFile());
+        assertThat(ch.get("other_users").asInt()).isEqualTo(12);
+        assertThat(ch.get("hot_user_requests").asInt()).isEqualTo(30);
+    }
+
+    @Test
     void runAgainstAServerAnswering404SaysSoRatherThanThatNothingAnswered() throws Exception {
         try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
             // The agent under a path prefix: /nope/process/... is a 404 for every request.
@@ -241,7 +255,7 @@ class LoadGeneratorMainTest {
     @Test
     void invalidArgumentsExitTwoWithAMessageNamingTheValue() {
         assertThat(run("--requests", "0")).isEqualTo(2);
-        assertThat(stderr()).contains("requests must be >= 1, was 0");
+        assertThat(stderr()).contains("--requests must be >= 1, was 0");
 
         assertThat(run("--users", "300", "--requests", "200")).isEqualTo(2);
         assertThat(stderr()).contains("--users must be in 1..200 (--requests 200), was 300: lower --users or raise "
@@ -294,10 +308,52 @@ class LoadGeneratorMainTest {
         assertThat(stderr()).contains("with --url, --scenario must be one scenario");
 
         assertThat(run("--warmup", "-1")).isEqualTo(2);
-        assertThat(stderr()).contains("warmup must be >= 0, was -1");
+        assertThat(stderr()).contains("--warmup must be >= 0, was -1");
+
+        assertThat(run("--timeout-ms", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("--timeout-ms must be >= 1, was 0").doesNotContain("timeoutMs");
+
+        assertThat(run("--concurrency", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("--concurrency must be in 1..1000, was 0");
+
+        assertThat(run("--scenario", "failure", "--failure-users", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("failure scenario: --failure-users must be in 1..");
+        // Library users keep the builder's field names.
+        assertThatThrownBy(() -> LoadTestConfig.custom().timeoutMs(0).build())
+                .hasMessage("timeoutMs must be >= 1, was 0");
 
         assertThat(run("--requests", "many")).isEqualTo(2);
         assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void anOutThatIsNotAWritableDirectoryExitsTwoBeforeAnyLoadWithOneLine() throws Exception {
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+
+        int code = run("--out", file.resolve("sub").toString(), "--strategy", "rr", "--scenario", "uniform",
+                "--requests", "100", "--warmup", "0");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(stderr()).startsWith("--out " + file.resolve("sub") + " is not a writable directory: ")
+                .doesNotContain("\tat ").hasLineCount(1);
+        assertThat(stdout()).doesNotContain("[rr]").doesNotContain("requests, ");
+        assertThat(LoadGeneratorMain.unusableOutput(Path.of("/proc/x"))).startsWith("--out /proc/x is not a writable "
+                + "directory: ");
+        assertThat(LoadGeneratorMain.unusableOutput(dir.resolve("new/deeper"))).isNull();
+        assertThat(dir.resolve("new/deeper")).isEmptyDirectory();
+    }
+
+    @Test
+    void aWriteFailingAtTheEndPrintsOneLineAndExitsOneWithoutAStackTrace() throws Exception {
+        Files.createDirectory(dir.resolve(ReportWriter.MARKDOWN_FILE));
+        String url = "http://127.0.0.1:" + AvailablePortFinder.getNextAvailable();
+
+        int code = run("--url", url, "--strategy", "external", "--requests", "5", "--users", "5", "--warmup", "0",
+                "--timeout-ms", "500", "--out", dir.toString());
+
+        assertThat(code).isEqualTo(1);
+        assertThat(stderr()).startsWith("could not write the results into --out " + dir + ": ")
+                .doesNotContain("\tat ").hasLineCount(1);
     }
 
     @Test
