@@ -182,6 +182,14 @@ class DemoMainTest {
             assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", port)))
                     .isEqualTo("management port " + port + " is in use: set MANAGEMENT_PORT");
         }
-        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "x"))).isNull();
+    }
+
+    @Test
+    void aBadManagementPortIsOneLineNamingTheVariableAndTheValue() {
+        // Was: "abc" and " 9891" ignored (metrics on another port), 70000 a stack trace and exit 1.
+        for (String value : List.of("abc", " 9891", "70000", "0", "-1", "")) {
+            assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", value))).isEqualTo(
+                    "Bad proxy configuration: MANAGEMENT_PORT must be an integer 1..65535, was '" + value + "'");
+        }
     }
 }
