@@ -226,12 +226,12 @@ public final class AgentConfig {
             return this;
         }
 
-        /** Bind host, not blank. */
+        /** Bind host, not blank, an IP address or a name that resolves. */
         public Builder host(String value) {
             if (value == null || value.isBlank()) {
                 throw new IllegalArgumentException("host must not be blank, was '" + value + "'");
             }
-            this.host = value;
+            this.host = ServerPorts.requireResolvableHost(value);
             return this;
         }
 

@@ -131,13 +131,19 @@ public final class MainSettings<T> {
                 return inUse.getMessage();
             }
             if (t instanceof IllegalArgumentException bad) {
-                return "Bad " + what + " configuration: " + bad.getMessage();
+                return "Bad " + what + " configuration: " + describe(bad);
             }
             if (t instanceof BindException bind) {
-                return "Cannot listen: " + bind.getMessage() + ": set PORT";
+                return "Cannot listen: " + describe(bind) + ": set PORT";
             }
         }
         return null;
+    }
+
+    /** The failure's message, or its type when it has none: the line never says "null". */
+    static String describe(Throwable failure) {
+        String message = failure.getMessage();
+        return message == null || message.isBlank() ? failure.getClass().getName() : message;
     }
 
     /** What a value of the property's setter type looks like, for the error line. */

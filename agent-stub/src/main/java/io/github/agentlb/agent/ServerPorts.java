@@ -5,6 +5,7 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.UnknownHostException;
 
 /**
  * Ports for the project's servers (the agent and the demo proxy). Starting on a free ephemeral
@@ -55,6 +56,24 @@ public final class ServerPorts {
     public static int findFreePort(String host) throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
             return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * Checks a bind host when the settings are built, so that a typo is one line naming it rather
+     * than Netty's stack trace at bind time.
+     *
+     * @param host an IP address or a host name, not blank
+     * @return {@code host}
+     * @throws IllegalArgumentException if {@code host} is neither a valid IP address nor a name
+     *         that resolves ({@code 999.1.1.1}, {@code nonexistent.invalid})
+     */
+    public static String requireResolvableHost(String host) {
+        try {
+            InetAddress.getByName(host);
+            return host;
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("host must be an IP address or a name that resolves, was '" + host + "'", e);
         }
     }
 

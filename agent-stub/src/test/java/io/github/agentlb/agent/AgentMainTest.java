@@ -54,6 +54,29 @@ class AgentMainTest {
     }
 
     @Test
+    void aHostThatDoesNotResolveIsOneLineAndExitStatus2() throws Exception {
+        // Was: a 27-48 line stack trace, then "Bad agent configuration: null" and exit 2.
+        try (ChildJvm agent = ChildJvm.start(AgentMain.class, Map.of("HOST", "999.1.1.1", "PORT", "0"), List.of())) {
+            assertThat(agent.exitStatus(60)).isEqualTo(2);
+            List<String> lines = agent.output().lines().filter(l -> l.contains("ERROR")).toList();
+            assertThat(lines).hasSize(1);
+            assertThat(lines.get(0)).endsWith("Bad agent configuration: HOST: host must be an IP address or a name "
+                    + "that resolves, was '999.1.1.1'");
+            assertThat(agent.output()).doesNotContain("\tat ").doesNotContain("Exception");
+        }
+        assertThat(startupProblem(Map.of("host", "nonexistent.invalid", "port", "0"))).isEqualTo(
+                "Bad agent configuration: HOST: host must be an IP address or a name that resolves, "
+                        + "was 'nonexistent.invalid'");
+    }
+
+    @Test
+    void aFailureWithoutAMessageIsNamedByItsType() {
+        assertThat(AgentSettings.BINDING.startupProblem(new RuntimeException("start failed",
+                new IllegalArgumentException()), "agent"))
+                .isEqualTo("Bad agent configuration: java.lang.IllegalArgumentException");
+    }
+
+    @Test
     void aPropertiesFileSetsTheKnobs(@TempDir Path dir) throws Exception {
         int port = StubAgent.findFreePort("127.0.0.1");
         Path file = Files.writeString(dir.resolve("agent.properties"),

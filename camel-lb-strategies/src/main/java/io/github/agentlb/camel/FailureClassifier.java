@@ -28,7 +28,10 @@ import org.apache.camel.ExchangeTimedOutException;
  *   <li>{@link AttemptOutcome#FAILED_AFTER_SEND}: any other {@link IOException} (reset, broken
  *       pipe, closed channel, read timeout), {@link TimeoutException},
  *       {@link ExchangeTimedOutException}, Netty's {@code io.netty.handler.timeout} exceptions,
- *       camel-netty's "No response received from remote server".</li>
+ *       camel-netty's "No response received from remote server", and Netty's
+ *       {@code io.netty.handler.codec.DecoderException} and its subclasses: an answer that is not
+ *       HTTP (or not the protocol expected) is the agent failing after the request was sent, as a
+ *       connection closed without an answer is.</li>
  *   <li>{@link AttemptOutcome#ERROR}: anything else (an answer the route turned into an exception,
  *       such as camel-http's {@code HttpOperationFailedException}).</li>
  * </ul>
@@ -38,6 +41,7 @@ import org.apache.camel.ExchangeTimedOutException;
 public final class FailureClassifier {
 
     private static final String NETTY_TIMEOUT = "io.netty.handler.timeout.TimeoutException";
+    private static final String NETTY_DECODER = "io.netty.handler.codec.DecoderException";
     private static final String NO_RESPONSE = "No response received from remote server";
 
     private FailureClassifier() {
@@ -83,7 +87,7 @@ public final class FailureClassifier {
 
     private static boolean isAfterSend(Throwable t) {
         return t instanceof IOException || t instanceof TimeoutException || t instanceof ExchangeTimedOutException
-                || isNettyTimeout(t) || isClosedWithoutAnswer(t);
+                || extendsClass(t, NETTY_TIMEOUT) || extendsClass(t, NETTY_DECODER) || isClosedWithoutAnswer(t);
     }
 
     /** camel-netty's ClientChannelHandler reports a connection closed before the answer this way, with no cause. */
@@ -91,10 +95,10 @@ public final class FailureClassifier {
         return t instanceof CamelExchangeException && t.getMessage() != null && t.getMessage().startsWith(NO_RESPONSE);
     }
 
-    /** Netty's timeouts extend neither IOException nor TimeoutException. */
-    private static boolean isNettyTimeout(Throwable t) {
+    /** Whether {@code t} is of the named class or a subclass: Netty's exceptions are RuntimeExceptions. */
+    private static boolean extendsClass(Throwable t, String className) {
         for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
-            if (NETTY_TIMEOUT.equals(c.getName())) {
+            if (className.equals(c.getName())) {
                 return true;
             }
         }

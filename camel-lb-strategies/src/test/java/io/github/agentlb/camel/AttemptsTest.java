@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.core.health.OutlierEjection;
+import io.netty.handler.codec.DecoderException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -290,6 +291,17 @@ class AttemptsTest {
         assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("a");
         assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started a");
         assertThat(balancer.ejectedAgents()).isEmpty();
+    }
+
+    @Test
+    void anAnswerThatIsNotHttpFailsOverAGetAndEjectsTheAgent() {
+        // What camel-netty-http's producer reports through the demo proxy's binding for "NOT HTTP AT ALL".
+        scripts.put("a", failing(new DecoderException(new IllegalArgumentException("invalid version format: NOT"))));
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isNull();
+        assertThat(body(exchange)).isEqualTo("answer of b");
+        assertThat(events).contains("completed a FAILED_AFTER_SEND 0 ms", "ejected a 10 s");
+        assertThat(balancer.ejectedAgents()).containsExactly("a");
     }
 
     @Test

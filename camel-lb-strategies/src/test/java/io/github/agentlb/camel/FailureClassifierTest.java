@@ -7,6 +7,8 @@ import static io.github.agentlb.camel.AttemptOutcome.SUCCESS;
 import static io.github.agentlb.camel.FailureClassifier.classify;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -47,6 +49,17 @@ class FailureClassifierTest {
         // camel-netty's producer when the agent closes the connection before answering (kill -9).
         assertThat(classify(new CamelExchangeException(
                 "No response received from remote server: localhost:8083", null))).isEqualTo(FAILED_AFTER_SEND);
+    }
+
+    @Test
+    void anAnswerThatIsNotHttpIsAFailureAfterSend() {
+        // Netty's HTTP decoder on an agent answering "NOT HTTP AT ALL": was ERROR (no failover, no ejection).
+        assertThat(classify(new DecoderException(new IllegalArgumentException("invalid version format: NOT"))))
+                .isEqualTo(FAILED_AFTER_SEND);
+        assertThat(classify(new TooLongFrameException("An HTTP line is larger than 4096 bytes.")))
+                .isEqualTo(FAILED_AFTER_SEND);
+        assertThat(AgentFailure.of("a", new DecoderException(new IllegalArgumentException("x"))).reason())
+                .isEqualTo("answered something that is not HTTP");
     }
 
     @Test

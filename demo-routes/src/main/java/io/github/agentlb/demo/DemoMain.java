@@ -43,6 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class DemoMain {
 
     private static final Logger LOG = LoggerFactory.getLogger(DemoMain.class);
+    private static final int MAX_PORT = 65535;
 
     private DemoMain() {
     }
@@ -79,15 +80,21 @@ public final class DemoMain {
     }
 
     /**
-     * The one line to print when {@code MANAGEMENT_PORT} (default 9876, all interfaces) is taken,
-     * else null; a value that is not a number is left to Camel's own error.
+     * The one line to print when {@code MANAGEMENT_PORT} (default 9876, all interfaces) is not an
+     * integer 1..65535 written as it is (no blanks, as every other setting) or is taken, else null.
+     * Checked before Camel starts: Camel would ignore a value that is not a number (metrics on
+     * another port) and fail with a stack trace on one out of range.
      */
     static String managementPortProblem(Map<String, String> env) {
+        String value = env.getOrDefault("MANAGEMENT_PORT", "9876");
         int port;
         try {
-            port = Integer.parseInt(env.getOrDefault("MANAGEMENT_PORT", "9876").trim());
+            port = Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            return null;
+            port = -1;
+        }
+        if (port < 1 || port > MAX_PORT) {
+            return "Bad proxy configuration: MANAGEMENT_PORT must be an integer 1.." + MAX_PORT + ", was '" + value + "'";
         }
         return ServerPorts.portInUse("0.0.0.0", port) == null ? null
                 : "management port " + port + " is in use: set MANAGEMENT_PORT";

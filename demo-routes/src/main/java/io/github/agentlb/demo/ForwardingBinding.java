@@ -1,6 +1,9 @@
 package io.github.agentlb.demo;
 
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpRequest;
+import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.component.netty.http.DefaultNettyHttpBinding;
 import org.apache.camel.component.netty.http.NettyHttpConfiguration;
@@ -15,6 +18,11 @@ import org.apache.camel.component.netty.http.NettyHttpConfiguration;
  * characters RFC 3986 allows; setting the target on the finished request keeps every byte.
  * The proxy forwards only targets {@link io.github.agentlb.agent.RequestTarget} accepted, all
  * printable ASCII, which Netty's encoder writes one byte per char.
+ *
+ * <p>An agent answer Netty could not decode (not HTTP) becomes a {@link DecoderException}:
+ * camel-netty-http would otherwise hand it on as a response with status 999 and no error, so the
+ * balancer would count a success; as an exception it is a failure after the request was sent
+ * ({@link io.github.agentlb.camel.FailureClassifier}), which fails over and counts toward ejection.
  */
 final class ForwardingBinding extends DefaultNettyHttpBinding {
 
@@ -46,5 +54,14 @@ final class ForwardingBinding extends DefaultNettyHttpBinding {
             }
         }
         return request;
+    }
+
+    @Override
+    public Message toCamelMessage(FullHttpResponse response, Exchange exchange, NettyHttpConfiguration configuration) {
+        if (response.decoderResult().isFailure()) {
+            Throwable cause = response.decoderResult().cause();
+            throw cause instanceof DecoderException decoder ? decoder : new DecoderException(cause);
+        }
+        return super.toCamelMessage(response, exchange, configuration);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.agentlb.demo;
 
+import io.github.agentlb.agent.ServerPorts;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collections;
@@ -223,12 +224,12 @@ public final class ProxyConfig {
             return this;
         }
 
-        /** Bind host, not blank. */
+        /** Bind host, not blank, an IP address or a name that resolves. */
         public Builder host(String value) {
             if (value == null || value.isBlank()) {
                 throw new IllegalArgumentException("host must not be blank, was '" + value + "'");
             }
-            this.host = value.trim();
+            this.host = ServerPorts.requireResolvableHost(value.trim());
             return this;
         }
 

@@ -296,9 +296,10 @@ public class ProxyRoutes extends RouteBuilder {
         String contentType = answer.getHeader(Exchange.CONTENT_TYPE, String.class);
         byte[] body = answer.getBody(byte[].class);
         if (status == null || status < 100 || status > 599) {
-            // Netty reads a reply that is not HTTP as a response with an invalid status.
+            // A status line Netty parsed but HTTP does not allow (ForwardingBinding turns an
+            // answer Netty could not parse into a failure of the agent).
             String detail = "agent " + agentLabel(exchange) + " answered something that is not HTTP";
-            LOG.warn("request={} answered 502: {} ({})", requestId(exchange), detail, status);
+            LOG.warn("request={} answered 502: {}", requestId(exchange), detail);
             reply(exchange, 502, error("bad gateway", detail));
             return;
         }

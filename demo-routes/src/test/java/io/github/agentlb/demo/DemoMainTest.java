@@ -155,6 +155,11 @@ class DemoMainTest {
                 .contains("'random'");
         assertThat(startupProblem(Map.of("consecutive.failures", "0"))).isEqualTo(
                 "Bad proxy configuration: CONSECUTIVE_FAILURES: consecutiveFailures must be >= 1, was 0");
+        // Was: a stack trace, then "Bad proxy configuration: hostname can't be null".
+        assertThat(startupProblem(Map.of("host", "999.1.1.1"))).isEqualTo("Bad proxy configuration: HOST: "
+                + "host must be an IP address or a name that resolves, was '999.1.1.1'");
+        assertThat(startupProblem(Map.of("host", "nonexistent.invalid"))).isEqualTo("Bad proxy configuration: "
+                + "HOST: host must be an IP address or a name that resolves, was 'nonexistent.invalid'");
         assertThat(startupProblem(Map.of("base.ejection.time.ms", "10s")))
                 .isEqualTo("Bad proxy configuration: BASE_EJECTION_TIME_MS must be an integer, was '10s'");
     }
@@ -182,6 +187,14 @@ class DemoMainTest {
             assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", port)))
                     .isEqualTo("management port " + port + " is in use: set MANAGEMENT_PORT");
         }
-        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "x"))).isNull();
+    }
+
+    @Test
+    void aBadManagementPortIsOneLineNamingTheVariableAndTheValue() {
+        // Was: "abc" and " 9891" ignored (metrics on another port), 70000 a stack trace and exit 1.
+        for (String value : List.of("abc", " 9891", "70000", "0", "-1", "")) {
+            assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", value))).isEqualTo(
+                    "Bad proxy configuration: MANAGEMENT_PORT must be an integer 1..65535, was '" + value + "'");
+        }
     }
 }

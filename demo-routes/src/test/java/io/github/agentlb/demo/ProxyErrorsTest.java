@@ -115,15 +115,32 @@ class ProxyErrorsTest {
     }
 
     @Test
-    void anAgentAnsweringSomethingNotHttpGives502NamingIt() throws Exception {
-        try (FaultyAgent garbage = FaultyAgent.replying("garbage\r\n\r\n");
+    void anAgentAnsweringSomethingNotHttpIsAFailureNamingIt() throws Exception {
+        try (FaultyAgent garbage = FaultyAgent.replying("NOT HTTP AT ALL\r\n\r\n");
                 DemoProxy proxy = proxy(List.of(garbage.baseUrl()), "rr")) {
             HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=1");
 
-            assertThat(response.statusCode()).isEqualTo(502);
-            assertThat(Http.json(response).path("error").asText()).isEqualTo("bad gateway");
-            assertThat(Http.json(response).path("detail").asText())
-                    .isEqualTo("agent " + garbage.baseUrl() + " answered something that is not HTTP");
+            // Was 502 on every request: an answer, so no failover and no ejection.
+            assertThat(response.statusCode()).isEqualTo(503);
+            assertThat(Http.json(response).path("error").asText()).isEqualTo("no agent available");
+            assertThat(Http.json(response).path("detail").asText()).isEqualTo(
+                    "the only agent tried failed: " + garbage.baseUrl() + " (answered something that is not HTTP)");
+        }
+    }
+
+    @Test
+    void aGetToAnAgentAnsweringSomethingNotHttpFailsOverAndEjectsIt() throws Exception {
+        try (FaultyAgent garbage = FaultyAgent.replying("NOT HTTP AT ALL\r\n\r\n");
+                Agents good = Agents.start(1, 0, 2);
+                DemoProxy proxy = proxy(List.of(garbage.baseUrl(), good.urls().get(0)), "rr")) {
+            // rr starts at the garbage agent: the first request fails over, the next skip it.
+            for (int i = 1; i <= 3; i++) {
+                HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=1");
+
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(Http.agentId(response)).isEqualTo("A1");
+            }
+            assertThat(proxy.balancer().ejectedAgents()).containsExactly(garbage.baseUrl());
         }
     }
 
