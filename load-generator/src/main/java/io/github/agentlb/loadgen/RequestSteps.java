@@ -36,6 +36,8 @@ final class RequestSteps {
     static final String ANSWERED_AT = "loadgen.answeredAtNanos";
     /** Exchange property: the intended send time (open loop), ns of {@link #clock}. */
     static final String INTENDED_AT = "loadgen.intendedAtNanos";
+    /** The clock's time when a closed-loop worker took the request: its send time, if set. */
+    static final String CLAIMED_AT = "loadgen.claimedAtNanos";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final OutcomeRecorder recorder;
@@ -83,7 +85,8 @@ final class RequestSteps {
         message.setHeader(Exchange.HTTP_PATH, "/process/" + request.requestId());
         message.setHeader(Exchange.HTTP_QUERY, "user_id=" + request.userId());
         onStarted.accept(recorder.started());
-        long now = clock.getAsLong();
+        Long claimed = exchange.getProperty(CLAIMED_AT, Long.class);
+        long now = claimed != null ? claimed : clock.getAsLong();
         exchange.setProperty(SENT_AT, now);
         Long intended = exchange.getProperty(INTENDED_AT, Long.class);
         if (check != null) {

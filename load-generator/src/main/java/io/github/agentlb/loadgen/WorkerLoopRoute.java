@@ -163,7 +163,8 @@ final class WorkerLoopRoute extends RouteBuilder {
      */
     private boolean claimNext(Exchange exchange) {
         releaseAnswer(exchange);
-        if (timed && clock.getAsLong() - deadlineNanos >= 0) {
+        long now = clock.getAsLong();
+        if (timed && now - deadlineNanos >= 0) {
             return false;
         }
         long index = next.getAndIncrement();
@@ -173,6 +174,9 @@ final class WorkerLoopRoute extends RouteBuilder {
         exchange.getMessage().getHeaders().clear();
         exchange.setException(null);
         exchange.setProperty(RequestSteps.REQUEST, workload.requestAt(index));
+        // The send time is the time the deadline was checked against: read again later, another
+        // worker's answer could have moved it past the deadline in between.
+        exchange.setProperty(RequestSteps.CLAIMED_AT, now);
         if (baseUrls.size() > 1) {
             exchange.setProperty(REPLICA, replicaOf(index, baseUrls.size()));
         }
