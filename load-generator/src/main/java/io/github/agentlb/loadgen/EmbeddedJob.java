@@ -134,7 +134,7 @@ final class EmbeddedJob {
                 try (utilization) {
                     result = new LoadRunner(config, stdout).run(cluster.baseUrls(), strategy, started -> { });
                 }
-                RunStatistics stats = RunStatistics.of(result.outcomes(), cluster.agentIds(), result.durationNanos());
+                RunStatistics stats = RunStatistics.of(result, cluster.agentIds());
                 RunReport report = new RunReport(strategy, scenario, target, true, config, stats,
                         utilization.summary(), AvnSummary.of(cluster),
                         PaceReport.counted(Pacing.CLOSED_COUNTED, result.selfCheck()));

@@ -148,7 +148,7 @@ public final class HotKeyScenario {
             }
             LoadRunner.RunResult result = new LoadRunner(config, stdout).run(cluster.baseUrls(), variant.label(),
                     started -> { });
-            RunStatistics stats = RunStatistics.of(result.outcomes(), cluster.agentIds(), result.durationNanos());
+            RunStatistics stats = RunStatistics.of(result, cluster.agentIds());
             HotKeyStatistics hot = HotKeyStatistics.of(result.outcomes(), config.workload(), replicas);
             AvnSummary avn = cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
                     ? new AvnSummary(cluster.byAgentId(lb.virtualNodes()), lb.imbalanceIndex(), lb.reallocations())

@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,9 +27,15 @@ public final class LoadRunner {
      * @param maxInFlight   the most requests in flight at once
      * @param timedOutcomes the same outcomes with their send times ({@link System#nanoTime()})
      * @param selfCheck     whether the workers kept pace ({@link PacingCheck})
+     * @param concurrency   the run's workers
      */
     public record RunResult(List<RequestOutcome> outcomes, long durationNanos, int maxInFlight,
-                            List<TimedOutcome> timedOutcomes, PacingCheck.Result selfCheck) {
+                            List<TimedOutcome> timedOutcomes, PacingCheck.Result selfCheck, int concurrency) {
+
+        /** The part of the run in which every worker had a request in flight, if any ({@link SteadyWindow}). */
+        public Optional<SteadyWindow> steadyWindow() {
+            return SteadyWindow.of(timedOutcomes, concurrency);
+        }
     }
 
     private final LoadTestConfig config;
@@ -98,7 +105,8 @@ public final class LoadRunner {
             long cpuNanos = cpuBefore < 0 ? -1 : JvmGauges.processCpuNanos() - cpuBefore;
             double cpuShare = JvmGauges.cpuShare(cpuNanos, System.nanoTime() - wallBefore, JvmGauges.cores());
             return new RunResult(timed.stream().map(TimedOutcome::outcome).toList(), nanos, recorder.maxInFlight(),
-                    timed, check.result(cpuShare, JvmGauges.cores(), PacingCheck.cpuMsPerRequest(cpuNanos, timed.size())));
+                    timed, check.result(cpuShare, JvmGauges.cores(), PacingCheck.cpuMsPerRequest(cpuNanos, timed.size())),
+                    config.concurrency());
         } finally {
             camel.stop();
         }

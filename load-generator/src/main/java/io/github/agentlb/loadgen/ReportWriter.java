@@ -155,7 +155,9 @@ public final class ReportWriter {
                     + "the figure Robinhood reports. ");
         }
         sb.append("Stickiness = share of answered users whose answers all came from one agent; p95 over "
-                + "successful requests, client-side; req/s = successful requests per second.\n\n");
+                + "successful requests, client-side; req/s = successful answers per second from the "
+                + "first moment every worker had a request in flight to the last send "
+                + "(neither the workers' start nor the drain of the last answers).\n\n");
         if (convergenceChart) {
             sb.append("![PID weights and utilization over time](").append(PidConvergenceChart.PNG_FILE).append(")\n\n");
         }
@@ -210,6 +212,7 @@ public final class ReportWriter {
         putLatency(root.putObject("latency"), s.latency());
         root.put("throughput_rps", s.throughputRps());
         root.put("duration_ms", s.durationMs());
+        s.steadyWindow().ifPresent(w -> root.put("throughput_window_ms", w.lengthMs()));
         if (u != null) {
             root.put("utilization_max_over_mean", u.maxOverMean());
             root.put("utilization_samples", u.samples());

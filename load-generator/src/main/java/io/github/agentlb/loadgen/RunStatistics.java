@@ -28,7 +28,8 @@ import java.util.TreeMap;
  *       requests neither break nor make a user's stickiness: a user's request that timed out
  *       tells nothing about where the balancer sent it.
  *   <li>Latencies ({@link LatencySummary}) are of successful requests, per agent and overall.
- *   <li>Throughput: successful requests per second of the run's wall time.
+ *   <li>Throughput: successful requests per second of the run's {@link SteadyWindow} when it has
+ *       one (a closed count-bound run), else of its wall time.
  * </ul>
  * Immutable and thread-safe.
  */
@@ -45,10 +46,12 @@ public final class RunStatistics {
     private final int stickyUsers;
     private final LatencySummary latency;
     private final long durationNanos;
+    private final SteadyWindow steady;
 
-    private RunStatistics(Accumulator acc, Collection<String> knownAgents, long durationNanos) {
+    private RunStatistics(Accumulator acc, Collection<String> knownAgents, long durationNanos, SteadyWindow steady) {
         this.requests = acc.requests;
         this.durationNanos = durationNanos;
+        this.steady = steady;
         SortedMap<String, LatencySummary.Recorder> perAgent = new TreeMap<>(acc.perAgent);
         knownAgents.forEach(id -> perAgent.putIfAbsent(Objects.requireNonNull(id, "agent id"),
                 new LatencySummary.Recorder()));
@@ -111,11 +114,15 @@ public final class RunStatistics {
          * @throws IllegalArgumentException if {@code durationNanos < 0}
          */
         public RunStatistics statistics(Collection<String> knownAgents, long durationNanos) {
+            return statistics(knownAgents, durationNanos, null);
+        }
+
+        RunStatistics statistics(Collection<String> knownAgents, long durationNanos, SteadyWindow steady) {
             Objects.requireNonNull(knownAgents, "knownAgents");
             if (durationNanos < 0) {
                 throw new IllegalArgumentException("durationNanos must be >= 0, was " + durationNanos);
             }
-            return new RunStatistics(this, knownAgents, durationNanos);
+            return new RunStatistics(this, knownAgents, durationNanos, steady);
         }
     }
 
@@ -133,6 +140,16 @@ public final class RunStatistics {
         Accumulator acc = new Accumulator();
         outcomes.forEach(acc::add);
         return acc.statistics(knownAgents, durationNanos);
+    }
+
+    /**
+     * The statistics of a closed count-bound run ({@link LoadRunner}): as {@link #of}, with the
+     * throughput of the run's {@link SteadyWindow} when it has one.
+     */
+    public static RunStatistics of(LoadRunner.RunResult run, Collection<String> knownAgents) {
+        Accumulator acc = new Accumulator();
+        run.outcomes().forEach(acc::add);
+        return acc.statistics(knownAgents, run.durationNanos(), run.steadyWindow().orElse(null));
     }
 
     /** Requests sent (every outcome). */
@@ -220,8 +237,19 @@ public final class RunStatistics {
         return durationNanos / 1e6;
     }
 
-    /** Successful requests per second of wall time; 0 for a zero duration. */
+    /**
+     * Successful requests per second: of the {@link #steadyWindow()} when there is one, else of
+     * wall time; 0 for a zero duration.
+     */
     public double throughputRps() {
+        if (steady != null) {
+            return steady.throughputRps();
+        }
         return durationNanos == 0 ? 0 : successes * 1e9 / durationNanos;
+    }
+
+    /** The window {@link #throughputRps()} counts over, when not the whole wall time. */
+    public Optional<SteadyWindow> steadyWindow() {
+        return Optional.ofNullable(steady);
     }
 }

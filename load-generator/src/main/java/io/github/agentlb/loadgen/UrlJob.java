@@ -31,7 +31,7 @@ final class UrlJob {
             console.warmUp(label, target, config.warmupConfig().get());
         }
         LoadRunner.RunResult result = new LoadRunner(config, stdout).run(target, label);
-        RunStatistics stats = RunStatistics.of(result.outcomes(), List.of(), result.durationNanos());
+        RunStatistics stats = RunStatistics.of(result, List.of());
         if (stats.successes() == 0) {
             stdout.println(nothingSucceeded(stats, target));
         }
