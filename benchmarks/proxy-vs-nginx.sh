@@ -10,7 +10,10 @@
 #
 # Knobs (environment):
 #   STRATEGIES   proxy strategies to run, in order         "camel-rr rr ch pid avn"
-#   WARMUP_S     wrk warm-up per target, s, not counted      20
+#   AGENT_WARMUP_S  wrk straight at the agents first, s      30
+#                (the agents are JVMs too: cold, they would slow whichever target ran first)
+#   WARMUP_S     wrk warm-up per target, s, not counted      60
+#                (a proxy JVM on 2 cores with wrk beside it takes about a minute to compile its path)
 #   DURATION_S   wrk measurement per target, s               8
 #   CONNECTIONS  wrk connections                             10
 #   THREADS      wrk threads                                 2
@@ -27,7 +30,8 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 STRATEGIES=${STRATEGIES:-"camel-rr rr ch pid avn"}
-WARMUP_S=${WARMUP_S:-20}
+AGENT_WARMUP_S=${AGENT_WARMUP_S:-30}
+WARMUP_S=${WARMUP_S:-60}
 DURATION_S=${DURATION_S:-8}
 CONNECTIONS=${CONNECTIONS:-10}
 THREADS=${THREADS:-2}
@@ -111,7 +115,7 @@ ramp() {
 RESULTS=()
 record() { RESULTS+=("$1|$2|$3|$4|$5"); printf '%-10s %8s req/s  p50 %6s ms  p99 %6s ms  %s\n' "$1" "$2" "$3" "$4" "$5"; }
 
-echo "proxy-vs-nginx: agents on ${AGENT_PORTS[*]}, wrk -t$THREADS -c$CONNECTIONS, warm-up ${WARMUP_S}s, measure ${DURATION_S}s, $TARGET"
+echo "proxy-vs-nginx: agents on ${AGENT_PORTS[*]}, wrk -t$THREADS -c$CONNECTIONS, agents warm-up ${AGENT_WARMUP_S}s, warm-up ${WARMUP_S}s, measure ${DURATION_S}s, $TARGET"
 echo "proxy JVM options: ${PROXY_JAVA_OPTS:-(none)}; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 i=0
 for port in "${AGENT_PORTS[@]}"; do
@@ -123,6 +127,15 @@ done
 for port in "${AGENT_PORTS[@]}"; do
     await "http://127.0.0.1:$port/health" 60
 done
+if ((AGENT_WARMUP_S > 0)); then
+    echo "agents: ${AGENT_WARMUP_S}s of wrk straight at them, not counted"
+    warmers=()
+    for port in "${AGENT_PORTS[@]}"; do
+        wrk -t1 -c4 -d"${AGENT_WARMUP_S}s" "http://127.0.0.1:$port$TARGET" >/dev/null &
+        warmers+=($!)
+    done
+    wait "${warmers[@]}"
+fi
 AGENTS=$(printf 'http://127.0.0.1:%s,' "${AGENT_PORTS[@]}")
 AGENTS=${AGENTS%,}
 
