@@ -25,6 +25,7 @@
 #                still in use (the live set under load), from jcmd GC.heap_info
 #   JFR_DIR      a directory: record each proxy's measurement window with JFR (settings=profile)
 #                there as <strategy>.jfr; read it with benchmarks/jfr-hot-methods.py
+#   NGINX        0: leave nginx out (e.g. when comparing proxy JVM options)   1
 #   BASE_PORT    first port                                  18000
 set -euo pipefail
 
@@ -40,6 +41,7 @@ PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS:-}
 RAMP_S=${RAMP_S:-0}
 JFR_DIR=${JFR_DIR:-}
 BASE_PORT=${BASE_PORT:-18000}
+NGINX=${NGINX:-1}
 
 PROXY_PORT=$BASE_PORT
 MANAGEMENT_PORT=$((BASE_PORT + 76))
@@ -177,7 +179,9 @@ for strategy in $STRATEGIES; do
     wait "$proxy" 2>/dev/null || true
 done
 
-if command -v nginx >/dev/null; then
+if [[ $NGINX == 0 ]]; then
+    echo "nginx left out (NGINX=0)"
+elif command -v nginx >/dev/null; then
     mkdir -p "$WORK/nginx/logs"
     cat >"$WORK/nginx/nginx.conf" <<CONF
 worker_processes auto;
