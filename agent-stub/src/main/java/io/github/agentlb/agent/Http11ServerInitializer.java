@@ -14,8 +14,9 @@ import org.apache.camel.component.netty.http.NettyHttpConsumer;
  * The server pipeline of {@link Http11Component}: camel-netty-http's own
  * ({@code HttpServerInitializerFactory}) with Netty's {@link HttpServerCodec} in place of its
  * separate request decoder and response encoder, so that the encoder knows which request each
- * answer is for (no body after a HEAD answer), and {@link OneRequestAtATime} before Camel's
- * handler, so that pipelined requests are answered in the order they came.
+ * answer is for (no body after a HEAD answer), {@link OneRequestAtATime} before Camel's
+ * handler, so that pipelined requests are answered in the order they came, and
+ * {@link Http1Only} after it, so that only well-formed HTTP/1.x reaches Camel.
  *
  * <p>Options of the consumer honoured: {@code maxInitialLineLength}, {@code maxHeaderSize},
  * {@code maxChunkSize}, {@code chunkedMaxContentLength}, {@code usingExecutorService}. Not
@@ -49,6 +50,7 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
         pipeline.addLast("codec", new HttpServerCodec(c.getMaxInitialLineLength(), c.getMaxHeaderSize(), c.getMaxChunkSize()));
         pipeline.addLast("aggregator", new HttpObjectAggregator(c.getChunkedMaxContentLength()));
         pipeline.addLast("in-order", new OneRequestAtATime());
+        pipeline.addLast("http1-only", Http1Only.INSTANCE);
         ChannelHandler handler = consumer.getEndpoint().getComponent().getMultiplexChannelHandler(c.getPort())
                 .getChannelHandler();
         if (c.isUsingExecutorService()) {

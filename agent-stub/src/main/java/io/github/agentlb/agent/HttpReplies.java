@@ -42,9 +42,18 @@ final class HttpReplies {
     /** A JSON error reply {@code {"error": message, ...details}}. */
     static void error(Exchange exchange, int status, String message, Map<String, ?> details)
             throws JsonProcessingException {
+        json(exchange, status, errorBody(message, details));
+    }
+
+    /** The body of an error reply as UTF-8 JSON, for a reply written without an exchange. */
+    static byte[] errorJson(String message, Map<String, ?> details) throws JsonProcessingException {
+        return JSON.writeValueAsBytes(errorBody(message, details));
+    }
+
+    private static Map<String, Object> errorBody(String message, Map<String, ?> details) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", message);
         body.putAll(details);
-        json(exchange, status, body);
+        return body;
     }
 }

@@ -126,6 +126,53 @@ class AgentConformanceTest {
         assertThat(wire).isEqualTo(notFound("/nope", CLOSE));
     }
 
+    /**
+     * RFC 9110 §15.6.6: another major version gets 505, then the connection closes (what follows
+     * it cannot be read as HTTP/1.1); RFC 9112 §2.3: the protocol name is "HTTP".
+     */
+    @Test
+    void anotherMajorVersionIs505AndAnotherProtocolIs400ThenTheConnectionCloses() {
+        for (String version : new String[] {"HTTP/2.0", "HTTP/0.9", "HTTP/3.1"}) {
+            String wire = talk("GET /process/r1?user_id=1 " + version + "\r\n" + HOST + "\r\n" + get("/nope", ""));
+
+            assertThat(wire).as(version).isEqualTo(answer("HTTP/1.1 505 HTTP Version Not Supported",
+                    "{\"error\":\"http version not supported\",\"detail\":\"" + version
+                            + " is not supported, use HTTP/1.1\"}", JSON, CLOSE));
+        }
+        String wire = talk("GET /process/r1?user_id=1 XTTP/1.1\r\n" + HOST + "\r\n" + get("/nope", ""));
+
+        assertThat(wire).isEqualTo(badRequest("malformed request: invalid version format: XTTP/1.1", CLOSE));
+        assertThat(agent.requestsServed()).isZero();
+    }
+
+    /**
+     * RFC 9112 §3 and RFC 6585 §5: a request line or headers longer than the server parses get 414
+     * and 431; a request that is not HTTP/1.1 at all gets 400; each as JSON, then the connection closes.
+     */
+    @Test
+    void undecodableRequestsGetAJsonErrorThenTheConnectionCloses() {
+        String longTarget = "/process/r1?user_id=" + "1".repeat(5000);
+        assertThat(talk(get(longTarget, "") + get("/nope", ""))).isEqualTo(answer("HTTP/1.1 414 Request-URI Too Long",
+                "{\"error\":\"uri too long\",\"detail\":\"the request line is too long\"}", JSON, CLOSE));
+        assertThat(talk(get("/nope", "X-Big: " + "b".repeat(9000) + "\r\n") + get("/nope", "")))
+                .isEqualTo(answer("HTTP/1.1 431 Request Header Fields Too Large",
+                        "{\"error\":\"request header fields too large\",\"detail\":\"the request headers are too long\"}",
+                        JSON, CLOSE));
+        assertThat(talk("GET /nope HTTP/1.1\r\n" + HOST + "No colon here\r\n\r\n" + get("/nope", "")))
+                .startsWith("HTTP/1.1 400 Bad Request\r\n")
+                .contains("{\"error\":\"bad request\",\"detail\":\"malformed request: ")
+                .contains(CLOSE);
+        assertThat(agent.requestsServed()).isZero();
+    }
+
+    /** RFC 9110 §2.5: a higher minor version of HTTP/1 is served, with an HTTP/1.1 answer. */
+    @Test
+    void aHigherMinorVersionIsServed() {
+        String wire = talk("GET /process/r1?user_id=1 HTTP/1.2\r\n" + HOST + "Connection: close\r\n\r\n");
+
+        assertThat(normalized(wire)).isEqualTo(processed("r1", "\"1\"", CLOSE));
+    }
+
     private static String get(String target, String extraHeaders) {
         return "GET " + target + " HTTP/1.1\r\n" + HOST + extraHeaders + "\r\n";
     }

@@ -103,6 +103,24 @@ class ProxyConformanceTest {
         assertThat(spy.pending()).isZero();
     }
 
+    /**
+     * RFC 9110 §15.6.6: another major version of HTTP gets 505 from the proxy itself, and a request
+     * line too long to parse 414 (RFC 9112 §3); the connection closes after either; no agent is asked.
+     */
+    @Test
+    void anotherMajorVersionOrAnOverlongLineIsRefusedByTheProxyAndReachesNoAgent() {
+        String wire = RawHttp.talk(proxy.baseUrl(), "GET /process/r1?user_id=1 HTTP/2.0\r\n" + host + "\r\n"
+                + get("/nope", ""));
+        assertThat(wire).isEqualTo(answer("HTTP/1.1 505 HTTP Version Not Supported",
+                "{\"error\":\"http version not supported\",\"detail\":\"HTTP/2.0 is not supported, use HTTP/1.1\"}",
+                JSON, CLOSE));
+
+        wire = RawHttp.talk(proxy.baseUrl(), get("/process/r1?user_id=" + "7".repeat(5000), "") + get("/nope", ""));
+        assertThat(wire).isEqualTo(answer("HTTP/1.1 414 Request-URI Too Long",
+                "{\"error\":\"uri too long\",\"detail\":\"the request line is too long\"}", JSON, CLOSE));
+        assertThat(spy.pending()).isZero();
+    }
+
     /** RFC 3986 §2.3: {@code ~} is unreserved; it reaches the agent as sent, not as {@code %7E}. */
     @Test
     void aTildeReachesTheAgentUnescaped() throws Exception {

@@ -1,0 +1,89 @@
+package io.github.agentlb.agent;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.ReferenceCountUtil;
+import java.util.Map;
+
+/**
+ * Lets only well-formed HTTP/1.x requests reach Camel; answers the others itself, with the JSON
+ * error every other refusal has, then closes the connection, as what follows on it cannot be
+ * trusted to be HTTP/1.1 (RFC 9112 §2.2):
+ * <ul>
+ *   <li>another major version: {@code 505 HTTP Version Not Supported} (RFC 9110 §15.6.6; RFC 9112
+ *       §2.3 lets a server refuse a major version). HTTP/1.x with any minor version is served (a
+ *       1.2 client understands a 1.1 answer, RFC 9110 §2.5);
+ *   <li>a request Netty could not decode: a request line longer than {@code maxInitialLineLength},
+ *       414 (RFC 9112 §3); headers longer than {@code maxHeaderSize}, 431 (RFC 6585 §5); anything
+ *       else (a protocol name other than {@code HTTP} included), 400 with Netty's reason, cut to
+ *       {@value #MAX_REASON} characters. camel-netty-http would answer these with an empty
+ *       {@code text/plain} 400.
+ * </ul>
+ * Stateless and sharable.
+ */
+@ChannelHandler.Sharable
+final class Http1Only extends ChannelInboundHandlerAdapter {
+
+    static final Http1Only INSTANCE = new Http1Only();
+
+    /** Longest reason from Netty quoted back to the client, characters. */
+    private static final int MAX_REASON = 200;
+
+    private Http1Only() {
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (!(msg instanceof HttpRequest request)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        DecoderResult decoded = request.decoderResult();
+        HttpVersion version = request.protocolVersion();
+        if (decoded.isFailure()) {
+            refuseUndecoded(ctx, msg, decoded.cause());
+        } else if (version.majorVersion() != 1) {
+            refuse(ctx, msg, HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "http version not supported",
+                    version.text() + " is not supported, use HTTP/1.1");
+        } else {
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    private static void refuseUndecoded(ChannelHandlerContext ctx, Object msg, Throwable cause) throws Exception {
+        if (cause instanceof TooLongHttpLineException) {
+            refuse(ctx, msg, HttpResponseStatus.REQUEST_URI_TOO_LONG, "uri too long", "the request line is too long");
+        } else if (cause instanceof TooLongHttpHeaderException) {
+            refuse(ctx, msg, HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "request header fields too large",
+                    "the request headers are too long");
+        } else {
+            String reason = cause == null || cause.getMessage() == null ? "not HTTP/1.1" : cause.getMessage();
+            refuse(ctx, msg, HttpResponseStatus.BAD_REQUEST, "bad request", "malformed request: "
+                    + (reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON) + "..." : reason));
+        }
+    }
+
+    private static void refuse(ChannelHandlerContext ctx, Object request, HttpResponseStatus status, String error,
+                               String detail) throws Exception {
+        ReferenceCountUtil.release(request);
+        byte[] body = HttpReplies.errorJson(error, Map.of("detail", detail));
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpReplies.APPLICATION_JSON);
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    }
+}
