@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  *   <li>other methods on those paths (TRACE and OPTIONS included): 405 with {@code Allow: GET};
  *       other paths: 404; a target {@link RequestTarget} refuses (not printable ASCII, a malformed
  *       percent-escape such as {@code %zz}, an unescaped {@code |}) or a bad {@code Host} (two
- *       lines, not {@code host[:port]}): 400; any failure: 500. Every error is
+ *       lines, not {@code host[:port]}): 400; any failure: 500; before the route, another major
+ *       version of HTTP: 505, a request line or headers too long: 414 or 431, anything else Netty
+ *       cannot decode: 400, each followed by the connection's close ({@link Http1Only}). Every error is
  *       {@code {"error":...,"detail":...}}, as the demo proxy's; no stack trace reaches the client.</li>
  * </ul>
  *

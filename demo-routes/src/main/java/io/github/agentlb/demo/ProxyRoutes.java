@@ -57,8 +57,10 @@ import org.slf4j.LoggerFactory;
  * The consumer is {@link Http11Component}'s: Netty's {@code HttpServerCodec} (no body after a
  * HEAD answer) and one request at a time per connection (pipelined requests answered in order).
  * HTTP/1.0 without keep-alive and {@code Connection: close} get the connection closed after the
- * answer (netty-http's own handling). netty-http itself answers, with an empty {@code text/plain}
- * 400 or 405, a request line over 4096 characters, headers over 8 KB, a request without
+ * answer (netty-http's own handling). The pipeline answers, as JSON, then closes the connection
+ * ({@code Http1Only}): another major version of HTTP with 505, a request line over 4096
+ * characters with 414, headers over 8 KB with 431, anything else Netty cannot decode with 400.
+ * netty-http itself answers, with an empty {@code text/plain} 400 or 405, a request without
  * {@code Host} or a method outside {@value #CONSUMER_METHODS}.
  *
  * <h2>What the agent gets</h2>
