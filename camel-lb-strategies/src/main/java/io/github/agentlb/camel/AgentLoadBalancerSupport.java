@@ -311,8 +311,7 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
                 callback.done(true);
                 return true;
             }
-            new Attempts(this, exchange, callback, current, select(exchange, current.ids())).start();
-            return false;
+            return new Attempts(this, exchange, callback, current, select(exchange, current.ids())).start();
         } catch (RuntimeException e) {
             exchange.setException(e);
             callback.done(true);
