@@ -65,7 +65,8 @@ final class Attempts implements Runnable {
     private final Selection selection;
     private final OutlierDetector detector;
     private final FailoverPolicy policy;
-    private final long startNanos;
+    /** When the first attempt was sent, ns: the failover deadline counts from there. */
+    private long startNanos;
     private String firstTried;
     private Set<String> laterTried;
     private List<AgentFailure> failures = List.of();
@@ -83,7 +84,6 @@ final class Attempts implements Runnable {
         this.selection = selection;
         this.detector = balancer.detector();
         this.policy = balancer.getFailoverPolicy();
-        this.startNanos = balancer.nanoTime();
     }
 
     /**
@@ -132,7 +132,11 @@ final class Attempts implements Runnable {
         for (String header : balancer.reportHeaders()) {
             copy.getIn().removeHeader(header);
         }
-        Attempt attempt = new Attempt(this, agent, copy, sync, balancer.nanoTime());
+        long now = balancer.nanoTime();
+        if (laterTried == null) {
+            startNanos = now;
+        }
+        Attempt attempt = new Attempt(this, agent, copy, sync, now);
         try {
             balancer.attemptStarted(agent, copy);
             members.byId().get(agent).process(copy, attempt);
