@@ -301,6 +301,12 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         }
     }
 
+    /**
+     * Chooses and sends the first attempt on the caller's thread, as Camel's own balancers do (no
+     * task on the reactive executor): returns {@code true}, the callback already told {@code true},
+     * when every attempt answered synchronously; {@code false} when an answer came asynchronously
+     * (the callback is then told {@code false}, once). See {@link Attempts}.
+     */
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         Membership.Members current = membership.current();
