@@ -33,6 +33,8 @@ final class Attempt implements AsyncCallback, Runnable {
     private final boolean stepSync;
     private final long startNanos;
     private long elapsedNanos;
+    /** Set, on the sending thread, when the child answered synchronously; read by {@link #sent} on that thread. */
+    private boolean handledInline;
     @SuppressWarnings("unused")
     private volatile boolean answered;
     /** {@link #SENDING} while the child's {@code process} may still be running, then {@link #SENT} or {@link #DEFERRED_ANSWER}. */
@@ -55,7 +57,7 @@ final class Attempt implements AsyncCallback, Runnable {
         if (!ANSWERED.compareAndSet(this, false, true)) {
             return false;
         }
-        elapsedNanos = attempts.nanoTime() - startNanos;
+        elapsedNanos = attempts.elapsedSince(startNanos);
         return true;
     }
 
@@ -66,6 +68,7 @@ final class Attempt implements AsyncCallback, Runnable {
         }
         if (doneSync) {
             // Already on the sending step's thread: no hop through the executor.
+            handledInline = true;
             attempts.answered(this, stepSync);
         } else if (!DEFERRED.compareAndSet(this, SENDING, DEFERRED_ANSWER)) {
             attempts.schedule(this);
@@ -78,6 +81,10 @@ final class Attempt implements AsyncCallback, Runnable {
      * child returned, as when the first step itself ran on the reactive executor.
      */
     void sent() {
+        // A synchronous answer was claimed on this thread, so no asynchronous one can be deferred.
+        if (handledInline) {
+            return;
+        }
         if (!DEFERRED.compareAndSet(this, SENDING, SENT)) {
             attempts.schedule(this);
         }
