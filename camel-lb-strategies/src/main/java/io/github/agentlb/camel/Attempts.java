@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * Most exchanges make one attempt: the first agent is a field, the set of agents tried and the
  * failure list are created at the first failover only.
  */
-final class Attempts implements Runnable {
+final class Attempts {
 
     private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
     private static final VarHandle STATE;
@@ -108,17 +108,11 @@ final class Attempts implements Runnable {
         return state == DONE_SYNC;
     }
 
-    /** A failover step scheduled after an asynchronous answer; completes with {@code done(false)}. */
-    @Override
-    public void run() {
-        try {
-            next(false);
-        } catch (Throwable t) {
-            fail(t, false);
-        }
-    }
-
-    /** @param sync whether every step so far ran on the caller's thread inside {@link #start} */
+    /**
+     * Sends the next attempt; a failover runs on the thread that handled the failed answer.
+     *
+     * @param sync whether every step so far ran on the caller's thread inside {@link #start}
+     */
     private void next(boolean sync) {
         boolean screen = detector.hasEjections();
         String agent = nextCandidate(screen);
