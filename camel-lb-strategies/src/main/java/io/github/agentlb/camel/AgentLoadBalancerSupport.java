@@ -64,7 +64,7 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
 
     private final Membership membership = new Membership();
     private final Listeners listeners = new Listeners();
-    private final boolean strategyReadsAttemptTimes = overridesAttemptCompleted(getClass());
+    private final boolean strategyReadsAttemptTimes = Attempts.overridesAttemptCompleted(getClass());
     private CamelContext camelContext;
 
     /** Told of every attempt's outcome, for example by a metrics binder. Must be fast and not block. */
@@ -333,19 +333,6 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     /** Whether attempts of an exchange under {@code policy} need the clock (see {@link Attempts}). */
     boolean timesAttempts(FailoverPolicy policy) {
         return strategyReadsAttemptTimes || listeners.hasAttemptListeners() || !policy.deadline().isZero();
-    }
-
-    /** Whether {@code type} or a superclass below this one overrides {@link #attemptCompleted}. */
-    static boolean overridesAttemptCompleted(Class<?> type) {
-        for (Class<?> c = type; c != null && c != AgentLoadBalancerSupport.class; c = c.getSuperclass()) {
-            try {
-                c.getDeclaredMethod("attemptCompleted", String.class, Exchange.class, AttemptOutcome.class, long.class);
-                return true;
-            } catch (NoSuchMethodException e) {
-                // not declared here: look further up
-            }
-        }
-        return false;
     }
 
     @Override

@@ -159,6 +159,19 @@ final class Attempts {
         }
     }
 
+    /** Whether {@code type} or a superclass below {@link AgentLoadBalancerSupport} overrides its {@code attemptCompleted}. */
+    static boolean overridesAttemptCompleted(Class<?> type) {
+        for (Class<?> c = type; c != null && c != AgentLoadBalancerSupport.class; c = c.getSuperclass()) {
+            try {
+                c.getDeclaredMethod("attemptCompleted", String.class, Exchange.class, AttemptOutcome.class, long.class);
+                return true;
+            } catch (NoSuchMethodException e) {
+                // not declared here: look further up
+            }
+        }
+        return false;
+    }
+
     /** The time since {@code startNanos}, ns; 0 when nobody reads attempt times ({@link #timed}). */
     long elapsedSince(long startNanos) {
         return timed ? balancer.nanoTime() - startNanos : 0L;

@@ -117,12 +117,12 @@ class AttemptTimingTest {
 
     @Test
     void overridesAreFoundInTheStrategyOrItsSuperclasses() {
-        assertThat(AgentLoadBalancerSupport.overridesAttemptCompleted(RoundRobinLB.class)).isFalse();
-        assertThat(AgentLoadBalancerSupport.overridesAttemptCompleted(ConsistentHashLB.class)).isFalse();
-        assertThat(AgentLoadBalancerSupport.overridesAttemptCompleted(PidWeightedLB.class)).isTrue();
-        assertThat(AgentLoadBalancerSupport.overridesAttemptCompleted(AdaptiveVirtualNodeLB.class)).isTrue();
+        assertThat(Attempts.overridesAttemptCompleted(RoundRobinLB.class)).isFalse();
+        assertThat(Attempts.overridesAttemptCompleted(ConsistentHashLB.class)).isFalse();
+        assertThat(Attempts.overridesAttemptCompleted(PidWeightedLB.class)).isTrue();
+        assertThat(Attempts.overridesAttemptCompleted(AdaptiveVirtualNodeLB.class)).isTrue();
         class SubclassOfPid extends PidWeightedLB {
         }
-        assertThat(AgentLoadBalancerSupport.overridesAttemptCompleted(SubclassOfPid.class)).isTrue();
+        assertThat(Attempts.overridesAttemptCompleted(SubclassOfPid.class)).isTrue();
     }
 }
