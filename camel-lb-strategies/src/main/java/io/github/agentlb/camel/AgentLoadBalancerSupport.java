@@ -64,6 +64,7 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
 
     private final Membership membership = new Membership();
     private final Listeners listeners = new Listeners();
+    private final boolean strategyReadsAttemptTimes = Attempts.overridesAttemptCompleted(getClass());
     private CamelContext camelContext;
 
     /** Told of every attempt's outcome, for example by a metrics binder. Must be fast and not block. */
@@ -301,6 +302,12 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         }
     }
 
+    /**
+     * Chooses and sends the first attempt on the caller's thread, as Camel's own balancers do (no
+     * task on the reactive executor): returns {@code true}, the callback already told {@code true},
+     * when every attempt answered synchronously; {@code false} when an answer came asynchronously
+     * (the callback is then told {@code false}, once). See {@link Attempts}.
+     */
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         Membership.Members current = membership.current();
@@ -311,8 +318,7 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
                 callback.done(true);
                 return true;
             }
-            new Attempts(this, exchange, callback, current, select(exchange, current.ids())).start();
-            return false;
+            return new Attempts(this, exchange, callback, current, select(exchange, current.ids())).start();
         } catch (RuntimeException e) {
             exchange.setException(e);
             callback.done(true);
@@ -322,6 +328,11 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
 
     Listeners listeners() {
         return listeners;
+    }
+
+    /** Whether attempts of an exchange under {@code policy} need the clock (see {@link Attempts}). */
+    boolean timesAttempts(FailoverPolicy policy) {
+        return strategyReadsAttemptTimes || listeners.hasAttemptListeners() || !policy.deadline().isZero();
     }
 
     @Override

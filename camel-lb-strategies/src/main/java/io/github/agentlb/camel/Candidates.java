@@ -22,30 +22,63 @@ final class Candidates {
      * The sweep guarantees every agent is reached even when concurrent callers take the picks.
      */
     static Iterator<String> drawing(String first, Supplier<String> draw, int draws, Iterator<String> sweep) {
-        return new Iterator<>() {
-            private boolean firstReturned;
-            private int drawn;
-
+        return new Drawing(first, draws, () -> sweep) {
             @Override
-            public boolean hasNext() {
-                return !firstReturned || drawn < draws || sweep.hasNext();
-            }
-
-            @Override
-            public String next() {
-                if (!firstReturned) {
-                    firstReturned = true;
-                    return first;
-                }
-                if (drawn < draws) {
-                    drawn++;
-                    return draw.get();
-                }
-                if (!sweep.hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                return sweep.next();
+            protected String draw() {
+                return draw.get();
             }
         };
+    }
+
+    /**
+     * {@link #drawing} as a class to extend with the strategy's draw: one object per exchange
+     * instead of an iterator, a supplier and the sweep's iterator, and the sweep's iterator made
+     * only when a failover reaches it (most exchanges never ask past the first agent).
+     */
+    abstract static class Drawing implements Iterator<String> {
+        private final String first;
+        private final int draws;
+        private final Iterable<String> sweep;
+        private boolean firstReturned;
+        private int drawn;
+        private Iterator<String> swept;
+
+        /** @param sweep every agent, walked after the draws; its iterator is made on first need */
+        Drawing(String first, int draws, Iterable<String> sweep) {
+            this.first = first;
+            this.draws = draws;
+            this.sweep = sweep;
+        }
+
+        /** The strategy's next pick from its shared schedule. */
+        protected abstract String draw();
+
+        @Override
+        public boolean hasNext() {
+            return !firstReturned || drawn < draws || sweep().hasNext();
+        }
+
+        @Override
+        public String next() {
+            if (!firstReturned) {
+                firstReturned = true;
+                return first;
+            }
+            if (drawn < draws) {
+                drawn++;
+                return draw();
+            }
+            if (!sweep().hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return swept.next();
+        }
+
+        private Iterator<String> sweep() {
+            if (swept == null) {
+                swept = sweep.iterator();
+            }
+            return swept;
+        }
     }
 }

@@ -33,6 +33,10 @@ final class Listeners {
         membership.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    boolean hasAttemptListeners() {
+        return !attempts.isEmpty();
+    }
+
     void attempt(String strategy, String agent, AttemptOutcome outcome, long elapsedNanos) {
         for (AgentLoadBalancerSupport.AttemptListener listener : attempts) {
             try {

@@ -149,8 +149,12 @@ public class PidWeightedLB extends PidWeightedSettings {
         if (first == null) {
             return Selection.of(Collections.emptyIterator());
         }
-        return Selection.of(Candidates.drawing(first, current::select, agentIds.size() - 1,
-                current.schedule().failoverOrder().iterator()));
+        return Selection.of(new Candidates.Drawing(first, agentIds.size() - 1, current.schedule().failoverOrder()) {
+            @Override
+            protected String draw() {
+                return current.select();
+            }
+        });
     }
 
     @Override

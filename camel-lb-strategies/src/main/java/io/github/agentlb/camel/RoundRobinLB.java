@@ -33,10 +33,49 @@ public class RoundRobinLB extends AgentLoadBalancerSupport {
 
     @Override
     protected Selection select(Exchange exchange, List<String> agentIds) {
-        int n = agentIds.size();
-        int first = rotation.next(n);
-        return Selection.of(Candidates.drawing(agentIds.get(first), () -> agentIds.get(rotation.next(n)), n - 1,
-                rotationFrom(first, agentIds)));
+        return Selection.of(new Turns(rotation, agentIds));
+    }
+
+    /**
+     * The candidates of one exchange, as {@link Candidates#drawing} with the rotation's turns and
+     * {@link #rotationFrom} the first turn as the sweep, in one object: the first turn is taken
+     * now, the rest only when a failover asks. No lambda nor second iterator per decision.
+     */
+    private static final class Turns implements Iterator<String> {
+        private final RoundRobin rotation;
+        private final List<String> agentIds;
+        private final int first;
+        /** Turns returned: the first, then up to n - 1 drawn from the rotation. */
+        private int turns;
+        private int swept;
+
+        Turns(RoundRobin rotation, List<String> agentIds) {
+            this.rotation = rotation;
+            this.agentIds = agentIds;
+            this.first = rotation.next(agentIds.size());
+        }
+
+        @Override
+        public boolean hasNext() {
+            return turns < agentIds.size() || swept < agentIds.size();
+        }
+
+        @Override
+        public String next() {
+            int n = agentIds.size();
+            if (turns == 0) {
+                turns++;
+                return agentIds.get(first);
+            }
+            if (turns < n) {
+                turns++;
+                return agentIds.get(rotation.next(n));
+            }
+            if (swept >= n) {
+                throw new NoSuchElementException();
+            }
+            return agentIds.get((first + swept++) % n);
+        }
     }
 
     /** The agents in rotation order starting at {@code start}: the failover order of round-robin. */

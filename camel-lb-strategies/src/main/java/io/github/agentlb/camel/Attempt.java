@@ -1,0 +1,111 @@
+package io.github.agentlb.camel;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+
+/**
+ * One attempt of {@link Attempts} on one agent: the child's callback and, when the child answers
+ * asynchronously, the task that handles the answer on Camel's reactive executor. One object for
+ * both instead of a callback lambda, an {@code AtomicBoolean} and a task lambda per attempt.
+ * Only the first callback of the child counts (a child that calls back twice, or calls back then
+ * throws, is answered once). Thread-safe: the callback may come from any thread.
+ */
+final class Attempt implements AsyncCallback, Runnable {
+
+    private static final VarHandle ANSWERED;
+    private static final VarHandle DEFERRED;
+
+    static {
+        try {
+            ANSWERED = MethodHandles.lookup().findVarHandle(Attempt.class, "answered", boolean.class);
+            DEFERRED = MethodHandles.lookup().findVarHandle(Attempt.class, "deferred", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Attempts attempts;
+    private final String agent;
+    private final Exchange exchange;
+    /** Whether the step that sent this attempt ran on the caller's thread inside {@link Attempts#start}. */
+    private final boolean stepSync;
+    private final long startNanos;
+    private long elapsedNanos;
+    /** Set, on the sending thread, when the child answered synchronously; read by {@link #sent} on that thread. */
+    private boolean handledInline;
+    @SuppressWarnings("unused")
+    private volatile boolean answered;
+    /** {@link #SENDING} while the child's {@code process} may still be running, then {@link #SENT} or {@link #DEFERRED_ANSWER}. */
+    @SuppressWarnings("unused")
+    private volatile int deferred;
+    private static final int SENDING = 0;
+    private static final int SENT = 1;
+    private static final int DEFERRED_ANSWER = 2;
+
+    Attempt(Attempts attempts, String agent, Exchange exchange, boolean stepSync, long startNanos) {
+        this.attempts = attempts;
+        this.agent = agent;
+        this.exchange = exchange;
+        this.stepSync = stepSync;
+        this.startNanos = startNanos;
+    }
+
+    /** Claims the answer: {@code true} for the first caller only, who then records the elapsed time. */
+    boolean answer() {
+        if (!ANSWERED.compareAndSet(this, false, true)) {
+            return false;
+        }
+        elapsedNanos = attempts.elapsedSince(startNanos);
+        return true;
+    }
+
+    @Override
+    public void done(boolean doneSync) {
+        if (!answer()) {
+            return;
+        }
+        if (doneSync) {
+            // Already on the sending step's thread: no hop through the executor.
+            handledInline = true;
+            attempts.answered(this, stepSync);
+        } else if (!DEFERRED.compareAndSet(this, SENDING, DEFERRED_ANSWER)) {
+            attempts.schedule(this);
+        }
+    }
+
+    /**
+     * Called by the sending step once the child's {@code process} has returned: an asynchronous
+     * answer that came while it ran is handed to the executor now, so it is handled after the
+     * child returned, as when the first step itself ran on the reactive executor.
+     */
+    void sent() {
+        // A synchronous answer was claimed on this thread, so no asynchronous one can be deferred.
+        if (handledInline) {
+            return;
+        }
+        if (!DEFERRED.compareAndSet(this, SENDING, SENT)) {
+            attempts.schedule(this);
+        }
+    }
+
+    /** The asynchronous answer, run by the reactive executor. */
+    @Override
+    public void run() {
+        attempts.answered(this, false);
+    }
+
+    String agent() {
+        return agent;
+    }
+
+    Exchange exchange() {
+        return exchange;
+    }
+
+    /** The time from sending to the answer, ns; set by {@link #answer}. */
+    long elapsedNanos() {
+        return elapsedNanos;
+    }
+}

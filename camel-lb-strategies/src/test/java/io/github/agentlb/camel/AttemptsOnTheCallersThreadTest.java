@@ -1,0 +1,195 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.core.health.OutlierEjection;
+import java.net.ConnectException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.spi.IdAware;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The AsyncProcessor contract of the balancer now that the first attempt runs on the caller's
+ * thread (issue 9): an exchange answered synchronously completes synchronously ({@code process}
+ * returns {@code true}, the callback hears {@code true}), one answered from another thread
+ * completes asynchronously, each exactly once, and a retry sees the exchange as it was before
+ * the failed attempt.
+ */
+class AttemptsOnTheCallersThreadTest {
+
+    private static CamelContext context;
+
+    /** What an agent does with an attempt. */
+    private interface Script {
+        void run(Exchange attempt, AsyncCallback callback);
+    }
+
+    private final Map<String, Script> scripts = new HashMap<>();
+    /** What each agent saw when its attempt arrived: body, header X-Trace, property trace. */
+    private final List<String> seen = new ArrayList<>();
+    private final List<Boolean> callbacks = new ArrayList<>();
+    private Fixed balancer;
+
+    /** A strategy that always offers a, b, c. */
+    private static final class Fixed extends AgentLoadBalancerSupport {
+        @Override
+        public String strategyName() {
+            return "fixed";
+        }
+
+        @Override
+        protected Selection select(Exchange exchange, List<String> agentIds) {
+            return Selection.of(List.of("a", "b", "c").iterator());
+        }
+    }
+
+    private final class Agent extends AsyncProcessorSupport implements IdAware {
+        private final String id;
+
+        Agent(String id) {
+            this.id = id;
+        }
+
+        @Override
+        public boolean process(Exchange attempt, AsyncCallback callback) {
+            seen.add(id + " body=" + attempt.getIn().getBody() + " header=" + attempt.getIn().getHeader("X-Trace")
+                    + " property=" + attempt.getProperty("trace"));
+            attempt.getMessage().setBody("answer of " + id);
+            Script script = scripts.get(id);
+            if (script == null) {
+                callback.done(true);
+                return true;
+            }
+            script.run(attempt, callback);
+            return false;
+        }
+
+        @Override
+        public String getId() {
+            return id;
+        }
+
+        @Override
+        public void setId(String ignored) {
+        }
+    }
+
+    @BeforeAll
+    static void startContext() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterAll
+    static void stopContext() {
+        context.stop();
+    }
+
+    @BeforeEach
+    void startBalancer() {
+        balancer = new Fixed();
+        balancer.setCamelContext(context);
+        balancer.setOutlierEjection(OutlierEjection.disabled());
+        for (String id : List.of("a", "b", "c")) {
+            balancer.addProcessor(new Agent(id));
+        }
+        balancer.start();
+    }
+
+    private Exchange request() {
+        Exchange exchange = new DefaultExchange(context);
+        exchange.getIn().setBody("ping");
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+        return exchange;
+    }
+
+    private static final Script REFUSE_LEAVING_TRACES = (attempt, callback) -> {
+        attempt.getIn().setHeader("X-Trace", "left by a failed attempt");
+        attempt.setProperty("trace", "left by a failed attempt");
+        attempt.setException(new ConnectException("Connection refused"));
+        callback.done(true);
+    };
+
+    @Test
+    void aSynchronousAnswerCompletesTheExchangeSynchronously() {
+        Exchange exchange = request();
+        assertThat(balancer.process(exchange, callbacks::add)).isTrue();
+        assertThat(callbacks).containsExactly(true);
+        assertThat(exchange.getMessage().getBody()).isEqualTo("answer of a");
+        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("a");
+    }
+
+    @Test
+    void aSynchronousFailoverStillCompletesSynchronously() {
+        scripts.put("a", REFUSE_LEAVING_TRACES);
+        Exchange exchange = request();
+        assertThat(balancer.process(exchange, callbacks::add)).isTrue();
+        assertThat(callbacks).containsExactly(true);
+        assertThat(exchange.getMessage().getBody()).isEqualTo("answer of b");
+        assertThat(exchange.getException()).isNull();
+    }
+
+    @Test
+    void aRetrySeesTheExchangeAsItWasBeforeTheFailedAttempt() {
+        scripts.put("a", REFUSE_LEAVING_TRACES);
+        Exchange exchange = request();
+        balancer.process(exchange, callbacks::add);
+        assertThat(seen).containsExactly("a body=ping header=null property=null", "b body=ping header=null property=null");
+        assertThat(exchange.getMessage().getHeader("X-Trace")).isNull();
+        assertThat(exchange.getProperty("trace")).isNull();
+    }
+
+    @Test
+    void anAnswerFromAnotherThreadCompletesTheExchangeAsynchronouslyOnce() throws InterruptedException {
+        CountDownLatch completed = new CountDownLatch(1);
+        scripts.put("a", (attempt, callback) -> new Thread(() -> callback.done(false), "agent-a-answer").start());
+        Exchange exchange = request();
+        boolean sync = balancer.process(exchange, doneSync -> {
+            synchronized (callbacks) {
+                callbacks.add(doneSync);
+            }
+            completed.countDown();
+        });
+        assertThat(completed.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(sync).isFalse();
+        synchronized (callbacks) {
+            assertThat(callbacks).containsExactly(false);
+        }
+        assertThat(exchange.getMessage().getBody()).isEqualTo("answer of a");
+    }
+
+    @Test
+    void anAnswerFromAnotherThreadAfterAFailoverCompletesAsynchronously() throws InterruptedException {
+        CountDownLatch completed = new CountDownLatch(1);
+        scripts.put("a", REFUSE_LEAVING_TRACES);
+        scripts.put("b", (attempt, callback) -> new Thread(() -> callback.done(false), "agent-b-answer").start());
+        Exchange exchange = request();
+        boolean sync = balancer.process(exchange, doneSync -> {
+            synchronized (callbacks) {
+                callbacks.add(doneSync);
+            }
+            completed.countDown();
+        });
+        assertThat(completed.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(sync).isFalse();
+        synchronized (callbacks) {
+            assertThat(callbacks).containsExactly(false);
+        }
+        assertThat(exchange.getMessage().getBody()).isEqualTo("answer of b");
+        assertThat(seen).containsExactly("a body=ping header=null property=null", "b body=ping header=null property=null");
+    }
+}
