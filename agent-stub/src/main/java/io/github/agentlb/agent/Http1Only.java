@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -16,7 +17,11 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Lets only well-formed HTTP/1.x requests reach Camel; answers the others itself, with the JSON
@@ -30,14 +35,21 @@ import java.util.Map;
  *       414 (RFC 9112 §3); headers longer than {@code maxHeaderSize}, 431 (RFC 6585 §5); anything
  *       else (a protocol name other than {@code HTTP} included), 400 with Netty's reason, cut to
  *       {@value #MAX_REASON} characters. camel-netty-http would answer these with an empty
- *       {@code text/plain} 400.
+ *       {@code text/plain} 400;
+ *   <li>HTTP/1.1 without {@code Host}: 400 (RFC 9112 §3.2: "MUST respond with a 400"). An
+ *       HTTP/1.0 request may have none: it gets the {@code Host} of this server's own address,
+ *       since camel-netty-http refuses any request without one.
  * </ul>
+ * A connection that breaks while a request is still arriving (the client closed mid-body) is
+ * closed here, with a DEBUG line, rather than handed to camel-netty-http, which logs a WARN with a
+ * stack trace and tries to answer 404 on it.
  * Stateless and sharable.
  */
 @ChannelHandler.Sharable
 final class Http1Only extends ChannelInboundHandlerAdapter {
 
     static final Http1Only INSTANCE = new Http1Only();
+    private static final Logger LOG = LoggerFactory.getLogger(Http1Only.class);
 
     /** Longest reason from Netty quoted back to the client, characters. */
     private static final int MAX_REASON = 200;
@@ -58,9 +70,31 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
         } else if (version.majorVersion() != 1) {
             refuse(ctx, msg, HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "http version not supported",
                     version.text() + " is not supported, use HTTP/1.1");
+        } else if (!request.headers().contains(HttpHeaderNames.HOST) && version.minorVersion() >= 1) {
+            refuse(ctx, msg, HttpResponseStatus.BAD_REQUEST, "bad request", "missing Host header");
         } else {
+            if (!request.headers().contains(HttpHeaderNames.HOST)
+                    && ctx.channel().localAddress() instanceof InetSocketAddress local) {
+                request.headers().set(HttpHeaderNames.HOST, authority(local));
+            }
             ctx.fireChannelRead(msg);
         }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof PrematureChannelClosureException || cause instanceof IOException) {
+            LOG.debug("Closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            ctx.close();
+        } else {
+            ctx.fireExceptionCaught(cause);
+        }
+    }
+
+    /** {@code host:port} of {@code address}, an IPv6 literal in brackets. */
+    private static String authority(InetSocketAddress address) {
+        String host = address.getAddress() == null ? address.getHostString() : address.getAddress().getHostAddress();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 
     private static void refuseUndecoded(ChannelHandlerContext ctx, Object msg, Throwable cause) throws Exception {

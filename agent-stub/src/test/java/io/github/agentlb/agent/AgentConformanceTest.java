@@ -165,6 +165,18 @@ class AgentConformanceTest {
         assertThat(agent.requestsServed()).isZero();
     }
 
+    /**
+     * RFC 9112 §3.2: HTTP/1.1 without Host is a 400 (JSON, then the connection closes); HTTP/1.0
+     * may have no Host and is served.
+     */
+    @Test
+    void http11WithoutHostIsABadRequestHttp10WithoutHostIsServed() {
+        assertThat(talk("GET /process/r1?user_id=1 HTTP/1.1\r\n\r\n" + get("/nope", "")))
+                .isEqualTo(badRequest("missing Host header", CLOSE));
+        assertThat(normalized(talk("GET /process/r2?user_id=2 HTTP/1.0\r\n\r\n")))
+                .isEqualTo(processed("r2", "\"2\"", CLOSE));
+    }
+
     /** RFC 9110 §2.5: a higher minor version of HTTP/1 is served, with an HTTP/1.1 answer. */
     @Test
     void aHigherMinorVersionIsServed() {
