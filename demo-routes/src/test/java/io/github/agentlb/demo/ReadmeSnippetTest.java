@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.NoAgentAvailableException;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashSet;
 import java.util.List;
@@ -42,7 +44,7 @@ class ReadmeSnippetTest {
 
         @Override
         public void configure() {
-            from("platform-http:/process?matchOnUriPrefix=true")
+            from("platform-http:/process?matchOnUriPrefix=true&httpMethodRestrict=GET")
                 .errorHandler(noErrorHandler())
                 .doTry()
                     .loadBalance(new ConsistentHashLB())
@@ -140,5 +142,28 @@ class ReadmeSnippetTest {
         HttpResponse<String> agentError = http.get(base + "/process/a%2Fb?user_id=5");
         assertThat(agentError.statusCode()).isEqualTo(404);
         assertThat(Http.json(agentError).path("error").asText()).isEqualTo("not found");
+    }
+
+    @Test
+    void otherMethodsGetA405AndAFormPostEchoesNothing() {
+        long servedBefore = served();
+        HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(base + "/process/z5?user_id=43"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("x=1")));
+
+        // Without httpMethodRestrict=GET: an empty 500 before the balancer, with "x: 1" and
+        // "user_id: 43" as answer headers.
+        assertThat(post.statusCode()).isEqualTo(405);
+        assertThat(post.headers().firstValue("x")).isEmpty();
+        assertThat(post.headers().firstValue("user_id")).isEmpty();
+        assertThat(served()).isEqualTo(servedBefore);
+    }
+
+    private long served() {
+        long served = 0;
+        for (int i = 0; i < 3; i++) {
+            served += agents.get(i).requestsServed();
+        }
+        return served;
     }
 }
