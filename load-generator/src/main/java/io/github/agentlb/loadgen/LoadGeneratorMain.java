@@ -97,6 +97,15 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         CommandLine cli = new CommandLine(new LoadGeneratorMain(out)).setCaseInsensitiveEnumValuesAllowed(true);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
+        // The message and a pointer to --help, not the whole usage: about 90 lines that scroll the
+        // message away.
+        cli.setParameterExceptionHandler((e, given) -> {
+            PrintWriter w = e.getCommandLine().getErr();
+            w.println(e.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, w);
+            w.println("Run with --help for the options.");
+            return e.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
+        });
         return cli.execute(args);
     }
 
@@ -105,6 +114,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         long startNanos = System.nanoTime();
         if (options.replicas < 1) {
             throw options.usage("--replicas must be >= 1, was " + options.replicas);
+        }
+        if (options.url != null) {
+            options.baseUrl(); // a malformed --url is refused before any other line is printed
         }
         List<Scenario> scenarios = new ArrayList<>();
         List<Fault> faults = new ArrayList<>();

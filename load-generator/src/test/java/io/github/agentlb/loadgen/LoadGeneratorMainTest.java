@@ -255,7 +255,8 @@ class LoadGeneratorMainTest {
     @Test
     void invalidArgumentsExitTwoWithAMessageNamingTheValue() {
         assertThat(run("--requests", "0")).isEqualTo(2);
-        assertThat(stderr()).contains("--requests must be >= 1, was 0");
+        assertThat(stderr()).isEqualTo("--requests must be >= 1, was 0" + System.lineSeparator()
+                + "Run with --help for the options." + System.lineSeparator());
 
         assertThat(run("--users", "300", "--requests", "200")).isEqualTo(2);
         assertThat(stderr()).contains("--users must be in 1..200 (--requests 200), was 300: lower --users or raise "
