@@ -71,6 +71,18 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
     public Set<String> ejectedAgents() {
         return detector.ejected();
     }
+    /**
+     * Whether a request now would find an agent not known to be failing: healthy, on trial, or
+     * ejected with its time up ({@link OutlierDetector#hasAgentToTry()}). False with no agent,
+     * or while every agent serves an ejection or, kept in by the ejection cap, has failed within
+     * the last base ejection time (requests are still sent then, in panic). A readiness check can
+     * use it to take this balancer's route out of an outer balancer's rotation: it turns true
+     * again by itself within a base ejection time, without traffic. O(agents); thread-safe.
+     */
+    public boolean hasAgentToTry() {
+        return detector.hasAgentToTry();
+    }
+
     /** {@link #ejectedAgents()}, for JMX and tools that read JavaBean getters. */
     @ManagedAttribute(description = "Agents ejected by outlier detection (or on trial) now")
     public Set<String> getEjectedAgents() {

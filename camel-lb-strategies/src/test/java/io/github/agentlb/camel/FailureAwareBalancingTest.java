@@ -156,6 +156,20 @@ class FailureAwareBalancingTest extends CamelTestSupport {
     }
 
     @Test
+    void hasNoAgentToTryWhileEveryAgentFailsAndOneAgainABaseEjectionTimeLater() {
+        assertThat(rr.hasAgentToTry()).isTrue();
+        AGENTS.forEach(agent -> mode.put(agent, Mode.REFUSE));
+        assertThat(send("rr", "GET").getException()).isInstanceOf(NoAgentAvailableException.class);
+        // Two ejected, the third kept in by the cap but failing.
+        assertThat(rr.ejectedAgents()).hasSize(2);
+        assertThat(rr.hasAgentToTry()).isFalse();
+        assertThat(rrNoEjection.hasAgentToTry()).as("no ejection, no signal").isTrue();
+
+        clock.addAndGet(10 * SECOND);
+        assertThat(rr.hasAgentToTry()).isTrue();
+    }
+
+    @Test
     void aPostThatMayHaveReachedAnAgentIsNotSentToASecondOne() {
         mode.put("a", Mode.READ_TIMEOUT);
         Exchange answer = send("rr-no-ejection", "POST");

@@ -150,6 +150,7 @@ public final class OutlierDetector {
         if (h == null || !config.isEnabled()) {
             return null;
         }
+        h.lastFailure = nanoClock.getAsLong();
         if (h.state == HEALTHY && h.consecutiveFailures.incrementAndGet() < config.consecutiveFailures()) {
             return null;
         }
@@ -181,8 +182,8 @@ public final class OutlierDetector {
             nanos = config.maxEjectionTime().toNanos();
         }
         h.level = Math.min(h.level + 1, MAX_LEVEL);
-        h.state = EJECTED;
         h.ejectedUntil = now + nanos;
+        h.state = EJECTED; // after ejectedUntil: the volatile write publishes it to hasAgentToTry
         h.consecutiveFailures.set(0);
         return Duration.ofNanos(nanos);
     }
@@ -196,6 +197,31 @@ public final class OutlierDetector {
             }
         });
         return out;
+    }
+
+    /**
+     * Whether some agent is not known to be failing now: one that is healthy and below the
+     * failure threshold, on trial, ejected with its time up (the next request tries it), or at
+     * the threshold but not ejected (the {@link OutlierEjection#maxEjected cap} keeps at least one
+     * agent in) with its last failure one base ejection time ago or more. False with no agent,
+     * or with ejection disabled never false for an agent set. Meant for a readiness check: it
+     * turns true again by itself as time passes, without traffic. O(agents), no lock.
+     */
+    public boolean hasAgentToTry() {
+        long now = nanoClock.getAsLong();
+        long base = config.baseEjectionTime().toNanos();
+        for (AgentHealth h : agents.values()) {
+            int state = h.state;
+            boolean toTry = switch (state) {
+                case ON_TRIAL -> true;
+                case EJECTED -> now - h.ejectedUntil >= 0;
+                default -> h.consecutiveFailures.get() < config.consecutiveFailures() || now - h.lastFailure >= base;
+            };
+            if (toTry) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return whether {@code agentId} is ejected or on trial */
@@ -219,6 +245,8 @@ public final class OutlierDetector {
     private static final class AgentHealth {
         final AtomicInteger consecutiveFailures = new AtomicInteger();
         volatile int state = HEALTHY;
+        /** The clock's time of the last failure reported, ns; read without the monitor. */
+        volatile long lastFailure;
         long ejectedUntil;
         long trialStarted;
         long healthySince = Long.MIN_VALUE;

@@ -46,6 +46,60 @@ class OutlierDetectorTest {
     }
 
     @Test
+    void hasAnAgentToTryUntilEveryAgentIsFailingAndAgainOnceABaseEjectionTimeHasPassed() {
+        OutlierDetector none = detector(OutlierEjection.ofDefaults());
+        assertThat(none.hasAgentToTry()).as("no agent").isFalse();
+
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2", "A3");
+        assertThat(d.hasAgentToTry()).isTrue();
+        d.onFailure("A1");
+        d.onFailure("A2");
+        assertThat(d.hasAgentToTry()).as("A3 is healthy").isTrue();
+        clock.addAndGet(2 * SECOND);
+        // The cap keeps A3 in: it is not ejected, but it is failing.
+        assertThat(d.onFailure("A3")).isNull();
+        assertThat(d.ejected()).containsExactly("A1", "A2");
+        assertThat(d.hasAgentToTry()).isFalse();
+
+        // A1 and A2 were ejected for 10 s two seconds before A3's failure: their time is up first.
+        clock.addAndGet(8 * SECOND - 1);
+        assertThat(d.hasAgentToTry()).isFalse();
+        clock.addAndGet(1);
+        assertThat(d.hasAgentToTry()).isTrue();
+        assertThat(d.admit("A1")).isEqualTo(TRIAL);
+        assertThat(d.hasAgentToTry()).as("A1 on trial").isTrue();
+        d.onFailure("A1");
+        d.onFailure("A2");
+        assertThat(d.admit("A2")).isEqualTo(TRIAL);
+        d.onFailure("A2");
+        assertThat(d.hasAgentToTry()).as("A1 and A2 ejected again, A3 failed 8 s ago").isFalse();
+
+        // A3, never ejected, counts again one base ejection time after its last failure.
+        clock.addAndGet(2 * SECOND - 1);
+        assertThat(d.hasAgentToTry()).isFalse();
+        clock.addAndGet(1);
+        assertThat(d.hasAgentToTry()).isTrue();
+    }
+
+    @Test
+    void aSingleAgentIsNeverEjectedButCountsAsFailingForABaseEjectionTime() {
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1");
+        assertThat(d.onFailure("A1")).isNull();
+        assertThat(d.ejected()).isEmpty();
+        assertThat(d.hasAgentToTry()).isFalse();
+        clock.addAndGet(10 * SECOND);
+        assertThat(d.hasAgentToTry()).isTrue();
+        d.onFailure("A1");
+        assertThat(d.hasAgentToTry()).isFalse();
+        d.onSuccess("A1");
+        assertThat(d.hasAgentToTry()).as("an answer clears it at once").isTrue();
+
+        OutlierDetector disabled = detector(OutlierEjection.disabled(), "A1");
+        disabled.onFailure("A1");
+        assertThat(disabled.hasAgentToTry()).as("ejection disabled: no signal").isTrue();
+    }
+
+    @Test
     void aFailedTrialDoublesTheEjectionUpToTheCap() {
         OutlierDetector d = detector(OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(10))
                 .maxEjectionTime(Duration.ofSeconds(35)).build(), "A1", "A2");
