@@ -27,6 +27,7 @@ import org.apache.camel.component.netty.NettyConstants;
 import org.apache.camel.component.netty.http.NettyHttpEndpoint;
 import org.apache.camel.component.netty.http.NettyHttpHeaderFilterStrategy;
 import org.apache.camel.component.netty.http.NettyHttpMessage;
+import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.model.LoadBalanceDefinition;
 import org.apache.camel.spi.Registry;
 import org.apache.camel.support.SynchronizationAdapter;
@@ -185,6 +186,10 @@ public class ProxyRoutes extends RouteBuilder {
 
         getContext().addStartupListener((context, alreadyStarted) -> {
             metrics();
+            HealthCheckRegistry health = HealthCheckRegistry.get(context);
+            if (health != null && balancer != null) {
+                health.register(new AgentsReadinessCheck(balancer));
+            }
             LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N with strategy {} over {}, metrics {}",
                     config.host(), config.port(), strategyName(), config.agentUrls(),
                     metrics == null ? "off" : "on");

@@ -63,6 +63,39 @@ class DemoMainTest {
     }
 
     @Test
+    void readinessIsDownWhileEveryAgentIsFailingAndLivenessStaysUp() throws Exception {
+        int port = StubAgent.findFreePort("127.0.0.1");
+        int managementPort = StubAgent.findFreePort("127.0.0.1");
+        int deadAgent = StubAgent.findFreePort("127.0.0.1");
+        while (managementPort == port || deadAgent == port || deadAgent == managementPort) {
+            managementPort = StubAgent.findFreePort("127.0.0.1");
+            deadAgent = StubAgent.findFreePort("127.0.0.1");
+        }
+        Main main = DemoMain.createMain();
+        main.addOverrideProperty("port", Integer.toString(port));
+        main.addOverrideProperty("agents", "A1=http://127.0.0.1:" + deadAgent);
+        main.addOverrideProperty("strategy", "rr");
+        main.addOverrideProperty("camel.management.port", Integer.toString(managementPort));
+        main.addOverrideProperty("camel.management.host", "127.0.0.1");
+        main.start();
+        try {
+            String health = "http://127.0.0.1:" + managementPort + "/observe/health";
+            assertThat(http.get(health + "/ready").statusCode()).isEqualTo(200);
+
+            assertThat(http.get("http://127.0.0.1:" + port + "/process/r1?user_id=1").statusCode()).isEqualTo(503);
+
+            // The only agent refused: the cap keeps it in, but it failed within the 10 s base
+            // ejection time. Not ready, still alive.
+            HttpResponse<String> ready = http.get(health + "/ready");
+            assertThat(ready.statusCode()).as(ready.body()).isEqualTo(503);
+            assertThat(ready.body()).contains("DOWN");
+            assertThat(http.get(health + "/live").statusCode()).isEqualTo(200);
+        } finally {
+            main.stop();
+        }
+    }
+
+    @Test
     void aTakenPortStopsTheStartWithOneLine() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Main main = DemoMain.createMain();
