@@ -20,6 +20,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,9 @@ import org.slf4j.LoggerFactory;
  *       else (a protocol name other than {@code HTTP} included), 400 with Netty's reason, cut to
  *       {@value #MAX_REASON} characters. camel-netty-http would answer these with an empty
  *       {@code text/plain} 400;
+ *   <li>a method that is not one of RFC 9110's or {@code PATCH} (method names are case-sensitive,
+ *       §9.1, so {@code get} is one of them): {@code 501 Not Implemented} (RFC 9110 §15.6.2);
+ *       camel-netty-http would answer an empty 405 without {@code Allow};
  *   <li>HTTP/1.1 without {@code Host}: 400 (RFC 9112 §3.2: "MUST respond with a 400"). An
  *       HTTP/1.0 request may have none: it gets the {@code Host} of this server's own address,
  *       since camel-netty-http refuses any request without one.
@@ -50,6 +54,10 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
 
     static final Http1Only INSTANCE = new Http1Only();
     private static final Logger LOG = LoggerFactory.getLogger(Http1Only.class);
+
+    /** RFC 9110 §9 and RFC 5789: the methods a client may expect a server to know. */
+    private static final Set<String> KNOWN_METHODS =
+            Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
 
     /** Longest reason from Netty quoted back to the client, characters. */
     private static final int MAX_REASON = 200;
@@ -70,6 +78,9 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
         } else if (version.majorVersion() != 1) {
             refuse(ctx, msg, HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "http version not supported",
                     version.text() + " is not supported, use HTTP/1.1");
+        } else if (!KNOWN_METHODS.contains(request.method().name())) {
+            refuse(ctx, msg, HttpResponseStatus.NOT_IMPLEMENTED, "not implemented",
+                    "method " + request.method().name() + " is not implemented");
         } else if (!request.headers().contains(HttpHeaderNames.HOST) && version.minorVersion() >= 1) {
             refuse(ctx, msg, HttpResponseStatus.BAD_REQUEST, "bad request", "missing Host header");
         } else {

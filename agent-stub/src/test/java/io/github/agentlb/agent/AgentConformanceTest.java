@@ -177,6 +177,19 @@ class AgentConformanceTest {
                 .isEqualTo(processed("r2", "\"2\"", CLOSE));
     }
 
+    /** RFC 9110 §9.1 and §15.6.2: an unknown method (names are case-sensitive) is 501, as JSON. */
+    @Test
+    void anUnknownMethodIsNotImplemented() {
+        for (String method : new String[] {"FOO", "get"}) {
+            String wire = talk(method + " /process/r1?user_id=1 HTTP/1.1\r\n" + HOST + "\r\n" + get("/nope", ""));
+
+            assertThat(wire).as(method).isEqualTo(answer("HTTP/1.1 501 Not Implemented",
+                    "{\"error\":\"not implemented\",\"detail\":\"method " + method + " is not implemented\"}",
+                    JSON, CLOSE));
+        }
+        assertThat(agent.requestsServed()).isZero();
+    }
+
     /** RFC 9110 §2.5: a higher minor version of HTTP/1 is served, with an HTTP/1.1 answer. */
     @Test
     void aHigherMinorVersionIsServed() {

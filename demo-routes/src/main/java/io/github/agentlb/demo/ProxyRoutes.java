@@ -60,9 +60,8 @@ import org.slf4j.LoggerFactory;
  * HTTP/1.0 without keep-alive and {@code Connection: close} get the connection closed after the
  * answer (netty-http's own handling). The pipeline answers, as JSON, then closes the connection
  * ({@code Http1Only}): another major version of HTTP with 505, a request line over 4096
- * characters with 414, headers over 8 KB with 431, anything else Netty cannot decode with 400.
- * netty-http itself answers, with an empty {@code text/plain} 400 or 405, a request without
- * {@code Host} or a method outside {@value #CONSUMER_METHODS}.
+ * characters with 414, headers over 8 KB with 431, a method outside {@value #CONSUMER_METHODS}
+ * with 501, HTTP/1.1 without {@code Host} or anything else Netty cannot decode with 400.
  *
  * <h2>What the agent gets</h2>
  * Method GET, the client's path and query byte for byte (set on the agent request by

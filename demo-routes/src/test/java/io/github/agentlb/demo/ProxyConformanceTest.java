@@ -108,12 +108,16 @@ class ProxyConformanceTest {
      * line too long to parse 414 (RFC 9112 §3); the connection closes after either; no agent is asked.
      */
     @Test
-    void anotherMajorVersionOrAnOverlongLineIsRefusedByTheProxyAndReachesNoAgent() {
+    void anotherMajorVersionAnUnknownMethodOrAnOverlongLineIsRefusedByTheProxyAndReachesNoAgent() {
         String wire = RawHttp.talk(proxy.baseUrl(), "GET /process/r1?user_id=1 HTTP/2.0\r\n" + host + "\r\n"
                 + get("/nope", ""));
         assertThat(wire).isEqualTo(answer("HTTP/1.1 505 HTTP Version Not Supported",
                 "{\"error\":\"http version not supported\",\"detail\":\"HTTP/2.0 is not supported, use HTTP/1.1\"}",
                 JSON, CLOSE));
+
+        wire = RawHttp.talk(proxy.baseUrl(), "FOO /process/r1?user_id=1 HTTP/1.1\r\n" + host + "\r\n");
+        assertThat(wire).isEqualTo(answer("HTTP/1.1 501 Not Implemented",
+                "{\"error\":\"not implemented\",\"detail\":\"method FOO is not implemented\"}", JSON, CLOSE));
 
         wire = RawHttp.talk(proxy.baseUrl(), get("/process/r1?user_id=" + "7".repeat(5000), "") + get("/nope", ""));
         assertThat(wire).isEqualTo(answer("HTTP/1.1 414 Request-URI Too Long",
