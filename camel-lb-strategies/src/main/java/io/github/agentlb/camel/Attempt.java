@@ -6,13 +6,17 @@ import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 
 /**
- * One attempt of {@link Attempts} on one agent: the child's callback and, when the child answers
- * asynchronously, the task that handles the answer on Camel's reactive executor. One object for
- * both instead of a callback lambda, an {@code AtomicBoolean} and a task lambda per attempt.
+ * One attempt of {@link Attempts} on one agent: the child's callback. When the child answers
+ * asynchronously, a small task hands the answer to Camel's reactive executor.
  * Only the first callback of the child counts (a child that calls back twice, or calls back then
  * throws, is answered once). Thread-safe: the callback may come from any thread.
+ *
+ * <p>Camel completes a child either with {@link #done(boolean)} or, from its {@code Pipeline}, by
+ * scheduling the callback as a {@link Runnable}: {@link AsyncCallback#run()} calls
+ * {@code done(false)}. This class therefore never overrides {@code run()}: every path reaches
+ * {@link #done}, where the attempt's time is taken.
  */
-final class Attempt implements AsyncCallback, Runnable {
+final class Attempt implements AsyncCallback {
 
     private static final VarHandle ANSWERED;
     private static final VarHandle DEFERRED;
@@ -71,7 +75,7 @@ final class Attempt implements AsyncCallback, Runnable {
             handledInline = true;
             attempts.answered(this, stepSync);
         } else if (!DEFERRED.compareAndSet(this, SENDING, DEFERRED_ANSWER)) {
-            attempts.schedule(this);
+            attempts.schedule(new Answered(this));
         }
     }
 
@@ -86,14 +90,16 @@ final class Attempt implements AsyncCallback, Runnable {
             return;
         }
         if (!DEFERRED.compareAndSet(this, SENDING, SENT)) {
-            attempts.schedule(this);
+            attempts.schedule(new Answered(this));
         }
     }
 
-    /** The asynchronous answer, run by the reactive executor. */
-    @Override
-    public void run() {
-        attempts.answered(this, false);
+    /** The asynchronous answer of an attempt, run by the reactive executor. */
+    private record Answered(Attempt attempt) implements Runnable {
+        @Override
+        public void run() {
+            attempt.attempts.answered(attempt, false);
+        }
     }
 
     String agent() {

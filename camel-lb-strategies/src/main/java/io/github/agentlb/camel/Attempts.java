@@ -177,9 +177,9 @@ final class Attempts {
         return timed ? balancer.nanoTime() - startNanos : 0L;
     }
 
-    /** Hands the answer of {@code attempt} to the reactive executor of the calling thread. */
-    void schedule(Attempt attempt) {
-        exchange.getContext().getCamelContextExtension().getReactiveExecutor().schedule(attempt);
+    /** Hands the handling of an asynchronous answer to the reactive executor of the calling thread. */
+    void schedule(Runnable answered) {
+        exchange.getContext().getCamelContextExtension().getReactiveExecutor().schedule(answered);
     }
 
     /** The next untried member: available ones in the strategy's order, then ejected ones (panic). */

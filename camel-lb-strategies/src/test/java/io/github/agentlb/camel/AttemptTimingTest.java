@@ -3,6 +3,11 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.net.ConnectException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CountDownLatch;
+
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,6 +21,8 @@ import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Attempt times are measured exactly when someone reads them (an attempt listener, a strategy
@@ -113,6 +120,113 @@ class AttemptTimingTest {
         balancer.setFailoverDeadline(Duration.ofMillis(50));
         send(balancer);
         assertThat(reads.get()).isEqualTo(2);
+    }
+
+    /** A child that takes {@code delay} ns of the test clock, then completes as {@code completion} says. */
+    private final class Delayed extends AsyncProcessorSupport implements IdAware {
+        private final String id;
+        private final long delay;
+        private final String completion;
+
+        Delayed(String id, long delay, String completion) {
+            this.id = id;
+            this.delay = delay;
+            this.completion = completion;
+        }
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            clock.addAndGet(delay);
+            switch (completion) {
+                case "sync" -> {
+                    callback.done(true);
+                    return true;
+                }
+                case "async" -> callback.done(false);
+                // Camel's Pipeline completes a child this way: the callback as a Runnable, run() -> done(false).
+                case "reactive" -> exchange.getContext().getCamelContextExtension().getReactiveExecutor().schedule(callback);
+                case "thread" -> {
+                    Thread t = new Thread(() -> callback.done(false));
+                    t.start();
+                    joinQuietly(t);
+                }
+                default -> throw new IllegalArgumentException(completion);
+            }
+            return false;
+        }
+
+        @Override
+        public String getId() {
+            return id;
+        }
+
+        @Override
+        public void setId(String ignored) {
+        }
+    }
+
+    private final AtomicLong clock = new AtomicLong(1_000_000L);
+
+    private static void joinQuietly(Thread t) {
+        try {
+            t.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sync", "async", "reactive", "thread"})
+    void everyWayACamelChildCompletesIsTimedFromSendToAnswer(String completion) {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(context);
+        balancer.useNanoClock(clock::get);
+        balancer.addProcessor(new Delayed("slow", 50_000_000L, completion));
+        balancer.start();
+        List<String> seen = new ArrayList<>();
+        balancer.addAttemptListener((strategy, agent, outcome, nanos) -> seen.add(agent + " " + outcome + " " + nanos));
+        CountDownLatch done = new CountDownLatch(1);
+        balancer.process(new DefaultExchange(context), sync -> done.countDown());
+        assertThat(awaitQuietly(done)).isTrue();
+        assertThat(seen).containsExactly("slow SUCCESS 50000000");
+    }
+
+    @Test
+    void aFailedAttemptIsTimedToo() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(context);
+        balancer.useNanoClock(clock::get);
+        balancer.setMaximumFailoverAttempts(0);
+        balancer.addProcessor(new AsyncProcessorSupport() {
+            @Override
+            public boolean process(Exchange exchange, AsyncCallback callback) {
+                clock.addAndGet(7_000_000L);
+                exchange.setException(new ConnectException("refused"));
+                exchange.getContext().getCamelContextExtension().getReactiveExecutor().schedule(callback);
+                return false;
+            }
+
+            @Override
+            public String toString() {
+                return "dead";
+            }
+        });
+        balancer.start();
+        List<Long> elapsed = new ArrayList<>();
+        balancer.addAttemptListener((strategy, agent, outcome, nanos) -> elapsed.add(nanos));
+        CountDownLatch done = new CountDownLatch(1);
+        balancer.process(new DefaultExchange(context), sync -> done.countDown());
+        assertThat(awaitQuietly(done)).isTrue();
+        assertThat(elapsed).containsExactly(7_000_000L);
+    }
+
+    private static boolean awaitQuietly(CountDownLatch latch) {
+        try {
+            return latch.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     @Test
