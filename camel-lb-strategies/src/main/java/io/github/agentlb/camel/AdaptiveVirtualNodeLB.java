@@ -91,7 +91,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     private AdaptiveVirtualNodeLB(Builder builder) {
         super(builder.key, builder.keyName, builder.boundedLoad);
         this.startupUtilization = Map.copyOf(builder.startupUtilization);
-        this.avn = new AdaptiveVirtualNodes(builder.config);
+        this.avn = new AdaptiveVirtualNodes(builder.config, this::nanoTime);
     }
 
     /** A builder starting from the defaults. */
@@ -171,17 +171,22 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         return startup;
     }
 
+    /** The ring of this moment, captured whole; each reallocation publishes a new state with the new ring. */
     @Override
-    protected Selection select(Exchange exchange, List<String> agentIds) {
-        HashRing ring = avn.ring();
-        String value = keyOf(exchange);
-        if (ring == null || value == null) {
-            return keyless(exchange, agentIds);
-        }
-        long position = ring.hash(value);
-        exchange.setProperty(POSITION_PROPERTY, position);
-        return ringSelection(value, position, ring.agentsClockwise(position), () -> keyName() + "=" + loggable(value)
-                + " hash=" + Long.toUnsignedString(position) + " vnodes=" + ring.virtualNodes().get(ring.agentAt(position)));
+    protected Picker newPicker(List<String> agentIds, Map<String, Double> weights) {
+        HashRing ring = agentIds.isEmpty() ? null : avn.ring();
+        Keyed keyed = keyed();
+        return exchange -> {
+            String value = keyed.keyOf(exchange);
+            if (ring == null || value == null) {
+                return keyed.keyless(exchange, agentIds);
+            }
+            long position = ring.hash(value);
+            exchange.setProperty(POSITION_PROPERTY, position);
+            return keyed.ringSelection(value, position, ring.agentsClockwise(position), () -> keyed.keyName() + "="
+                    + loggable(value) + " hash=" + Long.toUnsignedString(position) + " vnodes="
+                    + ring.virtualNodes().get(ring.agentAt(position)));
+        };
     }
 
     @Override
@@ -203,7 +208,11 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         Long position = attempt.getProperty(POSITION_PROPERTY, Long.class);
         boolean windowComplete = position != null ? avn.record(position) : avn.recordWithoutKey();
         if (windowComplete) {
+            HashRing before = avn.ring();
             avn.evaluate().ifPresent(this::logEvaluation);
+            if (avn.ring() != before) {
+                pickerChanged();
+            }
         }
     }
 
@@ -287,7 +296,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         super.applySettings();
         AdaptiveVirtualNodesConfig staged = stagedConfig();
         if (staged != null) {
-            avn = new AdaptiveVirtualNodes(staged);
+            avn = new AdaptiveVirtualNodes(staged, this::nanoTime);
         }
         Map<String, HostUtilization> startup = stagedStartupUtilization();
         if (startup != null) {

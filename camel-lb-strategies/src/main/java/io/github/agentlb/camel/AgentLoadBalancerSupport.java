@@ -1,8 +1,14 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Check;
+import io.github.agentlb.core.fleet.SlowStart;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelContext;
@@ -11,7 +17,9 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.Traceable;
 import org.apache.camel.api.management.ManagedAttribute;
+import org.apache.camel.api.management.ManagedOperation;
 import org.apache.camel.api.management.ManagedResource;
+import org.apache.camel.processor.SendProcessor;
 
 /**
  * The shared Camel side of every strategy: maps child processors to agent ids, asks the strategy
@@ -62,8 +70,8 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     /** Exchange property set to the strategy name ({@link #strategyName()}). */
     public static final String STRATEGY_PROPERTY = "agentlb.strategy";
 
-    private final Membership membership = new Membership();
     private final Listeners listeners = new Listeners();
+    private final StateWriter writer = new StateWriter(new WriterOwner());
     private final boolean strategyReadsAttemptTimes = Attempts.overridesAttemptCompleted(getClass());
     private CamelContext camelContext;
 
@@ -77,21 +85,50 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     public abstract String strategyName();
 
     /**
-     * Decides where {@code exchange} goes. Called once per exchange, on the caller's thread; must
-     * not block. Ids not in {@code agentIds} are skipped, so a decision built on a slightly older
-     * membership is safe; so are repeated ids.
+     * Builds the strategy's {@link Picker} for a new {@link BalancerState}: called by the balancer's
+     * one writer for each change, before requests see the state. The picker captures what it
+     * decides with (a ring, a rotation, a schedule) so that a decision reads one state only.
+     * By default it calls {@link #select} with {@code agentIds}. Ids the picker returns that are
+     * not serving agents of the state are skipped; so are repeated ids.
      *
-     * @param agentIds the current agent ids, in child order (never empty)
+     * @param agentIds the agents taking new requests, in child order; possibly empty
+     * @param weights  agent id to its static weight (1 unless set), for the same agents
      */
-    protected abstract Selection select(Exchange exchange, List<String> agentIds);
+    protected Picker newPicker(List<String> agentIds, Map<String, Double> weights) {
+        return exchange -> select(exchange, agentIds);
+    }
 
     /**
-     * Called when the set of agents changes (including the first child added, and at start after
-     * settings changed), serialized with other calls, before requests see the new membership.
-     * Strategies rebuild their ring or weights here; a strategy that throws rejects the change,
-     * so it must change nothing first.
+     * Decides where {@code exchange} goes, for strategies that do not override {@link #newPicker}.
+     * Called once per exchange, on the caller's thread; must not block.
      *
-     * @param agentIds the new agent ids in child order; possibly empty
+     * @param agentIds the serving agent ids of the state being read, in child order (never empty)
+     * @throws UnsupportedOperationException unless overridden (a strategy overrides one of the two)
+     */
+    protected Selection select(Exchange exchange, List<String> agentIds) {
+        throw new UnsupportedOperationException(getClass().getName() + " overrides neither newPicker nor select");
+    }
+
+    /**
+     * Publishes a new state with the same agents and a new picker from {@link #newPicker}: for a
+     * strategy that learned a new ring or schedule (a control step, a reallocation).
+     */
+    protected final void pickerChanged() {
+        writer.pickerChanged();
+    }
+
+    /** @return the state requests read now: agents, draining, weights, picker; immutable */
+    public BalancerState balancerState() {
+        return writer.state();
+    }
+
+    /**
+     * Called when the set of serving agents changes (including the first child added, a drain,
+     * and at start after settings changed), serialized with other calls, before requests see the
+     * new state and before {@link #newPicker}. Strategies with learned per-agent state follow the
+     * membership here; a strategy that throws rejects the change, so it must change nothing first.
+     *
+     * @param agentIds the new serving agent ids in child order; possibly empty
      */
     protected void agentsChanged(List<String> agentIds) {
     }
@@ -183,10 +220,10 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         return Map.of();
     }
 
-    /** The agent ids, in child order; an immutable snapshot. */
+    /** The agents taking new requests (draining ones left out), in child order; an immutable snapshot. */
     @Override
     public List<String> agentIds() {
-        return membership.current().ids();
+        return writer.state().agentIds();
     }
 
     /** {@link #strategyName()}, for JMX. */
@@ -226,11 +263,142 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
      *     id (the balancer is then left as it was)
      */
     public AgentLoadBalancerSupport nameAgent(String endpointUri, String agentId) {
-        synchronized (this) {
-            membership.name(endpointUri, agentId, doGetProcessors(), this::membersChanging);
-            listeners.membersChanged(agentIds());
-        }
+        writer.name(endpointUri, agentId);
         return this;
+    }
+
+    /**
+     * Adds an agent at runtime: a new state with {@code name} taking requests, its child started
+     * first when the balancer runs. With slow start on ({@link #setSlowStart}) it ramps up. An
+     * agent of that name that is draining stays: its drain is called off and it keeps its child
+     * (its keys never left a ring). Thread-safe; one new state, or an exception and no change.
+     *
+     * @param name   the agent's name in decisions, logs and metrics (not blank, no white space)
+     * @param child  the processor that calls the agent; completes its callback when the answer ends
+     * @param weight static weight in (0, 1000], 1 for an ordinary agent (see {@link #setAgentWeight})
+     * @throws IllegalArgumentException if the name is taken by a member that is not draining, or a
+     *     value is out of range (naming it)
+     */
+    public void addAgent(String name, AsyncProcessor child, double weight) {
+        writer.change().add(name, child, weight, false).apply();
+    }
+
+    /**
+     * Adds an agent reached through a Camel endpoint, as {@code .to(endpointUri)} would: the
+     * balancer creates the child, and stops it once the agent has left and its last request ended.
+     *
+     * @throws IllegalArgumentException as {@link #addAgent(String, AsyncProcessor, double)}, or if
+     *     the balancer has no CamelContext or the endpoint cannot be resolved
+     */
+    @ManagedOperation(description = "Adds an agent: name, Camel endpoint URI, weight")
+    public void addAgent(String name, String endpointUri, double weight) {
+        if (camelContext == null) {
+            throw new IllegalArgumentException("addAgent(" + name + ", " + endpointUri + "): the balancer has no CamelContext");
+        }
+        org.apache.camel.Endpoint endpoint = camelContext.getEndpoint(Check.notBlank("endpointUri", endpointUri));
+        writer.change().add(name, new SendProcessor(endpoint), weight, true).apply();
+    }
+
+    /**
+     * Removes an agent at once: no new request reaches it; requests already sent to it finish.
+     * For a removal that waits for them, {@link #drainAgent}.
+     *
+     * @throws IllegalArgumentException if {@code name} is not a member
+     */
+    @ManagedOperation(description = "Removes an agent at once (requests in flight finish)")
+    public void removeAgent(String name) {
+        writer.change().remove(name).apply();
+    }
+
+    /**
+     * Drains an agent: at once no new request reaches it (keyed strategies send its keys on as
+     * they would on ejection), requests in flight finish, then it leaves (one state each).
+     * Adding it again before or after it left brings it, and for {@code ch} its keys, back.
+     *
+     * @return completes when the agent has left
+     * @throws IllegalArgumentException if {@code name} is not a member
+     */
+    public CompletableFuture<Void> drainAgent(String name) {
+        return writer.change().drain(name).apply().get(name);
+    }
+
+    /** {@link #drainAgent} for JMX: starts the drain and returns at once. */
+    @ManagedOperation(description = "Drains an agent: no new requests, those in flight finish, then it leaves")
+    public void drain(String name) {
+        drainAgent(name);
+    }
+
+    /**
+     * Sets an agent's static weight: its share relative to the others, 1 for an ordinary agent.
+     * {@code rr} spreads by weight (smooth weighted round-robin), {@code ch} gives it
+     * {@code round(virtualNodes x weight)} virtual nodes; {@code pid} and {@code avn} learn their
+     * weights and read it as the agent's starting share. One new state.
+     *
+     * @throws IllegalArgumentException if not a member or the weight is not in (0, 1000]
+     */
+    @ManagedOperation(description = "Sets an agent's static weight, (0, 1000], 1 = ordinary")
+    public void setAgentWeight(String name, double weight) {
+        writer.change().weight(name, weight).apply();
+    }
+
+    /**
+     * Several membership edits as one new state, all or nothing: for membership sources that see
+     * a whole fleet change at once ({@link FleetSync}).
+     */
+    public MembershipEdit editAgents() {
+        return new MembershipEdit(writer.change());
+    }
+
+    /** @return the slow-start ramp ({@link SlowStart#DISABLED} unless set) */
+    public SlowStart getSlowStart() {
+        return writer.slowStart();
+    }
+
+    /**
+     * Sets the slow start of agents added at runtime or re-admitted after ejection (off by
+     * default); takes effect at once.
+     */
+    public void setSlowStart(SlowStart slowStart) {
+        writer.setSlowStart(Objects.requireNonNull(slowStart, "slowStart"));
+    }
+
+    /** The slow-start window ({@code 30s}; {@code 0s} turns it off), keeping the other ramp settings. */
+    public void setSlowStartWindow(Duration window) {
+        setSlowStart(getSlowStart().withWindow(window));
+    }
+
+    public Duration getSlowStartWindow() {
+        return getSlowStart().window();
+    }
+
+    /** The ramp's aggression, > 0 (1 = linear). */
+    public void setSlowStartAggression(double aggression) {
+        setSlowStart(getSlowStart().withAggression(aggression));
+    }
+
+    public double getSlowStartAggression() {
+        return getSlowStart().aggression();
+    }
+
+    /** The smallest part of its share an agent keeps while ramping, in (0, 1]. */
+    public void setSlowStartMinWeightShare(double share) {
+        setSlowStart(getSlowStart().withMinWeightShare(share));
+    }
+
+    public double getSlowStartMinWeightShare() {
+        return getSlowStart().minWeightShare();
+    }
+
+    /** The agents draining now, for JMX. */
+    @ManagedAttribute(description = "Agents draining: no new requests, those in flight finish")
+    public Set<String> getDrainingAgents() {
+        return writer.state().draining();
+    }
+
+    /** The generation of the state requests read now, for JMX. */
+    @ManagedAttribute(description = "Generation of the balancer's state: one more for each change")
+    public long getGeneration() {
+        return writer.state().generation();
     }
 
     /**
@@ -256,7 +424,7 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
             }
             super.addProcessor(processor);
             try {
-                refreshMembers();
+                writer.childrenChanged();
             } catch (RuntimeException e) {
                 super.removeProcessor(processor);
                 throw e;
@@ -264,7 +432,6 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
             if (route != null) {
                 setRouteId(route);
             }
-            listeners.membersChanged(agentIds());
         }
     }
 
@@ -273,23 +440,86 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         synchronized (this) {
             super.removeProcessor(processor);
             try {
-                refreshMembers();
+                writer.childrenChanged();
             } catch (RuntimeException e) {
                 super.addProcessor(processor);
                 throw e;
             }
-            listeners.membersChanged(agentIds());
         }
     }
 
-    private void refreshMembers() {
-        membership.refresh(doGetProcessors(), this::membersChanging);
+    /**
+     * Runs each membership change, serialized, before requests see it: {@link #agentsChanged}
+     * with the serving agents first, then outlier ejection with every member.
+     */
+    void membersChanging(List<String> serving, List<String> members) {
+        agentsChanged(serving);
+        detector().setAgents(members);
     }
 
-    /** Runs each membership change, serialized, before requests see it; {@link #agentsChanged} first. */
-    void membersChanging(List<String> ids) {
-        agentsChanged(ids);
-        detector().setAgents(ids);
+    @Override
+    void settingsChanged() {
+        // Before the first child (also while a subclass is being constructed) there is nothing to republish.
+        if (writer != null && writer.state().generation() > 0) {
+            writer.pickerChanged();
+        }
+    }
+
+    StateWriter writer() {
+        return writer;
+    }
+
+    /** The writer's view of this balancer. */
+    private final class WriterOwner implements StateWriter.Owner {
+        @Override
+        public AsyncProcessor[] children() {
+            return doGetProcessors();
+        }
+
+        @Override
+        public void addChild(AsyncProcessor child) {
+            AgentLoadBalancerSupport.super.addProcessor(child);
+        }
+
+        @Override
+        public void removeChild(AsyncProcessor child) {
+            AgentLoadBalancerSupport.super.removeProcessor(child);
+        }
+
+        @Override
+        public void membersChanging(List<String> serving, List<String> members) {
+            AgentLoadBalancerSupport.this.membersChanging(serving, members);
+        }
+
+        @Override
+        public Picker newPicker(List<String> serving, Map<String, Double> weights) {
+            return AgentLoadBalancerSupport.this.newPicker(serving, weights);
+        }
+
+        @Override
+        public io.github.agentlb.core.health.OutlierDetector detector() {
+            return AgentLoadBalancerSupport.this.detector();
+        }
+
+        @Override
+        public FailoverPolicy policy() {
+            return getFailoverPolicy();
+        }
+
+        @Override
+        public long nanoTime() {
+            return AgentLoadBalancerSupport.this.nanoTime();
+        }
+
+        @Override
+        public boolean started() {
+            return isStarted() || isStarting();
+        }
+
+        @Override
+        public void membersChanged(List<String> serving) {
+            listeners.membersChanged(serving);
+        }
     }
 
     @Override
@@ -297,8 +527,7 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         super.doStart();
         synchronized (this) {
             applySettings();
-            refreshMembers();
-            listeners.membersChanged(agentIds());
+            writer.childrenChanged();
         }
     }
 
@@ -310,15 +539,16 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
      */
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
-        Membership.Members current = membership.current();
+        BalancerState current = writer.state();
         try {
-            if (current.ids().isEmpty()) {
-                exchange.setException(new NoAgentAvailableException(
-                        "No agent available: the " + strategyName() + " balancer has no agents", exchange, null));
+            if (current.agentIds().isEmpty()) {
+                exchange.setException(new NoAgentAvailableException("No agent available: the " + strategyName()
+                        + " balancer has no agents" + (current.draining().isEmpty() ? "" : " taking requests (draining: "
+                        + String.join(", ", current.draining()) + ")"), exchange, null));
                 callback.done(true);
                 return true;
             }
-            return new Attempts(this, exchange, callback, current, select(exchange, current.ids())).start();
+            return new Attempts(this, exchange, callback, current, current.picker.select(exchange)).start();
         } catch (RuntimeException e) {
             exchange.setException(e);
             callback.done(true);

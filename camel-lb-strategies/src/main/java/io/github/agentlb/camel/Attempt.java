@@ -32,6 +32,7 @@ final class Attempt implements AsyncCallback {
 
     private final Attempts attempts;
     private final String agent;
+    private final AgentSlot slot;
     private final Exchange exchange;
     /** Whether the step that sent this attempt ran on the caller's thread inside {@link Attempts#start}. */
     private final boolean stepSync;
@@ -48,9 +49,10 @@ final class Attempt implements AsyncCallback {
     private static final int SENT = 1;
     private static final int DEFERRED_ANSWER = 2;
 
-    Attempt(Attempts attempts, String agent, Exchange exchange, boolean stepSync, long startNanos) {
+    Attempt(Attempts attempts, String agent, AgentSlot slot, Exchange exchange, boolean stepSync, long startNanos) {
         this.attempts = attempts;
         this.agent = agent;
+        this.slot = slot;
         this.exchange = exchange;
         this.stepSync = stepSync;
         this.startNanos = startNanos;
@@ -104,6 +106,10 @@ final class Attempt implements AsyncCallback {
 
     String agent() {
         return agent;
+    }
+
+    AgentSlot slot() {
+        return slot;
     }
 
     Exchange exchange() {

@@ -45,14 +45,14 @@ import org.slf4j.LoggerFactory;
 final class Attempts {
 
     private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
-    private static final VarHandle STATE;
+    private static final VarHandle COMPLETION;
     private static final int RUNNING = 0;
     private static final int DONE_SYNC = 1;
     private static final int DONE_ASYNC = 2;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(Attempts.class, "state", int.class);
+            COMPLETION = MethodHandles.lookup().findVarHandle(Attempts.class, "completion", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -61,7 +61,7 @@ final class Attempts {
     private final AgentLoadBalancerSupport balancer;
     private final Exchange exchange;
     private final AsyncCallback callback;
-    private final Membership.Members members;
+    private final BalancerState state;
     private final Selection selection;
     private final OutlierDetector detector;
     private final FailoverPolicy policy;
@@ -77,19 +77,20 @@ final class Attempts {
     private Set<String> laterTried;
     private List<AgentFailure> failures = List.of();
     private Set<String> ejectedCandidates;
-    /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #STATE}. */
+    private Set<String> heldBack;
+    /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
     @SuppressWarnings("unused")
-    private volatile int state;
+    private volatile int completion;
 
     Attempts(AgentLoadBalancerSupport balancer, Exchange exchange, AsyncCallback callback,
-            Membership.Members members, Selection selection) {
+            BalancerState state, Selection selection) {
         this.balancer = balancer;
         this.exchange = exchange;
         this.callback = callback;
-        this.members = members;
+        this.state = state;
         this.selection = selection;
-        this.detector = balancer.detector();
-        this.policy = balancer.getFailoverPolicy();
+        this.detector = state.detector;
+        this.policy = state.policy;
         this.timed = balancer.timesAttempts(policy);
     }
 
@@ -105,7 +106,7 @@ final class Attempts {
         } catch (Throwable t) {
             fail(t, true);
         }
-        return state == DONE_SYNC;
+        return completion == DONE_SYNC;
     }
 
     /**
@@ -137,10 +138,12 @@ final class Attempts {
         if (laterTried == null) {
             startNanos = now;
         }
-        Attempt attempt = new Attempt(this, agent, copy, sync, now);
+        AgentSlot slot = state.slot(agent);
+        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now);
+        slot.inFlight.incrementAndGet();
         try {
             balancer.attemptStarted(agent, copy);
-            members.byId().get(agent).process(copy, attempt);
+            slot.child.process(copy, attempt);
         } catch (RuntimeException e) {
             if (attempt.answer()) {
                 copy.setException(e);
@@ -182,12 +185,17 @@ final class Attempts {
         exchange.getContext().getCamelContextExtension().getReactiveExecutor().schedule(answered);
     }
 
-    /** The next untried member: available ones in the strategy's order, then ejected ones (panic). */
+    /**
+     * The next untried serving agent: available ones in the strategy's order, then those that
+     * slow start held back, then ejected ones (panic).
+     */
     private String nextCandidate(boolean screen) {
         Iterator<String> candidates = selection.candidates();
+        boolean warming = !state.warmingSince().isEmpty();
+        long now = warming ? balancer.nanoTime() : 0L;
         while (candidates.hasNext()) {
             String candidate = candidates.next();
-            if (!members.byId().containsKey(candidate) || wasTried(candidate)) {
+            if (state.slot(candidate) == null || state.draining().contains(candidate) || wasTried(candidate)) {
                 continue;
             }
             if (screen && detector.admit(candidate) == Admission.EJECTED) {
@@ -197,8 +205,23 @@ final class Attempts {
                 ejectedCandidates.add(candidate);
                 continue;
             }
+            if (warming && !keptBySlowStart(candidate, now)) {
+                if (heldBack == null) {
+                    heldBack = new LinkedHashSet<>();
+                }
+                heldBack.add(candidate);
+                continue;
+            }
             markTried(candidate);
             return candidate;
+        }
+        if (heldBack != null) {
+            for (String candidate : heldBack) {
+                if (!wasTried(candidate)) {
+                    markTried(candidate);
+                    return candidate;
+                }
+            }
         }
         if (ejectedCandidates != null) {
             for (String candidate : ejectedCandidates) {
@@ -209,6 +232,20 @@ final class Attempts {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether an agent that ramps up keeps this exchange: a keyed exchange when its key's rank is
+     * below the agent's part f of its share (the same keys as f grows), any other by count
+     * ({@link AgentSlot#keepOffered}).
+     */
+    private boolean keptBySlowStart(String candidate, long now) {
+        double factor = state.warmupFactor(candidate, now);
+        if (factor >= 1.0) {
+            return true;
+        }
+        double rank = selection.keyRank();
+        return Double.isNaN(rank) ? state.slot(candidate).keepOffered(factor) : rank < factor;
     }
 
     private boolean wasTried(String agent) {
@@ -232,6 +269,10 @@ final class Attempts {
 
     private void completed(Attempt done, boolean sync) {
         String agent = done.agent();
+        AgentSlot slot = done.slot();
+        if (slot.inFlight.decrementAndGet() == 0 && (slot.removed || balancer.balancerState().draining().contains(agent))) {
+            balancer.writer().lastRequestEnded(agent, slot);
+        }
         Exchange attempt = done.exchange();
         long elapsedNanos = done.elapsedNanos();
         Exception failure = attempt.getException();
@@ -244,6 +285,7 @@ final class Attempts {
         balancer.listeners().attempt(balancer.strategyName(), agent, outcome, elapsedNanos);
         if (!outcome.isFailure()) {
             if (detector.onSuccess(agent)) {
+                balancer.writer().rampUp(agent);
                 balancer.agentReadmitted(agent);
                 balancer.listeners().readmitted(balancer.strategyName(), agent);
             }
@@ -292,7 +334,7 @@ final class Attempts {
         if (triedCount() == 0) {
             message = "No agent available: the " + balancer.strategyName() + " balancer selected no agent";
         } else {
-            message = "No agent available: " + triedCount() + " of " + members.ids().size() + " agents tried, each failed"
+            message = "No agent available: " + triedCount() + " of " + state.agentIds().size() + " agents tried, each failed"
                     + why + ": " + failures.stream().map(AgentFailure::toString).collect(Collectors.joining(", "))
                     + (ejected.isEmpty() ? "" : "; ejected: " + String.join(", ", ejected));
         }
@@ -302,7 +344,7 @@ final class Attempts {
     }
 
     private void fail(Throwable t, boolean sync) {
-        if (state != RUNNING) {
+        if (completion != RUNNING) {
             LOG.debug("Failure after exchange {} completed", exchange.getExchangeId(), t);
             return;
         }
@@ -312,7 +354,7 @@ final class Attempts {
     }
 
     private void done(boolean sync) {
-        if (STATE.compareAndSet(this, RUNNING, sync ? DONE_SYNC : DONE_ASYNC)) {
+        if (COMPLETION.compareAndSet(this, RUNNING, sync ? DONE_SYNC : DONE_ASYNC)) {
             callback.done(sync);
         }
     }

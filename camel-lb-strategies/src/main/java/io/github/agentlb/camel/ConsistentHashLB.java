@@ -1,5 +1,7 @@
 package io.github.agentlb.camel;
 
+import java.util.Map;
+import java.util.TreeMap;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
@@ -112,26 +114,38 @@ public class ConsistentHashLB extends KeyedLoadBalancerSupport {
         }
     }
 
-    /** The current ring, or null while the balancer has no agents. */
+    /** The ring of the current state, or null while the balancer has no serving agents. */
     public HashRing ring() {
         return ring;
     }
 
+    /**
+     * A ring over the serving agents: {@code virtualNodes} each, or {@code max(1, round(virtualNodes
+     * x weight))} for an agent whose weight is not 1 (a weight change moves that agent's keys only,
+     * as a virtual node moves). The ring and the key settings are captured whole.
+     */
     @Override
-    protected void agentsChanged(List<String> agentIds) {
-        ring = agentIds.isEmpty() ? null : HashRing.uniform(agentIds, virtualNodes, hashFunction);
-    }
-
-    @Override
-    protected Selection select(Exchange exchange, List<String> agentIds) {
-        HashRing current = ring;
-        String value = keyOf(exchange);
-        if (current == null || value == null) {
-            return keyless(exchange, agentIds);
+    protected Picker newPicker(List<String> agentIds, Map<String, Double> weights) {
+        HashRing built = null;
+        if (!agentIds.isEmpty()) {
+            Map<String, Integer> counts = new TreeMap<>();
+            for (String agent : agentIds) {
+                counts.put(agent, (int) Math.max(1, Math.round(virtualNodes * weights.getOrDefault(agent, 1.0))));
+            }
+            built = HashRing.of(counts, hashFunction);
         }
-        long hash = current.hash(value);
-        return ringSelection(value, hash, current.agentsClockwise(hash),
-                () -> keyName() + "=" + loggable(value) + " hash=" + Long.toUnsignedString(hash));
+        ring = built;
+        HashRing current = built;
+        Keyed keyed = keyed();
+        return exchange -> {
+            String value = keyed.keyOf(exchange);
+            if (current == null || value == null) {
+                return keyed.keyless(exchange, agentIds);
+            }
+            long hash = current.hash(value);
+            return keyed.ringSelection(value, hash, current.agentsClockwise(hash),
+                    () -> keyed.keyName() + "=" + loggable(value) + " hash=" + Long.toUnsignedString(hash));
+        };
     }
 
     /** Builds a {@link ConsistentHashLB}; each setter validates at once. Not thread-safe. */

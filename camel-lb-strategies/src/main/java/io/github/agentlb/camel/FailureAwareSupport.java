@@ -54,6 +54,12 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
     /** The agent ids, in child order; an immutable snapshot. */
     public abstract List<String> agentIds();
 
+    /** The state requests read now. */
+    public abstract BalancerState balancerState();
+
+    /** Publishes a new state after a setting that requests read changed (ejection rules, failover policy). */
+    abstract void settingsChanged();
+
     /**
      * Applies the JavaBean settings made since the last start, when the balancer starts and
      * before the agents are handed to the strategy again. Strategies override it (and call
@@ -101,8 +107,9 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
         Objects.requireNonNull(outlierEjection, "outlierEjection");
         synchronized (this) {
             OutlierDetector replacement = new OutlierDetector(outlierEjection, this::nanoTime);
-            replacement.setAgents(agentIds());
+            replacement.setAgents(balancerState().members());
             detector = replacement;
+            settingsChanged();
         }
     }
 
@@ -151,8 +158,9 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
     }
 
     /** Sets when exchanges fail over; takes effect for the next exchange. */
-    public void setFailoverPolicy(FailoverPolicy failoverPolicy) {
+    public synchronized void setFailoverPolicy(FailoverPolicy failoverPolicy) {
         this.failoverPolicy = Objects.requireNonNull(failoverPolicy, "failoverPolicy");
+        settingsChanged();
     }
 
     /**

@@ -80,6 +80,7 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
             fresh.setAgents(agentIds());
         }
         boundedLoads = fresh;
+        settingsChanged();
     }
 
     /**
@@ -111,32 +112,73 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
     }
 
     /**
-     * The selection of a keyed exchange: the ring walk as it is, or, with bounded loads on, the
-     * walk's agent under the bound first and the rest of the walk after it.
-     *
-     * @param value     the exchange's key
-     * @param position  the key's ring position
-     * @param clockwise the ring walk from {@code position}, the ring owner first
-     * @param detail    the strategy's log detail
+     * What a keyed picker decides with, captured when it is built: the key, its name in logs,
+     * the load bound and the keyless rotation. Immutable; the bound's loads are per-agent state
+     * outside the balancer's state.
      */
-    protected final Selection ringSelection(String value, long position, Iterator<String> clockwise,
-            Supplier<String> detail) {
-        BoundedLoads bounded = boundedLoads;
-        if (bounded == null) {
-            return new Selection(clockwise, detail);
+    protected final Keyed keyed() {
+        return new Keyed(key, keyName, boundedLoads, keylessRotation);
+    }
+
+    /** The key part of a keyed strategy's picker; see {@link #keyed()}. Thread-safe. */
+    protected static final class Keyed {
+        private final Expression key;
+        private final String keyName;
+        private final BoundedLoads bounded;
+        private final RoundRobin keylessRotation;
+
+        Keyed(Expression key, String keyName, BoundedLoads bounded, RoundRobin keylessRotation) {
+            this.key = key;
+            this.keyName = keyName;
+            this.bounded = bounded;
+            this.keylessRotation = keylessRotation;
         }
-        RingWalk walk = new RingWalk(clockwise);
-        Placement placement = bounded.place(value, position, walk);
-        return new Selection(walk.startingWith(placement.agent()), () -> detail.get() + " bounded=" + placement.kind());
+
+        /** The exchange's key, or null when it is missing or blank. */
+        public String keyOf(Exchange exchange) {
+            String value = key.evaluate(exchange, String.class);
+            return value == null || value.isBlank() ? null : value;
+        }
+
+        /** The label of the key in logs. */
+        public String keyName() {
+            return keyName;
+        }
+
+        /** The selection for an exchange without a key: the next agent in rotation, then the others. */
+        public Selection keyless(Exchange exchange, List<String> agentIds) {
+            LOG.debug("No {} on exchange {}: spreading it round-robin", keyName, exchange.getExchangeId());
+            return new Selection(RoundRobinLB.rotationFrom(keylessRotation.next(agentIds.size()), agentIds),
+                    () -> keyName + "=<none>");
+        }
+
+        /**
+         * The selection of a keyed exchange: the ring walk as it is, or, with bounded loads on, the
+         * walk's agent under the bound first and the rest of the walk after it.
+         *
+         * @param value     the exchange's key
+         * @param position  the key's ring position
+         * @param clockwise the ring walk from {@code position}, the ring owner first
+         * @param detail    the strategy's log detail
+         */
+        public Selection ringSelection(String value, long position, Iterator<String> clockwise, Supplier<String> detail) {
+            double rank = Selection.rankOf(position);
+            if (bounded == null) {
+                return new Selection(clockwise, detail, rank);
+            }
+            RingWalk walk = new RingWalk(clockwise);
+            Placement placement = bounded.place(value, position, walk);
+            return new Selection(walk.startingWith(placement.agent()), () -> detail.get() + " bounded=" + placement.kind(), rank);
+        }
     }
 
     /** Bounded loads follow the membership here, not on the request path. */
     @Override
-    void membersChanging(List<String> agentIds) {
-        super.membersChanging(agentIds);
+    void membersChanging(List<String> serving, List<String> members) {
+        super.membersChanging(serving, members);
         BoundedLoads bounded = boundedLoads;
         if (bounded != null) {
-            bounded.setAgents(agentIds);
+            bounded.setAgents(serving);
         }
     }
 
@@ -175,6 +217,7 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
         }
         key = expression;
         keyName = name;
+        settingsChanged();
     }
 
     @Override
@@ -183,24 +226,6 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
         if (getCamelContext() != null) {
             key.init(getCamelContext());
         }
-    }
-
-    /** The exchange's key, or null when it is missing or blank. */
-    protected final String keyOf(Exchange exchange) {
-        String value = key.evaluate(exchange, String.class);
-        return value == null || value.isBlank() ? null : value;
-    }
-
-    /** The label of the key in logs. */
-    protected final String keyName() {
-        return keyName;
-    }
-
-    /** The selection for an exchange without a key: the next agent in rotation, then the others. */
-    protected final Selection keyless(Exchange exchange, List<String> agentIds) {
-        LOG.debug("No {} on exchange {}: spreading it round-robin", keyName, exchange.getExchangeId());
-        return new Selection(RoundRobinLB.rotationFrom(keylessRotation.next(agentIds.size()), agentIds),
-                () -> keyName + "=<none>");
     }
 
     /**

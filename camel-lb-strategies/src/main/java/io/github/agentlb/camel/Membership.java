@@ -3,11 +3,11 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.Check;
 import java.net.URISyntaxException;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.Channel;
@@ -17,9 +17,9 @@ import org.apache.camel.spi.IdAware;
 import org.apache.camel.util.URISupport;
 
 /**
- * A balancer's agents: the children, their ids and the names given to them, published as one
- * immutable {@link Members} snapshot. Changes are serialized by the caller (the balancer's lock);
- * {@link #current()} is a volatile read from any thread.
+ * A balancer's agent ids: the names given to children, and the ids computed from them as one
+ * immutable {@link Members}. Changes are serialized by the caller (the balancer's one writer);
+ * the balancer publishes the result in its {@link BalancerState}.
  *
  * <h2>Agent ids</h2>
  * A child's id is the name given to its endpoint ({@link #name}), else its endpoint URI without
@@ -35,40 +35,46 @@ final class Membership {
     private static final Pattern USER_INFO = Pattern.compile("(?<=//)[^/?#@]*@");
 
     private final Map<String, String> names = new ConcurrentHashMap<>();
-    private volatile Members members = Members.EMPTY;
-
-    Members current() {
-        return members;
-    }
+    /** Names of children added at runtime ({@code addAgent}), by identity: they need no endpoint. */
+    private final Map<Processor, String> childNames = Collections.synchronizedMap(new IdentityHashMap<>());
 
     /**
-     * Names the agent behind {@code endpointUri}, then re-maps the children; on failure the name
-     * is taken back and nothing changes.
+     * Names the agent behind {@code endpointUri}.
+     *
+     * @return the name it had before, or null
      */
-    void name(String endpointUri, String agentId, AsyncProcessor[] processors, Consumer<List<String>> onChange) {
+    String name(String endpointUri, String agentId) {
         Check.notBlank("endpointUri", endpointUri);
         Check.notBlank("agentId", agentId);
+        return names.put(normalized(endpointUri), agentId);
+    }
+
+    /** Takes back a name given by {@link #name}: {@code previous} again, or none. */
+    void restoreName(String endpointUri, String previous) {
         String key = normalized(endpointUri);
-        String previous = names.put(key, agentId);
-        try {
-            refresh(processors, onChange);
-        } catch (RuntimeException e) {
-            if (previous == null) {
-                names.remove(key);
-            } else {
-                names.put(key, previous);
-            }
-            throw e;
+        if (previous == null) {
+            names.remove(key);
+        } else {
+            names.put(key, previous);
         }
     }
 
+    /** Names a child added at runtime. */
+    void nameChild(Processor child, String agentId) {
+        childNames.put(child, Check.notBlank("name", agentId));
+    }
+
+    /** Forgets the name of a runtime child that left. */
+    void forgetChild(Processor child) {
+        childNames.remove(child);
+    }
+
     /**
-     * Computes the ids of {@code processors}, hands them to {@code onChange} (which may reject
-     * them by throwing, before anything is published), then publishes them.
+     * The ids of {@code processors}, in child order.
      *
      * @throws IllegalArgumentException if two children have the same id
      */
-    void refresh(AsyncProcessor[] processors, Consumer<List<String>> onChange) {
+    Members compute(AsyncProcessor[] processors) {
         Map<String, AsyncProcessor> byId = new LinkedHashMap<>();
         for (AsyncProcessor processor : processors) {
             String id = idOf(processor);
@@ -77,12 +83,14 @@ final class Membership {
                         + " (endpoints that differ only in their options need names: nameAgent(uri, name))");
             }
         }
-        List<String> ids = List.copyOf(byId.keySet());
-        onChange.accept(ids);
-        members = new Members(ids, Collections.unmodifiableMap(byId));
+        return new Members(List.copyOf(byId.keySet()), Collections.unmodifiableMap(byId));
     }
 
     private String idOf(Processor processor) {
+        String given = childNames.get(processor);
+        if (given != null) {
+            return given;
+        }
         String uri = endpointUri(processor);
         if (uri == null) {
             return fallbackId(processor);
@@ -150,6 +158,5 @@ final class Membership {
 
     /** The children and their ids: one immutable snapshot, swapped whole. */
     record Members(List<String> ids, Map<String, AsyncProcessor> byId) {
-        static final Members EMPTY = new Members(List.of(), Map.of());
     }
 }

@@ -1,5 +1,7 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.select.SmoothWeightedRoundRobin;
+import java.util.concurrent.atomic.AtomicLong;
 import io.github.agentlb.core.pid.PidWeights;
 import io.github.agentlb.core.pid.PidWeightsConfig;
 import io.github.agentlb.core.stats.LoadStatistics;
@@ -68,6 +70,8 @@ public class PidWeightedLB extends PidWeightedSettings {
     private final LongSupplier nanoClock;
     private volatile PidWeights core;
     private volatile ScheduledExecutorService controlLoop;
+    /** The turn of the weighted schedule, shared by the states' pickers. */
+    private final AtomicLong turn = new AtomicLong();
 
     /** A balancer with {@link PidWeightsConfig#ofDefaults()}. */
     public PidWeightedLB() {
@@ -113,6 +117,7 @@ public class PidWeightedLB extends PidWeightedSettings {
         PidWeights replacement = new PidWeights(config, nanoClock);
         replacement.setAgents(agentIds());
         core = replacement;
+        settingsChanged();
     }
 
     /** Agent id to weight (mean 1.0), for JMX. */
@@ -142,19 +147,26 @@ public class PidWeightedLB extends PidWeightedSettings {
         core.setAgents(agentIds);
     }
 
+    /**
+     * The weights' smooth weighted round-robin schedule of this moment, captured whole; each
+     * control step that changes the weights publishes a new state with the new schedule.
+     */
     @Override
-    protected Selection select(Exchange exchange, List<String> agentIds) {
-        PidWeights current = core;
-        String first = current.select();
-        if (first == null) {
-            return Selection.of(Collections.emptyIterator());
+    protected Picker newPicker(List<String> agentIds, Map<String, Double> weights) {
+        SmoothWeightedRoundRobin.Schedule schedule = core.schedule();
+        List<String> slots = schedule.slots();
+        if (slots.isEmpty()) {
+            return exchange -> Selection.of(Collections.emptyIterator());
         }
-        return Selection.of(new Candidates.Drawing(first, agentIds.size() - 1, current.schedule().failoverOrder()) {
-            @Override
-            protected String draw() {
-                return current.select();
-            }
-        });
+        return exchange -> {
+            String first = slots.get(Math.floorMod(turn.getAndIncrement(), slots.size()));
+            return Selection.of(new Candidates.Drawing(first, agentIds.size() - 1, schedule.failoverOrder()) {
+                @Override
+                protected String draw() {
+                    return slots.get(Math.floorMod(turn.getAndIncrement(), slots.size()));
+                }
+            });
+        };
     }
 
     @Override
@@ -166,6 +178,7 @@ public class PidWeightedLB extends PidWeightedSettings {
     @Override
     protected void agentReadmitted(String agentId) {
         core.restart(agentId);
+        pickerChanged();
     }
 
     @Override
@@ -199,7 +212,12 @@ public class PidWeightedLB extends PidWeightedSettings {
     /** Runs one control step now; the scheduled loop calls this every control period. */
     public void controlStep() {
         try {
-            core.controlStep();
+            PidWeights current = core;
+            SmoothWeightedRoundRobin.Schedule before = current.schedule();
+            current.controlStep();
+            if (current.schedule() != before) {
+                pickerChanged();
+            }
         } catch (RuntimeException e) {
             // A failed step must not cancel the schedule: the next period tries again.
             LOG.warn("PID control step failed: {}", e.toString());

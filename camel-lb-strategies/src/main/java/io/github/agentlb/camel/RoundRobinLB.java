@@ -1,5 +1,9 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.select.SmoothWeightedRoundRobin;
+import java.util.Collections;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import io.github.agentlb.core.select.RoundRobin;
 import java.util.Iterator;
 import java.util.List;
@@ -25,15 +29,38 @@ import org.apache.camel.Exchange;
 public class RoundRobinLB extends AgentLoadBalancerSupport {
 
     private final RoundRobin rotation = new RoundRobin();
+    /** The turn of the weighted schedule, shared by the states' pickers. */
+    private final AtomicLong weightedTurn = new AtomicLong();
 
     @Override
     public String strategyName() {
         return "rr";
     }
 
+    /**
+     * Equal weights (the default): the strict rotation. Unequal weights ({@link #setAgentWeight}):
+     * nginx's smooth weighted round-robin over the weights, the failover order by weight.
+     */
     @Override
-    protected Selection select(Exchange exchange, List<String> agentIds) {
-        return Selection.of(new Turns(rotation, agentIds));
+    protected Picker newPicker(List<String> agentIds, Map<String, Double> weights) {
+        if (agentIds.isEmpty()) {
+            return exchange -> Selection.of(Collections.emptyIterator());
+        }
+        if (weights.values().stream().distinct().count() <= 1) {
+            return exchange -> Selection.of(new Turns(rotation, agentIds));
+        }
+        SmoothWeightedRoundRobin.Schedule schedule = SmoothWeightedRoundRobin.Schedule.of(weights,
+                SmoothWeightedRoundRobin.DEFAULT_RESOLUTION);
+        List<String> slots = schedule.slots();
+        return exchange -> {
+            String first = slots.get(Math.floorMod(weightedTurn.getAndIncrement(), slots.size()));
+            return Selection.of(new Candidates.Drawing(first, agentIds.size() - 1, schedule.failoverOrder()) {
+                @Override
+                protected String draw() {
+                    return slots.get(Math.floorMod(weightedTurn.getAndIncrement(), slots.size()));
+                }
+            });
+        };
     }
 
     /**

@@ -103,8 +103,10 @@ class AgentLoadBalancerSupportTest {
     void aStrategyThatThrowsFailsTheExchangeSynchronously() {
         RoundRobinLB balancer = new RoundRobinLB() {
             @Override
-            protected Selection select(Exchange exchange, List<String> agentIds) {
-                throw new IllegalStateException("no decision");
+            protected Picker newPicker(List<String> agentIds, java.util.Map<String, Double> weights) {
+                return exchange -> {
+                    throw new IllegalStateException("no decision");
+                };
             }
         };
         balancer.addProcessor(to("direct:a"));

@@ -334,7 +334,11 @@ class FailureAwareBalancingTest extends CamelTestSupport {
         AtomicInteger callbacks = new AtomicInteger();
         RoundRobinLB broken = new RoundRobinLB() {
             @Override
-            protected Selection select(Exchange exchange, List<String> agentIds) {
+            protected Picker newPicker(List<String> agentIds, java.util.Map<String, Double> weights) {
+                return exchange -> exploding();
+            }
+
+            private Selection exploding() {
                 Iterator<String> exploding = new Iterator<>() {
                     @Override
                     public boolean hasNext() {

@@ -61,9 +61,12 @@ class MembershipTest {
         return new Plain();
     }
 
+    private Membership.Members current = new Membership.Members(List.of(), java.util.Map.of());
+
     private List<String> refresh(AsyncProcessor... processors) {
-        membership.refresh(processors, changes::add);
-        return membership.current().ids();
+        current = membership.compute(processors);
+        changes.add(current.ids());
+        return current.ids();
     }
 
     @Test
@@ -71,11 +74,9 @@ class MembershipTest {
         AsyncProcessor a = to("direct:a?timeout=4321");
         AsyncProcessor withId = plain("p1", "ignored");
         AsyncProcessor withoutId = plain(null, "plain-processor");
-        assertThat(membership.current().ids()).isEmpty();
         assertThat(refresh(a, withId, withoutId)).containsExactly("direct://a", "p1", "plain-processor");
-        assertThat(membership.current().byId()).containsEntry("direct://a", a).containsEntry("p1", withId)
+        assertThat(current.byId()).containsEntry("direct://a", a).containsEntry("p1", withId)
                 .containsEntry("plain-processor", withoutId);
-        assertThat(changes).containsExactly(List.of("direct://a", "p1", "plain-processor"));
         assertThat(Membership.defaultId(a)).isEqualTo("direct://a");
         assertThat(Membership.defaultId(withId)).isEqualTo("p1");
         assertThat(Membership.defaultId(withoutId)).isEqualTo("plain-processor");
@@ -83,54 +84,48 @@ class MembershipTest {
     }
 
     @Test
-    void theChangeIsHandedOverBeforeItIsPublishedAndARejectedOneIsNotPublished() {
-        refresh(to("direct:a"));
-        List<String> seenWhileChanging = new ArrayList<>();
-        membership.refresh(new AsyncProcessor[] {to("direct:a"), to("direct:b")},
-                ids -> seenWhileChanging.addAll(membership.current().ids()));
-        assertThat(seenWhileChanging).containsExactly("direct://a");
-        assertThat(membership.current().ids()).containsExactly("direct://a", "direct://b");
-
-        assertThatThrownBy(() -> membership.refresh(new AsyncProcessor[] {to("direct:c")}, ids -> {
-            throw new IllegalArgumentException("strategy rejects " + ids);
-        })).hasMessage("strategy rejects [direct://c]");
-        assertThat(membership.current().ids()).containsExactly("direct://a", "direct://b");
-    }
-
-    @Test
-    void twoChildrenWithOneIdAreRejectedBeforeTheStrategyHearsOfThem() {
+    void twoChildrenWithOneIdAreRejected() {
         refresh(to("direct:a"));
         assertThatThrownBy(() -> refresh(to("direct:a?timeout=1"), to("direct:a?timeout=2")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("agent ids must be distinct, direct://a appears twice"
                         + " (endpoints that differ only in their options need names: nameAgent(uri, name))");
         assertThat(changes).containsExactly(List.of("direct://a"));
-        assertThat(membership.current().ids()).containsExactly("direct://a");
     }
 
     @Test
     void aNameIsFoundByTheUriAsWrittenNormalizedOrWithoutOptions() {
         AsyncProcessor[] children = {to("direct:a?timeout=4321"), to("direct:b?timeout=1"), to("direct:c")};
-        membership.name("direct:a?timeout=4321", "A1", children, changes::add);
-        membership.name("direct://b?timeout=1", "A2", children, changes::add);
-        membership.name("direct://c", "A3", children, changes::add);
-        assertThat(membership.current().ids()).containsExactly("A1", "A2", "A3");
-        assertThat(changes.get(0)).containsExactly("A1", "direct://b", "direct://c");
+        assertThat(membership.name("direct:a?timeout=4321", "A1")).isNull();
+        membership.name("direct://b?timeout=1", "A2");
+        membership.name("direct://c", "A3");
+        assertThat(refresh(children)).containsExactly("A1", "A2", "A3");
         assertThat(Membership.defaultId(children[0])).as("the default id ignores names").isEqualTo("direct://a");
     }
 
     @Test
-    void aRejectedNameIsTakenBackAndAnEarlierNameRestored() {
+    void aNameCanBeTakenBackAndAnEarlierNameRestored() {
         AsyncProcessor[] children = {to("direct:a"), to("direct:b")};
-        membership.name("direct:b", "B", children, changes::add);
-        assertThatThrownBy(() -> membership.name("direct:a", "B", children, changes::add))
-                .hasMessageStartingWith("agent ids must be distinct, B appears twice");
+        membership.name("direct:b", "B");
+        String previous = membership.name("direct:a", "B");
+        assertThatThrownBy(() -> refresh(children)).hasMessageStartingWith("agent ids must be distinct, B appears twice");
+        membership.restoreName("direct:a", previous);
         assertThat(refresh(children)).as("the new name taken back").containsExactly("direct://a", "B");
 
-        membership.name("direct:a", "A", children, changes::add);
-        assertThatThrownBy(() -> membership.name("direct:a", "B", children, changes::add))
-                .hasMessageStartingWith("agent ids must be distinct, B appears twice");
+        membership.name("direct:a", "A");
+        previous = membership.name("direct:a", "B");
+        assertThat(previous).isEqualTo("A");
+        membership.restoreName("direct:a", previous);
         assertThat(refresh(children)).as("the earlier name restored").containsExactly("A", "B");
+    }
+
+    @Test
+    void aRuntimeChildIsNamedByIdentity() {
+        AsyncProcessor plain = plain(null, "text");
+        membership.nameChild(plain, "R1");
+        assertThat(refresh(plain, to("direct:a"))).containsExactly("R1", "direct://a");
+        membership.forgetChild(plain);
+        assertThat(refresh(plain)).containsExactly("text");
     }
 
     @Test
@@ -158,10 +153,9 @@ class MembershipTest {
 
     @Test
     void blankUrisAndNamesAreRejected() {
-        AsyncProcessor[] children = {to("direct:a")};
-        assertThatThrownBy(() -> membership.name(" ", "A1", children, changes::add))
+        assertThatThrownBy(() -> membership.name(" ", "A1"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("endpointUri must");
-        assertThatThrownBy(() -> membership.name("direct:a", "", children, changes::add))
+        assertThatThrownBy(() -> membership.name("direct:a", ""))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("agentId must");
         assertThat(changes).isEmpty();
     }
