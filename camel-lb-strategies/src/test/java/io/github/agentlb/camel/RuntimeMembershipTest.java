@@ -1,0 +1,382 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.core.fleet.SlowStart;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Agents added, removed, drained and weighted at runtime: one new state per change, all or nothing. */
+class RuntimeMembershipTest {
+
+    private static CamelContext context;
+    private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+
+    /** An agent that answers with its name at once, or holds the answer while {@link #hold} is set. */
+    static final class Agent extends AsyncProcessorSupport {
+        final String name;
+        volatile boolean hold;
+        final ConcurrentLinkedQueue<Runnable> held = new ConcurrentLinkedQueue<>();
+
+        Agent(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            exchange.getMessage().setBody(name);
+            if (hold) {
+                held.add(() -> callback.done(false));
+                return false;
+            }
+            callback.done(true);
+            return true;
+        }
+
+        void release() {
+            for (Runnable r = held.poll(); r != null; r = held.poll()) {
+                r.run();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    @BeforeAll
+    static void startContext() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterAll
+    static void stopContext() {
+        context.stop();
+    }
+
+    private <T extends AgentLoadBalancerSupport> T started(T balancer, String... agents) {
+        balancer.setCamelContext(context);
+        balancer.useNanoClock(clock::get);
+        for (String agent : agents) {
+            balancer.addAgent(agent, new Agent(agent), 1.0);
+        }
+        balancer.start();
+        return balancer;
+    }
+
+    private static Exchange send(AgentLoadBalancerSupport balancer, String userId) {
+        Exchange exchange = new DefaultExchange(context);
+        if (userId != null) {
+            exchange.getIn().setHeader("user_id", userId);
+        }
+        balancer.process(exchange, sync -> { });
+        return exchange;
+    }
+
+    private static Map<String, Integer> counts(AgentLoadBalancerSupport balancer, int requests) {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (int i = 0; i < requests; i++) {
+            counts.merge(send(balancer, null).getMessage().getBody(String.class), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    @Test
+    void anAddedAgentTakesRequestsInTheNextStateAndADuplicateNameChangesNothing() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
+        long generation = rr.balancerState().generation();
+        rr.addAgent("A3", new Agent("A3"), 1.0);
+        assertThat(rr.balancerState().generation()).isEqualTo(generation + 1);
+        assertThat(rr.agentIds()).containsExactly("A1", "A2", "A3");
+        assertThat(counts(rr, 300)).containsExactlyInAnyOrderEntriesOf(Map.of("A1", 100, "A2", 100, "A3", 100));
+
+        assertThatThrownBy(() -> rr.addAgent("A3", new Agent("other"), 1.0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("agent 'A3' is already a member");
+        assertThatThrownBy(() -> rr.addAgent("A 4", new Agent("A4"), 1.0))
+                .hasMessage("name must not contain white space, was 'A 4'");
+        assertThatThrownBy(() -> rr.addAgent("A4", new Agent("A4"), 0))
+                .hasMessage("weight must be in (0, 1000], was 0.0");
+        assertThat(rr.balancerState().generation()).isEqualTo(generation + 1);
+        assertThat(rr.getProcessors()).hasSize(3);
+    }
+
+    @Test
+    void aBatchIsAppliedWholeOrNotAtAll() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
+        BalancerState before = rr.balancerState();
+        assertThatThrownBy(() -> rr.editAgents().add("A3", new Agent("A3"), 1.0).remove("A9").apply())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("agent 'A9' is not a member; members: [A1, A2]");
+        assertThat(rr.balancerState()).isSameAs(before);
+        assertThat(rr.getProcessors()).hasSize(2);
+
+        rr.editAgents().add("A3", new Agent("A3"), 1.0).remove("A1").weight("A2", 3).apply();
+        assertThat(rr.balancerState().generation()).isEqualTo(before.generation() + 1);
+        assertThat(rr.agentIds()).containsExactly("A2", "A3");
+        assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A2", 3.0, "A3", 1.0));
+    }
+
+    @Test
+    void removeTakesAnAgentOutAtOnceAndAnUnknownNameIsRejected() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        rr.removeAgent("A2");
+        assertThat(rr.agentIds()).containsExactly("A1", "A3");
+        assertThat(counts(rr, 10)).containsOnlyKeys("A1", "A3");
+        assertThatThrownBy(() -> rr.removeAgent("A2")).hasMessage("agent 'A2' is not a member; members: [A1, A3]");
+    }
+
+    @Test
+    void drainSendsNothingNewLetsRequestsInFlightFinishThenRemoves() {
+        RoundRobinLB rr = new RoundRobinLB();
+        Agent a1 = new Agent("A1");
+        Agent a2 = new Agent("A2");
+        rr.setCamelContext(context);
+        rr.addAgent("A1", a1, 1);
+        rr.addAgent("A2", a2, 1);
+        rr.start();
+        a1.hold = true;
+        List<Exchange> inFlight = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            inFlight.add(send(rr, null));
+        }
+        assertThat(a1.held).hasSize(2);
+
+        CompletableFuture<Void> drained = rr.drainAgent("A1");
+        assertThat(rr.agentIds()).containsExactly("A2");
+        assertThat(rr.balancerState().draining()).containsExactly("A1");
+        assertThat(rr.balancerState().members()).containsExactly("A1", "A2");
+        assertThat(counts(rr, 10)).isEqualTo(Map.of("A2", 10));
+        assertThat(drained).isNotDone();
+
+        a1.release();
+        assertThat(drained).isDone();
+        assertThat(rr.balancerState().members()).containsExactly("A2");
+        assertThat(rr.balancerState().draining()).isEmpty();
+        assertThat(inFlight).allSatisfy(e -> assertThat(e.getException()).isNull());
+        assertThat(inFlight.stream().map(e -> e.getMessage().getBody(String.class)).sorted().toList())
+                .containsExactly("A1", "A1", "A2", "A2");
+    }
+
+    @Test
+    void drainingAnIdleAgentRemovesItAtOnce() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
+        CompletableFuture<Void> drained = rr.drainAgent("A2");
+        assertThat(drained).isDone();
+        assertThat(rr.balancerState().members()).containsExactly("A1");
+    }
+
+    @Test
+    void aDrainedAgentsKeysMoveClockwiseAndComeBackWhenItIsAddedAgain() {
+        ConsistentHashLB ch = started(new ConsistentHashLB(), "A1", "A2", "A3");
+        Map<String, String> before = owners(ch);
+        ch.drainAgent("A2");
+        Map<String, String> during = owners(ch);
+        for (Map.Entry<String, String> e : before.entrySet()) {
+            if (e.getValue().equals("A2")) {
+                assertThat(during.get(e.getKey())).isIn("A1", "A3");
+            } else {
+                assertThat(during.get(e.getKey())).as("key %s of another agent", e.getKey()).isEqualTo(e.getValue());
+            }
+        }
+        ch.addAgent("A2", new Agent("A2"), 1.0);
+        assertThat(owners(ch)).isEqualTo(before);
+    }
+
+    private static Map<String, String> owners(AgentLoadBalancerSupport balancer) {
+        Map<String, String> owners = new HashMap<>();
+        for (int user = 0; user < 300; user++) {
+            owners.put("u" + user, send(balancer, "u" + user).getMessage().getBody(String.class));
+        }
+        return owners;
+    }
+
+    @Test
+    void weightsSpreadRoundRobinExactlyAndWeightTheRing() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        rr.setAgentWeight("A1", 2);
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 200, "A2", 100, "A3", 100));
+
+        ConsistentHashLB ch = started(new ConsistentHashLB(), "A1", "A2");
+        ch.setAgentWeight("A2", 2);
+        assertThat(ch.ring().virtualNodes()).isEqualTo(Map.of("A1", 150, "A2", 300));
+        assertThatThrownBy(() -> ch.setAgentWeight("A1", Double.NaN)).hasMessage("weight must be in (0, 1000], was NaN");
+    }
+
+    @Test
+    void slowStartKeepsExactlyThePartOfItsShareTheRampGives() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+        rr.addAgent("A4", new Agent("A4"), 1.0);
+        assertThat(rr.balancerState().warmingSince()).containsKey("A4");
+        // A4 keeps floor(n f) of the n turns the rotation offers it; a turn it passes on takes the
+        // rotation's next turn (as a failover does), so it is offered a little more than 1 in 4.
+        AgentSlot a4 = rr.balancerState().slot("A4");
+        // t = 0: f = max(0.1, 0) = 0.1
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 130, "A2", 129, "A3", 129, "A4", 12));
+        assertThat(a4.offered.get()).isEqualTo(129); // floor(129 x 0.1) = 12
+        clock.addAndGet(Duration.ofSeconds(5).toNanos()); // f = 0.5
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 114, "A2", 115, "A3", 114, "A4", 57));
+        assertThat(a4.offered.get()).isEqualTo(129 + 114); // floor(114 x 0.5) = 57
+        clock.addAndGet(Duration.ofMillis(2_500).toNanos()); // f = 0.75
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 107, "A2", 106, "A3", 107, "A4", 80));
+        clock.addAndGet(Duration.ofMillis(2_500).toNanos());
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 100, "A2", 100, "A3", 100, "A4", 100));
+    }
+
+    @Test
+    void slowStartOnARingKeepsTheKeysBelowTheRampAndEndsWithEveryKeyBack() {
+        ConsistentHashLB ch = started(new ConsistentHashLB(), "A1", "A2", "A3");
+        ch.setSlowStart(new SlowStart(Duration.ofSeconds(10), 2.0, 0.05));
+        ch.addAgent("A4", new Agent("A4"), 1.0);
+        Map<String, String> owners = new HashMap<>();
+        for (int user = 0; user < 300; user++) {
+            owners.put("u" + user, ch.ring().agentFor("u" + user));
+        }
+        clock.addAndGet(Duration.ofMillis(2_500).toNanos());
+        double factor = Math.sqrt(0.25); // aggression 2: f = (t / window)^(1/2)
+        Map<String, String> during = owners(ch);
+        int kept = 0;
+        for (int user = 0; user < 300; user++) {
+            String key = "u" + user;
+            boolean keep = Selection.rankOf(ch.ring().hash(key)) < factor;
+            if (owners.get(key).equals("A4")) {
+                assertThat(during.get(key)).isEqualTo(keep ? "A4" : nextAfterOwner(ch, key));
+                kept += keep ? 1 : 0;
+            } else {
+                assertThat(during.get(key)).isEqualTo(owners.get(key));
+            }
+        }
+        assertThat(kept).isEqualTo(countKept(ch, owners, factor)).isPositive();
+        clock.addAndGet(Duration.ofSeconds(8).toNanos());
+        assertThat(owners(ch)).isEqualTo(owners);
+    }
+
+    private static String nextAfterOwner(ConsistentHashLB ch, String key) {
+        Iterator<String> clockwise = ch.ring().agentsClockwise(ch.ring().hash(key));
+        clockwise.next();
+        return clockwise.next();
+    }
+
+    private static int countKept(ConsistentHashLB ch, Map<String, String> owners, double factor) {
+        int kept = 0;
+        for (Map.Entry<String, String> e : owners.entrySet()) {
+            if (e.getValue().equals("A4") && Selection.rankOf(ch.ring().hash(e.getKey())) < factor) {
+                kept++;
+            }
+        }
+        return kept;
+    }
+
+    @Test
+    void anEndpointAgentIsCreatedStartedAndStoppedByTheBalancer() throws Exception {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1");
+        context.addRoutes(new org.apache.camel.builder.RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:runtime-b").setBody(constant("B"));
+            }
+        });
+        rr.addAgent("B", "direct:runtime-b", 1.0);
+        assertThat(counts(rr, 4)).isEqualTo(Map.of("A1", 2, "B", 2));
+        assertThatThrownBy(() -> rr.addAgent("C", "nosuchscheme:x", 1.0)).isInstanceOf(RuntimeException.class);
+        assertThat(rr.agentIds()).containsExactly("A1", "B");
+        rr.removeAgent("B");
+        assertThat(counts(rr, 2)).isEqualTo(Map.of("A1", 2));
+    }
+
+    @Test
+    void everyDecisionReadsOneWholeStateWhileEightThreadsChangeTheMembership() throws Exception {
+        for (AgentLoadBalancerSupport balancer : List.of(new RoundRobinLB(), new ConsistentHashLB())) {
+            started(balancer, "F1", "F2", "F3");
+            long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            List<Thread> writers = new ArrayList<>();
+            List<String> rejected = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < 8; t++) {
+                String name = "W" + t;
+                Thread writer = new Thread(() -> {
+                    for (int i = 0; System.nanoTime() < end; i++) {
+                        try {
+                            switch (i % 3) {
+                                case 0 -> balancer.addAgent(name, new Agent(name), 1 + i % 2);
+                                case 1 -> balancer.drainAgent(name);
+                                default -> {
+                                    // Gone already when its drain ended with the last request in flight.
+                                    if (balancer.balancerState().members().contains(name)) {
+                                        try {
+                                            balancer.removeAgent(name);
+                                        } catch (IllegalArgumentException drained) {
+                                            assertThat(balancer.balancerState().members()).doesNotContain(name);
+                                        }
+                                    }
+                                }
+                            }
+                        } catch (RuntimeException e) {
+                            rejected.add(name + " step " + i + ": " + e.getMessage());
+                        }
+                        sleepQuietly();
+                    }
+                });
+                writers.add(writer);
+                writer.start();
+            }
+            long reads = 0;
+            long lastGeneration = -1;
+            List<String> torn = new ArrayList<>();
+            while (System.nanoTime() < end) {
+                BalancerState state = balancer.balancerState();
+                assertThat(state.generation()).isGreaterThanOrEqualTo(lastGeneration);
+                lastGeneration = state.generation();
+                Exchange probe = new DefaultExchange(context);
+                probe.getIn().setHeader("user_id", "u" + reads);
+                Iterator<String> candidates = state.picker().select(probe).candidates();
+                while (candidates.hasNext()) {
+                    String candidate = candidates.next();
+                    if (!state.agentIds().contains(candidate) || state.slot(candidate) == null) {
+                        torn.add(state + " picked " + candidate);
+                    }
+                }
+                if (!state.members().containsAll(state.agentIds()) || !state.members().containsAll(state.draining())) {
+                    torn.add(state.toString());
+                }
+                Exchange sent = send(balancer, "u" + reads);
+                assertThat(sent.getException()).isNull();
+                reads++;
+            }
+            for (Thread writer : writers) {
+                writer.join(5_000);
+            }
+            assertThat(torn).isEmpty();
+            assertThat(rejected).isEmpty();
+            assertThat(reads).isPositive();
+            assertThat(lastGeneration).isGreaterThan(100);
+        }
+    }
+
+    private static void sleepQuietly() {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
