@@ -1,0 +1,105 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.core.fleet.AgentSpec;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Fleets from a membership source applied to a balancer, each as one new state. */
+class FleetSyncTest {
+
+    private static CamelContext context;
+
+    @BeforeAll
+    static void startContext() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterAll
+    static void stopContext() {
+        context.stop();
+    }
+
+    private static AgentSpec agent(String name, int port) {
+        return AgentSpec.of(name, URI.create("http://127.0.0.1:" + port));
+    }
+
+    /** Children answer with name@port, so a replaced child shows. */
+    private static FleetSync sync(RoundRobinLB balancer) {
+        return new FleetSync(balancer, spec -> new RuntimeMembershipTest.Agent(spec.name() + "@" + spec.address().getPort()));
+    }
+
+    private static Map<String, Integer> counts(RoundRobinLB balancer, int requests) {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (int i = 0; i < requests; i++) {
+            Exchange exchange = new DefaultExchange(context);
+            balancer.process(exchange, sync -> { });
+            counts.merge(exchange.getMessage().getBody(String.class), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    @Test
+    void eachFleetIsOneStateAddingDrainingReweightingAndReplacing() {
+        RoundRobinLB rr = new RoundRobinLB();
+        rr.setCamelContext(context);
+        rr.start();
+        FleetSync sync = sync(rr);
+        sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 2), agent("A3", 3)));
+        long generation = rr.balancerState().generation();
+        assertThat(counts(rr, 3)).isEqualTo(Map.of("A1@1", 1, "A2@2", 1, "A3@3", 1));
+
+        // A2 marked draining, A3 gone from the fleet, A4 new with weight 2.
+        sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 2).withDraining(true), agent("A4", 4).withWeight(2)));
+        assertThat(rr.agentIds()).containsExactly("A1", "A4");
+        assertThat(rr.balancerState().members()).as("idle drained agents left at once").containsExactly("A1", "A4");
+        assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A1", 1.0, "A4", 2.0));
+        assertThat(counts(rr, 300)).isEqualTo(Map.of("A1@1", 100, "A4@4", 200));
+        assertThat(rr.balancerState().generation()).as("one state for the edit, one when the drains ended")
+                .isEqualTo(generation + 2);
+
+        // A2 back, A4 moved to another port, A1 reweighted.
+        sync.fleetChanged(List.of(agent("A1", 1).withWeight(3), agent("A2", 2), agent("A4", 40)));
+        assertThat(rr.agentIds()).containsExactlyInAnyOrder("A1", "A2", "A4");
+        assertThat(counts(rr, 500)).isEqualTo(Map.of("A1@1", 300, "A2@2", 100, "A4@40", 100));
+    }
+
+    @Test
+    void anEmptyFleetOrANameTwiceChangesNothing() {
+        RoundRobinLB rr = new RoundRobinLB();
+        rr.setCamelContext(context);
+        rr.start();
+        FleetSync sync = sync(rr);
+        sync.fleetChanged(List.of(agent("A1", 1)));
+        BalancerState before = rr.balancerState();
+        assertThatThrownBy(() -> sync.fleetChanged(List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("fleet must not be empty (the balancer keeps its agents [A1])");
+        assertThatThrownBy(() -> sync.fleetChanged(List.of(agent("A2", 2), agent("A2", 3))))
+                .hasMessage("fleet names agent 'A2' twice");
+        assertThat(rr.balancerState()).isSameAs(before);
+    }
+
+    @Test
+    void agentsTheFleetDoesNotNameAreLeftAlone() {
+        RoundRobinLB rr = new RoundRobinLB();
+        rr.setCamelContext(context);
+        rr.addAgent("static", new RuntimeMembershipTest.Agent("static"), 1);
+        rr.start();
+        FleetSync sync = sync(rr);
+        sync.fleetChanged(List.of(agent("A1", 1)));
+        sync.fleetChanged(List.of(agent("A2", 2)));
+        assertThat(rr.agentIds()).containsExactly("static", "A2");
+    }
+}
