@@ -53,6 +53,45 @@ class CamelManagedBalancerTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void agentsAreAddedWeightedDrainedAndRemovedThroughJmxOperations() throws Exception {
+        RoundRobinLB rr = new RoundRobinLB();
+        try (CamelContext context = new DefaultCamelContext()) {
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:a").routeId("agent-a").setBody(constant("a"));
+                    from("direct:c").routeId("agent-c").setBody(constant("c"));
+                    from("direct:rr").routeId("rr-route").loadBalance(rr).id("rr-lb").to("direct:a");
+                }
+            });
+            context.start();
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = only(server.queryNames(new ObjectName("org.apache.camel:context="
+                    + context.getManagementName() + ",type=processors,name=\"rr-lb\""), null));
+            long generation = (Long) server.getAttribute(name, "Generation");
+
+            server.invoke(name, "addAgent", new Object[] {"C", "direct:c", 2.0},
+                    new String[] {String.class.getName(), String.class.getName(), double.class.getName()});
+            assertThat((List<String>) server.getAttribute(name, "AgentIds")).containsExactly("direct://a", "C");
+            assertThat(rr.balancerState().weights()).containsEntry("C", 2.0);
+            List<String> answers = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                answers.add(context.createProducerTemplate().requestBody("direct:rr", "x", String.class));
+            }
+            assertThat(answers).containsExactlyInAnyOrder("c", "c", "a");
+
+            server.invoke(name, "setAgentWeight", new Object[] {"C", 1.0},
+                    new String[] {String.class.getName(), double.class.getName()});
+            server.invoke(name, "drain", new Object[] {"direct://a"}, new String[] {String.class.getName()});
+            assertThat((List<String>) server.getAttribute(name, "AgentIds")).containsExactly("C");
+            server.invoke(name, "removeAgent", new Object[] {"C"}, new String[] {String.class.getName()});
+            assertThat((List<String>) server.getAttribute(name, "AgentIds")).isEmpty();
+            assertThat((Long) server.getAttribute(name, "Generation")).isEqualTo(generation + 5);
+        }
+    }
+
+    @Test
     void traceLabelNamesTheStrategy() {
         assertThat(new RoundRobinLB().getTraceLabel()).isEqualTo("agentlb-rr");
         assertThat(new ConsistentHashLB().getTraceLabel()).isEqualTo("agentlb-ch");
