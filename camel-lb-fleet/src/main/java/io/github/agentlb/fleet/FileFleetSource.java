@@ -29,10 +29,15 @@ import java.util.concurrent.ScheduledExecutorService;
  * <p>Bad input: a missing, unreadable, empty (or comments only), half-written or invalid file
  * (a bad URL or weight, a duplicate name, an unknown option, truncated JSON) keeps the last good
  * fleet and logs one WARN line saying why and where; the same content is not parsed or reported
- * again. Only a valid fleet that differs from the last one reaches the listener. A text file
- * written in place can be read between two lines: what was written by then is a valid, shorter
- * fleet. Write a temporary file and rename it over this one (as Kubernetes does for a mounted
- * ConfigMap) when that matters, or use JSON, whose truncation is always an error.
+ * again. Only a valid fleet that differs from the last one reaches the listener.
+ *
+ * <p>Writes in place: a text file that is empty or does not end with a line break may be caught
+ * half-written (truncated, or cut inside a line), so after start it is acted on only when read
+ * unchanged at two polls in a row; a complete file (ending with a line break) is applied at the
+ * first poll that sees it. A write in place can still be read between two whole lines, which is
+ * a valid, shorter fleet for one interval: write a temporary file and rename it over this one (as
+ * Kubernetes does for a mounted ConfigMap) when that matters, or use JSON, whose truncation never
+ * parses.
  *
  * <p>Thread-safety: reads run on the scheduler's one thread (by default a daemon thread of the
  * source's own, stopped by {@link #close()}), the first on the caller's; accessors may be called
@@ -55,6 +60,7 @@ public final class FileFleetSource implements FleetSource {
     private TaskScheduler scheduler;
     private Future<?> next;
     private byte[] lastContent;
+    private byte[] unsettled;
     private boolean closed;
 
     private FileFleetSource(Builder builder) {
@@ -132,6 +138,11 @@ public final class FileFleetSource implements FleetSource {
                 fleet.reject(e.getMessage());
                 return;
             }
+            if (mayBeHalfWritten(text) && !Arrays.equals(content, unsettled)) {
+                unsettled = content;
+                return;
+            }
+            unsettled = null;
             lastContent = content;
             List<AgentSpec> agents;
             try {
@@ -160,6 +171,16 @@ public final class FileFleetSource implements FleetSource {
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code text} may be a text file caught in the middle of a write in place (truncated,
+     * not yet written to its end): empty, or not ending with a line break. JSON is not, since a
+     * truncated document does not parse.
+     */
+    private static boolean mayBeHalfWritten(String text) {
+        String start = text.stripLeading();
+        return start.isEmpty() || !start.startsWith("[") && !start.startsWith("{") && !text.endsWith("\n") && !text.endsWith("\r");
     }
 
     /** @throws IllegalArgumentException saying why the file cannot be read */

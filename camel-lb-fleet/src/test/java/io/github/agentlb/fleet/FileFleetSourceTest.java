@@ -33,9 +33,9 @@ class FileFleetSourceTest {
     private final List<List<AgentSpec>> told = new ArrayList<>();
 
     @Test
-    void startReadsOnTheCallersThreadThenPollsEveryInterval() throws IOException {
+    void startReadsOnTheCallersThreadThenPollsEverySecondByDefault() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (FileFleetSource source = manual(file, SECOND)) {
+        try (FileFleetSource source = FileFleetSource.builder(file).scheduler(scheduler).build()) {
             source.start(told::add);
 
             assertThat(told).containsExactly(fleet("A1", "A2"));
@@ -135,13 +135,35 @@ class FileFleetSourceTest {
         try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = manual(file, SECOND)) {
             source.start(told::add);
             Files.writeString(file, "A1=http://127.0.0.1:9001\nA2=http://127.0.0.1:");
-            scheduler.advance(SECOND);
+            scheduler.advance(Duration.ofSeconds(2));
             Files.writeString(file, TWO);
             scheduler.advance(SECOND);
             assertThat(told).hasSize(1);
             assertThat(source.problem()).isNull();
             assertThat(log.at("WARN")).hasSize(1);
             assertThat(log.at("INFO")).last().asString().endsWith("read again without problem, fleet unchanged (2 agents)");
+        }
+    }
+
+    @Test
+    void aTextFileCutShortIsActedOnOnlyWhenReadUnchangedTwice() throws IOException {
+        Path file = write("agents.txt", TWO);
+        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = manual(file, SECOND)) {
+            source.start(told::add);
+            Files.writeString(file, "");
+            scheduler.advance(SECOND);
+            Files.writeString(file, TWO + "A3=http://127.0.0.1:90");
+            scheduler.advance(SECOND);
+            Files.writeString(file, THREE);
+            scheduler.advance(SECOND);
+            assertThat(log.at("WARN")).isEmpty();
+            assertThat(told).containsExactly(fleet("A1", "A2"), fleet("A1", "A2", "A3"));
+
+            Files.writeString(file, TWO.strip());
+            scheduler.advance(SECOND);
+            assertThat(told).hasSize(2);
+            scheduler.advance(SECOND);
+            assertThat(told).containsExactly(fleet("A1", "A2"), fleet("A1", "A2", "A3"), fleet("A1", "A2"));
         }
     }
 
