@@ -74,7 +74,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safety: queries are sent and awaited on the scheduler's one thread (by default a
  * daemon thread of the source's own), the first on the caller's; Netty's I/O runs on one daemon
- * event-loop thread of the source's own. Both stop on {@link #close()}.
+ * event-loop thread of the source's own. Both stop on {@link #close()}, which waits for a query
+ * in progress (at most {@code queryTimeout}).
  */
 public final class DnsFleetSource implements FleetSource {
 
@@ -159,14 +160,14 @@ public final class DnsFleetSource implements FleetSource {
                     .authoritativeDnsServerCache(NoopAuthoritativeDnsServerCache.INSTANCE)
                     .build();
             LastGoodFleet first = new LastGoodFleet(describe(), listener, DnsFleetSource.class);
-            Answer answer = read();
-            if (answer.problem != null) {
-                stopIo();
-                throw new IllegalArgumentException(describe() + ": " + answer.problem);
-            }
+            Answer answer;
             try {
+                answer = read();
+                if (answer.problem != null) {
+                    throw new IllegalArgumentException(describe() + ": " + answer.problem);
+                }
                 first.first(answer.agents);
-            } catch (IllegalArgumentException e) {
+            } catch (RuntimeException e) {
                 stopIo();
                 throw e;
             }

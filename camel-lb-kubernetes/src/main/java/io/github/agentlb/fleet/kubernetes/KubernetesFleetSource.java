@@ -153,6 +153,13 @@ public final class KubernetesFleetSource implements FleetSource {
         if (givenClient == null) {
             client.close();
         }
+        synchronized (lock) {
+            if (!started) {
+                // a failed start: the source may be started again
+                fleet = null;
+                informer = null;
+            }
+        }
     }
 
     /** @return {@code kubernetes:} namespace / service, e.g. {@code kubernetes:prod/agents} */

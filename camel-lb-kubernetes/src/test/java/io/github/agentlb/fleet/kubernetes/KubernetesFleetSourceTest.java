@@ -91,15 +91,21 @@ class KubernetesFleetSourceTest {
     }
 
     @Test
-    void startFailsWithoutAReadyEndpoint() {
+    void startFailsWithoutAReadyEndpointAndMayBeTriedAgain() {
         create("ns-e", slice("agents-1", "agents", "IPv4", port("http", 9001), pod("agent-1", "10.1.0.1", false, true, true, null)));
-        assertThatThrownBy(() -> source("ns-e", "agents").start(told::add))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("kubernetes:ns-e/agents: no ready endpoint (1 IPv4 slices, 1 endpoints, 1 draining)");
         assertThatThrownBy(() -> source("ns-e", "nothing").start(told::add))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("kubernetes:ns-e/nothing: no ready endpoint (0 IPv4 slices, 0 endpoints, 0 draining)");
-        assertThat(told).isEmpty();
+        try (KubernetesFleetSource source = source("ns-e", "agents")) {
+            assertThatThrownBy(() -> source.start(told::add))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("kubernetes:ns-e/agents: no ready endpoint (1 IPv4 slices, 1 endpoints, 1 draining)");
+            assertThat(told).isEmpty();
+            create("ns-e", slice("agents-2", "agents", "IPv4", port("http", 9001), ready("agent-2", "10.1.0.2", null)));
+            source.start(told::add);
+            assertThat(told.poll()).extracting(AgentSpec::name, AgentSpec::draining).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("agent-1", true), org.assertj.core.groups.Tuple.tuple("agent-2", false));
+        }
     }
 
     @Test
