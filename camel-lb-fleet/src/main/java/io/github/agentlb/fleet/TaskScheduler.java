@@ -16,7 +16,7 @@ public interface TaskScheduler {
     /**
      * Runs {@code task} once, {@code delay} from now, on the scheduler's thread.
      *
-     * @return a handle whose {@code cancel(false)} stops the task if it has not started
+     * @return a handle whose {@code cancel(false)} cancels the task if it has not started
      */
     Future<?> schedule(Runnable task, Duration delay);
 

@@ -188,7 +188,7 @@ class DnsFleetSourceTest {
     }
 
     @Test
-    void closeStopsTheQueries() {
+    void closeEndsTheQueries() {
         dns.set(HOST, a("10.0.0.1", 1));
         DnsFleetSource source = source(HOST + ":8080").ipv6(false).build();
         source.start(told::add);

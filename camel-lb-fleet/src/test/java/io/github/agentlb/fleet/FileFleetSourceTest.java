@@ -211,7 +211,7 @@ class FileFleetSourceTest {
     }
 
     @Test
-    void startsOnceAndCloseStopsThePolls() throws IOException {
+    void startsOnceAndCloseEndsThePolls() throws IOException {
         Path file = write("agents.txt", TWO);
         FileFleetSource source = manual(file, SECOND);
         source.start(told::add);

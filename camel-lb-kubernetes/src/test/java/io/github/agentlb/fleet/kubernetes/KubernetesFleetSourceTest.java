@@ -109,7 +109,7 @@ class KubernetesFleetSourceTest {
     }
 
     @Test
-    void closeStopsWatchingAndKeepsTheCallersClient() throws InterruptedException {
+    void closeEndsTheWatchAndKeepsTheCallersClient() throws InterruptedException {
         create("ns-f", slice("agents-1", "agents", "IPv4", port("http", 9001), ready("agent-1", "10.1.0.1", null)));
         KubernetesFleetSource source = source("ns-f", "agents");
         source.start(told::add);
