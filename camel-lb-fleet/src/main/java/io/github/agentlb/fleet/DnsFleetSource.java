@@ -1,0 +1,529 @@
+package io.github.agentlb.fleet;
+
+import io.github.agentlb.core.Check;
+import io.github.agentlb.core.fleet.AgentSpec;
+import io.github.agentlb.core.fleet.FleetListener;
+import io.github.agentlb.core.fleet.FleetSource;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.AddressedEnvelope;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.dns.DefaultDnsQuestion;
+import io.netty.handler.codec.dns.DefaultDnsRecordDecoder;
+import io.netty.handler.codec.dns.DnsRawRecord;
+import io.netty.handler.codec.dns.DnsRecord;
+import io.netty.handler.codec.dns.DnsRecordType;
+import io.netty.handler.codec.dns.DnsResponse;
+import io.netty.handler.codec.dns.DnsResponseCode;
+import io.netty.handler.codec.dns.DnsSection;
+import io.netty.resolver.dns.DnsNameResolver;
+import io.netty.resolver.dns.DnsNameResolverBuilder;
+import io.netty.resolver.dns.DnsNameResolverTimeoutException;
+import io.netty.resolver.dns.DnsServerAddressStreamProvider;
+import io.netty.resolver.dns.DnsServerAddressStreamProviders;
+import io.netty.resolver.dns.NoopAuthoritativeDnsServerCache;
+import io.netty.resolver.dns.NoopDnsCache;
+import io.netty.resolver.dns.NoopDnsCnameCache;
+import io.netty.resolver.dns.SingletonDnsServerAddressStreamProvider;
+import io.netty.util.NetUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A DNS name as a membership source, re-resolved on its records' TTL. Two kinds of target:
+ * <ul>
+ *   <li>{@code host:port}: the A and AAAA records of {@code host} (either family can be turned
+ *       off), one agent per address, all on {@code port}, weight 1; an agent is named
+ *       {@code 10.0.0.7:8080} or {@code [fd00::7]:8080} (RFC 5952 text), its address
+ *       {@code http://10.0.0.7:8080}.</li>
+ *   <li>{@code _service._proto.name} (RFC 2782 SRV): the records of the lowest priority value
+ *       (higher values are backups and left out), one agent per record, named {@code target:port}
+ *       (target without its final dot) with address {@code http://target:port}, resolved by the
+ *       HTTP client when it connects. SRV weight {@code w} becomes weight {@code max(w, 1)},
+ *       capped at {@link AgentSpec#MAX_WEIGHT}; a target of {@code .} (no service) is skipped.</li>
+ * </ul>
+ * Agents are sorted by name, so an answer in another order is no change.
+ *
+ * <p>Timing: the next query is sent after the smallest TTL of the records used, held within
+ * [{@linkplain Builder#minRefresh(Duration) minRefresh}, {@linkplain Builder#maxRefresh(Duration)
+ * maxRefresh}] (defaults 1 s and 60 s). The name server is asked directly (no cache on this side),
+ * with recursion desired; each query waits at most {@linkplain Builder#queryTimeout(Duration)
+ * queryTimeout} (default 2 s).
+ *
+ * <p>Bad input: NXDOMAIN, another error code, a timeout, or an answer without usable records
+ * keeps the last fleet, logs one WARN line (one per distinct reason, until a good answer), and asks
+ * again after {@linkplain Builder#retryInterval(Duration) retryInterval} (default 5 s). At start the
+ * same conditions throw {@link IllegalArgumentException}.
+ *
+ * <p>Thread-safety: queries are sent and awaited on the scheduler's one thread (by default a
+ * daemon thread of the source's own), the first on the caller's; Netty's I/O runs on one daemon
+ * event-loop thread of the source's own. Both stop on {@link #close()}, which waits for a query
+ * in progress (at most {@code queryTimeout}).
+ */
+public final class DnsFleetSource implements FleetSource {
+
+    /** The shortest time between two queries by default: 1 s. */
+    public static final Duration DEFAULT_MIN_REFRESH = Duration.ofSeconds(1);
+    /** The longest time between two queries by default, whatever the TTL: 60 s. */
+    public static final Duration DEFAULT_MAX_REFRESH = Duration.ofSeconds(60);
+    /** The time before asking again after a failed or unusable answer, by default: 5 s. */
+    public static final Duration DEFAULT_RETRY_INTERVAL = Duration.ofSeconds(5);
+    /** The longest wait for one answer by default: 2 s. */
+    public static final Duration DEFAULT_QUERY_TIMEOUT = Duration.ofSeconds(2);
+
+    private final String target;
+    private final String host;
+    private final int port;
+    private final boolean srv;
+    private final Builder config;
+    private final Object lock = new Object();
+    private LastGoodFleet fleet;
+    private EventLoopGroup group;
+    private DnsNameResolver resolver;
+    private ScheduledExecutorService ownExecutor;
+    private TaskScheduler scheduler;
+    private java.util.concurrent.Future<?> next;
+    private boolean closed;
+
+    /** What one read found: the agents and the smallest TTL in seconds, or why there are none. */
+    private record Answer(List<AgentSpec> agents, long ttlSeconds, String problem) {
+        static Answer problem(String why) {
+            return new Answer(List.of(), 0, why);
+        }
+    }
+
+    private DnsFleetSource(Builder builder) {
+        this.config = builder.copy();
+        this.target = builder.target;
+        this.srv = builder.target.startsWith("_");
+        if (srv) {
+            this.host = builder.target;
+            this.port = -1;
+        } else {
+            int colon = builder.target.lastIndexOf(':');
+            this.host = builder.target.substring(0, colon);
+            this.port = Integer.parseInt(builder.target.substring(colon + 1));
+        }
+    }
+
+    /** A source with the defaults: see {@link #builder(String)}. */
+    public static DnsFleetSource of(String target) {
+        return builder(target).build();
+    }
+
+    /**
+     * @param target {@code host:port} (A/AAAA records, one port) or {@code _service._proto.name}
+     *               (SRV records, each with its port and weight), e.g. {@code agents.internal:8080}
+     *               or {@code _agent._tcp.agents.internal}
+     * @throws IllegalArgumentException naming {@code target} and its value if it is neither
+     */
+    public static Builder builder(String target) {
+        return new Builder(target);
+    }
+
+    @Override
+    public void start(FleetListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (lock) {
+            if (fleet != null || closed) {
+                throw new IllegalStateException(describe() + (closed ? " closed" : " already started"));
+            }
+            group = new NioEventLoopGroup(1, new DefaultThreadFactory("agentlb-fleet-dns-io", true));
+            DnsServerAddressStreamProvider servers = config.nameServer == null
+                    ? DnsServerAddressStreamProviders.platformDefault()
+                    : new SingletonDnsServerAddressStreamProvider(config.nameServer);
+            resolver = new DnsNameResolverBuilder(group.next())
+                    .datagramChannelType(NioDatagramChannel.class)
+                    .socketChannelType(NioSocketChannel.class)
+                    .nameServerProvider(servers)
+                    .queryTimeoutMillis(config.queryTimeout.toMillis())
+                    .recursionDesired(true)
+                    .resolveCache(NoopDnsCache.INSTANCE)
+                    .cnameCache(NoopDnsCnameCache.INSTANCE)
+                    .authoritativeDnsServerCache(NoopAuthoritativeDnsServerCache.INSTANCE)
+                    .build();
+            LastGoodFleet first = new LastGoodFleet(describe(), listener, DnsFleetSource.class);
+            Answer answer;
+            try {
+                answer = read();
+                if (answer.problem != null) {
+                    throw new IllegalArgumentException(describe() + ": " + answer.problem);
+                }
+                first.first(answer.agents);
+            } catch (RuntimeException e) {
+                stopIo();
+                throw e;
+            }
+            fleet = first;
+            if (config.scheduler == null) {
+                ownExecutor = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("agentlb-fleet-dns", true));
+                scheduler = TaskScheduler.of(ownExecutor);
+            } else {
+                scheduler = config.scheduler;
+            }
+            next = scheduler.schedule(this::refresh, refreshAfter(answer.ttlSeconds));
+        }
+    }
+
+    private void refresh() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            Duration delay = config.retryInterval;
+            try {
+                Answer answer = read();
+                if (answer.problem != null) {
+                    fleet.reject(answer.problem);
+                } else if (fleet.offer(answer.agents)) {
+                    delay = refreshAfter(answer.ttlSeconds);
+                }
+            } finally {
+                if (!closed) {
+                    next = scheduler.schedule(this::refresh, delay);
+                }
+            }
+        }
+    }
+
+    /** @return how long to wait after an answer whose smallest TTL is {@code ttlSeconds} */
+    Duration refreshAfter(long ttlSeconds) {
+        Duration ttl = Duration.ofSeconds(ttlSeconds);
+        return ttl.compareTo(config.minRefresh) < 0 ? config.minRefresh
+                : ttl.compareTo(config.maxRefresh) > 0 ? config.maxRefresh : ttl;
+    }
+
+    private Answer read() {
+        List<AgentSpec> agents = new ArrayList<>();
+        long ttl = Long.MAX_VALUE;
+        List<DnsRecordType> types = srv ? List.of(DnsRecordType.SRV)
+                : config.ipv4 && config.ipv6 ? List.of(DnsRecordType.A, DnsRecordType.AAAA)
+                : List.of(config.ipv4 ? DnsRecordType.A : DnsRecordType.AAAA);
+        List<Srv> srvRecords = new ArrayList<>();
+        for (DnsRecordType type : types) {
+            Future<AddressedEnvelope<DnsResponse, InetSocketAddress>> query = resolver.query(new DefaultDnsQuestion(host, type));
+            if (!query.awaitUninterruptibly(config.queryTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+                query.cancel(false);
+                return Answer.problem(type.name() + " query for " + host + " timed out");
+            }
+            if (!query.isSuccess()) {
+                return Answer.problem(type.name() + " query for " + host + " failed: " + why(query.cause()));
+            }
+            AddressedEnvelope<DnsResponse, InetSocketAddress> envelope = query.getNow();
+            try {
+                DnsResponse response = envelope.content();
+                if (!response.code().equals(DnsResponseCode.NOERROR)) {
+                    return Answer.problem(type.name() + " query for " + host + " answered " + response.code());
+                }
+                for (int i = 0; i < response.count(DnsSection.ANSWER); i++) {
+                    DnsRecord record = response.recordAt(DnsSection.ANSWER, i);
+                    if (!record.type().equals(type) || !(record instanceof DnsRawRecord raw)) {
+                        continue;
+                    }
+                    ttl = Math.min(ttl, record.timeToLive());
+                    if (srv) {
+                        Srv decoded = Srv.decode(raw.content());
+                        if (decoded != null) {
+                            srvRecords.add(decoded);
+                        }
+                    } else {
+                        AgentSpec agent = addressAgent(raw.content());
+                        if (agent != null) {
+                            agents.add(agent);
+                        }
+                    }
+                }
+            } finally {
+                envelope.release();
+            }
+        }
+        if (srv) {
+            agents.addAll(srvAgents(srvRecords));
+        }
+        if (agents.isEmpty()) {
+            return Answer.problem("no usable " + types.stream().map(DnsRecordType::name).toList() + " records for " + host);
+        }
+        agents.sort(Comparator.comparing(AgentSpec::name));
+        List<AgentSpec> distinct = new ArrayList<>();
+        for (AgentSpec agent : agents) {
+            if (distinct.isEmpty() || !distinct.get(distinct.size() - 1).name().equals(agent.name())) {
+                distinct.add(agent);
+            }
+        }
+        return new Answer(distinct, ttl, null);
+    }
+
+    /** A failure's reason without the query id and server Netty put in it, so that it repeats word for word. */
+    private String why(Throwable cause) {
+        if (cause instanceof DnsNameResolverTimeoutException) {
+            return "timed out after " + config.queryTimeout.toMillis() + " ms";
+        }
+        String message = String.valueOf(cause.getMessage()).replaceAll("\\[\\d+: [^\\]]*\\] ", "").replaceAll(" '\\d+'", "");
+        return cause.getClass().getSimpleName() + ": " + message;
+    }
+
+    private AgentSpec addressAgent(ByteBuf content) {
+        int length = content.readableBytes();
+        if (length != 4 && length != 16) {
+            return null;
+        }
+        byte[] bytes = new byte[length];
+        content.getBytes(content.readerIndex(), bytes);
+        InetAddress address;
+        try {
+            address = InetAddress.getByAddress(bytes);
+        } catch (UnknownHostException e) {
+            return null;
+        }
+        String text = NetUtil.toAddressString(address);
+        String hostPort = (length == 16 ? "[" + text + "]" : text) + ":" + port;
+        return AgentSpec.of(hostPort, URI.create(config.scheme + "://" + hostPort));
+    }
+
+    private List<AgentSpec> srvAgents(List<Srv> records) {
+        int lowest = records.stream().mapToInt(Srv::priority).min().orElse(0);
+        List<AgentSpec> agents = new ArrayList<>();
+        for (Srv record : records) {
+            if (record.priority != lowest) {
+                continue;
+            }
+            String hostPort = record.target + ":" + record.port;
+            try {
+                double weight = Math.min(Math.max(record.weight, 1), AgentSpec.MAX_WEIGHT);
+                agents.add(new AgentSpec(hostPort, new URI(config.scheme + "://" + hostPort), weight, false, null));
+            } catch (URISyntaxException | IllegalArgumentException e) {
+                // a target that is no host name (servers do not check SRV targets): skipped
+            }
+        }
+        return agents;
+    }
+
+    /** One SRV record's data (RFC 2782); the target lower-cased, without its final dot. */
+    private record Srv(int priority, int weight, int port, String target) {
+
+        /** @return the record, or null if it is short or its target is {@code .} (no service) or its port 0 */
+        static Srv decode(ByteBuf content) {
+            // a duplicate of the whole message, indexed on the data: name compression pointers resolve
+            ByteBuf in = content.duplicate();
+            if (in.readableBytes() < 7) {
+                return null;
+            }
+            int priority = in.readUnsignedShort();
+            int weight = in.readUnsignedShort();
+            int port = in.readUnsignedShort();
+            String name;
+            try {
+                name = DefaultDnsRecordDecoder.decodeName(in);
+            } catch (CorruptedFrameException e) {
+                return null;
+            }
+            String target = (name.endsWith(".") ? name.substring(0, name.length() - 1) : name).toLowerCase(Locale.ROOT);
+            return target.isEmpty() || port == 0 ? null : new Srv(priority, weight, port, target);
+        }
+    }
+
+    /** @return {@code dns:} and the target, e.g. {@code dns:agents.internal:8080} */
+    @Override
+    public String describe() {
+        return "dns:" + target;
+    }
+
+    /** @return the last fleet handed to the listener; empty before start */
+    public List<AgentSpec> fleet() {
+        LastGoodFleet current;
+        synchronized (lock) {
+            current = fleet;
+        }
+        return current == null ? List.of() : current.fleet();
+    }
+
+    /** @return why the last answer was not applied, or null when it was */
+    public String problem() {
+        LastGoodFleet current;
+        synchronized (lock) {
+            current = fleet;
+        }
+        return current == null ? null : current.problem();
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            closed = true;
+            if (next != null) {
+                next.cancel(false);
+            }
+            if (ownExecutor != null) {
+                ownExecutor.shutdownNow();
+            }
+            stopIo();
+        }
+    }
+
+    private void stopIo() {
+        if (resolver != null) {
+            resolver.close();
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    /** Builds a {@link DnsFleetSource}; each setter validates at once. Not thread-safe. */
+    public static final class Builder {
+        private final String target;
+        private InetSocketAddress nameServer;
+        private String scheme = "http";
+        private Duration minRefresh = DEFAULT_MIN_REFRESH;
+        private Duration maxRefresh = DEFAULT_MAX_REFRESH;
+        private Duration retryInterval = DEFAULT_RETRY_INTERVAL;
+        private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
+        private boolean ipv4 = true;
+        private boolean ipv6 = true;
+        private TaskScheduler scheduler;
+
+        private Builder(String target) {
+            this.target = checkTarget(target);
+        }
+
+        private static String checkTarget(String target) {
+            String problem = "target must be host:port or _service._proto.name, was '" + target + "'";
+            if (target == null || target.isBlank() || target.chars().anyMatch(Character::isWhitespace)) {
+                throw new IllegalArgumentException(problem);
+            }
+            if (target.startsWith("_")) {
+                if (target.contains(":") || target.split("\\.").length < 3) {
+                    throw new IllegalArgumentException(problem);
+                }
+                return target;
+            }
+            int colon = target.lastIndexOf(':');
+            if (colon <= 0 || target.indexOf(':') != colon) {
+                throw new IllegalArgumentException(problem);
+            }
+            try {
+                int port = Integer.parseInt(target.substring(colon + 1));
+                if (port < 1 || port > 65535) {
+                    throw new IllegalArgumentException("target port must be in 1..65535, was '" + target + "'");
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(problem);
+            }
+            return target;
+        }
+
+        /** @param value the name server asked; default: the platform's ({@code /etc/resolv.conf}) */
+        public Builder nameServer(InetSocketAddress value) {
+            if (value == null || value.isUnresolved()) {
+                throw new IllegalArgumentException("nameServer must be a resolved address, was " + value);
+            }
+            this.nameServer = value;
+            return this;
+        }
+
+        /** @param value the agents' URL scheme, {@code http} (default) or {@code https} */
+        public Builder scheme(String value) {
+            if (!"http".equals(value) && !"https".equals(value)) {
+                throw new IllegalArgumentException("scheme must be http or https, was " + value);
+            }
+            this.scheme = value;
+            return this;
+        }
+
+        /** @param value the shortest time between two queries, > 0; default {@link #DEFAULT_MIN_REFRESH} */
+        public Builder minRefresh(Duration value) {
+            this.minRefresh = Check.positive("minRefresh", value);
+            return this;
+        }
+
+        /** @param value the longest time between two queries, >= minRefresh; default {@link #DEFAULT_MAX_REFRESH} */
+        public Builder maxRefresh(Duration value) {
+            this.maxRefresh = Check.positive("maxRefresh", value);
+            return this;
+        }
+
+        /** @param value the wait before asking again after a bad answer, > 0; default {@link #DEFAULT_RETRY_INTERVAL} */
+        public Builder retryInterval(Duration value) {
+            this.retryInterval = Check.positive("retryInterval", value);
+            return this;
+        }
+
+        /** @param value the longest wait for one answer, > 0 (millisecond resolution); default {@link #DEFAULT_QUERY_TIMEOUT} */
+        public Builder queryTimeout(Duration value) {
+            Check.positive("queryTimeout", value);
+            if (value.toMillis() < 1) {
+                throw new IllegalArgumentException("queryTimeout must be >= 1 ms, was " + value);
+            }
+            this.queryTimeout = value;
+            return this;
+        }
+
+        /** @param value whether a {@code host:port} target asks for A records (default true) */
+        public Builder ipv4(boolean value) {
+            this.ipv4 = value;
+            return this;
+        }
+
+        /** @param value whether a {@code host:port} target asks for AAAA records (default true) */
+        public Builder ipv6(boolean value) {
+            this.ipv6 = value;
+            return this;
+        }
+
+        /** @param value runs the queries; default: a daemon thread of the source's own */
+        public Builder scheduler(TaskScheduler value) {
+            if (value == null) {
+                throw new IllegalArgumentException("scheduler must not be null, was null");
+            }
+            this.scheduler = value;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if minRefresh > maxRefresh, or neither ipv4 nor ipv6 is asked */
+        public DnsFleetSource build() {
+            if (minRefresh.compareTo(maxRefresh) > 0) {
+                throw new IllegalArgumentException("minRefresh must be <= maxRefresh, was " + minRefresh + " > " + maxRefresh);
+            }
+            if (!ipv4 && !ipv6) {
+                throw new IllegalArgumentException("ipv4 and ipv6 must not both be false, were false");
+            }
+            return new DnsFleetSource(this);
+        }
+
+        private Builder copy() {
+            Builder copy = new Builder(target);
+            copy.nameServer = nameServer;
+            copy.scheme = scheme;
+            copy.minRefresh = minRefresh;
+            copy.maxRefresh = maxRefresh;
+            copy.retryInterval = retryInterval;
+            copy.queryTimeout = queryTimeout;
+            copy.ipv4 = ipv4;
+            copy.ipv6 = ipv6;
+            copy.scheduler = scheduler;
+            return copy;
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.github.agentlb.fleet;
+
+import io.github.agentlb.core.fleet.AgentSpec;
+import io.github.agentlb.core.fleet.FleetListener;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every source does with what it reads: hands a valid fleet to its listener when it differs
+ * from the last one, and otherwise keeps the last good fleet and says why in one WARN line (one
+ * per distinct reason, not one per read). A fleet is valid when it is not empty, its names are
+ * distinct and at least one agent is not draining: a balancer never ends up empty, or with only
+ * draining agents, by accident of a bad read.
+ *
+ * <p>Logs one INFO line per applied change (agents added, removed, drained, re-weighted).
+ * Thread-safe: every method is synchronized, and the listener is called under that lock, one
+ * fleet at a time. Public for the other source modules; not meant for users.
+ */
+public final class LastGoodFleet {
+
+    private final String source;
+    private final FleetListener listener;
+    private final Logger log;
+    private List<AgentSpec> fleet = List.of();
+    private String problem;
+
+    /**
+     * @param source   the source's {@link io.github.agentlb.core.fleet.FleetSource#describe()}, starting each log line
+     * @param listener told each new valid fleet
+     * @param logger   the class that logs (the source's)
+     */
+    public LastGoodFleet(String source, FleetListener listener, Class<?> logger) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.log = LoggerFactory.getLogger(logger);
+    }
+
+    /**
+     * Applies the first fleet a source read, on the caller's thread.
+     *
+     * @throws IllegalArgumentException naming the source and the reason if it is invalid or the
+     *                                  listener refuses it
+     */
+    public synchronized void first(List<AgentSpec> agents) {
+        String reason = check(agents);
+        if (reason != null) {
+            throw new IllegalArgumentException(source + ": " + reason);
+        }
+        try {
+            listener.fleetChanged(List.copyOf(agents));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": the fleet was refused: " + e.getMessage(), e);
+        }
+        fleet = List.copyOf(agents);
+        problem = null;
+        log.info("{}: fleet of {} agents: {}", source, agents.size(), names(agents));
+    }
+
+    /**
+     * Offers a fleet read later: hands it on if valid and changed, otherwise keeps the last one.
+     *
+     * @return false if it was invalid or the listener refused it (the caller may retry), true otherwise
+     */
+    public synchronized boolean offer(List<AgentSpec> agents) {
+        String reason = check(agents);
+        if (reason != null) {
+            reject(reason);
+            return false;
+        }
+        if (agents.equals(fleet)) {
+            if (problem != null) {
+                log.info("{}: read again without problem, fleet unchanged ({} agents)", source, fleet.size());
+                problem = null;
+            }
+            return true;
+        }
+        try {
+            listener.fleetChanged(List.copyOf(agents));
+        } catch (IllegalArgumentException e) {
+            reject("the fleet was refused: " + e.getMessage());
+            return false;
+        } catch (RuntimeException e) {
+            if (!("listener failed: " + e).equals(problem)) {
+                log.warn("{}: keeping the last good fleet of {} agents: the listener failed", source, fleet.size(), e);
+            }
+            problem = "listener failed: " + e;
+            return false;
+        }
+        String change = change(fleet, agents);
+        fleet = List.copyOf(agents);
+        problem = null;
+        log.info("{}: fleet of {} agents: {}", source, fleet.size(), change);
+        return true;
+    }
+
+    /** Keeps the last fleet; logs {@code reason} at WARN unless it is the reason already logged. */
+    public synchronized void reject(String reason) {
+        if (!reason.equals(problem)) {
+            log.warn("{}: keeping the last good fleet of {} agents: {}", source, fleet.size(), reason);
+        }
+        problem = reason;
+    }
+
+    /** @return the last fleet handed to the listener; empty before the first */
+    public synchronized List<AgentSpec> fleet() {
+        return fleet;
+    }
+
+    /** @return why the last read was not applied, or null if it was (or changed nothing) */
+    public synchronized String problem() {
+        return problem;
+    }
+
+    /** @return why {@code agents} is not a valid fleet, or null if it is */
+    public static String check(List<AgentSpec> agents) {
+        if (agents == null || agents.isEmpty()) {
+            return "no agents";
+        }
+        Set<String> names = new HashSet<>();
+        for (AgentSpec agent : agents) {
+            if (!names.add(agent.name())) {
+                return "duplicate name '" + agent.name() + "'";
+            }
+        }
+        if (agents.stream().allMatch(AgentSpec::draining)) {
+            return "no agent takes new requests (all " + agents.size() + " draining)";
+        }
+        return null;
+    }
+
+    private static String change(List<AgentSpec> before, List<AgentSpec> after) {
+        Map<String, AgentSpec> old = new HashMap<>();
+        before.forEach(a -> old.put(a.name(), a));
+        List<String> added = new ArrayList<>();
+        List<String> draining = new ArrayList<>();
+        List<String> changed = new ArrayList<>();
+        for (AgentSpec agent : after) {
+            AgentSpec was = old.remove(agent.name());
+            if (was == null) {
+                added.add(agent.name());
+            } else if (agent.draining() && !was.draining()) {
+                draining.add(agent.name());
+            } else if (!agent.equals(was)) {
+                changed.add(agent.name());
+            }
+        }
+        List<String> removed = before.stream().map(AgentSpec::name).filter(old::containsKey).toList();
+        StringBuilder text = new StringBuilder();
+        append(text, "added", added);
+        append(text, "removed", removed);
+        append(text, "draining", draining);
+        append(text, "changed", changed);
+        return text.length() == 0 ? "order changed" : text.toString();
+    }
+
+    private static void append(StringBuilder text, String what, List<String> names) {
+        if (!names.isEmpty()) {
+            text.append(text.length() == 0 ? "" : ", ").append(what).append(' ').append(names);
+        }
+    }
+
+    private static List<String> names(List<AgentSpec> agents) {
+        return agents.stream().map(AgentSpec::name).toList();
+    }
+}

@@ -1,0 +1,73 @@
+package io.github.agentlb.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.core.fleet.AgentSpec;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LastGoodFleetTest {
+
+    private static final AgentSpec A1 = AgentSpec.of("A1", URI.create("http://127.0.0.1:9001"));
+    private static final AgentSpec A2 = AgentSpec.of("A2", URI.create("http://127.0.0.1:9002"));
+    private static final AgentSpec A3 = AgentSpec.of("A3", URI.create("http://127.0.0.1:9003"));
+
+    private final List<List<AgentSpec>> told = new ArrayList<>();
+
+    @Test
+    void eachAppliedChangeIsOneInfoLineNamingWhatChanged() {
+        try (CapturedLog log = new CapturedLog(LastGoodFleetTest.class)) {
+            LastGoodFleet fleet = new LastGoodFleet("test:x", told::add, LastGoodFleetTest.class);
+            fleet.first(List.of(A1, A2));
+            assertThat(fleet.offer(List.of(A1, A2))).isTrue();
+            assertThat(fleet.offer(List.of(A1.withWeight(3), A2.withDraining(true), A3))).isTrue();
+            assertThat(fleet.offer(List.of(A3, A1.withWeight(3)))).isTrue();
+            assertThat(fleet.offer(List.of(A1.withWeight(3), A3))).isTrue();
+            assertThat(told).hasSize(4);
+            assertThat(log.at("INFO")).containsExactly(
+                    "INFO test:x: fleet of 2 agents: [A1, A2]",
+                    "INFO test:x: fleet of 3 agents: added [A3], draining [A2], changed [A1]",
+                    "INFO test:x: fleet of 2 agents: removed [A2]",
+                    "INFO test:x: fleet of 2 agents: order changed");
+        }
+    }
+
+    @Test
+    void anInvalidFleetIsRefusedAndTheReasonLoggedOnceUntilAGoodRead() {
+        try (CapturedLog log = new CapturedLog(LastGoodFleetTest.class)) {
+            LastGoodFleet fleet = new LastGoodFleet("test:x", told::add, LastGoodFleetTest.class);
+            fleet.first(List.of(A1));
+            assertThat(fleet.offer(List.of())).isFalse();
+            assertThat(fleet.offer(List.of())).isFalse();
+            assertThat(fleet.offer(List.of(A2, A2))).isFalse();
+            assertThat(fleet.offer(List.of(A2.withDraining(true)))).isFalse();
+            assertThat(fleet.offer(List.of(A1))).isTrue();
+            assertThat(fleet.offer(List.of())).isFalse();
+            assertThat(log.at("WARN")).containsExactly(
+                    "WARN test:x: keeping the last good fleet of 1 agents: no agents",
+                    "WARN test:x: keeping the last good fleet of 1 agents: duplicate name 'A2'",
+                    "WARN test:x: keeping the last good fleet of 1 agents: no agent takes new requests (all 1 draining)",
+                    "WARN test:x: keeping the last good fleet of 1 agents: no agents");
+            assertThat(told).containsExactly(List.of(A1));
+            assertThat(fleet.fleet()).containsExactly(A1);
+        }
+    }
+
+    @Test
+    void aListenerThatThrowsKeepsTheLastFleet() {
+        LastGoodFleet fleet = new LastGoodFleet("test:x", agents -> {
+            if (agents.size() > 1) {
+                throw new IllegalStateException("boom");
+            }
+        }, LastGoodFleetTest.class);
+        fleet.first(List.of(A1));
+        assertThat(fleet.offer(List.of(A1, A2))).isFalse();
+        assertThat(fleet.problem()).isEqualTo("listener failed: java.lang.IllegalStateException: boom");
+        assertThat(fleet.fleet()).containsExactly(A1);
+        assertThatThrownBy(() -> new LastGoodFleet("test:y", agents -> { }, LastGoodFleetTest.class).first(List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("test:y: no agents");
+    }
+}

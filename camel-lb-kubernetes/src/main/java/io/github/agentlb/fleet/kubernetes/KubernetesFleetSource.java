@@ -1,0 +1,271 @@
+package io.github.agentlb.fleet.kubernetes;
+
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.github.agentlb.core.Check;
+import io.github.agentlb.core.fleet.AgentSpec;
+import io.github.agentlb.core.fleet.FleetListener;
+import io.github.agentlb.core.fleet.FleetSource;
+import io.github.agentlb.fleet.LastGoodFleet;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+
+/**
+ * A Kubernetes service's EndpointSlices as a membership source: the slices labelled
+ * {@code kubernetes.io/service-name=<service>} in a namespace, watched by a fabric8 informer
+ * (list, then watch, re-listing after a lost watch). Mapping (ready, serving, terminating to
+ * agent, draining, absent; port; name; zone) in {@link EndpointSliceFleet}.
+ *
+ * <p>Bad input: a slice set without any ready endpoint (a service scaled to zero, all pods
+ * terminating, no slice yet, no slice with the configured port) is not applied: the balancer keeps
+ * its last fleet and one WARN line says why ({@code no ready endpoint (...)}). The balancer is
+ * never emptied by the source; scale a service to zero by removing the source. At start the same
+ * condition throws {@link IllegalArgumentException}, as does a failed or forbidden first list
+ * (RBAC: {@code list} and {@code watch} on {@code endpointslices.discovery.k8s.io}).
+ *
+ * <p>Thread-safety: the first read runs on the caller's thread, later ones on the informer's
+ * event thread, one at a time. The client is the caller's (not closed by {@link #close()}) when
+ * given, otherwise built from the environment (in-cluster service account or kubeconfig) at start
+ * and closed on close.
+ */
+public final class KubernetesFleetSource implements FleetSource {
+
+    /** The label EndpointSlices carry with their service's name. */
+    public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+    /** The longest wait for the first list at start by default: 30 s. */
+    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Set<String> ADDRESS_TYPES = Set.of("IPv4", "IPv6", "FQDN");
+
+    private final String namespace;
+    private final String service;
+    private final KubernetesClient givenClient;
+    private final Duration startTimeout;
+    private final EndpointSliceFleet mapping;
+    private final Object lock = new Object();
+    private KubernetesClient client;
+    private SharedIndexInformer<EndpointSlice> informer;
+    private LastGoodFleet fleet;
+    private boolean started;
+    private boolean closed;
+
+    private KubernetesFleetSource(Builder builder) {
+        this.namespace = builder.namespace;
+        this.service = builder.service;
+        this.givenClient = builder.client;
+        this.startTimeout = builder.startTimeout;
+        this.mapping = new EndpointSliceFleet(builder.scheme, builder.portName, builder.addressType);
+    }
+
+    /**
+     * @param namespace the service's namespace, a DNS label
+     * @param service   the service's name, a DNS label
+     * @throws IllegalArgumentException naming the field and value if either is not a DNS label
+     */
+    public static Builder builder(String namespace, String service) {
+        return new Builder(namespace, service);
+    }
+
+    @Override
+    public void start(FleetListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (lock) {
+            if (fleet != null || closed) {
+                throw new IllegalStateException(describe() + (closed ? " closed" : " already started"));
+            }
+            fleet = new LastGoodFleet(describe(), listener, KubernetesFleetSource.class);
+            client = givenClient != null ? givenClient : new KubernetesClientBuilder().build();
+        }
+        SharedIndexInformer<EndpointSlice> created = client.discovery().v1().endpointSlices().inNamespace(namespace)
+                .withLabel(SERVICE_NAME_LABEL, service).runnableInformer(0);
+        created.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(EndpointSlice slice) {
+                changed();
+            }
+
+            @Override
+            public void onUpdate(EndpointSlice before, EndpointSlice after) {
+                changed();
+            }
+
+            @Override
+            public void onDelete(EndpointSlice slice, boolean finalStateUnknown) {
+                changed();
+            }
+        });
+        try {
+            created.start().toCompletableFuture().get(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            stop(created);
+            throw new IllegalArgumentException(describe() + ": cannot list EndpointSlices: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            stop(created);
+            throw new IllegalArgumentException(describe() + ": no list of EndpointSlices within " + startTimeout, e);
+        } catch (InterruptedException e) {
+            stop(created);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(describe() + ": interrupted while starting", e);
+        }
+        synchronized (lock) {
+            informer = created;
+            EndpointSliceFleet.Result result = mapping.read(created.getStore().list());
+            try {
+                if (result.problem() != null) {
+                    throw new IllegalArgumentException(describe() + ": " + result.problem());
+                }
+                fleet.first(result.agents());
+            } catch (IllegalArgumentException e) {
+                stop(created);
+                throw e;
+            }
+            started = true;
+        }
+    }
+
+    /** Called on the informer's thread after its store changed; reads the whole store again. */
+    private void changed() {
+        synchronized (lock) {
+            if (!started || closed) {
+                return;
+            }
+            EndpointSliceFleet.Result result = mapping.read(informer.getStore().list());
+            if (result.problem() != null) {
+                fleet.reject(result.problem());
+            } else {
+                fleet.offer(result.agents());
+            }
+        }
+    }
+
+    private void stop(SharedIndexInformer<EndpointSlice> created) {
+        created.stop();
+        if (givenClient == null) {
+            client.close();
+        }
+        synchronized (lock) {
+            if (!started) {
+                // a failed start: the source may be started again
+                fleet = null;
+                informer = null;
+            }
+        }
+    }
+
+    /** @return {@code kubernetes:} namespace / service, e.g. {@code kubernetes:prod/agents} */
+    @Override
+    public String describe() {
+        return "kubernetes:" + namespace + "/" + service;
+    }
+
+    /** @return the last fleet handed to the listener; empty before start */
+    public List<AgentSpec> fleet() {
+        synchronized (lock) {
+            return fleet == null ? List.of() : fleet.fleet();
+        }
+    }
+
+    /** @return why the slices as they are now are not applied, or null when they are */
+    public String problem() {
+        synchronized (lock) {
+            return fleet == null ? null : fleet.problem();
+        }
+    }
+
+    @Override
+    public void close() {
+        SharedIndexInformer<EndpointSlice> running;
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            running = informer;
+        }
+        // outside the lock: the informer's thread may be waiting for it in changed()
+        if (running != null) {
+            stop(running);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    /** Builds a {@link KubernetesFleetSource}; each setter validates at once. Not thread-safe. */
+    public static final class Builder {
+        private final String namespace;
+        private final String service;
+        private KubernetesClient client;
+        private String portName;
+        private String scheme = "http";
+        private String addressType = "IPv4";
+        private Duration startTimeout = DEFAULT_START_TIMEOUT;
+
+        private Builder(String namespace, String service) {
+            this.namespace = label("namespace", namespace);
+            this.service = label("service", service);
+        }
+
+        private static String label(String field, String value) {
+            if (value == null || !DNS_LABEL.matcher(value).matches()) {
+                throw new IllegalArgumentException(field + " must be a DNS label (a-z, 0-9, '-', at most 63), was '" + value + "'");
+            }
+            return value;
+        }
+
+        /** @param value the client to use, kept open on close; default: one built from the environment */
+        public Builder client(KubernetesClient value) {
+            if (value == null) {
+                throw new IllegalArgumentException("client must not be null, was null");
+            }
+            this.client = value;
+            return this;
+        }
+
+        /** @param value the name of the agents' port in the slices; default: the slice's only port */
+        public Builder portName(String value) {
+            this.portName = Check.notBlank("portName", value);
+            return this;
+        }
+
+        /** @param value the agents' URL scheme, {@code http} (default) or {@code https} */
+        public Builder scheme(String value) {
+            if (!"http".equals(value) && !"https".equals(value)) {
+                throw new IllegalArgumentException("scheme must be http or https, was " + value);
+            }
+            this.scheme = value;
+            return this;
+        }
+
+        /** @param value the slices read: {@code IPv4} (default), {@code IPv6} or {@code FQDN} */
+        public Builder addressType(String value) {
+            if (!ADDRESS_TYPES.contains(value)) {
+                throw new IllegalArgumentException("addressType must be IPv4, IPv6 or FQDN, was " + value);
+            }
+            this.addressType = value;
+            return this;
+        }
+
+        /** @param value the longest wait for the first list at start, > 0; default {@link #DEFAULT_START_TIMEOUT} */
+        public Builder startTimeout(Duration value) {
+            this.startTimeout = Check.positive("startTimeout", value);
+            return this;
+        }
+
+        public KubernetesFleetSource build() {
+            return new KubernetesFleetSource(this);
+        }
+    }
+}
