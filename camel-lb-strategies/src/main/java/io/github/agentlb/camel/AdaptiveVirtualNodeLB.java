@@ -199,8 +199,12 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         Message answer = attempt.getMessage();
         Object cpu = answer.removeHeader(CPU_HEADER);
         Object memory = answer.removeHeader(MEMORY_HEADER);
-        if (outcome.isFailure()) {
+        if (outcome.isFailure() || outcome == AttemptOutcome.CANCELLED) {
             return;
+        }
+        if (outcome == AttemptOutcome.ERROR_ANSWER || outcome == AttemptOutcome.BUSY) {
+            // An agent that answers errors or asks to rest is as loaded as it gets: it never looks idle.
+            avn.report(agentId, 1.0, 1.0);
         }
         if (outcome == AttemptOutcome.SUCCESS && (cpu != null || memory != null)) {
             report(agentId, cpu, memory);

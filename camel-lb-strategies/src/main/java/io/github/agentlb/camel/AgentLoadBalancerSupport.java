@@ -507,6 +507,11 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         }
 
         @Override
+        public AnswerRules answerRules() {
+            return getAnswerRules();
+        }
+
+        @Override
         public long nanoTime() {
             return AgentLoadBalancerSupport.this.nanoTime();
         }

@@ -17,6 +17,8 @@ final class AgentSlot {
     final AtomicInteger inFlight = new AtomicInteger();
     /** Requests the strategy offered this agent while it ramped up, for the slow-start thinning. */
     final AtomicLong offered = new AtomicLong();
+    /** Until when the agent rests after a busy answer (the balancer's clock, ns); 0 when it does not. */
+    volatile long restUntil;
     /** Set once the child is no longer a member: the last request in flight then stops an owned child. */
     volatile boolean removed;
 

@@ -39,7 +39,18 @@ public enum AttemptOutcome {
      * ({@link AgentCallCancelledException}): says nothing about the agent, so it neither counts
      * toward ejection nor re-admits an ejected agent, and is never retried.
      */
-    CANCELLED;
+    CANCELLED,
+    /**
+     * The agent answered that it is busy (429, or 503 with {@code Retry-After}; {@link AnswerRules}):
+     * it rests until its {@code Retry-After} and the request goes to another agent when that is
+     * safe. Neither a success nor a failure for outlier ejection.
+     */
+    BUSY,
+    /**
+     * The agent answered with one of the error statuses ({@link AnswerRules#errorStatuses()}, 5xx):
+     * passed to the client, counted toward ejection by consecutive error answers, never retried.
+     */
+    ERROR_ANSWER;
 
     /** @return whether the agent failed ({@link #FAILED_BEFORE_SEND}, {@link #FAILED_AFTER_SEND}, {@link #ANSWER_TIMED_OUT}, {@link #FAILED_AFTER_FIRST_BYTE}) */
     public boolean isFailure() {

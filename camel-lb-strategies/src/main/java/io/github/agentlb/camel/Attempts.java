@@ -78,6 +78,10 @@ final class Attempts {
     private List<AgentFailure> failures = List.of();
     private Set<String> ejectedCandidates;
     private Set<String> heldBack;
+    /** The last busy answer of this exchange, if any: the client's answer when no agent is left. */
+    private Attempt lastBusy;
+    /** Whether a candidate was passed over because it rests after a busy answer. */
+    private boolean restingSkipped;
     /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
     @SuppressWarnings("unused")
     private volatile int completion;
@@ -192,10 +196,16 @@ final class Attempts {
     private String nextCandidate(boolean screen) {
         Iterator<String> candidates = selection.candidates();
         boolean warming = !state.warmingSince().isEmpty();
-        long now = warming ? balancer.nanoTime() : 0L;
+        boolean resting = balancer.anyResting();
+        long now = warming || resting ? balancer.nanoTime() : 0L;
         while (candidates.hasNext()) {
             String candidate = candidates.next();
-            if (state.slot(candidate) == null || state.draining().contains(candidate) || wasTried(candidate)) {
+            AgentSlot slot = state.slot(candidate);
+            if (slot == null || state.draining().contains(candidate) || wasTried(candidate)) {
+                continue;
+            }
+            if (resting && slot.restUntil != 0 && slot.restUntil - now > 0) {
+                restingSkipped = true;
                 continue;
             }
             if (screen && detector.admit(candidate) == Admission.EJECTED) {
@@ -277,12 +287,32 @@ final class Attempts {
         long elapsedNanos = done.elapsedNanos();
         Exception failure = attempt.getException();
         AttemptOutcome outcome = FailureClassifier.classify(failure);
+        int status = 0;
+        Object retryAfter = null;
+        if (outcome == AttemptOutcome.SUCCESS) {
+            status = AnswerRules.statusOf(attempt.getMessage());
+            retryAfter = attempt.getMessage().getHeader(AnswerRules.RETRY_AFTER);
+            outcome = state.answerRules.classify(status, retryAfter);
+        }
         try {
             balancer.attemptCompleted(agent, attempt, outcome, elapsedNanos);
         } catch (RuntimeException e) {
             LOG.debug("attemptCompleted failed for agent {}", agent, e);
         }
         balancer.listeners().attempt(balancer.strategyName(), agent, outcome, elapsedNanos);
+        if (outcome == AttemptOutcome.BUSY) {
+            busy(done, status, retryAfter, sync);
+            return;
+        }
+        if (outcome == AttemptOutcome.ERROR_ANSWER) {
+            Duration ejection = detector.onErrorAnswer(agent);
+            if (ejection != null) {
+                balancer.listeners().ejected(balancer.strategyName(),
+                        new AgentFailure(agent, "error answer " + status, outcome, null), ejection);
+            }
+            finish(agent, attempt, sync);
+            return;
+        }
         if (!outcome.isFailure()) {
             // A cancelled call says nothing of the agent: it neither re-admits nor ejects.
             if (outcome != AttemptOutcome.CANCELLED && detector.onSuccess(agent)) {
@@ -311,6 +341,54 @@ final class Attempts {
         }
     }
 
+    /**
+     * A busy answer: the agent rests, and the request goes to another agent when that is safe
+     * ({@link AnswerRules}); else, or when no agent is left, the client gets the busy answer with
+     * the shortest rest left among the agents as its {@code Retry-After}.
+     */
+    private void busy(Attempt done, int status, Object retryAfter, boolean sync) {
+        Duration rest = state.answerRules.restOf(retryAfter, balancer.epochMillis());
+        long until = balancer.nanoTime() + rest.toNanos();
+        done.slot().restUntil = until;
+        balancer.resting(until);
+        DecisionLog.busy(balancer.strategyName(), done.agent(), status, rest);
+        lastBusy = done;
+        if (failures.isEmpty()) {
+            failures = new ArrayList<>(2);
+        }
+        failures.add(new AgentFailure(done.agent(), "busy " + status, AttemptOutcome.BUSY, null));
+        if (balancer.isRunAllowed() && state.answerRules.busyMayFailOver(status, method(), policy)
+                && policy.allowsAnother(triedCount() - 1, balancer.nanoTime() - startNanos)) {
+            next(sync);
+        } else {
+            finishBusy(sync);
+        }
+    }
+
+    /** Ends the exchange with the last busy answer, its {@code Retry-After} the shortest rest left, whole seconds. */
+    private void finishBusy(boolean sync) {
+        Exchange answer = lastBusy.exchange();
+        answer.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(shortestRestSeconds()));
+        finish(lastBusy.agent(), answer, sync);
+    }
+
+    /** The shortest rest left among the serving agents that rest, in whole seconds rounded up, at least 1. */
+    private long shortestRestSeconds() {
+        long now = balancer.nanoTime();
+        long shortest = Long.MAX_VALUE;
+        for (String agent : state.agentIds()) {
+            AgentSlot slot = state.slot(agent);
+            long left = slot == null || slot.restUntil == 0 ? 0 : slot.restUntil - now;
+            if (left > 0) {
+                shortest = Math.min(shortest, left);
+            }
+        }
+        if (shortest == Long.MAX_VALUE) {
+            return 1;
+        }
+        return Math.max(1, (shortest + 999_999_999L) / 1_000_000_000L);
+    }
+
     private String method() {
         return exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
     }
@@ -330,6 +408,16 @@ final class Attempts {
     }
 
     private void giveUp(String why, boolean sync) {
+        if (lastBusy != null) {
+            finishBusy(sync);
+            return;
+        }
+        if (restingSkipped) {
+            exchange.setException(new AgentsBusyException("Every agent is busy: retry after "
+                    + shortestRestSeconds() + " s", exchange, shortestRestSeconds()));
+            done(sync);
+            return;
+        }
         Set<String> ejected = detector.ejected();
         String message;
         if (triedCount() == 0) {

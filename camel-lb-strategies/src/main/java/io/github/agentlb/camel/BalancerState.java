@@ -20,7 +20,7 @@ public final class BalancerState {
 
     static final BalancerState EMPTY = new BalancerState(0, List.of(), List.of(), Map.of(), Map.of(), Set.of(),
             Map.of(), exchange -> Selection.of(java.util.Collections.emptyIterator()), null, FailoverPolicy.DEFAULT,
-            SlowStart.DISABLED);
+            AnswerRules.DEFAULT, SlowStart.DISABLED);
 
     private final long generation;
     private final List<String> members;
@@ -32,11 +32,12 @@ public final class BalancerState {
     final Picker picker;
     final OutlierDetector detector;
     final FailoverPolicy policy;
+    final AnswerRules answerRules;
     final SlowStart slowStart;
 
     BalancerState(long generation, List<String> members, List<String> serving, Map<String, AgentSlot> slots,
             Map<String, Double> weights, Set<String> draining, Map<String, Long> warmingSince, Picker picker,
-            OutlierDetector detector, FailoverPolicy policy, SlowStart slowStart) {
+            OutlierDetector detector, FailoverPolicy policy, AnswerRules answerRules, SlowStart slowStart) {
         this.generation = generation;
         this.members = members;
         this.serving = serving;
@@ -47,6 +48,7 @@ public final class BalancerState {
         this.picker = picker;
         this.detector = detector;
         this.policy = policy;
+        this.answerRules = answerRules;
         this.slowStart = slowStart;
     }
 

@@ -46,6 +46,10 @@ final class DecisionLog {
                 ejectionTime.toMillis(), failure.reason());
     }
 
+    static void busy(String strategy, String agent, int status, Duration rest) {
+        HEALTH.info("strategy={} agent={} busy status={} rests={} ms", strategy, agent, status, rest.toMillis());
+    }
+
     static void readmitted(String strategy, String agent) {
         HEALTH.info("strategy={} agent={} re-admitted", strategy, agent);
     }

@@ -48,8 +48,11 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
 
     private final Settings<OutlierEjection.Builder> ejectionSettings = new Settings<>(this::isRunning);
     private volatile LongSupplier nanoClock = System::nanoTime;
+    private volatile LongSupplier epochClock = System::currentTimeMillis;
+    private final java.util.concurrent.atomic.AtomicLong restingUntil = new java.util.concurrent.atomic.AtomicLong();
     private volatile OutlierDetector detector = new OutlierDetector(OutlierEjection.ofDefaults(), this::nanoTime);
     private volatile FailoverPolicy failoverPolicy = FailoverPolicy.DEFAULT;
+    private volatile AnswerRules answerRules = AnswerRules.DEFAULT;
 
     /** The agent ids, in child order; an immutable snapshot. */
     public abstract List<String> agentIds();
@@ -123,6 +126,74 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
 
     public int getConsecutiveFailures() {
         return ejectionSettings.get("consecutiveFailures", getOutlierEjection().consecutiveFailures());
+    }
+
+    /**
+     * Error answers in a row that eject an agent ({@link OutlierEjection.Builder#consecutiveErrorAnswers}),
+     * default 5 as Envoy's {@code consecutive_5xx}, 0 for never; applied when the balancer starts.
+     */
+    public void setConsecutiveErrorAnswers(int consecutiveErrorAnswers) {
+        ejectionSettings.put("consecutiveErrorAnswers", consecutiveErrorAnswers,
+                b -> b.consecutiveErrorAnswers(consecutiveErrorAnswers));
+    }
+
+    public int getConsecutiveErrorAnswers() {
+        return ejectionSettings.get("consecutiveErrorAnswers", getOutlierEjection().consecutiveErrorAnswers());
+    }
+
+    /** @return how answers are classified ({@link AnswerRules#DEFAULT} unless set) */
+    public AnswerRules getAnswerRules() {
+        return answerRules;
+    }
+
+    /** Sets how answers are classified (busy, error answer); takes effect for the next exchange. */
+    public synchronized void setAnswerRules(AnswerRules answerRules) {
+        this.answerRules = Objects.requireNonNull(answerRules, "answerRules");
+        settingsChanged();
+    }
+
+    /**
+     * The HTTP statuses that are error answers, comma separated ({@code 500,502,503,504} by
+     * default; a 503 with {@code Retry-After} is busy instead).
+     *
+     * @throws IllegalArgumentException if one is not a status from 500 to 599
+     */
+    public void setErrorStatuses(String statuses) {
+        setAnswerRules(answerRules.withErrorStatuses(AnswerRules.parseStatuses("errorStatuses", statuses)));
+    }
+
+    public String getErrorStatuses() {
+        return AnswerRules.formatStatuses(answerRules.errorStatuses());
+    }
+
+    /** How long a busy agent rests when its answer has no usable {@code Retry-After}, default 1 s. */
+    public void setDefaultRest(Duration defaultRest) {
+        setAnswerRules(answerRules.withDefaultRest(defaultRest));
+    }
+
+    public Duration getDefaultRest() {
+        return answerRules.defaultRest();
+    }
+
+    /** The longest rest a {@code Retry-After} can ask for, default 60 s. */
+    public void setMaxRest(Duration maxRest) {
+        setAnswerRules(answerRules.withMaxRest(maxRest));
+    }
+
+    public Duration getMaxRest() {
+        return answerRules.maxRest();
+    }
+
+    /**
+     * Whether an agent's 503 with {@code Retry-After} means the request was not processed, so a
+     * non-idempotent request may go to another agent (default false: only idempotent ones).
+     */
+    public void setBusy503Unprocessed(boolean unprocessed) {
+        setAnswerRules(answerRules.withBusy503Unprocessed(unprocessed));
+    }
+
+    public boolean isBusy503Unprocessed() {
+        return answerRules.busy503Unprocessed();
     }
 
     /** The first ejection's length, default 10 s ({@code 10s} or {@code PT10S} in YAML); applied at start. */
@@ -226,6 +297,34 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
 
     long nanoTime() {
         return nanoClock.getAsLong();
+    }
+
+    /** Wall-clock time, ms since the epoch, for {@code Retry-After} dates; replaceable for tests. */
+    long epochMillis() {
+        return epochClock.getAsLong();
+    }
+
+    /** Replaces the wall clock read for {@code Retry-After} dates; for tests. */
+    void useEpochClock(LongSupplier clock) {
+        this.epochClock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Notes that an agent rests until {@code untilNanos}, so requests look at rests until then. */
+    void resting(long untilNanos) {
+        restingUntil.accumulateAndGet(untilNanos, (a, b) -> a == 0 || b - a > 0 ? b : a);
+    }
+
+    /** Whether some agent may be resting: one volatile read while none does. */
+    boolean anyResting() {
+        long until = restingUntil.get();
+        if (until == 0) {
+            return false;
+        }
+        if (until - nanoTime() <= 0) {
+            restingUntil.compareAndSet(until, 0);
+            return false;
+        }
+        return true;
     }
 
     OutlierDetector detector() {

@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  *       round-robin. The thread comes from Camel's {@link ExecutorServiceManager} (named
  *       {@code agentlb-pid-<route id>} in Camel's thread name pattern, tracked, shut down with
  *       the route): {@link #doStart()} takes it, {@link #doStop()} returns it.</li>
- *   <li>A failed attempt counts as a report of {@link PidWeightsConfig#failureUtilization()}
- *       (default 2.0, more than a saturated agent), so a dead or failing agent's weight falls
+ *   <li>A failed attempt, an error answer and a busy answer count as a report of
+ *       {@link PidWeightsConfig#failureUtilization()} (default 2.0, more than a saturated agent), so a dead or failing agent's weight falls
  *       toward the floor instead of looking idle (the error penalty of gRPC's weighted
  *       round-robin). Reports are read only from an agent's own successful answer: the header is
  *       removed from each attempt before it is sent.</li>
@@ -191,7 +191,7 @@ public class PidWeightedLB extends PidWeightedSettings {
         PidWeights current = core;
         current.requestFinished(agentId, elapsedNanos);
         Object header = attempt.getMessage().removeHeader(UTILIZATION_HEADER);
-        if (outcome.isFailure()) {
+        if (outcome.isFailure() || outcome == AttemptOutcome.ERROR_ANSWER || outcome == AttemptOutcome.BUSY) {
             double penalty = current.config().failureUtilization();
             if (penalty > 0) {
                 current.report(agentId, penalty);

@@ -46,6 +46,8 @@ final class StateWriter {
 
         FailoverPolicy policy();
 
+        AnswerRules answerRules();
+
         long nanoTime();
 
         boolean started();
@@ -345,7 +347,7 @@ final class StateWriter {
         List<String> servingBefore = state.agentIds();
         state = new BalancerState(++generation, members, serving, Map.copyOf(slotsById),
                 Collections.unmodifiableMap(allWeights), Collections.unmodifiableSet(new TreeSet<>(draining)),
-                Map.copyOf(warmingSince), picker, owner.detector(), owner.policy(), slowStart);
+                Map.copyOf(warmingSince), picker, owner.detector(), owner.policy(), owner.answerRules(), slowStart);
         if (!serving.equals(servingBefore)) {
             owner.membersChanged(serving);
         }

@@ -119,6 +119,9 @@ public final class OutlierDetector {
         if (h == null) {
             return false;
         }
+        if (h.consecutiveErrorAnswers.get() != 0) {
+            h.consecutiveErrorAnswers.set(0);
+        }
         if (h.state == HEALTHY) {
             if (h.consecutiveFailures.get() != 0) {
                 h.consecutiveFailures.set(0);
@@ -171,6 +174,40 @@ public final class OutlierDetector {
         }
     }
 
+    /**
+     * Records an error answer from {@code agentId} (alive, but answering a 5xx of the balancer's
+     * error statuses): {@link OutlierEjection#consecutiveErrorAnswers()} in a row eject it, as
+     * Envoy's {@code consecutive_5xx}; one on trial ejects it again. Does not re-admit.
+     *
+     * @return the ejection time if this ejected the agent, else null
+     */
+    public Duration onErrorAnswer(String agentId) {
+        AgentHealth h = agents.get(agentId);
+        int threshold = config.consecutiveErrorAnswers();
+        if (h == null || !config.isEnabled() || threshold == 0) {
+            return null;
+        }
+        h.lastFailure = nanoClock.getAsLong();
+        if (h.state == HEALTHY && h.consecutiveErrorAnswers.incrementAndGet() < threshold) {
+            return null;
+        }
+        synchronized (this) {
+            if (agents.get(agentId) != h) {
+                return null;
+            }
+            long now = nanoClock.getAsLong();
+            if (h.state == ON_TRIAL) {
+                return eject(h, now);
+            }
+            if (h.state == HEALTHY && h.consecutiveErrorAnswers.get() >= threshold
+                    && ejectedCount < config.maxEjected(agents.size())) {
+                ejectedCount++;
+                return eject(h, now);
+            }
+            return null;
+        }
+    }
+
     private Duration eject(AgentHealth h, long now) {
         long base = config.baseEjectionTime().toNanos();
         if (h.level > 0 && h.healthySince != Long.MIN_VALUE && h.state == HEALTHY) {
@@ -185,6 +222,7 @@ public final class OutlierDetector {
         h.ejectedUntil = now + nanos;
         h.state = EJECTED; // after ejectedUntil: the volatile write publishes it to hasAgentToTry
         h.consecutiveFailures.set(0);
+        h.consecutiveErrorAnswers.set(0);
         return Duration.ofNanos(nanos);
     }
 
@@ -244,6 +282,7 @@ public final class OutlierDetector {
 
     private static final class AgentHealth {
         final AtomicInteger consecutiveFailures = new AtomicInteger();
+        final AtomicInteger consecutiveErrorAnswers = new AtomicInteger();
         volatile int state = HEALTHY;
         /** The clock's time of the last failure reported, ns; read without the monitor. */
         volatile long lastFailure;

@@ -21,6 +21,10 @@ import java.util.Objects;
  *       the same agent doubles it, up to {@link #maxEjectionTime()}. Default 10 s (nginx's
  *       {@code fail_timeout}) and 300 s (Envoy's {@code max_ejection_time}). Every
  *       {@code baseEjectionTime} an agent stays healthy forgets one doubling, as Envoy does.</li>
+ *   <li>{@link #consecutiveErrorAnswers()}: an agent that answers this many error answers in a
+ *       row (a 5xx of the balancer's error statuses, while it accepts connections: a gray
+ *       failure) is ejected too. Default 5, as Envoy's {@code consecutive_5xx}; 0 turns it off.
+ *       Counted apart from failures to answer; any other answer resets it.</li>
  *   <li>{@link #maxEjectedShare()}: at most {@code floor(share x agents)} agents are ejected at
  *       once, and never the last one: fraction 0..1, default 1.0 (all but one).</li>
  * </ul>
@@ -35,6 +39,8 @@ public final class OutlierEjection {
 
     /** Default consecutive failures that eject an agent: 1, as nginx's {@code max_fails}. */
     public static final int DEFAULT_CONSECUTIVE_FAILURES = 1;
+    /** Default consecutive error answers that eject an agent: 5, as Envoy's {@code consecutive_5xx}. */
+    public static final int DEFAULT_CONSECUTIVE_ERROR_ANSWERS = 5;
     /** Default first ejection time: 10 s, as nginx's {@code fail_timeout}. */
     public static final Duration DEFAULT_BASE_EJECTION_TIME = Duration.ofSeconds(10);
     /** Default longest ejection time: 300 s, as Envoy's {@code max_ejection_time}. */
@@ -46,12 +52,14 @@ public final class OutlierEjection {
     private static final OutlierEjection DISABLED = custom().maxEjectedShare(0).build();
 
     private final int consecutiveFailures;
+    private final int consecutiveErrorAnswers;
     private final Duration baseEjectionTime;
     private final Duration maxEjectionTime;
     private final double maxEjectedShare;
 
     private OutlierEjection(Builder b) {
         this.consecutiveFailures = b.consecutiveFailures;
+        this.consecutiveErrorAnswers = b.consecutiveErrorAnswers;
         this.baseEjectionTime = b.baseEjectionTime;
         this.maxEjectionTime = b.maxEjectionTime;
         this.maxEjectedShare = b.maxEjectedShare;
@@ -82,6 +90,11 @@ public final class OutlierEjection {
         return consecutiveFailures;
     }
 
+    /** @return error answers in a row that eject an agent; 0 when error answers never eject */
+    public int consecutiveErrorAnswers() {
+        return consecutiveErrorAnswers;
+    }
+
     /** @return the first ejection's length, > 0 */
     public Duration baseEjectionTime() {
         return baseEjectionTime;
@@ -107,25 +120,28 @@ public final class OutlierEjection {
 
     /** @return a builder holding this configuration */
     public Builder toBuilder() {
-        return custom().consecutiveFailures(consecutiveFailures).baseEjectionTime(baseEjectionTime)
+        return custom().consecutiveFailures(consecutiveFailures).consecutiveErrorAnswers(consecutiveErrorAnswers)
+                .baseEjectionTime(baseEjectionTime)
                 .maxEjectionTime(maxEjectionTime).maxEjectedShare(maxEjectedShare);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof OutlierEjection other && consecutiveFailures == other.consecutiveFailures
+                && consecutiveErrorAnswers == other.consecutiveErrorAnswers
                 && baseEjectionTime.equals(other.baseEjectionTime) && maxEjectionTime.equals(other.maxEjectionTime)
                 && Double.compare(maxEjectedShare, other.maxEjectedShare) == 0;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(consecutiveFailures, baseEjectionTime, maxEjectionTime, maxEjectedShare);
+        return Objects.hash(consecutiveFailures, consecutiveErrorAnswers, baseEjectionTime, maxEjectionTime, maxEjectedShare);
     }
 
     @Override
     public String toString() {
-        return "OutlierEjection[consecutiveFailures=" + consecutiveFailures + ", baseEjectionTime="
+        return "OutlierEjection[consecutiveFailures=" + consecutiveFailures + ", consecutiveErrorAnswers="
+                + consecutiveErrorAnswers + ", baseEjectionTime="
                 + baseEjectionTime + ", maxEjectionTime=" + maxEjectionTime + ", maxEjectedShare="
                 + maxEjectedShare + "]";
     }
@@ -133,6 +149,7 @@ public final class OutlierEjection {
     /** Builds an {@link OutlierEjection}; each setter validates at once. Not thread-safe. */
     public static final class Builder {
         private int consecutiveFailures = DEFAULT_CONSECUTIVE_FAILURES;
+        private int consecutiveErrorAnswers = DEFAULT_CONSECUTIVE_ERROR_ANSWERS;
         private Duration baseEjectionTime = DEFAULT_BASE_EJECTION_TIME;
         private Duration maxEjectionTime = DEFAULT_MAX_EJECTION_TIME;
         private double maxEjectedShare = DEFAULT_MAX_EJECTED_SHARE;
@@ -143,6 +160,12 @@ public final class OutlierEjection {
         /** @throws IllegalArgumentException if {@code consecutiveFailures < 1} */
         public Builder consecutiveFailures(int consecutiveFailures) {
             this.consecutiveFailures = Check.atLeast("consecutiveFailures", consecutiveFailures, 1);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if {@code consecutiveErrorAnswers < 0} (0 turns it off) */
+        public Builder consecutiveErrorAnswers(int consecutiveErrorAnswers) {
+            this.consecutiveErrorAnswers = Check.atLeast("consecutiveErrorAnswers", consecutiveErrorAnswers, 0);
             return this;
         }
 

@@ -1,0 +1,157 @@
+package io.github.agentlb.camel;
+
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+
+/**
+ * How the balancer reads an agent's answer, in one place. Immutable and thread-safe.
+ * <ul>
+ *   <li><b>busy</b> ({@link AttemptOutcome#BUSY}): 429, and 503 with a {@code Retry-After}. The
+ *       agent asked to rest: it gets no request until its {@code Retry-After} (delta-seconds or an
+ *       HTTP-date, RFC 9110 section 10.2.3), capped at {@link #maxRest()}, or {@link #defaultRest()}
+ *       when the header is missing or garbled. The request goes to another agent: after a 429
+ *       always (the request was not processed, RFC 6585), after a 503 only an idempotent one
+ *       unless {@link #busy503Unprocessed()}. When every agent is busy the client gets the last
+ *       busy answer with the shortest rest left as its {@code Retry-After}.</li>
+ *   <li><b>error answer</b> ({@link AttemptOutcome#ERROR_ANSWER}): a status of
+ *       {@link #errorStatuses()} (500, 502, 503, 504 by default) otherwise. Passed to the client;
+ *       counts toward ejection by consecutive error answers; {@code pid} and {@code avn} count it
+ *       as load, so an agent that fails fast never looks idle.</li>
+ *   <li><b>success</b>: any other answer, 4xx included: a client error is never the agent's fault.</li>
+ * </ul>
+ *
+ * @param errorStatuses      HTTP statuses from 500 to 599 that are error answers
+ * @param defaultRest        the rest of a busy agent without a usable {@code Retry-After}, > 0
+ * @param maxRest            the longest rest a {@code Retry-After} can ask for, >= defaultRest
+ * @param busy503Unprocessed whether a busy 503 means the request was not processed (any method may go elsewhere)
+ */
+public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Duration maxRest, boolean busy503Unprocessed) {
+
+    /** 500, 502, 503 and 504 are error answers; rest 1 s by default, 60 s at most; a busy 503 may have been processed. */
+    public static final AnswerRules DEFAULT = new AnswerRules(Set.of(500, 502, 503, 504), Duration.ofSeconds(1),
+            Duration.ofSeconds(60), false);
+    /** The header a busy agent says how long to rest in. */
+    public static final String RETRY_AFTER = "Retry-After";
+
+    /** @throws IllegalArgumentException naming the field and value when one is out of range */
+    public AnswerRules {
+        Objects.requireNonNull(errorStatuses, "errorStatuses");
+        for (Integer status : errorStatuses) {
+            if (status == null || status < 500 || status > 599) {
+                throw new IllegalArgumentException("errorStatuses must be statuses from 500 to 599, was " + errorStatuses);
+            }
+        }
+        errorStatuses = Set.copyOf(errorStatuses);
+        if (defaultRest == null || defaultRest.isNegative() || defaultRest.isZero()) {
+            throw new IllegalArgumentException("defaultRest must be > 0, was " + defaultRest);
+        }
+        if (maxRest == null || maxRest.compareTo(defaultRest) < 0) {
+            throw new IllegalArgumentException("maxRest must be >= defaultRest (" + defaultRest + "), was " + maxRest);
+        }
+    }
+
+    public AnswerRules withErrorStatuses(Set<Integer> value) {
+        return new AnswerRules(value, defaultRest, maxRest, busy503Unprocessed);
+    }
+
+    public AnswerRules withDefaultRest(Duration value) {
+        return new AnswerRules(errorStatuses, value, maxRest, busy503Unprocessed);
+    }
+
+    public AnswerRules withMaxRest(Duration value) {
+        return new AnswerRules(errorStatuses, defaultRest, value, busy503Unprocessed);
+    }
+
+    public AnswerRules withBusy503Unprocessed(boolean value) {
+        return new AnswerRules(errorStatuses, defaultRest, maxRest, value);
+    }
+
+    /** The HTTP status of an answer, or 0 when it has none (not an HTTP answer). */
+    static int statusOf(Message answer) {
+        Object code = answer.getHeader(Exchange.HTTP_RESPONSE_CODE);
+        if (code instanceof Number number) {
+            return number.intValue();
+        }
+        try {
+            return code == null ? 0 : Integer.parseInt(code.toString().trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** The class of an answer (not an exception): {@link AttemptOutcome#BUSY}, {@code ERROR_ANSWER} or {@code SUCCESS}. */
+    AttemptOutcome classify(int status, Object retryAfter) {
+        if (status == 429 || status == 503 && retryAfter != null) {
+            return AttemptOutcome.BUSY;
+        }
+        return errorStatuses.contains(status) ? AttemptOutcome.ERROR_ANSWER : AttemptOutcome.SUCCESS;
+    }
+
+    /** Whether the request of a busy answer with {@code status} may go to another agent. */
+    boolean busyMayFailOver(int status, String method, FailoverPolicy policy) {
+        return status == 429 || busy503Unprocessed || policy.mayFailOver(AttemptOutcome.FAILED_AFTER_SEND, method);
+    }
+
+    /**
+     * How long a busy agent rests: its {@code Retry-After} in delta-seconds or as an HTTP-date
+     * (against {@code nowEpochMillis}), at most {@link #maxRest()}; {@link #defaultRest()} when
+     * missing, garbled or not in the future.
+     */
+    Duration restOf(Object retryAfter, long nowEpochMillis) {
+        if (retryAfter == null) {
+            return defaultRest;
+        }
+        String text = retryAfter.toString().trim();
+        long millis;
+        try {
+            long seconds = Long.parseLong(text);
+            millis = seconds > maxRest.toSeconds() ? maxRest.toMillis() : seconds * 1000;
+        } catch (NumberFormatException notSeconds) {
+            try {
+                millis = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli()
+                        - nowEpochMillis;
+            } catch (DateTimeParseException garbled) {
+                return defaultRest;
+            }
+        }
+        if (millis <= 0) {
+            return defaultRest;
+        }
+        return Duration.ofMillis(Math.min(millis, maxRest.toMillis()));
+    }
+
+    /** Parses {@code 500,502} into statuses, naming {@code field} when one is not a number. */
+    static Set<Integer> parseStatuses(String field, String text) {
+        Set<Integer> statuses = new TreeSet<>();
+        for (String part : Objects.requireNonNull(text, field).split(",", -1)) {
+            if (part.isBlank()) {
+                continue;
+            }
+            try {
+                statuses.add(Integer.parseInt(part.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(field + " must be HTTP statuses separated by commas, was '" + text + "'");
+            }
+        }
+        return statuses;
+    }
+
+    static String formatStatuses(Set<Integer> statuses) {
+        return new TreeSet<>(statuses).stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "AnswerRules[errorStatuses=%s, defaultRest=%s, maxRest=%s, busy503Unprocessed=%s]",
+                formatStatuses(errorStatuses), defaultRest, maxRest, busy503Unprocessed);
+    }
+}

@@ -1,0 +1,221 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.Check;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.Exchange;
+import org.apache.camel.api.management.ManagedAttribute;
+
+/**
+ * Least request with the power of two choices, as Envoy's, gRPC's and Istio's default: for each
+ * exchange two distinct agents are drawn at random and the one with fewer requests in flight
+ * takes it (Mitzenmacher, "The Power of Two Choices in Randomized Load Balancing", 2001). Needs
+ * nothing from the agents and follows their load: a slow agent holds its requests longer and so
+ * gets fewer new ones.
+ *
+ * <ul>
+ *   <li>Static weights ({@link #setAgentWeight}) as Envoy's active request bias: an agent's
+ *       effective weight is {@code weight / (inFlight + 1)^bias} and the higher one wins
+ *       ({@link #setActiveRequestBias}, default 1.0; 0 makes it weighted random). Ties go to the
+ *       first draw.</li>
+ *   <li>In flight counts each attempt from its send to the end of its answer (a streamed answer
+ *       until its last byte), per agent and per balancer instance.</li>
+ *   <li>Failover: the other choice, then every agent by fewest requests in flight; ejected,
+ *       resting, draining and ramping agents are handled by the balancer as for every strategy.</li>
+ *   <li>The draws come from a seeded generator (SplitMix64 over a counter), so one caller's
+ *       sequence of decisions is the same on every run ({@link #setSeed}).</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * from("platform-http:/process")
+ *     .loadBalance(new LeastRequestLB())
+ *         .to("http://localhost:8081").to("http://localhost:8082").to("http://localhost:8083");
+ * }</pre>
+ *
+ * <p>Thread-safe; O(1) and lock-free per exchange (two draws, two counter reads).
+ */
+public class LeastRequestLB extends AgentLoadBalancerSupport {
+
+    /** The seed of the draws by default. */
+    public static final long DEFAULT_SEED = 0x5DEECE66DL;
+    /** Envoy's default active request bias: 1.0. */
+    public static final double DEFAULT_ACTIVE_REQUEST_BIAS = 1.0;
+
+    private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+    private final AtomicLong draws = new AtomicLong();
+    private volatile long seed = DEFAULT_SEED;
+    private volatile double activeRequestBias = DEFAULT_ACTIVE_REQUEST_BIAS;
+
+    @Override
+    public String strategyName() {
+        return "lr";
+    }
+
+    /** The seed of the draws; takes effect at once and restarts the sequence. */
+    public void setSeed(long seed) {
+        this.seed = seed;
+        draws.set(0);
+    }
+
+    public long getSeed() {
+        return seed;
+    }
+
+    /**
+     * How strongly requests in flight weigh against static weights, finite and >= 0 (Envoy's
+     * {@code active_request_bias}); takes effect at once.
+     *
+     * @throws IllegalArgumentException if negative or not finite
+     */
+    public void setActiveRequestBias(double bias) {
+        this.activeRequestBias = Check.finiteNonNegative("activeRequestBias", bias);
+        settingsChanged();
+    }
+
+    public double getActiveRequestBias() {
+        return activeRequestBias;
+    }
+
+    /** Agent id to its requests in flight now, sorted by id; for JMX and metrics. */
+    @ManagedAttribute(description = "Agent id to its requests in flight through this balancer")
+    public Map<String, Integer> getInFlight() {
+        Map<String, Integer> now = new java.util.TreeMap<>();
+        for (String agent : agentIds()) {
+            AtomicInteger count = inFlight.get(agent);
+            now.put(agent, count == null ? 0 : count.get());
+        }
+        return now;
+    }
+
+    @Override
+    public Map<String, Map<String, Double>> agentMetrics() {
+        Map<String, Double> values = new java.util.TreeMap<>();
+        getInFlight().forEach((agent, count) -> values.put(agent, count.doubleValue()));
+        return Map.of("in.flight", values);
+    }
+
+    @Override
+    protected Picker newPicker(List<String> agentIds, Map<String, Double> weights) {
+        int n = agentIds.size();
+        if (n == 0) {
+            return exchange -> Selection.of(Collections.emptyIterator());
+        }
+        String[] ids = agentIds.toArray(new String[0]);
+        AtomicInteger[] counts = new AtomicInteger[n];
+        double[] w = new double[n];
+        boolean weighted = false;
+        for (int i = 0; i < n; i++) {
+            counts[i] = inFlight.computeIfAbsent(ids[i], id -> new AtomicInteger());
+            w[i] = weights.getOrDefault(ids[i], 1.0);
+            weighted |= w[i] != 1.0;
+        }
+        double bias = activeRequestBias;
+        boolean plain = !weighted && bias == 1.0;
+        return exchange -> {
+            if (n == 1) {
+                return Selection.of(List.of(ids[0]).iterator());
+            }
+            long random = mix(seed + draws.getAndIncrement() * 0x9E3779B97F4A7C15L);
+            int first = (int) Long.remainderUnsigned(random, n);
+            int second = (first + 1 + (int) Long.remainderUnsigned(random >>> 32, n - 1)) % n;
+            boolean secondWins = plain ? counts[second].get() < counts[first].get()
+                    : score(w[second], counts[second].get(), bias) > score(w[first], counts[first].get(), bias);
+            int chosen = secondWins ? second : first;
+            int other = secondWins ? first : second;
+            return Selection.of(new Choices(ids, counts, chosen, other));
+        };
+    }
+
+    private static double score(double weight, int active, double bias) {
+        return bias == 0 ? weight : weight / Math.pow(active + 1.0, bias);
+    }
+
+    /** MurmurHash3's {@code fmix64}: SplitMix64's output step. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+        z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+        return z ^ (z >>> 33);
+    }
+
+    @Override
+    protected void attemptStarted(String agentId, Exchange attempt) {
+        AtomicInteger count = inFlight.get(agentId);
+        if (count != null) {
+            count.incrementAndGet();
+        }
+    }
+
+    @Override
+    protected void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos) {
+        AtomicInteger count = inFlight.get(agentId);
+        if (count != null) {
+            count.decrementAndGet();
+        }
+    }
+
+    /** Counters of agents that left are dropped with them. */
+    @Override
+    protected void agentsChanged(List<String> agentIds) {
+        inFlight.keySet().retainAll(agentIds);
+    }
+
+    /** The chosen agent, the other choice, then the rest by fewest in flight (sorted only when reached). */
+    private static final class Choices implements Iterator<String> {
+        private final String[] ids;
+        private final AtomicInteger[] counts;
+        private final int chosen;
+        private final int other;
+        private int step;
+        private Iterator<String> rest;
+
+        Choices(String[] ids, AtomicInteger[] counts, int chosen, int other) {
+            this.ids = ids;
+            this.counts = counts;
+            this.chosen = chosen;
+            this.other = other;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return step < 2 || rest().hasNext();
+        }
+
+        @Override
+        public String next() {
+            if (step == 0) {
+                step++;
+                return ids[chosen];
+            }
+            if (step == 1) {
+                step++;
+                return ids[other];
+            }
+            if (!rest().hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return rest.next();
+        }
+
+        private Iterator<String> rest() {
+            if (rest == null) {
+                List<Integer> order = new ArrayList<>();
+                for (int i = 0; i < ids.length; i++) {
+                    if (i != chosen && i != other) {
+                        order.add(i);
+                    }
+                }
+                order.sort(Comparator.comparingInt(i -> counts[i].get()));
+                rest = order.stream().map(i -> ids[i]).iterator();
+            }
+            return rest;
+        }
+    }
+}

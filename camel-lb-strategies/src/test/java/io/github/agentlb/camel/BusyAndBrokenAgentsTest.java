@@ -1,0 +1,212 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Agents that answer badly: rate-limited (429 with Retry-After), gray failures (500 at once),
+ * every agent busy. Time is the test's clock: each request advances it.
+ */
+class BusyAndBrokenAgentsTest {
+
+    private static CamelContext context;
+    private final AtomicLong clock = new AtomicLong(0);
+
+    /** An agent whose answer status (and Retry-After, or null) depends on the test clock. */
+    private final class StatusAgent extends AsyncProcessorSupport {
+        final String name;
+        final LongFunction<int[]> answer;
+        final List<Long> requests = new ArrayList<>();
+
+        /** @param answer clock ns to {status, retryAfterSeconds or -1} */
+        StatusAgent(String name, LongFunction<int[]> answer) {
+            this.name = name;
+            this.answer = answer;
+        }
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            long now = clock.get();
+            requests.add(now);
+            int[] a = answer.apply(now);
+            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, a[0]);
+            if (a[1] >= 0) {
+                exchange.getMessage().setHeader("Retry-After", Integer.toString(a[1]));
+            }
+            exchange.getMessage().setBody(name + " " + a[0]);
+            callback.done(true);
+            return true;
+        }
+    }
+
+    private static int[] ok(long now) {
+        return new int[] {200, -1};
+    }
+
+    @BeforeAll
+    static void startContext() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterAll
+    static void stopContext() {
+        context.stop();
+    }
+
+    private <T extends AgentLoadBalancerSupport> T started(T balancer, StatusAgent... agents) {
+        balancer.setCamelContext(context);
+        balancer.useNanoClock(clock::get);
+        for (StatusAgent agent : agents) {
+            balancer.addAgent(agent.name, agent, 1.0);
+        }
+        balancer.start();
+        return balancer;
+    }
+
+    private static Exchange get(AgentLoadBalancerSupport balancer, String userId) {
+        Exchange exchange = new DefaultExchange(context);
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+        exchange.getIn().setHeader("user_id", userId);
+        balancer.process(exchange, sync -> { });
+        return exchange;
+    }
+
+    private static int status(Exchange exchange) {
+        return exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE, Integer.class);
+    }
+
+    @Test
+    void aRateLimitedAgentRestsForItsRetryAfterAndItsClientsGoElsewhere() {
+        long threeSeconds = Duration.ofSeconds(3).toNanos();
+        StatusAgent a1 = new StatusAgent("A1", now -> now < threeSeconds ? new int[] {429, 2} : ok(now));
+        StatusAgent a2 = new StatusAgent("A2", BusyAndBrokenAgentsTest::ok);
+        StatusAgent a3 = new StatusAgent("A3", BusyAndBrokenAgentsTest::ok);
+        RoundRobinLB rr = started(new RoundRobinLB(), a1, a2, a3);
+        int clients429 = 0;
+        for (int i = 0; i < 30; i++) { // 10 per second for 3 s
+            clients429 += status(get(rr, "u" + i)) == 429 ? 1 : 0;
+            clock.addAndGet(Duration.ofMillis(100).toNanos());
+        }
+        assertThat(clients429).isZero();
+        // A1 asked at 0 s (rest until 2 s) and at 2 s (rest until 4 s): two requests in its 3 s of 429s.
+        assertThat(a1.requests.stream().filter(t -> t < threeSeconds).toList())
+                .containsExactly(0L, Duration.ofSeconds(2).toNanos());
+    }
+
+    @Test
+    void whenEveryAgentIsBusyTheClientGets429WithTheShortestRetryAfter() {
+        StatusAgent a1 = new StatusAgent("A1", now -> new int[] {429, 2});
+        StatusAgent a2 = new StatusAgent("A2", now -> new int[] {429, 2});
+        StatusAgent a3 = new StatusAgent("A3", now -> new int[] {429, 5});
+        RoundRobinLB rr = started(new RoundRobinLB(), a1, a2, a3);
+        Exchange first = get(rr, "u1");
+        assertThat(status(first)).isEqualTo(429);
+        assertThat(first.getMessage().getHeader("Retry-After")).isEqualTo("2");
+        assertThat(a1.requests.size() + a2.requests.size() + a3.requests.size()).as("each asked once").isEqualTo(3);
+
+        // Half a second later every agent still rests: nobody is asked, the client waits 2 s less 0.5 s, rounded up.
+        clock.addAndGet(Duration.ofMillis(500).toNanos());
+        Exchange second = get(rr, "u2");
+        assertThat(second.getException()).isInstanceOf(AgentsBusyException.class);
+        assertThat(((AgentsBusyException) second.getException()).retryAfterSeconds()).isEqualTo(2);
+        assertThat(a1.requests.size() + a2.requests.size() + a3.requests.size()).isEqualTo(3);
+    }
+
+    @Test
+    void aPostIsSentElsewhereAfterA429ButNotAfterABusy503UnlessTheAgentSaysItIsUnprocessed() {
+        StatusAgent busy503 = new StatusAgent("A1", now -> new int[] {503, 1});
+        StatusAgent fine = new StatusAgent("A2", BusyAndBrokenAgentsTest::ok);
+        RoundRobinLB rr = started(new RoundRobinLB(), busy503, fine);
+        Exchange post = new DefaultExchange(context);
+        post.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        rr.process(post, sync -> { });
+        assertThat(status(post)).isEqualTo(503);
+        assertThat(post.getMessage().getHeader("Retry-After")).isEqualTo("1");
+        assertThat(fine.requests).isEmpty();
+
+        clock.addAndGet(Duration.ofSeconds(2).toNanos());
+        rr.setBusy503Unprocessed(true);
+        Exchange again = new DefaultExchange(context);
+        again.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        rr.process(again, sync -> { });
+        assertThat(status(again)).as("the rotation's next turn is A2, or A1 then A2").isEqualTo(200);
+    }
+
+    @Test
+    void aGrayFailureIsEjectedAfterFiveErrorAnswersUnderEveryStrategy() {
+        for (AgentLoadBalancerSupport balancer : List.of(new RoundRobinLB(), new ConsistentHashLB(),
+                new PidWeightedLB(), new AdaptiveVirtualNodeLB(), new LeastRequestLB())) {
+            clock.set(0);
+            StatusAgent a1 = new StatusAgent("A1", now -> new int[] {500, -1});
+            StatusAgent a2 = new StatusAgent("A2", BusyAndBrokenAgentsTest::ok);
+            StatusAgent a3 = new StatusAgent("A3", BusyAndBrokenAgentsTest::ok);
+            started(balancer, a1, a2, a3);
+            int errors = 0;
+            for (int i = 0; i < 300; i++) {
+                errors += status(get(balancer, "u" + (i % 60))) == 500 ? 1 : 0;
+                clock.addAndGet(Duration.ofMillis(10).toNanos());
+                if (balancer instanceof PidWeightedLB pid && i % 100 == 99) {
+                    pid.controlStep();
+                }
+            }
+            // Five error answers eject A1 for 10 s; the 300 requests take 3 s.
+            assertThat(errors).as(balancer.strategyName()).isEqualTo(5);
+            assertThat(balancer.ejectedAgents()).as(balancer.strategyName()).containsExactly("A1");
+            if (balancer instanceof PidWeightedLB pid) {
+                assertThat(pid.getWeights().get("A1")).isLessThanOrEqualTo(1.0);
+            }
+            balancer.stop();
+        }
+    }
+
+    @Test
+    void busyAndErrorAnswersAreNamedInAttemptOutcomes() {
+        StatusAgent a1 = new StatusAgent("A1", now -> new int[] {429, 1});
+        StatusAgent a2 = new StatusAgent("A2", now -> new int[] {502, -1});
+        RoundRobinLB rr = started(new RoundRobinLB(), a1, a2);
+        Map<String, AttemptOutcome> outcomes = new TreeMap<>();
+        rr.addAttemptListener((strategy, agent, outcome, nanos) -> outcomes.put(agent, outcome));
+        Exchange exchange = get(rr, "u1");
+        assertThat(status(exchange)).isEqualTo(502);
+        assertThat(outcomes).isEqualTo(Map.of("A1", AttemptOutcome.BUSY, "A2", AttemptOutcome.ERROR_ANSWER));
+    }
+
+    @Test
+    void retryAfterIsReadAsSecondsOrAnHttpDateAndCapped() {
+        AnswerRules rules = AnswerRules.DEFAULT;
+        long now = java.time.Instant.parse("2026-12-01T10:00:00Z").toEpochMilli();
+        assertThat(rules.restOf("2", now)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(rules.restOf(" 120 ", now)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(rules.restOf("Tue, 01 Dec 2026 10:00:05 GMT", now)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(rules.restOf("Tue, 01 Dec 2026 09:00:00 GMT", now)).as("in the past").isEqualTo(Duration.ofSeconds(1));
+        assertThat(rules.restOf("soon", now)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(rules.restOf("-3", now)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(rules.restOf(null, now)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(rules.classify(429, null)).isEqualTo(AttemptOutcome.BUSY);
+        assertThat(rules.classify(503, "1")).isEqualTo(AttemptOutcome.BUSY);
+        assertThat(rules.classify(503, null)).isEqualTo(AttemptOutcome.ERROR_ANSWER);
+        assertThat(rules.classify(501, null)).isEqualTo(AttemptOutcome.SUCCESS);
+        assertThat(rules.classify(404, null)).isEqualTo(AttemptOutcome.SUCCESS);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RoundRobinLB().setErrorStatuses("500,404"))
+                .hasMessage("errorStatuses must be statuses from 500 to 599, was [404, 500]");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RoundRobinLB().setErrorStatuses("500,x"))
+                .hasMessage("errorStatuses must be HTTP statuses separated by commas, was '500,x'");
+    }
+}
