@@ -33,15 +33,13 @@ public interface JobScenario {
      * What a job scenario runs with, from the command line.
      *
      * @param template   the agents' common settings (delays)
-     * @param seed       seed of the agents' delays and the request order
      * @param strategies the strategies to run, in order
-     * @param load       concurrency, seed, timeout and warm-up of the main job's runs; the scenario
-     *                   chooses its own requests and users
+     * @param load       concurrency, seed (of the agents' delays and the request order), timeout and
+     *                   warm-up of the main job's runs; the scenario chooses its own requests and users
      * @param stdout     where progress goes
      * @param outDir     where its files go
      */
-    record Setup(AgentConfig template, long seed, List<String> strategies, LoadTestConfig load, PrintStream stdout,
-                 Path outDir) {
+    record Setup(AgentConfig template, List<String> strategies, LoadTestConfig load, PrintStream stdout, Path outDir) {
         public Setup {
             Objects.requireNonNull(template, "template");
             strategies = List.copyOf(strategies);

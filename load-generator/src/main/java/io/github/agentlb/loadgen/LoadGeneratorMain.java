@@ -175,7 +175,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             long faultsNanos = System.nanoTime() - faultsStartNanos;
             List<JobScenario.Section> sections = new ArrayList<>();
             for (JobScenario jobScenario : jobs) {
-                sections.add(jobScenario.run(options.jobSetup(config, stdout, outDir)));
+                sections.add(jobScenario.run(new JobScenario.Setup(template, names, config, stdout, outDir)));
             }
             results = new JobResults(runs.reports(), runs.convergence(), hotKeys, hotKeyNanos, failures, faultsNanos,
                     sections);

@@ -315,14 +315,6 @@ final class LoadOptions {
         }
     }
 
-    /**
-     * What the job scenarios run with: the main job's concurrency, seed, timeout and warm-up
-     * ({@code config}, already validated), {@code --strategy}, the agent template and {@code outDir}.
-     */
-    JobScenario.Setup jobSetup(LoadTestConfig config, PrintStream stdout, Path outDir) {
-        return new JobScenario.Setup(validatedAgentTemplate(), seed, validatedStrategies(), config, stdout, outDir);
-    }
-
     /** The hotkey scenario's variants among {@code names}; none when {@code hotkey} is false. */
     List<HotKeyScenario.Variant> validatedVariants(List<String> names, boolean hotkey) {
         List<HotKeyScenario.Variant> variants = hotkey ? HotKeyScenario.variants(names) : List.of();

@@ -24,7 +24,7 @@ public final class FleetJob implements JobScenario {
         LoadTestConfig config = LoadTestConfig.custom().requests(FleetScenario.DEFAULT_REQUESTS)
                 .users(FleetScenario.DEFAULT_USERS).concurrency(load.concurrency()).seed(load.seed())
                 .timeoutMs(load.timeoutMs()).warmup(load.warmup()).build();
-        FleetScenario scenario = new FleetScenario(setup.template(), setup.seed(), config,
+        FleetScenario scenario = new FleetScenario(setup.template(), load.seed(), config,
                 FleetScenario.SLOW_START, setup.stdout());
         List<FleetReport> runs = new ArrayList<>();
         List<String> files = new ArrayList<>();
