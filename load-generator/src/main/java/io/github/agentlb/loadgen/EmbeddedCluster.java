@@ -72,24 +72,38 @@ public final class EmbeddedCluster implements AutoCloseable {
     public static EmbeddedCluster start(Scenario scenario, AgentConfig template, long seed, ProxyConfig.Builder proxy,
                                         Supplier<? extends AgentLoadBalancerSupport> balancers, int replicas)
             throws Exception {
+        return start(scenario.agents(template, seed), proxy, balancers, replicas);
+    }
+
+    /**
+     * Starts the given agents (bound to {@link #HOST} whatever their host), then {@code replicas}
+     * proxies over all of them in list order, each with a balancer of its own.
+     *
+     * @param agents the agents' settings: ids, delays, seeds; port 0 for a free port
+     * @throws IllegalArgumentException if {@code replicas < 1}
+     * @throws Exception if something fails to start; whatever did start is stopped again
+     */
+    public static EmbeddedCluster start(List<AgentConfig> agents, ProxyConfig.Builder proxy,
+                                        Supplier<? extends AgentLoadBalancerSupport> balancers, int replicas)
+            throws Exception {
         if (replicas < 1) {
             throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
         }
-        List<StubAgent> agents = new ArrayList<>();
+        List<StubAgent> started = new ArrayList<>();
         List<DemoProxy> proxies = new ArrayList<>();
         try {
-            for (AgentConfig config : scenario.agents(template.toBuilder().host(HOST).build(), seed)) {
-                agents.add(StubAgent.start(config));
+            for (AgentConfig config : agents) {
+                started.add(StubAgent.start(config.toBuilder().host(HOST).build()));
             }
             ProxyConfig config = proxy.host(HOST).port(0)
-                    .agentUrls(agents.stream().map(EmbeddedCluster::namedUrl).toList()).build();
+                    .agentUrls(started.stream().map(EmbeddedCluster::namedUrl).toList()).build();
             for (int i = 0; i < replicas; i++) {
                 proxies.add(DemoProxy.start(config, balancers));
             }
-            return new EmbeddedCluster(agents, proxies);
+            return new EmbeddedCluster(started, proxies);
         } catch (Exception | Error e) {
             proxies.forEach(DemoProxy::close);
-            agents.forEach(StubAgent::close);
+            started.forEach(StubAgent::close);
             throw e;
         }
     }

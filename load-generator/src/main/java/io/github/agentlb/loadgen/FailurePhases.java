@@ -1,8 +1,5 @@
 package io.github.agentlb.loadgen;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,10 +41,7 @@ public record FailurePhases(long killNanos, long restartNanos) {
 
     /** The phase of a request sent at {@code sentAtNanos}. */
     public Phase phaseOf(long sentAtNanos) {
-        if (sentAtNanos - killNanos < 0) {
-            return Phase.BEFORE;
-        }
-        return sentAtNanos - restartNanos < 0 ? Phase.DOWN : Phase.AFTER;
+        return phases().phaseOf(sentAtNanos);
     }
 
     /**
@@ -55,13 +49,7 @@ public record FailurePhases(long killNanos, long restartNanos) {
      * {@code outcomes}; unmodifiable.
      */
     public Map<Phase, List<TimedOutcome>> split(List<TimedOutcome> outcomes) {
-        Map<Phase, List<TimedOutcome>> byPhase = new EnumMap<>(Phase.class);
-        for (Phase p : Phase.values()) {
-            byPhase.put(p, new ArrayList<>());
-        }
-        outcomes.forEach(o -> byPhase.get(phaseOf(o.sentAtNanos())).add(o));
-        byPhase.replaceAll((p, list) -> List.copyOf(list));
-        return Collections.unmodifiableMap(byPhase);
+        return phases().split(outcomes);
     }
 
     /**
@@ -69,10 +57,10 @@ public record FailurePhases(long killNanos, long restartNanos) {
      * before = start to kill, down = kill to restart, after = restart to end (0 when negative).
      */
     public Map<Phase, Long> durations(long startNanos, long endNanos) {
-        Map<Phase, Long> d = new EnumMap<>(Phase.class);
-        d.put(Phase.BEFORE, Math.max(0, killNanos - startNanos));
-        d.put(Phase.DOWN, restartNanos - killNanos);
-        d.put(Phase.AFTER, Math.max(0, endNanos - restartNanos));
-        return Collections.unmodifiableMap(d);
+        return phases().durations(startNanos, endNanos);
+    }
+
+    private PhaseSplit<Phase> phases() {
+        return new PhaseSplit<>(Phase.class, killNanos, restartNanos);
     }
 }

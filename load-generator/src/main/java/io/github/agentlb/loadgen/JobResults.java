@@ -11,13 +11,14 @@ import java.util.List;
  * @param hotKeyNanos wall time of the hotkey scenario, ns
  * @param failures    the failure and hang scenarios' runs; empty when none ran
  * @param faultsNanos wall time of the failure and hang scenarios, ns
+ * @param sections    what each {@link JobScenario} ran, in run order; empty when none ran
  */
 record JobResults(List<RunReport> reports, PidTrace convergence, List<HotKeyScenario.HotKeyRun> hotKeys,
-                  long hotKeyNanos, List<FailureReport> failures, long faultsNanos) {
+                  long hotKeyNanos, List<FailureReport> failures, long faultsNanos, List<JobScenario.Section> sections) {
 
     /** The results of a single {@code --url} run. */
     static JobResults of(RunReport report) {
-        return new JobResults(List.of(report), null, List.of(), 0, List.of(), 0);
+        return new JobResults(List.of(report), null, List.of(), 0, List.of(), 0, List.of());
     }
 
     /** Requests that failed or timed out, over every run. */
@@ -25,6 +26,7 @@ record JobResults(List<RunReport> reports, PidTrace convergence, List<HotKeyScen
         return reports.stream().mapToLong(r -> r.statistics().errors() + r.statistics().timeouts()).sum()
                 + hotKeys.stream().mapToLong(r -> r.report().statistics().errors() + r.report().statistics().timeouts())
                         .sum()
-                + failures.stream().mapToLong(FailureReport::clientErrors).sum();
+                + failures.stream().mapToLong(FailureReport::clientErrors).sum()
+                + sections.stream().mapToLong(JobScenario.Section::clientErrors).sum();
     }
 }

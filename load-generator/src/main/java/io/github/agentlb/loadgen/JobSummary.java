@@ -38,7 +38,7 @@ final class JobSummary {
             files.add(PidConvergenceChart.CSV_FILE);
         }
         writer.writeComparison(results.reports(), results.convergence() != null, results.failures(),
-                results.hotKeys());
+                results.hotKeys(), results.sections().stream().map(JobScenario.Section::markdown).toList());
         printTables(results, scenarios);
         files.addAll(fileNames(results, timed));
         stdout.println("Results in " + writer.directory().toAbsolutePath().normalize() + ": " + String.join(", ", files));
@@ -49,6 +49,8 @@ final class JobSummary {
         if (!results.failures().isEmpty()) {
             parts.add(String.format(Locale.ROOT, "fault scenarios %.0f s", results.faultsNanos() / 1e9));
         }
+        results.sections().forEach(s -> parts.add(String.format(Locale.ROOT, "%s scenario %.0f s", s.label(),
+                s.nanos() / 1e9)));
         stdout.printf(Locale.ROOT, "Total time %.0f s%s.%n", (System.nanoTime() - startNanos) / 1e9,
                 parts.isEmpty() ? "" : ", of which " + String.join(", ", parts));
         long failed = results.failedRequests();
@@ -77,6 +79,10 @@ final class JobSummary {
             stdout.println();
             stdout.print(FailureReportWriter.markdown(results.failures()));
         }
+        for (JobScenario.Section section : results.sections()) {
+            stdout.println();
+            stdout.print(section.table());
+        }
         stdout.println();
     }
 
@@ -98,6 +104,7 @@ final class JobSummary {
             files.add(FailureReportWriter.jsonFileName(r.fault(), r.strategy()));
             files.add(TimelineChart.fileName(r.fault(), r.strategy()));
         });
+        results.sections().forEach(s -> files.addAll(s.files()));
         return files;
     }
 }

@@ -26,7 +26,9 @@ import picocli.CommandLine.Mixin;
  * (user 0 sends {@code --hot-share}, default 0.2, of the requests; {@code ch} and {@code avn},
  * each plain and bounded, at the same time), with its section in {@code report.md}. Then, for each {@link Fault}
  * (failure, then hang) and strategy, the {@link FailureScenario}: agent A1 down from 1/3 to 2/3 of
- * {@code --failure-requests}, with a section per fault in {@code report.md}. With {@code --url} it
+ * {@code --failure-requests}, with a section per fault in {@code report.md}. Last the
+ * {@link JobScenario}s on the class path (the fleet scenario: A4 joins, A2 is drained and comes
+ * back), each with its section. With {@code --url} it
  * loads a balancer that is already running, once, under the label given by {@code --strategy}.
  *
  * <p>{@code --replicas N} starts N proxies (each its own balancer) over the same agents in each
@@ -56,7 +58,8 @@ import picocli.CommandLine.Mixin;
                     + "and, for pid, pid_convergence.png/.csv into --out (the scenario appears in file names "
                     + "except for uniform); for the hotkey scenario report-hotkey-<balancer>.json and hotkey.png; "
                     + "for the failure and hang scenarios report-<fault>-<strategy>.json and "
-                    + "timeline_<fault>_<strategy>.png.",
+                    + "timeline_<fault>_<strategy>.png; for the fleet scenario report-fleet-<strategy>.json and "
+                    + "timeline_fleet_<strategy>.png.",
             "Without --url: for each scenario and strategy, starts agents A1-A3 and the demo proxy in-process "
                     + "on free ports."},
         exitCodeListHeading = "Exit codes:%n",
@@ -120,12 +123,13 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         }
         List<Scenario> scenarios = new ArrayList<>();
         List<Fault> faults = new ArrayList<>();
-        boolean hotkey = options.validatedScenarios(scenarios, faults);
+        List<JobScenario> jobs = new ArrayList<>();
+        boolean hotkey = options.validatedScenarios(scenarios, faults, JobScenario.installed(), jobs);
         // Said only for the scenarios that run: the hotkey scenario has its own hot user, hence its own default.
         LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare,
                 scenarios.isEmpty() ? null : stdout, null);
         Pacing pacing = options.validatedPacing();
-        options.checkCombination(pacing, faults, hotkey);
+        options.checkCombination(pacing, faults, hotkey, jobs);
         LoadTestConfig hotConfig = hotkey ? options.validatedConfig(
                 options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare, stdout,
                 HotKeyScenario.LABEL) : null;
@@ -137,7 +141,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             return 2;
         }
         try {
-            return run(outDir, config, pacing, scenarios, faults, hotkey, hotConfig, faultConfig, startNanos);
+            return run(outDir, config, pacing, scenarios, faults, hotkey, hotConfig, faultConfig, jobs, startNanos);
         } catch (IOException | UncheckedIOException e) {
             // Expected when the disk fills or the directory goes away mid-run: one line, no stack trace.
             options.err().println("could not write the results into --out " + outDir + ": " + describe(e));
@@ -146,8 +150,8 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     }
 
     private int run(Path outDir, LoadTestConfig config, Pacing pacing, List<Scenario> scenarios, List<Fault> faults,
-                    boolean hotkey, LoadTestConfig hotConfig, LoadTestConfig faultConfig, long startNanos)
-            throws Exception {
+                    boolean hotkey, LoadTestConfig hotConfig, LoadTestConfig faultConfig, List<JobScenario> jobs,
+                    long startNanos) throws Exception {
         ReportWriter writer = new ReportWriter(outDir);
         PacedJob paced = new PacedJob(stdout, config, pacing, writer);
         JobResults results;
@@ -168,8 +172,13 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             long hotKeyNanos = System.nanoTime() - hotKeyStartNanos;
             long faultsStartNanos = System.nanoTime();
             List<FailureReport> failures = job.runFaults(faults, names, faultConfig);
-            results = new JobResults(runs.reports(), runs.convergence(), hotKeys, hotKeyNanos, failures,
-                    System.nanoTime() - faultsStartNanos);
+            long faultsNanos = System.nanoTime() - faultsStartNanos;
+            List<JobScenario.Section> sections = new ArrayList<>();
+            for (JobScenario jobScenario : jobs) {
+                sections.add(jobScenario.run(new JobScenario.Setup(template, names, config, stdout, outDir)));
+            }
+            results = new JobResults(runs.reports(), runs.convergence(), hotKeys, hotKeyNanos, failures, faultsNanos,
+                    sections);
         }
         return new JobSummary(stdout, writer).finish(results, scenarios, pacing.timed(), startNanos);
     }

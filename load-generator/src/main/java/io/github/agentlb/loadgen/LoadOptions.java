@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -47,7 +48,8 @@ final class LoadOptions {
                     + HotKeyScenario.DEFAULT_HOT_SHARE + "; ch and avn each plain and bounded at balance factor "
                     + HotKeyScenario.BALANCE_FACTOR + ", run at the same time), "
                     + "failure (agent A1 refuses connections from 1/3 to 2/3 of the run), hang (A1 accepts and never "
-                    + "answers meanwhile), or all (default: all, in that order; with --url: uniform or heterogeneous, "
+                    + "answers meanwhile), fleet (1200 requests: agent A4 joins at 1/4 with slow start, A2 is drained at "
+                    + "1/2 and back at 3/4), or all (default: all, in that order; with --url: uniform or heterogeneous, "
                     + "a label only).")
     List<String> scenario;
 
@@ -185,10 +187,12 @@ final class LoadOptions {
     }
 
     /**
-     * Fills {@code scenarios} and {@code faults} with what to run, in the order of
-     * {@link Scenario} and {@link Fault}: all by default; with --url exactly one scenario, a label.
+     * Fills {@code scenarios}, {@code faults} and {@code jobs} with what to run, in the order of
+     * {@link Scenario}, {@link Fault} and {@code installed} (the {@link JobScenario}s): all by
+     * default; with --url exactly one scenario, a label.
      */
-    boolean validatedScenarios(List<Scenario> scenarios, List<Fault> faults) {
+    boolean validatedScenarios(List<Scenario> scenarios, List<Fault> faults, List<JobScenario> installed,
+                               List<JobScenario> jobs) {
         boolean defaultPacing = pacingOptions.rate == null && pacingOptions.duration == null;
         List<String> choices;
         if (scenario != null) {
@@ -204,16 +208,19 @@ final class LoadOptions {
         for (String choice : choices) {
             boolean known = ALL_SCENARIOS.equals(choice) || HotKeyScenario.LABEL.equals(choice)
                     || Arrays.stream(Scenario.values()).anyMatch(s -> s.label().equals(choice))
-                    || Arrays.stream(Fault.values()).anyMatch(f -> f.label().equals(choice));
+                    || Arrays.stream(Fault.values()).anyMatch(f -> f.label().equals(choice))
+                    || installed.stream().anyMatch(j -> j.label().equals(choice));
             if (!known) {
-                throw usage("--scenario must be uniform, heterogeneous, hotkey, failure, hang or all, was '"
-                        + choice + "'");
+                throw usage("--scenario must be uniform, heterogeneous, hotkey, failure, hang"
+                        + installed.stream().map(j -> ", " + j.label()).collect(Collectors.joining())
+                        + " or all, was '" + choice + "'");
             }
         }
         Arrays.stream(Scenario.values()).filter(s -> all || choices.contains(s.label())).forEach(scenarios::add);
         Arrays.stream(Fault.values()).filter(f -> all || choices.contains(f.label())).forEach(faults::add);
+        installed.stream().filter(j -> all || choices.contains(j.label())).forEach(jobs::add);
         boolean hotkey = all || choices.contains(HotKeyScenario.LABEL);
-        if (url != null && (all || scenarios.size() != 1 || !faults.isEmpty() || hotkey)) {
+        if (url != null && (all || scenarios.size() != 1 || !faults.isEmpty() || hotkey || !jobs.isEmpty())) {
             throw usage("with --url, --scenario must be one scenario (uniform or heterogeneous), was '"
                     + String.join(",", choices) + "'");
         }
@@ -297,13 +304,14 @@ final class LoadOptions {
     }
 
     /** Checks the options that exclude each other once pacing and scenarios are known. */
-    void checkCombination(Pacing pacing, List<Fault> faults, boolean hotkey) {
-        if (!pacing.isDefault() && (!faults.isEmpty() || hotkey)) {
-            throw usage("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, failure or hang");
+    void checkCombination(Pacing pacing, List<Fault> faults, boolean hotkey, List<JobScenario> jobs) {
+        if (!pacing.isDefault() && (!faults.isEmpty() || hotkey || !jobs.isEmpty())) {
+            throw usage("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, failure, hang "
+                    + "or fleet");
         }
-        if (replicas > 1 && (url != null || !pacing.isDefault() || !faults.isEmpty())) {
+        if (replicas > 1 && (url != null || !pacing.isDefault() || !faults.isEmpty() || !jobs.isEmpty())) {
             throw usage("--replicas " + replicas + " runs the uniform, heterogeneous and hotkey scenarios in-process "
-                    + "in a closed loop: not with --url, --rate, --duration, failure or hang");
+                    + "in a closed loop: not with --url, --rate, --duration, failure, hang or fleet");
         }
     }
 

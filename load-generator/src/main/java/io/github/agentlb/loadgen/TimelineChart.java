@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.AnnotationText;
@@ -15,9 +16,9 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * Draws a fault run's {@link Timeline} with XChart: one line per agent (requests answered per
- * second), one for failed requests when any failed, and vertical lines where the agent was killed
- * and restarted. Stateless and thread-safe.
+ * Draws a run's {@link Timeline} with XChart: one line per agent (requests answered per second),
+ * one for failed requests when any failed, and a vertical line at each change of the run (for a
+ * fault run where the agent was killed and restarted). Stateless and thread-safe.
  */
 public final class TimelineChart {
 
@@ -41,21 +42,34 @@ public final class TimelineChart {
         return "timeline_" + fault.label() + "_" + strategy + ".png";
     }
 
+    /** A vertical line across the chart at {@code seconds} from time 0, labelled at its foot. */
+    public record Marker(double seconds, String label) {
+    }
+
     /** Builds the chart ({@value #WIDTH} x {@value #HEIGHT} px); time 0 is the first request sent. */
     public static XYChart build(FailureReport report) {
-        double killSeconds = report.killSeconds();
-        double restartSeconds = report.restartSeconds();
-        Timeline timeline = report.timeline();
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(String.format(Locale.ROOT, "Requests per agent per second - %s, agent %s %s at %.1f s, "
-                                + "restarted at %.1f s", report.strategy(), report.deadAgent(),
-                        report.fault() == Fault.HANG ? "hung" : "killed", killSeconds, restartSeconds))
+        String verb = report.fault() == Fault.HANG ? "hung" : "killed";
+        return build(String.format(Locale.ROOT, "Requests per agent per second - %s, agent %s %s at %.1f s, "
+                        + "restarted at %.1f s", report.strategy(), report.deadAgent(), verb, report.killSeconds(),
+                        report.restartSeconds()), report.timeline(),
+                List.of(new Marker(report.killSeconds(), (report.fault() == Fault.HANG ? "hang " : "kill ")
+                                + report.deadAgent()),
+                        new Marker(report.restartSeconds(), "restart " + report.deadAgent())));
+    }
+
+    /**
+     * Builds a timeline chart ({@value #WIDTH} x {@value #HEIGHT} px): one line per agent
+     * (requests answered per second), one for failed requests when any failed, and a vertical
+     * line per marker; time 0 is the first request sent.
+     */
+    public static XYChart build(String title, Timeline timeline, List<Marker> markers) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("Time since the first request (s), by answer; each bucket drawn at its middle")
                 .yAxisTitle("Requests per second").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setYAxisMin(0.0);
-        // A bucket's rate is drawn at its middle, so the kill and restart lines fall where the rates change.
+        // A bucket's rate is drawn at its middle, so the marker lines fall where the rates change.
         double[] x = Arrays.stream(timeline.bucketStartsSeconds()).map(t -> t + timeline.bucketSeconds() / 2).toArray();
         timeline.answeredPerAgent().forEach((agent, counts) -> line(chart.addSeries(agent, x,
                 Timeline.perSecond(counts, timeline.bucketSeconds()))));
@@ -63,8 +77,7 @@ public final class TimelineChart {
         if (Arrays.stream(failed).anyMatch(n -> n > 0)) {
             line(chart.addSeries("failed", x, Timeline.perSecond(failed, timeline.bucketSeconds())));
         }
-        mark(chart, killSeconds, (report.fault() == Fault.HANG ? "hang " : "kill ") + report.deadAgent());
-        mark(chart, restartSeconds, "restart " + report.deadAgent());
+        markers.forEach(m -> mark(chart, m.seconds(), m.label()));
         return chart;
     }
 
@@ -84,10 +97,20 @@ public final class TimelineChart {
      * @throws IOException if it cannot be written
      */
     public static Path write(FailureReport report, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve(fileName(report.fault(), report.strategy()));
-        BitmapEncoder.saveBitmap(build(report), file.toString(),
-                BitmapEncoder.BitmapFormat.PNG);
+        return write(build(report), dir.resolve(fileName(report.fault(), report.strategy())));
+    }
+
+    /**
+     * Writes {@code chart} as a PNG to {@code file}, creating its directory if missing.
+     *
+     * @return the file written
+     * @throws IOException if it cannot be written
+     */
+    public static Path write(XYChart chart, Path file) throws IOException {
+        if (file.getParent() != null) {
+            Files.createDirectories(file.getParent());
+        }
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         return file;
     }
 }

@@ -278,7 +278,14 @@ class LoadGeneratorMainTest {
         assertThat(stderr()).contains("--replicas 2 runs the uniform, heterogeneous and hotkey scenarios in-process");
 
         assertThat(run("--replicas", "2", "--scenario", "failure")).isEqualTo(2);
-        assertThat(stderr()).contains("not with --url, --rate, --duration, failure or hang");
+        assertThat(stderr()).contains("not with --url, --rate, --duration, failure, hang or fleet");
+
+        assertThat(run("--replicas", "2", "--scenario", "fleet")).isEqualTo(2);
+        assertThat(stderr()).contains("not with --url, --rate, --duration, failure, hang or fleet");
+
+        assertThat(run("--rate", "50", "--scenario", "fleet")).isEqualTo(2);
+        assertThat(stderr()).contains("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, "
+                + "failure, hang or fleet");
 
         assertThat(run("--scenario", "hotkey", "--strategy", "rr,pid")).isEqualTo(2);
         assertThat(stderr()).contains("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named "
@@ -302,7 +309,7 @@ class LoadGeneratorMainTest {
         assertThat(stderr()).contains("delayMinMs must be <= delayMaxMs");
 
         assertThat(run("--scenario", "mixed")).isEqualTo(2);
-        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang or all, was "
+        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang, fleet or all, was "
                 + "'mixed'");
 
         assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")).isEqualTo(2);

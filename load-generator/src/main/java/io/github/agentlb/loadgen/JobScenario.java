@@ -1,0 +1,78 @@
+package io.github.agentlb.loadgen;
+
+import io.github.agentlb.agent.AgentConfig;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.ServiceLoader;
+
+/**
+ * A scenario of the main job that lives in a package of its own (such as
+ * {@code io.github.agentlb.loadgen.fleet}) and is found with {@link ServiceLoader}: that package
+ * builds on this one, and this one names none of its classes, so the two form no reference loop.
+ * It runs after the fault scenarios, once for all strategies, writes its own files and gives
+ * back its section of {@code report.md} and its console table.
+ */
+public interface JobScenario {
+
+    /** The name on the command line ({@code --scenario}) and in file names, lower case, e.g. {@code fleet}. */
+    String label();
+
+    /**
+     * Runs the scenario for each strategy of {@code setup} and writes its files into
+     * {@link Setup#outDir()}.
+     *
+     * @throws Exception if a run cannot be carried out or a file cannot be written
+     */
+    Section run(Setup setup) throws Exception;
+
+    /**
+     * What a job scenario runs with, from the command line.
+     *
+     * @param template   the agents' common settings (delays)
+     * @param strategies the strategies to run, in order
+     * @param load       concurrency, seed (of the agents' delays and the request order), timeout and
+     *                   warm-up of the main job's runs; the scenario chooses its own requests and users
+     * @param stdout     where progress goes
+     * @param outDir     where its files go
+     */
+    record Setup(AgentConfig template, List<String> strategies, LoadTestConfig load, PrintStream stdout, Path outDir) {
+        public Setup {
+            Objects.requireNonNull(template, "template");
+            strategies = List.copyOf(strategies);
+            Objects.requireNonNull(load, "load");
+            Objects.requireNonNull(stdout, "stdout");
+            Objects.requireNonNull(outDir, "outDir");
+        }
+    }
+
+    /**
+     * What a job scenario ran.
+     *
+     * @param label        the scenario's {@link #label()}
+     * @param clientErrors requests that failed or timed out, over all its runs (goal 0)
+     * @param markdown     its section of {@code report.md}, starting with a {@code ##} heading
+     * @param table        what the console shows at the end of the job
+     * @param files        the files it wrote, names within the output directory, in run order
+     * @param nanos        its wall time, ns
+     */
+    record Section(String label, long clientErrors, String markdown, String table, List<String> files, long nanos) {
+        public Section {
+            Objects.requireNonNull(label, "label");
+            Objects.requireNonNull(markdown, "markdown");
+            Objects.requireNonNull(table, "table");
+            files = List.copyOf(files);
+        }
+    }
+
+    /** The job scenarios on the class path, by label. */
+    static List<JobScenario> installed() {
+        List<JobScenario> found = new ArrayList<>();
+        ServiceLoader.load(JobScenario.class, JobScenario.class.getClassLoader()).forEach(found::add);
+        found.sort(Comparator.comparing(JobScenario::label));
+        return List.copyOf(found);
+    }
+}

@@ -1,0 +1,41 @@
+package io.github.agentlb.loadgen.fleet;
+
+import io.github.agentlb.loadgen.JobScenario;
+import io.github.agentlb.loadgen.LoadTestConfig;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The fleet scenario as a {@link JobScenario} of the main job: {@link FleetScenario#DEFAULT_REQUESTS}
+ * requests over {@link FleetScenario#DEFAULT_USERS} users per strategy, with the job's concurrency,
+ * seed, timeout and warm-up; writes each run's files as it ends and prints its phases.
+ */
+public final class FleetJob implements JobScenario {
+
+    @Override
+    public String label() {
+        return FleetScenario.LABEL;
+    }
+
+    @Override
+    public Section run(Setup setup) throws Exception {
+        long startNanos = System.nanoTime();
+        LoadTestConfig load = setup.load();
+        LoadTestConfig config = LoadTestConfig.custom().requests(FleetScenario.DEFAULT_REQUESTS)
+                .users(FleetScenario.DEFAULT_USERS).concurrency(load.concurrency()).seed(load.seed())
+                .timeoutMs(load.timeoutMs()).warmup(load.warmup()).build();
+        FleetScenario scenario = new FleetScenario(setup.template(), load.seed(), config,
+                FleetScenario.SLOW_START, setup.stdout());
+        List<FleetReport> runs = new ArrayList<>();
+        List<String> files = new ArrayList<>();
+        for (String strategy : setup.strategies()) {
+            FleetReport report = scenario.run(strategy);
+            files.addAll(FleetReportWriter.write(report, setup.outDir()));
+            setup.stdout().print(FleetReportWriter.summary(report));
+            runs.add(report);
+        }
+        return new Section(label(), runs.stream().mapToLong(FleetReport::clientErrors).sum(),
+                FleetReportWriter.markdown(runs), "Scenario " + label() + ":\n" + FleetReportWriter.table(runs), files,
+                System.nanoTime() - startNanos);
+    }
+}
