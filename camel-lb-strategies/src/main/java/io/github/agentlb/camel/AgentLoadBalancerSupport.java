@@ -52,13 +52,33 @@ import org.apache.camel.processor.SendProcessor;
  * agents are ejected), one INFO line per failover, one INFO line per ejection and re-admission on
  * {@code io.github.agentlb.health}.
  *
- * <h2>Thread-safety</h2>
- * {@link #process} is lock-free: children and their ids are an immutable snapshot swapped on
- * {@link #addProcessor}/{@link #removeProcessor}, which are serialized among themselves.
+ * <h2>One state per change</h2>
+ * Everything a request reads is one immutable {@link BalancerState}: members with names and
+ * weights, draining and ramping agents, the strategy's {@link Picker}, outlier ejection, the
+ * failover policy and the answer rules. One writer ({@code StateWriter}, one lock) publishes a new
+ * state for each change and {@link #process} reads it once, so a decision never mixes two
+ * states. Per-agent counters (in flight, PID signals, decayed loads, ejection state) live outside
+ * and carry over.
  *
- * <p>Failover and outlier ejection, and their knobs, are described in {@link FailureAwareSupport};
- * ids and names in {@link Membership}. A little over 300 lines: the strategy's hooks, the
- * lifecycle and the JMX attributes belong together.
+ * <h2>A fleet that changes at runtime</h2>
+ * {@link #addAgent}, {@link #removeAgent}, {@link #drainAgent} (no new requests, those in flight
+ * finish, then it leaves), {@link #setAgentWeight} and {@link #editAgents} (several at once) each
+ * publish one new state, all or nothing, and are JMX operations on the balancer's MBean.
+ * Membership sources (a watched file, DNS, Kubernetes EndpointSlices; modules
+ * {@code camel-lb-fleet} and {@code camel-lb-kubernetes}) feed them through {@link FleetSync}.
+ * Slow start ({@link #setSlowStart}, off by default) ramps an added or re-admitted agent's share
+ * over a window: it keeps part f(t) of the requests the strategy offers it, keyed exchanges by
+ * their key's rank (the same keys come back as f grows), others by count.
+ *
+ * <h2>Thread-safety</h2>
+ * {@link #process} is lock-free: one volatile read of the state. Changes are serialized by the
+ * writer; the JavaBean settings of the algorithm are applied when the balancer starts.
+ *
+ * <p>Failover, outlier ejection and answer classes (busy, error answer), and their knobs, are
+ * described in {@link FailureAwareSupport}; ids and names in {@link Membership}. Over 300 lines,
+ * because it is the balancer's whole public face: the strategy's hooks, the lifecycle, the
+ * membership operations and the JMX attributes, each a few lines that delegate, with their
+ * contracts; the work is in {@code StateWriter} and {@link Attempts}.
  */
 @ManagedResource(description = "Agent load balancer (agentlb)")
 public abstract class AgentLoadBalancerSupport extends FailureAwareSupport implements CamelContextAware, Traceable {

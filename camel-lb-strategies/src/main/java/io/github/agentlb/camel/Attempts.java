@@ -41,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * asynchronous, the executor's task), besides the exchange copy: no lambdas and no atomic boxes.
  * Most exchanges make one attempt: the first agent is a field, the set of agents tried and the
  * failure list are created at the first failover only.
+ *
+ * <p>Over 300 lines: one state machine (choose, send, classify, rest, eject, fail over or finish)
+ * whose steps share the exchange's fields; split, each piece would pass them all around.
  */
 final class Attempts {
 

@@ -31,6 +31,16 @@ import org.apache.camel.support.ExchangeHelper;
  * once, whatever throws; no thread blocks. Children should have no redelivery of their own
  * ({@code .errorHandler(noErrorHandler())}), or a dead agent is retried before failover sees it.
  *
+ * <h2>Answers</h2>
+ * An answer is classified by {@link AnswerRules}: a busy agent (429, 503 with {@code Retry-After})
+ * rests until its {@code Retry-After} and the request goes to another agent when that is safe;
+ * when every agent is busy the client gets the busy answer with the shortest rest left as its
+ * {@code Retry-After} ({@link AgentsBusyException} when no agent was asked). An error answer
+ * (500, 502, 503, 504 by default) is passed on and counts toward ejection by consecutive error
+ * answers (default 5, Envoy's {@code consecutive_5xx}). Knobs: {@link #setErrorStatuses},
+ * {@link #setDefaultRest}, {@link #setMaxRest}, {@link #setBusy503Unprocessed},
+ * {@link #setConsecutiveErrorAnswers}.
+ *
  * <h2>Outlier ejection</h2>
  * After {@link OutlierEjection#consecutiveFailures()} failed attempts in a row (default 1, as
  * nginx's {@code max_fails}) an agent is ejected for 10 s, doubling with each repeated ejection
@@ -42,7 +52,8 @@ import org.apache.camel.support.ExchangeHelper;
  *
  * <p>The ejection knobs set one by one ({@link #setConsecutiveFailures} ...) are applied when the
  * balancer starts, so they can be set in any order; {@link #setOutlierEjection} and the failover
- * knobs take effect at once. Thread-safe.
+ * knobs take effect at once. Thread-safe. Over 300 lines: each knob is a JavaBean pair with
+ * its unit and default, so that YAML, XML and properties reach it on every strategy.
  */
 public abstract class FailureAwareSupport extends LoadBalancerSupport {
 

@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
  * names, weights, drains, slow starts, settings, a strategy's new picker) is made here under one
  * lock and published as one new state, all or nothing: a change that the strategy or a check
  * rejects leaves the balancer as it was. Requests never take the lock.
+ *
+ * <p>Over 300 lines: the batch edit with its roll-back, drains and slow starts all change the
+ * same maps under the same lock, and each must end in one publication.
  */
 final class StateWriter {
 
