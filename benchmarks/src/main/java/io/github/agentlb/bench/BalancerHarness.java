@@ -2,6 +2,7 @@ package io.github.agentlb.bench;
 
 import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.camel.LeastRequestLB;
 import io.github.agentlb.camel.PidWeightedLB;
 import io.github.agentlb.camel.RoundRobinLB;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
@@ -77,6 +78,7 @@ final class BalancerHarness implements AutoCloseable {
             case "rr" -> new RoundRobinLB();
             case "ch" -> new ConsistentHashLB();
             case "pid" -> new PidWeightedLB();
+            case "lr" -> new LeastRequestLB();
             // The default total of 150 virtual nodes is 50 per agent at 3 agents; keep 50 per agent.
             case "avn" -> AdaptiveVirtualNodeLB.builder()
                     .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(50 * agents).build()).build();

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class DecisionBenchmark {
 
-    @Param({"direct", "rr", "ch", "pid", "avn",
+    @Param({"direct", "rr", "ch", "pid", "avn", "lr",
             "camel-rr", "camel-weighted", "camel-sticky", "camel-failover", "camel-failover-rr"})
     public String strategy;
 
