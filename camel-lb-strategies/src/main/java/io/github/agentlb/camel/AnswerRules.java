@@ -88,6 +88,15 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
         }
     }
 
+    /**
+     * Whether an answer with {@code status} and this {@code Retry-After} header (or null) is busy:
+     * the balancer may send the request to another agent, so a child that streams answers to the
+     * client must hold such an answer back (it is small) and leave it on the exchange instead.
+     */
+    public boolean isBusy(int status, Object retryAfter) {
+        return classify(status, retryAfter) == AttemptOutcome.BUSY;
+    }
+
     /** The class of an answer (not an exception): {@link AttemptOutcome#BUSY}, {@code ERROR_ANSWER} or {@code SUCCESS}. */
     AttemptOutcome classify(int status, Object retryAfter) {
         if (status == 429 || status == 503 && retryAfter != null) {
