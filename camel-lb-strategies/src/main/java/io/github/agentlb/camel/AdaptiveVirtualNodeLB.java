@@ -264,7 +264,10 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
             report(agentId, cpu, memory);
         }
         Long position = attempt.getProperty(POSITION_PROPERTY, Long.class);
-        boolean windowComplete = position != null ? avn.record(position) : avn.recordWithoutKey();
+        // A shared allocation's leader sees 1/N of the requests: it closes a window every 1/N of
+        // the evaluation window, so the allocation learns as fast as one instance's would.
+        int replicas = shared == null ? 1 : shared.replicasPerWindow();
+        boolean windowComplete = position != null ? avn.record(position, replicas) : avn.recordWithoutKey(replicas);
         if (windowComplete && (shared == null || shared.evaluates())) {
             HashRing before = avn.ring();
             avn.evaluate().ifPresent(this::logEvaluation);

@@ -239,6 +239,11 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         shared.exchange().publish(next);
     }
 
+    /** Replicas the leader evaluates for ({@link AllocationExchange#replicas()}); 1 for a follower. Lock-free. */
+    int replicasPerWindow() {
+        return leader ? Math.max(1, shared.exchange().replicas()) : 1;
+    }
+
     long generation() {
         Allocation a = installed;
         return a == null ? 0 : a.generation();

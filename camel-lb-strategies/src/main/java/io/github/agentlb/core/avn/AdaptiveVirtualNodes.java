@@ -311,9 +311,31 @@ public final class AdaptiveVirtualNodes {
         return countInWindow();
     }
 
+    /**
+     * As {@link #record(long)} for the leader of {@code replicas} replicas that share one
+     * allocation (each sees about 1/replicas of the requests): a window completes every
+     * {@code max(1, evaluationWindow / replicas)} requests of this replica, so the leader evaluates
+     * about every {@code evaluationWindow} requests of all, as one instance would. Lock-free, O(1).
+     *
+     * @param replicas the replicas sharing the allocation, >= 1 (values below 1 count as 1)
+     */
+    public boolean record(long position, int replicas) {
+        history.add(position);
+        return countInWindow(replicas);
+    }
+
+    /** As {@link #recordWithoutKey()} for the leader of {@code replicas} replicas ({@link #record(long, int)}). */
+    public boolean recordWithoutKey(int replicas) {
+        return countInWindow(replicas);
+    }
+
     private boolean countInWindow() {
+        return countInWindow(1);
+    }
+
+    private boolean countInWindow(int replicas) {
         EvaluationWindow w = window;
-        return w != null && w.recorded.incrementAndGet() % config.evaluationWindow() == 0;
+        return w != null && w.recorded.incrementAndGet() % Math.max(1, config.evaluationWindow() / Math.max(1, replicas)) == 0;
     }
 
     /**

@@ -48,6 +48,15 @@ public interface AllocationExchange extends AutoCloseable {
      */
     void publish(Allocation allocation);
 
+    /**
+     * The replicas of this balancer id in the election now, this one included; 1 when unknown.
+     * The leader evaluates every {@code evaluationWindow / replicas} of its own requests, about
+     * {@code evaluationWindow} of all. Never blocks (a cached figure).
+     */
+    default int replicas() {
+        return 1;
+    }
+
     /** A short description for logs and health details, e.g. {@code zookeeper://host:2181/agentlb/proxy}. */
     String describe();
 
