@@ -6,9 +6,11 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.camel.CamelContext;
 import org.apache.camel.cluster.CamelClusterEventListener;
+import org.apache.camel.cluster.CamelClusterMember;
 import org.apache.camel.cluster.CamelClusterView;
 import org.apache.camel.component.zookeeper.ZooKeeperCuratorConfiguration;
 import org.apache.camel.component.zookeeper.cluster.ZooKeeperClusterService;
@@ -50,6 +52,8 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
     private ZooKeeperClusterService service;
     private volatile CuratorFramework client;
     private CuratorCache cache;
+    private CuratorCache participants;
+    private final AtomicInteger replicas = new AtomicInteger(1);
     private CamelClusterView view;
     private volatile Listener listener;
 
@@ -96,9 +100,19 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
                 .forDeletes(gone -> lastSeenVersion.set(ABSENT))
                 .build());
         cache.start();
+        // The election's participants (one lock znode per replica under the view's path) are the replicas.
+        String election = root + "/leader";
+        participants = CuratorCache.build(client, election);
+        participants.listenable().addListener((type, before, after) -> replicas.set(
+                Math.max(1, (int) participants.stream().filter(d -> !d.getPath().equals(election)).count())));
+        participants.start();
         view = service.getView("leader");
-        view.addEventListener((CamelClusterEventListener.Leadership) (v, leader) ->
-                listener.leadershipChanged(leader != null && leader.isLocal()));
+        view.addEventListener((CamelClusterEventListener.Leadership) (v, leader) -> {
+            // camel-zookeeper 4.18 fires this with its local member when the selector takes the
+            // leadership, and with whoever ZooKeeper names (possibly this replica's stale lock
+            // znode, a remote member object) when it gives it up: only the former means leading.
+            listener.leadershipChanged(leader != null && leader == v.getLocalMember());
+        });
         if (client.getZookeeperClient().isConnected()) {
             listener.connectionChanged(true);
         }
@@ -148,6 +162,11 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
     }
 
     @Override
+    public int replicas() {
+        return replicas.get();
+    }
+
+    @Override
     public void publish(Allocation allocation) {
         write(allocation, lastSeenVersion.get()).whenComplete((version, failure) -> listener.published(allocation,
                 failure == null, failure == null ? "version " + version : failure.getMessage()));
@@ -192,9 +211,11 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
 
     @Override
     public synchronized void close() {
+        CamelClusterMember local = view == null ? null : view.getLocalMember();
         view = null;
         if (cache != null) {
             cache.close();
+            participants.close();
             cache = null;
         }
         if (service != null) {
@@ -204,6 +225,17 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
                 LOG.debug("Stopping the cluster service of {}: {}", describe(), e.toString());
             }
             service = null;
+        }
+        // The leader's thread asks ZooKeeper who leads next as its leadership ends: let it finish
+        // (at most 2 s), or it fails on a closed client with an ERROR of Curator's.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (local != null && local.isLeader() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
         if (client != null) {
             client.close();

@@ -16,7 +16,8 @@ import org.apache.camel.impl.DefaultCamelContext;
 /**
  * One balancer replica: a CamelContext with {@code direct:in} balanced by {@code avn} over three
  * in-process agents {@code direct:A1..A3}; A1 reports itself busy (CPU 0.9) and the others idle
- * (0.1), so the leader's evaluations move virtual nodes away from A1.
+ * (0.1), so the leader's evaluations move virtual nodes away from A1. Evaluation window 60: the
+ * leader of three evaluates every 20 of its own requests.
  */
 final class Replica implements AutoCloseable {
 
@@ -33,7 +34,7 @@ final class Replica implements AutoCloseable {
         this.shared = ZooKeeperSharedAllocation.builder(connectString, "test-proxy")
                 .sessionTimeout(sessionTimeout).connectTimeout(Duration.ofSeconds(1)).build();
         this.balancer = AdaptiveVirtualNodeLB.builder()
-                .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(30).evaluationWindow(20).build())
+                .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(30).evaluationWindow(60).build())
                 .sharedAllocation(shared).build();
         context = new DefaultCamelContext();
         context.addRoutes(new RouteBuilder() {

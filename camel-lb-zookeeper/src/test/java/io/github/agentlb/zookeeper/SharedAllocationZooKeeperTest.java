@@ -48,6 +48,13 @@ class SharedAllocationZooKeeperTest {
         // The first leader takes over from nothing: generation 1 with the start-up counts.
         await().atMost(Duration.ofSeconds(10)).until(() -> replicas.stream().filter(Replica::leads).count() == 1
                 && replicas.stream().allMatch(r -> r.generation() == 1));
+        // Each counts the election's participants: the leader evaluates every 60/3 of its own requests.
+        await().atMost(Duration.ofSeconds(2)).until(() -> replicas.stream().allMatch(r -> r.exchange().replicas() == 3));
+    }
+
+    /** Keys whose agent differs between two owner maps. */
+    private static long moved(Map<String, String> owners, Map<String, String> before) {
+        return KEYS.stream().filter(k -> !owners.get(k).equals(before.get(k))).count();
     }
 
     private Replica leader(List<Replica> among) {
@@ -89,7 +96,7 @@ class SharedAllocationZooKeeperTest {
         long generation = awaitAllAt(replicas, published, Duration.ofSeconds(2));
         assertThat(replicas.get(0).virtualNodes()).isNotEqualTo(startCounts);
         assertThat(replicas.get(0).virtualNodes().get("direct://A1")).isLessThan(startCounts.get("direct://A1"));
-        assertThat(replicas).allSatisfy(r -> assertThat(r.owners(KEYS)).isEqualTo(replicas.get(0).owners(KEYS)));
+        assertThat(replicas).allSatisfy(r -> assertThat(moved(r.owners(KEYS), replicas.get(0).owners(KEYS))).as(r.toString()).isZero());
         assertThat(replicas).allSatisfy(r -> assertThat(r.balancer.allocationDetails())
                 .containsEntry("allocation.source", "leader").containsEntry("allocation.generation", generation));
     }
@@ -109,7 +116,7 @@ class SharedAllocationZooKeeperTest {
 
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
             // No key moves at any time in between, on any survivor.
-            survivors.forEach(r -> assertThat(r.owners(KEYS)).isEqualTo(owners));
+            survivors.forEach(r -> assertThat(moved(r.owners(KEYS), owners)).as(r.toString()).isZero());
             return survivors.stream().filter(Replica::leads).count() == 1
                     && survivors.stream().allMatch(r -> r.generation() == generation + 1);
         });
@@ -149,9 +156,8 @@ class SharedAllocationZooKeeperTest {
     void routingGoesOnOnTheLastAllocationWhileZooKeeperIsDownAndPublishingResumes() throws Exception {
         startReplicas();
         long published = awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
-        long slowestBefore = 0;
         for (int i = 0; i < 300; i++) {
-            slowestBefore = Math.max(slowestBefore, replicas.get(i % 3).send(KEYS.get(i % 60)));
+            replicas.get(i % 3).send(KEYS.get(i % 60));
         }
         // The leader may have moved again meanwhile.
         long generation = awaitAllAt(replicas, published, Duration.ofSeconds(2));
@@ -167,18 +173,20 @@ class SharedAllocationZooKeeperTest {
         }
         assertThat(replicas).allSatisfy(r -> {
             assertThat(r.generation()).isEqualTo(generation);
-            assertThat(r.owners(KEYS)).isEqualTo(owners);
+            assertThat(moved(r.owners(KEYS), owners)).as(r.toString()).isZero();
             assertThat(r.balancer.allocationDetails()).containsEntry("allocation.store.connected", false)
                     .containsEntry("allocation.source", "leader");
         });
-        // No request waits on ZooKeeper: the slowest stays far below the 1 s connect timeout.
-        assertThat(Duration.ofNanos(slowestDuring)).isLessThan(Duration.ofNanos(slowestBefore).plusMillis(100));
+        // No request waits on ZooKeeper: one that did would wait at least the 1 s connect timeout
+        // (a bound, not a latency comparison: the machine running this is shared).
+        assertThat(Duration.ofNanos(slowestDuring)).isLessThan(Duration.ofSeconds(1));
+        assertThat(i).as("requests served in the 4 s outage").isGreaterThan(300);
 
         zk.restart();
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() ->
                 replicas.stream().filter(Replica::leads).count() == 1
                         && replicas.stream().allMatch(r -> r.generation() == generation + 1));
-        assertThat(replicas).allSatisfy(r -> assertThat(r.owners(KEYS)).isEqualTo(owners));
+        assertThat(replicas).allSatisfy(r -> assertThat(moved(r.owners(KEYS), owners)).as(r.toString()).isZero());
         awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
     }
 
