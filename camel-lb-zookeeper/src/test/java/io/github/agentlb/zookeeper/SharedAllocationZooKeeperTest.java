@@ -148,7 +148,7 @@ class SharedAllocationZooKeeperTest {
     }
 
     /**
-     * The issue's 30 s outage is shortened to 4 s with a 2 s session timeout: long enough for every
+     * A 30 s outage is shortened to 4 s here with a 2 s session timeout: long enough for every
      * session to expire (leadership gone, a new election when ZooKeeper is back), shorter than the
      * 30 s after which a replica would learn on its own.
      */

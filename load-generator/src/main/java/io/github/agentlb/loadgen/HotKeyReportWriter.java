@@ -119,7 +119,7 @@ public final class HotKeyReportWriter {
 
     /**
      * The shared {@code avn} against one instance in the same run ({@code avn-shared} against
-     * {@code avn-one}, and the unshared replicas {@code avn} beside), with issue 22's targets; empty
+     * {@code avn-one}, and the unshared replicas {@code avn} beside), with the shared allocation's targets; empty
      * when the run has no shared variant.
      */
     public static String sharedComparison(List<HotKeyRun> runs) {

@@ -44,9 +44,9 @@ public final class HotKeyScenario {
     /** Issue 11's target: stickiness of the other users at least this. */
     public static final double TARGET_STICKINESS = 0.95;
 
-    /** Issue 22's target: a shared {@code avn}'s max/mean at most this above one instance's. */
+    /** The shared allocation's target: a shared {@code avn}'s max/mean at most this above one instance's. */
     public static final double TARGET_SHARED_MAX_OVER_MEAN_DELTA = 0.02;
-    /** Issue 22's target: a shared {@code avn}'s stickiness of the others at most this below one instance's. */
+    /** The shared allocation's target: a shared {@code avn}'s stickiness of the others at most this below one instance's. */
     public static final double TARGET_SHARED_STICKINESS_DELTA = 0.01;
 
     /**
