@@ -40,6 +40,8 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     private volatile boolean leader;
     private volatile boolean connected;
     private volatile long disconnectedSince;
+    /** Learning alone since the store has been unreachable past {@code localAfter}. */
+    private volatile boolean alone;
     private volatile String lastProblem = "";
     private long epoch;
     private long highestEpochSeen;
@@ -72,23 +74,20 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
      * its own since the store has been unreachable for longer than {@code localAfter}. Lock-free.
      */
     boolean evaluates() {
-        if (leader && connected) {
-            return true;
-        }
         if (connected) {
-            return false;
-        }
-        if (source == AllocationSource.LOCAL && installed == null) {
-            return nanoClock.getAsLong() - disconnectedSince > shared.localAfter().toNanos();
+            return leader;
         }
         if (nanoClock.getAsLong() - disconnectedSince <= shared.localAfter().toNanos()) {
             return false;
         }
-        synchronized (this) {
-            if (!connected && source == AllocationSource.LEADER) {
-                source = AllocationSource.LOCAL;
-                LOG.info("Shared allocation: {} unreachable for more than {} s: evaluating locally from generation {}",
-                        shared.exchange().describe(), shared.localAfter().toSeconds(), generation());
+        if (!alone) {
+            synchronized (this) {
+                if (!connected && !alone) {
+                    alone = true;
+                    source = AllocationSource.LOCAL;
+                    LOG.info("Shared allocation: {} unreachable for more than {} s: evaluating locally from generation {}",
+                            shared.exchange().describe(), shared.localAfter().toSeconds(), generation());
+                }
             }
         }
         return true;
@@ -187,6 +186,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         }
         connected = reachable;
         if (reachable) {
+            alone = false;
             LOG.info("Shared allocation: {} reachable, routing on generation {} ({})", shared.exchange().describe(),
                     generation(), source.name().toLowerCase(java.util.Locale.ROOT));
             if (leader) {
