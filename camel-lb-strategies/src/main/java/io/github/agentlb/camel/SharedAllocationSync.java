@@ -6,6 +6,7 @@ import io.github.agentlb.core.shared.AllocationExchange;
 import io.github.agentlb.core.shared.AllocationSource;
 import io.github.agentlb.core.shared.SharedAllocation;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -188,7 +189,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         if (reachable) {
             alone = false;
             LOG.info("Shared allocation: {} reachable, routing on generation {} ({})", shared.exchange().describe(),
-                    generation(), source.name().toLowerCase(java.util.Locale.ROOT));
+                    generation(), source.name().toLowerCase(Locale.ROOT));
             if (leader) {
                 publishCurrent();
             }
@@ -261,7 +262,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     Map<String, Object> details() {
         Allocation a = installed;
         Map<String, Object> details = new LinkedHashMap<>();
-        details.put("allocation.source", source.name().toLowerCase(java.util.Locale.ROOT));
+        details.put("allocation.source", source.name().toLowerCase(Locale.ROOT));
         details.put("allocation.generation", a == null ? 0L : a.generation());
         details.put("allocation.leader.epoch", a == null ? 0L : a.leaderEpoch());
         details.put("allocation.leader", leader);

@@ -17,7 +17,7 @@ class AllocationTest {
         assertThat(Allocation.digestOf(List.of("A1", "A2", "A3"))).isEqualTo(Allocation.digestOf(List.of("A3", "A1", "A2")))
                 .hasSize(32);
         assertThat(Allocation.digestOf(List.of("A1", "A2"))).isNotEqualTo(Allocation.digestOf(List.of("A1", "A2", "A3")));
-        // "A1\nA2" must not collide with one agent named "A1\nA2"-like concatenations of others.
+        // Ids are separated before hashing: two agents never digest like one with the joined name.
         assertThat(Allocation.digestOf(List.of("A1A2"))).isNotEqualTo(Allocation.digestOf(List.of("A1", "A2")));
     }
 
