@@ -6,6 +6,8 @@ import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.Evaluation;
 import io.github.agentlb.core.avn.HostUtilization;
 import io.github.agentlb.core.ring.HashRing;
+import io.github.agentlb.core.shared.AllocationSource;
+import io.github.agentlb.core.shared.SharedAllocation;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -67,6 +69,15 @@ import org.slf4j.LoggerFactory;
  * {@code removeProcessor}), O(v log v), keeps the survivors' virtual nodes (learned ones included)
  * and gives a newcomer its eq. (2) share: removing an agent moves only its keys, adding one moves
  * keys only to it, and the total follows ({@link io.github.agentlb.core.avn.MembershipChange}).
+ *
+ * <p>Replicas: with a {@link SharedAllocation} ({@link Builder#sharedAllocation}), replicas of one
+ * balancer id route by one allocation. The elected leader evaluates and publishes its counts
+ * (generation, leader epoch, membership digest) through the shared store; the others evaluate
+ * nothing and install each valid newer allocation as one new state. No request waits on the
+ * store: without an allocation a replica routes on its own ring, with the store unreachable on the
+ * last installed one, and past {@link SharedAllocation#localAfter()} it learns on its own again.
+ * {@link #allocationDetails()}, the metrics {@code agentlb.allocation.generation} and
+ * {@code agentlb.allocation.source} and the {@code io.github.agentlb.shared} log say which.
  */
 public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
 
@@ -82,6 +93,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     private volatile Map<String, HostUtilization> startupUtilization;
     private volatile AdaptiveVirtualNodes avn;
     private volatile boolean started;
+    private final SharedAllocationSync shared;
 
     /** Header {@code user_id}, {@link AdaptiveVirtualNodesConfig#ofDefaults()}, equal agents. */
     public AdaptiveVirtualNodeLB() {
@@ -92,6 +104,8 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         super(builder.key, builder.keyName, builder.boundedLoad);
         this.startupUtilization = Map.copyOf(builder.startupUtilization);
         this.avn = new AdaptiveVirtualNodes(builder.config, this::nanoTime);
+        this.shared = builder.sharedAllocation == null ? null
+                : new SharedAllocationSync(builder.sharedAllocation, () -> avn, this::pickerChanged, this::nanoTime);
     }
 
     /** A builder starting from the defaults. */
@@ -152,12 +166,52 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         } else {
             avn.setHosts(withAverageForUnknown(agentIds));
         }
+        if (started && shared != null) {
+            shared.membersChanged();
+        }
     }
 
     @Override
     protected void doStart() throws Exception {
         super.doStart();
         started = true;
+        if (shared != null) {
+            shared.start(getCamelContext());
+        }
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        if (shared != null) {
+            shared.stop();
+        }
+        super.doStop();
+    }
+
+    /** Whether this balancer shares its allocation with replicas ({@link Builder#sharedAllocation}). */
+    public boolean sharesAllocation() {
+        return shared != null;
+    }
+
+    /** Where the allocation routed by now comes from; {@code LOCAL} without a shared allocation. */
+    public AllocationSource allocationSource() {
+        return shared == null ? AllocationSource.LOCAL : shared.source();
+    }
+
+    /** Generation of the shared allocation installed, 0 without one. */
+    public long allocationGeneration() {
+        return shared == null ? 0 : shared.generation();
+    }
+
+    /**
+     * For health checks: {@code allocation.source} ({@code leader|local}), {@code allocation.generation},
+     * {@code allocation.leader.epoch}, {@code allocation.leader} (this replica leads),
+     * {@code allocation.store}, {@code allocation.store.connected}, {@code allocation.problem}
+     * (why the last allocation seen was not installed or written, empty if none); empty without a
+     * shared allocation.
+     */
+    public Map<String, Object> allocationDetails() {
+        return shared == null ? Map.of() : shared.details();
     }
 
     /** Agents without a configured start-up utilization count as the average configured one. */
@@ -210,12 +264,18 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
             report(agentId, cpu, memory);
         }
         Long position = attempt.getProperty(POSITION_PROPERTY, Long.class);
-        boolean windowComplete = position != null ? avn.record(position) : avn.recordWithoutKey();
-        if (windowComplete) {
+        // A shared allocation's leader sees 1/N of the requests: it closes a window every 1/N of
+        // the evaluation window, so the allocation learns as fast as one instance's would.
+        int replicas = shared == null ? 1 : shared.replicasPerWindow();
+        boolean windowComplete = position != null ? avn.record(position, replicas) : avn.recordWithoutKey(replicas);
+        if (windowComplete && (shared == null || shared.evaluates())) {
             HashRing before = avn.ring();
             avn.evaluate().ifPresent(this::logEvaluation);
             if (avn.ring() != before) {
                 pickerChanged();
+                if (shared != null) {
+                    shared.evaluated();
+                }
             }
         }
     }
@@ -257,9 +317,16 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         return Map.of("virtual.nodes", counts);
     }
 
-    /** Exposes {@code imbalance.index} (S) and {@code reallocations} for metrics. */
+    /**
+     * Exposes {@code imbalance.index} (S) and {@code reallocations} for metrics, and with a shared
+     * allocation {@code allocation.generation}.
+     */
     @Override
     public Map<String, Double> balancerMetrics() {
+        if (shared != null) {
+            return Map.of("imbalance.index", imbalanceIndex(), "reallocations", (double) reallocations(),
+                    "allocation.generation", (double) shared.generation());
+        }
         return Map.of("imbalance.index", imbalanceIndex(), "reallocations", (double) reallocations());
     }
 
@@ -267,8 +334,19 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     public static final class Builder extends KeyedBuilder<Builder> {
         private AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.ofDefaults();
         private final Map<String, HostUtilization> startupUtilization = new HashMap<>();
+        private SharedAllocation sharedAllocation;
 
         private Builder() {
+        }
+
+        /**
+         * Shares the allocation with the other replicas of the same balancer id through a store
+         * (for ZooKeeper: {@code ZooKeeperSharedAllocation.of(connectString, balancerId)} in
+         * camel-lb-zookeeper); unset by default: each replica learns alone.
+         */
+        public Builder sharedAllocation(SharedAllocation sharedAllocation) {
+            this.sharedAllocation = Objects.requireNonNull(sharedAllocation, "sharedAllocation");
+            return this;
         }
 
         /** The algorithm's configuration (weights, N, thresholds, cooldown, smoothing, window, hash function). */

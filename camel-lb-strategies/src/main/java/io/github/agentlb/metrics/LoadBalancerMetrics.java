@@ -1,8 +1,10 @@
 package io.github.agentlb.metrics;
 
+import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.HealthListener;
+import io.github.agentlb.core.shared.AllocationSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -35,7 +37,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       {@code utilization} (fraction) for PID, {@code virtual.nodes} for adaptive virtual nodes;
  *       tags {@code strategy}, {@code agent}.
  *   <li>{@code agentlb.<name>}: one gauge for each balancer-wide figure
- *       ({@link AgentLoadBalancerSupport#balancerMetrics()}), e.g. {@code agentlb.imbalance.index}.
+ *       ({@link AgentLoadBalancerSupport#balancerMetrics()}), e.g. {@code agentlb.imbalance.index},
+ *       {@code agentlb.allocation.generation} of an {@code avn} balancer sharing its allocation.
+ *   <li>{@value #ALLOCATION_SOURCE}: for an {@code avn} balancer sharing its allocation, one gauge
+ *       per {@code source} ({@code leader}, {@code local}), 1 for the current one.
  * </ul>
  *
  * Every meter has a description (Prometheus' {@code # HELP}). Each registry bound gets its own
@@ -56,6 +61,8 @@ public final class LoadBalancerMetrics implements MeterBinder {
     public static final String EJECTIONS = PREFIX + "agent.ejections";
     /** Gauge, 1 while an agent is ejected. */
     public static final String EJECTED = PREFIX + "agent.ejected";
+    /** Gauge, 1 for the source the allocation routed by comes from ({@code source=leader|local}), else 0. */
+    public static final String ALLOCATION_SOURCE = PREFIX + "allocation.source";
     /** Prefix of per-agent gauges. */
     public static final String AGENT_PREFIX = PREFIX + "agent.";
 
@@ -65,7 +72,8 @@ public final class LoadBalancerMetrics implements MeterBinder {
             "virtual.nodes", "Virtual nodes of the agent on the hash ring",
             "imbalance.index", "Imbalance index S of the last evaluation, fraction",
             "reallocations", "Virtual nodes moved since start",
-            "utilization.max.over.mean", "Largest agent utilization over the mean utilization");
+            "utilization.max.over.mean", "Largest agent utilization over the mean utilization",
+            "allocation.generation", "Generation of the shared allocation installed, 0 without one");
 
     private static final int OUTCOMES = AttemptOutcome.values().length;
 
@@ -103,6 +111,14 @@ public final class LoadBalancerMetrics implements MeterBinder {
             balancer.balancerMetrics().keySet().forEach(figure -> Gauge.builder(PREFIX + figure, balancer,
                             b -> b.balancerMetrics().getOrDefault(figure, Double.NaN))
                     .description(description(figure)).tag("strategy", strategy).register(registry));
+            if (balancer instanceof AdaptiveVirtualNodeLB avn && avn.sharesAllocation()) {
+                for (AllocationSource source : AllocationSource.values()) {
+                    Gauge.builder(ALLOCATION_SOURCE, avn, b -> b.allocationSource() == source ? 1 : 0)
+                            .description("1 for where the allocation routed by comes from (leader: shared, local: this "
+                                    + "replica's own), else 0")
+                            .tags("strategy", strategy, "source", source.name().toLowerCase(Locale.ROOT)).register(registry);
+                }
+            }
             balancer.addMembershipListener(this::agentsChanged);
             balancer.addAttemptListener(this::attempt);
             balancer.addHealthListener(new HealthListener() {

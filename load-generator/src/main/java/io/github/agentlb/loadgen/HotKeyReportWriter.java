@@ -89,10 +89,10 @@ public final class HotKeyReportWriter {
         boolean replicated = runs.stream().anyMatch(r -> r.hot().replicas() > 1);
         StringBuilder sb = new StringBuilder("| balancer | balance factor | requests | errors | timeouts |");
         agents.forEach(a -> sb.append(' ').append(a).append(" |"));
-        sb.append(" max/mean | stickiness (others) |").append(replicated ? " within each replica |" : "")
+        sb.append(" max/mean | stickiness (others) |").append(replicated ? " within each replica | replicas |" : "")
                 .append(" hot user on | targets |\n|---|---:|---:|---:|---:|");
         agents.forEach(a -> sb.append("---:|"));
-        sb.append("---:|---:|").append(replicated ? "---:|" : "").append("---|---|\n");
+        sb.append("---:|---:|").append(replicated ? "---:|---|" : "").append("---|---|\n");
         for (HotKeyRun run : runs) {
             RunStatistics s = run.report().statistics();
             HotKeyStatistics hot = run.hot();
@@ -107,12 +107,52 @@ public final class HotKeyReportWriter {
             sb.append(' ').append(format("%.3f", s.maxOverMean())).append(" | ")
                     .append(format("%.3f", hot.othersStickiness())).append(" |");
             if (replicated) {
-                sb.append(' ').append(format("%.3f", hot.othersStickinessPerReplica())).append(" |");
+                sb.append(' ').append(format("%.3f", hot.othersStickinessPerReplica())).append(" | ")
+                        .append(hot.replicas()).append(run.variant().shared() ? " shared" : hot.replicas() > 1 ? " alone" : "")
+                        .append(" |");
             }
             sb.append(' ').append(hotUserOn(hot)).append(" | ").append(run.meetsTargets() ? "met" : "missed")
                     .append(" |\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * The shared {@code avn} against one instance in the same run ({@code avn-shared} against
+     * {@code avn-one}, and the unshared replicas {@code avn} beside), with the shared allocation's targets; empty
+     * when the run has no shared variant.
+     */
+    public static String sharedComparison(List<HotKeyRun> runs) {
+        HotKeyRun one = find(runs, "avn-one");
+        HotKeyRun shared = find(runs, "avn-shared");
+        if (one == null || shared == null) {
+            return "";
+        }
+        HotKeyRun alone = find(runs, "avn");
+        double mm = shared.report().statistics().maxOverMean() - one.report().statistics().maxOverMean();
+        double st = shared.hot().othersStickiness() - one.hot().othersStickiness();
+        // Stickiness moves in steps of one user (0.005 of 200): compare as printed, not in binary.
+        double tolerance = 1e-9;
+        boolean met = mm <= HotKeyScenario.TARGET_SHARED_MAX_OVER_MEAN_DELTA + tolerance
+                && st >= -HotKeyScenario.TARGET_SHARED_STICKINESS_DELTA - tolerance;
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "Shared allocation: avn-shared (%d replicas, "
+                        + "one allocation through ZooKeeper) max/mean %.3f, stickiness %.3f against one instance (avn-one) "
+                        + "%.3f, %.3f: %+.3f and %+.3f; targets (max/mean at most +%.2f, stickiness at most -%.2f) %s",
+                shared.hot().replicas(), shared.report().statistics().maxOverMean(), shared.hot().othersStickiness(),
+                one.report().statistics().maxOverMean(), one.hot().othersStickiness(), mm, st,
+                HotKeyScenario.TARGET_SHARED_MAX_OVER_MEAN_DELTA, HotKeyScenario.TARGET_SHARED_STICKINESS_DELTA,
+                met ? "met" : "missed"));
+        if (alone != null) {
+            sb.append(String.format(Locale.ROOT, "; replicas each learning alone (avn): %.3f, %.3f (%+.3f, %+.3f)",
+                    alone.report().statistics().maxOverMean(), alone.hot().othersStickiness(),
+                    alone.report().statistics().maxOverMean() - one.report().statistics().maxOverMean(),
+                    alone.hot().othersStickiness() - one.hot().othersStickiness()));
+        }
+        return sb.append(".\n").toString();
+    }
+
+    private static HotKeyRun find(List<HotKeyRun> runs, String label) {
+        return runs.stream().filter(r -> r.variant().label().equals(label)).findFirst().orElse(null);
     }
 
     /** The section of {@code report.md}; empty for no runs. */
@@ -133,6 +173,10 @@ public final class HotKeyReportWriter {
                         : replicas + " proxy replicas per balancer over the same agents, requests alternating across them",
                 runs.size()));
         sb.append(table(runs)).append('\n');
+        String comparison = sharedComparison(runs);
+        if (!comparison.isEmpty()) {
+            sb.append(comparison).append('\n');
+        }
         List<String> met = runs.stream().filter(HotKeyRun::meetsTargets).map(r -> "`" + r.variant().label() + "`")
                 .toList();
         sb.append(String.format(Locale.ROOT, "Targets (issue 11): max/mean <= %.2f, stickiness of the other users >= "

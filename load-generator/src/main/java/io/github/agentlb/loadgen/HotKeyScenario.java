@@ -6,6 +6,7 @@ import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.KeyedLoadBalancerSupport;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
+import io.github.agentlb.zookeeper.ZooKeeperSharedAllocation;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.curator.test.TestingServer;
 
 /**
  * The hot-key scenario of issue 11: the uniform scenario's three identical agents, a workload in
@@ -42,18 +44,37 @@ public final class HotKeyScenario {
     /** Issue 11's target: stickiness of the other users at least this. */
     public static final double TARGET_STICKINESS = 0.95;
 
+    /** The shared allocation's target: a shared {@code avn}'s max/mean at most this above one instance's. */
+    public static final double TARGET_SHARED_MAX_OVER_MEAN_DELTA = 0.02;
+    /** The shared allocation's target: a shared {@code avn}'s stickiness of the others at most this below one instance's. */
+    public static final double TARGET_SHARED_STICKINESS_DELTA = 0.01;
+
     /**
      * A balancer of the scenario.
      *
      * @param label         the row's and the files' name, e.g. {@code ch-bounded}
      * @param strategy      the strategy, a keyed one of {@code Strategies.names()}
      * @param balanceFactor the bounded-load balance factor c, or 0 for none
+     * @param replicas      proxies of this variant, or 0 for the scenario's {@code --replicas}
+     * @param shared        whether the replicas share one {@code avn} allocation through the
+     *                      scenario's in-process ZooKeeper (camel-lb-zookeeper)
      */
-    public record Variant(String label, String strategy, double balanceFactor) {
+    public record Variant(String label, String strategy, double balanceFactor, int replicas, boolean shared) {
 
-        /** A new balancer of this variant: the strategy's defaults and, if bounded, the balance factor. */
-        AgentLoadBalancerSupport balancer() {
-            AgentLoadBalancerSupport balancer = Strategies.create(strategy);
+        /** A variant over the scenario's replicas, each learning alone. */
+        public Variant(String label, String strategy, double balanceFactor) {
+            this(label, strategy, balanceFactor, 0, false);
+        }
+
+        /**
+         * A new balancer of this variant: the strategy's defaults and, if bounded, the balance
+         * factor; if shared, an {@code avn} sharing its allocation at {@code zookeeper}.
+         */
+        AgentLoadBalancerSupport balancer(String zookeeper) {
+            AgentLoadBalancerSupport balancer = shared
+                    ? AdaptiveVirtualNodeLB.builder().sharedAllocation(ZooKeeperSharedAllocation.of(zookeeper, LABEL + "-" + label))
+                            .build()
+                    : Strategies.create(strategy);
             if (balanceFactor > 0) {
                 ((KeyedLoadBalancerSupport) balancer).setBalanceFactor(balanceFactor);
             }
@@ -102,6 +123,21 @@ public final class HotKeyScenario {
     }
 
     /**
+     * As {@link #variants(List)}; with {@code replicas > 1} and {@code avn} among them, also
+     * {@code avn-one} (one instance, the reference) and {@code avn-shared} (the replicas sharing
+     * one allocation through an in-process ZooKeeper), so that one run compares the three.
+     */
+    public static List<Variant> variants(List<String> strategies, int replicas) {
+        List<Variant> variants = variants(strategies);
+        if (replicas > 1 && strategies.contains(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
+            String avn = Strategies.ADAPTIVE_VIRTUAL_NODES;
+            variants.add(new Variant(avn + "-one", avn, 0, 1, false));
+            variants.add(new Variant(avn + "-shared", avn, 0, 0, true));
+        }
+        return variants;
+    }
+
+    /**
      * Runs every variant at once and returns their runs in the order of {@code variants}.
      *
      * @throws Exception what the first failing variant threw (a cluster that cannot start, a stuck run)
@@ -110,6 +146,11 @@ public final class HotKeyScenario {
         if (variants.isEmpty()) {
             return List.of();
         }
+        TestingServer zookeeper = variants.stream().anyMatch(Variant::shared) ? new TestingServer(true) : null;
+        if (zookeeper != null) {
+            stdout.println("== in-process ZooKeeper for the shared allocation at " + zookeeper.getConnectString());
+        }
+        String connect = zookeeper == null ? null : zookeeper.getConnectString();
         ExecutorService pool = Executors.newFixedThreadPool(variants.size(), r -> {
             Thread t = new Thread(r, "loadgen-hotkey");
             t.setDaemon(true);
@@ -118,7 +159,7 @@ public final class HotKeyScenario {
         try {
             List<Future<HotKeyRun>> futures = new ArrayList<>();
             for (Variant v : variants) {
-                futures.add(pool.submit((Callable<HotKeyRun>) () -> run(v)));
+                futures.add(pool.submit((Callable<HotKeyRun>) () -> run(v, connect)));
             }
             List<HotKeyRun> runs = new ArrayList<>();
             for (Future<HotKeyRun> f : futures) {
@@ -128,17 +169,26 @@ public final class HotKeyScenario {
                     throw e.getCause() instanceof Exception cause ? cause : e;
                 }
             }
+            stdout.print(HotKeyReportWriter.sharedComparison(runs));
             return runs;
         } finally {
             pool.shutdownNow();
+            if (zookeeper != null) {
+                zookeeper.close();
+            }
         }
     }
 
     /** Starts the variant's agents and proxies, warms up through every replica, sends the measured load. */
     HotKeyRun run(Variant variant) throws Exception {
+        return run(variant, null);
+    }
+
+    private HotKeyRun run(Variant variant, String zookeeper) throws Exception {
         ProxyConfig.Builder proxy = ProxyConfig.builder().strategy(variant.strategy());
+        int replicas = variant.replicas() > 0 ? variant.replicas() : this.replicas;
         try (EmbeddedCluster cluster = EmbeddedCluster.start(Scenario.UNIFORM, template, seed, proxy,
-                variant::balancer, replicas)) {
+                () -> variant.balancer(zookeeper), replicas)) {
             stdout.printf(Locale.ROOT, "== %s, %s scenario: agents %s behind %d proxy replica(s) at %s; user %d sends "
                             + "%d of %d requests%n", variant.label(), LABEL, String.join(", ", cluster.agentIds()),
                     replicas, String.join(", ", cluster.baseUrls()), Workload.HOT_USER,

@@ -84,7 +84,8 @@ final class LoadOptions {
     @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
             description = "In-process runs: N proxies, each with its own balancer, over the same agents; request i "
                     + "goes to replica i mod N (default: ${DEFAULT-VALUE}). Stickiness then counts a user as sticky "
-                    + "only if every replica sent it to the same agent. Not with --url, --rate/--duration, failure or hang; "
+                    + "only if every replica sent it to the same agent. The hotkey scenario then adds avn-one (one "
+                    + "instance) and avn-shared (the replicas sharing one allocation through an in-process ZooKeeper). Not with --url, --rate/--duration, failure or hang; "
                     + "without --scenario it runs uniform, heterogeneous and hotkey.")
     int replicas;
 
@@ -317,7 +318,7 @@ final class LoadOptions {
 
     /** The hotkey scenario's variants among {@code names}; none when {@code hotkey} is false. */
     List<HotKeyScenario.Variant> validatedVariants(List<String> names, boolean hotkey) {
-        List<HotKeyScenario.Variant> variants = hotkey ? HotKeyScenario.variants(names) : List.of();
+        List<HotKeyScenario.Variant> variants = hotkey ? HotKeyScenario.variants(names, replicas) : List.of();
         if (variants.isEmpty() && scenario != null
                 && scenario.stream().anyMatch(c -> c.trim().equalsIgnoreCase(HotKeyScenario.LABEL))) {
             throw usage("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named neither: "

@@ -29,10 +29,32 @@ class HotKeyScenarioTest {
         assertThat(variants).extracting(HotKeyScenario.Variant::label)
                 .containsExactly("ch", "ch-bounded", "avn", "avn-bounded");
         assertThat(HotKeyScenario.variants(List.of("rr", "pid"))).isEmpty();
-        KeyedLoadBalancerSupport bounded = (KeyedLoadBalancerSupport) variants.get(1).balancer();
+        KeyedLoadBalancerSupport bounded = (KeyedLoadBalancerSupport) variants.get(1).balancer(null);
         assertThat(bounded).isInstanceOf(ConsistentHashLB.class);
         assertThat(bounded.getBalanceFactor()).isEqualTo(1.25);
-        assertThat(((KeyedLoadBalancerSupport) variants.get(0).balancer()).getBalanceFactor()).isZero();
+        assertThat(((KeyedLoadBalancerSupport) variants.get(0).balancer(null)).getBalanceFactor()).isZero();
+    }
+
+    @Test
+    void withReplicasAvnAlsoRunsAsOneInstanceAndAsReplicasSharingOneAllocation() {
+        assertThat(HotKeyScenario.variants(Strategies.names(), 2)).extracting(HotKeyScenario.Variant::label)
+                .containsExactly("ch", "ch-bounded", "avn", "avn-bounded", "avn-one", "avn-shared");
+        assertThat(HotKeyScenario.variants(Strategies.names(), 1)).hasSize(4);
+        assertThat(HotKeyScenario.variants(List.of("ch"), 3)).hasSize(2);
+    }
+
+    @Test
+    void sharedAvnReplicasRunBesideOneInstanceOverAnInProcessZooKeeper() throws Exception {
+        List<HotKeyScenario.HotKeyRun> runs = new HotKeyScenario(FAST, 42, LOAD, 2, quiet).run(
+                HotKeyScenario.variants(List.of("avn"), 2).stream().filter(v -> v.label().startsWith("avn-")
+                        && !v.label().equals("avn-bounded")).toList());
+
+        assertThat(runs).extracting(r -> r.variant().label()).containsExactly("avn-one", "avn-shared");
+        assertThat(runs).allSatisfy(r -> assertThat(r.report().clean()).isTrue());
+        assertThat(runs.get(0).hot().replicas()).isEqualTo(1);
+        assertThat(runs.get(1).hot().replicas()).isEqualTo(2);
+        assertThat(HotKeyReportWriter.sharedComparison(runs)).startsWith("Shared allocation: avn-shared (2 replicas");
+        assertThat(HotKeyReportWriter.table(runs)).contains("| 2 shared |").contains("| 1 |");
     }
 
     @Test

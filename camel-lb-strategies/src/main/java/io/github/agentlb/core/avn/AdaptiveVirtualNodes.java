@@ -191,6 +191,40 @@ public final class AdaptiveVirtualNodes {
         }
     }
 
+    /**
+     * Installs virtual node counts computed elsewhere (another replica's evaluations) for the
+     * current hosts: the ring becomes {@code HashRing.of(virtualNodes, hash)}, the capacity
+     * weights stay, and, unlike {@link #setHosts(Map, Map)}, the history, the window and the move
+     * guard are kept, so a replica that later evaluates on its own goes on from there. The
+     * smoothing restarts (earlier reports describe another ring), as after a move. All or nothing.
+     * O(v log v).
+     *
+     * @return true if the ring changed, false if the counts were those of the current ring
+     * @throws IllegalArgumentException if the counts name other hosts than the current ones, or hold a count < 1
+     * @throws IllegalStateException    before {@link #setHosts}
+     */
+    public boolean installVirtualNodes(Map<String, Integer> virtualNodes) {
+        lock.lock();
+        try {
+            Topology t = topology;
+            if (t == null) {
+                throw new IllegalStateException("no hosts yet: call setHosts first");
+            }
+            if (virtualNodes == null || !virtualNodes.keySet().equals(t.ring.agents())) {
+                throw new IllegalArgumentException("virtualNodes must name the hosts " + t.ring.agents() + ", was "
+                        + virtualNodes);
+            }
+            if (t.ring.virtualNodes().equals(virtualNodes)) {
+                return false;
+            }
+            topology = new Topology(HashRing.of(virtualNodes, config.hashFunction()), t.capacityShares);
+            reports.restartSmoothing();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void changeHosts(SortedMap<String, Double> weights, boolean keepSurvivors) {
         lock.lock();
         try {
@@ -277,9 +311,31 @@ public final class AdaptiveVirtualNodes {
         return countInWindow();
     }
 
+    /**
+     * As {@link #record(long)} for the leader of {@code replicas} replicas that share one
+     * allocation (each sees about 1/replicas of the requests): a window completes every
+     * {@code max(1, evaluationWindow / replicas)} requests of this replica, so the leader evaluates
+     * about every {@code evaluationWindow} requests of all, as one instance would. Lock-free, O(1).
+     *
+     * @param replicas the replicas sharing the allocation, >= 1 (values below 1 count as 1)
+     */
+    public boolean record(long position, int replicas) {
+        history.add(position);
+        return countInWindow(replicas);
+    }
+
+    /** As {@link #recordWithoutKey()} for the leader of {@code replicas} replicas ({@link #record(long, int)}). */
+    public boolean recordWithoutKey(int replicas) {
+        return countInWindow(replicas);
+    }
+
     private boolean countInWindow() {
+        return countInWindow(1);
+    }
+
+    private boolean countInWindow(int replicas) {
         EvaluationWindow w = window;
-        return w != null && w.recorded.incrementAndGet() % config.evaluationWindow() == 0;
+        return w != null && w.recorded.incrementAndGet() % Math.max(1, config.evaluationWindow() / Math.max(1, replicas)) == 0;
     }
 
     /**

@@ -1,0 +1,274 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
+import io.github.agentlb.core.shared.Allocation;
+import io.github.agentlb.core.shared.AllocationExchange;
+import io.github.agentlb.core.shared.AllocationSource;
+import io.github.agentlb.core.shared.SharedAllocation;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An {@code avn} replica's side of a {@link SharedAllocation}: the leader publishes its counts after
+ * each evaluation that moved, and once on taking over (the next generation, same counts, so no key
+ * moves); a follower evaluates nothing and installs each valid newer allocation as one new state.
+ * Routing never waits on the store: without an allocation, or with the store unreachable, the
+ * replica routes on what it has; unreachable past {@link SharedAllocation#localAfter()} it learns
+ * on its own again (source {@code local}).
+ *
+ * <p>Events come on the backend's threads, evaluations on request threads; state changes are
+ * serialized on this object, and the new picker is published after its monitor is released (the
+ * state writer calls in here under its own lock on membership changes).
+ */
+final class SharedAllocationSync implements AllocationExchange.Listener {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.github.agentlb.shared");
+
+    private final SharedAllocation shared;
+    private final Supplier<AdaptiveVirtualNodes> avn;
+    private final Runnable pickerChanged;
+    private final LongSupplier nanoClock;
+
+    private volatile Allocation installed;
+    private volatile AllocationSource source = AllocationSource.LOCAL;
+    private volatile boolean leader;
+    private volatile boolean connected;
+    private volatile long disconnectedSince;
+    /** Learning alone since the store has been unreachable past {@code localAfter}. */
+    private volatile boolean alone;
+    private volatile String lastProblem = "";
+    private long epoch;
+    private long highestEpochSeen;
+    private Allocation waitingForMembers;
+    private boolean publishing;
+    private boolean republish;
+    private boolean takeoverUnwritten;
+
+    SharedAllocationSync(SharedAllocation shared, Supplier<AdaptiveVirtualNodes> avn, Runnable pickerChanged,
+                         LongSupplier nanoClock) {
+        this.shared = shared;
+        this.avn = avn;
+        this.pickerChanged = pickerChanged;
+        this.nanoClock = nanoClock;
+    }
+
+    void start(Object context) throws Exception {
+        disconnectedSince = nanoClock.getAsLong();
+        shared.exchange().start(context, this);
+    }
+
+    void stop() {
+        shared.exchange().close();
+        leader = false;
+        connected = false;
+    }
+
+    /**
+     * Whether this replica should evaluate its window: while it leads, or while it has learned on
+     * its own since the store has been unreachable for longer than {@code localAfter}. Lock-free.
+     */
+    boolean evaluates() {
+        if (connected) {
+            return leader;
+        }
+        if (nanoClock.getAsLong() - disconnectedSince <= shared.localAfter().toNanos()) {
+            return false;
+        }
+        if (!alone) {
+            synchronized (this) {
+                if (!connected && !alone) {
+                    alone = true;
+                    source = AllocationSource.LOCAL;
+                    LOG.info("Shared allocation: {} unreachable for more than {} s: evaluating locally from generation {}",
+                            shared.exchange().describe(), shared.localAfter().toSeconds(), generation());
+                }
+            }
+        }
+        return true;
+    }
+
+    /** After an evaluation of this replica moved virtual nodes: the leader publishes the new counts. */
+    synchronized void evaluated() {
+        if (leader && connected) {
+            publishCurrent();
+        }
+    }
+
+    /** After a membership change (under the state writer's lock): publish, or install what waited for it. */
+    synchronized void membersChanged() {
+        if (leader && connected) {
+            publishCurrent();
+            return;
+        }
+        Allocation waiting = waitingForMembers;
+        if (waiting != null && waiting.rejection(generation(), avn.get().virtualNodes().keySet()).isEmpty()) {
+            waitingForMembers = null;
+            // The writer builds the new picker after this hook: no picker change of our own.
+            install(waiting);
+        }
+    }
+
+    @Override
+    public void allocationChanged(Allocation allocation) {
+        boolean changed;
+        synchronized (this) {
+            highestEpochSeen = Math.max(highestEpochSeen, allocation.leaderEpoch());
+            AdaptiveVirtualNodes state = avn.get();
+            Optional<String> rejection = allocation.rejection(generation(), state.virtualNodes().keySet());
+            if (rejection.isPresent()) {
+                if (allocation.generation() > generation()) {
+                    waitingForMembers = allocation;
+                    lastProblem = "generation " + allocation.generation() + " not installed: " + rejection.get();
+                    LOG.info("Shared allocation: keeping generation {}: {}", generation(), rejection.get());
+                } else {
+                    LOG.debug("Shared allocation: {}", rejection.get());
+                }
+                return;
+            }
+            waitingForMembers = null;
+            changed = install(allocation);
+            if (takeoverUnwritten && leader) {
+                takeoverUnwritten = false;
+                epoch = Math.max(epoch, highestEpochSeen + 1);
+                publishCurrent();
+            }
+        }
+        if (changed) {
+            pickerChanged.run();
+        }
+    }
+
+    /** Caller holds this monitor. */
+    private boolean install(Allocation allocation) {
+        boolean changed = avn.get().installVirtualNodes(allocation.virtualNodes());
+        installed = allocation;
+        source = AllocationSource.LEADER;
+        lastProblem = "";
+        LOG.info("Shared allocation: installed generation {} (leader epoch {}): {}", allocation.generation(),
+                allocation.leaderEpoch(), allocation.virtualNodes());
+        return changed;
+    }
+
+    @Override
+    public void allocationUnreadable(String detail) {
+        lastProblem = detail;
+        LOG.warn("Shared allocation: ignoring an unreadable stored allocation, keeping generation {}: {}", generation(),
+                detail);
+    }
+
+    @Override
+    public synchronized void leadershipChanged(boolean leading) {
+        if (leading == leader) {
+            return;
+        }
+        leader = leading;
+        if (!leading) {
+            LOG.info("Shared allocation: no longer leading {}", shared.exchange().describe());
+            return;
+        }
+        Allocation last = installed;
+        epoch = Math.max(highestEpochSeen, last == null ? 0 : last.leaderEpoch()) + 1;
+        LOG.info("Shared allocation: leading {} from generation {} (leader epoch {})", shared.exchange().describe(),
+                generation(), epoch);
+        publishCurrent();
+    }
+
+    @Override
+    public synchronized void connectionChanged(boolean reachable) {
+        if (reachable == connected) {
+            return;
+        }
+        connected = reachable;
+        if (reachable) {
+            alone = false;
+            LOG.info("Shared allocation: {} reachable, routing on generation {} ({})", shared.exchange().describe(),
+                    generation(), source.name().toLowerCase(Locale.ROOT));
+            if (leader) {
+                publishCurrent();
+            }
+        } else {
+            disconnectedSince = nanoClock.getAsLong();
+            LOG.info("Shared allocation: {} unreachable, routing on generation {}; evaluating locally after {} s",
+                    shared.exchange().describe(), generation(), shared.localAfter().toSeconds());
+        }
+    }
+
+    @Override
+    public synchronized void published(Allocation allocation, boolean written, String detail) {
+        publishing = false;
+        if (written) {
+            if (allocation.generation() > generation()) {
+                installed = allocation;
+                source = AllocationSource.LEADER;
+            }
+            lastProblem = "";
+            LOG.info("Shared allocation: published generation {} (leader epoch {}): {}", allocation.generation(),
+                    allocation.leaderEpoch(), allocation.virtualNodes());
+            if (republish && leader && connected) {
+                publishCurrent();
+            }
+            republish = false;
+            return;
+        }
+        republish = false;
+        // Another writer got there first (or the store failed): take over again from what it wrote.
+        takeoverUnwritten = true;
+        lastProblem = "generation " + allocation.generation() + " not written: " + detail;
+        LOG.info("Shared allocation: generation {} not written: {}", allocation.generation(), detail);
+    }
+
+    /** Caller holds this monitor. One write in flight at a time; the latest counts follow it. */
+    private void publishCurrent() {
+        if (publishing) {
+            republish = true;
+            return;
+        }
+        SortedMap<String, Integer> counts = avn.get().virtualNodes();
+        if (counts.isEmpty()) {
+            return;
+        }
+        Allocation last = installed;
+        Allocation next = last == null ? Allocation.of(1, epoch, counts) : last.next(epoch, counts);
+        publishing = true;
+        shared.exchange().publish(next);
+    }
+
+    /** Replicas the leader evaluates for ({@link AllocationExchange#replicas()}); 1 for a follower. Lock-free. */
+    int replicasPerWindow() {
+        return leader ? Math.max(1, shared.exchange().replicas()) : 1;
+    }
+
+    long generation() {
+        Allocation a = installed;
+        return a == null ? 0 : a.generation();
+    }
+
+    AllocationSource source() {
+        return source;
+    }
+
+    boolean leader() {
+        return leader;
+    }
+
+    /** For health checks: source, generation, leader epoch, leadership, store and its reachability, last problem. */
+    Map<String, Object> details() {
+        Allocation a = installed;
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("allocation.source", source.name().toLowerCase(Locale.ROOT));
+        details.put("allocation.generation", a == null ? 0L : a.generation());
+        details.put("allocation.leader.epoch", a == null ? 0L : a.leaderEpoch());
+        details.put("allocation.leader", leader);
+        details.put("allocation.store", shared.exchange().describe());
+        details.put("allocation.store.connected", connected);
+        details.put("allocation.problem", lastProblem);
+        return details;
+    }
+}

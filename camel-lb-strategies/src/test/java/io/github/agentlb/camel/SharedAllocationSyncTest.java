@@ -1,0 +1,150 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
+import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
+import io.github.agentlb.core.shared.Allocation;
+import io.github.agentlb.core.shared.AllocationExchange;
+import io.github.agentlb.core.shared.AllocationSource;
+import io.github.agentlb.core.shared.SharedAllocation;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The replica's side of a shared allocation against an in-memory exchange and a manual clock. */
+class SharedAllocationSyncTest {
+
+    private static final Map<String, Integer> LEARNED = Map.of("A1", 3, "A2", 16, "A3", 11);
+
+    private final AtomicLong now = new AtomicLong();
+    private final AtomicInteger pickerChanges = new AtomicInteger();
+    private final List<Allocation> published = new ArrayList<>();
+    private final AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom()
+            .totalVirtualNodes(30).build(), now::get);
+    private SharedAllocationSync sync;
+
+    @BeforeEach
+    void start() throws Exception {
+        avn.setHosts(List.of("A1", "A2", "A3"));
+        AllocationExchange exchange = new AllocationExchange() {
+            @Override
+            public void start(Object context, Listener listener) {
+            }
+
+            @Override
+            public void publish(Allocation allocation) {
+                published.add(allocation);
+            }
+
+            @Override
+            public String describe() {
+                return "memory";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        sync = new SharedAllocationSync(new SharedAllocation(exchange, Duration.ofSeconds(30)), () -> avn,
+                pickerChanges::incrementAndGet, now::get);
+        sync.start(null);
+        sync.connectionChanged(true);
+    }
+
+    @Test
+    void aFollowerEvaluatesNothingAndInstallsANewerAllocationAsOneNewPicker() {
+        assertThat(sync.evaluates()).isFalse();
+        assertThat(sync.source()).isEqualTo(AllocationSource.LOCAL);
+
+        sync.allocationChanged(Allocation.of(4, 1, LEARNED));
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(LEARNED));
+        assertThat(pickerChanges).hasValue(1);
+        assertThat(sync.generation()).isEqualTo(4);
+        assertThat(sync.source()).isEqualTo(AllocationSource.LEADER);
+        assertThat(sync.details()).containsEntry("allocation.generation", 4L).containsEntry("allocation.leader.epoch", 1L);
+    }
+
+    @Test
+    void anOlderOrForeignAllocationIsNotInstalled() {
+        sync.allocationChanged(Allocation.of(4, 1, LEARNED));
+        sync.allocationChanged(Allocation.of(3, 1, Map.of("A1", 10, "A2", 10, "A3", 10)));
+        sync.allocationChanged(Allocation.of(5, 1, Map.of("A1", 10, "A2", 10, "A4", 10)));
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(LEARNED));
+        assertThat(sync.generation()).isEqualTo(4);
+        assertThat(sync.details().get("allocation.problem").toString()).contains("membership digest");
+        sync.allocationUnreadable("garbage");
+        assertThat(sync.generation()).isEqualTo(4);
+        assertThat(sync.details()).containsEntry("allocation.problem", "garbage");
+    }
+
+    @Test
+    void aNewLeaderPublishesTheNextGenerationWithTheCountsItRoutesBy() {
+        sync.allocationChanged(Allocation.of(4, 2, LEARNED));
+
+        sync.leadershipChanged(true);
+
+        assertThat(published).singleElement().satisfies(a -> {
+            assertThat(a.generation()).isEqualTo(5);
+            assertThat(a.leaderEpoch()).isEqualTo(3);
+            assertThat(a.virtualNodes()).isEqualTo(LEARNED);
+        });
+        assertThat(sync.evaluates()).isTrue();
+        sync.published(published.get(0), true, "version 5");
+        assertThat(sync.generation()).isEqualTo(5);
+    }
+
+    @Test
+    void oneWriteInFlightAtATimeAndTheLatestCountsFollowIt() {
+        sync.leadershipChanged(true);
+        avn.installVirtualNodes(LEARNED);
+        sync.evaluated();
+        assertThat(published).hasSize(1);
+
+        sync.published(published.get(0), true, "version 0");
+
+        assertThat(published).hasSize(2);
+        assertThat(published.get(1).generation()).isEqualTo(2);
+        assertThat(published.get(1).virtualNodes()).isEqualTo(LEARNED);
+    }
+
+    @Test
+    void aRejectedWriteTakesOverAgainFromWhatTheOtherWriterStored() {
+        sync.leadershipChanged(true);
+        sync.published(published.get(0), false, "BADVERSION");
+        assertThat(sync.generation()).isZero();
+
+        sync.allocationChanged(Allocation.of(7, 4, LEARNED));
+
+        assertThat(published).hasSize(2);
+        assertThat(published.get(1).generation()).isEqualTo(8);
+        assertThat(published.get(1).leaderEpoch()).isEqualTo(5);
+    }
+
+    @Test
+    void withoutTheStoreTheLastAllocationStaysUntilLocalAfterThenTheReplicaLearnsAlone() {
+        sync.allocationChanged(Allocation.of(4, 1, LEARNED));
+        sync.connectionChanged(false);
+
+        now.addAndGet(Duration.ofSeconds(30).toNanos());
+        assertThat(sync.evaluates()).isFalse();
+        assertThat(sync.source()).isEqualTo(AllocationSource.LEADER);
+
+        now.addAndGet(1);
+        assertThat(sync.evaluates()).isTrue();
+        assertThat(sync.source()).isEqualTo(AllocationSource.LOCAL);
+        assertThat(sync.generation()).isEqualTo(4);
+
+        sync.connectionChanged(true);
+        assertThat(sync.evaluates()).isFalse();
+        sync.allocationChanged(Allocation.of(5, 2, LEARNED));
+        assertThat(sync.source()).isEqualTo(AllocationSource.LEADER);
+    }
+}

@@ -1,0 +1,245 @@
+package io.github.agentlb.zookeeper;
+
+import io.github.agentlb.core.shared.Allocation;
+import io.github.agentlb.core.shared.AllocationExchange;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.camel.CamelContext;
+import org.apache.camel.cluster.CamelClusterEventListener;
+import org.apache.camel.cluster.CamelClusterMember;
+import org.apache.camel.cluster.CamelClusterView;
+import org.apache.camel.component.zookeeper.ZooKeeperCuratorConfiguration;
+import org.apache.camel.component.zookeeper.cluster.ZooKeeperClusterService;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An {@link AllocationExchange} over ZooKeeper, with no protocol of its own: leadership is
+ * camel-zookeeper's {@link ZooKeeperClusterService} (a Curator {@code LeaderSelector}) on
+ * {@code <basePath>/<balancerId>/leader}; the allocation is the znode
+ * {@code <basePath>/<balancerId>/allocation} ({@link AllocationCodec}), watched by a Curator
+ * {@link CuratorCache} and written with {@code setData().withVersion(v)}, {@code v} the version this
+ * replica last read: a writer that has not seen the latest value (a deposed leader) is rejected by
+ * ZooKeeper ({@code BADVERSION}). Writes run in Curator's background; nothing here blocks a caller
+ * on ZooKeeper's I/O.
+ *
+ * <p>Built by {@link ZooKeeperSharedAllocation}; started and closed by the balancer.
+ */
+public final class ZooKeeperAllocationExchange implements AllocationExchange {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.github.agentlb.shared");
+    /** The znode's version when it does not exist. */
+    static final int ABSENT = -1;
+
+    private final String connectString;
+    private final String root;
+    private final Duration sessionTimeout;
+    private final Duration connectTimeout;
+    private final AtomicInteger lastSeenVersion = new AtomicInteger(ABSENT);
+    private ZooKeeperClusterService service;
+    private volatile CuratorFramework client;
+    private CuratorCache cache;
+    private CuratorCache participants;
+    private final AtomicInteger replicas = new AtomicInteger(1);
+    private CamelClusterView view;
+    private volatile Listener listener;
+
+    ZooKeeperAllocationExchange(String connectString, String basePath, String balancerId, Duration sessionTimeout,
+                                Duration connectTimeout) {
+        this.connectString = connectString;
+        this.root = (basePath.endsWith("/") ? basePath : basePath + "/") + balancerId;
+        this.sessionTimeout = sessionTimeout;
+        this.connectTimeout = connectTimeout;
+    }
+
+    /** The allocation znode's path, {@code <basePath>/<balancerId>/allocation}. */
+    public String allocationPath() {
+        return root + "/allocation";
+    }
+
+    @Override
+    public String describe() {
+        return "zookeeper://" + connectString + root;
+    }
+
+    /** @param context the balancer's {@link CamelContext}, which the cluster service runs in */
+    @Override
+    public synchronized void start(Object context, Listener eventListener) throws Exception {
+        if (!(context instanceof CamelContext camelContext)) {
+            throw new IllegalArgumentException("ZooKeeper shared allocation needs the balancer's CamelContext, was " + context);
+        }
+        this.listener = Objects.requireNonNull(eventListener, "listener");
+        // Our own client, handed to the cluster service: one session for leadership and the znode.
+        client = CuratorFrameworkFactory.builder().connectString(connectString)
+                .sessionTimeoutMs((int) sessionTimeout.toMillis()).connectionTimeoutMs((int) connectTimeout.toMillis())
+                .retryPolicy(new ExponentialBackoffRetry(100, 5, 1000)).build();
+        client.getConnectionStateListenable().addListener((c, state) -> connection(state));
+        client.start();
+        service = new ZooKeeperClusterService(new ZooKeeperCuratorConfiguration());
+        service.setId(root.substring(root.lastIndexOf('/') + 1) + "-" + UUID.randomUUID());
+        service.setCuratorFramework(client);
+        service.setBasePath(root);
+        service.setCamelContext(camelContext);
+        service.start();
+        cache = CuratorCache.build(client, allocationPath(), CuratorCache.Options.SINGLE_NODE_CACHE);
+        cache.listenable().addListener(CuratorCacheListener.builder()
+                .forCreatesAndChanges((before, after) -> read(after))
+                .forDeletes(gone -> lastSeenVersion.set(ABSENT))
+                .build());
+        cache.start();
+        // The election's participants (one lock znode per replica under the view's path) are the replicas.
+        String election = root + "/leader";
+        participants = CuratorCache.build(client, election);
+        participants.listenable().addListener((type, before, after) -> replicas.set(
+                Math.max(1, (int) participants.stream().filter(d -> !d.getPath().equals(election)).count())));
+        participants.start();
+        view = service.getView("leader");
+        view.addEventListener((CamelClusterEventListener.Leadership) (v, leader) -> {
+            // camel-zookeeper 4.18 fires this with its local member when the selector takes the
+            // leadership, and with whoever ZooKeeper names (possibly this replica's stale lock
+            // znode, a remote member object) when it gives it up: only the former means leading.
+            listener.leadershipChanged(leader != null && leader == v.getLocalMember());
+        });
+        if (client.getZookeeperClient().isConnected()) {
+            listener.connectionChanged(true);
+        }
+        LOG.info("Shared allocation: joined {} as {}", describe(), service.getId());
+    }
+
+    private void connection(ConnectionState state) {
+        Listener l = listener;
+        if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+            l.leadershipChanged(false);
+        }
+        if (state == ConnectionState.RECONNECTED) {
+            rejoinElection();
+        }
+        l.connectionChanged(state.isConnected());
+    }
+
+    /**
+     * Curator's {@code LeaderSelector} gives up leadership on a suspended connection, and
+     * camel-zookeeper 4.18 does not requeue it (no auto-requeue): without this, a ZooKeeper outage
+     * would leave the replicas with no leader. Restarting the view requeues its selector (a no-op
+     * for one still queued).
+     */
+    private synchronized void rejoinElection() {
+        CamelClusterView v = view;
+        if (v == null) {
+            return;
+        }
+        try {
+            v.stop();
+            v.start();
+        } catch (RuntimeException e) {
+            LOG.info("Shared allocation: could not rejoin the election of {}: {}", describe(), e.toString());
+        }
+    }
+
+    private void read(ChildData data) {
+        lastSeenVersion.set(data.getStat().getVersion());
+        Allocation allocation;
+        try {
+            allocation = AllocationCodec.decode(data.getData());
+        } catch (IllegalArgumentException e) {
+            listener.allocationUnreadable(allocationPath() + " version " + data.getStat().getVersion() + ": " + e.getMessage());
+            return;
+        }
+        listener.allocationChanged(allocation);
+    }
+
+    @Override
+    public int replicas() {
+        return replicas.get();
+    }
+
+    @Override
+    public void publish(Allocation allocation) {
+        write(allocation, lastSeenVersion.get()).whenComplete((version, failure) -> listener.published(allocation,
+                failure == null, failure == null ? "version " + version : failure.getMessage()));
+    }
+
+    /**
+     * Writes {@code allocation} if the znode is at {@code expectedVersion} ({@link #ABSENT}: if it
+     * does not exist). Returns at once.
+     *
+     * @return the znode's new version, or a failure: a {@link KeeperException} {@code BADVERSION}
+     *         or {@code NODEEXISTS} when the expected version is stale
+     */
+    CompletableFuture<Integer> write(Allocation allocation, int expectedVersion) {
+        CompletableFuture<Integer> result = new CompletableFuture<>();
+        byte[] data = AllocationCodec.encode(allocation);
+        BackgroundCallback callback = (client, event) -> {
+            KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+            if (code != KeeperException.Code.OK) {
+                result.completeExceptionally(KeeperException.create(code, event.getPath()));
+                return;
+            }
+            int version = event.getStat() != null ? event.getStat().getVersion() : 0;
+            lastSeenVersion.accumulateAndGet(version, Math::max);
+            result.complete(version);
+        };
+        try {
+            if (expectedVersion == ABSENT) {
+                client.create().creatingParentsIfNeeded().inBackground(callback).forPath(allocationPath(), data);
+            } else {
+                client.setData().withVersion(expectedVersion).inBackground(callback).forPath(allocationPath(), data);
+            }
+        } catch (Exception e) {
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
+    /** The Curator client of the cluster service, for tests and diagnostics; null before {@link #start}. */
+    CuratorFramework curator() {
+        return client;
+    }
+
+    @Override
+    public synchronized void close() {
+        CamelClusterMember local = view == null ? null : view.getLocalMember();
+        view = null;
+        if (cache != null) {
+            cache.close();
+            participants.close();
+            cache = null;
+        }
+        if (service != null) {
+            try {
+                service.stop();
+            } catch (Exception e) {
+                LOG.debug("Stopping the cluster service of {}: {}", describe(), e.toString());
+            }
+            service = null;
+        }
+        // The leader's thread asks ZooKeeper who leads next as its leadership ends: let it finish
+        // (at most 2 s), or it fails on a closed client with an ERROR of Curator's.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (local != null && local.isLeader() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+    }
+}

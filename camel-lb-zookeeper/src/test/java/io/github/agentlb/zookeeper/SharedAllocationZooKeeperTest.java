@@ -1,0 +1,221 @@
+package io.github.agentlb.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.agentlb.core.shared.Allocation;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Three replicas (three CamelContexts) on a real ZooKeeper on loopback (Curator's
+ * {@link TestingServer} on a free port). Each test is bounded by {@link Timeout}.
+ */
+@Timeout(60)
+class SharedAllocationZooKeeperTest {
+
+    private static final List<String> KEYS = IntStream.range(0, 500).mapToObj(i -> "user-" + i).toList();
+    private static final Duration SESSION = Duration.ofSeconds(2);
+
+    private TestingServer zk;
+    private final List<Replica> replicas = new ArrayList<>();
+
+    @BeforeEach
+    void startZooKeeper() throws Exception {
+        zk = new TestingServer(true);
+    }
+
+    @AfterEach
+    void stopAll() throws Exception {
+        replicas.forEach(Replica::close);
+        zk.close();
+    }
+
+    private void startReplicas() throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            replicas.add(new Replica("r" + i, zk.getConnectString(), SESSION));
+        }
+        // The first leader takes over from nothing: generation 1 with the start-up counts.
+        await().atMost(Duration.ofSeconds(10)).until(() -> replicas.stream().filter(Replica::leads).count() == 1
+                && replicas.stream().allMatch(r -> r.generation() == 1));
+        // Each counts the election's participants: the leader evaluates every 60/3 of its own requests.
+        await().atMost(Duration.ofSeconds(2)).until(() -> replicas.stream().allMatch(r -> r.exchange().replicas() == 3));
+    }
+
+    /** Keys whose agent differs between two owner maps. */
+    private static long moved(Map<String, String> owners, Map<String, String> before) {
+        return KEYS.stream().filter(k -> !owners.get(k).equals(before.get(k))).count();
+    }
+
+    private Replica leader(List<Replica> among) {
+        return among.stream().filter(Replica::leads).findFirst().orElseThrow();
+    }
+
+    /** Sends keyed requests across the replicas until the leader publishes a newer generation. */
+    private long driveUntilLeaderPublishes() {
+        Replica leader = leader(replicas);
+        long before = leader.generation();
+        int i = 0;
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (leader.generation() == before) {
+            assertThat(System.nanoTime()).as("leader published within 20 s").isLessThan(deadline);
+            replicas.get(i % replicas.size()).send(KEYS.get(i % 60));
+            i++;
+        }
+        return leader.generation();
+    }
+
+    /**
+     * Waits until every replica routes by one generation, at least {@code generation} (the leader
+     * may have published again meanwhile), with the same counts; returns it.
+     */
+    private long awaitAllAt(List<Replica> among, long generation, Duration within) {
+        await().atMost(within).pollInterval(Duration.ofMillis(20)).until(() -> among.stream()
+                .allMatch(r -> r.generation() >= generation && r.generation() == among.get(0).generation()
+                        && r.virtualNodes().equals(among.get(0).virtualNodes())));
+        return among.get(0).generation();
+    }
+
+    @Test
+    void everyReplicaInstallsTheLeadersNewGenerationWithinTwoSeconds() throws Exception {
+        startReplicas();
+        Map<String, Integer> startCounts = replicas.get(0).virtualNodes();
+
+        long published = driveUntilLeaderPublishes();
+
+        long generation = awaitAllAt(replicas, published, Duration.ofSeconds(2));
+        assertThat(replicas.get(0).virtualNodes()).isNotEqualTo(startCounts);
+        assertThat(replicas.get(0).virtualNodes().get("direct://A1")).isLessThan(startCounts.get("direct://A1"));
+        assertThat(replicas).allSatisfy(r -> assertThat(moved(r.owners(KEYS), replicas.get(0).owners(KEYS))).as(r.toString()).isZero());
+        assertThat(replicas).allSatisfy(r -> assertThat(r.balancer.allocationDetails())
+                .containsEntry("allocation.source", "leader").containsEntry("allocation.generation", generation));
+    }
+
+    @Test
+    void anotherLeaderTakesOverWithTheNextGenerationAndNoKeyMoved() throws Exception {
+        startReplicas();
+        long generation = awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+        Replica old = leader(replicas);
+        long epoch = (Long) old.balancer.allocationDetails().get("allocation.leader.epoch");
+        List<Replica> survivors = replicas.stream().filter(r -> r != old).toList();
+        Map<String, String> owners = survivors.get(0).owners(KEYS);
+        Map<String, Integer> counts = survivors.get(0).virtualNodes();
+
+        old.close();
+        replicas.remove(old);
+
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
+            // No key moves at any time in between, on any survivor.
+            survivors.forEach(r -> assertThat(moved(r.owners(KEYS), owners)).as(r.toString()).isZero());
+            return survivors.stream().filter(Replica::leads).count() == 1
+                    && survivors.stream().allMatch(r -> r.generation() == generation + 1);
+        });
+        assertThat(survivors).allSatisfy(r -> {
+            assertThat(r.virtualNodes()).isEqualTo(counts);
+            assertThat(r.balancer.allocationDetails()).containsEntry("allocation.leader.epoch", epoch + 1);
+        });
+    }
+
+    @Test
+    void aWriteWithAStaleVersionIsRejected() throws Exception {
+        startReplicas();
+        long generation = awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+        ZooKeeperAllocationExchange exchange = replicas.get(0).exchange();
+        int version = exchange.curator().checkExists().forPath(exchange.allocationPath()).getVersion();
+        Allocation deposed = Allocation.of(generation + 1, 1, Map.of("direct://A1", 1, "direct://A2", 1, "direct://A3", 1));
+
+        assertThat(exchange.write(deposed, version - 1)).failsWithin(Duration.ofSeconds(5))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .havingCause().isInstanceOf(KeeperException.BadVersionException.class);
+        assertThat(exchange.write(deposed, ZooKeeperAllocationExchange.ABSENT)).failsWithin(Duration.ofSeconds(5))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .havingCause().isInstanceOf(KeeperException.NodeExistsException.class);
+
+        byte[] stored = exchange.curator().getData().forPath(exchange.allocationPath());
+        assertThat(AllocationCodec.decode(stored).generation()).isEqualTo(generation);
+        Thread.sleep(200);
+        assertThat(replicas).allSatisfy(r -> assertThat(r.generation()).isEqualTo(generation));
+    }
+
+    /**
+     * A 30 s outage is shortened to 4 s here with a 2 s session timeout: long enough for every
+     * session to expire (leadership gone, a new election when ZooKeeper is back), shorter than the
+     * 30 s after which a replica would learn on its own.
+     */
+    @Test
+    void routingGoesOnOnTheLastAllocationWhileZooKeeperIsDownAndPublishingResumes() throws Exception {
+        startReplicas();
+        long published = awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+        for (int i = 0; i < 300; i++) {
+            replicas.get(i % 3).send(KEYS.get(i % 60));
+        }
+        // The leader may have moved again meanwhile.
+        long generation = awaitAllAt(replicas, published, Duration.ofSeconds(2));
+        Map<String, String> owners = replicas.get(0).owners(KEYS);
+
+        zk.stop();
+        long slowestDuring = 0;
+        long end = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+        int i = 0;
+        while (System.nanoTime() < end) {
+            slowestDuring = Math.max(slowestDuring, replicas.get(i % 3).send(KEYS.get(i % 60)));
+            i++;
+        }
+        assertThat(replicas).allSatisfy(r -> {
+            assertThat(r.generation()).isEqualTo(generation);
+            assertThat(moved(r.owners(KEYS), owners)).as(r.toString()).isZero();
+            assertThat(r.balancer.allocationDetails()).containsEntry("allocation.store.connected", false)
+                    .containsEntry("allocation.source", "leader");
+        });
+        // No request waits on ZooKeeper: one that did would wait at least the 1 s connect timeout
+        // (a bound, not a latency comparison: the machine running this is shared).
+        assertThat(Duration.ofNanos(slowestDuring)).isLessThan(Duration.ofSeconds(1));
+        assertThat(i).as("requests served in the 4 s outage").isGreaterThan(300);
+
+        zk.restart();
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() ->
+                replicas.stream().filter(Replica::leads).count() == 1
+                        && replicas.stream().allMatch(r -> r.generation() == generation + 1));
+        assertThat(replicas).allSatisfy(r -> assertThat(moved(r.owners(KEYS), owners)).as(r.toString()).isZero());
+        awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+    }
+
+    @Test
+    void aCorruptAllocationIsIgnoredAndTheLastGoodKept() throws Exception {
+        startReplicas();
+        long generation = awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+        Map<String, Integer> counts = replicas.get(0).virtualNodes();
+        ZooKeeperAllocationExchange exchange = replicas.get(0).exchange();
+
+        exchange.curator().setData().forPath(exchange.allocationPath(), "{not an allocation".getBytes(StandardCharsets.UTF_8));
+
+        await().atMost(Duration.ofSeconds(2)).until(() -> replicas.stream().allMatch(r ->
+                r.balancer.allocationDetails().get("allocation.problem").toString().contains("not an allocation")));
+        assertThat(replicas).allSatisfy(r -> {
+            assertThat(r.generation()).isEqualTo(generation);
+            assertThat(r.virtualNodes()).isEqualTo(counts);
+        });
+        // The leader writes over it: its compare-and-set expects the corrupt value's version.
+        long next = awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+        assertThat(next).isGreaterThan(generation);
+        assertThat(replicas).allSatisfy(r -> assertThat(r.balancer.allocationDetails()).containsEntry("allocation.problem", ""));
+    }
+
+    @Test
+    void joinFailsNamingAMissingCamelContext() {
+        ZooKeeperAllocationExchange exchange = (ZooKeeperAllocationExchange) ZooKeeperSharedAllocation
+                .of(zk.getConnectString(), "x").exchange();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> exchange.start(null, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CamelContext");
+    }
+}
