@@ -2,8 +2,10 @@ package io.github.agentlb.camel;
 
 /**
  * How one attempt on one agent ended, as {@link FailureClassifier} tells it. The balancer fails
- * over on {@link #FAILED_BEFORE_SEND} always and on {@link #FAILED_AFTER_SEND} only for
- * idempotent requests ({@link FailoverPolicy}); both count toward outlier ejection.
+ * over on {@link #FAILED_BEFORE_SEND} always, on {@link #FAILED_AFTER_SEND} only for idempotent
+ * requests, on {@link #ANSWER_TIMED_OUT} only when the policy says so, and never on
+ * {@link #FAILED_AFTER_FIRST_BYTE} ({@link FailoverPolicy}); the four failures count toward
+ * outlier ejection. {@link #CANCELLED} is neither a success nor a failure.
  */
 public enum AttemptOutcome {
     /** The agent answered and the answer is not an exception. */
@@ -19,10 +21,29 @@ public enum AttemptOutcome {
      */
     FAILED_AFTER_SEND,
     /** The agent answered with a failure (for example an HTTP error status): not retried. */
-    ERROR;
+    ERROR,
+    /**
+     * The request was sent and no answer began within the answer timeout
+     * ({@link AnswerTimeoutException}). The agent may still be working on it, at a cost: sent
+     * elsewhere only when {@link FailoverPolicy#failOverOnAnswerTimeout()} and the method is idempotent.
+     */
+    ANSWER_TIMED_OUT,
+    /**
+     * The answer had begun to reach the client when the agent failed (closed, went idle too long):
+     * a failure of the agent, never retried, as the client already holds part of an answer
+     * ({@link AnswerInterruptedException}).
+     */
+    FAILED_AFTER_FIRST_BYTE,
+    /**
+     * The caller gave up (its client disconnected) and the call was cancelled
+     * ({@link AgentCallCancelledException}): says nothing about the agent, so it neither counts
+     * toward ejection nor re-admits an ejected agent, and is never retried.
+     */
+    CANCELLED;
 
-    /** @return whether the agent failed to answer (either failure kind) */
+    /** @return whether the agent failed ({@link #FAILED_BEFORE_SEND}, {@link #FAILED_AFTER_SEND}, {@link #ANSWER_TIMED_OUT}, {@link #FAILED_AFTER_FIRST_BYTE}) */
     public boolean isFailure() {
-        return this == FAILED_BEFORE_SEND || this == FAILED_AFTER_SEND;
+        return this == FAILED_BEFORE_SEND || this == FAILED_AFTER_SEND || this == ANSWER_TIMED_OUT
+                || this == FAILED_AFTER_FIRST_BYTE;
     }
 }

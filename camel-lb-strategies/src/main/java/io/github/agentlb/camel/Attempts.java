@@ -243,7 +243,8 @@ final class Attempts {
         }
         balancer.listeners().attempt(balancer.strategyName(), agent, outcome, elapsedNanos);
         if (!outcome.isFailure()) {
-            if (detector.onSuccess(agent)) {
+            // A cancelled call says nothing of the agent: it neither re-admits nor ejects.
+            if (outcome != AttemptOutcome.CANCELLED && detector.onSuccess(agent)) {
                 balancer.agentReadmitted(agent);
                 balancer.listeners().readmitted(balancer.strategyName(), agent);
             }

@@ -16,7 +16,13 @@ import java.util.stream.Collectors;
  *       over only when the exchange's {@code CamelHttpMethod} is idempotent: by default GET, HEAD,
  *       OPTIONS, TRACE, PUT and DELETE (RFC 9110 section 9.2.2). A POST, PATCH or an exchange
  *       without that header fails with the attempt's exception, so no request reaches two agents.</li>
- *   <li>An error answer ({@link AttemptOutcome#ERROR}) is never retried.</li>
+ *   <li>An answer timeout ({@link AttemptOutcome#ANSWER_TIMED_OUT}: sent, no answer began in
+ *       time) fails over only when {@link #failOverOnAnswerTimeout()} is set (default off) and the
+ *       method is idempotent: a slow agent is usually a busy one, and an agent call costs money,
+ *       so by default a call that timed out is not sent to every agent in turn.</li>
+ *   <li>An error answer ({@link AttemptOutcome#ERROR}), a failure after the answer's first byte
+ *       reached the client ({@link AttemptOutcome#FAILED_AFTER_FIRST_BYTE}) and a cancelled call
+ *       ({@link AttemptOutcome#CANCELLED}) are never retried.</li>
  *   <li>At most {@link #maximumFailoverAttempts()} further attempts (Camel's
  *       {@code FailoverLoadBalancer} name; -1 = each agent once, 0 = never fail over), and none
  *       that would start after {@link #deadline()} from the exchange's first attempt (zero = none).</li>
@@ -25,13 +31,20 @@ import java.util.stream.Collectors;
  * @param maximumFailoverAttempts further attempts after the first, -1 for every agent once
  * @param deadline                no failover starts later than this after the first attempt; zero for none
  * @param idempotentMethods       HTTP methods, upper case, that may be sent again after a send failure
+ * @param failOverOnAnswerTimeout whether an idempotent request whose answer timed out may go to another agent
  */
-public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set<String> idempotentMethods) {
+public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set<String> idempotentMethods,
+                             boolean failOverOnAnswerTimeout) {
 
     /** The idempotent methods of RFC 9110 section 9.2.2. */
     public static final Set<String> RFC_9110_IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
     /** Every agent once, no deadline, RFC 9110's idempotent methods. */
     public static final FailoverPolicy DEFAULT = new FailoverPolicy(-1, Duration.ZERO, RFC_9110_IDEMPOTENT);
+
+    /** A policy that does not fail over on an answer timeout. */
+    public FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set<String> idempotentMethods) {
+        this(maximumFailoverAttempts, deadline, idempotentMethods, false);
+    }
 
     /** @throws IllegalArgumentException naming the field and value when one is out of range */
     public FailoverPolicy {
@@ -51,17 +64,22 @@ public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set
 
     /** @return a copy with another {@link #maximumFailoverAttempts()} */
     public FailoverPolicy withMaximumFailoverAttempts(int attempts) {
-        return new FailoverPolicy(attempts, deadline, idempotentMethods);
+        return new FailoverPolicy(attempts, deadline, idempotentMethods, failOverOnAnswerTimeout);
     }
 
     /** @return a copy with another {@link #deadline()} */
     public FailoverPolicy withDeadline(Duration value) {
-        return new FailoverPolicy(maximumFailoverAttempts, value, idempotentMethods);
+        return new FailoverPolicy(maximumFailoverAttempts, value, idempotentMethods, failOverOnAnswerTimeout);
     }
 
     /** @return a copy with other {@link #idempotentMethods()} */
     public FailoverPolicy withIdempotentMethods(Set<String> methods) {
-        return new FailoverPolicy(maximumFailoverAttempts, deadline, methods);
+        return new FailoverPolicy(maximumFailoverAttempts, deadline, methods, failOverOnAnswerTimeout);
+    }
+
+    /** @return a copy with another {@link #failOverOnAnswerTimeout()} */
+    public FailoverPolicy withFailOverOnAnswerTimeout(boolean value) {
+        return new FailoverPolicy(maximumFailoverAttempts, deadline, idempotentMethods, value);
     }
 
     /**
@@ -72,7 +90,8 @@ public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set
     public boolean mayFailOver(AttemptOutcome outcome, String method) {
         return switch (outcome) {
             case FAILED_BEFORE_SEND -> true;
-            case FAILED_AFTER_SEND -> method != null && idempotentMethods.contains(method.toUpperCase(Locale.ROOT));
+            case FAILED_AFTER_SEND -> idempotent(method);
+            case ANSWER_TIMED_OUT -> failOverOnAnswerTimeout && idempotent(method);
             default -> false;
         };
     }
@@ -82,5 +101,9 @@ public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set
         boolean withinCount = maximumFailoverAttempts < 0 || failovers < maximumFailoverAttempts;
         boolean withinDeadline = deadline.isZero() || elapsedNanos < deadline.toNanos();
         return withinCount && withinDeadline;
+    }
+
+    private boolean idempotent(String method) {
+        return method != null && idempotentMethods.contains(method.toUpperCase(Locale.ROOT));
     }
 }

@@ -18,6 +18,11 @@ import org.apache.camel.ExchangeTimedOutException;
  * reasons. The whole cause chain is read; a before-send cause anywhere wins.
  *
  * <ul>
+ *   <li>{@link AttemptOutcome#CANCELLED}, {@link AttemptOutcome#FAILED_AFTER_FIRST_BYTE},
+ *       {@link AttemptOutcome#ANSWER_TIMED_OUT}: an {@link AgentCallCancelledException},
+ *       {@link AnswerInterruptedException} or {@link AnswerTimeoutException} anywhere in the chain,
+ *       the first one found; a child that streams says so with these, and they win over their
+ *       causes.</li>
  *   <li>{@link AttemptOutcome#FAILED_BEFORE_SEND}: {@link ConnectException} (refused; Netty's
  *       and httpclient's connect timeouts extend it), {@link UnknownHostException},
  *       {@link NoRouteToHostException}, {@link PortUnreachableException}, a
@@ -51,6 +56,17 @@ public final class FailureClassifier {
     public static AttemptOutcome classify(Throwable failure) {
         if (failure == null) {
             return AttemptOutcome.SUCCESS;
+        }
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof AgentCallCancelledException) {
+                return AttemptOutcome.CANCELLED;
+            }
+            if (t instanceof AnswerInterruptedException) {
+                return AttemptOutcome.FAILED_AFTER_FIRST_BYTE;
+            }
+            if (t instanceof AnswerTimeoutException) {
+                return AttemptOutcome.ANSWER_TIMED_OUT;
+            }
         }
         boolean afterSend = false;
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {

@@ -1,0 +1,17 @@
+package io.github.agentlb.camel;
+
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The request reached the agent and no answer began in time: the attempt ends
+ * {@link AttemptOutcome#ANSWER_TIMED_OUT}, which counts against the agent and fails over only
+ * where {@link FailoverPolicy#failOverOnAnswerTimeout()} allows.
+ */
+public class AnswerTimeoutException extends TimeoutException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message what timed out, e.g. which agent after how long */
+    public AnswerTimeoutException(String message) {
+        super(message);
+    }
+}

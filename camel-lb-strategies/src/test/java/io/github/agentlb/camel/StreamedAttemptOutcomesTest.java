@@ -1,0 +1,176 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.spi.IdAware;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The outcomes a streaming child reports: a cancelled call (the client left), a failure after the
+ * answer's first byte reached the client, an answer timeout. What each does to failover and
+ * outlier ejection, with in-memory agents.
+ */
+class StreamedAttemptOutcomesTest {
+
+    private static CamelContext context;
+    private final Map<String, Exception> failures = new HashMap<>();
+    private final List<String> tried = new ArrayList<>();
+    private Fixed balancer;
+
+    private final class Fixed extends AgentLoadBalancerSupport {
+        @Override
+        public String strategyName() {
+            return "fixed";
+        }
+
+        @Override
+        protected Selection select(Exchange exchange, List<String> agentIds) {
+            return new Selection(List.of("a", "b", "c").iterator(), () -> "");
+        }
+    }
+
+    private final class Agent extends AsyncProcessorSupport implements IdAware {
+        private final String id;
+
+        Agent(String id) {
+            this.id = id;
+        }
+
+        @Override
+        public boolean process(Exchange attempt, AsyncCallback callback) {
+            tried.add(id);
+            attempt.setException(failures.get(id));
+            callback.done(true);
+            return true;
+        }
+
+        @Override
+        public String getId() {
+            return id;
+        }
+
+        @Override
+        public void setId(String ignored) {
+        }
+    }
+
+    @BeforeAll
+    static void startContext() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterAll
+    static void stopContext() {
+        context.stop();
+    }
+
+    @BeforeEach
+    void startBalancer() {
+        balancer = new Fixed();
+        balancer.setCamelContext(context);
+        for (String id : List.of("a", "b", "c")) {
+            balancer.addProcessor(new Agent(id));
+        }
+        balancer.start();
+    }
+
+    private Exchange send(String method) {
+        Exchange exchange = new DefaultExchange(context);
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, method);
+        AtomicInteger callbacks = new AtomicInteger();
+        balancer.process(exchange, sync -> callbacks.incrementAndGet());
+        assertThat(callbacks.get()).isEqualTo(1);
+        return exchange;
+    }
+
+    @Test
+    void theClassifierKnowsTheStreamingOutcomesWhateverTheirCause() {
+        assertThat(FailureClassifier.classify(new AgentCallCancelledException("client left")))
+                .isEqualTo(AttemptOutcome.CANCELLED);
+        assertThat(FailureClassifier.classify(new AnswerInterruptedException("cut", new ClosedChannelException())))
+                .isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
+        assertThat(FailureClassifier.classify(new AnswerTimeoutException("no first byte in 60000 ms")))
+                .isEqualTo(AttemptOutcome.ANSWER_TIMED_OUT);
+        assertThat(FailureClassifier.classify(new IOException("wrapped", new AnswerTimeoutException("x"))))
+                .isEqualTo(AttemptOutcome.ANSWER_TIMED_OUT);
+        assertThat(AttemptOutcome.CANCELLED.isFailure()).isFalse();
+        assertThat(AttemptOutcome.FAILED_AFTER_FIRST_BYTE.isFailure()).isTrue();
+        assertThat(AttemptOutcome.ANSWER_TIMED_OUT.isFailure()).isTrue();
+        assertThat(AgentFailure.reasonOf(new AnswerTimeoutException("x"))).isEqualTo("timed out");
+    }
+
+    @Test
+    void theDefaultPolicyNeverFailsOverOnAnAnswerTimeoutAPartialAnswerOrACancelledCall() {
+        FailoverPolicy policy = FailoverPolicy.DEFAULT;
+        assertThat(policy.failOverOnAnswerTimeout()).isFalse();
+        for (String method : List.of("GET", "POST")) {
+            assertThat(policy.mayFailOver(AttemptOutcome.ANSWER_TIMED_OUT, method)).isFalse();
+            assertThat(policy.mayFailOver(AttemptOutcome.FAILED_AFTER_FIRST_BYTE, method)).isFalse();
+            assertThat(policy.mayFailOver(AttemptOutcome.CANCELLED, method)).isFalse();
+        }
+        FailoverPolicy onTimeout = policy.withFailOverOnAnswerTimeout(true);
+        assertThat(onTimeout.mayFailOver(AttemptOutcome.ANSWER_TIMED_OUT, "GET")).isTrue();
+        assertThat(onTimeout.mayFailOver(AttemptOutcome.ANSWER_TIMED_OUT, "POST")).isFalse();
+        assertThat(onTimeout.withDeadline(Duration.ofSeconds(1)).failOverOnAnswerTimeout()).isTrue();
+        assertThat(new FailoverPolicy(-1, Duration.ZERO, Set.of("GET"))).isEqualTo(
+                new FailoverPolicy(-1, Duration.ZERO, Set.of("GET"), false));
+    }
+
+    @Test
+    void aCancelledCallEndsTheExchangeOnceAndNeverEjects() {
+        failures.put("a", new AgentCallCancelledException("client left"));
+        for (int i = 0; i < 5; i++) {
+            Exchange exchange = send("POST");
+            assertThat(exchange.getException()).isInstanceOf(AgentCallCancelledException.class);
+        }
+        assertThat(tried).containsOnly("a").hasSize(5);
+        assertThat(balancer.ejectedAgents()).isEmpty();
+    }
+
+    @Test
+    void aTimedOutIdempotentCallRunsOnceByDefaultAndEjects() {
+        failures.put("a", new AnswerTimeoutException("no first byte"));
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isInstanceOf(AnswerTimeoutException.class);
+        assertThat(tried).containsExactly("a");
+        assertThat(balancer.ejectedAgents()).containsExactly("a");
+    }
+
+    @Test
+    void aTimedOutIdempotentCallFailsOverWhenThePolicySaysSo() {
+        balancer.setFailoverPolicy(balancer.getFailoverPolicy().withFailOverOnAnswerTimeout(true));
+        failures.put("a", new AnswerTimeoutException("no first byte"));
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isNull();
+        assertThat(tried).containsExactly("a", "b");
+    }
+
+    @Test
+    void aFailureAfterTheFirstByteIsNeverRetriedButCounts() {
+        failures.put("a", new AnswerInterruptedException("cut", new ConnectException("x")));
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isInstanceOf(AnswerInterruptedException.class);
+        assertThat(tried).containsExactly("a");
+        assertThat(balancer.ejectedAgents()).containsExactly("a");
+    }
+}
