@@ -158,7 +158,7 @@ public class ProxyRoutes extends RouteBuilder {
     @Override
     public void configure() throws Exception {
         errorHandler(noErrorHandler());
-        Http11Component.register(getContext());
+        Http11Component.register(getContext(), config.clientTimeoutMs());
 
         var tried = from(consumerUri())
                 .routeId(ROUTE_ID)
