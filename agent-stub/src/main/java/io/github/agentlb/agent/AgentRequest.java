@@ -22,7 +22,9 @@ public record AgentRequest(Kind kind, String requestId, String userId) {
         PROCESS,
         /** {@code GET /health}. */
         HEALTH,
-        /** A known path with a method other than GET: 405. */
+        /** {@code POST /v1/chat/completions}: an LLM-shaped answer, JSON or SSE ({@link ChatCompletions}). */
+        CHAT,
+        /** A known path with another method than its own (GET; POST for chat): 405. */
         METHOD_NOT_ALLOWED,
         /** Any other path: 404. */
         NOT_FOUND
@@ -37,6 +39,9 @@ public record AgentRequest(Kind kind, String requestId, String userId) {
      */
     public static AgentRequest classify(String method, String path, String rawQuery) {
         boolean get = "GET".equalsIgnoreCase(method);
+        if (ChatCompletions.PATH.equals(path)) {
+            return new AgentRequest("POST".equals(method) ? Kind.CHAT : Kind.METHOD_NOT_ALLOWED, null, null);
+        }
         if (HEALTH_PATH.equals(path)) {
             return new AgentRequest(get ? Kind.HEALTH : Kind.METHOD_NOT_ALLOWED, null, null);
         }

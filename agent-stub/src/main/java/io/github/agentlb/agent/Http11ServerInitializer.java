@@ -71,5 +71,6 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
         } else {
             pipeline.addLast("handler", handler);
         }
+        pipeline.addLast("streamed", DropStreamedAnswer.INSTANCE);
     }
 }
