@@ -22,9 +22,12 @@ public record AgentRequest(Kind kind, String requestId, String userId) {
         PROCESS,
         /** {@code GET /health}. */
         HEALTH,
-        /** {@code POST /v1/chat/completions}: an LLM-shaped answer, JSON or SSE ({@link ChatCompletions}). */
+        /**
+         * {@code POST /v1/chat/completions}, or a POST on {@code /process/{req_id}} (what the demo
+         * proxy forwards): an LLM-shaped answer, JSON or SSE ({@link ChatCompletions}).
+         */
         CHAT,
-        /** A known path with another method than its own (GET; POST for chat): 405. */
+        /** A known path with another method than its own (GET or POST on /process, GET on /health, POST for chat): 405. */
         METHOD_NOT_ALLOWED,
         /** Any other path: 404. */
         NOT_FOUND
@@ -48,6 +51,9 @@ public record AgentRequest(Kind kind, String requestId, String userId) {
         if (path != null && path.startsWith(PROCESS_PREFIX)) {
             String requestId = path.substring(PROCESS_PREFIX.length());
             if (!requestId.isEmpty() && requestId.indexOf('/') < 0) {
+                if ("POST".equals(method)) {
+                    return new AgentRequest(Kind.CHAT, requestId, RequestTarget.queryParameter(rawQuery, USER_ID_PARAM));
+                }
                 return get
                         ? new AgentRequest(Kind.PROCESS, requestId, RequestTarget.queryParameter(rawQuery, USER_ID_PARAM))
                         : new AgentRequest(Kind.METHOD_NOT_ALLOWED, requestId, null);

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  *       service delay, with the load headers {@code X-Agent-Utilization}, {@code X-Agent-Cpu},
  *       {@code X-Agent-Memory} (see {@link LoadSnapshot});</li>
  *   <li>{@code GET /health}: 200 {@code {"status":"UP","agent_id":...}};</li>
- *   <li>{@code POST /v1/chat/completions}: an LLM-shaped answer, JSON or Server-Sent Events
- *       ({@link ChatCompletions}, shaped by {@link ChatShape});</li>
+ *   <li>{@code POST /v1/chat/completions} and {@code POST /process/{req_id}}: an LLM-shaped
+ *       answer, JSON or Server-Sent Events ({@link ChatCompletions}, shaped by {@link ChatShape});</li>
  *   <li>other methods on those paths (TRACE and OPTIONS included): 405 with {@code Allow: GET};
  *       other paths: 404; a target {@link RequestTarget} refuses (not printable ASCII, a malformed
  *       percent-escape such as {@code %zz}, an unescaped {@code |}) or a bad {@code Host} (two
@@ -177,7 +177,9 @@ public class AgentRoutes extends RouteBuilder {
     }
 
     private void methodNotAllowed(Exchange exchange) throws Exception {
-        String allowed = ChatCompletions.PATH.equals(exchange.getProperty(PATH)) ? "POST" : "GET";
+        Object path = exchange.getProperty(PATH);
+        String allowed = ChatCompletions.PATH.equals(path) ? "POST"
+                : path instanceof String p && p.startsWith(AgentRequest.PROCESS_PREFIX) ? "GET, POST" : "GET";
         exchange.getMessage().setHeader("Allow", allowed);
         HttpReplies.loadHeaders(exchange, service.reportedLoad());
         HttpReplies.error(exchange, 405, "method not allowed",

@@ -51,9 +51,9 @@ class AgentConformanceTest {
         String wire = talk("HEAD /process/r1?user_id=42 HTTP/1.1\r\n" + HOST + "\r\n" + get("/nope", "Connection: close\r\n"));
 
         String methodNotAllowed = answer("HTTP/1.1 405 Method Not Allowed",
-                "{\"error\":\"method not allowed\",\"detail\":\"HEAD is not allowed, use GET\"}",
-                "Allow: GET", LOAD[0], LOAD[1], LOAD[2], JSON, KEEP_ALIVE);
-        assertThat(methodNotAllowed).contains("content-length: 70\r\n");
+                "{\"error\":\"method not allowed\",\"detail\":\"HEAD is not allowed, use GET, POST\"}",
+                "Allow: GET, POST", LOAD[0], LOAD[1], LOAD[2], JSON, KEEP_ALIVE);
+        assertThat(methodNotAllowed).contains("content-length: 76\r\n");
         assertThat(normalized(wire)).isEqualTo(headersOnly(methodNotAllowed) + notFound("/nope", CLOSE));
     }
 

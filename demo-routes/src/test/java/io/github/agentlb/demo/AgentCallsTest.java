@@ -2,6 +2,9 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.agent.ChatShape;
+import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
 import java.io.InputStream;
@@ -268,5 +271,35 @@ class AgentCallsTest {
             seen.append((char) b);
         }
         return seen.toString();
+    }
+
+    /** The stub agent's streamed chat through the proxy, and a caller leaving reaches the stub, which stops. */
+    @Test
+    void theStubsStreamedChatPassesThroughAndACallerLeavingStopsIt() throws Exception {
+        try (StubAgent stub = StubAgent.start(AgentConfig.custom().agentId("L1").host("127.0.0.1").port(0)
+                        .chat(new ChatShape(0, 200, 32)).build());
+                DemoProxy proxy = DemoProxy.start(config(stub.baseUrl()).build())) {
+            HttpResponse<String> whole = client.send(HttpRequest.newBuilder(
+                    URI.create(proxy.baseUrl() + "/process/c1?user_id=1"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"stream\":true,\"max_tokens\":5,\"messages\":[]}"))
+                    .timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(whole.statusCode()).isEqualTo(200);
+            assertThat(whole.headers().firstValue("Content-Type")).hasValue("text/event-stream");
+            assertThat(whole.headers().firstValue("X-Agent-Utilization")).isEmpty();
+            assertThat(whole.body().lines().filter(l -> l.startsWith("data: ")).count()).isEqualTo(6);
+
+            try (Socket socket = new Socket("127.0.0.1", proxy.port())) {
+                socket.setSoTimeout(5_000);
+                String body = "{\"stream\":true,\"max_tokens\":10000,\"messages\":[]}";
+                socket.getOutputStream().write(("POST /process/c2?user_id=1 HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                        + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+                readUntil(socket.getInputStream(), "data: ");
+            }
+            for (int i = 0; i < 100 && stub.chat().callsCancelled() == 0; i++) {
+                Thread.sleep(20);
+            }
+            assertThat(stub.chat().callsCancelled()).isEqualTo(1);
+            assertThat(proxy.balancer().ejectedAgents()).isEmpty();
+        }
     }
 }
