@@ -159,6 +159,9 @@ public class ProxyRoutes extends RouteBuilder {
     public void configure() throws Exception {
         errorHandler(noErrorHandler());
         Http11Component.register(getContext(), config.clientTimeoutMs());
+        // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
+        // try block still gets one, or the client would wait forever.
+        onException(Exception.class).handled(true).process(this::internalError);
 
         var tried = from(consumerUri())
                 .routeId(ROUTE_ID)
@@ -287,6 +290,19 @@ public class ProxyRoutes extends RouteBuilder {
         }
         LOG.debug("request={} {} cause: {}", requestId(exchange), status, cause);
         reply(exchange, status, timeout ? "gateway timeout" : "bad gateway", detail, Map.of());
+    }
+
+    /** 500 JSON for a failure of the proxy itself; the exception goes to the log. */
+    private void internalError(Exchange exchange) {
+        Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
+        LOG.warn("request={} answered 500: {}", requestId(exchange), LogText.escape(cause));
+        LOG.debug("request={} 500 cause", requestId(exchange), cause);
+        if (exchange.getProperty(Downstream.PROPERTY) != null) {
+            reply(exchange, 500, "internal error", "the proxy failed to handle the request; see its log", Map.of());
+        } else if (exchange.getMessage().getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT)
+                instanceof ChannelHandlerContext ctx) {
+            ctx.channel().close();
+        }
     }
 
     /** The client left: its agent call was cancelled, nothing to answer. */

@@ -77,6 +77,23 @@ class AgentCallsTest {
         }
     }
 
+    /** The default body limit is 16 MiB: a 2 MiB prompt (over the old 1 MiB) passes. */
+    @Test
+    void aTwoMebibytePromptPassesWithTheDefaults() throws Exception {
+        byte[] body = new byte[2 * 1024 * 1024];
+        java.util.Arrays.fill(body, (byte) 'x');
+        try (ScriptedAgent agent = ScriptedAgent.echo();
+                DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).build())) {
+            HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(
+                            URI.create(proxy.baseUrl() + "/process/p2?user_id=42"))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).timeout(TIMEOUT).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).isEqualTo(body);
+        }
+    }
+
     @Test
     void aChunkedRequestBodyIsForwardedWhole() throws Exception {
         try (ScriptedAgent agent = ScriptedAgent.echo();
