@@ -14,13 +14,13 @@
 #           thread count before and at its highest.
 #
 # Needs java 17, python3, the jars (mvn -q -B package -DskipTests), optionally nginx
-# (apt-get install -y nginx-light). Knobs (environment): STREAMS (32), WARMUP_ROUNDS (5),
+# (apt-get install -y nginx-light). Knobs (environment): STREAMS (32), WARMUP_ROUNDS (20, about 1 s each),
 # BIG_MIB (256), CONNECTIONS (1000), PROXY_JAVA_OPTS (none), NGINX (1), BASE_PORT (19000).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 STREAMS=${STREAMS:-32}
-WARMUP_ROUNDS=${WARMUP_ROUNDS:-5}
+WARMUP_ROUNDS=${WARMUP_ROUNDS:-20}
 BIG_MIB=${BIG_MIB:-256}
 CONNECTIONS=${CONNECTIONS:-1000}
 PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS:-}
