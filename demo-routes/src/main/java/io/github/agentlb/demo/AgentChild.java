@@ -65,6 +65,13 @@ import org.slf4j.LoggerFactory;
  *       sees its caller leave, and the attempt ends {@link AgentCallCancelledException cancelled}.</li>
  * </ul>
  *
+ * <h2>Busy answers</h2>
+ * A 429, or a 503 with {@code Retry-After}, says the agent is busy: another agent may take the
+ * call. Such an answer (up to {@value #MAX_HELD_BYTES} bytes) is held back rather than streamed: it
+ * is left on the exchange as a {@link HeldAnswer} body with its status and {@code Retry-After} as
+ * headers, so a balancer that fails over on busy answers can still do so; {@link ProxyRoutes}
+ * writes it when it is the last answer.
+ *
  * <h2>Threads and connections</h2>
  * No thread is held per call. The agent connection runs on the client connection's event loop, so
  * both ends of a call are touched by one thread, in order. Idle keep-alive connections are kept
@@ -77,6 +84,8 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
 
     /** Idle keep-alive connections kept per agent and event loop. */
     static final int MAX_IDLE_PER_LOOP = 64;
+    /** Largest busy answer held back; a larger one is streamed like any other. */
+    static final int MAX_HELD_BYTES = 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(AgentChild.class);
     private static final Set<HttpMethod> WITH_BODY = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH);
 
@@ -280,6 +289,10 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
                 }
                 answerHead(head);
             }
+            if (msg instanceof HttpContent content && held != null) {
+                hold(content);
+                return;
+            }
             if (msg instanceof HttpContent content) {
                 if (!down.headSent()) {
                     content.release();
@@ -307,11 +320,13 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
         }
 
         private HttpResponse lastHead;
+        private io.netty.buffer.CompositeByteBuf held;
 
         private void answerHead(HttpResponse head) {
             cancel(firstByteTimer);
             lastHead = head;
-            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, head.status().code());
+            int status = head.status().code();
+            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
             for (var header : head.headers()) {
                 if (header.getKey().toLowerCase(Locale.ROOT).startsWith(Downstream.AGENT_REPORT_PREFIX)) {
                     exchange.getMessage().setHeader(header.getKey(), header.getValue());
@@ -320,9 +335,39 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
             if (down.clientGone()) {
                 return;
             }
+            String retryAfter = head.headers().get(HttpHeaderNames.RETRY_AFTER);
+            if (status == 429 || status == 503 && retryAfter != null) {
+                if (retryAfter != null) {
+                    exchange.getMessage().setHeader("Retry-After", retryAfter);
+                }
+                held = agent.alloc().compositeBuffer();
+                idleTimer = schedule(timeouts.idleMs(), this::checkIdle);
+                return;
+            }
             int code = head.status().code();
             down.sendHead(head, bodyless || code == 204 || code == 304);
             idleTimer = schedule(timeouts.idleMs(), this::checkIdle);
+        }
+
+        /** Gathers a busy answer; one that grows past the limit is streamed after all. */
+        private void hold(HttpContent content) {
+            held.addComponent(true, content.content().retain());
+            content.release();
+            boolean last = content instanceof LastHttpContent;
+            if (last) {
+                byte[] body = new byte[held.readableBytes()];
+                held.readBytes(body);
+                held.release();
+                held = null;
+                exchange.getMessage().setBody(new HeldAnswer(lastHead, body));
+                finish(null, HttpUtil.isKeepAlive(lastHead));
+            } else if (held.readableBytes() > MAX_HELD_BYTES) {
+                io.netty.buffer.ByteBuf gathered = held;
+                held = null;
+                exchange.getMessage().removeHeader("Retry-After");
+                down.sendHead(lastHead, false);
+                down.sendContent(gathered);
+            }
         }
 
         private void checkIdle() {
@@ -359,6 +404,10 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
                 return;
             }
             done = true;
+            if (held != null) {
+                held.release();
+                held = null;
+            }
             cancel(firstByteTimer);
             cancel(idleTimer);
             cancel(totalTimer);
@@ -430,5 +479,15 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
             }
             ctx.close();
         }
+    }
+
+    /**
+     * A busy answer held back (see the class comment): the agent's head and its whole body, for
+     * {@link ProxyRoutes} to write when the balancer ends with it.
+     *
+     * @param head the agent's status and headers
+     * @param body the whole body
+     */
+    public record HeldAnswer(HttpResponse head, byte[] body) {
     }
 }

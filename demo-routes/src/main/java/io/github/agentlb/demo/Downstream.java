@@ -157,6 +157,12 @@ final class Downstream {
         channel.write(head);
     }
 
+    /** Writes a whole answer held back: the head, then the body as its last part. */
+    void sendWhole(HttpResponse agent, byte[] body) {
+        sendHead(agent, false);
+        end(Unpooled.wrappedBuffer(body));
+    }
+
     /** Writes and flushes a part of the answer's body; takes ownership of {@code content}. */
     ChannelFuture sendContent(ByteBuf content) {
         return channel.writeAndFlush(new DefaultHttpContent(content));

@@ -175,6 +175,7 @@ public class ProxyRoutes extends RouteBuilder {
             balance.process(AgentChild.create(id, URI.create(url), config.timeouts()));
         }
         balance.end()
+                    .process(this::writeHeldAnswer)
                 .endDoTry()
                 .doCatch(AgentCallCancelledException.class)
                     .process(this::cancelled)
@@ -290,6 +291,16 @@ public class ProxyRoutes extends RouteBuilder {
         }
         LOG.debug("request={} {} cause: {}", requestId(exchange), status, cause);
         reply(exchange, status, timeout ? "gateway timeout" : "bad gateway", detail, Map.of());
+    }
+
+    /** Writes a busy answer an agent child held back, when the balancer ended with it. */
+    private void writeHeldAnswer(Exchange exchange) {
+        if (exchange.getMessage().getBody() instanceof AgentChild.HeldAnswer held) {
+            Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
+            if (down != null && !down.headSent() && !down.clientGone()) {
+                down.sendWhole(held.head(), held.body());
+            }
+        }
     }
 
     /** 500 JSON for a failure of the proxy itself; the exception goes to the log. */

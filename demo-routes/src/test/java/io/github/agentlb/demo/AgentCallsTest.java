@@ -94,6 +94,28 @@ class AgentCallsTest {
         }
     }
 
+    /** A busy answer (503 with Retry-After) is held back whole, then reaches the client with its headers. */
+    @Test
+    void aBusyAnswerReachesTheClientWholeWithItsRetryAfter() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+                    exchange.getResponseHeaders().set("Retry-After", "3");
+                    exchange.getResponseHeaders().set("Content-Type", "application/json");
+                    exchange.sendResponseHeaders(503, 0);
+                    exchange.getResponseBody().write("{\"error\":".getBytes(StandardCharsets.UTF_8));
+                    exchange.getResponseBody().flush();
+                    exchange.getResponseBody().write("\"busy\"}".getBytes(StandardCharsets.UTF_8));
+                });
+                DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).build())) {
+            String wire = RawHttp.talk(proxy.baseUrl(), "POST /process/b?user_id=1 HTTP/1.1\r\nHost: x\r\n"
+                    + "Content-Length: 2\r\n\r\n{}" + "GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+
+            assertThat(wire).startsWith("HTTP/1.1 503 Service Unavailable").containsIgnoringCase("Retry-After: 3")
+                    .contains("{\"error\":\"busy\"}").contains("HTTP/1.1 404 Not Found");
+            assertThat(wire.split("HTTP/1.1 503")).hasSize(2);
+            assertThat(agent.calls()).isEqualTo(1);
+        }
+    }
+
     @Test
     void aChunkedRequestBodyIsForwardedWhole() throws Exception {
         try (ScriptedAgent agent = ScriptedAgent.echo();
