@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * {@code 1/tokensPerSecond}: one {@code chat.completion} JSON object at the end, or with
  * {@code "stream": true} Server-Sent Events, one {@code chat.completion.chunk} per token as it is
  * produced, then {@code data: [DONE]}. No thread waits: tokens are timer tasks on the
- * connection's event loop. A caller that closes its connection stops the answer at once (counted
+ * connection's event loop. A caller that closes its connection ends the answer at once (counted
  * in {@link #callsCancelled()}, logged at INFO), as a model server frees its slot.
  * A body that is not such a JSON object: 400 JSON. Thread-safe.
  */

@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * client gets {@code 408 {"error":"request timeout",...}} and the connection is closed. An idle
  * keep-alive connection is not timed here. Two handlers share the clock: {@link #bytes()} at the
  * front of the pipeline starts it when bytes arrive, {@link #requests()} after the aggregator
- * stops it when the whole request has arrived and counts answers, so that a 408 never cuts into
+ * halts it when the whole request has arrived and counts answers, so that a 408 never cuts into
  * an answer being written (the check is then repeated). One instance per connection.
  */
 final class RequestReadTimeout {
@@ -58,7 +58,7 @@ final class RequestReadTimeout {
         };
     }
 
-    /** The handler to put after the aggregator: stops the clock on a whole request, counts answers. */
+    /** The handler to put after the aggregator: halts the clock on a whole request, counts answers. */
     ChannelDuplexHandler requests() {
         return new ChannelDuplexHandler() {
             @Override

@@ -167,7 +167,7 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
 
     @Override
     protected void doStop() {
-        // Idle connections are closed by their event loops' owners when the server stops.
+        // Idle connections are closed by their event loops' owners when the server shuts down.
     }
 
     @Override

@@ -225,7 +225,7 @@ final class Downstream {
         headers.set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
     }
 
-    /** Releases the body and stops watching the connection; once, when the exchange is done. */
+    /** Releases the body and no longer watches the connection; once, when the exchange is done. */
     void release() {
         channel.closeFuture().removeListener(closeListener);
         onClientClose = null;

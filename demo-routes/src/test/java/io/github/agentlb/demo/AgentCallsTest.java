@@ -312,7 +312,7 @@ class AgentCallsTest {
         return seen.toString();
     }
 
-    /** The stub agent's streamed chat through the proxy, and a caller leaving reaches the stub, which stops. */
+    /** The stub agent's streamed chat through the proxy, and a caller leaving reaches the stub, which ends its answer. */
     @Test
     void theStubsStreamedChatPassesThroughAndACallerLeavingStopsIt() throws Exception {
         try (StubAgent stub = StubAgent.start(AgentConfig.custom().agentId("L1").host("127.0.0.1").port(0)

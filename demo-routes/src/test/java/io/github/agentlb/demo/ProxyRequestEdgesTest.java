@@ -108,7 +108,7 @@ class ProxyRequestEdgesTest {
         assertThat(agent.calls()).isZero();
     }
 
-    /** nginx's client_header_timeout: a head that stops half-way gets 408 JSON and the connection closed. */
+    /** nginx's client_header_timeout: a head that breaks off half-way gets 408 JSON and the connection closed. */
     @Test
     void aHalfSentHeadGets408() {
         String wire = RawHttp.talk(proxy.baseUrl(), "GET /process/r1?user_id=1 HTTP/1.1\r\nHost: x\r\n");
