@@ -76,7 +76,7 @@ class ChatCompletionsTest {
     }
 
     @Test
-    void aCallerThatLeavesStopsTheAnswer() throws Exception {
+    void aCallerThatLeavesEndsTheAnswer() throws Exception {
         start(new ChatShape(0, 20, 32));
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", agent.port()), 5_000);

@@ -305,7 +305,7 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
                 } else if (content.content().isReadable()) {
                     ChannelFuture written = down.sendContent(content.content());
                     if (!down.channel().isWritable()) {
-                        // Backpressure: stop reading the agent until the client has taken this part.
+                        // Backpressure: pause reading the agent until the client has taken this part.
                         agent.config().setAutoRead(false);
                         written.addListener(f -> {
                             if (!done) {

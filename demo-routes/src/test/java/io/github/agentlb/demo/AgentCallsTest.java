@@ -314,7 +314,7 @@ class AgentCallsTest {
 
     /** The stub agent's streamed chat through the proxy, and a caller leaving reaches the stub, which ends its answer. */
     @Test
-    void theStubsStreamedChatPassesThroughAndACallerLeavingStopsIt() throws Exception {
+    void theStubsStreamedChatPassesThroughAndACallerLeavingEndsIt() throws Exception {
         try (StubAgent stub = StubAgent.start(AgentConfig.custom().agentId("L1").host("127.0.0.1").port(0)
                         .chat(new ChatShape(0, 200, 32)).build());
                 DemoProxy proxy = DemoProxy.start(config(stub.baseUrl()).build())) {

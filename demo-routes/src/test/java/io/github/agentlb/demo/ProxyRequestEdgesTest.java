@@ -119,7 +119,7 @@ class ProxyRequestEdgesTest {
     }
 
     @Test
-    void aBodyThatStopsHalfWayGets408() {
+    void aBodyThatBreaksOffHalfWayGets408() {
         String wire = RawHttp.talk(proxy.baseUrl(), "POST /process/r1?user_id=1 HTTP/1.1\r\nHost: x\r\n"
                 + "Content-Length: 100\r\n\r\n{\"half\":");
 
