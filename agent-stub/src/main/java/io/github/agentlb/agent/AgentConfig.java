@@ -56,6 +56,7 @@ public final class AgentConfig {
     private final double cpuBase;
     private final double memoryBase;
     private final long seed;
+    private final ChatShape chat;
 
     private AgentConfig(Builder b) {
         this.agentId = b.agentId;
@@ -68,6 +69,7 @@ public final class AgentConfig {
         this.cpuBase = b.cpuBase;
         this.memoryBase = b.memoryBase;
         this.seed = b.seed != null ? b.seed : defaultSeed(b.agentId);
+        this.chat = b.chat;
     }
 
     /** A builder starting from the defaults. */
@@ -101,6 +103,7 @@ public final class AgentConfig {
         b.cpuBase = cpuBase;
         b.memoryBase = memoryBase;
         b.seed = seed;
+        b.chat = chat;
         return b;
     }
 
@@ -164,12 +167,19 @@ public final class AgentConfig {
         return seed;
     }
 
+    /** How {@code POST /v1/chat/completions} answers: time to first token, token rate, answer length. */
+    public ChatShape chat() {
+        return chat;
+    }
+
     /** One line with every knob, for the startup log. */
     public String describe() {
         return String.format(Locale.ROOT,
-                "agentId=%s host=%s port=%d delayMs=%d..%d speed=%s capacity=%s cpuBase=%s memoryBase=%s seed=%d",
+                "agentId=%s host=%s port=%d delayMs=%d..%d speed=%s capacity=%s cpuBase=%s memoryBase=%s seed=%d"
+                        + " firstTokenMs=%d tokensPerSecond=%s answerTokens=%d",
                 agentId, host, port, delayMinMs, delayMaxMs, speed,
-                unlimitedCapacity() ? "unlimited" : Integer.toString(capacity), cpuBase, memoryBase, seed);
+                unlimitedCapacity() ? "unlimited" : Integer.toString(capacity), cpuBase, memoryBase, seed,
+                chat.firstTokenMs(), chat.tokensPerSecond(), chat.answerTokens());
     }
 
     @Override
@@ -189,12 +199,13 @@ public final class AgentConfig {
         return port == c.port && delayMinMs == c.delayMinMs && delayMaxMs == c.delayMaxMs
                 && Double.compare(speed, c.speed) == 0 && capacity == c.capacity
                 && Double.compare(cpuBase, c.cpuBase) == 0 && Double.compare(memoryBase, c.memoryBase) == 0
-                && seed == c.seed && agentId.equals(c.agentId) && host.equals(c.host);
+                && seed == c.seed && agentId.equals(c.agentId) && host.equals(c.host) && chat.equals(c.chat);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(agentId, host, port, delayMinMs, delayMaxMs, speed, capacity, cpuBase, memoryBase, seed);
+        return Objects.hash(agentId, host, port, delayMinMs, delayMaxMs, speed, capacity, cpuBase, memoryBase, seed,
+                chat);
     }
 
     /**
@@ -213,6 +224,7 @@ public final class AgentConfig {
         private double cpuBase = DEFAULT_CPU_BASE;
         private double memoryBase = DEFAULT_MEMORY_BASE;
         private Long seed;
+        private ChatShape chat = ChatShape.DEFAULTS;
 
         private Builder() {
         }
@@ -300,6 +312,15 @@ public final class AgentConfig {
         /** Seed of the delay generator. */
         public Builder seed(long value) {
             this.seed = value;
+            return this;
+        }
+
+        /** How chat completions answer, not null. */
+        public Builder chat(ChatShape value) {
+            if (value == null) {
+                throw new IllegalArgumentException("chat must not be null, was null");
+            }
+            this.chat = value;
             return this;
         }
 

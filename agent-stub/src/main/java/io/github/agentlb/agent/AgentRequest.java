@@ -22,7 +22,12 @@ public record AgentRequest(Kind kind, String requestId, String userId) {
         PROCESS,
         /** {@code GET /health}. */
         HEALTH,
-        /** A known path with a method other than GET: 405. */
+        /**
+         * {@code POST /v1/chat/completions}, or a POST on {@code /process/{req_id}} (what the demo
+         * proxy forwards): an LLM-shaped answer, JSON or SSE ({@link ChatCompletions}).
+         */
+        CHAT,
+        /** A known path with another method than its own (GET or POST on /process, GET on /health, POST for chat): 405. */
         METHOD_NOT_ALLOWED,
         /** Any other path: 404. */
         NOT_FOUND
@@ -37,12 +42,18 @@ public record AgentRequest(Kind kind, String requestId, String userId) {
      */
     public static AgentRequest classify(String method, String path, String rawQuery) {
         boolean get = "GET".equalsIgnoreCase(method);
+        if (ChatCompletions.PATH.equals(path)) {
+            return new AgentRequest("POST".equals(method) ? Kind.CHAT : Kind.METHOD_NOT_ALLOWED, null, null);
+        }
         if (HEALTH_PATH.equals(path)) {
             return new AgentRequest(get ? Kind.HEALTH : Kind.METHOD_NOT_ALLOWED, null, null);
         }
         if (path != null && path.startsWith(PROCESS_PREFIX)) {
             String requestId = path.substring(PROCESS_PREFIX.length());
             if (!requestId.isEmpty() && requestId.indexOf('/') < 0) {
+                if ("POST".equals(method)) {
+                    return new AgentRequest(Kind.CHAT, requestId, RequestTarget.queryParameter(rawQuery, USER_ID_PARAM));
+                }
                 return get
                         ? new AgentRequest(Kind.PROCESS, requestId, RequestTarget.queryParameter(rawQuery, USER_ID_PARAM))
                         : new AgentRequest(Kind.METHOD_NOT_ALLOWED, requestId, null);

@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
  *       service delay, with the load headers {@code X-Agent-Utilization}, {@code X-Agent-Cpu},
  *       {@code X-Agent-Memory} (see {@link LoadSnapshot});</li>
  *   <li>{@code GET /health}: 200 {@code {"status":"UP","agent_id":...}};</li>
+ *   <li>{@code POST /v1/chat/completions} and {@code POST /process/{req_id}}: an LLM-shaped
+ *       answer, JSON or Server-Sent Events ({@link ChatCompletions}, shaped by {@link ChatShape});</li>
  *   <li>other methods on those paths (TRACE and OPTIONS included): 405 with {@code Allow: GET};
  *       other paths: 404; a target {@link RequestTarget} refuses (not printable ASCII, a malformed
  *       percent-escape such as {@code %zz}, an unescaped {@code |}) or a bad {@code Host} (two
@@ -51,11 +53,18 @@ public class AgentRoutes extends RouteBuilder {
 
     private final AgentConfig config;
     private final AgentService service;
+    private final ChatCompletions chat;
 
     /** Routes for one agent. */
     public AgentRoutes(AgentConfig config) {
         this.config = Objects.requireNonNull(config, "config");
         this.service = new AgentService(config);
+        this.chat = new ChatCompletions(config, service::reportedLoad);
+    }
+
+    /** The {@code /v1/chat/completions} service, for its counters. */
+    public ChatCompletions chat() {
+        return chat;
     }
 
     /** The {@code /process} service, for its counters and load. */
@@ -97,6 +106,7 @@ public class AgentRoutes extends RouteBuilder {
                     .when(exchangeProperty(BAD_TARGET).isNotNull()).process(AgentRoutes::badRequest)
                     .when(kind(AgentRequest.Kind.PROCESS)).process(service)
                     .when(kind(AgentRequest.Kind.HEALTH)).process(this::health)
+                    .when(kind(AgentRequest.Kind.CHAT)).process(chat)
                     .when(kind(AgentRequest.Kind.METHOD_NOT_ALLOWED)).process(this::methodNotAllowed)
                     .otherwise().process(AgentRoutes::notFound)
                 .end();
@@ -139,6 +149,17 @@ public class AgentRoutes extends RouteBuilder {
         exchange.setProperty(AgentService.REQUEST, AgentRequest.classify(method, path, parsed.query()));
         exchange.setProperty(PATH, path);
         exchange.setProperty(METHOD, method);
+        if (in instanceof NettyHttpMessage netty && netty.getHttpRequest() != null
+                && exchange.getProperty(AgentService.REQUEST, AgentRequest.class).kind() == AgentRequest.Kind.CHAT) {
+            var request = netty.getHttpRequest();
+            byte[] body = new byte[request.content().readableBytes()];
+            request.content().getBytes(request.content().readerIndex(), body);
+            exchange.setProperty(ChatCompletions.BODY, body);
+            exchange.setProperty(ChatCompletions.KEEP_ALIVE, io.netty.handler.codec.http.HttpUtil.isKeepAlive(request));
+            var ctx = in.getHeader(org.apache.camel.component.netty.NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
+                    io.netty.channel.ChannelHandlerContext.class);
+            exchange.setProperty(ChatCompletions.CHANNEL, ctx == null ? null : ctx.channel());
+        }
         in.removeHeaders("*");
         in.setBody(null);
     }
@@ -156,10 +177,13 @@ public class AgentRoutes extends RouteBuilder {
     }
 
     private void methodNotAllowed(Exchange exchange) throws Exception {
-        exchange.getMessage().setHeader("Allow", "GET");
+        Object path = exchange.getProperty(PATH);
+        String allowed = ChatCompletions.PATH.equals(path) ? "POST"
+                : path instanceof String p && p.startsWith(AgentRequest.PROCESS_PREFIX) ? "GET, POST" : "GET";
+        exchange.getMessage().setHeader("Allow", allowed);
         HttpReplies.loadHeaders(exchange, service.reportedLoad());
         HttpReplies.error(exchange, 405, "method not allowed",
-                Map.of(DETAIL, exchange.getProperty(METHOD) + " is not allowed, use GET"));
+                Map.of(DETAIL, exchange.getProperty(METHOD) + " is not allowed, use " + allowed));
     }
 
     private static void notFound(Exchange exchange) throws Exception {

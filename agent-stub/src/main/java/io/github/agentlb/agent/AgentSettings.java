@@ -15,7 +15,7 @@ public class AgentSettings {
     /** The bean properties Camel Main binds, with their variables AGENT_ID, HOST, PORT, ... */
     public static final MainSettings<AgentSettings> BINDING = new MainSettings<>("agentSettings", AgentSettings.class,
             List.of("agentId", "host", "port", "delayMinMs", "delayMaxMs", "speed", "capacity", "cpuBase",
-                    "memoryBase", "seed"));
+                    "memoryBase", "seed", "firstTokenMs", "tokensPerSecond", "answerTokens"));
 
     private String agentId = AgentConfig.DEFAULT_AGENT_ID;
     private String host = AgentConfig.DEFAULT_HOST;
@@ -27,6 +27,9 @@ public class AgentSettings {
     private double cpuBase = AgentConfig.DEFAULT_CPU_BASE;
     private double memoryBase = AgentConfig.DEFAULT_MEMORY_BASE;
     private Long seed;
+    private int firstTokenMs = ChatShape.DEFAULT_FIRST_TOKEN_MS;
+    private double tokensPerSecond = ChatShape.DEFAULT_TOKENS_PER_SECOND;
+    private int answerTokens = ChatShape.DEFAULT_ANSWER_TOKENS;
 
     /**
      * The validated configuration.
@@ -44,6 +47,13 @@ public class AgentSettings {
         MainSettings.apply("capacity", () -> b.capacity(capacity));
         MainSettings.apply("cpuBase", () -> b.cpuBase(cpuBase));
         MainSettings.apply("memoryBase", () -> b.memoryBase(memoryBase));
+        MainSettings.apply("firstTokenMs", () -> b.chat(new ChatShape(firstTokenMs, ChatShape.DEFAULT_TOKENS_PER_SECOND,
+                ChatShape.DEFAULT_ANSWER_TOKENS)));
+        MainSettings.apply("tokensPerSecond", () -> b.chat(new ChatShape(ChatShape.DEFAULT_FIRST_TOKEN_MS, tokensPerSecond,
+                ChatShape.DEFAULT_ANSWER_TOKENS)));
+        MainSettings.apply("answerTokens", () -> b.chat(new ChatShape(ChatShape.DEFAULT_FIRST_TOKEN_MS,
+                ChatShape.DEFAULT_TOKENS_PER_SECOND, answerTokens)));
+        b.chat(new ChatShape(firstTokenMs, tokensPerSecond, answerTokens));
         if (seed != null) {
             b.seed(seed);
         }
@@ -142,5 +152,32 @@ public class AgentSettings {
     /** {@code SEED}: seed of the delay generator; default {@link AgentConfig#defaultSeed} of the agent id. */
     public void setSeed(Long seed) {
         this.seed = seed;
+    }
+
+    public int getFirstTokenMs() {
+        return firstTokenMs;
+    }
+
+    /** {@code FIRST_TOKEN_MS}: chat completions' time to first token, ms, 0..3600000; default 200. */
+    public void setFirstTokenMs(int firstTokenMs) {
+        this.firstTokenMs = firstTokenMs;
+    }
+
+    public double getTokensPerSecond() {
+        return tokensPerSecond;
+    }
+
+    /** {@code TOKENS_PER_SECOND}: chat completions' token rate, &gt; 0; default 50. */
+    public void setTokensPerSecond(double tokensPerSecond) {
+        this.tokensPerSecond = tokensPerSecond;
+    }
+
+    public int getAnswerTokens() {
+        return answerTokens;
+    }
+
+    /** {@code ANSWER_TOKENS}: tokens per answer when the request has no {@code max_tokens}, 1..100000; default 32. */
+    public void setAnswerTokens(int answerTokens) {
+        this.answerTokens = answerTokens;
     }
 }

@@ -23,12 +23,34 @@ public class Http11Component extends NettyHttpComponent {
     /** The scheme the agent and the demo proxy register this component under. */
     public static final String SCHEME = "agentlb-http";
 
+    /** Default time for a request's head and body to arrive once begun, ms: nginx's {@code client_header_timeout}. */
+    public static final long DEFAULT_REQUEST_READ_TIMEOUT_MS = 60_000;
+
     private final Map<String, HttpServerBootstrapFactory> servers = new ConcurrentHashMap<>();
+    private final long requestReadTimeoutMs;
+
+    /** A component whose servers give a request {@code requestReadTimeoutMs} to arrive (then 408). */
+    public Http11Component(long requestReadTimeoutMs) {
+        if (requestReadTimeoutMs < 1) {
+            throw new IllegalArgumentException("requestReadTimeoutMs must be >= 1, was " + requestReadTimeoutMs);
+        }
+        this.requestReadTimeoutMs = requestReadTimeoutMs;
+    }
+
+    /** A component with the default request read timeout. */
+    public Http11Component() {
+        this(DEFAULT_REQUEST_READ_TIMEOUT_MS);
+    }
 
     /** Adds an {@code Http11Component} as {@value #SCHEME} to {@code context} unless one is there. */
     public static void register(CamelContext context) {
+        register(context, DEFAULT_REQUEST_READ_TIMEOUT_MS);
+    }
+
+    /** As {@link #register(CamelContext)}, with a request read timeout, ms. */
+    public static void register(CamelContext context, long requestReadTimeoutMs) {
         if (context.hasComponent(SCHEME) == null) {
-            context.addComponent(SCHEME, new Http11Component());
+            context.addComponent(SCHEME, new Http11Component(requestReadTimeoutMs));
         }
     }
 
@@ -37,7 +59,7 @@ public class Http11Component extends NettyHttpComponent {
         return servers.computeIfAbsent(consumer.getConfiguration().getAddress(), address -> {
             HttpServerBootstrapFactory server =
                     new HttpServerBootstrapFactory(getMultiplexChannelHandler(consumer.getConfiguration().getPort()));
-            server.init(getCamelContext(), consumer.getConfiguration(), new Http11ServerInitializer(consumer));
+            server.init(getCamelContext(), consumer.getConfiguration(), new Http11ServerInitializer(consumer, requestReadTimeoutMs));
             return server;
         });
     }

@@ -3,8 +3,6 @@ package io.github.agentlb.agent;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpServerCodec;
 import org.apache.camel.component.netty.NettyConsumer;
 import org.apache.camel.component.netty.ServerInitializerFactory;
 import org.apache.camel.component.netty.http.NettyHttpConfiguration;
@@ -12,9 +10,11 @@ import org.apache.camel.component.netty.http.NettyHttpConsumer;
 
 /**
  * The server pipeline of {@link Http11Component}: camel-netty-http's own
- * ({@code HttpServerInitializerFactory}) with Netty's {@link HttpServerCodec} in place of its
+ * ({@code HttpServerInitializerFactory}) with {@link Http11ServerCodec} (Netty's server codec
+ * that also refuses {@code Transfer-Encoding} with {@code Content-Length}) in place of its
  * separate request decoder and response encoder, so that the encoder knows which request each
- * answer is for (no body after a HEAD answer), {@link OneRequestAtATime} before Camel's
+ * answer is for (no body after a HEAD answer), {@link JsonLimitAggregator} (a body over
+ * {@code chunkedMaxContentLength} gets a JSON 413), {@link OneRequestAtATime} before Camel's
  * handler, so that pipelined requests are answered in the order they came, and
  * {@link Http1Only} after it, so that only well-formed HTTP/1.x reaches Camel.
  *
@@ -26,10 +26,20 @@ import org.apache.camel.component.netty.http.NettyHttpConsumer;
 public class Http11ServerInitializer extends ServerInitializerFactory {
 
     private final NettyHttpConsumer consumer;
+    private final long requestReadTimeoutMs;
 
-    /** The pipeline for {@code consumer}'s connections. */
-    public Http11ServerInitializer(NettyHttpConsumer consumer) {
+    /**
+     * The pipeline for {@code consumer}'s connections.
+     *
+     * @param requestReadTimeoutMs time for a request's head and body to arrive once its first
+     *                             byte came, ms, &gt;= 1 ({@link RequestReadTimeout}: 408 after it)
+     */
+    public Http11ServerInitializer(NettyHttpConsumer consumer, long requestReadTimeoutMs) {
+        if (requestReadTimeoutMs < 1) {
+            throw new IllegalArgumentException("requestReadTimeoutMs must be >= 1, was " + requestReadTimeoutMs);
+        }
         this.consumer = consumer;
+        this.requestReadTimeoutMs = requestReadTimeoutMs;
         NettyHttpConfiguration c = consumer.getConfiguration();
         if (c.isSsl() || c.isCompression() || c.isDisableStreamCache()) {
             throw new IllegalArgumentException("endpoint " + consumer.getEndpoint().getEndpointUri()
@@ -40,15 +50,18 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
 
     @Override
     public ServerInitializerFactory createPipelineFactory(NettyConsumer nettyConsumer) {
-        return new Http11ServerInitializer((NettyHttpConsumer) nettyConsumer);
+        return new Http11ServerInitializer((NettyHttpConsumer) nettyConsumer, requestReadTimeoutMs);
     }
 
     @Override
     protected void initChannel(Channel channel) {
         NettyHttpConfiguration c = consumer.getConfiguration();
         ChannelPipeline pipeline = channel.pipeline();
-        pipeline.addLast("codec", new HttpServerCodec(c.getMaxInitialLineLength(), c.getMaxHeaderSize(), c.getMaxChunkSize()));
-        pipeline.addLast("aggregator", new HttpObjectAggregator(c.getChunkedMaxContentLength()));
+        RequestReadTimeout readTimeout = new RequestReadTimeout(requestReadTimeoutMs);
+        pipeline.addLast("read-timeout", readTimeout.bytes());
+        pipeline.addLast("codec", new Http11ServerCodec(c.getMaxInitialLineLength(), c.getMaxHeaderSize(), c.getMaxChunkSize()));
+        pipeline.addLast("aggregator", new JsonLimitAggregator(c.getChunkedMaxContentLength()));
+        pipeline.addLast("read-timeout-end", readTimeout.requests());
         pipeline.addLast("in-order", new OneRequestAtATime());
         pipeline.addLast("http1-only", Http1Only.INSTANCE);
         ChannelHandler handler = consumer.getEndpoint().getComponent().getMultiplexChannelHandler(c.getPort())
@@ -58,5 +71,6 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
         } else {
             pipeline.addLast("handler", handler);
         }
+        pipeline.addLast("streamed", DropStreamedAnswer.INSTANCE);
     }
 }

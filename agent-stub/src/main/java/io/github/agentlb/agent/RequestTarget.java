@@ -18,7 +18,13 @@ import java.util.Locale;
  * path, {@code #}, ...), a {@code %} not followed by two hex digits. {@link #decodePath} and
  * {@link #queryParameter} decode what the agent and the proxy read from a target.
  *
- * @param path    the raw path, e.g. {@code /process/a%2Fb}; "" when refused
+ * <p>The path has its dot-segments removed (RFC 3986 §5.2.4), {@code .} and {@code ..} written
+ * plainly or percent-encoded ({@code %2e}, RFC 3986 §6.2.2.2 makes them the same): the proxy and
+ * the agent route on the path an origin server that normalizes would serve, so
+ * {@code /process/..} is {@code /}, never a request id {@code ..} (the shape of CVE-2019-9901).
+ * Other segments are kept byte for byte.
+ *
+ * @param path    the raw path without dot-segments, e.g. {@code /process/a%2Fb}; "" when refused
  * @param query   the raw query without '?', or null when there is none
  * @param problem for a refused target, what is wrong, quoting the target ({@link #quote}); else null
  */
@@ -102,6 +108,9 @@ public record RequestTarget(String path, String query, String problem) {
             if (bad >= 0) {
                 return "malformed Host header: illegal character at index " + bad + " of " + quote(host);
             }
+            if (!isHostAndPort(host)) {
+                return "malformed Host header: not uri-host[:port]: " + quote(host);
+            }
         }
         return null;
     }
@@ -158,7 +167,77 @@ public record RequestTarget(String path, String query, String problem) {
                 return refused("illegal character in " + (i < pathEnd ? "path" : "query"), offset + i, target);
             }
         }
-        return new RequestTarget(form.substring(0, pathEnd), q < 0 ? null : form.substring(q + 1), null);
+        return new RequestTarget(removeDotSegments(form.substring(0, pathEnd)), q < 0 ? null : form.substring(q + 1), null);
+    }
+
+    /**
+     * RFC 3986 §5.2.4 on an absolute path: {@code .} segments dropped, {@code ..} drops the one
+     * before it (none above the root); a dot-segment at the end leaves a trailing slash. A
+     * segment is a dot-segment plain or percent-encoded ({@code %2e}, {@code .%2E}). Pure.
+     */
+    public static String removeDotSegments(String path) {
+        if (path.indexOf('.') < 0 && path.indexOf('%') < 0) {
+            return path;
+        }
+        String[] parts = path.split("/", -1);
+        List<String> out = new java.util.ArrayList<>(parts.length);
+        for (int i = 1; i < parts.length; i++) {
+            String segment = parts[i].replace("%2e", ".").replace("%2E", ".");
+            boolean last = i == parts.length - 1;
+            if (segment.equals(".") || segment.equals("..")) {
+                if (segment.equals("..") && !out.isEmpty()) {
+                    out.remove(out.size() - 1);
+                }
+                if (last) {
+                    out.add("");
+                }
+            } else {
+                out.add(parts[i]);
+            }
+        }
+        return "/" + String.join("/", out);
+    }
+
+    /**
+     * Whether {@code value} is {@code uri-host [":" port]} (RFC 9110 §7.2, RFC 3986 §3.2.2-3): an
+     * IP literal in brackets or a name without {@code :}, {@code [} and {@code ]}, then optionally
+     * a colon and digits. Characters are checked by {@link #authorityProblem} before.
+     */
+    static boolean isHostAndPort(String value) {
+        int portColon;
+        if (value.startsWith("[")) {
+            int close = value.indexOf(']');
+            if (close < 2) {
+                return false;
+            }
+            for (int i = 1; i < close; i++) {
+                char c = value.charAt(i);
+                if (!(hex(c) || c == ':' || c == '.' || c == 'v' || c == 'V')) {
+                    return false;
+                }
+            }
+            if (close == value.length() - 1) {
+                return true;
+            }
+            portColon = close + 1;
+            if (value.charAt(portColon) != ':') {
+                return false;
+            }
+        } else {
+            portColon = value.indexOf(':');
+            if (value.indexOf('[') >= 0 || value.indexOf(']') >= 0) {
+                return false;
+            }
+            if (portColon < 0) {
+                return true;
+            }
+        }
+        for (int i = portColon + 1; i < value.length(); i++) {
+            if (value.charAt(i) < '0' || value.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Index of the first character not allowed in an authority (no user info), or -1. */

@@ -105,6 +105,11 @@ public final class StubAgent implements AutoCloseable {
         return config;
     }
 
+    /** The chat completions service, for its counters (answers completed, callers that left). */
+    public ChatCompletions chat() {
+        return routes.chat();
+    }
+
     /** {@code /process} requests answered with 200 so far. */
     public long requestsServed() {
         return routes.service().requestsServed();

@@ -51,9 +51,9 @@ class AgentConformanceTest {
         String wire = talk("HEAD /process/r1?user_id=42 HTTP/1.1\r\n" + HOST + "\r\n" + get("/nope", "Connection: close\r\n"));
 
         String methodNotAllowed = answer("HTTP/1.1 405 Method Not Allowed",
-                "{\"error\":\"method not allowed\",\"detail\":\"HEAD is not allowed, use GET\"}",
-                "Allow: GET", LOAD[0], LOAD[1], LOAD[2], JSON, KEEP_ALIVE);
-        assertThat(methodNotAllowed).contains("content-length: 70\r\n");
+                "{\"error\":\"method not allowed\",\"detail\":\"HEAD is not allowed, use GET, POST\"}",
+                "Allow: GET, POST", LOAD[0], LOAD[1], LOAD[2], JSON, KEEP_ALIVE);
+        assertThat(methodNotAllowed).contains("content-length: 76\r\n");
         assertThat(normalized(wire)).isEqualTo(headersOnly(methodNotAllowed) + notFound("/nope", CLOSE));
     }
 
@@ -100,6 +100,36 @@ class AgentConformanceTest {
         assertThat(wire).isEqualTo(badRequest("more than one Host header", KEEP_ALIVE)
                 + badRequest("malformed Host header: illegal character at index 1 of a\\\\x20b", CLOSE));
         assertThat(agent.requestsServed()).isZero();
+    }
+
+    /** RFC 3986 §5.2.4, the proxy's rule: {@code /process/..} and its encodings are not a request id. */
+    @Test
+    void dotSegmentsAreRemovedBeforeRouting() {
+        for (String target : new String[] {"/process/..?user_id=1", "/process/%2e%2e?user_id=1", "/process/.?user_id=1"}) {
+            String wire = talk(get(target, "Connection: close\r\n"));
+            assertThat(wire).as(target).startsWith("HTTP/1.1 404 Not Found");
+        }
+        assertThat(talk(get("/process/x/../r1?user_id=1", "Connection: close\r\n"))).startsWith("HTTP/1.1 200 OK");
+        assertThat(agent.requestsServed()).isEqualTo(1);
+    }
+
+    /** RFC 9112 §3.2: {@code Host} is {@code uri-host [":" port]}. */
+    @Test
+    void aHostWithABadPortOrBracketsIsABadRequest() {
+        for (String host : new String[] {"a:xx", "a:1:2", "[::1"}) {
+            String wire = talk("GET /process/r1?user_id=1 HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+            assertThat(wire).as(host).startsWith("HTTP/1.1 400 Bad Request").contains("malformed Host header");
+        }
+        assertThat(agent.requestsServed()).isZero();
+    }
+
+    /** RFC 9112 §6.1: Transfer-Encoding with Content-Length: answered, then the connection closed. */
+    @Test
+    void transferEncodingWithContentLengthClosesTheConnection() {
+        String wire = talk("POST /process/r1?user_id=1 HTTP/1.1\r\n" + HOST
+                + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + get("/nope", ""));
+
+        assertThat(wire).startsWith("HTTP/1.1 400 Bad Request").contains(CLOSE).doesNotContain("404");
     }
 
     /** An absolute-form target (RFC 9112 §3.2.2) is served by its path. */

@@ -63,8 +63,8 @@ class AgentMalformedRequestTest {
         String answer = send(method + " /process/r1");
 
         assertThat(statusLine(answer)).isEqualTo("HTTP/1.1 405 Method Not Allowed");
-        assertThat(answer.toLowerCase()).contains("\r\nallow: get\r\n");
-        assertThat(body(answer).get("detail").asText()).isEqualTo(method + " is not allowed, use GET");
+        assertThat(answer.toLowerCase()).contains("\r\nallow: get, post\r\n");
+        assertThat(body(answer).get("detail").asText()).isEqualTo(method + " is not allowed, use GET, POST");
     }
 
     @Test

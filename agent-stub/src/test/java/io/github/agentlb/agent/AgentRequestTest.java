@@ -30,7 +30,10 @@ class AgentRequestTest {
 
     @Test
     void otherMethodsAreNotAllowed() {
-        assertThat(AgentRequest.classify("POST", "/process/r1", null).kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
+        assertThat(AgentRequest.classify("PUT", "/process/r1", null).kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
+        assertThat(AgentRequest.classify("POST", "/process/r1", null).kind()).isEqualTo(Kind.CHAT);
+        assertThat(AgentRequest.classify("POST", "/v1/chat/completions", null).kind()).isEqualTo(Kind.CHAT);
+        assertThat(AgentRequest.classify("GET", "/v1/chat/completions", null).kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
         assertThat(AgentRequest.classify("DELETE", "/health", null).kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
     }
 

@@ -85,4 +85,29 @@ class RequestTargetTest {
         assertThat(RequestTarget.queryParameter("", "user_id")).isNull();
         assertThat(RequestTarget.queryParameter(null, "user_id")).isNull();
     }
+
+    /** RFC 3986 §5.2.4 examples and their percent-encoded forms. */
+    @Test
+    void dotSegmentsAreRemovedPlainOrPercentEncoded() {
+        assertThat(RequestTarget.removeDotSegments("/a/b/c/./../../g")).isEqualTo("/a/g");
+        assertThat(RequestTarget.removeDotSegments("/mid/content=5/../6")).isEqualTo("/mid/6");
+        assertThat(RequestTarget.removeDotSegments("/process/..")).isEqualTo("/");
+        assertThat(RequestTarget.removeDotSegments("/process/.")).isEqualTo("/process/");
+        assertThat(RequestTarget.removeDotSegments("/process/%2e%2E")).isEqualTo("/");
+        assertThat(RequestTarget.removeDotSegments("/../../x")).isEqualTo("/x");
+        assertThat(RequestTarget.removeDotSegments("/process/a.b/..c/%2e%2ex")).isEqualTo("/process/a.b/..c/%2e%2ex");
+        assertThat(RequestTarget.parse("GET", "/process/%2e%2e?user_id=1"))
+                .isEqualTo(new RequestTarget("/", "user_id=1", null));
+        assertThat(RequestTarget.parse("GET", "http://h/process/x/../r1?q").path()).isEqualTo("/process/r1");
+    }
+
+    @Test
+    void aHostMustBeUriHostAndAnOptionalPort() {
+        for (String good : List.of("a", "a:80", "a:", "[::1]", "[::1]:8000", "127.0.0.1:1", "xn--d-1a.example")) {
+            assertThat(RequestTarget.hostProblem(List.of(good))).as(good).isNull();
+        }
+        for (String bad : List.of("a:xx", "a:1:2", "[::1", "a]:1", "[::1]x", "[]", "[::1]:8x")) {
+            assertThat(RequestTarget.hostProblem(List.of(bad))).as(bad).startsWith("malformed Host header");
+        }
+    }
 }

@@ -130,14 +130,14 @@ class StubAgentTest {
     }
 
     @Test
-    void postOnProcessIs405JsonWithLoadHeaders() throws Exception {
+    void putOnProcessIs405JsonWithLoadHeaders() throws Exception {
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(fast.baseUrl() + "/process/r1"))
-                .POST(HttpRequest.BodyPublishers.ofString("{}")));
+                .PUT(HttpRequest.BodyPublishers.ofString("{}")));
         assertThat(response.statusCode()).isEqualTo(405);
-        assertThat(response.headers().firstValue("Allow")).hasValue("GET");
+        assertThat(response.headers().firstValue("Allow")).hasValue("GET, POST");
         JsonNode body = JSON.readTree(response.body());
         assertThat(body.get("error").asText()).isEqualTo("method not allowed");
-        assertThat(body.get("detail").asText()).isEqualTo("POST is not allowed, use GET");
+        assertThat(body.get("detail").asText()).isEqualTo("PUT is not allowed, use GET, POST");
         assertThat(body.size()).isEqualTo(2);
         assertThat(response.body()).doesNotContain("Exception");
         assertThat(header(response, LoadSnapshot.HEADER_CPU)).isBetween(0.0, 1.0);

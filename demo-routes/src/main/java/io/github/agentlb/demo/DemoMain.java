@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  *   <li>timeouts and the balancer's outlier ejection and failover knobs (see the README);</li>
  *   <li>{@code MANAGEMENT_PORT}: port of Camel's management server, default 9876, serving
  *       Prometheus metrics at {@code /observe/metrics} and health at {@code /observe/health}
- *       (the Camel properties {@code camel.management.*} in {@code application.properties}).</li>
+ *       (the Camel properties {@code camel.management.*} in {@code application.properties});
+ *       {@code MANAGEMENT_HOST}: its interface, default {@code HOST}'s, so that a proxy bound to
+ *       {@code 127.0.0.1} does not show its metrics on every interface.</li>
  * </ul>
  *
  * <h2>Self-contained mode</h2>
@@ -53,7 +55,10 @@ public final class DemoMain {
      * with status 2 and a one-line error on a bad setting or a port in use.
      */
     public static void main(String[] args) throws Exception {
-        String managementProblem = managementPortProblem(System.getenv());
+        String managementProblem = managementHostProblem(System.getenv());
+        if (managementProblem == null) {
+            managementProblem = managementPortProblem(System.getenv());
+        }
         if (managementProblem != null) {
             // Camel's management server logs a stack trace and the proxy would run without it.
             LOG.error(managementProblem);
@@ -96,13 +101,41 @@ public final class DemoMain {
         if (port < 1 || port > MAX_PORT) {
             return "Bad proxy configuration: MANAGEMENT_PORT must be an integer 1.." + MAX_PORT + ", was '" + value + "'";
         }
-        return ServerPorts.portInUse("0.0.0.0", port) == null ? null
+        return ServerPorts.portInUse(managementHost(env), port) == null ? null
                 : "management port " + port + " is in use: set MANAGEMENT_PORT";
+    }
+
+    /**
+     * The management server's interface: {@code MANAGEMENT_HOST}, else the proxy's {@code HOST}
+     * (variable, else {@code -Dhost}), else {@value ProxyConfig#DEFAULT_HOST}.
+     */
+    static String managementHost(Map<String, String> env) {
+        String value = env.get("MANAGEMENT_HOST");
+        if (value == null) {
+            value = env.getOrDefault("HOST", System.getProperty("host", ProxyConfig.DEFAULT_HOST));
+        }
+        return value.trim();
+    }
+
+    /** The one line to print when the management host is blank or does not resolve, else null. */
+    static String managementHostProblem(Map<String, String> env) {
+        String host = managementHost(env);
+        try {
+            if (host.isEmpty()) {
+                throw new IllegalArgumentException("blank");
+            }
+            ServerPorts.requireResolvableHost(host);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "Bad proxy configuration: MANAGEMENT_HOST must be an IP address or a name that resolves, was '"
+                    + host + "'";
+        }
     }
 
     /** A Camel Main running the proxy with its bound {@link ProxySettings}; not started. */
     static Main createMain() {
         Main main = new Main();
+        main.addInitialProperty("camel.management.host", managementHost(System.getenv()));
         ProxySettings.BINDING.declareTo(main);
         main.configure().addRoutesBuilder(new Application());
         return main;

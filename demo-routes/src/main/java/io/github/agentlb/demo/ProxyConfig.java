@@ -35,8 +35,16 @@ public final class ProxyConfig {
     public static final String DEFAULT_STRATEGY = "rr";
     /** Default time to open a TCP connection to an agent, ms; longer counts as a connection failure. */
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 1000;
-    /** Default time to wait for an agent's answer, ms; longer counts as a connection failure. */
-    public static final int DEFAULT_REQUEST_TIMEOUT_MS = 5000;
+    /** Default time from sending a request to the first byte of its answer, ms (nginx's {@code proxy_read_timeout}). */
+    public static final int DEFAULT_FIRST_BYTE_TIMEOUT_MS = AgentTimeouts.DEFAULT_FIRST_BYTE_MS;
+    /** Default longest silence between two reads of an answer, ms (nginx's {@code proxy_read_timeout}). */
+    public static final int DEFAULT_IDLE_TIMEOUT_MS = AgentTimeouts.DEFAULT_IDLE_MS;
+    /** Default total time for an agent's answer, ms: 0, none, so a stream runs as long as bytes flow. */
+    public static final int DEFAULT_REQUEST_TIMEOUT_MS = 0;
+    /** Default largest request body, bytes: 16 MiB; a larger one gets 413. */
+    public static final int DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+    /** Default time for a request's head and body to arrive once begun, ms (nginx's {@code client_header_timeout}); then 408. */
+    public static final int DEFAULT_CLIENT_TIMEOUT_MS = 60_000;
 
     private final int port;
     private final List<String> agentUrls;
@@ -45,6 +53,10 @@ public final class ProxyConfig {
     private final String host;
     private final int connectTimeoutMs;
     private final int requestTimeoutMs;
+    private final int firstByteTimeoutMs;
+    private final int idleTimeoutMs;
+    private final int maxBodyBytes;
+    private final int clientTimeoutMs;
 
     private ProxyConfig(Builder b) {
         this.port = b.port;
@@ -54,6 +66,10 @@ public final class ProxyConfig {
         this.host = b.host;
         this.connectTimeoutMs = b.connectTimeoutMs;
         this.requestTimeoutMs = b.requestTimeoutMs;
+        this.firstByteTimeoutMs = b.firstByteTimeoutMs;
+        this.idleTimeoutMs = b.idleTimeoutMs;
+        this.maxBodyBytes = b.maxBodyBytes;
+        this.clientTimeoutMs = b.clientTimeoutMs;
     }
 
     /** A builder starting from the defaults. */
@@ -76,6 +92,10 @@ public final class ProxyConfig {
         b.host = host;
         b.connectTimeoutMs = connectTimeoutMs;
         b.requestTimeoutMs = requestTimeoutMs;
+        b.firstByteTimeoutMs = firstByteTimeoutMs;
+        b.idleTimeoutMs = idleTimeoutMs;
+        b.maxBodyBytes = maxBodyBytes;
+        b.clientTimeoutMs = clientTimeoutMs;
         return b;
     }
 
@@ -113,15 +133,42 @@ public final class ProxyConfig {
         return connectTimeoutMs;
     }
 
-    /** Time allowed for an agent's answer after the request is sent, ms, >= 1. */
+    /** Total time allowed for an agent's answer, from sending the request to its last byte, ms; 0 = none. */
     public int requestTimeoutMs() {
         return requestTimeoutMs;
     }
 
+    /** Time allowed from sending the request to the first byte of the answer, ms, >= 1. */
+    public int firstByteTimeoutMs() {
+        return firstByteTimeoutMs;
+    }
+
+    /** Longest silence allowed between two reads of an answer, ms, >= 1. */
+    public int idleTimeoutMs() {
+        return idleTimeoutMs;
+    }
+
+    /** Largest request body accepted, bytes, >= 0; a larger one gets 413. */
+    public int maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    /** Time allowed for a request's head and body to arrive once its first byte came, ms, >= 1; then 408. */
+    public int clientTimeoutMs() {
+        return clientTimeoutMs;
+    }
+
+    /** The agent call timeouts: connect, first byte, idle, total. */
+    public AgentTimeouts timeouts() {
+        return new AgentTimeouts(connectTimeoutMs, firstByteTimeoutMs, idleTimeoutMs, requestTimeoutMs);
+    }
+
     /** One line with every setting, for the startup log. */
     public String describe() {
-        return String.format(Locale.ROOT, "host=%s port=%d strategy=%s agents=%s connectTimeoutMs=%d requestTimeoutMs=%d",
-                host, port, strategy, agentNames.isEmpty() ? agentUrls : agentNames, connectTimeoutMs, requestTimeoutMs);
+        return String.format(Locale.ROOT, "host=%s port=%d strategy=%s agents=%s connectTimeoutMs=%d "
+                        + "firstByteTimeoutMs=%d idleTimeoutMs=%d requestTimeoutMs=%d maxBodyBytes=%d clientTimeoutMs=%d",
+                host, port, strategy, agentNames.isEmpty() ? agentUrls : agentNames, connectTimeoutMs,
+                firstByteTimeoutMs, idleTimeoutMs, requestTimeoutMs, maxBodyBytes, clientTimeoutMs);
     }
 
     @Override
@@ -138,12 +185,15 @@ public final class ProxyConfig {
             return false;
         }
         return port == c.port && connectTimeoutMs == c.connectTimeoutMs && requestTimeoutMs == c.requestTimeoutMs
+                && firstByteTimeoutMs == c.firstByteTimeoutMs && idleTimeoutMs == c.idleTimeoutMs
+                && maxBodyBytes == c.maxBodyBytes && clientTimeoutMs == c.clientTimeoutMs
                 && agentUrls.equals(c.agentUrls) && agentNames.equals(c.agentNames) && strategy.equals(c.strategy) && host.equals(c.host);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(port, agentUrls, agentNames, strategy, host, connectTimeoutMs, requestTimeoutMs);
+        return Objects.hash(port, agentUrls, agentNames, strategy, host, connectTimeoutMs, requestTimeoutMs,
+                firstByteTimeoutMs, idleTimeoutMs, maxBodyBytes, clientTimeoutMs);
     }
 
     /**
@@ -158,6 +208,10 @@ public final class ProxyConfig {
         private String host = DEFAULT_HOST;
         private int connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
         private int requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
+        private int firstByteTimeoutMs = DEFAULT_FIRST_BYTE_TIMEOUT_MS;
+        private int idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
+        private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+        private int clientTimeoutMs = DEFAULT_CLIENT_TIMEOUT_MS;
 
         private Builder() {
         }
@@ -242,12 +296,48 @@ public final class ProxyConfig {
             return this;
         }
 
-        /** Request timeout, ms, >= 1. */
+        /** Total time for an answer, ms, >= 0; 0 = none. */
         public Builder requestTimeoutMs(int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("requestTimeoutMs must be >= 1, was " + value);
+            if (value < 0) {
+                throw new IllegalArgumentException("requestTimeoutMs must be >= 0 (0 = none), was " + value);
             }
             this.requestTimeoutMs = value;
+            return this;
+        }
+
+        /** Time to the first byte of the answer, ms, >= 1. */
+        public Builder firstByteTimeoutMs(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("firstByteTimeoutMs must be >= 1, was " + value);
+            }
+            this.firstByteTimeoutMs = value;
+            return this;
+        }
+
+        /** Longest silence between reads of an answer, ms, >= 1. */
+        public Builder idleTimeoutMs(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("idleTimeoutMs must be >= 1, was " + value);
+            }
+            this.idleTimeoutMs = value;
+            return this;
+        }
+
+        /** Largest request body, bytes, >= 0. */
+        public Builder maxBodyBytes(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("maxBodyBytes must be >= 0, was " + value);
+            }
+            this.maxBodyBytes = value;
+            return this;
+        }
+
+        /** Time for a request's head and body to arrive, ms, >= 1. */
+        public Builder clientTimeoutMs(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("clientTimeoutMs must be >= 1, was " + value);
+            }
+            this.clientTimeoutMs = value;
             return this;
         }
 

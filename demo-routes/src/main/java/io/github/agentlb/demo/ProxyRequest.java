@@ -27,9 +27,9 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
     public static final String USER_ID_PARAM = "user_id";
     /** The answer a request gets. */
     public enum Kind {
-        /** {@code GET /process/{req_id}}: load-balanced to an agent. */
+        /** {@code /process/{req_id}} with any method but CONNECT: load-balanced to an agent. */
         PROXY,
-        /** {@code /process/{req_id}} with another method: 405. */
+        /** {@code CONNECT} on {@code /process/{req_id}}: 405. */
         METHOD_NOT_ALLOWED,
         /** Any other path: 404. */
         NOT_FOUND,
@@ -66,7 +66,7 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
         if (rawPath.startsWith(PROCESS_PREFIX)) {
             String segment = rawPath.substring(PROCESS_PREFIX.length());
             if (!segment.isEmpty() && segment.indexOf('/') < 0) {
-                Kind kind = "GET".equalsIgnoreCase(method) ? Kind.PROXY : Kind.METHOD_NOT_ALLOWED;
+                Kind kind = "CONNECT".equals(method) ? Kind.METHOD_NOT_ALLOWED : Kind.PROXY;
                 return new ProxyRequest(kind, rawPath, rawQuery, RequestTarget.decodePath(segment),
                         RequestTarget.queryParameter(rawQuery, USER_ID_PARAM));
             }

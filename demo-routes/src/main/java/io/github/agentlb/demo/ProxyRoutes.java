@@ -1,31 +1,30 @@
 package io.github.agentlb.demo;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.agentlb.agent.Http11Component;
 import io.github.agentlb.agent.LogText;
 import io.github.agentlb.agent.RequestTarget;
+import io.github.agentlb.camel.AgentCallCancelledException;
 import io.github.agentlb.camel.AgentFailure;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.FailureClassifier;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.net.InetSocketAddress;
-import java.util.LinkedHashMap;
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.component.netty.NettyConstants;
-import org.apache.camel.component.netty.http.NettyHttpEndpoint;
-import org.apache.camel.component.netty.http.NettyHttpHeaderFilterStrategy;
 import org.apache.camel.component.netty.http.NettyHttpMessage;
 import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.model.LoadBalanceDefinition;
@@ -36,57 +35,59 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The proxy: one netty-http consumer on {@link ProxyConfig#host()}:{@link ProxyConfig#port()},
- * {@code GET /process/{req_id}?user_id=N} load-balanced by the given balancer over one netty-http
- * producer per agent, each a child {@code .to(...)} of {@code .loadBalance(balancer)}.
+ * {@code /process/{req_id}?user_id=N} load-balanced by the given balancer over one
+ * {@link AgentChild} per agent, each a child of {@code .loadBalance(balancer)}.
+ *
+ * <h2>What the agent gets</h2>
+ * The client's method (every method of RFC 9110 but {@code CONNECT}), path and query byte for
+ * byte once dot-segments are removed, its end-to-end headers ({@code Authorization},
+ * {@code Accept}, {@code Mcp-Session-Id}, ...) and its body (at most
+ * {@link ProxyConfig#maxBodyBytes()}, chunked or not; sent with a {@code Content-Length}), plus
+ * the agent's {@code Host}, {@code Via} and {@code X-Forwarded-For}; see {@link Downstream} for
+ * what is dropped. {@code req_id} and {@code user_id} are read for the balancer (the key of
+ * {@code ConsistentHashLB}, the decision log); a missing or empty {@code user_id} leaves the key
+ * unset, which {@code ConsistentHashLB} spreads round-robin.
  *
  * <h2>What the client gets</h2>
  * <ul>
- *   <li>The agent's answer unchanged: status, body and {@code Content-Type}; no other agent
- *       header (in particular not the {@code X-Agent-*} load report).</li>
- *   <li>One agent down: the balancer fails over, the client sees the next agent's answer.</li>
- *   <li>All agents down: 503 {@code {"error":"no agent available","detail":...}}.</li>
- *   <li>An agent answer that cannot be relayed (unreadable, no status): 502
- *       {@code {"error":"bad gateway","detail":...}}.</li>
- *   <li>Unknown path: 404; another method on {@code /process/{req_id}} (HEAD, TRACE and OPTIONS
- *       included): 405 with {@code Allow: GET}; a target {@link RequestTarget} refuses (not
- *       printable ASCII, a character RFC 3986 does not allow, {@code %zz}) or a bad {@code Host}
- *       (two lines, not {@code host[:port]}): 400. Every error body is
- *       {@code {"error":...,"detail":...}}; never a stack trace, Java class name or exchange id.</li>
+ *   <li>The agent's answer as it is produced: status, end-to-end headers ({@code Retry-After},
+ *       {@code Set-Cookie}, {@code Cache-Control}, ... but not the {@code X-Agent-*} load
+ *       reports), then each chunk as it arrives (SSE, chunked, bodies of any size), with
+ *       backpressure. An agent that fails after the answer began: the connection is closed
+ *       without the terminating chunk.</li>
+ *   <li>An agent that cannot be reached: the balancer fails over; one that does not answer
+ *       within {@code FIRST_BYTE_TIMEOUT_MS}: 504, not sent elsewhere (the call may cost money
+ *       and is likely running); all agents down: 503 {@code {"error":"no agent available",...}};
+ *       an answer that is not HTTP: 502.</li>
+ *   <li>Unknown path: 404; {@code CONNECT} on {@code /process/{req_id}}: 405 with {@code Allow};
+ *       a target {@link RequestTarget} refuses or a bad {@code Host}: 400; a body over
+ *       {@code MAX_BODY_BYTES}: 413; a head or body that does not arrive within
+ *       {@code CLIENT_TIMEOUT_MS}: 408. Every error body is {@code {"error":...,"detail":...}};
+ *       never a stack trace, Java class name or exchange id.</li>
+ *   <li>A client that closes its connection cancels its agent call at once (the agent's
+ *       connection is closed); the attempt ends cancelled and counts against no agent.</li>
  * </ul>
  *
  * <h2>HTTP/1.1</h2>
- * The consumer is {@link Http11Component}'s: Netty's {@code HttpServerCodec} (no body after a
- * HEAD answer) and one request at a time per connection (pipelined requests answered in order).
- * HTTP/1.0 without keep-alive and {@code Connection: close} get the connection closed after the
- * answer (netty-http's own handling). The pipeline answers, as JSON, then closes the connection
- * ({@code Http1Only}): another major version of HTTP with 505, a request line over 4096
- * characters with 414, headers over 8 KB with 431, a method outside {@value #CONSUMER_METHODS}
- * with 501, HTTP/1.1 without {@code Host} or anything else Netty cannot decode with 400.
- *
- * <h2>What the agent gets</h2>
- * Method GET, the client's path and query byte for byte (set on the agent request by
- * {@link ForwardingBinding}, as camel-netty-http's URI encoding would escape {@code ~}), the
- * agent's {@code Host}, {@code Via} and {@code X-Forwarded-For}, and no client header: the
- * inbound headers ({@code Host}, {@code Camel*}, hop-by-hop, everything) are dropped, so none can
- * reach the agent or redirect the request. {@code req_id} and {@code user_id} are set as message
- * headers for the balancer (the key of {@code ConsistentHashLB}, the decision log) and filtered
- * out of the agent request by the producer's header filter strategy. {@code user_id} is read
- * from the first {@code user_id} query parameter; a missing or empty one leaves the header unset,
- * which {@code ConsistentHashLB} spreads round-robin; any other string is a key. Log lines quote
- * client text through {@link LogText}.
+ * The consumer is {@link Http11Component}'s: Netty's HTTP codec (no body after a HEAD answer)
+ * and one request at a time per connection (pipelined requests answered in order). The pipeline
+ * answers, as JSON, then closes the connection: another major version of HTTP with 505, a request
+ * line over 4096 characters with 414, headers over 8 KB with 431, an unknown method with 501,
+ * HTTP/1.1 without {@code Host}, {@code Transfer-Encoding} with {@code Content-Length} or
+ * anything else Netty cannot decode with 400.
  *
  * <h2>Threads</h2>
- * Everything runs on Netty I/O threads ({@code usingExecutorService=false}) and the balancer
- * waits for agents asynchronously, so in-flight requests hold no thread. The producers keep
- * connections alive in a pool of up to {@value #PRODUCER_POOL_MAX_TOTAL} per agent. The route has
- * no error handler, so a failed agent reaches the balancer at once and is not redelivered.
+ * Everything runs on Netty I/O threads ({@code usingExecutorService=false}, {@code sync=false}:
+ * the route writes its answers itself), and each agent call runs on its client connection's event
+ * loop, so in-flight requests and open streams hold no thread. The route has no error handler, so
+ * a failed agent reaches the balancer at once and is not redelivered.
  *
  * <h2>Metrics</h2>
  * When the CamelContext's registry holds a {@link MeterRegistry} (bound as
  * {@value #METER_REGISTRY_NAME}, as camel-micrometer does, or the only one of its type), each
- * proxied request is recorded by {@link ProxyMetrics} and the balancer's attempts and state by
- * the library's {@link LoadBalancerMetrics}; otherwise metrics are off. The registry is looked up
- * once, when the CamelContext has started.
+ * proxied request is recorded by {@link ProxyMetrics} when its answer has ended (status 499 for a
+ * client that left) and the balancer's attempts and state by the library's
+ * {@link LoadBalancerMetrics}; otherwise metrics are off.
  *
  * <p>One instance per CamelContext (the route id is fixed).
  */
@@ -96,25 +97,23 @@ public class ProxyRoutes extends RouteBuilder {
     public static final String ROUTE_ID = "agentlb-proxy";
     /** Name under which camel-micrometer binds its registry; looked up first. */
     public static final String METER_REGISTRY_NAME = "metricsRegistry";
-    /** Pooled connections per agent at most; above the 100+ concurrent requests of the load test. */
-    public static final int PRODUCER_POOL_MAX_TOTAL = 1024;
-    /** Idle connections kept per agent for reuse. */
-    public static final int PRODUCER_POOL_MAX_IDLE = 256;
+    /** The methods forwarded to agents: RFC 9110's and PATCH, but CONNECT. */
+    public static final String FORWARDED_METHODS = "GET, HEAD, POST, PUT, DELETE, OPTIONS, TRACE, PATCH";
+    /** The status recorded for a request whose client left before its answer ended, as nginx logs it. */
+    static final int CLIENT_CLOSED_REQUEST = 499;
     /**
      * The methods the consumer hands to the route: every standard one, so that TRACE and OPTIONS
-     * get the route's 405 rather than netty-http's own answers (an empty 405; a 200 listing every
-     * method). netty-http answers other methods with an empty 405.
+     * reach the agents (and CONNECT the route's 405) rather than netty-http's own answers (an
+     * empty 405; a 200 listing every method).
      */
     public static final String CONSUMER_METHODS = "GET,HEAD,POST,PUT,DELETE,TRACE,OPTIONS,CONNECT,PATCH";
 
     static final String REQUEST_ID_HEADER = AgentLoadBalancerSupport.REQUEST_ID_HEADER;
     static final String USER_ID_HEADER = ProxyRequest.USER_ID_PARAM;
-    private static final String APPLICATION_JSON = "application/json";
     private static final String REQUEST_PROPERTY = "agentlb.proxy.request";
     private static final String START_PROPERTY = "agentlb.proxy.startNanos";
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRoutes.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ProxyConfig config;
     private final AgentLoadBalancerSupport balancer;
@@ -146,7 +145,8 @@ public class ProxyRoutes extends RouteBuilder {
      */
     public String consumerUri() {
         return Http11Component.SCHEME + ":http://" + config.host() + ":" + config.port()
-                + "/?matchOnUriPrefix=true&usingExecutorService=false&muteException=true&mapHeaders=false"
+                + "/?matchOnUriPrefix=true&usingExecutorService=false&sync=false&muteException=true&mapHeaders=false"
+                + "&chunkedMaxContentLength=" + config.maxBodyBytes()
                 + "&logWarnOnBadRequest=false&traceEnabled=true&httpMethodRestrict=" + CONSUMER_METHODS;
     }
 
@@ -158,7 +158,10 @@ public class ProxyRoutes extends RouteBuilder {
     @Override
     public void configure() throws Exception {
         errorHandler(noErrorHandler());
-        Http11Component.register(getContext());
+        Http11Component.register(getContext(), config.clientTimeoutMs());
+        // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
+        // try block still gets one, or the client would wait forever.
+        onException(Exception.class).handled(true).process(this::internalError);
 
         var tried = from(consumerUri())
                 .routeId(ROUTE_ID)
@@ -166,17 +169,16 @@ public class ProxyRoutes extends RouteBuilder {
                 .doTry();
         LoadBalanceDefinition balance = balancer == null ? tried.loadBalance().roundRobin() : tried.loadBalance(balancer);
         for (String url : config.agentUrls()) {
-            NettyHttpEndpoint endpoint = upstream(url);
             String name = config.agentNames().get(url);
-            if (name != null && balancer != null) {
-                balancer.nameAgent(endpoint.getEndpointUri(), name);
-            }
-            agentUrlById.put(name != null ? name : endpoint.getEndpointUri(), url);
-            balance.to(endpoint);
+            String id = name != null ? name : url;
+            agentUrlById.put(id, url);
+            balance.process(AgentChild.create(id, URI.create(url), config.timeouts()));
         }
         balance.end()
-                    .process(this::relay)
+                    .process(this::writeHeldAnswer)
                 .endDoTry()
+                .doCatch(AgentCallCancelledException.class)
+                    .process(this::cancelled)
                 .doCatch(NoAgentAvailableException.class)
                     .process(this::noAgent)
                 .doCatch(Exception.class)
@@ -195,72 +197,49 @@ public class ProxyRoutes extends RouteBuilder {
         });
     }
 
-    /**
-     * An upstream endpoint with a short URI (the base URL, so that agent ids and ring positions
-     * do not depend on tuning options) and its options set on the endpoint.
-     */
-    private NettyHttpEndpoint upstream(String baseUrl) {
-        NettyHttpEndpoint endpoint = getContext().getEndpoint("netty-http:" + baseUrl, NettyHttpEndpoint.class);
-        var c = endpoint.getConfiguration();
-        c.setConnectTimeout(config.connectTimeoutMs());
-        c.setRequestTimeout(config.requestTimeoutMs());
-        c.setThrowExceptionOnFailure(false);
-        // Every status is relayed as it is; an empty "ok" range spares netty-http's per-header
-        // regex clean-up of 2xx answers (relay() replaces the headers anyway).
-        c.setOkStatusCodeRange("999-999");
-        c.setKeepAlive(true);
-        c.setProducerPoolEnabled(true);
-        c.setProducerPoolMaxTotal(PRODUCER_POOL_MAX_TOTAL);
-        c.setProducerPoolMaxIdle(PRODUCER_POOL_MAX_IDLE);
-        endpoint.setNettyHttpBinding(new ForwardingBinding());
-        NettyHttpHeaderFilterStrategy filter = new NettyHttpHeaderFilterStrategy();
-        // The balancer's inputs travel as headers inside Camel but are not the agent's business.
-        filter.getOutFilter().addAll(Set.of(REQUEST_ID_HEADER, USER_ID_HEADER));
-        endpoint.setHeaderFilterStrategy(filter);
-        return endpoint;
-    }
-
-    /** Answers 400, 404 and 405 itself; turns a proxied request into a clean upstream request. */
-    private void accept(Exchange exchange) throws JsonProcessingException {
+    /** Answers 400, 404 and 405 itself; hands a proxied request to the balancer with its {@link Downstream}. */
+    private void accept(Exchange exchange) {
         Message in = exchange.getMessage();
-        String method = method(in);
         FullHttpRequest received = in instanceof NettyHttpMessage netty ? netty.getHttpRequest() : null;
-        String hostProblem = received == null ? null
-                : RequestTarget.hostProblem(received.headers().getAll(HttpHeaderNames.HOST));
+        ChannelHandlerContext ctx = in.getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT, ChannelHandlerContext.class);
+        if (received == null || ctx == null) {
+            throw new IllegalStateException("the proxy route needs the " + Http11Component.SCHEME + " consumer");
+        }
+        String method = received.method().name();
+        String hostProblem = RequestTarget.hostProblem(received.headers().getAll(HttpHeaderNames.HOST));
         ProxyRequest request = hostProblem != null ? ProxyRequest.badRequest(hostProblem)
-                : ProxyRequest.parse(method, rawTarget(in));
+                : ProxyRequest.parse(method, received.uri());
         exchange.setProperty(REQUEST_PROPERTY, request);
+        String target = request.rawQuery() == null ? request.rawPath() : request.rawPath() + "?" + request.rawQuery();
+        Downstream down = new Downstream(ctx.channel(), received, target, clientAddress(in));
+        exchange.setProperty(Downstream.PROPERTY, down);
+        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+            @Override
+            public void onDone(Exchange done) {
+                record(done);
+                down.release();
+            }
+        });
         switch (request.kind()) {
             case BAD_REQUEST -> {
                 LOG.debug("Answered 400: {}", LogText.escape(request.problem()));
-                reply(exchange, 400, error("bad request", request.problem()));
+                reply(exchange, 400, "bad request", request.problem(), Map.of());
                 exchange.setRouteStop(true);
             }
             case NOT_FOUND -> {
-                reply(exchange, 404, error("not found", "no route for " + request.rawPath()));
+                reply(exchange, 404, "not found", "no route for " + request.rawPath(), Map.of());
                 exchange.setRouteStop(true);
             }
             case METHOD_NOT_ALLOWED -> {
-                reply(exchange, 405, error("method not allowed", method + " is not allowed, use GET"));
-                exchange.getMessage().setHeader("Allow", "GET");
+                reply(exchange, 405, "method not allowed", method + " is not allowed, use one of " + FORWARDED_METHODS,
+                        Map.of("Allow", FORWARDED_METHODS));
                 exchange.setRouteStop(true);
             }
             case PROXY -> {
                 exchange.setProperty(START_PROPERTY, System.nanoTime());
-                exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
-                    @Override
-                    public void onDone(Exchange done) {
-                        record(done);
-                    }
-                });
-                exchange.setProperty(ForwardingBinding.HOP_PROPERTY, new ForwardingBinding.Hop(
-                        request.rawQuery() == null ? request.rawPath() : request.rawPath() + "?" + request.rawQuery(),
-                        received == null ? "1.1" : received.protocolVersion().majorVersion() + "."
-                                + received.protocolVersion().minorVersion(),
-                        clientAddress(in)));
                 in.removeHeaders("*");
                 in.setBody(null);
-                in.setHeader(Exchange.HTTP_METHOD, "GET");
+                in.setHeader(Exchange.HTTP_METHOD, method);
                 in.setHeader(REQUEST_ID_HEADER, request.requestId());
                 if (request.userId() != null && !request.userId().isEmpty()) {
                     in.setHeader(USER_ID_HEADER, request.userId());
@@ -270,14 +249,6 @@ public class ProxyRoutes extends RouteBuilder {
         }
     }
 
-    /** The request's method, from the Netty request as headers are not mapped. */
-    private static String method(Message in) {
-        if (in instanceof NettyHttpMessage netty && netty.getHttpRequest() != null) {
-            return netty.getHttpRequest().method().name();
-        }
-        return in.getHeader(Exchange.HTTP_METHOD, String.class);
-    }
-
     /** The client's IP address, null if unknown. */
     private static String clientAddress(Message in) {
         Object address = in.getHeader(NettyConstants.NETTY_REMOTE_ADDRESS);
@@ -285,44 +256,11 @@ public class ProxyRoutes extends RouteBuilder {
                 ? socket.getAddress().getHostAddress() : null;
     }
 
-    /** The request target exactly as received: Camel's own headers hold it decoded. */
-    private static String rawTarget(Message in) {
-        if (in instanceof NettyHttpMessage netty && netty.getHttpRequest() != null) {
-            return netty.getHttpRequest().uri();
-        }
-        String uri = in.getHeader(Exchange.HTTP_URI, String.class);
-        String query = in.getHeader(Exchange.HTTP_RAW_QUERY, String.class);
-        return query == null ? uri : uri + "?" + query;
-    }
-
-    /** Keeps the agent's status, content type and body; drops every other header. */
-    private void relay(Exchange exchange) throws JsonProcessingException {
-        Message answer = exchange.getMessage();
-        Integer status = answer.getHeader(Exchange.HTTP_RESPONSE_CODE, Integer.class);
-        String contentType = answer.getHeader(Exchange.CONTENT_TYPE, String.class);
-        byte[] body = answer.getBody(byte[].class);
-        if (status == null || status < 100 || status > 599) {
-            // A status line Netty parsed but HTTP does not allow (ForwardingBinding turns an
-            // answer Netty could not parse into a failure of the agent).
-            String detail = "agent " + agentLabel(exchange) + " answered something that is not HTTP";
-            LOG.warn("request={} answered 502: {}", requestId(exchange), detail);
-            reply(exchange, 502, error("bad gateway", detail));
-            return;
-        }
-        answer.removeHeaders("*");
-        // A null body would make netty-http reply with the agent's raw response, headers and all.
-        answer.setBody(body == null ? new byte[0] : body);
-        answer.setHeader(Exchange.HTTP_RESPONSE_CODE, status);
-        if (contentType != null) {
-            answer.setHeader(Exchange.CONTENT_TYPE, contentType);
-        }
-    }
-
     /**
      * 503 with the agents tried and why each failed ({@link NoAgentAvailableException#failures()});
      * the exception goes to the log at DEBUG, on one line: a dead agent is an expected condition.
      */
-    private void noAgent(Exchange exchange) throws JsonProcessingException {
+    private void noAgent(Exchange exchange) {
         NoAgentAvailableException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, NoAgentAvailableException.class);
         List<AgentFailure> failures = cause == null ? List.of() : cause.failures();
         String list = failures.stream().map(f -> label(f.agentId()) + " (" + f.reason() + ")")
@@ -332,16 +270,57 @@ public class ProxyRoutes extends RouteBuilder {
                 : "all " + failures.size() + " agents tried failed: " + list;
         LOG.warn("request={} answered 503: {}", requestId(exchange), detail);
         LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
-        reply(exchange, 503, error("no agent available", detail));
+        reply(exchange, 503, "no agent available", detail, Map.of());
     }
 
-    /** 502 naming the agent and what went wrong; the exception goes to the log at DEBUG, on one line. */
-    private void badGateway(Exchange exchange) throws JsonProcessingException {
+    /**
+     * 502 naming the agent and what went wrong, 504 when it did not answer in time; when the
+     * answer had already begun, the client's connection is closed instead (the answer is cut).
+     * The exception goes to the log at DEBUG, on one line.
+     */
+    private void badGateway(Exchange exchange) {
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
         String detail = "agent " + agentLabel(exchange) + " " + AgentFailure.reasonOf(cause);
-        LOG.warn("request={} answered 502: {}", requestId(exchange), detail);
-        LOG.debug("request={} 502 cause: {}", requestId(exchange), cause);
-        reply(exchange, 502, error("bad gateway", detail));
+        Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
+        boolean timeout = FailureClassifier.classify(cause) == AttemptOutcome.ANSWER_TIMED_OUT;
+        int status = timeout ? 504 : 502;
+        if (down != null && down.headSent()) {
+            LOG.warn("request={} answer cut: {}", requestId(exchange), detail);
+        } else {
+            LOG.warn("request={} answered {}: {}", requestId(exchange), status, detail);
+        }
+        LOG.debug("request={} {} cause: {}", requestId(exchange), status, cause);
+        reply(exchange, status, timeout ? "gateway timeout" : "bad gateway", detail, Map.of());
+    }
+
+    /** Writes a busy answer an agent child held back, when the balancer ended with it. */
+    private void writeHeldAnswer(Exchange exchange) {
+        if (exchange.getMessage().getBody() instanceof AgentChild.HeldAnswer held) {
+            Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
+            if (down != null && !down.headSent() && !down.clientGone()) {
+                down.sendWhole(held.head(), held.body());
+            }
+        }
+    }
+
+    /** 500 JSON for a failure of the proxy itself; the exception goes to the log. */
+    private void internalError(Exchange exchange) {
+        Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
+        LOG.warn("request={} answered 500: {}", requestId(exchange), LogText.escape(cause));
+        LOG.debug("request={} 500 cause", requestId(exchange), cause);
+        if (exchange.getProperty(Downstream.PROPERTY) != null) {
+            reply(exchange, 500, "internal error", "the proxy failed to handle the request; see its log", Map.of());
+        } else if (exchange.getMessage().getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT)
+                instanceof ChannelHandlerContext ctx) {
+            ctx.channel().close();
+        }
+    }
+
+    /** The client left: its agent call was cancelled, nothing to answer. */
+    private void cancelled(Exchange exchange) {
+        LOG.info("request={} cancelled: the client closed its connection, agent {} call stopped",
+                requestId(exchange), agentLabel(exchange));
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, CLIENT_CLOSED_REQUEST);
     }
 
     /** The answering agent's name or base URL, "?" if the balancer did not say. */
@@ -361,19 +340,13 @@ public class ProxyRoutes extends RouteBuilder {
         return request == null ? exchange.getExchangeId() : LogText.escape(request.requestId());
     }
 
-    private static Map<String, Object> error(String error, String detail) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("error", error);
-        body.put("detail", detail);
-        return body;
-    }
-
-    private static void reply(Exchange exchange, int status, Object body) throws JsonProcessingException {
-        Message m = exchange.getMessage();
-        m.removeHeaders("*");
-        m.setBody(JSON.writeValueAsBytes(body));
-        m.setHeader(Exchange.HTTP_RESPONSE_CODE, status);
-        m.setHeader(Exchange.CONTENT_TYPE, APPLICATION_JSON);
+    /** Writes a JSON error to the client (or cuts an answer already begun) and records its status. */
+    private static void reply(Exchange exchange, int status, String error, String detail, Map<String, String> headers) {
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+        Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
+        if (down != null) {
+            down.replyError(status, error, detail, headers);
+        }
     }
 
     private void record(Exchange exchange) {

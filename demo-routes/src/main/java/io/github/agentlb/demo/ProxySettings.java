@@ -25,6 +25,7 @@ public class ProxySettings {
     /** The bean properties Camel Main binds, with their variables PORT, HOST, AGENTS, ... */
     public static final MainSettings<ProxySettings> BINDING = new MainSettings<>("proxySettings", ProxySettings.class,
             List.of("port", "host", "agents", "strategy", "connectTimeoutMs", "requestTimeoutMs",
+                    "firstByteTimeoutMs", "idleTimeoutMs", "maxBodyBytes", "clientTimeoutMs",
                     "consecutiveFailures", "baseEjectionTimeMs", "maxEjectionTimeMs", "maxEjectedShare",
                     "maximumFailoverAttempts"));
 
@@ -34,6 +35,10 @@ public class ProxySettings {
     private String strategy = ProxyConfig.DEFAULT_STRATEGY;
     private int connectTimeoutMs = ProxyConfig.DEFAULT_CONNECT_TIMEOUT_MS;
     private int requestTimeoutMs = ProxyConfig.DEFAULT_REQUEST_TIMEOUT_MS;
+    private int firstByteTimeoutMs = ProxyConfig.DEFAULT_FIRST_BYTE_TIMEOUT_MS;
+    private int idleTimeoutMs = ProxyConfig.DEFAULT_IDLE_TIMEOUT_MS;
+    private int maxBodyBytes = ProxyConfig.DEFAULT_MAX_BODY_BYTES;
+    private int clientTimeoutMs = ProxyConfig.DEFAULT_CLIENT_TIMEOUT_MS;
     private Integer consecutiveFailures;
     private Long baseEjectionTimeMs;
     private Long maxEjectionTimeMs;
@@ -55,6 +60,10 @@ public class ProxySettings {
         MainSettings.apply("strategy", () -> b.strategy(strategy));
         MainSettings.apply("connectTimeoutMs", () -> b.connectTimeoutMs(connectTimeoutMs));
         MainSettings.apply("requestTimeoutMs", () -> b.requestTimeoutMs(requestTimeoutMs));
+        MainSettings.apply("firstByteTimeoutMs", () -> b.firstByteTimeoutMs(firstByteTimeoutMs));
+        MainSettings.apply("idleTimeoutMs", () -> b.idleTimeoutMs(idleTimeoutMs));
+        MainSettings.apply("maxBodyBytes", () -> b.maxBodyBytes(maxBodyBytes));
+        MainSettings.apply("clientTimeoutMs", () -> b.clientTimeoutMs(clientTimeoutMs));
         return b.build();
     }
 
@@ -154,9 +163,45 @@ public class ProxySettings {
         return requestTimeoutMs;
     }
 
-    /** {@code REQUEST_TIMEOUT_MS}: time for an agent's answer, ms, &gt;= 1; default 5000. */
+    /** {@code REQUEST_TIMEOUT_MS}: total time for an agent's answer, to its last byte, ms, &gt;= 0; default 0 = none. */
     public void setRequestTimeoutMs(int requestTimeoutMs) {
         this.requestTimeoutMs = requestTimeoutMs;
+    }
+
+    public int getFirstByteTimeoutMs() {
+        return firstByteTimeoutMs;
+    }
+
+    /** {@code FIRST_BYTE_TIMEOUT_MS}: time from sending a request to its answer's first byte, ms, &gt;= 1; default 60000. */
+    public void setFirstByteTimeoutMs(int firstByteTimeoutMs) {
+        this.firstByteTimeoutMs = firstByteTimeoutMs;
+    }
+
+    public int getIdleTimeoutMs() {
+        return idleTimeoutMs;
+    }
+
+    /** {@code IDLE_TIMEOUT_MS}: longest silence between reads of an answer, ms, &gt;= 1; default 60000. */
+    public void setIdleTimeoutMs(int idleTimeoutMs) {
+        this.idleTimeoutMs = idleTimeoutMs;
+    }
+
+    public int getMaxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    /** {@code MAX_BODY_BYTES}: largest request body, bytes, &gt;= 0; default 16777216 (16 MiB); larger gets 413. */
+    public void setMaxBodyBytes(int maxBodyBytes) {
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public int getClientTimeoutMs() {
+        return clientTimeoutMs;
+    }
+
+    /** {@code CLIENT_TIMEOUT_MS}: time for a request's head and body to arrive once begun, ms, &gt;= 1; default 60000; then 408. */
+    public void setClientTimeoutMs(int clientTimeoutMs) {
+        this.clientTimeoutMs = clientTimeoutMs;
     }
 
     public Integer getConsecutiveFailures() {

@@ -135,6 +135,10 @@ class DemoMainTest {
                 HttpResponse<String> answer = http.get("http://127.0.0.1:" + port + "/process/e1?user_id=7");
 
                 assertThat(answer.statusCode()).isEqualTo(200);
+                // HOST=127.0.0.1 binds the management server there too, not on every interface.
+                assertThat(http.get("http://127.0.0.1:" + managementPort + "/observe/health").statusCode()).isEqualTo(200);
+                assertThat(catchThrowable(() -> http.get("http://127.0.0.2:" + managementPort + "/observe/health")))
+                        .isInstanceOf(UncheckedIOException.class).hasCauseInstanceOf(ConnectException.class);
                 assertThat(proxy.output()).contains("strategy=ch")
                         .contains("consecutiveFailures=2").contains("baseEjectionTimeMs=2500")
                         .contains("maximumFailoverAttempts=1");
@@ -220,6 +224,17 @@ class DemoMainTest {
             assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", port)))
                     .isEqualTo("management port " + port + " is in use: set MANAGEMENT_PORT");
         }
+    }
+
+    @Test
+    void theManagementHostIsManagementHostElseHost() {
+        assertThat(DemoMain.managementHost(Map.of("MANAGEMENT_HOST", "127.0.0.3", "HOST", "127.0.0.1")))
+                .isEqualTo("127.0.0.3");
+        assertThat(DemoMain.managementHost(Map.of("HOST", "127.0.0.1"))).isEqualTo("127.0.0.1");
+        assertThat(DemoMain.managementHostProblem(Map.of("MANAGEMENT_HOST", "nonexistent.invalid"))).isEqualTo(
+                "Bad proxy configuration: MANAGEMENT_HOST must be an IP address or a name that resolves, "
+                        + "was 'nonexistent.invalid'");
+        assertThat(DemoMain.managementHostProblem(Map.of("MANAGEMENT_HOST", "127.0.0.1"))).isNull();
     }
 
     @Test

@@ -18,7 +18,11 @@ class ProxyConfigTest {
         assertThat(config.agentUrls())
                 .containsExactly("http://localhost:8081", "http://localhost:8082", "http://localhost:8083");
         assertThat(config.connectTimeoutMs()).isEqualTo(1000);
-        assertThat(config.requestTimeoutMs()).isEqualTo(5000);
+        assertThat(config.requestTimeoutMs()).isZero();
+        assertThat(config.firstByteTimeoutMs()).isEqualTo(60_000);
+        assertThat(config.idleTimeoutMs()).isEqualTo(60_000);
+        assertThat(config.maxBodyBytes()).isEqualTo(16 * 1024 * 1024);
+        assertThat(config.clientTimeoutMs()).isEqualTo(60_000);
     }
 
     @Test
@@ -31,7 +35,15 @@ class ProxyConfigTest {
         assertThatThrownBy(() -> ProxyConfig.builder().connectTimeoutMs(0))
                 .hasMessage("connectTimeoutMs must be >= 1, was 0");
         assertThatThrownBy(() -> ProxyConfig.builder().requestTimeoutMs(-1))
-                .hasMessage("requestTimeoutMs must be >= 1, was -1");
+                .hasMessage("requestTimeoutMs must be >= 0 (0 = none), was -1");
+        assertThatThrownBy(() -> ProxyConfig.builder().firstByteTimeoutMs(0))
+                .hasMessage("firstByteTimeoutMs must be >= 1, was 0");
+        assertThatThrownBy(() -> ProxyConfig.builder().idleTimeoutMs(0))
+                .hasMessage("idleTimeoutMs must be >= 1, was 0");
+        assertThatThrownBy(() -> ProxyConfig.builder().maxBodyBytes(-1))
+                .hasMessage("maxBodyBytes must be >= 0, was -1");
+        assertThatThrownBy(() -> ProxyConfig.builder().clientTimeoutMs(0))
+                .hasMessage("clientTimeoutMs must be >= 1, was 0");
         assertThatThrownBy(() -> ProxyConfig.builder().host(" "))
                 .hasMessage("host must not be blank, was ' '");
     }

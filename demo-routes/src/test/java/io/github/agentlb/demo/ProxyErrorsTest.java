@@ -99,17 +99,36 @@ class ProxyErrorsTest {
     }
 
     @Test
-    void anAgentSlowerThanTheRequestTimeoutFailsOver() throws Exception {
+    void anAgentSlowerThanTheFirstByteTimeoutGets504AndTheCallGoesToNoOtherAgent() throws Exception {
         try (Agents fast = Agents.start(1, 0, 2);
                 Agents slow = Agents.start(1, 1500, 1500);
                 DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
                         .agentUrls(slow.urls().get(0), fast.urls().get(0)).strategy("rr")
-                        .requestTimeoutMs(300).build())) {
-            // rr starts at the slow agent: the first request times out there and fails over.
+                        .firstByteTimeoutMs(300).build())) {
+            // rr starts at the slow agent: its answer timeout is not a reason to send the call again.
+            HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=1");
+
+            assertThat(response.statusCode()).isEqualTo(504);
+            assertThat(Http.json(response).path("error").asText()).isEqualTo("gateway timeout");
+            assertThat(Http.json(response).path("detail").asText()).contains("timed out");
+            assertThat(fast.get(0).requestsServed()).isZero();
+        }
+    }
+
+    @Test
+    void anIdempotentCallFailsOverOnAnAnswerTimeoutWhenThePolicySaysSo() throws Exception {
+        try (Agents fast = Agents.start(1, 0, 2);
+                Agents slow = Agents.start(1, 1500, 1500);
+                DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                        .agentUrls(slow.urls().get(0), fast.urls().get(0)).strategy("rr")
+                        .firstByteTimeoutMs(300).build(), () -> {
+                            var rr = Strategies.create("rr");
+                            rr.setFailoverPolicy(rr.getFailoverPolicy().withFailOverOnAnswerTimeout(true));
+                            return rr;
+                        })) {
             HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=1");
 
             assertThat(response.statusCode()).isEqualTo(200);
-            assertThat(Http.agentId(response)).isEqualTo("A1");
             assertThat(fast.get(0).requestsServed()).isEqualTo(1);
         }
     }
@@ -190,12 +209,21 @@ class ProxyErrorsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"TRACE", "OPTIONS", "HEAD"})
-    void traceOptionsAndHeadOnProcessAre405LikeOtherMethods(String method) {
+    void traceOptionsAndHeadReachTheAgentWhichAnswers405Itself(String method) {
         RawHttp.Answer answer = RawHttp.send(sharedProxy.baseUrl(), method, "/process/r1?user_id=1");
 
         assertThat(answer.status()).isEqualTo(405);
-        assertThat(answer.header("Allow")).isEqualTo("GET");
+        assertThat(answer.header("Allow")).isEqualTo("GET, POST");
         assertThat(answer.header("Content-Type")).isEqualTo("application/json");
+    }
+
+    @Test
+    void connectOnProcessIsTheOneMethodTheProxyRefuses() {
+        RawHttp.Answer answer = RawHttp.send(sharedProxy.baseUrl(), "CONNECT", "/process/r1?user_id=1");
+
+        assertThat(answer.status()).isEqualTo(405);
+        assertThat(answer.header("Allow")).isEqualTo(ProxyRoutes.FORWARDED_METHODS);
+        assertThat(answer.json().path("error").asText()).isEqualTo("method not allowed");
     }
 
     @Test
@@ -223,8 +251,8 @@ class ProxyErrorsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"POST", "PUT", "DELETE", "PATCH"})
-    void otherMethodsOnProcessGive405JsonWithAllow(String method) {
+    @ValueSource(strings = {"PUT", "DELETE", "PATCH"})
+    void otherMethodsReachTheAgentWhichAnswers405ItselfWithAllow(String method) {
         long before = served();
 
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(
@@ -232,7 +260,7 @@ class ProxyErrorsTest {
                 .method(method, HttpRequest.BodyPublishers.ofString("{}")));
 
         assertThat(response.statusCode()).isEqualTo(405);
-        assertThat(response.headers().firstValue("Allow")).hasValue("GET");
+        assertThat(response.headers().firstValue("Allow")).hasValue("GET, POST");
         assertThat(Http.json(response).path("error").asText()).isEqualTo("method not allowed");
         assertThat(served()).isEqualTo(before);
     }

@@ -59,12 +59,13 @@ class ProxyRequestTest {
     }
 
     @Test
-    void otherPathsAreNotFoundAndOtherMethodsNotAllowed() {
+    void otherPathsAreNotFoundAndOnlyConnectIsNotAllowed() {
         for (String target : new String[] {"/", "/process", "/process/", "/process/a/b", "/processx/1", "/health"}) {
             assertThat(ProxyRequest.parse("GET", target).kind()).as(target).isEqualTo(Kind.NOT_FOUND);
         }
-        assertThat(ProxyRequest.parse("POST", "/process/r1").kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
-        assertThat(ProxyRequest.parse("HEAD", "/process/r1").kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
+        assertThat(ProxyRequest.parse("POST", "/process/r1").kind()).isEqualTo(Kind.PROXY);
+        assertThat(ProxyRequest.parse("CONNECT", "/process/r1").kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
+        assertThat(ProxyRequest.parse("HEAD", "/process/r1").kind()).isEqualTo(Kind.PROXY);
         assertThat(ProxyRequest.parse("get", "/process/r1").kind()).isEqualTo(Kind.PROXY);
     }
 }

@@ -73,4 +73,27 @@ class ProxySettingsTest {
         badAgents.setAgents(" , ");
         assertThatThrownBy(badAgents::toConfig).hasMessageStartingWith("AGENTS: agentUrls must not be empty");
     }
+
+    @Test
+    void theAgentCallKnobsAreValidatedNamingTheVariable() {
+        ProxySettings firstByte = new ProxySettings();
+        firstByte.setFirstByteTimeoutMs(0);
+        assertThatThrownBy(firstByte::toConfig).hasMessage("FIRST_BYTE_TIMEOUT_MS: firstByteTimeoutMs must be >= 1, was 0");
+        ProxySettings idle = new ProxySettings();
+        idle.setIdleTimeoutMs(-5);
+        assertThatThrownBy(idle::toConfig).hasMessage("IDLE_TIMEOUT_MS: idleTimeoutMs must be >= 1, was -5");
+        ProxySettings total = new ProxySettings();
+        total.setRequestTimeoutMs(-1);
+        assertThatThrownBy(total::toConfig).hasMessage("REQUEST_TIMEOUT_MS: requestTimeoutMs must be >= 0 (0 = none), was -1");
+        ProxySettings body = new ProxySettings();
+        body.setMaxBodyBytes(-1);
+        assertThatThrownBy(body::toConfig).hasMessage("MAX_BODY_BYTES: maxBodyBytes must be >= 0, was -1");
+        ProxySettings client = new ProxySettings();
+        client.setClientTimeoutMs(0);
+        assertThatThrownBy(client::toConfig).hasMessage("CLIENT_TIMEOUT_MS: clientTimeoutMs must be >= 1, was 0");
+        ProxySettings good = new ProxySettings();
+        good.setFirstByteTimeoutMs(20_000);
+        good.setRequestTimeoutMs(180_000);
+        assertThat(good.toConfig().timeouts()).isEqualTo(new AgentTimeouts(1_000, 20_000, 60_000, 180_000));
+    }
 }

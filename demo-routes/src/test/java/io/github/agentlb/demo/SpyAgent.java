@@ -35,6 +35,7 @@ final class SpyAgent implements AutoCloseable {
     private volatile boolean echo;
     private final Map<String, Long> delayMsByTarget = new java.util.concurrent.ConcurrentHashMap<>();
     private static final String DELAY_PROPERTY = "spy.delayMs";
+    private final Map<String, String> extraHeaders = new java.util.concurrent.ConcurrentHashMap<>();
 
     private SpyAgent(int port) {
         this.port = port;
@@ -70,13 +71,19 @@ final class SpyAgent implements AutoCloseable {
         in.setHeader("X-Agent-Utilization", "0.5");
         in.setHeader("X-Agent-Cpu", "0.25");
         in.setHeader("X-Agent-Memory", "0.125");
-        in.setHeader("X-Other", "agent-private");
+        extraHeaders.forEach(in::setHeader);
     }
 
     SpyAgent answering(int status, String contentType, String body) {
         this.status = status;
         this.contentType = contentType;
         this.body = body;
+        return this;
+    }
+
+    /** Adds a header to every answer. */
+    SpyAgent withHeader(String name, String value) {
+        extraHeaders.put(name, value);
         return this;
     }
 

@@ -78,7 +78,7 @@ public final class FailureScenario {
 
     /** The proxy's per-attempt answer timeout of this fault's run, ms. */
     public int proxyRequestTimeoutMs() {
-        return fault == Fault.HANG ? HANG_PROXY_REQUEST_TIMEOUT_MS : ProxyConfig.DEFAULT_REQUEST_TIMEOUT_MS;
+        return fault == Fault.HANG ? HANG_PROXY_REQUEST_TIMEOUT_MS : ProxyConfig.DEFAULT_FIRST_BYTE_TIMEOUT_MS;
     }
 
     /**
@@ -89,10 +89,15 @@ public final class FailureScenario {
     public static final OutlierEjection EJECTION = OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(1))
             .maxEjectionTime(Duration.ofSeconds(2)).build();
 
-    /** A balancer of {@code strategy} with {@link #EJECTION}, its other settings the defaults. */
+    /**
+     * A balancer of {@code strategy} with {@link #EJECTION} and failover on an answer timeout (the
+     * scenario's requests are GETs: a hung agent's are sent on to another agent, as the scenario
+     * measures; the proxy's default answers 504 instead), its other settings the defaults.
+     */
     static AgentLoadBalancerSupport balancer(String strategy) {
         AgentLoadBalancerSupport balancer = Strategies.create(strategy);
         balancer.setOutlierEjection(EJECTION);
+        balancer.setFailoverPolicy(balancer.getFailoverPolicy().withFailOverOnAnswerTimeout(true));
         return balancer;
     }
 
@@ -118,7 +123,7 @@ public final class FailureScenario {
      */
     public FailureReport run(String strategy) throws Exception {
         HealthEventLog health = new HealthEventLog(System::nanoTime);
-        ProxyConfig.Builder proxy = ProxyConfig.builder().strategy(strategy).requestTimeoutMs(proxyRequestTimeoutMs());
+        ProxyConfig.Builder proxy = ProxyConfig.builder().strategy(strategy).firstByteTimeoutMs(proxyRequestTimeoutMs());
         try (EmbeddedCluster cluster = EmbeddedCluster.start(Scenario.UNIFORM, template, seed, proxy, () -> {
             AgentLoadBalancerSupport lb = balancer(strategy);
             lb.addHealthListener(health);

@@ -1,0 +1,250 @@
+package io.github.agentlb.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /v1/chat/completions} shaped like an LLM's (OpenAI's chat completions format): a
+ * JSON request with {@code messages} (and optionally {@code model}, {@code max_tokens},
+ * {@code stream}); the answer comes after {@link ChatShape#firstTokenMs()} and then one token per
+ * {@code 1/tokensPerSecond}: one {@code chat.completion} JSON object at the end, or with
+ * {@code "stream": true} Server-Sent Events, one {@code chat.completion.chunk} per token as it is
+ * produced, then {@code data: [DONE]}. No thread waits: tokens are timer tasks on the
+ * connection's event loop. A caller that closes its connection ends the answer at once (counted
+ * in {@link #callsCancelled()}, logged at INFO), as a model server frees its slot.
+ * A body that is not such a JSON object: 400 JSON. Thread-safe.
+ */
+public final class ChatCompletions extends AsyncProcessorSupport {
+
+    /** The path served. */
+    public static final String PATH = "/v1/chat/completions";
+    /** Exchange property holding the client connection. */
+    static final String CHANNEL = "agentlb.chat.channel";
+    /** Exchange property holding the request body bytes. */
+    static final String BODY = "agentlb.chat.body";
+    /** Exchange property holding whether the client wants the connection kept alive. */
+    static final String KEEP_ALIVE = "agentlb.chat.keepAlive";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChatCompletions.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final AgentConfig config;
+    private final Supplier<LoadSnapshot> load;
+    private final AtomicLong ids = new AtomicLong();
+    private final AtomicLong cancelled = new AtomicLong();
+    private final AtomicLong completed = new AtomicLong();
+
+    ChatCompletions(AgentConfig config, Supplier<LoadSnapshot> load) {
+        this.config = config;
+        this.load = load;
+    }
+
+    /** Answers stopped because the caller left. */
+    public long callsCancelled() {
+        return cancelled.get();
+    }
+
+    /** Answers given to their end. */
+    public long callsCompleted() {
+        return completed.get();
+    }
+
+    @Override
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        JsonNode request;
+        try {
+            request = JSON.readTree(exchange.getProperty(BODY, byte[].class));
+        } catch (IOException e) {
+            request = null;
+        }
+        if (request == null || !request.isObject() || !request.path("messages").isArray()) {
+            try {
+                HttpReplies.error(exchange, 400, "bad request",
+                        Map.of("detail", "expected a JSON object with a \"messages\" array"));
+            } catch (Exception e) {
+                exchange.setException(e);
+            }
+            callback.done(true);
+            return true;
+        }
+        ChatShape shape = config.chat();
+        int tokens = request.has("max_tokens")
+                ? (int) Math.max(1, Math.min(ChatShape.MAX_TOKENS, request.path("max_tokens").asLong(shape.answerTokens())))
+                : shape.answerTokens();
+        Answer answer = new Answer(exchange, callback, exchange.getProperty(CHANNEL, Channel.class),
+                request.path("model").asText("stub"), tokens, request.path("stream").asBoolean(false));
+        answer.channel.eventLoop().execute(answer::start);
+        return false;
+    }
+
+    /** One answer, every step on its connection's event loop. */
+    private final class Answer {
+        private final Exchange exchange;
+        private final AsyncCallback callback;
+        private final Channel channel;
+        private final String model;
+        private final int tokens;
+        private final boolean stream;
+        private final String id;
+        private final long created = System.currentTimeMillis() / 1000;
+        private final ChannelFutureListener onClose = f -> left();
+        private int sent;
+        private boolean done;
+        private ScheduledFuture<?> next;
+
+        Answer(Exchange exchange, AsyncCallback callback, Channel channel, String model, int tokens, boolean stream) {
+            this.exchange = exchange;
+            this.callback = callback;
+            this.channel = channel;
+            this.model = model;
+            this.tokens = tokens;
+            this.stream = stream;
+            this.id = "chatcmpl-" + config.agentId() + "-" + ids.incrementAndGet();
+        }
+
+        void start() {
+            channel.closeFuture().addListener(onClose);
+            if (!channel.isActive()) {
+                left();
+                return;
+            }
+            long firstNanos = TimeUnit.MILLISECONDS.toNanos(config.chat().firstTokenMs());
+            if (stream) {
+                next = channel.eventLoop().schedule(this::streamToken, firstNanos, TimeUnit.NANOSECONDS);
+            } else {
+                long total = firstNanos + (tokens - 1) * config.chat().tokenGapNanos();
+                next = channel.eventLoop().schedule(this::whole, total, TimeUnit.NANOSECONDS);
+            }
+        }
+
+        private void whole() {
+            if (done) {
+                return;
+            }
+            ObjectNode body = JSON.createObjectNode();
+            body.put("id", id).put("object", "chat.completion").put("created", created).put("model", model);
+            ArrayNode choices = body.putArray("choices");
+            ObjectNode choice = choices.addObject().put("index", 0);
+            choice.putObject("message").put("role", "assistant").put("content", text(0, tokens));
+            choice.put("finish_reason", "stop");
+            body.putObject("usage").put("completion_tokens", tokens);
+            try {
+                HttpReplies.loadHeaders(exchange, load.get());
+                HttpReplies.json(exchange, 200, body);
+            } catch (Exception e) {
+                exchange.setException(e);
+            }
+            end(false);
+        }
+
+        private void streamToken() {
+            if (done) {
+                return;
+            }
+            if (sent == 0) {
+                HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+                head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream");
+                head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+                LoadSnapshot now = load.get();
+                head.headers().set(LoadSnapshot.HEADER_UTILIZATION, LoadSnapshot.format(now.utilization()));
+                head.headers().set(LoadSnapshot.HEADER_CPU, LoadSnapshot.format(now.cpu()));
+                head.headers().set(LoadSnapshot.HEADER_MEMORY, LoadSnapshot.format(now.memory()));
+                HttpUtil.setTransferEncodingChunked(head, true);
+                if (!Boolean.TRUE.equals(exchange.getProperty(KEEP_ALIVE, Boolean.class))) {
+                    head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                }
+                channel.write(head);
+            }
+            sent++;
+            ObjectNode chunk = JSON.createObjectNode();
+            chunk.put("id", id).put("object", "chat.completion.chunk").put("created", created).put("model", model);
+            ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
+            choice.putObject("delta").put("content", text(sent - 1, sent));
+            if (sent == tokens) {
+                choice.put("finish_reason", "stop");
+            } else {
+                choice.putNull("finish_reason");
+            }
+            String event = "data: " + chunk + "\n\n";
+            if (sent == tokens) {
+                event += "data: [DONE]\n\n";
+            }
+            channel.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(event, StandardCharsets.UTF_8)));
+            if (sent < tokens) {
+                next = channel.eventLoop().schedule(this::streamToken, config.chat().tokenGapNanos(), TimeUnit.NANOSECONDS);
+                return;
+            }
+            channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+            exchange.getMessage().setBody(new StreamedAnswer());
+            end(false);
+        }
+
+        private void left() {
+            if (done) {
+                return;
+            }
+            cancelled.incrementAndGet();
+            LOG.info("Agent {}: the caller of {} left after {} of {} tokens; answer stopped", config.agentId(), id,
+                    sent, tokens);
+            if (next != null) {
+                next.cancel(false);
+            }
+            exchange.getMessage().setBody(new StreamedAnswer());
+            end(true);
+        }
+
+        private void end(boolean cancelledCall) {
+            done = true;
+            channel.closeFuture().removeListener(onClose);
+            if (!cancelledCall) {
+                completed.incrementAndGet();
+            }
+            callback.done(false);
+        }
+    }
+
+    /** The text of tokens {@code from} (inclusive) to {@code to} (exclusive): "tok0 tok1 ...". */
+    static String text(int from, int to) {
+        StringBuilder out = new StringBuilder();
+        for (int i = from; i < to; i++) {
+            out.append("tok").append(i).append(' ');
+        }
+        return out.toString();
+    }
+
+    /**
+     * The answer camel-netty-http writes when the route has already written its own: dropped by
+     * {@link Http11ServerInitializer}'s last handler, so a streamed answer is not followed by another.
+     */
+    static final class StreamedAnswer extends DefaultHttpResponse {
+        StreamedAnswer() {
+            super(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        }
+    }
+}

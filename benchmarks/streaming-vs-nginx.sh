@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Agent traffic through the demo proxy beside nginx, in one run: streamed answers (SSE), a large
+# answer, many connections at once. Prints figures with the load average beside each; asserts
+# nothing (the tests do). All on 127.0.0.1, ports BASE_PORT..BASE_PORT+99.
+#
+#   SSE     three stub agents whose POST /process/{id} streams chat-completion chunks
+#           (FIRST_TOKEN_MS=0, TOKENS_PER_SECOND=50: one event every 20 ms, ANSWER_TOKENS=50);
+#           STREAMS concurrent streams straight at one agent, through the proxy, through nginx:
+#           time to first event and how many of the 49 gaps per stream fell within 10 ms of 20 ms.
+#   big     a Python agent answering BIG_MIB MiB chunked; the proxy's RSS before and its peak
+#           (VmHWM) after; the same answer direct and through nginx.
+#   many    CONNECTIONS GETs opened at once on /process/{id}, the stub agents answering after
+#           1 s (DELAY_MIN_MS=DELAY_MAX_MS=1000); when the last was answered and the proxy's
+#           thread count before and at its highest.
+#
+# Needs java 17, python3, the jars (mvn -q -B package -DskipTests), optionally nginx
+# (apt-get install -y nginx-light). Knobs (environment): STREAMS (32), WARMUP_ROUNDS (20, about 1 s each),
+# BIG_MIB (256), CONNECTIONS (1000), PROXY_JAVA_OPTS (none), NGINX (1), BASE_PORT (19000).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+STREAMS=${STREAMS:-32}
+WARMUP_ROUNDS=${WARMUP_ROUNDS:-20}
+BIG_MIB=${BIG_MIB:-256}
+CONNECTIONS=${CONNECTIONS:-1000}
+PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS:-}
+NGINX=${NGINX:-1}
+BASE_PORT=${BASE_PORT:-19000}
+
+PROXY_PORT=$BASE_PORT
+BIG_PROXY_PORT=$((BASE_PORT + 1))
+MANAGEMENT_PORT=$((BASE_PORT + 76))
+BIG_MANAGEMENT_PORT=$((BASE_PORT + 77))
+BIG_AGENT_PORT=$((BASE_PORT + 80))
+AGENT_PORTS=($((BASE_PORT + 81)) $((BASE_PORT + 82)) $((BASE_PORT + 83)))
+NGINX_PORT=$((BASE_PORT + 90))
+NGINX_BIG_PORT=$((BASE_PORT + 91))
+AGENT_JAR=$ROOT/agent-stub/target/agent-stub.jar
+PROXY_JAR=$ROOT/demo-routes/target/demo-routes.jar
+LOG_CONFIG=$ROOT/benchmarks/proxy-log4j2.properties
+CLIENT=$ROOT/benchmarks/stream-client.py
+WORK=$(mktemp -d /tmp/streaming-vs-nginx.XXXXXX)
+chmod 755 "$WORK"  # nginx workers (not root) write their temp files below it
+PIDS=()
+
+cleanup() {
+    for pid in "${PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    if [[ -f $WORK/nginx/nginx.pid ]]; then
+        kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
+    fi
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+die() { echo "streaming-vs-nginx: $*" >&2; exit 1; }
+load() { echo "[load $(cut -d' ' -f1-3 /proc/loadavg)]"; }
+status() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
+
+[[ -f $AGENT_JAR && -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
+for port in $PROXY_PORT $BIG_PROXY_PORT $MANAGEMENT_PORT $BIG_MANAGEMENT_PORT $BIG_AGENT_PORT $NGINX_PORT \
+    $NGINX_BIG_PORT "${AGENT_PORTS[@]}"; do
+    if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
+        die "port $port on 127.0.0.1 is in use: set BASE_PORT"
+    fi
+done
+
+await() {
+    local deadline=$((SECONDS + $2))
+    until curl -fsS -o /dev/null --max-time 5 "$1" 2>/dev/null; do
+        ((SECONDS < deadline)) || die "$1 did not answer within $2 s"
+        sleep 0.1
+    done
+}
+
+echo "streaming-vs-nginx: $(nproc) cores, proxy JVM options: ${PROXY_JAVA_OPTS:-(none)} $(load)"
+i=0
+for port in "${AGENT_PORTS[@]}"; do
+    i=$((i + 1))
+    AGENT_ID=A$i PORT=$port HOST=127.0.0.1 DELAY_MIN_MS=1000 DELAY_MAX_MS=1000 FIRST_TOKEN_MS=0 \
+        TOKENS_PER_SECOND=50 ANSWER_TOKENS=50 \
+        java -Xmx256m -Dlog4j2.configurationFile="$LOG_CONFIG" -jar "$AGENT_JAR" >"$WORK/agent-A$i.log" 2>&1 &
+    PIDS+=($!)
+done
+python3 "$ROOT/benchmarks/big-agent.py" "$BIG_AGENT_PORT" &
+PIDS+=($!)
+AGENTS=$(printf 'http://127.0.0.1:%s,' "${AGENT_PORTS[@]}")
+# shellcheck disable=SC2086
+HOST=127.0.0.1 STRATEGY=rr PORT=$PROXY_PORT AGENTS=${AGENTS%,} MANAGEMENT_PORT=$MANAGEMENT_PORT \
+    java $PROXY_JAVA_OPTS -Dlog4j2.configurationFile="$LOG_CONFIG" -jar "$PROXY_JAR" >"$WORK/proxy.log" 2>&1 &
+PROXY=$!
+PIDS+=($PROXY)
+# shellcheck disable=SC2086
+HOST=127.0.0.1 STRATEGY=rr PORT=$BIG_PROXY_PORT AGENTS=http://127.0.0.1:$BIG_AGENT_PORT \
+    MANAGEMENT_PORT=$BIG_MANAGEMENT_PORT \
+    java $PROXY_JAVA_OPTS -Dlog4j2.configurationFile="$LOG_CONFIG" -jar "$PROXY_JAR" >"$WORK/proxy-big.log" 2>&1 &
+BIG_PROXY=$!
+PIDS+=($BIG_PROXY)
+for port in "${AGENT_PORTS[@]}"; do
+    await "http://127.0.0.1:$port/health" 60
+done
+await "http://127.0.0.1:$BIG_AGENT_PORT/x?bytes=1" 30
+await "http://127.0.0.1:$PROXY_PORT/process/w?user_id=1" 60
+await "http://127.0.0.1:$BIG_PROXY_PORT/process/w?bytes=1" 60
+
+NGINX_URL=
+NGINX_BIG_URL=
+if [[ $NGINX == 1 ]] && command -v nginx >/dev/null; then
+    mkdir -p "$WORK/nginx/logs"
+    cat >"$WORK/nginx/nginx.conf" <<CONF
+worker_processes auto;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    upstream agents {
+        server 127.0.0.1:${AGENT_PORTS[0]};
+        server 127.0.0.1:${AGENT_PORTS[1]};
+        server 127.0.0.1:${AGENT_PORTS[2]};
+        keepalive 64;
+    }
+    upstream big { server 127.0.0.1:$BIG_AGENT_PORT; keepalive 8; }
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        location / { proxy_pass http://agents; proxy_http_version 1.1; proxy_set_header Connection ""; }
+    }
+    server {
+        listen 127.0.0.1:$NGINX_BIG_PORT;
+        location / { proxy_pass http://big; proxy_http_version 1.1; proxy_set_header Connection ""; }
+    }
+}
+CONF
+    nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx"
+    await "http://127.0.0.1:$NGINX_PORT/process/w?user_id=1" 10
+    NGINX_URL="http://127.0.0.1:$NGINX_PORT"
+    NGINX_BIG_URL="http://127.0.0.1:$NGINX_BIG_PORT"
+    echo "nginx $(nginx -v 2>&1 | sed 's/.*\///'): defaults, upstream keep-alive"
+else
+    echo "nginx left out (not installed, or NGINX=0)"
+fi
+
+BODY='{"model":"stub","stream":true,"messages":[{"role":"user","content":"hello"}]}'
+echo "warm-up: $WARMUP_ROUNDS rounds of $STREAMS streams through the proxy, not counted"
+for ((r = 0; r < WARMUP_ROUNDS; r++)); do
+    python3 "$CLIENT" sse "http://127.0.0.1:$PROXY_PORT/process/s1?user_id=1" "$STREAMS" "$BODY" >/dev/null
+done
+
+echo "== SSE: $STREAMS concurrent streams of 50 events 20 ms apart"
+for url in "http://127.0.0.1:${AGENT_PORTS[0]}/process/s1?user_id=1" "http://127.0.0.1:$PROXY_PORT/process/s1?user_id=1" \
+    ${NGINX_URL:+"$NGINX_URL/process/s1?user_id=1"}; do
+    echo "$(python3 "$CLIENT" sse "$url" "$STREAMS" "$BODY") $(load)"
+done
+
+echo "== big: one answer of $BIG_MIB MiB"
+bytes=$((BIG_MIB * 1024 * 1024))
+echo "$(python3 "$CLIENT" big "http://127.0.0.1:$BIG_AGENT_PORT/direct?bytes=$bytes") (direct) $(load)"
+rss_before=$(status "$BIG_PROXY" VmRSS)
+hwm_before=$(status "$BIG_PROXY" VmHWM)
+echo "$(python3 "$CLIENT" big "http://127.0.0.1:$BIG_PROXY_PORT/process/b1?bytes=$bytes") (proxy) $(load)"
+echo "proxy RSS before ${rss_before} kB (peak so far ${hwm_before} kB), peak after $(status "$BIG_PROXY" VmHWM) kB: growth of the peak $(( ($(status "$BIG_PROXY" VmHWM) - hwm_before) / 1024 )) MB"
+if [[ -n $NGINX_BIG_URL ]]; then
+    echo "$(python3 "$CLIENT" big "$NGINX_BIG_URL/process/b1?bytes=$bytes") (nginx) $(load)"
+fi
+
+echo "== many: $CONNECTIONS connections at once, agents answering after 1 s"
+threads_before=$(status "$PROXY" Threads)
+( peak=$threads_before; while kill -0 "$PROXY" 2>/dev/null && [[ ! -f $WORK/many.done ]]; do
+      t=$(status "$PROXY" Threads); ((t > peak)) && peak=$t; echo "$peak" >"$WORK/threads.peak"; sleep 0.05; done ) &
+sampler=$!
+echo "$(python3 "$CLIENT" many "http://127.0.0.1:$PROXY_PORT/process/m1?user_id=1" "$CONNECTIONS") (proxy) $(load)"
+touch "$WORK/many.done"
+wait "$sampler" 2>/dev/null || true
+echo "proxy threads before $threads_before, highest during $(cat "$WORK/threads.peak")"
+if [[ -n $NGINX_URL ]]; then
+    echo "$(python3 "$CLIENT" many "$NGINX_URL/process/m1?user_id=1" "$CONNECTIONS") (nginx) $(load)"
+fi
