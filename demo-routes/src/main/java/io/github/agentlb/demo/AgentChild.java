@@ -2,6 +2,7 @@ package io.github.agentlb.demo;
 
 import io.github.agentlb.camel.AgentCallCancelledException;
 import io.github.agentlb.camel.AnswerInterruptedException;
+import io.github.agentlb.camel.AnswerRules;
 import io.github.agentlb.camel.AnswerTimeoutException;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -35,6 +36,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.spi.IdAware;
@@ -94,6 +96,8 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
     private final int port;
     private final String authority;
     private final AgentTimeouts timeouts;
+    /** The balancer's answer rules: what is busy, so held back (see the class comment). */
+    private final Supplier<AnswerRules> rules;
     private final FastThreadLocal<ArrayDeque<Channel>> idle = new FastThreadLocal<>() {
         @Override
         protected ArrayDeque<Channel> initialValue() {
@@ -101,7 +105,8 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
         }
     };
 
-    private AgentChild(String name, URI baseUrl, AgentTimeouts timeouts) {
+    private AgentChild(String name, URI baseUrl, AgentTimeouts timeouts, Supplier<AnswerRules> rules) {
+        this.rules = rules;
         this.name = name;
         this.host = baseUrl.getHost();
         this.port = baseUrl.getPort();
@@ -119,7 +124,16 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
      * @throws IllegalArgumentException naming the value when the URL is not {@code http://host:port}
      */
     public static AgentChild create(String name, URI baseUrl, AgentTimeouts timeouts) {
+        return create(name, baseUrl, timeouts, () -> AnswerRules.DEFAULT);
+    }
+
+    /**
+     * A child as {@link #create(String, URI, AgentTimeouts)} that holds back the answers its
+     * balancer's rules call busy ({@link AnswerRules#isBusy}), e.g. {@code balancer::getAnswerRules}.
+     */
+    public static AgentChild create(String name, URI baseUrl, AgentTimeouts timeouts, Supplier<AnswerRules> rules) {
         Objects.requireNonNull(timeouts, "timeouts");
+        Objects.requireNonNull(rules, "rules");
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("agent name must not be blank, was '" + name + "'");
         }
@@ -128,7 +142,7 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
                 || baseUrl.getRawQuery() != null) {
             throw new IllegalArgumentException("agent URL must look like http://host:port, was '" + baseUrl + "'");
         }
-        return new AgentChild(name, baseUrl, timeouts);
+        return new AgentChild(name, baseUrl, timeouts, rules);
     }
 
     /** The agent's id in the balancer. */
@@ -336,7 +350,7 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
                 return;
             }
             String retryAfter = head.headers().get(HttpHeaderNames.RETRY_AFTER);
-            if (status == 429 || status == 503 && retryAfter != null) {
+            if (rules.get().isBusy(status, retryAfter)) {
                 if (retryAfter != null) {
                     exchange.getMessage().setHeader("Retry-After", retryAfter);
                 }

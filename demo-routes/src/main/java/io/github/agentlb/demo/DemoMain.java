@@ -1,5 +1,7 @@
 package io.github.agentlb.demo;
 
+import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
+import io.github.agentlb.core.fleet.FleetSource;
 import io.github.agentlb.agent.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.health.OutlierEjection;
@@ -22,7 +24,11 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code PORT}: HTTP port, default 8000; {@code HOST}: interface, default 0.0.0.0;</li>
  *   <li>{@code AGENTS}: comma-separated agent base URLs, default
  *       {@code http://localhost:8081,http://localhost:8082,http://localhost:8083};</li>
- *   <li>{@code STRATEGY}: {@code rr} (default), {@code ch}, {@code pid}, {@code avn} or {@code camel-rr};</li>
+ *   <li>{@code AGENTS_FILE} (a watched file) or {@code AGENTS_DNS} (a DNS name re-resolved on its
+ *       TTL) instead of {@code AGENTS}: agents join, drain and leave while the proxy runs;</li>
+ *   <li>{@code STRATEGY}: {@code rr} (default), {@code ch}, {@code pid}, {@code avn}, {@code lr} or {@code camel-rr};</li>
+ *   <li>{@code SLOW_START_MS} (default 30000, 0 = off), {@code BALANCE_FACTOR} (ch, avn),
+ *       {@code ZOOKEEPER} and {@code BALANCER_ID} (avn proxies sharing one allocation);</li>
  *   <li>timeouts and the balancer's outlier ejection and failover knobs (see the README);</li>
  *   <li>{@code MANAGEMENT_PORT}: port of Camel's management server, default 9876, serving
  *       Prometheus metrics at {@code /observe/metrics} and health at {@code /observe/health}
@@ -148,10 +154,21 @@ public final class DemoMain {
         public void configure() throws Exception {
             ProxySettings settings = ProxySettings.BINDING.boundIn(getContext());
             ProxyConfig config = settings.toConfig();
+            AdaptiveVirtualNodeLB shared = settings.sharedAdaptiveBalancer(config.strategy());
             AgentLoadBalancerSupport balancer = Strategies.isBaseline(config.strategy()) ? null
-                    : settings.configure(Strategies.create(config.strategy()));
+                    : settings.configure(shared != null ? shared : Strategies.create(config.strategy()));
             ServerPorts.requirePortFree(config.host(), config.port());
-            if (settings.getAgents() != null) {
+            FleetSource source = settings.fleetSource();
+            DemoFleet fleet = null;
+            if (source != null) {
+                if (balancer == null) {
+                    throw new IllegalArgumentException("Bad proxy configuration: AGENTS_FILE and AGENTS_DNS need one of "
+                            + Strategies.names() + ", was STRATEGY=" + config.strategy());
+                }
+                fleet = new DemoFleet(source);
+                config = config.toBuilder().agentUrls(fleet.firstFleet()).build();
+                LOG.info("Mode: proxy to the agents of {}, watched: {}", source.describe(), config.agentUrls());
+            } else if (settings.getAgents() != null) {
                 LOG.info("Mode: proxy to the agents in AGENTS {}", config.agentUrls());
             } else {
                 Optional<EmbeddedAgents> agents =
@@ -173,7 +190,15 @@ public final class DemoMain {
                         ejection.baseEjectionTime().toMillis(), ejection.maxEjectionTime().toMillis(),
                         ejection.maxEjectedShare(), balancer.getMaximumFailoverAttempts());
             }
-            getContext().addRoutes(new ProxyRoutes(config, balancer));
+            if (balancer != null) {
+                LOG.info("Slow start: {}", balancer.getSlowStart().isEnabled()
+                        ? balancer.getSlowStart().window().toMillis() + " ms for agents that join or come back" : "off");
+            }
+            if (shared != null) {
+                LOG.info("Allocation shared through ZooKeeper {} as balancer {}", settings.getZookeeper(),
+                        settings.getBalancerId());
+            }
+            getContext().addRoutes(new ProxyRoutes(config, balancer).withFleet(fleet));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.github.agentlb.demo;
 
+import java.net.URI;
 import io.github.agentlb.agent.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import java.util.Objects;
@@ -30,11 +31,23 @@ public final class DemoProxy implements AutoCloseable {
     private final CamelContext context;
     private final ProxyConfig config;
     private final AgentLoadBalancerSupport balancer;
+    private final ProxyRoutes routes;
 
-    private DemoProxy(CamelContext context, ProxyConfig config, AgentLoadBalancerSupport balancer) {
+    private DemoProxy(CamelContext context, ProxyConfig config, AgentLoadBalancerSupport balancer, ProxyRoutes routes) {
         this.context = context;
         this.config = config;
         this.balancer = balancer;
+        this.routes = routes;
+    }
+
+    /**
+     * The child that calls an agent as this proxy's own do, for {@code balancer().addAgent(name,
+     * child, weight)} while the proxy runs.
+     *
+     * @throws IllegalArgumentException if the URL is not {@code http://host:port}
+     */
+    public AgentChild agentChild(String name, URI baseUrl) {
+        return routes.child(name, baseUrl);
     }
 
     /**
@@ -63,6 +76,18 @@ public final class DemoProxy implements AutoCloseable {
      */
     public static DemoProxy start(ProxyConfig config, Supplier<? extends AgentLoadBalancerSupport> balancers)
             throws Exception {
+        return start(config, balancers, null);
+    }
+
+    /**
+     * Starts a proxy whose agents come from a membership source: {@code config}'s agents are the
+     * source's first fleet ({@link DemoFleet#firstFleet()}), later fleets change the balancer while
+     * it runs; the source is closed with the proxy.
+     *
+     * @param fleet the started source's fleet, or null for {@code config}'s fixed agents
+     */
+    static DemoProxy start(ProxyConfig config, Supplier<? extends AgentLoadBalancerSupport> balancers, DemoFleet fleet)
+            throws Exception {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(balancers, "balancers");
         return ServerPorts.start(config.host(), config.port(), port -> {
@@ -77,9 +102,10 @@ public final class DemoProxy implements AutoCloseable {
             context.getCamelContextExtension().setName("demo-proxy-" + resolved.port());
             context.getShutdownStrategy().setTimeout(SHUTDOWN_TIMEOUT_SECONDS);
             try {
-                context.addRoutes(new ProxyRoutes(resolved, balancer));
+                ProxyRoutes routes = new ProxyRoutes(resolved, balancer).withFleet(fleet);
+                context.addRoutes(routes);
                 context.start();
-                return new DemoProxy(context, resolved, balancer);
+                return new DemoProxy(context, resolved, balancer, routes);
             } catch (Exception e) {
                 context.close();
                 throw e;

@@ -4,6 +4,8 @@ import io.github.agentlb.agent.Http11Component;
 import io.github.agentlb.agent.LogText;
 import io.github.agentlb.agent.RequestTarget;
 import io.github.agentlb.camel.AgentCallCancelledException;
+import io.github.agentlb.camel.AgentsBusyException;
+import io.github.agentlb.camel.AnswerRules;
 import io.github.agentlb.camel.AgentFailure;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
@@ -120,6 +122,7 @@ public class ProxyRoutes extends RouteBuilder {
     private final Map<String, String> agentUrlById = new ConcurrentHashMap<>();
     private volatile ProxyMetrics metrics;
     private volatile boolean metricsResolved;
+    private DemoFleet fleet;
 
     /**
      * Routes for {@code config}, balanced by {@code balancer}. The balancer gets one child per
@@ -131,6 +134,30 @@ public class ProxyRoutes extends RouteBuilder {
     public ProxyRoutes(ProxyConfig config, AgentLoadBalancerSupport balancer) {
         this.config = Objects.requireNonNull(config, "config");
         this.balancer = Strategies.isBaseline(config.strategy()) ? null : Objects.requireNonNull(balancer, "balancer");
+    }
+
+    /**
+     * Agents from a membership source: the route starts with the fleet's agents ({@code config}'s
+     * agent URLs, from {@link DemoFleet#firstFleet()}), and later fleets change the balancer at runtime.
+     *
+     * @return this
+     */
+    ProxyRoutes withFleet(DemoFleet source) {
+        this.fleet = source;
+        return this;
+    }
+
+    /**
+     * The child that calls agent {@code name} at {@code baseUrl}, with this proxy's timeouts: for
+     * {@code balancer.addAgent(name, child, weight)} at runtime, as the route's own children are.
+     *
+     * @throws IllegalArgumentException if the URL is not {@code http://host:port}
+     */
+    public AgentChild child(String name, URI baseUrl) {
+        AgentChild child = balancer == null ? AgentChild.create(name, baseUrl, config.timeouts())
+                : AgentChild.create(name, baseUrl, config.timeouts(), balancer::getAnswerRules);
+        agentUrlById.put(name, baseUrl.toString());
+        return child;
     }
 
     /** Routes for {@code config} with a new balancer of its strategy ({@link Strategies#create}), none for a baseline. */
@@ -170,15 +197,15 @@ public class ProxyRoutes extends RouteBuilder {
         LoadBalanceDefinition balance = balancer == null ? tried.loadBalance().roundRobin() : tried.loadBalance(balancer);
         for (String url : config.agentUrls()) {
             String name = config.agentNames().get(url);
-            String id = name != null ? name : url;
-            agentUrlById.put(id, url);
-            balance.process(AgentChild.create(id, URI.create(url), config.timeouts()));
+            balance.process(child(name != null ? name : url, URI.create(url)));
         }
         balance.end()
                     .process(this::writeHeldAnswer)
                 .endDoTry()
                 .doCatch(AgentCallCancelledException.class)
                     .process(this::cancelled)
+                .doCatch(AgentsBusyException.class)
+                    .process(this::allBusy)
                 .doCatch(NoAgentAvailableException.class)
                     .process(this::noAgent)
                 .doCatch(Exception.class)
@@ -189,11 +216,15 @@ public class ProxyRoutes extends RouteBuilder {
             metrics();
             HealthCheckRegistry health = HealthCheckRegistry.get(context);
             if (health != null && balancer != null) {
-                health.register(new AgentsReadinessCheck(balancer));
+                health.register(new AgentsReadinessCheck(balancer, fleet == null ? null : fleet.describe()));
             }
-            LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N with strategy {} over {}, metrics {}",
+            if (fleet != null && balancer != null) {
+                context.addService(fleet, true, true);
+                fleet.attach(balancer, agent -> child(agent.name(), agent.address()));
+            }
+            LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N with strategy {} over {}{}, metrics {}",
                     config.host(), config.port(), strategyName(), config.agentUrls(),
-                    metrics == null ? "off" : "on");
+                    fleet == null ? "" : " (agents from " + fleet.describe() + ")", metrics == null ? "off" : "on");
         });
     }
 
@@ -293,14 +324,30 @@ public class ProxyRoutes extends RouteBuilder {
         reply(exchange, status, timeout ? "gateway timeout" : "bad gateway", detail, Map.of());
     }
 
-    /** Writes a busy answer an agent child held back, when the balancer ended with it. */
+    /**
+     * Writes a busy answer an agent child held back, when the balancer ended with it, with the
+     * balancer's {@code Retry-After} (the shortest rest left among the agents) when it set one.
+     */
     private void writeHeldAnswer(Exchange exchange) {
         if (exchange.getMessage().getBody() instanceof AgentChild.HeldAnswer held) {
             Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
+            Object retryAfter = exchange.getMessage().getHeader(AnswerRules.RETRY_AFTER);
+            if (retryAfter != null) {
+                held.head().headers().set(AnswerRules.RETRY_AFTER, retryAfter.toString());
+            }
             if (down != null && !down.headSent() && !down.clientGone()) {
                 down.sendWhole(held.head(), held.body());
             }
         }
+    }
+
+    /** Every agent rests after a busy answer and none was asked: 429 with the shortest rest left. */
+    private void allBusy(Exchange exchange) {
+        AgentsBusyException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, AgentsBusyException.class);
+        long seconds = cause == null ? 1 : cause.retryAfterSeconds();
+        LOG.info("request={} answered 429: every agent is busy, retry after {} s", requestId(exchange), seconds);
+        reply(exchange, 429, "agents busy", "every agent asked to rest; retry after " + seconds + " s",
+                Map.of(AnswerRules.RETRY_AFTER, Long.toString(seconds)));
     }
 
     /** 500 JSON for a failure of the proxy itself; the exception goes to the log. */

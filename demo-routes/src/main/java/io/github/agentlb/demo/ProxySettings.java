@@ -1,5 +1,13 @@
 package io.github.agentlb.demo;
 
+import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
+import io.github.agentlb.camel.KeyedLoadBalancerSupport;
+import io.github.agentlb.core.fleet.FleetSource;
+import io.github.agentlb.core.fleet.SlowStart;
+import io.github.agentlb.fleet.DnsFleetSource;
+import io.github.agentlb.fleet.FileFleetSource;
+import io.github.agentlb.zookeeper.ZooKeeperSharedAllocation;
+import java.nio.file.Path;
 import io.github.agentlb.agent.MainSettings;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.health.OutlierEjection;
@@ -27,7 +35,11 @@ public class ProxySettings {
             List.of("port", "host", "agents", "strategy", "connectTimeoutMs", "requestTimeoutMs",
                     "firstByteTimeoutMs", "idleTimeoutMs", "maxBodyBytes", "clientTimeoutMs",
                     "consecutiveFailures", "baseEjectionTimeMs", "maxEjectionTimeMs", "maxEjectedShare",
-                    "maximumFailoverAttempts"));
+                    "maximumFailoverAttempts", "agentsFile", "agentsDns", "slowStartMs", "balanceFactor",
+                    "zookeeper", "balancerId"));
+
+    /** The slow start of agents that join or come back, by default: {@link SlowStart#DEMO}'s 30 s. */
+    public static final long DEFAULT_SLOW_START_MS = SlowStart.DEMO.window().toMillis();
 
     private int port = ProxyConfig.DEFAULT_PORT;
     private String host = ProxyConfig.DEFAULT_HOST;
@@ -44,6 +56,12 @@ public class ProxySettings {
     private Long maxEjectionTimeMs;
     private Double maxEjectedShare;
     private Integer maximumFailoverAttempts;
+    private String agentsFile;
+    private String agentsDns;
+    private long slowStartMs = DEFAULT_SLOW_START_MS;
+    private Double balanceFactor;
+    private String zookeeper;
+    private String balancerId = "agentlb";
 
     /**
      * The proxy's validated configuration (port, host, agents, strategy, timeouts).
@@ -99,7 +117,67 @@ public class ProxySettings {
         if (maximumFailoverAttempts != null) {
             MainSettings.apply("maximumFailoverAttempts", () -> balancer.setMaximumFailoverAttempts(maximumFailoverAttempts));
         }
+        MainSettings.apply("slowStartMs", () -> {
+            if (slowStartMs < 0) {
+                throw new IllegalArgumentException("slowStartMs must be >= 0, was " + slowStartMs);
+            }
+            balancer.setSlowStart(SlowStart.DEMO.withWindow(Duration.ofMillis(slowStartMs)));
+        });
+        if (balanceFactor != null) {
+            if (!(balancer instanceof KeyedLoadBalancerSupport keyed)) {
+                MainSettings.apply("balanceFactor", () -> {
+                    throw new IllegalArgumentException("balanceFactor applies to ch and avn, was set to "
+                            + balanceFactor + " for " + balancer.strategyName());
+                });
+            } else {
+                MainSettings.apply("balanceFactor", () -> keyed.setBalanceFactor(balanceFactor));
+            }
+        }
         return balancer;
+    }
+
+    /**
+     * The membership source {@code AGENTS_FILE} or {@code AGENTS_DNS} names, or null when neither
+     * is set (the agents are then {@code AGENTS}).
+     *
+     * @throws IllegalArgumentException naming the variable when both, or one with {@code AGENTS}, are set
+     */
+    public FleetSource fleetSource() {
+        if (agentsFile != null && agentsDns != null || (agentsFile != null || agentsDns != null) && agents != null) {
+            throw new IllegalArgumentException("Bad proxy configuration: set one of AGENTS, AGENTS_FILE and AGENTS_DNS, "
+                    + "was AGENTS=" + agents + " AGENTS_FILE=" + agentsFile + " AGENTS_DNS=" + agentsDns);
+        }
+        if (agentsFile != null) {
+            return value("agentsFile", () -> FileFleetSource.of(Path.of(agentsFile.trim())));
+        }
+        if (agentsDns != null) {
+            return value("agentsDns", () -> DnsFleetSource.of(agentsDns.trim()));
+        }
+        return null;
+    }
+
+    /**
+     * With {@code ZOOKEEPER} set and strategy {@code avn}: a balancer whose allocation is shared by
+     * every proxy with the same {@code BALANCER_ID} through that ZooKeeper, else null.
+     */
+    public AdaptiveVirtualNodeLB sharedAdaptiveBalancer(String strategy) {
+        if (zookeeper == null) {
+            return null;
+        }
+        if (!Strategies.ADAPTIVE_VIRTUAL_NODES.equals(strategy)) {
+            MainSettings.apply("zookeeper", () -> {
+                throw new IllegalArgumentException("ZOOKEEPER shares the avn allocation, was set for strategy " + strategy);
+            });
+        }
+        return value("zookeeper", () -> AdaptiveVirtualNodeLB.builder()
+                .sharedAllocation(ZooKeeperSharedAllocation.of(zookeeper.trim(), balancerId.trim())).build());
+    }
+
+    /** {@link MainSettings#apply} for a setting that makes a value. */
+    private static <T> T value(String property, java.util.function.Supplier<T> make) {
+        java.util.concurrent.atomic.AtomicReference<T> made = new java.util.concurrent.atomic.AtomicReference<>();
+        MainSettings.apply(property, () -> made.set(make.get()));
+        return made.get();
     }
 
     /** Splits a comma-separated list, dropping blanks around and between the commas. */
@@ -238,6 +316,60 @@ public class ProxySettings {
     /** {@code MAX_EJECTED_SHARE}: the largest share of agents ejected at once, fraction 0..1 (0 = no ejection); default 1. */
     public void setMaxEjectedShare(Double maxEjectedShare) {
         this.maxEjectedShare = maxEjectedShare;
+    }
+
+    public String getAgentsFile() {
+        return agentsFile;
+    }
+
+    /** {@code AGENTS_FILE}: a watched file of agents, one {@code NAME=URL[;weight=N][;draining]} per line, or JSON. */
+    public void setAgentsFile(String agentsFile) {
+        this.agentsFile = agentsFile;
+    }
+
+    public String getAgentsDns() {
+        return agentsDns;
+    }
+
+    /** {@code AGENTS_DNS}: agents from DNS, {@code name:port} (A/AAAA) or {@code _service._tcp.name} (SRV), re-resolved on the TTL. */
+    public void setAgentsDns(String agentsDns) {
+        this.agentsDns = agentsDns;
+    }
+
+    public long getSlowStartMs() {
+        return slowStartMs;
+    }
+
+    /** {@code SLOW_START_MS}: how long an agent that joins or comes back ramps up to its share, ms, &gt;= 0 (0 = off); default 30000. */
+    public void setSlowStartMs(long slowStartMs) {
+        this.slowStartMs = slowStartMs;
+    }
+
+    public Double getBalanceFactor() {
+        return balanceFactor;
+    }
+
+    /** {@code BALANCE_FACTOR}: bounded loads for ch and avn, c &gt; 1 (1.25 is a common choice), 0 = off; default off. */
+    public void setBalanceFactor(Double balanceFactor) {
+        this.balanceFactor = balanceFactor;
+    }
+
+    public String getZookeeper() {
+        return zookeeper;
+    }
+
+    /** {@code ZOOKEEPER}: {@code host:port[,host:port]} of a ZooKeeper through which avn proxies share one allocation. */
+    public void setZookeeper(String zookeeper) {
+        this.zookeeper = zookeeper;
+    }
+
+    public String getBalancerId() {
+        return balancerId;
+    }
+
+    /** {@code BALANCER_ID}: the proxies sharing an allocation through {@code ZOOKEEPER}; default agentlb. */
+    public void setBalancerId(String balancerId) {
+        this.balancerId = balancerId;
     }
 
     public Integer getMaximumFailoverAttempts() {

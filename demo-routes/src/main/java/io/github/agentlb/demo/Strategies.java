@@ -3,6 +3,7 @@ package io.github.agentlb.demo;
 import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.camel.LeastRequestLB;
 import io.github.agentlb.camel.PidWeightedLB;
 import io.github.agentlb.camel.RoundRobinLB;
 import java.util.List;
@@ -21,14 +22,17 @@ public final class Strategies {
     public static final String PID = "pid";
     /** Consistent hashing with adaptive, capacity-weighted virtual nodes: {@link AdaptiveVirtualNodeLB}. */
     public static final String ADAPTIVE_VIRTUAL_NODES = "avn";
+    /** Least request with the power of two choices: {@link LeastRequestLB}. */
+    public static final String LEAST_REQUEST = "lr";
 
     /**
      * Camel's own {@code roundRobin()} in the same proxy route, as a baseline for what our
-     * balancer costs (issue 9); no balancer of ours, no failover. Not among {@link #names()}.
+     * balancer costs ; no balancer of ours, no failover. Not among {@link #names()}.
      */
     public static final String CAMEL_ROUND_ROBIN = "camel-rr";
 
-    private static final List<String> NAMES = List.of(ROUND_ROBIN, CONSISTENT_HASH, PID, ADAPTIVE_VIRTUAL_NODES);
+    private static final List<String> NAMES = List.of(ROUND_ROBIN, CONSISTENT_HASH, PID, ADAPTIVE_VIRTUAL_NODES,
+            LEAST_REQUEST);
     private static final List<String> BASELINES = List.of(CAMEL_ROUND_ROBIN);
 
     private Strategies() {
@@ -48,6 +52,7 @@ public final class Strategies {
             case CONSISTENT_HASH -> new ConsistentHashLB();
             case PID -> new PidWeightedLB();
             case ADAPTIVE_VIRTUAL_NODES -> new AdaptiveVirtualNodeLB();
+            case LEAST_REQUEST -> new LeastRequestLB();
             case CAMEL_ROUND_ROBIN -> throw new IllegalArgumentException(
                     "strategy '" + CAMEL_ROUND_ROBIN + "' is Camel's own roundRobin(), which ProxyRoutes builds; it has no balancer of ours");
             default -> throw new IllegalArgumentException(

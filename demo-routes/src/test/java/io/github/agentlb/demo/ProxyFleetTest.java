@@ -1,0 +1,125 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.core.fleet.SlowStart;
+import io.github.agentlb.fleet.FileFleetSource;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Agents from a watched file while clients keep calling: an agent added to the file serves within
+ * 2 s, one marked draining finishes its requests and leaves, and no client sees an error.
+ */
+class ProxyFleetTest {
+
+    @TempDir
+    Path dir;
+
+    private void write(Path file, String content) throws Exception {
+        Path tmp = dir.resolve("agents.tmp");
+        Files.writeString(tmp, content);
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** One answer: when it was sent (ms after the first), its status and the agent that answered. */
+    private record Answer(long sentMs, int status, String agent) {
+    }
+
+    @Test
+    @Timeout(60)
+    void agentsJoinAndDrainThroughTheFileWithoutAClientError() throws Exception {
+        try (Agents agents = Agents.start(2, 50, 150)) {
+            Path file = dir.resolve("agents.txt");
+            write(file, "A1=" + agents.get(0).baseUrl() + "\n");
+            DemoFleet fleet = new DemoFleet(FileFleetSource.builder(file).pollInterval(Duration.ofMillis(200)).build());
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
+                    .agentUrls(fleet.firstFleet()).build();
+            AgentLoadBalancerSupport balancer = new RoundRobinLB();
+            try (DemoProxy proxy = DemoProxy.start(config, () -> balancer, fleet)) {
+                HttpClient client = HttpClient.newHttpClient();
+                List<CompletableFuture<Answer>> answers = new ArrayList<>();
+                long start = System.nanoTime();
+                long joinedAtMs = -1;
+                long drainedAtMs = -1;
+                for (int i = 0; i < 240; i++) { // 20 per second for 12 s
+                    if (i == 60) {
+                        write(file, "A1=" + agents.get(0).baseUrl() + "\nA2=" + agents.get(1).baseUrl() + "\n");
+                        joinedAtMs = (System.nanoTime() - start) / 1_000_000;
+                    }
+                    if (i == 160) {
+                        write(file, "A1=" + agents.get(0).baseUrl() + ";draining\nA2=" + agents.get(1).baseUrl() + "\n");
+                        drainedAtMs = (System.nanoTime() - start) / 1_000_000;
+                    }
+                    long sentMs = (System.nanoTime() - start) / 1_000_000;
+                    HttpRequest request = HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/process/r" + i + "?user_id=" + i))
+                            .timeout(Duration.ofSeconds(10)).build();
+                    answers.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                            .thenApply(r -> new Answer(sentMs, r.statusCode(), r.statusCode() == 200 ? Http.agentId(r) : r.body()))
+                            .exceptionally(e -> new Answer(sentMs, -1, e.toString())));
+                    long next = start + (i + 1) * 50_000_000L;
+                    long wait = next - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                }
+                List<Answer> done = new ArrayList<>();
+                for (CompletableFuture<Answer> answer : answers) {
+                    done.add(answer.get(15, TimeUnit.SECONDS));
+                }
+                assertThat(done).filteredOn(a -> a.status() != 200).isEmpty();
+                long firstA2 = done.stream().filter(a -> "A2".equals(a.agent())).mapToLong(Answer::sentMs).min().orElseThrow();
+                assertThat(firstA2 - joinedAtMs).as("A2 serves within 2 s of the file change").isBetween(0L, 2_000L);
+                long lastA1 = done.stream().filter(a -> "A1".equals(a.agent())).mapToLong(Answer::sentMs).max().orElseThrow();
+                assertThat(lastA1 - drainedAtMs).as("A1 gets no new request 2 s after it was marked draining").isLessThan(2_000L);
+                assertThat(balancer.balancerState().members()).containsExactly("A2");
+            }
+        }
+    }
+
+    @Test
+    void theDemoRampsUpAJoiningAgentAndSaysWhereItsAgentsComeFrom() throws Exception {
+        ProxySettings settings = new ProxySettings();
+        AgentLoadBalancerSupport balancer = settings.configure(new RoundRobinLB());
+        assertThat(balancer.getSlowStart()).isEqualTo(SlowStart.DEMO);
+        settings.setSlowStartMs(0);
+        assertThat(settings.configure(new RoundRobinLB()).getSlowStart().isEnabled()).isFalse();
+        settings.setSlowStartMs(-1);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> settings.configure(new RoundRobinLB()))
+                .hasMessage("SLOW_START_MS: slowStartMs must be >= 0, was -1");
+
+        ProxySettings both = new ProxySettings();
+        both.setAgents("http://127.0.0.1:1");
+        both.setAgentsFile("agents.txt");
+        org.assertj.core.api.Assertions.assertThatThrownBy(both::fleetSource)
+                .hasMessageStartingWith("Bad proxy configuration: set one of AGENTS, AGENTS_FILE and AGENTS_DNS");
+        ProxySettings missing = new ProxySettings();
+        missing.setAgentsFile(dir.resolve("none.txt").toString());
+        DemoFleet fleet = new DemoFleet(missing.fleetSource());
+        org.assertj.core.api.Assertions.assertThatThrownBy(fleet::firstFleet)
+                .isInstanceOf(IllegalArgumentException.class);
+        ProxySettings factor = new ProxySettings();
+        factor.setBalanceFactor(1.25);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> factor.configure(new RoundRobinLB()))
+                .hasMessage("BALANCE_FACTOR: balanceFactor applies to ch and avn, was set to 1.25 for rr");
+        assertThat(factor.configure(new io.github.agentlb.camel.ConsistentHashLB()).getBalanceFactor()).isEqualTo(1.25);
+        assertThat(Map.of("lr", Strategies.create("lr").strategyName())).containsEntry("lr", "lr");
+    }
+}
