@@ -29,7 +29,7 @@ class ProxyConfigTest {
     void badValuesNameTheFieldAndTheValue() {
         assertThatThrownBy(() -> ProxyConfig.builder().strategy("random"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("strategy")
-                .hasMessageContaining("random").hasMessageContaining("[rr, ch, pid, avn]");
+                .hasMessageContaining("random").hasMessageContaining("[rr, ch, pid, avn, lr]");
         assertThatThrownBy(() -> ProxyConfig.builder().port(70000))
                 .hasMessage("port must be in 0..65535, was 70000");
         assertThatThrownBy(() -> ProxyConfig.builder().connectTimeoutMs(0))

@@ -13,7 +13,7 @@ class StrategiesTest {
 
     @Test
     void createsEachNamedStrategyAfresh() {
-        assertThat(Strategies.names()).containsExactly("rr", "ch", "pid", "avn");
+        assertThat(Strategies.names()).containsExactly("rr", "ch", "pid", "avn", "lr");
         assertThat(Strategies.create("rr")).isInstanceOf(RoundRobinLB.class);
         assertThat(Strategies.create(" CH ")).isInstanceOf(ConsistentHashLB.class);
         assertThat(Strategies.create("pid")).isInstanceOf(PidWeightedLB.class);
@@ -39,7 +39,7 @@ class StrategiesTest {
     void anUnknownNameListsTheValidOnes() {
         assertThatThrownBy(() -> Strategies.create("least-conn"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("strategy must be one of [rr, ch, pid, avn], was 'least-conn'");
+                .hasMessage("strategy must be one of [rr, ch, pid, avn, lr], was 'least-conn'");
         assertThatThrownBy(() -> Strategies.create(null)).isInstanceOf(IllegalArgumentException.class);
     }
 }
