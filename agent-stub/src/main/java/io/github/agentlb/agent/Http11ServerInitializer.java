@@ -15,8 +15,10 @@ import org.apache.camel.component.netty.http.NettyHttpConsumer;
  * separate request decoder and response encoder, so that the encoder knows which request each
  * answer is for (no body after a HEAD answer), {@link JsonLimitAggregator} (a body over
  * {@code chunkedMaxContentLength} gets a JSON 413), {@link OneRequestAtATime} before Camel's
- * handler, so that pipelined requests are answered in the order they came, and
- * {@link Http1Only} after it, so that only well-formed HTTP/1.x reaches Camel.
+ * handler, so that pipelined requests are answered in the order they came,
+ * {@link Http1Only} after it, so that only well-formed HTTP/1.x reaches Camel, and
+ * {@link WhileStopping}, so that a request that arrives while the server shuts down gets a JSON 503
+ * (camel-netty-http's own is an empty {@code text/plain} one).
  *
  * <p>Options of the consumer honoured: {@code maxInitialLineLength}, {@code maxHeaderSize},
  * {@code maxChunkSize}, {@code chunkedMaxContentLength}, {@code usingExecutorService}. Not
@@ -64,6 +66,7 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
         pipeline.addLast("read-timeout-end", readTimeout.requests());
         pipeline.addLast("in-order", new OneRequestAtATime());
         pipeline.addLast("http1-only", Http1Only.INSTANCE);
+        pipeline.addLast("while-stopping", new WhileStopping(consumer));
         ChannelHandler handler = consumer.getEndpoint().getComponent().getMultiplexChannelHandler(c.getPort())
                 .getChannelHandler();
         if (c.isUsingExecutorService()) {

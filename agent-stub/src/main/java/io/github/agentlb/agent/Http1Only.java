@@ -121,7 +121,7 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private static void refuse(ChannelHandlerContext ctx, Object request, HttpResponseStatus status, String error,
+    static void refuse(ChannelHandlerContext ctx, Object request, HttpResponseStatus status, String error,
                                String detail) throws Exception {
         ReferenceCountUtil.release(request);
         byte[] body = HttpReplies.errorJson(error, Map.of("detail", detail));
