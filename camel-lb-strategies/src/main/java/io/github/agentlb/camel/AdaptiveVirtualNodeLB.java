@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * its Camel glue).
  *
  * <ul>
- *   <li>Keyed by an {@link Expression}, header {@code user_id} by default. The same key reaches
+ *   <li>Keyed by an {@link org.apache.camel.Expression}, header {@code user_id} by default. The same key reaches
  *       the same agent until a reallocation moves the arc it sits on; a move changes two arcs
  *       only, about {@code 2/N} of the keys.
  *   <li>A missing or blank key is spread round-robin (DEBUG log) and counts in the evaluation
