@@ -197,7 +197,7 @@ class LoadGeneratorMainTest {
         assertThat(dir.resolve("report-ch.json")).doesNotExist();
         String md = Files.readString(dir.resolve("report.md"));
         assertThat(md).contains("## Scenario hotkey", "| ch | - | 200 | 0 | 0 |", "| ch-bounded | 1.25 | 200 | 0 | 0 |",
-                "](hotkey.png)", "Targets (issue 11): max/mean <= 1.10").doesNotContain("## Scenario uniform");
+                "](hotkey.png)", "Targets: max/mean <= 1.10").doesNotContain("## Scenario uniform");
         assertThat(stdout()).contains("Scenario hotkey:", "of which hotkey scenario");
     }
 
