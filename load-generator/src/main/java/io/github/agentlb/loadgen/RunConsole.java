@@ -60,7 +60,7 @@ final class RunConsole {
                         report.scenario().label(), pace.pacing().describe(report.config()), s.latency().p50Ms(),
                         s.latency().p99Ms(), pace.pacing().openLoop() ? " (from intended send times)" : "");
             }
-            pace.selfCheck().lines().forEach(line -> stdout.println(report.strategy() + " (" + report.scenario().label()
+            pace.selfCheckLines(s.successes()).forEach(line -> stdout.println(report.strategy() + " (" + report.scenario().label()
                     + "): " + line));
             if (pace.verdict() != null) {
                 stdout.println(report.strategy() + " (" + report.scenario().label() + "): " + pace.verdict().line());
