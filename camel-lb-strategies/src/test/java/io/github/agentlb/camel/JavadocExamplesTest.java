@@ -51,7 +51,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class JavadocExamplesTest {
 
     private static final Pattern EXAMPLE = Pattern.compile("<pre>\\{@code\\R(.*?)\\R \\* }</pre>", Pattern.DOTALL);
-    private static final int AGENT_DELAY_MS = 300;
+    private static final int AGENT_DELAY_MS = 1_000;
     private static final int CONCURRENT = 90;
 
     @TempDir
