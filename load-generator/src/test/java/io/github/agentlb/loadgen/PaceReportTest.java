@@ -15,4 +15,11 @@ class PaceReportTest {
         assertThat(report.selfCheckLines(0)).containsExactly(
                 "Self-check: no request was answered, so this run measured nothing of the system.");
     }
+
+    @Test
+    void fallingBehindSaysTheLoadAverageAndWhatToDo() {
+        assertThat(RunConsole.behindHint(9.44, 2)).startsWith("To keep pace: the machine's load average is 9.4 on 2 cores; "
+                + "run when the machine is quieter").contains("lower --rate");
+        assertThat(RunConsole.behindHint(-1, 2)).startsWith("To keep pace: run when");
+    }
 }
