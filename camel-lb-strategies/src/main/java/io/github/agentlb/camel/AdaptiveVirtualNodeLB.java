@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * its Camel glue).
  *
  * <ul>
- *   <li>Keyed by an {@link Expression}, header {@code user_id} by default. The same key reaches
+ *   <li>Keyed by an {@link org.apache.camel.Expression}, header {@code user_id} by default. The same key reaches
  *       the same agent until a reallocation moves the arc it sits on; a move changes two arcs
  *       only, about {@code 2/N} of the keys.
  *   <li>A missing or blank key is spread round-robin (DEBUG log) and counts in the evaluation
@@ -51,14 +51,25 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <pre>{@code
- * from("platform-http:/process")
+ * from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true")
+ *     .errorHandler(noErrorHandler())                  // failover is the balancer's job
  *     .loadBalance(new AdaptiveVirtualNodeLB())
- *         .to("http://localhost:8081").to("http://localhost:8082").to("http://localhost:8083");
+ *         .to("netty-http:http://localhost:8081/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *         .to("netty-http:http://localhost:8082/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *         .to("netty-http:http://localhost:8083/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *     .end()
+ *     .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE); // the agent's answer, not its headers
  *
  * // or: AdaptiveVirtualNodeLB.builder()
  * //         .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).build())
- * //         .startupUtilization("http://localhost:8083", 0.4, 0.4).build()
+ * //         .startupUtilization("http://localhost:8083/process", 0.4, 0.4).build()
  * }</pre>
+ *
+ * <p>The example runs as written (a test compiles it): it needs {@code camel-netty-http}, is
+ * non-blocking end to end (no thread waits while an agent answers), and each agent's id is its
+ * endpoint URI without options ({@code http://localhost:8081/process}). When no agent can take an
+ * exchange it fails with {@link NoAgentAvailableException}, which netty-http answers as a 500 with
+ * the stack trace: catch it with {@code doTry()}/{@code doCatch()} to answer a 503.
  *
  * <p>Every knob of {@link AdaptiveVirtualNodesConfig} is also a JavaBean property, inherited from
  * {@link AdaptiveVirtualNodeSettings}.

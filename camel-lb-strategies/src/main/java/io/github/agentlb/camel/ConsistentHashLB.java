@@ -29,13 +29,24 @@ import org.apache.camel.api.management.ManagedAttribute;
  * </ul>
  *
  * <pre>{@code
- * from("platform-http:/process")
+ * from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true")
+ *     .errorHandler(noErrorHandler())                  // failover is the balancer's job
  *     .loadBalance(new ConsistentHashLB())
- *         .to("http://localhost:8081").to("http://localhost:8082").to("http://localhost:8083");
+ *         .to("netty-http:http://localhost:8081/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *         .to("netty-http:http://localhost:8082/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *         .to("netty-http:http://localhost:8083/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *     .end()
+ *     .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE); // the agent's answer, not its headers
  *
  * // or: ConsistentHashLB.builder().keyHeader("tenant").virtualNodes(300)
  * //          .hashFunction(HashAlgorithm.FNV1A_64_MIXED).build()
  * }</pre>
+ *
+ * <p>The example runs as written (a test compiles it): it needs {@code camel-netty-http}, is
+ * non-blocking end to end (no thread waits while an agent answers), and each agent's id is its
+ * endpoint URI without options ({@code http://localhost:8081/process}). When no agent can take an
+ * exchange it fails with {@link NoAgentAvailableException}, which netty-http answers as a 500 with
+ * the stack trace: catch it with {@code doTry()}/{@code doCatch()} to answer a 503.
  *
  * <p>Thread-safe. Per exchange: one evaluation and one hash of the key, then O(log v) with
  * v = agents x virtual nodes. Membership changes swap in a rebuilt ring atomically, O(v log v).

@@ -45,10 +45,21 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <pre>{@code
- * from("platform-http:/process")
+ * from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true")
+ *     .errorHandler(noErrorHandler())                  // failover is the balancer's job
  *     .loadBalance(new PidWeightedLB(PidWeightsConfig.custom().kp(1).ki(0.1).build()))
- *         .to("http://localhost:8081").to("http://localhost:8082").to("http://localhost:8083");
+ *         .to("netty-http:http://localhost:8081/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *         .to("netty-http:http://localhost:8082/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *         .to("netty-http:http://localhost:8083/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *     .end()
+ *     .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE); // the agent's answer, not its headers
  * }</pre>
+ *
+ * <p>The example runs as written (a test compiles it): it needs {@code camel-netty-http}, is
+ * non-blocking end to end (no thread waits while an agent answers), and each agent's id is its
+ * endpoint URI without options ({@code http://localhost:8081/process}). When no agent can take an
+ * exchange it fails with {@link NoAgentAvailableException}, which netty-http answers as a 500 with
+ * the stack trace: catch it with {@code doTry()}/{@code doCatch()} to answer a 503.
  *
  * <p>Every knob of {@link PidWeightsConfig} is also a JavaBean property ({@code kp}, {@code ki},
  * {@code kd}, {@code controlPeriod}, ...; see {@link PidWeightsConfig.Builder} for units and

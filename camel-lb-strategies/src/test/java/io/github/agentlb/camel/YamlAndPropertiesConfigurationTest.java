@@ -112,6 +112,8 @@ class YamlAndPropertiesConfigurationTest {
         assertStartFails("io.github.agentlb.camel.RoundRobinLB", "maxEjectionTime: 5s\n        baseEjectionTime: 10s",
                 "maxEjectionTime must be >= baseEjectionTime (PT10S), was PT5S");
         assertStartFails("io.github.agentlb.camel.AdaptiveVirtualNodeLB", "keyHeader: ' '", "keyHeader must not be blank, was ' '");
+        assertStartFails("io.github.agentlb.camel.ConsistentHashLB", "hashFunction: sha1", "hashFunction must be one of md5, "
+                + "fnv1-32, fnv1a-32, fnv1-64, fnv1a-64, fnv1-64-mixed, fnv1a-64-mixed; was sha1");
     }
 
     private static void assertStartFails(String type, String property, String message) throws Exception {

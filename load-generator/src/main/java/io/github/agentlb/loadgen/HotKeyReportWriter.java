@@ -179,7 +179,7 @@ public final class HotKeyReportWriter {
         }
         List<String> met = runs.stream().filter(HotKeyRun::meetsTargets).map(r -> "`" + r.variant().label() + "`")
                 .toList();
-        sb.append(String.format(Locale.ROOT, "Targets (issue 11): max/mean <= %.2f, stickiness of the other users >= "
+        sb.append(String.format(Locale.ROOT, "Targets: max/mean <= %.2f, stickiness of the other users >= "
                         + "%.2f and the hot user on one agent; met by %s. ", HotKeyScenario.TARGET_MAX_OVER_MEAN,
                 HotKeyScenario.TARGET_STICKINESS, met.isEmpty() ? "none" : String.join(", ", met)));
         sb.append("max/mean of the requests per agent; stickiness (others) = share of users 1.." + c.users()

@@ -20,7 +20,7 @@ import java.util.concurrent.Future;
 import org.apache.curator.test.TestingServer;
 
 /**
- * The hot-key scenario of issue 11: the uniform scenario's three identical agents, a workload in
+ * The hot-key scenario: the uniform scenario's three identical agents, a workload in
  * which user {@value Workload#HOT_USER} sends a share of all requests ({@link #DEFAULT_HOT_SHARE}
  * by default) and the other users the rest, run through each keyed strategy plain and with
  * bounded loads at balance factor {@value #BALANCE_FACTOR} ({@link Variant}). Optionally over
@@ -35,13 +35,13 @@ public final class HotKeyScenario {
 
     /** The scenario's name on the command line and in file names. */
     public static final String LABEL = "hotkey";
-    /** The hot user's share of all requests unless {@code --hot-share} says otherwise: 0.2, as in issue 11. */
+    /** The hot user's share of all requests unless {@code --hot-share} says otherwise: 0.2. */
     public static final double DEFAULT_HOT_SHARE = 0.2;
     /** The balance factor c of the bounded variants: 1.25, the library's and HAProxy's default. */
     public static final double BALANCE_FACTOR = 1.25;
-    /** Issue 11's target: max/mean of the requests per agent at most this. */
+    /** Target: max/mean of the requests per agent at most this. */
     public static final double TARGET_MAX_OVER_MEAN = 1.10;
-    /** Issue 11's target: stickiness of the other users at least this. */
+    /** Target: stickiness of the other users at least this. */
     public static final double TARGET_STICKINESS = 0.95;
 
     /** The shared allocation's target: a shared {@code avn}'s max/mean at most this above one instance's. */
@@ -220,7 +220,7 @@ public final class HotKeyScenario {
      */
     public record HotKeyRun(Variant variant, RunReport report, HotKeyStatistics hot) {
 
-        /** Whether issue 11's three targets hold: max/mean, stickiness of the others, hot user on one agent. */
+        /** Whether the three targets hold: max/mean, stickiness of the others, hot user on one agent. */
         public boolean meetsTargets() {
             return report.statistics().maxOverMean() <= TARGET_MAX_OVER_MEAN
                     && hot.othersStickiness() >= TARGET_STICKINESS && hot.hotUserAgentCount() == 1;

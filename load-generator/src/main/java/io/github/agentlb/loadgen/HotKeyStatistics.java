@@ -12,7 +12,7 @@ import java.util.function.ToIntFunction;
 
 /**
  * What a hot-key run did to the hot user and to the others, computed from the outcomes alone (no
- * I/O, no clock). Issue 11's measures:
+ * I/O, no clock). The measures:
  * <ul>
  *   <li>stickiness of the other users: among users other than {@value Workload#HOT_USER} with at
  *       least one successful answer, the share whose answers all came from one agent, whichever

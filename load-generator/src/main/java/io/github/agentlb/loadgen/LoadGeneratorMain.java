@@ -156,6 +156,12 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         PacedJob paced = new PacedJob(stdout, config, pacing, writer);
         JobResults results;
         if (options.url != null) {
+            options.validatedLabel(); // a missing label is refused before the target is tried
+            String unreachable = Reachability.problem(options.baseUrl(), (int) Math.min(config.timeoutMs(), 3_000));
+            if (unreachable != null) {
+                options.err().println(unreachable);
+                return 1;
+            }
             results = JobResults.of(pacing.isDefault()
                     ? new UrlJob(stdout, writer).run(options.baseUrl(), options.validatedLabel(), scenarios.get(0),
                             config)

@@ -56,6 +56,14 @@ final class OpenLoopDispatcher {
         return due;
     }
 
+    /** How long until the next request is due, ns (0 before the first tick); {@code Long.MAX_VALUE} once all were handed out. */
+    synchronized long nanosUntilNext() {
+        if (schedule == null) {
+            return 0;
+        }
+        return next >= total ? Long.MAX_VALUE : Math.max(0, schedule.intendedNanos(next) - clock.getAsLong());
+    }
+
     /** When request 0 was due, ns; {@code Long.MIN_VALUE} before the first tick. */
     synchronized long startNanos() {
         return schedule == null ? Long.MIN_VALUE : schedule.intendedNanos(0);

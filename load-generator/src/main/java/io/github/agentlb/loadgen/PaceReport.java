@@ -21,6 +21,16 @@ public record PaceReport(Pacing pacing, PacingCheck.Result selfCheck, List<Inter
         intervals = List.copyOf(intervals);
     }
 
+    /**
+     * The self-check's lines, or, when no request was answered, one line saying so: pacing a run
+     * that measured nothing is no finding, and "kept pace" would read as a good result.
+     */
+    public List<String> selfCheckLines(long answered) {
+        return answered == 0
+                ? List.of("Self-check: no request was answered, so this run measured nothing of the system.")
+                : selfCheck.lines();
+    }
+
     /** A count-bound run's report: no intervals, no verdict. */
     public static PaceReport counted(Pacing pacing, PacingCheck.Result selfCheck) {
         return new PaceReport(pacing, selfCheck, List.of(), null);

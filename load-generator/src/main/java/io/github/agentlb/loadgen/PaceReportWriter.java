@@ -32,7 +32,7 @@ final class PaceReportWriter {
         for (RunReport r : paced) {
             sb.append("- `").append(r.strategy()).append("` (").append(r.scenario().label()).append("), ")
                     .append(r.pace().pacing().describe(r.config())).append(": ")
-                    .append(String.join(" ", r.pace().selfCheck().lines())).append('\n');
+                    .append(String.join(" ", r.pace().selfCheckLines(r.statistics().successes()))).append('\n');
         }
         sb.append('\n');
         for (RunReport r : paced) {

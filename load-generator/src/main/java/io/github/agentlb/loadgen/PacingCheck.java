@@ -6,7 +6,7 @@ import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /**
- * The generator's self-check (issue 12): did its own pacing keep up, so that its throughput is the
+ * The generator's self-check: did its own pacing keep up, so that its throughput is the
  * system's and not its own limit? It is fed times measured elsewhere (never reads a clock):
  *
  * <ul>

@@ -10,6 +10,8 @@ import java.util.function.LongSupplier;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeTimedOutException;
 import org.apache.camel.Message;
+import org.apache.camel.component.netty.NettyConstants;
+import org.apache.camel.support.DefaultMessage;
 
 /**
  * The steps every load route takes around one HTTP request: {@link #prepare} before the send,
@@ -36,6 +38,13 @@ final class RequestSteps {
     static final String ANSWERED_AT = "loadgen.answeredAtNanos";
     /** Exchange property: the intended send time (open loop), ns of {@link #clock}. */
     static final String INTENDED_AT = "loadgen.intendedAtNanos";
+    /**
+     * Exchange property: when the answer is due at the latest (open loop: intended send time plus the
+     * request timeout), ns of {@link #clock}. The request's Netty timeout is what is left of it when
+     * it is sent, and an answer after it is a timeout, so a success's latency never exceeds the
+     * timeout, even when the generator sent the request late.
+     */
+    static final String DEADLINE_AT = "loadgen.deadlineAtNanos";
     /** The clock's time when a closed-loop worker took the request: its send time, if set. */
     static final String CLAIMED_AT = "loadgen.claimedAtNanos";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -76,11 +85,16 @@ final class RequestSteps {
                 + "&okStatusCodeRange=999-999&requestTimeout=" + timeoutMs + "&connectTimeout=" + timeoutMs;
     }
 
-    /** Sets method, path and query of the request in {@link #REQUEST}, and stamps its send time. */
+    /**
+     * Sets method, path and query of the request in {@link #REQUEST} on a new message, and stamps its
+     * send time. A new message, not the exchange's: a worker loop's exchange still holds the previous
+     * answer, a {@code NettyHttpMessage} whose buffer Camel released, and on a timeout camel-netty-http
+     * retains the buffer of the message it finds (an IllegalReferenceCountException logged per timeout).
+     */
     void prepare(Exchange exchange) {
         Workload.PlannedRequest request = exchange.getProperty(REQUEST, Workload.PlannedRequest.class);
-        Message message = exchange.getMessage();
-        message.setBody(null);
+        Message message = new DefaultMessage(exchange);
+        exchange.setIn(message);
         message.setHeader(Exchange.HTTP_METHOD, "GET");
         message.setHeader(Exchange.HTTP_PATH, "/process/" + request.requestId());
         message.setHeader(Exchange.HTTP_QUERY, "user_id=" + request.userId());
@@ -88,6 +102,10 @@ final class RequestSteps {
         Long claimed = exchange.getProperty(CLAIMED_AT, Long.class);
         long now = claimed != null ? claimed : clock.getAsLong();
         exchange.setProperty(SENT_AT, now);
+        Long deadline = exchange.getProperty(DEADLINE_AT, Long.class);
+        if (deadline != null) {
+            message.setHeader(NettyConstants.NETTY_REQUEST_TIMEOUT, Math.max(1, (deadline - now) / 1_000_000));
+        }
         Long intended = exchange.getProperty(INTENDED_AT, Long.class);
         if (check != null) {
             Long answered = exchange.getProperty(ANSWERED_AT, Long.class);
@@ -107,6 +125,11 @@ final class RequestSteps {
         Workload.PlannedRequest request = exchange.getProperty(REQUEST, Workload.PlannedRequest.class);
         Message message = exchange.getMessage();
         int status = message.getHeader(Exchange.HTTP_RESPONSE_CODE, 0, Integer.class);
+        Long deadline = exchange.getProperty(DEADLINE_AT, Long.class);
+        if (deadline != null && now > deadline) {
+            recorder.completed(RequestOutcome.timeout(request.requestId(), request.userId(), now - from), from);
+            return;
+        }
         String agent = status >= 200 && status < 300 ? agentOf(message.getBody(String.class), request) : null;
         recorder.completed(agent == null
                 ? RequestOutcome.error(request.requestId(), request.userId(), status, now - from)

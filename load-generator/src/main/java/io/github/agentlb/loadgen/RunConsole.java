@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -60,12 +61,28 @@ final class RunConsole {
                         report.scenario().label(), pace.pacing().describe(report.config()), s.latency().p50Ms(),
                         s.latency().p99Ms(), pace.pacing().openLoop() ? " (from intended send times)" : "");
             }
-            pace.selfCheck().lines().forEach(line -> stdout.println(report.strategy() + " (" + report.scenario().label()
+            pace.selfCheckLines(s.successes()).forEach(line -> stdout.println(report.strategy() + " (" + report.scenario().label()
                     + "): " + line));
+            if (s.successes() > 0 && pace.selfCheck().fellBehindSchedule()) {
+                stdout.println(report.strategy() + " (" + report.scenario().label() + "): " + behindHint(
+                        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), JvmGauges.cores()));
+            }
             if (pace.verdict() != null) {
                 stdout.println(report.strategy() + " (" + report.scenario().label() + "): " + pace.verdict().line());
             }
         }
         return report;
+    }
+
+    /**
+     * What to do when the open loop fell behind: the machine's load average says whether other
+     * processes took the CPU the sender needed.
+     */
+    static String behindHint(double loadAverage, int cores) {
+        String load = loadAverage < 0 ? "" : String.format(Locale.ROOT, "the machine's load average is %.1f on %d cores; ",
+                loadAverage, cores);
+        return "To keep pace: " + load + "run when the machine is quieter, run the generator on another machine, "
+                + "or lower --rate; a --url run already restarts its JVM with -XX:TieredStopAtLevel=1 -XX:+UseSerialGC "
+                + "unless JVM options were given.";
     }
 }

@@ -177,6 +177,7 @@ final class WorkerLoopRoute extends RouteBuilder {
         // The send time is the time the deadline was checked against: read again later, another
         // worker's answer could have moved it past the deadline in between.
         exchange.setProperty(RequestSteps.CLAIMED_AT, now);
+        exchange.setProperty(RequestSteps.DEADLINE_AT, now + config.timeoutMs() * 1_000_000);
         if (baseUrls.size() > 1) {
             exchange.setProperty(REPLICA, replicaOf(index, baseUrls.size()));
         }

@@ -147,25 +147,32 @@ class LoadGeneratorMainTest {
     }
 
     @Test
-    void runAgainstAnAbsentBalancerWritesTheReportAndExitsOne() throws Exception {
-        String url = "http://127.0.0.1:" + AvailablePortFinder.getNextAvailable();
+    void runAgainstAnAbsentBalancerSaysWhySendsNothingAndWritesNoReport() throws Exception {
+        int port = AvailablePortFinder.getNextAvailable();
+        String url = "http://127.0.0.1:" + port;
 
-        int code = run("--url", url, "--strategy", "external", "--requests", "5", "--users", "5",
-                "--timeout-ms", "1000", "--out", dir.toString());
+        for (String pacing : new String[] {"--concurrency", "--rate"}) {
+            int code = run("--url", url, "--strategy", "external", "--requests", "5", "--users", "5",
+                    pacing, "10", "--timeout-ms", "1000", "--out", dir.toString());
 
-        assertThat(code).isEqualTo(1);
-        assertThat(report("external").get("errors").asInt()).isEqualTo(5);
-        assertThat(stdout()).contains("No request was answered").contains("exit code 1");
+            assertThat(code).isEqualTo(1);
+            assertThat(stderr()).contains("Cannot reach the balancer at " + url + ": connection refused by 127.0.0.1:"
+                    + port + " (is the balancer running there?). No load sent, no report written.");
+            assertThat(stdout()).doesNotContain("kept pace");
+            try (var files = Files.list(dir)) {
+                assertThat(files).as("no report").isEmpty();
+            }
+        }
     }
 
     @Test
     void aShortUrlRunWithoutUsersScalesThemToTenRequestsEach() throws Exception {
-        String url = "http://127.0.0.1:" + AvailablePortFinder.getNextAvailable();
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
+            int code = run("--url", agent.baseUrl() + "/nope", "--strategy", "external", "--requests", "50",
+                    "--warmup", "0", "--timeout-ms", "500", "--out", dir.toString());
 
-        int code = run("--url", url, "--strategy", "external", "--requests", "50", "--warmup", "0",
-                "--timeout-ms", "500", "--out", dir.toString());
-
-        assertThat(code).as(stderr()).isEqualTo(1);
+            assertThat(code).as(stderr()).isEqualTo(1);
+        }
         assertThat(stdout()).contains("--users not given: 5 users sharing 50 requests");
         assertThat(report("external").get("users").asInt()).isEqualTo(5);
         assertThat(LoadGeneratorMain.defaultUsers(2000)).isEqualTo(200);
@@ -197,7 +204,7 @@ class LoadGeneratorMainTest {
         assertThat(dir.resolve("report-ch.json")).doesNotExist();
         String md = Files.readString(dir.resolve("report.md"));
         assertThat(md).contains("## Scenario hotkey", "| ch | - | 200 | 0 | 0 |", "| ch-bounded | 1.25 | 200 | 0 | 0 |",
-                "](hotkey.png)", "Targets (issue 11): max/mean <= 1.10").doesNotContain("## Scenario uniform");
+                "](hotkey.png)", "Targets: max/mean <= 1.10").doesNotContain("## Scenario uniform");
         assertThat(stdout()).contains("Scenario hotkey:", "of which hotkey scenario");
     }
 
@@ -354,10 +361,11 @@ class LoadGeneratorMainTest {
     @Test
     void aWriteFailingAtTheEndPrintsOneLineAndExitsOneWithoutAStackTrace() throws Exception {
         Files.createDirectory(dir.resolve(ReportWriter.MARKDOWN_FILE));
-        String url = "http://127.0.0.1:" + AvailablePortFinder.getNextAvailable();
-
-        int code = run("--url", url, "--strategy", "external", "--requests", "5", "--users", "5", "--warmup", "0",
-                "--timeout-ms", "500", "--out", dir.toString());
+        int code;
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
+            code = run("--url", agent.baseUrl(), "--strategy", "external", "--requests", "5", "--users", "5",
+                    "--warmup", "0", "--timeout-ms", "500", "--out", dir.toString());
+        }
 
         assertThat(code).isEqualTo(1);
         assertThat(stderr()).startsWith("could not write the results into --out " + dir + ": ")

@@ -174,7 +174,7 @@ public final class AdaptiveVirtualNodes {
      *
      * @param virtualNodes   host id to its virtual nodes (each >= 1)
      * @param capacityShares host id to its capacity weight; normalized here
-     * @throws IllegalArgumentException if the maps are empty, differ in hosts, or hold a count < 1 or a weight <= 0
+     * @throws IllegalArgumentException if the maps are empty, differ in hosts, or hold a count {@code < 1} or a weight {@code <= 0}
      */
     public void setHosts(Map<String, Integer> virtualNodes, Map<String, Double> capacityShares) {
         if (virtualNodes == null || capacityShares == null || !virtualNodes.keySet().equals(capacityShares.keySet())) {

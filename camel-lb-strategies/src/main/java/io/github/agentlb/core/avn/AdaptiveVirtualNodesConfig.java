@@ -32,7 +32,7 @@ public final class AdaptiveVirtualNodesConfig {
      * The paper settles on 15 for a storage system, where a move is a one-off data migration. For
      * sticky sessions every move re-homes the users on the moved arcs, about {@code 1/N} of them
      * each: with 15, the 200-user test lost too many users' stickiness (23 of 100 seeded runs met
-     * CV <= 0.10 with stickiness >= 0.95; with 150, 83 of 100; docs/avn-experiment.md, experiment c).
+     * CV {@code <= 0.10} with stickiness {@code >= 0.95}; with 150, 83 of 100; docs/avn-experiment.md, experiment c).
      */
     public static final int DEFAULT_TOTAL_VIRTUAL_NODES = 150;
     /**

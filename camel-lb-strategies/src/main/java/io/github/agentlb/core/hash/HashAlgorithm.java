@@ -215,7 +215,8 @@ public enum HashAlgorithm implements HashFunction {
     /**
      * Parses a configuration name such as {@code md5}, {@code fnv1-32} or {@code FNV1A_64_MIXED}.
      *
-     * @throws IllegalArgumentException naming the value if no algorithm has that name
+     * @throws IllegalArgumentException if no algorithm has that name, naming {@code hashFunction} (the
+     *     JavaBean property and builder method that take the name) and the value
      */
     public static HashAlgorithm fromName(String name) {
         if (name != null) {
@@ -226,7 +227,7 @@ public enum HashAlgorithm implements HashFunction {
                 }
             }
         }
-        throw new IllegalArgumentException("hashAlgorithm must be one of md5, fnv1-32, fnv1a-32, fnv1-64, "
+        throw new IllegalArgumentException("hashFunction must be one of md5, fnv1-32, fnv1a-32, fnv1-64, "
                 + "fnv1a-64, fnv1-64-mixed, fnv1a-64-mixed; was " + name);
     }
 }

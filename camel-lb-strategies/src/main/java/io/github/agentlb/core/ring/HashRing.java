@@ -79,7 +79,7 @@ public final class HashRing {
      *
      * @param virtualNodes agent id to its number of virtual nodes (each >= 1); copied
      * @param hashFunction places labels and keys on the ring
-     * @throws IllegalArgumentException if the map is empty, an agent id is null or blank, or a count is < 1
+     * @throws IllegalArgumentException if the map is empty, an agent id is null or blank, or a count is {@code < 1}
      */
     public static HashRing of(Map<String, Integer> virtualNodes, HashFunction hashFunction) {
         Objects.requireNonNull(hashFunction, "hashFunction");

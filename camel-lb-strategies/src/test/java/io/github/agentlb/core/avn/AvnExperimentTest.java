@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The paper's experiments and the 200-user test, reproduced by seeded simulations
  * ({@link AvnExperiments}). Prints the tables of docs/avn-experiment.md:
- * {@code mvn -q -B -pl camel-lb-strategies -am verify -Dtest=AvnExperimentTest -Dsurefire.failIfNoSpecifiedTests=false}.
+ * {@code mvn -q -B -pl camel-lb-strategies -am verify -Dtest=AvnExperimentTest -Dsurefire.failIfNoSpecifiedTests=false -Dmaven.test.redirectTestOutputToFile=false}.
  */
 class AvnExperimentTest {
 

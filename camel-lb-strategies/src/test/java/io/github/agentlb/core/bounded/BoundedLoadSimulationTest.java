@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * three agents): the bound, the churn against the paper's plain rule, the hot key at F = 0.5, and
  * two replicas. The figures in {@code docs/bounded-load.md} are this test's output
  * ({@code mvn -pl camel-lb-strategies -am verify -Dtest=BoundedLoadSimulationTest
- * -Dsurefire.failIfNoSpecifiedTests=false}, printed to stdout).
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dmaven.test.redirectTestOutputToFile=false}, printed to stdout).
  */
 class BoundedLoadSimulationTest {
 

@@ -118,7 +118,7 @@ class HashAlgorithmTest {
     void fromNameRejectsUnknownNamesNamingTheValue(String name) {
         assertThatThrownBy(() -> HashAlgorithm.fromName(name))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("hashAlgorithm must be one of md5, fnv1-32")
+                .hasMessageStartingWith("hashFunction must be one of md5, fnv1-32")
                 .hasMessageEndingWith("was " + name);
     }
 

@@ -1,0 +1,304 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLClassLoader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.apache.camel.CamelContext;
+import org.apache.camel.RoutesBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.model.LoadBalanceDefinition;
+import org.apache.camel.model.ModelCamelContext;
+import org.apache.camel.model.loadbalancer.CustomLoadBalancerDefinition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Each strategy's class Javadoc example, compiled from the source file's text and run as written:
+ * the route is read from the class's {@code <pre>{@code ...}</pre>} block, only its ports are
+ * changed (8000 for the route, 8081..8083 for the agents, to free ports), it is compiled with the
+ * test classpath and started in a Camel context in front of three HTTP agents. The example's
+ * "// or:" lines are compiled and built too.
+ */
+@Timeout(120)
+class JavadocExamplesTest {
+
+    private static final Pattern EXAMPLE = Pattern.compile("<pre>\\{@code\\R(.*?)\\R \\* }</pre>", Pattern.DOTALL);
+    private static final int AGENT_DELAY_MS = 1_000;
+    private static final int CONCURRENT = 90;
+
+    @TempDir
+    Path work;
+
+    private final List<Agent> agents = new ArrayList<>();
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private CamelContext camel;
+    private AgentLoadBalancerSupport balancer;
+    private int port;
+
+    @BeforeEach
+    void startAgents() throws IOException {
+        for (int i = 1; i <= 3; i++) {
+            agents.add(new Agent("A" + i));
+        }
+        port = freePort();
+    }
+
+    @AfterEach
+    void stop() {
+        if (camel != null) {
+            camel.stop();
+        }
+        agents.forEach(Agent::close);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"RoundRobinLB", "ConsistentHashLB", "PidWeightedLB", "AdaptiveVirtualNodeLB", "LeastRequestLB"})
+    void theExampleForwardsPathAndQueryAnswersOnlyTheAgentsAnswerAndHoldsNoThreadPerCall(String strategy)
+            throws Exception {
+        start(strategy);
+        List<String> ids = agents.stream().map(a -> "http://localhost:" + a.port() + "/process").toList();
+        assertThat(balancer.agentIds()).as("agent ids: endpoint URI without scheme prefix and options")
+                .containsExactlyInAnyOrderElementsOf(ids);
+        Matcher named = Pattern.compile("\"(http://[^\"]*)\"").matcher(String.join("\n", alternatives(onTestPorts(example(strategy)))));
+        while (named.find()) {
+            assertThat(ids).as("an agent the \"// or:\" example names").contains(named.group(1));
+        }
+
+        Set<String> agentsOfUser42 = new HashSet<>();
+        Set<String> agentsSeen = new HashSet<>();
+        for (int i = 0; i < 30; i++) {
+            HttpResponse<String> response = get("/process/r" + i + "%20x?user_id=" + (i % 3 == 0 ? 42 : i));
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            assertThat(response.body()).contains("\"path\":\"/process/r" + i + "%20x\"");
+            assertThat(response.headers().map().keySet())
+                    .as("the client gets the agent's status, type and body, not the request's or agent's headers")
+                    .allMatch(name -> Set.of(":status", "connection", "content-type", "content-length")
+                            .contains(name.toLowerCase()));
+            String agent = response.body().replaceAll(".*\"agent_id\":\"(A\\d)\".*", "$1");
+            agentsSeen.add(agent);
+            if (i % 3 == 0) {
+                assertThat(response.body()).contains("\"query\":\"user_id=42\"");
+                agentsOfUser42.add(agent);
+            }
+        }
+        assertThat(agentsSeen).as("every agent serves").containsExactlyInAnyOrder("A1", "A2", "A3");
+        if (strategy.equals("ConsistentHashLB") || strategy.equals("AdaptiveVirtualNodeLB")) {
+            assertThat(agentsOfUser42).as("one user, one agent").hasSize(1);
+        }
+
+        // Non-blocking end to end: many more calls wait on the agents at once than Camel's netty
+        // consumer has threads (16 by default), so no thread is held while an agent answers.
+        agents.forEach(a -> a.delayMs = AGENT_DELAY_MS);
+        List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+        for (int i = 0; i < CONCURRENT; i++) {
+            calls.add(client.sendAsync(request("/process/c" + i + "?user_id=" + i), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> call : calls) {
+            assertThat(call.get().statusCode()).isEqualTo(200);
+        }
+        int peak = agents.stream().mapToInt(a -> a.peak.get()).sum();
+        assertThat(peak).as("calls in flight at the agents at once").isGreaterThan(CONCURRENT / 2);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"RoundRobinLB", "LeastRequestLB"})
+    void aDeadAgentIsSkipped(String strategy) throws Exception {
+        start(strategy);
+        agents.get(1).close();
+
+        for (int i = 0; i < 12; i++) {
+            HttpResponse<String> response = get("/process/d" + i + "?user_id=" + i);
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            assertThat(response.body()).doesNotContain("\"agent_id\":\"A2\"");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ConsistentHashLB", "PidWeightedLB"})
+    void everyAgentDownFailsTheExchangeWithNoAgentAvailable(String strategy) throws Exception {
+        start(strategy);
+        agents.forEach(Agent::close);
+
+        HttpResponse<String> response = get("/process/x?user_id=1");
+
+        assertThat(response.statusCode()).isEqualTo(500);
+        assertThat(response.body()).contains(NoAgentAvailableException.class.getName());
+    }
+
+    private void start(String strategy) throws Exception {
+        String example = example(strategy);
+        String route = onTestPorts(example);
+        camel = new DefaultCamelContext();
+        camel.addRoutes(compile(strategy, route, alternatives(example)));
+        camel.start();
+        balancer = balancer();
+    }
+
+    /** The balancer instance of the example's route. */
+    private AgentLoadBalancerSupport balancer() {
+        LoadBalanceDefinition loadBalance = ((ModelCamelContext) camel).getRouteDefinitions().get(0).getOutputs().stream()
+                .filter(LoadBalanceDefinition.class::isInstance).map(LoadBalanceDefinition.class::cast)
+                .findFirst().orElseThrow();
+        return (AgentLoadBalancerSupport) ((CustomLoadBalancerDefinition) loadBalance.getLoadBalancerType())
+                .getCustomLoadBalancer();
+    }
+
+    /** The class Javadoc's code block, without the leading " * ". */
+    static String example(String strategy) throws IOException {
+        String source = Files.readString(Path.of("src/main/java/io/github/agentlb/camel/" + strategy + ".java"));
+        Matcher matcher = EXAMPLE.matcher(source);
+        assertThat(matcher.find()).as(strategy + " has a <pre>{@code ...}</pre> example").isTrue();
+        return matcher.group(1).replaceAll("(?m)^ \\* ?", "");
+    }
+
+    private String onTestPorts(String example) {
+        assertThat(example).contains(":8000/", "localhost:8081", "localhost:8082", "localhost:8083");
+        String route = example.replace(":8000/", ":" + port + "/");
+        for (int i = 0; i < 3; i++) {
+            route = route.replace("localhost:808" + (i + 1), "localhost:" + agents.get(i).port());
+        }
+        return route;
+    }
+
+    /** The "// or: ..." expressions after the route, each compiled and built. */
+    static List<String> alternatives(String example) {
+        List<String> found = new ArrayList<>();
+        StringBuilder current = null;
+        for (String line : example.split("\\R")) {
+            String text = line.trim();
+            if (text.startsWith("// or:")) {
+                if (current != null) {
+                    found.add(current.toString());
+                }
+                current = new StringBuilder(text.substring("// or:".length()));
+            } else if (current != null && text.startsWith("//")) {
+                current.append(' ').append(text.substring(2).trim());
+            }
+        }
+        if (current != null) {
+            found.add(current.toString());
+        }
+        return found;
+    }
+
+    private RoutesBuilder compile(String strategy, String route, List<String> alternatives) throws Exception {
+        StringBuilder body = new StringBuilder(route).append('\n');
+        for (int i = 0; i < alternatives.size(); i++) {
+            body.append("Object alternative").append(i).append(" = ").append(alternatives.get(i)).append(";\n");
+        }
+        String className = strategy + "Example";
+        String source = "package example;\n"
+                + "import io.github.agentlb.camel.*;\n"
+                + "import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;\n"
+                + "import io.github.agentlb.core.hash.HashAlgorithm;\n"
+                + "import io.github.agentlb.core.pid.PidWeightsConfig;\n"
+                + "import org.apache.camel.Exchange;\n"
+                + "import org.apache.camel.builder.RouteBuilder;\n"
+                + "public class " + className + " extends RouteBuilder {\n"
+                + "  @Override public void configure() throws Exception {\n" + body + "  }\n}\n";
+        Path file = work.resolve("example/" + className + ".java");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, source);
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        StringWriter errors = new StringWriter();
+        boolean compiled = javac.getTask(errors, null, null,
+                List.of("-classpath", classpath, "-d", work.toString(), "-proc:none"), null,
+                javac.getStandardFileManager(null, null, StandardCharsets.UTF_8).getJavaFileObjects(file.toFile()))
+                .call();
+        assertThat(compiled).as("the example compiles:\n" + source + "\n" + errors).isTrue();
+        URLClassLoader loader = new URLClassLoader(new java.net.URL[] {work.toUri().toURL()}, getClass().getClassLoader());
+        return (RoutesBuilder) loader.loadClass("example." + className).getDeclaredConstructor().newInstance();
+    }
+
+    private HttpResponse<String> get(String pathAndQuery) throws Exception {
+        return client.send(request(pathAndQuery), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest request(String pathAndQuery) {
+        return HttpRequest.newBuilder(URI.create("http://localhost:" + port + pathAndQuery))
+                .timeout(Duration.ofSeconds(30)).build();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** An HTTP agent that answers its id, the request's raw path and query as JSON, with an X-Agent header. */
+    private static final class Agent {
+        final HttpServer server;
+        final java.util.concurrent.ExecutorService threads = Executors.newCachedThreadPool();
+        private boolean closed;
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger peak = new AtomicInteger();
+        volatile int delayMs;
+
+        Agent(String id) throws IOException {
+            server = HttpServer.create(new InetSocketAddress("localhost", 0), 200);
+            server.setExecutor(threads);
+            server.createContext("/", exchange -> {
+                peak.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                try {
+                    if (delayMs > 0) {
+                        Thread.sleep(delayMs);
+                    }
+                    URI uri = exchange.getRequestURI();
+                    byte[] body = ("{\"agent_id\":\"" + id + "\",\"path\":\"" + uri.getRawPath()
+                            + "\",\"query\":\"" + uri.getRawQuery() + "\"}").getBytes(StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().add("Content-Type", "application/json");
+                    exchange.getResponseHeaders().add("X-Agent", id);
+                    exchange.sendResponseHeaders(200, body.length);
+                    exchange.getResponseBody().write(body);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    inFlight.decrementAndGet();
+                    exchange.close();
+                }
+            });
+            server.start();
+        }
+
+        int port() {
+            return server.getAddress().getPort();
+        }
+
+        synchronized void close() {
+            if (!closed) {
+                closed = true;
+                server.stop(0);
+                threads.shutdownNow();
+            }
+        }
+    }
+}
