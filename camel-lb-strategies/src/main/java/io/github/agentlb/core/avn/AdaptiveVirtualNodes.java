@@ -200,7 +200,7 @@ public final class AdaptiveVirtualNodes {
      * O(v log v).
      *
      * @return true if the ring changed, false if the counts were those of the current ring
-     * @throws IllegalArgumentException if the counts name other hosts than the current ones, or hold a count < 1
+     * @throws IllegalArgumentException if the counts name other hosts than the current ones, or hold a count {@code < 1}
      * @throws IllegalStateException    before {@link #setHosts}
      */
     public boolean installVirtualNodes(Map<String, Integer> virtualNodes) {

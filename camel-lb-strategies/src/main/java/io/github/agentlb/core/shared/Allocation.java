@@ -28,8 +28,8 @@ import java.util.TreeSet;
 public record Allocation(long generation, long leaderEpoch, String membershipDigest, SortedMap<String, Integer> virtualNodes) {
 
     /**
-     * @throws IllegalArgumentException if the generation or epoch is < 1, the digest blank, the
-     *                                  counts empty, an id blank or a count < 1
+     * @throws IllegalArgumentException if the generation or epoch is {@code < 1}, the digest blank, the
+     *                                  counts empty, an id blank or a count {@code < 1}
      */
     public Allocation {
         if (generation < 1) {
