@@ -299,7 +299,7 @@ class LoadGeneratorMainTest {
 
         assertThat(run("--url", "http://127.0.0.1:1")).isEqualTo(2);
         assertThat(stderr()).contains("with --url, --strategy must name the running balancer's strategy once: one of "
-                + "rr, ch, pid, avn, or another label of 1-40 letters, digits, '_' or '-' (e.g. --strategy nginx); "
+                + "rr, ch, pid, avn, lr, or another label of 1-40 letters, digits, '_' or '-' (e.g. --strategy nginx); "
                 + "it was not given").doesNotContain("null");
 
         assertThat(run("--url", "ftp://host", "--strategy", "rr")).isEqualTo(2);
