@@ -32,14 +32,17 @@ import java.util.OptionalInt;
  *                          NaN when it never answered busy
  * @param ejectionMs        from the switch to A1's first ejection, ms; NaN when it was not ejected
  * @param ejections         A1's ejections from the switch on
+ * @param readmissions      A1's re-admissions while it answered its fault: each by an answer that
+ *                          was not its fault (a request sent before the switch), as no trial can succeed
  * @param mostPerRest       the most attempts on A1 sent within any {@link BadAnswer#rest()} (a
- *                          half-open window) while it answered its fault; empty without a rest
+ *                          half-open window), of those sent while it answered its fault or answered
+ *                          with it (sent just before the switch); empty without a rest
  * @param timeline          requests answered per agent, and failed, per half second from the first request
  */
 public record BadAgentReport(String strategy, BadAnswer answer, LoadTestConfig config,
                              Map<BadAgentPhase, RunStatistics> phases, Map<BadAgentPhase, Long> badAgentRequests,
                              double onSeconds, double offSeconds, double restMs, double ejectionMs, int ejections,
-                             OptionalInt mostPerRest, Timeline timeline) {
+                             int readmissions, OptionalInt mostPerRest, Timeline timeline) {
 
     /** The agent that answers badly. */
     public static final String BAD_AGENT = "A1";
@@ -85,10 +88,14 @@ public record BadAgentReport(String strategy, BadAnswer answer, LoadTestConfig c
         double ejectionMs = health.nanosUntil(BAD_AGENT, HealthEventLog.Kind.EJECTED, onNanos).stream()
                 .mapToDouble(n -> n / 1e6).findFirst().orElse(Double.NaN);
         OptionalInt most = answer.rest().isZero() ? OptionalInt.empty() : OptionalInt.of(mostWithin(
-                onBad.stream().filter(a -> split.phaseOf(a.startedNanos()) == BadAgentPhase.DURING)
+                onBad.stream().filter(a -> split.phaseOf(a.startedNanos()) == BadAgentPhase.DURING
+                                || a.outcome() == AttemptOutcome.BUSY || a.outcome() == AttemptOutcome.ERROR_ANSWER)
                         .mapToLong(AttemptLog.Attempt::startedNanos).sorted().toArray(), answer.rest().toNanos()));
         return new BadAgentReport(strategy, answer, config, stats, received, (onNanos - start) / 1e9,
                 (offNanos - start) / 1e9, restMs, ejectionMs, health.count(BAD_AGENT, HealthEventLog.Kind.EJECTED, onNanos),
+                (int) health.events().stream().filter(e -> e.agentId().equals(BAD_AGENT)
+                        && e.kind() == HealthEventLog.Kind.READMITTED && split.phaseOf(e.atNanos()) == BadAgentPhase.DURING)
+                        .count(),
                 most, Timeline.of(outcomes, start, TIMELINE_BUCKET, agents));
     }
 

@@ -27,6 +27,8 @@ import java.util.stream.Stream;
 public final class BadAgentReportWriter {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** A rest or ejection this soon after the switch shares its marker's label, ms. */
+    private static final double NEAR_MS = 400;
 
     private BadAgentReportWriter() {
     }
@@ -52,19 +54,31 @@ public final class BadAgentReportWriter {
         BadAnswer answer = report.answer();
         JSON.writeValue(dir.resolve(jsonFileName(answer, report.strategy())).toFile(), toJson(report));
         List<TimelineChart.Marker> markers = new ArrayList<>();
-        markers.add(new TimelineChart.Marker(report.onSeconds(), BadAgentReport.BAD_AGENT + " " + answer.status()));
-        if (!Double.isNaN(report.restMs())) {
-            markers.add(new TimelineChart.Marker(report.onSeconds() + report.restMs() / 1e3, "rest"));
-        }
-        if (!Double.isNaN(report.ejectionMs())) {
-            markers.add(new TimelineChart.Marker(report.onSeconds() + report.ejectionMs() / 1e3, "eject"));
-        }
+        String onLabel = BadAgentReport.BAD_AGENT + " " + answer.status()
+                + reaction(report.restMs(), "rested", report.onSeconds(), markers)
+                + reaction(report.ejectionMs(), "ejected", report.onSeconds(), markers);
+        markers.add(new TimelineChart.Marker(report.onSeconds(), onLabel));
         markers.add(new TimelineChart.Marker(report.offSeconds(), BadAgentReport.BAD_AGENT + " normal"));
         TimelineChart.write(TimelineChart.build(String.format(Locale.ROOT, "Requests per agent per second - %s, "
                         + "%s answers %s from %.1f s to %.1f s", report.strategy(), BadAgentReport.BAD_AGENT,
                 answer.description(), report.onSeconds(), report.offSeconds()), report.timeline(), markers),
                 dir.resolve(chartFileName(answer, report.strategy())));
         return List.of(jsonFileName(answer, report.strategy()), chartFileName(answer, report.strategy()));
+    }
+
+    /**
+     * A marker at {@code ms} after the switch, or, when that is closer than {@link #NEAR_MS} and
+     * two labels would overlap, the text to add to the switch's label; nothing when {@code ms} is NaN.
+     */
+    private static String reaction(double ms, String label, double onSeconds, List<TimelineChart.Marker> markers) {
+        if (Double.isNaN(ms)) {
+            return "";
+        }
+        if (ms < NEAR_MS) {
+            return ", " + label;
+        }
+        markers.add(new TimelineChart.Marker(onSeconds + ms / 1e3, label));
+        return "";
     }
 
     /** The JSON document of a busy or gray run. */
@@ -95,6 +109,7 @@ public final class BadAgentReportWriter {
         putNumber(root, "rest_after_ms", r.restMs());
         putNumber(root, "ejection_after_ms", r.ejectionMs());
         root.put("ejections", r.ejections());
+        root.put("readmissions_while_bad", r.readmissions());
         if (r.mostPerRest().isPresent()) {
             root.put("most_bad_agent_requests_per_retry_after", r.mostPerRest().getAsInt());
         }
@@ -136,14 +151,15 @@ public final class BadAgentReportWriter {
         boolean busy = !answer.rest().isZero();
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "| strategy | client errors before/during/after "
                 + "| of them %d (allowed) | %s requests before/during/after | %s rested after ms | %s ejected after ms "
-                + "(times) |%s within bounds |%n|---|---:|---:|---:|---:|---:|%s---|%n", answer.status(),
-                BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT,
+                + "| ejections / re-admissions while bad |%s within bounds |%n|---|---:|---:|---:|---:|---:|---:|%s---|%n",
+                answer.status(), BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT,
                 busy ? " most " + BadAgentReport.BAD_AGENT + " requests per " + answer.rest().toSeconds() + " s |" : "",
                 busy ? "---:|" : ""));
         for (BadAgentReport r : runs) {
-            sb.append(String.format(Locale.ROOT, "| %s | %s | %d (%d) | %s | %s | %s (%d) |", r.strategy(),
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d (%d) | %s | %s | %s | %d / %d |", r.strategy(),
                     perPhase(r::clientErrors), r.badAnswersSeen(), r.allowedBadAnswers(),
-                    perPhase(r::badAgentRequests), ms(r.restMs()), ms(r.ejectionMs()), r.ejections()));
+                    perPhase(r::badAgentRequests), ms(r.restMs()), ms(r.ejectionMs()), r.ejections(),
+                    r.readmissions()));
             if (busy) {
                 sb.append(' ').append(r.mostPerRest().isPresent() ? String.valueOf(r.mostPerRest().getAsInt()) : "n/a")
                         .append(" |");
@@ -171,11 +187,14 @@ public final class BadAgentReportWriter {
                         + "requests sent during the fault. %s requests = attempts the balancer made on %s (its attempt "
                         + "listener): what %s received, including the answers the client never saw because the "
                         + "request went elsewhere. Rested = from the switch to %s's first busy answer (the balancer "
-                        + "rests it for its Retry-After); ejected = from the switch to its first ejection, with the "
-                        + "number of ejections from the switch on.%s Within bounds: no client error beyond the "
+                        + "rests it for its Retry-After); ejected = from the switch to its first ejection; ejections from "
+                        + "the switch on, and re-admissions while %s answered badly: each by the success of a request "
+                        + "sent to it before the switch, after which it takes %d more error answers to be ejected "
+                        + "again.%s Within bounds: no client error beyond the "
                         + "allowance%s.%n%n", answer.status(), BadAgentReport.BAD_AGENT,
                 answer == BadAnswer.BUSY ? "1 in 30" : "5%", BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT,
-                BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT,
+                BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT,
+                BadAgentScenario.balancer(Strategies.ROUND_ROBIN).getOutlierEjection().consecutiveErrorAnswers(),
                 answer.rest().isZero() ? "" : " Most requests per " + answer.rest().toSeconds() + " s = the most "
                         + "attempts on " + BadAgentReport.BAD_AGENT + " sent within any " + answer.rest().toSeconds()
                         + " s while it answered " + answer.status() + ".",

@@ -49,7 +49,7 @@ class BadAgentReportTest {
             outcomes.add(answered("A2", 1_001 + i));
         }
         List<AttemptLog.Attempt> attempts = List.of(attempt("A1", AttemptOutcome.SUCCESS, 0),
-                attempt("A1", AttemptOutcome.BUSY, 1_020), attempt("A1", AttemptOutcome.BUSY, 1_030),
+                attempt("A1", AttemptOutcome.BUSY, 999), attempt("A1", AttemptOutcome.BUSY, 1_020), attempt("A1", AttemptOutcome.BUSY, 1_030),
                 attempt("A2", AttemptOutcome.SUCCESS, 1_031), attempt("A1", AttemptOutcome.BUSY, 3_025),
                 attempt("A1", AttemptOutcome.SUCCESS, 3_500));
         BadAgentReport r = report(BadAnswer.BUSY, outcomes, attempts, new HealthEventLog(() -> 0));
@@ -61,17 +61,19 @@ class BadAgentReportTest {
         assertThat(r.badAnswersSeen()).isEqualTo(1);
         assertThat(r.allowedBadAnswers()).isEqualTo(1); // 57 / 30
         assertThat(r.excessClientErrors()).as("the 503 is not A1's answer").isEqualTo(1);
-        assertThat(r.badAgentRequests()).isEqualTo(Map.of(BadAgentPhase.BEFORE, 1L, BadAgentPhase.DURING, 2L,
+        assertThat(r.badAgentRequests()).isEqualTo(Map.of(BadAgentPhase.BEFORE, 2L, BadAgentPhase.DURING, 2L,
                 BadAgentPhase.AFTER, 2L));
-        assertThat(r.restMs()).isEqualTo(21.0); // the first busy answer ended at 1021 ms
+        assertThat(r.restMs()).isEqualTo(0.0); // sent at 999 ms, answered busy at 1000 ms
         assertThat(r.ejectionMs()).isNaN();
         assertThat(r.ejections()).isZero();
-        assertThat(r.mostPerRest()).hasValue(2); // 1020 and 1030; 3025 is after the switch back
+        assertThat(r.mostPerRest()).hasValue(3); // 999 (sent before the switch, answered busy), 1020 and 1030 within 2 s
         assertThat(r.onSeconds()).isEqualTo(1.0);
         assertThat(r.offSeconds()).isEqualTo(3.0);
         assertThat(r.withinBounds()).isFalse();
         assertThat(r.answered(BadAgentPhase.AFTER, "A1")).isEqualTo(1);
         assertThat(r.timeline().totals()).isEqualTo(Map.of("A1", 2L, "A2", 56L, "A3", 0L));
+        assertThat(BadAgentReportWriter.table(List.of(r))).endsWith(
+                "| rr | 0/2/0 | 1 (1) | 2/2/2 | 0 | n/a | 0 / 0 | 3 | NO |\n");
     }
 
     @Test
@@ -82,8 +84,12 @@ class BadAgentReportTest {
         health.agentEjected("A1", Duration.ofSeconds(1)); // before the switch: not this fault's
         now.set(1_050 * MS);
         health.agentEjected("A1", Duration.ofSeconds(1));
+        now.set(1_500 * MS);
+        health.agentReadmitted("A1"); // a request sent before the switch answered
         now.set(2_100 * MS);
         health.agentEjected("A1", Duration.ofSeconds(2));
+        now.set(3_500 * MS);
+        health.agentReadmitted("A1"); // after the switch back: not counted
         List<TimedOutcome> outcomes = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             outcomes.add(failed(500, 1_001 + i));
@@ -99,6 +105,7 @@ class BadAgentReportTest {
         assertThat(r.withinBounds()).isTrue();
         assertThat(r.ejectionMs()).isEqualTo(50.0);
         assertThat(r.ejections()).isEqualTo(2);
+        assertThat(r.readmissions()).isEqualTo(1);
         assertThat(r.restMs()).isNaN();
         assertThat(r.mostPerRest()).isEqualTo(OptionalInt.empty());
         assertThat(r.badAgentRequests(BadAgentPhase.DURING)).isZero();

