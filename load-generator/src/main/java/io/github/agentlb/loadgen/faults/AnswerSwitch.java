@@ -24,7 +24,7 @@ final class AnswerSwitch implements IntConsumer {
     private volatile boolean switchedOff;
 
     /**
-     * @param requests the run's requests, >= 3
+     * @param requests the run's requests, {@code >= 3}
      * @param on       makes A1 answer its fault
      * @param off      makes A1 answer normally
      * @param clock    the clock of the outcomes' send times, ns

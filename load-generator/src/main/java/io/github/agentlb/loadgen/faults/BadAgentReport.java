@@ -65,7 +65,7 @@ public record BadAgentReport(String strategy, BadAnswer answer, LoadTestConfig c
      * @param attempts every attempt of the balancer, on the outcomes' clock
      * @param health   the balancer's ejections and re-admissions, on the outcomes' clock
      * @param onNanos  when A1 began to answer its fault
-     * @param offNanos when A1 answered normally again, >= {@code onNanos}
+     * @param offNanos when A1 answered normally again, not before {@code onNanos}
      */
     static BadAgentReport of(String strategy, BadAnswer answer, LoadTestConfig config, List<String> agents,
                              List<TimedOutcome> outcomes, List<AttemptLog.Attempt> attempts, HealthEventLog health,

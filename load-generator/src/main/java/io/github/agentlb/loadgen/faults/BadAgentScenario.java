@@ -45,7 +45,7 @@ public final class BadAgentScenario {
      * @param answer   what A1 answers during the middle third
      * @param template the agents' common settings (delays)
      * @param seed     seed of the agents' delays
-     * @param config   the measured load (>= 3 requests) and its warm-up
+     * @param config   the measured load (at least 3 requests) and its warm-up
      * @param stdout   where progress goes
      */
     public BadAgentScenario(BadAnswer answer, AgentConfig template, long seed, LoadTestConfig config,
