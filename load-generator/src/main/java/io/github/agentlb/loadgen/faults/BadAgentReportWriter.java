@@ -192,7 +192,7 @@ public final class BadAgentReportWriter {
                         + "sent to it before the switch, after which it takes %d more error answers to be ejected "
                         + "again.%s Within bounds: no client error beyond the "
                         + "allowance%s.%n%n", answer.status(), BadAgentReport.BAD_AGENT,
-                answer == BadAnswer.BUSY ? "1 in 30" : "5%", BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT,
+                answer.allowance(), BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT,
                 BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT, BadAgentReport.BAD_AGENT,
                 BadAgentScenario.balancer(Strategies.ROUND_ROBIN).getOutlierEjection().consecutiveErrorAnswers(),
                 answer.rest().isZero() ? "" : " Most requests per " + answer.rest().toSeconds() + " s = the most "

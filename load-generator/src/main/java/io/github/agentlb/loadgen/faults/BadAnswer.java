@@ -16,6 +16,9 @@ public enum BadAnswer {
     /** Gray failure: 500 at once while accepting connections. The balancer should eject A1 after a few in a row. */
     GRAY(500, null, 900);
 
+    /** Requests a busy agent may get within one {@link #rest()}: its first and one more. */
+    public static final int MAX_PER_REST = 2;
+
     private final int status;
     private final String retryAfter;
     private final int defaultRequests;
@@ -59,12 +62,14 @@ public enum BadAnswer {
         return retryAfter == null ? Duration.ZERO : Duration.ofSeconds(Long.parseLong(retryAfter));
     }
 
-    /** Requests a busy agent may get within one {@link #rest()}: its first and one more. */
-    public static final int MAX_PER_REST = 2;
-
     /** What A1 answers, for reports, e.g. {@code 429 with Retry-After: 2}. */
     public String description() {
         return status + (retryAfter == null ? " at once" : " with Retry-After: " + retryAfter);
+    }
+
+    /** The share {@link #allowedClientErrors} allows, for reports: {@code 1 in 30} or {@code 5%}. */
+    public String allowance() {
+        return this == BUSY ? "1 in 30" : "5%";
     }
 
     /**

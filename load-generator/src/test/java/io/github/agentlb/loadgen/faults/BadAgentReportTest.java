@@ -124,6 +124,7 @@ class BadAgentReportTest {
         assertThat(BadAnswer.BUSY.allowedClientErrors(29)).isZero();
         assertThat(BadAnswer.GRAY.allowedClientErrors(300)).isEqualTo(15);
         assertThat(BadAnswer.GRAY.allowedClientErrors(19)).isZero();
+        assertThat(BadAnswer.BUSY.allowance() + ", " + BadAnswer.GRAY.allowance()).isEqualTo("1 in 30, 5%");
         assertThat(BadAnswer.BUSY.rest()).isEqualTo(Duration.ofSeconds(2));
         assertThat(BadAnswer.GRAY.rest()).isZero();
         assertThatThrownBy(() -> BadAnswer.GRAY.allowedClientErrors(-1)).hasMessage("requests must be >= 0, was -1");
