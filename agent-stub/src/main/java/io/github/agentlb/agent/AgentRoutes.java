@@ -1,8 +1,10 @@
 package io.github.agentlb.agent;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.camel.Exchange;
@@ -21,6 +23,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /health}: 200 {@code {"status":"UP","agent_id":...}};</li>
  *   <li>{@code POST /v1/chat/completions} and {@code POST /process/{req_id}}: an LLM-shaped
  *       answer, JSON or Server-Sent Events ({@link ChatCompletions}, shaped by {@link ChatShape});</li>
+ *   <li>while {@link #answerWith} is set, every {@code GET} or {@code POST} on
+ *       {@code /process/{req_id}}: that status at once, with {@code {"error":...,"detail":...}}
+ *       and the {@code Retry-After} given, for tests of busy and broken agents;</li>
  *   <li>other methods on those paths (TRACE and OPTIONS included): 405 with {@code Allow: GET};
  *       other paths: 404; a target {@link RequestTarget} refuses (not printable ASCII, a malformed
  *       percent-escape such as {@code %zz}, an unescaped {@code |}) or a bad {@code Host} (two
@@ -50,10 +55,17 @@ public class AgentRoutes extends RouteBuilder {
     private static final String BAD_TARGET = "agentlb.badTarget";
     private static final String PATH = "agentlb.path";
     private static final String METHOD = "agentlb.method";
+    private static final String FAULT_ANSWER = "agentlb.faultAnswer";
 
     private final AgentConfig config;
     private final AgentService service;
     private final ChatCompletions chat;
+    /** The fault answer of {@code /process} requests, or null to answer them normally. */
+    private volatile FaultAnswer faultAnswer;
+
+    /** A status and its optional {@code Retry-After}, answered instead of the service. */
+    private record FaultAnswer(int status, String retryAfter) {
+    }
 
     /** Routes for one agent. */
     public AgentRoutes(AgentConfig config) {
@@ -70,6 +82,39 @@ public class AgentRoutes extends RouteBuilder {
     /** The {@code /process} service, for its counters and load. */
     public AgentService service() {
         return service;
+    }
+
+    /**
+     * From now on answers every {@code GET} and {@code POST} on {@code /process/{req_id}} at once
+     * with {@code status}, the body {@code {"error":<reason phrase>,"detail":...}} and, when
+     * {@code retryAfter} is not null, that {@code Retry-After} header, instead of serving it: an
+     * agent that is rate-limited ({@code 429}, {@code "2"}) or fails fast ({@code 500}, null).
+     * Requests already in service are answered normally. Thread-safe; takes effect for requests
+     * classified after it returns.
+     *
+     * @param status     HTTP status from 400 to 599
+     * @param retryAfter the {@code Retry-After} value as sent (delta-seconds or an HTTP-date), or null for none
+     * @throws IllegalArgumentException naming the value when the status is out of range or
+     *                                  {@code retryAfter} is blank or holds a control character
+     */
+    public void answerWith(int status, String retryAfter) {
+        if (status < 400 || status > 599) {
+            throw new IllegalArgumentException("status must be from 400 to 599, was " + status);
+        }
+        if (retryAfter != null && (retryAfter.isBlank() || retryAfter.chars().anyMatch(c -> c < 0x20 || c == 0x7f))) {
+            throw new IllegalArgumentException("retryAfter must be a header value, was '" + LogText.escape(retryAfter) + "'");
+        }
+        faultAnswer = new FaultAnswer(status, retryAfter);
+        LOG.info("Agent {} answers /process with {}{}", config.agentId(), status,
+                retryAfter == null ? "" : " (Retry-After: " + retryAfter + ")");
+    }
+
+    /** Ends {@link #answerWith}: {@code /process} requests are served again. Thread-safe; idempotent. */
+    public void answerNormally() {
+        if (faultAnswer != null) {
+            faultAnswer = null;
+            LOG.info("Agent {} answers /process normally", config.agentId());
+        }
     }
 
     /**
@@ -104,6 +149,7 @@ public class AgentRoutes extends RouteBuilder {
                 .process(this::classify)
                 .choice()
                     .when(exchangeProperty(BAD_TARGET).isNotNull()).process(AgentRoutes::badRequest)
+                    .when(exchangeProperty(FAULT_ANSWER).isNotNull()).process(this::faultAnswer)
                     .when(kind(AgentRequest.Kind.PROCESS)).process(service)
                     .when(kind(AgentRequest.Kind.HEALTH)).process(this::health)
                     .when(kind(AgentRequest.Kind.CHAT)).process(chat)
@@ -146,11 +192,17 @@ public class AgentRoutes extends RouteBuilder {
             exchange.setProperty(BAD_TARGET, problem);
             LOG.debug("Agent {} answered 400: {}", config.agentId(), problem);
         }
-        exchange.setProperty(AgentService.REQUEST, AgentRequest.classify(method, path, parsed.query()));
+        AgentRequest classified = AgentRequest.classify(method, path, parsed.query());
+        exchange.setProperty(AgentService.REQUEST, classified);
+        FaultAnswer fault = faultAnswer;
+        if (fault != null && classified.requestId() != null
+                && (classified.kind() == AgentRequest.Kind.PROCESS || classified.kind() == AgentRequest.Kind.CHAT)) {
+            exchange.setProperty(FAULT_ANSWER, fault);
+        }
         exchange.setProperty(PATH, path);
         exchange.setProperty(METHOD, method);
         if (in instanceof NettyHttpMessage netty && netty.getHttpRequest() != null
-                && exchange.getProperty(AgentService.REQUEST, AgentRequest.class).kind() == AgentRequest.Kind.CHAT) {
+                && classified.kind() == AgentRequest.Kind.CHAT) {
             var request = netty.getHttpRequest();
             byte[] body = new byte[request.content().readableBytes()];
             request.content().getBytes(request.content().readerIndex(), body);
@@ -162,6 +214,16 @@ public class AgentRoutes extends RouteBuilder {
         }
         in.removeHeaders("*");
         in.setBody(null);
+    }
+
+    private void faultAnswer(Exchange exchange) throws Exception {
+        FaultAnswer answer = exchange.getProperty(FAULT_ANSWER, FaultAnswer.class);
+        if (answer.retryAfter() != null) {
+            exchange.getMessage().setHeader("Retry-After", answer.retryAfter());
+        }
+        HttpReplies.error(exchange, answer.status(),
+                HttpResponseStatus.valueOf(answer.status()).reasonPhrase().toLowerCase(Locale.ROOT),
+                Map.of(DETAIL, "agent " + config.agentId() + " answers " + answer.status() + " on purpose (answerWith)"));
     }
 
     private static void badRequest(Exchange exchange) throws Exception {

@@ -120,6 +120,29 @@ public final class StubAgent implements AutoCloseable {
         return routes.service().load();
     }
 
+    /**
+     * From now on answers every {@code GET} and {@code POST} on {@code /process/{req_id}} at once
+     * with {@code status}, a JSON body {@code {"error":...,"detail":...}} and, unless null, the
+     * {@code Retry-After} header: a rate-limited agent ({@code answerWith(429, "2")}) or one that
+     * fails fast while accepting connections ({@code answerWith(500, null)}), until
+     * {@link #answerNormally()}. Requests already in service are answered normally; so are
+     * {@code /health} and {@code /v1/chat/completions}. Thread-safe.
+     *
+     * @param status     HTTP status from 400 to 599
+     * @param retryAfter the {@code Retry-After} value as sent (delta-seconds or an HTTP-date), or null for none
+     * @throws IllegalArgumentException naming the value when the status is out of range or
+     *                                  {@code retryAfter} is blank or holds a control character
+     * @see AgentRoutes#answerWith
+     */
+    public void answerWith(int status, String retryAfter) {
+        routes.answerWith(status, retryAfter);
+    }
+
+    /** Ends {@link #answerWith}: {@code /process} requests are served again. Thread-safe; idempotent. */
+    public void answerNormally() {
+        routes.answerNormally();
+    }
+
     /** The agent's CamelContext, e.g. to inspect its routes. */
     public CamelContext camelContext() {
         return context;

@@ -1,6 +1,7 @@
 package io.github.agentlb.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -191,5 +192,67 @@ class StubAgentTest {
         try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
             assertThat(socket.getLocalPort()).isEqualTo(port);
         }
+    }
+
+    @Test
+    void answerWithAnswersProcessWithTheStatusAndRetryAfterUntilAnswerNormally() throws Exception {
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().agentId("A4").port(0).delayMs(0, 0).build())) {
+            agent.answerWith(429, "2");
+            HttpResponse<String> busy = get(agent, "/process/r1?user_id=7");
+            assertThat(busy.statusCode()).isEqualTo(429);
+            assertThat(busy.headers().firstValue("Retry-After")).hasValue("2");
+            assertThat(busy.headers().firstValue("Content-Type")).hasValue("application/json");
+            JsonNode body = JSON.readTree(busy.body());
+            assertThat(body.get("error").asText()).isEqualTo("too many requests");
+            assertThat(body.get("detail").asText()).isEqualTo("agent A4 answers 429 on purpose (answerWith)");
+            assertThat(body.size()).isEqualTo(2);
+            HttpResponse<String> post = send(HttpRequest.newBuilder(URI.create(agent.baseUrl() + "/process/r2"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")));
+            assertThat(post.statusCode()).isEqualTo(429);
+            assertThat(get(agent, "/health").statusCode()).as("health is not /process").isEqualTo(200);
+            assertThat(agent.requestsServed()).isZero();
+
+            agent.answerWith(500, null);
+            HttpResponse<String> broken = get(agent, "/process/r3");
+            assertThat(broken.statusCode()).isEqualTo(500);
+            assertThat(broken.headers().firstValue("Retry-After")).isEmpty();
+            assertThat(JSON.readTree(broken.body()).get("error").asText()).isEqualTo("internal server error");
+
+            agent.answerNormally();
+            agent.answerNormally();
+            HttpResponse<String> normal = get(agent, "/process/r4");
+            assertThat(normal.statusCode()).isEqualTo(200);
+            assertThat(normal.headers().firstValue("Retry-After")).isEmpty();
+            assertThat(JSON.readTree(normal.body()).get("request_id").asText()).isEqualTo("r4");
+            assertThat(agent.requestsServed()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRequestInServiceWhenAnswerWithIsSetIsAnsweredNormally() throws Exception {
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().agentId("A5").port(0).delayMs(300, 300).build())) {
+            CompletableFuture<HttpResponse<String>> inService = client.sendAsync(HttpRequest.newBuilder(
+                    URI.create(agent.baseUrl() + "/process/r1")).timeout(Duration.ofSeconds(10)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (agent.load().inService() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(agent.load().inService()).as("the request is in service").isEqualTo(1);
+            agent.answerWith(503, "1");
+            assertThat(inService.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(get(agent, "/process/r2").statusCode()).isEqualTo(503);
+        }
+    }
+
+    @Test
+    void answerWithRejectsAStatusOutOfRangeAndABadRetryAfter() {
+        assertThatThrownBy(() -> fast.answerWith(200, null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("status must be from 400 to 599, was 200");
+        assertThatThrownBy(() -> fast.answerWith(600, "1")).hasMessageContaining("was 600");
+        assertThatThrownBy(() -> fast.answerWith(429, " ")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("retryAfter");
+        assertThatThrownBy(() -> fast.answerWith(429, "2\r\nX-Evil: 1")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("retryAfter");
     }
 }

@@ -22,6 +22,15 @@ public interface JobScenario {
     String label();
 
     /**
+     * Whether the main job runs it without being named ({@code --scenario} absent or {@code all});
+     * false for a scenario whose time does not fit the main job's budget, which then runs only
+     * when {@code --scenario} names it.
+     */
+    default boolean inMainJob() {
+        return true;
+    }
+
+    /**
      * Runs the scenario for each strategy of {@code setup} and writes its files into
      * {@link Setup#outDir()}.
      *

@@ -49,8 +49,9 @@ final class LoadOptions {
                     + HotKeyScenario.BALANCE_FACTOR + ", run at the same time), "
                     + "failure (agent A1 refuses connections from 1/3 to 2/3 of the run), hang (A1 accepts and never "
                     + "answers meanwhile), fleet (1200 requests: agent A4 joins at 1/4 with slow start, A2 is drained at "
-                    + "1/2 and back at 3/4), or all (default: all, in that order; with --url: uniform or heterogeneous, "
-                    + "a label only).")
+                    + "1/2 and back at 3/4), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the run), gray (A1 "
+                    + "answers 500 at once meanwhile), or all (default: all, in that order, except busy and gray, which "
+                    + "run only when named; with --url: uniform or heterogeneous, a label only).")
     List<String> scenario;
 
     @Option(names = "--failure-requests", paramLabel = "N", defaultValue = "" + FailureScenario.DEFAULT_REQUESTS,
@@ -190,7 +191,8 @@ final class LoadOptions {
     /**
      * Fills {@code scenarios}, {@code faults} and {@code jobs} with what to run, in the order of
      * {@link Scenario}, {@link Fault} and {@code installed} (the {@link JobScenario}s): all by
-     * default; with --url exactly one scenario, a label.
+     * default or with {@code all}, the job scenarios only if {@link JobScenario#inMainJob()} unless
+     * named; with --url exactly one scenario, a label.
      */
     boolean validatedScenarios(List<Scenario> scenarios, List<Fault> faults, List<JobScenario> installed,
                                List<JobScenario> jobs) {
@@ -219,7 +221,7 @@ final class LoadOptions {
         }
         Arrays.stream(Scenario.values()).filter(s -> all || choices.contains(s.label())).forEach(scenarios::add);
         Arrays.stream(Fault.values()).filter(f -> all || choices.contains(f.label())).forEach(faults::add);
-        installed.stream().filter(j -> all || choices.contains(j.label())).forEach(jobs::add);
+        installed.stream().filter(j -> all && j.inMainJob() || choices.contains(j.label())).forEach(jobs::add);
         boolean hotkey = all || choices.contains(HotKeyScenario.LABEL);
         if (url != null && (all || scenarios.size() != 1 || !faults.isEmpty() || hotkey || !jobs.isEmpty())) {
             throw usage("with --url, --scenario must be one scenario (uniform or heterogeneous), was '"

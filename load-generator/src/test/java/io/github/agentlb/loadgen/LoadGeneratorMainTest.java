@@ -306,7 +306,7 @@ class LoadGeneratorMainTest {
 
         assertThat(run("--url", "http://127.0.0.1:1")).isEqualTo(2);
         assertThat(stderr()).contains("with --url, --strategy must name the running balancer's strategy once: one of "
-                + "rr, ch, pid, avn, or another label of 1-40 letters, digits, '_' or '-' (e.g. --strategy nginx); "
+                + "rr, ch, pid, avn, lr, or another label of 1-40 letters, digits, '_' or '-' (e.g. --strategy nginx); "
                 + "it was not given").doesNotContain("null");
 
         assertThat(run("--url", "ftp://host", "--strategy", "rr")).isEqualTo(2);
@@ -316,7 +316,7 @@ class LoadGeneratorMainTest {
         assertThat(stderr()).contains("delayMinMs must be <= delayMaxMs");
 
         assertThat(run("--scenario", "mixed")).isEqualTo(2);
-        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang, fleet or all, was "
+        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang, busy, fleet, gray or all, was "
                 + "'mixed'");
 
         assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")).isEqualTo(2);

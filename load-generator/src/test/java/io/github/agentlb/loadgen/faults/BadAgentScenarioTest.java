@@ -1,0 +1,92 @@
+package io.github.agentlb.loadgen.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.loadgen.JobScenario;
+import io.github.agentlb.loadgen.LoadTestConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Small busy and gray runs end to end, under rr and lr: agents and demo proxy in this JVM on free
+ * loopback ports, A1 switched by request count, and the trials' bounds asserted.
+ */
+@Timeout(180)
+class BadAgentScenarioTest {
+
+    private static final AgentConfig FAST_AGENTS = AgentConfig.custom().delayMs(10, 30).build();
+
+    @TempDir
+    Path dir;
+
+    /**
+     * Agents that answer at once: A1's requests sent before the switch are answered before it fails
+     * five in a row, as in the gray trial, where A1 failed from the start. With slower agents such
+     * an answer can come after A1's ejection and re-admit it, which costs five more 500s each
+     * (counted as {@link BadAgentReport#readmissions()} in the main job's runs).
+     */
+    private static final AgentConfig INSTANT_AGENTS = AgentConfig.custom().delayMs(0, 0).build();
+
+    private static BadAgentScenario scenario(BadAnswer answer, AgentConfig agents, int requests,
+                                             ByteArrayOutputStream progress) {
+        LoadTestConfig config = LoadTestConfig.custom().requests(requests).users(requests / 10).concurrency(10)
+                .seed(42).warmup(30).build();
+        return new BadAgentScenario(answer, agents, 42, config,
+                new PrintStream(progress, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aBusyAgentIsRestedFor429sRetryAfterAndClientsAlmostNeverSeeIt() throws Exception {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        BadAgentScenario scenario = scenario(BadAnswer.BUSY, FAST_AGENTS, 300, progress);
+        for (String strategy : List.of("rr", "lr")) {
+            BadAgentReport r = scenario.run(strategy);
+            assertThat(r.requests()).isEqualTo(300);
+            long during = r.phases().get(BadAgentPhase.DURING).requests();
+            assertThat(r.badAnswersSeen()).as("%s: clients that saw A1's 429, of %d", strategy, during)
+                    .isLessThanOrEqualTo(during / 30);
+            assertThat(r.clientErrors() - r.badAnswersSeen()).as("%s: other client errors", strategy).isZero();
+            assertThat(r.mostPerRest()).as("%s: A1's requests within one Retry-After", strategy).isPresent();
+            assertThat(r.mostPerRest().getAsInt()).as("%s: A1's requests within one Retry-After", strategy)
+                    .isLessThanOrEqualTo(BadAnswer.MAX_PER_REST);
+            assertThat(r.restMs()).as("%s: A1 rested", strategy).isNotNaN();
+            assertThat(r.ejections()).as("%s: a busy agent is not ejected", strategy).isZero();
+            assertThat(r.withinBounds()).isTrue();
+            assertThat(BadAgentReportWriter.write(r, dir)).allSatisfy(f -> assertThat(dir.resolve(f)).isNotEmptyFile());
+        }
+        assertThat(progress.toString(StandardCharsets.UTF_8)).contains("== rr, busy scenario", "== lr, busy scenario");
+    }
+
+    @Test
+    void aGrayAgentIsEjectedAndAtMostFivePercentOfClientsSeeIts500() throws Exception {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        // 300 requests while A1 fails, as in the gray trial (300 GETs, 10 at a time)
+        BadAgentScenario scenario = scenario(BadAnswer.GRAY, INSTANT_AGENTS, 900, progress);
+        for (String strategy : List.of("rr", "lr")) {
+            BadAgentReport r = scenario.run(strategy);
+            assertThat(r.requests()).isEqualTo(900);
+            long during = r.phases().get(BadAgentPhase.DURING).requests();
+            assertThat(r.badAnswersSeen()).as("%s: clients that saw A1's 500, of %d", strategy, during)
+                    .isLessThanOrEqualTo(during * 5 / 100);
+            assertThat(r.clientErrors() - r.badAnswersSeen()).as("%s: other client errors", strategy).isZero();
+            assertThat(r.ejectionMs()).as("%s: A1 ejected", strategy).isNotNaN();
+            assertThat(r.ejections()).isPositive();
+            assertThat(r.withinBounds()).isTrue();
+            assertThat(r.answered(BadAgentPhase.AFTER, "A1") + r.answered(BadAgentPhase.BEFORE, "A1"))
+                    .as("%s: A1 answers outside the fault", strategy).isPositive();
+        }
+    }
+
+    @Test
+    void theMainJobFindsBusyAndGrayAndRunsThemOnlyWhenNamed() {
+        assertThat(JobScenario.installed()).filteredOn(j -> List.of("busy", "gray").contains(j.label()))
+                .hasSize(2).allSatisfy(j -> assertThat(j.inMainJob()).isEqualTo(BadAgentJob.IN_MAIN_JOB));
+    }
+}
