@@ -34,6 +34,8 @@ final class Attempt implements AsyncCallback {
     private final String agent;
     private final AgentSlot slot;
     private final Exchange exchange;
+    /** Whether the agent was ejected when this attempt was sent (its trial, or the last agent left). */
+    private final boolean sentWhileEjected;
     /** Whether the step that sent this attempt ran on the caller's thread inside {@link Attempts#start}. */
     private final boolean stepSync;
     private final long startNanos;
@@ -49,8 +51,10 @@ final class Attempt implements AsyncCallback {
     private static final int SENT = 1;
     private static final int DEFERRED_ANSWER = 2;
 
-    Attempt(Attempts attempts, String agent, AgentSlot slot, Exchange exchange, boolean stepSync, long startNanos) {
+    Attempt(Attempts attempts, String agent, AgentSlot slot, Exchange exchange, boolean stepSync, long startNanos,
+            boolean sentWhileEjected) {
         this.attempts = attempts;
+        this.sentWhileEjected = sentWhileEjected;
         this.agent = agent;
         this.slot = slot;
         this.exchange = exchange;
@@ -106,6 +110,10 @@ final class Attempt implements AsyncCallback {
 
     String agent() {
         return agent;
+    }
+
+    boolean sentWhileEjected() {
+        return sentWhileEjected;
     }
 
     AgentSlot slot() {

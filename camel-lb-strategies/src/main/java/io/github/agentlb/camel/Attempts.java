@@ -146,7 +146,7 @@ final class Attempts {
             startNanos = now;
         }
         AgentSlot slot = state.slot(agent);
-        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now);
+        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial);
         slot.inFlight.incrementAndGet();
         try {
             balancer.attemptStarted(agent, copy);
@@ -318,7 +318,7 @@ final class Attempts {
         }
         if (!outcome.isFailure()) {
             // A cancelled call says nothing of the agent: it neither re-admits nor ejects.
-            if (outcome != AttemptOutcome.CANCELLED && detector.onSuccess(agent)) {
+            if (outcome != AttemptOutcome.CANCELLED && detector.onSuccess(agent, done.sentWhileEjected())) {
                 balancer.writer().rampUp(agent);
                 balancer.agentReadmitted(agent);
                 balancer.listeners().readmitted(balancer.strategyName(), agent);

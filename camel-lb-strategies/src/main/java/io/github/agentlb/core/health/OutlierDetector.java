@@ -115,6 +115,19 @@ public final class OutlierDetector {
      * @return true if this re-admitted an ejected agent
      */
     public boolean onSuccess(String agentId) {
+        return onSuccess(agentId, true);
+    }
+
+    /**
+     * Records an answer from {@code agentId}, as {@link #onSuccess(String)}, but re-admits an
+     * ejected agent only when {@code sentWhileEjected}: the request went to it as its trial or as
+     * the last agent left. An answer to a request sent before the ejection (a slow one that was
+     * already in flight) says nothing of the agent now, so it leaves the ejection as it is; for
+     * an agent ejected for error answers it would otherwise let it back at once.
+     *
+     * @return true if this re-admitted an ejected agent
+     */
+    public boolean onSuccess(String agentId, boolean sentWhileEjected) {
         AgentHealth h = agents.get(agentId);
         if (h == null) {
             return false;
@@ -126,6 +139,9 @@ public final class OutlierDetector {
             if (h.consecutiveFailures.get() != 0) {
                 h.consecutiveFailures.set(0);
             }
+            return false;
+        }
+        if (!sentWhileEjected) {
             return false;
         }
         synchronized (this) {

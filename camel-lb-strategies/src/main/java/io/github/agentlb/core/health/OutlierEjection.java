@@ -30,8 +30,8 @@ import java.util.Objects;
  * </ul>
  * When its time is up an ejected agent is re-admitted on trial: the next request that would go
  * to it is sent (exactly one at a time); success re-admits it, failure ejects it again for the
- * doubled time. Any answer from an ejected agent re-admits it, also one to a request sent before
- * the ejection or sent to it as the last agent left.
+ * doubled time. An answer to a request sent to it while it was ejected (its trial, or as the
+ * last agent left) re-admits it; an answer to a request sent before the ejection does not.
  *
  * <p>{@link #disabled()} turns ejection off; failover still happens per request.
  */

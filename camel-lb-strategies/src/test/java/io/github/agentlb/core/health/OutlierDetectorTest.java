@@ -24,6 +24,33 @@ class OutlierDetectorTest {
     }
 
     @Test
+    void fiveErrorAnswersInARowEjectAndAnAnswerSentBeforeTheEjectionDoesNotReadmit() {
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2", "A3");
+        for (int i = 0; i < 4; i++) {
+            assertThat(d.onErrorAnswer("A1")).isNull();
+        }
+        assertThat(d.onSuccess("A1", false)).as("a success resets the count").isFalse();
+        for (int i = 0; i < 4; i++) {
+            assertThat(d.onErrorAnswer("A1")).isNull();
+        }
+        assertThat(d.onErrorAnswer("A1")).isEqualTo(Duration.ofSeconds(10));
+        assertThat(d.ejected()).containsExactly("A1");
+        assertThat(d.onSuccess("A1", false)).as("a slow answer to a request sent before the ejection").isFalse();
+        assertThat(d.ejected()).containsExactly("A1");
+        clock.addAndGet(10 * SECOND);
+        assertThat(d.admit("A1")).isEqualTo(OutlierDetector.Admission.TRIAL);
+        assertThat(d.onErrorAnswer("A1")).as("an error answer on trial ejects again, doubled").isEqualTo(Duration.ofSeconds(20));
+        clock.addAndGet(20 * SECOND);
+        assertThat(d.admit("A1")).isEqualTo(OutlierDetector.Admission.TRIAL);
+        assertThat(d.onSuccess("A1", true)).isTrue();
+        assertThat(d.ejected()).isEmpty();
+        OutlierDetector off = detector(OutlierEjection.custom().consecutiveErrorAnswers(0).build(), "A1", "A2");
+        for (int i = 0; i < 10; i++) {
+            assertThat(off.onErrorAnswer("A1")).isNull();
+        }
+    }
+
+    @Test
     void oneFailureEjectsForTenSecondsByDefaultThenOneTrialReadmits() {
         OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2", "A3");
         assertThat(d.hasEjections()).isFalse();
