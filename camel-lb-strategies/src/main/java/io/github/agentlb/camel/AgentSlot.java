@@ -19,6 +19,8 @@ final class AgentSlot {
     final AtomicLong offered = new AtomicLong();
     /** Until when the agent rests after a busy answer (the balancer's clock, ns); 0 when it does not. */
     volatile long restUntil;
+    /** Whether the agent drains: its last request in flight then lets the writer remove it. */
+    volatile boolean draining;
     /** Set once the child is no longer a member: the last request in flight then stops an owned child. */
     volatile boolean removed;
 

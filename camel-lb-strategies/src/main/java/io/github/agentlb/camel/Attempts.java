@@ -81,6 +81,8 @@ final class Attempts {
     private List<AgentFailure> failures = List.of();
     private Set<String> ejectedCandidates;
     private Set<String> heldBack;
+    /** The slot of the candidate {@link #nextCandidate} just chose in its first pass, else null. */
+    private AgentSlot chosenSlot;
     /** The last busy answer of this exchange, if any: the client's answer when no agent is left. */
     private Attempt lastBusy;
     /** Whether a candidate was passed over because it rests after a busy answer. */
@@ -145,7 +147,7 @@ final class Attempts {
         if (laterTried == null) {
             startNanos = now;
         }
-        AgentSlot slot = state.slot(agent);
+        AgentSlot slot = chosenSlot != null ? chosenSlot : state.slot(agent);
         Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial);
         slot.inFlight.incrementAndGet();
         try {
@@ -203,8 +205,9 @@ final class Attempts {
         long now = warming || resting ? balancer.nanoTime() : 0L;
         while (candidates.hasNext()) {
             String candidate = candidates.next();
+            // Pickers give serving agents only (no draining one); an id of no member is skipped.
             AgentSlot slot = state.slot(candidate);
-            if (slot == null || state.draining().contains(candidate) || wasTried(candidate)) {
+            if (slot == null || wasTried(candidate)) {
                 continue;
             }
             if (resting && slot.restUntil != 0 && slot.restUntil - now > 0) {
@@ -226,8 +229,10 @@ final class Attempts {
                 continue;
             }
             markTried(candidate);
+            chosenSlot = slot;
             return candidate;
         }
+        chosenSlot = null;
         if (heldBack != null) {
             for (String candidate : heldBack) {
                 if (!wasTried(candidate)) {
@@ -283,7 +288,7 @@ final class Attempts {
     private void completed(Attempt done, boolean sync) {
         String agent = done.agent();
         AgentSlot slot = done.slot();
-        if (slot.inFlight.decrementAndGet() == 0 && (slot.removed || balancer.balancerState().draining().contains(agent))) {
+        if (slot.inFlight.decrementAndGet() == 0 && (slot.removed || slot.draining)) {
             balancer.writer().lastRequestEnded(agent, slot);
         }
         Exchange attempt = done.exchange();
@@ -294,8 +299,10 @@ final class Attempts {
         Object retryAfter = null;
         if (outcome == AttemptOutcome.SUCCESS) {
             status = AnswerRules.statusOf(attempt.getMessage());
-            retryAfter = attempt.getMessage().getHeader(AnswerRules.RETRY_AFTER);
-            outcome = state.answerRules.classify(status, retryAfter);
+            if (status >= 429) {
+                retryAfter = status == 429 || status == 503 ? attempt.getMessage().getHeader(AnswerRules.RETRY_AFTER) : null;
+                outcome = state.answerRules.classify(status, retryAfter);
+            }
         }
         try {
             balancer.attemptCompleted(agent, attempt, outcome, elapsedNanos);

@@ -242,7 +242,7 @@ final class StateWriter {
     void lastRequestEnded(String agentId, AgentSlot slot) {
         if (slot.removed) {
             stopOwned(slot);
-        } else if (state.draining().contains(agentId)) {
+        } else {
             synchronized (this) {
                 finishIdleDrains();
             }
@@ -336,7 +336,9 @@ final class StateWriter {
         Picker picker = owner.newPicker(serving, Collections.unmodifiableMap(servingWeights));
         Map<String, AgentSlot> slotsById = new HashMap<>();
         for (Map.Entry<String, AsyncProcessor> e : computed.byId().entrySet()) {
-            slotsById.put(e.getKey(), slots.computeIfAbsent(e.getValue(), c -> new AgentSlot(c, false)));
+            AgentSlot slot = slots.computeIfAbsent(e.getValue(), c -> new AgentSlot(c, false));
+            slot.draining = draining.contains(e.getKey());
+            slotsById.put(e.getKey(), slot);
         }
         weights.keySet().retainAll(members);
         draining.retainAll(members);

@@ -37,9 +37,9 @@ public final class FailureScenario {
 
     /** The agent that fails. */
     public static final String DEAD_AGENT = "A1";
-    /** Default measured requests of a fault run: 1200, about 4 s per phase at the default agents' pace. */
-    public static final int DEFAULT_REQUESTS = 1_200;
-    /** Default users of a fault run: 100, so each sends about 4 requests per phase. */
+    /** Default measured requests of a fault run: 600, about 2 s per phase at the default agents' pace. */
+    public static final int DEFAULT_REQUESTS = 600;
+    /** Default users of a fault run: 100, so each sends about 2 requests per phase. */
     public static final int DEFAULT_USERS = 100;
     /**
      * The proxy's per-attempt answer timeout in the {@link Fault#HANG} run, ms: a fifth of the
