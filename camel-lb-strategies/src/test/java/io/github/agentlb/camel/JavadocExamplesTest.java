@@ -171,6 +171,15 @@ class JavadocExamplesTest {
                 .getCustomLoadBalancer();
     }
 
+    @org.junit.jupiter.api.Test
+    void theReadmeShowsTheRouteThisTestRuns() throws IOException {
+        String readme = Files.readString(Path.of("../README.md"));
+        Matcher block = Pattern.compile("```java\\R(.*?)\\R```", Pattern.DOTALL).matcher(readme);
+        assertThat(block.find()).as("README.md has a java block").isTrue();
+        String route = example("ConsistentHashLB").split("\\R\\R// or:")[0].strip();
+        assertThat(block.group(1).strip()).isEqualTo(route);
+    }
+
     /** The class Javadoc's code block, without the leading " * ". */
     static String example(String strategy) throws IOException {
         String source = Files.readString(Path.of("src/main/java/io/github/agentlb/camel/" + strategy + ".java"));

@@ -22,15 +22,16 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The README's snippet for a user's own route, run as a user would: Camel Main's platform-http
- * server in front, camel-http to three stub agents. Only the agents' host and port differ from
- * the README's text ({@code http://localhost:8081} ...), as the test's agents are on free ports.
+ * The platform-http route of docs/using-the-strategies.md, run as a user would: Camel Main's
+ * platform-http server in front, camel-http to three stub agents. Only the agents' host and port
+ * differ from the page's text ({@code http://localhost:8081} ...), as the test's agents are on
+ * free ports.
  */
 @Timeout(60)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReadmeSnippetTest {
 
-    /** The README's route; {@code a1}..{@code a3} stand for http://localhost:8081..8083. */
+    /** The page's route; {@code a1}..{@code a3} stand for http://localhost:8081..8083. */
     static final class UserRoute extends RouteBuilder {
         private final String a1;
         private final String a2;
