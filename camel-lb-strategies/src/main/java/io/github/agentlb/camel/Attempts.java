@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * {@code callback.done(true)} and {@link #start} returns {@code true}, so the route goes on without
  * a hop through Camel's reactive executor. An asynchronous answer is handled from the reactive
  * executor of the thread that gave it, and the exchange then completes with
- * {@code callback.done(false)}. Scheduling every step, as before issue 9, cost two executor tasks,
+ * {@code callback.done(false)}. Scheduling every step before, cost two executor tasks,
  * their lambdas and an executor round trip per decision for nothing: the executor runs a task at
  * once on a thread that is not already running one.
  *

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Attempt times are measured exactly when someone reads them (an attempt listener, a strategy
  * that overrides {@code attemptCompleted}, a failover deadline), and the clock is not read
- * otherwise (issue 9: two clock reads were a tenth of a decision's cost).
+ * otherwise (two clock reads were a tenth of a decision's cost).
  */
 class AttemptTimingTest {
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The AsyncProcessor contract of the balancer now that the first attempt runs on the caller's
- * thread (issue 9): an exchange answered synchronously completes synchronously ({@code process}
+ * thread: an exchange answered synchronously completes synchronously ({@code process}
  * returns {@code true}, the callback hears {@code true}), one answered from another thread
  * completes asynchronously, each exactly once, and a retry sees the exchange as it was before
  * the failed attempt.

@@ -19,7 +19,7 @@ import org.apache.camel.test.junit5.CamelTestSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * Bounded loads in the two ring strategies, on issue 11's hot-key workload (user 0 sends 20% of
+ * Bounded loads in the two ring strategies, on the hot-key workload (user 0 sends 20% of
  * 2,000 requests, users 1..200 the rest, shuffled with {@code Random(1)}), one request every
  * 10 ms of an injected clock, sent one after another. Agents are named A1..A3, so the ring is the
  * one of {@code core.bounded.HotKeySimulation} and the figures are that simulation's.

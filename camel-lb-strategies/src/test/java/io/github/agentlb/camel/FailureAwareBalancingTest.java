@@ -23,7 +23,7 @@ import org.apache.camel.test.junit5.CamelTestSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 7's examples: agents that refuse, time out after the request was sent, or lie about
+ * The examples of failing agents: agents that refuse, time out after the request was sent, or lie about
  * load, behind each strategy; exact counts with an injected clock.
  */
 class FailureAwareBalancingTest extends CamelTestSupport {

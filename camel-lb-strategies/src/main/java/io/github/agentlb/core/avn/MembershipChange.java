@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * </ul>
  * Rebuilding by eq. (2) with a constant total broke both: removing one of three hosts
  * (50/50/50 to 75/75) moved 8,325 of 100,000 keys between the survivors, adding a fourth
- * (38/38/37/37) moved 15,256 among the other three (issue 7).
+ * (38/38/37/37) moved 15,256 among the other three.
  *
  * <h2>What the total means</h2>
  * {@code N} ({@link AdaptiveVirtualNodesConfig#totalVirtualNodes()}) is the total of the first

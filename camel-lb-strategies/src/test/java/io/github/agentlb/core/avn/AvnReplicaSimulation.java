@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * Issue 11's hot-key workload against {@code replicas} {@link AdaptiveVirtualNodes} taking the
+ * The hot-key workload against {@code replicas} {@link AdaptiveVirtualNodes} taking the
  * requests in turn, in simulated time: one request every 10 ms (100 req/s, the live job's rate
  * with 10 workers and 50-150 ms agents), user 0 sends {@code hotShare} of them, users 1..200 the
  * rest, in the order of {@code Collections.shuffle(list, new Random(seed))}. The agents report

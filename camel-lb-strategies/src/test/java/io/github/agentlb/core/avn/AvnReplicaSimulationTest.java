@@ -11,7 +11,7 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11 part 3, {@code avn}: two replicas taking the hot-key workload (F = 0.2, 2,000 requests)
+ * {@code avn}: two replicas taking the hot-key workload (F = 0.2, 2,000 requests)
  * in turn against one instance, seeds 1..10, to find what makes replicas diverge. The figures in
  * {@code docs/avn-replicas.md} are this test's output ({@code mvn -q -B -o -pl camel-lb-strategies
  * verify -Dtest=AvnReplicaSimulationTest -Dsurefire.failIfNoSpecifiedTests=false -Dmaven.test.redirectTestOutputToFile=false}, printed to stdout).

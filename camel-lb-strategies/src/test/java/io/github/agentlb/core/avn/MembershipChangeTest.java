@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Membership changes keep the ring consistent: a removal drops only the departed host's virtual
  * nodes, an addition only adds the newcomer's, and the learned allocation survives. Keys are
- * {@code "0" .. "99999"}, hosts {@code http://h1 .. h4}, as in issue 7 (where the rebuild by
+ * {@code "0" .. "99999"}, hosts {@code http://h1 .. h4}, as in the membership tests (where the rebuild by
  * eq. (2) moved 8,325 keys between the survivors of a removal and 15,256 among the others on an
  * addition).
  */

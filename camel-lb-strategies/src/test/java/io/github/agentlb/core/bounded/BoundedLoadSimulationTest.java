@@ -12,7 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11's hot-key workload, seeded, against {@code ch}'s ring (150 MD5 virtual nodes per agent,
+ * The hot-key workload, seeded, against {@code ch}'s ring (150 MD5 virtual nodes per agent,
  * three agents): the bound, the churn against the paper's plain rule, the hot key at F = 0.5, and
  * two replicas. The figures in {@code docs/bounded-load.md} are this test's output
  * ({@code mvn -pl camel-lb-strategies -am verify -Dtest=BoundedLoadSimulationTest

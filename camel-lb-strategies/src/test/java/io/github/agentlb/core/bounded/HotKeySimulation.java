@@ -15,7 +15,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The hot-key workload of issue 11 replayed against a ring with or without bounded loads, in
+ * The hot-key workload replayed against a ring with or without bounded loads, in
  * simulated time: user 0 sends {@code hotShare} of all requests, users 1..200 share the rest
  * equally, in the order of {@code Collections.shuffle(list, new Random(seed))}; one request
  * every {@code 10 ms} (100 req/s), each counted on the agent chosen at once (the agent's

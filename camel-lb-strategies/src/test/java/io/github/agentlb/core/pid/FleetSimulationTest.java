@@ -11,7 +11,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The issue's simulator figures (issue 3, section 5), each asserted. See {@link FleetSimulator}
+ * The simulator figures of the PID design, each asserted. See {@link FleetSimulator}
  * for the model; every run is seeded and takes no wall-clock time.
  */
 class FleetSimulationTest {
