@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput of the demo proxy against nginx, side by side in one run (issue 9).
+# Throughput of the demo proxy against nginx, side by side in one run.
 #
 # Starts three stub agents that answer at once (DELAY_MIN_MS=DELAY_MAX_MS=0), then for each
 # strategy in STRATEGIES the demo proxy (demo-routes.jar) over them, and nginx with an equivalent
