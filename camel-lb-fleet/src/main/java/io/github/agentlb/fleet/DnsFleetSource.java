@@ -76,6 +76,8 @@ import java.util.concurrent.TimeUnit;
  * daemon thread of the source's own), the first on the caller's; Netty's I/O runs on one daemon
  * event-loop thread of the source's own. Both stop on {@link #close()}, which waits for a query
  * in progress (at most {@code queryTimeout}).
+ *
+ * <p>Over 300 lines: the query, the A/AAAA and SRV answers, the TTL schedule and the builder's checks belong to one source; the rule every source shares is apart ({@link LastGoodFleet}).
  */
 public final class DnsFleetSource implements FleetSource {
 

@@ -89,6 +89,8 @@ import org.slf4j.LoggerFactory;
  * last installed one, and past {@link SharedAllocation#localAfter()} it learns on its own again.
  * {@link #allocationDetails()}, the metrics {@code agentlb.allocation.generation} and
  * {@code agentlb.allocation.source} and the {@code io.github.agentlb.shared} log say which.
+ *
+ * <p>Over 300 lines: the Camel glue with its JMX attributes, metrics and builder; the algorithm is in {@code core.avn} and the replicas' sharing in {@code SharedAllocationSync}.
  */
 public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
 

@@ -92,6 +92,8 @@ import org.slf4j.LoggerFactory;
  * {@link LoadBalancerMetrics}; otherwise metrics are off.
  *
  * <p>One instance per CamelContext (the route id is fixed).
+ *
+ * <p>Over 300 lines: the route and its answer to each outcome (busy, cancelled, no agent, bad gateway, internal error) with the metrics they record; admission and answers are the next split.
  */
 public class ProxyRoutes extends RouteBuilder {
 

@@ -27,6 +27,8 @@ import java.util.List;
  * "was PT0S" rather than as what was written.
  *
  * <p>Defaults are {@link ProxyConfig}'s and the balancer's own. Not thread-safe: bound once, then read.
+ *
+ * <p>Over 300 lines: one JavaBean pair per environment variable, each with its unit and default, as Camel Main binds them.
  */
 public class ProxySettings {
 

@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
  * {@code validated...} method turns options into what a run needs or throws a
  * {@link ParameterException} naming the option and its value (exit code 2). Not thread-safe; one
  * per command line.
+ *
+ * <p>Over 300 lines: one picocli option per flag with its description, and the checks between them.
  */
 final class LoadOptions {
 
