@@ -224,6 +224,13 @@ public class ProxyRoutes extends RouteBuilder {
                 context.addService(fleet, true, true);
                 fleet.attach(balancer, agent -> child(agent.name(), agent.address()));
             }
+            List<String> silent = config.agentUrls().stream()
+                    .filter(url -> !EmbeddedAgents.answers(url, EmbeddedAgents.DEFAULT_PROBE_TIMEOUT_MS)).toList();
+            if (!silent.isEmpty()) {
+                LOG.warn("At start {} of {} agents accept no connection: {}{}", silent.size(), config.agentUrls().size(),
+                        silent, silent.size() == config.agentUrls().size()
+                                ? " (none does: requests get 503 until one answers)" : "");
+            }
             LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N with strategy {} over {}{}, metrics {}",
                     config.host(), config.port(), strategyName(), config.agentUrls(),
                     fleet == null ? "" : " (agents from " + fleet.describe() + ")", metrics == null ? "off" : "on");

@@ -1,0 +1,47 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
+import org.junit.jupiter.api.Test;
+
+/** The start-up log names the agents that accept no connection. */
+class StartupProbeTest {
+
+    @Test
+    void theStartUpLogNamesTheAgentsThatDoNotAnswer() throws Exception {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        String dead = "http://127.0.0.1:" + closed;
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Logger logger = ((LoggerContext) LogManager.getContext(false)).getLogger(ProxyRoutes.class.getName());
+        AbstractAppender appender = new AbstractAppender("startup-probe", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                if (event.getLevel() == Level.WARN) {
+                    warnings.add(event.getMessage().getFormattedMessage());
+                }
+            }
+        };
+        appender.start();
+        logger.addAppender(appender);
+        try (Agents agents = Agents.start(1, 0, 0);
+             DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                     .agentUrls(List.of(agents.get(0).baseUrl(), dead)).build())) {
+            assertThat(warnings).containsExactly("At start 1 of 2 agents accept no connection: [" + dead + "]");
+        } finally {
+            logger.removeAppender(appender);
+        }
+    }
+}
