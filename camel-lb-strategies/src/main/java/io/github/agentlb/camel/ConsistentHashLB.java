@@ -31,10 +31,17 @@ import org.apache.camel.api.management.ManagedAttribute;
  * <pre>{@code
  * from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true")
  *     .errorHandler(noErrorHandler())                  // failover is the balancer's job
- *     .loadBalance(new ConsistentHashLB())
- *         .to("netty-http:http://localhost:8081/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
- *         .to("netty-http:http://localhost:8082/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
- *         .to("netty-http:http://localhost:8083/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *     .doTry()
+ *         .loadBalance(new ConsistentHashLB())
+ *             .to("netty-http:http://localhost:8081/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *             .to("netty-http:http://localhost:8082/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *             .to("netty-http:http://localhost:8083/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *         .end()
+ *     .endDoTry()
+ *     .doCatch(NoAgentAvailableException.class)        // every agent down: a JSON 503, no stack trace
+ *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
+ *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
+ *         .setBody(constant("{\"error\":\"no agent available\"}"))
  *     .end()
  *     .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE); // the agent's answer, not its headers
  *
@@ -45,8 +52,9 @@ import org.apache.camel.api.management.ManagedAttribute;
  * <p>The example runs as written (a test compiles it): it needs {@code camel-netty-http}, is
  * non-blocking end to end (no thread waits while an agent answers), and each agent's id is its
  * endpoint URI without options ({@code http://localhost:8081/process}). When no agent can take an
- * exchange it fails with {@link NoAgentAvailableException}, which netty-http answers as a 500 with
- * the stack trace: catch it with {@code doTry()}/{@code doCatch()} to answer a 503.
+ * exchange it fails with {@link NoAgentAvailableException}, which the route answers as a JSON 503
+ * (uncaught, netty-http would send the stack trace). It streams an answer only after the whole
+ * answer arrived; the demo proxy streams as the agent writes.
  *
  * <p>Thread-safe. Per exchange: one evaluation and one hash of the key, then O(log v) with
  * v = agents x virtual nodes. Membership changes swap in a rebuilt ring atomically, O(v log v).

@@ -28,8 +28,7 @@ public final class FleetJob implements JobScenario {
                 FleetScenario.SLOW_START, setup.stdout());
         List<FleetReport> runs = new ArrayList<>();
         List<String> files = new ArrayList<>();
-        for (String strategy : setup.strategies()) {
-            FleetReport report = scenario.run(strategy);
+        for (FleetReport report : JobScenario.eachAtOnce(setup.strategies(), scenario::run)) {
             files.addAll(FleetReportWriter.write(report, setup.outDir()));
             setup.stdout().print(FleetReportWriter.summary(report));
             runs.add(report);
