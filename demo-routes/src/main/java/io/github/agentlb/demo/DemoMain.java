@@ -198,6 +198,7 @@ public final class DemoMain {
                 LOG.info("Allocation shared through ZooKeeper {} as balancer {}", settings.getZookeeper(),
                         settings.getBalancerId());
             }
+            ProxyRoutes.logSilentAgents(config.agentUrls());
             getContext().addRoutes(new ProxyRoutes(config, balancer).withFleet(fleet));
         }
     }

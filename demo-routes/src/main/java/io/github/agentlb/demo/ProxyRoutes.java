@@ -224,17 +224,27 @@ public class ProxyRoutes extends RouteBuilder {
                 context.addService(fleet, true, true);
                 fleet.attach(balancer, agent -> child(agent.name(), agent.address()));
             }
-            List<String> silent = config.agentUrls().stream()
-                    .filter(url -> !EmbeddedAgents.answers(url, EmbeddedAgents.DEFAULT_PROBE_TIMEOUT_MS)).toList();
-            if (!silent.isEmpty()) {
-                LOG.warn("At start {} of {} agents accept no connection: {}{}", silent.size(), config.agentUrls().size(),
-                        silent, silent.size() == config.agentUrls().size()
-                                ? " (none does: requests get 503 until one answers)" : "");
-            }
             LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N with strategy {} over {}{}, metrics {}",
                     config.host(), config.port(), strategyName(), config.agentUrls(),
                     fleet == null ? "" : " (agents from " + fleet.describe() + ")", metrics == null ? "off" : "on");
         });
+    }
+
+    /**
+     * Logs one WARN line naming the agents that accept no TCP connection now (each probed for
+     * {@value EmbeddedAgents#DEFAULT_PROBE_TIMEOUT_MS} ms), and whether none does; the demo calls it
+     * at start. A probe is a connection opened and closed, nothing sent.
+     *
+     * @return the agent URLs that did not accept
+     */
+    public static List<String> logSilentAgents(List<String> agentUrls) {
+        List<String> silent = agentUrls.stream()
+                .filter(url -> !EmbeddedAgents.answers(url, EmbeddedAgents.DEFAULT_PROBE_TIMEOUT_MS)).toList();
+        if (!silent.isEmpty()) {
+            LOG.warn("At start {} of {} agents accept no connection: {}{}", silent.size(), agentUrls.size(), silent,
+                    silent.size() == agentUrls.size() ? " (none does: requests get 503 until one answers)" : "");
+        }
+        return silent;
     }
 
     /** Answers 400, 404 and 405 itself; hands a proxied request to the balancer with its {@link Downstream}. */

@@ -36,10 +36,12 @@ class StartupProbeTest {
         };
         appender.start();
         logger.addAppender(appender);
-        try (Agents agents = Agents.start(1, 0, 0);
-             DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                     .agentUrls(List.of(agents.get(0).baseUrl(), dead)).build())) {
-            assertThat(warnings).containsExactly("At start 1 of 2 agents accept no connection: [" + dead + "]");
+        try (Agents agents = Agents.start(1, 0, 0)) {
+            assertThat(ProxyRoutes.logSilentAgents(List.of(agents.get(0).baseUrl(), dead))).containsExactly(dead);
+            assertThat(ProxyRoutes.logSilentAgents(List.of(agents.get(0).baseUrl()))).isEmpty();
+            assertThat(ProxyRoutes.logSilentAgents(List.of(dead))).containsExactly(dead);
+            assertThat(warnings).containsExactly("At start 1 of 2 agents accept no connection: [" + dead + "]",
+                    "At start 1 of 1 agents accept no connection: [" + dead + "] (none does: requests get 503 until one answers)");
         } finally {
             logger.removeAppender(appender);
         }
