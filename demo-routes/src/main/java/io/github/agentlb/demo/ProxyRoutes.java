@@ -11,6 +11,7 @@ import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.FailureClassifier;
 import io.github.agentlb.camel.NoAgentAvailableException;
+import io.github.agentlb.camel.SessionRejectedException;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelHandlerContext;
@@ -157,7 +158,7 @@ public class ProxyRoutes extends RouteBuilder {
      */
     public AgentChild child(String name, URI baseUrl) {
         AgentChild child = balancer == null ? AgentChild.create(name, baseUrl, config.timeouts())
-                : AgentChild.create(name, baseUrl, config.timeouts(), balancer::getAnswerRules);
+                : AgentChild.create(name, baseUrl, config.timeouts(), balancer);
         agentUrlById.put(name, baseUrl.toString());
         return child;
     }
@@ -206,6 +207,8 @@ public class ProxyRoutes extends RouteBuilder {
                 .endDoTry()
                 .doCatch(AgentCallCancelledException.class)
                     .process(this::cancelled)
+                .doCatch(SessionRejectedException.class)
+                    .process(this::sessionRejected)
                 .doCatch(AgentsBusyException.class)
                     .process(this::allBusy)
                 .doCatch(NoAgentAvailableException.class)
@@ -290,9 +293,16 @@ public class ProxyRoutes extends RouteBuilder {
                 in.removeHeaders("*");
                 in.setBody(null);
                 in.setHeader(Exchange.HTTP_METHOD, method);
-                in.setHeader(REQUEST_ID_HEADER, request.requestId());
+                if (request.requestId() != null) {
+                    in.setHeader(REQUEST_ID_HEADER, request.requestId());
+                }
                 if (request.userId() != null && !request.userId().isEmpty()) {
                     in.setHeader(USER_ID_HEADER, request.userId());
+                }
+                String sessionHeader = balancer == null ? null : balancer.getSessionHeader();
+                String sessionId = sessionHeader == null ? null : received.headers().get(sessionHeader);
+                if (sessionId != null) {
+                    in.setHeader(sessionHeader, sessionId);
                 }
             }
             default -> throw new IllegalStateException("unexpected kind " + request.kind());
@@ -360,6 +370,14 @@ public class ProxyRoutes extends RouteBuilder {
         }
     }
 
+    /** A session id the balancer cannot route: 400 (not one it gave) or 404 (its agent left), no agent called. */
+    private void sessionRejected(Exchange exchange) {
+        SessionRejectedException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, SessionRejectedException.class);
+        LOG.info("request={} answered {}: {}", requestId(exchange), cause.status(), cause.getMessage());
+        reply(exchange, cause.status(), cause.status() == 404 ? "session not found" : "bad session id",
+                cause.getMessage(), Map.of());
+    }
+
     /** Every agent rests after a busy answer and none was asked: 429 with the shortest rest left. */
     private void allBusy(Exchange exchange) {
         AgentsBusyException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, AgentsBusyException.class);
@@ -403,7 +421,8 @@ public class ProxyRoutes extends RouteBuilder {
     /** The request id for a log line: client text, escaped. */
     private static String requestId(Exchange exchange) {
         ProxyRequest request = exchange.getProperty(REQUEST_PROPERTY, ProxyRequest.class);
-        return request == null ? exchange.getExchangeId() : LogText.escape(request.requestId());
+        return request == null || request.requestId() == null ? exchange.getExchangeId()
+                : LogText.escape(request.requestId());
     }
 
     /** Writes a JSON error to the client (or cuts an answer already begun) and records its status. */
