@@ -206,8 +206,8 @@ public final class DemoMain {
                 LOG.info("Allocation shared through ZooKeeper {} as balancer {}", settings.getZookeeper(),
                         settings.getBalancerId());
             }
-            ProxyRoutes.logSilentAgents(config.agentUrls());
-            getContext().addRoutes(new ProxyRoutes(config, balancer).withFleet(fleet));
+            boolean noneAccepted = ProxyRoutes.logSilentAgents(config.agentUrls()).size() == config.agentUrls().size();
+            getContext().addRoutes(new ProxyRoutes(config, balancer).withFleet(fleet).noneAcceptedAtStart(noneAccepted));
         }
     }
 

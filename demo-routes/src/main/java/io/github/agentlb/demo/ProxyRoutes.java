@@ -126,6 +126,7 @@ public class ProxyRoutes extends RouteBuilder {
     private volatile ProxyMetrics metrics;
     private volatile boolean metricsResolved;
     private DemoFleet fleet;
+    private boolean noneAcceptedAtStart;
 
     /**
      * Routes for {@code config}, balanced by {@code balancer}. The balancer gets one child per
@@ -147,6 +148,17 @@ public class ProxyRoutes extends RouteBuilder {
      */
     ProxyRoutes withFleet(DemoFleet source) {
         this.fleet = source;
+        return this;
+    }
+
+    /**
+     * Tells readiness that no agent accepted a connection at start ({@link #logSilentAgents}), so it
+     * is DOWN from the start rather than after a first failed request.
+     *
+     * @return this
+     */
+    ProxyRoutes noneAcceptedAtStart(boolean none) {
+        this.noneAcceptedAtStart = none;
         return this;
     }
 
@@ -221,7 +233,13 @@ public class ProxyRoutes extends RouteBuilder {
             metrics();
             HealthCheckRegistry health = HealthCheckRegistry.get(context);
             if (health != null && balancer != null) {
-                health.register(new AgentsReadinessCheck(balancer, fleet == null ? null : fleet.describe()));
+                AgentsReadinessCheck check = new AgentsReadinessCheck(balancer, fleet == null ? null : fleet.describe());
+                if (noneAcceptedAtStart) {
+                    check.unprovenAtStart(() -> config.agentUrls().stream()
+                            .anyMatch(url -> EmbeddedAgents.answers(url, EmbeddedAgents.DEFAULT_PROBE_TIMEOUT_MS)),
+                            System::nanoTime);
+                }
+                health.register(check);
             }
             if (fleet != null && balancer != null) {
                 context.addService(fleet, true, true);
