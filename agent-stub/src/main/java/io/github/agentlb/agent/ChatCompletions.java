@@ -30,6 +30,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
+import org.apache.camel.component.netty.NettyConstants;
 import org.apache.camel.support.AsyncProcessorSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -294,6 +295,11 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             }
             channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
             exchange.getMessage().setBody(new StreamedAnswer());
+            if (!Boolean.TRUE.equals(exchange.getProperty(KEEP_ALIVE, Boolean.class))) {
+                // netty-http decides the close from the reply it converts, and a reply that is already
+                // a Netty response (ours) is not converted: ask for the close the head announced.
+                exchange.getMessage().setHeader(NettyConstants.NETTY_CLOSE_CHANNEL_WHEN_COMPLETE, true);
+            }
             end(false);
         }
 
