@@ -80,7 +80,9 @@ final class LoadReporting {
             return null;
         }
         slot.loadReport = new AgentSlot.ReceivedReport(report, nanoClock.getAsLong());
-        received = true;
+        if (!received) {
+            received = true;
+        }
         attempt.setProperty(AgentLoadBalancerSupport.LOAD_REPORT_PROPERTY, report);
         return report;
     }

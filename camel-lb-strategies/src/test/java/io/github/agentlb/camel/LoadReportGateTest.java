@@ -138,6 +138,27 @@ class LoadReportGateTest {
     }
 
     @Test
+    void aSaturatedOwnersKeysGoToTheNextAgentClockwiseAndComeBack() {
+        ConsistentHashLB ch = started(new ConsistentHashLB(), "A1", "A2", "A3");
+        String owner = sendKey(ch, "u1");
+        var clockwise = ch.ring().agentsClockwise(ch.ring().hash("u1"));
+        assertThat(clockwise.next()).isEqualTo(owner);
+        String next = clockwise.next();
+        reports.put(owner, "TEXT named_metrics.num_requests_waiting=12");
+        assertThat(sendKey(ch, "u1")).isEqualTo(owner);
+        assertThat(List.of(sendKey(ch, "u1"), sendKey(ch, "u1"))).containsOnly(next);
+        clock.addAndGet(200 * MS + 1);
+        assertThat(sendKey(ch, "u1")).isEqualTo(owner);
+    }
+
+    private static String sendKey(AgentLoadBalancerSupport balancer, String user) {
+        Exchange exchange = new DefaultExchange(context);
+        exchange.getIn().setHeader("user_id", user);
+        balancer.process(exchange, sync -> { });
+        return exchange.getMessage().getBody(String.class);
+    }
+
+    @Test
     void aReportAtTheThresholdsOrADisabledGateMovesNoOne() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
         reports.put("A1", "TEXT named_metrics.kv_cache_usage_perc=0.8, named_metrics.num_requests_waiting=5");
