@@ -1,5 +1,6 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.llm.LlmShape;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -59,6 +60,7 @@ public final class AgentConfig {
     private final double memoryBase;
     private final long seed;
     private final ChatShape chat;
+    private final LlmShape llm;
 
     private AgentConfig(Builder b) {
         this.agentId = b.agentId;
@@ -72,6 +74,7 @@ public final class AgentConfig {
         this.memoryBase = b.memoryBase;
         this.seed = b.seed != null ? b.seed : defaultSeed(b.agentId);
         this.chat = b.chat;
+        this.llm = b.llm;
     }
 
     /** A builder starting from the defaults. */
@@ -106,6 +109,7 @@ public final class AgentConfig {
         b.memoryBase = memoryBase;
         b.seed = seed;
         b.chat = chat;
+        b.llm = llm;
         return b;
     }
 
@@ -174,14 +178,25 @@ public final class AgentConfig {
         return chat;
     }
 
+    /**
+     * The LLM server model behind chat completions: prefix cache, prefill cost per uncached block,
+     * running limit and queue, sessions; {@link LlmShape#DISABLED} by default.
+     */
+    public LlmShape llm() {
+        return llm;
+    }
+
     /** One line with every knob, for the startup log. */
     public String describe() {
         return String.format(Locale.ROOT,
                 "agentId=%s host=%s port=%d delayMs=%d..%d speed=%s capacity=%s cpuBase=%s memoryBase=%s seed=%d"
-                        + " firstTokenMs=%d tokensPerSecond=%s answerTokens=%d",
+                        + " firstTokenMs=%d tokensPerSecond=%s answerTokens=%d prefixBlockChars=%d prefixCacheBlocks=%d"
+                        + " uncachedBlockMs=%s maxRunning=%s maxQueue=%d mintSessions=%s",
                 agentId, host, port, delayMinMs, delayMaxMs, speed,
                 unlimitedCapacity() ? "unlimited" : Integer.toString(capacity), cpuBase, memoryBase, seed,
-                chat.firstTokenMs(), chat.tokensPerSecond(), chat.answerTokens());
+                chat.firstTokenMs(), chat.tokensPerSecond(), chat.answerTokens(), llm.blockChars(), llm.cacheBlocks(),
+                llm.uncachedBlockMs(), llm.limited() ? Integer.toString(llm.maxRunning()) : "unlimited", llm.maxQueue(),
+                llm.mintSessions());
     }
 
     @Override
@@ -201,13 +216,14 @@ public final class AgentConfig {
         return port == c.port && delayMinMs == c.delayMinMs && delayMaxMs == c.delayMaxMs
                 && Double.compare(speed, c.speed) == 0 && capacity == c.capacity
                 && Double.compare(cpuBase, c.cpuBase) == 0 && Double.compare(memoryBase, c.memoryBase) == 0
-                && seed == c.seed && agentId.equals(c.agentId) && host.equals(c.host) && chat.equals(c.chat);
+                && seed == c.seed && agentId.equals(c.agentId) && host.equals(c.host) && chat.equals(c.chat)
+                && llm.equals(c.llm);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(agentId, host, port, delayMinMs, delayMaxMs, speed, capacity, cpuBase, memoryBase, seed,
-                chat);
+                chat, llm);
     }
 
     /**
@@ -227,6 +243,7 @@ public final class AgentConfig {
         private double memoryBase = DEFAULT_MEMORY_BASE;
         private Long seed;
         private ChatShape chat = ChatShape.DEFAULTS;
+        private LlmShape llm = LlmShape.DISABLED;
 
         private Builder() {
         }
@@ -323,6 +340,15 @@ public final class AgentConfig {
                 throw new IllegalArgumentException("chat must not be null, was null");
             }
             this.chat = value;
+            return this;
+        }
+
+        /** The LLM server model behind chat completions, not null; {@link LlmShape#DISABLED} turns it off. */
+        public Builder llm(LlmShape value) {
+            if (value == null) {
+                throw new IllegalArgumentException("llm must not be null, was null");
+            }
+            this.llm = value;
             return this;
         }
 

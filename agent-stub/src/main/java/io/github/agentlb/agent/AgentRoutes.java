@@ -1,5 +1,7 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.llm.OrcaReport;
+import io.github.agentlb.agent.llm.SessionIds;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.List;
@@ -208,6 +210,8 @@ public class AgentRoutes extends RouteBuilder {
             request.content().getBytes(request.content().readerIndex(), body);
             exchange.setProperty(ChatCompletions.BODY, body);
             exchange.setProperty(ChatCompletions.KEEP_ALIVE, io.netty.handler.codec.http.HttpUtil.isKeepAlive(request));
+            exchange.setProperty(ChatCompletions.ORCA_FORMAT, request.headers().get(OrcaReport.REQUEST_HEADER));
+            exchange.setProperty(ChatCompletions.SESSION_ID, request.headers().get(SessionIds.HEADER));
             var ctx = in.getHeader(org.apache.camel.component.netty.NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
                     io.netty.channel.ChannelHandlerContext.class);
             exchange.setProperty(ChatCompletions.CHANNEL, ctx == null ? null : ctx.channel());

@@ -1,5 +1,6 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.llm.LlmShape;
 import java.util.List;
 
 /**
@@ -15,7 +16,8 @@ public class AgentSettings {
     /** The bean properties Camel Main binds, with their variables AGENT_ID, HOST, PORT, ... */
     public static final MainSettings<AgentSettings> BINDING = new MainSettings<>("agentSettings", AgentSettings.class,
             List.of("agentId", "host", "port", "delayMinMs", "delayMaxMs", "speed", "capacity", "cpuBase",
-                    "memoryBase", "seed", "firstTokenMs", "tokensPerSecond", "answerTokens"));
+                    "memoryBase", "seed", "firstTokenMs", "tokensPerSecond", "answerTokens", "prefixBlockChars",
+                    "prefixCacheBlocks", "uncachedBlockMs", "maxRunning", "maxQueue", "mintSessions"));
 
     private String agentId = AgentConfig.DEFAULT_AGENT_ID;
     private String host = AgentConfig.DEFAULT_HOST;
@@ -30,6 +32,12 @@ public class AgentSettings {
     private int firstTokenMs = ChatShape.DEFAULT_FIRST_TOKEN_MS;
     private double tokensPerSecond = ChatShape.DEFAULT_TOKENS_PER_SECOND;
     private int answerTokens = ChatShape.DEFAULT_ANSWER_TOKENS;
+    private int prefixBlockChars = LlmShape.DEFAULT_BLOCK_CHARS;
+    private int prefixCacheBlocks = LlmShape.DEFAULT_CACHE_BLOCKS;
+    private double uncachedBlockMs = LlmShape.DEFAULT_UNCACHED_BLOCK_MS;
+    private int maxRunning = LlmShape.DEFAULT_MAX_RUNNING;
+    private int maxQueue = LlmShape.DEFAULT_MAX_QUEUE;
+    private boolean mintSessions;
 
     /**
      * The validated configuration.
@@ -54,6 +62,13 @@ public class AgentSettings {
         MainSettings.apply("answerTokens", () -> b.chat(new ChatShape(ChatShape.DEFAULT_FIRST_TOKEN_MS,
                 ChatShape.DEFAULT_TOKENS_PER_SECOND, answerTokens)));
         b.chat(new ChatShape(firstTokenMs, tokensPerSecond, answerTokens));
+        LlmShape.Builder llm = LlmShape.custom().mintSessions(mintSessions);
+        MainSettings.apply("prefixBlockChars", () -> llm.blockChars(prefixBlockChars));
+        MainSettings.apply("prefixCacheBlocks", () -> llm.cacheBlocks(prefixCacheBlocks));
+        MainSettings.apply("uncachedBlockMs", () -> llm.uncachedBlockMs(uncachedBlockMs));
+        MainSettings.apply("maxRunning", () -> llm.maxRunning(maxRunning));
+        MainSettings.apply("maxQueue", () -> llm.maxQueue(maxQueue));
+        b.llm(llm.build());
         if (seed != null) {
             b.seed(seed);
         }
@@ -179,5 +194,59 @@ public class AgentSettings {
     /** {@code ANSWER_TOKENS}: tokens per answer when the request has no {@code max_tokens}, 1..100000; default 32. */
     public void setAnswerTokens(int answerTokens) {
         this.answerTokens = answerTokens;
+    }
+
+    public int getPrefixBlockChars() {
+        return prefixBlockChars;
+    }
+
+    /** {@code PREFIX_BLOCK_CHARS}: characters per prompt block of the prefix cache model, 1..1000000; default 64. */
+    public void setPrefixBlockChars(int prefixBlockChars) {
+        this.prefixBlockChars = prefixBlockChars;
+    }
+
+    public int getPrefixCacheBlocks() {
+        return prefixCacheBlocks;
+    }
+
+    /** {@code PREFIX_CACHE_BLOCKS}: prefix cache capacity, blocks, 0..10000000; default 0 = no cache. */
+    public void setPrefixCacheBlocks(int prefixCacheBlocks) {
+        this.prefixCacheBlocks = prefixCacheBlocks;
+    }
+
+    public double getUncachedBlockMs() {
+        return uncachedBlockMs;
+    }
+
+    /** {@code UNCACHED_BLOCK_MS}: time to first token added per uncached prompt block, ms, 0..60000; default 0. */
+    public void setUncachedBlockMs(double uncachedBlockMs) {
+        this.uncachedBlockMs = uncachedBlockMs;
+    }
+
+    public int getMaxRunning() {
+        return maxRunning;
+    }
+
+    /** {@code MAX_RUNNING}: chat requests generating at once, 0..1000000; default 0 = no limit. */
+    public void setMaxRunning(int maxRunning) {
+        this.maxRunning = maxRunning;
+    }
+
+    public int getMaxQueue() {
+        return maxQueue;
+    }
+
+    /** {@code MAX_QUEUE}: chat requests waiting for a slot at most, beyond it 429, 0..1000000; default 100. */
+    public void setMaxQueue(int maxQueue) {
+        this.maxQueue = maxQueue;
+    }
+
+    public boolean isMintSessions() {
+        return mintSessions;
+    }
+
+    /** {@code MINT_SESSIONS}: mint an {@code Mcp-Session-Id} per new session, 404 for unknown ones; default false. */
+    public void setMintSessions(boolean mintSessions) {
+        this.mintSessions = mintSessions;
     }
 }

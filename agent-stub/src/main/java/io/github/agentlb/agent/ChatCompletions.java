@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.agentlb.agent.llm.LlmModel;
+import io.github.agentlb.agent.llm.OrcaReport;
+import io.github.agentlb.agent.llm.PromptText;
+import io.github.agentlb.agent.llm.SessionIds;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -22,9 +26,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
+import org.apache.camel.component.netty.NettyConstants;
 import org.apache.camel.support.AsyncProcessorSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +44,15 @@ import org.slf4j.LoggerFactory;
  * produced, then {@code data: [DONE]}. No thread waits: tokens are timer tasks on the
  * connection's event loop. A caller that closes its connection ends the answer at once (counted
  * in {@link #callsCancelled()}, logged at INFO), as a model server frees its slot.
- * A body that is not such a JSON object: 400 JSON. Thread-safe.
+ * A body that is not such a JSON object: 400 JSON.
+ *
+ * <p>With {@link AgentConfig#llm()} configured, each request goes through the agent's
+ * {@link LlmModel}: it waits for a running slot (or gets 429 with {@code Retry-After} and a JSON
+ * body when the queue is full), and its first token comes {@link LlmModel.Admission#firstTokenNanos()}
+ * after admission, shorter for a prompt whose prefix is cached. A request with
+ * {@value OrcaReport#REQUEST_HEADER} gets an {@link OrcaReport} header; with sessions minted, a
+ * request without {@value SessionIds#HEADER} gets a new one, a request with an unknown one 404.
+ * Thread-safe.
  */
 public final class ChatCompletions extends AsyncProcessorSupport {
 
@@ -50,6 +64,10 @@ public final class ChatCompletions extends AsyncProcessorSupport {
     static final String BODY = "agentlb.chat.body";
     /** Exchange property holding whether the client wants the connection kept alive. */
     static final String KEEP_ALIVE = "agentlb.chat.keepAlive";
+    /** Exchange property holding the request's {@value OrcaReport#REQUEST_HEADER} value, if any. */
+    static final String ORCA_FORMAT = "agentlb.chat.orcaFormat";
+    /** Exchange property holding the request's {@value SessionIds#HEADER} value, if any. */
+    static final String SESSION_ID = "agentlb.chat.sessionId";
 
     private static final Logger LOG = LoggerFactory.getLogger(ChatCompletions.class);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,10 +77,22 @@ public final class ChatCompletions extends AsyncProcessorSupport {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong cancelled = new AtomicLong();
     private final AtomicLong completed = new AtomicLong();
+    private final LlmModel llm;
+    private final SessionIds sessions;
 
     ChatCompletions(AgentConfig config, Supplier<LoadSnapshot> load) {
         this.config = config;
         this.load = load;
+        this.llm = new LlmModel(config.llm(), TimeUnit.MILLISECONDS.toNanos(config.chat().firstTokenMs()));
+        this.sessions = config.llm().mintSessions() ? new SessionIds(config.seed()) : null;
+    }
+
+    /**
+     * The agent's LLM server model, for its counters: prompt blocks and cached blocks (cache hit
+     * rate), requests running, waiting and refused, the largest queue, the last admission.
+     */
+    public LlmModel model() {
+        return llm;
     }
 
     /** Answers stopped because the caller left. */
@@ -93,12 +123,24 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             callback.done(true);
             return true;
         }
+        String sessionId = exchange.getProperty(SESSION_ID, String.class);
+        if (sessions != null && sessionId != null && !sessions.known(sessionId)) {
+            try {
+                HttpReplies.error(exchange, 404, "not found",
+                        Map.of("detail", "agent " + config.agentId() + " has no session " + LogText.escape(sessionId)));
+            } catch (Exception e) {
+                exchange.setException(e);
+            }
+            callback.done(true);
+            return true;
+        }
         ChatShape shape = config.chat();
         int tokens = request.has("max_tokens")
                 ? (int) Math.max(1, Math.min(ChatShape.MAX_TOKENS, request.path("max_tokens").asLong(shape.answerTokens())))
                 : shape.answerTokens();
         Answer answer = new Answer(exchange, callback, exchange.getProperty(CHANNEL, Channel.class),
-                request.path("model").asText("stub"), tokens, request.path("stream").asBoolean(false));
+                request.path("model").asText("stub"), tokens, request.path("stream").asBoolean(false),
+                llm.blocksOf(PromptText.of(request)), sessionId);
         answer.channel.eventLoop().execute(answer::start);
         return false;
     }
@@ -112,13 +154,17 @@ public final class ChatCompletions extends AsyncProcessorSupport {
         private final int tokens;
         private final boolean stream;
         private final String id;
+        private final long[] blocks;
+        private final String sessionId;
+        private LlmModel.Ticket ticket;
         private final long created = System.currentTimeMillis() / 1000;
         private final ChannelFutureListener onClose = f -> left();
         private int sent;
         private boolean done;
         private ScheduledFuture<?> next;
 
-        Answer(Exchange exchange, AsyncCallback callback, Channel channel, String model, int tokens, boolean stream) {
+        Answer(Exchange exchange, AsyncCallback callback, Channel channel, String model, int tokens, boolean stream,
+               long[] blocks, String sessionId) {
             this.exchange = exchange;
             this.callback = callback;
             this.channel = channel;
@@ -126,6 +172,8 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             this.tokens = tokens;
             this.stream = stream;
             this.id = "chatcmpl-" + config.agentId() + "-" + ids.incrementAndGet();
+            this.blocks = blocks;
+            this.sessionId = sessionId;
         }
 
         void start() {
@@ -134,7 +182,48 @@ public final class ChatCompletions extends AsyncProcessorSupport {
                 left();
                 return;
             }
-            long firstNanos = TimeUnit.MILLISECONDS.toNanos(config.chat().firstTokenMs());
+            ticket = llm.offer(blocks, admission -> channel.eventLoop().execute(() -> admitted(admission)));
+            if (ticket == null) {
+                refuse();
+            }
+        }
+
+        /** The 429 of a full queue, with {@code Retry-After}, as a model server that sheds load. */
+        private void refuse() {
+            LlmModel.Load now = llm.load();
+            try {
+                exchange.getMessage().setHeader("Retry-After", Integer.toString(LlmModel.RETRY_AFTER_SECONDS));
+                orcaHeader(exchange.getMessage()::setHeader);
+                HttpReplies.error(exchange, 429, "too many requests", Map.of("detail", "agent " + config.agentId()
+                        + " has " + now.running() + " requests running and " + now.waiting() + " waiting, its limit"));
+            } catch (Exception e) {
+                exchange.setException(e);
+            }
+            done = true;
+            channel.closeFuture().removeListener(onClose);
+            callback.done(false);
+        }
+
+        /** Sets the ORCA report through {@code header} when the request asked for one. */
+        private void orcaHeader(BiConsumer<String, Object> header) {
+            String orca = OrcaReport.header(exchange.getProperty(ORCA_FORMAT, String.class), llm.load());
+            if (orca != null) {
+                header.accept(OrcaReport.RESPONSE_HEADER, orca);
+            }
+        }
+
+        /** Sets a newly minted session id through {@code header} when sessions are minted and the request had none. */
+        private void sessionHeader(BiConsumer<String, Object> header) {
+            if (sessions != null && sessionId == null) {
+                header.accept(SessionIds.HEADER, sessions.mint());
+            }
+        }
+
+        private void admitted(LlmModel.Admission admission) {
+            if (done) {
+                return;
+            }
+            long firstNanos = admission.firstTokenNanos();
             if (stream) {
                 next = channel.eventLoop().schedule(this::streamToken, firstNanos, TimeUnit.NANOSECONDS);
             } else {
@@ -156,6 +245,8 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             body.putObject("usage").put("completion_tokens", tokens);
             try {
                 HttpReplies.loadHeaders(exchange, load.get());
+                orcaHeader(exchange.getMessage()::setHeader);
+                sessionHeader(exchange.getMessage()::setHeader);
                 HttpReplies.json(exchange, 200, body);
             } catch (Exception e) {
                 exchange.setException(e);
@@ -175,6 +266,8 @@ public final class ChatCompletions extends AsyncProcessorSupport {
                 head.headers().set(LoadSnapshot.HEADER_UTILIZATION, LoadSnapshot.format(now.utilization()));
                 head.headers().set(LoadSnapshot.HEADER_CPU, LoadSnapshot.format(now.cpu()));
                 head.headers().set(LoadSnapshot.HEADER_MEMORY, LoadSnapshot.format(now.memory()));
+                orcaHeader(head.headers()::set);
+                sessionHeader(head.headers()::set);
                 HttpUtil.setTransferEncodingChunked(head, true);
                 if (!Boolean.TRUE.equals(exchange.getProperty(KEEP_ALIVE, Boolean.class))) {
                     head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
@@ -202,6 +295,11 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             }
             channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
             exchange.getMessage().setBody(new StreamedAnswer());
+            if (!Boolean.TRUE.equals(exchange.getProperty(KEEP_ALIVE, Boolean.class))) {
+                // netty-http decides the close from the reply it converts, and a reply that is already
+                // a Netty response (ours) is not converted: ask for the close the head announced.
+                exchange.getMessage().setHeader(NettyConstants.NETTY_CLOSE_CHANNEL_WHEN_COMPLETE, true);
+            }
             end(false);
         }
 
@@ -221,6 +319,7 @@ public final class ChatCompletions extends AsyncProcessorSupport {
 
         private void end(boolean cancelledCall) {
             done = true;
+            llm.finish(ticket);
             channel.closeFuture().removeListener(onClose);
             if (!cancelledCall) {
                 completed.incrementAndGet();

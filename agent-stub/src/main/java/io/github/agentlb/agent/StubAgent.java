@@ -1,5 +1,6 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.llm.LlmModel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.IOException;
@@ -108,6 +109,14 @@ public final class StubAgent implements AutoCloseable {
     /** The chat completions service, for its counters (answers completed, callers that left). */
     public ChatCompletions chat() {
         return routes.chat();
+    }
+
+    /**
+     * The chat completions' LLM server model, for its counters: cache hit rate, requests running,
+     * waiting and refused, the largest queue. Thread-safe.
+     */
+    public LlmModel llm() {
+        return routes.chat().model();
     }
 
     /** {@code /process} requests answered with 200 so far. */

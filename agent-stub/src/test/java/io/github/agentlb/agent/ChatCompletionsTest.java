@@ -76,6 +76,15 @@ class ChatCompletionsTest {
     }
 
     @Test
+    void aStreamedAnswerToConnectionCloseEndsWithTheClose() throws Exception {
+        start(new ChatShape(0, 1000, 32));
+
+        String wire = talk(post("{\"stream\":true,\"max_tokens\":2,\"messages\":[]}", "Connection: close\r\n"));
+
+        assertThat(wire).startsWith("HTTP/1.1 200 OK").contains("connection: close").endsWith("0\r\n\r\n");
+    }
+
+    @Test
     void aCallerThatLeavesEndsTheAnswer() throws Exception {
         start(new ChatShape(0, 20, 32));
         try (Socket socket = new Socket()) {

@@ -5,6 +5,7 @@ import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.core.orca.LoadReport;
 import io.github.agentlb.core.orca.LoadReports;
 import io.github.agentlb.core.orca.Saturation;
+import io.github.agentlb.core.session.LearnedSessions;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -118,6 +119,8 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     private final boolean strategyReadsAttemptTimes = Attempts.overridesAttemptCompleted(getClass());
     private final LoadReporting loadReporting = new LoadReporting(this::isRunning, this::nanoTime);
     private CamelContext camelContext;
+    /** Learned sessions, null while off; read once per exchange. */
+    private volatile SessionAffinity sessionAffinity;
 
     /** Told of every attempt's outcome, for example by a metrics binder. Must be fast and not block. */
     @FunctionalInterface
@@ -391,6 +394,68 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
      */
     public MembershipEdit editAgents() {
         return new MembershipEdit(writer.change());
+    }
+
+    /** @return how sessions are learned from answers ({@link LearnedSessions#disabled()} unless set) */
+    public LearnedSessions getLearnedSessions() {
+        SessionAffinity affinity = sessionAffinity;
+        return affinity == null ? LearnedSessions.disabled() : affinity.settings();
+    }
+
+    /**
+     * Learns sessions from the agents' answers (off by default): when an answer carries a session id
+     * in the {@link LearnedSessions#header() header}, the client gets it with the agent's name sealed
+     * in, and every later request with that id goes to that agent, with the agent's own id restored,
+     * whatever the strategy, on any replica that shares the secret, across membership changes (as
+     * long as the agent keeps its name). Such a request is never sent to another agent: when its
+     * agent fails it fails; when its agent has left it gets {@link SessionRejectedException} 404, or
+     * a new pick ({@link LearnedSessions.WhenAgentGone}); an id the balancer did not make gets
+     * {@link SessionRejectedException} 400 and calls no agent. Takes effect for the next exchange.
+     * A front end that writes an answer's head itself (a streaming proxy) seals the id with
+     * {@link #sessionIdForClient}.
+     */
+    public void setLearnedSessions(LearnedSessions learnedSessions) {
+        Objects.requireNonNull(learnedSessions, "learnedSessions");
+        sessionAffinity = learnedSessions.isEnabled() ? new SessionAffinity(learnedSessions) : null;
+    }
+
+    /**
+     * Learned sessions with this header, e.g. {@code Mcp-Session-Id} ({@link #setLearnedSessions}).
+     * Each {@code setSession*} setter turns learned sessions on, with the defaults of
+     * {@link LearnedSessions#custom()} for the knobs not set.
+     */
+    public void setSessionHeader(String header) {
+        setLearnedSessions(getLearnedSessions().toBuilder().header(header).build());
+    }
+
+    public String getSessionHeader() {
+        return getLearnedSessions().header();
+    }
+
+    /** The secret shared by the replicas that seals agents into session ids; at least 16 bytes, never logged. */
+    public void setSessionSecret(String secret) {
+        setLearnedSessions(getLearnedSessions().toBuilder().secret(secret).build());
+    }
+
+    /** {@code NOT_FOUND} (default, a JSON 404) or {@code NEW_PICK}: what a session whose agent left gets. */
+    public void setSessionAgentGone(String whenAgentGone) {
+        setLearnedSessions(getLearnedSessions().toBuilder().whenAgentGone(whenAgentGone).build());
+    }
+
+    public String getSessionAgentGone() {
+        return getLearnedSessions().whenAgentGone().name();
+    }
+
+    /**
+     * The session id a client sees for session {@code agentSessionId} minted by {@code agentId}:
+     * for a child that writes the answer's head to the client itself, before the balancer sees the
+     * answer. The same on every replica with the same secret.
+     *
+     * @return the sealed id, or {@code agentSessionId} unchanged while sessions are not learned
+     */
+    public String sessionIdForClient(String agentId, String agentSessionId) {
+        SessionAffinity affinity = sessionAffinity;
+        return affinity == null ? agentSessionId : affinity.clientId(agentId, agentSessionId);
     }
 
     /** @return the slow-start ramp ({@link SlowStart#DISABLED} unless set) */
@@ -689,6 +754,12 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
             applySettings();
             writer.childrenChanged();
         }
+        LearnedSessions sessions = getLearnedSessions();
+        if (sessions.isEnabled() && !sessions.hasSecret()) {
+            org.slf4j.LoggerFactory.getLogger(AgentLoadBalancerSupport.class).warn("Learned sessions ({}) without a"
+                    + " sessionSecret: damaged session ids are rejected, forged ones are not; set the same secret on"
+                    + " every replica", sessions.header());
+        }
     }
 
     /**
@@ -708,8 +779,12 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
                 callback.done(true);
                 return true;
             }
-            return new Attempts(this, exchange, callback, current, current.picker.select(exchange)).start();
-        } catch (RuntimeException e) {
+            SessionAffinity affinity = sessionAffinity;
+            SessionAffinity.Pin pin = affinity == null ? null : affinity.pin(exchange, current);
+            Selection selection = pin != null && pin.agent() != null ? SessionAffinity.selectionOf(pin)
+                    : current.picker.select(exchange);
+            return new Attempts(this, exchange, callback, current, selection, affinity, pin).start();
+        } catch (RuntimeException | SessionRejectedException e) {
             exchange.setException(e);
             callback.done(true);
             return true;

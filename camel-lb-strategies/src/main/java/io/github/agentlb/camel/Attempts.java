@@ -68,6 +68,10 @@ final class Attempts {
     private final Selection selection;
     private final OutlierDetector detector;
     private final FailoverPolicy policy;
+    /** Learned sessions, null while off. */
+    private final SessionAffinity affinity;
+    /** Where the exchange's session takes it, null when it has none. */
+    private final SessionAffinity.Pin pin;
     /**
      * Whether anyone reads attempt times: an attempt listener, a strategy that overrides
      * {@code attemptCompleted}, or a failover deadline. When no one does, the clock is not read
@@ -96,7 +100,7 @@ final class Attempts {
     private volatile int completion;
 
     Attempts(AgentLoadBalancerSupport balancer, Exchange exchange, AsyncCallback callback,
-            BalancerState state, Selection selection) {
+            BalancerState state, Selection selection, SessionAffinity affinity, SessionAffinity.Pin pin) {
         this.balancer = balancer;
         this.exchange = exchange;
         this.callback = callback;
@@ -104,6 +108,8 @@ final class Attempts {
         this.selection = selection;
         this.detector = state.detector;
         this.policy = state.policy;
+        this.affinity = affinity;
+        this.pin = pin;
         this.timed = balancer.timesAttempts(policy);
     }
 
@@ -149,6 +155,9 @@ final class Attempts {
             copy.getIn().removeHeader(header);
         }
         balancer.loadReporting().prepare(copy);
+        if (pin != null) {
+            affinity.restore(copy.getIn(), pin);
+        }
         long now = timed ? balancer.nanoTime() : 0L;
         if (laterTried == null) {
             startNanos = now;
@@ -457,6 +466,9 @@ final class Attempts {
 
     /** Ends the exchange with the attempt's outcome: an answer, or a failure not to be retried. */
     private void finish(String agent, Exchange attempt, boolean sync) {
+        if (affinity != null && attempt.getException() == null) {
+            affinity.learned(agent, attempt.getMessage());
+        }
         ExchangeHelper.copyResults(exchange, attempt);
         exchange.setProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, agent);
         exchange.setProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY, balancer.strategyName());

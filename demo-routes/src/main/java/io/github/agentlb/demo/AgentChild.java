@@ -1,6 +1,7 @@
 package io.github.agentlb.demo;
 
 import io.github.agentlb.camel.AgentCallCancelledException;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AnswerInterruptedException;
 import io.github.agentlb.camel.AnswerRules;
 import io.github.agentlb.camel.AnswerTimeoutException;
@@ -101,6 +102,8 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
     private final AgentTimeouts timeouts;
     /** The balancer's answer rules: what is busy, so held back (see the class comment). */
     private final Supplier<AnswerRules> rules;
+    /** The balancer whose learned sessions this child seals and restores, or null. */
+    private final AgentLoadBalancerSupport balancer;
     private final FastThreadLocal<ArrayDeque<Channel>> idle = new FastThreadLocal<>() {
         @Override
         protected ArrayDeque<Channel> initialValue() {
@@ -108,8 +111,10 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
         }
     };
 
-    private AgentChild(String name, URI baseUrl, AgentTimeouts timeouts, Supplier<AnswerRules> rules) {
+    private AgentChild(String name, URI baseUrl, AgentTimeouts timeouts, Supplier<AnswerRules> rules,
+            AgentLoadBalancerSupport balancer) {
         this.rules = rules;
+        this.balancer = balancer;
         this.name = name;
         this.host = baseUrl.getHost();
         this.port = baseUrl.getPort();
@@ -135,6 +140,23 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
      * balancer's rules call busy ({@link AnswerRules#isBusy}), e.g. {@code balancer::getAnswerRules}.
      */
     public static AgentChild create(String name, URI baseUrl, AgentTimeouts timeouts, Supplier<AnswerRules> rules) {
+        return create(name, baseUrl, timeouts, rules, null);
+    }
+
+    /**
+     * A child of {@code balancer} as {@link #create(String, URI, AgentTimeouts, Supplier)} with its
+     * answer rules, that also takes part in its learned sessions
+     * ({@link AgentLoadBalancerSupport#setLearnedSessions}): the agent gets the session id the
+     * balancer restored (or none, for a new pick), and a session id in the agent's answer head is
+     * sealed before the head goes to the client, since the head is streamed before the balancer
+     * sees the answer.
+     */
+    public static AgentChild create(String name, URI baseUrl, AgentTimeouts timeouts, AgentLoadBalancerSupport balancer) {
+        return create(name, baseUrl, timeouts, balancer::getAnswerRules, Objects.requireNonNull(balancer, "balancer"));
+    }
+
+    private static AgentChild create(String name, URI baseUrl, AgentTimeouts timeouts, Supplier<AnswerRules> rules,
+            AgentLoadBalancerSupport balancer) {
         Objects.requireNonNull(timeouts, "timeouts");
         Objects.requireNonNull(rules, "rules");
         if (name == null || name.isBlank()) {
@@ -145,7 +167,7 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
                 || baseUrl.getRawQuery() != null) {
             throw new IllegalArgumentException("agent URL must look like http://host:port, was '" + baseUrl + "'");
         }
-        return new AgentChild(name, baseUrl, timeouts, rules);
+        return new AgentChild(name, baseUrl, timeouts, rules, balancer);
     }
 
     /** The agent's id in the balancer. */
@@ -261,6 +283,16 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
             ByteBuf body = down.body();
             FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target(), body);
             request.headers().set(down.forwardHeaders());
+            String sessionHeader = balancer == null ? null : balancer.getSessionHeader();
+            if (sessionHeader != null) {
+                // The balancer restored the agent's own session id on this attempt, or took it off.
+                String restored = exchange.getIn().getHeader(sessionHeader, String.class);
+                if (restored == null) {
+                    request.headers().remove(sessionHeader);
+                } else {
+                    request.headers().set(sessionHeader, restored);
+                }
+            }
             request.headers().set(HttpHeaderNames.HOST, authority);
             request.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
             if (body.isReadable() || WITH_BODY.contains(down.method())) {
@@ -342,6 +374,11 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
         private void answerHead(HttpResponse head) {
             cancel(firstByteTimer);
             lastHead = head;
+            String sessionHeader = balancer == null ? null : balancer.getSessionHeader();
+            String minted = sessionHeader == null ? null : head.headers().get(sessionHeader);
+            if (minted != null) {
+                head.headers().set(sessionHeader, balancer.sessionIdForClient(name, minted));
+            }
             int status = head.status().code();
             exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
             for (var header : head.headers()) {

@@ -2,8 +2,12 @@ package io.github.agentlb.demo;
 
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.BalancerState;
+import io.github.agentlb.camel.AttemptOutcome;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
@@ -18,21 +22,67 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * not be restarted. Details: {@code agents} (how many take requests), {@code members} (their
  * ids, draining ones included), {@code draining}, {@code ejected}, {@code generation} (of the
  * balancer's state) and {@code source} (where the agents come from, when not a fixed list).
- * Thread-safe.
+ *
+ * <p>At start it knows before any request: when no agent accepted a TCP connection at start
+ * ({@link #unprovenAtStart}), it is DOWN until an agent answers a request or a probe (a connection
+ * opened and closed, at most one round per {@value #REPROBE_SECONDS} s, only while in that state)
+ * finds one that accepts. Thread-safe.
  */
 final class AgentsReadinessCheck extends AbstractHealthCheck {
 
     /** The check's id in Camel's health-check registry. */
     static final String ID = "agents";
 
+    /** Seconds between probes of the agents while none has been seen since start. */
+    static final long REPROBE_SECONDS = 5;
+
     private final AgentLoadBalancerSupport balancer;
     private final String source;
+    private volatile boolean unproven;
+    private BooleanSupplier anyAccepts = () -> true;
+    private LongSupplier nanoClock = System::nanoTime;
+    private long lastProbeNanos;
 
     /** @param source where the agents come from ({@code file:...}, {@code dns:...}), or null for a fixed list */
     AgentsReadinessCheck(AgentLoadBalancerSupport balancer, String source) {
         super("agentlb", ID);
         this.balancer = Objects.requireNonNull(balancer, "balancer");
         this.source = source;
+    }
+
+    /**
+     * Tells the check that no agent accepted a connection at start: DOWN until an agent answers a
+     * request or {@code anyAccepts} (probed at most every {@value #REPROBE_SECONDS} s) says one accepts.
+     *
+     * @param nanoClock the clock of the probe interval, ns
+     * @return this
+     */
+    AgentsReadinessCheck unprovenAtStart(BooleanSupplier anyAccepts, LongSupplier nanoClock) {
+        this.anyAccepts = Objects.requireNonNull(anyAccepts, "anyAccepts");
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+        this.lastProbeNanos = nanoClock.getAsLong();
+        this.unproven = true;
+        balancer.addAttemptListener((strategy, agent, outcome, nanos) -> {
+            if (outcome == AttemptOutcome.SUCCESS) {
+                unproven = false;
+            }
+        });
+        return this;
+    }
+
+    /** Whether no agent has been seen to accept or answer since a start where none accepted. */
+    private synchronized boolean stillUnproven() {
+        if (!unproven) {
+            return false;
+        }
+        long now = nanoClock.getAsLong();
+        if (now - lastProbeNanos >= TimeUnit.SECONDS.toNanos(REPROBE_SECONDS)) {
+            lastProbeNanos = now;
+            if (anyAccepts.getAsBoolean()) {
+                unproven = false;
+            }
+        }
+        return unproven;
     }
 
     @Override
@@ -51,7 +101,9 @@ final class AgentsReadinessCheck extends AbstractHealthCheck {
         if (source != null) {
             builder.detail("source", source);
         }
-        if (balancer.hasAgentToTry()) {
+        if (stillUnproven()) {
+            builder.message("no agent accepted a connection at start, and none has answered since").down();
+        } else if (balancer.hasAgentToTry()) {
             builder.up();
         } else {
             builder.message("every agent of the " + balancer.strategyName() + " balancer is failing").down();

@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code SLOW_START_MS} (default 30000, 0 = off), {@code BALANCE_FACTOR} (ch, avn),
  *       {@code ZOOKEEPER} and {@code BALANCER_ID} (avn proxies sharing one allocation);</li>
  *   <li>timeouts and the balancer's outlier ejection and failover knobs (see the README);</li>
+ *   <li>any JavaBean knob of the balancer by one rule ({@link BalancerKnobs}): {@code setSessionHeader}
+ *       is {@code BALANCER_SESSION_HEADER} or {@code -Dbalancer.session.header=};</li>
  *   <li>{@code MANAGEMENT_PORT}: port of Camel's management server, default 9876, serving
  *       Prometheus metrics at {@code /observe/metrics} and health at {@code /observe/health}
  *       (the Camel properties {@code camel.management.*} in {@code application.properties});
@@ -157,6 +159,12 @@ public final class DemoMain {
             AdaptiveVirtualNodeLB shared = settings.sharedAdaptiveBalancer(config.strategy());
             AgentLoadBalancerSupport balancer = Strategies.isBaseline(config.strategy()) ? null
                     : settings.configure(shared != null ? shared : Strategies.create(config.strategy()));
+            if (balancer != null) {
+                Map<String, String> knobs = BalancerKnobs.apply(balancer, getContext());
+                if (!knobs.isEmpty()) {
+                    LOG.info("Balancer knobs set by BALANCER_* / balancer.*: {}", knobs);
+                }
+            }
             ServerPorts.requirePortFree(config.host(), config.port());
             FleetSource source = settings.fleetSource();
             DemoFleet fleet = null;
@@ -198,8 +206,8 @@ public final class DemoMain {
                 LOG.info("Allocation shared through ZooKeeper {} as balancer {}", settings.getZookeeper(),
                         settings.getBalancerId());
             }
-            ProxyRoutes.logSilentAgents(config.agentUrls());
-            getContext().addRoutes(new ProxyRoutes(config, balancer).withFleet(fleet));
+            boolean noneAccepted = ProxyRoutes.logSilentAgents(config.agentUrls()).size() == config.agentUrls().size();
+            getContext().addRoutes(new ProxyRoutes(config, balancer).withFleet(fleet).noneAcceptedAtStart(noneAccepted));
         }
     }
 

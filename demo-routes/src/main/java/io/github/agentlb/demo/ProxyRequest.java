@@ -23,13 +23,20 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
 
     /** Path prefix of the proxied endpoint; exactly one more non-empty segment follows. */
     public static final String PROCESS_PREFIX = "/process/";
+    /** Path prefix of OpenAI-compatible model servers' APIs, forwarded as they are. */
+    public static final String MODEL_API_PREFIX = "/v1/";
+    /** Path of MCP's Streamable HTTP endpoint, forwarded as it is. */
+    public static final String MCP_PATH = "/mcp";
     /** Query parameter that keys consistent hashing. */
     public static final String USER_ID_PARAM = "user_id";
     /** The answer a request gets. */
     public enum Kind {
-        /** {@code /process/{req_id}} with any method but CONNECT: load-balanced to an agent. */
+        /**
+         * {@code /process/{req_id}}, {@code /v1/...} or {@code /mcp} with any method but CONNECT:
+         * load-balanced to an agent.
+         */
         PROXY,
-        /** {@code CONNECT} on {@code /process/{req_id}}: 405. */
+        /** {@code CONNECT} on a forwarded path: 405. */
         METHOD_NOT_ALLOWED,
         /** Any other path: 404. */
         NOT_FOUND,
@@ -71,7 +78,23 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
                         RequestTarget.queryParameter(rawQuery, USER_ID_PARAM));
             }
         }
+        if (isAgentApi(rawPath)) {
+            Kind kind = "CONNECT".equals(method) ? Kind.METHOD_NOT_ALLOWED : Kind.PROXY;
+            return new ProxyRequest(kind, rawPath, rawQuery, null, RequestTarget.queryParameter(rawQuery, USER_ID_PARAM));
+        }
         return new ProxyRequest(Kind.NOT_FOUND, rawPath, rawQuery, null, null);
+    }
+
+    /**
+     * Whether {@code rawPath} is an agent API the proxy forwards besides {@code /process/{req_id}}:
+     * OpenAI-compatible model servers' {@value #MODEL_API_PREFIX}... ({@code /v1/chat/completions},
+     * {@code /v1/completions}, ...) and MCP's Streamable HTTP endpoint {@value #MCP_PATH} (and
+     * below it). Such requests have no request id in their path: the decision log names the
+     * exchange.
+     */
+    static boolean isAgentApi(String rawPath) {
+        return rawPath.startsWith(MODEL_API_PREFIX) && rawPath.length() > MODEL_API_PREFIX.length()
+                || rawPath.equals(MCP_PATH) || rawPath.startsWith(MCP_PATH + "/");
     }
 
     /** A {@link Kind#BAD_REQUEST} for {@code problem}, which must quote client text safely. */

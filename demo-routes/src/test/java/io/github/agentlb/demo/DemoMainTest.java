@@ -80,7 +80,9 @@ class DemoMainTest {
         main.start();
         try {
             String health = "http://127.0.0.1:" + managementPort + "/observe/health";
-            assertThat(http.get(health + "/ready").statusCode()).isEqualTo(200);
+            // No agent accepted a connection at start: not ready before any request.
+            HttpResponse<String> atStart = http.get(health + "/ready");
+            assertThat(atStart.statusCode()).as(atStart.body()).isEqualTo(503);
 
             assertThat(http.get("http://127.0.0.1:" + port + "/process/r1?user_id=1").statusCode()).isEqualTo(503);
 

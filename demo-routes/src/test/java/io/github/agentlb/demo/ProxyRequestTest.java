@@ -64,6 +64,14 @@ class ProxyRequestTest {
             assertThat(ProxyRequest.parse("GET", target).kind()).as(target).isEqualTo(Kind.NOT_FOUND);
         }
         assertThat(ProxyRequest.parse("POST", "/process/r1").kind()).isEqualTo(Kind.PROXY);
+        for (String target : new String[] {"/v1/chat/completions", "/v1/completions?user_id=4", "/mcp", "/mcp/x"}) {
+            assertThat(ProxyRequest.parse("POST", target).kind()).as(target).isEqualTo(Kind.PROXY);
+        }
+        for (String target : new String[] {"/v1/", "/v1", "/mcpx", "/v2/chat"}) {
+            assertThat(ProxyRequest.parse("POST", target).kind()).as(target).isEqualTo(Kind.NOT_FOUND);
+        }
+        assertThat(ProxyRequest.parse("POST", "/v1/completions?user_id=4").userId()).isEqualTo("4");
+        assertThat(ProxyRequest.parse("CONNECT", "/mcp").kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
         assertThat(ProxyRequest.parse("CONNECT", "/process/r1").kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
         assertThat(ProxyRequest.parse("HEAD", "/process/r1").kind()).isEqualTo(Kind.PROXY);
         assertThat(ProxyRequest.parse("get", "/process/r1").kind()).isEqualTo(Kind.PROXY);

@@ -1,0 +1,222 @@
+package io.github.agentlb.agent.llm;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * One agent's model of an LLM server: a {@link PrefixCache} (when {@link LlmShape#cacheEnabled()}),
+ * at most {@link LlmShape#maxRunning()} requests generating at once and a FIFO queue of at most
+ * {@link LlmShape#maxQueue()} waiting ones, and the counters a load test reads.
+ *
+ * <p>A request {@link #offer offers} its prompt blocks with a callback. When a slot is free it is
+ * admitted at once: the cache is looked up and filled (at admission, as vLLM's scheduler does)
+ * and the callback gets its {@link Admission}, with the time to first token
+ * {@code baseFirstTokenNanos + shape.prefillNanos(uncached blocks)}. Otherwise it waits in the
+ * queue and is admitted by the {@link #finish} of a running request, in arrival order; when the
+ * queue is full the offer is refused and the caller answers 429. Nothing waits on a thread: the
+ * callback runs on the thread that admits (the offering one, or the one that calls finish),
+ * outside the model's lock, and must only hand the work on (e.g. to the connection's event loop).
+ *
+ * <p>Thread-safe: every method takes the model's lock for O(prompt blocks) at most.
+ */
+public final class LlmModel {
+
+    /** {@code Retry-After} of a refused request, s. */
+    public static final int RETRY_AFTER_SECONDS = 1;
+
+    /**
+     * What admission decided for one request.
+     *
+     * @param promptBlocks    full blocks of the prompt
+     * @param cachedBlocks    leading blocks found in the cache, 0..promptBlocks (0 without a cache)
+     * @param firstTokenNanos time from admission to the first token, ns
+     */
+    public record Admission(int promptBlocks, int cachedBlocks, long firstTokenNanos) {
+    }
+
+    /** A snapshot of the load, as ORCA reports it. */
+    public record Load(double kvCacheUsagePerc, int waiting, int running) {
+    }
+
+    /** One request's place in the model; {@link #finish} it exactly when the answer ends or the caller leaves. */
+    public final class Ticket {
+        private final long[] hashes;
+        private final Consumer<Admission> onAdmit;
+        private State state = State.WAITING;
+
+        private Ticket(long[] hashes, Consumer<Admission> onAdmit) {
+            this.hashes = hashes;
+            this.onAdmit = onAdmit;
+        }
+    }
+
+    private enum State { WAITING, RUNNING, DONE }
+
+    private final LlmShape shape;
+    private final long baseFirstTokenNanos;
+    private final PrefixCache cache;
+    private final Deque<Ticket> waiting = new ArrayDeque<>();
+    private int running;
+    private int maxWaiting;
+    private int maxRunning;
+    private long admitted;
+    private long refused;
+    private long promptBlocks;
+    private long cachedBlocks;
+    private long firstTokenNanosTotal;
+    private Admission lastAdmission;
+
+    /**
+     * @param shape               the model's knobs
+     * @param baseFirstTokenNanos time to first token of a prompt entirely cached, ns, &gt;= 0
+     * @throws IllegalArgumentException if baseFirstTokenNanos is negative
+     */
+    public LlmModel(LlmShape shape, long baseFirstTokenNanos) {
+        this.shape = Objects.requireNonNull(shape, "shape");
+        if (baseFirstTokenNanos < 0) {
+            throw new IllegalArgumentException("baseFirstTokenNanos must be >= 0, was " + baseFirstTokenNanos);
+        }
+        this.baseFirstTokenNanos = baseFirstTokenNanos;
+        this.cache = shape.cacheEnabled() ? new PrefixCache(shape.blockChars(), shape.cacheBlocks()) : null;
+    }
+
+    /** The knobs. */
+    public LlmShape shape() {
+        return shape;
+    }
+
+    /** The block hashes of a prompt's canonical text, cut by this model's block size. */
+    public long[] blocksOf(String promptText) {
+        return PrefixCache.blockHashes(promptText, shape.blockChars());
+    }
+
+    /**
+     * Offers a request. When admitted at once, {@code onAdmit} runs before this returns.
+     *
+     * @param hashes  the prompt's {@link #blocksOf block hashes}
+     * @param onAdmit called once, on admission, outside the lock
+     * @return the request's ticket, or null when refused (the queue is full)
+     */
+    public Ticket offer(long[] hashes, Consumer<Admission> onAdmit) {
+        Ticket ticket = new Ticket(hashes.clone(), Objects.requireNonNull(onAdmit, "onAdmit"));
+        Admission admission;
+        synchronized (this) {
+            if (!shape.limited() || running < shape.maxRunning()) {
+                admission = admit(ticket);
+            } else if (waiting.size() < shape.maxQueue()) {
+                waiting.addLast(ticket);
+                maxWaiting = Math.max(maxWaiting, waiting.size());
+                return ticket;
+            } else {
+                refused++;
+                return null;
+            }
+        }
+        ticket.onAdmit.accept(admission);
+        return ticket;
+    }
+
+    /**
+     * Ends a request: frees its slot (admitting the head of the queue, whose callback runs on this
+     * thread) or takes it out of the queue. Idempotent; null is ignored.
+     */
+    public void finish(Ticket ticket) {
+        if (ticket == null) {
+            return;
+        }
+        Ticket next = null;
+        Admission admission = null;
+        synchronized (this) {
+            if (ticket.state == State.WAITING) {
+                waiting.remove(ticket);
+            } else if (ticket.state == State.RUNNING) {
+                running--;
+                next = waiting.pollFirst();
+                if (next != null) {
+                    admission = admit(next);
+                }
+            }
+            ticket.state = State.DONE;
+        }
+        if (next != null) {
+            next.onAdmit.accept(admission);
+        }
+    }
+
+    private Admission admit(Ticket ticket) {
+        ticket.state = State.RUNNING;
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        int hit = cache == null ? 0 : cache.admit(ticket.hashes);
+        Admission admission = new Admission(ticket.hashes.length, hit,
+                baseFirstTokenNanos + shape.prefillNanos(ticket.hashes.length - hit));
+        admitted++;
+        promptBlocks += ticket.hashes.length;
+        cachedBlocks += hit;
+        firstTokenNanosTotal += admission.firstTokenNanos();
+        lastAdmission = admission;
+        return admission;
+    }
+
+    /** The load now: cache blocks used / capacity (0 without a cache), queue length, requests running. */
+    public synchronized Load load() {
+        return new Load(cache == null ? 0 : cache.usage(), waiting.size(), running);
+    }
+
+    /** Requests generating now. */
+    public synchronized int running() {
+        return running;
+    }
+
+    /** Requests waiting for a slot now. */
+    public synchronized int waiting() {
+        return waiting.size();
+    }
+
+    /** Most requests ever waiting at once. */
+    public synchronized int maxWaiting() {
+        return maxWaiting;
+    }
+
+    /** Most requests ever generating at once. */
+    public synchronized int maxRunning() {
+        return maxRunning;
+    }
+
+    /** Requests admitted so far. */
+    public synchronized long admitted() {
+        return admitted;
+    }
+
+    /** Requests refused because the queue was full. */
+    public synchronized long refused() {
+        return refused;
+    }
+
+    /** Full prompt blocks of the requests admitted so far. */
+    public synchronized long promptBlocks() {
+        return promptBlocks;
+    }
+
+    /** Of {@link #promptBlocks()}, those found in the cache. */
+    public synchronized long cachedBlocks() {
+        return cachedBlocks;
+    }
+
+    /** {@link #cachedBlocks()} / {@link #promptBlocks()}, 0 when no block was admitted. */
+    public synchronized double cacheHitRate() {
+        return promptBlocks == 0 ? 0 : (double) cachedBlocks / promptBlocks;
+    }
+
+    /** Sum of the admitted requests' times to first token as computed, ns (queueing excluded). */
+    public synchronized long firstTokenNanosTotal() {
+        return firstTokenNanosTotal;
+    }
+
+    /** The last admission, or null before the first. */
+    public synchronized Admission lastAdmission() {
+        return lastAdmission;
+    }
+}

@@ -1,0 +1,101 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.session.LearnedSessions;
+import io.github.agentlb.core.session.SessionIds;
+import java.util.List;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sessions learned from answers, on the request path: a request that carries a session id goes to
+ * the agent sealed in it (restoring that agent's own id), and an answer that carries a session id
+ * goes back to the client with its agent sealed in ({@link SessionIds}). Immutable and
+ * thread-safe; one per {@link LearnedSessions} setting.
+ */
+final class SessionAffinity {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionAffinity.class);
+
+    private final LearnedSessions settings;
+    private final SessionIds ids;
+    private final String header;
+
+    SessionAffinity(LearnedSessions settings) {
+        this.settings = settings;
+        this.ids = settings.ids();
+        this.header = settings.header();
+    }
+
+    LearnedSessions settings() {
+        return settings;
+    }
+
+    /**
+     * Where an exchange's session takes it.
+     *
+     * @return null when the exchange has no session id (the strategy decides); a pin to the agent
+     *     holding the session; or, when that agent left and the setting is {@code NEW_PICK}, a pin
+     *     without agent (the strategy decides and the session header is not sent)
+     * @throws SessionRejectedException 400 for an id that is not intact, 404 when the agent left
+     *     and the setting is {@code NOT_FOUND}
+     */
+    Pin pin(Exchange exchange, BalancerState state) throws SessionRejectedException {
+        String clientId = exchange.getIn().getHeader(header, String.class);
+        if (clientId == null || clientId.isEmpty()) {
+            return null;
+        }
+        SessionIds.Sealed sealed = ids.decode(clientId);
+        if (sealed == null) {
+            LOG.debug("Rejected {} {}: not a session id of this balancer", header, DecisionLog.loggable(clientId));
+            throw new SessionRejectedException(header + " is not a session id this balancer gave: damaged, forged or"
+                    + " made with another secret; start a new session without it", exchange, 400);
+        }
+        List<String> members = state.members();
+        if (members.contains(sealed.agent())) {
+            return new Pin(sealed.agent(), sealed.agentSessionId());
+        }
+        if (settings.whenAgentGone() == LearnedSessions.WhenAgentGone.NEW_PICK) {
+            LOG.debug("Session of agent {} that left: a new pick", sealed.agent());
+            return Pin.NEW_PICK;
+        }
+        throw new SessionRejectedException("The agent holding this session has left (" + DecisionLog.loggable(sealed.agent())
+                + "): start a new session", exchange, 404);
+    }
+
+    /** The selection of a pinned exchange: the session's agent only, never another (it holds the session). */
+    static Selection selectionOf(Pin pin) {
+        String agent = pin.agent();
+        return new Selection(List.of(agent).iterator(), () -> "session=" + DecisionLog.loggable(agent));
+    }
+
+    /** Sets the agent's own session id on an attempt about to be sent, or removes it for a new pick. */
+    void restore(Message attempt, Pin pin) {
+        if (pin.agent() == null) {
+            attempt.removeHeader(header);
+        } else {
+            attempt.setHeader(header, pin.agentSessionId());
+        }
+    }
+
+    /** Seals {@code agent} into the session id an answer carries, if any, for the client. */
+    void learned(String agent, Message answer) {
+        String agentId = answer.getHeader(header, String.class);
+        if (agentId != null && !agentId.isEmpty() && ids.decode(agentId) == null) {
+            answer.setHeader(header, ids.encode(agent, agentId));
+        }
+    }
+
+    /** The id a client sees for session {@code agentSessionId} of {@code agent}. */
+    String clientId(String agent, String agentSessionId) {
+        return ids.encode(agent, agentSessionId);
+    }
+
+    /**
+     * A session's agent and that agent's own session id; both null for a new pick.
+     */
+    record Pin(String agent, String agentSessionId) {
+        static final Pin NEW_PICK = new Pin(null, null);
+    }
+}

@@ -1,0 +1,28 @@
+package io.github.agentlb.camel;
+
+import org.apache.camel.CamelExchangeException;
+import org.apache.camel.Exchange;
+
+/**
+ * Set on an exchange, before any agent is called, when its session id cannot be routed (see
+ * {@link AgentLoadBalancerSupport#setLearnedSessions}): the id is not one the balancer made, or
+ * was damaged or forged ({@link #status()} 400), or the agent that holds the session has left the
+ * fleet and the balancer is set to answer {@code NOT_FOUND} (404, after which an MCP client starts
+ * a new session). An HTTP front end answers {@link #status()} with the message as a JSON error.
+ */
+public class SessionRejectedException extends CamelExchangeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final int status;
+
+    public SessionRejectedException(String message, Exchange exchange, int status) {
+        super(message, exchange);
+        this.status = status;
+    }
+
+    /** @return the HTTP status to answer: 400 (not a session id of ours) or 404 (the session's agent left) */
+    public int status() {
+        return status;
+    }
+}

@@ -1,0 +1,186 @@
+package io.github.agentlb.core.session;
+
+import io.github.agentlb.core.Check;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * How a balancer learns sessions from the agents' answers: the header that carries a session id
+ * ({@value #DEFAULT_HEADER} by default, as MCP's Streamable HTTP transport), the secret that seals
+ * the agent's name into the id the client sees ({@link SessionIds}), and what a request gets when
+ * its session's agent has left the fleet.
+ *
+ * <p>Off unless configured: {@link #disabled()}. Immutable and thread-safe; the builder validates
+ * each value at once and throws {@link IllegalArgumentException} naming the field (never the
+ * secret's value).
+ */
+public final class LearnedSessions {
+
+    /** The session header of MCP's Streamable HTTP transport. */
+    public static final String DEFAULT_HEADER = "Mcp-Session-Id";
+    /** The shortest secret accepted, bytes of its UTF-8 form: 128 bits. */
+    public static final int MIN_SECRET_BYTES = 16;
+
+    /** What a request gets when the agent that holds its session is no longer a member. */
+    public enum WhenAgentGone {
+        /**
+         * A JSON 404: the session is gone, as an MCP server answers an unknown session id, and an
+         * MCP client then starts a new session. The default.
+         */
+        NOT_FOUND,
+        /**
+         * The strategy picks an agent as for a request without session, and the request goes
+         * without the session header, so the new agent starts a session of its own: for agents whose
+         * session is a cache that can be rebuilt.
+         */
+        NEW_PICK
+    }
+
+    private static final LearnedSessions DISABLED = new LearnedSessions(null, new byte[0], WhenAgentGone.NOT_FOUND);
+
+    private final String header;
+    private final byte[] secret;
+    private final WhenAgentGone whenAgentGone;
+
+    private LearnedSessions(String header, byte[] secret, WhenAgentGone whenAgentGone) {
+        this.header = header;
+        this.secret = secret;
+        this.whenAgentGone = whenAgentGone;
+    }
+
+    /** Sessions are not learned: the session header is passed as it is, and the strategy decides. */
+    public static LearnedSessions disabled() {
+        return DISABLED;
+    }
+
+    /** A builder starting from header {@value #DEFAULT_HEADER}, no secret, {@link WhenAgentGone#NOT_FOUND}. */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** @return whether sessions are learned */
+    public boolean isEnabled() {
+        return header != null;
+    }
+
+    /** @return the session header's name, null when off */
+    public String header() {
+        return header;
+    }
+
+    /** @return what a request whose session's agent has left gets */
+    public WhenAgentGone whenAgentGone() {
+        return whenAgentGone;
+    }
+
+    /** @return whether a secret was set; without one, ids are checked for damage but can be forged */
+    public boolean hasSecret() {
+        return secret.length > 0;
+    }
+
+    /** @return the codec of the ids the client sees, for this secret */
+    public SessionIds ids() {
+        return new SessionIds(secret);
+    }
+
+    /** A builder with these settings (a disabled one starts from the defaults). */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        if (isEnabled()) {
+            builder.header = header;
+        }
+        builder.secret = secret;
+        builder.whenAgentGone = whenAgentGone;
+        return builder;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LearnedSessions other && Objects.equals(header, other.header)
+                && Arrays.equals(secret, other.secret) && whenAgentGone == other.whenAgentGone;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(header, Arrays.hashCode(secret), whenAgentGone);
+    }
+
+    @Override
+    public String toString() {
+        return isEnabled()
+                ? "LearnedSessions{header=" + header + ", secret=" + (hasSecret() ? "set" : "none")
+                        + ", whenAgentGone=" + whenAgentGone + "}"
+                : "LearnedSessions{disabled}";
+    }
+
+    /** Builds {@link LearnedSessions}; each setter validates at once. Not thread-safe. */
+    public static final class Builder {
+        private String header = DEFAULT_HEADER;
+        private byte[] secret = new byte[0];
+        private WhenAgentGone whenAgentGone = WhenAgentGone.NOT_FOUND;
+
+        private Builder() {
+        }
+
+        /**
+         * The header carrying the session id, in requests and in answers.
+         *
+         * @throws IllegalArgumentException if blank or not a valid header name
+         */
+        public Builder header(String header) {
+            Check.notBlank("sessionHeader", header);
+            for (int i = 0; i < header.length(); i++) {
+                char c = header.charAt(i);
+                if (c <= ' ' || c >= 127 || "()<>@,;:\\\"/[]?={}".indexOf(c) >= 0) {
+                    throw new IllegalArgumentException("sessionHeader must be a header name (RFC 9110 token), was '"
+                            + header + "'");
+                }
+            }
+            this.header = header;
+            return this;
+        }
+
+        /**
+         * The secret that seals agent names into session ids, the same on every balancer replica;
+         * with it a client cannot forge an id that names another agent. Its value is never logged.
+         *
+         * @throws IllegalArgumentException if shorter than {@value #MIN_SECRET_BYTES} bytes
+         */
+        public Builder secret(String secret) {
+            Objects.requireNonNull(secret, "sessionSecret");
+            byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
+            if (bytes.length < MIN_SECRET_BYTES) {
+                throw new IllegalArgumentException("sessionSecret must have at least " + MIN_SECRET_BYTES
+                        + " bytes, had " + bytes.length);
+            }
+            this.secret = bytes;
+            return this;
+        }
+
+        /** What a request gets when its session's agent has left; {@link WhenAgentGone#NOT_FOUND} by default. */
+        public Builder whenAgentGone(WhenAgentGone whenAgentGone) {
+            this.whenAgentGone = Objects.requireNonNull(whenAgentGone, "sessionAgentGone");
+            return this;
+        }
+
+        /**
+         * {@link #whenAgentGone(WhenAgentGone)} by name, {@code NOT_FOUND} or {@code NEW_PICK}
+         * (case-insensitive; {@code -} as {@code _}).
+         *
+         * @throws IllegalArgumentException naming the value if it is neither
+         */
+        public Builder whenAgentGone(String name) {
+            Check.notBlank("sessionAgentGone", name);
+            try {
+                return whenAgentGone(WhenAgentGone.valueOf(name.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("sessionAgentGone must be NOT_FOUND or NEW_PICK, was '" + name + "'");
+            }
+        }
+
+        public LearnedSessions build() {
+            return new LearnedSessions(header, secret, whenAgentGone);
+        }
+    }
+}

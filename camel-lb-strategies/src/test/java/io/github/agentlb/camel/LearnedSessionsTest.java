@@ -1,0 +1,226 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.core.session.LearnedSessions;
+import io.github.agentlb.core.session.SessionIds;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sessions learned from answers: an agent mints a session id (as an MCP server does on its first
+ * answer), the client sees it sealed with the agent's name, and every later request with it reaches
+ * that agent, with the agent's own id, under any strategy, on any replica, across membership changes.
+ */
+class LearnedSessionsTest {
+
+    private static final String HEADER = "Mcp-Session-Id";
+    private static final String SECRET = "replicas share this secret";
+    private static CamelContext context;
+
+    /** Mints {@code <name>-s<n>} for a request without session id; records the ids it was sent. */
+    private static final class SessionAgent extends AsyncProcessorSupport {
+        final String name;
+        final List<String> received = new ArrayList<>();
+        boolean failing;
+        int minted;
+
+        SessionAgent(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            String id = exchange.getIn().getHeader(HEADER, String.class);
+            received.add(id);
+            if (failing) {
+                exchange.setException(new java.net.ConnectException("refused"));
+            } else {
+                exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+                exchange.getMessage().setHeader(HEADER, id != null ? id : name + "-s" + ++minted);
+                exchange.getMessage().setBody(name);
+            }
+            callback.done(true);
+            return true;
+        }
+    }
+
+    @BeforeAll
+    static void startContext() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterAll
+    static void stopContext() {
+        context.stop();
+    }
+
+    private static <T extends AgentLoadBalancerSupport> T started(T balancer, LearnedSessions sessions, SessionAgent... agents) {
+        balancer.setCamelContext(context);
+        balancer.setLearnedSessions(sessions);
+        for (SessionAgent agent : agents) {
+            balancer.addAgent(agent.name, agent, 1.0);
+        }
+        balancer.start();
+        return balancer;
+    }
+
+    private static LearnedSessions sessions() {
+        return LearnedSessions.custom().secret(SECRET).build();
+    }
+
+    private static Exchange post(AgentLoadBalancerSupport balancer, String userId, String sessionId) {
+        Exchange exchange = new DefaultExchange(context);
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        exchange.getIn().setHeader("user_id", userId);
+        if (sessionId != null) {
+            exchange.getIn().setHeader(HEADER, sessionId);
+        }
+        balancer.process(exchange, sync -> { });
+        return exchange;
+    }
+
+    private static String answeredBy(Exchange exchange) {
+        return exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, String.class);
+    }
+
+    private static String clientId(Exchange exchange) {
+        return exchange.getMessage().getHeader(HEADER, String.class);
+    }
+
+    @Test
+    void aSessionMintedByAnAgentComesBackToItUnderEveryStrategy() {
+        List<Supplier<AgentLoadBalancerSupport>> strategies = List.of(RoundRobinLB::new, ConsistentHashLB::new,
+                LeastRequestLB::new, PidWeightedLB::new);
+        for (Supplier<AgentLoadBalancerSupport> strategy : strategies) {
+            SessionAgent a1 = new SessionAgent("A1");
+            SessionAgent a2 = new SessionAgent("A2");
+            SessionAgent a3 = new SessionAgent("A3");
+            AgentLoadBalancerSupport balancer = started(strategy.get(), sessions(), a1, a2, a3);
+            Exchange first = post(balancer, "u0", null);
+            String owner = answeredBy(first);
+            String sealed = clientId(first);
+            assertThat(new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8)).decode(sealed))
+                    .isEqualTo(new SessionIds.Sealed(owner, owner + "-s1"));
+            for (int i = 1; i <= 20; i++) {
+                Exchange later = post(balancer, "u" + i, sealed);
+                assertThat(answeredBy(later)).as(balancer.strategyName()).isEqualTo(owner);
+                assertThat(clientId(later)).isEqualTo(sealed);
+            }
+            SessionAgent ownerAgent = List.of(a1, a2, a3).stream().filter(a -> a.name.equals(owner)).findFirst().orElseThrow();
+            // The agent saw no id on the first request, then its own id 20 times, never the sealed one.
+            assertThat(ownerAgent.received).hasSize(21).containsOnly(null, owner + "-s1").startsWith((String) null);
+            balancer.stop();
+        }
+    }
+
+    @Test
+    void anotherReplicaWithTheSameSecretRoutesTheSessionTheSameWayAcrossMembershipChanges() {
+        SessionAgent a1 = new SessionAgent("A1");
+        SessionAgent a2 = new SessionAgent("A2");
+        SessionAgent a3 = new SessionAgent("A3");
+        RoundRobinLB first = started(new RoundRobinLB(), sessions(), a1, a2, a3);
+        post(first, "u", null); // A1 (rotation starts there)
+        String sealed = clientId(post(first, "u", null)); // A2
+        assertThat(a2.received).containsExactly((String) null);
+        // The second replica lists its agents in another order, then the fleet changes under it.
+        RoundRobinLB second = started(new RoundRobinLB(), sessions(), a3, a2, a1);
+        second.addAgent("A4", new SessionAgent("A4"), 1.0);
+        second.removeAgent("A1");
+        for (int i = 0; i < 5; i++) {
+            assertThat(answeredBy(post(second, "u" + i, sealed))).isEqualTo("A2");
+        }
+        assertThat(a2.received).containsExactly(null, "A2-s1", "A2-s1", "A2-s1", "A2-s1", "A2-s1");
+    }
+
+    @Test
+    void whenTheSessionsAgentLeftTheClientGets404OrANewPickAsSet() {
+        SessionAgent a1 = new SessionAgent("A1");
+        SessionAgent a2 = new SessionAgent("A2");
+        RoundRobinLB notFound = started(new RoundRobinLB(), sessions(), a1, a2);
+        String sealed = clientId(post(notFound, "u", null)); // A1
+        notFound.removeAgent("A1");
+        Exchange gone = post(notFound, "u", sealed);
+        assertThat(gone.getException()).isInstanceOf(SessionRejectedException.class)
+                .hasMessageContaining("The agent holding this session has left (A1)");
+        assertThat(((SessionRejectedException) gone.getException()).status()).isEqualTo(404);
+        assertThat(a2.received).isEmpty();
+
+        SessionAgent b1 = new SessionAgent("B1");
+        SessionAgent b2 = new SessionAgent("B2");
+        RoundRobinLB newPick = started(new RoundRobinLB(),
+                LearnedSessions.custom().secret(SECRET).whenAgentGone(LearnedSessions.WhenAgentGone.NEW_PICK).build(), b1, b2);
+        String old = clientId(post(newPick, "u", null)); // B1
+        newPick.removeAgent("B1");
+        Exchange picked = post(newPick, "u", old);
+        assertThat(picked.getException()).isNull();
+        assertThat(answeredBy(picked)).isEqualTo("B2");
+        // B2 was asked without the old session's id, minted its own, and the client holds it now.
+        assertThat(b2.received).containsExactly((String) null);
+        assertThat(clientId(picked)).isEqualTo(new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8)).encode("B2", "B2-s1"));
+    }
+
+    @Test
+    void aForgedOrDamagedIdGets400AndCallsNoAgent() {
+        SessionAgent a1 = new SessionAgent("A1");
+        SessionAgent a2 = new SessionAgent("A2");
+        RoundRobinLB rr = started(new RoundRobinLB(), sessions(), a1, a2);
+        String sealed = clientId(post(rr, "u", null));
+        String forged = new SessionIds("not the replicas' secret".getBytes(StandardCharsets.UTF_8)).encode("A2", "A1-s1");
+        for (String bad : List.of(forged, sealed.substring(0, sealed.length() - 3), "A1-s1", "a1.x.y.z", "\u0000\n")) {
+            Exchange exchange = post(rr, "u", bad);
+            assertThat(exchange.getException()).as(bad).isInstanceOf(SessionRejectedException.class)
+                    .hasMessageStartingWith("Mcp-Session-Id is not a session id this balancer gave");
+            assertThat(((SessionRejectedException) exchange.getException()).status()).isEqualTo(400);
+        }
+        assertThat(a1.received).hasSize(1);
+        assertThat(a2.received).isEmpty();
+    }
+
+    @Test
+    void aSessionsRequestNeverGoesToAnotherAgentWhenItsAgentFails() {
+        SessionAgent a1 = new SessionAgent("A1");
+        SessionAgent a2 = new SessionAgent("A2");
+        RoundRobinLB rr = started(new RoundRobinLB(), sessions(), a1, a2);
+        String sealed = clientId(post(rr, "u", null));
+        a1.failing = true;
+        Exchange failed = post(rr, "u", sealed);
+        assertThat(failed.getException()).isInstanceOf(NoAgentAvailableException.class);
+        assertThat(a2.received).isEmpty();
+    }
+
+    @Test
+    void withoutLearnedSessionsTheHeaderPassesAsItIs() {
+        SessionAgent a1 = new SessionAgent("A1");
+        RoundRobinLB rr = started(new RoundRobinLB(), LearnedSessions.disabled(), a1);
+        assertThat(clientId(post(rr, "u", "client-made"))).isEqualTo("client-made");
+        assertThat(a1.received).containsExactly("client-made");
+        assertThat(rr.sessionIdForClient("A1", "x")).isEqualTo("x");
+    }
+
+    @Test
+    void theJavaBeanSettersTurnSessionsOnAndValidate() {
+        RoundRobinLB rr = new RoundRobinLB();
+        rr.setSessionSecret(SECRET);
+        assertThat(rr.getSessionHeader()).isEqualTo("Mcp-Session-Id");
+        rr.setSessionHeader("X-Session-Id");
+        rr.setSessionAgentGone("NEW_PICK");
+        assertThat(rr.getLearnedSessions()).isEqualTo(LearnedSessions.custom().header("X-Session-Id").secret(SECRET)
+                .whenAgentGone(LearnedSessions.WhenAgentGone.NEW_PICK).build());
+        assertThatThrownBy(() -> rr.setSessionSecret("too short"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("sessionSecret must have at least 16 bytes, had 9");
+    }
+}

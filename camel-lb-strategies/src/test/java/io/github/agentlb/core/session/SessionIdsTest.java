@@ -1,0 +1,72 @@
+package io.github.agentlb.core.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class SessionIdsTest {
+
+    private static final byte[] SECRET = "a secret of 16+ bytes".getBytes(StandardCharsets.UTF_8);
+    private final SessionIds ids = new SessionIds(SECRET);
+
+    @Test
+    void aSealedIdIsFixedByAgentIdAndSecret() {
+        // Golden: replicas and restarts must make the same id, or sessions would break on upgrade.
+        assertThat(ids.encode("A1", "s-42")).isEqualTo(GOLDEN);
+        assertThat(ids.decode(GOLDEN)).isEqualTo(new SessionIds.Sealed("A1", "s-42"));
+    }
+
+    private static final String GOLDEN = "a1.QTE.cy00Mg.VGc2pvbjEVWR5Cpx";
+
+    @Test
+    void anyAgentNameAndIdRoundTripInVisibleAscii() {
+        String agent = "http://agent-3.example:8081";
+        String id = "7f3a.b/c d=é\u2603";
+        String sealed = ids.encode(agent, id);
+        assertThat(sealed).startsWith(SessionIds.PREFIX).matches("[A-Za-z0-9._-]+");
+        assertThat(ids.decode(sealed)).isEqualTo(new SessionIds.Sealed(agent, id));
+    }
+
+    @Test
+    void damagedCutForgedOrForeignIdsDoNotDecode() {
+        String sealed = ids.encode("A1", "s-42");
+        assertThat(ids.decode(sealed.substring(0, sealed.length() - 1))).isNull();
+        assertThat(ids.decode(sealed + "A")).isNull();
+        assertThat(ids.decode(GOLDEN.replace(".QTE.", ".QTI."))).isNull(); // names agent A2 with A1's tag
+        assertThat(ids.decode("s-42")).isNull();
+        assertThat(ids.decode("a1.")).isNull();
+        assertThat(ids.decode("a1...")).isNull();
+        assertThat(ids.decode("a1.!!.!!.!!")).isNull();
+        assertThat(ids.decode(null)).isNull();
+        assertThat(ids.decode("a1." + "A".repeat(SessionIds.MAX_ID_CHARS))).isNull();
+        // Sealed with another secret: a client cannot name another agent without the secret.
+        String forged = new SessionIds("another secret, 16+ bytes".getBytes(StandardCharsets.UTF_8)).encode("A2", "s-42");
+        assertThat(ids.decode(forged)).isNull();
+        // Without a secret the fixed key still detects damage.
+        SessionIds open = new SessionIds(new byte[0]);
+        String openId = open.encode("A1", "x");
+        assertThat(open.decode(openId)).isEqualTo(new SessionIds.Sealed("A1", "x"));
+        assertThat(open.decode(openId.substring(0, openId.length() - 2))).isNull();
+        assertThat(ids.decode(openId)).isNull();
+    }
+
+    @Test
+    void theConfigValidatesAndNeverShowsTheSecret() {
+        assertThat(LearnedSessions.disabled().isEnabled()).isFalse();
+        LearnedSessions on = LearnedSessions.custom().secret("0123456789abcdef").whenAgentGone("new-pick").build();
+        assertThat(on.header()).isEqualTo("Mcp-Session-Id");
+        assertThat(on.whenAgentGone()).isEqualTo(LearnedSessions.WhenAgentGone.NEW_PICK);
+        assertThat(on.toString()).doesNotContain("0123456789abcdef").contains("secret=set");
+        assertThatThrownBy(() -> LearnedSessions.custom().secret("short-secret"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sessionSecret must have at least 16 bytes, had 12");
+        assertThatThrownBy(() -> LearnedSessions.custom().header("Mcp Session"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sessionHeader").hasMessageContaining("'Mcp Session'");
+        assertThatThrownBy(() -> LearnedSessions.custom().whenAgentGone("retry"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sessionAgentGone must be NOT_FOUND or NEW_PICK, was 'retry'");
+        assertThat(LearnedSessions.disabled().toBuilder().build()).isEqualTo(LearnedSessions.custom().build());
+    }
+}

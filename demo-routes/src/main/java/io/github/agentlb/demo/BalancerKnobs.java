@@ -1,0 +1,190 @@
+package io.github.agentlb.demo;
+
+import io.github.agentlb.agent.MainSettings;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.camel.CamelContext;
+import org.apache.camel.spi.PropertiesComponent;
+
+/**
+ * Every JavaBean knob of the balancer, reachable from the demo by one name rule: setter
+ * {@code setSessionHeader} is property {@code balancer.session.header} and environment variable
+ * {@code BALANCER_SESSION_HEADER} (the rule of the proxy's own settings, prefixed), resolved as the
+ * proxy's settings are: environment variable, else system property, else
+ * {@code application.properties}. Knobs of text, number, boolean and {@link Duration} type are
+ * bound; a {@code Duration} is read strictly ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h}
+ * or ISO-8601 such as {@code PT10S}; Camel's own conversion turns {@code abc} into zero).
+ *
+ * <p>A bad value, or a {@code BALANCER_*} variable or {@code balancer.*} property that names no
+ * knob of the chosen strategy, fails the start with one line naming it. Not thread-safe; used
+ * once at start.
+ */
+final class BalancerKnobs {
+
+    /** The prefix of the properties; the variables' prefix is its upper case. */
+    static final String PREFIX = "balancer.";
+    private static final String VARIABLE_PREFIX = "BALANCER_";
+    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
+    private static final Set<Class<?>> SIMPLE = Set.of(String.class, int.class, Integer.class, long.class, Long.class,
+            double.class, Double.class, boolean.class, Boolean.class, Duration.class);
+
+    private BalancerKnobs() {
+    }
+
+    /**
+     * Sets the knobs given for {@code balancer}.
+     *
+     * @return the knobs set, property name to the text given, for the start-up log
+     * @throws IllegalArgumentException naming the variable and the value of a bad or unknown knob
+     */
+    static Map<String, String> apply(AgentLoadBalancerSupport balancer, CamelContext context) {
+        Map<String, Method> knobs = knobsOf(balancer.getClass());
+        PropertiesComponent properties = context.getPropertiesComponent();
+        Map<String, String> set = new TreeMap<>();
+        for (Map.Entry<String, Method> knob : knobs.entrySet()) {
+            String key = PREFIX + MainSettings.key(knob.getKey());
+            Optional<String> text = properties.resolveProperty(key);
+            if (text.isPresent()) {
+                bind(balancer, knob.getKey(), knob.getValue(), text.get());
+                set.put(knob.getKey(), knob.getKey().toLowerCase(Locale.ROOT).contains("secret") ? "(set)" : text.get());
+            }
+        }
+        List<String> unknown = new ArrayList<>();
+        for (String variable : System.getenv().keySet()) {
+            if (variable.startsWith(VARIABLE_PREFIX) && knobs.keySet().stream()
+                    .noneMatch(k -> variableOf(k).equals(variable))) {
+                unknown.add(variable);
+            }
+        }
+        Properties loaded = properties.loadProperties(k -> k.startsWith(PREFIX));
+        for (String key : loaded.stringPropertyNames()) {
+            if (knobs.keySet().stream().noneMatch(k -> (PREFIX + MainSettings.key(k)).equals(key))) {
+                unknown.add(key);
+            }
+        }
+        for (String key : System.getProperties().stringPropertyNames()) {
+            if (key.startsWith(PREFIX) && knobs.keySet().stream().noneMatch(k -> (PREFIX + MainSettings.key(k)).equals(key))) {
+                unknown.add(key);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", unknown.stream().sorted().distinct().toList())
+                    + ": no such knob of the " + balancer.strategyName() + " balancer; its knobs: "
+                    + String.join(", ", knobs.keySet().stream().map(BalancerKnobs::variableOf).toList()));
+        }
+        return set;
+    }
+
+    /** The environment variable of knob {@code property}: {@code sessionHeader} to {@code BALANCER_SESSION_HEADER}. */
+    static String variableOf(String property) {
+        return VARIABLE_PREFIX + MainSettings.variable(property);
+    }
+
+    /** The balancer's knobs of a simple type: property name to its setter, sorted by name. */
+    static Map<String, Method> knobsOf(Class<?> type) {
+        Map<String, Method> knobs = new TreeMap<>();
+        for (Method method : type.getMethods()) {
+            if (method.getName().startsWith("set") && method.getName().length() > 3 && method.getParameterCount() == 1
+                    && Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())
+                    && SIMPLE.contains(method.getParameterTypes()[0])
+                    && !method.getName().equals("setCamelContext") && !method.getName().equals("setId")
+                    && !method.getName().equals("setRouteId")) {
+                String name = Character.toLowerCase(method.getName().charAt(3)) + method.getName().substring(4);
+                knobs.putIfAbsent(name, method);
+            }
+        }
+        return knobs;
+    }
+
+    private static void bind(AgentLoadBalancerSupport balancer, String property, Method setter, String text) {
+        String variable = variableOf(property);
+        Object value;
+        try {
+            value = convert(setter.getParameterTypes()[0], text.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(variable + ": " + e.getMessage() + ", was '" + text + "'", e);
+        }
+        try {
+            setter.invoke(balancer, value);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            throw new IllegalArgumentException(variable + ": " + cause.getMessage(), cause);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Object convert(Class<?> type, String text) {
+        if (type == String.class) {
+            return text;
+        }
+        if (text.isEmpty()) {
+            throw new IllegalArgumentException("a value is needed");
+        }
+        try {
+            if (type == int.class || type == Integer.class) {
+                return Integer.valueOf(text);
+            }
+            if (type == long.class || type == Long.class) {
+                return Long.valueOf(text);
+            }
+            if (type == double.class || type == Double.class) {
+                return Double.valueOf(text);
+            }
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("must be " + (type == double.class || type == Double.class ? "a decimal number" : "a whole number"));
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
+                throw new IllegalArgumentException("must be true or false");
+            }
+            return Boolean.valueOf(text);
+        }
+        return duration(text);
+    }
+
+    /**
+     * A duration from {@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h} or ISO-8601
+     * ({@code PT10S}); zero is {@code 0}.
+     *
+     * @throws IllegalArgumentException for anything else, negative durations included
+     */
+    static Duration duration(String text) {
+        if (text.equals("0")) {
+            return Duration.ZERO;
+        }
+        Matcher m = SHORT_DURATION.matcher(text);
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+            };
+        }
+        try {
+            Duration d = Duration.parse(text);
+            if (!d.isNegative()) {
+                return d;
+            }
+        } catch (DateTimeParseException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("must be a duration such as 250ms, 10s, 2m, 1h or PT10S");
+    }
+}

@@ -1,0 +1,87 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.camel.RoundRobinLB;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Every balancer knob by one name rule: {@code setSessionHeader} is {@code balancer.session.header} / {@code BALANCER_SESSION_HEADER}. */
+class BalancerKnobsTest {
+
+    private final DefaultCamelContext context = new DefaultCamelContext();
+
+    @AfterEach
+    void close() throws Exception {
+        context.close();
+    }
+
+    private void given(String... keysAndValues) {
+        Properties properties = new Properties();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            properties.setProperty(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        context.getPropertiesComponent().setInitialProperties(properties);
+    }
+
+    @Test
+    void theNameRuleCoversTheLibrarysKnobsOfSimpleTypes() {
+        assertThat(BalancerKnobs.knobsOf(ConsistentHashLB.class).keySet())
+                .contains("balanceFactor", "keyHeader", "sessionHeader", "sessionSecret", "sessionAgentGone",
+                        "consecutiveErrorAnswers", "baseEjectionTime", "slowStartWindow", "defaultRest")
+                .doesNotContain("camelContext", "learnedSessions", "boundedLoad");
+        assertThat(BalancerKnobs.variableOf("balanceFactor")).isEqualTo("BALANCER_BALANCE_FACTOR");
+    }
+
+    @Test
+    void knobsAreSetFromProperties() {
+        given("balancer.balance.factor", "1.25", "balancer.session.header", "Mcp-Session-Id",
+                "balancer.session.secret", "0123456789abcdef0123", "balancer.base.ejection.time", "250ms",
+                "balancer.consecutive.error.answers", "3");
+        ConsistentHashLB ch = new ConsistentHashLB();
+
+        Map<String, String> set = BalancerKnobs.apply(ch, context);
+
+        assertThat(ch.getBalanceFactor()).isEqualTo(1.25);
+        assertThat(ch.getSessionHeader()).isEqualTo("Mcp-Session-Id");
+        assertThat(ch.getLearnedSessions().hasSecret()).isTrue();
+        assertThat(ch.getBaseEjectionTime()).isEqualTo(Duration.ofMillis(250));
+        assertThat(ch.getConsecutiveErrorAnswers()).isEqualTo(3);
+        assertThat(set).containsEntry("sessionSecret", "(set)").containsEntry("balanceFactor", "1.25");
+    }
+
+    @Test
+    void badValuesAndUnknownKnobsFailNamingTheVariable() {
+        given("balancer.base.ejection.time", "abc");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("BALANCER_BASE_EJECTION_TIME: must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was 'abc'");
+        given("balancer.base.ejection.time", "-5s");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context)).hasMessageContaining("was '-5s'");
+        given("balancer.balance.factor", "0.5");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new ConsistentHashLB(), context))
+                .hasMessageStartingWith("BALANCER_BALANCE_FACTOR: ").hasMessageContaining("0.5");
+        given("balancer.balance.factor", "1.25");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .hasMessageStartingWith("balancer.balance.factor: no such knob of the rr balancer; its knobs: ");
+        given("balancer.consecutive.error.answers", "many");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .hasMessage("BALANCER_CONSECUTIVE_ERROR_ANSWERS: must be a whole number, was 'many'");
+    }
+
+    @Test
+    void durationsAreReadStrictly() {
+        assertThat(BalancerKnobs.duration("0")).isZero();
+        assertThat(BalancerKnobs.duration("2m")).isEqualTo(Duration.ofMinutes(2));
+        assertThat(BalancerKnobs.duration("PT1.5S")).isEqualTo(Duration.ofMillis(1500));
+        for (String bad : new String[] {"", " ", "abc", "-5s", "5 s", "PT-1S", "10", "1d"}) {
+            assertThatThrownBy(() -> BalancerKnobs.duration(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+}
