@@ -5,6 +5,7 @@ import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AnswerInterruptedException;
 import io.github.agentlb.camel.AnswerRules;
 import io.github.agentlb.camel.AnswerTimeoutException;
+import io.github.agentlb.core.orca.LoadReports;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -381,7 +382,8 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
             int status = head.status().code();
             exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
             for (var header : head.headers()) {
-                if (header.getKey().toLowerCase(Locale.ROOT).startsWith(Downstream.AGENT_REPORT_PREFIX)) {
+                String name = header.getKey().toLowerCase(Locale.ROOT);
+                if (name.startsWith(Downstream.AGENT_REPORT_PREFIX) || name.equals(LoadReports.HEADER)) {
                     exchange.getMessage().setHeader(header.getKey(), header.getValue());
                 }
             }
