@@ -283,6 +283,12 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
             ByteBuf body = down.body();
             FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target(), body);
             request.headers().set(down.forwardHeaders());
+            // The balancer asks for ORCA load reports on the attempt (or not): the client cannot ask.
+            request.headers().remove(LoadReports.FORMAT_HEADER);
+            String ask = exchange.getIn().getHeader(LoadReports.FORMAT_HEADER, String.class);
+            if (ask != null) {
+                request.headers().set(LoadReports.FORMAT_HEADER, ask);
+            }
             String sessionHeader = balancer == null ? null : balancer.getSessionHeader();
             if (sessionHeader != null) {
                 // The balancer restored the agent's own session id on this attempt, or took it off.
