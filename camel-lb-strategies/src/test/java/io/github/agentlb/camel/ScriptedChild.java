@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 import org.apache.camel.AsyncCallback;
@@ -12,7 +13,8 @@ import org.apache.camel.support.AsyncProcessorSupport;
 /**
  * A balancer's child in tests, without endpoint: its agent id is its processor id, it does with
  * each attempt what its script says, and it records when each attempt reached it (by the clock
- * it was given, else 0).
+ * it was given, else 0). While {@linkplain #hold() held}, it keeps the completions until
+ * {@link #release()}, so that attempts stay in flight.
  */
 final class ScriptedChild extends AsyncProcessorSupport implements IdAware {
 
@@ -29,24 +31,28 @@ final class ScriptedChild extends AsyncProcessorSupport implements IdAware {
     }
 
     private final String id;
+    private final String text;
     private final LongSupplier clock;
     private final Step step;
     private final List<Long> requests = new CopyOnWriteArrayList<>();
+    private final ConcurrentLinkedQueue<Runnable> held = new ConcurrentLinkedQueue<>();
+    private volatile boolean holding;
 
     /** An attempt and the clock's reading when it arrived. */
     private interface Step {
         boolean run(Exchange attempt, AsyncCallback callback, long now);
     }
 
-    private ScriptedChild(String id, LongSupplier clock, Step step) {
+    private ScriptedChild(String id, String text, LongSupplier clock, Step step) {
         this.id = id;
+        this.text = text;
         this.clock = clock;
         this.step = step;
     }
 
     /** A child whose attempts run {@code script}. */
     static ScriptedChild scripted(String id, Script script) {
-        return new ScriptedChild(id, () -> 0, (attempt, callback, now) -> script.run(attempt, callback));
+        return new ScriptedChild(id, id, () -> 0, (attempt, callback, now) -> script.run(attempt, callback));
     }
 
     /** A child that answers each attempt with {@code answer} and completes it synchronously. */
@@ -56,7 +62,7 @@ final class ScriptedChild extends AsyncProcessorSupport implements IdAware {
 
     /** As {@link #answering(String, Answer)}, with {@code clock}'s reading passed to the answer and recorded. */
     static ScriptedChild answering(String id, LongSupplier clock, Answer answer) {
-        return new ScriptedChild(id, clock, (attempt, callback, now) -> {
+        return new ScriptedChild(id, id, clock, (attempt, callback, now) -> {
             try {
                 answer.answer(attempt, now);
             } catch (Exception e) {
@@ -67,9 +73,22 @@ final class ScriptedChild extends AsyncProcessorSupport implements IdAware {
         });
     }
 
+    /** A child that answers each attempt with its id as body, at once. */
+    static ScriptedChild naming(String id) {
+        return answering(id, (attempt, now) -> attempt.getMessage().setBody(id));
+    }
+
     /** A child that completes each attempt at once, untouched. */
     static ScriptedChild ok(String id) {
         return answering(id, (attempt, now) -> { });
+    }
+
+    /** As {@link #ok(String)}, with processor id {@code id} (may be null) and {@code toString()} {@code text}. */
+    static ScriptedChild ok(String id, String text) {
+        return new ScriptedChild(id, text, () -> 0, (attempt, callback, now) -> {
+            callback.done(true);
+            return true;
+        });
     }
 
     /** Adds {@code children} to {@code balancer} (by {@code addProcessor}) in {@code context}, and starts it. */
@@ -82,6 +101,23 @@ final class ScriptedChild extends AsyncProcessorSupport implements IdAware {
         return balancer;
     }
 
+    /** From now on, completions are kept until {@link #release()}. */
+    void hold() {
+        holding = true;
+    }
+
+    /** @return the completions kept */
+    int heldAnswers() {
+        return held.size();
+    }
+
+    /** Completes the attempts kept (asynchronously, as their callbacks see it). */
+    void release() {
+        for (Runnable r = held.poll(); r != null; r = held.poll()) {
+            r.run();
+        }
+    }
+
     /** @return the clock readings at which attempts reached this child, in order */
     List<Long> requests() {
         return requests;
@@ -91,6 +127,10 @@ final class ScriptedChild extends AsyncProcessorSupport implements IdAware {
     public boolean process(Exchange attempt, AsyncCallback callback) {
         long now = clock.getAsLong();
         requests.add(now);
+        if (holding) {
+            step.run(attempt, doneSync -> held.add(() -> callback.done(false)), now);
+            return false;
+        }
         return step.run(attempt, callback, now);
     }
 
@@ -105,6 +145,6 @@ final class ScriptedChild extends AsyncProcessorSupport implements IdAware {
 
     @Override
     public String toString() {
-        return id;
+        return text;
     }
 }
