@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.Check;
+import io.github.agentlb.core.Durations;
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.core.orca.LoadReport;
 import io.github.agentlb.core.orca.LoadReports;
@@ -474,6 +475,17 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     /** The slow-start window ({@code 30s}; {@code 0s} turns it off), keeping the other ramp settings. */
     public void setSlowStartWindow(Duration window) {
         setSlowStart(getSlowStart().withWindow(window));
+    }
+
+    /**
+     * {@link #setSlowStartWindow(Duration)} from text ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h},
+     * {@code PT10S} or {@code 0}): the form YAML {@code beans:} and {@code camel.beans.*} properties
+     * bind, read strictly by {@link Durations#parse}.
+     *
+     * @throws IllegalArgumentException naming the field and the text if it is no such duration
+     */
+    public void setSlowStartWindow(String slowStartWindow) {
+        setSlowStartWindow(Durations.parse("slowStartWindow", slowStartWindow));
     }
 
     public Duration getSlowStartWindow() {
