@@ -606,6 +606,11 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         loadReporting.saturationSettings().put("saturationStaleness", staleness, b -> b.staleness(Check.positive("saturationStaleness", staleness)));
     }
 
+    /** {@link #setSaturationStaleness(Duration)} from text read strictly ({@code 200ms}, {@code PT0.2S}; see {@link Durations}). */
+    public void setSaturationStaleness(String staleness) {
+        setSaturationStaleness(Durations.parse("saturationStaleness", staleness));
+    }
+
     public Duration getSaturationStaleness() {
         return loadReporting.saturationSettings().get("saturationStaleness", getSaturation().staleness());
     }

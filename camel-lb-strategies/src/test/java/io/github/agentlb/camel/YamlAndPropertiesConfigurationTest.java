@@ -125,9 +125,30 @@ class YamlAndPropertiesConfigurationTest {
     /** Every {@code Duration} knob of each balancer, by the balancer types that have it. */
     private static final Map<String, List<String>> DURATION_KNOBS = Map.of(
             "RoundRobinLB", List.of("failoverDeadline", "baseEjectionTime", "maxEjectionTime", "defaultRest", "maxRest",
-                    "slowStartWindow"),
+                    "slowStartWindow", "saturationStaleness"),
             "PidWeightedLB", List.of("controlPeriod", "reportExpiry", "failoverDeadline"),
             "AdaptiveVirtualNodeLB", List.of("reportExpiry", "slowStartWindow"));
+
+    @Test
+    void theDurationKnobsListedAreEveryDurationSetterOfEachBalancer() throws Exception {
+        for (Map.Entry<String, List<String>> type : DURATION_KNOBS.entrySet()) {
+            Class<?> balancer = Class.forName("io.github.agentlb.camel." + type.getKey());
+            List<String> setters = java.util.Arrays.stream(balancer.getMethods())
+                    .filter(m -> m.getName().startsWith("set") && m.getParameterCount() == 1
+                            && m.getParameterTypes()[0] == Duration.class)
+                    .map(m -> Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4))
+                    .sorted().toList();
+            // Every Duration knob of the class is exercised, here or for the class that has it first.
+            java.util.Set<String> listed = new java.util.HashSet<>();
+            DURATION_KNOBS.values().forEach(listed::addAll);
+            assertThat(listed).as(type.getKey()).containsAll(setters);
+            assertThat(setters).as(type.getKey()).containsAll(type.getValue());
+            for (String knob : setters) {
+                assertThat(balancer.getMethod("set" + Character.toUpperCase(knob.charAt(0)) + knob.substring(1), String.class))
+                        .as("%s.%s(String), read strictly", type.getKey(), knob).isNotNull();
+            }
+        }
+    }
 
     @Test
     void aDurationThatIsNoneFailsTheRouteStartNamingKnobAndValue() throws Exception {
