@@ -523,6 +523,17 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     }
 
     /**
+     * The requests waiting in {@code agentId}'s queue by its fresh load report
+     * ({@code num_requests_waiting}), 0 without one: load the balancer's in-flight count does not
+     * see (requests of other balancers, queued at the agent). O(1); any thread.
+     */
+    protected final double reportedWaiting(String agentId) {
+        LoadReport report = freshLoadReport(agentId);
+        double waiting = report == null ? Double.NaN : report.requestsWaiting();
+        return Double.isNaN(waiting) ? 0 : waiting;
+    }
+
+    /**
      * Asks agents for ORCA load reports: each attempt carries {@value LoadReports#FORMAT_HEADER}
      * with this value. Off by default ({@code NONE}): the balancer adds nothing to what it sends
      * unless told, and vLLM writes an INFO log line for each report it makes. Reports an agent

@@ -152,13 +152,14 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
 
     /**
      * Each agent's requests in flight, read from the state of now (one volatile read) and the
-     * agents' own counters ({@link AgentSlot#inFlight}); an agent not in the state counts 0.
+     * agents' own counters ({@link AgentSlot#inFlight}), plus the requests waiting in its queue by a
+     * fresh ORCA report ({@link #reportedWaiting}); an agent not in the state counts 0.
      */
     private ToIntFunction<String> inFlightNow() {
         BalancerState state = balancerState();
         return agent -> {
             AgentSlot slot = state.slot(agent);
-            return slot == null ? 0 : slot.inFlight.get();
+            return slot == null ? 0 : slot.inFlight.get() + (int) Math.round(reportedWaiting(agent));
         };
     }
 

@@ -148,21 +148,14 @@ public class LeastRequestLB extends AgentLoadBalancerSupport {
             long random = mix(seed + draws.getAndIncrement() * 0x9E3779B97F4A7C15L);
             int first = (int) Long.remainderUnsigned(random, n);
             int second = (first + 1 + (int) Long.remainderUnsigned(random >>> 32, n - 1)) % n;
-            double firstLoad = counts[first].get() + waiting(ids[first]);
-            double secondLoad = counts[second].get() + waiting(ids[second]);
+            double firstLoad = counts[first].get() + reportedWaiting(ids[first]);
+            double secondLoad = counts[second].get() + reportedWaiting(ids[second]);
             boolean secondWins = plain ? secondLoad < firstLoad
                     : score(w[second], secondLoad, bias) > score(w[first], firstLoad, bias);
             int chosen = secondWins ? second : first;
             int other = secondWins ? first : second;
             return Selection.of(new Choices(ids, counts, chosen, other));
         };
-    }
-
-    /** Requests waiting in the agent's queue by its fresh load report; 0 without one. */
-    private double waiting(String agentId) {
-        var report = freshLoadReport(agentId);
-        double waiting = report == null ? Double.NaN : report.requestsWaiting();
-        return Double.isNaN(waiting) ? 0 : waiting;
     }
 
     private static double score(double weight, double active, double bias) {

@@ -185,4 +185,22 @@ class LoadReportSignalsTest {
         assertThat(stale.keySet()).containsExactly("A1", "A2");
         assertThat(stale.get("A1") + stale.get("A2")).isEqualTo(50);
     }
+
+    @Test
+    void theInFlightBoundCountsTheRequestsWaitingOfAFreshReport() {
+        ConsistentHashLB ch = started(new ConsistentHashLB(), "A1", "A2", "A3");
+        ch.setSaturation(Saturation.disabled());
+        ch.setInFlightFactor(1.25);
+        String home = send(ch, "u1");
+        assertThat(send(ch, "u1")).isEqualTo(home);
+        // Five waiting at home, nothing in flight here: 0 + 5 + 1 > 1.25 x (0 + 5 + 1) / 3 = 2.5.
+        orca(home, "TEXT named_metrics.num_requests_waiting=5");
+        assertThat(send(ch, "u1")).isEqualTo(home); // the answer that brings the report
+        String diverted = send(ch, "u1");
+        assertThat(diverted).isNotEqualTo(home);
+        answers.clear();
+        assertThat(send(ch, "u1")).isEqualTo(diverted); // the report is still fresh
+        clock.addAndGet(200 * MS + 1);
+        assertThat(send(ch, "u1")).isEqualTo(home); // stale: home again
+    }
 }
