@@ -1,0 +1,46 @@
+package io.github.agentlb.loadgen.agents;
+
+import io.github.agentlb.loadgen.JobScenario;
+import java.util.List;
+
+/**
+ * The agents scenario as a {@link JobScenario} of the main job: the default {@link Conversations}
+ * from the job's seed, the default {@link AgentsScenario.Settings}, every {@link AgentsVariant}
+ * whose strategy the job runs, all at the same time ({@link JobScenario#eachAtOnce}). Its client
+ * errors are the failed requests of all variants; the goal check goes into the report.
+ */
+public final class AgentsJob implements JobScenario {
+
+    /** The scenario's name on the command line and in file names. */
+    public static final String LABEL = "agents";
+
+    @Override
+    public String label() {
+        return LABEL;
+    }
+
+    @Override
+    public Section run(Setup setup) throws Exception {
+        long startNanos = System.nanoTime();
+        AgentsScenario scenario = new AgentsScenario(Conversations.ofDefaults(setup.load().seed()),
+                AgentsScenario.Settings.ofDefaults(), setup.load().seed(), setup.stdout());
+        List<AgentsVariant> variants = AgentsVariant.standard().stream()
+                .filter(v -> setup.strategies().contains(v.strategy())).toList();
+        List<AgentsResult> results = run(scenario, variants);
+        AgentsCheck check = AgentsCheck.of(results);
+        AgentsReport.writeChart(results, setup.outDir());
+        String table = AgentsReport.table(results);
+        setup.stdout().print("Scenario agents: check " + (check.passed() ? "PASSED" : "MISSED") + "\n");
+        check.reasons().forEach(r -> setup.stdout().println("  " + r));
+        return new Section(label(), results.stream().mapToLong(AgentsResult::errors).sum(),
+                AgentsReport.markdown(scenario, results, check), "Scenario " + label() + ":\n" + table,
+                List.of(AgentsReport.PNG_FILE), System.nanoTime() - startNanos);
+    }
+
+    /** Runs every variant at once, each on its own agents and proxies; results in the order of {@code variants}. */
+    public static List<AgentsResult> run(AgentsScenario scenario, List<AgentsVariant> variants) throws Exception {
+        List<String> labels = variants.stream().map(AgentsVariant::label).toList();
+        return JobScenario.eachAtOnce(labels, label -> scenario.run(
+                variants.stream().filter(v -> v.label().equals(label)).findFirst().orElseThrow()));
+    }
+}
