@@ -50,7 +50,7 @@ public final class AgentsScenario {
         /** Default agents. */
         public static final int DEFAULT_AGENTS = 4;
         /** Default conversations in flight. */
-        public static final int DEFAULT_IN_FLIGHT = 16;
+        public static final int DEFAULT_IN_FLIGHT = 20;
         /** Default per-request timeout. */
         public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
         /**
@@ -59,12 +59,13 @@ public final class AgentsScenario {
          */
         public static final ChatShape DEFAULT_CHAT = new ChatShape(20, 400, Conversations.ANSWER_TOKENS);
         /**
-         * The agents' LLM model: 64-char blocks; 350 cached blocks per agent, which holds the
-         * prompts of about a quarter of the conversations in flight with their system prompts but
-         * not all of them; 3 ms per uncached block (about 16 tokens, some 5,000 prompt tokens/s);
-         * 8 running, 64 waiting, so that 16 conversations in flight never get a 429; sessions minted.
+         * The agents' LLM model: 64-char blocks; 600 cached blocks per agent, which hold the six
+         * system prompts (about 370 blocks) and the histories of a quarter of the conversations in
+         * flight, not those of all of them; 3 ms per uncached block (about 16 tokens, some 5,000
+         * prompt tokens/s); 8 running, 64 waiting, so that the conversations in flight never get a
+         * 429; sessions minted.
          */
-        public static final LlmShape DEFAULT_LLM = LlmShape.custom().blockChars(64).cacheBlocks(350)
+        public static final LlmShape DEFAULT_LLM = LlmShape.custom().blockChars(64).cacheBlocks(600)
                 .uncachedBlockMs(3).maxRunning(8).maxQueue(64).mintSessions(true).build();
 
         public Settings {

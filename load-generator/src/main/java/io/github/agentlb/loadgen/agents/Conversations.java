@@ -28,7 +28,7 @@ public final class Conversations {
     /** Default number of conversations. */
     public static final int DEFAULT_CONVERSATIONS = 60;
     /** Default turns per conversation. */
-    public static final int DEFAULT_TURNS = 6;
+    public static final int DEFAULT_TURNS = 10;
     /** Default number of system-prompt groups. */
     public static final int DEFAULT_GROUPS = 6;
     /** Shortest system prompt, chars. */

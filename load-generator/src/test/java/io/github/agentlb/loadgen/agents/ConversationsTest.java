@@ -18,9 +18,9 @@ class ConversationsTest {
     @Test
     void defaultsHaveTheDocumentedShape() {
         assertEquals(60, defaults.conversations());
-        assertEquals(6, defaults.turns());
+        assertEquals(10, defaults.turns());
         assertEquals(6, defaults.groups());
-        assertEquals(360, defaults.requests());
+        assertEquals(600, defaults.requests());
         assertEquals(20, defaults.mcpConversations());
     }
 
@@ -93,7 +93,7 @@ class ConversationsTest {
         assertThrows(IllegalArgumentException.class, () -> Conversations.of(6, 0, 1, 1));
         assertThrows(IllegalArgumentException.class, () -> Conversations.of(6, 6, 7, 1));
         assertThrows(IllegalArgumentException.class, () -> defaults.messages(60, 0));
-        assertThrows(IllegalArgumentException.class, () -> defaults.messages(0, 6));
+        assertThrows(IllegalArgumentException.class, () -> defaults.messages(0, 10));
     }
 
     private static final int GOLDEN_FIRST_PROMPT_CHARS = 3_921;
