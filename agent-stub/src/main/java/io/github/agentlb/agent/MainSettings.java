@@ -161,6 +161,9 @@ public final class MainSettings<T> {
                 if (p == Duration.class) {
                     return "a duration such as 10s, 500ms or PT1M";
                 }
+                if (p == boolean.class || p == Boolean.class) {
+                    return "true or false";
+                }
             }
         }
         return "a valid value";

@@ -99,6 +99,8 @@ class AgentMainTest {
                 "Bad agent configuration: PORT must be an integer, was 'eighty'");
         assertThat(startupProblem(Map.of("port", " 8081"))).isEqualTo(
                 "Bad agent configuration: PORT must be an integer, was ' 8081'");
+        assertThat(startupProblem(Map.of("mint.sessions", "yes"))).isEqualTo(
+                "Bad agent configuration: MINT_SESSIONS must be true or false, was 'yes'");
         assertThat(startupProblem(Map.of("speed", "-2"))).isEqualTo(
                 "Bad agent configuration: SPEED: speed must be > 0 and finite, was -2.0");
         assertThat(startupProblem(Map.of("camel.beans.agentSettings.delay", "5"))).startsWith(

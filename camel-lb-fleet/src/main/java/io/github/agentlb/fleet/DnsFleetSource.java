@@ -3,7 +3,6 @@ package io.github.agentlb.fleet;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.fleet.AgentSpec;
 import io.github.agentlb.core.fleet.FleetListener;
-import io.github.agentlb.core.fleet.FleetSource;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.AddressedEnvelope;
 import io.netty.channel.EventLoopGroup;
@@ -42,8 +41,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -79,7 +76,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Over 300 lines: the query, the A/AAAA and SRV answers, the TTL schedule and the builder's checks belong to one source; the rule every source shares is apart ({@link LastGoodFleet}).
  */
-public final class DnsFleetSource implements FleetSource {
+public final class DnsFleetSource extends PolledFleetSource {
 
     /** The shortest time between two queries by default: 1 s. */
     public static final Duration DEFAULT_MIN_REFRESH = Duration.ofSeconds(1);
@@ -95,14 +92,8 @@ public final class DnsFleetSource implements FleetSource {
     private final int port;
     private final boolean srv;
     private final Builder config;
-    private final Object lock = new Object();
-    private LastGoodFleet fleet;
     private EventLoopGroup group;
     private DnsNameResolver resolver;
-    private ScheduledExecutorService ownExecutor;
-    private TaskScheduler scheduler;
-    private java.util.concurrent.Future<?> next;
-    private boolean closed;
 
     /** What one read found: the agents and the smallest TTL in seconds, or why there are none. */
     private record Answer(List<AgentSpec> agents, long ttlSeconds, String problem) {
@@ -144,9 +135,7 @@ public final class DnsFleetSource implements FleetSource {
     public void start(FleetListener listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (lock) {
-            if (fleet != null || closed) {
-                throw new IllegalStateException(describe() + (closed ? " closed" : " already started"));
-            }
+            checkStartable();
             group = new NioEventLoopGroup(1, new DefaultThreadFactory("agentlb-fleet-dns-io", true));
             DnsServerAddressStreamProvider servers = config.nameServer == null
                     ? DnsServerAddressStreamProviders.platformDefault()
@@ -173,20 +162,13 @@ public final class DnsFleetSource implements FleetSource {
                 stopIo();
                 throw e;
             }
-            fleet = first;
-            if (config.scheduler == null) {
-                ownExecutor = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("agentlb-fleet-dns", true));
-                scheduler = TaskScheduler.of(ownExecutor);
-            } else {
-                scheduler = config.scheduler;
-            }
-            next = scheduler.schedule(this::refresh, refreshAfter(answer.ttlSeconds));
+            started(first, config.scheduler, "agentlb-fleet-dns", this::refresh, refreshAfter(answer.ttlSeconds));
         }
     }
 
     private void refresh() {
         synchronized (lock) {
-            if (closed) {
+            if (isClosed()) {
                 return;
             }
             Duration delay = config.retryInterval;
@@ -198,9 +180,7 @@ public final class DnsFleetSource implements FleetSource {
                     delay = refreshAfter(answer.ttlSeconds);
                 }
             } finally {
-                if (!closed) {
-                    next = scheduler.schedule(this::refresh, delay);
-                }
+                scheduleNext(this::refresh, delay);
             }
         }
     }
@@ -347,36 +327,9 @@ public final class DnsFleetSource implements FleetSource {
         return "dns:" + target;
     }
 
-    /** @return the last fleet handed to the listener; empty before start */
-    public List<AgentSpec> fleet() {
-        LastGoodFleet current;
-        synchronized (lock) {
-            current = fleet;
-        }
-        return current == null ? List.of() : current.fleet();
-    }
-
-    /** @return why the last answer was not applied, or null when it was */
-    public String problem() {
-        LastGoodFleet current;
-        synchronized (lock) {
-            current = fleet;
-        }
-        return current == null ? null : current.problem();
-    }
-
     @Override
-    public void close() {
-        synchronized (lock) {
-            closed = true;
-            if (next != null) {
-                next.cancel(false);
-            }
-            if (ownExecutor != null) {
-                ownExecutor.shutdownNow();
-            }
-            stopIo();
-        }
+    void closing() {
+        stopIo();
     }
 
     private void stopIo() {
@@ -388,10 +341,6 @@ public final class DnsFleetSource implements FleetSource {
         }
     }
 
-    @Override
-    public String toString() {
-        return describe();
-    }
 
     /** Builds a {@link DnsFleetSource}; each setter validates at once. Not thread-safe. */
     public static final class Builder {

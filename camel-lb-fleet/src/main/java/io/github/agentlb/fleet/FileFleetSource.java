@@ -3,7 +3,6 @@ package io.github.agentlb.fleet;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.fleet.AgentSpec;
 import io.github.agentlb.core.fleet.FleetListener;
-import io.github.agentlb.core.fleet.FleetSource;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -16,9 +15,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * A watched agents file (format in {@link AgentsFile}): read at start, then re-read every
@@ -44,7 +40,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * from any thread. Cost: one read of the file per interval, one parse per change; files over
  * {@value #MAX_BYTES} bytes are refused.
  */
-public final class FileFleetSource implements FleetSource {
+public final class FileFleetSource extends PolledFleetSource {
 
     /** How often the file is read by default: 1 s. */
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
@@ -54,14 +50,8 @@ public final class FileFleetSource implements FleetSource {
     private final Path file;
     private final Duration pollInterval;
     private final TaskScheduler givenScheduler;
-    private final Object lock = new Object();
-    private LastGoodFleet fleet;
-    private ScheduledExecutorService ownExecutor;
-    private TaskScheduler scheduler;
-    private Future<?> next;
     private byte[] lastContent;
     private byte[] unsettled;
-    private boolean closed;
 
     private FileFleetSource(Builder builder) {
         this.file = builder.file;
@@ -83,12 +73,7 @@ public final class FileFleetSource implements FleetSource {
     public void start(FleetListener listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (lock) {
-            if (fleet != null) {
-                throw new IllegalStateException(describe() + " already started");
-            }
-            if (closed) {
-                throw new IllegalStateException(describe() + " closed");
-            }
+            checkStartable();
             LastGoodFleet first = new LastGoodFleet(describe(), listener, FileFleetSource.class);
             byte[] content;
             List<AgentSpec> agents;
@@ -99,19 +84,8 @@ public final class FileFleetSource implements FleetSource {
                 throw new IllegalArgumentException(describe() + ": " + e.getMessage(), e);
             }
             first.first(agents);
-            fleet = first;
             lastContent = content;
-            if (givenScheduler == null) {
-                ownExecutor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-                    Thread thread = new Thread(runnable, "agentlb-fleet-file");
-                    thread.setDaemon(true);
-                    return thread;
-                });
-                scheduler = TaskScheduler.of(ownExecutor);
-            } else {
-                scheduler = givenScheduler;
-            }
-            next = scheduler.schedule(this::pollAndReschedule, pollInterval);
+            started(first, givenScheduler, "agentlb-fleet-file", this::pollAndReschedule, pollInterval);
         }
     }
 
@@ -160,15 +134,13 @@ public final class FileFleetSource implements FleetSource {
 
     private void pollAndReschedule() {
         synchronized (lock) {
-            if (closed) {
+            if (isClosed()) {
                 return;
             }
             try {
                 poll();
             } finally {
-                if (!closed) {
-                    next = scheduler.schedule(this::pollAndReschedule, pollInterval);
-                }
+                scheduleNext(this::pollAndReschedule, pollInterval);
             }
         }
     }
@@ -212,42 +184,6 @@ public final class FileFleetSource implements FleetSource {
     @Override
     public String describe() {
         return "file:" + file;
-    }
-
-    /** @return the last fleet handed to the listener; empty before start */
-    public List<AgentSpec> fleet() {
-        LastGoodFleet current;
-        synchronized (lock) {
-            current = fleet;
-        }
-        return current == null ? List.of() : current.fleet();
-    }
-
-    /** @return why the file's current content is not applied, or null when it is */
-    public String problem() {
-        LastGoodFleet current;
-        synchronized (lock) {
-            current = fleet;
-        }
-        return current == null ? null : current.problem();
-    }
-
-    @Override
-    public void close() {
-        synchronized (lock) {
-            closed = true;
-            if (next != null) {
-                next.cancel(false);
-            }
-            if (ownExecutor != null) {
-                ownExecutor.shutdownNow();
-            }
-        }
-    }
-
-    @Override
-    public String toString() {
-        return describe();
     }
 
     /** Builds a {@link FileFleetSource}; each setter validates at once. Not thread-safe. */

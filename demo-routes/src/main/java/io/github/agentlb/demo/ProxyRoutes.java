@@ -5,11 +5,7 @@ import io.github.agentlb.agent.LogText;
 import io.github.agentlb.agent.RequestTarget;
 import io.github.agentlb.camel.AgentCallCancelledException;
 import io.github.agentlb.camel.AgentsBusyException;
-import io.github.agentlb.camel.AnswerRules;
-import io.github.agentlb.camel.AgentFailure;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
-import io.github.agentlb.camel.AttemptOutcome;
-import io.github.agentlb.camel.FailureClassifier;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.camel.SessionRejectedException;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
@@ -23,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
@@ -94,7 +89,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One instance per CamelContext (the route id is fixed).
  *
- * <p>Over 300 lines: the route and its answer to each outcome (busy, cancelled, no agent, bad gateway, internal error) with the metrics they record; admission and answers are the next split.
+ * <p>The answers to outcomes other than an agent's answer are {@link ProxyAnswers}'.
  */
 public class ProxyRoutes extends RouteBuilder {
 
@@ -115,7 +110,7 @@ public class ProxyRoutes extends RouteBuilder {
 
     static final String REQUEST_ID_HEADER = AgentLoadBalancerSupport.REQUEST_ID_HEADER;
     static final String USER_ID_HEADER = ProxyRequest.USER_ID_PARAM;
-    private static final String REQUEST_PROPERTY = "agentlb.proxy.request";
+    static final String REQUEST_PROPERTY = "agentlb.proxy.request";
     private static final String START_PROPERTY = "agentlb.proxy.startNanos";
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRoutes.class);
@@ -123,6 +118,7 @@ public class ProxyRoutes extends RouteBuilder {
     private final ProxyConfig config;
     private final AgentLoadBalancerSupport balancer;
     private final Map<String, String> agentUrlById = new ConcurrentHashMap<>();
+    private final ProxyAnswers answers;
     private volatile ProxyMetrics metrics;
     private volatile boolean metricsResolved;
     private DemoFleet fleet;
@@ -138,6 +134,7 @@ public class ProxyRoutes extends RouteBuilder {
     public ProxyRoutes(ProxyConfig config, AgentLoadBalancerSupport balancer) {
         this.config = Objects.requireNonNull(config, "config");
         this.balancer = Strategies.isBaseline(config.strategy()) ? null : Objects.requireNonNull(balancer, "balancer");
+        this.answers = new ProxyAnswers(config, this::strategyName, this::agentUrl);
     }
 
     /**
@@ -203,7 +200,7 @@ public class ProxyRoutes extends RouteBuilder {
         Http11Component.register(getContext(), config.clientTimeoutMs());
         // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
         // try block still gets one, or the client would wait forever.
-        onException(Exception.class).handled(true).process(this::internalError);
+        onException(Exception.class).handled(true).process(answers::internalError);
 
         var tried = from(consumerUri())
                 .routeId(ROUTE_ID)
@@ -215,18 +212,18 @@ public class ProxyRoutes extends RouteBuilder {
             balance.process(child(name != null ? name : url, URI.create(url)));
         }
         balance.end()
-                    .process(this::writeHeldAnswer)
+                    .process(answers::writeHeldAnswer)
                 .endDoTry()
                 .doCatch(AgentCallCancelledException.class)
-                    .process(this::cancelled)
+                    .process(answers::cancelled)
                 .doCatch(SessionRejectedException.class)
-                    .process(this::sessionRejected)
+                    .process(answers::sessionRejected)
                 .doCatch(AgentsBusyException.class)
-                    .process(this::allBusy)
+                    .process(answers::allBusy)
                 .doCatch(NoAgentAvailableException.class)
-                    .process(this::noAgent)
+                    .process(answers::noAgent)
                 .doCatch(Exception.class)
-                    .process(this::badGateway)
+                    .process(answers::badGateway)
                 .end();
 
         getContext().addStartupListener((context, alreadyStarted) -> {
@@ -294,15 +291,15 @@ public class ProxyRoutes extends RouteBuilder {
         switch (request.kind()) {
             case BAD_REQUEST -> {
                 LOG.debug("Answered 400: {}", LogText.escape(request.problem()));
-                reply(exchange, 400, "bad request", request.problem(), Map.of());
+                ProxyAnswers.reply(exchange, 400, "bad request", request.problem(), Map.of());
                 exchange.setRouteStop(true);
             }
             case NOT_FOUND -> {
-                reply(exchange, 404, "not found", "no route for " + request.rawPath(), Map.of());
+                ProxyAnswers.reply(exchange, 404, "not found", "no route for " + request.rawPath(), Map.of());
                 exchange.setRouteStop(true);
             }
             case METHOD_NOT_ALLOWED -> {
-                reply(exchange, 405, "method not allowed", method + " is not allowed, use one of " + FORWARDED_METHODS,
+                ProxyAnswers.reply(exchange, 405, "method not allowed", method + " is not allowed, use one of " + FORWARDED_METHODS,
                         Map.of("Allow", FORWARDED_METHODS));
                 exchange.setRouteStop(true);
             }
@@ -332,124 +329,6 @@ public class ProxyRoutes extends RouteBuilder {
         Object address = in.getHeader(NettyConstants.NETTY_REMOTE_ADDRESS);
         return address instanceof InetSocketAddress socket && socket.getAddress() != null
                 ? socket.getAddress().getHostAddress() : null;
-    }
-
-    /**
-     * 503 with the agents tried and why each failed ({@link NoAgentAvailableException#failures()});
-     * the exception goes to the log at DEBUG, on one line: a dead agent is an expected condition.
-     */
-    private void noAgent(Exchange exchange) {
-        NoAgentAvailableException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, NoAgentAvailableException.class);
-        List<AgentFailure> failures = cause == null ? List.of() : cause.failures();
-        String list = failures.stream().map(f -> label(f.agentId()) + " (" + f.reason() + ")")
-                .collect(Collectors.joining(", "));
-        String detail = failures.isEmpty() ? "the " + strategyName() + " balancer has no agent to try"
-                : failures.size() == 1 ? "the only agent tried failed: " + list
-                : "all " + failures.size() + " agents tried failed: " + list;
-        LOG.warn("request={} answered 503: {}", requestId(exchange), detail);
-        LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
-        reply(exchange, 503, "no agent available", detail, Map.of());
-    }
-
-    /**
-     * 502 naming the agent and what went wrong, 504 when it did not answer in time; when the
-     * answer had already begun, the client's connection is closed instead (the answer is cut).
-     * The exception goes to the log at DEBUG, on one line.
-     */
-    private void badGateway(Exchange exchange) {
-        Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-        String detail = "agent " + agentLabel(exchange) + " " + AgentFailure.reasonOf(cause);
-        Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
-        boolean timeout = FailureClassifier.classify(cause) == AttemptOutcome.ANSWER_TIMED_OUT;
-        int status = timeout ? 504 : 502;
-        if (down != null && down.headSent()) {
-            LOG.warn("request={} answer cut: {}", requestId(exchange), detail);
-        } else {
-            LOG.warn("request={} answered {}: {}", requestId(exchange), status, detail);
-        }
-        LOG.debug("request={} {} cause: {}", requestId(exchange), status, cause);
-        reply(exchange, status, timeout ? "gateway timeout" : "bad gateway", detail, Map.of());
-    }
-
-    /**
-     * Writes a busy answer an agent child held back, when the balancer ended with it, with the
-     * balancer's {@code Retry-After} (the shortest rest left among the agents) when it set one.
-     */
-    private void writeHeldAnswer(Exchange exchange) {
-        if (exchange.getMessage().getBody() instanceof AgentChild.HeldAnswer held) {
-            Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
-            Object retryAfter = exchange.getMessage().getHeader(AnswerRules.RETRY_AFTER);
-            if (retryAfter != null) {
-                held.head().headers().set(AnswerRules.RETRY_AFTER, retryAfter.toString());
-            }
-            if (down != null && !down.headSent() && !down.clientGone()) {
-                down.sendWhole(held.head(), held.body());
-            }
-        }
-    }
-
-    /** A session id the balancer cannot route: 400 (not one it gave) or 404 (its agent left), no agent called. */
-    private void sessionRejected(Exchange exchange) {
-        SessionRejectedException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, SessionRejectedException.class);
-        LOG.info("request={} answered {}: {}", requestId(exchange), cause.status(), cause.getMessage());
-        reply(exchange, cause.status(), cause.status() == 404 ? "session not found" : "bad session id",
-                cause.getMessage(), Map.of());
-    }
-
-    /** Every agent rests after a busy answer and none was asked: 429 with the shortest rest left. */
-    private void allBusy(Exchange exchange) {
-        AgentsBusyException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, AgentsBusyException.class);
-        long seconds = cause == null ? 1 : cause.retryAfterSeconds();
-        LOG.info("request={} answered 429: every agent is busy, retry after {} s", requestId(exchange), seconds);
-        reply(exchange, 429, "agents busy", "every agent asked to rest; retry after " + seconds + " s",
-                Map.of(AnswerRules.RETRY_AFTER, Long.toString(seconds)));
-    }
-
-    /** 500 JSON for a failure of the proxy itself; the exception goes to the log. */
-    private void internalError(Exchange exchange) {
-        Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-        LOG.warn("request={} answered 500: {}", requestId(exchange), LogText.escape(cause));
-        LOG.debug("request={} 500 cause", requestId(exchange), cause);
-        if (exchange.getProperty(Downstream.PROPERTY) != null) {
-            reply(exchange, 500, "internal error", "the proxy failed to handle the request; see its log", Map.of());
-        } else if (exchange.getMessage().getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT)
-                instanceof ChannelHandlerContext ctx) {
-            ctx.channel().close();
-        }
-    }
-
-    /** The client left: its agent call was cancelled, nothing to answer. */
-    private void cancelled(Exchange exchange) {
-        LOG.info("request={} cancelled: the client closed its connection, agent {} call stopped",
-                requestId(exchange), agentLabel(exchange));
-        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, CLIENT_CLOSED_REQUEST);
-    }
-
-    /** The answering agent's name or base URL, "?" if the balancer did not say. */
-    private String agentLabel(Exchange exchange) {
-        String id = exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, String.class);
-        return id == null ? "?" : label(id);
-    }
-
-    /** A balancer agent id as the client should read it: the agent's name, else its base URL. */
-    private String label(String agentId) {
-        return config.agentNames().containsValue(agentId) ? agentId : agentUrl(agentId);
-    }
-
-    /** The request id for a log line: client text, escaped. */
-    private static String requestId(Exchange exchange) {
-        ProxyRequest request = exchange.getProperty(REQUEST_PROPERTY, ProxyRequest.class);
-        return request == null || request.requestId() == null ? exchange.getExchangeId()
-                : LogText.escape(request.requestId());
-    }
-
-    /** Writes a JSON error to the client (or cuts an answer already begun) and records its status. */
-    private static void reply(Exchange exchange, int status, String error, String detail, Map<String, String> headers) {
-        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
-        Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
-        if (down != null) {
-            down.replyError(status, error, detail, headers);
-        }
     }
 
     private void record(Exchange exchange) {

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.knowm.xchart.AnnotationLine;
+import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -37,8 +39,12 @@ public final class HotKeyChart {
     private HotKeyChart() {
     }
 
-    /** Builds the chart of {@code runs}, at least one ({@value #WIDTH} x {@value #HEIGHT} px). */
-    public static CategoryChart build(List<HotKeyRun> runs) {
+    /**
+     * Builds the chart of {@code runs}, at least one ({@value #WIDTH} x {@value #HEIGHT} px): each
+     * bar part labelled with its count, a line at the mean per agent and one at the target
+     * {@code targetMaxOverMean} x the mean.
+     */
+    public static CategoryChart build(List<HotKeyRun> runs, double targetMaxOverMean) {
         List<String> bars = new ArrayList<>();
         List<Long> hot = new ArrayList<>();
         List<Long> others = new ArrayList<>();
@@ -59,11 +65,25 @@ public final class HotKeyChart {
         CategoryStyler styler = chart.getStyler();
         styler.setStacked(true);
         styler.setYAxisMin(0.0);
+        styler.setLabelsVisible(true);
+        styler.setLabelsFontColorAutomaticEnabled(true);
         styler.setXAxisLabelRotation(45);
         styler.setLegendPosition(Styler.LegendPosition.OutsideS);
         styler.setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.addSeries("user " + Workload.HOT_USER + " (hot)", bars, hot);
         chart.addSeries("users 1.." + c.users(), bars, others);
+        double mean = runs.get(0).report().statistics().meanPerAgent();
+        double target = targetMaxOverMean * mean;
+        long tallest = 0;
+        for (int i = 0; i < bars.size(); i++) {
+            tallest = Math.max(tallest, hot.get(i) + others.get(i));
+        }
+        styler.setYAxisMax(Math.max(tallest, target) * 1.12);
+        chart.addAnnotation(new AnnotationLine(mean, false, false));
+        chart.addAnnotation(new AnnotationLine(target, false, false));
+        chart.addAnnotation(new AnnotationText(String.format(Locale.ROOT, "mean %.0f", mean), 0.5, mean, false));
+        chart.addAnnotation(new AnnotationText(String.format(Locale.ROOT, "target %.2f x mean = %.0f", targetMaxOverMean,
+                target), 1.5, target * 1.04, false));
         return chart;
     }
 
@@ -73,10 +93,10 @@ public final class HotKeyChart {
      * @return the file written
      * @throws IOException if it cannot be written
      */
-    public static Path write(List<HotKeyRun> runs, Path dir) throws IOException {
+    public static Path write(List<HotKeyRun> runs, double targetMaxOverMean, Path dir) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(PNG_FILE);
-        BitmapEncoder.saveBitmap(build(runs), file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        BitmapEncoder.saveBitmap(build(runs, targetMaxOverMean), file.toString(), BitmapEncoder.BitmapFormat.PNG);
         return file;
     }
 }

@@ -43,7 +43,7 @@ public final class HotKeyReportWriter {
         for (HotKeyRun run : runs) {
             JSON.writeValue(dir.resolve(jsonFileName(run.variant().label())).toFile(), toJson(run));
         }
-        HotKeyChart.write(runs, dir);
+        HotKeyChart.write(runs, HotKeyScenario.TARGET_MAX_OVER_MEAN, dir);
     }
 
     /** The JSON document of a run. */

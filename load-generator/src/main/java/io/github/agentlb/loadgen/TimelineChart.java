@@ -77,7 +77,14 @@ public final class TimelineChart {
         if (Arrays.stream(failed).anyMatch(n -> n > 0)) {
             line(chart.addSeries("failed", x, Timeline.perSecond(failed, timeline.bucketSeconds())));
         }
-        markers.forEach(m -> mark(chart, m.seconds(), m.label()));
+        // Marker labels go above the tallest line, where they cover no agent's line.
+        double top = 1;
+        for (XYSeries series : chart.getSeriesMap().values()) {
+            top = Math.max(top, series.getYMax());
+        }
+        chart.getStyler().setYAxisMax(top * 1.15);
+        double labelY = top * 1.08;
+        markers.forEach(m -> mark(chart, m.seconds(), m.label(), labelY));
         return chart;
     }
 
@@ -85,9 +92,9 @@ public final class TimelineChart {
         series.setMarker(SeriesMarkers.NONE);
     }
 
-    private static void mark(XYChart chart, double seconds, String label) {
+    private static void mark(XYChart chart, double seconds, String label, double labelY) {
         chart.addAnnotation(new AnnotationLine(seconds, true, false));
-        chart.addAnnotation(new AnnotationText(label, seconds, 0, false));
+        chart.addAnnotation(new AnnotationText(label, seconds, labelY, false));
     }
 
     /**

@@ -1,0 +1,165 @@
+package io.github.agentlb.demo;
+
+import io.github.agentlb.agent.LogText;
+import io.github.agentlb.camel.AgentFailure;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.AgentsBusyException;
+import io.github.agentlb.camel.AnswerRules;
+import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.FailureClassifier;
+import io.github.agentlb.camel.NoAgentAvailableException;
+import io.github.agentlb.camel.SessionRejectedException;
+import io.netty.channel.ChannelHandlerContext;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.apache.camel.Exchange;
+import org.apache.camel.component.netty.NettyConstants;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the proxy answers when the balancer did not end with an agent's answer: a held busy
+ * answer, every agent busy (429), no agent (503), a bad gateway (502) or a timeout (504), a
+ * session it cannot route (400, 404), a client that left (recorded as 499), a failure of the proxy
+ * itself (500). Every answer is {@code {"error":...,"detail":...}} JSON with one log line; the
+ * exception goes to the log at DEBUG. Thread-safe.
+ */
+final class ProxyAnswers {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProxyRoutes.class);
+
+    private final ProxyConfig config;
+    private final Supplier<String> strategyName;
+    private final Function<String, String> agentUrl;
+
+    /**
+     * @param strategyName the balancer's strategy, for the detail of a 503
+     * @param agentUrl     an agent id to its base URL, for agents that have no name
+     */
+    ProxyAnswers(ProxyConfig config, Supplier<String> strategyName, Function<String, String> agentUrl) {
+        this.config = config;
+        this.strategyName = strategyName;
+        this.agentUrl = agentUrl;
+    }
+
+    /**
+     * 503 with the agents tried and why each failed ({@link NoAgentAvailableException#failures()});
+     * the exception goes to the log at DEBUG, on one line: a dead agent is an expected condition.
+     */
+    void noAgent(Exchange exchange) {
+        NoAgentAvailableException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, NoAgentAvailableException.class);
+        List<AgentFailure> failures = cause == null ? List.of() : cause.failures();
+        String list = failures.stream().map(f -> label(f.agentId()) + " (" + f.reason() + ")")
+                .collect(Collectors.joining(", "));
+        String detail = failures.isEmpty() ? "the " + strategyName.get() + " balancer has no agent to try"
+                : failures.size() == 1 ? "the only agent tried failed: " + list
+                : "all " + failures.size() + " agents tried failed: " + list;
+        LOG.warn("request={} answered 503: {}", requestId(exchange), detail);
+        LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
+        reply(exchange, 503, "no agent available", detail, Map.of());
+    }
+
+    /**
+     * 502 naming the agent and what went wrong, 504 when it did not answer in time; when the
+     * answer had already begun, the client's connection is closed instead (the answer is cut).
+     * The exception goes to the log at DEBUG, on one line.
+     */
+    void badGateway(Exchange exchange) {
+        Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
+        String detail = "agent " + agentLabel(exchange) + " " + AgentFailure.reasonOf(cause);
+        Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
+        boolean timeout = FailureClassifier.classify(cause) == AttemptOutcome.ANSWER_TIMED_OUT;
+        int status = timeout ? 504 : 502;
+        if (down != null && down.headSent()) {
+            LOG.warn("request={} answer cut: {}", requestId(exchange), detail);
+        } else {
+            LOG.warn("request={} answered {}: {}", requestId(exchange), status, detail);
+        }
+        LOG.debug("request={} {} cause: {}", requestId(exchange), status, cause);
+        reply(exchange, status, timeout ? "gateway timeout" : "bad gateway", detail, Map.of());
+    }
+
+    /**
+     * Writes a busy answer an agent child held back, when the balancer ended with it, with the
+     * balancer's {@code Retry-After} (the shortest rest left among the agents) when it set one.
+     */
+    void writeHeldAnswer(Exchange exchange) {
+        if (exchange.getMessage().getBody() instanceof AgentChild.HeldAnswer held) {
+            Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
+            Object retryAfter = exchange.getMessage().getHeader(AnswerRules.RETRY_AFTER);
+            if (retryAfter != null) {
+                held.head().headers().set(AnswerRules.RETRY_AFTER, retryAfter.toString());
+            }
+            if (down != null && !down.headSent() && !down.clientGone()) {
+                down.sendWhole(held.head(), held.body());
+            }
+        }
+    }
+
+    /** A session id the balancer cannot route: 400 (not one it gave) or 404 (its agent left), no agent called. */
+    void sessionRejected(Exchange exchange) {
+        SessionRejectedException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, SessionRejectedException.class);
+        LOG.info("request={} answered {}: {}", requestId(exchange), cause.status(), cause.getMessage());
+        reply(exchange, cause.status(), cause.status() == 404 ? "session not found" : "bad session id",
+                cause.getMessage(), Map.of());
+    }
+
+    /** Every agent rests after a busy answer and none was asked: 429 with the shortest rest left. */
+    void allBusy(Exchange exchange) {
+        AgentsBusyException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, AgentsBusyException.class);
+        long seconds = cause == null ? 1 : cause.retryAfterSeconds();
+        LOG.info("request={} answered 429: every agent is busy, retry after {} s", requestId(exchange), seconds);
+        reply(exchange, 429, "agents busy", "every agent asked to rest; retry after " + seconds + " s",
+                Map.of(AnswerRules.RETRY_AFTER, Long.toString(seconds)));
+    }
+
+    /** 500 JSON for a failure of the proxy itself; the exception goes to the log. */
+    void internalError(Exchange exchange) {
+        Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
+        LOG.warn("request={} answered 500: {}", requestId(exchange), LogText.escape(cause));
+        LOG.debug("request={} 500 cause", requestId(exchange), cause);
+        if (exchange.getProperty(Downstream.PROPERTY) != null) {
+            reply(exchange, 500, "internal error", "the proxy failed to handle the request; see its log", Map.of());
+        } else if (exchange.getMessage().getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT)
+                instanceof ChannelHandlerContext ctx) {
+            ctx.channel().close();
+        }
+    }
+
+    /** The client left: its agent call was cancelled, nothing to answer. */
+    void cancelled(Exchange exchange) {
+        LOG.info("request={} cancelled: the client closed its connection, agent {} call stopped",
+                requestId(exchange), agentLabel(exchange));
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, ProxyRoutes.CLIENT_CLOSED_REQUEST);
+    }
+
+    /** The answering agent's name or base URL, "?" if the balancer did not say. */
+    String agentLabel(Exchange exchange) {
+        String id = exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, String.class);
+        return id == null ? "?" : label(id);
+    }
+
+    /** A balancer agent id as the client should read it: the agent's name, else its base URL. */
+    String label(String agentId) {
+        return config.agentNames().containsValue(agentId) ? agentId : agentUrl.apply(agentId);
+    }
+
+    /** The request id for a log line: client text, escaped. */
+    static String requestId(Exchange exchange) {
+        ProxyRequest request = exchange.getProperty(ProxyRoutes.REQUEST_PROPERTY, ProxyRequest.class);
+        return request == null || request.requestId() == null ? exchange.getExchangeId()
+                : LogText.escape(request.requestId());
+    }
+
+    /** Writes a JSON error to the client (or cuts an answer already begun) and records its status. */
+    static void reply(Exchange exchange, int status, String error, String detail, Map<String, String> headers) {
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+        Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
+        if (down != null) {
+            down.replyError(status, error, detail, headers);
+        }
+    }
+}
