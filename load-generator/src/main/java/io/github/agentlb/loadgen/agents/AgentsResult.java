@@ -41,13 +41,18 @@ import org.HdrHistogram.Histogram;
  * @param mcpLaterTurns   MCP-style turns after the first whose first turn named an agent
  * @param stickyTurns     of those, answered by the first turn's agent
  * @param maxWaiting      the largest queue any agent had
+ * @param modelTtftMeanMs the mean time to first token the agents' models computed (base + prefill
+ *                        of the uncached blocks, from admission), ms: what the cache bought,
+ *                        without the queue, the proxy, the network or the machine's load (NaN
+ *                        when none was admitted)
  * @param wallNanos       the run's wall time, ns
  * @param errorSamples    up to 5 error texts, for the report
  */
 public record AgentsResult(String label, int replicas, boolean keyed, boolean bounded, long requests, long errors,
                            long timeouts, double ttftP50Ms, double ttftP99Ms, long promptBlocks, long cachedBlocks,
                            SortedMap<String, Double> inFlight, SortedMap<String, Long> answered, long mcpLaterTurns,
-                           long stickyTurns, int maxWaiting, long wallNanos, List<String> errorSamples) {
+                           long stickyTurns, int maxWaiting, double modelTtftMeanMs, long wallNanos,
+                           List<String> errorSamples) {
 
     /** Error texts kept for the report. */
     public static final int ERROR_SAMPLES = 5;
@@ -59,8 +64,17 @@ public record AgentsResult(String label, int replicas, boolean keyed, boolean bo
         errorSamples = List.copyOf(errorSamples);
     }
 
-    /** Per-agent LLM counters read after the run. */
-    public record AgentCounters(long promptBlocks, long cachedBlocks, int maxWaiting) {
+    /**
+     * Per-agent LLM counters read after the run.
+     *
+     * @param promptBlocks         Σ prompt blocks of the requests it admitted
+     * @param cachedBlocks         Σ of their cached blocks
+     * @param maxWaiting           its largest queue
+     * @param admitted             requests it admitted
+     * @param firstTokenNanosTotal Σ of the times to first token its model computed (base + prefill), ns
+     */
+    public record AgentCounters(long promptBlocks, long cachedBlocks, int maxWaiting, long admitted,
+                                long firstTokenNanosTotal) {
     }
 
     /**
@@ -124,11 +138,14 @@ public record AgentsResult(String label, int replicas, boolean keyed, boolean bo
         long prompt = agents.values().stream().mapToLong(AgentCounters::promptBlocks).sum();
         long cached = agents.values().stream().mapToLong(AgentCounters::cachedBlocks).sum();
         int maxWaiting = agents.values().stream().mapToInt(AgentCounters::maxWaiting).max().orElse(0);
+        long admitted = agents.values().stream().mapToLong(AgentCounters::admitted).sum();
+        double modelTtft = admitted == 0 ? Double.NaN
+                : agents.values().stream().mapToLong(AgentCounters::firstTokenNanosTotal).sum() / 1e6 / admitted;
         boolean any = ttft.getTotalCount() > 0;
         return new AgentsResult(variant.label(), variant.replicas(), variant.keyed(), variant.bounded(), turns.size(),
                 errors, timeouts, any ? ttft.getValueAtPercentile(50) / 1000.0 : Double.NaN,
                 any ? ttft.getValueAtPercentile(99) / 1000.0 : Double.NaN, prompt, cached, inFlight, answered,
-                mcpLater, sticky, maxWaiting, wallNanos, samples);
+                mcpLater, sticky, maxWaiting, modelTtft, wallNanos, samples);
     }
 
     /** Σ cached blocks / Σ prompt blocks; 0 without prompt blocks. */

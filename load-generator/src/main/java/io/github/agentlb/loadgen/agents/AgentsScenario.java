@@ -55,7 +55,7 @@ public final class AgentsScenario {
         public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
         /**
          * The agents' chat shape: first token 20 ms after admission plus prefill, 400 tokens/s
-         * (the requests ask for {@value Conversations#ANSWER_TOKENS}, about 40 ms of streaming).
+         * (the requests ask for {@value Conversations#ANSWER_TOKENS}, about 20 ms of streaming).
          */
         public static final ChatShape DEFAULT_CHAT = new ChatShape(20, 400, Conversations.ANSWER_TOKENS);
         /**
@@ -176,7 +176,7 @@ public final class AgentsScenario {
             for (StubAgent agent : cluster.agents()) {
                 LlmModel llm = agent.llm();
                 counters.put(agent.config().agentId(), new AgentsResult.AgentCounters(llm.promptBlocks(),
-                        llm.cachedBlocks(), llm.maxWaiting()));
+                        llm.cachedBlocks(), llm.maxWaiting(), llm.admitted(), llm.firstTokenNanosTotal()));
             }
             AgentsResult result = AgentsResult.of(variant, List.copyOf(turns), counters, wall);
             stdout.printf(Locale.ROOT, "== agents %s: %d requests in %.1f s, ttft p50 %.1f ms, hit rate %.3f, "

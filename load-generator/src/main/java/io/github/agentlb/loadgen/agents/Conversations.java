@@ -48,7 +48,7 @@ public final class Conversations {
     /** The model name sent in every request. */
     public static final String MODEL = "stub-llm";
     /** Tokens asked for in every request ({@code max_tokens}). */
-    public static final int ANSWER_TOKENS = 16;
+    public static final int ANSWER_TOKENS = 8;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] WORDS = {

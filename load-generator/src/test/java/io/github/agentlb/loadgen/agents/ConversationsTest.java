@@ -98,7 +98,7 @@ class ConversationsTest {
 
     private static final int GOLDEN_FIRST_PROMPT_CHARS = 3_921;
     private static final String GOLDEN_TURN3_OF_5_SHA256 =
-            "d1c3cbe6b35112f48eb74e01fd5178ee22fd30ad938cd3245d895d817b96a4ca";
+            "1b2298e5876c524d25b97a37a811e7411bf601c018c041a8785f02ac3cb2de4a";
 
     private static String sha256(String text) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
