@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
 import org.apache.camel.support.builder.ExpressionBuilder;
@@ -27,7 +28,13 @@ import org.slf4j.LoggerFactory;
  * with the lowest hash ranks to the next agent of the ring walk, and heavy keys stay home (see
  * {@link BoundedLoads}); the ring is unchanged, and balancer replicas move nearly the same keys.
  * Each attempt sent counts as load ({@link #attemptStarted}); the agents follow membership
- * changes; the decision log line gains {@code bounded=<HOME|OVERFLOW|STICKY|RETURNED|HELD>}.
+ * changes; the decision log line gains {@code bounded=<HOME|OVERFLOW|STICKY|RETURNED|HELD|DIVERTED>}.
+ * With {@link #setInFlightFactor} (KubeAI's bound) an agent over f x the mean requests in flight
+ * also passes the request on; the counts are the balancer's own per-agent in-flight counters, read
+ * without a lock.
+ *
+ * <p>Keys: {@link #setKeyHeader} for one header, {@link #setKeys} for a chain such as
+ * {@code session,prompt,user_id} ({@link AgentKeys}), or any expression through the builder.
  * Thread-safe.
  */
 public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport {
@@ -100,6 +107,29 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
         setBoundedLoad(builder.balanceFactor(balanceFactor).build());
     }
 
+    /**
+     * Sets f of the in-flight bound ({@link BoundedLoad#inFlightFactor()}; KubeAI's 1.25 is
+     * {@link BoundedLoad#KUBEAI_IN_FLIGHT_FACTOR}), keeping the bound's other settings, or the
+     * defaults of {@link BoundedLoad} if it was off (so the share bound comes on with c = 1.25);
+     * 0 turns the in-flight bound off and leaves the share bound as it is. Takes effect as
+     * {@link #setBoundedLoad}.
+     *
+     * @throws IllegalArgumentException if neither 0 nor finite and >= 1
+     */
+    public void setInFlightFactor(double inFlightFactor) {
+        BoundedLoad current = getBoundedLoad();
+        if (inFlightFactor == 0 && !current.isEnabled()) {
+            return;
+        }
+        BoundedLoad.Builder builder = current.isEnabled() ? current.toBuilder() : BoundedLoad.custom();
+        setBoundedLoad(builder.inFlightFactor(inFlightFactor).build());
+    }
+
+    /** @return f of the in-flight bound, or 0 while it is off */
+    public double getInFlightFactor() {
+        return getBoundedLoad().boundsInFlight() ? getBoundedLoad().inFlightFactor() : 0;
+    }
+
     /** @return the balance factor c, or 0 while bounded loads are off */
     public double getBalanceFactor() {
         BoundedLoad current = getBoundedLoad();
@@ -117,7 +147,19 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
      * outside the balancer's state.
      */
     protected final Keyed keyed() {
-        return new Keyed(key, keyName, boundedLoads, keylessRotation);
+        return new Keyed(key, keyName, boundedLoads, keylessRotation, this::inFlightNow);
+    }
+
+    /**
+     * Each agent's requests in flight, read from the state of now (one volatile read) and the
+     * agents' own counters ({@link AgentSlot#inFlight}); an agent not in the state counts 0.
+     */
+    private ToIntFunction<String> inFlightNow() {
+        BalancerState state = balancerState();
+        return agent -> {
+            AgentSlot slot = state.slot(agent);
+            return slot == null ? 0 : slot.inFlight.get();
+        };
     }
 
     /** The key part of a keyed strategy's picker; see {@link #keyed()}. Thread-safe. */
@@ -126,12 +168,15 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
         private final String keyName;
         private final BoundedLoads bounded;
         private final RoundRobin keylessRotation;
+        private final Supplier<ToIntFunction<String>> inFlight;
 
-        Keyed(Expression key, String keyName, BoundedLoads bounded, RoundRobin keylessRotation) {
+        Keyed(Expression key, String keyName, BoundedLoads bounded, RoundRobin keylessRotation,
+                Supplier<ToIntFunction<String>> inFlight) {
             this.key = key;
             this.keyName = keyName;
             this.bounded = bounded;
             this.keylessRotation = keylessRotation;
+            this.inFlight = inFlight;
         }
 
         /** The exchange's key, or null when it is missing or blank. */
@@ -167,7 +212,8 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
                 return new Selection(clockwise, detail, rank);
             }
             RingWalk walk = new RingWalk(clockwise);
-            Placement placement = bounded.place(value, position, walk);
+            Placement placement = bounded.place(value, position, walk,
+                    bounded.config().boundsInFlight() ? inFlight.get() : BoundedLoads.NOTHING_IN_FLIGHT);
             return new Selection(walk.startingWith(placement.agent()), () -> detail.get() + " bounded=" + placement.kind(), rank);
         }
     }
@@ -198,6 +244,24 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
     public void setKeyHeader(String keyHeader) {
         keySettings.put("keyHeader", keyHeader,
                 lb -> lb.useKey(ExpressionBuilder.headerExpression(Check.notBlank("keyHeader", keyHeader)), keyHeader));
+    }
+
+    /**
+     * Keys exchanges by a chain of keys, the first present one winning (JavaBean form of
+     * {@code key(AgentKeys.parse(keys), keys)}): a comma list of {@code session} (headers
+     * {@code Mcp-Session-Id}, {@code X-Session-Id}), {@code prompt} (the prompt prefix of a JSON
+     * body, {@link io.github.agentlb.core.key.PromptPrefix#ofDefaults()}), {@code header:<name>} or a
+     * bare header name, e.g. {@code session,prompt,user_id}; see {@link AgentKeys}. Applied, and
+     * checked, when the balancer starts: an unknown part fails the start with an
+     * {@link IllegalArgumentException} naming {@code keys} and the part.
+     */
+    public void setKeys(String keys) {
+        keySettings.put("keys", keys, lb -> lb.useKey(AgentKeys.parse(keys), keys.strip()));
+    }
+
+    /** @return the key chain set by {@link #setKeys}, else the key's name (e.g. {@code user_id}) */
+    public String getKeys() {
+        return keySettings.get("keys", keyName);
     }
 
     /** @return the key header (or the key's name when keyed by another expression) */

@@ -4,7 +4,8 @@
  * (hash functions), {@code ring} (the consistent-hash ring), {@code select} (round-robin and
  * smooth weighted round-robin), {@code pid} (utilization-driven PID weights), {@code avn}
  * (adaptive virtual nodes), {@code bounded} (consistent hashing with bounded loads),
- * {@code health} (outlier ejection), {@code fleet} (agents as membership sources describe them,
- * slow start) and {@code stats} (load statistics).
+ * {@code health} (outlier ejection), {@code key} (routing keys read from a request body),
+ * {@code fleet} (agents as membership sources describe them, slow start) and {@code stats}
+ * (load statistics).
  */
 package io.github.agentlb.core;

@@ -4,7 +4,9 @@ import io.github.agentlb.agent.Http11Component;
 import io.github.agentlb.agent.LogText;
 import io.github.agentlb.agent.RequestTarget;
 import io.github.agentlb.camel.AgentCallCancelledException;
+import io.github.agentlb.camel.AgentKeys;
 import io.github.agentlb.camel.AgentsBusyException;
+import io.github.agentlb.camel.KeyedLoadBalancerSupport;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.camel.SessionRejectedException;
@@ -119,6 +121,10 @@ public class ProxyRoutes extends RouteBuilder {
     private final AgentLoadBalancerSupport balancer;
     private final Map<String, String> agentUrlById = new ConcurrentHashMap<>();
     private final ProxyAnswers answers;
+    /** Whether the balancer keys requests (ch, avn): its key may read the body. */
+    private final boolean keyed;
+    /** The session headers the balancer may read; the learned sessions' header is added at start. */
+    private volatile List<String> sessionHeaders = AgentKeys.DEFAULT_SESSION_HEADERS;
     private volatile ProxyMetrics metrics;
     private volatile boolean metricsResolved;
     private DemoFleet fleet;
@@ -135,6 +141,7 @@ public class ProxyRoutes extends RouteBuilder {
         this.config = Objects.requireNonNull(config, "config");
         this.balancer = Strategies.isBaseline(config.strategy()) ? null : Objects.requireNonNull(balancer, "balancer");
         this.answers = new ProxyAnswers(config, this::strategyName, this::agentUrl);
+        this.keyed = this.balancer instanceof KeyedLoadBalancerSupport;
     }
 
     /**
@@ -196,6 +203,10 @@ public class ProxyRoutes extends RouteBuilder {
 
     @Override
     public void configure() throws Exception {
+        String learned = balancer == null ? null : balancer.getSessionHeader();
+        if (learned != null && sessionHeaders.stream().noneMatch(learned::equalsIgnoreCase)) {
+            sessionHeaders = java.util.stream.Stream.concat(sessionHeaders.stream(), java.util.stream.Stream.of(learned)).toList();
+        }
         errorHandler(noErrorHandler());
         Http11Component.register(getContext(), config.clientTimeoutMs());
         // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
@@ -314,10 +325,15 @@ public class ProxyRoutes extends RouteBuilder {
                 if (request.userId() != null && !request.userId().isEmpty()) {
                     in.setHeader(USER_ID_HEADER, request.userId());
                 }
-                String sessionHeader = balancer == null ? null : balancer.getSessionHeader();
-                String sessionId = sessionHeader == null ? null : received.headers().get(sessionHeader);
-                if (sessionId != null) {
-                    in.setHeader(sessionHeader, sessionId);
+                // What keys and learned sessions read: the session headers, and the body by reference.
+                for (String header : sessionHeaders) {
+                    String value = received.headers().get(header);
+                    if (value != null) {
+                        in.setHeader(header, value);
+                    }
+                }
+                if (keyed) {
+                    in.setBody(down.body().duplicate());
                 }
             }
             default -> throw new IllegalStateException("unexpected kind " + request.kind());

@@ -30,6 +30,13 @@ import java.util.Objects;
  *       leave an agent follows from the keys' hashes and the agents' shares, so keys do not flap
  *       and replicas agree, and heavy keys are never split; false is the plain rule of the paper,
  *       decided per request.</li>
+ *   <li>{@link #inFlightFactor()} f: a second bound, on requests in flight now rather than on
+ *       recent shares (KubeAI's {@code PrefixHash}): an agent takes a request only while its
+ *       requests in flight plus this one stay within {@code f x (total in flight + 1) / n}, n the
+ *       agents, and always when nothing is in flight. Checked after the share bound chose an
+ *       agent, per request; an agent over it passes the request to the next agent of the overflow
+ *       order within it, and keeps it when none is. 0 (default) turns it off; else finite and
+ *       >= 1 (KubeAI's {@code meanLoadFactor} 125 is 1.25).</li>
  * </ul>
  *
  * <p>{@link #disabled()} turns bounded loads off: the ring alone decides.
@@ -52,6 +59,10 @@ public final class BoundedLoad {
     public static final Duration DEFAULT_DECAY_TIME = Duration.ofSeconds(10);
     /** Default number of keys remembered: 10,000. */
     public static final int DEFAULT_MAX_KEYS = 10_000;
+    /** Default in-flight factor: 0, the in-flight bound off. */
+    public static final double DEFAULT_IN_FLIGHT_FACTOR = 0;
+    /** KubeAI's in-flight factor ({@code meanLoadFactor: 125}), a good value to turn the in-flight bound on with. */
+    public static final double KUBEAI_IN_FLIGHT_FACTOR = 1.25;
 
     private static final BoundedLoad DISABLED = new BoundedLoad(custom(), false);
 
@@ -62,6 +73,7 @@ public final class BoundedLoad {
     private final int maxKeys;
     private final OverflowOrder overflowOrder;
     private final boolean sticky;
+    private final double inFlightFactor;
 
     private BoundedLoad(Builder b, boolean enabled) {
         this.enabled = enabled;
@@ -71,6 +83,7 @@ public final class BoundedLoad {
         this.maxKeys = b.maxKeys;
         this.overflowOrder = b.overflowOrder;
         this.sticky = b.sticky;
+        this.inFlightFactor = b.inFlightFactor;
     }
 
     /** @return a builder initialised with the defaults (enabled) */
@@ -123,10 +136,20 @@ public final class BoundedLoad {
         return sticky;
     }
 
+    /** @return f of the in-flight bound, >= 1, or 0 when that bound is off */
+    public double inFlightFactor() {
+        return inFlightFactor;
+    }
+
+    /** @return whether the in-flight bound applies */
+    public boolean boundsInFlight() {
+        return enabled && inFlightFactor > 0;
+    }
+
     /** @return a builder holding this configuration (enabled) */
     public Builder toBuilder() {
         return custom().balanceFactor(balanceFactor).returnFactor(returnFactor).decayTime(decayTime)
-                .maxKeys(maxKeys).overflowOrder(overflowOrder).sticky(sticky);
+                .maxKeys(maxKeys).overflowOrder(overflowOrder).sticky(sticky).inFlightFactor(inFlightFactor);
     }
 
     @Override
@@ -134,12 +157,13 @@ public final class BoundedLoad {
         return o instanceof BoundedLoad other && enabled == other.enabled
                 && Double.compare(balanceFactor, other.balanceFactor) == 0
                 && Double.compare(returnFactor, other.returnFactor) == 0 && decayTime.equals(other.decayTime)
-                && maxKeys == other.maxKeys && overflowOrder == other.overflowOrder && sticky == other.sticky;
+                && maxKeys == other.maxKeys && overflowOrder == other.overflowOrder && sticky == other.sticky
+                && Double.compare(inFlightFactor, other.inFlightFactor) == 0;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(enabled, balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, sticky);
+        return Objects.hash(enabled, balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, sticky, inFlightFactor);
     }
 
     @Override
@@ -148,7 +172,8 @@ public final class BoundedLoad {
             return "BoundedLoad[disabled]";
         }
         return String.format(Locale.ROOT, "BoundedLoad[balanceFactor=%s, returnFactor=%s, decayTime=%s, maxKeys=%d,"
-                + " overflowOrder=%s, sticky=%s]", balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, sticky);
+                + " overflowOrder=%s, sticky=%s%s]", balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, sticky,
+                inFlightFactor > 0 ? ", inFlightFactor=" + inFlightFactor : "");
     }
 
     /** Builds a {@link BoundedLoad}; each setter validates at once. Not thread-safe. */
@@ -159,6 +184,7 @@ public final class BoundedLoad {
         private int maxKeys = DEFAULT_MAX_KEYS;
         private OverflowOrder overflowOrder = OverflowOrder.CLOCKWISE;
         private boolean sticky = true;
+        private double inFlightFactor = DEFAULT_IN_FLIGHT_FACTOR;
 
         private Builder() {
         }
@@ -196,6 +222,19 @@ public final class BoundedLoad {
         /** False gives the paper's plain per-request rule (no ranks, no hysteresis). */
         public Builder sticky(boolean sticky) {
             this.sticky = sticky;
+            return this;
+        }
+
+        /**
+         * f of the in-flight bound; 0 turns it off.
+         *
+         * @throws IllegalArgumentException if neither 0 nor finite and >= 1
+         */
+        public Builder inFlightFactor(double inFlightFactor) {
+            if (inFlightFactor != 0 && !(inFlightFactor >= 1 && inFlightFactor < Double.POSITIVE_INFINITY)) {
+                throw new IllegalArgumentException("inFlightFactor must be 0 (off) or finite and >= 1, was " + inFlightFactor);
+            }
+            this.inFlightFactor = inFlightFactor;
             return this;
         }
 

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.SortedMap;
 import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 
 /**
  * Consistent hashing with bounded loads (Mirrokni, Thorup and Zadimoghaddam, SODA 2018) as a
@@ -55,6 +56,17 @@ import java.util.function.LongSupplier;
  * same shares differ by sampling noise (docs/bounded-load.md measures it). The bound holds on
  * average, not per request: no agent keeps more than c x m by its estimate, and a burst
  * within tau is not turned away.
+ *
+ * <h2>In-flight bound ({@link BoundedLoad#inFlightFactor()} f &gt; 0)</h2>
+ * After either rule chose an agent, KubeAI's check on requests in flight now (its
+ * {@code chwblLoadOK}): with T the requests in flight over the n agents, an agent fits when
+ * {@code T == 0} or {@code inFlight + 1 <= f x (T + 1) / n}, the 1s being this request. An agent
+ * that does not fit passes the request to the next agent of the overflow order (wrapping round)
+ * that fits ({@link Kind#DIVERTED}); when none fits, the chosen agent keeps it. The diversion is
+ * per request: the key's remembered agent does not change, so the key returns as soon as its
+ * agent has room. It applies to heavy keys too: in-flight requests are a hard limit, shares an
+ * average one. The counts come from the caller ({@link #place(String, long, RingWalk, ToIntFunction)}),
+ * which already tracks them; nothing is counted twice.
  *
  * <p>Thread-safe, no lock on the request path. A key placed at home reads one agent of the walk,
  * the n agents' decayed loads, its home's demand and one key entry; the rest of the walk is read
@@ -105,6 +117,9 @@ public final class BoundedLoads {
         agents.setAgents(agentIds);
     }
 
+    /** Nothing in flight anywhere: the in-flight bound then passes nothing on. */
+    public static final ToIntFunction<String> NOTHING_IN_FLIGHT = agent -> 0;
+
     /** {@link #place(String, long, RingWalk)} on a walk not needed afterwards. */
     public Placement place(String key, long keyHash, Iterator<String> clockwise) {
         return place(key, keyHash, new RingWalk(clockwise));
@@ -119,6 +134,20 @@ public final class BoundedLoads {
      * @return the agent chosen and why
      */
     public Placement place(String key, long keyHash, RingWalk walk) {
+        return place(key, keyHash, walk, NOTHING_IN_FLIGHT);
+    }
+
+    /**
+     * Places one request of {@code key} under both bounds.
+     *
+     * @param key      the request's key
+     * @param keyHash  the key's ring position
+     * @param walk     the ring walk from the key's position; read only as far as needed
+     * @param inFlight an agent's requests in flight now (>= 0); read only while the in-flight
+     *                 bound is on, once per agent
+     * @return the agent chosen and why
+     */
+    public Placement place(String key, long keyHash, RingWalk walk, ToIntFunction<String> inFlight) {
         String home = walk.home();
         long now = nanoClock.getAsLong();
         Map<String, AgentLoads.Agent> members = agents.snapshot();
@@ -129,7 +158,33 @@ public final class BoundedLoads {
             return new Placement(home, Kind.HOME);
         }
         Loads loads = new Loads(members, now, config.balanceFactor());
-        return config.sticky() ? ranked(key, keyHash, walk, loads) : plain(keyHash, walk, loads);
+        Placement placed = config.sticky() ? ranked(key, keyHash, walk, loads) : plain(keyHash, walk, loads);
+        return config.boundsInFlight() ? withinInFlight(placed, keyHash, walk, members, inFlight) : placed;
+    }
+
+    /** KubeAI's in-flight check over the placed agent, then the overflow order from it. */
+    private Placement withinInFlight(Placement placed, long keyHash, RingWalk walk, Map<String, AgentLoads.Agent> members,
+            ToIntFunction<String> inFlight) {
+        long total = 0;
+        for (String agent : members.keySet()) {
+            total += inFlight.applyAsInt(agent);
+        }
+        if (total == 0) {
+            return placed;
+        }
+        double capacity = config.inFlightFactor() * (total + 1) / members.size();
+        if (inFlight.applyAsInt(placed.agent()) + 1 <= capacity) {
+            return placed;
+        }
+        List<String> order = order(walk, keyHash);
+        int start = Math.max(0, order.indexOf(placed.agent()));
+        for (int i = 1; i < order.size(); i++) {
+            String candidate = order.get((start + i) % order.size());
+            if (members.containsKey(candidate) && inFlight.applyAsInt(candidate) + 1 <= capacity) {
+                return new Placement(candidate, Kind.DIVERTED);
+            }
+        }
+        return placed;
     }
 
     private Placement plain(long keyHash, RingWalk walk, Loads loads) {

@@ -28,7 +28,12 @@ public record Placement(String agent, Kind kind) {
          * Home although full: a heavy key is kept whole on its home (rank rule), or no agent has
          * room (plain rule).
          */
-        HELD
+        HELD,
+        /**
+         * Another agent than the share bound chose, for this request only: the chosen one had too
+         * many requests in flight ({@link BoundedLoad#inFlightFactor()}).
+         */
+        DIVERTED
     }
 
     public Placement {

@@ -1,0 +1,181 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.core.bounded.BoundedLoad;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.RoutesBuilder;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.apache.camel.support.PluginHelper;
+import org.apache.camel.support.ResourceHelper;
+import org.apache.camel.test.junit5.CamelTestSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The in-flight bound on a running balancer, fed by its own in-flight counters (agents that hold
+ * their answer until the test releases it), and the keys and the bound set from YAML.
+ */
+class KeysAndInFlightLBTest extends CamelTestSupport {
+
+    /** Requests an agent holds: (agent, exchange, callback), released by the test. */
+    private final List<Object[]> held = new CopyOnWriteArrayList<>();
+    private final ConsistentHashLB bounded = new ConsistentHashLB();
+
+    {
+        bounded.setInFlightFactor(BoundedLoad.KUBEAI_IN_FLIGHT_FACTOR);
+        for (String agent : AgentRoutesFixture.AGENTS) {
+            bounded.nameAgent(AgentRoutesFixture.uri(agent), agent);
+        }
+    }
+
+    @Override
+    protected RoutesBuilder[] createRouteBuilders() {
+        RouteBuilder holding = new RouteBuilder() {
+            @Override
+            public void configure() {
+                for (String agent : AgentRoutesFixture.AGENTS) {
+                    from(AgentRoutesFixture.uri(agent)).process(new AsyncProcessorSupport() {
+                        @Override
+                        public boolean process(Exchange exchange, AsyncCallback callback) {
+                            exchange.getMessage().setBody(agent);
+                            held.add(new Object[] {agent, exchange, callback});
+                            return false;
+                        }
+                    });
+                }
+            }
+        };
+        return new RoutesBuilder[] {holding, AgentRoutesFixture.balanced("direct:bounded", bounded, AgentRoutesFixture.AGENTS)};
+    }
+
+    /** Sends one request of {@code user} on this thread; it stays in flight at its agent. */
+    private String sendHeld(String user) {
+        Exchange exchange = new DefaultExchange(context);
+        exchange.getMessage().setHeader("user_id", user);
+        int before = held.size();
+        bounded.process(exchange, doneSync -> { });
+        assertThat(held).hasSize(before + 1);
+        return (String) held.get(before)[0];
+    }
+
+    private void releaseAll() {
+        for (Object[] request : held) {
+            ((AsyncCallback) request[2]).done(false);
+        }
+        held.clear();
+    }
+
+    @Test
+    void aKeysRequestsPassOnOnceItsAgentHoldsMoreThanItsShareInFlight() {
+        assertThat(bounded.getInFlightFactor()).isEqualTo(1.25);
+        assertThat(bounded.getBalanceFactor()).isEqualTo(1.25);
+        List<String> agents = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            agents.add(sendHeld("42"));
+        }
+        // Home of 42 is A2, then A1, then A3 clockwise. In flight before each request, and the
+        // capacity f x (total + 1) / 3: 0: home. 1 (0.83): nobody fits, home keeps it. 2 (1.25):
+        // A2 at 2 + 1 over, A1 within. 3 (1.67): A2 and A1 over, A3 within. 4 (2.08): A2 over, A1
+        // at 1 + 1 within. 5 (2.5): A2 and A1 at 2 + 1 over, A3 at 1 + 1 within.
+        assertThat(agents).containsExactly("A2", "A2", "A1", "A3", "A1", "A3");
+        releaseAll();
+        // Released, the key is home again: the diversions were per request.
+        assertThat(sendHeld("42")).isEqualTo("A2");
+        releaseAll();
+    }
+
+    @Test
+    void setInFlightFactorKeepsOrTurnsOnTheBound() {
+        ConsistentHashLB lb = new ConsistentHashLB();
+        lb.setInFlightFactor(0);
+        assertThat(lb.getBoundedLoad()).isEqualTo(BoundedLoad.disabled());
+        lb.setBalanceFactor(1.5);
+        lb.setInFlightFactor(2);
+        assertThat(lb.getBoundedLoad()).isEqualTo(BoundedLoad.custom().balanceFactor(1.5).inFlightFactor(2).build());
+        lb.setInFlightFactor(0);
+        assertThat(lb.getBoundedLoad()).isEqualTo(BoundedLoad.custom().balanceFactor(1.5).build());
+        assertThat(lb.getInFlightFactor()).isZero();
+        assertThatThrownBy(() -> lb.setInFlightFactor(0.9)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("inFlightFactor must be 0 (off) or finite and >= 1, was 0.9");
+    }
+
+    private static final String YAML = """
+            - beans:
+                - name: lb
+                  type: io.github.agentlb.camel.ConsistentHashLB
+                  properties:
+                    keys: %s
+                    inFlightFactor: 1.25
+            - route:
+                from:
+                  uri: direct:a1
+                  steps:
+                    - setBody:
+                        constant: A1
+            - route:
+                from:
+                  uri: direct:a2
+                  steps:
+                    - setBody:
+                        constant: A2
+            - route:
+                from:
+                  uri: direct:a3
+                  steps:
+                    - setBody:
+                        constant: A3
+            - route:
+                from:
+                  uri: direct:start
+                  steps:
+                    - loadBalance:
+                        customLoadBalancer:
+                          ref: lb
+                        steps:
+                          - to: direct:a1
+                          - to: direct:a2
+                          - to: direct:a3
+            """;
+
+    @Test
+    void keysAndTheInFlightBoundAreSetFromYaml() throws Exception {
+        try (CamelContext yaml = new DefaultCamelContext()) {
+            PluginHelper.getRoutesLoader(yaml).loadRoutes(ResourceHelper.fromString("keys.yaml",
+                    YAML.formatted("session,prompt,user_id")));
+            yaml.start();
+            ConsistentHashLB lb = yaml.getRegistry().lookupByNameAndType("lb", ConsistentHashLB.class);
+            assertThat(lb.getKeys()).isEqualTo("session,prompt,user_id");
+            assertThat(lb.getInFlightFactor()).isEqualTo(1.25);
+            ProducerTemplate producer = yaml.createProducerTemplate();
+            Map<String, String> answers = new ConcurrentHashMap<>();
+            // Golden, as AgentKeysTest's balancer over the same three agents: a session, a chat, a user.
+            answers.put("session 42", producer.requestBodyAndHeader("direct:start", "ping", "Mcp-Session-Id", "42", String.class));
+            answers.put("chat", producer.requestBodyAndHeader("direct:start", AgentKeysTest.CHAT, "user_id", "1", String.class));
+            answers.put("user 200", producer.requestBodyAndHeader("direct:start", "ping", "user_id", "200", String.class));
+            answers.put("user 42", producer.requestBodyAndHeader("direct:start", "ping", "user_id", "42", String.class));
+            assertThat(answers).isEqualTo(Map.of("session 42", "A2", "chat", "A2", "user 200", "A3", "user 42", "A1"));
+        }
+    }
+
+    @Test
+    void anUnknownKeyFailsTheStartNamingIt() throws Exception {
+        try (CamelContext yaml = new DefaultCamelContext()) {
+            PluginHelper.getRoutesLoader(yaml).loadRoutes(ResourceHelper.fromString("bad.yaml",
+                    YAML.formatted("\"session,cookie:sid\"")));
+            assertThatThrownBy(yaml::start).rootCause().isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("keys has an unknown part 'cookie:sid', was 'session,cookie:sid'");
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package io.github.agentlb.core.bounded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.core.bounded.Placement.Kind;
+import io.github.agentlb.core.hash.HashAlgorithm;
+import io.github.agentlb.core.ring.HashRing;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The in-flight bound (KubeAI's {@code chwblLoadOK}: {@code inFlight + 1 <= f x (total + 1) / n})
+ * on the walk A, B, C (home A) with hand-made counts; the clock stands still, and the share bound
+ * is below its warm-up, so without the in-flight bound every request stays home.
+ */
+class InFlightBoundTest {
+
+    private static final List<String> WALK = List.of("A", "B", "C");
+
+    private final AtomicLong clock = new AtomicLong();
+
+    private BoundedLoads loads(double inFlightFactor) {
+        BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().inFlightFactor(inFlightFactor).build(), clock::get);
+        loads.setAgents(WALK);
+        return loads;
+    }
+
+    private static Placement place(BoundedLoads loads, int a, int b, int c) {
+        Map<String, Integer> inFlight = Map.of("A", a, "B", b, "C", c);
+        return loads.place("k", 42L, new RingWalk(WALK.iterator()), agent -> inFlight.getOrDefault(agent, 0));
+    }
+
+    @Test
+    void configIsValidatedNamingFieldAndValue() {
+        assertThat(BoundedLoad.ofDefaults().inFlightFactor()).isEqualTo(0.0);
+        assertThat(BoundedLoad.ofDefaults().boundsInFlight()).isFalse();
+        assertThat(BoundedLoad.disabled().boundsInFlight()).isFalse();
+        BoundedLoad kubeAi = BoundedLoad.custom().inFlightFactor(BoundedLoad.KUBEAI_IN_FLIGHT_FACTOR).build();
+        assertThat(kubeAi.boundsInFlight()).isTrue();
+        assertThat(kubeAi.toBuilder().build()).isEqualTo(kubeAi).isNotEqualTo(BoundedLoad.ofDefaults());
+        assertThat(kubeAi.toString()).endsWith("sticky=true, inFlightFactor=1.25]");
+        assertThat(BoundedLoad.ofDefaults().toString()).endsWith("sticky=true]");
+        assertThat(BoundedLoad.custom().inFlightFactor(1).build().inFlightFactor()).isEqualTo(1.0);
+        for (double bad : new double[] {0.5, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertThatThrownBy(() -> BoundedLoad.custom().inFlightFactor(bad)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("inFlightFactor must be 0 (off) or finite and >= 1, was " + bad);
+        }
+    }
+
+    @Test
+    void nothingInFlightKeepsTheShareBoundsChoice() {
+        assertThat(place(loads(1.25), 0, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
+    }
+
+    @Test
+    void anAgentOverTheBoundPassesTheRequestToTheNextAgentWithin() {
+        BoundedLoads loads = loads(1.25);
+        // total 2, capacity 1.25 x 3 / 3 = 1.25: A (2 + 1) is over, B (0 + 1) within.
+        assertThat(place(loads, 2, 0, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
+        // total 6, capacity 1.25 x 7 / 3 = 2.92: A and B (3 + 1) over, C (0 + 1) within.
+        assertThat(place(loads, 3, 3, 0)).isEqualTo(new Placement("C", Kind.DIVERTED));
+        // total 1, capacity 1.25 x 2 / 3 = 0.83: nobody fits, home keeps it.
+        assertThat(place(loads, 1, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
+        // total 3, capacity 1.25 x 4 / 3 = 1.67: each at 1 + 1 = 2 is over; home keeps it.
+        assertThat(place(loads, 1, 1, 1)).isEqualTo(new Placement("A", Kind.HOME));
+        // total 4, capacity 1.25 x 5 / 3 = 2.08: A (1 + 1) within.
+        assertThat(place(loads, 1, 3, 0)).isEqualTo(new Placement("A", Kind.HOME));
+    }
+
+    @Test
+    void theBoundIsExactAtItsEdge() {
+        // f = 3, total 1: capacity 3 x 2 / 3 = 2, and A's 1 + 1 = 2 fits.
+        assertThat(place(loads(3), 1, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
+        // f = 2, total 1: capacity 2 x 2 / 3 = 1.33, A's 2 does not fit, B's 1 does.
+        assertThat(place(loads(2), 1, 0, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
+        // f = 1, total 2 on C: capacity 1, A (0 + 1) fits.
+        assertThat(place(loads(1), 0, 0, 2)).isEqualTo(new Placement("A", Kind.HOME));
+    }
+
+    @Test
+    void aDiversionIsForOneRequestAndTheKeyStaysHome() {
+        BoundedLoads loads = loads(1.25);
+        assertThat(place(loads, 2, 0, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
+        assertThat(place(loads, 0, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
+        assertThat(loads.overflowedKeys()).isZero();
+    }
+
+    @Test
+    void offItNeverDiverts() {
+        BoundedLoads loads = new BoundedLoads(BoundedLoad.ofDefaults(), clock::get);
+        loads.setAgents(WALK);
+        assertThat(place(loads, 100, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
+        assertThat(loads.place("k", 42L, new RingWalk(WALK.iterator()))).isEqualTo(new Placement("A", Kind.HOME));
+    }
+
+    @Test
+    void countsOfAgentsThatAreNotMembersDoNotCount() {
+        BoundedLoads loads = loads(1.25);
+        Map<String, Integer> inFlight = Map.of("A", 1, "gone", 50);
+        // total 1 (A only), capacity 0.83: nobody fits, home keeps it; "gone" would have made room.
+        assertThat(loads.place("k", 42L, new RingWalk(WALK.iterator()), agent -> inFlight.getOrDefault(agent, 0)))
+                .isEqualTo(new Placement("A", Kind.HOME));
+    }
+
+    /**
+     * 5 agents, 100 keys of Zipf-like popularity (key k with weight 1/(k+1)), one request a
+     * millisecond for 20 s, each in flight for 20..80 ms (seeded): about 50 in flight, 10 per
+     * agent. Hot keys pile requests on their home; the in-flight bound caps every agent near
+     * 1.25 x the mean while most requests still reach their key's agent.
+     */
+    @Test
+    void aSeededFleetStaysWithinTheInFlightBound() {
+        Result off = simulate(0);
+        Result on = simulate(1.25);
+        assertThat(off.toString()).isEqualTo("peak=27 peakOverMean=2.551 diverted=0 perAgent={agent-1=22, agent-2=27, agent-3=22, agent-4=17, agent-5=18}");
+        assertThat(on.toString()).isEqualTo("peak=15 peakOverMean=1.250 diverted=3687 perAgent={agent-1=15, agent-2=15, agent-3=15, agent-4=14, agent-5=14}");
+        assertThat(on.worstOverBound).isZero();
+        assertThat(on.peak).isLessThan(off.peak);
+    }
+
+    private record Result(Map<String, Integer> peakPerAgent, int peak, double peakOverMean, int diverted, int worstOverBound) {
+        @Override
+        public String toString() {
+            return "peak=" + peak + " peakOverMean=" + String.format(java.util.Locale.ROOT, "%.3f", peakOverMean)
+                    + " diverted=" + diverted + " perAgent=" + peakPerAgent;
+        }
+    }
+
+    private Result simulate(double inFlightFactor) {
+        List<String> agents = List.of("agent-1", "agent-2", "agent-3", "agent-4", "agent-5");
+        HashRing ring = HashRing.uniform(agents, 150, HashAlgorithm.MD5);
+        BoundedLoad config = inFlightFactor == 0 ? BoundedLoad.ofDefaults()
+                : BoundedLoad.custom().inFlightFactor(inFlightFactor).build();
+        AtomicLong now = new AtomicLong();
+        BoundedLoads loads = new BoundedLoads(config, now::get);
+        loads.setAgents(agents);
+        Random random = new Random(2112);
+        double[] cumulative = new double[100];
+        double sum = 0;
+        for (int k = 0; k < cumulative.length; k++) {
+            sum += 1.0 / (k + 1);
+            cumulative[k] = sum;
+        }
+        Map<String, Integer> inFlight = new HashMap<>();
+        agents.forEach(a -> inFlight.put(a, 0));
+        PriorityQueue<long[]> ends = new PriorityQueue<>((x, y) -> Long.compare(x[0], y[0]));
+        Map<String, Integer> peaks = new TreeMap<>();
+        int peak = 0;
+        double peakOverMean = 0;
+        int diverted = 0;
+        int worstOverBound = 0;
+        for (int ms = 0; ms < 20_000; ms++) {
+            now.set(ms * 1_000_000L);
+            while (!ends.isEmpty() && ends.peek()[0] <= ms) {
+                String agent = agents.get((int) ends.poll()[1]);
+                inFlight.merge(agent, -1, Integer::sum);
+            }
+            double u = random.nextDouble() * sum;
+            int k = 0;
+            while (cumulative[k] < u) {
+                k++;
+            }
+            String key = "conversation-" + k;
+            long hash = ring.hash(key);
+            int total = inFlight.values().stream().mapToInt(Integer::intValue).sum();
+            Placement placement = loads.place(key, hash, new RingWalk(ring.agentsClockwise(hash)), inFlight::get);
+            if (placement.kind() == Kind.DIVERTED) {
+                diverted++;
+            }
+            String agent = placement.agent();
+            if (inFlightFactor > 0 && total > 0) {
+                double capacity = inFlightFactor * (total + 1) / agents.size();
+                boolean someoneFits = inFlight.values().stream().anyMatch(n -> n + 1 <= capacity);
+                if (someoneFits && inFlight.get(agent) + 1 > capacity) {
+                    worstOverBound++;
+                }
+            }
+            loads.recordSent(agent);
+            int count = inFlight.merge(agent, 1, Integer::sum);
+            peaks.merge(agent, count, Math::max);
+            if (ms >= 1_000) {
+                peak = Math.max(peak, count);
+                peakOverMean = Math.max(peakOverMean, count / ((total + 1) / (double) agents.size()));
+            }
+            ends.add(new long[] {ms + 20 + random.nextInt(61), agents.indexOf(agent)});
+        }
+        return new Result(peaks, peak, peakOverMean, diverted, worstOverBound);
+    }
+}

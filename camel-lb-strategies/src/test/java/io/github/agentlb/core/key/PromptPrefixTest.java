@@ -1,0 +1,233 @@
+package io.github.agentlb.core.key;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.core.hash.HashAlgorithm;
+import io.github.agentlb.core.ring.HashRing;
+import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class PromptPrefixTest {
+
+    private static final PromptPrefix KEYS = PromptPrefix.ofDefaults();
+
+    private static final String CHAT = """
+            {"model":"llama-3.1-8b","temperature":0.2,
+             "messages":[{"role":"system","content":"You are a helpful assistant."},
+                         {"role":"user","content":"What is consistent hashing?"}]}""";
+
+    @Test
+    void goldenKeys() {
+        assertThat(KEYS.keyOf(CHAT)).isEqualTo("94a575bceb67b0a4");
+        assertThat(KEYS.keyOf("{\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}")).isEqualTo("dda306925a3b750f");
+        assertThat(KEYS.keyOf("{\"model\":\"gpt-3.5-turbo-instruct\",\"prompt\":\"Say this is a test\"}"))
+                .isEqualTo("28ac82d84db8bb30");
+        assertThat(KEYS.keyOf(CHAT)).hasSize(16).matches("[0-9a-f]{16}");
+    }
+
+    @Test
+    void theSameMessagesInAnotherFieldOrderOrSpacingGiveTheSameKey() {
+        String reordered = """
+                {
+                  "messages" : [
+                    { "content" : "  You are a   helpful\\n\\tassistant. ", "role" : "system" },
+                    { "content" : [ {"text":"What is", "type":"text"},
+                                    {"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},
+                                    {"type":"text","text":"consistent   hashing?"} ],
+                      "role" : "user", "name" : "ann" }
+                  ],
+                  "temperature" : 0.2, "model" : "llama-3.1-8b"
+                }""";
+        assertThat(KEYS.keyOf(reordered)).isEqualTo(KEYS.keyOf(CHAT));
+        assertThat(KEYS.keyOf(CHAT.getBytes(StandardCharsets.UTF_8))).isEqualTo(KEYS.keyOf(CHAT));
+        assertThat(KEYS.keyOf(new ByteArrayInputStream(CHAT.getBytes(StandardCharsets.UTF_8)))).isEqualTo(KEYS.keyOf(CHAT));
+    }
+
+    @Test
+    void aDifferentSystemPromptOrFirstTurnGivesAnotherKey() {
+        assertThat(KEYS.keyOf(CHAT.replace("helpful", "terse"))).isNotEqualTo(KEYS.keyOf(CHAT));
+        assertThat(KEYS.keyOf(CHAT.replace("consistent", "rendezvous"))).isNotEqualTo(KEYS.keyOf(CHAT));
+        // The role counts: the same text from another role is another turn.
+        assertThat(KEYS.keyOf(CHAT.replace("\"user\"", "\"assistant\""))).isNotEqualTo(KEYS.keyOf(CHAT));
+    }
+
+    @Test
+    void everyTurnOfAConversationGetsOneKey() {
+        Set<String> keys = new HashSet<>();
+        List<String> messages = new ArrayList<>(List.of(message("system", "You answer questions about hashing."),
+                message("developer", "Be brief.")));
+        for (int turn = 1; turn <= 5; turn++) {
+            messages.add(message("user", "Question " + turn + ": why does the ring need virtual nodes?"));
+            keys.add(KEYS.keyOf(body(messages)));
+            messages.add(message("assistant", "Answer " + turn + ": " + "to spread load. ".repeat(turn * 40)));
+            // A system message late in the conversation does not change the key either.
+            if (turn == 3) {
+                messages.add(message("system", "The user is now in a hurry."));
+            }
+        }
+        assertThat(keys).hasSize(1);
+        assertThat(keys.iterator().next()).isNotNull();
+    }
+
+    @Test
+    void conversationsSharingOnlyALongSystemPromptSpreadOverTheRing() {
+        String system = "You are the support agent of a large retailer. ".repeat(64).substring(0, 3000);
+        Random random = new Random(21);
+        Set<String> keys = new HashSet<>();
+        HashRing ring = HashRing.uniform(List.of("agent-1", "agent-2", "agent-3", "agent-4", "agent-5"), 150,
+                HashAlgorithm.MD5);
+        Map<String, Integer> perAgent = new TreeMap<>();
+        for (int c = 0; c < 20; c++) {
+            String first = "Order " + (100_000 + random.nextInt(900_000)) + " has not arrived; what can I do?";
+            String key = KEYS.keyOf(body(List.of(message("system", system), message("user", first))));
+            keys.add(key);
+            perAgent.merge(ring.agentFor(key), 1, Integer::sum);
+        }
+        assertThat(keys).hasSizeGreaterThanOrEqualTo(18);
+        assertThat(perAgent).isEqualTo(Map.of("agent-1", 3, "agent-2", 3, "agent-3", 4, "agent-4", 4, "agent-5", 6));
+        // The system prompt alone never decides: without a user turn there is no key.
+        assertThat(KEYS.keyOf(body(List.of(message("system", system))))).isNull();
+    }
+
+    @Test
+    void onlyTheFirstKTimesBCharactersOfTheFirstTurnCount() {
+        PromptPrefix small = PromptPrefix.custom().blocks(2).blockChars(8).build();
+        assertThat(small.prefixChars()).isEqualTo(16);
+        // "user: " is 6 characters of the 16.
+        String a = body(List.of(message("user", "0123456789-and-then-a")));
+        String b = body(List.of(message("user", "0123456789-and-then-b")));
+        String c = body(List.of(message("user", "012345678X-and-then-a")));
+        assertThat(small.keyOf(a)).isEqualTo(small.keyOf(b));
+        assertThat(small.keyOf(a)).isNotEqualTo(small.keyOf(c));
+        assertThat(KEYS.keyOf(a)).isNotEqualTo(KEYS.keyOf(b));
+    }
+
+    @Test
+    void completionsPromptKeysByItsFirstCharacters() {
+        String prompt = "{\"prompt\":\"Say   this is\\na test\",\"model\":\"m\"}";
+        assertThat(KEYS.keyOf(prompt)).isEqualTo(KEYS.keyOf("{\"model\":\"m\",\"prompt\":\" Say this is a test \"}"));
+        assertThat(KEYS.keyOf("{\"prompt\":[\"Say this is a test\",\"another\"]}")).isEqualTo(KEYS.keyOf(prompt));
+        assertThat(KEYS.keyOf("{\"prompt\":[101,2023,2003]}")).isNull();
+        assertThat(KEYS.keyOf("{\"prompt\":\"   \"}")).isNull();
+        String shared = "x".repeat(1024);
+        assertThat(KEYS.keyOf("{\"prompt\":\"" + shared + "A\"}")).isEqualTo(KEYS.keyOf("{\"prompt\":\"" + shared + "B\"}"));
+        // A prompt and a chat with the same text do not share a key.
+        assertThat(KEYS.keyOf("{\"messages\":[{\"role\":\"user\",\"content\":\"Say this is a test\"}]}"))
+                .isNotEqualTo(KEYS.keyOf(prompt));
+    }
+
+    @Test
+    void noKeyForBodiesWithoutOne() {
+        assertThat(KEYS.keyOf((String) null)).isNull();
+        assertThat(KEYS.keyOf((byte[]) null)).isNull();
+        assertThat(KEYS.keyOf((InputStream) null)).isNull();
+        assertThat(KEYS.keyOf("")).isNull();
+        assertThat(KEYS.keyOf("not json at all")).isNull();
+        assertThat(KEYS.keyOf("[1,2,3]")).isNull();
+        assertThat(KEYS.keyOf("\"messages\"")).isNull();
+        assertThat(KEYS.keyOf("{}")).isNull();
+        assertThat(KEYS.keyOf("{\"model\":\"m\",\"input\":\"hello\"}")).isNull();
+        assertThat(KEYS.keyOf("{\"messages\":[]}")).isNull();
+        assertThat(KEYS.keyOf("{\"messages\":\"hello\"}")).isNull();
+        assertThat(KEYS.keyOf("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"")).isNull();
+        assertThat(KEYS.keyOf("{\"messages\":[{\"role\":\"user\",\"content\":\"hi}]}")).isNull();
+        assertThat(KEYS.keyOf("{\"messages\":[{\"role\":\"user\" \"content\":\"hi\"}]}")).isNull();
+        assertThat(KEYS.keyOf(new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2})).isNull();
+        assertThat(KEYS.keyOf("[".repeat(10_000))).isNull();
+    }
+
+    @Test
+    void readsOnlyAsFarAsTheKeyNeeds() {
+        String tail = ",\"tools\":[" + "{\"type\":\"function\",\"function\":{\"name\":\"f\"}},".repeat(200_000) + "{}]}";
+        String body = "{\"messages\":[" + message("user", "hello") + "," + message("assistant", "hi") + "]" + tail;
+        Counting in = new Counting(body.getBytes(StandardCharsets.UTF_8));
+        assertThat(KEYS.keyOf(in)).isEqualTo(KEYS.keyOf("{\"messages\":[" + message("user", "hello") + "]}"));
+        assertThat(in.read).isLessThanOrEqualTo(8_000 + 100);
+        assertThat(body.length()).isGreaterThan(8_000_000);
+    }
+
+    @Test
+    void aHugeBodyBeforeTheKeyIsReadOnlyUpToTheLimit() {
+        String head = "{\"tools\":[" + "{\"type\":\"function\",\"function\":{\"name\":\"f\"}},".repeat(200_000) + "{}],";
+        String body = head + "\"messages\":[" + message("user", "hello") + "]}";
+        Counting in = new Counting(body.getBytes(StandardCharsets.UTF_8));
+        assertThat(KEYS.keyOf(in)).isNull();
+        assertThat(in.read).isEqualTo(PromptPrefix.DEFAULT_MAX_BODY_BYTES);
+        assertThat(KEYS.keyOf(body)).isNull();
+        assertThat(KEYS.keyOf(body.getBytes(StandardCharsets.UTF_8))).isNull();
+        // Within a larger limit the same body has its key.
+        PromptPrefix large = PromptPrefix.custom().maxBodyBytes(16 << 20).build();
+        assertThat(large.keyOf(body)).isEqualTo(KEYS.keyOf("{\"messages\":[" + message("user", "hello") + "]}"));
+    }
+
+    @Test
+    void aFailingStreamGivesNoKey() {
+        InputStream failing = new InputStream() {
+            @Override
+            public int read() throws IOException {
+                throw new IOException("connection reset");
+            }
+        };
+        assertThat(KEYS.keyOf(failing)).isNull();
+    }
+
+    @Test
+    void builderNamesFieldAndValue() {
+        assertThatThrownBy(() -> PromptPrefix.custom().blocks(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("blocks must be >= 1, was 0");
+        assertThatThrownBy(() -> PromptPrefix.custom().blockChars(-3)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("blockChars must be >= 1, was -3");
+        assertThatThrownBy(() -> PromptPrefix.custom().maxBodyBytes(10)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxBodyBytes must be >= 64, was 10");
+        assertThat(PromptPrefix.ofDefaults()).isEqualTo(PromptPrefix.custom().build());
+        assertThat(PromptPrefix.ofDefaults().toString())
+                .isEqualTo("PromptPrefix[blocks=4, blockChars=256, maxBodyBytes=1048576]");
+    }
+
+    static String message(String role, String content) {
+        return "{\"role\":\"" + role + "\",\"content\":\"" + content.replace("\n", "\\n") + "\"}";
+    }
+
+    static String body(List<String> messages) {
+        return "{\"model\":\"m\",\"stream\":true,\"messages\":[" + String.join(",", messages) + "]}";
+    }
+
+    /** Counts the bytes read. */
+    private static final class Counting extends FilterInputStream {
+        long read;
+
+        Counting(byte[] bytes) {
+            super(new ByteArrayInputStream(bytes));
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                read++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = super.read(buffer, offset, length);
+            if (n > 0) {
+                read += n;
+            }
+            return n;
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.camel.ConsistentHashLB;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code ch} keyed by {@code session,prompt,user_id} through the proxy: every turn of a
+ * conversation reaches one agent whatever its {@code user_id}, the prompt reaches the agent byte
+ * for byte, and conversations that share only a system prompt spread.
+ */
+@Timeout(60)
+class PromptKeysProxyTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+    private static String conversation(int id, int turns) {
+        StringBuilder json = new StringBuilder("{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"")
+                .append("You are a careful assistant. ".repeat(40)).append("\"}");
+        for (int t = 1; t <= turns; t++) {
+            json.append(",{\"role\":\"user\",\"content\":\"conversation ").append(id).append(" turn ").append(t)
+                    .append(" asks something\"}");
+            if (t < turns) {
+                json.append(",{\"role\":\"assistant\",\"content\":\"answer ").append(t).append("\"}");
+            }
+        }
+        return json.append("]}").toString();
+    }
+
+    @Test
+    void everyTurnOfAConversationReachesOneAgentAndConversationsSpread() throws Exception {
+        List<ScriptedAgent> agents = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                int index = i;
+                agents.add(ScriptedAgent.start((exchange, request) -> {
+                    byte[] body = ("{\"agent\":" + index + "}").getBytes(StandardCharsets.UTF_8);
+                    exchange.sendResponseHeaders(200, body.length);
+                    exchange.getResponseBody().write(body);
+                }));
+            }
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("ch")
+                    .agentUrls(agents.stream().map(ScriptedAgent::baseUrl).toArray(String[]::new)).build();
+            try (DemoProxy proxy = DemoProxy.start(config, () -> {
+                ConsistentHashLB ch = new ConsistentHashLB();
+                ch.setKeys("session,prompt,user_id");
+                return ch;
+            })) {
+                Set<String> firstAgents = new HashSet<>();
+                for (int c = 0; c < 12; c++) {
+                    Set<String> answeredBy = new HashSet<>();
+                    for (int turn = 1; turn <= 4; turn++) {
+                        String body = conversation(c, turn);
+                        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(
+                                        URI.create(proxy.baseUrl() + "/v1/chat/completions?user_id=" + (c * 10 + turn)))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(TIMEOUT).build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        assertThat(answer.statusCode()).isEqualTo(200);
+                        answeredBy.add(answer.body());
+                    }
+                    assertThat(answeredBy).as("conversation %d", c).hasSize(1);
+                    firstAgents.addAll(answeredBy);
+                }
+                assertThat(firstAgents).hasSize(3);
+                ScriptedAgent.Received seen = null;
+                for (ScriptedAgent agent : agents) {
+                    if (agent.calls() > 0) {
+                        seen = agent.next();
+                        break;
+                    }
+                }
+                assertThat(seen).isNotNull();
+                assertThat(seen.method()).isEqualTo("POST");
+                assertThat(new String(seen.body(), StandardCharsets.UTF_8)).startsWith("{\"model\":\"m\",\"messages\":[");
+            }
+        } finally {
+            agents.forEach(ScriptedAgent::close);
+        }
+    }
+}
