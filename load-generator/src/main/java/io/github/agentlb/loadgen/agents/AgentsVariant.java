@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * proxy replicas share the agents. Every variant learns sessions from the agents' answers with
  * the same {@link #SESSION_SECRET}, so replicas route a session alike. Immutable.
  *
- * @param label    the name in tables, charts and files, e.g. {@code ch-bounded}
+ * @param label    the name in tables, charts and files, e.g. {@code keys-bounded}
  * @param strategy the strategy's name in the demo proxy ({@code rr}, {@code lr}, {@code ch}, ...)
  * @param keyed    whether it routes by a key (a conversation's requests tend to one agent)
  * @param bounded  whether a load bound keeps keys off an agent above its share
@@ -27,10 +27,14 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
 
     /** The shared secret that seals session ids, the same on every replica (at least 16 bytes). */
     public static final String SESSION_SECRET = "agents-scenario-session-secret";
-    /** The balance factor of the bounded variants (KubeAI's and HAProxy's usual 1.25). */
+    /** The balance factor of the bounded variant: an agent's share of recent requests at most 1.25 x the mean. */
     public static final double BALANCE_FACTOR = 1.25;
+    /** The in-flight factor of the bounded variant: requests in flight at most 1.25 x the mean (KubeAI's). */
+    public static final double IN_FLIGHT_FACTOR = 1.25;
+    /** The key chain of the keyed agent variants: session header, prompt prefix, {@code user_id}. */
+    public static final String KEYS = "session,prompt,user_id";
     /** The label of the variant that the two-replica run repeats. */
-    public static final String REPLICATED = "ch-bounded";
+    public static final String REPLICATED = "keys-bounded";
 
     public AgentsVariant {
         Objects.requireNonNull(label, "label");
@@ -55,19 +59,27 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
 
     /**
      * The variants run: round-robin and least request (no key), consistent hashing on
-     * {@code user_id} without and with the share bound ({@value #BALANCE_FACTOR}), and the bounded
-     * keyed variant again with two replicas ({@link #REPLICATED}).
+     * {@code user_id}, consistent hashing on the agent keys ({@value #KEYS}) without a bound and with
+     * both bounds (share {@value #BALANCE_FACTOR}, in flight {@value #IN_FLIGHT_FACTOR}), and that
+     * bounded variant again with two replicas ({@link #REPLICATED}).
      */
     public static List<AgentsVariant> standard() {
         AgentsVariant bounded = new AgentsVariant(REPLICATED, Strategies.CONSISTENT_HASH, true, true, 1, () -> {
             ConsistentHashLB lb = new ConsistentHashLB();
+            lb.setKeys(KEYS);
             lb.setBalanceFactor(BALANCE_FACTOR);
+            lb.setInFlightFactor(IN_FLIGHT_FACTOR);
             return lb;
         });
         return List.of(
                 new AgentsVariant("rr", Strategies.ROUND_ROBIN, false, false, 1, RoundRobinLB::new),
                 new AgentsVariant("lr", Strategies.LEAST_REQUEST, false, false, 1, LeastRequestLB::new),
                 new AgentsVariant("ch", Strategies.CONSISTENT_HASH, true, false, 1, ConsistentHashLB::new),
+                new AgentsVariant("keys", Strategies.CONSISTENT_HASH, true, false, 1, () -> {
+                    ConsistentHashLB lb = new ConsistentHashLB();
+                    lb.setKeys(KEYS);
+                    return lb;
+                }),
                 bounded,
                 bounded.withReplicas(2));
     }
