@@ -5,6 +5,7 @@ import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.Evaluation;
 import io.github.agentlb.core.avn.HostUtilization;
+import io.github.agentlb.core.orca.LoadReport;
 import io.github.agentlb.core.ring.HashRing;
 import io.github.agentlb.core.shared.AllocationSource;
 import io.github.agentlb.core.shared.SharedAllocation;
@@ -39,7 +40,10 @@ import org.slf4j.LoggerFactory;
  *       (decimal fractions 0..1) feed eq. (3) and are removed from the message returned; a
  *       missing, non-numeric or out-of-range value is ignored with a DEBUG log. Until every agent
  *       has a report at most {@code reportExpiry} old (10 s by default), {@code L_i} is the
- *       request share alone.
+ *       request share alone. An answer without them but with an ORCA load report
+ *       ({@code endpoint-load-metrics}, see {@link AgentLoadBalancerSupport}) reports its
+ *       {@code cpu_utilization} (else {@code application_utilization}), capped at 1, and its
+ *       {@code mem_utilization} (else its KV cache use, {@code kv_cache_usage_perc}).
  *   <li>Evaluation: every {@code evaluationWindow} requests, on the thread that completes the
  *       window, after its answer arrived; it never waits for a lock, and its work is bounded
  *       whatever the number of agents: at most 64 candidate moves per move made, each judged by
@@ -283,6 +287,11 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         }
         if (outcome == AttemptOutcome.SUCCESS && (cpu != null || memory != null)) {
             report(agentId, cpu, memory);
+        } else if (outcome == AttemptOutcome.SUCCESS) {
+            LoadReport orca = attempt.getProperty(LOAD_REPORT_PROPERTY, LoadReport.class);
+            if (orca != null) {
+                reportOrca(agentId, orca);
+            }
         }
         Long position = attempt.getProperty(POSITION_PROPERTY, Long.class);
         // A shared allocation's leader sees 1/N of the requests: it closes a window every 1/N of
@@ -309,6 +318,22 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
             return;
         }
         avn.report(agentId, c, m);
+    }
+
+    /**
+     * An ORCA report as the agent's CPU and memory: {@code cpu_utilization}, else
+     * {@code application_utilization}, capped at 1 (both may exceed 1 in ORCA); memory is
+     * {@code mem_utilization}, else the KV cache in use (an LLM server's memory). Without both,
+     * nothing is reported.
+     */
+    private void reportOrca(String agentId, LoadReport orca) {
+        double c = Double.isNaN(orca.cpuUtilization()) ? orca.applicationUtilization() : orca.cpuUtilization();
+        double m = Double.isNaN(orca.memUtilization()) ? orca.kvCacheUsage() : orca.memUtilization();
+        if (Double.isNaN(c) || Double.isNaN(m) || m > 1) {
+            LOG.debug("Ignoring load report of {}: {} has no CPU and memory utilization", agentId, orca);
+            return;
+        }
+        avn.report(agentId, Math.min(c, 1.0), m);
     }
 
     private static double fraction(Object header) {

@@ -2,6 +2,9 @@ package io.github.agentlb.camel;
 
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.fleet.SlowStart;
+import io.github.agentlb.core.orca.LoadReport;
+import io.github.agentlb.core.orca.LoadReports;
+import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.session.LearnedSessions;
 import java.time.Duration;
 import java.util.Collection;
@@ -71,6 +74,21 @@ import org.apache.camel.processor.SendProcessor;
  * over a window: it keeps part f(t) of the requests the strategy offers it, keyed exchanges by
  * their key's rank (the same keys come back as f grows), others by count.
  *
+ * <h2>ORCA load reports and the saturation gate</h2>
+ * Each answer's {@value LoadReports#HEADER} header (ORCA, sent by vLLM and Triton; TEXT and JSON
+ * forms, see {@link LoadReports}) is read, removed from the answer, kept as the agent's latest
+ * report with its arrival time (the balancer's clock), and set on the exchange as property
+ * {@value #LOAD_REPORT_PROPERTY}. Agents send it when the request asks:
+ * {@link #setLoadReportFormat} ({@code TEXT} or {@code JSON}; off by default) adds
+ * {@value LoadReports#FORMAT_HEADER} to each attempt. A report header in the client's request
+ * never reaches an agent. {@code pid}, {@code avn} and {@code lr} use reports as load signals
+ * (see each). The saturation gate ({@link #setSaturation}; on by default with the Gateway API
+ * inference extension's thresholds, acting only once an agent has reported) tries an agent whose
+ * fresh report says it is saturated only after the others, before ejected ones: never dropped.
+ * When every agent that could take the exchange is saturated, the gate steps aside and the
+ * strategy's own order stands (passing them all over would send every exchange to the strategy's
+ * first pick). A decision where the gate passed agents over ends with {@code saturated=[..]}.
+ *
  * <h2>Thread-safety</h2>
  * {@link #process} is lock-free: one volatile read of the state. Changes are serialized by the
  * writer; the JavaBean settings of the algorithm are applied when the balancer starts.
@@ -90,10 +108,16 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     public static final String AGENT_PROPERTY = "agentlb.agent";
     /** Exchange property set to the strategy name ({@link #strategyName()}). */
     public static final String STRATEGY_PROPERTY = "agentlb.strategy";
+    /**
+     * Exchange property set to the {@link LoadReport} of the answer, when the agent sent a usable
+     * {@value LoadReports#HEADER}; strategies read it in {@link #attemptCompleted}.
+     */
+    public static final String LOAD_REPORT_PROPERTY = "agentlb.loadReport";
 
     private final Listeners listeners = new Listeners();
     private final StateWriter writer = new StateWriter(new WriterOwner());
     private final boolean strategyReadsAttemptTimes = Attempts.overridesAttemptCompleted(getClass());
+    private final LoadReporting loadReporting = new LoadReporting(this::isRunning, this::nanoTime);
     private CamelContext camelContext;
     /** Learned sessions, null while off; read once per exchange. */
     private volatile SessionAffinity sessionAffinity;
@@ -474,6 +498,106 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         return getSlowStart().minWeightShare();
     }
 
+    /**
+     * The latest load report of {@code agentId} if it arrived at most the saturation's
+     * {@link Saturation#staleness() staleness} ago (200 ms by default), else null: for strategies
+     * that weigh agents by reported load when they choose. O(1); any thread.
+     */
+    protected final LoadReport freshLoadReport(String agentId) {
+        if (!loadReporting.received()) {
+            return null;
+        }
+        return loadReporting.fresh(writer.state().slot(agentId), nanoTime());
+    }
+
+    /**
+     * Asks agents for ORCA load reports: each attempt carries {@value LoadReports#FORMAT_HEADER}
+     * with this value. Off by default ({@code NONE}): the balancer adds nothing to what it sends
+     * unless told, and vLLM writes an INFO log line for each report it makes. Reports an agent
+     * sends unasked are read all the same. Takes effect at once.
+     *
+     * @param format {@code TEXT}, {@code JSON} (any case), or {@code NONE} (also empty or null) not to ask
+     * @throws IllegalArgumentException for another value, naming it
+     */
+    public void setLoadReportFormat(String format) {
+        loadReporting.setFormat(format);
+    }
+
+    /** @return {@code TEXT}, {@code JSON}, or {@code NONE} when the balancer does not ask for load reports */
+    public String getLoadReportFormat() {
+        return loadReporting.format();
+    }
+
+    /** {@link #setLoadReportFormat} for Java builders: returns this balancer. */
+    public AgentLoadBalancerSupport loadReportFormat(String format) {
+        setLoadReportFormat(format);
+        return this;
+    }
+
+    /** @return the saturation gate's configuration ({@link Saturation#ofDefaults()} unless set) */
+    public Saturation getSaturation() {
+        return loadReporting.saturation();
+    }
+
+    /**
+     * Sets the saturation gate; {@link Saturation#disabled()} turns it off. Takes effect at once.
+     * Its staleness also bounds the reports {@link #freshLoadReport} gives.
+     */
+    public void setSaturation(Saturation saturation) {
+        loadReporting.setSaturation(saturation);
+    }
+
+    /** {@link #setSaturation} for Java builders: returns this balancer. */
+    public AgentLoadBalancerSupport saturation(Saturation saturation) {
+        setSaturation(saturation);
+        return this;
+    }
+
+    /** Whether the saturation gate acts (default true); applied when the balancer starts. */
+    public void setSaturationEnabled(boolean enabled) {
+        loadReporting.saturationSettings().put("saturationEnabled", enabled, b -> b.enabled(enabled));
+    }
+
+    public boolean isSaturationEnabled() {
+        return loadReporting.saturationSettings().get("saturationEnabled", getSaturation().enabled());
+    }
+
+    /**
+     * Requests waiting ({@code num_requests_waiting}) above which an agent is saturated, >= 0,
+     * default 5; applied and checked when the balancer starts.
+     */
+    public void setSaturationQueue(int queueDepth) {
+        loadReporting.saturationSettings().put("saturationQueue", queueDepth, b -> b.queueDepth(Check.atLeast("saturationQueue", queueDepth, 0)));
+    }
+
+    public int getSaturationQueue() {
+        return loadReporting.saturationSettings().get("saturationQueue", getSaturation().queueDepth());
+    }
+
+    /**
+     * KV cache in use ({@code kv_cache_usage_perc}), fraction in [0, 1], above which an agent is
+     * saturated, default 0.8; applied and checked when the balancer starts.
+     */
+    public void setSaturationKvCache(double kvCacheUsage) {
+        loadReporting.saturationSettings().put("saturationKvCache", kvCacheUsage, b -> b.kvCacheUsage(Check.fraction("saturationKvCache", kvCacheUsage)));
+    }
+
+    public double getSaturationKvCache() {
+        return loadReporting.saturationSettings().get("saturationKvCache", getSaturation().kvCacheUsage());
+    }
+
+    /**
+     * Age beyond which a report says nothing ({@code 200ms} by default, > 0); applied and checked
+     * when the balancer starts.
+     */
+    public void setSaturationStaleness(Duration staleness) {
+        loadReporting.saturationSettings().put("saturationStaleness", staleness, b -> b.staleness(Check.positive("saturationStaleness", staleness)));
+    }
+
+    public Duration getSaturationStaleness() {
+        return loadReporting.saturationSettings().get("saturationStaleness", getSaturation().staleness());
+    }
+
     /** The agents draining now, for JMX. */
     @ManagedAttribute(description = "Agents draining: no new requests, those in flight finish")
     public Set<String> getDrainingAgents() {
@@ -552,6 +676,17 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
 
     StateWriter writer() {
         return writer;
+    }
+
+    LoadReporting loadReporting() {
+        return loadReporting;
+    }
+
+    /** Applies the JavaBean settings, the saturation gate's included. */
+    @Override
+    protected void applySettings() {
+        super.applySettings();
+        loadReporting.applySettings();
     }
 
     /** The writer's view of this balancer. */

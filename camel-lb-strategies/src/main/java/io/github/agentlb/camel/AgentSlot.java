@@ -1,13 +1,14 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.orca.LoadReport;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.AsyncProcessor;
 
 /**
  * One member's per-agent counters, carried from state to state while the child stays a member
- * (gRPC's child state, Finagle's node): requests in flight (for drain) and requests offered while
- * it ramps up (for slow start). Thread-safe.
+ * (gRPC's child state, Finagle's node): requests in flight (for drain), requests offered while
+ * it ramps up (for slow start) and its latest ORCA load report. Thread-safe.
  */
 final class AgentSlot {
 
@@ -23,6 +24,12 @@ final class AgentSlot {
     volatile boolean draining;
     /** Set once the child is no longer a member: the last request in flight then stops an owned child. */
     volatile boolean removed;
+    /** The agent's latest non-empty ORCA load report and when it arrived; null before the first. */
+    volatile ReceivedReport loadReport;
+
+    /** A load report and when it arrived (the balancer's clock, ns); one volatile write keeps the two together. */
+    record ReceivedReport(LoadReport report, long atNanos) {
+    }
 
     AgentSlot(AsyncProcessor child, boolean owned) {
         this.child = child;

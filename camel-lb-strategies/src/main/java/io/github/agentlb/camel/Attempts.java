@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The attempts of one exchange: pick the next candidate (skipping ejected agents, which are tried
- * last), send a fresh copy, classify the outcome, feed outlier ejection, then fail over or
+ * The attempts of one exchange: pick the next candidate (skipping saturated and ejected agents,
+ * which are tried last), send a fresh copy, classify the outcome, feed outlier ejection, then fail over or
  * finish. Every step runs inside one guard: whatever throws fails the exchange, and the callback
  * runs exactly once. Not thread-safe; steps run one after another.
  *
@@ -85,6 +85,10 @@ final class Attempts {
     private List<AgentFailure> failures = List.of();
     private Set<String> ejectedCandidates;
     private Set<String> heldBack;
+    /** Serving agents passed over because a fresh load report says they are saturated; tried after the others. */
+    private Set<String> saturatedCandidates;
+    /** Set when every agent that could take the exchange is saturated: the strategy's order then stands. */
+    private boolean everySaturated;
     /** The slot of the candidate {@link #nextCandidate} just chose in its first pass, else null. */
     private AgentSlot chosenSlot;
     /** The last busy answer of this exchange, if any: the client's answer when no agent is left. */
@@ -140,7 +144,8 @@ final class Attempts {
         if (DecisionLog.enabled()) {
             if (failures.isEmpty()) {
                 DecisionLog.decision(exchange, balancer.strategyName(), agent, trial, selection.detail().get(),
-                        screen ? detector.ejected() : Set.of());
+                        screen ? detector.ejected() : Set.of(),
+                        saturatedCandidates == null ? Set.of() : saturatedCandidates);
             } else {
                 DecisionLog.failover(exchange, balancer.strategyName(), agent, failures.get(failures.size() - 1), trial);
             }
@@ -149,6 +154,7 @@ final class Attempts {
         for (String header : balancer.reportHeaders()) {
             copy.getIn().removeHeader(header);
         }
+        balancer.loadReporting().prepare(copy);
         if (pin != null) {
             affinity.restore(copy.getIn(), pin);
         }
@@ -205,13 +211,15 @@ final class Attempts {
 
     /**
      * The next untried serving agent: available ones in the strategy's order, then those that
-     * slow start held back, then ejected ones (panic).
+     * slow start held back, then those a fresh load report says are saturated (unless every agent
+     * is: then the strategy's order stands), then ejected ones (panic).
      */
     private String nextCandidate(boolean screen) {
         Iterator<String> candidates = selection.candidates();
         boolean warming = !state.warmingSince().isEmpty();
         boolean resting = balancer.anyResting();
-        long now = warming || resting ? balancer.nanoTime() : 0L;
+        boolean gating = !everySaturated && balancer.loadReporting().gating();
+        long now = warming || resting || gating ? balancer.nanoTime() : 0L;
         while (candidates.hasNext()) {
             String candidate = candidates.next();
             // Pickers give serving agents only (no draining one); an id of no member is skipped.
@@ -229,6 +237,19 @@ final class Attempts {
                 }
                 ejectedCandidates.add(candidate);
                 continue;
+            }
+            if (gating && balancer.loadReporting().saturated(slot, now)) {
+                if (saturatedCandidates == null && everyAgentSaturated(screen, now)) {
+                    // Passing them all over would hand every exchange to the strategy's first pick.
+                    everySaturated = true;
+                    gating = false;
+                } else {
+                    if (saturatedCandidates == null) {
+                        saturatedCandidates = new LinkedHashSet<>();
+                    }
+                    saturatedCandidates.add(candidate);
+                    continue;
+                }
             }
             if (warming && !keptBySlowStart(candidate, now)) {
                 if (heldBack == null) {
@@ -250,6 +271,14 @@ final class Attempts {
                 }
             }
         }
+        if (saturatedCandidates != null) {
+            for (String candidate : saturatedCandidates) {
+                if (!wasTried(candidate)) {
+                    markTried(candidate);
+                    return candidate;
+                }
+            }
+        }
         if (ejectedCandidates != null) {
             for (String candidate : ejectedCandidates) {
                 if (!wasTried(candidate)) {
@@ -259,6 +288,22 @@ final class Attempts {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether every serving agent that is neither resting nor ejected has a fresh report that says
+     * it is saturated (O(agents); asked once per exchange, when the gate first meets a saturated one).
+     */
+    private boolean everyAgentSaturated(boolean screen, long now) {
+        for (String agent : state.agentIds()) {
+            AgentSlot slot = state.slot(agent);
+            boolean out = slot == null || slot.restUntil != 0 && slot.restUntil - now > 0
+                    || screen && detector.isEjected(agent);
+            if (!out && !balancer.loadReporting().saturated(slot, now)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -313,6 +358,7 @@ final class Attempts {
                 outcome = state.answerRules.classify(status, retryAfter);
             }
         }
+        balancer.loadReporting().read(agent, slot, attempt, outcome);
         try {
             balancer.attemptCompleted(agent, attempt, outcome, elapsedNanos);
         } catch (RuntimeException e) {

@@ -30,9 +30,18 @@ final class DecisionLog {
     /** {@code request=r1 strategy=ch agent=A2 [(trial)] user_id=42 hash=... [ejected=[A1]]}. */
     static void decision(Exchange exchange, String strategy, String agent, boolean trial, String detail,
             Set<String> ejected) {
-        DECISIONS.info("request={} strategy={} agent={}{}{}{}", requestId(exchange), strategy, agent,
+        decision(exchange, strategy, agent, trial, detail, ejected, Set.of());
+    }
+
+    /**
+     * {@code request=r1 strategy=lr agent=A2 ... [ejected=[A1]] [saturated=[A3]]}: {@code saturated}
+     * are the agents the saturation gate passed over (the chosen one among them when all were).
+     */
+    static void decision(Exchange exchange, String strategy, String agent, boolean trial, String detail,
+            Set<String> ejected, Set<String> saturated) {
+        DECISIONS.info("request={} strategy={} agent={}{}{}{}{}", requestId(exchange), strategy, agent,
                 trial ? " (trial)" : "", detail.isEmpty() ? "" : " " + detail,
-                ejected.isEmpty() ? "" : " ejected=" + ejected);
+                ejected.isEmpty() ? "" : " ejected=" + ejected, saturated.isEmpty() ? "" : " saturated=" + saturated);
     }
 
     /** {@code request=r1 strategy=rr failover to agent=A3 after A1 (connection refused)}. */

@@ -27,7 +27,10 @@ import org.apache.camel.api.management.ManagedAttribute;
  *       ({@link #setActiveRequestBias}, default 1.0; 0 makes it weighted random). Ties go to the
  *       first draw.</li>
  *   <li>In flight counts each attempt from its send to the end of its answer (a streamed answer
- *       until its last byte), per agent and per balancer instance.</li>
+ *       until its last byte), per agent and per balancer instance. An agent whose fresh ORCA load
+ *       report ({@code endpoint-load-metrics}, at most the saturation staleness old, 200 ms by
+ *       default; see {@link AgentLoadBalancerSupport}) gives {@code num_requests_waiting} counts
+ *       those too: requests other balancers queued on it, which this one cannot see.</li>
  *   <li>Failover: the other choice, then every agent by fewest requests in flight; ejected,
  *       resting, draining and ramping agents are handled by the balancer as for every strategy.</li>
  *   <li>The draws come from a seeded generator (SplitMix64 over a counter), so one caller's
@@ -145,15 +148,24 @@ public class LeastRequestLB extends AgentLoadBalancerSupport {
             long random = mix(seed + draws.getAndIncrement() * 0x9E3779B97F4A7C15L);
             int first = (int) Long.remainderUnsigned(random, n);
             int second = (first + 1 + (int) Long.remainderUnsigned(random >>> 32, n - 1)) % n;
-            boolean secondWins = plain ? counts[second].get() < counts[first].get()
-                    : score(w[second], counts[second].get(), bias) > score(w[first], counts[first].get(), bias);
+            double firstLoad = counts[first].get() + waiting(ids[first]);
+            double secondLoad = counts[second].get() + waiting(ids[second]);
+            boolean secondWins = plain ? secondLoad < firstLoad
+                    : score(w[second], secondLoad, bias) > score(w[first], firstLoad, bias);
             int chosen = secondWins ? second : first;
             int other = secondWins ? first : second;
             return Selection.of(new Choices(ids, counts, chosen, other));
         };
     }
 
-    private static double score(double weight, int active, double bias) {
+    /** Requests waiting in the agent's queue by its fresh load report; 0 without one. */
+    private double waiting(String agentId) {
+        var report = freshLoadReport(agentId);
+        double waiting = report == null ? Double.NaN : report.requestsWaiting();
+        return Double.isNaN(waiting) ? 0 : waiting;
+    }
+
+    private static double score(double weight, double active, double bias) {
         return bias == 0 ? weight : weight / Math.pow(active + 1.0, bias);
     }
 

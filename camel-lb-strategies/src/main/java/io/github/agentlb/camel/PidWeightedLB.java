@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.orca.LoadReport;
 import io.github.agentlb.core.select.SmoothWeightedRoundRobin;
 import java.util.concurrent.atomic.AtomicLong;
 import io.github.agentlb.core.pid.PidWeights;
@@ -30,6 +31,11 @@ import org.slf4j.LoggerFactory;
  *       ignored with a DEBUG log. Each control step uses the mean of the reports an agent sent
  *       during the period. An agent that never sends it is measured by the balancer
  *       (in-flight requests and latency, see {@link PidWeights}).</li>
+ *   <li>An answer without {@value #UTILIZATION_HEADER} but with an ORCA load report
+ *       ({@code endpoint-load-metrics}, see {@link AgentLoadBalancerSupport}) reports its
+ *       {@code application_utilization}, else its {@code cpu_utilization} (the order of gRPC's
+ *       weighted round-robin, gRFC A58), else its KV cache use ({@code kv_cache_usage_perc}, all
+ *       vLLM reports): {@link #orcaUtilization}.</li>
  *   <li>Every {@link PidWeightsConfig#controlPeriod() control period} (default 1 s) a thread
  *       moves the weights toward equal utilization; requests are spread by smooth weighted
  *       round-robin. The thread comes from Camel's {@link ExecutorServiceManager} (named
@@ -217,7 +223,15 @@ public class PidWeightedLB extends PidWeightedSettings {
             }
             return;
         }
-        if (header == null || outcome != AttemptOutcome.SUCCESS) {
+        if (outcome != AttemptOutcome.SUCCESS) {
+            return;
+        }
+        if (header == null) {
+            LoadReport orca = attempt.getProperty(LOAD_REPORT_PROPERTY, LoadReport.class);
+            double utilization = orca == null ? Double.NaN : orcaUtilization(orca);
+            if (!Double.isNaN(utilization)) {
+                current.report(agentId, utilization);
+            }
             return;
         }
         double utilization = decimalHeader(header);
@@ -226,6 +240,21 @@ public class PidWeightedLB extends PidWeightedSettings {
             return;
         }
         current.report(agentId, utilization);
+    }
+
+    /**
+     * The utilization an ORCA report gives the controller, fraction (may exceed 1):
+     * {@code application_utilization}, else {@code cpu_utilization}, else the KV cache in use
+     * ({@link LoadReport#kvCacheUsage()}); NaN when the report has none of them.
+     */
+    static double orcaUtilization(LoadReport report) {
+        if (!Double.isNaN(report.applicationUtilization())) {
+            return report.applicationUtilization();
+        }
+        if (!Double.isNaN(report.cpuUtilization())) {
+            return report.cpuUtilization();
+        }
+        return report.kvCacheUsage();
     }
 
     /** Runs one control step now; the scheduled loop calls this every control period. */

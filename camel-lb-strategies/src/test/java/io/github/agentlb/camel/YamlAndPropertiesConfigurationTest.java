@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.health.OutlierEjection;
+import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
 import java.time.Duration;
 import java.util.Map;
@@ -79,6 +80,8 @@ class YamlAndPropertiesConfigurationTest {
         assertThat(rr.getOutlierEjection()).isEqualTo(OutlierEjection.custom().consecutiveFailures(3)
                 .baseEjectionTime(Duration.ofSeconds(5)).maxEjectionTime(Duration.ofSeconds(60)).maxEjectedShare(0.5).build());
         assertThat(rr.getFailoverPolicy()).isEqualTo(new FailoverPolicy(1, Duration.ofSeconds(2), Set.of("GET", "HEAD")));
+        assertThat(rr.getLoadReportFormat()).isEqualTo("TEXT");
+        assertThat(rr.getSaturation()).isEqualTo(new Saturation(true, 3, 0.9, Duration.ofMillis(500)));
 
         ConsistentHashLB ch = context.getRegistry().lookupByNameAndType("ch", ConsistentHashLB.class);
         assertThat(ch.getKeyHeader()).isEqualTo("tenant");
@@ -112,6 +115,8 @@ class YamlAndPropertiesConfigurationTest {
         assertStartFails("io.github.agentlb.camel.RoundRobinLB", "maxEjectionTime: 5s\n        baseEjectionTime: 10s",
                 "maxEjectionTime must be >= baseEjectionTime (PT10S), was PT5S");
         assertStartFails("io.github.agentlb.camel.AdaptiveVirtualNodeLB", "keyHeader: ' '", "keyHeader must not be blank, was ' '");
+        assertStartFails("io.github.agentlb.camel.LeastRequestLB", "saturationKvCache: 1.5",
+                "saturationKvCache must be in 0..1, was 1.5");
         assertStartFails("io.github.agentlb.camel.ConsistentHashLB", "hashFunction: sha1", "hashFunction must be one of md5, "
                 + "fnv1-32, fnv1a-32, fnv1-64, fnv1a-64, fnv1-64-mixed, fnv1a-64-mixed; was sha1");
     }

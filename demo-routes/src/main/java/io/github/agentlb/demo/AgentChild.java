@@ -5,6 +5,7 @@ import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AnswerInterruptedException;
 import io.github.agentlb.camel.AnswerRules;
 import io.github.agentlb.camel.AnswerTimeoutException;
+import io.github.agentlb.core.orca.LoadReports;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -282,6 +283,12 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
             ByteBuf body = down.body();
             FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target(), body);
             request.headers().set(down.forwardHeaders());
+            // The balancer asks for ORCA load reports on the attempt (or not): the client cannot ask.
+            request.headers().remove(LoadReports.FORMAT_HEADER);
+            String ask = exchange.getIn().getHeader(LoadReports.FORMAT_HEADER, String.class);
+            if (ask != null) {
+                request.headers().set(LoadReports.FORMAT_HEADER, ask);
+            }
             String sessionHeader = balancer == null ? null : balancer.getSessionHeader();
             if (sessionHeader != null) {
                 // The balancer restored the agent's own session id on this attempt, or took it off.
@@ -381,7 +388,8 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
             int status = head.status().code();
             exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
             for (var header : head.headers()) {
-                if (header.getKey().toLowerCase(Locale.ROOT).startsWith(Downstream.AGENT_REPORT_PREFIX)) {
+                String name = header.getKey().toLowerCase(Locale.ROOT);
+                if (name.startsWith(Downstream.AGENT_REPORT_PREFIX) || name.equals(LoadReports.HEADER)) {
                     exchange.getMessage().setHeader(header.getKey(), header.getValue());
                 }
             }

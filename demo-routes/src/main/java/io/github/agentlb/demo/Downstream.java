@@ -2,6 +2,7 @@ package io.github.agentlb.demo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.agentlb.core.orca.LoadReports;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -244,7 +245,7 @@ final class Downstream {
 
     /**
      * The end-to-end headers of {@code from}: without hop-by-hop ones, those {@code Connection}
-     * names, {@code Camel*}, and for an answer the {@code X-Agent-*} load reports.
+     * names, {@code Camel*}, and for an answer the {@code X-Agent-*} and ORCA ({@code endpoint-load-metrics}) load reports.
      */
     static HttpHeaders endToEnd(HttpHeaders from, boolean answer) {
         Set<String> named = new java.util.HashSet<>();
@@ -257,7 +258,7 @@ final class Downstream {
         for (Map.Entry<String, String> header : from) {
             String name = header.getKey().toLowerCase(Locale.ROOT);
             if (HOP_BY_HOP.contains(name) || named.contains(name) || name.startsWith("camel")
-                    || answer && name.startsWith(AGENT_REPORT_PREFIX)) {
+                    || answer && (name.startsWith(AGENT_REPORT_PREFIX) || name.equals(LoadReports.HEADER))) {
                 continue;
             }
             out.add(header.getKey(), header.getValue());

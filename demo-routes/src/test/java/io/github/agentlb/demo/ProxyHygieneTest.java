@@ -89,7 +89,8 @@ class ProxyHygieneTest {
     void theAgentsEndToEndHeadersReachTheClientButNotItsLoadReports() throws Exception {
         try (FaultyAgent agent = FaultyAgent.replying("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\n"
                 + "Cache-Control: no-store\r\nMcp-Session-Id: s-2\r\nSet-Cookie: a=1\r\nWWW-Authenticate: Bearer\r\n"
-                + "X-Agent-Utilization: 0.5\r\nKeep-Alive: timeout=1\r\nConnection: close, X-Hop\r\nX-Hop: 1\r\n"
+                + "X-Agent-Utilization: 0.5\r\nEndpoint-Load-Metrics: TEXT named_metrics.num_requests_waiting=2\r\n"
+                + "Keep-Alive: timeout=1\r\nConnection: close, X-Hop\r\nX-Hop: 1\r\n"
                 + "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
                 DemoProxy direct = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
                         .agentUrls(agent.baseUrl()).strategy("rr").build())) {
@@ -104,7 +105,7 @@ class ProxyHygieneTest {
             assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
             assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
             assertThat(response.headers().map().keySet()).map(String::toLowerCase)
-                    .doesNotContain("x-agent-utilization", "keep-alive", "x-hop");
+                    .doesNotContain("x-agent-utilization", "endpoint-load-metrics", "keep-alive", "x-hop");
         }
     }
 

@@ -1,0 +1,188 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
+import io.github.agentlb.core.avn.Evaluation;
+import io.github.agentlb.core.orca.LoadReports;
+import io.github.agentlb.core.orca.Saturation;
+import io.github.agentlb.core.pid.PidWeightsConfig;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ORCA reports as load signals where an agent sends no {@code X-Agent-*} header: pid's
+ * utilization, avn's CPU and memory, lr's requests waiting. Exact values, injected clocks.
+ */
+class LoadReportSignalsTest {
+
+    private static final long MS = 1_000_000L;
+    private static final long SECOND = 1_000 * MS;
+    private static CamelContext context;
+
+    private final AtomicLong clock = new AtomicLong();
+    /** Agent name to the headers it answers with. */
+    private final Map<String, Map<String, Object>> answers = new ConcurrentHashMap<>();
+    private AgentLoadBalancerSupport running;
+
+    @BeforeAll
+    static void startContext() {
+        context = new DefaultCamelContext();
+        context.start();
+    }
+
+    @AfterAll
+    static void stopContext() {
+        context.stop();
+    }
+
+    @AfterEach
+    void stopBalancer() {
+        if (running != null) {
+            running.stop();
+        }
+    }
+
+    private final class Agent extends AsyncProcessorSupport {
+        private final String name;
+
+        Agent(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            exchange.getMessage().setBody(name);
+            exchange.getMessage().getHeaders().putAll(answers.getOrDefault(name, Map.of()));
+            callback.done(true);
+            return true;
+        }
+    }
+
+    private <T extends AgentLoadBalancerSupport> T started(T balancer, String... agents) {
+        balancer.setCamelContext(context);
+        balancer.useNanoClock(clock::get);
+        for (String agent : agents) {
+            balancer.addAgent(agent, new Agent(agent), 1.0);
+        }
+        balancer.start();
+        running = balancer;
+        return balancer;
+    }
+
+    private static String send(AgentLoadBalancerSupport balancer, String user) {
+        Exchange exchange = new DefaultExchange(context);
+        if (user != null) {
+            exchange.getIn().setHeader("user_id", user);
+        }
+        balancer.process(exchange, sync -> { });
+        return exchange.getMessage().getBody(String.class);
+    }
+
+    private void orca(String agent, String report) {
+        answers.put(agent, Map.of(LoadReports.HEADER, report));
+    }
+
+    @Test
+    void pidReadsApplicationThenCpuThenKvCacheUtilizationAndPrefersItsOwnHeader() {
+        orca("A1", "TEXT application_utilization=0.3, cpu_utilization=0.9");
+        orca("A2", "TEXT cpu_utilization=1.2, named_metrics.kv_cache_usage_perc=0.1");
+        orca("A3", "JSON {\"named_metrics\": {\"kv_cache_usage_perc\": 0.45, \"num_requests_waiting\": 2.0}}");
+        answers.put("A4", Map.of(LoadReports.HEADER, "TEXT application_utilization=0.9",
+                PidWeightedLB.UTILIZATION_HEADER, "0.5"));
+        PidWeightedLB pid = started(new PidWeightedLB(PidWeightsConfig.ofDefaults(), clock::get), "A1", "A2", "A3", "A4");
+        for (int i = 0; i < 4; i++) {
+            send(pid, null);
+        }
+        clock.addAndGet(SECOND);
+        pid.controlStep();
+        assertThat(pid.weights().utilizations()).containsExactly(
+                Map.entry("A1", 0.3), Map.entry("A2", 1.2), Map.entry("A3", 0.45), Map.entry("A4", 0.5));
+    }
+
+    private Evaluation avnWindow(Map<String, Map<String, Object>> reports) {
+        answers.clear();
+        answers.putAll(reports);
+        AdaptiveVirtualNodeLB avn = started(AdaptiveVirtualNodeLB.builder().config(AdaptiveVirtualNodesConfig.custom()
+                .totalVirtualNodes(15).evaluationWindow(30).maxMovesPerEvaluation(1).build()).build(), "a", "b", "c");
+        // The same requests in both runs: the gate would keep c (KV cache 0.95) off when it reports in ORCA.
+        avn.setSaturation(Saturation.disabled());
+        for (int user = 1; user <= 30; user++) {
+            send(avn, String.valueOf(user));
+        }
+        avn.stop();
+        return avn.state().lastEvaluation().orElseThrow();
+    }
+
+    @Test
+    void avnReadsCpuAndMemoryUtilizationAsFromItsOwnHeaders() {
+        Map<String, Map<String, Object>> own = new HashMap<>();
+        Map<String, Map<String, Object>> orca = new HashMap<>();
+        Map<String, String[]> load = Map.of("a", new String[] {"0.10", "0.20"}, "b", new String[] {"0.10", "0.30"},
+                "c", new String[] {"0.90", "0.70"});
+        load.forEach((agent, cpuAndMemory) -> {
+            own.put(agent, Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, cpuAndMemory[0],
+                    AdaptiveVirtualNodeLB.MEMORY_HEADER, cpuAndMemory[1]));
+            orca.put(agent, Map.of(LoadReports.HEADER,
+                    "TEXT cpu_utilization=" + cpuAndMemory[0] + ", mem_utilization=" + cpuAndMemory[1]));
+        });
+        Evaluation fromOwn = avnWindow(own);
+        Evaluation fromOrca = avnWindow(orca);
+        assertThat(fromOrca.usedUtilization()).isTrue();
+        assertThat(fromOrca.loadIndices()).isEqualTo(fromOwn.loadIndices());
+        assertThat(fromOrca.imbalanceIndex()).isEqualTo(fromOwn.imbalanceIndex());
+    }
+
+    @Test
+    void avnTakesKvCacheForMemoryAndCapsCpuAtOne() {
+        Map<String, Map<String, Object>> own = Map.of(
+                "a", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "0.2", AdaptiveVirtualNodeLB.MEMORY_HEADER, "0.4"),
+                "b", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "0.2", AdaptiveVirtualNodeLB.MEMORY_HEADER, "0.4"),
+                "c", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "1", AdaptiveVirtualNodeLB.MEMORY_HEADER, "0.95"));
+        Map<String, Map<String, Object>> orca = Map.of(
+                "a", Map.of(LoadReports.HEADER, "TEXT application_utilization=0.2, named_metrics.kv_cache_usage_perc=0.4"),
+                "b", Map.of(LoadReports.HEADER, "TEXT cpu_utilization=0.2, named_metrics.kv_cache_utilization=0.4"),
+                "c", Map.of(LoadReports.HEADER, "TEXT cpu_utilization=1.7, named_metrics.kv_cache_usage_perc=0.95"));
+        Evaluation fromOwn = avnWindow(own);
+        Evaluation fromOrca = avnWindow(orca);
+        assertThat(fromOrca.loadIndices()).isEqualTo(fromOwn.loadIndices());
+    }
+
+    @Test
+    void lrCountsTheRequestsWaitingOfAFreshReportBesideItsOwnInFlight() {
+        orca("A1", "TEXT named_metrics.num_requests_waiting=1");
+        LeastRequestLB lr = started(new LeastRequestLB(), "A1", "A2");
+        lr.setSaturation(Saturation.disabled());
+        for (int i = 0; i < 10 && !"A1".equals(send(lr, null)); i++) {
+            // until A1 has answered once, with its report
+        }
+        Map<String, Integer> fresh = new TreeMap<>();
+        for (int i = 0; i < 50; i++) {
+            fresh.merge(send(lr, null), 1, Integer::sum);
+        }
+        assertThat(fresh).isEqualTo(Map.of("A2", 50));
+
+        clock.addAndGet(200 * MS + 1);
+        Map<String, Integer> stale = new TreeMap<>();
+        for (int i = 0; i < 50; i++) {
+            stale.merge(send(lr, null), 1, Integer::sum);
+            clock.addAndGet(200 * MS + 1);
+        }
+        // Each report is stale by the next request: the pairs are decided on in-flight counts alone (0 and 0).
+        assertThat(stale.keySet()).containsExactly("A1", "A2");
+        assertThat(stale.get("A1") + stale.get("A2")).isEqualTo(50);
+    }
+}
