@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The agents scenario as a {@link JobScenario} of the main job: the default {@link Conversations}
  * from the job's seed, the default {@link AgentsScenario.Settings}, every {@link AgentsVariant}
- * whose strategy the job runs, all at the same time ({@link JobScenario#eachAtOnce}). Its client
+ * whose strategy the job runs (none, and no file, when {@code --strategy} names none of rr, lr
+ * and ch), all at the same time ({@link JobScenario#eachAtOnce}). Its client
  * errors are the failed requests of all variants; the goal check goes into the report.
  */
 public final class AgentsJob implements JobScenario {
@@ -26,6 +27,11 @@ public final class AgentsJob implements JobScenario {
                 AgentsScenario.Settings.ofDefaults(), setup.load().seed(), setup.stdout());
         List<AgentsVariant> variants = AgentsVariant.standard().stream()
                 .filter(v -> setup.strategies().contains(v.strategy())).toList();
+        if (variants.isEmpty()) {
+            String none = "No variant: the agents scenario runs rr, lr and ch, and --strategy named none of them.\n";
+            return new Section(label(), 0, "## Scenario agents\n\n" + none, "Scenario " + label() + ": " + none,
+                    List.of(), System.nanoTime() - startNanos);
+        }
         List<AgentsResult> results = run(scenario, variants);
         AgentsCheck check = AgentsCheck.of(results);
         AgentsReport.writeChart(results, setup.outDir());
