@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -105,11 +106,12 @@ public final class ChatStreamClient {
         } catch (TimeoutException e) {
             sent.cancel(true);
             lines.cancel();
-            return lines.answer(0, null, "timeout after " + timeout.toMillis() + " ms");
+            return lines.answer(0, null, timedOut());
         } catch (ExecutionException e) {
             lines.cancel();
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            return lines.answer(0, null, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+            return lines.answer(0, null, cause instanceof HttpTimeoutException ? timedOut()
+                    : cause.getClass().getSimpleName() + ": " + cause.getMessage());
         }
         int status = response.statusCode();
         String session = response.headers().firstValue(SESSION_HEADER).orElse(null);
@@ -120,6 +122,10 @@ public final class ChatStreamClient {
             return lines.answer(status, session, "stream ended before " + DONE);
         }
         return lines.answer(status, session, null);
+    }
+
+    private String timedOut() {
+        return "timeout after " + timeout.toMillis() + " ms";
     }
 
     /** Reads the answer's lines as they arrive; callbacks come on the client's threads, one at a time. */
