@@ -71,6 +71,8 @@ public final class ChatCompletions extends AsyncProcessorSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChatCompletions.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Characters counted as one token in {@code usage}: about what an LLM's tokenizer gives English text. */
+    static final int CHARS_PER_TOKEN = 4;
 
     private final AgentConfig config;
     private final Supplier<LoadSnapshot> load;
@@ -138,9 +140,11 @@ public final class ChatCompletions extends AsyncProcessorSupport {
         int tokens = request.has("max_tokens")
                 ? (int) Math.max(1, Math.min(ChatShape.MAX_TOKENS, request.path("max_tokens").asLong(shape.answerTokens())))
                 : shape.answerTokens();
+        String prompt = PromptText.of(request);
         Answer answer = new Answer(exchange, callback, exchange.getProperty(CHANNEL, Channel.class),
                 request.path("model").asText("stub"), tokens, request.path("stream").asBoolean(false),
-                llm.blocksOf(PromptText.of(request)), sessionId);
+                llm.blocksOf(prompt), sessionId);
+        answer.usage(prompt.length(), request.path("stream_options").path("include_usage").asBoolean(false));
         answer.channel.eventLoop().execute(answer::start);
         return false;
     }
@@ -157,6 +161,9 @@ public final class ChatCompletions extends AsyncProcessorSupport {
         private final long[] blocks;
         private final String sessionId;
         private LlmModel.Ticket ticket;
+        private LlmModel.Admission admission;
+        private int promptChars;
+        private boolean includeUsage;
         private final long created = System.currentTimeMillis() / 1000;
         private final ChannelFutureListener onClose = f -> left();
         private int sent;
@@ -174,6 +181,27 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             this.id = "chatcmpl-" + config.agentId() + "-" + ids.incrementAndGet();
             this.blocks = blocks;
             this.sessionId = sessionId;
+        }
+
+        /** The prompt's canonical length, characters, and whether a stream ends with a usage chunk. */
+        void usage(int promptChars, boolean includeUsage) {
+            this.promptChars = promptChars;
+            this.includeUsage = includeUsage;
+        }
+
+        /**
+         * OpenAI's {@code usage}, counting {@value #CHARS_PER_TOKEN} characters a token: prompt
+         * tokens, {@code prompt_tokens_details.cached_tokens} (the cached prefix blocks, as vLLM
+         * reports its prefix cache hits) and completion tokens.
+         */
+        private ObjectNode usageNode() {
+            ObjectNode usage = JSON.createObjectNode();
+            int cachedChars = admission == null ? 0 : admission.cachedBlocks() * config.llm().blockChars();
+            usage.put("prompt_tokens", (promptChars + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN);
+            usage.put("completion_tokens", tokens);
+            usage.put("total_tokens", (promptChars + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN + tokens);
+            usage.putObject("prompt_tokens_details").put("cached_tokens", cachedChars / CHARS_PER_TOKEN);
+            return usage;
         }
 
         void start() {
@@ -223,6 +251,7 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             if (done) {
                 return;
             }
+            this.admission = admission;
             long firstNanos = admission.firstTokenNanos();
             if (stream) {
                 next = channel.eventLoop().schedule(this::streamToken, firstNanos, TimeUnit.NANOSECONDS);
@@ -242,7 +271,7 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             ObjectNode choice = choices.addObject().put("index", 0);
             choice.putObject("message").put("role", "assistant").put("content", text(0, tokens));
             choice.put("finish_reason", "stop");
-            body.putObject("usage").put("completion_tokens", tokens);
+            body.set("usage", usageNode());
             try {
                 HttpReplies.loadHeaders(exchange, load.get());
                 orcaHeader(exchange.getMessage()::setHeader);
@@ -286,6 +315,13 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             }
             String event = "data: " + chunk + "\n\n";
             if (sent == tokens) {
+                if (includeUsage) {
+                    ObjectNode last = JSON.createObjectNode();
+                    last.put("id", id).put("object", "chat.completion.chunk").put("created", created).put("model", model);
+                    last.putArray("choices");
+                    last.set("usage", usageNode());
+                    event += "data: " + last + "\n\n";
+                }
                 event += "data: [DONE]\n\n";
             }
             channel.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(event, StandardCharsets.UTF_8)));

@@ -78,6 +78,24 @@ class LlmAgentTest {
         assertThat(second).startsWith("HTTP/1.1 200 OK").contains("X-Agent-Utilization: ")
                 .contains("endpoint-load-metrics: TEXT named_metrics.kv_cache_usage_perc=0.13, "
                         + "named_metrics.num_requests_waiting=0.0, named_metrics.num_requests_running=1.0\r\n");
+        // OpenAI's usage, 4 characters a token: 210 chars = 53 tokens, 9 cached blocks of 16 chars = 36.
+        assertThat(JSON.readTree(second.substring(second.indexOf("\r\n\r\n") + 4)).path("usage").toString())
+                .isEqualTo("{\"prompt_tokens\":53,\"completion_tokens\":2,\"total_tokens\":55,"
+                        + "\"prompt_tokens_details\":{\"cached_tokens\":36}}");
+    }
+
+    @Test
+    void aStreamThatAsksForUsageEndsWithAUsageChunk() throws Exception {
+        start(new ChatShape(0, 1000, 32), LlmShape.custom().blockChars(16).cacheBlocks(100).build());
+        String body = conversation(true, "What is a prefix cache?").replace("\"stream\":true",
+                "\"stream\":true,\"stream_options\":{\"include_usage\":true}");
+
+        String wire = talk(post(body, "Connection: close\r\n"));
+
+        assertThat(wire).contains("\"choices\":[],\"usage\":{\"prompt_tokens\":37,\"completion_tokens\":2,"
+                + "\"total_tokens\":39,\"prompt_tokens_details\":{\"cached_tokens\":0}}}").contains("data: [DONE]");
+        assertThat(talk(post(conversation(true, "What is a prefix cache?"), "Connection: close\r\n")))
+                .doesNotContain("usage");
     }
 
     @Test
