@@ -2,6 +2,8 @@ package io.github.agentlb.loadgen.agents;
 
 import io.github.agentlb.loadgen.JobScenario;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The agents scenario as a {@link JobScenario} of the main job: the default {@link Conversations}
@@ -43,10 +45,26 @@ public final class AgentsJob implements JobScenario {
                 List.of(AgentsReport.PNG_FILE), System.nanoTime() - startNanos);
     }
 
-    /** Runs every variant at once, each on its own agents and proxies; results in the order of {@code variants}. */
+    /** How long a variant waits for the others to start, s. */
+    static final int START_WAIT_SECONDS = 60;
+
+    /**
+     * Runs every variant at once, each on its own agents and proxies; results in the order of
+     * {@code variants}. The variants start their agents and proxies first and send their first
+     * requests together, so that no variant is measured while another one starts; a variant that
+     * fails to start breaks the wait of the others.
+     */
     public static List<AgentsResult> run(AgentsScenario scenario, List<AgentsVariant> variants) throws Exception {
         List<String> labels = variants.stream().map(AgentsVariant::label).toList();
-        return JobScenario.eachAtOnce(labels, label -> scenario.run(
-                variants.stream().filter(v -> v.label().equals(label)).findFirst().orElseThrow()));
+        CyclicBarrier allStarted = new CyclicBarrier(variants.size());
+        return JobScenario.eachAtOnce(labels, label -> {
+            AgentsVariant variant = variants.stream().filter(v -> v.label().equals(label)).findFirst().orElseThrow();
+            try {
+                return scenario.run(variant, () -> allStarted.await(START_WAIT_SECONDS, TimeUnit.SECONDS));
+            } catch (Exception | Error e) {
+                allStarted.reset();
+                throw e;
+            }
+        });
     }
 }

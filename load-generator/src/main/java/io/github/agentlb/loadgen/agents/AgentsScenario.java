@@ -142,8 +142,21 @@ public final class AgentsScenario {
      * @throws Exception if the cluster cannot start or a worker is interrupted
      */
     public AgentsResult run(AgentsVariant variant) throws Exception {
+        return run(variant, () -> { });
+    }
+
+    /**
+     * As {@link #run(AgentsVariant)}, calling {@code started} once the agents and proxies listen
+     * and before the first request: variants run at the same time wait there for each other, so
+     * that no variant is measured while another one starts.
+     *
+     * @param started called on the calling thread; what it throws ends the run
+     * @throws Exception if the cluster cannot start, {@code started} throws or a worker is interrupted
+     */
+    public AgentsResult run(AgentsVariant variant, StartGate started) throws Exception {
         try (EmbeddedCluster cluster = EmbeddedCluster.start(agentConfigs(),
                 ProxyConfig.builder().strategy(variant.strategy()), variant::balancer, variant.replicas())) {
+            started.pass();
             List<URI> targets = cluster.baseUrls().stream().map(u -> URI.create(u + "/v1/chat/completions")).toList();
             ChatStreamClient client = new ChatStreamClient(settings.timeout());
             List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
@@ -184,6 +197,13 @@ public final class AgentsScenario {
                     result.hitRate(), result.errors());
             return result;
         }
+    }
+
+    /** Where a run waits once its agents and proxies listen. */
+    @FunctionalInterface
+    public interface StartGate {
+        /** Returns when the run may send its first request. */
+        void pass() throws Exception;
     }
 
     /** Sends every turn of conversation {@code c}, each after the previous answer ended. */
