@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
  * from the job's seed, the default {@link AgentsScenario.Settings}, every {@link AgentsVariant}
  * whose strategy the job runs (none, and no file, when {@code --strategy} names none of rr, lr
  * and ch), all at the same time ({@link JobScenario#eachAtOnce}). Its client
- * errors are the failed requests of all variants; the goal check goes into the report.
+ * errors are the failed requests of all variants; the goal check goes into the report and the
+ * console. Stateless.
  */
 public final class AgentsJob implements JobScenario {
 

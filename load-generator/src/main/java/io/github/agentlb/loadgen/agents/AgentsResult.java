@@ -24,6 +24,7 @@ import org.HdrHistogram.Histogram;
  *   <li>Stickiness: the share of MCP-style turns after the first answered by the agent that
  *       answered the first (and minted the session id).</li>
  * </ul>
+ * Immutable.
  *
  * @param label           the variant's label
  * @param replicas        proxy replicas

@@ -3,7 +3,7 @@ package io.github.agentlb.loadgen.agents;
 import java.util.Objects;
 
 /**
- * One request of a conversation as the client saw it.
+ * One request of a conversation as the client saw it. Immutable.
  *
  * @param conversation the conversation's index
  * @param turn         the turn, 0-based
