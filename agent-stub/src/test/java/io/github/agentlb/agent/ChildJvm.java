@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A main class run in a child JVM on this test's class path, with its own environment: the only
  * way to test what reads real environment variables. Output goes to a file; the child is
- * destroyed on close.
+ * destroyed on close. Shared with other modules' tests through this module's test-jar.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
 
     private final Process process;
     private final Path output;
@@ -27,7 +27,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Starts {@code mainClass} with {@code env} added to this JVM's environment and {@code -D} options. */
-    static ChildJvm start(Class<?> mainClass, Map<String, String> env, List<String> systemProperties)
+    public static ChildJvm start(Class<?> mainClass, Map<String, String> env, List<String> systemProperties)
             throws IOException {
         Path output = Files.createTempFile("child-jvm", ".log");
         List<String> command = new ArrayList<>();
@@ -42,7 +42,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** The exit status, waiting up to {@code seconds}; fails if still running. */
-    int exitStatus(long seconds) throws InterruptedException, IOException {
+    public int exitStatus(long seconds) throws InterruptedException, IOException {
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
             throw new AssertionError("child still running after " + seconds + " s:\n" + output());
         }
@@ -50,7 +50,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Waits up to {@code seconds} for something to accept connections on 127.0.0.1:port. */
-    void awaitListening(int port, long seconds) throws InterruptedException, IOException {
+    public void awaitListening(int port, long seconds) throws InterruptedException, IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -67,7 +67,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Everything the child wrote to stdout and stderr so far. */
-    String output() throws IOException {
+    public String output() throws IOException {
         return Files.readString(output, StandardCharsets.UTF_8);
     }
 

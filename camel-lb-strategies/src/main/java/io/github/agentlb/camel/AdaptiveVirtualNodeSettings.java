@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.Check;
+import io.github.agentlb.core.Durations;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.HostUtilization;
 import io.github.agentlb.core.bounded.BoundedLoad;
@@ -117,6 +118,17 @@ public abstract class AdaptiveVirtualNodeSettings extends KeyedLoadBalancerSuppo
     /** Age after which a CPU/memory report counts as none: {@link AdaptiveVirtualNodesConfig.Builder#reportExpiry}, applied at start. */
     public void setReportExpiry(Duration reportExpiry) {
         settings.put("reportExpiry", reportExpiry, b -> b.reportExpiry(reportExpiry));
+    }
+
+    /**
+     * {@link #setReportExpiry(Duration)} from text ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h},
+     * {@code PT10S} or {@code 0}): the form YAML {@code beans:} and {@code camel.beans.*} properties
+     * bind, read strictly by {@link Durations#parse}.
+     *
+     * @throws IllegalArgumentException naming the field and the text if it is no such duration
+     */
+    public void setReportExpiry(String reportExpiry) {
+        setReportExpiry(Durations.parse("reportExpiry", reportExpiry));
     }
 
     /** @return the report expiry */

@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.Check;
+import io.github.agentlb.core.Durations;
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.core.orca.LoadReport;
 import io.github.agentlb.core.orca.LoadReports;
@@ -476,6 +477,17 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         setSlowStart(getSlowStart().withWindow(window));
     }
 
+    /**
+     * {@link #setSlowStartWindow(Duration)} from text ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h},
+     * {@code PT10S} or {@code 0}): the form YAML {@code beans:} and {@code camel.beans.*} properties
+     * bind, read strictly by {@link Durations#parse}.
+     *
+     * @throws IllegalArgumentException naming the field and the text if it is no such duration
+     */
+    public void setSlowStartWindow(String slowStartWindow) {
+        setSlowStartWindow(Durations.parse("slowStartWindow", slowStartWindow));
+    }
+
     public Duration getSlowStartWindow() {
         return getSlowStart().window();
     }
@@ -592,6 +604,11 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
      */
     public void setSaturationStaleness(Duration staleness) {
         loadReporting.saturationSettings().put("saturationStaleness", staleness, b -> b.staleness(Check.positive("saturationStaleness", staleness)));
+    }
+
+    /** {@link #setSaturationStaleness(Duration)} from text read strictly ({@code 200ms}, {@code PT0.2S}; see {@link Durations}). */
+    public void setSaturationStaleness(String staleness) {
+        setSaturationStaleness(Durations.parse("saturationStaleness", staleness));
     }
 
     public Duration getSaturationStaleness() {

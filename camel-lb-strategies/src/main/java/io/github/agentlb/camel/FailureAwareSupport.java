@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Durations;
 import io.github.agentlb.core.health.OutlierDetector;
 import io.github.agentlb.core.health.OutlierEjection;
 import java.time.Duration;
@@ -182,6 +183,17 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
         setAnswerRules(answerRules.withDefaultRest(defaultRest));
     }
 
+    /**
+     * {@link #setDefaultRest(Duration)} from text ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h},
+     * {@code PT10S} or {@code 0}): the form YAML {@code beans:} and {@code camel.beans.*} properties
+     * bind, read strictly by {@link Durations#parse}.
+     *
+     * @throws IllegalArgumentException naming the field and the text if it is no such duration
+     */
+    public void setDefaultRest(String defaultRest) {
+        setDefaultRest(Durations.parse("defaultRest", defaultRest));
+    }
+
     public Duration getDefaultRest() {
         return answerRules.defaultRest();
     }
@@ -189,6 +201,17 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
     /** The longest rest a {@code Retry-After} can ask for, default 60 s. */
     public void setMaxRest(Duration maxRest) {
         setAnswerRules(answerRules.withMaxRest(maxRest));
+    }
+
+    /**
+     * {@link #setMaxRest(Duration)} from text ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h},
+     * {@code PT10S} or {@code 0}): the form YAML {@code beans:} and {@code camel.beans.*} properties
+     * bind, read strictly by {@link Durations#parse}.
+     *
+     * @throws IllegalArgumentException naming the field and the text if it is no such duration
+     */
+    public void setMaxRest(String maxRest) {
+        setMaxRest(Durations.parse("maxRest", maxRest));
     }
 
     public Duration getMaxRest() {
@@ -212,6 +235,17 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
         ejectionSettings.put("baseEjectionTime", baseEjectionTime, b -> b.baseEjectionTime(baseEjectionTime));
     }
 
+    /**
+     * {@link #setBaseEjectionTime(Duration)} from text ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h},
+     * {@code PT10S} or {@code 0}): the form YAML {@code beans:} and {@code camel.beans.*} properties
+     * bind, read strictly by {@link Durations#parse}.
+     *
+     * @throws IllegalArgumentException naming the field and the text if it is no such duration
+     */
+    public void setBaseEjectionTime(String baseEjectionTime) {
+        setBaseEjectionTime(Durations.parse("baseEjectionTime", baseEjectionTime));
+    }
+
     public Duration getBaseEjectionTime() {
         return ejectionSettings.get("baseEjectionTime", getOutlierEjection().baseEjectionTime());
     }
@@ -219,6 +253,17 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
     /** The longest ejection, default 300 s, at least the base ejection time; applied at start. */
     public void setMaxEjectionTime(Duration maxEjectionTime) {
         ejectionSettings.put("maxEjectionTime", maxEjectionTime, b -> b.maxEjectionTime(maxEjectionTime));
+    }
+
+    /**
+     * {@link #setMaxEjectionTime(Duration)} from text ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h},
+     * {@code PT10S} or {@code 0}): the form YAML {@code beans:} and {@code camel.beans.*} properties
+     * bind, read strictly by {@link Durations#parse}.
+     *
+     * @throws IllegalArgumentException naming the field and the text if it is no such duration
+     */
+    public void setMaxEjectionTime(String maxEjectionTime) {
+        setMaxEjectionTime(Durations.parse("maxEjectionTime", maxEjectionTime));
     }
 
     public Duration getMaxEjectionTime() {
@@ -268,6 +313,17 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
      */
     public synchronized void setFailoverDeadline(Duration failoverDeadline) {
         setFailoverPolicy(failoverPolicy.withDeadline(failoverDeadline));
+    }
+
+    /**
+     * {@link #setFailoverDeadline(Duration)} from text ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h},
+     * {@code PT10S} or {@code 0}): the form YAML {@code beans:} and {@code camel.beans.*} properties
+     * bind, read strictly by {@link Durations#parse}.
+     *
+     * @throws IllegalArgumentException naming the field and the text if it is no such duration
+     */
+    public void setFailoverDeadline(String failoverDeadline) {
+        setFailoverDeadline(Durations.parse("failoverDeadline", failoverDeadline));
     }
 
     /** @return the failover deadline; zero for none */

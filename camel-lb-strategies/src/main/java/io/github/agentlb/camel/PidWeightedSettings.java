@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Durations;
 import io.github.agentlb.core.pid.PidWeightsConfig;
 import java.time.Duration;
 
@@ -75,6 +76,17 @@ public abstract class PidWeightedSettings extends AgentLoadBalancerSupport {
         settings.put("controlPeriod", controlPeriod, b -> b.controlPeriod(controlPeriod));
     }
 
+    /**
+     * {@link #setControlPeriod(Duration)} from text ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h},
+     * {@code PT10S} or {@code 0}): the form YAML {@code beans:} and {@code camel.beans.*} properties
+     * bind, read strictly by {@link Durations#parse}.
+     *
+     * @throws IllegalArgumentException naming the field and the text if it is no such duration
+     */
+    public void setControlPeriod(String controlPeriod) {
+        setControlPeriod(Durations.parse("controlPeriod", controlPeriod));
+    }
+
     public Duration getControlPeriod() {
         return settings.get("controlPeriod", getConfig().controlPeriod());
     }
@@ -100,6 +112,17 @@ public abstract class PidWeightedSettings extends AgentLoadBalancerSupport {
     /** The age after which a report is dropped: {@link PidWeightsConfig.Builder#reportExpiry}, applied at start. */
     public void setReportExpiry(Duration reportExpiry) {
         settings.put("reportExpiry", reportExpiry, b -> b.reportExpiry(reportExpiry));
+    }
+
+    /**
+     * {@link #setReportExpiry(Duration)} from text ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h},
+     * {@code PT10S} or {@code 0}): the form YAML {@code beans:} and {@code camel.beans.*} properties
+     * bind, read strictly by {@link Durations#parse}.
+     *
+     * @throws IllegalArgumentException naming the field and the text if it is no such duration
+     */
+    public void setReportExpiry(String reportExpiry) {
+        setReportExpiry(Durations.parse("reportExpiry", reportExpiry));
     }
 
     public Duration getReportExpiry() {

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.spi.IdAware;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,44 +38,22 @@ class AdaptiveVirtualNodeLBReportsTest {
         context.stop();
     }
 
-    private final class Agent extends AsyncProcessorSupport implements IdAware {
-        private final String id;
-
-        Agent(String id) {
-            this.id = id;
-        }
-
-        @Override
-        public boolean process(Exchange exchange, AsyncCallback callback) {
+    private ScriptedChild agent(String id) {
+        return ScriptedChild.answering(id, (exchange, now) -> {
             cpuSeenByAgent.put(id, exchange.getIn().getHeader(AdaptiveVirtualNodeLB.CPU_HEADER));
             exchange.getMessage().setHeader(AdaptiveVirtualNodeLB.CPU_HEADER, cpuOf.get(id));
             exchange.getMessage().setHeader(AdaptiveVirtualNodeLB.MEMORY_HEADER, cpuOf.get(id));
             if (answerError != null) {
                 exchange.setException(answerError);
             }
-            callback.done(true);
-            return true;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public void setId(String ignored) {
-        }
+        });
     }
 
     @BeforeEach
     void startBalancer() {
         balancer = AdaptiveVirtualNodeLB.builder().config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15)
                 .evaluationWindow(30).maxMovesPerEvaluation(1).build()).build();
-        balancer.setCamelContext(context);
-        for (String id : new String[] {"a", "b", "c"}) {
-            balancer.addProcessor(new Agent(id));
-        }
-        balancer.start();
+        ScriptedChild.started(balancer, context, agent("a"), agent("b"), agent("c"));
     }
 
     private void sendWindow(String clientCpu) {

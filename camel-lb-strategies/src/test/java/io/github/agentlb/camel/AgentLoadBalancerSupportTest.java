@@ -9,14 +9,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.camel.AsyncCallback;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.Processor;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.spi.IdAware;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,32 +36,6 @@ class AgentLoadBalancerSupportTest {
 
     private static AsyncProcessor to(String uri) {
         return new org.apache.camel.processor.SendProcessor(context.getEndpoint(uri));
-    }
-
-    /** A child without an endpoint whose agent id is its processor id. */
-    private static AsyncProcessor named(String id, Processor body) {
-        class Named extends AsyncProcessorSupport implements IdAware {
-            @Override
-            public boolean process(Exchange exchange, AsyncCallback callback) {
-                try {
-                    body.process(exchange);
-                } catch (Exception e) {
-                    exchange.setException(e);
-                }
-                callback.done(true);
-                return true;
-            }
-
-            @Override
-            public String getId() {
-                return id;
-            }
-
-            @Override
-            public void setId(String ignored) {
-            }
-        }
-        return new Named();
     }
 
     @Test
@@ -220,10 +190,10 @@ class AgentLoadBalancerSupportTest {
     void newEjectionRulesApplyToTheCurrentAgentsAndForgetEarlierEjections() {
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.setCamelContext(context);
-        balancer.addProcessor(named("a", e -> {
+        balancer.addProcessor(ScriptedChild.answering("a", (e, now) -> {
             throw new ConnectException("Connection refused");
         }));
-        balancer.addProcessor(named("b", e -> e.getMessage().setBody("b")));
+        balancer.addProcessor(ScriptedChild.answering("b", (e, now) -> e.getMessage().setBody("b")));
         balancer.setOutlierEjection(OutlierEjection.custom().consecutiveFailures(2).build());
         balancer.start();
         String refusingId = "a";

@@ -15,7 +15,6 @@ import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.spi.IdAware;
 import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
@@ -36,29 +35,6 @@ class AttemptTimingTest {
     /** Each read advances the clock by {@link #TICK} ns, so elapsed times count the reads between. */
     private final AtomicLong reads = new AtomicLong();
 
-    private static final class Answering extends AsyncProcessorSupport implements IdAware {
-        private final String id;
-
-        Answering(String id) {
-            this.id = id;
-        }
-
-        @Override
-        public boolean process(Exchange exchange, AsyncCallback callback) {
-            callback.done(true);
-            return true;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public void setId(String ignored) {
-        }
-    }
-
     @BeforeAll
     static void startContext() {
         context = new DefaultCamelContext();
@@ -71,12 +47,8 @@ class AttemptTimingTest {
     }
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer) {
-        balancer.setCamelContext(context);
         balancer.useNanoClock(() -> reads.incrementAndGet() * TICK);
-        balancer.addProcessor(new Answering("a"));
-        balancer.addProcessor(new Answering("b"));
-        balancer.start();
-        return balancer;
+        return ScriptedChild.started(balancer, context, ScriptedChild.ok("a"), ScriptedChild.ok("b"));
     }
 
     private static void send(AgentLoadBalancerSupport balancer) {
@@ -123,19 +95,8 @@ class AttemptTimingTest {
     }
 
     /** A child that takes {@code delay} ns of the test clock, then completes as {@code completion} says. */
-    private final class Delayed extends AsyncProcessorSupport implements IdAware {
-        private final String id;
-        private final long delay;
-        private final String completion;
-
-        Delayed(String id, long delay, String completion) {
-            this.id = id;
-            this.delay = delay;
-            this.completion = completion;
-        }
-
-        @Override
-        public boolean process(Exchange exchange, AsyncCallback callback) {
+    private ScriptedChild delayed(String id, long delay, String completion) {
+        return ScriptedChild.scripted(id, (exchange, callback) -> {
             clock.addAndGet(delay);
             switch (completion) {
                 case "sync" -> {
@@ -153,16 +114,7 @@ class AttemptTimingTest {
                 default -> throw new IllegalArgumentException(completion);
             }
             return false;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public void setId(String ignored) {
-        }
+        });
     }
 
     private final AtomicLong clock = new AtomicLong(1_000_000L);
@@ -179,10 +131,8 @@ class AttemptTimingTest {
     @ValueSource(strings = {"sync", "async", "reactive", "thread"})
     void everyWayACamelChildCompletesIsTimedFromSendToAnswer(String completion) {
         RoundRobinLB balancer = new RoundRobinLB();
-        balancer.setCamelContext(context);
         balancer.useNanoClock(clock::get);
-        balancer.addProcessor(new Delayed("slow", 50_000_000L, completion));
-        balancer.start();
+        ScriptedChild.started(balancer, context, delayed("slow", 50_000_000L, completion));
         List<String> seen = new ArrayList<>();
         balancer.addAttemptListener((strategy, agent, outcome, nanos) -> seen.add(agent + " " + outcome + " " + nanos));
         CountDownLatch done = new CountDownLatch(1);

@@ -14,8 +14,6 @@ import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.spi.IdAware;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,15 +55,8 @@ class AttemptsOnTheCallersThreadTest {
         }
     }
 
-    private final class Agent extends AsyncProcessorSupport implements IdAware {
-        private final String id;
-
-        Agent(String id) {
-            this.id = id;
-        }
-
-        @Override
-        public boolean process(Exchange attempt, AsyncCallback callback) {
+    private ScriptedChild agent(String id) {
+        return ScriptedChild.scripted(id, (attempt, callback) -> {
             seen.add(id + " body=" + attempt.getIn().getBody() + " header=" + attempt.getIn().getHeader("X-Trace")
                     + " property=" + attempt.getProperty("trace"));
             attempt.getMessage().setBody("answer of " + id);
@@ -76,16 +67,7 @@ class AttemptsOnTheCallersThreadTest {
             }
             script.run(attempt, callback);
             return false;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public void setId(String ignored) {
-        }
+        });
     }
 
     @BeforeAll
@@ -102,12 +84,8 @@ class AttemptsOnTheCallersThreadTest {
     @BeforeEach
     void startBalancer() {
         balancer = new Fixed();
-        balancer.setCamelContext(context);
         balancer.setOutlierEjection(OutlierEjection.disabled());
-        for (String id : List.of("a", "b", "c")) {
-            balancer.addProcessor(new Agent(id));
-        }
-        balancer.start();
+        ScriptedChild.started(balancer, context, agent("a"), agent("b"), agent("c"));
     }
 
     private Exchange request() {

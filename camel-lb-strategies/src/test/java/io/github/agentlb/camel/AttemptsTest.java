@@ -18,8 +18,6 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.spi.IdAware;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,29 +81,13 @@ class AttemptsTest {
         }
     }
 
-    private final class Agent extends AsyncProcessorSupport implements IdAware {
-        private final String id;
-
-        Agent(String id) {
-            this.id = id;
-        }
-
-        @Override
-        public boolean process(Exchange attempt, AsyncCallback callback) {
+    private ScriptedChild agent(String id) {
+        return ScriptedChild.scripted(id, (attempt, callback) -> {
             clock.addAndGet(slowness.getOrDefault(id, 0L));
             attempt.getMessage().setBody("answer of " + id);
             scripts.getOrDefault(id, OK).run(attempt, callback);
             return true;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public void setId(String ignored) {
-        }
+        });
     }
 
     private static Script failing(Exception failure) {
@@ -132,7 +114,6 @@ class AttemptsTest {
     @BeforeEach
     void startBalancer() {
         balancer = new Fixed();
-        balancer.setCamelContext(context);
         balancer.useNanoClock(clock::get);
         balancer.addAttemptListener((strategy, agent, outcome, elapsed) ->
                 events.add("listener " + strategy + " " + agent + " " + outcome));
@@ -147,10 +128,7 @@ class AttemptsTest {
                 events.add("listener readmitted " + agentId);
             }
         });
-        for (String id : List.of("a", "b", "c")) {
-            balancer.addProcessor(new Agent(id));
-        }
-        balancer.start();
+        ScriptedChild.started(balancer, context, agent("a"), agent("b"), agent("c"));
     }
 
     private Exchange send(String method) {

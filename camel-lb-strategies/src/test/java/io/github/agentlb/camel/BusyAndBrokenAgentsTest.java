@@ -3,17 +3,14 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
-import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,30 +26,15 @@ class BusyAndBrokenAgentsTest {
     private final AtomicLong clock = new AtomicLong(0);
 
     /** An agent whose answer status (and Retry-After, or null) depends on the test clock. */
-    private final class StatusAgent extends AsyncProcessorSupport {
-        final String name;
-        final LongFunction<int[]> answer;
-        final List<Long> requests = new ArrayList<>();
-
-        /** @param answer clock ns to {status, retryAfterSeconds or -1} */
-        StatusAgent(String name, LongFunction<int[]> answer) {
-            this.name = name;
-            this.answer = answer;
-        }
-
-        @Override
-        public boolean process(Exchange exchange, AsyncCallback callback) {
-            long now = clock.get();
-            requests.add(now);
+    private ScriptedChild statusAgent(String name, LongFunction<int[]> answer) {
+        return ScriptedChild.answering(name, clock::get, (exchange, now) -> {
             int[] a = answer.apply(now);
             exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, a[0]);
             if (a[1] >= 0) {
                 exchange.getMessage().setHeader("Retry-After", Integer.toString(a[1]));
             }
             exchange.getMessage().setBody(name + " " + a[0]);
-            callback.done(true);
-            return true;
-        }
+        });
     }
 
     private static int[] ok(long now) {
@@ -70,14 +52,9 @@ class BusyAndBrokenAgentsTest {
         context.stop();
     }
 
-    private <T extends AgentLoadBalancerSupport> T started(T balancer, StatusAgent... agents) {
-        balancer.setCamelContext(context);
+    private <T extends AgentLoadBalancerSupport> T started(T balancer, ScriptedChild... agents) {
         balancer.useNanoClock(clock::get);
-        for (StatusAgent agent : agents) {
-            balancer.addAgent(agent.name, agent, 1.0);
-        }
-        balancer.start();
-        return balancer;
+        return ScriptedChild.started(balancer, context, agents);
     }
 
     private static Exchange get(AgentLoadBalancerSupport balancer, String userId) {
@@ -95,9 +72,9 @@ class BusyAndBrokenAgentsTest {
     @Test
     void aRateLimitedAgentRestsForItsRetryAfterAndItsClientsGoElsewhere() {
         long threeSeconds = Duration.ofSeconds(3).toNanos();
-        StatusAgent a1 = new StatusAgent("A1", now -> now < threeSeconds ? new int[] {429, 2} : ok(now));
-        StatusAgent a2 = new StatusAgent("A2", BusyAndBrokenAgentsTest::ok);
-        StatusAgent a3 = new StatusAgent("A3", BusyAndBrokenAgentsTest::ok);
+        ScriptedChild a1 = statusAgent("A1", now -> now < threeSeconds ? new int[] {429, 2} : ok(now));
+        ScriptedChild a2 = statusAgent("A2", BusyAndBrokenAgentsTest::ok);
+        ScriptedChild a3 = statusAgent("A3", BusyAndBrokenAgentsTest::ok);
         RoundRobinLB rr = started(new RoundRobinLB(), a1, a2, a3);
         int clients429 = 0;
         for (int i = 0; i < 30; i++) { // 10 per second for 3 s
@@ -106,40 +83,40 @@ class BusyAndBrokenAgentsTest {
         }
         assertThat(clients429).isZero();
         // A1 asked at 0 s (rest until 2 s) and at 2 s (rest until 4 s): two requests in its 3 s of 429s.
-        assertThat(a1.requests.stream().filter(t -> t < threeSeconds).toList())
+        assertThat(a1.requests().stream().filter(t -> t < threeSeconds).toList())
                 .containsExactly(0L, Duration.ofSeconds(2).toNanos());
     }
 
     @Test
     void whenEveryAgentIsBusyTheClientGets429WithTheShortestRetryAfter() {
-        StatusAgent a1 = new StatusAgent("A1", now -> new int[] {429, 2});
-        StatusAgent a2 = new StatusAgent("A2", now -> new int[] {429, 2});
-        StatusAgent a3 = new StatusAgent("A3", now -> new int[] {429, 5});
+        ScriptedChild a1 = statusAgent("A1", now -> new int[] {429, 2});
+        ScriptedChild a2 = statusAgent("A2", now -> new int[] {429, 2});
+        ScriptedChild a3 = statusAgent("A3", now -> new int[] {429, 5});
         RoundRobinLB rr = started(new RoundRobinLB(), a1, a2, a3);
         Exchange first = get(rr, "u1");
         assertThat(status(first)).isEqualTo(429);
         assertThat(first.getMessage().getHeader("Retry-After")).isEqualTo("2");
-        assertThat(a1.requests.size() + a2.requests.size() + a3.requests.size()).as("each asked once").isEqualTo(3);
+        assertThat(a1.requests().size() + a2.requests().size() + a3.requests().size()).as("each asked once").isEqualTo(3);
 
         // Half a second later every agent still rests: nobody is asked, the client waits 2 s less 0.5 s, rounded up.
         clock.addAndGet(Duration.ofMillis(500).toNanos());
         Exchange second = get(rr, "u2");
         assertThat(second.getException()).isInstanceOf(AgentsBusyException.class);
         assertThat(((AgentsBusyException) second.getException()).retryAfterSeconds()).isEqualTo(2);
-        assertThat(a1.requests.size() + a2.requests.size() + a3.requests.size()).isEqualTo(3);
+        assertThat(a1.requests().size() + a2.requests().size() + a3.requests().size()).isEqualTo(3);
     }
 
     @Test
     void aPostIsSentElsewhereAfterA429ButNotAfterABusy503UnlessTheAgentSaysItIsUnprocessed() {
-        StatusAgent busy503 = new StatusAgent("A1", now -> new int[] {503, 1});
-        StatusAgent fine = new StatusAgent("A2", BusyAndBrokenAgentsTest::ok);
+        ScriptedChild busy503 = statusAgent("A1", now -> new int[] {503, 1});
+        ScriptedChild fine = statusAgent("A2", BusyAndBrokenAgentsTest::ok);
         RoundRobinLB rr = started(new RoundRobinLB(), busy503, fine);
         Exchange post = new DefaultExchange(context);
         post.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
         rr.process(post, sync -> { });
         assertThat(status(post)).isEqualTo(503);
         assertThat(post.getMessage().getHeader("Retry-After")).isEqualTo("1");
-        assertThat(fine.requests).isEmpty();
+        assertThat(fine.requests()).isEmpty();
 
         clock.addAndGet(Duration.ofSeconds(2).toNanos());
         rr.setBusy503Unprocessed(true);
@@ -154,9 +131,9 @@ class BusyAndBrokenAgentsTest {
         for (AgentLoadBalancerSupport balancer : List.of(new RoundRobinLB(), new ConsistentHashLB(),
                 new PidWeightedLB(), new AdaptiveVirtualNodeLB(), new LeastRequestLB())) {
             clock.set(0);
-            StatusAgent a1 = new StatusAgent("A1", now -> new int[] {500, -1});
-            StatusAgent a2 = new StatusAgent("A2", BusyAndBrokenAgentsTest::ok);
-            StatusAgent a3 = new StatusAgent("A3", BusyAndBrokenAgentsTest::ok);
+            ScriptedChild a1 = statusAgent("A1", now -> new int[] {500, -1});
+            ScriptedChild a2 = statusAgent("A2", BusyAndBrokenAgentsTest::ok);
+            ScriptedChild a3 = statusAgent("A3", BusyAndBrokenAgentsTest::ok);
             started(balancer, a1, a2, a3);
             int errors = 0;
             for (int i = 0; i < 300; i++) {
@@ -178,8 +155,8 @@ class BusyAndBrokenAgentsTest {
 
     @Test
     void busyAndErrorAnswersAreNamedInAttemptOutcomes() {
-        StatusAgent a1 = new StatusAgent("A1", now -> new int[] {429, 1});
-        StatusAgent a2 = new StatusAgent("A2", now -> new int[] {502, -1});
+        ScriptedChild a1 = statusAgent("A1", now -> new int[] {429, 1});
+        ScriptedChild a2 = statusAgent("A2", now -> new int[] {502, -1});
         RoundRobinLB rr = started(new RoundRobinLB(), a1, a2);
         Map<String, AttemptOutcome> outcomes = new TreeMap<>();
         rr.addAttemptListener((strategy, agent, outcome, nanos) -> outcomes.put(agent, outcome));

@@ -38,7 +38,7 @@ class FleetSyncTest {
 
     /** Children answer with name@port, so a replaced child shows. */
     private static FleetSync sync(RoundRobinLB balancer) {
-        return new FleetSync(balancer, spec -> new RuntimeMembershipTest.Agent(spec.name() + "@" + spec.address().getPort()));
+        return new FleetSync(balancer, spec -> ScriptedChild.naming(spec.name() + "@" + spec.address().getPort()));
     }
 
     private static Map<String, Integer> counts(RoundRobinLB balancer, int requests) {
@@ -95,7 +95,7 @@ class FleetSyncTest {
     void agentsTheFleetDoesNotNameAreLeftAlone() {
         RoundRobinLB rr = new RoundRobinLB();
         rr.setCamelContext(context);
-        rr.addAgent("static", new RuntimeMembershipTest.Agent("static"), 1);
+        rr.addAgent("static", ScriptedChild.naming("static"), 1);
         rr.start();
         FleetSync sync = sync(rr);
         sync.fleetChanged(List.of(agent("A1", 1)));

@@ -31,20 +31,14 @@ class LeastRequestLBTest {
         context.stop();
     }
 
-    private static LeastRequestLB started(RuntimeMembershipTest.Agent... agents) {
-        LeastRequestLB lr = new LeastRequestLB();
-        lr.setCamelContext(context);
-        for (RuntimeMembershipTest.Agent agent : agents) {
-            lr.addAgent(agent.name, agent, 1.0);
-        }
-        lr.start();
-        return lr;
+    private static LeastRequestLB started(ScriptedChild... agents) {
+        return ScriptedChild.started(new LeastRequestLB(), context, agents);
     }
 
-    private static RuntimeMembershipTest.Agent[] agents(String... names) {
-        RuntimeMembershipTest.Agent[] out = new RuntimeMembershipTest.Agent[names.length];
+    private static ScriptedChild[] agents(String... names) {
+        ScriptedChild[] out = new ScriptedChild[names.length];
         for (int i = 0; i < names.length; i++) {
-            out[i] = new RuntimeMembershipTest.Agent(names[i]);
+            out[i] = ScriptedChild.naming(names[i]);
         }
         return out;
     }
@@ -84,13 +78,13 @@ class LeastRequestLBTest {
 
     @Test
     void idleAgentsShareEquallyAndABusyOneIsPassedOverWheneverItIsDrawn() {
-        RuntimeMembershipTest.Agent[] agents = agents("A1", "A2", "A3");
+        ScriptedChild[] agents = agents("A1", "A2", "A3");
         LeastRequestLB lr = started(agents);
         Map<String, Integer> idle = counts(lr, 3000);
         assertThat(idle.values()).allSatisfy(count -> assertThat(count).isBetween(900, 1100));
 
-        agents[0].hold = true;
-        for (int i = 0; i < 10 && agents[0].held.isEmpty(); i++) {
+        agents[0].hold();
+        for (int i = 0; i < 10 && agents[0].heldAnswers() == 0; i++) {
             send(lr);
         }
         assertThat(lr.getInFlight()).containsEntry("A1", 1);

@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.camel.AsyncCallback;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelContext;
-import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.processor.SendProcessor;
-import org.apache.camel.spi.IdAware;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,32 +31,6 @@ class MembershipTest {
         return new SendProcessor(CONTEXT.getEndpoint(uri));
     }
 
-    /** A child without an endpoint, with a processor id (or null) and a {@code toString()}. */
-    private static AsyncProcessor plain(String id, String text) {
-        class Plain extends AsyncProcessorSupport implements IdAware {
-            @Override
-            public boolean process(Exchange exchange, AsyncCallback callback) {
-                callback.done(true);
-                return true;
-            }
-
-            @Override
-            public String getId() {
-                return id;
-            }
-
-            @Override
-            public void setId(String ignored) {
-            }
-
-            @Override
-            public String toString() {
-                return text;
-            }
-        }
-        return new Plain();
-    }
-
     private Membership.Members current = new Membership.Members(List.of(), java.util.Map.of());
 
     private List<String> refresh(AsyncProcessor... processors) {
@@ -72,8 +42,8 @@ class MembershipTest {
     @Test
     void idsAreEndpointUrisWithoutOptionsElseProcessorIdsElseText() {
         AsyncProcessor a = to("direct:a?timeout=4321");
-        AsyncProcessor withId = plain("p1", "ignored");
-        AsyncProcessor withoutId = plain(null, "plain-processor");
+        AsyncProcessor withId = ScriptedChild.ok("p1", "ignored");
+        AsyncProcessor withoutId = ScriptedChild.ok(null, "plain-processor");
         assertThat(refresh(a, withId, withoutId)).containsExactly("direct://a", "p1", "plain-processor");
         assertThat(current.byId()).containsEntry("direct://a", a).containsEntry("p1", withId)
                 .containsEntry("plain-processor", withoutId);
@@ -121,7 +91,7 @@ class MembershipTest {
 
     @Test
     void aRuntimeChildIsNamedByIdentity() {
-        AsyncProcessor plain = plain(null, "text");
+        AsyncProcessor plain = ScriptedChild.ok(null, "text");
         membership.nameChild(plain, "R1");
         assertThat(refresh(plain, to("direct:a"))).containsExactly("R1", "direct://a");
         membership.forgetChild(plain);

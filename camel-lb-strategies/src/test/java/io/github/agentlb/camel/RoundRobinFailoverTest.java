@@ -8,12 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.spi.IdAware;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,32 +35,14 @@ class RoundRobinFailoverTest {
         context.stop();
     }
 
-    private final class Agent extends AsyncProcessorSupport implements IdAware {
-        private final String id;
-
-        Agent(String id) {
-            this.id = id;
-        }
-
-        @Override
-        public boolean process(Exchange exchange, AsyncCallback callback) {
+    private ScriptedChild agent(String id) {
+        return ScriptedChild.answering(id, (exchange, now) -> {
             if (down.contains(id)) {
                 exchange.setException(new ConnectException("Connection refused"));
             } else {
                 exchange.getMessage().setBody(id);
             }
-            callback.done(true);
-            return true;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public void setId(String ignored) {
-        }
+        });
     }
 
     private String send() {
@@ -75,10 +54,8 @@ class RoundRobinFailoverTest {
 
     @Test
     void anExchangeThatFailsEverywhereTakesOneTurnPerAgent() {
-        balancer.setCamelContext(context);
         balancer.setOutlierEjection(OutlierEjection.disabled());
-        List.of("a", "b", "c").forEach(id -> balancer.addProcessor(new Agent(id)));
-        balancer.start();
+        ScriptedChild.started(balancer, context, agent("a"), agent("b"), agent("c"));
         down.addAll(List.of("a", "b", "c"));
         List<String> answers = new ArrayList<>();
         answers.add(send());

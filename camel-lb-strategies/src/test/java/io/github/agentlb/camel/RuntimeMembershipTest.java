@@ -12,13 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,39 +26,6 @@ class RuntimeMembershipTest {
 
     private static CamelContext context;
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
-
-    /** An agent that answers with its name at once, or holds the answer while {@link #hold} is set. */
-    static final class Agent extends AsyncProcessorSupport {
-        final String name;
-        volatile boolean hold;
-        final ConcurrentLinkedQueue<Runnable> held = new ConcurrentLinkedQueue<>();
-
-        Agent(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public boolean process(Exchange exchange, AsyncCallback callback) {
-            exchange.getMessage().setBody(name);
-            if (hold) {
-                held.add(() -> callback.done(false));
-                return false;
-            }
-            callback.done(true);
-            return true;
-        }
-
-        void release() {
-            for (Runnable r = held.poll(); r != null; r = held.poll()) {
-                r.run();
-            }
-        }
-
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
 
     @BeforeAll
     static void startContext() {
@@ -78,7 +42,7 @@ class RuntimeMembershipTest {
         balancer.setCamelContext(context);
         balancer.useNanoClock(clock::get);
         for (String agent : agents) {
-            balancer.addAgent(agent, new Agent(agent), 1.0);
+            balancer.addAgent(agent, ScriptedChild.naming(agent), 1.0);
         }
         balancer.start();
         return balancer;
@@ -105,16 +69,16 @@ class RuntimeMembershipTest {
     void anAddedAgentTakesRequestsInTheNextStateAndADuplicateNameChangesNothing() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
         long generation = rr.balancerState().generation();
-        rr.addAgent("A3", new Agent("A3"), 1.0);
+        rr.addAgent("A3", ScriptedChild.naming("A3"), 1.0);
         assertThat(rr.balancerState().generation()).isEqualTo(generation + 1);
         assertThat(rr.agentIds()).containsExactly("A1", "A2", "A3");
         assertThat(counts(rr, 300)).containsExactlyInAnyOrderEntriesOf(Map.of("A1", 100, "A2", 100, "A3", 100));
 
-        assertThatThrownBy(() -> rr.addAgent("A3", new Agent("other"), 1.0))
+        assertThatThrownBy(() -> rr.addAgent("A3", ScriptedChild.naming("other"), 1.0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("agent 'A3' is already a member");
-        assertThatThrownBy(() -> rr.addAgent("A 4", new Agent("A4"), 1.0))
+        assertThatThrownBy(() -> rr.addAgent("A 4", ScriptedChild.naming("A4"), 1.0))
                 .hasMessage("name must not contain white space, was 'A 4'");
-        assertThatThrownBy(() -> rr.addAgent("A4", new Agent("A4"), 0))
+        assertThatThrownBy(() -> rr.addAgent("A4", ScriptedChild.naming("A4"), 0))
                 .hasMessage("weight must be in (0, 1000], was 0.0");
         assertThat(rr.balancerState().generation()).isEqualTo(generation + 1);
         assertThat(rr.getProcessors()).hasSize(3);
@@ -124,13 +88,13 @@ class RuntimeMembershipTest {
     void aBatchIsAppliedWholeOrNotAtAll() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
         BalancerState before = rr.balancerState();
-        assertThatThrownBy(() -> rr.editAgents().add("A3", new Agent("A3"), 1.0).remove("A9").apply())
+        assertThatThrownBy(() -> rr.editAgents().add("A3", ScriptedChild.naming("A3"), 1.0).remove("A9").apply())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("agent 'A9' is not a member; members: [A1, A2]");
         assertThat(rr.balancerState()).isSameAs(before);
         assertThat(rr.getProcessors()).hasSize(2);
 
-        rr.editAgents().add("A3", new Agent("A3"), 1.0).remove("A1").weight("A2", 3).apply();
+        rr.editAgents().add("A3", ScriptedChild.naming("A3"), 1.0).remove("A1").weight("A2", 3).apply();
         assertThat(rr.balancerState().generation()).isEqualTo(before.generation() + 1);
         assertThat(rr.agentIds()).containsExactly("A2", "A3");
         assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A2", 3.0, "A3", 1.0));
@@ -148,18 +112,18 @@ class RuntimeMembershipTest {
     @Test
     void drainSendsNothingNewLetsRequestsInFlightFinishThenRemoves() {
         RoundRobinLB rr = new RoundRobinLB();
-        Agent a1 = new Agent("A1");
-        Agent a2 = new Agent("A2");
+        ScriptedChild a1 = ScriptedChild.naming("A1");
+        ScriptedChild a2 = ScriptedChild.naming("A2");
         rr.setCamelContext(context);
         rr.addAgent("A1", a1, 1);
         rr.addAgent("A2", a2, 1);
         rr.start();
-        a1.hold = true;
+        a1.hold();
         List<Exchange> inFlight = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             inFlight.add(send(rr, null));
         }
-        assertThat(a1.held).hasSize(2);
+        assertThat(a1.heldAnswers()).isEqualTo(2);
 
         CompletableFuture<Void> drained = rr.drainAgent("A1");
         assertThat(rr.agentIds()).containsExactly("A2");
@@ -198,7 +162,7 @@ class RuntimeMembershipTest {
                 assertThat(during.get(e.getKey())).as("key %s of another agent", e.getKey()).isEqualTo(e.getValue());
             }
         }
-        ch.addAgent("A2", new Agent("A2"), 1.0);
+        ch.addAgent("A2", ScriptedChild.naming("A2"), 1.0);
         assertThat(owners(ch)).isEqualTo(before);
     }
 
@@ -226,7 +190,7 @@ class RuntimeMembershipTest {
     void slowStartKeepsExactlyThePartOfItsShareTheRampGives() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
         rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
-        rr.addAgent("A4", new Agent("A4"), 1.0);
+        rr.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
         assertThat(rr.balancerState().warmingSince()).containsKey("A4");
         // A4 keeps floor(n f) of the n turns the rotation offers it; a turn it passes on takes the
         // rotation's next turn (as a failover does), so it is offered a little more than 1 in 4.
@@ -247,7 +211,7 @@ class RuntimeMembershipTest {
     void slowStartOnARingKeepsTheKeysBelowTheRampAndEndsWithEveryKeyBack() {
         ConsistentHashLB ch = started(new ConsistentHashLB(), "A1", "A2", "A3");
         ch.setSlowStart(new SlowStart(Duration.ofSeconds(10), 2.0, 0.05));
-        ch.addAgent("A4", new Agent("A4"), 1.0);
+        ch.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
         Map<String, String> owners = new HashMap<>();
         for (int user = 0; user < 300; user++) {
             owners.put("u" + user, ch.ring().agentFor("u" + user));
@@ -317,7 +281,7 @@ class RuntimeMembershipTest {
                     for (int i = 0; System.nanoTime() < end; i++) {
                         try {
                             switch (i % 3) {
-                                case 0 -> balancer.addAgent(name, new Agent(name), 1 + i % 2);
+                                case 0 -> balancer.addAgent(name, ScriptedChild.naming(name), 1 + i % 2);
                                 case 1 -> balancer.drainAgent(name);
                                 default -> {
                                     // Gone already when its drain ended with the last request in flight.

@@ -12,12 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.spi.IdAware;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,29 +45,11 @@ class StreamedAttemptOutcomesTest {
         }
     }
 
-    private final class Agent extends AsyncProcessorSupport implements IdAware {
-        private final String id;
-
-        Agent(String id) {
-            this.id = id;
-        }
-
-        @Override
-        public boolean process(Exchange attempt, AsyncCallback callback) {
+    private ScriptedChild agent(String id) {
+        return ScriptedChild.answering(id, (attempt, now) -> {
             tried.add(id);
             attempt.setException(failures.get(id));
-            callback.done(true);
-            return true;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public void setId(String ignored) {
-        }
+        });
     }
 
     @BeforeAll
@@ -86,12 +65,7 @@ class StreamedAttemptOutcomesTest {
 
     @BeforeEach
     void startBalancer() {
-        balancer = new Fixed();
-        balancer.setCamelContext(context);
-        for (String id : List.of("a", "b", "c")) {
-            balancer.addProcessor(new Agent(id));
-        }
-        balancer.start();
+        balancer = ScriptedChild.started(new Fixed(), context, agent("a"), agent("b"), agent("c"));
     }
 
     private Exchange send(String method) {

@@ -9,6 +9,7 @@ import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.camel.CamelContext;
@@ -121,23 +122,132 @@ class YamlAndPropertiesConfigurationTest {
                 + "fnv1-32, fnv1a-32, fnv1-64, fnv1a-64, fnv1-64-mixed, fnv1a-64-mixed; was sha1");
     }
 
+    /** Every {@code Duration} knob of each balancer, by the balancer types that have it. */
+    private static final Map<String, List<String>> DURATION_KNOBS = Map.of(
+            "RoundRobinLB", List.of("failoverDeadline", "baseEjectionTime", "maxEjectionTime", "defaultRest", "maxRest",
+                    "slowStartWindow", "saturationStaleness"),
+            "PidWeightedLB", List.of("controlPeriod", "reportExpiry", "failoverDeadline"),
+            "AdaptiveVirtualNodeLB", List.of("reportExpiry", "slowStartWindow"));
+
+    @Test
+    void theDurationKnobsListedAreEveryDurationSetterOfEachBalancer() throws Exception {
+        for (Map.Entry<String, List<String>> type : DURATION_KNOBS.entrySet()) {
+            Class<?> balancer = Class.forName("io.github.agentlb.camel." + type.getKey());
+            List<String> setters = java.util.Arrays.stream(balancer.getMethods())
+                    .filter(m -> m.getName().startsWith("set") && m.getParameterCount() == 1
+                            && m.getParameterTypes()[0] == Duration.class)
+                    .map(m -> Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4))
+                    .sorted().toList();
+            // Every Duration knob of the class is exercised, here or for the class that has it first.
+            java.util.Set<String> listed = new java.util.HashSet<>();
+            DURATION_KNOBS.values().forEach(listed::addAll);
+            assertThat(listed).as(type.getKey()).containsAll(setters);
+            assertThat(setters).as(type.getKey()).containsAll(type.getValue());
+            for (String knob : setters) {
+                assertThat(balancer.getMethod("set" + Character.toUpperCase(knob.charAt(0)) + knob.substring(1), String.class))
+                        .as("%s.%s(String), read strictly", type.getKey(), knob).isNotNull();
+            }
+        }
+    }
+
+    @Test
+    void aDurationThatIsNoneFailsTheRouteStartNamingKnobAndValue() throws Exception {
+        // Camel's own conversion reads all of these as a zero Duration without an error.
+        for (Map.Entry<String, List<String>> type : DURATION_KNOBS.entrySet()) {
+            for (String knob : type.getValue()) {
+                for (String bad : new String[] {"abc", "-5s", "''", "' '", "10", "PT-1S"}) {
+                    String text = bad.startsWith("'") ? bad.substring(1, bad.length() - 1) : bad;
+                    String yaml = BALANCED_ROUTE.formatted("io.github.agentlb.camel." + type.getKey(), knob + ": " + bad);
+                    try (CamelContext context = new DefaultCamelContext()) {
+                        // The text is bound while the routes load (Camel pre-parses beans), before start.
+                        assertThatThrownBy(() -> {
+                            PluginHelper.getRoutesLoader(context).loadRoutes(ResourceHelper.fromString("bad.yaml", yaml));
+                            context.start();
+                        }).as(type.getKey() + " " + knob + ": " + bad).rootCause().isInstanceOf(IllegalArgumentException.class)
+                                .hasMessage(knob + " must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was '" + text + "'");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aDurationIsAppliedExactly() throws Exception {
+        RoundRobinLB rr = started("io.github.agentlb.camel.RoundRobinLB", RoundRobinLB.class, """
+                failoverDeadline: 250ms
+                        baseEjectionTime: PT2S
+                        maxEjectionTime: 2m
+                        defaultRest: PT1.5S
+                        maxRest: 1h
+                        slowStartWindow: 0""");
+        assertThat(rr.getFailoverDeadline()).isEqualTo(Duration.ofMillis(250));
+        assertThat(rr.getOutlierEjection().baseEjectionTime()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(rr.getOutlierEjection().maxEjectionTime()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(rr.getDefaultRest()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(rr.getMaxRest()).isEqualTo(Duration.ofHours(1));
+        assertThat(rr.getSlowStartWindow()).isZero();
+
+        PidWeightedLB pid = started("io.github.agentlb.camel.PidWeightedLB", PidWeightedLB.class, """
+                controlPeriod: 250ms
+                        reportExpiry: PT2S""");
+        assertThat(pid.getConfig().controlPeriod()).isEqualTo(Duration.ofMillis(250));
+        assertThat(pid.getConfig().reportExpiry()).isEqualTo(Duration.ofSeconds(2));
+
+        AdaptiveVirtualNodeLB avn = started("io.github.agentlb.camel.AdaptiveVirtualNodeLB", AdaptiveVirtualNodeLB.class, """
+                reportExpiry: 3s
+                        slowStartWindow: PT0.25S""");
+        assertThat(avn.state().config().reportExpiry()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(avn.getSlowStartWindow()).isEqualTo(Duration.ofMillis(250));
+    }
+
+    @Test
+    void aDurationFromCamelBeansPropertiesIsReadStrictly() {
+        Main main = new Main();
+        main.addInitialProperty("camel.beans.rr", "#class:io.github.agentlb.camel.RoundRobinLB");
+        main.addInitialProperty("camel.beans.rr.failoverDeadline", "-5s");
+        main.configure().addRoutesBuilder(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:a1").setBody(constant("A1"));
+                from("direct:rr").loadBalance().custom("rr").to("direct:a1");
+            }
+        });
+        try {
+            assertThatThrownBy(main::start).rootCause().isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("failoverDeadline must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was '-5s'");
+        } finally {
+            main.stop();
+        }
+    }
+
+    private static <T> T started(String type, Class<T> balancerType, String properties) throws Exception {
+        try (CamelContext context = new DefaultCamelContext()) {
+            PluginHelper.getRoutesLoader(context).loadRoutes(ResourceHelper.fromString("good.yaml",
+                    BALANCED_ROUTE.formatted(type, properties)));
+            context.start();
+            return context.getRegistry().lookupByNameAndType("lb", balancerType);
+        }
+    }
+
+    private static final String BALANCED_ROUTE = """
+            - beans:
+                - name: lb
+                  type: %s
+                  properties:
+                    %s
+            - route:
+                from:
+                  uri: direct:start
+                  steps:
+                    - loadBalance:
+                        customLoadBalancer:
+                          ref: lb
+                        steps:
+                          - to: direct:a1
+            """;
+
     private static void assertStartFails(String type, String property, String message) throws Exception {
-        String yaml = """
-                - beans:
-                    - name: lb
-                      type: %s
-                      properties:
-                        %s
-                - route:
-                    from:
-                      uri: direct:start
-                      steps:
-                        - loadBalance:
-                            customLoadBalancer:
-                              ref: lb
-                            steps:
-                              - to: direct:a1
-                """.formatted(type, property);
+        String yaml = BALANCED_ROUTE.formatted(type, property);
         try (CamelContext context = new DefaultCamelContext()) {
             PluginHelper.getRoutesLoader(context).loadRoutes(ResourceHelper.fromString("bad.yaml", yaml));
             assertThatThrownBy(context::start).as(property).rootCause()

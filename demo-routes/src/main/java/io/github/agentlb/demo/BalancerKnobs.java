@@ -2,11 +2,11 @@ package io.github.agentlb.demo;
 
 import io.github.agentlb.agent.MainSettings;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.core.Durations;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,8 +15,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.camel.CamelContext;
 import org.apache.camel.spi.PropertiesComponent;
 
@@ -38,7 +36,6 @@ final class BalancerKnobs {
     /** The prefix of the properties; the variables' prefix is its upper case. */
     static final String PREFIX = "balancer.";
     private static final String VARIABLE_PREFIX = "BALANCER_";
-    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
     private static final Set<Class<?>> SIMPLE = Set.of(String.class, int.class, Integer.class, long.class, Long.class,
             double.class, Double.class, boolean.class, Boolean.class, Duration.class);
 
@@ -104,7 +101,8 @@ final class BalancerKnobs {
                     && !method.getName().equals("setCamelContext") && !method.getName().equals("setId")
                     && !method.getName().equals("setRouteId")) {
                 String name = Character.toLowerCase(method.getName().charAt(3)) + method.getName().substring(4);
-                knobs.putIfAbsent(name, method);
+                // A typed setter wins over its String overload, whatever order reflection gives.
+                knobs.merge(name, method, (kept, other) -> kept.getParameterTypes()[0] == String.class ? other : kept);
             }
         }
         return knobs;
@@ -158,33 +156,12 @@ final class BalancerKnobs {
     }
 
     /**
-     * A duration from {@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h} or ISO-8601
-     * ({@code PT10S}); zero is {@code 0}.
+     * A duration read by the library's {@link Durations#read}: {@code 250ms}, {@code 10s},
+     * {@code 2m}, {@code 1h} or ISO-8601 ({@code PT10S}); zero is {@code 0}.
      *
      * @throws IllegalArgumentException for anything else, negative durations included
      */
     static Duration duration(String text) {
-        if (text.equals("0")) {
-            return Duration.ZERO;
-        }
-        Matcher m = SHORT_DURATION.matcher(text);
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            };
-        }
-        try {
-            Duration d = Duration.parse(text);
-            if (!d.isNegative()) {
-                return d;
-            }
-        } catch (DateTimeParseException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("must be a duration such as 250ms, 10s, 2m, 1h or PT10S");
+        return Durations.read(text).orElseThrow(() -> new IllegalArgumentException("must be " + Durations.RULE));
     }
 }

@@ -3,6 +3,7 @@ package io.github.agentlb.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.github.agentlb.agent.ChildJvm;
 import io.github.agentlb.agent.StubAgent;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;

@@ -1,0 +1,66 @@
+package io.github.agentlb.core;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one strict reading of a duration given as text (YAML, properties, environment variables):
+ * {@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h}, ISO-8601 such as {@code PT10S} or
+ * {@code PT1.5S}, and {@code 0}. Anything else is refused, negative durations and blank text
+ * included: Camel's own conversion turns {@code abc} or {@code -5s} into a zero {@link Duration}
+ * without an error, which a balancer would read as "none".
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class Durations {
+
+    /** What the text may be, for messages: {@code "<field> must be " + RULE}. */
+    public static final String RULE = "a duration such as 250ms, 10s, 2m, 1h or PT10S";
+
+    private static final Pattern SHORT = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
+
+    private Durations() {
+    }
+
+    /**
+     * @return the duration {@code text} names, or empty if it is not one of the accepted forms
+     *         (null, blank, negative or other text)
+     */
+    public static Optional<Duration> read(String text) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        if (text.equals("0")) {
+            return Optional.of(Duration.ZERO);
+        }
+        Matcher m = SHORT.matcher(text);
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            return Optional.of(switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+            });
+        }
+        try {
+            Duration d = Duration.parse(text);
+            return d.isNegative() ? Optional.empty() : Optional.of(d);
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * @return the duration {@code text} names, surrounding white space ignored
+     * @throws IllegalArgumentException naming {@code field} and {@code text}
+     *         ({@code "<field> must be a duration such as ..., was '<text>'"}) if it is not one
+     */
+    public static Duration parse(String field, String text) {
+        return read(text == null ? null : text.strip()).orElseThrow(
+                () -> new IllegalArgumentException(field + " must be " + RULE + ", was '" + text + "'"));
+    }
+}

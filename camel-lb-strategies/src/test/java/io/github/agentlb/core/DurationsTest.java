@@ -1,0 +1,34 @@
+package io.github.agentlb.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class DurationsTest {
+
+    @Test
+    void readsTheShortFormsIsoAndZero() {
+        assertThat(Durations.parse("f", "250ms")).isEqualTo(Duration.ofMillis(250));
+        assertThat(Durations.parse("f", "10s")).isEqualTo(Duration.ofSeconds(10));
+        assertThat(Durations.parse("f", "2m")).isEqualTo(Duration.ofMinutes(2));
+        assertThat(Durations.parse("f", "1h")).isEqualTo(Duration.ofHours(1));
+        assertThat(Durations.parse("f", "PT1.5S")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(Durations.parse("f", " PT10S ")).isEqualTo(Duration.ofSeconds(10));
+        assertThat(Durations.parse("f", "0")).isZero();
+        assertThat(Durations.parse("f", "0s")).isZero();
+    }
+
+    @Test
+    void refusesAnythingElseNamingFieldAndValue() {
+        for (String bad : new String[] {"", " ", "abc", "-5s", "5 s", "PT-1S", "10", "1d", "5S", "1.5s"}) {
+            assertThatThrownBy(() -> Durations.parse("failoverDeadline", bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("failoverDeadline must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was '" + bad + "'");
+        }
+        assertThatThrownBy(() -> Durations.parse("maxRest", null)).hasMessage(
+                "maxRest must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was 'null'");
+        assertThat(Durations.read("abc")).isEmpty();
+    }
+}
