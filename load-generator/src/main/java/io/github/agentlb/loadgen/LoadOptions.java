@@ -51,7 +51,9 @@ final class LoadOptions {
                     + HotKeyScenario.BALANCE_FACTOR + ", run at the same time), "
                     + "failure (agent A1 refuses connections from 1/3 to 2/3 of the run), hang (A1 accepts and never "
                     + "answers meanwhile), fleet (1200 requests: agent A4 joins at 1/4 with slow start, A2 is drained at "
-                    + "1/2 and back at 3/4), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the run), gray (A1 "
+                    + "1/2 and back at 3/4), agents (60 chat conversations of 10 turns streamed over four LLM-like "
+                    + "agents with prefix caches; rr, lr, ch and the agent keys with and without bounds, at the same "
+                    + "time), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the run), gray (A1 "
                     + "answers 500 at once meanwhile), or all (default: all, in that order, except busy and gray, which "
                     + "run only when named; with --url: uniform or heterogeneous, a label only).")
     List<String> scenario;

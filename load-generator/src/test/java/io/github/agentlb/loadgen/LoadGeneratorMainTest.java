@@ -316,8 +316,8 @@ class LoadGeneratorMainTest {
         assertThat(stderr()).contains("delayMinMs must be <= delayMaxMs");
 
         assertThat(run("--scenario", "mixed")).isEqualTo(2);
-        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang, busy, fleet, gray or all, was "
-                + "'mixed'");
+        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang, agents, busy, fleet, "
+                + "gray or all, was 'mixed'");
 
         assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")).isEqualTo(2);
         assertThat(stderr()).contains("with --url, --scenario must be one scenario");

@@ -1,0 +1,224 @@
+package io.github.agentlb.loadgen.agents;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.agent.ChatShape;
+import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.agent.llm.LlmModel;
+import io.github.agentlb.agent.llm.LlmShape;
+import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.loadgen.EmbeddedCluster;
+import java.io.PrintStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The agents scenario of one {@link AgentsVariant}: {@link Settings#agents()} stub agents with the
+ * LLM server model (prefix cache, prefill cost per uncached block, running limit, MCP sessions)
+ * behind the demo proxy (or several replicas), all in this JVM on free loopback ports, and the
+ * {@link Conversations} sent through it as streamed chat completions by
+ * {@link Settings#inFlight()} closed-loop workers: each worker takes the next conversation and
+ * sends its turns one after another, each when the previous answer ended. Conversation i goes to
+ * replica {@code i % replicas}, with {@code ?user_id=c<i>}; an MCP-style conversation sends its
+ * first answer's session id with every later turn.
+ *
+ * <p>Thread-safe: {@link #run} may be called for several variants at once, each with its own
+ * agents and proxies.
+ */
+public final class AgentsScenario {
+
+    /**
+     * The agents' and the clients' settings.
+     *
+     * @param agents   stub agents, >= 1, named {@code A1..An}
+     * @param chat     first token base (ms), token rate, default answer length
+     * @param llm      prefix cache, prefill cost, running limit and queue, sessions
+     * @param inFlight closed-loop workers, i.e. conversations in flight, >= 1
+     * @param timeout  per request, send to {@code [DONE]}
+     */
+    public record Settings(int agents, ChatShape chat, LlmShape llm, int inFlight, Duration timeout) {
+        /** Default agents. */
+        public static final int DEFAULT_AGENTS = 4;
+        /** Default conversations in flight. */
+        public static final int DEFAULT_IN_FLIGHT = 20;
+        /** Default per-request timeout. */
+        public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+        /**
+         * The agents' chat shape: first token 20 ms after admission plus prefill, 400 tokens/s
+         * (the requests ask for {@value Conversations#ANSWER_TOKENS}, about 20 ms of streaming).
+         */
+        public static final ChatShape DEFAULT_CHAT = new ChatShape(20, 400, Conversations.ANSWER_TOKENS);
+        /**
+         * The agents' LLM model: 64-char blocks; 600 cached blocks per agent, which hold the six
+         * system prompts (about 370 blocks) and the histories of a quarter of the conversations in
+         * flight, not those of all of them; 3 ms per uncached block (about 16 tokens, some 5,000
+         * prompt tokens/s); 8 running, 64 waiting, so that the conversations in flight never get a
+         * 429; sessions minted.
+         */
+        public static final LlmShape DEFAULT_LLM = LlmShape.custom().blockChars(64).cacheBlocks(600)
+                .uncachedBlockMs(3).maxRunning(8).maxQueue(64).mintSessions(true).build();
+
+        public Settings {
+            if (agents < 1) {
+                throw new IllegalArgumentException("agents must be >= 1, was " + agents);
+            }
+            Objects.requireNonNull(chat, "chat");
+            Objects.requireNonNull(llm, "llm");
+            if (inFlight < 1) {
+                throw new IllegalArgumentException("inFlight must be >= 1, was " + inFlight);
+            }
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("timeout must be > 0, was " + timeout);
+            }
+        }
+
+        /** The scenario's defaults. */
+        public static Settings ofDefaults() {
+            return new Settings(DEFAULT_AGENTS, DEFAULT_CHAT, DEFAULT_LLM, DEFAULT_IN_FLIGHT, DEFAULT_TIMEOUT);
+        }
+
+        /** One line for reports. */
+        public String describe() {
+            return String.format(Locale.ROOT, "%d agents; first token %d ms + %.1f ms per uncached %d-char block, "
+                            + "%.0f tokens/s; prefix cache %d blocks per agent; at most %d running, %d waiting; "
+                            + "%d conversations in flight; timeout %d ms", agents, chat.firstTokenMs(),
+                    llm.uncachedBlockMs(), llm.blockChars(), chat.tokensPerSecond(), llm.cacheBlocks(),
+                    llm.maxRunning(), llm.maxQueue(), inFlight, timeout.toMillis());
+        }
+    }
+
+    private final Conversations workload;
+    private final Settings settings;
+    private final long seed;
+    private final PrintStream stdout;
+
+    /**
+     * @param workload the conversations
+     * @param settings agents and clients
+     * @param seed     seed of the agents (their session ids)
+     * @param stdout   where progress goes
+     */
+    public AgentsScenario(Conversations workload, Settings settings, long seed, PrintStream stdout) {
+        this.workload = Objects.requireNonNull(workload, "workload");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.seed = seed;
+        this.stdout = Objects.requireNonNull(stdout, "stdout");
+    }
+
+    /** The conversations sent. */
+    public Conversations workload() {
+        return workload;
+    }
+
+    /** The agents' and clients' settings. */
+    public Settings settings() {
+        return settings;
+    }
+
+    /** The agents' settings: ids {@code A1..An}, free ports, seeds derived from the scenario's seed. */
+    List<AgentConfig> agentConfigs() {
+        List<AgentConfig> configs = new ArrayList<>();
+        for (int i = 1; i <= settings.agents(); i++) {
+            configs.add(AgentConfig.custom().agentId("A" + i).port(0).seed(seed * 31 + i)
+                    .chat(settings.chat()).llm(settings.llm()).build());
+        }
+        return configs;
+    }
+
+    /**
+     * Runs {@code variant}: starts its agents and proxies, sends every conversation, reads the
+     * agents' counters and stops everything.
+     *
+     * @throws Exception if the cluster cannot start or a worker is interrupted
+     */
+    public AgentsResult run(AgentsVariant variant) throws Exception {
+        return run(variant, () -> { });
+    }
+
+    /**
+     * As {@link #run(AgentsVariant)}, calling {@code started} once the agents and proxies listen
+     * and before the first request: variants run at the same time wait there for each other, so
+     * that no variant is measured while another one starts.
+     *
+     * @param started called on the calling thread; what it throws ends the run
+     * @throws Exception if the cluster cannot start, {@code started} throws or a worker is interrupted
+     */
+    public AgentsResult run(AgentsVariant variant, StartGate started) throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(agentConfigs(),
+                ProxyConfig.builder().strategy(variant.strategy()), variant::balancer, variant.replicas())) {
+            started.pass();
+            List<URI> targets = cluster.baseUrls().stream().map(u -> URI.create(u + "/v1/chat/completions")).toList();
+            ChatStreamClient client = new ChatStreamClient(settings.timeout());
+            List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
+            AtomicInteger next = new AtomicInteger();
+            int workers = Math.min(settings.inFlight(), workload.conversations());
+            ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
+                Thread t = new Thread(r, "agents-" + variant.label());
+                t.setDaemon(true);
+                return t;
+            });
+            long start = System.nanoTime();
+            try {
+                List<Future<?>> running = new ArrayList<>();
+                for (int w = 0; w < workers; w++) {
+                    running.add(pool.submit(() -> {
+                        for (int c = next.getAndIncrement(); c < workload.conversations(); c = next.getAndIncrement()) {
+                            converse(client, targets, c, turns);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : running) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            long wall = System.nanoTime() - start;
+            Map<String, AgentsResult.AgentCounters> counters = new LinkedHashMap<>();
+            for (StubAgent agent : cluster.agents()) {
+                LlmModel llm = agent.llm();
+                counters.put(agent.config().agentId(), new AgentsResult.AgentCounters(llm.promptBlocks(),
+                        llm.cachedBlocks(), llm.maxWaiting(), llm.admitted(), llm.firstTokenNanosTotal()));
+            }
+            AgentsResult result = AgentsResult.of(variant, List.copyOf(turns), counters, wall);
+            stdout.printf(Locale.ROOT, "== agents %s: %d requests in %.1f s, ttft p50 %.1f ms, hit rate %.3f, "
+                            + "errors %d%n", variant.label(), result.requests(), result.seconds(), result.ttftP50Ms(),
+                    result.hitRate(), result.errors());
+            return result;
+        }
+    }
+
+    /** Where a run waits once its agents and proxies listen. */
+    @FunctionalInterface
+    public interface StartGate {
+        /** Returns when the run may send its first request. */
+        void pass() throws Exception;
+    }
+
+    /** Sends every turn of conversation {@code c}, each after the previous answer ended. */
+    private void converse(ChatStreamClient client, List<URI> targets, int c, List<Turn> turns)
+            throws InterruptedException {
+        int replica = c % targets.size();
+        URI uri = URI.create(targets.get(replica) + "?user_id=" + workload.userId(c));
+        boolean mcp = workload.isMcp(c);
+        String session = null;
+        for (int k = 0; k < workload.turns(); k++) {
+            ChatStreamClient.Answer answer = client.send(uri, workload.requestBody(c, k), session);
+            if (mcp && k == 0) {
+                session = answer.sessionId();
+            }
+            turns.add(new Turn(c, k, mcp, replica, answer));
+        }
+    }
+}

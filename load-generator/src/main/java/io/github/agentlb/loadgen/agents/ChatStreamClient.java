@@ -1,0 +1,204 @@
+package io.github.agentlb.loadgen.agents;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+
+/**
+ * Sends one streamed chat completion ({@code POST}, {@code "stream": true}) with the JDK's
+ * {@link HttpClient} (HTTP/1.1, its own connection pool) and reads the Server-Sent Events line by
+ * line as they arrive: the time to first token is the time from the send to the first
+ * {@code data:} line, the answer ends with {@code data: [DONE]}. The answering agent is read from
+ * the first chunk's {@code id} ({@code chatcmpl-<agent>-<n>}, as the stub agent names its
+ * answers), the session id from the {@value #SESSION_HEADER} answer header. An answer not complete
+ * within the timeout (counted from the send) is cancelled, which closes its connection.
+ *
+ * <p>Thread-safe: one client serves many threads; each {@link #send} blocks its caller until the
+ * answer ended, failed or timed out.
+ */
+public final class ChatStreamClient {
+
+    /** The session header sent and read. */
+    public static final String SESSION_HEADER = "Mcp-Session-Id";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String DATA = "data:";
+    private static final String DONE = "[DONE]";
+
+    /**
+     * What one request got.
+     *
+     * @param status          HTTP status, 0 when no answer head arrived
+     * @param firstTokenNanos send to the first {@code data:} line, ns; -1 when none came
+     * @param totalNanos      send to the end of the answer (or to the failure), ns
+     * @param agentId         the agent that answered (from the first chunk), null if unknown
+     * @param sessionId       the answer's {@value #SESSION_HEADER}, null if none
+     * @param error           why it failed (non-2xx, timeout, stream cut, I/O), null on success
+     */
+    public record Answer(int status, long firstTokenNanos, long totalNanos, String agentId, String sessionId,
+                         String error) {
+        /** Whether the answer came whole: 2xx, every chunk up to {@code [DONE]}. */
+        public boolean ok() {
+            return error == null;
+        }
+
+        /** Whether it failed by the client's timeout. */
+        public boolean timedOut() {
+            return error != null && error.startsWith("timeout");
+        }
+    }
+
+    private final HttpClient client;
+    private final Duration timeout;
+    private final LongSupplier nanoTime;
+
+    /**
+     * @param timeout per request, from the send to {@code [DONE]}; > 0
+     */
+    public ChatStreamClient(Duration timeout) {
+        this(timeout, System::nanoTime);
+    }
+
+    ChatStreamClient(Duration timeout, LongSupplier nanoTime) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be > 0, was " + timeout);
+        }
+        this.timeout = timeout;
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(timeout).build();
+    }
+
+    /**
+     * Posts {@code jsonBody} to {@code uri} and reads the streamed answer to its end.
+     *
+     * @param sessionId sent as {@value #SESSION_HEADER} when not null
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
+    public Answer send(URI uri, String jsonBody, String sessionId) throws InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout)
+                .header("Content-Type", "application/json").header("Accept", "text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(jsonBody));
+        if (sessionId != null) {
+            request.header(SESSION_HEADER, sessionId);
+        }
+        long start = nanoTime.getAsLong();
+        SseLines lines = new SseLines(start);
+        CompletableFuture<HttpResponse<Void>> sent = client.sendAsync(request.build(),
+                HttpResponse.BodyHandlers.fromLineSubscriber(lines));
+        HttpResponse<Void> response;
+        try {
+            response = sent.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            lines.done.get(Math.max(0, timeout.toNanos() - (nanoTime.getAsLong() - start)), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            sent.cancel(true);
+            lines.cancel();
+            return lines.answer(0, null, timedOut());
+        } catch (ExecutionException e) {
+            lines.cancel();
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            return lines.answer(0, null, cause instanceof HttpTimeoutException ? timedOut()
+                    : cause.getClass().getSimpleName() + ": " + cause.getMessage());
+        }
+        int status = response.statusCode();
+        String session = response.headers().firstValue(SESSION_HEADER).orElse(null);
+        if (status / 100 != 2) {
+            return lines.answer(status, session, "status " + status);
+        }
+        if (!lines.sawDone) {
+            return lines.answer(status, session, "stream ended before " + DONE);
+        }
+        return lines.answer(status, session, null);
+    }
+
+    private String timedOut() {
+        return "timeout after " + timeout.toMillis() + " ms";
+    }
+
+    /** Reads the answer's lines as they arrive; callbacks come on the client's threads, one at a time. */
+    private final class SseLines implements Flow.Subscriber<String> {
+        private final long start;
+        private final CompletableFuture<Void> done = new CompletableFuture<>();
+        private volatile Flow.Subscription subscription;
+        private volatile long firstTokenNanos = -1;
+        private volatile long endNanos = -1;
+        private volatile String agentId;
+        private volatile boolean sawDone;
+
+        SseLines(long start) {
+            this.start = start;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(String line) {
+            if (!line.startsWith(DATA)) {
+                return;
+            }
+            String data = line.substring(DATA.length()).trim();
+            if (firstTokenNanos < 0) {
+                firstTokenNanos = nanoTime.getAsLong() - start;
+            }
+            if (DONE.equals(data)) {
+                sawDone = true;
+            } else if (agentId == null) {
+                agentId = agentOf(data);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            endNanos = nanoTime.getAsLong() - start;
+            done.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            endNanos = nanoTime.getAsLong() - start;
+            done.complete(null);
+        }
+
+        void cancel() {
+            Flow.Subscription s = subscription;
+            if (s != null) {
+                s.cancel();
+            }
+        }
+
+        Answer answer(int status, String sessionId, String error) {
+            long end = endNanos >= 0 && error == null ? endNanos : nanoTime.getAsLong() - start;
+            return new Answer(status, firstTokenNanos, end, agentId, sessionId, error);
+        }
+    }
+
+    /** The agent id in a chunk's {@code id} ({@code chatcmpl-A1-7} gives {@code A1}); null if it names none. */
+    static String agentOf(String chunkJson) {
+        try {
+            JsonNode id = JSON.readTree(chunkJson).path("id");
+            String text = id.asText("");
+            int from = text.indexOf('-');
+            int to = text.lastIndexOf('-');
+            return from >= 0 && to > from ? text.substring(from + 1, to) : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,242 @@
+package io.github.agentlb.loadgen.agents;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The agents scenario's workload: {@code conversations} chats of {@code turns} turns each, in
+ * {@code groups} groups that share a long system prompt, made from a seed so that every run sends
+ * the same prompts. Turn k (0-based) of a conversation sends its whole history: the system prompt,
+ * user message 0, assistant answer 0, ..., user message k. The assistant answers are written here
+ * from the seed, not read from the agent, so the prompts do not depend on who answered.
+ *
+ * <p>Conversation i is in group {@code i % groups}; every third ({@code i % 3 == 2}) is MCP-style:
+ * it keeps the {@code Mcp-Session-Id} of its first answer and sends it with every later turn.
+ * Lengths in characters: system prompts {@value #SYSTEM_MIN_CHARS}..{@value #SYSTEM_MAX_CHARS},
+ * first user messages about {@value #FIRST_USER_CHARS}, later user messages
+ * {@value #USER_MIN_CHARS}..{@value #USER_MAX_CHARS}, assistant answers
+ * {@value #ASSISTANT_MIN_CHARS}..{@value #ASSISTANT_MAX_CHARS}.
+ *
+ * <p>Immutable and thread-safe; all texts are made when it is built, O(conversations x turns).
+ */
+public final class Conversations {
+
+    /** Default number of conversations. */
+    public static final int DEFAULT_CONVERSATIONS = 60;
+    /** Default turns per conversation. */
+    public static final int DEFAULT_TURNS = 10;
+    /** Default number of system-prompt groups. */
+    public static final int DEFAULT_GROUPS = 6;
+    /** Shortest system prompt, chars. */
+    public static final int SYSTEM_MIN_CHARS = 3_600;
+    /** Longest system prompt, chars. */
+    public static final int SYSTEM_MAX_CHARS = 4_000;
+    /** Length of a first user message, chars (within one word). */
+    public static final int FIRST_USER_CHARS = 200;
+    /** Shortest later user message, chars. */
+    public static final int USER_MIN_CHARS = 100;
+    /** Longest later user message, chars. */
+    public static final int USER_MAX_CHARS = 300;
+    /** Shortest assistant answer, chars. */
+    public static final int ASSISTANT_MIN_CHARS = 100;
+    /** Longest assistant answer, chars. */
+    public static final int ASSISTANT_MAX_CHARS = 200;
+    /** The model name sent in every request. */
+    public static final String MODEL = "stub-llm";
+    /** Tokens asked for in every request ({@code max_tokens}). */
+    public static final int ANSWER_TOKENS = 8;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String[] WORDS = {
+        "agent", "balancer", "cache", "prefix", "token", "session", "request", "answer", "route", "latency",
+        "queue", "shard", "replica", "model", "prompt", "context", "window", "stream", "chunk", "header",
+        "policy", "bound", "ring", "hash", "weight", "signal", "report", "health", "probe", "timeout",
+        "retry", "budget", "tenant", "region", "schema", "invoice", "order", "ledger", "search", "index",
+        "summary", "draft", "review", "ticket", "customer", "support", "refund", "shipping", "account", "plan",
+        "the", "a", "of", "to", "and", "with", "for", "when", "then", "please", "explain", "list", "compare",
+        "why", "how", "which", "each", "every", "must", "should", "never", "always", "briefly", "step"};
+
+    /** One user or assistant message, or the system prompt. */
+    public record Message(String role, String content) {
+    }
+
+    private final int conversations;
+    private final int turns;
+    private final int groups;
+    private final long seed;
+    private final List<String> systemPrompts;
+    /** Per conversation: user 0, assistant 0, user 1, ..., user turns-1 (2 x turns - 1 texts). */
+    private final List<List<String>> texts;
+
+    private Conversations(int conversations, int turns, int groups, long seed) {
+        if (conversations < 1) {
+            throw new IllegalArgumentException("conversations must be >= 1, was " + conversations);
+        }
+        if (turns < 1) {
+            throw new IllegalArgumentException("turns must be >= 1, was " + turns);
+        }
+        if (groups < 1 || groups > conversations) {
+            throw new IllegalArgumentException("groups must be in [1, conversations=" + conversations + "], was " + groups);
+        }
+        this.conversations = conversations;
+        this.turns = turns;
+        this.groups = groups;
+        this.seed = seed;
+        List<String> system = new ArrayList<>();
+        for (int g = 0; g < groups; g++) {
+            SplittableRandom random = new SplittableRandom(mix(seed, 1, g));
+            system.add("You are assistant " + g + " of the support desk. " + text(random,
+                    SYSTEM_MIN_CHARS + random.nextInt(SYSTEM_MAX_CHARS - SYSTEM_MIN_CHARS + 1)));
+        }
+        this.systemPrompts = List.copyOf(system);
+        List<List<String>> all = new ArrayList<>();
+        for (int i = 0; i < conversations; i++) {
+            SplittableRandom random = new SplittableRandom(mix(seed, 2, i));
+            List<String> messages = new ArrayList<>();
+            messages.add("Conversation " + i + ": " + text(random, FIRST_USER_CHARS));
+            for (int k = 1; k < turns; k++) {
+                messages.add(text(random, ASSISTANT_MIN_CHARS
+                        + random.nextInt(ASSISTANT_MAX_CHARS - ASSISTANT_MIN_CHARS + 1)));
+                messages.add(text(random, USER_MIN_CHARS + random.nextInt(USER_MAX_CHARS - USER_MIN_CHARS + 1)));
+            }
+            all.add(List.copyOf(messages));
+        }
+        this.texts = List.copyOf(all);
+    }
+
+    /** The default workload: {@value #DEFAULT_CONVERSATIONS} x {@value #DEFAULT_TURNS} in {@value #DEFAULT_GROUPS} groups. */
+    public static Conversations ofDefaults(long seed) {
+        return of(DEFAULT_CONVERSATIONS, DEFAULT_TURNS, DEFAULT_GROUPS, seed);
+    }
+
+    /**
+     * @param conversations number of conversations, >= 1
+     * @param turns         turns per conversation, >= 1
+     * @param groups        system-prompt groups, in [1, conversations]
+     * @param seed          seed of every text
+     * @throws IllegalArgumentException naming the bad value
+     */
+    public static Conversations of(int conversations, int turns, int groups, long seed) {
+        return new Conversations(conversations, turns, groups, seed);
+    }
+
+    /** Number of conversations. */
+    public int conversations() {
+        return conversations;
+    }
+
+    /** Turns per conversation. */
+    public int turns() {
+        return turns;
+    }
+
+    /** Number of system-prompt groups. */
+    public int groups() {
+        return groups;
+    }
+
+    /** The seed of every text. */
+    public long seed() {
+        return seed;
+    }
+
+    /** Requests of the whole workload: conversations x turns. */
+    public int requests() {
+        return conversations * turns;
+    }
+
+    /** The group of conversation {@code conversation}. */
+    public int groupOf(int conversation) {
+        return checkConversation(conversation) % groups;
+    }
+
+    /** Whether conversation {@code conversation} keeps an MCP session id from its first answer. */
+    public boolean isMcp(int conversation) {
+        return checkConversation(conversation) % 3 == 2;
+    }
+
+    /** Number of MCP-style conversations. */
+    public int mcpConversations() {
+        return conversations / 3;
+    }
+
+    /** The {@code user_id} sent with conversation {@code conversation}'s requests. */
+    public String userId(int conversation) {
+        return "c" + checkConversation(conversation);
+    }
+
+    /**
+     * The messages of turn {@code turn} (0-based) of {@code conversation}: the system prompt, then
+     * 2 x turn + 1 alternating user and assistant messages ending with a user message.
+     */
+    public List<Message> messages(int conversation, int turn) {
+        checkConversation(conversation);
+        if (turn < 0 || turn >= turns) {
+            throw new IllegalArgumentException("turn must be in [0, " + turns + "), was " + turn);
+        }
+        List<Message> messages = new ArrayList<>();
+        messages.add(new Message("system", systemPrompts.get(groupOf(conversation))));
+        List<String> history = texts.get(conversation);
+        for (int j = 0; j <= 2 * turn; j++) {
+            messages.add(new Message(j % 2 == 0 ? "user" : "assistant", history.get(j)));
+        }
+        return messages;
+    }
+
+    /**
+     * The JSON body of turn {@code turn} of {@code conversation}: OpenAI's chat completions request
+     * with {@code model}, {@code messages}, {@code max_tokens} {@value #ANSWER_TOKENS} and
+     * {@code "stream": true}, in that key order.
+     */
+    public String requestBody(int conversation, int turn) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("model", MODEL);
+        ArrayNode array = body.putArray("messages");
+        for (Message m : messages(conversation, turn)) {
+            array.addObject().put("role", m.role()).put("content", m.content());
+        }
+        body.put("max_tokens", ANSWER_TOKENS);
+        body.put("stream", true);
+        return body.toString();
+    }
+
+    /** Characters of all message contents of a turn, the system prompt included. */
+    public int promptChars(int conversation, int turn) {
+        return messages(conversation, turn).stream().mapToInt(m -> m.content().length()).sum();
+    }
+
+    private int checkConversation(int conversation) {
+        if (conversation < 0 || conversation >= conversations) {
+            throw new IllegalArgumentException("conversation must be in [0, " + conversations + "), was " + conversation);
+        }
+        return conversation;
+    }
+
+    /** Words from {@link #WORDS} up to about {@code chars} characters (never more), ending with a period. */
+    private static String text(SplittableRandom random, int chars) {
+        StringBuilder out = new StringBuilder(chars + 16);
+        while (true) {
+            String word = WORDS[random.nextInt(WORDS.length)];
+            if (out.length() + word.length() + 2 > chars) {
+                break;
+            }
+            if (!out.isEmpty()) {
+                out.append(' ');
+            }
+            out.append(word);
+        }
+        return out.append('.').toString();
+    }
+
+    /** A seed per (seed, stream, index): SplitMix64's finalizer over their combination. */
+    private static long mix(long seed, int stream, int index) {
+        long z = seed * 0x9E3779B97F4A7C15L + stream * 0xBF58476D1CE4E5B9L + index * 0x94D049BB133111EBL;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}

@@ -1,0 +1,18 @@
+package io.github.agentlb.loadgen.agents;
+
+import java.util.Objects;
+
+/**
+ * One request of a conversation as the client saw it. Immutable.
+ *
+ * @param conversation the conversation's index
+ * @param turn         the turn, 0-based
+ * @param mcp          whether the conversation keeps an MCP session id
+ * @param replica      the proxy replica it was sent to, 0-based
+ * @param answer       what came back
+ */
+public record Turn(int conversation, int turn, boolean mcp, int replica, ChatStreamClient.Answer answer) {
+    public Turn {
+        Objects.requireNonNull(answer, "answer");
+    }
+}

@@ -1,0 +1,59 @@
+package io.github.agentlb.loadgen.agents;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.agentlb.agent.ChatShape;
+import io.github.agentlb.agent.llm.LlmShape;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A short run of the agents scenario: few conversations, fast agents, every variant at once.
+ * Asserts what does not depend on the machine's speed: no errors, every MCP session kept on its
+ * agent, every request counted, and that a keyed variant finds more of its prompts cached than
+ * round-robin (a conversation's turns meet their own prefix on the agent that served them).
+ */
+class AgentsScenarioTest {
+
+    @Test
+    void shortRunOfEveryVariant() throws Exception {
+        Conversations workload = Conversations.of(12, 4, 3, 7);
+        // Half the default cache, no prefill cost: the cache decides hits, the clock only speed.
+        AgentsScenario.Settings settings = new AgentsScenario.Settings(4, new ChatShape(1, 2_000, 4),
+                LlmShape.custom().blockChars(64).cacheBlocks(175).uncachedBlockMs(0).maxRunning(8).maxQueue(64)
+                        .mintSessions(true).build(), 6, Duration.ofSeconds(10));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        AgentsScenario scenario = new AgentsScenario(workload, settings, 7,
+                new PrintStream(out, true, StandardCharsets.UTF_8));
+
+        List<AgentsResult> results = AgentsJob.run(scenario, AgentsVariant.standard());
+
+        Map<String, AgentsResult> byLabel = results.stream()
+                .collect(Collectors.toMap(AgentsResult::label, r -> r));
+        assertEquals(AgentsVariant.standard().size(), results.size());
+        for (AgentsResult r : results) {
+            assertEquals(48, r.requests(), r.label());
+            assertEquals(0, r.errors(), r.label() + ": " + r.errorSamples());
+            assertEquals(12, r.mcpLaterTurns(), r.label());
+            assertEquals(1.0, r.stickiness(), r.label());
+            assertEquals(48, r.answered().values().stream().mapToLong(Long::longValue).sum(), r.label());
+            assertTrue(r.promptBlocks() > 0, r.label());
+        }
+        System.out.print(AgentsReport.table(results));
+        double rr = byLabel.get("rr").hitRate();
+        for (String keyed : List.of("ch", "keys", AgentsVariant.REPLICATED)) {
+            double hitRate = byLabel.get(keyed).hitRate();
+            assertTrue(hitRate > rr, keyed + " hit rate " + hitRate + " vs rr's " + rr);
+        }
+        String markdown = AgentsReport.markdown(scenario, results, AgentsCheck.of(results));
+        assertTrue(markdown.startsWith("## Scenario agents"), markdown);
+        assertTrue(AgentsReport.table(results).contains("| rr |"));
+    }
+}

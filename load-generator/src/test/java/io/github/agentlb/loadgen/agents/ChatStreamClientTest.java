@@ -1,0 +1,59 @@
+package io.github.agentlb.loadgen.agents;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.agent.ChatShape;
+import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.agent.llm.LlmShape;
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ChatStreamClientTest {
+
+    private static final String BODY = Conversations.of(3, 2, 1, 1).requestBody(0, 1);
+
+    @Test
+    void agentIdComesFromTheChunkId() {
+        assertEquals("A2", ChatStreamClient.agentOf("{\"id\":\"chatcmpl-A2-17\",\"object\":\"chat.completion.chunk\"}"));
+        assertNull(ChatStreamClient.agentOf("{\"id\":\"x\"}"));
+        assertNull(ChatStreamClient.agentOf("not json"));
+    }
+
+    @Test
+    void readsAStreamedAnswerToItsEndWithItsAgentAndSession() throws Exception {
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().agentId("A3").port(0).seed(5)
+                .chat(new ChatShape(1, 2_000, 4)).llm(LlmShape.custom().mintSessions(true).build()).build())) {
+            ChatStreamClient client = new ChatStreamClient(Duration.ofSeconds(10));
+            URI uri = URI.create(agent.baseUrl() + "/v1/chat/completions");
+
+            ChatStreamClient.Answer answer = client.send(uri, BODY, null);
+
+            assertTrue(answer.ok(), answer.error());
+            assertEquals(200, answer.status());
+            assertEquals("A3", answer.agentId());
+            assertNotNull(answer.sessionId());
+            assertTrue(answer.firstTokenNanos() >= 0 && answer.firstTokenNanos() <= answer.totalNanos(), answer.toString());
+            assertTrue(client.send(uri, BODY, answer.sessionId()).ok());
+            ChatStreamClient.Answer unknown = client.send(uri, BODY, "0123");
+            assertEquals(404, unknown.status());
+            assertEquals("status 404", unknown.error());
+        }
+    }
+
+    @Test
+    void anAnswerLaterThanTheTimeoutIsATimeout() throws Exception {
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().agentId("A1").port(0)
+                .chat(new ChatShape(30_000, 50, 4)).build())) {
+            ChatStreamClient.Answer answer = new ChatStreamClient(Duration.ofMillis(300))
+                    .send(URI.create(agent.baseUrl() + "/v1/chat/completions"), BODY, null);
+
+            assertTrue(answer.timedOut(), answer.toString());
+            assertEquals(-1, answer.firstTokenNanos());
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.github.agentlb.loadgen.agents;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConversationsTest {
+
+    private final Conversations defaults = Conversations.ofDefaults(42);
+
+    @Test
+    void defaultsHaveTheDocumentedShape() {
+        assertEquals(60, defaults.conversations());
+        assertEquals(10, defaults.turns());
+        assertEquals(6, defaults.groups());
+        assertEquals(600, defaults.requests());
+        assertEquals(20, defaults.mcpConversations());
+    }
+
+    @Test
+    void goldenValues() throws Exception {
+        assertEquals(GOLDEN_FIRST_PROMPT_CHARS, defaults.promptChars(0, 0));
+        assertEquals(GOLDEN_TURN3_OF_5_SHA256, sha256(defaults.requestBody(5, 3)));
+    }
+
+    @Test
+    void sameSeedSameTextsOtherSeedOtherTexts() {
+        Conversations again = Conversations.ofDefaults(42);
+        for (int c = 0; c < defaults.conversations(); c += 7) {
+            for (int k = 0; k < defaults.turns(); k++) {
+                assertEquals(defaults.requestBody(c, k), again.requestBody(c, k));
+            }
+        }
+        assertNotEquals(defaults.requestBody(5, 3), Conversations.ofDefaults(43).requestBody(5, 3));
+    }
+
+    @Test
+    void eachTurnExtendsTheLastWithAnAnswerAndAUserMessage() {
+        for (int k = 1; k < defaults.turns(); k++) {
+            List<Conversations.Message> before = defaults.messages(9, k - 1);
+            List<Conversations.Message> now = defaults.messages(9, k);
+            assertEquals(before, now.subList(0, before.size()));
+            assertEquals("assistant", now.get(now.size() - 2).role());
+            assertEquals("user", now.get(now.size() - 1).role());
+        }
+    }
+
+    @Test
+    void groupsShareTheirSystemPromptAndConversationsDiffer() {
+        String system0 = defaults.messages(0, 0).get(0).content();
+        assertEquals(system0, defaults.messages(6, 0).get(0).content());
+        assertNotEquals(system0, defaults.messages(1, 0).get(0).content());
+        assertNotEquals(defaults.messages(0, 0).get(1), defaults.messages(6, 0).get(1));
+        for (int g = 0; g < defaults.groups(); g++) {
+            int chars = defaults.messages(g, 0).get(0).content().length();
+            assertTrue(chars >= 3_000 && chars <= 4_100, "system prompt " + g + " has " + chars + " chars");
+        }
+    }
+
+    @Test
+    void messageLengthsStayInTheirRanges() {
+        for (int c = 0; c < defaults.conversations(); c++) {
+            List<Conversations.Message> all = defaults.messages(c, defaults.turns() - 1);
+            int first = all.get(1).content().length();
+            assertTrue(first >= 180 && first <= 220, "first user message of " + c + ": " + first);
+            for (int j = 2; j < all.size(); j++) {
+                int len = all.get(j).content().length();
+                boolean user = all.get(j).role().equals("user");
+                int min = user ? Conversations.USER_MIN_CHARS : Conversations.ASSISTANT_MIN_CHARS;
+                int max = user ? Conversations.USER_MAX_CHARS : Conversations.ASSISTANT_MAX_CHARS;
+                assertTrue(len >= min - 15 && len <= max, all.get(j).role() + " message " + j + " of " + c + ": " + len);
+            }
+        }
+    }
+
+    @Test
+    void everyThirdConversationIsMcpStyle() {
+        assertEquals(List.of(false, false, true, false, false, true),
+                List.of(0, 1, 2, 3, 4, 5).stream().map(defaults::isMcp).toList());
+        assertEquals("c5", defaults.userId(5));
+    }
+
+    @Test
+    void badArgumentsAreNamed() {
+        assertThrows(IllegalArgumentException.class, () -> Conversations.of(0, 6, 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> Conversations.of(6, 0, 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> Conversations.of(6, 6, 7, 1));
+        assertThrows(IllegalArgumentException.class, () -> defaults.messages(60, 0));
+        assertThrows(IllegalArgumentException.class, () -> defaults.messages(0, 10));
+    }
+
+    private static final int GOLDEN_FIRST_PROMPT_CHARS = 3_921;
+    private static final String GOLDEN_TURN3_OF_5_SHA256 =
+            "1b2298e5876c524d25b97a37a811e7411bf601c018c041a8785f02ac3cb2de4a";
+
+    private static String sha256(String text) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+}
