@@ -1,5 +1,6 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.agent.llm.LlmShape;
 import java.util.Locale;
 import java.util.Objects;

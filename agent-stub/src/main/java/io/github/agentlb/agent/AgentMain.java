@@ -1,5 +1,6 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.main.ServerPorts;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
 import org.slf4j.Logger;

@@ -1,5 +1,6 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.http.RequestTarget;
 /**
  * What an inbound HTTP request asks of the agent, decided from its method, path and query.
  *

@@ -1,5 +1,9 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.http.Http11Component;
+import io.github.agentlb.agent.http.RequestTarget;
+import io.github.agentlb.agent.http.HttpReplies;
+import io.github.agentlb.agent.http.LogText;
 import io.github.agentlb.agent.llm.OrcaReport;
 import io.github.agentlb.agent.llm.SessionIds;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -247,7 +251,7 @@ public class AgentRoutes extends RouteBuilder {
         String allowed = ChatCompletions.PATH.equals(path) ? "POST"
                 : path instanceof String p && p.startsWith(AgentRequest.PROCESS_PREFIX) ? "GET, POST" : "GET";
         exchange.getMessage().setHeader("Allow", allowed);
-        HttpReplies.loadHeaders(exchange, service.reportedLoad());
+        LoadSnapshot.setHeaders(exchange, service.reportedLoad());
         HttpReplies.error(exchange, 405, "method not allowed",
                 Map.of(DETAIL, exchange.getProperty(METHOD) + " is not allowed, use " + allowed));
     }

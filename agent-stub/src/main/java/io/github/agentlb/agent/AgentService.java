@@ -1,5 +1,7 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.http.HttpReplies;
+import io.github.agentlb.agent.http.LogText;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
@@ -88,7 +90,7 @@ public final class AgentService extends AsyncProcessorSupport implements CamelCo
     private void answer(Exchange exchange, AgentRequest request, LoadSnapshot load) throws Exception {
         Instant now = clock.instant();
         double timestamp = now.getEpochSecond() + now.getNano() / 1e9;
-        HttpReplies.loadHeaders(exchange, load);
+        LoadSnapshot.setHeaders(exchange, load);
         HttpReplies.json(exchange, 200,
                 new ProcessResponse(config.agentId(), request.requestId(), request.userId(), timestamp));
         long count = served.incrementAndGet();

@@ -1,5 +1,6 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.main.MainSettings;
 import io.github.agentlb.agent.llm.LlmShape;
 import java.util.List;
 

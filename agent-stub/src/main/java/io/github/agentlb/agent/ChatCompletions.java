@@ -1,5 +1,8 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.http.HttpReplies;
+import io.github.agentlb.agent.http.LogText;
+import io.github.agentlb.agent.http.StreamedAnswer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -273,7 +276,7 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             choice.put("finish_reason", "stop");
             body.set("usage", usageNode());
             try {
-                HttpReplies.loadHeaders(exchange, load.get());
+                LoadSnapshot.setHeaders(exchange, load.get());
                 orcaHeader(exchange.getMessage()::setHeader);
                 sessionHeader(exchange.getMessage()::setHeader);
                 HttpReplies.json(exchange, 200, body);
@@ -373,13 +376,4 @@ public final class ChatCompletions extends AsyncProcessorSupport {
         return out.toString();
     }
 
-    /**
-     * The answer camel-netty-http writes when the route has already written its own: dropped by
-     * {@link Http11ServerInitializer}'s last handler, so a streamed answer is not followed by another.
-     */
-    static final class StreamedAnswer extends DefaultHttpResponse {
-        StreamedAnswer() {
-            super(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-        }
-    }
 }

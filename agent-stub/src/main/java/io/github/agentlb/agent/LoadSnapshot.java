@@ -76,4 +76,12 @@ public record LoadSnapshot(int inService, int queued, double utilization, double
     private static double clamp01(double v) {
         return Math.max(0.0, Math.min(1.0, v));
     }
+
+    /** Sets the three load report headers of {@code load} on the exchange's message. */
+    static void setHeaders(org.apache.camel.Exchange exchange, LoadSnapshot load) {
+        org.apache.camel.Message m = exchange.getMessage();
+        m.setHeader(HEADER_UTILIZATION, format(load.utilization()));
+        m.setHeader(HEADER_CPU, format(load.cpu()));
+        m.setHeader(HEADER_MEMORY, format(load.memory()));
+    }
 }

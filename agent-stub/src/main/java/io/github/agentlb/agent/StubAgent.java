@@ -1,5 +1,7 @@
 package io.github.agentlb.agent;
 
+import io.github.agentlb.agent.http.Http11Component;
+import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.agent.llm.LlmModel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;

@@ -1,6 +1,6 @@
 package io.github.agentlb.demo;
 
-import io.github.agentlb.agent.MainSettings;
+import io.github.agentlb.agent.main.MainSettings;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.Durations;
 import java.lang.reflect.InvocationTargetException;

@@ -2,7 +2,7 @@ package io.github.agentlb.demo;
 
 import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.core.fleet.FleetSource;
-import io.github.agentlb.agent.ServerPorts;
+import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.health.OutlierEjection;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.github.agentlb.demo;
 
 import java.net.URI;
-import io.github.agentlb.agent.ServerPorts;
+import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import java.util.Objects;
 import java.util.function.Supplier;

@@ -1,6 +1,6 @@
 package io.github.agentlb.demo;
 
-import io.github.agentlb.agent.LogText;
+import io.github.agentlb.agent.http.LogText;
 import io.github.agentlb.camel.AgentFailure;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AgentsBusyException;

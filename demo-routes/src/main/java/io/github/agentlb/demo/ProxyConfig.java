@@ -1,6 +1,6 @@
 package io.github.agentlb.demo;
 
-import io.github.agentlb.agent.ServerPorts;
+import io.github.agentlb.agent.main.ServerPorts;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collections;

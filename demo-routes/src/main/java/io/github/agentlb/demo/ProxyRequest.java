@@ -1,6 +1,6 @@
 package io.github.agentlb.demo;
 
-import io.github.agentlb.agent.RequestTarget;
+import io.github.agentlb.agent.http.RequestTarget;
 
 /**
  * What an inbound request asks of the proxy, read from its method and raw request target.

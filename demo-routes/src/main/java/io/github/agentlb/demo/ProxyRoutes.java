@@ -1,8 +1,8 @@
 package io.github.agentlb.demo;
 
-import io.github.agentlb.agent.Http11Component;
-import io.github.agentlb.agent.LogText;
-import io.github.agentlb.agent.RequestTarget;
+import io.github.agentlb.agent.http.Http11Component;
+import io.github.agentlb.agent.http.LogText;
+import io.github.agentlb.agent.http.RequestTarget;
 import io.github.agentlb.camel.AgentCallCancelledException;
 import io.github.agentlb.camel.AgentKeys;
 import io.github.agentlb.camel.AgentsBusyException;

@@ -8,7 +8,7 @@ import io.github.agentlb.fleet.DnsFleetSource;
 import io.github.agentlb.fleet.FileFleetSource;
 import io.github.agentlb.zookeeper.ZooKeeperSharedAllocation;
 import java.nio.file.Path;
-import io.github.agentlb.agent.MainSettings;
+import io.github.agentlb.agent.main.MainSettings;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.health.OutlierEjection;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.agentlb.agent.RequestTarget;
+import io.github.agentlb.agent.http.RequestTarget;
 import io.github.agentlb.demo.ProxyRequest.Kind;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.github.agentlb.agent;
+package io.github.agentlb.agent.http;
 
 /**
  * Client text made safe for a log line, as the library's decision log writes it: control

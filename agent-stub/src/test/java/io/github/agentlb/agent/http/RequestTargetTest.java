@@ -1,4 +1,4 @@
-package io.github.agentlb.agent;
+package io.github.agentlb.agent.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

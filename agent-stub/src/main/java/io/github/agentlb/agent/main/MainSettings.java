@@ -1,4 +1,4 @@
-package io.github.agentlb.agent;
+package io.github.agentlb.agent.main;
 
 import java.lang.reflect.Method;
 import java.net.BindException;

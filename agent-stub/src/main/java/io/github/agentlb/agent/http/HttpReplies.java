@@ -1,4 +1,4 @@
-package io.github.agentlb.agent;
+package io.github.agentlb.agent.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,10 +8,10 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 
 /** Writes JSON replies onto an exchange; the one place that sets status, body and type. */
-final class HttpReplies {
+public final class HttpReplies {
 
     /** Content type of every reply. */
-    static final String APPLICATION_JSON = "application/json";
+    public static final String APPLICATION_JSON = "application/json";
 
     /** Thread-safe once configured; shared by all agents in the JVM. */
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -24,23 +24,15 @@ final class HttpReplies {
      *
      * @throws JsonProcessingException if {@code body} cannot be serialized
      */
-    static void json(Exchange exchange, int status, Object body) throws JsonProcessingException {
+    public static void json(Exchange exchange, int status, Object body) throws JsonProcessingException {
         Message m = exchange.getMessage();
         m.setBody(JSON.writeValueAsBytes(body));
         m.setHeader(Exchange.HTTP_RESPONSE_CODE, status);
         m.setHeader(Exchange.CONTENT_TYPE, APPLICATION_JSON);
     }
 
-    /** Sets the three load report headers. */
-    static void loadHeaders(Exchange exchange, LoadSnapshot load) {
-        Message m = exchange.getMessage();
-        m.setHeader(LoadSnapshot.HEADER_UTILIZATION, LoadSnapshot.format(load.utilization()));
-        m.setHeader(LoadSnapshot.HEADER_CPU, LoadSnapshot.format(load.cpu()));
-        m.setHeader(LoadSnapshot.HEADER_MEMORY, LoadSnapshot.format(load.memory()));
-    }
-
     /** A JSON error reply {@code {"error": message, ...details}}. */
-    static void error(Exchange exchange, int status, String message, Map<String, ?> details)
+    public static void error(Exchange exchange, int status, String message, Map<String, ?> details)
             throws JsonProcessingException {
         json(exchange, status, errorBody(message, details));
     }

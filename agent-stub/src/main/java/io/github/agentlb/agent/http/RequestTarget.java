@@ -1,4 +1,4 @@
-package io.github.agentlb.agent;
+package io.github.agentlb.agent.http;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.github.agentlb.agent;
+package io.github.agentlb.agent.http;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;

@@ -1,4 +1,4 @@
-package io.github.agentlb.agent;
+package io.github.agentlb.agent.http;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,4 +1,4 @@
-package io.github.agentlb.agent;
+package io.github.agentlb.agent.http;
 
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -7,7 +7,7 @@ import io.netty.channel.ChannelPromise;
 
 /**
  * Drops the answer camel-netty-http writes after a route that wrote its own answer (a stream) to
- * the connection: that route leaves a {@link ChatCompletions.StreamedAnswer} as the reply, which
+ * the connection: that route leaves a {@link StreamedAnswer} as the reply, which
  * ends here, written to nobody. Stateless and sharable; the last handler of the pipeline.
  */
 @ChannelHandler.Sharable
@@ -17,7 +17,7 @@ final class DropStreamedAnswer extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-        if (msg instanceof ChatCompletions.StreamedAnswer) {
+        if (msg instanceof StreamedAnswer) {
             promise.trySuccess();
             return;
         }

@@ -1,4 +1,4 @@
-package io.github.agentlb.agent;
+package io.github.agentlb.agent.main;
 
 import java.io.IOException;
 import java.net.BindException;
