@@ -56,6 +56,8 @@ import org.slf4j.LoggerFactory;
  * {@value OrcaReport#REQUEST_HEADER} gets an {@link OrcaReport} header; with sessions minted, a
  * request without {@value SessionIds#HEADER} gets a new one, a request with an unknown one 404.
  * Thread-safe.
+ *
+ * <p>Over 300 lines: one answer's life on its event loop (admission, first token, each token, usage, the end or the caller leaving) in one state machine; the LLM server model itself is in {@code io.github.agentlb.agent.llm}.
  */
 public final class ChatCompletions extends AsyncProcessorSupport {
 

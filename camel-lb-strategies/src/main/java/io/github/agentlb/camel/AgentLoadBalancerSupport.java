@@ -97,8 +97,10 @@ import org.apache.camel.processor.SendProcessor;
  * <p>Failover, outlier ejection and answer classes (busy, error answer), and their knobs, are
  * described in {@link FailureAwareSupport}; ids and names in {@link Membership}. Over 300 lines,
  * because it is the balancer's whole public face: the strategy's hooks, the lifecycle, the
- * membership operations and the JMX attributes, each a few lines that delegate, with their
- * contracts; the work is in {@code StateWriter} and {@link Attempts}.
+ * membership operations, the JMX attributes and the JavaBean knobs of slow start, learned sessions
+ * and load reports (Camel binds YAML and properties to the balancer's own setters), each a few
+ * lines that delegate, with their contracts; the work is in {@code StateWriter}, {@link Attempts},
+ * {@code SessionAffinity} and {@code LoadReporting}.
  */
 @ManagedResource(description = "Agent load balancer (agentlb)")
 public abstract class AgentLoadBalancerSupport extends FailureAwareSupport implements CamelContextAware, Traceable {

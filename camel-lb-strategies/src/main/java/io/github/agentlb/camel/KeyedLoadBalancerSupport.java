@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>Keys: {@link #setKeyHeader} for one header, {@link #setKeys} for a chain such as
  * {@code session,prompt,user_id} ({@link AgentKeys}), or any expression through the builder.
  * Thread-safe.
+ *
+ * <p>Over 300 lines: the key (expression, header, key chain), the two load bounds and their JavaBean knobs, and the keyed picker's part that reads them, each a few lines with its contract.
  */
 public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport {
 

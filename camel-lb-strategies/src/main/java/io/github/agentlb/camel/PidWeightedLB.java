@@ -83,6 +83,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe; O(1) and lock-free per exchange. Exposes {@code weight} and
  * {@code utilization} per agent through {@link #agentMetrics()} and
  * {@code utilization.max.over.mean} (NaN before the first step) through {@link #balancerMetrics()}.
+ *
+ * <p>Over 300 lines: the Camel face of the controller (its knobs as JavaBean setters, the utilization signal read from answers and load reports, the control step that publishes a new schedule); the controller is {@code core.pid}.
  */
 public class PidWeightedLB extends PidWeightedSettings {
 

@@ -92,6 +92,8 @@ import org.slf4j.LoggerFactory;
  * <p>One instance per CamelContext (the route id is fixed).
  *
  * <p>The answers to outcomes other than an agent's answer are {@link ProxyAnswers}'.
+ *
+ * <p>Over 300 lines: the route, its admission of each request (400/404/405, what the balancer reads) and its metrics share the route's fields; the answers to outcomes other than an agent's answer are {@link ProxyAnswers}'.
  */
 public class ProxyRoutes extends RouteBuilder {
 
