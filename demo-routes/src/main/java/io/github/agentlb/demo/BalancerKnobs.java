@@ -36,6 +36,11 @@ final class BalancerKnobs {
     /** The prefix of the properties; the variables' prefix is its upper case. */
     static final String PREFIX = "balancer.";
     private static final String VARIABLE_PREFIX = "BALANCER_";
+    /** Setters every Camel processor has, not knobs of the balancer. */
+    private static final Set<String> CAMELS_OWN = Set.of("setCamelContext", "setId", "setRouteId", "setDisabled",
+            "setGeneratedId");
+    /** The proxy's own setting under the same prefix ({@code BALANCER_ID}: the shared allocation's balancer id). */
+    private static final Set<String> PROXY_OWN = Set.of("balancer.id", "BALANCER_ID");
     private static final Set<Class<?>> SIMPLE = Set.of(String.class, int.class, Integer.class, long.class, Long.class,
             double.class, Double.class, boolean.class, Boolean.class, Duration.class);
 
@@ -62,19 +67,19 @@ final class BalancerKnobs {
         }
         List<String> unknown = new ArrayList<>();
         for (String variable : System.getenv().keySet()) {
-            if (variable.startsWith(VARIABLE_PREFIX) && knobs.keySet().stream()
+            if (variable.startsWith(VARIABLE_PREFIX) && !PROXY_OWN.contains(variable) && knobs.keySet().stream()
                     .noneMatch(k -> variableOf(k).equals(variable))) {
                 unknown.add(variable);
             }
         }
         Properties loaded = properties.loadProperties(k -> k.startsWith(PREFIX));
         for (String key : loaded.stringPropertyNames()) {
-            if (knobs.keySet().stream().noneMatch(k -> (PREFIX + MainSettings.key(k)).equals(key))) {
+            if (!PROXY_OWN.contains(key) && knobs.keySet().stream().noneMatch(k -> (PREFIX + MainSettings.key(k)).equals(key))) {
                 unknown.add(key);
             }
         }
         for (String key : System.getProperties().stringPropertyNames()) {
-            if (key.startsWith(PREFIX) && knobs.keySet().stream().noneMatch(k -> (PREFIX + MainSettings.key(k)).equals(key))) {
+            if (key.startsWith(PREFIX) && !PROXY_OWN.contains(key) && knobs.keySet().stream().noneMatch(k -> (PREFIX + MainSettings.key(k)).equals(key))) {
                 unknown.add(key);
             }
         }
@@ -98,8 +103,7 @@ final class BalancerKnobs {
             if (method.getName().startsWith("set") && method.getName().length() > 3 && method.getParameterCount() == 1
                     && Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())
                     && SIMPLE.contains(method.getParameterTypes()[0])
-                    && !method.getName().equals("setCamelContext") && !method.getName().equals("setId")
-                    && !method.getName().equals("setRouteId")) {
+                    && !CAMELS_OWN.contains(method.getName())) {
                 String name = Character.toLowerCase(method.getName().charAt(3)) + method.getName().substring(4);
                 // A typed setter wins over its String overload, whatever order reflection gives.
                 knobs.merge(name, method, (kept, other) -> kept.getParameterTypes()[0] == String.class ? other : kept);

@@ -35,7 +35,7 @@ class BalancerKnobsTest {
         assertThat(BalancerKnobs.knobsOf(ConsistentHashLB.class).keySet())
                 .contains("balanceFactor", "keyHeader", "sessionHeader", "sessionSecret", "sessionAgentGone",
                         "consecutiveErrorAnswers", "baseEjectionTime", "slowStartWindow", "defaultRest")
-                .doesNotContain("camelContext", "learnedSessions", "boundedLoad");
+                .doesNotContain("camelContext", "learnedSessions", "boundedLoad", "disabled", "generatedId", "id");
         assertThat(BalancerKnobs.variableOf("balanceFactor")).isEqualTo("BALANCER_BALANCE_FACTOR");
     }
 
@@ -73,6 +73,12 @@ class BalancerKnobsTest {
         given("balancer.consecutive.error.answers", "many");
         assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
                 .hasMessage("BALANCER_CONSECUTIVE_ERROR_ANSWERS: must be a whole number, was 'many'");
+    }
+
+    @Test
+    void theProxysOwnBalancerIdIsNotTakenForAKnob() {
+        given("balancer.id", "replicas-a");
+        assertThat(BalancerKnobs.apply(new ConsistentHashLB(), context)).isEmpty();
     }
 
     @Test
