@@ -4,7 +4,7 @@ import io.github.agentlb.core.Check;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.Evaluation;
-import io.github.agentlb.core.avn.HostUtilization;
+import io.github.agentlb.core.avn.AgentUtilization;
 import io.github.agentlb.core.orca.LoadReport;
 import io.github.agentlb.core.ring.HashRing;
 import io.github.agentlb.core.shared.AllocationSource;
@@ -115,7 +115,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     private static final String POSITION_PROPERTY = "AgentLbAvnPosition";
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveVirtualNodeLB.class);
 
-    private volatile Map<String, HostUtilization> startupUtilization;
+    private volatile Map<String, AgentUtilization> startupUtilization;
     private volatile AdaptiveVirtualNodes avn;
     private volatile boolean started;
     private final SharedAllocationSync shared;
@@ -182,14 +182,14 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         // is eq. (2) over all of them. Once it has started, users are mapped: keep the survivors.
         if (startupUtilization.isEmpty()) {
             if (started) {
-                avn.updateHosts(agentIds);
+                avn.updateAgents(agentIds);
             } else {
-                avn.setHosts(agentIds);
+                avn.setAgents(agentIds);
             }
         } else if (started) {
-            avn.updateHosts(withAverageForUnknown(agentIds));
+            avn.updateAgents(withAverageForUnknown(agentIds));
         } else {
-            avn.setHosts(withAverageForUnknown(agentIds));
+            avn.setAgents(withAverageForUnknown(agentIds));
         }
         if (started && shared != null) {
             shared.membersChanged();
@@ -240,12 +240,12 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     }
 
     /** Agents without a configured start-up utilization count as the average configured one. */
-    private Map<String, HostUtilization> withAverageForUnknown(List<String> agentIds) {
-        double cpu = startupUtilization.values().stream().mapToDouble(HostUtilization::cpu).average().orElse(0.5);
-        double memory = startupUtilization.values().stream().mapToDouble(HostUtilization::memory).average().orElse(0.5);
-        Map<String, HostUtilization> startup = new HashMap<>();
+    private Map<String, AgentUtilization> withAverageForUnknown(List<String> agentIds) {
+        double cpu = startupUtilization.values().stream().mapToDouble(AgentUtilization::cpu).average().orElse(0.5);
+        double memory = startupUtilization.values().stream().mapToDouble(AgentUtilization::memory).average().orElse(0.5);
+        Map<String, AgentUtilization> startup = new HashMap<>();
         for (String agent : agentIds) {
-            startup.put(agent, startupUtilization.getOrDefault(agent, new HostUtilization(cpu, memory)));
+            startup.put(agent, startupUtilization.getOrDefault(agent, new AgentUtilization(cpu, memory)));
         }
         return startup;
     }
@@ -338,7 +338,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
 
     private static double fraction(Object header) {
         double value = decimalHeader(header);
-        return HostUtilization.isFraction(value) ? value : Double.NaN;
+        return AgentUtilization.isFraction(value) ? value : Double.NaN;
     }
 
     private void logEvaluation(Evaluation evaluation) {
@@ -379,7 +379,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     /** Builds an {@link AdaptiveVirtualNodeLB}; each setter validates at once. Not thread-safe. */
     public static final class Builder extends KeyedBuilder<Builder> {
         private AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.ofDefaults();
-        private final Map<String, HostUtilization> startupUtilization = new HashMap<>();
+        private final Map<String, AgentUtilization> startupUtilization = new HashMap<>();
         private SharedAllocation sharedAllocation;
 
         private Builder() {
@@ -410,7 +410,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
          * @throws IllegalArgumentException if the id is blank or a value is outside [0, 1]
          */
         public Builder startupUtilization(String agentId, double cpu, double memory) {
-            startupUtilization.put(Check.notBlank("agentId", agentId), new HostUtilization(cpu, memory));
+            startupUtilization.put(Check.notBlank("agentId", agentId), new AgentUtilization(cpu, memory));
             return this;
         }
 
@@ -426,7 +426,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         if (staged != null) {
             avn = new AdaptiveVirtualNodes(staged, this::nanoTime);
         }
-        Map<String, HostUtilization> startup = stagedStartupUtilization();
+        Map<String, AgentUtilization> startup = stagedStartupUtilization();
         if (startup != null) {
             startupUtilization = startup;
         }
