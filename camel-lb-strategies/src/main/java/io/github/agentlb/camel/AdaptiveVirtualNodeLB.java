@@ -148,19 +148,22 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         return "avn";
     }
 
-    /** Agent id to its current number of virtual nodes, sorted by id; empty without agents. */
+    /** @deprecated the same as {@link #getVirtualNodesByAgent()}, the one name kept */
+    @Deprecated
     public Map<String, Integer> virtualNodes() {
-        return avn.virtualNodes();
+        return getVirtualNodesByAgent();
     }
 
-    /** S of the last evaluation (eqs. 4-5), a fraction; 0 before the first. */
+    /** @deprecated the same as {@link #getImbalanceIndex()}, the one name kept */
+    @Deprecated
     public double imbalanceIndex() {
-        return avn.imbalanceIndex();
+        return getImbalanceIndex();
     }
 
-    /** Virtual nodes moved since start. */
+    /** @deprecated the same as {@link #getReallocations()}, the one name kept */
+    @Deprecated
     public long reallocations() {
-        return avn.reallocations();
+        return getReallocations();
     }
 
     /** The current ring, or null without agents. */
@@ -192,7 +195,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
             avn.setAgents(withAverageForUnknown(agentIds));
         }
         if (started && shared != null) {
-            shared.membersChanged();
+            shared.agentsChanged();
         }
     }
 
@@ -359,7 +362,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     @Override
     public Map<String, Map<String, Double>> agentMetrics() {
         Map<String, Double> counts = new TreeMap<>();
-        virtualNodes().forEach((agent, count) -> counts.put(agent, count.doubleValue()));
+        getVirtualNodesByAgent().forEach((agent, count) -> counts.put(agent, count.doubleValue()));
         return Map.of("virtual.nodes", counts);
     }
 
@@ -370,10 +373,10 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     @Override
     public Map<String, Double> balancerMetrics() {
         if (shared != null) {
-            return Map.of("imbalance.index", imbalanceIndex(), "reallocations", (double) reallocations(),
+            return Map.of("imbalance.index", getImbalanceIndex(), "reallocations", (double) getReallocations(),
                     "allocation.generation", (double) shared.generation());
         }
-        return Map.of("imbalance.index", imbalanceIndex(), "reallocations", (double) reallocations());
+        return Map.of("imbalance.index", getImbalanceIndex(), "reallocations", (double) getReallocations());
     }
 
     /** Builds an {@link AdaptiveVirtualNodeLB}; each setter validates at once. Not thread-safe. */
@@ -432,22 +435,35 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         }
     }
 
-    /** Agent id to its virtual nodes now, for JMX. */
+    /**
+     * Agent id to its current number of virtual nodes, sorted by id; empty without agents. (On
+     * {@code ConsistentHashLB} {@code getVirtualNodes()} is the count per agent, a setting.)
+     */
     @ManagedAttribute(description = "Agent id to its virtual nodes on the ring")
-    public Map<String, Integer> getVirtualNodes() {
-        return virtualNodes();
+    public Map<String, Integer> getVirtualNodesByAgent() {
+        return avn.virtualNodes();
     }
 
-    /** S of the last evaluation, for JMX. */
+    /**
+     * @deprecated the same as {@link #getVirtualNodesByAgent()}; kept as a JMX attribute
+     *             ({@code VirtualNodes}) too, so that existing consoles still read it
+     */
+    @Deprecated
+    @ManagedAttribute(description = "Agent id to its virtual nodes on the ring (deprecated: VirtualNodesByAgent)")
+    public Map<String, Integer> getVirtualNodes() {
+        return getVirtualNodesByAgent();
+    }
+
+    /** S of the last evaluation (eqs. 4-5), a fraction; 0 before the first. */
     @ManagedAttribute(description = "Imbalance index S of the last evaluation, fraction")
     public double getImbalanceIndex() {
-        return imbalanceIndex();
+        return avn.imbalanceIndex();
     }
 
-    /** Virtual nodes moved since start, for JMX. */
+    /** Virtual nodes moved since start. */
     @ManagedAttribute(description = "Virtual nodes moved since start")
     public long getReallocations() {
-        return reallocations();
+        return avn.reallocations();
     }
 
     /** Snapshot of the current allocation for logs: agent id to virtual nodes. */

@@ -106,7 +106,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
         }
 
         void bind() {
-            Gauge.builder(AGENTS, balancer, b -> b.agentIds().size()).description("Agents of the balancer")
+            Gauge.builder(AGENTS, balancer, b -> b.getAgentIds().size()).description("Agents of the balancer")
                     .tag("strategy", strategy).register(registry);
             balancer.balancerMetrics().keySet().forEach(figure -> Gauge.builder(PREFIX + figure, balancer,
                             b -> b.balancerMetrics().getOrDefault(figure, Double.NaN))
@@ -146,7 +146,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
 
         private List<Meter> register(String agent) {
             List<Meter> meters = new CopyOnWriteArrayList<>();
-            meters.add(Gauge.builder(EJECTED, balancer, b -> b.ejectedAgents().contains(agent) ? 1 : 0)
+            meters.add(Gauge.builder(EJECTED, balancer, b -> b.getEjectedAgents().contains(agent) ? 1 : 0)
                     .description("1 while the agent is ejected by outlier detection, else 0")
                     .tags("strategy", strategy, "agent", agent).register(registry));
             balancer.agentMetrics().keySet().forEach(figure -> meters.add(Gauge.builder(AGENT_PREFIX + figure,

@@ -54,10 +54,10 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
             String id = AgentRoutesFixture.agentId(agent);
             assertThat(registry.get(LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes")
                     .tags("strategy", "avn", "agent", id).gauge().value())
-                    .isEqualTo(adaptive.virtualNodes().get(id).doubleValue());
+                    .isEqualTo(adaptive.getVirtualNodesByAgent().get(id).doubleValue());
         }
         assertThat(registry.get(LoadBalancerMetrics.PREFIX + "imbalance.index").gauge().value())
-                .isEqualTo(adaptive.imbalanceIndex());
+                .isEqualTo(adaptive.getImbalanceIndex());
     }
 
     @Test
@@ -123,6 +123,6 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
         assertThat(a3Meters).extracting(m -> m.getId().getName())
                 .containsExactlyInAnyOrder(LoadBalancerMetrics.EJECTED, LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes");
         assertThat(registry.get(LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes").tags("agent", a3).gauge().value())
-                .isEqualTo(adaptive.virtualNodes().get(a3).doubleValue());
+                .isEqualTo(adaptive.getVirtualNodesByAgent().get(a3).doubleValue());
     }
 }
