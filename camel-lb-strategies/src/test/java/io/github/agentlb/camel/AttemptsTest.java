@@ -344,7 +344,7 @@ class AttemptsTest {
         });
         Exchange exchange = send("GET");
         assertThat(exchange.getException()).isInstanceOf(IllegalStateException.class).hasMessage("agent threw");
-        assertThat(events).containsExactly("started a", "completed a ERROR 0 ms", "listener fixed a ERROR");
+        assertThat(events).containsExactly("started a", "completed a EXCEPTION_ANSWER 0 ms", "listener fixed a EXCEPTION_ANSWER");
     }
 
     @Test

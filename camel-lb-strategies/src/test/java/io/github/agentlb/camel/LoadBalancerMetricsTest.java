@@ -46,6 +46,16 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
     }
 
     @Test
+    void anExceptionAnswerKeepsTheOutcomeTagError() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(balancer).bindTo(registry);
+        fixture.broken.add("A1");
+        template.request("direct:start", e -> e.getIn().setBody("ping"));
+        assertThat(registry.get(LoadBalancerMetrics.ATTEMPTS)
+                .tags("strategy", "rr", "agent", "direct://a1", "outcome", "error").timer().count()).isEqualTo(1);
+    }
+
+    @Test
     void strategyStateIsExposedAsGaugesPerAgent() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new LoadBalancerMetrics(adaptive).bindTo(registry);
