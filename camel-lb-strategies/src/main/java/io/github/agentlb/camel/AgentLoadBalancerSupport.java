@@ -268,7 +268,6 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         return Map.of();
     }
 
-
     /** {@link #strategyName()}, for JMX. */
     @ManagedAttribute(description = "Strategy: rr, ch, pid or avn")
     public String getStrategy() {
