@@ -88,9 +88,9 @@ public class CoreBenchmark {
         AdaptiveVirtualNodesConfig avnConfig = AdaptiveVirtualNodesConfig.custom()
                 .totalVirtualNodes(50 * agents).build();
         avn = new AdaptiveVirtualNodes(avnConfig);
-        avn.setHosts(ids);
+        avn.setAgents(ids);
         avnForEvaluation = new AdaptiveVirtualNodes(avnConfig);
-        avnForEvaluation.setHosts(ids);
+        avnForEvaluation.setAgents(ids);
         for (int i = 0; i < avnConfig.historySize(); i++) {
             avnForEvaluation.record(positions[i & (KEYS - 1)]);
         }

@@ -3,8 +3,8 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
+import io.github.agentlb.core.avn.AgentUtilization;
 import io.github.agentlb.core.avn.Evaluation;
-import io.github.agentlb.core.avn.HostUtilization;
 import io.github.agentlb.core.orca.LoadReport;
 import io.github.agentlb.core.ring.HashRing;
 import io.github.agentlb.core.shared.AllocationSource;
@@ -115,7 +115,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     private static final String POSITION_PROPERTY = "AgentLbAvnPosition";
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveVirtualNodeLB.class);
 
-    private volatile Map<String, HostUtilization> startupUtilization;
+    private volatile Map<String, AgentUtilization> startupUtilization;
     private volatile AdaptiveVirtualNodes avn;
     private volatile boolean started;
     private final SharedAllocationSync shared;
@@ -148,19 +148,22 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         return "avn";
     }
 
-    /** Agent id to its current number of virtual nodes, sorted by id; empty without agents. */
+    /** @deprecated the same as {@link #getVirtualNodesByAgent()}, the one name kept */
+    @Deprecated
     public Map<String, Integer> virtualNodes() {
-        return avn.virtualNodes();
+        return getVirtualNodesByAgent();
     }
 
-    /** S of the last evaluation (eqs. 4-5), a fraction; 0 before the first. */
+    /** @deprecated the same as {@link #getImbalanceIndex()}, the one name kept */
+    @Deprecated
     public double imbalanceIndex() {
-        return avn.imbalanceIndex();
+        return getImbalanceIndex();
     }
 
-    /** Virtual nodes moved since start. */
+    /** @deprecated the same as {@link #getReallocations()}, the one name kept */
+    @Deprecated
     public long reallocations() {
-        return avn.reallocations();
+        return getReallocations();
     }
 
     /** The current ring, or null without agents. */
@@ -182,17 +185,17 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         // is eq. (2) over all of them. Once it has started, users are mapped: keep the survivors.
         if (startupUtilization.isEmpty()) {
             if (started) {
-                avn.updateHosts(agentIds);
+                avn.updateAgents(agentIds);
             } else {
-                avn.setHosts(agentIds);
+                avn.setAgents(agentIds);
             }
         } else if (started) {
-            avn.updateHosts(withAverageForUnknown(agentIds));
+            avn.updateAgents(withAverageForUnknown(agentIds));
         } else {
-            avn.setHosts(withAverageForUnknown(agentIds));
+            avn.setAgents(withAverageForUnknown(agentIds));
         }
         if (started && shared != null) {
-            shared.membersChanged();
+            shared.agentsChanged();
         }
     }
 
@@ -240,12 +243,12 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     }
 
     /** Agents without a configured start-up utilization count as the average configured one. */
-    private Map<String, HostUtilization> withAverageForUnknown(List<String> agentIds) {
-        double cpu = startupUtilization.values().stream().mapToDouble(HostUtilization::cpu).average().orElse(0.5);
-        double memory = startupUtilization.values().stream().mapToDouble(HostUtilization::memory).average().orElse(0.5);
-        Map<String, HostUtilization> startup = new HashMap<>();
+    private Map<String, AgentUtilization> withAverageForUnknown(List<String> agentIds) {
+        double cpu = startupUtilization.values().stream().mapToDouble(AgentUtilization::cpu).average().orElse(0.5);
+        double memory = startupUtilization.values().stream().mapToDouble(AgentUtilization::memory).average().orElse(0.5);
+        Map<String, AgentUtilization> startup = new HashMap<>();
         for (String agent : agentIds) {
-            startup.put(agent, startupUtilization.getOrDefault(agent, new HostUtilization(cpu, memory)));
+            startup.put(agent, startupUtilization.getOrDefault(agent, new AgentUtilization(cpu, memory)));
         }
         return startup;
     }
@@ -338,7 +341,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
 
     private static double fraction(Object header) {
         double value = decimalHeader(header);
-        return HostUtilization.isFraction(value) ? value : Double.NaN;
+        return AgentUtilization.isFraction(value) ? value : Double.NaN;
     }
 
     private void logEvaluation(Evaluation evaluation) {
@@ -359,7 +362,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     @Override
     public Map<String, Map<String, Double>> agentMetrics() {
         Map<String, Double> counts = new TreeMap<>();
-        virtualNodes().forEach((agent, count) -> counts.put(agent, count.doubleValue()));
+        getVirtualNodesByAgent().forEach((agent, count) -> counts.put(agent, count.doubleValue()));
         return Map.of("virtual.nodes", counts);
     }
 
@@ -370,16 +373,16 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     @Override
     public Map<String, Double> balancerMetrics() {
         if (shared != null) {
-            return Map.of("imbalance.index", imbalanceIndex(), "reallocations", (double) reallocations(),
+            return Map.of("imbalance.index", getImbalanceIndex(), "reallocations", (double) getReallocations(),
                     "allocation.generation", (double) shared.generation());
         }
-        return Map.of("imbalance.index", imbalanceIndex(), "reallocations", (double) reallocations());
+        return Map.of("imbalance.index", getImbalanceIndex(), "reallocations", (double) getReallocations());
     }
 
     /** Builds an {@link AdaptiveVirtualNodeLB}; each setter validates at once. Not thread-safe. */
     public static final class Builder extends KeyedBuilder<Builder> {
         private AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.ofDefaults();
-        private final Map<String, HostUtilization> startupUtilization = new HashMap<>();
+        private final Map<String, AgentUtilization> startupUtilization = new HashMap<>();
         private SharedAllocation sharedAllocation;
 
         private Builder() {
@@ -410,7 +413,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
          * @throws IllegalArgumentException if the id is blank or a value is outside [0, 1]
          */
         public Builder startupUtilization(String agentId, double cpu, double memory) {
-            startupUtilization.put(Check.notBlank("agentId", agentId), new HostUtilization(cpu, memory));
+            startupUtilization.put(Check.notBlank("agentId", agentId), new AgentUtilization(cpu, memory));
             return this;
         }
 
@@ -426,28 +429,41 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         if (staged != null) {
             avn = new AdaptiveVirtualNodes(staged, this::nanoTime);
         }
-        Map<String, HostUtilization> startup = stagedStartupUtilization();
+        Map<String, AgentUtilization> startup = stagedStartupUtilization();
         if (startup != null) {
             startupUtilization = startup;
         }
     }
 
-    /** Agent id to its virtual nodes now, for JMX. */
+    /**
+     * Agent id to its current number of virtual nodes, sorted by id; empty without agents. (On
+     * {@code ConsistentHashLB} {@code getVirtualNodes()} is the count per agent, a setting.)
+     */
     @ManagedAttribute(description = "Agent id to its virtual nodes on the ring")
-    public Map<String, Integer> getVirtualNodes() {
-        return virtualNodes();
+    public Map<String, Integer> getVirtualNodesByAgent() {
+        return avn.virtualNodes();
     }
 
-    /** S of the last evaluation, for JMX. */
+    /**
+     * @deprecated the same as {@link #getVirtualNodesByAgent()}; kept as a JMX attribute
+     *             ({@code VirtualNodes}) too, so that existing consoles still read it
+     */
+    @Deprecated
+    @ManagedAttribute(description = "Agent id to its virtual nodes on the ring (deprecated: VirtualNodesByAgent)")
+    public Map<String, Integer> getVirtualNodes() {
+        return getVirtualNodesByAgent();
+    }
+
+    /** S of the last evaluation (eqs. 4-5), a fraction; 0 before the first. */
     @ManagedAttribute(description = "Imbalance index S of the last evaluation, fraction")
     public double getImbalanceIndex() {
-        return imbalanceIndex();
+        return avn.imbalanceIndex();
     }
 
-    /** Virtual nodes moved since start, for JMX. */
+    /** Virtual nodes moved since start. */
     @ManagedAttribute(description = "Virtual nodes moved since start")
     public long getReallocations() {
-        return reallocations();
+        return avn.reallocations();
     }
 
     /** Snapshot of the current allocation for logs: agent id to virtual nodes. */

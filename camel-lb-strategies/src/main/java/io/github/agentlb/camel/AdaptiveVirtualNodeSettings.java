@@ -3,7 +3,7 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.Durations;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
-import io.github.agentlb.core.avn.HostUtilization;
+import io.github.agentlb.core.avn.AgentUtilization;
 import io.github.agentlb.core.bounded.BoundedLoad;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
@@ -23,7 +23,7 @@ import org.apache.camel.api.management.ManagedAttribute;
 public abstract class AdaptiveVirtualNodeSettings extends KeyedLoadBalancerSupport {
 
     private final Settings<AdaptiveVirtualNodesConfig.Builder> settings = new Settings<>(this::isRunning);
-    private final Settings<Map<String, HostUtilization>> startupSettings = new Settings<>(this::isRunning);
+    private final Settings<Map<String, AgentUtilization>> startupSettings = new Settings<>(this::isRunning);
 
     AdaptiveVirtualNodeSettings(Expression key, String keyName, BoundedLoad boundedLoad) {
         super(key, keyName, boundedLoad);
@@ -38,7 +38,7 @@ public abstract class AdaptiveVirtualNodeSettings extends KeyedLoadBalancerSuppo
     }
 
     /** The start-up utilization set, or null if none was. */
-    Map<String, HostUtilization> stagedStartupUtilization() {
+    Map<String, AgentUtilization> stagedStartupUtilization() {
         return startupSettings.isEmpty() ? null : Map.copyOf(startupSettings.applyTo(new HashMap<>()));
     }
 
@@ -221,8 +221,8 @@ public abstract class AdaptiveVirtualNodeSettings extends KeyedLoadBalancerSuppo
         startupSettings.put("startupUtilization", startupUtilization, map -> map.putAll(parse(startupUtilization)));
     }
 
-    private static Map<String, HostUtilization> parse(String spec) {
-        Map<String, HostUtilization> parsed = new HashMap<>();
+    private static Map<String, AgentUtilization> parse(String spec) {
+        Map<String, AgentUtilization> parsed = new HashMap<>();
         for (String pair : Check.notBlank("startupUtilization", spec).split(",")) {
             int eq = pair.lastIndexOf('=');
             String[] values = eq < 0 ? new String[0] : pair.substring(eq + 1).split("/");
@@ -231,7 +231,7 @@ public abstract class AdaptiveVirtualNodeSettings extends KeyedLoadBalancerSuppo
                     throw new NumberFormatException();
                 }
                 parsed.put(pair.substring(0, eq).trim(),
-                        new HostUtilization(Double.parseDouble(values[0].trim()), Double.parseDouble(values[1].trim())));
+                        new AgentUtilization(Double.parseDouble(values[0].trim()), Double.parseDouble(values[1].trim())));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("startupUtilization must be id=cpu/memory pairs of fractions 0..1"
                         + " separated by commas, was '" + spec + "'", e);

@@ -254,7 +254,7 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     /** Registers a listener told of the current agents now and of every later change. Thread-safe. */
     public synchronized void addMembershipListener(MembershipListener listener) {
         listeners.add(listener);
-        Listeners.notify(listener, agentIds());
+        Listeners.notify(listener, getAgentIds());
     }
 
     /**
@@ -270,22 +270,17 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         return Map.of();
     }
 
-    /** The agents taking new requests (draining ones left out), in child order; an immutable snapshot. */
-    @Override
-    public List<String> agentIds() {
-        return writer.state().agentIds();
-    }
-
     /** {@link #strategyName()}, for JMX. */
     @ManagedAttribute(description = "Strategy: rr, ch, pid or avn")
     public String getStrategy() {
         return strategyName();
     }
 
-    /** {@link #agentIds()}, for JMX and tools that read JavaBean getters. */
+    /** The agents taking new requests (draining ones left out), in child order; an immutable snapshot. */
+    @Override
     @ManagedAttribute(description = "Agent ids, in child order")
     public List<String> getAgentIds() {
-        return agentIds();
+        return writer.state().agentIds();
     }
 
     /** Outlier ejections since the balancer was created, for JMX. */
@@ -656,7 +651,7 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     public void addProcessor(AsyncProcessor processor) {
         synchronized (this) {
             String route = Membership.routeIdOf(processor);
-            if (route != null && getRouteId() != null && !route.equals(getRouteId()) && !agentIds().isEmpty()) {
+            if (route != null && getRouteId() != null && !route.equals(getRouteId()) && !getAgentIds().isEmpty()) {
                 throw new IllegalArgumentException("One balancer instance serves one loadBalance(): " + this
                         + " already balances route '" + getRouteId() + "', so route '" + route
                         + "' needs its own instance (another bean, or a new instance per route)");
@@ -691,7 +686,7 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
      * Runs each membership change, serialized, before requests see it: {@link #agentsChanged}
      * with the serving agents first, then outlier ejection with every member.
      */
-    void membersChanging(List<String> serving, List<String> members) {
+    void agentsChanging(List<String> serving, List<String> members) {
         agentsChanged(serving);
         detector().setAgents(members);
     }
@@ -737,8 +732,8 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         }
 
         @Override
-        public void membersChanging(List<String> serving, List<String> members) {
-            AgentLoadBalancerSupport.this.membersChanging(serving, members);
+        public void agentsChanging(List<String> serving, List<String> members) {
+            AgentLoadBalancerSupport.this.agentsChanging(serving, members);
         }
 
         @Override
@@ -772,8 +767,8 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         }
 
         @Override
-        public void membersChanged(List<String> serving) {
-            listeners.membersChanged(serving);
+        public void agentsChanged(List<String> serving) {
+            listeners.agentsChanged(serving);
         }
     }
 
@@ -842,6 +837,6 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + agentIds();
+        return getClass().getSimpleName() + getAgentIds();
     }
 }

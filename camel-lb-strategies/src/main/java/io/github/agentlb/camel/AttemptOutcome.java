@@ -5,7 +5,8 @@ package io.github.agentlb.camel;
  * over on {@link #FAILED_BEFORE_SEND} always, on {@link #FAILED_AFTER_SEND} only for idempotent
  * requests, on {@link #ANSWER_TIMED_OUT} only when the policy says so, and never on
  * {@link #FAILED_AFTER_FIRST_BYTE} ({@link FailoverPolicy}); the four failures count toward
- * outlier ejection. {@link #CANCELLED} is neither a success nor a failure.
+ * outlier ejection. {@link #CANCELLED}, {@link #BUSY} and {@link #EXCEPTION_ANSWER} are neither a
+ * success nor a failure; {@link #ERROR_ANSWER} counts only toward ejection by error answers.
  */
 public enum AttemptOutcome {
     /** The agent answered and the answer is not an exception. */
@@ -20,8 +21,14 @@ public enum AttemptOutcome {
      * or closed before the answer. Sent elsewhere only when the method is idempotent.
      */
     FAILED_AFTER_SEND,
-    /** The agent answered with a failure (for example an HTTP error status): not retried. */
-    ERROR,
+    /**
+     * The attempt ended with an exception that is not a transport failure, taken as the agent's
+     * answer turned into an exception by the route (camel-http's {@code HttpOperationFailedException}
+     * for an error status, a processor that rejected the answer): passed on, never retried, and
+     * neither a success nor a failure for outlier ejection. Named {@code ERROR} before 0.1.0; the
+     * metrics tag keeps {@code outcome="error"}.
+     */
+    EXCEPTION_ANSWER,
     /**
      * The request was sent and no answer began within the answer timeout
      * ({@link AnswerTimeoutException}). The agent may still be working on it, at a cost: sent

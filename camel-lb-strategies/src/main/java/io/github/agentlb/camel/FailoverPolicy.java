@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
  *       time) fails over only when {@link #failOverOnAnswerTimeout()} is set (default off) and the
  *       method is idempotent: a slow agent is usually a busy one, and an agent call costs money,
  *       so by default a call that timed out is not sent to every agent in turn.</li>
- *   <li>An error answer ({@link AttemptOutcome#ERROR}), a failure after the answer's first byte
+ *   <li>An error answer ({@link AttemptOutcome#ERROR_ANSWER}), an answer the route turned into an
+ *       exception ({@link AttemptOutcome#EXCEPTION_ANSWER}), a failure after the answer's first byte
  *       reached the client ({@link AttemptOutcome#FAILED_AFTER_FIRST_BYTE}) and a cancelled call
  *       ({@link AttemptOutcome#CANCELLED}) are never retried.</li>
  *   <li>At most {@link #maximumFailoverAttempts()} further attempts (Camel's

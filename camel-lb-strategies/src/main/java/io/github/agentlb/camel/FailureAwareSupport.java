@@ -67,7 +67,13 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
     private volatile AnswerRules answerRules = AnswerRules.DEFAULT;
 
     /** The agent ids, in child order; an immutable snapshot. */
-    public abstract List<String> agentIds();
+    public abstract List<String> getAgentIds();
+
+    /** @deprecated the same as {@link #getAgentIds()}, the one name kept */
+    @Deprecated
+    public List<String> agentIds() {
+        return getAgentIds();
+    }
 
     /** The state requests read now. */
     public abstract BalancerState balancerState();
@@ -88,9 +94,10 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
         }
     }
 
-    /** The agents ejected (or on trial) now, sorted; empty while all are healthy. */
+    /** @deprecated the same as {@link #getEjectedAgents()}, the one name kept */
+    @Deprecated
     public Set<String> ejectedAgents() {
-        return detector.ejected();
+        return getEjectedAgents();
     }
     /**
      * Whether a request now would find an agent not known to be failing: healthy, on trial, or
@@ -104,10 +111,10 @@ public abstract class FailureAwareSupport extends LoadBalancerSupport {
         return detector.hasAgentToTry();
     }
 
-    /** {@link #ejectedAgents()}, for JMX and tools that read JavaBean getters. */
+    /** The agents ejected (or on trial) now, sorted; empty while all are healthy. */
     @ManagedAttribute(description = "Agents ejected by outlier detection (or on trial) now")
     public Set<String> getEjectedAgents() {
-        return ejectedAgents();
+        return detector.ejected();
     }
     /** @return the outlier ejection rules in use ({@link OutlierEjection#ofDefaults()} unless set) */
     public OutlierEjection getOutlierEjection() {

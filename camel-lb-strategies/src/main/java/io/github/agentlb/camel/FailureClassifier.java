@@ -37,7 +37,7 @@ import org.apache.camel.ExchangeTimedOutException;
  *       {@code io.netty.handler.codec.DecoderException} and its subclasses: an answer that is not
  *       HTTP (or not the protocol expected) is the agent failing after the request was sent, as a
  *       connection closed without an answer is.</li>
- *   <li>{@link AttemptOutcome#ERROR}: anything else (an answer the route turned into an exception,
+ *   <li>{@link AttemptOutcome#EXCEPTION_ANSWER}: anything else (an answer the route turned into an exception,
  *       such as camel-http's {@code HttpOperationFailedException}).</li>
  * </ul>
  * Classes outside Camel's core are matched by name, so the library needs neither Netty nor httpclient.
@@ -75,7 +75,7 @@ public final class FailureClassifier {
             }
             afterSend |= isAfterSend(t);
         }
-        return afterSend ? AttemptOutcome.FAILED_AFTER_SEND : AttemptOutcome.ERROR;
+        return afterSend ? AttemptOutcome.FAILED_AFTER_SEND : AttemptOutcome.EXCEPTION_ANSWER;
     }
 
     /** @return whether {@code t} itself (not its causes) is a timeout of any kind */

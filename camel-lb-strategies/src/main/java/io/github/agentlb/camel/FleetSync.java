@@ -64,7 +64,7 @@ public final class FleetSync implements FleetListener {
     public synchronized void fleetChanged(List<AgentSpec> fleet) {
         if (fleet == null || fleet.isEmpty()) {
             throw new IllegalArgumentException("fleet must not be empty (the balancer keeps its agents "
-                    + balancer.agentIds() + ")");
+                    + balancer.getAgentIds() + ")");
         }
         Map<String, AgentSpec> next = new HashMap<>();
         for (AgentSpec agent : fleet) {

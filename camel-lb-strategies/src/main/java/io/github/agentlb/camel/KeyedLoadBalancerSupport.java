@@ -86,7 +86,7 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
         BoundedLoads fresh = null;
         if (boundedLoad.isEnabled()) {
             fresh = new BoundedLoads(boundedLoad, this::nanoTime);
-            fresh.setAgents(agentIds());
+            fresh.setAgents(getAgentIds());
         }
         boundedLoads = fresh;
         settingsChanged();
@@ -223,8 +223,8 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
 
     /** Bounded loads follow the membership here, not on the request path. */
     @Override
-    void membersChanging(List<String> serving, List<String> members) {
-        super.membersChanging(serving, members);
+    void agentsChanging(List<String> serving, List<String> members) {
+        super.agentsChanging(serving, members);
         BoundedLoads bounded = boundedLoads;
         if (bounded != null) {
             bounded.setAgents(serving);

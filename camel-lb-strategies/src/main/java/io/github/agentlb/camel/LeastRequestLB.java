@@ -110,7 +110,7 @@ public class LeastRequestLB extends AgentLoadBalancerSupport {
     @ManagedAttribute(description = "Agent id to its requests in flight through this balancer")
     public Map<String, Integer> getInFlight() {
         Map<String, Integer> now = new java.util.TreeMap<>();
-        for (String agent : agentIds()) {
+        for (String agent : getAgentIds()) {
             AtomicInteger count = inFlight.get(agent);
             now.put(agent, count == null ? 0 : count.get());
         }

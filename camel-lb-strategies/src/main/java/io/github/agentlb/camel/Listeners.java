@@ -74,7 +74,7 @@ final class Listeners {
         return ejections.sum();
     }
 
-    void membersChanged(List<String> agentIds) {
+    void agentsChanged(List<String> agentIds) {
         for (MembershipListener listener : membership) {
             notify(listener, agentIds);
         }

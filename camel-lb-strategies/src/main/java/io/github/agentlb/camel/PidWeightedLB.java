@@ -142,7 +142,7 @@ public class PidWeightedLB extends PidWeightedSettings {
 
     private void useConfig(PidWeightsConfig config) {
         PidWeights replacement = new PidWeights(config, nanoClock);
-        replacement.setAgents(agentIds());
+        replacement.setAgents(getAgentIds());
         core = replacement;
         settingsChanged();
     }
@@ -160,8 +160,14 @@ public class PidWeightedLB extends PidWeightedSettings {
     }
 
     /** @return the algorithm's state: weights, utilizations, schedule; for plots and tests */
-    public PidWeights weights() {
+    public PidWeights pidWeights() {
         return core;
+    }
+
+    /** @deprecated renamed to {@link #pidWeights()}: {@link #getWeights()} is the weights themselves */
+    @Deprecated
+    public PidWeights weights() {
+        return pidWeights();
     }
 
     @Override

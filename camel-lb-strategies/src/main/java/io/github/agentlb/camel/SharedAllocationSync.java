@@ -102,7 +102,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     }
 
     /** After a membership change (under the state writer's lock): publish, or install what waited for it. */
-    synchronized void membersChanged() {
+    synchronized void agentsChanged() {
         if (leader && connected) {
             publishCurrent();
             return;

@@ -41,7 +41,7 @@ final class StateWriter {
         void removeChild(AsyncProcessor child);
 
         /** The strategy's membership hook, then bounded loads and the detector: may throw to reject. */
-        void membersChanging(List<String> serving, List<String> members);
+        void agentsChanging(List<String> serving, List<String> members);
 
         Picker newPicker(List<String> serving, Map<String, Double> weights);
 
@@ -55,7 +55,8 @@ final class StateWriter {
 
         boolean started();
 
-        void membersChanged(List<String> serving);
+        /** After the new state is published, when the serving agents changed: the membership listeners. */
+        void agentsChanged(List<String> serving);
     }
 
     private final Owner owner;
@@ -314,9 +315,9 @@ final class StateWriter {
     /**
      * Computes and publishes a new state.
      *
-     * @param membersChanged whether children, names or drains changed (the strategy is told)
+     * @param agentsChanged whether children, names or drains changed (the strategy is told)
      */
-    private void publish(boolean membersChanged) {
+    private void publish(boolean agentsChanged) {
         Membership.Members computed = membership.compute(owner.children());
         List<String> members = computed.ids();
         List<String> serving = new ArrayList<>(members.size());
@@ -330,8 +331,8 @@ final class StateWriter {
         for (String id : serving) {
             servingWeights.put(id, weights.getOrDefault(id, AgentSpec.DEFAULT_WEIGHT));
         }
-        if (membersChanged) {
-            owner.membersChanging(serving, members);
+        if (agentsChanged) {
+            owner.agentsChanging(serving, members);
         }
         Picker picker = owner.newPicker(serving, Collections.unmodifiableMap(servingWeights));
         Map<String, AgentSlot> slotsById = new HashMap<>();
@@ -354,7 +355,7 @@ final class StateWriter {
                 Collections.unmodifiableMap(allWeights), Collections.unmodifiableSet(new TreeSet<>(draining)),
                 Map.copyOf(warmingSince), picker, owner.detector(), owner.policy(), owner.answerRules(), slowStart);
         if (!serving.equals(servingBefore)) {
-            owner.membersChanged(serving);
+            owner.agentsChanged(serving);
         }
     }
 

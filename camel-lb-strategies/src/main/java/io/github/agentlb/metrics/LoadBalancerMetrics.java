@@ -27,8 +27,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <ul>
  *   <li>{@value #ATTEMPTS}: timer of attempts per agent, tags {@code strategy}, {@code agent},
- *       {@code outcome} ({@code success}, {@code failed_before_send}, {@code failed_after_send},
- *       {@code error}).
+ *       {@code outcome}: the {@link AttemptOutcome} in lower case ({@code success},
+ *       {@code failed_before_send}, {@code failed_after_send}, {@code error_answer}, {@code busy}, ...),
+ *       except {@link AttemptOutcome#EXCEPTION_ANSWER}, tagged {@code error} as it always was.
  *   <li>{@value #EJECTIONS}: counter of outlier ejections per agent; {@value #EJECTED}: gauge, 1
  *       while the agent is ejected (or on trial), else 0; tags {@code strategy}, {@code agent}.
  *   <li>{@value #AGENTS}: gauge, the number of agents.
@@ -106,7 +107,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
         }
 
         void bind() {
-            Gauge.builder(AGENTS, balancer, b -> b.agentIds().size()).description("Agents of the balancer")
+            Gauge.builder(AGENTS, balancer, b -> b.getAgentIds().size()).description("Agents of the balancer")
                     .tag("strategy", strategy).register(registry);
             balancer.balancerMetrics().keySet().forEach(figure -> Gauge.builder(PREFIX + figure, balancer,
                             b -> b.balancerMetrics().getOrDefault(figure, Double.NaN))
@@ -146,7 +147,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
 
         private List<Meter> register(String agent) {
             List<Meter> meters = new CopyOnWriteArrayList<>();
-            meters.add(Gauge.builder(EJECTED, balancer, b -> b.ejectedAgents().contains(agent) ? 1 : 0)
+            meters.add(Gauge.builder(EJECTED, balancer, b -> b.getEjectedAgents().contains(agent) ? 1 : 0)
                     .description("1 while the agent is ejected by outlier detection, else 0")
                     .tags("strategy", strategy, "agent", agent).register(registry));
             balancer.agentMetrics().keySet().forEach(figure -> meters.add(Gauge.builder(AGENT_PREFIX + figure,
@@ -168,7 +169,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
 
         private Timer timer(String agent, AttemptOutcome outcome) {
             Timer timer = Timer.builder(ATTEMPTS).description("Attempts on agents, by outcome")
-                    .tags("strategy", strategy, "agent", agent, "outcome", outcome.name().toLowerCase(Locale.ROOT))
+                    .tags("strategy", strategy, "agent", agent, "outcome", outcomeTag(outcome))
                     .publishPercentileHistogram().register(registry);
             List<Meter> meters = byAgent.get(agent);
             if (meters != null && !meters.contains(timer)) {
@@ -176,5 +177,10 @@ public final class LoadBalancerMetrics implements MeterBinder {
             }
             return timer;
         }
+    }
+
+    /** The {@code outcome} tag: the outcome in lower case; {@code error} for an exception answer, the tag dashboards know. */
+    static String outcomeTag(AttemptOutcome outcome) {
+        return outcome == AttemptOutcome.EXCEPTION_ANSWER ? "error" : outcome.name().toLowerCase(Locale.ROOT);
     }
 }

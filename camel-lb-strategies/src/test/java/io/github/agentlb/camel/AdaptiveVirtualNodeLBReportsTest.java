@@ -71,10 +71,10 @@ class AdaptiveVirtualNodeLBReportsTest {
         var evaluation = balancer.state().lastEvaluation().orElseThrow();
         assertThat(evaluation.usedUtilization()).isTrue();
         assertThat(evaluation.requests()).isEqualTo(30);
-        assertThat(balancer.getReallocations()).isEqualTo(1).isEqualTo(balancer.reallocations());
-        assertThat(balancer.imbalanceIndex()).isGreaterThan(0.1);
-        assertThat(balancer.getImbalanceIndex()).isEqualTo(balancer.imbalanceIndex());
-        assertThat(balancer.getVirtualNodes()).containsEntry("c", 4).isEqualTo(balancer.virtualNodes());
+        assertThat(balancer.getReallocations()).isEqualTo(1).isEqualTo(balancer.getReallocations());
+        assertThat(balancer.getImbalanceIndex()).isGreaterThan(0.1);
+        assertThat(balancer.getImbalanceIndex()).isEqualTo(balancer.getImbalanceIndex());
+        assertThat(balancer.getVirtualNodesByAgent()).containsEntry("c", 4).isEqualTo(balancer.getVirtualNodesByAgent());
     }
 
     @Test

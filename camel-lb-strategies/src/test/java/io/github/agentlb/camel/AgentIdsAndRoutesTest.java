@@ -41,7 +41,7 @@ class AgentIdsAndRoutesTest {
 
             Exchange answer = context.createProducerTemplate().request("direct:start", e -> e.getIn().setBody("x"));
 
-            assertThat(balancer.agentIds()).containsExactly("direct://a1");
+            assertThat(balancer.getAgentIds()).containsExactly("direct://a1");
             assertThat(answer.getException()).isInstanceOf(NoAgentAvailableException.class)
                     .hasMessageNotContaining("4321").hasMessageContaining("direct://a1");
         }
@@ -59,7 +59,7 @@ class AgentIdsAndRoutesTest {
                 }
             });
             context.start();
-            assertThat(balancer.agentIds()).containsExactly("A1", "A2");
+            assertThat(balancer.getAgentIds()).containsExactly("A1", "A2");
         }
     }
 
@@ -78,7 +78,7 @@ class AgentIdsAndRoutesTest {
             assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("route 'first'").hasMessageContaining("route 'second'")
                     .hasMessageContaining("its own instance");
-            assertThat(shared.agentIds()).containsExactly("direct://a", "direct://b");
+            assertThat(shared.getAgentIds()).containsExactly("direct://a", "direct://b");
         }
     }
 

@@ -126,7 +126,7 @@ class AgentLoadBalancerSupportTest {
         assertThatThrownBy(() -> balancer.removeProcessor(a)).hasMessage("rejected [direct://b]");
         // Put back at the end of Camel's list: the ids keep their order until the next change.
         assertThat(balancer.getProcessors()).containsExactlyInAnyOrder(a, b);
-        assertThat(balancer.agentIds()).containsExactly("direct://a", "direct://b");
+        assertThat(balancer.getAgentIds()).containsExactly("direct://a", "direct://b");
 
         assertThatThrownBy(() -> balancer.addProcessor(to("direct:a?timeout=1")))
                 .hasMessageStartingWith("agent ids must be distinct, direct://a appears twice");
@@ -200,12 +200,12 @@ class AgentLoadBalancerSupportTest {
         Exchange exchange = new DefaultExchange(context);
         exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
         balancer.process(exchange, sync -> { });
-        assertThat(balancer.ejectedAgents()).as("one failure of two").isEmpty();
+        assertThat(balancer.getEjectedAgents()).as("one failure of two").isEmpty();
         balancer.process(new DefaultExchange(context), sync -> { });
         balancer.process(new DefaultExchange(context), sync -> { });
-        assertThat(balancer.ejectedAgents()).containsExactly(refusingId);
+        assertThat(balancer.getEjectedAgents()).containsExactly(refusingId);
         assertThat(balancer.getEjectedAgents()).containsExactly(refusingId);
         balancer.setOutlierEjection(OutlierEjection.ofDefaults());
-        assertThat(balancer.ejectedAgents()).isEmpty();
+        assertThat(balancer.getEjectedAgents()).isEmpty();
     }
 }

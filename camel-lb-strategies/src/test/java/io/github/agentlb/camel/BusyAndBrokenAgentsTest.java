@@ -145,7 +145,7 @@ class BusyAndBrokenAgentsTest {
             }
             // Five error answers eject A1 for 10 s; the 300 requests take 3 s.
             assertThat(errors).as(balancer.strategyName()).isEqualTo(5);
-            assertThat(balancer.ejectedAgents()).as(balancer.strategyName()).containsExactly("A1");
+            assertThat(balancer.getEjectedAgents()).as(balancer.strategyName()).containsExactly("A1");
             if (balancer instanceof PidWeightedLB pid) {
                 assertThat(pid.getWeights().get("A1")).isLessThanOrEqualTo(1.0);
             }

@@ -101,13 +101,13 @@ class ConsistentHashLBTest extends CamelTestSupport {
                 assertThat(after.get(entry.getKey())).as("user %s", entry.getKey()).isEqualTo(entry.getValue());
             }
         }
-        assertThat(balancer.ejectedAgents()).containsExactly(AgentRoutesFixture.agentId("A2"));
+        assertThat(balancer.getEjectedAgents()).containsExactly(AgentRoutesFixture.agentId("A2"));
         fixture.down.clear();
         // Until its ejection time is up A2 stays skipped; then one trial request re-admits it.
         assertThat(mapping("direct:start")).isEqualTo(after);
         clock.addAndGet(OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos());
         assertThat(mapping("direct:start")).isEqualTo(before);
-        assertThat(balancer.ejectedAgents()).isEmpty();
+        assertThat(balancer.getEjectedAgents()).isEmpty();
     }
 
     @Test
@@ -152,7 +152,7 @@ class ConsistentHashLBTest extends CamelTestSupport {
         for (String agent : AgentRoutesFixture.AGENTS) {
             named.nameAgent(AgentRoutesFixture.uri(agent), agent);
         }
-        assertThat(named.agentIds()).containsExactly("A1", "A2", "A3");
+        assertThat(named.getAgentIds()).containsExactly("A1", "A2", "A3");
         HashRing byName = HashRing.uniform(AgentRoutesFixture.AGENTS, 150, HashAlgorithm.MD5);
         mapping("direct:named").forEach((user, agent) ->
                 assertThat(agent).as("user %s", user).isEqualTo(byName.agentFor(user)));

@@ -32,7 +32,7 @@ class FailoverPolicyTest {
         assertThat(policy.mayFailOver(AttemptOutcome.FAILED_AFTER_SEND, "get")).as("methods compare upper case").isTrue();
         assertThat(policy.mayFailOver(AttemptOutcome.FAILED_AFTER_SEND, "POST")).isFalse();
         assertThat(policy.mayFailOver(AttemptOutcome.FAILED_AFTER_SEND, null)).isFalse();
-        assertThat(policy.mayFailOver(AttemptOutcome.ERROR, "GET")).isFalse();
+        assertThat(policy.mayFailOver(AttemptOutcome.EXCEPTION_ANSWER, "GET")).isFalse();
         assertThat(policy.mayFailOver(AttemptOutcome.SUCCESS, "GET")).isFalse();
     }
 

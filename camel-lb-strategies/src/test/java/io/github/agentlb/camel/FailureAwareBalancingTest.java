@@ -146,12 +146,12 @@ class FailureAwareBalancingTest extends CamelTestSupport {
         mode.put("a", Mode.READ_TIMEOUT);
         spread("rr", 30);
         assertThat(received("a")).as("a hung agent costs one request, not every third").isEqualTo(1);
-        assertThat(rr.ejectedAgents()).containsExactly("direct://a");
+        assertThat(rr.getEjectedAgents()).containsExactly("direct://a");
 
         mode.remove("a");
         clock.addAndGet(10 * SECOND);
         assertThat(spread("rr", 30)).isEqualTo(Map.of("a", 10, "b", 10, "c", 10));
-        assertThat(rr.ejectedAgents()).isEmpty();
+        assertThat(rr.getEjectedAgents()).isEmpty();
         assertThat(events).containsExactly("ejected direct://a 10 s", "readmitted direct://a");
     }
 
@@ -161,7 +161,7 @@ class FailureAwareBalancingTest extends CamelTestSupport {
         AGENTS.forEach(agent -> mode.put(agent, Mode.REFUSE));
         assertThat(send("rr", "GET").getException()).isInstanceOf(NoAgentAvailableException.class);
         // Two ejected, the third kept in by the cap but failing.
-        assertThat(rr.ejectedAgents()).hasSize(2);
+        assertThat(rr.getEjectedAgents()).hasSize(2);
         assertThat(rr.hasAgentToTry()).isFalse();
         assertThat(rrNoEjection.hasAgentToTry()).as("no ejection, no signal").isTrue();
 
@@ -247,7 +247,7 @@ class FailureAwareBalancingTest extends CamelTestSupport {
         Exchange second = send("rr", "GET");
         assertThat(second.getException()).isNull();
         assertThat(second.getMessage().getBody(String.class)).isEqualTo("a");
-        assertThat(rr.ejectedAgents()).containsExactly("direct://b");
+        assertThat(rr.getEjectedAgents()).containsExactly("direct://b");
     }
 
     @Test
@@ -261,7 +261,7 @@ class FailureAwareBalancingTest extends CamelTestSupport {
         clock.addAndGet(SECOND);
         pid.controlStep();
         // The one agent that served it measured by the balancer (nothing in flight now), not 9.
-        assertThat(pid.weights().utilizations()).containsEntry("direct://a", 0.0);
+        assertThat(pid.pidWeights().utilizations()).containsEntry("direct://a", 0.0);
     }
 
     @Test
@@ -269,7 +269,7 @@ class FailureAwareBalancingTest extends CamelTestSupport {
         pid.setOutlierEjection(OutlierEjection.disabled());
         mode.put("a", Mode.REFUSE);
         Map<String, Integer> live = runPidWithLiveAgentsAt30Percent();
-        Map<String, Double> weights = pid.weights().weights();
+        Map<String, Double> weights = pid.pidWeights().weights();
         // Was: the dead agent's weight at the cap (2.8), the live ones at the floor, 938 vs 262.
         // Now: the floor (0.1 x the mean weight 1.0) and an even split of the live agents.
         assertThat(weights).containsEntry("direct://a", 0.1).containsEntry("direct://b", 1.45)
@@ -288,16 +288,16 @@ class FailureAwareBalancingTest extends CamelTestSupport {
     void aReadmittedAgentRestartsAtTheMeanWeightInsteadOfTheFloor() {
         mode.put("a", Mode.REFUSE);
         runPidWithLiveAgentsAt30Percent();
-        assertThat(pid.weights().weights()).containsEntry("direct://a", 0.1);
+        assertThat(pid.pidWeights().weights()).containsEntry("direct://a", 0.1);
         mode.remove("a");
         clock.addAndGet(300 * SECOND);
         // The trial comes when the weighted schedule picks the agent (weight 0.1 of 3.0: 1 in 30).
         for (int i = 0; i < 30; i++) {
             assertThat(send("pid", "GET").getException()).isNull();
         }
-        assertThat(pid.ejectedAgents()).isEmpty();
+        assertThat(pid.getEjectedAgents()).isEmpty();
         // Was: 0.1 until the controller climbed back (17 of 397 requests in 4 s in the main job).
-        assertThat(pid.weights().weights()).isEqualTo(Map.of("direct://a", 1.0, "direct://b", 1.0, "direct://c", 1.0));
+        assertThat(pid.pidWeights().weights()).isEqualTo(Map.of("direct://a", 1.0, "direct://b", 1.0, "direct://c", 1.0));
     }
 
     /** 40 control periods of 30 requests; b and c report utilization 0.3; the answering agents counted. */
@@ -322,11 +322,11 @@ class FailureAwareBalancingTest extends CamelTestSupport {
         ch.nameAgent("direct:a", "A1");
         assertThatThrownBy(() -> ch.nameAgent("direct:b", "A1"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("agent ids must be distinct, A1 appears twice");
-        assertThat(ch.agentIds()).containsExactly("A1", "direct://b", "direct://c");
+        assertThat(ch.getAgentIds()).containsExactly("A1", "direct://b", "direct://c");
         var c = ch.getProcessors().get(2);
         ch.removeProcessor(c);
         ch.addProcessor(c);
-        assertThat(ch.agentIds()).containsExactly("A1", "direct://b", "direct://c");
+        assertThat(ch.getAgentIds()).containsExactly("A1", "direct://b", "direct://c");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.github.agentlb.camel;
 
-import static io.github.agentlb.camel.AttemptOutcome.ERROR;
+import static io.github.agentlb.camel.AttemptOutcome.EXCEPTION_ANSWER;
 import static io.github.agentlb.camel.AttemptOutcome.FAILED_AFTER_SEND;
 import static io.github.agentlb.camel.AttemptOutcome.FAILED_BEFORE_SEND;
 import static io.github.agentlb.camel.AttemptOutcome.SUCCESS;
@@ -53,7 +53,7 @@ class FailureClassifierTest {
 
     @Test
     void anAnswerThatIsNotHttpIsAFailureAfterSend() {
-        // Netty's HTTP decoder on an agent answering "NOT HTTP AT ALL": was ERROR (no failover, no ejection).
+        // Netty's HTTP decoder on an agent answering "NOT HTTP AT ALL": was EXCEPTION_ANSWER (no failover, no ejection).
         assertThat(classify(new DecoderException(new IllegalArgumentException("invalid version format: NOT"))))
                 .isEqualTo(FAILED_AFTER_SEND);
         assertThat(classify(new TooLongFrameException("An HTTP line is larger than 4096 bytes.")))
@@ -69,8 +69,8 @@ class FailureClassifierTest {
 
     @Test
     void otherFailuresAreAnswersAndAreNeverRetried() {
-        assertThat(classify(new IllegalStateException("bad answer"))).isEqualTo(ERROR);
-        assertThat(classify(new CamelExchangeException("HTTP 500", null))).isEqualTo(ERROR);
+        assertThat(classify(new IllegalStateException("bad answer"))).isEqualTo(EXCEPTION_ANSWER);
+        assertThat(classify(new CamelExchangeException("HTTP 500", null))).isEqualTo(EXCEPTION_ANSWER);
     }
 
     @Test

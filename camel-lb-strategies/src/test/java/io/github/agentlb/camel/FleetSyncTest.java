@@ -63,7 +63,7 @@ class FleetSyncTest {
 
         // A2 marked draining, A3 gone from the fleet, A4 new with weight 2.
         sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 2).withDraining(true), agent("A4", 4).withWeight(2)));
-        assertThat(rr.agentIds()).containsExactly("A1", "A4");
+        assertThat(rr.getAgentIds()).containsExactly("A1", "A4");
         assertThat(rr.balancerState().members()).as("idle drained agents left at once").containsExactly("A1", "A4");
         assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A1", 1.0, "A4", 2.0));
         assertThat(counts(rr, 300)).isEqualTo(Map.of("A1@1", 100, "A4@4", 200));
@@ -72,7 +72,7 @@ class FleetSyncTest {
 
         // A2 back, A4 moved to another port, A1 reweighted.
         sync.fleetChanged(List.of(agent("A1", 1).withWeight(3), agent("A2", 2), agent("A4", 40)));
-        assertThat(rr.agentIds()).containsExactlyInAnyOrder("A1", "A2", "A4");
+        assertThat(rr.getAgentIds()).containsExactlyInAnyOrder("A1", "A2", "A4");
         assertThat(counts(rr, 500)).isEqualTo(Map.of("A1@1", 300, "A2@2", 100, "A4@40", 100));
     }
 
@@ -100,6 +100,6 @@ class FleetSyncTest {
         FleetSync sync = sync(rr);
         sync.fleetChanged(List.of(agent("A1", 1)));
         sync.fleetChanged(List.of(agent("A2", 2)));
-        assertThat(rr.agentIds()).containsExactly("static", "A2");
+        assertThat(rr.getAgentIds()).containsExactly("static", "A2");
     }
 }

@@ -85,7 +85,7 @@ class JavadocExamplesTest {
             throws Exception {
         start(strategy);
         List<String> ids = agents.stream().map(a -> "http://localhost:" + a.port() + "/process").toList();
-        assertThat(balancer.agentIds()).as("agent ids: endpoint URI without scheme prefix and options")
+        assertThat(balancer.getAgentIds()).as("agent ids: endpoint URI without scheme prefix and options")
                 .containsExactlyInAnyOrderElementsOf(ids);
         Matcher named = Pattern.compile("\"(http://[^\"]*)\"").matcher(String.join("\n", alternatives(onTestPorts(example(strategy)))));
         while (named.find()) {

@@ -77,7 +77,7 @@ class ListenersTest {
             throw new IllegalStateException("broken");
         });
         listeners.add((MembershipListener) ids -> heard.add("m " + ids));
-        listeners.membersChanged(List.of("A1", "A2"));
+        listeners.agentsChanged(List.of("A1", "A2"));
         Listeners.notify(ids -> heard.add("n " + ids), List.of("A3"));
         Listeners.notify(ids -> {
             throw new IllegalStateException("broken");

@@ -46,6 +46,16 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
     }
 
     @Test
+    void anExceptionAnswerKeepsTheOutcomeTagError() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(balancer).bindTo(registry);
+        fixture.broken.add("A1");
+        template.request("direct:start", e -> e.getIn().setBody("ping"));
+        assertThat(registry.get(LoadBalancerMetrics.ATTEMPTS)
+                .tags("strategy", "rr", "agent", "direct://a1", "outcome", "error").timer().count()).isEqualTo(1);
+    }
+
+    @Test
     void strategyStateIsExposedAsGaugesPerAgent() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new LoadBalancerMetrics(adaptive).bindTo(registry);
@@ -54,10 +64,10 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
             String id = AgentRoutesFixture.agentId(agent);
             assertThat(registry.get(LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes")
                     .tags("strategy", "avn", "agent", id).gauge().value())
-                    .isEqualTo(adaptive.virtualNodes().get(id).doubleValue());
+                    .isEqualTo(adaptive.getVirtualNodesByAgent().get(id).doubleValue());
         }
         assertThat(registry.get(LoadBalancerMetrics.PREFIX + "imbalance.index").gauge().value())
-                .isEqualTo(adaptive.imbalanceIndex());
+                .isEqualTo(adaptive.getImbalanceIndex());
     }
 
     @Test
@@ -123,6 +133,6 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
         assertThat(a3Meters).extracting(m -> m.getId().getName())
                 .containsExactlyInAnyOrder(LoadBalancerMetrics.EJECTED, LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes");
         assertThat(registry.get(LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes").tags("agent", a3).gauge().value())
-                .isEqualTo(adaptive.virtualNodes().get(a3).doubleValue());
+                .isEqualTo(adaptive.getVirtualNodesByAgent().get(a3).doubleValue());
     }
 }

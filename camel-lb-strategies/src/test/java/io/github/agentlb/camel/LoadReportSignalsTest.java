@@ -109,7 +109,7 @@ class LoadReportSignalsTest {
         }
         clock.addAndGet(SECOND);
         pid.controlStep();
-        assertThat(pid.weights().utilizations()).containsExactly(
+        assertThat(pid.pidWeights().utilizations()).containsExactly(
                 Map.entry("A1", 0.3), Map.entry("A2", 1.2), Map.entry("A3", 0.45), Map.entry("A4", 0.5));
     }
 

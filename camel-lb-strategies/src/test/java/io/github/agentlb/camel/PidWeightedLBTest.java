@@ -97,9 +97,9 @@ class PidWeightedLBTest extends CamelTestSupport {
 
         assertThat(answer.getMessage().getHeaders()).doesNotContainKey(PidWeightedLB.UTILIZATION_HEADER);
         assertThat(answer.getMessage().getBody(String.class)).isIn(AGENTS);
-        assertThat(balancer.weights().utilizations()).containsExactly(
+        assertThat(balancer.pidWeights().utilizations()).containsExactly(
                 Map.entry(id("A1"), 0.3), Map.entry(id("A2"), 0.3), Map.entry(id("A3"), 0.9));
-        Map<String, Double> w = balancer.weights().weights();
+        Map<String, Double> w = balancer.pidWeights().weights();
         assertThat(w.get(id("A3"))).isLessThan(w.get(id("A1")));
         assertThat(w.get(id("A1"))).isCloseTo(w.get(id("A2")), within(1e-12));
     }
@@ -109,8 +109,8 @@ class PidWeightedLBTest extends CamelTestSupport {
         reports.putAll(Map.of("A1", 0.3, "A2", 0.3, "A3", 0.9));
         sendToEveryAgent();
         step();
-        Map<String, Integer> slots = balancer.weights().schedule().slotCounts();
-        int cycle = balancer.weights().schedule().length();
+        Map<String, Integer> slots = balancer.pidWeights().schedule().slotCounts();
+        int cycle = balancer.pidWeights().schedule().length();
 
         Map<String, Integer> counts = new TreeMap<>();
         for (int i = 0; i < cycle; i++) {
@@ -131,7 +131,7 @@ class PidWeightedLBTest extends CamelTestSupport {
 
         assertThat(answer.getMessage().getHeaders()).doesNotContainKey(PidWeightedLB.UTILIZATION_HEADER);
         // Never a valid report, so each agent is measured by the balancer: in-flight and latency.
-        assertThat(balancer.weights().utilizations().values())
+        assertThat(balancer.pidWeights().utilizations().values())
                 .allSatisfy(u -> assertThat(u).isFinite().isGreaterThanOrEqualTo(0.0).isNotEqualTo(-1.0));
     }
 

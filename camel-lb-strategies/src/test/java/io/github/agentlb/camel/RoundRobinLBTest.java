@@ -105,7 +105,7 @@ class RoundRobinLBTest extends CamelTestSupport {
         Exchange result = template.request("direct:start", e -> e.getIn().setBody("ping"));
         assertThat(result.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("direct://a1");
         assertThat(result.getProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY)).isEqualTo("rr");
-        assertThat(balancer.agentIds()).containsExactly("direct://a1", "direct://a2", "direct://a3");
+        assertThat(balancer.getAgentIds()).containsExactly("direct://a1", "direct://a2", "direct://a3");
     }
 
     @Test

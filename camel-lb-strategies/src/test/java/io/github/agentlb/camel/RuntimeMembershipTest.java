@@ -71,7 +71,7 @@ class RuntimeMembershipTest {
         long generation = rr.balancerState().generation();
         rr.addAgent("A3", ScriptedChild.naming("A3"), 1.0);
         assertThat(rr.balancerState().generation()).isEqualTo(generation + 1);
-        assertThat(rr.agentIds()).containsExactly("A1", "A2", "A3");
+        assertThat(rr.getAgentIds()).containsExactly("A1", "A2", "A3");
         assertThat(counts(rr, 300)).containsExactlyInAnyOrderEntriesOf(Map.of("A1", 100, "A2", 100, "A3", 100));
 
         assertThatThrownBy(() -> rr.addAgent("A3", ScriptedChild.naming("other"), 1.0))
@@ -96,7 +96,7 @@ class RuntimeMembershipTest {
 
         rr.editAgents().add("A3", ScriptedChild.naming("A3"), 1.0).remove("A1").weight("A2", 3).apply();
         assertThat(rr.balancerState().generation()).isEqualTo(before.generation() + 1);
-        assertThat(rr.agentIds()).containsExactly("A2", "A3");
+        assertThat(rr.getAgentIds()).containsExactly("A2", "A3");
         assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A2", 3.0, "A3", 1.0));
     }
 
@@ -104,7 +104,7 @@ class RuntimeMembershipTest {
     void removeTakesAnAgentOutAtOnceAndAnUnknownNameIsRejected() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
         rr.removeAgent("A2");
-        assertThat(rr.agentIds()).containsExactly("A1", "A3");
+        assertThat(rr.getAgentIds()).containsExactly("A1", "A3");
         assertThat(counts(rr, 10)).containsOnlyKeys("A1", "A3");
         assertThatThrownBy(() -> rr.removeAgent("A2")).hasMessage("agent 'A2' is not a member; members: [A1, A3]");
     }
@@ -126,7 +126,7 @@ class RuntimeMembershipTest {
         assertThat(a1.heldAnswers()).isEqualTo(2);
 
         CompletableFuture<Void> drained = rr.drainAgent("A1");
-        assertThat(rr.agentIds()).containsExactly("A2");
+        assertThat(rr.getAgentIds()).containsExactly("A2");
         assertThat(rr.balancerState().draining()).containsExactly("A1");
         assertThat(rr.balancerState().members()).containsExactly("A1", "A2");
         assertThat(counts(rr, 10)).isEqualTo(Map.of("A2", 10));
@@ -263,7 +263,7 @@ class RuntimeMembershipTest {
         rr.addAgent("B", "direct:runtime-b", 1.0);
         assertThat(counts(rr, 4)).isEqualTo(Map.of("A1", 2, "B", 2));
         assertThatThrownBy(() -> rr.addAgent("C", "nosuchscheme:x", 1.0)).isInstanceOf(RuntimeException.class);
-        assertThat(rr.agentIds()).containsExactly("A1", "B");
+        assertThat(rr.getAgentIds()).containsExactly("A1", "B");
         rr.removeAgent("B");
         assertThat(counts(rr, 2)).isEqualTo(Map.of("A1", 2));
     }

@@ -31,7 +31,7 @@ class SharedAllocationSyncTest {
 
     @BeforeEach
     void start() throws Exception {
-        avn.setHosts(List.of("A1", "A2", "A3"));
+        avn.setAgents(List.of("A1", "A2", "A3"));
         AllocationExchange exchange = new AllocationExchange() {
             @Override
             public void start(Object context, Listener listener) {

@@ -118,7 +118,7 @@ class StreamedAttemptOutcomesTest {
             assertThat(exchange.getException()).isInstanceOf(AgentCallCancelledException.class);
         }
         assertThat(tried).containsOnly("a").hasSize(5);
-        assertThat(balancer.ejectedAgents()).isEmpty();
+        assertThat(balancer.getEjectedAgents()).isEmpty();
     }
 
     @Test
@@ -127,7 +127,7 @@ class StreamedAttemptOutcomesTest {
         Exchange exchange = send("GET");
         assertThat(exchange.getException()).isInstanceOf(AnswerTimeoutException.class);
         assertThat(tried).containsExactly("a");
-        assertThat(balancer.ejectedAgents()).containsExactly("a");
+        assertThat(balancer.getEjectedAgents()).containsExactly("a");
     }
 
     @Test
@@ -145,6 +145,6 @@ class StreamedAttemptOutcomesTest {
         Exchange exchange = send("GET");
         assertThat(exchange.getException()).isInstanceOf(AnswerInterruptedException.class);
         assertThat(tried).containsExactly("a");
-        assertThat(balancer.ejectedAgents()).containsExactly("a");
+        assertThat(balancer.getEjectedAgents()).containsExactly("a");
     }
 }

@@ -162,7 +162,7 @@ class UsingTheStrategiesPageTest {
                 ConsistentHashLB ch = context.getRegistry().lookupByNameAndType("ch", ConsistentHashLB.class);
                 assertThat(ch.getKeyHeader()).as(language).isEqualTo("tenant");
                 assertThat(ch.getVirtualNodes()).as(language).isEqualTo(200);
-                assertThat(ch.agentIds()).as(language)
+                assertThat(ch.getAgentIds()).as(language)
                         .containsExactly("http://localhost:8081/process", "http://localhost:8082/process");
             }
         }

@@ -104,7 +104,7 @@ class YamlAndPropertiesConfigurationTest {
                 .maxMovesPerEvaluation(4).evaluationWindow(50).historySize(1000).reportExpiry(java.time.Duration.ofSeconds(20)).hashFunction("fnv1-64")
                 .capacityWeights(0.6, 0.4).loadWeights(0.5, 0.3, 0.2).build().toString());
         // Start-up utilization 0.5 and 0.25: capacity weights 1/0.5 and 1/0.25, so 10 and 20 of N = 30 (eq. 2).
-        assertThat(avn.virtualNodes()).isEqualTo(Map.of("direct://a1", 10, "direct://a2", 20));
+        assertThat(avn.getVirtualNodesByAgent()).isEqualTo(Map.of("direct://a1", 10, "direct://a2", 20));
     }
 
     @Test

@@ -73,7 +73,7 @@ final class Replica implements AutoCloseable {
     }
 
     Map<String, Integer> virtualNodes() {
-        return balancer.virtualNodes();
+        return balancer.getVirtualNodesByAgent();
     }
 
     /** Each key's agent on this replica's ring now. */

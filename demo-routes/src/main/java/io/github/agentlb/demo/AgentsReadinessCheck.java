@@ -96,7 +96,7 @@ final class AgentsReadinessCheck extends AbstractHealthCheck {
         builder.detail("agents", state.agentIds().size());
         builder.detail("members", String.join(",", state.members()));
         builder.detail("draining", String.join(",", state.draining()));
-        builder.detail("ejected", String.join(",", balancer.ejectedAgents()));
+        builder.detail("ejected", String.join(",", balancer.getEjectedAgents()));
         builder.detail("generation", state.generation());
         if (source != null) {
             builder.detail("source", source);

@@ -194,7 +194,7 @@ class AgentCallsTest {
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.body()).isEqualTo("{\"ok\":true}");
             assertThat(a1.calls() + a2.calls() + a3.calls()).isEqualTo(1);
-            assertThat(proxy.balancer().ejectedAgents()).isEmpty();
+            assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
         }
     }
 
@@ -215,7 +215,7 @@ class AgentCallsTest {
             }
             assertThat(a1.calls()).isEqualTo(1);
             assertThat(a2.calls()).isEqualTo(1);
-            assertThat(proxy.balancer().ejectedAgents()).isEmpty();
+            assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
         }
     }
 
@@ -259,7 +259,7 @@ class AgentCallsTest {
             }
             assertThat(agent.closed.await(1, TimeUnit.SECONDS)).as("agent connection closed within 1 s").isTrue();
             assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
-            assertThat(proxy.balancer().ejectedAgents()).isEmpty();
+            assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
         }
     }
 
@@ -278,7 +278,7 @@ class AgentCallsTest {
             }
             assertThat(agent.closed.await(1, TimeUnit.SECONDS)).as("agent connection closed within 1 s").isTrue();
             assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
-            assertThat(proxy.balancer().ejectedAgents()).isEmpty();
+            assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
         }
     }
 
@@ -338,7 +338,7 @@ class AgentCallsTest {
                 Thread.sleep(20);
             }
             assertThat(stub.chat().callsCancelled()).isEqualTo(1);
-            assertThat(proxy.balancer().ejectedAgents()).isEmpty();
+            assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
         }
     }
 }

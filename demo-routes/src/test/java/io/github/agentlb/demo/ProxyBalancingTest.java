@@ -82,7 +82,7 @@ class ProxyBalancingTest {
              DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0).strategy("ch")
                      .agentUrls(List.of("A1=" + agents.urls().get(0), "A2=" + agents.urls().get(1),
                              "A3=" + agents.urls().get(2))).build())) {
-            assertThat(proxy.balancer().agentIds()).containsExactly("A1", "A2", "A3");
+            assertThat(proxy.balancer().getAgentIds()).containsExactly("A1", "A2", "A3");
             // The ring of the names alone, as in any other run on any other ports.
             HashRing byName = HashRing.uniform(List.of("A1", "A2", "A3"), 150,
                     HashAlgorithm.MD5);

@@ -159,7 +159,7 @@ class ProxyErrorsTest {
                 assertThat(response.statusCode()).isEqualTo(200);
                 assertThat(Http.agentId(response)).isEqualTo("A1");
             }
-            assertThat(proxy.balancer().ejectedAgents()).containsExactly(garbage.baseUrl());
+            assertThat(proxy.balancer().getEjectedAgents()).containsExactly(garbage.baseUrl());
         }
     }
 

@@ -22,7 +22,7 @@ public record AvnSummary(SortedMap<String, Integer> virtualNodes, double imbalan
     /** The state of {@code cluster}'s balancer when it is an {@code avn} balancer, else {@code null}. */
     static AvnSummary of(EmbeddedCluster cluster) {
         return cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
-                ? new AvnSummary(cluster.byAgentId(lb.virtualNodes()), lb.imbalanceIndex(), lb.reallocations())
+                ? new AvnSummary(cluster.byAgentId(lb.getVirtualNodesByAgent()), lb.getImbalanceIndex(), lb.getReallocations())
                 : null;
     }
 

@@ -144,7 +144,7 @@ final class EmbeddedJob {
     }
 
     private static void samplePid(PidWeightedLB balancer, EmbeddedCluster cluster, PidTrace trace, long startNanos) {
-        PidWeights weights = balancer.weights();
+        PidWeights weights = balancer.pidWeights();
         trace.record((System.nanoTime() - startNanos) / 1e9, cluster.byAgentId(weights.weights()),
                 cluster.byAgentId(weights.utilizations()));
     }

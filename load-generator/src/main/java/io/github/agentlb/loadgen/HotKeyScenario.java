@@ -201,7 +201,7 @@ public final class HotKeyScenario {
             RunStatistics stats = RunStatistics.of(result, cluster.agentIds());
             HotKeyStatistics hot = HotKeyStatistics.of(result.outcomes(), config.workload(), replicas);
             AvnSummary avn = cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
-                    ? new AvnSummary(cluster.byAgentId(lb.virtualNodes()), lb.imbalanceIndex(), lb.reallocations())
+                    ? new AvnSummary(cluster.byAgentId(lb.getVirtualNodesByAgent()), lb.getImbalanceIndex(), lb.getReallocations())
                     : null;
             RunReport report = new RunReport(variant.label(), Scenario.UNIFORM, String.join(", ", cluster.baseUrls()),
                     true, config, stats, null, avn, null);

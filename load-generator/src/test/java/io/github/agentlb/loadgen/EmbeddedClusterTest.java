@@ -16,8 +16,8 @@ class EmbeddedClusterTest {
         AgentConfig template = AgentConfig.custom().delayMs(0, 2).build();
         try (EmbeddedCluster cluster = EmbeddedCluster.start("pid", Scenario.HETEROGENEOUS, template, 42)) {
             assertThat(cluster.agents()).extracting(a -> a.config().capacity()).containsExactly(6, 6, 3);
-            assertThat(cluster.balancer().agentIds()).hasSize(3);
-            Map<String, Double> weights = ((PidWeightedLB) cluster.balancer()).weights().weights();
+            assertThat(cluster.balancer().getAgentIds()).hasSize(3);
+            Map<String, Double> weights = ((PidWeightedLB) cluster.balancer()).pidWeights().weights();
             assertThat(cluster.byAgentId(weights).keySet()).containsExactly("A1", "A2", "A3");
             assertThat(cluster.agentIdOf("somewhere-else")).isEqualTo("somewhere-else");
         }

@@ -20,9 +20,9 @@ import java.util.function.LongSupplier;
  * paper's strategy (Liu Peijin et al., seed {@code 002}), with no Camel in it.
  *
  * <ol>
- *   <li>{@link #setHosts}: capacity weights from start-up utilization (eq. 1), virtual node
+ *   <li>{@link #setAgents}: capacity weights from start-up utilization (eq. 1), virtual node
  *       counts proportional to them with total {@code N} (eq. 2), a ring over
- *       {@code host:0 .. host:(N_i - 1)}. {@link #updateHosts}: a membership change that keeps
+ *       {@code agent:0 .. agent:(N_i - 1)}. {@link #updateAgents}: a membership change that keeps
  *       the survivors' virtual nodes and gives a newcomer its eq. (2) share
  *       ({@link MembershipChange}): no key moves between survivors, keys move only to a newcomer,
  *       the learned allocation survives.
@@ -30,10 +30,10 @@ import java.util.function.LongSupplier;
  *       {@link AdaptiveVirtualNodesConfig#historySize()} keyed requests, and returns {@code true}
  *       every {@link AdaptiveVirtualNodesConfig#evaluationWindow()} requests; {@link #report}
  *       per load report feeds the window's CPU and memory.
- *   <li>{@link #evaluate}: replays the history on the current ring to get each host's request
+ *   <li>{@link #evaluate}: replays the history on the current ring to get each agent's request
  *       share (what this ring makes of recent traffic, as the paper's storage system counts the
- *       data each host holds), computes {@code L_i} (eq. 3) and S (eqs. 4-5) and, as the
- *       {@link MoveGuard} allows, moves virtual nodes from the most to the least loaded host
+ *       data each agent holds), computes {@code L_i} (eq. 3) and S (eqs. 4-5) and, as the
+ *       {@link MoveGuard} allows, moves virtual nodes from the most to the least loaded agent
  *       ({@link Reallocation}); the new ring replaces the old one atomically.
  * </ol>
  *
@@ -45,7 +45,7 @@ import java.util.function.LongSupplier;
  * after a move since earlier reports describe another ring; moves start when S exceeds the
  * threshold and go on until S is at most the settle threshold (hysteresis), and an evaluation
  * that moved is followed by a cooldown ({@link MoveGuard}). The paper's mechanism is unchanged:
- * one virtual node at a time from the most to the least loaded host, total constant.
+ * one virtual node at a time from the most to the least loaded agent, total constant.
  *
  * <p>About 350 lines: the whole public API of the strategy's state, each method with its
  * guarantees; the algorithms live in their own classes ({@link Reallocation}, {@link MoveGuard},
@@ -53,10 +53,10 @@ import java.util.function.LongSupplier;
  *
  * <pre>{@code
  * AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
- * avn.setHosts(List.of("a", "b", "c"));
+ * avn.setAgents(List.of("a", "b", "c"));
  * HashRing ring = avn.ring();
  * long position = ring.hash(userId);
- * String host = ring.agentAt(position);
+ * String agent = ring.agentAt(position);
  * if (avn.record(position)) {
  *     avn.evaluate();
  * }
@@ -65,8 +65,8 @@ import java.util.function.LongSupplier;
  * <h2>Thread-safety</h2>
  * All methods are thread-safe. {@link #record}, {@link #report} and the getters are lock-free
  * (volatile reads, {@link LongAdder}s, atomic array slots). {@link #evaluate},
- * {@link #setHosts} and {@link #updateHosts} are serialized by a lock; {@code evaluate} never waits for it (it returns
- * empty if another evaluation or host change is running). A request recorded while a window is
+ * {@link #setAgents} and {@link #updateAgents} are serialized by a lock; {@code evaluate} never waits for it (it returns
+ * empty if another evaluation or agent change is running). A request recorded while a window is
  * being closed may count in either window.
  *
  * <h2>Cost</h2>
@@ -86,13 +86,13 @@ public final class AdaptiveVirtualNodes {
     private volatile EvaluationWindow window;
     private volatile Evaluation lastEvaluation;
 
-    /** An instance with no hosts yet, timed by {@link System#nanoTime()}; call {@link #setHosts} before routing. */
+    /** An instance with no agents yet, timed by {@link System#nanoTime()}; call {@link #setAgents} before routing. */
     public AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig config) {
         this(config, System::nanoTime);
     }
 
     /**
-     * An instance with no hosts yet; call {@link #setHosts} before routing.
+     * An instance with no agents yet; call {@link #setAgents} before routing.
      *
      * @param nanoClock monotonic clock in ns (e.g. {@code System::nanoTime}), dates load reports
      *                  for {@link AdaptiveVirtualNodesConfig#reportExpiry()}
@@ -110,61 +110,85 @@ public final class AdaptiveVirtualNodes {
     }
 
     /**
-     * Starts over with hosts that look alike: equal weights, {@code N} virtual nodes shared as
-     * evenly as eq. (2) allows (150 over three hosts: 50 each). Resets the window, the guard and
+     * Starts over with agents that look alike: equal weights, {@code N} virtual nodes shared as
+     * evenly as eq. (2) allows (150 over three agents: 50 each). Resets the window, the guard and
      * the learned allocation; keeps the replayed history (key positions do not depend on the
-     * hosts) and the reallocation count. For a change of a running fleet use {@link #updateHosts(Collection)}.
+     * agents) and the reallocation count. For a change of a running fleet use {@link #updateAgents(Collection)}.
      * All or nothing: a rejected call leaves every state as it was. O(v log v), v = virtual nodes.
      *
-     * @throws IllegalArgumentException if {@code hosts} is null or empty, has a blank id, or has more hosts than {@code N}
+     * @throws IllegalArgumentException if {@code agents} is null or empty, has a blank id, or has more agents than {@code N}
      */
-    public void setHosts(Collection<String> hosts) {
-        changeHosts(equalWeights(hosts), false);
+    public void setAgents(Collection<String> agents) {
+        changeAgents(equalWeights(agents), false);
     }
 
     /**
-     * Starts over with hosts and their start-up utilization: weights by eq. (1), virtual nodes by
-     * eq. (2); otherwise as {@link #setHosts(Collection)}.
+     * Starts over with agents and their start-up utilization: weights by eq. (1), virtual nodes by
+     * eq. (2); otherwise as {@link #setAgents(Collection)}.
      *
-     * @param startup host id to its CPU and memory utilization at start-up
+     * @param startup agent id to its CPU and memory utilization at start-up
      * @throws IllegalArgumentException if {@code startup} is null or empty, has a blank id or a null
-     *                                  utilization, or has more hosts than {@code N}
+     *                                  utilization, or has more agents than {@code N}
      */
-    public void setHosts(Map<String, HostUtilization> startup) {
-        changeHosts(VirtualNodeAllocation.capacityWeights(startup, config), false);
+    public void setAgents(Map<String, AgentUtilization> startup) {
+        changeAgents(VirtualNodeAllocation.capacityWeights(startup, config), false);
     }
 
     /**
-     * A membership change of a running fleet of hosts that look alike ({@link MembershipChange}):
-     * the survivors keep their virtual nodes, learned ones included, a departed host's go, a
+     * A membership change of a running fleet of agents that look alike ({@link MembershipChange}):
+     * the survivors keep their virtual nodes, learned ones included, a departed agent's go, a
      * newcomer gets its eq. (2) share. So a removal moves no key between survivors and an addition
-     * moves keys only to the newcomer; the total becomes the members' sum. Without hosts yet, or
-     * with none staying, this starts over as {@link #setHosts(Collection)}.
+     * moves keys only to the newcomer; the total becomes the members' sum. Without agents yet, or
+     * with none staying, this starts over as {@link #setAgents(Collection)}.
      *
      * <p>Restarts the window, the smoothing and the {@link MoveGuard} (the reports describe another
-     * ring) and forgets departed hosts' reports; keeps the history and the reallocation count.
+     * ring) and forgets departed agents' reports; keeps the history and the reallocation count.
      * All or nothing. O(v log v).
      *
-     * @throws IllegalArgumentException if {@code hosts} is null or empty, has a blank id, or (when
-     *                                  starting over) has more hosts than {@code N}
+     * @throws IllegalArgumentException if {@code agents} is null or empty, has a blank id, or (when
+     *                                  starting over) has more agents than {@code N}
      */
-    public void updateHosts(Collection<String> hosts) {
-        changeHosts(equalWeights(hosts), true);
+    public void updateAgents(Collection<String> agents) {
+        changeAgents(equalWeights(agents), true);
     }
 
     /**
-     * A membership change with the hosts' start-up utilization (eq. 1 weights, a newcomer's share
-     * by eq. 2); otherwise as {@link #updateHosts(Collection)}. A survivor's capacity weight
-     * {@code e_i} is renormalized over the new hosts; its virtual nodes stay.
+     * A membership change with the agents' start-up utilization (eq. 1 weights, a newcomer's share
+     * by eq. 2); otherwise as {@link #updateAgents(Collection)}. A survivor's capacity weight
+     * {@code e_i} is renormalized over the new agents; its virtual nodes stay.
      *
-     * @throws IllegalArgumentException as {@link #setHosts(Map)}
+     * @throws IllegalArgumentException as {@link #setAgents(Map)}
      */
-    public void updateHosts(Map<String, HostUtilization> startup) {
-        changeHosts(VirtualNodeAllocation.capacityWeights(startup, config), true);
+    public void updateAgents(Map<String, AgentUtilization> startup) {
+        changeAgents(VirtualNodeAllocation.capacityWeights(startup, config), true);
     }
 
-    private static SortedMap<String, Double> equalWeights(Collection<String> hosts) {
-        return VirtualNodeAllocation.equalWeights(new LinkedHashSet<>(Check.notEmpty("hosts", hosts)));
+    /** @deprecated renamed; use {@link #setAgents(Collection)} */
+    @Deprecated
+    public void setHosts(Collection<String> hosts) {
+        setAgents(hosts);
+    }
+
+    /** @deprecated renamed; use {@link #setAgents(Map)} */
+    @Deprecated
+    public void setHosts(Map<String, AgentUtilization> startup) {
+        setAgents(startup);
+    }
+
+    /** @deprecated renamed; use {@link #updateAgents(Collection)} */
+    @Deprecated
+    public void updateHosts(Collection<String> hosts) {
+        updateAgents(hosts);
+    }
+
+    /** @deprecated renamed; use {@link #updateAgents(Map)} */
+    @Deprecated
+    public void updateHosts(Map<String, AgentUtilization> startup) {
+        updateAgents(startup);
+    }
+
+    private static SortedMap<String, Double> equalWeights(Collection<String> agents) {
+        return VirtualNodeAllocation.equalWeights(new LinkedHashSet<>(Check.notEmpty("agents", agents)));
     }
 
     /**
@@ -172,13 +196,13 @@ public final class AdaptiveVirtualNodes {
      * against 6, 6, 3) and capacity weights {@code e_i} used by {@code L_ti} (eq. 3); the learned
      * allocation is replaced. All or nothing.
      *
-     * @param virtualNodes   host id to its virtual nodes (each >= 1)
-     * @param capacityShares host id to its capacity weight; normalized here
-     * @throws IllegalArgumentException if the maps are empty, differ in hosts, or hold a count {@code < 1} or a weight {@code <= 0}
+     * @param virtualNodes   agent id to its virtual nodes (each >= 1)
+     * @param capacityShares agent id to its capacity weight; normalized here
+     * @throws IllegalArgumentException if the maps are empty, differ in agents, or hold a count {@code < 1} or a weight {@code <= 0}
      */
-    public void setHosts(Map<String, Integer> virtualNodes, Map<String, Double> capacityShares) {
+    public void setAgents(Map<String, Integer> virtualNodes, Map<String, Double> capacityShares) {
         if (virtualNodes == null || capacityShares == null || !virtualNodes.keySet().equals(capacityShares.keySet())) {
-            throw new IllegalArgumentException("virtualNodes and capacityShares must name the same hosts, was "
+            throw new IllegalArgumentException("virtualNodes and capacityShares must name the same agents, was "
                     + virtualNodes + " and " + capacityShares);
         }
         SortedMap<String, Double> shares = VirtualNodeAllocation.shares(capacityShares);
@@ -193,25 +217,25 @@ public final class AdaptiveVirtualNodes {
 
     /**
      * Installs virtual node counts computed elsewhere (another replica's evaluations) for the
-     * current hosts: the ring becomes {@code HashRing.of(virtualNodes, hash)}, the capacity
-     * weights stay, and, unlike {@link #setHosts(Map, Map)}, the history, the window and the move
+     * current agents: the ring becomes {@code HashRing.of(virtualNodes, hash)}, the capacity
+     * weights stay, and, unlike {@link #setAgents(Map, Map)}, the history, the window and the move
      * guard are kept, so a replica that later evaluates on its own goes on from there. The
      * smoothing restarts (earlier reports describe another ring), as after a move. All or nothing.
      * O(v log v).
      *
      * @return true if the ring changed, false if the counts were those of the current ring
-     * @throws IllegalArgumentException if the counts name other hosts than the current ones, or hold a count {@code < 1}
-     * @throws IllegalStateException    before {@link #setHosts}
+     * @throws IllegalArgumentException if the counts name other agents than the current ones, or hold a count {@code < 1}
+     * @throws IllegalStateException    before {@link #setAgents}
      */
     public boolean installVirtualNodes(Map<String, Integer> virtualNodes) {
         lock.lock();
         try {
             Topology t = topology;
             if (t == null) {
-                throw new IllegalStateException("no hosts yet: call setHosts first");
+                throw new IllegalStateException("no agents yet: call setAgents first");
             }
             if (virtualNodes == null || !virtualNodes.keySet().equals(t.ring.agents())) {
-                throw new IllegalArgumentException("virtualNodes must name the hosts " + t.ring.agents() + ", was "
+                throw new IllegalArgumentException("virtualNodes must name the agents " + t.ring.agents() + ", was "
                         + virtualNodes);
             }
             if (t.ring.virtualNodes().equals(virtualNodes)) {
@@ -225,7 +249,13 @@ public final class AdaptiveVirtualNodes {
         }
     }
 
-    private void changeHosts(SortedMap<String, Double> weights, boolean keepSurvivors) {
+    /** @deprecated renamed; use {@link #setAgents(Map, Map)} */
+    @Deprecated
+    public void setHosts(Map<String, Integer> virtualNodes, Map<String, Double> capacityShares) {
+        setAgents(virtualNodes, capacityShares);
+    }
+
+    private void changeAgents(SortedMap<String, Double> weights, boolean keepSurvivors) {
         lock.lock();
         try {
             Topology t = topology;
@@ -248,19 +278,19 @@ public final class AdaptiveVirtualNodes {
         reports.restartSmoothing();
     }
 
-    /** The current ring; null before {@link #setHosts}. */
+    /** The current ring; null before {@link #setAgents}. */
     public HashRing ring() {
         Topology t = topology;
         return t == null ? null : t.ring;
     }
 
-    /** Host id to its current number of virtual nodes, sorted by id; empty before {@link #setHosts}. */
+    /** Agent id to its current number of virtual nodes, sorted by id; empty before {@link #setAgents}. */
     public SortedMap<String, Integer> virtualNodes() {
         Topology t = topology;
         return t == null ? Collections.emptySortedMap() : t.ring.virtualNodes();
     }
 
-    /** Host id to its capacity weight {@code e_i} (eq. 1, fractions summing to 1), sorted by id. */
+    /** Agent id to its capacity weight {@code e_i} (eq. 1, fractions summing to 1), sorted by id. */
     public SortedMap<String, Double> capacityShares() {
         Topology t = topology;
         return t == null ? Collections.emptySortedMap() : t.capacityShares;
@@ -272,7 +302,7 @@ public final class AdaptiveVirtualNodes {
         return e == null ? 0 : e.imbalanceIndex();
     }
 
-    /** The last evaluation since the hosts were set, if any. */
+    /** The last evaluation since the agents were set, if any. */
     public Optional<Evaluation> lastEvaluation() {
         return Optional.ofNullable(lastEvaluation);
     }
@@ -339,30 +369,30 @@ public final class AdaptiveVirtualNodes {
     }
 
     /**
-     * Records a load report: the host's CPU and memory utilization now. The window averages its
-     * reports; a host without one in the window keeps its last report, for at most
-     * {@link AdaptiveVirtualNodesConfig#reportExpiry()}: at an evaluation, a host whose latest
+     * Records a load report: the agent's CPU and memory utilization now. The window averages its
+     * reports; an agent without one in the window keeps its last report, for at most
+     * {@link AdaptiveVirtualNodesConfig#reportExpiry()}: at an evaluation, an agent whose latest
      * report is older counts as one that never reported (eq. 3 then uses the request share alone,
-     * {@link LoadIndex}). A report from a host that is not a member is ignored. Lock-free.
+     * {@link LoadIndex}). A report from an agent that is not a member is ignored. Lock-free.
      *
      * @param cpu    fraction 0..1
      * @param memory fraction 0..1
      * @throws IllegalArgumentException if a value is NaN or outside [0, 1]
      */
-    public void report(String host, double cpu, double memory) {
-        HostUtilization utilization = new HostUtilization(cpu, memory);
+    public void report(String agent, double cpu, double memory) {
+        AgentUtilization utilization = new AgentUtilization(cpu, memory);
         EvaluationWindow w = window;
-        if (w == null || !w.report(host, utilization)) {
+        if (w == null || !w.report(agent, utilization)) {
             return;
         }
-        reports.latest(host, utilization);
+        reports.latest(agent, utilization);
     }
 
     /**
      * Closes the current window and evaluates it ({@link Reallocation#evaluate}); if virtual nodes
      * move, the new ring replaces the current one atomically. Can be called at any time, also with
-     * a partial window. Never waits: returns empty when another evaluation or host change holds
-     * the lock, or before {@link #setHosts}.
+     * a partial window. Never waits: returns empty when another evaluation or agent change holds
+     * the lock, or before {@link #setAgents}.
      */
     public Optional<Evaluation> evaluate() {
         if (!lock.tryLock()) {

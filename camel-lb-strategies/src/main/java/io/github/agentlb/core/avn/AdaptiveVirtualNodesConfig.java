@@ -28,7 +28,7 @@ import java.util.Objects;
 public final class AdaptiveVirtualNodesConfig {
 
     /**
-     * {@code N} of eq. (2): virtual nodes on the whole ring, 150 (50 per host for three hosts).
+     * {@code N} of eq. (2): virtual nodes on the whole ring, 150 (50 per agent for three agents).
      * The paper settles on 15 for a storage system, where a move is a one-off data migration. For
      * sticky sessions every move re-homes the users on the moved arcs, about {@code 1/N} of them
      * each: with 15, the 200-user test lost too many users' stickiness (23 of 100 seeded runs met
@@ -47,7 +47,7 @@ public final class AdaptiveVirtualNodesConfig {
      * S exceeds the threshold"; within one evaluation we re-evaluate by replay
      * ({@link Reallocation}), so one evaluation may take several of the paper's one-node steps,
      * each checked before it is made, and stops as soon as the predicted S is at most the settle
-     * threshold. A host at half capacity needs about 20 of 150 nodes moved; 16 per evaluation let
+     * threshold. An agent at half capacity needs about 20 of 150 nodes moved; 16 per evaluation let
      * the live heterogeneous fleet converge in one or two evaluations, mostly before its users
      * were seen, where a move costs no stickiness (8 per evaluation: stickiness 0.885-0.93).
      */
@@ -73,14 +73,14 @@ public final class AdaptiveVirtualNodesConfig {
      */
     public static final Duration DEFAULT_REPORT_EXPIRY = Duration.ofSeconds(10);
     /**
-     * The smallest {@code P_i} used in eq. (1), a fraction: a host reporting 0% utilization is
+     * The smallest {@code P_i} used in eq. (1), a fraction: an agent reporting 0% utilization is
      * taken as 1% busy, so its weight {@code 1 / P_i} stays finite (at most 100 times that of a
-     * fully busy host).
+     * fully busy agent).
      */
     public static final double UTILIZATION_FLOOR = 0.01;
     /**
      * FNV-1 as in the paper, 64-bit, followed by MurmurHash3's fmix64: bare FNV places labels that
-     * differ only in their last character ({@code host:1}, {@code host:2}) close together on the
+     * differ only in their last character ({@code agent:1}, {@code agent:2}) close together on the
      * ring (splits of 197/54/49 of 300 requests were measured here), and the finalizer spreads
      * them. Plain {@link HashAlgorithm#FNV1_64} or {@link HashAlgorithm#FNV1_32} stay selectable.
      */
@@ -167,8 +167,8 @@ public final class AdaptiveVirtualNodesConfig {
     }
 
     /**
-     * {@code N} of eq. (2): virtual nodes on the ring in total when hosts are set (or start over);
-     * constant under reallocation. A later membership change shrinks it by a departed host's
+     * {@code N} of eq. (2): virtual nodes on the ring in total when agents are set (or start over);
+     * constant under reallocation. A later membership change shrinks it by a departed agent's
      * nodes and grows it by a newcomer's ({@link MembershipChange}).
      */
     public int totalVirtualNodes() {
@@ -277,8 +277,8 @@ public final class AdaptiveVirtualNodesConfig {
         }
 
         /**
-         * {@code N} of eq. (2), >= 1; it must also be at least the number of hosts, checked when
-         * hosts are set.
+         * {@code N} of eq. (2), >= 1; it must also be at least the number of agents, checked when
+         * agents are set.
          *
          * @throws IllegalArgumentException if {@code totalVirtualNodes < 1}
          */

@@ -2,7 +2,7 @@ package io.github.agentlb.core.avn;
 
 /**
  * {@code a_c} and {@code a_m} of the paper's eq. (1), {@code P_i = a_c * P_ci + a_m * P_mi}: how
- * much start-up CPU and memory utilization count in a host's performance indicator, each a
+ * much start-up CPU and memory utilization count in an agent's performance indicator, each a
  * fraction 0..1, summing to 1. Immutable and thread-safe.
  *
  * @param cpu    {@code a_c}, fraction 0..1

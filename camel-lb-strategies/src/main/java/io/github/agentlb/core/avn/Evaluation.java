@@ -10,9 +10,9 @@ import java.util.TreeMap;
  * The outcome of one evaluation of {@link AdaptiveVirtualNodes}. Immutable and thread-safe.
  *
  * @param requests        keyed requests replayed (the history's positions)
- * @param loadIndices     host id to {@code L_i} (eq. 3), percent, sorted by host id
+ * @param loadIndices     agent id to {@code L_i} (eq. 3), percent, sorted by agent id
  * @param imbalanceIndex  S (eqs. 4-5) before any move, a fraction
- * @param usedUtilization whether {@code L_i} included CPU and memory (every host had reported)
+ * @param usedUtilization whether {@code L_i} included CPU and memory (every agent had reported)
  * @param moves           the virtual nodes moved, in order; empty if S was within the threshold or no move qualified
  * @param ring            the ring after the moves (the same instance as before if there were none)
  * @param work            what the evaluation computed (for tests and benchmarks of its cost)
@@ -34,8 +34,8 @@ public record Evaluation(long requests, SortedMap<String, Double> loadIndices, d
      * One virtual node moved: {@code from} lost its last label ({@code from:(n-1)}), {@code to}
      * gained its next one ({@code to:m}), so only those two arcs changed owner.
      *
-     * @param from                    the host that lost a virtual node (the most loaded one that could)
-     * @param to                      the host that gained one
+     * @param from                    the agent that lost a virtual node (the most loaded one that could)
+     * @param to                      the agent that gained one
      * @param imbalanceBefore         S before the move
      * @param predictedImbalanceAfter S after the move, replaying the same requests on the new ring
      */

@@ -3,7 +3,7 @@ package io.github.agentlb.core.avn;
 /**
  * {@code b_c}, {@code b_m} and {@code b_t} of the paper's eq. (3),
  * {@code L_i = 100 * (b_c * L_ci + b_m * L_mi + b_t * L_ti)}: the weights of CPU utilization,
- * memory utilization and request share in a host's load index, each a fraction 0..1, summing to
+ * memory utilization and request share in an agent's load index, each a fraction 0..1, summing to
  * 1 ({@link LoadIndex}). Immutable and thread-safe.
  *
  * @param cpu      {@code b_c}, fraction 0..1

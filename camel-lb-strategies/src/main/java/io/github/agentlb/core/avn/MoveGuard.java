@@ -22,7 +22,7 @@ import java.util.Objects;
  *       finds {@code S <= settleThreshold}. While settled, moves are allowed only once
  *       {@code S > imbalanceThreshold} (the paper's trigger); then it is {@link Phase#ACTIVE} and
  *       moves are allowed, evaluation after evaluation, until S comes down to the settle
- *       threshold (half the threshold by default). A real imbalance (a host at half capacity:
+ *       threshold (half the threshold by default). A real imbalance (an agent at half capacity:
  *       S about 0.2-0.3) is corrected with a margin; a balanced ring rarely crosses 0.1.
  *   <li><b>Cooldown.</b> After an evaluation that moved, the next {@code cooldownWindows}
  *       evaluations ({@link Phase#COOLDOWN}) move nothing: the CPU and memory of the window just
@@ -93,7 +93,7 @@ public final class MoveGuard {
         }
     }
 
-    /** Back to {@link Phase#SETTLED} with no cooldown, as after construction (new hosts). */
+    /** Back to {@link Phase#SETTLED} with no cooldown, as after construction (new agents). */
     public void reset() {
         settled = true;
         cooldownLeft = 0;

@@ -7,13 +7,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * The CPU and memory reports {@link AdaptiveVirtualNodes} judges hosts by: each host's latest
+ * The CPU and memory reports {@link AdaptiveVirtualNodes} judges agents by: each agent's latest
  * report with its time, dropped once older than {@link AdaptiveVirtualNodesConfig#reportExpiry()},
  * and the smoothed utilization of eq. (3), an exponentially weighted moving average over the
  * windows' mean reports ({@link AdaptiveVirtualNodesConfig#utilizationSmoothing()}).
  *
  * <p>{@link #latest} is lock-free; {@link #current} too. {@link #smooth} and {@link #restartSmoothing}
- * are called under the owner's lock. O(h) each, h = hosts.
+ * are called under the owner's lock. O(h) each, h = agents.
  */
 final class UtilizationReports {
 
@@ -21,8 +21,8 @@ final class UtilizationReports {
     private final LongSupplier nanoClock;
     private final long expiryNanos;
     private final double smoothing;
-    /** Smoothed CPU and memory per host; guarded by the owner's lock. */
-    private final Map<String, HostUtilization> smoothed = new HashMap<>();
+    /** Smoothed CPU and memory per agent; guarded by the owner's lock. */
+    private final Map<String, AgentUtilization> smoothed = new HashMap<>();
 
     UtilizationReports(AdaptiveVirtualNodesConfig config, LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
@@ -30,23 +30,23 @@ final class UtilizationReports {
         this.smoothing = config.utilizationSmoothing();
     }
 
-    /** Keeps {@code utilization} as the host's latest report, dated now. Lock-free. */
-    void latest(String host, HostUtilization utilization) {
-        latest.put(host, new TimedReport(utilization, nanoClock.getAsLong()));
+    /** Keeps {@code utilization} as the agent's latest report, dated now. Lock-free. */
+    void latest(String agent, AgentUtilization utilization) {
+        latest.put(agent, new TimedReport(utilization, nanoClock.getAsLong()));
     }
 
-    /** Forgets the reports of hosts that are no longer members. */
-    void retain(Collection<String> hosts) {
-        latest.keySet().retainAll(hosts);
+    /** Forgets the reports of agents that are no longer members. */
+    void retain(Collection<String> agents) {
+        latest.keySet().retainAll(agents);
     }
 
-    /** Hosts whose latest report is at most {@code reportExpiry} old, to that report. */
-    Map<String, HostUtilization> current() {
+    /** Agents whose latest report is at most {@code reportExpiry} old, to that report. */
+    Map<String, AgentUtilization> current() {
         long now = nanoClock.getAsLong();
-        Map<String, HostUtilization> current = new HashMap<>();
-        latest.forEach((host, report) -> {
+        Map<String, AgentUtilization> current = new HashMap<>();
+        latest.forEach((agent, report) -> {
             if (now - report.nanos() <= expiryNanos) {
-                current.put(host, report.utilization());
+                current.put(agent, report.utilization());
             }
         });
         return current;
@@ -54,16 +54,16 @@ final class UtilizationReports {
 
     /**
      * EWMA over windows: {@code u = a * windowMean + (1 - a) * u}, {@code a} the configured
-     * smoothing; a host's first window after a restart is taken as is.
+     * smoothing; an agent's first window after a restart is taken as is.
      *
-     * @return host id to its smoothed utilization, the hosts of {@code windowMeans}
+     * @return agent id to its smoothed utilization, the agents of {@code windowMeans}
      */
-    Map<String, HostUtilization> smooth(Map<String, HostUtilization> windowMeans) {
+    Map<String, AgentUtilization> smooth(Map<String, AgentUtilization> windowMeans) {
         double a = smoothing;
-        Map<String, HostUtilization> next = new HashMap<>();
-        windowMeans.forEach((host, mean) -> {
-            HostUtilization previous = smoothed.get(host);
-            next.put(host, previous == null ? mean : new HostUtilization(
+        Map<String, AgentUtilization> next = new HashMap<>();
+        windowMeans.forEach((agent, mean) -> {
+            AgentUtilization previous = smoothed.get(agent);
+            next.put(agent, previous == null ? mean : new AgentUtilization(
                     EvaluationWindow.clamp(a * mean.cpu() + (1 - a) * previous.cpu()),
                     EvaluationWindow.clamp(a * mean.memory() + (1 - a) * previous.memory())));
         });
@@ -77,6 +77,6 @@ final class UtilizationReports {
         smoothed.clear();
     }
 
-    private record TimedReport(HostUtilization utilization, long nanos) {
+    private record TimedReport(AgentUtilization utilization, long nanos) {
     }
 }

@@ -5,13 +5,13 @@ import java.util.Map;
 
 /**
  * What an evaluation sees: the ring positions (key hashes) of recent keyed requests, to replay on
- * the current ring and on candidate rings, and each host's CPU and memory utilization.
+ * the current ring and on candidate rings, and each agent's CPU and memory utilization.
  * Immutable and thread-safe.
  *
  * @param positions   ring positions of the recent keyed requests, in any order; copied
- * @param utilization host id to its utilization (a host without reports is absent); copied
+ * @param utilization agent id to its utilization (an agent without reports is absent); copied
  */
-public record WindowSnapshot(long[] positions, Map<String, HostUtilization> utilization) {
+public record WindowSnapshot(long[] positions, Map<String, AgentUtilization> utilization) {
 
     public WindowSnapshot {
         positions = positions.clone();

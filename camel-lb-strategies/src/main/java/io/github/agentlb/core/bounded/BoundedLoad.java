@@ -26,7 +26,7 @@ import java.util.Objects;
  *       seen evicted first. Default 10,000 (about 2 MB).</li>
  *   <li>{@link #overflowOrder()}: where overflow goes, the ring's next agent clockwise (the paper,
  *       HAProxy) or an order seeded by the key's hash (Envoy).</li>
- *   <li>{@link #sticky()}: true (default) is the rank rule of {@link BoundedLoads}: which keys
+ *   <li>{@link #rankRule()}: true (default) is the rank rule of {@link BoundedLoads}: which keys
  *       leave an agent follows from the keys' hashes and the agents' shares, so keys do not flap
  *       and replicas agree, and heavy keys are never split; false is the plain rule of the paper,
  *       decided per request.</li>
@@ -72,7 +72,7 @@ public final class BoundedLoad {
     private final Duration decayTime;
     private final int maxKeys;
     private final OverflowOrder overflowOrder;
-    private final boolean sticky;
+    private final boolean rankRule;
     private final double inFlightFactor;
 
     private BoundedLoad(Builder b, boolean enabled) {
@@ -82,7 +82,7 @@ public final class BoundedLoad {
         this.decayTime = b.decayTime;
         this.maxKeys = b.maxKeys;
         this.overflowOrder = b.overflowOrder;
-        this.sticky = b.sticky;
+        this.rankRule = b.rankRule;
         this.inFlightFactor = b.inFlightFactor;
     }
 
@@ -91,7 +91,7 @@ public final class BoundedLoad {
         return new Builder();
     }
 
-    /** @return bounded loads with every default: c = 1.25, c_low = 1.0, tau = 10 s, sticky, clockwise */
+    /** @return bounded loads with every default: c = 1.25, c_low = 1.0, tau = 10 s, rank rule, clockwise */
     public static BoundedLoad ofDefaults() {
         return custom().build();
     }
@@ -132,8 +132,14 @@ public final class BoundedLoad {
     }
 
     /** @return whether the rank rule (with hysteresis) applies rather than the plain per-request rule */
+    public boolean rankRule() {
+        return rankRule;
+    }
+
+    /** @deprecated renamed to {@link #rankRule()}: nothing to do with Camel's sticky balancer */
+    @Deprecated
     public boolean sticky() {
-        return sticky;
+        return rankRule();
     }
 
     /** @return f of the in-flight bound, >= 1, or 0 when that bound is off */
@@ -149,7 +155,7 @@ public final class BoundedLoad {
     /** @return a builder holding this configuration (enabled) */
     public Builder toBuilder() {
         return custom().balanceFactor(balanceFactor).returnFactor(returnFactor).decayTime(decayTime)
-                .maxKeys(maxKeys).overflowOrder(overflowOrder).sticky(sticky).inFlightFactor(inFlightFactor);
+                .maxKeys(maxKeys).overflowOrder(overflowOrder).rankRule(rankRule).inFlightFactor(inFlightFactor);
     }
 
     @Override
@@ -157,13 +163,13 @@ public final class BoundedLoad {
         return o instanceof BoundedLoad other && enabled == other.enabled
                 && Double.compare(balanceFactor, other.balanceFactor) == 0
                 && Double.compare(returnFactor, other.returnFactor) == 0 && decayTime.equals(other.decayTime)
-                && maxKeys == other.maxKeys && overflowOrder == other.overflowOrder && sticky == other.sticky
+                && maxKeys == other.maxKeys && overflowOrder == other.overflowOrder && rankRule == other.rankRule
                 && Double.compare(inFlightFactor, other.inFlightFactor) == 0;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(enabled, balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, sticky, inFlightFactor);
+        return Objects.hash(enabled, balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, rankRule, inFlightFactor);
     }
 
     @Override
@@ -172,7 +178,7 @@ public final class BoundedLoad {
             return "BoundedLoad[disabled]";
         }
         return String.format(Locale.ROOT, "BoundedLoad[balanceFactor=%s, returnFactor=%s, decayTime=%s, maxKeys=%d,"
-                + " overflowOrder=%s, sticky=%s%s]", balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, sticky,
+                + " overflowOrder=%s, rankRule=%s%s]", balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, rankRule,
                 inFlightFactor > 0 ? ", inFlightFactor=" + inFlightFactor : "");
     }
 
@@ -183,7 +189,7 @@ public final class BoundedLoad {
         private Duration decayTime = DEFAULT_DECAY_TIME;
         private int maxKeys = DEFAULT_MAX_KEYS;
         private OverflowOrder overflowOrder = OverflowOrder.CLOCKWISE;
-        private boolean sticky = true;
+        private boolean rankRule = true;
         private double inFlightFactor = DEFAULT_IN_FLIGHT_FACTOR;
 
         private Builder() {
@@ -219,10 +225,16 @@ public final class BoundedLoad {
             return this;
         }
 
-        /** False gives the paper's plain per-request rule (no ranks, no hysteresis). */
-        public Builder sticky(boolean sticky) {
-            this.sticky = sticky;
+        /** True (default) for the rank rule; false gives the paper's plain per-request rule (no ranks, no hysteresis). */
+        public Builder rankRule(boolean rankRule) {
+            this.rankRule = rankRule;
             return this;
+        }
+
+        /** @deprecated renamed to {@link #rankRule(boolean)}: nothing to do with Camel's sticky balancer */
+        @Deprecated
+        public Builder sticky(boolean sticky) {
+            return rankRule(sticky);
         }
 
         /**

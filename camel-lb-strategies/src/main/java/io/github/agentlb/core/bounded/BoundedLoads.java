@@ -23,12 +23,12 @@ import java.util.function.ToIntFunction;
  * {@link #recordSent}; the mean is over the agents ({@link #setAgents}), and an agent's capacity
  * is the paper's {@code ceil(c x (total + 1) / n)} requests, the 1 being the request placed.
  *
- * <h2>Plain rule ({@code sticky = false})</h2>
+ * <h2>Plain rule ({@code rankRule = false})</h2>
  * The first agent of the walk (home first, then {@link BoundedLoad#overflowOrder()}) whose load
  * plus this request fits the capacity. Decided per request: a key near a full agent moves back
  * and forth, and a hot key is split over every agent.
  *
- * <h2>Rank rule (default, {@code sticky = true})</h2>
+ * <h2>Rank rule (default, {@code rankRule = true})</h2>
  * Which keys leave an agent is a function of shares, never of arrival order, so that balancer
  * replicas that each see part of the same traffic (and count only their own) move the same keys.
  * Nothing moves until the mean load reaches {@value #WARMUP_MEAN} requests per agent. Then:
@@ -158,7 +158,7 @@ public final class BoundedLoads {
             return new Placement(home, Kind.HOME);
         }
         Loads loads = new Loads(members, now, config.balanceFactor());
-        Placement placed = config.sticky() ? ranked(key, keyHash, walk, loads) : plain(keyHash, walk, loads);
+        Placement placed = config.rankRule() ? ranked(key, keyHash, walk, loads) : plain(keyHash, walk, loads);
         return config.boundsInFlight() ? withinInFlight(placed, keyHash, walk, members, inFlight) : placed;
     }
 

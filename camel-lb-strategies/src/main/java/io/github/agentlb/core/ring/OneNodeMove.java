@@ -46,7 +46,7 @@ public final class OneNodeMove {
     /**
      * One virtual node of {@code from} moved to {@code to} on {@code ring}.
      *
-     * @throws IllegalArgumentException if a host is not on the ring, they are the same, or
+     * @throws IllegalArgumentException if an agent is not on the ring, they are the same, or
      *                                  {@code from} has a single virtual node
      */
     public static OneNodeMove of(HashRing ring, String from, String to) {

@@ -92,7 +92,7 @@ class AdaptiveVirtualNodesCoreTest {
     @Test
     void capacityWeightsAreInverseToStartupUtilization() {
         SortedMap<String, Double> w = VirtualNodeAllocation.capacityWeights(Map.of(
-                "a", new HostUtilization(0.2, 0.2), "b", new HostUtilization(0.1, 0.3), "c", new HostUtilization(0.6, 0.2)),
+                "a", new AgentUtilization(0.2, 0.2), "b", new AgentUtilization(0.1, 0.3), "c", new AgentUtilization(0.6, 0.2)),
                 DEFAULTS);
         // P = 0.2, 0.2, 0.4 -> 1/P = 5, 5, 2.5 -> 0.4, 0.4, 0.2
         assertThat(w.values().stream().mapToDouble(Double::doubleValue).toArray())
@@ -100,9 +100,9 @@ class AdaptiveVirtualNodesCoreTest {
     }
 
     @Test
-    void anIdleHostIsFlooredAtOnePercent() {
+    void anIdleAgentIsFlooredAtOnePercent() {
         SortedMap<String, Double> w = VirtualNodeAllocation.capacityWeights(Map.of(
-                "idle", new HostUtilization(0, 0), "busy", new HostUtilization(1, 1)), DEFAULTS);
+                "idle", new AgentUtilization(0, 0), "busy", new AgentUtilization(1, 1)), DEFAULTS);
         assertThat(w.get("idle") / w.get("busy")).isCloseTo(100, within(1e-9));
     }
 
@@ -119,7 +119,7 @@ class AdaptiveVirtualNodesCoreTest {
         assertThat(VirtualNodeAllocation.allocate(Map.of("x", 1.0, "y", 1.0, "z", 1.0), 150).values())
                 .containsExactly(50, 50, 50);
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(w221, 2))
-                .hasMessage("totalVirtualNodes must be >= the number of hosts (3), was 2");
+                .hasMessage("totalVirtualNodes must be >= the number of agents (3), was 2");
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 0.0), 2)).hasMessage("weight of a must be finite and > 0, was 0.0");
     }
 
@@ -127,20 +127,20 @@ class AdaptiveVirtualNodesCoreTest {
 
     @Test
     void loadIndexIsEquationThreeInPercent() {
-        assertThat(LoadIndex.loadIndex(new HostUtilization(0.5, 0.25), 0.5, DEFAULTS))
+        assertThat(LoadIndex.loadIndex(new AgentUtilization(0.5, 0.25), 0.5, DEFAULTS))
                 .isCloseTo(100 * (0.4 * 0.5 + 0.4 * 0.25 + 0.2 * 0.5), within(1e-9));
-        // L_ti relative to capacity: a 2:2:1 split over 2:2:1 hosts is level
+        // L_ti relative to capacity: a 2:2:1 split over 2:2:1 agents is level
         assertThat(LoadIndex.requestShare(40, 100, 0.4, 3)).isCloseTo(1.0 / 3, within(1e-12));
         assertThat(LoadIndex.requestShare(20, 100, 0.2, 3)).isCloseTo(1.0 / 3, within(1e-12));
         assertThat(LoadIndex.requestShare(0, 0, 0.2, 3)).isZero();
     }
 
     @Test
-    void withoutReportsFromEveryHostTheIndexIsTheRequestShareAlone() {
+    void withoutReportsFromEveryAgentTheIndexIsTheRequestShareAlone() {
         Map<String, Long> requests = Map.of("a", 50L, "b", 30L, "c", 20L);
         Map<String, Double> equal = Map.of("a", 1.0 / 3, "b", 1.0 / 3, "c", 1.0 / 3);
         SortedMap<String, Double> l = LoadIndex.loadIndices(requests, equal,
-                Map.of("a", new HostUtilization(0.9, 0.9)), DEFAULTS);
+                Map.of("a", new AgentUtilization(0.9, 0.9)), DEFAULTS);
         assertThat(l.values().stream().mapToDouble(Double::doubleValue).toArray())
                 .containsExactly(new double[] {50.0, 30.0, 20.0}, within(1e-9));
         // S = population standard deviation over mean: sqrt(155.56) / 33.33
@@ -191,15 +191,15 @@ class AdaptiveVirtualNodesCoreTest {
     }
 
     @Test
-    void theMostLoadedHostGivesANodeToTheLeastLoadedWhenItHelps() {
+    void theMostLoadedAgentGivesANodeToTheLeastLoadedWhenItHelps() {
         HashRing ring = HashRing.of(Map.of("a", 5, "b", 5, "c", 5), HashAlgorithm.FNV1_64_MIXED);
         // uniform keys: replay on the candidate ring decides; a hot "a" reported by CPU
         long[] positions = new long[3000];
         for (int i = 0; i < positions.length; i++) {
             positions[i] = ring.hash("key-" + i);
         }
-        Map<String, HostUtilization> cpu = Map.of("a", new HostUtilization(0.9, 0.9), "b", new HostUtilization(0.3, 0.3),
-                "c", new HostUtilization(0.2, 0.2));
+        Map<String, AgentUtilization> cpu = Map.of("a", new AgentUtilization(0.9, 0.9), "b", new AgentUtilization(0.3, 0.3),
+                "c", new AgentUtilization(0.2, 0.2));
         Evaluation e = Reallocation.evaluate(ring, equalShares(), new WindowSnapshot(positions, cpu), PAPER);
         assertThat(e.usedUtilization()).isTrue();
         assertThat(e.imbalanceIndex()).isGreaterThan(0.1);
@@ -218,15 +218,15 @@ class AdaptiveVirtualNodesCoreTest {
         for (int i = 0; i < positions.length; i++) {
             positions[i] = ring.hash("key-" + i);
         }
-        Map<String, HostUtilization> measured = Map.of("a", new HostUtilization(0.9, 0.5),
-                "b", new HostUtilization(0.3, 0.2), "c", new HostUtilization(0.2, 0.2));
+        Map<String, AgentUtilization> measured = Map.of("a", new AgentUtilization(0.9, 0.5),
+                "b", new AgentUtilization(0.3, 0.2), "c", new AgentUtilization(0.2, 0.2));
         Evaluation e = Reallocation.evaluate(ring, equalShares(), new WindowSnapshot(positions, measured), PAPER);
         assertThat(e.moves()).hasSize(1);
 
         SortedMap<String, Long> before = Reallocation.owners(ring, positions);
         SortedMap<String, Long> after = Reallocation.owners(e.ring(), positions);
         Map<String, Double> predicted = new TreeMap<>();
-        e.loadIndices().forEach((host, load) -> predicted.put(host, load * after.get(host) / before.get(host)));
+        e.loadIndices().forEach((agent, load) -> predicted.put(agent, load * after.get(agent) / before.get(agent)));
         double expected = LoadIndex.imbalanceIndex(predicted);
         assertThat(e.moves().get(0).predictedImbalanceAfter()).isCloseTo(expected, within(1e-12));
     }
@@ -249,7 +249,7 @@ class AdaptiveVirtualNodesCoreTest {
     }
 
     @Test
-    void aHostWithOneVirtualNodeIsNeverADonor() {
+    void anAgentWithOneVirtualNodeIsNeverADonor() {
         HashRing ring = HashRing.of(Map.of("a", 1, "b", 1), HashAlgorithm.FNV1_64_MIXED);
         long[] skewed = positionsOwned(ring, Map.of("a", 90, "b", 10));
         Evaluation e = Reallocation.evaluate(ring, Map.of("a", 0.5, "b", 0.5), WindowSnapshot.of(skewed), DEFAULTS);
@@ -258,7 +258,7 @@ class AdaptiveVirtualNodesCoreTest {
     }
 
     @Test
-    void aHotKeyIsNotBouncedBetweenHosts() {
+    void aHotKeyIsNotBouncedBetweenAgents() {
         HashRing ring = HashRing.of(Map.of("a", 5, "b", 5, "c", 5), HashAlgorithm.FNV1_64_MIXED);
         long hot = ring.hash("hot");
         long[] positions = new long[300];
@@ -278,7 +278,7 @@ class AdaptiveVirtualNodesCoreTest {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(3).build());
         assertThat(avn.ring()).isNull();
         assertThat(avn.evaluate()).isEmpty();
-        avn.setHosts(List.of("a", "b", "c"));
+        avn.setAgents(List.of("a", "b", "c"));
         assertThat(avn.virtualNodes().values()).containsExactly(50, 50, 50);
         assertThat(List.of(avn.record(1), avn.recordWithoutKey(), avn.record(2), avn.record(3))).containsExactly(
                 false, false, true, false);
@@ -287,15 +287,15 @@ class AdaptiveVirtualNodesCoreTest {
         assertThat(e.requests()).isEqualTo(3);
         assertThat(avn.windowRequests()).isZero();
         assertThatThrownBy(() -> avn.report("a", 1.5, 0)).hasMessage("cpu must be a fraction in [0, 1], was 1.5");
-        assertThatThrownBy(() -> avn.setHosts(Map.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> avn.setAgents(Map.of())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(2).build())
-                .setHosts(List.of("a", "b", "c"))).hasMessage("totalVirtualNodes must be >= the number of hosts (3), was 2");
+                .setAgents(List.of("a", "b", "c"))).hasMessage("totalVirtualNodes must be >= the number of agents (3), was 2");
     }
 
     @Test
-    void reportsAreUsedOnlyOnceEveryHostHasOne() {
+    void reportsAreUsedOnlyOnceEveryAgentHasOne() {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(DEFAULTS);
-        avn.setHosts(List.of("a", "b"));
+        avn.setAgents(List.of("a", "b"));
         avn.record(avn.ring().hash("x"));
         avn.report("a", 0.5, 0.5);
         assertThat(avn.evaluate().orElseThrow().usedUtilization()).isFalse();
@@ -308,7 +308,7 @@ class AdaptiveVirtualNodesCoreTest {
     void aReportOlderThanTheExpiryCountsAsNoReport() {
         long[] now = {0};
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(DEFAULTS, () -> now[0]);
-        avn.setHosts(List.of("a", "b"));
+        avn.setAgents(List.of("a", "b"));
         long x = avn.ring().hash("x");
         avn.record(x);
         avn.report("a", 0.5, 0.5);
@@ -331,7 +331,7 @@ class AdaptiveVirtualNodesCoreTest {
     @Test
     void reportsAreSmoothedAcrossWindows() {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(10).build());
-        avn.setHosts(List.of("a", "b"));
+        avn.setAgents(List.of("a", "b"));
         avn.report("a", 0.2, 0.2);
         avn.report("b", 0.2, 0.2);
         assertThat(avn.evaluate().orElseThrow().imbalanceIndex()).isZero();
@@ -347,7 +347,7 @@ class AdaptiveVirtualNodesCoreTest {
     @Test
     void aMoveRestartsTheSmoothingAndStartsACooldown() {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().build());
-        avn.setHosts(List.of("a", "b", "c"));
+        avn.setAgents(List.of("a", "b", "c"));
         for (int i = 0; i < 2000; i++) {
             avn.record(avn.ring().hash("key-" + i));
         }
@@ -374,7 +374,7 @@ class AdaptiveVirtualNodesCoreTest {
     void concurrentRecordsAreAllCountedAndTriggerOncePerWindow() throws Exception {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(
                 AdaptiveVirtualNodesConfig.custom().evaluationWindow(100).historySize(100_000).build());
-        avn.setHosts(List.of("a", "b", "c"));
+        avn.setAgents(List.of("a", "b", "c"));
         AtomicInteger triggers = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(4);
         for (int t = 0; t < 4; t++) {
@@ -405,7 +405,7 @@ class AdaptiveVirtualNodesCoreTest {
         return Map.of("a", 1.0 / 3, "b", 1.0 / 3, "c", 1.0 / 3);
     }
 
-    /** Positions of distinct keys such that each host owns the given number of them on {@code ring}. */
+    /** Positions of distinct keys such that each agent owns the given number of them on {@code ring}. */
     private static long[] positionsOwned(HashRing ring, Map<String, Integer> wanted) {
         Map<String, Integer> left = new TreeMap<>(wanted);
         long[] positions = new long[wanted.values().stream().mapToInt(Integer::intValue).sum()];

@@ -24,7 +24,7 @@ class AvnExperimentTest {
             rows.add(AvnExperiments.initialization(total));
         }
         System.out.println("Experiment a: weights 2:2:1, 10,000 task keys\n" + AvnExperiments.initTable(rows));
-        StringBuilder aggregate = new StringBuilder("| N | mean S over 100 host-name sets | sets with S < 0.1 |\n|---|---|---|\n");
+        StringBuilder aggregate = new StringBuilder("| N | mean S over 100 agent-name sets | sets with S < 0.1 |\n|---|---|---|\n");
         double[] meanS = new double[4];
         double[] balanced = new double[4];
         int[] totals = {5, 10, 15, 20, 60, 150};
@@ -44,7 +44,7 @@ class AvnExperimentTest {
                 Map.of("10.0.0.1", 6, "10.0.0.2", 6, "10.0.0.3", 3), Map.of("10.0.0.1", 8, "10.0.0.2", 8, "10.0.0.3", 4));
         assertThat(rows.stream().mapToDouble(AvnExperiments.InitRow::imbalanceIndex).toArray())
                 .containsExactly(new double[] {0.267, 0.331, 0.405, 0.179}, within(0.0005));
-        // Bare FNV-1 puts the labels 10.0.0.x:i on one short arc: one host takes every key.
+        // Bare FNV-1 puts the labels 10.0.0.x:i on one short arc: one agent takes every key.
         assertThat(rows).extracting(AvnExperiments.InitRow::imbalanceIndexPlainFnv)
                 .allSatisfy(s -> assertThat(s).isCloseTo(Math.sqrt(2), within(0.001)));
         // More virtual nodes help on average, but 15 or 20 points rarely reach S < 0.1.
@@ -58,8 +58,8 @@ class AvnExperimentTest {
         AvnExperiments.Growth weighted = AvnExperiments.growingLoad(true, 8);
         AvnExperiments.Growth uniform = AvnExperiments.growingLoad(false, 8);
         List<AvnExperiments.GrowthSweep> sweep = AvnExperiments.growthSweep(100, 8);
-        System.out.println("Experiment b, hosts 10.0.0.1-3\n" + AvnExperiments.growthTable(weighted) + "\n"
-                + AvnExperiments.growthTable(uniform) + "\nExperiment b over 100 host-name sets\n"
+        System.out.println("Experiment b, agents 10.0.0.1-3\n" + AvnExperiments.growthTable(weighted) + "\n"
+                + AvnExperiments.growthTable(uniform) + "\nExperiment b over 100 agent-name sets\n"
                 + AvnExperiments.growthSweepTable(sweep));
 
         assertThat(weighted.trials().get(0).virtualNodes()).containsValues(6, 6, 3);

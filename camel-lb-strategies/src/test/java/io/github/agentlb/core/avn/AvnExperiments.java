@@ -24,16 +24,16 @@ import java.util.TreeMap;
  */
 final class AvnExperiments {
 
-    /** Three hosts named by IP address, as in the paper, with true capacities 2:2:1. */
-    static final List<String> PAPER_HOSTS = List.of("10.0.0.1", "10.0.0.2", "10.0.0.3");
+    /** Three agents named by IP address, as in the paper, with true capacities 2:2:1. */
+    static final List<String> PAPER_AGENTS = List.of("10.0.0.1", "10.0.0.2", "10.0.0.3");
     /** Start-up utilization that eq. (1) turns into weights 2:2:1: P = 0.2, 0.2, 0.4. */
-    static final Map<String, HostUtilization> PAPER_STARTUP = Map.of(
-            "10.0.0.1", new HostUtilization(0.2, 0.2),
-            "10.0.0.2", new HostUtilization(0.2, 0.2),
-            "10.0.0.3", new HostUtilization(0.4, 0.4));
-    /** Utilization of every host at its fair share of the load, experiment a. */
+    static final Map<String, AgentUtilization> PAPER_STARTUP = Map.of(
+            "10.0.0.1", new AgentUtilization(0.2, 0.2),
+            "10.0.0.2", new AgentUtilization(0.2, 0.2),
+            "10.0.0.3", new AgentUtilization(0.4, 0.4));
+    /** Utilization of every agent at its fair share of the load, experiment a. */
     static final double FAIR_UTILIZATION = 0.5;
-    /** Idle utilization of every host, experiment b. */
+    /** Idle utilization of every agent, experiment b. */
     static final double IDLE_UTILIZATION = 0.1;
     /** The assignment's agents. */
     static final List<String> SEED_AGENTS = List.of("http://localhost:8081", "http://localhost:8082",
@@ -46,7 +46,7 @@ final class AvnExperiments {
 
     // ---------------------------------------------------------------- experiment a
 
-    /** One row of experiment a: total N, counts, each host's share of tasks and S. */
+    /** One row of experiment a: total N, counts, each agent's share of tasks and S. */
     record InitRow(int total, SortedMap<String, Integer> virtualNodes, SortedMap<String, Double> shares,
             double imbalanceIndex, double imbalanceIndexPlainFnv) {
     }
@@ -63,13 +63,13 @@ final class AvnExperiments {
 
     /**
      * Experiment a: weights 2:2:1 (from start-up utilization via eq. 1), totals {@code N}, 10,000
-     * task keys. S by eq. (3)-(5) where each host's CPU and memory are
+     * task keys. S by eq. (3)-(5) where each agent's CPU and memory are
      * {@code FAIR_UTILIZATION * s_i / e_i}: its load relative to its capacity.
      */
-    static InitRow initialization(int total, List<String> hosts, Map<String, HostUtilization> startup, List<String> keys) {
+    static InitRow initialization(int total, List<String> agents, Map<String, AgentUtilization> startup, List<String> keys) {
         AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(total).build();
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(config);
-        avn.setHosts(startup);
+        avn.setAgents(startup);
         SortedMap<String, Double> shares = taskShares(avn.ring(), keys);
         double s = imbalanceOfShares(shares, avn.capacityShares(), config);
         HashRing plain = HashRing.of(avn.virtualNodes(), HashAlgorithm.FNV1_64);
@@ -78,23 +78,23 @@ final class AvnExperiments {
     }
 
     static InitRow initialization(int total) {
-        return initialization(total, PAPER_HOSTS, PAPER_STARTUP, taskKeys(10_000, 42));
+        return initialization(total, PAPER_AGENTS, PAPER_STARTUP, taskKeys(10_000, 42));
     }
 
-    /** How often S < 0.1 over {@code labelSets} host-name sets "10.0.k.1..3", k = 0.., for one total. */
+    /** How often S < 0.1 over {@code labelSets} agent-name sets "10.0.k.1..3", k = 0.., for one total. */
     static double fractionBalanced(int total, int labelSets, HashFunction hash) {
         List<String> keys = taskKeys(10_000, 42);
         int balanced = 0;
         for (int k = 0; k < labelSets; k++) {
-            Map<String, HostUtilization> startup = new HashMap<>();
+            Map<String, AgentUtilization> startup = new HashMap<>();
             String prefix = "10.0." + k + ".";
-            startup.put(prefix + 1, new HostUtilization(0.2, 0.2));
-            startup.put(prefix + 2, new HostUtilization(0.2, 0.2));
-            startup.put(prefix + 3, new HostUtilization(0.4, 0.4));
+            startup.put(prefix + 1, new AgentUtilization(0.2, 0.2));
+            startup.put(prefix + 2, new AgentUtilization(0.2, 0.2));
+            startup.put(prefix + 3, new AgentUtilization(0.4, 0.4));
             AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(total)
                     .hashFunction(hash).build();
             AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(config);
-            avn.setHosts(startup);
+            avn.setAgents(startup);
             if (imbalanceOfShares(taskShares(avn.ring(), keys), avn.capacityShares(), config) < 0.1) {
                 balanced++;
             }
@@ -104,7 +104,7 @@ final class AvnExperiments {
 
     static SortedMap<String, Double> taskShares(HashRing ring, List<String> keys) {
         SortedMap<String, Double> shares = new TreeMap<>();
-        ring.agents().forEach(host -> shares.put(host, 0.0));
+        ring.agents().forEach(agent -> shares.put(agent, 0.0));
         for (String key : keys) {
             shares.merge(ring.agentFor(key), 1.0 / keys.size(), Double::sum);
         }
@@ -114,11 +114,11 @@ final class AvnExperiments {
     private static double imbalanceOfShares(SortedMap<String, Double> shares, Map<String, Double> capacity,
             AdaptiveVirtualNodesConfig config) {
         Map<String, Long> requests = new TreeMap<>();
-        Map<String, HostUtilization> utilization = new HashMap<>();
-        shares.forEach((host, share) -> {
-            requests.put(host, Math.round(share * 1_000_000));
-            double u = Math.min(1, FAIR_UTILIZATION * share / capacity.get(host));
-            utilization.put(host, new HostUtilization(u, u));
+        Map<String, AgentUtilization> utilization = new HashMap<>();
+        shares.forEach((agent, share) -> {
+            requests.put(agent, Math.round(share * 1_000_000));
+            double u = Math.min(1, FAIR_UTILIZATION * share / capacity.get(agent));
+            utilization.put(agent, new AgentUtilization(u, u));
         });
         return LoadIndex.imbalanceIndex(LoadIndex.loadIndices(requests, capacity, utilization, config));
     }
@@ -135,11 +135,11 @@ final class AvnExperiments {
     }
 
     /**
-     * Experiment b: three hosts of true capacity 2:2:1; each round stores 2,000 new task keys and
-     * raises the offered load by 0.1 (round r: {@code rho = 0.1 r}). A host's CPU and memory are
+     * Experiment b: three agents of true capacity 2:2:1; each round stores 2,000 new task keys and
+     * raises the offered load by 0.1 (round r: {@code rho = 0.1 r}). An agent's CPU and memory are
      * {@code IDLE_UTILIZATION + rho * s_i / c_i} (capped at 1), {@code s_i} its share of all keys
      * stored so far, {@code c_i} its true capacity share. After each round the system is evaluated;
-     * while S > 0.1 one virtual node moves per evaluation and the hosts report again.
+     * while S > 0.1 one virtual node moves per evaluation and the agents report again.
      *
      * @param weighted true: start from start-up utilization (6, 6, 3); false: uniform (5, 5, 5)
      *                 with equal capacity assumed, as plain consistent hashing
@@ -148,16 +148,16 @@ final class AvnExperiments {
         return growingLoad(weighted, rounds, "10.0.0.");
     }
 
-    /** Experiment b with hosts {@code prefix + 1 .. 3} (capacities 2:2:1). */
+    /** Experiment b with agents {@code prefix + 1 .. 3} (capacities 2:2:1). */
     static Growth growingLoad(boolean weighted, int rounds, String prefix) {
         AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.custom()
                 .totalVirtualNodes(15).historySize(2000 * rounds).paperRule().build();
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(config);
         if (weighted) {
-            avn.setHosts(Map.of(prefix + 1, new HostUtilization(0.2, 0.2), prefix + 2, new HostUtilization(0.2, 0.2),
-                    prefix + 3, new HostUtilization(0.4, 0.4)));
+            avn.setAgents(Map.of(prefix + 1, new AgentUtilization(0.2, 0.2), prefix + 2, new AgentUtilization(0.2, 0.2),
+                    prefix + 3, new AgentUtilization(0.4, 0.4)));
         } else {
-            avn.setHosts(List.of(prefix + 1, prefix + 2, prefix + 3));
+            avn.setAgents(List.of(prefix + 1, prefix + 2, prefix + 3));
         }
         Map<String, Double> trueCapacity = Map.of(prefix + 1, 0.4, prefix + 2, 0.4, prefix + 3, 0.2);
         List<String> stored = new ArrayList<>();
@@ -173,9 +173,9 @@ final class AvnExperiments {
             while (again) {
                 SortedMap<String, Integer> before = avn.virtualNodes();
                 SortedMap<String, Double> shares = taskShares(avn.ring(), stored);
-                shares.forEach((host, share) -> {
-                    double u = Math.min(1, IDLE_UTILIZATION + rho * share / trueCapacity.get(host));
-                    avn.report(host, u, u);
+                shares.forEach((agent, share) -> {
+                    double u = Math.min(1, IDLE_UTILIZATION + rho * share / trueCapacity.get(agent));
+                    avn.report(agent, u, u);
                 });
                 Evaluation evaluation = avn.evaluate().orElseThrow();
                 again = !evaluation.moves().isEmpty();
@@ -188,12 +188,12 @@ final class AvnExperiments {
         return new Growth(weighted ? "weighted (6, 6, 3)" : "uniform (5, 5, 5)", trials, (int) avn.reallocations());
     }
 
-    /** Experiment b over many host-name sets: moves needed and how often S ended below 0.1. */
+    /** Experiment b over many agent-name sets: moves needed and how often S ended below 0.1. */
     record GrowthSweep(String start, int runs, int totalMoves, int endedBalanced, int fewerMovesThanOther,
             int sameMovesAsOther) {
     }
 
-    /** Runs experiment b for hosts "10.0.k.1..3", k = 0..{@code labelSets - 1}, both starts. */
+    /** Runs experiment b for agents "10.0.k.1..3", k = 0..{@code labelSets - 1}, both starts. */
     static List<GrowthSweep> growthSweep(int labelSets, int rounds) {
         int[] moves = new int[2];
         int[] balanced = new int[2];
@@ -219,7 +219,7 @@ final class AvnExperiments {
     }
 
     static String growthSweepTable(List<GrowthSweep> sweeps) {
-        StringBuilder sb = new StringBuilder("| start | host-name sets | moves in total | mean moves | S < 0.1 at the end "
+        StringBuilder sb = new StringBuilder("| start | agent-name sets | moves in total | mean moves | S < 0.1 at the end "
                 + "| fewer moves than the other start | as many |\n|---|---|---|---|---|---|---|\n");
         for (GrowthSweep g : sweeps) {
             sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %.2f | %d | %d | %d |%n", g.start(), g.runs(),
@@ -229,7 +229,7 @@ final class AvnExperiments {
         return sb.toString();
     }
 
-    /** Mean S over host-name sets "10.0.k.1..3" for one total, experiment a. */
+    /** Mean S over agent-name sets "10.0.k.1..3" for one total, experiment a. */
     static double meanImbalance(int total, int labelSets, HashFunction hash) {
         List<String> keys = taskKeys(10_000, 42);
         double sum = 0;
@@ -238,8 +238,8 @@ final class AvnExperiments {
             AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(total)
                     .hashFunction(hash).build();
             AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(config);
-            avn.setHosts(Map.of(prefix + 1, new HostUtilization(0.2, 0.2), prefix + 2, new HostUtilization(0.2, 0.2),
-                    prefix + 3, new HostUtilization(0.4, 0.4)));
+            avn.setAgents(Map.of(prefix + 1, new AgentUtilization(0.2, 0.2), prefix + 2, new AgentUtilization(0.2, 0.2),
+                    prefix + 3, new AgentUtilization(0.4, 0.4)));
             sum += imbalanceOfShares(taskShares(avn.ring(), keys), avn.capacityShares(), config);
         }
         return sum / labelSets;
@@ -303,7 +303,7 @@ final class AvnExperiments {
     static UserTest adaptive(String name, AdaptiveVirtualNodesConfig config, List<String> agents, List<String> warmup,
             List<String> requests) {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(config);
-        avn.setHosts(agents);
+        avn.setAgents(agents);
         for (String user : warmup) {
             if (avn.record(avn.ring().hash(user))) {
                 avn.evaluate();
@@ -311,19 +311,19 @@ final class AvnExperiments {
         }
         SortedMap<String, Long> counts = new TreeMap<>();
         agents.forEach(a -> counts.put(a, 0L));
-        Map<String, Set<String>> hostsOfUser = new HashMap<>();
+        Map<String, Set<String>> agentsOfUser = new HashMap<>();
         for (String user : requests) {
             HashRing ring = avn.ring();
             long position = ring.hash(user);
-            String host = ring.agentAt(position);
-            counts.merge(host, 1L, Long::sum);
-            hostsOfUser.computeIfAbsent(user, u -> new HashSet<>()).add(host);
+            String agent = ring.agentAt(position);
+            counts.merge(agent, 1L, Long::sum);
+            agentsOfUser.computeIfAbsent(user, u -> new HashSet<>()).add(agent);
             if (avn.record(position)) {
                 avn.evaluate();
             }
         }
         LoadStatistics stats = LoadStatistics.of(counts.values());
-        double sticky = hostsOfUser.values().stream().filter(h -> h.size() == 1).count() / (double) hostsOfUser.size();
+        double sticky = agentsOfUser.values().stream().filter(h -> h.size() == 1).count() / (double) agentsOfUser.size();
         return new UserTest(name, counts, stats.spread(), stats.coefficientOfVariation(), sticky,
                 avn.reallocations(), avn.virtualNodes());
     }

@@ -102,7 +102,7 @@ final class AvnReplicaSimulation {
         List<AdaptiveVirtualNodes> balancers = new ArrayList<>();
         for (int r = 0; r < replicas; r++) {
             AdaptiveVirtualNodes avn = factory.apply(clock);
-            avn.setHosts(AGENTS);
+            avn.setAgents(AGENTS);
             balancers.add(avn);
         }
         Map<String, Integer> total = new TreeMap<>();

@@ -15,7 +15,7 @@ class InstallVirtualNodesTest {
 
     @Test
     void installsTheGivenCountsAsTheRingAndKeepsWindowAndWeights() {
-        avn.setHosts(List.of("a", "b", "c"));
+        avn.setAgents(List.of("a", "b", "c"));
         for (int i = 0; i < 7; i++) {
             avn.record(i * 1_000_003L);
         }
@@ -35,19 +35,19 @@ class InstallVirtualNodesTest {
 
     @Test
     void theSameCountsChangeNothing() {
-        avn.setHosts(List.of("a", "b", "c"));
+        avn.setAgents(List.of("a", "b", "c"));
         HashRing ring = avn.ring();
         assertThat(avn.installVirtualNodes(avn.virtualNodes())).isFalse();
         assertThat(avn.ring()).isSameAs(ring);
     }
 
     @Test
-    void countsForOtherHostsAreRejectedAndChangeNothing() {
+    void countsForOtherAgentsAreRejectedAndChangeNothing() {
         assertThatThrownBy(() -> avn.installVirtualNodes(Map.of("a", 1))).isInstanceOf(IllegalStateException.class);
-        avn.setHosts(List.of("a", "b", "c"));
+        avn.setAgents(List.of("a", "b", "c"));
         HashRing ring = avn.ring();
         assertThatThrownBy(() -> avn.installVirtualNodes(Map.of("a", 10, "b", 20)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must name the hosts [a, b, c]");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must name the agents [a, b, c]");
         assertThatThrownBy(() -> avn.installVirtualNodes(Map.of("a", 0, "b", 20, "c", 10)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(avn.ring()).isSameAs(ring);

@@ -11,9 +11,9 @@ import java.util.SortedMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * Membership changes keep the ring consistent: a removal drops only the departed host's virtual
+ * Membership changes keep the ring consistent: a removal drops only the departed agent's virtual
  * nodes, an addition only adds the newcomer's, and the learned allocation survives. Keys are
- * {@code "0" .. "99999"}, hosts {@code http://h1 .. h4}, as in the membership tests (where the rebuild by
+ * {@code "0" .. "99999"}, agents {@code http://h1 .. h4}, as in the membership tests (where the rebuild by
  * eq. (2) moved 8,325 keys between the survivors of a removal and 15,256 among the others on an
  * addition).
  */
@@ -26,11 +26,11 @@ class MembershipChangeTest {
     private static final String H4 = "http://h4";
 
     @Test
-    void removingAHostMovesNoKeyBetweenTheSurvivors() {
+    void removingAnAgentMovesNoKeyBetweenTheSurvivors() {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
-        avn.setHosts(List.of(H1, H2, H3));
+        avn.setAgents(List.of(H1, H2, H3));
         HashRing before = avn.ring();
-        avn.updateHosts(List.of(H1, H2));
+        avn.updateAgents(List.of(H1, H2));
         assertThat(avn.virtualNodes()).containsExactly(Map.entry(H1, 50), Map.entry(H2, 50));
         Moves moves = Moves.between(before, avn.ring());
         assertThat(moves.betweenOthers(H3)).isZero();
@@ -41,11 +41,11 @@ class MembershipChangeTest {
     }
 
     @Test
-    void addingAHostMovesKeysOnlyToIt() {
+    void addingAnAgentMovesKeysOnlyToIt() {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
-        avn.setHosts(List.of(H1, H2, H3));
+        avn.setAgents(List.of(H1, H2, H3));
         HashRing before = avn.ring();
-        avn.updateHosts(List.of(H1, H2, H3, H4));
+        avn.updateAgents(List.of(H1, H2, H3, H4));
         // eq. (2) share of the newcomer: 1/4 of the ring, 150 * (1/4) / (3/4) = 50 nodes added
         assertThat(avn.virtualNodes()).containsExactly(Map.entry(H1, 50), Map.entry(H2, 50), Map.entry(H3, 50),
                 Map.entry(H4, 50));
@@ -56,20 +56,20 @@ class MembershipChangeTest {
         assertThat(Moves.between(before, rebuilt(List.of(H1, H2, H3, H4))).betweenOthers(H4)).isEqualTo(15_256);
     }
 
-    private static HashRing rebuilt(List<String> hosts) {
+    private static HashRing rebuilt(List<String> agents) {
         AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.ofDefaults();
-        return HashRing.of(VirtualNodeAllocation.allocate(VirtualNodeAllocation.equalWeights(hosts),
+        return HashRing.of(VirtualNodeAllocation.allocate(VirtualNodeAllocation.equalWeights(agents),
                 config.totalVirtualNodes()), config.hashFunction());
     }
 
     @Test
     void removingAndAddingBackRestoresTheMapping() {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
-        avn.setHosts(List.of(H1, H2, H3));
+        avn.setAgents(List.of(H1, H2, H3));
         HashRing full = avn.ring();
-        avn.updateHosts(List.of(H1, H2));
+        avn.updateAgents(List.of(H1, H2));
         HashRing without = avn.ring();
-        avn.updateHosts(List.of(H1, H2, H3));
+        avn.updateAgents(List.of(H1, H2, H3));
         Moves moves = Moves.between(without, avn.ring());
         assertThat(moves.total()).isEqualTo(moves.to(H3)).isEqualTo(36_277);
         assertThat(Moves.between(full, avn.ring()).total()).isZero();
@@ -83,13 +83,13 @@ class MembershipChangeTest {
         long reallocations = avn.reallocations();
 
         HashRing before = avn.ring();
-        avn.updateHosts(List.of("a", "c"));
+        avn.updateAgents(List.of("a", "c"));
         assertThat(avn.virtualNodes()).containsExactly(Map.entry("a", learned.get("a")), Map.entry("c", learned.get("c")));
         assertThat(Moves.between(before, avn.ring()).betweenOthers("b")).isZero();
         assertThat(avn.reallocations()).isEqualTo(reallocations);
 
         HashRing survivors = avn.ring();
-        avn.updateHosts(List.of("a", "b", "c"));
+        avn.updateAgents(List.of("a", "b", "c"));
         int survivorsTotal = learned.get("a") + learned.get("c");
         // b's eq. (2) share is 1/3 of the ring: half the survivors' total, rounded
         assertThat(avn.virtualNodes()).containsExactly(Map.entry("a", learned.get("a")),
@@ -101,29 +101,29 @@ class MembershipChangeTest {
     @Test
     void aNewcomersShareFollowsItsCapacityWeight() {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
-        HostUtilization idle = new HostUtilization(0.2, 0.2);
-        avn.setHosts(Map.of("a", idle, "b", idle, "c", idle));
+        AgentUtilization idle = new AgentUtilization(0.2, 0.2);
+        avn.setAgents(Map.of("a", idle, "b", idle, "c", idle));
         // P = 0.4: half the weight of the others (eq. 1), so 1/7 of the ring: 150 * 0.5 / 3 = 25 nodes
-        avn.updateHosts(Map.of("a", idle, "b", idle, "c", idle, "d", new HostUtilization(0.4, 0.4)));
+        avn.updateAgents(Map.of("a", idle, "b", idle, "c", idle, "d", new AgentUtilization(0.4, 0.4)));
         assertThat(avn.virtualNodes()).containsExactly(Map.entry("a", 50), Map.entry("b", 50), Map.entry("c", 50),
                 Map.entry("d", 25));
         assertThat(avn.capacityShares().get("d")).isEqualTo(1.0 / 7, org.assertj.core.api.Assertions.within(1e-12));
     }
 
     @Test
-    void setHostsStartsOverWhileUpdateHostsKeepsTheSurvivors() {
+    void setAgentsStartsOverWhileUpdateAgentsKeepsTheSurvivors() {
         AdaptiveVirtualNodes avn = learned();
         SortedMap<String, Integer> learned = avn.virtualNodes();
-        avn.updateHosts(List.of("a", "b", "c"));
+        avn.updateAgents(List.of("a", "b", "c"));
         assertThat(avn.virtualNodes()).isEqualTo(learned);
-        avn.setHosts(List.of("a", "b", "c"));
+        avn.setAgents(List.of("a", "b", "c"));
         assertThat(avn.virtualNodes()).containsExactly(Map.entry("a", 50), Map.entry("b", 50), Map.entry("c", 50));
     }
 
     @Test
-    void replacingEveryHostStartsOverByEquationTwo() {
+    void replacingEveryAgentStartsOverByEquationTwo() {
         AdaptiveVirtualNodes avn = learned();
-        avn.updateHosts(List.of("x", "y"));
+        avn.updateAgents(List.of("x", "y"));
         assertThat(avn.virtualNodes()).containsExactly(Map.entry("x", 75), Map.entry("y", 75));
     }
 
@@ -135,19 +135,19 @@ class MembershipChangeTest {
         SortedMap<String, Double> shares = avn.capacityShares();
         Evaluation last = avn.lastEvaluation().orElseThrow();
         MoveGuard.Phase phase = avn.guardPhase();
-        Map<String, HostUtilization> missing = new HashMap<>();
-        missing.put("a", new HostUtilization(0.2, 0.2));
+        Map<String, AgentUtilization> missing = new HashMap<>();
+        missing.put("a", new AgentUtilization(0.2, 0.2));
         missing.put("b", null);
 
-        assertThatThrownBy(() -> avn.updateHosts(List.of("a", " "))).hasMessage("host id must not be blank, was ' '");
-        assertThatThrownBy(() -> avn.updateHosts(List.of())).hasMessage("hosts must not be empty, was []");
-        assertThatThrownBy(() -> avn.updateHosts(missing)).hasMessage("start-up utilization of b must not be null");
-        assertThatThrownBy(() -> avn.setHosts(Map.of("a", 1, "b", 0), Map.of("a", 0.5, "b", 0.5)))
+        assertThatThrownBy(() -> avn.updateAgents(List.of("a", " "))).hasMessage("agent id must not be blank, was ' '");
+        assertThatThrownBy(() -> avn.updateAgents(List.of())).hasMessage("agents must not be empty, was []");
+        assertThatThrownBy(() -> avn.updateAgents(missing)).hasMessage("start-up utilization of b must not be null");
+        assertThatThrownBy(() -> avn.setAgents(Map.of("a", 1, "b", 0), Map.of("a", 0.5, "b", 0.5)))
                 .hasMessage("virtualNodes of b must be >= 1, was 0");
-        assertThatThrownBy(() -> avn.setHosts(Map.of("a", 1), Map.of("a", 0.0)))
+        assertThatThrownBy(() -> avn.setAgents(Map.of("a", 1), Map.of("a", 0.0)))
                 .hasMessage("weight of a must be finite and > 0, was 0.0");
         assertThatThrownBy(() -> new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(2).build())
-                .updateHosts(List.of("a", "b", "c"))).hasMessage("totalVirtualNodes must be >= the number of hosts (3), was 2");
+                .updateAgents(List.of("a", "b", "c"))).hasMessage("totalVirtualNodes must be >= the number of agents (3), was 2");
 
         assertThat(avn.ring()).isSameAs(ring);
         assertThat(avn.capacityShares()).isEqualTo(shares);
@@ -161,7 +161,7 @@ class MembershipChangeTest {
         assertThatThrownBy(() -> MembershipChange.virtualNodes(Map.of("a", 5), Map.of("a", 1.0, "b", -1.0), 10))
                 .hasMessage("weight of b must be finite and > 0, was -1.0");
         assertThatThrownBy(() -> MembershipChange.virtualNodes(Map.of(), Map.of(), 10))
-                .hasMessage("hosts must not be empty, was []");
+                .hasMessage("agents must not be empty, was []");
         assertThat(MembershipChange.virtualNodes(Map.of(), Map.of("a", 1.0, "b", 3.0), 8))
                 .containsExactly(Map.entry("a", 2), Map.entry("b", 6));
         // two newcomers at once share their eq. (2) part, 10 * 2 / 1 = 20, by eq. (2) among themselves
@@ -169,10 +169,10 @@ class MembershipChangeTest {
                 .containsExactly(Map.entry("a", 10), Map.entry("x", 15), Map.entry("y", 5));
     }
 
-    /** Hosts a, b, c after an evaluation that moved nodes from the hot "a" (cpu 0.9) to "c" (0.2). */
+    /** Agents a, b, c after an evaluation that moved nodes from the hot "a" (cpu 0.9) to "c" (0.2). */
     private static AdaptiveVirtualNodes learned() {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
-        avn.setHosts(List.of("a", "b", "c"));
+        avn.setAgents(List.of("a", "b", "c"));
         for (int i = 0; i < 2000; i++) {
             avn.record(avn.ring().hash("key-" + i));
         }
@@ -204,28 +204,28 @@ class MembershipChangeTest {
             return moved;
         }
 
-        int from(String host) {
+        int from(String agent) {
             int moved = 0;
             for (int key = 0; key < KEYS; key++) {
-                moved += before[key].equals(host) && !after[key].equals(host) ? 1 : 0;
+                moved += before[key].equals(agent) && !after[key].equals(agent) ? 1 : 0;
             }
             return moved;
         }
 
-        int to(String host) {
+        int to(String agent) {
             int moved = 0;
             for (int key = 0; key < KEYS; key++) {
-                moved += !before[key].equals(host) && after[key].equals(host) ? 1 : 0;
+                moved += !before[key].equals(agent) && after[key].equals(agent) ? 1 : 0;
             }
             return moved;
         }
 
-        /** Keys that changed owner with neither owner being {@code host}. */
-        int betweenOthers(String host) {
+        /** Keys that changed owner with neither owner being {@code agent}. */
+        int betweenOthers(String agent) {
             int moved = 0;
             for (int key = 0; key < KEYS; key++) {
                 boolean changed = !before[key].equals(after[key]);
-                moved += changed && !before[key].equals(host) && !after[key].equals(host) ? 1 : 0;
+                moved += changed && !before[key].equals(agent) && !after[key].equals(agent) ? 1 : 0;
             }
             return moved;
         }

@@ -126,12 +126,12 @@ class ReallocationWorkTest {
     private static SortedMap<String, Double> predict(SortedMap<String, Long> measured, SortedMap<String, Double> loads,
             SortedMap<String, Long> requests, Map<String, Double> shares) {
         long total = requests.values().stream().mapToLong(Long::longValue).sum();
-        int hosts = requests.size();
+        int agents = requests.size();
         SortedMap<String, Double> predicted = new TreeMap<>();
-        loads.forEach((host, load) -> {
-            double before = LoadIndex.requestShare(measured.get(host), total, shares.get(host), hosts);
-            double after = LoadIndex.requestShare(requests.get(host), total, shares.get(host), hosts);
-            predicted.put(host, before > 0 ? load * after / before : load + 100 * after);
+        loads.forEach((agent, load) -> {
+            double before = LoadIndex.requestShare(measured.get(agent), total, shares.get(agent), agents);
+            double after = LoadIndex.requestShare(requests.get(agent), total, shares.get(agent), agents);
+            predicted.put(agent, before > 0 ? load * after / before : load + 100 * after);
         });
         return predicted;
     }

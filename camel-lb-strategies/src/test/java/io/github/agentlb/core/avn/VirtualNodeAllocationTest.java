@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class VirtualNodeAllocationTest {
 
     @Test
-    void pinningSeveralHostsStillSumsToTheTotal() {
+    void pinningSeveralAgentsStillSumsToTheTotal() {
         // quotas 0.96, 1.28, 1.76: only "a" is below one; b and c share the 3 left (1.26, 1.74)
         assertThat(VirtualNodeAllocation.allocate(Map.of("a", 6.0, "b", 8.0, "c", 11.0), 4))
                 .containsExactly(Map.entry("a", 1), Map.entry("b", 1), Map.entry("c", 2));
@@ -32,9 +32,9 @@ class VirtualNodeAllocationTest {
         Map<String, Double> nullWeight = new HashMap<>();
         nullWeight.put("a", null);
         Map<String, Double> blank = new HashMap<>(Map.of(" ", 1.0));
-        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(null, 3)).hasMessage("hosts must not be empty, was null");
-        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of(), 3)).hasMessage("hosts must not be empty, was []");
-        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(blank, 3)).hasMessage("host id must not be blank, was ' '");
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(null, 3)).hasMessage("agents must not be empty, was null");
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of(), 3)).hasMessage("agents must not be empty, was []");
+        assertThatThrownBy(() -> VirtualNodeAllocation.allocate(blank, 3)).hasMessage("agent id must not be blank, was ' '");
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(nullWeight, 3)).hasMessage("weight of a must be finite and > 0, was NaN");
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", -1.0), 3)).hasMessage("weight of a must be finite and > 0, was -1.0");
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 0.0), 3)).hasMessage("weight of a must be finite and > 0, was 0.0");
@@ -42,30 +42,30 @@ class VirtualNodeAllocationTest {
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", Double.POSITIVE_INFINITY), 3))
                 .hasMessage("weight of a must be finite and > 0, was Infinity");
         assertThatThrownBy(() -> VirtualNodeAllocation.allocate(Map.of("a", 1.0, "b", 1.0), 1))
-                .hasMessage("totalVirtualNodes must be >= the number of hosts (2), was 1");
-        assertThatThrownBy(() -> VirtualNodeAllocation.equalWeights(null)).hasMessage("hosts must not be empty, was null");
-        assertThatThrownBy(() -> VirtualNodeAllocation.equalWeights(List.of())).hasMessage("hosts must not be empty, was []");
+                .hasMessage("totalVirtualNodes must be >= the number of agents (2), was 1");
+        assertThatThrownBy(() -> VirtualNodeAllocation.equalWeights(null)).hasMessage("agents must not be empty, was null");
+        assertThatThrownBy(() -> VirtualNodeAllocation.equalWeights(List.of())).hasMessage("agents must not be empty, was []");
         assertThatThrownBy(() -> VirtualNodeAllocation.capacityWeights(Map.of(), AdaptiveVirtualNodesConfig.ofDefaults()))
-                .hasMessage("hosts must not be empty, was []");
+                .hasMessage("agents must not be empty, was []");
     }
 
     /**
      * 5,000 seeded random cases: half with weights spread over nine orders of magnitude (pinning
      * in one round, in several, or not at all), half with small whole weights and a total just
-     * above the number of hosts (quotas near one, where a pinning round must see the same budget).
+     * above the number of agents (quotas near one, where a pinning round must see the same budget).
      */
     @Test
     void randomWeightsAndTotalsKeepEveryPropertyOfTheAllocation() {
         Random random = new Random(7);
         int pinnedCases = 0;
         for (int trial = 0; trial < 5_000; trial++) {
-            int hosts = 1 + random.nextInt(12);
+            int agents = 1 + random.nextInt(12);
             Map<String, Double> weights = new TreeMap<>();
             boolean spread = trial % 2 == 0;
-            for (int h = 0; h < hosts; h++) {
+            for (int h = 0; h < agents; h++) {
                 weights.put("h" + h, spread ? Math.pow(10, -6 + 9 * random.nextDouble()) : 1.0 + random.nextInt(12));
             }
-            int total = hosts + random.nextInt(spread ? hosts * 60 : hosts + 1);
+            int total = agents + random.nextInt(spread ? agents * 60 : agents + 1);
             SortedMap<String, Integer> counts = VirtualNodeAllocation.allocate(weights, total);
             String trialName = "trial " + trial + ": " + weights + " total " + total + " -> " + counts;
 
@@ -80,16 +80,16 @@ class VirtualNodeAllocationTest {
                     }
                 }
             }
-            // Over the hosts not pinned at one, each count is its quota rounded down or up, and a
-            // host rounded up has a fractional part at least as large as any host rounded down.
+            // Over the agents not pinned at one, each count is its quota rounded down or up, and a
+            // agent rounded up has a fractional part at least as large as any agent rounded down.
             Map<String, Double> open = new TreeMap<>(weights);
             int remaining = total;
             List<String> pinned = pinned(open, remaining);
             while (!pinned.isEmpty()) {
                 pinnedCases++;
-                for (String host : pinned) {
-                    assertThat(counts.get(host)).as(trialName + " pinned " + host).isEqualTo(1);
-                    open.remove(host);
+                for (String agent : pinned) {
+                    assertThat(counts.get(agent)).as(trialName + " pinned " + agent).isEqualTo(1);
+                    open.remove(agent);
                     remaining--;
                 }
                 pinned = pinned(open, remaining);
@@ -114,13 +114,13 @@ class VirtualNodeAllocationTest {
         assertThat(pinnedCases).isGreaterThan(1_000);
     }
 
-    /** The hosts whose quota of {@code remaining} is below one: eq. (2)'s floor pins them at one. */
+    /** The agents whose quota of {@code remaining} is below one: eq. (2)'s floor pins them at one. */
     private static List<String> pinned(Map<String, Double> open, int remaining) {
         double sum = open.values().stream().mapToDouble(Double::doubleValue).sum();
         List<String> below = new ArrayList<>();
-        open.forEach((host, w) -> {
+        open.forEach((agent, w) -> {
             if (remaining * w / sum < 1) {
-                below.add(host);
+                below.add(agent);
             }
         });
         return below;

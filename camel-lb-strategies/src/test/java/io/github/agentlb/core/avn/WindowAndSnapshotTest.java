@@ -23,7 +23,7 @@ class WindowAndSnapshotTest {
 
     @Test
     void snapshotsAreEqualByContentAndSayHowManyPositionsTheyHold() {
-        Map<String, HostUtilization> util = Map.of("a", new HostUtilization(0.5, 0.25));
+        Map<String, AgentUtilization> util = Map.of("a", new AgentUtilization(0.5, 0.25));
         WindowSnapshot one = new WindowSnapshot(new long[] {1, 2}, util);
         WindowSnapshot same = new WindowSnapshot(new long[] {1, 2}, new HashMap<>(util));
 
@@ -33,29 +33,29 @@ class WindowAndSnapshotTest {
         assertThat(one).isNotEqualTo(new WindowSnapshot(new long[] {1, 2}, Map.of()));
         assertThat(one).isNotEqualTo("WindowSnapshot");
         assertThat(one.toString())
-                .isEqualTo("WindowSnapshot[positions=2, utilization={a=HostUtilization[cpu=0.5, memory=0.25]}]");
+                .isEqualTo("WindowSnapshot[positions=2, utilization={a=AgentUtilization[cpu=0.5, memory=0.25]}]");
     }
 
     @Test
-    void windowAveragesEachHostsReportsAndFallsBackToTheLatestWithoutAny() {
+    void windowAveragesEachAgentsReportsAndFallsBackToTheLatestWithoutAny() {
         EvaluationWindow window = new EvaluationWindow(List.of("a", "b", "c"));
-        assertThat(window.report("a", new HostUtilization(0.25, 0.5))).isTrue();
-        assertThat(window.report("a", new HostUtilization(0.75, 1.0))).isTrue();
-        assertThat(window.report("x", new HostUtilization(0.5, 0.5))).isFalse();
+        assertThat(window.report("a", new AgentUtilization(0.25, 0.5))).isTrue();
+        assertThat(window.report("a", new AgentUtilization(0.75, 1.0))).isTrue();
+        assertThat(window.report("x", new AgentUtilization(0.5, 0.5))).isFalse();
 
-        HostUtilization latestB = new HostUtilization(0.125, 0.375);
-        Map<String, HostUtilization> utilization = window.utilization(
-                Map.of("a", new HostUtilization(0.75, 1.0), "b", latestB));
+        AgentUtilization latestB = new AgentUtilization(0.125, 0.375);
+        Map<String, AgentUtilization> utilization = window.utilization(
+                Map.of("a", new AgentUtilization(0.75, 1.0), "b", latestB));
 
         // a: the mean of its two reports; b: no report in the window, its latest; c: no current report
         assertThat(utilization).containsOnly(
-                Map.entry("a", new HostUtilization(0.5, 0.75)), Map.entry("b", latestB));
+                Map.entry("a", new AgentUtilization(0.5, 0.75)), Map.entry("b", latestB));
     }
 
     @Test
-    void aHostWhoseReportExpiredHasNoUtilizationWhateverTheWindowHolds() {
+    void anAgentWhoseReportExpiredHasNoUtilizationWhateverTheWindowHolds() {
         EvaluationWindow window = new EvaluationWindow(List.of("a"));
-        window.report("a", new HostUtilization(0.5, 0.5));
+        window.report("a", new AgentUtilization(0.5, 0.5));
 
         assertThat(window.utilization(Map.of())).isEmpty();
     }

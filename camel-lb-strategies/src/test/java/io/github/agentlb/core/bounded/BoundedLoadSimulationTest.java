@@ -37,7 +37,7 @@ class BoundedLoadSimulationTest {
 
     private final HashRing ring = HotKeySimulation.chRing();
     private final BoundedLoad ranked = BoundedLoad.ofDefaults();
-    private final BoundedLoad plain = BoundedLoad.custom().sticky(false).build();
+    private final BoundedLoad plain = BoundedLoad.custom().rankRule(false).build();
 
     private Result run(BoundedLoad config, double hotShare, int requests, long seed, int window, int replicas) {
         return HotKeySimulation.run(ring, config, HotKeySimulation.workload(hotShare, requests, seed), window, replicas);
@@ -157,7 +157,7 @@ class BoundedLoadSimulationTest {
                         assertThat(result.worstWindowMaxOverMean()).as("%s seed %d", name, seed)
                                 .isLessThanOrEqualTo(config.balanceFactor() + LONG_TOLERANCE);
                     }
-                    if (config.isEnabled() && config.sticky() && (double) workload[0] == 0.5) {
+                    if (config.isEnabled() && config.rankRule() && (double) workload[0] == 0.5) {
                         assertThat(result.hotAgents()).as("%s seed %d", name, seed).isEqualTo(1);
                     }
                 }

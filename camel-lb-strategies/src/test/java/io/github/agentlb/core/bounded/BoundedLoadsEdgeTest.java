@@ -16,7 +16,7 @@ class BoundedLoadsEdgeTest {
     private static final List<String> WALK = List.of("A", "B", "C");
 
     private static BoundedLoads plain(int a, int b, int c) {
-        BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().sticky(false).build(), () -> 0L);
+        BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().rankRule(false).build(), () -> 0L);
         send(loads, "A", a);
         send(loads, "B", b);
         send(loads, "C", c);
@@ -51,7 +51,7 @@ class BoundedLoadsEdgeTest {
 
     @Test
     void twoAgentsAreBoundedTooAndOneIsAlwaysHome() {
-        BoundedLoads two = new BoundedLoads(BoundedLoad.custom().sticky(false).build(), () -> 0L);
+        BoundedLoads two = new BoundedLoads(BoundedLoad.custom().rankRule(false).build(), () -> 0L);
         send(two, "A", 30);
         // total 30: mean 15.5, capacity 20: A is full, B takes the key
         assertThat(two.place("k", 42L, List.of("A", "B").iterator())).isEqualTo(new Placement("B", Kind.OVERFLOW));

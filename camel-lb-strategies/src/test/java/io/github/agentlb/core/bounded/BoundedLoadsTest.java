@@ -78,7 +78,7 @@ class BoundedLoadsTest {
 
     @Test
     void thePlainRuleSendsAKeyWhoseHomeIsFullToTheNextAgentUnderTheBoundAndBackWhenItHasRoom() {
-        BoundedLoads plain = new BoundedLoads(BoundedLoad.custom().sticky(false).build(), clock::get);
+        BoundedLoads plain = new BoundedLoads(BoundedLoad.custom().rankRule(false).build(), clock::get);
         send(plain, "A", 100);
         send(plain, "B", 50);
         // total 150, mean (150 + 1) / 3 = 50.3, capacity ceil(1.25 x 50.3) = 63: A is full, B has room.
@@ -175,7 +175,7 @@ class BoundedLoadsTest {
     @Test
     void aHotKeyStaysWholeOnItsHomeWhileColdKeysLeaveIt() {
         BoundedLoads ranked = new BoundedLoads(BoundedLoad.ofDefaults(), clock::get);
-        BoundedLoads plain = new BoundedLoads(BoundedLoad.custom().sticky(false).build(), clock::get);
+        BoundedLoads plain = new BoundedLoads(BoundedLoad.custom().rankRule(false).build(), clock::get);
         for (int i = 0; i < 100; i++) {
             assertThat(sendKey(ranked, "hot", 42).agent()).isEqualTo("A");
             sendKey(plain, "hot", 42);
@@ -200,7 +200,7 @@ class BoundedLoadsTest {
 
     @Test
     void keySeededOverflowSpreadsOverTheOtherAgents() {
-        BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().sticky(false).overflowOrder(OverflowOrder.KEY_SEEDED)
+        BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().rankRule(false).overflowOrder(OverflowOrder.KEY_SEEDED)
                 .build(), clock::get);
         send(loads, "A", 30);
         Set<String> targets = new TreeSet<>();

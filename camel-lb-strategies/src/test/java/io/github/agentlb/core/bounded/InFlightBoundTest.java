@@ -46,8 +46,8 @@ class InFlightBoundTest {
         BoundedLoad kubeAi = BoundedLoad.custom().inFlightFactor(BoundedLoad.KUBEAI_IN_FLIGHT_FACTOR).build();
         assertThat(kubeAi.boundsInFlight()).isTrue();
         assertThat(kubeAi.toBuilder().build()).isEqualTo(kubeAi).isNotEqualTo(BoundedLoad.ofDefaults());
-        assertThat(kubeAi.toString()).endsWith("sticky=true, inFlightFactor=1.25]");
-        assertThat(BoundedLoad.ofDefaults().toString()).endsWith("sticky=true]");
+        assertThat(kubeAi.toString()).endsWith("rankRule=true, inFlightFactor=1.25]");
+        assertThat(BoundedLoad.ofDefaults().toString()).endsWith("rankRule=true]");
         assertThat(BoundedLoad.custom().inFlightFactor(1).build().inFlightFactor()).isEqualTo(1.0);
         for (double bad : new double[] {0.5, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
             assertThatThrownBy(() -> BoundedLoad.custom().inFlightFactor(bad)).isInstanceOf(IllegalArgumentException.class)

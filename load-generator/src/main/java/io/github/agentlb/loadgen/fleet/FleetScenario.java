@@ -104,7 +104,7 @@ public final class FleetScenario {
             balancer.removeAgent(FleetPhase.JOINING);
             stdout.printf(Locale.ROOT, "== %s, fleet scenario: agents %s behind the demo proxy at %s; %s joins after "
                             + "1/4 of the requests (slow start %d ms), %s is drained after 1/2 and back after 3/4%n",
-                    strategy, String.join(", ", balancer.agentIds()), cluster.baseUrl(), FleetPhase.JOINING,
+                    strategy, String.join(", ", balancer.getAgentIds()), cluster.baseUrl(), FleetPhase.JOINING,
                     slowStart.window().toMillis(), FleetPhase.LEAVING);
             if (config.warmupConfig().isPresent()) {
                 new LoadRunner(config.warmupConfig().get(), null).run(cluster.baseUrl(), strategy + " warm-up");

@@ -1,7 +1,7 @@
 package io.github.agentlb.core.avn;
 
 /**
- * A host's CPU and memory utilization at one moment, each a fraction 0..1 (0.25 = 25%).
+ * An agent's CPU and memory utilization at one moment, each a fraction 0..1 (0.25 = 25%).
  *
  * <p>Used twice by the paper: at start-up as the performance indicators {@code P_ci}, {@code P_mi}
  * of eq. (1), and while running as the load terms {@code L_ci}, {@code L_mi} of eq. (3).
@@ -10,12 +10,12 @@ package io.github.agentlb.core.avn;
  * @param cpu    CPU utilization, fraction 0..1
  * @param memory memory utilization, fraction 0..1
  */
-public record HostUtilization(double cpu, double memory) {
+public record AgentUtilization(double cpu, double memory) {
 
     /**
      * @throws IllegalArgumentException if either value is NaN or outside [0, 1], naming it
      */
-    public HostUtilization {
+    public AgentUtilization {
         requireFraction("cpu", cpu);
         requireFraction("memory", memory);
     }
