@@ -2,8 +2,10 @@ package io.github.agentlb.agent.llm;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * One agent's model of an LLM server: a {@link PrefixCache} (when {@link LlmShape#cacheEnabled()}),
@@ -19,12 +21,19 @@ import java.util.function.Consumer;
  * callback runs on the thread that admits (the offering one, or the one that calls finish),
  * outside the model's lock, and must only hand the work on (e.g. to the connection's event loop).
  *
+ * <p>The agent-side time to first token of a request is its wait in the queue (offer to
+ * admission, on the model's clock) plus its computed {@link Admission#firstTokenNanos()}: what a
+ * client next to the agent would see, without the network, the proxy or the client's own delays.
+ * The model keeps the last {@value #FIRST_TOKEN_SAMPLES} of them ({@link #agentFirstTokenNanos()}).
+ *
  * <p>Thread-safe: every method takes the model's lock for O(prompt blocks) at most.
  */
 public final class LlmModel {
 
     /** {@code Retry-After} of a refused request, s. */
     public static final int RETRY_AFTER_SECONDS = 1;
+    /** Agent-side times to first token kept, the most recent ones. */
+    public static final int FIRST_TOKEN_SAMPLES = 1 << 16;
 
     /**
      * What admission decided for one request.
@@ -44,11 +53,13 @@ public final class LlmModel {
     public final class Ticket {
         private final long[] hashes;
         private final Consumer<Admission> onAdmit;
+        private final long offeredNanos;
         private State state = State.WAITING;
 
-        private Ticket(long[] hashes, Consumer<Admission> onAdmit) {
+        private Ticket(long[] hashes, Consumer<Admission> onAdmit, long offeredNanos) {
             this.hashes = hashes;
             this.onAdmit = onAdmit;
+            this.offeredNanos = offeredNanos;
         }
     }
 
@@ -57,6 +68,10 @@ public final class LlmModel {
     private final LlmShape shape;
     private final long baseFirstTokenNanos;
     private final PrefixCache cache;
+    private final LongSupplier clock;
+    /** Ring of the last {@link #FIRST_TOKEN_SAMPLES} agent-side times to first token, ns. */
+    private final long[] agentFirstToken = new long[FIRST_TOKEN_SAMPLES];
+    private long queueNanosTotal;
     private final Deque<Ticket> waiting = new ArrayDeque<>();
     private int running;
     private int maxWaiting;
@@ -74,6 +89,16 @@ public final class LlmModel {
      * @throws IllegalArgumentException if baseFirstTokenNanos is negative
      */
     public LlmModel(LlmShape shape, long baseFirstTokenNanos) {
+        this(shape, baseFirstTokenNanos, System::nanoTime);
+    }
+
+    /**
+     * As {@link #LlmModel(LlmShape, long)} with the clock that times the queue wait.
+     *
+     * @param clock monotonic nanoseconds, e.g. {@code System::nanoTime}
+     */
+    public LlmModel(LlmShape shape, long baseFirstTokenNanos, LongSupplier clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.shape = Objects.requireNonNull(shape, "shape");
         if (baseFirstTokenNanos < 0) {
             throw new IllegalArgumentException("baseFirstTokenNanos must be >= 0, was " + baseFirstTokenNanos);
@@ -100,7 +125,7 @@ public final class LlmModel {
      * @return the request's ticket, or null when refused (the queue is full)
      */
     public Ticket offer(long[] hashes, Consumer<Admission> onAdmit) {
-        Ticket ticket = new Ticket(hashes.clone(), Objects.requireNonNull(onAdmit, "onAdmit"));
+        Ticket ticket = new Ticket(hashes.clone(), Objects.requireNonNull(onAdmit, "onAdmit"), clock.getAsLong());
         Admission admission;
         synchronized (this) {
             if (!shape.limited() || running < shape.maxRunning()) {
@@ -156,6 +181,9 @@ public final class LlmModel {
         promptBlocks += ticket.hashes.length;
         cachedBlocks += hit;
         firstTokenNanosTotal += admission.firstTokenNanos();
+        long queued = Math.max(0, clock.getAsLong() - ticket.offeredNanos);
+        queueNanosTotal += queued;
+        agentFirstToken[(int) ((admitted - 1) % FIRST_TOKEN_SAMPLES)] = queued + admission.firstTokenNanos();
         lastAdmission = admission;
         return admission;
     }
@@ -210,9 +238,30 @@ public final class LlmModel {
         return promptBlocks == 0 ? 0 : (double) cachedBlocks / promptBlocks;
     }
 
-    /** Sum of the admitted requests' times to first token as computed, ns (queueing excluded). */
+    /** Sum of the admitted requests' times to first token as computed, ns (queueing excluded, see {@link #queueNanosTotal()}). */
     public synchronized long firstTokenNanosTotal() {
         return firstTokenNanosTotal;
+    }
+
+    /** Sum of the admitted requests' waits in the queue, offer to admission, ns. */
+    public synchronized long queueNanosTotal() {
+        return queueNanosTotal;
+    }
+
+    /**
+     * The agent-side times to first token (queue wait + computed time to first token) of the last
+     * {@link #FIRST_TOKEN_SAMPLES} admitted requests at most, ns, oldest first. O(samples).
+     */
+    public synchronized long[] agentFirstTokenNanos() {
+        int n = (int) Math.min(admitted, FIRST_TOKEN_SAMPLES);
+        if (admitted <= FIRST_TOKEN_SAMPLES) {
+            return Arrays.copyOf(agentFirstToken, n);
+        }
+        int start = (int) (admitted % FIRST_TOKEN_SAMPLES);
+        long[] out = new long[n];
+        System.arraycopy(agentFirstToken, start, out, 0, n - start);
+        System.arraycopy(agentFirstToken, 0, out, n - start, start);
+        return out;
     }
 
     /** The last admission, or null before the first. */

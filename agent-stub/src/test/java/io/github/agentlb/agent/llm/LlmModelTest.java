@@ -41,6 +41,25 @@ class LlmModelTest {
     }
 
     @Test
+    void theAgentSideTimeToFirstTokenCountsTheQueueWait() {
+        long[] now = {0};
+        LlmModel model = new LlmModel(LlmShape.custom().blockChars(4).uncachedBlockMs(1).maxRunning(1).build(),
+                BASE_NANOS, () -> now[0]);
+
+        LlmModel.Ticket a = offer(model, "a", "aaaa");
+        now[0] = 5_000_000L;
+        LlmModel.Ticket b = offer(model, "b", "bbbbcccc");
+        now[0] = 12_000_000L;
+        model.finish(a);
+        model.finish(b);
+
+        // a: no wait, 200 + 1 ms; b: waited 7 ms, then 200 + 2 ms
+        assertThat(model.agentFirstTokenNanos()).containsExactly(201_000_000L, 209_000_000L);
+        assertThat(model.queueNanosTotal()).isEqualTo(7_000_000L);
+        assertThat(model.firstTokenNanosTotal()).isEqualTo(403_000_000L);
+    }
+
+    @Test
     void withoutACacheEveryBlockCostsAndNothingIsUsed() {
         LlmModel model = new LlmModel(LlmShape.custom().blockChars(4).uncachedBlockMs(1).build(), 0);
 

@@ -39,14 +39,16 @@ public final class AgentsReport {
     /** One row per variant: the scenario's figures. */
     public static String table(List<AgentsResult> results) {
         StringBuilder sb = new StringBuilder("| variant | requests | errors | timeouts | ttft p50 ms | ttft p99 ms |"
-                + " agent ttft mean ms | cache hit rate | max/mean in-flight | answers per agent | MCP stickiness |"
+                + " agent ttft p50 ms | agent ttft p99 ms | model ttft mean ms | cache hit rate | max/mean in-flight |"
+                + " answers per agent | MCP stickiness |"
                 + " max queue | s |\n"
-                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
         for (AgentsResult r : results) {
             String answered = r.answered().values().stream().map(String::valueOf).collect(Collectors.joining("/"));
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.1f | %.1f | %.1f | %.3f | %.2f | %s | %.3f"
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.3f | %.2f | %s | %.3f"
                             + " | %d | %.1f |%n", r.label(), r.requests(), r.errors(), r.timeouts(), r.ttftP50Ms(),
-                    r.ttftP99Ms(), r.modelTtftMeanMs(), r.hitRate(), r.inFlightMaxOverMean(), answered, r.stickiness(),
+                    r.ttftP99Ms(), r.agentTtftP50Ms(), r.agentTtftP99Ms(), r.modelTtftMeanMs(), r.hitRate(),
+                    r.inFlightMaxOverMean(), answered, r.stickiness(),
                     r.maxWaiting(), r.seconds()));
         }
         return sb.toString();
@@ -58,7 +60,8 @@ public final class AgentsReport {
         StringBuilder sb = new StringBuilder("## Scenario agents\n\n");
         sb.append(String.format(Locale.ROOT, "%d conversations of %d turns in %d groups sharing a system prompt of "
                         + "%d-%d chars (seed %d); first user message about %d chars, later ones %d-%d, assistant answers "
-                        + "(written by the client) %d-%d; turn k sends the whole history. Every third conversation "
+                        + "(written by the client) %d-%d, and after the first turn a tool result or document excerpt of %d-%d per "
+                        + "turn; turn k sends the whole history. Every third conversation "
                         + "(%d) is MCP-style: it sends its first answer's Mcp-Session-Id with every later turn. Every "
                         + "request: POST /v1/chat/completions?user_id=c<i>, streamed, %d tokens. Each variant on its "
                         + "own agents and proxies, all at once; learned sessions on in every variant; keys = ch keyed by "
@@ -66,15 +69,17 @@ public final class AgentsReport {
                         + "factor %.2f; x2 = two proxy replicas, conversation i through replica i mod 2.%n%n",
                 w.conversations(), w.turns(), w.groups(), Conversations.SYSTEM_MIN_CHARS, Conversations.SYSTEM_MAX_CHARS,
                 w.seed(), Conversations.FIRST_USER_CHARS, Conversations.USER_MIN_CHARS, Conversations.USER_MAX_CHARS,
-                Conversations.ASSISTANT_MIN_CHARS, Conversations.ASSISTANT_MAX_CHARS, w.mcpConversations(),
+                Conversations.ASSISTANT_MIN_CHARS, Conversations.ASSISTANT_MAX_CHARS, Conversations.TOOL_MIN_CHARS,
+                Conversations.TOOL_MAX_CHARS, w.mcpConversations(),
                 Conversations.ANSWER_TOKENS, AgentsVariant.BALANCE_FACTOR, AgentsVariant.IN_FLIGHT_FACTOR));
         sb.append("Agents: ").append(scenario.settings().describe()).append(".\n\n");
         sb.append("Time to first token: send to the first `data:` line at the client. Cache hit rate: Σ cached "
                 + "blocks / Σ prompt blocks over the agents. In-flight: per agent, the time-averaged number of "
                 + "requests it was answering (Σ send-to-end times of its answers / wall time); max/mean over the "
-                + "agents. Agent ttft: the mean time to first token the agents' models computed (base + prefill of the "
-                + "uncached blocks, from admission): what the cache bought, without queue, proxy or the machine's "
-                + "load. Stickiness: MCP-style turns after the first answered by the agent that minted the "
+                + "agents. Agent ttft: per request at the agent, from its arrival to its first token, queue wait included "
+                + "(p50, p99): without the proxy, loopback or the client's scheduling delays. Model ttft mean: the "
+                + "mean time to first token the agents' models computed (base + prefill of the uncached blocks, from "
+                + "admission): what the cache bought, without the queue. Stickiness: MCP-style turns after the first answered by the agent that minted the "
                 + "session.\n\n");
         sb.append(table(results)).append('\n');
         sb.append("Check: ").append(check.passed() ? "PASSED" : "MISSED").append('\n');

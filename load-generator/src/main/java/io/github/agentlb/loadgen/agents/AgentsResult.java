@@ -16,6 +16,10 @@ import org.HdrHistogram.Histogram;
  * <ul>
  *   <li>Time to first token: from the client's send to the first {@code data:} line, successful
  *       requests only, HdrHistogram at 3 significant digits, in ms.</li>
+ *   <li>Agent-side time to first token: per request at the agent, from its arrival at the LLM
+ *       model to its first token, queue wait included (the model's wait plus its computed time to
+ *       first token), over all agents, p50 and p99 in ms: without the proxy, the network or the
+ *       client's own scheduling delays.</li>
  *   <li>Cache hit rate: Σ cached blocks / Σ prompt blocks over the agents, as their LLM models
  *       counted at admission.</li>
  *   <li>In-flight per agent: the time-averaged number of requests the agent was answering, from
@@ -42,6 +46,8 @@ import org.HdrHistogram.Histogram;
  * @param mcpLaterTurns   MCP-style turns after the first whose first turn named an agent
  * @param stickyTurns     of those, answered by the first turn's agent
  * @param maxWaiting      the largest queue any agent had
+ * @param agentTtftP50Ms  p50 agent-side time to first token (queue wait included), ms (NaN when none was admitted)
+ * @param agentTtftP99Ms  p99 agent-side time to first token (queue wait included), ms (NaN when none was admitted)
  * @param modelTtftMeanMs the mean time to first token the agents' models computed (base + prefill
  *                        of the uncached blocks, from admission), ms: what the cache bought,
  *                        without the queue, the proxy, the network or the machine's load (NaN
@@ -52,7 +58,8 @@ import org.HdrHistogram.Histogram;
 public record AgentsResult(String label, int replicas, boolean keyed, boolean bounded, long requests, long errors,
                            long timeouts, double ttftP50Ms, double ttftP99Ms, long promptBlocks, long cachedBlocks,
                            SortedMap<String, Double> inFlight, SortedMap<String, Long> answered, long mcpLaterTurns,
-                           long stickyTurns, int maxWaiting, double modelTtftMeanMs, long wallNanos,
+                           long stickyTurns, int maxWaiting, double agentTtftP50Ms,
+                           double agentTtftP99Ms, double modelTtftMeanMs, long wallNanos,
                            List<String> errorSamples) {
 
     /** Error texts kept for the report. */
@@ -73,9 +80,19 @@ public record AgentsResult(String label, int replicas, boolean keyed, boolean bo
      * @param maxWaiting           its largest queue
      * @param admitted             requests it admitted
      * @param firstTokenNanosTotal Σ of the times to first token its model computed (base + prefill), ns
+     * @param agentFirstTokenNanos per admitted request, its queue wait plus computed time to first token, ns
      */
     public record AgentCounters(long promptBlocks, long cachedBlocks, int maxWaiting, long admitted,
-                                long firstTokenNanosTotal) {
+                                long firstTokenNanosTotal, long[] agentFirstTokenNanos) {
+        public AgentCounters {
+            agentFirstTokenNanos = agentFirstTokenNanos.clone();
+        }
+
+        /** Without agent-side samples. */
+        public AgentCounters(long promptBlocks, long cachedBlocks, int maxWaiting, long admitted,
+                             long firstTokenNanosTotal) {
+            this(promptBlocks, cachedBlocks, maxWaiting, admitted, firstTokenNanosTotal, new long[0]);
+        }
     }
 
     /**
@@ -142,11 +159,20 @@ public record AgentsResult(String label, int replicas, boolean keyed, boolean bo
         long admitted = agents.values().stream().mapToLong(AgentCounters::admitted).sum();
         double modelTtft = admitted == 0 ? Double.NaN
                 : agents.values().stream().mapToLong(AgentCounters::firstTokenNanosTotal).sum() / 1e6 / admitted;
+        Histogram agentTtft = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
+        for (AgentCounters a : agents.values()) {
+            for (long nanos : a.agentFirstTokenNanos()) {
+                agentTtft.recordValue(Math.min(agentTtft.getHighestTrackableValue(),
+                        Math.max(0, TimeUnit.NANOSECONDS.toMicros(nanos))));
+            }
+        }
+        boolean anyAgent = agentTtft.getTotalCount() > 0;
         boolean any = ttft.getTotalCount() > 0;
         return new AgentsResult(variant.label(), variant.replicas(), variant.keyed(), variant.bounded(), turns.size(),
                 errors, timeouts, any ? ttft.getValueAtPercentile(50) / 1000.0 : Double.NaN,
                 any ? ttft.getValueAtPercentile(99) / 1000.0 : Double.NaN, prompt, cached, inFlight, answered,
-                mcpLater, sticky, maxWaiting, modelTtft, wallNanos, samples);
+                mcpLater, sticky, maxWaiting, anyAgent ? agentTtft.getValueAtPercentile(50) / 1000.0 : Double.NaN,
+                anyAgent ? agentTtft.getValueAtPercentile(99) / 1000.0 : Double.NaN, modelTtft, wallNanos, samples);
     }
 
     /** Σ cached blocks / Σ prompt blocks; 0 without prompt blocks. */

@@ -8,27 +8,32 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The agents scenario's workload: {@code conversations} chats of {@code turns} turns each, in
- * {@code groups} groups that share a long system prompt, made from a seed so that every run sends
- * the same prompts. Turn k (0-based) of a conversation sends its whole history: the system prompt,
- * user message 0, assistant answer 0, ..., user message k. The assistant answers are written here
- * from the seed, not read from the agent, so the prompts do not depend on who answered.
+ * The agents scenario's workload: {@code conversations} agent conversations of {@code turns} turns
+ * each, in {@code groups} groups that share a long system prompt, made from a seed so that every
+ * run sends the same prompts. Turn k (0-based) of a conversation sends its whole history: the
+ * system prompt, user message 0, then per later turn j = 1..k the assistant's answer to turn j - 1,
+ * a tool result or document excerpt (a user message starting {@value #TOOL_PREFIX} or
+ * {@value #DOCUMENT_PREFIX}, as a coding or research agent sends back what its tool returned) and
+ * user message j. The assistant answers and tool results are written here from the seed, not read
+ * from the agent, so the prompts do not depend on who answered. A conversation's history thus grows
+ * by about 1,400 characters a turn, to several times the system prompt by its last turn.
  *
  * <p>Conversation i is in group {@code i % groups}; every third ({@code i % 3 == 2}) is MCP-style:
  * it keeps the {@code Mcp-Session-Id} of its first answer and sends it with every later turn.
  * Lengths in characters: system prompts {@value #SYSTEM_MIN_CHARS}..{@value #SYSTEM_MAX_CHARS},
  * first user messages about {@value #FIRST_USER_CHARS}, later user messages
  * {@value #USER_MIN_CHARS}..{@value #USER_MAX_CHARS}, assistant answers
- * {@value #ASSISTANT_MIN_CHARS}..{@value #ASSISTANT_MAX_CHARS}.
+ * {@value #ASSISTANT_MIN_CHARS}..{@value #ASSISTANT_MAX_CHARS}, tool results and excerpts
+ * {@value #TOOL_MIN_CHARS}..{@value #TOOL_MAX_CHARS}.
  *
  * <p>Immutable and thread-safe; all texts are made when it is built, O(conversations x turns).
  */
 public final class Conversations {
 
     /** Default number of conversations. */
-    public static final int DEFAULT_CONVERSATIONS = 60;
+    public static final int DEFAULT_CONVERSATIONS = 120;
     /** Default turns per conversation. */
-    public static final int DEFAULT_TURNS = 10;
+    public static final int DEFAULT_TURNS = 8;
     /** Default number of system-prompt groups. */
     public static final int DEFAULT_GROUPS = 6;
     /** Shortest system prompt, chars. */
@@ -45,6 +50,14 @@ public final class Conversations {
     public static final int ASSISTANT_MIN_CHARS = 100;
     /** Longest assistant answer, chars. */
     public static final int ASSISTANT_MAX_CHARS = 200;
+    /** Shortest tool result or document excerpt, chars. */
+    public static final int TOOL_MIN_CHARS = 600;
+    /** Longest tool result or document excerpt, chars. */
+    public static final int TOOL_MAX_CHARS = 1_500;
+    /** How a tool result starts. */
+    public static final String TOOL_PREFIX = "Tool result: ";
+    /** How a document excerpt starts. */
+    public static final String DOCUMENT_PREFIX = "Document excerpt: ";
     /** The model name sent in every request. */
     public static final String MODEL = "stub-llm";
     /** Tokens asked for in every request ({@code max_tokens}). */
@@ -69,7 +82,10 @@ public final class Conversations {
     private final int groups;
     private final long seed;
     private final List<String> systemPrompts;
-    /** Per conversation: user 0, assistant 0, user 1, ..., user turns-1 (2 x turns - 1 texts). */
+    /**
+     * Per conversation: user 0, then per later turn assistant, tool result, user
+     * (3 x turns - 2 texts).
+     */
     private final List<List<String>> texts;
 
     private Conversations(int conversations, int turns, int groups, long seed) {
@@ -101,6 +117,9 @@ public final class Conversations {
             for (int k = 1; k < turns; k++) {
                 messages.add(text(random, ASSISTANT_MIN_CHARS
                         + random.nextInt(ASSISTANT_MAX_CHARS - ASSISTANT_MIN_CHARS + 1)));
+                String prefix = random.nextBoolean() ? TOOL_PREFIX : DOCUMENT_PREFIX;
+                messages.add(prefix + text(random, TOOL_MIN_CHARS - prefix.length()
+                        + random.nextInt(TOOL_MAX_CHARS - TOOL_MIN_CHARS + 1)));
                 messages.add(text(random, USER_MIN_CHARS + random.nextInt(USER_MAX_CHARS - USER_MIN_CHARS + 1)));
             }
             all.add(List.copyOf(messages));
@@ -170,8 +189,9 @@ public final class Conversations {
     }
 
     /**
-     * The messages of turn {@code turn} (0-based) of {@code conversation}: the system prompt, then
-     * 2 x turn + 1 alternating user and assistant messages ending with a user message.
+     * The messages of turn {@code turn} (0-based) of {@code conversation}: the system prompt, user
+     * message 0, then per later turn up to {@code turn} the assistant's answer, the tool result
+     * (role {@code user}) and the user message: 2 + 3 x turn messages, the last a user message.
      */
     public List<Message> messages(int conversation, int turn) {
         checkConversation(conversation);
@@ -181,8 +201,8 @@ public final class Conversations {
         List<Message> messages = new ArrayList<>();
         messages.add(new Message("system", systemPrompts.get(groupOf(conversation))));
         List<String> history = texts.get(conversation);
-        for (int j = 0; j <= 2 * turn; j++) {
-            messages.add(new Message(j % 2 == 0 ? "user" : "assistant", history.get(j)));
+        for (int j = 0; j <= 3 * turn; j++) {
+            messages.add(new Message(j % 3 == 1 ? "assistant" : "user", history.get(j)));
         }
         return messages;
     }

@@ -27,8 +27,9 @@ class AgentsCheckTest {
         turns.add(new Turn(0, 0, false, 0, new ChatStreamClient.Answer(0, -1, 500_000_000L, null, null,
                 "timeout after 500 ms")));
         Map<String, AgentsResult.AgentCounters> agents = new TreeMap<>(Map.of(
-                "A1", new AgentsResult.AgentCounters(300, 240, 2, 3, 90_000_000L),
-                "A2", new AgentsResult.AgentCounters(100, 60, 0, 1, 30_000_000L)));
+                "A1", new AgentsResult.AgentCounters(300, 240, 2, 3, 90_000_000L,
+                        new long[] {30_000_000L, 35_000_000L, 90_000_000L}),
+                "A2", new AgentsResult.AgentCounters(100, 60, 0, 1, 30_000_000L, new long[] {40_000_000L})));
 
         AgentsResult r = AgentsResult.of(variant, turns, agents, SECOND);
 
@@ -46,6 +47,9 @@ class AgentsCheckTest {
         assertEquals(30.0, r.modelTtftMeanMs(), 1e-12);
         assertEquals(2, r.maxWaiting());
         assertEquals(20.0, r.ttftP50Ms(), 0.05);
+        // agent side, queue wait included, over both agents: 30, 35, 40, 90 ms
+        assertEquals(35.0, r.agentTtftP50Ms(), 0.05);
+        assertEquals(90.0, r.agentTtftP99Ms(), 0.1);
         assertEquals(List.of("conversation 0 turn 0: timeout after 500 ms"), r.errorSamples());
     }
 
@@ -70,6 +74,19 @@ class AgentsCheckTest {
         assertFalse(AgentsCheck.of(List.of(rr, result("ch", true, false, 1, 40, 0.95, 1.0, 0))).passed());
     }
 
+    @Test
+    void aClientSideMissWithTheAgentSideMetSaysBothAndHolds() {
+        AgentsResult rr = result("rr", false, false, 1, 100, 0.70, 1.05, 0, 80);
+        AgentsResult bounded = result("b", true, true, 1, 60, 0.95, 1.0, 0, 30);
+        AgentsCheck check = AgentsCheck.of(List.of(rr, bounded));
+        assertTrue(check.passed(), String.join("\n", check.reasons()));
+        assertTrue(check.reasons().stream().anyMatch(r -> r.contains("MISSED at the client")
+                && r.contains("0.60 x rr's") && r.contains("0.38 x rr's") && r.endsWith("met at the agents only")),
+                String.join("\n", check.reasons()));
+        AgentsResult agentMiss = result("b", true, true, 1, 60, 0.95, 1.0, 0, 50);
+        assertFalse(AgentsCheck.of(List.of(rr, agentMiss)).passed());
+    }
+
     private static ChatStreamClient.Answer ok(long ttftMs, long totalMs, String agent) {
         return new ChatStreamClient.Answer(200, ttftMs * 1_000_000L, totalMs * 1_000_000L, agent, null, null);
     }
@@ -77,8 +94,15 @@ class AgentsCheckTest {
     /** A result with the given figures: two agents whose in-flight ratio is {@code maxOverMean}. */
     private static AgentsResult result(String label, boolean keyed, boolean bounded, int replicas, double p50,
                                        double hitRate, double maxOverMean, long errors) {
+        return result(label, keyed, bounded, replicas, p50, hitRate, maxOverMean, errors, p50);
+    }
+
+    /** As above, with the agent-side p50 {@code agentP50}. */
+    private static AgentsResult result(String label, boolean keyed, boolean bounded, int replicas, double p50,
+                                       double hitRate, double maxOverMean, long errors, double agentP50) {
         return new AgentsResult(label, replicas, keyed, bounded, 100, errors, 0, p50, 2 * p50, 1000,
                 Math.round(hitRate * 1000), new TreeMap<>(Map.of("A1", maxOverMean, "A2", 2 - maxOverMean)),
-                new TreeMap<>(Map.of("A1", 50L, "A2", 50L)), 10, 10, 0, p50, SECOND, List.of());
+                new TreeMap<>(Map.of("A1", 50L, "A2", 50L)), 10, 10, 0, agentP50, 2 * agentP50, p50, SECOND,
+                List.of());
     }
 }

@@ -25,9 +25,11 @@ class AgentsScenarioTest {
     @Test
     void shortRunOfEveryVariant() throws Exception {
         Conversations workload = Conversations.of(12, 4, 3, 7);
-        // Half the default cache, no prefill cost: the cache decides hits, the clock only speed.
+        // A cache of about 1.3 x an agent's fair share (3 system prompts, 180 blocks, and a quarter of
+        // the final histories, 12 x 69 / 4 blocks), as the default; no prefill cost: the cache decides
+        // hits, the clock only speed.
         AgentsScenario.Settings settings = new AgentsScenario.Settings(4, new ChatShape(1, 2_000, 4),
-                LlmShape.custom().blockChars(64).cacheBlocks(175).uncachedBlockMs(0).maxRunning(8).maxQueue(64)
+                LlmShape.custom().blockChars(64).cacheBlocks(500).uncachedBlockMs(0).maxRunning(8).maxQueue(64)
                         .mintSessions(true).build(), 6, Duration.ofSeconds(10));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         AgentsScenario scenario = new AgentsScenario(workload, settings, 7,
@@ -45,6 +47,9 @@ class AgentsScenarioTest {
             assertEquals(1.0, r.stickiness(), r.label());
             assertEquals(48, r.answered().values().stream().mapToLong(Long::longValue).sum(), r.label());
             assertTrue(r.promptBlocks() > 0, r.label());
+            // at the agents: queue wait + the model's time to first token, never below its 1 ms base
+            assertTrue(r.agentTtftP50Ms() >= 1.0 && r.agentTtftP99Ms() >= r.agentTtftP50Ms(),
+                    r.label() + ": " + r.agentTtftP50Ms() + " / " + r.agentTtftP99Ms());
         }
         System.out.print(AgentsReport.table(results));
         double rr = byLabel.get("rr").hitRate();

@@ -17,11 +17,11 @@ class ConversationsTest {
 
     @Test
     void defaultsHaveTheDocumentedShape() {
-        assertEquals(60, defaults.conversations());
-        assertEquals(10, defaults.turns());
+        assertEquals(120, defaults.conversations());
+        assertEquals(8, defaults.turns());
         assertEquals(6, defaults.groups());
-        assertEquals(600, defaults.requests());
-        assertEquals(20, defaults.mcpConversations());
+        assertEquals(960, defaults.requests());
+        assertEquals(40, defaults.mcpConversations());
     }
 
     @Test
@@ -42,13 +42,28 @@ class ConversationsTest {
     }
 
     @Test
-    void eachTurnExtendsTheLastWithAnAnswerAndAUserMessage() {
+    void eachTurnExtendsTheLastWithAnAnswerAToolResultAndAUserMessage() {
         for (int k = 1; k < defaults.turns(); k++) {
             List<Conversations.Message> before = defaults.messages(9, k - 1);
             List<Conversations.Message> now = defaults.messages(9, k);
             assertEquals(before, now.subList(0, before.size()));
-            assertEquals("assistant", now.get(now.size() - 2).role());
+            assertEquals(before.size() + 3, now.size());
+            assertEquals("assistant", now.get(now.size() - 3).role());
+            Conversations.Message tool = now.get(now.size() - 2);
+            assertEquals("user", tool.role());
+            assertTrue(tool.content().startsWith(Conversations.TOOL_PREFIX)
+                    || tool.content().startsWith(Conversations.DOCUMENT_PREFIX), tool.content());
             assertEquals("user", now.get(now.size() - 1).role());
+        }
+    }
+
+    @Test
+    void historiesGrowToSeveralTimesTheSystemPrompt() {
+        for (int c = 0; c < defaults.conversations(); c++) {
+            List<Conversations.Message> last = defaults.messages(c, defaults.turns() - 1);
+            int system = last.get(0).content().length();
+            int history = last.stream().skip(1).mapToInt(m -> m.content().length()).sum();
+            assertTrue(history >= 2 * system, "conversation " + c + ": history " + history + ", system " + system);
         }
     }
 
@@ -72,9 +87,22 @@ class ConversationsTest {
             assertTrue(first >= 180 && first <= 220, "first user message of " + c + ": " + first);
             for (int j = 2; j < all.size(); j++) {
                 int len = all.get(j).content().length();
-                boolean user = all.get(j).role().equals("user");
-                int min = user ? Conversations.USER_MIN_CHARS : Conversations.ASSISTANT_MIN_CHARS;
-                int max = user ? Conversations.USER_MAX_CHARS : Conversations.ASSISTANT_MAX_CHARS;
+                int min;
+                int max;
+                switch ((j - 2) % 3) {
+                    case 0 -> {
+                        min = Conversations.ASSISTANT_MIN_CHARS;
+                        max = Conversations.ASSISTANT_MAX_CHARS;
+                    }
+                    case 1 -> {
+                        min = Conversations.TOOL_MIN_CHARS;
+                        max = Conversations.TOOL_MAX_CHARS;
+                    }
+                    default -> {
+                        min = Conversations.USER_MIN_CHARS;
+                        max = Conversations.USER_MAX_CHARS;
+                    }
+                }
                 assertTrue(len >= min - 15 && len <= max, all.get(j).role() + " message " + j + " of " + c + ": " + len);
             }
         }
@@ -92,13 +120,13 @@ class ConversationsTest {
         assertThrows(IllegalArgumentException.class, () -> Conversations.of(0, 6, 1, 1));
         assertThrows(IllegalArgumentException.class, () -> Conversations.of(6, 0, 1, 1));
         assertThrows(IllegalArgumentException.class, () -> Conversations.of(6, 6, 7, 1));
-        assertThrows(IllegalArgumentException.class, () -> defaults.messages(60, 0));
-        assertThrows(IllegalArgumentException.class, () -> defaults.messages(0, 10));
+        assertThrows(IllegalArgumentException.class, () -> defaults.messages(120, 0));
+        assertThrows(IllegalArgumentException.class, () -> defaults.messages(0, 8));
     }
 
     private static final int GOLDEN_FIRST_PROMPT_CHARS = 3_921;
     private static final String GOLDEN_TURN3_OF_5_SHA256 =
-            "1b2298e5876c524d25b97a37a811e7411bf601c018c041a8785f02ac3cb2de4a";
+            "66acd525e2c6c3b4d2af6ed02ef0e6b51812faed2eb9a8995531c065305ccc9a";
 
     private static String sha256(String text) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
