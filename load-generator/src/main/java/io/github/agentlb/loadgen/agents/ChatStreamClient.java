@@ -147,7 +147,7 @@ public final class ChatStreamClient {
     }
 
     /** Reads the answer's lines as they arrive; callbacks come on the client's threads, one at a time. */
-    private final class SseLines implements Flow.Subscriber<String> {
+    final class SseLines implements Flow.Subscriber<String> {
         private final long start;
         private final CompletableFuture<Void> done = new CompletableFuture<>();
         private volatile Flow.Subscription subscription;
