@@ -61,7 +61,8 @@ import picocli.CommandLine.Mixin;
                     + "except for uniform); for the hotkey scenario report-hotkey-<balancer>.json and hotkey.png; "
                     + "for the failure and hang scenarios report-<fault>-<strategy>.json and "
                     + "timeline_<fault>_<strategy>.png; for the fleet scenario report-fleet-<strategy>.json and "
-                    + "timeline_fleet_<strategy>.png; for the agents scenario agents.png.",
+                    + "timeline_fleet_<strategy>.png; for the agents scenario agents.png (with --url: "
+                    + "agents-url-<label>.json, its conversations sent to the running balancer).",
             "Without --url: for each scenario and strategy, starts agents A1-A3 and the demo proxy in-process "
                     + "on free ports."},
         exitCodeListHeading = "Exit codes:%n",
