@@ -21,6 +21,11 @@ record JobResults(List<RunReport> reports, PidTrace convergence, List<HotKeyScen
         return new JobResults(List.of(report), null, List.of(), 0, List.of(), 0, List.of());
     }
 
+    /** The results of a job scenario's single {@code --url} run. */
+    static JobResults of(JobScenario.Section section) {
+        return new JobResults(List.of(), null, List.of(), 0, List.of(), 0, List.of(section));
+    }
+
     /** Requests that failed or timed out, over every run. */
     long failedRequests() {
         return reports.stream().mapToLong(r -> r.statistics().errors() + r.statistics().timeouts()).sum()

@@ -38,6 +38,24 @@ public interface JobScenario {
      */
     Section run(Setup setup) throws Exception;
 
+    /** Whether it can load a balancer that is already running ({@link #runAgainst}); false by default. */
+    default boolean runsAgainstUrl() {
+        return false;
+    }
+
+    /**
+     * Runs the scenario's load once against the balancer at {@code baseUrl}, reported under
+     * {@code label}, and writes its files into {@link Setup#outDir()}.
+     *
+     * @param baseUrl {@code http(s)://host[:port][/path]}, no trailing slash
+     * @param label   the running balancer's name ({@code --strategy})
+     * @throws UnsupportedOperationException unless {@link #runsAgainstUrl()}
+     * @throws Exception if the run cannot be carried out or a file cannot be written
+     */
+    default Section runAgainst(String baseUrl, String label, Setup setup) throws Exception {
+        throw new UnsupportedOperationException("scenario " + label() + " has no --url mode");
+    }
+
     /**
      * What a job scenario runs with, from the command line.
      *

@@ -29,7 +29,9 @@ import picocli.CommandLine.Mixin;
  * {@code --failure-requests}, with a section per fault in {@code report.md}. Last the
  * {@link JobScenario}s on the class path (the fleet scenario: A4 joins, A2 is drained and comes
  * back), each with its section. With {@code --url} it
- * loads a balancer that is already running, once, under the label given by {@code --strategy}.
+ * loads a balancer that is already running, once, under the label given by {@code --strategy}:
+ * the uniform or heterogeneous load, or a job scenario's with a {@code --url} mode
+ * ({@link JobScenario#runsAgainstUrl()}: {@code --scenario agents}).
  *
  * <p>{@code --replicas N} starts N proxies (each its own balancer) over the same agents in each
  * in-process closed-loop run, request {@code i} going to replica {@code i mod N}.
@@ -59,7 +61,8 @@ import picocli.CommandLine.Mixin;
                     + "except for uniform); for the hotkey scenario report-hotkey-<balancer>.json and hotkey.png; "
                     + "for the failure and hang scenarios report-<fault>-<strategy>.json and "
                     + "timeline_<fault>_<strategy>.png; for the fleet scenario report-fleet-<strategy>.json and "
-                    + "timeline_fleet_<strategy>.png; for the agents scenario agents.png.",
+                    + "timeline_fleet_<strategy>.png; for the agents scenario agents.png (with --url: "
+                    + "agents-url-<label>.json, its conversations sent to the running balancer).",
             "Without --url: for each scenario and strategy, starts agents A1-A3 and the demo proxy in-process "
                     + "on free ports."},
         exitCodeListHeading = "Exit codes:%n",
@@ -161,6 +164,12 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             if (unreachable != null) {
                 options.err().println(unreachable);
                 return 1;
+            }
+            if (!jobs.isEmpty()) {
+                results = JobResults.of(jobs.get(0).runAgainst(options.baseUrl(), options.validatedLabel(),
+                        new JobScenario.Setup(options.validatedAgentTemplate(), List.of(options.validatedLabel()),
+                                config, stdout, outDir)));
+                return new JobSummary(stdout, writer).finish(results, scenarios, false, startNanos);
             }
             results = JobResults.of(pacing.isDefault()
                     ? new UrlJob(stdout, writer).run(options.baseUrl(), options.validatedLabel(), scenarios.get(0),

@@ -56,7 +56,8 @@ final class LoadOptions {
                     + "agents with prefix caches; rr, lr, ch and the agent keys with and without bounds, at the same "
                     + "time), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the run), gray (A1 "
                     + "answers 500 at once meanwhile), or all (default: all, in that order, except busy and gray, which "
-                    + "run only when named; with --url: uniform or heterogeneous, a label only).")
+                    + "run only when named; with --url: uniform or heterogeneous, a label only, or agents, its "
+                    + "conversations sent to the URL).")
     List<String> scenario;
 
     @Option(names = "--failure-requests", paramLabel = "N", defaultValue = "" + FailureScenario.DEFAULT_REQUESTS,
@@ -228,9 +229,12 @@ final class LoadOptions {
         Arrays.stream(Fault.values()).filter(f -> all || choices.contains(f.label())).forEach(faults::add);
         installed.stream().filter(j -> all && j.inMainJob() || choices.contains(j.label())).forEach(jobs::add);
         boolean hotkey = all || choices.contains(HotKeyScenario.LABEL);
-        if (url != null && (all || scenarios.size() != 1 || !faults.isEmpty() || hotkey || !jobs.isEmpty())) {
-            throw usage("with --url, --scenario must be one scenario (uniform or heterogeneous), was '"
-                    + String.join(",", choices) + "'");
+        boolean oneUrlJob = scenarios.isEmpty() && jobs.size() == 1 && jobs.get(0).runsAgainstUrl();
+        if (url != null && (all || !faults.isEmpty() || hotkey
+                || !(scenarios.size() == 1 && jobs.isEmpty() || oneUrlJob))) {
+            throw usage("with --url, --scenario must be one scenario (uniform, heterogeneous"
+                    + installed.stream().filter(JobScenario::runsAgainstUrl).map(j -> " or " + j.label())
+                            .collect(Collectors.joining()) + "), was '" + String.join(",", choices) + "'");
         }
         return hotkey;
     }

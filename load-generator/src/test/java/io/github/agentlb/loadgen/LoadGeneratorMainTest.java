@@ -147,6 +147,22 @@ class LoadGeneratorMainTest {
     }
 
     @Test
+    void theAgentsScenarioRunsAgainstAUrlAloneAndOnlyAlone() throws Exception {
+        int port = AvailablePortFinder.getNextAvailable();
+        String url = "http://127.0.0.1:" + port;
+
+        assertThat(run("--url", url, "--strategy", "nginx", "--scenario", "agents", "--out", dir.toString()))
+                .isEqualTo(1);
+        assertThat(stderr()).contains("Cannot reach the balancer at " + url);
+
+        assertThat(run("--url", url, "--strategy", "nginx", "--scenario", "agents,uniform")).isEqualTo(2);
+        assertThat(stderr()).contains("with --url, --scenario must be one scenario (uniform, heterogeneous or agents)");
+
+        assertThat(run("--url", url, "--strategy", "nginx", "--scenario", "fleet")).isEqualTo(2);
+        assertThat(stderr()).contains("with --url, --scenario must be one scenario");
+    }
+
+    @Test
     void runAgainstAnAbsentBalancerSaysWhySendsNothingAndWritesNoReport() throws Exception {
         int port = AvailablePortFinder.getNextAvailable();
         String url = "http://127.0.0.1:" + port;

@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
  * whose strategy the job runs (none, and no file, when {@code --strategy} names none of rr, lr
  * and ch), all at the same time ({@link JobScenario#eachAtOnce}). Its client
  * errors are the failed requests of all variants; the goal check goes into the report and the
- * console. Stateless.
+ * console. With {@code --url} ({@link #runAgainst}) the same conversations go to a running balancer.
+ * Stateless.
  */
 public final class AgentsJob implements JobScenario {
 
@@ -44,6 +45,26 @@ public final class AgentsJob implements JobScenario {
         return new Section(label(), results.stream().mapToLong(AgentsResult::errors).sum(),
                 AgentsReport.markdown(scenario, results, check), "Scenario " + label() + ":\n" + table,
                 List.of(AgentsReport.PNG_FILE), System.nanoTime() - startNanos);
+    }
+
+    @Override
+    public boolean runsAgainstUrl() {
+        return true;
+    }
+
+    /**
+     * Sends the default {@link Conversations} from the job's seed to the running balancer at
+     * {@code baseUrl} ({@link AgentsUrlRun}) and writes {@code agents-url-<label>.json}.
+     */
+    @Override
+    public Section runAgainst(String baseUrl, String label, Setup setup) throws Exception {
+        long startNanos = System.nanoTime();
+        AgentsUrlRun run = AgentsUrlRun.ofDefaults(setup.load().seed(), setup.stdout());
+        AgentsUrlResult result = run.run(baseUrl, label);
+        run.writeJson(result, setup.outDir());
+        return new Section(label(), result.errors(), run.markdown(result),
+                "Scenario agents against " + baseUrl + ":\n" + AgentsUrlRun.tableHead() + AgentsUrlRun.row(result),
+                List.of(AgentsUrlRun.jsonFileName(label)), System.nanoTime() - startNanos);
     }
 
     /** How long a variant waits for the others to start, s. */

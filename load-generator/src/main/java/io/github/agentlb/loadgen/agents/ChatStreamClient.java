@@ -23,7 +23,8 @@ import java.util.function.LongSupplier;
  * line as they arrive: the time to first token is the time from the send to the first
  * {@code data:} line, the answer ends with {@code data: [DONE]}. The answering agent is read from
  * the first chunk's {@code id} ({@code chatcmpl-<agent>-<n>}, as the stub agent names its
- * answers), the session id from the {@value #SESSION_HEADER} answer header. An answer not complete
+ * answers), the session id from the {@value #SESSION_HEADER} answer header, the {@link Usage} from
+ * the chunk that carries {@code usage} (the last one, when the request asks for it). An answer not complete
  * within the timeout (counted from the send) is cancelled, which closes its connection.
  *
  * <p>Thread-safe: one client serves many threads; each {@link #send} blocks its caller until the
@@ -47,9 +48,17 @@ public final class ChatStreamClient {
      * @param agentId         the agent that answered (from the first chunk), null if unknown
      * @param sessionId       the answer's {@value #SESSION_HEADER}, null if none
      * @param error           why it failed (non-2xx, timeout, stream cut, I/O), null on success
+     * @param usage           the {@code usage} of the answer's last chunk (sent when the request asks
+     *                        {@code "stream_options":{"include_usage":true}}), null if none came
      */
     public record Answer(int status, long firstTokenNanos, long totalNanos, String agentId, String sessionId,
-                         String error) {
+                         String error, Usage usage) {
+        /** An answer without {@code usage}. */
+        public Answer(int status, long firstTokenNanos, long totalNanos, String agentId, String sessionId,
+                      String error) {
+            this(status, firstTokenNanos, totalNanos, agentId, sessionId, error, null);
+        }
+
         /** Whether the answer came whole: 2xx, every chunk up to {@code [DONE]}. */
         public boolean ok() {
             return error == null;
@@ -59,6 +68,15 @@ public final class ChatStreamClient {
         public boolean timedOut() {
             return error != null && error.startsWith("timeout");
         }
+    }
+
+    /**
+     * OpenAI's {@code usage} of one answer, as the stub agent and vLLM report it.
+     *
+     * @param promptTokens {@code prompt_tokens}
+     * @param cachedTokens {@code prompt_tokens_details.cached_tokens} (0 when absent)
+     */
+    public record Usage(long promptTokens, long cachedTokens) {
     }
 
     private final HttpClient client;
@@ -129,13 +147,14 @@ public final class ChatStreamClient {
     }
 
     /** Reads the answer's lines as they arrive; callbacks come on the client's threads, one at a time. */
-    private final class SseLines implements Flow.Subscriber<String> {
+    final class SseLines implements Flow.Subscriber<String> {
         private final long start;
         private final CompletableFuture<Void> done = new CompletableFuture<>();
         private volatile Flow.Subscription subscription;
         private volatile long firstTokenNanos = -1;
         private volatile long endNanos = -1;
         private volatile String agentId;
+        private volatile Usage usage;
         private volatile boolean sawDone;
 
         SseLines(long start) {
@@ -159,8 +178,16 @@ public final class ChatStreamClient {
             }
             if (DONE.equals(data)) {
                 sawDone = true;
-            } else if (agentId == null) {
-                agentId = agentOf(data);
+            } else {
+                if (agentId == null) {
+                    agentId = agentOf(data);
+                }
+                if (data.contains("\"usage\"")) {
+                    Usage u = usageOf(data);
+                    if (u != null) {
+                        usage = u;
+                    }
+                }
             }
         }
 
@@ -185,7 +212,7 @@ public final class ChatStreamClient {
 
         Answer answer(int status, String sessionId, String error) {
             long end = endNanos >= 0 && error == null ? endNanos : nanoTime.getAsLong() - start;
-            return new Answer(status, firstTokenNanos, end, agentId, sessionId, error);
+            return new Answer(status, firstTokenNanos, end, agentId, sessionId, error, usage);
         }
     }
 
@@ -197,6 +224,24 @@ public final class ChatStreamClient {
             int from = text.indexOf('-');
             int to = text.lastIndexOf('-');
             return from >= 0 && to > from ? text.substring(from + 1, to) : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The {@code usage} of a chunk ({@code prompt_tokens} and
+     * {@code prompt_tokens_details.cached_tokens}); null when the chunk has no {@code usage} object
+     * with {@code prompt_tokens} (OpenAI sends {@code "usage": null} in the other chunks).
+     */
+    static Usage usageOf(String chunkJson) {
+        try {
+            JsonNode usage = JSON.readTree(chunkJson).path("usage");
+            if (!usage.isObject() || !usage.path("prompt_tokens").canConvertToLong()) {
+                return null;
+            }
+            return new Usage(usage.path("prompt_tokens").asLong(),
+                    usage.path("prompt_tokens_details").path("cached_tokens").asLong(0));
         } catch (IOException e) {
             return null;
         }
