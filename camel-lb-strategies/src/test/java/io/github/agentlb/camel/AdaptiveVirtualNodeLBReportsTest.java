@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Which answers feed avn's load reports (only successful ones, never the client's headers) and
@@ -20,23 +17,14 @@ import org.junit.jupiter.api.Test;
  */
 class AdaptiveVirtualNodeLBReportsTest {
 
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
 
     private final Map<String, String> cpuOf = new HashMap<>(Map.of("a", "0.10", "b", "0.10", "c", "0.90"));
     private final Map<String, Object> cpuSeenByAgent = new HashMap<>();
     private RuntimeException answerError;
     private AdaptiveVirtualNodeLB balancer;
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     private ScriptedChild agent(String id) {
         return ScriptedChild.answering(id, (exchange, now) -> {
@@ -53,12 +41,12 @@ class AdaptiveVirtualNodeLBReportsTest {
     void startBalancer() {
         balancer = AdaptiveVirtualNodeLB.builder().config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15)
                 .evaluationWindow(30).maxMovesPerEvaluation(1).build()).build();
-        ScriptedChild.started(balancer, context, agent("a"), agent("b"), agent("c"));
+        ScriptedChild.started(balancer, CAMEL.get(), agent("a"), agent("b"), agent("c"));
     }
 
     private void sendWindow(String clientCpu) {
         for (int user = 1; user <= 30; user++) {
-            Exchange exchange = new DefaultExchange(context);
+            Exchange exchange = new DefaultExchange(CAMEL.get());
             exchange.getIn().setHeader("user_id", String.valueOf(user));
             exchange.getIn().setHeader(AdaptiveVirtualNodeLB.CPU_HEADER, clientCpu);
             balancer.process(exchange, sync -> { });

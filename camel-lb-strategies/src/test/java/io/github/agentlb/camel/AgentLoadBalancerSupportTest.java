@@ -10,32 +10,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.camel.AsyncProcessor;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The support class outside a route: membership changes and their rollback, settings, headers, edge exchanges. */
 class AgentLoadBalancerSupportTest {
 
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     private static AsyncProcessor to(String uri) {
-        return new org.apache.camel.processor.SendProcessor(context.getEndpoint(uri));
+        return new org.apache.camel.processor.SendProcessor(CAMEL.get().getEndpoint(uri));
     }
 
     @Test
@@ -55,16 +43,16 @@ class AgentLoadBalancerSupportTest {
     @Test
     void aBalancerWithoutAgentsFailsTheExchangeAtOnce() {
         RoundRobinLB balancer = new RoundRobinLB();
-        balancer.setCamelContext(context);
+        balancer.setCamelContext(CAMEL.get());
         balancer.start();
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         AtomicInteger syncCallbacks = new AtomicInteger();
         assertThat(balancer.process(exchange, sync -> syncCallbacks.addAndGet(sync ? 1 : 100))).isTrue();
         assertThat(syncCallbacks.get()).isEqualTo(1);
         assertThat(exchange.getException()).isInstanceOf(NoAgentAvailableException.class)
                 .hasMessageStartingWith("No agent available: the rr balancer has no agents. Exchange[").hasNoCause();
         assertThat(balancer.toString()).isEqualTo("RoundRobinLB[]");
-        assertThat(balancer.getCamelContext()).isSameAs(context);
+        assertThat(balancer.getCamelContext()).isSameAs(CAMEL.get());
         assertThat(balancer.agentMetrics()).isEmpty();
         assertThat(balancer.balancerMetrics()).isEmpty();
     }
@@ -80,7 +68,7 @@ class AgentLoadBalancerSupportTest {
             }
         };
         balancer.addProcessor(to("direct:a"));
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         AtomicInteger syncCallbacks = new AtomicInteger();
         assertThat(balancer.process(exchange, sync -> syncCallbacks.addAndGet(sync ? 1 : 100))).isTrue();
         assertThat(syncCallbacks.get()).isEqualTo(1);
@@ -137,7 +125,7 @@ class AgentLoadBalancerSupportTest {
     @Test
     void ejectionSettingsAreKeptUntilStartThenRefused() {
         RoundRobinLB balancer = new RoundRobinLB();
-        balancer.setCamelContext(context);
+        balancer.setCamelContext(CAMEL.get());
         assertThat(balancer.getConsecutiveFailures()).isEqualTo(1);
         assertThat(balancer.getBaseEjectionTime()).isEqualTo(Duration.ofSeconds(10));
         assertThat(balancer.getMaxEjectionTime()).isEqualTo(Duration.ofSeconds(300));
@@ -189,7 +177,7 @@ class AgentLoadBalancerSupportTest {
     @Test
     void newEjectionRulesApplyToTheCurrentAgentsAndForgetEarlierEjections() {
         RoundRobinLB balancer = new RoundRobinLB();
-        balancer.setCamelContext(context);
+        balancer.setCamelContext(CAMEL.get());
         balancer.addProcessor(ScriptedChild.answering("a", (e, now) -> {
             throw new ConnectException("Connection refused");
         }));
@@ -197,12 +185,12 @@ class AgentLoadBalancerSupportTest {
         balancer.setOutlierEjection(OutlierEjection.custom().consecutiveFailures(2).build());
         balancer.start();
         String refusingId = "a";
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
         balancer.process(exchange, sync -> { });
         assertThat(balancer.getEjectedAgents()).as("one failure of two").isEmpty();
-        balancer.process(new DefaultExchange(context), sync -> { });
-        balancer.process(new DefaultExchange(context), sync -> { });
+        balancer.process(new DefaultExchange(CAMEL.get()), sync -> { });
+        balancer.process(new DefaultExchange(CAMEL.get()), sync -> { });
         assertThat(balancer.getEjectedAgents()).containsExactly(refusingId);
         assertThat(balancer.getEjectedAgents()).containsExactly(refusingId);
         balancer.setOutlierEjection(OutlierEjection.ofDefaults());

@@ -12,14 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.AsyncCallback;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,28 +28,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AttemptTimingTest {
 
     private static final long TICK = 1_000L;
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
     /** Each read advances the clock by {@link #TICK} ns, so elapsed times count the reads between. */
     private final AtomicLong reads = new AtomicLong();
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer) {
         balancer.useNanoClock(() -> reads.incrementAndGet() * TICK);
-        return ScriptedChild.started(balancer, context, ScriptedChild.ok("a"), ScriptedChild.ok("b"));
+        return ScriptedChild.started(balancer, CAMEL.get(), ScriptedChild.ok("a"), ScriptedChild.ok("b"));
     }
 
     private static void send(AgentLoadBalancerSupport balancer) {
-        assertThat(balancer.process(new DefaultExchange(context), sync -> { })).isTrue();
+        assertThat(balancer.process(new DefaultExchange(CAMEL.get()), sync -> { })).isTrue();
     }
 
     @Test
@@ -132,11 +120,11 @@ class AttemptTimingTest {
     void everyWayACamelChildCompletesIsTimedFromSendToAnswer(String completion) {
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.useNanoClock(clock::get);
-        ScriptedChild.started(balancer, context, delayed("slow", 50_000_000L, completion));
+        ScriptedChild.started(balancer, CAMEL.get(), delayed("slow", 50_000_000L, completion));
         List<String> seen = new ArrayList<>();
         balancer.addAttemptListener((strategy, agent, outcome, nanos) -> seen.add(agent + " " + outcome + " " + nanos));
         CountDownLatch done = new CountDownLatch(1);
-        balancer.process(new DefaultExchange(context), sync -> done.countDown());
+        balancer.process(new DefaultExchange(CAMEL.get()), sync -> done.countDown());
         assertThat(awaitQuietly(done)).isTrue();
         assertThat(seen).containsExactly("slow SUCCESS 50000000");
     }
@@ -144,7 +132,7 @@ class AttemptTimingTest {
     @Test
     void aFailedAttemptIsTimedToo() {
         RoundRobinLB balancer = new RoundRobinLB();
-        balancer.setCamelContext(context);
+        balancer.setCamelContext(CAMEL.get());
         balancer.useNanoClock(clock::get);
         balancer.setMaximumFailoverAttempts(0);
         balancer.addProcessor(new AsyncProcessorSupport() {
@@ -165,7 +153,7 @@ class AttemptTimingTest {
         List<Long> elapsed = new ArrayList<>();
         balancer.addAttemptListener((strategy, agent, outcome, nanos) -> elapsed.add(nanos));
         CountDownLatch done = new CountDownLatch(1);
-        balancer.process(new DefaultExchange(context), sync -> done.countDown());
+        balancer.process(new DefaultExchange(CAMEL.get()), sync -> done.countDown());
         assertThat(awaitQuietly(done)).isTrue();
         assertThat(elapsed).containsExactly(7_000_000L);
     }

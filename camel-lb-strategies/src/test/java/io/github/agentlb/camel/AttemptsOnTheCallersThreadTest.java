@@ -11,14 +11,11 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.camel.AsyncCallback;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The AsyncProcessor contract of the balancer now that the first attempt runs on the caller's
@@ -29,7 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 class AttemptsOnTheCallersThreadTest {
 
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
 
     /** What an agent does with an attempt. */
     private interface Script {
@@ -70,26 +68,16 @@ class AttemptsOnTheCallersThreadTest {
         });
     }
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     @BeforeEach
     void startBalancer() {
         balancer = new Fixed();
         balancer.setOutlierEjection(OutlierEjection.disabled());
-        ScriptedChild.started(balancer, context, agent("a"), agent("b"), agent("c"));
+        ScriptedChild.started(balancer, CAMEL.get(), agent("a"), agent("b"), agent("c"));
     }
 
     private Exchange request() {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setBody("ping");
         exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
         return exchange;

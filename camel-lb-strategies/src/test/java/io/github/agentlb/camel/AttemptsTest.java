@@ -14,15 +14,12 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.AsyncCallback;
-import org.apache.camel.CamelContext;
 import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One exchange's attempts step by step: a balancer whose strategy offers a fixed candidate order,
@@ -33,7 +30,8 @@ class AttemptsTest {
 
     private static final long MS = 1_000_000L;
     private static final long SECOND = 1_000 * MS;
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
 
     /** What an agent does with an attempt. */
     private interface Script {
@@ -100,16 +98,6 @@ class AttemptsTest {
     private static final Script REFUSE = failing(new ConnectException("Connection refused"));
     private static final Script READ_TIMEOUT = failing(new SocketTimeoutException("Read timed out"));
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     @BeforeEach
     void startBalancer() {
@@ -128,11 +116,11 @@ class AttemptsTest {
                 events.add("listener readmitted " + agentId);
             }
         });
-        ScriptedChild.started(balancer, context, agent("a"), agent("b"), agent("c"));
+        ScriptedChild.started(balancer, CAMEL.get(), agent("a"), agent("b"), agent("c"));
     }
 
     private Exchange send(String method) {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setBody("ping");
         if (method != null) {
             exchange.getIn().setHeader(Exchange.HTTP_METHOD, method);
@@ -406,7 +394,7 @@ class AttemptsTest {
 
     @Test
     void aCallbackThatThrowsAfterTheAnswerDoesNotChangeTheOutcome() {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
         AtomicInteger callbacks = new AtomicInteger();
         balancer.process(exchange, sync -> {
@@ -426,7 +414,7 @@ class AttemptsTest {
             scripts.remove("a");
             scripts.put("b", REFUSE);
             scripts.put("c", REFUSE);
-            Exchange second = new DefaultExchange(context);
+            Exchange second = new DefaultExchange(CAMEL.get());
             second.getIn().setHeader(AgentLoadBalancerSupport.REQUEST_ID_HEADER, "r2");
             second.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
             balancer.process(second, sync -> { });

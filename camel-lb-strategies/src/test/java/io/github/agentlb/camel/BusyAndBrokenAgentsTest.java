@@ -8,13 +8,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Agents that answer badly: rate-limited (429 with Retry-After), gray failures (500 at once),
@@ -22,7 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class BusyAndBrokenAgentsTest {
 
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
     private final AtomicLong clock = new AtomicLong(0);
 
     /** An agent whose answer status (and Retry-After, or null) depends on the test clock. */
@@ -41,24 +39,14 @@ class BusyAndBrokenAgentsTest {
         return new int[] {200, -1};
     }
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer, ScriptedChild... agents) {
         balancer.useNanoClock(clock::get);
-        return ScriptedChild.started(balancer, context, agents);
+        return ScriptedChild.started(balancer, CAMEL.get(), agents);
     }
 
     private static Exchange get(AgentLoadBalancerSupport balancer, String userId) {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
         exchange.getIn().setHeader("user_id", userId);
         balancer.process(exchange, sync -> { });
@@ -111,7 +99,7 @@ class BusyAndBrokenAgentsTest {
         ScriptedChild busy503 = statusAgent("A1", now -> new int[] {503, 1});
         ScriptedChild fine = statusAgent("A2", BusyAndBrokenAgentsTest::ok);
         RoundRobinLB rr = started(new RoundRobinLB(), busy503, fine);
-        Exchange post = new DefaultExchange(context);
+        Exchange post = new DefaultExchange(CAMEL.get());
         post.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
         rr.process(post, sync -> { });
         assertThat(status(post)).isEqualTo(503);
@@ -120,7 +108,7 @@ class BusyAndBrokenAgentsTest {
 
         clock.addAndGet(Duration.ofSeconds(2).toNanos());
         rr.setBusy503Unprocessed(true);
-        Exchange again = new DefaultExchange(context);
+        Exchange again = new DefaultExchange(CAMEL.get());
         again.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
         rr.process(again, sync -> { });
         assertThat(status(again)).as("the rotation's next turn is A2, or A1 then A2").isEqualTo(200);

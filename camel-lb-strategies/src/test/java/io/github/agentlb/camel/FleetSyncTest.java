@@ -8,29 +8,17 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Fleets from a membership source applied to a balancer, each as one new state. */
 class FleetSyncTest {
 
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     private static AgentSpec agent(String name, int port) {
         return AgentSpec.of(name, URI.create("http://127.0.0.1:" + port));
@@ -44,7 +32,7 @@ class FleetSyncTest {
     private static Map<String, Integer> counts(RoundRobinLB balancer, int requests) {
         Map<String, Integer> counts = new TreeMap<>();
         for (int i = 0; i < requests; i++) {
-            Exchange exchange = new DefaultExchange(context);
+            Exchange exchange = new DefaultExchange(CAMEL.get());
             balancer.process(exchange, sync -> { });
             counts.merge(exchange.getMessage().getBody(String.class), 1, Integer::sum);
         }
@@ -54,7 +42,7 @@ class FleetSyncTest {
     @Test
     void eachFleetIsOneStateAddingDrainingReweightingAndReplacing() {
         RoundRobinLB rr = new RoundRobinLB();
-        rr.setCamelContext(context);
+        rr.setCamelContext(CAMEL.get());
         rr.start();
         FleetSync sync = sync(rr);
         sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 2), agent("A3", 3)));
@@ -79,7 +67,7 @@ class FleetSyncTest {
     @Test
     void anEmptyFleetOrANameTwiceChangesNothing() {
         RoundRobinLB rr = new RoundRobinLB();
-        rr.setCamelContext(context);
+        rr.setCamelContext(CAMEL.get());
         rr.start();
         FleetSync sync = sync(rr);
         sync.fleetChanged(List.of(agent("A1", 1)));
@@ -94,7 +82,7 @@ class FleetSyncTest {
     @Test
     void agentsTheFleetDoesNotNameAreLeftAlone() {
         RoundRobinLB rr = new RoundRobinLB();
-        rr.setCamelContext(context);
+        rr.setCamelContext(CAMEL.get());
         rr.addAgent("static", ScriptedChild.naming("static"), 1);
         rr.start();
         FleetSync sync = sync(rr);

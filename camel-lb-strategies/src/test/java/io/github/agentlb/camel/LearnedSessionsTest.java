@@ -10,14 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.camel.AsyncCallback;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Sessions learned from answers: an agent mints a session id (as an MCP server does on its first
@@ -28,7 +25,8 @@ class LearnedSessionsTest {
 
     private static final String HEADER = "Mcp-Session-Id";
     private static final String SECRET = "replicas share this secret";
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
 
     /** Mints {@code <name>-s<n>} for a request without session id; records the ids it was sent. */
     private static final class SessionAgent extends AsyncProcessorSupport {
@@ -57,19 +55,9 @@ class LearnedSessionsTest {
         }
     }
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     private static <T extends AgentLoadBalancerSupport> T started(T balancer, LearnedSessions sessions, SessionAgent... agents) {
-        balancer.setCamelContext(context);
+        balancer.setCamelContext(CAMEL.get());
         balancer.setLearnedSessions(sessions);
         for (SessionAgent agent : agents) {
             balancer.addAgent(agent.name, agent, 1.0);
@@ -83,7 +71,7 @@ class LearnedSessionsTest {
     }
 
     private static Exchange post(AgentLoadBalancerSupport balancer, String userId, String sessionId) {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
         exchange.getIn().setHeader("user_id", userId);
         if (sessionId != null) {

@@ -7,32 +7,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Power of two choices over requests in flight, seeded. */
 class LeastRequestLBTest {
 
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     private static LeastRequestLB started(ScriptedChild... agents) {
-        return ScriptedChild.started(new LeastRequestLB(), context, agents);
+        return ScriptedChild.started(new LeastRequestLB(), CAMEL.get(), agents);
     }
 
     private static ScriptedChild[] agents(String... names) {
@@ -44,7 +32,7 @@ class LeastRequestLBTest {
     }
 
     private static String send(LeastRequestLB lr) {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         lr.process(exchange, sync -> { });
         return exchange.getMessage().getBody(String.class);
     }

@@ -13,14 +13,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.AsyncCallback;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * ORCA load reports in the support class: asking for them, reading them, the saturation gate
@@ -30,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class LoadReportGateTest {
 
     private static final long MS = 1_000_000L;
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
 
     private final AtomicLong clock = new AtomicLong();
     /** Agent name to the {@code endpoint-load-metrics} it answers with; none when absent. */
@@ -38,16 +36,6 @@ class LoadReportGateTest {
     /** Agent name to the request headers it last saw. */
     private final Map<String, Map<String, Object>> seen = new ConcurrentHashMap<>();
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     private final class Agent extends AsyncProcessorSupport {
         private final String name;
@@ -71,7 +59,7 @@ class LoadReportGateTest {
     }
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer, String... agents) {
-        balancer.setCamelContext(context);
+        balancer.setCamelContext(CAMEL.get());
         balancer.useNanoClock(clock::get);
         for (String agent : agents) {
             balancer.addAgent(agent, new Agent(agent), 1.0);
@@ -81,7 +69,7 @@ class LoadReportGateTest {
     }
 
     private static Exchange send(AgentLoadBalancerSupport balancer) {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setHeader("req_id", "r1");
         balancer.process(exchange, sync -> { });
         return exchange;
@@ -152,7 +140,7 @@ class LoadReportGateTest {
     }
 
     private static String sendKey(AgentLoadBalancerSupport balancer, String user) {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setHeader("user_id", user);
         balancer.process(exchange, sync -> { });
         return exchange.getMessage().getBody(String.class);
@@ -197,7 +185,7 @@ class LoadReportGateTest {
         rr.setLoadReportFormat("TEXT");
         reports.put("A1", "TEXT cpu_utilization=0.3, mem_utilization=0.8, named_metrics.kv_cache_usage_perc=0.4, "
                 + "named_metrics.num_requests_waiting=2");
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setHeader(LoadReports.HEADER, "TEXT named_metrics.num_requests_waiting=99");
         rr.process(exchange, sync -> { });
 
@@ -236,7 +224,7 @@ class LoadReportGateTest {
 
         RoundRobinLB bad = new RoundRobinLB();
         bad.setSaturationKvCache(1.5);
-        bad.setCamelContext(context);
+        bad.setCamelContext(CAMEL.get());
         assertThatThrownBy(bad::start).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("saturationKvCache must be in 0..1, was 1.5");
         RoundRobinLB off = new RoundRobinLB();

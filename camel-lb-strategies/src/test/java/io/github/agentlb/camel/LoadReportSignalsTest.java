@@ -13,15 +13,12 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.AsyncCallback;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * ORCA reports as load signals where an agent sends no {@code X-Agent-*} header: pid's
@@ -31,23 +28,14 @@ class LoadReportSignalsTest {
 
     private static final long MS = 1_000_000L;
     private static final long SECOND = 1_000 * MS;
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
 
     private final AtomicLong clock = new AtomicLong();
     /** Agent name to the headers it answers with. */
     private final Map<String, Map<String, Object>> answers = new ConcurrentHashMap<>();
     private AgentLoadBalancerSupport running;
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     @AfterEach
     void stopBalancer() {
@@ -73,7 +61,7 @@ class LoadReportSignalsTest {
     }
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer, String... agents) {
-        balancer.setCamelContext(context);
+        balancer.setCamelContext(CAMEL.get());
         balancer.useNanoClock(clock::get);
         for (String agent : agents) {
             balancer.addAgent(agent, new Agent(agent), 1.0);
@@ -84,7 +72,7 @@ class LoadReportSignalsTest {
     }
 
     private static String send(AgentLoadBalancerSupport balancer, String user) {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         if (user != null) {
             exchange.getIn().setHeader("user_id", user);
         }

@@ -8,32 +8,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Round-robin's turns on failover, outside a route: an exchange that fails everywhere takes one turn per agent. */
 class RoundRobinFailoverTest {
 
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
 
     private final Set<String> down = ConcurrentHashMap.newKeySet();
     private final RoundRobinLB balancer = new RoundRobinLB();
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     private ScriptedChild agent(String id) {
         return ScriptedChild.answering(id, (exchange, now) -> {
@@ -46,7 +34,7 @@ class RoundRobinFailoverTest {
     }
 
     private String send() {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
         balancer.process(exchange, sync -> { });
         return exchange.getException() != null ? "failed" : exchange.getMessage().getBody(String.class);
@@ -55,7 +43,7 @@ class RoundRobinFailoverTest {
     @Test
     void anExchangeThatFailsEverywhereTakesOneTurnPerAgent() {
         balancer.setOutlierEjection(OutlierEjection.disabled());
-        ScriptedChild.started(balancer, context, agent("a"), agent("b"), agent("c"));
+        ScriptedChild.started(balancer, CAMEL.get(), agent("a"), agent("b"), agent("c"));
         down.addAll(List.of("a", "b", "c"));
         List<String> answers = new ArrayList<>();
         answers.add(send());

@@ -13,33 +13,21 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Agents added, removed, drained and weighted at runtime: one new state per change, all or nothing. */
 class RuntimeMembershipTest {
 
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer, String... agents) {
-        balancer.setCamelContext(context);
+        balancer.setCamelContext(CAMEL.get());
         balancer.useNanoClock(clock::get);
         for (String agent : agents) {
             balancer.addAgent(agent, ScriptedChild.naming(agent), 1.0);
@@ -49,7 +37,7 @@ class RuntimeMembershipTest {
     }
 
     private static Exchange send(AgentLoadBalancerSupport balancer, String userId) {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         if (userId != null) {
             exchange.getIn().setHeader("user_id", userId);
         }
@@ -114,7 +102,7 @@ class RuntimeMembershipTest {
         RoundRobinLB rr = new RoundRobinLB();
         ScriptedChild a1 = ScriptedChild.naming("A1");
         ScriptedChild a2 = ScriptedChild.naming("A2");
-        rr.setCamelContext(context);
+        rr.setCamelContext(CAMEL.get());
         rr.addAgent("A1", a1, 1);
         rr.addAgent("A2", a2, 1);
         rr.start();
@@ -254,7 +242,7 @@ class RuntimeMembershipTest {
     @Test
     void anEndpointAgentIsCreatedStartedAndStoppedByTheBalancer() throws Exception {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1");
-        context.addRoutes(new org.apache.camel.builder.RouteBuilder() {
+        CAMEL.get().addRoutes(new org.apache.camel.builder.RouteBuilder() {
             @Override
             public void configure() {
                 from("direct:runtime-b").setBody(constant("B"));
@@ -310,7 +298,7 @@ class RuntimeMembershipTest {
                 BalancerState state = balancer.balancerState();
                 assertThat(state.generation()).isGreaterThanOrEqualTo(lastGeneration);
                 lastGeneration = state.generation();
-                Exchange probe = new DefaultExchange(context);
+                Exchange probe = new DefaultExchange(CAMEL.get());
                 probe.getIn().setHeader("user_id", "u" + reads);
                 Iterator<String> candidates = state.picker().select(probe).candidates();
                 while (candidates.hasNext()) {

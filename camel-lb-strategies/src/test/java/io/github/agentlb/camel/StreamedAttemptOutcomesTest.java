@@ -12,14 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The outcomes a streaming child reports: a cancelled call (the client left), a failure after the
@@ -28,7 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class StreamedAttemptOutcomesTest {
 
-    private static CamelContext context;
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
     private final Map<String, Exception> failures = new HashMap<>();
     private final List<String> tried = new ArrayList<>();
     private Fixed balancer;
@@ -52,24 +50,14 @@ class StreamedAttemptOutcomesTest {
         });
     }
 
-    @BeforeAll
-    static void startContext() {
-        context = new DefaultCamelContext();
-        context.start();
-    }
-
-    @AfterAll
-    static void stopContext() {
-        context.stop();
-    }
 
     @BeforeEach
     void startBalancer() {
-        balancer = ScriptedChild.started(new Fixed(), context, agent("a"), agent("b"), agent("c"));
+        balancer = ScriptedChild.started(new Fixed(), CAMEL.get(), agent("a"), agent("b"), agent("c"));
     }
 
     private Exchange send(String method) {
-        Exchange exchange = new DefaultExchange(context);
+        Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setHeader(Exchange.HTTP_METHOD, method);
         AtomicInteger callbacks = new AtomicInteger();
         balancer.process(exchange, sync -> callbacks.incrementAndGet());
