@@ -94,6 +94,9 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
     static final int MAX_HELD_BYTES = 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(AgentChild.class);
     private static final Set<HttpMethod> WITH_BODY = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH);
+    /** RFC 9110 9.2.2's idempotent methods. */
+    private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
+            HttpMethod.TRACE, HttpMethod.PUT, HttpMethod.DELETE);
 
     private final String name;
     private final String host;
@@ -224,6 +227,10 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
         private boolean bodyless;
         private long lastReadNanos;
         private long bytes;
+        /** Whether the connection came from the idle pool, and the request has not been sent again. */
+        private boolean reused;
+        /** Whether the request was written to the connection whole. */
+        private boolean written;
         private ScheduledFuture<?> firstByteTimer;
         private ScheduledFuture<?> idleTimer;
         private ScheduledFuture<?> totalTimer;
@@ -244,11 +251,50 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
             ArrayDeque<Channel> pool = idle.get();
             for (Channel pooled; (pooled = pool.pollLast()) != null; ) {
                 if (pooled.isActive()) {
+                    reused = true;
                     attach(pooled);
                     send();
                     return;
                 }
             }
+            connect();
+        }
+
+        /**
+         * A failure on a connection taken from the pool, before any byte of the answer: the agent
+         * may have closed it as idle while the request was on its way. Sent again once on a new
+         * connection to the same agent when that is safe (Go's {@code net/http} rule): the request
+         * was not written whole, or its method is idempotent (RFC 9110 9.2.2) or it carries an
+         * {@code Idempotency-Key}. Not counted against the agent.
+         *
+         * @return whether the request is being sent again
+         */
+        private boolean retriedOnNewConnection(Throwable failure) {
+            if (!reused || done || lastHead != null || down.headSent() || down.clientGone()) {
+                return false;
+            }
+            boolean idempotent = IDEMPOTENT.contains(down.method())
+                    || down.forwardHeaders().contains("Idempotency-Key");
+            if (written && !idempotent) {
+                return false;
+            }
+            LOG.debug("agent {}: pooled connection failed before an answer ({}), sending again on a new one", name,
+                    failure.toString());
+            reused = false;
+            written = false;
+            cancel(firstByteTimer);
+            cancel(totalTimer);
+            Channel stale = agent;
+            Connection connection = stale.pipeline().get(Connection.class);
+            if (connection != null) {
+                connection.call = null;
+            }
+            stale.close();
+            connect();
+            return true;
+        }
+
+        private void connect() {
             Bootstrap bootstrap = new Bootstrap().group(down.eventLoop()).channel(down.channel().getClass())
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeouts.connectMs())
                     .option(ChannelOption.TCP_NODELAY, true)
@@ -312,8 +358,14 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
                 totalTimer = schedule(timeouts.totalMs(), () -> finish(new AnswerTimeoutException(
                         "agent " + name + " did not finish its answer within " + timeouts.totalMs() + " ms"), false));
             }
+            Channel target = agent;
             agent.writeAndFlush(request).addListener(f -> {
-                if (!f.isSuccess()) {
+                if (target != agent) {
+                    return; // a write on a connection given up for a new one
+                }
+                if (f.isSuccess()) {
+                    written = true;
+                } else if (!retriedOnNewConnection(f.cause())) {
                     finish(f.cause(), false);
                 }
             });
@@ -445,13 +497,13 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
         }
 
         void closed() {
-            if (!done) {
+            if (!done && !retriedOnNewConnection(new ClosedChannelException())) {
                 finish(new ClosedChannelException(), false);
             }
         }
 
         void failed(Throwable cause) {
-            if (!done) {
+            if (!done && !retriedOnNewConnection(cause)) {
                 finish(cause, false);
             }
         }

@@ -1,0 +1,140 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * An agent that closes a kept-alive connection when the next request arrives on it (as a server
+ * closes a connection it holds idle, racing the request): the proxy sends the request again once,
+ * on a new connection to the same agent, when that is safe (the request was not written whole, or
+ * it is idempotent), and the agent is not counted as failing.
+ */
+@Timeout(60)
+class StaleConnectionTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+    /** Answers the first request of each connection with 200 and keep-alive, closes it at the second. */
+    private static final class ClosingAgent implements AutoCloseable {
+        private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final AtomicInteger answered = new AtomicInteger();
+        final AtomicInteger closedAtRequest = new AtomicInteger();
+
+        ClosingAgent() throws IOException {
+            Thread thread = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        Socket socket = server.accept();
+                        Thread connection = new Thread(() -> serve(socket), "closing-agent-connection");
+                        connection.setDaemon(true);
+                        connection.start();
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            }, "closing-agent");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void serve(Socket socket) {
+            try (socket) {
+                InputStream in = socket.getInputStream();
+                readRequest(in);
+                socket.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                socket.getOutputStream().flush();
+                answered.incrementAndGet();
+                if (readRequest(in)) {
+                    closedAtRequest.incrementAndGet();
+                }
+            } catch (IOException e) {
+                // the proxy closed the connection
+            }
+        }
+
+        /** Reads a request head and its Content-Length body; false at the end of the stream. */
+        private static boolean readRequest(InputStream in) throws IOException {
+            StringBuilder head = new StringBuilder();
+            int matched = 0;
+            byte[] end = {'\r', '\n', '\r', '\n'};
+            for (int b; matched < end.length; ) {
+                if ((b = in.read()) < 0) {
+                    return false;
+                }
+                head.append((char) b);
+                matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
+            }
+            for (String line : head.toString().split("\r\n")) {
+                if (line.toLowerCase().startsWith("content-length:")) {
+                    in.readNBytes(Integer.parseInt(line.substring(15).trim()));
+                }
+            }
+            return true;
+        }
+
+        String baseUrl() {
+            return "http://127.0.0.1:" + server.getLocalPort();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+
+    private HttpResponse<String> send(DemoProxy proxy, String method) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/process/r1?user_id=1"))
+                .method(method, HttpRequest.BodyPublishers.ofString("{}")).timeout(TIMEOUT).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void anIdempotentRequestIsSentAgainOnANewConnectionAndTheAgentStaysIn() throws Exception {
+        try (ClosingAgent agent = new ClosingAgent()) {
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
+                    .agentUrls(agent.baseUrl()).build();
+            try (DemoProxy proxy = DemoProxy.start(config)) {
+                for (int i = 0; i < 5; i++) {
+                    HttpResponse<String> answer = send(proxy, "PUT");
+                    assertThat(answer.statusCode()).as("request %d", i).isEqualTo(200);
+                    assertThat(answer.body()).isEqualTo("ok");
+                }
+                assertThat(agent.answered).hasValue(5);
+                assertThat(agent.closedAtRequest).hasValue(4);
+                assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aPostThatWasWrittenIsNotSentAgain() throws Exception {
+        try (ClosingAgent agent = new ClosingAgent()) {
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
+                    .agentUrls(agent.baseUrl()).build();
+            try (DemoProxy proxy = DemoProxy.start(config)) {
+                assertThat(send(proxy, "POST").statusCode()).isEqualTo(200);
+                HttpResponse<String> second = send(proxy, "POST");
+                // The agent may have taken it: not sent again (a 502 JSON), as Go's net/http decides.
+                assertThat(second.statusCode()).isEqualTo(502);
+                assertThat(second.body()).contains("\"error\"");
+                assertThat(agent.answered).hasValue(1);
+            }
+        }
+    }
+}
