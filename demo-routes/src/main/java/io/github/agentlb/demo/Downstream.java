@@ -122,6 +122,14 @@ final class Downstream {
         return body.retainedDuplicate();
     }
 
+    /**
+     * The request body to read, not to send: a view sharing the body's bytes and indices of its
+     * own, not retained (valid until {@link #release}).
+     */
+    ByteBuf bodyView() {
+        return body.duplicate();
+    }
+
     /** Whether the answer's head has gone to the client: from then on no other answer can be given. */
     boolean headSent() {
         return headSent;

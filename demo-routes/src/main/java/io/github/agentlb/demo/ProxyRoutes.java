@@ -335,7 +335,7 @@ public class ProxyRoutes extends RouteBuilder {
                     }
                 }
                 if (keyed) {
-                    in.setBody(down.body().duplicate());
+                    in.setBody(down.bodyView());
                 }
             }
             default -> throw new IllegalStateException("unexpected kind " + request.kind());
