@@ -61,17 +61,19 @@ public final class AgentsReport {
         sb.append(String.format(Locale.ROOT, "%d conversations of %d turns in %d groups sharing a system prompt of "
                         + "%d-%d chars (seed %d); first user message about %d chars, later ones %d-%d, assistant answers "
                         + "(written by the client) %d-%d, and after the first turn a tool result or document excerpt of %d-%d per "
-                        + "turn; turn k sends the whole history. Every third conversation "
+                        + "turn; turn k sends the whole history. One conversation in %d "
                         + "(%d) is MCP-style: it sends its first answer's Mcp-Session-Id with every later turn. Every "
                         + "request: POST /v1/chat/completions?user_id=c<i>, streamed, %d tokens. Each variant on its "
                         + "own agents and proxies, all at once; learned sessions on in every variant; keys = ch keyed by "
-                        + "session header, then prompt prefix, then user_id; bounded = balance factor %.2f and in-flight "
-                        + "factor %.2f; x2 = two proxy replicas, conversation i through replica i mod 2.%n%n",
+                        + "session header, then prompt prefix, then user_id; keys-bounded = the share bound alone (balance "
+                        + "factor %.2f), the variant checked; keys-inflight = share %.2f and in-flight factor %.2f "
+                        + "(KubeAI's rule); x2 = two proxy replicas, conversation i through replica i mod 2.%n%n",
                 w.conversations(), w.turns(), w.groups(), Conversations.SYSTEM_MIN_CHARS, Conversations.SYSTEM_MAX_CHARS,
                 w.seed(), Conversations.FIRST_USER_CHARS, Conversations.USER_MIN_CHARS, Conversations.USER_MAX_CHARS,
                 Conversations.ASSISTANT_MIN_CHARS, Conversations.ASSISTANT_MAX_CHARS, Conversations.TOOL_MIN_CHARS,
-                Conversations.TOOL_MAX_CHARS, w.mcpConversations(),
-                Conversations.ANSWER_TOKENS, AgentsVariant.BALANCE_FACTOR, AgentsVariant.IN_FLIGHT_FACTOR));
+                Conversations.TOOL_MAX_CHARS, Conversations.MCP_EVERY, w.mcpConversations(),
+                Conversations.ANSWER_TOKENS, AgentsVariant.BALANCE_FACTOR, AgentsVariant.BALANCE_FACTOR,
+                AgentsVariant.IN_FLIGHT_FACTOR));
         sb.append("Agents: ").append(scenario.settings().describe()).append(".\n\n");
         sb.append("Time to first token: send to the first `data:` line at the client. Cache hit rate: Σ cached "
                 + "blocks / Σ prompt blocks over the agents. In-flight: per agent, the time-averaged number of "

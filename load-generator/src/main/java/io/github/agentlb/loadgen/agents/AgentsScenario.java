@@ -48,11 +48,11 @@ public final class AgentsScenario {
      */
     public record Settings(int agents, ChatShape chat, LlmShape llm, int inFlight, Duration timeout) {
         /** Default agents. */
-        public static final int DEFAULT_AGENTS = 4;
+        public static final int DEFAULT_AGENTS = 8;
         /** Default conversations in flight. */
         public static final int DEFAULT_IN_FLIGHT = 24;
         /** Default prefix cache per agent, blocks (see {@link #DEFAULT_LLM}). */
-        public static final int DEFAULT_CACHE_BLOCKS = 6_700;
+        public static final int DEFAULT_CACHE_BLOCKS = 4_300;
         /** Default per-request timeout. */
         public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
         /**
@@ -63,8 +63,9 @@ public final class AgentsScenario {
         /**
          * The agents' LLM model: 64-char blocks; {@value #DEFAULT_CACHE_BLOCKS} cached blocks per
          * agent, about 1.3 x an agent's fair share of the default workload's working set (the six
-         * system prompts, 357 blocks, and a quarter of the 120 conversations' final histories,
-         * 4,785 blocks: 5,142), so that an agent keeps the conversations a keyed strategy gives it;
+         * system prompts, 356 blocks, and an eighth of the 48 conversations' final histories,
+         * 23,438 / 8 = 2,930 blocks: 3,286), so that an agent keeps the conversations a keyed
+         * strategy gives it;
          * 3 ms per uncached block (about 16 tokens, some 5,000 prompt tokens/s); 8 running, 64
          * waiting, so that the conversations in flight never get a 429; sessions minted.
          */

@@ -27,14 +27,22 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
 
     /** The shared secret that seals session ids, the same on every replica (at least 16 bytes). */
     public static final String SESSION_SECRET = "agents-scenario-session-secret";
-    /** The balance factor of the bounded variant: an agent's share of recent requests at most 1.25 x the mean. */
+    /** The balance factor of both bounded variants: an agent's share of recent requests at most 1.25 x the mean. */
     public static final double BALANCE_FACTOR = 1.25;
-    /** The in-flight factor of the bounded variant: requests in flight at most 1.25 x the mean (KubeAI's). */
+    /** The in-flight factor of {@link #IN_FLIGHT}: requests in flight at most 1.25 x the mean (KubeAI's). */
     public static final double IN_FLIGHT_FACTOR = 1.25;
     /** The key chain of the keyed agent variants: session header, prompt prefix, {@code user_id}. */
     public static final String KEYS = "session,prompt,user_id";
-    /** The label of the variant that the two-replica run repeats. */
+    /**
+     * The label of the variant the goal check reads and the two-replica run repeats: the agent keys
+     * with the share bound alone ({@link #BALANCE_FACTOR}).
+     */
     public static final String REPLICATED = "keys-bounded";
+    /**
+     * The label of the agent keys with both bounds, share and in flight ({@link #IN_FLIGHT_FACTOR},
+     * KubeAI's rule), run beside {@link #REPLICATED} to show what the in-flight bound costs.
+     */
+    public static final String IN_FLIGHT = "keys-inflight";
 
     public AgentsVariant {
         Objects.requireNonNull(label, "label");
@@ -59,16 +67,16 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
 
     /**
      * The variants run: round-robin and least request (no key), consistent hashing on
-     * {@code user_id}, consistent hashing on the agent keys ({@value #KEYS}) without a bound and with
-     * both bounds (share {@value #BALANCE_FACTOR}, in flight {@value #IN_FLIGHT_FACTOR}), and that
-     * bounded variant again with two replicas ({@link #REPLICATED}).
+     * {@code user_id}, consistent hashing on the agent keys ({@value #KEYS}) without a bound, with the
+     * share bound alone ({@link #REPLICATED}, balance factor {@value #BALANCE_FACTOR}), that bounded
+     * variant again with two replicas, and with both bounds ({@link #IN_FLIGHT}: share
+     * {@value #BALANCE_FACTOR}, in flight {@value #IN_FLIGHT_FACTOR}).
      */
     public static List<AgentsVariant> standard() {
         AgentsVariant bounded = new AgentsVariant(REPLICATED, Strategies.CONSISTENT_HASH, true, true, 1, () -> {
             ConsistentHashLB lb = new ConsistentHashLB();
             lb.setKeys(KEYS);
             lb.setBalanceFactor(BALANCE_FACTOR);
-            lb.setInFlightFactor(IN_FLIGHT_FACTOR);
             return lb;
         });
         return List.of(
@@ -81,6 +89,13 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
                     return lb;
                 }),
                 bounded,
-                bounded.withReplicas(2));
+                bounded.withReplicas(2),
+                new AgentsVariant(IN_FLIGHT, Strategies.CONSISTENT_HASH, true, true, 1, () -> {
+                    ConsistentHashLB lb = new ConsistentHashLB();
+                    lb.setKeys(KEYS);
+                    lb.setBalanceFactor(BALANCE_FACTOR);
+                    lb.setInFlightFactor(IN_FLIGHT_FACTOR);
+                    return lb;
+                }));
     }
 }

@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  * from the agent, so the prompts do not depend on who answered. A conversation's history thus grows
  * by about 1,400 characters a turn, to several times the system prompt by its last turn.
  *
- * <p>Conversation i is in group {@code i % groups}; every third ({@code i % 3 == 2}) is MCP-style:
+ * <p>Conversation i is in group {@code i % groups}; one in ten ({@code i % 10 == 9}) is MCP-style:
  * it keeps the {@code Mcp-Session-Id} of its first answer and sends it with every later turn.
  * Lengths in characters: system prompts {@value #SYSTEM_MIN_CHARS}..{@value #SYSTEM_MAX_CHARS},
  * first user messages about {@value #FIRST_USER_CHARS}, later user messages
@@ -31,9 +31,9 @@ import java.util.SplittableRandom;
 public final class Conversations {
 
     /** Default number of conversations. */
-    public static final int DEFAULT_CONVERSATIONS = 120;
+    public static final int DEFAULT_CONVERSATIONS = 48;
     /** Default turns per conversation. */
-    public static final int DEFAULT_TURNS = 8;
+    public static final int DEFAULT_TURNS = 20;
     /** Default number of system-prompt groups. */
     public static final int DEFAULT_GROUPS = 6;
     /** Shortest system prompt, chars. */
@@ -58,6 +58,8 @@ public final class Conversations {
     public static final String TOOL_PREFIX = "Tool result: ";
     /** How a document excerpt starts. */
     public static final String DOCUMENT_PREFIX = "Document excerpt: ";
+    /** One conversation in this many is MCP-style (the last of each run of {@value}). */
+    public static final int MCP_EVERY = 10;
     /** The model name sent in every request. */
     public static final String MODEL = "stub-llm";
     /** Tokens asked for in every request ({@code max_tokens}). */
@@ -175,12 +177,12 @@ public final class Conversations {
 
     /** Whether conversation {@code conversation} keeps an MCP session id from its first answer. */
     public boolean isMcp(int conversation) {
-        return checkConversation(conversation) % 3 == 2;
+        return checkConversation(conversation) % MCP_EVERY == MCP_EVERY - 1;
     }
 
     /** Number of MCP-style conversations. */
     public int mcpConversations() {
-        return conversations / 3;
+        return conversations / MCP_EVERY;
     }
 
     /** The {@code user_id} sent with conversation {@code conversation}'s requests. */

@@ -17,17 +17,19 @@ class ConversationsTest {
 
     @Test
     void defaultsHaveTheDocumentedShape() {
-        assertEquals(120, defaults.conversations());
-        assertEquals(8, defaults.turns());
+        assertEquals(48, defaults.conversations());
+        assertEquals(20, defaults.turns());
         assertEquals(6, defaults.groups());
         assertEquals(960, defaults.requests());
-        assertEquals(40, defaults.mcpConversations());
+        assertEquals(4, defaults.mcpConversations());
     }
 
     @Test
     void goldenValues() throws Exception {
         assertEquals(GOLDEN_FIRST_PROMPT_CHARS, defaults.promptChars(0, 0));
         assertEquals(GOLDEN_TURN3_OF_5_SHA256, sha256(defaults.requestBody(5, 3)));
+        assertEquals(GOLDEN_LAST_PROMPT_CHARS, defaults.promptChars(47, 19));
+        assertEquals(GOLDEN_LAST_TURN_SHA256, sha256(defaults.requestBody(47, 19)));
     }
 
     @Test
@@ -109,9 +111,11 @@ class ConversationsTest {
     }
 
     @Test
-    void everyThirdConversationIsMcpStyle() {
-        assertEquals(List.of(false, false, true, false, false, true),
-                List.of(0, 1, 2, 3, 4, 5).stream().map(defaults::isMcp).toList());
+    void oneConversationInTenIsMcpStyle() {
+        assertEquals(List.of(9, 19, 29, 39), java.util.stream.IntStream.range(0, defaults.conversations())
+                .filter(defaults::isMcp).boxed().toList());
+        assertEquals(1, Conversations.of(10, 2, 1, 1).mcpConversations());
+        assertEquals(0, Conversations.of(9, 2, 1, 1).mcpConversations());
         assertEquals("c5", defaults.userId(5));
     }
 
@@ -120,13 +124,17 @@ class ConversationsTest {
         assertThrows(IllegalArgumentException.class, () -> Conversations.of(0, 6, 1, 1));
         assertThrows(IllegalArgumentException.class, () -> Conversations.of(6, 0, 1, 1));
         assertThrows(IllegalArgumentException.class, () -> Conversations.of(6, 6, 7, 1));
-        assertThrows(IllegalArgumentException.class, () -> defaults.messages(120, 0));
-        assertThrows(IllegalArgumentException.class, () -> defaults.messages(0, 8));
+        assertThrows(IllegalArgumentException.class, () -> defaults.messages(48, 0));
+        assertThrows(IllegalArgumentException.class, () -> defaults.messages(0, 20));
     }
 
     private static final int GOLDEN_FIRST_PROMPT_CHARS = 3_921;
     private static final String GOLDEN_TURN3_OF_5_SHA256 =
             "66acd525e2c6c3b4d2af6ed02ef0e6b51812faed2eb9a8995531c065305ccc9a";
+    /** The last turn of the last conversation: a history of about 7.8 x its system prompt. */
+    private static final int GOLDEN_LAST_PROMPT_CHARS = 30_449;
+    private static final String GOLDEN_LAST_TURN_SHA256 =
+            "3ae3684720a1a2c7899f2a9937c5b2d6a7ddbc4eb28391d916b3389f209d566c";
 
     private static String sha256(String text) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
