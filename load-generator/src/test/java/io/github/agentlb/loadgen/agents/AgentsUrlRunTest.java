@@ -29,7 +29,7 @@ class AgentsUrlRunTest {
 
     @Test
     void conversationsThroughARunningProxyReportUsageAndStickiness() throws Exception {
-        Conversations workload = Conversations.of(6, 3, 2, 11);
+        Conversations workload = Conversations.of(10, 3, 2, 11);
         AgentsScenario scenario = new AgentsScenario(workload, AgentsScenario.Settings.ofDefaults(), 11,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         AgentsVariant variant = AgentsVariant.standard().stream()
@@ -42,13 +42,13 @@ class AgentsUrlRunTest {
 
             AgentsUrlResult r = run.run(cluster.baseUrls().get(0), "keys-bounded");
 
-            assertEquals(18, r.requests());
+            assertEquals(30, r.requests());
             assertEquals(0, r.errors(), r.errorSamples().toString());
-            assertEquals(18, r.withUsage(), "every answer carries usage");
+            assertEquals(30, r.withUsage(), "every answer carries usage");
             assertTrue(r.hitRate() > 0, "hit rate " + r.hitRate());
-            assertEquals(4, r.mcpLaterTurns(), "conversations 2 and 5, turns 1 and 2");
+            assertEquals(2, r.mcpLaterTurns(), "conversation 9, turns 1 and 2");
             assertEquals(1.0, r.stickiness());
-            assertEquals(18, r.answered().values().stream().mapToLong(Long::longValue).sum());
+            assertEquals(30, r.answered().values().stream().mapToLong(Long::longValue).sum());
             long prompt = 0;
             long cached = 0;
             for (StubAgent agent : cluster.agents()) {
@@ -62,10 +62,10 @@ class AgentsUrlRunTest {
 
             run.writeJson(r, dir);
             JsonNode json = new ObjectMapper().readTree(dir.resolve(AgentsUrlRun.jsonFileName("keys-bounded")).toFile());
-            assertEquals(18, json.path("requests").asInt());
+            assertEquals(30, json.path("requests").asInt());
             assertEquals(r.hitRate(), json.path("hitRate").asDouble(), 1e-9);
-            assertTrue(run.markdown(r).contains("| keys-bounded | 18 | 0 |"), run.markdown(r));
+            assertTrue(run.markdown(r).contains("| keys-bounded | 30 | 0 |"), run.markdown(r));
         }
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("== agents keys-bounded: 18 requests"), out.toString());
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("== agents keys-bounded: 30 requests"), out.toString());
     }
 }
