@@ -8,11 +8,11 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.camel.CamelContext;
@@ -65,26 +65,18 @@ final class BalancerKnobs {
                 set.put(knob.getKey(), knob.getKey().toLowerCase(Locale.ROOT).contains("secret") ? "(set)" : text.get());
             }
         }
-        List<String> unknown = new ArrayList<>();
-        for (String variable : System.getenv().keySet()) {
-            if (variable.startsWith(VARIABLE_PREFIX) && !PROXY_OWN.contains(variable) && knobs.keySet().stream()
-                    .noneMatch(k -> variableOf(k).equals(variable))) {
-                unknown.add(variable);
-            }
-        }
-        Properties loaded = properties.loadProperties(k -> k.startsWith(PREFIX));
-        for (String key : loaded.stringPropertyNames()) {
-            if (!PROXY_OWN.contains(key) && knobs.keySet().stream().noneMatch(k -> (PREFIX + MainSettings.key(k)).equals(key))) {
-                unknown.add(key);
-            }
-        }
-        for (String key : System.getProperties().stringPropertyNames()) {
-            if (key.startsWith(PREFIX) && !PROXY_OWN.contains(key) && knobs.keySet().stream().noneMatch(k -> (PREFIX + MainSettings.key(k)).equals(key))) {
-                unknown.add(key);
-            }
-        }
+        Set<String> known = new HashSet<>(PROXY_OWN);
+        knobs.keySet().forEach(k -> {
+            known.add(variableOf(k));
+            known.add(PREFIX + MainSettings.key(k));
+        });
+        List<String> given = new ArrayList<>();
+        System.getenv().keySet().stream().filter(v -> v.startsWith(VARIABLE_PREFIX)).forEach(given::add);
+        given.addAll(properties.loadProperties(k -> k.startsWith(PREFIX)).stringPropertyNames());
+        System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith(PREFIX)).forEach(given::add);
+        List<String> unknown = given.stream().filter(name -> !known.contains(name)).sorted().distinct().toList();
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException(String.join(", ", unknown.stream().sorted().distinct().toList())
+            throw new IllegalArgumentException(String.join(", ", unknown)
                     + ": no such knob of the " + balancer.strategyName() + " balancer; its knobs: "
                     + String.join(", ", knobs.keySet().stream().map(BalancerKnobs::variableOf).toList()));
         }
