@@ -132,6 +132,25 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
         return getBoundedLoad().boundsInFlight() ? getBoundedLoad().inFlightFactor() : 0;
     }
 
+    /**
+     * Whether a key keeps the agent the in-flight bound placed it on while that agent has room
+     * ({@link BoundedLoad#keepInFlightPlacement()}; false: per request, as KubeAI). For keys whose
+     * agent holds their state, such as a conversation's cached prompt. Kept with the bound's other
+     * settings; takes effect as {@link #setBoundedLoad}; nothing while the in-flight bound is off.
+     */
+    public void setKeepInFlightPlacement(boolean keep) {
+        BoundedLoad current = getBoundedLoad();
+        if (current.isEnabled()) {
+            setBoundedLoad(current.toBuilder().keepInFlightPlacement(keep).build());
+        } else if (keep) {
+            setBoundedLoad(BoundedLoad.custom().keepInFlightPlacement(true).build());
+        }
+    }
+
+    public boolean isKeepInFlightPlacement() {
+        return getBoundedLoad().keepInFlightPlacement();
+    }
+
     /** @return the balance factor c, or 0 while bounded loads are off */
     public double getBalanceFactor() {
         BoundedLoad current = getBoundedLoad();

@@ -37,6 +37,12 @@ import java.util.Objects;
  *       agent, per request; an agent over it passes the request to the next agent of the overflow
  *       order within it, and keeps it when none is. 0 (default) turns it off; else finite and
  *       >= 1 (KubeAI's {@code meanLoadFactor} 125 is 1.25).</li>
+ *   <li>{@link #keepInFlightPlacement()}: false (default) checks the in-flight bound per request,
+ *       as KubeAI does; true places a key by it once and keeps it there while its agent holds at
+ *       most the bound's capacity in flight (its own request may take it one over): for keys whose
+ *       requests find state on their agent (a conversation's cached prompt), which per-request
+ *       diversion spends on every move. A key's placement goes with its entry
+ *       ({@link #maxKeys()}).</li>
  * </ul>
  *
  * <p>{@link #disabled()} turns bounded loads off: the ring alone decides.
@@ -74,6 +80,7 @@ public final class BoundedLoad {
     private final OverflowOrder overflowOrder;
     private final boolean rankRule;
     private final double inFlightFactor;
+    private final boolean keepInFlightPlacement;
 
     private BoundedLoad(Builder b, boolean enabled) {
         this.enabled = enabled;
@@ -84,6 +91,7 @@ public final class BoundedLoad {
         this.overflowOrder = b.overflowOrder;
         this.rankRule = b.rankRule;
         this.inFlightFactor = b.inFlightFactor;
+        this.keepInFlightPlacement = b.keepInFlightPlacement;
     }
 
     /** @return a builder initialised with the defaults (enabled) */
@@ -147,6 +155,11 @@ public final class BoundedLoad {
         return inFlightFactor;
     }
 
+    /** @return whether a key keeps the agent the in-flight bound placed it on while that agent has room */
+    public boolean keepInFlightPlacement() {
+        return keepInFlightPlacement;
+    }
+
     /** @return whether the in-flight bound applies */
     public boolean boundsInFlight() {
         return enabled && inFlightFactor > 0;
@@ -155,7 +168,8 @@ public final class BoundedLoad {
     /** @return a builder holding this configuration (enabled) */
     public Builder toBuilder() {
         return custom().balanceFactor(balanceFactor).returnFactor(returnFactor).decayTime(decayTime)
-                .maxKeys(maxKeys).overflowOrder(overflowOrder).rankRule(rankRule).inFlightFactor(inFlightFactor);
+                .maxKeys(maxKeys).overflowOrder(overflowOrder).rankRule(rankRule).inFlightFactor(inFlightFactor)
+                .keepInFlightPlacement(keepInFlightPlacement);
     }
 
     @Override
@@ -164,12 +178,14 @@ public final class BoundedLoad {
                 && Double.compare(balanceFactor, other.balanceFactor) == 0
                 && Double.compare(returnFactor, other.returnFactor) == 0 && decayTime.equals(other.decayTime)
                 && maxKeys == other.maxKeys && overflowOrder == other.overflowOrder && rankRule == other.rankRule
-                && Double.compare(inFlightFactor, other.inFlightFactor) == 0;
+                && Double.compare(inFlightFactor, other.inFlightFactor) == 0
+                && keepInFlightPlacement == other.keepInFlightPlacement;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(enabled, balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, rankRule, inFlightFactor);
+        return Objects.hash(enabled, balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, rankRule, inFlightFactor,
+                keepInFlightPlacement);
     }
 
     @Override
@@ -179,7 +195,7 @@ public final class BoundedLoad {
         }
         return String.format(Locale.ROOT, "BoundedLoad[balanceFactor=%s, returnFactor=%s, decayTime=%s, maxKeys=%d,"
                 + " overflowOrder=%s, rankRule=%s%s]", balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, rankRule,
-                inFlightFactor > 0 ? ", inFlightFactor=" + inFlightFactor : "");
+                inFlightFactor > 0 ? ", inFlightFactor=" + inFlightFactor + (keepInFlightPlacement ? ", kept" : "") : "");
     }
 
     /** Builds a {@link BoundedLoad}; each setter validates at once. Not thread-safe. */
@@ -191,6 +207,7 @@ public final class BoundedLoad {
         private OverflowOrder overflowOrder = OverflowOrder.CLOCKWISE;
         private boolean rankRule = true;
         private double inFlightFactor = DEFAULT_IN_FLIGHT_FACTOR;
+        private boolean keepInFlightPlacement;
 
         private Builder() {
         }
@@ -247,6 +264,12 @@ public final class BoundedLoad {
                 throw new IllegalArgumentException("inFlightFactor must be 0 (off) or finite and >= 1, was " + inFlightFactor);
             }
             this.inFlightFactor = inFlightFactor;
+            return this;
+        }
+
+        /** Whether a key keeps the agent the in-flight bound placed it on while that agent has room; false by default. */
+        public Builder keepInFlightPlacement(boolean keep) {
+            this.keepInFlightPlacement = keep;
             return this;
         }
 

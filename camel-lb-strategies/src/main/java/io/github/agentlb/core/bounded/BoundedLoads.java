@@ -64,7 +64,10 @@ import java.util.function.ToIntFunction;
  * that does not fit passes the request to the next agent of the overflow order (wrapping round)
  * that fits ({@link Kind#DIVERTED}); when none fits, the chosen agent keeps it. The diversion is
  * per request: the key's remembered agent does not change, so the key returns as soon as its
- * agent has room. It applies to heavy keys too: in-flight requests are a hard limit, shares an
+ * agent has room. With {@link BoundedLoad#keepInFlightPlacement()} a key is placed so once and
+ * stays where it was placed while that agent holds at most the capacity in flight (its own request
+ * may take it one over): a conversation keeps its cached prompt instead of losing it on every
+ * move, and new keys fill the agents with room. It applies to heavy keys too: in-flight requests are a hard limit, shares an
  * average one. The counts come from the caller ({@link #place(String, long, RingWalk, ToIntFunction)}),
  * which already tracks them; nothing is counted twice.
  *
@@ -159,7 +162,11 @@ public final class BoundedLoads {
         }
         Loads loads = new Loads(members, now, config.balanceFactor());
         Placement placed = config.rankRule() ? ranked(key, keyHash, walk, loads) : plain(keyHash, walk, loads);
-        return config.boundsInFlight() ? withinInFlight(placed, keyHash, walk, members, inFlight) : placed;
+        if (!config.boundsInFlight()) {
+            return placed;
+        }
+        return config.keepInFlightPlacement() ? keptWithinInFlight(key, placed, keyHash, walk, members, inFlight)
+                : withinInFlight(placed, keyHash, walk, members, inFlight);
     }
 
     /** KubeAI's in-flight check over the placed agent, then the overflow order from it. */
@@ -184,6 +191,41 @@ public final class BoundedLoads {
                 return new Placement(candidate, Kind.DIVERTED);
             }
         }
+        return placed;
+    }
+
+    /**
+     * The in-flight check for keys that keep their placement ({@link BoundedLoad#keepInFlightPlacement()}):
+     * a key placed before stays while its agent holds at most the capacity (its own request may
+     * take it one over); a new key, or one whose agent filled up, is placed as {@link #withinInFlight}
+     * places a request, and remembered there.
+     */
+    private Placement keptWithinInFlight(String key, Placement placed, long keyHash, RingWalk walk,
+            Map<String, AgentLoads.Agent> members, ToIntFunction<String> inFlight) {
+        long total = 0;
+        for (String agent : members.keySet()) {
+            total += inFlight.applyAsInt(agent);
+        }
+        KeyTable.Entry entry = keys.touch(key);
+        String kept = entry.inFlightAgent;
+        double capacity = config.inFlightFactor() * (total + 1) / members.size();
+        if (kept != null && members.containsKey(kept) && inFlight.applyAsInt(kept) <= capacity) {
+            return kept.equals(placed.agent()) ? placed : new Placement(kept, Kind.DIVERTED);
+        }
+        if (total == 0 || inFlight.applyAsInt(placed.agent()) + 1 <= capacity) {
+            entry.inFlightAgent = placed.agent();
+            return placed;
+        }
+        List<String> order = order(walk, keyHash);
+        int start = Math.max(0, order.indexOf(placed.agent()));
+        for (int i = 1; i < order.size(); i++) {
+            String candidate = order.get((start + i) % order.size());
+            if (members.containsKey(candidate) && inFlight.applyAsInt(candidate) + 1 <= capacity) {
+                entry.inFlightAgent = candidate;
+                return new Placement(candidate, Kind.DIVERTED);
+            }
+        }
+        entry.inFlightAgent = placed.agent();
         return placed;
     }
 

@@ -23,6 +23,8 @@ final class KeyTable {
     static final class Entry {
         final DecayedCount rate;
         volatile String overflowAgent;
+        /** The agent the in-flight bound placed this key on, kept while it has room; else null. */
+        volatile String inFlightAgent;
 
         Entry(double tauNanos) {
             this.rate = new DecayedCount(tauNanos);

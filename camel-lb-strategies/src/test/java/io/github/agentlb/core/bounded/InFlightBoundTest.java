@@ -94,6 +94,27 @@ class InFlightBoundTest {
     }
 
     @Test
+    void aKeptPlacementStaysWhileItsAgentHasRoomAndMovesWhenItIsFull() {
+        BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().inFlightFactor(1.25).keepInFlightPlacement(true)
+                .build(), clock::get);
+        loads.setAgents(WALK);
+        assertThat(loads.config().toString()).endsWith("inFlightFactor=1.25, kept]");
+        // total 2, capacity 1.25: A over, the key is placed on B and remembered there.
+        assertThat(place(loads, 2, 0, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
+        // A has room again: the key stays on B (per request it would go home).
+        assertThat(place(loads, 0, 0, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
+        // total 3, capacity 1.67; B holds 1 <= 1.67: its own request may take it one over, it stays.
+        assertThat(place(loads, 2, 1, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
+        // total 4, capacity 2.08; B holds 3 > 2.08: placed anew, on C (A's 1 + 1 fits: home first).
+        assertThat(place(loads, 1, 3, 0)).isEqualTo(new Placement("A", Kind.HOME));
+        assertThat(place(loads, 0, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
+        // A leaves: the key is placed anew.
+        loads.setAgents(List.of("B", "C"));
+        assertThat(loads.place("k", 42L, new RingWalk(List.of("B", "C").iterator()), agent -> 0))
+                .isEqualTo(new Placement("B", Kind.HOME));
+    }
+
+    @Test
     void offItNeverDiverts() {
         BoundedLoads loads = new BoundedLoads(BoundedLoad.ofDefaults(), clock::get);
         loads.setAgents(WALK);

@@ -43,6 +43,12 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
      * KubeAI's rule), run beside {@link #REPLICATED} to show what the in-flight bound costs.
      */
     public static final String IN_FLIGHT = "keys-inflight";
+    /**
+     * The label of {@link #IN_FLIGHT} with the in-flight placement kept
+     * ({@code setKeepInFlightPlacement(true)}): a conversation stays where the bound placed it while
+     * that agent has room, instead of being checked per request.
+     */
+    public static final String IN_FLIGHT_KEPT = "keys-inflight-kept";
 
     public AgentsVariant {
         Objects.requireNonNull(label, "label");
@@ -69,8 +75,9 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
      * The variants run: round-robin and least request (no key), consistent hashing on
      * {@code user_id}, consistent hashing on the agent keys ({@value #KEYS}) without a bound, with the
      * share bound alone ({@link #REPLICATED}, balance factor {@value #BALANCE_FACTOR}), that bounded
-     * variant again with two replicas, and with both bounds ({@link #IN_FLIGHT}: share
-     * {@value #BALANCE_FACTOR}, in flight {@value #IN_FLIGHT_FACTOR}).
+     * variant again with two replicas, with both bounds ({@link #IN_FLIGHT}: share
+     * {@value #BALANCE_FACTOR}, in flight {@value #IN_FLIGHT_FACTOR}), and with both bounds and the
+     * in-flight placement kept ({@link #IN_FLIGHT_KEPT}).
      */
     public static List<AgentsVariant> standard() {
         AgentsVariant bounded = new AgentsVariant(REPLICATED, Strategies.CONSISTENT_HASH, true, true, 1, () -> {
@@ -95,6 +102,14 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
                     lb.setKeys(KEYS);
                     lb.setBalanceFactor(BALANCE_FACTOR);
                     lb.setInFlightFactor(IN_FLIGHT_FACTOR);
+                    return lb;
+                }),
+                new AgentsVariant(IN_FLIGHT_KEPT, Strategies.CONSISTENT_HASH, true, true, 1, () -> {
+                    ConsistentHashLB lb = new ConsistentHashLB();
+                    lb.setKeys(KEYS);
+                    lb.setBalanceFactor(BALANCE_FACTOR);
+                    lb.setInFlightFactor(IN_FLIGHT_FACTOR);
+                    lb.setKeepInFlightPlacement(true);
                     return lb;
                 }));
     }

@@ -20,7 +20,7 @@ class AgentsJobTest {
     void variantsHaveDistinctLabelsAndOneReplicatedRun() {
         List<AgentsVariant> variants = AgentsVariant.standard();
         assertEquals(variants.size(), variants.stream().map(AgentsVariant::label).distinct().count());
-        assertEquals(List.of("rr", "lr", "ch", "keys", "keys-bounded", "keys-bounded x2", "keys-inflight"),
+        assertEquals(List.of("rr", "lr", "ch", "keys", "keys-bounded", "keys-bounded x2", "keys-inflight", "keys-inflight-kept"),
                 variants.stream().map(AgentsVariant::label).toList());
         assertEquals(1, variants.stream().filter(v -> v.replicas() > 1).count());
         assertTrue(variants.stream().anyMatch(v -> v.label().equals(AgentsVariant.REPLICATED) && v.bounded()));
