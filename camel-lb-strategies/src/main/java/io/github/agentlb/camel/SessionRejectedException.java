@@ -15,10 +15,17 @@ public class SessionRejectedException extends CamelExchangeException {
     private static final long serialVersionUID = 1L;
 
     private final int status;
+    private final String reason;
 
     public SessionRejectedException(String message, Exchange exchange, int status) {
         super(message, exchange);
         this.status = status;
+        this.reason = message;
+    }
+
+    /** @return why, for the client: the message without the exchange Camel appends to it */
+    public String reason() {
+        return reason;
     }
 
     /** @return the HTTP status to answer: 400 (not a session id of ours) or 404 (the session's agent left) */
