@@ -116,9 +116,9 @@ final class EmbeddedJob {
         try (EmbeddedCluster cluster = EmbeddedCluster.start(scenario, template, seed,
                 ProxyConfig.builder().strategy(strategy), () -> Strategies.create(strategy), replicas)) {
             String target = String.join(", ", cluster.baseUrls());
-            stdout.printf(Locale.ROOT, "== %s, %s scenario: agents %s (%d-%d ms) behind the demo proxy at %s%n",
+            stdout.printf(Locale.ROOT, "== %s, %s scenario: agents %s (%d-%d ms; %s) behind the demo proxy at %s%n",
                     strategy, scenario.label(), String.join(", ", cluster.agentIds()), template.delayMinMs(),
-                    template.delayMaxMs(), target);
+                    template.delayMaxMs(), scenario.description(), target);
             PidTrace trace = cluster.balancer() instanceof PidWeightedLB ? new PidTrace(scenario.label()) : null;
             long startNanos = System.nanoTime();
             try (PeriodicSampler pidSampler = trace == null ? null : PeriodicSampler.start("pid", PID_SAMPLE_PERIOD,
