@@ -76,23 +76,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-die() { echo "agents-vs-nginx: $*" >&2; exit 1; }
-load() { cut -d' ' -f1-3 /proc/loadavg; }
+NAME=agents-vs-nginx
+source "$(dirname "$0")/lib.sh"
 
 [[ -f $AGENT_JAR && -f $PROXY_JAR && -f $LOADGEN_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
-for port in $PROXY_PORT $MANAGEMENT_PORT $NGINX_PORT "${AGENT_PORTS[@]}"; do
-    if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
-        die "port $port on 127.0.0.1 is in use: set BASE_PORT"
-    fi
-done
+require_free_ports $PROXY_PORT $MANAGEMENT_PORT $NGINX_PORT "${AGENT_PORTS[@]}"
 
-await() {
-    local deadline=$((SECONDS + $2))
-    until curl -fsS -o /dev/null --max-time 5 "$1" 2>/dev/null; do
-        ((SECONDS < deadline)) || die "$1 did not answer within $2 s"
-        sleep 0.1
-    done
-}
 
 mapfile -t AGENT_ENV < <(java -cp "$LOADGEN_JAR" io.github.agentlb.loadgen.agents.AgentsStubEnv "$SEED")
 ((${#AGENT_ENV[@]} == ${#AGENT_PORTS[@]})) || die "expected ${#AGENT_PORTS[@]} agents from AgentsStubEnv, got ${#AGENT_ENV[@]}"

@@ -61,24 +61,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-die() { echo "proxy-vs-nginx: $*" >&2; exit 1; }
+NAME=proxy-vs-nginx
+source "$(dirname "$0")/lib.sh"
 
 command -v wrk >/dev/null || die "wrk is not installed (apt-get install -y wrk)"
 [[ -f $AGENT_JAR && -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
-for port in $PROXY_PORT $MANAGEMENT_PORT $NGINX_PORT "${AGENT_PORTS[@]}"; do
-    if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
-        die "port $port on 127.0.0.1 is in use: set BASE_PORT"
-    fi
-done
+require_free_ports $PROXY_PORT $MANAGEMENT_PORT $NGINX_PORT "${AGENT_PORTS[@]}"
 
-# Waits until GET $1 answers 200, at most $2 s.
-await() {
-    local deadline=$((SECONDS + $2))
-    until curl -fsS -o /dev/null --max-time 1 "$1" 2>/dev/null; do
-        ((SECONDS < deadline)) || die "$1 did not answer within $2 s"
-        sleep 0.1
-    done
-}
 
 # wrk against $1 for $2 s; sets RPS, P50_MS, P99_MS, ERRORS.
 measure() {

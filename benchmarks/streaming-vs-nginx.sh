@@ -54,25 +54,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-die() { echo "streaming-vs-nginx: $*" >&2; exit 1; }
+NAME=streaming-vs-nginx
+source "$(dirname "$0")/lib.sh"
 load() { echo "[load $(cut -d' ' -f1-3 /proc/loadavg)]"; }
 status() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
 
 [[ -f $AGENT_JAR && -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
-for port in $PROXY_PORT $BIG_PROXY_PORT $MANAGEMENT_PORT $BIG_MANAGEMENT_PORT $BIG_AGENT_PORT $NGINX_PORT \
-    $NGINX_BIG_PORT "${AGENT_PORTS[@]}"; do
-    if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
-        die "port $port on 127.0.0.1 is in use: set BASE_PORT"
-    fi
-done
+require_free_ports $PROXY_PORT $BIG_PROXY_PORT $MANAGEMENT_PORT $BIG_MANAGEMENT_PORT $BIG_AGENT_PORT $NGINX_PORT $NGINX_BIG_PORT "${AGENT_PORTS[@]}"
 
-await() {
-    local deadline=$((SECONDS + $2))
-    until curl -fsS -o /dev/null --max-time 5 "$1" 2>/dev/null; do
-        ((SECONDS < deadline)) || die "$1 did not answer within $2 s"
-        sleep 0.1
-    done
-}
 
 echo "streaming-vs-nginx: $(nproc) cores, proxy JVM options: ${PROXY_JAVA_OPTS:-(none)} $(load)"
 i=0
