@@ -69,7 +69,7 @@ final class LoadOptions {
     private int failureUsers;
 
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_WARMUP,
-            description = "Warm-up requests before each measured run, not counted (default: ${DEFAULT-VALUE}; 0 = none).")
+            description = "Warm-up requests before each measured run, not counted (default: ${DEFAULT-VALUE}; 0 = none); an open-loop --url run warms up at least 30 s at its rate.")
     private int warmup;
 
     @Option(names = "--requests", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_REQUESTS,
