@@ -9,12 +9,14 @@
 #            `java -cp load-generator.jar io.github.agentlb.loadgen.agents.AgentsStubEnv`.
 #            RESTARTED before every target, so each starts with empty caches.
 #   targets  ch-keys-bounded  demo proxy, STRATEGY=ch, BALANCER_KEYS=session,prompt,user_id, balance
-#                             and in-flight factors 1.25, learned sessions (BALANCER_SESSION_SECRET)
+#                             factor 1.25 (the scenario's keys-bounded), learned sessions
+#                             (BALANCER_SESSION_SECRET)
 #            rr               demo proxy, round-robin, learned sessions too
 #            nginx-least_conn nginx upstream least_conn
 #            nginx-hash       nginx upstream hash $http_mcp_session_id$arg_user_id consistent
-#   load     `load-generator.jar --scenario agents --url <target> --strategy <label>`: 60 seeded
-#            conversations of 10 turns, 20 in flight, streamed with stream_options.include_usage;
+#   load     `load-generator.jar --scenario agents --url <target> --strategy <label>`: the
+#            scenario's seeded conversations (48 of 20 turns, 24 in flight), streamed with
+#            stream_options.include_usage;
 #            hit rate = sum of cached_tokens / sum of prompt_tokens of the answers.
 #   warm-up  WARMUP short streamed chat requests through each target first, not counted; their
 #            prompts are shorter than a cache block, so the caches stay empty.
@@ -33,7 +35,8 @@ BASE_PORT=${BASE_PORT:-19400}
 
 PROXY_PORT=$BASE_PORT
 MANAGEMENT_PORT=$((BASE_PORT + 76))
-AGENT_PORTS=($((BASE_PORT + 81)) $((BASE_PORT + 82)) $((BASE_PORT + 83)) $((BASE_PORT + 84)))
+# One port per agent of the in-process scenario (AgentsStubEnv prints them), from BASE_PORT + 81.
+AGENT_PORTS=()
 NGINX_PORT=$((BASE_PORT + 90))
 AGENT_JAR=$ROOT/agent-stub/target/agent-stub.jar
 PROXY_JAR=$ROOT/demo-routes/target/demo-routes.jar
@@ -80,11 +83,14 @@ NAME=agents-vs-nginx
 source "$(dirname "$0")/lib.sh"
 
 [[ -f $AGENT_JAR && -f $PROXY_JAR && -f $LOADGEN_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
+mapfile -t AGENT_ENV < <(java -cp "$LOADGEN_JAR" io.github.agentlb.loadgen.agents.AgentsStubEnv "$SEED")
+((${#AGENT_ENV[@]} >= 1 && ${#AGENT_ENV[@]} <= 8)) || die "expected 1-8 agents from AgentsStubEnv, got ${#AGENT_ENV[@]}"
+for i in "${!AGENT_ENV[@]}"; do
+    AGENT_PORTS+=($((BASE_PORT + 81 + i)))
+done
 require_free_ports $PROXY_PORT $MANAGEMENT_PORT $NGINX_PORT "${AGENT_PORTS[@]}"
 
 
-mapfile -t AGENT_ENV < <(java -cp "$LOADGEN_JAR" io.github.agentlb.loadgen.agents.AgentsStubEnv "$SEED")
-((${#AGENT_ENV[@]} == ${#AGENT_PORTS[@]})) || die "expected ${#AGENT_PORTS[@]} agents from AgentsStubEnv, got ${#AGENT_ENV[@]}"
 AGENTS=
 for i in "${!AGENT_PORTS[@]}"; do
     AGENTS+="A$((i + 1))=http://127.0.0.1:${AGENT_PORTS[$i]},"
@@ -177,8 +183,7 @@ echo "agents (as the in-process agents scenario, AgentsScenario.Settings.ofDefau
 printf '  %s\n' "${AGENT_ENV[@]}"
 
 start_agents
-start_proxy ch-keys-bounded STRATEGY=ch BALANCER_KEYS=session,prompt,user_id BALANCER_BALANCE_FACTOR=1.25 \
-    BALANCER_IN_FLIGHT_FACTOR=1.25
+start_proxy ch-keys-bounded STRATEGY=ch BALANCER_KEYS=session,prompt,user_id BALANCER_BALANCE_FACTOR=1.25
 run_target ch-keys-bounded "http://127.0.0.1:$PROXY_PORT"
 stop_target
 
