@@ -1,7 +1,6 @@
 package io.github.agentlb.loadgen.agents;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -116,12 +115,7 @@ public record AgentsResult(String label, int replicas, boolean keyed, boolean bo
             busyNanos.put(id, 0L);
             answered.put(id, 0L);
         });
-        Map<Integer, String> firstAgent = new HashMap<>();
-        for (Turn t : turns) {
-            if (t.mcp() && t.turn() == 0 && t.answer().ok() && t.answer().agentId() != null) {
-                firstAgent.put(t.conversation(), t.answer().agentId());
-            }
-        }
+        Map<Integer, String> firstAgent = Turn.mintingAgents(turns);
         long mcpLater = 0;
         long sticky = 0;
         for (Turn t : turns) {

@@ -11,16 +11,12 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The agents scenario of one {@link AgentsVariant}: {@link Settings#agents()} stub agents with the
@@ -163,31 +159,10 @@ public final class AgentsScenario {
             started.pass();
             List<URI> targets = cluster.baseUrls().stream().map(u -> URI.create(u + "/v1/chat/completions")).toList();
             ChatStreamClient client = new ChatStreamClient(settings.timeout());
-            List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
-            AtomicInteger next = new AtomicInteger();
-            int workers = Math.min(settings.inFlight(), workload.conversations());
-            ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
-                Thread t = new Thread(r, "agents-" + variant.label());
-                t.setDaemon(true);
-                return t;
-            });
             long start = System.nanoTime();
-            try {
-                List<Future<?>> running = new ArrayList<>();
-                for (int w = 0; w < workers; w++) {
-                    running.add(pool.submit(() -> {
-                        for (int c = next.getAndIncrement(); c < workload.conversations(); c = next.getAndIncrement()) {
-                            converse(client, targets, c, turns);
-                        }
-                        return null;
-                    }));
-                }
-                for (Future<?> f : running) {
-                    f.get();
-                }
-            } finally {
-                pool.shutdownNow();
-            }
+            List<Turn> turns = ConversationDriver.run(workload, client, settings.inFlight(), "agents-" + variant.label(),
+                    c -> URI.create(targets.get(c % targets.size()) + "?user_id=" + workload.userId(c)),
+                    c -> c % targets.size(), UnaryOperator.identity());
             long wall = System.nanoTime() - start;
             Map<String, AgentsResult.AgentCounters> counters = new LinkedHashMap<>();
             for (StubAgent agent : cluster.agents()) {
@@ -196,7 +171,7 @@ public final class AgentsScenario {
                         llm.cachedBlocks(), llm.maxWaiting(), llm.admitted(), llm.firstTokenNanosTotal(),
                         llm.agentFirstTokenNanos()));
             }
-            AgentsResult result = AgentsResult.of(variant, List.copyOf(turns), counters, wall);
+            AgentsResult result = AgentsResult.of(variant, turns, counters, wall);
             stdout.printf(Locale.ROOT, "== agents %s: %d requests in %.1f s, ttft p50 %.1f ms (at the agents %.1f), "
                             + "hit rate %.3f, errors %d%n", variant.label(), result.requests(), result.seconds(),
                     result.ttftP50Ms(), result.agentTtftP50Ms(), result.hitRate(), result.errors());
@@ -209,21 +184,5 @@ public final class AgentsScenario {
     public interface StartGate {
         /** Returns when the run may send its first request. */
         void pass() throws Exception;
-    }
-
-    /** Sends every turn of conversation {@code c}, each after the previous answer ended. */
-    private void converse(ChatStreamClient client, List<URI> targets, int c, List<Turn> turns)
-            throws InterruptedException {
-        int replica = c % targets.size();
-        URI uri = URI.create(targets.get(replica) + "?user_id=" + workload.userId(c));
-        boolean mcp = workload.isMcp(c);
-        String session = null;
-        for (int k = 0; k < workload.turns(); k++) {
-            ChatStreamClient.Answer answer = client.send(uri, workload.requestBody(c, k), session);
-            if (mcp && k == 0) {
-                session = answer.sessionId();
-            }
-            turns.add(new Turn(c, k, mcp, replica, answer));
-        }
     }
 }

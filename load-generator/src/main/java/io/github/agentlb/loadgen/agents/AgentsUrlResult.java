@@ -1,7 +1,6 @@
 package io.github.agentlb.loadgen.agents;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -74,12 +73,7 @@ public record AgentsUrlResult(String label, String target, long requests, long e
         SortedMap<Integer, Long> statuses = new TreeMap<>();
         SortedMap<String, Long> answered = new TreeMap<>();
         List<String> samples = new ArrayList<>();
-        Map<Integer, String> firstAgent = new HashMap<>();
-        for (Turn t : turns) {
-            if (t.mcp() && t.turn() == 0 && t.answer().ok() && t.answer().agentId() != null) {
-                firstAgent.put(t.conversation(), t.answer().agentId());
-            }
-        }
+        Map<Integer, String> firstAgent = Turn.mintingAgents(turns);
         long mcpLater = 0;
         long sticky = 0;
         for (Turn t : turns) {

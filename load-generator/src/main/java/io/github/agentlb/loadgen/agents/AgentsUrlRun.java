@@ -10,16 +10,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
@@ -85,54 +78,15 @@ public final class AgentsUrlRun {
         stdout.printf(Locale.ROOT, "== agents %s: %d conversations of %d turns to %s%s, %d in flight%n", label,
                 workload.conversations(), workload.turns(), baseUrl, PATH, inFlight);
         ChatStreamClient client = new ChatStreamClient(timeout);
-        List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
-        AtomicInteger next = new AtomicInteger();
-        int workers = Math.min(inFlight, workload.conversations());
-        ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
-            Thread t = new Thread(r, "agents-url-" + label);
-            t.setDaemon(true);
-            return t;
-        });
         long start = System.nanoTime();
-        try {
-            List<Future<?>> running = new ArrayList<>();
-            for (int w = 0; w < workers; w++) {
-                running.add(pool.submit(() -> {
-                    for (int c = next.getAndIncrement(); c < workload.conversations(); c = next.getAndIncrement()) {
-                        converse(client, baseUrl, c, turns);
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : running) {
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        AgentsUrlResult result = AgentsUrlResult.of(label, baseUrl, List.copyOf(turns), System.nanoTime() - start);
+        URI uri = URI.create(baseUrl + PATH);
+        List<Turn> turns = ConversationDriver.run(workload, client, inFlight, "agents-url-" + label,
+                c -> URI.create(uri + "?user_id=" + workload.userId(c)), c -> 0, AgentsUrlRun::withUsage);
+        AgentsUrlResult result = AgentsUrlResult.of(label, baseUrl, turns, System.nanoTime() - start);
         stdout.printf(Locale.ROOT, "== agents %s: %d requests in %.1f s, ttft p50 %.1f ms, hit rate %.3f (usage of "
                         + "%d answers), stickiness %.3f, errors %d%n", label, result.requests(), result.seconds(),
                 result.ttftP50Ms(), result.hitRate(), result.withUsage(), result.stickiness(), result.errors());
         return result;
-    }
-
-    private void converse(ChatStreamClient client, String baseUrl, int c, List<Turn> turns)
-            throws InterruptedException {
-        URI uri = URI.create(baseUrl + PATH + "?user_id=" + workload.userId(c));
-        boolean mcp = workload.isMcp(c);
-        String session = null;
-        for (int k = 0; k < workload.turns(); k++) {
-            ChatStreamClient.Answer answer = client.send(uri, withUsage(workload.requestBody(c, k)), session);
-            if (mcp && k == 0) {
-                session = answer.sessionId();
-            }
-            turns.add(new Turn(c, k, mcp, 0, answer));
-        }
     }
 
     /** {@code body} (a JSON object) with {@code "stream_options":{"include_usage":true}} added at its end. */

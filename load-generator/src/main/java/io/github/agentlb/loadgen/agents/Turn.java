@@ -1,5 +1,8 @@
 package io.github.agentlb.loadgen.agents;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -14,5 +17,16 @@ import java.util.Objects;
 public record Turn(int conversation, int turn, boolean mcp, int replica, ChatStreamClient.Answer answer) {
     public Turn {
         Objects.requireNonNull(answer, "answer");
+    }
+
+    /** MCP-style conversation to the agent that answered its first turn (which minted its session). */
+    static Map<Integer, String> mintingAgents(List<Turn> turns) {
+        Map<Integer, String> first = new HashMap<>();
+        for (Turn t : turns) {
+            if (t.mcp() && t.turn() == 0 && t.answer().ok() && t.answer().agentId() != null) {
+                first.put(t.conversation(), t.answer().agentId());
+            }
+        }
+        return first;
     }
 }

@@ -1,0 +1,80 @@
+package io.github.agentlb.loadgen.agents;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
+import java.util.function.UnaryOperator;
+
+/**
+ * Sends a workload's conversations closed-loop, for the in-process scenario and for a run against
+ * a URL alike: up to {@code inFlight} threads each take the next conversation and send its turns
+ * one after another, each once the previous answer has ended; an MCP-style conversation sends its
+ * first answer's session id with every later turn. Stateless; each call runs its own threads.
+ */
+final class ConversationDriver {
+
+    private ConversationDriver() {
+    }
+
+    /**
+     * @param uriOf     conversation index to the URI its turns go to
+     * @param replicaOf conversation index to the replica recorded with its turns
+     * @param body      what becomes of a turn's request body before it is sent
+     * @return every turn sent, in no particular order
+     * @throws Exception what a conversation's thread threw
+     */
+    static List<Turn> run(Conversations workload, ChatStreamClient client, int inFlight, String threadName,
+            IntFunction<URI> uriOf, IntUnaryOperator replicaOf, UnaryOperator<String> body) throws Exception {
+        List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger next = new AtomicInteger();
+        int workers = Math.min(inFlight, workload.conversations());
+        ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
+            Thread t = new Thread(r, threadName);
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                running.add(pool.submit(() -> {
+                    for (int c = next.getAndIncrement(); c < workload.conversations(); c = next.getAndIncrement()) {
+                        converse(workload, client, uriOf.apply(c), replicaOf.applyAsInt(c), body, c, turns);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return List.copyOf(turns);
+    }
+
+    /** Sends every turn of conversation {@code c}, each after the previous answer ended. */
+    private static void converse(Conversations workload, ChatStreamClient client, URI uri, int replica,
+            UnaryOperator<String> body, int c, List<Turn> turns) throws InterruptedException {
+        boolean mcp = workload.isMcp(c);
+        String session = null;
+        for (int k = 0; k < workload.turns(); k++) {
+            ChatStreamClient.Answer answer = client.send(uri, body.apply(workload.requestBody(c, k)), session);
+            if (mcp && k == 0) {
+                session = answer.sessionId();
+            }
+            turns.add(new Turn(c, k, mcp, replica, answer));
+        }
+    }
+}
