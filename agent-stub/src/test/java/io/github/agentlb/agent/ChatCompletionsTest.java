@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -92,7 +88,7 @@ class ChatCompletionsTest {
             socket.setSoTimeout(10_000);
             socket.getOutputStream().write(post("{\"stream\":true,\"max_tokens\":1000,\"messages\":[]}", "")
                     .getBytes(StandardCharsets.UTF_8));
-            readUntil(socket.getInputStream(), "data: ");
+            Wire.readUntil(socket.getInputStream(), "data: ");
         }
         for (int i = 0; i < 100 && agent.chat().callsCancelled() == 0; i++) {
             Thread.sleep(50);
@@ -122,22 +118,7 @@ class ChatCompletionsTest {
     }
 
     private String talk(String request) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", agent.port()), 5_000);
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            socket.getInputStream().transferTo(bytes);
-            return bytes.toString(StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Wire.talk(agent.port(), request);
     }
 
-    private static void readUntil(InputStream in, String marker) throws IOException {
-        StringBuilder seen = new StringBuilder();
-        for (int b; !seen.toString().contains(marker) && (b = in.read()) >= 0; ) {
-            seen.append((char) b);
-        }
-    }
 }

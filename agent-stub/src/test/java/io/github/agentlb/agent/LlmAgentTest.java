@@ -10,8 +10,6 @@ import io.github.agentlb.agent.llm.LlmShape;
 import io.github.agentlb.agent.llm.SessionIds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -182,7 +180,7 @@ class LlmAgentTest {
         socket.setSoTimeout(10_000);
         socket.getOutputStream().write(post("{\"stream\":true,\"max_tokens\":1000,\"messages\":[]}", "")
                 .getBytes(StandardCharsets.UTF_8));
-        readUntil(socket.getInputStream(), "data: ");
+        Wire.readUntil(socket.getInputStream(), "data: ");
         return socket;
     }
 
@@ -194,22 +192,7 @@ class LlmAgentTest {
     }
 
     private String talk(String request) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", agent.port()), 5_000);
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            socket.getInputStream().transferTo(bytes);
-            return bytes.toString(StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Wire.talk(agent.port(), request);
     }
 
-    private static void readUntil(InputStream in, String marker) throws IOException {
-        StringBuilder seen = new StringBuilder();
-        for (int b; !seen.toString().contains(marker) && (b = in.read()) >= 0; ) {
-            seen.append((char) b);
-        }
-    }
 }

@@ -84,7 +84,10 @@ import org.slf4j.LoggerFactory;
  * <p>Create one per agent with {@link #create}; thread-safe. Requires a request accepted by
  * {@link ProxyRoutes} (a {@link Downstream} on the exchange).
  *
- * <p>Over 300 lines: one call's steps (connect, send, head, chunks, timeouts, cancel, a busy answer held back) share the call's fields on one event loop; split, each piece would pass them all around.
+ * <p>Over 300 lines: one call's steps (connect or take a pooled connection, send, retry once on a
+ * stale one, head, chunks, timeouts, cancel, a busy answer held back, the session id and load-report
+ * headers the balancer set on the attempt) share the call's fields on one event loop; split, each
+ * piece would pass them all around.
  */
 public final class AgentChild extends AsyncProcessorSupport implements IdAware {
 
