@@ -133,7 +133,8 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
     }
 
     /**
-     * Whether a key keeps the agent the in-flight bound placed it on while that agent has room
+     * Whether the in-flight bound places a key's session rather than each request: the key keeps
+     * the agent it was placed on while its requests keep coming at most the decay time apart
      * ({@link BoundedLoad#keepInFlightPlacement()}; false: per request, as KubeAI). For keys whose
      * agent holds their state, such as a conversation's cached prompt. Kept with the bound's other
      * settings; takes effect as {@link #setBoundedLoad}; nothing while the in-flight bound is off.

@@ -38,11 +38,13 @@ import java.util.Objects;
  *       order within it, and keeps it when none is. 0 (default) turns it off; else finite and
  *       >= 1 (KubeAI's {@code meanLoadFactor} 125 is 1.25).</li>
  *   <li>{@link #keepInFlightPlacement()}: false (default) checks the in-flight bound per request,
- *       as KubeAI does; true places a key by it once and keeps it there while its agent holds at
- *       most the bound's capacity in flight (its own request may take it one over): for keys whose
+ *       as KubeAI does; true checks it per session: a key is placed by it once and its later
+ *       requests go to that agent unchecked while they keep coming at most {@link #decayTime()}
+ *       apart (placed afresh after a longer pause or when the agent leaves): for keys whose
  *       requests find state on their agent (a conversation's cached prompt), which per-request
  *       diversion spends on every move. A key's placement goes with its entry
- *       ({@link #maxKeys()}).</li>
+ *       ({@link #maxKeys()}) and is this balancer's own: replicas place a key each by their own
+ *       counts.</li>
  * </ul>
  *
  * <p>{@link #disabled()} turns bounded loads off: the ring alone decides.

@@ -64,12 +64,16 @@ import java.util.function.ToIntFunction;
  * that does not fit passes the request to the next agent of the overflow order (wrapping round)
  * that fits ({@link Kind#DIVERTED}); when none fits, the chosen agent keeps it. The diversion is
  * per request: the key's remembered agent does not change, so the key returns as soon as its
- * agent has room. With {@link BoundedLoad#keepInFlightPlacement()} a key is placed so once and
- * stays where it was placed while that agent holds at most the capacity in flight (its own request
- * may take it one over): a conversation keeps its cached prompt instead of losing it on every
- * move, and new keys fill the agents with room. It applies to heavy keys too: in-flight requests are a hard limit, shares an
- * average one. The counts come from the caller ({@link #place(String, long, RingWalk, ToIntFunction)}),
- * which already tracks them; nothing is counted twice.
+ * agent has room. With {@link BoundedLoad#keepInFlightPlacement()} the bound places a key's
+ * session, not each request: the key is placed so once, and its later requests go to that agent
+ * unchecked for as long as they keep coming at most tau ({@link BoundedLoad#decayTime()}) apart;
+ * after a longer pause, or when that agent leaves, it is placed afresh. A conversation thus keeps
+ * its cached prompt instead of losing it to a moment's imbalance, and new keys fill the agents
+ * with room, so the agents stay near the bound while keys start and end (a placed key is never
+ * moved by load: an ejected agent, or one whose load report says it is saturated, is passed over
+ * by the balancer as for any pick). It applies to heavy keys too. The counts come from the caller
+ * ({@link #place(String, long, RingWalk, ToIntFunction)}), which already tracks them; nothing is
+ * counted twice.
  *
  * <p>Thread-safe, no lock on the request path. A key placed at home reads one agent of the walk,
  * the n agents' decayed loads, its home's demand and one key entry; the rest of the walk is read
@@ -165,7 +169,7 @@ public final class BoundedLoads {
         if (!config.boundsInFlight()) {
             return placed;
         }
-        return config.keepInFlightPlacement() ? keptWithinInFlight(key, placed, keyHash, walk, members, inFlight)
+        return config.keepInFlightPlacement() ? keptWithinInFlight(key, placed, keyHash, walk, members, inFlight, now)
                 : withinInFlight(placed, keyHash, walk, members, inFlight);
     }
 
@@ -196,37 +200,21 @@ public final class BoundedLoads {
 
     /**
      * The in-flight check for keys that keep their placement ({@link BoundedLoad#keepInFlightPlacement()}):
-     * a key placed before stays while its agent holds at most the capacity (its own request may
-     * take it one over); a new key, or one whose agent filled up, is placed as {@link #withinInFlight}
-     * places a request, and remembered there.
+     * a key placed at most tau before stays, and is placed anew as {@link #withinInFlight} places a
+     * request otherwise (new, paused longer than tau, or its agent gone).
      */
     private Placement keptWithinInFlight(String key, Placement placed, long keyHash, RingWalk walk,
-            Map<String, AgentLoads.Agent> members, ToIntFunction<String> inFlight) {
-        long total = 0;
-        for (String agent : members.keySet()) {
-            total += inFlight.applyAsInt(agent);
-        }
+            Map<String, AgentLoads.Agent> members, ToIntFunction<String> inFlight, long now) {
         KeyTable.Entry entry = keys.touch(key);
         String kept = entry.inFlightAgent;
-        double capacity = config.inFlightFactor() * (total + 1) / members.size();
-        if (kept != null && members.containsKey(kept) && inFlight.applyAsInt(kept) <= capacity) {
+        boolean active = now - entry.inFlightSeenNanos <= config.decayTime().toNanos();
+        entry.inFlightSeenNanos = now;
+        if (kept != null && active && members.containsKey(kept)) {
             return kept.equals(placed.agent()) ? placed : new Placement(kept, Kind.DIVERTED);
         }
-        if (total == 0 || inFlight.applyAsInt(placed.agent()) + 1 <= capacity) {
-            entry.inFlightAgent = placed.agent();
-            return placed;
-        }
-        List<String> order = order(walk, keyHash);
-        int start = Math.max(0, order.indexOf(placed.agent()));
-        for (int i = 1; i < order.size(); i++) {
-            String candidate = order.get((start + i) % order.size());
-            if (members.containsKey(candidate) && inFlight.applyAsInt(candidate) + 1 <= capacity) {
-                entry.inFlightAgent = candidate;
-                return new Placement(candidate, Kind.DIVERTED);
-            }
-        }
-        entry.inFlightAgent = placed.agent();
-        return placed;
+        Placement fresh = withinInFlight(placed, keyHash, walk, members, inFlight);
+        entry.inFlightAgent = fresh.agent();
+        return fresh;
     }
 
     private Placement plain(long keyHash, RingWalk walk, Loads loads) {

@@ -23,8 +23,10 @@ final class KeyTable {
     static final class Entry {
         final DecayedCount rate;
         volatile String overflowAgent;
-        /** The agent the in-flight bound placed this key on, kept while it has room; else null. */
+        /** The agent the in-flight bound placed this key on, kept while its requests keep coming; else null. */
         volatile String inFlightAgent;
+        /** When the in-flight bound last placed or kept this key, ns of the balancer's clock. */
+        volatile long inFlightSeenNanos;
 
         Entry(double tauNanos) {
             this.rate = new DecayedCount(tauNanos);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.agentlb.core.bounded.Placement.Kind;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.ring.HashRing;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The in-flight bound (KubeAI's {@code chwblLoadOK}: {@code inFlight + 1 <= f x (total + 1) / n})
- * on the walk A, B, C (home A) with hand-made counts; the clock stands still, and the share bound
- * is below its warm-up, so without the in-flight bound every request stays home.
+ * on the walk A, B, C (home A) with hand-made counts; the clock moves only where a test says so,
+ * and the share bound is below its warm-up, so without the in-flight bound every request stays home.
  */
 class InFlightBoundTest {
 
@@ -94,7 +95,7 @@ class InFlightBoundTest {
     }
 
     @Test
-    void aKeptPlacementStaysWhileItsAgentHasRoomAndMovesWhenItIsFull() {
+    void aKeptPlacementHoldsForTheKeysSessionAndIsMadeAfreshAfterAPauseOrWhenItsAgentLeaves() {
         BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().inFlightFactor(1.25).keepInFlightPlacement(true)
                 .build(), clock::get);
         loads.setAgents(WALK);
@@ -102,12 +103,16 @@ class InFlightBoundTest {
         // total 2, capacity 1.25: A over, the key is placed on B and remembered there.
         assertThat(place(loads, 2, 0, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
         // A has room again: the key stays on B (per request it would go home).
+        clock.addAndGet(Duration.ofSeconds(9).toNanos());
         assertThat(place(loads, 0, 0, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
-        // total 3, capacity 1.67; B holds 1 <= 1.67: its own request may take it one over, it stays.
-        assertThat(place(loads, 2, 1, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
-        // total 4, capacity 2.08; B holds 3 > 2.08: placed anew, on C (A's 1 + 1 fits: home first).
+        // total 4, capacity 2.08; B holds 3: not checked again while the key's requests keep coming.
+        clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        assertThat(place(loads, 1, 3, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
+        // A pause longer than the decay time (10 s): placed afresh, home fits (A's 1 + 1 <= 2.08).
+        clock.addAndGet(Duration.ofSeconds(10).toNanos() + 1);
         assertThat(place(loads, 1, 3, 0)).isEqualTo(new Placement("A", Kind.HOME));
-        assertThat(place(loads, 0, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
+        // ... and kept there: C's 0 would fit as well, B's 3 + 1 would not.
+        assertThat(place(loads, 3, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
         // A leaves: the key is placed anew.
         loads.setAgents(List.of("B", "C"));
         assertThat(loads.place("k", 42L, new RingWalk(List.of("B", "C").iterator()), agent -> 0))

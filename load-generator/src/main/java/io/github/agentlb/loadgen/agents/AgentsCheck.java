@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * The agents scenario's goal, checked on its results: the keyed variant with a load bound that the
- * scenario names for it ({@link AgentsVariant#REPLICATED}, the share bound alone) or, without such
+ * scenario names for it ({@link AgentsVariant#CHECKED}, both bounds, conversations placed once) or, without such
  * a run, the best one (single replica, 0 errors, lowest p50 time to first token) reaches p50 time to first token at most
  * {@value #TTFT_RATIO} x round-robin's (at the client; when the client's figure misses and the
  * agents' own, queue wait included, meets it, the line says so and the condition holds: what the
@@ -52,7 +52,7 @@ public record AgentsCheck(Optional<AgentsResult> best, boolean passed, List<Stri
         }
         Optional<AgentsResult> rr = results.stream().filter(r -> r.label().equals("rr")).findFirst();
         Optional<AgentsResult> best = results.stream()
-                .filter(r -> r.keyed() && r.bounded() && r.replicas() == 1 && r.label().equals(AgentsVariant.REPLICATED))
+                .filter(r -> r.keyed() && r.bounded() && r.replicas() == 1 && r.label().equals(AgentsVariant.CHECKED))
                 .findFirst()
                 .or(() -> results.stream()
                         .filter(r -> r.keyed() && r.bounded() && r.replicas() == 1 && r.errors() == 0)

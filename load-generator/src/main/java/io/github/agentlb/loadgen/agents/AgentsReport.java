@@ -66,9 +66,9 @@ public final class AgentsReport {
                         + "request: POST /v1/chat/completions?user_id=c<i>, streamed, %d tokens. Each variant on its "
                         + "own agents and proxies, all at once; learned sessions on in every variant; keys = ch keyed by "
                         + "session header, then prompt prefix, then user_id; keys-bounded = the share bound alone (balance "
-                        + "factor %.2f), the variant checked; keys-inflight = share %.2f and in-flight factor %.2f "
-                        + "(KubeAI's rule, checked per request); keys-inflight-kept = the same, a conversation kept where the "
-                        + "in-flight bound placed it while that agent has room; x2 = two proxy replicas, conversation i "
+                        + "factor %.2f); keys-inflight = share %.2f and in-flight factor %.2f (KubeAI's rule, checked per "
+                        + "request); keys-inflight-kept = the same, the in-flight bound placing each conversation once "
+                        + "(setKeepInFlightPlacement), the variant checked; x2 = two proxy replicas, conversation i "
                         + "through replica i mod 2.%n%n",
                 w.conversations(), w.turns(), w.groups(), Conversations.SYSTEM_MIN_CHARS, Conversations.SYSTEM_MAX_CHARS,
                 w.seed(), Conversations.FIRST_USER_CHARS, Conversations.USER_MIN_CHARS, Conversations.USER_MAX_CHARS,

@@ -33,22 +33,23 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
     public static final double IN_FLIGHT_FACTOR = 1.25;
     /** The key chain of the keyed agent variants: session header, prompt prefix, {@code user_id}. */
     public static final String KEYS = "session,prompt,user_id";
-    /**
-     * The label of the variant the goal check reads and the two-replica run repeats: the agent keys
-     * with the share bound alone ({@link #BALANCE_FACTOR}).
-     */
-    public static final String REPLICATED = "keys-bounded";
+    /** The label of the agent keys with the share bound alone ({@link #BALANCE_FACTOR}). */
+    public static final String SHARE_BOUNDED = "keys-bounded";
     /**
      * The label of the agent keys with both bounds, share and in flight ({@link #IN_FLIGHT_FACTOR},
-     * KubeAI's rule), run beside {@link #REPLICATED} to show what the in-flight bound costs.
+     * KubeAI's rule, checked per request), run to show what the per-request check costs.
      */
     public static final String IN_FLIGHT = "keys-inflight";
     /**
-     * The label of {@link #IN_FLIGHT} with the in-flight placement kept
-     * ({@code setKeepInFlightPlacement(true)}): a conversation stays where the bound placed it while
-     * that agent has room, instead of being checked per request.
+     * The label of {@link #IN_FLIGHT} with the in-flight bound placing each conversation once
+     * ({@code setKeepInFlightPlacement(true)}) instead of each request.
      */
     public static final String IN_FLIGHT_KEPT = "keys-inflight-kept";
+    /**
+     * The label of the variant the goal check reads and the two-replica run repeats: the one
+     * docs/llm-agents.md recommends, {@link #IN_FLIGHT_KEPT}.
+     */
+    public static final String CHECKED = IN_FLIGHT_KEPT;
 
     public AgentsVariant {
         Objects.requireNonNull(label, "label");
@@ -74,16 +75,18 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
     /**
      * The variants run: round-robin and least request (no key), consistent hashing on
      * {@code user_id}, consistent hashing on the agent keys ({@value #KEYS}) without a bound, with the
-     * share bound alone ({@link #REPLICATED}, balance factor {@value #BALANCE_FACTOR}), that bounded
-     * variant again with two replicas, with both bounds ({@link #IN_FLIGHT}: share
-     * {@value #BALANCE_FACTOR}, in flight {@value #IN_FLIGHT_FACTOR}), and with both bounds and the
-     * in-flight placement kept ({@link #IN_FLIGHT_KEPT}).
+     * share bound alone ({@link #SHARE_BOUNDED}, balance factor {@value #BALANCE_FACTOR}), with both
+     * bounds ({@link #IN_FLIGHT}: share {@value #BALANCE_FACTOR}, in flight {@value #IN_FLIGHT_FACTOR}),
+     * with both bounds and the in-flight placement kept ({@link #IN_FLIGHT_KEPT}), and that variant
+     * again with two replicas.
      */
     public static List<AgentsVariant> standard() {
-        AgentsVariant bounded = new AgentsVariant(REPLICATED, Strategies.CONSISTENT_HASH, true, true, 1, () -> {
+        AgentsVariant kept = new AgentsVariant(IN_FLIGHT_KEPT, Strategies.CONSISTENT_HASH, true, true, 1, () -> {
             ConsistentHashLB lb = new ConsistentHashLB();
             lb.setKeys(KEYS);
             lb.setBalanceFactor(BALANCE_FACTOR);
+            lb.setInFlightFactor(IN_FLIGHT_FACTOR);
+            lb.setKeepInFlightPlacement(true);
             return lb;
         });
         return List.of(
@@ -95,8 +98,12 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
                     lb.setKeys(KEYS);
                     return lb;
                 }),
-                bounded,
-                bounded.withReplicas(2),
+                new AgentsVariant(SHARE_BOUNDED, Strategies.CONSISTENT_HASH, true, true, 1, () -> {
+                    ConsistentHashLB lb = new ConsistentHashLB();
+                    lb.setKeys(KEYS);
+                    lb.setBalanceFactor(BALANCE_FACTOR);
+                    return lb;
+                }),
                 new AgentsVariant(IN_FLIGHT, Strategies.CONSISTENT_HASH, true, true, 1, () -> {
                     ConsistentHashLB lb = new ConsistentHashLB();
                     lb.setKeys(KEYS);
@@ -104,13 +111,7 @@ public record AgentsVariant(String label, String strategy, boolean keyed, boolea
                     lb.setInFlightFactor(IN_FLIGHT_FACTOR);
                     return lb;
                 }),
-                new AgentsVariant(IN_FLIGHT_KEPT, Strategies.CONSISTENT_HASH, true, true, 1, () -> {
-                    ConsistentHashLB lb = new ConsistentHashLB();
-                    lb.setKeys(KEYS);
-                    lb.setBalanceFactor(BALANCE_FACTOR);
-                    lb.setInFlightFactor(IN_FLIGHT_FACTOR);
-                    lb.setKeepInFlightPlacement(true);
-                    return lb;
-                }));
+                kept,
+                kept.withReplicas(2));
     }
 }

@@ -63,14 +63,14 @@ class AgentsCheckTest {
     }
 
     @Test
-    void readsKeysBoundedWhenItRanEvenIfAnotherBoundedVariantIsFaster() {
+    void readsTheCheckedVariantWhenItRanEvenIfAnotherBoundedVariantIsFaster() {
         AgentsCheck check = AgentsCheck.of(List.of(result("rr", false, false, 1, 100, 0.70, 1.05, 0),
-                result(AgentsVariant.REPLICATED, true, true, 1, 45, 0.91, 1.40, 0),
-                result(AgentsVariant.REPLICATED + " x2", true, true, 2, 45, 0.91, 1.30, 0),
-                result(AgentsVariant.IN_FLIGHT, true, true, 1, 40, 0.95, 1.05, 0)));
-        assertEquals(AgentsVariant.REPLICATED, check.best().orElseThrow().label());
+                result(AgentsVariant.CHECKED, true, true, 1, 45, 0.91, 1.40, 0),
+                result(AgentsVariant.CHECKED + " x2", true, true, 2, 45, 0.91, 1.30, 0),
+                result(AgentsVariant.SHARE_BOUNDED, true, true, 1, 40, 0.95, 1.05, 0)));
+        assertEquals(AgentsVariant.CHECKED, check.best().orElseThrow().label());
         assertFalse(check.passed(), String.join("\n", check.reasons()));
-        assertTrue(check.reasons().contains("keys-bounded: max/mean in-flight 1.40 (goal <= 1.25): MISSED"),
+        assertTrue(check.reasons().contains("keys-inflight-kept: max/mean in-flight 1.40 (goal <= 1.25): MISSED"),
                 String.join("\n", check.reasons()));
     }
 

@@ -20,9 +20,9 @@ class AgentsJobTest {
     void variantsHaveDistinctLabelsAndOneReplicatedRun() {
         List<AgentsVariant> variants = AgentsVariant.standard();
         assertEquals(variants.size(), variants.stream().map(AgentsVariant::label).distinct().count());
-        assertEquals(List.of("rr", "lr", "ch", "keys", "keys-bounded", "keys-bounded x2", "keys-inflight", "keys-inflight-kept"),
+        assertEquals(List.of("rr", "lr", "ch", "keys", "keys-bounded", "keys-inflight", "keys-inflight-kept", "keys-inflight-kept x2"),
                 variants.stream().map(AgentsVariant::label).toList());
         assertEquals(1, variants.stream().filter(v -> v.replicas() > 1).count());
-        assertTrue(variants.stream().anyMatch(v -> v.label().equals(AgentsVariant.REPLICATED) && v.bounded()));
+        assertTrue(variants.stream().anyMatch(v -> v.label().equals(AgentsVariant.CHECKED) && v.bounded()));
     }
 }

@@ -54,7 +54,7 @@ class AgentsScenarioTest {
         }
         System.out.print(AgentsReport.table(results));
         double rr = byLabel.get("rr").hitRate();
-        for (String keyed : List.of("ch", "keys", AgentsVariant.REPLICATED)) {
+        for (String keyed : List.of("ch", "keys", AgentsVariant.SHARE_BOUNDED, AgentsVariant.CHECKED)) {
             double hitRate = byLabel.get(keyed).hitRate();
             assertTrue(hitRate > rr, keyed + " hit rate " + hitRate + " vs rr's " + rr);
         }

@@ -33,7 +33,7 @@ class AgentsUrlRunTest {
         AgentsScenario scenario = new AgentsScenario(workload, AgentsScenario.Settings.ofDefaults(), 11,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         AgentsVariant variant = AgentsVariant.standard().stream()
-                .filter(v -> v.label().equals(AgentsVariant.REPLICATED)).findFirst().orElseThrow();
+                .filter(v -> v.label().equals(AgentsVariant.SHARE_BOUNDED)).findFirst().orElseThrow();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (EmbeddedCluster cluster = EmbeddedCluster.start(scenario.agentConfigs(),
                 ProxyConfig.builder().strategy(variant.strategy()), variant::balancer, 1)) {
