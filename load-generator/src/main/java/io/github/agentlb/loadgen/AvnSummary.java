@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen;
 
-import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import java.util.Collections;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -17,13 +16,6 @@ public record AvnSummary(SortedMap<String, Integer> virtualNodes, double imbalan
 
     public AvnSummary {
         virtualNodes = Collections.unmodifiableSortedMap(new TreeMap<>(virtualNodes));
-    }
-
-    /** The state of {@code cluster}'s balancer when it is an {@code avn} balancer, else {@code null}. */
-    static AvnSummary of(EmbeddedCluster cluster) {
-        return cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
-                ? new AvnSummary(cluster.byAgentId(lb.getVirtualNodesByAgent()), lb.getImbalanceIndex(), lb.getReallocations())
-                : null;
     }
 
     /** Total virtual nodes (constant over a run). */

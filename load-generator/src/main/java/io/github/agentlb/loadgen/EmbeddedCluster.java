@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.demo.DemoProxy;
 import io.github.agentlb.demo.ProxyConfig;
@@ -163,6 +164,13 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
         }
         return balancerAgentId;
+    }
+
+    /** The state of the (first) balancer when it is an {@code avn} balancer, else {@code null}. */
+    public AvnSummary avnSummary() {
+        return balancer() instanceof AdaptiveVirtualNodeLB lb
+                ? new AvnSummary(byAgentId(lb.getVirtualNodesByAgent()), lb.getImbalanceIndex(), lb.getReallocations())
+                : null;
     }
 
     /** {@code byBalancerId} re-keyed by agent id ({@link #agentIdOf}), sorted. */

@@ -82,7 +82,8 @@ final class EmbeddedJob {
             return List.of();
         }
         List<HotKeyScenario.HotKeyRun> runs = new HotKeyScenario(template, seed, hotConfig, replicas, stdout)
-                .run(variants);
+                .run(variants, run -> stdout.println(HotKeyReportWriter.summary(run)));
+        stdout.print(HotKeyReportWriter.sharedComparison(runs));
         HotKeyReportWriter.write(runs, writer.directory());
         return runs;
     }
@@ -124,7 +125,7 @@ final class EmbeddedJob {
             try (PeriodicSampler pidSampler = trace == null ? null : PeriodicSampler.start("pid", PID_SAMPLE_PERIOD,
                     () -> samplePid((PidWeightedLB) cluster.balancer(), cluster, trace, startNanos))) {
                 if (config.warmupConfig().isPresent()) {
-                    console.warmUp(strategy, cluster.baseUrls(), config.warmupConfig().get());
+                    WarmUp.send(stdout, strategy, cluster.baseUrls(), config.warmupConfig().get());
                     if (trace != null) {
                         trace.markWarmupEnd((System.nanoTime() - startNanos) / 1e9);
                     }
@@ -134,9 +135,9 @@ final class EmbeddedJob {
                 try (utilization) {
                     result = new LoadRunner(config, stdout).run(cluster.baseUrls(), strategy, started -> { });
                 }
-                RunStatistics stats = RunStatistics.of(result, cluster.agentIds());
+                RunStatistics stats = result.statistics(cluster.agentIds());
                 RunReport report = new RunReport(strategy, scenario, target, true, config, stats,
-                        utilization.summary(), AvnSummary.of(cluster),
+                        utilization.summary(), cluster.avnSummary(),
                         PaceReport.counted(Pacing.CLOSED_COUNTED, result.selfCheck()));
                 return new ClosedRun(console.written(report, writer), trace);
             }

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import org.apache.curator.test.TestingServer;
 
 /**
@@ -143,6 +144,16 @@ public final class HotKeyScenario {
      * @throws Exception what the first failing variant threw (a cluster that cannot start, a stuck run)
      */
     public List<HotKeyRun> run(List<Variant> variants) throws Exception {
+        return run(variants, done -> { });
+    }
+
+    /**
+     * As {@link #run(List)}, handing each variant's run to {@code onRun} as soon as it is done
+     * (on the variant's thread, so possibly at the same time as another variant's).
+     *
+     * @throws Exception what the first failing variant threw (a cluster that cannot start, a stuck run)
+     */
+    public List<HotKeyRun> run(List<Variant> variants, Consumer<HotKeyRun> onRun) throws Exception {
         if (variants.isEmpty()) {
             return List.of();
         }
@@ -159,7 +170,11 @@ public final class HotKeyScenario {
         try {
             List<Future<HotKeyRun>> futures = new ArrayList<>();
             for (Variant v : variants) {
-                futures.add(pool.submit((Callable<HotKeyRun>) () -> run(v, connect)));
+                futures.add(pool.submit((Callable<HotKeyRun>) () -> {
+                    HotKeyRun done = run(v, connect);
+                    onRun.accept(done);
+                    return done;
+                }));
             }
             List<HotKeyRun> runs = new ArrayList<>();
             for (Future<HotKeyRun> f : futures) {
@@ -169,7 +184,6 @@ public final class HotKeyScenario {
                     throw e.getCause() instanceof Exception cause ? cause : e;
                 }
             }
-            stdout.print(HotKeyReportWriter.sharedComparison(runs));
             return runs;
         } finally {
             pool.shutdownNow();
@@ -194,20 +208,16 @@ public final class HotKeyScenario {
                     replicas, String.join(", ", cluster.baseUrls()), Workload.HOT_USER,
                     Workload.hotRequests(config.requests(), config.hotShare()), config.requests());
             if (config.warmupConfig().isPresent()) {
-                new RunConsole(stdout).warmUp(variant.label(), cluster.baseUrls(), config.warmupConfig().get());
+                WarmUp.send(stdout, variant.label(), cluster.baseUrls(), config.warmupConfig().get());
             }
             LoadRunner.RunResult result = new LoadRunner(config, stdout).run(cluster.baseUrls(), variant.label(),
                     started -> { });
-            RunStatistics stats = RunStatistics.of(result, cluster.agentIds());
+            RunStatistics stats = result.statistics(cluster.agentIds());
             HotKeyStatistics hot = HotKeyStatistics.of(result.outcomes(), config.workload(), replicas);
-            AvnSummary avn = cluster.balancer() instanceof AdaptiveVirtualNodeLB lb
-                    ? new AvnSummary(cluster.byAgentId(lb.getVirtualNodesByAgent()), lb.getImbalanceIndex(), lb.getReallocations())
-                    : null;
+            AvnSummary avn = cluster.avnSummary();
             RunReport report = new RunReport(variant.label(), Scenario.UNIFORM, String.join(", ", cluster.baseUrls()),
                     true, config, stats, null, avn, null);
-            HotKeyRun run = new HotKeyRun(variant, report, hot);
-            stdout.println(HotKeyReportWriter.summary(run));
-            return run;
+            return new HotKeyRun(variant, report, hot);
         }
     }
 

@@ -74,7 +74,7 @@ public record HotKeyStatistics(int otherUsers, int stickyOthers, int stickyOther
 
     /**
      * The statistics of a run of {@code workload} over {@code replicas} replicas alternating as
-     * the load route sends ({@link WorkerLoopRoute#replicaOf}: request {@code i} to replica {@code i mod n}).
+     * the load route sends ({@link Workload#replicaOf}: request {@code i} to replica {@code i mod n}).
      */
     public static HotKeyStatistics of(List<RequestOutcome> outcomes, Workload workload, int replicas) {
         Map<String, Integer> position = new HashMap<>();
@@ -82,7 +82,7 @@ public record HotKeyStatistics(int otherUsers, int stickyOthers, int stickyOther
         for (int i = 0; i < planned.size(); i++) {
             position.put(planned.get(i).requestId(), i);
         }
-        return of(outcomes, replicas, o -> WorkerLoopRoute.replicaOf(position.get(o.requestId()), replicas));
+        return of(outcomes, replicas, o -> Workload.replicaOf(position.get(o.requestId()), replicas));
     }
 
     /** Share of the other users whose answers all came from one agent, 0..1. */

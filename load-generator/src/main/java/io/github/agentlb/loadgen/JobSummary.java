@@ -38,7 +38,7 @@ final class JobSummary {
             files.add(PidConvergenceChart.CSV_FILE);
         }
         writer.writeComparison(results.reports(), results.convergence() != null, results.failures(),
-                results.hotKeys(), results.sections().stream().map(JobScenario.Section::markdown).toList());
+                results.hotKeys().isEmpty() ? "" : HotKeyReportWriter.markdown(results.hotKeys()), results.sections().stream().map(JobScenario.Section::markdown).toList());
         printTables(results, scenarios);
         files.addAll(fileNames(results, timed));
         stdout.println("Results in " + writer.directory().toAbsolutePath().normalize() + ": " + String.join(", ", files));

@@ -1,6 +1,7 @@
 package io.github.agentlb.loadgen;
 
 import java.io.PrintStream;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,6 +36,14 @@ public final class LoadRunner {
         /** The part of the run in which every worker had a request in flight, if any ({@link SteadyWindow}). */
         public Optional<SteadyWindow> steadyWindow() {
             return SteadyWindow.of(timedOutcomes, concurrency);
+        }
+
+        /**
+         * The run's statistics ({@link RunStatistics}), with the throughput of its
+         * {@link #steadyWindow()} when it has one.
+         */
+        public RunStatistics statistics(Collection<String> knownAgents) {
+            return RunStatistics.of(outcomes, knownAgents, durationNanos, steadyWindow().orElse(null));
         }
     }
 

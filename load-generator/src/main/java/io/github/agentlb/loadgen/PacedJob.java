@@ -58,7 +58,7 @@ final class PacedJob {
                         cluster.agentIds());
             }
             return finish(new RunReport(strategy, scenario, cluster.baseUrl(), true, config, result.statistics(),
-                    utilization.summary(), AvnSummary.of(cluster), result.pace()));
+                    utilization.summary(), cluster.avnSummary(), result.pace()));
         }
     }
 
@@ -73,7 +73,7 @@ final class PacedJob {
         }
         LoadTestConfig warm = warmupOf(config.warmupConfig().get(), pacing.ratePerSecond(), leastSeconds);
         if (!pacing.openLoop()) {
-            console.warmUp(label, target, warm);
+            WarmUp.send(stdout, label, List.of(target), warm);
             return;
         }
         PacedRunner.Result result = new PacedRunner(warm, new Pacing(pacing.ratePerSecond(), null, pacing.interval()),

@@ -1,6 +1,7 @@
 package io.github.agentlb.loadgen;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * How a run paces and ends its requests, beside {@link LoadTestConfig}'s shape.
@@ -13,7 +14,7 @@ import java.time.Duration;
  *       its latency counts from that intended time.
  *   <li>Count-bound ({@code duration} null): {@code requests} requests. Time-bound: until
  *       {@code duration} has passed (open loop: the requests due before then), with figures per
- *       {@code interval} and a soak verdict ({@link SoakVerdict}).
+ *       {@code interval} and a soak verdict ({@code SoakVerdict}).
  * </ul>
  *
  * @param ratePerSecond requests per second of the open loop, 0 for the closed loop; else in
@@ -74,8 +75,21 @@ public record Pacing(double ratePerSecond, Duration duration, Duration interval)
     public String describe(LoadTestConfig config) {
         String pace = openLoop() ? String.format(java.util.Locale.ROOT, "open loop at %s req/s (constant schedule)",
                 format(ratePerSecond)) : "closed loop, " + config.concurrency() + " workers";
-        String end = timed() ? "for " + SoakVerdict.formatDuration(duration) : config.requests() + " requests";
+        String end = timed() ? "for " + formatDuration(duration) : config.requests() + " requests";
         return pace + ", " + end;
+    }
+
+    /** {@code 10m}, {@code 1m30s}, {@code 45s}, {@code 1.5s}. */
+    public static String formatDuration(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 1000 != 0) {
+            return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
+        }
+        long s = ms / 1000;
+        if (s < 60) {
+            return s + "s";
+        }
+        return s / 60 + "m" + (s % 60 == 0 ? "" : s % 60 + "s");
     }
 
     private static String format(double rate) {

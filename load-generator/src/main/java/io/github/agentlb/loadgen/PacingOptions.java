@@ -39,7 +39,7 @@ final class PacingOptions {
             throw new IllegalArgumentException("--rate must be in (0, " + (long) Pacing.MAX_RATE + "], was " + rate);
         }
         if (until != null && until.compareTo(every) < 0) {
-            throw new IllegalArgumentException("--duration must be at least --interval (" + SoakVerdict.formatDuration(every)
+            throw new IllegalArgumentException("--duration must be at least --interval (" + Pacing.formatDuration(every)
                     + "), was " + duration);
         }
         return new Pacing(rate == null ? 0 : rate, until, every);

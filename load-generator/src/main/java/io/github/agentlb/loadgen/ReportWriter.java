@@ -84,35 +84,25 @@ public final class ReportWriter {
      */
     public Path writeComparison(List<RunReport> reports, boolean convergenceChart, List<FailureReport> failures)
             throws IOException {
-        return writeComparison(reports, convergenceChart, failures, List.of());
+        return writeComparison(reports, convergenceChart, failures, "", List.of());
     }
 
     /**
      * Writes {@code report.md} as {@link #writeComparison(List, boolean, List)} with the hot-key
-     * scenario's section ({@link HotKeyReportWriter#markdown}) before the fault scenarios.
+     * scenario's section ({@code hotKeySection}, {@code HotKeyReportWriter.markdown}; empty for
+     * none) before the fault scenarios and {@code sections} (those of the {@link JobScenario}s,
+     * markdown) after them.
      *
      * @return the file written
      * @throws IOException if it cannot be written
      */
     public Path writeComparison(List<RunReport> reports, boolean convergenceChart, List<FailureReport> failures,
-                                List<HotKeyScenario.HotKeyRun> hotKeys) throws IOException {
-        return writeComparison(reports, convergenceChart, failures, hotKeys, List.of());
-    }
-
-    /**
-     * Writes {@code report.md} as {@link #writeComparison(List, boolean, List, List)} with
-     * {@code sections} (those of the {@link JobScenario}s, markdown) after the fault scenarios.
-     *
-     * @return the file written
-     * @throws IOException if it cannot be written
-     */
-    public Path writeComparison(List<RunReport> reports, boolean convergenceChart, List<FailureReport> failures,
-                                List<HotKeyScenario.HotKeyRun> hotKeys, List<String> sections) throws IOException {
+                                String hotKeySection, List<String> sections) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(MARKDOWN_FILE);
         String faults = failures.isEmpty() ? "" : "\n" + FailureReportWriter.markdown(failures);
         String pacing = PaceReportWriter.markdown(reports);
-        String hot = hotKeys.isEmpty() ? "" : (reports.isEmpty() ? "" : "\n") + HotKeyReportWriter.markdown(hotKeys);
+        String hot = hotKeySection.isEmpty() ? "" : (reports.isEmpty() ? "" : "\n") + hotKeySection;
         String added = sections.stream().map(section -> "\n" + section).collect(Collectors.joining());
         Files.writeString(file, markdown(reports, convergenceChart) + (pacing.isEmpty() ? "" : "\n" + pacing) + hot
                 + faults + added, StandardCharsets.UTF_8);

@@ -3,13 +3,12 @@ package io.github.agentlb.loadgen;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * What every run mode prints and writes once a run is done, and the warm-up every mode sends
- * first. Stateless apart from its output stream; not meant to be shared between threads.
+ * What every run mode prints and writes once a run is done (the warm-up every mode sends first is
+ * {@link WarmUp}'s). Stateless apart from its output stream; not meant to be shared between threads.
  */
 final class RunConsole {
 
@@ -17,20 +16,6 @@ final class RunConsole {
 
     RunConsole(PrintStream stdout) {
         this.stdout = stdout;
-    }
-
-    /** Sends {@code warmupConfig}'s load (closed loop, not counted) and prints one line about it. */
-    void warmUp(String strategy, String target, LoadTestConfig warmupConfig) throws Exception {
-        warmUp(strategy, List.of(target), warmupConfig);
-    }
-
-    /** As {@link #warmUp(String, String, LoadTestConfig)} alternating across balancer replicas. */
-    void warmUp(String strategy, List<String> targets, LoadTestConfig warmupConfig) throws Exception {
-        LoadRunner.RunResult warm = new LoadRunner(warmupConfig, null).run(targets, strategy + " warm-up",
-                started -> { });
-        long failed = warm.outcomes().stream().filter(o -> o.kind() != RequestOutcome.Kind.SUCCESS).count();
-        stdout.printf(Locale.ROOT, "[%s] warm-up: %d requests in %.1f s, %d failed (not counted)%n", strategy,
-                warm.outcomes().size(), warm.durationNanos() / 1e9, failed);
     }
 
     /** Writes the run's files and prints its summary, self-check and (time-bound runs) verdict. */

@@ -143,13 +143,15 @@ public final class RunStatistics {
     }
 
     /**
-     * The statistics of a closed count-bound run ({@link LoadRunner}): as {@link #of}, with the
-     * throughput of the run's {@link SteadyWindow} when it has one.
+     * The statistics of a closed count-bound run: as {@link #of(List, Collection, long)}, with the
+     * throughput of the run's {@link SteadyWindow} {@code steady} when it has one ({@code null}
+     * for none).
      */
-    public static RunStatistics of(LoadRunner.RunResult run, Collection<String> knownAgents) {
+    public static RunStatistics of(List<RequestOutcome> outcomes, Collection<String> knownAgents, long durationNanos,
+                                   SteadyWindow steady) {
         Accumulator acc = new Accumulator();
-        run.outcomes().forEach(acc::add);
-        return acc.statistics(knownAgents, run.durationNanos(), run.steadyWindow().orElse(null));
+        outcomes.forEach(acc::add);
+        return acc.statistics(knownAgents, durationNanos, steady);
     }
 
     /** Requests sent (every outcome). */

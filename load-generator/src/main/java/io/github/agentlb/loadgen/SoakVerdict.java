@@ -112,16 +112,8 @@ public record SoakVerdict(long failures, double windowSec, double firstP99Ms, do
         return sb.toString();
     }
 
-    /** {@code 10m}, {@code 1m30s}, {@code 45s}, {@code 1.5s}. */
+    /** {@code 10m}, {@code 1m30s}, {@code 45s}, {@code 1.5s} ({@link Pacing#formatDuration}). */
     public static String formatDuration(Duration d) {
-        long ms = d.toMillis();
-        if (ms % 1000 != 0) {
-            return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
-        }
-        long s = ms / 1000;
-        if (s < 60) {
-            return s + "s";
-        }
-        return s / 60 + "m" + (s % 60 == 0 ? "" : s % 60 + "s");
+        return Pacing.formatDuration(d);
     }
 }

@@ -28,10 +28,10 @@ final class UrlJob {
     RunReport run(String target, String label, Scenario scenario, LoadTestConfig config) throws Exception {
         stdout.printf("== %s: balancer at %s%n", label, target);
         if (config.warmupConfig().isPresent()) {
-            console.warmUp(label, target, config.warmupConfig().get());
+            WarmUp.send(stdout, label, List.of(target), config.warmupConfig().get());
         }
         LoadRunner.RunResult result = new LoadRunner(config, stdout).run(target, label);
-        RunStatistics stats = RunStatistics.of(result, List.of());
+        RunStatistics stats = result.statistics(List.of());
         if (stats.successes() == 0) {
             stdout.println(nothingSucceeded(stats, target));
         }

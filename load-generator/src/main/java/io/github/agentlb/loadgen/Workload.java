@@ -116,4 +116,12 @@ public final class Workload {
     public int size() {
         return requests.size();
     }
+
+    /**
+     * The balancer replica (0-based) that request {@code index} (0-based send position) goes to
+     * when the load alternates across {@code replicas} of them: {@code index mod replicas}.
+     */
+    public static int replicaOf(long index, int replicas) {
+        return (int) (index % replicas);
+    }
 }

@@ -70,7 +70,7 @@ class SteadyWindowTest {
         List<TimedOutcome> run = List.of(success(0, 10), success(10, 10), success(20, 10), success(30, 10));
         LoadRunner.RunResult result = new LoadRunner.RunResult(run.stream().map(TimedOutcome::outcome).toList(),
                 40 * MS, 1, run, null, 1);
-        RunStatistics stats = RunStatistics.of(result, List.of("A1"));
+        RunStatistics stats = result.statistics(List.of("A1"));
         // Window [0, 30] ms: answers at 10, 20, 30 -> 3 / 0.030 s; wall time would give 4 / 0.040 s.
         assertThat(stats.throughputRps()).isCloseTo(100.0, within(1e-9));
         assertThat(stats.steadyWindow()).map(SteadyWindow::successes).contains(3L);
