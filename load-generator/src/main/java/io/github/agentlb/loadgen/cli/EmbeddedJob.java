@@ -95,7 +95,10 @@ final class EmbeddedJob {
         return new ScenarioRuns(reports, convergence);
     }
 
-    /** Runs the hotkey scenario's variants, if any, and writes its files. */
+    /**
+     * Runs the hotkey scenario's variants, if any, prints each run's summary as it ends and then
+     * the shared-allocation comparison, and writes its files.
+     */
     List<HotKeyScenario.HotKeyRun> runHotKey(List<HotKeyScenario.Variant> variants, LoadTestConfig hotConfig)
             throws Exception {
         if (variants.isEmpty()) {

@@ -50,8 +50,9 @@ final class JobSummary {
             files.add(PidConvergenceChart.PNG_FILE);
             files.add(PidConvergenceChart.CSV_FILE);
         }
-        writer.writeComparison(results.reports(), results.convergence() != null, results.failures(),
-                results.hotKeys().isEmpty() ? "" : HotKeyReportWriter.markdown(results.hotKeys()), results.sections().stream().map(JobScenario.Section::markdown).toList());
+        String hotKeySection = results.hotKeys().isEmpty() ? "" : HotKeyReportWriter.markdown(results.hotKeys());
+        writer.writeComparison(results.reports(), results.convergence() != null, results.failures(), hotKeySection,
+                results.sections().stream().map(JobScenario.Section::markdown).toList());
         printTables(results, scenarios);
         files.addAll(fileNames(results, timed));
         stdout.println("Results in " + writer.directory().toAbsolutePath().normalize() + ": " + String.join(", ", files));

@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.run;
 
-
 /**
  * The constant-rate schedule of an open loop: request {@code i} (0-based) is intended to be sent
  * at {@code start + floor(i x 1e9 / rate)} ns, whatever happened to the requests before it (wrk2's

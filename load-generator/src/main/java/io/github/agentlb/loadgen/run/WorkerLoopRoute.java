@@ -125,7 +125,7 @@ final class WorkerLoopRoute extends RouteBuilder {
         choice.end();
     }
 
-    /** The replica (0-based) that request {@code index} (0-based send position) goes to ({@link Workload#replicaOf}). */
+    /** The replica (0-based) that request {@code index} (0-based send position) goes to: {@link Workload#replicaOf}. */
     static int replicaOf(long index, int replicas) {
         return Workload.replicaOf(index, replicas);
     }

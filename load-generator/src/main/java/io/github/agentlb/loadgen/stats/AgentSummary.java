@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.stats;
 
-
 /**
  * What one agent served during a run.
  *

@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.stats;
 
-
 /**
  * The time average of one agent's utilization from samples taken at known instants.
  *
