@@ -1,6 +1,6 @@
 package io.github.agentlb.loadgen.agents;
 
-import io.github.agentlb.loadgen.JobScenario;
+import io.github.agentlb.loadgen.scenario.JobScenario;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;

@@ -6,17 +6,17 @@ import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.agent.llm.LlmModel;
 import io.github.agentlb.agent.llm.LlmShape;
 import io.github.agentlb.demo.ProxyConfig;
-import io.github.agentlb.loadgen.EmbeddedCluster;
+import io.github.agentlb.loadgen.run.EmbeddedCluster;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.function.UnaryOperator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * The agents scenario of one {@link AgentsVariant}: {@link Settings#agents()} stub agents with the

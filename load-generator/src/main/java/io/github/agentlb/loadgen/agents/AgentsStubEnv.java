@@ -2,7 +2,7 @@ package io.github.agentlb.loadgen.agents;
 
 import io.github.agentlb.agent.ChatShape;
 import io.github.agentlb.agent.llm.LlmShape;
-import io.github.agentlb.loadgen.LoadTestConfig;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package io.github.agentlb.loadgen.faults;
 
-import io.github.agentlb.loadgen.JobScenario;
-import io.github.agentlb.loadgen.LoadTestConfig;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.scenario.JobScenario;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

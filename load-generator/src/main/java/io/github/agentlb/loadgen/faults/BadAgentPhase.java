@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * The three phases of a {@link BadAgentScenario} run, split where A1's answers were switched
- * ({@link io.github.agentlb.loadgen.PhaseSplit}): a request belongs to the phase in which it was sent.
+ * ({@link io.github.agentlb.loadgen.stats.PhaseSplit}): a request belongs to the phase in which it was sent.
  */
 public enum BadAgentPhase {
 

@@ -1,12 +1,12 @@
 package io.github.agentlb.loadgen.faults;
 
 import io.github.agentlb.camel.AttemptOutcome;
-import io.github.agentlb.loadgen.HealthEventLog;
-import io.github.agentlb.loadgen.LoadTestConfig;
-import io.github.agentlb.loadgen.PhaseSplit;
-import io.github.agentlb.loadgen.RunStatistics;
-import io.github.agentlb.loadgen.TimedOutcome;
-import io.github.agentlb.loadgen.Timeline;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.run.HealthEventLog;
+import io.github.agentlb.loadgen.stats.PhaseSplit;
+import io.github.agentlb.loadgen.stats.RunStatistics;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
+import io.github.agentlb.loadgen.stats.Timeline;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;

@@ -1,7 +1,7 @@
 package io.github.agentlb.loadgen.fleet;
 
-import io.github.agentlb.loadgen.PhaseSplit;
-import io.github.agentlb.loadgen.TimedOutcome;
+import io.github.agentlb.loadgen.stats.PhaseSplit;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.util.List;
 import java.util.Map;
 

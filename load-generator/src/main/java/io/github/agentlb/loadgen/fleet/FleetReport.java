@@ -1,10 +1,10 @@
 package io.github.agentlb.loadgen.fleet;
 
 import io.github.agentlb.core.fleet.SlowStart;
-import io.github.agentlb.loadgen.LoadTestConfig;
-import io.github.agentlb.loadgen.RunStatistics;
-import io.github.agentlb.loadgen.TimedOutcome;
-import io.github.agentlb.loadgen.Timeline;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.stats.RunStatistics;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
+import io.github.agentlb.loadgen.stats.Timeline;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;

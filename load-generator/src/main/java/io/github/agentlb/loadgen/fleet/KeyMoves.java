@@ -1,7 +1,7 @@
 package io.github.agentlb.loadgen.fleet;
 
-import io.github.agentlb.loadgen.RequestOutcome;
-import io.github.agentlb.loadgen.TimedOutcome;
+import io.github.agentlb.loadgen.stats.RequestOutcome;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;

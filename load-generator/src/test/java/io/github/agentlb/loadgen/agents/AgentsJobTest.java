@@ -3,7 +3,7 @@ package io.github.agentlb.loadgen.agents;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.agentlb.loadgen.JobScenario;
+import io.github.agentlb.loadgen.scenario.JobScenario;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

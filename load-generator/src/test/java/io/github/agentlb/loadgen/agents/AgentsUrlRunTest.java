@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.demo.ProxyConfig;
-import io.github.agentlb.loadgen.EmbeddedCluster;
+import io.github.agentlb.loadgen.run.EmbeddedCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.camel.AttemptOutcome;
-import io.github.agentlb.loadgen.HealthEventLog;
-import io.github.agentlb.loadgen.LoadTestConfig;
-import io.github.agentlb.loadgen.RequestOutcome;
-import io.github.agentlb.loadgen.TimedOutcome;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.run.HealthEventLog;
+import io.github.agentlb.loadgen.stats.RequestOutcome;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import static io.github.agentlb.loadgen.fleet.Outcomes.answered;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.agentlb.loadgen.TimedOutcome;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -5,8 +5,8 @@ import static io.github.agentlb.loadgen.fleet.Outcomes.failed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.core.fleet.SlowStart;
-import io.github.agentlb.loadgen.LoadTestConfig;
-import io.github.agentlb.loadgen.TimedOutcome;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.core.fleet.SlowStart;
-import io.github.agentlb.loadgen.JobScenario;
-import io.github.agentlb.loadgen.LoadTestConfig;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.scenario.JobScenario;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.github.agentlb.loadgen.fleet;
 
-import io.github.agentlb.loadgen.RequestOutcome;
-import io.github.agentlb.loadgen.TimedOutcome;
+import io.github.agentlb.loadgen.stats.RequestOutcome;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
 
 /** Hand-made outcomes for the fleet tests: times in ms on a clock starting at 0. */
 final class Outcomes {

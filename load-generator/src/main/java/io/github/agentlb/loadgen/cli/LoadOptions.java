@@ -1,0 +1,357 @@
+package io.github.agentlb.loadgen.cli;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.demo.Strategies;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.Pacing;
+import io.github.agentlb.loadgen.config.Scenario;
+import io.github.agentlb.loadgen.config.Workload;
+import io.github.agentlb.loadgen.scenario.FailureScenario;
+import io.github.agentlb.loadgen.scenario.Fault;
+import io.github.agentlb.loadgen.scenario.HotKeyScenario;
+import io.github.agentlb.loadgen.scenario.JobScenario;
+import io.github.agentlb.loadgen.stats.RunReport;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The options of {@link LoadGeneratorMain}, a picocli mixin, and their validation: each
+ * {@code validated...} method turns options into what a run needs or throws a
+ * {@link ParameterException} naming the option and its value (exit code 2). Not thread-safe; one
+ * per command line.
+ *
+ * <p>Over 300 lines: one picocli option per flag with its description, and the checks between them.
+ */
+final class LoadOptions {
+
+    private static final String ALL_SCENARIOS = "all";
+
+    @Spec(Spec.Target.MIXEE)
+    private CommandSpec spec;
+
+    @Option(names = "--url", paramLabel = "URL",
+            description = "Base URL of a running balancer, e.g. http://localhost:8000. "
+                    + "Default: start agents and balancer in-process for each strategy.")
+    String url;
+
+    @Option(names = "--strategy", split = ",", paramLabel = "NAME",
+            description = "Strategies to run, comma-separated, from: ${COMPLETION-CANDIDATES}; default all, in that "
+                    + "order. With --url: exactly one label naming the running balancer's strategy (required).",
+            completionCandidates = StrategyNames.class)
+    private List<String> strategies;
+
+    @Option(names = "--scenario", split = ",", paramLabel = "SCENARIO",
+            description = "Scenarios of the in-process runs, comma-separated: uniform, heterogeneous (the agents), "
+                    + "hotkey (uniform agents, user 0 sends --hot-share of the requests, default "
+                    + HotKeyScenario.DEFAULT_HOT_SHARE + "; ch and avn each plain and bounded at balance factor "
+                    + HotKeyScenario.BALANCE_FACTOR + ", run at the same time), "
+                    + "failure (agent A1 refuses connections from 1/3 to 2/3 of the run), hang (A1 accepts and never "
+                    + "answers meanwhile), fleet (1200 requests: agent A4 joins at 1/4 with slow start, A2 is drained at "
+                    + "1/2 and back at 3/4), agents (48 agent conversations of 20 turns, each turn adding a tool "
+                    + "result, streamed over eight LLM-like "
+                    + "agents with prefix caches; rr, lr, ch and the agent keys with and without bounds, at the same "
+                    + "time), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the run), gray (A1 "
+                    + "answers 500 at once meanwhile), or all (default: all, in that order, except busy and gray, which "
+                    + "run only when named; with --url: uniform or heterogeneous, a label only, or agents, its "
+                    + "conversations sent to the URL).")
+    List<String> scenario;
+
+    @Option(names = "--failure-requests", paramLabel = "N", defaultValue = "" + FailureScenario.DEFAULT_REQUESTS,
+            description = "Requests per strategy of the failure and hang scenarios, >= 3 (default: ${DEFAULT-VALUE}).")
+    private int failureRequests;
+
+    @Option(names = "--failure-users", paramLabel = "N", defaultValue = "" + FailureScenario.DEFAULT_USERS,
+            description = "Distinct user_ids of the failure and hang scenarios (default: ${DEFAULT-VALUE}).")
+    private int failureUsers;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_WARMUP,
+            description = "Warm-up requests before each measured run, not counted (default: ${DEFAULT-VALUE}; 0 = none); an open-loop --url run warms up at least 30 s at its rate.")
+    private int warmup;
+
+    @Option(names = "--requests", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_REQUESTS,
+            description = "Requests per strategy (default: ${DEFAULT-VALUE}).")
+    private int requests;
+
+    @Option(names = "--users", paramLabel = "N",
+            description = "Distinct user_ids besides the hot user, sharing the requests evenly (default: "
+                    + LoadTestConfig.DEFAULT_USERS + ", or a tenth of their requests when they are fewer than "
+                    + LoadTestConfig.DEFAULT_USERS + ", so that each user sends 10; in the hotkey scenario their "
+                    + "requests are those not from the hot user).")
+    private Integer users;
+
+    @Option(names = "--hot-share", paramLabel = "F",
+            description = "User 0 sends this share of all requests, 0 <= F < 1, in the seeded order; users 1..N "
+                    + "share the rest (default: 0, none; " + HotKeyScenario.DEFAULT_HOT_SHARE + " in the hotkey scenario).")
+    Double hotShare;
+
+    @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
+            description = "In-process runs: N proxies, each with its own balancer, over the same agents; request i "
+                    + "goes to replica i mod N (default: ${DEFAULT-VALUE}). Stickiness then counts a user as sticky "
+                    + "only if every replica sent it to the same agent. The hotkey scenario then adds avn-one (one "
+                    + "instance) and avn-shared (the replicas sharing one allocation through an in-process ZooKeeper). Not with --url, --rate/--duration, failure or hang; "
+                    + "without --scenario it runs uniform, heterogeneous and hotkey.")
+    int replicas;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_CONCURRENCY,
+            description = "Concurrent workers (default: ${DEFAULT-VALUE}).")
+    private int concurrency;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_SEED,
+            description = "Seed of the request order and the agents' delays (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "" + LoadTestConfig.DEFAULT_TIMEOUT_MS,
+            description = "Per-request timeout, ms (default: ${DEFAULT-VALUE}).")
+    private long timeoutMs;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Output directory (default: " + LoadGeneratorMain.DEFAULT_OUT + ", or "
+                    + LoadGeneratorMain.DEFAULT_URL_OUT + " with --url, "
+                    + "so that a run against a running balancer does not replace the main job's files).")
+    Path out;
+
+    @Mixin
+    private PacingOptions pacingOptions = new PacingOptions();
+
+    @Option(names = "--agent-delay-min-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MIN_MS,
+            description = "In-process agents: shortest service delay, ms (default: ${DEFAULT-VALUE}).")
+    private int agentDelayMinMs;
+
+    @Option(names = "--agent-delay-max-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MAX_MS,
+            description = "In-process agents: longest service delay, ms (default: ${DEFAULT-VALUE}).")
+    private int agentDelayMaxMs;
+    /**
+     * The load of a run with hot share {@code share}: {@code --users}, or when not given
+     * {@link #defaultUsers} of the requests left to users 1..N (printed to {@code stdout} when
+     * scaled down, naming {@code scenario}; nothing printed when {@code stdout} is null).
+     */
+    LoadTestConfig validatedConfig(double share, PrintStream stdout, String scenario) {
+        if (!(share >= 0 && share < 1)) {
+            throw usage("--hot-share must be >= 0 and < 1, was " + share);
+        }
+        int hot = requests < 1 ? 0 : Workload.hotRequests(requests, share);
+        int others = requests - hot;
+        int n = users != null ? users : defaultUsers(others);
+        if (requests >= 1 && (n < 1 || n > others)) {
+            throw usage(hot == 0
+                    ? "--users must be in 1.." + requests + " (--requests " + requests + "), was " + n
+                            + ": lower --users or raise --requests"
+                    : "--users must be in 1.." + others + " (--requests " + requests + " less the hot user's " + hot
+                            + "), was " + n + ": lower --users or --hot-share, or raise --requests");
+        }
+        try {
+            LoadTestConfig config = LoadTestConfig.custom().requests(requests).users(n).concurrency(concurrency)
+                    .seed(seed).timeoutMs(timeoutMs).warmup(warmup).hotShare(share).build();
+            if (users == null && n != LoadTestConfig.DEFAULT_USERS && stdout != null) {
+                stdout.printf(Locale.ROOT, hot == 0 ? "--users not given: %d users sharing %d requests%s%n"
+                        : "--users not given: %d users besides the hot user, sharing the %d requests not from it%s%n",
+                        n, others, scenario == null ? "" : " (" + scenario + " scenario)");
+            }
+            return config;
+        } catch (IllegalArgumentException e) {
+            throw usage(asOption(e.getMessage()));
+        }
+    }
+
+    /** The builder fields of {@link LoadTestConfig} and the options that set them. */
+    private static final List<String[]> FIELD_OPTIONS = List.of(new String[] {"requests", "--requests"},
+            new String[] {"users", "--users"}, new String[] {"concurrency", "--concurrency"},
+            new String[] {"timeoutMs", "--timeout-ms"}, new String[] {"warmup", "--warmup"},
+            new String[] {"hotShare", "--hot-share"});
+
+    /**
+     * {@code message} of {@link LoadTestConfig}'s builder with its leading field name spelled as
+     * the option typed ({@code timeoutMs must ...} becomes {@code --timeout-ms must ...}); the
+     * builder keeps its field names for library users.
+     */
+    static String asOption(String message) {
+        for (String[] fo : FIELD_OPTIONS) {
+            if (message.startsWith(fo[0] + " ")) {
+                return fo[1] + message.substring(fo[0].length());
+            }
+        }
+        return message;
+    }
+
+    /**
+     * Users when {@code --users} is not given: {@value LoadTestConfig#DEFAULT_USERS}, or a tenth of
+     * {@code requests} (at least 1) when there are fewer than that many users' requests, so that
+     * each user still sends about 10 and stickiness means something.
+     */
+    static int defaultUsers(int requests) {
+        return requests >= LoadTestConfig.DEFAULT_USERS ? LoadTestConfig.DEFAULT_USERS : Math.max(1, requests / 10);
+    }
+
+    Pacing validatedPacing() {
+        try {
+            return pacingOptions.pacing();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    /**
+     * Fills {@code scenarios}, {@code faults} and {@code jobs} with what to run, in the order of
+     * {@link Scenario}, {@link Fault} and {@code installed} (the {@link JobScenario}s): all by
+     * default or with {@code all}, the job scenarios only if {@link JobScenario#inMainJob()} unless
+     * named; with --url exactly one scenario, a label.
+     */
+    boolean validatedScenarios(List<Scenario> scenarios, List<Fault> faults, List<JobScenario> installed,
+                               List<JobScenario> jobs) {
+        boolean defaultPacing = pacingOptions.rate == null && pacingOptions.duration == null;
+        List<String> choices;
+        if (scenario != null) {
+            choices = scenario.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).toList();
+        } else if (url != null || !defaultPacing) {
+            choices = List.of(Scenario.UNIFORM.label());
+        } else if (replicas > 1) {
+            choices = List.of(Scenario.UNIFORM.label(), Scenario.HETEROGENEOUS.label(), HotKeyScenario.LABEL);
+        } else {
+            choices = List.of(ALL_SCENARIOS);
+        }
+        boolean all = choices.contains(ALL_SCENARIOS);
+        for (String choice : choices) {
+            boolean known = ALL_SCENARIOS.equals(choice) || HotKeyScenario.LABEL.equals(choice)
+                    || Arrays.stream(Scenario.values()).anyMatch(s -> s.label().equals(choice))
+                    || Arrays.stream(Fault.values()).anyMatch(f -> f.label().equals(choice))
+                    || installed.stream().anyMatch(j -> j.label().equals(choice));
+            if (!known) {
+                throw usage("--scenario must be uniform, heterogeneous, hotkey, failure, hang"
+                        + installed.stream().map(j -> ", " + j.label()).collect(Collectors.joining())
+                        + " or all, was '" + choice + "'");
+            }
+        }
+        Arrays.stream(Scenario.values()).filter(s -> all || choices.contains(s.label())).forEach(scenarios::add);
+        Arrays.stream(Fault.values()).filter(f -> all || choices.contains(f.label())).forEach(faults::add);
+        installed.stream().filter(j -> all && j.inMainJob() || choices.contains(j.label())).forEach(jobs::add);
+        boolean hotkey = all || choices.contains(HotKeyScenario.LABEL);
+        boolean oneUrlJob = scenarios.isEmpty() && jobs.size() == 1 && jobs.get(0).runsAgainstUrl();
+        if (url != null && (all || !faults.isEmpty() || hotkey
+                || !(scenarios.size() == 1 && jobs.isEmpty() || oneUrlJob))) {
+            throw usage("with --url, --scenario must be one scenario (uniform, heterogeneous"
+                    + installed.stream().filter(JobScenario::runsAgainstUrl).map(j -> " or " + j.label())
+                            .collect(Collectors.joining()) + "), was '" + String.join(",", choices) + "'");
+        }
+        return hotkey;
+    }
+
+    LoadTestConfig validatedFaultConfig() {
+        if (failureRequests < 3) {
+            throw usage("--failure-requests must be >= 3 (three phases), was " + failureRequests);
+        }
+        try {
+            return LoadTestConfig.custom().requests(failureRequests).users(failureUsers).concurrency(concurrency)
+                    .seed(seed).timeoutMs(timeoutMs).warmup(warmup).build();
+        } catch (IllegalArgumentException e) {
+            throw usage("failure scenario: " + asOption(e.getMessage()).replace("--requests", "--failure-requests")
+                    .replace("--users", "--failure-users"));
+        }
+    }
+
+    AgentConfig validatedAgentTemplate() {
+        try {
+            return AgentConfig.custom().delayMs(agentDelayMinMs, agentDelayMaxMs).build();
+        } catch (IllegalArgumentException e) {
+            throw usage("agent delay: " + e.getMessage());
+        }
+    }
+
+    List<String> validatedStrategies() {
+        List<String> known = Strategies.names();
+        if (strategies == null || strategies.isEmpty()) {
+            return known;
+        }
+        for (String s : strategies) {
+            if (!known.contains(s)) {
+                throw usage("unknown strategy '" + s + "'; known: " + String.join(", ", known));
+            }
+        }
+        if (new HashSet<>(strategies).size() != strategies.size()) {
+            throw usage("--strategy lists a strategy twice: " + String.join(",", strategies));
+        }
+        return List.copyOf(strategies);
+    }
+
+    String validatedLabel() {
+        if (strategies == null || strategies.size() != 1) {
+            throw usage("with --url, --strategy must name the running balancer's strategy once: one of "
+                    + String.join(", ", Strategies.names()) + ", or another label of 1-40 letters, digits, '_' or '-' "
+                    + "(e.g. --strategy nginx); " + (strategies == null ? "it was not given"
+                            : "was " + String.join(",", strategies)));
+        }
+        try {
+            return RunReport.requireLabel(strategies.get(0));
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    /** {@link #url} without a trailing slash, checked to be an absolute http(s) URL without query. */
+    String baseUrl() {
+        URI uri;
+        try {
+            uri = URI.create(url.trim());
+        } catch (IllegalArgumentException e) {
+            throw usage("--url is not a URL: '" + url + "'");
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+                || uri.getQuery() != null || uri.getFragment() != null) {
+            throw usage("--url must be http(s)://host[:port][/path] without query, was '" + url + "'");
+        }
+        String s = uri.toString();
+        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    /** Where error lines go (picocli's error writer). */
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    /** Checks the options that exclude each other once pacing and scenarios are known. */
+    void checkCombination(Pacing pacing, List<Fault> faults, boolean hotkey, List<JobScenario> jobs) {
+        if (!pacing.isDefault() && (!faults.isEmpty() || hotkey || !jobs.isEmpty())) {
+            throw usage("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, failure, hang "
+                    + "or fleet");
+        }
+        if (replicas > 1 && (url != null || !pacing.isDefault() || !faults.isEmpty() || !jobs.isEmpty())) {
+            throw usage("--replicas " + replicas + " runs the uniform, heterogeneous and hotkey scenarios in-process "
+                    + "in a closed loop: not with --url, --rate, --duration, failure, hang or fleet");
+        }
+    }
+
+    /** The hotkey scenario's variants among {@code names}; none when {@code hotkey} is false. */
+    List<HotKeyScenario.Variant> validatedVariants(List<String> names, boolean hotkey) {
+        List<HotKeyScenario.Variant> variants = hotkey ? HotKeyScenario.variants(names, replicas) : List.of();
+        if (variants.isEmpty() && scenario != null
+                && scenario.stream().anyMatch(c -> c.trim().equalsIgnoreCase(HotKeyScenario.LABEL))) {
+            throw usage("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named neither: "
+                    + String.join(",", names));
+        }
+        return variants;
+    }
+
+    /** The strategy names for the help text. */
+    static final class StrategyNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Strategies.names().iterator();
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.github.agentlb.loadgen.config;
+
+import java.util.Optional;
+
+/**
+ * The shape of a load run: how many requests, over how many users, how many at a time, with which
+ * seed and timeout. Immutable, validated at construction; build with {@link #custom()} or take
+ * {@link #ofDefaults()}.
+ *
+ * @param requests      requests sent, >= 1
+ * @param users         distinct {@code user_id}s besides the hot user, 1..(requests - the hot user's requests)
+ * @param concurrency   requests in flight at most (the closed loop's workers, each an exchange of the
+ *                      asynchronous {@code WorkerLoopRoute}, not a thread), 1..{@value #MAX_CONCURRENCY}
+ * @param seed          seed of the request order
+ * @param timeoutMs     per-request timeout, ms, >= 1
+ * @param progressEvery a progress line every this many completed requests, >= 1
+ * @param warmup        requests sent before the measured ones and not counted, >= 0 (0 = none);
+ *                      see {@link #warmupConfig()}
+ * @param hotShare      the share of all requests sent by the hot user {@value Workload#HOT_USER},
+ *                      fraction in [0, 1); 0 = no hot user (see {@link Workload#create(int, int, long, double)})
+ */
+public record LoadTestConfig(int requests, int users, int concurrency, long seed, long timeoutMs, int progressEvery,
+                             int warmup, double hotShare) {
+
+    /** Default number of requests: 2000, as in the assignment. */
+    public static final int DEFAULT_REQUESTS = 2000;
+    /** Default number of users: 200, so each user sends 10 requests. */
+    public static final int DEFAULT_USERS = 200;
+    /** Default number of concurrent workers: 10. */
+    public static final int DEFAULT_CONCURRENCY = 10;
+    /** Default seed of the request order: 42. */
+    public static final long DEFAULT_SEED = 42;
+    /** Default per-request timeout: 5000 ms. */
+    public static final long DEFAULT_TIMEOUT_MS = 5_000;
+    /** Default progress interval: every 500 requests. */
+    public static final int DEFAULT_PROGRESS_EVERY = 500;
+    /** Default warm-up: 100 requests, a second of load at the default agents' pace. */
+    public static final int DEFAULT_WARMUP = 100;
+    /**
+     * Upper bound on {@link #concurrency()}. A worker is not a thread: the answer is recorded and
+     * the next request sent on Netty's event loop ({@code WorkerLoopRoute}).
+     */
+    public static final int MAX_CONCURRENCY = 1_000;
+
+    /** @throws IllegalArgumentException naming the first bad field and its value */
+    public LoadTestConfig {
+        if (requests < 1) {
+            throw new IllegalArgumentException("requests must be >= 1, was " + requests);
+        }
+        if (!(hotShare >= 0 && hotShare < 1)) {
+            throw new IllegalArgumentException("hotShare must be >= 0 and < 1, was " + hotShare);
+        }
+        int others = requests - Workload.hotRequests(requests, hotShare);
+        if (users < 1 || users > others) {
+            throw new IllegalArgumentException(others == requests
+                    ? "users must be in 1.." + requests + " (requests), was " + users
+                    : "users must be in 1.." + others + " (requests not sent by the hot user), was " + users);
+        }
+        if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+            throw new IllegalArgumentException("concurrency must be in 1.." + MAX_CONCURRENCY + ", was " + concurrency);
+        }
+        if (timeoutMs < 1) {
+            throw new IllegalArgumentException("timeoutMs must be >= 1, was " + timeoutMs);
+        }
+        if (progressEvery < 1) {
+            throw new IllegalArgumentException("progressEvery must be >= 1, was " + progressEvery);
+        }
+        if (warmup < 0) {
+            throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
+        }
+    }
+
+    /** The defaults: 2000 requests, 200 users, 10 workers, seed 42, 5000 ms timeout, 100 warm-up requests, no hot user. */
+    public static LoadTestConfig ofDefaults() {
+        return custom().build();
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** The seeded request order of this configuration. */
+    public Workload workload() {
+        return Workload.create(requests, users, seed, hotShare);
+    }
+
+    /**
+     * The warm-up's load, empty when {@link #warmup()} is 0: {@code warmup} requests over the first
+     * {@code min(users, warmup)} users of the measured run, the same concurrency and timeout, seed
+     * {@code seed + 1} (another order), one progress line at the end, no warm-up of its own. The
+     * same users, so that what a balancer learns in the warm-up (PID weights, adaptive virtual
+     * nodes, a hot key's rate) is about the traffic then measured: with a hot user, it sends the
+     * same share of the warm-up, unless that would leave no request to the others.
+     */
+    public Optional<LoadTestConfig> warmupConfig() {
+        if (warmup == 0) {
+            return Optional.empty();
+        }
+        int others = warmup - Workload.hotRequests(warmup, hotShare);
+        double share = others >= 1 ? hotShare : 0;
+        return Optional.of(new LoadTestConfig(warmup, Math.min(users, share == 0 ? warmup : others), concurrency,
+                seed + 1, timeoutMs, warmup, 0, share));
+    }
+
+    /** Builder of {@link LoadTestConfig}; values are validated by {@link #build()}. Not thread-safe. */
+    public static final class Builder {
+        private int requests = DEFAULT_REQUESTS;
+        private int users = DEFAULT_USERS;
+        private int concurrency = DEFAULT_CONCURRENCY;
+        private long seed = DEFAULT_SEED;
+        private long timeoutMs = DEFAULT_TIMEOUT_MS;
+        private int progressEvery = DEFAULT_PROGRESS_EVERY;
+        private int warmup = DEFAULT_WARMUP;
+        private double hotShare;
+
+        private Builder() {
+        }
+
+        /** Requests to send, >= 1. */
+        public Builder requests(int requests) {
+            this.requests = requests;
+            return this;
+        }
+
+        /** Distinct users, 1..requests. */
+        public Builder users(int users) {
+            this.users = users;
+            return this;
+        }
+
+        /** Requests in flight at most. */
+        public Builder concurrency(int concurrency) {
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /** Seed of the request order. */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** Per-request timeout, ms. */
+        public Builder timeoutMs(long timeoutMs) {
+            this.timeoutMs = timeoutMs;
+            return this;
+        }
+
+        /** A progress line every this many completed requests. */
+        public Builder progressEvery(int progressEvery) {
+            this.progressEvery = progressEvery;
+            return this;
+        }
+
+        /** Warm-up requests before the measured ones, >= 0. */
+        public Builder warmup(int warmup) {
+            this.warmup = warmup;
+            return this;
+        }
+
+        /** The hot user's share of all requests, fraction in [0, 1); 0 (the default) = none. */
+        public Builder hotShare(double hotShare) {
+            this.hotShare = hotShare;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the first bad field and its value */
+        public LoadTestConfig build() {
+            return new LoadTestConfig(requests, users, concurrency, seed, timeoutMs, progressEvery, warmup, hotShare);
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.github.agentlb.loadgen.config;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * How a run paces and ends its requests, beside {@link LoadTestConfig}'s shape.
+ *
+ * <ul>
+ *   <li>Closed loop ({@code ratePerSecond} 0): {@code concurrency} workers, each sends its next
+ *       request when its last one is answered.
+ *   <li>Open loop ({@code ratePerSecond} > 0): request {@code i} (0-based) is due at
+ *       {@code start + i / rate} whatever happened to the others ({@code OpenLoopSchedule}), and
+ *       its latency counts from that intended time.
+ *   <li>Count-bound ({@code duration} null): {@code requests} requests. Time-bound: until
+ *       {@code duration} has passed (open loop: the requests due before then), with figures per
+ *       {@code interval} and a soak verdict ({@code SoakVerdict}).
+ * </ul>
+ *
+ * @param ratePerSecond requests per second of the open loop, 0 for the closed loop; else in
+ *                      (0, {@value #MAX_RATE}]
+ * @param duration      how long to send, >= {@link #interval}, or null for a count-bound run
+ * @param interval      the length of a progress line's and a soak report's interval, > 0
+ */
+public record Pacing(double ratePerSecond, Duration duration, Duration interval) {
+
+    /** Most requests per second of the open loop. */
+    public static final double MAX_RATE = 100_000;
+    /** Interval of progress lines and soak figures: 10 s. */
+    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
+    /** The main job's pacing: closed loop, count-bound. */
+    public static final Pacing CLOSED_COUNTED = new Pacing(0, null, DEFAULT_INTERVAL);
+
+    /** @throws IllegalArgumentException naming the first bad field and its value */
+    public Pacing {
+        if (!(ratePerSecond == 0 || ratePerSecond > 0 && ratePerSecond <= MAX_RATE)) {
+            throw new IllegalArgumentException("ratePerSecond must be 0 or in (0, " + (long) MAX_RATE + "], was "
+                    + ratePerSecond);
+        }
+        if (interval == null || interval.isZero() || interval.isNegative()) {
+            throw new IllegalArgumentException("interval must be > 0, was " + interval);
+        }
+        if (duration != null && duration.compareTo(interval) < 0) {
+            throw new IllegalArgumentException("duration must be >= interval (" + interval + "), was " + duration);
+        }
+    }
+
+    /** Whether requests follow a constant-rate schedule. */
+    public boolean openLoop() {
+        return ratePerSecond > 0;
+    }
+
+    /** Whether the run ends after {@link #duration()} rather than after a number of requests. */
+    public boolean timed() {
+        return duration != null;
+    }
+
+    /** Whether this is the main job's pacing (closed loop, count-bound), served by {@code LoadRunner}. */
+    public boolean isDefault() {
+        return !openLoop() && !timed();
+    }
+
+    /**
+     * Requests an open loop sends: {@code requests} when count-bound, else those due before the
+     * duration ends, {@code ceil(duration x rate)}.
+     */
+    public long openLoopRequests(int requests) {
+        if (!timed()) {
+            return requests;
+        }
+        return (long) Math.ceil(duration.toNanos() / 1e9 * ratePerSecond);
+    }
+
+    /** A human description: "open loop, 500 req/s, for 10m0s" or "closed loop, 100 workers, 6000 requests". */
+    public String describe(LoadTestConfig config) {
+        String pace = openLoop() ? String.format(java.util.Locale.ROOT, "open loop at %s req/s (constant schedule)",
+                format(ratePerSecond)) : "closed loop, " + config.concurrency() + " workers";
+        String end = timed() ? "for " + formatDuration(duration) : config.requests() + " requests";
+        return pace + ", " + end;
+    }
+
+    /** {@code 10m}, {@code 1m30s}, {@code 45s}, {@code 1.5s}. */
+    public static String formatDuration(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 1000 != 0) {
+            return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
+        }
+        long s = ms / 1000;
+        if (s < 60) {
+            return s + "s";
+        }
+        return s / 60 + "m" + (s % 60 == 0 ? "" : s % 60 + "s");
+    }
+
+    private static String format(double rate) {
+        return rate == Math.rint(rate) ? String.valueOf((long) rate) : String.valueOf(rate);
+    }
+}

@@ -1,0 +1,88 @@
+package io.github.agentlb.loadgen.run;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a sampling task on its own daemon thread: once at start, then at a fixed rate, and once more
+ * when closed, so even a run shorter than one period has a first and a last sample. A task that
+ * throws is logged and the schedule goes on. {@link #close()} waits for the thread to finish, so
+ * whatever the task wrote is visible to the closing thread afterwards. Thread-safe.
+ */
+public final class PeriodicSampler implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PeriodicSampler.class);
+    /** How long {@link #close()} waits for a running sample, ms. */
+    private static final long CLOSE_WAIT_MS = 5_000;
+
+    private final String name;
+    private final Runnable task;
+    private final ScheduledExecutorService executor;
+    private boolean closed;
+
+    private PeriodicSampler(String name, Runnable task, ScheduledExecutorService executor) {
+        this.name = name;
+        this.task = task;
+        this.executor = executor;
+    }
+
+    /**
+     * Starts sampling.
+     *
+     * @param name   names the thread ({@code loadgen-sampler-<name>}) and log lines
+     * @param period time between two samples, > 0
+     * @param task   takes one sample; must be quick and must not block
+     * @throws IllegalArgumentException if {@code period} is not positive
+     */
+    public static PeriodicSampler start(String name, Duration period, Runnable task) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(task, "task");
+        if (period == null || period.isZero() || period.isNegative()) {
+            throw new IllegalArgumentException("period must be > 0, was " + period);
+        }
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "loadgen-sampler-" + name);
+            thread.setDaemon(true);
+            return thread;
+        });
+        PeriodicSampler sampler = new PeriodicSampler(name, task, executor);
+        long nanos = period.toNanos();
+        executor.scheduleAtFixedRate(sampler::sample, 0, nanos, TimeUnit.NANOSECONDS);
+        return sampler;
+    }
+
+    private void sample() {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            // One failed sample must not cancel the schedule: the next one tries again.
+            LOG.warn("Sampler {} failed: {}", name, e.toString());
+        }
+    }
+
+    /** Stops the schedule, waits for a running sample, then takes the last sample on this thread. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                executor.shutdownNow();
+                LOG.warn("Sampler {} did not stop within {} ms", name, CLOSE_WAIT_MS);
+            }
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+            return;
+        }
+        sample();
+    }
+}

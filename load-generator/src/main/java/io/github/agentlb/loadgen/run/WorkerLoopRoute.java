@@ -1,0 +1,188 @@
+package io.github.agentlb.loadgen.run;
+
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.Workload;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.stream.IntStream;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.model.ChoiceDefinition;
+import org.apache.camel.model.TryDefinition;
+import org.apache.camel.spi.Synchronization;
+import org.apache.camel.spi.UnitOfWork;
+import org.apache.camel.support.DefaultExchange;
+import org.apache.camel.support.UnitOfWorkHelper;
+
+/**
+ * The closed loop: a timer fires once and starts {@code concurrency} workers; each is an exchange
+ * that loops ({@code loopDoWhile}) taking the next request of the {@link Workload#requestAt}
+ * sequence, sending it with netty-http and recording the outcome, until the run's bound is
+ * reached: a number of requests ({@link #forRequests}, the main job) or a deadline
+ * ({@link #untilDeadline}, a soak). The send is asynchronous: the answer is recorded and the next
+ * request sent on Netty's event loop that read it, so no worker thread has to wake up between two
+ * requests. A synchronous producer with a thread per worker cost about twice the CPU per request
+ * (a park and an unpark per request, on a 2-core machine taken from the proxy) and counted each
+ * wake-up's scheduling delay as latency; see {@code compare-with-wrk.sh} and the module README. A
+ * request sent before the bound is always completed and recorded. Completes {@code done} with the
+ * run's wall time, ns, when every worker stopped.
+ *
+ * <p>Replicas: given several base URLs (balancer replicas over the same agents), request {@code i}
+ * of the sequence goes to URL {@code i mod n} ({@link #replicaOf}), so the requests alternate
+ * across the replicas whatever the workers' timing.
+ */
+final class WorkerLoopRoute extends RouteBuilder {
+
+    static final String ROUTE_ID = "worker-loop";
+    private static final String REPLICA = "loadgen.replica";
+    private static final String NETTY_HTTP_PRODUCER = "org.apache.camel.component.netty.http.NettyHttpProducer";
+
+    private final Workload workload;
+    private final List<String> baseUrls;
+    private final LoadTestConfig config;
+    private final RequestSteps steps;
+    private final LongSupplier clock;
+    private final boolean timed;
+    private final long deadlineNanos;
+    private final long requestLimit;
+    private final CompletableFuture<Long> done;
+    private final AtomicLong next = new AtomicLong();
+    private final AtomicLong releasedAnswers = new AtomicLong();
+
+    private WorkerLoopRoute(Workload workload, List<String> baseUrls, LoadTestConfig config, RequestSteps steps,
+                            LongSupplier clock, boolean timed, long deadlineNanos, long requestLimit,
+                            CompletableFuture<Long> done) {
+        this.workload = Objects.requireNonNull(workload, "workload");
+        this.baseUrls = List.copyOf(baseUrls);
+        if (this.baseUrls.isEmpty()) {
+            throw new IllegalArgumentException("baseUrls must not be empty");
+        }
+        this.config = Objects.requireNonNull(config, "config");
+        this.steps = Objects.requireNonNull(steps, "steps");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.timed = timed;
+        this.deadlineNanos = deadlineNanos;
+        this.requestLimit = requestLimit;
+        this.done = Objects.requireNonNull(done, "done");
+    }
+
+    /**
+     * Sends the {@link Workload#size()} requests of {@code workload}, in its order, alternating over
+     * {@code baseUrls} (one per replica), then stops.
+     */
+    static WorkerLoopRoute forRequests(Workload workload, List<String> baseUrls, LoadTestConfig config,
+                                       RequestSteps steps, LongSupplier clock, CompletableFuture<Long> done) {
+        return new WorkerLoopRoute(workload, baseUrls, config, steps, clock, false, 0, workload.size(), done);
+    }
+
+    /** Sends requests of the endless {@link Workload#requestAt} sequence until {@code deadlineNanos} of {@code clock}. */
+    static WorkerLoopRoute untilDeadline(Workload workload, String baseUrl, LoadTestConfig config, RequestSteps steps,
+                                         LongSupplier clock, long deadlineNanos, CompletableFuture<Long> done) {
+        return new WorkerLoopRoute(workload, List.of(baseUrl), config, steps, clock, true, deadlineNanos,
+                Long.MAX_VALUE, done);
+    }
+
+    @Override
+    public void configure() {
+        ExecutorService workers = getContext().getExecutorServiceManager()
+                .newFixedThreadPool(this, "loadgen-worker", config.concurrency());
+        List<Integer> workerNumbers = IntStream.range(0, config.concurrency()).boxed().toList();
+        TryDefinition attempt = from("timer:worker-loop?repeatCount=1&delay=0&includeMetadata=false").routeId(ROUTE_ID)
+                .process(e -> {
+                    e.setProperty("loadgen.runStartedAtNanos", clock.getAsLong());
+                    e.getMessage().setBody(workerNumbers);
+                })
+                .split(body()).parallelProcessing().executorService(workers)
+                    .loopDoWhile(this::claimNext)
+                        .process(steps::prepare)
+                        .doTry();
+        sendToReplica(attempt);
+        attempt.process(steps::recordAnswer)
+                        .doCatch(Exception.class)
+                            .process(steps::recordFailure)
+                        .end()
+                    .end()
+                .end()
+                .process(e -> done.complete(clock.getAsLong() - e.getProperty("loadgen.runStartedAtNanos", Long.class)));
+    }
+
+    /** The send: to the one base URL, or through a choice on the request's replica ({@link #replicaOf}). */
+    private void sendToReplica(TryDefinition attempt) {
+        if (baseUrls.size() == 1) {
+            attempt.to(RequestSteps.endpointUri(baseUrls.get(0), config.timeoutMs()));
+            return;
+        }
+        ChoiceDefinition choice = attempt.choice();
+        for (int i = 0; i < baseUrls.size(); i++) {
+            int replica = i;
+            choice.when(e -> e.getProperty(REPLICA, Integer.class) == replica)
+                    .to(RequestSteps.endpointUri(baseUrls.get(i), config.timeoutMs()));
+        }
+        choice.end();
+    }
+
+    /** The replica (0-based) that request {@code index} (0-based send position) goes to: {@link Workload#replicaOf}. */
+    static int replicaOf(long index, int replicas) {
+        return Workload.replicaOf(index, replicas);
+    }
+
+    /**
+     * Runs and drops the tasks netty-http's producer left to release the last answer. The producer
+     * retains each answer and registers a task that releases it "when the exchange is done" (with
+     * the exchange's unit of work); a worker's exchange is done only when its loop ends, so without
+     * this every answer of a run (its pooled buffer, headers and callbacks, about 2 KB) stayed
+     * reachable until then: a 10-minute soak at 1000 req/s grew the heap by about 100 MB a minute.
+     * Only the producer's own tasks are taken (by class name); the answer has been recorded by the
+     * time the next turn starts.
+     */
+    private void releaseAnswer(Exchange exchange) {
+        UnitOfWork unitOfWork = exchange.getUnitOfWork();
+        if (unitOfWork == null) {
+            return;
+        }
+        Exchange sink = new DefaultExchange(getContext());
+        unitOfWork.handoverSynchronization(sink, task -> task.getClass().getName().startsWith(NETTY_HTTP_PRODUCER));
+        List<Synchronization> tasks = sink.getExchangeExtension().handoverCompletions();
+        if (tasks != null) {
+            releasedAnswers.addAndGet(tasks.size());
+            UnitOfWorkHelper.doneSynchronizations(sink, tasks);
+        }
+    }
+
+    /** How many of netty-http's release tasks the loop ran itself: one per answer. */
+    long releasedAnswers() {
+        return releasedAnswers.get();
+    }
+
+    /**
+     * Before each turn of a worker's loop: false once the deadline has passed or every request is
+     * taken; else the next request goes into the exchange, whose message is cleared of the previous
+     * answer (its headers would otherwise be sent as the next request's).
+     */
+    private boolean claimNext(Exchange exchange) {
+        releaseAnswer(exchange);
+        long now = clock.getAsLong();
+        if (timed && now - deadlineNanos >= 0) {
+            return false;
+        }
+        long index = next.getAndIncrement();
+        if (index >= requestLimit) {
+            return false;
+        }
+        exchange.getMessage().getHeaders().clear();
+        exchange.setException(null);
+        exchange.setProperty(RequestSteps.REQUEST, workload.requestAt(index));
+        // The send time is the time the deadline was checked against: read again later, another
+        // worker's answer could have moved it past the deadline in between.
+        exchange.setProperty(RequestSteps.CLAIMED_AT, now);
+        exchange.setProperty(RequestSteps.DEADLINE_AT, now + config.timeoutMs() * 1_000_000);
+        if (baseUrls.size() > 1) {
+            exchange.setProperty(REPLICA, replicaOf(index, baseUrls.size()));
+        }
+        return true;
+    }
+}

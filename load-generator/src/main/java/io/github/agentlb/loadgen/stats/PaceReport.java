@@ -1,0 +1,39 @@
+package io.github.agentlb.loadgen.stats;
+
+import io.github.agentlb.loadgen.config.Pacing;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a run was paced and whether the generator kept pace; for a time-bound run also its
+ * figures per interval and its verdict.
+ *
+ * @param pacing    the run's pacing
+ * @param selfCheck the generator's self-check
+ * @param intervals per-interval figures of a time-bound run; empty otherwise
+ * @param verdict   the soak verdict of a time-bound run; {@code null} otherwise
+ */
+public record PaceReport(Pacing pacing, PacingCheck.Result selfCheck, List<IntervalSeries.Interval> intervals,
+                         SoakVerdict verdict) {
+
+    public PaceReport {
+        Objects.requireNonNull(pacing, "pacing");
+        Objects.requireNonNull(selfCheck, "selfCheck");
+        intervals = List.copyOf(intervals);
+    }
+
+    /**
+     * The self-check's lines, or, when no request was answered, one line saying so: pacing a run
+     * that measured nothing is no finding, and "kept pace" would read as a good result.
+     */
+    public List<String> selfCheckLines(long answered) {
+        return answered == 0
+                ? List.of("Self-check: no request was answered, so this run measured nothing of the system.")
+                : selfCheck.lines();
+    }
+
+    /** A count-bound run's report: no intervals, no verdict. */
+    public static PaceReport counted(Pacing pacing, PacingCheck.Result selfCheck) {
+        return new PaceReport(pacing, selfCheck, List.of(), null);
+    }
+}

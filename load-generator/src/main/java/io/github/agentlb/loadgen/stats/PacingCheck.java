@@ -1,0 +1,178 @@
+package io.github.agentlb.loadgen.stats;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The generator's self-check: did its own pacing keep up, so that its throughput is the
+ * system's and not its own limit? It is fed times measured elsewhere (never reads a clock):
+ *
+ * <ul>
+ *   <li>open loop: each request's start lag, actual send time minus intended send time; a send
+ *       more than {@link #LATE_THRESHOLD_NANOS} late is <em>late</em>, and more than
+ *       {@link #MAX_LATE_SHARE} of them means the generator fell behind its schedule;
+ *   <li>closed loop: each worker's gap between an answer and its next send, against the time it
+ *       waited for answers; more than {@link #MAX_GAP_SHARE} of a worker's time in gaps means the
+ *       workers were not sending, so the throughput is partly the generator's;
+ *   <li>both: the JVM's CPU time over the run's wall time and the available cores; from
+ *       {@link #MAX_CPU_SHARE} on the process is CPU-bound.
+ * </ul>
+ * Thread-safe: the recording methods synchronize (a few hundred ns per request).
+ */
+public final class PacingCheck {
+
+    /** A send later than this after its intended time is late: 5 ms (five ticks of the open loop's 1 ms timer). */
+    public static final long LATE_THRESHOLD_NANOS = 5_000_000;
+    /** Share of late sends above which the open loop fell behind: 1%. */
+    public static final double MAX_LATE_SHARE = 0.01;
+    /** Share of the workers' time between an answer and the next send above which they fell behind: 5%. */
+    public static final double MAX_GAP_SHARE = 0.05;
+    /** Share of the available cores' time the JVM may use before it counts as CPU-bound: 0.9. */
+    public static final double MAX_CPU_SHARE = 0.9;
+
+    private final Histogram lagsMicros = new Histogram(LatencySummary.SIGNIFICANT_DIGITS);
+    private final Histogram gapsMicros = new Histogram(LatencySummary.SIGNIFICANT_DIGITS);
+    private long lateSends;
+    private long maxLagNanos;
+    private long gapNanos;
+    private long busyNanos;
+
+    /** An open-loop request was sent {@code lagNanos} after its intended time (negative counts as 0). */
+    public synchronized void sendLag(long lagNanos) {
+        long lag = Math.max(0, lagNanos);
+        lagsMicros.recordValue(lag / 1_000);
+        maxLagNanos = Math.max(maxLagNanos, lag);
+        if (lag > LATE_THRESHOLD_NANOS) {
+            lateSends++;
+        }
+    }
+
+    /** A worker sent its next request {@code gapNanos} after its previous answer came. */
+    public synchronized void workerGap(long gapNanos) {
+        long gap = Math.max(0, gapNanos);
+        gapsMicros.recordValue(gap / 1_000);
+        this.gapNanos += gap;
+    }
+
+    /** A worker waited {@code latencyNanos} for an answer (or a failure). */
+    public synchronized void workerBusy(long latencyNanos) {
+        busyNanos += Math.max(0, latencyNanos);
+    }
+
+    /**
+     * The verdict.
+     *
+     * @param cpuShare the JVM's CPU time over the run's wall time x available cores, fraction;
+     *                 NaN when not measured
+     * @param cores    the available cores, for the message
+     */
+    public synchronized Result result(double cpuShare, int cores) {
+        return result(cpuShare, cores, Double.NaN);
+    }
+
+    /**
+     * The verdict, with the JVM's CPU time per request, ms (its CPU time over the run divided by
+     * the requests completed; NaN when not measured): on a machine shared with the system under
+     * test, that time is taken from the system, so the less the better.
+     */
+    public synchronized Result result(double cpuShare, int cores, double cpuMsPerRequest) {
+        long sends = lagsMicros.getTotalCount();
+        long gaps = gapsMicros.getTotalCount();
+        double gapShare = gapNanos + busyNanos == 0 ? 0 : (double) gapNanos / (gapNanos + busyNanos);
+        return new Result(sends, lateSends, ms(lagsMicros, 99), maxLagNanos / 1e6,
+                gaps, gapShare, ms(gapsMicros, 99), cpuShare, cores, cpuMsPerRequest);
+    }
+
+    /** {@code cpuNanos / requests} in ms; NaN when the CPU time is unknown (negative) or nothing completed. */
+    public static double cpuMsPerRequest(long cpuNanos, long requests) {
+        return cpuNanos < 0 || requests <= 0 ? Double.NaN : cpuNanos / 1e6 / requests;
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1e3;
+    }
+
+    /**
+     * What the self-check found.
+     *
+     * @param sends     open-loop sends recorded (0 in a closed loop)
+     * @param lateSends of which more than {@link #LATE_THRESHOLD_NANOS} late
+     * @param p99LagMs  99th percentile of the start lag, ms
+     * @param maxLagMs  largest start lag, ms
+     * @param gaps      worker gaps recorded (0 in an open loop)
+     * @param gapShare  the workers' time between an answer and the next send over their whole time, 0..1
+     * @param p99GapMs  99th percentile of the gaps, ms
+     * @param cpuShare  the JVM's share of the cores' time, 0..1, NaN when not measured
+     * @param cores     available cores
+     * @param cpuMsPerRequest the JVM's CPU time per completed request, ms; NaN when not measured
+     */
+    public record Result(long sends, long lateSends, double p99LagMs, double maxLagMs, long gaps, double gapShare,
+                         double p99GapMs, double cpuShare, int cores, double cpuMsPerRequest) {
+
+        /** Whether late sends exceed {@link #MAX_LATE_SHARE} of the sends. */
+        public boolean fellBehindSchedule() {
+            return sends > 0 && lateSends > MAX_LATE_SHARE * sends;
+        }
+
+        /** Whether the workers' gaps exceed {@link #MAX_GAP_SHARE} of their time. */
+        public boolean workersFellBehind() {
+            return gaps > 0 && gapShare > MAX_GAP_SHARE;
+        }
+
+        /** Whether the JVM used at least {@link #MAX_CPU_SHARE} of the cores. */
+        public boolean cpuBound() {
+            return !Double.isNaN(cpuShare) && cpuShare >= MAX_CPU_SHARE;
+        }
+
+        /** Whether the generator kept pace, so its throughput is the system's. */
+        public boolean keptPace() {
+            return !fellBehindSchedule() && !workersFellBehind() && !cpuBound();
+        }
+
+        /** One line per finding, each starting with "Self-check:"; one line saying it kept pace when it did. */
+        public List<String> lines() {
+            List<String> lines = new ArrayList<>();
+            if (fellBehindSchedule()) {
+                lines.add(String.format(Locale.ROOT, "Self-check: the generator FELL BEHIND its schedule: %d of %d "
+                                + "requests (%.1f%%) were sent more than %d ms late (p99 %.1f ms, max %.1f ms). Latencies "
+                                + "still count from the intended send times, so they include that delay; the "
+                                + "throughput is the generator's, not necessarily the system's.", lateSends, sends,
+                        100.0 * lateSends / sends, LATE_THRESHOLD_NANOS / 1_000_000, p99LagMs, maxLagMs));
+            }
+            if (workersFellBehind()) {
+                lines.add(String.format(Locale.ROOT, "Self-check: the workers FELL BEHIND: they spent %.1f%% of their "
+                                + "time between an answer and their next send (p99 gap %.1f ms), so the throughput is "
+                                + "partly the generator's limit, not the system's.", 100 * gapShare, p99GapMs));
+            }
+            if (cpuBound()) {
+                lines.add(String.format(Locale.ROOT, "Self-check: this JVM was CPU-BOUND: it used %.0f%% of the %d "
+                                + "cores (embedded agents and proxy included); the throughput may be the machine's "
+                                + "limit, not the system's.", 100 * cpuShare, cores));
+            }
+            if (lines.isEmpty()) {
+                lines.add("Self-check: the generator kept pace (" + detail() + ").");
+            }
+            return lines;
+        }
+
+        private String detail() {
+            List<String> parts = new ArrayList<>();
+            if (sends > 0) {
+                parts.add(String.format(Locale.ROOT, "%d of %d sends more than %d ms late, p99 lag %.1f ms",
+                        lateSends, sends, LATE_THRESHOLD_NANOS / 1_000_000, p99LagMs));
+            }
+            if (gaps > 0) {
+                parts.add(String.format(Locale.ROOT, "workers between requests %.2f%% of the time, p99 gap %.2f ms",
+                        100 * gapShare, p99GapMs));
+            }
+            if (!Double.isNaN(cpuShare)) {
+                parts.add(String.format(Locale.ROOT, "JVM CPU %.0f%% of %d cores", 100 * cpuShare, cores)
+                        + (Double.isNaN(cpuMsPerRequest) ? ""
+                        : String.format(Locale.ROOT, ", %.3f ms per request", cpuMsPerRequest)));
+            }
+            return String.join("; ", parts);
+        }
+    }
+}

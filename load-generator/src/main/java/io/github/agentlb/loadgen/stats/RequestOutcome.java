@@ -1,0 +1,66 @@
+package io.github.agentlb.loadgen.stats;
+
+import java.util.Objects;
+
+/**
+ * What happened to one request of a load run, as seen by the client.
+ *
+ * <ul>
+ *   <li>{@link Kind#SUCCESS}: a 2xx answer whose JSON names the agent ({@code agent_id}) and echoes
+ *       the request id ({@code request_id}).
+ *   <li>{@link Kind#ERROR}: a non-2xx answer, an answer that is not such JSON, or a failure to get
+ *       any answer (connection refused or reset), with {@link #status()} 0.
+ *   <li>{@link Kind#TIMEOUT}: no answer within the request timeout.
+ * </ul>
+ * Errors and timeouts are never successes, and a timeout is not an error.
+ *
+ * @param requestId    the request id sent, e.g. {@code r0001}
+ * @param userId       the {@code user_id} sent
+ * @param kind         the outcome class
+ * @param agentId      the agent that answered; non-null only for a success
+ * @param status       the HTTP status code, 0 when there was no HTTP answer
+ * @param latencyNanos client-side time from send to answer or failure, ns (>= 0)
+ */
+public record RequestOutcome(String requestId, int userId, Kind kind, String agentId, int status, long latencyNanos) {
+
+    /** The outcome class of a request. */
+    public enum Kind { SUCCESS, ERROR, TIMEOUT }
+
+    /**
+     * @throws IllegalArgumentException if {@code latencyNanos < 0}, or {@code agentId} is blank for
+     *                                  a success or present for a failure
+     */
+    public RequestOutcome {
+        Objects.requireNonNull(requestId, "requestId");
+        Objects.requireNonNull(kind, "kind");
+        if (latencyNanos < 0) {
+            throw new IllegalArgumentException("latencyNanos must be >= 0, was " + latencyNanos);
+        }
+        if (kind == Kind.SUCCESS && (agentId == null || agentId.isBlank())) {
+            throw new IllegalArgumentException("agentId must not be blank for a success, was '" + agentId + "'");
+        }
+        if (kind != Kind.SUCCESS && agentId != null) {
+            throw new IllegalArgumentException("agentId must be null for " + kind + ", was '" + agentId + "'");
+        }
+    }
+
+    /** A 2xx answer from {@code agentId}. */
+    public static RequestOutcome success(String requestId, int userId, String agentId, int status, long latencyNanos) {
+        return new RequestOutcome(requestId, userId, Kind.SUCCESS, agentId, status, latencyNanos);
+    }
+
+    /** A non-2xx or unusable answer with HTTP {@code status}, or no answer at all ({@code status} 0). */
+    public static RequestOutcome error(String requestId, int userId, int status, long latencyNanos) {
+        return new RequestOutcome(requestId, userId, Kind.ERROR, null, status, latencyNanos);
+    }
+
+    /** No answer within the request timeout. */
+    public static RequestOutcome timeout(String requestId, int userId, long latencyNanos) {
+        return new RequestOutcome(requestId, userId, Kind.TIMEOUT, null, 0, latencyNanos);
+    }
+
+    /** Whether the request was answered by an agent. */
+    public boolean isSuccess() {
+        return kind == Kind.SUCCESS;
+    }
+}

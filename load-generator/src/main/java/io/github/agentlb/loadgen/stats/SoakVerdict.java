@@ -1,0 +1,120 @@
+package io.github.agentlb.loadgen.stats;
+
+import io.github.agentlb.loadgen.config.Pacing;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The verdict of a time-bound run: errors, latency drift and heap drift.
+ *
+ * <ul>
+ *   <li>Windows: the first and the last minute of intervals, or the first and the last half of a
+ *       run shorter than two minutes ({@code k = min(60 s / interval, floor(n / 2))} of the
+ *       {@code n} intervals, at least one); they never overlap, and with an odd {@code n} under two
+ *       minutes the middle interval is in neither (a 30 s run of 10 s intervals compares its first
+ *       10 s with its last 10 s).
+ *   <li>Latency drift: p99 of the last window's successes over the first window's above
+ *       {@link #MAX_P99_RATIO} and by more than {@link #MIN_P99_DRIFT_MS}.
+ *   <li>Heap drift: heap used after GC at the run's end over its value at the first window's end
+ *       above {@code 1 +} {@link #MAX_HEAP_GROWTH} and by more than {@link #MIN_HEAP_DRIFT_MB};
+ *       judged only when the JVM was sampled (embedded runs: the proxy's JVM).
+ *   <li>Pass: no error or timeout, no drift.
+ * </ul>
+ *
+ * @param failures     errors and timeouts over the run
+ * @param windowSec    each window's length, s; 0 when the run had fewer than two intervals
+ * @param firstP99Ms   p99 of the first window, ms
+ * @param lastP99Ms    p99 of the last window, ms
+ * @param firstHeapMb  heap used after GC at the first window's end, MB; NaN when not sampled
+ * @param lastHeapMb   heap used after GC at the end, MB; NaN when not sampled
+ */
+public record SoakVerdict(long failures, double windowSec, double firstP99Ms, double lastP99Ms, double firstHeapMb,
+                          double lastHeapMb) {
+
+    /** Largest p99 ratio, last window over first, without drift: 1.2. */
+    public static final double MAX_P99_RATIO = 1.2;
+    /** Smallest p99 rise that can be a drift, ms: 5 (below it the ratio is noise on fast answers). */
+    public static final double MIN_P99_DRIFT_MS = 5;
+    /** Largest heap growth without drift, fraction: 0.2. */
+    public static final double MAX_HEAP_GROWTH = 0.2;
+    /** Smallest heap growth that can be a drift, MB: 8 (below it, the generator's own per-interval histograms and noise). */
+    public static final double MIN_HEAP_DRIFT_MB = 8;
+
+    /** The verdict of {@code intervals}, taken from {@code series}. */
+    public static SoakVerdict of(IntervalSeries series, List<IntervalSeries.Interval> intervals) {
+        long failures = intervals.stream().mapToLong(IntervalSeries.Interval::failures).sum();
+        int n = intervals.size();
+        if (n < 2) {
+            return new SoakVerdict(failures, 0, 0, 0, Double.NaN, Double.NaN);
+        }
+        int perMinute = (int) Math.max(1, Duration.ofMinutes(1).toNanos() / series.intervalNanos());
+        int k = Math.max(1, Math.min(perMinute, n / 2));
+        double firstHeap = lastSampled(intervals.subList(0, k));
+        double lastHeap = lastSampled(intervals);
+        return new SoakVerdict(failures, k * series.intervalNanos() / 1e9, series.p99Ms(0, k),
+                series.p99Ms(n - k, n), firstHeap, lastHeap);
+    }
+
+    private static double lastSampled(List<IntervalSeries.Interval> intervals) {
+        for (int i = intervals.size() - 1; i >= 0; i--) {
+            if (!Double.isNaN(intervals.get(i).heapAfterGcMb())) {
+                return intervals.get(i).heapAfterGcMb();
+            }
+        }
+        return Double.NaN;
+    }
+
+    /** Whether drift could be judged: at least two intervals. */
+    public boolean comparable() {
+        return windowSec > 0;
+    }
+
+    /** Whether the heap was sampled at both ends. */
+    public boolean heapMeasured() {
+        return !Double.isNaN(firstHeapMb) && !Double.isNaN(lastHeapMb);
+    }
+
+    /** Whether p99 rose beyond {@link #MAX_P99_RATIO} and {@link #MIN_P99_DRIFT_MS}. */
+    public boolean latencyDrift() {
+        return comparable() && lastP99Ms - firstP99Ms > MIN_P99_DRIFT_MS
+                && lastP99Ms > MAX_P99_RATIO * firstP99Ms;
+    }
+
+    /** Whether the heap after GC grew beyond {@link #MAX_HEAP_GROWTH} and {@link #MIN_HEAP_DRIFT_MB}. */
+    public boolean heapDrift() {
+        return comparable() && heapMeasured() && lastHeapMb - firstHeapMb > MIN_HEAP_DRIFT_MB
+                && lastHeapMb > (1 + MAX_HEAP_GROWTH) * firstHeapMb;
+    }
+
+    /** No failure and no drift. */
+    public boolean pass() {
+        return failures == 0 && !latencyDrift() && !heapDrift();
+    }
+
+    /** "Verdict: PASS: 0 errors; p99 ...; heap after GC ...". */
+    public String line() {
+        StringBuilder sb = new StringBuilder("Verdict: ").append(pass() ? "PASS" : "FAIL").append(": ")
+                .append(failures).append(failures == 1 ? " error or timeout" : " errors and timeouts");
+        if (!comparable()) {
+            return sb.append("; run too short (one interval) to compare its start and end").toString();
+        }
+        String window = windowSec >= 60 ? "minute" : String.format(Locale.ROOT, "%.0f s", windowSec);
+        sb.append(String.format(Locale.ROOT, "; p99 last %s %.1f ms vs first %s %.1f ms (x%.2f, %s)", window,
+                lastP99Ms, window, firstP99Ms, firstP99Ms == 0 ? 0 : lastP99Ms / firstP99Ms,
+                latencyDrift() ? "LATENCY DRIFT" : "no drift"));
+        if (heapMeasured()) {
+            sb.append(String.format(Locale.ROOT, "; heap after GC %.1f MB at the end vs %.1f MB after the first %s "
+                            + "(%+.0f%%, %s)", lastHeapMb, firstHeapMb, window,
+                    firstHeapMb == 0 ? 0 : 100 * (lastHeapMb / firstHeapMb - 1), heapDrift() ? "HEAP DRIFT" : "no drift"));
+        } else {
+            sb.append("; heap not measured (the proxy runs in another JVM)");
+        }
+        return sb.toString();
+    }
+
+    /** {@code 10m}, {@code 1m30s}, {@code 45s}, {@code 1.5s} ({@link Pacing#formatDuration}). */
+    public static String formatDuration(Duration d) {
+        return Pacing.formatDuration(d);
+    }
+}

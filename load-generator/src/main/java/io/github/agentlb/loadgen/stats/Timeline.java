@@ -1,0 +1,114 @@
+package io.github.agentlb.loadgen.stats;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Requests answered per agent, and requests failed, per time bucket of a run: what the timeline
+ * chart draws. A request counts in the bucket of its completion (send time plus latency), from
+ * {@code originNanos}; bucket {@code i} covers {@code [origin + i * bucket, origin + (i + 1) * bucket)}.
+ * A completion before the origin counts in bucket 0. Immutable.
+ */
+public final class Timeline {
+
+    private final double bucketSeconds;
+    private final SortedMap<String, long[]> answered;
+    private final long[] failed;
+
+    private Timeline(double bucketSeconds, SortedMap<String, long[]> answered, long[] failed) {
+        this.bucketSeconds = bucketSeconds;
+        this.answered = answered;
+        this.failed = failed;
+    }
+
+    /**
+     * Buckets a run's outcomes.
+     *
+     * @param outcomes    the run's outcomes with their send times
+     * @param originNanos time 0 of the timeline, ns on the outcomes' clock
+     * @param bucket      the width of a bucket, > 0
+     * @param knownAgents agents shown even when they answered nothing
+     * @throws IllegalArgumentException if {@code bucket} is not positive
+     */
+    public static Timeline of(List<TimedOutcome> outcomes, long originNanos, Duration bucket,
+                              Collection<String> knownAgents) {
+        Objects.requireNonNull(outcomes, "outcomes");
+        if (bucket.isNegative() || bucket.isZero()) {
+            throw new IllegalArgumentException("bucket must be > 0, was " + bucket);
+        }
+        long width = bucket.toNanos();
+        int buckets = 1;
+        for (TimedOutcome o : outcomes) {
+            buckets = Math.max(buckets, index(o, originNanos, width) + 1);
+        }
+        SortedMap<String, long[]> answered = new TreeMap<>();
+        for (String agent : knownAgents) {
+            answered.put(agent, new long[buckets]);
+        }
+        long[] failed = new long[buckets];
+        for (TimedOutcome o : outcomes) {
+            int i = index(o, originNanos, width);
+            if (o.outcome().isSuccess()) {
+                final int size = buckets;
+                answered.computeIfAbsent(o.outcome().agentId(), a -> new long[size])[i]++;
+            } else {
+                failed[i]++;
+            }
+        }
+        return new Timeline(width / 1e9, Collections.unmodifiableSortedMap(answered), failed);
+    }
+
+    private static int index(TimedOutcome o, long originNanos, long width) {
+        return (int) Math.max(0, (o.completedAtNanos() - originNanos) / width);
+    }
+
+    /** Number of buckets: up to the last completion, at least 1. */
+    public int buckets() {
+        return failed.length;
+    }
+
+    /** Width of a bucket, s. */
+    public double bucketSeconds() {
+        return bucketSeconds;
+    }
+
+    /** The start of each bucket, s from the origin. */
+    public double[] bucketStartsSeconds() {
+        double[] x = new double[buckets()];
+        Arrays.setAll(x, i -> i * bucketSeconds);
+        return x;
+    }
+
+    /** Requests answered per bucket, by agent id ascending; copies. */
+    public SortedMap<String, long[]> answeredPerAgent() {
+        SortedMap<String, long[]> copy = new TreeMap<>();
+        answered.forEach((agent, counts) -> copy.put(agent, counts.clone()));
+        return copy;
+    }
+
+    /** Requests failed (error or timeout) per bucket; a copy. */
+    public long[] failed() {
+        return failed.clone();
+    }
+
+    /** Requests per bucket divided by the bucket width: a rate per second, as the chart shows. */
+    public static double[] perSecond(long[] counts, double bucketSeconds) {
+        double[] rate = new double[counts.length];
+        Arrays.setAll(rate, i -> counts[i] / bucketSeconds);
+        return rate;
+    }
+
+    /** Total answered by each agent over the timeline: the sum of its buckets. */
+    public Map<String, Long> totals() {
+        SortedMap<String, Long> totals = new TreeMap<>();
+        answered.forEach((agent, counts) -> totals.put(agent, Arrays.stream(counts).sum()));
+        return totals;
+    }
+}

@@ -1,0 +1,61 @@
+package io.github.agentlb.loadgen.stats;
+
+/**
+ * The time average of one agent's utilization from samples taken at known instants.
+ *
+ * <p>Each sample is held until the next one (a step function, as an instantaneous state sampled
+ * by a clock is): average = {@code sum(u_k * (t_(k+1) - t_k)) / (t_last - t_first)} over
+ * {@code k = 1..n-1}. Weighting by the interval rather than counting samples keeps the average
+ * right when the sampling thread runs late on a busy machine. With fewer than two samples, or
+ * all at one instant, it is the plain mean of the samples (0 with none).
+ *
+ * <p>Thread-safe: the sampler thread adds while another thread may read.
+ */
+public final class UtilizationSeries {
+
+    private int samples;
+    private double sum;
+    private long firstNanos;
+    private long lastNanos;
+    private double lastValue;
+    private double weightedSum;
+
+    /**
+     * Adds a sample.
+     *
+     * @param nanos       when it was taken, ns on a monotonic clock; not before the previous sample
+     * @param utilization the agent's utilization then, fraction (may exceed 1 while it queues), finite and >= 0
+     * @throws IllegalArgumentException if the sample is out of order or the value is not finite and >= 0
+     */
+    public synchronized void add(long nanos, double utilization) {
+        if (!(utilization >= 0) || Double.isInfinite(utilization)) {
+            throw new IllegalArgumentException("utilization must be finite and >= 0, was " + utilization);
+        }
+        if (samples > 0 && nanos < lastNanos) {
+            throw new IllegalArgumentException("nanos must not go back, was " + nanos + " after " + lastNanos);
+        }
+        if (samples == 0) {
+            firstNanos = nanos;
+        } else {
+            weightedSum += lastValue * (nanos - lastNanos);
+        }
+        samples++;
+        sum += utilization;
+        lastNanos = nanos;
+        lastValue = utilization;
+    }
+
+    /** Samples added. */
+    public synchronized int samples() {
+        return samples;
+    }
+
+    /** The time-averaged utilization, fraction; see the class comment. */
+    public synchronized double timeAverage() {
+        long span = lastNanos - firstNanos;
+        if (samples < 2 || span == 0) {
+            return samples == 0 ? 0 : sum / samples;
+        }
+        return weightedSum / span;
+    }
+}

@@ -1,0 +1,403 @@
+package io.github.agentlb.loadgen.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.report.HotKeyChart;
+import io.github.agentlb.loadgen.report.PidConvergenceChart;
+import io.github.agentlb.loadgen.report.ReportWriter;
+import io.github.agentlb.loadgen.stats.RequestOutcome;
+import io.github.agentlb.loadgen.stats.RunStatistics;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.apache.camel.test.AvailablePortFinder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(60)
+class LoadGeneratorMainTest {
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return LoadGeneratorMain.execute(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), args);
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private JsonNode report(String strategy) throws Exception {
+        return new ObjectMapper().readTree(dir.resolve("report-" + strategy + ".json").toFile());
+    }
+
+    @Test
+    void mainJobRunsEachStrategyAgainstEmbeddedAgentsAndWritesTheComparison() throws Exception {
+        int code = run("--requests", "300", "--users", "30", "--strategy", "rr,ch", "--scenario", "uniform",
+                "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        JsonNode rr = report("rr");
+        JsonNode ch = report("ch");
+        for (JsonNode json : new JsonNode[] {rr, ch}) {
+            assertThat(json.get("requests").asInt()).isEqualTo(300);
+            assertThat(json.get("errors").asInt()).isZero();
+            assertThat(json.get("timeouts").asInt()).isZero();
+            assertThat(json.get("agents").fieldNames()).toIterable().containsExactly("A1", "A2", "A3");
+        }
+        assertThat(rr.get("spread").asInt()).isLessThanOrEqualTo(2);
+        assertThat(ch.get("stickiness").asDouble()).isEqualTo(1.0);
+        assertThat(ch.get("answered_users").asInt()).isEqualTo(30);
+        for (String strategy : new String[] {"rr", "ch"}) {
+            assertThat(ImageIO.read(dir.resolve("distribution_" + strategy + ".png").toFile())).isNotNull();
+        }
+        String md = Files.readString(dir.resolve("report.md"));
+        assertThat(md).contains("| rr | 300 | 0 | 0 |").contains("| ch | 300 | 0 | 0 |");
+        assertThat(stdout()).contains("[rr] 300/300 requests").contains("| strategy | requests |");
+        assertThat(md).doesNotContain("## Scenario heterogeneous");
+        assertThat(dir.resolve("pid_convergence.png")).doesNotExist();
+    }
+
+    @Test
+    void theFailureScenarioKillsA1AtAThirdRestartsItAtTwoThirdsAndReportsEachPhase() throws Exception {
+        int code = run("--scenario", "failure", "--strategy", "rr", "--failure-requests", "150", "--failure-users",
+                "15", "--warmup", "0", "--concurrency", "3", "--agent-delay-min-ms", "10", "--agent-delay-max-ms",
+                "30", "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        JsonNode json = new ObjectMapper().readTree(dir.resolve("report-failure-rr.json").toFile());
+        assertThat(json.get("requests").asInt()).isEqualTo(150);
+        assertThat(json.get("client_errors").asInt()).isZero();
+        int sum = 0;
+        for (String phase : new String[] {"before", "down", "after"}) {
+            sum += json.at("/phases/" + phase + "/requests").asInt();
+        }
+        assertThat(sum).isEqualTo(150);
+        assertThat(json.at("/phases/before/requests_per_agent/A1").asInt()).isPositive();
+        assertThat(json.get("kill_s").asDouble()).isLessThan(json.get("restart_s").asDouble());
+        assertThat(json.at("/health/kill_to_ejection_ms").isNumber()).as(json.toString()).isTrue();
+        assertThat(ImageIO.read(dir.resolve("timeline_failure_rr.png").toFile())).isNotNull();
+        String md = Files.readString(dir.resolve("report.md"));
+        assertThat(md).contains("## Scenario failure").contains("| rr | down |")
+                .contains("](timeline_failure_rr.png)").doesNotContain("## Scenario uniform");
+        assertThat(stdout()).contains("rr (failure) down: ");
+    }
+
+    @Test
+    void pidAndAvnRunInBothScenariosWithUtilizationConvergenceChartAndVirtualNodes() throws Exception {
+        int code = run("--requests", "200", "--users", "20", "--strategy", "pid,avn", "--warmup", "40",
+                "--scenario", "uniform,heterogeneous", "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        for (String name : new String[] {"pid", "avn", "heterogeneous-pid", "heterogeneous-avn"}) {
+            JsonNode json = report(name);
+            assertThat(json.get("requests").asInt()).isEqualTo(200);
+            assertThat(json.get("errors").asInt() + json.get("timeouts").asInt()).isZero();
+            assertThat(json.get("warmup_requests").asInt()).isEqualTo(40);
+            for (String agent : new String[] {"A1", "A2", "A3"}) {
+                assertThat(json.get("agents").get(agent).get("utilization").asDouble()).isNotNegative();
+            }
+            assertThat(json.get("utilization_max_over_mean").isNumber()).isTrue();
+            assertThat(json.get("utilization_samples").asInt()).isGreaterThanOrEqualTo(2);
+        }
+        for (String name : new String[] {"avn", "heterogeneous-avn"}) {
+            JsonNode json = report(name);
+            JsonNode nodes = json.get("virtual_nodes");
+            assertThat(nodes.fieldNames()).toIterable().containsExactly("A1", "A2", "A3");
+            assertThat(nodes.get("A1").asInt() + nodes.get("A2").asInt() + nodes.get("A3").asInt()).isEqualTo(150);
+            assertThat(json.get("imbalance_index").asDouble()).isNotNegative();
+            assertThat(json.get("reallocations").asLong()).isNotNegative();
+        }
+        assertThat(report("pid").has("virtual_nodes")).isFalse();
+        assertThat(ImageIO.read(dir.resolve("distribution_heterogeneous_pid.png").toFile())).isNotNull();
+        BufferedImage convergence = ImageIO.read(dir.resolve("pid_convergence.png").toFile());
+        assertThat(convergence).isNotNull();
+        assertThat(convergence.getWidth()).isEqualTo(PidConvergenceChart.WIDTH);
+        // the chart is of the heterogeneous run: its trace starts at the proxy's start
+        List<String> csv = Files.readAllLines(dir.resolve("pid_convergence.csv"));
+        assertThat(csv.get(0)).isEqualTo("t_s,weight_A1,weight_A2,weight_A3,utilization_A1,utilization_A2,utilization_A3");
+        assertThat(csv).hasSizeGreaterThanOrEqualTo(3);
+
+        String md = Files.readString(dir.resolve("report.md"));
+        int uniform = md.indexOf("## Scenario uniform");
+        int heterogeneous = md.indexOf("## Scenario heterogeneous");
+        assertThat(uniform).isPositive().isLessThan(heterogeneous);
+        for (String section : new String[] {md.substring(uniform, heterogeneous), md.substring(heterogeneous)}) {
+            assertThat(section).contains("| A1 util | A2 util | A3 util | util max/mean |")
+                    .contains("| pid | 200 | 0 | 0 |").contains("| avn | 200 | 0 | 0 |")
+                    .contains("`avn` virtual nodes at the end: A1 ");
+        }
+        assertThat(md).contains("(pid_convergence.png)");
+        assertThat(stdout()).contains("Scenario uniform:", "Scenario heterogeneous:", "[pid] warm-up: 40 requests");
+    }
+
+    @Test
+    void theAgentsScenarioRunsAgainstAUrlAloneAndOnlyAlone() throws Exception {
+        int port = AvailablePortFinder.getNextAvailable();
+        String url = "http://127.0.0.1:" + port;
+
+        assertThat(run("--url", url, "--strategy", "nginx", "--scenario", "agents", "--out", dir.toString()))
+                .isEqualTo(1);
+        assertThat(stderr()).contains("Cannot reach the balancer at " + url);
+
+        assertThat(run("--url", url, "--strategy", "nginx", "--scenario", "agents,uniform")).isEqualTo(2);
+        assertThat(stderr()).contains("with --url, --scenario must be one scenario (uniform, heterogeneous or agents)");
+
+        assertThat(run("--url", url, "--strategy", "nginx", "--scenario", "fleet")).isEqualTo(2);
+        assertThat(stderr()).contains("with --url, --scenario must be one scenario");
+    }
+
+    @Test
+    void runAgainstAnAbsentBalancerSaysWhySendsNothingAndWritesNoReport() throws Exception {
+        int port = AvailablePortFinder.getNextAvailable();
+        String url = "http://127.0.0.1:" + port;
+
+        for (String pacing : new String[] {"--concurrency", "--rate"}) {
+            int code = run("--url", url, "--strategy", "external", "--requests", "5", "--users", "5",
+                    pacing, "10", "--timeout-ms", "1000", "--out", dir.toString());
+
+            assertThat(code).isEqualTo(1);
+            assertThat(stderr()).contains("Cannot reach the balancer at " + url + ": connection refused by 127.0.0.1:"
+                    + port + " (is the balancer running there?). No load sent, no report written.");
+            assertThat(stdout()).doesNotContain("kept pace");
+            try (var files = Files.list(dir)) {
+                assertThat(files).as("no report").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aShortUrlRunWithoutUsersScalesThemToTenRequestsEach() throws Exception {
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
+            int code = run("--url", agent.baseUrl() + "/nope", "--strategy", "external", "--requests", "50",
+                    "--warmup", "0", "--timeout-ms", "500", "--out", dir.toString());
+
+            assertThat(code).as(stderr()).isEqualTo(1);
+        }
+        assertThat(stdout()).contains("--users not given: 5 users sharing 50 requests");
+        assertThat(report("external").get("users").asInt()).isEqualTo(5);
+        assertThat(LoadGeneratorMain.defaultUsers(2000)).isEqualTo(200);
+        assertThat(LoadGeneratorMain.defaultUsers(200)).isEqualTo(200);
+        assertThat(LoadGeneratorMain.defaultUsers(199)).isEqualTo(19);
+        assertThat(LoadGeneratorMain.defaultUsers(5)).isEqualTo(1);
+    }
+
+    @Test
+    void theHotkeyScenarioRunsChPlainAndBoundedAndWritesItsTableJsonAndChart() throws Exception {
+        int code = run("--scenario", "hotkey", "--strategy", "rr,ch", "--requests", "200", "--users", "20",
+                "--warmup", "20", "--concurrency", "4", "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "3",
+                "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        JsonNode ch = new ObjectMapper().readTree(dir.resolve("report-hotkey-ch.json").toFile());
+        JsonNode bounded = new ObjectMapper().readTree(dir.resolve("report-hotkey-ch-bounded.json").toFile());
+        assertThat(ch.get("scenario").asText()).isEqualTo("hotkey");
+        assertThat(ch.get("hot_share").asDouble()).isEqualTo(0.2);
+        assertThat(ch.get("hot_user_requests").asInt()).isEqualTo(40);
+        assertThat(ch.get("hot_user_agents").size()).isEqualTo(1);
+        assertThat(ch.get("others_stickiness").asDouble()).isEqualTo(1.0);
+        assertThat(ch.get("other_users").asInt()).isEqualTo(20);
+        assertThat(ch.get("balance_factor").asDouble()).isZero();
+        assertThat(bounded.get("balance_factor").asDouble()).isEqualTo(1.25);
+        assertThat(bounded.get("strategy").asText()).isEqualTo("ch");
+        assertThat(ImageIO.read(dir.resolve("hotkey.png").toFile()).getWidth()).isEqualTo(HotKeyChart.WIDTH);
+        assertThat(dir.resolve("report-hotkey-rr.json")).doesNotExist();
+        assertThat(dir.resolve("report-ch.json")).doesNotExist();
+        String md = Files.readString(dir.resolve("report.md"));
+        assertThat(md).contains("## Scenario hotkey", "| ch | - | 200 | 0 | 0 |", "| ch-bounded | 1.25 | 200 | 0 | 0 |",
+                "](hotkey.png)", "Targets: max/mean <= 1.10").doesNotContain("## Scenario uniform");
+        assertThat(stdout()).contains("Scenario hotkey:", "of which hotkey scenario");
+    }
+
+    @Test
+    void theHotkeyScenarioScalesItsOtherUsersDownAsUniformDoesAndSaysSo() throws Exception {
+        int code = run("--scenario", "hotkey", "--strategy", "ch", "--requests", "150", "--warmup", "0",
+                "--concurrency", "4", "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "2", "--out", dir.toString());
+
+        assertThat(code).as(stdout() + stderr()).isZero();
+        assertThat(stdout()).contains("--users not given: 12 users besides the hot user, sharing the 120 requests not "
+                + "from it (hotkey scenario)").doesNotContain("15 users sharing 150 requests");
+        JsonNode ch = new ObjectMapper().readTree(dir.resolve("report-hotkey-ch.json").toFile());
+        assertThat(ch.get("other_users").asInt()).isEqualTo(12);
+        assertThat(ch.get("hot_user_requests").asInt()).isEqualTo(30);
+    }
+
+    @Test
+    void runAgainstAServerAnswering404SaysSoRatherThanThatNothingAnswered() throws Exception {
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
+            // The agent under a path prefix: /nope/process/... is a 404 for every request.
+            int code = run("--url", agent.baseUrl() + "/nope", "--strategy", "external", "--requests", "5",
+                    "--users", "5", "--warmup", "0", "--out", dir.toString());
+
+            assertThat(code).isEqualTo(1);
+            assertThat(stdout()).contains("Every request failed: 5 x HTTP 404; is " + agent.baseUrl()
+                    + "/nope a balancer of this project").doesNotContain("No request was answered");
+            assertThat(report("external").get("error_statuses").get("404").asInt()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void nothingSucceededListsWhatCameInstead() {
+        RunStatistics mixed = RunStatistics.of(List.of(
+                RequestOutcome.error("r1", 1, 404, 1), RequestOutcome.error("r2", 2, 404, 1),
+                RequestOutcome.error("r3", 3, 200, 1), RequestOutcome.error("r4", 4, 0, 1),
+                RequestOutcome.timeout("r5", 5, 1)), List.of(), 1);
+        RunStatistics silent = RunStatistics.of(List.of(RequestOutcome.error("r1", 1, 0, 1)), List.of(), 1);
+
+        assertThat(LoadGeneratorMain.nothingSucceeded(mixed, "http://h:1")).startsWith("Every request failed: "
+                + "1 x HTTP 200 without an agent's JSON, 2 x HTTP 404, 1 without an answer, 1 timed out; "
+                + "is http://h:1 a balancer of this project");
+        assertThat(LoadGeneratorMain.nothingSucceeded(silent, "http://h:1"))
+                .isEqualTo("No request was answered: is a balancer running at http://h:1?");
+    }
+
+    @Test
+    void aUrlRunWritesIntoItsOwnDirectoryByDefaultSoTheMainJobsFilesStay() {
+        assertThat(LoadGeneratorMain.outputDirectory(null, true)).isEqualTo(Path.of("results", "url"));
+        assertThat(LoadGeneratorMain.outputDirectory(null, false)).isEqualTo(Path.of("results"));
+        assertThat(LoadGeneratorMain.outputDirectory(dir, true)).isEqualTo(dir);
+        assertThat(run("--help")).isZero();
+        assertThat(stdout().replaceAll("\\s+", " ")).contains("results/url with --url");
+    }
+
+    @Test
+    void invalidArgumentsExitTwoWithAMessageNamingTheValue() {
+        assertThat(run("--requests", "0")).isEqualTo(2);
+        assertThat(stderr()).isEqualTo("--requests must be >= 1, was 0" + System.lineSeparator()
+                + "Run with --help for the options." + System.lineSeparator());
+
+        assertThat(run("--users", "300", "--requests", "200")).isEqualTo(2);
+        assertThat(stderr()).contains("--users must be in 1..200 (--requests 200), was 300: lower --users or raise "
+                + "--requests");
+
+        assertThat(run("--users", "200", "--hot-share", "0.95")).isEqualTo(2);
+        assertThat(stderr()).contains("--users must be in 1..100 (--requests 2000 less the hot user's 1900), was 200");
+
+        assertThat(run("--hot-share", "1")).isEqualTo(2);
+        assertThat(stderr()).contains("--hot-share must be >= 0 and < 1, was 1.0");
+
+        assertThat(run("--hot-share", "-0.5")).isEqualTo(2);
+        assertThat(stderr()).contains("--hot-share must be >= 0 and < 1, was -0.5");
+
+        assertThat(run("--replicas", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("--replicas must be >= 1, was 0");
+
+        assertThat(run("--replicas", "2", "--url", "http://127.0.0.1:1", "--strategy", "rr")).isEqualTo(2);
+        assertThat(stderr()).contains("--replicas 2 runs the uniform, heterogeneous and hotkey scenarios in-process");
+
+        assertThat(run("--replicas", "2", "--scenario", "failure")).isEqualTo(2);
+        assertThat(stderr()).contains("not with --url, --rate, --duration, failure, hang or fleet");
+
+        assertThat(run("--replicas", "2", "--scenario", "fleet")).isEqualTo(2);
+        assertThat(stderr()).contains("not with --url, --rate, --duration, failure, hang or fleet");
+
+        assertThat(run("--rate", "50", "--scenario", "fleet")).isEqualTo(2);
+        assertThat(stderr()).contains("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, "
+                + "failure, hang or fleet");
+
+        assertThat(run("--scenario", "hotkey", "--strategy", "rr,pid")).isEqualTo(2);
+        assertThat(stderr()).contains("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named "
+                + "neither: rr,pid");
+
+        assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "hotkey")).isEqualTo(2);
+        assertThat(stderr()).contains("with --url, --scenario must be one scenario");
+
+        assertThat(run("--strategy", "nope")).isEqualTo(2);
+        assertThat(stderr()).contains("unknown strategy 'nope'");
+
+        assertThat(run("--url", "http://127.0.0.1:1")).isEqualTo(2);
+        assertThat(stderr()).contains("with --url, --strategy must name the running balancer's strategy once: one of "
+                + "rr, ch, pid, avn, lr, or another label of 1-40 letters, digits, '_' or '-' (e.g. --strategy nginx); "
+                + "it was not given").doesNotContain("null");
+
+        assertThat(run("--url", "ftp://host", "--strategy", "rr")).isEqualTo(2);
+        assertThat(stderr()).contains("--url must be http(s)://");
+
+        assertThat(run("--agent-delay-min-ms", "9", "--agent-delay-max-ms", "1")).isEqualTo(2);
+        assertThat(stderr()).contains("delayMinMs must be <= delayMaxMs");
+
+        assertThat(run("--scenario", "mixed")).isEqualTo(2);
+        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang, agents, busy, fleet, "
+                + "gray or all, was 'mixed'");
+
+        assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")).isEqualTo(2);
+        assertThat(stderr()).contains("with --url, --scenario must be one scenario");
+
+        assertThat(run("--warmup", "-1")).isEqualTo(2);
+        assertThat(stderr()).contains("--warmup must be >= 0, was -1");
+
+        assertThat(run("--timeout-ms", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("--timeout-ms must be >= 1, was 0").doesNotContain("timeoutMs");
+
+        assertThat(run("--concurrency", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("--concurrency must be in 1..1000, was 0");
+
+        assertThat(run("--scenario", "failure", "--failure-users", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("failure scenario: --failure-users must be in 1..");
+        // Library users keep the builder's field names.
+        assertThatThrownBy(() -> LoadTestConfig.custom().timeoutMs(0).build())
+                .hasMessage("timeoutMs must be >= 1, was 0");
+
+        assertThat(run("--requests", "many")).isEqualTo(2);
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void anOutThatIsNotAWritableDirectoryExitsTwoBeforeAnyLoadWithOneLine() throws Exception {
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+
+        int code = run("--out", file.resolve("sub").toString(), "--strategy", "rr", "--scenario", "uniform",
+                "--requests", "100", "--warmup", "0");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(stderr()).startsWith("--out " + file.resolve("sub") + " is not a writable directory: ")
+                .doesNotContain("\tat ").hasLineCount(1);
+        assertThat(stdout()).doesNotContain("[rr]").doesNotContain("requests, ");
+        assertThat(LoadGeneratorMain.unusableOutput(Path.of("/proc/x"))).startsWith("--out /proc/x is not a writable "
+                + "directory: ");
+        assertThat(LoadGeneratorMain.unusableOutput(dir.resolve("new/deeper"))).isNull();
+        assertThat(dir.resolve("new/deeper")).isEmptyDirectory();
+    }
+
+    @Test
+    void aWriteFailingAtTheEndPrintsOneLineAndExitsOneWithoutAStackTrace() throws Exception {
+        Files.createDirectory(dir.resolve(ReportWriter.MARKDOWN_FILE));
+        int code;
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
+            code = run("--url", agent.baseUrl(), "--strategy", "external", "--requests", "5", "--users", "5",
+                    "--warmup", "0", "--timeout-ms", "500", "--out", dir.toString());
+        }
+
+        assertThat(code).isEqualTo(1);
+        assertThat(stderr()).startsWith("could not write the results into --out " + dir + ": ")
+                .doesNotContain("\tat ").hasLineCount(1);
+    }
+
+    @Test
+    void helpListsTheOptionsAndExitsZero() {
+        assertThat(run("--help")).isZero();
+        assertThat(stdout()).contains("--url", "--strategy", "--requests", "--users", "--concurrency", "--seed",
+                "--out", "--timeout-ms", "--scenario", "--warmup", "--hot-share", "--replicas", "Exit codes");
+    }
+}

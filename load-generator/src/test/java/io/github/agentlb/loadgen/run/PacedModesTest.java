@@ -1,0 +1,185 @@
+package io.github.agentlb.loadgen.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.agentlb.loadgen.cli.LoadGeneratorMain;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.Workload;
+import io.github.agentlb.loadgen.stats.PacingCheck;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.test.AvailablePortFinder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(60)
+class PacedModesTest {
+
+    private static final long MS = 1_000_000;
+
+    @TempDir
+    Path dir;
+
+    /** An agent that moves the injected clock 100 ms forward for each request it answers. */
+    private static final class ClockAgent extends RouteBuilder {
+        final int port = AvailablePortFinder.getNextAvailable();
+        final AtomicLong clock;
+
+        ClockAgent(AtomicLong clock) {
+            this.clock = clock;
+        }
+
+        @Override
+        public void configure() {
+            from("netty-http:http://127.0.0.1:" + port + "/process?matchOnUriPrefix=true")
+                    .process(e -> {
+                        String path = e.getMessage().getHeader(Exchange.HTTP_URI, String.class);
+                        clock.addAndGet(100 * MS);
+                        e.getMessage().setBody("{\"agent_id\":\"A1\",\"request_id\":\""
+                                + path.substring(path.lastIndexOf('/') + 1) + "\"}");
+                    });
+        }
+    }
+
+    private List<TimedOutcome> runWorkerLoop(int concurrency, AtomicLong clock, PacingCheck check) throws Exception {
+        ClockAgent agent = new ClockAgent(clock);
+        CamelContext server = new DefaultCamelContext();
+        server.addRoutes(agent);
+        server.start();
+        CamelContext generator = new DefaultCamelContext();
+        try {
+            LoadTestConfig config = LoadTestConfig.custom().requests(4).users(2).concurrency(concurrency).build();
+            OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null);
+            CompletableFuture<Long> done = new CompletableFuture<>();
+            generator.addRoutes(WorkerLoopRoute.untilDeadline(config.workload(), "http://127.0.0.1:" + agent.port, config,
+                    new RequestSteps(recorder, n -> { }, clock::get, check), clock::get, 1_000 * MS, done));
+            generator.start();
+            // The run's wall time on the injected clock: until the last answer, at or after the deadline.
+            assertThat(done.get(30, TimeUnit.SECONDS)).isEqualTo(clock.get()).isGreaterThanOrEqualTo(1_000 * MS);
+            return recorder.timedOutcomes();
+        } finally {
+            generator.stop();
+            server.stop();
+        }
+    }
+
+    @Test
+    void aCountBoundClosedLoopSendsTheWorkloadOnceInItsOrderThenStops() throws Exception {
+        AtomicLong clock = new AtomicLong();
+        ClockAgent agent = new ClockAgent(clock);
+        CamelContext server = new DefaultCamelContext();
+        server.addRoutes(agent);
+        server.start();
+        CamelContext generator = new DefaultCamelContext();
+        try {
+            LoadTestConfig config = LoadTestConfig.custom().requests(4).users(2).concurrency(1).build();
+            OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null);
+            CompletableFuture<Long> done = new CompletableFuture<>();
+            WorkerLoopRoute route = WorkerLoopRoute.forRequests(config.workload(), List.of("http://127.0.0.1:" + agent.port),
+                    config, new RequestSteps(recorder, n -> { }, clock::get, null), clock::get, done);
+            generator.addRoutes(route);
+            generator.start();
+            // One worker, 100 ms per answer on the injected clock: the four requests at 0, 100, 200, 300 ms, no more.
+            assertThat(done.get(30, TimeUnit.SECONDS)).isEqualTo(400 * MS);
+            List<TimedOutcome> outcomes = recorder.timedOutcomes();
+            assertThat(outcomes).extracting(TimedOutcome::sentAtNanos).containsExactly(0L, 100 * MS, 200 * MS, 300 * MS);
+            assertThat(outcomes).extracting(o -> o.outcome().requestId())
+                    .containsExactlyElementsOf(config.workload().requests().stream()
+                            .map(Workload.PlannedRequest::requestId).toList());
+            assertThat(outcomes).extracting(o -> o.outcome().userId())
+                    .containsExactlyElementsOf(config.workload().requests().stream()
+                            .map(Workload.PlannedRequest::userId).toList());
+            assertThat(clock.get()).isEqualTo(400 * MS);
+            // Each of the four answers released by the loop before its next turn (the last one before the
+            // turn that stops): none is held for the whole run (a soak used to keep every answer until its end).
+            assertThat(route.releasedAnswers()).isEqualTo(4);
+        } finally {
+            generator.stop();
+            server.stop();
+        }
+    }
+
+    @Test
+    void aTimeBoundClosedLoopStopsSendingAtTheDeadline() throws Exception {
+        AtomicLong clock = new AtomicLong();
+        PacingCheck check = new PacingCheck();
+        List<TimedOutcome> outcomes = runWorkerLoop(1, clock, check);
+        // One worker, 100 ms per answer on the injected clock, deadline 1000 ms: sends at 0, 100, ..., 900.
+        assertThat(outcomes).extracting(TimedOutcome::sentAtNanos)
+                .containsExactly(0L, 100 * MS, 200 * MS, 300 * MS, 400 * MS, 500 * MS, 600 * MS, 700 * MS, 800 * MS,
+                        900 * MS);
+        assertThat(outcomes).allSatisfy(o -> assertThat(o.outcome().isSuccess()).isTrue());
+        assertThat(outcomes).extracting(o -> o.outcome().requestId())
+                .containsExactly("r0001", "r0002", "r0003", "r0004", "r0005", "r0006", "r0007", "r0008", "r0009", "r0010");
+        // The clock stood still between an answer and the next send: no gap, the worker kept pace.
+        PacingCheck.Result result = check.result(Double.NaN, 2);
+        assertThat(result.gaps()).isEqualTo(9);
+        assertThat(result.gapShare()).isZero();
+    }
+
+    @Test
+    void noWorkerSendsAfterTheDeadlineAndEverySentRequestIsRecorded() throws Exception {
+        AtomicLong clock = new AtomicLong();
+        List<TimedOutcome> outcomes = runWorkerLoop(3, clock, null);
+        assertThat(outcomes).allSatisfy(o -> assertThat(o.sentAtNanos()).isLessThan(1_000 * MS));
+        // Each answer moves the clock 100 ms: at least 10 requests, at most 10 + the two other workers' last sends.
+        assertThat(outcomes.size()).isBetween(10, 12);
+        assertThat(clock.get()).isEqualTo(outcomes.size() * 100 * MS);
+    }
+
+    @Test
+    void theCommandLineRunsAnOpenLoopForADurationWithASoakReport() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = LoadGeneratorMain.execute(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                "--strategy", "rr", "--rate", "50", "--duration", "2s", "--interval", "1s", "--warmup", "20",
+                "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "2", "--out", dir.toString());
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(stdout).isZero();
+        JsonNode json = new ObjectMapper().readTree(dir.resolve("report-rr.json").toFile());
+        assertThat(json.get("requests").asInt()).isEqualTo(100);
+        assertThat(json.get("pacing").get("open_loop").asBoolean()).isTrue();
+        assertThat(json.get("self_check").get("sends").asInt()).isEqualTo(100);
+        long inIntervals = 0;
+        for (JsonNode interval : json.get("intervals")) {
+            inIntervals += interval.get("requests").asLong();
+            assertThat(interval.has("heap_after_gc_mb")).isTrue();
+        }
+        assertThat(inIntervals).isEqualTo(100);
+        assertThat(json.get("verdict").get("failures").asInt()).isZero();
+        String report = Files.readString(dir.resolve("report.md"));
+        assertThat(report).contains("## Pacing and self-check", "## Soak: rr, uniform scenario", "Verdict: ",
+                "![soak rr](soak_rr.png)");
+        assertThat(dir.resolve("soak_rr.png")).isNotEmptyFile();
+        assertThat(stdout).contains("open loop at 50 req/s (constant schedule), for 2s", "Self-check:", "Verdict: ");
+    }
+
+    @Test
+    void pacedRunsRefuseTheFaultScenarios() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = LoadGeneratorMain.execute(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), "--rate", "10", "--scenario", "failure");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--rate and --duration run the uniform or heterogeneous");
+        err.reset();
+        code = LoadGeneratorMain.execute(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), "--rate", "0");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--rate must be in (0, 100000], was 0.0");
+    }
+}

@@ -1,0 +1,48 @@
+package io.github.agentlb.loadgen.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.loadgen.stats.IntervalSeries;
+import io.github.agentlb.loadgen.stats.RequestOutcome;
+import org.junit.jupiter.api.Test;
+
+class PacedRunnerTest {
+
+    private static final long MS = 1_000_000;
+    private static final long START = 5_000 * MS;
+
+    private static RequestOutcome ok(long latencyMs) {
+        return RequestOutcome.success("r1", 1, "A1", 200, latencyMs * MS);
+    }
+
+    @Test
+    void progressLineNamesTheIntervalAndItsFigures() {
+        IntervalSeries series = new IntervalSeries(START, 10_000 * MS);
+        series.record(START + 12_000 * MS, ok(100));
+        series.sampleJvm(START + 15_000 * MS, 48L << 20, 85);
+        assertThat(PacedRunner.progressLine("rr", series.intervals(START + 20_000 * MS).get(1)))
+                .isEqualTo("[rr] 0:10-0:20: 1 requests, 0.1 req/s, p50 100.0 ms, p99 100.0 ms, 0 errors, 0 timeouts, "
+                        + "heap after GC 48.0 MB, 85 threads");
+    }
+
+    @Test
+    void everyIntervalIsPrintedOnceTheLastWhenTheRunIsOver() {
+        IntervalSeries series = new IntervalSeries(START, 10_000 * MS, 30_000 * MS);
+        series.record(START + 25_000 * MS, ok(100));
+        series.record(START + 30_050 * MS, ok(100));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        PacedRunner.IntervalPrinter printer = new PacedRunner.IntervalPrinter("rr", series,
+                new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+
+        printer.printOver(START + 21_000 * MS);
+        printer.printOver(START + 31_000 * MS);
+        printer.printOver(START + 40_000 * MS);
+        assertThat(bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines())
+                .extracting(l -> l.substring(0, l.indexOf(": "))).containsExactly("[rr] 0:00-0:10", "[rr] 0:10-0:20");
+
+        printer.printRest(series.intervals(START + 30_000 * MS));
+        printer.printRest(series.intervals(START + 30_000 * MS));
+        assertThat(bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines()).hasSize(3).last()
+                .isEqualTo("[rr] 0:20-0:30: 2 requests, 0.2 req/s, p50 100.0 ms, p99 100.0 ms, 0 errors, 0 timeouts");
+    }
+}
