@@ -8,8 +8,9 @@
 #            cost, running limit, minted MCP sessions), printed by
 #            `java -cp load-generator.jar io.github.agentlb.loadgen.agents.AgentsStubEnv`.
 #            RESTARTED before every target, so each starts with empty caches.
-#   targets  ch-keys-bounded  demo proxy, STRATEGY=ch, BALANCER_KEYS=session,prompt,user_id, balance
-#                             factor 1.25 (the scenario's keys-bounded), learned sessions
+#   targets  ch-keys-kept     demo proxy, STRATEGY=ch, BALANCER_KEYS=session,prompt,user_id, balance
+#                             factor 1.25, in-flight factor 1.25 placing each conversation once
+#                             (the scenario's keys-inflight-kept), learned sessions
 #                             (BALANCER_SESSION_SECRET)
 #            rr               demo proxy, round-robin, learned sessions too
 #            nginx-least_conn nginx upstream least_conn
@@ -183,8 +184,9 @@ echo "agents (as the in-process agents scenario, AgentsScenario.Settings.ofDefau
 printf '  %s\n' "${AGENT_ENV[@]}"
 
 start_agents
-start_proxy ch-keys-bounded STRATEGY=ch BALANCER_KEYS=session,prompt,user_id BALANCER_BALANCE_FACTOR=1.25
-run_target ch-keys-bounded "http://127.0.0.1:$PROXY_PORT"
+start_proxy ch-keys-kept STRATEGY=ch BALANCER_KEYS=session,prompt,user_id BALANCER_BALANCE_FACTOR=1.25 \
+    BALANCER_IN_FLIGHT_FACTOR=1.25 BALANCER_KEEP_IN_FLIGHT_PLACEMENT=true
+run_target ch-keys-kept "http://127.0.0.1:$PROXY_PORT"
 stop_target
 
 start_agents

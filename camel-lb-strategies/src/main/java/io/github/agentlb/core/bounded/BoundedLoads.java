@@ -67,9 +67,10 @@ import java.util.function.ToIntFunction;
  * agent has room. With {@link BoundedLoad#keepInFlightPlacement()} the bound places a key's
  * session, not each request: the key is placed so once, and its later requests go to that agent
  * unchecked for as long as they keep coming at most tau ({@link BoundedLoad#decayTime()}) apart;
- * after a longer pause, or when that agent leaves, it is placed afresh. A conversation thus keeps
- * its cached prompt instead of losing it to a moment's imbalance, and new keys fill the agents
- * with room, so the agents stay near the bound while keys start and end (a placed key is never
+ * after a longer pause, or when that agent leaves, it is placed afresh, each agent then counting
+ * the larger of its requests in flight and its active sessions ({@link KeptSessions}). A
+ * conversation thus keeps its cached prompt instead of losing it to a moment's imbalance, and new
+ * keys fill the agents with room, so the agents stay near the bound while keys start and end (a placed key is never
  * moved by load: an ejected agent, or one whose load report says it is saturated, is passed over
  * by the balancer as for any pick). It applies to heavy keys too. The counts come from the caller
  * ({@link #place(String, long, RingWalk, ToIntFunction)}), which already tracks them; nothing is
@@ -93,6 +94,7 @@ public final class BoundedLoads {
     private final AgentLoads agents;
     private final KeyTable keys;
     private final DecayedCount requests;
+    private final KeptSessions sessions;
 
     /**
      * @param config    the bound; must be enabled
@@ -109,6 +111,7 @@ public final class BoundedLoads {
         this.agents = new AgentLoads(tauNanos, tauNanos * DEMAND_DECAY_FACTOR);
         this.keys = new KeyTable(config.maxKeys(), tauNanos);
         this.requests = new DecayedCount(tauNanos * DEMAND_DECAY_FACTOR);
+        this.sessions = new KeptSessions(config.decayTime().toNanos(), nanoClock.getAsLong());
     }
 
     /** The configuration. */
@@ -200,20 +203,21 @@ public final class BoundedLoads {
 
     /**
      * The in-flight check for keys that keep their placement ({@link BoundedLoad#keepInFlightPlacement()}):
-     * a key placed at most tau before stays, and is placed anew as {@link #withinInFlight} places a
-     * request otherwise (new, paused longer than tau, or its agent gone).
+     * a key placed at most tau before stays; otherwise (new, paused longer than tau, or its agent
+     * gone) it is placed as {@link #withinInFlight} places a request, each agent counting the larger
+     * of its requests in flight and its active sessions ({@link KeptSessions}).
      */
     private Placement keptWithinInFlight(String key, Placement placed, long keyHash, RingWalk walk,
             Map<String, AgentLoads.Agent> members, ToIntFunction<String> inFlight, long now) {
         KeyTable.Entry entry = keys.touch(key);
         String kept = entry.inFlightAgent;
-        boolean active = now - entry.inFlightSeenNanos <= config.decayTime().toNanos();
-        entry.inFlightSeenNanos = now;
-        if (kept != null && active && members.containsKey(kept)) {
+        if (kept != null && sessions.active(entry.inFlightSeenNanos, now) && members.containsKey(kept)) {
+            entry.inFlightSeenNanos = now;
             return kept.equals(placed.agent()) ? placed : new Placement(kept, Kind.DIVERTED);
         }
-        Placement fresh = withinInFlight(placed, keyHash, walk, members, inFlight);
-        entry.inFlightAgent = fresh.agent();
+        sessions.recountIfDue(keys, now);
+        Placement fresh = withinInFlight(placed, keyHash, walk, members, sessions.load(inFlight));
+        sessions.placed(entry, fresh.agent(), now);
         return fresh;
     }
 
@@ -315,6 +319,11 @@ public final class BoundedLoads {
     /** Keys remembered now (at most about {@code maxKeys + maxKeys/16}). */
     public int rememberedKeys() {
         return keys.size();
+    }
+
+    /** Active kept sessions per agent as last counted ({@link BoundedLoad#keepInFlightPlacement()}). */
+    Map<String, Integer> keptSessions() {
+        return sessions.counts();
     }
 
     /** Keys now kept away from their home agent. O(keys). */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * What bounded loads remember per key: its recent request rate and the agent it overflowed to,
@@ -27,6 +28,8 @@ final class KeyTable {
         volatile String inFlightAgent;
         /** When the in-flight bound last placed or kept this key, ns of the balancer's clock. */
         volatile long inFlightSeenNanos;
+        /** The agent whose count of kept sessions includes this key ({@link KeptSessions}), or null. */
+        volatile String countedOn;
 
         Entry(double tauNanos) {
             this.rate = new DecayedCount(tauNanos);
@@ -55,6 +58,11 @@ final class KeyTable {
             }
         }
         return entry;
+    }
+
+    /** Calls {@code action} with every entry remembered now. O(k). */
+    void forEachEntry(Consumer<Entry> action) {
+        entries.values().forEach(action);
     }
 
     /** Keys remembered now. */

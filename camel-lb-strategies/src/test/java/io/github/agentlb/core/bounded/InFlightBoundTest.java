@@ -15,6 +15,7 @@ import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -117,6 +118,36 @@ class InFlightBoundTest {
         loads.setAgents(List.of("B", "C"));
         assertThat(loads.place("k", 42L, new RingWalk(List.of("B", "C").iterator()), agent -> 0))
                 .isEqualTo(new Placement("B", Kind.HOME));
+    }
+
+    @Test
+    void aKeptPlacementCountsTheAgentsSessionsSoThatATurnsGapDoesNotMakeItLookIdle() {
+        BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().inFlightFactor(1.25).keepInFlightPlacement(true)
+                .build(), clock::get);
+        loads.setAgents(WALK);
+        // k1: A holds 2, capacity 1.25 x 3 / 3 = 1.25: placed on B, one session there.
+        assertThat(loads.place("k1", 42L, new RingWalk(WALK.iterator()), inFlight(2, 0, 0)))
+                .isEqualTo(new Placement("B", Kind.DIVERTED));
+        assertThat(loads.keptSessions()).isEqualTo(Map.of("B", 1));
+        // k2 while k1 is between turns (B holds 0 in flight): B still counts its session, so the
+        // total is 3, capacity 1.67, B's 1 + 1 does not fit, C's does (by requests alone: B).
+        assertThat(loads.place("k2", 43L, new RingWalk(WALK.iterator()), inFlight(2, 0, 0)))
+                .isEqualTo(new Placement("C", Kind.DIVERTED));
+        assertThat(loads.keptSessions()).isEqualTo(Map.of("B", 1, "C", 1));
+        // Both sessions end (no request for longer than the decay time): the next placement recounts.
+        clock.addAndGet(Duration.ofSeconds(11).toNanos());
+        assertThat(loads.place("k3", 44L, new RingWalk(WALK.iterator()), inFlight(0, 0, 0)))
+                .isEqualTo(new Placement("A", Kind.HOME));
+        assertThat(loads.keptSessions()).isEqualTo(Map.of("A", 1));
+        // k1 comes back: placed afresh, A's session counts (total 1, capacity 0.83: nobody fits, A keeps it).
+        assertThat(loads.place("k1", 42L, new RingWalk(WALK.iterator()), inFlight(0, 0, 0)))
+                .isEqualTo(new Placement("A", Kind.HOME));
+        assertThat(loads.keptSessions()).isEqualTo(Map.of("A", 2));
+    }
+
+    private static ToIntFunction<String> inFlight(int a, int b, int c) {
+        Map<String, Integer> inFlight = Map.of("A", a, "B", b, "C", c);
+        return agent -> inFlight.getOrDefault(agent, 0);
     }
 
     @Test
