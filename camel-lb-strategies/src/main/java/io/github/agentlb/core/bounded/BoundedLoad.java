@@ -40,7 +40,8 @@ import java.util.Objects;
  *   <li>{@link #keepInFlightPlacement()}: false (default) checks the in-flight bound per request,
  *       as KubeAI does; true checks it per session: a key is placed by it once and its later
  *       requests go to that agent unchecked while they keep coming at most {@link #decayTime()}
- *       apart (placed afresh after a longer pause or when the agent leaves): for keys whose
+ *       apart (placed afresh after a longer pause or when the agent leaves, each agent counting
+ *       the larger of its requests in flight and its active sessions): for keys whose
  *       requests find state on their agent (a conversation's cached prompt), which per-request
  *       diversion spends on every move. A key's placement goes with its entry
  *       ({@link #maxKeys()}) and is this balancer's own: replicas place a key each by their own
