@@ -56,6 +56,7 @@ public final class AgentMain {
     private static final class Application extends RouteBuilder {
         @Override
         public void configure() throws Exception {
+            AgentSettings.BINDING.requireAsWritten(getContext());
             AgentConfig config = AgentSettings.BINDING.boundIn(getContext()).toConfig();
             if (config.port() == 0) {
                 config = config.withPort(ServerPorts.findFreePort(config.host()));

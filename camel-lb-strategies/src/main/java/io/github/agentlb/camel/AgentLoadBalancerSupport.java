@@ -707,6 +707,23 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
         return loadReporting;
     }
 
+    /**
+     * Applies and checks the JavaBean settings made so far, as the start does, so that a bad value
+     * is found where the configuration is read (a bean definition, a demo's settings) instead of
+     * when the route starts; the start applies whatever is set after this. For a balancer not
+     * started yet.
+     *
+     * @throws IllegalArgumentException naming the field and the value of a bad setting (what
+     *         failed stays set, and the start reports it again)
+     * @throws IllegalStateException if the balancer is starting or started
+     */
+    public synchronized void checkSettings() {
+        if (isStartingOrStarted()) {
+            throw new IllegalStateException("checkSettings is for a balancer not started yet");
+        }
+        applySettings();
+    }
+
     /** Applies the JavaBean settings, the saturation gate's included. */
     @Override
     protected void applySettings() {

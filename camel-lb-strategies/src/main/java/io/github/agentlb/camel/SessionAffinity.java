@@ -43,10 +43,10 @@ final class SessionAffinity {
      */
     Pin pin(Exchange exchange, BalancerState state) throws SessionRejectedException {
         String clientId = exchange.getIn().getHeader(header, String.class);
-        if (clientId == null || clientId.isEmpty()) {
+        if (clientId == null) {
             return null;
         }
-        SessionIds.Sealed sealed = ids.decode(clientId);
+        SessionIds.Sealed sealed = clientId.isEmpty() ? null : ids.decode(clientId);
         if (sealed == null) {
             LOG.debug("Rejected {} {}: not a session id of this balancer", header, DecisionLog.loggable(clientId));
             throw new SessionRejectedException(header + " is not a session id this balancer gave: damaged, forged or"

@@ -168,7 +168,7 @@ class LearnedSessionsTest {
         RoundRobinLB rr = started(new RoundRobinLB(), sessions(), a1, a2);
         String sealed = clientId(post(rr, "u", null));
         String forged = new SessionIds("not the replicas' secret".getBytes(StandardCharsets.UTF_8)).encode("A2", "A1-s1");
-        for (String bad : List.of(forged, sealed.substring(0, sealed.length() - 3), "A1-s1", "a1.x.y.z", "\u0000\n")) {
+        for (String bad : List.of(forged, sealed.substring(0, sealed.length() - 3), "A1-s1", "a1.x.y.z", "\u0000\n", "")) {
             Exchange exchange = post(rr, "u", bad);
             assertThat(exchange.getException()).as(bad).isInstanceOf(SessionRejectedException.class)
                     .hasMessageStartingWith("Mcp-Session-Id is not a session id this balancer gave");

@@ -27,9 +27,11 @@ import org.apache.camel.spi.PropertiesComponent;
  * bound; a {@code Duration} is read strictly ({@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h}
  * or ISO-8601 such as {@code PT10S}; Camel's own conversion turns {@code abc} into zero).
  *
- * <p>A bad value, or a {@code BALANCER_*} variable or {@code balancer.*} property that names no
- * knob of the chosen strategy, fails the start with one line naming it. Not thread-safe; used
- * once at start.
+ * <p>A bad value (checked as the balancer's start would, {@link AgentLoadBalancerSupport#checkSettings()}),
+ * a {@code BALANCER_*} variable or {@code balancer.*} property that names no knob of the chosen
+ * strategy, or a knob given both so and by the proxy's own setting of it ({@code BALANCE_FACTOR}
+ * and {@code BALANCER_BALANCE_FACTOR}) fails the start with one line naming it. Not thread-safe;
+ * used once at start.
  */
 final class BalancerKnobs {
 
@@ -41,6 +43,15 @@ final class BalancerKnobs {
             "setGeneratedId");
     /** The proxy's own setting under the same prefix ({@code BALANCER_ID}: the shared allocation's balancer id). */
     private static final Set<String> PROXY_OWN = Set.of("balancer.id", "BALANCER_ID");
+    /**
+     * The proxy's own settings that set a balancer knob, to that knob: giving both is refused
+     * rather than one silently winning.
+     */
+    private static final Map<String, String> PROXY_SETTINGS_OF_KNOBS = Map.of(
+            "consecutiveFailures", "consecutiveFailures", "baseEjectionTimeMs", "baseEjectionTime",
+            "maxEjectionTimeMs", "maxEjectionTime", "maxEjectedShare", "maxEjectedShare",
+            "maximumFailoverAttempts", "maximumFailoverAttempts", "balanceFactor", "balanceFactor",
+            "slowStartMs", "slowStartWindow");
     private static final Set<Class<?>> SIMPLE = Set.of(String.class, int.class, Integer.class, long.class, Long.class,
             double.class, Double.class, boolean.class, Boolean.class, Duration.class);
 
@@ -80,7 +91,39 @@ final class BalancerKnobs {
                     + ": no such knob of the " + balancer.strategyName() + " balancer; its knobs: "
                     + String.join(", ", knobs.keySet().stream().map(BalancerKnobs::variableOf).toList()));
         }
+        PROXY_SETTINGS_OF_KNOBS.forEach((proxySetting, knob) -> {
+            if (set.containsKey(knob) && properties.resolveProperty(MainSettings.key(proxySetting)).isPresent()) {
+                throw new IllegalArgumentException(MainSettings.variable(proxySetting) + " and " + variableOf(knob)
+                        + " both set the balancer's " + knob + ": set one");
+            }
+        });
+        try {
+            balancer.checkSettings();
+        } catch (IllegalArgumentException e) {
+            String field = e.getMessage() == null ? "" : e.getMessage().split(" ", 2)[0];
+            throw set.containsKey(field) ? new IllegalArgumentException(variableOf(field) + ": " + e.getMessage(), e) : e;
+        }
         return set;
+    }
+
+    /**
+     * Fails the start when {@code BALANCER_*} or {@code balancer.*} settings are given for a
+     * strategy that has no balancer of this project (Camel's own baselines).
+     *
+     * @throws IllegalArgumentException naming the settings
+     */
+    static void refuseWithoutBalancer(String strategy, CamelContext context) {
+        List<String> given = new ArrayList<>();
+        System.getenv().keySet().stream().filter(v -> v.startsWith(VARIABLE_PREFIX) && !PROXY_OWN.contains(v))
+                .forEach(given::add);
+        given.addAll(context.getPropertiesComponent().loadProperties(k -> k.startsWith(PREFIX) && !PROXY_OWN.contains(k))
+                .stringPropertyNames());
+        System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith(PREFIX) && !PROXY_OWN.contains(k))
+                .forEach(given::add);
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", given.stream().sorted().distinct().toList())
+                    + ": STRATEGY=" + strategy + " is Camel's own balancer, which has none of these knobs");
+        }
     }
 
     /** The environment variable of knob {@code property}: {@code sessionHeader} to {@code BALANCER_SESSION_HEADER}. */
@@ -108,7 +151,10 @@ final class BalancerKnobs {
         String variable = variableOf(property);
         Object value;
         try {
-            value = convert(setter.getParameterTypes()[0], text.trim());
+            if (!text.equals(text.strip())) {
+                throw new IllegalArgumentException("is taken as written and must not start or end with white space");
+            }
+            value = convert(setter.getParameterTypes()[0], text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(variable + ": " + e.getMessage() + ", was '" + text + "'", e);
         }

@@ -154,6 +154,7 @@ public final class DemoMain {
 
         @Override
         public void configure() throws Exception {
+            ProxySettings.BINDING.requireAsWritten(getContext());
             ProxySettings settings = ProxySettings.BINDING.boundIn(getContext());
             ProxyConfig config = settings.toConfig();
             AdaptiveVirtualNodeLB shared = settings.sharedAdaptiveBalancer(config.strategy());
@@ -164,6 +165,8 @@ public final class DemoMain {
                 if (!knobs.isEmpty()) {
                     LOG.info("Balancer knobs set by BALANCER_* / balancer.*: {}", knobs);
                 }
+            } else {
+                BalancerKnobs.refuseWithoutBalancer(config.strategy(), getContext());
             }
             ServerPorts.requirePortFree(config.host(), config.port());
             FleetSource source = settings.fleetSource();

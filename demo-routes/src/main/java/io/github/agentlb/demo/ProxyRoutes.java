@@ -255,7 +255,7 @@ public class ProxyRoutes extends RouteBuilder {
                 context.addService(fleet, true, true);
                 fleet.attach(balancer, agent -> child(agent.name(), agent.address()));
             }
-            LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N with strategy {} over {}{}, metrics {}",
+            LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N (and /v1/*, /mcp) with strategy {} over {}{}, metrics {}",
                     config.host(), config.port(), strategyName(), config.agentUrls(),
                     fleet == null ? "" : " (agents from " + fleet.describe() + ")", metrics == null ? "off" : "on");
         });

@@ -76,6 +76,49 @@ class BalancerKnobsTest {
     }
 
     @Test
+    void valuesTheStartWouldRefuseFailHereNamingTheVariable() {
+        // Kept by the setter and checked only when the balancer starts: checked here as the start would.
+        given("balancer.consecutive.failures", "0");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("BALANCER_CONSECUTIVE_FAILURES: consecutiveFailures must be >= 1, was 0");
+        given("balancer.max.ejected.share", "2");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new ConsistentHashLB(), context))
+                .hasMessageStartingWith("BALANCER_MAX_EJECTED_SHARE: maxEjectedShare ");
+        given("balancer.virtual.nodes", "0");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new ConsistentHashLB(), context))
+                .hasMessageStartingWith("BALANCER_VIRTUAL_NODES: virtualNodes ");
+        // ... and what runs is what the log then shows.
+        given("balancer.consecutive.failures", "3");
+        RoundRobinLB rr = new RoundRobinLB();
+        BalancerKnobs.apply(rr, context);
+        assertThat(rr.getOutlierEjection().consecutiveFailures()).isEqualTo(3);
+    }
+
+    @Test
+    void aKnobGivenTwiceOrPaddedFailsTheStart() {
+        given("balance.factor", "1.5", "balancer.balance.factor", "2");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new ConsistentHashLB(), context))
+                .hasMessage("BALANCE_FACTOR and BALANCER_BALANCE_FACTOR both set the balancer's balanceFactor: set one");
+        given("max.ejected.share", "0.5", "balancer.max.ejected.share", "0.2");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .hasMessage("MAX_EJECTED_SHARE and BALANCER_MAX_EJECTED_SHARE both set the balancer's maxEjectedShare: set one");
+        given("balancer.balance.factor", " 1.25");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new ConsistentHashLB(), context))
+                .hasMessage("BALANCER_BALANCE_FACTOR: is taken as written and must not start or end with white space,"
+                        + " was ' 1.25'");
+    }
+
+    @Test
+    void camelsOwnBalancersTakeNoKnob() {
+        given("balancer.keys", "session,prompt");
+        assertThatThrownBy(() -> BalancerKnobs.refuseWithoutBalancer("camel-rr", context))
+                .hasMessage("balancer.keys: STRATEGY=camel-rr is Camel's own balancer, which has none of these knobs");
+        given("balancer.id", "replicas-a");
+        BalancerKnobs.refuseWithoutBalancer("camel-rr", context);
+    }
+
+    @Test
     void theProxysOwnBalancerIdIsNotTakenForAKnob() {
         given("balancer.id", "replicas-a");
         assertThat(BalancerKnobs.apply(new ConsistentHashLB(), context)).isEmpty();

@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * A connection that breaks while a request is still arriving (the client closed mid-body) is
  * closed here, with a DEBUG line, rather than handed to camel-netty-http, which logs a WARN with a
- * stack trace and tries to answer 404 on it.
+ * stack trace and tries to answer 404 on it. So is the rest of a refused request (a body decoded
+ * from the same bytes): dropped, never passed on.
  * Stateless and sharable.
  */
 @ChannelHandler.Sharable
@@ -59,6 +61,9 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
     private static final Set<String> KNOWN_METHODS =
             Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
 
+    /** Set on a connection once a request on it was refused: what follows is dropped until it closes. */
+    private static final AttributeKey<Boolean> REFUSED = AttributeKey.valueOf(Http1Only.class, "refused");
+
     /** Longest reason from Netty quoted back to the client, characters. */
     private static final int MAX_REASON = 200;
 
@@ -67,6 +72,11 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (ctx.channel().hasAttr(REFUSED)) {
+            // The rest of a refused request (its body, its end) decoded from the same bytes: dropped.
+            ReferenceCountUtil.release(msg);
+            return;
+        }
         if (!(msg instanceof HttpRequest request)) {
             ctx.fireChannelRead(msg);
             return;
@@ -124,6 +134,7 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
     static void refuse(ChannelHandlerContext ctx, Object request, HttpResponseStatus status, String error,
                                String detail) throws Exception {
         ReferenceCountUtil.release(request);
+        ctx.channel().attr(REFUSED).set(Boolean.TRUE);
         byte[] body = HttpReplies.errorJson(error, Map.of("detail", detail));
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);

@@ -20,7 +20,7 @@ import org.apache.camel.util.StringHelper;
  * #class:TYPE} and for each bean property {@code camel.beans.NAME.delayMinMs = {{?delay.min.ms}}}:
  * the key is the property name in dot case. Camel's properties component resolves a key from the
  * environment variable ({@code DELAY_MIN_MS}), else the system property ({@code -Ddelay.min.ms=}),
- * else {@code application.properties} or another location ({@code --propertiesLocation
+ * else {@code application.properties} or another location ({@code -propertiesLocation
  * file:x.properties}); Camel converts the text to the setter's type and calls the setter. A key
  * found nowhere leaves the bean's default ({@code {{?...}}} is Camel's optional placeholder).
  * Camel takes a value as it is: a blank or space-padded number is a bad value, not the default.
@@ -92,6 +92,24 @@ public final class MainSettings<T> {
             throw new IllegalStateException("no bean '" + beanName + "' in the registry: call declareTo(main) first");
         }
         return bean;
+    }
+
+    /**
+     * Refuses a setting given with white space around it ({@code PORT=" 8000"}): Camel converts
+     * some such values and not others, so each is taken as written, as the class says. Call from
+     * the route builder's {@code configure()}, before the settings are used.
+     *
+     * @throws IllegalArgumentException naming the variable and the value as given
+     */
+    public void requireAsWritten(CamelContext context) {
+        for (String property : properties) {
+            context.getPropertiesComponent().resolveProperty(key(property)).ifPresent(text -> {
+                if (!text.equals(text.strip())) {
+                    throw new IllegalArgumentException(variable(property) + " is taken as written and must not start or"
+                            + " end with white space, was '" + text + "'");
+                }
+            });
+        }
     }
 
     /**
