@@ -4,6 +4,7 @@ import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.core.fleet.FleetSource;
 import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.KeyedLoadBalancerSupport;
 import io.github.agentlb.core.health.OutlierEjection;
 import java.util.Map;
 import java.util.Optional;
@@ -197,9 +198,10 @@ public final class DemoMain {
             if (balancer != null) {
                 OutlierEjection ejection = balancer.getOutlierEjection();
                 LOG.info("Balancer settings: consecutiveFailures={} baseEjectionTimeMs={} maxEjectionTimeMs={} "
-                                + "maxEjectedShare={} maximumFailoverAttempts={}", ejection.consecutiveFailures(),
+                                + "maxEjectedShare={} maximumFailoverAttempts={}{}", ejection.consecutiveFailures(),
                         ejection.baseEjectionTime().toMillis(), ejection.maxEjectionTime().toMillis(),
-                        ejection.maxEjectedShare(), balancer.getMaximumFailoverAttempts());
+                        ejection.maxEjectedShare(), balancer.getMaximumFailoverAttempts(),
+                        balancer instanceof KeyedLoadBalancerSupport keyed ? " " + keyed.getBoundedLoad() : "");
             }
             if (balancer != null) {
                 LOG.info("Slow start: {}", balancer.getSlowStart().isEnabled()

@@ -3,16 +3,20 @@ package io.github.agentlb.loadgen.cli;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.config.Scenario;
+import io.github.agentlb.loadgen.config.Workload;
+import io.github.agentlb.loadgen.report.HotKeyReportWriter;
 import io.github.agentlb.loadgen.report.ReportWriter;
 import io.github.agentlb.loadgen.report.RunConsole;
 import io.github.agentlb.loadgen.run.LoadRunner;
 import io.github.agentlb.loadgen.run.WarmUp;
+import io.github.agentlb.loadgen.stats.HotKeyStatistics;
 import io.github.agentlb.loadgen.stats.PaceReport;
 import io.github.agentlb.loadgen.stats.RunReport;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -44,6 +48,10 @@ final class UrlJob {
         RunStatistics stats = result.statistics(List.of());
         if (stats.successes() == 0) {
             stdout.println(nothingSucceeded(stats, target));
+        } else if (config.hotShare() > 0) {
+            HotKeyStatistics hot = HotKeyStatistics.of(result.outcomes(), 1, o -> 0);
+            stdout.printf(Locale.ROOT, "%s: max/mean %.3f, other users' stickiness %.3f, hot user %d on %s agent(s)%n",
+                    label, stats.maxOverMean(), hot.othersStickiness(), Workload.HOT_USER, HotKeyReportWriter.hotUserOn(hot));
         }
         return console.written(new RunReport(label, scenario, target, false, config, stats, null, null,
                 PaceReport.counted(Pacing.CLOSED_COUNTED, result.selfCheck())), writer);

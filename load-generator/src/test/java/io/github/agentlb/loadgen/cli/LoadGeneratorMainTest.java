@@ -395,6 +395,18 @@ class LoadGeneratorMainTest {
     }
 
     @Test
+    void aUrlRunWithAHotUserSaysWhereTheHotUserWentAndHowStickyTheOthersStayed() throws Exception {
+        int code;
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
+            code = run("--url", agent.baseUrl(), "--strategy", "external", "--requests", "20", "--users", "5",
+                    "--hot-share", "0.5", "--warmup", "0", "--timeout-ms", "2000", "--out", dir.toString());
+        }
+
+        assertThat(code).isZero();
+        assertThat(stdout()).contains("external: max/mean 1.000, other users' stickiness 1.000, hot user 0 on 1 (A1 10) agent(s)");
+    }
+
+    @Test
     void helpListsTheOptionsAndExitsZero() {
         assertThat(run("--help")).isZero();
         assertThat(stdout()).contains("--url", "--strategy", "--requests", "--users", "--concurrency", "--seed",
