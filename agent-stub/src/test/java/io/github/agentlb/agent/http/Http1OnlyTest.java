@@ -29,6 +29,13 @@ class Http1OnlyTest {
         }
     }
 
+    /** The server's pipeline as {@code Http11ServerInitializer} builds it, {@code camel} in Camel's place, given {@code bytes}. */
+    private static EmbeddedChannel received(Camel camel, String bytes) {
+        EmbeddedChannel channel = new EmbeddedChannel(new Http11ServerCodec(4096, 8192, 8192), Http1Only.INSTANCE, camel);
+        channel.writeInbound(Unpooled.copiedBuffer(bytes, StandardCharsets.US_ASCII));
+        return channel;
+    }
+
     private static String answer(EmbeddedChannel channel) {
         EmbeddedChannel client = new EmbeddedChannel(new HttpResponseDecoder(), new HttpObjectAggregator(1 << 16));
         for (Object out = channel.readOutbound(); out != null; out = channel.readOutbound()) {
@@ -43,10 +50,8 @@ class Http1OnlyTest {
     @Test
     void theBodyOfARefusedRequestIsDroppedNotPassedOn() {
         Camel camel = new Camel();
-        EmbeddedChannel channel = new EmbeddedChannel(new Http11ServerCodec(4096, 8192, 8192), Http1Only.INSTANCE, camel);
-
-        channel.writeInbound(Unpooled.copiedBuffer("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"
-                + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", StandardCharsets.US_ASCII));
+        EmbeddedChannel channel = received(camel, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
 
         assertThat(answer(channel)).isEqualTo("400 {\"error\":\"bad request\",\"detail\":\"malformed request: "
                 + "Transfer-Encoding together with Content-Length (RFC 9112 section 6.1)\"}");
@@ -57,10 +62,8 @@ class Http1OnlyTest {
     @Test
     void aWellFormedRequestAndItsBodyPass() {
         Camel camel = new Camel();
-        EmbeddedChannel channel = new EmbeddedChannel(new Http11ServerCodec(4096, 8192, 8192), Http1Only.INSTANCE, camel);
-
-        channel.writeInbound(Unpooled.copiedBuffer("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
-                + "\r\n{}", StandardCharsets.US_ASCII));
+        EmbeddedChannel channel = received(camel, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+                + "\r\n{}");
 
         assertThat(camel.received).containsExactly("DefaultHttpRequest", "DefaultLastHttpContent");
         channel.finishAndReleaseAll();
