@@ -51,6 +51,8 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
     private volatile Expression key;
     private volatile String keyName;
     private volatile BoundedLoads boundedLoads;
+    /** {@link #setKeepInFlightPlacement}'s last value, for when bounded loads come on. */
+    private volatile boolean keepInFlightPlacementWhileOff;
 
     /**
      * @param key     evaluates an exchange's key as a String
@@ -105,8 +107,13 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
             return;
         }
         BoundedLoad current = getBoundedLoad();
-        BoundedLoad.Builder builder = current.isEnabled() ? current.toBuilder() : BoundedLoad.custom();
+        BoundedLoad.Builder builder = current.isEnabled() ? current.toBuilder() : fromOff();
         setBoundedLoad(builder.balanceFactor(balanceFactor).build());
+    }
+
+    /** The defaults of {@link BoundedLoad} with what was set while bounded loads were off. */
+    private BoundedLoad.Builder fromOff() {
+        return BoundedLoad.custom().keepInFlightPlacement(keepInFlightPlacementWhileOff);
     }
 
     /**
@@ -123,7 +130,7 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
         if (inFlightFactor == 0 && !current.isEnabled()) {
             return;
         }
-        BoundedLoad.Builder builder = current.isEnabled() ? current.toBuilder() : BoundedLoad.custom();
+        BoundedLoad.Builder builder = current.isEnabled() ? current.toBuilder() : fromOff();
         setBoundedLoad(builder.inFlightFactor(inFlightFactor).build());
     }
 
@@ -137,19 +144,21 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
      * the agent it was placed on while its requests keep coming at most the decay time apart
      * ({@link BoundedLoad#keepInFlightPlacement()}; false: per request, as KubeAI). For keys whose
      * agent holds their state, such as a conversation's cached prompt. Kept with the bound's other
-     * settings; takes effect as {@link #setBoundedLoad}; nothing while the in-flight bound is off.
+     * settings; takes effect as {@link #setBoundedLoad}; does nothing while the in-flight bound is
+     * off, and turns no bound on: set while bounded loads are off, it is kept for when
+     * {@link #setInFlightFactor} or {@link #setBalanceFactor} turns them on, in any order.
      */
     public void setKeepInFlightPlacement(boolean keep) {
+        keepInFlightPlacementWhileOff = keep;
         BoundedLoad current = getBoundedLoad();
         if (current.isEnabled()) {
             setBoundedLoad(current.toBuilder().keepInFlightPlacement(keep).build());
-        } else if (keep) {
-            setBoundedLoad(BoundedLoad.custom().keepInFlightPlacement(true).build());
         }
     }
 
     public boolean isKeepInFlightPlacement() {
-        return getBoundedLoad().keepInFlightPlacement();
+        BoundedLoad current = getBoundedLoad();
+        return current.isEnabled() ? current.keepInFlightPlacement() : keepInFlightPlacementWhileOff;
     }
 
     /** @return the balance factor c, or 0 while bounded loads are off */

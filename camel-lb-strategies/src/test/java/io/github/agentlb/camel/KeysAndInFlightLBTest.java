@@ -150,6 +150,21 @@ class KeysAndInFlightLBTest extends CamelTestSupport {
             """;
 
     @Test
+    void keepInFlightPlacementAloneTurnsNoBoundOnAndIsKeptForWhenOneComesOnInEitherOrder() {
+        ConsistentHashLB alone = new ConsistentHashLB();
+        alone.setKeepInFlightPlacement(true);
+        assertThat(alone.getBoundedLoad()).isEqualTo(BoundedLoad.disabled());
+        assertThat(alone.isKeepInFlightPlacement()).isTrue();
+        alone.setInFlightFactor(1.25);
+        assertThat(alone.getBoundedLoad()).isEqualTo(BoundedLoad.custom().inFlightFactor(1.25).keepInFlightPlacement(true).build());
+
+        ConsistentHashLB before = new ConsistentHashLB();
+        before.setInFlightFactor(1.25);
+        before.setKeepInFlightPlacement(true);
+        assertThat(before.getBoundedLoad()).isEqualTo(alone.getBoundedLoad());
+    }
+
+    @Test
     void keysAndTheInFlightBoundAreSetFromYaml() throws Exception {
         try (CamelContext yaml = new DefaultCamelContext()) {
             PluginHelper.getRoutesLoader(yaml).loadRoutes(ResourceHelper.fromString("keys.yaml",

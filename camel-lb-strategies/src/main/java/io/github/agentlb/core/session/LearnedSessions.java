@@ -145,10 +145,13 @@ public final class LearnedSessions {
          * The secret that seals agent names into session ids, the same on every balancer replica;
          * with it a client cannot forge an id that names another agent. Its value is never logged.
          *
-         * @throws IllegalArgumentException if shorter than {@value #MIN_SECRET_BYTES} bytes
+         * @throws IllegalArgumentException if null or shorter than {@value #MIN_SECRET_BYTES} bytes (UTF-8)
          */
         public Builder secret(String secret) {
-            Objects.requireNonNull(secret, "sessionSecret");
+            if (secret == null) {
+                throw new IllegalArgumentException("sessionSecret must have at least " + MIN_SECRET_BYTES
+                        + " bytes, was null (not set)");
+            }
             byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
             if (bytes.length < MIN_SECRET_BYTES) {
                 throw new IllegalArgumentException("sessionSecret must have at least " + MIN_SECRET_BYTES

@@ -62,6 +62,9 @@ class SessionIdsTest {
         assertThatThrownBy(() -> LearnedSessions.custom().secret("short-secret"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("sessionSecret must have at least 16 bytes, had 12");
+        assertThatThrownBy(() -> LearnedSessions.custom().secret(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sessionSecret must have at least 16 bytes, was null (not set)");
         assertThatThrownBy(() -> LearnedSessions.custom().header("Mcp Session"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sessionHeader").hasMessageContaining("'Mcp Session'");
         assertThatThrownBy(() -> LearnedSessions.custom().whenAgentGone("retry"))
