@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
 
@@ -31,5 +32,15 @@ public class SessionRejectedException extends CamelExchangeException {
     /** @return the HTTP status to answer: 400 (not a session id of ours) or 404 (the session's agent left) */
     public int status() {
         return status;
+    }
+
+    /**
+     * @return the answer's JSON body, {@code {"error":"bad session id","detail":<reason>}} for 400
+     *     or {@code {"error":"session not found","detail":<reason>}} for 404, the reason escaped
+     *     as a JSON string (Jackson's encoder)
+     */
+    public String toJson() {
+        return "{\"error\":\"" + (status == 404 ? "session not found" : "bad session id") + "\",\"detail\":\""
+                + new String(JsonStringEncoder.getInstance().quoteAsString(reason)) + "\"}";
     }
 }

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.URLClassLoader;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -25,8 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.apache.camel.CamelContext;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -238,29 +234,7 @@ class JavadocExamplesTest {
         for (int i = 0; i < alternatives.size(); i++) {
             body.append("Object alternative").append(i).append(" = ").append(alternatives.get(i)).append(";\n");
         }
-        String className = strategy + "Example";
-        String source = "package example;\n"
-                + "import io.github.agentlb.camel.*;\n"
-                + "import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;\n"
-                + "import io.github.agentlb.core.hash.HashAlgorithm;\n"
-                + "import io.github.agentlb.core.pid.PidWeightsConfig;\n"
-                + "import org.apache.camel.Exchange;\n"
-                + "import org.apache.camel.builder.RouteBuilder;\n"
-                + "public class " + className + " extends RouteBuilder {\n"
-                + "  @Override public void configure() throws Exception {\n" + body + "  }\n}\n";
-        Path file = work.resolve("example/" + className + ".java");
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, source);
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        StringWriter errors = new StringWriter();
-        boolean compiled = javac.getTask(errors, null, null,
-                List.of("-classpath", classpath, "-d", work.toString(), "-proc:none"), null,
-                javac.getStandardFileManager(null, null, StandardCharsets.UTF_8).getJavaFileObjects(file.toFile()))
-                .call();
-        assertThat(compiled).as("the example compiles:\n" + source + "\n" + errors).isTrue();
-        URLClassLoader loader = new URLClassLoader(new java.net.URL[] {work.toUri().toURL()}, getClass().getClassLoader());
-        return (RoutesBuilder) loader.loadClass("example." + className).getDeclaredConstructor().newInstance();
+        return ExampleRoutes.compile(work, strategy + "Example", body.toString());
     }
 
     private HttpResponse<String> get(String pathAndQuery) throws Exception {
