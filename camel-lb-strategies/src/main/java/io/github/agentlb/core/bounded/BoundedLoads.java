@@ -70,11 +70,11 @@ import java.util.function.ToIntFunction;
  * after a longer pause, or when that agent leaves, it is placed afresh, each agent then counting
  * the larger of its requests in flight and its active sessions ({@link KeptSessions}). A
  * conversation thus keeps its cached prompt instead of losing it to a moment's imbalance, and new
- * keys fill the agents with room, so the agents stay near the bound while keys start and end (a placed key is never
- * moved by load: an ejected agent, or one whose load report says it is saturated, is passed over
- * by the balancer as for any pick). It applies to heavy keys too. The counts come from the caller
- * ({@link #place(String, long, RingWalk, ToIntFunction)}), which already tracks them; nothing is
- * counted twice.
+ * keys fill the agents with room, so the agents stay near the bound while keys start and end. A
+ * placed key is never moved by load: an ejected agent, or one whose load report says it is
+ * saturated, is passed over by the balancer as for any pick. It applies to heavy keys too. The
+ * counts come from the caller ({@link #place(String, long, RingWalk, ToIntFunction)}), which
+ * already tracks them; nothing is counted twice.
  *
  * <p>Thread-safe, no lock on the request path. A key placed at home reads one agent of the walk,
  * the n agents' decayed loads, its home's demand and one key entry; the rest of the walk is read
