@@ -30,6 +30,14 @@ public interface AllocationExchange extends AutoCloseable {
          * this replica last read it (a compare-and-set on a stale version) or the store failed.
          */
         void published(Allocation allocation, boolean written, String detail);
+
+        /**
+         * While this replica leads: another replica shared what it observed ({@link #share}). Each
+         * (replica, sequence) comes at most once; this replica's own shares and sequences not
+         * above the last taken from that replica do not come. By default ignored.
+         */
+        default void observed(Observations observations) {
+        }
     }
 
     /**
@@ -47,6 +55,19 @@ public interface AllocationExchange extends AutoCloseable {
      * (compare-and-set); the outcome comes as {@link Listener#published}. Returns at once.
      */
     void publish(Allocation allocation);
+
+    /**
+     * A follower's observations for the leader ({@link Listener#observed}): returns at once; the
+     * backend may drop them (the store unreachable, or this replica's previous share still being
+     * written), as the leader learns from the next. By default dropped.
+     */
+    default void share(Observations observations) {
+    }
+
+    /** This replica's id among the replicas, as {@link Observations#replicaId()}; stable while started. */
+    default String replicaId() {
+        return "replica-" + Integer.toHexString(System.identityHashCode(this));
+    }
 
     /**
      * The replicas of this balancer id in the election now, this one included; 1 when unknown.
