@@ -184,6 +184,9 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         observations.positions().forEach(state::observe);
         observations.reports().forEach(r -> state.report(r.agent(), r.cpu(), r.memory()));
         observationsTaken.incrementAndGet();
+        LOG.debug("Shared allocation: took {} positions and {} reports of {} (sequence {})",
+                observations.positions().size(), observations.reports().size(), observations.replicaId(),
+                observations.sequence());
     }
 
     /** After an evaluation of this replica moved virtual nodes: the leader publishes the new counts. */
