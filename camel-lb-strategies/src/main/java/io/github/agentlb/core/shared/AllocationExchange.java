@@ -2,11 +2,13 @@ package io.github.agentlb.core.shared;
 
 /**
  * What a balancer replica needs of a shared store to share its allocation: leadership among the
- * replicas of one balancer id, and one versioned value written by compare-and-set. Implemented by
+ * replicas of one balancer id, one versioned value written by compare-and-set, and a way for
+ * followers to hand the leader their {@link Observations}. Implemented by
  * a backend (ZooKeeper in {@code camel-lb-zookeeper}); the balancer calls it from its lifecycle
  * and, for {@link #publish}, from the thread that evaluated.
  *
- * <p>Contract: no method blocks on the store's I/O (a request thread may call {@link #publish});
+ * <p>Contract: no method blocks on the store's I/O (a request thread may call {@link #publish} and
+ * {@link #share});
  * events arrive on the backend's threads, in order per kind.
  */
 public interface AllocationExchange extends AutoCloseable {
