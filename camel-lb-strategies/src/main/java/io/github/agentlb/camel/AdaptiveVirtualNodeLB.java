@@ -286,7 +286,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         }
         if (outcome == AttemptOutcome.ERROR_ANSWER || outcome == AttemptOutcome.BUSY) {
             // An agent that answers errors or asks to rest is as loaded as it gets: it never looks idle.
-            avn.report(agentId, 1.0, 1.0);
+            learn(agentId, 1.0, 1.0);
         }
         if (outcome == AttemptOutcome.SUCCESS && (cpu != null || memory != null)) {
             report(agentId, cpu, memory);
@@ -301,6 +301,9 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
         // the evaluation window, so the allocation learns as fast as one instance's would.
         int replicas = shared == null ? 1 : shared.replicasPerWindow();
         boolean windowComplete = position != null ? avn.record(position, replicas) : avn.recordWithoutKey(replicas);
+        if (shared != null) {
+            shared.routed(position);
+        }
         if (windowComplete && (shared == null || shared.evaluates())) {
             HashRing before = avn.ring();
             avn.evaluate().ifPresent(this::logEvaluation);
@@ -320,7 +323,15 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
             LOG.debug("Ignoring load report of {}: {}={} {}={}", agentId, CPU_HEADER, cpu, MEMORY_HEADER, memory);
             return;
         }
-        avn.report(agentId, c, m);
+        learn(agentId, c, m);
+    }
+
+    /** A load report for the state, and for the leader when this replica follows a shared allocation. */
+    private void learn(String agentId, double cpu, double memory) {
+        avn.report(agentId, cpu, memory);
+        if (shared != null) {
+            shared.reported(agentId, cpu, memory);
+        }
     }
 
     /**
@@ -336,7 +347,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
             LOG.debug("Ignoring load report of {}: {} has no CPU and memory utilization", agentId, orca);
             return;
         }
-        avn.report(agentId, Math.min(c, 1.0), m);
+        learn(agentId, Math.min(c, 1.0), m);
     }
 
     private static double fraction(Object header) {

@@ -4,12 +4,16 @@ import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
 import io.github.agentlb.core.shared.Allocation;
 import io.github.agentlb.core.shared.AllocationExchange;
 import io.github.agentlb.core.shared.AllocationSource;
+import io.github.agentlb.core.shared.Observations;
 import io.github.agentlb.core.shared.SharedAllocation;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -22,6 +26,15 @@ import org.slf4j.LoggerFactory;
  * Routing never waits on the store: without an allocation, or with the store unreachable, the
  * replica routes on what it has; unreachable past {@link SharedAllocation#localAfter()} it learns
  * on its own again (source {@code local}).
+ *
+ * <p>Observations: a connected follower buffers the ring positions of the keyed requests it routes
+ * and the load reports it receives, and {@link AllocationExchange#share shares} them every
+ * {@link Observations#shareEvery shareEvery(evaluationWindow, replicas, SHARES_PER_WINDOW)} of its
+ * own requests (earlier when a bound of {@link Observations} is reached); the leader adds what
+ * arrives to its {@link AdaptiveVirtualNodes} ({@link AdaptiveVirtualNodes#observe positions},
+ * {@link AdaptiveVirtualNodes#report reports}), so it evaluates every replica's traffic. A replica
+ * that leads or has lost the store shares nothing. The buffer has its own monitor, held only to
+ * append or swap: a request thread never waits on the store nor on an event.
  *
  * <p>Events come on the backend's threads, evaluations on request threads; state changes are
  * serialized on this object, and the new picker is published after its monitor is released (the
@@ -50,6 +63,13 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     private boolean publishing;
     private boolean republish;
     private boolean takeoverUnwritten;
+    private final Object buffer = new Object();
+    private List<Long> bufferedPositions = new ArrayList<>();
+    private List<Observations.Report> bufferedReports = new ArrayList<>();
+    private int requestsSinceShare;
+    private long shareSequence;
+    private final AtomicLong observationsShared = new AtomicLong();
+    private final AtomicLong observationsTaken = new AtomicLong();
 
     SharedAllocationSync(SharedAllocation shared, Supplier<AdaptiveVirtualNodes> avn, Runnable pickerChanged,
                          LongSupplier nanoClock) {
@@ -92,6 +112,81 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
             }
         }
         return true;
+    }
+
+    /** Whether this replica buffers observations for the leader: a connected follower. Lock-free. */
+    private boolean follows() {
+        return connected && !leader;
+    }
+
+    /**
+     * After a request of this replica: a follower buffers its key's ring position (null without a
+     * key) and shares the buffer every {@link Observations#shareEvery} of its requests.
+     */
+    void routed(Long position) {
+        if (!follows()) {
+            return;
+        }
+        Observations due = null;
+        synchronized (buffer) {
+            if (position != null) {
+                bufferedPositions.add(position);
+            }
+            requestsSinceShare++;
+            int every = Observations.shareEvery(avn.get().config().evaluationWindow(), shared.exchange().replicas(),
+                    Observations.SHARES_PER_WINDOW);
+            if (requestsSinceShare >= every || bufferedPositions.size() >= Observations.MAX_POSITIONS) {
+                due = takeBuffer();
+            }
+        }
+        share(due);
+    }
+
+    /** A load report this replica received: a follower buffers it for the leader. */
+    void reported(String agent, double cpu, double memory) {
+        if (!follows()) {
+            return;
+        }
+        Observations due = null;
+        synchronized (buffer) {
+            bufferedReports.add(new Observations.Report(agent, cpu, memory));
+            if (bufferedReports.size() >= Observations.MAX_REPORTS) {
+                due = takeBuffer();
+            }
+        }
+        share(due);
+    }
+
+    /** Caller holds {@link #buffer}. The buffered observations as the next share, the buffer emptied. */
+    private Observations takeBuffer() {
+        Observations o = new Observations(shared.exchange().replicaId(), ++shareSequence, bufferedPositions,
+                bufferedReports);
+        bufferedPositions = new ArrayList<>();
+        bufferedReports = new ArrayList<>();
+        requestsSinceShare = 0;
+        return o;
+    }
+
+    private void share(Observations due) {
+        if (due != null && !due.isEmpty()) {
+            observationsShared.incrementAndGet();
+            shared.exchange().share(due);
+        }
+    }
+
+    /** Another replica's observations, while this one leads: its traffic joins this replica's learning. */
+    @Override
+    public void observed(Observations observations) {
+        if (!leader) {
+            return;
+        }
+        AdaptiveVirtualNodes state = avn.get();
+        observations.positions().forEach(state::observe);
+        observations.reports().forEach(r -> state.report(r.agent(), r.cpu(), r.memory()));
+        observationsTaken.incrementAndGet();
+        LOG.debug("Shared allocation: took {} positions and {} reports of {} (sequence {})",
+                observations.positions().size(), observations.reports().size(), observations.replicaId(),
+                observations.sequence());
     }
 
     /** After an evaluation of this replica moved virtual nodes: the leader publishes the new counts. */
@@ -172,6 +267,10 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         if (!leading) {
             LOG.info("Shared allocation: no longer leading {}", shared.exchange().describe());
             return;
+        }
+        synchronized (buffer) {
+            // A leader shares nothing: what it buffered as a follower is its own learning now.
+            takeBuffer();
         }
         Allocation last = installed;
         epoch = Math.max(highestEpochSeen, last == null ? 0 : last.leaderEpoch()) + 1;
@@ -269,6 +368,8 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         details.put("allocation.store", shared.exchange().describe());
         details.put("allocation.store.connected", connected);
         details.put("allocation.problem", lastProblem);
+        details.put("allocation.observations.shared", observationsShared.get());
+        details.put("allocation.observations.taken", observationsTaken.get());
         return details;
     }
 }

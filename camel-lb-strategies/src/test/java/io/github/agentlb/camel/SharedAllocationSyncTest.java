@@ -7,6 +7,8 @@ import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.shared.Allocation;
 import io.github.agentlb.core.shared.AllocationExchange;
 import io.github.agentlb.core.shared.AllocationSource;
+import io.github.agentlb.core.shared.Observations;
+import io.github.agentlb.core.shared.Observations.Report;
 import io.github.agentlb.core.shared.SharedAllocation;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +27,7 @@ class SharedAllocationSyncTest {
     private final AtomicLong now = new AtomicLong();
     private final AtomicInteger pickerChanges = new AtomicInteger();
     private final List<Allocation> published = new ArrayList<>();
+    private final List<Observations> shares = new ArrayList<>();
     private final AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom()
             .totalVirtualNodes(30).build(), now::get);
     private SharedAllocationSync sync;
@@ -45,6 +48,21 @@ class SharedAllocationSyncTest {
             @Override
             public String describe() {
                 return "memory";
+            }
+
+            @Override
+            public void share(Observations observations) {
+                shares.add(observations);
+            }
+
+            @Override
+            public int replicas() {
+                return 3;
+            }
+
+            @Override
+            public String replicaId() {
+                return "me";
             }
 
             @Override
@@ -69,6 +87,58 @@ class SharedAllocationSyncTest {
         assertThat(sync.generation()).isEqualTo(4);
         assertThat(sync.source()).isEqualTo(AllocationSource.LEADER);
         assertThat(sync.details()).containsEntry("allocation.generation", 4L).containsEntry("allocation.leader.epoch", 1L);
+    }
+
+    @Test
+    void aFollowerSharesItsKeysAndReportsFourTimesPerLeadersWindow() {
+        // Window 100 over three replicas: the leader's window is 33 of its requests, a share every 8.
+        for (int i = 1; i <= 7; i++) {
+            sync.reported("A" + (i % 3 + 1), 0.5, 0.25);
+            sync.routed(i == 4 ? null : (long) i);
+        }
+        assertThat(shares).isEmpty();
+        sync.routed(8L);
+        sync.routed(9L);
+
+        assertThat(shares).containsExactly(new Observations("me", 1, List.of(1L, 2L, 3L, 5L, 6L, 7L, 8L),
+                List.of(new Report("A2", 0.5, 0.25), new Report("A3", 0.5, 0.25), new Report("A1", 0.5, 0.25),
+                        new Report("A2", 0.5, 0.25), new Report("A3", 0.5, 0.25), new Report("A1", 0.5, 0.25),
+                        new Report("A2", 0.5, 0.25))));
+        for (long i = 10; i <= 16; i++) {
+            sync.routed(i);
+        }
+        assertThat(shares).hasSize(2).last().isEqualTo(new Observations("me", 2,
+                List.of(9L, 10L, 11L, 12L, 13L, 14L, 15L, 16L), List.of()));
+        assertThat(sync.details()).containsEntry("allocation.observations.shared", 2L);
+    }
+
+    @Test
+    void aLeaderOrAReplicaWithoutTheStoreSharesNothing() {
+        sync.connectionChanged(false);
+        for (long i = 0; i < 20; i++) {
+            sync.routed(i);
+        }
+        sync.connectionChanged(true);
+        sync.leadershipChanged(true);
+        for (long i = 0; i < 20; i++) {
+            sync.reported("A1", 0.5, 0.5);
+            sync.routed(i);
+        }
+        assertThat(shares).isEmpty();
+    }
+
+    @Test
+    void theLeaderTakesObservationsIntoItsHistoryAndReportsNotItsWindow() {
+        Observations o = new Observations("other", 1, List.of(1L, 2L, 3L, 4L, 5L), List.of(new Report("A1", 0.9, 0.9)));
+        sync.observed(o);
+        assertThat(sync.details()).containsEntry("allocation.observations.taken", 0L);
+
+        sync.leadershipChanged(true);
+        sync.observed(o);
+
+        assertThat(avn.windowRequests()).isZero();
+        assertThat(avn.evaluate()).hasValueSatisfying(e -> assertThat(e.requests()).isEqualTo(5));
+        assertThat(sync.details()).containsEntry("allocation.observations.taken", 1L);
     }
 
     @Test

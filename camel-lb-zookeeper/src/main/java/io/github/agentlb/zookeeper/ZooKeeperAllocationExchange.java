@@ -2,12 +2,18 @@ package io.github.agentlb.zookeeper;
 
 import io.github.agentlb.core.shared.Allocation;
 import io.github.agentlb.core.shared.AllocationExchange;
+import io.github.agentlb.core.shared.Observations;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.CamelContext;
 import org.apache.camel.cluster.CamelClusterEventListener;
 import org.apache.camel.cluster.CamelClusterMember;
@@ -22,6 +28,8 @@ import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +43,14 @@ import org.slf4j.LoggerFactory;
  * replica last read: a writer that has not seen the latest value (a deposed leader) is rejected by
  * ZooKeeper ({@code BADVERSION}). Writes run in Curator's background; nothing here blocks a caller
  * on ZooKeeper's I/O.
+ *
+ * <p>Observations: a follower writes its latest {@link #share shared} observations to its own
+ * ephemeral znode {@code <basePath>/<balancerId>/observations/<replicaId>} ({@link ObservationsCodec}),
+ * in Curator's background; a share is dropped (and counted) while the replica's previous write is
+ * still in flight or ZooKeeper is unreachable. Every replica watches {@code observations} with a
+ * {@link CuratorCache}; while it leads, it hands each other replica's new sequence once to
+ * {@link Listener#observed}; its own znode, sequences not above the last taken and unreadable
+ * znodes (one WARN each) are skipped.
  *
  * <p>Built by {@link ZooKeeperSharedAllocation}; started and closed by the balancer.
  */
@@ -56,6 +72,15 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
     private final AtomicInteger replicas = new AtomicInteger(1);
     private CamelClusterView view;
     private volatile Listener listener;
+    private final String replicaId;
+    private CuratorCache observations;
+    private volatile boolean connected;
+    private volatile boolean leading;
+    private final AtomicBoolean sharing = new AtomicBoolean();
+    private final AtomicLong sharesWritten = new AtomicLong();
+    private final AtomicLong sharesDropped = new AtomicLong();
+    private final Map<String, Long> lastSequence = new ConcurrentHashMap<>();
+    private final Set<String> unreadable = ConcurrentHashMap.newKeySet();
 
     ZooKeeperAllocationExchange(String connectString, String basePath, String balancerId, Duration sessionTimeout,
                                 Duration connectTimeout) {
@@ -63,6 +88,18 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         this.root = (basePath.endsWith("/") ? basePath : basePath + "/") + balancerId;
         this.sessionTimeout = sessionTimeout;
         this.connectTimeout = connectTimeout;
+        this.replicaId = balancerId + "-" + UUID.randomUUID();
+    }
+
+    /** The parent of the replicas' observations znodes, {@code <basePath>/<balancerId>/observations}. */
+    public String observationsPath() {
+        return root + "/observations";
+    }
+
+    /** This replica's id: its observations znode's name and its id in the election. */
+    @Override
+    public String replicaId() {
+        return replicaId;
     }
 
     /** The allocation znode's path, {@code <basePath>/<balancerId>/allocation}. */
@@ -89,7 +126,7 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         client.getConnectionStateListenable().addListener((c, state) -> connection(state));
         client.start();
         service = new ZooKeeperClusterService(new ZooKeeperCuratorConfiguration());
-        service.setId(root.substring(root.lastIndexOf('/') + 1) + "-" + UUID.randomUUID());
+        service.setId(replicaId);
         service.setCuratorFramework(client);
         service.setBasePath(root);
         service.setCamelContext(camelContext);
@@ -106,14 +143,20 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         participants.listenable().addListener((type, before, after) -> replicas.set(
                 Math.max(1, (int) participants.stream().filter(d -> !d.getPath().equals(election)).count())));
         participants.start();
+        observations = CuratorCache.build(client, observationsPath());
+        observations.listenable().addListener(CuratorCacheListener.builder()
+                .forCreatesAndChanges((before, after) -> observed(after)).build());
+        observations.start();
         view = service.getView("leader");
         view.addEventListener((CamelClusterEventListener.Leadership) (v, leader) -> {
             // camel-zookeeper 4.18 fires this with its local member when the selector takes the
             // leadership, and with whoever ZooKeeper names (possibly this replica's stale lock
             // znode, a remote member object) when it gives it up: only the former means leading.
-            listener.leadershipChanged(leader != null && leader == v.getLocalMember());
+            leading = leader != null && leader == v.getLocalMember();
+            listener.leadershipChanged(leading);
         });
         if (client.getZookeeperClient().isConnected()) {
+            connected = true;
             listener.connectionChanged(true);
         }
         LOG.info("Shared allocation: joined {} as {}", describe(), service.getId());
@@ -121,10 +164,14 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
 
     private void connection(ConnectionState state) {
         Listener l = listener;
+        connected = state.isConnected();
         if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+            leading = false;
             l.leadershipChanged(false);
         }
         if (state == ConnectionState.RECONNECTED) {
+            LOG.info("Shared allocation: {} reachable again; observations shared {}, dropped {}", describe(),
+                    sharesWritten.get(), sharesDropped.get());
             rejoinElection();
         }
         l.connectionChanged(state.isConnected());
@@ -159,6 +206,81 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
             return;
         }
         listener.allocationChanged(allocation);
+    }
+
+    /** An observations znode created or changed: the leader takes another replica's new sequence once. */
+    private void observed(ChildData data) {
+        String path = data.getPath();
+        if (!observationsPath().equals(ZKPaths.getPathAndNode(path).getPath())) {
+            return;
+        }
+        String name = ZKPaths.getNodeFromPath(path);
+        if (name.equals(replicaId)) {
+            return;
+        }
+        Observations o;
+        try {
+            o = ObservationsCodec.decode(data.getData());
+            if (!o.replicaId().equals(name)) {
+                throw new IllegalArgumentException("replica " + o.replicaId() + " differs from the znode's name");
+            }
+        } catch (IllegalArgumentException e) {
+            if (unreadable.add(path)) {
+                LOG.warn("Shared allocation: ignoring unreadable observations {} version {}: {}", path,
+                        data.getStat() == null ? "?" : data.getStat().getVersion(), e.getMessage());
+            }
+            return;
+        }
+        unreadable.remove(path);
+        long last = lastSequence.getOrDefault(name, 0L);
+        if (o.sequence() <= last) {
+            return;
+        }
+        lastSequence.put(name, o.sequence());
+        if (leading) {
+            listener.observed(o);
+        }
+    }
+
+    /**
+     * Writes {@code observations} to this replica's ephemeral znode in Curator's background;
+     * returns at once. Dropped (and counted, {@link #sharesDropped()}) while ZooKeeper is
+     * unreachable or this replica's previous share is still being written.
+     */
+    @Override
+    public void share(Observations o) {
+        CuratorFramework c = client;
+        if (c == null || !connected || !sharing.compareAndSet(false, true)) {
+            sharesDropped.incrementAndGet();
+            return;
+        }
+        try {
+            byte[] data = ObservationsCodec.encode(o);
+            c.create().orSetData().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).inBackground((cf, event) -> {
+                sharing.set(false);
+                if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+                    sharesWritten.incrementAndGet();
+                } else {
+                    sharesDropped.incrementAndGet();
+                    LOG.debug("Shared allocation: observations {} not written: {}", o.sequence(),
+                            KeeperException.Code.get(event.getResultCode()));
+                }
+            }).forPath(observationsPath() + "/" + replicaId, data);
+        } catch (Exception e) {
+            sharing.set(false);
+            sharesDropped.incrementAndGet();
+            LOG.debug("Shared allocation: observations {} not written: {}", o.sequence(), e.toString());
+        }
+    }
+
+    /** Shares written to ZooKeeper since the start. */
+    long sharesWritten() {
+        return sharesWritten.get();
+    }
+
+    /** Shares dropped since the start: ZooKeeper unreachable, a previous write in flight, or a failed write. */
+    long sharesDropped() {
+        return sharesDropped.get();
     }
 
     @Override
@@ -216,6 +338,7 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         if (cache != null) {
             cache.close();
             participants.close();
+            observations.close();
             cache = null;
         }
         if (service != null) {

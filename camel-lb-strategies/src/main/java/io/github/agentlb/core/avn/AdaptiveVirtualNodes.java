@@ -29,7 +29,9 @@ import java.util.function.LongSupplier;
  *   <li>{@link #record} per request keeps the key's ring position in a history of the last
  *       {@link AdaptiveVirtualNodesConfig#historySize()} keyed requests, and returns {@code true}
  *       every {@link AdaptiveVirtualNodesConfig#evaluationWindow()} requests; {@link #report}
- *       per load report feeds the window's CPU and memory.
+ *       per load report feeds the window's CPU and memory. The leader of replicas sharing one
+ *       allocation also takes the others' keyed requests with {@link #observe(long)} (history
+ *       only, no window count) and their reports with {@link #report}.
  *   <li>{@link #evaluate}: replays the history on the current ring to get each agent's request
  *       share (what this ring makes of recent traffic, as the paper's storage system counts the
  *       data each agent holds), computes {@code L_i} (eq. 3) and S (eqs. 4-5) and, as the
@@ -63,7 +65,7 @@ import java.util.function.LongSupplier;
  * }</pre>
  *
  * <h2>Thread-safety</h2>
- * All methods are thread-safe. {@link #record}, {@link #report} and the getters are lock-free
+ * All methods are thread-safe. {@link #record}, {@link #observe}, {@link #report} and the getters are lock-free
  * (volatile reads, {@link LongAdder}s, atomic array slots). {@link #evaluate},
  * {@link #setAgents} and {@link #updateAgents} are serialized by a lock; {@code evaluate} never waits for it (it returns
  * empty if another evaluation or agent change is running). A request recorded while a window is
@@ -357,6 +359,17 @@ public final class AdaptiveVirtualNodes {
     /** As {@link #recordWithoutKey()} for the leader of {@code replicas} replicas ({@link #record(long, int)}). */
     public boolean recordWithoutKey(int replicas) {
         return countInWindow(replicas);
+    }
+
+    /**
+     * Takes a keyed request another replica routed (its share of the traffic, handed to the leader
+     * of a shared allocation): the position joins the history as {@link #record(long)}'s does, but
+     * does not count towards the window, so the leader keeps its own cadence (every
+     * {@code evaluationWindow / replicas} of its own requests, {@link #record(long, int)}) while
+     * its evaluations replay every replica's keys. Never completes a window. Lock-free, O(1).
+     */
+    public void observe(long position) {
+        history.add(position);
     }
 
     private boolean countInWindow() {

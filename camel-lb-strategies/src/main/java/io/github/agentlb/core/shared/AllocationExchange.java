@@ -2,11 +2,13 @@ package io.github.agentlb.core.shared;
 
 /**
  * What a balancer replica needs of a shared store to share its allocation: leadership among the
- * replicas of one balancer id, and one versioned value written by compare-and-set. Implemented by
+ * replicas of one balancer id, one versioned value written by compare-and-set, and a way for
+ * followers to hand the leader their {@link Observations}. Implemented by
  * a backend (ZooKeeper in {@code camel-lb-zookeeper}); the balancer calls it from its lifecycle
  * and, for {@link #publish}, from the thread that evaluated.
  *
- * <p>Contract: no method blocks on the store's I/O (a request thread may call {@link #publish});
+ * <p>Contract: no method blocks on the store's I/O (a request thread may call {@link #publish} and
+ * {@link #share});
  * events arrive on the backend's threads, in order per kind.
  */
 public interface AllocationExchange extends AutoCloseable {
@@ -30,6 +32,14 @@ public interface AllocationExchange extends AutoCloseable {
          * this replica last read it (a compare-and-set on a stale version) or the store failed.
          */
         void published(Allocation allocation, boolean written, String detail);
+
+        /**
+         * While this replica leads: another replica shared what it observed ({@link #share}). Each
+         * (replica, sequence) comes at most once; this replica's own shares and sequences not
+         * above the last taken from that replica do not come. By default ignored.
+         */
+        default void observed(Observations observations) {
+        }
     }
 
     /**
@@ -47,6 +57,19 @@ public interface AllocationExchange extends AutoCloseable {
      * (compare-and-set); the outcome comes as {@link Listener#published}. Returns at once.
      */
     void publish(Allocation allocation);
+
+    /**
+     * A follower's observations for the leader ({@link Listener#observed}): returns at once; the
+     * backend may drop them (the store unreachable, or this replica's previous share still being
+     * written), as the leader learns from the next. By default dropped.
+     */
+    default void share(Observations observations) {
+    }
+
+    /** This replica's id among the replicas, as {@link Observations#replicaId()}; stable while started. */
+    default String replicaId() {
+        return "replica-" + Integer.toHexString(System.identityHashCode(this));
+    }
 
     /**
      * The replicas of this balancer id in the election now, this one included; 1 when unknown.

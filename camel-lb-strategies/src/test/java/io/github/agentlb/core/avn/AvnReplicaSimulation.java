@@ -1,6 +1,7 @@
 package io.github.agentlb.core.avn;
 
 import io.github.agentlb.core.ring.HashRing;
+import io.github.agentlb.core.shared.Observations;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -92,12 +93,28 @@ final class AvnReplicaSimulation {
      * for finding what makes them diverge, every request's key position or every report given
      * to all replicas; or {@link #LEADER}: the first replica alone records its own requests and
      * reports and evaluates, and every replica routes by its ring (as if the others installed
-     * its virtual node counts at once).
+     * its virtual node counts at once); or {@link #LEADER_OBSERVING}: as {@code LEADER}, but the
+     * others buffer their requests' key positions and reports and hand them to the leader as
+     * {@code Observations} every {@code evaluationWindow / (replicas x sharesPerWindow)} of their
+     * own requests, which
+     * arrive at the leader's next request (before an evaluation it makes); the leader evaluates
+     * every {@code evaluationWindow / replicas} of its own requests, as the real one does (the
+     * grid is not used).
      */
-    enum Oracle { NONE, SHARED_HISTORY, SHARED_REPORTS, BOTH, LEADER }
+    enum Oracle { NONE, SHARED_HISTORY, SHARED_REPORTS, BOTH, LEADER, LEADER_OBSERVING }
 
     static Result run(Function<AtomicLong, AdaptiveVirtualNodes> factory, List<String> keys,
             int replicas, int gridRequests, Oracle oracle) {
+        return run(factory, keys, replicas, gridRequests, oracle, Observations.SHARES_PER_WINDOW);
+    }
+
+    /**
+     * As {@link #run(Function, List, int, int, Oracle)}; with {@link Oracle#LEADER_OBSERVING} a
+     * follower shares every {@link Observations#shareEvery shareEvery(evaluationWindow, replicas,
+     * sharesPerWindow)} of its own requests.
+     */
+    static Result run(Function<AtomicLong, AdaptiveVirtualNodes> factory, List<String> keys,
+            int replicas, int gridRequests, Oracle oracle, int sharesPerWindow) {
         AtomicLong clock = new AtomicLong();
         List<AdaptiveVirtualNodes> balancers = new ArrayList<>();
         for (int r = 0; r < replicas; r++) {
@@ -113,11 +130,20 @@ final class AvnReplicaSimulation {
         }
         Deque<String> inFlight = new ArrayDeque<>();
         int firstDivergence = -1;
+        boolean observing = oracle == Oracle.LEADER_OBSERVING;
+        List<List<Long>> bufferedPositions = new ArrayList<>();
+        List<List<Observations.Report>> bufferedReports = new ArrayList<>();
+        long[] shares = new long[replicas];
+        for (int r = 0; r < replicas; r++) {
+            bufferedPositions.add(new ArrayList<>());
+            bufferedReports.add(new ArrayList<>());
+        }
+        List<Observations> inTransit = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             clock.set(i * STEP_NANOS);
             String key = keys.get(i);
             AdaptiveVirtualNodes avn = balancers.get(i % replicas);
-            boolean leader = oracle == Oracle.LEADER;
+            boolean leader = oracle == Oracle.LEADER || observing;
             HashRing ring = leader ? balancers.get(0).ring() : avn.ring();
             long position = ring.hash(key);
             String agent = ring.agentAt(position);
@@ -132,6 +158,30 @@ final class AvnReplicaSimulation {
             double cpu = 0.1 + 0.9 * Math.min(1, inSystem / (double) IN_FLIGHT);
             boolean sharedReports = oracle == Oracle.SHARED_REPORTS || oracle == Oracle.BOTH;
             boolean sharedHistory = oracle == Oracle.SHARED_HISTORY || oracle == Oracle.BOTH;
+            if (observing) {
+                AdaptiveVirtualNodes lead = balancers.get(0);
+                int r = i % replicas;
+                if (r == 0) {
+                    for (Observations o : inTransit) {
+                        o.positions().forEach(lead::observe);
+                        o.reports().forEach(report -> lead.report(report.agent(), report.cpu(), report.memory()));
+                    }
+                    inTransit.clear();
+                    lead.report(agent, cpu, 0.2);
+                    if (lead.record(position, replicas)) {
+                        lead.evaluate();
+                    }
+                } else {
+                    bufferedPositions.get(r).add(position);
+                    bufferedReports.get(r).add(new Observations.Report(agent, cpu, 0.2));
+                    if (bufferedPositions.get(r).size() == Observations.shareEvery(lead.config().evaluationWindow(), replicas, sharesPerWindow)) {
+                        inTransit.add(new Observations("r" + r, ++shares[r], bufferedPositions.get(r), bufferedReports.get(r)));
+                        bufferedPositions.get(r).clear();
+                        bufferedReports.get(r).clear();
+                    }
+                }
+                continue;
+            }
             if (leader) {
                 if (avn == balancers.get(0)) {
                     avn.report(agent, cpu, 0.2);
@@ -171,10 +221,14 @@ final class AvnReplicaSimulation {
         long others = agentsOfKey.keySet().stream().filter(k -> !k.equals("0")).count();
         int max = AGENTS.stream().mapToInt(a -> total.getOrDefault(a, 0)).max().orElse(0);
         List<SortedMap<String, Integer>> vnodes = balancers.stream()
-                .map(b -> oracle == Oracle.LEADER ? balancers.get(0).virtualNodes() : b.virtualNodes()).toList();
+                .map(b -> leader(oracle) ? balancers.get(0).virtualNodes() : b.virtualNodes()).toList();
         long moves = balancers.stream().mapToLong(AdaptiveVirtualNodes::reallocations).sum();
         return new Result(max / ((double) keys.size() / AGENTS.size()), (double) sticky / others,
                 agentsOfKey.getOrDefault("0", Set.of()).size(), disagreement(lastOfReplica), moves, vnodes, firstDivergence);
+    }
+
+    private static boolean leader(Oracle oracle) {
+        return oracle == Oracle.LEADER || oracle == Oracle.LEADER_OBSERVING;
     }
 
     /** The share of keys whose last agent differs between the first two replicas (0 for one). */
