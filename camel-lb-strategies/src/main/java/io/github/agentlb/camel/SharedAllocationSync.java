@@ -6,9 +6,7 @@ import io.github.agentlb.core.shared.AllocationExchange;
 import io.github.agentlb.core.shared.AllocationSource;
 import io.github.agentlb.core.shared.Observations;
 import io.github.agentlb.core.shared.SharedAllocation;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * <p>Events come on the backend's threads, evaluations on request threads; state changes are
  * serialized on this object, and the new picker is published after its monitor is released (the
  * state writer calls in here under its own lock on membership changes).
+ *
+ * <p>Over 300 lines: one replica's side as leader and as follower, the store's events and the
+ * health details share its state; what a follower buffers is {@link ObservationBuffer}'s.
  */
 final class SharedAllocationSync implements AllocationExchange.Listener {
 
@@ -63,11 +64,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     private boolean publishing;
     private boolean republish;
     private boolean takeoverUnwritten;
-    private final Object buffer = new Object();
-    private List<Long> bufferedPositions = new ArrayList<>();
-    private List<Observations.Report> bufferedReports = new ArrayList<>();
-    private int requestsSinceShare;
-    private long shareSequence;
+    private final ObservationBuffer buffer = new ObservationBuffer();
     private final AtomicLong observationsShared = new AtomicLong();
     private final AtomicLong observationsTaken = new AtomicLong();
 
@@ -124,47 +121,17 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
      * key) and shares the buffer every {@link Observations#shareEvery} of its requests.
      */
     void routed(Long position) {
-        if (!follows()) {
-            return;
+        if (follows()) {
+            share(buffer.routed(position, Observations.shareEvery(avn.get().config().evaluationWindow(),
+                    shared.exchange().replicas(), Observations.SHARES_PER_WINDOW), shared.exchange().replicaId()));
         }
-        Observations due = null;
-        synchronized (buffer) {
-            if (position != null) {
-                bufferedPositions.add(position);
-            }
-            requestsSinceShare++;
-            int every = Observations.shareEvery(avn.get().config().evaluationWindow(), shared.exchange().replicas(),
-                    Observations.SHARES_PER_WINDOW);
-            if (requestsSinceShare >= every || bufferedPositions.size() >= Observations.MAX_POSITIONS) {
-                due = takeBuffer();
-            }
-        }
-        share(due);
     }
 
     /** A load report this replica received: a follower buffers it for the leader. */
     void reported(String agent, double cpu, double memory) {
-        if (!follows()) {
-            return;
+        if (follows()) {
+            share(buffer.reported(agent, cpu, memory, shared.exchange().replicaId()));
         }
-        Observations due = null;
-        synchronized (buffer) {
-            bufferedReports.add(new Observations.Report(agent, cpu, memory));
-            if (bufferedReports.size() >= Observations.MAX_REPORTS) {
-                due = takeBuffer();
-            }
-        }
-        share(due);
-    }
-
-    /** Caller holds {@link #buffer}. The buffered observations as the next share, the buffer emptied. */
-    private Observations takeBuffer() {
-        Observations o = new Observations(shared.exchange().replicaId(), ++shareSequence, bufferedPositions,
-                bufferedReports);
-        bufferedPositions = new ArrayList<>();
-        bufferedReports = new ArrayList<>();
-        requestsSinceShare = 0;
-        return o;
     }
 
     private void share(Observations due) {
@@ -268,10 +235,8 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
             LOG.info("Shared allocation: no longer leading {}", shared.exchange().describe());
             return;
         }
-        synchronized (buffer) {
-            // A leader shares nothing: what it buffered as a follower is its own learning now.
-            takeBuffer();
-        }
+        // A leader shares nothing: what it buffered as a follower is its own learning now.
+        buffer.clear();
         Allocation last = installed;
         epoch = Math.max(highestEpochSeen, last == null ? 0 : last.leaderEpoch()) + 1;
         LOG.info("Shared allocation: leading {} from generation {} (leader epoch {})", shared.exchange().describe(),

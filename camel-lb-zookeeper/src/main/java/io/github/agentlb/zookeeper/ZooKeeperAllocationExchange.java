@@ -53,6 +53,10 @@ import org.slf4j.LoggerFactory;
  * znodes (one WARN each) are skipped.
  *
  * <p>Built by {@link ZooKeeperSharedAllocation}; started and closed by the balancer.
+ *
+ * <p>Over 300 lines: the election, the allocation's watch and compare-and-set, and the
+ * observations' writes and watch share one Curator client and its connection events; the znodes'
+ * text is in the codecs.
  */
 public final class ZooKeeperAllocationExchange implements AllocationExchange {
 
