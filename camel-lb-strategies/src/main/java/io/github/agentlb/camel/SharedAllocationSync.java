@@ -218,11 +218,15 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         return changed;
     }
 
+    /** The leader writes its counts over an unreadable value at once (the next generation), rather than at its next move. */
     @Override
-    public void allocationUnreadable(String detail) {
+    public synchronized void allocationUnreadable(String detail) {
         lastProblem = detail;
         LOG.warn("Shared allocation: ignoring an unreadable stored allocation, keeping generation {}: {}", generation(),
                 detail);
+        if (leader && connected) {
+            publishCurrent();
+        }
     }
 
     @Override

@@ -151,19 +151,43 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         observations.listenable().addListener(CuratorCacheListener.builder()
                 .forCreatesAndChanges((before, after) -> observed(after)).build());
         observations.start();
-        view = service.getView("leader");
-        view.addEventListener((CamelClusterEventListener.Leadership) (v, leader) -> {
+        try {
+            joinElection();
+        } catch (Exception e) {
+            // ZooKeeper unreachable at start: the route starts and routes on its start-up ring; the
+            // election is joined once the connection comes (connection()).
+            LOG.warn("Shared allocation: {} unreachable at start ({}): routing on the start-up ring, joining when it"
+                    + " is reachable", describe(), rootCause(e));
+        }
+        if (client.getZookeeperClient().isConnected()) {
+            connected = true;
+            listener.connectionChanged(true);
+        }
+    }
+
+    /** Takes the view of the election and listens to it; throws while ZooKeeper is unreachable. */
+    private synchronized void joinElection() throws Exception {
+        if (view != null) {
+            return;
+        }
+        CamelClusterView joined = service.getView("leader");
+        joined.addEventListener((CamelClusterEventListener.Leadership) (v, leader) -> {
             // camel-zookeeper 4.18 fires this with its local member when the selector takes the
             // leadership, and with whoever ZooKeeper names (possibly this replica's stale lock
             // znode, a remote member object) when it gives it up: only the former means leading.
             leading = leader != null && leader == v.getLocalMember();
             listener.leadershipChanged(leading);
         });
-        if (client.getZookeeperClient().isConnected()) {
-            connected = true;
-            listener.connectionChanged(true);
-        }
+        view = joined;
         LOG.info("Shared allocation: joined {} as {}", describe(), service.getId());
+    }
+
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.toString();
     }
 
     private void connection(ConnectionState state) {
@@ -177,6 +201,16 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
             LOG.info("Shared allocation: {} reachable again; observations shared {}, dropped {}", describe(),
                     sharesWritten.get(), sharesDropped.get());
             rejoinElection();
+        }
+        if (state.isConnected() && view == null) {
+            try {
+                joinElection();
+                // The view whose first start failed (ZooKeeper away) is the service's cached one:
+                // restarting it queues its leader selector.
+                rejoinElection();
+            } catch (Exception e) {
+                LOG.info("Shared allocation: could not join the election of {} yet: {}", describe(), rootCause(e));
+            }
         }
         l.connectionChanged(state.isConnected());
     }

@@ -35,9 +35,10 @@ public final class ZooKeeperSharedAllocation {
      * {@value #DEFAULT_SESSION_TIMEOUT_SECONDS} s, local learning after
      * {@value SharedAllocation#DEFAULT_LOCAL_AFTER_SECONDS} s without ZooKeeper.
      *
-     * @param connectString ZooKeeper's {@code host:port[,host:port...]}
+     * @param connectString ZooKeeper's {@code host:port[,host:port...]}, ports 1..65535, no chroot path
      * @param balancerId    names the replicas that share (znodes under {@code /agentlb/<balancerId>})
-     * @throws IllegalArgumentException if either is blank, or the id holds a {@code /}
+     * @throws IllegalArgumentException if either is blank, the connect string is malformed or has a
+     *                                  chroot path, or the id holds a {@code /}
      */
     public static SharedAllocation of(String connectString, String balancerId) {
         return builder(connectString, balancerId).build();
@@ -58,11 +59,36 @@ public final class ZooKeeperSharedAllocation {
         private Duration localAfter = Duration.ofSeconds(SharedAllocation.DEFAULT_LOCAL_AFTER_SECONDS);
 
         private Builder(String connectString, String balancerId) {
-            this.connectString = Check.notBlank("connectString", connectString);
+            this.connectString = checkedConnectString(connectString);
             if (Check.notBlank("balancerId", balancerId).contains("/")) {
                 throw new IllegalArgumentException("balancerId must not contain '/', was '" + balancerId + "'");
             }
             this.balancerId = balancerId;
+        }
+
+        /**
+         * {@code host:port[,host:port...]}, each port 1..65535 (a host alone takes 2181); a chroot
+         * suffix ({@code /path}) is refused: the znodes' place is {@link #basePath}, which is created
+         * when missing, where a chroot that does not exist would leave the election without its node.
+         */
+        private static String checkedConnectString(String value) {
+            Check.notBlank("connectString", value);
+            if (value.indexOf('/') >= 0) {
+                throw new IllegalArgumentException("connectString must be host:port[,host:port...] without a chroot path"
+                        + " (set basePath instead), was '" + value + "'");
+            }
+            for (String server : value.split(",", -1)) {
+                String s = server.strip();
+                int colon = s.lastIndexOf(':');
+                String host = colon < 0 ? s : s.substring(0, colon);
+                String port = colon < 0 ? "2181" : s.substring(colon + 1);
+                boolean portOk = port.matches("[0-9]{1,5}") && Integer.parseInt(port) >= 1 && Integer.parseInt(port) <= 65535;
+                if (host.isEmpty() || !portOk) {
+                    throw new IllegalArgumentException("connectString must be host:port[,host:port...] with ports"
+                            + " 1..65535, was '" + value + "'");
+                }
+            }
+            return value;
         }
 
         /** Parent znode, absolute ({@value #DEFAULT_BASE_PATH} by default). */

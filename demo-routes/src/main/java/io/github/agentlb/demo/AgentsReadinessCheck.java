@@ -1,5 +1,6 @@
 package io.github.agentlb.demo;
 
+import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.BalancerState;
 import io.github.agentlb.camel.AttemptOutcome;
@@ -100,6 +101,10 @@ final class AgentsReadinessCheck extends AbstractHealthCheck {
         builder.detail("generation", state.generation());
         if (source != null) {
             builder.detail("source", source);
+        }
+        if (balancer instanceof AdaptiveVirtualNodeLB avn) {
+            // A shared allocation's state (source, generation, store connected, problem, observations).
+            avn.allocationDetails().forEach(builder::detail);
         }
         if (stillUnproven()) {
             builder.message("no agent accepted a connection at start, and none has answered since").down();

@@ -171,6 +171,8 @@ public class ProxySettings {
                 throw new IllegalArgumentException("ZOOKEEPER shares the avn allocation, was set for strategy " + strategy);
             });
         }
+        // The balancer id first, so that a bad one is named BALANCER_ID, not ZOOKEEPER.
+        MainSettings.apply("balancerId", () -> ZooKeeperSharedAllocation.of("localhost:2181", balancerId.trim()));
         return value("zookeeper", () -> AdaptiveVirtualNodeLB.builder()
                 .sharedAllocation(ZooKeeperSharedAllocation.of(zookeeper.trim(), balancerId.trim())).build());
     }

@@ -100,6 +100,9 @@ class SharedAllocationDemoTest {
                 assertThat(first.get("generation")).isNotNull().isNotEqualTo("0.0");
                 assertThat(second).isEqualTo(first);
                 assertThat(first.keySet()).anyMatch(k -> k.contains("A1"));
+                // The readiness check's details say where the allocation comes from.
+                String health = http.get("http://127.0.0.1:" + ports.get(1) + "/observe/health?data=true").body();
+                assertThat(health).contains("allocation.source", "allocation.store.connected", "allocation.generation");
             } finally {
                 two.stop();
                 one.stop();

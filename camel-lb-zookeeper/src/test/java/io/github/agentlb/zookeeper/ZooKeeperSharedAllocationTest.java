@@ -1,0 +1,25 @@
+package io.github.agentlb.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** The connect string and balancer id are checked when the shared allocation is built. */
+class ZooKeeperSharedAllocationTest {
+
+    @Test
+    void aConnectStringIsHostsAndPortsWithoutAChroot() {
+        for (String good : new String[] {"127.0.0.1:2181", "zk1:2181,zk2:2182", "zk", "[::1]:2181"}) {
+            assertThat(ZooKeeperSharedAllocation.of(good, "proxy").exchange().describe()).as(good)
+                    .isEqualTo("zookeeper://" + good + "/agentlb/proxy");
+        }
+        for (String bad : new String[] {"127.0.0.1:notaport", "zk:0", "zk:65536", ":2181", "zk1:2181,", "zk:2181/chroot"}) {
+            assertThatThrownBy(() -> ZooKeeperSharedAllocation.of(bad, "proxy")).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("connectString must be")
+                    .hasMessageEndingWith("was '" + bad + "'");
+        }
+        assertThatThrownBy(() -> ZooKeeperSharedAllocation.of("zk:2181", "a/b"))
+                .hasMessage("balancerId must not contain '/', was 'a/b'");
+    }
+}
