@@ -23,6 +23,19 @@ class ProxySettingsTest {
     }
 
     @Test
+    void aBadZooKeeperOrBalancerIdIsNamedAtOnce() {
+        ProxySettings settings = new ProxySettings();
+        settings.setZookeeper("127.0.0.1:notaport");
+        assertThatThrownBy(() -> settings.sharedAdaptiveBalancer("avn")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("ZOOKEEPER: connectString must be host:port")
+                .hasMessageEndingWith("was '127.0.0.1:notaport'");
+        settings.setZookeeper("127.0.0.1:2181");
+        settings.setBalancerId("a/b");
+        assertThatThrownBy(() -> settings.sharedAdaptiveBalancer("avn"))
+                .hasMessage("BALANCER_ID: balancerId must not contain '/', was 'a/b'");
+    }
+
+    @Test
     void agentsAreSplitTrimmedAndMayBeNamed() {
         ProxySettings settings = new ProxySettings();
         settings.setAgents("A1=http://127.0.0.1:18081/, ,http://127.0.0.1:18082,A3 = http://127.0.0.1:18083/");
