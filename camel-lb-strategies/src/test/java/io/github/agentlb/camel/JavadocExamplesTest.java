@@ -2,9 +2,7 @@ package io.github.agentlb.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,7 +17,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -254,17 +251,13 @@ class JavadocExamplesTest {
 
     /** An HTTP agent that answers its id, the request's raw path and query as JSON, with an X-Agent header. */
     private static final class Agent {
-        final HttpServer server;
-        final java.util.concurrent.ExecutorService threads = Executors.newCachedThreadPool();
-        private boolean closed;
+        final LocalHttpServer server;
         final AtomicInteger inFlight = new AtomicInteger();
         final AtomicInteger peak = new AtomicInteger();
         volatile int delayMs;
 
-        Agent(String id) throws IOException {
-            server = HttpServer.create(new InetSocketAddress("localhost", 0), 200);
-            server.setExecutor(threads);
-            server.createContext("/", exchange -> {
+        Agent(String id) {
+            server = new LocalHttpServer(exchange -> {
                 peak.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 try {
                     if (delayMs > 0) {
@@ -284,19 +277,14 @@ class JavadocExamplesTest {
                     exchange.close();
                 }
             });
-            server.start();
         }
 
         int port() {
-            return server.getAddress().getPort();
+            return server.port();
         }
 
-        synchronized void close() {
-            if (!closed) {
-                closed = true;
-                server.stop(0);
-                threads.shutdownNow();
-            }
+        void close() {
+            server.close();
         }
     }
 }

@@ -2,9 +2,7 @@ package io.github.agentlb.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,8 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -154,19 +150,15 @@ class LlmAgentsRouteExampleTest {
     /** A chat agent: answers its id and mints {@code <id>-s<n>} for a request without a session id. */
     private static final class ChatAgent {
         final String id;
-        final HttpServer server;
-        final ExecutorService threads = Executors.newCachedThreadPool();
+        final LocalHttpServer server;
         final AtomicInteger calls = new AtomicInteger();
         final AtomicInteger minted = new AtomicInteger();
         final List<String> sessionsReceived = new CopyOnWriteArrayList<>();
         volatile Mode mode = Mode.ANSWER;
-        private boolean closed;
 
-        ChatAgent(String id) throws IOException {
+        ChatAgent(String id) {
             this.id = id;
-            server = HttpServer.create(new InetSocketAddress("localhost", 0), 50);
-            server.setExecutor(threads);
-            server.createContext("/", exchange -> {
+            server = new LocalHttpServer(exchange -> {
                 calls.incrementAndGet();
                 exchange.getRequestBody().readAllBytes();
                 try {
@@ -193,19 +185,14 @@ class LlmAgentsRouteExampleTest {
                     exchange.close();
                 }
             });
-            server.start();
         }
 
         int port() {
-            return server.getAddress().getPort();
+            return server.port();
         }
 
-        synchronized void close() {
-            if (!closed) {
-                closed = true;
-                server.stop(0);
-                threads.shutdownNow();
-            }
+        void close() {
+            server.close();
         }
     }
 }

@@ -31,44 +31,31 @@ final class AllocationCodec {
                 .append("generation ").append(allocation.generation()).append('\n')
                 .append("leader-epoch ").append(allocation.leaderEpoch()).append('\n')
                 .append("membership-digest ").append(allocation.membershipDigest()).append('\n');
-        allocation.virtualNodes().forEach((agent, count) -> {
-            if (agent.indexOf('\n') >= 0 || agent.indexOf('\r') >= 0) {
-                throw new IllegalArgumentException("agent id must not contain a line break, was '" + agent + "'");
-            }
-            sb.append("virtual-nodes ").append(count).append(' ').append(agent).append('\n');
-        });
+        allocation.virtualNodes().forEach((agent, count) -> sb.append("virtual-nodes ").append(count).append(' ')
+                .append(ZnodeText.singleLine("agent id", agent)).append('\n'));
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** @throws IllegalArgumentException naming what is wrong with {@code data} */
     static Allocation decode(byte[] data) {
-        if (data == null || data.length == 0) {
-            throw new IllegalArgumentException("empty allocation");
-        }
-        String[] lines = new String(data, StandardCharsets.UTF_8).split("\n");
-        if (!lines[0].equals(MAGIC)) {
-            throw new IllegalArgumentException("not an allocation: first line '" + abbreviate(lines[0]) + "'");
-        }
         Long generation = null;
         Long epoch = null;
         String digest = null;
         Map<String, Integer> counts = new TreeMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            String line = lines[i];
-            int space = line.indexOf(' ');
-            String key = space < 0 ? line : line.substring(0, space);
-            String value = space < 0 ? "" : line.substring(space + 1);
+        for (ZnodeText.Line line : ZnodeText.lines(data, MAGIC, "allocation", "not an allocation")) {
+            String key = line.key();
+            String value = line.value();
             switch (key) {
-                case "generation" -> generation = number(key, value);
-                case "leader-epoch" -> epoch = number(key, value);
+                case "generation" -> generation = ZnodeText.number(key, value);
+                case "leader-epoch" -> epoch = ZnodeText.number(key, value);
                 case "membership-digest" -> digest = value;
                 case "virtual-nodes" -> {
                     int sep = value.indexOf(' ');
-                    if (sep < 0 || counts.put(value.substring(sep + 1), (int) number(key, value.substring(0, sep))) != null) {
-                        throw new IllegalArgumentException("bad or repeated line " + (i + 1) + ": '" + abbreviate(line) + "'");
+                    if (sep < 0 || counts.put(value.substring(sep + 1), (int) ZnodeText.number(key, value.substring(0, sep))) != null) {
+                        throw line.bad("bad or repeated");
                     }
                 }
-                default -> throw new IllegalArgumentException("unknown line " + (i + 1) + ": '" + abbreviate(line) + "'");
+                default -> throw line.bad("unknown");
             }
         }
         if (generation == null || epoch == null || digest == null) {
@@ -79,17 +66,5 @@ final class AllocationCodec {
             throw new IllegalArgumentException("membership digest " + digest + " does not match agents " + counts.keySet());
         }
         return allocation;
-    }
-
-    private static long number(String key, String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number, was '" + abbreviate(value) + "'");
-        }
-    }
-
-    private static String abbreviate(String text) {
-        return text.length() <= 60 ? text : text.substring(0, 60) + "...";
     }
 }
