@@ -308,10 +308,11 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
             HashRing before = avn.ring();
             avn.evaluate().ifPresent(this::logEvaluation);
             if (avn.ring() != before) {
-                pickerChanged();
                 if (shared != null) {
-                    shared.evaluated();
+                    // Replicas route by written allocations only: the new counts go to the store.
+                    shared.evaluated(before.virtualNodes());
                 }
+                pickerChanged();
             }
         }
     }

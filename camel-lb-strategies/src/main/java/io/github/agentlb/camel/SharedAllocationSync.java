@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
  * An {@code avn} replica's side of a {@link SharedAllocation}: the leader publishes its counts after
  * each evaluation that moved, and once on taking over (the next generation, same counts, so no key
  * moves); a follower evaluates nothing and installs each valid newer allocation as one new state.
+ * The leader too routes by what is written: an evaluation changes its ring when its write lands,
+ * never before, so a write that fails leaves no replica on counts the others lack.
  * Routing never waits on the store: without an allocation, or with the store unreachable, the
  * replica routes on what it has; unreachable past {@link SharedAllocation#localAfter()} it learns
  * on its own again (source {@code local}).
@@ -64,6 +66,8 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     private boolean publishing;
     private boolean republish;
     private boolean takeoverUnwritten;
+    /** A leader's evaluated counts not yet in a write: the next write carries them. */
+    private SortedMap<String, Integer> pending;
     private final ObservationBuffer buffer = new ObservationBuffer();
     private final AtomicLong observationsShared = new AtomicLong();
     private final AtomicLong observationsTaken = new AtomicLong();
@@ -156,9 +160,28 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
                 observations.sequence());
     }
 
-    /** After an evaluation of this replica moved virtual nodes: the leader publishes the new counts. */
-    synchronized void evaluated() {
+    /**
+     * After an evaluation of this replica moved virtual nodes from {@code before}: unless the
+     * replica learns alone, the new counts go to the store and the ring goes back to
+     * {@code before}; the leader routes by them once the write lands ({@link #published}), as every
+     * follower does once it reads them. A leader whose write fails (the store lost but not yet
+     * noticed, another leader elected) so never routes by counts no other replica has. The caller
+     * rebuilds its picker after this.
+     */
+    synchronized void evaluated(Map<String, Integer> before) {
+        if (alone) {
+            return;
+        }
+        AdaptiveVirtualNodes state = avn.get();
+        SortedMap<String, Integer> evaluated = state.virtualNodes();
+        try {
+            state.installVirtualNodes(before);
+        } catch (IllegalArgumentException e) {
+            // The agents changed meanwhile: the membership change publishes its own counts.
+            return;
+        }
         if (leader && connected) {
+            pending = evaluated;
             publishCurrent();
         }
     }
@@ -166,6 +189,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     /** After a membership change (under the state writer's lock): publish, or install what waited for it. */
     synchronized void agentsChanged() {
         if (leader && connected) {
+            pending = null;
             publishCurrent();
             return;
         }
@@ -268,11 +292,29 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         }
     }
 
+    /** A write's outcome: a written allocation newer than the installed one becomes this replica's ring. */
     @Override
-    public synchronized void published(Allocation allocation, boolean written, String detail) {
-        publishing = false;
-        if (written) {
+    public void published(Allocation allocation, boolean written, String detail) {
+        boolean changed = false;
+        synchronized (this) {
+            publishing = false;
+            if (!written) {
+                republish = false;
+                pending = null;
+                // Another writer got there first (or the store failed): take over again from what it wrote.
+                takeoverUnwritten = true;
+                lastProblem = "generation " + allocation.generation() + " not written: " + detail;
+                LOG.info("Shared allocation: generation {} not written: {}", allocation.generation(), detail);
+                return;
+            }
             if (allocation.generation() > generation()) {
+                try {
+                    changed = avn.get().installVirtualNodes(allocation.virtualNodes());
+                } catch (IllegalArgumentException e) {
+                    // Written for agents that have changed since: the membership change publishes anew.
+                    LOG.debug("Shared allocation: generation {} written for other agents: {}", allocation.generation(),
+                            e.getMessage());
+                }
                 installed = allocation;
                 source = AllocationSource.LEADER;
             }
@@ -283,13 +325,10 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
                 publishCurrent();
             }
             republish = false;
-            return;
         }
-        republish = false;
-        // Another writer got there first (or the store failed): take over again from what it wrote.
-        takeoverUnwritten = true;
-        lastProblem = "generation " + allocation.generation() + " not written: " + detail;
-        LOG.info("Shared allocation: generation {} not written: {}", allocation.generation(), detail);
+        if (changed) {
+            pickerChanged.run();
+        }
     }
 
     /** Caller holds this monitor. One write in flight at a time; the latest counts follow it. */
@@ -298,7 +337,8 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
             republish = true;
             return;
         }
-        SortedMap<String, Integer> counts = avn.get().virtualNodes();
+        SortedMap<String, Integer> counts = pending != null ? pending : avn.get().virtualNodes();
+        pending = null;
         if (counts.isEmpty()) {
             return;
         }

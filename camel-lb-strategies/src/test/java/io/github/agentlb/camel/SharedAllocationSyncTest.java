@@ -174,8 +174,9 @@ class SharedAllocationSyncTest {
     @Test
     void oneWriteInFlightAtATimeAndTheLatestCountsFollowIt() {
         sync.leadershipChanged(true);
+        Map<String, Integer> start = avn.virtualNodes();
         avn.installVirtualNodes(LEARNED);
-        sync.evaluated();
+        sync.evaluated(start);
         assertThat(published).hasSize(1);
 
         sync.published(published.get(0), true, "version 0");
@@ -183,6 +184,55 @@ class SharedAllocationSyncTest {
         assertThat(published).hasSize(2);
         assertThat(published.get(1).generation()).isEqualTo(2);
         assertThat(published.get(1).virtualNodes()).isEqualTo(LEARNED);
+    }
+
+    /**
+     * The leader's evaluation goes to the store, not to its own ring: it routes by what every
+     * replica routes by until the write lands, and keeps that ring when the write fails (a
+     * ZooKeeper outage not yet noticed, a deposed leader), so no key moves on the leader alone.
+     */
+    @Test
+    void theLeaderRoutesByAnEvaluationOnlyOnceItIsWritten() {
+        sync.leadershipChanged(true);
+        Map<String, Integer> start = avn.virtualNodes();
+        sync.published(published.get(0), true, "version 0");
+        int pickersBefore = pickerChanges.get();
+
+        avn.installVirtualNodes(LEARNED);
+        sync.evaluated(start);
+
+        assertThat(avn.virtualNodes()).isEqualTo(start);
+        assertThat(published).hasSize(2).last().satisfies(a -> {
+            assertThat(a.generation()).isEqualTo(2);
+            assertThat(a.virtualNodes()).isEqualTo(LEARNED);
+        });
+        sync.published(published.get(1), false, "CONNECTIONLOSS");
+        assertThat(avn.virtualNodes()).isEqualTo(start);
+        assertThat(sync.generation()).isEqualTo(1);
+        assertThat(pickerChanges).hasValue(pickersBefore);
+
+        avn.installVirtualNodes(LEARNED);
+        sync.evaluated(start);
+        assertThat(avn.virtualNodes()).isEqualTo(start);
+        sync.published(published.get(2), true, "version 1");
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(LEARNED));
+        assertThat(sync.generation()).isEqualTo(2);
+        assertThat(pickerChanges).hasValue(pickersBefore + 1);
+    }
+
+    @Test
+    void aReplicaThatLostTheStoreBeforeLocalAfterKeepsTheLastAllocationOverItsOwnEvaluation() {
+        sync.allocationChanged(Allocation.of(4, 1, LEARNED));
+        sync.leadershipChanged(true);
+        sync.published(published.get(0), true, "version 1");
+        sync.connectionChanged(false);
+
+        avn.installVirtualNodes(Map.of("A1", 10, "A2", 10, "A3", 10));
+        sync.evaluated(LEARNED);
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(LEARNED));
+        assertThat(published).hasSize(1);
     }
 
     @Test
