@@ -200,6 +200,9 @@ class SharedObservationsZooKeeperTest {
             long expected = share;
             await().atMost(Duration.ofSeconds(5)).until(() -> (Long) leader.balancer.allocationDetails()
                     .get("allocation.observations.taken") == expected);
+            // The leader may read a share before its writer hears the write is done: wait for that
+            // too, or the next share could find this one still in flight and be dropped.
+            await().atMost(Duration.ofSeconds(5)).until(() -> follower.exchange().sharesWritten() == expected);
         }
         assertThat(follower.exchange().sharesDropped()).isZero();
         assertThat(follower.exchange().sharesWritten()).isEqualTo(10);
