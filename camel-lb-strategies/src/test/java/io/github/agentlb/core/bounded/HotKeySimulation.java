@@ -56,7 +56,12 @@ final class HotKeySimulation {
 
     /** The ring of {@code ch} at its defaults: 150 MD5 virtual nodes per agent. */
     static HashRing chRing() {
-        return HashRing.uniform(AGENTS, 150, HashAlgorithm.MD5);
+        return chRing(AGENTS);
+    }
+
+    /** {@link #chRing()} over other agent ids. */
+    static HashRing chRing(List<String> agents) {
+        return HashRing.uniform(agents, 150, HashAlgorithm.MD5);
     }
 
     /**
@@ -103,20 +108,20 @@ final class HotKeySimulation {
                 moves++;
             }
             if ((i + 1) % window == 0) {
-                worst = Math.max(worst, maxOverMean(inWindow, window));
+                worst = Math.max(worst, maxOverMean(ring.agents(), inWindow, window));
                 inWindow.clear();
             }
         }
         long sticky = agentsOfKey.entrySet().stream().filter(e -> !e.getKey().equals("0") && e.getValue().size() == 1)
                 .count();
         long others = agentsOfKey.keySet().stream().filter(k -> !k.equals("0")).count();
-        return new Result(maxOverMean(total, keys.size()), worst, moves * 1000.0 / keys.size(), (double) sticky / others,
+        return new Result(maxOverMean(ring.agents(), total, keys.size()), worst, moves * 1000.0 / keys.size(), (double) sticky / others,
                 agentsOfKey.getOrDefault("0", Set.of()).size(), disagreement(lastOfReplica), total);
     }
 
-    private static double maxOverMean(Map<String, Integer> counts, int requests) {
-        int max = AGENTS.stream().mapToInt(a -> counts.getOrDefault(a, 0)).max().orElse(0);
-        return max / ((double) requests / AGENTS.size());
+    private static double maxOverMean(Set<String> agents, Map<String, Integer> counts, int requests) {
+        int max = agents.stream().mapToInt(a -> counts.getOrDefault(a, 0)).max().orElse(0);
+        return max / ((double) requests / agents.size());
     }
 
     /** The share of keys whose last agent differs between two replicas (0 for one replica). */
