@@ -310,7 +310,7 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
             if (avn.ring() != before) {
                 if (shared != null) {
                     // Replicas route by written allocations only: the new counts go to the store.
-                    shared.evaluated(before.virtualNodes());
+                    shared.evaluated(before.virtualNodes(), avn.ring().virtualNodes());
                 }
                 pickerChanged();
             }

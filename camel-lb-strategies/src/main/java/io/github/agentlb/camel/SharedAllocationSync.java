@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -161,27 +162,32 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     }
 
     /**
-     * After an evaluation of this replica moved virtual nodes from {@code before}: unless the
-     * replica learns alone, the new counts go to the store and the ring goes back to
-     * {@code before}; the leader routes by them once the write lands ({@link #published}), as every
-     * follower does once it reads them. A leader whose write fails (the store lost but not yet
-     * noticed, another leader elected) so never routes by counts no other replica has. The caller
-     * rebuilds its picker after this.
+     * After an evaluation of this replica moved virtual nodes from {@code before} to {@code after}:
+     * unless the replica learns alone, the ring goes back to the installed allocation (to
+     * {@code before} while none is) and the new counts go to the store; the leader routes by them
+     * once the write lands ({@link #published}), as every follower does once it reads them. A
+     * leader whose write fails (the store lost but not yet noticed, another leader elected) so never
+     * routes by counts no other replica has. An evaluation overtaken by an install (a write landing
+     * or a membership change between the evaluation and this call) is dropped: it was made on a ring
+     * no longer routed. The caller rebuilds its picker after this.
      */
-    synchronized void evaluated(Map<String, Integer> before) {
+    synchronized void evaluated(Map<String, Integer> before, Map<String, Integer> after) {
         if (alone) {
             return;
         }
         AdaptiveVirtualNodes state = avn.get();
-        SortedMap<String, Integer> evaluated = state.virtualNodes();
+        boolean overtaken = !state.virtualNodes().equals(after);
+        Allocation last = installed;
+        Map<String, Integer> routed = last != null && last.virtualNodes().keySet().equals(after.keySet())
+                ? last.virtualNodes() : before;
         try {
-            state.installVirtualNodes(before);
+            state.installVirtualNodes(routed);
         } catch (IllegalArgumentException e) {
             // The agents changed meanwhile: the membership change publishes its own counts.
             return;
         }
-        if (leader && connected) {
-            pending = evaluated;
+        if (!overtaken && leader && connected) {
+            pending = new TreeMap<>(after);
             publishCurrent();
         }
     }

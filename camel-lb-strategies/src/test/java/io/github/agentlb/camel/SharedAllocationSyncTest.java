@@ -176,7 +176,7 @@ class SharedAllocationSyncTest {
         sync.leadershipChanged(true);
         Map<String, Integer> start = avn.virtualNodes();
         avn.installVirtualNodes(LEARNED);
-        sync.evaluated(start);
+        sync.evaluated(start, LEARNED);
         assertThat(published).hasSize(1);
 
         sync.published(published.get(0), true, "version 0");
@@ -199,7 +199,7 @@ class SharedAllocationSyncTest {
         int pickersBefore = pickerChanges.get();
 
         avn.installVirtualNodes(LEARNED);
-        sync.evaluated(start);
+        sync.evaluated(start, LEARNED);
 
         assertThat(avn.virtualNodes()).isEqualTo(start);
         assertThat(published).hasSize(2).last().satisfies(a -> {
@@ -212,13 +212,36 @@ class SharedAllocationSyncTest {
         assertThat(pickerChanges).hasValue(pickersBefore);
 
         avn.installVirtualNodes(LEARNED);
-        sync.evaluated(start);
+        sync.evaluated(start, LEARNED);
         assertThat(avn.virtualNodes()).isEqualTo(start);
         sync.published(published.get(2), true, "version 1");
 
         assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(LEARNED));
         assertThat(sync.generation()).isEqualTo(2);
         assertThat(pickerChanges).hasValue(pickersBefore + 1);
+    }
+
+    /**
+     * An evaluation made on the ring before a write landed, reported after it: the ring stays the
+     * written allocation's (not the ring the evaluation started from), and the stale counts are not
+     * published.
+     */
+    @Test
+    void anEvaluationOvertakenByAWriteLandingIsDroppedAndTheRingStaysTheWrittenOne() {
+        sync.leadershipChanged(true);
+        Map<String, Integer> start = avn.virtualNodes();
+        sync.published(published.get(0), true, "version 0");
+        avn.installVirtualNodes(LEARNED);
+        sync.evaluated(start, LEARNED);
+        Map<String, Integer> other = Map.of("A1", 6, "A2", 12, "A3", 12);
+
+        avn.installVirtualNodes(other);
+        sync.published(published.get(1), true, "version 1");
+        sync.evaluated(start, other);
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(LEARNED));
+        assertThat(sync.generation()).isEqualTo(2);
+        assertThat(published).hasSize(2);
     }
 
     @Test
@@ -229,7 +252,7 @@ class SharedAllocationSyncTest {
         sync.connectionChanged(false);
 
         avn.installVirtualNodes(Map.of("A1", 10, "A2", 10, "A3", 10));
-        sync.evaluated(LEARNED);
+        sync.evaluated(LEARNED, Map.of("A1", 10, "A2", 10, "A3", 10));
 
         assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(LEARNED));
         assertThat(published).hasSize(1);

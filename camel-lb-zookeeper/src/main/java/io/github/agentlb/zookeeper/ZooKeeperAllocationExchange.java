@@ -165,10 +165,14 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         }
     }
 
-    /** Takes the view of the election and listens to it; throws while ZooKeeper is unreachable. */
-    private synchronized void joinElection() throws Exception {
+    /**
+     * Takes the view of the election and listens to it; throws while ZooKeeper is unreachable.
+     *
+     * @return true if this call joined, false if this replica had joined already
+     */
+    private synchronized boolean joinElection() throws Exception {
         if (view != null) {
-            return;
+            return false;
         }
         CamelClusterView joined = service.getView("leader");
         joined.addEventListener((CamelClusterEventListener.Leadership) (v, leader) -> {
@@ -180,6 +184,7 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         });
         view = joined;
         LOG.info("Shared allocation: joined {} as {}", describe(), service.getId());
+        return true;
     }
 
     private static String rootCause(Throwable e) {
@@ -204,10 +209,12 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         }
         if (state.isConnected() && view == null) {
             try {
-                joinElection();
                 // The view whose first start failed (ZooKeeper away) is the service's cached one:
-                // restarting it queues its leader selector.
-                rejoinElection();
+                // restarting it queues its leader selector. Not when start() joined meanwhile (the
+                // first connection's event can come after it): that would give up a fresh leadership.
+                if (joinElection()) {
+                    rejoinElection();
+                }
             } catch (Exception e) {
                 LOG.info("Shared allocation: could not join the election of {} yet: {}", describe(), rootCause(e));
             }
@@ -235,7 +242,9 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
     }
 
     private void read(ChildData data) {
-        lastSeenVersion.set(data.getStat().getVersion());
+        // Max, not set: the cache's event for a version can come after this replica's own write of
+        // the next one was acknowledged, and a write expecting the older version would fail.
+        lastSeenVersion.accumulateAndGet(data.getStat().getVersion(), Math::max);
         Allocation allocation;
         try {
             allocation = AllocationCodec.decode(data.getData());

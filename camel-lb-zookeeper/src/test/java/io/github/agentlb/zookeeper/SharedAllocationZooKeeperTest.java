@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,8 +47,12 @@ class SharedAllocationZooKeeperTest {
             replicas.add(new Replica("r" + i, zk.getConnectString(), SESSION));
         }
         // The first leader takes over from nothing: generation 1 with the start-up counts.
-        await().atMost(Duration.ofSeconds(10)).until(() -> replicas.stream().filter(Replica::leads).count() == 1
-                && replicas.stream().allMatch(r -> r.generation() == 1));
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> replicas.stream().filter(Replica::leads).count() == 1
+                    && replicas.stream().allMatch(r -> r.generation() == 1));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("no one leader with generation 1 on all: " + replicas, e);
+        }
         // Each counts the election's participants: the leader evaluates every 60/3 of its own requests.
         await().atMost(Duration.ofSeconds(2)).until(() -> replicas.stream().allMatch(r -> r.exchange().replicas() == 3));
     }
@@ -80,9 +85,13 @@ class SharedAllocationZooKeeperTest {
      * may have published again meanwhile), with the same counts; returns it.
      */
     private long awaitAllAt(List<Replica> among, long generation, Duration within) {
-        await().atMost(within).pollInterval(Duration.ofMillis(20)).until(() -> among.stream()
-                .allMatch(r -> r.generation() >= generation && r.generation() == among.get(0).generation()
-                        && r.virtualNodes().equals(among.get(0).virtualNodes())));
+        try {
+            await().atMost(within).pollInterval(Duration.ofMillis(20)).until(() -> among.stream()
+                    .allMatch(r -> r.generation() >= generation && r.generation() == among.get(0).generation()
+                            && r.virtualNodes().equals(among.get(0).virtualNodes())));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("not all at one generation >= " + generation + " within " + within + ": " + among, e);
+        }
         return among.get(0).generation();
     }
 
