@@ -67,6 +67,8 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     private boolean publishing;
     private boolean republish;
     private boolean takeoverUnwritten;
+    /** The next write goes out even with counts this leader has written (the stored value is unreadable). */
+    private boolean rewrite;
     /** A leader's evaluated counts not yet in a write: the next write carries them. */
     private SortedMap<String, Integer> pending;
     private final ObservationBuffer buffer = new ObservationBuffer();
@@ -255,6 +257,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         LOG.warn("Shared allocation: ignoring an unreadable stored allocation, keeping generation {}: {}", generation(),
                 detail);
         if (leader && connected) {
+            rewrite = true;
             publishCurrent();
         }
     }
@@ -337,7 +340,12 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         }
     }
 
-    /** Caller holds this monitor. One write in flight at a time; the latest counts follow it. */
+    /**
+     * Caller holds this monitor. One write in flight at a time; the latest counts follow it. Counts
+     * this leader has written already (same leader epoch) are not written again, unless
+     * {@link #rewrite} (the stored value is unreadable): a connection event during the first write
+     * would otherwise add a generation that changes nothing.
+     */
     private void publishCurrent() {
         if (publishing) {
             republish = true;
@@ -349,6 +357,10 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
             return;
         }
         Allocation last = installed;
+        if (!rewrite && last != null && last.leaderEpoch() == epoch && last.virtualNodes().equals(counts)) {
+            return;
+        }
+        rewrite = false;
         Allocation next = last == null ? Allocation.of(1, epoch, counts) : last.next(epoch, counts);
         publishing = true;
         shared.exchange().publish(next);

@@ -244,6 +244,26 @@ class SharedAllocationSyncTest {
         assertThat(published).hasSize(2);
     }
 
+    /** A connection event during the first write asks for nothing new: one generation, not two alike. */
+    @Test
+    void countsTheLeaderHasWrittenAreNotWrittenAgainUnlessTheStoredValueIsUnreadable() {
+        sync.connectionChanged(false);
+        sync.leadershipChanged(true);
+        sync.connectionChanged(true);
+        sync.published(published.get(0), true, "version 0");
+        assertThat(published).hasSize(1);
+
+        sync.connectionChanged(false);
+        sync.connectionChanged(true);
+        assertThat(published).hasSize(1);
+
+        sync.allocationUnreadable("garbage");
+        assertThat(published).hasSize(2).last().satisfies(a -> {
+            assertThat(a.generation()).isEqualTo(2);
+            assertThat(a.virtualNodes()).isEqualTo(published.get(0).virtualNodes());
+        });
+    }
+
     @Test
     void aReplicaThatLostTheStoreBeforeLocalAfterKeepsTheLastAllocationOverItsOwnEvaluation() {
         sync.allocationChanged(Allocation.of(4, 1, LEARNED));
