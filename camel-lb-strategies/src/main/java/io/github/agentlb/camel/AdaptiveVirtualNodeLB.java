@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.camel.Exchange;
@@ -305,13 +306,16 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
             shared.routed(position);
         }
         if (windowComplete && (shared == null || shared.evaluates())) {
+            // Replicas sharing an allocation route by written counts only: the leader proposes its
+            // moves to the store and installs them when the write lands.
+            boolean propose = shared != null && shared.routesByWritten();
             HashRing before = avn.ring();
-            avn.evaluate().ifPresent(this::logEvaluation);
-            if (avn.ring() != before) {
-                if (shared != null) {
-                    // Replicas route by written allocations only: the new counts go to the store.
-                    shared.evaluated(before.virtualNodes(), avn.ring().virtualNodes());
-                }
+            Optional<Evaluation> evaluation = avn.evaluate(!propose);
+            evaluation.ifPresent(this::logEvaluation);
+            if (propose) {
+                evaluation.filter(e -> !e.moves().isEmpty())
+                        .ifPresent(e -> shared.evaluated(before.virtualNodes(), e.ring().virtualNodes()));
+            } else if (avn.ring() != before) {
                 pickerChanged();
             }
         }

@@ -69,8 +69,9 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     private boolean takeoverUnwritten;
     /** The next write goes out even with counts this leader has written (the stored value is unreadable). */
     private boolean rewrite;
-    /** A leader's evaluated counts not yet in a write: the next write carries them. */
+    /** A leader's proposal not yet in a write, and the counts it was made on: the next write carries it. */
     private SortedMap<String, Integer> pending;
+    private SortedMap<String, Integer> pendingBasis;
     private final ObservationBuffer buffer = new ObservationBuffer();
     private final AtomicLong observationsShared = new AtomicLong();
     private final AtomicLong observationsTaken = new AtomicLong();
@@ -90,8 +91,24 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
 
     void stop() {
         shared.exchange().close();
-        leader = false;
-        connected = false;
+        synchronized (this) {
+            // A write whose answer never came must not keep a restarted route from publishing.
+            leader = false;
+            connected = false;
+            publishing = false;
+            republish = false;
+            pending = null;
+            takeoverUnwritten = false;
+            rewrite = false;
+        }
+    }
+
+    /**
+     * Whether this replica routes by written allocations only, its own evaluations being proposals
+     * for the store ({@link #evaluated}): unless it learns alone. Lock-free.
+     */
+    boolean routesByWritten() {
+        return !alone;
     }
 
     /**
@@ -164,39 +181,26 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     }
 
     /**
-     * After an evaluation of this replica moved virtual nodes from {@code before} to {@code after}:
-     * unless the replica learns alone, the ring goes back to the installed allocation (to
-     * {@code before} while none is) and the new counts go to the store; the leader routes by them
-     * once the write lands ({@link #published}), as every follower does once it reads them. A
-     * leader whose write fails (the store lost but not yet noticed, another leader elected) so never
-     * routes by counts no other replica has. An evaluation overtaken by an install (a write landing
-     * or a membership change between the evaluation and this call) is dropped: it was made on a ring
-     * no longer routed. The caller rebuilds its picker after this.
+     * A proposal of this replica's evaluation, made on the ring with counts {@code before}: the
+     * leader publishes {@code after}, and routes by it once the write lands ({@link #published}), as
+     * every follower does once it reads it; its ring does not change before. A write that fails
+     * (the store lost but not yet noticed, another leader elected) so leaves no replica on counts the
+     * others lack. A proposal overtaken by an install (a write landing, a membership change) is
+     * dropped: it was made on a ring no longer routed.
      */
     synchronized void evaluated(Map<String, Integer> before, Map<String, Integer> after) {
-        if (alone) {
+        if (alone || !leader || !connected || !avn.get().virtualNodes().equals(before)) {
             return;
         }
-        AdaptiveVirtualNodes state = avn.get();
-        boolean overtaken = !state.virtualNodes().equals(after);
-        Allocation last = installed;
-        Map<String, Integer> routed = last != null && last.virtualNodes().keySet().equals(after.keySet())
-                ? last.virtualNodes() : before;
-        try {
-            state.installVirtualNodes(routed);
-        } catch (IllegalArgumentException e) {
-            // The agents changed meanwhile: the membership change publishes its own counts.
-            return;
-        }
-        if (!overtaken && leader && connected) {
-            pending = new TreeMap<>(after);
-            publishCurrent();
-        }
+        pending = new TreeMap<>(after);
+        pendingBasis = new TreeMap<>(before);
+        publishCurrent();
     }
 
     /** After a membership change (under the state writer's lock): publish, or install what waited for it. */
     synchronized void agentsChanged() {
         if (leader && connected) {
+            // A proposal for the members before is void: the membership's counts go out instead.
             pending = null;
             publishCurrent();
             return;
@@ -224,18 +228,33 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
                 } else {
                     LOG.debug("Shared allocation: {}", rejection.get());
                 }
+                takeOverIfUnwritten();
+                return;
+            }
+            try {
+                changed = install(allocation);
+            } catch (IllegalArgumentException e) {
+                // The agents changed since the check above: installed once this replica has them.
+                waitingForMembers = allocation;
                 return;
             }
             waitingForMembers = null;
-            changed = install(allocation);
-            if (takeoverUnwritten && leader) {
-                takeoverUnwritten = false;
-                epoch = Math.max(epoch, highestEpochSeen + 1);
-                publishCurrent();
-            }
+            takeOverIfUnwritten();
         }
         if (changed) {
             pickerChanged.run();
+        }
+    }
+
+    /**
+     * Caller holds this monitor. After a write of this leader failed: publish again from what the
+     * store holds now (the next generation, a newer leader epoch), once that has been read.
+     */
+    private void takeOverIfUnwritten() {
+        if (takeoverUnwritten && leader && connected) {
+            takeoverUnwritten = false;
+            epoch = Math.max(epoch, highestEpochSeen + 1);
+            publishCurrent();
         }
     }
 
@@ -268,7 +287,10 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
             return;
         }
         leader = leading;
+        // A proposal belongs to the leadership it was made in.
+        pending = null;
         if (!leading) {
+            republish = false;
             LOG.info("Shared allocation: no longer leading {}", shared.exchange().describe());
             return;
         }
@@ -282,26 +304,47 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     }
 
     @Override
-    public synchronized void connectionChanged(boolean reachable) {
-        if (reachable == connected) {
-            return;
-        }
-        connected = reachable;
-        if (reachable) {
-            alone = false;
-            LOG.info("Shared allocation: {} reachable, routing on generation {} ({})", shared.exchange().describe(),
-                    generation(), source.name().toLowerCase(Locale.ROOT));
-            if (leader) {
-                publishCurrent();
+    public void connectionChanged(boolean reachable) {
+        boolean changed = false;
+        synchronized (this) {
+            if (reachable == connected) {
+                return;
             }
-        } else {
-            disconnectedSince = nanoClock.getAsLong();
-            LOG.info("Shared allocation: {} unreachable, routing on generation {}; evaluating locally after {} s",
-                    shared.exchange().describe(), generation(), shared.localAfter().toSeconds());
+            connected = reachable;
+            if (reachable) {
+                boolean wasAlone = alone;
+                alone = false;
+                Allocation last = installed;
+                if (wasAlone && !leader && last != null) {
+                    // Back from learning alone: route by the shared allocation again, not by this
+                    // replica's own counts until the leader's next move.
+                    try {
+                        changed = install(last);
+                    } catch (IllegalArgumentException e) {
+                        waitingForMembers = last;
+                    }
+                }
+                LOG.info("Shared allocation: {} reachable, routing on generation {} ({})", shared.exchange().describe(),
+                        generation(), source.name().toLowerCase(Locale.ROOT));
+                if (leader) {
+                    publishCurrent();
+                }
+            } else {
+                disconnectedSince = nanoClock.getAsLong();
+                LOG.info("Shared allocation: {} unreachable, routing on generation {}; evaluating locally after {} s",
+                        shared.exchange().describe(), generation(), shared.localAfter().toSeconds());
+            }
+        }
+        if (changed) {
+            pickerChanged.run();
         }
     }
 
-    /** A write's outcome: a written allocation newer than the installed one becomes this replica's ring. */
+    /**
+     * A write's outcome: a written allocation newer than the installed one becomes this replica's
+     * ring, and a proposal made on another ring than that is dropped. A failed write is taken over
+     * again from what the store holds: at once when that has been read already, else when it is.
+     */
     @Override
     public void published(Allocation allocation, boolean written, String detail) {
         boolean changed = false;
@@ -310,12 +353,16 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
             if (!written) {
                 republish = false;
                 pending = null;
-                // Another writer got there first (or the store failed): take over again from what it wrote.
                 takeoverUnwritten = true;
                 lastProblem = "generation " + allocation.generation() + " not written: " + detail;
                 LOG.info("Shared allocation: generation {} not written: {}", allocation.generation(), detail);
+                if (generation() >= allocation.generation()) {
+                    // Another writer's value of that generation was read before this answer came.
+                    takeOverIfUnwritten();
+                }
                 return;
             }
+            takeoverUnwritten = false;
             if (allocation.generation() > generation()) {
                 try {
                     changed = avn.get().installVirtualNodes(allocation.virtualNodes());
@@ -326,6 +373,9 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
                 }
                 installed = allocation;
                 source = AllocationSource.LEADER;
+                if (pending != null && !allocation.virtualNodes().equals(pendingBasis)) {
+                    pending = null;
+                }
             }
             lastProblem = "";
             LOG.info("Shared allocation: published generation {} (leader epoch {}): {}", allocation.generation(),

@@ -175,7 +175,6 @@ class SharedAllocationSyncTest {
     void oneWriteInFlightAtATimeAndTheLatestCountsFollowIt() {
         sync.leadershipChanged(true);
         Map<String, Integer> start = avn.virtualNodes();
-        avn.installVirtualNodes(LEARNED);
         sync.evaluated(start, LEARNED);
         assertThat(published).hasSize(1);
 
@@ -198,7 +197,6 @@ class SharedAllocationSyncTest {
         sync.published(published.get(0), true, "version 0");
         int pickersBefore = pickerChanges.get();
 
-        avn.installVirtualNodes(LEARNED);
         sync.evaluated(start, LEARNED);
 
         assertThat(avn.virtualNodes()).isEqualTo(start);
@@ -211,7 +209,6 @@ class SharedAllocationSyncTest {
         assertThat(sync.generation()).isEqualTo(1);
         assertThat(pickerChanges).hasValue(pickersBefore);
 
-        avn.installVirtualNodes(LEARNED);
         sync.evaluated(start, LEARNED);
         assertThat(avn.virtualNodes()).isEqualTo(start);
         sync.published(published.get(2), true, "version 1");
@@ -222,26 +219,80 @@ class SharedAllocationSyncTest {
     }
 
     /**
-     * An evaluation made on the ring before a write landed, reported after it: the ring stays the
-     * written allocation's (not the ring the evaluation started from), and the stale counts are not
-     * published.
+     * A proposal made on the ring a write in flight replaces, or reported after that write landed,
+     * is dropped: publishing it would undo the landed moves on every replica.
      */
     @Test
-    void anEvaluationOvertakenByAWriteLandingIsDroppedAndTheRingStaysTheWrittenOne() {
+    void aProposalOvertakenByAWriteLandingIsDropped() {
         sync.leadershipChanged(true);
         Map<String, Integer> start = avn.virtualNodes();
         sync.published(published.get(0), true, "version 0");
-        avn.installVirtualNodes(LEARNED);
         sync.evaluated(start, LEARNED);
         Map<String, Integer> other = Map.of("A1", 6, "A2", 12, "A3", 12);
 
-        avn.installVirtualNodes(other);
+        sync.evaluated(start, other);
         sync.published(published.get(1), true, "version 1");
         sync.evaluated(start, other);
 
         assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(LEARNED));
         assertThat(sync.generation()).isEqualTo(2);
         assertThat(published).hasSize(2);
+    }
+
+    /** A proposal belongs to its leadership: one lost and won again publishes the counts routed by. */
+    @Test
+    void aProposalIsDroppedWithTheLeadership() {
+        sync.leadershipChanged(true);
+        Map<String, Integer> start = avn.virtualNodes();
+        sync.evaluated(start, LEARNED);
+        sync.leadershipChanged(false);
+        sync.published(published.get(0), true, "version 0");
+        assertThat(published).hasSize(1);
+
+        sync.leadershipChanged(true);
+
+        assertThat(published).hasSize(2).last().satisfies(a -> {
+            assertThat(a.generation()).isEqualTo(2);
+            assertThat(a.leaderEpoch()).isEqualTo(2);
+            assertThat(a.virtualNodes()).isEqualTo(start);
+        });
+    }
+
+    /** The other writer's value came before the answer to this leader's failed write: take over at once. */
+    @Test
+    void aWriteRejectedAfterTheWinnersValueWasReadIsTakenOverAtOnce() {
+        sync.leadershipChanged(true);
+        Map<String, Integer> start = avn.virtualNodes();
+        sync.published(published.get(0), true, "version 0");
+        sync.evaluated(start, LEARNED);
+        Map<String, Integer> other = Map.of("A1", 6, "A2", 12, "A3", 12);
+
+        sync.allocationChanged(Allocation.of(2, 5, other));
+        sync.published(published.get(1), false, "BADVERSION");
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(other));
+        assertThat(published).hasSize(3).last().satisfies(a -> {
+            assertThat(a.generation()).isEqualTo(3);
+            assertThat(a.leaderEpoch()).isEqualTo(6);
+            assertThat(a.virtualNodes()).isEqualTo(other);
+        });
+    }
+
+    /** Back from learning alone, a follower routes by the shared allocation again at once. */
+    @Test
+    void aFollowerBackFromLearningAloneRoutesByTheSharedAllocationAgain() {
+        sync.allocationChanged(Allocation.of(4, 1, LEARNED));
+        sync.connectionChanged(false);
+        now.addAndGet(Duration.ofSeconds(31).toNanos());
+        assertThat(sync.evaluates()).isTrue();
+        avn.installVirtualNodes(Map.of("A1", 10, "A2", 10, "A3", 10));
+        int pickersBefore = pickerChanges.get();
+
+        sync.connectionChanged(true);
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(LEARNED));
+        assertThat(sync.source()).isEqualTo(AllocationSource.LEADER);
+        assertThat(pickerChanges).hasValue(pickersBefore + 1);
     }
 
     /** A connection event during the first write asks for nothing new: one generation, not two alike. */
@@ -271,7 +322,6 @@ class SharedAllocationSyncTest {
         sync.published(published.get(0), true, "version 1");
         sync.connectionChanged(false);
 
-        avn.installVirtualNodes(Map.of("A1", 10, "A2", 10, "A3", 10));
         sync.evaluated(LEARNED, Map.of("A1", 10, "A2", 10, "A3", 10));
 
         assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(LEARNED));

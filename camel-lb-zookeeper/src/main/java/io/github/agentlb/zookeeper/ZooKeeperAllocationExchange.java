@@ -31,6 +31,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +69,10 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
     private final String root;
     private final Duration sessionTimeout;
     private final Duration connectTimeout;
-    private final AtomicInteger lastSeenVersion = new AtomicInteger(ABSENT);
+    /** The allocation znode's version this replica last saw, and the znode's creation (czxid) it belongs to. */
+    private final Object versionLock = new Object();
+    private int lastSeenVersion = ABSENT;
+    private long lastSeenCzxid = -1;
     private ZooKeeperClusterService service;
     private volatile CuratorFramework client;
     private CuratorCache cache;
@@ -138,7 +142,7 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         cache = CuratorCache.build(client, allocationPath(), CuratorCache.Options.SINGLE_NODE_CACHE);
         cache.listenable().addListener(CuratorCacheListener.builder()
                 .forCreatesAndChanges((before, after) -> read(after))
-                .forDeletes(gone -> lastSeenVersion.set(ABSENT))
+                .forDeletes(gone -> seen(ABSENT, -1))
                 .build());
         cache.start();
         // The election's participants (one lock znode per replica under the view's path) are the replicas.
@@ -162,6 +166,36 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         if (client.getZookeeperClient().isConnected()) {
             connected = true;
             listener.connectionChanged(true);
+        }
+    }
+
+    /**
+     * A version of the allocation znode seen (read, or written by this replica): the highest of one
+     * znode's versions counts, since the cache's event for a version can come after this replica's
+     * own write of the next one was answered; a znode created anew (another czxid, as when it was
+     * deleted and created again while this replica was away) starts again from its own version.
+     * {@code czxid} -1 with {@link #ABSENT}: the znode is gone.
+     */
+    private void seen(int version, long czxid) {
+        synchronized (versionLock) {
+            if (czxid != lastSeenCzxid || version == ABSENT) {
+                lastSeenCzxid = czxid;
+                lastSeenVersion = version;
+            } else {
+                lastSeenVersion = Math.max(lastSeenVersion, version);
+            }
+        }
+    }
+
+    private int lastSeenVersion() {
+        synchronized (versionLock) {
+            return lastSeenVersion;
+        }
+    }
+
+    private long lastSeenCzxid() {
+        synchronized (versionLock) {
+            return lastSeenCzxid;
         }
     }
 
@@ -242,9 +276,7 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
     }
 
     private void read(ChildData data) {
-        // Max, not set: the cache's event for a version can come after this replica's own write of
-        // the next one was acknowledged, and a write expecting the older version would fail.
-        lastSeenVersion.accumulateAndGet(data.getStat().getVersion(), Math::max);
+        seen(data.getStat().getVersion(), data.getStat().getCzxid());
         Allocation allocation;
         try {
             allocation = AllocationCodec.decode(data.getData());
@@ -337,7 +369,7 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
 
     @Override
     public void publish(Allocation allocation) {
-        write(allocation, lastSeenVersion.get()).whenComplete((version, failure) -> listener.published(allocation,
+        write(allocation, lastSeenVersion()).whenComplete((version, failure) -> listener.published(allocation,
                 failure == null, failure == null ? "version " + version : failure.getMessage()));
     }
 
@@ -357,8 +389,9 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
                 result.completeExceptionally(KeeperException.create(code, event.getPath()));
                 return;
             }
-            int version = event.getStat() != null ? event.getStat().getVersion() : 0;
-            lastSeenVersion.accumulateAndGet(version, Math::max);
+            Stat stat = event.getStat();
+            int version = stat != null ? stat.getVersion() : 0;
+            seen(version, stat != null ? stat.getCzxid() : lastSeenCzxid());
             result.complete(version);
         };
         try {

@@ -408,6 +408,16 @@ public final class AdaptiveVirtualNodes {
      * the lock, or before {@link #setAgents}.
      */
     public Optional<Evaluation> evaluate() {
+        return evaluate(true);
+    }
+
+    /**
+     * As {@link #evaluate()}; with {@code install} false the moves are decided and counted (move
+     * guard, {@link #reallocations()}) but the ring stays: the evaluation's ring
+     * ({@link Evaluation#ring()}) is a proposal, for a replica whose ring comes from a shared
+     * store and is changed by {@link #installVirtualNodes} once the proposal is written.
+     */
+    public Optional<Evaluation> evaluate(boolean install) {
         if (!lock.tryLock()) {
             return Optional.empty();
         }
@@ -422,9 +432,11 @@ public final class AdaptiveVirtualNodes {
             Evaluation evaluation = Reallocation.evaluate(t.ring, t.capacityShares, snapshot, config, guard::movesAllowed);
             guard.moved(evaluation.moves().size());
             if (!evaluation.moves().isEmpty()) {
-                topology = new Topology(evaluation.ring(), t.capacityShares);
                 reallocations.addAndGet(evaluation.moves().size());
-                reports.restartSmoothing();
+                if (install) {
+                    topology = new Topology(evaluation.ring(), t.capacityShares);
+                    reports.restartSmoothing();
+                }
             }
             lastEvaluation = evaluation;
             return Optional.of(evaluation);
