@@ -258,9 +258,12 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         }
     }
 
-    /** Caller holds this monitor. */
+    /** Caller holds this monitor. A proposal made on another ring than the one installed is dropped. */
     private boolean install(Allocation allocation) {
         boolean changed = avn.get().installVirtualNodes(allocation.virtualNodes());
+        if (pending != null && !allocation.virtualNodes().equals(pendingBasis)) {
+            pending = null;
+        }
         installed = allocation;
         source = AllocationSource.LEADER;
         lastProblem = "";
