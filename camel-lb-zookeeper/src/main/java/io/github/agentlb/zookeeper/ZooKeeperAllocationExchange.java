@@ -84,6 +84,8 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
     private CuratorCache observations;
     private volatile boolean connected;
     private volatile boolean leading;
+    /** A join of the election failed: the service's cached view must be restarted once joined. */
+    private volatile boolean joinFailed;
     private final AtomicBoolean sharing = new AtomicBoolean();
     private final AtomicLong sharesWritten = new AtomicLong();
     private final AtomicLong sharesDropped = new AtomicLong();
@@ -155,13 +157,21 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         observations.listenable().addListener(CuratorCacheListener.builder()
                 .forCreatesAndChanges((before, after) -> observed(after)).build());
         observations.start();
-        try {
-            joinElection();
-        } catch (Exception e) {
-            // ZooKeeper unreachable at start: the route starts and routes on its start-up ring; the
-            // election is joined once the connection comes (connection()).
-            LOG.warn("Shared allocation: {} unreachable at start ({}): routing on the start-up ring, joining when it"
-                    + " is reachable", describe(), rootCause(e));
+        // ZooKeeper unreachable at start (refused, or a port that does not speak ZooKeeper): the
+        // route starts after the connect timeout at most and routes on its start-up ring; the
+        // election is joined once the connection comes (connection()). Joining without a session
+        // would block the start for the client's retries (15 s refused, 1.5 min on a silent port).
+        if (!client.blockUntilConnected((int) connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            LOG.warn("Shared allocation: {} unreachable at start (no session within {} ms): routing on the start-up"
+                    + " ring, joining when it is reachable", describe(), connectTimeout.toMillis());
+        } else {
+            try {
+                joinElection();
+            } catch (Exception e) {
+                joinFailed = true;
+                LOG.warn("Shared allocation: {} unreachable at start ({}): routing on the start-up ring, joining when"
+                        + " it is reachable", describe(), rootCause(e));
+            }
         }
         if (client.getZookeeperClient().isConnected()) {
             connected = true;
@@ -245,11 +255,14 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
             try {
                 // The view whose first start failed (ZooKeeper away) is the service's cached one:
                 // restarting it queues its leader selector. Not when start() joined meanwhile (the
-                // first connection's event can come after it): that would give up a fresh leadership.
-                if (joinElection()) {
+                // first connection's event can come after it), nor for a view started now: that
+                // would give up a fresh leadership.
+                if (joinElection() && joinFailed) {
+                    joinFailed = false;
                     rejoinElection();
                 }
             } catch (Exception e) {
+                joinFailed = true;
                 LOG.info("Shared allocation: could not join the election of {} yet: {}", describe(), rootCause(e));
             }
         }

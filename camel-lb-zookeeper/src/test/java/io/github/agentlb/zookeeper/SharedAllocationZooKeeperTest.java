@@ -199,6 +199,27 @@ class SharedAllocationZooKeeperTest {
         awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
     }
 
+    /**
+     * ZooKeeper away at start: the replica starts after its 1 s connect timeout at most (joining
+     * the election without a session blocked the start for the client's retries, 15 s with the
+     * demo's settings and a refused port), routes on its start-up ring, and joins when ZooKeeper
+     * comes. The bound is the start's, not a latency comparison.
+     */
+    @Test
+    void aReplicaStartedWithZooKeeperAwayStartsAtOnceAndJoinsWhenItComes() throws Exception {
+        zk.stop();
+        long start = System.nanoTime();
+        Replica alone = new Replica("r1", zk.getConnectString(), SESSION);
+        replicas.add(alone);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(alone.send("user-1")).isLessThan(Duration.ofSeconds(1).toNanos());
+        assertThat(alone.balancer.allocationDetails()).containsEntry("allocation.store.connected", false);
+
+        zk.restart();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> alone.leads() && alone.generation() == 1);
+    }
+
     @Test
     void aCorruptAllocationIsIgnoredAndTheLastGoodKept() throws Exception {
         startReplicas();
