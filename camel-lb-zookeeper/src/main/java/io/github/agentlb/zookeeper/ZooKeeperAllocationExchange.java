@@ -22,7 +22,7 @@ import org.apache.camel.component.zookeeper.ZooKeeperCuratorConfiguration;
 import org.apache.camel.component.zookeeper.cluster.ZooKeeperClusterService;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -132,7 +132,7 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         // Our own client, handed to the cluster service: one session for leadership and the znode.
         client = CuratorFrameworkFactory.builder().connectString(connectString)
                 .sessionTimeoutMs((int) sessionTimeout.toMillis()).connectionTimeoutMs((int) connectTimeout.toMillis())
-                .retryPolicy(new ExponentialBackoffRetry(100, 5, 1000)).build();
+                .retryPolicy(new BoundedExponentialBackoffRetry(100, 1000, 5)).build();
         client.getConnectionStateListenable().addListener((c, state) -> connection(state));
         client.start();
         service = new ZooKeeperClusterService(new ZooKeeperCuratorConfiguration());
