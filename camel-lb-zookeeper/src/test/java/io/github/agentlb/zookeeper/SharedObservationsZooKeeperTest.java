@@ -125,13 +125,19 @@ class SharedObservationsZooKeeperTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> exchange.sharesWritten() == written + 1);
     }
 
-    @Test
-    void eachShareOfAFollowerReachesTheLeaderOnceAndItsOwnAndStaleOnesDoNot() throws Exception {
+    /** Two bare exchanges once one of them leads: the leader first, then the follower. */
+    private List<Member> leaderAndFollower() throws Exception {
         Member a = member();
         Member b = member();
         await().atMost(Duration.ofSeconds(10)).until(() -> a.recorder.leader ^ b.recorder.leader);
-        Member leader = a.recorder.leader ? a : b;
-        Member follower = leader == a ? b : a;
+        return a.recorder.leader ? List.of(a, b) : List.of(b, a);
+    }
+
+    @Test
+    void eachShareOfAFollowerReachesTheLeaderOnceAndItsOwnAndStaleOnesDoNot() throws Exception {
+        List<Member> pair = leaderAndFollower();
+        Member leader = pair.get(0);
+        Member follower = pair.get(1);
         String id = follower.exchange.replicaId();
 
         for (long s = 1; s <= 3; s++) {
@@ -149,8 +155,7 @@ class SharedObservationsZooKeeperTest {
         assertThat(leader.recorder.observed).extracting(Observations::sequence).containsExactly(1L, 2L, 3L, 4L);
         assertThat(leader.recorder.observed.get(0)).isEqualTo(observations(id, 1));
         assertThat(follower.recorder.observed).isEmpty();
-        byte[] stored = zk.getPort() > 0 ? leader.exchange.curator().getData()
-                .forPath(leader.exchange.observationsPath() + "/" + id) : null;
+        byte[] stored = leader.exchange.curator().getData().forPath(leader.exchange.observationsPath() + "/" + id);
         assertThat(new String(stored, StandardCharsets.UTF_8)).startsWith("agentlb-observations 1\nreplica " + id
                 + "\nsequence 4\n");
         assertThat(leader.exchange.curator().checkExists().forPath(leader.exchange.observationsPath() + "/" + id)
@@ -159,11 +164,9 @@ class SharedObservationsZooKeeperTest {
 
     @Test
     void aCorruptObservationsZnodeIsIgnoredWithOneWarning() throws Exception {
-        Member a = member();
-        Member b = member();
-        await().atMost(Duration.ofSeconds(10)).until(() -> a.recorder.leader ^ b.recorder.leader);
-        Member leader = a.recorder.leader ? a : b;
-        Member follower = leader == a ? b : a;
+        List<Member> pair = leaderAndFollower();
+        Member leader = pair.get(0);
+        Member follower = pair.get(1);
         String corrupt = leader.exchange.observationsPath() + "/intruder";
 
         leader.exchange.curator().create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
