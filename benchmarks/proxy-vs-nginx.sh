@@ -1,52 +1,68 @@
 #!/usr/bin/env bash
-# Throughput of the demo proxy against nginx, side by side in one run.
+# What the demo proxy costs beside nginx and HAProxy, side by side in one run.
 #
-# Starts three stub agents that answer at once (DELAY_MIN_MS=DELAY_MAX_MS=0), then for each
-# strategy in STRATEGIES the demo proxy (demo-routes.jar) over them, and nginx with an equivalent
-# upstream (round-robin, keep-alive) when nginx is installed; warms each up with wrk, measures,
-# stops it, and prints req/s, p50 and p99 for each and the ratios. All on 127.0.0.1, ports
-# BASE_PORT..BASE_PORT+90. Needs: java 17, wrk, the jars (mvn -q -B package -DskipTests), and
-# optionally nginx (apt-get install -y nginx-light wrk).
+# Three agents that answer at once on 127.0.0.1 (by default one nginx serving a fixed JSON answer
+# on three ports, so that the agents are never what limits a balancer; AGENTS_BY=stub for three
+# agent-stub JVMs), then: "direct" (wrk straight at the first agent), the demo proxy once per
+# strategy in STRATEGIES (each its own JVM on its own port, started and warmed one after the
+# other), nginx and HAProxy as balancers over the same agents when installed. After the warm-ups,
+# ROUNDS rounds go through every target in turn: wrk at each of CONNECTIONS for DURATION_S s
+# (throughput), and one connection for DURATION_S s (latency below saturation: one request at a
+# time). Prints the median of the rounds per target: req/s, p50/p99, ratios to nginx and to
+# Camel's own roundRobin() (camel-rr), and the p50 added over going direct.
+# Needs: java 17, wrk, the jars (mvn -q -B package -DskipTests); nginx and haproxy are optional
+# (apt-get install -y nginx-light haproxy wrk), and said so when absent.
 #
 # Knobs (environment):
-#   STRATEGIES   proxy strategies to run, in order         "camel-rr rr ch pid avn"
-#   AGENT_WARMUP_S  wrk straight at the agents first, s      30
-#                (the agents are JVMs too: cold, they would slow whichever target ran first)
-#   WARMUP_S     wrk warm-up per target, s, not counted      60
+#   STRATEGIES   proxy strategies, in order                 "camel-rr rr ch pid avn lr"
+#   AGENTS_BY    nginx | stub: what serves the agents        nginx when installed, else stub
+#   AGENT_WORKERS  AGENTS_BY=nginx: the agents' nginx worker_processes   1
+#   WARMUP_S     wrk warm-up per proxy, s, not counted       60
 #                (a proxy JVM on 2 cores with wrk beside it takes about a minute to compile its path)
-#   DURATION_S   wrk measurement per target, s               8
-#   CONNECTIONS  wrk connections                             10
+#   AGENT_WARMUP_S  AGENTS_BY=stub: wrk straight at the stub agents first, s   30
+#   DURATION_S   wrk per measurement, s                      5
+#   ROUNDS       rounds through every target                 3
+#   CONNECTIONS  wrk connections for throughput              "10 100"
 #   THREADS      wrk threads                                 2
 #   TARGET       request path and query                      /process/r1?user_id=7
-#   PROXY_JAVA_OPTS  JVM options of the proxy, e.g. -Xmx128m or -XX:TieredStopAtLevel=1
-#   RAMP_S       >0: before the warm-up, measure req/s second by second from the proxy's JVM
-#                launch for RAMP_S s and report when 90% of the last third's mean was reached
-#   HEAP_INFO    1: halfway through each proxy's measurement, run a full GC and print the heap
-#                still in use (the live set under load), from jcmd GC.heap_info
-#   JFR_DIR      a directory: record each proxy's measurement window with JFR (settings=profile)
-#                there as <strategy>.jfr; read it with benchmarks/jfr-hot-methods.py
-#   NGINX        0: leave nginx out (e.g. when comparing proxy JVM options)   1
+#   PROXY_JAVA_OPTS  JVM options of every proxy, e.g. -Xmx128m or -XX:TieredStopAtLevel=1
+#   RAMP_S       >0: right after each proxy's launch, measure req/s second by second for RAMP_S s
+#                (wrk -c at the first of CONNECTIONS) and report when 90% of the last third's mean
+#                was first reached; the proxy is then warmed for WARMUP_S more
+#   HEAP_INFO    1: halfway through each proxy's first measurement, run a full GC and print the
+#                heap still in use (the live set under load), from jcmd GC.heap_info
+#   JFR_DIR      a directory: record each proxy over the rounds with JFR (settings=profile) there
+#                as <strategy>.jfr; read it with benchmarks/jfr-hot-methods.py
+#   NGINX, HAPROXY  0: leave that balancer out              1
 #   BASE_PORT    first port                                  18000
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-STRATEGIES=${STRATEGIES:-"camel-rr rr ch pid avn"}
-AGENT_WARMUP_S=${AGENT_WARMUP_S:-30}
+STRATEGIES=${STRATEGIES:-"camel-rr rr ch pid avn lr"}
 WARMUP_S=${WARMUP_S:-60}
-DURATION_S=${DURATION_S:-8}
-CONNECTIONS=${CONNECTIONS:-10}
+AGENT_WARMUP_S=${AGENT_WARMUP_S:-30}
+DURATION_S=${DURATION_S:-5}
+ROUNDS=${ROUNDS:-3}
+CONNECTIONS=${CONNECTIONS:-"10 100"}
 THREADS=${THREADS:-2}
 TARGET=${TARGET:-/process/r1?user_id=7}
 PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS:-}
 RAMP_S=${RAMP_S:-0}
 JFR_DIR=${JFR_DIR:-}
+HEAP_INFO=${HEAP_INFO:-}
 BASE_PORT=${BASE_PORT:-18000}
 NGINX=${NGINX:-1}
+HAPROXY=${HAPROXY:-1}
+AGENT_WORKERS=${AGENT_WORKERS:-1}
+if [[ -z ${AGENTS_BY:-} ]]; then
+    AGENTS_BY=stub
+    command -v nginx >/dev/null && AGENTS_BY=nginx
+fi
 
-PROXY_PORT=$BASE_PORT
-MANAGEMENT_PORT=$((BASE_PORT + 76))
-NGINX_PORT=$((BASE_PORT + 90))
+# Ports: proxies BASE_PORT.., their management ports BASE_PORT+40.., agents +81..+83, nginx +90, HAProxy +91.
 AGENT_PORTS=($((BASE_PORT + 81)) $((BASE_PORT + 82)) $((BASE_PORT + 83)))
+NGINX_PORT=$((BASE_PORT + 90))
+HAPROXY_PORT=$((BASE_PORT + 91))
 AGENT_JAR=$ROOT/agent-stub/target/agent-stub.jar
 PROXY_JAR=$ROOT/demo-routes/target/demo-routes.jar
 LOG_CONFIG=$ROOT/benchmarks/proxy-log4j2.properties
@@ -65,33 +81,38 @@ NAME=proxy-vs-nginx
 source "$(dirname "$0")/lib.sh"
 
 command -v wrk >/dev/null || die "wrk is not installed (apt-get install -y wrk)"
-[[ -f $AGENT_JAR && -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
-require_free_ports $PROXY_PORT $MANAGEMENT_PORT $NGINX_PORT "${AGENT_PORTS[@]}"
+[[ -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
+[[ $AGENTS_BY == nginx || $AGENTS_BY == stub ]] || die "AGENTS_BY must be nginx or stub, was '$AGENTS_BY'"
+[[ $AGENTS_BY == stub && ! -f $AGENT_JAR ]] && die "build the jars first: mvn -q -B package -DskipTests"
+n=0
+for strategy in $STRATEGIES; do n=$((n + 1)); done
+((n <= 40)) || die "at most 40 strategies"
+require_free_ports "${AGENT_PORTS[@]}" $NGINX_PORT $HAPROXY_PORT $(seq $BASE_PORT $((BASE_PORT + n - 1)))
 
-
-# wrk against $1 for $2 s; sets RPS, P50_MS, P99_MS, ERRORS.
+# wrk with $1 connections at $2 for $3 s; sets RPS, P50_MS, P99_MS, ERRORS.
 measure() {
-    local out
-    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${2}s" --latency "$1")
+    local out threads=$THREADS
+    ((threads <= $1)) || threads=$1
+    out=$(wrk -t"$threads" -c"$1" -d"${3}s" --latency "$2")
     RPS=$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' <<<"$out")
     P50_MS=$(awk '$1 == "50%" {print ms($2)} function ms(v) {
-        if (v ~ /us$/) return sprintf("%.2f", v / 1000); if (v ~ /ms$/) return sprintf("%.2f", v + 0);
-        if (v ~ /s$/) return sprintf("%.2f", v * 1000); return v }' <<<"$out")
+        if (v ~ /us$/) return sprintf("%.3f", v / 1000); if (v ~ /ms$/) return sprintf("%.3f", v + 0);
+        if (v ~ /s$/) return sprintf("%.3f", v * 1000); return v }' <<<"$out")
     P99_MS=$(awk '$1 == "99%" {print ms($2)} function ms(v) {
-        if (v ~ /us$/) return sprintf("%.2f", v / 1000); if (v ~ /ms$/) return sprintf("%.2f", v + 0);
-        if (v ~ /s$/) return sprintf("%.2f", v * 1000); return v }' <<<"$out")
-    ERRORS=$(awk '/Non-2xx|Socket errors/ {sub(/^ +/, ""); printf "%s; ", $0}' <<<"$out")
+        if (v ~ /us$/) return sprintf("%.3f", v / 1000); if (v ~ /ms$/) return sprintf("%.3f", v + 0);
+        if (v ~ /s$/) return sprintf("%.3f", v * 1000); return v }' <<<"$out")
+    ERRORS=$(awk '/Non-2xx|Socket errors/ {sub(/^ +/, ""); gsub(/ +/, " "); printf "%s; ", $0}' <<<"$out")
 }
 
 # Second-by-second req/s from $2 (epoch ms of the JVM launch) for RAMP_S s; prints when 90% of
 # the last third's mean was first reached.
 ramp() {
-    local url=$1 launched=$2 series=$WORK/ramp-$3.txt t rps
+    local url=$1 launched=$2 series=$WORK/ramp-$3.txt t rps c=${CONNECTIONS%% *}
     : >"$series"
     while true; do
         t=$(( $(date +%s%3N) - launched ))
         ((t < RAMP_S * 1000)) || break
-        rps=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d1s "$url" | awk '/^Requests\/sec:/ {printf "%.0f", $2}')
+        rps=$(wrk -t"$THREADS" -c"$c" -d1s "$url" | awk '/^Requests\/sec:/ {printf "%.0f", $2}')
         echo "$t ${rps:-0}" >>"$series"
     done
     awk -v name="$3" '{t[NR] = $1; r[NR] = $2} END {
@@ -103,69 +124,78 @@ ramp() {
             name, steady, n, hit / 1000 }' "$series"
 }
 
-RESULTS=()
-record() { RESULTS+=("$1|$2|$3|$4|$5"); printf '%-10s %8s req/s  p50 %6s ms  p99 %6s ms  %s\n' "$1" "$2" "$3" "$4" "$5"; }
+echo "proxy-vs-nginx: agents by $AGENTS_BY on ${AGENT_PORTS[*]}; wrk -t$THREADS -c{$CONNECTIONS} and -t1 -c1, $DURATION_S s each, $ROUNDS rounds; proxy warm-up ${WARMUP_S}s; $TARGET"
+echo "proxy JVM options: ${PROXY_JAVA_OPTS:-(none)}; $(nproc) cores; load average $(load)"
 
-echo "proxy-vs-nginx: agents on ${AGENT_PORTS[*]}, wrk -t$THREADS -c$CONNECTIONS, agents warm-up ${AGENT_WARMUP_S}s, warm-up ${WARMUP_S}s, measure ${DURATION_S}s, $TARGET"
-echo "proxy JVM options: ${PROXY_JAVA_OPTS:-(none)}; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-i=0
-for port in "${AGENT_PORTS[@]}"; do
-    i=$((i + 1))
-    AGENT_ID=A$i PORT=$port HOST=127.0.0.1 DELAY_MIN_MS=0 DELAY_MAX_MS=0 \
-        java -Xmx256m -Dlog4j2.configurationFile="$LOG_CONFIG" -jar "$AGENT_JAR" >"$WORK/agent-A$i.log" 2>&1 &
+if [[ $AGENTS_BY == nginx ]]; then
+    mkdir -p "$WORK/agents/logs"
+    {
+        echo "worker_processes $AGENT_WORKERS;"
+        echo "pid $WORK/agents/nginx.pid;"
+        echo "error_log $WORK/agents/logs/error.log warn;"
+        echo "events { worker_connections 4096; }"
+        echo "http { access_log off; default_type application/json;"
+        i=0
+        for port in "${AGENT_PORTS[@]}"; do
+            i=$((i + 1))
+            echo "  server { listen 127.0.0.1:$port; keepalive_requests 1000000;"
+            echo "    location /process/ { return 200 '{\"agent\":\"A$i\",\"req_id\":\"r1\",\"user_id\":\"7\"}'; }"
+            echo "    location = /health { return 200 '{\"status\":\"UP\"}'; } }"
+        done
+        echo "}"
+    } >"$WORK/agents/nginx.conf"
+    env -u NGINX nginx -p "$WORK/agents" -c "$WORK/agents/nginx.conf" -g 'daemon off;' &
     PIDS+=($!)
-done
-for port in "${AGENT_PORTS[@]}"; do
-    await "http://127.0.0.1:$port/health" 60
-done
-if ((AGENT_WARMUP_S > 0)); then
-    echo "agents: ${AGENT_WARMUP_S}s of wrk straight at them, not counted"
-    warmers=()
     for port in "${AGENT_PORTS[@]}"; do
-        wrk -t1 -c4 -d"${AGENT_WARMUP_S}s" "http://127.0.0.1:$port$TARGET" >/dev/null &
-        warmers+=($!)
+        await "http://127.0.0.1:$port/health" 20
     done
-    wait "${warmers[@]}"
+else
+    i=0
+    for port in "${AGENT_PORTS[@]}"; do
+        i=$((i + 1))
+        AGENT_ID=A$i PORT=$port HOST=127.0.0.1 DELAY_MIN_MS=0 DELAY_MAX_MS=0 \
+            java -Xmx256m -Dlog4j2.configurationFile="$LOG_CONFIG" -jar "$AGENT_JAR" >"$WORK/agent-A$i.log" 2>&1 &
+        PIDS+=($!)
+    done
+    for port in "${AGENT_PORTS[@]}"; do
+        await "http://127.0.0.1:$port/health" 60
+    done
+    if ((AGENT_WARMUP_S > 0)); then
+        echo "agents: ${AGENT_WARMUP_S}s of wrk straight at them, not counted"
+        warmers=()
+        for port in "${AGENT_PORTS[@]}"; do
+            wrk -t1 -c4 -d"${AGENT_WARMUP_S}s" "http://127.0.0.1:$port$TARGET" >/dev/null &
+            warmers+=($!)
+        done
+        wait "${warmers[@]}"
+    fi
 fi
 AGENTS=$(printf 'http://127.0.0.1:%s,' "${AGENT_PORTS[@]}")
 AGENTS=${AGENTS%,}
 
+NAMES=(direct)
+URLS=("http://127.0.0.1:${AGENT_PORTS[0]}$TARGET")
+PROXY_PIDS=()
+i=0
 for strategy in $STRATEGIES; do
+    port=$((BASE_PORT + i))
     launched=$(date +%s%3N)
     # shellcheck disable=SC2086
-    STRATEGY=$strategy PORT=$PROXY_PORT AGENTS=$AGENTS MANAGEMENT_PORT=$MANAGEMENT_PORT \
+    STRATEGY=$strategy PORT=$port AGENTS=$AGENTS MANAGEMENT_PORT=$((BASE_PORT + 40 + i)) \
         java $PROXY_JAVA_OPTS -Dlog4j2.configurationFile="$LOG_CONFIG" -jar "$PROXY_JAR" \
-        >"$WORK/proxy-$strategy.log" 2>&1 &
-    proxy=$!
-    PIDS+=($proxy)
-    url="http://127.0.0.1:$PROXY_PORT$TARGET"
+        >"$WORK/proxy-$strategy-$i.log" 2>&1 &
+    PIDS+=($!)
+    PROXY_PIDS[$((i + 1))]=$!
+    url="http://127.0.0.1:$port$TARGET"
     await "$url" 60
-    echo "$strategy: answering $(( $(date +%s%3N) - launched )) ms after JVM launch"
+    echo "$strategy: answering $(( $(date +%s%3N) - launched )) ms after JVM launch; warming up (load average $(load))"
     if ((RAMP_S > 0)); then
         ramp "$url" "$launched" "$strategy"
     fi
-    measure "$url" "$WARMUP_S" >/dev/null
-    if [[ -n $JFR_DIR ]]; then
-        mkdir -p "$JFR_DIR"
-        jcmd "$proxy" JFR.start name=bench settings=profile >/dev/null
-    fi
-    if [[ -n ${HEAP_INFO:-} ]]; then
-        (sleep $((DURATION_S / 2)); jcmd "$proxy" GC.run >/dev/null
-         jcmd "$proxy" GC.heap_info | awk -v s="$strategy" -v c="$CONNECTIONS" \
-             '/garbage-first heap/ {gsub(",", ""); print s ": heap in use after a full GC under load (" c " connections): " $6 " of " $4}'
-        ) >"$WORK/heap-$strategy.txt" &
-    fi
-    measure "$url" "$DURATION_S"
-    record "$strategy" "$RPS" "$P50_MS" "$P99_MS" "$ERRORS"
-    if [[ -n ${HEAP_INFO:-} ]]; then
-        wait $!
-        cat "$WORK/heap-$strategy.txt"
-    fi
-    if [[ -n $JFR_DIR ]]; then
-        jcmd "$proxy" JFR.stop name=bench filename="$JFR_DIR/$strategy.jfr" >/dev/null
-    fi
-    kill "$proxy"
-    wait "$proxy" 2>/dev/null || true
+    measure "${CONNECTIONS%% *}" "$url" "$WARMUP_S"
+    NAMES+=("$strategy")
+    URLS+=("$url")
+    i=$((i + 1))
 done
 
 if [[ $NGINX == 0 ]]; then
@@ -176,7 +206,7 @@ elif command -v nginx >/dev/null; then
 worker_processes auto;
 pid $WORK/nginx/nginx.pid;
 error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 1024; }
+events { worker_connections 4096; }
 http {
     access_log off;
     upstream agents {
@@ -187,6 +217,7 @@ http {
     }
     server {
         listen 127.0.0.1:$NGINX_PORT;
+        keepalive_requests 1000000;
         location /process/ {
             proxy_pass http://agents;
             proxy_http_version 1.1;
@@ -195,28 +226,121 @@ http {
     }
 }
 CONF
-    nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' &
-    nginx_pid=$!
-    PIDS+=($nginx_pid)
-    url="http://127.0.0.1:$NGINX_PORT$TARGET"
-    await "$url" 20
-    measure "$url" "$WARMUP_S" >/dev/null
-    measure "$url" "$DURATION_S"
-    record nginx "$RPS" "$P50_MS" "$P99_MS" "$ERRORS"
-    kill "$nginx_pid"
-    wait "$nginx_pid" 2>/dev/null || true
+    env -u NGINX nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' &
+    PIDS+=($!)
+    await "http://127.0.0.1:$NGINX_PORT$TARGET" 20
+    NAMES+=(nginx)
+    URLS+=("http://127.0.0.1:$NGINX_PORT$TARGET")
 else
-    echo "nginx is not installed: skipping it (apt-get install -y nginx-light)"
+    echo "nginx is not installed: left out (apt-get install -y nginx-light)"
+fi
+
+if [[ $HAPROXY == 0 ]]; then
+    echo "HAProxy left out (HAPROXY=0)"
+elif command -v haproxy >/dev/null; then
+    cat >"$WORK/haproxy.cfg" <<CONF
+global
+    nbthread 2
+defaults
+    mode http
+    option http-keep-alive
+    timeout connect 5s
+    timeout client 30s
+    timeout server 30s
+frontend proxy
+    bind 127.0.0.1:$HAPROXY_PORT
+    default_backend agents
+backend agents
+    balance roundrobin
+    http-reuse always
+    server a1 127.0.0.1:${AGENT_PORTS[0]}
+    server a2 127.0.0.1:${AGENT_PORTS[1]}
+    server a3 127.0.0.1:${AGENT_PORTS[2]}
+CONF
+    haproxy -f "$WORK/haproxy.cfg" -db >"$WORK/haproxy.log" 2>&1 &
+    PIDS+=($!)
+    await "http://127.0.0.1:$HAPROXY_PORT$TARGET" 20
+    NAMES+=(haproxy)
+    URLS+=("http://127.0.0.1:$HAPROXY_PORT$TARGET")
+else
+    echo "HAProxy is not installed: left out (apt-get install -y haproxy)"
+fi
+
+# nginx and HAProxy need no JIT; they get a short warm-up so that every target starts a round warm.
+for t in "${!NAMES[@]}"; do
+    [[ ${NAMES[$t]} == nginx || ${NAMES[$t]} == haproxy || ${NAMES[$t]} == direct ]] && measure 10 "${URLS[$t]}" 3
+done
+
+if [[ -n $JFR_DIR ]]; then
+    mkdir -p "$JFR_DIR"
+    for t in "${!NAMES[@]}"; do
+        [[ -n ${PROXY_PIDS[$t]:-} ]] && jcmd "${PROXY_PIDS[$t]}" JFR.start name=bench settings=profile >/dev/null
+    done
+fi
+
+ROWS=$WORK/rows.txt
+: >"$ROWS"
+for round in $(seq 1 "$ROUNDS"); do
+    echo "round $round of $ROUNDS (load average $(load))"
+    for t in "${!NAMES[@]}"; do
+        name=${NAMES[$t]}
+        for c in $CONNECTIONS 1; do
+            if [[ -n $HEAP_INFO && $round == 1 && -n ${PROXY_PIDS[$t]:-} && $c == "${CONNECTIONS%% *}" ]]; then
+                pid=${PROXY_PIDS[$t]}
+                (sleep $((DURATION_S / 2)); jcmd "$pid" GC.run >/dev/null
+                 jcmd "$pid" GC.heap_info | awk -v s="$name" -v c="$c" \
+                     '/garbage-first heap/ {gsub(",", ""); print s ": heap in use after a full GC under load (" c " connections): " $6 " of " $4}'
+                ) >"$WORK/heap-$name.txt" &
+            fi
+            measure "$c" "${URLS[$t]}" "$DURATION_S"
+            echo "$name|$c|$round|$RPS|$P50_MS|$P99_MS|$ERRORS" >>"$ROWS"
+            printf '  %-9s c=%-4s %8s req/s  p50 %7s ms  p99 %7s ms  %s\n' "$name" "$c" "$RPS" "$P50_MS" "$P99_MS" "$ERRORS"
+        done
+    done
+done
+[[ -n $HEAP_INFO ]] && { wait; cat "$WORK"/heap-*.txt 2>/dev/null || true; }
+
+if [[ -n $JFR_DIR ]]; then
+    for t in "${!NAMES[@]}"; do
+        [[ -n ${PROXY_PIDS[$t]:-} ]] && jcmd "${PROXY_PIDS[$t]}" JFR.stop name=bench filename="$JFR_DIR/${NAMES[$t]}.jfr" >/dev/null
+    done
+    echo "JFR recordings in $JFR_DIR"
 fi
 
 echo
-echo "| target | req/s | p50 ms | p99 ms | x nginx | x camel-rr | errors |"
-echo "|---|---:|---:|---:|---:|---:|---|"
-nginx_rps=$(printf '%s\n' "${RESULTS[@]}" | awk -F'|' '$1 == "nginx" {print $2}')
-camel_rps=$(printf '%s\n' "${RESULTS[@]}" | awk -F'|' '$1 == "camel-rr" {print $2}')
-for row in "${RESULTS[@]}"; do
-    awk -F'|' -v n="$nginx_rps" -v c="$camel_rps" '{
-        xn = n > 0 ? sprintf("%.2f", $2 / n) : "-"; xc = c > 0 ? sprintf("%.2f", $2 / c) : "-"
-        printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, xn, xc, ($5 == "" ? "0" : $5) }' <<<"$row"
+echo "Medians of $ROUNDS rounds; load average at the end $(load)"
+for c in $CONNECTIONS; do
+    echo
+    echo "$c connections:"
+    echo "| target | req/s | p50 ms | p99 ms | x nginx | x camel-rr | errors |"
+    echo "|---|---:|---:|---:|---:|---:|---|"
+    awk -F'|' -v c="$c" -v order="${NAMES[*]}" '
+        function median(list,   n, a, i, j, t) {
+            n = split(list, a, " ")
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+        $2 == c { rps[$1] = rps[$1] " " $4; p50[$1] = p50[$1] " " $5; p99[$1] = p99[$1] " " $6; if ($7 != "") err[$1] = err[$1] $7 }
+        END {
+            nginx = ("nginx" in rps) ? median(rps["nginx"]) : 0; camel = ("camel-rr" in rps) ? median(rps["camel-rr"]) : 0
+            n = split(order, names, " ")
+            for (i = 1; i <= n; i++) { name = names[i]; r = median(rps[name])
+                xn = nginx > 0 ? sprintf("%.2f", r / nginx) : "-"; xc = camel > 0 ? sprintf("%.2f", r / camel) : "-"
+                e = (name in err) ? err[name] : "0"
+                printf "| %s | %.0f | %.2f | %.2f | %s | %s | %s |\n", name, r, median(p50[name]), median(p99[name]), xn, xc, e } }' "$ROWS"
 done
+echo
+echo "One connection (one request at a time, below saturation): p50 added over going direct"
+echo "| target | p50 ms | p99 ms | p50 added ms |"
+echo "|---|---:|---:|---:|"
+awk -F'|' -v order="${NAMES[*]}" '
+    function median(list,   n, a, i, j, t) {
+        n = split(list, a, " ")
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    $2 == 1 { p50[$1] = p50[$1] " " $5; p99[$1] = p99[$1] " " $6 }
+    END {
+        direct = median(p50["direct"]); n = split(order, names, " ")
+        for (i = 1; i <= n; i++) { name = names[i]
+            added = name == "direct" ? "-" : sprintf("%.3f", median(p50[name]) - direct)
+            printf "| %s | %.3f | %.3f | %s |\n", name, median(p50[name]), median(p99[name]), added } }' "$ROWS"
 echo "logs: $WORK"
