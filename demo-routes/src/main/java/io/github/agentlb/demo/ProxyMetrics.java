@@ -3,7 +3,9 @@ package io.github.agentlb.demo;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,6 +20,9 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * In Prometheus text this is {@code agentlb_proxy_requests_seconds_count} (requests),
  * {@code _sum} (seconds) and {@code _bucket} (latency histogram, 1 ms to 10 s).
+ *
+ * <p>Each timer is registered once, at its first request, and kept: a request costs a map lookup,
+ * not a registration (a meter removed from the registry afterwards is not recreated).
  *
  * <p>Thread-safe.
  */
@@ -35,6 +40,10 @@ public final class ProxyMetrics {
     public static final String NO_AGENT = "none";
 
     private final MeterRegistry registry;
+    private final Map<Key, Timer> timers = new ConcurrentHashMap<>();
+
+    private record Key(String strategy, String agent, int status) {
+    }
 
     /** Meters registered in {@code registry}. */
     public ProxyMetrics(MeterRegistry registry) {
@@ -47,15 +56,19 @@ public final class ProxyMetrics {
      * @param elapsedNanos time from request to answer, ns
      */
     public void recordRequest(String strategy, String agent, int status, long elapsedNanos) {
-        Timer.builder(REQUESTS)
+        timers.computeIfAbsent(new Key(strategy, agent == null ? NO_AGENT : agent, status), this::timer)
+                .record(elapsedNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private Timer timer(Key key) {
+        return Timer.builder(REQUESTS)
                 .description("Requests proxied to agents, by strategy, answering agent and HTTP status")
-                .tag(TAG_STRATEGY, strategy)
-                .tag(TAG_AGENT, agent == null ? NO_AGENT : agent)
-                .tag(TAG_STATUS, Integer.toString(status))
+                .tag(TAG_STRATEGY, key.strategy())
+                .tag(TAG_AGENT, key.agent())
+                .tag(TAG_STATUS, Integer.toString(key.status()))
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(10))
-                .register(registry)
-                .record(elapsedNanos, TimeUnit.NANOSECONDS);
+                .register(registry);
     }
 }
