@@ -396,10 +396,7 @@ public final class DnsFleetSource extends PolledFleetSource {
 
         /** @param value the agents' URL scheme, {@code http} (default) or {@code https} */
         public Builder scheme(String value) {
-            if (!"http".equals(value) && !"https".equals(value)) {
-                throw new IllegalArgumentException("scheme must be http or https, was " + value);
-            }
-            this.scheme = value;
+            this.scheme = AgentSpec.checkScheme(value);
             return this;
         }
 
@@ -445,10 +442,7 @@ public final class DnsFleetSource extends PolledFleetSource {
 
         /** @param value runs the queries; default: a daemon thread of the source's own */
         public Builder scheduler(TaskScheduler value) {
-            if (value == null) {
-                throw new IllegalArgumentException("scheduler must not be null, was null");
-            }
-            this.scheduler = value;
+            this.scheduler = Check.notNull("scheduler", value);
             return this;
         }
 

@@ -193,10 +193,7 @@ public final class FileFleetSource extends PolledFleetSource {
         private TaskScheduler scheduler;
 
         private Builder(Path file) {
-            if (file == null) {
-                throw new IllegalArgumentException("file must not be null, was null");
-            }
-            this.file = file;
+            this.file = Check.notNull("file", file);
         }
 
         /** @param value how often the file is read, > 0; default {@link #DEFAULT_POLL_INTERVAL} */
@@ -207,10 +204,7 @@ public final class FileFleetSource extends PolledFleetSource {
 
         /** @param value runs the polls; default: a daemon thread of the source's own */
         public Builder scheduler(TaskScheduler value) {
-            if (value == null) {
-                throw new IllegalArgumentException("scheduler must not be null, was null");
-            }
-            this.scheduler = value;
+            this.scheduler = Check.notNull("scheduler", value);
             return this;
         }
 
