@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A watched agents file (format in {@link AgentsFile}): read at start, then re-read every
@@ -71,10 +70,8 @@ public final class FileFleetSource extends PolledFleetSource {
 
     @Override
     public void start(FleetListener listener) {
-        Objects.requireNonNull(listener, "listener");
         synchronized (lock) {
-            checkStartable();
-            LastGoodFleet first = new LastGoodFleet(describe(), listener, FileFleetSource.class);
+            LastGoodFleet first = startable(listener);
             byte[] content;
             List<AgentSpec> agents;
             try {
