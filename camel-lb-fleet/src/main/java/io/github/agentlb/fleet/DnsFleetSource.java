@@ -40,7 +40,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -133,9 +132,8 @@ public final class DnsFleetSource extends PolledFleetSource {
 
     @Override
     public void start(FleetListener listener) {
-        Objects.requireNonNull(listener, "listener");
         synchronized (lock) {
-            checkStartable();
+            LastGoodFleet first = startable(listener);
             group = new NioEventLoopGroup(1, new DefaultThreadFactory("agentlb-fleet-dns-io", true));
             DnsServerAddressStreamProvider servers = config.nameServer == null
                     ? DnsServerAddressStreamProviders.platformDefault()
@@ -150,7 +148,6 @@ public final class DnsFleetSource extends PolledFleetSource {
                     .cnameCache(NoopDnsCnameCache.INSTANCE)
                     .authoritativeDnsServerCache(NoopAuthoritativeDnsServerCache.INSTANCE)
                     .build();
-            LastGoodFleet first = new LastGoodFleet(describe(), listener, DnsFleetSource.class);
             Answer answer;
             try {
                 answer = read();
@@ -396,10 +393,7 @@ public final class DnsFleetSource extends PolledFleetSource {
 
         /** @param value the agents' URL scheme, {@code http} (default) or {@code https} */
         public Builder scheme(String value) {
-            if (!"http".equals(value) && !"https".equals(value)) {
-                throw new IllegalArgumentException("scheme must be http or https, was " + value);
-            }
-            this.scheme = value;
+            this.scheme = AgentSpec.checkScheme(value);
             return this;
         }
 
@@ -445,10 +439,7 @@ public final class DnsFleetSource extends PolledFleetSource {
 
         /** @param value runs the queries; default: a daemon thread of the source's own */
         public Builder scheduler(TaskScheduler value) {
-            if (value == null) {
-                throw new IllegalArgumentException("scheduler must not be null, was null");
-            }
-            this.scheduler = value;
+            this.scheduler = Check.notNull("scheduler", value);
             return this;
         }
 

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A watched agents file (format in {@link AgentsFile}): read at start, then re-read every
@@ -71,10 +70,8 @@ public final class FileFleetSource extends PolledFleetSource {
 
     @Override
     public void start(FleetListener listener) {
-        Objects.requireNonNull(listener, "listener");
         synchronized (lock) {
-            checkStartable();
-            LastGoodFleet first = new LastGoodFleet(describe(), listener, FileFleetSource.class);
+            LastGoodFleet first = startable(listener);
             byte[] content;
             List<AgentSpec> agents;
             try {
@@ -193,10 +190,7 @@ public final class FileFleetSource extends PolledFleetSource {
         private TaskScheduler scheduler;
 
         private Builder(Path file) {
-            if (file == null) {
-                throw new IllegalArgumentException("file must not be null, was null");
-            }
-            this.file = file;
+            this.file = Check.notNull("file", file);
         }
 
         /** @param value how often the file is read, > 0; default {@link #DEFAULT_POLL_INTERVAL} */
@@ -207,10 +201,7 @@ public final class FileFleetSource extends PolledFleetSource {
 
         /** @param value runs the polls; default: a daemon thread of the source's own */
         public Builder scheduler(TaskScheduler value) {
-            if (value == null) {
-                throw new IllegalArgumentException("scheduler must not be null, was null");
-            }
-            this.scheduler = value;
+            this.scheduler = Check.notNull("scheduler", value);
             return this;
         }
 

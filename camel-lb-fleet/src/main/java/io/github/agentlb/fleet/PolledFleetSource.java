@@ -1,9 +1,11 @@
 package io.github.agentlb.fleet;
 
 import io.github.agentlb.core.fleet.AgentSpec;
+import io.github.agentlb.core.fleet.FleetListener;
 import io.github.agentlb.core.fleet.FleetSource;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,9 +13,9 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * What the sources that read their fleet again and again share: one lock, the last good fleet
  * ({@link LastGoodFleet}), one read scheduled at a time on a {@link TaskScheduler} (by default a
- * daemon thread of the source's own) and a close that stops it. A subclass reads its first fleet
- * in {@code start}, calls {@link #started} under {@link #lock}, and from each read task calls
- * {@link #scheduleNext}. Thread-safe: state changes under {@link #lock}.
+ * daemon thread of the source's own) and a close that stops it. A subclass's {@code start} calls
+ * {@link #startable}, reads its first fleet and calls {@link #started}, all under {@link #lock},
+ * and each read task calls {@link #scheduleNext}. Thread-safe: state changes under {@link #lock}.
  */
 abstract class PolledFleetSource implements FleetSource {
 
@@ -26,11 +28,19 @@ abstract class PolledFleetSource implements FleetSource {
     private Future<?> next;
     private boolean closed;
 
-    /** @throws IllegalStateException if started or closed already; call under {@link #lock} */
-    final void checkStartable() {
+    /**
+     * The first step of {@code start}, under {@link #lock}: checks that the source may start.
+     *
+     * @return the last good fleet that hands {@code listener} its fleets, for {@link #started}
+     * @throws NullPointerException  if {@code listener} is null
+     * @throws IllegalStateException if started or closed already
+     */
+    final LastGoodFleet startable(FleetListener listener) {
+        Objects.requireNonNull(listener, "listener");
         if (fleet != null || closed) {
             throw new IllegalStateException(describe() + (closed ? " closed" : " already started"));
         }
+        return new LastGoodFleet(describe(), listener, getClass());
     }
 
     /**

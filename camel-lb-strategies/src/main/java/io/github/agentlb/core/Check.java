@@ -85,6 +85,14 @@ public final class Check {
         return value;
     }
 
+    /** @return {@code value} if not null */
+    public static <T> T notNull(String field, T value) {
+        if (value == null) {
+            throw new IllegalArgumentException(field + " must not be null, was null");
+        }
+        return value;
+    }
+
     /** @return {@code values} if not null and not empty */
     public static <C extends Collection<?>> C notEmpty(String field, C values) {
         if (values == null || values.isEmpty()) {

@@ -227,10 +227,7 @@ public final class KubernetesFleetSource implements FleetSource {
 
         /** @param value the client to use, kept open on close; default: one built from the environment */
         public Builder client(KubernetesClient value) {
-            if (value == null) {
-                throw new IllegalArgumentException("client must not be null, was null");
-            }
-            this.client = value;
+            this.client = Check.notNull("client", value);
             return this;
         }
 
@@ -242,10 +239,7 @@ public final class KubernetesFleetSource implements FleetSource {
 
         /** @param value the agents' URL scheme, {@code http} (default) or {@code https} */
         public Builder scheme(String value) {
-            if (!"http".equals(value) && !"https".equals(value)) {
-                throw new IllegalArgumentException("scheme must be http or https, was " + value);
-            }
-            this.scheme = value;
+            this.scheme = AgentSpec.checkScheme(value);
             return this;
         }
 

@@ -40,6 +40,20 @@ public record AgentSpec(String name, URI address, double weight, boolean drainin
         zone = zone == null || zone.isBlank() ? null : zone;
     }
 
+    /**
+     * The check a source's {@code scheme} setting passes: the schemes an agent's
+     * {@link #address()} may have. Stateless.
+     *
+     * @return {@code value} if it is {@code http} or {@code https}
+     * @throws IllegalArgumentException naming {@code scheme} and the value otherwise
+     */
+    public static String checkScheme(String value) {
+        if (!"http".equals(value) && !"https".equals(value)) {
+            throw new IllegalArgumentException("scheme must be http or https, was " + value);
+        }
+        return value;
+    }
+
     /** An agent of weight 1, not draining, without zone. */
     public static AgentSpec of(String name, URI address) {
         return new AgentSpec(name, address, DEFAULT_WEIGHT, false, null);

@@ -169,25 +169,7 @@ public final class OutlierDetector {
         if (h == null || !config.isEnabled()) {
             return null;
         }
-        h.lastFailure = nanoClock.getAsLong();
-        if (h.state == HEALTHY && h.consecutiveFailures.incrementAndGet() < config.consecutiveFailures()) {
-            return null;
-        }
-        synchronized (this) {
-            if (agents.get(agentId) != h) {
-                return null;
-            }
-            long now = nanoClock.getAsLong();
-            if (h.state == ON_TRIAL) {
-                return eject(h, now);
-            }
-            if (h.state == HEALTHY && h.consecutiveFailures.get() >= config.consecutiveFailures()
-                    && ejectedCount < config.maxEjected(agents.size())) {
-                ejectedCount++;
-                return eject(h, now);
-            }
-            return null;
-        }
+        return onBadAttempt(agentId, h, h.consecutiveFailures, config.consecutiveFailures());
     }
 
     /**
@@ -203,8 +185,16 @@ public final class OutlierDetector {
         if (h == null || !config.isEnabled() || threshold == 0) {
             return null;
         }
+        return onBadAttempt(agentId, h, h.consecutiveErrorAnswers, threshold);
+    }
+
+    /**
+     * Counts one bad attempt in {@code streak}: ejects a healthy agent whose streak reaches
+     * {@code threshold} (unless capped) and one on trial; returns the ejection time, else null.
+     */
+    private Duration onBadAttempt(String agentId, AgentHealth h, AtomicInteger streak, int threshold) {
         h.lastFailure = nanoClock.getAsLong();
-        if (h.state == HEALTHY && h.consecutiveErrorAnswers.incrementAndGet() < threshold) {
+        if (h.state == HEALTHY && streak.incrementAndGet() < threshold) {
             return null;
         }
         synchronized (this) {
@@ -215,7 +205,7 @@ public final class OutlierDetector {
             if (h.state == ON_TRIAL) {
                 return eject(h, now);
             }
-            if (h.state == HEALTHY && h.consecutiveErrorAnswers.get() >= threshold
+            if (h.state == HEALTHY && streak.get() >= threshold
                     && ejectedCount < config.maxEjected(agents.size())) {
                 ejectedCount++;
                 return eject(h, now);

@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.agents;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -105,43 +104,19 @@ public record AgentsResult(String label, int replicas, boolean keyed, boolean bo
         if (wallNanos <= 0) {
             throw new IllegalArgumentException("wallNanos must be > 0, was " + wallNanos);
         }
-        Histogram ttft = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
-        long errors = 0;
-        long timeouts = 0;
-        List<String> samples = new ArrayList<>();
+        TurnTally tally = TurnTally.of(turns, true);
         SortedMap<String, Long> busyNanos = new TreeMap<>();
         SortedMap<String, Long> answered = new TreeMap<>();
         agents.keySet().forEach(id -> {
             busyNanos.put(id, 0L);
             answered.put(id, 0L);
         });
-        Map<Integer, String> firstAgent = Turn.mintingAgents(turns);
-        long mcpLater = 0;
-        long sticky = 0;
         for (Turn t : turns) {
             ChatStreamClient.Answer a = t.answer();
-            if (!a.ok()) {
-                errors++;
-                if (a.timedOut()) {
-                    timeouts++;
-                }
-                if (samples.size() < ERROR_SAMPLES) {
-                    samples.add("conversation " + t.conversation() + " turn " + t.turn() + ": " + a.error());
-                }
-            } else {
-                ttft.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(a.firstTokenNanos())));
-            }
             if (a.agentId() != null) {
                 busyNanos.merge(a.agentId(), a.totalNanos(), Long::sum);
                 if (a.ok()) {
                     answered.merge(a.agentId(), 1L, Long::sum);
-                }
-            }
-            String first = firstAgent.get(t.conversation());
-            if (t.mcp() && t.turn() > 0 && first != null) {
-                mcpLater++;
-                if (first.equals(a.agentId())) {
-                    sticky++;
                 }
             }
         }
@@ -161,12 +136,12 @@ public record AgentsResult(String label, int replicas, boolean keyed, boolean bo
             }
         }
         boolean anyAgent = agentTtft.getTotalCount() > 0;
-        boolean any = ttft.getTotalCount() > 0;
         return new AgentsResult(variant.label(), variant.replicas(), variant.keyed(), variant.bounded(), turns.size(),
-                errors, timeouts, any ? ttft.getValueAtPercentile(50) / 1000.0 : Double.NaN,
-                any ? ttft.getValueAtPercentile(99) / 1000.0 : Double.NaN, prompt, cached, inFlight, answered,
-                mcpLater, sticky, maxWaiting, anyAgent ? agentTtft.getValueAtPercentile(50) / 1000.0 : Double.NaN,
-                anyAgent ? agentTtft.getValueAtPercentile(99) / 1000.0 : Double.NaN, modelTtft, wallNanos, samples);
+                tally.errors(), tally.timeouts(), tally.ttftP50Ms(), tally.ttftP99Ms(), prompt, cached, inFlight,
+                answered, tally.mcpLaterTurns(), tally.stickyTurns(), maxWaiting,
+                anyAgent ? agentTtft.getValueAtPercentile(50) / 1000.0 : Double.NaN,
+                anyAgent ? agentTtft.getValueAtPercentile(99) / 1000.0 : Double.NaN, modelTtft, wallNanos,
+                tally.errorSamples());
     }
 
     /** Σ cached blocks / Σ prompt blocks; 0 without prompt blocks. */

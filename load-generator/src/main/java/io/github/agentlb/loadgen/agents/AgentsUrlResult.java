@@ -1,13 +1,9 @@
 package io.github.agentlb.loadgen.agents;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import org.HdrHistogram.Histogram;
 
 /**
  * What a run of the agents scenario's conversations against a running balancer ({@code --url})
@@ -64,53 +60,30 @@ public record AgentsUrlResult(String label, String target, long requests, long e
         if (wallNanos <= 0) {
             throw new IllegalArgumentException("wallNanos must be > 0, was " + wallNanos);
         }
-        Histogram ttft = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
-        long errors = 0;
-        long timeouts = 0;
+        TurnTally tally = TurnTally.of(turns, false);
         long prompt = 0;
         long cached = 0;
         long withUsage = 0;
         SortedMap<Integer, Long> statuses = new TreeMap<>();
         SortedMap<String, Long> answered = new TreeMap<>();
-        List<String> samples = new ArrayList<>();
-        Map<Integer, String> firstAgent = Turn.mintingAgents(turns);
-        long mcpLater = 0;
-        long sticky = 0;
         for (Turn t : turns) {
             ChatStreamClient.Answer a = t.answer();
             if (!a.ok()) {
-                errors++;
-                if (a.timedOut()) {
-                    timeouts++;
-                }
                 statuses.merge(a.status(), 1L, Long::sum);
-                if (samples.size() < AgentsResult.ERROR_SAMPLES) {
-                    samples.add("conversation " + t.conversation() + " turn " + t.turn() + ": " + a.error());
-                }
-            } else {
-                ttft.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(a.firstTokenNanos())));
-                if (a.agentId() != null) {
-                    answered.merge(a.agentId(), 1L, Long::sum);
-                }
-                if (a.usage() != null) {
-                    withUsage++;
-                    prompt += a.usage().promptTokens();
-                    cached += a.usage().cachedTokens();
-                }
+                continue;
             }
-            String first = firstAgent.get(t.conversation());
-            if (t.mcp() && t.turn() > 0 && first != null) {
-                mcpLater++;
-                if (a.ok() && first.equals(a.agentId())) {
-                    sticky++;
-                }
+            if (a.agentId() != null) {
+                answered.merge(a.agentId(), 1L, Long::sum);
+            }
+            if (a.usage() != null) {
+                withUsage++;
+                prompt += a.usage().promptTokens();
+                cached += a.usage().cachedTokens();
             }
         }
-        boolean any = ttft.getTotalCount() > 0;
-        return new AgentsUrlResult(label, target, turns.size(), errors, timeouts, statuses,
-                any ? ttft.getValueAtPercentile(50) / 1000.0 : Double.NaN,
-                any ? ttft.getValueAtPercentile(99) / 1000.0 : Double.NaN, prompt, cached, withUsage, answered,
-                mcpLater, sticky, wallNanos, samples);
+        return new AgentsUrlResult(label, target, turns.size(), tally.errors(), tally.timeouts(), statuses,
+                tally.ttftP50Ms(), tally.ttftP99Ms(), prompt, cached, withUsage, answered,
+                tally.mcpLaterTurns(), tally.stickyTurns(), wallNanos, tally.errorSamples());
     }
 
     /** Σ cached tokens / Σ prompt tokens; 0 without prompt tokens. */

@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen.agents;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.agentlb.loadgen.report.ReportJson;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -165,8 +166,8 @@ public final class AgentsUrlRun {
         root.put("timeouts", r.timeouts());
         ObjectNode statuses = root.putObject("errorStatuses");
         r.errorStatuses().forEach((status, n) -> statuses.put(String.valueOf(status), n));
-        putMs(root, "ttftP50Ms", r.ttftP50Ms());
-        putMs(root, "ttftP99Ms", r.ttftP99Ms());
+        ReportJson.putNumber(root, "ttftP50Ms", r.ttftP50Ms());
+        ReportJson.putNumber(root, "ttftP99Ms", r.ttftP99Ms());
         root.put("promptTokens", r.promptTokens());
         root.put("cachedTokens", r.cachedTokens());
         root.put("answersWithUsage", r.withUsage());
@@ -181,13 +182,5 @@ public final class AgentsUrlRun {
         Path file = dir.resolve(jsonFileName(r.label()));
         PRETTY.writeValue(file.toFile(), root);
         return file;
-    }
-
-    private static void putMs(ObjectNode node, String field, double ms) {
-        if (Double.isNaN(ms)) {
-            node.putNull(field);
-        } else {
-            node.put(field, ms);
-        }
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.report.ReportJson;
 import io.github.agentlb.loadgen.report.TimelineChart;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
@@ -106,8 +107,8 @@ public final class BadAgentReportWriter {
         root.put("bad_answers_seen_by_clients", r.badAnswersSeen());
         root.put("bad_answers_allowed", r.allowedBadAnswers());
         root.put("excess_client_errors", r.excessClientErrors());
-        putNumber(root, "rest_after_ms", r.restMs());
-        putNumber(root, "ejection_after_ms", r.ejectionMs());
+        ReportJson.putNumber(root, "rest_after_ms", r.restMs());
+        ReportJson.putNumber(root, "ejection_after_ms", r.ejectionMs());
         root.put("ejections", r.ejections());
         root.put("readmissions_while_bad", r.readmissions());
         if (r.mostPerRest().isPresent()) {
@@ -126,19 +127,8 @@ public final class BadAgentReportWriter {
             ObjectNode agents = p.putObject("answered_per_agent");
             s.agents().forEach((id, a) -> agents.put(id, a.count()));
         });
-        ObjectNode timeline = root.putObject("timeline");
-        timeline.put("bucket_s", r.timeline().bucketSeconds());
-        ObjectNode answered = timeline.putObject("answered");
-        r.timeline().answeredPerAgent().forEach((agent, counts) -> {
-            var array = answered.putArray(agent);
-            for (long n : counts) {
-                array.add(n);
-            }
-        });
-        var failed = timeline.putArray("failed");
-        for (long n : r.timeline().failed()) {
-            failed.add(n);
-        }
+        ObjectNode timeline = ReportJson.putTimeline(root, r.timeline());
+        ReportJson.putCounts(timeline.putArray("failed"), r.timeline().failed());
         return root;
     }
 
@@ -241,13 +231,5 @@ public final class BadAgentReportWriter {
 
     private static String ms(double value) {
         return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.0f", value);
-    }
-
-    private static void putNumber(ObjectNode node, String field, double value) {
-        if (Double.isNaN(value)) {
-            node.putNull(field);
-        } else {
-            node.put(field, value);
-        }
     }
 }

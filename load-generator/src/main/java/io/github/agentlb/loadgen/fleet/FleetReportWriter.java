@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.report.ReportJson;
 import io.github.agentlb.loadgen.report.TimelineChart;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
@@ -70,7 +71,7 @@ public final class FleetReportWriter {
         root.put("slow_start", slowStart(r));
         ObjectNode changes = root.putObject("changes_s");
         r.changeSeconds().forEach((phase, s) -> changes.put(phase.opening(), s));
-        putNumber(root, "drain_ms", r.drainMs());
+        ReportJson.putNumber(root, "drain_ms", r.drainMs());
         root.put("in_flight_at_drain", r.inFlightAtDrain());
         root.put("chosen_while_drained", r.drainedAnswers());
         root.put("answered_before_join", r.earlyJoinAnswers());
@@ -93,15 +94,7 @@ public final class FleetReportWriter {
                 moves.put("other_moved", m.otherMoved());
             }
         });
-        ObjectNode timeline = root.putObject("timeline");
-        timeline.put("bucket_s", r.timeline().bucketSeconds());
-        ObjectNode answered = timeline.putObject("answered");
-        r.timeline().answeredPerAgent().forEach((agent, counts) -> {
-            var array = answered.putArray(agent);
-            for (long n : counts) {
-                array.add(n);
-            }
-        });
+        ReportJson.putTimeline(root, r.timeline());
         return root;
     }
 
@@ -191,13 +184,5 @@ public final class FleetReportWriter {
     private static String slowStart(FleetReport r) {
         return String.format(Locale.ROOT, "slow start %d ms, aggression %.1f, minimum share %.2f",
                 r.slowStart().window().toMillis(), r.slowStart().aggression(), r.slowStart().minWeightShare());
-    }
-
-    private static void putNumber(ObjectNode node, String field, double value) {
-        if (Double.isNaN(value)) {
-            node.putNull(field);
-        } else {
-            node.put(field, value);
-        }
     }
 }

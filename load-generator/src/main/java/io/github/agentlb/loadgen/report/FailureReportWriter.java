@@ -2,7 +2,6 @@ package io.github.agentlb.loadgen.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Scenario;
@@ -10,7 +9,6 @@ import io.github.agentlb.loadgen.scenario.FailureReport;
 import io.github.agentlb.loadgen.scenario.Fault;
 import io.github.agentlb.loadgen.stats.FailoverStickiness;
 import io.github.agentlb.loadgen.stats.FailurePhases.Phase;
-import io.github.agentlb.loadgen.stats.Timeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,32 +84,28 @@ public final class FailureReportWriter {
             p.put("p99_ms", s.latency().p99Ms());
             p.put("max_ms", s.latency().maxMs());
         });
-        putNumber(root, "down_p99_over_before", r.downP99OverBefore());
+        ReportJson.putNumber(root, "down_p99_over_before", r.downP99OverBefore());
         FailoverStickiness st = r.stickiness();
         ObjectNode sticky = root.putObject("stickiness");
         sticky.put("dead_agent_users", st.deadAgentUsers());
         sticky.put("other_users", st.otherUsers());
         sticky.put("others_in_down", st.othersInDown());
         sticky.put("others_stayed_down", st.othersStayedDown());
-        putNumber(sticky, "others_stayed_down_share", st.othersStayedDownShare());
+        ReportJson.putNumber(sticky, "others_stayed_down_share", st.othersStayedDownShare());
         sticky.put("others_in_after", st.othersInAfter());
         sticky.put("others_stayed_after", st.othersStayedAfter());
-        putNumber(sticky, "others_stayed_after_share", st.othersStayedAfterShare());
+        ReportJson.putNumber(sticky, "others_stayed_after_share", st.othersStayedAfterShare());
         sticky.put("dead_users_in_return", st.deadUsersInReturn());
         sticky.put("dead_users_returned", st.deadUsersReturned());
-        putNumber(sticky, "dead_users_returned_share", st.deadUsersReturnedShare());
+        ReportJson.putNumber(sticky, "dead_users_returned_share", st.deadUsersReturnedShare());
         FailureReport.HealthTimes h = r.health();
         ObjectNode health = root.putObject("health");
-        putNumber(health, "kill_to_ejection_ms", h.killToEjectionMs());
-        putNumber(health, "restart_to_readmission_ms", h.restartToReadmissionMs());
+        ReportJson.putNumber(health, "kill_to_ejection_ms", h.killToEjectionMs());
+        ReportJson.putNumber(health, "restart_to_readmission_ms", h.restartToReadmissionMs());
         health.put("dead_agent_ejections", h.deadAgentEjections());
         health.put("other_ejections", h.otherEjections());
-        Timeline t = r.timeline();
-        ObjectNode timeline = root.putObject("timeline");
-        timeline.put("bucket_s", t.bucketSeconds());
-        ObjectNode answered = timeline.putObject("answered");
-        t.answeredPerAgent().forEach((agent, counts) -> putCounts(answered.putArray(agent), counts));
-        putCounts(timeline.putArray("failed"), t.failed());
+        ObjectNode timeline = ReportJson.putTimeline(root, r.timeline());
+        ReportJson.putCounts(timeline.putArray("failed"), r.timeline().failed());
         return root;
     }
 
@@ -131,20 +125,6 @@ public final class FailureReportWriter {
                 stickiness(r, st.othersStayedDown(), st.othersInDown()), r.deadAgent(),
                 stickiness(r, st.deadUsersReturned(), st.deadUsersInReturn())));
         return sb.toString();
-    }
-
-    private static void putCounts(ArrayNode array, long[] counts) {
-        for (long c : counts) {
-            array.add(c);
-        }
-    }
-
-    private static void putNumber(ObjectNode node, String field, double value) {
-        if (Double.isNaN(value)) {
-            node.putNull(field);
-        } else {
-            node.put(field, value);
-        }
     }
 
     /** The {@code report.md} sections of {@code reports}, one per fault in order of appearance; empty for none. */
