@@ -90,6 +90,28 @@ class AttemptsOnTheCallersThreadTest {
         callback.done(true);
     };
 
+    private static Script answeringFromAnotherThread(String agent) {
+        return (attempt, callback) -> new Thread(() -> callback.done(false), "agent-" + agent + "-answer").start();
+    }
+
+    /** Sends a request whose answer comes from another thread; asserts it completed asynchronously, exactly once. */
+    private Exchange completedAsynchronouslyOnce() throws InterruptedException {
+        CountDownLatch completed = new CountDownLatch(1);
+        Exchange exchange = request();
+        boolean sync = balancer.process(exchange, doneSync -> {
+            synchronized (callbacks) {
+                callbacks.add(doneSync);
+            }
+            completed.countDown();
+        });
+        assertThat(completed.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(sync).isFalse();
+        synchronized (callbacks) {
+            assertThat(callbacks).containsExactly(false);
+        }
+        return exchange;
+    }
+
     @Test
     void aSynchronousAnswerCompletesTheExchangeSynchronously() {
         Exchange exchange = request();
@@ -121,40 +143,16 @@ class AttemptsOnTheCallersThreadTest {
 
     @Test
     void anAnswerFromAnotherThreadCompletesTheExchangeAsynchronouslyOnce() throws InterruptedException {
-        CountDownLatch completed = new CountDownLatch(1);
-        scripts.put("a", (attempt, callback) -> new Thread(() -> callback.done(false), "agent-a-answer").start());
-        Exchange exchange = request();
-        boolean sync = balancer.process(exchange, doneSync -> {
-            synchronized (callbacks) {
-                callbacks.add(doneSync);
-            }
-            completed.countDown();
-        });
-        assertThat(completed.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(sync).isFalse();
-        synchronized (callbacks) {
-            assertThat(callbacks).containsExactly(false);
-        }
+        scripts.put("a", answeringFromAnotherThread("a"));
+        Exchange exchange = completedAsynchronouslyOnce();
         assertThat(exchange.getMessage().getBody()).isEqualTo("answer of a");
     }
 
     @Test
     void anAnswerFromAnotherThreadAfterAFailoverCompletesAsynchronously() throws InterruptedException {
-        CountDownLatch completed = new CountDownLatch(1);
         scripts.put("a", REFUSE_LEAVING_TRACES);
-        scripts.put("b", (attempt, callback) -> new Thread(() -> callback.done(false), "agent-b-answer").start());
-        Exchange exchange = request();
-        boolean sync = balancer.process(exchange, doneSync -> {
-            synchronized (callbacks) {
-                callbacks.add(doneSync);
-            }
-            completed.countDown();
-        });
-        assertThat(completed.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(sync).isFalse();
-        synchronized (callbacks) {
-            assertThat(callbacks).containsExactly(false);
-        }
+        scripts.put("b", answeringFromAnotherThread("b"));
+        Exchange exchange = completedAsynchronouslyOnce();
         assertThat(exchange.getMessage().getBody()).isEqualTo("answer of b");
         assertThat(seen).containsExactly("a body=ping header=null property=null", "b body=ping header=null property=null");
     }
