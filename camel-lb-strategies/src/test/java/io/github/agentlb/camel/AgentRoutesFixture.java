@@ -23,6 +23,22 @@ final class AgentRoutesFixture {
         return "direct://" + agent.toLowerCase();
     }
 
+    /** YAML routes for {@code agents}, each answering its name as body, as {@link #uri(String)}. */
+    static String yaml(List<String> agents) {
+        StringBuilder yaml = new StringBuilder();
+        for (String agent : agents) {
+            yaml.append("""
+                    - route:
+                        from:
+                          uri: %s
+                          steps:
+                            - setBody:
+                                constant: %s
+                    """.formatted(uri(agent), agent));
+        }
+        return yaml.toString();
+    }
+
     RouteBuilder agents() {
         return new RouteBuilder() {
             @Override

@@ -27,20 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class YamlAndPropertiesConfigurationTest {
 
-    private static final String AGENTS = """
-            - route:
-                from:
-                  uri: direct:a1
-                  steps:
-                    - setBody:
-                        constant: A1
-            - route:
-                from:
-                  uri: direct:a2
-                  steps:
-                    - setBody:
-                        constant: A2
-            """;
+    private static final String AGENTS = AgentRoutesFixture.yaml(List.of("A1", "A2"));
 
     @Test
     void everyKnobIsReachableFromYamlBeans() throws Exception {
