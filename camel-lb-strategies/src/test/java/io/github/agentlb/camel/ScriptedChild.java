@@ -101,6 +101,21 @@ final class ScriptedChild extends AsyncProcessorSupport implements IdAware {
         return balancer;
     }
 
+    /**
+     * Adds {@code children} to {@code balancer} as agents named by their ids, weight 1, with
+     * {@code nanoClock} as its clock, in {@code context}, and starts it.
+     */
+    static <T extends AgentLoadBalancerSupport> T startedAgents(T balancer, CamelContext context, LongSupplier nanoClock,
+            ScriptedChild... children) {
+        balancer.setCamelContext(context);
+        balancer.useNanoClock(nanoClock);
+        for (ScriptedChild child : children) {
+            balancer.addAgent(child.getId(), child, 1.0);
+        }
+        balancer.start();
+        return balancer;
+    }
+
     /** From now on, completions are kept until {@link #release()}. */
     void hold() {
         holding = true;
