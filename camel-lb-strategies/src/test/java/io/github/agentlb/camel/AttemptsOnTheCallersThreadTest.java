@@ -38,20 +38,7 @@ class AttemptsOnTheCallersThreadTest {
     /** What each agent saw when its attempt arrived: body, header X-Trace, property trace. */
     private final List<String> seen = new ArrayList<>();
     private final List<Boolean> callbacks = new ArrayList<>();
-    private Fixed balancer;
-
-    /** A strategy that always offers a, b, c. */
-    private static final class Fixed extends AgentLoadBalancerSupport {
-        @Override
-        public String strategyName() {
-            return "fixed";
-        }
-
-        @Override
-        protected Selection select(Exchange exchange, List<String> agentIds) {
-            return Selection.of(List.of("a", "b", "c").iterator());
-        }
-    }
+    private FixedOrderLB balancer;
 
     private ScriptedChild agent(String id) {
         return ScriptedChild.scripted(id, (attempt, callback) -> {
@@ -71,7 +58,7 @@ class AttemptsOnTheCallersThreadTest {
 
     @BeforeEach
     void startBalancer() {
-        balancer = new Fixed();
+        balancer = new FixedOrderLB("a", "b", "c");
         balancer.setOutlierEjection(OutlierEjection.disabled());
         ScriptedChild.started(balancer, CAMEL.get(), agent("a"), agent("b"), agent("c"));
     }
