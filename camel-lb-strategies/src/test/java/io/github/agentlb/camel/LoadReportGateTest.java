@@ -8,7 +8,6 @@ import io.github.agentlb.core.orca.LoadReports;
 import io.github.agentlb.core.orca.Saturation;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,8 +48,7 @@ class LoadReportGateTest {
     }
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer, String... agents) {
-        return ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get,
-                Arrays.stream(agents).map(this::agent).toArray(ScriptedChild[]::new));
+        return ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, agents);
     }
 
     private static Exchange send(AgentLoadBalancerSupport balancer) {

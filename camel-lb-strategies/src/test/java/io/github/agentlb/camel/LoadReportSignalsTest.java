@@ -7,7 +7,6 @@ import io.github.agentlb.core.avn.Evaluation;
 import io.github.agentlb.core.orca.LoadReports;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -51,8 +50,7 @@ class LoadReportSignalsTest {
     }
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer, String... agents) {
-        running = ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get,
-                Arrays.stream(agents).map(this::agent).toArray(ScriptedChild[]::new));
+        running = ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, agents);
         return balancer;
     }
 
