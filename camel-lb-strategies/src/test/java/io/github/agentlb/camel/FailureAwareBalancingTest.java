@@ -85,16 +85,7 @@ class FailureAwareBalancingTest extends CamelTestSupport {
     }
 
     private static RouteBuilder balanced(String name, AgentLoadBalancerSupport balancer) {
-        return new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                var lb = from("direct:" + name + "-in").loadBalance(balancer);
-                for (String agent : AGENTS) {
-                    lb = lb.to("direct:" + agent);
-                }
-            }
-        };
+        return AgentRoutesFixture.balanced("direct:" + name + "-in", balancer, AGENTS);
     }
 
     private Exchange send(String route, String method) {

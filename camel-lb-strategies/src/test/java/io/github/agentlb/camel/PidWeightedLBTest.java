@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import static io.github.agentlb.camel.AgentRoutesFixture.agentId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -53,21 +54,7 @@ class PidWeightedLBTest extends CamelTestSupport {
                 }
             }
         };
-        RouteBuilder balanced = new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                var lb = from("direct:start").loadBalance(balancer);
-                for (String agent : AGENTS) {
-                    lb = lb.to("direct:" + agent.toLowerCase());
-                }
-            }
-        };
-        return new RoutesBuilder[] {agents, balanced};
-    }
-
-    private static String id(String agent) {
-        return "direct://" + agent.toLowerCase();
+        return new RoutesBuilder[] {agents, AgentRoutesFixture.balanced("direct:start", balancer, AGENTS)};
     }
 
     private Exchange send() {
@@ -98,10 +85,10 @@ class PidWeightedLBTest extends CamelTestSupport {
         assertThat(answer.getMessage().getHeaders()).doesNotContainKey(PidWeightedLB.UTILIZATION_HEADER);
         assertThat(answer.getMessage().getBody(String.class)).isIn(AGENTS);
         assertThat(balancer.pidWeights().utilizations()).containsExactly(
-                Map.entry(id("A1"), 0.3), Map.entry(id("A2"), 0.3), Map.entry(id("A3"), 0.9));
+                Map.entry(agentId("A1"), 0.3), Map.entry(agentId("A2"), 0.3), Map.entry(agentId("A3"), 0.9));
         Map<String, Double> w = balancer.pidWeights().weights();
-        assertThat(w.get(id("A3"))).isLessThan(w.get(id("A1")));
-        assertThat(w.get(id("A1"))).isCloseTo(w.get(id("A2")), within(1e-12));
+        assertThat(w.get(agentId("A3"))).isLessThan(w.get(agentId("A1")));
+        assertThat(w.get(agentId("A1"))).isCloseTo(w.get(agentId("A2")), within(1e-12));
     }
 
     @Test
@@ -114,11 +101,11 @@ class PidWeightedLBTest extends CamelTestSupport {
 
         Map<String, Integer> counts = new TreeMap<>();
         for (int i = 0; i < cycle; i++) {
-            counts.merge(id(send().getMessage().getBody(String.class)), 1, Integer::sum);
+            counts.merge(agentId(send().getMessage().getBody(String.class)), 1, Integer::sum);
         }
 
         assertThat(counts).isEqualTo(slots);
-        assertThat(counts.get(id("A3"))).isLessThan(counts.get(id("A1")));
+        assertThat(counts.get(agentId("A3"))).isLessThan(counts.get(agentId("A1")));
     }
 
     @Test
@@ -173,7 +160,7 @@ class PidWeightedLBTest extends CamelTestSupport {
 
         assertThat(balancer.strategyName()).isEqualTo("pid");
         assertThat(balancer.agentMetrics()).containsOnlyKeys("weight", "utilization");
-        assertThat(balancer.agentMetrics().get("weight")).containsOnlyKeys(id("A1"), id("A2"), id("A3"));
+        assertThat(balancer.agentMetrics().get("weight")).containsOnlyKeys(agentId("A1"), agentId("A2"), agentId("A3"));
         assertThat(balancer.balancerMetrics().get("utilization.max.over.mean")).isCloseTo(1.5, within(1e-12));
     }
 
