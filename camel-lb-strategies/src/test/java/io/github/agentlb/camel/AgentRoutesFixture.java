@@ -24,7 +24,7 @@ final class AgentRoutesFixture {
     }
 
     /** YAML routes for {@code agents}, each answering its name as body, as {@link #uri(String)}. */
-    static String yaml(List<String> agents) {
+    static String yamlAgents(List<String> agents) {
         StringBuilder yaml = new StringBuilder();
         for (String agent : agents) {
             yaml.append("""
@@ -35,6 +35,38 @@ final class AgentRoutesFixture {
                             - setBody:
                                 constant: %s
                     """.formatted(uri(agent), agent));
+        }
+        return yaml.toString();
+    }
+
+    /** A YAML bean {@code lb} of class {@code type} with {@code properties}, each a {@code name: value} line. */
+    static String yamlBalancer(String type, String... properties) {
+        StringBuilder yaml = new StringBuilder("""
+                - beans:
+                    - name: lb
+                      type: %s
+                      properties:
+                """.formatted(type));
+        for (String property : properties) {
+            yaml.append("        ").append(property).append('\n');
+        }
+        return yaml.toString();
+    }
+
+    /** A YAML route from {@code direct:start} balanced by the bean {@code lb} over {@code agents}. */
+    static String yamlBalanced(List<String> agents) {
+        StringBuilder yaml = new StringBuilder("""
+                - route:
+                    from:
+                      uri: direct:start
+                      steps:
+                        - loadBalance:
+                            customLoadBalancer:
+                              ref: lb
+                            steps:
+                """);
+        for (String agent : agents) {
+            yaml.append("                  - to: ").append(uri(agent)).append('\n');
         }
         return yaml.toString();
     }

@@ -111,31 +111,10 @@ class KeysAndInFlightLBTest extends CamelTestSupport {
                 .hasMessage("inFlightFactor must be 0 (off) or finite and >= 1, was 0.9");
     }
 
-    private static final String BEANS = """
-            - beans:
-                - name: lb
-                  type: io.github.agentlb.camel.ConsistentHashLB
-                  properties:
-                    keys: %s
-                    inFlightFactor: 1.25
-            """;
-
-    private static final String BALANCED = """
-            - route:
-                from:
-                  uri: direct:start
-                  steps:
-                    - loadBalance:
-                        customLoadBalancer:
-                          ref: lb
-                        steps:
-                          - to: direct:a1
-                          - to: direct:a2
-                          - to: direct:a3
-            """;
-
     private static String yaml(String keys) {
-        return BEANS.formatted(keys) + AgentRoutesFixture.yaml(AgentRoutesFixture.AGENTS) + BALANCED;
+        return AgentRoutesFixture.yamlBalancer(ConsistentHashLB.class.getName(), "keys: " + keys, "inFlightFactor: 1.25")
+                + AgentRoutesFixture.yamlAgents(AgentRoutesFixture.AGENTS)
+                + AgentRoutesFixture.yamlBalanced(AgentRoutesFixture.AGENTS);
     }
 
     @Test
