@@ -51,8 +51,7 @@ class FileFleetSourceTest {
     @Test
     void aWriteInPlaceIsSeenAtTheNextPoll() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
+        try (FileFleetSource source = started(file)) {
             rewrite(file, THREE, Duration.ofMillis(999));
             assertThat(told).hasSize(1);
             scheduler.advance(Duration.ofMillis(1));
@@ -64,8 +63,7 @@ class FileFleetSourceTest {
     @Test
     void anAtomicRenameOverTheFileIsSeenAtTheNextPoll() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
+        try (FileFleetSource source = started(file)) {
             Path next = write("agents.txt.tmp", "A2=http://127.0.0.1:9002;draining\nA4=http://127.0.0.1:9004\n");
             Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             scheduler.advance(SECOND);
@@ -79,8 +77,7 @@ class FileFleetSourceTest {
     @Test
     void aFileThatChangesButDescribesTheSameFleetCallsNobody() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
+        try (FileFleetSource source = started(file)) {
             rewrite(file, "# reformatted\n" + TWO.replace("=", " = "), SECOND);
             rewrite(file, "[{\"name\":\"A1\",\"url\":\"http://127.0.0.1:9001\"},"
                     + "{\"name\":\"A2\",\"url\":\"http://127.0.0.1:9002\",\"weight\":1}]", SECOND);
@@ -92,8 +89,7 @@ class FileFleetSourceTest {
     @Test
     void badContentKeepsTheLastGoodFleetAndWarnsOncePerReason() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
+        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = started(file)) {
 
             rewrite(file, "", Duration.ofSeconds(5));
             assertThat(source.problem()).isEqualTo("no agents");
@@ -124,8 +120,7 @@ class FileFleetSourceTest {
     @Test
     void theSameGoodContentAfterABadOneIsReadAgainWithoutCallingTheListener() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
+        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = started(file)) {
             rewrite(file, "A1=http://127.0.0.1:9001\nA2=http://127.0.0.1:", Duration.ofSeconds(2));
             rewrite(file, TWO, SECOND);
             assertThat(told).hasSize(1);
@@ -138,8 +133,7 @@ class FileFleetSourceTest {
     @Test
     void aTextFileCutShortIsActedOnOnlyWhenReadUnchangedTwice() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
+        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = started(file)) {
             rewrite(file, "", SECOND);
             rewrite(file, TWO + "A3=http://127.0.0.1:90", SECOND);
             rewrite(file, THREE, SECOND);
@@ -232,6 +226,13 @@ class FileFleetSourceTest {
             Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             assertThat(queue.poll(2, TimeUnit.SECONDS)).isEqualTo(fleet("A1", "A2", "A3"));
         }
+    }
+
+    /** A source over {@code file} polled every second by the manual scheduler, started with {@link #told} as its listener. */
+    private FileFleetSource started(Path file) {
+        FileFleetSource source = manual(file, SECOND);
+        source.start(told::add);
+        return source;
     }
 
     private FileFleetSource manual(Path file, Duration interval) {
