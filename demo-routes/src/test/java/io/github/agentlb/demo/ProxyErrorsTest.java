@@ -57,6 +57,12 @@ class ProxyErrorsTest {
                 .agentUrls(agentUrls).strategy(strategy).build());
     }
 
+    /** rr over the slow agent, then the fast one, with a 300 ms first-byte timeout. */
+    private static ProxyConfig slowThenFast(Agents slow, Agents fast) {
+        return ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(slow.urls().get(0), fast.urls().get(0))
+                .strategy("rr").firstByteTimeoutMs(300).build();
+    }
+
     /** Base URLs where nothing listens: ports found free and left unbound. */
     private static List<String> deadUrls(int count) throws Exception {
         List<String> urls = new ArrayList<>();
@@ -113,9 +119,7 @@ class ProxyErrorsTest {
     void anAgentSlowerThanTheFirstByteTimeoutGets504AndTheCallGoesToNoOtherAgent() throws Exception {
         try (Agents fast = Agents.start(1, 0, 2);
                 Agents slow = Agents.start(1, 1500, 1500);
-                DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                        .agentUrls(slow.urls().get(0), fast.urls().get(0)).strategy("rr")
-                        .firstByteTimeoutMs(300).build())) {
+                DemoProxy proxy = DemoProxy.start(slowThenFast(slow, fast))) {
             // rr starts at the slow agent: its answer timeout is not a reason to send the call again.
             HttpResponse<String> response = requestR1(proxy);
 
@@ -130,9 +134,7 @@ class ProxyErrorsTest {
     void anIdempotentCallFailsOverOnAnAnswerTimeoutWhenThePolicySaysSo() throws Exception {
         try (Agents fast = Agents.start(1, 0, 2);
                 Agents slow = Agents.start(1, 1500, 1500);
-                DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                        .agentUrls(slow.urls().get(0), fast.urls().get(0)).strategy("rr")
-                        .firstByteTimeoutMs(300).build(), () -> {
+                DemoProxy proxy = DemoProxy.start(slowThenFast(slow, fast), () -> {
                             var rr = Strategies.create("rr");
                             rr.setFailoverPolicy(rr.getFailoverPolicy().withFailOverOnAnswerTimeout(true));
                             return rr;
