@@ -4,6 +4,7 @@ import java.net.ConnectException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 
 /** Three in-memory agents A1..A3 behind {@code direct:} endpoints, any of which can be marked down. */
@@ -71,24 +72,35 @@ final class AgentRoutesFixture {
         return yaml.toString();
     }
 
-    RouteBuilder agents() {
+    /** What an agent's route does with a request: sets the answer on {@code exchange}, or throws. */
+    @FunctionalInterface
+    interface Answer {
+        void answer(String agent, Exchange exchange) throws Exception;
+    }
+
+    /** A route at {@link #uri(String)} for each of {@code agents}, answering by {@code answer}, no error handler. */
+    static RouteBuilder agents(List<String> agents, Answer answer) {
         return new RouteBuilder() {
             @Override
             public void configure() {
                 errorHandler(noErrorHandler());
-                for (String agent : AGENTS) {
-                    from(uri(agent)).process(exchange -> {
-                        if (down.contains(agent)) {
-                            throw new ConnectException("Connection refused: " + agent);
-                        }
-                        if (broken.contains(agent)) {
-                            throw new IllegalStateException("agent " + agent + " answered garbage");
-                        }
-                        exchange.getMessage().setBody(agent);
-                    });
+                for (String agent : agents) {
+                    from(uri(agent)).process(exchange -> answer.answer(agent, exchange));
                 }
             }
         };
+    }
+
+    RouteBuilder agents() {
+        return agents(AGENTS, (agent, exchange) -> {
+            if (down.contains(agent)) {
+                throw new ConnectException("Connection refused: " + agent);
+            }
+            if (broken.contains(agent)) {
+                throw new IllegalStateException("agent " + agent + " answered garbage");
+            }
+            exchange.getMessage().setBody(agent);
+        });
     }
 
     static RouteBuilder balanced(String from, AgentLoadBalancerSupport balancer, List<String> agents) {

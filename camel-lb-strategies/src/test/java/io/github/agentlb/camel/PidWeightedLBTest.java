@@ -36,24 +36,16 @@ class PidWeightedLBTest extends CamelTestSupport {
 
     @Override
     protected RoutesBuilder[] createRouteBuilders() {
-        RouteBuilder agents = new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                for (String agent : AGENTS) {
-                    from("direct:" + agent.toLowerCase()).process(exchange -> {
-                        if (down.contains(agent)) {
-                            throw new ConnectException("Connection refused: " + agent);
-                        }
-                        exchange.getMessage().setBody(agent);
-                        Object report = reports.get(agent);
-                        if (report != null) {
-                            exchange.getMessage().setHeader(PidWeightedLB.UTILIZATION_HEADER, report);
-                        }
-                    });
-                }
+        RouteBuilder agents = AgentRoutesFixture.agents(AGENTS, (agent, exchange) -> {
+            if (down.contains(agent)) {
+                throw new ConnectException("Connection refused: " + agent);
             }
-        };
+            exchange.getMessage().setBody(agent);
+            Object report = reports.get(agent);
+            if (report != null) {
+                exchange.getMessage().setHeader(PidWeightedLB.UTILIZATION_HEADER, report);
+            }
+        });
         return new RoutesBuilder[] {agents, AgentRoutesFixture.balanced("direct:start", balancer, AGENTS)};
     }
 
