@@ -1,12 +1,14 @@
 package io.github.agentlb.agent;
 
+import static io.github.agentlb.agent.HttpAnswers.CLOSE;
+import static io.github.agentlb.agent.HttpAnswers.JSON;
+import static io.github.agentlb.agent.HttpAnswers.KEEP_ALIVE;
+import static io.github.agentlb.agent.HttpAnswers.answer;
+import static io.github.agentlb.agent.HttpAnswers.badRequest;
+import static io.github.agentlb.agent.HttpAnswers.headersOnly;
+import static io.github.agentlb.agent.HttpAnswers.notFound;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -24,9 +26,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AgentConformanceTest {
 
-    private static final String JSON = "content-type: application/json";
-    private static final String KEEP_ALIVE = "connection: keep-alive";
-    private static final String CLOSE = "connection: close";
     private static final String[] LOAD = {"X-Agent-Cpu: *", "X-Agent-Memory: *", "X-Agent-Utilization: *"};
     private static final String HOST = "Host: 127.0.0.1\r\n";
 
@@ -238,30 +237,6 @@ class AgentConformanceTest {
                 .replaceFirst("content-length: \\d+", "content-length: *");
     }
 
-    private static String notFound(String path, String connection) {
-        return answer("HTTP/1.1 404 Not Found", "{\"error\":\"not found\",\"detail\":\"no route for " + path + "\"}",
-                JSON, connection);
-    }
-
-    private static String badRequest(String detail, String connection) {
-        return answer("HTTP/1.1 400 Bad Request", "{\"error\":\"bad request\",\"detail\":\"" + detail + "\"}",
-                JSON, connection);
-    }
-
-    /** Status line, Content-Length, the header lines, the body: the agent's order. */
-    private static String answer(String statusLine, String body, String... headerLines) {
-        StringBuilder out = new StringBuilder(statusLine).append("\r\n");
-        out.append("content-length: ").append(body.length()).append("\r\n");
-        for (String line : headerLines) {
-            out.append(line).append("\r\n");
-        }
-        return out.append("\r\n").append(body).toString();
-    }
-
-    private static String headersOnly(String answer) {
-        return answer.substring(0, answer.indexOf("\r\n\r\n") + 4);
-    }
-
     /** The wire with load figures, timestamps and the lengths of 200 answers as "*". */
     private static String normalized(String wire) {
         return wire.replaceAll("(X-Agent-\\w+): [0-9.]+", "$1: *")
@@ -271,15 +246,6 @@ class AgentConformanceTest {
 
     /** Writes {@code request} one byte per char and reads until the agent closes, one char per byte. */
     private String talk(String request) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", agent.port()), 5_000);
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            socket.getInputStream().transferTo(bytes);
-            return bytes.toString(StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Wire.talk(agent.port(), request, StandardCharsets.ISO_8859_1);
     }
 }

@@ -48,12 +48,17 @@ class ServiceStationTest {
         };
     }
 
+    /** Submits customers r1..r{@code count}, in order. */
+    private void submit(ServiceStation station, int count) {
+        for (int i = 1; i <= count; i++) {
+            station.submit(customer("r" + i));
+        }
+    }
+
     @Test
     void thirdRequestWaitsUntilOneCompletesAndSeesUtilizationOnePointFive() {
         ServiceStation station = station(2, 100);
-        station.submit(customer("r1"));
-        station.submit(customer("r2"));
-        station.submit(customer("r3"));
+        submit(station, 3);
 
         assertThat(station.inService()).isEqualTo(2);
         assertThat(station.queued()).isEqualTo(1);
@@ -87,9 +92,7 @@ class ServiceStationTest {
     @Test
     void queueIsFifo() {
         ServiceStation station = station(1, 10);
-        for (int i = 1; i <= 5; i++) {
-            station.submit(customer("r" + i));
-        }
+        submit(station, 5);
         assertThat(station.queued()).isEqualTo(4);
         scheduler.advance(50 * MS);
         assertThat(events).containsExactly("r1", "r2", "r3", "r4", "r5");
@@ -104,9 +107,7 @@ class ServiceStationTest {
     @Test
     void unlimitedCapacityNeverQueuesAndReportsAgainstNominalCapacity() {
         ServiceStation station = station(0, 10);
-        for (int i = 1; i <= 15; i++) {
-            station.submit(customer("r" + i));
-        }
+        submit(station, 15);
         assertThat(station.inService()).isEqualTo(15);
         assertThat(station.queued()).isZero();
         scheduler.advance(10 * MS);
@@ -143,8 +144,7 @@ class ServiceStationTest {
     void delaysAreChosenWhenServiceStarts() {
         AgentConfig config = AgentConfig.custom().capacity(1).seed(42).build();
         ServiceStation station = new ServiceStation(config, DelayChooser.of(config), scheduler);
-        station.submit(customer("r1"));
-        station.submit(customer("r2"));
+        submit(station, 2);
         assertThat(scheduler.scheduledDelays).containsExactly(65 * MS);
         scheduler.advance(65 * MS);
         assertThat(scheduler.scheduledDelays).containsExactly(65 * MS, 109 * MS);
@@ -153,9 +153,7 @@ class ServiceStationTest {
     @Test
     void rejectionAnswersEveryWaitingRequestAndFreesTheServers() {
         ServiceStation station = station(1, 10);
-        station.submit(customer("r1"));
-        station.submit(customer("r2"));
-        station.submit(customer("r3"));
+        submit(station, 3);
         scheduler.stop();
         scheduler.advance(10 * MS);
         assertThat(events).containsExactly("r1", "r2 rejected", "r3 rejected");

@@ -71,6 +71,16 @@ class StubAgentTest {
         return Double.parseDouble(response.headers().firstValue(name).orElseThrow());
     }
 
+    /** The status, and a JSON body of exactly {@code error} and {@code detail}. */
+    private static void assertErrorAnswer(HttpResponse<String> response, int status, String error, String detail)
+            throws Exception {
+        assertThat(response.statusCode()).isEqualTo(status);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.get("error").asText()).isEqualTo(error);
+        assertThat(body.get("detail").asText()).isEqualTo(detail);
+        assertThat(body.size()).isEqualTo(2);
+    }
+
     @Test
     void startsOnAnEphemeralLoopbackPort() {
         assertThat(fast.port()).isPositive().isNotEqualTo(slow.port());
@@ -122,11 +132,7 @@ class StubAgentTest {
     @Test
     void unknownPathIs404Json() throws Exception {
         HttpResponse<String> response = get(fast, "/nope");
-        assertThat(response.statusCode()).isEqualTo(404);
-        JsonNode body = JSON.readTree(response.body());
-        assertThat(body.get("error").asText()).isEqualTo("not found");
-        assertThat(body.get("detail").asText()).isEqualTo("no route for /nope");
-        assertThat(body.size()).isEqualTo(2);
+        assertErrorAnswer(response, 404, "not found", "no route for /nope");
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
     }
 
@@ -134,12 +140,8 @@ class StubAgentTest {
     void putOnProcessIs405JsonWithLoadHeaders() throws Exception {
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(fast.baseUrl() + "/process/r1"))
                 .PUT(HttpRequest.BodyPublishers.ofString("{}")));
-        assertThat(response.statusCode()).isEqualTo(405);
+        assertErrorAnswer(response, 405, "method not allowed", "PUT is not allowed, use GET, POST");
         assertThat(response.headers().firstValue("Allow")).hasValue("GET, POST");
-        JsonNode body = JSON.readTree(response.body());
-        assertThat(body.get("error").asText()).isEqualTo("method not allowed");
-        assertThat(body.get("detail").asText()).isEqualTo("PUT is not allowed, use GET, POST");
-        assertThat(body.size()).isEqualTo(2);
         assertThat(response.body()).doesNotContain("Exception");
         assertThat(header(response, LoadSnapshot.HEADER_CPU)).isBetween(0.0, 1.0);
     }
@@ -199,13 +201,9 @@ class StubAgentTest {
         try (StubAgent agent = StubAgent.start(AgentConfig.custom().agentId("A4").port(0).delayMs(0, 0).build())) {
             agent.answerWith(429, "2");
             HttpResponse<String> busy = get(agent, "/process/r1?user_id=7");
-            assertThat(busy.statusCode()).isEqualTo(429);
+            assertErrorAnswer(busy, 429, "too many requests", "agent A4 answers 429 on purpose (answerWith)");
             assertThat(busy.headers().firstValue("Retry-After")).hasValue("2");
             assertThat(busy.headers().firstValue("Content-Type")).hasValue("application/json");
-            JsonNode body = JSON.readTree(busy.body());
-            assertThat(body.get("error").asText()).isEqualTo("too many requests");
-            assertThat(body.get("detail").asText()).isEqualTo("agent A4 answers 429 on purpose (answerWith)");
-            assertThat(body.size()).isEqualTo(2);
             HttpResponse<String> post = send(HttpRequest.newBuilder(URI.create(agent.baseUrl() + "/process/r2"))
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")));
             assertThat(post.statusCode()).isEqualTo(429);

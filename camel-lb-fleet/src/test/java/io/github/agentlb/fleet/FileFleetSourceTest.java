@@ -51,10 +51,8 @@ class FileFleetSourceTest {
     @Test
     void aWriteInPlaceIsSeenAtTheNextPoll() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
-            Files.writeString(file, THREE);
-            scheduler.advance(Duration.ofMillis(999));
+        try (FileFleetSource source = started(file)) {
+            rewrite(file, THREE, Duration.ofMillis(999));
             assertThat(told).hasSize(1);
             scheduler.advance(Duration.ofMillis(1));
             assertThat(told).containsExactly(fleet("A1", "A2"), fleet("A1", "A2", "A3"));
@@ -65,8 +63,7 @@ class FileFleetSourceTest {
     @Test
     void anAtomicRenameOverTheFileIsSeenAtTheNextPoll() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
+        try (FileFleetSource source = started(file)) {
             Path next = write("agents.txt.tmp", "A2=http://127.0.0.1:9002;draining\nA4=http://127.0.0.1:9004\n");
             Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             scheduler.advance(SECOND);
@@ -80,13 +77,10 @@ class FileFleetSourceTest {
     @Test
     void aFileThatChangesButDescribesTheSameFleetCallsNobody() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
-            Files.writeString(file, "# reformatted\n" + TWO.replace("=", " = "));
-            scheduler.advance(SECOND);
-            Files.writeString(file, "[{\"name\":\"A1\",\"url\":\"http://127.0.0.1:9001\"},"
-                    + "{\"name\":\"A2\",\"url\":\"http://127.0.0.1:9002\",\"weight\":1}]");
-            scheduler.advance(SECOND);
+        try (FileFleetSource source = started(file)) {
+            rewrite(file, "# reformatted\n" + TWO.replace("=", " = "), SECOND);
+            rewrite(file, "[{\"name\":\"A1\",\"url\":\"http://127.0.0.1:9001\"},"
+                    + "{\"name\":\"A2\",\"url\":\"http://127.0.0.1:9002\",\"weight\":1}]", SECOND);
             assertThat(told).hasSize(1);
             assertThat(source.problem()).isNull();
         }
@@ -95,21 +89,16 @@ class FileFleetSourceTest {
     @Test
     void badContentKeepsTheLastGoodFleetAndWarnsOncePerReason() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
+        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = started(file)) {
 
-            Files.writeString(file, "");
-            scheduler.advance(Duration.ofSeconds(5));
+            rewrite(file, "", Duration.ofSeconds(5));
             assertThat(source.problem()).isEqualTo("no agents");
             assertThat(log.at("WARN")).containsExactly(
                     "WARN file:" + file + ": keeping the last good fleet of 2 agents: no agents");
 
-            Files.writeString(file, TWO + "A1=http://127.0.0.1:9003\n");
-            scheduler.advance(Duration.ofSeconds(3));
-            Files.writeString(file, "[{\"name\":\"A1\",\"url\":\"http://127.0.0.1:9001\"},{\"na");
-            scheduler.advance(Duration.ofSeconds(3));
-            Files.writeString(file, "A1=http://127.0.0.1:9001;draining\n");
-            scheduler.advance(Duration.ofSeconds(3));
+            rewrite(file, TWO + "A1=http://127.0.0.1:9003\n", Duration.ofSeconds(3));
+            rewrite(file, "[{\"name\":\"A1\",\"url\":\"http://127.0.0.1:9001\"},{\"na", Duration.ofSeconds(3));
+            rewrite(file, "A1=http://127.0.0.1:9001;draining\n", Duration.ofSeconds(3));
             Files.delete(file);
             scheduler.advance(Duration.ofSeconds(3));
 
@@ -121,8 +110,7 @@ class FileFleetSourceTest {
             assertThat(told).containsExactly(fleet("A1", "A2"));
             assertThat(source.fleet()).isEqualTo(fleet("A1", "A2"));
 
-            Files.writeString(file, THREE);
-            scheduler.advance(SECOND);
+            rewrite(file, THREE, SECOND);
             assertThat(told).containsExactly(fleet("A1", "A2"), fleet("A1", "A2", "A3"));
             assertThat(source.problem()).isNull();
             assertThat(log.at("INFO")).last().isEqualTo("INFO file:" + file + ": fleet of 3 agents: added [A3]");
@@ -132,12 +120,9 @@ class FileFleetSourceTest {
     @Test
     void theSameGoodContentAfterABadOneIsReadAgainWithoutCallingTheListener() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
-            Files.writeString(file, "A1=http://127.0.0.1:9001\nA2=http://127.0.0.1:");
-            scheduler.advance(Duration.ofSeconds(2));
-            Files.writeString(file, TWO);
-            scheduler.advance(SECOND);
+        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = started(file)) {
+            rewrite(file, "A1=http://127.0.0.1:9001\nA2=http://127.0.0.1:", Duration.ofSeconds(2));
+            rewrite(file, TWO, SECOND);
             assertThat(told).hasSize(1);
             assertThat(source.problem()).isNull();
             assertThat(log.at("WARN")).hasSize(1);
@@ -148,19 +133,14 @@ class FileFleetSourceTest {
     @Test
     void aTextFileCutShortIsActedOnOnlyWhenReadUnchangedTwice() throws IOException {
         Path file = write("agents.txt", TWO);
-        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = manual(file, SECOND)) {
-            source.start(told::add);
-            Files.writeString(file, "");
-            scheduler.advance(SECOND);
-            Files.writeString(file, TWO + "A3=http://127.0.0.1:90");
-            scheduler.advance(SECOND);
-            Files.writeString(file, THREE);
-            scheduler.advance(SECOND);
+        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = started(file)) {
+            rewrite(file, "", SECOND);
+            rewrite(file, TWO + "A3=http://127.0.0.1:90", SECOND);
+            rewrite(file, THREE, SECOND);
             assertThat(log.at("WARN")).isEmpty();
             assertThat(told).containsExactly(fleet("A1", "A2"), fleet("A1", "A2", "A3"));
 
-            Files.writeString(file, TWO.strip());
-            scheduler.advance(SECOND);
+            rewrite(file, TWO.strip(), SECOND);
             assertThat(told).hasSize(2);
             scheduler.advance(SECOND);
             assertThat(told).containsExactly(fleet("A1", "A2"), fleet("A1", "A2", "A3"), fleet("A1", "A2"));
@@ -179,8 +159,7 @@ class FileFleetSourceTest {
         };
         try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = manual(file, SECOND)) {
             source.start(picky);
-            Files.writeString(file, THREE);
-            scheduler.advance(SECOND);
+            rewrite(file, THREE, SECOND);
             assertThat(source.problem()).isEqualTo("the fleet was refused: not now");
             scheduler.advance(SECOND);
             assertThat(told).hasSize(1);
@@ -219,8 +198,7 @@ class FileFleetSourceTest {
         source.close();
         source.close();
         assertThat(scheduler.pending()).isZero();
-        Files.writeString(file, THREE);
-        scheduler.advance(Duration.ofSeconds(10));
+        rewrite(file, THREE, Duration.ofSeconds(10));
         assertThat(told).hasSize(1);
     }
 
@@ -250,8 +228,21 @@ class FileFleetSourceTest {
         }
     }
 
+    /** A source over {@code file} polled every second by the manual scheduler, started with {@link #told} as its listener. */
+    private FileFleetSource started(Path file) {
+        FileFleetSource source = manual(file, SECOND);
+        source.start(told::add);
+        return source;
+    }
+
     private FileFleetSource manual(Path file, Duration interval) {
         return FileFleetSource.builder(file).pollInterval(interval).scheduler(scheduler).build();
+    }
+
+    /** Writes {@code content} over {@code file} in place, then lets {@code wait} pass on the scheduler. */
+    private void rewrite(Path file, String content, Duration wait) throws IOException {
+        Files.writeString(file, content);
+        scheduler.advance(wait);
     }
 
     private Path write(String name, String content) throws IOException {

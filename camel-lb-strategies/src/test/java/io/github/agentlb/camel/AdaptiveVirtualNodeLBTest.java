@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.Exchange;
 import org.apache.camel.RoutesBuilder;
-import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.test.junit5.CamelTestSupport;
 import org.junit.jupiter.api.Test;
 
@@ -39,17 +38,10 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
     private final AtomicBoolean bDown = new AtomicBoolean();
 
     @Override
-    protected RoutesBuilder createRouteBuilder() {
-        return new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                from("direct:start").loadBalance(balancer).to("direct:a").to("direct:b").to("direct:c");
-                for (String agent : List.of("a", "b", "c")) {
-                    from("direct:" + agent).process(exchange -> answer(agent, exchange));
-                }
-            }
-        };
+    protected RoutesBuilder[] createRouteBuilders() {
+        List<String> agents = List.of("a", "b", "c");
+        return new RoutesBuilder[] {AgentRoutesFixture.balanced("direct:start", balancer, agents),
+            AgentRoutesFixture.agents(agents, this::answer)};
     }
 
     private void answer(String agent, Exchange exchange) throws ConnectException {

@@ -38,20 +38,7 @@ class AttemptsOnTheCallersThreadTest {
     /** What each agent saw when its attempt arrived: body, header X-Trace, property trace. */
     private final List<String> seen = new ArrayList<>();
     private final List<Boolean> callbacks = new ArrayList<>();
-    private Fixed balancer;
-
-    /** A strategy that always offers a, b, c. */
-    private static final class Fixed extends AgentLoadBalancerSupport {
-        @Override
-        public String strategyName() {
-            return "fixed";
-        }
-
-        @Override
-        protected Selection select(Exchange exchange, List<String> agentIds) {
-            return Selection.of(List.of("a", "b", "c").iterator());
-        }
-    }
+    private FixedOrderLB balancer;
 
     private ScriptedChild agent(String id) {
         return ScriptedChild.scripted(id, (attempt, callback) -> {
@@ -71,7 +58,7 @@ class AttemptsOnTheCallersThreadTest {
 
     @BeforeEach
     void startBalancer() {
-        balancer = new Fixed();
+        balancer = new FixedOrderLB("a", "b", "c");
         balancer.setOutlierEjection(OutlierEjection.disabled());
         ScriptedChild.started(balancer, CAMEL.get(), agent("a"), agent("b"), agent("c"));
     }
@@ -89,6 +76,28 @@ class AttemptsOnTheCallersThreadTest {
         attempt.setException(new ConnectException("Connection refused"));
         callback.done(true);
     };
+
+    private static Script answeringFromAnotherThread(String agent) {
+        return (attempt, callback) -> new Thread(() -> callback.done(false), "agent-" + agent + "-answer").start();
+    }
+
+    /** Sends a request whose answer comes from another thread; asserts it completed asynchronously, exactly once. */
+    private Exchange completedAsynchronouslyOnce() throws InterruptedException {
+        CountDownLatch completed = new CountDownLatch(1);
+        Exchange exchange = request();
+        boolean sync = balancer.process(exchange, doneSync -> {
+            synchronized (callbacks) {
+                callbacks.add(doneSync);
+            }
+            completed.countDown();
+        });
+        assertThat(completed.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(sync).isFalse();
+        synchronized (callbacks) {
+            assertThat(callbacks).containsExactly(false);
+        }
+        return exchange;
+    }
 
     @Test
     void aSynchronousAnswerCompletesTheExchangeSynchronously() {
@@ -121,40 +130,16 @@ class AttemptsOnTheCallersThreadTest {
 
     @Test
     void anAnswerFromAnotherThreadCompletesTheExchangeAsynchronouslyOnce() throws InterruptedException {
-        CountDownLatch completed = new CountDownLatch(1);
-        scripts.put("a", (attempt, callback) -> new Thread(() -> callback.done(false), "agent-a-answer").start());
-        Exchange exchange = request();
-        boolean sync = balancer.process(exchange, doneSync -> {
-            synchronized (callbacks) {
-                callbacks.add(doneSync);
-            }
-            completed.countDown();
-        });
-        assertThat(completed.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(sync).isFalse();
-        synchronized (callbacks) {
-            assertThat(callbacks).containsExactly(false);
-        }
+        scripts.put("a", answeringFromAnotherThread("a"));
+        Exchange exchange = completedAsynchronouslyOnce();
         assertThat(exchange.getMessage().getBody()).isEqualTo("answer of a");
     }
 
     @Test
     void anAnswerFromAnotherThreadAfterAFailoverCompletesAsynchronously() throws InterruptedException {
-        CountDownLatch completed = new CountDownLatch(1);
         scripts.put("a", REFUSE_LEAVING_TRACES);
-        scripts.put("b", (attempt, callback) -> new Thread(() -> callback.done(false), "agent-b-answer").start());
-        Exchange exchange = request();
-        boolean sync = balancer.process(exchange, doneSync -> {
-            synchronized (callbacks) {
-                callbacks.add(doneSync);
-            }
-            completed.countDown();
-        });
-        assertThat(completed.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(sync).isFalse();
-        synchronized (callbacks) {
-            assertThat(callbacks).containsExactly(false);
-        }
+        scripts.put("b", answeringFromAnotherThread("b"));
+        Exchange exchange = completedAsynchronouslyOnce();
         assertThat(exchange.getMessage().getBody()).isEqualTo("answer of b");
         assertThat(seen).containsExactly("a body=ping header=null property=null", "b body=ping header=null property=null");
     }

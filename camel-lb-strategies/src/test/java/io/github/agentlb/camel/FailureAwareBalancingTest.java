@@ -54,47 +54,30 @@ class FailureAwareBalancingTest extends CamelTestSupport {
 
     @Override
     protected RoutesBuilder[] createRouteBuilders() {
-        RouteBuilder agents = new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                for (String agent : AGENTS) {
-                    from("direct:" + agent).process(exchange -> {
-                        received.computeIfAbsent(agent, k -> new AtomicInteger()).incrementAndGet();
-                        Object report = exchange.getIn().getHeader(PidWeightedLB.UTILIZATION_HEADER);
-                        if (report != null) {
-                            reportSeenByAgent.put(agent, report);
-                        }
-                        clock.addAndGet(slowness.getOrDefault(agent, 0L));
-                        switch (mode.getOrDefault(agent, Mode.OK)) {
-                            case REFUSE -> throw new ConnectException("Connection refused: " + agent);
-                            case READ_TIMEOUT -> throw new SocketTimeoutException("Read timed out");
-                            default -> {
-                            }
-                        }
-                        exchange.getMessage().setBody(agent);
-                        if (reports.containsKey(agent)) {
-                            exchange.getMessage().setHeader(PidWeightedLB.UTILIZATION_HEADER, reports.get(agent));
-                        }
-                    });
+        RouteBuilder agents = AgentRoutesFixture.agents(AGENTS, (agent, exchange) -> {
+            received.computeIfAbsent(agent, k -> new AtomicInteger()).incrementAndGet();
+            Object report = exchange.getIn().getHeader(PidWeightedLB.UTILIZATION_HEADER);
+            if (report != null) {
+                reportSeenByAgent.put(agent, report);
+            }
+            clock.addAndGet(slowness.getOrDefault(agent, 0L));
+            switch (mode.getOrDefault(agent, Mode.OK)) {
+                case REFUSE -> throw new ConnectException("Connection refused: " + agent);
+                case READ_TIMEOUT -> throw new SocketTimeoutException("Read timed out");
+                default -> {
                 }
             }
-        };
+            exchange.getMessage().setBody(agent);
+            if (reports.containsKey(agent)) {
+                exchange.getMessage().setHeader(PidWeightedLB.UTILIZATION_HEADER, reports.get(agent));
+            }
+        });
         return new RoutesBuilder[] {agents, balanced("rr", rr), balanced("rr-no-ejection", rrNoEjection),
             balanced("pid", pid), balanced("ch", ch)};
     }
 
     private static RouteBuilder balanced(String name, AgentLoadBalancerSupport balancer) {
-        return new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                var lb = from("direct:" + name + "-in").loadBalance(balancer);
-                for (String agent : AGENTS) {
-                    lb = lb.to("direct:" + agent);
-                }
-            }
-        };
+        return AgentRoutesFixture.balanced("direct:" + name + "-in", balancer, AGENTS);
     }
 
     private Exchange send(String route, String method) {

@@ -111,43 +111,11 @@ class KeysAndInFlightLBTest extends CamelTestSupport {
                 .hasMessage("inFlightFactor must be 0 (off) or finite and >= 1, was 0.9");
     }
 
-    private static final String YAML = """
-            - beans:
-                - name: lb
-                  type: io.github.agentlb.camel.ConsistentHashLB
-                  properties:
-                    keys: %s
-                    inFlightFactor: 1.25
-            - route:
-                from:
-                  uri: direct:a1
-                  steps:
-                    - setBody:
-                        constant: A1
-            - route:
-                from:
-                  uri: direct:a2
-                  steps:
-                    - setBody:
-                        constant: A2
-            - route:
-                from:
-                  uri: direct:a3
-                  steps:
-                    - setBody:
-                        constant: A3
-            - route:
-                from:
-                  uri: direct:start
-                  steps:
-                    - loadBalance:
-                        customLoadBalancer:
-                          ref: lb
-                        steps:
-                          - to: direct:a1
-                          - to: direct:a2
-                          - to: direct:a3
-            """;
+    private static String yaml(String keys) {
+        return AgentRoutesFixture.yamlBalancer(ConsistentHashLB.class.getName(), "keys: " + keys, "inFlightFactor: 1.25")
+                + AgentRoutesFixture.yamlAgents(AgentRoutesFixture.AGENTS)
+                + AgentRoutesFixture.yamlBalanced(AgentRoutesFixture.AGENTS);
+    }
 
     @Test
     void keepInFlightPlacementAloneTurnsNoBoundOnAndIsKeptForWhenOneComesOnInEitherOrder() {
@@ -168,7 +136,7 @@ class KeysAndInFlightLBTest extends CamelTestSupport {
     void keysAndTheInFlightBoundAreSetFromYaml() throws Exception {
         try (CamelContext yaml = new DefaultCamelContext()) {
             PluginHelper.getRoutesLoader(yaml).loadRoutes(ResourceHelper.fromString("keys.yaml",
-                    YAML.formatted("session,prompt,user_id")));
+                    yaml("session,prompt,user_id")));
             yaml.start();
             ConsistentHashLB lb = yaml.getRegistry().lookupByNameAndType("lb", ConsistentHashLB.class);
             assertThat(lb.getKeys()).isEqualTo("session,prompt,user_id");
@@ -188,7 +156,7 @@ class KeysAndInFlightLBTest extends CamelTestSupport {
     void anUnknownKeyFailsTheStartNamingIt() throws Exception {
         try (CamelContext yaml = new DefaultCamelContext()) {
             PluginHelper.getRoutesLoader(yaml).loadRoutes(ResourceHelper.fromString("bad.yaml",
-                    YAML.formatted("\"session,cookie:sid\"")));
+                    yaml("\"session,cookie:sid\"")));
             assertThatThrownBy(yaml::start).rootCause().isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("keys has an unknown part 'cookie:sid', was 'session,cookie:sid'");
         }

@@ -12,9 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,35 +35,20 @@ class LoadReportGateTest {
     private final Map<String, Map<String, Object>> seen = new ConcurrentHashMap<>();
 
 
-    private final class Agent extends AsyncProcessorSupport {
-        private final String name;
-
-        Agent(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public boolean process(Exchange exchange, AsyncCallback callback) {
-            seen.put(name, Map.copyOf(exchange.getIn().getHeaders()));
+    private ScriptedChild agent(String name) {
+        return ScriptedChild.answering(name, (attempt, now) -> {
+            seen.put(name, Map.copyOf(attempt.getIn().getHeaders()));
             // The answer starts as the request, as camel-http's copyHeaders leaves it.
-            exchange.getMessage().setBody(name);
+            attempt.getMessage().setBody(name);
             String report = reports.get(name);
             if (report != null) {
-                exchange.getMessage().setHeader(LoadReports.HEADER, report);
+                attempt.getMessage().setHeader(LoadReports.HEADER, report);
             }
-            callback.done(true);
-            return true;
-        }
+        });
     }
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer, String... agents) {
-        balancer.setCamelContext(CAMEL.get());
-        balancer.useNanoClock(clock::get);
-        for (String agent : agents) {
-            balancer.addAgent(agent, new Agent(agent), 1.0);
-        }
-        balancer.start();
-        return balancer;
+        return ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, agents);
     }
 
     private static Exchange send(AgentLoadBalancerSupport balancer) {

@@ -12,9 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
-import org.apache.camel.support.AsyncProcessorSupport;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -44,30 +42,15 @@ class LoadReportSignalsTest {
         }
     }
 
-    private final class Agent extends AsyncProcessorSupport {
-        private final String name;
-
-        Agent(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public boolean process(Exchange exchange, AsyncCallback callback) {
-            exchange.getMessage().setBody(name);
-            exchange.getMessage().getHeaders().putAll(answers.getOrDefault(name, Map.of()));
-            callback.done(true);
-            return true;
-        }
+    private ScriptedChild agent(String name) {
+        return ScriptedChild.answering(name, (attempt, now) -> {
+            attempt.getMessage().setBody(name);
+            attempt.getMessage().getHeaders().putAll(answers.getOrDefault(name, Map.of()));
+        });
     }
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer, String... agents) {
-        balancer.setCamelContext(CAMEL.get());
-        balancer.useNanoClock(clock::get);
-        for (String agent : agents) {
-            balancer.addAgent(agent, new Agent(agent), 1.0);
-        }
-        balancer.start();
-        running = balancer;
+        running = ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, agents);
         return balancer;
     }
 

@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import static io.github.agentlb.camel.AgentRoutesFixture.agentId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -35,39 +36,17 @@ class PidWeightedLBTest extends CamelTestSupport {
 
     @Override
     protected RoutesBuilder[] createRouteBuilders() {
-        RouteBuilder agents = new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                for (String agent : AGENTS) {
-                    from("direct:" + agent.toLowerCase()).process(exchange -> {
-                        if (down.contains(agent)) {
-                            throw new ConnectException("Connection refused: " + agent);
-                        }
-                        exchange.getMessage().setBody(agent);
-                        Object report = reports.get(agent);
-                        if (report != null) {
-                            exchange.getMessage().setHeader(PidWeightedLB.UTILIZATION_HEADER, report);
-                        }
-                    });
-                }
+        RouteBuilder agents = AgentRoutesFixture.agents(AGENTS, (agent, exchange) -> {
+            if (down.contains(agent)) {
+                throw new ConnectException("Connection refused: " + agent);
             }
-        };
-        RouteBuilder balanced = new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                var lb = from("direct:start").loadBalance(balancer);
-                for (String agent : AGENTS) {
-                    lb = lb.to("direct:" + agent.toLowerCase());
-                }
+            exchange.getMessage().setBody(agent);
+            Object report = reports.get(agent);
+            if (report != null) {
+                exchange.getMessage().setHeader(PidWeightedLB.UTILIZATION_HEADER, report);
             }
-        };
-        return new RoutesBuilder[] {agents, balanced};
-    }
-
-    private static String id(String agent) {
-        return "direct://" + agent.toLowerCase();
+        });
+        return new RoutesBuilder[] {agents, AgentRoutesFixture.balanced("direct:start", balancer, AGENTS)};
     }
 
     private Exchange send() {
@@ -98,10 +77,10 @@ class PidWeightedLBTest extends CamelTestSupport {
         assertThat(answer.getMessage().getHeaders()).doesNotContainKey(PidWeightedLB.UTILIZATION_HEADER);
         assertThat(answer.getMessage().getBody(String.class)).isIn(AGENTS);
         assertThat(balancer.pidWeights().utilizations()).containsExactly(
-                Map.entry(id("A1"), 0.3), Map.entry(id("A2"), 0.3), Map.entry(id("A3"), 0.9));
+                Map.entry(agentId("A1"), 0.3), Map.entry(agentId("A2"), 0.3), Map.entry(agentId("A3"), 0.9));
         Map<String, Double> w = balancer.pidWeights().weights();
-        assertThat(w.get(id("A3"))).isLessThan(w.get(id("A1")));
-        assertThat(w.get(id("A1"))).isCloseTo(w.get(id("A2")), within(1e-12));
+        assertThat(w.get(agentId("A3"))).isLessThan(w.get(agentId("A1")));
+        assertThat(w.get(agentId("A1"))).isCloseTo(w.get(agentId("A2")), within(1e-12));
     }
 
     @Test
@@ -114,11 +93,11 @@ class PidWeightedLBTest extends CamelTestSupport {
 
         Map<String, Integer> counts = new TreeMap<>();
         for (int i = 0; i < cycle; i++) {
-            counts.merge(id(send().getMessage().getBody(String.class)), 1, Integer::sum);
+            counts.merge(agentId(send().getMessage().getBody(String.class)), 1, Integer::sum);
         }
 
         assertThat(counts).isEqualTo(slots);
-        assertThat(counts.get(id("A3"))).isLessThan(counts.get(id("A1")));
+        assertThat(counts.get(agentId("A3"))).isLessThan(counts.get(agentId("A1")));
     }
 
     @Test
@@ -173,7 +152,7 @@ class PidWeightedLBTest extends CamelTestSupport {
 
         assertThat(balancer.strategyName()).isEqualTo("pid");
         assertThat(balancer.agentMetrics()).containsOnlyKeys("weight", "utilization");
-        assertThat(balancer.agentMetrics().get("weight")).containsOnlyKeys(id("A1"), id("A2"), id("A3"));
+        assertThat(balancer.agentMetrics().get("weight")).containsOnlyKeys(agentId("A1"), agentId("A2"), agentId("A3"));
         assertThat(balancer.balancerMetrics().get("utilization.max.over.mean")).isCloseTo(1.5, within(1e-12));
     }
 

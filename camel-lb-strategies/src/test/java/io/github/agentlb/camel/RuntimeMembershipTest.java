@@ -27,13 +27,7 @@ class RuntimeMembershipTest {
 
 
     private <T extends AgentLoadBalancerSupport> T started(T balancer, String... agents) {
-        balancer.setCamelContext(CAMEL.get());
-        balancer.useNanoClock(clock::get);
-        for (String agent : agents) {
-            balancer.addAgent(agent, ScriptedChild.naming(agent), 1.0);
-        }
-        balancer.start();
-        return balancer;
+        return ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, ScriptedChild::naming, agents);
     }
 
     private static Exchange send(AgentLoadBalancerSupport balancer, String userId) {

@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
@@ -96,6 +97,21 @@ final class ScriptedChild extends AsyncProcessorSupport implements IdAware {
         balancer.setCamelContext(context);
         for (ScriptedChild child : children) {
             balancer.addProcessor(child);
+        }
+        balancer.start();
+        return balancer;
+    }
+
+    /**
+     * Adds to {@code balancer} the agents named {@code agents}, each with {@code child} of its name
+     * as its child, weight 1, with {@code nanoClock} as its clock, in {@code context}, and starts it.
+     */
+    static <T extends AgentLoadBalancerSupport> T startedAgents(T balancer, CamelContext context, LongSupplier nanoClock,
+            Function<String, ScriptedChild> child, String... agents) {
+        balancer.setCamelContext(context);
+        balancer.useNanoClock(nanoClock);
+        for (String agent : agents) {
+            balancer.addAgent(agent, child.apply(agent), 1.0);
         }
         balancer.start();
         return balancer;

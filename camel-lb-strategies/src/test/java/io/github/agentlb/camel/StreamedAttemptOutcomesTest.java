@@ -29,19 +29,7 @@ class StreamedAttemptOutcomesTest {
     static final StartedCamelContext CAMEL = new StartedCamelContext();
     private final Map<String, Exception> failures = new HashMap<>();
     private final List<String> tried = new ArrayList<>();
-    private Fixed balancer;
-
-    private final class Fixed extends AgentLoadBalancerSupport {
-        @Override
-        public String strategyName() {
-            return "fixed";
-        }
-
-        @Override
-        protected Selection select(Exchange exchange, List<String> agentIds) {
-            return new Selection(List.of("a", "b", "c").iterator(), () -> "");
-        }
-    }
+    private FixedOrderLB balancer;
 
     private ScriptedChild agent(String id) {
         return ScriptedChild.answering(id, (attempt, now) -> {
@@ -53,7 +41,7 @@ class StreamedAttemptOutcomesTest {
 
     @BeforeEach
     void startBalancer() {
-        balancer = ScriptedChild.started(new Fixed(), CAMEL.get(), agent("a"), agent("b"), agent("c"));
+        balancer = ScriptedChild.started(new FixedOrderLB("a", "b", "c"), CAMEL.get(), agent("a"), agent("b"), agent("c"));
     }
 
     private Exchange send(String method) {

@@ -27,20 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class YamlAndPropertiesConfigurationTest {
 
-    private static final String AGENTS = """
-            - route:
-                from:
-                  uri: direct:a1
-                  steps:
-                    - setBody:
-                        constant: A1
-            - route:
-                from:
-                  uri: direct:a2
-                  steps:
-                    - setBody:
-                        constant: A2
-            """;
+    private static final String AGENTS = AgentRoutesFixture.yamlAgents(List.of("A1", "A2"));
 
     @Test
     void everyKnobIsReachableFromYamlBeans() throws Exception {
@@ -157,7 +144,7 @@ class YamlAndPropertiesConfigurationTest {
             for (String knob : type.getValue()) {
                 for (String bad : new String[] {"abc", "-5s", "''", "' '", "10", "PT-1S"}) {
                     String text = bad.startsWith("'") ? bad.substring(1, bad.length() - 1) : bad;
-                    String yaml = BALANCED_ROUTE.formatted("io.github.agentlb.camel." + type.getKey(), knob + ": " + bad);
+                    String yaml = balancedRoute("io.github.agentlb.camel." + type.getKey(), knob + ": " + bad);
                     try (CamelContext context = new DefaultCamelContext()) {
                         // The text is bound while the routes load (Camel pre-parses beans), before start.
                         assertThatThrownBy(() -> {
@@ -223,31 +210,19 @@ class YamlAndPropertiesConfigurationTest {
     private static <T> T started(String type, Class<T> balancerType, String properties) throws Exception {
         try (CamelContext context = new DefaultCamelContext()) {
             PluginHelper.getRoutesLoader(context).loadRoutes(ResourceHelper.fromString("good.yaml",
-                    BALANCED_ROUTE.formatted(type, properties)));
+                    balancedRoute(type, properties)));
             context.start();
             return context.getRegistry().lookupByNameAndType("lb", balancerType);
         }
     }
 
-    private static final String BALANCED_ROUTE = """
-            - beans:
-                - name: lb
-                  type: %s
-                  properties:
-                    %s
-            - route:
-                from:
-                  uri: direct:start
-                  steps:
-                    - loadBalance:
-                        customLoadBalancer:
-                          ref: lb
-                        steps:
-                          - to: direct:a1
-            """;
+    /** A bean {@code lb} of class {@code type} with {@code properties}, balancing direct:start over A1. */
+    private static String balancedRoute(String type, String properties) {
+        return AgentRoutesFixture.yamlBalancer(type, properties) + AgentRoutesFixture.yamlBalanced(List.of("A1"));
+    }
 
     private static void assertStartFails(String type, String property, String message) throws Exception {
-        String yaml = BALANCED_ROUTE.formatted(type, property);
+        String yaml = balancedRoute(type, property);
         try (CamelContext context = new DefaultCamelContext()) {
             PluginHelper.getRoutesLoader(context).loadRoutes(ResourceHelper.fromString("bad.yaml", yaml));
             assertThatThrownBy(context::start).as(property).rootCause()

@@ -1,6 +1,12 @@
 package io.github.agentlb.demo;
 
-import static io.github.agentlb.demo.RawHttp.answer;
+import static io.github.agentlb.agent.HttpAnswers.CLOSE;
+import static io.github.agentlb.agent.HttpAnswers.JSON;
+import static io.github.agentlb.agent.HttpAnswers.KEEP_ALIVE;
+import static io.github.agentlb.agent.HttpAnswers.answer;
+import static io.github.agentlb.agent.HttpAnswers.badRequest;
+import static io.github.agentlb.agent.HttpAnswers.headersOnly;
+import static io.github.agentlb.agent.HttpAnswers.notFound;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
@@ -19,9 +25,6 @@ import org.junit.jupiter.api.Timeout;
 class ProxyConformanceTest {
 
     private static final String SPY_BODY = "{\"agent_id\":\"SPY\"}";
-    private static final String JSON = "content-type: application/json";
-    private static final String KEEP_ALIVE = "connection: keep-alive";
-    private static final String CLOSE = "connection: close";
 
     private SpyAgent spy;
     private DemoProxy proxy;
@@ -47,16 +50,6 @@ class ProxyConformanceTest {
 
     private String get(String target, String extraHeaders) {
         return "GET " + target + " HTTP/1.1\r\n" + host + extraHeaders + "\r\n";
-    }
-
-    private static String notFound(String path, String connection) {
-        return answer("HTTP/1.1 404 Not Found", "{\"error\":\"not found\",\"detail\":\"no route for " + path + "\"}",
-                JSON, connection);
-    }
-
-    private static String badRequest(String detail, String connection) {
-        return answer("HTTP/1.1 400 Bad Request", "{\"error\":\"bad request\",\"detail\":\"" + detail + "\"}",
-                JSON, connection);
     }
 
     /** RFC 9110 §9.3.2: the answer to HEAD has the headers GET's would have and no body. */
@@ -202,9 +195,5 @@ class ProxyConformanceTest {
         String wire = RawHttp.talk(proxy.baseUrl(), get("/nope", "Connection: close\r\n") + get("/nope2", ""));
 
         assertThat(wire).isEqualTo(notFound("/nope", CLOSE));
-    }
-
-    private static String headersOnly(String answer) {
-        return answer.substring(0, answer.indexOf("\r\n\r\n") + 4);
     }
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,12 @@ class ProxyErrorsTest {
                 .agentUrls(agentUrls).strategy(strategy).build());
     }
 
+    /** rr over the slow agent, then the fast one, with a 300 ms first-byte timeout. */
+    private static ProxyConfig slowThenFast(Agents slow, Agents fast) {
+        return ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(slow.urls().get(0), fast.urls().get(0))
+                .strategy("rr").firstByteTimeoutMs(300).build();
+    }
+
     /** Base URLs where nothing listens: ports found free and left unbound. */
     private static List<String> deadUrls(int count) throws Exception {
         List<String> urls = new ArrayList<>();
@@ -63,6 +70,16 @@ class ProxyErrorsTest {
             urls.add("http://127.0.0.1:" + StubAgent.findFreePort("127.0.0.1"));
         }
         return urls;
+    }
+
+    private HttpResponse<String> requestR1(DemoProxy proxy) {
+        return http.get(proxy.baseUrl() + "/process/r1?user_id=1");
+    }
+
+    /** Checks a 503 and gives its detail to check. */
+    private static AbstractStringAssert<?> assertUnavailable(HttpResponse<String> response) {
+        assertThat(response.statusCode()).isEqualTo(503);
+        return assertThat(Http.json(response).path("detail").asText());
     }
 
     @Test
@@ -102,11 +119,9 @@ class ProxyErrorsTest {
     void anAgentSlowerThanTheFirstByteTimeoutGets504AndTheCallGoesToNoOtherAgent() throws Exception {
         try (Agents fast = Agents.start(1, 0, 2);
                 Agents slow = Agents.start(1, 1500, 1500);
-                DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                        .agentUrls(slow.urls().get(0), fast.urls().get(0)).strategy("rr")
-                        .firstByteTimeoutMs(300).build())) {
+                DemoProxy proxy = DemoProxy.start(slowThenFast(slow, fast))) {
             // rr starts at the slow agent: its answer timeout is not a reason to send the call again.
-            HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=1");
+            HttpResponse<String> response = requestR1(proxy);
 
             assertThat(response.statusCode()).isEqualTo(504);
             assertThat(Http.json(response).path("error").asText()).isEqualTo("gateway timeout");
@@ -119,14 +134,12 @@ class ProxyErrorsTest {
     void anIdempotentCallFailsOverOnAnAnswerTimeoutWhenThePolicySaysSo() throws Exception {
         try (Agents fast = Agents.start(1, 0, 2);
                 Agents slow = Agents.start(1, 1500, 1500);
-                DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                        .agentUrls(slow.urls().get(0), fast.urls().get(0)).strategy("rr")
-                        .firstByteTimeoutMs(300).build(), () -> {
+                DemoProxy proxy = DemoProxy.start(slowThenFast(slow, fast), () -> {
                             var rr = Strategies.create("rr");
                             rr.setFailoverPolicy(rr.getFailoverPolicy().withFailOverOnAnswerTimeout(true));
                             return rr;
                         })) {
-            HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=1");
+            HttpResponse<String> response = requestR1(proxy);
 
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(fast.get(0).requestsServed()).isEqualTo(1);
@@ -137,13 +150,12 @@ class ProxyErrorsTest {
     void anAgentAnsweringSomethingNotHttpIsAFailureNamingIt() throws Exception {
         try (FaultyAgent garbage = FaultyAgent.replying("NOT HTTP AT ALL\r\n\r\n");
                 DemoProxy proxy = proxy(List.of(garbage.baseUrl()), "rr")) {
-            HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=1");
+            HttpResponse<String> response = requestR1(proxy);
 
             // Was 502 on every request: an answer, so no failover and no ejection.
-            assertThat(response.statusCode()).isEqualTo(503);
-            assertThat(Http.json(response).path("error").asText()).isEqualTo("no agent available");
-            assertThat(Http.json(response).path("detail").asText()).isEqualTo(
+            assertUnavailable(response).isEqualTo(
                     "the only agent tried failed: " + garbage.baseUrl() + " (answered something that is not HTTP)");
+            assertThat(Http.json(response).path("error").asText()).isEqualTo("no agent available");
         }
     }
 
@@ -167,11 +179,10 @@ class ProxyErrorsTest {
     void anAgentClosingTheConnectionIsNamedWithoutJavaInternals() throws Exception {
         try (FaultyAgent closer = FaultyAgent.replying("");
                 DemoProxy proxy = proxy(List.of(closer.baseUrl()), "rr")) {
-            HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=1");
+            HttpResponse<String> response = requestR1(proxy);
 
             // A connection closed before the answer is a connection failure: failover, then 503.
-            assertThat(response.statusCode()).isEqualTo(503);
-            assertThat(Http.json(response).path("detail").asText())
+            assertUnavailable(response)
                     .isEqualTo("the only agent tried failed: " + closer.baseUrl() + " (closed the connection without answering)")
                     .doesNotContain("Exception").doesNotContain("Exchange[");
         }
@@ -180,13 +191,10 @@ class ProxyErrorsTest {
     @Test
     void namedAgentsAreNamedInThe503() throws Exception {
         List<String> dead = deadUrls(2);
-        try (DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                .agentUrls("D1=" + dead.get(0), "D2=" + dead.get(1))
-                .strategy("rr").build())) {
-            HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=1");
+        try (DemoProxy proxy = proxy(List.of("D1=" + dead.get(0), "D2=" + dead.get(1)), "rr")) {
+            HttpResponse<String> response = requestR1(proxy);
 
-            assertThat(response.statusCode()).isEqualTo(503);
-            assertThat(Http.json(response).path("detail").asText()).matches(
+            assertUnavailable(response).matches(
                     "all 2 agents tried failed: D[12] \\((connection refused|could not connect)\\), "
                             + "D[12] \\((connection refused|could not connect)\\)");
         }

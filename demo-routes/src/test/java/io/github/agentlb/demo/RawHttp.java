@@ -86,16 +86,6 @@ final class RawHttp {
         }
     }
 
-    /** A complete answer as the servers write it: status line, the given header lines, Content-Length first. */
-    static String answer(String statusLine, String body, String... headerLines) {
-        StringBuilder out = new StringBuilder(statusLine).append("\r\n");
-        out.append("content-length: ").append(body.getBytes(StandardCharsets.ISO_8859_1).length).append("\r\n");
-        for (String line : headerLines) {
-            out.append(line).append("\r\n");
-        }
-        return out.append("\r\n").append(body).toString();
-    }
-
     private static String readAll(InputStream in) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         byte[] buffer = new byte[8192];

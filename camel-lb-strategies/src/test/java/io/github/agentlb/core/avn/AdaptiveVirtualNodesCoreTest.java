@@ -194,10 +194,7 @@ class AdaptiveVirtualNodesCoreTest {
     void theMostLoadedAgentGivesANodeToTheLeastLoadedWhenItHelps() {
         HashRing ring = HashRing.of(Map.of("a", 5, "b", 5, "c", 5), HashAlgorithm.FNV1_64_MIXED);
         // uniform keys: replay on the candidate ring decides; a hot "a" reported by CPU
-        long[] positions = new long[3000];
-        for (int i = 0; i < positions.length; i++) {
-            positions[i] = ring.hash("key-" + i);
-        }
+        long[] positions = positionsOf(ring, 3000);
         Map<String, AgentUtilization> cpu = Map.of("a", new AgentUtilization(0.9, 0.9), "b", new AgentUtilization(0.3, 0.3),
                 "c", new AgentUtilization(0.2, 0.2));
         Evaluation e = Reallocation.evaluate(ring, equalShares(), new WindowSnapshot(positions, cpu), PAPER);
@@ -214,10 +211,7 @@ class AdaptiveVirtualNodesCoreTest {
     @Test
     void aPredictionScalesEachLoadIndexWithItsRequests() {
         HashRing ring = HashRing.of(Map.of("a", 5, "b", 5, "c", 5), HashAlgorithm.FNV1_64_MIXED);
-        long[] positions = new long[3000];
-        for (int i = 0; i < positions.length; i++) {
-            positions[i] = ring.hash("key-" + i);
-        }
+        long[] positions = positionsOf(ring, 3000);
         Map<String, AgentUtilization> measured = Map.of("a", new AgentUtilization(0.9, 0.5),
                 "b", new AgentUtilization(0.3, 0.2), "c", new AgentUtilization(0.2, 0.2));
         Evaluation e = Reallocation.evaluate(ring, equalShares(), new WindowSnapshot(positions, measured), PAPER);
@@ -346,14 +340,7 @@ class AdaptiveVirtualNodesCoreTest {
 
     @Test
     void aMoveRestartsTheSmoothingAndStartsACooldown() {
-        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().build());
-        avn.setAgents(List.of("a", "b", "c"));
-        for (int i = 0; i < 2000; i++) {
-            avn.record(avn.ring().hash("key-" + i));
-        }
-        avn.report("a", 0.9, 0.9);
-        avn.report("b", 0.3, 0.3);
-        avn.report("c", 0.2, 0.2);
+        AdaptiveVirtualNodes avn = HotAgentWindow.reported();
         Evaluation first = avn.evaluate().orElseThrow();
         assertThat(first.moves()).isNotEmpty();
         assertThat(avn.guardPhase()).isEqualTo(MoveGuard.Phase.COOLDOWN);

@@ -3,6 +3,7 @@ package io.github.agentlb.core.avn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.agentlb.core.HotKeyWorkload;
 import io.github.agentlb.core.avn.AvnReplicaSimulation.Oracle;
 import io.github.agentlb.core.avn.AvnReplicaSimulation.Result;
 import io.github.agentlb.core.shared.Observations;
@@ -40,7 +41,7 @@ class AvnReplicaObservationsTest {
         double moves = 0;
         for (long seed = 1; seed <= SEEDS; seed++) {
             Result r = AvnReplicaSimulation.run(clock -> new AdaptiveVirtualNodes(config, clock::get),
-                    AvnReplicaSimulation.workload(0.2, 2000, seed), replicas, grid, oracle, sharesPerWindow);
+                    HotKeyWorkload.keys(0.2, 2000, seed), replicas, grid, oracle, sharesPerWindow);
             max += r.maxOverMean();
             sticky += r.stickinessOthers();
             moves += r.reallocations();

@@ -31,7 +31,6 @@ import java.util.function.Function;
 final class AvnReplicaSimulation {
 
     static final List<String> AGENTS = List.of("A1", "A2", "A3");
-    static final int USERS = 200;
     static final long STEP_NANOS = 10_000_000L;
     private static final int IN_FLIGHT = 10;
 
@@ -56,17 +55,6 @@ final class AvnReplicaSimulation {
             return String.format(Locale.ROOT, "max/mean=%.3f sticky=%.3f hotAgents=%d disagree=%.3f moves=%d diverged@%d vnodes=%s",
                     maxOverMean, stickinessOthers, hotAgents, disagreement, reallocations, firstDivergence, finalVirtualNodes);
         }
-    }
-
-    /** The request keys: {@code round(hotShare x requests)} of user 0, the rest users 1..200 in turn, shuffled. */
-    static List<String> workload(double hotShare, int requests, long seed) {
-        int hot = (int) Math.round(hotShare * requests);
-        List<String> keys = new ArrayList<>(requests);
-        for (int i = 0; i < requests; i++) {
-            keys.add(i < hot ? "0" : Integer.toString((i - hot) % USERS + 1));
-        }
-        Collections.shuffle(keys, new Random(seed));
-        return keys;
     }
 
     /**

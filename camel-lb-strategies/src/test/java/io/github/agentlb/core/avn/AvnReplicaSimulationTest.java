@@ -3,6 +3,7 @@ package io.github.agentlb.core.avn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.agentlb.core.HotKeyWorkload;
 import io.github.agentlb.core.avn.AvnReplicaSimulation.Oracle;
 import io.github.agentlb.core.avn.AvnReplicaSimulation.Result;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ class AvnReplicaSimulationTest {
         List<Integer> divergence = new ArrayList<>();
         for (long seed = 1; seed <= SEEDS; seed++) {
             Result r = AvnReplicaSimulation.run(clock -> new AdaptiveVirtualNodes(config, clock::get),
-                    AvnReplicaSimulation.workload(0.2, 2000, seed), replicas, grid, oracle);
+                    HotKeyWorkload.keys(0.2, 2000, seed), replicas, grid, oracle);
             max += r.maxOverMean();
             sticky += r.stickinessOthers();
             disagree += r.disagreement();

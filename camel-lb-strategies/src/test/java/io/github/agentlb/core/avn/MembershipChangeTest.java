@@ -27,8 +27,7 @@ class MembershipChangeTest {
 
     @Test
     void removingAnAgentMovesNoKeyBetweenTheSurvivors() {
-        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
-        avn.setAgents(List.of(H1, H2, H3));
+        AdaptiveVirtualNodes avn = threeAgents();
         HashRing before = avn.ring();
         avn.updateAgents(List.of(H1, H2));
         assertThat(avn.virtualNodes()).containsExactly(Map.entry(H1, 50), Map.entry(H2, 50));
@@ -42,8 +41,7 @@ class MembershipChangeTest {
 
     @Test
     void addingAnAgentMovesKeysOnlyToIt() {
-        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
-        avn.setAgents(List.of(H1, H2, H3));
+        AdaptiveVirtualNodes avn = threeAgents();
         HashRing before = avn.ring();
         avn.updateAgents(List.of(H1, H2, H3, H4));
         // eq. (2) share of the newcomer: 1/4 of the ring, 150 * (1/4) / (3/4) = 50 nodes added
@@ -56,6 +54,13 @@ class MembershipChangeTest {
         assertThat(Moves.between(before, rebuilt(List.of(H1, H2, H3, H4))).betweenOthers(H4)).isEqualTo(15_256);
     }
 
+    /** At the defaults, over h1, h2, h3. */
+    private static AdaptiveVirtualNodes threeAgents() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
+        avn.setAgents(List.of(H1, H2, H3));
+        return avn;
+    }
+
     private static HashRing rebuilt(List<String> agents) {
         AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.ofDefaults();
         return HashRing.of(VirtualNodeAllocation.allocate(VirtualNodeAllocation.equalWeights(agents),
@@ -64,8 +69,7 @@ class MembershipChangeTest {
 
     @Test
     void removingAndAddingBackRestoresTheMapping() {
-        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
-        avn.setAgents(List.of(H1, H2, H3));
+        AdaptiveVirtualNodes avn = threeAgents();
         HashRing full = avn.ring();
         avn.updateAgents(List.of(H1, H2));
         HashRing without = avn.ring();
@@ -171,14 +175,7 @@ class MembershipChangeTest {
 
     /** Agents a, b, c after an evaluation that moved nodes from the hot "a" (cpu 0.9) to "c" (0.2). */
     private static AdaptiveVirtualNodes learned() {
-        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.ofDefaults());
-        avn.setAgents(List.of("a", "b", "c"));
-        for (int i = 0; i < 2000; i++) {
-            avn.record(avn.ring().hash("key-" + i));
-        }
-        avn.report("a", 0.9, 0.9);
-        avn.report("b", 0.3, 0.3);
-        avn.report("c", 0.2, 0.2);
+        AdaptiveVirtualNodes avn = HotAgentWindow.reported();
         assertThat(avn.evaluate().orElseThrow().moves()).isNotEmpty();
         return avn;
     }

@@ -3,6 +3,7 @@ package io.github.agentlb.core.bounded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.agentlb.core.HotKeyWorkload;
 import io.github.agentlb.core.bounded.BoundedLoad.OverflowOrder;
 import io.github.agentlb.core.bounded.HotKeySimulation.Result;
 import io.github.agentlb.core.ring.HashRing;
@@ -40,7 +41,7 @@ class BoundedLoadSimulationTest {
     private final BoundedLoad plain = BoundedLoad.custom().rankRule(false).build();
 
     private Result run(BoundedLoad config, double hotShare, int requests, long seed, int window, int replicas) {
-        return HotKeySimulation.run(ring, config, HotKeySimulation.workload(hotShare, requests, seed), window, replicas);
+        return HotKeySimulation.run(ring, config, HotKeyWorkload.keys(hotShare, requests, seed), window, replicas);
     }
 
     @Test
@@ -117,7 +118,7 @@ class BoundedLoadSimulationTest {
         for (List<String> agents : namings) {
             HashRing named = HotKeySimulation.chRing(agents);
             for (long seed : SEEDS) {
-                Result r = HotKeySimulation.run(named, ranked, HotKeySimulation.workload(0.2, SHORT, seed), SHORT_WINDOW, 1);
+                Result r = HotKeySimulation.run(named, ranked, HotKeyWorkload.keys(0.2, SHORT, seed), SHORT_WINDOW, 1);
                 assertThat(r.maxOverMean()).as("%s seed %d", agents, seed).isLessThanOrEqualTo(1.25 + SHORT_TOLERANCE);
                 assertThat(r.hotAgents()).isEqualTo(1);
                 sum += r.maxOverMean();
@@ -128,10 +129,10 @@ class BoundedLoadSimulationTest {
         assertThat(sum / runs).isCloseTo(1.170, within(0.0005));
         assertThat(targetsMet).isEqualTo(4);
         Result demo = HotKeySimulation.run(HotKeySimulation.chRing(namings.get(1)), ranked,
-                HotKeySimulation.workload(0.2, SHORT, 1), SHORT_WINDOW, 1);
+                HotKeyWorkload.keys(0.2, SHORT, 1), SHORT_WINDOW, 1);
         assertThat(demo.maxOverMean()).isCloseTo(1.256, within(0.0005));
         Result tighter = HotKeySimulation.run(HotKeySimulation.chRing(namings.get(1)), ranked.toBuilder().balanceFactor(1.1)
-                .build(), HotKeySimulation.workload(0.2, SHORT, 1), SHORT_WINDOW, 1);
+                .build(), HotKeyWorkload.keys(0.2, SHORT, 1), SHORT_WINDOW, 1);
         assertThat(tighter.maxOverMean()).isCloseTo(1.179, within(0.0005));
     }
 

@@ -25,7 +25,6 @@ import java.util.concurrent.atomic.AtomicLong;
 final class HotKeySimulation {
 
     static final List<String> AGENTS = List.of("A1", "A2", "A3");
-    static final int USERS = 200;
     static final long STEP_NANOS = 10_000_000L;
 
     private HotKeySimulation() {
@@ -41,17 +40,6 @@ final class HotKeySimulation {
                     + " disagree=%.3f %s", maxOverMean, worstWindowMaxOverMean, movesPer1000, stickinessOthers, hotAgents,
                     crossReplicaDisagreement, requests);
         }
-    }
-
-    /** The request keys: {@code round(hotShare x requests)} of user 0, the rest users 1..200 in turn, shuffled. */
-    static List<String> workload(double hotShare, int requests, long seed) {
-        int hot = (int) Math.round(hotShare * requests);
-        List<String> keys = new ArrayList<>(requests);
-        for (int i = 0; i < requests; i++) {
-            keys.add(i < hot ? "0" : Integer.toString((i - hot) % USERS + 1));
-        }
-        Collections.shuffle(keys, new Random(seed));
-        return keys;
     }
 
     /** The ring of {@code ch} at its defaults: 150 MD5 virtual nodes per agent. */

@@ -56,62 +56,70 @@ class PacedModesTest {
         }
     }
 
-    private List<TimedOutcome> runWorkerLoop(int concurrency, AtomicLong clock, PacingCheck check) throws Exception {
+    /** A worker loop over a {@link ClockAgent} at {@code agentUrl}, completing {@code done} with the injected clock's time at its end. */
+    @FunctionalInterface
+    private interface Loop {
+        WorkerLoopRoute route(LoadTestConfig config, String agentUrl, RequestSteps steps, CompletableFuture<Long> done);
+    }
+
+    /** A finished run: when it said it ended, the clock then, the outcomes, the answers the loop released. */
+    private record Run(long endedAt, long clockAtEnd, List<TimedOutcome> outcomes, long releasedAnswers) {
+    }
+
+    /** Runs {@code loop} with 4 requests of 2 users planned, to its end. */
+    private static Run run(LoadTestConfig config, AtomicLong clock, PacingCheck check, Loop loop) throws Exception {
         ClockAgent agent = new ClockAgent(clock);
         CamelContext server = new DefaultCamelContext();
         server.addRoutes(agent);
         server.start();
         CamelContext generator = new DefaultCamelContext();
         try {
-            LoadTestConfig config = LoadTestConfig.custom().requests(4).users(2).concurrency(concurrency).build();
             OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null);
             CompletableFuture<Long> done = new CompletableFuture<>();
-            generator.addRoutes(WorkerLoopRoute.untilDeadline(config.workload(), "http://127.0.0.1:" + agent.port, config,
-                    new RequestSteps(recorder, n -> { }, clock::get, check), clock::get, 1_000 * MS, done));
+            WorkerLoopRoute route = loop.route(config, "http://127.0.0.1:" + agent.port,
+                    new RequestSteps(recorder, n -> { }, clock::get, check), done);
+            generator.addRoutes(route);
             generator.start();
-            // The run's wall time on the injected clock: until the last answer, at or after the deadline.
-            assertThat(done.get(30, TimeUnit.SECONDS)).isEqualTo(clock.get()).isGreaterThanOrEqualTo(1_000 * MS);
-            return recorder.timedOutcomes();
+            long endedAt = done.get(30, TimeUnit.SECONDS);
+            return new Run(endedAt, clock.get(), recorder.timedOutcomes(), route.releasedAnswers());
         } finally {
             generator.stop();
             server.stop();
         }
     }
 
+    private static LoadTestConfig fourRequests(int concurrency) {
+        return LoadTestConfig.custom().requests(4).users(2).concurrency(concurrency).build();
+    }
+
+    private List<TimedOutcome> runWorkerLoop(int concurrency, AtomicLong clock, PacingCheck check) throws Exception {
+        Run run = run(fourRequests(concurrency), clock, check, (config, agentUrl, steps, done) ->
+                WorkerLoopRoute.untilDeadline(config.workload(), agentUrl, config, steps, clock::get, 1_000 * MS, done));
+        // The run's wall time on the injected clock: until the last answer, at or after the deadline.
+        assertThat(run.endedAt()).isEqualTo(run.clockAtEnd()).isGreaterThanOrEqualTo(1_000 * MS);
+        return run.outcomes();
+    }
+
     @Test
     void aCountBoundClosedLoopSendsTheWorkloadOnceInItsOrderThenStops() throws Exception {
         AtomicLong clock = new AtomicLong();
-        ClockAgent agent = new ClockAgent(clock);
-        CamelContext server = new DefaultCamelContext();
-        server.addRoutes(agent);
-        server.start();
-        CamelContext generator = new DefaultCamelContext();
-        try {
-            LoadTestConfig config = LoadTestConfig.custom().requests(4).users(2).concurrency(1).build();
-            OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null);
-            CompletableFuture<Long> done = new CompletableFuture<>();
-            WorkerLoopRoute route = WorkerLoopRoute.forRequests(config.workload(), List.of("http://127.0.0.1:" + agent.port),
-                    config, new RequestSteps(recorder, n -> { }, clock::get, null), clock::get, done);
-            generator.addRoutes(route);
-            generator.start();
-            // One worker, 100 ms per answer on the injected clock: the four requests at 0, 100, 200, 300 ms, no more.
-            assertThat(done.get(30, TimeUnit.SECONDS)).isEqualTo(400 * MS);
-            List<TimedOutcome> outcomes = recorder.timedOutcomes();
-            assertThat(outcomes).extracting(TimedOutcome::sentAtNanos).containsExactly(0L, 100 * MS, 200 * MS, 300 * MS);
-            assertThat(outcomes).extracting(o -> o.outcome().requestId())
-                    .containsExactlyElementsOf(config.workload().requests().stream()
-                            .map(Workload.PlannedRequest::requestId).toList());
-            assertThat(outcomes).extracting(o -> o.outcome().userId())
-                    .containsExactlyElementsOf(config.workload().requests().stream()
-                            .map(Workload.PlannedRequest::userId).toList());
-            assertThat(clock.get()).isEqualTo(400 * MS);
-            // Each of the four answers released by the loop before its next turn (the last one before the
-            // turn that stops): none is held for the whole run (a soak used to keep every answer until its end).
-            assertThat(route.releasedAnswers()).isEqualTo(4);
-        } finally {
-            generator.stop();
-            server.stop();
-        }
+        LoadTestConfig config = fourRequests(1);
+        Run run = run(config, clock, null, (c, agentUrl, steps, done) ->
+                WorkerLoopRoute.forRequests(c.workload(), List.of(agentUrl), c, steps, clock::get, done));
+        // One worker, 100 ms per answer on the injected clock: the four requests at 0, 100, 200, 300 ms, no more.
+        assertThat(run.endedAt()).isEqualTo(400 * MS);
+        List<TimedOutcome> outcomes = run.outcomes();
+        assertThat(outcomes).extracting(TimedOutcome::sentAtNanos).containsExactly(0L, 100 * MS, 200 * MS, 300 * MS);
+        assertThat(outcomes).extracting(o -> o.outcome().requestId())
+                .containsExactlyElementsOf(config.workload().requests().stream()
+                        .map(Workload.PlannedRequest::requestId).toList());
+        assertThat(outcomes).extracting(o -> o.outcome().userId())
+                .containsExactlyElementsOf(config.workload().requests().stream()
+                        .map(Workload.PlannedRequest::userId).toList());
+        assertThat(run.clockAtEnd()).isEqualTo(400 * MS);
+        // Each of the four answers released by the loop before its next turn (the last one before the
+        // turn that stops): none is held for the whole run (a soak used to keep every answer until its end).
+        assertThat(run.releasedAnswers()).isEqualTo(4);
     }
 
     @Test
