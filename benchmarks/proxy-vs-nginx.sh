@@ -15,6 +15,7 @@
 #
 # Knobs (environment):
 #   STRATEGIES   proxy strategies, in order                 "camel-rr rr ch pid avn lr"
+#                (one named twice runs twice, in two JVMs: its second row is <strategy>#<n>)
 #   AGENTS_BY    nginx | stub: what serves the agents        nginx when installed, else stub
 #   AGENT_WORKERS  AGENTS_BY=nginx: the agents' nginx worker_processes   1
 #   WARMUP_S     wrk warm-up per proxy, s, not counted       60
@@ -193,7 +194,9 @@ for strategy in $STRATEGIES; do
         ramp "$url" "$launched" "$strategy"
     fi
     measure "${CONNECTIONS%% *}" "$url" "$WARMUP_S"
-    NAMES+=("$strategy")
+    name=$strategy
+    [[ " ${NAMES[*]} " == *" $name "* ]] && name=$strategy#$((i + 1))   # the same strategy again: its own row
+    NAMES+=("$name")
     URLS+=("$url")
     i=$((i + 1))
 done
