@@ -151,7 +151,7 @@ class BoundedLoadLBTest extends CamelTestSupport {
     void theHotUsersAgentIsBoundedWhileTheHotUserStaysOnOneAgent() {
         Map<String, List<String>> ring = replay("direct:ring");
         Map<String, List<String>> ours = replay("direct:bounded");
-        // The ring alone: the ch row, max/mean 960 / 666.7 = 1.440.
+        // The ring alone: ch without a bound, max/mean 960 / 666.7 = 1.440.
         assertThat(requestsPerAgent(ring)).isEqualTo(Map.of("A1", 512, "A2", 528, "A3", 960));
         // Bounded: the figures of HotKeySimulation (c = 1.25, seed 1): max/mean 1.172, stickiness 0.950.
         assertThat(requestsPerAgent(ours)).isEqualTo(Map.of("A1", 618, "A2", 601, "A3", 781));

@@ -24,7 +24,7 @@ class BoundedLoadSimulationTest {
     /** Long runs: 20,000 requests (200 s at 100 req/s), windows of 1,000 requests (10 s = tau). */
     private static final int LONG = 20_000;
     private static final int LONG_WINDOW = 1_000;
-    /** The issue's run: 2,000 requests, windows of 200. */
+    /** The hot-key run: 2,000 requests, windows of 200. */
     private static final int SHORT = 2_000;
     private static final int SHORT_WINDOW = 200;
     /**
@@ -74,7 +74,7 @@ class BoundedLoadSimulationTest {
             Result ring = run(BoundedLoad.disabled(), 0.2, SHORT, seed, SHORT_WINDOW, 1);
             Result ours = run(ranked, 0.2, SHORT, seed, SHORT_WINDOW, 1);
             Result paper = run(plain, 0.2, SHORT, seed, SHORT_WINDOW, 1);
-            assertThat(ring.maxOverMean()).as("ch, as in the issue's table").isCloseTo(1.440, within(0.0005));
+            assertThat(ring.maxOverMean()).as("ch without a bound").isCloseTo(1.440, within(0.0005));
             assertThat(ours.worstWindowMaxOverMean()).as("seed %d", seed).isLessThanOrEqualTo(1.25 + SHORT_TOLERANCE);
             assertThat(ours.movesPer1000()).as("seed %d", seed).isLessThan(paper.movesPer1000() / 5);
             assertThat(ours.hotAgents()).as("seed %d", seed).isEqualTo(1);
@@ -162,7 +162,7 @@ class BoundedLoadSimulationTest {
         assertThat(pair.movesPer1000()).isCloseTo(0.6, within(0.05));
         // 10 of the 201 keys (the hot key counts too)
         assertThat(run(ranked, 0.2, LONG, 2, LONG_WINDOW, 2).crossReplicaDisagreement()).isEqualTo(10 / 201.0);
-        // The issue's 2,000 requests (20 s) give each replica fewer requests to estimate from:
+        // The hot-key run's 2,000 requests (20 s) give each replica fewer requests to estimate from:
         // BoundedLoadLBTest gets these figures from two ConsistentHashLB in Camel.
         Result issueRun = run(ranked, 0.2, SHORT, 1, SHORT_WINDOW, 2);
         assertThat(issueRun.stickinessOthers()).isEqualTo(0.880);
