@@ -282,6 +282,7 @@ if [[ -n $JFR_DIR ]]; then
 fi
 
 ROWS=$WORK/rows.txt
+HEAP_PIDS=()
 : >"$ROWS"
 for round in $(seq 1 "$ROUNDS"); do
     echo "round $round of $ROUNDS (load average $(load))"
@@ -294,6 +295,7 @@ for round in $(seq 1 "$ROUNDS"); do
                  jcmd "$pid" GC.heap_info | awk -v s="$name" -v c="$c" \
                      '/garbage-first heap/ {gsub(",", ""); print s ": heap in use after a full GC under load (" c " connections): " $6 " of " $4}'
                 ) >"$WORK/heap-$name.txt" &
+                HEAP_PIDS+=($!)
             fi
             measure "$c" "${URLS[$t]}" "$DURATION_S"
             echo "$name|$c|$round|$RPS|$P50_MS|$P99_MS|$ERRORS" >>"$ROWS"
@@ -301,7 +303,10 @@ for round in $(seq 1 "$ROUNDS"); do
         done
     done
 done
-[[ -n $HEAP_INFO ]] && { wait; cat "$WORK"/heap-*.txt 2>/dev/null || true; }
+if [[ -n $HEAP_INFO ]]; then
+    ((${#HEAP_PIDS[@]} == 0)) || wait "${HEAP_PIDS[@]}"
+    cat "$WORK"/heap-*.txt 2>/dev/null || true
+fi
 
 if [[ -n $JFR_DIR ]]; then
     for t in "${!NAMES[@]}"; do
