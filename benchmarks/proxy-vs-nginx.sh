@@ -15,7 +15,8 @@
 #
 # Knobs (environment):
 #   STRATEGIES   proxy strategies, in order                 "camel-rr rr ch pid avn lr"
-#                (one named twice runs twice, in two JVMs: its second row is <strategy>#<n>)
+#                (one named twice runs twice, in two JVMs: its second row is <strategy>#<n>, n its
+#                position in STRATEGIES)
 #   AGENTS_BY    nginx | stub: what serves the agents        nginx when installed, else stub
 #   AGENT_WORKERS  AGENTS_BY=nginx: the agents' nginx worker_processes   1
 #   WARMUP_S     wrk warm-up per proxy, s, not counted       60
@@ -67,7 +68,6 @@ HAPROXY_PORT=$((BASE_PORT + 91))
 AGENT_JAR=$ROOT/agent-stub/target/agent-stub.jar
 PROXY_JAR=$ROOT/demo-routes/target/demo-routes.jar
 LOG_CONFIG=$ROOT/benchmarks/proxy-log4j2.properties
-WORK=$(mktemp -d /tmp/proxy-vs-nginx.XXXXXX)
 PIDS=()
 
 cleanup() {
@@ -88,7 +88,10 @@ command -v wrk >/dev/null || die "wrk is not installed (apt-get install -y wrk)"
 n=0
 for strategy in $STRATEGIES; do n=$((n + 1)); done
 ((n <= 40)) || die "at most 40 strategies"
-require_free_ports "${AGENT_PORTS[@]}" $NGINX_PORT $HAPROXY_PORT $(seq $BASE_PORT $((BASE_PORT + n - 1)))
+[[ $HEAP_INFO == "" || $HEAP_INFO == 0 || $HEAP_INFO == 1 ]] || die "HEAP_INFO must be 0 or 1, was '$HEAP_INFO'"
+require_free_ports "${AGENT_PORTS[@]}" $NGINX_PORT $HAPROXY_PORT $(seq $BASE_PORT $((BASE_PORT + n - 1))) \
+    $(seq $((BASE_PORT + 40)) $((BASE_PORT + 40 + n - 1)))
+WORK=$(mktemp -d /tmp/proxy-vs-nginx.XXXXXX)
 
 # wrk with $1 connections at $2 for $3 s; sets RPS, P50_MS, P99_MS, ERRORS.
 measure() {
@@ -108,15 +111,17 @@ measure() {
 # Second-by-second req/s from $2 (epoch ms of the JVM launch) for RAMP_S s; prints when 90% of
 # the last third's mean was first reached.
 ramp() {
-    local url=$1 launched=$2 series=$WORK/ramp-$3.txt t rps c=${CONNECTIONS%% *}
+    local url=$1 launched=$2 series=$WORK/ramp-$3.txt t rps c=${CONNECTIONS%% *} threads=$THREADS
+    ((threads <= c)) || threads=$c
     : >"$series"
     while true; do
         t=$(( $(date +%s%3N) - launched ))
         ((t < RAMP_S * 1000)) || break
-        rps=$(wrk -t"$THREADS" -c"$c" -d1s "$url" | awk '/^Requests\/sec:/ {printf "%.0f", $2}')
+        rps=$(wrk -t"$threads" -c"$c" -d1s "$url" | awk '/^Requests\/sec:/ {printf "%.0f", $2}')
         echo "$t ${rps:-0}" >>"$series"
     done
     awk -v name="$3" '{t[NR] = $1; r[NR] = $2} END {
+        if (NR < 3) { printf "ramp %s: only %d slice(s) before RAMP_S ran out: set a longer RAMP_S\n", name, NR; exit }
         from = int(NR * 2 / 3) + 1; n = 0; s = 0
         for (i = from; i <= NR; i++) { s += r[i]; n++ }
         steady = s / n
@@ -188,7 +193,13 @@ for strategy in $STRATEGIES; do
     PIDS+=($!)
     PROXY_PIDS[$((i + 1))]=$!
     url="http://127.0.0.1:$port$TARGET"
-    await "$url" 60
+    deadline=$((SECONDS + 60))
+    until curl -fsS -o /dev/null --max-time 5 "$url" 2>/dev/null; do
+        kill -0 "${PROXY_PIDS[$((i + 1))]}" 2>/dev/null \
+            || die "the $strategy proxy exited at start: $(tail -3 "$WORK/proxy-$strategy-$i.log" | tr '\n' ' ')"
+        ((SECONDS < deadline)) || die "the $strategy proxy did not answer $url within 60 s (log: $WORK/proxy-$strategy-$i.log)"
+        sleep 0.1
+    done
     echo "$strategy: answering $(( $(date +%s%3N) - launched )) ms after JVM launch; warming up (load average $(load))"
     if ((RAMP_S > 0)); then
         ramp "$url" "$launched" "$strategy"
@@ -282,14 +293,16 @@ if [[ -n $JFR_DIR ]]; then
 fi
 
 ROWS=$WORK/rows.txt
+MEASURED="$CONNECTIONS 1"   # throughput at each of CONNECTIONS, then one request at a time
+[[ " $CONNECTIONS " == *" 1 "* ]] && MEASURED=$CONNECTIONS
 HEAP_PIDS=()
 : >"$ROWS"
 for round in $(seq 1 "$ROUNDS"); do
     echo "round $round of $ROUNDS (load average $(load))"
     for t in "${!NAMES[@]}"; do
         name=${NAMES[$t]}
-        for c in $CONNECTIONS 1; do
-            if [[ -n $HEAP_INFO && $round == 1 && -n ${PROXY_PIDS[$t]:-} && $c == "${CONNECTIONS%% *}" ]]; then
+        for c in $MEASURED; do
+            if [[ $HEAP_INFO == 1 && $round == 1 && -n ${PROXY_PIDS[$t]:-} && $c == "${CONNECTIONS%% *}" ]]; then
                 pid=${PROXY_PIDS[$t]}
                 (sleep $((DURATION_S / 2)); jcmd "$pid" GC.run >/dev/null
                  jcmd "$pid" GC.heap_info | awk -v s="$name" -v c="$c" \
@@ -303,7 +316,7 @@ for round in $(seq 1 "$ROUNDS"); do
         done
     done
 done
-if [[ -n $HEAP_INFO ]]; then
+if [[ $HEAP_INFO == 1 ]]; then
     ((${#HEAP_PIDS[@]} == 0)) || wait "${HEAP_PIDS[@]}"
     cat "$WORK"/heap-*.txt 2>/dev/null || true
 fi
@@ -316,7 +329,7 @@ if [[ -n $JFR_DIR ]]; then
 fi
 
 echo
-echo "Medians of $ROUNDS rounds; load average at the end $(load)"
+echo "Medians of $ROUNDS round(s); load average at the end $(load)"
 for c in $CONNECTIONS; do
     echo
     echo "$c connections:"
