@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * else {@code application.properties} or the file given by {@code --propertiesLocation}:
  * <ul>
  *   <li>{@code PORT}: HTTP port, default 8000; {@code HOST}: interface, default 0.0.0.0;</li>
- *   <li>{@code AGENTS}: comma-separated agent base URLs, default
- *       {@code http://localhost:8081,http://localhost:8082,http://localhost:8083};</li>
+ *   <li>{@code AGENTS}: comma-separated agent base URLs, each optionally named {@code NAME=URL},
+ *       default {@code A1=http://localhost:8081,A2=http://localhost:8082,A3=http://localhost:8083};</li>
  *   <li>{@code AGENTS_FILE} (a watched file) or {@code AGENTS_DNS} (a DNS name re-resolved on its
  *       TTL) instead of {@code AGENTS}: agents join, drain and leave while the proxy runs;</li>
  *   <li>{@code STRATEGY}: {@code rr} (default), {@code ch}, {@code pid}, {@code avn}, {@code lr} or {@code camel-rr};</li>

@@ -33,6 +33,12 @@ public final class ProxyConfig {
     /** Default agents: the three stub agents of the demo. */
     public static final List<String> DEFAULT_AGENT_URLS =
             List.of("http://localhost:8081", "http://localhost:8082", "http://localhost:8083");
+    /**
+     * Names of the default agents, by URL: A1..A3, the ids the demo's own stub agents answer with
+     * and the names the load generator gives its embedded agents, so that a key's ring position,
+     * and so its agent, is the same on the demo proxy as in the load generator's runs.
+     */
+    public static final Map<String, String> DEFAULT_AGENT_NAMES = defaultAgentNames();
     /** Default strategy name, see {@link Strategies#names()}. */
     public static final String DEFAULT_STRATEGY = "rr";
     /** Default time to open a TCP connection to an agent, ms; longer counts as a connection failure. */
@@ -102,7 +108,8 @@ public final class ProxyConfig {
     }
 
     /**
-     * Agent base URL to its name, for the agents given as {@code NAME=URL}; unmodifiable. A named
+     * Agent base URL to its name, for the agents given as {@code NAME=URL} and the default agents
+     * ({@link #DEFAULT_AGENT_NAMES}); unmodifiable. A named
      * agent's id in the balancer is its name (see {@code AgentLoadBalancerSupport#nameAgent}), so
      * its users stay with it when its URL changes.
      */
@@ -198,6 +205,14 @@ public final class ProxyConfig {
                 firstByteTimeoutMs, idleTimeoutMs, maxBodyBytes, clientTimeoutMs);
     }
 
+    private static Map<String, String> defaultAgentNames() {
+        Map<String, String> names = new LinkedHashMap<>();
+        for (int i = 0; i < DEFAULT_AGENT_URLS.size(); i++) {
+            names.put(DEFAULT_AGENT_URLS.get(i), "A" + (i + 1));
+        }
+        return Collections.unmodifiableMap(names);
+    }
+
     /**
      * Builder of {@link ProxyConfig}. Each setter validates its argument and throws
      * {@link IllegalArgumentException} naming field and value. Not thread-safe.
@@ -205,7 +220,7 @@ public final class ProxyConfig {
     public static final class Builder {
         private int port = DEFAULT_PORT;
         private List<String> agentUrls = DEFAULT_AGENT_URLS;
-        private Map<String, String> agentNames = Map.of();
+        private Map<String, String> agentNames = DEFAULT_AGENT_NAMES;
         private String strategy = DEFAULT_STRATEGY;
         private String host = DEFAULT_HOST;
         private int connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;

@@ -2,6 +2,7 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,12 +18,22 @@ class ProxyConfigTest {
         assertThat(config.strategy()).isEqualTo("rr");
         assertThat(config.agentUrls())
                 .containsExactly("http://localhost:8081", "http://localhost:8082", "http://localhost:8083");
+        assertThat(config.agentNames()).containsExactly(entry("http://localhost:8081", "A1"),
+                entry("http://localhost:8082", "A2"), entry("http://localhost:8083", "A3"));
         assertThat(config.connectTimeoutMs()).isEqualTo(1000);
         assertThat(config.requestTimeoutMs()).isZero();
         assertThat(config.firstByteTimeoutMs()).isEqualTo(60_000);
         assertThat(config.idleTimeoutMs()).isEqualTo(60_000);
         assertThat(config.maxBodyBytes()).isEqualTo(16 * 1024 * 1024);
         assertThat(config.clientTimeoutMs()).isEqualTo(60_000);
+    }
+
+    @Test
+    void agentsGivenUnnamedAreNamedByTheirUrlsAndNamedOnesByTheirNames() {
+        assertThat(ProxyConfig.builder().agentUrls("http://localhost:8081", "http://localhost:8082").build().agentNames())
+                .isEmpty();
+        assertThat(ProxyConfig.builder().agentUrls("B1=http://localhost:8081").build().agentNames())
+                .containsExactly(entry("http://localhost:8081", "B1"));
     }
 
     @Test

@@ -99,10 +99,11 @@ class BoundedLoadSimulationTest {
 
     /**
      * What c promises is c: the 1.091 of the main job's hot-key run is the ring of A1..A3. The same
-     * 2,000 requests over 20 namings of three agents (A1..A3, the demo proxy's default
-     * {@code http://localhost:8081..8083}, 18 others) and three seeds: every run within c plus the
+     * 2,000 requests over 20 namings of three agents (A1..A3, also the demo proxy's default names;
+     * the URLs {@code http://localhost:8081..8083}, as the demo names them when {@code AGENTS} lists
+     * them unnamed; 18 others) and three seeds: every run within c plus the
      * window tolerance, max/mean 1.170 on average, and max/mean <= 1.10 with stickiness >= 0.95 in
-     * 4 of the 60. The demo's default names give 1.256, and 1.179 with c = 1.1: over 2,000
+     * 4 of the 60. The URL names give 1.256, and 1.179 with c = 1.1: over 2,000
      * requests a count can exceed c by the start and the sampling noise of the 80 s shares.
      */
     @Test
