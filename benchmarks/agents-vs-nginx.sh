@@ -123,24 +123,8 @@ start_proxy() { # label, then extra environment
 }
 
 start_nginx() { # label, upstream balancing line
-    mkdir -p "$WORK/nginx/logs"
-    local servers=
-    for port in "${AGENT_PORTS[@]}"; do
-        servers+="        server 127.0.0.1:$port;"$'\n'
-    done
-    cat >"$WORK/nginx/nginx-$1.conf" <<CONF
-worker_processes auto;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path $WORK/nginx/body;
-    proxy_temp_path $WORK/nginx/proxy;
-    upstream agents {
-        $2
-$servers        keepalive 64;
-    }
+    nginx_conf_head "$WORK/nginx/nginx-$1.conf" "$2" "${AGENT_PORTS[@]}"
+    cat >>"$WORK/nginx/nginx-$1.conf" <<CONF
     server {
         listen 127.0.0.1:$NGINX_PORT;
         client_max_body_size 16m;

@@ -23,3 +23,32 @@ await() {
         sleep 0.1
     done
 }
+
+# Writes the start of an nginx configuration to the file $1 in $WORK/nginx (made here): one worker
+# per core, no access log, and "upstream agents" over 127.0.0.1 at the ports given after its
+# balancing line ($2, may be empty) with 64 idle keep-alive connections. The caller appends its
+# server blocks and the closing "}" of the http block.
+nginx_conf_head() {
+    local file=$1 balancing=$2 port
+    shift 2
+    mkdir -p "$WORK/nginx/logs"
+    {
+        cat <<CONF
+worker_processes auto;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    upstream agents {
+CONF
+        [[ -z $balancing ]] || echo "        $balancing"
+        for port in "$@"; do
+            echo "        server 127.0.0.1:$port;"
+        done
+        echo "        keepalive 64;"
+        echo "    }"
+    } >"$file"
+}

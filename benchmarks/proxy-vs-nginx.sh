@@ -215,20 +215,8 @@ done
 if [[ $NGINX == 0 ]]; then
     echo "nginx left out (NGINX=0)"
 elif command -v nginx >/dev/null; then
-    mkdir -p "$WORK/nginx/logs"
-    cat >"$WORK/nginx/nginx.conf" <<CONF
-worker_processes auto;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    upstream agents {
-        server 127.0.0.1:${AGENT_PORTS[0]};
-        server 127.0.0.1:${AGENT_PORTS[1]};
-        server 127.0.0.1:${AGENT_PORTS[2]};
-        keepalive 64;
-    }
+    nginx_conf_head "$WORK/nginx/nginx.conf" "" "${AGENT_PORTS[@]}"
+    cat >>"$WORK/nginx/nginx.conf" <<CONF
     server {
         listen 127.0.0.1:$NGINX_PORT;
         keepalive_requests 1000000;

@@ -101,22 +101,8 @@ await "http://127.0.0.1:$BIG_PROXY_PORT/process/w?bytes=1" 60
 NGINX_URL=
 NGINX_BIG_URL=
 if [[ $NGINX == 1 ]] && command -v nginx >/dev/null; then
-    mkdir -p "$WORK/nginx/logs"
-    cat >"$WORK/nginx/nginx.conf" <<CONF
-worker_processes auto;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path $WORK/nginx/body;
-    proxy_temp_path $WORK/nginx/proxy;
-    upstream agents {
-        server 127.0.0.1:${AGENT_PORTS[0]};
-        server 127.0.0.1:${AGENT_PORTS[1]};
-        server 127.0.0.1:${AGENT_PORTS[2]};
-        keepalive 64;
-    }
+    nginx_conf_head "$WORK/nginx/nginx.conf" "" "${AGENT_PORTS[@]}"
+    cat >>"$WORK/nginx/nginx.conf" <<CONF
     upstream big { server 127.0.0.1:$BIG_AGENT_PORT; keepalive 8; }
     server {
         listen 127.0.0.1:$NGINX_PORT;
