@@ -19,13 +19,35 @@ import java.util.Objects;
  * {@link #cooldownWindows()} read {@link #hysteresis()} under the names of the builder's setters
  * and the balancer's JavaBean properties.
  *
- * <p>About 400 lines: thirteen settings, each with the measurement that chose its default (the
- * {@code DEFAULT_*} constants), an accessor and a validating setter.
+ * <p>A record of ten components (thirteen settings: {@link #hysteresis()} holds three), each with
+ * the measurement that chose its default (the {@code DEFAULT_*} constants) and a validating
+ * setter; the canonical constructor checks through the same setters. {@link #toString()} keeps the
+ * paper's symbols ({@code a_c}, {@code N}, ...) and flattens the hysteresis.
  * Paper: Liu Peijin et al., "a distributed storage strategy for distributed electromechanical
  * systems based on consistent hashing with weighted virtual nodes" (seed
  * {@code 002_74e065d4197e894c}). Thread-safe (immutable).
+ *
+ * @param capacityWeights       {@code a_c} and {@code a_m} of eq. (1)
+ * @param loadWeights           {@code b_c}, {@code b_m} and {@code b_t} of eq. (3)
+ * @param totalVirtualNodes     {@code N} of eq. (2), >= 1: virtual nodes on the ring in total when agents are set
+ *                              (or start over); constant under reallocation. A later membership change shrinks it
+ *                              by a departed agent's nodes and grows it by a newcomer's ({@link MembershipChange}).
+ * @param hysteresis            when moves start and stop: threshold, settle threshold and cooldown
+ *                              ({@link MoveGuard})
+ * @param utilizationSmoothing  weight (fraction, in (0, 1]) of the newest window's mean CPU and memory report in the
+ *                              smoothed utilization of eq. (3); 1 uses the window's mean alone
+ * @param maxMovesPerEvaluation virtual nodes moved at most per evaluation (>= 1)
+ * @param evaluationWindow      requests per evaluation window (>= 1)
+ * @param historySize           keyed requests (>= 1) whose ring positions each evaluation replays: the last ones
+ *                              recorded
+ * @param reportExpiry          age (> 0) after which an agent's latest load report is dropped: at an evaluation, an
+ *                              agent whose latest report is older has no CPU and memory in eq. (3)
+ * @param hashFunction          the hash function placing virtual nodes and keys
  */
-public final class AdaptiveVirtualNodesConfig {
+public record AdaptiveVirtualNodesConfig(CapacityWeights capacityWeights, LoadWeights loadWeights,
+                                         int totalVirtualNodes, Hysteresis hysteresis, double utilizationSmoothing,
+                                         int maxMovesPerEvaluation, int evaluationWindow, int historySize,
+                                         Duration reportExpiry, HashFunction hashFunction) {
 
     /**
      * {@code N} of eq. (2): virtual nodes on the whole ring, 150 (50 per agent for three agents).
@@ -86,28 +108,18 @@ public final class AdaptiveVirtualNodesConfig {
      */
     public static final HashAlgorithm DEFAULT_HASH_ALGORITHM = HashAlgorithm.FNV1_64_MIXED;
 
-    private final CapacityWeights capacityWeights;
-    private final LoadWeights loadWeights;
-    private final int totalVirtualNodes;
-    private final Hysteresis hysteresis;
-    private final double utilizationSmoothing;
-    private final int maxMovesPerEvaluation;
-    private final int evaluationWindow;
-    private final int historySize;
-    private final Duration reportExpiry;
-    private final HashFunction hashFunction;
-
-    private AdaptiveVirtualNodesConfig(Builder b, Hysteresis hysteresis) {
-        this.capacityWeights = b.capacityWeights;
-        this.loadWeights = b.loadWeights;
-        this.totalVirtualNodes = b.totalVirtualNodes;
-        this.hysteresis = hysteresis;
-        this.utilizationSmoothing = b.utilizationSmoothing;
-        this.maxMovesPerEvaluation = b.maxMovesPerEvaluation;
-        this.evaluationWindow = b.evaluationWindow;
-        this.historySize = b.historySize;
-        this.reportExpiry = b.reportExpiry;
-        this.hashFunction = b.hashFunction;
+    /**
+     * Checks every value by the {@link Builder}'s setter of the same name ({@link Hysteresis}
+     * checks its own).
+     *
+     * @throws IllegalArgumentException naming the field and the bad value, as that setter
+     * @throws NullPointerException     if a component is null
+     */
+    public AdaptiveVirtualNodesConfig {
+        custom().capacityWeights(capacityWeights).loadWeights(loadWeights).totalVirtualNodes(totalVirtualNodes)
+                .hysteresis(hysteresis).utilizationSmoothing(utilizationSmoothing)
+                .maxMovesPerEvaluation(maxMovesPerEvaluation).evaluationWindow(evaluationWindow).historySize(historySize)
+                .reportExpiry(reportExpiry).hashFunction(hashFunction);
     }
 
     /** The defaults ({@code DEFAULT_*}, {@link CapacityWeights#PAPER}, {@link LoadWeights#PAPER}, {@link Hysteresis#DEFAULT}). */
@@ -122,33 +134,10 @@ public final class AdaptiveVirtualNodesConfig {
 
     /** A builder starting from this configuration, its settle threshold as resolved (not rescaled with a new threshold). */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.capacityWeights = capacityWeights;
-        b.loadWeights = loadWeights;
-        b.totalVirtualNodes = totalVirtualNodes;
-        b.hysteresis(hysteresis);
-        b.utilizationSmoothing = utilizationSmoothing;
-        b.maxMovesPerEvaluation = maxMovesPerEvaluation;
-        b.evaluationWindow = evaluationWindow;
-        b.historySize = historySize;
-        b.reportExpiry = reportExpiry;
-        b.hashFunction = hashFunction;
-        return b;
-    }
-
-    /** {@code a_c} and {@code a_m} of eq. (1). */
-    public CapacityWeights capacityWeights() {
-        return capacityWeights;
-    }
-
-    /** {@code b_c}, {@code b_m} and {@code b_t} of eq. (3). */
-    public LoadWeights loadWeights() {
-        return loadWeights;
-    }
-
-    /** When moves start and stop: threshold, settle threshold and cooldown ({@link MoveGuard}). */
-    public Hysteresis hysteresis() {
-        return hysteresis;
+        return custom().capacityWeights(capacityWeights).loadWeights(loadWeights).totalVirtualNodes(totalVirtualNodes)
+                .hysteresis(hysteresis).utilizationSmoothing(utilizationSmoothing)
+                .maxMovesPerEvaluation(maxMovesPerEvaluation).evaluationWindow(evaluationWindow).historySize(historySize)
+                .reportExpiry(reportExpiry).hashFunction(hashFunction);
     }
 
     /** The threshold on S, fraction in (0, 1): {@code hysteresis().threshold()}. */
@@ -164,51 +153,6 @@ public final class AdaptiveVirtualNodesConfig {
     /** Evaluations (>= 0) without moves after one that moved: {@code hysteresis().cooldown()}. */
     public int cooldownWindows() {
         return hysteresis.cooldown();
-    }
-
-    /**
-     * {@code N} of eq. (2): virtual nodes on the ring in total when agents are set (or start over);
-     * constant under reallocation. A later membership change shrinks it by a departed agent's
-     * nodes and grows it by a newcomer's ({@link MembershipChange}).
-     */
-    public int totalVirtualNodes() {
-        return totalVirtualNodes;
-    }
-
-    /**
-     * Weight (fraction, in (0, 1]) of the newest window's mean CPU and memory report in the
-     * smoothed utilization of eq. (3); 1 uses the window's mean alone.
-     */
-    public double utilizationSmoothing() {
-        return utilizationSmoothing;
-    }
-
-    /** Virtual nodes moved at most per evaluation (>= 1). */
-    public int maxMovesPerEvaluation() {
-        return maxMovesPerEvaluation;
-    }
-
-    /** Requests per evaluation window (>= 1). */
-    public int evaluationWindow() {
-        return evaluationWindow;
-    }
-
-    /** Keyed requests (>= 1) whose ring positions each evaluation replays: the last ones recorded. */
-    public int historySize() {
-        return historySize;
-    }
-
-    /**
-     * Age (> 0) after which an agent's latest load report is dropped: at an evaluation, an agent
-     * whose latest report is older has no CPU and memory in eq. (3).
-     */
-    public Duration reportExpiry() {
-        return reportExpiry;
-    }
-
-    /** The hash function placing virtual nodes and keys. */
-    public HashFunction hashFunction() {
-        return hashFunction;
     }
 
     @Override
@@ -287,8 +231,9 @@ public final class AdaptiveVirtualNodesConfig {
             return this;
         }
 
-        /** Threshold, settle threshold and cooldown at once. */
+        /** Threshold, settle threshold and cooldown at once. @throws NullPointerException if null */
         public Builder hysteresis(Hysteresis hysteresis) {
+            Objects.requireNonNull(hysteresis, "hysteresis");
             this.imbalanceThreshold = hysteresis.threshold();
             this.settleThreshold = hysteresis.settle();
             this.cooldownWindows = hysteresis.cooldown();
@@ -398,7 +343,9 @@ public final class AdaptiveVirtualNodesConfig {
          */
         public AdaptiveVirtualNodesConfig build() {
             double settle = Double.isNaN(settleThreshold) ? settleFactor * imbalanceThreshold : settleThreshold;
-            return new AdaptiveVirtualNodesConfig(this, new Hysteresis(imbalanceThreshold, settle, cooldownWindows));
+            return new AdaptiveVirtualNodesConfig(capacityWeights, loadWeights, totalVirtualNodes,
+                    new Hysteresis(imbalanceThreshold, settle, cooldownWindows), utilizationSmoothing,
+                    maxMovesPerEvaluation, evaluationWindow, historySize, reportExpiry, hashFunction);
         }
     }
 }

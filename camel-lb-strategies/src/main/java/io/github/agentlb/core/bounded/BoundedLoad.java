@@ -48,9 +48,25 @@ import java.util.Objects;
  *       counts.</li>
  * </ul>
  *
- * <p>{@link #disabled()} turns bounded loads off: the ring alone decides.
+ * <p>{@link #disabled()} turns bounded loads off: the ring alone decides. A record, so thread-safe;
+ * {@link #toString()} names the in-flight bound only when it is on, and a disabled configuration
+ * only as {@code BoundedLoad[disabled]}.
+ *
+ * @param enabled               whether the bound applies at all ({@link #isEnabled()}); {@link Builder#build()}
+ *                              gives true, {@link #disabled()} false
+ * @param balanceFactor         c, finite and > 1
+ * @param returnFactor          c_low, finite, in (0, c)
+ * @param decayTime             tau of the decayed request count, > 0
+ * @param maxKeys               the most keys remembered, >= 1
+ * @param overflowOrder         where overflow goes, not null
+ * @param rankRule              whether the rank rule (with hysteresis) applies rather than the plain per-request rule
+ * @param inFlightFactor        f of the in-flight bound, finite and >= 1, or 0 when that bound is off
+ * @param keepInFlightPlacement whether a key keeps the agent the in-flight bound placed it on while that agent has
+ *                              room
  */
-public final class BoundedLoad {
+public record BoundedLoad(boolean enabled, double balanceFactor, double returnFactor, Duration decayTime, int maxKeys,
+                          OverflowOrder overflowOrder, boolean rankRule, double inFlightFactor,
+                          boolean keepInFlightPlacement) {
 
     /** Where a key goes when its home agent is full. */
     public enum OverflowOrder {
@@ -73,28 +89,22 @@ public final class BoundedLoad {
     /** KubeAI's in-flight factor ({@code meanLoadFactor: 125}), a good value to turn the in-flight bound on with. */
     public static final double KUBEAI_IN_FLIGHT_FACTOR = 1.25;
 
-    private static final BoundedLoad DISABLED = new BoundedLoad(custom(), false);
+    private static final BoundedLoad DISABLED = custom().build(false);
 
-    private final boolean enabled;
-    private final double balanceFactor;
-    private final double returnFactor;
-    private final Duration decayTime;
-    private final int maxKeys;
-    private final OverflowOrder overflowOrder;
-    private final boolean rankRule;
-    private final double inFlightFactor;
-    private final boolean keepInFlightPlacement;
-
-    private BoundedLoad(Builder b, boolean enabled) {
-        this.enabled = enabled;
-        this.balanceFactor = b.balanceFactor;
-        this.returnFactor = b.returnFactor;
-        this.decayTime = b.decayTime;
-        this.maxKeys = b.maxKeys;
-        this.overflowOrder = b.overflowOrder;
-        this.rankRule = b.rankRule;
-        this.inFlightFactor = b.inFlightFactor;
-        this.keepInFlightPlacement = b.keepInFlightPlacement;
+    /**
+     * Checks every value by the {@link Builder}'s setter of the same name, then that
+     * {@code returnFactor < balanceFactor}.
+     *
+     * @throws IllegalArgumentException naming the field and the bad value
+     * @throws NullPointerException     if {@code overflowOrder} is null
+     */
+    public BoundedLoad {
+        custom().balanceFactor(balanceFactor).returnFactor(returnFactor).decayTime(decayTime).maxKeys(maxKeys)
+                .overflowOrder(overflowOrder).inFlightFactor(inFlightFactor);
+        if (returnFactor >= balanceFactor) {
+            throw new IllegalArgumentException("returnFactor must be < balanceFactor (" + balanceFactor
+                    + "), was " + returnFactor);
+        }
     }
 
     /** @return a builder initialised with the defaults (enabled) */
@@ -117,50 +127,10 @@ public final class BoundedLoad {
         return enabled;
     }
 
-    /** @return c, > 1 */
-    public double balanceFactor() {
-        return balanceFactor;
-    }
-
-    /** @return c_low, in (0, c) */
-    public double returnFactor() {
-        return returnFactor;
-    }
-
-    /** @return tau of the decayed request count, > 0 */
-    public Duration decayTime() {
-        return decayTime;
-    }
-
-    /** @return the most keys remembered, >= 1 */
-    public int maxKeys() {
-        return maxKeys;
-    }
-
-    /** @return where overflow goes */
-    public OverflowOrder overflowOrder() {
-        return overflowOrder;
-    }
-
-    /** @return whether the rank rule (with hysteresis) applies rather than the plain per-request rule */
-    public boolean rankRule() {
-        return rankRule;
-    }
-
     /** @deprecated renamed to {@link #rankRule()}: nothing to do with Camel's sticky balancer */
     @Deprecated
     public boolean sticky() {
         return rankRule();
-    }
-
-    /** @return f of the in-flight bound, >= 1, or 0 when that bound is off */
-    public double inFlightFactor() {
-        return inFlightFactor;
-    }
-
-    /** @return whether a key keeps the agent the in-flight bound placed it on while that agent has room */
-    public boolean keepInFlightPlacement() {
-        return keepInFlightPlacement;
     }
 
     /** @return whether the in-flight bound applies */
@@ -173,22 +143,6 @@ public final class BoundedLoad {
         return custom().balanceFactor(balanceFactor).returnFactor(returnFactor).decayTime(decayTime)
                 .maxKeys(maxKeys).overflowOrder(overflowOrder).rankRule(rankRule).inFlightFactor(inFlightFactor)
                 .keepInFlightPlacement(keepInFlightPlacement);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof BoundedLoad other && enabled == other.enabled
-                && Double.compare(balanceFactor, other.balanceFactor) == 0
-                && Double.compare(returnFactor, other.returnFactor) == 0 && decayTime.equals(other.decayTime)
-                && maxKeys == other.maxKeys && overflowOrder == other.overflowOrder && rankRule == other.rankRule
-                && Double.compare(inFlightFactor, other.inFlightFactor) == 0
-                && keepInFlightPlacement == other.keepInFlightPlacement;
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(enabled, balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, rankRule, inFlightFactor,
-                keepInFlightPlacement);
     }
 
     @Override
@@ -278,11 +232,12 @@ public final class BoundedLoad {
 
         /** @throws IllegalArgumentException if {@code returnFactor >= balanceFactor} */
         public BoundedLoad build() {
-            if (returnFactor >= balanceFactor) {
-                throw new IllegalArgumentException("returnFactor must be < balanceFactor (" + balanceFactor
-                        + "), was " + returnFactor);
-            }
-            return new BoundedLoad(this, true);
+            return build(true);
+        }
+
+        private BoundedLoad build(boolean enabled) {
+            return new BoundedLoad(enabled, balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, rankRule,
+                    inFlightFactor, keepInFlightPlacement);
         }
     }
 }

@@ -2,7 +2,6 @@ package io.github.agentlb.core.health;
 
 import io.github.agentlb.core.Check;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Immutable configuration of passive outlier ejection ({@link OutlierDetector}), validated when
@@ -33,9 +32,17 @@ import java.util.Objects;
  * doubled time. An answer to a request sent to it while it was ejected (its trial, or as the
  * last agent left) re-admits it; an answer to a request sent before the ejection does not.
  *
- * <p>{@link #disabled()} turns ejection off; failover still happens per request.
+ * <p>{@link #disabled()} turns ejection off; failover still happens per request. A record, so
+ * thread-safe.
+ *
+ * @param consecutiveFailures     consecutive failed attempts that eject an agent, >= 1
+ * @param consecutiveErrorAnswers error answers in a row that eject an agent, >= 0; 0 when error answers never eject
+ * @param baseEjectionTime        the first ejection's length, > 0
+ * @param maxEjectionTime         the cap on an ejection's length, >= {@code baseEjectionTime}
+ * @param maxEjectedShare         the largest share of agents ejected at once, fraction 0..1
  */
-public final class OutlierEjection {
+public record OutlierEjection(int consecutiveFailures, int consecutiveErrorAnswers, Duration baseEjectionTime,
+                              Duration maxEjectionTime, double maxEjectedShare) {
 
     /** Default consecutive failures that eject an agent: 1, as nginx's {@code max_fails}. */
     public static final int DEFAULT_CONSECUTIVE_FAILURES = 1;
@@ -51,18 +58,19 @@ public final class OutlierEjection {
     private static final OutlierEjection DEFAULTS = custom().build();
     private static final OutlierEjection DISABLED = custom().maxEjectedShare(0).build();
 
-    private final int consecutiveFailures;
-    private final int consecutiveErrorAnswers;
-    private final Duration baseEjectionTime;
-    private final Duration maxEjectionTime;
-    private final double maxEjectedShare;
-
-    private OutlierEjection(Builder b) {
-        this.consecutiveFailures = b.consecutiveFailures;
-        this.consecutiveErrorAnswers = b.consecutiveErrorAnswers;
-        this.baseEjectionTime = b.baseEjectionTime;
-        this.maxEjectionTime = b.maxEjectionTime;
-        this.maxEjectedShare = b.maxEjectedShare;
+    /**
+     * Checks every value by the {@link Builder}'s setter of the same name, then that
+     * {@code maxEjectionTime >= baseEjectionTime}.
+     *
+     * @throws IllegalArgumentException naming the field and the bad value
+     */
+    public OutlierEjection {
+        custom().consecutiveFailures(consecutiveFailures).consecutiveErrorAnswers(consecutiveErrorAnswers)
+                .baseEjectionTime(baseEjectionTime).maxEjectionTime(maxEjectionTime).maxEjectedShare(maxEjectedShare);
+        if (maxEjectionTime.compareTo(baseEjectionTime) < 0) {
+            throw new IllegalArgumentException("maxEjectionTime must be >= baseEjectionTime (" + baseEjectionTime
+                    + "), was " + maxEjectionTime);
+        }
     }
 
     /** @return a builder initialised with the defaults */
@@ -85,31 +93,6 @@ public final class OutlierEjection {
         return maxEjectedShare > 0;
     }
 
-    /** @return consecutive failed attempts that eject an agent, >= 1 */
-    public int consecutiveFailures() {
-        return consecutiveFailures;
-    }
-
-    /** @return error answers in a row that eject an agent; 0 when error answers never eject */
-    public int consecutiveErrorAnswers() {
-        return consecutiveErrorAnswers;
-    }
-
-    /** @return the first ejection's length, > 0 */
-    public Duration baseEjectionTime() {
-        return baseEjectionTime;
-    }
-
-    /** @return the cap on an ejection's length, >= {@link #baseEjectionTime()} */
-    public Duration maxEjectionTime() {
-        return maxEjectionTime;
-    }
-
-    /** @return the largest share of agents ejected at once, fraction 0..1 */
-    public double maxEjectedShare() {
-        return maxEjectedShare;
-    }
-
     /**
      * The most agents that may be ejected at once out of {@code agents}:
      * {@code min(agents - 1, floor(maxEjectedShare x agents))}, never negative.
@@ -121,29 +104,7 @@ public final class OutlierEjection {
     /** @return a builder holding this configuration */
     public Builder toBuilder() {
         return custom().consecutiveFailures(consecutiveFailures).consecutiveErrorAnswers(consecutiveErrorAnswers)
-                .baseEjectionTime(baseEjectionTime)
-                .maxEjectionTime(maxEjectionTime).maxEjectedShare(maxEjectedShare);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof OutlierEjection other && consecutiveFailures == other.consecutiveFailures
-                && consecutiveErrorAnswers == other.consecutiveErrorAnswers
-                && baseEjectionTime.equals(other.baseEjectionTime) && maxEjectionTime.equals(other.maxEjectionTime)
-                && Double.compare(maxEjectedShare, other.maxEjectedShare) == 0;
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(consecutiveFailures, consecutiveErrorAnswers, baseEjectionTime, maxEjectionTime, maxEjectedShare);
-    }
-
-    @Override
-    public String toString() {
-        return "OutlierEjection[consecutiveFailures=" + consecutiveFailures + ", consecutiveErrorAnswers="
-                + consecutiveErrorAnswers + ", baseEjectionTime="
-                + baseEjectionTime + ", maxEjectionTime=" + maxEjectionTime + ", maxEjectedShare="
-                + maxEjectedShare + "]";
+                .baseEjectionTime(baseEjectionTime).maxEjectionTime(maxEjectionTime).maxEjectedShare(maxEjectedShare);
     }
 
     /** Builds an {@link OutlierEjection}; each setter validates at once. Not thread-safe. */
@@ -189,11 +150,8 @@ public final class OutlierEjection {
 
         /** @throws IllegalArgumentException if {@code maxEjectionTime < baseEjectionTime} */
         public OutlierEjection build() {
-            if (maxEjectionTime.compareTo(baseEjectionTime) < 0) {
-                throw new IllegalArgumentException("maxEjectionTime must be >= baseEjectionTime (" + baseEjectionTime
-                        + "), was " + maxEjectionTime);
-            }
-            return new OutlierEjection(this);
+            return new OutlierEjection(consecutiveFailures, consecutiveErrorAnswers, baseEjectionTime, maxEjectionTime,
+                    maxEjectedShare);
         }
     }
 }

@@ -127,12 +127,21 @@ public final class PidController {
     }
 
     /**
-     * Immutable gains and limits of a {@link PidController}, validated when built.
+     * Immutable gains and limits of a {@link PidController}, validated when built and when
+     * constructed (by the {@link Builder}'s setters). A record, so thread-safe.
      *
      * <p>Defaults: {@code kp = 1}, {@code ki = 0}, {@code kd = 0}, no integral limit, no output
      * limit (infinite limits), i.e. a pure proportional controller.
+     *
+     * @param kp            proportional gain, output units per PV unit, finite and {@code >= 0}
+     * @param ki            integral gain, output units per PV unit-second, finite and {@code >= 0}
+     * @param kd            derivative gain, output-seconds per PV unit, finite and {@code >= 0}
+     * @param integralLimit bound on the integral term's absolute value, output units, {@code >= 0};
+     *                      {@code +Infinity} for none
+     * @param outputMin     lower output limit, output units, {@code -Infinity} for none
+     * @param outputMax     upper output limit, output units, {@code >= outputMin}, {@code +Infinity} for none
      */
-    public static final class Config {
+    public record Config(double kp, double ki, double kd, double integralLimit, double outputMin, double outputMax) {
 
         /** Default proportional gain, output units per PV unit. */
         public static final double DEFAULT_KP = 1.0;
@@ -147,20 +156,13 @@ public final class PidController {
         /** Default upper output limit, output units: none. */
         public static final double DEFAULT_OUTPUT_MAX = Double.POSITIVE_INFINITY;
 
-        private final double kp;
-        private final double ki;
-        private final double kd;
-        private final double integralLimit;
-        private final double outputMin;
-        private final double outputMax;
-
-        private Config(Builder builder) {
-            this.kp = builder.kp;
-            this.ki = builder.ki;
-            this.kd = builder.kd;
-            this.integralLimit = builder.integralLimit;
-            this.outputMin = builder.outputMin;
-            this.outputMax = builder.outputMax;
+        /**
+         * Checks every value by the {@link Builder}'s setter of the same name.
+         *
+         * @throws IllegalArgumentException naming the field and the bad value, as that setter
+         */
+        public Config {
+            custom().kp(kp).ki(ki).kd(kd).integralLimit(integralLimit).outputLimits(outputMin, outputMax);
         }
 
         /** @return a builder initialised with the defaults */
@@ -173,36 +175,7 @@ public final class PidController {
             return custom().build();
         }
 
-        /** @return proportional gain, {@code >= 0} */
-        public double kp() {
-            return kp;
-        }
-
-        /** @return integral gain, {@code >= 0} */
-        public double ki() {
-            return ki;
-        }
-
-        /** @return derivative gain, {@code >= 0} */
-        public double kd() {
-            return kd;
-        }
-
-        /** @return bound on the integral term's absolute value, output units, {@code >= 0} */
-        public double integralLimit() {
-            return integralLimit;
-        }
-
-        /** @return lower output limit, output units */
-        public double outputMin() {
-            return outputMin;
-        }
-
-        /** @return upper output limit, output units */
-        public double outputMax() {
-            return outputMax;
-        }
-
+        /** The record's form under the enclosing class's name: {@code PidController.Config[kp=1.0, ...]}. */
         @Override
         public String toString() {
             return "PidController.Config[kp=" + kp + ", ki=" + ki + ", kd=" + kd
@@ -296,7 +269,7 @@ public final class PidController {
 
             /** @return the immutable configuration */
             public Config build() {
-                return new Config(this);
+                return new Config(kp, ki, kd, integralLimit, outputMin, outputMax);
             }
         }
     }

@@ -22,9 +22,27 @@ import java.time.Duration;
  * periods and recover from a 500-period saturation in 9; the seed's gains (1, 0.1, 0.5) and
  * P-only (1, 0, 0) meet the same figures.
  *
- * <p>About 310 lines: twelve settings, each with its default, unit and range.
+ * <p>A record, so immutable and thread-safe, with a validating {@link Builder}: twelve settings,
+ * each with its default ({@code DEFAULT_*}), unit and range.
+ *
+ * @param kp                 proportional gain, {@code >= 0}
+ * @param ki                 integral gain, {@code >= 0}
+ * @param kd                 derivative gain, {@code >= 0}
+ * @param integralLimit      bound on the integral term, relative weight change per step, {@code >= 0}
+ * @param maxStep            bound on one step's relative weight change, in (0, 1)
+ * @param controlPeriod      how often the owner should call {@link PidWeights#controlStep()}, {@code > 0}
+ * @param minWeight          lower weight bound, a multiple of the mean weight, in (0, 1]
+ * @param maxWeight          upper weight bound, a multiple of the mean weight, {@code >= 1}
+ * @param reportExpiry       the age after which a utilization report is dropped, {@code > 0}
+ * @param nominalCapacity    concurrent requests that a silent agent is assumed to serve at utilization 1.0,
+ *                           {@code > 0}
+ * @param failureUtilization the utilization a failed attempt counts as in the control step's mean, fraction,
+ *                           {@code >= 0}
+ * @param scheduleResolution slots per selection cycle used to integerize weights, {@code >= 1}
  */
-public final class PidWeightsConfig {
+public record PidWeightsConfig(double kp, double ki, double kd, double integralLimit, double maxStep,
+                               Duration controlPeriod, double minWeight, double maxWeight, Duration reportExpiry,
+                               double nominalCapacity, double failureUtilization, int scheduleResolution) {
 
     /** Default proportional gain: relative weight change per unit of utilization error. */
     public static final double DEFAULT_KP = 1.0;
@@ -54,32 +72,15 @@ public final class PidWeightsConfig {
     /** Default slots per selection cycle used to integerize weights: 1000. */
     public static final int DEFAULT_SCHEDULE_RESOLUTION = 1000;
 
-    private final double kp;
-    private final double ki;
-    private final double kd;
-    private final double integralLimit;
-    private final double maxStep;
-    private final Duration controlPeriod;
-    private final double minWeight;
-    private final double maxWeight;
-    private final Duration reportExpiry;
-    private final double nominalCapacity;
-    private final double failureUtilization;
-    private final int scheduleResolution;
-
-    private PidWeightsConfig(Builder b) {
-        this.kp = b.kp;
-        this.ki = b.ki;
-        this.kd = b.kd;
-        this.integralLimit = b.integralLimit;
-        this.maxStep = b.maxStep;
-        this.controlPeriod = b.controlPeriod;
-        this.minWeight = b.minWeight;
-        this.maxWeight = b.maxWeight;
-        this.reportExpiry = b.reportExpiry;
-        this.nominalCapacity = b.nominalCapacity;
-        this.failureUtilization = b.failureUtilization;
-        this.scheduleResolution = b.scheduleResolution;
+    /**
+     * Checks every value by the {@link Builder}'s setter of the same name.
+     *
+     * @throws IllegalArgumentException naming the field and the bad value, as that setter
+     */
+    public PidWeightsConfig {
+        custom().kp(kp).ki(ki).kd(kd).integralLimit(integralLimit).maxStep(maxStep).controlPeriod(controlPeriod)
+                .minWeight(minWeight).maxWeight(maxWeight).reportExpiry(reportExpiry).nominalCapacity(nominalCapacity)
+                .failureUtilization(failureUtilization).scheduleResolution(scheduleResolution);
     }
 
     /** @return a builder initialised with the defaults */
@@ -94,20 +95,9 @@ public final class PidWeightsConfig {
 
     /** @return a builder initialised with this configuration's values */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.kp = kp;
-        b.ki = ki;
-        b.kd = kd;
-        b.integralLimit = integralLimit;
-        b.maxStep = maxStep;
-        b.controlPeriod = controlPeriod;
-        b.minWeight = minWeight;
-        b.maxWeight = maxWeight;
-        b.reportExpiry = reportExpiry;
-        b.nominalCapacity = nominalCapacity;
-        b.failureUtilization = failureUtilization;
-        b.scheduleResolution = scheduleResolution;
-        return b;
+        return custom().kp(kp).ki(ki).kd(kd).integralLimit(integralLimit).maxStep(maxStep).controlPeriod(controlPeriod)
+                .minWeight(minWeight).maxWeight(maxWeight).reportExpiry(reportExpiry).nominalCapacity(nominalCapacity)
+                .failureUtilization(failureUtilization).scheduleResolution(scheduleResolution);
     }
 
     /**
@@ -120,76 +110,6 @@ public final class PidWeightsConfig {
                 .integralLimit(integralLimit)
                 .outputLimits(-maxStep, maxStep)
                 .build();
-    }
-
-    /** @return proportional gain, {@code >= 0} */
-    public double kp() {
-        return kp;
-    }
-
-    /** @return integral gain, {@code >= 0} */
-    public double ki() {
-        return ki;
-    }
-
-    /** @return derivative gain, {@code >= 0} */
-    public double kd() {
-        return kd;
-    }
-
-    /** @return bound on the integral term, relative weight change per step */
-    public double integralLimit() {
-        return integralLimit;
-    }
-
-    /** @return bound on one step's relative weight change, in (0, 1) */
-    public double maxStep() {
-        return maxStep;
-    }
-
-    /** @return how often the owner should call {@link PidWeights#controlStep()} */
-    public Duration controlPeriod() {
-        return controlPeriod;
-    }
-
-    /** @return lower weight bound, a multiple of the mean weight, in (0, 1] */
-    public double minWeight() {
-        return minWeight;
-    }
-
-    /** @return upper weight bound, a multiple of the mean weight, {@code >= 1} */
-    public double maxWeight() {
-        return maxWeight;
-    }
-
-    /** @return the age after which a utilization report is dropped */
-    public Duration reportExpiry() {
-        return reportExpiry;
-    }
-
-    /** @return concurrent requests that a silent agent is assumed to serve at utilization 1.0 */
-    public double nominalCapacity() {
-        return nominalCapacity;
-    }
-
-    /** @return the utilization a failed attempt counts as in the control step's mean, fraction */
-    public double failureUtilization() {
-        return failureUtilization;
-    }
-
-    /** @return slots per selection cycle used to integerize weights */
-    public int scheduleResolution() {
-        return scheduleResolution;
-    }
-
-    @Override
-    public String toString() {
-        return "PidWeightsConfig[kp=" + kp + ", ki=" + ki + ", kd=" + kd
-                + ", integralLimit=" + integralLimit + ", maxStep=" + maxStep
-                + ", controlPeriod=" + controlPeriod + ", minWeight=" + minWeight
-                + ", maxWeight=" + maxWeight + ", reportExpiry=" + reportExpiry
-                + ", nominalCapacity=" + nominalCapacity + ", failureUtilization=" + failureUtilization
-                + ", scheduleResolution=" + scheduleResolution + "]";
     }
 
     /** Builder; each setter validates at once. Not thread-safe. */
@@ -311,7 +231,8 @@ public final class PidWeightsConfig {
 
         /** @return the immutable configuration */
         public PidWeightsConfig build() {
-            return new PidWeightsConfig(this);
+            return new PidWeightsConfig(kp, ki, kd, integralLimit, maxStep, controlPeriod, minWeight, maxWeight,
+                    reportExpiry, nominalCapacity, failureUtilization, scheduleResolution);
         }
     }
 }

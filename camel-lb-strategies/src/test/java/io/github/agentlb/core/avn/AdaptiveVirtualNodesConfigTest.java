@@ -90,4 +90,17 @@ class AdaptiveVirtualNodesConfigTest {
                 .settleThreshold(Math.nextUp(0.2)).build())
                 .hasMessage("settleThreshold must be <= imbalanceThreshold (0.2), was 0.20000000000000004");
     }
+
+    @Test
+    void theCanonicalConstructorChecksAsTheSettersDo() {
+        AdaptiveVirtualNodesConfig d = AdaptiveVirtualNodesConfig.ofDefaults();
+
+        assertThatThrownBy(() -> new AdaptiveVirtualNodesConfig(d.capacityWeights(), d.loadWeights(), d.totalVirtualNodes(),
+                d.hysteresis(), 0, d.maxMovesPerEvaluation(), d.evaluationWindow(), d.historySize(), d.reportExpiry(),
+                d.hashFunction())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("utilizationSmoothing must be in (0, 1], was 0.0");
+        assertThat(new AdaptiveVirtualNodesConfig(d.capacityWeights(), d.loadWeights(), d.totalVirtualNodes(),
+                d.hysteresis(), d.utilizationSmoothing(), d.maxMovesPerEvaluation(), d.evaluationWindow(),
+                d.historySize(), d.reportExpiry(), d.hashFunction())).isEqualTo(d);
+    }
 }

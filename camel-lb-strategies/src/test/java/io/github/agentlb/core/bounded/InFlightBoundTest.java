@@ -251,4 +251,16 @@ class InFlightBoundTest {
         }
         return new Result(peaks, peak, peakOverMean, diverted, worstOverBound);
     }
+
+    @Test
+    void theCanonicalConstructorChecksAsTheSettersAndBuildDo() {
+        assertThatThrownBy(() -> new BoundedLoad(true, 1.25, 1.0, Duration.ofSeconds(10), 10, BoundedLoad.OverflowOrder.CLOCKWISE,
+                true, 0.5, false)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("inFlightFactor must be 0 (off) or finite and >= 1, was 0.5");
+        assertThatThrownBy(() -> new BoundedLoad(true, 1.25, 1.25, Duration.ofSeconds(10), 10, BoundedLoad.OverflowOrder.CLOCKWISE,
+                true, 0, false)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("returnFactor must be < balanceFactor (1.25), was 1.25");
+        assertThat(BoundedLoad.disabled().isEnabled()).isFalse();
+        assertThat(BoundedLoad.disabled()).hasToString("BoundedLoad[disabled]");
+    }
 }

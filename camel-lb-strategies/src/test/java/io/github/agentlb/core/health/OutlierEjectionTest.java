@@ -1,6 +1,7 @@
 package io.github.agentlb.core.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
@@ -57,5 +58,14 @@ class OutlierEjectionTest {
         assertThat(detector.hasEjections()).isFalse();
         assertThat(detector.onSuccess("A1")).isFalse();
         assertThat(detector.onSuccess("unknown")).isFalse();
+    }
+
+    @Test
+    void theCanonicalConstructorChecksAsTheSettersAndBuildDo() {
+        assertThatThrownBy(() -> new OutlierEjection(0, 5, Duration.ofSeconds(10), Duration.ofSeconds(300), 1.0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("consecutiveFailures must be >= 1, was 0");
+        assertThatThrownBy(() -> new OutlierEjection(1, 5, Duration.ofSeconds(10), Duration.ofSeconds(5), 1.0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxEjectionTime must be >= baseEjectionTime (PT10S), was PT5S");
     }
 }

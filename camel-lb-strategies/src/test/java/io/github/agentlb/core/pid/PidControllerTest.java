@@ -212,4 +212,13 @@ class PidControllerTest {
         assertThat(c.outputMin()).isEqualTo(Double.NEGATIVE_INFINITY);
         assertThat(c.outputMax()).isEqualTo(Double.POSITIVE_INFINITY);
     }
+
+    @Test
+    void theConfigsCanonicalConstructorChecksAsTheSettersDo() {
+        assertThatThrownBy(() -> new PidController.Config(1, 0, 0, Double.POSITIVE_INFINITY, 1, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("outputMin must be <= outputMax (-1.0), was 1.0");
+        assertThatThrownBy(() -> new PidController.Config(-1, 0, 0, 1, -1, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("kp must be finite and >= 0, was -1.0");
+    }
 }

@@ -84,4 +84,17 @@ class PidWeightsConfigTest {
         assertThatThrownBy(() -> b.failureUtilization(-1)).hasMessage("failureUtilization must be finite and >= 0, was -1.0");
         assertThatThrownBy(() -> b.scheduleResolution(0)).hasMessage("scheduleResolution must be >= 1, was 0");
     }
+
+    @Test
+    void theCanonicalConstructorChecksAsTheSettersDo() {
+        PidWeightsConfig d = PidWeightsConfig.ofDefaults();
+
+        assertThat(new PidWeightsConfig(d.kp(), d.ki(), d.kd(), d.integralLimit(), d.maxStep(), d.controlPeriod(),
+                d.minWeight(), d.maxWeight(), d.reportExpiry(), d.nominalCapacity(), d.failureUtilization(),
+                d.scheduleResolution())).isEqualTo(d);
+        assertThatThrownBy(() -> new PidWeightsConfig(d.kp(), d.ki(), d.kd(), d.integralLimit(), 1.0, d.controlPeriod(),
+                d.minWeight(), d.maxWeight(), d.reportExpiry(), d.nominalCapacity(), d.failureUtilization(),
+                d.scheduleResolution())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxStep must be > 0 and < 1, was 1.0");
+    }
 }
