@@ -3,7 +3,6 @@ package io.github.agentlb.agent;
 import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.agent.llm.LlmShape;
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * Immutable, validated configuration of one stub agent.
@@ -16,11 +15,28 @@ import java.util.Objects;
  * <p>Service time of one request: a delay drawn uniformly from
  * [{@code delayMinMs}, {@code delayMaxMs}] milliseconds, divided by {@code speed}.
  *
- * <p>Instances are immutable and thread-safe.
+ * <p>A record, so immutable and thread-safe.
  *
- * <p>Over 300 lines: every knob of the stub agent with its check and default in one immutable config and builder, the one place they are validated.
+ * @param agentId    agent id reported in every response, never blank
+ * @param host       bind host, e.g. {@code 127.0.0.1} or {@code 0.0.0.0}; an IP address or a name that resolves
+ * @param port       TCP port, 0..65535; 0 asks for an ephemeral port
+ * @param delayMinMs lower bound of the service delay before the speed factor, ms, 0..{@value #MAX_DELAY_MS}
+ * @param delayMaxMs upper bound of the service delay before the speed factor, ms,
+ *                   {@code delayMinMs}..{@value #MAX_DELAY_MS}
+ * @param speed      speed factor, finite and &gt; 0: the drawn delay is divided by it (0.5 = half speed = twice
+ *                   the delay)
+ * @param capacity   requests served concurrently before queueing, >= 0; {@link #UNLIMITED_CAPACITY} = no limit
+ * @param cpuBase    simulated idle CPU utilization, fraction 0..1
+ * @param memoryBase simulated idle memory utilization, fraction 0..1
+ * @param seed       seed of the delay generator; the builder defaults it to {@link #defaultSeed(String)} of the
+ *                   agent id
+ * @param chat       how {@code POST /v1/chat/completions} answers: time to first token, token rate, answer
+ *                   length; not null
+ * @param llm        the LLM server model behind chat completions: prefix cache, prefill cost per uncached block,
+ *                   running limit and queue, sessions; {@link LlmShape#DISABLED} by default; not null
  */
-public final class AgentConfig {
+public record AgentConfig(String agentId, String host, int port, int delayMinMs, int delayMaxMs, double speed,
+                          int capacity, double cpuBase, double memoryBase, long seed, ChatShape chat, LlmShape llm) {
 
     /** Default agent id. */
     public static final String DEFAULT_AGENT_ID = "A1";
@@ -50,32 +66,19 @@ public final class AgentConfig {
     /** Default simulated idle memory utilization, fraction 0..1. */
     public static final double DEFAULT_MEMORY_BASE = 0.2;
 
-    private final String agentId;
-    private final String host;
-    private final int port;
-    private final int delayMinMs;
-    private final int delayMaxMs;
-    private final double speed;
-    private final int capacity;
-    private final double cpuBase;
-    private final double memoryBase;
-    private final long seed;
-    private final ChatShape chat;
-    private final LlmShape llm;
-
-    private AgentConfig(Builder b) {
-        this.agentId = b.agentId;
-        this.host = b.host;
-        this.port = b.port;
-        this.delayMinMs = b.delayMinMs;
-        this.delayMaxMs = b.delayMaxMs;
-        this.speed = b.speed;
-        this.capacity = b.capacity;
-        this.cpuBase = b.cpuBase;
-        this.memoryBase = b.memoryBase;
-        this.seed = b.seed != null ? b.seed : defaultSeed(b.agentId);
-        this.chat = b.chat;
-        this.llm = b.llm;
+    /**
+     * Checks every value by the {@link Builder}'s setter of the same name, then that
+     * {@code delayMinMs <= delayMaxMs}.
+     *
+     * @throws IllegalArgumentException naming the field and the bad value
+     */
+    public AgentConfig {
+        custom().agentId(agentId).host(host).port(port).delayMinMs(delayMinMs).delayMaxMs(delayMaxMs)
+                .speed(speed).capacity(capacity).cpuBase(cpuBase).memoryBase(memoryBase).seed(seed).chat(chat).llm(llm);
+        if (delayMinMs > delayMaxMs) {
+            throw new IllegalArgumentException(
+                    "delayMinMs must be <= delayMaxMs (" + delayMaxMs + "), was " + delayMinMs);
+        }
     }
 
     /** A builder starting from the defaults. */
@@ -96,22 +99,10 @@ public final class AgentConfig {
         return agentId.hashCode();
     }
 
-    /** A builder holding this configuration's values, to derive a variant. */
+    /** A builder holding this configuration's values (the seed included), to derive a variant. */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.agentId = agentId;
-        b.host = host;
-        b.port = port;
-        b.delayMinMs = delayMinMs;
-        b.delayMaxMs = delayMaxMs;
-        b.speed = speed;
-        b.capacity = capacity;
-        b.cpuBase = cpuBase;
-        b.memoryBase = memoryBase;
-        b.seed = seed;
-        b.chat = chat;
-        b.llm = llm;
-        return b;
+        return custom().agentId(agentId).host(host).port(port).delayMinMs(delayMinMs).delayMaxMs(delayMaxMs)
+                .speed(speed).capacity(capacity).cpuBase(cpuBase).memoryBase(memoryBase).seed(seed).chat(chat).llm(llm);
     }
 
     /** This configuration with another port (0..65535, 0 = ephemeral). */
@@ -119,72 +110,9 @@ public final class AgentConfig {
         return toBuilder().port(newPort).build();
     }
 
-    /** Agent id reported in every response, never blank. */
-    public String agentId() {
-        return agentId;
-    }
-
-    /** Bind host, e.g. {@code 127.0.0.1} or {@code 0.0.0.0}. */
-    public String host() {
-        return host;
-    }
-
-    /** TCP port, 0..65535; 0 asks for an ephemeral port. */
-    public int port() {
-        return port;
-    }
-
-    /** Lower bound of the service delay before the speed factor, ms, >= 0. */
-    public int delayMinMs() {
-        return delayMinMs;
-    }
-
-    /** Upper bound of the service delay before the speed factor, ms, >= {@link #delayMinMs()}. */
-    public int delayMaxMs() {
-        return delayMaxMs;
-    }
-
-    /** Speed factor &gt; 0: the drawn delay is divided by it (0.5 = half speed = twice the delay). */
-    public double speed() {
-        return speed;
-    }
-
-    /** Requests served concurrently before queueing, >= 0; {@link #UNLIMITED_CAPACITY} = no limit. */
-    public int capacity() {
-        return capacity;
-    }
-
     /** Whether this agent never queues. */
     public boolean unlimitedCapacity() {
         return capacity == UNLIMITED_CAPACITY;
-    }
-
-    /** Simulated idle CPU utilization, fraction 0..1. */
-    public double cpuBase() {
-        return cpuBase;
-    }
-
-    /** Simulated idle memory utilization, fraction 0..1. */
-    public double memoryBase() {
-        return memoryBase;
-    }
-
-    /** Seed of the delay generator; defaults to {@link #defaultSeed(String)} of the agent id. */
-    public long seed() {
-        return seed;
-    }
-
-    /** How {@code POST /v1/chat/completions} answers: time to first token, token rate, answer length. */
-    public ChatShape chat() {
-        return chat;
-    }
-
-    /**
-     * The LLM server model behind chat completions: prefix cache, prefill cost per uncached block,
-     * running limit and queue, sessions; {@link LlmShape#DISABLED} by default.
-     */
-    public LlmShape llm() {
-        return llm;
     }
 
     /** One line with every knob, for the startup log. */
@@ -198,33 +126,6 @@ public final class AgentConfig {
                 chat.firstTokenMs(), chat.tokensPerSecond(), chat.answerTokens(), llm.blockChars(), llm.cacheBlocks(),
                 llm.uncachedBlockMs(), llm.limited() ? Integer.toString(llm.maxRunning()) : "unlimited", llm.maxQueue(),
                 llm.mintSessions());
-    }
-
-    @Override
-    public String toString() {
-        return "AgentConfig{" + describe() + "}";
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (!(o instanceof AgentConfig)) {
-            return false;
-        }
-        AgentConfig c = (AgentConfig) o;
-        return port == c.port && delayMinMs == c.delayMinMs && delayMaxMs == c.delayMaxMs
-                && Double.compare(speed, c.speed) == 0 && capacity == c.capacity
-                && Double.compare(cpuBase, c.cpuBase) == 0 && Double.compare(memoryBase, c.memoryBase) == 0
-                && seed == c.seed && agentId.equals(c.agentId) && host.equals(c.host) && chat.equals(c.chat)
-                && llm.equals(c.llm);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(agentId, host, port, delayMinMs, delayMaxMs, speed, capacity, cpuBase, memoryBase, seed,
-                chat, llm);
     }
 
     /**
@@ -354,16 +255,13 @@ public final class AgentConfig {
         }
 
         /**
-         * Builds the configuration.
+         * Builds the configuration; the seed, unless set, is {@link #defaultSeed(String)} of the agent id.
          *
          * @throws IllegalArgumentException if delayMinMs &gt; delayMaxMs
          */
         public AgentConfig build() {
-            if (delayMinMs > delayMaxMs) {
-                throw new IllegalArgumentException(
-                        "delayMinMs must be <= delayMaxMs (" + delayMaxMs + "), was " + delayMinMs);
-            }
-            return new AgentConfig(this);
+            return new AgentConfig(agentId, host, port, delayMinMs, delayMaxMs, speed, capacity, cpuBase, memoryBase,
+                    seed != null ? seed : defaultSeed(agentId), chat, llm);
         }
 
         private static double fraction(String field, double value) {

@@ -3,6 +3,7 @@ package io.github.agentlb.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.agentlb.agent.llm.LlmShape;
 import org.junit.jupiter.api.Test;
 
 class AgentConfigTest {
@@ -70,5 +71,34 @@ class AgentConfigTest {
         AgentConfig p = c.withPort(1234);
         assertThat(p.port()).isEqualTo(1234);
         assertThat(p.toBuilder().port(0).build()).isEqualTo(c);
+    }
+
+    @Test
+    void toBuilderRoundTripsANonDefaultConfig() {
+        AgentConfig c = AgentConfig.custom().agentId("B7").host("localhost").port(0).delayMs(5, 9).speed(2.5)
+                .capacity(4).cpuBase(0.3).memoryBase(0.4).seed(-11).chat(new ChatShape(3, 50.0, 12))
+                .llm(LlmShape.custom().maxRunning(2).build()).build();
+
+        assertThat(c.toBuilder().build()).isEqualTo(c).hasSameHashCodeAs(c);
+        assertThat(c.toBuilder().agentId("B8").build().seed()).isEqualTo(-11L);
+    }
+
+    @Test
+    void theCanonicalConstructorChecksAsTheSettersDo() {
+        AgentConfig d = AgentConfig.ofDefaults();
+
+        assertThat(new AgentConfig(d.agentId(), d.host(), d.port(), d.delayMinMs(), d.delayMaxMs(), d.speed(),
+                d.capacity(), d.cpuBase(), d.memoryBase(), d.seed(), d.chat(), d.llm())).isEqualTo(d);
+        assertThatThrownBy(() -> new AgentConfig(d.agentId(), d.host(), d.port(), d.delayMinMs(), d.delayMaxMs(),
+                d.speed(), -1, d.cpuBase(), d.memoryBase(), d.seed(), d.chat(), d.llm()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("capacity must be >= 0 (0 = unlimited), was -1");
+        assertThatThrownBy(() -> new AgentConfig(d.agentId(), d.host(), d.port(), 200, 100, d.speed(), d.capacity(),
+                d.cpuBase(), d.memoryBase(), d.seed(), d.chat(), null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("llm must not be null, was null");
+        assertThatThrownBy(() -> new AgentConfig(d.agentId(), d.host(), d.port(), 200, 100, d.speed(), d.capacity(),
+                d.cpuBase(), d.memoryBase(), d.seed(), d.chat(), d.llm()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("delayMinMs must be <= delayMaxMs (100), was 200");
     }
 }
