@@ -3,13 +3,13 @@ package io.github.agentlb.demo;
 import io.github.agentlb.agent.main.ServerPorts;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -20,11 +20,34 @@ import java.util.Set;
  * {@link #ofDefaults()}; {@link ProxySettings} reads them from the environment, system
  * properties and {@code application.properties}.
  *
- * <p>Instances are immutable and thread-safe.
+ * <p>A record, so immutable and thread-safe.
  *
  * <p>Over 300 lines: every proxy knob with its check and default in one immutable config and builder.
+ *
+ * @param port               TCP port of the proxy, 0..65535; 0 asks {@link DemoProxy} for an ephemeral port
+ * @param agentUrls          agent base URLs such as {@code http://127.0.0.1:8081}, without trailing slash;
+ *                           unmodifiable, never empty, distinct; the order is the child order of the balancer
+ * @param agentNames         agent base URL to its name, for the agents given as {@code NAME=URL} and the default
+ *                           agents ({@link #DEFAULT_AGENT_NAMES}); unmodifiable, each key one of {@code agentUrls},
+ *                           names distinct. A named agent's id in the balancer is its name (see
+ *                           {@code AgentLoadBalancerSupport#nameAgent}), so its users stay with it when its URL
+ *                           changes
+ * @param strategy           strategy name, lower case, one of {@link Strategies#names()} or
+ *                           {@link Strategies#baselines()}
+ * @param host               bind host of the proxy, e.g. {@code 0.0.0.0} or {@code 127.0.0.1}; an IP address or
+ *                           a name that resolves
+ * @param connectTimeoutMs   time allowed to connect to an agent, ms, >= 1
+ * @param requestTimeoutMs   total time allowed for an agent's answer, from sending the request to its last byte,
+ *                           ms, >= 0; 0 = none
+ * @param firstByteTimeoutMs time allowed from sending the request to the first byte of the answer, ms, >= 1
+ * @param idleTimeoutMs      longest silence allowed between two reads of an answer, ms, >= 1
+ * @param maxBodyBytes       largest request body accepted, bytes, >= 0; a larger one gets 413
+ * @param clientTimeoutMs    time allowed for a request's head and body to arrive once its first byte came, ms,
+ *                           >= 1; then 408
  */
-public final class ProxyConfig {
+public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> agentNames, String strategy,
+                          String host, int connectTimeoutMs, int requestTimeoutMs, int firstByteTimeoutMs,
+                          int idleTimeoutMs, int maxBodyBytes, int clientTimeoutMs) {
 
     /** Default HTTP port of the proxy. */
     public static final int DEFAULT_PORT = 8000;
@@ -54,30 +77,24 @@ public final class ProxyConfig {
     /** Default time for a request's head and body to arrive once begun, ms (nginx's {@code client_header_timeout}); then 408. */
     public static final int DEFAULT_CLIENT_TIMEOUT_MS = 60_000;
 
-    private final int port;
-    private final List<String> agentUrls;
-    private final Map<String, String> agentNames;
-    private final String strategy;
-    private final String host;
-    private final int connectTimeoutMs;
-    private final int requestTimeoutMs;
-    private final int firstByteTimeoutMs;
-    private final int idleTimeoutMs;
-    private final int maxBodyBytes;
-    private final int clientTimeoutMs;
-
-    private ProxyConfig(Builder b) {
-        this.port = b.port;
-        this.agentUrls = b.agentUrls;
-        this.agentNames = b.agentNames;
-        this.strategy = b.strategy;
-        this.host = b.host;
-        this.connectTimeoutMs = b.connectTimeoutMs;
-        this.requestTimeoutMs = b.requestTimeoutMs;
-        this.firstByteTimeoutMs = b.firstByteTimeoutMs;
-        this.idleTimeoutMs = b.idleTimeoutMs;
-        this.maxBodyBytes = b.maxBodyBytes;
-        this.clientTimeoutMs = b.clientTimeoutMs;
+    /**
+     * Checks every value by the {@link Builder}'s setter of the same name ({@code agentUrls} and
+     * {@code agentNames} together, as the {@code NAME=URL} entries of {@link Builder#agentUrls(List)}) and
+     * keeps them as those setters do: agent URLs normalized, the strategy in lower case, the host trimmed,
+     * the list and map unmodifiable copies.
+     *
+     * @throws IllegalArgumentException naming the field and the bad value, as that setter; also when
+     *     {@code agentNames} is null or names a URL that is not in {@code agentUrls}
+     */
+    public ProxyConfig {
+        Builder checked = builder().port(port).agentUrls(namedUrls(agentUrls, agentNames)).strategy(strategy)
+                .host(host).connectTimeoutMs(connectTimeoutMs).requestTimeoutMs(requestTimeoutMs)
+                .firstByteTimeoutMs(firstByteTimeoutMs).idleTimeoutMs(idleTimeoutMs).maxBodyBytes(maxBodyBytes)
+                .clientTimeoutMs(clientTimeoutMs);
+        agentUrls = checked.agentUrls;
+        agentNames = checked.agentNames;
+        strategy = checked.strategy;
+        host = checked.host;
     }
 
     /** A builder starting from the defaults. */
@@ -90,81 +107,12 @@ public final class ProxyConfig {
         return builder().build();
     }
 
-    /** A builder holding this configuration's values, to derive a variant. */
+    /** A builder holding this configuration's values, the agents' names included, to derive a variant. */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.port = port;
-        b.agentUrls = agentUrls;
-        b.agentNames = agentNames;
-        b.strategy = strategy;
-        b.host = host;
-        b.connectTimeoutMs = connectTimeoutMs;
-        b.requestTimeoutMs = requestTimeoutMs;
-        b.firstByteTimeoutMs = firstByteTimeoutMs;
-        b.idleTimeoutMs = idleTimeoutMs;
-        b.maxBodyBytes = maxBodyBytes;
-        b.clientTimeoutMs = clientTimeoutMs;
-        return b;
-    }
-
-    /**
-     * Agent base URL to its name, for the agents given as {@code NAME=URL} and the default agents
-     * ({@link #DEFAULT_AGENT_NAMES}); unmodifiable. A named
-     * agent's id in the balancer is its name (see {@code AgentLoadBalancerSupport#nameAgent}), so
-     * its users stay with it when its URL changes.
-     */
-    public Map<String, String> agentNames() {
-        return agentNames;
-    }
-
-    /** TCP port of the proxy, 0..65535; 0 asks {@link DemoProxy} for an ephemeral port. */
-    public int port() {
-        return port;
-    }
-
-    /** Agent base URLs such as {@code http://127.0.0.1:8081}, without trailing slash; unmodifiable, never empty. */
-    public List<String> agentUrls() {
-        return agentUrls;
-    }
-
-    /** Strategy name, lower case, one of {@link Strategies#names()} or {@link Strategies#baselines()}. */
-    public String strategy() {
-        return strategy;
-    }
-
-    /** Bind host of the proxy, e.g. {@code 0.0.0.0} or {@code 127.0.0.1}. */
-    public String host() {
-        return host;
-    }
-
-    /** Time allowed to connect to an agent, ms, >= 1. */
-    public int connectTimeoutMs() {
-        return connectTimeoutMs;
-    }
-
-    /** Total time allowed for an agent's answer, from sending the request to its last byte, ms; 0 = none. */
-    public int requestTimeoutMs() {
-        return requestTimeoutMs;
-    }
-
-    /** Time allowed from sending the request to the first byte of the answer, ms, >= 1. */
-    public int firstByteTimeoutMs() {
-        return firstByteTimeoutMs;
-    }
-
-    /** Longest silence allowed between two reads of an answer, ms, >= 1. */
-    public int idleTimeoutMs() {
-        return idleTimeoutMs;
-    }
-
-    /** Largest request body accepted, bytes, >= 0; a larger one gets 413. */
-    public int maxBodyBytes() {
-        return maxBodyBytes;
-    }
-
-    /** Time allowed for a request's head and body to arrive once its first byte came, ms, >= 1; then 408. */
-    public int clientTimeoutMs() {
-        return clientTimeoutMs;
+        return builder().port(port).agentUrls(namedUrls(agentUrls, agentNames)).strategy(strategy).host(host)
+                .connectTimeoutMs(connectTimeoutMs).requestTimeoutMs(requestTimeoutMs)
+                .firstByteTimeoutMs(firstByteTimeoutMs).idleTimeoutMs(idleTimeoutMs).maxBodyBytes(maxBodyBytes)
+                .clientTimeoutMs(clientTimeoutMs);
     }
 
     /** The agent call timeouts: connect, first byte, idle, total. */
@@ -180,37 +128,39 @@ public final class ProxyConfig {
                 firstByteTimeoutMs, idleTimeoutMs, requestTimeoutMs, maxBodyBytes, clientTimeoutMs);
     }
 
-    @Override
-    public String toString() {
-        return "ProxyConfig{" + describe() + "}";
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (!(o instanceof ProxyConfig c)) {
-            return false;
-        }
-        return port == c.port && connectTimeoutMs == c.connectTimeoutMs && requestTimeoutMs == c.requestTimeoutMs
-                && firstByteTimeoutMs == c.firstByteTimeoutMs && idleTimeoutMs == c.idleTimeoutMs
-                && maxBodyBytes == c.maxBodyBytes && clientTimeoutMs == c.clientTimeoutMs
-                && agentUrls.equals(c.agentUrls) && agentNames.equals(c.agentNames) && strategy.equals(c.strategy) && host.equals(c.host);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(port, agentUrls, agentNames, strategy, host, connectTimeoutMs, requestTimeoutMs,
-                firstByteTimeoutMs, idleTimeoutMs, maxBodyBytes, clientTimeoutMs);
-    }
-
     private static Map<String, String> defaultAgentNames() {
         Map<String, String> names = new LinkedHashMap<>();
         for (int i = 0; i < DEFAULT_AGENT_URLS.size(); i++) {
             names.put(DEFAULT_AGENT_URLS.get(i), "A" + (i + 1));
         }
         return Collections.unmodifiableMap(names);
+    }
+
+    /**
+     * The entries of {@link Builder#agentUrls(List)} that give {@code urls} with {@code names}: {@code NAME=URL}
+     * for a named URL, the URL alone otherwise; a null {@code urls} stays null for that setter to reject.
+     *
+     * @throws IllegalArgumentException if {@code names} is null or has a URL that is not in {@code urls}
+     */
+    private static List<String> namedUrls(List<String> urls, Map<String, String> names) {
+        if (names == null) {
+            throw new IllegalArgumentException("agentNames must not be null, was null");
+        }
+        if (urls == null) {
+            return null;
+        }
+        for (String url : names.keySet()) {
+            if (url == null || !urls.contains(url)) {
+                throw new IllegalArgumentException("agentNames must name agents of agentUrls " + urls + ", was "
+                        + names);
+            }
+        }
+        List<String> entries = new ArrayList<>(urls.size());
+        for (String url : urls) {
+            String name = url == null ? null : names.get(url);
+            entries.add(name == null ? url : name + "=" + url);
+        }
+        return entries;
     }
 
     /**
@@ -358,8 +308,10 @@ public final class ProxyConfig {
             return this;
         }
 
+        /** @return the immutable configuration */
         public ProxyConfig build() {
-            return new ProxyConfig(this);
+            return new ProxyConfig(port, agentUrls, agentNames, strategy, host, connectTimeoutMs, requestTimeoutMs,
+                    firstByteTimeoutMs, idleTimeoutMs, maxBodyBytes, clientTimeoutMs);
         }
 
         private static String normalizeAgentUrl(String url) {

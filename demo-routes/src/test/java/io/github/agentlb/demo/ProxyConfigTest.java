@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ProxyConfigTest {
@@ -77,5 +78,42 @@ class ProxyConfigTest {
                 .connectTimeoutMs(3).requestTimeoutMs(4).build();
 
         assertThat(config.toBuilder().build()).isEqualTo(config).hasSameHashCodeAs(config);
+    }
+
+    @Test
+    void toBuilderRoundTripsNamedAndUnnamedAgents() {
+        ProxyConfig config = ProxyConfig.builder().port(2).host(" 127.0.0.1 ").strategy(" CH ")
+                .agentUrls("B1=http://b:1/", "http://c:2", "B3=http://d:3").connectTimeoutMs(5).requestTimeoutMs(6)
+                .firstByteTimeoutMs(7).idleTimeoutMs(8).maxBodyBytes(9).clientTimeoutMs(10).build();
+
+        assertThat(config.toBuilder().build()).isEqualTo(config).hasSameHashCodeAs(config);
+        assertThat(config.agentNames()).containsExactly(entry("http://b:1", "B1"), entry("http://d:3", "B3"));
+        assertThat(ProxyConfig.ofDefaults().toBuilder().build().agentNames()).isEqualTo(ProxyConfig.DEFAULT_AGENT_NAMES);
+    }
+
+    @Test
+    void theCanonicalConstructorChecksAndNormalizesAsTheSettersDo() {
+        ProxyConfig d = ProxyConfig.ofDefaults();
+
+        assertThat(new ProxyConfig(d.port(), d.agentUrls(), d.agentNames(), d.strategy(), d.host(),
+                d.connectTimeoutMs(), d.requestTimeoutMs(), d.firstByteTimeoutMs(), d.idleTimeoutMs(),
+                d.maxBodyBytes(), d.clientTimeoutMs())).isEqualTo(d);
+        ProxyConfig normalized = new ProxyConfig(d.port(), List.of("http://b:1/", "http://c:2"),
+                Map.of("http://b:1/", "B1"), "LR", " 127.0.0.1", d.connectTimeoutMs(), d.requestTimeoutMs(),
+                d.firstByteTimeoutMs(), d.idleTimeoutMs(), d.maxBodyBytes(), d.clientTimeoutMs());
+        assertThat(normalized).isEqualTo(ProxyConfig.builder().agentUrls("B1=http://b:1", "http://c:2")
+                .strategy("lr").host("127.0.0.1").build());
+        assertThatThrownBy(() -> new ProxyConfig(d.port(), d.agentUrls(), d.agentNames(), d.strategy(), d.host(),
+                0, d.requestTimeoutMs(), d.firstByteTimeoutMs(), d.idleTimeoutMs(), d.maxBodyBytes(),
+                d.clientTimeoutMs())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("connectTimeoutMs must be >= 1, was 0");
+        assertThatThrownBy(() -> new ProxyConfig(d.port(), List.of("http://b:1"), Map.of("http://c:2", "C"),
+                d.strategy(), d.host(), d.connectTimeoutMs(), d.requestTimeoutMs(), d.firstByteTimeoutMs(),
+                d.idleTimeoutMs(), d.maxBodyBytes(), d.clientTimeoutMs())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("agentNames must name agents of agentUrls [http://b:1], was {http://c:2=C}");
+        assertThatThrownBy(() -> new ProxyConfig(d.port(), d.agentUrls(), Map.of(d.agentUrls().get(0), "A 1"),
+                d.strategy(), d.host(), d.connectTimeoutMs(), d.requestTimeoutMs(), d.firstByteTimeoutMs(),
+                d.idleTimeoutMs(), d.maxBodyBytes(), d.clientTimeoutMs())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("agent name must be a non-blank word, was 'A 1'");
     }
 }
