@@ -4,8 +4,9 @@ import java.util.Optional;
 
 /**
  * The shape of a load run: how many requests, over how many users, how many at a time, with which
- * seed and timeout. Immutable, validated at construction; build with {@link #custom()} or take
- * {@link #ofDefaults()}.
+ * seed and timeout. Validated at construction; build with {@link #custom()} (every setter validates at
+ * once and throws {@link IllegalArgumentException} naming the field and the value) or take
+ * {@link #ofDefaults()}. A record, so immutable and thread-safe.
  *
  * @param requests      requests sent, >= 1
  * @param users         distinct {@code user_id}s besides the hot user, 1..(requests - the hot user's requests)
@@ -42,31 +43,20 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
      */
     public static final int MAX_CONCURRENCY = 1_000;
 
-    /** @throws IllegalArgumentException naming the first bad field and its value */
+    /**
+     * Checks every value by the {@link Builder}'s setter of the same name, then {@code users} against
+     * {@code requests} and {@code hotShare}.
+     *
+     * @throws IllegalArgumentException naming the first bad field and its value
+     */
     public LoadTestConfig {
-        if (requests < 1) {
-            throw new IllegalArgumentException("requests must be >= 1, was " + requests);
-        }
-        if (!(hotShare >= 0 && hotShare < 1)) {
-            throw new IllegalArgumentException("hotShare must be >= 0 and < 1, was " + hotShare);
-        }
+        custom().requests(requests).users(users).concurrency(concurrency).seed(seed).timeoutMs(timeoutMs)
+                .progressEvery(progressEvery).warmup(warmup).hotShare(hotShare);
         int others = requests - Workload.hotRequests(requests, hotShare);
         if (users < 1 || users > others) {
             throw new IllegalArgumentException(others == requests
                     ? "users must be in 1.." + requests + " (requests), was " + users
                     : "users must be in 1.." + others + " (requests not sent by the hot user), was " + users);
-        }
-        if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-            throw new IllegalArgumentException("concurrency must be in 1.." + MAX_CONCURRENCY + ", was " + concurrency);
-        }
-        if (timeoutMs < 1) {
-            throw new IllegalArgumentException("timeoutMs must be >= 1, was " + timeoutMs);
-        }
-        if (progressEvery < 1) {
-            throw new IllegalArgumentException("progressEvery must be >= 1, was " + progressEvery);
-        }
-        if (warmup < 0) {
-            throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
         }
     }
 
@@ -78,6 +68,12 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
     /** A builder starting from the defaults. */
     public static Builder custom() {
         return new Builder();
+    }
+
+    /** A builder holding this configuration's values, to derive a variant. */
+    public Builder toBuilder() {
+        return custom().requests(requests).users(users).concurrency(concurrency).seed(seed).timeoutMs(timeoutMs)
+                .progressEvery(progressEvery).warmup(warmup).hotShare(hotShare);
     }
 
     /** The seeded request order of this configuration. */
@@ -103,7 +99,11 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
                 seed + 1, timeoutMs, warmup, 0, share));
     }
 
-    /** Builder of {@link LoadTestConfig}; values are validated by {@link #build()}. Not thread-safe. */
+    /**
+     * Builder of {@link LoadTestConfig}. Each setter validates its argument and throws
+     * {@link IllegalArgumentException} naming field and value; {@link #build()} checks {@code users}
+     * against {@code requests} and {@code hotShare}. Not thread-safe.
+     */
     public static final class Builder {
         private int requests = DEFAULT_REQUESTS;
         private int users = DEFAULT_USERS;
@@ -119,18 +119,28 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
 
         /** Requests to send, >= 1. */
         public Builder requests(int requests) {
+            if (requests < 1) {
+                throw new IllegalArgumentException("requests must be >= 1, was " + requests);
+            }
             this.requests = requests;
             return this;
         }
 
-        /** Distinct users, 1..requests. */
+        /**
+         * Distinct users besides the hot user, 1..(requests - the hot user's requests); checked by {@link #build()},
+         * as the bound depends on {@link #requests(int)} and {@link #hotShare(double)}.
+         */
         public Builder users(int users) {
             this.users = users;
             return this;
         }
 
-        /** Requests in flight at most. */
+        /** Requests in flight at most, 1..{@value LoadTestConfig#MAX_CONCURRENCY}. */
         public Builder concurrency(int concurrency) {
+            if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+                throw new IllegalArgumentException(
+                        "concurrency must be in 1.." + MAX_CONCURRENCY + ", was " + concurrency);
+            }
             this.concurrency = concurrency;
             return this;
         }
@@ -141,31 +151,44 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
             return this;
         }
 
-        /** Per-request timeout, ms. */
+        /** Per-request timeout, ms, >= 1. */
         public Builder timeoutMs(long timeoutMs) {
+            if (timeoutMs < 1) {
+                throw new IllegalArgumentException("timeoutMs must be >= 1, was " + timeoutMs);
+            }
             this.timeoutMs = timeoutMs;
             return this;
         }
 
-        /** A progress line every this many completed requests. */
+        /** A progress line every this many completed requests, >= 1. */
         public Builder progressEvery(int progressEvery) {
+            if (progressEvery < 1) {
+                throw new IllegalArgumentException("progressEvery must be >= 1, was " + progressEvery);
+            }
             this.progressEvery = progressEvery;
             return this;
         }
 
         /** Warm-up requests before the measured ones, >= 0. */
         public Builder warmup(int warmup) {
+            if (warmup < 0) {
+                throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
+            }
             this.warmup = warmup;
             return this;
         }
 
-        /** The hot user's share of all requests, fraction in [0, 1); 0 (the default) = none. */
+        /**
+         * The hot user's share of all requests, fraction in [0, 1); 0 (the default) = none; else
+         * {@link IllegalArgumentException}.
+         */
         public Builder hotShare(double hotShare) {
+            Workload.hotRequests(requests, hotShare); // its check of the share's range
             this.hotShare = hotShare;
             return this;
         }
 
-        /** @throws IllegalArgumentException naming the first bad field and its value */
+        /** @throws IllegalArgumentException if {@code users} is out of its range */
         public LoadTestConfig build() {
             return new LoadTestConfig(requests, users, concurrency, seed, timeoutMs, progressEvery, warmup, hotShare);
         }
