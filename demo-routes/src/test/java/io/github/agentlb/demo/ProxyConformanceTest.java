@@ -10,6 +10,7 @@ import static io.github.agentlb.agent.HttpAnswers.notFound;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,19 +34,13 @@ class ProxyConformanceTest {
     @BeforeEach
     void start() throws Exception {
         spy = SpyAgent.start();
-        proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                .agentUrls(spy.baseUrl()).strategy("rr").build());
+        proxy = Proxies.start(List.of(spy.baseUrl()), "rr");
         host = "Host: " + URI.create(proxy.baseUrl()).getAuthority() + "\r\n";
     }
 
     @AfterEach
-    void stop() {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (spy != null) {
-            spy.close();
-        }
+    void stop() throws Exception {
+        Resources.close(proxy, spy);
     }
 
     private String get(String target, String extraHeaders) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,18 +23,12 @@ class ProxyHygieneTest {
     @BeforeEach
     void start() throws Exception {
         spy = SpyAgent.start();
-        proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                .agentUrls(spy.baseUrl()).strategy("ch").build());
+        proxy = Proxies.start(List.of(spy.baseUrl()), "ch");
     }
 
     @AfterEach
-    void stop() {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (spy != null) {
-            spy.close();
-        }
+    void stop() throws Exception {
+        Resources.close(proxy, spy);
     }
 
     @Test
