@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,19 +29,13 @@ class AgentConformanceTest {
     private static final String[] LOAD = {"X-Agent-Cpu: *", "X-Agent-Memory: *", "X-Agent-Utilization: *"};
     private static final String HOST = "Host: 127.0.0.1\r\n";
 
+    @AutoClose
     private StubAgent agent;
 
     @BeforeEach
     void start() throws Exception {
         // A fixed 50 ms service delay: a local answer (404) is always ready before a /process one.
         agent = StubAgent.start(AgentConfig.custom().agentId("A1").host("127.0.0.1").port(0).delayMs(50, 50).build());
-    }
-
-    @AfterEach
-    void stop() {
-        if (agent != null) {
-            agent.close();
-        }
     }
 
     /** RFC 9110 §9.3.2: the answer to HEAD has GET's headers and no body. */
