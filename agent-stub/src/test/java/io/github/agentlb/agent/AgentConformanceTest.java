@@ -15,6 +15,8 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The stub agent as a strict HTTP/1.1 server (RFC 9110, RFC 9112), byte by byte on a socket: one
@@ -68,12 +70,19 @@ class AgentConformanceTest {
         assertThat(agent.requestsServed()).isZero();
     }
 
-    /** RFC 3986 §2.3: {@code ~} is unreserved and means itself. */
-    @Test
-    void aTildeIsAnOrdinaryCharacter() {
-        String wire = talk(get("/process/a~b?user_id=x~1", "Connection: close\r\n"));
+    /**
+     * Targets served as any other: {@code ~} is unreserved and means itself (RFC 3986 §2.3); an
+     * absolute-form target (RFC 9112 §3.2.2) is served by its path.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "/process/a~b?user_id=x~1                | a~b | \"x~1\"",
+            "http://example.org/process/r1?user_id=3 | r1  | \"3\"",
+    })
+    void aTildeOrAnAbsoluteFormIsAnOrdinaryTarget(String target, String requestId, String userIdJson) {
+        String wire = talk(get(target, "Connection: close\r\n"));
 
-        assertThat(normalized(wire)).isEqualTo(processed("a~b", "\"x~1\"", CLOSE));
+        assertThat(normalized(wire)).isEqualTo(processed(requestId, userIdJson, CLOSE));
     }
 
     @Test
@@ -123,14 +132,6 @@ class AgentConformanceTest {
                 + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + get("/nope", ""));
 
         assertThat(wire).startsWith("HTTP/1.1 400 Bad Request").contains(CLOSE).doesNotContain("404");
-    }
-
-    /** An absolute-form target (RFC 9112 §3.2.2) is served by its path. */
-    @Test
-    void anAbsoluteFormTargetIsServedByItsPath() {
-        String wire = talk(get("http://example.org/process/r1?user_id=3", "Connection: close\r\n"));
-
-        assertThat(normalized(wire)).isEqualTo(processed("r1", "\"3\"", CLOSE));
     }
 
     /** An HTTP/1.0 client without keep-alive gets its answer, then the connection is closed. */
