@@ -11,10 +11,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The stub agent as a strict HTTP/1.1 server (RFC 9110, RFC 9112), byte by byte on a socket: one
@@ -29,19 +31,13 @@ class AgentConformanceTest {
     private static final String[] LOAD = {"X-Agent-Cpu: *", "X-Agent-Memory: *", "X-Agent-Utilization: *"};
     private static final String HOST = "Host: 127.0.0.1\r\n";
 
+    @AutoClose
     private StubAgent agent;
 
     @BeforeEach
     void start() throws Exception {
         // A fixed 50 ms service delay: a local answer (404) is always ready before a /process one.
         agent = StubAgent.start(AgentConfig.custom().agentId("A1").host("127.0.0.1").port(0).delayMs(50, 50).build());
-    }
-
-    @AfterEach
-    void stop() {
-        if (agent != null) {
-            agent.close();
-        }
     }
 
     /** RFC 9110 §9.3.2: the answer to HEAD has GET's headers and no body. */
@@ -74,12 +70,19 @@ class AgentConformanceTest {
         assertThat(agent.requestsServed()).isZero();
     }
 
-    /** RFC 3986 §2.3: {@code ~} is unreserved and means itself. */
-    @Test
-    void aTildeIsAnOrdinaryCharacter() {
-        String wire = talk(get("/process/a~b?user_id=x~1", "Connection: close\r\n"));
+    /**
+     * Targets served as any other: {@code ~} is unreserved and means itself (RFC 3986 §2.3); an
+     * absolute-form target (RFC 9112 §3.2.2) is served by its path.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "/process/a~b?user_id=x~1                | a~b | \"x~1\"",
+            "http://example.org/process/r1?user_id=3 | r1  | \"3\"",
+    })
+    void aTildeOrAnAbsoluteFormIsAnOrdinaryTarget(String target, String requestId, String userIdJson) {
+        String wire = talk(get(target, "Connection: close\r\n"));
 
-        assertThat(normalized(wire)).isEqualTo(processed("a~b", "\"x~1\"", CLOSE));
+        assertThat(normalized(wire)).isEqualTo(processed(requestId, userIdJson, CLOSE));
     }
 
     @Test
@@ -129,14 +132,6 @@ class AgentConformanceTest {
                 + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + get("/nope", ""));
 
         assertThat(wire).startsWith("HTTP/1.1 400 Bad Request").contains(CLOSE).doesNotContain("404");
-    }
-
-    /** An absolute-form target (RFC 9112 §3.2.2) is served by its path. */
-    @Test
-    void anAbsoluteFormTargetIsServedByItsPath() {
-        String wire = talk(get("http://example.org/process/r1?user_id=3", "Connection: close\r\n"));
-
-        assertThat(normalized(wire)).isEqualTo(processed("r1", "\"3\"", CLOSE));
     }
 
     /** An HTTP/1.0 client without keep-alive gets its answer, then the connection is closed. */

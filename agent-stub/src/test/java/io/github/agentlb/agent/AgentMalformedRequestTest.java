@@ -11,7 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -29,18 +29,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AgentMalformedRequestTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    @AutoClose
     private StubAgent agent;
 
     @BeforeAll
     void start() throws Exception {
         agent = StubAgent.start(AgentConfig.custom().agentId("A1").host("127.0.0.1").port(0).delayMs(0, 0).build());
-    }
-
-    @AfterAll
-    void stop() {
-        if (agent != null) {
-            agent.close();
-        }
     }
 
     @ParameterizedTest

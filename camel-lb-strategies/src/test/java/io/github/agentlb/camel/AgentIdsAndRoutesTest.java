@@ -29,13 +29,10 @@ class AgentIdsAndRoutesTest {
     void noEndpointOptionReachesIdsDecisionsOrErrors() throws Exception {
         RoundRobinLB balancer = new RoundRobinLB();
         try (CamelContext context = new DefaultCamelContext()) {
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    errorHandler(noErrorHandler());
-                    from("direct:a1").throwException(new java.net.ConnectException("refused"));
-                    from("direct:start").loadBalance(balancer).to("direct:a1?timeout=4321");
-                }
+            RouteBuilder.addRoutes(context, rb -> {
+                rb.errorHandler(rb.noErrorHandler());
+                rb.from("direct:a1").throwException(new java.net.ConnectException("refused"));
+                rb.from("direct:start").loadBalance(balancer).to("direct:a1?timeout=4321");
             });
             context.start();
 
@@ -52,11 +49,8 @@ class AgentIdsAndRoutesTest {
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.nameAgent("direct:a1?timeout=4321", "A1").nameAgent("direct:a2", "A2");
         try (CamelContext context = new DefaultCamelContext()) {
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:start").loadBalance(balancer).to("direct:a1?timeout=4321").to("direct:a2?timeout=1234");
-                }
+            RouteBuilder.addRoutes(context, rb -> {
+                rb.from("direct:start").loadBalance(balancer).to("direct:a1?timeout=4321").to("direct:a2?timeout=1234");
             });
             context.start();
             assertThat(balancer.getAgentIds()).containsExactly("A1", "A2");
@@ -68,12 +62,9 @@ class AgentIdsAndRoutesTest {
         ConsistentHashLB shared = new ConsistentHashLB();
         try (CamelContext context = new DefaultCamelContext()) {
             context.getRegistry().bind("lb", shared);
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:one").routeId("first").loadBalance().custom("lb").to("direct:a", "direct:b");
-                    from("direct:two").routeId("second").loadBalance().custom("lb").to("direct:c", "direct:d");
-                }
+            RouteBuilder.addRoutes(context, rb -> {
+                rb.from("direct:one").routeId("first").loadBalance().custom("lb").to("direct:a", "direct:b");
+                rb.from("direct:two").routeId("second").loadBalance().custom("lb").to("direct:c", "direct:d");
             });
             assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("route 'first'").hasMessageContaining("route 'second'")
@@ -86,12 +77,9 @@ class AgentIdsAndRoutesTest {
     void twoInstancesServeTwoRoutes() throws Exception {
         List<ConsistentHashLB> balancers = List.of(new ConsistentHashLB(), new ConsistentHashLB());
         try (CamelContext context = new DefaultCamelContext()) {
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:one").routeId("first").loadBalance(balancers.get(0)).to("direct:a", "direct:b");
-                    from("direct:two").routeId("second").loadBalance(balancers.get(1)).to("direct:a", "direct:b");
-                }
+            RouteBuilder.addRoutes(context, rb -> {
+                rb.from("direct:one").routeId("first").loadBalance(balancers.get(0)).to("direct:a", "direct:b");
+                rb.from("direct:two").routeId("second").loadBalance(balancers.get(1)).to("direct:a", "direct:b");
             });
             context.start();
             assertThat(balancers.get(0).getRouteId()).isEqualTo("first");

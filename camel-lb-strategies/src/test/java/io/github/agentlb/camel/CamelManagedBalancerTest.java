@@ -25,12 +25,9 @@ class CamelManagedBalancerTest {
         PidWeightedLB first = new PidWeightedLB();
         PidWeightedLB second = new PidWeightedLB();
         try (CamelContext context = new DefaultCamelContext()) {
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:one").routeId("orders").loadBalance(first).to("direct:a", "direct:b");
-                    from("direct:two").routeId("billing").loadBalance(second).to("direct:a", "direct:b");
-                }
+            RouteBuilder.addRoutes(context, rb -> {
+                rb.from("direct:one").routeId("orders").loadBalance(first).to("direct:a", "direct:b");
+                rb.from("direct:two").routeId("billing").loadBalance(second).to("direct:a", "direct:b");
             });
             context.start();
 
@@ -57,13 +54,10 @@ class CamelManagedBalancerTest {
     void agentsAreAddedWeightedDrainedAndRemovedThroughJmxOperations() throws Exception {
         RoundRobinLB rr = new RoundRobinLB();
         try (CamelContext context = new DefaultCamelContext()) {
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:a").routeId("agent-a").setBody(constant("a"));
-                    from("direct:c").routeId("agent-c").setBody(constant("c"));
-                    from("direct:rr").routeId("rr-route").loadBalance(rr).id("rr-lb").to("direct:a");
-                }
+            RouteBuilder.addRoutes(context, rb -> {
+                rb.from("direct:a").routeId("agent-a").setBody(rb.constant("a"));
+                rb.from("direct:c").routeId("agent-c").setBody(rb.constant("c"));
+                rb.from("direct:rr").routeId("rr-route").loadBalance(rr).id("rr-lb").to("direct:a");
             });
             context.start();
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
@@ -105,14 +99,11 @@ class CamelManagedBalancerTest {
         PidWeightedLB pid = new PidWeightedLB();
         AdaptiveVirtualNodeLB avn = new AdaptiveVirtualNodeLB();
         try (CamelContext context = new DefaultCamelContext()) {
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:a").routeId("agent-a").setBody(constant("a"));
-                    from("direct:b").routeId("agent-b").throwException(new java.net.ConnectException("refused"));
-                    from("direct:pid").routeId("pid-route").loadBalance(pid).id("pid-lb").to("direct:a", "direct:b");
-                    from("direct:avn").routeId("avn-route").loadBalance(avn).id("avn-lb").to("direct:a", "direct:b");
-                }
+            RouteBuilder.addRoutes(context, rb -> {
+                rb.from("direct:a").routeId("agent-a").setBody(rb.constant("a"));
+                rb.from("direct:b").routeId("agent-b").throwException(new java.net.ConnectException("refused"));
+                rb.from("direct:pid").routeId("pid-route").loadBalance(pid).id("pid-lb").to("direct:a", "direct:b");
+                rb.from("direct:avn").routeId("avn-route").loadBalance(avn).id("avn-lb").to("direct:a", "direct:b");
             });
             context.start();
             for (int i = 0; i < 2; i++) {

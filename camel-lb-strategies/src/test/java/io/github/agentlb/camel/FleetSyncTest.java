@@ -24,6 +24,14 @@ class FleetSyncTest {
         return AgentSpec.of(name, URI.create("http://127.0.0.1:" + port));
     }
 
+    /** A started rr balancer with no agents yet, in the class's Camel context. */
+    private static RoundRobinLB startedRoundRobin() {
+        RoundRobinLB rr = new RoundRobinLB();
+        rr.setCamelContext(CAMEL.get());
+        rr.start();
+        return rr;
+    }
+
     /** Children answer with name@port, so a replaced child shows. */
     private static FleetSync sync(RoundRobinLB balancer) {
         return new FleetSync(balancer, spec -> ScriptedChild.naming(spec.name() + "@" + spec.address().getPort()));
@@ -41,9 +49,7 @@ class FleetSyncTest {
 
     @Test
     void eachFleetIsOneStateAddingDrainingReweightingAndReplacing() {
-        RoundRobinLB rr = new RoundRobinLB();
-        rr.setCamelContext(CAMEL.get());
-        rr.start();
+        RoundRobinLB rr = startedRoundRobin();
         FleetSync sync = sync(rr);
         sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 2), agent("A3", 3)));
         long generation = rr.balancerState().generation();
@@ -66,9 +72,7 @@ class FleetSyncTest {
 
     @Test
     void anEmptyFleetOrANameTwiceChangesNothing() {
-        RoundRobinLB rr = new RoundRobinLB();
-        rr.setCamelContext(CAMEL.get());
-        rr.start();
+        RoundRobinLB rr = startedRoundRobin();
         FleetSync sync = sync(rr);
         sync.fleetChanged(List.of(agent("A1", 1)));
         BalancerState before = rr.balancerState();

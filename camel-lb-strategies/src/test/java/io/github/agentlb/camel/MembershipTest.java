@@ -108,11 +108,8 @@ class MembershipTest {
     void aRoutesChildNamesItsRoute() throws Exception {
         RoundRobinLB balancer = new RoundRobinLB();
         try (CamelContext routes = new DefaultCamelContext()) {
-            routes.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:in").routeId("proxy").loadBalance(balancer).to("direct:a");
-                }
+            RouteBuilder.addRoutes(routes, rb -> {
+                rb.from("direct:in").routeId("proxy").loadBalance(balancer).to("direct:a");
             });
             routes.start();
             Processor child = balancer.getProcessors().get(0);

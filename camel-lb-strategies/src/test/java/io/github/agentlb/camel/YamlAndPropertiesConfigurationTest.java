@@ -234,12 +234,7 @@ class YamlAndPropertiesConfigurationTest {
     void settersAreRefusedOnceTheBalancerRuns() throws Exception {
         ConsistentHashLB ch = new ConsistentHashLB();
         try (CamelContext context = new DefaultCamelContext()) {
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:start").loadBalance(ch).to("direct:a1");
-                }
-            });
+            RouteBuilder.addRoutes(context, rb -> rb.from("direct:start").loadBalance(ch).to("direct:a1"));
             ch.setVirtualNodes(7);
             context.start();
 

@@ -19,10 +19,7 @@ class AgentsReadinessCheckTest {
     @Test
     void downFromTheStartWhenNoAgentAcceptedUntilAProbeOrAnAnswerShowsOne() throws Exception {
         try (DefaultCamelContext context = new DefaultCamelContext()) {
-            RoundRobinLB balancer = new RoundRobinLB();
-            balancer.setCamelContext(context);
-            balancer.addAgent("A1", org.apache.camel.support.AsyncProcessorConverterHelper.convert(exchange -> { }), 1.0);
-            balancer.start();
+            RoundRobinLB balancer = startedWithOneAgent(context);
             AtomicLong clock = new AtomicLong();
             AtomicBoolean accepts = new AtomicBoolean(false);
             AtomicInteger probes = new AtomicInteger();
@@ -53,10 +50,7 @@ class AgentsReadinessCheckTest {
     @Test
     void anAnsweredRequestProvesAnAgentWithoutAProbe() throws Exception {
         try (DefaultCamelContext context = new DefaultCamelContext()) {
-            RoundRobinLB balancer = new RoundRobinLB();
-            balancer.setCamelContext(context);
-            balancer.addAgent("A1", org.apache.camel.support.AsyncProcessorConverterHelper.convert(exchange -> { }), 1.0);
-            balancer.start();
+            RoundRobinLB balancer = startedWithOneAgent(context);
             AgentsReadinessCheck check = new AgentsReadinessCheck(balancer, null)
                     .unprovenAtStart(() -> false, () -> 0L);
             check.setCamelContext(context);
@@ -68,6 +62,15 @@ class AgentsReadinessCheckTest {
             assertThat(exchange.getException()).isNull();
             assertThat(state(check)).isEqualTo(HealthCheck.State.UP);
         }
+    }
+
+    /** A started rr balancer over one agent, A1, that answers every request with nothing. */
+    private static RoundRobinLB startedWithOneAgent(DefaultCamelContext context) {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(context);
+        balancer.addAgent("A1", org.apache.camel.support.AsyncProcessorConverterHelper.convert(exchange -> { }), 1.0);
+        balancer.start();
+        return balancer;
     }
 
     private static HealthCheck.State state(AgentsReadinessCheck check) {

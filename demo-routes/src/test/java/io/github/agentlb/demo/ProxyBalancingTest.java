@@ -25,14 +25,9 @@ class ProxyBalancingTest {
 
     private final Http http = new Http();
 
-    private static DemoProxy proxy(Agents agents, String strategy) throws Exception {
-        return DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                .agentUrls(agents.urls()).strategy(strategy).build());
-    }
-
     @Test
     void roundRobinVisitsTheAgentsInTurn() throws Exception {
-        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = proxy(agents, "rr")) {
+        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = Proxies.start(agents.urls(), "rr")) {
             List<String> seen = new ArrayList<>();
             for (int i = 0; i < 30; i++) {
                 HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=" + i);
@@ -49,7 +44,7 @@ class ProxyBalancingTest {
 
     @Test
     void camelRoundRobinBaselineRunsCamelsOwnBalancerInTheSameRoute() throws Exception {
-        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = proxy(agents, "camel-rr")) {
+        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = Proxies.start(agents.urls(), "camel-rr")) {
             assertThat(proxy.balancer()).isNull();
             List<String> seen = new ArrayList<>();
             for (int i = 0; i < 9; i++) {
@@ -95,7 +90,7 @@ class ProxyBalancingTest {
 
     @Test
     void consistentHashingSendsOneUserToOneAgent() throws Exception {
-        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = proxy(agents, "ch")) {
+        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = Proxies.start(agents.urls(), "ch")) {
             HashRing ring = ((ConsistentHashLB) proxy.balancer()).ring();
             String owner = agents.idOf(agentUrl(proxy, ring.agentFor("42")));
             for (int i = 0; i < 5; i++) {
@@ -108,7 +103,7 @@ class ProxyBalancingTest {
 
     @Test
     void stoppingAnAgentMovesOnlyItsUsersToTheNextAgentOnTheRing() throws Exception {
-        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = proxy(agents, "ch")) {
+        try (Agents agents = Agents.start(3, 0, 2); DemoProxy proxy = Proxies.start(agents.urls(), "ch")) {
             HashRing ring = ((ConsistentHashLB) proxy.balancer()).ring();
             int users = 60;
             Map<Integer, String> before = new HashMap<>();

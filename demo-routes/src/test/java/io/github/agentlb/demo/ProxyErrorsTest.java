@@ -35,26 +35,16 @@ class ProxyErrorsTest {
     @BeforeAll
     void startShared() throws Exception {
         shared = Agents.start(3, 0, 2);
-        sharedProxy = proxy(shared.urls(), "ch");
+        sharedProxy = Proxies.start(shared.urls(), "ch");
     }
 
     @AfterAll
-    void stopShared() {
-        if (sharedProxy != null) {
-            sharedProxy.close();
-        }
-        if (shared != null) {
-            shared.close();
-        }
+    void stopShared() throws Exception {
+        Resources.close(sharedProxy, shared);
     }
 
     private long served() {
         return shared.agents.stream().mapToLong(StubAgent::requestsServed).sum();
-    }
-
-    private static DemoProxy proxy(List<String> agentUrls, String strategy) throws Exception {
-        return DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                .agentUrls(agentUrls).strategy(strategy).build());
     }
 
     /** rr over the slow agent, then the fast one, with a 300 ms first-byte timeout. */
@@ -84,7 +74,7 @@ class ProxyErrorsTest {
 
     @Test
     void allAgentsDownGives503WithAJsonError() throws Exception {
-        try (DemoProxy proxy = proxy(deadUrls(3), "rr")) {
+        try (DemoProxy proxy = Proxies.start(deadUrls(3), "rr")) {
             for (int i = 0; i < 3; i++) {
                 HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=1");
 
@@ -105,7 +95,7 @@ class ProxyErrorsTest {
     void oneAgentDownIsAbsorbedByFailover() throws Exception {
         try (Agents agents = Agents.start(2, 0, 2)) {
             List<String> urls = List.of(agents.urls().get(0), deadUrls(1).get(0), agents.urls().get(1));
-            try (DemoProxy proxy = proxy(urls, "rr")) {
+            try (DemoProxy proxy = Proxies.start(urls, "rr")) {
                 for (int i = 0; i < 9; i++) {
                     HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=" + i);
                     assertThat(response.statusCode()).as("request %d", i).isEqualTo(200);
@@ -149,7 +139,7 @@ class ProxyErrorsTest {
     @Test
     void anAgentAnsweringSomethingNotHttpIsAFailureNamingIt() throws Exception {
         try (FaultyAgent garbage = FaultyAgent.replying("NOT HTTP AT ALL\r\n\r\n");
-                DemoProxy proxy = proxy(List.of(garbage.baseUrl()), "rr")) {
+                DemoProxy proxy = Proxies.start(List.of(garbage.baseUrl()), "rr")) {
             HttpResponse<String> response = requestR1(proxy);
 
             // Was 502 on every request: an answer, so no failover and no ejection.
@@ -163,7 +153,7 @@ class ProxyErrorsTest {
     void aGetToAnAgentAnsweringSomethingNotHttpFailsOverAndEjectsIt() throws Exception {
         try (FaultyAgent garbage = FaultyAgent.replying("NOT HTTP AT ALL\r\n\r\n");
                 Agents good = Agents.start(1, 0, 2);
-                DemoProxy proxy = proxy(List.of(garbage.baseUrl(), good.urls().get(0)), "rr")) {
+                DemoProxy proxy = Proxies.start(List.of(garbage.baseUrl(), good.urls().get(0)), "rr")) {
             // rr starts at the garbage agent: the first request fails over, the next skip it.
             for (int i = 1; i <= 3; i++) {
                 HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=1");
@@ -178,7 +168,7 @@ class ProxyErrorsTest {
     @Test
     void anAgentClosingTheConnectionIsNamedWithoutJavaInternals() throws Exception {
         try (FaultyAgent closer = FaultyAgent.replying("");
-                DemoProxy proxy = proxy(List.of(closer.baseUrl()), "rr")) {
+                DemoProxy proxy = Proxies.start(List.of(closer.baseUrl()), "rr")) {
             HttpResponse<String> response = requestR1(proxy);
 
             // A connection closed before the answer is a connection failure: failover, then 503.
@@ -191,7 +181,7 @@ class ProxyErrorsTest {
     @Test
     void namedAgentsAreNamedInThe503() throws Exception {
         List<String> dead = deadUrls(2);
-        try (DemoProxy proxy = proxy(List.of("D1=" + dead.get(0), "D2=" + dead.get(1)), "rr")) {
+        try (DemoProxy proxy = Proxies.start(List.of("D1=" + dead.get(0), "D2=" + dead.get(1)), "rr")) {
             HttpResponse<String> response = requestR1(proxy);
 
             assertUnavailable(response).matches(

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** What reaches the agent and what comes back, seen on the wire by a spy agent. */
 @Timeout(60)
@@ -22,18 +25,12 @@ class ProxyHygieneTest {
     @BeforeEach
     void start() throws Exception {
         spy = SpyAgent.start();
-        proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
-                .agentUrls(spy.baseUrl()).strategy("ch").build());
+        proxy = Proxies.start(List.of(spy.baseUrl()), "ch");
     }
 
     @AfterEach
-    void stop() {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (spy != null) {
-            spy.close();
-        }
+    void stop() throws Exception {
+        Resources.close(proxy, spy);
     }
 
     @Test
@@ -109,26 +106,20 @@ class ProxyHygieneTest {
         }
     }
 
-    @Test
-    void anAgentErrorStatusAndBodyPassThroughUnchanged() {
-        spy.answering(500, "application/json", "{\"error\":\"agent broke\"}");
+    /** An agent's error status and body, JSON or not, pass through unchanged. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "500 | application/json | {\"error\":\"agent broke\"}",
+            "404 | text/plain       | nope",
+    })
+    void anAgentAnswerIsRelayedAsItCame(int status, String contentType, String body) {
+        spy.answering(status, contentType, body);
 
         HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=7");
 
-        assertThat(response.statusCode()).isEqualTo(500);
-        assertThat(response.body()).isEqualTo("{\"error\":\"agent broke\"}");
-        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
-    }
-
-    @Test
-    void aNonJsonAgentAnswerIsRelayedAsItCame() {
-        spy.answering(404, "text/plain", "nope");
-
-        HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r1?user_id=7");
-
-        assertThat(response.statusCode()).isEqualTo(404);
-        assertThat(response.body()).isEqualTo("nope");
-        assertThat(response.headers().firstValue("Content-Type")).hasValue("text/plain");
+        assertThat(response.statusCode()).isEqualTo(status);
+        assertThat(response.body()).isEqualTo(body);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue(contentType);
     }
 
     @Test

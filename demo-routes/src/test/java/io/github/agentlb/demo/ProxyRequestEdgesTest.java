@@ -27,13 +27,8 @@ class ProxyRequestEdgesTest {
     }
 
     @AfterEach
-    void stop() {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (agent != null) {
-            agent.close();
-        }
+    void stop() throws Exception {
+        Resources.close(proxy, agent);
     }
 
     /** RFC 3986 §5.2.4: none of these is a {@code /process/{id}} target once dot-segments are removed. */

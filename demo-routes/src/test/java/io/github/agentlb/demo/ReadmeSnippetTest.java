@@ -85,13 +85,8 @@ class ReadmeSnippetTest {
     }
 
     @AfterAll
-    void stop() {
-        if (main != null) {
-            main.stop();
-        }
-        if (agents != null) {
-            agents.close();
-        }
+    void stop() throws Exception {
+        Resources.close(main == null ? null : main::stop, agents);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.agents;
 
+import io.github.agentlb.loadgen.report.Headless;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,10 +28,7 @@ public final class AgentsReport {
     public static final int HEIGHT = 500;
 
     static {
-        // XChart renders through AWT; without this a machine with no display fails to draw.
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
+        Headless.ensure();
     }
 
     private AgentsReport() {

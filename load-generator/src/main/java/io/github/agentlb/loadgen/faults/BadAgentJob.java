@@ -2,7 +2,6 @@ package io.github.agentlb.loadgen.faults;
 
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.scenario.JobScenario;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -56,18 +55,11 @@ public abstract class BadAgentJob implements JobScenario {
     @Override
     public Section run(Setup setup) throws Exception {
         long startNanos = System.nanoTime();
-        LoadTestConfig load = setup.load();
-        LoadTestConfig config = LoadTestConfig.custom().requests(answer.defaultRequests())
-                .users(BadAgentScenario.defaultUsers(answer)).concurrency(load.concurrency()).seed(load.seed())
-                .timeoutMs(load.timeoutMs()).warmup(load.warmup()).build();
-        BadAgentScenario scenario = new BadAgentScenario(answer, setup.template(), load.seed(), config, setup.stdout());
-        List<BadAgentReport> runs = new ArrayList<>();
-        List<String> files = new ArrayList<>();
-        for (BadAgentReport report : JobScenario.eachAtOnce(setup.strategies(), scenario::run)) {
-            files.addAll(BadAgentReportWriter.write(report, setup.outDir()));
-            setup.stdout().print(BadAgentReportWriter.summary(report));
-            runs.add(report);
-        }
+        LoadTestConfig config = setup.load(answer.defaultRequests(), BadAgentScenario.defaultUsers(answer));
+        BadAgentScenario scenario = new BadAgentScenario(answer, setup.template(), config.seed(), config,
+                setup.stdout());
+        List<BadAgentReport> runs = JobScenario.eachAtOnce(setup.strategies(), scenario::run);
+        List<String> files = setup.writeEach(runs, BadAgentReportWriter::write, BadAgentReportWriter::summary);
         return new Section(label(), runs.stream().mapToLong(BadAgentReport::excessClientErrors).sum(),
                 BadAgentReportWriter.markdown(answer, runs), "Scenario " + label() + ":\n"
                 + BadAgentReportWriter.table(runs), files, System.nanoTime() - startNanos);

@@ -4,6 +4,7 @@ import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.HealthEventLog;
 import io.github.agentlb.loadgen.stats.PhaseSplit;
+import io.github.agentlb.loadgen.stats.PhasedReport;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.loadgen.stats.TimedOutcome;
 import io.github.agentlb.loadgen.stats.Timeline;
@@ -42,7 +43,8 @@ import java.util.OptionalInt;
 public record BadAgentReport(String strategy, BadAnswer answer, LoadTestConfig config,
                              Map<BadAgentPhase, RunStatistics> phases, Map<BadAgentPhase, Long> badAgentRequests,
                              double onSeconds, double offSeconds, double restMs, double ejectionMs, int ejections,
-                             int readmissions, OptionalInt mostPerRest, Timeline timeline) {
+                             int readmissions, OptionalInt mostPerRest, Timeline timeline)
+        implements PhasedReport<BadAgentPhase> {
 
     /** The agent that answers badly. */
     public static final String BAD_AGENT = "A1";
@@ -109,22 +111,6 @@ public record BadAgentReport(String strategy, BadAnswer answer, LoadTestConfig c
             most = Math.max(most, last - first + 1);
         }
         return most;
-    }
-
-    /** Requests of every phase. */
-    public int requests() {
-        return phases.values().stream().mapToInt(RunStatistics::requests).sum();
-    }
-
-    /** Errors and timeouts the client saw in {@code phase}. */
-    public long clientErrors(BadAgentPhase phase) {
-        RunStatistics s = phases.get(phase);
-        return s.errors() + s.timeouts();
-    }
-
-    /** Errors and timeouts the client saw over the run. */
-    public long clientErrors() {
-        return phases.keySet().stream().mapToLong(this::clientErrors).sum();
     }
 
     /** Clients that got A1's fault status ({@link BadAnswer#status()}) in {@code phase}. */

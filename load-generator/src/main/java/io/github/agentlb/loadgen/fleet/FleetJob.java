@@ -2,7 +2,6 @@ package io.github.agentlb.loadgen.fleet;
 
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.scenario.JobScenario;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,19 +19,11 @@ public final class FleetJob implements JobScenario {
     @Override
     public Section run(Setup setup) throws Exception {
         long startNanos = System.nanoTime();
-        LoadTestConfig load = setup.load();
-        LoadTestConfig config = LoadTestConfig.custom().requests(FleetScenario.DEFAULT_REQUESTS)
-                .users(FleetScenario.DEFAULT_USERS).concurrency(load.concurrency()).seed(load.seed())
-                .timeoutMs(load.timeoutMs()).warmup(load.warmup()).build();
-        FleetScenario scenario = new FleetScenario(setup.template(), load.seed(), config,
+        LoadTestConfig config = setup.load(FleetScenario.DEFAULT_REQUESTS, FleetScenario.DEFAULT_USERS);
+        FleetScenario scenario = new FleetScenario(setup.template(), config.seed(), config,
                 FleetScenario.SLOW_START, setup.stdout());
-        List<FleetReport> runs = new ArrayList<>();
-        List<String> files = new ArrayList<>();
-        for (FleetReport report : JobScenario.eachAtOnce(setup.strategies(), scenario::run)) {
-            files.addAll(FleetReportWriter.write(report, setup.outDir()));
-            setup.stdout().print(FleetReportWriter.summary(report));
-            runs.add(report);
-        }
+        List<FleetReport> runs = JobScenario.eachAtOnce(setup.strategies(), scenario::run);
+        List<String> files = setup.writeEach(runs, FleetReportWriter::write, FleetReportWriter::summary);
         return new Section(label(), runs.stream().mapToLong(FleetReport::clientErrors).sum(),
                 FleetReportWriter.markdown(runs), "Scenario " + label() + ":\n" + FleetReportWriter.table(runs), files,
                 System.nanoTime() - startNanos);

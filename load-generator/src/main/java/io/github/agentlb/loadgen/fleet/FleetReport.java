@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen.fleet;
 
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.stats.PhasedReport;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.loadgen.stats.TimedOutcome;
 import io.github.agentlb.loadgen.stats.Timeline;
@@ -35,7 +36,8 @@ import java.util.function.Predicate;
 public record FleetReport(String strategy, LoadTestConfig config, SlowStart slowStart,
                           Map<FleetPhase, RunStatistics> phases, Map<FleetPhase, Double> changeSeconds, double drainMs,
                           Map<FleetPhase, KeyMoves> moves, int inFlightAtDrain, int drainedAnswers,
-                          int earlyJoinAnswers, Timeline timeline) {
+                          int earlyJoinAnswers, Timeline timeline)
+        implements PhasedReport<FleetPhase> {
 
     /** Width of a timeline bucket. */
     static final Duration TIMELINE_BUCKET = Duration.ofMillis(500);
@@ -92,22 +94,6 @@ public record FleetReport(String strategy, LoadTestConfig config, SlowStart slow
     private static int count(List<TimedOutcome> outcomes, String agent, Predicate<TimedOutcome> when) {
         return (int) outcomes.stream()
                 .filter(o -> o.outcome().isSuccess() && o.outcome().agentId().equals(agent) && when.test(o)).count();
-    }
-
-    /** Requests of every phase. */
-    public int requests() {
-        return phases.values().stream().mapToInt(RunStatistics::requests).sum();
-    }
-
-    /** Errors and timeouts the client saw in {@code phase}. */
-    public long clientErrors(FleetPhase phase) {
-        RunStatistics s = phases.get(phase);
-        return s.errors() + s.timeouts();
-    }
-
-    /** Errors and timeouts the client saw over the run (goal 0). */
-    public long clientErrors() {
-        return phases.keySet().stream().mapToLong(this::clientErrors).sum();
     }
 
     /** Keys moved between two agents that never joined or left, over the run (0 for {@code ch}). */

@@ -32,10 +32,7 @@ public final class HotKeyChart {
     public static final int HEIGHT = 500;
 
     static {
-        // XChart renders through AWT; without this a machine with no display fails to draw.
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
+        Headless.ensure();
     }
 
     private HotKeyChart() {

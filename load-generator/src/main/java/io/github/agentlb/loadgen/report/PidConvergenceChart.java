@@ -48,10 +48,7 @@ public final class PidConvergenceChart {
         XChartSeriesColors.RED, XChartSeriesColors.BROWN, XChartSeriesColors.MAGENTA, XChartSeriesColors.CYAN};
 
     static {
-        // XChart renders through AWT; without this a machine with no display fails to draw.
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
+        Headless.ensure();
     }
 
     private PidConvergenceChart() {

@@ -26,9 +26,7 @@ public final class SoakChart {
     public static final int PANEL_HEIGHT = 300;
 
     static {
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
+        Headless.ensure();
     }
 
     private SoakChart() {

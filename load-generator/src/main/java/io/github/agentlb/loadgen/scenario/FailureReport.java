@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen.scenario;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.stats.FailoverStickiness;
 import io.github.agentlb.loadgen.stats.FailurePhases.Phase;
+import io.github.agentlb.loadgen.stats.PhasedReport;
 import io.github.agentlb.loadgen.stats.RunReport;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.loadgen.stats.Timeline;
@@ -35,7 +36,8 @@ public record FailureReport(String strategy, Fault fault, LoadTestConfig config,
                            String balancerSettings, String deadAgent, double killSeconds, double restartSeconds,
                            Map<Phase, RunStatistics> phases, Map<Phase, Long> overProxyTimeout,
                            FailoverStickiness stickiness, HealthTimes health,
-                           Timeline timeline) {
+                           Timeline timeline)
+        implements PhasedReport<Phase> {
 
     /**
      * When the balancer noticed the fault and its end; NaN for what was not observed (no ejection,
@@ -67,29 +69,9 @@ public record FailureReport(String strategy, Fault fault, LoadTestConfig config,
         overProxyTimeout = Collections.unmodifiableMap(new EnumMap<>(overProxyTimeout));
     }
 
-    /** Errors plus timeouts seen by clients in {@code phase}. */
-    public long clientErrors(Phase phase) {
-        RunStatistics s = phases.get(phase);
-        return s.errors() + s.timeouts();
-    }
-
-    /** Errors plus timeouts seen by clients over the whole run. */
-    public long clientErrors() {
-        long n = 0;
-        for (Phase p : Phase.values()) {
-            n += clientErrors(p);
-        }
-        return n;
-    }
-
     /** p99 latency of the down phase over that of the before phase; NaN when the before phase has none. */
     public double downP99OverBefore() {
         double before = phases.get(Phase.BEFORE).latency().p99Ms();
         return before == 0 ? Double.NaN : phases.get(Phase.DOWN).latency().p99Ms() / before;
-    }
-
-    /** Requests of every phase. */
-    public int requests() {
-        return phases.values().stream().mapToInt(RunStatistics::requests).sum();
     }
 }

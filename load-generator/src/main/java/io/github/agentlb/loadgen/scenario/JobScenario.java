@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.ServiceLoader;
+import java.util.function.Function;
 
 /**
  * A scenario of the main job that lives in a package of its own (such as
@@ -75,6 +77,46 @@ public interface JobScenario {
             Objects.requireNonNull(stdout, "stdout");
             Objects.requireNonNull(outDir, "outDir");
         }
+
+        /**
+         * {@link #load()} with a scenario's own counts: {@code requests} requests over {@code users}
+         * users, with the main job's concurrency, seed, timeout and warm-up.
+         *
+         * @throws IllegalArgumentException if the counts are out of range for {@link LoadTestConfig}
+         */
+        public LoadTestConfig load(int requests, int users) {
+            return LoadTestConfig.custom().requests(requests).users(users).concurrency(load.concurrency())
+                    .seed(load.seed()).timeoutMs(load.timeoutMs()).warmup(load.warmup()).build();
+        }
+
+        /**
+         * Writes each of {@code reports} into {@link #outDir()} and prints its summary to
+         * {@link #stdout()}, one report after the other in order. Call it from one thread.
+         *
+         * @return the files written, names within the output directory, in the order of {@code reports}
+         * @throws IOException if a file cannot be written
+         */
+        public <R> List<String> writeEach(List<R> reports, ReportFiles<R> files, Function<R, String> summary)
+                throws IOException {
+            List<String> written = new ArrayList<>();
+            for (R report : reports) {
+                written.addAll(files.write(report, outDir));
+                stdout.print(summary.apply(report));
+            }
+            return written;
+        }
+    }
+
+    /** Writes one run's report files. */
+    @FunctionalInterface
+    interface ReportFiles<R> {
+        /**
+         * Writes {@code report}'s files into {@code dir}.
+         *
+         * @return the files written, names within {@code dir}, in order
+         * @throws IOException if a file cannot be written
+         */
+        List<String> write(R report, Path dir) throws IOException;
     }
 
     /**
