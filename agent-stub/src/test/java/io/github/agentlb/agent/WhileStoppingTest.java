@@ -25,6 +25,7 @@ class WhileStoppingTest {
             HttpResponse<String> refused = client.send(get, HttpResponse.BodyHandlers.ofString());
             assertThat(refused.statusCode()).isEqualTo(503);
             assertThat(refused.headers().firstValue("content-type")).hasValue("application/json");
+            assertThat(refused.headers().firstValue("retry-after")).hasValue("5");
             assertThat(refused.body()).isEqualTo(
                     "{\"error\":\"unavailable\",\"detail\":\"the server is shutting down: send the request elsewhere\"}");
 

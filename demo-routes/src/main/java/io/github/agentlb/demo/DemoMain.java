@@ -64,23 +64,26 @@ public final class DemoMain {
      * with status 2 and a one-line error on a bad setting or a port in use.
      */
     public static void main(String[] args) throws Exception {
-        String managementProblem = managementHostProblem(System.getenv());
-        if (managementProblem == null) {
-            managementProblem = managementPortProblem(System.getenv());
+        String problem = managementHostProblem(System.getenv());
+        if (problem == null) {
+            problem = managementPortProblem(System.getenv());
         }
-        if (managementProblem != null) {
-            // Camel's management server logs a stack trace and the proxy would run without it.
-            LOG.error(managementProblem);
+        if (problem == null) {
+            problem = drainTimeoutProblem(System.getenv());
+        }
+        if (problem != null) {
+            // Camel would log a stack trace, or run without its management server or drain timeout.
+            LOG.error(problem);
             System.exit(2);
         }
         try {
             createMain().run(args);
         } catch (Exception e) {
-            String problem = startupProblem(e);
-            if (problem == null) {
+            String startup = startupProblem(e);
+            if (startup == null) {
                 throw e;
             }
-            LOG.error(problem);
+            LOG.error(startup);
             System.exit(2);
         }
     }
@@ -91,6 +94,27 @@ public final class DemoMain {
      */
     static String startupProblem(Throwable failure) {
         return ProxySettings.BINDING.startupProblem(failure, "proxy");
+    }
+
+    /**
+     * The one line to print when {@code DRAIN_TIMEOUT_S} (default 30) is set but not an integer
+     * {@code >= 1} written as it is, else null. Checked before Camel starts: through
+     * {@code application.properties} it is {@code camel.main.shutdownTimeout}, which would take a
+     * value that is not a number as its default.
+     */
+    static String drainTimeoutProblem(Map<String, String> env) {
+        String value = env.get("DRAIN_TIMEOUT_S");
+        if (value == null) {
+            return null;
+        }
+        int seconds;
+        try {
+            seconds = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            seconds = -1;
+        }
+        return seconds >= 1 ? null
+                : "Bad proxy configuration: DRAIN_TIMEOUT_S must be an integer >= 1 (seconds), was '" + value + "'";
     }
 
     /**

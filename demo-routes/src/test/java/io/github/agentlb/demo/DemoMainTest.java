@@ -241,6 +241,16 @@ class DemoMainTest {
     }
 
     @Test
+    void aBadDrainTimeoutIsOneLineNamingTheVariableAndTheValue() {
+        for (String value : List.of("abc", " 5", "0", "-1", "", "1.5")) {
+            assertThat(DemoMain.drainTimeoutProblem(Map.of("DRAIN_TIMEOUT_S", value))).isEqualTo(
+                    "Bad proxy configuration: DRAIN_TIMEOUT_S must be an integer >= 1 (seconds), was '" + value + "'");
+        }
+        assertThat(DemoMain.drainTimeoutProblem(Map.of("DRAIN_TIMEOUT_S", "1"))).isNull();
+        assertThat(DemoMain.drainTimeoutProblem(Map.of())).isNull();
+    }
+
+    @Test
     void aBadManagementPortIsOneLineNamingTheVariableAndTheValue() {
         // Was: "abc" and " 9891" ignored (metrics on another port), 70000 a stack trace and exit 1.
         for (String value : List.of("abc", " 9891", "70000", "0", "-1", "")) {

@@ -150,6 +150,35 @@ class ProxyErrorsTest {
     }
 
     @Test
+    void getsToAnAgentThatIsShuttingDownGoElsewhere() throws Exception {
+        try (Agents agents = Agents.start(2, 0, 2); DemoProxy proxy = Proxies.start(agents.urls(), "rr")) {
+            // A1 drains: it finishes what it has and answers new requests 503 with Retry-After.
+            agents.get(0).camelContext().getRouteController().suspendRoute("agent-A1");
+            for (int i = 1; i <= 4; i++) {
+                HttpResponse<String> response = http.get(proxy.baseUrl() + "/process/r" + i + "?user_id=" + i);
+
+                // Was a 503 to every other client: an error answer, passed on.
+                assertThat(response.statusCode()).as("request %d", i).isEqualTo(200);
+            }
+            assertThat(agents.get(0).requestsServed()).isZero();
+            assertThat(agents.get(1).requestsServed()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void camelsOwnRoundRobinNamesTheAgentThatAnsweredSomethingNotHttp() throws Exception {
+        try (FaultyAgent garbage = FaultyAgent.replying("NOT HTTP AT ALL\r\n\r\n");
+                DemoProxy proxy = Proxies.start(List.of(garbage.baseUrl()), "camel-rr")) {
+            HttpResponse<String> response = requestR1(proxy);
+
+            // Was "agent ? answered ...": Camel's balancer does not say which child it chose.
+            assertThat(response.statusCode()).isEqualTo(502);
+            assertThat(Http.json(response).path("detail").asText())
+                    .isEqualTo("agent " + garbage.baseUrl() + " answered something that is not HTTP");
+        }
+    }
+
+    @Test
     void aGetToAnAgentAnsweringSomethingNotHttpFailsOverAndEjectsIt() throws Exception {
         try (FaultyAgent garbage = FaultyAgent.replying("NOT HTTP AT ALL\r\n\r\n");
                 Agents good = Agents.start(1, 0, 2);

@@ -133,6 +133,12 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
 
     static void refuse(ChannelHandlerContext ctx, Object request, HttpResponseStatus status, String error,
                                String detail) throws Exception {
+        refuse(ctx, request, status, error, detail, 0);
+    }
+
+    /** As {@link #refuse(ChannelHandlerContext, Object, HttpResponseStatus, String, String)}, with {@code Retry-After} if > 0. */
+    static void refuse(ChannelHandlerContext ctx, Object request, HttpResponseStatus status, String error,
+                               String detail, int retryAfterSeconds) throws Exception {
         ReferenceCountUtil.release(request);
         ctx.channel().attr(REFUSED).set(Boolean.TRUE);
         byte[] body = HttpReplies.errorJson(error, Map.of("detail", detail));
@@ -140,6 +146,9 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
         response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpReplies.APPLICATION_JSON);
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        if (retryAfterSeconds > 0) {
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, retryAfterSeconds);
+        }
         ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }
 }

@@ -9,10 +9,18 @@ import org.apache.camel.component.netty.http.NettyHttpConsumer;
 /**
  * A request that arrives while its consumer is suspended or stopping (the server shuts down and
  * lets the requests in flight finish) gets {@code 503 {"error":"unavailable",...}} with
- * {@code Connection: close}, so a client or an outer balancer knows to go elsewhere; requests
- * already handed to Camel finish as usual. One per connection; runs on its event loop.
+ * {@code Connection: close} and {@code Retry-After: 5}, so a client or an outer balancer knows to
+ * go elsewhere: a 503 with {@code Retry-After} is the busy answer balancers send elsewhere (an
+ * idempotent request at once) while they rest the agent for that long. Requests already handed to
+ * Camel finish as usual. One per connection; runs on its event loop.
  */
 final class WhileStopping extends ChannelInboundHandlerAdapter {
+
+    /**
+     * {@code Retry-After} of the answer, s: a few seconds of a drain go elsewhere per try, and an
+     * agent that restarts is tried again soon.
+     */
+    static final int RETRY_AFTER_SECONDS = 5;
 
     private final NettyHttpConsumer consumer;
 
@@ -25,7 +33,7 @@ final class WhileStopping extends ChannelInboundHandlerAdapter {
         if (msg instanceof HttpRequest && (consumer.isSuspending() || consumer.isSuspended()
                 || consumer.isStopping() || consumer.isStopped())) {
             Http1Only.refuse(ctx, msg, HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable",
-                    "the server is shutting down: send the request elsewhere");
+                    "the server is shutting down: send the request elsewhere", RETRY_AFTER_SECONDS);
             return;
         }
         ctx.fireChannelRead(msg);
