@@ -230,7 +230,7 @@ class PromptPrefixTest {
     void contentGivenTwiceOrAsPartsJoinsWithOneSpace() {
         String plain = "{\"messages\":[{\"role\":\"user\",\"content\":\"what is hashing\"}]}";
         String twice = "{\"messages\":[{\"role\":\"user\",\"content\":\"what is\",\"content\":\"hashing\"}]}";
-        String bareParts = "{\"messages\":[{\"role\":\"user\",\"content\":[\"what\",\" is \",\"hashing\"]}]}";
+        String bareParts = "{\"messages\":[{\"role\":\"user\",\"content\":[\"what\",\"is\",\"hashing\"]}]}";
         String mixedParts = "{\"messages\":[{\"role\":\"user\",\"content\":[\"what is\","
                 + "{\"type\":\"text\",\"text\":\"hashing\"}]}]}";
         assertThat(KEYS.keyOf(plain)).isNotNull();
