@@ -421,6 +421,33 @@ class AdaptiveVirtualNodesCoreTest {
     }
 
     @Test
+    void aMembershipChangeEndsTheCooldownOfTheLastMoves() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(3).build());
+        avn.setAgents(List.of("a", "b", "c"));
+        assertThat(avn.guardPhase()).isEqualTo(MoveGuard.Phase.SETTLED);
+        long hot = avn.ring().hash("hot");
+        for (int i = 0; i < 3; i++) {
+            avn.record(hot);
+        }
+        Evaluation e = avn.evaluate(false).orElseThrow();
+        assertThat(e.moves()).isNotEmpty();
+        // The hot key stays where it is whatever moves: the prediction is the last move's, S unchanged.
+        assertThat(e.predictedImbalanceIndex()).isEqualTo(e.moves().get(e.moves().size() - 1).predictedImbalanceAfter())
+                .isCloseTo(Math.sqrt(2), within(1e-9));
+        assertThat(avn.guardPhase()).isEqualTo(MoveGuard.Phase.COOLDOWN);
+        avn.updateAgents(List.of("a", "b", "c", "d"));
+        assertThat(avn.guardPhase()).isEqualTo(MoveGuard.Phase.SETTLED);
+    }
+
+    @Test
+    void utilizationsAreFractions() {
+        assertThat(new AgentUtilization(0, 1)).isEqualTo(new AgentUtilization(0.0, 1.0));
+        assertThatThrownBy(() -> new AgentUtilization(1.5, 0.5)).hasMessage("cpu must be a fraction in [0, 1], was 1.5");
+        assertThatThrownBy(() -> new AgentUtilization(0.5, -0.1)).hasMessage("memory must be a fraction in [0, 1], was -0.1");
+        assertThatThrownBy(() -> new AgentUtilization(Double.NaN, 0.5)).hasMessage("cpu must be a fraction in [0, 1], was NaN");
+    }
+
+    @Test
     void toStringShowsTheCountsTheIndexAndTheReallocations() {
         AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(DEFAULTS);
         assertThat(avn).hasToString("AdaptiveVirtualNodes{} S=0.0 reallocations=0");
