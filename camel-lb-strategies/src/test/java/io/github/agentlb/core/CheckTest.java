@@ -78,4 +78,13 @@ class CheckTest {
         assertThatThrownBy(() -> Check.notBlank("id", "")).hasMessage("id must not be blank, was ''");
         assertThatThrownBy(() -> Check.notBlank("id", " \t")).hasMessage("id must not be blank, was ' \t'");
     }
+
+    @Test
+    void notNullReturnsTheValueAndRejectsNullNamingTheField() {
+        Object value = new Object();
+        assertThat(Check.notNull("thing", value)).isSameAs(value);
+        assertThatThrownBy(() -> Check.notNull("thing", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("thing must not be null, was null");
+    }
 }

@@ -380,6 +380,155 @@ class AdaptiveVirtualNodesCoreTest {
         assertThat(avn.evaluate().orElseThrow().requests()).isEqualTo(10_000);
     }
 
+    @Test
+    void explicitCountsAndSharesStartOverAndDropTheLastEvaluation() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(3).build());
+        avn.setAgents(List.of("a", "b", "c"));
+        long hot = avn.ring().hash("hot");
+        avn.record(hot);
+        avn.record(hot);
+        avn.evaluate(false).orElseThrow();
+        avn.record(hot);
+
+        avn.setAgents(Map.of("a", 5, "b", 5, "c", 3), Map.of("a", 1.0, "b", 1.0, "c", 2.0));
+
+        assertThat(avn.virtualNodes()).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 5, "b", 5, "c", 3)));
+        assertThat(avn.capacityShares()).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 0.25, "b", 0.25, "c", 0.5)));
+        assertThat(avn.windowRequests()).isZero();
+        assertThat(avn.lastEvaluation()).isEmpty();
+        assertThat(avn.imbalanceIndex()).isZero();
+        assertThatThrownBy(() -> avn.setAgents(Map.of("a", 5), Map.of("b", 1.0)))
+                .hasMessage("virtualNodes and capacityShares must name the same agents, was {a=5} and {b=1.0}");
+    }
+
+    @Test
+    void imbalanceIndexIsThatOfTheLastEvaluation() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(3).build());
+        assertThat(avn.imbalanceIndex()).isZero();
+        avn.setAgents(List.of("a", "b", "c"));
+        assertThat(avn.imbalanceIndex()).isZero();
+        long hot = avn.ring().hash("hot");
+        for (int i = 0; i < 3; i++) {
+            avn.record(hot);
+        }
+        Evaluation e = avn.evaluate(false).orElseThrow();
+        // All requests on one of three equal agents: S = sqrt(2).
+        assertThat(e.imbalanceIndex()).isCloseTo(Math.sqrt(2), within(1e-9));
+        assertThat(avn.imbalanceIndex()).isEqualTo(e.imbalanceIndex());
+        assertThat(avn).hasToString("AdaptiveVirtualNodes{a=50, b=50, c=50} S=" + e.imbalanceIndex()
+                + " reallocations=" + e.moves().size());
+        assertThat(avn.reallocations()).isEqualTo(e.moves().size()).isPositive();
+    }
+
+    @Test
+    void aMembershipChangeEndsTheCooldownOfTheLastMoves() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(3).build());
+        avn.setAgents(List.of("a", "b", "c"));
+        assertThat(avn.guardPhase()).isEqualTo(MoveGuard.Phase.SETTLED);
+        long hot = avn.ring().hash("hot");
+        for (int i = 0; i < 3; i++) {
+            avn.record(hot);
+        }
+        Evaluation e = avn.evaluate(false).orElseThrow();
+        assertThat(e.moves()).isNotEmpty();
+        // The hot key stays where it is whatever moves: the prediction is the last move's, S unchanged.
+        assertThat(e.predictedImbalanceIndex()).isEqualTo(e.moves().get(e.moves().size() - 1).predictedImbalanceAfter())
+                .isCloseTo(Math.sqrt(2), within(1e-9));
+        assertThat(avn.guardPhase()).isEqualTo(MoveGuard.Phase.COOLDOWN);
+        avn.updateAgents(List.of("a", "b", "c", "d"));
+        assertThat(avn.guardPhase()).isEqualTo(MoveGuard.Phase.SETTLED);
+    }
+
+    @Test
+    void utilizationsAreFractions() {
+        assertThat(new AgentUtilization(0, 1)).isEqualTo(new AgentUtilization(0.0, 1.0));
+        assertThatThrownBy(() -> new AgentUtilization(1.5, 0.5)).hasMessage("cpu must be a fraction in [0, 1], was 1.5");
+        assertThatThrownBy(() -> new AgentUtilization(0.5, -0.1)).hasMessage("memory must be a fraction in [0, 1], was -0.1");
+        assertThatThrownBy(() -> new AgentUtilization(Double.NaN, 0.5)).hasMessage("cpu must be a fraction in [0, 1], was NaN");
+    }
+
+    @Test
+    void toStringShowsTheCountsTheIndexAndTheReallocations() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(DEFAULTS);
+        assertThat(avn).hasToString("AdaptiveVirtualNodes{} S=0.0 reallocations=0");
+        avn.setAgents(Map.of("a", 2, "b", 1), Map.of("a", 1.0, "b", 1.0));
+        assertThat(avn).hasToString("AdaptiveVirtualNodes{a=2, b=1} S=0.0 reallocations=0");
+    }
+
+    @Test
+    void aKeylessRequestCompletesAWindowAsAKeyedOneDoes() {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(2).build());
+        avn.setAgents(List.of("a", "b"));
+        assertThat(List.of(avn.recordWithoutKey(), avn.recordWithoutKey(), avn.record(1), avn.recordWithoutKey()))
+                .containsExactly(false, true, false, true);
+        assertThat(avn.windowRequests()).isEqualTo(4);
+    }
+
+    @Test
+    void theLeaderOfReplicasCompletesAWindowWhenItsCountIsAMultipleOfWindowOverReplicas() {
+        // Window 6: every 3rd request for 2 replicas, every 2nd for 3; the count runs on.
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(6).build());
+        avn.setAgents(List.of("a", "b"));
+        assertThat(List.of(avn.recordWithoutKey(2), avn.record(1, 2), avn.recordWithoutKey(2),
+                avn.recordWithoutKey(3), avn.recordWithoutKey(3), avn.record(2, 3)))
+                .containsExactly(false, false, true, true, false, true);
+    }
+
+    @SuppressWarnings("deprecation")
+    @Test
+    void theFormerHostNamedMethodsDoAsTheirAgentNamedOnes() {
+        AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(30).build();
+        Map<String, AgentUtilization> startup = Map.of("a", new AgentUtilization(0.2, 0.2),
+                "b", new AgentUtilization(0.6, 0.6));
+        AdaptiveVirtualNodes hosts = new AdaptiveVirtualNodes(config);
+        AdaptiveVirtualNodes agents = new AdaptiveVirtualNodes(config);
+
+        hosts.setHosts(List.of("a", "b", "c"));
+        agents.setAgents(List.of("a", "b", "c"));
+        assertThat(hosts.virtualNodes()).containsExactlyEntriesOf(agents.virtualNodes()).hasSize(3);
+
+        hosts.updateHosts(List.of("a", "b", "c", "d"));
+        agents.updateAgents(List.of("a", "b", "c", "d"));
+        assertThat(hosts.virtualNodes()).containsExactlyEntriesOf(agents.virtualNodes()).hasSize(4);
+
+        hosts.updateHosts(startup);
+        agents.updateAgents(startup);
+        assertThat(hosts.virtualNodes()).containsExactlyEntriesOf(agents.virtualNodes()).hasSize(2);
+        assertThat(hosts.capacityShares()).containsExactlyEntriesOf(agents.capacityShares());
+
+        hosts.setHosts(List.of("x"));
+        hosts.setHosts(startup);
+        agents.setAgents(startup);
+        assertThat(hosts.virtualNodes()).containsExactlyEntriesOf(agents.virtualNodes());
+        assertThat(hosts.capacityShares()).containsExactlyEntriesOf(agents.capacityShares());
+
+        hosts.setHosts(Map.of("p", 4, "q", 2), Map.of("p", 3.0, "q", 1.0));
+        assertThat(hosts.virtualNodes()).containsExactlyEntriesOf(new TreeMap<>(Map.of("p", 4, "q", 2)));
+        assertThat(hosts.capacityShares()).containsExactlyEntriesOf(new TreeMap<>(Map.of("p", 0.75, "q", 0.25)));
+    }
+
+    @Test
+    void everyLockedOperationLeavesTheStateFreeForAnotherThread() throws Exception {
+        AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().evaluationWindow(2).build());
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            List<Runnable> operations = List.of(
+                    () -> avn.setAgents(List.of("a", "b", "c")),
+                    () -> avn.updateAgents(List.of("a", "b", "c", "d")),
+                    () -> avn.setAgents(Map.of("a", 3, "b", 3), Map.of("a", 1.0, "b", 1.0)),
+                    () -> avn.installVirtualNodes(Map.of("a", 4, "b", 2)),
+                    () -> avn.installVirtualNodes(Map.of("a", 4, "b", 2)),
+                    () -> avn.evaluate(),
+                    () -> avn.guardPhase());
+            for (Runnable operation : operations) {
+                operation.run();
+                assertThat(other.submit(avn::guardPhase).get(10, TimeUnit.SECONDS)).isNotNull();
+            }
+        } finally {
+            other.shutdownNow();
+        }
+    }
+
     private static long[] positionsOf(HashRing ring, int keys) {
         long[] positions = new long[keys];
         for (int i = 0; i < keys; i++) {

@@ -161,7 +161,10 @@ class BoundedLoadsTest {
         for (long key = 10_000; key < 10_100; key++) {
             sendKey(loads, "k" + key, key);
         }
+        long overflowed = loads.overflowedKeys();
+        assertThat(overflowed).isPositive();
         assertThat(sendKey(loads, "away", away)).isEqualTo(new Placement("B", Kind.OVERFLOW));
+        assertThat(loads.overflowedKeys()).isEqualTo(overflowed + 1);
         assertThat(sendKey(loads, "away", away)).isEqualTo(new Placement("B", Kind.STICKY));
         // 400 requests homed at B and C: A's demand 102 <= 1.0 x (502 / 3): A sheds nothing.
         for (long key = 0; key < 200; key++) {
@@ -285,5 +288,15 @@ class BoundedLoadsTest {
         BoundedLoads loads = new BoundedLoads(BoundedLoad.ofDefaults(), clock::get);
         send(loads, "A", 100);
         assertThat(loads.place("k", 1L, List.of("A").iterator())).isEqualTo(new Placement("A", Kind.HOME));
+    }
+
+    @SuppressWarnings("deprecation")
+    @Test
+    void theFormerStickyNameIsTheRankRule() {
+        assertThat(BoundedLoad.ofDefaults().sticky()).isTrue();
+        BoundedLoad plain = BoundedLoad.custom().sticky(false).build();
+        assertThat(plain.rankRule()).isFalse();
+        assertThat(plain.sticky()).isFalse();
+        assertThat(BoundedLoad.custom().sticky(false).sticky(true).build().rankRule()).isTrue();
     }
 }

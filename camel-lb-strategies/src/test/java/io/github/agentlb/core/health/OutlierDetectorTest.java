@@ -240,4 +240,20 @@ class OutlierDetectorTest {
         assertThat(OutlierEjection.ofDefaults().maxEjected(3)).isEqualTo(2);
         assertThat(OutlierEjection.custom().maxEjectedShare(0.1).build().maxEjected(30)).isEqualTo(3);
     }
+
+    @Test
+    void anEjectionWhoseDoublingOverflowsLastsTheLongestEjectionTime() {
+        // base 2^34 ns: the 30th doubling shifts every bit out, the 29th into the sign bit.
+        Duration base = Duration.ofNanos(1L << 34);
+        Duration longest = Duration.ofNanos(1L << 40);
+        OutlierDetector d = detector(OutlierEjection.custom().baseEjectionTime(base).maxEjectionTime(longest).build(),
+                "A1", "A2");
+        assertThat(d.onFailure("A1")).isEqualTo(base);
+        for (int level = 1; level <= 35; level++) {
+            clock.addAndGet(d.remainingNanos("A1"));
+            assertThat(d.admit("A1")).isEqualTo(TRIAL);
+            Duration expected = level < 6 ? Duration.ofNanos(1L << (34 + level)) : longest;
+            assertThat(d.onFailure("A1")).as("ejection %d", level + 1).isEqualTo(expected);
+        }
+    }
 }

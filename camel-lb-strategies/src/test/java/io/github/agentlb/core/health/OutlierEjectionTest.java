@@ -67,5 +67,7 @@ class OutlierEjectionTest {
         assertThatThrownBy(() -> new OutlierEjection(1, 5, Duration.ofSeconds(10), Duration.ofSeconds(5), 1.0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("maxEjectionTime must be >= baseEjectionTime (PT10S), was PT5S");
+        assertThat(new OutlierEjection(1, 5, Duration.ofSeconds(10), Duration.ofSeconds(10), 1.0).maxEjectionTime())
+                .isEqualTo(Duration.ofSeconds(10));
     }
 }

@@ -196,6 +196,67 @@ class PromptPrefixTest {
                 .isEqualTo("PromptPrefix[blocks=4, blockChars=256, maxBodyBytes=1048576]");
     }
 
+    @Test
+    void builderValuesAreKeptAndDecideEquality() {
+        PromptPrefix a = PromptPrefix.custom().blocks(2).blockChars(8).maxBodyBytes(100).build();
+        assertThat(a.blocks()).isEqualTo(2);
+        assertThat(a.blockChars()).isEqualTo(8);
+        assertThat(a.maxBodyBytes()).isEqualTo(100);
+        assertThat(a).hasToString("PromptPrefix[blocks=2, blockChars=8, maxBodyBytes=100]");
+        PromptPrefix same = PromptPrefix.custom().maxBodyBytes(100).blockChars(8).blocks(2).build();
+        assertThat(a).isEqualTo(same).isNotSameAs(same);
+        assertThat(a.hashCode()).isEqualTo(same.hashCode());
+        for (PromptPrefix other : List.of(PromptPrefix.custom().blocks(3).blockChars(8).maxBodyBytes(100).build(),
+                PromptPrefix.custom().blocks(2).blockChars(9).maxBodyBytes(100).build(),
+                PromptPrefix.custom().blocks(2).blockChars(8).maxBodyBytes(101).build())) {
+            assertThat(a).isNotEqualTo(other);
+            assertThat(a.hashCode()).isNotEqualTo(other.hashCode());
+        }
+        assertThat(a).isNotEqualTo(a.toString()).isNotEqualTo(null);
+        assertThat(PromptPrefix.ofDefaults().maxBodyBytes()).isEqualTo(1_048_576);
+    }
+
+    @Test
+    void leadingMessagesJoinAsRoleAndTextSeparatedBySingleSpaces() {
+        String user = message("user", "hello");
+        String twoLeading = body(List.of(message("system", "Be kind."), message("developer", "Be brief."), user));
+        String oneLeading = body(List.of(message("system", "Be kind. developer: Be brief."), user));
+        assertThat(KEYS.keyOf(twoLeading)).isEqualTo(KEYS.keyOf(oneLeading));
+        assertThat(KEYS.keyOf(twoLeading))
+                .isNotEqualTo(KEYS.keyOf(body(List.of(message("system", "Be kind.developer: Be brief."), user))));
+    }
+
+    @Test
+    void contentGivenTwiceOrAsPartsJoinsWithOneSpace() {
+        String plain = "{\"messages\":[{\"role\":\"user\",\"content\":\"what is hashing\"}]}";
+        String twice = "{\"messages\":[{\"role\":\"user\",\"content\":\"what is\",\"content\":\"hashing\"}]}";
+        String bareParts = "{\"messages\":[{\"role\":\"user\",\"content\":[\"what\",\"is\",\"hashing\"]}]}";
+        String mixedParts = "{\"messages\":[{\"role\":\"user\",\"content\":[\"what is\","
+                + "{\"type\":\"text\",\"text\":\"hashing\"}]}]}";
+        assertThat(KEYS.keyOf(plain)).isNotNull();
+        assertThat(KEYS.keyOf(twice)).isEqualTo(KEYS.keyOf(plain));
+        assertThat(KEYS.keyOf(bareParts)).isEqualTo(KEYS.keyOf(plain));
+        assertThat(KEYS.keyOf(mixedParts)).isEqualTo(KEYS.keyOf(plain));
+        assertThat(KEYS.keyOf(plain.replace("what is hashing", "whatishashing"))).isNotEqualTo(KEYS.keyOf(plain));
+    }
+
+    @Test
+    void theFirstCharactersNeverEndInsideASurrogatePair() {
+        // "user: " is 6 of the 8 characters; the emoji's high surrogate would be the 8th.
+        PromptPrefix eight = PromptPrefix.custom().blocks(1).blockChars(8).build();
+        String emoji = "a\uD83D\uDE00b";
+        assertThat(eight.keyOf(body(List.of(message("user", emoji))))).isEqualTo(eight.keyOf(body(List.of(message("user", "a")))));
+        assertThat(eight.keyOf(body(List.of(message("user", "ab"))))).isNotEqualTo(eight.keyOf(body(List.of(message("user", "a")))));
+    }
+
+    @Test
+    void aTextOfExactlyThePrefixLengthIsHashedWhole() {
+        PromptPrefix eight = PromptPrefix.custom().blocks(1).blockChars(8).build();
+        // Eight characters ending in a lone high surrogate: nothing past it, so nothing is cut.
+        String lone = body(List.of(message("user", "a\\ud83d")));
+        assertThat(eight.keyOf(lone)).isNotNull().isNotEqualTo(eight.keyOf(body(List.of(message("user", "a")))));
+    }
+
     static String message(String role, String content) {
         return "{\"role\":\"" + role + "\",\"content\":\"" + content.replace("\n", "\\n") + "\"}";
     }

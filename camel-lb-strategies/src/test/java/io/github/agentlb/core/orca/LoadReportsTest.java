@@ -183,4 +183,80 @@ class LoadReportsTest {
         assertThat(parse(header.toString()).namedMetrics()).hasSize(LoadReports.MAX_NAMED_METRICS);
         assertThat(ignored).containsExactly("named_metrics.m64=64: more than 64 named metrics");
     }
+
+    @Test
+    void aSeparatorAtTheStartOfAnEntryIsNoPair() {
+        LoadReport report = parse("TEXT =0.5, :0.5, =a:1, :a=1, cpu_utilization=, eps:, rps_fractional=2");
+        assertThat(report.rpsFractional()).isEqualTo(2.0);
+        assertThat(ignored).containsExactly(
+                "=0.5: not a name=value pair",
+                ":0.5: not a name=value pair",
+                "=a:1: not a name=value pair",
+                ":a=1: not a name=value pair",
+                "cpu_utilization=: not a name=value pair",
+                "eps:: not a name=value pair");
+    }
+
+    @Test
+    void theFirstOfEqualsAndColonSplitsAnEntry() {
+        LoadReport report = parse("TEXT named_metrics.a=1:2, named_metrics.b:3=4, named_metrics.c:5");
+        assertThat(report.namedMetrics()).containsExactly(Map.entry("c", 5.0));
+        assertThat(ignored).containsExactly(
+                "named_metrics.a=1:2: not a decimal number",
+                "named_metrics.b:3=4: not a decimal number");
+    }
+
+    @Test
+    void zeroIsInRangeAndMemoryUtilizationMayBeExactlyOne() {
+        LoadReport report = parse("TEXT cpu_utilization=0, mem_utilization=1, application_utilization=0.0, "
+                + "rps_fractional=0, eps=0, named_metrics.q=0");
+        assertThat(report.cpuUtilization()).isEqualTo(0.0);
+        assertThat(report.memUtilization()).isEqualTo(1.0);
+        assertThat(report.applicationUtilization()).isEqualTo(0.0);
+        assertThat(report.rpsFractional()).isEqualTo(0.0);
+        assertThat(report.eps()).isEqualTo(0.0);
+        assertThat(report.namedMetrics()).containsExactly(Map.entry("q", 0.0));
+        assertThat(report.isEmpty()).isFalse();
+        assertThat(ignored).isEmpty();
+    }
+
+    @Test
+    void aNamedMetricTooLargeForADoubleIsNotFinite() {
+        LoadReport report = parse("TEXT named_metrics.big=1e400, named_metrics.ok=1");
+        assertThat(report.namedMetrics()).containsExactly(Map.entry("ok", 1.0));
+        assertThat(ignored).containsExactly("named_metrics.big=1e400: not finite");
+    }
+
+    @Test
+    void entriesAreShortenedToFortyCharactersWhenTold() {
+        String forty = "named_metrics." + "x".repeat(21) + "=abcd";
+        String fortyOne = "named_metrics." + "x".repeat(22) + "=abcd";
+        assertThat(forty).hasSize(40);
+        parse("TEXT " + forty + ", " + fortyOne);
+        assertThat(ignored).containsExactly(
+                forty + ": not a decimal number",
+                fortyOne.substring(0, 40) + "...: not a decimal number");
+    }
+
+    @Test
+    void jsonObjectsAndArraysOutsideNamedMetricsAreToldAsNotRead() {
+        LoadReport report = parse("JSON {\"utilization\": {\"total\": 0.5}, \"request_cost\": [1, 2], "
+                + "\"cpuUtilization\": 0.25}");
+        assertThat(report.cpuUtilization()).isEqualTo(0.25);
+        assertThat(ignored).containsExactly("utilization: not read", "request_cost: not read");
+    }
+
+    @Test
+    void jsonWithASecondValueAfterItsObjectGivesTheEmptyReport() {
+        assertThat(parse("JSON {\"cpu_utilization\": 0.7} {\"eps\": 1}")).isSameAs(LoadReport.EMPTY);
+        assertThat(parse("JSON {\"cpu_utilization\": 0.7} 5")).isSameAs(LoadReport.EMPTY);
+        assertThat(ignored).containsExactly("JSON report has text after its object",
+                "JSON report has text after its object");
+    }
+
+    @Test
+    void jsonThatIsNoObjectIsToldOnce() {
+        assertThat(parse("JSON 0.5")).isSameAs(LoadReport.EMPTY);
+        assertThat(ignored).containsExactly("JSON report is not an object");
+    }
 }

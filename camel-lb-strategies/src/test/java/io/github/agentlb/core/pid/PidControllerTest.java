@@ -221,4 +221,10 @@ class PidControllerTest {
         assertThatThrownBy(() -> new PidController.Config(-1, 0, 0, 1, -1, 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("kp must be finite and >= 0, was -1.0");
     }
+
+    @Test
+    void theControllerKeepsItsConfiguration() {
+        PidController.Config config = PidController.Config.custom().kp(2).ki(0.5).kd(0.25).build();
+        assertThat(new PidController(config).config()).isSameAs(config);
+    }
 }

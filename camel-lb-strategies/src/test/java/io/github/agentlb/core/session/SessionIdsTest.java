@@ -72,4 +72,23 @@ class SessionIdsTest {
                 .hasMessage("sessionAgentGone must be NOT_FOUND or NEW_PICK, was 'retry'");
         assertThat(LearnedSessions.disabled().toBuilder().build()).isEqualTo(LearnedSessions.custom().build());
     }
+
+    @Test
+    void anIdOfExactlyTheLongestLengthStillDecodes() {
+        String longest = ids.encode("AB", "x".repeat(3054));
+        assertThat(longest).hasSize(SessionIds.MAX_ID_CHARS);
+        assertThat(ids.decode(longest)).isEqualTo(new SessionIds.Sealed("AB", "x".repeat(3054)));
+        String tooLong = ids.encode("AB", "x".repeat(3055));
+        assertThat(tooLong).hasSize(SessionIds.MAX_ID_CHARS + 2);
+        assertThat(ids.decode(tooLong)).isNull();
+    }
+
+    @Test
+    void looksSealedTellsOnlyByThePrefix() {
+        assertThat(SessionIds.looksSealed(GOLDEN)).isTrue();
+        assertThat(SessionIds.looksSealed("a1.not-an-id")).isTrue();
+        assertThat(SessionIds.looksSealed("a1")).isFalse();
+        assertThat(SessionIds.looksSealed("s-42")).isFalse();
+        assertThat(SessionIds.looksSealed(null)).isFalse();
+    }
 }

@@ -46,4 +46,19 @@ class AllocationTest {
         assertThatThrownBy(() -> Allocation.of(1, 1, Map.of("A1", 0))).hasMessage("virtual nodes of A1 must be >= 1, was 0");
         assertThatThrownBy(() -> Allocation.of(1, 1, Map.of())).hasMessageContaining("virtualNodes must not be empty");
     }
+
+    @Test
+    void digestIsTheHexOfTheFirstSixteenBytesOfSha256OverTheSortedIdsEachEndedByANewline() {
+        // sha256("A1\nA2\nA3\n") and sha256("A1\nA2\n"), first 16 bytes
+        assertThat(Allocation.digestOf(List.of("A3", "A1", "A2"))).isEqualTo("f14c554361b9093a1af4caf87a667e84");
+        assertThat(Allocation.digestOf(List.of("A2", "A1"))).isEqualTo("36c766b94aaef6ecec97bc90d5e291cb");
+    }
+
+    @Test
+    void oneVirtualNodeIsTheLeastAnAgentMayHave() {
+        assertThat(Allocation.of(1, 1, Map.of("A1", 1)).virtualNodes()).containsExactly(Map.entry("A1", 1));
+        assertThatThrownBy(() -> Allocation.of(1, 1, Map.of("A1", 0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("virtual nodes of A1 must be >= 1, was 0");
+    }
 }
