@@ -58,10 +58,15 @@ public final class ChildJvm implements AutoCloseable {
             }
             try (Socket socket = new Socket()) {
                 socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return;
+                // With nothing listening, Linux can connect a socket to itself when its ephemeral port
+                // is the port asked for (a free port comes from the same range): that is no listener.
+                if (socket.getLocalPort() != port) {
+                    return;
+                }
             } catch (IOException e) {
-                Thread.sleep(50);
+                // nothing listening yet
             }
+            Thread.sleep(50);
         }
         throw new AssertionError("nothing listening on " + port + " after " + seconds + " s:\n" + output());
     }
