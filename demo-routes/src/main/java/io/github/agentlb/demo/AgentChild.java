@@ -200,7 +200,7 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
             callback.done(true);
             return true;
         }
-        if (exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY) == null) {
+        if (balancer == null) {
             // Camel's own balancers (the camel-rr baseline) do not say which child they chose; ours set it.
             exchange.setProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, name);
         }
