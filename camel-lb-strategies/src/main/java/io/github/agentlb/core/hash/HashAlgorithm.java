@@ -21,93 +21,74 @@ import java.util.Locale;
  * allocates nothing (a per-thread buffer holds the UTF-8 bytes).
  */
 public enum HashAlgorithm implements HashFunction {
-    MD5 {
-        @Override
-        long hash(byte[] input, int length, Scratch scratch) {
-            byte[] digest = scratch.md5(input, length);
-            long value = 0;
-            for (int i = 0; i < 8; i++) {
-                value = (value << 8) | (digest[i] & 0xff);
-            }
-            return value;
-        }
-    },
+    MD5((input, length, scratch) -> firstEightBytes(scratch.md5(input, length))),
     /** FNV-1, 32-bit: {@code h = (h * 16777619) ^ b}, offset basis 2166136261. */
-    FNV1_32 {
-        @Override
-        long hash(byte[] input, int length, Scratch scratch) {
-            int h = FNV32_OFFSET;
-            for (int i = 0; i < length; i++) {
-                byte b = input[i];
-                h *= FNV32_PRIME;
-                h ^= b & 0xff;
-            }
-            return h & 0xffffffffL;
-        }
-    },
+    FNV1_32((input, length, scratch) -> Fnv.FNV1_32.hash(input, length)),
     /** FNV-1a, 32-bit: {@code h = (h ^ b) * 16777619}. */
-    FNV1A_32 {
-        @Override
-        long hash(byte[] input, int length, Scratch scratch) {
-            int h = FNV32_OFFSET;
-            for (int i = 0; i < length; i++) {
-                byte b = input[i];
-                h ^= b & 0xff;
-                h *= FNV32_PRIME;
-            }
-            return h & 0xffffffffL;
-        }
-    },
+    FNV1A_32((input, length, scratch) -> Fnv.FNV1A_32.hash(input, length)),
     /** FNV-1, 64-bit: {@code h = (h * 1099511628211) ^ b}, offset basis 14695981039346656037. */
-    FNV1_64 {
-        @Override
-        long hash(byte[] input, int length, Scratch scratch) {
-            long h = FNV64_OFFSET;
-            for (int i = 0; i < length; i++) {
-                byte b = input[i];
-                h *= FNV64_PRIME;
-                h ^= b & 0xff;
-            }
-            return h;
-        }
-    },
+    FNV1_64((input, length, scratch) -> Fnv.FNV1_64.hash(input, length)),
     /** FNV-1a, 64-bit: {@code h = (h ^ b) * 1099511628211}. */
-    FNV1A_64 {
-        @Override
-        long hash(byte[] input, int length, Scratch scratch) {
-            long h = FNV64_OFFSET;
-            for (int i = 0; i < length; i++) {
-                byte b = input[i];
-                h ^= b & 0xff;
-                h *= FNV64_PRIME;
-            }
-            return h;
-        }
-    },
+    FNV1A_64((input, length, scratch) -> Fnv.FNV1A_64.hash(input, length)),
     /** FNV-1 64-bit followed by {@link #fmix64}: FNV-1 that spreads similar labels evenly. */
-    FNV1_64_MIXED {
-        @Override
-        long hash(byte[] input, int length, Scratch scratch) {
-            return fmix64(FNV1_64.hash(input, length, scratch));
-        }
-    },
+    FNV1_64_MIXED((input, length, scratch) -> fmix64(Fnv.FNV1_64.hash(input, length))),
     /** FNV-1a 64-bit followed by {@link #fmix64}. */
-    FNV1A_64_MIXED {
-        @Override
-        long hash(byte[] input, int length, Scratch scratch) {
-            return fmix64(FNV1A_64.hash(input, length, scratch));
-        }
-    };
-
-    private static final int FNV32_OFFSET = 0x811c9dc5;
-    private static final int FNV32_PRIME = 0x01000193;
-    private static final long FNV64_OFFSET = 0xcbf29ce484222325L;
-    private static final long FNV64_PRIME = 0x100000001b3L;
+    FNV1A_64_MIXED((input, length, scratch) -> fmix64(Fnv.FNV1A_64.hash(input, length)));
 
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
+    private final Hasher hasher;
+
+    HashAlgorithm(Hasher hasher) {
+        this.hasher = hasher;
+    }
+
+    /** A constant's function of the first {@code length} bytes of {@code input}. */
+    @FunctionalInterface
+    private interface Hasher {
+        long hash(byte[] input, int length, Scratch scratch);
+    }
+
+    /**
+     * One FNV variant by its parameters (the reference's offset basis and prime). The 32-bit
+     * variants run in 64-bit arithmetic and keep the low 32 bits at the end: a product's and an
+     * XOR's low 32 bits depend only on their operands' low 32 bits, so the result is exactly the
+     * 32-bit reference value, zero-extended.
+     *
+     * @param offsetBasis the starting value
+     * @param prime       the FNV prime of this width
+     * @param mask        {@code 2^32 - 1} for 32 bits, all ones for 64
+     * @param xorFirst    FNV-1a (XOR the byte, then multiply) rather than FNV-1 (multiply, then XOR)
+     */
+    private record Fnv(long offsetBasis, long prime, long mask, boolean xorFirst) {
+        static final Fnv FNV1_32 = new Fnv(0x811c9dc5L, 0x01000193L, 0xffffffffL, false);
+        static final Fnv FNV1A_32 = new Fnv(0x811c9dc5L, 0x01000193L, 0xffffffffL, true);
+        static final Fnv FNV1_64 = new Fnv(0xcbf29ce484222325L, 0x100000001b3L, -1L, false);
+        static final Fnv FNV1A_64 = new Fnv(0xcbf29ce484222325L, 0x100000001b3L, -1L, true);
+
+        long hash(byte[] input, int length) {
+            long h = offsetBasis;
+            for (int i = 0; i < length; i++) {
+                int b = input[i] & 0xff;
+                h = xorFirst ? (h ^ b) * prime : (h * prime) ^ b;
+            }
+            return h & mask;
+        }
+    }
+
+    /** The first 8 bytes of {@code digest}, big-endian. */
+    private static long firstEightBytes(byte[] digest) {
+        long value = 0;
+        for (int i = 0; i < 8; i++) {
+            value = (value << 8) | (digest[i] & 0xff);
+        }
+        return value;
+    }
+
     /** Hashes the first {@code length} bytes of {@code input}; {@code scratch} is the calling thread's. */
-    abstract long hash(byte[] input, int length, Scratch scratch);
+    long hash(byte[] input, int length, Scratch scratch) {
+        return hasher.hash(input, length, scratch);
+    }
 
     @Override
     public long hash(byte[] input) {
