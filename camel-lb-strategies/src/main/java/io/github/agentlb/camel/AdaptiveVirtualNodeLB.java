@@ -258,18 +258,8 @@ public class AdaptiveVirtualNodeLB extends AdaptiveVirtualNodeSettings {
     @Override
     protected Picker newPicker(List<String> agentIds, Map<String, Double> weights) {
         HashRing ring = agentIds.isEmpty() ? null : avn.ring();
-        Keyed keyed = keyed();
-        return exchange -> {
-            String value = keyed.keyOf(exchange);
-            if (ring == null || value == null) {
-                return keyed.keyless(exchange, agentIds);
-            }
-            long position = ring.hash(value);
-            exchange.setProperty(POSITION_PROPERTY, position);
-            return keyed.ringSelection(value, position, ring.agentsClockwise(position), () -> keyed.keyName() + "="
-                    + loggable(value) + " hash=" + Long.toUnsignedString(position) + " vnodes="
-                    + ring.virtualNodes().get(ring.agentAt(position)));
-        };
+        return keyed().ringPicker(ring, agentIds, (exchange, position) -> exchange.setProperty(POSITION_PROPERTY, position),
+                position -> " vnodes=" + ring.virtualNodes().get(ring.agentAt(position)));
     }
 
     @Override

@@ -656,13 +656,7 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
                         + " already balances route '" + getRouteId() + "', so route '" + route
                         + "' needs its own instance (another bean, or a new instance per route)");
             }
-            super.addProcessor(processor);
-            try {
-                writer.childrenChanged();
-            } catch (RuntimeException e) {
-                super.removeProcessor(processor);
-                throw e;
-            }
+            changeChildren(() -> super.addProcessor(processor), () -> super.removeProcessor(processor));
             if (route != null) {
                 setRouteId(route);
             }
@@ -672,13 +666,22 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
     @Override
     public void removeProcessor(AsyncProcessor processor) {
         synchronized (this) {
-            super.removeProcessor(processor);
-            try {
-                writer.childrenChanged();
-            } catch (RuntimeException e) {
-                super.addProcessor(processor);
-                throw e;
-            }
+            changeChildren(() -> super.removeProcessor(processor), () -> super.addProcessor(processor));
+        }
+    }
+
+    /**
+     * Makes a change to the children and publishes the state it leads to; when that state is
+     * refused, undoes the change and rethrows, so the children stay as the state in use has them.
+     * Call holding this balancer's lock.
+     */
+    private void changeChildren(Runnable change, Runnable undo) {
+        change.run();
+        try {
+            writer.childrenChanged();
+        } catch (RuntimeException e) {
+            undo.run();
+            throw e;
         }
     }
 

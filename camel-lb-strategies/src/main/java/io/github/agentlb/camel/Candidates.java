@@ -1,16 +1,45 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.select.SmoothWeightedRoundRobin;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * Candidate orders that keep a strategy's own distribution on failover. Lazy; not thread-safe
- * (one per exchange).
+ * (one per exchange), except the pickers, which make one per exchange.
  */
 final class Candidates {
 
     private Candidates() {
+    }
+
+    /**
+     * The picker of a smooth weighted round-robin {@code schedule}: an exchange takes the slot of
+     * the next {@code turn}, on failover up to {@code agents - 1} further slots ({@link Drawing}),
+     * then the schedule's failover order; no candidates when the schedule has no slots. O(1) per
+     * exchange, lock-free; thread-safe.
+     *
+     * @param agents the agents of the state the schedule is for
+     * @param turn   the schedule's turn, shared by the pickers of the successive states
+     */
+    static Picker weighted(SmoothWeightedRoundRobin.Schedule schedule, int agents, AtomicLong turn) {
+        List<String> slots = schedule.slots();
+        if (slots.isEmpty()) {
+            return exchange -> Selection.of(Collections.emptyIterator());
+        }
+        return exchange -> {
+            String first = slots.get(Math.floorMod(turn.getAndIncrement(), slots.size()));
+            return Selection.of(new Drawing(first, agents - 1, schedule.failoverOrder()) {
+                @Override
+                protected String draw() {
+                    return slots.get(Math.floorMod(turn.getAndIncrement(), slots.size()));
+                }
+            });
+        };
     }
 
     /**

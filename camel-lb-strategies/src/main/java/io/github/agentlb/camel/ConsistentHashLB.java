@@ -8,7 +8,6 @@ import io.github.agentlb.core.hash.HashFunction;
 import io.github.agentlb.core.ring.HashRing;
 import java.util.List;
 import java.util.Objects;
-import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
 import org.apache.camel.api.management.ManagedAttribute;
 
@@ -154,17 +153,7 @@ public class ConsistentHashLB extends KeyedLoadBalancerSupport {
             built = HashRing.of(counts, hashFunction);
         }
         ring = built;
-        HashRing current = built;
-        Keyed keyed = keyed();
-        return exchange -> {
-            String value = keyed.keyOf(exchange);
-            if (current == null || value == null) {
-                return keyed.keyless(exchange, agentIds);
-            }
-            long hash = current.hash(value);
-            return keyed.ringSelection(value, hash, current.agentsClockwise(hash),
-                    () -> keyed.keyName() + "=" + loggable(value) + " hash=" + Long.toUnsignedString(hash));
-        };
+        return keyed().ringPicker(built, agentIds, (exchange, hash) -> { }, hash -> "");
     }
 
     /** Builds a {@link ConsistentHashLB}; each setter validates at once. Not thread-safe. */

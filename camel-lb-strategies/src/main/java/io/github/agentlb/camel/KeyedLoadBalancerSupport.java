@@ -5,10 +5,13 @@ import io.github.agentlb.core.bounded.BoundedLoad;
 import io.github.agentlb.core.bounded.BoundedLoads;
 import io.github.agentlb.core.bounded.Placement;
 import io.github.agentlb.core.bounded.RingWalk;
+import io.github.agentlb.core.ring.HashRing;
 import io.github.agentlb.core.select.RoundRobin;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongFunction;
+import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import org.apache.camel.Exchange;
@@ -227,6 +230,30 @@ public abstract class KeyedLoadBalancerSupport extends AgentLoadBalancerSupport 
             LOG.debug("No {} on exchange {}: spreading it round-robin", keyName, exchange.getExchangeId());
             return new Selection(RoundRobinLB.rotationFrom(keylessRotation.next(agentIds.size()), agentIds),
                     () -> keyName + "=<none>");
+        }
+
+        /**
+         * A picker on {@code ring}: an exchange without a key (or any while the ring is null, there
+         * being no agents) goes {@link #keyless round-robin}; a keyed one walks the ring from its
+         * key's hash ({@link #ringSelection}), logged as {@code <key name>=<key> hash=<position>}
+         * followed by {@code moreDetail} of the position.
+         *
+         * @param placed     told each keyed exchange's ring position before its selection is made
+         * @param moreDetail the strategy's own log detail of a position, {@code ""} for none
+         */
+        Picker ringPicker(HashRing ring, List<String> agentIds, ObjLongConsumer<Exchange> placed,
+                LongFunction<String> moreDetail) {
+            return exchange -> {
+                String value = keyOf(exchange);
+                if (ring == null || value == null) {
+                    return keyless(exchange, agentIds);
+                }
+                long position = ring.hash(value);
+                placed.accept(exchange, position);
+                return ringSelection(value, position, ring.agentsClockwise(position), () -> keyName + "="
+                        + DecisionLog.loggable(value) + " hash=" + Long.toUnsignedString(position)
+                        + moreDetail.apply(position));
+            };
         }
 
         /**

@@ -7,7 +7,6 @@ import io.github.agentlb.core.pid.PidWeights;
 import io.github.agentlb.core.pid.PidWeightsConfig;
 import io.github.agentlb.core.stats.LoadStatistics;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -186,20 +185,7 @@ public class PidWeightedLB extends PidWeightedSettings {
      */
     @Override
     protected Picker newPicker(List<String> agentIds, Map<String, Double> weights) {
-        SmoothWeightedRoundRobin.Schedule schedule = core.schedule();
-        List<String> slots = schedule.slots();
-        if (slots.isEmpty()) {
-            return exchange -> Selection.of(Collections.emptyIterator());
-        }
-        return exchange -> {
-            String first = slots.get(Math.floorMod(turn.getAndIncrement(), slots.size()));
-            return Selection.of(new Candidates.Drawing(first, agentIds.size() - 1, schedule.failoverOrder()) {
-                @Override
-                protected String draw() {
-                    return slots.get(Math.floorMod(turn.getAndIncrement(), slots.size()));
-                }
-            });
-        };
+        return Candidates.weighted(core.schedule(), agentIds.size(), turn);
     }
 
     @Override

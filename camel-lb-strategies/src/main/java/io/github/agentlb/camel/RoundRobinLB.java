@@ -70,16 +70,7 @@ public class RoundRobinLB extends AgentLoadBalancerSupport {
         }
         SmoothWeightedRoundRobin.Schedule schedule = SmoothWeightedRoundRobin.Schedule.of(weights,
                 SmoothWeightedRoundRobin.DEFAULT_RESOLUTION);
-        List<String> slots = schedule.slots();
-        return exchange -> {
-            String first = slots.get(Math.floorMod(weightedTurn.getAndIncrement(), slots.size()));
-            return Selection.of(new Candidates.Drawing(first, agentIds.size() - 1, schedule.failoverOrder()) {
-                @Override
-                protected String draw() {
-                    return slots.get(Math.floorMod(weightedTurn.getAndIncrement(), slots.size()));
-                }
-            });
-        };
+        return Candidates.weighted(schedule, agentIds.size(), weightedTurn);
     }
 
     /**
