@@ -75,6 +75,14 @@ class SharedAllocationSyncTest {
         sync.connectionChanged(true);
     }
 
+    /** Makes this replica the leader and lands its first write, of the counts it routes by; returns those counts. */
+    private Map<String, Integer> leadingWithTheFirstWriteLanded() {
+        sync.leadershipChanged(true);
+        Map<String, Integer> start = avn.virtualNodes();
+        sync.published(published.get(0), true, "version 0");
+        return start;
+    }
+
     @Test
     void aFollowerEvaluatesNothingAndInstallsANewerAllocationAsOneNewPicker() {
         assertThat(sync.evaluates()).isFalse();
@@ -161,11 +169,7 @@ class SharedAllocationSyncTest {
 
         sync.leadershipChanged(true);
 
-        assertThat(published).singleElement().satisfies(a -> {
-            assertThat(a.generation()).isEqualTo(5);
-            assertThat(a.leaderEpoch()).isEqualTo(3);
-            assertThat(a.virtualNodes()).isEqualTo(LEARNED);
-        });
+        assertThat(published).singleElement().isEqualTo(Allocation.of(5, 3, LEARNED));
         assertThat(sync.evaluates()).isTrue();
         sync.published(published.get(0), true, "version 5");
         assertThat(sync.generation()).isEqualTo(5);
@@ -192,9 +196,7 @@ class SharedAllocationSyncTest {
      */
     @Test
     void theLeaderRoutesByAnEvaluationOnlyOnceItIsWritten() {
-        sync.leadershipChanged(true);
-        Map<String, Integer> start = avn.virtualNodes();
-        sync.published(published.get(0), true, "version 0");
+        Map<String, Integer> start = leadingWithTheFirstWriteLanded();
         int pickersBefore = pickerChanges.get();
 
         sync.evaluated(start, LEARNED);
@@ -224,9 +226,7 @@ class SharedAllocationSyncTest {
      */
     @Test
     void aProposalOvertakenByAWriteLandingIsDropped() {
-        sync.leadershipChanged(true);
-        Map<String, Integer> start = avn.virtualNodes();
-        sync.published(published.get(0), true, "version 0");
+        Map<String, Integer> start = leadingWithTheFirstWriteLanded();
         sync.evaluated(start, LEARNED);
         Map<String, Integer> other = Map.of("A1", 6, "A2", 12, "A3", 12);
 
@@ -251,19 +251,13 @@ class SharedAllocationSyncTest {
 
         sync.leadershipChanged(true);
 
-        assertThat(published).hasSize(2).last().satisfies(a -> {
-            assertThat(a.generation()).isEqualTo(2);
-            assertThat(a.leaderEpoch()).isEqualTo(2);
-            assertThat(a.virtualNodes()).isEqualTo(start);
-        });
+        assertThat(published).hasSize(2).last().isEqualTo(Allocation.of(2, 2, start));
     }
 
     /** The other writer's value came before the answer to this leader's failed write: take over at once. */
     @Test
     void aWriteRejectedAfterTheWinnersValueWasReadIsTakenOverAtOnce() {
-        sync.leadershipChanged(true);
-        Map<String, Integer> start = avn.virtualNodes();
-        sync.published(published.get(0), true, "version 0");
+        Map<String, Integer> start = leadingWithTheFirstWriteLanded();
         sync.evaluated(start, LEARNED);
         Map<String, Integer> other = Map.of("A1", 6, "A2", 12, "A3", 12);
 
@@ -271,11 +265,7 @@ class SharedAllocationSyncTest {
         sync.published(published.get(1), false, "BADVERSION");
 
         assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(other));
-        assertThat(published).hasSize(3).last().satisfies(a -> {
-            assertThat(a.generation()).isEqualTo(3);
-            assertThat(a.leaderEpoch()).isEqualTo(6);
-            assertThat(a.virtualNodes()).isEqualTo(other);
-        });
+        assertThat(published).hasSize(3).last().isEqualTo(Allocation.of(3, 6, other));
     }
 
     /** Back from learning alone, a follower routes by the shared allocation again at once. */
