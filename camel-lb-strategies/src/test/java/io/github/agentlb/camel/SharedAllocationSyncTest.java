@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.shared.Allocation;
-import io.github.agentlb.core.shared.AllocationExchange;
 import io.github.agentlb.core.shared.AllocationSource;
+import io.github.agentlb.core.shared.InMemoryAllocationExchange;
 import io.github.agentlb.core.shared.Observations;
 import io.github.agentlb.core.shared.Observations.Report;
 import io.github.agentlb.core.shared.SharedAllocation;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,8 +25,19 @@ class SharedAllocationSyncTest {
 
     private final AtomicLong now = new AtomicLong();
     private final AtomicInteger pickerChanges = new AtomicInteger();
-    private final List<Allocation> published = new ArrayList<>();
-    private final List<Observations> shares = new ArrayList<>();
+    private final InMemoryAllocationExchange exchange = new InMemoryAllocationExchange() {
+        @Override
+        public int replicas() {
+            return 3;
+        }
+
+        @Override
+        public String replicaId() {
+            return "me";
+        }
+    };
+    private final List<Allocation> published = exchange.published();
+    private final List<Observations> shares = exchange.shared();
     private final AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom()
             .totalVirtualNodes(30).build(), now::get);
     private SharedAllocationSync sync;
@@ -35,40 +45,6 @@ class SharedAllocationSyncTest {
     @BeforeEach
     void start() throws Exception {
         avn.setAgents(List.of("A1", "A2", "A3"));
-        AllocationExchange exchange = new AllocationExchange() {
-            @Override
-            public void start(Object context, Listener listener) {
-            }
-
-            @Override
-            public void publish(Allocation allocation) {
-                published.add(allocation);
-            }
-
-            @Override
-            public String describe() {
-                return "memory";
-            }
-
-            @Override
-            public void share(Observations observations) {
-                shares.add(observations);
-            }
-
-            @Override
-            public int replicas() {
-                return 3;
-            }
-
-            @Override
-            public String replicaId() {
-                return "me";
-            }
-
-            @Override
-            public void close() {
-            }
-        };
         sync = new SharedAllocationSync(new SharedAllocation(exchange, Duration.ofSeconds(30)), () -> avn,
                 pickerChanges::incrementAndGet, now::get);
         sync.start(null);
