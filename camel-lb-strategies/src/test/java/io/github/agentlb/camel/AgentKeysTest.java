@@ -40,15 +40,9 @@ class AgentKeysTest extends CamelTestSupport {
 
     @Override
     protected RoutesBuilder[] createRouteBuilders() {
-        RouteBuilder echo = new RouteBuilder() {
-            @Override
-            public void configure() {
-                for (String agent : AgentRoutesFixture.AGENTS) {
-                    // Each agent answers with its name and the body it received, read as a String.
-                    from(AgentRoutesFixture.uri(agent)).setBody(simple(agent + ":${bodyAs(String)}"));
-                }
-            }
-        };
+        // Each agent answers with its name and the body it received, read as a String.
+        RouteBuilder echo = AgentRoutesFixture.agents(AgentRoutesFixture.AGENTS,
+                (agent, exchange) -> exchange.getMessage().setBody(agent + ":" + exchange.getIn().getBody(String.class)));
         return new RoutesBuilder[] {echo,
             AgentRoutesFixture.balanced("direct:standard", standard, AgentRoutesFixture.AGENTS),
             AgentRoutesFixture.balanced("direct:user", byUserId, AgentRoutesFixture.AGENTS)};

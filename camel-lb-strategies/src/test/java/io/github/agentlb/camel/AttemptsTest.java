@@ -105,17 +105,7 @@ class AttemptsTest {
         balancer.useNanoClock(clock::get);
         balancer.addAttemptListener((strategy, agent, outcome, elapsed) ->
                 events.add("listener " + strategy + " " + agent + " " + outcome));
-        balancer.addHealthListener(new HealthListener() {
-            @Override
-            public void agentEjected(String agentId, Duration ejectionTime) {
-                events.add("ejected " + agentId + " " + ejectionTime.toSeconds() + " s");
-            }
-
-            @Override
-            public void agentReadmitted(String agentId) {
-                events.add("listener readmitted " + agentId);
-            }
-        });
+        balancer.addHealthListener(new RecordingHealthListener(events, "listener "));
         ScriptedChild.started(balancer, CAMEL.get(), agent("a"), agent("b"), agent("c"));
     }
 
@@ -154,7 +144,7 @@ class AttemptsTest {
         assertThat(body(exchange)).isEqualTo("answer of b");
         assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("b");
         assertThat(events).containsExactly("started a", "completed a FAILED_BEFORE_SEND 7 ms",
-                "listener fixed a FAILED_BEFORE_SEND", "ejected a 10 s",
+                "listener fixed a FAILED_BEFORE_SEND", "listener ejected a 10 s",
                 "started b", "completed b SUCCESS 0 ms", "listener fixed b SUCCESS");
         assertThat(balancer.getEjectedAgents()).containsExactly("a");
         assertThat(balancer.getEjections()).isEqualTo(1);
@@ -266,7 +256,7 @@ class AttemptsTest {
         Exchange exchange = send("GET");
         assertThat(exchange.getException()).isNull();
         assertThat(body(exchange)).isEqualTo("answer of b");
-        assertThat(events).contains("completed a FAILED_AFTER_SEND 0 ms", "ejected a 10 s");
+        assertThat(events).contains("completed a FAILED_AFTER_SEND 0 ms", "listener ejected a 10 s");
         assertThat(balancer.getEjectedAgents()).containsExactly("a");
     }
 
@@ -276,7 +266,7 @@ class AttemptsTest {
         Exchange exchange = send("POST");
         assertThat(exchange.getException()).isInstanceOf(SocketTimeoutException.class).hasMessage("Read timed out");
         assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("a");
-        assertThat(events).contains("ejected a 10 s").filteredOn(e -> e.startsWith("started")).containsExactly("started a");
+        assertThat(events).contains("listener ejected a 10 s").filteredOn(e -> e.startsWith("started")).containsExactly("started a");
     }
 
     @Test

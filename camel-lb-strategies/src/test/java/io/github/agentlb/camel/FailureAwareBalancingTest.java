@@ -115,17 +115,7 @@ class FailureAwareBalancingTest extends CamelTestSupport {
     @Test
     void anEjectedAgentIsTriedAgainWhenItsTimeIsUpAndReadmittedOnSuccess() {
         List<String> events = new ArrayList<>();
-        rr.addHealthListener(new HealthListener() {
-            @Override
-            public void agentEjected(String agentId, Duration ejectionTime) {
-                events.add("ejected " + agentId + " " + ejectionTime.toSeconds() + " s");
-            }
-
-            @Override
-            public void agentReadmitted(String agentId) {
-                events.add("readmitted " + agentId);
-            }
-        });
+        rr.addHealthListener(new RecordingHealthListener(events, ""));
         mode.put("a", Mode.READ_TIMEOUT);
         spread("rr", 30);
         assertThat(received("a")).as("a hung agent costs one request, not every third").isEqualTo(1);

@@ -3,12 +3,11 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.core.shared.Allocation;
-import io.github.agentlb.core.shared.AllocationExchange;
+import io.github.agentlb.core.shared.InMemoryAllocationExchange;
 import io.github.agentlb.core.shared.SharedAllocation;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.test.junit5.CamelTestSupport;
@@ -17,28 +16,15 @@ import org.junit.jupiter.api.Test;
 /** {@code agentlb.allocation.generation}, {@code agentlb.allocation.source} and the health details of a sharing {@code avn}. */
 class SharedAllocationMetricsTest extends CamelTestSupport {
 
-    private final AtomicReference<AllocationExchange.Listener> listener = new AtomicReference<>();
+    private final InMemoryAllocationExchange exchange = new InMemoryAllocationExchange() {
+        @Override
+        public void start(Object context, Listener listener) {
+            super.start(context, listener);
+            listener.connectionChanged(true);
+        }
+    };
     private final AdaptiveVirtualNodeLB balancer = AdaptiveVirtualNodeLB.builder()
-            .sharedAllocation(SharedAllocation.of(new AllocationExchange() {
-                @Override
-                public void start(Object context, Listener l) {
-                    listener.set(l);
-                    l.connectionChanged(true);
-                }
-
-                @Override
-                public void publish(Allocation allocation) {
-                }
-
-                @Override
-                public String describe() {
-                    return "memory";
-                }
-
-                @Override
-                public void close() {
-                }
-            })).build();
+            .sharedAllocation(SharedAllocation.of(exchange)).build();
 
     @Override
     protected RoutesBuilder createRouteBuilder() {
@@ -59,7 +45,7 @@ class SharedAllocationMetricsTest extends CamelTestSupport {
         assertThat(balancer.allocationDetails()).containsEntry("allocation.source", "local")
                 .containsEntry("allocation.store.connected", true);
 
-        listener.get().allocationChanged(Allocation.of(3, 1, Map.of("mock://A1", 5, "mock://A2", 30, "mock://A3", 15)));
+        exchange.listener().allocationChanged(Allocation.of(3, 1, Map.of("mock://A1", 5, "mock://A2", 30, "mock://A3", 15)));
 
         assertThat(registry.get("agentlb.allocation.generation").gauge().value()).isEqualTo(3);
         assertThat(registry.get(LoadBalancerMetrics.ALLOCATION_SOURCE).tag("source", "leader").gauge().value()).isEqualTo(1);

@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.shared.Allocation;
-import io.github.agentlb.core.shared.AllocationExchange;
 import io.github.agentlb.core.shared.AllocationSource;
+import io.github.agentlb.core.shared.InMemoryAllocationExchange;
 import io.github.agentlb.core.shared.Observations;
 import io.github.agentlb.core.shared.Observations.Report;
 import io.github.agentlb.core.shared.SharedAllocation;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,8 +25,19 @@ class SharedAllocationSyncTest {
 
     private final AtomicLong now = new AtomicLong();
     private final AtomicInteger pickerChanges = new AtomicInteger();
-    private final List<Allocation> published = new ArrayList<>();
-    private final List<Observations> shares = new ArrayList<>();
+    private final InMemoryAllocationExchange exchange = new InMemoryAllocationExchange() {
+        @Override
+        public int replicas() {
+            return 3;
+        }
+
+        @Override
+        public String replicaId() {
+            return "me";
+        }
+    };
+    private final List<Allocation> published = exchange.published();
+    private final List<Observations> shares = exchange.shared();
     private final AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom()
             .totalVirtualNodes(30).build(), now::get);
     private SharedAllocationSync sync;
@@ -35,44 +45,18 @@ class SharedAllocationSyncTest {
     @BeforeEach
     void start() throws Exception {
         avn.setAgents(List.of("A1", "A2", "A3"));
-        AllocationExchange exchange = new AllocationExchange() {
-            @Override
-            public void start(Object context, Listener listener) {
-            }
-
-            @Override
-            public void publish(Allocation allocation) {
-                published.add(allocation);
-            }
-
-            @Override
-            public String describe() {
-                return "memory";
-            }
-
-            @Override
-            public void share(Observations observations) {
-                shares.add(observations);
-            }
-
-            @Override
-            public int replicas() {
-                return 3;
-            }
-
-            @Override
-            public String replicaId() {
-                return "me";
-            }
-
-            @Override
-            public void close() {
-            }
-        };
         sync = new SharedAllocationSync(new SharedAllocation(exchange, Duration.ofSeconds(30)), () -> avn,
                 pickerChanges::incrementAndGet, now::get);
         sync.start(null);
         sync.connectionChanged(true);
+    }
+
+    /** Makes this replica the leader and lands its first write, of the counts it routes by; returns those counts. */
+    private Map<String, Integer> leadingWithTheFirstWriteLanded() {
+        sync.leadershipChanged(true);
+        Map<String, Integer> start = avn.virtualNodes();
+        sync.published(published.get(0), true, "version 0");
+        return start;
     }
 
     @Test
@@ -161,11 +145,7 @@ class SharedAllocationSyncTest {
 
         sync.leadershipChanged(true);
 
-        assertThat(published).singleElement().satisfies(a -> {
-            assertThat(a.generation()).isEqualTo(5);
-            assertThat(a.leaderEpoch()).isEqualTo(3);
-            assertThat(a.virtualNodes()).isEqualTo(LEARNED);
-        });
+        assertThat(published).singleElement().isEqualTo(Allocation.of(5, 3, LEARNED));
         assertThat(sync.evaluates()).isTrue();
         sync.published(published.get(0), true, "version 5");
         assertThat(sync.generation()).isEqualTo(5);
@@ -192,9 +172,7 @@ class SharedAllocationSyncTest {
      */
     @Test
     void theLeaderRoutesByAnEvaluationOnlyOnceItIsWritten() {
-        sync.leadershipChanged(true);
-        Map<String, Integer> start = avn.virtualNodes();
-        sync.published(published.get(0), true, "version 0");
+        Map<String, Integer> start = leadingWithTheFirstWriteLanded();
         int pickersBefore = pickerChanges.get();
 
         sync.evaluated(start, LEARNED);
@@ -224,9 +202,7 @@ class SharedAllocationSyncTest {
      */
     @Test
     void aProposalOvertakenByAWriteLandingIsDropped() {
-        sync.leadershipChanged(true);
-        Map<String, Integer> start = avn.virtualNodes();
-        sync.published(published.get(0), true, "version 0");
+        Map<String, Integer> start = leadingWithTheFirstWriteLanded();
         sync.evaluated(start, LEARNED);
         Map<String, Integer> other = Map.of("A1", 6, "A2", 12, "A3", 12);
 
@@ -251,19 +227,13 @@ class SharedAllocationSyncTest {
 
         sync.leadershipChanged(true);
 
-        assertThat(published).hasSize(2).last().satisfies(a -> {
-            assertThat(a.generation()).isEqualTo(2);
-            assertThat(a.leaderEpoch()).isEqualTo(2);
-            assertThat(a.virtualNodes()).isEqualTo(start);
-        });
+        assertThat(published).hasSize(2).last().isEqualTo(Allocation.of(2, 2, start));
     }
 
     /** The other writer's value came before the answer to this leader's failed write: take over at once. */
     @Test
     void aWriteRejectedAfterTheWinnersValueWasReadIsTakenOverAtOnce() {
-        sync.leadershipChanged(true);
-        Map<String, Integer> start = avn.virtualNodes();
-        sync.published(published.get(0), true, "version 0");
+        Map<String, Integer> start = leadingWithTheFirstWriteLanded();
         sync.evaluated(start, LEARNED);
         Map<String, Integer> other = Map.of("A1", 6, "A2", 12, "A3", 12);
 
@@ -271,11 +241,7 @@ class SharedAllocationSyncTest {
         sync.published(published.get(1), false, "BADVERSION");
 
         assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(other));
-        assertThat(published).hasSize(3).last().satisfies(a -> {
-            assertThat(a.generation()).isEqualTo(3);
-            assertThat(a.leaderEpoch()).isEqualTo(6);
-            assertThat(a.virtualNodes()).isEqualTo(other);
-        });
+        assertThat(published).hasSize(3).last().isEqualTo(Allocation.of(3, 6, other));
     }
 
     /** Back from learning alone, a follower routes by the shared allocation again at once. */

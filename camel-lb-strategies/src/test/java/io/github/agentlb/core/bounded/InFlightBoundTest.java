@@ -17,6 +17,8 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The in-flight bound (KubeAI's {@code chwblLoadOK}: {@code inFlight + 1 <= f x (total + 1) / n})
@@ -57,34 +59,32 @@ class InFlightBoundTest {
         }
     }
 
-    @Test
-    void nothingInFlightKeepsTheShareBoundsChoice() {
-        assertThat(place(loads(1.25), 0, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
-    }
-
-    @Test
-    void anAgentOverTheBoundPassesTheRequestToTheNextAgentWithin() {
-        BoundedLoads loads = loads(1.25);
-        // total 2, capacity 1.25 x 3 / 3 = 1.25: A (2 + 1) is over, B (0 + 1) within.
-        assertThat(place(loads, 2, 0, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
-        // total 6, capacity 1.25 x 7 / 3 = 2.92: A and B (3 + 1) over, C (0 + 1) within.
-        assertThat(place(loads, 3, 3, 0)).isEqualTo(new Placement("C", Kind.DIVERTED));
-        // total 1, capacity 1.25 x 2 / 3 = 0.83: nobody fits, home keeps it.
-        assertThat(place(loads, 1, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
-        // total 3, capacity 1.25 x 4 / 3 = 1.67: each at 1 + 1 = 2 is over; home keeps it.
-        assertThat(place(loads, 1, 1, 1)).isEqualTo(new Placement("A", Kind.HOME));
-        // total 4, capacity 1.25 x 5 / 3 = 2.08: A (1 + 1) within.
-        assertThat(place(loads, 1, 3, 0)).isEqualTo(new Placement("A", Kind.HOME));
-    }
-
-    @Test
-    void theBoundIsExactAtItsEdge() {
-        // f = 3, total 1: capacity 3 x 2 / 3 = 2, and A's 1 + 1 = 2 fits.
-        assertThat(place(loads(3), 1, 0, 0)).isEqualTo(new Placement("A", Kind.HOME));
-        // f = 2, total 1: capacity 2 x 2 / 3 = 1.33, A's 2 does not fit, B's 1 does.
-        assertThat(place(loads(2), 1, 0, 0)).isEqualTo(new Placement("B", Kind.DIVERTED));
-        // f = 1, total 2 on C: capacity 1, A (0 + 1) fits.
-        assertThat(place(loads(1), 0, 0, 2)).isEqualTo(new Placement("A", Kind.HOME));
+    @ParameterizedTest(name = "f = {0}, in flight A {1}, B {2}, C {3}: {4} {5}")
+    @CsvSource({
+            // Nothing in flight: the share bound's choice stands.
+            "1.25, 0, 0, 0, A, HOME",
+            // An agent over the bound passes the request to the next agent within:
+            // total 2, capacity 1.25 x 3 / 3 = 1.25: A (2 + 1) is over, B (0 + 1) within.
+            "1.25, 2, 0, 0, B, DIVERTED",
+            // total 6, capacity 1.25 x 7 / 3 = 2.92: A and B (3 + 1) over, C (0 + 1) within.
+            "1.25, 3, 3, 0, C, DIVERTED",
+            // total 1, capacity 1.25 x 2 / 3 = 0.83: nobody fits, home keeps it.
+            "1.25, 1, 0, 0, A, HOME",
+            // total 3, capacity 1.25 x 4 / 3 = 1.67: each at 1 + 1 = 2 is over; home keeps it.
+            "1.25, 1, 1, 1, A, HOME",
+            // total 4, capacity 1.25 x 5 / 3 = 2.08: A (1 + 1) within.
+            "1.25, 1, 3, 0, A, HOME",
+            // The bound is exact at its edge:
+            // f = 3, total 1: capacity 3 x 2 / 3 = 2, and A's 1 + 1 = 2 fits.
+            "3, 1, 0, 0, A, HOME",
+            // f = 2, total 1: capacity 2 x 2 / 3 = 1.33, A's 2 does not fit, B's 1 does.
+            "2, 1, 0, 0, B, DIVERTED",
+            // f = 1, total 2 on C: capacity 1, A (0 + 1) fits.
+            "1, 0, 0, 2, A, HOME",
+    })
+    void aRequestGoesToTheFirstAgentOnTheWalkWithinTheBoundOrStaysHomeWhenNoneIs(double inFlightFactor, int a, int b, int c,
+            String agent, Kind kind) {
+        assertThat(place(loads(inFlightFactor), a, b, c)).isEqualTo(new Placement(agent, kind));
     }
 
     @Test

@@ -57,24 +57,7 @@ class ObservationsTest {
 
     @Test
     void sharedAllocationDefaultsToThirtySecondsAndCopiesWithAnother() {
-        AllocationExchange exchange = new AllocationExchange() {
-            @Override
-            public void start(Object context, Listener listener) {
-            }
-
-            @Override
-            public void publish(Allocation allocation) {
-            }
-
-            @Override
-            public String describe() {
-                return "test";
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        AllocationExchange exchange = new InMemoryAllocationExchange();
         SharedAllocation shared = SharedAllocation.of(exchange);
         assertThat(shared.exchange()).isSameAs(exchange);
         assertThat(shared.localAfter()).isEqualTo(Duration.ofSeconds(30));

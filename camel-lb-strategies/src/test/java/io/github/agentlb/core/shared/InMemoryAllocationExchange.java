@@ -1,0 +1,56 @@
+package io.github.agentlb.core.shared;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * An {@link AllocationExchange} held in memory for tests: it keeps the listener it was started
+ * with and, in order, every allocation published and every share of observations, and answers
+ * nothing back on its own (a test plays the store through {@link #listener()}). It describes
+ * itself as {@code "memory"}; its replica count and id are the interface's defaults.
+ */
+public class InMemoryAllocationExchange implements AllocationExchange {
+
+    private final List<Allocation> published = new CopyOnWriteArrayList<>();
+    private final List<Observations> shared = new CopyOnWriteArrayList<>();
+    private volatile Listener listener;
+
+    @Override
+    public void start(Object context, Listener listener) {
+        this.listener = listener;
+    }
+
+    /** The listener of the last {@link #start}, or null before it. */
+    public Listener listener() {
+        return listener;
+    }
+
+    @Override
+    public void publish(Allocation allocation) {
+        published.add(allocation);
+    }
+
+    /** Every allocation published so far, oldest first; the live list. */
+    public List<Allocation> published() {
+        return published;
+    }
+
+    @Override
+    public void share(Observations observations) {
+        shared.add(observations);
+    }
+
+    /** Every share of observations so far, oldest first; the live list. */
+    public List<Observations> shared() {
+        return shared;
+    }
+
+    @Override
+    public String describe() {
+        return "memory";
+    }
+
+    @Override
+    public void close() {
+    }
+}
