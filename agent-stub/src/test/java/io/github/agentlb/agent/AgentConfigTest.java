@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.agent.llm.LlmShape;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class AgentConfigTest {
@@ -30,32 +31,25 @@ class AgentConfigTest {
         assertThat(AgentConfig.custom().agentId("A2").seed(7).build().seed()).isEqualTo(7L);
     }
 
+    /** Checks that {@code knob}, applied to a fresh builder, is refused with exactly this message. */
+    private static void assertRefused(Consumer<AgentConfig.Builder> knob, String message) {
+        assertThatThrownBy(() -> knob.accept(AgentConfig.custom()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    }
+
     @Test
     void rejectsBadValuesNamingFieldAndValue() {
-        assertThatThrownBy(() -> AgentConfig.custom().delayMinMs(-1))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("delayMinMs must be in 0..3600000, was -1");
-        assertThatThrownBy(() -> AgentConfig.custom().delayMaxMs(-5))
-                .hasMessage("delayMaxMs must be in 0..3600000, was -5");
-        assertThatThrownBy(() -> AgentConfig.custom().delayMinMs(200).delayMaxMs(100).build())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("delayMinMs must be <= delayMaxMs (100), was 200");
-        assertThatThrownBy(() -> AgentConfig.custom().speed(0))
-                .hasMessage("speed must be > 0 and finite, was 0.0");
-        assertThatThrownBy(() -> AgentConfig.custom().speed(Double.NaN))
-                .hasMessage("speed must be > 0 and finite, was NaN");
-        assertThatThrownBy(() -> AgentConfig.custom().capacity(-1))
-                .hasMessage("capacity must be >= 0 (0 = unlimited), was -1");
-        assertThatThrownBy(() -> AgentConfig.custom().port(65536))
-                .hasMessage("port must be in 0..65535, was 65536");
-        assertThatThrownBy(() -> AgentConfig.custom().port(-1))
-                .hasMessage("port must be in 0..65535, was -1");
-        assertThatThrownBy(() -> AgentConfig.custom().cpuBase(1.5))
-                .hasMessage("cpuBase must be in [0, 1], was 1.5");
-        assertThatThrownBy(() -> AgentConfig.custom().memoryBase(-0.1))
-                .hasMessage("memoryBase must be in [0, 1], was -0.1");
-        assertThatThrownBy(() -> AgentConfig.custom().agentId(" "))
-                .hasMessage("agentId must not be blank, was ' '");
+        assertRefused(b -> b.delayMinMs(-1), "delayMinMs must be in 0..3600000, was -1");
+        assertRefused(b -> b.delayMaxMs(-5), "delayMaxMs must be in 0..3600000, was -5");
+        assertRefused(b -> b.delayMinMs(200).delayMaxMs(100).build(), "delayMinMs must be <= delayMaxMs (100), was 200");
+        assertRefused(b -> b.speed(0), "speed must be > 0 and finite, was 0.0");
+        assertRefused(b -> b.speed(Double.NaN), "speed must be > 0 and finite, was NaN");
+        assertRefused(b -> b.capacity(-1), "capacity must be >= 0 (0 = unlimited), was -1");
+        assertRefused(b -> b.port(65536), "port must be in 0..65535, was 65536");
+        assertRefused(b -> b.port(-1), "port must be in 0..65535, was -1");
+        assertRefused(b -> b.cpuBase(1.5), "cpuBase must be in [0, 1], was 1.5");
+        assertRefused(b -> b.memoryBase(-0.1), "memoryBase must be in [0, 1], was -0.1");
+        assertRefused(b -> b.agentId(" "), "agentId must not be blank, was ' '");
     }
 
     @Test

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.agent.AgentRequest.Kind;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class AgentRequestTest {
 
@@ -28,27 +30,25 @@ class AgentRequestTest {
         assertThat(AgentRequest.classify("GET", "/process/r1", "x=1&user_id").userId()).isEmpty();
     }
 
-    @Test
-    void otherMethodsAreNotAllowed() {
-        assertThat(AgentRequest.classify("PUT", "/process/r1", null).kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
-        assertThat(AgentRequest.classify("POST", "/process/r1", null).kind()).isEqualTo(Kind.CHAT);
-        assertThat(AgentRequest.classify("POST", "/v1/chat/completions", null).kind()).isEqualTo(Kind.CHAT);
-        assertThat(AgentRequest.classify("GET", "/v1/chat/completions", null).kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
-        assertThat(AgentRequest.classify("DELETE", "/health", null).kind()).isEqualTo(Kind.METHOD_NOT_ALLOWED);
-    }
-
-    @Test
-    void unknownPathsAreNotFound() {
-        assertThat(AgentRequest.classify("GET", "/", null).kind()).isEqualTo(Kind.NOT_FOUND);
-        assertThat(AgentRequest.classify("GET", "/process/", null).kind()).isEqualTo(Kind.NOT_FOUND);
-        assertThat(AgentRequest.classify("GET", "/process", null).kind()).isEqualTo(Kind.NOT_FOUND);
-        assertThat(AgentRequest.classify("GET", "/process/a/b", null).kind()).isEqualTo(Kind.NOT_FOUND);
-        assertThat(AgentRequest.classify("POST", "/nope", null).kind()).isEqualTo(Kind.NOT_FOUND);
-        assertThat(AgentRequest.classify(null, null, null).kind()).isEqualTo(Kind.NOT_FOUND);
-    }
-
-    @Test
-    void health() {
-        assertThat(AgentRequest.classify("GET", "/health", "x=1").kind()).isEqualTo(Kind.HEALTH);
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            // other methods are not allowed; a POST is a chat
+            "PUT    | /process/r1          |     | METHOD_NOT_ALLOWED",
+            "POST   | /process/r1          |     | CHAT",
+            "POST   | /v1/chat/completions |     | CHAT",
+            "GET    | /v1/chat/completions |     | METHOD_NOT_ALLOWED",
+            "DELETE | /health              |     | METHOD_NOT_ALLOWED",
+            // unknown paths are not found
+            "GET    | /                    |     | NOT_FOUND",
+            "GET    | /process/            |     | NOT_FOUND",
+            "GET    | /process             |     | NOT_FOUND",
+            "GET    | /process/a/b         |     | NOT_FOUND",
+            "POST   | /nope                |     | NOT_FOUND",
+            "       |                      |     | NOT_FOUND",
+            // health
+            "GET    | /health              | x=1 | HEALTH",
+    })
+    void theKindFollowsTheMethodAndThePath(String method, String path, String query, Kind kind) {
+        assertThat(AgentRequest.classify(method, path, query).kind()).isEqualTo(kind);
     }
 }

@@ -1,5 +1,7 @@
 package io.github.agentlb.agent;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -47,6 +49,19 @@ public final class ChildJvm implements AutoCloseable {
             throw new AssertionError("child still running after " + seconds + " s:\n" + output());
         }
         return process.exitValue();
+    }
+
+    /**
+     * For a child that must refuse its configuration: waits up to {@code seconds} for it to exit,
+     * checks that it exited with status 2 having logged exactly one ERROR line and no stack trace,
+     * and returns that line.
+     */
+    public String refusalLine(long seconds) throws InterruptedException, IOException {
+        assertThat(exitStatus(seconds)).isEqualTo(2);
+        List<String> errors = output().lines().filter(l -> l.contains("ERROR")).toList();
+        assertThat(errors).hasSize(1);
+        assertThat(output()).doesNotContain("\tat ").doesNotContain("Exception");
+        return errors.get(0);
     }
 
     /** Waits up to {@code seconds} for something to accept connections on 127.0.0.1:port. */

@@ -36,6 +36,9 @@ import org.junit.jupiter.api.Timeout;
 class AgentCallsTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** The head of a Server-Sent Events answer and its first event, after which a hanging agent goes quiet. */
+    private static final String ONE_EVENT = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n9\r\ndata: 1\n\n\r\n";
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
     private static ProxyConfig.Builder config(String... agentUrls) {
@@ -247,15 +250,22 @@ class AgentCallsTest {
     }
 
     /** A client that leaves cancels its agent call: the agent sees its connection closed, the attempt is cancelled, no one is ejected. */
-    @Test
-    void aClientThatLeavesCancelsTheAgentCallWithinOneSecond() throws Exception {
+    /** What a client does on its socket to the proxy before it leaves. */
+    private interface Visit {
+        void on(Socket socket, HangingAgent agent) throws Exception;
+    }
+
+    /**
+     * A client that visits the proxy over an agent first answering {@code agentAnswer}, then leaves:
+     * checks that the agent sees its connection closed within 1 s, the attempt is cancelled and no
+     * one is ejected.
+     */
+    private static void assertLeavingCancelsTheAgentCall(String agentAnswer, Visit visit) throws Exception {
         BlockingQueue<AttemptOutcome> outcomes = new LinkedBlockingQueue<>();
-        try (HangingAgent agent = new HangingAgent("");
+        try (HangingAgent agent = new HangingAgent(agentAnswer);
                 DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).build(), () -> listened(outcomes))) {
             try (Socket socket = new Socket("127.0.0.1", proxy.port())) {
-                socket.getOutputStream().write(("POST /process/bye?user_id=1 HTTP/1.1\r\nHost: x\r\n"
-                        + "Content-Length: 2\r\n\r\n{}").getBytes(StandardCharsets.US_ASCII));
-                assertThat(agent.requested.await(5, TimeUnit.SECONDS)).isTrue();
+                visit.on(socket, agent);
             }
             assertThat(agent.closed.await(1, TimeUnit.SECONDS)).as("agent connection closed within 1 s").isTrue();
             assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
@@ -264,30 +274,30 @@ class AgentCallsTest {
     }
 
     @Test
+    void aClientThatLeavesCancelsTheAgentCallWithinOneSecond() throws Exception {
+        assertLeavingCancelsTheAgentCall("", (socket, agent) -> {
+            socket.getOutputStream().write(("POST /process/bye?user_id=1 HTTP/1.1\r\nHost: x\r\n"
+                    + "Content-Length: 2\r\n\r\n{}").getBytes(StandardCharsets.US_ASCII));
+            assertThat(agent.requested.await(5, TimeUnit.SECONDS)).isTrue();
+        });
+    }
+
+    @Test
     void aClientThatLeavesMidStreamCancelsTheAgentCall() throws Exception {
-        BlockingQueue<AttemptOutcome> outcomes = new LinkedBlockingQueue<>();
-        try (HangingAgent agent = new HangingAgent("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                + "Transfer-Encoding: chunked\r\n\r\n9\r\ndata: 1\n\n\r\n");
-                DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).build(), () -> listened(outcomes))) {
-            try (Socket socket = new Socket("127.0.0.1", proxy.port())) {
-                socket.setSoTimeout(5_000);
-                socket.getOutputStream().write("GET /process/sse?user_id=1 HTTP/1.1\r\nHost: x\r\n\r\n"
-                        .getBytes(StandardCharsets.US_ASCII));
-                String seen = readUntil(socket.getInputStream(), "data: 1");
-                assertThat(seen).startsWith("HTTP/1.1 200 OK").contains("transfer-encoding: chunked");
-            }
-            assertThat(agent.closed.await(1, TimeUnit.SECONDS)).as("agent connection closed within 1 s").isTrue();
-            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
-            assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
-        }
+        assertLeavingCancelsTheAgentCall(ONE_EVENT, (socket, agent) -> {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write("GET /process/sse?user_id=1 HTTP/1.1\r\nHost: x\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            String seen = readUntil(socket.getInputStream(), "data: 1");
+            assertThat(seen).startsWith("HTTP/1.1 200 OK").contains("transfer-encoding: chunked");
+        });
     }
 
     /** An agent that goes quiet mid-stream: the client's answer is cut (no terminating chunk), the agent counts as failed. */
     @Test
     void anAgentSilentLongerThanTheIdleTimeoutHasItsAnswerCut() throws Exception {
         BlockingQueue<AttemptOutcome> outcomes = new LinkedBlockingQueue<>();
-        try (HangingAgent agent = new HangingAgent("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                + "Transfer-Encoding: chunked\r\n\r\n9\r\ndata: 1\n\n\r\n");
+        try (HangingAgent agent = new HangingAgent(ONE_EVENT);
                 DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).idleTimeoutMs(300).build(),
                         () -> listened(outcomes))) {
             String wire = RawHttp.talk(proxy.baseUrl(), "GET /process/sse?user_id=1 HTTP/1.1\r\nHost: x\r\n\r\n");

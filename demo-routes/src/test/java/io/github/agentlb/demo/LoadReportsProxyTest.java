@@ -3,11 +3,7 @@ package io.github.agentlb.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.camel.RoundRobinLB;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -15,8 +11,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class LoadReportsProxyTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final Http http = new Http();
 
     private static ScriptedAgent reportingAgent() throws Exception {
         return ScriptedAgent.start((exchange, request) -> {
@@ -27,13 +22,9 @@ class LoadReportsProxyTest {
         });
     }
 
-    private HttpResponse<String> get(DemoProxy proxy, String ask) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/process/r1?user_id=1"))
-                .timeout(TIMEOUT);
-        if (ask != null) {
-            request.header("endpoint-load-metrics-format", ask);
-        }
-        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    /** GET r1 through the proxy, the client asking for load reports in format {@code ask}. */
+    private HttpResponse<String> get(DemoProxy proxy, String ask) {
+        return http.get(proxy.baseUrl() + "/process/r1?user_id=1", "endpoint-load-metrics-format", ask);
     }
 
     @Test

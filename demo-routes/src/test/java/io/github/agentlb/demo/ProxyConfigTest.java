@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.entry;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class ProxyConfigTest {
@@ -37,27 +38,24 @@ class ProxyConfigTest {
                 .containsExactly(entry("http://localhost:8081", "B1"));
     }
 
+    /** Checks that {@code knob}, applied to a fresh builder, is refused with exactly this message. */
+    private static void assertRefused(Consumer<ProxyConfig.Builder> knob, String message) {
+        assertThatThrownBy(() -> knob.accept(ProxyConfig.builder())).hasMessage(message);
+    }
+
     @Test
     void badValuesNameTheFieldAndTheValue() {
         assertThatThrownBy(() -> ProxyConfig.builder().strategy("random"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("strategy")
                 .hasMessageContaining("random").hasMessageContaining("[rr, ch, pid, avn, lr]");
-        assertThatThrownBy(() -> ProxyConfig.builder().port(70000))
-                .hasMessage("port must be in 0..65535, was 70000");
-        assertThatThrownBy(() -> ProxyConfig.builder().connectTimeoutMs(0))
-                .hasMessage("connectTimeoutMs must be >= 1, was 0");
-        assertThatThrownBy(() -> ProxyConfig.builder().requestTimeoutMs(-1))
-                .hasMessage("requestTimeoutMs must be >= 0 (0 = none), was -1");
-        assertThatThrownBy(() -> ProxyConfig.builder().firstByteTimeoutMs(0))
-                .hasMessage("firstByteTimeoutMs must be >= 1, was 0");
-        assertThatThrownBy(() -> ProxyConfig.builder().idleTimeoutMs(0))
-                .hasMessage("idleTimeoutMs must be >= 1, was 0");
-        assertThatThrownBy(() -> ProxyConfig.builder().maxBodyBytes(-1))
-                .hasMessage("maxBodyBytes must be >= 0, was -1");
-        assertThatThrownBy(() -> ProxyConfig.builder().clientTimeoutMs(0))
-                .hasMessage("clientTimeoutMs must be >= 1, was 0");
-        assertThatThrownBy(() -> ProxyConfig.builder().host(" "))
-                .hasMessage("host must not be blank, was ' '");
+        assertRefused(b -> b.port(70000), "port must be in 0..65535, was 70000");
+        assertRefused(b -> b.connectTimeoutMs(0), "connectTimeoutMs must be >= 1, was 0");
+        assertRefused(b -> b.requestTimeoutMs(-1), "requestTimeoutMs must be >= 0 (0 = none), was -1");
+        assertRefused(b -> b.firstByteTimeoutMs(0), "firstByteTimeoutMs must be >= 1, was 0");
+        assertRefused(b -> b.idleTimeoutMs(0), "idleTimeoutMs must be >= 1, was 0");
+        assertRefused(b -> b.maxBodyBytes(-1), "maxBodyBytes must be >= 0, was -1");
+        assertRefused(b -> b.clientTimeoutMs(0), "clientTimeoutMs must be >= 1, was 0");
+        assertRefused(b -> b.host(" "), "host must not be blank, was ' '");
     }
 
     @Test

@@ -136,17 +136,26 @@ class ProxyErrorsTest {
         }
     }
 
+    /** The answer to r1 through a proxy with this strategy over one agent that answers something not HTTP. */
+    private NotHttp r1FromAnAgentAnsweringNotHttp(String strategy) throws Exception {
+        try (FaultyAgent garbage = FaultyAgent.replying("NOT HTTP AT ALL\r\n\r\n");
+                DemoProxy proxy = Proxies.start(List.of(garbage.baseUrl()), strategy)) {
+            return new NotHttp(garbage.baseUrl(), requestR1(proxy));
+        }
+    }
+
+    /** The base URL of the agent that answered something not HTTP, and the client's answer. */
+    private record NotHttp(String agentUrl, HttpResponse<String> response) {
+    }
+
     @Test
     void anAgentAnsweringSomethingNotHttpIsAFailureNamingIt() throws Exception {
-        try (FaultyAgent garbage = FaultyAgent.replying("NOT HTTP AT ALL\r\n\r\n");
-                DemoProxy proxy = Proxies.start(List.of(garbage.baseUrl()), "rr")) {
-            HttpResponse<String> response = requestR1(proxy);
+        NotHttp r1 = r1FromAnAgentAnsweringNotHttp("rr");
 
-            // Was 502 on every request: an answer, so no failover and no ejection.
-            assertUnavailable(response).isEqualTo(
-                    "the only agent tried failed: " + garbage.baseUrl() + " (answered something that is not HTTP)");
-            assertThat(Http.json(response).path("error").asText()).isEqualTo("no agent available");
-        }
+        // Was 502 on every request: an answer, so no failover and no ejection.
+        assertUnavailable(r1.response()).isEqualTo(
+                "the only agent tried failed: " + r1.agentUrl() + " (answered something that is not HTTP)");
+        assertThat(Http.json(r1.response()).path("error").asText()).isEqualTo("no agent available");
     }
 
     @Test
@@ -167,15 +176,12 @@ class ProxyErrorsTest {
 
     @Test
     void camelsOwnRoundRobinNamesTheAgentThatAnsweredSomethingNotHttp() throws Exception {
-        try (FaultyAgent garbage = FaultyAgent.replying("NOT HTTP AT ALL\r\n\r\n");
-                DemoProxy proxy = Proxies.start(List.of(garbage.baseUrl()), "camel-rr")) {
-            HttpResponse<String> response = requestR1(proxy);
+        NotHttp r1 = r1FromAnAgentAnsweringNotHttp("camel-rr");
 
-            // Was "agent ? answered ...": Camel's balancer does not say which child it chose.
-            assertThat(response.statusCode()).isEqualTo(502);
-            assertThat(Http.json(response).path("detail").asText())
-                    .isEqualTo("agent " + garbage.baseUrl() + " answered something that is not HTTP");
-        }
+        // Was "agent ? answered ...": Camel's balancer does not say which child it chose.
+        assertThat(r1.response().statusCode()).isEqualTo(502);
+        assertThat(Http.json(r1.response()).path("detail").asText())
+                .isEqualTo("agent " + r1.agentUrl() + " answered something that is not HTTP");
     }
 
     @Test

@@ -7,9 +7,18 @@ import io.github.agentlb.camel.RoundRobinLB;
 import io.github.agentlb.core.health.OutlierEjection;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Consumer;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 
 class ProxySettingsTest {
+
+    /** What {@link ProxySettings#toConfig()} throws for fresh settings with {@code knob} applied, to check. */
+    private static AbstractThrowableAssert<?, ? extends Throwable> assertToConfigRefuses(Consumer<ProxySettings> knob) {
+        ProxySettings settings = new ProxySettings();
+        knob.accept(settings);
+        return assertThatThrownBy(settings::toConfig);
+    }
 
     @Test
     void unsetSettingsAreTheDefaults() {
@@ -79,31 +88,22 @@ class ProxySettingsTest {
         badAttempts.setMaximumFailoverAttempts(-2);
         assertThatThrownBy(() -> badAttempts.configure(new RoundRobinLB()))
                 .hasMessage("MAXIMUM_FAILOVER_ATTEMPTS: maximumFailoverAttempts must be >= -1, was -2");
-        ProxySettings badPort = new ProxySettings();
-        badPort.setPort(70000);
-        assertThatThrownBy(badPort::toConfig).hasMessage("PORT: port must be in 0..65535, was 70000");
-        ProxySettings badAgents = new ProxySettings();
-        badAgents.setAgents(" , ");
-        assertThatThrownBy(badAgents::toConfig).hasMessageStartingWith("AGENTS: agentUrls must not be empty");
+        assertToConfigRefuses(s -> s.setPort(70000)).hasMessage("PORT: port must be in 0..65535, was 70000");
+        assertToConfigRefuses(s -> s.setAgents(" , ")).hasMessageStartingWith("AGENTS: agentUrls must not be empty");
     }
 
     @Test
     void theAgentCallKnobsAreValidatedNamingTheVariable() {
-        ProxySettings firstByte = new ProxySettings();
-        firstByte.setFirstByteTimeoutMs(0);
-        assertThatThrownBy(firstByte::toConfig).hasMessage("FIRST_BYTE_TIMEOUT_MS: firstByteTimeoutMs must be >= 1, was 0");
-        ProxySettings idle = new ProxySettings();
-        idle.setIdleTimeoutMs(-5);
-        assertThatThrownBy(idle::toConfig).hasMessage("IDLE_TIMEOUT_MS: idleTimeoutMs must be >= 1, was -5");
-        ProxySettings total = new ProxySettings();
-        total.setRequestTimeoutMs(-1);
-        assertThatThrownBy(total::toConfig).hasMessage("REQUEST_TIMEOUT_MS: requestTimeoutMs must be >= 0 (0 = none), was -1");
-        ProxySettings body = new ProxySettings();
-        body.setMaxBodyBytes(-1);
-        assertThatThrownBy(body::toConfig).hasMessage("MAX_BODY_BYTES: maxBodyBytes must be >= 0, was -1");
-        ProxySettings client = new ProxySettings();
-        client.setClientTimeoutMs(0);
-        assertThatThrownBy(client::toConfig).hasMessage("CLIENT_TIMEOUT_MS: clientTimeoutMs must be >= 1, was 0");
+        assertToConfigRefuses(s -> s.setFirstByteTimeoutMs(0))
+                .hasMessage("FIRST_BYTE_TIMEOUT_MS: firstByteTimeoutMs must be >= 1, was 0");
+        assertToConfigRefuses(s -> s.setIdleTimeoutMs(-5))
+                .hasMessage("IDLE_TIMEOUT_MS: idleTimeoutMs must be >= 1, was -5");
+        assertToConfigRefuses(s -> s.setRequestTimeoutMs(-1))
+                .hasMessage("REQUEST_TIMEOUT_MS: requestTimeoutMs must be >= 0 (0 = none), was -1");
+        assertToConfigRefuses(s -> s.setMaxBodyBytes(-1))
+                .hasMessage("MAX_BODY_BYTES: maxBodyBytes must be >= 0, was -1");
+        assertToConfigRefuses(s -> s.setClientTimeoutMs(0))
+                .hasMessage("CLIENT_TIMEOUT_MS: clientTimeoutMs must be >= 1, was 0");
         ProxySettings good = new ProxySettings();
         good.setFirstByteTimeoutMs(20_000);
         good.setRequestTimeoutMs(180_000);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.AgentSettings;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The model's knobs: off by default, validated by the builder and by the settings bean with the variable's name. */
@@ -30,27 +31,33 @@ class LlmShapeTest {
         assertThat(AgentConfig.custom().llm(shape).build().toBuilder().build().llm()).isEqualTo(shape);
     }
 
+    /** Checks that {@code knob}, applied to a fresh builder, is refused with exactly this message. */
+    private static void assertRefused(Consumer<LlmShape.Builder> knob, String message) {
+        assertThatThrownBy(() -> knob.accept(LlmShape.custom())).hasMessage(message);
+    }
+
+    /** Checks that settings with {@code knob} applied fail to make a config, with exactly this message. */
+    private static void assertSettingRefused(Consumer<AgentSettings> knob, String message) {
+        AgentSettings settings = new AgentSettings();
+        knob.accept(settings);
+        assertThatThrownBy(settings::toConfig).hasMessage(message);
+    }
+
     @Test
     void badKnobsNameTheFieldAndTheValue() {
-        assertThatThrownBy(() -> LlmShape.custom().blockChars(0)).hasMessage("blockChars must be in 1..1000000, was 0");
-        assertThatThrownBy(() -> LlmShape.custom().cacheBlocks(-1))
-                .hasMessage("cacheBlocks must be in 0..10000000, was -1");
-        assertThatThrownBy(() -> LlmShape.custom().uncachedBlockMs(Double.NaN))
-                .hasMessage("uncachedBlockMs must be in [0, 60000], was NaN");
-        assertThatThrownBy(() -> LlmShape.custom().maxRunning(-2)).hasMessage("maxRunning must be in 0..1000000, was -2");
-        assertThatThrownBy(() -> LlmShape.custom().maxQueue(-3)).hasMessage("maxQueue must be in 0..1000000, was -3");
+        assertRefused(b -> b.blockChars(0), "blockChars must be in 1..1000000, was 0");
+        assertRefused(b -> b.cacheBlocks(-1), "cacheBlocks must be in 0..10000000, was -1");
+        assertRefused(b -> b.uncachedBlockMs(Double.NaN), "uncachedBlockMs must be in [0, 60000], was NaN");
+        assertRefused(b -> b.maxRunning(-2), "maxRunning must be in 0..1000000, was -2");
+        assertRefused(b -> b.maxQueue(-3), "maxQueue must be in 0..1000000, was -3");
         assertThatThrownBy(() -> AgentConfig.custom().llm(null)).hasMessage("llm must not be null, was null");
     }
 
     @Test
     void settingsNameTheVariable() {
-        AgentSettings settings = new AgentSettings();
-        settings.setMaxRunning(-1);
-        assertThatThrownBy(settings::toConfig).hasMessage("MAX_RUNNING: maxRunning must be in 0..1000000, was -1");
-
-        AgentSettings other = new AgentSettings();
-        other.setUncachedBlockMs(-0.5);
-        assertThatThrownBy(other::toConfig).hasMessage("UNCACHED_BLOCK_MS: uncachedBlockMs must be in [0, 60000], was -0.5");
+        assertSettingRefused(s -> s.setMaxRunning(-1), "MAX_RUNNING: maxRunning must be in 0..1000000, was -1");
+        assertSettingRefused(s -> s.setUncachedBlockMs(-0.5),
+                "UNCACHED_BLOCK_MS: uncachedBlockMs must be in [0, 60000], was -0.5");
 
         AgentSettings good = new AgentSettings();
         good.setPrefixBlockChars(32);

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
 import org.apache.camel.test.AvailablePortFinder;
+import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +47,12 @@ class LoadGeneratorMainTest {
 
     private String stderr() {
         return err.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Runs with {@code args}, checks that it exits with status 2 and gives all stderr so far to check. */
+    private AbstractStringAssert<?> assertRefused(String... args) {
+        assertThat(run(args)).isEqualTo(2);
+        return assertThat(stderr());
     }
 
     private JsonNode report(String strategy) throws Exception {
@@ -161,11 +168,11 @@ class LoadGeneratorMainTest {
                 .isEqualTo(1);
         assertThat(stderr()).contains("Cannot reach the balancer at " + url);
 
-        assertThat(run("--url", url, "--strategy", "nginx", "--scenario", "agents,uniform")).isEqualTo(2);
-        assertThat(stderr()).contains("with --url, --scenario must be one scenario (uniform, heterogeneous or agents)");
+        assertRefused("--url", url, "--strategy", "nginx", "--scenario", "agents,uniform")
+                .contains("with --url, --scenario must be one scenario (uniform, heterogeneous or agents)");
 
-        assertThat(run("--url", url, "--strategy", "nginx", "--scenario", "fleet")).isEqualTo(2);
-        assertThat(stderr()).contains("with --url, --scenario must be one scenario");
+        assertRefused("--url", url, "--strategy", "nginx", "--scenario", "fleet")
+                .contains("with --url, --scenario must be one scenario");
     }
 
     @Test
@@ -283,78 +290,69 @@ class LoadGeneratorMainTest {
 
     @Test
     void invalidArgumentsExitTwoWithAMessageNamingTheValue() {
-        assertThat(run("--requests", "0")).isEqualTo(2);
-        assertThat(stderr()).isEqualTo("--requests must be >= 1, was 0" + System.lineSeparator()
+        assertRefused("--requests", "0").isEqualTo("--requests must be >= 1, was 0" + System.lineSeparator()
                 + "Run with --help for the options." + System.lineSeparator());
 
-        assertThat(run("--users", "300", "--requests", "200")).isEqualTo(2);
-        assertThat(stderr()).contains("--users must be in 1..200 (--requests 200), was 300: lower --users or raise "
-                + "--requests");
+        assertRefused("--users", "300", "--requests", "200")
+                .contains("--users must be in 1..200 (--requests 200), was 300: lower --users or raise "
+                        + "--requests");
 
-        assertThat(run("--users", "200", "--hot-share", "0.95")).isEqualTo(2);
-        assertThat(stderr()).contains("--users must be in 1..100 (--requests 2000 less the hot user's 1900), was 200");
+        assertRefused("--users", "200", "--hot-share", "0.95")
+                .contains("--users must be in 1..100 (--requests 2000 less the hot user's 1900), was 200");
 
-        assertThat(run("--hot-share", "1")).isEqualTo(2);
-        assertThat(stderr()).contains("--hot-share must be >= 0 and < 1, was 1.0");
+        assertRefused("--hot-share", "1").contains("--hot-share must be >= 0 and < 1, was 1.0");
 
-        assertThat(run("--hot-share", "-0.5")).isEqualTo(2);
-        assertThat(stderr()).contains("--hot-share must be >= 0 and < 1, was -0.5");
+        assertRefused("--hot-share", "-0.5").contains("--hot-share must be >= 0 and < 1, was -0.5");
 
-        assertThat(run("--replicas", "0")).isEqualTo(2);
-        assertThat(stderr()).contains("--replicas must be >= 1, was 0");
+        assertRefused("--replicas", "0").contains("--replicas must be >= 1, was 0");
 
-        assertThat(run("--replicas", "2", "--url", "http://127.0.0.1:1", "--strategy", "rr")).isEqualTo(2);
-        assertThat(stderr()).contains("--replicas 2 runs the uniform, heterogeneous and hotkey scenarios in-process");
+        assertRefused("--replicas", "2", "--url", "http://127.0.0.1:1", "--strategy", "rr")
+                .contains("--replicas 2 runs the uniform, heterogeneous and hotkey scenarios in-process");
 
-        assertThat(run("--replicas", "2", "--scenario", "failure")).isEqualTo(2);
-        assertThat(stderr()).contains("not with --url, --rate, --duration, failure, hang or fleet");
+        assertRefused("--replicas", "2", "--scenario", "failure")
+                .contains("not with --url, --rate, --duration, failure, hang or fleet");
 
-        assertThat(run("--replicas", "2", "--scenario", "fleet")).isEqualTo(2);
-        assertThat(stderr()).contains("not with --url, --rate, --duration, failure, hang or fleet");
+        assertRefused("--replicas", "2", "--scenario", "fleet")
+                .contains("not with --url, --rate, --duration, failure, hang or fleet");
 
-        assertThat(run("--rate", "50", "--scenario", "fleet")).isEqualTo(2);
-        assertThat(stderr()).contains("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, "
-                + "failure, hang or fleet");
+        assertRefused("--rate", "50", "--scenario", "fleet")
+                .contains("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, "
+                        + "failure, hang or fleet");
 
-        assertThat(run("--scenario", "hotkey", "--strategy", "rr,pid")).isEqualTo(2);
-        assertThat(stderr()).contains("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named "
-                + "neither: rr,pid");
+        assertRefused("--scenario", "hotkey", "--strategy", "rr,pid")
+                .contains("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named "
+                        + "neither: rr,pid");
 
-        assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "hotkey")).isEqualTo(2);
-        assertThat(stderr()).contains("with --url, --scenario must be one scenario");
+        assertRefused("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "hotkey")
+                .contains("with --url, --scenario must be one scenario");
 
-        assertThat(run("--strategy", "nope")).isEqualTo(2);
-        assertThat(stderr()).contains("unknown strategy 'nope'");
+        assertRefused("--strategy", "nope").contains("unknown strategy 'nope'");
 
-        assertThat(run("--url", "http://127.0.0.1:1")).isEqualTo(2);
-        assertThat(stderr()).contains("with --url, --strategy must name the running balancer's strategy once: one of "
-                + "rr, ch, pid, avn, lr, or another label of 1-40 letters, digits, '_' or '-' (e.g. --strategy nginx); "
-                + "it was not given").doesNotContain("null");
+        assertRefused("--url", "http://127.0.0.1:1")
+                .contains("with --url, --strategy must name the running balancer's strategy once: one of "
+                        + "rr, ch, pid, avn, lr, or another label of 1-40 letters, digits, '_' or '-' "
+                        + "(e.g. --strategy nginx); it was not given").doesNotContain("null");
 
-        assertThat(run("--url", "ftp://host", "--strategy", "rr")).isEqualTo(2);
-        assertThat(stderr()).contains("--url must be http(s)://");
+        assertRefused("--url", "ftp://host", "--strategy", "rr").contains("--url must be http(s)://");
 
-        assertThat(run("--agent-delay-min-ms", "9", "--agent-delay-max-ms", "1")).isEqualTo(2);
-        assertThat(stderr()).contains("delayMinMs must be <= delayMaxMs");
+        assertRefused("--agent-delay-min-ms", "9", "--agent-delay-max-ms", "1")
+                .contains("delayMinMs must be <= delayMaxMs");
 
-        assertThat(run("--scenario", "mixed")).isEqualTo(2);
-        assertThat(stderr()).contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang, agents, busy, fleet, "
-                + "gray or all, was 'mixed'");
+        assertRefused("--scenario", "mixed")
+                .contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang, agents, busy, fleet, "
+                        + "gray or all, was 'mixed'");
 
-        assertThat(run("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")).isEqualTo(2);
-        assertThat(stderr()).contains("with --url, --scenario must be one scenario");
+        assertRefused("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")
+                .contains("with --url, --scenario must be one scenario");
 
-        assertThat(run("--warmup", "-1")).isEqualTo(2);
-        assertThat(stderr()).contains("--warmup must be >= 0, was -1");
+        assertRefused("--warmup", "-1").contains("--warmup must be >= 0, was -1");
 
-        assertThat(run("--timeout-ms", "0")).isEqualTo(2);
-        assertThat(stderr()).contains("--timeout-ms must be >= 1, was 0").doesNotContain("timeoutMs");
+        assertRefused("--timeout-ms", "0").contains("--timeout-ms must be >= 1, was 0").doesNotContain("timeoutMs");
 
-        assertThat(run("--concurrency", "0")).isEqualTo(2);
-        assertThat(stderr()).contains("--concurrency must be in 1..1000, was 0");
+        assertRefused("--concurrency", "0").contains("--concurrency must be in 1..1000, was 0");
 
-        assertThat(run("--scenario", "failure", "--failure-users", "0")).isEqualTo(2);
-        assertThat(stderr()).contains("failure scenario: --failure-users must be in 1..");
+        assertRefused("--scenario", "failure", "--failure-users", "0")
+                .contains("failure scenario: --failure-users must be in 1..");
         // Library users keep the builder's field names.
         assertThatThrownBy(() -> LoadTestConfig.custom().timeoutMs(0).build())
                 .hasMessage("timeoutMs must be >= 1, was 0");

@@ -1,19 +1,14 @@
 package io.github.agentlb.loadgen.run;
 
+import static io.github.agentlb.loadgen.stats.SeriesClock.MS;
+import static io.github.agentlb.loadgen.stats.SeriesClock.START;
+import static io.github.agentlb.loadgen.stats.SeriesClock.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.loadgen.stats.IntervalSeries;
-import io.github.agentlb.loadgen.stats.RequestOutcome;
 import org.junit.jupiter.api.Test;
 
 class PacedRunnerTest {
-
-    private static final long MS = 1_000_000;
-    private static final long START = 5_000 * MS;
-
-    private static RequestOutcome ok(long latencyMs) {
-        return RequestOutcome.success("r1", 1, "A1", 200, latencyMs * MS);
-    }
 
     @Test
     void progressLineNamesTheIntervalAndItsFigures() {

@@ -9,6 +9,15 @@ class PacingCheckTest {
 
     private static final long MS = 1_000_000;
 
+    /** A check that has seen {@code count} sends exactly on time. */
+    private static PacingCheck onTimeSends(int count) {
+        PacingCheck check = new PacingCheck();
+        for (int i = 0; i < count; i++) {
+            check.sendLag(0);
+        }
+        return check;
+    }
+
     @Test
     void anOpenLoopThatSendsOnTimeKeptPace() {
         PacingCheck check = new PacingCheck();
@@ -25,10 +34,7 @@ class PacingCheckTest {
 
     @Test
     void lateSendsAboveOnePercentMeanTheGeneratorFellBehind() {
-        PacingCheck check = new PacingCheck();
-        for (int i = 0; i < 98; i++) {
-            check.sendLag(0);
-        }
+        PacingCheck check = onTimeSends(98);
         check.sendLag(6 * MS);
         check.sendLag(48 * MS);
         PacingCheck.Result r = check.result(Double.NaN, 2);
@@ -42,10 +48,7 @@ class PacingCheckTest {
 
     @Test
     void oneLateSendInAHundredIsNotFallingBehind() {
-        PacingCheck check = new PacingCheck();
-        for (int i = 0; i < 99; i++) {
-            check.sendLag(0);
-        }
+        PacingCheck check = onTimeSends(99);
         check.sendLag(100 * MS);
         assertThat(check.result(Double.NaN, 2).fellBehindSchedule()).isFalse();
     }
