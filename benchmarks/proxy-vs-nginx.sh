@@ -65,9 +65,6 @@ fi
 AGENT_PORTS=($((BASE_PORT + 81)) $((BASE_PORT + 82)) $((BASE_PORT + 83)))
 NGINX_PORT=$((BASE_PORT + 90))
 HAPROXY_PORT=$((BASE_PORT + 91))
-AGENT_JAR=$ROOT/agent-stub/target/agent-stub.jar
-PROXY_JAR=$ROOT/demo-routes/target/demo-routes.jar
-LOG_CONFIG=$ROOT/benchmarks/proxy-log4j2.properties
 PIDS=()
 
 cleanup() {
