@@ -39,10 +39,6 @@ MANAGEMENT_PORT=$((BASE_PORT + 76))
 # One port per agent of the in-process scenario (AgentsStubEnv prints them), from BASE_PORT + 81.
 AGENT_PORTS=()
 NGINX_PORT=$((BASE_PORT + 90))
-AGENT_JAR=$ROOT/agent-stub/target/agent-stub.jar
-PROXY_JAR=$ROOT/demo-routes/target/demo-routes.jar
-LOADGEN_JAR=$ROOT/load-generator/target/load-generator.jar
-LOG_CONFIG=$ROOT/benchmarks/proxy-log4j2.properties
 SECRET=agents-vs-nginx-session-secret
 WORK=$(mktemp -d /tmp/agents-vs-nginx.XXXXXX)
 chmod 755 "$WORK"  # nginx workers (not root) write their temp files below it

@@ -1,5 +1,11 @@
 # Shell helpers shared by the benchmark scripts; source it after setting NAME (the script's name
-# in messages). Needs bash and curl.
+# in messages) and ROOT (the checkout). Needs bash and curl.
+
+# What the scripts run: the jars (mvn -q -B package -DskipTests) and the proxies' log configuration.
+AGENT_JAR=$ROOT/agent-stub/target/agent-stub.jar
+PROXY_JAR=$ROOT/demo-routes/target/demo-routes.jar
+LOADGEN_JAR=$ROOT/load-generator/target/load-generator.jar
+LOG_CONFIG=$ROOT/benchmarks/proxy-log4j2.properties
 
 die() { echo "$NAME: $*" >&2; exit 1; }
 

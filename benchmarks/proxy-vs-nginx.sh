@@ -65,9 +65,6 @@ fi
 AGENT_PORTS=($((BASE_PORT + 81)) $((BASE_PORT + 82)) $((BASE_PORT + 83)))
 NGINX_PORT=$((BASE_PORT + 90))
 HAPROXY_PORT=$((BASE_PORT + 91))
-AGENT_JAR=$ROOT/agent-stub/target/agent-stub.jar
-PROXY_JAR=$ROOT/demo-routes/target/demo-routes.jar
-LOG_CONFIG=$ROOT/benchmarks/proxy-log4j2.properties
 PIDS=()
 
 cleanup() {
@@ -212,6 +209,14 @@ for strategy in $STRATEGIES; do
     i=$((i + 1))
 done
 
+# Adds the balancer just started in the background ($!) as target $1, once it answers on port $2.
+add_balancer() {
+    PIDS+=($!)
+    await "http://127.0.0.1:$2$TARGET" 20
+    NAMES+=("$1")
+    URLS+=("http://127.0.0.1:$2$TARGET")
+}
+
 if [[ $NGINX == 0 ]]; then
     echo "nginx left out (NGINX=0)"
 elif command -v nginx >/dev/null; then
@@ -229,10 +234,7 @@ elif command -v nginx >/dev/null; then
 }
 CONF
     env -u NGINX nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' &
-    PIDS+=($!)
-    await "http://127.0.0.1:$NGINX_PORT$TARGET" 20
-    NAMES+=(nginx)
-    URLS+=("http://127.0.0.1:$NGINX_PORT$TARGET")
+    add_balancer nginx "$NGINX_PORT"
 else
     echo "nginx is not installed: left out (apt-get install -y nginx-light)"
 fi
@@ -260,10 +262,7 @@ backend agents
     server a3 127.0.0.1:${AGENT_PORTS[2]}
 CONF
     haproxy -f "$WORK/haproxy.cfg" -db >"$WORK/haproxy.log" 2>&1 &
-    PIDS+=($!)
-    await "http://127.0.0.1:$HAPROXY_PORT$TARGET" 20
-    NAMES+=(haproxy)
-    URLS+=("http://127.0.0.1:$HAPROXY_PORT$TARGET")
+    add_balancer haproxy "$HAPROXY_PORT"
 else
     echo "HAProxy is not installed: left out (apt-get install -y haproxy)"
 fi

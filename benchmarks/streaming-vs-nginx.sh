@@ -40,9 +40,6 @@ BIG_AGENT_PORT=$((BASE_PORT + 80))
 AGENT_PORTS=($((BASE_PORT + 81)) $((BASE_PORT + 82)) $((BASE_PORT + 83)))
 NGINX_PORT=$((BASE_PORT + 90))
 NGINX_BIG_PORT=$((BASE_PORT + 91))
-AGENT_JAR=$ROOT/agent-stub/target/agent-stub.jar
-PROXY_JAR=$ROOT/demo-routes/target/demo-routes.jar
-LOG_CONFIG=$ROOT/benchmarks/proxy-log4j2.properties
 CLIENT=$ROOT/benchmarks/stream-client.py
 WORK=$(mktemp -d /tmp/streaming-vs-nginx.XXXXXX)
 chmod 755 "$WORK"  # nginx workers (not root) write their temp files below it

@@ -1,17 +1,12 @@
 package io.github.agentlb.loadgen.agents;
 
-import io.github.agentlb.loadgen.report.Headless;
+import io.github.agentlb.loadgen.report.Charts;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.style.CategoryStyler;
-import org.knowm.xchart.style.Styler;
 
 /**
  * Writes the agents scenario: its {@code report.md} section, its console table and its chart
@@ -26,10 +21,6 @@ public final class AgentsReport {
     public static final int WIDTH = 1000;
     /** Chart height, px. */
     public static final int HEIGHT = 500;
-
-    static {
-        Headless.ensure();
-    }
 
     private AgentsReport() {
     }
@@ -95,14 +86,9 @@ public final class AgentsReport {
     /** Builds the chart ({@value #WIDTH} x {@value #HEIGHT} px); at least one result. */
     public static CategoryChart chart(List<AgentsResult> results) {
         List<String> labels = results.stream().map(AgentsResult::label).toList();
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title("LLM agents: p50 time to first token and cache hit rate per variant")
-                .xAxisTitle("Variant").yAxisTitle("ms / %").build();
-        CategoryStyler styler = chart.getStyler();
-        styler.setLabelsVisible(true);
-        styler.setYAxisMin(0.0);
-        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
-        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+        CategoryChart chart = Charts.categoryChart(WIDTH, HEIGHT,
+                "LLM agents: p50 time to first token and cache hit rate per variant", "Variant", "ms / %");
+        chart.getStyler().setLabelsVisible(true);
         chart.addSeries("p50 time to first token, ms", labels,
                 results.stream().map(r -> Double.isNaN(r.ttftP50Ms()) ? 0.0 : round1(r.ttftP50Ms())).toList());
         chart.addSeries("cache hit rate, %", labels, results.stream().map(r -> round1(100 * r.hitRate())).toList());
@@ -116,10 +102,7 @@ public final class AgentsReport {
      * @throws IOException if it cannot be written
      */
     public static Path writeChart(List<AgentsResult> results, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve(PNG_FILE);
-        BitmapEncoder.saveBitmap(chart(results), file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        return file;
+        return Charts.writePng(chart(results), dir, PNG_FILE);
     }
 
     private static double round1(double value) {

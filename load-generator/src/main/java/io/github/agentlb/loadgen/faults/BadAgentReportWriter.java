@@ -95,11 +95,7 @@ public final class BadAgentReportWriter {
             root.put("bad_answer_retry_after", r.answer().retryAfter());
         }
         root.put("requests", r.requests());
-        LoadTestConfig c = r.config();
-        root.put("users", c.users());
-        root.put("concurrency", c.concurrency());
-        root.put("seed", c.seed());
-        root.put("warmup_requests", c.warmup());
+        ReportJson.putLoad(root, r.config());
         root.put("balancer", balancerSettings());
         root.put("bad_answer_from_s", r.onSeconds());
         root.put("bad_answer_until_s", r.offSeconds());

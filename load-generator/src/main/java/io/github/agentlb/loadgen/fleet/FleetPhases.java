@@ -1,21 +1,20 @@
 package io.github.agentlb.loadgen.fleet;
 
 import io.github.agentlb.loadgen.stats.PhaseSplit;
-import io.github.agentlb.loadgen.stats.TimedOutcome;
-import java.util.List;
-import java.util.Map;
+import io.github.agentlb.loadgen.stats.RunPhases;
 
 /**
  * The phases of a fleet run, split where each change was applied to the balancer
  * ({@link PhaseSplit}). As in a fault run, a request belongs to the phase in which it was
  * <em>sent</em>: {@link FleetPhase#JOINED} from the join (inclusive) until the drain, and so on;
- * so every request is in exactly one phase. Immutable.
+ * so every request is in exactly one phase. A run's phase durations: before = start to join, then
+ * change to change, returned = return to end. Immutable.
  *
  * @param joinNanos   when A4's addition had been applied, ns on the run's clock
  * @param drainNanos  when A2's drain had been applied, ns, >= {@code joinNanos}
  * @param returnNanos when A2's return had been applied, ns, >= {@code drainNanos}
  */
-public record FleetPhases(long joinNanos, long drainNanos, long returnNanos) {
+public record FleetPhases(long joinNanos, long drainNanos, long returnNanos) implements RunPhases<FleetPhase> {
 
     /** @throws IllegalArgumentException if the changes are out of order */
     public FleetPhases {
@@ -25,25 +24,9 @@ public record FleetPhases(long joinNanos, long drainNanos, long returnNanos) {
         }
     }
 
-    /** The phase of a request sent at {@code sentAtNanos}. */
-    public FleetPhase phaseOf(long sentAtNanos) {
-        return phases().phaseOf(sentAtNanos);
-    }
-
-    /** The outcomes of each phase, every phase present (possibly empty), in the order of {@code outcomes}; unmodifiable. */
-    public Map<FleetPhase, List<TimedOutcome>> split(List<TimedOutcome> outcomes) {
-        return phases().split(outcomes);
-    }
-
-    /**
-     * The wall time of each phase of a run from {@code startNanos} to {@code endNanos}, ns: before
-     * = start to join, then change to change, returned = return to end (0 when negative).
-     */
-    public Map<FleetPhase, Long> durations(long startNanos, long endNanos) {
-        return phases().durations(startNanos, endNanos);
-    }
-
-    private PhaseSplit<FleetPhase> phases() {
+    /** The split at the join, the drain and the return. */
+    @Override
+    public PhaseSplit<FleetPhase> phaseSplit() {
         return new PhaseSplit<>(FleetPhase.class, joinNanos, drainNanos, returnNanos);
     }
 }

@@ -63,11 +63,7 @@ public final class FleetReportWriter {
         root.put("scenario", FleetScenario.LABEL);
         root.put("requests", r.requests());
         root.put("client_errors", r.clientErrors());
-        LoadTestConfig c = r.config();
-        root.put("users", c.users());
-        root.put("concurrency", c.concurrency());
-        root.put("seed", c.seed());
-        root.put("warmup_requests", c.warmup());
+        ReportJson.putLoad(root, r.config());
         root.put("slow_start", slowStart(r));
         ObjectNode changes = root.putObject("changes_s");
         r.changeSeconds().forEach((phase, s) -> changes.put(phase.opening(), s));

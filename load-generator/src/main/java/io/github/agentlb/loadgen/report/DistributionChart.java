@@ -5,18 +5,14 @@ import io.github.agentlb.loadgen.stats.AgentSummary;
 import io.github.agentlb.loadgen.stats.RunReport;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.style.CategoryStyler;
-import org.knowm.xchart.style.Styler;
 
 /**
  * Draws a run's requests per agent as a bar chart with XChart: one bar per agent, labelled with
@@ -30,10 +26,6 @@ public final class DistributionChart {
     /** Chart height, px. */
     public static final int HEIGHT = 500;
 
-    static {
-        Headless.ensure();
-    }
-
     private DistributionChart() {
     }
 
@@ -42,7 +34,7 @@ public final class DistributionChart {
      * {@code distribution_<scenario>_<strategy>.png} in another.
      */
     public static String fileName(Scenario scenario, String strategy) {
-        return "distribution_" + (scenario == Scenario.UNIFORM ? "" : scenario.label() + "_") + strategy + ".png";
+        return Charts.pngName("distribution", scenario, strategy);
     }
 
     /** Builds the chart of {@code report} ({@value #WIDTH} x {@value #HEIGHT} px). */
@@ -55,17 +47,14 @@ public final class DistributionChart {
             agents = List.of("(no answers)");
             counts = List.of(0L);
         }
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(String.format(Locale.ROOT, "Requests per agent - %s, %s (%d requests, spread %d, CV %.3f)",
+        CategoryChart chart = Charts.categoryChart(WIDTH, HEIGHT,
+                String.format(Locale.ROOT, "Requests per agent - %s, %s (%d requests, spread %d, CV %.3f)",
                         report.strategy(), report.scenario().label(), stats.requests(), stats.spread(),
-                        stats.coefficientOfVariation()))
-                .xAxisTitle("Agent").yAxisTitle("Requests").build();
+                        stats.coefficientOfVariation()),
+                "Agent", "Requests");
         CategoryStyler styler = chart.getStyler();
         styler.setLabelsVisible(true);
         styler.setOverlapped(true);
-        styler.setYAxisMin(0.0);
-        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
-        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.addSeries("requests", agents, counts);
         CategorySeries mean = chart.addSeries(String.format(Locale.ROOT, "mean = %.1f", stats.meanPerAgent()), agents,
                 Collections.nCopies(agents.size(), stats.meanPerAgent()));
@@ -80,9 +69,6 @@ public final class DistributionChart {
      * @throws IOException if it cannot be written
      */
     public static Path write(RunReport report, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve(fileName(report.scenario(), report.strategy()));
-        BitmapEncoder.saveBitmap(build(report), file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        return file;
+        return Charts.writePng(build(report), dir, fileName(report.scenario(), report.strategy()));
     }
 }

@@ -4,18 +4,14 @@ import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Workload;
 import io.github.agentlb.loadgen.scenario.HotKeyScenario.HotKeyRun;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.AnnotationText;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.CategoryStyler;
-import org.knowm.xchart.style.Styler;
 
 /**
  * Draws the hot-key scenario with XChart: one stacked bar per balancer and agent, the hot user's
@@ -30,10 +26,6 @@ public final class HotKeyChart {
     public static final int WIDTH = 1000;
     /** Chart height, px. */
     public static final int HEIGHT = 500;
-
-    static {
-        Headless.ensure();
-    }
 
     private HotKeyChart() {
     }
@@ -56,19 +48,16 @@ public final class HotKeyChart {
             });
         }
         LoadTestConfig c = runs.get(0).report().config();
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(String.format(Locale.ROOT, "Requests per agent, hot user %d at share %.2f of %d requests (%d "
+        CategoryChart chart = Charts.categoryChart(WIDTH, HEIGHT,
+                String.format(Locale.ROOT, "Requests per agent, hot user %d at share %.2f of %d requests (%d "
                                 + "replica(s))", Workload.HOT_USER, c.hotShare(), c.requests(),
-                        runs.get(0).hot().replicas()))
-                .xAxisTitle("Balancer and agent").yAxisTitle("Requests").build();
+                        runs.get(0).hot().replicas()),
+                "Balancer and agent", "Requests");
         CategoryStyler styler = chart.getStyler();
         styler.setStacked(true);
-        styler.setYAxisMin(0.0);
         styler.setLabelsVisible(true);
         styler.setLabelsFontColorAutomaticEnabled(true);
         styler.setXAxisLabelRotation(45);
-        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
-        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.addSeries("user " + Workload.HOT_USER + " (hot)", bars, hot);
         chart.addSeries("users 1.." + c.users(), bars, others);
         double mean = runs.get(0).report().statistics().meanPerAgent();
@@ -93,9 +82,6 @@ public final class HotKeyChart {
      * @throws IOException if it cannot be written
      */
     public static Path write(List<HotKeyRun> runs, double targetMaxOverMean, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve(PNG_FILE);
-        BitmapEncoder.saveBitmap(build(runs, targetMaxOverMean), file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        return file;
+        return Charts.writePng(build(runs, targetMaxOverMean), dir, PNG_FILE);
     }
 }

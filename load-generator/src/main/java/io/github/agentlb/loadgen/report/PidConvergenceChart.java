@@ -13,11 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.AnnotationLine;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.XYStyler;
 import org.knowm.xchart.style.colors.XChartSeriesColors;
 import org.knowm.xchart.style.lines.SeriesLines;
@@ -46,10 +43,6 @@ public final class PidConvergenceChart {
     private static final Color[] COLORS = {
         XChartSeriesColors.BLUE, XChartSeriesColors.ORANGE, XChartSeriesColors.GREEN, XChartSeriesColors.PURPLE,
         XChartSeriesColors.RED, XChartSeriesColors.BROWN, XChartSeriesColors.MAGENTA, XChartSeriesColors.CYAN};
-
-    static {
-        Headless.ensure();
-    }
 
     private PidConvergenceChart() {
     }
@@ -88,13 +81,10 @@ public final class PidConvergenceChart {
     }
 
     private static XYChart panel(PidTrace trace, String title, String yAxisTitle) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(PANEL_HEIGHT).title(title)
-                .xAxisTitle("Time (s)").yAxisTitle(yAxisTitle).build();
+        XYChart chart = Charts.xyChart(WIDTH, PANEL_HEIGHT, title, "Time (s)", yAxisTitle);
         XYStyler styler = chart.getStyler();
         // Legends below, so both panels' plot areas, and so their time axes, line up.
-        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
-        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
-        styler.setYAxisMin(0.0);
+        Charts.legendBelow(styler);
         styler.setXAxisDecimalPattern("0.#");
         if (!Double.isNaN(trace.warmupEndSeconds())) {
             chart.addAnnotation(new AnnotationLine(trace.warmupEndSeconds(), true, false));
@@ -132,9 +122,7 @@ public final class PidConvergenceChart {
      * @throws IOException if a file cannot be written
      */
     public static Path write(PidTrace trace, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path png = dir.resolve(PNG_FILE);
-        BitmapEncoder.saveBitmap(build(trace), 2, 1, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+        Path png = Charts.writePng(build(trace), dir, PNG_FILE);
         Files.writeString(dir.resolve(CSV_FILE), trace.toCsv(), StandardCharsets.UTF_8);
         return png;
     }

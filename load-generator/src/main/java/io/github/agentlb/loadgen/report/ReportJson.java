@@ -2,12 +2,13 @@ package io.github.agentlb.loadgen.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.stats.Timeline;
 
 /**
  * What the JSON reports of every kind of run write alike: a figure that may not have been observed
- * (NaN, written as JSON {@code null}) and a {@link Timeline} of answers per agent per bucket.
- * Stateless and thread-safe.
+ * (NaN, written as JSON {@code null}), the settings of the measured load and a {@link Timeline} of
+ * answers per agent per bucket. Stateless and thread-safe.
  */
 public final class ReportJson {
 
@@ -27,6 +28,17 @@ public final class ReportJson {
         } else {
             node.put(field, value);
         }
+    }
+
+    /**
+     * Puts the settings of the measured load into {@code root}: {@code users}, {@code concurrency},
+     * {@code seed} and {@code warmup_requests}, in that order.
+     */
+    public static void putLoad(ObjectNode root, LoadTestConfig load) {
+        root.put("users", load.users());
+        root.put("concurrency", load.concurrency());
+        root.put("seed", load.seed());
+        root.put("warmup_requests", load.warmup());
     }
 
     /**

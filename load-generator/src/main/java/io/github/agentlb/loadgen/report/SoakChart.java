@@ -4,13 +4,10 @@ import io.github.agentlb.loadgen.config.Scenario;
 import io.github.agentlb.loadgen.stats.IntervalSeries;
 import io.github.agentlb.loadgen.stats.RunReport;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -25,16 +22,12 @@ public final class SoakChart {
     /** Height of one panel, px. */
     public static final int PANEL_HEIGHT = 300;
 
-    static {
-        Headless.ensure();
-    }
-
     private SoakChart() {
     }
 
     /** {@code soak_<strategy>.png} (uniform scenario) or {@code soak_<scenario>_<strategy>.png}. */
     public static String fileName(Scenario scenario, String strategy) {
-        return "soak_" + (scenario == Scenario.UNIFORM ? "" : scenario.label() + "_") + strategy + ".png";
+        return Charts.pngName("soak", scenario, strategy);
     }
 
     /** The panels of {@code intervals}. */
@@ -62,10 +55,7 @@ public final class SoakChart {
     }
 
     private static XYChart chart(String title, String yTitle) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(PANEL_HEIGHT).title(title)
-                .xAxisTitle("seconds since start").yAxisTitle(yTitle).build();
-        chart.getStyler().setYAxisMin(0.0);
-        return chart;
+        return Charts.xyChart(WIDTH, PANEL_HEIGHT, title, "seconds since start", yTitle);
     }
 
     private static void line(XYChart chart, String name, double[] x, double[] y) {
@@ -79,11 +69,7 @@ public final class SoakChart {
      * @throws IOException if it cannot be written
      */
     public static Path write(RunReport report, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve(fileName(report.scenario(), report.strategy()));
-        List<XYChart> charts = build(report.strategy() + " (" + report.scenario().label() + ")",
-                report.pace().intervals());
-        BitmapEncoder.saveBitmap(charts, charts.size(), 1, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        return file;
+        return Charts.writePng(build(report.strategy() + " (" + report.scenario().label() + ")",
+                report.pace().intervals()), dir, fileName(report.scenario(), report.strategy()));
     }
 }

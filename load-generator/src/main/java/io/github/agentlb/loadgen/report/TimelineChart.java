@@ -13,9 +13,7 @@ import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -29,10 +27,6 @@ public final class TimelineChart {
     public static final int WIDTH = 900;
     /** Chart height, px. */
     public static final int HEIGHT = 500;
-
-    static {
-        Headless.ensure();
-    }
 
     private TimelineChart() {
     }
@@ -63,12 +57,9 @@ public final class TimelineChart {
      * line per marker; time 0 is the first request sent.
      */
     public static XYChart build(String title, Timeline timeline, List<Marker> markers) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("Time since the first request (s), by answer; each bucket drawn at its middle")
-                .yAxisTitle("Requests per second").build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
-        chart.getStyler().setYAxisMin(0.0);
+        XYChart chart = Charts.xyChart(WIDTH, HEIGHT, title,
+                "Time since the first request (s), by answer; each bucket drawn at its middle", "Requests per second");
+        Charts.legendBelow(chart.getStyler());
         // A bucket's rate is drawn at its middle, so the marker lines fall where the rates change.
         double[] x = Arrays.stream(timeline.bucketStartsSeconds()).map(t -> t + timeline.bucketSeconds() / 2).toArray();
         timeline.answeredPerAgent().forEach((agent, counts) -> line(chart.addSeries(agent, x,

@@ -106,7 +106,7 @@ public final class PacedRunner {
         IntervalPrinter printer = new IntervalPrinter(label, series, progress);
         try (JvmGauges gauges = new JvmGauges();
              PeriodicSampler sampler = pacing.timed()
-                     ? PeriodicSampler.start("progress", SAMPLE_PERIOD, new ProgressTask(series, gauges, printer)) : null) {
+                     ? PeriodicSampler.start("progress", SAMPLE_PERIOD, () -> sample(series, gauges, printer)) : null) {
             camel.getShutdownStrategy().setTimeout(10);
             camel.addRoutes(dispatcher != null
                     ? new OpenLoopRoute(dispatcher, baseUrl, config.timeoutMs(), steps)
@@ -146,26 +146,13 @@ public final class PacedRunner {
         }
     }
 
-    /** Samples the JVM (when asked) and prints each interval once it is over. */
-    private final class ProgressTask implements Runnable {
-        private final IntervalSeries series;
-        private final JvmGauges gauges;
-        private final IntervalPrinter printer;
-
-        ProgressTask(IntervalSeries series, JvmGauges gauges, IntervalPrinter printer) {
-            this.series = series;
-            this.gauges = gauges;
-            this.printer = printer;
+    /** One sample of a timed run: samples the JVM (when asked) and prints each interval once it is over. */
+    private void sample(IntervalSeries series, JvmGauges gauges, IntervalPrinter printer) {
+        long now = System.nanoTime();
+        if (sampleJvm) {
+            series.sampleJvm(now, gauges.heapAfterGcBytes(), JvmGauges.liveThreads());
         }
-
-        @Override
-        public void run() {
-            long now = System.nanoTime();
-            if (sampleJvm) {
-                series.sampleJvm(now, gauges.heapAfterGcBytes(), JvmGauges.liveThreads());
-            }
-            printer.printOver(now);
-        }
+        printer.printOver(now);
     }
 
     /**

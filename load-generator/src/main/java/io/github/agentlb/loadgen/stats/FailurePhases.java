@@ -1,20 +1,19 @@
 package io.github.agentlb.loadgen.stats;
 
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The phases of a fault run, split at the agent's kill and its restart. A request belongs to the
  * phase in which it was <em>sent</em>: {@link Phase#BEFORE} when sent before the kill,
  * {@link Phase#DOWN} from the kill (inclusive) until the restart, {@link Phase#AFTER} from the
  * restart (inclusive). So every request is in exactly one phase, and a request in flight at the
- * kill counts where the balancer chose its agent. Immutable.
+ * kill counts where the balancer chose its agent. A run's phase durations: before = start to kill,
+ * down = kill to restart, after = restart to end. Immutable.
  *
  * @param killNanos    when the kill began, ns on the run's clock
  * @param restartNanos when the restarted agent listened, ns on the same clock, >= {@code killNanos}
  */
-public record FailurePhases(long killNanos, long restartNanos) {
+public record FailurePhases(long killNanos, long restartNanos) implements RunPhases<FailurePhases.Phase> {
 
     /** A phase of a fault run. */
     public enum Phase {
@@ -39,28 +38,9 @@ public record FailurePhases(long killNanos, long restartNanos) {
         }
     }
 
-    /** The phase of a request sent at {@code sentAtNanos}. */
-    public Phase phaseOf(long sentAtNanos) {
-        return phases().phaseOf(sentAtNanos);
-    }
-
-    /**
-     * The outcomes of each phase, every phase present (possibly empty), each list in the order of
-     * {@code outcomes}; unmodifiable.
-     */
-    public Map<Phase, List<TimedOutcome>> split(List<TimedOutcome> outcomes) {
-        return phases().split(outcomes);
-    }
-
-    /**
-     * The wall time of each phase within a run from {@code startNanos} to {@code endNanos}, ns:
-     * before = start to kill, down = kill to restart, after = restart to end (0 when negative).
-     */
-    public Map<Phase, Long> durations(long startNanos, long endNanos) {
-        return phases().durations(startNanos, endNanos);
-    }
-
-    private PhaseSplit<Phase> phases() {
+    /** The split at the kill and the restart. */
+    @Override
+    public PhaseSplit<Phase> phaseSplit() {
         return new PhaseSplit<>(Phase.class, killNanos, restartNanos);
     }
 }
