@@ -22,6 +22,7 @@ import io.github.agentlb.loadgen.scenario.FailureReport;
 import io.github.agentlb.loadgen.scenario.FailureScenario;
 import io.github.agentlb.loadgen.scenario.Fault;
 import io.github.agentlb.loadgen.scenario.HotKeyScenario;
+import io.github.agentlb.loadgen.scenario.ScenarioLoad;
 import io.github.agentlb.loadgen.stats.PaceReport;
 import io.github.agentlb.loadgen.stats.PidTrace;
 import io.github.agentlb.loadgen.stats.RunReport;
@@ -104,7 +105,8 @@ final class EmbeddedJob {
         if (variants.isEmpty()) {
             return List.of();
         }
-        List<HotKeyScenario.HotKeyRun> runs = new HotKeyScenario(template, seed, hotConfig, replicas, stdout)
+        ScenarioLoad load = new ScenarioLoad(template, seed, hotConfig, stdout);
+        List<HotKeyScenario.HotKeyRun> runs = new HotKeyScenario(load, replicas)
                 .run(variants, run -> stdout.println(HotKeyReportWriter.summary(run)));
         stdout.print(HotKeyReportWriter.sharedComparison(runs));
         HotKeyReportWriter.write(runs, writer.directory());
@@ -116,7 +118,8 @@ final class EmbeddedJob {
             throws Exception {
         List<FailureReport> failures = new ArrayList<>();
         for (Fault fault : faults) {
-            FailureScenario scenarioRun = new FailureScenario(fault, template, seed, faultConfig, stdout);
+            FailureScenario scenarioRun = new FailureScenario(fault,
+                    new ScenarioLoad(template, seed, faultConfig, stdout));
             for (String strategy : strategies) {
                 FailureReport report = scenarioRun.run(strategy);
                 FailureReportWriter.write(report, writer.directory());

@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.faults;
 
-import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.scenario.JobScenario;
 import java.util.List;
 import java.util.Objects;
@@ -55,9 +54,8 @@ public abstract class BadAgentJob implements JobScenario {
     @Override
     public Section run(Setup setup) throws Exception {
         long startNanos = System.nanoTime();
-        LoadTestConfig config = setup.load(answer.defaultRequests(), BadAgentScenario.defaultUsers(answer));
-        BadAgentScenario scenario = new BadAgentScenario(answer, setup.template(), config.seed(), config,
-                setup.stdout());
+        BadAgentScenario scenario = new BadAgentScenario(answer,
+                setup.scenarioLoad(answer.defaultRequests(), BadAgentScenario.defaultUsers(answer)));
         List<BadAgentReport> runs = JobScenario.eachAtOnce(setup.strategies(), scenario::run);
         List<String> files = setup.writeEach(runs, BadAgentReportWriter::write, BadAgentReportWriter::summary);
         return new Section(label(), runs.stream().mapToLong(BadAgentReport::excessClientErrors).sum(),

@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.faults;
 
-import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.demo.ProxyConfig;
@@ -11,6 +10,7 @@ import io.github.agentlb.loadgen.run.EmbeddedCluster;
 import io.github.agentlb.loadgen.run.HealthEventLog;
 import io.github.agentlb.loadgen.run.LoadRunner;
 import io.github.agentlb.loadgen.scenario.FailureScenario;
+import io.github.agentlb.loadgen.scenario.ScenarioLoad;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Objects;
@@ -36,26 +36,18 @@ public final class BadAgentScenario {
     }
 
     private final BadAnswer answer;
-    private final AgentConfig template;
-    private final long seed;
-    private final LoadTestConfig config;
-    private final PrintStream stdout;
+    private final ScenarioLoad load;
 
     /**
-     * @param answer   what A1 answers during the middle third
-     * @param template the agents' common settings (delays)
-     * @param seed     seed of the agents' delays
-     * @param config   the measured load (at least 3 requests) and its warm-up
-     * @param stdout   where progress goes
+     * @param answer what A1 answers during the middle third
+     * @param load   the agents, their seed, the measured load (at least 3 requests) and where
+     *               progress goes
+     * @throws IllegalArgumentException if the load has fewer than 3 requests
      */
-    public BadAgentScenario(BadAnswer answer, AgentConfig template, long seed, LoadTestConfig config,
-                            PrintStream stdout) {
+    public BadAgentScenario(BadAnswer answer, ScenarioLoad load) {
         this.answer = Objects.requireNonNull(answer, "answer");
-        this.template = Objects.requireNonNull(template, "template");
-        this.seed = seed;
-        this.config = Objects.requireNonNull(config, "config");
-        this.stdout = Objects.requireNonNull(stdout, "stdout");
-        BadAgentPhase.AFTER.startsAtRequest(config.requests()); // validates the count
+        this.load = Objects.requireNonNull(load, "load");
+        BadAgentPhase.AFTER.startsAtRequest(load.config().requests()); // validates the count
     }
 
     /** What A1 answers in this scenario. */
@@ -78,7 +70,9 @@ public final class BadAgentScenario {
     public BadAgentReport run(String strategy) throws Exception {
         AttemptLog attempts = new AttemptLog(System::nanoTime);
         HealthEventLog health = new HealthEventLog(System::nanoTime);
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(Scenario.UNIFORM, template, seed,
+        LoadTestConfig config = load.config();
+        PrintStream stdout = load.stdout();
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(Scenario.UNIFORM, load.template(), load.seed(),
                 ProxyConfig.builder().strategy(strategy), () -> {
                     AgentLoadBalancerSupport lb = balancer(strategy);
                     lb.addAttemptListener(attempts);
@@ -91,9 +85,7 @@ public final class BadAgentScenario {
                             + "from 1/3 to 2/3 of the requests%n", strategy, answer.label(),
                     String.join(", ", cluster.agentIds()), cluster.baseUrl(), BadAgentReport.BAD_AGENT,
                     answer.description());
-            if (config.warmupConfig().isPresent()) {
-                new LoadRunner(config.warmupConfig().get(), null).run(cluster.baseUrl(), strategy + " warm-up");
-            }
+            load.warmUp(cluster.baseUrl(), strategy);
             long measuredFrom = System.nanoTime();
             AnswerSwitch sw = new AnswerSwitch(config.requests(), () -> bad.answerWith(answer.status(),
                     answer.retryAfter()), bad::answerNormally, System::nanoTime);

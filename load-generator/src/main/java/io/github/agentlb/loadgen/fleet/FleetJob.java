@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.fleet;
 
-import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.scenario.JobScenario;
 import java.util.List;
 
@@ -19,9 +18,8 @@ public final class FleetJob implements JobScenario {
     @Override
     public Section run(Setup setup) throws Exception {
         long startNanos = System.nanoTime();
-        LoadTestConfig config = setup.load(FleetScenario.DEFAULT_REQUESTS, FleetScenario.DEFAULT_USERS);
-        FleetScenario scenario = new FleetScenario(setup.template(), config.seed(), config,
-                FleetScenario.SLOW_START, setup.stdout());
+        FleetScenario scenario = new FleetScenario(setup.scenarioLoad(FleetScenario.DEFAULT_REQUESTS,
+                FleetScenario.DEFAULT_USERS), FleetScenario.SLOW_START);
         List<FleetReport> runs = JobScenario.eachAtOnce(setup.strategies(), scenario::run);
         List<String> files = setup.writeEach(runs, FleetReportWriter::write, FleetReportWriter::summary);
         return new Section(label(), runs.stream().mapToLong(FleetReport::clientErrors).sum(),

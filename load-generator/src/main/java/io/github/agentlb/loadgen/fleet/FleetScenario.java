@@ -9,6 +9,7 @@ import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Scenario;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
 import io.github.agentlb.loadgen.run.LoadRunner;
+import io.github.agentlb.loadgen.scenario.ScenarioLoad;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,27 +54,18 @@ public final class FleetScenario {
      */
     public static final SlowStart SLOW_START = new SlowStart(Duration.ofSeconds(2), 1.0, 0.1);
 
-    private final AgentConfig template;
-    private final long seed;
-    private final LoadTestConfig config;
+    private final ScenarioLoad load;
     private final SlowStart slowStart;
-    private final PrintStream stdout;
 
     /**
-     * @param template the agents' common settings (delays)
-     * @param seed     seed of the agents' delays
-     * @param config    the measured load (>= 4 requests) and its warm-up
+     * @param load      the agents, their seed, the measured load (>= 4 requests) and where progress goes
      * @param slowStart the slow start of the balancers ({@link #SLOW_START} in the main job)
-     * @param stdout    where progress goes
+     * @throws IllegalArgumentException if the load has fewer than 4 requests
      */
-    public FleetScenario(AgentConfig template, long seed, LoadTestConfig config, SlowStart slowStart,
-                         PrintStream stdout) {
-        this.template = Objects.requireNonNull(template, "template");
-        this.seed = seed;
-        this.config = Objects.requireNonNull(config, "config");
+    public FleetScenario(ScenarioLoad load, SlowStart slowStart) {
+        this.load = Objects.requireNonNull(load, "load");
         this.slowStart = Objects.requireNonNull(slowStart, "slowStart");
-        this.stdout = Objects.requireNonNull(stdout, "stdout");
-        FleetPhase.RETURNED.startsAtRequest(config.requests()); // validates the count
+        FleetPhase.RETURNED.startsAtRequest(load.config().requests()); // validates the count
     }
 
     /** The uniform scenario's agents and A4, derived from {@code template} as they are. */
@@ -97,7 +89,9 @@ public final class FleetScenario {
      * @throws Exception if the cluster cannot start, a change is rejected, or the load run is stuck
      */
     public FleetReport run(String strategy) throws Exception {
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(template, seed),
+        LoadTestConfig config = load.config();
+        PrintStream stdout = load.stdout();
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(load.template(), load.seed()),
                 ProxyConfig.builder().strategy(strategy), () -> balancer(strategy, slowStart), 1)) {
             AgentLoadBalancerSupport balancer = cluster.balancer();
             Map<String, AsyncProcessor> children = childrenByAgent(cluster);
@@ -106,9 +100,7 @@ public final class FleetScenario {
                             + "1/4 of the requests (slow start %d ms), %s is drained after 1/2 and back after 3/4%n",
                     strategy, String.join(", ", balancer.getAgentIds()), cluster.baseUrl(), FleetPhase.JOINING,
                     slowStart.window().toMillis(), FleetPhase.LEAVING);
-            if (config.warmupConfig().isPresent()) {
-                new LoadRunner(config.warmupConfig().get(), null).run(cluster.baseUrl(), strategy + " warm-up");
-            }
+            load.warmUp(cluster.baseUrl(), strategy);
             FleetTrigger trigger = new FleetTrigger(config.requests(), actions(balancer, children), System::nanoTime);
             LoadRunner.RunResult result = new LoadRunner(config, stdout).run(cluster.baseUrl(), strategy + " fleet",
                     trigger);

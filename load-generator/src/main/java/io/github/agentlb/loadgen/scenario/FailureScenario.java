@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.scenario;
 
-import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.health.OutlierEjection;
@@ -63,26 +62,19 @@ public final class FailureScenario {
     private static final long CONTROL_WAIT_SECONDS = 30;
 
     private final Fault fault;
-    private final AgentConfig template;
-    private final long seed;
-    private final LoadTestConfig config;
-    private final PrintStream stdout;
+    private final ScenarioLoad load;
 
     /**
-     * @param fault    what the agent does while down
-     * @param template the agents' common settings (delays)
-     * @param seed     seed of the agents' delays
-     * @param config   the measured load (>= 3 requests) and its warm-up
-     * @param stdout   where progress goes
+     * @param fault what the agent does while down
+     * @param load  the agents, their seed, the measured load (>= 3 requests) and where progress goes
+     * @throws IllegalArgumentException if the load has fewer than 3 requests
      */
-    public FailureScenario(Fault fault, AgentConfig template, long seed, LoadTestConfig config, PrintStream stdout) {
+    public FailureScenario(Fault fault, ScenarioLoad load) {
         this.fault = Objects.requireNonNull(fault, "fault");
-        this.template = Objects.requireNonNull(template, "template");
-        this.seed = seed;
-        this.config = Objects.requireNonNull(config, "config");
-        this.stdout = Objects.requireNonNull(stdout, "stdout");
-        if (config.requests() < 3) {
-            throw new IllegalArgumentException("requests must be >= 3 for three phases, was " + config.requests());
+        this.load = Objects.requireNonNull(load, "load");
+        if (load.config().requests() < 3) {
+            throw new IllegalArgumentException("requests must be >= 3 for three phases, was "
+                    + load.config().requests());
         }
     }
 
@@ -134,18 +126,19 @@ public final class FailureScenario {
     public FailureReport run(String strategy) throws Exception {
         HealthEventLog health = new HealthEventLog(System::nanoTime);
         ProxyConfig.Builder proxy = ProxyConfig.builder().strategy(strategy).firstByteTimeoutMs(proxyRequestTimeoutMs());
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(Scenario.UNIFORM, template, seed, proxy, () -> {
-            AgentLoadBalancerSupport lb = balancer(strategy);
-            lb.addHealthListener(health);
-            return lb;
-        })) {
+        LoadTestConfig config = load.config();
+        PrintStream stdout = load.stdout();
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(Scenario.UNIFORM, load.template(), load.seed(), proxy,
+                () -> {
+                    AgentLoadBalancerSupport lb = balancer(strategy);
+                    lb.addHealthListener(health);
+                    return lb;
+                })) {
             stdout.printf("== %s, %s scenario: agents %s behind the demo proxy at %s; %s is %s after 1/3 of the "
                             + "requests and restarted after 2/3%n", strategy, fault.label(),
                     String.join(", ", cluster.agentIds()), cluster.baseUrl(), DEAD_AGENT,
                     fault == Fault.HANG ? "hung" : "killed");
-            if (config.warmupConfig().isPresent()) {
-                new LoadRunner(config.warmupConfig().get(), null).run(cluster.baseUrl(), strategy + " warm-up");
-            }
+            load.warmUp(cluster.baseUrl(), strategy);
             StubAgent victim = cluster.agents().stream().filter(a -> a.config().agentId().equals(DEAD_AGENT))
                     .findFirst().orElseThrow();
             ExecutorService controller = Executors.newSingleThreadExecutor(r -> {

@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.scenario;
 
-import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.KeyedLoadBalancerSupport;
@@ -93,25 +92,17 @@ public final class HotKeyScenario {
         }
     }
 
-    private final AgentConfig template;
-    private final long seed;
-    private final LoadTestConfig config;
+    private final ScenarioLoad load;
     private final int replicas;
-    private final PrintStream stdout;
 
     /**
-     * @param template the agents' common settings (delays)
-     * @param seed     seed of the agents' delays
-     * @param config   the measured load, its hot share and its warm-up
+     * @param load     the agents, their seed, the measured load (with its hot share) and where
+     *                 progress goes
      * @param replicas proxies per variant, >= 1
-     * @param stdout   where progress goes
      * @throws IllegalArgumentException if {@code replicas < 1}
      */
-    public HotKeyScenario(AgentConfig template, long seed, LoadTestConfig config, int replicas, PrintStream stdout) {
-        this.template = Objects.requireNonNull(template, "template");
-        this.seed = seed;
-        this.config = Objects.requireNonNull(config, "config");
-        this.stdout = Objects.requireNonNull(stdout, "stdout");
+    public HotKeyScenario(ScenarioLoad load, int replicas) {
+        this.load = Objects.requireNonNull(load, "load");
         if (replicas < 1) {
             throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
         }
@@ -169,7 +160,8 @@ public final class HotKeyScenario {
         }
         TestingServer zookeeper = variants.stream().anyMatch(Variant::shared) ? new TestingServer(true) : null;
         if (zookeeper != null) {
-            stdout.println("== in-process ZooKeeper for the shared allocation at " + zookeeper.getConnectString());
+            load.stdout().println("== in-process ZooKeeper for the shared allocation at "
+                    + zookeeper.getConnectString());
         }
         String connect = zookeeper == null ? null : zookeeper.getConnectString();
         ExecutorService pool = Executors.newFixedThreadPool(variants.size(), r -> {
@@ -211,7 +203,9 @@ public final class HotKeyScenario {
     private HotKeyRun run(Variant variant, String zookeeper) throws Exception {
         ProxyConfig.Builder proxy = ProxyConfig.builder().strategy(variant.strategy());
         int replicas = variant.replicas() > 0 ? variant.replicas() : this.replicas;
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(Scenario.UNIFORM, template, seed, proxy,
+        LoadTestConfig config = load.config();
+        PrintStream stdout = load.stdout();
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(Scenario.UNIFORM, load.template(), load.seed(), proxy,
                 () -> variant.balancer(zookeeper), replicas)) {
             stdout.printf(Locale.ROOT, "== %s, %s scenario: agents %s behind %d proxy replica(s) at %s; user %d sends "
                             + "%d of %d requests%n", variant.label(), LABEL, String.join(", ", cluster.agentIds()),

@@ -79,14 +79,18 @@ public interface JobScenario {
         }
 
         /**
-         * {@link #load()} with a scenario's own counts: {@code requests} requests over {@code users}
-         * users, with the main job's concurrency, seed, timeout and warm-up.
+         * What a scenario over agents in this JVM runs with: {@link #template()}'s agents, the
+         * {@link #load()} seed for their delays, {@link #load()} with the scenario's own counts
+         * ({@code requests} requests over {@code users} users, with the main job's concurrency,
+         * seed, timeout and warm-up), progress to {@link #stdout()}.
          *
          * @throws IllegalArgumentException if the counts are out of range for {@link LoadTestConfig}
          */
-        public LoadTestConfig load(int requests, int users) {
-            return LoadTestConfig.custom().requests(requests).users(users).concurrency(load.concurrency())
-                    .seed(load.seed()).timeoutMs(load.timeoutMs()).warmup(load.warmup()).build();
+        public ScenarioLoad scenarioLoad(int requests, int users) {
+            LoadTestConfig config = LoadTestConfig.custom().requests(requests).users(users)
+                    .concurrency(load.concurrency()).seed(load.seed()).timeoutMs(load.timeoutMs())
+                    .warmup(load.warmup()).build();
+            return new ScenarioLoad(template, load.seed(), config, stdout);
         }
 
         /**

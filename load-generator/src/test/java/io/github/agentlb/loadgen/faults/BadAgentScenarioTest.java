@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.scenario.JobScenario;
+import io.github.agentlb.loadgen.scenario.ScenarioLoad;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -46,8 +47,8 @@ class BadAgentScenarioTest {
             throws Exception {
         LoadTestConfig config = LoadTestConfig.custom().requests(requests).users(requests / 10).concurrency(10)
                 .seed(42).warmup(30).build();
-        BadAgentScenario scenario = new BadAgentScenario(answer, agents, 42, config,
-                new PrintStream(progress, true, StandardCharsets.UTF_8));
+        BadAgentScenario scenario = new BadAgentScenario(answer,
+                new ScenarioLoad(agents, 42, config, new PrintStream(progress, true, StandardCharsets.UTF_8)));
         List<BadAgentReport> reports = new ArrayList<>();
         for (String strategy : List.of("rr", "lr")) {
             BadAgentReport r = scenario.run(strategy);

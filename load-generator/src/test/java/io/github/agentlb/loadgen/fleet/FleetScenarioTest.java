@@ -6,6 +6,7 @@ import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.scenario.JobScenario;
+import io.github.agentlb.loadgen.scenario.ScenarioLoad;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -31,8 +32,9 @@ class FleetScenarioTest {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         LoadTestConfig config = LoadTestConfig.custom().requests(REQUESTS).users(32).concurrency(8).seed(42)
                 .warmup(0).build();
-        FleetScenario scenario = new FleetScenario(AgentConfig.custom().delayMs(20, 60).build(), 42, config,
-                new SlowStart(Duration.ofMillis(200), 1.0, 0.1), new PrintStream(progress, true, StandardCharsets.UTF_8));
+        FleetScenario scenario = new FleetScenario(new ScenarioLoad(AgentConfig.custom().delayMs(20, 60).build(), 42,
+                config, new PrintStream(progress, true, StandardCharsets.UTF_8)),
+                new SlowStart(Duration.ofMillis(200), 1.0, 0.1));
         for (String strategy : List.of("ch", "rr")) {
             FleetReport r = scenario.run(strategy);
             assertThat(r.requests()).isEqualTo(REQUESTS);

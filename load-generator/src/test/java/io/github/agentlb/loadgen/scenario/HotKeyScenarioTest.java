@@ -48,7 +48,7 @@ class HotKeyScenarioTest {
 
     @Test
     void sharedAvnReplicasRunBesideOneInstanceOverAnInProcessZooKeeper() throws Exception {
-        List<HotKeyScenario.HotKeyRun> runs = new HotKeyScenario(FAST, 42, LOAD, 2, quiet).run(
+        List<HotKeyScenario.HotKeyRun> runs = new HotKeyScenario(new ScenarioLoad(FAST, 42, LOAD, quiet), 2).run(
                 HotKeyScenario.variants(List.of("avn"), 2).stream().filter(v -> v.label().startsWith("avn-")
                         && !v.label().equals("avn-bounded")).toList());
 
@@ -62,7 +62,7 @@ class HotKeyScenarioTest {
 
     @Test
     void chReplicasAgreeExactlyEveryUserOnOneAgentWhicheverReplicaItPassed() throws Exception {
-        HotKeyScenario.HotKeyRun run = new HotKeyScenario(FAST, 42, LOAD, 2, quiet)
+        HotKeyScenario.HotKeyRun run = new HotKeyScenario(new ScenarioLoad(FAST, 42, LOAD, quiet), 2)
                 .run(new HotKeyScenario.Variant("ch", "ch", 0));
 
         HotKeyStatistics hot = run.hot();
@@ -78,7 +78,7 @@ class HotKeyScenarioTest {
 
     @Test
     void roundRobinReplicasSplitUsersSoTheMeasureCanFail() throws Exception {
-        HotKeyScenario.HotKeyRun run = new HotKeyScenario(FAST, 42, LOAD, 2, quiet)
+        HotKeyScenario.HotKeyRun run = new HotKeyScenario(new ScenarioLoad(FAST, 42, LOAD, quiet), 2)
                 .run(new HotKeyScenario.Variant("rr", "rr", 0));
 
         assertThat(run.hot().othersStickiness()).isLessThan(0.5);
