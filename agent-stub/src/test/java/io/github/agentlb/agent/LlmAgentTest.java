@@ -70,7 +70,7 @@ class LlmAgentTest {
                 "And why does it help?"), "Connection: close\r\nendpoint-load-metrics-format: TEXT\r\n"));
 
         assertThat(agent.llm().lastAdmission()).isEqualTo(new LlmModel.Admission(13, 9, 22_000_000L));
-        assertThat(agent.llm().cacheHitRate()).isEqualTo(9.0 / 22);
+        assertThat(agent.llm().counters().cacheHitRate()).isEqualTo(9.0 / 22);
         assertThat(first).startsWith("HTTP/1.1 200 OK").contains("X-Agent-Utilization: ")
                 .doesNotContain("endpoint-load-metrics");
         assertThat(second).startsWith("HTTP/1.1 200 OK").contains("X-Agent-Utilization: ")
@@ -121,7 +121,7 @@ class LlmAgentTest {
                             + "named_metrics.num_requests_waiting=0.0, named_metrics.num_requests_running=1.0");
             assertThat(JSON.readTree(wire.substring(wire.indexOf("\r\n\r\n") + 4)).path("error").asText())
                     .isEqualTo("too many requests");
-            assertThat(agent.llm().refused()).isEqualTo(1);
+            assertThat(agent.llm().counters().refused()).isEqualTo(1);
         }
         awaitTrue(() -> agent.llm().running() == 0);
         assertThat(agent.chat().callsCancelled()).isEqualTo(1);
@@ -144,8 +144,9 @@ class LlmAgentTest {
             queued.getInputStream().transferTo(bytes);
             assertThat(bytes.toString(StandardCharsets.UTF_8)).startsWith("HTTP/1.1 200 OK").contains("tok0 tok1 ");
         }
-        assertThat(agent.llm().maxWaiting()).isEqualTo(1);
-        assertThat(agent.llm().admitted()).isEqualTo(2);
+        LlmModel.Counters counters = agent.llm().counters();
+        assertThat(counters.maxWaiting()).isEqualTo(1);
+        assertThat(counters.admitted()).isEqualTo(2);
     }
 
     @Test
@@ -170,7 +171,7 @@ class LlmAgentTest {
         String wire = talk(post(conversation(false, "hi"), "Connection: close\r\nMcp-Session-Id: 0123abcd\r\n"));
 
         assertThat(wire).startsWith("HTTP/1.1 200 OK").doesNotContain("Mcp-Session-Id").doesNotContain("endpoint-load");
-        assertThat(agent.llm().admitted()).isEqualTo(1);
+        assertThat(agent.llm().counters().admitted()).isEqualTo(1);
     }
 
     /** A streamed request of 1000 tokens at 20/s: it holds a running slot until its socket closes. */

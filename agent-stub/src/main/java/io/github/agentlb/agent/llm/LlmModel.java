@@ -49,6 +49,29 @@ public final class LlmModel {
     public record Load(double kvCacheUsagePerc, int waiting, int running) {
     }
 
+    /**
+     * The model's counters since it was made, all read at one moment ({@link #counters()}).
+     * Immutable.
+     *
+     * @param admitted             requests admitted
+     * @param refused              requests refused because the queue was full
+     * @param maxRunning           most requests ever generating at once
+     * @param maxWaiting           most requests ever waiting at once
+     * @param promptBlocks         full prompt blocks of the requests admitted
+     * @param cachedBlocks         of {@code promptBlocks}, those found in the cache
+     * @param firstTokenNanosTotal sum of the admitted requests' times to first token as computed, ns
+     *                             (queueing excluded, see {@code queueNanosTotal})
+     * @param queueNanosTotal      sum of the admitted requests' waits in the queue, offer to admission, ns
+     */
+    public record Counters(long admitted, long refused, int maxRunning, int maxWaiting, long promptBlocks,
+                           long cachedBlocks, long firstTokenNanosTotal, long queueNanosTotal) {
+
+        /** {@link #cachedBlocks()} / {@link #promptBlocks()}, 0 when no block was admitted. */
+        public double cacheHitRate() {
+            return promptBlocks == 0 ? 0 : (double) cachedBlocks / promptBlocks;
+        }
+    }
+
     /** One request's place in the model; {@link #finish} it exactly when the answer ends or the caller leaves. */
     public final class Ticket {
         private final long[] hashes;
@@ -203,49 +226,10 @@ public final class LlmModel {
         return waiting.size();
     }
 
-    /** Most requests ever waiting at once. */
-    public synchronized int maxWaiting() {
-        return maxWaiting;
-    }
-
-    /** Most requests ever generating at once. */
-    public synchronized int maxRunning() {
-        return maxRunning;
-    }
-
-    /** Requests admitted so far. */
-    public synchronized long admitted() {
-        return admitted;
-    }
-
-    /** Requests refused because the queue was full. */
-    public synchronized long refused() {
-        return refused;
-    }
-
-    /** Full prompt blocks of the requests admitted so far. */
-    public synchronized long promptBlocks() {
-        return promptBlocks;
-    }
-
-    /** Of {@link #promptBlocks()}, those found in the cache. */
-    public synchronized long cachedBlocks() {
-        return cachedBlocks;
-    }
-
-    /** {@link #cachedBlocks()} / {@link #promptBlocks()}, 0 when no block was admitted. */
-    public synchronized double cacheHitRate() {
-        return promptBlocks == 0 ? 0 : (double) cachedBlocks / promptBlocks;
-    }
-
-    /** Sum of the admitted requests' times to first token as computed, ns (queueing excluded, see {@link #queueNanosTotal()}). */
-    public synchronized long firstTokenNanosTotal() {
-        return firstTokenNanosTotal;
-    }
-
-    /** Sum of the admitted requests' waits in the queue, offer to admission, ns. */
-    public synchronized long queueNanosTotal() {
-        return queueNanosTotal;
+    /** The counters, all read at this moment. */
+    public synchronized Counters counters() {
+        return new Counters(admitted, refused, maxRunning, maxWaiting, promptBlocks, cachedBlocks,
+                firstTokenNanosTotal, queueNanosTotal);
     }
 
     /**

@@ -32,10 +32,11 @@ class LlmModelTest {
 
         assertThat(admissions).containsExactly(new LlmModel.Admission(2, 0, 205_000_000L),
                 new LlmModel.Admission(4, 2, 205_000_000L));
-        assertThat(model.promptBlocks()).isEqualTo(6);
-        assertThat(model.cachedBlocks()).isEqualTo(2);
-        assertThat(model.cacheHitRate()).isEqualTo(2.0 / 6);
-        assertThat(model.firstTokenNanosTotal()).isEqualTo(410_000_000L);
+        LlmModel.Counters counters = model.counters();
+        assertThat(counters.promptBlocks()).isEqualTo(6);
+        assertThat(counters.cachedBlocks()).isEqualTo(2);
+        assertThat(counters.cacheHitRate()).isEqualTo(2.0 / 6);
+        assertThat(counters.firstTokenNanosTotal()).isEqualTo(410_000_000L);
         assertThat(model.lastAdmission()).isEqualTo(admissions.get(1));
         assertThat(model.load()).isEqualTo(new LlmModel.Load(0.04, 0, 0));
     }
@@ -55,8 +56,8 @@ class LlmModelTest {
 
         // a: no wait, 200 + 1 ms; b: waited 7 ms, then 200 + 2 ms
         assertThat(model.agentFirstTokenNanos()).containsExactly(201_000_000L, 209_000_000L);
-        assertThat(model.queueNanosTotal()).isEqualTo(7_000_000L);
-        assertThat(model.firstTokenNanosTotal()).isEqualTo(403_000_000L);
+        assertThat(model.counters().queueNanosTotal()).isEqualTo(7_000_000L);
+        assertThat(model.counters().firstTokenNanosTotal()).isEqualTo(403_000_000L);
     }
 
     @Test
@@ -67,9 +68,9 @@ class LlmModelTest {
         offer(model, "t2", "aaaabbbb");
 
         assertThat(admissions).extracting(LlmModel.Admission::firstTokenNanos).containsExactly(2_000_000L, 2_000_000L);
-        assertThat(model.cacheHitRate()).isZero();
+        assertThat(model.counters().cacheHitRate()).isZero();
         assertThat(model.load()).isEqualTo(new LlmModel.Load(0, 0, 2));
-        assertThat(model.maxRunning()).isEqualTo(2);
+        assertThat(model.counters().maxRunning()).isEqualTo(2);
     }
 
     @Test
@@ -83,7 +84,7 @@ class LlmModelTest {
 
         assertThat(admittedOrder).containsExactly("a");
         assertThat(d).isNull();
-        assertThat(model.refused()).isEqualTo(1);
+        assertThat(model.counters().refused()).isEqualTo(1);
         assertThat(model.load()).isEqualTo(new LlmModel.Load(0, 2, 1));
         model.finish(a);
         assertThat(admittedOrder).containsExactly("a", "b");
@@ -91,9 +92,10 @@ class LlmModelTest {
         model.finish(c);
         assertThat(admittedOrder).containsExactly("a", "b", "c");
         assertThat(model.load()).isEqualTo(new LlmModel.Load(0, 0, 0));
-        assertThat(model.maxWaiting()).isEqualTo(2);
-        assertThat(model.maxRunning()).isEqualTo(1);
-        assertThat(model.admitted()).isEqualTo(3);
+        LlmModel.Counters counters = model.counters();
+        assertThat(counters.maxWaiting()).isEqualTo(2);
+        assertThat(counters.maxRunning()).isEqualTo(1);
+        assertThat(counters.admitted()).isEqualTo(3);
     }
 
     @Test

@@ -166,10 +166,10 @@ public final class AgentsScenario {
             long wall = System.nanoTime() - start;
             Map<String, AgentsResult.AgentCounters> counters = new LinkedHashMap<>();
             for (StubAgent agent : cluster.agents()) {
-                LlmModel llm = agent.llm();
+                LlmModel.Counters llm = agent.llm().counters();
                 counters.put(agent.config().agentId(), new AgentsResult.AgentCounters(llm.promptBlocks(),
                         llm.cachedBlocks(), llm.maxWaiting(), llm.admitted(), llm.firstTokenNanosTotal(),
-                        llm.agentFirstTokenNanos()));
+                        agent.llm().agentFirstTokenNanos()));
             }
             AgentsResult result = AgentsResult.of(variant, turns, counters, wall);
             stdout.printf(Locale.ROOT, "== agents %s: %d requests in %.1f s, ttft p50 %.1f ms (at the agents %.1f), "

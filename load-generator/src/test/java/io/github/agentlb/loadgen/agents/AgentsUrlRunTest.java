@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.agent.llm.LlmModel;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
 import java.io.ByteArrayOutputStream;
@@ -52,8 +53,9 @@ class AgentsUrlRunTest {
             long prompt = 0;
             long cached = 0;
             for (StubAgent agent : cluster.agents()) {
-                prompt += agent.llm().promptBlocks();
-                cached += agent.llm().cachedBlocks();
+                LlmModel.Counters counters = agent.llm().counters();
+                prompt += counters.promptBlocks();
+                cached += counters.cachedBlocks();
             }
             double counted = (double) cached / prompt;
             System.out.printf("hit rate from usage %.3f, from the agents' counters %.3f%n", r.hitRate(), counted);
