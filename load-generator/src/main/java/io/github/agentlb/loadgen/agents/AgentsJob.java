@@ -26,7 +26,6 @@ public final class AgentsJob implements JobScenario {
 
     @Override
     public Section run(Setup setup) throws Exception {
-        long startNanos = System.nanoTime();
         AgentsScenario scenario = new AgentsScenario(Conversations.ofDefaults(setup.load().seed()),
                 AgentsScenario.Settings.ofDefaults(), setup.load().seed(), setup.stdout());
         List<AgentsVariant> variants = AgentsVariant.standard().stream()
@@ -34,7 +33,7 @@ public final class AgentsJob implements JobScenario {
         if (variants.isEmpty()) {
             String none = "No variant: the agents scenario runs rr, lr and ch, and --strategy named none of them.\n";
             return new Section(label(), 0, "## Scenario agents\n\n" + none, "Scenario " + label() + ": " + none,
-                    List.of(), System.nanoTime() - startNanos);
+                    List.of());
         }
         List<AgentsResult> results = run(scenario, variants);
         AgentsCheck check = AgentsCheck.of(results);
@@ -44,7 +43,7 @@ public final class AgentsJob implements JobScenario {
         check.reasons().forEach(r -> setup.stdout().println("  " + r));
         return new Section(label(), results.stream().mapToLong(AgentsResult::errors).sum(),
                 AgentsReport.markdown(scenario, results, check), "Scenario " + label() + ":\n" + table,
-                List.of(AgentsReport.PNG_FILE), System.nanoTime() - startNanos);
+                List.of(AgentsReport.PNG_FILE));
     }
 
     @Override
@@ -58,13 +57,12 @@ public final class AgentsJob implements JobScenario {
      */
     @Override
     public Section runAgainst(String baseUrl, String label, Setup setup) throws Exception {
-        long startNanos = System.nanoTime();
         AgentsUrlRun run = AgentsUrlRun.ofDefaults(setup.load().seed(), setup.stdout());
         AgentsUrlResult result = run.run(baseUrl, label);
         run.writeJson(result, setup.outDir());
         return new Section(label(), result.errors(), run.markdown(result),
                 "Scenario agents against " + baseUrl + ":\n" + AgentsUrlRun.tableHead() + AgentsUrlRun.row(result),
-                List.of(AgentsUrlRun.jsonFileName(label)), System.nanoTime() - startNanos);
+                List.of(AgentsUrlRun.jsonFileName(label)));
     }
 
     /** How long a variant waits for the others to start, s. */

@@ -11,7 +11,6 @@ import io.github.agentlb.loadgen.report.ReportWriter;
 import io.github.agentlb.loadgen.report.SoakChart;
 import io.github.agentlb.loadgen.report.TimelineChart;
 import io.github.agentlb.loadgen.scenario.HotKeyScenario;
-import io.github.agentlb.loadgen.scenario.JobScenario;
 import io.github.agentlb.loadgen.stats.RunReport;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -52,7 +51,7 @@ final class JobSummary {
         }
         String hotKeySection = results.hotKeys().isEmpty() ? "" : HotKeyReportWriter.markdown(results.hotKeys());
         writer.writeComparison(results.reports(), results.convergence() != null, results.failures(), hotKeySection,
-                results.sections().stream().map(JobScenario.Section::markdown).toList());
+                results.sections().stream().map(s -> s.section().markdown()).toList());
         printTables(results, scenarios);
         files.addAll(fileNames(results, timed));
         stdout.println("Results in " + writer.directory().toAbsolutePath().normalize() + ": " + String.join(", ", files));
@@ -63,8 +62,8 @@ final class JobSummary {
         if (!results.failures().isEmpty()) {
             parts.add(String.format(Locale.ROOT, "fault scenarios %.0f s", results.faultsNanos() / 1e9));
         }
-        results.sections().forEach(s -> parts.add(String.format(Locale.ROOT, "%s scenario %.0f s", s.label(),
-                s.nanos() / 1e9)));
+        results.sections().forEach(s -> parts.add(String.format(Locale.ROOT, "%s scenario %.0f s",
+                s.section().label(), s.nanos() / 1e9)));
         stdout.printf(Locale.ROOT, "Total time %.0f s%s.%n", (System.nanoTime() - startNanos) / 1e9,
                 parts.isEmpty() ? "" : ", of which " + String.join(", ", parts));
         long failed = results.failedRequests();
@@ -93,9 +92,9 @@ final class JobSummary {
             stdout.println();
             stdout.print(FailureReportWriter.markdown(results.failures()));
         }
-        for (JobScenario.Section section : results.sections()) {
+        for (JobResults.TimedSection timed : results.sections()) {
             stdout.println();
-            stdout.print(section.table());
+            stdout.print(timed.section().table());
         }
         stdout.println();
     }
@@ -118,7 +117,7 @@ final class JobSummary {
             files.add(FailureReportWriter.jsonFileName(r.fault(), r.strategy()));
             files.add(TimelineChart.fileName(r.fault(), r.strategy()));
         });
-        results.sections().forEach(s -> files.addAll(s.files()));
+        results.sections().forEach(s -> files.addAll(s.section().files()));
         return files;
     }
 }

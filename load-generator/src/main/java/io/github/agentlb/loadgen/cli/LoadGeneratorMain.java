@@ -176,9 +176,10 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 return 1;
             }
             if (!jobs.isEmpty()) {
-                results = JobResults.of(jobs.get(0).runAgainst(options.baseUrl(), options.validatedLabel(),
-                        new JobScenario.Setup(options.validatedAgentTemplate(), List.of(options.validatedLabel()),
-                                config, stdout, outDir)));
+                JobScenario.Setup setup = new JobScenario.Setup(options.validatedAgentTemplate(),
+                        List.of(options.validatedLabel()), config, stdout, outDir);
+                results = JobResults.of(JobResults.TimedSection.of(() -> jobs.get(0).runAgainst(options.baseUrl(),
+                        options.validatedLabel(), setup)));
                 return new JobSummary(stdout, writer).finish(results, scenarios, false, startNanos);
             }
             results = JobResults.of(pacing.isDefault()
@@ -198,9 +199,10 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             long faultsStartNanos = System.nanoTime();
             List<FailureReport> failures = job.runFaults(faults, names, faultConfig);
             long faultsNanos = System.nanoTime() - faultsStartNanos;
-            List<JobScenario.Section> sections = new ArrayList<>();
+            List<JobResults.TimedSection> sections = new ArrayList<>();
+            JobScenario.Setup setup = new JobScenario.Setup(template, names, config, stdout, outDir);
             for (JobScenario jobScenario : jobs) {
-                sections.add(jobScenario.run(new JobScenario.Setup(template, names, config, stdout, outDir)));
+                sections.add(JobResults.TimedSection.of(() -> jobScenario.run(setup)));
             }
             results = new JobResults(runs.reports(), runs.convergence(), hotKeys, hotKeyNanos, failures, faultsNanos,
                     sections);

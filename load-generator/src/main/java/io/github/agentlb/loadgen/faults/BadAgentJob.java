@@ -53,13 +53,12 @@ public abstract class BadAgentJob implements JobScenario {
 
     @Override
     public Section run(Setup setup) throws Exception {
-        long startNanos = System.nanoTime();
         BadAgentScenario scenario = new BadAgentScenario(answer,
                 setup.scenarioLoad(answer.defaultRequests(), BadAgentScenario.defaultUsers(answer)));
         List<BadAgentReport> runs = JobScenario.eachAtOnce(setup.strategies(), scenario::run);
         List<String> files = setup.writeEach(runs, BadAgentReportWriter::write, BadAgentReportWriter::summary);
         return new Section(label(), runs.stream().mapToLong(BadAgentReport::excessClientErrors).sum(),
                 BadAgentReportWriter.markdown(answer, runs), "Scenario " + label() + ":\n"
-                + BadAgentReportWriter.table(runs), files, System.nanoTime() - startNanos);
+                + BadAgentReportWriter.table(runs), files);
     }
 }

@@ -17,13 +17,11 @@ public final class FleetJob implements JobScenario {
 
     @Override
     public Section run(Setup setup) throws Exception {
-        long startNanos = System.nanoTime();
         FleetScenario scenario = new FleetScenario(setup.scenarioLoad(FleetScenario.DEFAULT_REQUESTS,
                 FleetScenario.DEFAULT_USERS), FleetScenario.SLOW_START);
         List<FleetReport> runs = JobScenario.eachAtOnce(setup.strategies(), scenario::run);
         List<String> files = setup.writeEach(runs, FleetReportWriter::write, FleetReportWriter::summary);
         return new Section(label(), runs.stream().mapToLong(FleetReport::clientErrors).sum(),
-                FleetReportWriter.markdown(runs), "Scenario " + label() + ":\n" + FleetReportWriter.table(runs), files,
-                System.nanoTime() - startNanos);
+                FleetReportWriter.markdown(runs), "Scenario " + label() + ":\n" + FleetReportWriter.table(runs), files);
     }
 }

@@ -131,9 +131,8 @@ public interface JobScenario {
      * @param markdown     its section of {@code report.md}, starting with a {@code ##} heading
      * @param table        what the console shows at the end of the job
      * @param files        the files it wrote, names within the output directory, in run order
-     * @param nanos        its wall time, ns
      */
-    record Section(String label, long clientErrors, String markdown, String table, List<String> files, long nanos) {
+    record Section(String label, long clientErrors, String markdown, String table, List<String> files) {
         public Section {
             Objects.requireNonNull(label, "label");
             Objects.requireNonNull(markdown, "markdown");
