@@ -28,14 +28,11 @@ class AgentIdsAndRoutesTest {
     @Test
     void noEndpointOptionReachesIdsDecisionsOrErrors() throws Exception {
         RoundRobinLB balancer = new RoundRobinLB();
-        try (CamelContext context = new DefaultCamelContext()) {
-            RouteBuilder.addRoutes(context, rb -> {
-                rb.errorHandler(rb.noErrorHandler());
-                rb.from("direct:a1").throwException(new java.net.ConnectException("refused"));
-                rb.from("direct:start").loadBalance(balancer).to("direct:a1?timeout=4321");
-            });
-            context.start();
-
+        try (CamelContext context = CamelContexts.started(rb -> {
+            rb.errorHandler(rb.noErrorHandler());
+            rb.from("direct:a1").throwException(new java.net.ConnectException("refused"));
+            rb.from("direct:start").loadBalance(balancer).to("direct:a1?timeout=4321");
+        })) {
             Exchange answer = context.createProducerTemplate().request("direct:start", e -> e.getIn().setBody("x"));
 
             assertThat(balancer.getAgentIds()).containsExactly("direct://a1");
@@ -48,11 +45,9 @@ class AgentIdsAndRoutesTest {
     void namedAgentsKeepTheirNamesWhetherNamedWithOrWithoutOptions() throws Exception {
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.nameAgent("direct:a1?timeout=4321", "A1").nameAgent("direct:a2", "A2");
-        try (CamelContext context = new DefaultCamelContext()) {
-            RouteBuilder.addRoutes(context, rb -> {
-                rb.from("direct:start").loadBalance(balancer).to("direct:a1?timeout=4321").to("direct:a2?timeout=1234");
-            });
-            context.start();
+        try (CamelContext context = CamelContexts.started(rb -> {
+            rb.from("direct:start").loadBalance(balancer).to("direct:a1?timeout=4321").to("direct:a2?timeout=1234");
+        })) {
             assertThat(balancer.getAgentIds()).containsExactly("A1", "A2");
         }
     }
@@ -76,12 +71,10 @@ class AgentIdsAndRoutesTest {
     @Test
     void twoInstancesServeTwoRoutes() throws Exception {
         List<ConsistentHashLB> balancers = List.of(new ConsistentHashLB(), new ConsistentHashLB());
-        try (CamelContext context = new DefaultCamelContext()) {
-            RouteBuilder.addRoutes(context, rb -> {
-                rb.from("direct:one").routeId("first").loadBalance(balancers.get(0)).to("direct:a", "direct:b");
-                rb.from("direct:two").routeId("second").loadBalance(balancers.get(1)).to("direct:a", "direct:b");
-            });
-            context.start();
+        try (CamelContext context = CamelContexts.started(rb -> {
+            rb.from("direct:one").routeId("first").loadBalance(balancers.get(0)).to("direct:a", "direct:b");
+            rb.from("direct:two").routeId("second").loadBalance(balancers.get(1)).to("direct:a", "direct:b");
+        })) {
             assertThat(balancers.get(0).getRouteId()).isEqualTo("first");
             assertThat(balancers.get(1).getRouteId()).isEqualTo("second");
         }

@@ -9,8 +9,6 @@ import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.camel.CamelContext;
-import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 
 /** Threads from Camel's executor service manager, the trace label and JMX attributes. */
@@ -24,13 +22,10 @@ class CamelManagedBalancerTest {
     void eachPidBalancerHasANamedCamelThreadThatEndsWithItsRoute() throws Exception {
         PidWeightedLB first = new PidWeightedLB();
         PidWeightedLB second = new PidWeightedLB();
-        try (CamelContext context = new DefaultCamelContext()) {
-            RouteBuilder.addRoutes(context, rb -> {
-                rb.from("direct:one").routeId("orders").loadBalance(first).to("direct:a", "direct:b");
-                rb.from("direct:two").routeId("billing").loadBalance(second).to("direct:a", "direct:b");
-            });
-            context.start();
-
+        try (CamelContext context = CamelContexts.started(rb -> {
+            rb.from("direct:one").routeId("orders").loadBalance(first).to("direct:a", "direct:b");
+            rb.from("direct:two").routeId("billing").loadBalance(second).to("direct:a", "direct:b");
+        })) {
             assertThat(threadsNamed("agentlb-pid-orders")).hasSize(1).allMatch(t -> t.getName().startsWith("Camel ("));
             assertThat(threadsNamed("agentlb-pid-billing")).hasSize(1);
 
@@ -53,13 +48,11 @@ class CamelManagedBalancerTest {
     @SuppressWarnings("unchecked")
     void agentsAreAddedWeightedDrainedAndRemovedThroughJmxOperations() throws Exception {
         RoundRobinLB rr = new RoundRobinLB();
-        try (CamelContext context = new DefaultCamelContext()) {
-            RouteBuilder.addRoutes(context, rb -> {
-                rb.from("direct:a").routeId("agent-a").setBody(rb.constant("a"));
-                rb.from("direct:c").routeId("agent-c").setBody(rb.constant("c"));
-                rb.from("direct:rr").routeId("rr-route").loadBalance(rr).id("rr-lb").to("direct:a");
-            });
-            context.start();
+        try (CamelContext context = CamelContexts.started(rb -> {
+            rb.from("direct:a").routeId("agent-a").setBody(rb.constant("a"));
+            rb.from("direct:c").routeId("agent-c").setBody(rb.constant("c"));
+            rb.from("direct:rr").routeId("rr-route").loadBalance(rr).id("rr-lb").to("direct:a");
+        })) {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             ObjectName name = only(server.queryNames(new ObjectName("org.apache.camel:context="
                     + context.getManagementName() + ",type=processors,name=\"rr-lb\""), null));
@@ -98,14 +91,12 @@ class CamelManagedBalancerTest {
     void weightsVirtualNodesImbalanceAndEjectionsAreJmxAttributes() throws Exception {
         PidWeightedLB pid = new PidWeightedLB();
         AdaptiveVirtualNodeLB avn = new AdaptiveVirtualNodeLB();
-        try (CamelContext context = new DefaultCamelContext()) {
-            RouteBuilder.addRoutes(context, rb -> {
-                rb.from("direct:a").routeId("agent-a").setBody(rb.constant("a"));
-                rb.from("direct:b").routeId("agent-b").throwException(new java.net.ConnectException("refused"));
-                rb.from("direct:pid").routeId("pid-route").loadBalance(pid).id("pid-lb").to("direct:a", "direct:b");
-                rb.from("direct:avn").routeId("avn-route").loadBalance(avn).id("avn-lb").to("direct:a", "direct:b");
-            });
-            context.start();
+        try (CamelContext context = CamelContexts.started(rb -> {
+            rb.from("direct:a").routeId("agent-a").setBody(rb.constant("a"));
+            rb.from("direct:b").routeId("agent-b").throwException(new java.net.ConnectException("refused"));
+            rb.from("direct:pid").routeId("pid-route").loadBalance(pid).id("pid-lb").to("direct:a", "direct:b");
+            rb.from("direct:avn").routeId("avn-route").loadBalance(avn).id("avn-lb").to("direct:a", "direct:b");
+        })) {
             for (int i = 0; i < 2; i++) {
                 context.createProducerTemplate().requestBody("direct:pid", "x", String.class);
             }

@@ -8,7 +8,6 @@ import java.util.List;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Processor;
-import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.processor.SendProcessor;
 import org.junit.jupiter.api.AfterAll;
@@ -107,11 +106,9 @@ class MembershipTest {
     @Test
     void aRoutesChildNamesItsRoute() throws Exception {
         RoundRobinLB balancer = new RoundRobinLB();
-        try (CamelContext routes = new DefaultCamelContext()) {
-            RouteBuilder.addRoutes(routes, rb -> {
-                rb.from("direct:in").routeId("proxy").loadBalance(balancer).to("direct:a");
-            });
-            routes.start();
+        try (CamelContext routes = CamelContexts.started(rb -> {
+            rb.from("direct:in").routeId("proxy").loadBalance(balancer).to("direct:a");
+        })) {
             Processor child = balancer.getProcessors().get(0);
             assertThat(Membership.routeIdOf(child)).isEqualTo("proxy");
             assertThat(Membership.defaultId(child)).as("through the route's channel").isEqualTo("direct://a");

@@ -59,6 +59,12 @@ class SharedAllocationSyncTest {
         return start;
     }
 
+    /** Makes this replica a follower of generation 4 (epoch 1, {@link #LEARNED}), then loses its connection to the store. */
+    private void followingThenCutOffFromTheStore() {
+        sync.allocationChanged(Allocation.of(4, 1, LEARNED));
+        sync.connectionChanged(false);
+    }
+
     @Test
     void aFollowerEvaluatesNothingAndInstallsANewerAllocationAsOneNewPicker() {
         assertThat(sync.evaluates()).isFalse();
@@ -247,8 +253,7 @@ class SharedAllocationSyncTest {
     /** Back from learning alone, a follower routes by the shared allocation again at once. */
     @Test
     void aFollowerBackFromLearningAloneRoutesByTheSharedAllocationAgain() {
-        sync.allocationChanged(Allocation.of(4, 1, LEARNED));
-        sync.connectionChanged(false);
+        followingThenCutOffFromTheStore();
         now.addAndGet(Duration.ofSeconds(31).toNanos());
         assertThat(sync.evaluates()).isTrue();
         avn.installVirtualNodes(Map.of("A1", 10, "A2", 10, "A3", 10));
@@ -309,8 +314,7 @@ class SharedAllocationSyncTest {
 
     @Test
     void withoutTheStoreTheLastAllocationStaysUntilLocalAfterThenTheReplicaLearnsAlone() {
-        sync.allocationChanged(Allocation.of(4, 1, LEARNED));
-        sync.connectionChanged(false);
+        followingThenCutOffFromTheStore();
 
         now.addAndGet(Duration.ofSeconds(30).toNanos());
         assertThat(sync.evaluates()).isFalse();

@@ -13,7 +13,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -98,7 +101,21 @@ class StaleConnectionTest {
         }
     }
 
-    private HttpResponse<String> send(DemoProxy proxy, String method) throws Exception {
+    private ClosingAgent agent;
+    private DemoProxy proxy;
+
+    @BeforeEach
+    void start() throws Exception {
+        agent = new ClosingAgent();
+        proxy = Proxies.start(List.of(agent.baseUrl()), "rr");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        Resources.close(proxy, agent);
+    }
+
+    private HttpResponse<String> send(String method) throws Exception {
         return client.send(HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/process/r1?user_id=1"))
                 .method(method, HttpRequest.BodyPublishers.ofString("{}")).timeout(TIMEOUT).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -106,35 +123,23 @@ class StaleConnectionTest {
 
     @Test
     void anIdempotentRequestIsSentAgainOnANewConnectionAndTheAgentStaysIn() throws Exception {
-        try (ClosingAgent agent = new ClosingAgent()) {
-            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
-                    .agentUrls(agent.baseUrl()).build();
-            try (DemoProxy proxy = DemoProxy.start(config)) {
-                for (int i = 0; i < 5; i++) {
-                    HttpResponse<String> answer = send(proxy, "PUT");
-                    assertThat(answer.statusCode()).as("request %d", i).isEqualTo(200);
-                    assertThat(answer.body()).isEqualTo("ok");
-                }
-                assertThat(agent.answered).hasValue(5);
-                assertThat(agent.closedAtRequest).hasValue(4);
-                assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
-            }
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> answer = send("PUT");
+            assertThat(answer.statusCode()).as("request %d", i).isEqualTo(200);
+            assertThat(answer.body()).isEqualTo("ok");
         }
+        assertThat(agent.answered).hasValue(5);
+        assertThat(agent.closedAtRequest).hasValue(4);
+        assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
     }
 
     @Test
     void aPostThatWasWrittenIsNotSentAgain() throws Exception {
-        try (ClosingAgent agent = new ClosingAgent()) {
-            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
-                    .agentUrls(agent.baseUrl()).build();
-            try (DemoProxy proxy = DemoProxy.start(config)) {
-                assertThat(send(proxy, "POST").statusCode()).isEqualTo(200);
-                HttpResponse<String> second = send(proxy, "POST");
-                // The agent may have taken it: not sent again (a 502 JSON), as Go's net/http decides.
-                assertThat(second.statusCode()).isEqualTo(502);
-                assertThat(second.body()).contains("\"error\"");
-                assertThat(agent.answered).hasValue(1);
-            }
-        }
+        assertThat(send("POST").statusCode()).isEqualTo(200);
+        HttpResponse<String> second = send("POST");
+        // The agent may have taken it: not sent again (a 502 JSON), as Go's net/http decides.
+        assertThat(second.statusCode()).isEqualTo(502);
+        assertThat(second.body()).contains("\"error\"");
+        assertThat(agent.answered).hasValue(1);
     }
 }

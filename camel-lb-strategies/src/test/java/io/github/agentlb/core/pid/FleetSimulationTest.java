@@ -165,17 +165,12 @@ class FleetSimulationTest {
         FleetSimulator sim = FleetSimulator.pid(DEFAULTS, UNEVEN, 1875, NOISE, 5);
         sim.run(3);
         PidWeights balancer = sim.balancer();
-        Map<String, Double> weights = balancer.weights();
-        Map<String, Double> utilizations = balancer.utilizations();
-        var schedule = balancer.schedule();
 
-        balancer.report("A1", 0.0);
-        balancer.report("A3", 5.0);
-        balancer.controlStep();
-
-        assertThat(balancer.weights()).isEqualTo(weights);
-        assertThat(balancer.utilizations()).isEqualTo(utilizations);
-        assertThat(balancer.schedule()).isSameAs(schedule);
+        PidWeightsChecks.assertChangesNothing(balancer, () -> {
+            balancer.report("A1", 0.0);
+            balancer.report("A3", 5.0);
+            balancer.controlStep();
+        });
     }
 
     @Test

@@ -16,7 +16,6 @@ import java.util.stream.Collectors;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.test.AvailablePortFinder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -65,10 +64,7 @@ class LoadRunnerTest {
     @Test
     void everyRequestGetsExactlyOneOutcomeOfTheRightKind() throws Exception {
         ScriptedServer server = new ScriptedServer();
-        CamelContext serverContext = new DefaultCamelContext();
-        serverContext.addRoutes(server);
-        serverContext.start();
-        try {
+        try (CamelContext serverContext = CamelContexts.started(server)) {
             LoadTestConfig config = LoadTestConfig.custom().requests(70).users(7).concurrency(4).timeoutMs(300).build();
 
             LoadRunner.RunResult result = new LoadRunner(config, null).run(server.baseUrl(), "test");
@@ -102,8 +98,6 @@ class LoadRunnerTest {
                     Workload.PlannedRequest::requestId, r -> String.valueOf(r.userId())));
             assertThat(server.userOfRequest).isEqualTo(planned);
             assertThat(server.headerNames).noneMatch(h -> h.startsWith("loadgen"));
-        } finally {
-            serverContext.stop();
         }
     }
 

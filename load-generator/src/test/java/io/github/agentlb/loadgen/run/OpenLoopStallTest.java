@@ -104,10 +104,7 @@ class OpenLoopStallTest {
     @Test
     void aRealStallIsRecordedInFullByTheOpenLoop() throws Exception {
         StallingAgent agent = new StallingAgent();
-        CamelContext server = new DefaultCamelContext();
-        server.addRoutes(agent);
-        server.start();
-        try {
+        try (CamelContext server = CamelContexts.started(agent)) {
             LoadTestConfig config = LoadTestConfig.custom().requests(200).users(20).warmup(0).timeoutMs(5_000).build();
             PacedRunner runner = new PacedRunner(config, new Pacing(100, null, Pacing.DEFAULT_INTERVAL), null, false);
             runner.run("http://127.0.0.1:" + agent.port, "warm-up", List.of("A1")); // a cold JVM lags its schedule
@@ -125,8 +122,6 @@ class OpenLoopStallTest {
             assertThat(latency.p95Ms()).isGreaterThanOrEqualTo(200.0 - 10);
             assertThat(result.pace().selfCheck().sends()).isEqualTo(200);
             assertThat(result.maxInFlight()).isGreaterThanOrEqualTo(20);
-        } finally {
-            server.stop();
         }
     }
 }

@@ -69,9 +69,7 @@ class PacedModesTest {
     /** Runs {@code loop} with 4 requests of 2 users planned, to its end. */
     private static Run run(LoadTestConfig config, AtomicLong clock, PacingCheck check, Loop loop) throws Exception {
         ClockAgent agent = new ClockAgent(clock);
-        CamelContext server = new DefaultCamelContext();
-        server.addRoutes(agent);
-        server.start();
+        CamelContext server = CamelContexts.started(agent);
         CamelContext generator = new DefaultCamelContext();
         try {
             OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null);
