@@ -375,8 +375,12 @@ public final class PromptPrefix {
         }
     }
 
-    /** A stream that ends after {@code remaining} bytes: the parser then fails, and the key is null. */
-    private static final class Limited extends FilterInputStream {
+    /**
+     * A stream that ends after {@code limit} bytes of the one it wraps: the parser then fails, and
+     * the key is null. Every read, skip and {@code available} stays within the limit. Not
+     * thread-safe.
+     */
+    static final class Limited extends FilterInputStream {
         private long remaining;
 
         Limited(InputStream in, long limit) {

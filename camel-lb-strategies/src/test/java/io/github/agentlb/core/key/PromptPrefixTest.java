@@ -291,4 +291,37 @@ class PromptPrefixTest {
             return n;
         }
     }
+
+    @Test
+    void theLimitedStreamEndsAtItsLimitByteByByteIncludingZeroBytes() throws IOException {
+        ByteArrayInputStream source = new ByteArrayInputStream(new byte[] {0, 7, 9});
+        PromptPrefix.Limited limited = new PromptPrefix.Limited(source, 2);
+        assertThat(limited.read()).isZero();
+        assertThat(limited.read()).isEqualTo(7);
+        assertThat(limited.read()).isEqualTo(-1);
+        assertThat(source.read()).as("the byte after the limit is left in the source").isEqualTo(9);
+    }
+
+    @Test
+    void theLimitedStreamReadsAtMostItsLimitIntoABuffer() throws IOException {
+        ByteArrayInputStream source = new ByteArrayInputStream(new byte[] {1, 2, 3, 4, 5, 6});
+        PromptPrefix.Limited limited = new PromptPrefix.Limited(source, 4);
+        byte[] buffer = new byte[10];
+        assertThat(limited.read(buffer, 0, buffer.length)).isEqualTo(4);
+        assertThat(buffer).startsWith(1, 2, 3, 4);
+        assertThat(limited.read(buffer, 0, buffer.length)).isEqualTo(-1);
+        assertThat(source.read()).isEqualTo(5);
+    }
+
+    @Test
+    void theLimitedStreamSkipsAndReportsAvailableBytesWithinItsLimit() throws IOException {
+        ByteArrayInputStream source = new ByteArrayInputStream(new byte[10]);
+        PromptPrefix.Limited limited = new PromptPrefix.Limited(source, 4);
+        assertThat(limited.available()).isEqualTo(4);
+        assertThat(limited.skip(3)).isEqualTo(3);
+        assertThat(limited.available()).isEqualTo(1);
+        assertThat(limited.skip(10)).isEqualTo(1);
+        assertThat(limited.read()).isEqualTo(-1);
+        assertThat(source.available()).isEqualTo(6);
+    }
 }
