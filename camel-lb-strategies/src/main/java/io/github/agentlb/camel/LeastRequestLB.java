@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.Check;
+import io.github.agentlb.core.hash.HashAlgorithm;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -33,7 +34,8 @@ import org.apache.camel.api.management.ManagedAttribute;
  *       those too: requests other balancers queued on it, which this one cannot see.</li>
  *   <li>Failover: the other choice, then every agent by fewest requests in flight; ejected,
  *       resting, draining and ramping agents are handled by the balancer as for every strategy.</li>
- *   <li>The draws come from a seeded generator (SplitMix64 over a counter), so one caller's
+ *   <li>The draws come from a seeded generator (a counter stepped by the golden ratio, as in
+ *       SplitMix64, mixed by {@link io.github.agentlb.core.hash.HashAlgorithm#fmix64}), so one caller's
  *       sequence of decisions is the same on every run ({@link #setSeed}).</li>
  * </ul>
  *
@@ -145,7 +147,7 @@ public class LeastRequestLB extends AgentLoadBalancerSupport {
             if (n == 1) {
                 return Selection.of(List.of(ids[0]).iterator());
             }
-            long random = mix(seed + draws.getAndIncrement() * 0x9E3779B97F4A7C15L);
+            long random = HashAlgorithm.fmix64(seed + draws.getAndIncrement() * 0x9E3779B97F4A7C15L);
             int first = (int) Long.remainderUnsigned(random, n);
             int second = (first + 1 + (int) Long.remainderUnsigned(random >>> 32, n - 1)) % n;
             double firstLoad = counts[first].get() + reportedWaiting(ids[first]);
@@ -160,13 +162,6 @@ public class LeastRequestLB extends AgentLoadBalancerSupport {
 
     private static double score(double weight, double active, double bias) {
         return bias == 0 ? weight : weight / Math.pow(active + 1.0, bias);
-    }
-
-    /** MurmurHash3's {@code fmix64}: SplitMix64's output step. */
-    private static long mix(long z) {
-        z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
-        z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
-        return z ^ (z >>> 33);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.hash.HashAlgorithm;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -44,12 +45,6 @@ public record Selection(Iterator<String> candidates, Supplier<String> detail, do
      * independently.
      */
     public static double rankOf(long position) {
-        long h = position;
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return (h >>> 11) * 0x1.0p-53;
+        return (HashAlgorithm.fmix64(position) >>> 11) * 0x1.0p-53;
     }
 }
