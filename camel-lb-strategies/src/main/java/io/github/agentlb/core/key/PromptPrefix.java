@@ -143,11 +143,7 @@ public final class PromptPrefix {
      */
     public String keyOf(byte[] body, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, body.length);
-        try (JsonParser parser = json.createParser(body, offset, Math.min(length, maxBodyBytes))) {
-            return read(parser);
-        } catch (IOException malformed) {
-            return null;
-        }
+        return keyOf(json -> json.createParser(body, offset, Math.min(length, maxBodyBytes)));
     }
 
     /**
@@ -156,14 +152,8 @@ public final class PromptPrefix {
      * @return 16 hex characters, or null when the body has no key (null gives null)
      */
     public String keyOf(String body) {
-        if (body == null) {
-            return null;
-        }
-        try (JsonParser parser = json.createParser(body.length() > maxBodyBytes ? body.substring(0, maxBodyBytes) : body)) {
-            return read(parser);
-        } catch (IOException malformed) {
-            return null;
-        }
+        return body == null ? null
+                : keyOf(json -> json.createParser(body.length() > maxBodyBytes ? body.substring(0, maxBodyBytes) : body));
     }
 
     /**
@@ -174,10 +164,18 @@ public final class PromptPrefix {
      * @return 16 hex characters, or null when the body has no key (null gives null)
      */
     public String keyOf(InputStream body) {
-        if (body == null) {
-            return null;
-        }
-        try (JsonParser parser = json.createParser(new Limited(body, maxBodyBytes))) {
+        return body == null ? null : keyOf(json -> json.createParser(new Limited(body, maxBodyBytes)));
+    }
+
+    /** Opens a parser over a body with this instance's factory. */
+    @FunctionalInterface
+    private interface Opener {
+        JsonParser open(JsonFactory json) throws IOException;
+    }
+
+    /** The one place where a malformed body (or a failing stream) becomes "no key". */
+    private String keyOf(Opener opener) {
+        try (JsonParser parser = opener.open(json)) {
             return read(parser);
         } catch (IOException malformed) {
             return null;

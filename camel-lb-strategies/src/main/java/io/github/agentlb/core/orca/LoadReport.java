@@ -24,9 +24,18 @@ import java.util.Map;
  *       {@value #NUM_REQUESTS_WAITING} (a count).</li>
  * </ul>
  *
- * <p>Immutable and thread-safe.
+ * <p>A record, so immutable and thread-safe; its constructor checks those ranges.
+ *
+ * @param cpuUtilization         CPU utilization, fraction >= 0 (may exceed 1); NaN when not reported
+ * @param memUtilization         memory utilization, fraction in [0, 1]; NaN when not reported
+ * @param applicationUtilization application utilization, fraction >= 0 (may exceed 1); NaN when not reported
+ * @param rpsFractional          requests per second served, >= 0; NaN when not reported
+ * @param eps                    errors per second, >= 0; NaN when not reported
+ * @param namedMetrics           metric name (without the {@code named_metrics.} prefix) to value, in header
+ *                               order; copied, unmodifiable
  */
-public final class LoadReport {
+public record LoadReport(double cpuUtilization, double memUtilization, double applicationUtilization,
+                         double rpsFractional, double eps, Map<String, Double> namedMetrics) {
 
     /** vLLM's named metric: the fraction of the KV cache in use, 0..1 ({@code vllm:kv_cache_usage_perc}). */
     public static final String KV_CACHE_USAGE_PERC = "kv_cache_usage_perc";
@@ -39,51 +48,37 @@ public final class LoadReport {
     public static final LoadReport EMPTY = new LoadReport(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
             Map.of());
 
-    private final double cpuUtilization;
-    private final double memUtilization;
-    private final double applicationUtilization;
-    private final double rpsFractional;
-    private final double eps;
-    private final Map<String, Double> namedMetrics;
-
-    LoadReport(double cpuUtilization, double memUtilization, double applicationUtilization, double rpsFractional,
-            double eps, Map<String, Double> namedMetrics) {
-        this.cpuUtilization = cpuUtilization;
-        this.memUtilization = memUtilization;
-        this.applicationUtilization = applicationUtilization;
-        this.rpsFractional = rpsFractional;
-        this.eps = eps;
-        this.namedMetrics = Collections.unmodifiableMap(new LinkedHashMap<>(namedMetrics));
+    /**
+     * Checks the ranges above and copies the named metrics.
+     *
+     * @throws IllegalArgumentException naming the field and the value if one is out of its range (a value that
+     *     {@link LoadReports} drops), or a named metric's name is empty
+     * @throws NullPointerException if {@code namedMetrics}, a name or a value is null
+     */
+    public LoadReport {
+        reported(LoadReports.CPU_UTILIZATION, cpuUtilization, Double.MAX_VALUE);
+        reported(LoadReports.MEM_UTILIZATION, memUtilization, 1);
+        reported(LoadReports.APPLICATION_UTILIZATION, applicationUtilization, Double.MAX_VALUE);
+        reported(LoadReports.RPS_FRACTIONAL, rpsFractional, Double.MAX_VALUE);
+        reported(LoadReports.EPS, eps, Double.MAX_VALUE);
+        namedMetrics.forEach((name, value) -> {
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException("a named metric's name must not be empty, was \"\"");
+            }
+            if (!(Double.isFinite(value) && value >= 0)) {
+                throw new IllegalArgumentException(
+                        LoadReports.NAMED_METRICS_PREFIX + name + " must be finite and >= 0, was " + value);
+            }
+        });
+        namedMetrics = Collections.unmodifiableMap(new LinkedHashMap<>(namedMetrics));
     }
 
-    /** @return CPU utilization, fraction >= 0 (may exceed 1); NaN when not reported */
-    public double cpuUtilization() {
-        return cpuUtilization;
-    }
-
-    /** @return memory utilization, fraction in [0, 1]; NaN when not reported */
-    public double memUtilization() {
-        return memUtilization;
-    }
-
-    /** @return application utilization, fraction >= 0 (may exceed 1); NaN when not reported */
-    public double applicationUtilization() {
-        return applicationUtilization;
-    }
-
-    /** @return requests per second served, >= 0; NaN when not reported */
-    public double rpsFractional() {
-        return rpsFractional;
-    }
-
-    /** @return errors per second, >= 0; NaN when not reported */
-    public double eps() {
-        return eps;
-    }
-
-    /** @return metric name (without the {@code named_metrics.} prefix) to value, in header order; unmodifiable */
-    public Map<String, Double> namedMetrics() {
-        return namedMetrics;
+    /** A field is NaN (not reported) or finite, {@code >= 0} and {@code <= max}. */
+    private static void reported(String field, double value, double max) {
+        if (!Double.isNaN(value) && !(value >= 0 && value <= max)) {
+            throw new IllegalArgumentException(field + " must be NaN (not reported) or "
+                    + (max == 1 ? "in 0..1" : "finite and >= 0") + ", was " + value);
+        }
     }
 
     /** @return the named metric {@code name}; NaN when not reported */
@@ -110,25 +105,6 @@ public final class LoadReport {
     public boolean isEmpty() {
         return Double.isNaN(cpuUtilization) && Double.isNaN(memUtilization) && Double.isNaN(applicationUtilization)
                 && Double.isNaN(rpsFractional) && Double.isNaN(eps) && namedMetrics.isEmpty();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof LoadReport r && Double.compare(cpuUtilization, r.cpuUtilization) == 0
-                && Double.compare(memUtilization, r.memUtilization) == 0
-                && Double.compare(applicationUtilization, r.applicationUtilization) == 0
-                && Double.compare(rpsFractional, r.rpsFractional) == 0 && Double.compare(eps, r.eps) == 0
-                && namedMetrics.equals(r.namedMetrics);
-    }
-
-    @Override
-    public int hashCode() {
-        int h = Double.hashCode(cpuUtilization);
-        h = 31 * h + Double.hashCode(memUtilization);
-        h = 31 * h + Double.hashCode(applicationUtilization);
-        h = 31 * h + Double.hashCode(rpsFractional);
-        h = 31 * h + Double.hashCode(eps);
-        return 31 * h + namedMetrics.hashCode();
     }
 
     /** {@code LoadReport{cpu_utilization=0.3, named_metrics.kv_cache_usage_perc=0.4}}: reported fields only. */

@@ -1,12 +1,15 @@
 package io.github.agentlb.core.orca;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
-/** Equality, hashing and printing of one load report. */
+/** Ranges, equality, hashing and printing of one load report. */
 class LoadReportTest {
 
     private static LoadReport full() {
@@ -84,5 +87,43 @@ class LoadReportTest {
         assertThat(report.namedMetric("b")).isNaN();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> report.namedMetrics().put("c", 3.0))
                 .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "'cpu_utilization must be NaN (not reported) or finite and >= 0, was -0.1', -0.1, NaN, NaN, NaN, NaN",
+        "'cpu_utilization must be NaN (not reported) or finite and >= 0, was Infinity', Infinity, NaN, NaN, NaN, NaN",
+        "'mem_utilization must be NaN (not reported) or in 0..1, was 1.01', NaN, 1.01, NaN, NaN, NaN",
+        "'application_utilization must be NaN (not reported) or finite and >= 0, was -1.0', NaN, NaN, -1, NaN, NaN",
+        "'rps_fractional must be NaN (not reported) or finite and >= 0, was -2.0', NaN, NaN, NaN, -2, NaN",
+        "'eps must be NaN (not reported) or finite and >= 0, was -Infinity', NaN, NaN, NaN, NaN, -Infinity",
+    })
+    void aFieldOutOfItsRangeIsRefusedNamingItAndTheValue(String message, double cpu, double mem, double application,
+            double rps, double eps) {
+        assertThatThrownBy(() -> new LoadReport(cpu, mem, application, rps, eps, Map.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    }
+
+    @Test
+    void theEndsOfEachRangeAreAccepted() {
+        LoadReport ends = new LoadReport(0, 1, 0, 0, 0, Map.of("kv_cache_usage_perc", 0.0));
+        assertThat(ends.memUtilization()).isEqualTo(1);
+        assertThat(new LoadReport(0, 0, 5, Double.MAX_VALUE, 0, Map.of()).applicationUtilization()).isEqualTo(5);
+    }
+
+    @Test
+    void aNamedMetricMustHaveANameAndAFiniteValueAtLeastZeroNotNaN() {
+        assertThatThrownBy(() -> new LoadReport(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Map.of("", 1.0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a named metric's name must not be empty, was \"\"");
+        assertThatThrownBy(() -> new LoadReport(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Map.of("queue", -1.0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("named_metrics.queue must be finite and >= 0, was -1.0");
+        assertThatThrownBy(() -> new LoadReport(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Map.of("queue", Double.NaN)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("named_metrics.queue must be finite and >= 0, was NaN");
     }
 }
