@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.config;
 
+import io.github.agentlb.core.Check;
 import java.util.Optional;
 
 /**
@@ -119,10 +120,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
 
         /** Requests to send, >= 1. */
         public Builder requests(int requests) {
-            if (requests < 1) {
-                throw new IllegalArgumentException("requests must be >= 1, was " + requests);
-            }
-            this.requests = requests;
+            this.requests = Check.atLeast("requests", requests, 1);
             return this;
         }
 
@@ -137,11 +135,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
 
         /** Requests in flight at most, 1..{@value LoadTestConfig#MAX_CONCURRENCY}. */
         public Builder concurrency(int concurrency) {
-            if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-                throw new IllegalArgumentException(
-                        "concurrency must be in 1.." + MAX_CONCURRENCY + ", was " + concurrency);
-            }
-            this.concurrency = concurrency;
+            this.concurrency = Check.inRange("concurrency", concurrency, 1, MAX_CONCURRENCY);
             return this;
         }
 
@@ -153,28 +147,19 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
 
         /** Per-request timeout, ms, >= 1. */
         public Builder timeoutMs(long timeoutMs) {
-            if (timeoutMs < 1) {
-                throw new IllegalArgumentException("timeoutMs must be >= 1, was " + timeoutMs);
-            }
-            this.timeoutMs = timeoutMs;
+            this.timeoutMs = Check.atLeast("timeoutMs", timeoutMs, 1);
             return this;
         }
 
         /** A progress line every this many completed requests, >= 1. */
         public Builder progressEvery(int progressEvery) {
-            if (progressEvery < 1) {
-                throw new IllegalArgumentException("progressEvery must be >= 1, was " + progressEvery);
-            }
-            this.progressEvery = progressEvery;
+            this.progressEvery = Check.atLeast("progressEvery", progressEvery, 1);
             return this;
         }
 
         /** Warm-up requests before the measured ones, >= 0. */
         public Builder warmup(int warmup) {
-            if (warmup < 0) {
-                throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
-            }
-            this.warmup = warmup;
+            this.warmup = Check.atLeast("warmup", warmup, 0);
             return this;
         }
 

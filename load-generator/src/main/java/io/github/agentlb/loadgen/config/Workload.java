@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.config;
 
+import io.github.agentlb.core.Check;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -54,9 +55,7 @@ public final class Workload {
      *                                  requests left to the other users
      */
     public static Workload create(int requests, int users, long seed, double hotShare) {
-        if (requests < 1) {
-            throw new IllegalArgumentException("requests must be >= 1, was " + requests);
-        }
+        Check.atLeast("requests", requests, 1);
         int hot = hotRequests(requests, hotShare);
         int others = requests - hot;
         if (users < 1 || users > others) {
