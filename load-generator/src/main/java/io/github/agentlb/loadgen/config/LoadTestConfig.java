@@ -53,12 +53,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
     public LoadTestConfig {
         custom().requests(requests).users(users).concurrency(concurrency).seed(seed).timeoutMs(timeoutMs)
                 .progressEvery(progressEvery).warmup(warmup).hotShare(hotShare);
-        int others = requests - Workload.hotRequests(requests, hotShare);
-        if (users < 1 || users > others) {
-            throw new IllegalArgumentException(others == requests
-                    ? "users must be in 1.." + requests + " (requests), was " + users
-                    : "users must be in 1.." + others + " (requests not sent by the hot user), was " + users);
-        }
+        Workload.checkUsers(requests, users, hotShare);
     }
 
     /** The defaults: 2000 requests, 200 users, 10 workers, seed 42, 5000 ms timeout, 100 warm-up requests, no hot user. */

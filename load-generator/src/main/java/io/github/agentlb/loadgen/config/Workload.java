@@ -56,13 +56,8 @@ public final class Workload {
      */
     public static Workload create(int requests, int users, long seed, double hotShare) {
         Check.atLeast("requests", requests, 1);
-        int hot = hotRequests(requests, hotShare);
-        int others = requests - hot;
-        if (users < 1 || users > others) {
-            throw new IllegalArgumentException(hot == 0
-                    ? "users must be in 1.." + requests + " (requests), was " + users
-                    : "users must be in 1.." + others + " (requests not sent by the hot user), was " + users);
-        }
+        int others = checkUsers(requests, users, hotShare);
+        int hot = requests - others;
         List<Integer> userIds = new ArrayList<>(requests);
         for (int i = 0; i < others; i++) {
             userIds.add(i % users + 1);
@@ -77,6 +72,24 @@ public final class Workload {
             planned.add(new PlannedRequest(String.format("r%0" + width + "d", i + 1), userIds.get(i)));
         }
         return new Workload(planned);
+    }
+
+    /**
+     * Checks {@code users} against the requests left to users {@code 1..users} once the hot user
+     * has its {@link #hotRequests}.
+     *
+     * @return those requests, {@code requests - hotRequests(requests, hotShare)}
+     * @throws IllegalArgumentException if {@code hotShare} is not in [0, 1), or {@code users} is not in
+     *                                  1..that number (the message says which bound it is)
+     */
+    static int checkUsers(int requests, int users, double hotShare) {
+        int others = requests - hotRequests(requests, hotShare);
+        if (users < 1 || users > others) {
+            throw new IllegalArgumentException(others == requests
+                    ? "users must be in 1.." + requests + " (requests), was " + users
+                    : "users must be in 1.." + others + " (requests not sent by the hot user), was " + users);
+        }
+        return others;
     }
 
     /**
