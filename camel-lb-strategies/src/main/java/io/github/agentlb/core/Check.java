@@ -37,6 +37,22 @@ public final class Check {
         return value;
     }
 
+    /** @return {@code value} if {@code value >= min} */
+    public static long atLeast(String field, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(field + " must be >= " + min + ", was " + value);
+        }
+        return value;
+    }
+
+    /** @return {@code value} if {@code min <= value <= max} */
+    public static int inRange(String field, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(field + " must be in " + min + ".." + max + ", was " + value);
+        }
+        return value;
+    }
+
     /** @return {@code value} if finite and {@code > 0} */
     public static double finitePositive(String field, double value) {
         if (!(value > 0) || Double.isInfinite(value)) {

@@ -18,6 +18,26 @@ class CheckTest {
     }
 
     @Test
+    void atLeastOfALongAcceptsTheMinimumAndRejectsOneBelow() {
+        assertThat(Check.atLeast("ms", 0L, 0L)).isZero();
+        assertThat(Check.atLeast("ms", 5_000_000_000L, 1L)).isEqualTo(5_000_000_000L);
+        assertThatThrownBy(() -> Check.atLeast("ms", -1L, 0L))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("ms must be >= 0, was -1");
+        assertThatThrownBy(() -> Check.atLeast("ms", Long.MIN_VALUE, 1L))
+                .hasMessage("ms must be >= 1, was -9223372036854775808");
+    }
+
+    @Test
+    void inRangeAcceptsBothEndsAndRejectsOneOutsideEither() {
+        assertThat(Check.inRange("port", 0, 0, 65535)).isZero();
+        assertThat(Check.inRange("port", 65535, 0, 65535)).isEqualTo(65535);
+        assertThat(Check.inRange("port", 8000, 0, 65535)).isEqualTo(8000);
+        assertThatThrownBy(() -> Check.inRange("port", -1, 0, 65535))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("port must be in 0..65535, was -1");
+        assertThatThrownBy(() -> Check.inRange("port", 65536, 0, 65535)).hasMessage("port must be in 0..65535, was 65536");
+    }
+
+    @Test
     void finitePositiveRejectsZeroNaNAndInfinity() {
         assertThat(Check.finitePositive("x", Double.MIN_VALUE)).isEqualTo(Double.MIN_VALUE);
         assertThat(Check.finitePositive("x", 2.5)).isEqualTo(2.5);

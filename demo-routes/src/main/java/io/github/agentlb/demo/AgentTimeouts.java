@@ -1,5 +1,7 @@
 package io.github.agentlb.demo;
 
+import io.github.agentlb.core.Check;
+
 /**
  * How long an agent call may take, as operators know it from nginx and Envoy. Immutable; the
  * constructor validates and throws {@link IllegalArgumentException} naming the field and value.
@@ -30,15 +32,9 @@ public record AgentTimeouts(int connectMs, int firstByteMs, int idleMs, long tot
 
     /** @throws IllegalArgumentException naming the field and value when one is out of range */
     public AgentTimeouts {
-        if (connectMs < 1) {
-            throw new IllegalArgumentException("connectTimeoutMs must be >= 1, was " + connectMs);
-        }
-        if (firstByteMs < 1) {
-            throw new IllegalArgumentException("firstByteTimeoutMs must be >= 1, was " + firstByteMs);
-        }
-        if (idleMs < 1) {
-            throw new IllegalArgumentException("idleTimeoutMs must be >= 1, was " + idleMs);
-        }
+        Check.atLeast("connectTimeoutMs", connectMs, 1);
+        Check.atLeast("firstByteTimeoutMs", firstByteMs, 1);
+        Check.atLeast("idleTimeoutMs", idleMs, 1);
         if (totalMs < 0) {
             throw new IllegalArgumentException("requestTimeoutMs must be >= 0 (0 = none), was " + totalMs);
         }

@@ -1,6 +1,7 @@
 package io.github.agentlb.demo;
 
 import io.github.agentlb.agent.main.ServerPorts;
+import io.github.agentlb.core.Check;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -143,9 +144,7 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
      * @throws IllegalArgumentException if {@code names} is null or has a URL that is not in {@code urls}
      */
     private static List<String> namedUrls(List<String> urls, Map<String, String> names) {
-        if (names == null) {
-            throw new IllegalArgumentException("agentNames must not be null, was null");
-        }
+        Check.notNull("agentNames", names);
         if (urls == null) {
             return null;
         }
@@ -185,10 +184,7 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
 
         /** TCP port in 0..65535, 0 = ephemeral. */
         public Builder port(int value) {
-            if (value < 0 || value > 65535) {
-                throw new IllegalArgumentException("port must be in 0..65535, was " + value);
-            }
-            this.port = value;
+            this.port = Check.inRange("port", value, 0, 65535);
             return this;
         }
 
@@ -199,9 +195,7 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
          * order is the child order of the balancer.
          */
         public Builder agentUrls(List<String> value) {
-            if (value == null || value.isEmpty()) {
-                throw new IllegalArgumentException("agentUrls must not be empty, was " + value);
-            }
+            Check.notEmpty("agentUrls", value);
             Set<String> urls = new LinkedHashSet<>();
             Map<String, String> names = new LinkedHashMap<>();
             for (String entry : value) {
@@ -247,19 +241,13 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
 
         /** Bind host, not blank, an IP address or a name that resolves. */
         public Builder host(String value) {
-            if (value == null || value.isBlank()) {
-                throw new IllegalArgumentException("host must not be blank, was '" + value + "'");
-            }
-            this.host = ServerPorts.requireResolvableHost(value.trim());
+            this.host = ServerPorts.requireResolvableHost(Check.notBlank("host", value).trim());
             return this;
         }
 
         /** Connect timeout, ms, >= 1. */
         public Builder connectTimeoutMs(int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("connectTimeoutMs must be >= 1, was " + value);
-            }
-            this.connectTimeoutMs = value;
+            this.connectTimeoutMs = Check.atLeast("connectTimeoutMs", value, 1);
             return this;
         }
 
@@ -274,37 +262,25 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
 
         /** Time to the first byte of the answer, ms, >= 1. */
         public Builder firstByteTimeoutMs(int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("firstByteTimeoutMs must be >= 1, was " + value);
-            }
-            this.firstByteTimeoutMs = value;
+            this.firstByteTimeoutMs = Check.atLeast("firstByteTimeoutMs", value, 1);
             return this;
         }
 
         /** Longest silence between reads of an answer, ms, >= 1. */
         public Builder idleTimeoutMs(int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("idleTimeoutMs must be >= 1, was " + value);
-            }
-            this.idleTimeoutMs = value;
+            this.idleTimeoutMs = Check.atLeast("idleTimeoutMs", value, 1);
             return this;
         }
 
         /** Largest request body, bytes, >= 0. */
         public Builder maxBodyBytes(int value) {
-            if (value < 0) {
-                throw new IllegalArgumentException("maxBodyBytes must be >= 0, was " + value);
-            }
-            this.maxBodyBytes = value;
+            this.maxBodyBytes = Check.atLeast("maxBodyBytes", value, 0);
             return this;
         }
 
         /** Time for a request's head and body to arrive, ms, >= 1. */
         public Builder clientTimeoutMs(int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("clientTimeoutMs must be >= 1, was " + value);
-            }
-            this.clientTimeoutMs = value;
+            this.clientTimeoutMs = Check.atLeast("clientTimeoutMs", value, 1);
             return this;
         }
 

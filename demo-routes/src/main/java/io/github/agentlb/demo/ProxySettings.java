@@ -10,6 +10,7 @@ import io.github.agentlb.zookeeper.ZooKeeperSharedAllocation;
 import java.nio.file.Path;
 import io.github.agentlb.agent.main.MainSettings;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.health.OutlierEjection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,9 +121,7 @@ public class ProxySettings {
             MainSettings.apply("maximumFailoverAttempts", () -> balancer.setMaximumFailoverAttempts(maximumFailoverAttempts));
         }
         MainSettings.apply("slowStartMs", () -> {
-            if (slowStartMs < 0) {
-                throw new IllegalArgumentException("slowStartMs must be >= 0, was " + slowStartMs);
-            }
+            Check.atLeast("slowStartMs", slowStartMs, 0);
             balancer.setSlowStart(SlowStart.DEMO.withWindow(Duration.ofMillis(slowStartMs)));
         });
         if (balanceFactor != null) {

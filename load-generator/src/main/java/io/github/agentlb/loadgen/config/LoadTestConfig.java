@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.config;
 
+import io.github.agentlb.core.Check;
 import java.util.Optional;
 
 /**
@@ -52,12 +53,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
     public LoadTestConfig {
         custom().requests(requests).users(users).concurrency(concurrency).seed(seed).timeoutMs(timeoutMs)
                 .progressEvery(progressEvery).warmup(warmup).hotShare(hotShare);
-        int others = requests - Workload.hotRequests(requests, hotShare);
-        if (users < 1 || users > others) {
-            throw new IllegalArgumentException(others == requests
-                    ? "users must be in 1.." + requests + " (requests), was " + users
-                    : "users must be in 1.." + others + " (requests not sent by the hot user), was " + users);
-        }
+        Workload.checkUsers(requests, users, hotShare);
     }
 
     /** The defaults: 2000 requests, 200 users, 10 workers, seed 42, 5000 ms timeout, 100 warm-up requests, no hot user. */
@@ -119,10 +115,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
 
         /** Requests to send, >= 1. */
         public Builder requests(int requests) {
-            if (requests < 1) {
-                throw new IllegalArgumentException("requests must be >= 1, was " + requests);
-            }
-            this.requests = requests;
+            this.requests = Check.atLeast("requests", requests, 1);
             return this;
         }
 
@@ -137,11 +130,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
 
         /** Requests in flight at most, 1..{@value LoadTestConfig#MAX_CONCURRENCY}. */
         public Builder concurrency(int concurrency) {
-            if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-                throw new IllegalArgumentException(
-                        "concurrency must be in 1.." + MAX_CONCURRENCY + ", was " + concurrency);
-            }
-            this.concurrency = concurrency;
+            this.concurrency = Check.inRange("concurrency", concurrency, 1, MAX_CONCURRENCY);
             return this;
         }
 
@@ -153,28 +142,19 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
 
         /** Per-request timeout, ms, >= 1. */
         public Builder timeoutMs(long timeoutMs) {
-            if (timeoutMs < 1) {
-                throw new IllegalArgumentException("timeoutMs must be >= 1, was " + timeoutMs);
-            }
-            this.timeoutMs = timeoutMs;
+            this.timeoutMs = Check.atLeast("timeoutMs", timeoutMs, 1);
             return this;
         }
 
         /** A progress line every this many completed requests, >= 1. */
         public Builder progressEvery(int progressEvery) {
-            if (progressEvery < 1) {
-                throw new IllegalArgumentException("progressEvery must be >= 1, was " + progressEvery);
-            }
-            this.progressEvery = progressEvery;
+            this.progressEvery = Check.atLeast("progressEvery", progressEvery, 1);
             return this;
         }
 
         /** Warm-up requests before the measured ones, >= 0. */
         public Builder warmup(int warmup) {
-            if (warmup < 0) {
-                throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
-            }
-            this.warmup = warmup;
+            this.warmup = Check.atLeast("warmup", warmup, 0);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.config;
 
+import io.github.agentlb.core.Check;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -54,16 +55,9 @@ public final class Workload {
      *                                  requests left to the other users
      */
     public static Workload create(int requests, int users, long seed, double hotShare) {
-        if (requests < 1) {
-            throw new IllegalArgumentException("requests must be >= 1, was " + requests);
-        }
-        int hot = hotRequests(requests, hotShare);
-        int others = requests - hot;
-        if (users < 1 || users > others) {
-            throw new IllegalArgumentException(hot == 0
-                    ? "users must be in 1.." + requests + " (requests), was " + users
-                    : "users must be in 1.." + others + " (requests not sent by the hot user), was " + users);
-        }
+        Check.atLeast("requests", requests, 1);
+        int others = checkUsers(requests, users, hotShare);
+        int hot = requests - others;
         List<Integer> userIds = new ArrayList<>(requests);
         for (int i = 0; i < others; i++) {
             userIds.add(i % users + 1);
@@ -78,6 +72,24 @@ public final class Workload {
             planned.add(new PlannedRequest(String.format("r%0" + width + "d", i + 1), userIds.get(i)));
         }
         return new Workload(planned);
+    }
+
+    /**
+     * Checks {@code users} against the requests left to users {@code 1..users} once the hot user
+     * has its {@link #hotRequests}.
+     *
+     * @return those requests, {@code requests - hotRequests(requests, hotShare)}
+     * @throws IllegalArgumentException if {@code hotShare} is not in [0, 1), or {@code users} is not in
+     *                                  1..that number (the message says which bound it is)
+     */
+    static int checkUsers(int requests, int users, double hotShare) {
+        int others = requests - hotRequests(requests, hotShare);
+        if (users < 1 || users > others) {
+            throw new IllegalArgumentException(others == requests
+                    ? "users must be in 1.." + requests + " (requests), was " + users
+                    : "users must be in 1.." + others + " (requests not sent by the hot user), was " + users);
+        }
+        return others;
     }
 
     /**
