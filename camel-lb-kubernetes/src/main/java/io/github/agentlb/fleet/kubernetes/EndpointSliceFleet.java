@@ -31,21 +31,15 @@ import java.util.Map;
  *       the first slice by name. Zone: the endpoint's zone. Weight: 1.</li>
  * </ul>
  * Agents are sorted by name. Stateless and thread-safe.
+ *
+ * @param scheme      the agents' URL scheme, {@code http} or {@code https}
+ * @param portName    the name of the agents' port in the slices, or null for the slice's only port
+ * @param addressType the slices read: {@code IPv4}, {@code IPv6} or {@code FQDN}
  */
-final class EndpointSliceFleet {
+record EndpointSliceFleet(String scheme, String portName, String addressType) {
 
     /** The agents read, or why there are none that take requests (then {@code agents} may hold only draining ones). */
     record Result(List<AgentSpec> agents, String problem) {
-    }
-
-    private final String scheme;
-    private final String portName;
-    private final String addressType;
-
-    EndpointSliceFleet(String scheme, String portName, String addressType) {
-        this.scheme = scheme;
-        this.portName = portName;
-        this.addressType = addressType;
     }
 
     Result read(List<EndpointSlice> slices) {
