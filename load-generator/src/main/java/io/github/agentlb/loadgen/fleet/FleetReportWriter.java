@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.report.ReportJson;
+import io.github.agentlb.loadgen.report.RunConsole;
 import io.github.agentlb.loadgen.report.TimelineChart;
-import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -169,12 +169,8 @@ public final class FleetReportWriter {
         StringBuilder sb = new StringBuilder();
         r.phases().forEach((phase, s) -> sb.append(String.format(Locale.ROOT, "%s (fleet) %s: %d requests, %d client "
                         + "errors; %s%n", r.strategy(), phase.label(), s.requests(), r.clientErrors(phase),
-                perAgent(s))));
+                RunConsole.answeredPerAgent(s))));
         return sb.toString();
-    }
-
-    private static String perAgent(RunStatistics s) {
-        return s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" "));
     }
 
     private static String slowStart(FleetReport r) {

@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * Writes fault runs: {@code report-<fault>-<strategy>.json} (see {@link #toJson}) and the
@@ -115,8 +114,7 @@ public final class FailureReportWriter {
         r.phases().forEach((phase, s) -> sb.append(String.format(Locale.ROOT,
                 "%s (%s) %s: %d requests, %d client errors, p99 %.1f ms; %s%n", r.strategy(), r.fault().label(),
                 phase.label(), s.requests(), r.clientErrors(phase), s.latency().p99Ms(),
-                s.agents().values().stream().map(a -> a.agentId() + "=" + a.count())
-                        .collect(Collectors.joining(" ")))));
+                RunConsole.answeredPerAgent(s))));
         FailureReport.HealthTimes h = r.health();
         FailoverStickiness st = r.stickiness();
         sb.append(String.format(Locale.ROOT, "%s (%s): kill to ejection %s ms, restart to re-admission %s ms; others "
