@@ -111,17 +111,14 @@ public final class BadAgentReportWriter {
             root.put("most_bad_agent_requests_per_retry_after", r.mostPerRest().getAsInt());
         }
         root.put("within_bounds", r.withinBounds());
-        ObjectNode phases = root.putObject("phases");
-        r.phases().forEach((phase, s) -> {
-            ObjectNode p = phases.putObject(phase.label());
+        ReportJson.putPhases(root, r, BadAgentPhase::label, (p, phase, s) -> {
             p.put("requests", s.requests());
             p.put("client_errors", r.clientErrors(phase));
             p.put("bad_answers_seen_by_clients", r.badAnswersSeen(phase));
             p.put("bad_agent_requests", r.badAgentRequests(phase));
             p.put("duration_ms", s.durationMs());
             p.put("p99_ms", s.latency().p99Ms());
-            ObjectNode agents = p.putObject("answered_per_agent");
-            s.agents().forEach((id, a) -> agents.put(id, a.count()));
+            ReportJson.putAgentCounts(p, "answered_per_agent", s);
         });
         ObjectNode timeline = ReportJson.putTimeline(root, r.timeline());
         ReportJson.putCounts(timeline.putArray("failed"), r.timeline().failed());

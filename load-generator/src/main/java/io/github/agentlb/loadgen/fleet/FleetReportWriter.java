@@ -72,16 +72,13 @@ public final class FleetReportWriter {
         root.put("chosen_while_drained", r.drainedAnswers());
         root.put("answered_before_join", r.earlyJoinAnswers());
         root.put("other_keys_moved", r.otherKeysMoved());
-        ObjectNode phases = root.putObject("phases");
-        r.phases().forEach((phase, s) -> {
-            ObjectNode p = phases.putObject(phase.label());
+        ReportJson.putPhases(root, r, FleetPhase::label, (p, phase, s) -> {
             p.put("opened_by", phase.opening());
             p.put("requests", s.requests());
             p.put("client_errors", r.clientErrors(phase));
             p.put("duration_ms", s.durationMs());
             p.put("p99_ms", s.latency().p99Ms());
-            ObjectNode agents = p.putObject("requests_per_agent");
-            s.agents().forEach((id, a) -> agents.put(id, a.count()));
+            ReportJson.putAgentCounts(p, "requests_per_agent", s);
             KeyMoves m = r.moves().get(phase);
             if (m != null) {
                 ObjectNode moves = p.putObject("keys_moved_from_previous_phase");

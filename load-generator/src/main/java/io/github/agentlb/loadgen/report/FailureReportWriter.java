@@ -66,9 +66,7 @@ public final class FailureReportWriter {
         root.put("balancer_settings", r.balancerSettings());
         root.put("kill_s", r.killSeconds());
         root.put("restart_s", r.restartSeconds());
-        ObjectNode phases = root.putObject("phases");
-        r.phases().forEach((phase, s) -> {
-            ObjectNode p = phases.putObject(phase.label());
+        ReportJson.putPhases(root, r, Phase::label, (p, phase, s) -> {
             p.put("requests", s.requests());
             p.put("client_errors", r.clientErrors(phase));
             p.put("errors", s.errors());
@@ -77,8 +75,7 @@ public final class FailureReportWriter {
             s.errorStatuses().forEach((status, n) -> statuses.put(String.valueOf(status), n));
             p.put("requests_over_proxy_timeout", r.overProxyTimeout().get(phase));
             p.put("duration_ms", s.durationMs());
-            ObjectNode agents = p.putObject("requests_per_agent");
-            s.agents().forEach((id, a) -> agents.put(id, a.count()));
+            ReportJson.putAgentCounts(p, "requests_per_agent", s);
             p.put("p50_ms", s.latency().p50Ms());
             p.put("p99_ms", s.latency().p99Ms());
             p.put("max_ms", s.latency().maxMs());
