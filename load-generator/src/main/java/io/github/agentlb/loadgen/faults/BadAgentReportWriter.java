@@ -7,8 +7,8 @@ import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.report.ReportJson;
+import io.github.agentlb.loadgen.report.RunConsole;
 import io.github.agentlb.loadgen.report.TimelineChart;
-import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,17 +111,14 @@ public final class BadAgentReportWriter {
             root.put("most_bad_agent_requests_per_retry_after", r.mostPerRest().getAsInt());
         }
         root.put("within_bounds", r.withinBounds());
-        ObjectNode phases = root.putObject("phases");
-        r.phases().forEach((phase, s) -> {
-            ObjectNode p = phases.putObject(phase.label());
+        ReportJson.putPhases(root, r, BadAgentPhase::label, (p, phase, s) -> {
             p.put("requests", s.requests());
             p.put("client_errors", r.clientErrors(phase));
             p.put("bad_answers_seen_by_clients", r.badAnswersSeen(phase));
             p.put("bad_agent_requests", r.badAgentRequests(phase));
             p.put("duration_ms", s.durationMs());
             p.put("p99_ms", s.latency().p99Ms());
-            ObjectNode agents = p.putObject("answered_per_agent");
-            s.agents().forEach((id, a) -> agents.put(id, a.count()));
+            ReportJson.putAgentCounts(p, "answered_per_agent", s);
         });
         ObjectNode timeline = ReportJson.putTimeline(root, r.timeline());
         ReportJson.putCounts(timeline.putArray("failed"), r.timeline().failed());
@@ -199,7 +196,7 @@ public final class BadAgentReportWriter {
         r.phases().forEach((phase, s) -> sb.append(String.format(Locale.ROOT, "%s (%s) %s: %d requests, %d client "
                         + "errors (%d of them %d); %s received %d; answered %s%n", r.strategy(), r.answer().label(),
                 phase.label(), s.requests(), r.clientErrors(phase), r.badAnswersSeen(phase), r.answer().status(),
-                BadAgentReport.BAD_AGENT, r.badAgentRequests(phase), perAgent(s))));
+                BadAgentReport.BAD_AGENT, r.badAgentRequests(phase), RunConsole.answeredPerAgent(s))));
         return sb.toString();
     }
 
@@ -219,10 +216,6 @@ public final class BadAgentReportWriter {
     private static String perPhase(ToLongFunction<BadAgentPhase> figure) {
         return Stream.of(BadAgentPhase.values()).map(p -> String.valueOf(figure.applyAsLong(p)))
                 .collect(Collectors.joining("/"));
-    }
-
-    private static String perAgent(RunStatistics s) {
-        return s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" "));
     }
 
     private static String ms(double value) {

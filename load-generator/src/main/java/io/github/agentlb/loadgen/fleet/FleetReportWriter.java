@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.report.ReportJson;
+import io.github.agentlb.loadgen.report.RunConsole;
 import io.github.agentlb.loadgen.report.TimelineChart;
-import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,16 +72,13 @@ public final class FleetReportWriter {
         root.put("chosen_while_drained", r.drainedAnswers());
         root.put("answered_before_join", r.earlyJoinAnswers());
         root.put("other_keys_moved", r.otherKeysMoved());
-        ObjectNode phases = root.putObject("phases");
-        r.phases().forEach((phase, s) -> {
-            ObjectNode p = phases.putObject(phase.label());
+        ReportJson.putPhases(root, r, FleetPhase::label, (p, phase, s) -> {
             p.put("opened_by", phase.opening());
             p.put("requests", s.requests());
             p.put("client_errors", r.clientErrors(phase));
             p.put("duration_ms", s.durationMs());
             p.put("p99_ms", s.latency().p99Ms());
-            ObjectNode agents = p.putObject("requests_per_agent");
-            s.agents().forEach((id, a) -> agents.put(id, a.count()));
+            ReportJson.putAgentCounts(p, "requests_per_agent", s);
             KeyMoves m = r.moves().get(phase);
             if (m != null) {
                 ObjectNode moves = p.putObject("keys_moved_from_previous_phase");
@@ -169,12 +166,8 @@ public final class FleetReportWriter {
         StringBuilder sb = new StringBuilder();
         r.phases().forEach((phase, s) -> sb.append(String.format(Locale.ROOT, "%s (fleet) %s: %d requests, %d client "
                         + "errors; %s%n", r.strategy(), phase.label(), s.requests(), r.clientErrors(phase),
-                perAgent(s))));
+                RunConsole.answeredPerAgent(s))));
         return sb.toString();
-    }
-
-    private static String perAgent(RunStatistics s) {
-        return s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" "));
     }
 
     private static String slowStart(FleetReport r) {

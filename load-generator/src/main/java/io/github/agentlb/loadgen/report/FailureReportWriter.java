@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * Writes fault runs: {@code report-<fault>-<strategy>.json} (see {@link #toJson}) and the
@@ -67,9 +66,7 @@ public final class FailureReportWriter {
         root.put("balancer_settings", r.balancerSettings());
         root.put("kill_s", r.killSeconds());
         root.put("restart_s", r.restartSeconds());
-        ObjectNode phases = root.putObject("phases");
-        r.phases().forEach((phase, s) -> {
-            ObjectNode p = phases.putObject(phase.label());
+        ReportJson.putPhases(root, r, Phase::label, (p, phase, s) -> {
             p.put("requests", s.requests());
             p.put("client_errors", r.clientErrors(phase));
             p.put("errors", s.errors());
@@ -78,8 +75,7 @@ public final class FailureReportWriter {
             s.errorStatuses().forEach((status, n) -> statuses.put(String.valueOf(status), n));
             p.put("requests_over_proxy_timeout", r.overProxyTimeout().get(phase));
             p.put("duration_ms", s.durationMs());
-            ObjectNode agents = p.putObject("requests_per_agent");
-            s.agents().forEach((id, a) -> agents.put(id, a.count()));
+            ReportJson.putAgentCounts(p, "requests_per_agent", s);
             p.put("p50_ms", s.latency().p50Ms());
             p.put("p99_ms", s.latency().p99Ms());
             p.put("max_ms", s.latency().maxMs());
@@ -115,8 +111,7 @@ public final class FailureReportWriter {
         r.phases().forEach((phase, s) -> sb.append(String.format(Locale.ROOT,
                 "%s (%s) %s: %d requests, %d client errors, p99 %.1f ms; %s%n", r.strategy(), r.fault().label(),
                 phase.label(), s.requests(), r.clientErrors(phase), s.latency().p99Ms(),
-                s.agents().values().stream().map(a -> a.agentId() + "=" + a.count())
-                        .collect(Collectors.joining(" ")))));
+                RunConsole.answeredPerAgent(s))));
         FailureReport.HealthTimes h = r.health();
         FailoverStickiness st = r.stickiness();
         sb.append(String.format(Locale.ROOT, "%s (%s): kill to ejection %s ms, restart to re-admission %s ms; others "

@@ -83,7 +83,7 @@ public final class HotKeyReportWriter {
         return String.format(Locale.ROOT, "%s (%s): %d requests, %d errors, %d timeouts; %s; max/mean %.3f; "
                         + "stickiness of users 1..%d %.3f%s; hot user on %s; targets %s", run.variant().label(),
                 HotKeyScenario.LABEL, s.requests(), s.errors(), s.timeouts(),
-                s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" ")),
+                RunConsole.answeredPerAgent(s),
                 s.maxOverMean(), run.report().config().users(), hot.othersStickiness(),
                 hot.replicas() > 1 ? String.format(Locale.ROOT, " (%.3f within each replica)",
                         hot.othersStickinessPerReplica()) : "",

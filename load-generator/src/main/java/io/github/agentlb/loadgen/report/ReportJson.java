@@ -3,12 +3,16 @@ package io.github.agentlb.loadgen.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.stats.PhasedReport;
+import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.loadgen.stats.Timeline;
+import java.util.function.Function;
 
 /**
  * What the JSON reports of every kind of run write alike: a figure that may not have been observed
- * (NaN, written as JSON {@code null}), the settings of the measured load and a {@link Timeline} of
- * answers per agent per bucket. Stateless and thread-safe.
+ * (NaN, written as JSON {@code null}), the settings of the measured load, a {@link Timeline} of
+ * answers per agent per bucket, the answers of each agent and the phases of a {@link PhasedReport}.
+ * Stateless and thread-safe.
  */
 public final class ReportJson {
 
@@ -60,5 +64,37 @@ public final class ReportJson {
         for (long c : counts) {
             array.add(c);
         }
+    }
+
+    /**
+     * Puts the agents of {@code statistics} as the object {@code field} of {@code node}: each agent's
+     * id to its count of successful requests, in the statistics' order.
+     */
+    public static void putAgentCounts(ObjectNode node, String field, RunStatistics statistics) {
+        ObjectNode counts = node.putObject(field);
+        statistics.agents().forEach((id, a) -> counts.put(id, a.count()));
+    }
+
+    /**
+     * Puts the phases of {@code report} as the object {@code phases} of {@code root}: per phase, in
+     * the report's order, an object named {@code label} of the phase that {@code fields} fills.
+     *
+     * @param <P> the run's phase
+     */
+    public static <P> void putPhases(ObjectNode root, PhasedReport<P> report, Function<? super P, String> label,
+                                     PhaseFields<? super P> fields) {
+        ObjectNode phases = root.putObject("phases");
+        report.phases().forEach((phase, s) -> fields.put(phases.putObject(label.apply(phase)), phase, s));
+    }
+
+    /**
+     * What a report writes of one phase into the phase's object.
+     *
+     * @param <P> the run's phase
+     */
+    @FunctionalInterface
+    public interface PhaseFields<P> {
+        /** Puts the fields of {@code phase}, whose requests' statistics are {@code statistics}, into {@code node}. */
+        void put(ObjectNode node, P phase, RunStatistics statistics);
     }
 }

@@ -31,7 +31,7 @@ public final class RunConsole {
         stdout.printf(Locale.ROOT, "%s (%s): %d requests, %d errors, %d timeouts; %s; spread %d, CV %.3f, "
                         + "stickiness %.3f; p95 %.1f ms; %.1f req/s%n",
                 report.strategy(), report.scenario().label(), s.requests(), s.errors(), s.timeouts(),
-                s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" ")),
+                answeredPerAgent(s),
                 s.spread(), s.coefficientOfVariation(), s.stickiness(), s.latency().p95Ms(), s.throughputRps());
         if (report.utilization() != null) {
             UtilizationSummary u = report.utilization();
@@ -63,6 +63,14 @@ public final class RunConsole {
             }
         }
         return report;
+    }
+
+    /**
+     * The successful requests of each agent of {@code s} as progress lines show them, e.g.
+     * {@code A1=12 A2=10 A3=0}, in the statistics' order.
+     */
+    public static String answeredPerAgent(RunStatistics s) {
+        return s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" "));
     }
 
     /**
