@@ -2,7 +2,9 @@ package io.github.agentlb.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.StringWriter;
+import java.net.ServerSocket;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,10 +14,17 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.apache.camel.RoutesBuilder;
 
-/** Compiles a documented route example, as a user would paste it, into a {@link RoutesBuilder}. */
+/** Compiles a documented route example, as a user would paste it, into a {@link RoutesBuilder}, and finds it a free port. */
 final class ExampleRoutes {
 
     private ExampleRoutes() {
+    }
+
+    /** A loopback port free at the time of the call, for an example's route in place of its documented port. */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     /**

@@ -3,7 +3,6 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,7 +60,7 @@ class JavadocExamplesTest {
         for (int i = 1; i <= 3; i++) {
             agents.add(new Agent("A" + i));
         }
-        port = freePort();
+        port = ExampleRoutes.freePort();
     }
 
     @AfterEach
@@ -241,12 +240,6 @@ class JavadocExamplesTest {
     private HttpRequest request(String pathAndQuery) {
         return HttpRequest.newBuilder(URI.create("http://localhost:" + port + pathAndQuery))
                 .timeout(Duration.ofSeconds(30)).build();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     /** An HTTP agent that answers its id, the request's raw path and query as JSON, with an X-Agent header. */

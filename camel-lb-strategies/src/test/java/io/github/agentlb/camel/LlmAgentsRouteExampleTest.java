@@ -3,7 +3,6 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -50,9 +49,7 @@ class LlmAgentsRouteExampleTest {
         for (int i = 1; i <= 3; i++) {
             agents.add(new ChatAgent("A" + i));
         }
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        port = ExampleRoutes.freePort();
         String route = example().replace(":8000/", ":" + port + "/").replace("requestTimeout=300000", "requestTimeout=1500");
         for (int i = 0; i < 3; i++) {
             route = route.replace("localhost:808" + (i + 1), "localhost:" + agents.get(i).port());

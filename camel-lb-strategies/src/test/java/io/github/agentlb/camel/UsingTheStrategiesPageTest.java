@@ -6,7 +6,6 @@ import java.beans.Introspector;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -150,10 +149,7 @@ class UsingTheStrategiesPageTest {
             Matcher example = Pattern.compile("(?s)```" + language + "\\n(<camel>.*?|- (?:errorHandler|beans).*?)```")
                     .matcher(Files.readString(PAGE));
             assertThat(example.find()).as(language).isTrue();
-            int port;
-            try (ServerSocket socket = new ServerSocket(0)) {
-                port = socket.getLocalPort();
-            }
+            int port = ExampleRoutes.freePort();
             try (CamelContext context = new DefaultCamelContext()) {
                 PluginHelper.getRoutesLoader(context).loadRoutes(ResourceHelper.fromString("page." + language,
                         example.group(1).replace(":8000/", ":" + port + "/")));
