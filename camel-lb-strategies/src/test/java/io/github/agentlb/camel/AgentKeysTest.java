@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
 import org.apache.camel.RoutesBuilder;
@@ -20,6 +21,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.converter.stream.InputStreamCache;
 import org.apache.camel.support.DefaultExchange;
 import org.apache.camel.test.junit5.CamelTestSupport;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -185,5 +187,22 @@ class AgentKeysTest extends CamelTestSupport {
                 .hasMessageContaining("keys");
         assertThatThrownBy(() -> AgentKeys.firstOf()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("keys must not be empty, was []");
+    }
+
+    @Test
+    void aStreamTheContextWillNotCacheHasNoPromptKeyAndIsLeftAsItWas() throws Exception {
+        Expression prompt = AgentKeys.promptPrefix(PromptPrefix.ofDefaults());
+        try (CamelContext own = CamelContexts.started(routes -> { });
+                CapturedLog log = new CapturedLog(AgentKeys.class.getName(), Level.DEBUG)) {
+            own.getStreamCachingStrategy().setDenyClasses(ByteArrayInputStream.class);
+            ByteArrayInputStream stream = new ByteArrayInputStream(CHAT.getBytes(StandardCharsets.UTF_8));
+            Exchange exchange = new DefaultExchange(own);
+            exchange.getMessage().setBody(stream);
+            assertThat(eval(prompt, exchange)).isNull();
+            assertThat(exchange.getMessage().getBody()).isSameAs(stream);
+            assertThat(log.lines()).containsExactly("DEBUG No prompt key for exchange " + exchange.getExchangeId()
+                    + ": its body (java.io.ByteArrayInputStream) could not be read: java.lang.IllegalStateException:"
+                    + " the context's stream caching strategy did not cache it");
+        }
     }
 }
