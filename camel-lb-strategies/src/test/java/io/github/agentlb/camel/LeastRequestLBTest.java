@@ -256,4 +256,16 @@ class LeastRequestLBTest {
             assertThat(agent.requests()).hasSize(10);
         }
     }
+
+    @Test
+    void aBiasOfZeroWithoutWeightsIsPlainRandomEvenForABusyAgent() {
+        ScriptedChild[] agents = agents("A1", "A2");
+        LeastRequestLB lr = started(agents);
+        lr.setActiveRequestBias(0);
+        agents[0].hold();
+        decisions(lr, 40);
+        // Every pair is a tie: the first draw takes it, whatever A1 holds; about half of the 40.
+        assertThat(agents[0].heldAnswers()).isBetween(12, 28);
+        agents[0].release();
+    }
 }
