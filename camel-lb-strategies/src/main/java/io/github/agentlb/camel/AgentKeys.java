@@ -252,8 +252,8 @@ public final class AgentKeys {
         if (body instanceof InputStream && !(body instanceof StreamCache)) {
             StreamCache cached = exchange.getContext().getStreamCachingStrategy().cache(exchange);
             if (cached == null) {
-                LOG.debug("No prompt key for exchange {}: its stream body could not be cached", exchange.getExchangeId());
-                return null;
+                // Thrown, not returned as null: the body may well be a JSON request, it was not read.
+                throw new IllegalStateException("the context's stream caching strategy did not cache it");
             }
             message.setBody(cached);
             body = cached;

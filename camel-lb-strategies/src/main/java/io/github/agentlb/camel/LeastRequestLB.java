@@ -160,8 +160,9 @@ public class LeastRequestLB extends AgentLoadBalancerSupport {
         };
     }
 
+    /** weight / (active + 1)^bias; a bias of 0 gives the weight itself, x^0 being 1 for every x. */
     private static double score(double weight, double active, double bias) {
-        return bias == 0 ? weight : weight / Math.pow(active + 1.0, bias);
+        return weight / Math.pow(active + 1.0, bias);
     }
 
     @Override

@@ -12,14 +12,18 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.StreamCache;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.converter.stream.InputStreamCache;
+import org.apache.camel.converter.stream.ReaderCache;
 import org.apache.camel.support.DefaultExchange;
+import org.apache.camel.support.builder.ExpressionBuilder;
 import org.apache.camel.test.junit5.CamelTestSupport;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -185,5 +189,68 @@ class AgentKeysTest extends CamelTestSupport {
                 .hasMessageContaining("keys");
         assertThatThrownBy(() -> AgentKeys.firstOf()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("keys must not be empty, was []");
+    }
+
+    @Test
+    void aCachedBodyAlreadyReadIsKeyedFromItsStart() throws Exception {
+        Expression prompt = AgentKeys.promptPrefix(PromptPrefix.ofDefaults());
+        InputStreamCache cache = new InputStreamCache(CHAT.getBytes(StandardCharsets.UTF_8));
+        assertThat(cache.readAllBytes()).hasSize(CHAT.getBytes(StandardCharsets.UTF_8).length);
+        assertThat(eval(prompt, exchange(cache, Map.of()))).isEqualTo(CHAT_KEY);
+    }
+
+    @Test
+    void aCachedBodyThatIsNotAStreamIsReadThroughCamelsConverters() {
+        Expression prompt = AgentKeys.promptPrefix(PromptPrefix.ofDefaults());
+        Exchange exchange = exchange(new ReaderCache(CHAT), Map.of());
+        assertThat(eval(prompt, exchange)).isEqualTo(CHAT_KEY);
+        assertThat(exchange.getMessage().getBody(String.class)).isEqualTo(CHAT);
+    }
+
+    @Test
+    void aStreamTheContextWillNotCacheHasNoPromptKeyAndIsLeftAsItWas() throws Exception {
+        Expression prompt = AgentKeys.promptPrefix(PromptPrefix.ofDefaults());
+        try (CamelContext own = CamelContexts.started(routes -> { });
+                CapturedLog log = new CapturedLog(AgentKeys.class.getName(), Level.DEBUG)) {
+            own.getStreamCachingStrategy().setDenyClasses(ByteArrayInputStream.class);
+            ByteArrayInputStream stream = new ByteArrayInputStream(CHAT.getBytes(StandardCharsets.UTF_8));
+            Exchange exchange = new DefaultExchange(own);
+            exchange.getMessage().setBody(stream);
+            assertThat(eval(prompt, exchange)).isNull();
+            assertThat(exchange.getMessage().getBody()).isSameAs(stream);
+            assertThat(log.lines()).containsExactly("DEBUG No prompt key for exchange " + exchange.getExchangeId()
+                    + ": its body (java.io.ByteArrayInputStream) could not be read: java.lang.IllegalStateException:"
+                    + " the context's stream caching strategy did not cache it");
+        }
+    }
+
+    @Test
+    void onlyABodyWithoutAPromptIsLoggedAtDebug() {
+        Expression prompt = AgentKeys.promptPrefix(PromptPrefix.ofDefaults());
+        try (CapturedLog log = new CapturedLog(AgentKeys.class.getName(), Level.DEBUG)) {
+            assertThat(eval(prompt, exchange(CHAT, Map.of()))).isEqualTo(CHAT_KEY);
+            assertThat(log.lines()).isEmpty();
+            Exchange ping = exchange("ping", Map.of());
+            assertThat(eval(prompt, ping)).isNull();
+            assertThat(log.lines()).containsExactly("DEBUG No prompt key for exchange " + ping.getExchangeId()
+                    + ": its body (java.lang.String) is not a JSON request with messages or prompt");
+        }
+    }
+
+    @Test
+    void eachKeySaysWhatItReads() {
+        assertThat(AgentKeys.sessionHeader()).hasToString("session[Mcp-Session-Id, X-Session-Id]");
+        assertThat(AgentKeys.header("tenant")).hasToString("header:tenant");
+        assertThat(AgentKeys.promptPrefix(PromptPrefix.ofDefaults())).hasToString("prompt" + PromptPrefix.ofDefaults());
+        assertThat(AgentKeys.parse("session,tenant"))
+                .hasToString("firstOf[session[Mcp-Session-Id, X-Session-Id], header:tenant]");
+    }
+
+    @Test
+    void aChainInitialisesItsKeys() {
+        Expression chain = AgentKeys.firstOf(ExpressionBuilder.simpleExpression("${header.tenant}/${header.user}"),
+                AgentKeys.header("user_id"));
+        chain.init(context);
+        assertThat(eval(chain, exchange(null, Map.of("tenant", "acme", "user", "u1")))).isEqualTo("acme/u1");
     }
 }

@@ -2,7 +2,9 @@ package io.github.agentlb.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.core.health.OutlierEjection;
+import io.github.agentlb.core.orca.LoadReports;
 import io.netty.handler.codec.DecoderException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -46,6 +48,9 @@ class AttemptsTest {
     private final List<String> events = new ArrayList<>();
     private List<String> order = List.of("a", "b", "c");
     private RuntimeException completedFailure;
+    private Error completedError;
+    /** The key rank of every selection; NaN: keyless. */
+    private double rank = Double.NaN;
     private Fixed balancer;
 
     /** A strategy that always offers {@link #order}; records the hooks it is called with. */
@@ -57,7 +62,7 @@ class AttemptsTest {
 
         @Override
         protected Selection select(Exchange exchange, List<String> agentIds) {
-            return new Selection(order.iterator(), () -> "detail=1");
+            return new Selection(order.iterator(), () -> "detail=1", rank);
         }
 
         @Override
@@ -70,6 +75,9 @@ class AttemptsTest {
             events.add("completed " + agentId + " " + outcome + " " + elapsedNanos / MS + " ms");
             if (completedFailure != null) {
                 throw completedFailure;
+            }
+            if (completedError != null) {
+                throw completedError;
             }
         }
 
@@ -97,6 +105,23 @@ class AttemptsTest {
 
     private static final Script REFUSE = failing(new ConnectException("Connection refused"));
     private static final Script READ_TIMEOUT = failing(new SocketTimeoutException("Read timed out"));
+
+    /** An answer with {@code status} and, unless null, that {@code Retry-After}. */
+    private static Script answering(int status, String retryAfter) {
+        return (attempt, callback) -> {
+            attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+            if (retryAfter != null) {
+                attempt.getMessage().setHeader(AnswerRules.RETRY_AFTER, retryAfter);
+            }
+            callback.done(true);
+        };
+    }
+
+    /** A successful answer that carries a load report saying the agent is saturated. */
+    private static final Script SATURATED = (attempt, callback) -> {
+        attempt.getMessage().setHeader(LoadReports.HEADER, "TEXT named_metrics.kv_cache_usage_perc=0.9");
+        callback.done(true);
+    };
 
 
     @BeforeEach
@@ -416,5 +441,269 @@ class AttemptsTest {
                     "INFO request=r2 strategy=fixed failover to agent=c after b (connection refused)",
                     "INFO request=r2 strategy=fixed failover to agent=a (trial) after c (connection refused)");
         }
+    }
+
+    @Test
+    void anAsynchronousAnswerWhoseHandlingThrowsAnErrorStillFailsTheExchangeOnce() {
+        completedError = new AssertionError("hook broke badly");
+        scripts.put("a", (attempt, callback) -> callback.done(false));
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isInstanceOf(CamelExchangeException.class)
+                .hasMessageStartingWith("Balancer failed: java.lang.AssertionError: hook broke badly")
+                .hasCauseInstanceOf(AssertionError.class);
+    }
+
+    @Test
+    void aBusy503WithRetryAfterRestsTheAgentAndAGetGoesOn() {
+        scripts.put("a", answering(503, "1"));
+        Exchange exchange = send("GET");
+        assertThat(body(exchange)).isEqualTo("answer of b");
+        assertThat(events).contains("completed a BUSY 0 ms", "listener fixed a BUSY");
+        events.clear();
+        assertThat(body(send("GET"))).as("a rests for its Retry-After").isEqualTo("answer of b");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started b");
+    }
+
+    @Test
+    void aBusyAnswerIsLoggedWithItsStatusAndRest() {
+        scripts.put("a", answering(429, "2"));
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.health")) {
+            send("GET");
+            assertThat(log.lines()).containsExactly("INFO strategy=fixed agent=a busy status=429 rests=2000 ms");
+        }
+    }
+
+    @Test
+    void anAgentWhoseRestEndsNowIsTriedInItsTurnWhileAnotherStillRests() {
+        scripts.put("a", answering(429, "1"));
+        scripts.put("b", answering(429, "2"));
+        assertThat(body(send("GET"))).isEqualTo("answer of c");
+        scripts.clear();
+        clock.addAndGet(SECOND);
+        events.clear();
+        assertThat(body(send("GET"))).isEqualTo("answer of a");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started a");
+        events.clear();
+        order = List.of("b", "c");
+        assertThat(body(send("GET"))).as("b rests a second more").isEqualTo("answer of c");
+    }
+
+    @Test
+    void whenEveryOfferedAgentRestsTheClientWaitsForTheShortestRestStillRunning() {
+        scripts.put("a", answering(429, "1"));
+        scripts.put("b", answering(429, "4"));
+        scripts.put("c", answering(429, "4"));
+        Exchange first = send("GET");
+        assertThat(first.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(first.getMessage().getHeader(AnswerRules.RETRY_AFTER)).as("a rests 1 s").isEqualTo("1");
+        assertThat(body(first)).isEqualTo("answer of c");
+
+        clock.addAndGet(SECOND);
+        order = List.of("b", "c");
+        events.clear();
+        Exchange second = send("GET");
+        assertThat(second.getException()).isInstanceOf(AgentsBusyException.class)
+                .hasMessageStartingWith("Every agent is busy: retry after 3 s");
+        assertThat(((AgentsBusyException) second.getException()).retryAfterSeconds())
+                .as("a's rest ended just now: b and c rest 3 s more").isEqualTo(3);
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aBusyAnswerGivenWhenNoRestIsLeftSaysRetryAfterOneSecond() {
+        order = List.of("a", "b");
+        scripts.put("a", answering(429, "1"));
+        scripts.put("b", REFUSE);
+        slowness.put("b", 2 * SECOND);
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isNull();
+        assertThat(body(exchange)).isEqualTo("answer of a");
+        assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(exchange.getMessage().getHeader(AnswerRules.RETRY_AFTER)).as("a's rest ended a second ago").isEqualTo("1");
+    }
+
+    @Test
+    void aBusyAnswerFailsOverWithinTheFailoverCount() {
+        balancer.setMaximumFailoverAttempts(1);
+        scripts.put("a", answering(429, "1"));
+        assertThat(body(send("GET"))).isEqualTo("answer of b");
+        clock.addAndGet(SECOND);
+        scripts.put("b", answering(429, "1"));
+        events.clear();
+        Exchange exchange = send("GET");
+        assertThat(body(exchange)).as("one failover only: c is not asked").isEqualTo("answer of b");
+        assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started a", "started b");
+    }
+
+    @Test
+    void aBusyAnswerFailsOverWithinTheFailoverDeadline() {
+        balancer.setFailoverDeadline(Duration.ofMillis(10));
+        scripts.put("a", answering(429, "1"));
+        slowness.put("a", 4 * MS);
+        assertThat(body(send("GET"))).as("b starts 4 ms after a").isEqualTo("answer of b");
+    }
+
+    @Test
+    void errorAnswersInARowEjectTheAgentAndTellTheHealthListener() {
+        scripts.put("a", answering(500, null));
+        for (int i = 0; i < 4; i++) {
+            assertThat(body(send("GET"))).isEqualTo("answer of a");
+        }
+        assertThat(events).noneMatch(e -> e.contains("ejected"));
+        send("GET");
+        assertThat(events).filteredOn(e -> e.contains("ejected")).containsExactly("listener ejected a 10 s");
+        assertThat(balancer.getEjectedAgents()).containsExactly("a");
+    }
+
+    @Test
+    void aReadmittedAgentRampsUpAgainWithSlowStart() {
+        balancer.setSlowStart(new SlowStart(Duration.ofSeconds(60), 1.0, 0.5));
+        scripts.put("a", REFUSE);
+        send("GET");
+        scripts.remove("a");
+        clock.addAndGet(10 * SECOND);
+        assertThat(body(send("GET"))).as("a's trial").isEqualTo("answer of a");
+        assertThat(balancer.balancerState().warmingSince()).containsOnlyKeys("a");
+        assertThat(List.of(body(send("GET")), body(send("GET")), body(send("GET")), body(send("GET"))))
+                .as("a keeps half of its share").containsExactly("answer of b", "answer of a", "answer of b", "answer of a");
+    }
+
+    @Test
+    void anAgentThatSlowStartHoldsBackIsTriedWhenTheOthersFail() {
+        balancer.setSlowStart(new SlowStart(Duration.ofSeconds(60), 1.0, 0.1));
+        balancer.addAgent("d", agent("d"), 1.0);
+        order = List.of("d", "a");
+        assertThat(body(send("GET"))).as("d keeps a tenth of its share").isEqualTo("answer of a");
+        scripts.put("a", REFUSE);
+        events.clear();
+        assertThat(body(send("GET"))).isEqualTo("answer of d");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started a", "started d");
+
+        scripts.put("d", REFUSE);
+        order = List.of("d", "b");
+        scripts.put("b", REFUSE);
+        events.clear();
+        assertThat(send("GET").getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageStartingWith("No agent available: 2 of 4 agents tried, each failed: b (connection refused),"
+                        + " d (connection refused)");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started b", "started d");
+    }
+
+    @Test
+    void aWarmingAgentKeepsTheKeysRankedBelowItsPartOfItsShare() {
+        balancer.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+        balancer.addAgent("d", agent("d"), 1.0);
+        order = List.of("d", "a");
+        clock.addAndGet(5 * SECOND);
+        rank = 0.5;
+        assertThat(body(send("GET"))).as("halfway through its ramp d keeps keys ranked below 0.5").isEqualTo("answer of a");
+        rank = Math.nextDown(0.5);
+        assertThat(body(send("GET"))).isEqualTo("answer of d");
+    }
+
+    @Test
+    void aSaturatedAgentIsTriedAfterTheOthersFailAndOnlyOnce() {
+        balancer.setOutlierEjection(OutlierEjection.disabled());
+        order = List.of("a");
+        scripts.put("a", SATURATED);
+        send("GET");
+        order = List.of("a", "b");
+        scripts.put("b", REFUSE);
+        events.clear();
+        assertThat(body(send("GET"))).isEqualTo("answer of a");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started b", "started a");
+
+        scripts.put("a", REFUSE);
+        events.clear();
+        assertThat(send("GET").getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageStartingWith("No agent available: 2 of 3 agents tried, each failed: b (connection refused),"
+                        + " a (connection refused). Exchange[");
+        assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started b", "started a");
+    }
+
+    /** a and b report saturation; c answers 429 and rests 100 ms (the reports stay fresh 200 ms). */
+    private void saturateAAndBWhileCRests() {
+        balancer.setDefaultRest(Duration.ofMillis(100));
+        scripts.put("a", SATURATED);
+        scripts.put("b", SATURATED);
+        scripts.put("c", answering(429, null));
+        for (String agent : List.of("c", "a", "b")) {
+            order = List.of(agent);
+            send("GET");
+        }
+        scripts.clear();
+        order = List.of("a", "b", "c");
+    }
+
+    @Test
+    void aRestingAgentDoesNotCountWhenAskingWhetherEveryAgentIsSaturated() {
+        saturateAAndBWhileCRests();
+        clock.addAndGet(50 * MS);
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
+            assertThat(body(send("GET"))).isEqualTo("answer of a");
+            assertThat(log.lines()).singleElement().asString().endsWith(" strategy=fixed agent=a detail=1");
+        }
+    }
+
+    @Test
+    void anAgentWhoseRestEndsNowCountsAsNotSaturated() {
+        saturateAAndBWhileCRests();
+        clock.addAndGet(100 * MS);
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
+            assertThat(body(send("GET"))).isEqualTo("answer of c");
+            assertThat(log.lines()).singleElement().asString().endsWith(" strategy=fixed agent=c detail=1 saturated=[a, b]");
+        }
+    }
+
+    @Test
+    void anEjectedAgentDoesNotCountWhenAskingWhetherEveryAgentIsSaturated() {
+        order = List.of("c");
+        scripts.put("c", REFUSE);
+        send("GET");
+        scripts.put("a", SATURATED);
+        scripts.put("b", SATURATED);
+        order = List.of("a");
+        send("GET");
+        order = List.of("b");
+        send("GET");
+        order = List.of("a", "b", "c");
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
+            assertThat(body(send("GET"))).isEqualTo("answer of a");
+            assertThat(log.lines()).singleElement().asString().endsWith(" strategy=fixed agent=a detail=1 ejected=[c]");
+        }
+    }
+
+    @Test
+    void aDrainFinishesWhenItsLastRequestInFlightAnswers() {
+        List<AsyncCallback> held = new ArrayList<>();
+        scripts.put("a", (attempt, callback) -> held.add(callback));
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        AtomicInteger callbacks = new AtomicInteger();
+        balancer.process(exchange, sync -> callbacks.incrementAndGet());
+        assertThat(held).hasSize(1);
+        var drained = balancer.drainAgent("a");
+        assertThat(drained).isNotDone();
+        assertThat(balancer.balancerState().members()).contains("a");
+        held.get(0).done(false);
+        assertThat(callbacks.get()).isEqualTo(1);
+        assertThat(body(exchange)).isEqualTo("answer of a");
+        assertThat(drained).isDone();
+        assertThat(balancer.balancerState().members()).containsExactly("b", "c");
+    }
+
+    @Test
+    void anAnswerToARequestSentBeforeTheEjectionLeavesTheAgentEjected() {
+        List<AsyncCallback> held = new ArrayList<>();
+        scripts.put("a", (attempt, callback) -> held.add(callback));
+        Exchange slow = new DefaultExchange(CAMEL.get());
+        balancer.process(slow, sync -> { });
+        scripts.put("a", REFUSE);
+        assertThat(body(send("GET"))).isEqualTo("answer of b");
+        assertThat(balancer.getEjectedAgents()).containsExactly("a");
+        held.get(0).done(false);
+        assertThat(body(slow)).isEqualTo("answer of a");
+        assertThat(balancer.getEjectedAgents()).as("the answer says nothing of a now").containsExactly("a");
+        assertThat(events).doesNotContain("readmitted a");
     }
 }

@@ -11,8 +11,8 @@ import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.Property;
 
 /**
- * The INFO lines of one logger while open (the test configuration logs WARN and up): turns the
- * logger to INFO, collects its formatted messages, and restores the logger on close.
+ * The INFO lines (or those of another level and up) of one logger while open (the test
+ * configuration logs WARN and up): turns the logger to INFO, collects its formatted messages, and restores the logger on close.
  */
 final class CapturedLog implements AutoCloseable {
 
@@ -23,6 +23,11 @@ final class CapturedLog implements AutoCloseable {
     private final AbstractAppender appender;
 
     CapturedLog(String loggerName) {
+        this(loggerName, Level.INFO);
+    }
+
+    /** The lines of {@code captured} and up of one logger while open. */
+    CapturedLog(String loggerName, Level captured) {
         logger = ((LoggerContext) LogManager.getContext(false)).getLogger(loggerName);
         level = logger.getLevel();
         additive = logger.isAdditive();
@@ -35,7 +40,7 @@ final class CapturedLog implements AutoCloseable {
         appender.start();
         logger.addAppender(appender);
         logger.setAdditive(false);
-        logger.setLevel(Level.INFO);
+        logger.setLevel(captured);
     }
 
     /** The lines logged so far, each {@code LEVEL message}. */
