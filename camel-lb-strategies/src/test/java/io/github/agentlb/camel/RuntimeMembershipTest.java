@@ -251,6 +251,198 @@ class RuntimeMembershipTest {
     }
 
     @Test
+    void turningSlowStartOffGivesARampingAgentItsWholeShareAtOnce() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+        rr.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
+        long generation = rr.getGeneration();
+
+        rr.setSlowStart(SlowStart.DISABLED);
+
+        assertThat(rr.getGeneration()).isEqualTo(generation + 1);
+        assertThat(rr.balancerState().warmingSince()).isEmpty();
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 100, "A2", 100, "A3", 100, "A4", 100));
+    }
+
+    @Test
+    void changingTheRampWhileAnAgentWarmsKeepsItsRampGoing() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+        rr.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
+        long since = clock.get();
+        clock.addAndGet(Duration.ofSeconds(5).toNanos());
+
+        rr.setSlowStartMinWeightShare(0.2);
+
+        assertThat(rr.getSlowStartMinWeightShare()).isEqualTo(0.2);
+        assertThat(rr.balancerState().warmingSince()).isEqualTo(Map.of("A4", since));
+        // f = max(0.2, 5 / 10) = 0.5: A4 keeps floor(114 x 0.5) of its turns, as with the ramp unchanged.
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 115, "A2", 114, "A3", 114, "A4", 57));
+
+        rr.setSlowStartAggression(2.0);
+
+        assertThat(rr.getSlowStartAggression()).isEqualTo(2.0);
+        // f = (5 / 10)^(1/2) = 0.707: floor(108 x 0.707) = 76
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 108, "A2", 108, "A3", 108, "A4", 76));
+    }
+
+    @Test
+    void aRampEndsExactlyWhenItsWindowIsOver() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(2), 1.0, 0.1));
+        rr.addAgent("A3", ScriptedChild.naming("A3"), 1.0);
+        long since = clock.get();
+
+        clock.addAndGet(Duration.ofSeconds(1).toNanos());
+        rr.setAgentWeight("A1", 1.0);
+        assertThat(rr.balancerState().warmingSince()).isEqualTo(Map.of("A3", since));
+
+        clock.addAndGet(Duration.ofSeconds(1).toNanos());
+        rr.setAgentWeight("A1", 1.0);
+        assertThat(rr.balancerState().warmingSince()).isEmpty();
+    }
+
+    @Test
+    void anAgentReadmittedAfterEjectionRampsUpAgainOnlyWithSlowStartOn() {
+        java.util.concurrent.atomic.AtomicBoolean refusing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ScriptedChild flaky = ScriptedChild.answering("A1", (attempt, now) -> {
+            if (refusing.get()) {
+                throw new java.net.ConnectException("Connection refused");
+            }
+            attempt.getMessage().setBody("A1");
+        });
+        RoundRobinLB rr = started(new RoundRobinLB(), "A2");
+        rr.addAgent("A1", flaky, 1.0);
+        counts(rr, 2);
+        assertThat(rr.getEjectedAgents()).containsExactly("A1");
+
+        refusing.set(false);
+        clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(30), 1.0, 0.1));
+        long generation = rr.getGeneration();
+        counts(rr, 2);
+
+        assertThat(rr.getEjectedAgents()).isEmpty();
+        assertThat(rr.balancerState().warmingSince()).isEqualTo(Map.of("A1", clock.get()));
+        assertThat(rr.getGeneration()).isEqualTo(generation + 1);
+    }
+
+    @Test
+    void anAgentReadmittedWithoutSlowStartTakesItsWholeShareAtOnce() {
+        java.util.concurrent.atomic.AtomicBoolean refusing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ScriptedChild flaky = ScriptedChild.answering("A1", (attempt, now) -> {
+            if (refusing.get()) {
+                throw new java.net.ConnectException("Connection refused");
+            }
+            attempt.getMessage().setBody("A1");
+        });
+        RoundRobinLB rr = started(new RoundRobinLB(), "A2");
+        rr.addAgent("A1", flaky, 1.0);
+        counts(rr, 2);
+        refusing.set(false);
+        clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        long generation = rr.getGeneration();
+
+        assertThat(counts(rr, 4)).isEqualTo(Map.of("A1", 2, "A2", 2));
+
+        assertThat(rr.getEjectedAgents()).isEmpty();
+        assertThat(rr.balancerState().warmingSince()).isEmpty();
+        assertThat(rr.getGeneration()).isEqualTo(generation);
+    }
+
+    @Test
+    void aWeightOfExactlyTheMaximumIsAcceptedAndAboveItRejected() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
+        rr.setAgentWeight("A1", 1000);
+        assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A1", 1000.0, "A2", 1.0));
+        assertThatThrownBy(() -> rr.setAgentWeight("A2", 1000.5)).hasMessage("weight must be in (0, 1000], was 1000.5");
+    }
+
+    @Test
+    void eachChangeLogsTheAgentsDrainsAndWeightsItMade() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        long g = rr.getGeneration();
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.membership")) {
+            rr.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
+            rr.setAgentWeight("A2", 2);
+            rr.drainAgent("A3");
+            assertThat(log.lines()).containsExactly(
+                    "INFO Membership generation " + (g + 1) + ": agents=[A1, A2, A3, A4]",
+                    "INFO Membership generation " + (g + 2) + ": agents=[A1, A2, A3, A4] weights={A2=2.0}",
+                    "INFO Membership generation " + (g + 3) + ": agents=[A1, A2, A4] draining=[A3]",
+                    "INFO Agent A3 drained and removed");
+        }
+        assertThat(rr.getGeneration()).isEqualTo(g + 4);
+    }
+
+    @Test
+    void anOwnedChildIsStoppedOnceItsAgentIsRemovedAndItsLastRequestEnded() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1");
+        ScriptedChild b = ScriptedChild.naming("B");
+        rr.editAgents().addOwned("B", b, 1.0).apply();
+        assertThat(b.isStarted()).as("started before any request can reach it").isTrue();
+        b.hold();
+        assertThat(List.of(send(rr, null), send(rr, null))).extracting(e -> e.getMessage().getBody(String.class))
+                .containsExactlyInAnyOrder("A1", null);
+        assertThat(b.heldAnswers()).isEqualTo(1);
+
+        rr.removeAgent("B");
+        assertThat(b.isStarted()).as("a request is still in flight").isTrue();
+
+        b.release();
+        assertThat(b.isStopped()).isTrue();
+    }
+
+    @Test
+    void anIdleOwnedChildIsStoppedWhenItsAgentLeavesAndAChildGivenIsNot() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1");
+        ScriptedChild removed = ScriptedChild.naming("B");
+        ScriptedChild drained = ScriptedChild.naming("C");
+        rr.editAgents().addOwned("B", removed, 1.0).addOwned("C", drained, 1.0).apply();
+        ScriptedChild given = (ScriptedChild) rr.getProcessors().get(0);
+
+        rr.removeAgent("B");
+        assertThat(rr.drainAgent("C")).isDone();
+        rr.removeAgent("A1");
+
+        assertThat(removed.isStopped()).isTrue();
+        assertThat(drained.isStopped()).isTrue();
+        assertThat(given.isStarted()).as("its caller's to stop").isTrue();
+    }
+
+    @Test
+    void aRejectedBatchTakesBackItsAddsRemovesDrainsAndWeights() {
+        RoundRobinLB rr = started(new RoundRobinLB() {
+            @Override
+            protected void agentsChanged(List<String> agentIds) {
+                if (agentIds.contains("X") || agentIds.contains("Y")) {
+                    throw new IllegalArgumentException("no X nor Y");
+                }
+            }
+        }, "A1", "A2", "A3");
+        List<org.apache.camel.AsyncProcessor> children = List.copyOf(rr.getProcessors());
+        BalancerState before = rr.balancerState();
+        ScriptedChild given = ScriptedChild.naming("given");
+        ScriptedChild owned = ScriptedChild.naming("owned");
+
+        assertThatThrownBy(() -> rr.editAgents().add("X", given, 2.0).addOwned("Y", owned, 1.0)
+                .remove("A1").drain("A2").weight("A3", 3).apply()).hasMessage("no X nor Y");
+
+        assertThat(rr.balancerState()).isSameAs(before);
+        assertThat(rr.getProcessors()).containsExactlyInAnyOrderElementsOf(children);
+        assertThat(given.isStarted()).as("its caller's to stop").isTrue();
+        assertThat(owned.isStopped()).isTrue();
+        // The next change starts from the state before the rejected one.
+        rr.setAgentWeight("A1", 1.0);
+        assertThat(rr.balancerState().members()).containsExactlyInAnyOrder("A1", "A2", "A3");
+        assertThat(rr.balancerState().draining()).isEmpty();
+        assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A1", 1.0, "A2", 1.0, "A3", 1.0));
+        // The child of the rejected add keeps no name: added the Camel way, its id is its own.
+        rr.addProcessor(given);
+        assertThat(rr.getAgentIds()).contains("given");
+    }
+
+    @Test
     void everyDecisionReadsOneWholeStateWhileEightThreadsChangeTheMembership() throws Exception {
         for (AgentLoadBalancerSupport balancer : List.of(new RoundRobinLB(), new ConsistentHashLB())) {
             started(balancer, "F1", "F2", "F3");
