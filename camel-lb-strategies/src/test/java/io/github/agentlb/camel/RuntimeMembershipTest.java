@@ -110,6 +110,7 @@ class RuntimeMembershipTest {
         CompletableFuture<Void> drained = rr.drainAgent("A1");
         assertThat(rr.getAgentIds()).containsExactly("A2");
         assertThat(rr.balancerState().draining()).containsExactly("A1");
+        assertThat(rr.getDrainingAgents()).containsExactly("A1");
         assertThat(rr.balancerState().members()).containsExactly("A1", "A2");
         assertThat(counts(rr, 10)).isEqualTo(Map.of("A2", 10));
         assertThat(drained).isNotDone();
