@@ -75,17 +75,17 @@ class AdaptiveVirtualNodeLBPropertiesTest {
         lb.setCapacityCpuWeight(0.25);
         lb.setCapacityMemoryWeight(0.75);
         lb.setLoadCpuWeight(0.5);
-        lb.setLoadMemoryWeight(0.3);
-        lb.setLoadRequestWeight(0.2);
-        assertThat(lb.getLoadRequestWeight()).isEqualTo(0.2);
+        lb.setLoadMemoryWeight(0.2);
+        lb.setLoadRequestWeight(0.3);
+        assertThat(lb.getLoadRequestWeight()).isEqualTo(0.3);
 
         lb.checkSettings();
 
         assertThat(lb.state().config().capacityWeights().cpu()).isEqualTo(0.25);
         assertThat(lb.state().config().capacityWeights().memory()).isEqualTo(0.75);
         assertThat(lb.state().config().loadWeights().cpu()).isEqualTo(0.5);
-        assertThat(lb.state().config().loadWeights().memory()).isEqualTo(0.3);
-        assertThat(lb.state().config().loadWeights().requests()).isEqualTo(0.2);
+        assertThat(lb.state().config().loadWeights().memory()).isEqualTo(0.2);
+        assertThat(lb.state().config().loadWeights().requests()).isEqualTo(0.3);
     }
 
     @Test

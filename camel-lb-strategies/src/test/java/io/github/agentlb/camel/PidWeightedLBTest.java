@@ -228,6 +228,18 @@ class PidWeightedLBTest extends CamelTestSupport {
     }
 
     @Test
+    void checkSettingsAppliesTheEjectionAndSaturationSettingsWithTheControllers() {
+        PidWeightedLB pid = new PidWeightedLB(PidWeightsConfig.ofDefaults(), clock::get);
+        pid.setConsecutiveFailures(3);
+        pid.setSaturationQueue(7);
+
+        pid.checkSettings();
+
+        assertThat(pid.getOutlierEjection().consecutiveFailures()).isEqualTo(3);
+        assertThat(pid.getSaturation().queueDepth()).isEqualTo(7);
+    }
+
+    @Test
     void stoppingTheBalancerStopsItsChildren() {
         ScriptedChild child = ScriptedChild.ok("B1");
         PidWeightedLB pid = standalone(PidWeightsConfig.custom(), child);

@@ -444,6 +444,80 @@ class RuntimeMembershipTest {
     }
 
     @Test
+    void anEditIsEmptyUntilItHoldsAChangeAndADrainItAppliesCompletesWhenTheAgentHasLeft() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3", "A4");
+        assertThat(rr.editAgents().isEmpty()).isTrue();
+        assertThat(rr.editAgents().add("A5", ScriptedChild.naming("A5"), 1.0).isEmpty()).isFalse();
+        assertThat(rr.editAgents().remove("A1").isEmpty()).isFalse();
+        assertThat(rr.editAgents().drain("A1").isEmpty()).isFalse();
+        assertThat(rr.editAgents().weight("A1", 2).isEmpty()).isFalse();
+
+        Map<String, CompletableFuture<Void>> drains = rr.editAgents().drain("A2").drain("A3").remove("A4").apply();
+
+        assertThat(drains).containsOnlyKeys("A2", "A3").allSatisfy((name, drained) -> assertThat(drained).isDone());
+        assertThat(rr.getAgentIds()).containsExactly("A1");
+    }
+
+    @Test
+    void anAgentAddedBackWhileItDrainsKeepsItsChildAndServesAgain() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A2");
+        ScriptedChild a1 = ScriptedChild.answering("A1", (attempt, now) -> attempt.getMessage().setBody("first A1"));
+        rr.addAgent("A1", a1, 1.0);
+        a1.hold();
+        Exchange inFlight = List.of(send(rr, null), send(rr, null)).stream()
+                .filter(e -> e.getMessage().getBody() == null).findFirst().orElseThrow();
+        assertThat(a1.heldAnswers()).isEqualTo(1);
+        rr.drainAgent("A1");
+
+        rr.addAgent("A1", ScriptedChild.naming("second A1"), 1.0);
+
+        assertThat(rr.getAgentIds()).containsExactly("A2", "A1");
+        assertThat(rr.getDrainingAgents()).isEmpty();
+        a1.release();
+        assertThat(inFlight.getMessage().getBody(String.class)).isEqualTo("first A1");
+        List<Exchange> next = List.of(send(rr, null), send(rr, null));
+        assertThat(next).extracting(e -> e.getMessage().getBody(String.class)).containsExactlyInAnyOrder("A2", null);
+        assertThat(a1.heldAnswers()).as("A1's next request reached its first child").isEqualTo(1);
+    }
+
+    @Test
+    void aRemovedChildAddedAgainTheCamelWayHasItsOwnId() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1");
+        ScriptedChild child = ScriptedChild.naming("own-id");
+        rr.addAgent("B", child, 1.0);
+        rr.removeAgent("B");
+
+        rr.addProcessor(child);
+
+        assertThat(rr.getAgentIds()).containsExactly("A1", "own-id");
+    }
+
+    @Test
+    void aRejectedChangeLeavesNoWeightNorRampBehind() {
+        java.util.concurrent.atomic.AtomicBoolean rejecting = new java.util.concurrent.atomic.AtomicBoolean(true);
+        RoundRobinLB rr = started(new RoundRobinLB() {
+            @Override
+            protected void agentsChanged(List<String> agentIds) {
+                if (rejecting.get() && agentIds.contains("X")) {
+                    throw new IllegalArgumentException("no X");
+                }
+            }
+        }, "A1");
+        rr.addProcessor(ScriptedChild.naming("C1"));
+        rr.setAgentWeight("A1", 2);
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+
+        assertThatThrownBy(() -> rr.editAgents().add("X", ScriptedChild.naming("X"), 1.0).weight("C1", 3).apply())
+                .hasMessage("no X");
+        rejecting.set(false);
+        // X added the Camel way: no ramp, and the weights are those before the rejected change.
+        rr.addProcessor(ScriptedChild.naming("X"));
+
+        assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A1", 2.0, "C1", 1.0, "X", 1.0));
+        assertThat(rr.balancerState().warmingSince()).isEmpty();
+    }
+
+    @Test
     void everyDecisionReadsOneWholeStateWhileEightThreadsChangeTheMembership() throws Exception {
         for (AgentLoadBalancerSupport balancer : List.of(new RoundRobinLB(), new ConsistentHashLB())) {
             started(balancer, "F1", "F2", "F3");
