@@ -123,11 +123,4 @@ class MembershipTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("agentId must");
         assertThat(changes).isEmpty();
     }
-
-    @Test
-    void namesOfUrisThatCannotBeNormalizedAreKeptApartAsWritten() {
-        assertThat(membership.name("bad uri %zz one", "X")).isNull();
-        assertThat(membership.name("bad uri %zz two", "Y")).isNull();
-        assertThat(membership.name("bad uri %zz one", "Z")).isEqualTo("X");
-    }
 }
