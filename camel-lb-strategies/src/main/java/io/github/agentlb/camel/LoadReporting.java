@@ -55,11 +55,10 @@ final class LoadReporting {
     /**
      * Reads and removes the report of an answer ({@code attempt}'s message), keeps it in the
      * agent's slot with its arrival time, and sets it as the attempt's
-     * {@link AgentLoadBalancerSupport#LOAD_REPORT_PROPERTY}. An attempt that got no answer has no report.
-     *
-     * @return the report, or null when the answer had none (or no usable field)
+     * {@link AgentLoadBalancerSupport#LOAD_REPORT_PROPERTY}. An attempt that got no answer has no
+     * report, nor has an answer without one (or without a usable field).
      */
-    LoadReport read(String agentId, AgentSlot slot, Exchange attempt, AttemptOutcome outcome) {
+    void read(String agentId, AgentSlot slot, Exchange attempt, AttemptOutcome outcome) {
         Message answer = attempt.getMessage();
         if (format != null) {
             // HTTP producers that copy the request's headers into the answer would hand the ask to the client.
@@ -67,7 +66,7 @@ final class LoadReporting {
         }
         Object header = answer.removeHeader(LoadReports.HEADER);
         if (header == null || outcome.isFailure() || outcome == AttemptOutcome.CANCELLED) {
-            return null;
+            return;
         }
         if (header instanceof Iterable<?> values) {
             var first = values.iterator();
@@ -77,14 +76,13 @@ final class LoadReporting {
         LoadReport report = LoadReports.parse(value, why -> LOG.debug("Ignoring part of the {} of agent {}: {}",
                 LoadReports.HEADER, agentId, why));
         if (report.isEmpty()) {
-            return null;
+            return;
         }
         slot.loadReport = new AgentSlot.ReceivedReport(report, nanoClock.getAsLong());
         if (!received) {
             received = true;
         }
         attempt.setProperty(AgentLoadBalancerSupport.LOAD_REPORT_PROPERTY, report);
-        return report;
     }
 
     /** Whether any agent has sent a usable report since the balancer was created. */

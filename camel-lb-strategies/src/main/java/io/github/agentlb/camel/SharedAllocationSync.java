@@ -433,10 +433,6 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         return source;
     }
 
-    boolean leader() {
-        return leader;
-    }
-
     /** For health checks: source, generation, leader epoch, leadership, store and its reachability, last problem. */
     Map<String, Object> details() {
         Allocation a = installed;

@@ -52,4 +52,57 @@ class AdaptiveVirtualNodeLBPropertiesTest {
         assertThat(lb.getHistorySize()).isEqualTo(500);
         assertThat(lb.getHashFunction()).isEqualTo("md5");
     }
+
+    @Test
+    void aThresholdSetAloneKeepsTheSettleThresholdsRatioToIt() {
+        AdaptiveVirtualNodesConfig defaults = AdaptiveVirtualNodesConfig.ofDefaults();
+        AdaptiveVirtualNodeLB lb = new AdaptiveVirtualNodeLB();
+        lb.setImbalanceThreshold(0.2);
+        lb.checkSettings();
+        assertThat(lb.getSettleThreshold()).isEqualTo(0.2 * defaults.settleThreshold() / defaults.imbalanceThreshold());
+
+        AdaptiveVirtualNodeLB both = new AdaptiveVirtualNodeLB();
+        both.setSettleThreshold(0.05);
+        both.setImbalanceThreshold(0.2);
+        both.checkSettings();
+        assertThat(both.getSettleThreshold()).isEqualTo(0.05);
+        assertThat(both.getImbalanceThreshold()).isEqualTo(0.2);
+    }
+
+    @Test
+    void weightsSetOneByOneAreAppliedTogether() {
+        AdaptiveVirtualNodeLB lb = new AdaptiveVirtualNodeLB();
+        lb.setCapacityCpuWeight(0.25);
+        lb.setCapacityMemoryWeight(0.75);
+        lb.setLoadCpuWeight(0.5);
+        lb.setLoadMemoryWeight(0.2);
+        lb.setLoadRequestWeight(0.3);
+        assertThat(lb.getLoadRequestWeight()).isEqualTo(0.3);
+
+        lb.checkSettings();
+
+        assertThat(lb.state().config().capacityWeights().cpu()).isEqualTo(0.25);
+        assertThat(lb.state().config().capacityWeights().memory()).isEqualTo(0.75);
+        assertThat(lb.state().config().loadWeights().cpu()).isEqualTo(0.5);
+        assertThat(lb.state().config().loadWeights().memory()).isEqualTo(0.2);
+        assertThat(lb.state().config().loadWeights().requests()).isEqualTo(0.3);
+    }
+
+    @Test
+    void thePaperRuleDropsTheGuardsOnlyWhenSetToTrue() {
+        AdaptiveVirtualNodesConfig defaults = AdaptiveVirtualNodesConfig.ofDefaults();
+        AdaptiveVirtualNodeLB guarded = new AdaptiveVirtualNodeLB();
+        guarded.setPaperRule(false);
+        guarded.checkSettings();
+        assertThat(guarded.getCooldownWindows()).isEqualTo(defaults.cooldownWindows());
+        assertThat(guarded.getSettleThreshold()).isEqualTo(defaults.settleThreshold());
+
+        AdaptiveVirtualNodeLB paper = new AdaptiveVirtualNodeLB();
+        paper.setPaperRule(true);
+        paper.checkSettings();
+        assertThat(paper.getCooldownWindows()).isZero();
+        assertThat(paper.getSettleThreshold()).isEqualTo(paper.getImbalanceThreshold());
+        assertThat(paper.getUtilizationSmoothing()).isEqualTo(1.0);
+        assertThat(paper.getMaxMovesPerEvaluation()).isEqualTo(1);
+    }
 }

@@ -23,6 +23,7 @@ class AdaptiveVirtualNodeLBReportsTest {
     private final Map<String, String> cpuOf = new HashMap<>(Map.of("a", "0.10", "b", "0.10", "c", "0.90"));
     private final Map<String, Object> cpuSeenByAgent = new HashMap<>();
     private RuntimeException answerError;
+    private final Map<String, Integer> statusOf = new HashMap<>();
     private AdaptiveVirtualNodeLB balancer;
 
 
@@ -31,6 +32,9 @@ class AdaptiveVirtualNodeLBReportsTest {
             cpuSeenByAgent.put(id, exchange.getIn().getHeader(AdaptiveVirtualNodeLB.CPU_HEADER));
             exchange.getMessage().setHeader(AdaptiveVirtualNodeLB.CPU_HEADER, cpuOf.get(id));
             exchange.getMessage().setHeader(AdaptiveVirtualNodeLB.MEMORY_HEADER, cpuOf.get(id));
+            if (statusOf.containsKey(id)) {
+                exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, statusOf.get(id));
+            }
             if (answerError != null) {
                 exchange.setException(answerError);
             }
@@ -79,5 +83,51 @@ class AdaptiveVirtualNodeLBReportsTest {
         sendWindow("0.99");
         assertThat(cpuSeenByAgent).isNotEmpty();
         assertThat(cpuSeenByAgent.values()).containsOnlyNulls();
+    }
+
+    @Test
+    void anEvaluationThatMovesPublishesOneNewStateAndLogsTheMove() {
+        long generation = balancer.getGeneration();
+        try (CapturedLog log = new CapturedLog(AdaptiveVirtualNodeLB.class.getName())) {
+            sendWindow(null);
+            assertThat(log.lines()).singleElement().asString()
+                    .startsWith("INFO Reallocated a virtual node c -> ")
+                    .endsWith(" vnodes=" + balancer.getVirtualNodesByAgent());
+        }
+        assertThat(balancer.getGeneration()).isEqualTo(generation + 1);
+        assertThat(balancer.getVirtualNodesByAgent()).containsEntry("c", 4);
+    }
+
+    @SuppressWarnings("deprecation")
+    @Test
+    void theDeprecatedNamesAndToStringShowTheSameEvaluation() {
+        sendWindow(null);
+        assertThat(balancer.reallocations()).isEqualTo(1);
+        assertThat(balancer.imbalanceIndex()).isEqualTo(balancer.getImbalanceIndex()).isGreaterThan(0.1);
+        assertThat(balancer.virtualNodes()).isEqualTo(balancer.getVirtualNodes()).containsEntry("c", 4)
+                .isEqualTo(balancer.getVirtualNodesByAgent());
+        assertThat(balancer.toString()).isEqualTo("AdaptiveVirtualNodeLB" + balancer.getVirtualNodesByAgent()
+                + " S=" + balancer.getImbalanceIndex());
+    }
+
+    @Test
+    void anAgentAnsweringErrorsCountsAsFullyLoaded() {
+        cpuOf.put("c", "0.10");
+        statusOf.put("c", 500);
+        balancer.setOutlierEjection(io.github.agentlb.core.health.OutlierEjection.disabled());
+        sendWindow(null);
+        var evaluation = balancer.state().lastEvaluation().orElseThrow();
+        assertThat(evaluation.usedUtilization()).as("c reported as fully loaded by its errors").isTrue();
+        assertThat(evaluation.moves()).extracting(m -> m.from()).containsExactly("c");
+    }
+
+    @Test
+    void eachDecisionSaysHowManyVirtualNodesTheChosenAgentHas() {
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
+            Exchange exchange = new DefaultExchange(CAMEL.get());
+            exchange.getIn().setHeader("user_id", "7");
+            balancer.process(exchange, sync -> { });
+            assertThat(log.lines()).singleElement().asString().endsWith(" vnodes=5");
+        }
     }
 }

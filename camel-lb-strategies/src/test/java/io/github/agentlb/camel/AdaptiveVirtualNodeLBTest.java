@@ -232,4 +232,20 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
         assertThat(weighted.getVirtualNodesByAgent()).containsExactlyInAnyOrderEntriesOf(Map.of(A, 6, B, 6, C, 3));
         assertThat(new AdaptiveVirtualNodeLB().strategyName()).isEqualTo("avn");
     }
+
+    @Test
+    void onceStartedAnAgentWithoutStartupUtilizationJoinsAtTheAverageAndTheOthersKeepTheirNodes() {
+        AdaptiveVirtualNodeLB weighted = AdaptiveVirtualNodeLB.builder()
+                .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).build())
+                .startupUtilization("A", 0.2, 0.2).startupUtilization("B", 0.2, 0.2).startupUtilization("C", 0.4, 0.4)
+                .build();
+        ScriptedChild.started(weighted, context, ScriptedChild.ok("A"), ScriptedChild.ok("B"), ScriptedChild.ok("C"));
+        assertThat(weighted.getVirtualNodesByAgent()).containsExactlyInAnyOrderEntriesOf(Map.of("A", 6, "B", 6, "C", 3));
+
+        // D counts as the average of the three (0.27), between A and C.
+        weighted.addProcessor(ScriptedChild.ok("D"));
+
+        assertThat(weighted.getVirtualNodesByAgent()).containsExactlyInAnyOrderEntriesOf(Map.of("A", 6, "B", 6, "C", 3, "D", 5));
+        weighted.stop();
+    }
 }

@@ -196,4 +196,85 @@ class AgentLoadBalancerSupportTest {
         balancer.setOutlierEjection(OutlierEjection.ofDefaults());
         assertThat(balancer.getEjectedAgents()).isEmpty();
     }
+
+    @Test
+    void theFluentLoadReportSettersReturnTheBalancerAndTakeEffectAtOnce() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        assertThat(balancer.isSaturationEnabled()).isTrue();
+
+        assertThat(balancer.loadReportFormat("json")).isSameAs(balancer);
+        assertThat(balancer.saturation(io.github.agentlb.core.orca.Saturation.disabled())).isSameAs(balancer);
+
+        assertThat(balancer.getLoadReportFormat()).isEqualTo("JSON");
+        assertThat(balancer.getSaturation()).isEqualTo(io.github.agentlb.core.orca.Saturation.disabled());
+        assertThat(balancer.isSaturationEnabled()).isFalse();
+    }
+
+    @Test
+    void settingsChangedBeforeTheFirstAgentPublishNoStateAndAfterItOneEach() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setFailoverPolicy(new FailoverPolicy(1, Duration.ZERO, java.util.Set.of("GET")));
+        assertThat(balancer.getGeneration()).isZero();
+
+        balancer.addProcessor(ScriptedChild.ok("a"));
+        balancer.setFailoverPolicy(FailoverPolicy.DEFAULT);
+
+        assertThat(balancer.getGeneration()).isEqualTo(2);
+    }
+
+    @Test
+    void checkSettingsAppliesTheSettingsBeforeStartAndIsRefusedOnceStarted() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.setConsecutiveFailures(3);
+
+        balancer.checkSettings();
+
+        assertThat(balancer.getOutlierEjection().consecutiveFailures()).isEqualTo(3);
+        balancer.start();
+        assertThatThrownBy(balancer::checkSettings).isInstanceOf(IllegalStateException.class)
+                .hasMessage("checkSettings is for a balancer not started yet");
+    }
+
+    @Test
+    void childrenOfABalancerNotStartedStartWithItAndDoNotRampUp() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.setSlowStart(new io.github.agentlb.core.fleet.SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+        ScriptedChild added = ScriptedChild.ok("added");
+        ScriptedChild camelWay = ScriptedChild.ok("camel-way");
+
+        balancer.addAgent("added", added, 1.0);
+        balancer.addProcessor(camelWay);
+
+        assertThat(added.isStarted()).isFalse();
+        assertThat(camelWay.isStarted()).isFalse();
+        balancer.start();
+        assertThat(added.isStarted()).isTrue();
+        assertThat(camelWay.isStarted()).isTrue();
+        assertThat(balancer.balancerState().warmingSince()).isEmpty();
+    }
+
+    @Test
+    void learnedSessionsWithoutASecretWarnWhenTheBalancerStarts() {
+        try (CapturedLog log = new CapturedLog(AgentLoadBalancerSupport.class.getName())) {
+            RoundRobinLB plain = new RoundRobinLB();
+            plain.setCamelContext(CAMEL.get());
+            plain.start();
+            RoundRobinLB sealed = new RoundRobinLB();
+            sealed.setCamelContext(CAMEL.get());
+            sealed.setSessionHeader("Mcp-Session-Id");
+            sealed.setSessionSecret("0123456789abcdef0123");
+            sealed.start();
+            assertThat(log.lines()).isEmpty();
+
+            RoundRobinLB unsealed = new RoundRobinLB();
+            unsealed.setCamelContext(CAMEL.get());
+            unsealed.setSessionHeader("Mcp-Session-Id");
+            unsealed.start();
+
+            assertThat(log.lines()).containsExactly("WARN Learned sessions (Mcp-Session-Id) without a sessionSecret:"
+                    + " damaged session ids are rejected, forged ones are not; set the same secret on every replica");
+        }
+    }
 }

@@ -45,6 +45,28 @@ class CamelManagedBalancerTest {
     }
 
     @Test
+    void aPidBalancerOutsideARouteNamesItsThreadAfterItsIdElseBalancer() throws Exception {
+        try (CamelContext context = new org.apache.camel.impl.DefaultCamelContext()) {
+            context.start();
+            PidWeightedLB named = new PidWeightedLB();
+            named.setId("pid-outside-a-route");
+            named.setCamelContext(context);
+            PidWeightedLB unnamed = new PidWeightedLB();
+            unnamed.setCamelContext(context);
+            long unnamedBefore = threadsNamed("agentlb-pid-balancer").stream().filter(Thread::isAlive).count();
+
+            named.start();
+            unnamed.start();
+
+            assertThat(threadsNamed("agentlb-pid-pid-outside-a-route")).filteredOn(Thread::isAlive).hasSize(1);
+            assertThat(threadsNamed("agentlb-pid-balancer").stream().filter(Thread::isAlive).count())
+                    .isEqualTo(unnamedBefore + 1);
+            named.stop();
+            unnamed.stop();
+        }
+    }
+
+    @Test
     @SuppressWarnings("unchecked")
     void agentsAreAddedWeightedDrainedAndRemovedThroughJmxOperations() throws Exception {
         RoundRobinLB rr = new RoundRobinLB();

@@ -28,7 +28,8 @@ class LoadReportGateTest {
     @RegisterExtension
     static final StartedCamelContext CAMEL = new StartedCamelContext();
 
-    private final AtomicLong clock = new AtomicLong();
+    /** Not at zero: a report's age is the time now less the time it arrived. */
+    private final AtomicLong clock = new AtomicLong(1_000_000 * MS);
     /** Agent name to the {@code endpoint-load-metrics} it answers with; none when absent. */
     private final Map<String, String> reports = new ConcurrentHashMap<>();
     /** Agent name to the request headers it last saw. */

@@ -29,7 +29,8 @@ class LoadReportSignalsTest {
     @RegisterExtension
     static final StartedCamelContext CAMEL = new StartedCamelContext();
 
-    private final AtomicLong clock = new AtomicLong();
+    /** Not at zero: a report's age is the time now less the time it arrived. */
+    private final AtomicLong clock = new AtomicLong(1_000 * SECOND);
     /** Agent name to the headers it answers with. */
     private final Map<String, Map<String, Object>> answers = new ConcurrentHashMap<>();
     private AgentLoadBalancerSupport running;
@@ -84,6 +85,17 @@ class LoadReportSignalsTest {
                 Map.entry("A1", 0.3), Map.entry("A2", 1.2), Map.entry("A3", 0.45), Map.entry("A4", 0.5));
     }
 
+    @Test
+    void aReportHeaderWithSeveralValuesIsReadFromItsFirst() {
+        answers.put("A1", Map.of(LoadReports.HEADER,
+                java.util.List.of("TEXT application_utilization=0.3", "TEXT application_utilization=0.9")));
+        PidWeightedLB pid = started(new PidWeightedLB(PidWeightsConfig.ofDefaults(), clock::get), "A1");
+        send(pid, null);
+        clock.addAndGet(SECOND);
+        pid.controlStep();
+        assertThat(pid.getUtilizations()).isEqualTo(Map.of("A1", 0.3));
+    }
+
     private Evaluation avnWindow(Map<String, Map<String, Object>> reports) {
         answers.clear();
         answers.putAll(reports);
@@ -130,6 +142,26 @@ class LoadReportSignalsTest {
         Evaluation fromOwn = avnWindow(own);
         Evaluation fromOrca = avnWindow(orca);
         assertThat(fromOrca.loadIndices()).isEqualTo(fromOwn.loadIndices());
+    }
+
+    @Test
+    void avnTakesAMemoryUtilizationOfExactlyOneAndIgnoresAReportAboveIt() {
+        Map<String, Map<String, Object>> own = Map.of(
+                "a", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "0.2", AdaptiveVirtualNodeLB.MEMORY_HEADER, "0.4"),
+                "b", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "0.2", AdaptiveVirtualNodeLB.MEMORY_HEADER, "0.4"),
+                "c", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "0.9", AdaptiveVirtualNodeLB.MEMORY_HEADER, "1"));
+        Map<String, Map<String, Object>> orca = Map.of(
+                "a", Map.of(LoadReports.HEADER, "TEXT cpu_utilization=0.2, mem_utilization=0.4"),
+                "b", Map.of(LoadReports.HEADER, "TEXT cpu_utilization=0.2, mem_utilization=0.4"),
+                "c", Map.of(LoadReports.HEADER, "TEXT cpu_utilization=0.9, mem_utilization=1.0"));
+        Evaluation fromOwn = avnWindow(own);
+        Evaluation fromOrca = avnWindow(orca);
+        assertThat(fromOrca.usedUtilization()).isTrue();
+        assertThat(fromOrca.loadIndices()).isEqualTo(fromOwn.loadIndices());
+
+        Evaluation aboveOne = avnWindow(Map.of("a", orca.get("a"), "b", orca.get("b"),
+                "c", Map.of(LoadReports.HEADER, "TEXT cpu_utilization=0.9, mem_utilization=1.01")));
+        assertThat(aboveOne.usedUtilization()).as("c has no usable report").isFalse();
     }
 
     @Test

@@ -164,4 +164,89 @@ class PidWeightedLBTest extends CamelTestSupport {
         plain.setConfig(PidWeightsConfig.custom().kp(2).build());
         assertThat(plain.getConfig().kp()).isEqualTo(2.0);
     }
+
+    /** A pid balancer outside the route whose control loop never runs by itself: steps are the test's. */
+    private PidWeightedLB standalone(PidWeightsConfig.Builder config, ScriptedChild... agents) {
+        PidWeightedLB pid = new PidWeightedLB(config.controlPeriod(java.time.Duration.ofHours(1)).build(), clock::get);
+        return ScriptedChild.started(pid, context, agents);
+    }
+
+    @SuppressWarnings("deprecation")
+    @Test
+    void aNewConfigKeepsTheAgentsAndPublishesItsSchedule() {
+        PidWeightedLB pid = new PidWeightedLB(PidWeightsConfig.ofDefaults(), clock::get);
+        pid.addProcessor(ScriptedChild.ok("B1"));
+        pid.addProcessor(ScriptedChild.ok("B2"));
+        long generation = pid.getGeneration();
+
+        pid.setConfig(PidWeightsConfig.custom().kp(2).build());
+
+        assertThat(pid.getWeights()).isEqualTo(Map.of("B1", 1.0, "B2", 1.0));
+        assertThat(pid.getGeneration()).isEqualTo(generation + 1);
+        assertThat(pid.weights()).isSameAs(pid.pidWeights());
+    }
+
+    @Test
+    void aReadmittedAgentsNewWeightIsPublishedAtOnce() {
+        java.util.concurrent.atomic.AtomicBoolean refusing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        PidWeightedLB pid = standalone(PidWeightsConfig.custom(), ScriptedChild.answering("B1", (attempt, now) -> {
+            if (refusing.get()) {
+                throw new ConnectException("Connection refused");
+            }
+        }), ScriptedChild.ok("B2"));
+        for (int i = 0; i < 2; i++) {
+            pid.process(new org.apache.camel.support.DefaultExchange(context), sync -> { });
+        }
+        assertThat(pid.getEjectedAgents()).containsExactly("B1");
+        refusing.set(false);
+        clock.addAndGet(10 * SECOND);
+        long generation = pid.getGeneration();
+
+        for (int i = 0; i < 2; i++) {
+            pid.process(new org.apache.camel.support.DefaultExchange(context), sync -> { });
+        }
+
+        assertThat(pid.getEjectedAgents()).isEmpty();
+        assertThat(pid.getGeneration()).isEqualTo(generation + 1);
+        pid.stop();
+    }
+
+    @Test
+    void aFailureUtilizationOfZeroLeavesAFailingAgentMeasuredByItsLatency() {
+        PidWeightedLB pid = standalone(PidWeightsConfig.custom().failureUtilization(0),
+                ScriptedChild.answering("B1", (attempt, now) -> {
+                    clock.addAndGet(SECOND / 2);
+                    throw new ConnectException("Connection refused");
+                }), ScriptedChild.ok("B2"));
+        pid.process(new org.apache.camel.support.DefaultExchange(context), sync -> { });
+        clock.addAndGet(SECOND / 2);
+        pid.controlStep();
+
+        // Busy half of the one-second step: 0.5 / nominal capacity, not a report of 0.
+        assertThat(pid.getUtilizations()).containsEntry("B1", 0.5 / pid.getConfig().nominalCapacity());
+        pid.stop();
+    }
+
+    @Test
+    void checkSettingsAppliesTheEjectionAndSaturationSettingsWithTheControllers() {
+        PidWeightedLB pid = new PidWeightedLB(PidWeightsConfig.ofDefaults(), clock::get);
+        pid.setConsecutiveFailures(3);
+        pid.setSaturationQueue(7);
+
+        pid.checkSettings();
+
+        assertThat(pid.getOutlierEjection().consecutiveFailures()).isEqualTo(3);
+        assertThat(pid.getSaturation().queueDepth()).isEqualTo(7);
+    }
+
+    @Test
+    void stoppingTheBalancerStopsItsChildren() {
+        ScriptedChild child = ScriptedChild.ok("B1");
+        PidWeightedLB pid = standalone(PidWeightsConfig.custom(), child);
+        assertThat(child.isStarted()).isTrue();
+
+        pid.stop();
+
+        assertThat(child.isStopped()).isTrue();
+    }
 }

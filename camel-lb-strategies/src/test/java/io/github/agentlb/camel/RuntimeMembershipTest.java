@@ -110,6 +110,7 @@ class RuntimeMembershipTest {
         CompletableFuture<Void> drained = rr.drainAgent("A1");
         assertThat(rr.getAgentIds()).containsExactly("A2");
         assertThat(rr.balancerState().draining()).containsExactly("A1");
+        assertThat(rr.getDrainingAgents()).containsExactly("A1");
         assertThat(rr.balancerState().members()).containsExactly("A1", "A2");
         assertThat(counts(rr, 10)).isEqualTo(Map.of("A2", 10));
         assertThat(drained).isNotDone();
@@ -248,6 +249,272 @@ class RuntimeMembershipTest {
         assertThat(rr.getAgentIds()).containsExactly("A1", "B");
         rr.removeAgent("B");
         assertThat(counts(rr, 2)).isEqualTo(Map.of("A1", 2));
+    }
+
+    @Test
+    void turningSlowStartOffGivesARampingAgentItsWholeShareAtOnce() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+        rr.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
+        long generation = rr.getGeneration();
+
+        rr.setSlowStart(SlowStart.DISABLED);
+
+        assertThat(rr.getGeneration()).isEqualTo(generation + 1);
+        assertThat(rr.balancerState().warmingSince()).isEmpty();
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 100, "A2", 100, "A3", 100, "A4", 100));
+    }
+
+    @Test
+    void changingTheRampWhileAnAgentWarmsKeepsItsRampGoing() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+        rr.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
+        long since = clock.get();
+        clock.addAndGet(Duration.ofSeconds(5).toNanos());
+
+        rr.setSlowStartMinWeightShare(0.2);
+
+        assertThat(rr.getSlowStartMinWeightShare()).isEqualTo(0.2);
+        assertThat(rr.balancerState().warmingSince()).isEqualTo(Map.of("A4", since));
+        // f = max(0.2, 5 / 10) = 0.5: A4 keeps floor(114 x 0.5) of its turns, as with the ramp unchanged.
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 115, "A2", 114, "A3", 114, "A4", 57));
+
+        rr.setSlowStartAggression(2.0);
+
+        assertThat(rr.getSlowStartAggression()).isEqualTo(2.0);
+        // f = (5 / 10)^(1/2) = 0.707: floor(108 x 0.707) = 76
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 108, "A2", 108, "A3", 108, "A4", 76));
+    }
+
+    @Test
+    void aRampEndsExactlyWhenItsWindowIsOver() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(2), 1.0, 0.1));
+        rr.addAgent("A3", ScriptedChild.naming("A3"), 1.0);
+        long since = clock.get();
+
+        clock.addAndGet(Duration.ofSeconds(1).toNanos());
+        rr.setAgentWeight("A1", 1.0);
+        assertThat(rr.balancerState().warmingSince()).isEqualTo(Map.of("A3", since));
+
+        clock.addAndGet(Duration.ofSeconds(1).toNanos());
+        rr.setAgentWeight("A1", 1.0);
+        assertThat(rr.balancerState().warmingSince()).isEmpty();
+    }
+
+    @Test
+    void anAgentReadmittedAfterEjectionRampsUpAgainOnlyWithSlowStartOn() {
+        java.util.concurrent.atomic.AtomicBoolean refusing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ScriptedChild flaky = ScriptedChild.answering("A1", (attempt, now) -> {
+            if (refusing.get()) {
+                throw new java.net.ConnectException("Connection refused");
+            }
+            attempt.getMessage().setBody("A1");
+        });
+        RoundRobinLB rr = started(new RoundRobinLB(), "A2");
+        rr.addAgent("A1", flaky, 1.0);
+        counts(rr, 2);
+        assertThat(rr.getEjectedAgents()).containsExactly("A1");
+
+        refusing.set(false);
+        clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(30), 1.0, 0.1));
+        long generation = rr.getGeneration();
+        counts(rr, 2);
+
+        assertThat(rr.getEjectedAgents()).isEmpty();
+        assertThat(rr.balancerState().warmingSince()).isEqualTo(Map.of("A1", clock.get()));
+        assertThat(rr.getGeneration()).isEqualTo(generation + 1);
+    }
+
+    @Test
+    void anAgentReadmittedWithoutSlowStartTakesItsWholeShareAtOnce() {
+        java.util.concurrent.atomic.AtomicBoolean refusing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ScriptedChild flaky = ScriptedChild.answering("A1", (attempt, now) -> {
+            if (refusing.get()) {
+                throw new java.net.ConnectException("Connection refused");
+            }
+            attempt.getMessage().setBody("A1");
+        });
+        RoundRobinLB rr = started(new RoundRobinLB(), "A2");
+        rr.addAgent("A1", flaky, 1.0);
+        counts(rr, 2);
+        refusing.set(false);
+        clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        long generation = rr.getGeneration();
+
+        assertThat(counts(rr, 4)).isEqualTo(Map.of("A1", 2, "A2", 2));
+
+        assertThat(rr.getEjectedAgents()).isEmpty();
+        assertThat(rr.balancerState().warmingSince()).isEmpty();
+        assertThat(rr.getGeneration()).isEqualTo(generation);
+    }
+
+    @Test
+    void aWeightOfExactlyTheMaximumIsAcceptedAndAboveItRejected() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
+        rr.setAgentWeight("A1", 1000);
+        assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A1", 1000.0, "A2", 1.0));
+        assertThatThrownBy(() -> rr.setAgentWeight("A2", 1000.5)).hasMessage("weight must be in (0, 1000], was 1000.5");
+    }
+
+    @Test
+    void eachChangeLogsTheAgentsDrainsAndWeightsItMade() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        long g = rr.getGeneration();
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.membership")) {
+            rr.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
+            rr.setAgentWeight("A2", 2);
+            rr.drainAgent("A3");
+            assertThat(log.lines()).containsExactly(
+                    "INFO Membership generation " + (g + 1) + ": agents=[A1, A2, A3, A4]",
+                    "INFO Membership generation " + (g + 2) + ": agents=[A1, A2, A3, A4] weights={A2=2.0}",
+                    "INFO Membership generation " + (g + 3) + ": agents=[A1, A2, A4] draining=[A3]",
+                    "INFO Agent A3 drained and removed");
+        }
+        assertThat(rr.getGeneration()).isEqualTo(g + 4);
+    }
+
+    @Test
+    void anOwnedChildIsStoppedOnceItsAgentIsRemovedAndItsLastRequestEnded() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1");
+        ScriptedChild b = ScriptedChild.naming("B");
+        rr.editAgents().addOwned("B", b, 1.0).apply();
+        assertThat(b.isStarted()).as("started before any request can reach it").isTrue();
+        b.hold();
+        assertThat(List.of(send(rr, null), send(rr, null))).extracting(e -> e.getMessage().getBody(String.class))
+                .containsExactlyInAnyOrder("A1", null);
+        assertThat(b.heldAnswers()).isEqualTo(1);
+
+        rr.removeAgent("B");
+        assertThat(b.isStarted()).as("a request is still in flight").isTrue();
+
+        b.release();
+        assertThat(b.isStopped()).isTrue();
+    }
+
+    @Test
+    void anIdleOwnedChildIsStoppedWhenItsAgentLeavesAndAChildGivenIsNot() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1");
+        ScriptedChild removed = ScriptedChild.naming("B");
+        ScriptedChild drained = ScriptedChild.naming("C");
+        rr.editAgents().addOwned("B", removed, 1.0).addOwned("C", drained, 1.0).apply();
+        ScriptedChild given = (ScriptedChild) rr.getProcessors().get(0);
+
+        rr.removeAgent("B");
+        assertThat(rr.drainAgent("C")).isDone();
+        rr.removeAgent("A1");
+
+        assertThat(removed.isStopped()).isTrue();
+        assertThat(drained.isStopped()).isTrue();
+        assertThat(given.isStarted()).as("its caller's to stop").isTrue();
+    }
+
+    @Test
+    void aRejectedBatchTakesBackItsAddsRemovesDrainsAndWeights() {
+        RoundRobinLB rr = started(new RoundRobinLB() {
+            @Override
+            protected void agentsChanged(List<String> agentIds) {
+                if (agentIds.contains("X") || agentIds.contains("Y")) {
+                    throw new IllegalArgumentException("no X nor Y");
+                }
+            }
+        }, "A1", "A2", "A3");
+        List<org.apache.camel.AsyncProcessor> children = List.copyOf(rr.getProcessors());
+        BalancerState before = rr.balancerState();
+        ScriptedChild given = ScriptedChild.naming("given");
+        ScriptedChild owned = ScriptedChild.naming("owned");
+
+        assertThatThrownBy(() -> rr.editAgents().add("X", given, 2.0).addOwned("Y", owned, 1.0)
+                .remove("A1").drain("A2").weight("A3", 3).apply()).hasMessage("no X nor Y");
+
+        assertThat(rr.balancerState()).isSameAs(before);
+        assertThat(rr.getProcessors()).containsExactlyInAnyOrderElementsOf(children);
+        assertThat(given.isStarted()).as("its caller's to stop").isTrue();
+        assertThat(owned.isStopped()).isTrue();
+        // The next change starts from the state before the rejected one.
+        rr.setAgentWeight("A1", 1.0);
+        assertThat(rr.balancerState().members()).containsExactlyInAnyOrder("A1", "A2", "A3");
+        assertThat(rr.balancerState().draining()).isEmpty();
+        assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A1", 1.0, "A2", 1.0, "A3", 1.0));
+        // The child of the rejected add keeps no name: added the Camel way, its id is its own.
+        rr.addProcessor(given);
+        assertThat(rr.getAgentIds()).contains("given");
+    }
+
+    @Test
+    void anEditIsEmptyUntilItHoldsAChangeAndADrainItAppliesCompletesWhenTheAgentHasLeft() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3", "A4");
+        assertThat(rr.editAgents().isEmpty()).isTrue();
+        assertThat(rr.editAgents().add("A5", ScriptedChild.naming("A5"), 1.0).isEmpty()).isFalse();
+        assertThat(rr.editAgents().remove("A1").isEmpty()).isFalse();
+        assertThat(rr.editAgents().drain("A1").isEmpty()).isFalse();
+        assertThat(rr.editAgents().weight("A1", 2).isEmpty()).isFalse();
+
+        Map<String, CompletableFuture<Void>> drains = rr.editAgents().drain("A2").drain("A3").remove("A4").apply();
+
+        assertThat(drains).containsOnlyKeys("A2", "A3").allSatisfy((name, drained) -> assertThat(drained).isDone());
+        assertThat(rr.getAgentIds()).containsExactly("A1");
+    }
+
+    @Test
+    void anAgentAddedBackWhileItDrainsKeepsItsChildAndServesAgain() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A2");
+        ScriptedChild a1 = ScriptedChild.answering("A1", (attempt, now) -> attempt.getMessage().setBody("first A1"));
+        rr.addAgent("A1", a1, 1.0);
+        a1.hold();
+        Exchange inFlight = List.of(send(rr, null), send(rr, null)).stream()
+                .filter(e -> e.getMessage().getBody() == null).findFirst().orElseThrow();
+        assertThat(a1.heldAnswers()).isEqualTo(1);
+        rr.drainAgent("A1");
+
+        rr.addAgent("A1", ScriptedChild.naming("second A1"), 1.0);
+
+        assertThat(rr.getAgentIds()).containsExactly("A2", "A1");
+        assertThat(rr.getDrainingAgents()).isEmpty();
+        a1.release();
+        assertThat(inFlight.getMessage().getBody(String.class)).isEqualTo("first A1");
+        List<Exchange> next = List.of(send(rr, null), send(rr, null));
+        assertThat(next).extracting(e -> e.getMessage().getBody(String.class)).containsExactlyInAnyOrder("A2", null);
+        assertThat(a1.heldAnswers()).as("A1's next request reached its first child").isEqualTo(1);
+    }
+
+    @Test
+    void aRemovedChildAddedAgainTheCamelWayHasItsOwnId() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1");
+        ScriptedChild child = ScriptedChild.naming("own-id");
+        rr.addAgent("B", child, 1.0);
+        rr.removeAgent("B");
+
+        rr.addProcessor(child);
+
+        assertThat(rr.getAgentIds()).containsExactly("A1", "own-id");
+    }
+
+    @Test
+    void aRejectedChangeLeavesNoWeightNorRampBehind() {
+        java.util.concurrent.atomic.AtomicBoolean rejecting = new java.util.concurrent.atomic.AtomicBoolean(true);
+        RoundRobinLB rr = started(new RoundRobinLB() {
+            @Override
+            protected void agentsChanged(List<String> agentIds) {
+                if (rejecting.get() && agentIds.contains("X")) {
+                    throw new IllegalArgumentException("no X");
+                }
+            }
+        }, "A1");
+        rr.addProcessor(ScriptedChild.naming("C1"));
+        rr.setAgentWeight("A1", 2);
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+
+        assertThatThrownBy(() -> rr.editAgents().add("X", ScriptedChild.naming("X"), 1.0).weight("C1", 3).apply())
+                .hasMessage("no X");
+        rejecting.set(false);
+        // X added the Camel way: no ramp, and the weights are those before the rejected change.
+        rr.addProcessor(ScriptedChild.naming("X"));
+
+        assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A1", 2.0, "C1", 1.0, "X", 1.0));
+        assertThat(rr.balancerState().warmingSince()).isEmpty();
     }
 
     @Test

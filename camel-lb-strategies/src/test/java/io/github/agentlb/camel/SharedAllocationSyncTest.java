@@ -25,10 +25,16 @@ class SharedAllocationSyncTest {
 
     private final AtomicLong now = new AtomicLong();
     private final AtomicInteger pickerChanges = new AtomicInteger();
+    private final AtomicInteger closes = new AtomicInteger();
     private final InMemoryAllocationExchange exchange = new InMemoryAllocationExchange() {
         @Override
         public int replicas() {
             return 3;
+        }
+
+        @Override
+        public void close() {
+            closes.incrementAndGet();
         }
 
         @Override
@@ -57,6 +63,14 @@ class SharedAllocationSyncTest {
         Map<String, Integer> start = avn.virtualNodes();
         sync.published(published.get(0), true, "version 0");
         return start;
+    }
+
+    private static final Map<String, Integer> FOUR_AGENTS = Map.of("A1", 5, "A2", 10, "A3", 7, "A4", 8);
+
+    /** The agents become A1 to A4, as the balancer's membership hook tells the sync after the ring followed. */
+    private void aFourthAgentJoins() {
+        avn.updateAgents(List.of("A1", "A2", "A3", "A4"));
+        sync.agentsChanged();
     }
 
     /** Makes this replica a follower of generation 4 (epoch 1, {@link #LEARNED}), then loses its connection to the store. */
@@ -329,5 +343,216 @@ class SharedAllocationSyncTest {
         assertThat(sync.evaluates()).isFalse();
         sync.allocationChanged(Allocation.of(5, 2, LEARNED));
         assertThat(sync.source()).isEqualTo(AllocationSource.LEADER);
+    }
+
+    @Test
+    void stopClosesTheExchangeAndARestartedLeaderPublishesThoughItsLastWriteWasNeverAnswered() throws Exception {
+        sync.leadershipChanged(true);
+        assertThat(published).hasSize(1);
+
+        sync.stop();
+        assertThat(closes).hasValue(1);
+        sync.start(null);
+        sync.connectionChanged(true);
+        sync.leadershipChanged(true);
+
+        assertThat(published).hasSize(2);
+    }
+
+    @Test
+    void aReplicaLearningAloneRoutesByItsOwnEvaluationsUntilTheStoreIsBack() {
+        followingThenCutOffFromTheStore();
+        assertThat(sync.routesByWritten()).isTrue();
+
+        now.addAndGet(Duration.ofSeconds(31).toNanos());
+        assertThat(sync.evaluates()).isTrue();
+        assertThat(sync.routesByWritten()).isFalse();
+
+        sync.connectionChanged(true);
+        assertThat(sync.routesByWritten()).isTrue();
+    }
+
+    @Test
+    void theTimeWithoutTheStoreCountsFromWhenItWasLost() {
+        now.set(Duration.ofSeconds(100).toNanos());
+        sync.connectionChanged(false);
+
+        now.addAndGet(Duration.ofSeconds(30).toNanos());
+        assertThat(sync.evaluates()).isFalse();
+        now.addAndGet(1);
+        assertThat(sync.evaluates()).isTrue();
+    }
+
+    @Test
+    void aFollowerSharesItsReportsAtOnceWhenTheirBoundIsReached() {
+        for (int i = 1; i < Observations.MAX_REPORTS; i++) {
+            sync.reported("A1", 0.5, 0.25);
+        }
+        assertThat(shares).isEmpty();
+
+        sync.reported("A2", 0.75, 0.5);
+
+        assertThat(shares).singleElement().satisfies(o -> {
+            assertThat(o.positions()).isEmpty();
+            assertThat(o.reports()).hasSize(Observations.MAX_REPORTS).last().isEqualTo(new Report("A2", 0.75, 0.5));
+        });
+    }
+
+    @Test
+    void theLeaderLearnsTheReportsOfTheObservationsAsIfTheyWereItsOwn() {
+        List<Report> reports = List.of(new Report("A1", 0.9, 0.8), new Report("A2", 0.1, 0.2), new Report("A3", 0.5, 0.5));
+        List<Long> positions = List.of(1L << 60, 3L << 60, 5L << 60, 7L << 60, -(1L << 60));
+        AdaptiveVirtualNodes alone = new AdaptiveVirtualNodes(avn.config(), now::get);
+        alone.setAgents(List.of("A1", "A2", "A3"));
+        positions.forEach(alone::observe);
+        AdaptiveVirtualNodes withoutReports = new AdaptiveVirtualNodes(avn.config(), now::get);
+        withoutReports.setAgents(List.of("A1", "A2", "A3"));
+        positions.forEach(withoutReports::observe);
+        reports.forEach(r -> alone.report(r.agent(), r.cpu(), r.memory()));
+        sync.leadershipChanged(true);
+
+        sync.observed(new Observations("other", 1, positions, reports));
+
+        Map<String, Double> learned = avn.evaluate().orElseThrow().loadIndices();
+        assertThat(learned).isEqualTo(alone.evaluate().orElseThrow().loadIndices())
+                .isNotEqualTo(withoutReports.evaluate().orElseThrow().loadIndices());
+    }
+
+    @Test
+    void aLeaderPublishesTheCountsOfNewMembersAtOnce() {
+        leadingWithTheFirstWriteLanded();
+
+        aFourthAgentJoins();
+
+        assertThat(avn.virtualNodes()).containsKey("A4");
+        assertThat(published).hasSize(2).last().isEqualTo(Allocation.of(2, 1, avn.virtualNodes()));
+    }
+
+    @Test
+    void aProposalForTheMembersBeforeAChangeIsNotPublished() {
+        sync.leadershipChanged(true);
+        Map<String, Integer> start = avn.virtualNodes();
+        sync.evaluated(start, LEARNED);
+
+        aFourthAgentJoins();
+        sync.published(published.get(0), true, "version 0");
+
+        assertThat(published).hasSize(2).last().isEqualTo(Allocation.of(2, 1, avn.virtualNodes()));
+    }
+
+    @Test
+    void aFollowerInstallsAnAllocationForNewMembersOnceItHasThem() {
+        sync.allocationChanged(Allocation.of(5, 1, FOUR_AGENTS));
+        assertThat(sync.generation()).isZero();
+        assertThat(sync.details().get("allocation.problem").toString()).startsWith("generation 5 not installed: ");
+
+        aFourthAgentJoins();
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(FOUR_AGENTS));
+        assertThat(sync.generation()).isEqualTo(5);
+        assertThat(sync.source()).isEqualTo(AllocationSource.LEADER);
+        assertThat(sync.details()).containsEntry("allocation.problem", "");
+        assertThat(pickerChanges).as("the state writer builds the picker after its hook").hasValue(0);
+    }
+
+    @Test
+    void anAllocationForOtherMembersWaitsWhileTheMembersStillDiffer() {
+        sync.allocationChanged(Allocation.of(5, 1, Map.of("A1", 5, "A2", 10, "A3", 7, "A5", 8)));
+
+        aFourthAgentJoins();
+
+        assertThat(sync.generation()).isZero();
+        assertThat(avn.virtualNodes()).containsKey("A4").doesNotContainKey("A5");
+    }
+
+    @Test
+    void anAllocationOfTheInstalledGenerationForOtherMembersIsNoProblemToReport() {
+        sync.allocationChanged(Allocation.of(4, 1, LEARNED));
+
+        sync.allocationChanged(Allocation.of(4, 1, FOUR_AGENTS));
+        aFourthAgentJoins();
+
+        assertThat(sync.generation()).isEqualTo(4);
+        assertThat(sync.details()).containsEntry("allocation.problem", "");
+        assertThat(avn.virtualNodes()).isNotEqualTo(new java.util.TreeMap<>(FOUR_AGENTS));
+    }
+
+    @Test
+    void aFailedWriteIsTakenOverWhenTheStoredValueIsReadEvenIfItIsForOtherAgents() {
+        sync.leadershipChanged(true);
+        sync.published(published.get(0), false, "BADVERSION");
+
+        sync.allocationChanged(Allocation.of(7, 4, FOUR_AGENTS));
+
+        assertThat(published).hasSize(2).last().satisfies(a -> assertThat(a.leaderEpoch()).isEqualTo(5));
+    }
+
+    @Test
+    void installingTheCountsAlreadyRoutedByChangesNoPicker() {
+        sync.allocationChanged(Allocation.of(4, 1, avn.virtualNodes()));
+
+        assertThat(sync.generation()).isEqualTo(4);
+        assertThat(pickerChanges).hasValue(0);
+    }
+
+    @Test
+    void aProposalMadeOnTheRingAnotherLeadersValueReplacedIsDropped() {
+        sync.leadershipChanged(true);
+        Map<String, Integer> start = avn.virtualNodes();
+        sync.evaluated(start, LEARNED);
+        Map<String, Integer> other = Map.of("A1", 6, "A2", 12, "A3", 12);
+
+        sync.allocationChanged(Allocation.of(2, 1, other));
+        sync.published(published.get(0), true, "version 0");
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(other));
+        assertThat(published).hasSize(1);
+    }
+
+    @Test
+    void aProposalMadeOnTheRingInstalledGoesOutWithTheNextWrite() {
+        sync.leadershipChanged(true);
+        Map<String, Integer> start = avn.virtualNodes();
+        sync.evaluated(start, LEARNED);
+
+        sync.allocationChanged(Allocation.of(2, 1, start));
+        sync.published(published.get(0), true, "version 0");
+
+        assertThat(published).hasSize(2).last().isEqualTo(Allocation.of(3, 1, LEARNED));
+    }
+
+    @Test
+    void whatAFollowerBufferedBeforeItLedIsNeverShared() {
+        for (long i = 1; i <= 5; i++) {
+            sync.routed(i);
+        }
+        sync.leadershipChanged(true);
+        sync.leadershipChanged(false);
+
+        for (long i = 10; i <= 17; i++) {
+            sync.routed(i);
+        }
+
+        assertThat(shares).singleElement().isEqualTo(new Observations("me", 1,
+                List.of(10L, 11L, 12L, 13L, 14L, 15L, 16L, 17L), List.of()));
+    }
+
+    @Test
+    void aLeaderBackWithTheStorePublishesTheMembersThatChangedWithoutIt() {
+        leadingWithTheFirstWriteLanded();
+        sync.connectionChanged(false);
+        aFourthAgentJoins();
+        assertThat(published).hasSize(1);
+
+        sync.connectionChanged(true);
+
+        assertThat(published).hasSize(2).last().isEqualTo(Allocation.of(2, 1, avn.virtualNodes()));
+    }
+
+    @Test
+    void theLeaderEvaluatesForEveryReplicaAndAFollowerForItself() {
+        assertThat(sync.replicasPerWindow()).isEqualTo(1);
+        sync.leadershipChanged(true);
+        assertThat(sync.replicasPerWindow()).isEqualTo(3);
     }
 }
