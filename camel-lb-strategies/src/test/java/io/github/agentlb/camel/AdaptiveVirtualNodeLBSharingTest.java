@@ -11,7 +11,6 @@ import io.github.agentlb.core.shared.SharedAllocation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
@@ -31,23 +30,7 @@ class AdaptiveVirtualNodeLBSharingTest {
     static final StartedCamelContext CAMEL = new StartedCamelContext();
 
     private final AtomicLong clock = new AtomicLong(1_000_000_000_000L);
-    private final AtomicInteger closes = new AtomicInteger();
-    private final InMemoryAllocationExchange exchange = new InMemoryAllocationExchange() {
-        @Override
-        public int replicas() {
-            return 3;
-        }
-
-        @Override
-        public String replicaId() {
-            return "me";
-        }
-
-        @Override
-        public void close() {
-            closes.incrementAndGet();
-        }
-    };
+    private final InMemoryAllocationExchange exchange = new InMemoryAllocationExchange(3, "me");
     private final Map<String, String> loadOf = Map.of("a", "0.10", "b", "0.10", "c", "0.90");
     private final AdaptiveVirtualNodeLB balancer = AdaptiveVirtualNodeLB.builder()
             .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).evaluationWindow(30)
@@ -164,7 +147,7 @@ class AdaptiveVirtualNodeLBSharingTest {
 
         balancer.stop();
 
-        assertThat(closes).hasValue(1);
+        assertThat(exchange.closes()).isEqualTo(1);
         assertThat(balancer.getProcessors()).allSatisfy(child -> assertThat(((ScriptedChild) child).isStopped()).isTrue());
     }
 }

@@ -636,24 +636,29 @@ class AttemptsTest {
         order = List.of("a", "b", "c");
     }
 
+    /**
+     * Sends a GET and checks that {@code agent} answered it and that the one decision line logged
+     * for it ends with {@code agent=<agent> <detail>}.
+     */
+    private void assertAnsweredByWithDecision(String agent, String detail) {
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
+            assertThat(body(send("GET"))).isEqualTo("answer of " + agent);
+            assertThat(log.lines()).singleElement().asString().endsWith(" strategy=fixed agent=" + agent + " " + detail);
+        }
+    }
+
     @Test
     void aRestingAgentDoesNotCountWhenAskingWhetherEveryAgentIsSaturated() {
         saturateAAndBWhileCRests();
         clock.addAndGet(50 * MS);
-        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
-            assertThat(body(send("GET"))).isEqualTo("answer of a");
-            assertThat(log.lines()).singleElement().asString().endsWith(" strategy=fixed agent=a detail=1");
-        }
+        assertAnsweredByWithDecision("a", "detail=1");
     }
 
     @Test
     void anAgentWhoseRestEndsNowCountsAsNotSaturated() {
         saturateAAndBWhileCRests();
         clock.addAndGet(100 * MS);
-        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
-            assertThat(body(send("GET"))).isEqualTo("answer of c");
-            assertThat(log.lines()).singleElement().asString().endsWith(" strategy=fixed agent=c detail=1 saturated=[a, b]");
-        }
+        assertAnsweredByWithDecision("c", "detail=1 saturated=[a, b]");
     }
 
     @Test
@@ -668,10 +673,7 @@ class AttemptsTest {
         order = List.of("b");
         send("GET");
         order = List.of("a", "b", "c");
-        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
-            assertThat(body(send("GET"))).isEqualTo("answer of a");
-            assertThat(log.lines()).singleElement().asString().endsWith(" strategy=fixed agent=a detail=1 ejected=[c]");
-        }
+        assertAnsweredByWithDecision("a", "detail=1 ejected=[c]");
     }
 
     @Test

@@ -129,12 +129,17 @@ class LoadReportSignalsTest {
         assertThat(fromOrca.imbalanceIndex()).isEqualTo(fromOwn.imbalanceIndex());
     }
 
-    @Test
-    void avnTakesKvCacheForMemoryAndCapsCpuAtOne() {
-        Map<String, Map<String, Object>> own = Map.of(
+    /** The avn's own CPU and memory headers: a and b at 0.2 and 0.4, c at {@code cpu} and {@code memory}. */
+    private static Map<String, Map<String, Object>> ownReports(String cpu, String memory) {
+        return Map.of(
                 "a", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "0.2", AdaptiveVirtualNodeLB.MEMORY_HEADER, "0.4"),
                 "b", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "0.2", AdaptiveVirtualNodeLB.MEMORY_HEADER, "0.4"),
-                "c", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "1", AdaptiveVirtualNodeLB.MEMORY_HEADER, "0.95"));
+                "c", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, cpu, AdaptiveVirtualNodeLB.MEMORY_HEADER, memory));
+    }
+
+    @Test
+    void avnTakesKvCacheForMemoryAndCapsCpuAtOne() {
+        Map<String, Map<String, Object>> own = ownReports("1", "0.95");
         Map<String, Map<String, Object>> orca = Map.of(
                 "a", Map.of(LoadReports.HEADER, "TEXT application_utilization=0.2, named_metrics.kv_cache_usage_perc=0.4"),
                 "b", Map.of(LoadReports.HEADER, "TEXT cpu_utilization=0.2, named_metrics.kv_cache_utilization=0.4"),
@@ -146,10 +151,7 @@ class LoadReportSignalsTest {
 
     @Test
     void avnTakesAMemoryUtilizationOfExactlyOneAndIgnoresAReportAboveIt() {
-        Map<String, Map<String, Object>> own = Map.of(
-                "a", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "0.2", AdaptiveVirtualNodeLB.MEMORY_HEADER, "0.4"),
-                "b", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "0.2", AdaptiveVirtualNodeLB.MEMORY_HEADER, "0.4"),
-                "c", Map.of(AdaptiveVirtualNodeLB.CPU_HEADER, "0.9", AdaptiveVirtualNodeLB.MEMORY_HEADER, "1"));
+        Map<String, Map<String, Object>> own = ownReports("0.9", "1");
         Map<String, Map<String, Object>> orca = Map.of(
                 "a", Map.of(LoadReports.HEADER, "TEXT cpu_utilization=0.2, mem_utilization=0.4"),
                 "b", Map.of(LoadReports.HEADER, "TEXT cpu_utilization=0.2, mem_utilization=0.4"),

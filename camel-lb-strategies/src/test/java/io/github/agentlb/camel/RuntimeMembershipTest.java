@@ -303,8 +303,11 @@ class RuntimeMembershipTest {
         assertThat(rr.balancerState().warmingSince()).isEmpty();
     }
 
-    @Test
-    void anAgentReadmittedAfterEjectionRampsUpAgainOnlyWithSlowStartOn() {
+    /**
+     * Round-robin over A2 and A1, whose connection was refused until it was ejected; returns it
+     * with A1 answering again and 10 s gone by on the clock, so A1's next pick re-admits it.
+     */
+    private RoundRobinLB withA1EjectedAndAnsweringAgain() {
         java.util.concurrent.atomic.AtomicBoolean refusing = new java.util.concurrent.atomic.AtomicBoolean(true);
         ScriptedChild flaky = ScriptedChild.answering("A1", (attempt, now) -> {
             if (refusing.get()) {
@@ -316,9 +319,14 @@ class RuntimeMembershipTest {
         rr.addAgent("A1", flaky, 1.0);
         counts(rr, 2);
         assertThat(rr.getEjectedAgents()).containsExactly("A1");
-
         refusing.set(false);
         clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        return rr;
+    }
+
+    @Test
+    void anAgentReadmittedAfterEjectionRampsUpAgainOnlyWithSlowStartOn() {
+        RoundRobinLB rr = withA1EjectedAndAnsweringAgain();
         rr.setSlowStart(new SlowStart(Duration.ofSeconds(30), 1.0, 0.1));
         long generation = rr.getGeneration();
         counts(rr, 2);
@@ -330,18 +338,7 @@ class RuntimeMembershipTest {
 
     @Test
     void anAgentReadmittedWithoutSlowStartTakesItsWholeShareAtOnce() {
-        java.util.concurrent.atomic.AtomicBoolean refusing = new java.util.concurrent.atomic.AtomicBoolean(true);
-        ScriptedChild flaky = ScriptedChild.answering("A1", (attempt, now) -> {
-            if (refusing.get()) {
-                throw new java.net.ConnectException("Connection refused");
-            }
-            attempt.getMessage().setBody("A1");
-        });
-        RoundRobinLB rr = started(new RoundRobinLB(), "A2");
-        rr.addAgent("A1", flaky, 1.0);
-        counts(rr, 2);
-        refusing.set(false);
-        clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        RoundRobinLB rr = withA1EjectedAndAnsweringAgain();
         long generation = rr.getGeneration();
 
         assertThat(counts(rr, 4)).isEqualTo(Map.of("A1", 2, "A2", 2));

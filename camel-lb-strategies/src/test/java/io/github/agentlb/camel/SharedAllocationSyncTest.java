@@ -25,23 +25,7 @@ class SharedAllocationSyncTest {
 
     private final AtomicLong now = new AtomicLong();
     private final AtomicInteger pickerChanges = new AtomicInteger();
-    private final AtomicInteger closes = new AtomicInteger();
-    private final InMemoryAllocationExchange exchange = new InMemoryAllocationExchange() {
-        @Override
-        public int replicas() {
-            return 3;
-        }
-
-        @Override
-        public void close() {
-            closes.incrementAndGet();
-        }
-
-        @Override
-        public String replicaId() {
-            return "me";
-        }
-    };
+    private final InMemoryAllocationExchange exchange = new InMemoryAllocationExchange(3, "me");
     private final List<Allocation> published = exchange.published();
     private final List<Observations> shares = exchange.shared();
     private final AdaptiveVirtualNodes avn = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom()
@@ -351,7 +335,7 @@ class SharedAllocationSyncTest {
         assertThat(published).hasSize(1);
 
         sync.stop();
-        assertThat(closes).hasValue(1);
+        assertThat(exchange.closes()).isEqualTo(1);
         sync.start(null);
         sync.connectionChanged(true);
         sync.leadershipChanged(true);
