@@ -194,7 +194,7 @@ class LeastRequestLBTest {
         Exchange exchange = new DefaultExchange(CAMEL.get());
         one.process(exchange, sync -> { });
         assertThat(exchange.getMessage().getBody(String.class)).isEqualTo("A1");
-        assertThat(exchange.getProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY)).isEqualTo("lr");
+        assertThat(exchange.getProperty(AgentLb.STRATEGY_PROPERTY)).isEqualTo("lr");
         assertThat(decisions(one, 3)).containsExactly("A1", "A1", "A1");
 
         LeastRequestLB none = started();

@@ -410,14 +410,14 @@ class RuntimeMembershipTest {
 
     @Test
     void aRejectedBatchTakesBackItsAddsRemovesDrainsAndWeights() {
-        RoundRobinLB rr = started(new RoundRobinLB() {
+        TestBalancer rr = started(new TestBalancer(new ForwardingStrategy(new RoundRobinStrategy()) {
             @Override
-            protected void agentsChanged(List<String> agentIds) {
+            public void agentsChanged(List<String> agentIds) {
                 if (agentIds.contains("X") || agentIds.contains("Y")) {
                     throw new IllegalArgumentException("no X nor Y");
                 }
             }
-        }, "A1", "A2", "A3");
+        }), "A1", "A2", "A3");
         List<org.apache.camel.AsyncProcessor> children = List.copyOf(rr.getProcessors());
         BalancerState before = rr.balancerState();
         ScriptedChild given = ScriptedChild.naming("given");
@@ -492,14 +492,14 @@ class RuntimeMembershipTest {
     @Test
     void aRejectedChangeLeavesNoWeightNorRampBehind() {
         java.util.concurrent.atomic.AtomicBoolean rejecting = new java.util.concurrent.atomic.AtomicBoolean(true);
-        RoundRobinLB rr = started(new RoundRobinLB() {
+        TestBalancer rr = started(new TestBalancer(new ForwardingStrategy(new RoundRobinStrategy()) {
             @Override
-            protected void agentsChanged(List<String> agentIds) {
+            public void agentsChanged(List<String> agentIds) {
                 if (rejecting.get() && agentIds.contains("X")) {
                     throw new IllegalArgumentException("no X");
                 }
             }
-        }, "A1");
+        }), "A1");
         rr.addProcessor(ScriptedChild.naming("C1"));
         rr.setAgentWeight("A1", 2);
         rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));

@@ -289,14 +289,4 @@ class BoundedLoadsTest {
         send(loads, "A", 100);
         assertThat(loads.place("k", 1L, List.of("A").iterator())).isEqualTo(new Placement("A", Kind.HOME));
     }
-
-    @SuppressWarnings("deprecation")
-    @Test
-    void theFormerStickyNameIsTheRankRule() {
-        assertThat(BoundedLoad.ofDefaults().sticky()).isTrue();
-        BoundedLoad plain = BoundedLoad.custom().sticky(false).build();
-        assertThat(plain.rankRule()).isFalse();
-        assertThat(plain.sticky()).isFalse();
-        assertThat(BoundedLoad.custom().sticky(false).sticky(true).build().rankRule()).isTrue();
-    }
 }
