@@ -64,7 +64,6 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
     private final AttemptContext attempts;
     private volatile LongSupplier nanoClock;
     private LongSupplier epochClock = System::currentTimeMillis;
-    private CamelContext camelContext;
 
     /** A balancer over {@code strategy} with {@link BalancerConfig#DEFAULT}. */
     protected AgentLoadBalancerSupport(Strategy strategy) {
@@ -286,9 +285,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
     @Override
     protected void doInit() throws Exception {
         super.doInit();
-        if (camelContext != null) {
-            writer.initKey(camelContext);
-        }
+        writer.initKey();
     }
 
     @Override
@@ -328,12 +325,12 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
 
     @Override
     public CamelContext getCamelContext() {
-        return camelContext;
+        return writer.camelContext();
     }
 
     @Override
     public void setCamelContext(CamelContext camelContext) {
-        this.camelContext = camelContext;
+        writer.setCamelContext(camelContext);
     }
 
     @Override
@@ -361,11 +358,6 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         @Override
         public boolean started() {
             return isStartingOrStarted();
-        }
-
-        @Override
-        public CamelContext camelContext() {
-            return camelContext;
         }
 
         @Override

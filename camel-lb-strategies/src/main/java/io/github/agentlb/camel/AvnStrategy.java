@@ -43,7 +43,7 @@ final class AvnStrategy implements Strategy {
     /** The algorithm, replaced whole by a new configuration (under the writer's lock). */
     private volatile AdaptiveVirtualNodes avn;
     private Map<String, AgentUtilization> startupUtilization = Map.of();
-    /** Set at start, under the writer's lock, as the agents' hook reads it. */
+    /** Whether the balancer has started once: membership changes keep the survivors' nodes then. Guarded by this. */
     private boolean started;
 
     /** @param shared the allocation shared with replicas, or null to learn alone */
@@ -52,10 +52,6 @@ final class AvnStrategy implements Strategy {
                 : new SharedAllocationSync(shared, () -> avn, this::pickerChanged, this::nanoTime);
     }
 
-    @Override
-    public String name() {
-        return "avn";
-    }
 
     @Override
     public void attach(StrategyContext context) {
@@ -94,6 +90,7 @@ final class AvnStrategy implements Strategy {
         }
         // Children arrive one by one while the route is built: the ring the balancer starts with
         // is eq. (2) over all of them. Once it has started, users are mapped: keep the survivors.
+        boolean started = hasStarted();
         if (startupUtilization.isEmpty()) {
             if (started) {
                 avn.updateAgents(agentIds);
@@ -112,7 +109,9 @@ final class AvnStrategy implements Strategy {
 
     @Override
     public void start() throws Exception {
-        started = true;
+        synchronized (this) {
+            started = true;
+        }
         if (shared != null) {
             shared.start(context.camelContext());
         }
@@ -123,6 +122,10 @@ final class AvnStrategy implements Strategy {
         if (shared != null) {
             shared.stop();
         }
+    }
+
+    private synchronized boolean hasStarted() {
+        return started;
     }
 
     /** Agents without a configured start-up utilization count as the average configured one. */
@@ -265,5 +268,10 @@ final class AvnStrategy implements Strategy {
                     "allocation.generation", (double) shared.generation());
         }
         return Map.of("imbalance.index", current.imbalanceIndex(), "reallocations", (double) current.reallocations());
+    }
+
+    @Override
+    public String name() {
+        return "avn";
     }
 }

@@ -15,17 +15,18 @@ import io.github.agentlb.core.session.LearnedSessions;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.apache.camel.Expression;
 import org.apache.camel.support.builder.ExpressionBuilder;
 
 /**
  * Everything a balancer is configured with, as one immutable record tree: each part a validated
- * record of its own, replaced whole with a {@code with*} method. The balancer's one writer owns it
+ * record of its own. The balancer's one writer owns it
  * and publishes it in each {@link BalancerState}, so a request reads its configuration with the
  * rest of the state, in one volatile read.
  *
  * <p>Knobs ({@link Configurable}) change it one field at a time: see there for when a change takes
- * effect. Parts a strategy does not use (for example {@link #ring()} on {@code rr}) are kept and
+ * effect; {@link #with} makes a changed copy. Parts a strategy does not use (for example {@link #ring()} on {@code rr}) are kept and
  * ignored. Immutable and thread-safe.
  *
  * @param ejection     outlier ejection ({@link OutlierEjection#ofDefaults()})
@@ -88,69 +89,17 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
         };
     }
 
-    public BalancerConfig withEjection(OutlierEjection value) {
-        return new BalancerConfig(value, failover, answers, saturation, reportFormat, sessions, slowStart, key,
-                boundedLoad, ring, leastRequest, pid, avn);
-    }
-
-    public BalancerConfig withFailover(FailoverPolicy value) {
-        return new BalancerConfig(ejection, value, answers, saturation, reportFormat, sessions, slowStart, key,
-                boundedLoad, ring, leastRequest, pid, avn);
-    }
-
-    public BalancerConfig withAnswers(AnswerRules value) {
-        return new BalancerConfig(ejection, failover, value, saturation, reportFormat, sessions, slowStart, key,
-                boundedLoad, ring, leastRequest, pid, avn);
-    }
-
-    public BalancerConfig withSaturation(Saturation value) {
-        return new BalancerConfig(ejection, failover, answers, value, reportFormat, sessions, slowStart, key,
-                boundedLoad, ring, leastRequest, pid, avn);
-    }
-
-    public BalancerConfig withReportFormat(String value) {
-        return new BalancerConfig(ejection, failover, answers, saturation, value, sessions, slowStart, key,
-                boundedLoad, ring, leastRequest, pid, avn);
-    }
-
-    public BalancerConfig withSessions(LearnedSessions value) {
-        return new BalancerConfig(ejection, failover, answers, saturation, reportFormat, value, slowStart, key,
-                boundedLoad, ring, leastRequest, pid, avn);
-    }
-
-    public BalancerConfig withSlowStart(SlowStart value) {
-        return new BalancerConfig(ejection, failover, answers, saturation, reportFormat, sessions, value, key,
-                boundedLoad, ring, leastRequest, pid, avn);
-    }
-
-    public BalancerConfig withKey(Key value) {
-        return new BalancerConfig(ejection, failover, answers, saturation, reportFormat, sessions, slowStart, value,
-                boundedLoad, ring, leastRequest, pid, avn);
-    }
-
-    public BalancerConfig withBoundedLoad(BoundedLoad value) {
-        return new BalancerConfig(ejection, failover, answers, saturation, reportFormat, sessions, slowStart, key,
-                value, ring, leastRequest, pid, avn);
-    }
-
-    public BalancerConfig withRing(Ring value) {
-        return new BalancerConfig(ejection, failover, answers, saturation, reportFormat, sessions, slowStart, key,
-                boundedLoad, value, leastRequest, pid, avn);
-    }
-
-    public BalancerConfig withLeastRequest(LeastRequest value) {
-        return new BalancerConfig(ejection, failover, answers, saturation, reportFormat, sessions, slowStart, key,
-                boundedLoad, ring, value, pid, avn);
-    }
-
-    public BalancerConfig withPid(PidWeightsConfig value) {
-        return new BalancerConfig(ejection, failover, answers, saturation, reportFormat, sessions, slowStart, key,
-                boundedLoad, ring, leastRequest, value, avn);
-    }
-
-    public BalancerConfig withAvn(Avn value) {
-        return new BalancerConfig(ejection, failover, answers, saturation, reportFormat, sessions, slowStart, key,
-                boundedLoad, ring, leastRequest, pid, value);
+    /**
+     * A copy with the changes {@code change} makes to a draft of this configuration, e.g.
+     * {@code BalancerConfig.DEFAULT.with(d -> d.failover(FailoverPolicy.DEFAULT.withMaximumFailoverAttempts(0)))}.
+     *
+     * @throws IllegalArgumentException naming the field and the value when a part is out of range
+     *     or a relation between fields does not hold
+     */
+    public BalancerConfig with(Consumer<ConfigDraft> change) {
+        ConfigDraft draft = new ConfigDraft(this);
+        change.accept(draft);
+        return draft.build();
     }
 
     /**

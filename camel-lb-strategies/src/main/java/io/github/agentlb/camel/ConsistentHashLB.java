@@ -70,7 +70,7 @@ public final class ConsistentHashLB extends AgentLoadBalancerSupport implements 
 
     /** Keyed by {@code key}, 150 virtual nodes per agent, MD5. */
     public ConsistentHashLB(Expression key) {
-        super(new ConsistentHashStrategy(), BalancerConfig.DEFAULT.withKey(new BalancerConfig.Key(key, "key")));
+        super(new ConsistentHashStrategy(), BalancerConfig.DEFAULT.with(d -> d.key(new BalancerConfig.Key(key, "key"))));
     }
 
     /** Virtual nodes per agent, >= 1. */

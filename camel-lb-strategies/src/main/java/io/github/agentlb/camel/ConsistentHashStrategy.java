@@ -16,10 +16,6 @@ final class ConsistentHashStrategy implements Strategy {
     private final RoundRobin keylessRotation = new RoundRobin();
     private StrategyContext context;
 
-    @Override
-    public String name() {
-        return "ch";
-    }
 
     @Override
     public void attach(StrategyContext context) {
@@ -39,5 +35,10 @@ final class ConsistentHashStrategy implements Strategy {
             ring = HashRing.of(counts, settings.hashFunction());
         }
         return new KeyedSelection(state, keylessRotation, context::nanoTime).ringPicker(ring, false, position -> "");
+    }
+
+    @Override
+    public String name() {
+        return "ch";
     }
 }

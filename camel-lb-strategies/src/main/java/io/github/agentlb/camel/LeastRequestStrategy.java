@@ -25,10 +25,6 @@ final class LeastRequestStrategy implements Strategy {
     /** The draws' settings the sequence was started for; the writer's lock guards it. */
     private BalancerConfig.LeastRequest settings;
 
-    @Override
-    public String name() {
-        return "lr";
-    }
 
     @Override
     public void attach(StrategyContext context) {
@@ -145,5 +141,10 @@ final class LeastRequestStrategy implements Strategy {
             }
             return rest;
         }
+    }
+
+    @Override
+    public String name() {
+        return "lr";
     }
 }

@@ -39,10 +39,6 @@ final class PidStrategy implements Strategy {
     /** The control loop's executor between start and stop; guarded by this. */
     private ScheduledExecutorService controlLoop;
 
-    @Override
-    public String name() {
-        return "pid";
-    }
 
     @Override
     public void attach(StrategyContext context) {
@@ -202,5 +198,10 @@ final class PidStrategy implements Strategy {
                 .mapToDouble(Double::doubleValue).filter(Double::isFinite).toArray();
         return Map.of("utilization.max.over.mean",
                 known.length == 0 ? Double.NaN : LoadStatistics.of(known).maxOverMean());
+    }
+
+    @Override
+    public String name() {
+        return "pid";
     }
 }

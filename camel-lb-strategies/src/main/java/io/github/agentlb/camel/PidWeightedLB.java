@@ -21,7 +21,7 @@ import org.apache.camel.api.management.ManagedAttribute;
  *       ({@code endpoint-load-metrics}, see {@link AgentSettings}) reports its
  *       {@code application_utilization}, else its {@code cpu_utilization} (the order of gRPC's
  *       weighted round-robin, gRFC A58), else its KV cache use ({@code kv_cache_usage_perc}, all
- *       vLLM reports): {@link #orcaUtilization}.</li>
+ *       vLLM reports).</li>
  *   <li>Every {@link PidWeightsConfig#controlPeriod() control period} (default 1 s) a thread
  *       moves the weights toward equal utilization; requests are spread by smooth weighted
  *       round-robin. The thread comes from Camel's {@link org.apache.camel.spi.ExecutorServiceManager}
@@ -86,12 +86,12 @@ public final class PidWeightedLB extends AgentLoadBalancerSupport implements Pid
      * @param config the gains, period, clamp and expiry
      */
     public PidWeightedLB(PidWeightsConfig config) {
-        super(new PidStrategy(), BalancerConfig.DEFAULT.withPid(config));
+        super(new PidStrategy(), BalancerConfig.DEFAULT.with(d -> d.pid(config)));
     }
 
     /** A balancer on {@code nanoClock}, for tests. */
     PidWeightedLB(PidWeightsConfig config, LongSupplier nanoClock) {
-        super(new PidStrategy(), BalancerConfig.DEFAULT.withPid(config), nanoClock);
+        super(new PidStrategy(), BalancerConfig.DEFAULT.with(d -> d.pid(config)), nanoClock);
     }
 
     private PidStrategy pid() {

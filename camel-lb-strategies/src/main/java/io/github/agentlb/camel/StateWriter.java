@@ -45,15 +45,13 @@ final class StateWriter implements StrategyContext {
 
         void removeChild(AsyncProcessor child);
 
+        /** Whether the balancer is starting or started: a knob that breaks a relation is refused at once then. */
         boolean started();
 
-        /** Null until the balancer has one: key expressions are initialised with it. */
-        CamelContext camelContext();
 
-        /** The balancer, as the source of the strategy's threads. */
+        /** The balancer, as the source of the strategy's threads ({@link StrategyContext#source()}). */
         Object source();
 
-        /** A name for the balancer's threads: its route's id, else its own id, else {@code balancer}. */
         String name();
     }
 
@@ -77,6 +75,8 @@ final class StateWriter implements StrategyContext {
     private BoundedLoads boundedLoads;
     private SessionAffinity sessions;
     private long generation;
+    /** Null until the balancer has one: key expressions are initialised with it. */
+    private CamelContext camelContext;
     private volatile BalancerState state = BalancerState.EMPTY;
 
     StateWriter(Owner owner, Strategy strategy, Listeners listeners, LongSupplier clock, BalancerConfig config) {
@@ -107,11 +107,7 @@ final class StateWriter implements StrategyContext {
         return waiting.value(knob, current);
     }
 
-    /**
-     * Applies the knobs waiting for each other and publishes, as the start does.
-     *
-     * @throws IllegalArgumentException naming a knob whose relation does not hold (nothing changes)
-     */
+    /** Applies the knobs waiting for each other as the start does; throws naming one whose relation does not hold. */
     synchronized void applyWaitingKnobs() {
         useConfig(waiting.applyAll(config));
     }
@@ -174,8 +170,12 @@ final class StateWriter implements StrategyContext {
     }
 
     @Override
-    public CamelContext camelContext() {
-        return owner.camelContext();
+    public synchronized CamelContext camelContext() {
+        return camelContext;
+    }
+
+    synchronized void setCamelContext(CamelContext context) {
+        camelContext = context;
     }
 
     @Override
@@ -388,15 +388,14 @@ final class StateWriter implements StrategyContext {
             sessions = config.sessions().isEnabled() ? new SessionAffinity(config.sessions()) : null;
         }
         if (previous == null || previous.key() != config.key()) {
-            CamelContext context = owner.camelContext();
-            if (context != null) {
-                config.key().expression().init(context);
-            }
+            initKey();
         }
     }
 
-    /** Initialises the key expression once the balancer has a CamelContext. */
-    synchronized void initKey(CamelContext context) {
-        config.key().expression().init(context);
+    /** Initialises the key expression, once the balancer has a CamelContext. */
+    synchronized void initKey() {
+        if (camelContext != null) {
+            config.key().expression().init(camelContext);
+        }
     }
 }
