@@ -21,15 +21,19 @@ import java.util.Objects;
  */
 public final class ConfigDraft {
 
+    private OutlierEjection ejectionValue;
     private OutlierEjection.Builder ejection;
+    private Saturation saturationValue;
     private Saturation.Builder saturation;
+    private PidWeightsConfig pidValue;
     private PidWeightsConfig.Builder pid;
+    private AdaptiveVirtualNodesConfig avnValue;
     private AdaptiveVirtualNodesConfig.Builder avn;
     private final Map<String, AgentUtilization> startupUtilization;
     private double settleFactor;
-    /** {@code a_c}, {@code a_m}: set one by one, checked to sum to 1 when built. */
+    /** {@code a_c}, {@code a_m} when set one by one (checked to sum to 1 when built), else null. */
     private double[] capacityWeights;
-    /** {@code b_c}, {@code b_m}, {@code b_t}: set one by one, checked to sum to 1 when built. */
+    /** {@code b_c}, {@code b_m}, {@code b_t} when set one by one (checked to sum to 1 when built), else null. */
     private double[] loadWeights;
     private FailoverPolicy failover;
     private AnswerRules answers;
@@ -42,13 +46,12 @@ public final class ConfigDraft {
     private BalancerConfig.LeastRequest leastRequest;
 
     ConfigDraft(BalancerConfig config) {
-        ejection = config.ejection().toBuilder();
-        saturation = config.saturation().toBuilder();
-        pid = config.pid().toBuilder();
-        avn = config.avn().config().toBuilder();
+        ejectionValue = config.ejection();
+        saturationValue = config.saturation();
+        pidValue = config.pid();
+        avnValue = config.avn().config();
         startupUtilization = new HashMap<>(config.avn().startupUtilization());
         settleFactor = config.avn().settleFactor();
-        weightsOf(config.avn().config());
         failover = config.failover();
         answers = config.answers();
         reportFormat = config.reportFormat();
@@ -61,67 +64,84 @@ public final class ConfigDraft {
     }
 
     /**
-     * The configuration drafted.
+     * The configuration drafted; a part no knob touched is the same object as before.
      *
      * @throws IllegalArgumentException naming the fields when a relation between them does not hold
      */
     BalancerConfig build() {
-        avn.capacityWeights(capacityWeights[0], capacityWeights[1]);
-        avn.loadWeights(loadWeights[0], loadWeights[1], loadWeights[2]);
-        return new BalancerConfig(ejection.build(), failover, answers, saturation.build(), reportFormat, sessions,
-                slowStart, key, boundedLoad, ring, leastRequest, pid.build(),
-                new BalancerConfig.Avn(avn.build(), startupUtilization, settleFactor));
+        if (capacityWeights != null) {
+            avn().capacityWeights(capacityWeights[0], capacityWeights[1]);
+        }
+        if (loadWeights != null) {
+            avn().loadWeights(loadWeights[0], loadWeights[1], loadWeights[2]);
+        }
+        return new BalancerConfig(ejection == null ? ejectionValue : ejection.build(), failover, answers,
+                saturation == null ? saturationValue : saturation.build(), reportFormat, sessions, slowStart, key,
+                boundedLoad, ring, leastRequest, pid == null ? pidValue : pid.build(),
+                new BalancerConfig.Avn(avn == null ? avnValue : avn.build(), startupUtilization, settleFactor));
     }
 
     /** Outlier ejection's knobs; {@code maxEjectionTime >= baseEjectionTime} is checked when built. */
     public OutlierEjection.Builder ejection() {
+        if (ejection == null) {
+            ejection = ejectionValue.toBuilder();
+        }
         return ejection;
     }
 
     /** Replaces outlier ejection whole. */
     public ConfigDraft ejection(OutlierEjection value) {
-        ejection = Objects.requireNonNull(value, "outlierEjection").toBuilder();
+        ejectionValue = Objects.requireNonNull(value, "outlierEjection");
+        ejection = null;
         return this;
     }
 
     /** The saturation gate's knobs. */
     public Saturation.Builder saturation() {
+        if (saturation == null) {
+            saturation = saturationValue.toBuilder();
+        }
         return saturation;
     }
 
     /** Replaces the saturation gate whole. */
     public ConfigDraft saturation(Saturation value) {
-        saturation = Objects.requireNonNull(value, "saturation").toBuilder();
+        saturationValue = Objects.requireNonNull(value, "saturation");
+        saturation = null;
         return this;
     }
 
     /** {@code pid}'s knobs; {@code minWeight <= maxWeight} and the like are checked when built. */
     public PidWeightsConfig.Builder pid() {
+        if (pid == null) {
+            pid = pidValue.toBuilder();
+        }
         return pid;
     }
 
     /** Replaces {@code pid}'s configuration whole. */
     public ConfigDraft pid(PidWeightsConfig value) {
-        pid = Objects.requireNonNull(value, "config").toBuilder();
+        pidValue = Objects.requireNonNull(value, "config");
+        pid = null;
         return this;
     }
 
     /** {@code avn}'s knobs; weights that sum to 1 and the thresholds' order are checked when built. */
     public AdaptiveVirtualNodesConfig.Builder avn() {
+        if (avn == null) {
+            avn = avnValue.toBuilder();
+        }
         return avn;
     }
 
     /** Replaces {@code avn}'s configuration whole, its settle threshold as it has it. */
     public ConfigDraft avn(AdaptiveVirtualNodesConfig value) {
-        avn = Objects.requireNonNull(value, "config").toBuilder();
+        avnValue = Objects.requireNonNull(value, "config");
+        avn = null;
+        capacityWeights = null;
+        loadWeights = null;
         settleFactor = Double.NaN;
-        weightsOf(value);
         return this;
-    }
-
-    private void weightsOf(AdaptiveVirtualNodesConfig config) {
-        capacityWeights = new double[] {config.capacityWeights().cpu(), config.capacityWeights().memory()};
-        loadWeights = new double[] {config.loadWeights().cpu(), config.loadWeights().memory(), config.loadWeights().requests()};
     }
 
     /** {@code avn}'s {@code a_c} and {@code a_m} of eq. (1): that they sum to 1 is checked when built. */
@@ -141,23 +161,23 @@ public final class ConfigDraft {
      * set itself ({@link BalancerConfig.Avn#settleFactor()}).
      */
     public ConfigDraft imbalanceThreshold(double threshold) {
-        avn.imbalanceThreshold(threshold);
+        avn().imbalanceThreshold(threshold);
         if (!Double.isNaN(settleFactor)) {
-            avn.settleThreshold(settleFactor * threshold);
+            avn().settleThreshold(settleFactor * threshold);
         }
         return this;
     }
 
     /** Sets {@code avn}'s settle threshold itself: it no longer follows the threshold. */
     public ConfigDraft settleThreshold(double threshold) {
-        avn.settleThreshold(threshold);
+        avn().settleThreshold(threshold);
         settleFactor = Double.NaN;
         return this;
     }
 
     /** {@code avn}'s paper rule ({@link AdaptiveVirtualNodesConfig.Builder#paperRule()}): the settle threshold is the threshold. */
     public ConfigDraft paperRule() {
-        avn.paperRule();
+        avn().paperRule();
         settleFactor = 1;
         return this;
     }
