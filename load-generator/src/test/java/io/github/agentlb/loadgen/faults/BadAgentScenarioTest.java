@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Small busy and gray runs end to end, under rr and lr: agents and demo proxy in this JVM on free
  * loopback ports, A1 switched by request count, and the trials' bounds asserted.
  */
+@Tag("e2e")
 @Timeout(180)
 class BadAgentScenarioTest {
 
