@@ -47,9 +47,10 @@ class ProxyFleetTest {
     }
 
     /**
-     * Three batches of 20 calls, each sent while the one before is still in flight: the file's
-     * changes are read at the next poll, which runs when the test advances the fake scheduler, so
-     * the agents each batch may reach are exact whatever the CPU.
+     * Three batches of 20 calls: the first answered before A2 joins; the second sent just before A1
+     * is marked draining, so A1 may still be answering some while it drains; the third after. The
+     * file's changes are read at the next poll, which runs when the test advances the fake
+     * scheduler, so the agents each batch may reach are exact whatever the CPU.
      */
     @Test
     @Tag("e2e")
@@ -66,31 +67,20 @@ class ProxyFleetTest {
             AgentLoadBalancerSupport balancer = new RoundRobinLB();
             try (DemoProxy proxy = DemoProxy.start(config, () -> balancer, fleet)) {
                 HttpClient client = HttpClient.newHttpClient();
-                List<CompletableFuture<Answer>> answers = new ArrayList<>();
-                for (int batch = 0; batch < 3; batch++) {
-                    if (batch == 1) {
-                        write(file, "A1=" + agents.get(0).baseUrl() + "\nA2=" + agents.get(1).baseUrl() + "\n");
-                        polls.advance(Duration.ofMillis(200));
-                        assertThat(balancer.balancerState().members()).containsExactly("A1", "A2");
-                    }
-                    if (batch == 2) {
-                        write(file, "A1=" + agents.get(0).baseUrl() + ";draining\nA2=" + agents.get(1).baseUrl() + "\n");
-                        polls.advance(Duration.ofMillis(200));
-                    }
-                    for (int i = 0; i < 20; i++) {
-                        int sentIn = batch;
-                        HttpRequest request = HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/process/r" + batch + "-" + i
-                                + "?user_id=" + i)).timeout(Duration.ofSeconds(10)).build();
-                        answers.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                                .thenApply(r -> new Answer(sentIn, r.statusCode(), r.statusCode() == 200 ? Http.agentId(r) : r.body()))
-                                .exceptionally(e -> new Answer(sentIn, -1, e.toString())));
-                    }
-                }
-                List<Answer> done = new ArrayList<>();
-                for (CompletableFuture<Answer> answer : answers) {
-                    done.add(answer.get(15, TimeUnit.SECONDS));
-                }
-                assertThat(done).filteredOn(a -> a.status() != 200).isEmpty();
+                List<Answer> before = answers(send(client, proxy, 0));
+
+                write(file, "A1=" + agents.get(0).baseUrl() + "\nA2=" + agents.get(1).baseUrl() + "\n");
+                polls.advance(Duration.ofMillis(200));
+                assertThat(balancer.balancerState().members()).containsExactly("A1", "A2");
+                List<CompletableFuture<Answer>> whileDraining = send(client, proxy, 1);
+                write(file, "A1=" + agents.get(0).baseUrl() + ";draining\nA2=" + agents.get(1).baseUrl() + "\n");
+                polls.advance(Duration.ofMillis(200));
+                List<Answer> after = answers(send(client, proxy, 2));
+
+                List<Answer> done = new ArrayList<>(before);
+                done.addAll(answers(whileDraining));
+                done.addAll(after);
+                assertThat(done).hasSize(60).filteredOn(a -> a.status() != 200).isEmpty();
                 assertThat(done).filteredOn(a -> a.batch() == 0).extracting(Answer::agent).containsOnly("A1");
                 assertThat(done).filteredOn(a -> a.batch() == 1).extracting(Answer::agent)
                         .as("A2 serves from the poll that read it on").containsOnly("A1", "A2").contains("A2");
@@ -99,6 +89,27 @@ class ProxyFleetTest {
                 assertThat(balancer.balancerState().members()).containsExactly("A2");
             }
         }
+    }
+
+    /** Sends batch {@code batch} of 20 calls at once. */
+    private static List<CompletableFuture<Answer>> send(HttpClient client, DemoProxy proxy, int batch) {
+        List<CompletableFuture<Answer>> answers = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/process/r" + batch + "-" + i
+                    + "?user_id=" + i)).timeout(Duration.ofSeconds(10)).build();
+            answers.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                    .thenApply(r -> new Answer(batch, r.statusCode(), r.statusCode() == 200 ? Http.agentId(r) : r.body()))
+                    .exceptionally(e -> new Answer(batch, -1, e.toString())));
+        }
+        return answers;
+    }
+
+    private static List<Answer> answers(List<CompletableFuture<Answer>> calls) throws Exception {
+        List<Answer> done = new ArrayList<>();
+        for (CompletableFuture<Answer> call : calls) {
+            done.add(call.get(15, TimeUnit.SECONDS));
+        }
+        return done;
     }
 
     @Test
