@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * of three chat agents that mint MCP-style session ids: a conversation stays on its agent and gets
  * its session id back sealed; a forged id, an agent that fails or hangs mid-call and every agent
  * down each get a JSON error, never a stack trace, and no agent is called twice for one request.
- * The agents' answer timeout is 5 s, which a starved CPU still answers within; a hung agent holds
+ * The agents' answer timeout is 3 s, which a starved CPU still answers within; a hung agent holds
  * its call until it is closed, so it times out whatever the CPU.
  */
 @Tag("e2e")
@@ -55,7 +55,7 @@ class LlmAgentsRouteExampleTest {
             agents.add(new ChatAgent("A" + i));
         }
         port = ExampleRoutes.freePort();
-        String route = example().replace(":8000/", ":" + port + "/").replace("requestTimeout=300000", "requestTimeout=5000");
+        String route = example().replace(":8000/", ":" + port + "/").replace("requestTimeout=300000", "requestTimeout=3000");
         for (int i = 0; i < 3; i++) {
             route = route.replace("localhost:808" + (i + 1), "localhost:" + agents.get(i).port());
         }
