@@ -83,7 +83,8 @@ class ProxyFleetTest {
                 assertThat(done).hasSize(60).filteredOn(a -> a.status() != 200).isEmpty();
                 assertThat(done).filteredOn(a -> a.batch() == 0).extracting(Answer::agent).containsOnly("A1");
                 assertThat(done).filteredOn(a -> a.batch() == 1).extracting(Answer::agent)
-                        .as("A2 serves from the poll that read it on").containsOnly("A1", "A2").contains("A2");
+                        .as("A2 serves from the poll that read it on (A1 too, unless it drained first)")
+                        .isSubsetOf("A1", "A2").contains("A2");
                 assertThat(done).filteredOn(a -> a.batch() == 2).extracting(Answer::agent)
                         .as("A1 gets no new request once a poll read it draining").containsOnly("A2");
                 assertThat(balancer.balancerState().members()).containsExactly("A2");
