@@ -25,6 +25,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.ResourceHelper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -144,7 +145,9 @@ class UsingTheStrategiesPageTest {
         };
     }
 
+    /** End to end: each example's route listens on a free port. */
     @Test
+    @Tag("e2e")
     void theYamlAndXmlExamplesConfigureTheBalancerTheyShow() throws Exception {
         for (String language : new String[] {"yaml", "xml"}) {
             Matcher example = Pattern.compile("(?s)```" + language + "\\n(<camel>.*?|- (?:errorHandler|beans).*?)```")
