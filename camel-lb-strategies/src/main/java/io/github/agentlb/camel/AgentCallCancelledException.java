@@ -5,11 +5,17 @@ package io.github.agentlb.camel;
  * attempt ends {@link AttemptOutcome#CANCELLED}, which neither counts against the agent nor
  * fails over.
  */
-public class AgentCallCancelledException extends Exception {
+public class AgentCallCancelledException extends Exception implements ClassifiedFailure {
     private static final long serialVersionUID = 1L;
 
     /** @param message what was cancelled, e.g. which agent and why */
     public AgentCallCancelledException(String message) {
         super(message);
+    }
+
+    /** @return {@link AttemptOutcome#CANCELLED} */
+    @Override
+    public AttemptOutcome outcome() {
+        return AttemptOutcome.CANCELLED;
     }
 }

@@ -8,7 +8,7 @@ import java.io.IOException;
  * {@link AttemptOutcome#FAILED_AFTER_FIRST_BYTE}, which counts against the agent and never fails
  * over, as the client already holds part of an answer.
  */
-public class AnswerInterruptedException extends IOException {
+public class AnswerInterruptedException extends IOException implements ClassifiedFailure {
     private static final long serialVersionUID = 1L;
 
     /**
@@ -17,5 +17,11 @@ public class AnswerInterruptedException extends IOException {
      */
     public AnswerInterruptedException(String message, Throwable cause) {
         super(message, cause);
+    }
+
+    /** @return {@link AttemptOutcome#FAILED_AFTER_FIRST_BYTE} */
+    @Override
+    public AttemptOutcome outcome() {
+        return AttemptOutcome.FAILED_AFTER_FIRST_BYTE;
     }
 }

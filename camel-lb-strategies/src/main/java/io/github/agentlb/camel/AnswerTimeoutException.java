@@ -7,11 +7,17 @@ import java.util.concurrent.TimeoutException;
  * {@link AttemptOutcome#ANSWER_TIMED_OUT}, which counts against the agent and fails over only
  * where {@link FailoverPolicy#failOverOnAnswerTimeout()} allows.
  */
-public class AnswerTimeoutException extends TimeoutException {
+public class AnswerTimeoutException extends TimeoutException implements ClassifiedFailure {
     private static final long serialVersionUID = 1L;
 
     /** @param message what timed out, e.g. which agent after how long */
     public AnswerTimeoutException(String message) {
         super(message);
+    }
+
+    /** @return {@link AttemptOutcome#ANSWER_TIMED_OUT} */
+    @Override
+    public AttemptOutcome outcome() {
+        return AttemptOutcome.ANSWER_TIMED_OUT;
     }
 }
