@@ -409,8 +409,8 @@ public abstract class AgentLoadBalancerSupport extends FailureAwareSupport imple
      * agent fails it fails; when its agent has left it gets {@link SessionRejectedException} 404, or
      * a new pick ({@link LearnedSessions.WhenAgentGone}); an id the balancer did not make gets
      * {@link SessionRejectedException} 400 and calls no agent. Takes effect for the next exchange.
-     * A front end that writes an answer's head itself (a streaming proxy) seals the id with
-     * {@link #sessionIdForClient}.
+     * A child that writes an answer's head to the client itself (a streaming child) has the id
+     * sealed by its attempt's {@link AttemptHooks}.
      */
     public void setLearnedSessions(LearnedSessions learnedSessions) {
         Objects.requireNonNull(learnedSessions, "learnedSessions");

@@ -2,10 +2,12 @@ package io.github.agentlb.camel;
 
 import io.github.agentlb.core.health.OutlierDetector;
 import io.github.agentlb.core.health.OutlierDetector.Admission;
+import io.github.agentlb.core.orca.LoadReports;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -42,10 +44,14 @@ import org.slf4j.LoggerFactory;
  * Most exchanges make one attempt: the first agent is a field, the set of agents tried and the
  * failure list are created at the first failover only.
  *
+ * <h2>Hooks</h2>
+ * Each attempt's copy carries this object as its {@link AttemptHooks}, answered from the state and
+ * the learned sessions the exchange started with, for a child that streams the answer.
+ *
  * <p>Over 300 lines: one state machine (choose, send, classify, rest, eject, fail over or finish)
  * whose steps share the exchange's fields; split, each piece would pass them all around.
  */
-final class Attempts {
+final class Attempts implements AttemptHooks {
 
     private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
     private static final VarHandle COMPLETION;
@@ -95,6 +101,8 @@ final class Attempts {
     private Attempt lastBusy;
     /** Whether a candidate was passed over because it rests after a busy answer. */
     private boolean restingSkipped;
+    /** The agent of the attempt in flight: the one {@link #clientValue} seals into session ids. */
+    private String current;
     /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
     @SuppressWarnings("unused")
     private volatile int completion;
@@ -158,6 +166,8 @@ final class Attempts {
         if (pin != null) {
             affinity.restore(copy.getIn(), pin);
         }
+        copy.setProperty(AttemptHooks.PROPERTY, this);
+        current = agent;
         long now = timed ? balancer.nanoTime() : 0L;
         if (laterTried == null) {
             startNanos = now;
@@ -470,6 +480,7 @@ final class Attempts {
             affinity.learned(agent, attempt.getMessage());
         }
         ExchangeHelper.copyResults(exchange, attempt);
+        exchange.removeProperty(AttemptHooks.PROPERTY);
         exchange.setProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, agent);
         exchange.setProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY, balancer.strategyName());
         done(sync);
@@ -498,6 +509,21 @@ final class Attempts {
         Throwable last = failures.isEmpty() ? null : failures.get(failures.size() - 1).failure();
         exchange.setException(new NoAgentAvailableException(message, exchange, last, failures, ejected));
         done(sync);
+    }
+
+    @Override
+    public Collection<String> requestHeaders() {
+        return affinity == null ? NONE.requestHeaders() : List.of(LoadReports.FORMAT_HEADER, affinity.settings().header());
+    }
+
+    @Override
+    public boolean isBusy(int status, String retryAfter) {
+        return state.answerRules.isBusy(status, retryAfter);
+    }
+
+    @Override
+    public String clientValue(String header, String value) {
+        return affinity != null && affinity.settings().header().equalsIgnoreCase(header) ? affinity.clientId(current, value) : value;
     }
 
     private void fail(Throwable t, boolean sync) {
