@@ -1,4 +1,4 @@
-package io.github.agentlb.camel;
+package io.github.agentlb.camel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,7 +1,8 @@
-package io.github.agentlb.camel;
+package io.github.agentlb.camel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -189,7 +190,7 @@ class JavadocExamplesTest {
 
     /** The class Javadoc's code block, without the leading " * ". */
     static String example(String strategy) throws IOException {
-        String source = Files.readString(Path.of("src/main/java/io/github/agentlb/camel/" + strategy + ".java"));
+        String source = Files.readString(Path.of("../camel-lb-strategies/src/main/java/io/github/agentlb/camel/" + strategy + ".java"));
         Matcher matcher = EXAMPLE.matcher(source);
         assertThat(matcher.find()).as(strategy + " has a <pre>{@code ...}</pre> example").isTrue();
         return matcher.group(1).replaceAll("(?m)^ \\* ?", "");
