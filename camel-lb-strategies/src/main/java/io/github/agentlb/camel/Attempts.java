@@ -492,8 +492,9 @@ final class Attempts implements AttemptHooks {
             return;
         }
         if (restingSkipped) {
-            exchange.setException(new AgentsBusyException("Every agent is busy: retry after "
-                    + shortestRestSeconds() + " s", exchange, shortestRestSeconds()));
+            long seconds = shortestRestSeconds();
+            exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(seconds));
+            exchange.setException(new AgentsBusyException("Every agent is busy: retry after " + seconds + " s", exchange, seconds));
             done(sync);
             return;
         }
