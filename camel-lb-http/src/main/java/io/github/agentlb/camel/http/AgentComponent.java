@@ -1,6 +1,7 @@
 package io.github.agentlb.camel.http;
 
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.camel.Endpoint;
 import org.apache.camel.support.DefaultComponent;
 import org.slf4j.Logger;
@@ -29,6 +30,9 @@ public class AgentComponent extends DefaultComponent {
     private static final Logger LOG = LoggerFactory.getLogger(AgentComponent.class);
     private static final String MICROMETER = "io.micrometer.core.instrument.MeterRegistry";
 
+    /** The counters of each agent address: endpoints that differ only in their options share them. */
+    private final Map<String, AgentStats> stats = new ConcurrentHashMap<>();
+
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         AgentEndpoint endpoint = new AgentEndpoint(remaining, this);
@@ -36,7 +40,12 @@ public class AgentComponent extends DefaultComponent {
         return endpoint;
     }
 
-    /** Registers the endpoint's meters when there is a registry to register them in. */
+    /** The counters of the agent at {@code address} ({@code http://host:port}). */
+    AgentStats statsOf(String address) {
+        return stats.computeIfAbsent(address, AgentStats::new);
+    }
+
+    /** Registers an agent's meters when there is a registry to register them in. */
     void bindMetrics(AgentStats stats) {
         Object registry = meterRegistry();
         if (registry != null) {

@@ -71,7 +71,7 @@ public class AgentEndpoint extends DefaultEndpoint {
         this.address = "http://" + address.getRawAuthority();
         this.host = address.getHost();
         this.port = address.getPort();
-        this.stats = new AgentStats(this.address);
+        this.stats = component.statsOf(this.address);
     }
 
     /** @throws IllegalArgumentException naming the address if it is not {@code http://host:port} */

@@ -27,7 +27,6 @@ public class AgentProducer extends DefaultAsyncProducer {
     public static final String AGENT_ADDRESS_PROPERTY = "agentlb.agentAddress";
 
     private final AgentEndpoint endpoint;
-    private volatile boolean metered;
 
     AgentProducer(AgentEndpoint endpoint) {
         super(endpoint);
@@ -41,11 +40,7 @@ public class AgentProducer extends DefaultAsyncProducer {
 
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
-        if (!metered) {
-            // At the first call rather than at start: camel-micrometer binds its registry while the context starts.
-            metered = true;
-            endpoint.getComponent().bindMetrics(endpoint.stats());
-        }
+        endpoint.stats().bindOnce(endpoint.getComponent());
         exchange.setProperty(AGENT_ADDRESS_PROPERTY, endpoint.getAddress());
         Downstream down = NettyDownstream.of(exchange);
         if (down == null) {

@@ -1,5 +1,6 @@
 package io.github.agentlb.camel.http;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -17,6 +18,7 @@ final class AgentStats {
     private final AtomicInteger active = new AtomicInteger();
     private final LongAdder bytes = new LongAdder();
     private final LongAdder[] answers = new LongAdder[STATUS_CLASSES.length];
+    private final AtomicBoolean bound = new AtomicBoolean();
 
     AgentStats(String agent) {
         this.agent = agent;
@@ -28,6 +30,16 @@ final class AgentStats {
     /** The agent's address, the meters' {@code agent} tag. */
     String agent() {
         return agent;
+    }
+
+    /**
+     * Has {@code component} register these counters as meters, the first time only: at the first
+     * call rather than at start, as camel-micrometer binds its registry while the context starts.
+     */
+    void bindOnce(AgentComponent component) {
+        if (!bound.get() && bound.compareAndSet(false, true)) {
+            component.bindMetrics(this);
+        }
     }
 
     void started() {

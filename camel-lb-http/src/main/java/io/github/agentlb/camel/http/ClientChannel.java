@@ -7,6 +7,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -14,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The handler an {@code agent:} endpoint adds at the end of a client connection's pipeline, once
- * per connection: it holds the connection's open {@link NettyDownstream}s (one per request, shared
- * by the request's attempts), tells them when the client leaves, and drops the consumer's reply to
+ * The handler an {@code agent:} endpoint adds to a client connection's pipeline, once per
+ * connection, just before the consumer's handler: it holds the connection's open
+ * {@link NettyDownstream}s (one per request, shared by the request's attempts), tells them when the client leaves, and drops the consumer's reply to
  * an exchange whose answer was already written ({@link NettyDownstream#answeredBody()}), as any
  * reply written once the connection is closed. The answer itself is written through this
  * handler's context, so it never meets that check.
@@ -27,19 +28,33 @@ final class ClientChannel extends ChannelDuplexHandler {
 
     /** The handler's name in the pipeline. */
     static final String NAME = "agentlb-client";
+    /** The name camel-netty-http gives its consumer's handler in the pipeline. */
+    private static final String CONSUMER = "handler";
+    private static final AttributeKey<ClientChannel> KEY = AttributeKey.valueOf(ClientChannel.class, NAME);
 
     private final Map<FullHttpRequest, NettyDownstream> open = new IdentityHashMap<>(4);
-    private ChannelHandlerContext context;
+    private volatile ChannelHandlerContext context;
 
-    /** The connection's handler, added at the end of its pipeline if it has none. */
+    /** The connection's handler, added to its pipeline if it has none. */
     static ClientChannel on(Channel channel) {
+        ClientChannel client = channel.attr(KEY).get();
+        if (client != null) {
+            return client;
+        }
         ChannelPipeline pipeline = channel.pipeline();
-        synchronized (channel) {
-            ClientChannel client = pipeline.get(ClientChannel.class);
+        synchronized (pipeline) {
+            client = channel.attr(KEY).get();
             if (client == null) {
                 client = new ClientChannel();
-                pipeline.addLast(NAME, client);
+                if (pipeline.get(CONSUMER) != null) {
+                    // On the event loop, before the consumer's handler, which may run on another executor group:
+                    // after it, closing the channel would hop between the two (and fail once the group stopped).
+                    pipeline.addBefore(CONSUMER, NAME, client);
+                } else {
+                    pipeline.addLast(NAME, client);
+                }
                 client.context = pipeline.context(client);
+                channel.attr(KEY).set(client);
             }
             return client;
         }

@@ -37,8 +37,8 @@ import org.apache.camel.support.SynchronizationAdapter;
  * ({@code NettyHttpMessage}, header {@code CamelNettyChannelHandlerContext}).
  *
  * <h2>How the consumer's own reply is kept off the wire</h2>
- * The first request of a connection adds a small handler at the end of the connection's pipeline
- * ({@value ClientChannel#NAME}). Once an answer's head went out, the exchange's body is a marker
+ * The first request of a connection adds a small handler to the connection's pipeline, just before
+ * the consumer's own ({@value ClientChannel#NAME}). Once an answer's head went out, the exchange's body is a marker
  * ({@link #answeredBody()}); camel-netty-http's binding passes an {@code HttpResponse} body on as
  * the reply, and the handler drops it, as it drops any reply written after the connection was
  * cut. Replies to exchanges whose answer was not streamed (a route's JSON error, a busy answer
@@ -274,6 +274,7 @@ public final class NettyDownstream implements Downstream {
     public void abort() {
         ended = true;
         onClientClose = null;
+        out.flush(); // what was written goes out first (a head with no part yet), so the client sees the answer cut
         out.channel().close();
     }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.camel.CamelContext;
+import org.apache.camel.RoutesBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The route of docs/llm-agents.md ("A route of your own"), compiled as written and run in front
+ * The route class of docs/llm-agents.md ("A route of your own"), compiled as printed and run in front
  * of three chat agents that mint MCP-style session ids: a conversation stays on its agent and gets
  * its session id back sealed; a forged id, an agent that fails or hangs mid-call and every agent
  * down each get a JSON error, never a stack trace, and no agent is called twice for one request.
@@ -50,12 +51,13 @@ class LlmAgentsRouteExampleTest {
             agents.add(new ChatAgent("A" + i));
         }
         port = ExampleRoutes.freePort();
-        String route = example().replace(":8000/", ":" + port + "/").replace("requestTimeout=300000", "requestTimeout=1500");
+        String route = example().replace(":8000/", ":" + port + "/").replace("firstByteTimeout=5m", "firstByteTimeout=1500ms");
         for (int i = 0; i < 3; i++) {
             route = route.replace("localhost:808" + (i + 1), "localhost:" + agents.get(i).port());
         }
         camel = new DefaultCamelContext();
-        camel.addRoutes(ExampleRoutes.compile(work, "LlmAgentsExample", route));
+        camel.addRoutes((RoutesBuilder) ExampleRoutes.compileClass(work, DocBlocks.className(route), route)
+                .getDeclaredConstructor().newInstance());
         camel.start();
     }
 

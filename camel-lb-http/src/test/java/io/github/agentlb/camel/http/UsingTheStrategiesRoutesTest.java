@@ -34,7 +34,7 @@ class UsingTheStrategiesRoutesTest {
                 assertThat(ch.getKeyHeader()).as(language).isEqualTo("tenant");
                 assertThat(ch.getVirtualNodes()).as(language).isEqualTo(200);
                 assertThat(ch.getAgentIds()).as(language)
-                        .containsExactly("http://localhost:8081/process", "http://localhost:8082/process");
+                        .containsExactly("http://localhost:8081", "http://localhost:8082");
             }
         }
     }
