@@ -90,7 +90,7 @@ final class ClientChannel extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (msg instanceof NettyDownstream.StreamedAnswer answered) {
+        if (msg instanceof StreamedAnswer answered) {
             promise.trySuccess();
             answered.downstream().release();
         } else if (msg instanceof HttpResponse && !ctx.channel().isActive()) {

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -21,10 +20,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
-import java.util.HashSet;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.component.netty.NettyConstants;
@@ -46,24 +42,20 @@ import org.apache.camel.support.SynchronizationAdapter;
  * holds each request's {@code NettyDownstream} so that every attempt of an exchange uses one.
  *
  * <h2>Headers</h2>
- * Forwarded both ways: every end-to-end header. Dropped: the hop-by-hop ones (RFC 9110 §7.6.1:
- * {@code Connection} and the fields it names, {@code Keep-Alive}, {@code Proxy-Connection},
- * {@code TE}, {@code Trailer}, {@code Transfer-Encoding}, {@code Upgrade}), {@code Expect},
- * {@code Proxy-Authorization}, {@code Proxy-Authenticate} and {@code Camel*}. The agent request gets
- * {@code Via} with this hop appended ({@value #VIA_NAME}) and {@code X-Forwarded-For} set to the
- * client address; {@code Host} and {@code Content-Length} are the caller's.
+ * Forwarded both ways: every end-to-end header ({@link Hops}). The agent request gets {@code Via}
+ * with this hop appended ({@value #VIA_NAME}) and {@code X-Forwarded-For} set to the client
+ * address; {@code Host} and {@code Content-Length} are the caller's.
  *
  * <p>Not thread-safe: confined to the client connection's event loop, but for the request's
  * parts and {@link #release()}.
+ *
+ * <p>Over 300 lines: the SPI's methods and the two ways to open one ({@link #of}, {@link #install})
+ * over one request's fields; the header rule is {@link Hops}', the marker {@link StreamedAnswer}.
  */
 public final class NettyDownstream implements Downstream {
 
     /** Name the proxy gives itself in {@code Via}. */
     public static final String VIA_NAME = "agentlb";
-
-    private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection", "te",
-            "trailer", "transfer-encoding", "upgrade", "host", "content-length", "expect", "proxy-authorization",
-            "proxy-authenticate");
 
     private final ClientChannel client;
     private final ChannelHandlerContext out;
@@ -95,7 +87,7 @@ public final class NettyDownstream implements Downstream {
         this.version = request.protocolVersion();
         this.keepAlive = HttpUtil.isKeepAlive(request);
         this.body = request.content().retainedDuplicate();
-        this.forwardHeaders = endToEnd(request.headers());
+        this.forwardHeaders = Hops.endToEnd(request.headers());
         String via = version.majorVersion() + "." + version.minorVersion() + " " + VIA_NAME;
         String previous = request.headers().getAll(HttpHeaderNames.VIA).isEmpty() ? null
                 : String.join(", ", request.headers().getAll(HttpHeaderNames.VIA));
@@ -249,7 +241,7 @@ public final class NettyDownstream implements Downstream {
                 keepAlive = false;
             }
         }
-        head.headers().add(endToEnd(agent.headers()));
+        head.headers().add(Hops.endToEnd(agent.headers()));
         head.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
         headSent = true;
         out.write(head);
@@ -285,7 +277,8 @@ public final class NettyDownstream implements Downstream {
 
     /**
      * A whole answer (a busy answer held back, an error) with this status, these headers (each
-     * value's {@code toString()}; Camel's own and hop-by-hop ones left out) and body; nothing when
+     * value's {@code toString()}, each element of an {@code Iterable} value as a header line of its
+     * own; hop-by-hop and {@code Camel*} ones left out) and body; nothing when
      * the client left, the answer is cut when its head already went out.
      */
     public void reply(int status, Map<String, ?> headers, ByteBuf content) {
@@ -299,7 +292,9 @@ public final class NettyDownstream implements Downstream {
         }
         HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
         headers.forEach((name, value) -> {
-            if (value != null) {
+            if (value instanceof Iterable<?> values) {
+                values.forEach(each -> head.headers().add(name, String.valueOf(each)));
+            } else if (value != null) {
                 head.headers().set(name, value.toString());
             }
         });
@@ -332,51 +327,8 @@ public final class NettyDownstream implements Downstream {
         }
     }
 
-    /**
-     * The end-to-end headers of {@code from}: without hop-by-hop ones, those {@code Connection}
-     * names, and {@code Camel*}.
-     */
-    static HttpHeaders endToEnd(HttpHeaders from) {
-        Set<String> named = new HashSet<>();
-        for (String value : from.getAll(HttpHeaderNames.CONNECTION)) {
-            for (String token : value.split(",")) {
-                named.add(token.trim().toLowerCase(Locale.ROOT));
-            }
-        }
-        HttpHeaders endToEnd = new DefaultHttpHeaders();
-        for (Map.Entry<String, String> header : from) {
-            String name = header.getKey().toLowerCase(Locale.ROOT);
-            if (!HOP_BY_HOP.contains(name) && !named.contains(name) && !name.startsWith("camel")) {
-                endToEnd.add(header.getKey(), header.getValue());
-            }
-        }
-        return endToEnd;
-    }
-
     @Override
     public String toString() {
         return "NettyDownstream[" + method + " " + target + " on " + out.channel() + "]";
-    }
-
-    /**
-     * The body of an exchange whose answer went to the client: camel-netty-http's binding passes an
-     * {@code HttpResponse} body on as the reply, and {@link ClientChannel} drops it.
-     */
-    static final class StreamedAnswer extends DefaultHttpResponse {
-        private final NettyDownstream downstream;
-
-        StreamedAnswer(NettyDownstream downstream) {
-            super(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-            this.downstream = downstream;
-        }
-
-        NettyDownstream downstream() {
-            return downstream;
-        }
-
-        @Override
-        public String toString() {
-            return "answer streamed to the client by an agent: " + downstream;
-        }
     }
 }

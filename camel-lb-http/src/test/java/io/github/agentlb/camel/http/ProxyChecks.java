@@ -51,16 +51,6 @@ final class ProxyChecks {
         return head + "é".repeat(room / 2) + (room % 2 == 1 ? "a" : "") + tail;
     }
 
-    /** Echoes the body with the request's Content-Type. */
-    private static void echo(com.sun.net.httpserver.HttpExchange exchange, ScriptedAgent.Received request) throws IOException {
-        String type = request.header("Content-Type");
-        if (type != null) {
-            exchange.getResponseHeaders().set("Content-Type", type);
-        }
-        exchange.sendResponseHeaders(200, request.body().length == 0 ? -1 : request.body().length);
-        exchange.getResponseBody().write(request.body());
-    }
-
     /** A JSON prompt by POST reaches an agent byte for byte, its answer the client likewise. */
     void jsonPostIsForwardedByteForByte() throws Exception {
         String body = prompt(2048);
@@ -69,7 +59,7 @@ final class ProxyChecks {
         List<ScriptedAgent.Received> seen = new ArrayList<>();
         agents.answer((exchange, request) -> {
             seen.add(request);
-            echo(exchange, request);
+            ScriptedAgent.ECHO.answer(exchange, request);
         });
         HttpResponse<byte[]> response = client.send(request("/process/p1?user_id=42")
                 .header("Content-Type", "application/json; charset=utf-8")
@@ -153,36 +143,16 @@ final class ProxyChecks {
 
     /** An answer of {@code size} bytes streams through, every byte in order, read as it comes. */
     void aLargeAnswerStreamsThroughByteForByte(long size) throws Exception {
-        agents.answer((exchange, request) -> {
-            exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
-            exchange.sendResponseHeaders(200, 0);
-            OutputStream out = exchange.getResponseBody();
-            byte[] block = new byte[64 * 1024];
-            for (int i = 0; i < block.length; i++) {
-                block[i] = ScriptedAgent.patternByte(i);
-            }
-            for (long sent = 0; sent < size; sent += block.length) {
-                out.write(block, 0, (int) Math.min(block.length, size - sent));
-            }
-        });
+        agents.answer(ScriptedAgent.bigAnswer(size, false));
         HttpResponse<InputStream> response = client.send(request("/process/huge?user_id=1").build(),
                 HttpResponse.BodyHandlers.ofInputStream());
-        long count = 0;
-        long mismatches = 0;
+        long[] read;
         try (InputStream in = response.body()) {
-            byte[] buffer = new byte[64 * 1024];
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                for (int i = 0; i < n; i++) {
-                    if (buffer[i] != ScriptedAgent.patternByte((count + i) % (64 * 1024))) {
-                        mismatches++;
-                    }
-                }
-                count += n;
-            }
+            read = ScriptedAgent.readPattern(in);
         }
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(count).isEqualTo(size);
-        assertThat(mismatches).isZero();
+        assertThat(read[0]).as("bytes").isEqualTo(size);
+        assertThat(read[1]).as("bytes out of order").isZero();
     }
 
     /**

@@ -72,16 +72,19 @@ public final class ScriptedAgent implements AutoCloseable {
 
     /** Echoes the body with the request's Content-Type, and the method in X-Method. */
     public static ScriptedAgent echo() throws IOException {
-        return start((exchange, request) -> {
-            String type = request.header("Content-Type");
-            if (type != null) {
-                exchange.getResponseHeaders().set("Content-Type", type);
-            }
-            exchange.getResponseHeaders().set("X-Method", request.method());
-            exchange.sendResponseHeaders(200, request.body().length == 0 ? -1 : request.body().length);
-            exchange.getResponseBody().write(request.body());
-        });
+        return start(ECHO);
     }
+
+    /** The answer of {@link #echo()}. */
+    public static final Script ECHO = (exchange, request) -> {
+        String type = request.header("Content-Type");
+        if (type != null) {
+            exchange.getResponseHeaders().set("Content-Type", type);
+        }
+        exchange.getResponseHeaders().set("X-Method", request.method());
+        exchange.sendResponseHeaders(200, request.body().length == 0 ? -1 : request.body().length);
+        exchange.getResponseBody().write(request.body());
+    };
 
     /** Answers 200 after {@code delayMs}. */
     public static ScriptedAgent slow(long delayMs) throws IOException {
@@ -111,7 +114,12 @@ public final class ScriptedAgent implements AutoCloseable {
 
     /** {@code size} bytes of a repeating pattern, chunked, with Content-Length when {@code withLength}. */
     public static ScriptedAgent big(long size, boolean withLength) throws IOException {
-        return start((exchange, request) -> {
+        return start(bigAnswer(size, withLength));
+    }
+
+    /** The answer of {@link #big}. */
+    public static Script bigAnswer(long size, boolean withLength) {
+        return (exchange, request) -> {
             exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
             exchange.sendResponseHeaders(200, withLength ? size : 0);
             OutputStream out = exchange.getResponseBody();
@@ -119,12 +127,32 @@ public final class ScriptedAgent implements AutoCloseable {
             for (long sent = 0; sent < size; sent += block.length) {
                 out.write(block, 0, (int) Math.min(block.length, size - sent));
             }
-        });
+        };
     }
 
     /** Byte {@code i} of the pattern {@link #big} sends. */
     public static byte patternByte(long i) {
         return (byte) ('a' + i % 26);
+    }
+
+    /**
+     * Reads {@code in} to its end, comparing each byte with the pattern {@link #big} sends.
+     *
+     * @return {bytes read, bytes that differ from the pattern}
+     */
+    public static long[] readPattern(InputStream in) throws IOException {
+        long count = 0;
+        long mismatches = 0;
+        byte[] buffer = new byte[64 * 1024];
+        for (int n; (n = in.read(buffer)) > 0; ) {
+            for (int i = 0; i < n; i++) {
+                if (buffer[i] != patternByte((count + i) % (64 * 1024))) {
+                    mismatches++;
+                }
+            }
+            count += n;
+        }
+        return new long[] {count, mismatches};
     }
 
     private static byte[] pattern(int size) {
