@@ -311,10 +311,12 @@ public class ProxyRoutes extends RouteBuilder {
                 exchange.setRouteStop(true);
             }
             case NOT_FOUND -> {
+                LOG.debug("Answered 404: no route for {}", LogText.escape(request.rawPath()));
                 ProxyAnswers.reply(exchange, 404, "not found", "no route for " + request.rawPath(), Map.of());
                 exchange.setRouteStop(true);
             }
             case METHOD_NOT_ALLOWED -> {
+                LOG.debug("Answered 405: {} {}", method, LogText.escape(request.rawPath()));
                 ProxyAnswers.reply(exchange, 405, "method not allowed", method + " is not allowed, use one of " + FORWARDED_METHODS,
                         Map.of("Allow", FORWARDED_METHODS));
                 exchange.setRouteStop(true);
