@@ -71,9 +71,10 @@ class UsingTheStrategiesPageTest {
                 if (!seen.add(option)) {
                     continue;
                 }
-                String section = setter.getDeclaringClass() == AgentLoadBalancerSupport.class
-                        || setter.getDeclaringClass() == FailureAwareSupport.class ? COMMON
-                        : setter.getDeclaringClass() == KeyedLoadBalancerSupport.class ? KEYED : balancer.getKey();
+                Class<?> declaring = setter.getDeclaringClass();
+                String section = declaring == AgentLoadBalancerSupport.class || declaring == FailureSettings.class
+                        || declaring == AgentSettings.class || declaring == RuntimeMembership.class ? COMMON
+                        : declaring == KeySettings.class ? KEYED : balancer.getKey();
                 String cell = sections.getOrDefault(section, Map.of()).get(option);
                 if (cell == null) {
                     wrong.add(balancer.getKey() + "." + option + ": no row in section '" + section + "'");

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.agentlb.agent.http.LogText;
 import io.github.agentlb.camel.AgentFailure;
-import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.AgentLb;
 import io.github.agentlb.camel.AgentsBusyException;
 import io.github.agentlb.camel.AnswerRules;
 import io.github.agentlb.camel.AttemptHooks;
@@ -151,7 +151,7 @@ final class ProxyAnswers {
 
     /** The answering agent's name or base URL (the agent endpoint's when Camel's own balancer ran), "?" if unknown. */
     String agentLabel(Exchange exchange) {
-        String id = exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY,
+        String id = exchange.getProperty(AgentLb.AGENT_PROPERTY,
                 exchange.getProperty(AgentProducer.AGENT_ADDRESS_PROPERTY), String.class);
         return id == null ? "?" : label(id);
     }

@@ -6,6 +6,7 @@ import io.github.agentlb.camel.http.RawHttp;
 import io.github.agentlb.camel.http.ScriptedAgent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * What the proxy checks before it routes, on a raw socket: dot-segments, {@code Host}, a body's
  * framing and size, a request that arrives too slowly.
  */
+@Tag("e2e")
 @Timeout(60)
 class ProxyRequestEdgesTest {
 

@@ -22,13 +22,15 @@ import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * Each endpoint option at work behind camel-netty-http's consumer: the timeouts, the answer size
- * limit, the pool; and the meters an endpoint registers.
+ * limit, the pool; and the meters an endpoint registers. End to end: real sockets and time.
  */
+@Tag("e2e")
 @Timeout(60)
 class AgentOptionsTest {
 

@@ -11,6 +11,7 @@ import org.apache.camel.RoutesBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -19,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The README's route class, compiled as printed (only its ports changed) and run in this JVM with
  * camel-netty-http's own consumer in front of three agents: it streams, and does what the demo
- * proxy does with agent calls ({@link ProxyChecks}).
+ * proxy does with agent calls ({@link ProxyChecks}). End to end: real sockets and time.
  */
+@Tag("e2e")
 @Timeout(120)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StreamingRouteTest {

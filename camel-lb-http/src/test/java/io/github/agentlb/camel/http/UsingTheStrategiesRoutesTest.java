@@ -11,6 +11,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.ResourceHelper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The YAML and XML routes of docs/using-the-strategies.md, loaded as written (only the route's port changed). */
@@ -18,7 +19,9 @@ class UsingTheStrategiesRoutesTest {
 
     private static final Path PAGE = Path.of("../docs/using-the-strategies.md");
 
+    /** End to end: each example's route listens on a free port. */
     @Test
+    @Tag("e2e")
     void theYamlAndXmlExamplesConfigureTheBalancerTheyShow() throws Exception {
         for (String language : new String[] {"yaml", "xml"}) {
             Matcher example = Pattern.compile("(?s)```" + language + "\\n(<camel>.*?|- (?:errorHandler|beans).*?)```")

@@ -7,7 +7,10 @@ import java.util.function.LongSupplier;
  * Switches A1's answers by request count, so every run switches at the same requests: just before
  * request {@code n/3 + 1} is sent A1 starts answering its fault, before {@code 2n/3 + 1} it answers
  * normally again ({@link BadAgentPhase#startsAtRequest}). A switch is a volatile write on the stub
- * agent, made on the thread that starts that request, stamped after it returned on the run's clock.
+ * agent, made on the thread that starts that request and stamped on the run's clock so that every
+ * answer of the fault comes after the first stamp (read before the switch on: a stamp read after it
+ * could follow A1's first fault answers and rest, on a starved CPU) and every request sent after the
+ * second is answered normally (read after the switch off).
  *
  * <p>Thread-safe: {@link #accept} is called from the load's threads.
  */
@@ -40,8 +43,8 @@ final class AnswerSwitch implements IntConsumer {
     @Override
     public void accept(int started) {
         if (started == onAt) {
-            on.run();
             onNanos = clock.getAsLong();
+            on.run();
             switchedOn = true;
         } else if (started == offAt) {
             off.run();

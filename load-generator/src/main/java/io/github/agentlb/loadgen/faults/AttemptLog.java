@@ -1,6 +1,6 @@
 package io.github.agentlb.loadgen.faults;
 
-import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.AttemptListener;
 import io.github.agentlb.camel.AttemptOutcome;
 import java.util.List;
 import java.util.Objects;
@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * sent the request elsewhere. Told on the request path, so recording is one clock read and one
  * lock-free append. Thread-safe.
  */
-final class AttemptLog implements AgentLoadBalancerSupport.AttemptListener {
+final class AttemptLog implements AttemptListener {
 
     /**
      * One attempt.

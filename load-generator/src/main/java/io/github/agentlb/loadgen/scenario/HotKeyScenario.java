@@ -2,7 +2,7 @@ package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
-import io.github.agentlb.camel.KeyedLoadBalancerSupport;
+import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
@@ -82,11 +82,10 @@ public final class HotKeyScenario {
          */
         AgentLoadBalancerSupport balancer(String zookeeper) {
             AgentLoadBalancerSupport balancer = shared
-                    ? AdaptiveVirtualNodeLB.builder().sharedAllocation(ZooKeeperSharedAllocation.of(zookeeper, LABEL + "-" + label))
-                            .build()
+                    ? new AdaptiveVirtualNodeLB(ZooKeeperSharedAllocation.of(zookeeper, LABEL + "-" + label))
                     : Strategies.create(strategy);
             if (balanceFactor > 0) {
-                ((KeyedLoadBalancerSupport) balancer).setBalanceFactor(balanceFactor);
+                ((KeySettings) balancer).setBalanceFactor(balanceFactor);
             }
             return balancer;
         }

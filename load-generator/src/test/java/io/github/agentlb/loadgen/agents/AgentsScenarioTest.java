@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * agent, every request counted, and that a keyed variant finds more of its prompts cached than
  * round-robin (a conversation's turns meet their own prefix on the agent that served them).
  */
+@Tag("e2e")
 class AgentsScenarioTest {
 
     @Test

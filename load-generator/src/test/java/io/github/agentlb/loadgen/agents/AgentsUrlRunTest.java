@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * answers. Asserts no speed: no errors, usage on every answer, a hit rate above 0 close to the
  * agents' own counters, MCP sessions kept.
  */
+@Tag("e2e")
 class AgentsUrlRunTest {
 
     @TempDir

@@ -146,4 +146,17 @@ class BadAgentReportTest {
         assertThatThrownBy(() -> new AnswerSwitch(2, () -> { }, () -> { }, clock::get))
                 .hasMessage("requests must be >= 3 for three phases, was 2");
     }
+
+    @Test
+    void theFaultIsStampedBeforeA1AnswersItAndItsEndAfterA1AnswersNormally() {
+        // Each switch takes 5 ns of the run's clock: A1's first fault answer can come at once.
+        AtomicLong clock = new AtomicLong();
+        AnswerSwitch sw = new AnswerSwitch(9, () -> clock.addAndGet(5), () -> clock.addAndGet(5), clock::get);
+        for (int started = 1; started <= 9; started++) {
+            clock.set(started * 10L);
+            sw.accept(started);
+        }
+        assertThat(sw.onNanos()).as("read before A1 answers its fault").isEqualTo(40);
+        assertThat(sw.offNanos()).as("read after A1 answers normally again").isEqualTo(75);
+    }
 }

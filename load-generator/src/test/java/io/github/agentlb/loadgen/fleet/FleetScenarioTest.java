@@ -14,11 +14,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A small fleet run end to end: agents and demo proxy in this JVM on free loopback ports. */
+@Tag("e2e")
 @Timeout(120)
 class FleetScenarioTest {
 

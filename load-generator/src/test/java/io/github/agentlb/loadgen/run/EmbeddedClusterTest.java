@@ -6,9 +6,11 @@ import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.PidWeightedLB;
 import io.github.agentlb.loadgen.config.Scenario;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+@Tag("e2e")
 @Timeout(60)
 class EmbeddedClusterTest {
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.ConsistentHashLB;
-import io.github.agentlb.camel.KeyedLoadBalancerSupport;
+import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.report.HotKeyReportWriter;
@@ -13,9 +13,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+@Tag("e2e")
 @Timeout(120)
 class HotKeyScenarioTest {
 
@@ -32,10 +34,10 @@ class HotKeyScenarioTest {
         assertThat(variants).extracting(HotKeyScenario.Variant::label)
                 .containsExactly("ch", "ch-bounded", "avn", "avn-bounded");
         assertThat(HotKeyScenario.variants(List.of("rr", "pid"))).isEmpty();
-        KeyedLoadBalancerSupport bounded = (KeyedLoadBalancerSupport) variants.get(1).balancer(null);
+        KeySettings bounded = (KeySettings) variants.get(1).balancer(null);
         assertThat(bounded).isInstanceOf(ConsistentHashLB.class);
         assertThat(bounded.getBalanceFactor()).isEqualTo(1.25);
-        assertThat(((KeyedLoadBalancerSupport) variants.get(0).balancer(null)).getBalanceFactor()).isZero();
+        assertThat(((KeySettings) variants.get(0).balancer(null)).getBalanceFactor()).isZero();
     }
 
     @Test
