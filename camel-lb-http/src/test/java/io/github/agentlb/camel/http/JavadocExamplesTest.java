@@ -23,7 +23,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.camel.CamelContext;
-import org.apache.camel.RoutesBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.model.LoadBalanceDefinition;
 import org.apache.camel.model.ModelCamelContext;
@@ -40,8 +39,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Each strategy's class Javadoc example, compiled from the source file's text and run as written:
  * the route is read from the class's {@code <pre>{@code ...}</pre>} block, only its ports are
  * changed (8000 for the route, 8081..8083 for the agents, to free ports), it is compiled with the
- * test classpath and started in a Camel context in front of three HTTP agents. The example's
- * "// or:" lines are compiled and built too.
+ * test classpath and started in a Camel context in front of three HTTP agents.
  */
 @Timeout(120)
 class JavadocExamplesTest {
@@ -83,10 +81,6 @@ class JavadocExamplesTest {
         List<String> ids = agents.stream().map(a -> "http://localhost:" + a.port()).toList();
         assertThat(balancer.getAgentIds()).as("agent ids: the agent endpoint's address, without options")
                 .containsExactlyInAnyOrderElementsOf(ids);
-        Matcher named = Pattern.compile("\"(http://[^\"]*)\"").matcher(String.join("\n", alternatives(onTestPorts(example(strategy)))));
-        while (named.find()) {
-            assertThat(ids).as("an agent the \"// or:\" example names").contains(named.group(1));
-        }
 
         Set<String> agentsOfUser42 = new HashSet<>();
         Set<String> agentsSeen = new HashSet<>();
@@ -166,7 +160,7 @@ class JavadocExamplesTest {
         String example = example(strategy);
         String route = onTestPorts(example);
         camel = new DefaultCamelContext();
-        camel.addRoutes(compile(strategy, route, alternatives(example)));
+        camel.addRoutes(ExampleRoutes.compile(work, strategy + "Example", route + "\n"));
         camel.start();
         balancer = balancer();
     }
@@ -197,7 +191,7 @@ class JavadocExamplesTest {
     @org.junit.jupiter.api.Test
     void theReadmeShowsTheRouteThisTestRuns() throws IOException {
         List<String> readme = trimmedLines(DocBlocks.readmeRoute());
-        List<String> route = trimmedLines(example("ConsistentHashLB").split("\\R\\R// or:")[0]);
+        List<String> route = trimmedLines(example("ConsistentHashLB"));
         assertThat(java.util.Collections.indexOfSubList(readme, route)).as("README.md's route class holds ConsistentHashLB's"
                 + " example:\n" + String.join("\n", route)).isNotNegative();
     }
@@ -222,35 +216,6 @@ class JavadocExamplesTest {
             route = route.replace("localhost:808" + (i + 1), "localhost:" + agents.get(i).port());
         }
         return route;
-    }
-
-    /** The "// or: ..." expressions after the route, each compiled and built. */
-    static List<String> alternatives(String example) {
-        List<String> found = new ArrayList<>();
-        StringBuilder current = null;
-        for (String line : example.split("\\R")) {
-            String text = line.trim();
-            if (text.startsWith("// or:")) {
-                if (current != null) {
-                    found.add(current.toString());
-                }
-                current = new StringBuilder(text.substring("// or:".length()));
-            } else if (current != null && text.startsWith("//")) {
-                current.append(' ').append(text.substring(2).trim());
-            }
-        }
-        if (current != null) {
-            found.add(current.toString());
-        }
-        return found;
-    }
-
-    private RoutesBuilder compile(String strategy, String route, List<String> alternatives) throws Exception {
-        StringBuilder body = new StringBuilder(route).append('\n');
-        for (int i = 0; i < alternatives.size(); i++) {
-            body.append("Object alternative").append(i).append(" = ").append(alternatives.get(i)).append(";\n");
-        }
-        return ExampleRoutes.compile(work, strategy + "Example", body.toString());
     }
 
     private static String agentOf(HttpResponse<String> response) {
