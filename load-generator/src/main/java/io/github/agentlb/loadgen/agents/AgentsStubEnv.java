@@ -9,7 +9,7 @@ import java.util.Locale;
 
 /**
  * Prints the environment of the agents scenario's stub agents, one line per agent
- * ({@code AGENT_ID=A1 SEED=1333 FIRST_TOKEN_MS=20 ...}), from {@link AgentsScenario.Settings#ofDefaults()}
+ * ({@code AGENT_ID=A1 SEED=1333 FIRST_TOKEN_MS=20 ...}), from {@link AgentsSettings#ofDefaults()}
  * and the seed the in-process scenario gives agent i ({@code seed x 31 + i}), so that a script
  * starts stub agent JVMs as the in-process scenario starts its agents:
  * {@code java -cp load-generator.jar io.github.agentlb.loadgen.agents.AgentsStubEnv [SEED]}
@@ -23,11 +23,11 @@ public final class AgentsStubEnv {
     /** Prints the lines for the seed in {@code args[0]}, else the default seed. */
     public static void main(String[] args) {
         long seed = args.length > 0 ? Long.parseLong(args[0]) : LoadTestConfig.DEFAULT_SEED;
-        lines(AgentsScenario.Settings.ofDefaults(), seed).forEach(System.out::println);
+        lines(AgentsSettings.ofDefaults(), seed).forEach(System.out::println);
     }
 
     /** One line per agent: its id, seed and the chat and LLM variables of the stub agent. */
-    static List<String> lines(AgentsScenario.Settings settings, long seed) {
+    static List<String> lines(AgentsSettings settings, long seed) {
         ChatShape chat = settings.chat();
         LlmShape llm = settings.llm();
         String common = String.format(Locale.ROOT, "FIRST_TOKEN_MS=%d TOKENS_PER_SECOND=%s ANSWER_TOKENS=%d "

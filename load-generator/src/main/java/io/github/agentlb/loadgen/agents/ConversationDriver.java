@@ -19,7 +19,7 @@ import java.util.function.UnaryOperator;
  * one after another, each once the previous answer has ended; an MCP-style conversation sends its
  * first answer's session id with every later turn. Stateless; each call runs its own threads.
  */
-final class ConversationDriver {
+public final class ConversationDriver {
 
     private ConversationDriver() {
     }
@@ -31,7 +31,7 @@ final class ConversationDriver {
      * @return every turn sent, in no particular order
      * @throws Exception what a conversation's thread threw
      */
-    static List<Turn> run(Conversations workload, ChatStreamClient client, int inFlight, String threadName,
+    public static List<Turn> run(Conversations workload, ChatStreamClient client, int inFlight, String threadName,
             IntFunction<URI> uriOf, IntUnaryOperator replicaOf, UnaryOperator<String> body) throws Exception {
         List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger next = new AtomicInteger();

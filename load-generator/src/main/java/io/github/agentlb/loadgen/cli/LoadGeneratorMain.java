@@ -3,13 +3,18 @@ package io.github.agentlb.loadgen.cli;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
-import io.github.agentlb.loadgen.config.Scenario;
-import io.github.agentlb.loadgen.report.ReportWriter;
-import io.github.agentlb.loadgen.scenario.FailureReport;
-import io.github.agentlb.loadgen.scenario.FailureScenario;
-import io.github.agentlb.loadgen.scenario.Fault;
+import io.github.agentlb.loadgen.report.Charts;
+import io.github.agentlb.loadgen.report.JsonReport;
+import io.github.agentlb.loadgen.report.MarkdownReport;
+import io.github.agentlb.loadgen.scenario.Chart;
 import io.github.agentlb.loadgen.scenario.HotKeyScenario;
-import io.github.agentlb.loadgen.scenario.JobScenario;
+import io.github.agentlb.loadgen.scenario.OutageScenario;
+import io.github.agentlb.loadgen.scenario.PlainScenario;
+import io.github.agentlb.loadgen.scenario.Result;
+import io.github.agentlb.loadgen.scenario.Scenario;
+import io.github.agentlb.loadgen.scenario.Section;
+import io.github.agentlb.loadgen.scenario.Setup;
+import io.github.agentlb.loadgen.scenario.Variant;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,7 +23,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,52 +35,35 @@ import picocli.CommandLine;
 /**
  * The load generator's command line.
  *
- * <p>Without {@code --url} it runs the main job: for each {@link Scenario} (uniform, then
- * heterogeneous) and each strategy in turn it starts three stub agents and the demo proxy in this
- * JVM on free loopback ports, sends {@code --warmup} requests that are not counted, then the
- * measured load while sampling each agent's utilization, stops them, and writes each run's report
- * and chart; then {@code report.md} with one table per scenario, and for {@code pid} the weights'
- * convergence chart (of the heterogeneous run when both ran). Then the {@link HotKeyScenario}
- * (user 0 sends {@code --hot-share}, default 0.2, of the requests; {@code ch} and {@code avn},
- * each plain and bounded, at the same time), with its section in {@code report.md}. Then, for each {@link Fault}
- * (failure, then hang) and strategy, the {@link FailureScenario}: agent A1 down from 1/3 to 2/3 of
- * {@code --failure-requests}, with a section per fault in {@code report.md}. Last the
- * {@link JobScenario}s on the class path (the fleet scenario: A4 joins, A2 is drained and comes
- * back), each with its section. With {@code --url} it
- * loads a balancer that is already running, once, under the label given by {@code --strategy}:
- * the uniform or heterogeneous load, or a job scenario's with a {@code --url} mode
- * ({@link JobScenario#runsAgainstUrl()}: {@code --scenario agents}).
- *
- * <p>{@code --replicas N} starts N proxies (each its own balancer) over the same agents in each
- * in-process closed-loop run, request {@code i} going to replica {@code i mod N}.
- *
- * <p>Warm-up ({@link LoadTestConfig#warmupConfig()}): the first {@code min(users, warmup)} users
- * of the measured run, so a balancer learns about the traffic then measured; consistent-hash
- * stickiness is counted on the measured run alone, so it is unaffected. Sent with {@code --url} too.
- *
- * <p>The options and their validation are {@link LoadOptions}'s; the in-process runs
- * {@link EmbeddedJob}'s (paced ones {@link PacedJob}'s), the closed-loop {@code --url} run
- * {@link UrlJob}'s, and {@code report.md} with the closing console summary {@link JobSummary}'s.
+ * <p>Without {@code --url} it runs the main job: each {@link Scenario} chosen ({@code --scenario},
+ * all by default, in the order of {@code Scenarios.all()}) with each of its variants for the
+ * strategies chosen ({@code --strategy}), over agents and demo proxies started in this JVM on free
+ * loopback ports; each run's JSON report and charts are written as its scenario ends, then
+ * {@code report.md}, the console's tables per scenario, the files written and the time taken. With
+ * {@code --url} it loads a balancer that is already running, once, under the label given by
+ * {@code --strategy}: the uniform or heterogeneous load, or the agents scenario's conversations.
+ * {@code --replicas N} starts N proxies (each its own balancer) over the same agents in the
+ * uniform, heterogeneous and hotkey runs, request {@code i} going to replica {@code i mod N}.
+ * {@code --rate} and {@code --duration} pace the uniform and heterogeneous runs ({@link Pacing}).
  *
  * <p>The output directory is created and checked to be writable before any load is sent; when it
  * is not, one line names {@code --out} and the path, exit code 2. A write failing later ends the
  * run with one line and exit code 1, no stack trace.
  *
  * <p>Exit codes: 0 when every request was answered; 1 when any request failed or timed out (the
- * reports are still written) or the run could not be carried out; 2 for invalid arguments.
+ * reports are still written; a scenario's trial may allow some, as busy and gray do) or the run
+ * could not be carried out; 2 for invalid arguments.
  */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "load-generator 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Sends a seeded load through a balancer and reports how it spread: requests per agent, "
                     + "spread, variance, CV, stickiness, latency percentiles, per-agent utilization; writes "
-                    + "report-[<scenario>-]<strategy>.json, distribution_[<scenario>_]<strategy>.png, report.md "
-                    + "and, for pid, pid_convergence.png/.csv into --out (the scenario appears in file names "
-                    + "except for uniform); for the hotkey scenario report-hotkey-<balancer>.json and hotkey.png; "
-                    + "for the failure and hang scenarios report-<fault>-<strategy>.json and "
-                    + "timeline_<fault>_<strategy>.png; for the fleet scenario report-fleet-<strategy>.json and "
-                    + "timeline_fleet_<strategy>.png; for the agents scenario agents.png (with --url: "
-                    + "agents-url-<label>.json, its conversations sent to the running balancer).",
+                    + "report-<scenario>-<variant>.json for every run of every scenario (one shape, see the module's "
+                    + "README), report.md and the charts into --out: distribution_[<scenario>_]<strategy>.png and, "
+                    + "for pid, pid_convergence[_<scenario>].png/.csv (the scenario in the name except for uniform), "
+                    + "hotkey.png, timeline_<scenario>_<strategy>.png (failure, hang, busy, gray, fleet), agents.png, "
+                    + "soak_[<scenario>_]<strategy>.png (--duration).",
             "Without --url: for each scenario and strategy, starts agents A1-A3 and the demo proxy in-process "
                     + "on free ports."},
         exitCodeListHeading = "Exit codes:%n",
@@ -134,19 +125,29 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         if (options.url != null) {
             options.baseUrl(); // a malformed --url is refused before any other line is printed
         }
-        List<Scenario> scenarios = new ArrayList<>();
-        List<Fault> faults = new ArrayList<>();
-        List<JobScenario> jobs = new ArrayList<>();
-        boolean hotkey = options.validatedScenarios(scenarios, faults, JobScenario.installed(), jobs);
+        List<Scenario> scenarios = options.validatedScenarios();
+        boolean plain = scenarios.stream().anyMatch(PlainScenario.class::isInstance);
         // Said only for the scenarios that run: the hotkey scenario has its own hot user, hence its own default.
         LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare,
-                scenarios.isEmpty() ? null : stdout, null);
+                plain ? stdout : null, null);
         Pacing pacing = options.validatedPacing();
-        options.checkCombination(pacing, faults, hotkey, jobs);
-        LoadTestConfig hotConfig = hotkey ? options.validatedConfig(
-                options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare, stdout,
-                HotKeyScenario.LABEL) : null;
-        LoadTestConfig faultConfig = faults.isEmpty() ? null : options.validatedFaultConfig();
+        options.checkCombination(pacing, scenarios);
+        LoadTestConfig hotConfig = scenarios.stream().anyMatch(HotKeyScenario.class::isInstance)
+                ? options.validatedConfig(options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare,
+                        stdout, "hotkey") : null;
+        LoadTestConfig faultConfig = scenarios.stream().anyMatch(OutageScenario.class::isInstance)
+                ? options.validatedFaultConfig() : null;
+        AgentConfig template = options.validatedAgentTemplate();
+        List<String> strategies = options.url != null ? List.of(options.validatedLabel()) : options.validatedStrategies();
+        Setup setup = new Setup(template, strategies, config, hotConfig, faultConfig, pacing, options.replicas, stdout);
+        Map<Scenario, List<Variant>> runs = new LinkedHashMap<>();
+        for (Scenario s : scenarios) {
+            List<Variant> variants = options.url != null ? List.of() : s.variants(setup);
+            options.checkVariants(s, options.url != null ? 1 : variants.size(), strategies);
+            if (options.url != null || !variants.isEmpty()) {
+                runs.put(s, variants);
+            }
+        }
         Path outDir = outputDirectory(options.out, options.url != null);
         String unusable = unusableOutput(outDir);
         if (unusable != null) {
@@ -154,7 +155,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             return 2;
         }
         try {
-            return run(outDir, config, pacing, scenarios, faults, hotkey, hotConfig, faultConfig, jobs, startNanos);
+            return run(outDir, setup, runs, startNanos);
         } catch (IOException | UncheckedIOException e) {
             // Expected when the disk fills or the directory goes away mid-run: one line, no stack trace.
             options.err().println("could not write the results into --out " + outDir + ": " + describe(e));
@@ -162,52 +163,58 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         }
     }
 
-    private int run(Path outDir, LoadTestConfig config, Pacing pacing, List<Scenario> scenarios, List<Fault> faults,
-                    boolean hotkey, LoadTestConfig hotConfig, LoadTestConfig faultConfig, List<JobScenario> jobs,
-                    long startNanos) throws Exception {
-        ReportWriter writer = new ReportWriter(outDir);
-        PacedJob paced = new PacedJob(stdout, config, pacing, writer);
-        JobResults results;
+    /** A scenario's results, section and wall time, ns. */
+    private record Done(Scenario scenario, List<Result> results, Section section, long nanos) {
+    }
+
+    private int run(Path outDir, Setup setup, Map<Scenario, List<Variant>> runs, long startNanos) throws Exception {
         if (options.url != null) {
-            options.validatedLabel(); // a missing label is refused before the target is tried
-            String unreachable = Reachability.problem(options.baseUrl(), (int) Math.min(config.timeoutMs(), 3_000));
+            String unreachable = Reachability.problem(options.baseUrl(), (int) Math.min(setup.load().timeoutMs(), 3_000));
             if (unreachable != null) {
                 options.err().println(unreachable);
                 return 1;
             }
-            if (!jobs.isEmpty()) {
-                JobScenario.Setup setup = new JobScenario.Setup(options.validatedAgentTemplate(),
-                        List.of(options.validatedLabel()), config, stdout, outDir);
-                results = JobResults.of(JobResults.TimedSection.of(() -> jobs.get(0).runAgainst(options.baseUrl(),
-                        options.validatedLabel(), setup)));
-                return new JobSummary(stdout, writer).finish(results, scenarios, false, startNanos);
-            }
-            results = JobResults.of(pacing.isDefault()
-                    ? new UrlJob(stdout, writer).run(options.baseUrl(), options.validatedLabel(), scenarios.get(0),
-                            config)
-                    : paced.runAgainst(options.baseUrl(), options.validatedLabel(), scenarios.get(0)));
-        } else {
-            AgentConfig template = options.validatedAgentTemplate();
-            List<String> names = options.validatedStrategies();
-            List<HotKeyScenario.Variant> variants = options.validatedVariants(names, hotkey);
-            EmbeddedJob job = new EmbeddedJob(stdout, template, options.seed, options.replicas, writer);
-            EmbeddedJob.ScenarioRuns runs = job.runScenarios(scenarios, names, config,
-                    pacing.isDefault() ? null : paced);
-            long hotKeyStartNanos = System.nanoTime();
-            List<HotKeyScenario.HotKeyRun> hotKeys = job.runHotKey(variants, hotConfig);
-            long hotKeyNanos = System.nanoTime() - hotKeyStartNanos;
-            long faultsStartNanos = System.nanoTime();
-            List<FailureReport> failures = job.runFaults(faults, names, faultConfig);
-            long faultsNanos = System.nanoTime() - faultsStartNanos;
-            List<JobResults.TimedSection> sections = new ArrayList<>();
-            JobScenario.Setup setup = new JobScenario.Setup(template, names, config, stdout, outDir);
-            for (JobScenario jobScenario : jobs) {
-                sections.add(JobResults.TimedSection.of(() -> jobScenario.run(setup)));
-            }
-            results = new JobResults(runs.reports(), runs.convergence(), hotKeys, hotKeyNanos, failures, faultsNanos,
-                    sections);
         }
-        return new JobSummary(stdout, writer).finish(results, scenarios, pacing.timed(), startNanos);
+        List<Done> done = new ArrayList<>();
+        List<String> files = new ArrayList<>(List.of(MarkdownReport.FILE));
+        for (Map.Entry<Scenario, List<Variant>> e : runs.entrySet()) {
+            Scenario s = e.getKey();
+            long start = System.nanoTime();
+            List<Result> results = options.url != null
+                    ? List.of(setup.print(s.runAgainst(options.baseUrl(), options.validatedLabel(), setup)))
+                    : s.runAll(e.getValue(), setup);
+            Section section = s.section(results);
+            done.add(new Done(s, results, section, System.nanoTime() - start));
+            Map<String, Chart> charts = new LinkedHashMap<>();
+            for (Result r : results) {
+                files.add(JsonReport.write(r, outDir).getFileName().toString());
+                r.charts().forEach(c -> charts.put(c.file(), c));
+            }
+            section.charts().forEach(c -> charts.putIfAbsent(c.file(), c));
+            for (Chart c : charts.values()) {
+                files.addAll(Charts.write(c, outDir));
+            }
+        }
+        MarkdownReport.write(outDir, done.stream().map(d -> new MarkdownReport.Part(d.section(), d.results())).toList());
+        List<String> parts = new ArrayList<>();
+        for (Done d : done) {
+            stdout.println();
+            stdout.println("Scenario " + d.section().title() + ":");
+            d.section().tables().forEach(t -> stdout.print(t.markdown()));
+            if (!(d.scenario() instanceof PlainScenario) && options.url == null) {
+                parts.add(String.format(Locale.ROOT, "%s scenario %.0f s", d.scenario().name(), d.nanos() / 1e9));
+            }
+        }
+        stdout.println();
+        stdout.println("Results in " + outDir.toAbsolutePath().normalize() + ": " + String.join(", ", files));
+        stdout.printf(Locale.ROOT, "Total time %.0f s%s.%n", (System.nanoTime() - startNanos) / 1e9,
+                parts.isEmpty() ? "" : ", of which " + String.join(", ", parts));
+        long failed = done.stream().flatMap(d -> d.results().stream()).mapToLong(Result::failures).sum();
+        if (failed > 0) {
+            stdout.println(failed + " request(s) failed or timed out: exit code 1.");
+            return 1;
+        }
+        return 0;
     }
 
     /** {@code out} if given, else {@value #DEFAULT_URL_OUT} for a {@code --url} run and {@value #DEFAULT_OUT} otherwise. */
@@ -236,9 +243,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : " " + cause.getMessage());
     }
 
-    /** What to tell the user when no request of a {@code --url} run succeeded; see {@link UrlJob#nothingSucceeded}. */
+    /** What to tell the user when no request of a {@code --url} run succeeded; see {@link PlainScenario#nothingSucceeded}. */
     static String nothingSucceeded(RunStatistics stats, String target) {
-        return UrlJob.nothingSucceeded(stats, target);
+        return PlainScenario.nothingSucceeded(stats, target);
     }
 
 

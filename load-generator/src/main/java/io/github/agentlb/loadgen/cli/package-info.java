@@ -1,6 +1,7 @@
 /**
  * The command line: the jar's main class ({@link io.github.agentlb.loadgen.cli.Launcher}, which starts
- * {@link io.github.agentlb.loadgen.cli.LoadGeneratorMain}), its options, and the jobs it runs (embedded
- * agents, paced runs, a running balancer at {@code --url}), which hand each result to the report writers.
+ * {@link io.github.agentlb.loadgen.cli.LoadGeneratorMain}) and its options; it runs the scenarios and hands
+ * their results to the report writers. Packages depend downwards only: cli, report, scenario, then agents
+ * and run, then stats, then config.
  */
 package io.github.agentlb.loadgen.cli;

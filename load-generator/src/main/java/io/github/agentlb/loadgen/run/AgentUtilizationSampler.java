@@ -4,6 +4,7 @@ import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.loadgen.stats.UtilizationSeries;
 import io.github.agentlb.loadgen.stats.UtilizationSummary;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -21,18 +22,18 @@ public final class AgentUtilizationSampler implements AutoCloseable {
     private final Map<String, UtilizationSeries> series = new TreeMap<>();
     private final PeriodicSampler sampler;
 
-    private AgentUtilizationSampler(EmbeddedCluster cluster) {
-        cluster.agents().forEach(a -> series.put(a.config().agentId(), new UtilizationSeries()));
+    private AgentUtilizationSampler(List<StubAgent> agents) {
+        agents.forEach(a -> series.put(a.config().agentId(), new UtilizationSeries()));
         sampler = PeriodicSampler.start("utilization", PERIOD, () -> {
-            for (StubAgent agent : cluster.agents()) {
+            for (StubAgent agent : agents) {
                 series.get(agent.config().agentId()).add(System.nanoTime(), agent.load().utilization());
             }
         });
     }
 
-    /** Takes a first sample of each of {@code cluster}'s agents now, then one every {@link #PERIOD}. */
-    public static AgentUtilizationSampler start(EmbeddedCluster cluster) {
-        return new AgentUtilizationSampler(cluster);
+    /** Takes a first sample of each agent now, then one every {@link #PERIOD}. */
+    public static AgentUtilizationSampler start(List<StubAgent> agents) {
+        return new AgentUtilizationSampler(agents);
     }
 
     /** Each agent's time-averaged utilization over the samples taken so far; read after {@link #close()}. */

@@ -117,7 +117,8 @@ public final class RunStatistics {
             return statistics(knownAgents, durationNanos, null);
         }
 
-        RunStatistics statistics(Collection<String> knownAgents, long durationNanos, SteadyWindow steady) {
+        /** As {@link #statistics(Collection, long)}, with the throughput of {@code steady} when not {@code null}. */
+        public RunStatistics statistics(Collection<String> knownAgents, long durationNanos, SteadyWindow steady) {
             Objects.requireNonNull(knownAgents, "knownAgents");
             if (durationNanos < 0) {
                 throw new IllegalArgumentException("durationNanos must be >= 0, was " + durationNanos);

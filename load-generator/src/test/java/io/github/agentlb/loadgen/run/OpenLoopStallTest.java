@@ -106,10 +106,11 @@ class OpenLoopStallTest {
         StallingAgent agent = new StallingAgent();
         try (CamelContext server = CamelContexts.started(agent)) {
             LoadTestConfig config = LoadTestConfig.custom().requests(200).users(20).warmup(0).timeoutMs(5_000).build();
-            PacedRunner runner = new PacedRunner(config, new Pacing(100, null, Pacing.DEFAULT_INTERVAL), null, false);
-            runner.run("http://127.0.0.1:" + agent.port, "warm-up", List.of("A1")); // a cold JVM lags its schedule
+            LoadRunner runner = new LoadRunner(config, new Pacing(100, null, Pacing.DEFAULT_INTERVAL), null);
+            List<String> target = List.of("http://127.0.0.1:" + agent.port);
+            runner.run(target, "warm-up", List.of("A1"), n -> { }, false); // a cold JVM lags its schedule
             agent.armed.set(true);
-            PacedRunner.Result result = runner.run("http://127.0.0.1:" + agent.port, "stall", List.of("A1"));
+            LoadRunner.Result result = runner.run(target, "stall", List.of("A1"), n -> { }, false);
             LatencySummary latency = result.statistics().latency();
             assertThat(result.statistics().successes()).isEqualTo(200);
             // The hand-computed values are lower bounds whatever the machine does: a request due during the

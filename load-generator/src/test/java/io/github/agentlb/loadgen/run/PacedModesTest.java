@@ -157,17 +157,17 @@ class PacedModesTest {
                 "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "2", "--out", dir.toString());
         String stdout = out.toString(StandardCharsets.UTF_8);
         assertThat(code).as(stdout).isZero();
-        JsonNode json = new ObjectMapper().readTree(dir.resolve("report-rr.json").toFile());
+        JsonNode json = new ObjectMapper().readTree(dir.resolve("report-uniform-rr.json").toFile());
         assertThat(json.get("requests").asInt()).isEqualTo(100);
-        assertThat(json.get("pacing").get("open_loop").asBoolean()).isTrue();
-        assertThat(json.get("self_check").get("sends").asInt()).isEqualTo(100);
+        assertThat(json.at("/pace/open_loop").asBoolean()).isTrue();
+        assertThat(json.at("/pace/self_check/sends").asInt()).isEqualTo(100);
         long inIntervals = 0;
-        for (JsonNode interval : json.get("intervals")) {
+        for (JsonNode interval : json.at("/pace/intervals")) {
             inIntervals += interval.get("requests").asLong();
             assertThat(interval.has("heap_after_gc_mb")).isTrue();
         }
         assertThat(inIntervals).isEqualTo(100);
-        assertThat(json.get("verdict").get("failures").asInt()).isZero();
+        assertThat(json.at("/pace/verdict/failures").asInt()).isZero();
         String report = Files.readString(dir.resolve("report.md"));
         assertThat(report).contains("## Pacing and self-check", "## Soak: rr, uniform scenario", "Verdict: ",
                 "![soak rr](soak_rr.png)");

@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.loadgen.config.Pacing;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -89,8 +90,8 @@ class SoakVerdictTest {
 
     @Test
     void durationsPrintShort() {
-        assertThat(SoakVerdict.formatDuration(Duration.ofMinutes(10))).isEqualTo("10m");
-        assertThat(SoakVerdict.formatDuration(Duration.ofSeconds(90))).isEqualTo("1m30s");
-        assertThat(SoakVerdict.formatDuration(Duration.ofMillis(1500))).isEqualTo("1.5s");
+        assertThat(Pacing.formatDuration(Duration.ofMinutes(10))).isEqualTo("10m");
+        assertThat(Pacing.formatDuration(Duration.ofSeconds(90))).isEqualTo("1m30s");
+        assertThat(Pacing.formatDuration(Duration.ofMillis(1500))).isEqualTo("1.5s");
     }
 }
