@@ -3,11 +3,13 @@ package io.github.agentlb.loadgen.agents;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.ChatShape;
 import io.github.agentlb.agent.llm.LlmShape;
+import io.github.agentlb.loadgen.config.Pacing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.stream.IntStream;
 
 /**
  * The agents scenario's stub agents (the LLM server model: prefix cache, prefill cost per uncached
@@ -21,12 +23,8 @@ import java.util.Objects;
  */
 public record AgentsSettings(int agents, ChatShape chat, LlmShape llm, int inFlight, Duration timeout) {
 
-    /** Default agents: more than a fleet behind a router had before, so round-robin returns a turn to its agent 1/8 of the time. */
-    public static final int DEFAULT_AGENTS = 8;
-    /** Default conversations in flight: 3 per agent. */
-    public static final int DEFAULT_IN_FLIGHT = 24;
-    /** Default prefix cache per agent, blocks (see {@link #DEFAULT_LLM}). */
-    public static final int DEFAULT_CACHE_BLOCKS = 4_300;
+    /** Default agents (round-robin returns a turn to its agent 1/8 of the time), in flight (3 per agent), cache. */
+    public static final int DEFAULT_AGENTS = 8, DEFAULT_IN_FLIGHT = 24, DEFAULT_CACHE_BLOCKS = 4_300;
     /** Default per-request timeout. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     /**
@@ -81,5 +79,16 @@ public record AgentsSettings(int agents, ChatShape chat, LlmShape llm, int inFli
                         + "%d conversations in flight; timeout %d ms", agents, chat.firstTokenMs(), llm.uncachedBlockMs(),
                 llm.blockChars(), chat.tokensPerSecond(), llm.cacheBlocks(), llm.maxRunning(), llm.maxQueue(), inFlight,
                 timeout.toMillis());
+    }
+
+    /** The stub agents' environment, one line per agent: {@code AGENT_ID=A1 SEED=1333 FIRST_TOKEN_MS=20 ...}. */
+    public List<String> stubEnv(long seed) {
+        String common = String.format(Locale.ROOT, "FIRST_TOKEN_MS=%d TOKENS_PER_SECOND=%s ANSWER_TOKENS=%d "
+                        + "PREFIX_BLOCK_CHARS=%d PREFIX_CACHE_BLOCKS=%d UNCACHED_BLOCK_MS=%s MAX_RUNNING=%d "
+                        + "MAX_QUEUE=%d MINT_SESSIONS=%b", chat.firstTokenMs(), Pacing.number(chat.tokensPerSecond()),
+                chat.answerTokens(), llm.blockChars(), llm.cacheBlocks(), Pacing.number(llm.uncachedBlockMs()),
+                llm.maxRunning(), llm.maxQueue(), llm.mintSessions());
+        return IntStream.rangeClosed(1, agents).mapToObj(i -> "AGENT_ID=A" + i + " SEED=" + (seed * 31 + i) + " "
+                + common).toList();
     }
 }

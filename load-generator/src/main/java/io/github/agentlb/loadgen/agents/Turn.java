@@ -4,7 +4,6 @@ import io.github.agentlb.loadgen.stats.RequestOutcome;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * One request of a conversation as the client saw it. Immutable.
@@ -16,9 +15,6 @@ import java.util.Objects;
  * @param answer       what came back
  */
 public record Turn(int conversation, int turn, boolean mcp, int replica, ChatStreamClient.Answer answer) {
-    public Turn {
-        Objects.requireNonNull(answer, "answer");
-    }
 
     /**
      * This turn as a request outcome: a success from its agent ({@code ?} when no chunk named one)
@@ -48,8 +44,7 @@ public record Turn(int conversation, int turn, boolean mcp, int replica, ChatStr
                 first.put(t.conversation(), t.answer().agentId());
             }
         }
-        long later = 0;
-        long sticky = 0;
+        long later = 0, sticky = 0;
         for (Turn t : turns) {
             String agent = first.get(t.conversation());
             if (t.mcp() && t.turn() > 0 && agent != null) {

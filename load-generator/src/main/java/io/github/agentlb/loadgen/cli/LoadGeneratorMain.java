@@ -15,14 +15,21 @@ import io.github.agentlb.loadgen.scenario.Scenario;
 import io.github.agentlb.loadgen.scenario.Section;
 import io.github.agentlb.loadgen.scenario.Setup;
 import io.github.agentlb.loadgen.scenario.Variant;
-import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +43,7 @@ import picocli.CommandLine;
  * The load generator's command line.
  *
  * <p>Without {@code --url} it runs the main job: each {@link Scenario} chosen ({@code --scenario},
- * all by default, in the order of {@code Scenarios.all()}) with each of its variants for the
+ * all by default, in the order of {@link Scenario#all()}) with each of its variants for the
  * strategies chosen ({@code --strategy}), over agents and demo proxies started in this JVM on free
  * loopback ports; each run's JSON report and charts are written as its scenario ends, then
  * {@code report.md}, the console's tables per scenario, the files written and the time taken. With
@@ -73,14 +80,16 @@ import picocli.CommandLine;
             "2:invalid arguments, or --out is not a writable directory"})
 public final class LoadGeneratorMain implements Callable<Integer> {
 
-    @Mixin
-    private LoadOptions options = new LoadOptions();
-
     /** Output directory of the main job. */
     static final String DEFAULT_OUT = "results";
     /** Output directory of a {@code --url} run. */
     static final String DEFAULT_URL_OUT = "results/url";
+    /** C1 only (no C2 threads) and the serial collector (no concurrent GC threads): see {@link #main}. */
+    static final List<String> URL_RUN_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    static final String RELAUNCHED_PROPERTY = "agentlb.loadgen.relaunched";
 
+    @Mixin
+    private LoadOptions options = new LoadOptions();
     private final PrintStream stdout;
 
     /** A command printing progress and results to {@code stdout}. */
@@ -88,9 +97,42 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         this.stdout = stdout;
     }
 
-    /** Runs the command line and exits with its exit code. */
-    public static void main(String[] args) {
-        System.exit(execute(System.out, System.err, args));
+    /**
+     * A {@code --url} run started without JVM options of its own restarts the
+     * JVM with {@link #URL_RUN_OPTIONS} (a manifest cannot carry them): it shares the machine with the
+     * system it measures, whose CPU the default C2 and G1 threads take ({@code --rate 100}: 162 of 1500
+     * sends over 5 ms late with the defaults, 13 with these). In-process runs are left as they are
+     * (their proxy would be measured C1-compiled); {@code LOADGEN_RELAUNCH=0} turns it off.
+     */
+    public static void main(String[] args) throws Exception {
+        List<String> command = relaunchCommand(args, ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                System.getenv("LOADGEN_RELAUNCH"), System.getProperty(RELAUNCHED_PROPERTY) != null);
+        if (command.isEmpty()) {
+            System.exit(execute(System.out, System.err, args));
+        }
+        System.err.println("load-generator: a --url run restarts its JVM with " + String.join(" ", URL_RUN_OPTIONS)
+                + " so that its pacing keeps up on a shared machine (LOADGEN_RELAUNCH=0: no restart)");
+        Process child = new ProcessBuilder(command).inheritIO().start();
+        Runtime.getRuntime().addShutdownHook(new Thread(child::destroy));
+        System.exit(child.waitFor());
+    }
+
+    /** The command that restarts this JVM, or empty: no {@code --url}, own JVM options, turned off, or restarted. */
+    static List<String> relaunchCommand(String[] args, List<String> jvmOptions, String relaunchEnv, boolean relaunched) {
+        boolean urlRun = Arrays.stream(args).anyMatch(arg -> arg.equals("--url") || arg.startsWith("--url="));
+        boolean ownOptions = jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:") || o.startsWith("-Xm")
+                || o.startsWith("-agentlib") || o.startsWith("-javaagent"));
+        if (!urlRun || ownOptions || relaunched || "0".equals(relaunchEnv)) {
+            return List.of();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString()));
+        command.addAll(URL_RUN_OPTIONS);
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-D" + RELAUNCHED_PROPERTY + "=true", "-cp", System.getProperty("java.class.path"),
+                LoadGeneratorMain.class.getName()));
+        command.addAll(List.of(args));
+        return command;
     }
 
     /**
@@ -163,20 +205,17 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         }
     }
 
-    /** A scenario's results, section and wall time, ns. */
-    private record Done(Scenario scenario, List<Result> results, Section section, long nanos) {
-    }
-
     private int run(Path outDir, Setup setup, Map<Scenario, List<Variant>> runs, long startNanos) throws Exception {
         if (options.url != null) {
-            String unreachable = Reachability.problem(options.baseUrl(), (int) Math.min(setup.load().timeoutMs(), 3_000));
+            String unreachable = unreachable(options.baseUrl(), (int) Math.min(setup.load().timeoutMs(), 3_000));
             if (unreachable != null) {
                 options.err().println(unreachable);
                 return 1;
             }
         }
-        List<Done> done = new ArrayList<>();
+        List<MarkdownReport.Part> done = new ArrayList<>();
         List<String> files = new ArrayList<>(List.of(MarkdownReport.FILE));
+        List<String> times = new ArrayList<>();
         for (Map.Entry<Scenario, List<Variant>> e : runs.entrySet()) {
             Scenario s = e.getKey();
             long start = System.nanoTime();
@@ -184,7 +223,10 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                     ? List.of(setup.print(s.runAgainst(options.baseUrl(), options.validatedLabel(), setup)))
                     : s.runAll(e.getValue(), setup);
             Section section = s.section(results);
-            done.add(new Done(s, results, section, System.nanoTime() - start));
+            done.add(new MarkdownReport.Part(section, results));
+            if (!(s instanceof PlainScenario) && options.url == null) {
+                times.add(String.format(Locale.ROOT, "%s scenario %.0f s", s.name(), (System.nanoTime() - start) / 1e9));
+            }
             Map<String, Chart> charts = new LinkedHashMap<>();
             for (Result r : results) {
                 files.add(JsonReport.write(r, outDir).getFileName().toString());
@@ -195,20 +237,16 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 files.addAll(Charts.write(c, outDir));
             }
         }
-        MarkdownReport.write(outDir, done.stream().map(d -> new MarkdownReport.Part(d.section(), d.results())).toList());
-        List<String> parts = new ArrayList<>();
-        for (Done d : done) {
+        MarkdownReport.write(outDir, done);
+        for (MarkdownReport.Part d : done) {
             stdout.println();
             stdout.println("Scenario " + d.section().title() + ":");
             d.section().tables().forEach(t -> stdout.print(t.markdown()));
-            if (!(d.scenario() instanceof PlainScenario) && options.url == null) {
-                parts.add(String.format(Locale.ROOT, "%s scenario %.0f s", d.scenario().name(), d.nanos() / 1e9));
-            }
         }
         stdout.println();
         stdout.println("Results in " + outDir.toAbsolutePath().normalize() + ": " + String.join(", ", files));
         stdout.printf(Locale.ROOT, "Total time %.0f s%s.%n", (System.nanoTime() - startNanos) / 1e9,
-                parts.isEmpty() ? "" : ", of which " + String.join(", ", parts));
+                times.isEmpty() ? "" : ", of which " + String.join(", ", times));
         long failed = done.stream().flatMap(d -> d.results().stream()).mapToLong(Result::failures).sum();
         if (failed > 0) {
             stdout.println(failed + " request(s) failed or timed out: exit code 1.");
@@ -243,14 +281,24 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : " " + cause.getMessage());
     }
 
-    /** What to tell the user when no request of a {@code --url} run succeeded; see {@link PlainScenario#nothingSucceeded}. */
-    static String nothingSucceeded(RunStatistics stats, String target) {
-        return PlainScenario.nothingSucceeded(stats, target);
-    }
-
-
-    /** Users when {@code --users} is not given; see {@link LoadOptions#defaultUsers}. */
-    static int defaultUsers(int requests) {
-        return LoadOptions.defaultUsers(requests);
+    /** {@code null} when the balancer at {@code baseUrl} accepts a connection, else one line why: no load sent. */
+    static String unreachable(String baseUrl, int timeoutMs) {
+        URI uri = URI.create(baseUrl);
+        int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+        String hostPort = uri.getHost() + ":" + port;
+        String why;
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(uri.getHost(), port), timeoutMs);
+            return null;
+        } catch (UnknownHostException e) {
+            why = "unknown host " + uri.getHost();
+        } catch (ConnectException e) {
+            why = "connection refused by " + hostPort + " (is the balancer running there?)";
+        } catch (SocketTimeoutException e) {
+            why = "no answer to a connection to " + hostPort + " within " + timeoutMs + " ms";
+        } catch (IOException e) {
+            why = hostPort + ": " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage());
+        }
+        return "Cannot reach the balancer at " + baseUrl + ": " + why + ". No load sent, no report written.";
     }
 }

@@ -9,17 +9,18 @@ import io.github.agentlb.loadgen.scenario.HotKeyScenario;
 import io.github.agentlb.loadgen.scenario.OutageScenario;
 import io.github.agentlb.loadgen.scenario.PlainScenario;
 import io.github.agentlb.loadgen.scenario.Scenario;
-import io.github.agentlb.loadgen.scenario.Scenarios;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -36,6 +37,8 @@ import picocli.CommandLine.Spec;
 final class LoadOptions {
 
     private static final String ALL_SCENARIOS = "all";
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
+    private static final Pattern FIELD = Pattern.compile("(requests|users|concurrency|timeoutMs|warmup|hotShare) ");
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
@@ -121,8 +124,20 @@ final class LoadOptions {
                     + "so that a run against a running balancer does not replace the main job's files).")
     Path out;
 
-    @Mixin
-    private PacingOptions pacingOptions = new PacingOptions();
+    @Option(names = "--rate", paramLabel = "R",
+            description = "Open loop: send R requests per second on a constant schedule, whatever the answers "
+                    + "(--concurrency then sizes only the warm-up); latency counts from each request's intended send "
+                    + "time, so a stall is recorded in full (no coordinated omission). Default: closed loop.")
+    private Double rate;
+    @Option(names = "--duration", paramLabel = "TIME",
+            description = "Send for TIME (e.g. 90s, 10m, 1h; a bare number is seconds) instead of --requests, with "
+                    + "a progress line per --interval, a soak section and chart soak_[<scenario>_]<strategy>.png, and "
+                    + "a verdict: errors, p99 drift (last minute vs first), heap drift (embedded runs).")
+    private String duration;
+
+    @Option(names = "--interval", paramLabel = "TIME", hidden = false,
+            description = "Interval of --duration's progress lines and figures (default: 10s).")
+    private String interval;
 
     @Option(names = "--agent-delay-min-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MIN_MS,
             description = "In-process agents: shortest service delay, ms (default: ${DEFAULT-VALUE}).")
@@ -131,6 +146,8 @@ final class LoadOptions {
     @Option(names = "--agent-delay-max-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MAX_MS,
             description = "In-process agents: longest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMaxMs;
+
+
     /**
      * The load of a run with hot share {@code share}: {@code --users}, or when not given
      * {@link #defaultUsers} of the requests left to users 1..N (printed to {@code stdout} when
@@ -164,24 +181,15 @@ final class LoadOptions {
         }
     }
 
-    /** The builder fields of {@link LoadTestConfig} and the options that set them. */
-    private static final List<String[]> FIELD_OPTIONS = List.of(new String[] {"requests", "--requests"},
-            new String[] {"users", "--users"}, new String[] {"concurrency", "--concurrency"},
-            new String[] {"timeoutMs", "--timeout-ms"}, new String[] {"warmup", "--warmup"},
-            new String[] {"hotShare", "--hot-share"});
-
     /**
      * {@code message} of {@link LoadTestConfig}'s builder with its leading field name spelled as
      * the option typed ({@code timeoutMs must ...} becomes {@code --timeout-ms must ...}); the
      * builder keeps its field names for library users.
      */
     static String asOption(String message) {
-        for (String[] fo : FIELD_OPTIONS) {
-            if (message.startsWith(fo[0] + " ")) {
-                return fo[1] + message.substring(fo[0].length());
-            }
-        }
-        return message;
+        Matcher m = FIELD.matcher(message);
+        return m.lookingAt() ? "--" + m.group(1).replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT)
+                + message.substring(m.end(1)) : message;
     }
 
     /**
@@ -195,14 +203,41 @@ final class LoadOptions {
 
     Pacing validatedPacing() {
         try {
-            return pacingOptions.pacing();
+            Duration every = interval == null ? Pacing.DEFAULT_INTERVAL : parse("--interval", interval);
+            Duration until = duration == null ? null : parse("--duration", duration);
+            if (rate != null && !(rate > 0 && rate <= Pacing.MAX_RATE)) {
+                throw usage("--rate must be in (0, " + (long) Pacing.MAX_RATE + "], was " + rate);
+            }
+            if (until != null && until.compareTo(every) < 0) {
+                throw usage("--duration must be at least --interval (" + Pacing.formatDuration(every) + "), was "
+                        + duration);
+            }
+            return new Pacing(rate == null ? 0 : rate, until, every);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
     }
 
+    static Duration parse(String option, String text) {
+        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new IllegalArgumentException(option + " must be a time such as 90s, 10m or 1h, was '" + text + "'");
+        }
+        long n = Long.parseLong(m.group(1));
+        Duration d = switch (m.group(2) == null ? "s" : m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofSeconds(n);
+        };
+        if (d.isZero()) {
+            throw new IllegalArgumentException(option + " must be > 0, was '" + text + "'");
+        }
+        return d;
+    }
+
     /**
-     * The scenarios to run, in the main job's order ({@link Scenarios#all()}): those {@code --scenario}
+     * The scenarios to run, in the main job's order ({@link Scenario#all()}): those {@code --scenario}
      * names, all by default or with {@code all}; without {@code --scenario}, with {@code --url},
      * {@code --rate} or {@code --duration} the uniform one, with {@code --replicas} the uniform,
      * heterogeneous and hotkey ones; with {@code --url} exactly one that can load a running balancer.
@@ -211,14 +246,14 @@ final class LoadOptions {
         List<String> choices;
         if (scenario != null) {
             choices = scenario.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).toList();
-        } else if (url != null || pacingOptions.rate != null || pacingOptions.duration != null) {
+        } else if (url != null || rate != null || duration != null) {
             choices = List.of("uniform");
         } else if (replicas > 1) {
             choices = List.of("uniform", "heterogeneous", "hotkey");
         } else {
             choices = List.of(ALL_SCENARIOS);
         }
-        List<Scenario> all = Scenarios.all();
+        List<Scenario> all = Scenario.all();
         List<String> names = all.stream().map(Scenario::name).toList();
         for (String choice : choices) {
             if (!ALL_SCENARIOS.equals(choice) && !names.contains(choice)) {

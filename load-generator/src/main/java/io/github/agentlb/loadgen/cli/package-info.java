@@ -1,7 +1,6 @@
 /**
- * The command line: the jar's main class ({@link io.github.agentlb.loadgen.cli.Launcher}, which starts
- * {@link io.github.agentlb.loadgen.cli.LoadGeneratorMain}) and its options; it runs the scenarios and hands
- * their results to the report writers. Packages depend downwards only: cli, report, scenario, then agents
- * and run, then stats, then config.
+ * The command line: the jar's main class ({@link io.github.agentlb.loadgen.cli.LoadGeneratorMain}, which
+ * restarts the JVM for a {@code --url} run) and its options; it runs the scenarios and hands their results
+ * to the report writers. Packages depend downwards only: cli, report, scenario, agents, run, stats, config.
  */
 package io.github.agentlb.loadgen.cli;

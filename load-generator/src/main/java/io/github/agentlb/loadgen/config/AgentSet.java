@@ -38,14 +38,10 @@ public enum AgentSet {
 
     /** The agent ids of every scenario, in order. */
     public static final List<String> AGENT_IDS = List.of("A1", "A2", "A3");
-    /** Capacity of A1 and A2 in {@link #HETEROGENEOUS}, concurrent requests. */
-    public static final int FULL_CAPACITY = 6;
-    /** Capacity of A3 in {@link #HETEROGENEOUS}, concurrent requests: half of {@link #FULL_CAPACITY}. */
-    public static final int HALF_CAPACITY = FULL_CAPACITY / 2;
-    /** Idle CPU utilization A3 reports in {@link #HETEROGENEOUS}, fraction 0..1. */
-    public static final double HALF_CAPACITY_CPU_BASE = 0.3;
-    /** Idle memory utilization A3 reports in {@link #HETEROGENEOUS}, fraction 0..1. */
-    public static final double HALF_CAPACITY_MEMORY_BASE = 0.4;
+    /** Capacities (concurrent requests) of A1 and A2, and of A3, in {@link #HETEROGENEOUS}. */
+    public static final int FULL_CAPACITY = 6, HALF_CAPACITY = FULL_CAPACITY / 2;
+    /** Idle CPU and memory utilization A3 reports in {@link #HETEROGENEOUS}. */
+    public static final double HALF_CAPACITY_CPU_BASE = 0.3, HALF_CAPACITY_MEMORY_BASE = 0.4;
 
     /** The name used on the command line, in reports and in file names, e.g. {@code uniform}. */
     public String label() {
@@ -54,14 +50,10 @@ public enum AgentSet {
 
     /** One line saying how the agents differ, for reports. */
     public String description() {
-        return switch (this) {
-            case UNIFORM -> "three identical agents A1, A2, A3 (unlimited capacity; utilization = in service / "
-                    + AgentConfig.NOMINAL_CAPACITY + ")";
-            case HETEROGENEOUS -> String.format(Locale.ROOT,
-                    "A1 and A2 capacity %d, A3 capacity %d (half) with idle CPU %.1f and memory %.1f; "
-                            + "utilization = (in service + queued) / capacity",
-                    FULL_CAPACITY, HALF_CAPACITY, HALF_CAPACITY_CPU_BASE, HALF_CAPACITY_MEMORY_BASE);
-        };
+        return this == UNIFORM ? "three identical agents A1, A2, A3 (unlimited capacity; utilization = in service / "
+                + AgentConfig.NOMINAL_CAPACITY + ")" : String.format(Locale.ROOT, "A1 and A2 capacity %d, A3 capacity %d "
+                + "(half) with idle CPU %.1f and memory %.1f; utilization = (in service + queued) / capacity",
+                FULL_CAPACITY, HALF_CAPACITY, HALF_CAPACITY_CPU_BASE, HALF_CAPACITY_MEMORY_BASE);
     }
 
     /**

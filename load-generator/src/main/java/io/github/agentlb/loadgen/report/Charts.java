@@ -113,8 +113,7 @@ public final class Charts {
             double top = Math.max(1, p.series().values().stream().flatMapToDouble(Arrays::stream)
                     .filter(Double::isFinite).max().orElse(1));
             if (labelled) {
-                // Marker labels go above the tallest line, where they cover no line.
-                styler.setYAxisMax(top * 1.15);
+                styler.setYAxisMax(top * 1.15); // room for the marker labels above the tallest line
             }
             for (Chart.Marker m : p.markers()) {
                 chart.addAnnotation(new AnnotationLine(m.x(), true, false));

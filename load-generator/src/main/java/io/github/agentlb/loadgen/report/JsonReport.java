@@ -1,5 +1,7 @@
 package io.github.agentlb.loadgen.report;
 
+import static io.github.agentlb.loadgen.scenario.Result.map;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +22,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,10 +38,10 @@ public final class JsonReport {
             .registerModule(new SimpleModule().addSerializer(Double.class, new StdSerializer<>(Double.class) {
                 @Override
                 public void serialize(Double value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-                    if (value.isNaN() || value.isInfinite()) {
-                        gen.writeNull();
-                    } else {
+                    if (Double.isFinite(value)) {
                         gen.writeNumber(value);
+                    } else {
+                        gen.writeNull();
                     }
                 }
             }));
@@ -67,12 +68,8 @@ public final class JsonReport {
     }
 
     private static Map<String, Object> document(Result r) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("scenario", r.scenario());
-        d.put("variant", r.variant());
-        d.put("strategy", r.strategy());
-        d.put("target", r.target());
-        d.put("embedded", r.embedded());
+        Map<String, Object> d = map("scenario", r.scenario(), "variant", r.variant(), "strategy", r.strategy(),
+                "target", r.target(), "embedded", r.embedded());
         LoadTestConfig c = r.load();
         d.put("load", map("requests", c.requests(), "users", c.users(), "concurrency", c.concurrency(), "seed", c.seed(),
                 "timeout_ms", c.timeoutMs(), "warmup_requests", c.warmup(), "hot_share", c.hotShare(),
@@ -115,10 +112,7 @@ public final class JsonReport {
 
     private static void counts(Map<String, Object> node, RunStatistics s) {
         node.putAll(map("requests", s.requests(), "successes", s.successes(), "errors", s.errors(),
-                "timeouts", s.timeouts()));
-        Map<String, Object> statuses = new LinkedHashMap<>();
-        s.errorStatuses().forEach((status, n) -> statuses.put(String.valueOf(status), n));
-        node.put("error_statuses", statuses);
+                "timeouts", s.timeouts(), "error_statuses", s.errorStatuses()));
     }
 
     private static Map<String, Object> perAgent(RunStatistics s) {
@@ -133,12 +127,8 @@ public final class JsonReport {
     }
 
     private static Map<String, Object> timeline(Timeline t) {
-        if (t == null) {
-            return null;
-        }
-        Map<String, Object> answered = new LinkedHashMap<>();
-        t.answeredPerAgent().forEach(answered::put);
-        return map("bucket_s", t.bucketSeconds(), "answered", answered, "failed", t.failed());
+        return t == null ? null : map("bucket_s", t.bucketSeconds(), "answered", t.answeredPerAgent(), "failed",
+                t.failed());
     }
 
     private static Map<String, Object> pace(PaceReport pace) {
@@ -154,8 +144,7 @@ public final class JsonReport {
                         "p99_worker_gap_ms", c.p99GapMs(), "jvm_cpu_share", c.cpuShare(), "cores", c.cores(),
                         "jvm_cpu_ms_per_request", c.cpuMsPerRequest()));
         SoakVerdict v = pace.verdict();
-        List<Map<String, Object>> intervals = pace.intervals().stream().map(JsonReport::interval).toList();
-        p.put("intervals", intervals);
+        p.put("intervals", pace.intervals().stream().map(JsonReport::interval).toList());
         p.put("verdict", v == null ? null : map("pass", v.pass(), "failures", v.failures(), "window_s", v.windowSec(),
                 "first_p99_ms", v.firstP99Ms(), "last_p99_ms", v.lastP99Ms(), "latency_drift", v.latencyDrift(),
                 "first_heap_after_gc_mb", v.firstHeapMb(), "last_heap_after_gc_mb", v.lastHeapMb(),
@@ -168,14 +157,5 @@ public final class JsonReport {
                 "successes", i.successes(), "errors", i.errors(), "timeouts", i.timeouts(),
                 "throughput_rps", i.throughputRps(), "p50_ms", i.p50Ms(), "p99_ms", i.p99Ms(),
                 "heap_after_gc_mb", i.heapAfterGcMb(), "live_threads", i.liveThreads() < 0 ? null : i.liveThreads());
-    }
-
-    /** An ordered map of name, value, name, value, ... (values may be null). */
-    private static Map<String, Object> map(Object... nameValues) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < nameValues.length; i += 2) {
-            m.put((String) nameValues[i], nameValues[i + 1]);
-        }
-        return m;
     }
 }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -105,7 +106,7 @@ public final class MarkdownReport {
             table.right("heap after GC MB", "threads");
         }
         for (IntervalSeries.Interval i : r.pace().intervals()) {
-            List<Object> row = new java.util.ArrayList<>(List.of(String.format(Locale.ROOT, "%.0f-%.0f s",
+            List<Object> row = new ArrayList<>(List.of(String.format(Locale.ROOT, "%.0f-%.0f s",
                     i.startSeconds(), i.startSeconds() + i.lengthSeconds()), i.requests(), fmt(i.throughputRps()),
                     i.errors(), i.timeouts(), fmt(i.p50Ms()), fmt(i.p99Ms())));
             if (jvm) {

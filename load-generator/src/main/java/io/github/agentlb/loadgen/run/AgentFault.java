@@ -2,7 +2,13 @@ package io.github.agentlb.loadgen.run;
 
 import io.github.agentlb.agent.StubAgent;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 
 /**
@@ -76,22 +82,81 @@ public final class AgentFault implements AutoCloseable {
         return original.config().agentId();
     }
 
-    /** When the kill began, ns on the clock; -1 before {@link #kill()}. */
+    /** -1 before {@link #kill()}. */
     public long killedAtNanos() {
         return killedAtNanos;
     }
 
-    /** When the restarted agent listened, ns on the clock; -1 before {@link #restart()}. */
+    /** -1 before {@link #restart()}. */
     public long restartedAtNanos() {
         return restartedAtNanos;
     }
 
-    /** Closes the hanging listener or the restarted agent, whichever runs. Idempotent. */
     @Override
     public void close() throws IOException {
         try (HangingPort h = hanging; StubAgent r = restarted) {
             hanging = null;
             restarted = null;
+        }
+    }
+
+    /**
+     * A TCP port that accepts connections and never answers, as a hung agent looks to a balancer;
+     * it reads and writes nothing and holds every connection until {@link #close()}. Thread-safe.
+     */
+    public static final class HangingPort implements AutoCloseable {
+        private final ServerSocket server;
+        private final List<Socket> held = new CopyOnWriteArrayList<>();
+        private final Thread acceptor;
+
+        private HangingPort(ServerSocket server) {
+            this.server = server;
+            this.acceptor = new Thread(this::acceptForever, "hanging-port-" + server.getLocalPort());
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        public static HangingPort open(String host, int port) throws IOException {
+            ServerSocket server = new ServerSocket();
+            try {
+                server.setReuseAddress(true);
+                server.bind(new InetSocketAddress(InetAddress.getByName(host), port), 100);
+                return new HangingPort(server);
+            } catch (IOException | RuntimeException e) {
+                server.close();
+                throw e;
+            }
+        }
+
+        private void acceptForever() {
+            while (!server.isClosed()) {
+                try {
+                    held.add(server.accept());
+                } catch (IOException closed) {
+                    // close() closed the server socket: the loop ends.
+                }
+            }
+        }
+
+        public int port() {
+            return server.getLocalPort();
+        }
+
+        public int connectionsHeld() {
+            return held.size();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            try {
+                acceptor.join(1_000); // then no socket can join the held ones behind the loop below
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            for (Socket socket : held) {
+                socket.close();
+            }
         }
     }
 }

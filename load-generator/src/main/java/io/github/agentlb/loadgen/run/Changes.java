@@ -3,13 +3,13 @@ package io.github.agentlb.loadgen.run;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 
@@ -27,7 +27,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
     /** How long {@link #await()} waits for a change on the controller thread, s. */
     private static final long WAIT_SECONDS = 30;
 
-    /** What a change does. */
+    /** Makes the change; returns when the phase it opens begins (run clock: after it, or before for a kill). */
     @FunctionalInterface
     public interface Action {
         /**
@@ -52,6 +52,14 @@ public final class Changes implements IntConsumer, AutoCloseable {
     public record Change(String phase, String label, int atRequest, boolean async, Action action) {
     }
 
+    /** A change made on the load's thread; the phase it opens begins once it returned. */
+    public static Action now(Runnable change) {
+        return () -> {
+            change.run();
+            return System.nanoTime();
+        };
+    }
+
     /**
      * A change as made.
      *
@@ -68,13 +76,13 @@ public final class Changes implements IntConsumer, AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final List<Future<Made>> made = new ArrayList<>();
+    private final AtomicReferenceArray<Future<Made>> made;
 
     /** @param clock the clock of the outcomes' send times, ns */
     public Changes(List<Change> changes, LongSupplier clock) {
         this.changes = List.copyOf(changes);
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.changes.forEach(c -> made.add(null));
+        this.made = new AtomicReferenceArray<>(changes.size());
     }
 
     /**
@@ -96,14 +104,11 @@ public final class Changes implements IntConsumer, AutoCloseable {
         for (int i = 0; i < changes.size(); i++) {
             Change c = changes.get(i);
             if (c.atRequest() == started) {
-                Callable<Made> make = () -> {
+                FutureTask<Made> task = new FutureTask<>(() -> {
                     long began = clock.getAsLong();
                     return new Made(began, c.action().apply());
-                };
-                FutureTask<Made> task = new FutureTask<>(make);
-                synchronized (made) {
-                    made.set(i, task);
-                }
+                });
+                made.set(i, task);
                 if (c.async()) {
                     controller.execute(task);
                 } else {
@@ -123,10 +128,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
     public List<Made> await() throws Exception {
         List<Made> all = new ArrayList<>();
         for (int i = 0; i < changes.size(); i++) {
-            Future<Made> f;
-            synchronized (made) {
-                f = made.get(i);
-            }
+            Future<Made> f = made.get(i);
             if (f == null) {
                 throw new IllegalStateException("the run ended before request " + changes.get(i).atRequest()
                         + ", where '" + changes.get(i).label() + "' was due");

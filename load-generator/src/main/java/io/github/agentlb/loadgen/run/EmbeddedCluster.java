@@ -5,6 +5,8 @@ import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.demo.DemoProxy;
 import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.loadgen.stats.UtilizationSeries;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +26,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** The loopback address everything binds to. */
     public static final String HOST = "127.0.0.1";
+    public static final Duration UTILIZATION_PERIOD = Duration.ofMillis(100);
 
     private final List<StubAgent> agents;
     private final List<DemoProxy> proxies;
@@ -111,6 +114,12 @@ public final class EmbeddedCluster implements AutoCloseable {
         SortedMap<String, V> byAgent = new TreeMap<>();
         byBalancerId.forEach((id, value) -> byAgent.put(agentIdOf(id), value));
         return byAgent;
+    }
+
+    public PeriodicSampler sampleUtilization(Map<String, UtilizationSeries> series) {
+        agents.forEach(a -> series.put(a.config().agentId(), new UtilizationSeries()));
+        return PeriodicSampler.start("utilization", UTILIZATION_PERIOD, () -> agents.forEach(a ->
+                series.get(a.config().agentId()).add(System.nanoTime(), a.load().utilization())));
     }
 
     @Override

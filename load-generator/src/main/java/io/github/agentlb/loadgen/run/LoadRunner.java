@@ -79,11 +79,6 @@ public final class LoadRunner {
         return run(List.of(baseUrl), label, List.of(), started -> { }, false);
     }
 
-    /** Sends the load alternating across the replicas {@code baseUrls}; see {@link #run(List, String, Collection, IntConsumer, boolean)}. */
-    public Result run(List<String> baseUrls, String label, IntConsumer onStarted) throws Exception {
-        return run(baseUrls, label, List.of(), onStarted, false);
-    }
-
     /**
      * Sends the load and waits for every request's outcome.
      *
@@ -126,8 +121,8 @@ public final class LoadRunner {
                 });
         PacingCheck check = new PacingCheck();
         RequestSteps steps = new RequestSteps(recorder, onStarted, System::nanoTime, check);
-        OpenLoopDispatcher dispatcher = pacing.openLoop()
-                ? new OpenLoopDispatcher(pacing.ratePerSecond(), total, workload, System::nanoTime) : null;
+        OpenLoopRoute.Dispatcher dispatcher = pacing.openLoop()
+                ? new OpenLoopRoute.Dispatcher(pacing.ratePerSecond(), total, workload, System::nanoTime) : null;
         long deadline = timed ? start + pacing.duration().toNanos() : Long.MAX_VALUE;
         long boundMs = (timed ? pacing.duration().toMillis() : pacing.openLoop() ? (long) (total * 1000 / pacing.ratePerSecond())
                 : (workload.size() + config.concurrency() - 1L) / config.concurrency() * (config.timeoutMs() + 1_000))
@@ -135,14 +130,13 @@ public final class LoadRunner {
         long cpuBefore = JvmGauges.processCpuNanos();
         IntervalPrinter printer = new IntervalPrinter(label, series, progress);
         CamelContext camel = new DefaultCamelContext();
-        try (JvmGauges gauges = new JvmGauges();
-             PeriodicSampler sampler = !timed ? null : PeriodicSampler.start("progress", SAMPLE_PERIOD, () -> {
-                 long now = System.nanoTime();
-                 if (sampleJvm) {
-                     series.sampleJvm(now, gauges.heapAfterGcBytes(), JvmGauges.liveThreads());
-                 }
-                 printer.printOver(now);
-             })) {
+        try (PeriodicSampler sampler = !timed ? null : PeriodicSampler.start("progress", SAMPLE_PERIOD, () -> {
+            long now = System.nanoTime();
+            if (sampleJvm) {
+                series.sampleJvm(now, JvmGauges.heapAfterGcBytes(), JvmGauges.liveThreads());
+            }
+            printer.printOver(now);
+        })) {
             camel.getShutdownStrategy().setTimeout(10);
             camel.addRoutes(dispatcher != null ? new OpenLoopRoute(dispatcher, baseUrls.get(0), config.timeoutMs(), steps)
                     : timed ? WorkerLoopRoute.untilDeadline(workload, baseUrls.get(0), config, steps, System::nanoTime,
@@ -180,7 +174,7 @@ public final class LoadRunner {
                         PaceReport.counted(pacing, selfCheck));
             }
             sampler.close();
-            // The run's end, not its last answer: later answers are in the last interval, which keeps its length.
+            // The run's end, not its last answer: later answers go to the last interval.
             List<IntervalSeries.Interval> intervals = series.intervals(deadline);
             printer.printRest(intervals);
             return new Result(outcomes, statistics, durationNanos, recorder.maxInFlight(),
@@ -196,7 +190,7 @@ public final class LoadRunner {
      */
     public static void warmUp(PrintStream stdout, String label, List<String> targets, LoadTestConfig warm)
             throws Exception {
-        Result r = new LoadRunner(warm, null).run(targets, label + " warm-up", started -> { });
+        Result r = new LoadRunner(warm, null).run(targets, label + " warm-up", List.of(), started -> { }, false);
         stdout.printf(Locale.ROOT, "[%s] warm-up: %d requests in %.1f s, %d failed (not counted)%n", label,
                 r.statistics().requests(), r.durationNanos() / 1e9, r.statistics().errors() + r.statistics().timeouts());
     }
@@ -217,7 +211,7 @@ public final class LoadRunner {
             this.progress = progress;
         }
 
-        /** Prints the intervals over at {@code nowNanos}, except a bounded series' last one, left to {@link #printRest}. */
+        /** Prints the intervals over half a sample period before {@code nowNanos} (late answers), not the last. */
         synchronized void printOver(long nowNanos) {
             // Answers completing at an interval's end may be recorded a little later: wait half a sample period.
             int upTo = series.indexOf(nowNanos - SAMPLE_PERIOD.toNanos() / 2);

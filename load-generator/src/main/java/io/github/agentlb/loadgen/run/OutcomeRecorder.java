@@ -40,11 +40,6 @@ public final class OutcomeRecorder {
     private final OutcomeListener listener;
     private final long startNanos = System.nanoTime();
 
-    /** A recorder that keeps every outcome; progress lines prefixed {@code [label]} to {@code out}, {@code null} for none. */
-    public OutcomeRecorder(String label, int total, int progressEvery, PrintStream out) {
-        this(label, total, progressEvery, out, true, (outcome, from) -> { });
-    }
-
     /** As above; keeps the outcomes only when {@code retain}, and tells {@code listener} each. */
     public OutcomeRecorder(String label, int total, int progressEvery, PrintStream out, boolean retain,
                            OutcomeListener listener) {
@@ -78,11 +73,6 @@ public final class OutcomeRecorder {
             out.printf(Locale.ROOT, "[%s] %d/%d requests, %d errors, %d timeouts, %.0f req/s%n",
                     label, n, total, failed.get(), timeouts.get(), seconds == 0 ? 0 : n / seconds);
         }
-    }
-
-    /** Requests completed so far. */
-    public int completedCount() {
-        return completed.get();
     }
 
     /** The most requests that were in flight at once. */

@@ -17,6 +17,7 @@ import io.github.agentlb.loadgen.agents.Conversations;
 import io.github.agentlb.loadgen.agents.Turn;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
+import io.github.agentlb.loadgen.run.Parallel;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -51,22 +53,19 @@ public final class AgentsScenario implements Scenario {
 
     /** The shared secret that seals session ids, the same on every replica (at least 16 bytes). */
     public static final String SESSION_SECRET = "agents-scenario-session-secret";
-    /** Balance factor of the bounded variants (an agent's share of recent requests at most 1.25 x the mean). */
-    public static final double BALANCE_FACTOR = 1.25;
-    /** In-flight factor of the in-flight variants (requests in flight at most 1.25 x the mean: KubeAI's rule). */
-    public static final double IN_FLIGHT_FACTOR = 1.25;
+    /** Balance factor (share bound) and in-flight factor (KubeAI's rule) of the bounded variants. */
+    public static final double BALANCE_FACTOR = 1.25, IN_FLIGHT_FACTOR = 1.25;
     /** The key chain of the keyed agent variants: session header, prompt prefix, {@code user_id}. */
     public static final String KEYS = "session,prompt,user_id";
-    /** Variants: the share bound alone; both bounds checked per request; both placing each conversation once. */
+    /** The share bound alone; both bounds checked per request; both placing each conversation once. */
     public static final String SHARE_BOUNDED = "keys-bounded", IN_FLIGHT = "keys-inflight", CHECKED = "keys-inflight-kept";
-    /** Goal of {@link #CHECKED} (the set-up docs/llm-agents.md recommends): p50 time to first token at most this x rr's. */
-    public static final double TTFT_RATIO = 0.5;
-    /** Goal: its cache hit rate at least this. */
-    public static final double MIN_HIT_RATE = 0.9;
-    /** Goal: its max/mean in-flight at most this. */
-    public static final double MAX_IN_FLIGHT_RATIO = 1.25;
-    /** Goal: its two-replica run's hit rate within this of it. */
-    public static final double REPLICA_HIT_TOLERANCE = 0.02;
+    /**
+     * Goals of {@link #CHECKED} (the set-up docs/llm-agents.md recommends): p50 time to first token at
+     * most {@code TTFT_RATIO} x rr's, hit rate at least {@code MIN_HIT_RATE}, max/mean in-flight at most
+     * {@code MAX_IN_FLIGHT_RATIO}, its two-replica run's hit rate within {@code REPLICA_HIT_TOLERANCE}.
+     */
+    public static final double TTFT_RATIO = 0.5, MIN_HIT_RATE = 0.9, MAX_IN_FLIGHT_RATIO = 1.25,
+            REPLICA_HIT_TOLERANCE = 0.02;
     /** The path posted to under a balancer's base URL. */
     public static final String PATH = "/v1/chat/completions";
     static final int ERROR_SAMPLES = 5;
@@ -97,7 +96,6 @@ public final class AgentsScenario implements Scenario {
         return workload != null ? workload : Conversations.ofDefaults(setup.seed());
     }
 
-    /** The load's shape for the reports: one request per turn, one "user" per conversation, the workers. */
     @Override
     public LoadTestConfig workload(Setup setup) {
         Conversations w = conversations(setup);
@@ -110,13 +108,6 @@ public final class AgentsScenario implements Scenario {
         return settings.agentConfigs(setup.seed());
     }
 
-    /**
-     * The set-ups whose strategy {@link Setup#strategies()} names: round-robin and least request (no
-     * key), consistent hashing on {@code user_id}, consistent hashing on the agent keys ({@value #KEYS})
-     * without a bound, with the share bound alone, with both bounds checked per request, with both
-     * bounds placing each conversation once ({@link #CHECKED}), and that again over two replicas.
-     * Every one learns sessions from the agents' answers with {@link #SESSION_SECRET}.
-     */
     @Override
     public List<Variant> variants(Setup setup) {
         Variant kept = keys(CHECKED, BALANCE_FACTOR, IN_FLIGHT_FACTOR, true);
@@ -142,8 +133,7 @@ public final class AgentsScenario implements Scenario {
         }), 1);
     }
 
-    private static Supplier<AgentLoadBalancerSupport> sessions(String strategy,
-                                                                                  Consumer<AgentLoadBalancerSupport> set) {
+    private static Supplier<AgentLoadBalancerSupport> sessions(String strategy, Consumer<AgentLoadBalancerSupport> set) {
         return () -> {
             AgentLoadBalancerSupport balancer = Strategies.create(strategy);
             set.accept(balancer);
@@ -164,18 +154,14 @@ public final class AgentsScenario implements Scenario {
 
     @Override
     public Result run(Variant variant, Setup setup) throws Exception {
-        return run(variant, setup, () -> { });
+        return run(variant, setup, () -> null);
     }
 
-    /**
-     * Runs every variant at once: each starts its agents and proxies, then all send their first
-     * requests together, so that none is measured while another starts (one that fails to start
-     * breaks the others' wait); then the goal is checked over all of them.
-     */
+    /** Runs every variant at once, all sending their first request together (none measured while another starts). */
     @Override
     public List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
         CyclicBarrier started = new CyclicBarrier(Math.max(1, variants.size()));
-        List<Result> results = new ArrayList<>(Scenario.each(variants, true, v -> {
+        List<Result> results = new ArrayList<>(Parallel.each(variants, true, "loadgen-variant", v -> {
             try {
                 return setup.print(run(v, setup, () -> started.await(START_WAIT_SECONDS, TimeUnit.SECONDS)));
             } catch (Exception | Error e) {
@@ -196,17 +182,11 @@ public final class AgentsScenario implements Scenario {
         return results;
     }
 
-    /** Where a run waits once its agents and proxies listen, until it may send its first request. */
-    @FunctionalInterface
-    interface StartGate {
-        void pass() throws Exception;
-    }
-
-    private Result run(Variant variant, Setup setup, StartGate gate) throws Exception {
+    private Result run(Variant variant, Setup setup, Callable<?> gate) throws Exception {
         Conversations w = conversations(setup);
         try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup),
                 ProxyConfig.builder().strategy(variant.strategy()), variant.balancer(), variant.replicas())) {
-            gate.pass();
+            gate.call();
             List<URI> targets = cluster.baseUrls().stream().map(u -> URI.create(u + PATH)).toList();
             long start = System.nanoTime();
             List<Turn> turns = ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(),
@@ -263,7 +243,7 @@ public final class AgentsScenario implements Scenario {
         agents.values().forEach(a -> Arrays.stream(a.agentFirstTokenNanos()).forEach(n -> agentTtft.recordValue(
                 Math.min(agentTtft.getHighestTrackableValue(), Math.max(0, TimeUnit.NANOSECONDS.toMicros(n))))));
         Map<String, Object> figures = clientFigures(variant.label(), turns, s, true);
-        figures.putAll(ClusterRun.figures("prompt_blocks", prompt, "cached_blocks", cached,
+        figures.putAll(Result.map("prompt_blocks", prompt, "cached_blocks", cached,
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt, "in_flight", inFlight,
                 "in_flight_max_over_mean", mean == 0 ? 0.0 : max / mean,
                 "max_waiting", agents.values().stream().mapToInt(Counters::maxWaiting).max().orElse(0),
@@ -284,7 +264,7 @@ public final class AgentsScenario implements Scenario {
         long[] mcp = Turn.mcpStickiness(turns, failedSticks);
         List<String> samples = turns.stream().filter(t -> !t.answer().ok()).limit(ERROR_SAMPLES)
                 .map(t -> "conversation " + t.conversation() + " turn " + t.turn() + ": " + t.answer().error()).toList();
-        return ClusterRun.figures("keyed", keyed(variant), "bounded", bounded(variant),
+        return Result.map("keyed", keyed(variant), "bounded", bounded(variant),
                 "ttft_p50_ms", s.successes() == 0 ? Double.NaN : s.latency().p50Ms(),
                 "ttft_p99_ms", s.successes() == 0 ? Double.NaN : s.latency().p99Ms(),
                 "mcp_later_turns", mcp[0], "sticky_turns", mcp[1],
@@ -374,7 +354,6 @@ public final class AgentsScenario implements Scenario {
         return new Result.Check("goal", ok, String.format(Locale.ROOT, format, args) + (ok ? ": ok" : ": MISSED"));
     }
 
-    /** Sends the conversations to the running balancer at {@code baseUrl}, each asking for OpenAI's {@code usage}. */
     @Override
     public Result runAgainst(String baseUrl, String label, Setup setup) throws Exception {
         Conversations w = conversations(setup);
@@ -399,9 +378,7 @@ public final class AgentsScenario implements Scenario {
      */
     Result urlResult(String label, String target, LoadTestConfig load, List<Turn> turns, long wallNanos) {
         RunStatistics s = RunStatistics.of(turns.stream().map(Turn::outcome).toList(), List.of(), wallNanos);
-        long prompt = 0;
-        long cached = 0;
-        long withUsage = 0;
+        long prompt = 0, cached = 0, withUsage = 0;
         for (Turn t : turns) {
             ChatStreamClient.Usage u = t.answer().usage();
             if (t.answer().ok() && u != null) {
@@ -411,7 +388,7 @@ public final class AgentsScenario implements Scenario {
             }
         }
         Map<String, Object> figures = clientFigures(label, turns, s, false);
-        figures.putAll(ClusterRun.figures("conversations", load.users(), "turns", load.requests() / load.users(),
+        figures.putAll(Result.map("conversations", load.users(), "turns", load.requests() / load.users(),
                 "prompt_tokens", prompt, "cached_tokens", cached, "answers_with_usage", withUsage,
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt));
         Result r = new Result(name(), label, label, target, false, load, 1, s, List.of(), figures, List.of(),

@@ -1,13 +1,11 @@
 package io.github.agentlb.loadgen.scenario;
 
-import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
-import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.BalancerLog;
 import io.github.agentlb.loadgen.run.BalancerLog.Kind;
@@ -38,16 +36,16 @@ public final class BadAgentScenario implements Scenario {
 
     /** The agent that answers badly. */
     public static final String BAD_AGENT = "A1";
-    /** Requests a busy agent may get within one {@code Retry-After}: its first and one more. */
+    /** Requests a busy agent may get per {@code Retry-After}: its first and one more. */
     public static final int MAX_PER_REST = 2;
     static final Duration TIMELINE_BUCKET = Duration.ofMillis(500);
-    /** A rest or ejection this soon after the switch shares its chart marker's label, ms. */
+    /** A rest or ejection this soon after the switch shares its chart marker, ms. */
     private static final double NEAR_MS = 400;
 
     private final boolean busy;
     private final int requests;
 
-    /** The main job's scenario: 600 requests for {@code busy}, 900 for {@code gray} (see {@link #workload}). */
+    /** 600 requests for {@code busy} (a phase about one {@code Retry-After}), 900 for {@code gray}. */
     public BadAgentScenario(boolean busy) {
         this(busy, busy ? 600 : 900);
     }
@@ -100,20 +98,9 @@ public final class BadAgentScenario implements Scenario {
         return busy ? "1 in 30" : "5%";
     }
 
-    /**
-     * {@link Setup#load(int, int)} with this scenario's requests over a tenth as many users: in the
-     * main job 600 for {@code busy} (about 2 s per phase, so A1's fault lasts about one
-     * {@code Retry-After}) and 900 for {@code gray} (300 sent while A1 fails, as in the gray trial:
-     * 300 GETs, 10 at a time).
-     */
     @Override
     public LoadTestConfig workload(Setup setup) {
         return setup.load(requests, requests / 10);
-    }
-
-    @Override
-    public List<AgentConfig> agents(Setup setup) {
-        return AgentSet.UNIFORM.agents(setup.template(), setup.seed());
     }
 
     @Override
@@ -126,7 +113,6 @@ public final class BadAgentScenario implements Scenario {
         return setup.strategies().stream().map(s -> new Variant(s, s, () -> balancer(s), 1)).toList();
     }
 
-    /** Its strategies run at the same time, each over its own agents: each takes one run's time. */
     @Override
     public boolean concurrent() {
         return true;
@@ -146,14 +132,9 @@ public final class BadAgentScenario implements Scenario {
                 cluster -> {
                     StubAgent bad = cluster.agent(BAD_AGENT);
                     return List.of(new Changes.Change("during", BAD_AGENT + " " + status(), Changes.atRequest(1, 3, n),
-                                    false, () -> {
-                                        bad.answerWith(status(), busy ? "2" : null);
-                                        return System.nanoTime();
-                                    }),
-                            new Changes.Change("after", BAD_AGENT + " normal", Changes.atRequest(2, 3, n), false, () -> {
-                                bad.answerNormally();
-                                return System.nanoTime();
-                            }));
+                                    false, Changes.now(() -> bad.answerWith(status(), busy ? "2" : null))),
+                            new Changes.Change("after", BAD_AGENT + " normal", Changes.atRequest(2, 3, n), false,
+                                    Changes.now(bad::answerNormally)));
                 }, (m, cluster) -> result(m));
     }
 
@@ -167,7 +148,7 @@ public final class BadAgentScenario implements Scenario {
         Phases split = m.phases();
         List<BalancerLog.Attempt> onBad = m.log().attempts().stream()
                 .filter(a -> a.agentId().equals(BAD_AGENT) && a.startedNanos() - m.measuredFromNanos() >= 0).toList();
-        List<Result.Phase> phases = m.phaseResults((i, list) -> ClusterRun.figures("bad_answers_seen_by_clients",
+        List<Result.Phase> phases = m.phaseResults((i, list) -> Result.map("bad_answers_seen_by_clients",
                 list.stream().filter(o -> o.outcome().status() == status() && !o.outcome().isSuccess()).count(),
                 "bad_agent_requests", onBad.stream().filter(a -> split.indexOf(a.startedNanos()) == i).count()));
         double restMs = onBad.stream().filter(a -> a.outcome() == AttemptOutcome.BUSY && a.endedNanos() - on >= 0)
@@ -186,7 +167,7 @@ public final class BadAgentScenario implements Scenario {
         long clientErrors = m.run().statistics().errors() + m.run().statistics().timeouts();
         long excess = clientErrors - Math.min(seen, allowed);
         boolean within = excess == 0 && (!busy || mostPerRest <= MAX_PER_REST);
-        Map<String, Object> figures = ClusterRun.figures("bad_agent", BAD_AGENT, "bad_answer_status", status(),
+        Map<String, Object> figures = Result.map("bad_agent", BAD_AGENT, "bad_answer_status", status(),
                 "bad_answer_retry_after", busy ? "2" : null, "balancer", balancerSettings(),
                 "bad_answer_from_s", m.seconds(on), "bad_answer_until_s", m.seconds(off),
                 "bad_answers_seen_by_clients", seen, "bad_answers_allowed", allowed, "excess_client_errors", excess,
@@ -197,13 +178,13 @@ public final class BadAgentScenario implements Scenario {
                 "%d client errors beyond the %d of %d allowed%s", excess, allowed, status(), busy ? String.format(
                         Locale.ROOT, "; at most %.0f requests to %s per Retry-After (goal <= %d)", mostPerRest,
                         BAD_AGENT, MAX_PER_REST) : "")));
-        Result partial = m.result(phases, figures, checks, excess, m.timeline(TIMELINE_BUCKET), List.of(), List.of());
+        Result partial = m.result(phases, figures, checks, excess, m.timeline(TIMELINE_BUCKET));
         List<String> lines = new ArrayList<>(ClusterRun.phaseLines(partial));
         lines.add(String.format(Locale.ROOT, "%s (%s): %s received %s (before/during/after); %d clients saw its %d "
                         + "(%d allowed); rested after %s ms, ejected after %s ms; %s", m.variant().label(), name(),
                 BAD_AGENT, perPhase(partial, "bad_agent_requests"), seen, status(), allowed, Section.num("%.0f", restMs),
                 Section.num("%.0f", ejectionMs), within ? "within bounds" : "NOT within bounds"));
-        return m.result(phases, figures, checks, excess, partial.timeline(), List.of(chart(partial)), lines);
+        return partial.withOutput(List.of(chart(partial)), lines);
     }
 
     /** The most of the sorted instants {@code times} within any half-open window {@code [t, t + width)}; O(n). */
@@ -305,6 +286,6 @@ public final class BadAgentScenario implements Scenario {
                         busy ? " Most requests per 2 s = the most attempts on " + BAD_AGENT + " sent within any 2 s "
                                 + "while it answered " + status() + "." : "",
                         busy ? " and at most " + MAX_PER_REST + " requests to " + BAD_AGENT + " per Retry-After" : "")),
-                results.stream().flatMap(r -> r.charts().stream()).toList());
+                ClusterRun.charts(results));
     }
 }

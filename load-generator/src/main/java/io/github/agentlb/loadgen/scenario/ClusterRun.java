@@ -99,7 +99,11 @@ final class ClusterRun {
             return Timeline.of(outcomes(), startNanos(), bucket, agents);
         }
 
-        /** The result of this run: its totals from the load, the rest as given. */
+        Result result(List<Result.Phase> phases, Map<String, Object> figures, List<Result.Check> checks,
+                      long failures, Timeline timeline) {
+            return result(phases, figures, checks, failures, timeline, List.of(), List.of());
+        }
+
         Result result(List<Result.Phase> phases, Map<String, Object> figures, List<Result.Check> checks,
                       long failures, Timeline timeline, List<Chart> charts, List<String> lines) {
             return new Result(scenario, variant.label(), variant.strategy(), target, true, load, variant.replicas(),
@@ -108,13 +112,11 @@ final class ClusterRun {
         }
     }
 
-    /** What a scenario measures per phase beyond the phase's statistics. */
     @FunctionalInterface
     interface PhaseFigures {
         Map<String, Object> of(int phase, List<TimedOutcome> outcomes);
     }
 
-    /** Turns a measured run into its result, its agents and proxies still running. */
     @FunctionalInterface
     interface Measure {
         Result result(Measured run, EmbeddedCluster cluster) throws Exception;
@@ -196,12 +198,7 @@ final class ClusterRun {
         return r.phases().stream().skip(1).map(p -> new Chart.Marker(p.fromS(), p.openedBy())).toList();
     }
 
-    /** Figures as an ordered map: name, value, name, value, ... */
-    static Map<String, Object> figures(Object... nameValues) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (int i = 0; i < nameValues.length; i += 2) {
-            map.put((String) nameValues[i], nameValues[i + 1]);
-        }
-        return map;
+    static List<Chart> charts(List<Result> results) {
+        return results.stream().flatMap(r -> r.charts().stream()).toList();
     }
 }

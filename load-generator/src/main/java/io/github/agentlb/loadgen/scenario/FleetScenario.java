@@ -44,10 +44,7 @@ import org.apache.camel.support.AsyncProcessorConverterHelper;
  */
 public final class FleetScenario implements Scenario {
 
-    /** The agent that joins the fleet. */
-    public static final String JOINING = "A4";
-    /** The agent that is drained and comes back. */
-    public static final String LEAVING = "A2";
+    public static final String JOINING = "A4", LEAVING = "A2";
     /**
      * The slow start of the run's balancers: 2 s, linear, at least 10%: over well within a phase of
      * about 3 s (1200 requests at the default pace), so the joining agent has its whole share before
@@ -84,13 +81,11 @@ public final class FleetScenario implements Scenario {
         return "fleet";
     }
 
-    /** {@link Setup#load(int, int)} with this scenario's requests and users. */
     @Override
     public LoadTestConfig workload(Setup setup) {
         return setup.load(requests, users);
     }
 
-    /** The uniform scenario's agents and A4, derived from the template as they are. */
     @Override
     public List<AgentConfig> agents(Setup setup) {
         List<AgentConfig> agents = new ArrayList<>(AgentSet.UNIFORM.agents(setup.template(), setup.seed()));
@@ -129,16 +124,11 @@ public final class FleetScenario implements Scenario {
                     Map<String, AsyncProcessor> children = childrenByAgent(cluster);
                     balancer.removeAgent(JOINING);
                     return List.of(new Changes.Change("joined", "join " + JOINING, Changes.atRequest(1, 4, n), false,
-                                    () -> {
-                                        balancer.addAgent(JOINING, children.get(JOINING), 1.0);
-                                        return System.nanoTime();
-                                    }),
+                                    Changes.now(() -> balancer.addAgent(JOINING, children.get(JOINING), 1.0))),
                             new Changes.Change("drained", "drain " + LEAVING, Changes.atRequest(2, 4, n), false,
                                     drain(() -> balancer.drainAgent(LEAVING), left, System::nanoTime)),
-                            new Changes.Change("returned", "return " + LEAVING, Changes.atRequest(3, 4, n), false, () -> {
-                                balancer.addAgent(LEAVING, children.get(LEAVING), 1.0);
-                                return System.nanoTime();
-                            }));
+                            new Changes.Change("returned", "return " + LEAVING, Changes.atRequest(3, 4, n), false,
+                                    Changes.now(() -> balancer.addAgent(LEAVING, children.get(LEAVING), 1.0))));
                 }, (m, cluster) -> result(m, left.get() < 0 ? null : left.get()));
     }
 
@@ -176,13 +166,13 @@ public final class FleetScenario implements Scenario {
                 return Map.of();
             }
             KeyMoves moves = KeyMoves.between(split.get(i - 1), list, CHANGING);
-            return Map.of("keys_moved", ClusterRun.figures("users_compared", moves.compared(), "moved", moves.moved(),
+            return Map.of("keys_moved", Result.map("users_compared", moves.compared(), "moved", moves.moved(),
                     "other_moved", moves.otherMoved()));
         });
         Changes.Made join = m.made().get(0);
         Changes.Made drain = m.made().get(1);
         Changes.Made back = m.made().get(2);
-        Map<String, Object> figures = ClusterRun.figures("slow_start", String.format(Locale.ROOT, "slow start %d ms, "
+        Map<String, Object> figures = Result.map("slow_start", String.format(Locale.ROOT, "slow start %d ms, "
                         + "aggression %.1f, minimum share %.2f", slowStart.window().toMillis(), slowStart.aggression(),
                 slowStart.minWeightShare()),
                 "drain_ms", leftNanos == null ? Double.NaN : Math.max(0, leftNanos - drain.beganNanos()) / 1e6,
@@ -192,7 +182,8 @@ public final class FleetScenario implements Scenario {
                         && o.completedAtNanos() - back.beganNanos() <= 0),
                 "answered_before_join", count(m, JOINING, o -> o.completedAtNanos() - join.beganNanos() <= 0),
                 "other_keys_moved", phases.stream().skip(1).mapToInt(p -> moved(p, "other_moved")).sum());
-        Result partial = m.result(phases, figures, List.of(), 0, m.timeline(TIMELINE_BUCKET), List.of(), List.of());
+        Result partial = m.result(phases, figures, List.of(), m.run().statistics().errors()
+                + m.run().statistics().timeouts(), m.timeline(TIMELINE_BUCKET));
         List<String> lines = new ArrayList<>(ClusterRun.phaseLines(partial));
         lines.add(String.format(Locale.ROOT, "%s (fleet): keys moved %s, other keys moved %.0f; %s drained in %s ms, "
                         + "chosen while drained %.0f; %s answered before its join %.0f", m.variant().label(),
@@ -201,7 +192,7 @@ public final class FleetScenario implements Scenario {
                 partial.number("answered_before_join")));
         Chart chart = ClusterRun.timelineChart(partial, String.format(Locale.ROOT, "Requests per agent per second - %s, "
                 + "%s joins, %s drained and back", m.variant().label(), JOINING, LEAVING), ClusterRun.phaseMarkers(partial));
-        return m.result(phases, figures, List.of(), partial.clientErrors(), partial.timeline(), List.of(chart), lines);
+        return partial.withOutput(List.of(chart), lines);
     }
 
     private static int count(ClusterRun.Measured m, String agent, Predicate<TimedOutcome> when) {
@@ -262,6 +253,6 @@ public final class FleetScenario implements Scenario {
                 + "drain\" = its answers to requests sent before the drain and answered after it began; \"A2 drain ms\" "
                 + "= from the drain to A2 leaving the balancer; \"A2 chosen while drained\" = its answers to requests "
                 + "sent after the drain and answered before its return (goal 0); \"A4 before join\" = its answers "
-                + "before it joined (goal 0)."), results.stream().flatMap(r -> r.charts().stream()).toList());
+                + "before it joined (goal 0)."), ClusterRun.charts(results));
     }
 }

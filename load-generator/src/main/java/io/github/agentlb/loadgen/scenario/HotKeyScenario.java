@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.scenario;
 
-import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.KeyedLoadBalancerSupport;
@@ -10,6 +9,7 @@ import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Workload;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
+import io.github.agentlb.loadgen.run.Parallel;
 import io.github.agentlb.loadgen.stats.HotKeyStatistics;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.zookeeper.ZooKeeperSharedAllocation;
@@ -39,18 +39,12 @@ import org.apache.curator.test.TestingServer;
  */
 public final class HotKeyScenario implements Scenario {
 
-    /** The hot user's share of all requests unless {@code --hot-share} says otherwise. */
-    public static final double DEFAULT_HOT_SHARE = 0.2;
-    /** The balance factor c of the bounded variants: 1.25, the library's and HAProxy's default. */
-    public static final double BALANCE_FACTOR = 1.25;
-    /** Target: max/mean of the requests per agent at most this. */
-    public static final double TARGET_MAX_OVER_MEAN = 1.10;
-    /** Target: stickiness of the other users at least this. */
-    public static final double TARGET_STICKINESS = 0.95;
-    /** The shared allocation's target: a shared {@code avn}'s max/mean at most this above one instance's. */
-    public static final double TARGET_SHARED_MAX_OVER_MEAN_DELTA = 0.02;
-    /** The shared allocation's target: a shared {@code avn}'s stickiness of the others at most this below one instance's. */
-    public static final double TARGET_SHARED_STICKINESS_DELTA = 0.01;
+    /** The hot user's share unless {@code --hot-share} says otherwise; the bounded variants' c (HAProxy's default). */
+    public static final double DEFAULT_HOT_SHARE = 0.2, BALANCE_FACTOR = 1.25;
+    /** Targets: max/mean of the requests per agent at most, the other users' stickiness at least. */
+    public static final double TARGET_MAX_OVER_MEAN = 1.10, TARGET_STICKINESS = 0.95;
+    /** The shared allocation's targets: max/mean at most this above one instance's, stickiness at most this below. */
+    public static final double TARGET_SHARED_MAX_OVER_MEAN_DELTA = 0.02, TARGET_SHARED_STICKINESS_DELTA = 0.01;
 
     private volatile String zookeeper;
 
@@ -65,21 +59,12 @@ public final class HotKeyScenario implements Scenario {
     }
 
     @Override
-    public List<AgentConfig> agents(Setup setup) {
-        return AgentSet.UNIFORM.agents(setup.template(), setup.seed());
-    }
-
-    @Override
     public String injects(Setup setup) {
         LoadTestConfig c = workload(setup);
         return String.format(Locale.ROOT, "user %d sends %d of %d requests", Workload.HOT_USER,
                 Workload.hotRequests(c.requests(), c.hotShare()), c.requests());
     }
 
-    /**
-     * Each keyed strategy of {@code setup}, in its order, plain and bounded; with replicas and
-     * {@code avn} among them, also {@code avn-one} and {@code avn-shared}.
-     */
     @Override
     public List<Variant> variants(Setup setup) {
         List<Variant> variants = new ArrayList<>();
@@ -109,7 +94,6 @@ public final class HotKeyScenario implements Scenario {
         };
     }
 
-    /** Runs every variant at once, over an in-process ZooKeeper when one shares an allocation; then compares it. */
     @Override
     public List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
         boolean shared = variants.stream().anyMatch(v -> v.label().endsWith("-shared"));
@@ -118,7 +102,8 @@ public final class HotKeyScenario implements Scenario {
                 zookeeper = zk.getConnectString();
                 setup.stdout().println("== in-process ZooKeeper for the shared allocation at " + zookeeper);
             }
-            List<Result> results = new ArrayList<>(Scenario.each(variants, true, v -> setup.print(run(v, setup))));
+            List<Result> results = new ArrayList<>(Parallel.each(variants, true, "loadgen-variant",
+                    v -> setup.print(run(v, setup))));
             Optional<Result.Check> check = sharedCheck(results);
             if (check.isPresent()) {
                 int i = results.indexOf(find(results, "avn-shared"));
@@ -137,7 +122,7 @@ public final class HotKeyScenario implements Scenario {
 
     /** The adaptive virtual node balancer's state (of the first replica), by figure name; empty for another strategy. */
     static Map<String, Object> balancerFigures(EmbeddedCluster cluster) {
-        return cluster.balancer() instanceof AdaptiveVirtualNodeLB lb ? ClusterRun.figures(
+        return cluster.balancer() instanceof AdaptiveVirtualNodeLB lb ? Result.map(
                 "virtual_nodes", cluster.byAgentId(lb.getVirtualNodesByAgent()),
                 "imbalance_index", lb.getImbalanceIndex(), "reallocations", lb.getReallocations()) : Map.of();
     }
@@ -150,7 +135,7 @@ public final class HotKeyScenario implements Scenario {
         double factor = m.variant().label().endsWith("-bounded") ? BALANCE_FACTOR : 0;
         boolean met = s.maxOverMean() <= TARGET_MAX_OVER_MEAN && hot.othersStickiness() >= TARGET_STICKINESS
                 && hot.hotUserAgentCount() == 1;
-        Map<String, Object> figures = ClusterRun.figures("balance_factor", factor,
+        Map<String, Object> figures = Result.map("balance_factor", factor,
                 "shared", m.variant().label().endsWith("-shared"), "hot_share", c.hotShare(),
                 "hot_user", Workload.HOT_USER, "hot_user_requests", hot.hotUserRequests(),
                 "hot_user_agents", hot.hotUserAgents(), "other_users", hot.otherUsers(),
@@ -167,7 +152,8 @@ public final class HotKeyScenario implements Scenario {
                 hot.othersStickiness(), m.variant().replicas() > 1 ? String.format(Locale.ROOT,
                         " (%.3f within each replica)", hot.othersStickinessPerReplica()) : "",
                 hotUserOn(hot.hotUserAgents()), met ? "met" : "missed");
-        return m.result(List.of(), figures, List.of(targets), s.errors() + s.timeouts(), null, List.of(), List.of(line));
+        return m.result(List.of(), figures, List.of(targets), s.errors() + s.timeouts(), null).withOutput(List.of(),
+                List.of(line));
     }
 
     /** {@code 1 (A2 400)} or {@code 2 (A1 250, A2 150)}: how many agents answered the hot user, and how much each. */
@@ -192,8 +178,7 @@ public final class HotKeyScenario implements Scenario {
         }
         double mm = shared.totals().maxOverMean() - one.totals().maxOverMean();
         double st = shared.number("others_stickiness") - one.number("others_stickiness");
-        // Stickiness moves in steps of one user (0.005 of 200): compare as printed, not in binary.
-        double tolerance = 1e-9;
+        double tolerance = 1e-9; // stickiness moves in steps of one user: compare as printed, not in binary
         boolean met = mm <= TARGET_SHARED_MAX_OVER_MEAN_DELTA + tolerance && st >= -TARGET_SHARED_STICKINESS_DELTA - tolerance;
         String detail = String.format(Locale.ROOT, "Shared allocation: avn-shared (%d replicas, one allocation through "
                         + "ZooKeeper) max/mean %.3f, stickiness %.3f against one instance (avn-one) %.3f, %.3f: %+.3f "

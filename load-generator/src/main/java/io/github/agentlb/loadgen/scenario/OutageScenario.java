@@ -1,18 +1,16 @@
 package io.github.agentlb.loadgen.scenario;
 
-import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.run.AgentFault;
 import io.github.agentlb.loadgen.run.BalancerLog;
 import io.github.agentlb.loadgen.run.BalancerLog.Kind;
 import io.github.agentlb.loadgen.run.Changes;
-import io.github.agentlb.loadgen.run.AgentFault;
 import io.github.agentlb.loadgen.stats.FailoverStickiness;
-import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,10 +32,8 @@ public final class OutageScenario implements Scenario {
 
     /** The agent that fails. */
     public static final String DEAD_AGENT = "A1";
-    /** Default measured requests of a fault run: 600, about 2 s per phase at the default agents' pace. */
-    public static final int DEFAULT_REQUESTS = 600;
-    /** Default users of a fault run: 100, so each sends about 2 requests per phase. */
-    public static final int DEFAULT_USERS = 100;
+    /** Default requests of a run: 600 (about 2 s per phase at the default pace) over 100 users. */
+    public static final int DEFAULT_REQUESTS = 600, DEFAULT_USERS = 100;
     /**
      * The proxy's per-attempt answer timeout in the {@code hang} run, ms: a fifth of the default,
      * about 7x the slowest answer (150 ms), so that on a busy 2-core machine, where a live agent's
@@ -51,7 +47,6 @@ public final class OutageScenario implements Scenario {
      */
     public static final OutlierEjection EJECTION = OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(1))
             .maxEjectionTime(Duration.ofSeconds(2)).build();
-    static final Duration TIMELINE_BUCKET = Duration.ofSeconds(1);
 
     private final boolean hang;
     private final int proxyRequestTimeoutMs;
@@ -80,11 +75,6 @@ public final class OutageScenario implements Scenario {
     }
 
     @Override
-    public List<AgentConfig> agents(Setup setup) {
-        return AgentSet.UNIFORM.agents(setup.template(), setup.seed());
-    }
-
-    @Override
     public String injects(Setup setup) {
         return DEAD_AGENT + " is " + (hang ? "hung" : "killed") + " after 1/3 of the requests and restarted after 2/3";
     }
@@ -93,11 +83,6 @@ public final class OutageScenario implements Scenario {
     public String fault() {
         return hang ? "its server is stopped and a listener on the same port accepts connections and never answers"
                 : "its server is stopped (connections refused, requests in service dropped)";
-    }
-
-    /** The proxy's per-attempt answer timeout of this scenario, ms. */
-    public int proxyRequestTimeoutMs() {
-        return proxyRequestTimeoutMs;
     }
 
     @Override
@@ -158,64 +143,54 @@ public final class OutageScenario implements Scenario {
      * when none was seen); ejection delays; the timeline from the first request sent.
      */
     Result result(ClusterRun.Measured m) {
-        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(proxyRequestTimeoutMs());
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(proxyRequestTimeoutMs);
         List<Result.Phase> phases = m.phaseResults((i, list) -> Map.of("requests_over_proxy_timeout",
                 list.stream().filter(o -> o.outcome().latencyNanos() >= timeoutNanos).count()));
         long kill = m.made().get(0).startNanos();
         long restart = m.made().get(1).startNanos();
         BalancerLog log = m.log();
         OptionalLong readmitted = log.nanosUntil(DEAD_AGENT, Kind.READMITTED, restart);
-        FailoverStickiness st = FailoverStickiness.of(m.outcomes(), m.phases(), DEAD_AGENT,
-                restart + readmitted.orElse(0));
-        long start = m.startNanos();
-        int otherEjections = m.agents().stream().filter(a -> !a.equals(DEAD_AGENT))
-                .mapToInt(a -> log.count(a, Kind.EJECTED, start)).sum();
+        FailoverStickiness st = FailoverStickiness.of(m.outcomes(), m.phases(), DEAD_AGENT, restart + readmitted.orElse(0));
         double before = phases.get(0).stats().latency().p99Ms();
-        Map<String, Object> figures = ClusterRun.figures("dead_agent", DEAD_AGENT, "fault", fault(),
-                "proxy_request_timeout_ms", proxyRequestTimeoutMs(), "balancer_settings", balancerSettings(),
+        Map<String, Object> figures = Result.map("dead_agent", DEAD_AGENT, "fault", fault(),
+                "proxy_request_timeout_ms", proxyRequestTimeoutMs, "balancer_settings", balancerSettings(),
                 "kill_s", m.seconds(kill), "restart_s", m.seconds(restart),
                 "down_p99_over_before", before == 0 ? Double.NaN : phases.get(1).stats().latency().p99Ms() / before,
-                "stickiness", ClusterRun.figures("dead_agent_users", st.deadAgentUsers(), "other_users", st.otherUsers(),
+                "stickiness", Result.map("dead_agent_users", st.deadAgentUsers(), "other_users", st.otherUsers(),
                         "others_in_down", st.othersInDown(), "others_stayed_down", st.othersStayedDown(),
                         "others_stayed_down_share", st.othersStayedDownShare(), "others_in_after", st.othersInAfter(),
                         "others_stayed_after", st.othersStayedAfter(),
                         "others_stayed_after_share", st.othersStayedAfterShare(),
                         "dead_users_in_return", st.deadUsersInReturn(), "dead_users_returned", st.deadUsersReturned(),
                         "dead_users_returned_share", st.deadUsersReturnedShare()),
-                "health", ClusterRun.figures("kill_to_ejection_ms", millis(log.nanosUntil(DEAD_AGENT, Kind.EJECTED, kill)),
+                "health", Result.map("kill_to_ejection_ms", millis(log.nanosUntil(DEAD_AGENT, Kind.EJECTED, kill)),
                         "restart_to_readmission_ms", millis(readmitted),
                         "dead_agent_ejections", log.count(DEAD_AGENT, Kind.EJECTED, kill),
-                        "other_ejections", otherEjections));
-        Result partial = m.result(phases, figures, List.of(), 0, m.timeline(TIMELINE_BUCKET), List.of(), List.of());
-        List<String> lines = new ArrayList<>(ClusterRun.phaseLines(partial));
+                        "other_ejections", m.agents().stream().filter(a -> !a.equals(DEAD_AGENT))
+                                .mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
+        Result r = m.result(phases, figures, List.of(), m.run().statistics().errors() + m.run().statistics().timeouts(),
+                m.timeline(Duration.ofSeconds(1)));
+        List<String> lines = new ArrayList<>(ClusterRun.phaseLines(r));
         lines.add(String.format(Locale.ROOT, "%s (%s): kill to ejection %s ms, restart to re-admission %s ms; others "
-                        + "stayed %s (down), %s's users back %s", m.variant().label(), name(),
-                Section.num("%.0f", health(partial, "kill_to_ejection_ms")),
-                Section.num("%.0f", health(partial, "restart_to_readmission_ms")),
-                stickiness(partial, "others_stayed_down", "others_in_down"), DEAD_AGENT,
-                stickiness(partial, "dead_users_returned", "dead_users_in_return")));
-        Chart chart = ClusterRun.timelineChart(partial, String.format(Locale.ROOT, "Requests per agent per second - %s, "
-                        + "agent %s %s at %.1f s, restarted at %.1f s", m.variant().label(), DEAD_AGENT,
-                hang ? "hung" : "killed", m.seconds(kill), m.seconds(restart)), ClusterRun.phaseMarkers(partial));
-        return m.result(phases, figures, List.of(), partial.clientErrors(), partial.timeline(), List.of(chart), lines);
+                        + "stayed %s (down), %s's users back %s", r.variant(), name(), health(r, "kill_to_ejection_ms"),
+                health(r, "restart_to_readmission_ms"), stickiness(r, "others_stayed_down", "others_in_down"), DEAD_AGENT,
+                stickiness(r, "dead_users_returned", "dead_users_in_return")));
+        return r.withOutput(List.of(ClusterRun.timelineChart(r, String.format(Locale.ROOT, "Requests per agent per "
+                + "second - %s, agent %s %s at %.1f s, restarted at %.1f s", r.variant(), DEAD_AGENT,
+                hang ? "hung" : "killed", m.seconds(kill), m.seconds(restart)), ClusterRun.phaseMarkers(r))), lines);
     }
 
     private static double millis(OptionalLong nanos) {
         return nanos.isPresent() ? nanos.getAsLong() / 1e6 : Double.NaN;
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> group(Result r, String name) {
-        return (Map<String, Object>) r.figures().get(name);
+    private static String health(Result r, String name) {
+        return Section.num("%.0f", ((Number) Result.group(r.figures(), "health").get(name)).doubleValue());
     }
 
-    private static double health(Result r, String name) {
-        return ((Number) group(r, "health").get(name)).doubleValue();
-    }
-
-    /** A stickiness share for the keyed strategies ({@code 1.000 (60/60)}); "n/a" for the others, which keep no user. */
+    /** A stickiness share for the keyed strategies ({@code 1.000 (60/60)}); "n/a" for the others. */
     private static String stickiness(Result r, String part, String whole) {
-        Map<String, Object> st = group(r, "stickiness");
+        Map<String, Object> st = Result.group(r.figures(), "stickiness");
         int p = (int) st.get(part);
         int w = (int) st.get(whole);
         return !r.strategy().equals(Strategies.CONSISTENT_HASH) && !r.strategy().equals(Strategies.ADAPTIVE_VIRTUAL_NODES)
@@ -226,13 +201,6 @@ public final class OutageScenario implements Scenario {
     public Section section(List<Result> results) {
         Result first = results.get(0);
         LoadTestConfig c = first.load();
-        List<Object> blocks = new ArrayList<>();
-        blocks.add(String.format(Locale.ROOT, "Agents: %s. Agent %s is down from when 1/3 of the requests have been "
-                        + "sent until 2/3 have: %s; then it is restarted on the same port. %d requests over %d users, "
-                        + "%d concurrent, seed %d, after %d warm-up requests (not counted); proxy answer timeout %d ms "
-                        + "per attempt, client timeout %d ms. Balancer: %s.", AgentSet.UNIFORM.description(), DEAD_AGENT,
-                fault(), c.requests(), c.users(), c.concurrency(), c.seed(), c.warmup(), proxyRequestTimeoutMs(),
-                c.timeoutMs(), first.figures().get("balancer_settings")));
         List<String> agents = new ArrayList<>(first.phases().get(0).stats().agents().keySet());
         Section.TableBuilder phases = Section.table().left("strategy", "phase")
                 .right("requests", "client errors", "p99 ms", "p99 / before", "waited a timeout")
@@ -250,24 +218,28 @@ public final class OutageScenario implements Scenario {
                 agents.forEach(a -> row.add(p.answered(a)));
                 phases.row(row);
             }
-            health.row(List.of(r.variant(), Section.num("%.0f", health(r, "kill_to_ejection_ms")),
-                    Section.num("%.0f", health(r, "restart_to_readmission_ms")),
-                    group(r, "health").get("dead_agent_ejections"), group(r, "health").get("other_ejections"),
+            Map<String, Object> h = Result.group(r.figures(), "health");
+            health.row(List.of(r.variant(), health(r, "kill_to_ejection_ms"), health(r, "restart_to_readmission_ms"),
+                    h.get("dead_agent_ejections"), h.get("other_ejections"),
                     stickiness(r, "others_stayed_down", "others_in_down"),
                     stickiness(r, "others_stayed_after", "others_in_after"),
                     stickiness(r, "dead_users_returned", "dead_users_in_return")));
         }
-        blocks.add(phases.build());
-        blocks.add(health.build());
-        blocks.add("A request belongs to the phase in which it was sent. Client errors = errors + timeouts seen by the "
-                + "client (goal 0); p99 over answered requests, client-side (goal: down within 1.5x before); \"waited a "
-                + "timeout\" = requests that took at least the proxy's answer timeout, i.e. waited out an agent that "
-                + "did not answer (goal: a few, not every third). Columns A1..A3: requests answered by each agent. "
-                + "Stickiness (meaningful for `ch` and `avn`): a user's home is the one agent that answered all its "
-                + "requests before the kill; \"others stayed\" = users at home on a live agent whose answers in the "
-                + "phase all came from it; \"users back\" = the dead agent's users whose answers to requests sent after "
-                + "its re-admission (after its restart when none was seen) all came from it. Ejection times come from "
-                + "the balancer's health listener; n/a = not observed.");
-        return new Section(name(), blocks, results.stream().flatMap(r -> r.charts().stream()).toList());
+        return new Section(name(), List.of(String.format(Locale.ROOT, "Agents: %s. Agent %s is down from when 1/3 of "
+                        + "the requests have been sent until 2/3 have: %s; then it is restarted on the same port. %d "
+                        + "requests over %d users, %d concurrent, seed %d, after %d warm-up requests (not counted); proxy "
+                        + "answer timeout %d ms per attempt, client timeout %d ms. Balancer: %s.",
+                AgentSet.UNIFORM.description(), DEAD_AGENT, fault(), c.requests(), c.users(), c.concurrency(), c.seed(),
+                c.warmup(), proxyRequestTimeoutMs, c.timeoutMs(), first.figures().get("balancer_settings")),
+                phases.build(), health.build(), "A request belongs to the phase in which it was sent. Client errors = "
+                        + "errors + timeouts seen by the client (goal 0); p99 over answered requests, client-side (goal: "
+                        + "down within 1.5x before); \"waited a timeout\" = requests that took at least the proxy's answer "
+                        + "timeout, i.e. waited out an agent that did not answer (goal: a few, not every third). Columns "
+                        + "A1..A3: requests answered by each agent. Stickiness (meaningful for `ch` and `avn`): a user's "
+                        + "home is the one agent that answered all its requests before the kill; \"others stayed\" = "
+                        + "users at home on a live agent whose answers in the phase all came from it; \"users back\" = "
+                        + "the dead agent's users whose answers to requests sent after its re-admission (after its "
+                        + "restart when none was seen) all came from it. Ejection times come from the balancer's health "
+                        + "listener; n/a = not observed."), ClusterRun.charts(results));
     }
 }

@@ -9,7 +9,6 @@ import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.config.Workload;
-import io.github.agentlb.loadgen.run.AgentUtilizationSampler;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
 import io.github.agentlb.loadgen.run.JvmGauges;
 import io.github.agentlb.loadgen.run.LoadRunner;
@@ -19,10 +18,11 @@ import io.github.agentlb.loadgen.stats.IntervalSeries;
 import io.github.agentlb.loadgen.stats.PaceReport;
 import io.github.agentlb.loadgen.stats.PidTrace;
 import io.github.agentlb.loadgen.stats.RunStatistics;
-import io.github.agentlb.loadgen.stats.UtilizationSummary;
+import io.github.agentlb.loadgen.stats.UtilizationSeries;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
 /**
  * The {@code uniform} and {@code heterogeneous} scenarios ({@link AgentSet}): the seeded workload
  * through each strategy over three agents, nothing injected; measured: how the requests spread over
- * the agents, the agents' own utilization (sampled every {@link AgentUtilizationSampler#PERIOD}),
+ * the agents, the agents' own utilization (sampled every {@link EmbeddedCluster#UTILIZATION_PERIOD}),
  * latency and throughput, the {@code avn} balancer's final state and the {@code pid} balancer's
  * weights over time. Paced as the command line says: the closed loop of the main job, or the open
  * loop ({@code --rate}) or a soak ({@code --duration}); and against a running balancer
@@ -45,7 +45,7 @@ import java.util.stream.Collectors;
  */
 public final class PlainScenario implements Scenario {
 
-    /** How often the pid balancer's weights and utilizations are sampled: twice per control period, so no step is missed. */
+    /** How often the pid balancer's weights are sampled: twice per control period, so no step is missed. */
     static final Duration PID_SAMPLE_PERIOD = PidWeightsConfig.DEFAULT_CONTROL_PERIOD.dividedBy(2);
     /**
      * The least warm-up of an open-loop run against a running balancer, s at the run's rate: a
@@ -54,6 +54,8 @@ public final class PlainScenario implements Scenario {
      * a proxy started 12 s before, 0.1-0.25% once it had run 40 s).
      */
     static final int URL_OPEN_LOOP_WARMUP_SECONDS = 30;
+    /** The legend entry of the agents' mean utilization in {@link #pidChart}. */
+    public static final String SETPOINT_SERIES = "mean (setpoint)";
 
     private final AgentSet agentSet;
 
@@ -64,11 +66,6 @@ public final class PlainScenario implements Scenario {
     @Override
     public String name() {
         return agentSet.label();
-    }
-
-    @Override
-    public LoadTestConfig workload(Setup setup) {
-        return setup.load();
     }
 
     @Override
@@ -96,7 +93,7 @@ public final class PlainScenario implements Scenario {
             PidTrace trace = cluster.balancer() instanceof PidWeightedLB ? new PidTrace(name()) : null;
             long startNanos = System.nanoTime();
             LoadRunner.Result run;
-            AgentUtilizationSampler utilization;
+            Map<String, UtilizationSeries> utilization = new TreeMap<>();
             try (PeriodicSampler pid = trace == null ? null : PeriodicSampler.start("pid", PID_SAMPLE_PERIOD, () -> {
                 PidWeights w = ((PidWeightedLB) cluster.balancer()).pidWeights();
                 trace.record((System.nanoTime() - startNanos) / 1e9, cluster.byAgentId(w.weights()),
@@ -106,13 +103,14 @@ public final class PlainScenario implements Scenario {
                 if (trace != null) {
                     trace.markWarmupEnd((System.nanoTime() - startNanos) / 1e9);
                 }
-                utilization = AgentUtilizationSampler.start(cluster.agents());
-                try (utilization) {
+                try (PeriodicSampler sampler = cluster.sampleUtilization(utilization)) {
                     run = new LoadRunner(load, pacing, setup.stdout()).run(cluster.baseUrls(), variant.label(),
                             cluster.agentIds(), started -> { }, true);
                 }
             }
-            Map<String, Object> figures = utilizationFigures(utilization.summary());
+            UtilizationSeries.Summary u = UtilizationSeries.summary(utilization);
+            Map<String, Object> figures = Result.map("utilization", u.byAgent(), "utilization_max_over_mean",
+                    u.maxOverMean(), "utilization_samples", u.samples());
             figures.putAll(HotKeyScenario.balancerFigures(cluster));
             // The trace is complete once its sampler closed (a last sample at the run's end).
             List<Chart> charts = trace == null ? List.of() : List.of(pidChart(trace, chartName("pid_convergence", "")));
@@ -120,7 +118,6 @@ public final class PlainScenario implements Scenario {
         }
     }
 
-    /** Sends the load once to the balancer at {@code baseUrl}: no agent started, so neither utilization nor state. */
     @Override
     public Result runAgainst(String baseUrl, String label, Setup setup) throws Exception {
         LoadTestConfig load = workload(setup);
@@ -175,7 +172,8 @@ public final class PlainScenario implements Scenario {
         if (ratePerSecond <= 0 || leastSeconds <= 0) {
             return warm;
         }
-        int requests = (int) Math.min(Integer.MAX_VALUE, Math.max(warm.requests(), Math.ceil(ratePerSecond * leastSeconds)));
+        int requests = (int) Math.min(Integer.MAX_VALUE, Math.max(warm.requests(),
+                Math.ceil(ratePerSecond * leastSeconds)));
         return requests == warm.requests() ? warm : new LoadTestConfig(requests, warm.users(), warm.concurrency(),
                 warm.seed(), warm.timeoutMs(), requests, 0, warm.hotShare());
     }
@@ -203,27 +201,21 @@ public final class PlainScenario implements Scenario {
                 + " a balancer of this project (GET /process/{req_id}?user_id=N answered by an agent's JSON)?";
     }
 
-    private static Map<String, Object> utilizationFigures(UtilizationSummary u) {
-        return ClusterRun.figures("utilization", u.byAgent(), "utilization_max_over_mean", u.maxOverMean(),
-                "utilization_samples", u.samples());
-    }
-
     /** The result of a run, its distribution and (time-bound) soak charts, and its console lines. */
     Result result(Variant variant, String target, boolean embedded, LoadTestConfig load, LoadRunner.Result run,
                           Map<String, Object> figures, List<Chart> charts, List<String> before) {
         RunStatistics s = run.statistics();
-        Result partial = new Result(name(), variant.label(), variant.strategy(), target, embedded, load,
+        Result r = new Result(name(), variant.label(), variant.strategy(), target, embedded, load,
                 variant.replicas(), s, List.of(), figures, List.of(), s.errors() + s.timeouts(), null, run.pace(),
                 List.of(), List.of());
         List<Chart> all = new ArrayList<>(charts);
-        all.add(distributionChart(partial));
+        all.add(distributionChart(r));
         if (run.pace().verdict() != null) {
-            all.add(soakChart(partial));
+            all.add(soakChart(r));
         }
         List<String> lines = new ArrayList<>(before);
-        lines.addAll(lines(partial));
-        return new Result(name(), variant.label(), variant.strategy(), target, embedded, load, variant.replicas(), s,
-                List.of(), figures, List.of(), partial.failures(), null, run.pace(), all, lines);
+        lines.addAll(lines(r));
+        return r.withOutput(all, lines);
     }
 
     /** What the console shows of a run: its figures, utilization, balancer state, pacing, self-check and verdict. */
@@ -260,7 +252,7 @@ public final class PlainScenario implements Scenario {
         return lines;
     }
 
-    /** What to do when the open loop fell behind: the load average says whether other processes took the CPU. */
+    /** What to do when the open loop fell behind, with the load average (whether others took the CPU). */
     public static String behindHint(double loadAverage, int cores) {
         String load = loadAverage < 0 ? "" : String.format(Locale.ROOT, "the machine's load average is %.1f on %d "
                 + "cores; ", loadAverage, cores);
@@ -280,7 +272,7 @@ public final class PlainScenario implements Scenario {
         RunStatistics s = r.totals();
         List<String> agents = new ArrayList<>(s.agents().keySet());
         List<Double> counts = s.agents().values().stream().map(a -> (double) a.count()).toList();
-        if (agents.isEmpty()) {
+        if (agents.isEmpty()) { // XChart needs at least one category
             // XChart needs at least one category; an empty run still gets a readable picture.
             agents = List.of("(no answers)");
             counts = List.of(0.0);
@@ -338,10 +330,10 @@ public final class PlainScenario implements Scenario {
             }
         });
         double[] setpoint = setpoint(u.values(), x.length);
-        if (java.util.Arrays.stream(setpoint).anyMatch(Double::isFinite)) {
+        if (Arrays.stream(setpoint).anyMatch(Double::isFinite)) {
             utilizations.put(SETPOINT_SERIES, setpoint);
         }
-        if (x.length == 0) {
+        if (x.length == 0) { // XChart needs at least one point
             // XChart needs at least one point; an empty trace still gets a readable picture.
             x = new double[] {0};
             weights.put("(no samples)", new double[] {0});
@@ -356,9 +348,6 @@ public final class PlainScenario implements Scenario {
                 new Chart.Panel("Utilization per agent at the last control step", "Time (s)",
                         "(in service + queued) / capacity", 420, x, utilizations, markers)), trace.toCsv());
     }
-
-    /** The legend entry of the fleet's mean utilization in {@link #pidChart}. */
-    public static final String SETPOINT_SERIES = "mean (setpoint)";
 
     /** The mean of the agents' finite utilizations at each sample; NaN where none is finite. */
     static double[] setpoint(Collection<List<Double>> utilizations, int samples) {
@@ -398,7 +387,7 @@ public final class PlainScenario implements Scenario {
         blocks.add("Counts are successful requests per agent; spread = max - min; CV = standard deviation / mean of the "
                 + "counts; max/mean of the counts. " + (results.stream().anyMatch(r -> r.figures().containsKey("utilization"))
                 ? "Utilization (`util`) is each agent's own (in service + queued) / capacity, sampled every "
-                + AgentUtilizationSampler.PERIOD.toMillis() + " ms during the measured run and averaged over time (above 1 "
+                + EmbeddedCluster.UTILIZATION_PERIOD.toMillis() + " ms during the measured run and averaged over time (above 1 "
                 + "= requests queued); util max/mean is the largest over the mean, the figure Robinhood reports. " : "")
                 + "Stickiness = share of answered users whose answers all came from one agent; p95 over successful "
                 + "requests, client-side; req/s = successful answers per second from the first moment every worker had "

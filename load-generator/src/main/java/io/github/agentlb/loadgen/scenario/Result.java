@@ -54,7 +54,6 @@ public record Result(String scenario, String variant, String strategy, String ta
             figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
         }
 
-        /** Errors and timeouts the client saw in this phase. */
         public long clientErrors() {
             return stats.errors() + stats.timeouts();
         }
@@ -97,7 +96,6 @@ public record Result(String scenario, String variant, String strategy, String ta
         return checks.stream().allMatch(Check::passed);
     }
 
-    /** Errors and timeouts the client saw over the run. */
     public long clientErrors() {
         return totals.errors() + totals.timeouts();
     }
@@ -111,6 +109,19 @@ public record Result(String scenario, String variant, String strategy, String ta
     /** The number {@code name} of {@link #figures()}; NaN when absent. */
     public double number(String name) {
         return figures.get(name) instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    public static Map<String, Object> map(Object... nameValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            map.put((String) nameValues[i], nameValues[i + 1]);
+        }
+        return map;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> group(Map<String, Object> figures, String name) {
+        return (Map<String, Object>) figures.get(name);
     }
 
     /** This result with its charts and console lines. */

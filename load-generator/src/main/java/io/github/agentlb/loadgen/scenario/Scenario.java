@@ -1,13 +1,10 @@
 package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
-import java.util.ArrayList;
+import io.github.agentlb.loadgen.run.Parallel;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * One scenario of the load test: a workload sent through a balancer over agents started in this JVM
@@ -15,18 +12,27 @@ import java.util.concurrent.Future;
  * and checks on what it measured. It runs once per {@link Variant} (a strategy, or a balancer
  * set-up named after one) and returns a {@link Result} per run; the reports ({@code report.md},
  * {@code report-<scenario>-<variant>.json}, the charts, the console) are written from those
- * results alone, by one writer each. {@link Scenarios#all()} lists them in the main job's order.
+ * results alone, by one writer each. {@link #all()} lists them in the main job's order.
  */
 public interface Scenario {
+
+    static List<Scenario> all() {
+        return List.of(new PlainScenario(AgentSet.UNIFORM), new PlainScenario(AgentSet.HETEROGENEOUS),
+                new HotKeyScenario(), new OutageScenario(false), new OutageScenario(true), new AgentsScenario(),
+                new BadAgentScenario(true), new FleetScenario(), new BadAgentScenario(false));
+    }
 
     /** The name on the command line ({@code --scenario}), in {@code report.md} and in file names, e.g. {@code failure}. */
     String name();
 
-    /** The measured load of each run: requests, users, concurrency, seed, timeout, warm-up, hot share. */
-    LoadTestConfig workload(Setup setup);
+    default LoadTestConfig workload(Setup setup) {
+        return setup.load();
+    }
 
-    /** The agents each run starts (ids, delays, capacities, seeds; free ports). */
-    List<AgentConfig> agents(Setup setup);
+    /** The agents each run starts (ids, delays, capacities, seeds; free ports): the uniform ones by default. */
+    default List<AgentConfig> agents(Setup setup) {
+        return AgentSet.UNIFORM.agents(setup.template(), setup.seed());
+    }
 
     /** What it injects while the load goes on, one phrase for progress lines; empty for nothing. */
     default String injects(Setup setup) {
@@ -56,7 +62,7 @@ public interface Scenario {
      * @throws Exception what the first failing run threw
      */
     default List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
-        return each(variants, concurrent(), v -> setup.print(run(v, setup)));
+        return Parallel.each(variants, concurrent(), "loadgen-variant", v -> setup.print(run(v, setup)));
     }
 
     /** Its section of {@code report.md} and of the console's closing tables, from all its results. */
@@ -75,48 +81,5 @@ public interface Scenario {
      */
     default Result runAgainst(String baseUrl, String label, Setup setup) throws Exception {
         throw new UnsupportedOperationException("scenario " + name() + " has no --url mode");
-    }
-
-    /** One run of a scenario. */
-    @FunctionalInterface
-    interface Run<T, R> {
-        R run(T item) throws Exception;
-    }
-
-    /**
-     * Runs {@code run} on each of {@code items}, one after the other or all at once (each on a thread
-     * of its own: the runs are light, 10 workers at about 100 requests per second each, so several at
-     * once keep the 2-core machine well below saturation and take one run's time); the results in the
-     * order of {@code items}.
-     *
-     * @throws Exception what the first failing run threw
-     */
-    static <T, R> List<R> each(List<T> items, boolean atOnce, Run<T, R> run) throws Exception {
-        List<R> results = new ArrayList<>();
-        if (!atOnce) {
-            for (T item : items) {
-                results.add(run.run(item));
-            }
-            return results;
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, items.size()), r -> {
-            Thread t = new Thread(r, "loadgen-variant");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            List<Future<R>> futures = new ArrayList<>();
-            items.forEach(item -> futures.add(pool.submit(() -> run.run(item))));
-            for (Future<R> f : futures) {
-                try {
-                    results.add(f.get());
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
-            }
-            return results;
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }

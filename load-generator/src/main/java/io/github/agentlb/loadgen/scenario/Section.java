@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * A scenario's part of {@code report.md} and of the console's closing tables, as data: what the
@@ -97,10 +98,7 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
 
         /** A cell: integers as they are, NaN as {@code n/a}, other numbers with 3 decimals, the rest as text. */
         static String cell(Object value) {
-            if (value instanceof Double d) {
-                return d.isNaN() ? "n/a" : String.format(Locale.ROOT, "%.3f", d);
-            }
-            return String.valueOf(value);
+            return value instanceof Double d ? num("%.3f", d) : String.valueOf(value);
         }
     }
 
@@ -116,8 +114,6 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
 
     /** {@code A1 60, A2 55}: a map's entries, comma-separated. */
     public static String entries(Map<String, ?> map) {
-        List<String> parts = new ArrayList<>();
-        map.forEach((k, v) -> parts.add(k + " " + v));
-        return String.join(", ", parts);
+        return map.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
     }
 }

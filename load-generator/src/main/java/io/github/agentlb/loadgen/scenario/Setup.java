@@ -5,7 +5,6 @@ import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
 import java.io.PrintStream;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * What the scenarios run with, from the command line. Immutable; runs at the same time share it
@@ -25,11 +24,7 @@ public record Setup(AgentConfig template, List<String> strategies, LoadTestConfi
                     LoadTestConfig faultLoad, Pacing pacing, int replicas, PrintStream stdout) {
 
     public Setup {
-        Objects.requireNonNull(template, "template");
         strategies = List.copyOf(strategies);
-        Objects.requireNonNull(load, "load");
-        Objects.requireNonNull(pacing, "pacing");
-        Objects.requireNonNull(stdout, "stdout");
     }
 
     /** A set-up of the defaults but {@code strategies}, {@code load} and {@code stdout}, for one scenario's run. */

@@ -2,7 +2,6 @@ package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.demo.Strategies;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -18,9 +17,6 @@ public record Variant(String label, String strategy, Supplier<? extends AgentLoa
                       int replicas) {
 
     public Variant {
-        Objects.requireNonNull(label, "label");
-        Objects.requireNonNull(strategy, "strategy");
-        Objects.requireNonNull(balancer, "balancer");
         if (replicas < 1) {
             throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
         }

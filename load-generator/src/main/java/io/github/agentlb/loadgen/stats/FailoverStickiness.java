@@ -83,7 +83,7 @@ public record FailoverStickiness(int deadAgentUsers, int otherUsers, int othersI
         return agent;
     }
 
-    /** {@link #othersStayedDown} over {@link #othersInDown}, fraction 0..1; NaN when none. */
+    /** The shares, NaN when none. */
     public double othersStayedDownShare() {
         return share(othersStayedDown, othersInDown);
     }

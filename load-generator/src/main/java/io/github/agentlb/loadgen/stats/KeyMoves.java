@@ -38,9 +38,7 @@ public record KeyMoves(int compared, int moved, int otherMoved) {
                                    Set<String> changing) {
         Map<Integer, String> before = agentsAtEnd(earlier);
         Map<Integer, String> after = agentsAtEnd(later);
-        int compared = 0;
-        int moved = 0;
-        int otherMoved = 0;
+        int compared = 0, moved = 0, otherMoved = 0;
         for (Map.Entry<Integer, String> user : before.entrySet()) {
             String now = after.get(user.getKey());
             if (now == null) {
@@ -71,7 +69,7 @@ public record KeyMoves(int compared, int moved, int otherMoved) {
         return agents;
     }
 
-    /** {@link #moved()} over {@link #compared()}, 0..1; 0 when no user was compared. */
+    /** 0 when no user was compared. */
     public double movedShare() {
         return compared == 0 ? 0 : (double) moved / compared;
     }

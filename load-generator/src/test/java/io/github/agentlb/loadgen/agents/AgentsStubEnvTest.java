@@ -9,7 +9,7 @@ class AgentsStubEnvTest {
 
     @Test
     void oneLinePerAgentWithTheScenarioSettingsAndSeeds() {
-        List<String> lines = AgentsStubEnv.lines(AgentsSettings.ofDefaults(), 42);
+        List<String> lines = AgentsSettings.ofDefaults().stubEnv(42);
 
         assertEquals(AgentsSettings.DEFAULT_AGENTS, lines.size());
         assertEquals("AGENT_ID=A1 SEED=1303 FIRST_TOKEN_MS=20 TOKENS_PER_SECOND=400 ANSWER_TOKENS=8 PREFIX_BLOCK_CHARS=64 "

@@ -9,6 +9,7 @@ import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.report.MarkdownReport;
+import io.github.agentlb.loadgen.scenario.PlainScenario;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.awt.image.BufferedImage;
@@ -204,10 +205,10 @@ class LoadGeneratorMainTest {
         }
         assertThat(stdout()).contains("--users not given: 5 users sharing 50 requests");
         assertThat(report("uniform-external").at("/load/users").asInt()).isEqualTo(5);
-        assertThat(LoadGeneratorMain.defaultUsers(2000)).isEqualTo(200);
-        assertThat(LoadGeneratorMain.defaultUsers(200)).isEqualTo(200);
-        assertThat(LoadGeneratorMain.defaultUsers(199)).isEqualTo(19);
-        assertThat(LoadGeneratorMain.defaultUsers(5)).isEqualTo(1);
+        assertThat(LoadOptions.defaultUsers(2000)).isEqualTo(200);
+        assertThat(LoadOptions.defaultUsers(200)).isEqualTo(200);
+        assertThat(LoadOptions.defaultUsers(199)).isEqualTo(19);
+        assertThat(LoadOptions.defaultUsers(5)).isEqualTo(1);
     }
 
     @Test
@@ -272,10 +273,10 @@ class LoadGeneratorMainTest {
                 RequestOutcome.timeout("r5", 5, 1)), List.of(), 1);
         RunStatistics silent = RunStatistics.of(List.of(RequestOutcome.error("r1", 1, 0, 1)), List.of(), 1);
 
-        assertThat(LoadGeneratorMain.nothingSucceeded(mixed, "http://h:1")).startsWith("Every request failed: "
+        assertThat(PlainScenario.nothingSucceeded(mixed, "http://h:1")).startsWith("Every request failed: "
                 + "1 x HTTP 200 without an agent's JSON, 2 x HTTP 404, 1 without an answer, 1 timed out; "
                 + "is http://h:1 a balancer of this project");
-        assertThat(LoadGeneratorMain.nothingSucceeded(silent, "http://h:1"))
+        assertThat(PlainScenario.nothingSucceeded(silent, "http://h:1"))
                 .isEqualTo("No request was answered: is a balancer running at http://h:1?");
     }
 

@@ -18,7 +18,7 @@ class HangingPortTest {
         int port;
         Socket first = new Socket();
         Socket second = new Socket();
-        try (HangingPort hanging = HangingPort.open(EmbeddedCluster.HOST, 0)) {
+        try (AgentFault.HangingPort hanging = AgentFault.HangingPort.open(EmbeddedCluster.HOST, 0)) {
             port = hanging.port();
             first.connect(new InetSocketAddress(EmbeddedCluster.HOST, port), 2_000);
             second.connect(new InetSocketAddress(EmbeddedCluster.HOST, port), 2_000);

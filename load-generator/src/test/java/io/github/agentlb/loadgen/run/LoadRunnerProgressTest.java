@@ -12,7 +12,7 @@ class LoadRunnerProgressTest {
 
     @Test
     void progressLineNamesTheIntervalAndItsFigures() {
-        IntervalSeries series = new IntervalSeries(START, 10_000 * MS);
+        IntervalSeries series = new IntervalSeries(START, 10_000 * MS, Long.MAX_VALUE);
         series.record(START + 12_000 * MS, ok(100));
         series.sampleJvm(START + 15_000 * MS, 48L << 20, 85);
         assertThat(LoadRunner.progressLine("rr", series.intervals(START + 20_000 * MS).get(1)))

@@ -138,7 +138,7 @@ class LoadRunnerTest {
                     .build();
 
             LoadRunner.Result result = new LoadRunner(config, null).run(
-                    List.of(first.baseUrl(), second.baseUrl()), "replicas", started -> { });
+                    List.of(first.baseUrl(), second.baseUrl()), "replicas", List.of(), started -> { }, false);
 
             List<Workload.PlannedRequest> planned = config.workload().requests();
             Map<String, String> expected = new java.util.HashMap<>();

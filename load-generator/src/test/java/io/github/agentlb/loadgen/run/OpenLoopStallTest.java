@@ -39,10 +39,10 @@ class OpenLoopStallTest {
     @Test
     void latenciesFromIntendedSendTimesMatchTheHandComputedPercentiles() {
         AtomicLong clock = new AtomicLong();
-        OutcomeRecorder recorder = new OutcomeRecorder("t", 200, 1_000, null);
+        OutcomeRecorder recorder = new OutcomeRecorder("t", 200, 1_000, null, true, (o, from) -> { });
         PacingCheck check = new PacingCheck();
         RequestSteps steps = new RequestSteps(recorder, n -> { }, clock::get, check);
-        OpenLoopSchedule schedule = new OpenLoopSchedule(100, 0, 200);
+        OpenLoopRoute.Schedule schedule = new OpenLoopRoute.Schedule(100, 0, 200);
         Workload workload = Workload.create(200, 20, 1);
         CamelContext camel = new DefaultCamelContext();
         long agentFreeAt = 0;
@@ -66,7 +66,7 @@ class OpenLoopStallTest {
         assertThat(latency.p95Ms()).isCloseTo(210.0, offset(0.21));
         assertThat(latency.p99Ms()).isCloseTo(282.0, offset(0.29));
         assertThat(latency.maxMs()).isEqualTo(300.0);
-        assertThat(check.result(Double.NaN, 2).lateSends()).isZero();
+        assertThat(check.result(Double.NaN, 2, Double.NaN).lateSends()).isZero();
 
         LatencySummary.Recorder closedLoop = new LatencySummary.Recorder();
         for (int i = 0; i < 200; i++) {

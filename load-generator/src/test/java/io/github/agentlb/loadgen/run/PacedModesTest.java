@@ -72,7 +72,7 @@ class PacedModesTest {
         CamelContext server = CamelContexts.started(agent);
         CamelContext generator = new DefaultCamelContext();
         try {
-            OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null);
+            OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null, true, (o, from) -> { });
             CompletableFuture<Long> done = new CompletableFuture<>();
             WorkerLoopRoute route = loop.route(config, "http://127.0.0.1:" + agent.port,
                     new RequestSteps(recorder, n -> { }, clock::get, check), done);
@@ -133,7 +133,7 @@ class PacedModesTest {
         assertThat(outcomes).extracting(o -> o.outcome().requestId())
                 .containsExactly("r0001", "r0002", "r0003", "r0004", "r0005", "r0006", "r0007", "r0008", "r0009", "r0010");
         // The clock stood still between an answer and the next send: no gap, the worker kept pace.
-        PacingCheck.Result result = check.result(Double.NaN, 2);
+        PacingCheck.Result result = check.result(Double.NaN, 2, Double.NaN);
         assertThat(result.gaps()).isEqualTo(9);
         assertThat(result.gapShare()).isZero();
     }

@@ -51,7 +51,7 @@ class AgentsScenarioTest {
 
     @Test
     void theMainJobRunsTheAgentsScenario() {
-        assertTrue(Scenarios.all().stream().anyMatch(s -> s instanceof AgentsScenario));
+        assertTrue(Scenario.all().stream().anyMatch(s -> s instanceof AgentsScenario));
     }
 
     @Test
@@ -76,7 +76,7 @@ class AgentsScenarioTest {
         turns.add(new Turn(2, 2, true, 0, ok(30, 100, "A1")));
         turns.add(new Turn(2, 3, true, 0, ok(40, 100, "A2")));
         turns.add(new Turn(0, 0, false, 0, new ChatStreamClient.Answer(0, -1, 500_000_000L, null, null,
-                "timeout after 500 ms")));
+                "timeout after 500 ms", null)));
         Map<String, AgentsScenario.Counters> agents = new TreeMap<>(Map.of(
                 "A1", new AgentsScenario.Counters(300, 240, 2, 3, 90_000_000L,
                         new long[] {30_000_000L, 35_000_000L, 90_000_000L}),
@@ -161,7 +161,7 @@ class AgentsScenarioTest {
         // Conversation 2 (MCP): first on A2, then A2 (sticky), then a 404 from another agent.
         turns.add(new Turn(2, 0, true, 0, ok("A2", 30, new ChatStreamClient.Usage(100, 50))));
         turns.add(new Turn(2, 1, true, 0, ok("A2", 40, null)));
-        turns.add(new Turn(2, 2, true, 0, new ChatStreamClient.Answer(404, -1, 1_000_000, null, null, "status 404")));
+        turns.add(new Turn(2, 2, true, 0, new ChatStreamClient.Answer(404, -1, 1_000_000, null, null, "status 404", null)));
         AgentsScenario scenario = new AgentsScenario();
 
         Result r = scenario.urlResult("nginx", "http://127.0.0.1:1", LoadTestConfig.custom().requests(6).users(3).build(),
@@ -296,7 +296,7 @@ class AgentsScenarioTest {
     }
 
     private static ChatStreamClient.Answer ok(long ttftMs, long totalMs, String agent) {
-        return new ChatStreamClient.Answer(200, ttftMs * 1_000_000L, totalMs * 1_000_000L, agent, null, null);
+        return new ChatStreamClient.Answer(200, ttftMs * 1_000_000L, totalMs * 1_000_000L, agent, null, null, null);
     }
 
     private static ChatStreamClient.Answer ok(String agent, long ttftMs, ChatStreamClient.Usage usage) {
@@ -317,7 +317,7 @@ class AgentsScenarioTest {
             outcomes.add(io.github.agentlb.loadgen.stats.RequestOutcome.error("e" + i, 1, 500, 1));
         }
         RunStatistics s = RunStatistics.of(outcomes, List.of("A1", "A2"), SECOND);
-        Map<String, Object> figures = ClusterRun.figures("keyed", keyed, "bounded", bounded, "ttft_p50_ms", p50,
+        Map<String, Object> figures = Result.map("keyed", keyed, "bounded", bounded, "ttft_p50_ms", p50,
                 "agent_ttft_p50_ms", agentP50, "hit_rate", hitRate, "in_flight_max_over_mean", maxOverMean,
                 "mcp_stickiness", 1.0);
         return new Result("agents", label, "ch", "http://h", true, LoadTestConfig.ofDefaults(), replicas, s, List.of(),

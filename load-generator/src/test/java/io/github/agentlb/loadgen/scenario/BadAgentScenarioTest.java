@@ -232,6 +232,6 @@ class BadAgentScenarioTest {
 
     @Test
     void theMainJobRunsBusyAndGray() {
-        assertThat(Scenarios.all()).extracting(Scenario::name).contains("busy", "gray");
+        assertThat(Scenario.all()).extracting(Scenario::name).contains("busy", "gray");
     }
 }

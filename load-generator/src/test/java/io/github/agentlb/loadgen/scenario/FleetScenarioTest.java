@@ -151,6 +151,6 @@ class FleetScenarioTest {
 
     @Test
     void theMainJobRunsTheFleetScenario() {
-        assertThat(Scenarios.all()).extracting(Scenario::name).contains("fleet");
+        assertThat(Scenario.all()).extracting(Scenario::name).contains("fleet");
     }
 }

@@ -42,7 +42,7 @@ class PlainScenarioTest {
     private static Result report(PlainScenario scenario, String strategy, RunStatistics stats, LoadTestConfig config,
                                  Map<String, Object> figures, List<Chart> charts) {
         LoadRunner.Result run = new LoadRunner.Result(List.of(), stats, 0, 1,
-                PaceReport.counted(Pacing.CLOSED_COUNTED, new PacingCheck().result(Double.NaN, 2)));
+                PaceReport.counted(Pacing.CLOSED_COUNTED, new PacingCheck().result(Double.NaN, 2, Double.NaN)));
         return scenario.result(Variant.of(strategy, 1), "http://127.0.0.1:1", true, config, run, figures, charts,
                 List.of());
     }
@@ -55,11 +55,11 @@ class PlainScenarioTest {
     /** A run that sampled its agents' utilization, and for {@code avn} ended with these virtual nodes. */
     private static Result measured(PlainScenario scenario, String strategy, RunStatistics stats, boolean avn,
                                    List<Chart> charts) {
-        Map<String, Object> figures = ClusterRun.figures("utilization",
+        Map<String, Object> figures = Result.map("utilization",
                 new TreeMap<>(Map.of("A1", 0.5, "A2", 0.5, "A3", 1.25, "A4", 0.75)),
                 "utilization_max_over_mean", 1.25 / 0.75, "utilization_samples", 30);
         if (avn) {
-            figures.putAll(ClusterRun.figures("virtual_nodes", new TreeMap<>(Map.of("A1", 60, "A2", 55, "A3", 35)),
+            figures.putAll(Result.map("virtual_nodes", new TreeMap<>(Map.of("A1", 60, "A2", 55, "A3", 35)),
                     "imbalance_index", 0.0625, "reallocations", 7L));
         }
         return report(scenario, strategy, stats, LoadTestConfig.custom().requests(9).users(5).warmup(4).build(), figures,

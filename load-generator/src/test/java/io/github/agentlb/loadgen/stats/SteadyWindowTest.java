@@ -69,7 +69,9 @@ class SteadyWindowTest {
     void runStatisticsOfARunCountOverItsWindow() {
         List<TimedOutcome> run = List.of(success(0, 10), success(10, 10), success(20, 10), success(30, 10));
         List<RequestOutcome> outcomes = run.stream().map(TimedOutcome::outcome).toList();
-        RunStatistics stats = RunStatistics.of(outcomes, List.of("A1"), 40 * MS, SteadyWindow.of(run, 1).orElse(null));
+        RunStatistics.Accumulator accumulator = new RunStatistics.Accumulator();
+        outcomes.forEach(accumulator::add);
+        RunStatistics stats = accumulator.statistics(List.of("A1"), 40 * MS, SteadyWindow.of(run, 1).orElse(null));
         // Window [0, 30] ms: answers at 10, 20, 30 -> 3 / 0.030 s; wall time would give 4 / 0.040 s.
         assertThat(stats.throughputRps()).isCloseTo(100.0, within(1e-9));
         assertThat(stats.steadyWindow()).map(SteadyWindow::successes).contains(3L);

@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-class OpenLoopScheduleTest {
+class OpenLoopRouteTest {
 
     private static final long MS = 1_000_000;
 
     @Test
     void requestIIsDueAtStartPlusIOverRate() {
-        OpenLoopSchedule schedule = new OpenLoopSchedule(3, 1_000, 10);
+        OpenLoopRoute.Schedule schedule = new OpenLoopRoute.Schedule(3, 1_000, 10);
         assertThat(schedule.intendedNanos(0)).isEqualTo(1_000);
         assertThat(schedule.intendedNanos(1)).isEqualTo(1_000 + 333_333_333);
         assertThat(schedule.intendedNanos(2)).isEqualTo(1_000 + 666_666_666);
@@ -25,7 +25,7 @@ class OpenLoopScheduleTest {
 
     @Test
     void dueByCountsRequestsWhoseIntendedTimeHasComeUpToTheTotal() {
-        OpenLoopSchedule schedule = new OpenLoopSchedule(100, 0, 5);
+        OpenLoopRoute.Schedule schedule = new OpenLoopRoute.Schedule(100, 0, 5);
         assertThat(schedule.dueBy(-1)).isZero();
         assertThat(schedule.dueBy(0)).isEqualTo(1);
         assertThat(schedule.dueBy(10 * MS - 1)).isEqualTo(1);
@@ -36,7 +36,7 @@ class OpenLoopScheduleTest {
 
     @Test
     void dueByAgreesWithIntendedTimesAtEveryBoundaryOfAnUnevenRate() {
-        OpenLoopSchedule schedule = new OpenLoopSchedule(7, 5, 1_000);
+        OpenLoopRoute.Schedule schedule = new OpenLoopRoute.Schedule(7, 5, 1_000);
         for (long i = 0; i < 1_000; i++) {
             long t = schedule.intendedNanos(i);
             assertThat(schedule.dueBy(t)).as("at request %d's time", i).isEqualTo(i + 1);
@@ -46,21 +46,21 @@ class OpenLoopScheduleTest {
 
     @Test
     void invalidArgumentsAreNamed() {
-        assertThatThrownBy(() -> new OpenLoopSchedule(0, 0, 1)).hasMessageContaining("ratePerSecond").hasMessageContaining("0");
-        assertThatThrownBy(() -> new OpenLoopSchedule(1, 0, 0)).hasMessageContaining("total must be >= 1, was 0");
+        assertThatThrownBy(() -> new OpenLoopRoute.Schedule(0, 0, 1)).hasMessageContaining("ratePerSecond").hasMessageContaining("0");
+        assertThatThrownBy(() -> new OpenLoopRoute.Schedule(1, 0, 0)).hasMessageContaining("total must be >= 1, was 0");
     }
 
     @Test
     void aLateTickHandsOutEverythingDueMeanwhileWithItsOwnIntendedTime() {
         AtomicLong now = new AtomicLong(1_000 * MS);
-        OpenLoopDispatcher dispatcher = new OpenLoopDispatcher(100, 6, Workload.create(6, 2, 1), now::get);
+        OpenLoopRoute.Dispatcher dispatcher = new OpenLoopRoute.Dispatcher(100, 6, Workload.create(6, 2, 1), now::get);
         List<Long> intended = new ArrayList<>();
         dispatcher.due().forEach(d -> intended.add(d.intendedNanos()));
         assertThat(intended).containsExactly(1_000 * MS);
         assertThat(dispatcher.due()).isEmpty();
         now.set(1_035 * MS); // the timer thread stalled for 35 ms: requests 1, 2, 3 fell due meanwhile
         intended.clear();
-        List<OpenLoopDispatcher.Due> batch = dispatcher.due();
+        List<OpenLoopRoute.Dispatcher.Due> batch = dispatcher.due();
         batch.forEach(d -> intended.add(d.intendedNanos()));
         assertThat(intended).containsExactly(1_010 * MS, 1_020 * MS, 1_030 * MS);
         assertThat(batch).extracting(d -> d.request().requestId()).containsExactly("r0002", "r0003", "r0004");
