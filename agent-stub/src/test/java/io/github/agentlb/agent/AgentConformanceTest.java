@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code "timestamp":*}. Each conversation ends with {@code Connection: close}, so that the
  * agent closing the connection marks the end of its answers.
  */
+@Tag("e2e")
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AgentConformanceTest {
 

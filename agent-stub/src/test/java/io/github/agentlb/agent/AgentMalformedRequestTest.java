@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * malformed targets get a JSON 400 (netty-http's header mapping used to close the connection
  * without a word), TRACE and OPTIONS the route's JSON 405.
  */
+@Tag("e2e")
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AgentMalformedRequestTest {

@@ -10,10 +10,12 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The stub agent as an LLM-shaped reference: chat completions, JSON or streamed, and callers that leave. */
+@Tag("e2e")
 @Timeout(30)
 class ChatCompletionsTest {
 

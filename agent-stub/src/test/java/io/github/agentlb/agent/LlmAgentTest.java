@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * and gets the shorter first-token delay the knobs give; a full queue answers 429; ORCA reports
  * only when asked; minted MCP sessions.
  */
+@Tag("e2e")
 @Timeout(30)
 class LlmAgentTest {
 

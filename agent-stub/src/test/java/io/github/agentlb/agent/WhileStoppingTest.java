@@ -7,9 +7,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A request that arrives while the server's consumer is suspended (shutting down) gets a JSON 503. */
+@Tag("e2e")
 class WhileStoppingTest {
 
     @Test

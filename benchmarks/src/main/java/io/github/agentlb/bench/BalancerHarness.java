@@ -5,7 +5,6 @@ import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.LeastRequestLB;
 import io.github.agentlb.camel.PidWeightedLB;
 import io.github.agentlb.camel.RoundRobinLB;
-import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -80,8 +79,11 @@ final class BalancerHarness implements AutoCloseable {
             case "pid" -> new PidWeightedLB();
             case "lr" -> new LeastRequestLB();
             // The default total of 150 virtual nodes is 50 per agent at 3 agents; keep 50 per agent.
-            case "avn" -> AdaptiveVirtualNodeLB.builder()
-                    .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(50 * agents).build()).build();
+            case "avn" -> {
+                AdaptiveVirtualNodeLB avn = new AdaptiveVirtualNodeLB();
+                avn.setTotalVirtualNodes(50 * agents);
+                yield avn;
+            }
             case "camel-rr" -> new RoundRobinLoadBalancer();
             case "camel-weighted" -> new WeightedRoundRobinLoadBalancer(ones(agents));
             case "camel-sticky" -> new StickyLoadBalancer(key);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.core.fleet.AgentSpec;
+import io.github.agentlb.testing.FakeScheduler;
 import io.netty.handler.codec.dns.DnsRecordType;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -17,15 +18,22 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** Golden answers from a DNS responder inside the test JVM; time and scheduling by {@link ManualScheduler}. */
+/**
+ * Golden answers from a DNS responder inside the test JVM; time and scheduling by {@link FakeScheduler}.
+ * End to end: real UDP queries on loopback, each with a query timeout (10 s) that a starved CPU
+ * still answers within; the silent server's 200 ms times out whatever the CPU.
+ */
+@Tag("e2e")
 class DnsFleetSourceTest {
 
     private static final String HOST = "agents.fleet.test";
     private static final String SRV = "_agent._tcp.fleet.test";
 
-    private final ManualScheduler scheduler = new ManualScheduler();
+    private final FakeScheduler fake = new FakeScheduler();
+    private final TaskScheduler scheduler = TaskScheduler.of(fake);
     private final List<List<AgentSpec>> told = new ArrayList<>();
     private TestDnsServer dns;
 
@@ -88,19 +96,19 @@ class DnsFleetSourceTest {
         dns.set(HOST, a("10.0.0.1", 45), a("10.0.0.2", 30));
         try (DnsFleetSource source = source(HOST + ":8080").ipv6(false).build()) {
             source.start(told::add);
-            assertThat(scheduler.nextDelay()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(fake.nextDelay()).hasValue(Duration.ofSeconds(30));
 
             dns.set(HOST, a("10.0.0.1", 20), a("10.0.0.3", 20));
-            scheduler.advance(Duration.ofSeconds(29));
+            fake.advance(Duration.ofSeconds(29));
             assertThat(dns.queries(HOST, DnsRecordType.A)).isEqualTo(1);
-            scheduler.advance(Duration.ofSeconds(1));
+            fake.advance(Duration.ofSeconds(1));
             assertThat(dns.queries(HOST, DnsRecordType.A)).isEqualTo(2);
             assertThat(told).hasSize(2);
             assertThat(told.get(1)).extracting(AgentSpec::name).containsExactly("10.0.0.1:8080", "10.0.0.3:8080");
-            assertThat(scheduler.nextDelay()).isEqualTo(Duration.ofSeconds(20));
+            assertThat(fake.nextDelay()).hasValue(Duration.ofSeconds(20));
 
             dns.set(HOST, a("10.0.0.3", 20), a("10.0.0.1", 20));
-            scheduler.advance(Duration.ofSeconds(20));
+            fake.advance(Duration.ofSeconds(20));
             assertThat(dns.queries(HOST, DnsRecordType.A)).isEqualTo(3);
             assertThat(told).as("the same addresses in another order are no change").hasSize(2);
         }
@@ -111,10 +119,10 @@ class DnsFleetSourceTest {
         dns.set(HOST, a("10.0.0.1", 0));
         try (DnsFleetSource source = source(HOST + ":8080").minRefresh(Duration.ofSeconds(2)).maxRefresh(Duration.ofSeconds(90)).build()) {
             source.start(told::add);
-            assertThat(scheduler.nextDelay()).isEqualTo(Duration.ofSeconds(2));
+            assertThat(fake.nextDelay()).hasValue(Duration.ofSeconds(2));
             dns.set(HOST, a("10.0.0.1", 86_400));
-            scheduler.advance(Duration.ofSeconds(2));
-            assertThat(scheduler.nextDelay()).isEqualTo(Duration.ofSeconds(90));
+            fake.advance(Duration.ofSeconds(2));
+            assertThat(fake.nextDelay()).hasValue(Duration.ofSeconds(90));
             assertThat(source.refreshAfter(45)).isEqualTo(Duration.ofSeconds(45));
         }
     }
@@ -126,20 +134,20 @@ class DnsFleetSourceTest {
              DnsFleetSource source = source(HOST + ":8080").ipv6(false).retryInterval(Duration.ofSeconds(5)).build()) {
             source.start(told::add);
             dns.remove(HOST);
-            scheduler.advance(Duration.ofSeconds(30));
+            fake.advance(Duration.ofSeconds(30));
             assertThat(source.problem()).isEqualTo("A query for agents.fleet.test answered NXDomain(3)");
-            assertThat(scheduler.nextDelay()).isEqualTo(Duration.ofSeconds(5));
-            scheduler.advance(Duration.ofSeconds(15));
+            assertThat(fake.nextDelay()).hasValue(Duration.ofSeconds(5));
+            fake.advance(Duration.ofSeconds(15));
             assertThat(dns.queries(HOST, DnsRecordType.A)).isEqualTo(5);
             assertThat(log.at("WARN")).containsExactly("WARN dns:agents.fleet.test:8080: keeping the last good fleet of 1 agents: "
                     + "A query for agents.fleet.test answered NXDomain(3)");
             assertThat(source.fleet()).extracting(AgentSpec::name).containsExactly("10.0.0.1:8080");
 
             dns.set(HOST, a("10.0.0.1", 30), a("10.0.0.2", 30));
-            scheduler.advance(Duration.ofSeconds(5));
+            fake.advance(Duration.ofSeconds(5));
             assertThat(source.problem()).isNull();
             assertThat(told).hasSize(2);
-            assertThat(scheduler.nextDelay()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(fake.nextDelay()).hasValue(Duration.ofSeconds(30));
         }
     }
 
@@ -149,7 +157,7 @@ class DnsFleetSourceTest {
         try (CapturedLog log = new CapturedLog(DnsFleetSource.class); DnsFleetSource source = source(SRV).build()) {
             source.start(told::add);
             dns.set(SRV);
-            scheduler.advance(Duration.ofSeconds(60));
+            fake.advance(Duration.ofSeconds(60));
             assertThat(source.problem()).isEqualTo("no usable [SRV] records for _agent._tcp.fleet.test");
             assertThat(log.at("WARN")).hasSize(1);
             assertThat(told).hasSize(1);
@@ -184,7 +192,7 @@ class DnsFleetSourceTest {
                     .hasMessage("dns:agents.fleet.test:8080: A query for agents.fleet.test failed: timed out after 200 ms");
         }
         assertThat(told).isEmpty();
-        assertThat(scheduler.pending()).isZero();
+        assertThat(fake.pendingCount()).isZero();
     }
 
     @Test
@@ -195,7 +203,7 @@ class DnsFleetSourceTest {
         assertThatThrownBy(() -> source.start(told::add)).isInstanceOf(IllegalStateException.class);
         source.close();
         source.close();
-        scheduler.advance(Duration.ofSeconds(10));
+        fake.advance(Duration.ofSeconds(10));
         assertThat(dns.queries(HOST, DnsRecordType.A)).isEqualTo(1);
     }
 
@@ -226,7 +234,7 @@ class DnsFleetSourceTest {
     }
 
     private DnsFleetSource.Builder source(String target) {
-        return DnsFleetSource.builder(target).nameServer(dns.address()).scheduler(scheduler).queryTimeout(Duration.ofSeconds(1));
+        return DnsFleetSource.builder(target).nameServer(dns.address()).scheduler(scheduler).queryTimeout(Duration.ofSeconds(10));
     }
 
     private static AgentSpec agent(String name, String url) {

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * collides with a prompt key. The raw header fallback is not prefixed, on purpose: a {@code user_id}
  * reaches the same agent through {@link #standard()} as through the default {@code keyHeader}.
  *
- * <p>Without Java: {@link KeyedLoadBalancerSupport#setKeys} takes the same chain as text,
+ * <p>Without Java: {@link KeySettings#setKeys} takes the same chain as text,
  * {@code session,prompt,user_id} (see {@link #parse}).
  *
  * <p>Every expression is stateless and thread-safe. Cost per exchange: a header lookup per name;
@@ -171,10 +171,10 @@ public final class AgentKeys {
     /**
      * The key for agent traffic: {@link #sessionHeader(String...)} with the default names, then
      * {@link #promptPrefix(PromptPrefix)} with {@link PromptPrefix#ofDefaults()}, then header
-     * {@value KeyedLoadBalancerSupport#DEFAULT_KEY_HEADER} as it is; null (round-robin) when none.
+     * {@value BalancerConfig.Key#DEFAULT_HEADER} as it is; null (round-robin) when none.
      */
     public static Expression standard() {
-        return parse("session,prompt," + KeyedLoadBalancerSupport.DEFAULT_KEY_HEADER);
+        return parse("session,prompt," + BalancerConfig.Key.DEFAULT_HEADER);
     }
 
     /**

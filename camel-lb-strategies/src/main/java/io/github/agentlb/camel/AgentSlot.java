@@ -3,14 +3,23 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.orca.LoadReport;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.camel.AsyncProcessor;
 
 /**
  * One member's per-agent counters, carried from state to state while the child stays a member
- * (gRPC's child state, Finagle's node): requests in flight (for drain), requests offered while
- * it ramps up (for slow start) and its latest ORCA load report. Thread-safe.
+ * (gRPC's child state, Finagle's node): requests in flight (for drain, {@code lr} and the in-flight
+ * bound), requests offered while it ramps up (for slow start), until when it rests after a busy
+ * answer, and its latest ORCA load report. Thread-safe.
  */
 final class AgentSlot {
+
+    /** {@link #life}: a member taking requests. */
+    static final int SERVING = 0;
+    /** {@link #life}: draining; its last request in flight lets the writer remove it. */
+    static final int DRAINING = 1;
+    /** {@link #life}: no longer a member; its last request in flight stops an owned child. */
+    static final int REMOVED = 2;
 
     final AsyncProcessor child;
     /** Whether the balancer created the child (runtime agents), so it stops it once unused. */
@@ -19,21 +28,25 @@ final class AgentSlot {
     /** Requests the strategy offered this agent while it ramped up, for the slow-start thinning. */
     final AtomicLong offered = new AtomicLong();
     /** Until when the agent rests after a busy answer (the balancer's clock, ns); 0 when it does not. */
-    volatile long restUntil;
-    /** Whether the agent drains: its last request in flight then lets the writer remove it. */
-    volatile boolean draining;
-    /** Set once the child is no longer a member: the last request in flight then stops an owned child. */
-    volatile boolean removed;
+    final AtomicLong restUntil = new AtomicLong();
+    /** {@link #SERVING}, {@link #DRAINING} or {@link #REMOVED}; set by the writer. */
+    final AtomicInteger life = new AtomicInteger(SERVING);
     /** The agent's latest non-empty ORCA load report and when it arrived; null before the first. */
-    volatile ReceivedReport loadReport;
+    final AtomicReference<ReceivedReport> loadReport = new AtomicReference<>();
 
-    /** A load report and when it arrived (the balancer's clock, ns); one volatile write keeps the two together. */
+    /** A load report and when it arrived (the balancer's clock, ns): one reference keeps the two together. */
     record ReceivedReport(LoadReport report, long atNanos) {
     }
 
     AgentSlot(AsyncProcessor child, boolean owned) {
         this.child = child;
         this.owned = owned;
+    }
+
+    /** Whether the agent rests at {@code nowNanos} after a busy answer. */
+    boolean resting(long nowNanos) {
+        long until = restUntil.get();
+        return until != 0 && until - nowNanos > 0;
     }
 
     /**

@@ -1,26 +1,28 @@
 package io.github.agentlb.camel;
 
-import io.github.agentlb.core.fleet.SlowStart;
+import io.github.agentlb.core.bounded.BoundedLoads;
 import io.github.agentlb.core.health.OutlierDetector;
+import io.github.agentlb.core.orca.LoadReport;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Everything a request reads of its balancer, as one immutable snapshot: the members with their
- * names and weights, which are draining, which are ramping up, the strategy's {@link Picker},
- * outlier ejection and the failover policy. The balancer publishes a new one for each change
- * (membership, weight, drain, settings, a new ring or schedule learned by the strategy) through
- * one writer, and an exchange reads it once: a decision never mixes two states. Per-agent
- * counters (in flight, PID signals, decayed loads, ejection state) live outside and carry over.
+ * names and weights, which are draining, which are ramping up, the configuration, the strategy's
+ * {@link Picker}, and the stores built from the configuration (outlier ejection, bounded loads,
+ * learned sessions). The balancer's one writer publishes a new one for each change (membership,
+ * weight, drain, knob, a new ring or schedule learned by the strategy), and an exchange reads it
+ * once: a decision never mixes two states. Per-agent counters (in flight, rests, slow-start
+ * offers, load reports; {@link AgentSlot}) and the stores' own counts live outside and carry over.
  *
  * <p>Immutable and thread-safe; the collections are unmodifiable.
  */
 public final class BalancerState {
 
     static final BalancerState EMPTY = new BalancerState(0, List.of(), List.of(), Map.of(), Map.of(), Set.of(),
-            Map.of(), exchange -> Selection.of(java.util.Collections.emptyIterator()), null, FailoverPolicy.DEFAULT,
-            AnswerRules.DEFAULT, SlowStart.DISABLED);
+            Map.of(), BalancerConfig.DEFAULT, null, null, null,
+            exchange -> Selection.of(java.util.Collections.emptyIterator()));
 
     private final long generation;
     private final List<String> members;
@@ -29,15 +31,18 @@ public final class BalancerState {
     private final Map<String, Double> weights;
     private final Set<String> draining;
     private final Map<String, Long> warmingSince;
-    final Picker picker;
+    final BalancerConfig config;
+    /** Outlier ejection of the members; null only in {@link #EMPTY}. */
     final OutlierDetector detector;
-    final FailoverPolicy policy;
-    final AnswerRules answerRules;
-    final SlowStart slowStart;
+    /** Bounded loads of the serving agents, null while off. */
+    final BoundedLoads boundedLoads;
+    /** Learned sessions, null while off. */
+    final SessionAffinity sessions;
+    final Picker picker;
 
     BalancerState(long generation, List<String> members, List<String> serving, Map<String, AgentSlot> slots,
-            Map<String, Double> weights, Set<String> draining, Map<String, Long> warmingSince, Picker picker,
-            OutlierDetector detector, FailoverPolicy policy, AnswerRules answerRules, SlowStart slowStart) {
+            Map<String, Double> weights, Set<String> draining, Map<String, Long> warmingSince, BalancerConfig config,
+            OutlierDetector detector, BoundedLoads boundedLoads, SessionAffinity sessions, Picker picker) {
         this.generation = generation;
         this.members = members;
         this.serving = serving;
@@ -45,11 +50,17 @@ public final class BalancerState {
         this.weights = weights;
         this.draining = draining;
         this.warmingSince = warmingSince;
-        this.picker = picker;
+        this.config = config;
         this.detector = detector;
-        this.policy = policy;
-        this.answerRules = answerRules;
-        this.slowStart = slowStart;
+        this.boundedLoads = boundedLoads;
+        this.sessions = sessions;
+        this.picker = picker;
+    }
+
+    /** This state with the strategy's picker, built from this state. */
+    BalancerState withPicker(Picker value) {
+        return new BalancerState(generation, members, serving, slots, weights, draining, warmingSince, config,
+                detector, boundedLoads, sessions, value);
     }
 
     /** @return how many states the balancer published before this one: 0, 1, 2, ... */
@@ -82,9 +93,54 @@ public final class BalancerState {
         return warmingSince;
     }
 
-    /** The picker of this state, for tests and tools. */
+    /** @return the configuration of this state */
+    public BalancerConfig config() {
+        return config;
+    }
+
+    /** @return the bounded-load store of this state (agent loads, remembered keys), or null while bounded loads are off */
+    public BoundedLoads boundedLoads() {
+        return boundedLoads;
+    }
+
+    /** The picker of this state, for tests and tools; null in the view a strategy builds its picker from. */
     public Picker picker() {
         return picker;
+    }
+
+    /** @return requests in flight to {@code agentId} through this balancer now; 0 for no member */
+    public int inFlight(String agentId) {
+        AgentSlot slot = slots.get(agentId);
+        return slot == null ? 0 : slot.inFlight.get();
+    }
+
+    /**
+     * The latest load report of {@code agentId} if it arrived at most the saturation's staleness
+     * ago (200 ms by default), else null: for strategies that weigh agents by reported load. O(1).
+     *
+     * @param nowNanos the balancer's clock now
+     */
+    public LoadReport freshLoadReport(String agentId, long nowNanos) {
+        AgentSlot slot = slots.get(agentId);
+        AgentSlot.ReceivedReport latest = slot == null ? null : slot.loadReport.get();
+        return latest != null && config.saturation().isFresh(nowNanos - latest.atNanos()) ? latest.report() : null;
+    }
+
+    /**
+     * The requests waiting in {@code agentId}'s queue by its fresh load report
+     * ({@code num_requests_waiting}), 0 without one: load the balancer's in-flight count does not
+     * see (requests of other balancers, queued at the agent). O(1).
+     */
+    public double reportedWaiting(String agentId, long nowNanos) {
+        LoadReport report = freshLoadReport(agentId, nowNanos);
+        double waiting = report == null ? Double.NaN : report.requestsWaiting();
+        return Double.isNaN(waiting) ? 0 : waiting;
+    }
+
+    /** @return whether {@code agentId} has sent a load report at all (no clock read) */
+    boolean hasReported(String agentId) {
+        AgentSlot slot = slots.get(agentId);
+        return slot != null && slot.loadReport.get() != null;
     }
 
     AgentSlot slot(String agentId) {
@@ -101,7 +157,7 @@ public final class BalancerState {
             return 1.0;
         }
         Long since = warmingSince.get(agentId);
-        return since == null ? 1.0 : slowStart.factor(nowNanos - since);
+        return since == null ? 1.0 : config.slowStart().factor(nowNanos - since);
     }
 
     @Override

@@ -1,12 +1,8 @@
 package io.github.agentlb.camel;
 
-import java.util.Map;
-import java.util.TreeMap;
-import io.github.agentlb.core.Check;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
 import io.github.agentlb.core.ring.HashRing;
-import java.util.List;
 import java.util.Objects;
 import org.apache.camel.Expression;
 import org.apache.camel.api.management.ManagedAttribute;
@@ -43,9 +39,7 @@ import org.apache.camel.api.management.ManagedAttribute;
  *         .setBody(constant("{\"error\":\"no agent available\"}"))
  *     .end()
  *     .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE); // the agent's answer, not its headers
- *
- * // or: ConsistentHashLB.builder().keyHeader("tenant").virtualNodes(300)
- * //          .hashFunction(HashAlgorithm.FNV1A_64_MIXED).build()
+
  * }</pre>
  *
  * <p>The example runs as written (a test compiles it): it needs {@code camel-netty-http}, is
@@ -55,138 +49,62 @@ import org.apache.camel.api.management.ManagedAttribute;
  * (uncaught, netty-http would send the stack trace). It streams an answer only after the whole
  * answer arrived; the demo proxy streams as the agent writes.
  *
+ * <p>Knobs: {@link #setVirtualNodes}, {@link #setHashFunction}, and those of {@link KeySettings}
+ * (the key, bounded loads), {@link FailureSettings} and {@link AgentSettings}; in Java, e.g.
+ * {@code ConsistentHashLB lb = new ConsistentHashLB(); lb.setKeyHeader("tenant"); lb.setVirtualNodes(300);}.
+ *
  * <p>Thread-safe. Per exchange: one evaluation and one hash of the key, then O(log v) with
  * v = agents x virtual nodes. Membership changes swap in a rebuilt ring atomically, O(v log v).
  */
-public class ConsistentHashLB extends KeyedLoadBalancerSupport {
+public final class ConsistentHashLB extends AgentLoadBalancerSupport implements KeySettings {
 
     /** Virtual nodes per agent by default: 150, as in ketama and the original assignment. */
-    public static final int DEFAULT_VIRTUAL_NODES = 150;
+    public static final int DEFAULT_VIRTUAL_NODES = BalancerConfig.Ring.DEFAULT_VIRTUAL_NODES;
     /** The hash function by default: MD5, as in ketama and the original assignment. */
     public static final HashAlgorithm DEFAULT_HASH_ALGORITHM = HashAlgorithm.MD5;
 
-    private final Settings<Builder> settings = new Settings<>(this::isRunning);
-    private volatile int virtualNodes;
-    private volatile HashFunction hashFunction;
-    private volatile HashRing ring;
-
     /** Header {@code user_id}, 150 virtual nodes per agent, MD5. */
     public ConsistentHashLB() {
-        this(builder());
+        super(new ConsistentHashStrategy());
     }
 
     /** Keyed by {@code key}, 150 virtual nodes per agent, MD5. */
     public ConsistentHashLB(Expression key) {
-        this(builder().key(key, "key"));
+        super(new ConsistentHashStrategy(), BalancerConfig.DEFAULT.with(d -> d.key(new BalancerConfig.Key(key, "key"))));
     }
 
-    private ConsistentHashLB(Builder builder) {
-        super(builder.key, builder.keyName, builder.boundedLoad);
-        this.virtualNodes = builder.virtualNodes;
-        this.hashFunction = builder.hashFunction;
-    }
-
-    /** A builder starting from the defaults. */
-    public static Builder builder() {
-        return new Builder();
-    }
-
-    @Override
-    public String strategyName() {
-        return "ch";
+    /** Virtual nodes per agent, >= 1. */
+    public void setVirtualNodes(int virtualNodes) {
+        configure("virtualNodes", virtualNodes,
+                d -> d.ring(new BalancerConfig.Ring(virtualNodes, d.ring().hashFunction())));
     }
 
     /** Virtual nodes per agent. */
     @ManagedAttribute(description = "Virtual nodes per agent")
     public int getVirtualNodes() {
-        return settings.get("virtualNodes", virtualNodes);
+        return balancerConfig().ring().virtualNodes();
     }
 
-    /** Virtual nodes per agent, >= 1 (JavaBean form of {@link Builder#virtualNodes}); checked and applied at start. */
-    public void setVirtualNodes(int virtualNodes) {
-        settings.put("virtualNodes", virtualNodes, b -> b.virtualNodes(virtualNodes));
+    /** The hash function placing virtual nodes and keys. */
+    public void setHashFunction(HashFunction hashFunction) {
+        Objects.requireNonNull(hashFunction, "hashFunction");
+        configure("hashFunction", hashFunction, d -> d.ring(new BalancerConfig.Ring(d.ring().virtualNodes(), hashFunction)));
     }
 
-    /** The hash function by name, e.g. {@code md5} or {@code fnv1a-64-mixed} ({@link HashAlgorithm#fromName}); checked and applied at start. */
+    /** The hash function by name, e.g. {@code md5} or {@code fnv1a-64-mixed} ({@link HashAlgorithm#fromName}). */
     public void setHashFunction(String hashFunction) {
-        settings.put("hashFunction", hashFunction, b -> b.hashFunction(hashFunction));
+        setHashFunction(HashAlgorithm.fromName(hashFunction));
     }
 
     /** @return the hash function's name, or its class name when it is not one of {@link HashAlgorithm} */
     @ManagedAttribute(description = "Hash function placing virtual nodes and keys")
     public String getHashFunction() {
-        String staged = settings.get("hashFunction", null);
-        if (staged != null) {
-            return staged;
-        }
-        return hashFunction instanceof HashAlgorithm algorithm ? algorithm.configName() : hashFunction.getClass().getName();
-    }
-
-    @Override
-    protected void applySettings() {
-        super.applySettings();
-        if (!settings.isEmpty()) {
-            Builder applied = settings.applyTo(builder().virtualNodes(virtualNodes).hashFunction(hashFunction));
-            virtualNodes = applied.virtualNodes;
-            hashFunction = applied.hashFunction;
-        }
+        HashFunction current = balancerConfig().ring().hashFunction();
+        return current instanceof HashAlgorithm algorithm ? algorithm.configName() : current.getClass().getName();
     }
 
     /** The ring of the current state, or null while the balancer has no serving agents. */
     public HashRing ring() {
-        return ring;
-    }
-
-    /**
-     * A ring over the serving agents: {@code virtualNodes} each, or {@code max(1, round(virtualNodes
-     * x weight))} for an agent whose weight is not 1 (a weight change moves that agent's keys only,
-     * as a virtual node moves). The ring and the key settings are captured whole.
-     */
-    @Override
-    protected Picker newPicker(List<String> agentIds, Map<String, Double> weights) {
-        HashRing built = null;
-        if (!agentIds.isEmpty()) {
-            Map<String, Integer> counts = new TreeMap<>();
-            for (String agent : agentIds) {
-                counts.put(agent, (int) Math.max(1, Math.round(virtualNodes * weights.getOrDefault(agent, 1.0))));
-            }
-            built = HashRing.of(counts, hashFunction);
-        }
-        ring = built;
-        return keyed().ringPicker(built, agentIds, (exchange, hash) -> { }, hash -> "");
-    }
-
-    /** Builds a {@link ConsistentHashLB}; each setter validates at once. Not thread-safe. */
-    public static final class Builder extends KeyedBuilder<Builder> {
-        private int virtualNodes = DEFAULT_VIRTUAL_NODES;
-        private HashFunction hashFunction = DEFAULT_HASH_ALGORITHM;
-
-        private Builder() {
-        }
-
-        /**
-         * Virtual nodes per agent, >= 1.
-         *
-         * @throws IllegalArgumentException if {@code virtualNodes < 1}
-         */
-        public Builder virtualNodes(int virtualNodes) {
-            this.virtualNodes = Check.atLeast("virtualNodes", virtualNodes, 1);
-            return this;
-        }
-
-        /** The hash function placing virtual nodes and keys. */
-        public Builder hashFunction(HashFunction hashFunction) {
-            this.hashFunction = Objects.requireNonNull(hashFunction, "hashFunction");
-            return this;
-        }
-
-        /** The hash function by name ({@link HashAlgorithm#fromName}). */
-        public Builder hashFunction(String name) {
-            return hashFunction(HashAlgorithm.fromName(name));
-        }
-
-        public ConsistentHashLB build() {
-            return new ConsistentHashLB(this);
-        }
+        return balancerState().picker() instanceof KeyedSelection.RingPicker ring ? ring.ring() : null;
     }
 }

@@ -65,7 +65,7 @@ final class DecisionLog {
 
     /** The exchange's {@code req_id} header made {@link #loggable}, else its exchange id. */
     static String requestId(Exchange exchange) {
-        Object header = exchange.getIn().getHeader(AgentLoadBalancerSupport.REQUEST_ID_HEADER);
+        Object header = exchange.getIn().getHeader(AgentLb.REQUEST_ID_HEADER);
         return header != null ? loggable(header.toString()) : exchange.getExchangeId();
     }
 

@@ -1,18 +1,7 @@
 package io.github.agentlb.camel;
 
-import io.github.agentlb.core.Check;
-import io.github.agentlb.core.hash.HashAlgorithm;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.camel.Exchange;
+import java.util.TreeMap;
 import org.apache.camel.api.management.ManagedAttribute;
 
 /**
@@ -30,7 +19,7 @@ import org.apache.camel.api.management.ManagedAttribute;
  *   <li>In flight counts each attempt from its send to the end of its answer (a streamed answer
  *       until its last byte), per agent and per balancer instance. An agent whose fresh ORCA load
  *       report ({@code endpoint-load-metrics}, at most the saturation staleness old, 200 ms by
- *       default; see {@link AgentLoadBalancerSupport}) gives {@code num_requests_waiting} counts
+ *       default; see {@link AgentSettings}) gives {@code num_requests_waiting} counts
  *       those too: requests other balancers queued on it, which this one cannot see.</li>
  *   <li>Failover: the other choice, then every agent by fewest requests in flight; ejected,
  *       resting, draining and ramping agents are handled by the balancer as for every strategy.</li>
@@ -66,176 +55,55 @@ import org.apache.camel.api.management.ManagedAttribute;
  *
  * <p>Thread-safe; O(1) and lock-free per exchange (two draws, two counter reads).
  */
-public class LeastRequestLB extends AgentLoadBalancerSupport {
+public final class LeastRequestLB extends AgentLoadBalancerSupport {
 
     /** The seed of the draws by default. */
-    public static final long DEFAULT_SEED = 0x5DEECE66DL;
+    public static final long DEFAULT_SEED = BalancerConfig.LeastRequest.DEFAULT_SEED;
     /** Envoy's default active request bias: 1.0. */
-    public static final double DEFAULT_ACTIVE_REQUEST_BIAS = 1.0;
+    public static final double DEFAULT_ACTIVE_REQUEST_BIAS = BalancerConfig.LeastRequest.DEFAULT_ACTIVE_REQUEST_BIAS;
 
-    private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
-    private final AtomicLong draws = new AtomicLong();
-    private volatile long seed = DEFAULT_SEED;
-    private volatile double activeRequestBias = DEFAULT_ACTIVE_REQUEST_BIAS;
-
-    @Override
-    public String strategyName() {
-        return "lr";
+    public LeastRequestLB() {
+        super(new LeastRequestStrategy());
     }
 
-    /** The seed of the draws; takes effect at once and restarts the sequence. */
+    /** The seed of the draws; restarts the sequence. */
     public void setSeed(long seed) {
-        this.seed = seed;
-        draws.set(0);
+        configure("seed", seed, d -> d.leastRequest(new BalancerConfig.LeastRequest(seed, d.leastRequest().activeRequestBias())));
     }
 
     public long getSeed() {
-        return seed;
+        return balancerConfig().leastRequest().seed();
     }
 
     /**
      * How strongly requests in flight weigh against static weights, finite and >= 0 (Envoy's
-     * {@code active_request_bias}); takes effect at once.
+     * {@code active_request_bias}).
      *
      * @throws IllegalArgumentException if negative or not finite
      */
     public void setActiveRequestBias(double bias) {
-        this.activeRequestBias = Check.finiteNonNegative("activeRequestBias", bias);
-        settingsChanged();
+        configure("activeRequestBias", bias, d -> d.leastRequest(new BalancerConfig.LeastRequest(d.leastRequest().seed(), bias)));
     }
 
     public double getActiveRequestBias() {
-        return activeRequestBias;
+        return balancerConfig().leastRequest().activeRequestBias();
     }
 
     /** Agent id to its requests in flight now, sorted by id; for JMX and metrics. */
     @ManagedAttribute(description = "Agent id to its requests in flight through this balancer")
     public Map<String, Integer> getInFlight() {
-        Map<String, Integer> now = new java.util.TreeMap<>();
-        for (String agent : getAgentIds()) {
-            AtomicInteger count = inFlight.get(agent);
-            now.put(agent, count == null ? 0 : count.get());
+        BalancerState state = balancerState();
+        Map<String, Integer> now = new TreeMap<>();
+        for (String agent : state.agentIds()) {
+            now.put(agent, state.inFlight(agent));
         }
         return now;
     }
 
     @Override
     public Map<String, Map<String, Double>> agentMetrics() {
-        Map<String, Double> values = new java.util.TreeMap<>();
+        Map<String, Double> values = new TreeMap<>();
         getInFlight().forEach((agent, count) -> values.put(agent, count.doubleValue()));
         return Map.of("in.flight", values);
-    }
-
-    @Override
-    protected Picker newPicker(List<String> agentIds, Map<String, Double> weights) {
-        int n = agentIds.size();
-        if (n == 0) {
-            return exchange -> Selection.of(Collections.emptyIterator());
-        }
-        String[] ids = agentIds.toArray(new String[0]);
-        AtomicInteger[] counts = new AtomicInteger[n];
-        double[] w = new double[n];
-        boolean weighted = false;
-        for (int i = 0; i < n; i++) {
-            counts[i] = inFlight.computeIfAbsent(ids[i], id -> new AtomicInteger());
-            w[i] = weights.getOrDefault(ids[i], 1.0);
-            weighted |= w[i] != 1.0;
-        }
-        double bias = activeRequestBias;
-        boolean plain = !weighted && bias == 1.0;
-        return exchange -> {
-            if (n == 1) {
-                return Selection.of(List.of(ids[0]).iterator());
-            }
-            long random = HashAlgorithm.fmix64(seed + draws.getAndIncrement() * 0x9E3779B97F4A7C15L);
-            int first = (int) Long.remainderUnsigned(random, n);
-            int second = (first + 1 + (int) Long.remainderUnsigned(random >>> 32, n - 1)) % n;
-            double firstLoad = counts[first].get() + reportedWaiting(ids[first]);
-            double secondLoad = counts[second].get() + reportedWaiting(ids[second]);
-            boolean secondWins = plain ? secondLoad < firstLoad
-                    : score(w[second], secondLoad, bias) > score(w[first], firstLoad, bias);
-            int chosen = secondWins ? second : first;
-            int other = secondWins ? first : second;
-            return Selection.of(new Choices(ids, counts, chosen, other));
-        };
-    }
-
-    /** weight / (active + 1)^bias; a bias of 0 gives the weight itself, x^0 being 1 for every x. */
-    private static double score(double weight, double active, double bias) {
-        return weight / Math.pow(active + 1.0, bias);
-    }
-
-    @Override
-    protected void attemptStarted(String agentId, Exchange attempt) {
-        AtomicInteger count = inFlight.get(agentId);
-        if (count != null) {
-            count.incrementAndGet();
-        }
-    }
-
-    @Override
-    protected void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos) {
-        AtomicInteger count = inFlight.get(agentId);
-        if (count != null) {
-            count.decrementAndGet();
-        }
-    }
-
-    /** Counters of agents that left are dropped with them. */
-    @Override
-    protected void agentsChanged(List<String> agentIds) {
-        inFlight.keySet().retainAll(agentIds);
-    }
-
-    /** The chosen agent, the other choice, then the rest by fewest in flight (sorted only when reached). */
-    private static final class Choices implements Iterator<String> {
-        private final String[] ids;
-        private final AtomicInteger[] counts;
-        private final int chosen;
-        private final int other;
-        private int step;
-        private Iterator<String> rest;
-
-        Choices(String[] ids, AtomicInteger[] counts, int chosen, int other) {
-            this.ids = ids;
-            this.counts = counts;
-            this.chosen = chosen;
-            this.other = other;
-        }
-
-        @Override
-        public boolean hasNext() {
-            return step < 2 || rest().hasNext();
-        }
-
-        @Override
-        public String next() {
-            if (step == 0) {
-                step++;
-                return ids[chosen];
-            }
-            if (step == 1) {
-                step++;
-                return ids[other];
-            }
-            if (!rest().hasNext()) {
-                throw new NoSuchElementException();
-            }
-            return rest.next();
-        }
-
-        private Iterator<String> rest() {
-            if (rest == null) {
-                List<Integer> order = new ArrayList<>();
-                for (int i = 0; i < ids.length; i++) {
-                    if (i != chosen && i != other) {
-                        order.add(i);
-                    }
-                }
-                order.sort(Comparator.comparingInt(i -> counts[i].get()));
-                rest = order.stream().map(i -> ids[i]).iterator();
-            }
-            return rest;
-        }
     }
 }

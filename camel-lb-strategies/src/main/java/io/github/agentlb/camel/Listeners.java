@@ -16,12 +16,12 @@ final class Listeners {
 
     private static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
 
-    private final List<AgentLoadBalancerSupport.AttemptListener> attempts = new CopyOnWriteArrayList<>();
+    private final List<AttemptListener> attempts = new CopyOnWriteArrayList<>();
     private final List<HealthListener> health = new CopyOnWriteArrayList<>();
     private final List<MembershipListener> membership = new CopyOnWriteArrayList<>();
     private final LongAdder ejections = new LongAdder();
 
-    void add(AgentLoadBalancerSupport.AttemptListener listener) {
+    void add(AttemptListener listener) {
         attempts.add(Objects.requireNonNull(listener, "listener"));
     }
 
@@ -38,7 +38,7 @@ final class Listeners {
     }
 
     void attempt(String strategy, String agent, AttemptOutcome outcome, long elapsedNanos) {
-        for (AgentLoadBalancerSupport.AttemptListener listener : attempts) {
+        for (AttemptListener listener : attempts) {
             try {
                 listener.attemptCompleted(strategy, agent, outcome, elapsedNanos);
             } catch (RuntimeException e) {

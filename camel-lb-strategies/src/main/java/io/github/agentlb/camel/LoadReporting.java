@@ -2,10 +2,6 @@ package io.github.agentlb.camel;
 
 import io.github.agentlb.core.orca.LoadReport;
 import io.github.agentlb.core.orca.LoadReports;
-import io.github.agentlb.core.orca.Saturation;
-import java.util.Locale;
-import java.util.Objects;
-import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -13,52 +9,39 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A balancer's ORCA load reports: asks for them on each attempt (when told to), reads them from
- * each answer into the agent's {@link AgentSlot}, and says which agents a fresh report marks as
- * saturated ({@link Saturation}). Reports are read whether asked for or not: an agent may send
- * them unasked. Thread-safe: settings are volatile, reports live in the slots.
+ * A balancer's ORCA load reports: asks for them on each attempt (when its configuration says so),
+ * reads them from each answer into the agent's {@link AgentSlot}, and says which agents a fresh
+ * report marks as saturated ({@link io.github.agentlb.core.orca.Saturation}). Reports are read
+ * whether asked for or not: an agent may send them unasked. Stateless: reports live in the slots.
  */
 final class LoadReporting {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LoadReporting.class);
-
-    private final Settings<Saturation.Builder> saturationSettings;
-    private final LongSupplier nanoClock;
-    private volatile Saturation saturation = Saturation.ofDefaults();
-    /** {@code TEXT} or {@code JSON} to ask for reports on each attempt; null not to ask. */
-    private volatile String format;
-    /** Whether any agent has sent a report: until then the gate costs one volatile read. */
-    private volatile boolean received;
-
-    /**
-     * @param running   whether the balancer is starting or started (staged settings are refused then)
-     * @param nanoClock the balancer's clock, ns: when a report arrived, how old it is
-     */
-    LoadReporting(BooleanSupplier running, LongSupplier nanoClock) {
-        this.saturationSettings = new Settings<>(running);
-        this.nanoClock = nanoClock;
+    private LoadReporting() {
     }
+
+    private static final Logger LOG = LoggerFactory.getLogger(LoadReporting.class);
 
     /**
      * Removes any report from the attempt (its request's header, and a report property copied
-     * from the exchange), so that only the agent's answer can carry one, and asks for one.
+     * from the exchange), so that only the agent's answer can carry one, and asks for one when
+     * {@code format} is not null.
      */
-    void prepare(Exchange attempt) {
+    static void prepare(Exchange attempt, String format) {
         attempt.getIn().removeHeader(LoadReports.HEADER);
-        attempt.removeProperty(AgentLoadBalancerSupport.LOAD_REPORT_PROPERTY);
-        String asked = format;
-        if (asked != null) {
-            attempt.getIn().setHeader(LoadReports.FORMAT_HEADER, asked);
+        attempt.removeProperty(AgentLb.LOAD_REPORT_PROPERTY);
+        if (format != null) {
+            attempt.getIn().setHeader(LoadReports.FORMAT_HEADER, format);
         }
     }
 
     /**
      * Reads and removes the report of an answer ({@code attempt}'s message), keeps it in the
      * agent's slot with its arrival time, and sets it as the attempt's
-     * {@link AgentLoadBalancerSupport#LOAD_REPORT_PROPERTY}. An attempt that got no answer has no
-     * report, nor has an answer without one (or without a usable field).
+     * {@link AgentLb#LOAD_REPORT_PROPERTY}. An attempt that got no answer has no report, nor has an
+     * answer without one (or without a usable field).
      */
-    void read(String agentId, AgentSlot slot, Exchange attempt, AttemptOutcome outcome) {
+    static void read(String agentId, AgentSlot slot, Exchange attempt, AttemptOutcome outcome, String format,
+            LongSupplier clock) {
         Message answer = attempt.getMessage();
         if (format != null) {
             // HTTP producers that copy the request's headers into the answer would hand the ask to the client.
@@ -78,69 +61,31 @@ final class LoadReporting {
         if (report.isEmpty()) {
             return;
         }
-        slot.loadReport = new AgentSlot.ReceivedReport(report, nanoClock.getAsLong());
-        if (!received) {
-            received = true;
-        }
-        attempt.setProperty(AgentLoadBalancerSupport.LOAD_REPORT_PROPERTY, report);
-    }
-
-    /** Whether any agent has sent a usable report since the balancer was created. */
-    boolean received() {
-        return received;
-    }
-
-    /** Whether the gate may move agents: it is enabled and some agent has reported. */
-    boolean gating() {
-        return received && saturation.enabled();
+        slot.loadReport.set(new AgentSlot.ReceivedReport(report, clock.getAsLong()));
+        attempt.setProperty(AgentLb.LOAD_REPORT_PROPERTY, report);
     }
 
     /** Whether the slot's latest report is fresh and marks the agent as saturated. */
-    boolean saturated(AgentSlot slot, long nowNanos) {
-        AgentSlot.ReceivedReport latest = slot.loadReport;
-        return latest != null && saturation.isSaturated(latest.report(), nowNanos - latest.atNanos());
-    }
-
-    /** The slot's latest report if it is at most the staleness limit old, else null. */
-    LoadReport fresh(AgentSlot slot, long nowNanos) {
-        AgentSlot.ReceivedReport latest = slot == null || !received ? null : slot.loadReport;
-        return latest != null && saturation.isFresh(nowNanos - latest.atNanos()) ? latest.report() : null;
-    }
-
-    Saturation saturation() {
-        return saturation;
-    }
-
-    void setSaturation(Saturation saturation) {
-        this.saturation = Objects.requireNonNull(saturation, "saturation");
-    }
-
-    Settings<Saturation.Builder> saturationSettings() {
-        return saturationSettings;
-    }
-
-    /** Applies the JavaBean saturation settings made since the last start. */
-    void applySettings() {
-        if (!saturationSettings.isEmpty()) {
-            setSaturation(saturationSettings.applyTo(saturation.toBuilder()).build());
-        }
-    }
-
-    String format() {
-        return format == null ? "NONE" : format;
+    static boolean saturated(AgentSlot slot, long nowNanos, BalancerConfig config) {
+        AgentSlot.ReceivedReport latest = slot.loadReport.get();
+        return latest != null && config.saturation().isSaturated(latest.report(), nowNanos - latest.atNanos());
     }
 
     /**
-     * @param format {@code TEXT}, {@code JSON} (any case), or {@code NONE}, empty or null not to ask
-     * @throws IllegalArgumentException for any other value, naming it
+     * The value of a load report header ({@code X-Agent-*}): a number, or a decimal string with
+     * {@code '.'}; NaN when it is absent, not a number, NaN or infinite.
      */
-    void setFormat(String format) {
-        String f = format == null ? "" : format.strip().toUpperCase(Locale.ROOT);
-        switch (f) {
-            case "", "NONE" -> this.format = null;
-            case "TEXT", "JSON" -> this.format = f;
-            default -> throw new IllegalArgumentException(
-                    "loadReportFormat must be TEXT, JSON or NONE, was '" + format + "'");
+    static double decimal(Object header) {
+        double value;
+        if (header instanceof Number number) {
+            value = number.doubleValue();
+        } else {
+            try {
+                value = header == null ? Double.NaN : Double.parseDouble(header.toString().trim());
+            } catch (NumberFormatException e) {
+                return Double.NaN;
+            }
         }
+        return Double.isFinite(value) ? value : Double.NaN;
     }
 }

@@ -6,37 +6,79 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * A strategy's decision for one exchange: the agents to try, preferred first, and what to log
- * about the decision.
- *
- * @param candidates agent ids in the order to try them, each at most once; the first is the choice,
- *                   the rest the failover order. Consumed lazily, only as far as failures require.
- * @param detail     makes the extra text of the decision's log line (for example
- *                   {@code user_id=42 hash=...}); called only when that line is logged, so the
- *                   request path builds no log text while the decision log is off. Client-supplied
- *                   values in it go through {@code AgentLoadBalancerSupport.loggable}.
- * @param keyRank    for a keyed exchange, a fraction in [0, 1) fixed by the key (not by the ring
- *                   position alone): an agent ramping up at part f of its share keeps the keys
- *                   with rank below f, so the same keys come back to it as f grows; NaN for an
- *                   exchange without key, thinned by count instead
+ * A strategy's decision for one exchange: the agents to try, preferred first, what to log about the
+ * decision, and what the strategy wants back when the attempt completes. Made by a {@link Picker}
+ * for one exchange and read by that exchange only: not thread-safe (its candidates are consumed).
  */
-public record Selection(Iterator<String> candidates, Supplier<String> detail, double keyRank) {
+public final class Selection {
 
     private static final Supplier<String> NONE = () -> "";
 
-    public Selection {
-        Objects.requireNonNull(candidates, "candidates");
-        detail = detail == null ? NONE : detail;
+    private final Iterator<String> candidates;
+    private final Supplier<String> detail;
+    private final double keyRank;
+    private final long token;
+    private final boolean hasToken;
+
+    /**
+     * @param candidates agent ids in the order to try them, each at most once; the first is the
+     *                   choice, the rest the failover order. Consumed lazily, only as far as failures require.
+     * @param detail     makes the extra text of the decision's log line (e.g. {@code user_id=42 hash=...});
+     *                   called only when that line is logged. Client-supplied values in it go through
+     *                   {@link DecisionLog#loggable}. Null for none.
+     * @param keyRank    for a keyed exchange, a fraction in [0, 1) fixed by the key: an agent ramping up
+     *                   at part f of its share keeps the keys with rank below f, so the same keys come
+     *                   back to it as f grows; NaN for an exchange without key, thinned by count instead
+     * @param token      what the strategy reads back in {@link Strategy#attemptCompleted} (avn: the key's
+     *                   ring position)
+     */
+    public Selection(Iterator<String> candidates, Supplier<String> detail, double keyRank, long token) {
+        this(candidates, detail, keyRank, token, true);
     }
 
-    /** A selection of an exchange without key. */
+    /** A selection without {@link #token()}. */
+    public Selection(Iterator<String> candidates, Supplier<String> detail, double keyRank) {
+        this(candidates, detail, keyRank, 0, false);
+    }
+
+    /** A selection of an exchange without key, without token. */
     public Selection(Iterator<String> candidates, Supplier<String> detail) {
-        this(candidates, detail, Double.NaN);
+        this(candidates, detail, Double.NaN, 0, false);
+    }
+
+    private Selection(Iterator<String> candidates, Supplier<String> detail, double keyRank, long token, boolean hasToken) {
+        this.candidates = Objects.requireNonNull(candidates, "candidates");
+        this.detail = detail == null ? NONE : detail;
+        this.keyRank = keyRank;
+        this.token = token;
+        this.hasToken = hasToken;
     }
 
     /** A selection with no extra log detail. */
     public static Selection of(Iterator<String> candidates) {
         return new Selection(candidates, NONE);
+    }
+
+    public Iterator<String> candidates() {
+        return candidates;
+    }
+
+    public Supplier<String> detail() {
+        return detail;
+    }
+
+    public double keyRank() {
+        return keyRank;
+    }
+
+    /** @return the token the picker gave; meaningful only when {@link #hasToken()} */
+    public long token() {
+        return token;
+    }
+
+    /** @return whether the picker gave a {@link #token()} */
+    public boolean hasToken() {
+        return hasToken;
     }
 
     /**

@@ -1,38 +1,43 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.bounded.BoundedLoads;
 import io.github.agentlb.core.fleet.AgentSpec;
-import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.core.health.OutlierDetector;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.apache.camel.AsyncProcessor;
+import org.apache.camel.CamelContext;
 import org.apache.camel.support.service.ServiceHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one writer of a balancer's {@link BalancerState}: every change (children added or removed,
- * names, weights, drains, slow starts, settings, a strategy's new picker) is made here under one
- * lock and published as one new state, all or nothing: a change that the strategy or a check
- * rejects leaves the balancer as it was. Requests never take the lock.
+ * names, weights, drains, slow starts, knobs, a strategy's new picker) is made here under one lock
+ * and published as one new state, all or nothing: a change that the strategy or a check rejects
+ * leaves the balancer as it was. The stores built from the configuration (outlier ejection, bounded
+ * loads, learned sessions) are replaced, or told of new members, inside the same publication, so a
+ * request never sees a store that lacks a member of its state. Requests never take the lock.
+ * Batches of membership edits are {@link MembershipEdit}'s.
  *
- * <p>Over 300 lines: the batch edit with its roll-back, drains and slow starts all change the
- * same maps under the same lock, and each must end in one publication.
+ * <p>Over 300 lines: membership, drains, slow starts and knobs all change the same state under the
+ * same lock, and each must end in one publication.
  */
-final class StateWriter {
+final class StateWriter implements StrategyContext {
 
     private static final Logger LOG = LoggerFactory.getLogger("io.github.agentlb.membership");
 
-    /** What the writer needs of its balancer. */
+    /** What the writer needs of its balancer's Camel side. */
     interface Owner {
         AsyncProcessor[] children();
 
@@ -40,54 +45,117 @@ final class StateWriter {
 
         void removeChild(AsyncProcessor child);
 
-        /** The strategy's membership hook, then bounded loads and the detector: may throw to reject. */
-        void agentsChanging(List<String> serving, List<String> members);
-
-        Picker newPicker(List<String> serving, Map<String, Double> weights);
-
-        OutlierDetector detector();
-
-        FailoverPolicy policy();
-
-        AnswerRules answerRules();
-
-        long nanoTime();
-
+        /** Whether the balancer is starting or started: a knob that breaks a relation is refused at once then. */
         boolean started();
 
-        /** After the new state is published, when the serving agents changed: the membership listeners. */
-        void agentsChanged(List<String> serving);
+
+        /** The balancer, as the source of the strategy's threads ({@link StrategyContext#source()}). */
+        Object source();
+
+        String name();
     }
 
     private final Owner owner;
+    private final Strategy strategy;
+    private final Listeners listeners;
+    private final LongSupplier clock;
     private final Membership membership = new Membership();
     private final Map<AsyncProcessor, AgentSlot> slots = new IdentityHashMap<>();
-    private final Map<String, Double> weights = new HashMap<>();
-    private final Set<String> draining = new TreeSet<>();
+    final Map<String, Double> weights = new HashMap<>();
+    final Set<String> draining = new TreeSet<>();
     private final Map<String, CompletableFuture<Void>> drains = new HashMap<>();
-    private final Map<String, Long> warmingSince = new HashMap<>();
-    private SlowStart slowStart = SlowStart.DISABLED;
+    final Map<String, Long> warmingSince = new HashMap<>();
+    private final WaitingKnobs waiting = new WaitingKnobs();
+    private BalancerConfig config;
+    /** The configuration the strategy was last told of. */
+    private BalancerConfig configured;
+    /** The configuration the published stores were built for; null before the first state. */
+    private BalancerConfig built;
+    private OutlierDetector detector;
+    private BoundedLoads boundedLoads;
+    private SessionAffinity sessions;
     private long generation;
+    /** Null until the balancer has one: key expressions are initialised with it. */
+    private CamelContext camelContext;
     private volatile BalancerState state = BalancerState.EMPTY;
 
-    StateWriter(Owner owner) {
+    StateWriter(Owner owner, Strategy strategy, Listeners listeners, LongSupplier clock, BalancerConfig config) {
         this.owner = owner;
+        this.strategy = strategy;
+        this.listeners = listeners;
+        this.clock = clock;
+        this.config = config;
     }
 
     BalancerState state() {
         return state;
     }
 
-    synchronized SlowStart slowStart() {
-        return slowStart;
+    synchronized BalancerConfig config() {
+        return config;
     }
 
-    synchronized void setSlowStart(SlowStart value) {
-        slowStart = value;
-        if (!value.isEnabled()) {
-            warmingSince.clear();
+    /** A knob ({@link Configurable#configure}): applied and published at once, or waiting until start. */
+    synchronized void configure(String knob, Object value, Consumer<ConfigDraft> change) {
+        BalancerConfig next = waiting.apply(config, knob, value, change, !owner.started());
+        if (next != null) {
+            useConfig(next);
         }
-        publish(false);
+    }
+
+    synchronized <T> T configured(String knob, T current) {
+        return waiting.value(knob, current);
+    }
+
+    /** Applies the knobs waiting for each other as the start does; throws naming one whose relation does not hold. */
+    synchronized void applyWaitingKnobs() {
+        useConfig(waiting.applyAll(config));
+    }
+
+    /**
+     * The start: the knobs waiting for each other applied, and one new state for the children.
+     *
+     * @throws IllegalArgumentException naming a knob whose relation does not hold (nothing changes)
+     */
+    synchronized void start() {
+        config = waiting.applyAll(config);
+        publish(true);
+    }
+
+    /** Tells the strategy of the configuration it is made with, once it is attached. */
+    synchronized void attached() {
+        configureStrategy();
+    }
+
+    /** A new configuration: published at once when there is a state, else told to the strategy. */
+    private void useConfig(BalancerConfig next) {
+        BalancerConfig before = config;
+        config = next;
+        try {
+            if (generation > 0) {
+                publish(false);
+            } else {
+                configureStrategy();
+            }
+        } catch (RuntimeException e) {
+            config = before;
+            throw e;
+        }
+    }
+
+    private void configureStrategy() {
+        if (configured != config) {
+            strategy.configure(config);
+            configured = config;
+        }
+    }
+
+    /** A new outlier detector for the same rules: earlier ejections forgotten (a new clock). */
+    synchronized void resetDetector() {
+        detector = null;
+        if (generation > 0) {
+            publish(false);
+        }
     }
 
     /** Republishes after children changed (added or removed the Camel way); rethrows a rejection. */
@@ -96,8 +164,28 @@ final class StateWriter {
     }
 
     /** Republishes with the same members and a new picker (a strategy learned a new ring or schedule). */
-    synchronized void pickerChanged() {
+    @Override
+    public synchronized void pickerChanged() {
         publish(false);
+    }
+
+    @Override
+    public synchronized CamelContext camelContext() {
+        return camelContext;
+    }
+
+    synchronized void setCamelContext(CamelContext context) {
+        camelContext = context;
+    }
+
+    @Override
+    public Object source() {
+        return owner.source();
+    }
+
+    @Override
+    public String name() {
+        return owner.name();
     }
 
     synchronized void name(String endpointUri, String agentId) {
@@ -110,138 +198,57 @@ final class StateWriter {
         }
     }
 
-    /** A batch of membership edits applied as one new state, or not at all. */
-    final class Change {
-        private final Map<String, Double> adds = new LinkedHashMap<>();
-        private final Map<String, AsyncProcessor> addedChildren = new HashMap<>();
-        private final Set<String> removes = new LinkedHashSet<>();
-        private final Set<String> drainsAsked = new LinkedHashSet<>();
-        private final Map<String, Double> newWeights = new LinkedHashMap<>();
+    @Override
+    public long nanoTime() {
+        return clock.getAsLong();
+    }
 
-        private final Set<AsyncProcessor> ownedChildren = Collections.newSetFromMap(new IdentityHashMap<>());
+    Membership membership() {
+        return membership;
+    }
 
-        Change add(String name, AsyncProcessor child, double weight, boolean owned) {
-            adds.put(checkedName(name), checkedWeight(weight));
-            addedChildren.put(name, java.util.Objects.requireNonNull(child, "child"));
-            if (owned) {
-                ownedChildren.add(child);
-            }
-            return this;
-        }
+    Owner owner() {
+        return owner;
+    }
 
-        Change remove(String name) {
-            removes.add(name);
-            return this;
-        }
+    /** The slot of {@code child}, made for a child added now. */
+    AgentSlot newSlot(AsyncProcessor child, boolean owned) {
+        AgentSlot slot = new AgentSlot(child, owned);
+        slots.put(child, slot);
+        return slot;
+    }
 
-        Change drain(String name) {
-            drainsAsked.add(name);
-            return this;
-        }
-
-        Change weight(String name, double weight) {
-            newWeights.put(checkedName(name), checkedWeight(weight));
-            return this;
-        }
-
-        boolean isEmpty() {
-            return adds.isEmpty() && removes.isEmpty() && drainsAsked.isEmpty() && newWeights.isEmpty();
-        }
-
-        /** @return the drains asked, completing when each agent has left */
-        Map<String, CompletableFuture<Void>> apply() {
-            return applyChange(this);
+    /** Forgets a child added by a batch that was rejected. */
+    void dropSlot(AsyncProcessor child) {
+        membership.forgetChild(child);
+        AgentSlot slot = slots.remove(child);
+        if (slot != null && slot.owned) {
+            stopOwned(slot);
         }
     }
 
-    Change change() {
-        return new Change();
-    }
-
-    private synchronized Map<String, CompletableFuture<Void>> applyChange(Change change) {
-        List<String> members = state.members();
-        for (String name : change.adds.keySet()) {
-            if (members.contains(name) && !draining.contains(name) && !change.removes.contains(name)) {
-                throw new IllegalArgumentException("agent '" + name + "' is already a member");
-            }
-        }
-        for (String name : union(change.removes, change.drainsAsked, change.newWeights.keySet())) {
-            if (!members.contains(name) && !change.adds.containsKey(name)) {
-                throw new IllegalArgumentException("agent '" + name + "' is not a member; members: " + members);
-            }
-        }
-        // Keep what a rejected change must restore.
-        Map<String, Double> weightsBefore = new HashMap<>(weights);
-        Set<String> drainingBefore = new TreeSet<>(draining);
-        Map<String, Long> warmingBefore = new HashMap<>(warmingSince);
-        List<AsyncProcessor> added = new ArrayList<>();
-        List<AsyncProcessor> removed = new ArrayList<>();
-        Map<String, AsyncProcessor> byId = currentChildren();
-        try {
-            for (String name : change.removes) {
-                AsyncProcessor child = byId.get(name);
-                if (child != null) {
-                    owner.removeChild(child);
-                    removed.add(child);
-                }
-                draining.remove(name);
-            }
-            for (Map.Entry<String, Double> add : change.adds.entrySet()) {
-                String name = add.getKey();
-                weights.put(name, add.getValue());
-                if (draining.remove(name) && !change.removes.contains(name)) {
-                    continue; // back before it left: it keeps its child and its keys
-                }
-                AsyncProcessor child = change.addedChildren.get(name);
-                membership.nameChild(child, name);
-                slots.put(child, new AgentSlot(child, change.ownedChildren.contains(child)));
-                if (owner.started()) {
-                    ServiceHelper.startService(child); // before any request can reach it
-                }
-                owner.addChild(child);
-                added.add(child);
-                if (owner.started() && slowStart.isEnabled()) {
-                    warmingSince.put(name, owner.nanoTime());
-                }
-            }
-            draining.addAll(change.drainsAsked);
-            weights.putAll(change.newWeights);
-            publish(true);
-        } catch (RuntimeException e) {
-            for (AsyncProcessor child : added) {
-                owner.removeChild(child);
-                membership.forgetChild(child);
-                AgentSlot slot = slots.remove(child);
-                if (slot != null && slot.owned) {
-                    stopOwned(slot);
-                }
-            }
-            for (AsyncProcessor child : removed) {
-                owner.addChild(child);
-            }
-            restore(weights, weightsBefore);
-            draining.clear();
-            draining.addAll(drainingBefore);
-            restore(warmingSince, warmingBefore);
-            throw e;
-        }
-        for (AsyncProcessor child : removed) {
-            retire(child);
-        }
+    /** The drain futures of {@code names}, completing when each has left. */
+    Map<String, CompletableFuture<Void>> drainsOf(Set<String> names) {
         Map<String, CompletableFuture<Void>> asked = new LinkedHashMap<>();
-        for (String name : change.drainsAsked) {
+        for (String name : names) {
             asked.put(name, drains.computeIfAbsent(name, n -> new CompletableFuture<>()));
         }
-        LOG.info("Membership generation {}: agents={}{}{}", state.generation(), state.agentIds(),
-                draining.isEmpty() ? "" : " draining=" + draining,
-                change.newWeights.isEmpty() ? "" : " weights=" + change.newWeights);
-        finishIdleDrains();
         return asked;
     }
 
+    /** After a batch was published: retire the children it removed and finish drains already idle. */
+    void batchApplied(List<AsyncProcessor> removed, Map<String, Double> newWeights) {
+        for (AsyncProcessor child : removed) {
+            retire(child);
+        }
+        LOG.info("Membership generation {}: agents={}{}{}", state.generation(), state.agentIds(),
+                draining.isEmpty() ? "" : " draining=" + draining, newWeights.isEmpty() ? "" : " weights=" + newWeights);
+        finishIdleDrains();
+    }
+
     /** The last request of a draining or removed agent ended: finish its drain or stop its child. */
-    void lastRequestEnded(String agentId, AgentSlot slot) {
-        if (slot.removed) {
+    void lastRequestEnded(AgentSlot slot) {
+        if (slot.life.get() == AgentSlot.REMOVED) {
             stopOwned(slot);
         } else {
             synchronized (this) {
@@ -252,8 +259,8 @@ final class StateWriter {
 
     /** Slow start again for an agent re-admitted after ejection. */
     synchronized void rampUp(String agentId) {
-        if (slowStart.isEnabled() && state.members().contains(agentId)) {
-            warmingSince.put(agentId, owner.nanoTime());
+        if (config.slowStart().isEnabled() && state.members().contains(agentId)) {
+            warmingSince.put(agentId, clock.getAsLong());
             publish(false);
         }
     }
@@ -295,7 +302,7 @@ final class StateWriter {
         membership.forgetChild(child);
         AgentSlot slot = slots.remove(child);
         if (slot != null) {
-            slot.removed = true;
+            slot.life.set(AgentSlot.REMOVED);
             if (slot.inFlight.get() == 0) {
                 stopOwned(slot);
             }
@@ -308,16 +315,17 @@ final class StateWriter {
         }
     }
 
-    private Map<String, AsyncProcessor> currentChildren() {
+    Map<String, AsyncProcessor> currentChildren() {
         return membership.compute(owner.children()).byId();
     }
 
     /**
-     * Computes and publishes a new state.
+     * Computes and publishes a new state. The strategy's hooks run first, so one that rejects the
+     * change leaves every store as it was.
      *
      * @param agentsChanged whether children, names or drains changed (the strategy is told)
      */
-    private void publish(boolean agentsChanged) {
+    void publish(boolean agentsChanged) {
         Membership.Members computed = membership.compute(owner.children());
         List<String> members = computed.ids();
         List<String> serving = new ArrayList<>(members.size());
@@ -327,64 +335,67 @@ final class StateWriter {
             }
         }
         serving = List.copyOf(serving);
-        Map<String, Double> servingWeights = new LinkedHashMap<>();
-        for (String id : serving) {
-            servingWeights.put(id, weights.getOrDefault(id, AgentSpec.DEFAULT_WEIGHT));
+        BalancerConfig previous = built;
+        configureStrategy();
+        if (agentsChanged || previous == null) {
+            strategy.agentsChanged(serving);
         }
-        if (agentsChanged) {
-            owner.agentsChanging(serving, members);
-        }
-        Picker picker = owner.newPicker(serving, Collections.unmodifiableMap(servingWeights));
+        rebuildStores(previous, members, serving, agentsChanged);
+        built = config;
         Map<String, AgentSlot> slotsById = new HashMap<>();
         for (Map.Entry<String, AsyncProcessor> e : computed.byId().entrySet()) {
             AgentSlot slot = slots.computeIfAbsent(e.getValue(), c -> new AgentSlot(c, false));
-            slot.draining = draining.contains(e.getKey());
+            slot.life.set(draining.contains(e.getKey()) ? AgentSlot.DRAINING : AgentSlot.SERVING);
             slotsById.put(e.getKey(), slot);
         }
         weights.keySet().retainAll(members);
         draining.retainAll(members);
-        long now = warmingSince.isEmpty() ? 0 : owner.nanoTime();
+        long now = warmingSince.isEmpty() ? 0 : clock.getAsLong();
         warmingSince.entrySet().removeIf(e -> !members.contains(e.getKey())
-                || now - e.getValue() >= slowStart.window().toNanos());
+                || now - e.getValue() >= config.slowStart().window().toNanos());
         Map<String, Double> allWeights = new LinkedHashMap<>();
         for (String id : members) {
             allWeights.put(id, weights.getOrDefault(id, AgentSpec.DEFAULT_WEIGHT));
         }
         List<String> servingBefore = state.agentIds();
-        state = new BalancerState(++generation, members, serving, Map.copyOf(slotsById),
+        BalancerState view = new BalancerState(generation + 1, members, serving, Map.copyOf(slotsById),
                 Collections.unmodifiableMap(allWeights), Collections.unmodifiableSet(new TreeSet<>(draining)),
-                Map.copyOf(warmingSince), picker, owner.detector(), owner.policy(), owner.answerRules(), slowStart);
+                Map.copyOf(warmingSince), config, detector, boundedLoads, sessions, null);
+        state = view.withPicker(strategy.newPicker(view));
+        generation++;
         if (!serving.equals(servingBefore)) {
-            owner.agentsChanged(serving);
+            listeners.agentsChanged(serving);
         }
     }
 
-    private static String checkedName(String name) {
-        io.github.agentlb.core.Check.notBlank("name", name);
-        if (name.chars().anyMatch(Character::isWhitespace)) {
-            throw new IllegalArgumentException("name must not contain white space, was '" + name + "'");
+    /** Outlier ejection, bounded loads and learned sessions for the configuration and members of the new state. */
+    private void rebuildStores(BalancerConfig previous, List<String> members, List<String> serving, boolean agentsChanged) {
+        if (detector == null || previous == null || !previous.ejection().equals(config.ejection())) {
+            detector = new OutlierDetector(config.ejection(), clock);
+            detector.setAgents(members);
+        } else if (agentsChanged) {
+            detector.setAgents(members);
         }
-        return name;
+        if (previous == null || !previous.boundedLoad().equals(config.boundedLoad())) {
+            boundedLoads = config.boundedLoad().isEnabled() ? new BoundedLoads(config.boundedLoad(), clock) : null;
+            if (boundedLoads != null) {
+                boundedLoads.setAgents(serving);
+            }
+        } else if (agentsChanged && boundedLoads != null) {
+            boundedLoads.setAgents(serving);
+        }
+        if (previous == null || !previous.sessions().equals(config.sessions())) {
+            sessions = config.sessions().isEnabled() ? new SessionAffinity(config.sessions()) : null;
+        }
+        if (previous == null || previous.key() != config.key()) {
+            initKey();
+        }
     }
 
-    private static double checkedWeight(double weight) {
-        if (!(weight > 0 && weight <= AgentSpec.MAX_WEIGHT)) {
-            throw new IllegalArgumentException("weight must be in (0, " + (int) AgentSpec.MAX_WEIGHT + "], was " + weight);
+    /** Initialises the key expression, once the balancer has a CamelContext. */
+    synchronized void initKey() {
+        if (camelContext != null) {
+            config.key().expression().init(camelContext);
         }
-        return weight;
-    }
-
-    @SafeVarargs
-    private static Set<String> union(Set<String>... sets) {
-        Set<String> all = new LinkedHashSet<>();
-        for (Set<String> s : sets) {
-            all.addAll(s);
-        }
-        return all;
-    }
-
-    private static <K, V> void restore(Map<K, V> target, Map<K, V> saved) {
-        target.clear();
-        target.putAll(saved);
     }
 }

@@ -43,8 +43,9 @@ class AdaptiveVirtualNodeLBReportsTest {
 
     @BeforeEach
     void startBalancer() {
-        balancer = AdaptiveVirtualNodeLB.builder().config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15)
-                .evaluationWindow(30).maxMovesPerEvaluation(1).build()).build();
+        balancer = new AdaptiveVirtualNodeLB();
+        balancer.setAvnConfig(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15)
+                .evaluationWindow(30).maxMovesPerEvaluation(1).build());
         ScriptedChild.started(balancer, CAMEL.get(), agent("a"), agent("b"), agent("c"));
     }
 
@@ -98,14 +99,12 @@ class AdaptiveVirtualNodeLBReportsTest {
         assertThat(balancer.getVirtualNodesByAgent()).containsEntry("c", 4);
     }
 
-    @SuppressWarnings("deprecation")
     @Test
-    void theDeprecatedNamesAndToStringShowTheSameEvaluation() {
+    void theGettersAndToStringShowTheSameEvaluation() {
         sendWindow(null);
-        assertThat(balancer.reallocations()).isEqualTo(1);
-        assertThat(balancer.imbalanceIndex()).isEqualTo(balancer.getImbalanceIndex()).isGreaterThan(0.1);
-        assertThat(balancer.virtualNodes()).isEqualTo(balancer.getVirtualNodes()).containsEntry("c", 4)
-                .isEqualTo(balancer.getVirtualNodesByAgent());
+        assertThat(balancer.getReallocations()).isEqualTo(1);
+        assertThat(balancer.getImbalanceIndex()).isGreaterThan(0.1);
+        assertThat(balancer.getVirtualNodesByAgent()).containsEntry("c", 4);
         assertThat(balancer.toString()).isEqualTo("AdaptiveVirtualNodeLB" + balancer.getVirtualNodesByAgent()
                 + " S=" + balancer.getImbalanceIndex());
     }

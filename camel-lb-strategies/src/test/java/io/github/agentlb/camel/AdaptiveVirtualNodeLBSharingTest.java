@@ -32,10 +32,10 @@ class AdaptiveVirtualNodeLBSharingTest {
     private final AtomicLong clock = new AtomicLong(1_000_000_000_000L);
     private final InMemoryAllocationExchange exchange = new InMemoryAllocationExchange(3, "me");
     private final Map<String, String> loadOf = Map.of("a", "0.10", "b", "0.10", "c", "0.90");
-    private final AdaptiveVirtualNodeLB balancer = AdaptiveVirtualNodeLB.builder()
-            .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).evaluationWindow(30)
-                    .maxMovesPerEvaluation(1).build())
-            .sharedAllocation(new SharedAllocation(exchange, Duration.ofSeconds(30))).build();
+    private final AdaptiveVirtualNodeLB balancer = Balancers.with(
+            new AdaptiveVirtualNodeLB(new SharedAllocation(exchange, Duration.ofSeconds(30))),
+            lb -> lb.setAvnConfig(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).evaluationWindow(30)
+                    .maxMovesPerEvaluation(1).build()));
 
     private ScriptedChild agent(String id) {
         return ScriptedChild.answering(id, (attempt, now) -> {

@@ -25,9 +25,8 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
     private static final String B = "direct://b";
     private static final String C = "direct://c";
 
-    private final AdaptiveVirtualNodeLB balancer = AdaptiveVirtualNodeLB.builder()
-            .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).evaluationWindow(30).maxMovesPerEvaluation(1).build())
-            .build();
+    private final AdaptiveVirtualNodeLB balancer = Balancers.with(new AdaptiveVirtualNodeLB(), lb -> lb.setAvnConfig(
+            AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).evaluationWindow(30).maxMovesPerEvaluation(1).build()));
     private final Map<String, String> cpuOf = new HashMap<>(Map.of("a", "0.10", "b", "0.10", "c", "0.10"));
     private final AtomicLong clock = new AtomicLong();
 
@@ -195,10 +194,10 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
     }
 
     @Test
-    void builderValidates() {
-        assertThatThrownBy(() -> AdaptiveVirtualNodeLB.builder().keyHeader(" "))
+    void settersValidate() {
+        assertThatThrownBy(() -> new AdaptiveVirtualNodeLB().setKeyHeader(" "))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("keyHeader must not be blank, was ' '");
-        assertThatThrownBy(() -> AdaptiveVirtualNodeLB.builder().startupUtilization(A, 1.2, 0.1))
+        assertThatThrownBy(() -> new AdaptiveVirtualNodeLB().startupUtilization(A, 1.2, 0.1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("cpu must be a fraction in [0, 1], was 1.2");
     }
 
@@ -224,21 +223,21 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
 
     @Test
     void startupUtilizationWeighsTheAgents() throws Exception {
-        AdaptiveVirtualNodeLB weighted = AdaptiveVirtualNodeLB.builder()
-                .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).build())
-                .startupUtilization(C, 0.4, 0.4).startupUtilization(A, 0.2, 0.2).startupUtilization(B, 0.2, 0.2)
-                .build();
-        weighted.agentsChanged(List.of(A, B, C));
+        AdaptiveVirtualNodeLB weighted = new AdaptiveVirtualNodeLB();
+        weighted.setAvnConfig(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).build());
+        weighted.startupUtilization(C, 0.4, 0.4);
+        weighted.startupUtilization(A, 0.2, 0.2);
+        weighted.startupUtilization(B, 0.2, 0.2);
+        weighted.strategy().agentsChanged(List.of(A, B, C));
         assertThat(weighted.getVirtualNodesByAgent()).containsExactlyInAnyOrderEntriesOf(Map.of(A, 6, B, 6, C, 3));
         assertThat(new AdaptiveVirtualNodeLB().strategyName()).isEqualTo("avn");
     }
 
     @Test
     void onceStartedAnAgentWithoutStartupUtilizationJoinsAtTheAverageAndTheOthersKeepTheirNodes() {
-        AdaptiveVirtualNodeLB weighted = AdaptiveVirtualNodeLB.builder()
-                .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).build())
-                .startupUtilization("A", 0.2, 0.2).startupUtilization("B", 0.2, 0.2).startupUtilization("C", 0.4, 0.4)
-                .build();
+        AdaptiveVirtualNodeLB weighted = new AdaptiveVirtualNodeLB();
+        weighted.setAvnConfig(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).build());
+        weighted.setStartupUtilization("A=0.2/0.2,B=0.2/0.2,C=0.4/0.4");
         ScriptedChild.started(weighted, context, ScriptedChild.ok("A"), ScriptedChild.ok("B"), ScriptedChild.ok("C"));
         assertThat(weighted.getVirtualNodesByAgent()).containsExactlyInAnyOrderEntriesOf(Map.of("A", 6, "B", 6, "C", 3));
 

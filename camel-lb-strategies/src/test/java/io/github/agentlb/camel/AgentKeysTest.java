@@ -39,7 +39,7 @@ class AgentKeysTest extends CamelTestSupport {
     /** {@code PromptPrefix.ofDefaults().keyOf(CHAT)}, pinned by PromptPrefixTest. */
     static final String CHAT_KEY = "prompt:94a575bceb67b0a4";
 
-    private final ConsistentHashLB standard = ConsistentHashLB.builder().key(AgentKeys.standard(), "standard").build();
+    private final ConsistentHashLB standard = Balancers.with(new ConsistentHashLB(), lb -> lb.setKey(AgentKeys.standard(), "standard"));
     private final ConsistentHashLB byUserId = new ConsistentHashLB();
 
     @Override

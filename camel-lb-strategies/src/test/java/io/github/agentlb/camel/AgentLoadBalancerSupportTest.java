@@ -28,16 +28,16 @@ class AgentLoadBalancerSupportTest {
 
     @Test
     void loadReportHeadersAreFiniteNumbersElseNaN() {
-        assertThat(AgentLoadBalancerSupport.decimalHeader(0.5)).isEqualTo(0.5);
-        assertThat(AgentLoadBalancerSupport.decimalHeader(2)).isEqualTo(2.0);
-        assertThat(AgentLoadBalancerSupport.decimalHeader(" 0.25 ")).isEqualTo(0.25);
-        assertThat(AgentLoadBalancerSupport.decimalHeader("-1")).isEqualTo(-1.0);
-        assertThat(AgentLoadBalancerSupport.decimalHeader("0,5")).isNaN();
-        assertThat(AgentLoadBalancerSupport.decimalHeader(null)).isNaN();
-        assertThat(AgentLoadBalancerSupport.decimalHeader("Infinity")).isNaN();
-        assertThat(AgentLoadBalancerSupport.decimalHeader(Double.NEGATIVE_INFINITY)).isNaN();
-        assertThat(AgentLoadBalancerSupport.decimalHeader(Double.NaN)).isNaN();
-        assertThat(AgentLoadBalancerSupport.loggable("a b")).isEqualTo("a\\u0020b");
+        assertThat(LoadReporting.decimal(0.5)).isEqualTo(0.5);
+        assertThat(LoadReporting.decimal(2)).isEqualTo(2.0);
+        assertThat(LoadReporting.decimal(" 0.25 ")).isEqualTo(0.25);
+        assertThat(LoadReporting.decimal("-1")).isEqualTo(-1.0);
+        assertThat(LoadReporting.decimal("0,5")).isNaN();
+        assertThat(LoadReporting.decimal(null)).isNaN();
+        assertThat(LoadReporting.decimal("Infinity")).isNaN();
+        assertThat(LoadReporting.decimal(Double.NEGATIVE_INFINITY)).isNaN();
+        assertThat(LoadReporting.decimal(Double.NaN)).isNaN();
+        assertThat(DecisionLog.loggable("a b")).isEqualTo("a\\u0020b");
     }
 
     @Test
@@ -59,14 +59,9 @@ class AgentLoadBalancerSupportTest {
 
     @Test
     void aStrategyThatThrowsFailsTheExchangeSynchronously() {
-        RoundRobinLB balancer = new RoundRobinLB() {
-            @Override
-            protected Picker newPicker(List<String> agentIds, java.util.Map<String, Double> weights) {
-                return exchange -> {
-                    throw new IllegalStateException("no decision");
-                };
-            }
-        };
+        TestBalancer balancer = TestBalancer.picking("rr", exchange -> {
+            throw new IllegalStateException("no decision");
+        });
         balancer.addProcessor(to("direct:a"));
         Exchange exchange = new DefaultExchange(CAMEL.get());
         AtomicInteger syncCallbacks = new AtomicInteger();
@@ -95,14 +90,14 @@ class AgentLoadBalancerSupportTest {
     @Test
     void aChangeTheStrategyRejectsLeavesChildrenAndIdsAsTheyWere() {
         List<String> rejectWhen = new ArrayList<>();
-        RoundRobinLB balancer = new RoundRobinLB() {
+        TestBalancer balancer = new TestBalancer(new ForwardingStrategy(new RoundRobinStrategy()) {
             @Override
-            protected void agentsChanged(List<String> agentIds) {
+            public void agentsChanged(List<String> agentIds) {
                 if (agentIds.equals(rejectWhen)) {
                     throw new IllegalArgumentException("rejected " + agentIds);
                 }
             }
-        };
+        });
         AsyncProcessor a = to("direct:a");
         AsyncProcessor b = to("direct:b");
         balancer.addProcessor(a);
@@ -123,7 +118,7 @@ class AgentLoadBalancerSupportTest {
     }
 
     @Test
-    void ejectionSettingsAreKeptUntilStartThenRefused() {
+    void ejectionSettingsTakeEffectAtOnceAndARelationBrokenBeforeTheStartWaitsForTheKnobThatMendsIt() {
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.setCamelContext(CAMEL.get());
         assertThat(balancer.getConsecutiveFailures()).isEqualTo(1);
@@ -131,26 +126,42 @@ class AgentLoadBalancerSupportTest {
         assertThat(balancer.getMaxEjectionTime()).isEqualTo(Duration.ofSeconds(300));
         assertThat(balancer.getMaxEjectedShare()).isEqualTo(1.0);
         balancer.setConsecutiveFailures(3);
-        balancer.setBaseEjectionTime(Duration.ofSeconds(5));
-        balancer.setMaxEjectionTime(Duration.ofSeconds(60));
+        balancer.setMaxEjectionTime(Duration.ofSeconds(5));
+        assertThat(balancer.getMaxEjectionTime()).as("shown while it waits").isEqualTo(Duration.ofSeconds(5));
+        assertThat(balancer.getOutlierEjection()).as("5 s is below the base 10 s: waits")
+                .isEqualTo(OutlierEjection.custom().consecutiveFailures(3).build());
+        balancer.setBaseEjectionTime(Duration.ofSeconds(2));
         balancer.setMaxEjectedShare(0.5);
         assertThat(balancer.getConsecutiveFailures()).isEqualTo(3);
-        assertThat(balancer.getBaseEjectionTime()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(balancer.getMaxEjectionTime()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(balancer.getBaseEjectionTime()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(balancer.getMaxEjectionTime()).isEqualTo(Duration.ofSeconds(5));
         assertThat(balancer.getMaxEjectedShare()).isEqualTo(0.5);
-        assertThat(balancer.getOutlierEjection()).as("not applied before start").isEqualTo(OutlierEjection.ofDefaults());
+        assertThat(balancer.getOutlierEjection()).isEqualTo(OutlierEjection.custom().consecutiveFailures(3)
+                .baseEjectionTime(Duration.ofSeconds(2)).maxEjectionTime(Duration.ofSeconds(5)).maxEjectedShare(0.5).build());
 
         balancer.start();
-        assertThat(balancer.getOutlierEjection()).isEqualTo(OutlierEjection.custom().consecutiveFailures(3)
-                .baseEjectionTime(Duration.ofSeconds(5)).maxEjectionTime(Duration.ofSeconds(60)).maxEjectedShare(0.5).build());
-        assertThat(balancer.getConsecutiveFailures()).isEqualTo(3);
-        assertThatThrownBy(() -> balancer.setConsecutiveFailures(2)).isInstanceOf(IllegalStateException.class)
-                .hasMessage("consecutiveFailures can only be set before the balancer starts, was set to 2");
+        balancer.setConsecutiveFailures(2);
+        assertThat(balancer.getOutlierEjection().consecutiveFailures()).as("at once once started").isEqualTo(2);
+        assertThatThrownBy(() -> balancer.setMaxEjectionTime(Duration.ofSeconds(1))).as("refused at once once started")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxEjectionTime must be >= baseEjectionTime (PT2S), was PT1S");
+        assertThat(balancer.getMaxEjectionTime()).isEqualTo(Duration.ofSeconds(5));
         balancer.stop();
         balancer.setMaxEjectedShare(0.0);
         balancer.start();
-        assertThat(balancer.getOutlierEjection().maxEjectedShare()).as("a restart applies new settings").isEqualTo(0.0);
-        assertThat(balancer.getOutlierEjection().consecutiveFailures()).isEqualTo(3);
+        assertThat(balancer.getOutlierEjection().maxEjectedShare()).isEqualTo(0.0);
+        assertThat(balancer.getOutlierEjection().consecutiveFailures()).isEqualTo(2);
+    }
+
+    @Test
+    void aRelationStillBrokenWhenTheBalancerStartsFailsTheStartNamingTheKnob() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.setMaxEjectionTime(Duration.ofSeconds(5));
+        assertThatThrownBy(balancer::start).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxEjectionTime must be >= baseEjectionTime (PT10S), was PT5S");
+        assertThatThrownBy(balancer::checkSettings).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxEjectionTime must be >= baseEjectionTime (PT10S), was PT5S");
     }
 
     @Test

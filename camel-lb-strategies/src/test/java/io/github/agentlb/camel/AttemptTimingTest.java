@@ -64,12 +64,18 @@ class AttemptTimingTest {
     @Test
     void aStrategyThatOverridesAttemptCompletedGetsTheTime() {
         List<Long> elapsed = new ArrayList<>();
-        RoundRobinLB balancer = started(new RoundRobinLB() {
+        TestBalancer balancer = started(new TestBalancer(new ForwardingStrategy(new RoundRobinStrategy()) {
             @Override
-            protected void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long nanos) {
+            public void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long nanos,
+                    Selection selection) {
                 elapsed.add(nanos);
             }
-        });
+
+            @Override
+            public boolean needsAttemptTimes() {
+                return true;
+            }
+        }));
         send(balancer);
         assertThat(elapsed).containsExactly(TICK);
     }
@@ -168,13 +174,13 @@ class AttemptTimingTest {
     }
 
     @Test
-    void overridesAreFoundInTheStrategyOrItsSuperclasses() {
-        assertThat(Attempts.overridesAttemptCompleted(RoundRobinLB.class)).isFalse();
-        assertThat(Attempts.overridesAttemptCompleted(ConsistentHashLB.class)).isFalse();
-        assertThat(Attempts.overridesAttemptCompleted(PidWeightedLB.class)).isTrue();
-        assertThat(Attempts.overridesAttemptCompleted(AdaptiveVirtualNodeLB.class)).isTrue();
-        class SubclassOfPid extends PidWeightedLB {
-        }
-        assertThat(Attempts.overridesAttemptCompleted(SubclassOfPid.class)).isTrue();
+    void onlyAStrategyThatReadsAttemptTimesSaysSo() {
+        assertThat(new RoundRobinLB().strategy().needsAttemptTimes()).isFalse();
+        assertThat(new ConsistentHashLB().strategy().needsAttemptTimes()).isFalse();
+        assertThat(new LeastRequestLB().strategy().needsAttemptTimes()).isFalse();
+        assertThat(new PidWeightedLB().strategy().needsAttemptTimes()).isTrue();
+        // avn reads each attempt's load report and ring position, not its time.
+        assertThat(new AdaptiveVirtualNodeLB().strategy().needsAttemptTimes()).isFalse();
+        assertThat(new ForwardingStrategy(new PidWeightedLB().strategy()).needsAttemptTimes()).isTrue();
     }
 }

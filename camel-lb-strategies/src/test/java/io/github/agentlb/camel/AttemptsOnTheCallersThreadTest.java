@@ -105,7 +105,7 @@ class AttemptsOnTheCallersThreadTest {
         assertThat(balancer.process(exchange, callbacks::add)).isTrue();
         assertThat(callbacks).containsExactly(true);
         assertThat(exchange.getMessage().getBody()).isEqualTo("answer of a");
-        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("a");
+        assertThat(exchange.getProperty(AgentLb.AGENT_PROPERTY)).isEqualTo("a");
     }
 
     @Test

@@ -55,35 +55,45 @@ class AttemptsTest {
 
     /** A strategy that always offers {@link #order}; records the hooks it is called with. */
     private final class Fixed extends AgentLoadBalancerSupport {
-        @Override
-        public String strategyName() {
-            return "fixed";
-        }
+        Fixed() {
+            super(new Strategy() {
+                @Override
+                public String name() {
+                    return "fixed";
+                }
 
-        @Override
-        protected Selection select(Exchange exchange, List<String> agentIds) {
-            return new Selection(order.iterator(), () -> "detail=1", rank);
-        }
+                @Override
+                public Picker newPicker(BalancerState state) {
+                    return exchange -> new Selection(order.iterator(), () -> "detail=1", rank);
+                }
 
-        @Override
-        protected void attemptStarted(String agentId, Exchange attempt) {
-            events.add("started " + agentId);
-        }
+                @Override
+                public void attemptStarted(String agentId, Exchange attempt) {
+                    events.add("started " + agentId);
+                }
 
-        @Override
-        protected void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos) {
-            events.add("completed " + agentId + " " + outcome + " " + elapsedNanos / MS + " ms");
-            if (completedFailure != null) {
-                throw completedFailure;
-            }
-            if (completedError != null) {
-                throw completedError;
-            }
-        }
+                @Override
+                public boolean needsAttemptTimes() {
+                    return true;
+                }
 
-        @Override
-        protected void agentReadmitted(String agentId) {
-            events.add("readmitted " + agentId);
+                @Override
+                public void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos,
+                        Selection selection) {
+                    events.add("completed " + agentId + " " + outcome + " " + elapsedNanos / MS + " ms");
+                    if (completedFailure != null) {
+                        throw completedFailure;
+                    }
+                    if (completedError != null) {
+                        throw completedError;
+                    }
+                }
+
+                @Override
+                public void agentReadmitted(String agentId) {
+                    events.add("readmitted " + agentId);
+                }
+            });
         }
     }
 
@@ -156,8 +166,8 @@ class AttemptsTest {
         Exchange exchange = send("GET");
         assertThat(exchange.getException()).isNull();
         assertThat(body(exchange)).isEqualTo("answer of a");
-        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("a");
-        assertThat(exchange.getProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY)).isEqualTo("fixed");
+        assertThat(exchange.getProperty(AgentLb.AGENT_PROPERTY)).isEqualTo("a");
+        assertThat(exchange.getProperty(AgentLb.STRATEGY_PROPERTY)).isEqualTo("fixed");
         assertThat(events).containsExactly("started a", "completed a SUCCESS 5 ms", "listener fixed a SUCCESS");
     }
 
@@ -167,7 +177,7 @@ class AttemptsTest {
         slowness.put("a", 7 * MS);
         Exchange exchange = send("POST");
         assertThat(body(exchange)).isEqualTo("answer of b");
-        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("b");
+        assertThat(exchange.getProperty(AgentLb.AGENT_PROPERTY)).isEqualTo("b");
         assertThat(events).containsExactly("started a", "completed a FAILED_BEFORE_SEND 7 ms",
                 "listener fixed a FAILED_BEFORE_SEND", "listener ejected a 10 s",
                 "started b", "completed b SUCCESS 0 ms", "listener fixed b SUCCESS");
@@ -200,7 +210,7 @@ class AttemptsTest {
         assertThat(failure.failures()).extracting(AgentFailure::outcome)
                 .containsExactly(AttemptOutcome.FAILED_BEFORE_SEND, AttemptOutcome.FAILED_AFTER_SEND);
         assertThat(failure.ejectedAgents()).containsExactlyInAnyOrder("a", "b");
-        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isNull();
+        assertThat(exchange.getProperty(AgentLb.AGENT_PROPERTY)).isNull();
     }
 
     @Test
@@ -269,7 +279,7 @@ class AttemptsTest {
         scripts.put("a", failing(new IllegalStateException("HTTP 500")));
         Exchange exchange = send("GET");
         assertThat(exchange.getException()).isInstanceOf(IllegalStateException.class).hasMessage("HTTP 500");
-        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("a");
+        assertThat(exchange.getProperty(AgentLb.AGENT_PROPERTY)).isEqualTo("a");
         assertThat(events).filteredOn(e -> e.startsWith("started")).containsExactly("started a");
         assertThat(balancer.getEjectedAgents()).isEmpty();
     }
@@ -290,7 +300,7 @@ class AttemptsTest {
         scripts.put("a", READ_TIMEOUT);
         Exchange exchange = send("POST");
         assertThat(exchange.getException()).isInstanceOf(SocketTimeoutException.class).hasMessage("Read timed out");
-        assertThat(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("a");
+        assertThat(exchange.getProperty(AgentLb.AGENT_PROPERTY)).isEqualTo("a");
         assertThat(events).contains("listener ejected a 10 s").filteredOn(e -> e.startsWith("started")).containsExactly("started a");
     }
 
@@ -430,7 +440,7 @@ class AttemptsTest {
             scripts.put("b", REFUSE);
             scripts.put("c", REFUSE);
             Exchange second = new DefaultExchange(CAMEL.get());
-            second.getIn().setHeader(AgentLoadBalancerSupport.REQUEST_ID_HEADER, "r2");
+            second.getIn().setHeader(AgentLb.REQUEST_ID_HEADER, "r2");
             second.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
             balancer.process(second, sync -> { });
             assertThat(log.lines()).hasSize(5);

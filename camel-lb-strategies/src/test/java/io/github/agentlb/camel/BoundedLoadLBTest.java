@@ -32,11 +32,11 @@ class BoundedLoadLBTest extends CamelTestSupport {
     private static final double PAIR_DISAGREEMENT = 15 / 199.0;
 
     private final AtomicLong clock = new AtomicLong();
-    private final ConsistentHashLB bounded = ConsistentHashLB.builder().boundedLoad(BoundedLoad.ofDefaults()).build();
+    private final ConsistentHashLB bounded = Balancers.with(new ConsistentHashLB(), lb -> lb.setBoundedLoad(BoundedLoad.ofDefaults()));
     private final ConsistentHashLB plainRing = new ConsistentHashLB();
-    private final ConsistentHashLB replica1 = ConsistentHashLB.builder().boundedLoad(BoundedLoad.ofDefaults()).build();
-    private final ConsistentHashLB replica2 = ConsistentHashLB.builder().boundedLoad(BoundedLoad.ofDefaults()).build();
-    private final AdaptiveVirtualNodeLB avn = AdaptiveVirtualNodeLB.builder().boundedLoad(BoundedLoad.ofDefaults()).build();
+    private final ConsistentHashLB replica1 = Balancers.with(new ConsistentHashLB(), lb -> lb.setBoundedLoad(BoundedLoad.ofDefaults()));
+    private final ConsistentHashLB replica2 = Balancers.with(new ConsistentHashLB(), lb -> lb.setBoundedLoad(BoundedLoad.ofDefaults()));
+    private final AdaptiveVirtualNodeLB avn = Balancers.with(new AdaptiveVirtualNodeLB(), lb -> lb.setBoundedLoad(BoundedLoad.ofDefaults()));
 
     {
         for (AgentLoadBalancerSupport balancer : List.of(bounded, plainRing, replica1, replica2, avn)) {
@@ -132,7 +132,7 @@ class BoundedLoadLBTest extends CamelTestSupport {
         ConsistentHashLB lb = new ConsistentHashLB();
         assertThat(lb.getBalanceFactor()).isZero();
         assertThat(lb.getBoundedLoad().isEnabled()).isFalse();
-        assertThat(lb.boundedLoads()).isNull();
+        assertThat(lb.balancerState().boundedLoads()).isNull();
         lb.setBalanceFactor(1.3);
         assertThat(lb.getBoundedLoad()).isEqualTo(BoundedLoad.custom().balanceFactor(1.3).build());
         lb.setBoundedLoad(BoundedLoad.custom().decayTime(Duration.ofSeconds(2)).build());
@@ -157,7 +157,7 @@ class BoundedLoadLBTest extends CamelTestSupport {
         assertThat(requestsPerAgent(ours)).isEqualTo(Map.of("A1", 618, "A2", 601, "A3", 781));
         assertThat(agentsOf(ours.get("0"))).containsExactly("A3");
         assertThat(stickinessOfOthers(ours)).isEqualTo(0.950);
-        assertThat(bounded.boundedLoads().overflowedKeys()).isPositive();
+        assertThat(bounded.balancerState().boundedLoads().overflowedKeys()).isPositive();
     }
 
     @Test
@@ -183,7 +183,7 @@ class BoundedLoadLBTest extends CamelTestSupport {
         Map<String, Integer> counts = requestsPerAgent(ours);
         assertThat(Collections.max(counts.values()) / (2000 / 3.0)).isLessThanOrEqualTo(1.25 + 0.01);
         assertThat(agentsOf(ours.get("0"))).hasSize(1);
-        assertThat(avn.boundedLoads().loads().keySet()).containsExactly("A1", "A2", "A3");
-        assertThat(avn.boundedLoads().overflowedKeys()).isPositive();
+        assertThat(avn.balancerState().boundedLoads().loads().keySet()).containsExactly("A1", "A2", "A3");
+        assertThat(avn.balancerState().boundedLoads().overflowedKeys()).isPositive();
     }
 }

@@ -134,7 +134,7 @@ class CamelManagedBalancerTest {
                     .containsOnlyKeys("direct://a", "direct://b");
             assertThat(server.getAttribute(pidName, "EjectedAgents")).isEqualTo(Set.of("direct://b"));
             assertThat(server.getAttribute(pidName, "Ejections")).isEqualTo(1L);
-            assertThat(server.getAttribute(avnName, "VirtualNodes")).isEqualTo(Map.of("direct://a", 75, "direct://b", 75));
+            assertThat(server.getAttribute(avnName, "VirtualNodesByAgent")).isEqualTo(Map.of("direct://a", 75, "direct://b", 75));
             assertThat(server.getAttribute(avnName, "ImbalanceIndex")).isEqualTo(0.0);
             assertThat(server.getAttribute(avnName, "ImbalanceThreshold")).isEqualTo(0.1);
         }

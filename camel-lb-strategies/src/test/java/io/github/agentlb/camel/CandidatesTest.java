@@ -47,9 +47,9 @@ class CandidatesTest {
     @Test
     void roundRobinsFailoverOrderIsTheRotationFromTheChosenAgent() {
         List<String> agents = List.of("a", "b", "c");
-        assertThat(drain(RoundRobinLB.rotationFrom(0, agents))).containsExactly("a", "b", "c");
-        assertThat(drain(RoundRobinLB.rotationFrom(2, agents))).containsExactly("c", "a", "b");
-        Iterator<String> one = RoundRobinLB.rotationFrom(0, List.of("a"));
+        assertThat(drain(RoundRobinStrategy.rotationFrom(0, agents))).containsExactly("a", "b", "c");
+        assertThat(drain(RoundRobinStrategy.rotationFrom(2, agents))).containsExactly("c", "a", "b");
+        Iterator<String> one = RoundRobinStrategy.rotationFrom(0, List.of("a"));
         assertThat(one.next()).isEqualTo("a");
         assertThatThrownBy(one::next).isInstanceOf(NoSuchElementException.class);
     }

@@ -27,7 +27,7 @@ class DecisionLogTest {
         Exchange exchange = new DefaultExchange(CONTEXT);
         exchange.setExchangeId("ex-1");
         if (requestId != null) {
-            exchange.getIn().setHeader(AgentLoadBalancerSupport.REQUEST_ID_HEADER, requestId);
+            exchange.getIn().setHeader(AgentLb.REQUEST_ID_HEADER, requestId);
         }
         return exchange;
     }

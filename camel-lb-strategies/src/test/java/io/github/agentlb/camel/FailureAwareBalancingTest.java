@@ -305,13 +305,21 @@ class FailureAwareBalancingTest extends CamelTestSupport {
     @Test
     void whateverThrowsOnTheAttemptPathFailsTheExchangeOnce() {
         AtomicInteger callbacks = new AtomicInteger();
-        RoundRobinLB broken = new RoundRobinLB() {
-            @Override
-            protected Picker newPicker(List<String> agentIds, java.util.Map<String, Double> weights) {
-                return exchange -> exploding();
-            }
+        TestBalancer broken = TestBalancer.picking("rr", exchange -> exploding());
+        broken.setCamelContext(context);
+        broken.addProcessor((org.apache.camel.AsyncProcessor) org.apache.camel.support.AsyncProcessorConverterHelper
+                .convert(e -> e.getMessage().setBody("x")));
+        broken.start();
+        Exchange exchange = new org.apache.camel.support.DefaultExchange(context);
+        // Called from outside a route, Camel's reactive executor runs the scheduled steps before
+        // process returns: every callback there is to count has been made by then, no waiting.
+        broken.process(exchange, sync -> callbacks.incrementAndGet());
+        assertThat(callbacks.get()).isEqualTo(1);
+        assertThat(exchange.getException()).isInstanceOf(IllegalStateException.class)
+                .hasMessage("candidate iterator broke");
+    }
 
-            private Selection exploding() {
+    private static Selection exploding() {
                 Iterator<String> exploding = new Iterator<>() {
                     @Override
                     public boolean hasNext() {
@@ -326,18 +334,5 @@ class FailureAwareBalancingTest extends CamelTestSupport {
                 return new Selection(exploding, () -> {
                     throw new IllegalStateException("log detail broke");
                 });
-            }
-        };
-        broken.setCamelContext(context);
-        broken.addProcessor((org.apache.camel.AsyncProcessor) org.apache.camel.support.AsyncProcessorConverterHelper
-                .convert(e -> e.getMessage().setBody("x")));
-        broken.start();
-        Exchange exchange = new org.apache.camel.support.DefaultExchange(context);
-        // Called from outside a route, Camel's reactive executor runs the scheduled steps before
-        // process returns: every callback there is to count has been made by then, no waiting.
-        broken.process(exchange, sync -> callbacks.incrementAndGet());
-        assertThat(callbacks.get()).isEqualTo(1);
-        assertThat(exchange.getException()).isInstanceOf(IllegalStateException.class)
-                .hasMessage("candidate iterator broke");
     }
 }

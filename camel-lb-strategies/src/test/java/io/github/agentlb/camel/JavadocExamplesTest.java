@@ -16,6 +16,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,6 +29,7 @@ import org.apache.camel.model.ModelCamelContext;
 import org.apache.camel.model.loadbalancer.CustomLoadBalancerDefinition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,7 +46,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class JavadocExamplesTest {
 
     private static final Pattern EXAMPLE = Pattern.compile("<pre>\\{@code\\R(.*?)\\R \\* }</pre>", Pattern.DOTALL);
-    private static final int AGENT_DELAY_MS = 1_000;
     private static final int CONCURRENT = 90;
 
     @TempDir
@@ -71,6 +73,7 @@ class JavadocExamplesTest {
         agents.forEach(Agent::close);
     }
 
+    @Tag("e2e")
     @ParameterizedTest
     @ValueSource(strings = {"RoundRobinLB", "ConsistentHashLB", "PidWeightedLB", "AdaptiveVirtualNodeLB", "LeastRequestLB"})
     void theExampleForwardsPathAndQueryAnswersOnlyTheAgentsAnswerAndHoldsNoThreadPerCall(String strategy)
@@ -107,19 +110,28 @@ class JavadocExamplesTest {
         }
 
         // Non-blocking end to end: many more calls wait on the agents at once than Camel's netty
-        // consumer has threads (16 by default), so no thread is held while an agent answers.
-        agents.forEach(a -> a.delayMs = AGENT_DELAY_MS);
+        // consumer has threads (16 by default), so no thread is held while an agent answers. The
+        // agents hold every call until all have arrived, however slowly a starved CPU sends them.
+        CountDownLatch arrived = new CountDownLatch(CONCURRENT);
+        CountDownLatch release = new CountDownLatch(1);
+        agents.forEach(a -> a.holdUntil(arrived, release));
         List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
         for (int i = 0; i < CONCURRENT; i++) {
             calls.add(client.sendAsync(request("/process/c" + i + "?user_id=" + i), HttpResponse.BodyHandlers.ofString()));
+        }
+        try {
+            assertThat(arrived.await(20, TimeUnit.SECONDS)).as("all %d calls waiting at the agents at once", CONCURRENT).isTrue();
+        } finally {
+            release.countDown();
         }
         for (CompletableFuture<HttpResponse<String>> call : calls) {
             assertThat(call.get().statusCode()).isEqualTo(200);
         }
         int peak = agents.stream().mapToInt(a -> a.peak.get()).sum();
-        assertThat(peak).as("calls in flight at the agents at once").isGreaterThan(CONCURRENT / 2);
+        assertThat(peak).as("calls in flight at the agents at once").isGreaterThan(CONCURRENT / 2).isEqualTo(CONCURRENT);
     }
 
+    @Tag("e2e")
     @ParameterizedTest
     @ValueSource(strings = {"RoundRobinLB", "LeastRequestLB"})
     void aDeadAgentIsSkipped(String strategy) throws Exception {
@@ -133,6 +145,7 @@ class JavadocExamplesTest {
         }
     }
 
+    @Tag("e2e")
     @ParameterizedTest
     @ValueSource(strings = {"RoundRobinLB", "ConsistentHashLB", "PidWeightedLB", "AdaptiveVirtualNodeLB", "LeastRequestLB"})
     void everyAgentDownIsAJson503WithoutStackTrace(String strategy) throws Exception {
@@ -247,14 +260,18 @@ class JavadocExamplesTest {
         final LocalHttpServer server;
         final AtomicInteger inFlight = new AtomicInteger();
         final AtomicInteger peak = new AtomicInteger();
-        volatile int delayMs;
+        /** Set by {@link #holdUntil}: each call counts itself in, then waits for the release. */
+        volatile CountDownLatch arrivals;
+        volatile CountDownLatch release;
 
         Agent(String id) {
             server = new LocalHttpServer(exchange -> {
                 peak.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 try {
-                    if (delayMs > 0) {
-                        Thread.sleep(delayMs);
+                    CountDownLatch gate = release;
+                    if (gate != null) {
+                        arrivals.countDown();
+                        gate.await(30, TimeUnit.SECONDS);
                     }
                     URI uri = exchange.getRequestURI();
                     byte[] body = ("{\"agent_id\":\"" + id + "\",\"path\":\"" + uri.getRawPath()
@@ -274,6 +291,11 @@ class JavadocExamplesTest {
 
         int port() {
             return server.port();
+        }
+
+        void holdUntil(CountDownLatch arrivals, CountDownLatch release) {
+            this.arrivals = arrivals;
+            this.release = release;
         }
 
         void close() {

@@ -39,8 +39,8 @@ class KeyedLoadBalancerSupportTest {
 
     @Test
     void aKeyInTheSimpleLanguageIsReadyWhenTheBalancerStarts() {
-        ConsistentHashLB balancer = started(ConsistentHashLB.builder()
-                .key(ExpressionBuilder.simpleExpression("${header.tenant}/${header.user}"), "tenant/user").build());
+        ConsistentHashLB balancer = started(Balancers.with(new ConsistentHashLB(),
+                lb -> lb.setKey(ExpressionBuilder.simpleExpression("${header.tenant}/${header.user}"), "tenant/user")));
         for (String user : new String[] {"u1", "u2", "u3", "u4", "u5", "u6"}) {
             assertThat(send(balancer, Map.of("tenant", "acme", "user", user))).as(user)
                     .isEqualTo(owner(balancer, "acme/" + user));
@@ -82,19 +82,20 @@ class KeyedLoadBalancerSupportTest {
     void boundedLoadsTurnedOnWhileRunningKnowTheAgentsAndFollowThem() {
         ConsistentHashLB balancer = started(new ConsistentHashLB());
         balancer.setBalanceFactor(1.25);
-        assertThat(balancer.boundedLoads().loads().keySet()).containsExactly("A1", "A2", "A3");
+        assertThat(balancer.balancerState().boundedLoads().loads().keySet()).containsExactly("A1", "A2", "A3");
         balancer.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
-        assertThat(balancer.boundedLoads().loads().keySet()).containsExactly("A1", "A2", "A3", "A4");
+        assertThat(balancer.balancerState().boundedLoads().loads().keySet()).containsExactly("A1", "A2", "A3", "A4");
         balancer.removeAgent("A2");
-        assertThat(balancer.boundedLoads().loads().keySet()).containsExactly("A1", "A3", "A4");
+        assertThat(balancer.balancerState().boundedLoads().loads().keySet()).containsExactly("A1", "A3", "A4");
     }
 
     @Test
     void aKeyWithoutANameIsCalledKey() {
-        ConsistentHashLB unnamed = ConsistentHashLB.builder().key(AgentKeys.header("tenant"), null).build();
+        ConsistentHashLB unnamed = Balancers.with(new ConsistentHashLB(), lb -> lb.setKey(AgentKeys.header("tenant"), null));
         assertThat(unnamed.getKeys()).isEqualTo("key");
-        assertThat(ConsistentHashLB.builder().key(AgentKeys.header("tenant"), " ").build().getKeyHeader()).isEqualTo("key");
-        assertThat(new ConsistentHashLB().keyed().keyName()).isEqualTo("user_id");
+        assertThat(Balancers.with(new ConsistentHashLB(), lb -> lb.setKey(AgentKeys.header("tenant"), " ")).getKeyHeader())
+                .isEqualTo("key");
+        assertThat(new ConsistentHashLB().balancerConfig().key().name()).isEqualTo("user_id");
     }
 
     @Test

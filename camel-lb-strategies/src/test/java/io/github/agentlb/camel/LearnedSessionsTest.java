@@ -82,7 +82,7 @@ class LearnedSessionsTest {
     }
 
     private static String answeredBy(Exchange exchange) {
-        return exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, String.class);
+        return exchange.getProperty(AgentLb.AGENT_PROPERTY, String.class);
     }
 
     private static String clientId(Exchange exchange) {

@@ -87,7 +87,7 @@ class ListenersTest {
 
     @Test
     void aNullListenerIsRejected() {
-        assertThatThrownBy(() -> listeners.add((AgentLoadBalancerSupport.AttemptListener) null))
+        assertThatThrownBy(() -> listeners.add((AttemptListener) null))
                 .isInstanceOf(NullPointerException.class).hasMessage("listener");
         assertThatThrownBy(() -> listeners.add((HealthListener) null))
                 .isInstanceOf(NullPointerException.class).hasMessage("listener");

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,16 +22,20 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The route of docs/llm-agents.md ("A route of your own"), compiled as written and run in front
+ * End to end (real sockets and time): the route of docs/llm-agents.md ("A route of your own"), compiled as written and run in front
  * of three chat agents that mint MCP-style session ids: a conversation stays on its agent and gets
  * its session id back sealed; a forged id, an agent that fails or hangs mid-call and every agent
  * down each get a JSON error, never a stack trace, and no agent is called twice for one request.
+ * The agents' answer timeout is 3 s, which a starved CPU still answers within; a hung agent holds
+ * its call until it is closed, so it times out whatever the CPU.
  */
+@Tag("e2e")
 @Timeout(60)
 class LlmAgentsRouteExampleTest {
 
@@ -50,7 +55,7 @@ class LlmAgentsRouteExampleTest {
             agents.add(new ChatAgent("A" + i));
         }
         port = ExampleRoutes.freePort();
-        String route = example().replace(":8000/", ":" + port + "/").replace("requestTimeout=300000", "requestTimeout=1500");
+        String route = example().replace(":8000/", ":" + port + "/").replace("requestTimeout=300000", "requestTimeout=3000");
         for (int i = 0; i < 3; i++) {
             route = route.replace("localhost:808" + (i + 1), "localhost:" + agents.get(i).port());
         }
@@ -151,6 +156,7 @@ class LlmAgentsRouteExampleTest {
         final AtomicInteger calls = new AtomicInteger();
         final AtomicInteger minted = new AtomicInteger();
         final List<String> sessionsReceived = new CopyOnWriteArrayList<>();
+        final CountDownLatch closed = new CountDownLatch(1);
         volatile Mode mode = Mode.ANSWER;
 
         ChatAgent(String id) {
@@ -163,7 +169,7 @@ class LlmAgentsRouteExampleTest {
                         return; // closed below without an answer
                     }
                     if (mode == Mode.HANG) {
-                        Thread.sleep(10_000);
+                        closed.await();
                         return;
                     }
                     String session = exchange.getRequestHeaders().getFirst(HEADER);
@@ -189,6 +195,7 @@ class LlmAgentsRouteExampleTest {
         }
 
         void close() {
+            closed.countDown();
             server.close();
         }
     }

@@ -176,7 +176,7 @@ class LoadReportGateTest {
         assertThat(seen.get("A1")).doesNotContainKey(LoadReports.HEADER);
         assertThat(exchange.getMessage().getHeaders())
                 .doesNotContainKeys(LoadReports.HEADER, LoadReports.FORMAT_HEADER);
-        LoadReport report = exchange.getProperty(AgentLoadBalancerSupport.LOAD_REPORT_PROPERTY, LoadReport.class);
+        LoadReport report = exchange.getProperty(AgentLb.LOAD_REPORT_PROPERTY, LoadReport.class);
         assertThat(report.cpuUtilization()).isEqualTo(0.3);
         assertThat(report.memUtilization()).isEqualTo(0.8);
         assertThat(report.kvCacheUsage()).isEqualTo(0.4);
@@ -190,7 +190,7 @@ class LoadReportGateTest {
         sequence(rr, 2);
         reports.put("A1", "JSON {\"named_metrics\": {\"kv_cache");
         assertThat(sequence(rr, 4)).containsExactly("A2", "A2", "A2", "A2");
-        assertThat(rr.balancerState().slot("A1").loadReport.report().kvCacheUsage()).isEqualTo(0.9);
+        assertThat(rr.balancerState().slot("A1").loadReport.get().report().kvCacheUsage()).isEqualTo(0.9);
     }
 
     @Test
@@ -207,9 +207,8 @@ class LoadReportGateTest {
         assertThat(rr.isSaturationEnabled()).isTrue();
 
         RoundRobinLB bad = new RoundRobinLB();
-        bad.setSaturationKvCache(1.5);
-        bad.setCamelContext(CAMEL.get());
-        assertThatThrownBy(bad::start).isInstanceOf(IllegalArgumentException.class)
+        // A value out of its range is refused when set, before or after the start.
+        assertThatThrownBy(() -> bad.setSaturationKvCache(1.5)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("saturationKvCache must be in 0..1, was 1.5");
         RoundRobinLB off = new RoundRobinLB();
         off.setSaturationEnabled(false);

@@ -73,7 +73,7 @@ class LoadReportRouteTest extends CamelTestSupport {
         Exchange first = send();
         assertThat(first.getMessage().getBody(String.class)).isEqualTo("a1");
         assertThat(first.getMessage().getHeaders()).doesNotContainKeys(LoadReports.HEADER, LoadReports.FORMAT_HEADER);
-        assertThat(first.getProperty(AgentLoadBalancerSupport.LOAD_REPORT_PROPERTY).toString())
+        assertThat(first.getProperty(AgentLb.LOAD_REPORT_PROPERTY).toString())
                 .isEqualTo("LoadReport{named_metrics.kv_cache_usage_perc=0.92, named_metrics.num_requests_waiting=7.0}");
 
         assertThat(sequence(4)).containsExactly("a2", "a2", "a2", "a2");

@@ -99,8 +99,9 @@ class LoadReportSignalsTest {
     private Evaluation avnWindow(Map<String, Map<String, Object>> reports) {
         answers.clear();
         answers.putAll(reports);
-        AdaptiveVirtualNodeLB avn = started(AdaptiveVirtualNodeLB.builder().config(AdaptiveVirtualNodesConfig.custom()
-                .totalVirtualNodes(15).evaluationWindow(30).maxMovesPerEvaluation(1).build()).build(), "a", "b", "c");
+        AdaptiveVirtualNodeLB avn = started(Balancers.with(new AdaptiveVirtualNodeLB(), lb -> lb.setAvnConfig(
+                AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).evaluationWindow(30).maxMovesPerEvaluation(1)
+                        .build())), "a", "b", "c");
         // The same requests in both runs: the gate would keep c (KV cache 0.95) off when it reports in ORCA.
         avn.setSaturation(Saturation.disabled());
         for (int user = 1; user <= 30; user++) {

@@ -136,8 +136,8 @@ class PidWeightedLBTest extends CamelTestSupport {
     @Test
     void theControlLoopRunsBetweenStartAndStop() {
         assertThat(balancer.isControlLoopRunning()).isTrue();
-        assertThatThrownBy(() -> balancer.setConfig(PidWeightsConfig.ofDefaults()))
-                .isInstanceOf(IllegalStateException.class);
+        balancer.setConfig(PidWeightsConfig.custom().kp(2).build());
+        assertThat(balancer.getConfig().kp()).as("a new configuration while running, at once").isEqualTo(2.0);
 
         context.stop();
 
@@ -183,7 +183,6 @@ class PidWeightedLBTest extends CamelTestSupport {
 
         assertThat(pid.getWeights()).isEqualTo(Map.of("B1", 1.0, "B2", 1.0));
         assertThat(pid.getGeneration()).isEqualTo(generation + 1);
-        assertThat(pid.weights()).isSameAs(pid.pidWeights());
     }
 
     @Test

@@ -103,8 +103,8 @@ class RoundRobinLBTest extends CamelTestSupport {
     @Test
     void theAnsweringAgentIsRecordedOnTheExchange() {
         Exchange result = template.request("direct:start", e -> e.getIn().setBody("ping"));
-        assertThat(result.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY)).isEqualTo("direct://a1");
-        assertThat(result.getProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY)).isEqualTo("rr");
+        assertThat(result.getProperty(AgentLb.AGENT_PROPERTY)).isEqualTo("direct://a1");
+        assertThat(result.getProperty(AgentLb.STRATEGY_PROPERTY)).isEqualTo("rr");
         assertThat(balancer.getAgentIds()).containsExactly("direct://a1", "direct://a2", "direct://a3");
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
@@ -23,6 +24,8 @@ class RuntimeMembershipTest {
 
     @RegisterExtension
     static final StartedCamelContext CAMEL = new StartedCamelContext();
+    /** Add, drain and remove cycles of each writer of the stress test. */
+    private static final int CYCLES = 100;
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
 
 
@@ -410,14 +413,14 @@ class RuntimeMembershipTest {
 
     @Test
     void aRejectedBatchTakesBackItsAddsRemovesDrainsAndWeights() {
-        RoundRobinLB rr = started(new RoundRobinLB() {
+        TestBalancer rr = started(new TestBalancer(new ForwardingStrategy(new RoundRobinStrategy()) {
             @Override
-            protected void agentsChanged(List<String> agentIds) {
+            public void agentsChanged(List<String> agentIds) {
                 if (agentIds.contains("X") || agentIds.contains("Y")) {
                     throw new IllegalArgumentException("no X nor Y");
                 }
             }
-        }, "A1", "A2", "A3");
+        }), "A1", "A2", "A3");
         List<org.apache.camel.AsyncProcessor> children = List.copyOf(rr.getProcessors());
         BalancerState before = rr.balancerState();
         ScriptedChild given = ScriptedChild.naming("given");
@@ -492,14 +495,14 @@ class RuntimeMembershipTest {
     @Test
     void aRejectedChangeLeavesNoWeightNorRampBehind() {
         java.util.concurrent.atomic.AtomicBoolean rejecting = new java.util.concurrent.atomic.AtomicBoolean(true);
-        RoundRobinLB rr = started(new RoundRobinLB() {
+        TestBalancer rr = started(new TestBalancer(new ForwardingStrategy(new RoundRobinStrategy()) {
             @Override
-            protected void agentsChanged(List<String> agentIds) {
+            public void agentsChanged(List<String> agentIds) {
                 if (rejecting.get() && agentIds.contains("X")) {
                     throw new IllegalArgumentException("no X");
                 }
             }
-        }, "A1");
+        }), "A1");
         rr.addProcessor(ScriptedChild.naming("C1"));
         rr.setAgentWeight("A1", 2);
         rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
@@ -514,17 +517,29 @@ class RuntimeMembershipTest {
         assertThat(rr.balancerState().warmingSince()).isEmpty();
     }
 
+    /**
+     * A stress test by counts, not by time: eight writers each add, drain and remove their agent
+     * {@value #CYCLES} times while the test thread reads states and sends requests until every writer
+     * is done. Every interleaving must leave no torn state and reject no change.
+     */
     @Test
     void everyDecisionReadsOneWholeStateWhileEightThreadsChangeTheMembership() throws Exception {
         for (AgentLoadBalancerSupport balancer : List.of(new RoundRobinLB(), new ConsistentHashLB())) {
             started(balancer, "F1", "F2", "F3");
-            long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            long firstGeneration = balancer.balancerState().generation();
+            CountDownLatch go = new CountDownLatch(1);
             List<Thread> writers = new ArrayList<>();
             List<String> rejected = java.util.Collections.synchronizedList(new ArrayList<>());
             for (int t = 0; t < 8; t++) {
                 String name = "W" + t;
                 Thread writer = new Thread(() -> {
-                    for (int i = 0; System.nanoTime() < end; i++) {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    for (int i = 0; i < 3 * CYCLES; i++) {
                         try {
                             switch (i % 3) {
                                 case 0 -> balancer.addAgent(name, ScriptedChild.naming(name), 1 + i % 2);
@@ -543,16 +558,19 @@ class RuntimeMembershipTest {
                         } catch (RuntimeException e) {
                             rejected.add(name + " step " + i + ": " + e.getMessage());
                         }
-                        sleepQuietly();
                     }
                 });
                 writers.add(writer);
                 writer.start();
             }
+            go.countDown();
             long reads = 0;
             long lastGeneration = -1;
             List<String> torn = new ArrayList<>();
-            while (System.nanoTime() < end) {
+            boolean writing;
+            do {
+                // The last pass reads the state after the last change.
+                writing = writers.stream().anyMatch(Thread::isAlive);
                 BalancerState state = balancer.balancerState();
                 assertThat(state.generation()).isGreaterThanOrEqualTo(lastGeneration);
                 lastGeneration = state.generation();
@@ -571,22 +589,17 @@ class RuntimeMembershipTest {
                 Exchange sent = send(balancer, "u" + reads);
                 assertThat(sent.getException()).isNull();
                 reads++;
-            }
+            } while (writing || reads < 100);
             for (Thread writer : writers) {
-                writer.join(5_000);
+                writer.join();
             }
             assertThat(torn).isEmpty();
             assertThat(rejected).isEmpty();
             assertThat(reads).isPositive();
             assertThat(lastGeneration).isGreaterThan(100);
-        }
-    }
-
-    private static void sleepQuietly() {
-        try {
-            Thread.sleep(1);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            assertThat(balancer.balancerState().generation()).as("one state per add and per drain, at least")
+                    .isGreaterThanOrEqualTo(firstGeneration + 8 * 2 * CYCLES);
+            assertThat(balancer.balancerState().members()).containsExactly("F1", "F2", "F3");
         }
     }
 }

@@ -23,8 +23,7 @@ class SharedAllocationMetricsTest extends CamelTestSupport {
             listener.connectionChanged(true);
         }
     };
-    private final AdaptiveVirtualNodeLB balancer = AdaptiveVirtualNodeLB.builder()
-            .sharedAllocation(SharedAllocation.of(exchange)).build();
+    private final AdaptiveVirtualNodeLB balancer = new AdaptiveVirtualNodeLB(SharedAllocation.of(exchange));
 
     @Override
     protected RoutesBuilder createRouteBuilder() {

@@ -25,6 +25,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.ResourceHelper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,9 +75,10 @@ class UsingTheStrategiesPageTest {
                 if (!seen.add(option)) {
                     continue;
                 }
-                String section = setter.getDeclaringClass() == AgentLoadBalancerSupport.class
-                        || setter.getDeclaringClass() == FailureAwareSupport.class ? COMMON
-                        : setter.getDeclaringClass() == KeyedLoadBalancerSupport.class ? KEYED : balancer.getKey();
+                Class<?> declaring = setter.getDeclaringClass();
+                String section = declaring == AgentLoadBalancerSupport.class || declaring == FailureSettings.class
+                        || declaring == AgentSettings.class || declaring == RuntimeMembership.class ? COMMON
+                        : declaring == KeySettings.class ? KEYED : balancer.getKey();
                 String cell = sections.getOrDefault(section, Map.of()).get(option);
                 if (cell == null) {
                     wrong.add(balancer.getKey() + "." + option + ": no row in section '" + section + "'");
@@ -143,7 +145,9 @@ class UsingTheStrategiesPageTest {
         };
     }
 
+    /** End to end: each example's route listens on a free port. */
     @Test
+    @Tag("e2e")
     void theYamlAndXmlExamplesConfigureTheBalancerTheyShow() throws Exception {
         for (String language : new String[] {"yaml", "xml"}) {
             Matcher example = Pattern.compile("(?s)```" + language + "\\n(<camel>.*?|- (?:errorHandler|beans).*?)```")

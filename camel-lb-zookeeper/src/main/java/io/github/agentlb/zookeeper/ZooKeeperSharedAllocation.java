@@ -8,9 +8,8 @@ import java.time.Duration;
  * Entry point: a {@link SharedAllocation} over ZooKeeper for an {@code avn} balancer.
  *
  * <pre>{@code
- * AdaptiveVirtualNodeLB lb = AdaptiveVirtualNodeLB.builder()
- *         .sharedAllocation(ZooKeeperSharedAllocation.of("zk1:2181,zk2:2181", "proxy"))
- *         .build();
+ * AdaptiveVirtualNodeLB lb = new AdaptiveVirtualNodeLB(
+ *         ZooKeeperSharedAllocation.of("zk1:2181,zk2:2181", "proxy"));
  * }</pre>
  *
  * Every replica given the same connect string and balancer id shares one allocation; each

@@ -33,9 +33,8 @@ final class Replica implements AutoCloseable {
         this.name = name;
         this.shared = ZooKeeperSharedAllocation.builder(connectString, "test-proxy")
                 .sessionTimeout(sessionTimeout).connectTimeout(Duration.ofSeconds(1)).build();
-        this.balancer = AdaptiveVirtualNodeLB.builder()
-                .config(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(30).evaluationWindow(60).build())
-                .sharedAllocation(shared).build();
+        this.balancer = new AdaptiveVirtualNodeLB(shared);
+        balancer.setAvnConfig(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(30).evaluationWindow(60).build());
         context = new DefaultCamelContext();
         context.addRoutes(new RouteBuilder() {
             @Override

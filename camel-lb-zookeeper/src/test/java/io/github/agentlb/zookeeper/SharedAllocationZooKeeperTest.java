@@ -15,18 +15,24 @@ import org.apache.zookeeper.KeeperException;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * Three replicas (three CamelContexts) on a real ZooKeeper on loopback (Curator's
- * {@link TestingServer} on a free port). Each test is bounded by {@link Timeout}.
+ * {@link TestingServer} on a free port). End to end, on the wall clock: each wait is bounded (10 s
+ * for what ZooKeeper's watches deliver at once, which a starved CPU still meets) and each test by
+ * {@link Timeout}.
  */
+@Tag("e2e")
 @Timeout(60)
 class SharedAllocationZooKeeperTest {
 
     private static final List<String> KEYS = IntStream.range(0, 500).mapToObj(i -> "user-" + i).toList();
     private static final Duration SESSION = Duration.ofSeconds(2);
+    /** How long a change ZooKeeper's watches deliver at once may take to reach every replica. */
+    private static final Duration PROPAGATION = Duration.ofSeconds(10);
 
     private TestingServer zk;
     private final List<Replica> replicas = new ArrayList<>();
@@ -54,7 +60,7 @@ class SharedAllocationZooKeeperTest {
             throw new AssertionError("no one leader with generation 1 on all: " + replicas, e);
         }
         // Each counts the election's participants: the leader evaluates every 60/3 of its own requests.
-        await().atMost(Duration.ofSeconds(2)).until(() -> replicas.stream().allMatch(r -> r.exchange().replicas() == 3));
+        await().atMost(PROPAGATION).until(() -> replicas.stream().allMatch(r -> r.exchange().replicas() == 3));
     }
 
     /** Keys whose agent differs between two owner maps. */
@@ -96,13 +102,13 @@ class SharedAllocationZooKeeperTest {
     }
 
     @Test
-    void everyReplicaInstallsTheLeadersNewGenerationWithinTwoSeconds() throws Exception {
+    void everyReplicaInstallsTheLeadersNewGeneration() throws Exception {
         startReplicas();
         Map<String, Integer> startCounts = replicas.get(0).virtualNodes();
 
         long published = driveUntilLeaderPublishes();
 
-        long generation = awaitAllAt(replicas, published, Duration.ofSeconds(2));
+        long generation = awaitAllAt(replicas, published, PROPAGATION);
         assertThat(replicas.get(0).virtualNodes()).isNotEqualTo(startCounts);
         assertThat(replicas.get(0).virtualNodes().get("direct://A1")).isLessThan(startCounts.get("direct://A1"));
         assertThat(replicas).allSatisfy(r -> assertThat(moved(r.owners(KEYS), replicas.get(0).owners(KEYS))).as(r.toString()).isZero());
@@ -113,7 +119,7 @@ class SharedAllocationZooKeeperTest {
     @Test
     void anotherLeaderTakesOverWithTheNextGenerationAndNoKeyMoved() throws Exception {
         startReplicas();
-        long generation = awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+        long generation = awaitAllAt(replicas, driveUntilLeaderPublishes(), PROPAGATION);
         Replica old = leader(replicas);
         long epoch = (Long) old.balancer.allocationDetails().get("allocation.leader.epoch");
         List<Replica> survivors = replicas.stream().filter(r -> r != old).toList();
@@ -138,7 +144,7 @@ class SharedAllocationZooKeeperTest {
     @Test
     void aWriteWithAStaleVersionIsRejected() throws Exception {
         startReplicas();
-        long generation = awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+        long generation = awaitAllAt(replicas, driveUntilLeaderPublishes(), PROPAGATION);
         ZooKeeperAllocationExchange exchange = replicas.get(0).exchange();
         int version = exchange.curator().checkExists().forPath(exchange.allocationPath()).getVersion();
         Allocation deposed = Allocation.of(generation + 1, 1, Map.of("direct://A1", 1, "direct://A2", 1, "direct://A3", 1));
@@ -164,19 +170,20 @@ class SharedAllocationZooKeeperTest {
     @Test
     void routingGoesOnOnTheLastAllocationWhileZooKeeperIsDownAndPublishingResumes() throws Exception {
         startReplicas();
-        long published = awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+        long published = awaitAllAt(replicas, driveUntilLeaderPublishes(), PROPAGATION);
         for (int i = 0; i < 300; i++) {
             replicas.get(i % 3).send(KEYS.get(i % 60));
         }
         // The leader may have moved again meanwhile.
-        long generation = awaitAllAt(replicas, published, Duration.ofSeconds(2));
+        long generation = awaitAllAt(replicas, published, PROPAGATION);
         Map<String, String> owners = replicas.get(0).owners(KEYS);
 
         zk.stop();
         long slowestDuring = 0;
         long end = System.nanoTime() + Duration.ofSeconds(4).toNanos();
         int i = 0;
-        while (System.nanoTime() < end) {
+        // At least 300 requests (the leader evaluates and publishes meanwhile), however slow the CPU.
+        while (System.nanoTime() < end || i <= 300) {
             slowestDuring = Math.max(slowestDuring, replicas.get(i % 3).send(KEYS.get(i % 60)));
             i++;
         }
@@ -189,21 +196,20 @@ class SharedAllocationZooKeeperTest {
         // No request waits on ZooKeeper: one that did would wait at least the 1 s connect timeout
         // (a bound, not a latency comparison: the machine running this is shared).
         assertThat(Duration.ofNanos(slowestDuring)).isLessThan(Duration.ofSeconds(1));
-        assertThat(i).as("requests served in the 4 s outage").isGreaterThan(300);
 
         zk.restart();
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() ->
                 replicas.stream().filter(Replica::leads).count() == 1
                         && replicas.stream().allMatch(r -> r.generation() == generation + 1));
         assertThat(replicas).allSatisfy(r -> assertThat(moved(r.owners(KEYS), owners)).as(r.toString()).isZero());
-        awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+        awaitAllAt(replicas, driveUntilLeaderPublishes(), PROPAGATION);
     }
 
     /**
      * ZooKeeper away at start: the replica starts after its 1 s connect timeout at most (joining
      * the election without a session blocked the start for the client's retries, 15 s with the
      * demo's settings and a refused port), routes on its start-up ring, and joins when ZooKeeper
-     * comes. The bound is the start's, not a latency comparison.
+     * comes. The bound is the start's (10 s, between the two), not a latency comparison.
      */
     @Test
     void aReplicaStartedWithZooKeeperAwayStartsAtOnceAndJoinsWhenItComes() throws Exception {
@@ -211,7 +217,7 @@ class SharedAllocationZooKeeperTest {
         long start = System.nanoTime();
         Replica alone = new Replica("r1", zk.getConnectString(), SESSION);
         replicas.add(alone);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
         assertThat(alone.send("user-1")).isLessThan(Duration.ofSeconds(1).toNanos());
         assertThat(alone.balancer.allocationDetails()).containsEntry("allocation.store.connected", false);
 
@@ -223,14 +229,14 @@ class SharedAllocationZooKeeperTest {
     @Test
     void aCorruptAllocationIsIgnoredAndTheLastGoodKept() throws Exception {
         startReplicas();
-        long generation = awaitAllAt(replicas, driveUntilLeaderPublishes(), Duration.ofSeconds(2));
+        long generation = awaitAllAt(replicas, driveUntilLeaderPublishes(), PROPAGATION);
         Map<String, Integer> counts = replicas.get(0).virtualNodes();
         ZooKeeperAllocationExchange exchange = replicas.get(0).exchange();
 
         exchange.curator().setData().forPath(exchange.allocationPath(), "{not an allocation".getBytes(StandardCharsets.UTF_8));
 
         // Every replica ignores it (one WARN each, the last good kept); the leader writes its counts over it at once, with no request sent: the next generation.
-        long next = awaitAllAt(replicas, generation + 1, Duration.ofSeconds(2));
+        long next = awaitAllAt(replicas, generation + 1, PROPAGATION);
         assertThat(next).isEqualTo(generation + 1);
         assertThat(replicas).allSatisfy(r -> {
             assertThat(r.virtualNodes()).isEqualTo(counts);

@@ -202,7 +202,7 @@ public final class AgentChild extends AsyncProcessorSupport implements IdAware {
         }
         if (balancer == null) {
             // Camel's own balancers (the camel-rr baseline) do not say which child they chose; ours set it.
-            exchange.setProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, name);
+            exchange.setProperty(io.github.agentlb.camel.AgentLb.AGENT_PROPERTY, name);
         }
         Call call = new Call(exchange, callback, down);
         EventLoop loop = down.eventLoop();

@@ -4,7 +4,7 @@ import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.core.fleet.FleetSource;
 import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
-import io.github.agentlb.camel.KeyedLoadBalancerSupport;
+import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.core.health.OutlierEjection;
 import java.util.Map;
 import java.util.Optional;
@@ -225,7 +225,7 @@ public final class DemoMain {
                                 + "maxEjectedShare={} maximumFailoverAttempts={}{}", ejection.consecutiveFailures(),
                         ejection.baseEjectionTime().toMillis(), ejection.maxEjectionTime().toMillis(),
                         ejection.maxEjectedShare(), balancer.getMaximumFailoverAttempts(),
-                        balancer instanceof KeyedLoadBalancerSupport keyed ? " " + keyed.getBoundedLoad() : "");
+                        balancer instanceof KeySettings keyed ? " " + keyed.getBoundedLoad() : "");
             }
             if (balancer != null) {
                 LOG.info("Slow start: {}", balancer.getSlowStart().isEnabled()

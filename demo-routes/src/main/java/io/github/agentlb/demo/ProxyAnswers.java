@@ -138,7 +138,7 @@ final class ProxyAnswers {
 
     /** The answering agent's name or base URL, "?" if the balancer did not say. */
     String agentLabel(Exchange exchange) {
-        String id = exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, String.class);
+        String id = exchange.getProperty(io.github.agentlb.camel.AgentLb.AGENT_PROPERTY, String.class);
         return id == null ? "?" : label(id);
     }
 

@@ -6,7 +6,7 @@ import io.github.agentlb.agent.http.RequestTarget;
 import io.github.agentlb.camel.AgentCallCancelledException;
 import io.github.agentlb.camel.AgentKeys;
 import io.github.agentlb.camel.AgentsBusyException;
-import io.github.agentlb.camel.KeyedLoadBalancerSupport;
+import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.camel.SessionRejectedException;
@@ -112,7 +112,7 @@ public class ProxyRoutes extends RouteBuilder {
      */
     public static final String CONSUMER_METHODS = "GET,HEAD,POST,PUT,DELETE,TRACE,OPTIONS,CONNECT,PATCH";
 
-    static final String REQUEST_ID_HEADER = AgentLoadBalancerSupport.REQUEST_ID_HEADER;
+    static final String REQUEST_ID_HEADER = io.github.agentlb.camel.AgentLb.REQUEST_ID_HEADER;
     static final String USER_ID_HEADER = ProxyRequest.USER_ID_PARAM;
     static final String REQUEST_PROPERTY = "agentlb.proxy.request";
     private static final String START_PROPERTY = "agentlb.proxy.startNanos";
@@ -143,7 +143,7 @@ public class ProxyRoutes extends RouteBuilder {
         this.config = Objects.requireNonNull(config, "config");
         this.balancer = Strategies.isBaseline(config.strategy()) ? null : Objects.requireNonNull(balancer, "balancer");
         this.answers = new ProxyAnswers(config, this::strategyName, this::agentUrl);
-        this.keyed = this.balancer instanceof KeyedLoadBalancerSupport;
+        this.keyed = this.balancer instanceof KeySettings;
     }
 
     /**
@@ -356,9 +356,9 @@ public class ProxyRoutes extends RouteBuilder {
             return;
         }
         Integer status = exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE, Integer.class);
-        String strategy = exchange.getProperty(AgentLoadBalancerSupport.STRATEGY_PROPERTY, strategyName(),
+        String strategy = exchange.getProperty(io.github.agentlb.camel.AgentLb.STRATEGY_PROPERTY, strategyName(),
                 String.class);
-        String agent = agentUrl(exchange.getProperty(AgentLoadBalancerSupport.AGENT_PROPERTY, String.class));
+        String agent = agentUrl(exchange.getProperty(io.github.agentlb.camel.AgentLb.AGENT_PROPERTY, String.class));
         current.recordRequest(strategy, agent, status == null ? 500 : status, System.nanoTime() - start);
     }
 

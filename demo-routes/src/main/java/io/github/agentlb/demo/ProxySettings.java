@@ -1,7 +1,7 @@
 package io.github.agentlb.demo;
 
 import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
-import io.github.agentlb.camel.KeyedLoadBalancerSupport;
+import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.core.fleet.FleetSource;
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.fleet.DnsFleetSource;
@@ -125,7 +125,7 @@ public class ProxySettings {
             balancer.setSlowStart(SlowStart.DEMO.withWindow(Duration.ofMillis(slowStartMs)));
         });
         if (balanceFactor != null) {
-            if (!(balancer instanceof KeyedLoadBalancerSupport keyed)) {
+            if (!(balancer instanceof KeySettings keyed)) {
                 MainSettings.apply("balanceFactor", () -> {
                     throw new IllegalArgumentException("balanceFactor applies to ch and avn, was set to "
                             + balanceFactor + " for " + balancer.strategyName());
@@ -172,8 +172,8 @@ public class ProxySettings {
         }
         // The balancer id first, so that a bad one is named BALANCER_ID, not ZOOKEEPER.
         MainSettings.apply("balancerId", () -> ZooKeeperSharedAllocation.of("localhost:2181", balancerId.trim()));
-        return value("zookeeper", () -> AdaptiveVirtualNodeLB.builder()
-                .sharedAllocation(ZooKeeperSharedAllocation.of(zookeeper.trim(), balancerId.trim())).build());
+        return value("zookeeper", () -> new AdaptiveVirtualNodeLB(
+                ZooKeeperSharedAllocation.of(zookeeper.trim(), balancerId.trim())));
     }
 
     /** {@link MainSettings#apply} for a setting that makes a value. */

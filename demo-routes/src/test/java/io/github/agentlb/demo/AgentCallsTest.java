@@ -23,6 +23,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * a user met (the proxy answered 405, buffered a stream, cut it at 5 s, sent one prompt to three
  * agents, failed on a 2 MiB answer, ran agent calls to their end after the client had left).
  */
+@Tag("e2e")
 @Timeout(60)
 class AgentCallsTest {
 
@@ -257,7 +259,8 @@ class AgentCallsTest {
 
     /**
      * A client that visits the proxy over an agent first answering {@code agentAnswer}, then leaves:
-     * checks that the agent sees its connection closed within 1 s, the attempt is cancelled and no
+     * checks that the agent sees its connection closed within 5 s (a starved CPU still meets it; without
+     * the cancel it would stay open for the 60 s answer timeouts), the attempt is cancelled and no
      * one is ejected.
      */
     private static void assertLeavingCancelsTheAgentCall(String agentAnswer, Visit visit) throws Exception {
@@ -267,14 +270,14 @@ class AgentCallsTest {
             try (Socket socket = new Socket("127.0.0.1", proxy.port())) {
                 visit.on(socket, agent);
             }
-            assertThat(agent.closed.await(1, TimeUnit.SECONDS)).as("agent connection closed within 1 s").isTrue();
+            assertThat(agent.closed.await(5, TimeUnit.SECONDS)).as("agent connection closed within 5 s").isTrue();
             assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
             assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
         }
     }
 
     @Test
-    void aClientThatLeavesCancelsTheAgentCallWithinOneSecond() throws Exception {
+    void aClientThatLeavesCancelsTheAgentCall() throws Exception {
         assertLeavingCancelsTheAgentCall("", (socket, agent) -> {
             socket.getOutputStream().write(("POST /process/bye?user_id=1 HTTP/1.1\r\nHost: x\r\n"
                     + "Content-Length: 2\r\n\r\n{}").getBytes(StandardCharsets.US_ASCII));
@@ -304,7 +307,7 @@ class AgentCallsTest {
 
             assertThat(wire).contains("data: 1").doesNotEndWith("0\r\n\r\n");
             assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
-            assertThat(agent.closed.await(1, TimeUnit.SECONDS)).isTrue();
+            assertThat(agent.closed.await(5, TimeUnit.SECONDS)).isTrue();
         }
     }
 

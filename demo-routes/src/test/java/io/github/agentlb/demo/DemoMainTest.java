@@ -15,11 +15,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.camel.main.Main;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Camel Main application in-process: settings, proxying and the Prometheus endpoint. */
+@Tag("e2e")
 @Timeout(120)
 class DemoMainTest {
 

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
  * answer; the client's later requests, through either replica, reach that agent with the agent's own
  * id; a forged id gets 400 JSON and a session whose agent left gets 404 JSON, no agent called.
  */
+@Tag("e2e")
 @Timeout(60)
 class LearnedSessionsProxyTest {
 

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.camel.RoundRobinLB;
 import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The balancer, not the client, asks the agents for ORCA load reports; the client never sees them. */
+@Tag("e2e")
 @Timeout(60)
 class LoadReportsProxyTest {
 

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * conversation reaches one agent whatever its {@code user_id}, the prompt reaches the agent byte
  * for byte, and conversations that share only a system prompt spread.
  */
+@Tag("e2e")
 @Timeout(60)
 class PromptKeysProxyTest {
 

@@ -16,10 +16,12 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Both strategies over real HTTP: three stub agents and the proxy on free loopback ports. */
+@Tag("e2e")
 @Timeout(60)
 class ProxyBalancingTest {
 

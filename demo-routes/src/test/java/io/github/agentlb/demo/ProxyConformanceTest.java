@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * what the agent saw. Each conversation ends with a request carrying {@code Connection: close},
  * so that the proxy closing the connection marks the end of its answers.
  */
+@Tag("e2e")
 @Timeout(60)
 class ProxyConformanceTest {
 

@@ -16,6 +16,7 @@ import java.util.Set;
 import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Failures the client may see: always JSON, never a stack trace. */
+@Tag("e2e")
 @Timeout(60)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProxyErrorsTest {

@@ -9,12 +9,14 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** What reaches the agent and what comes back, seen on the wire by a spy agent. */
+@Tag("e2e")
 @Timeout(60)
 class ProxyHygieneTest {
 

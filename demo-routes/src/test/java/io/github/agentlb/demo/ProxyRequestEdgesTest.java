@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * What the proxy checks before it routes, on a raw socket: dot-segments, {@code Host}, a body's
  * framing and size, a request that arrives too slowly.
  */
+@Tag("e2e")
 @Timeout(60)
 class ProxyRequestEdgesTest {
 

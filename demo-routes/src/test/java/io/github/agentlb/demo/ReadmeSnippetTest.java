@@ -17,6 +17,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
  * differ from the page's text ({@code http://localhost:8081} ...), as the test's agents are on
  * free ports.
  */
+@Tag("e2e")
 @Timeout(60)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReadmeSnippetTest {

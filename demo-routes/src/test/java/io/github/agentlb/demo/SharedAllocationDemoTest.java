@@ -12,6 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.camel.main.Main;
 import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * load that makes the leader move virtual nodes off a busy agent, both report the same
  * {@code agentlb_allocation_generation} and the same {@code agentlb_agent_virtual_nodes}.
  */
+@Tag("e2e")
 @Timeout(120)
 class SharedAllocationDemoTest {
 

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Timeout;
  * on a new connection to the same agent, when that is safe (the request was not written whole, or
  * it is idempotent), and the agent is not counted as failing.
  */
+@Tag("e2e")
 @Timeout(60)
 class StaleConnectionTest {
 

@@ -18,12 +18,15 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Against fabric8's mock API server in CRUD mode (offline, loopback). The informer's watch is the
- * subject here, so changes are awaited, each wait bounded by {@link #WAIT}.
+ * Against fabric8's mock API server in CRUD mode (offline, loopback). End to end: the informer's
+ * watch over a real socket is the subject here, so changes are awaited on the wall clock, each wait
+ * bounded by {@link #WAIT} (10 s, which a starved CPU still meets).
  */
+@Tag("e2e")
 @EnableKubernetesMockClient(crud = true)
 class KubernetesFleetSourceTest {
 

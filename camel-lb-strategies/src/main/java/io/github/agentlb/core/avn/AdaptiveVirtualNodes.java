@@ -165,29 +165,9 @@ public final class AdaptiveVirtualNodes {
         changeAgents(VirtualNodeAllocation.capacityWeights(startup, config), true);
     }
 
-    /** @deprecated renamed; use {@link #setAgents(Collection)} */
-    @Deprecated
-    public void setHosts(Collection<String> hosts) {
-        setAgents(hosts);
-    }
 
-    /** @deprecated renamed; use {@link #setAgents(Map)} */
-    @Deprecated
-    public void setHosts(Map<String, AgentUtilization> startup) {
-        setAgents(startup);
-    }
 
-    /** @deprecated renamed; use {@link #updateAgents(Collection)} */
-    @Deprecated
-    public void updateHosts(Collection<String> hosts) {
-        updateAgents(hosts);
-    }
 
-    /** @deprecated renamed; use {@link #updateAgents(Map)} */
-    @Deprecated
-    public void updateHosts(Map<String, AgentUtilization> startup) {
-        updateAgents(startup);
-    }
 
     private static SortedMap<String, Double> equalWeights(Collection<String> agents) {
         return VirtualNodeAllocation.equalWeights(new LinkedHashSet<>(Check.notEmpty("agents", agents)));
@@ -251,11 +231,6 @@ public final class AdaptiveVirtualNodes {
         }
     }
 
-    /** @deprecated renamed; use {@link #setAgents(Map, Map)} */
-    @Deprecated
-    public void setHosts(Map<String, Integer> virtualNodes, Map<String, Double> capacityShares) {
-        setAgents(virtualNodes, capacityShares);
-    }
 
     private void changeAgents(SortedMap<String, Double> weights, boolean keepSurvivors) {
         lock.lock();

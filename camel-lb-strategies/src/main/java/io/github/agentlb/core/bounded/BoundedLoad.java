@@ -127,15 +127,19 @@ public record BoundedLoad(boolean enabled, double balanceFactor, double returnFa
         return enabled;
     }
 
-    /** @deprecated renamed to {@link #rankRule()}: nothing to do with Camel's sticky balancer */
-    @Deprecated
-    public boolean sticky() {
-        return rankRule();
-    }
 
     /** @return whether the in-flight bound applies */
     public boolean boundsInFlight() {
         return enabled && inFlightFactor > 0;
+    }
+
+    /**
+     * @return this configuration with another {@link #keepInFlightPlacement()}, on or off as it is: a
+     *     bound that is off keeps it for when it comes on
+     */
+    public BoundedLoad withKeepInFlightPlacement(boolean keep) {
+        return new BoundedLoad(enabled, balanceFactor, returnFactor, decayTime, maxKeys, overflowOrder, rankRule,
+                inFlightFactor, keep);
     }
 
     /** @return a builder holding this configuration (enabled) */
@@ -205,11 +209,6 @@ public record BoundedLoad(boolean enabled, double balanceFactor, double returnFa
             return this;
         }
 
-        /** @deprecated renamed to {@link #rankRule(boolean)}: nothing to do with Camel's sticky balancer */
-        @Deprecated
-        public Builder sticky(boolean sticky) {
-            return rankRule(sticky);
-        }
 
         /**
          * f of the in-flight bound; 0 turns it off.

@@ -474,37 +474,12 @@ class AdaptiveVirtualNodesCoreTest {
                 .containsExactly(false, false, true, true, false, true);
     }
 
-    @SuppressWarnings("deprecation")
     @Test
-    void theFormerHostNamedMethodsDoAsTheirAgentNamedOnes() {
-        AdaptiveVirtualNodesConfig config = AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(30).build();
-        Map<String, AgentUtilization> startup = Map.of("a", new AgentUtilization(0.2, 0.2),
-                "b", new AgentUtilization(0.6, 0.6));
-        AdaptiveVirtualNodes hosts = new AdaptiveVirtualNodes(config);
-        AdaptiveVirtualNodes agents = new AdaptiveVirtualNodes(config);
-
-        hosts.setHosts(List.of("a", "b", "c"));
-        agents.setAgents(List.of("a", "b", "c"));
-        assertThat(hosts.virtualNodes()).containsExactlyEntriesOf(agents.virtualNodes()).hasSize(3);
-
-        hosts.updateHosts(List.of("a", "b", "c", "d"));
-        agents.updateAgents(List.of("a", "b", "c", "d"));
-        assertThat(hosts.virtualNodes()).containsExactlyEntriesOf(agents.virtualNodes()).hasSize(4);
-
-        hosts.updateHosts(startup);
-        agents.updateAgents(startup);
-        assertThat(hosts.virtualNodes()).containsExactlyEntriesOf(agents.virtualNodes()).hasSize(2);
-        assertThat(hosts.capacityShares()).containsExactlyEntriesOf(agents.capacityShares());
-
-        hosts.setHosts(List.of("x"));
-        hosts.setHosts(startup);
-        agents.setAgents(startup);
-        assertThat(hosts.virtualNodes()).containsExactlyEntriesOf(agents.virtualNodes());
-        assertThat(hosts.capacityShares()).containsExactlyEntriesOf(agents.capacityShares());
-
-        hosts.setHosts(Map.of("p", 4, "q", 2), Map.of("p", 3.0, "q", 1.0));
-        assertThat(hosts.virtualNodes()).containsExactlyEntriesOf(new TreeMap<>(Map.of("p", 4, "q", 2)));
-        assertThat(hosts.capacityShares()).containsExactlyEntriesOf(new TreeMap<>(Map.of("p", 0.75, "q", 0.25)));
+    void agentsWithGivenVirtualNodesTakeTheirCapacitySharesNormalized() {
+        AdaptiveVirtualNodes agents = new AdaptiveVirtualNodes(AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(30).build());
+        agents.setAgents(Map.of("p", 4, "q", 2), Map.of("p", 3.0, "q", 1.0));
+        assertThat(agents.virtualNodes()).containsExactlyEntriesOf(new TreeMap<>(Map.of("p", 4, "q", 2)));
+        assertThat(agents.capacityShares()).containsExactlyEntriesOf(new TreeMap<>(Map.of("p", 0.75, "q", 0.25)));
     }
 
     @Test

@@ -89,6 +89,11 @@ class AvnReplicaSimulationTest {
         assertThat(leader.agreeing()).isEqualTo(SEEDS);
         assertThat(leader.maxOverMean()).isCloseTo(one.maxOverMean(), within(0.02));
         assertThat(leader.stickiness()).isBetween(one.stickiness() - 0.02, one.stickiness() - 0.01);
+        // Deterministic: the figures of these seeds, pinned.
+        assertThat(new double[] {one.maxOverMean(), one.stickiness(), own.maxOverMean(), grid.maxOverMean(),
+                grid.stickiness(), leader.maxOverMean(), leader.stickiness()})
+                .containsExactly(new double[] {1.1631, 0.9055, 1.2162, 1.15245, 0.855, 1.1451, 0.8895}, within(1e-9));
+        assertThat(history.agreeing()).isEqualTo(1);
     }
 
     @Test
@@ -103,5 +108,8 @@ class AvnReplicaSimulationTest {
         assertThat(grid.stickiness()).isCloseTo(one.stickiness(), within(0.01));
         assertThat(grid.maxOverMean()).isCloseTo(one.maxOverMean(), within(0.02));
         assertThat(one.maxOverMean()).isGreaterThan(defaultsOne.maxOverMean() + 0.10);
+        // Deterministic: the figures of these seeds, pinned.
+        assertThat(new double[] {one.maxOverMean(), one.stickiness(), grid.maxOverMean(), grid.stickiness()})
+                .containsExactly(new double[] {1.29375, 0.9085, 1.29825, 0.9005}, within(1e-9));
     }
 }

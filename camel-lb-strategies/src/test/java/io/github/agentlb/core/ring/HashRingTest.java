@@ -72,6 +72,8 @@ class HashRingTest {
         double mean = KEYS / 3.0;
         assertThat(counts).hasSize(3);
         counts.values().forEach(count -> assertThat(count).isBetween((int) (mean * 0.9), (int) (mean * 1.1)));
+        assertThat(counts).as("these keys' counts, pinned").isEqualTo(Map.of(
+                "http://localhost:8081", 34_114, "http://localhost:8082", 30_210, "http://localhost:8083", 35_676));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.github.agentlb.loadgen.run;
 
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.AttemptListener;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.HealthListener;
 import java.time.Duration;
@@ -17,7 +18,7 @@ import java.util.function.LongSupplier;
  * when the balancer sent the request elsewhere. Told on the request path, so recording is one clock
  * read and one lock-free append. Thread-safe.
  */
-public final class BalancerLog implements HealthListener, AgentLoadBalancerSupport.AttemptListener {
+public final class BalancerLog implements HealthListener, AttemptListener {
 
     /** What happened to an agent. */
     public enum Kind { EJECTED, READMITTED }

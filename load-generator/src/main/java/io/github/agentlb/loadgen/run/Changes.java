@@ -52,11 +52,24 @@ public final class Changes implements IntConsumer, AutoCloseable {
     public record Change(String phase, String label, int atRequest, boolean async, Action action) {
     }
 
-    /** A change made on the load's thread; the phase it opens begins once it returned. */
-    public static Action now(Runnable change) {
+    /** A change made on the load's thread; the phase it opens begins once it returned ({@code clock}, ns). */
+    public static Action now(LongSupplier clock, Runnable change) {
         return () -> {
             change.run();
-            return System.nanoTime();
+            return clock.getAsLong();
+        };
+    }
+
+    /**
+     * A change made on the load's thread whose phase begins just before it: every answer it causes
+     * follows the stamp ({@code clock}, ns; a stamp read after it could follow the first such answers
+     * on a starved CPU).
+     */
+    public static Action before(LongSupplier clock, Runnable change) {
+        return () -> {
+            long start = clock.getAsLong();
+            change.run();
+            return start;
         };
     }
 

@@ -132,9 +132,9 @@ public final class BadAgentScenario implements Scenario {
                 cluster -> {
                     StubAgent bad = cluster.agent(BAD_AGENT);
                     return List.of(new Changes.Change("during", BAD_AGENT + " " + status(), Changes.atRequest(1, 3, n),
-                                    false, Changes.now(() -> bad.answerWith(status(), busy ? "2" : null))),
+                                    false, Changes.before(System::nanoTime, () -> bad.answerWith(status(), busy ? "2" : null))),
                             new Changes.Change("after", BAD_AGENT + " normal", Changes.atRequest(2, 3, n), false,
-                                    Changes.now(bad::answerNormally)));
+                                    Changes.now(System::nanoTime, bad::answerNormally)));
                 }, (m, cluster) -> result(m));
     }
 

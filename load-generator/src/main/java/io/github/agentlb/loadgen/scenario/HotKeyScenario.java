@@ -2,7 +2,7 @@ package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
-import io.github.agentlb.camel.KeyedLoadBalancerSupport;
+import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.AgentSet;
@@ -77,8 +77,8 @@ public final class HotKeyScenario implements Scenario {
         if (setup.replicas() > 1 && setup.strategies().contains(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
             String avn = Strategies.ADAPTIVE_VIRTUAL_NODES;
             variants.add(new Variant(avn + "-one", avn, bounded(avn, 0), 1));
-            variants.add(new Variant(avn + "-shared", avn, () -> AdaptiveVirtualNodeLB.builder()
-                    .sharedAllocation(ZooKeeperSharedAllocation.of(zookeeper, name() + "-" + avn + "-shared")).build(),
+            variants.add(new Variant(avn + "-shared", avn, () -> new AdaptiveVirtualNodeLB(
+                    ZooKeeperSharedAllocation.of(zookeeper, name() + "-" + avn + "-shared")),
                     setup.replicas()));
         }
         return variants;
@@ -88,7 +88,7 @@ public final class HotKeyScenario implements Scenario {
         return () -> {
             AgentLoadBalancerSupport balancer = Strategies.create(strategy);
             if (balanceFactor > 0) {
-                ((KeyedLoadBalancerSupport) balancer).setBalanceFactor(balanceFactor);
+                ((KeySettings) balancer).setBalanceFactor(balanceFactor);
             }
             return balancer;
         };

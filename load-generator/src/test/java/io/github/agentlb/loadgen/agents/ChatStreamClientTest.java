@@ -11,8 +11,10 @@ import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.agent.llm.LlmShape;
 import java.net.URI;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("e2e")
 class ChatStreamClientTest {
 
     private static final String BODY = Conversations.of(3, 2, 1, 1).requestBody(0, 1);

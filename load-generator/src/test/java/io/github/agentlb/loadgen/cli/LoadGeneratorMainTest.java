@@ -22,10 +22,12 @@ import java.util.List;
 import javax.imageio.ImageIO;
 import org.apache.camel.test.AvailablePortFinder;
 import org.assertj.core.api.AbstractStringAssert;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("e2e")
 @Timeout(60)
 class LoadGeneratorMainTest {
 

@@ -96,4 +96,18 @@ class ChangesTest {
             assertThat(changes.await()).containsExactly(new Changes.Made(0, 5));
         }
     }
+
+    @Test
+    void theFaultIsStampedBeforeA1AnswersItAndItsEndAfterA1AnswersNormally() throws Exception {
+        // Each switch takes 5 ns of the run's clock: A1's first fault answer can come at once.
+        try (Changes changes = new Changes(List.of(
+                new Changes.Change("during", "A1 429", 4, false, Changes.before(clock::get, () -> clock.addAndGet(5))),
+                new Changes.Change("after", "A1 normal", 7, false, Changes.now(clock::get, () -> clock.addAndGet(5)))),
+                clock::get)) {
+            start(changes, 1, 9, 10);
+
+            assertThat(changes.await()).extracting(Changes.Made::startNanos)
+                    .as("read before A1 answers its fault, after A1 answers normally again").containsExactly(40L, 75L);
+        }
+    }
 }

@@ -8,9 +8,11 @@ import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.AgentSet;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+@Tag("e2e")
 @Timeout(60)
 class EmbeddedClusterTest {
 

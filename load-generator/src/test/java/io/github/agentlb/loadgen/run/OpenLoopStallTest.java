@@ -18,6 +18,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
 import org.apache.camel.test.AvailablePortFinder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -102,6 +103,7 @@ class OpenLoopStallTest {
     }
 
     @Test
+    @Tag("e2e")
     void aRealStallIsRecordedInFullByTheOpenLoop() throws Exception {
         StallingAgent agent = new StallingAgent();
         try (CamelContext server = CamelContexts.started(agent)) {

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -196,6 +197,7 @@ class AgentsScenarioTest {
      * conversation's turns meet their own prefix on the agent that served them).
      */
     @Test
+    @Tag("e2e")
     void shortRunOfEveryVariant() throws Exception {
         Conversations workload = Conversations.of(12, 4, 3, 7);
         // 8 agents as the default, and a cache of about 1.3 x an agent's fair share (3 system prompts,
@@ -247,6 +249,7 @@ class AgentsScenarioTest {
      * agents' own counters, MCP sessions kept.
      */
     @Test
+    @Tag("e2e")
     void conversationsThroughARunningProxyReportUsageAndStickiness() throws Exception {
         Conversations workload = Conversations.of(10, 3, 2, 11);
         AgentsSettings settings = new AgentsSettings(8, AgentsSettings.DEFAULT_CHAT, AgentsSettings.DEFAULT_LLM, 3,

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,6 +120,7 @@ class FleetScenarioTest {
     }
 
     @Test
+    @Tag("e2e")
     void agentsJoinDrainAndReturnWithoutAClientError() throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         LoadTestConfig config = LoadTestConfig.custom().requests(320).users(32).concurrency(8).seed(42).warmup(0).build();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.ConsistentHashLB;
-import io.github.agentlb.camel.KeyedLoadBalancerSupport;
+import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
@@ -13,9 +13,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+@Tag("e2e")
 @Timeout(120)
 class HotKeyScenarioTest {
 
@@ -39,10 +41,10 @@ class HotKeyScenarioTest {
 
         assertThat(labels(variants)).containsExactly("ch", "ch-bounded", "avn", "avn-bounded");
         assertThat(new HotKeyScenario().variants(setup(List.of("rr", "pid"), 1))).isEmpty();
-        KeyedLoadBalancerSupport bounded = (KeyedLoadBalancerSupport) variants.get(1).balancer().get();
+        KeySettings bounded = (KeySettings) variants.get(1).balancer().get();
         assertThat(bounded).isInstanceOf(ConsistentHashLB.class);
         assertThat(bounded.getBalanceFactor()).isEqualTo(1.25);
-        assertThat(((KeyedLoadBalancerSupport) variants.get(0).balancer().get()).getBalanceFactor()).isZero();
+        assertThat(((KeySettings) variants.get(0).balancer().get()).getBalanceFactor()).isZero();
     }
 
     @Test

@@ -1,6 +1,5 @@
-package io.github.agentlb.camel;
+package io.github.agentlb.core.shared;
 
-import io.github.agentlb.core.shared.Observations;
 import java.util.ArrayList;
 import java.util.List;
 

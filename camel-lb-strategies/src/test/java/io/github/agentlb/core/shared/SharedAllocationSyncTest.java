@@ -1,15 +1,10 @@
-package io.github.agentlb.camel;
+package io.github.agentlb.core.shared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
-import io.github.agentlb.core.shared.Allocation;
-import io.github.agentlb.core.shared.AllocationSource;
-import io.github.agentlb.core.shared.InMemoryAllocationExchange;
-import io.github.agentlb.core.shared.Observations;
 import io.github.agentlb.core.shared.Observations.Report;
-import io.github.agentlb.core.shared.SharedAllocation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,6 @@
-package io.github.agentlb.camel;
+package io.github.agentlb.core.shared;
 
 import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
-import io.github.agentlb.core.shared.Allocation;
-import io.github.agentlb.core.shared.AllocationExchange;
-import io.github.agentlb.core.shared.AllocationSource;
-import io.github.agentlb.core.shared.Observations;
-import io.github.agentlb.core.shared.SharedAllocation;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -44,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * <p>Over 300 lines: one replica's side as leader and as follower, the store's events and the
  * health details share its state; what a follower buffers is {@link ObservationBuffer}'s.
  */
-final class SharedAllocationSync implements AllocationExchange.Listener {
+public final class SharedAllocationSync implements AllocationExchange.Listener {
 
     private static final Logger LOG = LoggerFactory.getLogger("io.github.agentlb.shared");
 
@@ -76,7 +71,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     private final AtomicLong observationsShared = new AtomicLong();
     private final AtomicLong observationsTaken = new AtomicLong();
 
-    SharedAllocationSync(SharedAllocation shared, Supplier<AdaptiveVirtualNodes> avn, Runnable pickerChanged,
+    public SharedAllocationSync(SharedAllocation shared, Supplier<AdaptiveVirtualNodes> avn, Runnable pickerChanged,
                          LongSupplier nanoClock) {
         this.shared = shared;
         this.avn = avn;
@@ -84,12 +79,13 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
         this.nanoClock = nanoClock;
     }
 
-    void start(Object context) throws Exception {
+    /** Connects to the store; {@code context} is what the store's backend needs (a CamelContext for ZooKeeper). */
+    public void start(Object context) throws Exception {
         disconnectedSince = nanoClock.getAsLong();
         shared.exchange().start(context, this);
     }
 
-    void stop() {
+    public void stop() {
         shared.exchange().close();
         synchronized (this) {
             // A write whose answer never came must not keep a restarted route from publishing.
@@ -107,7 +103,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
      * Whether this replica routes by written allocations only, its own evaluations being proposals
      * for the store ({@link #evaluated}): unless it learns alone. Lock-free.
      */
-    boolean routesByWritten() {
+    public boolean routesByWritten() {
         return !alone;
     }
 
@@ -115,7 +111,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
      * Whether this replica should evaluate its window: while it leads, or while it has learned on
      * its own since the store has been unreachable for longer than {@code localAfter}. Lock-free.
      */
-    boolean evaluates() {
+    public boolean evaluates() {
         if (connected) {
             return leader;
         }
@@ -144,7 +140,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
      * After a request of this replica: a follower buffers its key's ring position (null without a
      * key) and shares the buffer every {@link Observations#shareEvery} of its requests.
      */
-    void routed(Long position) {
+    public void routed(Long position) {
         if (follows()) {
             share(buffer.routed(position, Observations.shareEvery(avn.get().config().evaluationWindow(),
                     shared.exchange().replicas(), Observations.SHARES_PER_WINDOW), shared.exchange().replicaId()));
@@ -152,7 +148,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     }
 
     /** A load report this replica received: a follower buffers it for the leader. */
-    void reported(String agent, double cpu, double memory) {
+    public void reported(String agent, double cpu, double memory) {
         if (follows()) {
             share(buffer.reported(agent, cpu, memory, shared.exchange().replicaId()));
         }
@@ -188,7 +184,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
      * others lack. A proposal overtaken by an install (a write landing, a membership change) is
      * dropped: it was made on a ring no longer routed.
      */
-    synchronized void evaluated(Map<String, Integer> before, Map<String, Integer> after) {
+    public synchronized void evaluated(Map<String, Integer> before, Map<String, Integer> after) {
         if (alone || !leader || !connected || !avn.get().virtualNodes().equals(before)) {
             return;
         }
@@ -198,7 +194,7 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     }
 
     /** After a membership change (under the state writer's lock): publish, or install what waited for it. */
-    synchronized void agentsChanged() {
+    public synchronized void agentsChanged() {
         if (leader && connected) {
             // A proposal for the members before is void: the membership's counts go out instead.
             pending = null;
@@ -420,21 +416,21 @@ final class SharedAllocationSync implements AllocationExchange.Listener {
     }
 
     /** Replicas the leader evaluates for ({@link AllocationExchange#replicas()}); 1 for a follower. Lock-free. */
-    int replicasPerWindow() {
+    public int replicasPerWindow() {
         return leader ? Math.max(1, shared.exchange().replicas()) : 1;
     }
 
-    long generation() {
+    public long generation() {
         Allocation a = installed;
         return a == null ? 0 : a.generation();
     }
 
-    AllocationSource source() {
+    public AllocationSource source() {
         return source;
     }
 
     /** For health checks: source, generation, leader epoch, leadership, store and its reachability, last problem. */
-    Map<String, Object> details() {
+    public Map<String, Object> details() {
         Allocation a = installed;
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("allocation.source", source.name().toLowerCase(Locale.ROOT));

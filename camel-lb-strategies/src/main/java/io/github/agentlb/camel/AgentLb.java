@@ -1,0 +1,23 @@
+package io.github.agentlb.camel;
+
+/**
+ * The names a balancer writes on an exchange and reads from it, in one place.
+ */
+public final class AgentLb {
+
+    /** The header read for the request id in decision logs; the exchange id when it is absent. */
+    public static final String REQUEST_ID_HEADER = "req_id";
+    /** Exchange property set to the id of the agent that produced the outcome, e.g. for metrics tags. */
+    public static final String AGENT_PROPERTY = "agentlb.agent";
+    /** Exchange property set to the strategy's short name ({@link Strategy#name()}), e.g. {@code rr}. */
+    public static final String STRATEGY_PROPERTY = "agentlb.strategy";
+    /**
+     * Exchange property set on an attempt to the {@link io.github.agentlb.core.orca.LoadReport} of the
+     * answer, when the agent sent a usable {@code endpoint-load-metrics} header; strategies read it
+     * when the attempt completes.
+     */
+    public static final String LOAD_REPORT_PROPERTY = "agentlb.loadReport";
+
+    private AgentLb() {
+    }
+}

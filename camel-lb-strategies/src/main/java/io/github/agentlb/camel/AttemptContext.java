@@ -1,0 +1,98 @@
+package io.github.agentlb.camel;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * What the attempts of an exchange use of their balancer, and nothing else: the strategy's attempt
+ * hooks, the listeners, the clocks, load report reading, and a narrow set of events for the writer
+ * (the last request of a leaving agent ended, an agent re-admitted ramps up). One per balancer;
+ * thread-safe.
+ */
+final class AttemptContext {
+
+    final Strategy strategy;
+    final String strategyName;
+    final Listeners listeners;
+    /** The headers the strategy reads load from, removed from each attempt before it is sent. */
+    final Collection<String> reportHeaders;
+    private final StateWriter writer;
+    /** The balancer's clock, ns. */
+    final LongSupplier nanoClock;
+    private final LongSupplier epochClock;
+    private final BooleanSupplier runAllowed;
+    private final boolean strategyReadsTimes;
+    /** The latest rest any agent of this balancer was given (ns), 0 when none rests: one read while none does. */
+    private final AtomicLong restingUntil = new AtomicLong();
+
+    AttemptContext(Strategy strategy, Listeners listeners, StateWriter writer, LongSupplier nanoClock,
+            LongSupplier epochClock, BooleanSupplier runAllowed) {
+        this.strategy = strategy;
+        this.strategyName = strategy.name();
+        this.listeners = listeners;
+        this.writer = writer;
+        this.nanoClock = nanoClock;
+        this.epochClock = epochClock;
+        this.runAllowed = runAllowed;
+        this.strategyReadsTimes = strategy.needsAttemptTimes();
+        this.reportHeaders = List.copyOf(strategy.reportHeaders());
+    }
+
+    long nanoTime() {
+        return nanoClock.getAsLong();
+    }
+
+    /** Wall-clock time, ms since the epoch, for {@code Retry-After} dates. */
+    long epochMillis() {
+        return epochClock.getAsLong();
+    }
+
+    /** Whether the balancer may start another attempt (it is not stopping). */
+    boolean runAllowed() {
+        return runAllowed.getAsBoolean();
+    }
+
+    /**
+     * Whether attempts under {@code policy} need the clock: a strategy that reads attempt times, an
+     * attempt listener, or a failover deadline. When none does, the clock is not read (two reads a
+     * decision otherwise, as much as a tenth of a decision's cost in DecisionBenchmark).
+     */
+    boolean timesAttempts(FailoverPolicy policy) {
+        return strategyReadsTimes || listeners.hasAttemptListeners() || !policy.deadline().isZero();
+    }
+
+    /** Notes that an agent rests until {@code untilNanos}, so requests look at rests until then. */
+    void resting(long untilNanos) {
+        restingUntil.accumulateAndGet(untilNanos, (a, b) -> a == 0 || b - a > 0 ? b : a);
+    }
+
+    /** Whether some agent may be resting: one read while none does. */
+    boolean anyResting() {
+        long until = restingUntil.get();
+        if (until == 0) {
+            return false;
+        }
+        if (until - nanoTime() <= 0) {
+            restingUntil.compareAndSet(until, 0);
+            return false;
+        }
+        return true;
+    }
+
+    /** The last request in flight on {@code slot} ended: the writer finishes a drain or stops a removed child. */
+    void lastRequestEnded(AgentSlot slot) {
+        if (slot.life.get() != AgentSlot.SERVING) {
+            writer.lastRequestEnded(slot);
+        }
+    }
+
+    /** An agent was re-admitted after ejection: it ramps up again, and the strategy restarts it from neutral. */
+    void readmitted(String agent) {
+        writer.rampUp(agent);
+        strategy.agentReadmitted(agent);
+        listeners.readmitted(strategyName, agent);
+    }
+}

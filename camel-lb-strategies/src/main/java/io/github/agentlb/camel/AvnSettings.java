@@ -1,0 +1,230 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.Check;
+import io.github.agentlb.core.Durations;
+import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
+import io.github.agentlb.core.avn.AgentUtilization;
+import io.github.agentlb.core.hash.HashAlgorithm;
+import io.github.agentlb.core.hash.HashFunction;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.camel.api.management.ManagedAttribute;
+
+/**
+ * The knobs of {@link AdaptiveVirtualNodeLB}: every field of {@link AdaptiveVirtualNodesConfig} and
+ * the agents' start-up utilization ({@link BalancerConfig#avn()}) as JavaBean properties for YAML
+ * {@code beans:} and {@code camel.beans.*} properties; units and ranges in
+ * {@link AdaptiveVirtualNodesConfig.Builder}. When a knob takes effect: {@link Configurable}; the
+ * weights of eqs. (1) and (3), set one by one, are checked together.
+ */
+public interface AvnSettings extends Configurable {
+
+    private AdaptiveVirtualNodesConfig avnConfig() {
+        return balancerConfig().avn().config();
+    }
+
+    /** Replaces the algorithm's configuration whole (its settle threshold as it has it). */
+    default void setAvnConfig(AdaptiveVirtualNodesConfig config) {
+        java.util.Objects.requireNonNull(config, "config");
+        configure("avnConfig", config, d -> d.avn(config));
+    }
+
+    /** The threshold on S, a fraction in (0, 1); unless the settle threshold is set too, it keeps its ratio to the threshold (0.7). */
+    default void setImbalanceThreshold(double imbalanceThreshold) {
+        configure("imbalanceThreshold", imbalanceThreshold, d -> d.imbalanceThreshold(imbalanceThreshold));
+    }
+
+    @ManagedAttribute(description = "Threshold on the imbalance index S, fraction")
+    default double getImbalanceThreshold() {
+        return configured("imbalanceThreshold", avnConfig().imbalanceThreshold());
+    }
+
+    /** The level S must come down to for moves to stop, a fraction in (0, 1), at most the threshold. */
+    default void setSettleThreshold(double settleThreshold) {
+        configure("settleThreshold", settleThreshold, d -> d.settleThreshold(settleThreshold));
+    }
+
+    default double getSettleThreshold() {
+        return configured("settleThreshold", avnConfig().settleThreshold());
+    }
+
+    /** The N of eq. (2), virtual nodes on the whole ring, >= 1. */
+    default void setTotalVirtualNodes(int totalVirtualNodes) {
+        configure("totalVirtualNodes", totalVirtualNodes, d -> d.avn().totalVirtualNodes(totalVirtualNodes));
+    }
+
+    default int getTotalVirtualNodes() {
+        return configured("totalVirtualNodes", avnConfig().totalVirtualNodes());
+    }
+
+    /** The evaluations without moves after one that moved, >= 0. */
+    default void setCooldownWindows(int cooldownWindows) {
+        configure("cooldownWindows", cooldownWindows, d -> d.avn().cooldownWindows(cooldownWindows));
+    }
+
+    default int getCooldownWindows() {
+        return configured("cooldownWindows", avnConfig().cooldownWindows());
+    }
+
+    /** The weight of the newest window in the smoothed utilization, in (0, 1]. */
+    default void setUtilizationSmoothing(double utilizationSmoothing) {
+        configure("utilizationSmoothing", utilizationSmoothing, d -> d.avn().utilizationSmoothing(utilizationSmoothing));
+    }
+
+    default double getUtilizationSmoothing() {
+        return configured("utilizationSmoothing", avnConfig().utilizationSmoothing());
+    }
+
+    /** The virtual nodes moved at most per evaluation, >= 1. */
+    default void setMaxMovesPerEvaluation(int maxMovesPerEvaluation) {
+        configure("maxMovesPerEvaluation", maxMovesPerEvaluation, d -> d.avn().maxMovesPerEvaluation(maxMovesPerEvaluation));
+    }
+
+    default int getMaxMovesPerEvaluation() {
+        return configured("maxMovesPerEvaluation", avnConfig().maxMovesPerEvaluation());
+    }
+
+    /** The requests per evaluation window, >= 1. */
+    default void setEvaluationWindow(int evaluationWindow) {
+        configure("evaluationWindow", evaluationWindow, d -> d.avn().evaluationWindow(evaluationWindow));
+    }
+
+    default int getEvaluationWindow() {
+        return configured("evaluationWindow", avnConfig().evaluationWindow());
+    }
+
+    /** Age after which a CPU/memory report counts as none, > 0. */
+    default void setReportExpiry(Duration reportExpiry) {
+        configure("reportExpiry", reportExpiry, d -> d.avn().reportExpiry(reportExpiry));
+    }
+
+    /** {@link #setReportExpiry(Duration)} from text read strictly by {@link Durations#parse}. */
+    default void setReportExpiry(String reportExpiry) {
+        setReportExpiry(Durations.parse("reportExpiry", reportExpiry));
+    }
+
+    default Duration getReportExpiry() {
+        return configured("reportExpiry", avnConfig().reportExpiry());
+    }
+
+    /** The keyed requests replayed by each evaluation, >= 1. */
+    default void setHistorySize(int historySize) {
+        configure("historySize", historySize, d -> d.avn().historySize(historySize));
+    }
+
+    default int getHistorySize() {
+        return configured("historySize", avnConfig().historySize());
+    }
+
+    /** {@code a_c} of eq. (1), fraction 0..1; with capacityMemoryWeight, sums to 1. */
+    default void setCapacityCpuWeight(double capacityCpuWeight) {
+        configure("capacityCpuWeight", capacityCpuWeight, d -> d.capacityWeights(capacityCpuWeight, getCapacityMemoryWeight()));
+    }
+
+    default double getCapacityCpuWeight() {
+        return configured("capacityCpuWeight", avnConfig().capacityWeights().cpu());
+    }
+
+    /** {@code a_m} of eq. (1), fraction 0..1. */
+    default void setCapacityMemoryWeight(double capacityMemoryWeight) {
+        configure("capacityMemoryWeight", capacityMemoryWeight, d -> d.capacityWeights(getCapacityCpuWeight(), capacityMemoryWeight));
+    }
+
+    default double getCapacityMemoryWeight() {
+        return configured("capacityMemoryWeight", avnConfig().capacityWeights().memory());
+    }
+
+    /** {@code b_c} of eq. (3), fraction 0..1; with loadMemoryWeight and loadRequestWeight, sums to 1. */
+    default void setLoadCpuWeight(double loadCpuWeight) {
+        configure("loadCpuWeight", loadCpuWeight,
+                d -> d.loadWeights(loadCpuWeight, getLoadMemoryWeight(), getLoadRequestWeight()));
+    }
+
+    default double getLoadCpuWeight() {
+        return configured("loadCpuWeight", avnConfig().loadWeights().cpu());
+    }
+
+    /** {@code b_m} of eq. (3), fraction 0..1. */
+    default void setLoadMemoryWeight(double loadMemoryWeight) {
+        configure("loadMemoryWeight", loadMemoryWeight,
+                d -> d.loadWeights(getLoadCpuWeight(), loadMemoryWeight, getLoadRequestWeight()));
+    }
+
+    default double getLoadMemoryWeight() {
+        return configured("loadMemoryWeight", avnConfig().loadWeights().memory());
+    }
+
+    /** {@code b_t} of eq. (3), fraction 0..1. */
+    default void setLoadRequestWeight(double loadRequestWeight) {
+        configure("loadRequestWeight", loadRequestWeight,
+                d -> d.loadWeights(getLoadCpuWeight(), getLoadMemoryWeight(), loadRequestWeight));
+    }
+
+    default double getLoadRequestWeight() {
+        return configured("loadRequestWeight", avnConfig().loadWeights().requests());
+    }
+
+    /** The hash function by name, e.g. {@code fnv1-64-mixed} ({@link HashAlgorithm#fromName}). */
+    default void setHashFunction(String hashFunction) {
+        configure("hashFunction", hashFunction, d -> d.avn().hashFunction(hashFunction));
+    }
+
+    /** @return the hash function's name (or class name) */
+    default String getHashFunction() {
+        HashFunction current = avnConfig().hashFunction();
+        return configured("hashFunction",
+                current instanceof HashAlgorithm algorithm ? algorithm.configName() : current.getClass().getName());
+    }
+
+    /** {@code true}: the paper's rule without our guards ({@link AdaptiveVirtualNodesConfig.Builder#paperRule}). */
+    default void setPaperRule(boolean paperRule) {
+        configure("paperRule", paperRule, d -> {
+            if (paperRule) {
+                d.paperRule();
+            }
+        });
+    }
+
+    /**
+     * Agents' start-up utilization as {@code id=cpu/memory} pairs separated by commas, e.g.
+     * {@code A1=0.5/0.5,A3=0.25/0.25} (fractions 0..1), replacing those given before.
+     *
+     * @throws IllegalArgumentException naming {@code startupUtilization} and the text when it is not such pairs
+     */
+    default void setStartupUtilization(String startupUtilization) {
+        Map<String, AgentUtilization> parsed = parseUtilization(startupUtilization);
+        configure("startupUtilization", startupUtilization, d -> d.startupUtilization(parsed));
+    }
+
+    /**
+     * Adds one agent's start-up utilization, fractions 0..1 (Java's form of {@link #setStartupUtilization(String)}).
+     *
+     * @param agentId the agent's id (its name or endpoint URI)
+     * @throws IllegalArgumentException if the id is blank or a value is outside [0, 1]
+     */
+    default void startupUtilization(String agentId, double cpu, double memory) {
+        AgentUtilization utilization = new AgentUtilization(cpu, memory);
+        Check.notBlank("agentId", agentId);
+        configure("startupUtilization", agentId + "=" + cpu + "/" + memory, d -> d.addStartupUtilization(agentId, utilization));
+    }
+
+    private static Map<String, AgentUtilization> parseUtilization(String spec) {
+        Map<String, AgentUtilization> parsed = new HashMap<>();
+        for (String pair : Check.notBlank("startupUtilization", spec).split(",")) {
+            int eq = pair.lastIndexOf('=');
+            String[] values = eq < 0 ? new String[0] : pair.substring(eq + 1).split("/");
+            try {
+                if (values.length != 2 || pair.substring(0, eq).isBlank()) {
+                    throw new NumberFormatException();
+                }
+                parsed.put(pair.substring(0, eq).trim(),
+                        new AgentUtilization(Double.parseDouble(values[0].trim()), Double.parseDouble(values[1].trim())));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("startupUtilization must be id=cpu/memory pairs of fractions 0..1"
+                        + " separated by commas, was '" + spec + "'", e);
+            }
+        }
+        return parsed;
+    }
+}

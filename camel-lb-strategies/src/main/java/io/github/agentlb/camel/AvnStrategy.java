@@ -1,0 +1,277 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
+import io.github.agentlb.core.avn.AgentUtilization;
+import io.github.agentlb.core.avn.Evaluation;
+import io.github.agentlb.core.orca.LoadReport;
+import io.github.agentlb.core.ring.HashRing;
+import io.github.agentlb.core.select.RoundRobin;
+import io.github.agentlb.core.shared.SharedAllocation;
+import io.github.agentlb.core.shared.SharedAllocationSync;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code avn}: consistent hashing whose virtual nodes move one at a time from the most to the least
+ * loaded agent ({@link AdaptiveVirtualNodes}, seed {@code 002}); this class feeds it the answers'
+ * load reports and each keyed request's ring position (the selection's token), evaluates every
+ * window on the thread that completes it, and publishes each new ring as a new picker. With a
+ * {@link SharedAllocation}, replicas route by one allocation ({@link SharedAllocationSync}).
+ * Thread-safe.
+ */
+final class AvnStrategy implements Strategy {
+
+    /** Response header with the agent's CPU utilization, a decimal fraction 0..1. */
+    static final String CPU_HEADER = "X-Agent-Cpu";
+    /** Response header with the agent's memory utilization, a decimal fraction 0..1. */
+    static final String MEMORY_HEADER = "X-Agent-Memory";
+    private static final List<String> REPORT_HEADERS = List.of(CPU_HEADER, MEMORY_HEADER);
+    private static final Logger LOG = LoggerFactory.getLogger(AdaptiveVirtualNodeLB.class);
+
+    private final RoundRobin keylessRotation = new RoundRobin();
+    private final SharedAllocationSync shared;
+    private StrategyContext context;
+    /** The algorithm, replaced whole by a new configuration (under the writer's lock). */
+    private volatile AdaptiveVirtualNodes avn;
+    private Map<String, AgentUtilization> startupUtilization = Map.of();
+    /** Whether the balancer has started once: membership changes keep the survivors' nodes then. Guarded by this. */
+    private boolean started;
+
+    /** @param shared the allocation shared with replicas, or null to learn alone */
+    AvnStrategy(SharedAllocation shared) {
+        this.shared = shared == null ? null
+                : new SharedAllocationSync(shared, () -> avn, this::pickerChanged, this::nanoTime);
+    }
+
+
+    @Override
+    public void attach(StrategyContext context) {
+        this.context = context;
+    }
+
+    private long nanoTime() {
+        return context.nanoTime();
+    }
+
+    private void pickerChanged() {
+        context.pickerChanged();
+    }
+
+    AdaptiveVirtualNodes algorithm() {
+        return avn;
+    }
+
+    SharedAllocationSync shared() {
+        return shared;
+    }
+
+    /** A new configuration starts the algorithm afresh; the start-up utilization is read from the configuration. */
+    @Override
+    public void configure(BalancerConfig config) {
+        startupUtilization = config.avn().startupUtilization();
+        if (avn == null || !avn.config().equals(config.avn().config())) {
+            avn = new AdaptiveVirtualNodes(config.avn().config(), this::nanoTime);
+        }
+    }
+
+    @Override
+    public void agentsChanged(List<String> agentIds) {
+        if (agentIds.isEmpty()) {
+            return;
+        }
+        // Children arrive one by one while the route is built: the ring the balancer starts with
+        // is eq. (2) over all of them. Once it has started, users are mapped: keep the survivors.
+        boolean started = hasStarted();
+        if (startupUtilization.isEmpty()) {
+            if (started) {
+                avn.updateAgents(agentIds);
+            } else {
+                avn.setAgents(agentIds);
+            }
+        } else if (started) {
+            avn.updateAgents(withAverageForUnknown(agentIds));
+        } else {
+            avn.setAgents(withAverageForUnknown(agentIds));
+        }
+        if (started && shared != null) {
+            shared.agentsChanged();
+        }
+    }
+
+    @Override
+    public void start() throws Exception {
+        synchronized (this) {
+            started = true;
+        }
+        if (shared != null) {
+            shared.start(context.camelContext());
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (shared != null) {
+            shared.stop();
+        }
+    }
+
+    private synchronized boolean hasStarted() {
+        return started;
+    }
+
+    /** Agents without a configured start-up utilization count as the average configured one. */
+    private Map<String, AgentUtilization> withAverageForUnknown(List<String> agentIds) {
+        double cpu = startupUtilization.values().stream().mapToDouble(AgentUtilization::cpu).average().orElse(0.5);
+        double memory = startupUtilization.values().stream().mapToDouble(AgentUtilization::memory).average().orElse(0.5);
+        Map<String, AgentUtilization> startup = new HashMap<>();
+        for (String agent : agentIds) {
+            startup.put(agent, startupUtilization.getOrDefault(agent, new AgentUtilization(cpu, memory)));
+        }
+        return startup;
+    }
+
+    /** The ring of this moment, captured whole; each reallocation publishes a new state with the new ring. */
+    @Override
+    public Picker newPicker(BalancerState state) {
+        HashRing ring = state.agentIds().isEmpty() ? null : avn.ring();
+        return new KeyedSelection(state, keylessRotation, context::nanoTime).ringPicker(ring, true,
+                position -> " vnodes=" + ring.virtualNodes().get(ring.agentAt(position)));
+    }
+
+    @Override
+    public Collection<String> reportHeaders() {
+        return REPORT_HEADERS;
+    }
+
+    @Override
+    public void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos,
+            Selection selection) {
+        Message answer = attempt.getMessage();
+        Object cpu = answer.removeHeader(CPU_HEADER);
+        Object memory = answer.removeHeader(MEMORY_HEADER);
+        if (outcome.isFailure() || outcome == AttemptOutcome.CANCELLED) {
+            return;
+        }
+        if (outcome == AttemptOutcome.ERROR_ANSWER || outcome == AttemptOutcome.BUSY) {
+            // An agent that answers errors or asks to rest is as loaded as it gets: it never looks idle.
+            learn(agentId, 1.0, 1.0);
+        }
+        if (outcome == AttemptOutcome.SUCCESS && (cpu != null || memory != null)) {
+            report(agentId, cpu, memory);
+        } else if (outcome == AttemptOutcome.SUCCESS) {
+            LoadReport orca = attempt.getProperty(AgentLb.LOAD_REPORT_PROPERTY, LoadReport.class);
+            if (orca != null) {
+                reportOrca(agentId, orca);
+            }
+        }
+        Long position = selection.hasToken() ? selection.token() : null;
+        AdaptiveVirtualNodes current = avn;
+        // A shared allocation's leader sees 1/N of the requests: it closes a window every 1/N of
+        // the evaluation window, so the allocation learns as fast as one instance's would.
+        int replicas = shared == null ? 1 : shared.replicasPerWindow();
+        boolean windowComplete = position != null ? current.record(position, replicas) : current.recordWithoutKey(replicas);
+        if (shared != null) {
+            shared.routed(position);
+        }
+        if (windowComplete && (shared == null || shared.evaluates())) {
+            // Replicas sharing an allocation route by written counts only: the leader proposes its
+            // moves to the store and installs them when the write lands.
+            boolean propose = shared != null && shared.routesByWritten();
+            HashRing before = current.ring();
+            Optional<Evaluation> evaluation = current.evaluate(!propose);
+            evaluation.ifPresent(AvnStrategy::logEvaluation);
+            if (propose) {
+                evaluation.filter(e -> !e.moves().isEmpty())
+                        .ifPresent(e -> shared.evaluated(before.virtualNodes(), e.ring().virtualNodes()));
+            } else if (current.ring() != before) {
+                context.pickerChanged();
+            }
+        }
+    }
+
+    private void report(String agentId, Object cpu, Object memory) {
+        double c = fraction(cpu);
+        double m = fraction(memory);
+        if (Double.isNaN(c) || Double.isNaN(m)) {
+            LOG.debug("Ignoring load report of {}: {}={} {}={}", agentId, CPU_HEADER, cpu, MEMORY_HEADER, memory);
+            return;
+        }
+        learn(agentId, c, m);
+    }
+
+    /** A load report for the algorithm, and for the leader when this replica follows a shared allocation. */
+    private void learn(String agentId, double cpu, double memory) {
+        avn.report(agentId, cpu, memory);
+        if (shared != null) {
+            shared.reported(agentId, cpu, memory);
+        }
+    }
+
+    /**
+     * An ORCA report as the agent's CPU and memory: {@code cpu_utilization}, else
+     * {@code application_utilization}, capped at 1 (both may exceed 1 in ORCA); memory is
+     * {@code mem_utilization}, else the KV cache in use (an LLM server's memory). Without both,
+     * nothing is reported.
+     */
+    private void reportOrca(String agentId, LoadReport orca) {
+        double c = Double.isNaN(orca.cpuUtilization()) ? orca.applicationUtilization() : orca.cpuUtilization();
+        double m = Double.isNaN(orca.memUtilization()) ? orca.kvCacheUsage() : orca.memUtilization();
+        if (Double.isNaN(c) || Double.isNaN(m) || m > 1) {
+            LOG.debug("Ignoring load report of {}: {} has no CPU and memory utilization", agentId, orca);
+            return;
+        }
+        learn(agentId, Math.min(c, 1.0), m);
+    }
+
+    private static double fraction(Object header) {
+        double value = LoadReporting.decimal(header);
+        return AgentUtilization.isFraction(value) ? value : Double.NaN;
+    }
+
+    private static void logEvaluation(Evaluation evaluation) {
+        if (evaluation.moves().isEmpty()) {
+            LOG.debug("Evaluated {} requests: S={} L={}", evaluation.requests(), evaluation.imbalanceIndex(),
+                    evaluation.loadIndices());
+            return;
+        }
+        for (Evaluation.Move move : evaluation.moves()) {
+            LOG.info("Reallocated a virtual node {} -> {}: S={} predicted {} vnodes={}", move.from(), move.to(),
+                    String.format(Locale.ROOT, "%.3f", move.imbalanceBefore()),
+                    String.format(Locale.ROOT, "%.3f", move.predictedImbalanceAfter()),
+                    evaluation.ring().virtualNodes());
+        }
+    }
+
+    /** {@code virtual.nodes} per agent. */
+    @Override
+    public Map<String, Map<String, Double>> agentMetrics() {
+        Map<String, Double> counts = new TreeMap<>();
+        avn.virtualNodes().forEach((agent, count) -> counts.put(agent, count.doubleValue()));
+        return Map.of("virtual.nodes", counts);
+    }
+
+    /** {@code imbalance.index} (S) and {@code reallocations}, and with a shared allocation {@code allocation.generation}. */
+    @Override
+    public Map<String, Double> balancerMetrics() {
+        AdaptiveVirtualNodes current = avn;
+        if (shared != null) {
+            return Map.of("imbalance.index", current.imbalanceIndex(), "reallocations", (double) current.reallocations(),
+                    "allocation.generation", (double) shared.generation());
+        }
+        return Map.of("imbalance.index", current.imbalanceIndex(), "reallocations", (double) current.reallocations());
+    }
+
+    @Override
+    public String name() {
+        return "avn";
+    }
+}

@@ -1,0 +1,194 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.health.OutlierDetector;
+import io.github.agentlb.core.health.OutlierDetector.Admission;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * The order one exchange tries its agents in: the strategy's candidates as they come, each at most
+ * once, but those resting after a busy answer skipped, those that slow start holds back, those a
+ * fresh load report says are saturated (unless every agent is) and ejected ones tried only after
+ * the others (panic). One per exchange; not thread-safe.
+ *
+ * <p>Most exchanges try one agent: the first is a field, and the sets are made at the first
+ * agent passed over or the first failover only.
+ */
+final class CandidateScreen {
+
+    private final BalancerState state;
+    private final Selection selection;
+    private final OutlierDetector detector;
+    private final AttemptContext context;
+    private String firstTried;
+    private Set<String> laterTried;
+    private Set<String> ejected;
+    private Set<String> heldBack;
+    /** Serving agents passed over because a fresh load report says they are saturated. */
+    private Set<String> saturated;
+    /** Set when every agent that could take the exchange is saturated: the strategy's order then stands. */
+    private boolean everySaturated;
+    /** The slot of the candidate {@link #next} just chose in its first pass, else null. */
+    private AgentSlot chosenSlot;
+    /** Whether a candidate was passed over because it rests after a busy answer. */
+    private boolean restingSkipped;
+    private long now;
+    private boolean nowRead;
+
+    CandidateScreen(BalancerState state, Selection selection, AttemptContext context) {
+        this.state = state;
+        this.selection = selection;
+        this.detector = state.detector;
+        this.context = context;
+    }
+
+    /**
+     * The next untried serving agent: available ones in the strategy's order, then those that
+     * slow start held back, then saturated ones, then ejected ones.
+     *
+     * @param screen whether some agent is ejected (read once per attempt)
+     * @return the agent, or null when none is left
+     */
+    String next(boolean screen) {
+        Iterator<String> candidates = selection.candidates();
+        boolean warming = !state.warmingSince().isEmpty();
+        boolean resting = context.anyResting();
+        boolean gating = !everySaturated && state.config.saturation().enabled();
+        nowRead = false;
+        while (candidates.hasNext()) {
+            String candidate = candidates.next();
+            // Pickers give serving agents only (no draining one); an id of no member is skipped.
+            AgentSlot slot = state.slot(candidate);
+            if (slot == null || wasTried(candidate)) {
+                continue;
+            }
+            if (resting && slot.resting(now())) {
+                restingSkipped = true;
+                continue;
+            }
+            if (screen && detector.admit(candidate) == Admission.EJECTED) {
+                ejected = add(ejected, candidate);
+                continue;
+            }
+            if (gating && slot.loadReport.get() != null && LoadReporting.saturated(slot, now(), state.config)) {
+                if (saturated == null && everyAgentSaturated(screen)) {
+                    // Passing them all over would hand every exchange to the strategy's first pick.
+                    everySaturated = true;
+                    gating = false;
+                } else {
+                    saturated = add(saturated, candidate);
+                    continue;
+                }
+            }
+            if (warming && !keptBySlowStart(candidate, slot, now())) {
+                heldBack = add(heldBack, candidate);
+                continue;
+            }
+            markTried(candidate);
+            chosenSlot = slot;
+            return candidate;
+        }
+        chosenSlot = null;
+        String later = firstUntried(heldBack);
+        later = later != null ? later : firstUntried(saturated);
+        return later != null ? later : firstUntried(ejected);
+    }
+
+    /** The clock, read once per {@link #next} and only when a rest, a report or a ramp needs it. */
+    private long now() {
+        if (!nowRead) {
+            now = context.nanoTime();
+            nowRead = true;
+        }
+        return now;
+    }
+
+    /** The slot of the agent {@link #next} returned, when it came from the strategy's order; else null. */
+    AgentSlot chosenSlot() {
+        return chosenSlot;
+    }
+
+    /** @return the agents the saturation gate passed over so far, for the decision log */
+    Set<String> saturated() {
+        return saturated == null ? Set.of() : saturated;
+    }
+
+    /** @return whether an agent was passed over because it rests after a busy answer */
+    boolean restingSkipped() {
+        return restingSkipped;
+    }
+
+    /** @return how many agents were tried */
+    int triedCount() {
+        return firstTried == null ? 0 : 1 + (laterTried == null ? 0 : laterTried.size());
+    }
+
+    /** @return whether no agent was tried before this one: the next attempt is the first */
+    boolean firstAttempt() {
+        return laterTried == null;
+    }
+
+    private String firstUntried(Set<String> agents) {
+        if (agents != null) {
+            for (String candidate : agents) {
+                if (!wasTried(candidate)) {
+                    markTried(candidate);
+                    return candidate;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether every serving agent that is neither resting nor ejected has a fresh report that says
+     * it is saturated (O(agents); asked once per exchange, when the gate first meets a saturated one).
+     */
+    private boolean everyAgentSaturated(boolean screen) {
+        for (String agent : state.agentIds()) {
+            AgentSlot slot = state.slot(agent);
+            boolean out = slot == null || slot.resting(now()) || screen && detector.isEjected(agent);
+            if (!out && !LoadReporting.saturated(slot, now(), state.config)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether an agent that ramps up keeps this exchange: a keyed exchange when its key's rank is
+     * below the agent's part f of its share (the same keys as f grows), any other by count
+     * ({@link AgentSlot#keepOffered}).
+     */
+    private boolean keptBySlowStart(String candidate, AgentSlot slot, long now) {
+        double factor = state.warmupFactor(candidate, now);
+        if (factor >= 1.0) {
+            return true;
+        }
+        double rank = selection.keyRank();
+        return Double.isNaN(rank) ? slot.keepOffered(factor) : rank < factor;
+    }
+
+    private boolean wasTried(String agent) {
+        return agent.equals(firstTried) || laterTried != null && laterTried.contains(agent);
+    }
+
+    private void markTried(String agent) {
+        if (firstTried == null) {
+            firstTried = agent;
+        } else {
+            if (laterTried == null) {
+                laterTried = new HashSet<>(4);
+            }
+            laterTried.add(agent);
+        }
+    }
+
+    private static Set<String> add(Set<String> set, String agent) {
+        Set<String> result = set == null ? new LinkedHashSet<>() : set;
+        result.add(agent);
+        return result;
+    }
+}

@@ -1,0 +1,44 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.ring.HashRing;
+import io.github.agentlb.core.select.RoundRobin;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code ch}: a ring of virtual nodes over the serving agents ({@link HashRing}), {@code virtualNodes}
+ * each, or {@code max(1, round(virtualNodes x weight))} for an agent whose weight is not 1; a keyed
+ * exchange walks it clockwise from its key's hash ({@link KeyedSelection}, with its load bound). A
+ * new state builds a new ring, O(v log v). Thread-safe.
+ */
+final class ConsistentHashStrategy implements Strategy {
+
+    private final RoundRobin keylessRotation = new RoundRobin();
+    private StrategyContext context;
+
+
+    @Override
+    public void attach(StrategyContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Picker newPicker(BalancerState state) {
+        HashRing ring = null;
+        if (!state.agentIds().isEmpty()) {
+            BalancerConfig.Ring settings = state.config().ring();
+            Map<String, Integer> counts = new TreeMap<>();
+            for (String agent : state.agentIds()) {
+                double weight = state.weights().getOrDefault(agent, 1.0);
+                counts.put(agent, (int) Math.max(1, Math.round(settings.virtualNodes() * weight)));
+            }
+            ring = HashRing.of(counts, settings.hashFunction());
+        }
+        return new KeyedSelection(state, keylessRotation, context::nanoTime).ringPicker(ring, false, position -> "");
+    }
+
+    @Override
+    public String name() {
+        return "ch";
+    }
+}

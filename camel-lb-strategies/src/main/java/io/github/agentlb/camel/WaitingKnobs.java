@@ -1,0 +1,71 @@
+package io.github.agentlb.camel;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The knobs set before the balancer started that break a relation with another knob, waiting for
+ * the knobs that make the configuration whole again ({@link Configurable}): applied, in the order
+ * set, with each later knob. Guarded by the writer's lock; not thread-safe.
+ */
+final class WaitingKnobs {
+
+    private record Knob(Object value, Consumer<ConfigDraft> change) {
+    }
+
+    private final Map<String, Knob> waiting = new LinkedHashMap<>();
+
+    /**
+     * The configuration {@code config} becomes with the waiting knobs and then {@code change}.
+     *
+     * @param mayWait whether a knob that breaks a relation may wait (before the balancer starts)
+     * @return the new configuration, the waiting knobs then forgotten; or null when the knob waits
+     * @throws IllegalArgumentException when the value is out of its range, or breaks a relation and may not wait
+     */
+    BalancerConfig apply(BalancerConfig config, String knob, Object value, Consumer<ConfigDraft> change, boolean mayWait) {
+        ConfigDraft draft = draft(config);
+        change.accept(draft);
+        BalancerConfig next;
+        try {
+            next = draft.build();
+        } catch (IllegalArgumentException relation) {
+            if (!mayWait) {
+                throw relation;
+            }
+            waiting.remove(knob);
+            waiting.put(knob, new Knob(value, change));
+            return null;
+        }
+        waiting.clear();
+        return next;
+    }
+
+    /**
+     * The configuration with every waiting knob applied, for the start.
+     *
+     * @return the new configuration, or {@code config} when nothing waits
+     * @throws IllegalArgumentException naming a knob whose relation still does not hold (the knobs keep waiting)
+     */
+    BalancerConfig applyAll(BalancerConfig config) {
+        if (waiting.isEmpty()) {
+            return config;
+        }
+        BalancerConfig next = draft(config).build();
+        waiting.clear();
+        return next;
+    }
+
+    /** @return the value of {@code knob} if it waits, else {@code current} */
+    @SuppressWarnings("unchecked")
+    <T> T value(String knob, T current) {
+        Knob k = waiting.get(knob);
+        return k == null ? current : (T) k.value();
+    }
+
+    private ConfigDraft draft(BalancerConfig config) {
+        ConfigDraft draft = new ConfigDraft(config);
+        waiting.values().forEach(k -> k.change().accept(draft));
+        return draft;
+    }
+}
