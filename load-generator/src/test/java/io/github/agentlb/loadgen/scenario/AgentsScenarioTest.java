@@ -90,6 +90,7 @@ class AgentsScenarioTest {
         assertEquals(1, r.clientErrors());
         assertEquals(1, r.totals().timeouts());
         assertEquals(0.75, r.number("hit_rate"), 1e-12);
+        Measurements.assertReportShape(r);
         assertEquals(3, r.number("mcp_later_turns"));
         assertEquals(2, r.number("sticky_turns"));
         assertEquals(2.0 / 3, r.number("mcp_stickiness"), 1e-12);
@@ -175,6 +176,7 @@ class AgentsScenarioTest {
         assertEquals(200, r.number("cached_tokens"));
         assertEquals(3, r.number("answers_with_usage"));
         assertEquals(0.5, r.number("hit_rate"), 1e-9);
+        Measurements.assertReportShape(r);
         assertEquals(2, r.number("mcp_later_turns"));
         assertEquals(1, r.number("sticky_turns"));
         assertEquals(0.5, r.number("mcp_stickiness"), 1e-9);

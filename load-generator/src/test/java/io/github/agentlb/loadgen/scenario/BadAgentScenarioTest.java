@@ -86,6 +86,7 @@ class BadAgentScenarioTest {
         attempt(log, clock, "A1", AttemptOutcome.BUSY, 3_025);
         attempt(log, clock, "A1", AttemptOutcome.SUCCESS, 3_500);
         Result r = report(BUSY, outcomes, log);
+        Measurements.assertReportShape(r);
 
         assertThat(r.totals().requests()).isEqualTo(60);
         assertThat(r.phase("during").stats().requests()).isEqualTo(57);
@@ -133,6 +134,7 @@ class BadAgentScenarioTest {
             outcomes.add(answered("A3", 1_100 + i));
         }
         Result r = report(GRAY, outcomes, log);
+        Measurements.assertReportShape(r);
 
         assertThat(perPhase(r, "during", "bad_answers_seen_by_clients")).isEqualTo(5);
         assertThat(r.number("bad_answers_allowed")).isEqualTo(5); // 5% of 100

@@ -62,6 +62,7 @@ class FleetScenarioTest {
                 answered(1, "A4", 210, 10),
                 answered(1, "A4", 310, 10), answered(2, "A2", 320, 10)), 230 * MS);
         assertThat(r.totals().requests()).isEqualTo(7);
+        Measurements.assertReportShape(r);
         assertThat(r.phase("before").answered("A1")).isEqualTo(1);
         assertThat(r.phase("before").answered("A4")).isZero();
         assertThat(r.phase("joined").answered("A4")).isEqualTo(1);

@@ -83,6 +83,7 @@ class HotKeyScenarioTest {
         assertThat((Map<?, ?>) run.figures().get("hot_user_agents")).hasSize(1);
         assertThat(run.number("hot_user_requests")).isEqualTo(60);
         assertThat(run.totals().stickiness()).isEqualTo(1.0);
+        Measurements.assertReportShape(run);
     }
 
     @Test

@@ -83,6 +83,7 @@ class OutageScenarioTest {
     @Test
     void eachPhaseHasItsRequestsErrorsAgentsAndLatency() {
         Result r = report();
+        Measurements.assertReportShape(r);
 
         assertThat(r.totals().requests()).isEqualTo(16);
         RunStatistics before = r.phase("before").stats();

@@ -106,6 +106,7 @@ class PlainScenarioTest {
         // Every scenario's report has these keys, whatever it measures.
         assertThat(json.fieldNames()).toIterable().contains("load", "phases", "figures", "checks", "passed", "failures",
                 "timeline", "pace");
+        Measurements.assertReportShape(report("rr", RunStatisticsTest.handWorked()));
     }
 
     @Test
