@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds user-project (camel-bom and agent-load-balancer-bom imported, no versions written) against
-# the library as packaged in target/ by `mvn -pl bom,camel-lb-strategies -DskipTests package`.
+# the library as packaged in target/ by `mvn -pl bom,camel-lb-strategies,camel-lb-http -DskipTests package`.
+# (camel-lb-http's ReadmeProjectIT builds and runs README step 5's project the same way, in mvn verify.)
 # Nothing is written to ~/.m2: the library goes to a temporary repository, the build uses a
 # temporary local repository and reads everything else from ~/.m2 (or Maven Central if absent).
 set -euo pipefail
@@ -14,9 +15,11 @@ install() {
 }
 install -Dfile="$root/bom/pom.xml" -DpomFile="$root/bom/pom.xml"
 install -Dfile="$root/pom.xml" -DpomFile="$root/pom.xml"
-jar="$root/camel-lb-strategies/target/camel-lb-strategies-$version"
-install -Dfile="$jar.jar" -DpomFile="$root/camel-lb-strategies/pom.xml" \
-  -Dsources="$jar-sources.jar" -Djavadoc="$jar-javadoc.jar"
+for module in camel-lb-strategies camel-lb-http; do
+  jar="$root/$module/target/$module-$version"
+  install -Dfile="$jar.jar" -DpomFile="$root/$module/pom.xml" \
+    -Dsources="$jar-sources.jar" -Djavadoc="$jar-javadoc.jar"
+done
 cat > "$work/settings.xml" <<XML
 <settings>
   <profiles><profile><id>local</id><repositories>
@@ -30,5 +33,5 @@ cat > "$work/settings.xml" <<XML
 XML
 cd "$here/user-project"
 mvn -q -s "$work/settings.xml" -Dmaven.repo.local="$work/m2" compile dependency:list -DoutputFile="$work/deps.txt"
-grep -E 'camel-lb-strategies|micrometer-core' "$work/deps.txt"
+grep -E 'camel-lb-strategies|camel-lb-http|micrometer-core' "$work/deps.txt"
 echo "user-project compiled with versions from agent-load-balancer-bom"

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 
-/** Compiles against the library and its optional Micrometer binder with versions from the BOM only. */
+/** Compiles against the library, its agent component and its optional Micrometer binder with versions from the BOM only. */
 public class UserRoute extends RouteBuilder {
     @Override
     public void configure() {
@@ -16,7 +16,7 @@ public class UserRoute extends RouteBuilder {
         from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true")
             .errorHandler(noErrorHandler())
             .loadBalance(new ConsistentHashLB())
-                .to("netty-http:http://localhost:8081/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+                .to("agent:http://localhost:8081?firstByteTimeout=5m")
             .end()
             .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE);
     }

@@ -23,6 +23,8 @@ import java.util.Objects;
  * never sent to another agent: when its agent fails it fails; when its agent has left it gets
  * {@link SessionRejectedException} 404, or a new pick ({@link LearnedSessions.WhenAgentGone}); an id
  * the balancer did not make gets {@link SessionRejectedException} 400 and calls no agent.
+ * A child that writes an answer's head to the client itself (a streaming child) has the id sealed
+ * by its attempt's {@link AttemptHooks}.
  *
  * <h2>Slow start</h2>
  * Off by default. An agent added at runtime or re-admitted after ejection keeps part f(t) of the

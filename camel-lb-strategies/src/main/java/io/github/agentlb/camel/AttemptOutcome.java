@@ -30,20 +30,20 @@ public enum AttemptOutcome {
      */
     EXCEPTION_ANSWER,
     /**
-     * The request was sent and no answer began within the answer timeout
-     * ({@link AnswerTimeoutException}). The agent may still be working on it, at a cost: sent
+     * The request was sent and no answer began within the answer timeout (a streaming child's
+     * {@link ClassifiedFailure}). The agent may still be working on it, at a cost: sent
      * elsewhere only when {@link FailoverPolicy#failOverOnAnswerTimeout()} and the method is idempotent.
      */
     ANSWER_TIMED_OUT,
     /**
      * The answer had begun to reach the client when the agent failed (closed, went idle too long):
      * a failure of the agent, never retried, as the client already holds part of an answer
-     * ({@link AnswerInterruptedException}).
+     * (a streaming child's {@link ClassifiedFailure}).
      */
     FAILED_AFTER_FIRST_BYTE,
     /**
-     * The caller gave up (its client disconnected) and the call was cancelled
-     * ({@link AgentCallCancelledException}): says nothing about the agent, so it neither counts
+     * The caller gave up (its client disconnected) and the call was cancelled (a streaming child's
+     * {@link ClassifiedFailure}): says nothing about the agent, so it neither counts
      * toward ejection nor re-admits an ejected agent, and is never retried.
      */
     CANCELLED,

@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.health.OutlierDetector;
+import io.github.agentlb.core.orca.LoadReports;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -37,11 +38,15 @@ import org.slf4j.LoggerFactory;
  * asynchronous, the executor's task), besides the exchange copy: no lambdas and no atomic boxes.
  * Most exchanges make one attempt: the failure list is created at the first failover only.
  *
+ * <h2>Hooks</h2>
+ * Each attempt's copy carries this object as its {@link AttemptHooks}, answered from the state the
+ * exchange started with (its answer rules and learned sessions), for a child that streams the answer.
+ *
  * <p>Over 300 lines: one state machine (choose, send, classify, rest, eject, fail over or finish)
  * whose steps share the exchange's fields; split, each piece would pass them all around. It knows
  * its balancer only through its {@link AttemptContext} and the state it read.
  */
-final class Attempts {
+final class Attempts implements AttemptHooks {
 
     private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
     private static final VarHandle COMPLETION;
@@ -74,6 +79,8 @@ final class Attempts {
     private List<AgentFailure> failures = List.of();
     /** The last busy answer of this exchange, if any: the client's answer when no agent is left. */
     private Attempt lastBusy;
+    /** The agent of the attempt in flight: the one {@link #clientValue} seals into session ids. */
+    private String current;
     /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
     @SuppressWarnings("unused")
     private volatile int completion;
@@ -137,6 +144,8 @@ final class Attempts {
         if (pin != null) {
             state.sessions.restore(copy.getIn(), pin);
         }
+        copy.setProperty(AttemptHooks.PROPERTY, this);
+        current = agent;
         long now = timed ? context.nanoTime() : 0L;
         if (screen.firstAttempt()) {
             startNanos = now;
@@ -311,6 +320,7 @@ final class Attempts {
             state.sessions.learned(agent, attempt.getMessage());
         }
         ExchangeHelper.copyResults(exchange, attempt);
+        exchange.removeProperty(AttemptHooks.PROPERTY);
         exchange.setProperty(AgentLb.AGENT_PROPERTY, agent);
         exchange.setProperty(AgentLb.STRATEGY_PROPERTY, context.strategyName);
         done(sync);
@@ -322,8 +332,9 @@ final class Attempts {
             return;
         }
         if (screen.restingSkipped()) {
-            exchange.setException(new AgentsBusyException("Every agent is busy: retry after "
-                    + shortestRestSeconds() + " s", exchange, shortestRestSeconds()));
+            long seconds = shortestRestSeconds();
+            exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(seconds));
+            exchange.setException(new AgentsBusyException("Every agent is busy: retry after " + seconds + " s", exchange, seconds));
             done(sync);
             return;
         }
@@ -340,6 +351,23 @@ final class Attempts {
         Throwable last = failures.isEmpty() ? null : failures.get(failures.size() - 1).failure();
         exchange.setException(new NoAgentAvailableException(message, exchange, last, failures, ejected));
         done(sync);
+    }
+
+    @Override
+    public Collection<String> requestHeaders() {
+        return state.sessions == null ? NONE.requestHeaders()
+                : List.of(LoadReports.FORMAT_HEADER, state.sessions.settings().header());
+    }
+
+    @Override
+    public boolean isBusy(int status, String retryAfter) {
+        return state.config.answers().isBusy(status, retryAfter);
+    }
+
+    @Override
+    public String clientValue(String header, String value) {
+        return state.sessions != null && state.sessions.settings().header().equalsIgnoreCase(header)
+                ? state.sessions.clientId(current, value) : value;
     }
 
     private void fail(Throwable t, boolean sync) {

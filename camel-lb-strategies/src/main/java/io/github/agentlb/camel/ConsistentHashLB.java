@@ -28,26 +28,33 @@ import org.apache.camel.api.management.ManagedAttribute;
  *     .errorHandler(noErrorHandler())                  // failover is the balancer's job
  *     .doTry()
  *         .loadBalance(new ConsistentHashLB())
- *             .to("netty-http:http://localhost:8081/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
- *             .to("netty-http:http://localhost:8082/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
- *             .to("netty-http:http://localhost:8083/process?bridgeEndpoint=true&throwExceptionOnFailure=false")
+ *             .to("agent:http://localhost:8081")       // the agent's answer streams to the client as it arrives
+ *             .to("agent:http://localhost:8082")
+ *             .to("agent:http://localhost:8083")
  *         .end()
  *     .endDoTry()
+ *     .doCatch(AgentsBusyException.class)              // every agent asked to rest: 429 (Retry-After is set)
+ *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(429))
+ *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
+ *         .setBody(constant("{\"error\":\"agents busy\"}"))
  *     .doCatch(NoAgentAvailableException.class)        // every agent down: a JSON 503, no stack trace
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"no agent available\"}"))
+ *     .doCatch(Exception.class)                        // failed or timed out before the answer began: a JSON 502
+ *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(502))
+ *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
+ *         .setBody(constant("{\"error\":\"the agent failed or did not answer in time\"}"))
  *     .end()
- *     .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE); // the agent's answer, not its headers
-
+ *     .removeHeaders("*", "Content-Type", "Retry-After", Exchange.HTTP_RESPONSE_CODE); // none of the request's
  * }</pre>
  *
- * <p>The example runs as written (a test compiles it): it needs {@code camel-netty-http}, is
- * non-blocking end to end (no thread waits while an agent answers), and each agent's id is its
- * endpoint URI without options ({@code http://localhost:8081/process}). When no agent can take an
- * exchange it fails with {@link NoAgentAvailableException}, which the route answers as a JSON 503
- * (uncaught, netty-http would send the stack trace). It streams an answer only after the whole
- * answer arrived; the demo proxy streams as the agent writes.
+ * <p>The example runs as written (a test compiles it): it needs {@code camel-netty-http} and
+ * {@code camel-lb-http}, whose {@code agent:} endpoints stream each agent's answer to the client as
+ * it arrives, holding no thread per call; each agent's id is its endpoint's address
+ * ({@code http://localhost:8081}). When no agent can take an exchange it fails with
+ * {@link NoAgentAvailableException} ({@link AgentsBusyException} when every agent asked to rest),
+ * which the route answers as JSON (uncaught, netty-http would send the stack trace).
  *
  * <p>Knobs: {@link #setVirtualNodes}, {@link #setHashFunction}, and those of {@link KeySettings}
  * (the key, bounded loads), {@link FailureSettings} and {@link AgentSettings}; in Java, e.g.

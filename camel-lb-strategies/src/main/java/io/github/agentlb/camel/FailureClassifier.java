@@ -18,10 +18,9 @@ import org.apache.camel.ExchangeTimedOutException;
  * reasons. The whole cause chain is read; a before-send cause anywhere wins.
  *
  * <ul>
- *   <li>{@link AttemptOutcome#CANCELLED}, {@link AttemptOutcome#FAILED_AFTER_FIRST_BYTE},
- *       {@link AttemptOutcome#ANSWER_TIMED_OUT}: an {@link AgentCallCancelledException},
- *       {@link AnswerInterruptedException} or {@link AnswerTimeoutException} anywhere in the chain,
- *       the first one found; a child that streams says so with these, and they win over their
+ *   <li>The {@link ClassifiedFailure#outcome() outcome} of a {@link ClassifiedFailure} anywhere in
+ *       the chain, the first one found: a child that knows how its attempt ended (a streaming child:
+ *       cancelled, failed after the first byte, answer timed out) says so, and wins over the
  *       causes.</li>
  *   <li>{@link AttemptOutcome#FAILED_BEFORE_SEND}: {@link ConnectException} (refused; Netty's
  *       and httpclient's connect timeouts extend it), {@link UnknownHostException},
@@ -58,14 +57,8 @@ public final class FailureClassifier {
             return AttemptOutcome.SUCCESS;
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof AgentCallCancelledException) {
-                return AttemptOutcome.CANCELLED;
-            }
-            if (t instanceof AnswerInterruptedException) {
-                return AttemptOutcome.FAILED_AFTER_FIRST_BYTE;
-            }
-            if (t instanceof AnswerTimeoutException) {
-                return AttemptOutcome.ANSWER_TIMED_OUT;
+            if (t instanceof ClassifiedFailure classified) {
+                return classified.outcome();
             }
         }
         boolean afterSend = false;

@@ -93,11 +93,6 @@ final class PidStrategy implements Strategy {
     }
 
     @Override
-    public Collection<String> reportHeaders() {
-        return REPORT_HEADERS;
-    }
-
-    @Override
     public void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos,
             Selection selection) {
         PidWeights current = core;
@@ -203,5 +198,10 @@ final class PidStrategy implements Strategy {
     @Override
     public String name() {
         return "pid";
+    }
+
+    @Override
+    public Collection<String> reportHeaders() {
+        return REPORT_HEADERS;
     }
 }

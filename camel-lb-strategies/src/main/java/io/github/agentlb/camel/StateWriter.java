@@ -48,7 +48,6 @@ final class StateWriter implements StrategyContext {
         /** Whether the balancer is starting or started: a knob that breaks a relation is refused at once then. */
         boolean started();
 
-
         /** The balancer, as the source of the strategy's threads ({@link StrategyContext#source()}). */
         Object source();
 
@@ -328,13 +327,7 @@ final class StateWriter implements StrategyContext {
     void publish(boolean agentsChanged) {
         Membership.Members computed = membership.compute(owner.children());
         List<String> members = computed.ids();
-        List<String> serving = new ArrayList<>(members.size());
-        for (String id : members) {
-            if (!draining.contains(id)) {
-                serving.add(id);
-            }
-        }
-        serving = List.copyOf(serving);
+        List<String> serving = members.stream().filter(id -> !draining.contains(id)).toList();
         BalancerConfig previous = built;
         configureStrategy();
         if (agentsChanged || previous == null) {

@@ -91,6 +91,7 @@ class BusyAndBrokenAgentsTest {
         Exchange second = get(rr, "u2");
         assertThat(second.getException()).isInstanceOf(AgentsBusyException.class);
         assertThat(((AgentsBusyException) second.getException()).retryAfterSeconds()).isEqualTo(2);
+        assertThat(second.getMessage().getHeader(AnswerRules.RETRY_AFTER)).as("for the route's 429").isEqualTo("2");
         assertThat(a1.requests().size() + a2.requests().size() + a3.requests().size()).isEqualTo(3);
     }
 

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
-import org.apache.camel.AsyncProcessor;
+import org.apache.camel.CamelContext;
 import org.apache.camel.support.service.ServiceSupport;
 
 /**
@@ -48,9 +48,12 @@ final class DemoFleet extends ServiceSupport implements FleetListener {
         return entries;
     }
 
-    /** From now on, fleets go to {@code balancer}; a fleet seen since {@link #firstFleet()} is applied at once. */
-    synchronized void attach(AgentLoadBalancerSupport balancer, Function<AgentSpec, AsyncProcessor> children) {
-        sync = new FleetSync(balancer, children);
+    /**
+     * From now on, fleets go to {@code balancer}, each agent a child on the endpoint {@code uris}
+     * gives it; a fleet seen since {@link #firstFleet()} is applied at once.
+     */
+    synchronized void attach(AgentLoadBalancerSupport balancer, CamelContext context, Function<AgentSpec, String> uris) {
+        sync = FleetSync.ofEndpoints(balancer, context, uris);
         sync.fleetChanged(latest);
     }
 

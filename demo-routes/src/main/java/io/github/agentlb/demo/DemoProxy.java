@@ -1,6 +1,5 @@
 package io.github.agentlb.demo;
 
-import java.net.URI;
 import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import java.util.Objects;
@@ -41,13 +40,11 @@ public final class DemoProxy implements AutoCloseable {
     }
 
     /**
-     * The child that calls an agent as this proxy's own do, for {@code balancer().addAgent(name,
-     * child, weight)} while the proxy runs.
-     *
-     * @throws IllegalArgumentException if the URL is not {@code http://host:port}
+     * The endpoint URI that calls the agent at {@code baseUrl} ({@code http://host:port}) as this
+     * proxy's own children do, for {@code balancer().addAgent(name, uri, weight)} while the proxy runs.
      */
-    public AgentChild agentChild(String name, URI baseUrl) {
-        return routes.child(name, baseUrl);
+    public String agentUri(String baseUrl) {
+        return routes.agentUri(baseUrl);
     }
 
     /**

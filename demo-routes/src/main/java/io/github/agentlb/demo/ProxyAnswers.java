@@ -1,21 +1,31 @@
 package io.github.agentlb.demo;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.agentlb.agent.http.LogText;
 import io.github.agentlb.camel.AgentFailure;
-import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.AgentLb;
 import io.github.agentlb.camel.AgentsBusyException;
 import io.github.agentlb.camel.AnswerRules;
+import io.github.agentlb.camel.AttemptHooks;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.FailureClassifier;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.camel.SessionRejectedException;
+import io.github.agentlb.camel.http.AgentProducer;
+import io.github.agentlb.camel.http.Downstream;
+import io.github.agentlb.camel.http.NettyDownstream;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.camel.Exchange;
+import org.apache.camel.Message;
 import org.apache.camel.component.netty.NettyConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +40,7 @@ import org.slf4j.LoggerFactory;
 final class ProxyAnswers {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRoutes.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ProxyConfig config;
     private final Supplier<String> strategyName;
@@ -83,19 +94,21 @@ final class ProxyAnswers {
     }
 
     /**
-     * Writes a busy answer an agent child held back, when the balancer ended with it, with the
-     * balancer's {@code Retry-After} (the shortest rest left among the agents) when it set one.
+     * Writes a busy answer an agent endpoint held back (the exchange's message: status, the agent's
+     * headers, a {@code byte[]} body), when the balancer ended with it, with the balancer's
+     * {@code Retry-After} (the shortest rest left among the agents); load reports stay out.
      */
     void writeHeldAnswer(Exchange exchange) {
-        if (exchange.getMessage().getBody() instanceof AgentChild.HeldAnswer held) {
-            Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
-            Object retryAfter = exchange.getMessage().getHeader(AnswerRules.RETRY_AFTER);
-            if (retryAfter != null) {
-                held.head().headers().set(AnswerRules.RETRY_AFTER, retryAfter.toString());
-            }
-            if (down != null && !down.headSent() && !down.clientGone()) {
-                down.sendWhole(held.head(), held.body());
-            }
+        NettyDownstream down = exchange.getProperty(Downstream.PROPERTY, NettyDownstream.class);
+        Message held = exchange.getMessage();
+        if (down != null && !down.headSent() && held.getBody() instanceof byte[] body) {
+            Map<String, Object> headers = new LinkedHashMap<>();
+            held.getHeaders().forEach((name, value) -> {
+                if (!name.startsWith("Camel") && !AttemptHooks.NONE.isLoadReport(name)) {
+                    headers.put(name, value);
+                }
+            });
+            down.reply(held.getHeader(Exchange.HTTP_RESPONSE_CODE, 502, Integer.class), headers, Unpooled.wrappedBuffer(body));
         }
     }
 
@@ -136,9 +149,10 @@ final class ProxyAnswers {
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, ProxyRoutes.CLIENT_CLOSED_REQUEST);
     }
 
-    /** The answering agent's name or base URL, "?" if the balancer did not say. */
+    /** The answering agent's name or base URL (the agent endpoint's when Camel's own balancer ran), "?" if unknown. */
     String agentLabel(Exchange exchange) {
-        String id = exchange.getProperty(io.github.agentlb.camel.AgentLb.AGENT_PROPERTY, String.class);
+        String id = exchange.getProperty(AgentLb.AGENT_PROPERTY,
+                exchange.getProperty(AgentProducer.AGENT_ADDRESS_PROPERTY), String.class);
         return id == null ? "?" : label(id);
     }
 
@@ -154,12 +168,25 @@ final class ProxyAnswers {
                 : LogText.escape(request.requestId());
     }
 
-    /** Writes a JSON error to the client (or cuts an answer already begun) and records its status. */
+    /**
+     * Writes a JSON error {@code {"error":..,"detail":..}} to the client (or cuts an answer already
+     * begun; nothing when the client left) and records its status.
+     */
     static void reply(Exchange exchange, int status, String error, String detail, Map<String, String> headers) {
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
-        Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
-        if (down != null) {
-            down.replyError(status, error, detail, headers);
+        NettyDownstream down = exchange.getProperty(Downstream.PROPERTY, NettyDownstream.class);
+        if (down == null) {
+            return;
+        }
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("error", error);
+        json.put("detail", detail);
+        Map<String, Object> answerHeaders = new LinkedHashMap<>(headers);
+        answerHeaders.put(HttpHeaderNames.CONTENT_TYPE.toString(), "application/json");
+        try {
+            down.reply(status, answerHeaders, Unpooled.wrappedBuffer(JSON.writeValueAsBytes(json)));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.github.agentlb.demo;
 
 import io.github.agentlb.agent.main.ServerPorts;
+import io.github.agentlb.camel.http.AgentTimeouts;
 import io.github.agentlb.core.Check;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -3,20 +3,21 @@ package io.github.agentlb.demo;
 import io.github.agentlb.agent.http.Http11Component;
 import io.github.agentlb.agent.http.LogText;
 import io.github.agentlb.agent.http.RequestTarget;
-import io.github.agentlb.camel.AgentCallCancelledException;
 import io.github.agentlb.camel.AgentKeys;
 import io.github.agentlb.camel.AgentsBusyException;
 import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.camel.SessionRejectedException;
+import io.github.agentlb.camel.http.AgentCallCancelledException;
+import io.github.agentlb.camel.http.AgentComponent;
+import io.github.agentlb.camel.http.NettyDownstream;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -36,15 +37,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The proxy: one netty-http consumer on {@link ProxyConfig#host()}:{@link ProxyConfig#port()},
  * {@code /process/{req_id}?user_id=N} load-balanced by the given balancer over one
- * {@link AgentChild} per agent, each a child of {@code .loadBalance(balancer)}.
+ * {@code agent:} endpoint per agent (camel-lb-http's component, the agent's answer streamed to the
+ * client as it arrives), each a child of {@code .loadBalance(balancer)}, as in any user's route.
  *
  * <h2>What the agent gets</h2>
  * The client's method (every method of RFC 9110 but {@code CONNECT}), path and query byte for
  * byte once dot-segments are removed, its end-to-end headers ({@code Authorization},
  * {@code Accept}, {@code Mcp-Session-Id}, ...) and its body (at most
  * {@link ProxyConfig#maxBodyBytes()}, chunked or not; sent with a {@code Content-Length}), plus
- * the agent's {@code Host}, {@code Via} and {@code X-Forwarded-For}; see {@link Downstream} for
- * what is dropped. {@code req_id} and {@code user_id} are read for the balancer (the key of
+ * the agent's {@code Host}, {@code Via} and {@code X-Forwarded-For}; see {@link NettyDownstream}
+ * for what is dropped (the route installs it with the target it checked). {@code req_id} and {@code user_id} are read for the balancer (the key of
  * {@code ConsistentHashLB}, the decision log); a missing or empty {@code user_id} leaves the key
  * unset, which {@code ConsistentHashLB} spreads round-robin.
  *
@@ -169,16 +171,12 @@ public class ProxyRoutes extends RouteBuilder {
     }
 
     /**
-     * The child that calls agent {@code name} at {@code baseUrl}, with this proxy's timeouts: for
-     * {@code balancer.addAgent(name, child, weight)} at runtime, as the route's own children are.
-     *
-     * @throws IllegalArgumentException if the URL is not {@code http://host:port}
+     * The endpoint URI of the agent at {@code baseUrl} ({@code http://host:port}) with this proxy's
+     * timeouts, e.g. for {@code balancer.addAgent(name, uri, weight)} at runtime, as the route's own
+     * children are.
      */
-    public AgentChild child(String name, URI baseUrl) {
-        AgentChild child = balancer == null ? AgentChild.create(name, baseUrl, config.timeouts())
-                : AgentChild.create(name, baseUrl, config.timeouts(), balancer);
-        agentUrlById.put(name, baseUrl.toString());
-        return child;
+    public String agentUri(String baseUrl) {
+        return AgentComponent.SCHEME + ":" + baseUrl + "?" + config.timeouts().uriOptions();
     }
 
     /** Routes for {@code config} with a new balancer of its strategy ({@link Strategies#create}), none for a baseline. */
@@ -222,7 +220,11 @@ public class ProxyRoutes extends RouteBuilder {
         LoadBalanceDefinition balance = balancer == null ? tried.loadBalance().roundRobin() : tried.loadBalance(balancer);
         for (String url : config.agentUrls()) {
             String name = config.agentNames().get(url);
-            balance.process(child(name != null ? name : url, URI.create(url)));
+            if (name != null && balancer != null) {
+                balancer.nameAgent(url, name);
+            }
+            agentUrlById.put(name != null ? name : url, url);
+            balance.to(agentUri(url));
         }
         balance.end()
                     .process(answers::writeHeldAnswer)
@@ -253,7 +255,10 @@ public class ProxyRoutes extends RouteBuilder {
             }
             if (fleet != null && balancer != null) {
                 context.addService(fleet, true, true);
-                fleet.attach(balancer, agent -> child(agent.name(), agent.address()));
+                fleet.attach(balancer, context, agent -> {
+                    agentUrlById.put(agent.name(), agent.address().toString());
+                    return agentUri(agent.address().toString());
+                });
             }
             LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N (and /v1/*, /mcp) with strategy {} over {}{}, metrics {}",
                     config.host(), config.port(), strategyName(), config.agentUrls(),
@@ -278,7 +283,7 @@ public class ProxyRoutes extends RouteBuilder {
         return silent;
     }
 
-    /** Answers 400, 404 and 405 itself; hands a proxied request to the balancer with its {@link Downstream}. */
+    /** Answers 400, 404 and 405 itself; hands a proxied request to the balancer with its {@link NettyDownstream}. */
     private void accept(Exchange exchange) {
         Message in = exchange.getMessage();
         FullHttpRequest received = in instanceof NettyHttpMessage netty ? netty.getHttpRequest() : null;
@@ -292,13 +297,11 @@ public class ProxyRoutes extends RouteBuilder {
                 : ProxyRequest.parse(method, received.uri());
         exchange.setProperty(REQUEST_PROPERTY, request);
         String target = request.rawQuery() == null ? request.rawPath() : request.rawPath() + "?" + request.rawQuery();
-        Downstream down = new Downstream(ctx.channel(), received, target, clientAddress(in));
-        exchange.setProperty(Downstream.PROPERTY, down);
+        NettyDownstream down = NettyDownstream.install(exchange, ctx.channel(), received, target, clientAddress(in));
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
             public void onDone(Exchange done) {
                 record(done);
-                down.release();
             }
         });
         switch (request.kind()) {
@@ -308,10 +311,12 @@ public class ProxyRoutes extends RouteBuilder {
                 exchange.setRouteStop(true);
             }
             case NOT_FOUND -> {
+                LOG.debug("Answered 404: no route for {}", LogText.escape(request.rawPath()));
                 ProxyAnswers.reply(exchange, 404, "not found", "no route for " + request.rawPath(), Map.of());
                 exchange.setRouteStop(true);
             }
             case METHOD_NOT_ALLOWED -> {
+                LOG.debug("Answered 405: {} {}", method, LogText.escape(request.rawPath()));
                 ProxyAnswers.reply(exchange, 405, "method not allowed", method + " is not allowed, use one of " + FORWARDED_METHODS,
                         Map.of("Allow", FORWARDED_METHODS));
                 exchange.setRouteStop(true);

@@ -7,6 +7,9 @@ import io.github.agentlb.agent.ChatShape;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.http.HangingAgent;
+import io.github.agentlb.camel.http.RawHttp;
+import io.github.agentlb.camel.http.ScriptedAgent;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -233,21 +236,12 @@ class AgentCallsTest {
             HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(
                     URI.create(proxy.baseUrl() + "/process/huge?user_id=1")).timeout(TIMEOUT).build(),
                     HttpResponse.BodyHandlers.ofInputStream());
-            long count = 0;
-            long mismatches = 0;
+            long[] read;
             try (InputStream in = response.body()) {
-                byte[] buffer = new byte[64 * 1024];
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    for (int i = 0; i < n; i++) {
-                        if (buffer[i] != ScriptedAgent.patternByte((count + i) % (64 * 1024))) {
-                            mismatches++;
-                        }
-                    }
-                    count += n;
-                }
+                read = ScriptedAgent.readPattern(in);
             }
-            assertThat(count).isEqualTo(size);
-            assertThat(mismatches).isZero();
+            assertThat(read[0]).isEqualTo(size);
+            assertThat(read[1]).isZero();
         }
     }
 

@@ -59,6 +59,11 @@ class DemoMainTest {
                 assertThat(metrics.body()).containsPattern("agentlb_proxy_requests_seconds_count\\{[^}]*agent=\""
                         + answering + "\"[^}]*status=\"200\"[^}]*strategy=\"ch\"[^}]*} 6");
                 assertThat(metrics.body()).contains("agentlb_attempts_seconds_count");
+                // The agent endpoints' own meters, as Envoy's upstream_rq_active and its answer counts.
+                assertThat(metrics.body()).containsPattern("agentlb_agent_requests_active\\{agent=\"" + answering + "\"[^}]*} 0");
+                assertThat(metrics.body()).containsPattern("agentlb_agent_answers_total\\{agent=\"" + answering
+                        + "\"[^}]*status=\"2xx\"[^}]*} 6");
+                assertThat(metrics.body()).containsPattern("agentlb_agent_answer_bytes_total\\{agent=\"" + answering + "\"[^}]*} [1-9]");
             } finally {
                 main.stop();
             }

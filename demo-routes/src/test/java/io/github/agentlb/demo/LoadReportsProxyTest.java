@@ -3,6 +3,7 @@ package io.github.agentlb.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.camel.http.ScriptedAgent;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package io.github.agentlb.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.camel.http.ScriptedAgent;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -9,6 +9,7 @@ import static io.github.agentlb.agent.HttpAnswers.headersOnly;
 import static io.github.agentlb.agent.HttpAnswers.notFound;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.camel.http.RawHttp;
 import java.net.URI;
 import java.util.List;
 import java.util.stream.Stream;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.camel.http.RawHttp;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;

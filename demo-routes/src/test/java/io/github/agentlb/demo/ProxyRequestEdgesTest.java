@@ -2,6 +2,8 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.camel.http.RawHttp;
+import io.github.agentlb.camel.http.ScriptedAgent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;

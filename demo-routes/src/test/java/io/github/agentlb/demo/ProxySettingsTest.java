@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.camel.http.AgentTimeouts;
 import io.github.agentlb.core.health.OutlierEjection;
 import java.time.Duration;
 import java.util.Map;

@@ -3,11 +3,12 @@ package io.github.agentlb.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.camel.http.ScriptedAgent;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.camel.main.Main;

@@ -1,4 +1,4 @@
-package io.github.agentlb.demo;
+package io.github.agentlb.camel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,14 +13,14 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The request body's references: what a key reads is a view, what is sent is retained; all released at the end. */
-class DownstreamBodyTest {
+class NettyDownstreamTest {
 
     @Test
     void aViewForKeysTakesNoReferenceAndEverySentCopyIsReleased() {
         ByteBuf content = Unpooled.copiedBuffer("{\"messages\":[]}", StandardCharsets.UTF_8);
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/chat/completions",
                 content);
-        Downstream down = new Downstream(new EmbeddedChannel(), request, "/v1/chat/completions", null);
+        NettyDownstream down = ClientChannel.on(new EmbeddedChannel()).open(request, "/v1/chat/completions", null);
         request.release(); // the consumer's reference, released when its exchange is done
         assertThat(content.refCnt()).isEqualTo(1);
 

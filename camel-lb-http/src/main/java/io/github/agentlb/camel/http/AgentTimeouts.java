@@ -1,4 +1,4 @@
-package io.github.agentlb.demo;
+package io.github.agentlb.camel.http;
 
 import io.github.agentlb.core.Check;
 
@@ -18,7 +18,7 @@ import io.github.agentlb.core.Check;
  */
 public record AgentTimeouts(int connectMs, int firstByteMs, int idleMs, long totalMs) {
 
-    /** Connect: 1 s, as before. */
+    /** Connect: 1 s. */
     public static final int DEFAULT_CONNECT_MS = 1_000;
     /** First byte: 60 s, nginx's {@code proxy_read_timeout}; an agent call of 20-60 s is ordinary. */
     public static final int DEFAULT_FIRST_BYTE_MS = 60_000;
@@ -38,5 +38,14 @@ public record AgentTimeouts(int connectMs, int firstByteMs, int idleMs, long tot
         if (totalMs < 0) {
             throw new IllegalArgumentException("requestTimeoutMs must be >= 0 (0 = none), was " + totalMs);
         }
+    }
+
+    /**
+     * These timeouts as {@code agent:} endpoint options, e.g.
+     * {@code connectTimeout=1000ms&firstByteTimeout=60000ms&idleTimeout=60000ms&requestTimeout=0ms}.
+     */
+    public String uriOptions() {
+        return "connectTimeout=" + connectMs + "ms&firstByteTimeout=" + firstByteMs + "ms&idleTimeout=" + idleMs
+                + "ms&requestTimeout=" + totalMs + "ms";
     }
 }

@@ -1,7 +1,8 @@
-package io.github.agentlb.camel;
+package io.github.agentlb.camel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -79,8 +80,8 @@ class JavadocExamplesTest {
     void theExampleForwardsPathAndQueryAnswersOnlyTheAgentsAnswerAndHoldsNoThreadPerCall(String strategy)
             throws Exception {
         start(strategy);
-        List<String> ids = agents.stream().map(a -> "http://localhost:" + a.port() + "/process").toList();
-        assertThat(balancer.getAgentIds()).as("agent ids: endpoint URI without scheme prefix and options")
+        List<String> ids = agents.stream().map(a -> "http://localhost:" + a.port()).toList();
+        assertThat(balancer.getAgentIds()).as("agent ids: the agent endpoint's address, without options")
                 .containsExactlyInAnyOrderElementsOf(ids);
         Matcher named = Pattern.compile("\"(http://[^\"]*)\"").matcher(String.join("\n", alternatives(onTestPorts(example(strategy)))));
         while (named.find()) {
@@ -94,10 +95,12 @@ class JavadocExamplesTest {
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
             assertThat(response.body()).contains("\"path\":\"/process/r" + i + "%20x\"");
             assertThat(response.headers().map().keySet())
-                    .as("the client gets the agent's status, type and body, not the request's or agent's headers")
-                    .allMatch(name -> Set.of(":status", "connection", "content-type", "content-length")
+                    .as("the client gets the agent's status, headers (Date, X-Agent) and body, none of the request's,"
+                            + " no load report")
+                    .allMatch(name -> Set.of(":status", "connection", "content-type", "content-length", "date", "x-agent")
                             .contains(name.toLowerCase()));
-            String agent = response.body().replaceAll(".*\"agent_id\":\"(A\\d)\".*", "$1");
+            assertThat(response.headers().firstValue("X-Agent")).hasValue(agentOf(response));
+            String agent = agentOf(response);
             agentsSeen.add(agent);
             if (i % 3 == 0) {
                 assertThat(response.body()).contains("\"query\":\"user_id=42\"");
@@ -193,16 +196,20 @@ class JavadocExamplesTest {
 
     @org.junit.jupiter.api.Test
     void theReadmeShowsTheRouteThisTestRuns() throws IOException {
-        String readme = Files.readString(Path.of("../README.md"));
-        Matcher block = Pattern.compile("```java\\R(.*?)\\R```", Pattern.DOTALL).matcher(readme);
-        assertThat(block.find()).as("README.md has a java block").isTrue();
-        String route = example("ConsistentHashLB").split("\\R\\R// or:")[0].strip();
-        assertThat(block.group(1).strip()).isEqualTo(route);
+        List<String> readme = trimmedLines(DocBlocks.readmeRoute());
+        List<String> route = trimmedLines(example("ConsistentHashLB").split("\\R\\R// or:")[0]);
+        assertThat(java.util.Collections.indexOfSubList(readme, route)).as("README.md's route class holds ConsistentHashLB's"
+                + " example:\n" + String.join("\n", route)).isNotNegative();
+    }
+
+    /** The lines of {@code text} without their indentation, blank ones left out. */
+    private static List<String> trimmedLines(String text) {
+        return text.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
     }
 
     /** The class Javadoc's code block, without the leading " * ". */
     static String example(String strategy) throws IOException {
-        String source = Files.readString(Path.of("src/main/java/io/github/agentlb/camel/" + strategy + ".java"));
+        String source = Files.readString(Path.of("../camel-lb-strategies/src/main/java/io/github/agentlb/camel/" + strategy + ".java"));
         Matcher matcher = EXAMPLE.matcher(source);
         assertThat(matcher.find()).as(strategy + " has a <pre>{@code ...}</pre> example").isTrue();
         return matcher.group(1).replaceAll("(?m)^ \\* ?", "");
@@ -246,6 +253,10 @@ class JavadocExamplesTest {
         return ExampleRoutes.compile(work, strategy + "Example", body.toString());
     }
 
+    private static String agentOf(HttpResponse<String> response) {
+        return response.body().replaceAll(".*\"agent_id\":\"(A\\d)\".*", "$1");
+    }
+
     private HttpResponse<String> get(String pathAndQuery) throws Exception {
         return client.send(request(pathAndQuery), HttpResponse.BodyHandlers.ofString());
     }
@@ -278,6 +289,7 @@ class JavadocExamplesTest {
                             + "\",\"query\":\"" + uri.getRawQuery() + "\"}").getBytes(StandardCharsets.UTF_8);
                     exchange.getResponseHeaders().add("Content-Type", "application/json");
                     exchange.getResponseHeaders().add("X-Agent", id);
+                    exchange.getResponseHeaders().add("X-Agent-Utilization", "0.5"); // a load report: the balancer's
                     exchange.sendResponseHeaders(200, body.length);
                     exchange.getResponseBody().write(body);
                 } catch (InterruptedException e) {

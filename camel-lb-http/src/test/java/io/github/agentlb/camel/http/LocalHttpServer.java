@@ -1,4 +1,4 @@
-package io.github.agentlb.camel;
+package io.github.agentlb.camel.http;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;

@@ -1,4 +1,4 @@
-package io.github.agentlb.demo;
+package io.github.agentlb.camel.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,18 +19,18 @@ import java.util.Map;
  * Sends one request exactly as written, for targets {@link java.net.http.HttpClient} refuses to
  * send ({@code %zz}, {@code |}), and reads the answer until the server closes the connection.
  */
-final class RawHttp {
+public final class RawHttp {
 
     private static final int TIMEOUT_MS = 10_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A parsed answer; {@code status} is 0 when the server closed the connection without one. */
-    record Answer(int status, Map<String, String> headers, String body) {
-        String header(String name) {
+    public record Answer(int status, Map<String, String> headers, String body) {
+        public String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
 
-        JsonNode json() {
+        public JsonNode json() {
             try {
                 return JSON.readTree(body);
             } catch (IOException e) {
@@ -43,14 +43,14 @@ final class RawHttp {
     }
 
     /** {@code METHOD target HTTP/1.1} with {@code Host} and {@code Connection: close}. */
-    static Answer send(String baseUrl, String method, String target) {
+    public static Answer send(String baseUrl, String method, String target) {
         URI base = URI.create(baseUrl);
         return exchange(base.getHost(), base.getPort(), method + " " + target + " HTTP/1.1\r\nHost: "
                 + base.getHost() + ":" + base.getPort() + "\r\nConnection: close\r\n\r\n");
     }
 
     /** Writes {@code request} and parses what comes back until the connection closes. */
-    static Answer exchange(String host, int port, String request) {
+    public static Answer exchange(String host, int port, String request) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), TIMEOUT_MS);
             socket.setSoTimeout(TIMEOUT_MS);
@@ -66,7 +66,7 @@ final class RawHttp {
      * Writes {@code request}, one byte per char (ISO-8859-1, so {@code "\u00C3"} is the byte 0xC3),
      * and returns every byte read until the server closes the connection, one char per byte.
      */
-    static String talk(String baseUrl, String request) {
+    public static String talk(String baseUrl, String request) {
         URI base = URI.create(baseUrl);
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), TIMEOUT_MS);

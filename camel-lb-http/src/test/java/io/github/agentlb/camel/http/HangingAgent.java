@@ -1,4 +1,4 @@
-package io.github.agentlb.demo;
+package io.github.agentlb.camel.http;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,13 +13,13 @@ import java.util.concurrent.CountDownLatch;
  * {@link #requested} counts down when the request arrived, {@link #closed} when the connection's
  * end was seen.
  */
-final class HangingAgent implements AutoCloseable {
+public final class HangingAgent implements AutoCloseable {
 
     private final ServerSocket server;
-    final CountDownLatch requested = new CountDownLatch(1);
-    final CountDownLatch closed = new CountDownLatch(1);
+    public final CountDownLatch requested = new CountDownLatch(1);
+    public final CountDownLatch closed = new CountDownLatch(1);
 
-    HangingAgent(String prefix) throws IOException {
+    public HangingAgent(String prefix) throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread thread = new Thread(() -> {
             try (Socket socket = server.accept()) {
@@ -44,7 +44,7 @@ final class HangingAgent implements AutoCloseable {
         thread.start();
     }
 
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + server.getLocalPort();
     }
 

@@ -1,4 +1,4 @@
-package io.github.agentlb.demo;
+package io.github.agentlb.camel.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -21,11 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A test agent on the JDK's HTTP server, scripted per test: what it received (method, target,
  * headers, body) and how it answers, including streamed answers written chunk by chunk.
  */
-final class ScriptedAgent implements AutoCloseable {
+public final class ScriptedAgent implements AutoCloseable {
 
     /** A request as the agent received it. */
-    record Received(String method, String target, Map<String, List<String>> headers, byte[] body) {
-        String header(String name) {
+    public record Received(String method, String target, Map<String, List<String>> headers, byte[] body) {
+        public String header(String name) {
             for (var e : headers.entrySet()) {
                 if (e.getKey().equalsIgnoreCase(name)) {
                     return e.getValue().get(0);
@@ -36,7 +36,7 @@ final class ScriptedAgent implements AutoCloseable {
     }
 
     /** How the agent answers. */
-    interface Script {
+    public interface Script {
         void answer(HttpExchange exchange, Received request) throws Exception;
     }
 
@@ -66,25 +66,28 @@ final class ScriptedAgent implements AutoCloseable {
         server.start();
     }
 
-    static ScriptedAgent start(Script script) throws IOException {
+    public static ScriptedAgent start(Script script) throws IOException {
         return new ScriptedAgent(script);
     }
 
     /** Echoes the body with the request's Content-Type, and the method in X-Method. */
-    static ScriptedAgent echo() throws IOException {
-        return start((exchange, request) -> {
-            String type = request.header("Content-Type");
-            if (type != null) {
-                exchange.getResponseHeaders().set("Content-Type", type);
-            }
-            exchange.getResponseHeaders().set("X-Method", request.method());
-            exchange.sendResponseHeaders(200, request.body().length == 0 ? -1 : request.body().length);
-            exchange.getResponseBody().write(request.body());
-        });
+    public static ScriptedAgent echo() throws IOException {
+        return start(ECHO);
     }
 
+    /** The answer of {@link #echo()}. */
+    public static final Script ECHO = (exchange, request) -> {
+        String type = request.header("Content-Type");
+        if (type != null) {
+            exchange.getResponseHeaders().set("Content-Type", type);
+        }
+        exchange.getResponseHeaders().set("X-Method", request.method());
+        exchange.sendResponseHeaders(200, request.body().length == 0 ? -1 : request.body().length);
+        exchange.getResponseBody().write(request.body());
+    };
+
     /** Answers 200 after {@code delayMs}. */
-    static ScriptedAgent slow(long delayMs) throws IOException {
+    public static ScriptedAgent slow(long delayMs) throws IOException {
         return start((exchange, request) -> {
             Thread.sleep(delayMs);
             byte[] ok = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
@@ -94,7 +97,7 @@ final class ScriptedAgent implements AutoCloseable {
     }
 
     /** SSE: {@code events} events {@code gapMs} apart, each flushed as its own chunk. */
-    static ScriptedAgent sse(int events, long gapMs) throws IOException {
+    public static ScriptedAgent sse(int events, long gapMs) throws IOException {
         return start((exchange, request) -> {
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
@@ -110,8 +113,13 @@ final class ScriptedAgent implements AutoCloseable {
     }
 
     /** {@code size} bytes of a repeating pattern, chunked, with Content-Length when {@code withLength}. */
-    static ScriptedAgent big(long size, boolean withLength) throws IOException {
-        return start((exchange, request) -> {
+    public static ScriptedAgent big(long size, boolean withLength) throws IOException {
+        return start(bigAnswer(size, withLength));
+    }
+
+    /** The answer of {@link #big}. */
+    public static Script bigAnswer(long size, boolean withLength) {
+        return (exchange, request) -> {
             exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
             exchange.sendResponseHeaders(200, withLength ? size : 0);
             OutputStream out = exchange.getResponseBody();
@@ -119,12 +127,32 @@ final class ScriptedAgent implements AutoCloseable {
             for (long sent = 0; sent < size; sent += block.length) {
                 out.write(block, 0, (int) Math.min(block.length, size - sent));
             }
-        });
+        };
     }
 
     /** Byte {@code i} of the pattern {@link #big} sends. */
-    static byte patternByte(long i) {
+    public static byte patternByte(long i) {
         return (byte) ('a' + i % 26);
+    }
+
+    /**
+     * Reads {@code in} to its end, comparing each byte with the pattern {@link #big} sends.
+     *
+     * @return {bytes read, bytes that differ from the pattern}
+     */
+    public static long[] readPattern(InputStream in) throws IOException {
+        long count = 0;
+        long mismatches = 0;
+        byte[] buffer = new byte[64 * 1024];
+        for (int n; (n = in.read(buffer)) > 0; ) {
+            for (int i = 0; i < n; i++) {
+                if (buffer[i] != patternByte((count + i) % (64 * 1024))) {
+                    mismatches++;
+                }
+            }
+            count += n;
+        }
+        return new long[] {count, mismatches};
     }
 
     private static byte[] pattern(int size) {
@@ -135,17 +163,17 @@ final class ScriptedAgent implements AutoCloseable {
         return b;
     }
 
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
     /** Requests answered or being answered. */
-    int calls() {
+    public int calls() {
         return calls.get();
     }
 
     /** The next request received, waiting up to 5 s. */
-    Received next() throws InterruptedException {
+    public Received next() throws InterruptedException {
         Received next = received.poll(5, TimeUnit.SECONDS);
         if (next == null) {
             throw new AssertionError("the agent received no request");

@@ -1,4 +1,4 @@
-package io.github.agentlb.camel;
+package io.github.agentlb.camel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,7 +43,17 @@ final class ExampleRoutes {
                 + "import org.apache.camel.builder.RouteBuilder;\n"
                 + "public class " + className + " extends RouteBuilder {\n"
                 + "  @Override public void configure() throws Exception {\n" + body + "\n  }\n}\n";
-        Path file = work.resolve("example/" + className + ".java");
+        return (RoutesBuilder) compileClass(work, "example." + className, source).getDeclaredConstructor().newInstance();
+    }
+
+    /**
+     * Compiles {@code source}, a whole Java file as a reader would paste it, with the test
+     * classpath, and loads its class {@code className} (with its package, if any).
+     *
+     * @param work where the source and the class are written
+     */
+    static Class<?> compileClass(Path work, String className, String source) throws Exception {
+        Path file = work.resolve(className.replace('.', '/') + ".java");
         Files.createDirectories(file.getParent());
         Files.writeString(file, source);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -55,6 +65,6 @@ final class ExampleRoutes {
                 .call();
         assertThat(compiled).as("the example compiles:\n" + source + "\n" + errors).isTrue();
         URLClassLoader loader = new URLClassLoader(new java.net.URL[] {work.toUri().toURL()}, ExampleRoutes.class.getClassLoader());
-        return (RoutesBuilder) loader.loadClass("example." + className).getDeclaredConstructor().newInstance();
+        return loader.loadClass(className);
     }
 }

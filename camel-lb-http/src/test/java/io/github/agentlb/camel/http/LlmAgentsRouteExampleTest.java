@@ -1,4 +1,4 @@
-package io.github.agentlb.camel;
+package io.github.agentlb.camel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.camel.CamelContext;
+import org.apache.camel.RoutesBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,12 +29,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * End to end (real sockets and time): the route of docs/llm-agents.md ("A route of your own"), compiled as written and run in front
- * of three chat agents that mint MCP-style session ids: a conversation stays on its agent and gets
- * its session id back sealed; a forged id, an agent that fails or hangs mid-call and every agent
- * down each get a JSON error, never a stack trace, and no agent is called twice for one request.
- * The agents' answer timeout is 3 s, which a starved CPU still answers within; a hung agent holds
- * its call until it is closed, so it times out whatever the CPU.
+ * End to end (real sockets and time): the route class of docs/llm-agents.md ("A route of your
+ * own"), compiled as printed and run in front of three chat agents that mint MCP-style session ids:
+ * a conversation stays on its agent and gets its session id back sealed; a forged id, an agent that
+ * fails or hangs mid-call and every agent down each get a JSON error, never a stack trace, and no
+ * agent is called twice for one request. The agents' first-byte timeout is 3 s, which a starved CPU
+ * still answers within; a hung agent holds its call until it is closed, so it times out whatever
+ * the CPU.
  */
 @Tag("e2e")
 @Timeout(60)
@@ -55,12 +57,13 @@ class LlmAgentsRouteExampleTest {
             agents.add(new ChatAgent("A" + i));
         }
         port = ExampleRoutes.freePort();
-        String route = example().replace(":8000/", ":" + port + "/").replace("requestTimeout=300000", "requestTimeout=3000");
+        String route = example().replace(":8000/", ":" + port + "/").replace("firstByteTimeout=5m", "firstByteTimeout=3s");
         for (int i = 0; i < 3; i++) {
             route = route.replace("localhost:808" + (i + 1), "localhost:" + agents.get(i).port());
         }
         camel = new DefaultCamelContext();
-        camel.addRoutes(ExampleRoutes.compile(work, "LlmAgentsExample", route));
+        camel.addRoutes((RoutesBuilder) ExampleRoutes.compileClass(work, DocBlocks.className(route), route)
+                .getDeclaredConstructor().newInstance());
         camel.start();
     }
 

@@ -1,0 +1,433 @@
+package io.github.agentlb.camel.http;
+
+import io.github.agentlb.camel.AttemptHooks;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One call to an agent: the client's request out, the answer piped back into the client's
+ * connection as it arrives, head first, then each part, with backpressure: while the client's
+ * connection cannot take more, the agent's connection is not read, so an answer of any size holds
+ * at most a few socket buffers of memory. Every method runs on the client connection's event loop.
+ *
+ * <h2>How a call ends</h2>
+ * <ul>
+ *   <li>The answer's last byte went to the client: success (whatever the status).</li>
+ *   <li>Before anything went to the client: connect refused or timed out (fails over), no answer
+ *       head within the first-byte timeout ({@link AnswerTimeoutException}), the connection closed
+ *       or an answer that is not HTTP (fails over for idempotent methods), an answer whose
+ *       {@code Content-Length} is over {@code maxAnswerBytes}. The route answers these.</li>
+ *   <li>After the head went to the client: the agent closed, went quiet for the idle timeout, ran
+ *       past the total timeout or {@code maxAnswerBytes}: the client's connection is closed without
+ *       the terminating chunk ({@link AnswerInterruptedException}, never retried).</li>
+ *   <li>The client closed its connection: the agent's connection is closed at once, so the agent
+ *       sees its caller leave, and the call ends {@link AgentCallCancelledException cancelled}.</li>
+ * </ul>
+ *
+ * <h2>Busy answers</h2>
+ * An answer the attempt's hooks call busy ({@link AttemptHooks#isBusy}: 429, or 503 with
+ * {@code Retry-After}) may go to another agent, so it is held back, up to {@value #MAX_HELD_BYTES}
+ * bytes, and left on the exchange as a Camel message: status, the agent's headers, the body; a
+ * larger one is streamed like any other.
+ *
+ * <h2>Kept-alive connections</h2>
+ * A pooled connection that fails before any byte of the answer (the agent closed it as idle while
+ * the request was on its way) is given up and the request sent once more on a new connection to
+ * the same agent when that is safe (Go's {@code net/http} rule): the request was not written whole,
+ * or its method is idempotent (RFC 9110 9.2.2) or it has an {@code Idempotency-Key}. Not counted
+ * against the agent.
+ *
+ * <p>Over 300 lines: one call's steps (connect or take a pooled connection, send, retry once on a
+ * stale one, head, parts, timeouts, cancel, a busy answer held back) share the call's fields on
+ * one event loop; split, each piece would pass them all around.
+ */
+final class AgentCall {
+
+    /** Largest busy answer held back; a larger one is streamed like any other. */
+    static final int MAX_HELD_BYTES = 64 * 1024;
+    private static final Logger LOG = LoggerFactory.getLogger(AgentProducer.class);
+    private static final Set<HttpMethod> WITH_BODY = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH);
+    /** RFC 9110 9.2.2's idempotent methods. */
+    private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
+            HttpMethod.TRACE, HttpMethod.PUT, HttpMethod.DELETE);
+
+    private final AgentEndpoint endpoint;
+    private final AgentTimeouts timeouts;
+    private final Exchange exchange;
+    private final AsyncCallback callback;
+    private final Downstream down;
+    private final AttemptHooks hooks;
+    private Channel agent;
+    private boolean done;
+    private boolean bodyless;
+    private long lastReadNanos;
+    /** Bytes of the answer's body read. */
+    private long bytes;
+    /** Whether the connection came from the pool, and the request has not been sent again. */
+    private boolean reused;
+    /** Whether the request was written to the connection whole. */
+    private boolean written;
+    private HttpResponse head;
+    /** A busy answer being gathered, else null. */
+    private CompositeByteBuf held;
+    private ScheduledFuture<?> firstByteTimer;
+    private ScheduledFuture<?> idleTimer;
+    private ScheduledFuture<?> totalTimer;
+
+    AgentCall(AgentEndpoint endpoint, Exchange exchange, AsyncCallback callback, Downstream down, AttemptHooks hooks) {
+        this.endpoint = endpoint;
+        this.timeouts = endpoint.timeouts();
+        this.exchange = exchange;
+        this.callback = callback;
+        this.down = down;
+        this.hooks = hooks;
+    }
+
+    void start() {
+        endpoint.stats().started();
+        if (down.clientGone()) {
+            finish(new AgentCallCancelledException("the client left before agent " + name() + " was called"), false);
+            return;
+        }
+        if (down.headSent()) {
+            // A balancer that took an answer already streamed for busy tries no other agent on this connection.
+            finish(new IllegalStateException("agent " + name() + " not called: an answer already went to the client"), false);
+            return;
+        }
+        down.onClientClose(() -> finish(new AgentCallCancelledException(
+                "the client closed its connection: call to agent " + name() + " cancelled"), false));
+        Channel pooled = endpoint.pool().take(this);
+        if (pooled != null) {
+            reused = true;
+            agent = pooled;
+            send();
+        } else {
+            connect();
+        }
+    }
+
+    private String name() {
+        return endpoint.getAddress();
+    }
+
+    private void connect() {
+        ChannelFuture connect = endpoint.pool().connect(this, down);
+        agent = connect.channel();
+        connect.addListener(f -> {
+            if (!f.isSuccess()) {
+                finish(f.cause(), false);
+            } else if (!done) {
+                AgentPool.attach(connect.channel(), this);
+                send();
+            } else {
+                connect.channel().close();
+            }
+        });
+    }
+
+    private void send() {
+        ByteBuf body = down.body();
+        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target(), body);
+        HttpHeaders headers = request.headers().set(down.forwardHeaders());
+        for (String name : hooks.requestHeaders()) {
+            // The balancer's own for this attempt (a load report ask, a restored session id), never the client's.
+            headers.remove(name);
+            String value = exchange.getIn().getHeader(name, String.class);
+            if (value != null) {
+                headers.set(name, value);
+            }
+        }
+        headers.set(HttpHeaderNames.HOST, endpoint.authority());
+        headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        if (body.isReadable() || WITH_BODY.contains(down.method())) {
+            headers.set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+        }
+        bodyless = HttpMethod.HEAD.equals(down.method());
+        lastReadNanos = System.nanoTime();
+        firstByteTimer = schedule(timeouts.firstByteMs(), () -> finish(new AnswerTimeoutException(
+                "agent " + name() + " sent no answer within " + timeouts.firstByteMs() + " ms"), false));
+        if (timeouts.totalMs() > 0) {
+            totalTimer = schedule(timeouts.totalMs(), () -> finish(new AnswerTimeoutException(
+                    "agent " + name() + " did not finish its answer within " + timeouts.totalMs() + " ms"), false));
+        }
+        Channel target = agent;
+        agent.writeAndFlush(request).addListener(f -> {
+            if (target != agent) {
+                return; // a write on a connection given up for a new one
+            }
+            if (f.isSuccess()) {
+                written = true;
+            } else if (!retriedOnNewConnection(f.cause())) {
+                finish(f.cause(), false);
+            }
+        });
+    }
+
+    /**
+     * A failure on a pooled connection before any byte of the answer: sent again once on a new
+     * connection when that is safe (see the class comment).
+     *
+     * @return whether the request is being sent again
+     */
+    private boolean retriedOnNewConnection(Throwable failure) {
+        if (!reused || done || head != null || down.headSent() || down.clientGone()) {
+            return false;
+        }
+        boolean idempotent = IDEMPOTENT.contains(down.method()) || down.forwardHeaders().contains("Idempotency-Key");
+        if (written && !idempotent) {
+            return false;
+        }
+        LOG.debug("agent {}: pooled connection failed before an answer ({}), sending again on a new one", name(),
+                failure.toString());
+        reused = false;
+        written = false;
+        cancel(firstByteTimer);
+        cancel(totalTimer);
+        Channel stale = agent;
+        AgentPool.attach(stale, null);
+        stale.close();
+        connect();
+        return true;
+    }
+
+    private ScheduledFuture<?> schedule(long ms, Runnable task) {
+        return down.eventLoop().schedule(task, ms, TimeUnit.MILLISECONDS);
+    }
+
+    /** An object read from the agent connection. */
+    void read(Object msg) {
+        if (done) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        lastReadNanos = System.nanoTime();
+        HttpObject object = (HttpObject) msg;
+        if (object.decoderResult().isFailure()) {
+            ReferenceCountUtil.release(msg);
+            finish(new DecoderException("agent " + name() + " answered something that is not HTTP",
+                    object.decoderResult().cause()), false);
+            return;
+        }
+        if (msg instanceof HttpResponse response) {
+            int status = response.status().code();
+            if (status < 200 && status != 101) {
+                return; // an interim answer (100 Continue, 103 Early Hints): the final one follows
+            }
+            answerHead(response);
+        }
+        if (msg instanceof HttpContent content) {
+            if (held != null) {
+                hold(content);
+            } else if (!down.headSent() || done) {
+                content.release();
+            } else {
+                forward(content);
+            }
+        }
+    }
+
+    private void forward(HttpContent content) {
+        bytes += content.content().readableBytes();
+        long max = endpoint.getMaxAnswerBytes();
+        if (max > 0 && bytes > max) {
+            content.release();
+            finish(new IOException("agent " + name() + " sent more than maxAnswerBytes=" + max), false);
+        } else if (content instanceof LastHttpContent) {
+            down.end(content.content());
+            finish(null, HttpUtil.isKeepAlive(head));
+        } else if (content.content().isReadable()) {
+            ChannelFuture sent = down.sendContent(content.content());
+            if (!down.channel().isWritable()) {
+                // Backpressure: the agent is not read until the client has taken this part.
+                agent.config().setAutoRead(false);
+                sent.addListener(f -> {
+                    if (!done) {
+                        agent.config().setAutoRead(true);
+                    }
+                });
+            }
+        } else {
+            content.release();
+        }
+    }
+
+    /**
+     * The answer's head: its status and load report go on the attempt's message for the balancer,
+     * its session id is sealed; a busy answer is held back, any other goes to the client.
+     */
+    private void answerHead(HttpResponse response) {
+        cancel(firstByteTimer);
+        head = response;
+        int status = response.status().code();
+        endpoint.stats().answered(status);
+        boolean busy = hooks.isBusy(status, response.headers().get(HttpHeaderNames.RETRY_AFTER));
+        Message message = exchange.getMessage();
+        if (busy) {
+            message.removeHeaders("*"); // the answer, not the request, if it ends the exchange
+        }
+        message.setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+        HttpHeaders headers = response.headers();
+        List<String> reports = null;
+        for (Map.Entry<String, String> header : headers) {
+            String name = header.getKey();
+            if (hooks.isLoadReport(name)) {
+                message.setHeader(name, header.getValue());
+                reports = reports == null ? new ArrayList<>(2) : reports;
+                reports.add(name);
+                continue;
+            }
+            String value = header.getValue();
+            String forClient = hooks.clientValue(name, value);
+            if (!forClient.equals(value)) {
+                header.setValue(forClient);
+            }
+            if (busy) {
+                List<String> values = headers.getAll(name);
+                message.setHeader(name, values.size() == 1 ? values.get(0) : values);
+            }
+        }
+        if (reports != null) {
+            reports.forEach(headers::remove);
+        }
+        if (down.clientGone()) {
+            return; // the close hook ends the call
+        }
+        long max = endpoint.getMaxAnswerBytes();
+        long length = HttpUtil.getContentLength(response, -1L);
+        if (max > 0 && length > max) {
+            finish(new IOException("agent " + name() + " answered " + length + " bytes, over maxAnswerBytes=" + max), false);
+            return;
+        }
+        idleTimer = schedule(timeouts.idleMs(), this::checkIdle);
+        if (busy) {
+            held = agent.alloc().compositeBuffer();
+            return;
+        }
+        message.setBody(down.answeredBody());
+        down.sendHead(response, bodyless || status == 204 || status == 304);
+    }
+
+    /** Gathers a busy answer; one that grows past the limit is streamed after all. */
+    private void hold(HttpContent content) {
+        held.addComponent(true, content.content().retain());
+        content.release();
+        if (content instanceof LastHttpContent) {
+            byte[] body = new byte[held.readableBytes()];
+            held.readBytes(body);
+            held.release();
+            held = null;
+            exchange.getMessage().setBody(body);
+            finish(null, HttpUtil.isKeepAlive(head));
+        } else if (held.readableBytes() > MAX_HELD_BYTES) {
+            ByteBuf gathered = held;
+            held = null;
+            Message message = exchange.getMessage();
+            message.removeHeader(HttpHeaderNames.RETRY_AFTER.toString()); // streamed: no longer a busy answer to fail over
+            message.setBody(down.answeredBody());
+            down.sendHead(head, false);
+            bytes += gathered.readableBytes();
+            down.sendContent(gathered);
+        }
+    }
+
+    private void checkIdle() {
+        if (done) {
+            return;
+        }
+        long quietMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastReadNanos);
+        if (quietMs >= timeouts.idleMs()) {
+            finish(new TimeoutException("agent " + name() + " sent nothing for " + timeouts.idleMs() + " ms"), false);
+        } else {
+            idleTimer = schedule(timeouts.idleMs() - quietMs, this::checkIdle);
+        }
+    }
+
+    /** The agent connection closed. */
+    void closed() {
+        if (!done && !retriedOnNewConnection(new ClosedChannelException())) {
+            finish(new ClosedChannelException(), false);
+        }
+    }
+
+    /** The agent connection failed. */
+    void failed(Throwable cause) {
+        if (!done && !retriedOnNewConnection(cause)) {
+            finish(cause, false);
+        }
+    }
+
+    /**
+     * Ends the call once: the connection back to the pool or closed, the client's answer cut when
+     * it had begun, the outcome on the exchange, then the callback.
+     */
+    private void finish(Throwable failure, boolean reuse) {
+        if (done) {
+            return;
+        }
+        done = true;
+        if (held != null) {
+            held.release();
+            held = null;
+        }
+        cancel(firstByteTimer);
+        cancel(idleTimer);
+        cancel(totalTimer);
+        if (agent != null) {
+            endpoint.pool().giveBack(agent, failure == null && reuse);
+        }
+        endpoint.stats().ended(bytes);
+        Exception outcome = null;
+        if (failure instanceof AgentCallCancelledException cancelled) {
+            outcome = cancelled;
+        } else if (failure != null && down.headSent()) {
+            outcome = new AnswerInterruptedException("agent " + name() + " failed after " + bytes
+                    + " bytes of its answer had gone to the client", failure);
+            down.abort();
+        } else if (failure != null) {
+            outcome = failure instanceof Exception e ? e : new IllegalStateException(failure);
+        }
+        if (outcome == null) {
+            down.onClientClose(null);
+        } else {
+            LOG.debug("agent {}: {} call ended: {}", name(), down.method(), outcome.toString());
+        }
+        exchange.setException(outcome);
+        callback.done(false);
+    }
+
+    private static void cancel(ScheduledFuture<?> timer) {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+    }
+}

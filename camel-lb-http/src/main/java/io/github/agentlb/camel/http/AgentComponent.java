@@ -1,0 +1,67 @@
+package io.github.agentlb.camel.http;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.camel.Endpoint;
+import org.apache.camel.support.DefaultComponent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@value #SCHEME} component: {@code agent:http://host:port[?options]} endpoints, each one
+ * agent as a child of a route's {@code loadBalance()}, streaming the agent's answer into the
+ * route's camel-netty-http consumer connection as it arrives ({@link AgentEndpoint},
+ * {@link AgentProducer}; options and behaviour in {@code docs/http-component.md}). Found by Camel's
+ * component discovery ({@code META-INF/services/org/apache/camel/component/agent}): having the jar
+ * on the class path is enough.
+ *
+ * <p>When the CamelContext's registry holds a Micrometer {@code MeterRegistry} (camel-micrometer's
+ * {@value #METER_REGISTRY_NAME}, else the only one), each endpoint's meters are registered there
+ * at its first call ({@link AgentMetrics}); otherwise nothing is measured beyond plain counters.
+ *
+ * <p>Thread-safe.
+ */
+public class AgentComponent extends DefaultComponent {
+
+    /** The component's scheme. */
+    public static final String SCHEME = "agent";
+    /** The name camel-micrometer binds its registry under; looked up first. */
+    public static final String METER_REGISTRY_NAME = "metricsRegistry";
+    private static final Logger LOG = LoggerFactory.getLogger(AgentComponent.class);
+    private static final String MICROMETER = "io.micrometer.core.instrument.MeterRegistry";
+
+    /** The counters of each agent address: endpoints that differ only in their options share them. */
+    private final Map<String, AgentStats> stats = new ConcurrentHashMap<>();
+
+    @Override
+    protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
+        AgentEndpoint endpoint = new AgentEndpoint(remaining, this);
+        setProperties(endpoint, parameters);
+        return endpoint;
+    }
+
+    /** The counters of the agent at {@code address} ({@code http://host:port}). */
+    AgentStats statsOf(String address) {
+        return stats.computeIfAbsent(address, AgentStats::new);
+    }
+
+    /** Registers an agent's meters when there is a registry to register them in. */
+    void bindMetrics(AgentStats stats) {
+        Object registry = meterRegistry();
+        if (registry != null) {
+            AgentMetrics.bind(stats, registry);
+        }
+        LOG.debug("Meters of agent {}: {}", stats.agent(), registry == null ? "off (no MeterRegistry)" : "in " + registry);
+    }
+
+    private Object meterRegistry() {
+        Class<?> type;
+        try {
+            type = Class.forName(MICROMETER, false, AgentComponent.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+        Object registry = getCamelContext().getRegistry().lookupByNameAndType(METER_REGISTRY_NAME, type);
+        return registry != null ? registry : getCamelContext().getRegistry().findSingleByType(type);
+    }
+}

@@ -1,0 +1,235 @@
+package io.github.agentlb.camel.http;
+
+import io.github.agentlb.core.Durations;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import org.apache.camel.Category;
+import org.apache.camel.Consumer;
+import org.apache.camel.Processor;
+import org.apache.camel.Producer;
+import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.UriEndpoint;
+import org.apache.camel.spi.UriParam;
+import org.apache.camel.spi.UriPath;
+import org.apache.camel.support.DefaultEndpoint;
+
+/**
+ * One agent: {@code agent:http://host:port[?options]}, a child of a route's {@code loadBalance()}
+ * that sends the client's request to the agent and streams the answer back into the client's
+ * connection as it arrives ({@link AgentProducer}). Its URI, and so its id in a balancer, is
+ * {@code http://host:port} without the options. The options and their defaults are in
+ * {@code docs/http-component.md}; each is checked when the endpoint is created, a bad value failing
+ * with an {@link IllegalArgumentException} naming the option and the value (durations are read
+ * strictly: {@code abc} or {@code -5s} fail, Camel's own conversion would take them as zero).
+ *
+ * <p>Thread-safe. Options are set before the endpoint starts.
+ */
+@UriEndpoint(firstVersion = "0.1.0", scheme = AgentComponent.SCHEME, title = "Agent", syntax = "agent:address",
+        producerOnly = true, category = {Category.HTTP}, remote = true)
+public class AgentEndpoint extends DefaultEndpoint {
+
+    /** Default of {@link #getPoolSize()}: idle keep-alive connections kept per agent and event loop. */
+    public static final int DEFAULT_POOL_SIZE = 64;
+
+    @UriPath(description = "The agent: http://host:port, no path (the client's path and query go to the agent as they came)")
+    @Metadata(required = true)
+    private final String address;
+    private final String host;
+    private final int port;
+    @UriParam(defaultValue = "1s", javaType = "java.time.Duration",
+            description = "Time to connect to the agent; longer is a failure before send, which fails over")
+    private Duration connectTimeout = Duration.ofMillis(AgentTimeouts.DEFAULT_CONNECT_MS);
+    @UriParam(defaultValue = "60s", javaType = "java.time.Duration",
+            description = "From sending the request to the answer's first byte; longer is an answer timeout (504 in a route)")
+    private Duration firstByteTimeout = Duration.ofMillis(AgentTimeouts.DEFAULT_FIRST_BYTE_MS);
+    @UriParam(defaultValue = "60s", javaType = "java.time.Duration",
+            description = "Longest silence between two reads of an answer that has begun; longer cuts the answer")
+    private Duration idleTimeout = Duration.ofMillis(AgentTimeouts.DEFAULT_IDLE_MS);
+    @UriParam(defaultValue = "0", javaType = "java.time.Duration",
+            description = "From sending the request to the answer's last byte; 0: none")
+    private Duration requestTimeout = Duration.ZERO;
+    @UriParam(defaultValue = "64", description = "Idle keep-alive connections to the agent kept per event loop; 0: none")
+    private int poolSize = DEFAULT_POOL_SIZE;
+    @UriParam(defaultValue = "0", description = "Largest answer body passed to the client, bytes; 0: no limit")
+    private long maxAnswerBytes;
+
+    private final AgentPool pool = new AgentPool(this);
+    private final AgentStats stats;
+    private volatile AgentTimeouts timeouts = AgentTimeouts.DEFAULTS;
+
+    /**
+     * @param address {@code http://host:port}
+     * @throws IllegalArgumentException naming the address if it is not {@code http://host:port}
+     */
+    AgentEndpoint(String address, AgentComponent component) {
+        this(parse(address), component);
+    }
+
+    private AgentEndpoint(URI address, AgentComponent component) {
+        super("http://" + address.getRawAuthority(), component);
+        this.address = "http://" + address.getRawAuthority();
+        this.host = address.getHost();
+        this.port = address.getPort();
+        this.stats = component.statsOf(this.address);
+    }
+
+    /** @throws IllegalArgumentException naming the address if it is not {@code http://host:port} */
+    private static URI parse(String address) {
+        URI uri;
+        try {
+            uri = new URI(address);
+        } catch (URISyntaxException e) {
+            uri = null;
+        }
+        if (uri == null || !"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1
+                || uri.getRawUserInfo() != null || uri.getRawQuery() != null
+                || !(uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/"))) {
+            throw new IllegalArgumentException("agent: address must be http://host:port (the client's path and query"
+                    + " go to the agent as they came; no TLS), was '" + address + "'");
+        }
+        return uri;
+    }
+
+    @Override
+    public AgentComponent getComponent() {
+        return (AgentComponent) super.getComponent();
+    }
+
+    @Override
+    public Producer createProducer() {
+        return new AgentProducer(this);
+    }
+
+    /** @throws UnsupportedOperationException always: an agent is called, it does not call */
+    @Override
+    public Consumer createConsumer(Processor processor) {
+        throw new UnsupportedOperationException("agent: endpoints only call agents; they cannot be a route's from()");
+    }
+
+    @Override
+    public boolean isSingletonProducer() {
+        return true;
+    }
+
+    /** {@code http://host:port}. */
+    public String getAddress() {
+        return address;
+    }
+
+    String host() {
+        return host;
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** {@code host:port}, the agent request's {@code Host}. */
+    String authority() {
+        return address.substring("http://".length());
+    }
+
+    AgentPool pool() {
+        return pool;
+    }
+
+    AgentStats stats() {
+        return stats;
+    }
+
+    /** The timeouts in force: the options as set when the endpoint was created. */
+    public AgentTimeouts timeouts() {
+        return timeouts;
+    }
+
+    public Duration getConnectTimeout() {
+        return connectTimeout;
+    }
+
+    /** @param text a duration, &gt; 0 ({@code 1s}, {@code 500ms}, {@code PT2S}) */
+    public void setConnectTimeout(String text) {
+        connectTimeout = positive("connectTimeout", text);
+        updateTimeouts();
+    }
+
+    public Duration getFirstByteTimeout() {
+        return firstByteTimeout;
+    }
+
+    /** @param text a duration, &gt; 0 */
+    public void setFirstByteTimeout(String text) {
+        firstByteTimeout = positive("firstByteTimeout", text);
+        updateTimeouts();
+    }
+
+    public Duration getIdleTimeout() {
+        return idleTimeout;
+    }
+
+    /** @param text a duration, &gt; 0 */
+    public void setIdleTimeout(String text) {
+        idleTimeout = positive("idleTimeout", text);
+        updateTimeouts();
+    }
+
+    public Duration getRequestTimeout() {
+        return requestTimeout;
+    }
+
+    /** @param text a duration, {@code 0} for none */
+    public void setRequestTimeout(String text) {
+        requestTimeout = Durations.parse("requestTimeout", text);
+        updateTimeouts();
+    }
+
+    public int getPoolSize() {
+        return poolSize;
+    }
+
+    /** @param poolSize idle connections kept per event loop, &gt;= 0 */
+    public void setPoolSize(int poolSize) {
+        if (poolSize < 0) {
+            throw new IllegalArgumentException("poolSize must be >= 0, was " + poolSize);
+        }
+        this.poolSize = poolSize;
+    }
+
+    public long getMaxAnswerBytes() {
+        return maxAnswerBytes;
+    }
+
+    /** @param maxAnswerBytes largest answer body passed on, bytes, &gt;= 0 (0: no limit) */
+    public void setMaxAnswerBytes(long maxAnswerBytes) {
+        if (maxAnswerBytes < 0) {
+            throw new IllegalArgumentException("maxAnswerBytes must be >= 0 (0: no limit), was " + maxAnswerBytes);
+        }
+        this.maxAnswerBytes = maxAnswerBytes;
+    }
+
+    private static Duration positive(String option, String text) {
+        Duration value = Durations.parse(option, text);
+        if (value.toMillis() < 1) {
+            throw new IllegalArgumentException(option + " must be at least 1ms, was '" + text + "'");
+        }
+        return value;
+    }
+
+    private void updateTimeouts() {
+        timeouts = new AgentTimeouts(millis("connectTimeout", connectTimeout), millis("firstByteTimeout", firstByteTimeout),
+                millis("idleTimeout", idleTimeout), requestTimeout.toMillis());
+    }
+
+    private static int millis(String option, Duration value) {
+        if (value.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(option + " must be at most " + Integer.MAX_VALUE + "ms, was " + value);
+        }
+        return (int) value.toMillis();
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        pool.closeAll();
+        super.doStop();
+    }
+}

@@ -1,0 +1,130 @@
+package io.github.agentlb.camel.http;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.util.ArrayDeque;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The connections to one agent: opened on the event loop of the client connection they serve, and
+ * kept alive between calls in a pool per event loop (at most the endpoint's {@code poolSize}), so a
+ * call and its agent connection always share one thread. A connection serves one call at a time;
+ * an answer nobody asked for closes it.
+ *
+ * <p>Thread-safe: each event loop touches only its own pool.
+ */
+final class AgentPool {
+
+    private final AgentEndpoint endpoint;
+    private final FastThreadLocal<ArrayDeque<Channel>> idle = new FastThreadLocal<>() {
+        @Override
+        protected ArrayDeque<Channel> initialValue() {
+            return new ArrayDeque<>();
+        }
+    };
+    /** Every open connection, to close them when the endpoint stops. */
+    private final Set<Channel> open = ConcurrentHashMap.newKeySet();
+
+    AgentPool(AgentEndpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    /** An idle connection of the calling event loop that is still open, taken for {@code call}, or null. */
+    Channel take(AgentCall call) {
+        ArrayDeque<Channel> pool = idle.get();
+        for (Channel pooled; (pooled = pool.pollLast()) != null; ) {
+            if (pooled.isActive()) {
+                attach(pooled, call);
+                return pooled;
+            }
+        }
+        return null;
+    }
+
+    /** Opens a connection for {@code call} on its client connection's event loop; {@code call} is told when it is up. */
+    ChannelFuture connect(AgentCall call, Downstream down) {
+        Bootstrap bootstrap = new Bootstrap().group(down.eventLoop()).channel(down.channel().getClass())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, endpoint.timeouts().connectMs())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast("codec", new HttpClientCodec());
+                        ch.pipeline().addLast("call", new Connection());
+                    }
+                });
+        ChannelFuture connect = bootstrap.connect(endpoint.host(), endpoint.port());
+        Channel channel = connect.channel();
+        open.add(channel);
+        channel.closeFuture().addListener(f -> open.remove(channel));
+        return connect;
+    }
+
+    /** Hands a connection to {@code call} (null: to none) and reads from it. */
+    static void attach(Channel channel, AgentCall call) {
+        Connection connection = channel.pipeline().get(Connection.class);
+        if (connection != null) {
+            connection.call = call;
+        }
+        if (call != null) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    /** Takes a connection back after a call whose answer ended cleanly, or closes it. On its event loop. */
+    void giveBack(Channel channel, boolean reusable) {
+        attach(channel, null);
+        ArrayDeque<Channel> pool = idle.get();
+        if (reusable && channel.isActive() && pool.size() < endpoint.getPoolSize()) {
+            pool.addLast(channel);
+        } else {
+            channel.close();
+        }
+    }
+
+    /** Closes every connection; for the endpoint's stop. */
+    void closeAll() {
+        open.forEach(Channel::close);
+    }
+
+    /** The handler of one agent connection: hands its events to the call it serves, if any. */
+    private final class Connection extends ChannelInboundHandlerAdapter {
+        AgentCall call;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (call != null) {
+                call.read(msg);
+            } else {
+                // An answer nobody asked for: the connection cannot be trusted any more.
+                ReferenceCountUtil.release(msg);
+                ctx.close();
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            idle.get().remove(ctx.channel());
+            if (call != null) {
+                call.closed();
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (call != null) {
+                call.failed(cause);
+            }
+            ctx.close();
+        }
+    }
+}

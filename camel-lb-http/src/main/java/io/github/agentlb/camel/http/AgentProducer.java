@@ -1,0 +1,68 @@
+package io.github.agentlb.camel.http;
+
+import io.github.agentlb.camel.AttemptHooks;
+import io.netty.channel.EventLoop;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.DefaultAsyncProducer;
+
+/**
+ * The child an {@code agent:} endpoint puts in a route: each exchange is one call to the agent
+ * ({@link AgentCall}), run on the client connection's event loop; the callback runs when the
+ * answer has ended, so a balancer's in-flight count, attempt time and load report cover the whole
+ * stream. No thread is held per call.
+ *
+ * <p>The exchange must come from a camel-netty-http consumer, or carry a {@link Downstream} (property
+ * {@value Downstream#PROPERTY}); else the call fails at once with an {@link IllegalStateException}.
+ * What the child asks of a balancer comes from the attempt's {@link AttemptHooks} (property
+ * {@value AttemptHooks#PROPERTY}), {@link AttemptHooks#NONE} without one. Each call sets property
+ * {@value #AGENT_ADDRESS_PROPERTY} to the agent's address, for routes whose balancer does not say
+ * which child it chose (Camel's own).
+ *
+ * <p>Thread-safe.
+ */
+public class AgentProducer extends DefaultAsyncProducer {
+
+    /** Exchange property set to the agent's address ({@code http://host:port}) by each call. */
+    public static final String AGENT_ADDRESS_PROPERTY = "agentlb.agentAddress";
+
+    private final AgentEndpoint endpoint;
+
+    AgentProducer(AgentEndpoint endpoint) {
+        super(endpoint);
+        this.endpoint = endpoint;
+    }
+
+    @Override
+    public AgentEndpoint getEndpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        endpoint.stats().bindOnce(endpoint.getComponent());
+        exchange.setProperty(AGENT_ADDRESS_PROPERTY, endpoint.getAddress());
+        Downstream down = NettyDownstream.of(exchange);
+        if (down == null) {
+            exchange.setException(new IllegalStateException("agent " + endpoint.getAddress() + ": the exchange comes from"
+                    + " no camel-netty-http consumer and carries no " + Downstream.class.getSimpleName() + " (property "
+                    + Downstream.PROPERTY + ")"));
+            callback.done(true);
+            return true;
+        }
+        AttemptHooks hooks = exchange.getProperty(AttemptHooks.PROPERTY, AttemptHooks.NONE, AttemptHooks.class);
+        AgentCall call = new AgentCall(endpoint, exchange, callback, down, hooks);
+        EventLoop loop = down.eventLoop();
+        if (loop.inEventLoop()) {
+            call.start();
+        } else {
+            loop.execute(call::start);
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return "AgentProducer[" + endpoint.getAddress() + "]";
+    }
+}

@@ -1,0 +1,73 @@
+package io.github.agentlb.camel.http;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What one agent's endpoint counts, whether or not anyone reads it: calls in flight (Envoy's
+ * {@code upstream_rq_active}), answers by status class, answer bytes passed to clients. Bound to
+ * Micrometer by {@link AgentMetrics} when the CamelContext has a {@code MeterRegistry}. Thread-safe.
+ */
+final class AgentStats {
+
+    /** Status classes counted: {@code 1xx} to {@code 5xx}. */
+    static final String[] STATUS_CLASSES = {"1xx", "2xx", "3xx", "4xx", "5xx"};
+
+    private final String agent;
+    private final AtomicInteger active = new AtomicInteger();
+    private final LongAdder bytes = new LongAdder();
+    private final LongAdder[] answers = new LongAdder[STATUS_CLASSES.length];
+    private final AtomicBoolean bound = new AtomicBoolean();
+
+    AgentStats(String agent) {
+        this.agent = agent;
+        for (int i = 0; i < answers.length; i++) {
+            answers[i] = new LongAdder();
+        }
+    }
+
+    /** The agent's address, the meters' {@code agent} tag. */
+    String agent() {
+        return agent;
+    }
+
+    /**
+     * Has {@code component} register these counters as meters, the first time only: at the first
+     * call rather than at start, as camel-micrometer binds its registry while the context starts.
+     */
+    void bindOnce(AgentComponent component) {
+        if (!bound.get() && bound.compareAndSet(false, true)) {
+            component.bindMetrics(this);
+        }
+    }
+
+    void started() {
+        active.incrementAndGet();
+    }
+
+    void ended(long answerBytes) {
+        active.decrementAndGet();
+        bytes.add(answerBytes);
+    }
+
+    /** An answer head with this status (100-599; others are not counted). */
+    void answered(int status) {
+        int index = status / 100 - 1;
+        if (index >= 0 && index < answers.length) {
+            answers[index].increment();
+        }
+    }
+
+    int active() {
+        return active.get();
+    }
+
+    long bytes() {
+        return bytes.sum();
+    }
+
+    long answers(int statusClassIndex) {
+        return answers[statusClassIndex].sum();
+    }
+}

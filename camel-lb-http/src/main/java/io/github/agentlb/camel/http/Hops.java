@@ -1,0 +1,45 @@
+package io.github.agentlb.camel.http;
+
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What one hop keeps of a message's headers, both ways: every end-to-end header. Dropped: the
+ * hop-by-hop ones (RFC 9110 §7.6.1: {@code Connection} and the fields it names,
+ * {@code Keep-Alive}, {@code Proxy-Connection}, {@code TE}, {@code Trailer},
+ * {@code Transfer-Encoding}, {@code Upgrade}), {@code Expect}, {@code Proxy-Authorization},
+ * {@code Proxy-Authenticate}, {@code Host} and {@code Content-Length} (each hop's own), and
+ * {@code Camel*}. Stateless.
+ */
+final class Hops {
+
+    private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection", "te",
+            "trailer", "transfer-encoding", "upgrade", "host", "content-length", "expect", "proxy-authorization",
+            "proxy-authenticate");
+
+    private Hops() {
+    }
+
+    /** The end-to-end headers of {@code from}, in their order. */
+    static HttpHeaders endToEnd(HttpHeaders from) {
+        Set<String> named = new HashSet<>();
+        for (String value : from.getAll(HttpHeaderNames.CONNECTION)) {
+            for (String token : value.split(",")) {
+                named.add(token.trim().toLowerCase(Locale.ROOT));
+            }
+        }
+        HttpHeaders endToEnd = new DefaultHttpHeaders();
+        for (Map.Entry<String, String> header : from) {
+            String name = header.getKey().toLowerCase(Locale.ROOT);
+            if (!HOP_BY_HOP.contains(name) && !named.contains(name) && !name.startsWith("camel")) {
+                endToEnd.add(header.getKey(), header.getValue());
+            }
+        }
+        return endToEnd;
+    }
+}

@@ -1,0 +1,334 @@
+package io.github.agentlb.camel.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.component.netty.NettyConstants;
+import org.apache.camel.component.netty.http.NettyHttpMessage;
+import org.apache.camel.support.SynchronizationAdapter;
+
+/**
+ * The {@link Downstream} of a request taken by a camel-netty-http consumer: the aggregated
+ * {@link FullHttpRequest} and the client's channel, read from the exchange
+ * ({@code NettyHttpMessage}, header {@code CamelNettyChannelHandlerContext}).
+ *
+ * <h2>How the consumer's own reply is kept off the wire</h2>
+ * The first request of a connection adds a small handler to the connection's pipeline, just before
+ * the consumer's own ({@value ClientChannel#NAME}). Once an answer's head went out, the exchange's body is a marker
+ * ({@link #answeredBody()}); camel-netty-http's binding passes an {@code HttpResponse} body on as
+ * the reply, and the handler drops it, as it drops any reply written after the connection was
+ * cut. Replies to exchanges whose answer was not streamed (a route's JSON error, a busy answer
+ * held back) pass as usual. The handler also tells the open requests when the client leaves, and
+ * holds each request's {@code NettyDownstream} so that every attempt of an exchange uses one.
+ *
+ * <h2>Headers</h2>
+ * Forwarded both ways: every end-to-end header ({@link Hops}). The agent request gets {@code Via}
+ * with this hop appended ({@value #VIA_NAME}) and {@code X-Forwarded-For} set to the client
+ * address; {@code Host} and {@code Content-Length} are the caller's.
+ *
+ * <p>Not thread-safe: confined to the client connection's event loop, but for the request's
+ * parts and {@link #release()}.
+ *
+ * <p>Over 300 lines: the SPI's methods and the two ways to open one ({@link #of}, {@link #install})
+ * over one request's fields; the header rule is {@link Hops}', the marker {@link StreamedAnswer}.
+ */
+public final class NettyDownstream implements Downstream {
+
+    /** Name the proxy gives itself in {@code Via}. */
+    public static final String VIA_NAME = "agentlb";
+
+    private final ClientChannel client;
+    private final ChannelHandlerContext out;
+    private final FullHttpRequest request;
+    private final HttpMethod method;
+    private final String target;
+    private final HttpHeaders forwardHeaders;
+    private final ByteBuf body;
+    private final HttpVersion version;
+    private final StreamedAnswer answered = new StreamedAnswer(this);
+    private boolean keepAlive;
+    private boolean headSent;
+    private boolean ended;
+    private boolean released;
+    private Runnable onClientClose;
+
+    /**
+     * @param client        the connection's handler, through whose context the answer is written
+     * @param request       the request as received; its body is retained here until {@link #release}
+     * @param target        the origin-form target to send to the agent
+     * @param clientAddress the client's IP address, or null
+     */
+    NettyDownstream(ClientChannel client, FullHttpRequest request, String target, String clientAddress) {
+        this.client = client;
+        this.out = client.context();
+        this.request = request;
+        this.method = request.method();
+        this.target = target;
+        this.version = request.protocolVersion();
+        this.keepAlive = HttpUtil.isKeepAlive(request);
+        this.body = request.content().retainedDuplicate();
+        this.forwardHeaders = Hops.endToEnd(request.headers());
+        String via = version.majorVersion() + "." + version.minorVersion() + " " + VIA_NAME;
+        String previous = request.headers().getAll(HttpHeaderNames.VIA).isEmpty() ? null
+                : String.join(", ", request.headers().getAll(HttpHeaderNames.VIA));
+        forwardHeaders.set("Via", previous == null ? via : previous + ", " + via);
+        if (clientAddress != null) {
+            forwardHeaders.set("X-Forwarded-For", clientAddress);
+        }
+    }
+
+    /**
+     * The exchange's downstream: the one a consumer-side piece installed (property
+     * {@value Downstream#PROPERTY}), else the one of its camel-netty-http request, opened at the
+     * exchange's first attempt and shared by its later ones. The target is the request's as the
+     * client sent it (absolute form made origin form).
+     *
+     * @return null when the exchange has neither: not from a camel-netty-http consumer, or its
+     *     message no longer the consumer's ({@code NettyHttpMessage} with header
+     *     {@code CamelNettyChannelHandlerContext})
+     */
+    public static Downstream of(Exchange exchange) {
+        Downstream installed = exchange.getProperty(PROPERTY, Downstream.class);
+        if (installed != null) {
+            return installed;
+        }
+        Message in = exchange.getIn();
+        FullHttpRequest request = in instanceof NettyHttpMessage netty ? netty.getHttpRequest() : null;
+        ChannelHandlerContext ctx = in.getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT, ChannelHandlerContext.class);
+        if (request == null || ctx == null) {
+            return null;
+        }
+        NettyDownstream down = ClientChannel.on(ctx.channel()).open(request, originForm(request.uri()), clientAddress(in));
+        exchange.setProperty(PROPERTY, down);
+        return down;
+    }
+
+    /**
+     * Installs the downstream of a camel-netty-http request on {@code exchange} with the target
+     * the route chose (e.g. with dot-segments removed), for a route that reads the request
+     * itself before its {@code loadBalance()}; released when the exchange is done.
+     *
+     * @param channel       the client connection
+     * @param request       the request as the consumer aggregated it
+     * @param target        the origin-form target to send to the agents
+     * @param clientAddress the client's IP address for {@code X-Forwarded-For}, or null
+     */
+    public static NettyDownstream install(Exchange exchange, Channel channel, FullHttpRequest request, String target,
+            String clientAddress) {
+        NettyDownstream down = ClientChannel.on(channel).open(request, target, clientAddress);
+        exchange.setProperty(PROPERTY, down);
+        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+            @Override
+            public void onDone(Exchange done) {
+                down.release();
+            }
+        });
+        return down;
+    }
+
+    /** {@code /p?q} of a request target in origin or absolute form ({@code http://host/p?q}); {@code *} as it is. */
+    static String originForm(String uri) {
+        int scheme = uri.indexOf("://");
+        if (uri.startsWith("/") || scheme < 0) {
+            return uri;
+        }
+        int path = uri.indexOf('/', scheme + 3);
+        int query = uri.indexOf('?', scheme + 3);
+        if (path < 0 || query >= 0 && query < path) {
+            return "/" + (query < 0 ? "" : uri.substring(query));
+        }
+        return uri.substring(path);
+    }
+
+    private static String clientAddress(Message in) {
+        Object address = in.getHeader(NettyConstants.NETTY_REMOTE_ADDRESS);
+        return address instanceof InetSocketAddress socket && socket.getAddress() != null
+                ? socket.getAddress().getHostAddress() : null;
+    }
+
+    FullHttpRequest request() {
+        return request;
+    }
+
+    @Override
+    public EventLoop eventLoop() {
+        return out.channel().eventLoop();
+    }
+
+    @Override
+    public Channel channel() {
+        return out.channel();
+    }
+
+    @Override
+    public HttpMethod method() {
+        return method;
+    }
+
+    @Override
+    public String target() {
+        return target;
+    }
+
+    @Override
+    public HttpHeaders forwardHeaders() {
+        return forwardHeaders;
+    }
+
+    @Override
+    public ByteBuf body() {
+        return body.retainedDuplicate();
+    }
+
+    /**
+     * The request body to read, not to send (e.g. for a balancer's key): a view sharing the body's
+     * bytes with indices of its own, not retained (valid until {@link #release}).
+     */
+    public ByteBuf bodyView() {
+        return body.duplicate();
+    }
+
+    @Override
+    public boolean headSent() {
+        return headSent;
+    }
+
+    @Override
+    public boolean clientGone() {
+        return !out.channel().isActive();
+    }
+
+    /** Whether the answer ended: sent whole, or cut. */
+    boolean ended() {
+        return ended;
+    }
+
+    @Override
+    public void onClientClose(Runnable hook) {
+        this.onClientClose = hook;
+    }
+
+    @Override
+    public void sendHead(HttpResponse agent, boolean bodyless) {
+        HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, agent.status());
+        String length = agent.headers().get(HttpHeaderNames.CONTENT_LENGTH);
+        if (length != null) {
+            head.headers().set(HttpHeaderNames.CONTENT_LENGTH, length);
+        } else if (!bodyless) {
+            if (version.minorVersion() >= 1) {
+                HttpUtil.setTransferEncodingChunked(head, true);
+            } else {
+                keepAlive = false;
+            }
+        }
+        head.headers().add(Hops.endToEnd(agent.headers()));
+        head.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+        headSent = true;
+        out.write(head);
+    }
+
+    @Override
+    public ChannelFuture sendContent(ByteBuf content) {
+        return out.writeAndFlush(new DefaultHttpContent(content));
+    }
+
+    @Override
+    public void end(ByteBuf content) {
+        ended = true;
+        onClientClose = null;
+        ChannelFuture f = out.writeAndFlush(new DefaultLastHttpContent(content));
+        if (!keepAlive) {
+            f.addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    @Override
+    public void abort() {
+        ended = true;
+        onClientClose = null;
+        out.flush(); // what was written goes out first (a head with no part yet), so the client sees the answer cut
+        out.channel().close();
+    }
+
+    @Override
+    public Object answeredBody() {
+        return answered;
+    }
+
+    /**
+     * A whole answer (a busy answer held back, an error) with this status, these headers (each
+     * value's {@code toString()}, each element of an {@code Iterable} value as a header line of its
+     * own; hop-by-hop and {@code Camel*} ones left out) and body; nothing when
+     * the client left, the answer is cut when its head already went out.
+     */
+    public void reply(int status, Map<String, ?> headers, ByteBuf content) {
+        if (headSent || ended || clientGone()) {
+            ReferenceCountUtil.release(content);
+            if (headSent && !ended) {
+                abort();
+            }
+            ended = true;
+            return;
+        }
+        HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
+        headers.forEach((name, value) -> {
+            if (value instanceof Iterable<?> values) {
+                values.forEach(each -> head.headers().add(name, String.valueOf(each)));
+            } else if (value != null) {
+                head.headers().set(name, value.toString());
+            }
+        });
+        head.headers().set(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+        sendHead(head, false);
+        end(content);
+    }
+
+    /** Releases the body and forgets the client's connection; once, when the exchange is done. Any thread. */
+    public void release() {
+        if (!out.executor().inEventLoop()) {
+            out.executor().execute(this::release);
+            return;
+        }
+        if (released) {
+            return;
+        }
+        released = true;
+        onClientClose = null;
+        client.closed(this);
+        ReferenceCountUtil.release(body);
+    }
+
+    /** The client closed its connection: the open call, if any, is told. */
+    void clientClosed() {
+        Runnable hook = onClientClose;
+        onClientClose = null;
+        if (hook != null && !ended) {
+            hook.run();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NettyDownstream[" + method + " " + target + " on " + out.channel() + "]";
+    }
+}

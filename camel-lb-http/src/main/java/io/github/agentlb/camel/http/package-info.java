@@ -1,0 +1,29 @@
+/**
+ * The {@code agent:} Camel component: endpoints that are the children of a route's
+ * {@code loadBalance()} and stream each agent's answer into the client's connection as it
+ * arrives, for a route whose consumer is camel-netty-http's.
+ *
+ * <pre>{@code
+ * from("netty-http:http://0.0.0.0:8000/v1?matchOnUriPrefix=true")
+ *     .loadBalance(new ConsistentHashLB())
+ *         .to("agent:http://localhost:8081?firstByteTimeout=5m")
+ *         .to("agent:http://localhost:8082?firstByteTimeout=5m")
+ *     .end();
+ * }</pre>
+ *
+ * <ul>
+ *   <li>{@link io.github.agentlb.camel.http.AgentComponent}, {@link io.github.agentlb.camel.http.AgentEndpoint},
+ *       {@link io.github.agentlb.camel.http.AgentProducer}: the component in Camel's shape; options and
+ *       behaviour in {@code docs/http-component.md}.</li>
+ *   <li>{@link io.github.agentlb.camel.http.Downstream}: the client side of a request, the SPI between the
+ *       route's consumer and the component; {@link io.github.agentlb.camel.http.NettyDownstream} for
+ *       camel-netty-http's consumer.</li>
+ *   <li>{@link io.github.agentlb.camel.http.AnswerTimeoutException},
+ *       {@link io.github.agentlb.camel.http.AnswerInterruptedException},
+ *       {@link io.github.agentlb.camel.http.AgentCallCancelledException}: how a call failed, each saying its
+ *       {@link io.github.agentlb.camel.AttemptOutcome} to the balancer.</li>
+ * </ul>
+ * The component asks a balancer nothing: what it needs at an answer's head comes with the attempt
+ * ({@link io.github.agentlb.camel.AttemptHooks}).
+ */
+package io.github.agentlb.camel.http;

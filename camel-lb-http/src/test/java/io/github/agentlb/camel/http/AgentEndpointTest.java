@@ -1,0 +1,118 @@
+package io.github.agentlb.camel.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.camel.RoundRobinLB;
+import java.time.Duration;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ResolveEndpointFailedException;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The {@code agent:} endpoint's URI: found by scheme, its address and options, each bad value refused by name. */
+class AgentEndpointTest {
+
+    private final CamelContext camel = new DefaultCamelContext();
+
+    @AfterEach
+    void stop() {
+        camel.stop();
+    }
+
+    private AgentEndpoint endpoint(String uri) {
+        return camel.getEndpoint(uri, AgentEndpoint.class);
+    }
+
+    @Test
+    void theSchemeIsFoundWithoutRegisteringTheComponentAndTheDefaultsAreNginxs() {
+        AgentEndpoint endpoint = endpoint("agent:http://localhost:8081");
+
+        assertThat(camel.getComponent("agent")).isInstanceOf(AgentComponent.class);
+        assertThat(endpoint.getEndpointUri()).isEqualTo("http://localhost:8081");
+        assertThat(endpoint.getAddress()).isEqualTo("http://localhost:8081");
+        assertThat(endpoint.timeouts()).isEqualTo(AgentTimeouts.DEFAULTS);
+        assertThat(endpoint.getConnectTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(endpoint.getFirstByteTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(endpoint.getIdleTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(endpoint.getRequestTimeout()).isZero();
+        assertThat(endpoint.getPoolSize()).isEqualTo(64);
+        assertThat(endpoint.getMaxAnswerBytes()).isZero();
+    }
+
+    @Test
+    void optionsAreReadFromTheUri() {
+        AgentEndpoint endpoint = endpoint("agent:http://127.0.0.1:9/?connectTimeout=250ms&firstByteTimeout=5m"
+                + "&idleTimeout=PT30S&requestTimeout=1h&poolSize=0&maxAnswerBytes=1048576");
+
+        assertThat(endpoint.getEndpointUri()).isEqualTo("http://127.0.0.1:9");
+        assertThat(endpoint.timeouts()).isEqualTo(new AgentTimeouts(250, 300_000, 30_000, 3_600_000));
+        assertThat(endpoint.getPoolSize()).isZero();
+        assertThat(endpoint.getMaxAnswerBytes()).isEqualTo(1_048_576);
+    }
+
+    @Test
+    void theTimeoutsSpellThemselvesAsOptions() {
+        AgentTimeouts timeouts = new AgentTimeouts(1_000, 20_000, 60_000, 180_000);
+
+        assertThat(endpoint("agent:http://localhost:8081?" + timeouts.uriOptions()).timeouts()).isEqualTo(timeouts);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "connectTimeout=abc|connectTimeout must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was 'abc'",
+            "firstByteTimeout=-5s|firstByteTimeout must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was '-5s'",
+            "idleTimeout=0|idleTimeout must be at least 1ms, was '0'",
+            "requestTimeout=5 s|requestTimeout must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was '5 s'",
+            "poolSize=-1|poolSize must be >= 0, was -1",
+            "maxAnswerBytes=-2|maxAnswerBytes must be >= 0 (0: no limit), was -2"})
+    void aBadOptionFailsNamingItAndItsValue(String option, String message) {
+        assertThatThrownBy(() -> endpoint("agent:http://localhost:8081?" + option))
+                .isInstanceOf(ResolveEndpointFailedException.class)
+                .rootCause().isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    }
+
+    @Test
+    void anUnknownOptionFails() {
+        assertThatThrownBy(() -> endpoint("agent:http://localhost:8081?bridgeEndpoint=true"))
+                .isInstanceOf(ResolveEndpointFailedException.class).hasMessageContaining("bridgeEndpoint");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://localhost:8443", "http://localhost", "http://localhost:8081/v1", "localhost:8081",
+            "http://user:pw@localhost:8081"})
+    void anAddressThatIsNotHttpHostPortFailsNamingIt(String address) {
+        assertThatThrownBy(() -> endpoint("agent:" + address))
+                .isInstanceOf(ResolveEndpointFailedException.class)
+                .rootCause().isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("agent: address must be http://host:port");
+    }
+
+    @Test
+    void anAgentIsNoRoutesConsumer() {
+        assertThatThrownBy(() -> endpoint("agent:http://localhost:8081").createConsumer(exchange -> { }))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void inABalancerTheAgentsIdIsItsAddressWithoutOptionsOrTheNameGivenIt() throws Exception {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.nameAgent("http://localhost:8082", "A2");
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").loadBalance(balancer)
+                        .to("agent:http://localhost:8081?firstByteTimeout=5m")
+                        .to("agent:http://localhost:8082?firstByteTimeout=5m");
+            }
+        });
+        camel.start();
+
+        assertThat(balancer.getAgentIds()).containsExactly("http://localhost:8081", "A2");
+    }
+}

@@ -1,0 +1,204 @@
+package io.github.agentlb.camel.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.FailureClassifier;
+import io.github.agentlb.camel.RoundRobinLB;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Each endpoint option at work behind camel-netty-http's consumer: the timeouts, the answer size
+ * limit, the pool; and the meters an endpoint registers. End to end: real sockets and time.
+ */
+@Tag("e2e")
+@Timeout(60)
+class AgentOptionsTest {
+
+    /** The head of a Server-Sent Events answer and its first event, after which a hanging agent goes quiet. */
+    private static final String ONE_EVENT = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n9\r\ndata: 1\n\n\r\n";
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final BlockingQueue<AttemptOutcome> outcomes = new LinkedBlockingQueue<>();
+    private SimpleMeterRegistry meters;
+    private CamelContext camel;
+    private String base;
+
+    @AfterEach
+    void stop() {
+        if (camel != null) {
+            camel.stop();
+        }
+    }
+
+    /** A route over one agent at {@code agentUrl} with these options: 504 for an answer timeout, 502 for any other failure. */
+    private void route(String agentUrl, String options) throws Exception {
+        int port = ExampleRoutes.freePort();
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.addAttemptListener((strategy, agent, outcome, elapsed) -> outcomes.add(outcome));
+        camel = new DefaultCamelContext();
+        meters = new SimpleMeterRegistry();
+        camel.getRegistry().bind(AgentComponent.METER_REGISTRY_NAME, meters);
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
+                        .errorHandler(noErrorHandler())
+                        .doTry()
+                            .loadBalance(balancer).to("agent:" + agentUrl + "?" + options).end()
+                        .endDoTry()
+                        .doCatch(Exception.class)
+                            .process(e -> {
+                                boolean timeout = FailureClassifier.classify(e.getProperty(Exchange.EXCEPTION_CAUGHT,
+                                        Exception.class)) == AttemptOutcome.ANSWER_TIMED_OUT;
+                                e.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, timeout ? 504 : 502);
+                                e.getMessage().setBody("{\"error\":\"" + (timeout ? "gateway timeout" : "bad gateway") + "\"}");
+                            })
+                        .end();
+            }
+        });
+        camel.start();
+        base = "http://127.0.0.1:" + port;
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void noFirstByteWithinItsTimeoutIs504AndAnAnswerTimeout() throws Exception {
+        try (ScriptedAgent slow = ScriptedAgent.slow(1_500)) {
+            route(slow.baseUrl(), "firstByteTimeout=300ms");
+
+            HttpResponse<String> response = get("/process/slow");
+
+            assertThat(response.statusCode()).isEqualTo(504);
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.ANSWER_TIMED_OUT);
+        }
+    }
+
+    @Test
+    void anAgentQuietLongerThanTheIdleTimeoutHasItsAnswerCut() throws Exception {
+        try (HangingAgent agent = new HangingAgent(ONE_EVENT)) {
+            route(agent.baseUrl(), "idleTimeout=300ms");
+
+            String wire = RawHttp.talk(base, "GET /process/sse HTTP/1.1\r\nHost: x\r\n\r\n");
+
+            assertThat(wire).startsWith("HTTP/1.1 200 OK").contains("data: 1").doesNotEndWith("0\r\n\r\n");
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
+            assertThat(agent.closed.await(1, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void aStreamLongerThanTheRequestTimeoutIsCut() throws Exception {
+        try (ScriptedAgent sse = ScriptedAgent.sse(50, 50)) {
+            route(sse.baseUrl(), "requestTimeout=400ms");
+
+            String wire = RawHttp.talk(base, "GET /process/sse HTTP/1.1\r\nHost: x\r\n\r\n");
+
+            assertThat(wire).startsWith("HTTP/1.1 200 OK").contains("data: 1").doesNotContain("data: 50")
+                    .doesNotEndWith("0\r\n\r\n");
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
+        }
+    }
+
+    @Test
+    void anAnswerOverMaxAnswerBytesIsRefusedBeforeItsHeadOrCutAfter() throws Exception {
+        try (ScriptedAgent withLength = ScriptedAgent.big(2_000, true);
+                ScriptedAgent chunked = ScriptedAgent.big(2_000, false)) {
+            route(withLength.baseUrl(), "maxAnswerBytes=1000");
+            HttpResponse<String> announced = get("/process/big");
+            assertThat(announced.statusCode()).isEqualTo(502);
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_SEND);
+            stop();
+
+            route(chunked.baseUrl(), "maxAnswerBytes=1000");
+            String wire = RawHttp.talk(base, "GET /process/big HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(wire).startsWith("HTTP/1.1 200 OK").doesNotEndWith("0\r\n\r\n");
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
+        }
+    }
+
+    @Test
+    void callsReuseAKeptAliveConnectionUnlessThePoolIsZero() throws Exception {
+        List<Integer> ports = new CopyOnWriteArrayList<>();
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            ports.add(exchange.getRemoteAddress().getPort());
+            exchange.sendResponseHeaders(200, 2);
+            exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
+        })) {
+            route(agent.baseUrl(), "poolSize=64");
+            for (int i = 0; i < 3; i++) {
+                assertThat(get("/process/p" + i).body()).isEqualTo("ok");
+            }
+            assertThat(ports).hasSize(3).containsOnly(ports.get(0));
+            stop();
+            ports.clear();
+
+            route(agent.baseUrl(), "poolSize=0");
+            for (int i = 0; i < 3; i++) {
+                assertThat(get("/process/q" + i).body()).isEqualTo("ok");
+            }
+            assertThat(ports).hasSize(3).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    void anEndpointCountsItsCallsInFlightAnswersByStatusClassAndBytes() throws Exception {
+        java.util.concurrent.Semaphore go = new java.util.concurrent.Semaphore(0);
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            exchange.sendResponseHeaders(request.target().endsWith("missing") ? 404 : 200, 0);
+            exchange.getResponseBody().write("ab".getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush();
+            go.acquire();
+            exchange.getResponseBody().write("cde".getBytes(StandardCharsets.UTF_8));
+        })) {
+            route(agent.baseUrl(), "poolSize=1");
+            String id = agent.baseUrl();
+            var streaming = client.sendAsync(HttpRequest.newBuilder(URI.create(base + "/process/m1")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            var search = meters.find(AgentMetrics.ACTIVE).tag(AgentMetrics.TAG_AGENT, id);
+            for (int i = 0; i < 200 && (search.gauge() == null || search.gauge().value() < 1); i++) {
+                Thread.sleep(25); // registered at the endpoint's first call
+            }
+            var active = meters.get(AgentMetrics.ACTIVE).tag(AgentMetrics.TAG_AGENT, id).gauge();
+            assertThat(active.value()).as("in flight while the answer streams").isEqualTo(1);
+            go.release();
+            assertThat(streaming.get(10, TimeUnit.SECONDS).body()).isEqualTo("abcde");
+            go.release();
+            assertThat(get("/process/missing").statusCode()).isEqualTo(404);
+
+            for (int i = 0; i < 200 && active.value() > 0; i++) {
+                Thread.sleep(25); // the call ends just after its last byte went out
+            }
+            assertThat(active.value()).isZero();
+            assertThat(meters.get(AgentMetrics.ANSWERS).tags(AgentMetrics.TAG_AGENT, id, AgentMetrics.TAG_STATUS, "2xx")
+                    .functionCounter().count()).isEqualTo(1);
+            assertThat(meters.get(AgentMetrics.ANSWERS).tags(AgentMetrics.TAG_AGENT, id, AgentMetrics.TAG_STATUS, "4xx")
+                    .functionCounter().count()).isEqualTo(1);
+            assertThat(meters.get(AgentMetrics.BYTES).tag(AgentMetrics.TAG_AGENT, id).functionCounter().count())
+                    .isEqualTo(10);
+        }
+    }
+}

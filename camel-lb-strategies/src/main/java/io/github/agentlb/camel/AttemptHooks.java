@@ -1,0 +1,73 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.orca.LoadReports;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * What a child that writes an agent's answer to the client itself (a streaming child) asks the
+ * balancer at the answer's head, before the balancer sees the answer: which request headers the
+ * attempt sets, whether the answer is busy (to be held back, as the balancer may try another
+ * agent), and what the client sees of each answer header (a learned session id sealed, a load
+ * report left for the balancer). The balancer sets its hooks on each attempt's exchange copy as
+ * property {@value #PROPERTY}, answered from the state the attempt was chosen with; a child that
+ * finds none (Camel's own balancers, no balancer) uses {@link #NONE}. The child calls no
+ * balancer method: these hooks are all it needs.
+ *
+ * <p>Thread-safe: a child may call them from any thread, while its attempt runs.
+ */
+public interface AttemptHooks {
+
+    /** Exchange property of an attempt holding its hooks. */
+    String PROPERTY = "agentlb.attemptHooks";
+
+    /**
+     * No balancer of this library: no learned sessions, {@link AnswerRules#DEFAULT}'s busy answers,
+     * load reports still kept from the client.
+     */
+    AttemptHooks NONE = new AttemptHooks() {
+        @Override
+        public Collection<String> requestHeaders() {
+            return List.of(LoadReports.FORMAT_HEADER);
+        }
+
+        @Override
+        public boolean isBusy(int status, String retryAfter) {
+            return AnswerRules.DEFAULT.isBusy(status, retryAfter);
+        }
+
+        @Override
+        public String clientValue(String header, String value) {
+            return value;
+        }
+    };
+
+    /**
+     * The request headers the balancer sets on this attempt (the ORCA load report ask; the agent's
+     * own session id, restored): the child sends each as the attempt's message has it, or not at
+     * all when the message has none; never the client's own value. Case-insensitive names.
+     */
+    Collection<String> requestHeaders();
+
+    /**
+     * Whether an answer with {@code status} and this {@code Retry-After} (or null) is busy
+     * ({@link AttemptOutcome#BUSY}): the balancer may send the request to another agent, so the
+     * child holds the answer back rather than streaming it, and leaves it on the attempt's message.
+     */
+    boolean isBusy(int status, String retryAfter);
+
+    /**
+     * The value of an answer header as the client sees it: a session id the agent minted sealed
+     * with the agent's name (learned sessions), any other value unchanged.
+     */
+    String clientValue(String header, String value);
+
+    /**
+     * Whether an answer header is a load report ({@code X-Agent-*}, ORCA's
+     * {@value LoadReports#HEADER}): never passed to the client; the child leaves it on the
+     * attempt's message, where the balancer reads it when the attempt completes.
+     */
+    default boolean isLoadReport(String header) {
+        return header.regionMatches(true, 0, "X-Agent-", 0, 8) || LoadReports.HEADER.equalsIgnoreCase(header);
+    }
+}
