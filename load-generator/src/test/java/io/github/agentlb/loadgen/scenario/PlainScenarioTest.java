@@ -15,6 +15,7 @@ import io.github.agentlb.loadgen.run.LoadRunner;
 import io.github.agentlb.loadgen.stats.PaceReport;
 import io.github.agentlb.loadgen.stats.PacingCheck;
 import io.github.agentlb.loadgen.stats.PidTrace;
+import io.github.agentlb.loadgen.stats.PidTraceTest;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.loadgen.stats.RunStatisticsTest;
@@ -181,7 +182,7 @@ class PlainScenarioTest {
 
     @Test
     void markdownHasOneTablePerScenarioWithUtilizationNextToTheCountsAndTheAvnNodes() {
-        Chart pid = PlainScenario.pidChart(trace(), "pid_convergence.png");
+        Chart pid = PlainScenario.pidChart(PidTraceTest.threeSamples(), "pid_convergence.png");
         List<Result> uniform = List.of(measured(UNIFORM, "rr", RunStatisticsTest.handWorked(), false, List.of(pid)));
         List<Result> heterogeneous = List.of(measured(HETEROGENEOUS, "rr", RunStatisticsTest.handWorked(), false, List.of()),
                 measured(HETEROGENEOUS, "avn", RunStatisticsTest.handWorked(), true, List.of()));
@@ -205,19 +206,9 @@ class PlainScenarioTest {
                 .contains("Utilization (`util`) is each agent's own");
     }
 
-    /** Three samples of a pid trace: A3 first seen in the third, no utilization in the first. */
-    private static PidTrace trace() {
-        PidTrace trace = new PidTrace("heterogeneous");
-        trace.record(0.0, Map.of("A1", 1.0, "A2", 1.0), Map.of("A1", Double.NaN, "A2", Double.NaN));
-        trace.record(0.25, Map.of("A1", 1.2, "A2", 0.8), Map.of("A1", 0.5, "A2", 1.25));
-        trace.markWarmupEnd(0.3);
-        trace.record(0.5, Map.of("A1", 1.1, "A2", 0.7, "A3", 1.2), Map.of("A1", 0.6, "A3", 0.7));
-        return trace;
-    }
-
     @Test
     void pidChartIsAValidPngWithAWeightAndAUtilizationSeriesPerAgent() throws Exception {
-        PidTrace trace = trace();
+        PidTrace trace = PidTraceTest.threeSamples();
         Chart.Lines chart = (Chart.Lines) PlainScenario.pidChart(trace, "pid_convergence.png");
 
         assertThat(Charts.write(chart, dir)).containsExactly("pid_convergence.png", "pid_convergence.csv");
@@ -237,7 +228,7 @@ class PlainScenarioTest {
 
     @Test
     void setpointIsTheMeanOfTheFiniteUtilizationsAtEachSample() {
-        PidTrace trace = trace();
+        PidTrace trace = PidTraceTest.threeSamples();
 
         double[] setpoint = PlainScenario.setpoint(trace.utilizations().values(), trace.size());
 

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class PidTraceTest {
+public class PidTraceTest {
 
     /** Three samples of a trace: A3 first seen in the third, no utilization in the first. */
-    static PidTrace threeSamples() {
+    public static PidTrace threeSamples() {
         PidTrace trace = new PidTrace("heterogeneous");
         trace.record(0.0, Map.of("A1", 1.0, "A2", 1.0), Map.of("A1", Double.NaN, "A2", Double.NaN));
         trace.record(0.25, Map.of("A1", 1.2, "A2", 0.8), Map.of("A1", 0.5, "A2", 1.25));
