@@ -60,6 +60,9 @@ import picocli.CommandLine;
  * <p>Exit codes: 0 when every request was answered; 1 when any request failed or timed out (the
  * reports are still written; a scenario's trial may allow some, as busy and gray do) or the run
  * could not be carried out; 2 for invalid arguments.
+ *
+ * <p>Just over 300 lines: the command, the JVM restart of a {@code --url} run and the checks made
+ * before any load is sent (output directory, the balancer reachable), each a few lines.
  */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "load-generator 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,

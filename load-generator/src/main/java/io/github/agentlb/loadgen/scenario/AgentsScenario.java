@@ -48,6 +48,10 @@ import org.HdrHistogram.Histogram;
  * Measured: time to first token at the client and at the agents, the agents' prefix-cache hit rate,
  * the balance of requests in flight, MCP session stickiness. Its check: the recommended set-up
  * ({@link #CHECKED}) against round-robin (see {@link #goal}).
+ *
+ * <p>Over 300 lines: one scenario's whole job (variants, the in-process and the {@code --url} run,
+ * the agents' counters, the goal's checks, its console and {@code report.md} section), as every
+ * other scenario keeps its own in one file.
  */
 public final class AgentsScenario implements Scenario {
 

@@ -42,6 +42,9 @@ import java.util.stream.Collectors;
  * weights over time. Paced as the command line says: the closed loop of the main job, or the open
  * loop ({@code --rate}) or a soak ({@code --duration}); and against a running balancer
  * ({@code --url}) as well as over agents in this JVM.
+ *
+ * <p>Over 300 lines: two scenarios in three pacings and two targets share this one file, with the
+ * pid and avn figures and charts only they report.
  */
 public final class PlainScenario implements Scenario {
 
