@@ -151,7 +151,7 @@ run_target() { # label, base URL
     java -jar "$LOADGEN_JAR" --scenario agents --url "$url" --strategy "$label" --seed "$SEED" \
         --out "$WORK/results" >"$WORK/loadgen-$label.log" 2>&1 || rc=$?
     grep -E '^== agents' "$WORK/loadgen-$label.log" || true
-    if [[ ! -f $WORK/results/agents-url-$label.json ]]; then
+    if [[ ! -f $WORK/results/report-agents-$label.json ]]; then
         tail -20 "$WORK/loadgen-$label.log"
         die "$label: the load generator wrote no report (exit code $rc)"
     fi
@@ -204,14 +204,16 @@ out, labels = sys.argv[1], sys.argv[2:]
 print("| target | requests | ttft p50 ms | ttft p99 ms | hit rate (usage) | errors | MCP stickiness | answers per agent |")
 print("|---|---:|---:|---:|---:|---:|---:|---|")
 for label in labels:
-    r = json.load(open(f"{out}/agents-url-{label}.json"))
+    r = json.load(open(f"{out}/report-agents-{label}.json"))
+    f = r["figures"]
     ms = lambda v: "n/a" if v is None else f"{v:.1f}"
-    errors = str(r["errors"])
-    if r["errors"]:
+    errors = str(r["client_errors"])
+    if r["client_errors"]:
         errors += " (" + ", ".join(("no answer" if s == "0" else "HTTP " + s) + f" x {n}"
-                                   for s, n in r["errorStatuses"].items()) + ")"
-    answered = " ".join(f"{a}:{n}" for a, n in r["answered"].items())
-    print(f"| {label} | {r['requests']} | {ms(r['ttftP50Ms'])} | {ms(r['ttftP99Ms'])} | {r['hitRate']:.3f} | {errors} "
-          f"| {r['stickiness']:.3f} | {answered} |")
+                                   for s, n in r["error_statuses"].items())
+        errors += (f", {r['timeouts']} timeouts" if r["timeouts"] else "") + ")"
+    answered = " ".join(f"{a}:{v['count']}" for a, v in r["agents"].items())
+    print(f"| {label} | {r['requests']} | {ms(f['ttft_p50_ms'])} | {ms(f['ttft_p99_ms'])} | {f['hit_rate']:.3f} | {errors} "
+          f"| {f['mcp_stickiness']:.3f} | {answered} |")
 PY
 echo "Logs and JSON reports in $WORK"

@@ -93,7 +93,7 @@ run_lg() {
   # shellcheck disable=SC2086
   java $LG_JAVA_OPTS -jar "$LG_JAR" --url "$proxy_url" --strategy "$STRATEGY" $LG_ARGS --out "$dir" \
     > "$work/lg.log" 2>&1 || { echo "load generator failed:" >&2; tail -5 "$work/lg.log" >&2; }
-  json="$dir/report-$STRATEGY.json"
+  json="$dir/report-uniform-$STRATEGY.json"
   grep -i 'self-check' "$work/lg.log" >&2 || true
   jq -r '"\(.throughput_rps) \(.latency.p50_ms) \(.latency.p99_ms)"' "$json"
 }

@@ -53,12 +53,6 @@ public final class ChatStreamClient {
      */
     public record Answer(int status, long firstTokenNanos, long totalNanos, String agentId, String sessionId,
                          String error, Usage usage) {
-        /** An answer without {@code usage}. */
-        public Answer(int status, long firstTokenNanos, long totalNanos, String agentId, String sessionId,
-                      String error) {
-            this(status, firstTokenNanos, totalNanos, agentId, sessionId, error, null);
-        }
-
         /** Whether the answer came whole: 2xx, every chunk up to {@code [DONE]}. */
         public boolean ok() {
             return error == null;
@@ -133,13 +127,8 @@ public final class ChatStreamClient {
         }
         int status = response.statusCode();
         String session = response.headers().firstValue(SESSION_HEADER).orElse(null);
-        if (status / 100 != 2) {
-            return lines.answer(status, session, "status " + status);
-        }
-        if (!lines.sawDone) {
-            return lines.answer(status, session, "stream ended before " + DONE);
-        }
-        return lines.answer(status, session, null);
+        return lines.answer(status, session, status / 100 != 2 ? "status " + status
+                : lines.sawDone ? null : "stream ended before " + DONE);
     }
 
     private String timedOut() {

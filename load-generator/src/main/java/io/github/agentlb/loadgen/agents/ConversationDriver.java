@@ -1,13 +1,10 @@
 package io.github.agentlb.loadgen.agents;
 
+import io.github.agentlb.loadgen.run.Parallel;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
@@ -19,7 +16,7 @@ import java.util.function.UnaryOperator;
  * one after another, each once the previous answer has ended; an MCP-style conversation sends its
  * first answer's session id with every later turn. Stateless; each call runs its own threads.
  */
-final class ConversationDriver {
+public final class ConversationDriver {
 
     private ConversationDriver() {
     }
@@ -31,36 +28,16 @@ final class ConversationDriver {
      * @return every turn sent, in no particular order
      * @throws Exception what a conversation's thread threw
      */
-    static List<Turn> run(Conversations workload, ChatStreamClient client, int inFlight, String threadName,
+    public static List<Turn> run(Conversations workload, ChatStreamClient client, int inFlight, String threadName,
             IntFunction<URI> uriOf, IntUnaryOperator replicaOf, UnaryOperator<String> body) throws Exception {
         List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger next = new AtomicInteger();
-        int workers = Math.min(inFlight, workload.conversations());
-        ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
-            Thread t = new Thread(r, threadName);
-            t.setDaemon(true);
-            return t;
+        Parallel.each(Collections.nCopies(Math.min(inFlight, workload.conversations()), 0), true, threadName, w -> {
+            for (int c = next.getAndIncrement(); c < workload.conversations(); c = next.getAndIncrement()) {
+                converse(workload, client, uriOf.apply(c), replicaOf.applyAsInt(c), body, c, turns);
+            }
+            return null;
         });
-        try {
-            List<Future<?>> running = new ArrayList<>();
-            for (int w = 0; w < workers; w++) {
-                running.add(pool.submit(() -> {
-                    for (int c = next.getAndIncrement(); c < workload.conversations(); c = next.getAndIncrement()) {
-                        converse(workload, client, uriOf.apply(c), replicaOf.applyAsInt(c), body, c, turns);
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : running) {
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
-            }
-        } finally {
-            pool.shutdownNow();
-        }
         return List.copyOf(turns);
     }
 

@@ -30,34 +30,12 @@ import java.util.SplittableRandom;
  */
 public final class Conversations {
 
-    /** Default number of conversations. */
-    public static final int DEFAULT_CONVERSATIONS = 48;
-    /** Default turns per conversation. */
-    public static final int DEFAULT_TURNS = 20;
-    /** Default number of system-prompt groups. */
-    public static final int DEFAULT_GROUPS = 6;
-    /** Shortest system prompt, chars. */
-    public static final int SYSTEM_MIN_CHARS = 3_600;
-    /** Longest system prompt, chars. */
-    public static final int SYSTEM_MAX_CHARS = 4_000;
-    /** Length of a first user message, chars (within one word). */
-    public static final int FIRST_USER_CHARS = 200;
-    /** Shortest later user message, chars. */
-    public static final int USER_MIN_CHARS = 100;
-    /** Longest later user message, chars. */
-    public static final int USER_MAX_CHARS = 300;
-    /** Shortest assistant answer, chars. */
-    public static final int ASSISTANT_MIN_CHARS = 100;
-    /** Longest assistant answer, chars. */
-    public static final int ASSISTANT_MAX_CHARS = 200;
-    /** Shortest tool result or document excerpt, chars. */
-    public static final int TOOL_MIN_CHARS = 600;
-    /** Longest tool result or document excerpt, chars. */
-    public static final int TOOL_MAX_CHARS = 1_500;
-    /** How a tool result starts. */
-    public static final String TOOL_PREFIX = "Tool result: ";
-    /** How a document excerpt starts. */
-    public static final String DOCUMENT_PREFIX = "Document excerpt: ";
+    public static final int DEFAULT_CONVERSATIONS = 48, DEFAULT_TURNS = 20, DEFAULT_GROUPS = 6;
+    /** Lengths, chars: system prompts, first user message (within a word), later ones, answers, tool results. */
+    public static final int SYSTEM_MIN_CHARS = 3_600, SYSTEM_MAX_CHARS = 4_000, FIRST_USER_CHARS = 200,
+            USER_MIN_CHARS = 100, USER_MAX_CHARS = 300, ASSISTANT_MIN_CHARS = 100, ASSISTANT_MAX_CHARS = 200,
+            TOOL_MIN_CHARS = 600, TOOL_MAX_CHARS = 1_500;
+    public static final String TOOL_PREFIX = "Tool result: ", DOCUMENT_PREFIX = "Document excerpt: ";
     /** One conversation in this many is MCP-style (the last of each run of {@value}). */
     public static final int MCP_EVERY = 10;
     /** The model name sent in every request. */

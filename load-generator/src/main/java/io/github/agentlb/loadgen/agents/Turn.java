@@ -1,9 +1,9 @@
 package io.github.agentlb.loadgen.agents;
 
+import io.github.agentlb.loadgen.stats.RequestOutcome;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * One request of a conversation as the client saw it. Immutable.
@@ -15,18 +15,45 @@ import java.util.Objects;
  * @param answer       what came back
  */
 public record Turn(int conversation, int turn, boolean mcp, int replica, ChatStreamClient.Answer answer) {
-    public Turn {
-        Objects.requireNonNull(answer, "answer");
+
+    /**
+     * This turn as a request outcome: a success from its agent ({@code ?} when no chunk named one)
+     * with its time to first token as latency, else a timeout or an error with its HTTP status.
+     */
+    public RequestOutcome outcome() {
+        String id = "c" + conversation + "-t" + turn;
+        if (answer.ok()) {
+            return RequestOutcome.success(id, conversation, answer.agentId() == null ? "?" : answer.agentId(),
+                    answer.status(), Math.max(0, answer.firstTokenNanos()));
+        }
+        return answer.timedOut() ? RequestOutcome.timeout(id, conversation, Math.max(0, answer.totalNanos()))
+                : RequestOutcome.error(id, conversation, answer.status(), Math.max(0, answer.totalNanos()));
     }
 
-    /** MCP-style conversation to the agent that answered its first turn (which minted its session). */
-    static Map<Integer, String> mintingAgents(List<Turn> turns) {
+    /**
+     * MCP stickiness of {@code turns}: the MCP-style turns after the first whose first turn named an
+     * agent, and of those the ones that agent answered (which minted the session).
+     *
+     * @param failedSticks whether a failed turn that names the first turn's agent counts as sticky
+     * @return {@code {later turns, sticky turns}}
+     */
+    public static long[] mcpStickiness(List<Turn> turns, boolean failedSticks) {
         Map<Integer, String> first = new HashMap<>();
         for (Turn t : turns) {
             if (t.mcp() && t.turn() == 0 && t.answer().ok() && t.answer().agentId() != null) {
                 first.put(t.conversation(), t.answer().agentId());
             }
         }
-        return first;
+        long later = 0, sticky = 0;
+        for (Turn t : turns) {
+            String agent = first.get(t.conversation());
+            if (t.mcp() && t.turn() > 0 && agent != null) {
+                later++;
+                if ((failedSticks || t.answer().ok()) && agent.equals(t.answer().agentId())) {
+                    sticky++;
+                }
+            }
+        }
+        return new long[] {later, sticky};
     }
 }

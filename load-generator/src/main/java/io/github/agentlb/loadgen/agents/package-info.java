@@ -1,6 +1,5 @@
 /**
- * The agents scenario, a job scenario: multi-turn conversations sent as streamed chat completions
- * through the balancer to stub agents modelling an LLM server (in this JVM), or to a running
- * balancer at {@code --url}; its results, goal check and report.
+ * The agents scenario's client side: its seeded multi-turn conversations, the streamed chat client
+ * that sends them, the agents' and clients' settings. Uses {@code config}, {@code stats} and {@code run}.
  */
 package io.github.agentlb.loadgen.agents;

@@ -3,22 +3,37 @@ package io.github.agentlb.loadgen.cli;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
-import io.github.agentlb.loadgen.config.Scenario;
-import io.github.agentlb.loadgen.report.ReportWriter;
-import io.github.agentlb.loadgen.scenario.FailureReport;
-import io.github.agentlb.loadgen.scenario.FailureScenario;
-import io.github.agentlb.loadgen.scenario.Fault;
+import io.github.agentlb.loadgen.report.Charts;
+import io.github.agentlb.loadgen.report.JsonReport;
+import io.github.agentlb.loadgen.report.MarkdownReport;
+import io.github.agentlb.loadgen.scenario.Chart;
 import io.github.agentlb.loadgen.scenario.HotKeyScenario;
-import io.github.agentlb.loadgen.scenario.JobScenario;
-import io.github.agentlb.loadgen.stats.RunStatistics;
+import io.github.agentlb.loadgen.scenario.OutageScenario;
+import io.github.agentlb.loadgen.scenario.PlainScenario;
+import io.github.agentlb.loadgen.scenario.Result;
+import io.github.agentlb.loadgen.scenario.Scenario;
+import io.github.agentlb.loadgen.scenario.Section;
+import io.github.agentlb.loadgen.scenario.Setup;
+import io.github.agentlb.loadgen.scenario.Variant;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,52 +42,38 @@ import picocli.CommandLine;
 /**
  * The load generator's command line.
  *
- * <p>Without {@code --url} it runs the main job: for each {@link Scenario} (uniform, then
- * heterogeneous) and each strategy in turn it starts three stub agents and the demo proxy in this
- * JVM on free loopback ports, sends {@code --warmup} requests that are not counted, then the
- * measured load while sampling each agent's utilization, stops them, and writes each run's report
- * and chart; then {@code report.md} with one table per scenario, and for {@code pid} the weights'
- * convergence chart (of the heterogeneous run when both ran). Then the {@link HotKeyScenario}
- * (user 0 sends {@code --hot-share}, default 0.2, of the requests; {@code ch} and {@code avn},
- * each plain and bounded, at the same time), with its section in {@code report.md}. Then, for each {@link Fault}
- * (failure, then hang) and strategy, the {@link FailureScenario}: agent A1 down from 1/3 to 2/3 of
- * {@code --failure-requests}, with a section per fault in {@code report.md}. Last the
- * {@link JobScenario}s on the class path (the fleet scenario: A4 joins, A2 is drained and comes
- * back), each with its section. With {@code --url} it
- * loads a balancer that is already running, once, under the label given by {@code --strategy}:
- * the uniform or heterogeneous load, or a job scenario's with a {@code --url} mode
- * ({@link JobScenario#runsAgainstUrl()}: {@code --scenario agents}).
- *
- * <p>{@code --replicas N} starts N proxies (each its own balancer) over the same agents in each
- * in-process closed-loop run, request {@code i} going to replica {@code i mod N}.
- *
- * <p>Warm-up ({@link LoadTestConfig#warmupConfig()}): the first {@code min(users, warmup)} users
- * of the measured run, so a balancer learns about the traffic then measured; consistent-hash
- * stickiness is counted on the measured run alone, so it is unaffected. Sent with {@code --url} too.
- *
- * <p>The options and their validation are {@link LoadOptions}'s; the in-process runs
- * {@link EmbeddedJob}'s (paced ones {@link PacedJob}'s), the closed-loop {@code --url} run
- * {@link UrlJob}'s, and {@code report.md} with the closing console summary {@link JobSummary}'s.
+ * <p>Without {@code --url} it runs the main job: each {@link Scenario} chosen ({@code --scenario},
+ * all by default, in the order of {@link Scenario#all()}) with each of its variants for the
+ * strategies chosen ({@code --strategy}), over agents and demo proxies started in this JVM on free
+ * loopback ports; each run's JSON report and charts are written as its scenario ends, then
+ * {@code report.md}, the console's tables per scenario, the files written and the time taken. With
+ * {@code --url} it loads a balancer that is already running, once, under the label given by
+ * {@code --strategy}: the uniform or heterogeneous load, or the agents scenario's conversations.
+ * {@code --replicas N} starts N proxies (each its own balancer) over the same agents in the
+ * uniform, heterogeneous and hotkey runs, request {@code i} going to replica {@code i mod N}.
+ * {@code --rate} and {@code --duration} pace the uniform and heterogeneous runs ({@link Pacing}).
  *
  * <p>The output directory is created and checked to be writable before any load is sent; when it
  * is not, one line names {@code --out} and the path, exit code 2. A write failing later ends the
  * run with one line and exit code 1, no stack trace.
  *
  * <p>Exit codes: 0 when every request was answered; 1 when any request failed or timed out (the
- * reports are still written) or the run could not be carried out; 2 for invalid arguments.
+ * reports are still written; a scenario's trial may allow some, as busy and gray do) or the run
+ * could not be carried out; 2 for invalid arguments.
+ *
+ * <p>Just over 300 lines: the command, the JVM restart of a {@code --url} run and the checks made
+ * before any load is sent (output directory, the balancer reachable), each a few lines.
  */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "load-generator 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Sends a seeded load through a balancer and reports how it spread: requests per agent, "
                     + "spread, variance, CV, stickiness, latency percentiles, per-agent utilization; writes "
-                    + "report-[<scenario>-]<strategy>.json, distribution_[<scenario>_]<strategy>.png, report.md "
-                    + "and, for pid, pid_convergence.png/.csv into --out (the scenario appears in file names "
-                    + "except for uniform); for the hotkey scenario report-hotkey-<balancer>.json and hotkey.png; "
-                    + "for the failure and hang scenarios report-<fault>-<strategy>.json and "
-                    + "timeline_<fault>_<strategy>.png; for the fleet scenario report-fleet-<strategy>.json and "
-                    + "timeline_fleet_<strategy>.png; for the agents scenario agents.png (with --url: "
-                    + "agents-url-<label>.json, its conversations sent to the running balancer).",
+                    + "report-<scenario>-<variant>.json for every run of every scenario (one shape, see the module's "
+                    + "README), report.md and the charts into --out: distribution_[<scenario>_]<strategy>.png and, "
+                    + "for pid, pid_convergence[_<scenario>].png/.csv (the scenario in the name except for uniform), "
+                    + "hotkey.png, timeline_<scenario>_<strategy>.png (failure, hang, busy, gray, fleet), agents.png, "
+                    + "soak_[<scenario>_]<strategy>.png (--duration).",
             "Without --url: for each scenario and strategy, starts agents A1-A3 and the demo proxy in-process "
                     + "on free ports."},
         exitCodeListHeading = "Exit codes:%n",
@@ -82,14 +83,16 @@ import picocli.CommandLine;
             "2:invalid arguments, or --out is not a writable directory"})
 public final class LoadGeneratorMain implements Callable<Integer> {
 
-    @Mixin
-    private LoadOptions options = new LoadOptions();
-
     /** Output directory of the main job. */
     static final String DEFAULT_OUT = "results";
     /** Output directory of a {@code --url} run. */
     static final String DEFAULT_URL_OUT = "results/url";
+    /** C1 only (no C2 threads) and the serial collector (no concurrent GC threads): see {@link #main}. */
+    static final List<String> URL_RUN_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    static final String RELAUNCHED_PROPERTY = "agentlb.loadgen.relaunched";
 
+    @Mixin
+    private LoadOptions options = new LoadOptions();
     private final PrintStream stdout;
 
     /** A command printing progress and results to {@code stdout}. */
@@ -97,9 +100,42 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         this.stdout = stdout;
     }
 
-    /** Runs the command line and exits with its exit code. */
-    public static void main(String[] args) {
-        System.exit(execute(System.out, System.err, args));
+    /**
+     * A {@code --url} run started without JVM options of its own restarts the
+     * JVM with {@link #URL_RUN_OPTIONS} (a manifest cannot carry them): it shares the machine with the
+     * system it measures, whose CPU the default C2 and G1 threads take ({@code --rate 100}: 162 of 1500
+     * sends over 5 ms late with the defaults, 13 with these). In-process runs are left as they are
+     * (their proxy would be measured C1-compiled); {@code LOADGEN_RELAUNCH=0} turns it off.
+     */
+    public static void main(String[] args) throws Exception {
+        List<String> command = relaunchCommand(args, ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                System.getenv("LOADGEN_RELAUNCH"), System.getProperty(RELAUNCHED_PROPERTY) != null);
+        if (command.isEmpty()) {
+            System.exit(execute(System.out, System.err, args));
+        }
+        System.err.println("load-generator: a --url run restarts its JVM with " + String.join(" ", URL_RUN_OPTIONS)
+                + " so that its pacing keeps up on a shared machine (LOADGEN_RELAUNCH=0: no restart)");
+        Process child = new ProcessBuilder(command).inheritIO().start();
+        Runtime.getRuntime().addShutdownHook(new Thread(child::destroy));
+        System.exit(child.waitFor());
+    }
+
+    /** The command that restarts this JVM, or empty: no {@code --url}, own JVM options, turned off, or restarted. */
+    static List<String> relaunchCommand(String[] args, List<String> jvmOptions, String relaunchEnv, boolean relaunched) {
+        boolean urlRun = Arrays.stream(args).anyMatch(arg -> arg.equals("--url") || arg.startsWith("--url="));
+        boolean ownOptions = jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:") || o.startsWith("-Xm")
+                || o.startsWith("-agentlib") || o.startsWith("-javaagent"));
+        if (!urlRun || ownOptions || relaunched || "0".equals(relaunchEnv)) {
+            return List.of();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString()));
+        command.addAll(URL_RUN_OPTIONS);
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-D" + RELAUNCHED_PROPERTY + "=true", "-cp", System.getProperty("java.class.path"),
+                LoadGeneratorMain.class.getName()));
+        command.addAll(List.of(args));
+        return command;
     }
 
     /**
@@ -134,19 +170,29 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         if (options.url != null) {
             options.baseUrl(); // a malformed --url is refused before any other line is printed
         }
-        List<Scenario> scenarios = new ArrayList<>();
-        List<Fault> faults = new ArrayList<>();
-        List<JobScenario> jobs = new ArrayList<>();
-        boolean hotkey = options.validatedScenarios(scenarios, faults, JobScenario.installed(), jobs);
+        List<Scenario> scenarios = options.validatedScenarios();
+        boolean plain = scenarios.stream().anyMatch(PlainScenario.class::isInstance);
         // Said only for the scenarios that run: the hotkey scenario has its own hot user, hence its own default.
         LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare,
-                scenarios.isEmpty() ? null : stdout, null);
+                plain ? stdout : null, null);
         Pacing pacing = options.validatedPacing();
-        options.checkCombination(pacing, faults, hotkey, jobs);
-        LoadTestConfig hotConfig = hotkey ? options.validatedConfig(
-                options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare, stdout,
-                HotKeyScenario.LABEL) : null;
-        LoadTestConfig faultConfig = faults.isEmpty() ? null : options.validatedFaultConfig();
+        options.checkCombination(pacing, scenarios);
+        LoadTestConfig hotConfig = scenarios.stream().anyMatch(HotKeyScenario.class::isInstance)
+                ? options.validatedConfig(options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare,
+                        stdout, "hotkey") : null;
+        LoadTestConfig faultConfig = scenarios.stream().anyMatch(OutageScenario.class::isInstance)
+                ? options.validatedFaultConfig() : null;
+        AgentConfig template = options.validatedAgentTemplate();
+        List<String> strategies = options.url != null ? List.of(options.validatedLabel()) : options.validatedStrategies();
+        Setup setup = new Setup(template, strategies, config, hotConfig, faultConfig, pacing, options.replicas, stdout);
+        Map<Scenario, List<Variant>> runs = new LinkedHashMap<>();
+        for (Scenario s : scenarios) {
+            List<Variant> variants = options.url != null ? List.of() : s.variants(setup);
+            options.checkVariants(s, options.url != null ? 1 : variants.size(), strategies);
+            if (options.url != null || !variants.isEmpty()) {
+                runs.put(s, variants);
+            }
+        }
         Path outDir = outputDirectory(options.out, options.url != null);
         String unusable = unusableOutput(outDir);
         if (unusable != null) {
@@ -154,7 +200,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             return 2;
         }
         try {
-            return run(outDir, config, pacing, scenarios, faults, hotkey, hotConfig, faultConfig, jobs, startNanos);
+            return run(outDir, setup, runs, startNanos);
         } catch (IOException | UncheckedIOException e) {
             // Expected when the disk fills or the directory goes away mid-run: one line, no stack trace.
             options.err().println("could not write the results into --out " + outDir + ": " + describe(e));
@@ -162,52 +208,54 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         }
     }
 
-    private int run(Path outDir, LoadTestConfig config, Pacing pacing, List<Scenario> scenarios, List<Fault> faults,
-                    boolean hotkey, LoadTestConfig hotConfig, LoadTestConfig faultConfig, List<JobScenario> jobs,
-                    long startNanos) throws Exception {
-        ReportWriter writer = new ReportWriter(outDir);
-        PacedJob paced = new PacedJob(stdout, config, pacing, writer);
-        JobResults results;
+    private int run(Path outDir, Setup setup, Map<Scenario, List<Variant>> runs, long startNanos) throws Exception {
         if (options.url != null) {
-            options.validatedLabel(); // a missing label is refused before the target is tried
-            String unreachable = Reachability.problem(options.baseUrl(), (int) Math.min(config.timeoutMs(), 3_000));
+            String unreachable = unreachable(options.baseUrl(), (int) Math.min(setup.load().timeoutMs(), 3_000));
             if (unreachable != null) {
                 options.err().println(unreachable);
                 return 1;
             }
-            if (!jobs.isEmpty()) {
-                JobScenario.Setup setup = new JobScenario.Setup(options.validatedAgentTemplate(),
-                        List.of(options.validatedLabel()), config, stdout, outDir);
-                results = JobResults.of(JobResults.TimedSection.of(() -> jobs.get(0).runAgainst(options.baseUrl(),
-                        options.validatedLabel(), setup)));
-                return new JobSummary(stdout, writer).finish(results, scenarios, false, startNanos);
-            }
-            results = JobResults.of(pacing.isDefault()
-                    ? new UrlJob(stdout, writer).run(options.baseUrl(), options.validatedLabel(), scenarios.get(0),
-                            config)
-                    : paced.runAgainst(options.baseUrl(), options.validatedLabel(), scenarios.get(0)));
-        } else {
-            AgentConfig template = options.validatedAgentTemplate();
-            List<String> names = options.validatedStrategies();
-            List<HotKeyScenario.Variant> variants = options.validatedVariants(names, hotkey);
-            EmbeddedJob job = new EmbeddedJob(stdout, template, options.seed, options.replicas, writer);
-            EmbeddedJob.ScenarioRuns runs = job.runScenarios(scenarios, names, config,
-                    pacing.isDefault() ? null : paced);
-            long hotKeyStartNanos = System.nanoTime();
-            List<HotKeyScenario.HotKeyRun> hotKeys = job.runHotKey(variants, hotConfig);
-            long hotKeyNanos = System.nanoTime() - hotKeyStartNanos;
-            long faultsStartNanos = System.nanoTime();
-            List<FailureReport> failures = job.runFaults(faults, names, faultConfig);
-            long faultsNanos = System.nanoTime() - faultsStartNanos;
-            List<JobResults.TimedSection> sections = new ArrayList<>();
-            JobScenario.Setup setup = new JobScenario.Setup(template, names, config, stdout, outDir);
-            for (JobScenario jobScenario : jobs) {
-                sections.add(JobResults.TimedSection.of(() -> jobScenario.run(setup)));
-            }
-            results = new JobResults(runs.reports(), runs.convergence(), hotKeys, hotKeyNanos, failures, faultsNanos,
-                    sections);
         }
-        return new JobSummary(stdout, writer).finish(results, scenarios, pacing.timed(), startNanos);
+        List<MarkdownReport.Part> done = new ArrayList<>();
+        List<String> files = new ArrayList<>(List.of(MarkdownReport.FILE));
+        List<String> times = new ArrayList<>();
+        for (Map.Entry<Scenario, List<Variant>> e : runs.entrySet()) {
+            Scenario s = e.getKey();
+            long start = System.nanoTime();
+            List<Result> results = options.url != null
+                    ? List.of(setup.print(s.runAgainst(options.baseUrl(), options.validatedLabel(), setup)))
+                    : s.runAll(e.getValue(), setup);
+            Section section = s.section(results);
+            done.add(new MarkdownReport.Part(section, results));
+            if (!(s instanceof PlainScenario) && options.url == null) {
+                times.add(String.format(Locale.ROOT, "%s scenario %.0f s", s.name(), (System.nanoTime() - start) / 1e9));
+            }
+            Map<String, Chart> charts = new LinkedHashMap<>();
+            for (Result r : results) {
+                files.add(JsonReport.write(r, outDir).getFileName().toString());
+                r.charts().forEach(c -> charts.put(c.file(), c));
+            }
+            section.charts().forEach(c -> charts.putIfAbsent(c.file(), c));
+            for (Chart c : charts.values()) {
+                files.addAll(Charts.write(c, outDir));
+            }
+        }
+        MarkdownReport.write(outDir, done);
+        for (MarkdownReport.Part d : done) {
+            stdout.println();
+            stdout.println("Scenario " + d.section().title() + ":");
+            d.section().tables().forEach(t -> stdout.print(t.markdown()));
+        }
+        stdout.println();
+        stdout.println("Results in " + outDir.toAbsolutePath().normalize() + ": " + String.join(", ", files));
+        stdout.printf(Locale.ROOT, "Total time %.0f s%s.%n", (System.nanoTime() - startNanos) / 1e9,
+                times.isEmpty() ? "" : ", of which " + String.join(", ", times));
+        long failed = done.stream().flatMap(d -> d.results().stream()).mapToLong(Result::failures).sum();
+        if (failed > 0) {
+            stdout.println(failed + " request(s) failed or timed out: exit code 1.");
+            return 1;
+        }
+        return 0;
     }
 
     /** {@code out} if given, else {@value #DEFAULT_URL_OUT} for a {@code --url} run and {@value #DEFAULT_OUT} otherwise. */
@@ -236,14 +284,24 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : " " + cause.getMessage());
     }
 
-    /** What to tell the user when no request of a {@code --url} run succeeded; see {@link UrlJob#nothingSucceeded}. */
-    static String nothingSucceeded(RunStatistics stats, String target) {
-        return UrlJob.nothingSucceeded(stats, target);
-    }
-
-
-    /** Users when {@code --users} is not given; see {@link LoadOptions#defaultUsers}. */
-    static int defaultUsers(int requests) {
-        return LoadOptions.defaultUsers(requests);
+    /** {@code null} when the balancer at {@code baseUrl} accepts a connection, else one line why: no load sent. */
+    static String unreachable(String baseUrl, int timeoutMs) {
+        URI uri = URI.create(baseUrl);
+        int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+        String hostPort = uri.getHost() + ":" + port;
+        String why;
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(uri.getHost(), port), timeoutMs);
+            return null;
+        } catch (UnknownHostException e) {
+            why = "unknown host " + uri.getHost();
+        } catch (ConnectException e) {
+            why = "connection refused by " + hostPort + " (is the balancer running there?)";
+        } catch (SocketTimeoutException e) {
+            why = "no answer to a connection to " + hostPort + " within " + timeoutMs + " ms";
+        } catch (IOException e) {
+            why = hostPort + ": " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage());
+        }
+        return "Cannot reach the balancer at " + baseUrl + ": " + why + ". No load sent, no report written.";
     }
 }

@@ -4,24 +4,23 @@ import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
-import io.github.agentlb.loadgen.config.Scenario;
 import io.github.agentlb.loadgen.config.Workload;
-import io.github.agentlb.loadgen.scenario.FailureScenario;
-import io.github.agentlb.loadgen.scenario.Fault;
 import io.github.agentlb.loadgen.scenario.HotKeyScenario;
-import io.github.agentlb.loadgen.scenario.JobScenario;
-import io.github.agentlb.loadgen.stats.RunReport;
+import io.github.agentlb.loadgen.scenario.OutageScenario;
+import io.github.agentlb.loadgen.scenario.PlainScenario;
+import io.github.agentlb.loadgen.scenario.Scenario;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -38,6 +37,8 @@ import picocli.CommandLine.Spec;
 final class LoadOptions {
 
     private static final String ALL_SCENARIOS = "all";
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
+    private static final Pattern FIELD = Pattern.compile("(requests|users|concurrency|timeoutMs|warmup|hotShare) ");
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
@@ -64,16 +65,16 @@ final class LoadOptions {
                     + "result, streamed over eight LLM-like "
                     + "agents with prefix caches; rr, lr, ch and the agent keys with and without bounds, at the same "
                     + "time), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the run), gray (A1 "
-                    + "answers 500 at once meanwhile), or all (default: all, in that order, except busy and gray, which "
-                    + "run only when named; with --url: uniform or heterogeneous, a label only, or agents, its "
-                    + "conversations sent to the URL).")
+                    + "answers 500 at once meanwhile), or all (default: all, in the order uniform, heterogeneous, hotkey, "
+                    + "failure, hang, agents, busy, fleet, gray; with --url: uniform or heterogeneous, a label only, or "
+                    + "agents, its conversations sent to the URL).")
     List<String> scenario;
 
-    @Option(names = "--failure-requests", paramLabel = "N", defaultValue = "" + FailureScenario.DEFAULT_REQUESTS,
+    @Option(names = "--failure-requests", paramLabel = "N", defaultValue = "" + OutageScenario.DEFAULT_REQUESTS,
             description = "Requests per strategy of the failure and hang scenarios, >= 3 (default: ${DEFAULT-VALUE}).")
     private int failureRequests;
 
-    @Option(names = "--failure-users", paramLabel = "N", defaultValue = "" + FailureScenario.DEFAULT_USERS,
+    @Option(names = "--failure-users", paramLabel = "N", defaultValue = "" + OutageScenario.DEFAULT_USERS,
             description = "Distinct user_ids of the failure and hang scenarios (default: ${DEFAULT-VALUE}).")
     private int failureUsers;
 
@@ -123,8 +124,20 @@ final class LoadOptions {
                     + "so that a run against a running balancer does not replace the main job's files).")
     Path out;
 
-    @Mixin
-    private PacingOptions pacingOptions = new PacingOptions();
+    @Option(names = "--rate", paramLabel = "R",
+            description = "Open loop: send R requests per second on a constant schedule, whatever the answers "
+                    + "(--concurrency then sizes only the warm-up); latency counts from each request's intended send "
+                    + "time, so a stall is recorded in full (no coordinated omission). Default: closed loop.")
+    private Double rate;
+    @Option(names = "--duration", paramLabel = "TIME",
+            description = "Send for TIME (e.g. 90s, 10m, 1h; a bare number is seconds) instead of --requests, with "
+                    + "a progress line per --interval, a soak section and chart soak_[<scenario>_]<strategy>.png, and "
+                    + "a verdict: errors, p99 drift (last minute vs first), heap drift (embedded runs).")
+    private String duration;
+
+    @Option(names = "--interval", paramLabel = "TIME", hidden = false,
+            description = "Interval of --duration's progress lines and figures (default: 10s).")
+    private String interval;
 
     @Option(names = "--agent-delay-min-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MIN_MS,
             description = "In-process agents: shortest service delay, ms (default: ${DEFAULT-VALUE}).")
@@ -133,6 +146,8 @@ final class LoadOptions {
     @Option(names = "--agent-delay-max-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MAX_MS,
             description = "In-process agents: longest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMaxMs;
+
+
     /**
      * The load of a run with hot share {@code share}: {@code --users}, or when not given
      * {@link #defaultUsers} of the requests left to users 1..N (printed to {@code stdout} when
@@ -166,24 +181,15 @@ final class LoadOptions {
         }
     }
 
-    /** The builder fields of {@link LoadTestConfig} and the options that set them. */
-    private static final List<String[]> FIELD_OPTIONS = List.of(new String[] {"requests", "--requests"},
-            new String[] {"users", "--users"}, new String[] {"concurrency", "--concurrency"},
-            new String[] {"timeoutMs", "--timeout-ms"}, new String[] {"warmup", "--warmup"},
-            new String[] {"hotShare", "--hot-share"});
-
     /**
      * {@code message} of {@link LoadTestConfig}'s builder with its leading field name spelled as
      * the option typed ({@code timeoutMs must ...} becomes {@code --timeout-ms must ...}); the
      * builder keeps its field names for library users.
      */
     static String asOption(String message) {
-        for (String[] fo : FIELD_OPTIONS) {
-            if (message.startsWith(fo[0] + " ")) {
-                return fo[1] + message.substring(fo[0].length());
-            }
-        }
-        return message;
+        Matcher m = FIELD.matcher(message);
+        return m.lookingAt() ? "--" + m.group(1).replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT)
+                + message.substring(m.end(1)) : message;
     }
 
     /**
@@ -197,55 +203,71 @@ final class LoadOptions {
 
     Pacing validatedPacing() {
         try {
-            return pacingOptions.pacing();
+            Duration every = interval == null ? Pacing.DEFAULT_INTERVAL : parse("--interval", interval);
+            Duration until = duration == null ? null : parse("--duration", duration);
+            if (rate != null && !(rate > 0 && rate <= Pacing.MAX_RATE)) {
+                throw usage("--rate must be in (0, " + (long) Pacing.MAX_RATE + "], was " + rate);
+            }
+            if (until != null && until.compareTo(every) < 0) {
+                throw usage("--duration must be at least --interval (" + Pacing.formatDuration(every) + "), was "
+                        + duration);
+            }
+            return new Pacing(rate == null ? 0 : rate, until, every);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
     }
 
+    static Duration parse(String option, String text) {
+        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new IllegalArgumentException(option + " must be a time such as 90s, 10m or 1h, was '" + text + "'");
+        }
+        long n = Long.parseLong(m.group(1));
+        Duration d = switch (m.group(2) == null ? "s" : m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofSeconds(n);
+        };
+        if (d.isZero()) {
+            throw new IllegalArgumentException(option + " must be > 0, was '" + text + "'");
+        }
+        return d;
+    }
+
     /**
-     * Fills {@code scenarios}, {@code faults} and {@code jobs} with what to run, in the order of
-     * {@link Scenario}, {@link Fault} and {@code installed} (the {@link JobScenario}s): all by
-     * default or with {@code all}, the job scenarios only if {@link JobScenario#inMainJob()} unless
-     * named; with --url exactly one scenario, a label.
+     * The scenarios to run, in the main job's order ({@link Scenario#all()}): those {@code --scenario}
+     * names, all by default or with {@code all}; without {@code --scenario}, with {@code --url},
+     * {@code --rate} or {@code --duration} the uniform one, with {@code --replicas} the uniform,
+     * heterogeneous and hotkey ones; with {@code --url} exactly one that can load a running balancer.
      */
-    boolean validatedScenarios(List<Scenario> scenarios, List<Fault> faults, List<JobScenario> installed,
-                               List<JobScenario> jobs) {
-        boolean defaultPacing = pacingOptions.rate == null && pacingOptions.duration == null;
+    List<Scenario> validatedScenarios() {
         List<String> choices;
         if (scenario != null) {
             choices = scenario.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).toList();
-        } else if (url != null || !defaultPacing) {
-            choices = List.of(Scenario.UNIFORM.label());
+        } else if (url != null || rate != null || duration != null) {
+            choices = List.of("uniform");
         } else if (replicas > 1) {
-            choices = List.of(Scenario.UNIFORM.label(), Scenario.HETEROGENEOUS.label(), HotKeyScenario.LABEL);
+            choices = List.of("uniform", "heterogeneous", "hotkey");
         } else {
             choices = List.of(ALL_SCENARIOS);
         }
-        boolean all = choices.contains(ALL_SCENARIOS);
+        List<Scenario> all = Scenario.all();
+        List<String> names = all.stream().map(Scenario::name).toList();
         for (String choice : choices) {
-            boolean known = ALL_SCENARIOS.equals(choice) || HotKeyScenario.LABEL.equals(choice)
-                    || Arrays.stream(Scenario.values()).anyMatch(s -> s.label().equals(choice))
-                    || Arrays.stream(Fault.values()).anyMatch(f -> f.label().equals(choice))
-                    || installed.stream().anyMatch(j -> j.label().equals(choice));
-            if (!known) {
-                throw usage("--scenario must be uniform, heterogeneous, hotkey, failure, hang"
-                        + installed.stream().map(j -> ", " + j.label()).collect(Collectors.joining())
-                        + " or all, was '" + choice + "'");
+            if (!ALL_SCENARIOS.equals(choice) && !names.contains(choice)) {
+                throw usage("--scenario must be " + String.join(", ", names) + " or all, was '" + choice + "'");
             }
         }
-        Arrays.stream(Scenario.values()).filter(s -> all || choices.contains(s.label())).forEach(scenarios::add);
-        Arrays.stream(Fault.values()).filter(f -> all || choices.contains(f.label())).forEach(faults::add);
-        installed.stream().filter(j -> all && j.inMainJob() || choices.contains(j.label())).forEach(jobs::add);
-        boolean hotkey = all || choices.contains(HotKeyScenario.LABEL);
-        boolean oneUrlJob = scenarios.isEmpty() && jobs.size() == 1 && jobs.get(0).runsAgainstUrl();
-        if (url != null && (all || !faults.isEmpty() || hotkey
-                || !(scenarios.size() == 1 && jobs.isEmpty() || oneUrlJob))) {
-            throw usage("with --url, --scenario must be one scenario (uniform, heterogeneous"
-                    + installed.stream().filter(JobScenario::runsAgainstUrl).map(j -> " or " + j.label())
-                            .collect(Collectors.joining()) + "), was '" + String.join(",", choices) + "'");
+        List<Scenario> chosen = all.stream().filter(s -> choices.contains(ALL_SCENARIOS) || choices.contains(s.name()))
+                .toList();
+        if (url != null && !(chosen.size() == 1 && chosen.get(0).againstUrl())) {
+            throw usage("with --url, --scenario must be one scenario (" + all.stream().filter(Scenario::againstUrl)
+                    .map(Scenario::name).collect(Collectors.joining(", ")).replaceAll(", ([a-z]+)$", " or $1")
+                    + "), was '" + String.join(",", choices) + "'");
         }
-        return hotkey;
+        return chosen;
     }
 
     LoadTestConfig validatedFaultConfig() {
@@ -292,11 +314,11 @@ final class LoadOptions {
                     + "(e.g. --strategy nginx); " + (strategies == null ? "it was not given"
                             : "was " + String.join(",", strategies)));
         }
-        try {
-            return RunReport.requireLabel(strategies.get(0));
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
+        String label = strategies.get(0);
+        if (!label.matches("[A-Za-z0-9_-]{1,40}")) {
+            throw usage("strategy must be 1-40 letters, digits, '_' or '-', was '" + label + "'");
         }
+        return label;
     }
 
     /** {@link #url} without a trailing slash, checked to be an absolute http(s) URL without query. */
@@ -325,26 +347,27 @@ final class LoadOptions {
     }
 
     /** Checks the options that exclude each other once pacing and scenarios are known. */
-    void checkCombination(Pacing pacing, List<Fault> faults, boolean hotkey, List<JobScenario> jobs) {
-        if (!pacing.isDefault() && (!faults.isEmpty() || hotkey || !jobs.isEmpty())) {
+    void checkCombination(Pacing pacing, List<Scenario> scenarios) {
+        boolean onlyPlain = scenarios.stream().allMatch(PlainScenario.class::isInstance);
+        if (!pacing.isDefault() && !onlyPlain) {
             throw usage("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, failure, hang "
                     + "or fleet");
         }
-        if (replicas > 1 && (url != null || !pacing.isDefault() || !faults.isEmpty() || !jobs.isEmpty())) {
+        if (replicas > 1 && (url != null || !pacing.isDefault() || !scenarios.stream()
+                .allMatch(s -> s instanceof PlainScenario || s instanceof HotKeyScenario))) {
             throw usage("--replicas " + replicas + " runs the uniform, heterogeneous and hotkey scenarios in-process "
                     + "in a closed loop: not with --url, --rate, --duration, failure, hang or fleet");
         }
     }
 
-    /** The hotkey scenario's variants among {@code names}; none when {@code hotkey} is false. */
-    List<HotKeyScenario.Variant> validatedVariants(List<String> names, boolean hotkey) {
-        List<HotKeyScenario.Variant> variants = hotkey ? HotKeyScenario.variants(names, replicas) : List.of();
-        if (variants.isEmpty() && scenario != null
-                && scenario.stream().anyMatch(c -> c.trim().equalsIgnoreCase(HotKeyScenario.LABEL))) {
-            throw usage("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named neither: "
-                    + String.join(",", names));
+    /** Checks that a scenario {@code --scenario} names runs some variant for the strategies given. */
+    void checkVariants(Scenario s, int variants, List<String> names) {
+        boolean named = scenario != null && scenario.stream().anyMatch(c -> c.trim().equalsIgnoreCase(s.name()));
+        if (variants == 0 && named) {
+            throw usage(s instanceof HotKeyScenario ? "--scenario hotkey runs ch and avn (each plain and bounded); "
+                    + "--strategy named neither: " + String.join(",", names)
+                    : "--scenario " + s.name() + " runs none of --strategy " + String.join(",", names));
         }
-        return variants;
     }
 
     /** The strategy names for the help text. */

@@ -1,6 +1,6 @@
 /**
- * The command line: the jar's main class ({@link io.github.agentlb.loadgen.cli.Launcher}, which starts
- * {@link io.github.agentlb.loadgen.cli.LoadGeneratorMain}), its options, and the jobs it runs (embedded
- * agents, paced runs, a running balancer at {@code --url}), which hand each result to the report writers.
+ * The command line: the jar's main class ({@link io.github.agentlb.loadgen.cli.LoadGeneratorMain}, which
+ * restarts the JVM for a {@code --url} run) and its options; it runs the scenarios and hands their results
+ * to the report writers. Packages depend downwards only: cli, report, scenario, agents, run, stats, config.
  */
 package io.github.agentlb.loadgen.cli;

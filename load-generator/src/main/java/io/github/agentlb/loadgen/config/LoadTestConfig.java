@@ -24,20 +24,10 @@ import java.util.Optional;
 public record LoadTestConfig(int requests, int users, int concurrency, long seed, long timeoutMs, int progressEvery,
                              int warmup, double hotShare) {
 
-    /** Default number of requests: 2000, as in the assignment. */
-    public static final int DEFAULT_REQUESTS = 2000;
-    /** Default number of users: 200, so each user sends 10 requests. */
-    public static final int DEFAULT_USERS = 200;
-    /** Default number of concurrent workers: 10. */
-    public static final int DEFAULT_CONCURRENCY = 10;
-    /** Default seed of the request order: 42. */
-    public static final long DEFAULT_SEED = 42;
-    /** Default per-request timeout: 5000 ms. */
-    public static final long DEFAULT_TIMEOUT_MS = 5_000;
-    /** Default progress interval: every 500 requests. */
-    public static final int DEFAULT_PROGRESS_EVERY = 500;
-    /** Default warm-up: 100 requests, a second of load at the default agents' pace. */
-    public static final int DEFAULT_WARMUP = 100;
+    /** The defaults: 2000 requests (the assignment's) over 200 users (10 each), 10 workers, a second of warm-up. */
+    public static final int DEFAULT_REQUESTS = 2000, DEFAULT_USERS = 200, DEFAULT_CONCURRENCY = 10,
+            DEFAULT_PROGRESS_EVERY = 500, DEFAULT_WARMUP = 100;
+    public static final long DEFAULT_SEED = 42, DEFAULT_TIMEOUT_MS = 5_000;
     /**
      * Upper bound on {@link #concurrency()}. A worker is not a thread: the answer is recorded and
      * the next request sent on Netty's event loop ({@code WorkerLoopRoute}).

@@ -10,7 +10,7 @@ import java.util.Locale;
  *   <li>Closed loop ({@code ratePerSecond} 0): {@code concurrency} workers, each sends its next
  *       request when its last one is answered.
  *   <li>Open loop ({@code ratePerSecond} > 0): request {@code i} (0-based) is due at
- *       {@code start + i / rate} whatever happened to the others ({@code OpenLoopSchedule}), and
+ *       {@code start + i / rate} whatever happened to the others ({@code OpenLoopRoute}), and
  *       its latency counts from that intended time.
  *   <li>Count-bound ({@code duration} null): {@code requests} requests. Time-bound: until
  *       {@code duration} has passed (open loop: the requests due before then), with figures per
@@ -65,18 +65,14 @@ public record Pacing(double ratePerSecond, Duration duration, Duration interval)
      * duration ends, {@code ceil(duration x rate)}.
      */
     public long openLoopRequests(int requests) {
-        if (!timed()) {
-            return requests;
-        }
-        return (long) Math.ceil(duration.toNanos() / 1e9 * ratePerSecond);
+        return timed() ? (long) Math.ceil(duration.toNanos() / 1e9 * ratePerSecond) : requests;
     }
 
     /** A human description: "open loop, 500 req/s, for 10m0s" or "closed loop, 100 workers, 6000 requests". */
     public String describe(LoadTestConfig config) {
-        String pace = openLoop() ? String.format(java.util.Locale.ROOT, "open loop at %s req/s (constant schedule)",
-                format(ratePerSecond)) : "closed loop, " + config.concurrency() + " workers";
-        String end = timed() ? "for " + formatDuration(duration) : config.requests() + " requests";
-        return pace + ", " + end;
+        return (openLoop() ? "open loop at " + number(ratePerSecond) + " req/s (constant schedule)"
+                : "closed loop, " + config.concurrency() + " workers") + ", "
+                + (timed() ? "for " + formatDuration(duration) : config.requests() + " requests");
     }
 
     /** {@code 10m}, {@code 1m30s}, {@code 45s}, {@code 1.5s}. */
@@ -86,13 +82,10 @@ public record Pacing(double ratePerSecond, Duration duration, Duration interval)
             return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
         }
         long s = ms / 1000;
-        if (s < 60) {
-            return s + "s";
-        }
-        return s / 60 + "m" + (s % 60 == 0 ? "" : s % 60 + "s");
+        return s < 60 ? s + "s" : s / 60 + "m" + (s % 60 == 0 ? "" : s % 60 + "s");
     }
 
-    private static String format(double rate) {
-        return rate == Math.rint(rate) ? String.valueOf((long) rate) : String.valueOf(rate);
+    public static String number(double value) {
+        return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
     }
 }

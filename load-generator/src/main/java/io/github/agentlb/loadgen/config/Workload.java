@@ -115,13 +115,9 @@ public final class Workload {
      * the workload's own ids ({@code r0001}), so the first {@link #size()} are the workload's.
      */
     public PlannedRequest requestAt(long index) {
-        if (index < requests.size()) {
-            return requests.get((int) index);
-        }
-        int width = requests.get(0).requestId().length() - 1;
-        String number = Long.toString(index + 1);
-        String id = number.length() >= width ? "r" + number : "r" + "0".repeat(width - number.length()) + number;
-        return new PlannedRequest(id, requests.get((int) (index % requests.size())).userId());
+        return index < requests.size() ? requests.get((int) index) : new PlannedRequest(String.format("r%0"
+                + (requests.get(0).requestId().length() - 1) + "d", index + 1), requests.get((int) (index % requests.size()))
+                .userId());
     }
 
     /** Number of requests. */

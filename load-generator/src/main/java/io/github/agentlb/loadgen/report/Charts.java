@@ -1,89 +1,128 @@
 package io.github.agentlb.loadgen.report;
 
-import io.github.agentlb.loadgen.config.Scenario;
+import io.github.agentlb.loadgen.scenario.Chart;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.knowm.xchart.AnnotationLine;
+import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * What the run's XChart charts share: AWT's headless mode, set before any of them is built (see
- * {@link Headless}); their y axis from 0; a legend below the plot; and their PNG files. Every
- * chart is built through {@link #categoryChart} or {@link #xyChart}, so none touches AWT first.
- * Stateless and thread-safe.
+ * Draws the scenarios' {@link Chart}s as PNG files with XChart: bars (per agent, per variant; stacked
+ * or side by side, each labelled with its value, with labelled horizontal lines) and line panels
+ * over time (vertical markers labelled above the tallest line). Every y axis starts at 0 and every
+ * legend sits below its plot. AWT's headless mode is set before any chart is built, whatever the
+ * machine has (a {@code -Djava.awt.headless=false} given still wins). Stateless and thread-safe.
  */
 public final class Charts {
 
     static {
-        Headless.ensure();
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
     }
 
     private Charts() {
     }
 
-    /** A bar chart of {@code width} x {@code height} px, its y axis from 0 and its legend below the plot. */
-    public static CategoryChart categoryChart(int width, int height, String title, String xAxisTitle,
-                                              String yAxisTitle) {
-        CategoryChart chart = new CategoryChartBuilder().width(width).height(height).title(title)
-                .xAxisTitle(xAxisTitle).yAxisTitle(yAxisTitle).build();
-        chart.getStyler().setYAxisMin(0.0);
-        legendBelow(chart.getStyler());
-        return chart;
+    /**
+     * Writes {@code chart} as its PNG into {@code dir} (created if missing), and its CSV beside it when it has one.
+     *
+     * @return the files written, names within {@code dir}
+     * @throws IOException if a file cannot be written
+     */
+    public static List<String> write(Chart chart, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        String png = dir.resolve(chart.file()).toString();
+        if (chart instanceof Chart.Bars bars) {
+            BitmapEncoder.saveBitmap(bars(bars), png, BitmapEncoder.BitmapFormat.PNG);
+            return List.of(chart.file());
+        }
+        Chart.Lines lines = (Chart.Lines) chart;
+        List<XYChart> panels = panels(lines);
+        BitmapEncoder.saveBitmap(panels, panels.size(), 1, png, BitmapEncoder.BitmapFormat.PNG);
+        if (lines.csv() == null) {
+            return List.of(chart.file());
+        }
+        String csv = chart.file().replaceAll("\\.png$", "") + ".csv";
+        Files.writeString(dir.resolve(csv), lines.csv(), StandardCharsets.UTF_8);
+        return List.of(chart.file(), csv);
     }
 
-    /** A line chart of {@code width} x {@code height} px, its y axis from 0 (the legend where XChart puts it). */
-    public static XYChart xyChart(int width, int height, String title, String xAxisTitle, String yAxisTitle) {
-        XYChart chart = new XYChartBuilder().width(width).height(height).title(title)
-                .xAxisTitle(xAxisTitle).yAxisTitle(yAxisTitle).build();
-        chart.getStyler().setYAxisMin(0.0);
-        return chart;
-    }
-
-    /** Puts the legend below the plot, its entries in a row. */
-    public static void legendBelow(Styler styler) {
+    /** The bar chart of {@code spec}. */
+    public static CategoryChart bars(Chart.Bars spec) {
+        CategoryChart chart = new CategoryChartBuilder().width(spec.size()[0]).height(spec.size()[1]).title(spec.title())
+                .xAxisTitle(spec.xTitle()).yAxisTitle(spec.yTitle()).build();
+        var styler = chart.getStyler();
+        styler.setYAxisMin(0.0);
         styler.setLegendPosition(Styler.LegendPosition.OutsideS);
         styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+        styler.setLabelsVisible(true);
+        styler.setStacked(spec.stacked());
+        styler.setOverlapped(spec.series().size() == 1);
+        if (spec.categories().size() > 8) {
+            styler.setXAxisLabelRotation(45);
+        }
+        spec.series().forEach((name, values) -> chart.addSeries(name, spec.categories(), values));
+        if (!spec.levels().isEmpty()) {
+            double tallest = 0;
+            for (int i = 0; i < spec.categories().size(); i++) {
+                int k = i;
+                tallest = Math.max(tallest, spec.stacked() ? spec.series().values().stream().mapToDouble(v -> v.get(k)).sum()
+                        : spec.series().values().stream().mapToDouble(v -> v.get(k)).max().orElse(0));
+            }
+            double top = Math.max(tallest, spec.levels().stream().mapToDouble(Chart.Level::y).max().orElse(0));
+            styler.setYAxisMax(top * 1.12);
+            for (int i = 0; i < spec.levels().size(); i++) {
+                Chart.Level level = spec.levels().get(i);
+                chart.addAnnotation(new AnnotationLine(level.y(), false, false));
+                chart.addAnnotation(new AnnotationText(level.label(), 0.5 + i, level.y() + top * 0.04, false));
+            }
+        }
+        return chart;
     }
 
-    /**
-     * The file name of a run's chart of {@code kind}: {@code <kind>_<strategy>.png} in the uniform
-     * scenario, {@code <kind>_<scenario>_<strategy>.png} in another.
-     */
-    public static String pngName(String kind, Scenario scenario, String strategy) {
-        return kind + "_" + (scenario == Scenario.UNIFORM ? "" : scenario.label() + "_") + strategy + ".png";
-    }
-
-    /**
-     * Writes {@code chart} as the PNG {@code fileName} into {@code dir} (created if missing).
-     *
-     * @return the file written
-     * @throws IOException if it cannot be written
-     */
-    public static Path writePng(Chart<?, ?> chart, Path dir, String fileName) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve(fileName);
-        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        return file;
-    }
-
-    /**
-     * Writes {@code panels}, one under the other, as the PNG {@code fileName} into {@code dir}
-     * (created if missing).
-     *
-     * @return the file written
-     * @throws IOException if it cannot be written
-     */
-    public static Path writePng(List<? extends Chart<?, ?>> panels, Path dir, String fileName) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve(fileName);
-        BitmapEncoder.saveBitmap(panels, panels.size(), 1, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        return file;
+    /** The line panels of {@code spec}, top first. */
+    public static List<XYChart> panels(Chart.Lines spec) {
+        List<XYChart> charts = new ArrayList<>();
+        for (Chart.Panel p : spec.panels()) {
+            XYChart chart = new XYChartBuilder().width(spec.width()).height(p.height()).title(p.title())
+                    .xAxisTitle(p.xTitle()).yAxisTitle(p.yTitle()).build();
+            var styler = chart.getStyler();
+            styler.setYAxisMin(0.0);
+            styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+            styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+            styler.setXAxisDecimalPattern("0.#");
+            p.series().forEach((name, y) -> {
+                XYSeries series = chart.addSeries(name, p.x(), y);
+                series.setMarker(p.x().length > 30 ? SeriesMarkers.NONE : SeriesMarkers.CIRCLE);
+            });
+            boolean labelled = p.markers().stream().anyMatch(m -> m.label() != null);
+            double top = Math.max(1, p.series().values().stream().flatMapToDouble(Arrays::stream)
+                    .filter(Double::isFinite).max().orElse(1));
+            if (labelled) {
+                styler.setYAxisMax(top * 1.15); // room for the marker labels above the tallest line
+            }
+            for (Chart.Marker m : p.markers()) {
+                chart.addAnnotation(new AnnotationLine(m.x(), true, false));
+                if (m.label() != null) {
+                    chart.addAnnotation(new AnnotationText(m.label(), m.x(), top * 1.08, false));
+                }
+            }
+            charts.add(chart);
+        }
+        return charts;
     }
 }

@@ -1,5 +1,6 @@
 /**
- * Turns results into files and console text: the JSON and Markdown report writers, the charts
- * (PNG) and the console tables and summaries. Depends on the results; nothing it holds runs a load.
+ * Writes the scenarios' results: {@code report-<scenario>-<variant>.json} (Jackson), {@code report.md}
+ * and the charts (XChart), one writer each, from {@link io.github.agentlb.loadgen.scenario.Result}s and
+ * {@link io.github.agentlb.loadgen.scenario.Section}s alone. Nothing here runs a load.
  */
 package io.github.agentlb.loadgen.report;

@@ -2,13 +2,11 @@ package io.github.agentlb.loadgen.run;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
-import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.demo.DemoProxy;
 import io.github.agentlb.demo.ProxyConfig;
-import io.github.agentlb.demo.Strategies;
-import io.github.agentlb.loadgen.config.Scenario;
-import io.github.agentlb.loadgen.stats.AvnSummary;
+import io.github.agentlb.loadgen.stats.UtilizationSeries;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,70 +15,31 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * The agents of a {@link Scenario} and a {@link DemoProxy} balancing over them with one strategy,
- * all in this JVM on free loopback ports: what the main job runs each strategy against. Each
- * balancer has its defaults except the {@link #PID_CONTROL_PERIOD} of {@code pid}. With replicas,
- * several proxies over the same agents, each with its own balancer instance (as several balancer
- * pods behind a Kubernetes service). Closing stops the proxies, then the agents. Not thread-safe;
- * one per strategy run.
+ * Stub agents and the demo proxy balancing over them, all in this JVM on free loopback ports: what
+ * every in-process run goes through. With replicas, several proxies over the same agents, each with
+ * its own balancer (as balancer pods behind a Kubernetes service). The proxy names its agents
+ * ({@code A1=http://...}), so ring positions depend on the names and not on the ephemeral ports,
+ * and consistent-hash runs repeat exactly. Closing stops the proxies, then the agents. Not
+ * thread-safe; one per run.
  */
 public final class EmbeddedCluster implements AutoCloseable {
 
     /** The loopback address everything binds to. */
     public static final String HOST = "127.0.0.1";
+    public static final Duration UTILIZATION_PERIOD = Duration.ofMillis(100);
 
     private final List<StubAgent> agents;
     private final List<DemoProxy> proxies;
 
     private EmbeddedCluster(List<StubAgent> agents, List<DemoProxy> proxies) {
-        this.agents = agents;
+        this.agents = List.copyOf(agents);
         this.proxies = List.copyOf(proxies);
     }
 
     /**
-     * Starts the agents, then the proxy, and returns once all listen.
-     *
-     * @param strategy a name from {@code Strategies.names()}
-     * @param scenario which agents to start
-     * @param template the agents' common settings (delays); ids, ports and seeds are set here
-     * @param seed     seed from which the agents' delay seeds are derived
-     * @throws Exception if something fails to start; whatever did start is stopped again
-     */
-    public static EmbeddedCluster start(String strategy, Scenario scenario, AgentConfig template, long seed)
-            throws Exception {
-        return start(scenario, template, seed, ProxyConfig.builder().strategy(strategy),
-                () -> Strategies.create(strategy));
-    }
-
-    /**
-     * Starts the agents, then a proxy with the settings of {@code proxy} (strategy, timeouts;
-     * host, port and agents are set here) over a balancer from {@code balancers}.
-     *
-     * @param balancers makes a new, unstarted balancer of the proxy's strategy (called once per
-     *                  proxy start attempt)
-     * @throws Exception if something fails to start; whatever did start is stopped again
-     */
-    public static EmbeddedCluster start(Scenario scenario, AgentConfig template, long seed, ProxyConfig.Builder proxy,
-                                        Supplier<? extends AgentLoadBalancerSupport> balancers) throws Exception {
-        return start(scenario, template, seed, proxy, balancers, 1);
-    }
-
-    /**
-     * As {@link #start(Scenario, AgentConfig, long, ProxyConfig.Builder, Supplier)} with
-     * {@code replicas} proxies over the same agents, each with a balancer of its own.
-     *
-     * @param replicas proxies to start, >= 1
-     * @throws IllegalArgumentException if {@code replicas < 1}
-     */
-    public static EmbeddedCluster start(Scenario scenario, AgentConfig template, long seed, ProxyConfig.Builder proxy,
-                                        Supplier<? extends AgentLoadBalancerSupport> balancers, int replicas)
-            throws Exception {
-        return start(scenario.agents(template, seed), proxy, balancers, replicas);
-    }
-
-    /**
-     * Starts the given agents (bound to {@link #HOST} whatever their host), then {@code replicas}
-     * proxies over all of them in list order, each with a balancer of its own.
+     * Starts the agents (bound to {@link #HOST}), then {@code replicas} proxies with the settings of
+     * {@code proxy} (strategy, timeouts; host, port and agents are set here) over all of them, in list
+     * order, each with a new balancer from {@code balancers}; returns once all listen.
      *
      * @param agents the agents' settings: ids, delays, seeds; port 0 for a free port
      * @throws IllegalArgumentException if {@code replicas < 1}
@@ -98,8 +57,8 @@ public final class EmbeddedCluster implements AutoCloseable {
             for (AgentConfig config : agents) {
                 started.add(StubAgent.start(config.toBuilder().host(HOST).build()));
             }
-            ProxyConfig config = proxy.host(HOST).port(0)
-                    .agentUrls(started.stream().map(EmbeddedCluster::namedUrl).toList()).build();
+            ProxyConfig config = proxy.host(HOST).port(0).agentUrls(started.stream()
+                    .map(a -> a.config().agentId() + "=" + a.baseUrl()).toList()).build();
             for (int i = 0; i < replicas; i++) {
                 proxies.add(DemoProxy.start(config, balancers));
             }
@@ -109,11 +68,6 @@ public final class EmbeddedCluster implements AutoCloseable {
             started.forEach(StubAgent::close);
             throw e;
         }
-    }
-
-    /** The first proxy's base URL, where the load goes without replicas. */
-    public String baseUrl() {
-        return proxies.get(0).baseUrl();
     }
 
     /** Every proxy's base URL, one per replica, in start order. */
@@ -126,38 +80,25 @@ public final class EmbeddedCluster implements AutoCloseable {
         return agents.stream().map(a -> a.config().agentId()).toList();
     }
 
-    /** The running agents. */
+    /** The running agents, in start order. */
     public List<StubAgent> agents() {
-        return List.copyOf(agents);
+        return agents;
     }
 
-    /**
-     * {@code A1=http://127.0.0.1:port}: the proxy names its agents, so ring positions depend on
-     * A1..A3 and not on the ephemeral ports, and consistent-hash runs repeat exactly.
-     */
-    private static String namedUrl(StubAgent agent) {
-        return agent.config().agentId() + "=" + agent.baseUrl();
+    /** The agent {@code id}. */
+    public StubAgent agent(String id) {
+        return agents.stream().filter(a -> a.config().agentId().equals(id)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no agent " + id + " in " + agentIds()));
     }
 
-    /** The (first) running proxy. */
-    public DemoProxy proxy() {
-        return proxies.get(0);
-    }
-
-    /** The (first) proxy's balancer. */
+    /** The first proxy's balancer. */
     public AgentLoadBalancerSupport balancer() {
-        return proxy().balancer();
-    }
-
-    /** Every proxy's balancer, one per replica, in start order. */
-    public List<AgentLoadBalancerSupport> balancers() {
-        return proxies.stream().map(DemoProxy::balancer).toList();
+        return proxies.get(0).balancer();
     }
 
     /**
-     * The agent id ({@code A1}) of a balancer agent id (the agent's name, as the proxy names its
-     * agents, or an endpoint URI ending with the agent's base URL); the balancer id itself when it
-     * names none of the agents.
+     * The agent id ({@code A1}) of a balancer agent id (the agent's name, or an endpoint URI ending
+     * with the agent's base URL); the balancer id itself when it names none of the agents.
      */
     public String agentIdOf(String balancerAgentId) {
         for (StubAgent agent : agents) {
@@ -168,18 +109,17 @@ public final class EmbeddedCluster implements AutoCloseable {
         return balancerAgentId;
     }
 
-    /** The state of the (first) balancer when it is an {@code avn} balancer, else {@code null}. */
-    public AvnSummary avnSummary() {
-        return balancer() instanceof AdaptiveVirtualNodeLB lb
-                ? new AvnSummary(byAgentId(lb.getVirtualNodesByAgent()), lb.getImbalanceIndex(), lb.getReallocations())
-                : null;
-    }
-
     /** {@code byBalancerId} re-keyed by agent id ({@link #agentIdOf}), sorted. */
     public <V> SortedMap<String, V> byAgentId(Map<String, V> byBalancerId) {
         SortedMap<String, V> byAgent = new TreeMap<>();
         byBalancerId.forEach((id, value) -> byAgent.put(agentIdOf(id), value));
         return byAgent;
+    }
+
+    public PeriodicSampler sampleUtilization(Map<String, UtilizationSeries> series) {
+        agents.forEach(a -> series.put(a.config().agentId(), new UtilizationSeries()));
+        return PeriodicSampler.start("utilization", UTILIZATION_PERIOD, () -> agents.forEach(a ->
+                series.get(a.config().agentId()).add(System.nanoTime(), a.load().utilization())));
     }
 
     @Override

@@ -1,79 +1,36 @@
 package io.github.agentlb.loadgen.run;
 
-import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.GcInfo;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.lang.management.OperatingSystemMXBean;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import javax.management.ListenerNotFoundException;
-import javax.management.Notification;
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
 
-/**
- * This JVM's gauges for a soak: heap used after GC, live threads, process CPU time. In an embedded
- * run the agents and the proxy live in this JVM, so these are the proxy's figures (with the
- * generator's own small share).
- *
- * <p>Heap after GC: the sum over heap pools of {@code GcInfo.getMemoryUsageAfterGc()} from the
- * latest {@link GarbageCollectorMXBean} notification (any collector, young or full), so a value
- * that keeps rising is memory the collector could not free; before the first GC, the heap pools'
- * {@link MemoryPoolMXBean#getCollectionUsage()}, or -1 when the JVM reports neither.
- * Thread-safe; {@link #close()} removes the listeners.
- */
-public final class JvmGauges implements AutoCloseable {
+/** This JVM's gauges (in an embedded run, mostly the proxy's): heap used after GC, live threads, CPU time. */
+public final class JvmGauges {
 
-    private final AtomicLong heapAfterGc = new AtomicLong(-1);
-    private final List<NotificationEmitter> emitters = new ArrayList<>();
-    private final NotificationListener listener = this::onGc;
+    private JvmGauges() {
+    }
 
-    /** Starts listening for GC notifications. */
-    public JvmGauges() {
-        long initial = 0;
-        boolean any = false;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            MemoryUsage usage = pool.getType() == MemoryType.HEAP ? pool.getCollectionUsage() : null;
-            if (usage != null) {
-                initial += usage.getUsed();
-                any = true;
-            }
-        }
-        heapAfterGc.set(any ? initial : -1);
+    /**
+     * The heap pools' usage after the latest collection, young or full (so a value that keeps rising
+     * is memory the collector could not free), bytes; before any, their collection usage; -1 if unknown.
+     */
+    public static long heapAfterGcBytes() {
+        GcInfo last = null;
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc instanceof NotificationEmitter emitter) {
-                emitter.addNotificationListener(listener, null, null);
-                emitters.add(emitter);
-            }
+            GcInfo info = gc instanceof com.sun.management.GarbageCollectorMXBean sun ? sun.getLastGcInfo() : null;
+            last = info != null && (last == null || info.getEndTime() > last.getEndTime()) ? info : last;
         }
-    }
-
-    private void onGc(Notification notification, Object handback) {
-        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
-            return;
-        }
-        GarbageCollectionNotificationInfo info =
-                GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-        Map<String, MemoryUsage> after = info.getGcInfo().getMemoryUsageAfterGc();
-        long used = 0;
+        long used = -1;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            MemoryUsage usage = pool.getType() == MemoryType.HEAP ? after.get(pool.getName()) : null;
-            if (usage != null) {
-                used += usage.getUsed();
-            }
+            MemoryUsage usage = pool.getType() != MemoryType.HEAP ? null
+                    : last != null ? last.getMemoryUsageAfterGc().get(pool.getName()) : pool.getCollectionUsage();
+            used = usage == null ? used : Math.max(used, 0) + usage.getUsed();
         }
-        heapAfterGc.set(used);
-    }
-
-    /** Heap used after the latest GC, bytes; -1 when unknown. */
-    public long heapAfterGcBytes() {
-        return heapAfterGc.get();
+        return used;
     }
 
     /** Live threads of this JVM. */
@@ -97,21 +54,6 @@ public final class JvmGauges implements AutoCloseable {
      * either is unknown or zero.
      */
     public static double cpuShare(long cpuNanos, long wallNanos, int cores) {
-        if (cpuNanos < 0 || wallNanos <= 0 || cores <= 0) {
-            return Double.NaN;
-        }
-        return (double) cpuNanos / ((double) wallNanos * cores);
-    }
-
-    @Override
-    public void close() {
-        for (NotificationEmitter emitter : emitters) {
-            try {
-                emitter.removeNotificationListener(listener);
-            } catch (ListenerNotFoundException alreadyGone) {
-                // Nothing to remove: the goal is reached.
-            }
-        }
-        emitters.clear();
+        return cpuNanos < 0 || wallNanos <= 0 || cores <= 0 ? Double.NaN : (double) cpuNanos / ((double) wallNanos * cores);
     }
 }

@@ -40,7 +40,6 @@ public final class PeriodicSampler implements AutoCloseable {
      * @throws IllegalArgumentException if {@code period} is not positive
      */
     public static PeriodicSampler start(String name, Duration period, Runnable task) {
-        Objects.requireNonNull(name, "name");
         Objects.requireNonNull(task, "task");
         if (period == null || period.isZero() || period.isNegative()) {
             throw new IllegalArgumentException("period must be > 0, was " + period);
@@ -51,8 +50,7 @@ public final class PeriodicSampler implements AutoCloseable {
             return thread;
         });
         PeriodicSampler sampler = new PeriodicSampler(name, task, executor);
-        long nanos = period.toNanos();
-        executor.scheduleAtFixedRate(sampler::sample, 0, nanos, TimeUnit.NANOSECONDS);
+        executor.scheduleAtFixedRate(sampler::sample, 0, period.toNanos(), TimeUnit.NANOSECONDS);
         return sampler;
     }
 

@@ -33,14 +33,11 @@ import org.apache.camel.support.DefaultMessage;
  */
 final class RequestSteps {
 
-    /** Exchange property: the {@link Workload.PlannedRequest} to send. */
-    static final String REQUEST = "loadgen.request";
-    /** Exchange property: the actual send time, ns of {@link #clock}. */
-    static final String SENT_AT = "loadgen.sentAtNanos";
-    /** Exchange property: when this exchange's previous request was answered (a worker loop's exchange), ns. */
-    static final String ANSWERED_AT = "loadgen.answeredAtNanos";
-    /** Exchange property: the intended send time (open loop), ns of {@link #clock}. */
-    static final String INTENDED_AT = "loadgen.intendedAtNanos";
+    /** Exchange properties: the {@link Workload.PlannedRequest}; its send time; the previous answer's time. */
+    static final String REQUEST = "loadgen.request", SENT_AT = "loadgen.sentAtNanos",
+            ANSWERED_AT = "loadgen.answeredAtNanos";
+    /** Exchange properties: the intended send time (open loop); when a closed-loop worker took it (its send). */
+    static final String INTENDED_AT = "loadgen.intendedAtNanos", CLAIMED_AT = "loadgen.claimedAtNanos";
     /**
      * Exchange property: when the answer is due at the latest (open loop: intended send time plus the
      * request timeout), ns of {@link #clock}. The request's Netty timeout is what is left of it when
@@ -48,8 +45,6 @@ final class RequestSteps {
      * timeout, even when the generator sent the request late.
      */
     static final String DEADLINE_AT = "loadgen.deadlineAtNanos";
-    /** The clock's time when a closed-loop worker took the request: its send time, if set. */
-    static final String CLAIMED_AT = "loadgen.claimedAtNanos";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final OutcomeRecorder recorder;
@@ -150,7 +145,7 @@ final class RequestSteps {
                 : RequestOutcome.error(request.requestId(), request.userId(), 0, now - from), from);
     }
 
-    /** The time latency counts from (intended, else actual send), never after {@code now}; feeds the closed-loop check. */
+    /** The time latency counts from (intended, else send), never after {@code now}; feeds the closed-loop check. */
     private long measuredFrom(Exchange exchange, long now) {
         long sent = exchange.getProperty(SENT_AT, Long.class);
         Long intended = exchange.getProperty(INTENDED_AT, Long.class);

@@ -3,7 +3,6 @@ package io.github.agentlb.loadgen.run;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Workload;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,18 +55,15 @@ final class WorkerLoopRoute extends RouteBuilder {
     private WorkerLoopRoute(Workload workload, List<String> baseUrls, LoadTestConfig config, RequestSteps steps,
                             LongSupplier clock, boolean timed, long deadlineNanos, long requestLimit,
                             CompletableFuture<Long> done) {
-        this.workload = Objects.requireNonNull(workload, "workload");
+        this.workload = workload;
         this.baseUrls = List.copyOf(baseUrls);
-        if (this.baseUrls.isEmpty()) {
-            throw new IllegalArgumentException("baseUrls must not be empty");
-        }
-        this.config = Objects.requireNonNull(config, "config");
-        this.steps = Objects.requireNonNull(steps, "steps");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.config = config;
+        this.steps = steps;
+        this.clock = clock;
         this.timed = timed;
         this.deadlineNanos = deadlineNanos;
         this.requestLimit = requestLimit;
-        this.done = Objects.requireNonNull(done, "done");
+        this.done = done;
     }
 
     /**
@@ -125,11 +121,6 @@ final class WorkerLoopRoute extends RouteBuilder {
         choice.end();
     }
 
-    /** The replica (0-based) that request {@code index} (0-based send position) goes to: {@link Workload#replicaOf}. */
-    static int replicaOf(long index, int replicas) {
-        return Workload.replicaOf(index, replicas);
-    }
-
     /**
      * Runs and drops the tasks netty-http's producer left to release the last answer. The producer
      * retains each answer and registers a task that releases it "when the exchange is done" (with
@@ -181,7 +172,7 @@ final class WorkerLoopRoute extends RouteBuilder {
         exchange.setProperty(RequestSteps.CLAIMED_AT, now);
         exchange.setProperty(RequestSteps.DEADLINE_AT, now + config.timeoutMs() * 1_000_000);
         if (baseUrls.size() > 1) {
-            exchange.setProperty(REPLICA, replicaOf(index, baseUrls.size()));
+            exchange.setProperty(REPLICA, Workload.replicaOf(index, baseUrls.size()));
         }
         return true;
     }

@@ -5,238 +5,293 @@ import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
+import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
-import io.github.agentlb.loadgen.config.Scenario;
 import io.github.agentlb.loadgen.config.Workload;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
-import io.github.agentlb.loadgen.run.LoadRunner;
-import io.github.agentlb.loadgen.run.WarmUp;
-import io.github.agentlb.loadgen.stats.AvnSummary;
+import io.github.agentlb.loadgen.run.Parallel;
 import io.github.agentlb.loadgen.stats.HotKeyStatistics;
-import io.github.agentlb.loadgen.stats.RunReport;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.zookeeper.ZooKeeperSharedAllocation;
-import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.function.Consumer;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.apache.curator.test.TestingServer;
 
 /**
- * The hot-key scenario: the uniform scenario's three identical agents, a workload in
- * which user {@value Workload#HOT_USER} sends a share of all requests ({@link #DEFAULT_HOT_SHARE}
- * by default) and the other users the rest, run through each keyed strategy plain and with
- * bounded loads at balance factor {@value #BALANCE_FACTOR} ({@link Variant}). Optionally over
- * several balancer replicas (proxies over the same agents, requests alternating across them).
- *
- * <p>The variants run <em>at the same time</em>, each with its own agents and proxies on free
- * loopback ports: the figures compared are counts (requests per agent, users per agent), and the
- * main job must stay under 6 minutes. Latency is not compared across variants here. Not
- * thread-safe; one {@link #run} at a time.
+ * The {@code hotkey} scenario: the uniform agents, a workload in which user
+ * {@value Workload#HOT_USER} sends a share of all requests ({@value #DEFAULT_HOT_SHARE} unless
+ * {@code --hot-share} says otherwise) and the other users the rest, through each keyed strategy
+ * ({@code ch}, {@code avn}) plain and with bounded loads at balance factor {@value #BALANCE_FACTOR};
+ * with {@code --replicas N > 1} over N proxies each, and {@code avn} also as one instance
+ * ({@code avn-one}) and as replicas sharing one allocation through an in-process ZooKeeper
+ * ({@code avn-shared}). The variants run at the same time, each over its own agents: the figures
+ * compared are counts (requests per agent, users per agent), not latencies. Checks: the targets
+ * (max/mean, the others' stickiness, the hot user on one agent), and the shared allocation against
+ * one instance.
  */
-public final class HotKeyScenario {
+public final class HotKeyScenario implements Scenario {
 
-    /** The scenario's name on the command line and in file names. */
-    public static final String LABEL = "hotkey";
-    /** The hot user's share of all requests unless {@code --hot-share} says otherwise: 0.2. */
-    public static final double DEFAULT_HOT_SHARE = 0.2;
-    /** The balance factor c of the bounded variants: 1.25, the library's and HAProxy's default. */
-    public static final double BALANCE_FACTOR = 1.25;
-    /** Target: max/mean of the requests per agent at most this. */
-    public static final double TARGET_MAX_OVER_MEAN = 1.10;
-    /** Target: stickiness of the other users at least this. */
-    public static final double TARGET_STICKINESS = 0.95;
+    /** The hot user's share unless {@code --hot-share} says otherwise; the bounded variants' c (HAProxy's default). */
+    public static final double DEFAULT_HOT_SHARE = 0.2, BALANCE_FACTOR = 1.25;
+    /** Targets: max/mean of the requests per agent at most, the other users' stickiness at least. */
+    public static final double TARGET_MAX_OVER_MEAN = 1.10, TARGET_STICKINESS = 0.95;
+    /** The shared allocation's targets: max/mean at most this above one instance's, stickiness at most this below. */
+    public static final double TARGET_SHARED_MAX_OVER_MEAN_DELTA = 0.02, TARGET_SHARED_STICKINESS_DELTA = 0.01;
 
-    /** The shared allocation's target: a shared {@code avn}'s max/mean at most this above one instance's. */
-    public static final double TARGET_SHARED_MAX_OVER_MEAN_DELTA = 0.02;
-    /** The shared allocation's target: a shared {@code avn}'s stickiness of the others at most this below one instance's. */
-    public static final double TARGET_SHARED_STICKINESS_DELTA = 0.01;
+    private volatile String zookeeper;
 
-    /**
-     * A balancer of the scenario.
-     *
-     * @param label         the row's and the files' name, e.g. {@code ch-bounded}
-     * @param strategy      the strategy, a keyed one of {@code Strategies.names()}
-     * @param balanceFactor the bounded-load balance factor c, or 0 for none
-     * @param replicas      proxies of this variant, or 0 for the scenario's {@code --replicas}
-     * @param shared        whether the replicas share one {@code avn} allocation through the
-     *                      scenario's in-process ZooKeeper (camel-lb-zookeeper)
-     */
-    public record Variant(String label, String strategy, double balanceFactor, int replicas, boolean shared) {
+    @Override
+    public String name() {
+        return "hotkey";
+    }
 
-        /** A variant over the scenario's replicas, each learning alone. */
-        public Variant(String label, String strategy, double balanceFactor) {
-            this(label, strategy, balanceFactor, 0, false);
+    @Override
+    public LoadTestConfig workload(Setup setup) {
+        return setup.hotLoad();
+    }
+
+    @Override
+    public String injects(Setup setup) {
+        LoadTestConfig c = workload(setup);
+        return String.format(Locale.ROOT, "user %d sends %d of %d requests", Workload.HOT_USER,
+                Workload.hotRequests(c.requests(), c.hotShare()), c.requests());
+    }
+
+    @Override
+    public List<Variant> variants(Setup setup) {
+        List<Variant> variants = new ArrayList<>();
+        for (String s : setup.strategies()) {
+            if (s.equals(Strategies.CONSISTENT_HASH) || s.equals(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
+                variants.add(new Variant(s, s, bounded(s, 0), setup.replicas()));
+                variants.add(new Variant(s + "-bounded", s, bounded(s, BALANCE_FACTOR), setup.replicas()));
+            }
         }
+        if (setup.replicas() > 1 && setup.strategies().contains(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
+            String avn = Strategies.ADAPTIVE_VIRTUAL_NODES;
+            variants.add(new Variant(avn + "-one", avn, bounded(avn, 0), 1));
+            variants.add(new Variant(avn + "-shared", avn, () -> new AdaptiveVirtualNodeLB(
+                    ZooKeeperSharedAllocation.of(zookeeper, name() + "-" + avn + "-shared")),
+                    setup.replicas()));
+        }
+        return variants;
+    }
 
-        /**
-         * A new balancer of this variant: the strategy's defaults and, if bounded, the balance
-         * factor; if shared, an {@code avn} sharing its allocation at {@code zookeeper}.
-         */
-        AgentLoadBalancerSupport balancer(String zookeeper) {
-            AgentLoadBalancerSupport balancer = shared
-                    ? new AdaptiveVirtualNodeLB(ZooKeeperSharedAllocation.of(zookeeper, LABEL + "-" + label))
-                    : Strategies.create(strategy);
+    private static Supplier<AgentLoadBalancerSupport> bounded(String strategy, double balanceFactor) {
+        return () -> {
+            AgentLoadBalancerSupport balancer = Strategies.create(strategy);
             if (balanceFactor > 0) {
                 ((KeySettings) balancer).setBalanceFactor(balanceFactor);
             }
             return balancer;
+        };
+    }
+
+    @Override
+    public List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
+        boolean shared = variants.stream().anyMatch(v -> v.label().endsWith("-shared"));
+        try (TestingServer zk = shared ? new TestingServer(true) : null) {
+            if (zk != null) {
+                zookeeper = zk.getConnectString();
+                setup.stdout().println("== in-process ZooKeeper for the shared allocation at " + zookeeper);
+            }
+            List<Result> results = new ArrayList<>(Parallel.each(variants, true, "loadgen-variant",
+                    v -> setup.print(run(v, setup))));
+            Optional<Result.Check> check = sharedCheck(results);
+            if (check.isPresent()) {
+                int i = results.indexOf(find(results, "avn-shared"));
+                results.set(i, results.get(i).withChecks(List.of(check.get())));
+                setup.stdout().println(check.get().detail());
+            }
+            return results;
         }
     }
 
-    private final ScenarioLoad load;
-    private final int replicas;
+    @Override
+    public Result run(Variant variant, Setup setup) throws Exception {
+        return ClusterRun.run(this, variant, setup, ProxyConfig.builder(), List.of("run"), cluster -> List.of(),
+                (m, cluster) -> result(m, balancerFigures(cluster)));
+    }
 
-    /**
-     * @param load     the agents, their seed, the measured load (with its hot share) and where
-     *                 progress goes
-     * @param replicas proxies per variant, >= 1
-     * @throws IllegalArgumentException if {@code replicas < 1}
-     */
-    public HotKeyScenario(ScenarioLoad load, int replicas) {
-        this.load = Objects.requireNonNull(load, "load");
-        if (replicas < 1) {
-            throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
-        }
-        this.replicas = replicas;
+    /** The adaptive virtual node balancer's state (of the first replica), by figure name; empty for another strategy. */
+    static Map<String, Object> balancerFigures(EmbeddedCluster cluster) {
+        return cluster.balancer() instanceof AdaptiveVirtualNodeLB lb ? Result.map(
+                "virtual_nodes", cluster.byAgentId(lb.getVirtualNodesByAgent()),
+                "imbalance_index", lb.getImbalanceIndex(), "reallocations", lb.getReallocations()) : Map.of();
+    }
+
+    /** The result of a run, from its outcomes (no I/O, no clock) and the balancer's final state. */
+    Result result(ClusterRun.Measured m, Map<String, Object> balancer) {
+        RunStatistics s = m.run().statistics();
+        LoadTestConfig c = m.load();
+        HotKeyStatistics hot = HotKeyStatistics.of(m.run().outcomes(), c.workload(), m.variant().replicas());
+        double factor = m.variant().label().endsWith("-bounded") ? BALANCE_FACTOR : 0;
+        boolean met = s.maxOverMean() <= TARGET_MAX_OVER_MEAN && hot.othersStickiness() >= TARGET_STICKINESS
+                && hot.hotUserAgentCount() == 1;
+        Map<String, Object> figures = Result.map("balance_factor", factor,
+                "shared", m.variant().label().endsWith("-shared"), "hot_share", c.hotShare(),
+                "hot_user", Workload.HOT_USER, "hot_user_requests", hot.hotUserRequests(),
+                "hot_user_agents", hot.hotUserAgents(), "other_users", hot.otherUsers(),
+                "others_sticky_users", hot.stickyOthers(), "others_stickiness", hot.othersStickiness(),
+                "others_stickiness_per_replica", hot.othersStickinessPerReplica());
+        figures.putAll(balancer);
+        Result.Check targets = new Result.Check("targets", met, String.format(Locale.ROOT, "max/mean %.3f (goal <= "
+                        + "%.2f), stickiness of users 1..%d %.3f (goal >= %.2f), hot user on %d agent(s) (goal 1)",
+                s.maxOverMean(), TARGET_MAX_OVER_MEAN, c.users(), hot.othersStickiness(), TARGET_STICKINESS,
+                hot.hotUserAgentCount()));
+        String line = String.format(Locale.ROOT, "%s (%s): %d requests, %d errors, %d timeouts; %s; max/mean %.3f; "
+                        + "stickiness of users 1..%d %.3f%s; hot user on %s; targets %s", m.variant().label(), name(),
+                s.requests(), s.errors(), s.timeouts(), ClusterRun.answered(s), s.maxOverMean(), c.users(),
+                hot.othersStickiness(), m.variant().replicas() > 1 ? String.format(Locale.ROOT,
+                        " (%.3f within each replica)", hot.othersStickinessPerReplica()) : "",
+                hotUserOn(hot.hotUserAgents()), met ? "met" : "missed");
+        return m.result(List.of(), figures, List.of(targets), s.errors() + s.timeouts(), null).withOutput(List.of(),
+                List.of(line));
+    }
+
+    /** {@code 1 (A2 400)} or {@code 2 (A1 250, A2 150)}: how many agents answered the hot user, and how much each. */
+    public static String hotUserOn(Map<String, Long> hotUserAgents) {
+        return hotUserAgents.isEmpty() ? "0" : hotUserAgents.size() + " (" + Section.entries(hotUserAgents) + ")";
+    }
+
+    private static Result find(List<Result> results, String variant) {
+        return results.stream().filter(r -> r.variant().equals(variant)).findFirst().orElse(null);
     }
 
     /**
-     * The variants for {@code strategies}: each keyed strategy ({@code ch}, {@code avn}) among
-     * them, in their order, plain and then bounded; the others have no key to make hot.
+     * The shared {@code avn} against one instance in the same run ({@code avn-shared} against
+     * {@code avn-one}, and the replicas learning alone, {@code avn}, beside), with the shared
+     * allocation's targets; empty when the run has no shared variant.
      */
-    public static List<Variant> variants(List<String> strategies) {
-        List<Variant> variants = new ArrayList<>();
-        for (String strategy : strategies) {
-            if (strategy.equals(Strategies.CONSISTENT_HASH) || strategy.equals(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
-                variants.add(new Variant(strategy, strategy, 0));
-                variants.add(new Variant(strategy + "-bounded", strategy, BALANCE_FACTOR));
+    static Optional<Result.Check> sharedCheck(List<Result> results) {
+        Result one = find(results, "avn-one");
+        Result shared = find(results, "avn-shared");
+        if (one == null || shared == null) {
+            return Optional.empty();
+        }
+        double mm = shared.totals().maxOverMean() - one.totals().maxOverMean();
+        double st = shared.number("others_stickiness") - one.number("others_stickiness");
+        double tolerance = 1e-9; // stickiness moves in steps of one user: compare as printed, not in binary
+        boolean met = mm <= TARGET_SHARED_MAX_OVER_MEAN_DELTA + tolerance && st >= -TARGET_SHARED_STICKINESS_DELTA - tolerance;
+        String detail = String.format(Locale.ROOT, "Shared allocation: avn-shared (%d replicas, one allocation through "
+                        + "ZooKeeper) max/mean %.3f, stickiness %.3f against one instance (avn-one) %.3f, %.3f: %+.3f "
+                        + "and %+.3f; targets (max/mean at most +%.2f, stickiness at most -%.2f) %s", shared.replicas(),
+                shared.totals().maxOverMean(), shared.number("others_stickiness"), one.totals().maxOverMean(),
+                one.number("others_stickiness"), mm, st, TARGET_SHARED_MAX_OVER_MEAN_DELTA,
+                TARGET_SHARED_STICKINESS_DELTA, met ? "met" : "missed");
+        Result alone = find(results, "avn");
+        if (alone != null) {
+            detail += String.format(Locale.ROOT, "; replicas each learning alone (avn): %.3f, %.3f (%+.3f, %+.3f)",
+                    alone.totals().maxOverMean(), alone.number("others_stickiness"),
+                    alone.totals().maxOverMean() - one.totals().maxOverMean(),
+                    alone.number("others_stickiness") - one.number("others_stickiness"));
+        }
+        return Optional.of(new Result.Check("shared allocation", met, detail + "."));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Long> hotUserAgents(Result r) {
+        return (Map<String, Long>) r.figures().get("hot_user_agents");
+    }
+
+    @Override
+    public Section section(List<Result> results) {
+        LoadTestConfig c = results.get(0).load();
+        int replicas = results.get(0).replicas();
+        boolean replicated = results.stream().anyMatch(r -> r.replicas() > 1);
+        List<String> agents = List.copyOf(new TreeSet<>(results.stream().flatMap(r -> r.totals().agents().keySet()
+                .stream()).toList()));
+        Section.TableBuilder table = Section.table().left("balancer").right("balance factor", "requests", "errors",
+                "timeouts").right(agents.toArray(String[]::new)).right("max/mean", "stickiness (others)");
+        if (replicated) {
+            table.right("within each replica").left("replicas");
+        }
+        table.left("hot user on", "targets");
+        for (Result r : results) {
+            RunStatistics s = r.totals();
+            double factor = r.number("balance_factor");
+            List<Object> row = new ArrayList<>(List.of(r.variant(), factor > 0 ? String.format(Locale.ROOT, "%.2f", factor)
+                    : "-", s.requests(), s.errors(), s.timeouts()));
+            agents.forEach(a -> row.add(s.agents().containsKey(a) ? s.agents().get(a).count() : 0));
+            row.add(s.maxOverMean());
+            row.add(r.number("others_stickiness"));
+            if (replicated) {
+                row.add(r.number("others_stickiness_per_replica"));
+                row.add(r.replicas() + (Boolean.TRUE.equals(r.figures().get("shared")) ? " shared"
+                        : r.replicas() > 1 ? " alone" : ""));
+            }
+            row.add(hotUserOn(hotUserAgents(r)));
+            row.add(check(r, "targets").passed() ? "met" : "missed");
+            table.row(row);
+        }
+        List<Object> blocks = new ArrayList<>();
+        blocks.add(String.format(Locale.ROOT, "Agents: %s. User %d sends %d (share %.2f) of %d requests, users 1..%d "
+                        + "the rest, in the seeded order (seed %d), %d concurrent, after %d warm-up requests with the "
+                        + "same share (not counted); %s. The %d runs ran at the same time, each with its own agents and "
+                        + "proxies (the figures are counts; latency is not compared here).", AgentSet.UNIFORM.description(),
+                Workload.HOT_USER, Workload.hotRequests(c.requests(), c.hotShare()), c.hotShare(), c.requests(), c.users(),
+                c.seed(), c.concurrency(), c.warmup(), replicas == 1 ? "one proxy per balancer" : replicas
+                        + " proxy replicas per balancer over the same agents, requests alternating across them",
+                results.size()));
+        blocks.add(table.build());
+        sharedCheck(results).ifPresent(check -> blocks.add(check.detail()));
+        List<String> met = results.stream().filter(r -> check(r, "targets").passed()).map(r -> "`" + r.variant() + "`")
+                .toList();
+        blocks.add(String.format(Locale.ROOT, "Targets: max/mean <= %.2f, stickiness of the other users >= %.2f and the "
+                        + "hot user on one agent; met by %s. max/mean of the requests per agent; stickiness (others) = "
+                        + "share of users 1..%d whose answers all came from one agent, whichever replica each request "
+                        + "passed%s; hot user on = the agents that answered user 0, with its requests on each. Bounded "
+                        + "variants: `setBalanceFactor(c)`, the library's bounded loads (docs/bounded-load.md).",
+                TARGET_MAX_OVER_MEAN, TARGET_STICKINESS, met.isEmpty() ? "none" : String.join(", ", met), c.users(),
+                replicas > 1 ? "; within each replica = share that each replica kept on one agent (possibly different "
+                        + "ones), so the difference is the users the replicas disagree on" : ""));
+        for (Result r : results) {
+            if (r.figures().get("virtual_nodes") instanceof Map<?, ?> nodes) {
+                blocks.add(String.format(Locale.ROOT, "`%s` virtual nodes at the end%s: %s; %.0f reallocations.",
+                        r.variant(), replicas > 1 ? " (replica 1)" : "", Section.entries((Map<String, ?>) nodes),
+                        r.number("reallocations")));
             }
         }
-        return variants;
+        return new Section(name(), blocks, List.of(chart(results)));
+    }
+
+    private static Result.Check check(Result r, String name) {
+        return r.checks().stream().filter(k -> k.name().equals(name)).findFirst().orElseThrow();
     }
 
     /**
-     * As {@link #variants(List)}; with {@code replicas > 1} and {@code avn} among them, also
-     * {@code avn-one} (one instance, the reference) and {@code avn-shared} (the replicas sharing
-     * one allocation through an in-process ZooKeeper), so that one run compares the three.
+     * One stacked bar per variant and agent, the hot user's requests at the bottom and the other
+     * users' on top, with lines at the mean per agent and at the target max/mean.
      */
-    public static List<Variant> variants(List<String> strategies, int replicas) {
-        List<Variant> variants = variants(strategies);
-        if (replicas > 1 && strategies.contains(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
-            String avn = Strategies.ADAPTIVE_VIRTUAL_NODES;
-            variants.add(new Variant(avn + "-one", avn, 0, 1, false));
-            variants.add(new Variant(avn + "-shared", avn, 0, 0, true));
+    static Chart chart(List<Result> results) {
+        List<String> bars = new ArrayList<>();
+        List<Double> hot = new ArrayList<>();
+        List<Double> others = new ArrayList<>();
+        for (Result r : results) {
+            SortedMap<String, Long> ofHot = new TreeMap<>(hotUserAgents(r));
+            r.totals().agents().forEach((agent, a) -> {
+                bars.add(r.variant() + " " + agent);
+                hot.add((double) ofHot.getOrDefault(agent, 0L));
+                others.add((double) a.count() - ofHot.getOrDefault(agent, 0L));
+            });
         }
-        return variants;
-    }
-
-    /**
-     * Runs every variant at once and returns their runs in the order of {@code variants}.
-     *
-     * @throws Exception what the first failing variant threw (a cluster that cannot start, a stuck run)
-     */
-    public List<HotKeyRun> run(List<Variant> variants) throws Exception {
-        return run(variants, done -> { });
-    }
-
-    /**
-     * As {@link #run(List)}, handing each variant's run to {@code onRun} as soon as it is done
-     * (on the variant's thread, so possibly at the same time as another variant's).
-     *
-     * @throws Exception what the first failing variant threw (a cluster that cannot start, a stuck run)
-     */
-    public List<HotKeyRun> run(List<Variant> variants, Consumer<HotKeyRun> onRun) throws Exception {
-        if (variants.isEmpty()) {
-            return List.of();
-        }
-        TestingServer zookeeper = variants.stream().anyMatch(Variant::shared) ? new TestingServer(true) : null;
-        if (zookeeper != null) {
-            load.stdout().println("== in-process ZooKeeper for the shared allocation at "
-                    + zookeeper.getConnectString());
-        }
-        String connect = zookeeper == null ? null : zookeeper.getConnectString();
-        ExecutorService pool = Executors.newFixedThreadPool(variants.size(), r -> {
-            Thread t = new Thread(r, "loadgen-hotkey");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            List<Future<HotKeyRun>> futures = new ArrayList<>();
-            for (Variant v : variants) {
-                futures.add(pool.submit((Callable<HotKeyRun>) () -> {
-                    HotKeyRun done = run(v, connect);
-                    onRun.accept(done);
-                    return done;
-                }));
-            }
-            List<HotKeyRun> runs = new ArrayList<>();
-            for (Future<HotKeyRun> f : futures) {
-                try {
-                    runs.add(f.get());
-                } catch (ExecutionException e) {
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
-            }
-            return runs;
-        } finally {
-            pool.shutdownNow();
-            if (zookeeper != null) {
-                zookeeper.close();
-            }
-        }
-    }
-
-    /** Starts the variant's agents and proxies, warms up through every replica, sends the measured load. */
-    HotKeyRun run(Variant variant) throws Exception {
-        return run(variant, null);
-    }
-
-    private HotKeyRun run(Variant variant, String zookeeper) throws Exception {
-        ProxyConfig.Builder proxy = ProxyConfig.builder().strategy(variant.strategy());
-        int replicas = variant.replicas() > 0 ? variant.replicas() : this.replicas;
-        LoadTestConfig config = load.config();
-        PrintStream stdout = load.stdout();
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(Scenario.UNIFORM, load.template(), load.seed(), proxy,
-                () -> variant.balancer(zookeeper), replicas)) {
-            stdout.printf(Locale.ROOT, "== %s, %s scenario: agents %s behind %d proxy replica(s) at %s; user %d sends "
-                            + "%d of %d requests%n", variant.label(), LABEL, String.join(", ", cluster.agentIds()),
-                    replicas, String.join(", ", cluster.baseUrls()), Workload.HOT_USER,
-                    Workload.hotRequests(config.requests(), config.hotShare()), config.requests());
-            if (config.warmupConfig().isPresent()) {
-                WarmUp.send(stdout, variant.label(), cluster.baseUrls(), config.warmupConfig().get());
-            }
-            LoadRunner.RunResult result = new LoadRunner(config, stdout).run(cluster.baseUrls(), variant.label(),
-                    started -> { });
-            RunStatistics stats = result.statistics(cluster.agentIds());
-            HotKeyStatistics hot = HotKeyStatistics.of(result.outcomes(), config.workload(), replicas);
-            AvnSummary avn = cluster.avnSummary();
-            RunReport report = new RunReport(variant.label(), Scenario.UNIFORM, String.join(", ", cluster.baseUrls()),
-                    true, config, stats, null, avn, null);
-            return new HotKeyRun(variant, report, hot);
-        }
-    }
-
-    /**
-     * One variant's run.
-     *
-     * @param variant the balancer
-     * @param report  the run's ordinary figures (scenario: the uniform agents)
-     * @param hot     what it did to the hot user and the others
-     */
-    public record HotKeyRun(Variant variant, RunReport report, HotKeyStatistics hot) {
-
-        /** Whether the three targets hold: max/mean, stickiness of the others, hot user on one agent. */
-        public boolean meetsTargets() {
-            return report.statistics().maxOverMean() <= TARGET_MAX_OVER_MEAN
-                    && hot.othersStickiness() >= TARGET_STICKINESS && hot.hotUserAgentCount() == 1;
-        }
+        LoadTestConfig c = results.get(0).load();
+        double mean = results.get(0).totals().meanPerAgent();
+        Map<String, List<Double>> series = new LinkedHashMap<>();
+        series.put("user " + Workload.HOT_USER + " (hot)", hot);
+        series.put("users 1.." + c.users(), others);
+        return new Chart.Bars("hotkey.png", "requests per agent, hot user and others", String.format(Locale.ROOT,
+                "Requests per agent, hot user %d at share %.2f of %d requests (%d replica(s))", Workload.HOT_USER,
+                c.hotShare(), c.requests(), results.get(0).replicas()), "Balancer and agent", "Requests",
+                new int[] {1000, 500}, bars, series, true, List.of(new Chart.Level(mean,
+                String.format(Locale.ROOT, "mean %.0f", mean)), new Chart.Level(TARGET_MAX_OVER_MEAN * mean,
+                String.format(Locale.ROOT, "target %.2f x mean = %.0f", TARGET_MAX_OVER_MEAN, TARGET_MAX_OVER_MEAN * mean))));
     }
 }

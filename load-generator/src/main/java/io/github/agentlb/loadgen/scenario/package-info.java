@@ -1,7 +1,8 @@
 /**
- * The scenarios beyond a plain run: the hot key and an agent's failure or hang, which return their
- * results as values for the {@code report} package to write, and the interface of the job scenarios
- * ({@link io.github.agentlb.loadgen.scenario.JobScenario}) that packages of their own provide through
- * {@link java.util.ServiceLoader}.
+ * The scenarios of the load test, each a {@link io.github.agentlb.loadgen.scenario.Scenario} (its workload,
+ * agents, what it injects and its checks) returning a {@link io.github.agentlb.loadgen.scenario.Result} per
+ * run and a {@link io.github.agentlb.loadgen.scenario.Section} (tables, notes, charts as data) for the
+ * reports. What they share (starting the agents and proxies, the phases, the per-phase figures and lines,
+ * the timeline) is {@link io.github.agentlb.loadgen.scenario.ClusterRun}'s.
  */
 package io.github.agentlb.loadgen.scenario;

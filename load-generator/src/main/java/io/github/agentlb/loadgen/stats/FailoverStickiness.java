@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.stats;
 
-import io.github.agentlb.loadgen.stats.FailurePhases.Phase;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,8 +10,8 @@ import java.util.Objects;
  * the dead agent's users move while it is down, and they come back after. Computed from the
  * successful answers alone (a failed request tells nothing about where the balancer sent it).
  *
- * <p>A user's <em>home</em> is the agent that answered all its requests of the
- * {@link Phase#BEFORE} phase; users answered by two agents before the kill (every user of a
+ * <p>A user's <em>home</em> is the agent that answered all its requests of the first phase
+ * (before the kill); users answered by two agents before the kill (every user of a
  * round-robin run, nearly) have no home and are not counted. The other users are those whose home
  * is not the dead agent.
  *
@@ -34,18 +33,18 @@ public record FailoverStickiness(int deadAgentUsers, int otherUsers, int othersI
      * Computes the figures of a run.
      *
      * @param outcomes        every request's outcome with its send time
-     * @param phases          the run's phases
+     * @param phases          the run's phases: before, down and after the fault
      * @param deadAgent       the id of the agent that was killed, as in the answers' {@code agent_id}
      * @param returnFromNanos requests sent from this instant on count for the return
      */
-    public static FailoverStickiness of(List<TimedOutcome> outcomes, FailurePhases phases, String deadAgent,
+    public static FailoverStickiness of(List<TimedOutcome> outcomes, Phases phases, String deadAgent,
                                         long returnFromNanos) {
         Objects.requireNonNull(deadAgent, "deadAgent");
-        Map<Phase, List<TimedOutcome>> byPhase = phases.split(outcomes);
-        Map<Integer, String> home = soleAgents(byPhase.get(Phase.BEFORE));
+        List<List<TimedOutcome>> byPhase = phases.split(outcomes);
+        Map<Integer, String> home = soleAgents(byPhase.get(0));
         int dead = (int) home.values().stream().filter(deadAgent::equals).count();
-        Tally down = tally(byPhase.get(Phase.DOWN), home, deadAgent, false);
-        Tally after = tally(byPhase.get(Phase.AFTER), home, deadAgent, false);
+        Tally down = tally(byPhase.get(1), home, deadAgent, false);
+        Tally after = tally(byPhase.get(2), home, deadAgent, false);
         List<TimedOutcome> fromReturn = outcomes.stream().filter(o -> o.sentAtNanos() - returnFromNanos >= 0).toList();
         Tally back = tally(fromReturn, home, deadAgent, true);
         return new FailoverStickiness(dead, home.size() - dead, down.users, down.stayed, after.users, after.stayed,
@@ -84,7 +83,7 @@ public record FailoverStickiness(int deadAgentUsers, int otherUsers, int othersI
         return agent;
     }
 
-    /** {@link #othersStayedDown} over {@link #othersInDown}, fraction 0..1; NaN when none. */
+    /** The shares, NaN when none. */
     public double othersStayedDownShare() {
         return share(othersStayedDown, othersInDown);
     }

@@ -64,15 +64,6 @@ public final class IntervalSeries {
     private final List<Bucket> buckets = new ArrayList<>();
 
     /**
-     * @param startNanos    the run's start (the clock the callers use)
-     * @param intervalNanos interval length, ns, > 0
-     * @throws IllegalArgumentException if {@code intervalNanos <= 0}
-     */
-    public IntervalSeries(long startNanos, long intervalNanos) {
-        this(startNanos, intervalNanos, Long.MAX_VALUE);
-    }
-
-    /**
      * A series of a run lasting {@code lengthNanos}: {@code ceil(length / interval)} intervals, the
      * last absorbing completions after the run's end.
      *

@@ -2,7 +2,6 @@ package io.github.agentlb.loadgen.stats;
 
 import io.github.agentlb.loadgen.config.Pacing;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * How a run was paced and whether the generator kept pace; for a time-bound run also its
@@ -17,8 +16,6 @@ public record PaceReport(Pacing pacing, PacingCheck.Result selfCheck, List<Inter
                          SoakVerdict verdict) {
 
     public PaceReport {
-        Objects.requireNonNull(pacing, "pacing");
-        Objects.requireNonNull(selfCheck, "selfCheck");
         intervals = List.copyOf(intervals);
     }
 

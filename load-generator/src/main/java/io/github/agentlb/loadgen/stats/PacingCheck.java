@@ -23,13 +23,13 @@ import org.HdrHistogram.Histogram;
  */
 public final class PacingCheck {
 
-    /** A send later than this after its intended time is late: 5 ms (five ticks of the open loop's 1 ms timer). */
+    /** A send later than this after its intended time is late. */
     public static final long LATE_THRESHOLD_NANOS = 5_000_000;
-    /** Share of late sends above which the open loop fell behind: 1%. */
+    /** Share of late sends above which the open loop fell behind. */
     public static final double MAX_LATE_SHARE = 0.01;
-    /** Share of the workers' time between an answer and the next send above which they fell behind: 5%. */
+    /** Share of the workers' time between an answer and the next send above which they fell behind. */
     public static final double MAX_GAP_SHARE = 0.05;
-    /** Share of the available cores' time the JVM may use before it counts as CPU-bound: 0.9. */
+    /** Share of the cores' time from which the JVM counts as CPU-bound. */
     public static final double MAX_CPU_SHARE = 0.9;
 
     private final Histogram lagsMicros = new Histogram(LatencySummary.SIGNIFICANT_DIGITS);
@@ -59,17 +59,6 @@ public final class PacingCheck {
     /** A worker waited {@code latencyNanos} for an answer (or a failure). */
     public synchronized void workerBusy(long latencyNanos) {
         busyNanos += Math.max(0, latencyNanos);
-    }
-
-    /**
-     * The verdict.
-     *
-     * @param cpuShare the JVM's CPU time over the run's wall time x available cores, fraction;
-     *                 NaN when not measured
-     * @param cores    the available cores, for the message
-     */
-    public synchronized Result result(double cpuShare, int cores) {
-        return result(cpuShare, cores, Double.NaN);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * Samples of a PID-weighted balancer's state over time: each agent's weight (relative, mean 1.0)
@@ -68,7 +69,7 @@ public final class PidTrace {
         this.warmupEndSeconds = atSeconds;
     }
 
-    /** When the warm-up ended, s since the trace began; NaN if not marked. */
+    /** NaN if not marked. */
     public synchronized double warmupEndSeconds() {
         return warmupEndSeconds;
     }
@@ -103,13 +104,10 @@ public final class PidTrace {
         utilizations.keySet().forEach(a -> sb.append(",utilization_").append(a));
         sb.append('\n');
         for (int i = 0; i < seconds.size(); i++) {
+            int k = i;
             sb.append(String.format(Locale.ROOT, "%.3f", seconds.get(i)));
-            for (List<Double> w : weights.values()) {
-                sb.append(',').append(csvValue(w.get(i)));
-            }
-            for (List<Double> u : utilizations.values()) {
-                sb.append(',').append(csvValue(u.get(i)));
-            }
+            Stream.concat(weights.values().stream(), utilizations.values().stream())
+                    .forEach(series -> sb.append(',').append(csvValue(series.get(k))));
             sb.append('\n');
         }
         return sb.toString();

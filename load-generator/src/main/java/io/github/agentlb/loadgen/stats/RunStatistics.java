@@ -13,64 +13,25 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The measured figures of one load run, computed from its {@link RequestOutcome}s alone (no I/O,
- * no clock), so they can be checked against values worked out by hand.
- *
- * <ul>
- *   <li>Counts per agent are of successful requests only. Agents passed as {@code knownAgents}
- *       appear with a count of 0 when they answered nothing, so a starved agent shows up in the
- *       spread.
- *   <li>Spread, variance (population), coefficient of variation and max/mean are those of the
- *       per-agent counts, computed by the library's {@link LoadStatistics}; all 0 when no agent
- *       is known.
- *   <li>Stickiness: among users with at least one successful answer, the fraction whose
- *       successful answers all came from one agent (0..1; 0 when no user was answered). Failed
- *       requests neither break nor make a user's stickiness: a user's request that timed out
- *       tells nothing about where the balancer sent it.
- *   <li>Latencies ({@link LatencySummary}) are of successful requests, per agent and overall.
- *   <li>Throughput: successful requests per second of the run's {@link SteadyWindow} when it has
- *       one (a closed count-bound run), else of its wall time.
- * </ul>
- * Immutable and thread-safe.
+ * The figures of one load run from its {@link RequestOutcome}s alone: per agent its successes (known
+ * agents with 0, so a starved one shows in the spread) and their spread, variance, CV, max/mean;
+ * stickiness: of the users answered, the share whose answers all came from one agent; latencies of
+ * the successes; throughput over the {@link SteadyWindow} ({@code steady}) if any, else the wall
+ * time. Errors exclude timeouts, by HTTP status (0 = no answer).
  */
-public final class RunStatistics {
+public record RunStatistics(int requests, long successes, long errors, long timeouts,
+                            SortedMap<Integer, Long> errorStatuses, Map<String, AgentSummary> agents, int answeredUsers,
+                            int stickyUsers, LatencySummary latency, long durationNanos, SteadyWindow steady) {
 
-    private final int requests;
-    private final long successes;
-    private final long errors;
-    private final long timeouts;
-    private final SortedMap<Integer, Long> errorStatuses;
-    private final Map<String, AgentSummary> agents;
-    private final LoadStatistics counts;
-    private final int answeredUsers;
-    private final int stickyUsers;
-    private final LatencySummary latency;
-    private final long durationNanos;
-    private final SteadyWindow steady;
+    public record AgentSummary(String agentId, long count, double share, LatencySummary latency) {
+    }
 
-    private RunStatistics(Accumulator acc, Collection<String> knownAgents, long durationNanos, SteadyWindow steady) {
-        this.requests = acc.requests;
-        this.durationNanos = durationNanos;
-        this.steady = steady;
-        SortedMap<String, LatencySummary.Recorder> perAgent = new TreeMap<>(acc.perAgent);
-        knownAgents.forEach(id -> perAgent.putIfAbsent(Objects.requireNonNull(id, "agent id"),
-                new LatencySummary.Recorder()));
-        this.successes = acc.successes;
-        this.errors = acc.errors;
-        this.timeouts = acc.timeouts;
-        this.errorStatuses = Collections.unmodifiableSortedMap(new TreeMap<>(acc.statuses));
-        Map<String, AgentSummary> summaries = new LinkedHashMap<>();
-        long total = acc.successes;
-        perAgent.forEach((id, recorder) -> {
-            LatencySummary s = recorder.summary();
-            summaries.put(id, new AgentSummary(id, s.count(), total == 0 ? 0 : (double) s.count() / total, s));
-        });
-        this.agents = Collections.unmodifiableMap(summaries);
-        this.counts = summaries.isEmpty() ? null
-                : LoadStatistics.of(summaries.values().stream().map(AgentSummary::count).toList());
-        this.answeredUsers = acc.userSticky.size();
-        this.stickyUsers = (int) acc.userSticky.values().stream().filter(Boolean::booleanValue).count();
-        this.latency = acc.overall.summary();
+    public RunStatistics {
+        errorStatuses = Collections.unmodifiableSortedMap(new TreeMap<>(errorStatuses));
+        agents = Collections.unmodifiableMap(new LinkedHashMap<>(agents));
+        if (durationNanos < 0) {
+            throw new IllegalArgumentException("durationNanos must be >= 0, was " + durationNanos);
+        }
     }
 
     /**
@@ -108,21 +69,19 @@ public final class RunStatistics {
             }
         }
 
-        /**
-         * The statistics of what was added, as {@link RunStatistics#of}.
-         *
-         * @throws IllegalArgumentException if {@code durationNanos < 0}
-         */
-        public RunStatistics statistics(Collection<String> knownAgents, long durationNanos) {
-            return statistics(knownAgents, durationNanos, null);
-        }
-
-        RunStatistics statistics(Collection<String> knownAgents, long durationNanos, SteadyWindow steady) {
-            Objects.requireNonNull(knownAgents, "knownAgents");
-            if (durationNanos < 0) {
-                throw new IllegalArgumentException("durationNanos must be >= 0, was " + durationNanos);
-            }
-            return new RunStatistics(this, knownAgents, durationNanos, steady);
+        /** As {@link #statistics(Collection, long)}, with the throughput of {@code steady} when not {@code null}. */
+        public RunStatistics statistics(Collection<String> knownAgents, long durationNanos, SteadyWindow steady) {
+            SortedMap<String, LatencySummary.Recorder> all = new TreeMap<>(perAgent);
+            knownAgents.forEach(id -> all.putIfAbsent(Objects.requireNonNull(id, "agent id"),
+                    new LatencySummary.Recorder()));
+            Map<String, AgentSummary> agents = new LinkedHashMap<>();
+            all.forEach((id, recorder) -> {
+                LatencySummary s = recorder.summary();
+                agents.put(id, new AgentSummary(id, s.count(), successes == 0 ? 0 : (double) s.count() / successes, s));
+            });
+            return new RunStatistics(requests, successes, errors, timeouts, statuses, agents, userSticky.size(),
+                    (int) userSticky.values().stream().filter(Boolean::booleanValue).count(), overall.summary(),
+                    durationNanos, steady);
         }
     }
 
@@ -136,102 +95,45 @@ public final class RunStatistics {
      * @throws IllegalArgumentException if {@code durationNanos < 0}
      */
     public static RunStatistics of(List<RequestOutcome> outcomes, Collection<String> knownAgents, long durationNanos) {
-        Objects.requireNonNull(outcomes, "outcomes");
         Accumulator acc = new Accumulator();
         outcomes.forEach(acc::add);
-        return acc.statistics(knownAgents, durationNanos);
-    }
-
-    /**
-     * The statistics of a closed count-bound run: as {@link #of(List, Collection, long)}, with the
-     * throughput of the run's {@link SteadyWindow} {@code steady} when it has one ({@code null}
-     * for none).
-     */
-    public static RunStatistics of(List<RequestOutcome> outcomes, Collection<String> knownAgents, long durationNanos,
-                                   SteadyWindow steady) {
-        Accumulator acc = new Accumulator();
-        outcomes.forEach(acc::add);
-        return acc.statistics(knownAgents, durationNanos, steady);
-    }
-
-    /** Requests sent (every outcome). */
-    public int requests() {
-        return requests;
-    }
-
-    /** Requests answered by an agent. */
-    public long successes() {
-        return successes;
-    }
-
-    /** Requests with a non-2xx, unusable or no answer (not counting timeouts). */
-    public long errors() {
-        return errors;
-    }
-
-    /** Requests that got no answer within the timeout. */
-    public long timeouts() {
-        return timeouts;
-    }
-
-    /** Errors by HTTP status (0 = no HTTP answer), ascending; unmodifiable. */
-    public SortedMap<Integer, Long> errorStatuses() {
-        return errorStatuses;
-    }
-
-    /** Per-agent figures, by agent id ascending; unmodifiable. */
-    public Map<String, AgentSummary> agents() {
-        return agents;
+        return acc.statistics(knownAgents, durationNanos, null);
     }
 
     /** The agents' request counts as {@link LoadStatistics}; empty when no agent is known. */
     public Optional<LoadStatistics> countStatistics() {
-        return Optional.ofNullable(counts);
+        return agents.isEmpty() ? Optional.empty()
+                : Optional.of(LoadStatistics.of(agents.values().stream().map(AgentSummary::count).toList()));
     }
 
     /** Max minus min requests per agent. */
     public long spread() {
-        return counts == null ? 0 : Math.round(counts.spread());
+        return countStatistics().map(c -> Math.round(c.spread())).orElse(0L);
     }
 
     /** Population variance of requests per agent, requests squared. */
     public double variance() {
-        return counts == null ? 0 : counts.variance();
+        return countStatistics().map(LoadStatistics::variance).orElse(0.0);
     }
 
     /** Coefficient of variation of requests per agent (standard deviation over mean), fraction. */
     public double coefficientOfVariation() {
-        return counts == null ? 0 : counts.coefficientOfVariation();
+        return countStatistics().map(LoadStatistics::coefficientOfVariation).orElse(0.0);
     }
 
     /** Max over mean of requests per agent (1 = perfectly even). */
     public double maxOverMean() {
-        return counts == null ? 0 : counts.maxOverMean();
+        return countStatistics().map(LoadStatistics::maxOverMean).orElse(0.0);
     }
 
     /** Mean requests per agent. */
     public double meanPerAgent() {
-        return counts == null ? 0 : counts.mean();
+        return countStatistics().map(LoadStatistics::mean).orElse(0.0);
     }
 
-    /** Users with at least one successful answer. */
-    public int answeredUsers() {
-        return answeredUsers;
-    }
-
-    /** Answered users whose successful answers all came from one agent. */
-    public int stickyUsers() {
-        return stickyUsers;
-    }
-
-    /** {@link #stickyUsers()} over {@link #answeredUsers()}, fraction 0..1; 0 when no user was answered. */
+    /** 0 when no user was answered. */
     public double stickiness() {
         return answeredUsers == 0 ? 0 : (double) stickyUsers / answeredUsers;
-    }
-
-    /** Response times of all successful requests. */
-    public LatencySummary latency() {
-        return latency;
     }
 
     /** Wall time of the run, ms. */
@@ -244,10 +146,7 @@ public final class RunStatistics {
      * wall time; 0 for a zero duration.
      */
     public double throughputRps() {
-        if (steady != null) {
-            return steady.throughputRps();
-        }
-        return durationNanos == 0 ? 0 : successes * 1e9 / durationNanos;
+        return steady != null ? steady.throughputRps() : durationNanos == 0 ? 0 : successes * 1e9 / durationNanos;
     }
 
     /** The window {@link #throughputRps()} counts over, when not the whole wall time. */

@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.stats;
 
-import io.github.agentlb.loadgen.config.Pacing;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -32,14 +31,8 @@ import java.util.Locale;
 public record SoakVerdict(long failures, double windowSec, double firstP99Ms, double lastP99Ms, double firstHeapMb,
                           double lastHeapMb) {
 
-    /** Largest p99 ratio, last window over first, without drift: 1.2. */
-    public static final double MAX_P99_RATIO = 1.2;
-    /** Smallest p99 rise that can be a drift, ms: 5 (below it the ratio is noise on fast answers). */
-    public static final double MIN_P99_DRIFT_MS = 5;
-    /** Largest heap growth without drift, fraction: 0.2. */
-    public static final double MAX_HEAP_GROWTH = 0.2;
-    /** Smallest heap growth that can be a drift, MB: 8 (below it, the generator's own per-interval histograms and noise). */
-    public static final double MIN_HEAP_DRIFT_MB = 8;
+    /** Largest p99 ratio and heap growth (fraction) without drift; smaller rises are noise (ms, MB). */
+    public static final double MAX_P99_RATIO = 1.2, MIN_P99_DRIFT_MS = 5, MAX_HEAP_GROWTH = 0.2, MIN_HEAP_DRIFT_MB = 8;
 
     /** The verdict of {@code intervals}, taken from {@code series}. */
     public static SoakVerdict of(IntervalSeries series, List<IntervalSeries.Interval> intervals) {
@@ -111,10 +104,5 @@ public record SoakVerdict(long failures, double windowSec, double firstP99Ms, do
             sb.append("; heap not measured (the proxy runs in another JVM)");
         }
         return sb.toString();
-    }
-
-    /** {@code 10m}, {@code 1m30s}, {@code 45s}, {@code 1.5s} ({@link Pacing#formatDuration}). */
-    public static String formatDuration(Duration d) {
-        return Pacing.formatDuration(d);
     }
 }

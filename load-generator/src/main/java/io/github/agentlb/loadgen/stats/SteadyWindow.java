@@ -66,8 +66,7 @@ public record SteadyWindow(long fromNanos, long toNanos, long successes) {
     private static long firstTimeInFlight(Collection<TimedOutcome> outcomes, int level) {
         long[] sends = outcomes.stream().mapToLong(TimedOutcome::sentAtNanos).sorted().toArray();
         long[] answers = outcomes.stream().mapToLong(TimedOutcome::completedAtNanos).sorted().toArray();
-        int inFlight = 0;
-        int answered = 0;
+        int inFlight = 0, answered = 0;
         for (long send : sends) {
             while (answered < answers.length && answers[answered] <= send) {
                 answered++;

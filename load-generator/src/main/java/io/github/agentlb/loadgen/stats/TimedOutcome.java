@@ -1,7 +1,5 @@
 package io.github.agentlb.loadgen.stats;
 
-import java.util.Objects;
-
 /**
  * A request's outcome with the time it was sent, for figures over time (phases, timelines).
  *
@@ -9,10 +7,6 @@ import java.util.Objects;
  * @param sentAtNanos when it was sent, {@link System#nanoTime()} ns (or an injected clock's)
  */
 public record TimedOutcome(RequestOutcome outcome, long sentAtNanos) {
-
-    public TimedOutcome {
-        Objects.requireNonNull(outcome, "outcome");
-    }
 
     /** When the answer or the failure came: send time plus latency, ns. */
     public long completedAtNanos() {

@@ -3,30 +3,17 @@ package io.github.agentlb.loadgen.stats;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Requests answered per agent, and requests failed, per time bucket of a run: what the timeline
- * chart draws. A request counts in the bucket of its completion (send time plus latency), from
- * {@code originNanos}; bucket {@code i} covers {@code [origin + i * bucket, origin + (i + 1) * bucket)}.
- * A completion before the origin counts in bucket 0. Immutable.
+ * Requests answered per agent, and failed, per time bucket of a run: what a timeline chart draws. A
+ * request counts in the bucket of its completion from the origin (bucket 0 before it). The accessors
+ * return copies.
  */
-public final class Timeline {
-
-    private final double bucketSeconds;
-    private final SortedMap<String, long[]> answered;
-    private final long[] failed;
-
-    private Timeline(double bucketSeconds, SortedMap<String, long[]> answered, long[] failed) {
-        this.bucketSeconds = bucketSeconds;
-        this.answered = answered;
-        this.failed = failed;
-    }
+public record Timeline(double bucketSeconds, SortedMap<String, long[]> answered, long[] failed) {
 
     /**
      * Buckets a run's outcomes.
@@ -39,30 +26,23 @@ public final class Timeline {
      */
     public static Timeline of(List<TimedOutcome> outcomes, long originNanos, Duration bucket,
                               Collection<String> knownAgents) {
-        Objects.requireNonNull(outcomes, "outcomes");
         if (bucket.isNegative() || bucket.isZero()) {
             throw new IllegalArgumentException("bucket must be > 0, was " + bucket);
         }
         long width = bucket.toNanos();
-        int buckets = 1;
-        for (TimedOutcome o : outcomes) {
-            buckets = Math.max(buckets, index(o, originNanos, width) + 1);
-        }
+        int buckets = 1 + outcomes.stream().mapToInt(o -> index(o, originNanos, width)).max().orElse(0);
         SortedMap<String, long[]> answered = new TreeMap<>();
-        for (String agent : knownAgents) {
-            answered.put(agent, new long[buckets]);
-        }
+        knownAgents.forEach(agent -> answered.put(agent, new long[buckets]));
         long[] failed = new long[buckets];
         for (TimedOutcome o : outcomes) {
             int i = index(o, originNanos, width);
             if (o.outcome().isSuccess()) {
-                final int size = buckets;
-                answered.computeIfAbsent(o.outcome().agentId(), a -> new long[size])[i]++;
+                answered.computeIfAbsent(o.outcome().agentId(), a -> new long[buckets])[i]++;
             } else {
                 failed[i]++;
             }
         }
-        return new Timeline(width / 1e9, Collections.unmodifiableSortedMap(answered), failed);
+        return new Timeline(width / 1e9, answered, failed);
     }
 
     private static int index(TimedOutcome o, long originNanos, long width) {
@@ -72,11 +52,6 @@ public final class Timeline {
     /** Number of buckets: up to the last completion, at least 1. */
     public int buckets() {
         return failed.length;
-    }
-
-    /** Width of a bucket, s. */
-    public double bucketSeconds() {
-        return bucketSeconds;
     }
 
     /** The start of each bucket, s from the origin. */
@@ -93,6 +68,7 @@ public final class Timeline {
         return copy;
     }
 
+    @Override
     /** Requests failed (error or timeout) per bucket; a copy. */
     public long[] failed() {
         return failed.clone();
@@ -100,9 +76,7 @@ public final class Timeline {
 
     /** Requests per bucket divided by the bucket width: a rate per second, as the chart shows. */
     public static double[] perSecond(long[] counts, double bucketSeconds) {
-        double[] rate = new double[counts.length];
-        Arrays.setAll(rate, i -> counts[i] / bucketSeconds);
-        return rate;
+        return Arrays.stream(counts).mapToDouble(c -> c / bucketSeconds).toArray();
     }
 
     /** Total answered by each agent over the timeline: the sum of its buckets. */

@@ -1,5 +1,11 @@
 package io.github.agentlb.loadgen.stats;
 
+import io.github.agentlb.core.stats.LoadStatistics;
+import java.util.Collections;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
 /**
  * The time average of one agent's utilization from samples taken at known instants.
  *
@@ -19,6 +25,32 @@ public final class UtilizationSeries {
     private long lastNanos;
     private double lastValue;
     private double weightedSum;
+
+    /**
+     * The agents' time-averaged utilization over a run ((in service + queued) / capacity). Immutable.
+     *
+     * @param byAgent     agent id to its time-averaged utilization (above 1: it queued on average)
+     * @param maxOverMean the largest over their mean (0 when all are 0): the figure Robinhood reports
+     * @param samples     the fewest samples any agent had
+     */
+    public record Summary(SortedMap<String, Double> byAgent, double maxOverMean, int samples) {
+        public Summary {
+            if (byAgent == null || byAgent.isEmpty()) {
+                throw new IllegalArgumentException("byAgent must not be empty, was " + byAgent);
+            }
+            byAgent = Collections.unmodifiableSortedMap(new TreeMap<>(byAgent));
+        }
+    }
+
+    public static Summary summary(Map<String, UtilizationSeries> series) {
+        if (series == null || series.isEmpty()) {
+            throw new IllegalArgumentException("series must not be empty, was " + series);
+        }
+        SortedMap<String, Double> averages = new TreeMap<>();
+        series.forEach((agent, s) -> averages.put(agent, s.timeAverage()));
+        return new Summary(averages, LoadStatistics.of(averages.values()).maxOverMean(),
+                series.values().stream().mapToInt(UtilizationSeries::samples).min().orElse(0));
+    }
 
     /**
      * Adds a sample.
@@ -53,9 +85,6 @@ public final class UtilizationSeries {
     /** The time-averaged utilization, fraction; see the class comment. */
     public synchronized double timeAverage() {
         long span = lastNanos - firstNanos;
-        if (samples < 2 || span == 0) {
-            return samples == 0 ? 0 : sum / samples;
-        }
-        return weightedSum / span;
+        return samples < 2 || span == 0 ? (samples == 0 ? 0 : sum / samples) : weightedSum / span;
     }
 }

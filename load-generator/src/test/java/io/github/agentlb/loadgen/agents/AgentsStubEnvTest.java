@@ -9,9 +9,9 @@ class AgentsStubEnvTest {
 
     @Test
     void oneLinePerAgentWithTheScenarioSettingsAndSeeds() {
-        List<String> lines = AgentsStubEnv.lines(AgentsScenario.Settings.ofDefaults(), 42);
+        List<String> lines = AgentsSettings.ofDefaults().stubEnv(42);
 
-        assertEquals(AgentsScenario.Settings.DEFAULT_AGENTS, lines.size());
+        assertEquals(AgentsSettings.DEFAULT_AGENTS, lines.size());
         assertEquals("AGENT_ID=A1 SEED=1303 FIRST_TOKEN_MS=20 TOKENS_PER_SECOND=400 ANSWER_TOKENS=8 PREFIX_BLOCK_CHARS=64 "
                 + "PREFIX_CACHE_BLOCKS=4300 UNCACHED_BLOCK_MS=3 MAX_RUNNING=8 MAX_QUEUE=64 MINT_SESSIONS=true", lines.get(0));
     }

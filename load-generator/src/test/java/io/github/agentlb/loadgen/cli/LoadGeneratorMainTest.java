@@ -8,9 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
-import io.github.agentlb.loadgen.report.HotKeyChart;
-import io.github.agentlb.loadgen.report.PidConvergenceChart;
-import io.github.agentlb.loadgen.report.ReportWriter;
+import io.github.agentlb.loadgen.report.MarkdownReport;
+import io.github.agentlb.loadgen.scenario.PlainScenario;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.awt.image.BufferedImage;
@@ -57,8 +56,9 @@ class LoadGeneratorMainTest {
         return assertThat(stderr());
     }
 
-    private JsonNode report(String strategy) throws Exception {
-        return new ObjectMapper().readTree(dir.resolve("report-" + strategy + ".json").toFile());
+    /** The report of a run of {@code scenarioAndVariant}, e.g. {@code uniform-rr}. */
+    private JsonNode report(String scenarioAndVariant) throws Exception {
+        return new ObjectMapper().readTree(dir.resolve("report-" + scenarioAndVariant + ".json").toFile());
     }
 
     @Test
@@ -67,8 +67,8 @@ class LoadGeneratorMainTest {
                 "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
 
         assertThat(code).as(stdout() + stderr()).isZero();
-        JsonNode rr = report("rr");
-        JsonNode ch = report("ch");
+        JsonNode rr = report("uniform-rr");
+        JsonNode ch = report("uniform-ch");
         for (JsonNode json : new JsonNode[] {rr, ch}) {
             assertThat(json.get("requests").asInt()).isEqualTo(300);
             assertThat(json.get("errors").asInt()).isZero();
@@ -104,8 +104,8 @@ class LoadGeneratorMainTest {
         }
         assertThat(sum).isEqualTo(150);
         assertThat(json.at("/phases/before/requests_per_agent/A1").asInt()).isPositive();
-        assertThat(json.get("kill_s").asDouble()).isLessThan(json.get("restart_s").asDouble());
-        assertThat(json.at("/health/kill_to_ejection_ms").isNumber()).as(json.toString()).isTrue();
+        assertThat(json.at("/figures/kill_s").asDouble()).isLessThan(json.at("/figures/restart_s").asDouble());
+        assertThat(json.at("/figures/health/kill_to_ejection_ms").isNumber()).as(json.toString()).isTrue();
         assertThat(ImageIO.read(dir.resolve("timeline_failure_rr.png").toFile())).isNotNull();
         String md = Files.readString(dir.resolve("report.md"));
         assertThat(md).contains("## Scenario failure").contains("| rr | down |")
@@ -119,32 +119,33 @@ class LoadGeneratorMainTest {
                 "--scenario", "uniform,heterogeneous", "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "5", "--out", dir.toString());
 
         assertThat(code).as(stdout() + stderr()).isZero();
-        for (String name : new String[] {"pid", "avn", "heterogeneous-pid", "heterogeneous-avn"}) {
+        for (String name : new String[] {"uniform-pid", "uniform-avn", "heterogeneous-pid", "heterogeneous-avn"}) {
             JsonNode json = report(name);
             assertThat(json.get("requests").asInt()).isEqualTo(200);
             assertThat(json.get("errors").asInt() + json.get("timeouts").asInt()).isZero();
-            assertThat(json.get("warmup_requests").asInt()).isEqualTo(40);
+            assertThat(json.at("/load/warmup_requests").asInt()).isEqualTo(40);
             for (String agent : new String[] {"A1", "A2", "A3"}) {
-                assertThat(json.get("agents").get(agent).get("utilization").asDouble()).isNotNegative();
+                assertThat(json.at("/figures/utilization/" + agent).asDouble()).isNotNegative();
             }
-            assertThat(json.get("utilization_max_over_mean").isNumber()).isTrue();
-            assertThat(json.get("utilization_samples").asInt()).isGreaterThanOrEqualTo(2);
+            assertThat(json.at("/figures/utilization_max_over_mean").isNumber()).isTrue();
+            assertThat(json.at("/figures/utilization_samples").asInt()).isGreaterThanOrEqualTo(2);
         }
-        for (String name : new String[] {"avn", "heterogeneous-avn"}) {
+        for (String name : new String[] {"uniform-avn", "heterogeneous-avn"}) {
             JsonNode json = report(name);
-            JsonNode nodes = json.get("virtual_nodes");
+            JsonNode nodes = json.at("/figures/virtual_nodes");
             assertThat(nodes.fieldNames()).toIterable().containsExactly("A1", "A2", "A3");
             assertThat(nodes.get("A1").asInt() + nodes.get("A2").asInt() + nodes.get("A3").asInt()).isEqualTo(150);
-            assertThat(json.get("imbalance_index").asDouble()).isNotNegative();
-            assertThat(json.get("reallocations").asLong()).isNotNegative();
+            assertThat(json.at("/figures/imbalance_index").asDouble()).isNotNegative();
+            assertThat(json.at("/figures/reallocations").asLong()).isNotNegative();
         }
-        assertThat(report("pid").has("virtual_nodes")).isFalse();
+        assertThat(report("uniform-pid").get("figures").has("virtual_nodes")).isFalse();
         assertThat(ImageIO.read(dir.resolve("distribution_heterogeneous_pid.png").toFile())).isNotNull();
         BufferedImage convergence = ImageIO.read(dir.resolve("pid_convergence.png").toFile());
         assertThat(convergence).isNotNull();
-        assertThat(convergence.getWidth()).isEqualTo(PidConvergenceChart.WIDTH);
-        // the chart is of the heterogeneous run: its trace starts at the proxy's start
-        List<String> csv = Files.readAllLines(dir.resolve("pid_convergence.csv"));
+        assertThat(convergence.getWidth()).isEqualTo(1000);
+        assertThat(ImageIO.read(dir.resolve("pid_convergence_heterogeneous.png").toFile())).isNotNull();
+        // the heterogeneous run's chart has its own files: its trace starts at the proxy's start
+        List<String> csv = Files.readAllLines(dir.resolve("pid_convergence_heterogeneous.csv"));
         assertThat(csv.get(0)).isEqualTo("t_s,weight_A1,weight_A2,weight_A3,utilization_A1,utilization_A2,utilization_A3");
         assertThat(csv).hasSizeGreaterThanOrEqualTo(3);
 
@@ -205,11 +206,11 @@ class LoadGeneratorMainTest {
             assertThat(code).as(stderr()).isEqualTo(1);
         }
         assertThat(stdout()).contains("--users not given: 5 users sharing 50 requests");
-        assertThat(report("external").get("users").asInt()).isEqualTo(5);
-        assertThat(LoadGeneratorMain.defaultUsers(2000)).isEqualTo(200);
-        assertThat(LoadGeneratorMain.defaultUsers(200)).isEqualTo(200);
-        assertThat(LoadGeneratorMain.defaultUsers(199)).isEqualTo(19);
-        assertThat(LoadGeneratorMain.defaultUsers(5)).isEqualTo(1);
+        assertThat(report("uniform-external").at("/load/users").asInt()).isEqualTo(5);
+        assertThat(LoadOptions.defaultUsers(2000)).isEqualTo(200);
+        assertThat(LoadOptions.defaultUsers(200)).isEqualTo(200);
+        assertThat(LoadOptions.defaultUsers(199)).isEqualTo(19);
+        assertThat(LoadOptions.defaultUsers(5)).isEqualTo(1);
     }
 
     @Test
@@ -222,17 +223,17 @@ class LoadGeneratorMainTest {
         JsonNode ch = new ObjectMapper().readTree(dir.resolve("report-hotkey-ch.json").toFile());
         JsonNode bounded = new ObjectMapper().readTree(dir.resolve("report-hotkey-ch-bounded.json").toFile());
         assertThat(ch.get("scenario").asText()).isEqualTo("hotkey");
-        assertThat(ch.get("hot_share").asDouble()).isEqualTo(0.2);
-        assertThat(ch.get("hot_user_requests").asInt()).isEqualTo(40);
-        assertThat(ch.get("hot_user_agents").size()).isEqualTo(1);
-        assertThat(ch.get("others_stickiness").asDouble()).isEqualTo(1.0);
-        assertThat(ch.get("other_users").asInt()).isEqualTo(20);
-        assertThat(ch.get("balance_factor").asDouble()).isZero();
-        assertThat(bounded.get("balance_factor").asDouble()).isEqualTo(1.25);
+        assertThat(ch.at("/figures/hot_share").asDouble()).isEqualTo(0.2);
+        assertThat(ch.at("/figures/hot_user_requests").asInt()).isEqualTo(40);
+        assertThat(ch.at("/figures/hot_user_agents").size()).isEqualTo(1);
+        assertThat(ch.at("/figures/others_stickiness").asDouble()).isEqualTo(1.0);
+        assertThat(ch.at("/figures/other_users").asInt()).isEqualTo(20);
+        assertThat(ch.at("/figures/balance_factor").asDouble()).isZero();
+        assertThat(bounded.at("/figures/balance_factor").asDouble()).isEqualTo(1.25);
         assertThat(bounded.get("strategy").asText()).isEqualTo("ch");
-        assertThat(ImageIO.read(dir.resolve("hotkey.png").toFile()).getWidth()).isEqualTo(HotKeyChart.WIDTH);
+        assertThat(ImageIO.read(dir.resolve("hotkey.png").toFile()).getWidth()).isEqualTo(1000);
         assertThat(dir.resolve("report-hotkey-rr.json")).doesNotExist();
-        assertThat(dir.resolve("report-ch.json")).doesNotExist();
+        assertThat(dir.resolve("report-uniform-ch.json")).doesNotExist();
         String md = Files.readString(dir.resolve("report.md"));
         assertThat(md).contains("## Scenario hotkey", "| ch | - | 200 | 0 | 0 |", "| ch-bounded | 1.25 | 200 | 0 | 0 |",
                 "](hotkey.png)", "Targets: max/mean <= 1.10").doesNotContain("## Scenario uniform");
@@ -248,8 +249,8 @@ class LoadGeneratorMainTest {
         assertThat(stdout()).contains("--users not given: 12 users besides the hot user, sharing the 120 requests not "
                 + "from it (hotkey scenario)").doesNotContain("15 users sharing 150 requests");
         JsonNode ch = new ObjectMapper().readTree(dir.resolve("report-hotkey-ch.json").toFile());
-        assertThat(ch.get("other_users").asInt()).isEqualTo(12);
-        assertThat(ch.get("hot_user_requests").asInt()).isEqualTo(30);
+        assertThat(ch.at("/figures/other_users").asInt()).isEqualTo(12);
+        assertThat(ch.at("/figures/hot_user_requests").asInt()).isEqualTo(30);
     }
 
     @Test
@@ -262,7 +263,7 @@ class LoadGeneratorMainTest {
             assertThat(code).isEqualTo(1);
             assertThat(stdout()).contains("Every request failed: 5 x HTTP 404; is " + agent.baseUrl()
                     + "/nope a balancer of this project").doesNotContain("No request was answered");
-            assertThat(report("external").get("error_statuses").get("404").asInt()).isEqualTo(5);
+            assertThat(report("uniform-external").get("error_statuses").get("404").asInt()).isEqualTo(5);
         }
     }
 
@@ -274,10 +275,10 @@ class LoadGeneratorMainTest {
                 RequestOutcome.timeout("r5", 5, 1)), List.of(), 1);
         RunStatistics silent = RunStatistics.of(List.of(RequestOutcome.error("r1", 1, 0, 1)), List.of(), 1);
 
-        assertThat(LoadGeneratorMain.nothingSucceeded(mixed, "http://h:1")).startsWith("Every request failed: "
+        assertThat(PlainScenario.nothingSucceeded(mixed, "http://h:1")).startsWith("Every request failed: "
                 + "1 x HTTP 200 without an agent's JSON, 2 x HTTP 404, 1 without an answer, 1 timed out; "
                 + "is http://h:1 a balancer of this project");
-        assertThat(LoadGeneratorMain.nothingSucceeded(silent, "http://h:1"))
+        assertThat(PlainScenario.nothingSucceeded(silent, "http://h:1"))
                 .isEqualTo("No request was answered: is a balancer running at http://h:1?");
     }
 
@@ -382,7 +383,7 @@ class LoadGeneratorMainTest {
 
     @Test
     void aWriteFailingAtTheEndPrintsOneLineAndExitsOneWithoutAStackTrace() throws Exception {
-        Files.createDirectory(dir.resolve(ReportWriter.MARKDOWN_FILE));
+        Files.createDirectory(dir.resolve(MarkdownReport.FILE));
         int code;
         try (StubAgent agent = StubAgent.start(AgentConfig.custom().host("127.0.0.1").port(0).delayMs(0, 0).build())) {
             code = run("--url", agent.baseUrl(), "--strategy", "external", "--requests", "5", "--users", "5",

@@ -3,7 +3,7 @@ package io.github.agentlb.loadgen.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.agentlb.loadgen.report.HotKeyReportWriter;
+import io.github.agentlb.loadgen.scenario.HotKeyScenario;
 import io.github.agentlb.loadgen.stats.HotKeyStatistics;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import java.util.List;
@@ -91,7 +91,7 @@ class HotKeyWorkloadTest {
         assertThat(one.hotUserAgents()).containsExactly(Map.entry("A1", 2L), Map.entry("A2", 1L));
         assertThat(one.hotUserAgentCount()).isEqualTo(2);
         assertThat(one.hotUserRequests()).isEqualTo(3);
-        assertThat(HotKeyReportWriter.hotUserOn(one)).isEqualTo("2 (A1 2, A2 1)");
+        assertThat(HotKeyScenario.hotUserOn(one.hotUserAgents())).isEqualTo("2 (A1 2, A2 1)");
 
         // user 2's r6 passed replica 0 and r7 replica 1: each replica kept it on one agent, they disagree
         HotKeyStatistics two = HotKeyStatistics.of(outcomes, 2, o -> Integer.parseInt(o.requestId().substring(1)) % 2);

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.PidWeightedLB;
-import io.github.agentlb.loadgen.config.Scenario;
+import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.demo.Strategies;
+import io.github.agentlb.loadgen.config.AgentSet;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -17,7 +19,8 @@ class EmbeddedClusterTest {
     @Test
     void heterogeneousAgentsRunWithTheirCapacitiesAndBalancerIdsMapToAgentIds() throws Exception {
         AgentConfig template = AgentConfig.custom().delayMs(0, 2).build();
-        try (EmbeddedCluster cluster = EmbeddedCluster.start("pid", Scenario.HETEROGENEOUS, template, 42)) {
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(AgentSet.HETEROGENEOUS.agents(template, 42),
+                ProxyConfig.builder().strategy("pid"), () -> Strategies.create("pid"), 1)) {
             assertThat(cluster.agents()).extracting(a -> a.config().capacity()).containsExactly(6, 6, 3);
             assertThat(cluster.balancer().getAgentIds()).hasSize(3);
             Map<String, Double> weights = ((PidWeightedLB) cluster.balancer()).pidWeights().weights();

@@ -69,7 +69,7 @@ class LoadRunnerTest {
         try (CamelContext serverContext = CamelContexts.started(server)) {
             LoadTestConfig config = LoadTestConfig.custom().requests(70).users(7).concurrency(4).timeoutMs(300).build();
 
-            LoadRunner.RunResult result = new LoadRunner(config, null).run(server.baseUrl(), "test");
+            LoadRunner.Result result = new LoadRunner(config, null).run(server.baseUrl(), "test");
 
             List<RequestOutcome> outcomes = result.outcomes();
             assertThat(outcomes).hasSize(70);
@@ -108,7 +108,7 @@ class LoadRunnerTest {
         int closedPort = AvailablePortFinder.getNextAvailable();
         LoadTestConfig config = LoadTestConfig.custom().requests(6).users(2).concurrency(2).timeoutMs(1_000).build();
 
-        LoadRunner.RunResult result = new LoadRunner(config, null).run("http://127.0.0.1:" + closedPort, "test");
+        LoadRunner.Result result = new LoadRunner(config, null).run("http://127.0.0.1:" + closedPort, "test");
 
         assertThat(result.outcomes()).hasSize(6).allMatch(o -> o.kind() == RequestOutcome.Kind.ERROR && o.status() == 0);
     }
@@ -119,7 +119,7 @@ class LoadRunnerTest {
         try (StubAgent agent = StubAgent.start(agentConfig)) {
             LoadTestConfig config = LoadTestConfig.custom().requests(100).users(10).concurrency(5).progressEvery(50).build();
 
-            LoadRunner.RunResult result = new LoadRunner(config, null).run(agent.baseUrl(), "a1");
+            LoadRunner.Result result = new LoadRunner(config, null).run(agent.baseUrl(), "a1");
 
             RunStatistics stats = RunStatistics.of(result.outcomes(), List.of("A1"), result.durationNanos());
             assertThat(stats.successes()).isEqualTo(100);
@@ -139,8 +139,8 @@ class LoadRunnerTest {
             LoadTestConfig config = LoadTestConfig.custom().requests(60).users(6).concurrency(4).progressEvery(60)
                     .build();
 
-            LoadRunner.RunResult result = new LoadRunner(config, null).run(
-                    List.of(first.baseUrl(), second.baseUrl()), "replicas", started -> { });
+            LoadRunner.Result result = new LoadRunner(config, null).run(
+                    List.of(first.baseUrl(), second.baseUrl()), "replicas", List.of(), started -> { }, false);
 
             List<Workload.PlannedRequest> planned = config.workload().requests();
             Map<String, String> expected = new java.util.HashMap<>();

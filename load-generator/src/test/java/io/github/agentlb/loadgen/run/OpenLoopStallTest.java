@@ -40,10 +40,10 @@ class OpenLoopStallTest {
     @Test
     void latenciesFromIntendedSendTimesMatchTheHandComputedPercentiles() {
         AtomicLong clock = new AtomicLong();
-        OutcomeRecorder recorder = new OutcomeRecorder("t", 200, 1_000, null);
+        OutcomeRecorder recorder = new OutcomeRecorder("t", 200, 1_000, null, true, (o, from) -> { });
         PacingCheck check = new PacingCheck();
         RequestSteps steps = new RequestSteps(recorder, n -> { }, clock::get, check);
-        OpenLoopSchedule schedule = new OpenLoopSchedule(100, 0, 200);
+        OpenLoopRoute.Schedule schedule = new OpenLoopRoute.Schedule(100, 0, 200);
         Workload workload = Workload.create(200, 20, 1);
         CamelContext camel = new DefaultCamelContext();
         long agentFreeAt = 0;
@@ -67,7 +67,7 @@ class OpenLoopStallTest {
         assertThat(latency.p95Ms()).isCloseTo(210.0, offset(0.21));
         assertThat(latency.p99Ms()).isCloseTo(282.0, offset(0.29));
         assertThat(latency.maxMs()).isEqualTo(300.0);
-        assertThat(check.result(Double.NaN, 2).lateSends()).isZero();
+        assertThat(check.result(Double.NaN, 2, Double.NaN).lateSends()).isZero();
 
         LatencySummary.Recorder closedLoop = new LatencySummary.Recorder();
         for (int i = 0; i < 200; i++) {
@@ -108,10 +108,11 @@ class OpenLoopStallTest {
         StallingAgent agent = new StallingAgent();
         try (CamelContext server = CamelContexts.started(agent)) {
             LoadTestConfig config = LoadTestConfig.custom().requests(200).users(20).warmup(0).timeoutMs(5_000).build();
-            PacedRunner runner = new PacedRunner(config, new Pacing(100, null, Pacing.DEFAULT_INTERVAL), null, false);
-            runner.run("http://127.0.0.1:" + agent.port, "warm-up", List.of("A1")); // a cold JVM lags its schedule
+            LoadRunner runner = new LoadRunner(config, new Pacing(100, null, Pacing.DEFAULT_INTERVAL), null);
+            List<String> target = List.of("http://127.0.0.1:" + agent.port);
+            runner.run(target, "warm-up", List.of("A1"), n -> { }, false); // a cold JVM lags its schedule
             agent.armed.set(true);
-            PacedRunner.Result result = runner.run("http://127.0.0.1:" + agent.port, "stall", List.of("A1"));
+            LoadRunner.Result result = runner.run(target, "stall", List.of("A1"), n -> { }, false);
             LatencySummary latency = result.statistics().latency();
             assertThat(result.statistics().successes()).isEqualTo(200);
             // The hand-computed values are lower bounds whatever the machine does: a request due during the

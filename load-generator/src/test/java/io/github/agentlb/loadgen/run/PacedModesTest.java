@@ -74,7 +74,7 @@ class PacedModesTest {
         CamelContext server = CamelContexts.started(agent);
         CamelContext generator = new DefaultCamelContext();
         try {
-            OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null);
+            OutcomeRecorder recorder = new OutcomeRecorder("t", 4, 1_000, null, true, (o, from) -> { });
             CompletableFuture<Long> done = new CompletableFuture<>();
             WorkerLoopRoute route = loop.route(config, "http://127.0.0.1:" + agent.port,
                     new RequestSteps(recorder, n -> { }, clock::get, check), done);
@@ -135,7 +135,7 @@ class PacedModesTest {
         assertThat(outcomes).extracting(o -> o.outcome().requestId())
                 .containsExactly("r0001", "r0002", "r0003", "r0004", "r0005", "r0006", "r0007", "r0008", "r0009", "r0010");
         // The clock stood still between an answer and the next send: no gap, the worker kept pace.
-        PacingCheck.Result result = check.result(Double.NaN, 2);
+        PacingCheck.Result result = check.result(Double.NaN, 2, Double.NaN);
         assertThat(result.gaps()).isEqualTo(9);
         assertThat(result.gapShare()).isZero();
     }
@@ -159,17 +159,17 @@ class PacedModesTest {
                 "--agent-delay-min-ms", "0", "--agent-delay-max-ms", "2", "--out", dir.toString());
         String stdout = out.toString(StandardCharsets.UTF_8);
         assertThat(code).as(stdout).isZero();
-        JsonNode json = new ObjectMapper().readTree(dir.resolve("report-rr.json").toFile());
+        JsonNode json = new ObjectMapper().readTree(dir.resolve("report-uniform-rr.json").toFile());
         assertThat(json.get("requests").asInt()).isEqualTo(100);
-        assertThat(json.get("pacing").get("open_loop").asBoolean()).isTrue();
-        assertThat(json.get("self_check").get("sends").asInt()).isEqualTo(100);
+        assertThat(json.at("/pace/open_loop").asBoolean()).isTrue();
+        assertThat(json.at("/pace/self_check/sends").asInt()).isEqualTo(100);
         long inIntervals = 0;
-        for (JsonNode interval : json.get("intervals")) {
+        for (JsonNode interval : json.at("/pace/intervals")) {
             inIntervals += interval.get("requests").asLong();
             assertThat(interval.has("heap_after_gc_mb")).isTrue();
         }
         assertThat(inIntervals).isEqualTo(100);
-        assertThat(json.get("verdict").get("failures").asInt()).isZero();
+        assertThat(json.at("/pace/verdict/failures").asInt()).isZero();
         String report = Files.readString(dir.resolve("report.md"));
         assertThat(report).contains("## Pacing and self-check", "## Soak: rr, uniform scenario", "Verdict: ",
                 "![soak rr](soak_rr.png)");

@@ -19,7 +19,7 @@ class RequestStepsTest {
     private static final long MS = 1_000_000;
 
     private final AtomicLong clock = new AtomicLong();
-    private final OutcomeRecorder recorder = new OutcomeRecorder("t", 10, 1_000, null);
+    private final OutcomeRecorder recorder = new OutcomeRecorder("t", 10, 1_000, null, true, (o, from) -> { });
     private final RequestSteps steps = new RequestSteps(recorder, n -> { }, clock::get, new PacingCheck());
     private final Workload workload = Workload.create(10, 2, 1);
     private final CamelContext camel = new DefaultCamelContext();

@@ -7,12 +7,12 @@ import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
-import io.github.agentlb.loadgen.report.HotKeyReportWriter;
-import io.github.agentlb.loadgen.stats.HotKeyStatistics;
+import io.github.agentlb.loadgen.config.Pacing;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,64 +27,71 @@ class HotKeyScenarioTest {
 
     private final PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
 
+    private Setup setup(List<String> strategies, int replicas) {
+        return new Setup(FAST, strategies, LOAD, LOAD, LOAD, Pacing.CLOSED_COUNTED, replicas, quiet);
+    }
+
+    private static List<String> labels(List<Variant> variants) {
+        return variants.stream().map(Variant::label).toList();
+    }
+
     @Test
     void theVariantsAreEachKeyedStrategyPlainThenBounded() {
-        List<HotKeyScenario.Variant> variants = HotKeyScenario.variants(Strategies.names());
+        List<Variant> variants = new HotKeyScenario().variants(setup(Strategies.names(), 1));
 
-        assertThat(variants).extracting(HotKeyScenario.Variant::label)
-                .containsExactly("ch", "ch-bounded", "avn", "avn-bounded");
-        assertThat(HotKeyScenario.variants(List.of("rr", "pid"))).isEmpty();
-        KeySettings bounded = (KeySettings) variants.get(1).balancer(null);
+        assertThat(labels(variants)).containsExactly("ch", "ch-bounded", "avn", "avn-bounded");
+        assertThat(new HotKeyScenario().variants(setup(List.of("rr", "pid"), 1))).isEmpty();
+        KeySettings bounded = (KeySettings) variants.get(1).balancer().get();
         assertThat(bounded).isInstanceOf(ConsistentHashLB.class);
         assertThat(bounded.getBalanceFactor()).isEqualTo(1.25);
-        assertThat(((KeySettings) variants.get(0).balancer(null)).getBalanceFactor()).isZero();
+        assertThat(((KeySettings) variants.get(0).balancer().get()).getBalanceFactor()).isZero();
     }
 
     @Test
     void withReplicasAvnAlsoRunsAsOneInstanceAndAsReplicasSharingOneAllocation() {
-        assertThat(HotKeyScenario.variants(Strategies.names(), 2)).extracting(HotKeyScenario.Variant::label)
+        assertThat(labels(new HotKeyScenario().variants(setup(Strategies.names(), 2))))
                 .containsExactly("ch", "ch-bounded", "avn", "avn-bounded", "avn-one", "avn-shared");
-        assertThat(HotKeyScenario.variants(Strategies.names(), 1)).hasSize(4);
-        assertThat(HotKeyScenario.variants(List.of("ch"), 3)).hasSize(2);
+        assertThat(new HotKeyScenario().variants(setup(Strategies.names(), 1))).hasSize(4);
+        assertThat(new HotKeyScenario().variants(setup(List.of("ch"), 3))).hasSize(2);
     }
 
     @Test
     void sharedAvnReplicasRunBesideOneInstanceOverAnInProcessZooKeeper() throws Exception {
-        List<HotKeyScenario.HotKeyRun> runs = new HotKeyScenario(new ScenarioLoad(FAST, 42, LOAD, quiet), 2).run(
-                HotKeyScenario.variants(List.of("avn"), 2).stream().filter(v -> v.label().startsWith("avn-")
-                        && !v.label().equals("avn-bounded")).toList());
+        HotKeyScenario scenario = new HotKeyScenario();
+        Setup setup = setup(List.of("avn"), 2);
+        List<Result> runs = scenario.runAll(scenario.variants(setup).stream().filter(v -> v.label().startsWith("avn-")
+                && !v.label().equals("avn-bounded")).toList(), setup);
 
-        assertThat(runs).extracting(r -> r.variant().label()).containsExactly("avn-one", "avn-shared");
-        assertThat(runs).allSatisfy(r -> assertThat(r.report().clean()).isTrue());
-        assertThat(runs.get(0).hot().replicas()).isEqualTo(1);
-        assertThat(runs.get(1).hot().replicas()).isEqualTo(2);
-        assertThat(HotKeyReportWriter.sharedComparison(runs)).startsWith("Shared allocation: avn-shared (2 replicas");
-        assertThat(HotKeyReportWriter.table(runs)).contains("| 2 shared |").contains("| 1 |");
+        assertThat(runs).extracting(Result::variant).containsExactly("avn-one", "avn-shared");
+        assertThat(runs).allSatisfy(r -> assertThat(r.clientErrors()).isZero());
+        assertThat(runs.get(0).replicas()).isEqualTo(1);
+        assertThat(runs.get(1).replicas()).isEqualTo(2);
+        assertThat(HotKeyScenario.sharedCheck(runs).orElseThrow().detail())
+                .startsWith("Shared allocation: avn-shared (2 replicas");
+        assertThat(scenario.section(runs).tables().get(0).markdown()).contains("| 2 shared |").contains("| 1 |");
     }
 
     @Test
     void chReplicasAgreeExactlyEveryUserOnOneAgentWhicheverReplicaItPassed() throws Exception {
-        HotKeyScenario.HotKeyRun run = new HotKeyScenario(new ScenarioLoad(FAST, 42, LOAD, quiet), 2)
-                .run(new HotKeyScenario.Variant("ch", "ch", 0));
+        HotKeyScenario scenario = new HotKeyScenario();
+        Result run = scenario.run(new Variant("ch", "ch", () -> Strategies.create("ch"), 2), setup(List.of("ch"), 2));
 
-        HotKeyStatistics hot = run.hot();
-        assertThat(run.report().clean()).isTrue();
-        assertThat(run.report().replicas()).isEqualTo(2);
-        assertThat(hot.replicas()).isEqualTo(2);
-        assertThat(hot.otherUsers()).isEqualTo(30);
-        assertThat(hot.othersStickiness()).isEqualTo(1.0);
-        assertThat(hot.hotUserAgentCount()).isEqualTo(1);
-        assertThat(hot.hotUserRequests()).isEqualTo(60);
-        assertThat(run.report().statistics().stickiness()).isEqualTo(1.0);
+        assertThat(run.clientErrors()).isZero();
+        assertThat(run.replicas()).isEqualTo(2);
+        assertThat(run.number("other_users")).isEqualTo(30);
+        assertThat(run.number("others_stickiness")).isEqualTo(1.0);
+        assertThat((Map<?, ?>) run.figures().get("hot_user_agents")).hasSize(1);
+        assertThat(run.number("hot_user_requests")).isEqualTo(60);
+        assertThat(run.totals().stickiness()).isEqualTo(1.0);
+        Measurements.assertReportShape(run);
     }
 
     @Test
     void roundRobinReplicasSplitUsersSoTheMeasureCanFail() throws Exception {
-        HotKeyScenario.HotKeyRun run = new HotKeyScenario(new ScenarioLoad(FAST, 42, LOAD, quiet), 2)
-                .run(new HotKeyScenario.Variant("rr", "rr", 0));
+        Result run = new HotKeyScenario().run(Variant.of("rr", 2), setup(List.of("rr"), 2));
 
-        assertThat(run.hot().othersStickiness()).isLessThan(0.5);
-        assertThat(run.hot().hotUserAgentCount()).isEqualTo(3);
-        assertThat(run.meetsTargets()).isFalse();
+        assertThat(run.number("others_stickiness")).isLessThan(0.5);
+        assertThat((Map<?, ?>) run.figures().get("hot_user_agents")).hasSize(3);
+        assertThat(run.passed()).isFalse();
     }
 }

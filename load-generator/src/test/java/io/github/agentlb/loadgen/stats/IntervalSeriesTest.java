@@ -12,7 +12,7 @@ class IntervalSeriesTest {
 
     @Test
     void everyRequestCountsInExactlyOneIntervalByItsCompletionTime() {
-        IntervalSeries series = new IntervalSeries(START, 10_000 * MS);
+        IntervalSeries series = new IntervalSeries(START, 10_000 * MS, Long.MAX_VALUE);
         long[] completions = {START - 1, START, START + 9_999 * MS, START + 10_000 * MS - 1, START + 10_000 * MS,
             START + 19_999 * MS, START + 20_000 * MS, START + 25_000 * MS};
         for (long at : completions) {
@@ -29,7 +29,7 @@ class IntervalSeriesTest {
 
     @Test
     void failuresAndLatenciesArePerInterval() {
-        IntervalSeries series = new IntervalSeries(START, 1_000 * MS);
+        IntervalSeries series = new IntervalSeries(START, 1_000 * MS, Long.MAX_VALUE);
         for (int i = 1; i <= 100; i++) {
             series.record(START + 10 * MS, ok(i));
         }
@@ -53,7 +53,7 @@ class IntervalSeriesTest {
 
     @Test
     void theLastJvmSampleOfAnIntervalIsKept() {
-        IntervalSeries series = new IntervalSeries(START, 1_000 * MS);
+        IntervalSeries series = new IntervalSeries(START, 1_000 * MS, Long.MAX_VALUE);
         series.sampleJvm(START + 100 * MS, 10L << 20, 50);
         series.sampleJvm(START + 900 * MS, 12L << 20, 52);
         series.sampleJvm(START + 2_100 * MS, -1, 53);

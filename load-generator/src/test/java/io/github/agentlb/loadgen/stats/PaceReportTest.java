@@ -3,7 +3,6 @@ package io.github.agentlb.loadgen.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.loadgen.config.Pacing;
-import io.github.agentlb.loadgen.report.RunConsole;
 import org.junit.jupiter.api.Test;
 
 /** A run that no request was answered in gets no verdict on pacing, least of all "kept pace". */
@@ -16,12 +15,5 @@ class PaceReportTest {
         assertThat(report.selfCheckLines(1)).singleElement().asString().startsWith("Self-check: the generator kept pace");
         assertThat(report.selfCheckLines(0)).containsExactly(
                 "Self-check: no request was answered, so this run measured nothing of the system.");
-    }
-
-    @Test
-    void fallingBehindSaysTheLoadAverageAndWhatToDo() {
-        assertThat(RunConsole.behindHint(9.44, 2)).startsWith("To keep pace: the machine's load average is 9.4 on 2 cores; "
-                + "run when the machine is quieter").contains("lower --rate");
-        assertThat(RunConsole.behindHint(-1, 2)).startsWith("To keep pace: run when");
     }
 }

@@ -25,7 +25,7 @@ class PacingCheckTest {
             check.sendLag(i % 2 == 0 ? 0 : MS);           // within one 1 ms tick
         }
         check.sendLag(PacingCheck.LATE_THRESHOLD_NANOS);   // exactly at the threshold: not late
-        PacingCheck.Result r = check.result(0.3, 2);
+        PacingCheck.Result r = check.result(0.3, 2, Double.NaN);
         assertThat(r.sends()).isEqualTo(201);
         assertThat(r.lateSends()).isZero();
         assertThat(r.keptPace()).isTrue();
@@ -37,7 +37,7 @@ class PacingCheckTest {
         PacingCheck check = onTimeSends(98);
         check.sendLag(6 * MS);
         check.sendLag(48 * MS);
-        PacingCheck.Result r = check.result(Double.NaN, 2);
+        PacingCheck.Result r = check.result(Double.NaN, 2, Double.NaN);
         assertThat(r.lateSends()).isEqualTo(2);
         assertThat(r.maxLagMs()).isEqualTo(48.0);
         assertThat(r.fellBehindSchedule()).isTrue();
@@ -50,7 +50,7 @@ class PacingCheckTest {
     void oneLateSendInAHundredIsNotFallingBehind() {
         PacingCheck check = onTimeSends(99);
         check.sendLag(100 * MS);
-        assertThat(check.result(Double.NaN, 2).fellBehindSchedule()).isFalse();
+        assertThat(check.result(Double.NaN, 2, Double.NaN).fellBehindSchedule()).isFalse();
     }
 
     @Test
@@ -61,7 +61,7 @@ class PacingCheckTest {
             check.workerBusy(100 * MS);
             check.workerGap(6 * MS);
         }
-        PacingCheck.Result r = check.result(0.5, 2);
+        PacingCheck.Result r = check.result(0.5, 2, Double.NaN);
         assertThat(r.gapShare()).isCloseTo(6.0 / 106, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(r.workersFellBehind()).isTrue();
         assertThat(r.lines()).singleElement().asString()
@@ -75,16 +75,16 @@ class PacingCheckTest {
         PacingCheck check = new PacingCheck();
         check.workerBusy(95 * MS);
         check.workerGap(5 * MS);
-        assertThat(check.result(0.5, 2).workersFellBehind()).isFalse();
+        assertThat(check.result(0.5, 2, Double.NaN).workersFellBehind()).isFalse();
     }
 
     @Test
     void aJvmUsingNinetyPercentOfTheCoresIsCpuBound() {
-        PacingCheck.Result r = new PacingCheck().result(JvmGauges.cpuShare(1_800 * MS, 1_000 * MS, 2), 2);
+        PacingCheck.Result r = new PacingCheck().result(JvmGauges.cpuShare(1_800 * MS, 1_000 * MS, 2), 2, Double.NaN);
         assertThat(r.cpuShare()).isEqualTo(0.9);
         assertThat(r.cpuBound()).isTrue();
         assertThat(r.lines()).singleElement().asString().startsWith("Self-check: this JVM was CPU-BOUND: it used 90% of the 2 cores");
-        assertThat(new PacingCheck().result(JvmGauges.cpuShare(1_790 * MS, 1_000 * MS, 2), 2).cpuBound()).isFalse();
+        assertThat(new PacingCheck().result(JvmGauges.cpuShare(1_790 * MS, 1_000 * MS, 2), 2, Double.NaN).cpuBound()).isFalse();
         assertThat(JvmGauges.cpuShare(-1, 1_000, 2)).isNaN();
     }
 
@@ -98,7 +98,7 @@ class PacingCheckTest {
                 + "0.500 ms per request).");
         assertThat(PacingCheck.cpuMsPerRequest(-1, 6_000)).isNaN();
         assertThat(PacingCheck.cpuMsPerRequest(3_000 * MS, 0)).isNaN();
-        assertThat(new PacingCheck().result(0.25, 2).lines()).containsExactly(
+        assertThat(new PacingCheck().result(0.25, 2, Double.NaN).lines()).containsExactly(
                 "Self-check: the generator kept pace (JVM CPU 25% of 2 cores).");
     }
 }

@@ -47,7 +47,7 @@ public class RunStatisticsTest {
         assertThat(s.timeouts()).isEqualTo(1);
         assertThat(s.errorStatuses()).containsExactly(Map.entry(0, 1L), Map.entry(503, 1L));
         assertThat(s.agents().keySet()).containsExactly("A1", "A2", "A3", "A4");
-        assertThat(s.agents().values()).extracting(AgentSummary::count).containsExactly(3L, 2L, 1L, 0L);
+        assertThat(s.agents().values()).extracting(RunStatistics.AgentSummary::count).containsExactly(3L, 2L, 1L, 0L);
         assertThat(s.agents().get("A1").share()).isEqualTo(0.5);
     }
 

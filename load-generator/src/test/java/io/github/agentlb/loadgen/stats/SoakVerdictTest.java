@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.loadgen.config.Pacing;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,7 @@ class SoakVerdictTest {
 
     /** Ten minutes of 10 s intervals: p99 {@code firstP99} for the first minute, then {@code lastP99}. */
     private static IntervalSeries run(long firstP99Ms, long lastP99Ms, long firstHeapMb, long lastHeapMb) {
-        IntervalSeries series = new IntervalSeries(0, INTERVAL);
+        IntervalSeries series = new IntervalSeries(0, INTERVAL, Long.MAX_VALUE);
         for (int i = 0; i < 60; i++) {
             long p99 = i < 6 ? firstP99Ms : i >= 54 ? lastP99Ms : 100;
             long at = i * INTERVAL + 1;
@@ -75,7 +76,7 @@ class SoakVerdictTest {
 
     @Test
     void aShortRunComparesItsHalvesAndAnExternalProxyHasNoHeap() {
-        IntervalSeries series = new IntervalSeries(0, 1_000 * MS);
+        IntervalSeries series = new IntervalSeries(0, 1_000 * MS, Long.MAX_VALUE);
         for (int i = 0; i < 5; i++) {
             series.record(i * 1_000 * MS, RequestOutcome.success("r", 1, "A1", 200, (i + 1) * 10 * MS));
         }
@@ -89,8 +90,8 @@ class SoakVerdictTest {
 
     @Test
     void durationsPrintShort() {
-        assertThat(SoakVerdict.formatDuration(Duration.ofMinutes(10))).isEqualTo("10m");
-        assertThat(SoakVerdict.formatDuration(Duration.ofSeconds(90))).isEqualTo("1m30s");
-        assertThat(SoakVerdict.formatDuration(Duration.ofMillis(1500))).isEqualTo("1.5s");
+        assertThat(Pacing.formatDuration(Duration.ofMinutes(10))).isEqualTo("10m");
+        assertThat(Pacing.formatDuration(Duration.ofSeconds(90))).isEqualTo("1m30s");
+        assertThat(Pacing.formatDuration(Duration.ofMillis(1500))).isEqualTo("1.5s");
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.agentlb.loadgen.run.LoadRunner;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -69,14 +68,15 @@ class SteadyWindowTest {
     @Test
     void runStatisticsOfARunCountOverItsWindow() {
         List<TimedOutcome> run = List.of(success(0, 10), success(10, 10), success(20, 10), success(30, 10));
-        LoadRunner.RunResult result = new LoadRunner.RunResult(run.stream().map(TimedOutcome::outcome).toList(),
-                40 * MS, 1, run, null, 1);
-        RunStatistics stats = result.statistics(List.of("A1"));
+        List<RequestOutcome> outcomes = run.stream().map(TimedOutcome::outcome).toList();
+        RunStatistics.Accumulator accumulator = new RunStatistics.Accumulator();
+        outcomes.forEach(accumulator::add);
+        RunStatistics stats = accumulator.statistics(List.of("A1"), 40 * MS, SteadyWindow.of(run, 1).orElse(null));
         // Window [0, 30] ms: answers at 10, 20, 30 -> 3 / 0.030 s; wall time would give 4 / 0.040 s.
         assertThat(stats.throughputRps()).isCloseTo(100.0, within(1e-9));
         assertThat(stats.steadyWindow()).map(SteadyWindow::successes).contains(3L);
         assertThat(stats.durationMs()).isEqualTo(40.0);
-        assertThat(RunStatistics.of(result.outcomes(), List.of("A1"), 40 * MS).steadyWindow()).isEmpty();
+        assertThat(RunStatistics.of(outcomes, List.of("A1"), 40 * MS).steadyWindow()).isEmpty();
     }
 
     @Test

@@ -64,7 +64,7 @@ class UtilizationSeriesTest {
         byAgent.put("A1", series(at, new double[] {0.5, 0.5, 0.5, 0.5, 0}));          // 0.5
         byAgent.put("A2", series(new long[] {0, 200, 400}, new double[] {0.25, 0.75, 0})); // 0.5
 
-        UtilizationSummary summary = UtilizationSummary.of(byAgent);
+        UtilizationSeries.Summary summary = UtilizationSeries.summary(byAgent);
 
         assertThat(summary.byAgent()).containsExactly(Map.entry("A1", 0.5), Map.entry("A2", 0.5), Map.entry("A3", 1.25));
         // mean 0.75, max 1.25
@@ -74,9 +74,9 @@ class UtilizationSeriesTest {
 
     @Test
     void idleAgentsHaveMaxOverMeanZeroNotNaN() {
-        UtilizationSummary idle = UtilizationSummary.of(Map.of("A1", series(new long[] {0, 100}, new double[] {0, 0})));
+        UtilizationSeries.Summary idle = UtilizationSeries.summary(Map.of("A1", series(new long[] {0, 100}, new double[] {0, 0})));
 
         assertThat(idle.maxOverMean()).isZero();
-        assertThatThrownBy(() -> UtilizationSummary.of(Map.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> UtilizationSeries.summary(Map.of())).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -1,0 +1,162 @@
+package io.github.agentlb.loadgen.run;
+
+import io.github.agentlb.agent.StubAgent;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
+
+/**
+ * Kills one running {@link StubAgent} and later restarts it on the same port, recording when. The
+ * kill is abrupt, as a crash ({@link StubAgent#kill()}): the listening socket and every open
+ * connection close at once, requests in service are never answered; when it {@code hangs}, a
+ * {@link HangingPort} then holds the port until the restart. Not thread-safe: call {@link #kill},
+ * {@link #restart} and {@link #close} from one thread.
+ */
+public final class AgentFault implements AutoCloseable {
+
+    private final StubAgent original;
+    private final boolean hangs;
+    private final LongSupplier nanoClock;
+    private HangingPort hanging;
+    private StubAgent restarted;
+    private long killedAtNanos = -1;
+    private long restartedAtNanos = -1;
+
+    /**
+     * @param agent     the agent to fail; it keeps running until {@link #kill()}
+     * @param hangs     whether its port then accepts connections and never answers, rather than refusing them
+     * @param nanoClock the clock of the recorded instants, ns ({@link System#nanoTime} in a run)
+     */
+    public AgentFault(StubAgent agent, boolean hangs, LongSupplier nanoClock) {
+        this.original = Objects.requireNonNull(agent, "agent");
+        this.hangs = hangs;
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+    }
+
+    /**
+     * Kills the agent; the instant is read just before, and returned.
+     *
+     * @throws IOException           if the hanging listener cannot bind the freed port
+     * @throws IllegalStateException if already killed
+     */
+    public long kill() throws IOException {
+        if (killedAtNanos >= 0) {
+            throw new IllegalStateException("agent " + agentId() + " was already killed");
+        }
+        killedAtNanos = nanoClock.getAsLong();
+        original.kill();
+        if (hangs) {
+            hanging = HangingPort.open(original.config().host(), original.port());
+        }
+        return killedAtNanos;
+    }
+
+    /**
+     * Starts a new agent with the killed one's settings on the same port; the instant is read once
+     * it listens, and returned.
+     *
+     * @throws IllegalStateException if not killed, or already restarted
+     * @throws Exception             if the agent cannot start (the port was taken meanwhile)
+     */
+    public long restart() throws Exception {
+        if (killedAtNanos < 0 || restarted != null) {
+            throw new IllegalStateException("agent " + agentId() + " must be killed once before a restart");
+        }
+        if (hanging != null) {
+            hanging.close();
+            hanging = null;
+        }
+        restarted = StubAgent.start(original.config());
+        restartedAtNanos = nanoClock.getAsLong();
+        return restartedAtNanos;
+    }
+
+    /** The failed agent's id, e.g. {@code A1}. */
+    public String agentId() {
+        return original.config().agentId();
+    }
+
+    /** -1 before {@link #kill()}. */
+    public long killedAtNanos() {
+        return killedAtNanos;
+    }
+
+    /** -1 before {@link #restart()}. */
+    public long restartedAtNanos() {
+        return restartedAtNanos;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try (HangingPort h = hanging; StubAgent r = restarted) {
+            hanging = null;
+            restarted = null;
+        }
+    }
+
+    /**
+     * A TCP port that accepts connections and never answers, as a hung agent looks to a balancer;
+     * it reads and writes nothing and holds every connection until {@link #close()}. Thread-safe.
+     */
+    public static final class HangingPort implements AutoCloseable {
+        private final ServerSocket server;
+        private final List<Socket> held = new CopyOnWriteArrayList<>();
+        private final Thread acceptor;
+
+        private HangingPort(ServerSocket server) {
+            this.server = server;
+            this.acceptor = new Thread(this::acceptForever, "hanging-port-" + server.getLocalPort());
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        public static HangingPort open(String host, int port) throws IOException {
+            ServerSocket server = new ServerSocket();
+            try {
+                server.setReuseAddress(true);
+                server.bind(new InetSocketAddress(InetAddress.getByName(host), port), 100);
+                return new HangingPort(server);
+            } catch (IOException | RuntimeException e) {
+                server.close();
+                throw e;
+            }
+        }
+
+        private void acceptForever() {
+            while (!server.isClosed()) {
+                try {
+                    held.add(server.accept());
+                } catch (IOException closed) {
+                    // close() closed the server socket: the loop ends.
+                }
+            }
+        }
+
+        public int port() {
+            return server.getLocalPort();
+        }
+
+        public int connectionsHeld() {
+            return held.size();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            try {
+                acceptor.join(1_000); // then no socket can join the held ones behind the loop below
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            for (Socket socket : held) {
+                socket.close();
+            }
+        }
+    }
+}

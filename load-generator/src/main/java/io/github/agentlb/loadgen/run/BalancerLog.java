@@ -1,0 +1,104 @@
+package io.github.agentlb.loadgen.run;
+
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.AttemptListener;
+import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.HealthListener;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.LongSupplier;
+
+/**
+ * Records what a balancer did, with when: its outcome ejections and re-admissions (a
+ * {@link HealthListener}) and every attempt it made on an agent with its outcome (an attempt
+ * listener): what an agent received, busy and error answers included, which the client never sees
+ * when the balancer sent the request elsewhere. Told on the request path, so recording is one clock
+ * read and one lock-free append. Thread-safe.
+ */
+public final class BalancerLog implements HealthListener, AttemptListener {
+
+    /** What happened to an agent. */
+    public enum Kind { EJECTED, READMITTED }
+
+    /**
+     * An ejection or re-admission.
+     *
+     * @param agentId      the balancer's agent id
+     * @param kind         ejection or re-admission
+     * @param atNanos      when, ns on the log's clock
+     * @param ejectionTime how long the agent is ejected for; {@link Duration#ZERO} for a re-admission
+     */
+    public record Event(String agentId, Kind kind, long atNanos, Duration ejectionTime) {
+    }
+
+    /**
+     * An attempt on an agent.
+     *
+     * @param agentId      the balancer's agent id
+     * @param outcome      how it ended
+     * @param startedNanos when it was sent: its end less its duration as the balancer measured it, ns
+     * @param endedNanos   when the balancer learnt its outcome, ns on the log's clock
+     */
+    public record Attempt(String agentId, AttemptOutcome outcome, long startedNanos, long endedNanos) {
+    }
+
+    private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Attempt> attempts = new ConcurrentLinkedQueue<>();
+    private final LongSupplier nanoClock;
+
+    /** @param nanoClock the clock of the recorded instants, ns ({@link System#nanoTime} in a run) */
+    public BalancerLog(LongSupplier nanoClock) {
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+    }
+
+    /** Listens to {@code balancer}'s health and attempts; returns {@code balancer}. */
+    public <B extends AgentLoadBalancerSupport> B attachTo(B balancer) {
+        balancer.addHealthListener(this);
+        balancer.addAttemptListener(this);
+        return balancer;
+    }
+
+    @Override
+    public void agentEjected(String agentId, Duration ejectionTime) {
+        events.add(new Event(agentId, Kind.EJECTED, nanoClock.getAsLong(), ejectionTime));
+    }
+
+    @Override
+    public void agentReadmitted(String agentId) {
+        events.add(new Event(agentId, Kind.READMITTED, nanoClock.getAsLong(), Duration.ZERO));
+    }
+
+    @Override
+    public void attemptCompleted(String strategy, String agentId, AttemptOutcome outcome, long elapsedNanos) {
+        long now = nanoClock.getAsLong();
+        attempts.add(new Attempt(agentId, outcome, now - Math.max(0, elapsedNanos), now));
+    }
+
+    /** Every ejection and re-admission so far, in the order recorded. */
+    public List<Event> events() {
+        return List.copyOf(events);
+    }
+
+    /** Every attempt so far, in the order recorded. */
+    public List<Attempt> attempts() {
+        return List.copyOf(attempts);
+    }
+
+    /** How many such events of {@code agentId} happened from {@code fromNanos} on. */
+    public int count(String agentId, Kind kind, long fromNanos) {
+        return (int) events.stream().filter(e -> matches(e, agentId, kind, fromNanos)).count();
+    }
+
+    /** The time from {@code fromNanos} to the first such event of {@code agentId} at or after it, ns; empty if none. */
+    public OptionalLong nanosUntil(String agentId, Kind kind, long fromNanos) {
+        return events.stream().filter(e -> matches(e, agentId, kind, fromNanos))
+                .mapToLong(e -> e.atNanos() - fromNanos).min();
+    }
+
+    private static boolean matches(Event e, String agentId, Kind kind, long fromNanos) {
+        return e.agentId().equals(agentId) && e.kind() == kind && e.atNanos() - fromNanos >= 0;
+    }
+}

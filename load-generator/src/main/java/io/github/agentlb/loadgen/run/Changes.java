@@ -1,0 +1,162 @@
+package io.github.agentlb.loadgen.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Makes a run's changes (a fault switched on, an agent killed, added or drained) by request count,
+ * so that every run changes at the same requests: each just before its request is sent, on the
+ * thread that starts that request, or on a controller thread of its own for a change that takes
+ * long (stopping a server), so that no worker waits for it. Each is stamped on the run's clock
+ * before it is made and where the phase it opens begins. A change that throws is kept and rethrown
+ * by {@link #await()}, never into the load's threads. Thread-safe: {@link #accept} is called from
+ * the load's threads.
+ */
+public final class Changes implements IntConsumer, AutoCloseable {
+
+    /** How long {@link #await()} waits for a change on the controller thread, s. */
+    private static final long WAIT_SECONDS = 30;
+
+    /** Makes the change; returns when the phase it opens begins (run clock: after it, or before for a kill). */
+    @FunctionalInterface
+    public interface Action {
+        /**
+         * Makes the change.
+         *
+         * @return when the phase it opens begins, ns of the run's clock: after the change returned, or,
+         *         for a change that takes effect as it starts (a kill), before it
+         * @throws Exception if it cannot be made
+         */
+        long apply() throws Exception;
+    }
+
+    /**
+     * A change of a run.
+     *
+     * @param phase     the name of the phase it opens, e.g. {@code down}
+     * @param label     what it does, for charts and reports, e.g. {@code kill A1}
+     * @param atRequest the 1-based count of started requests just before which it is made
+     * @param async     whether it runs on the controller thread
+     * @param action    the change
+     */
+    public record Change(String phase, String label, int atRequest, boolean async, Action action) {
+    }
+
+    /** A change made on the load's thread; the phase it opens begins once it returned ({@code clock}, ns). */
+    public static Action now(LongSupplier clock, Runnable change) {
+        return () -> {
+            change.run();
+            return clock.getAsLong();
+        };
+    }
+
+    /**
+     * A change made on the load's thread whose phase begins just before it: every answer it causes
+     * follows the stamp ({@code clock}, ns; a stamp read after it could follow the first such answers
+     * on a starved CPU).
+     */
+    public static Action before(LongSupplier clock, Runnable change) {
+        return () -> {
+            long start = clock.getAsLong();
+            change.run();
+            return start;
+        };
+    }
+
+    /**
+     * A change as made.
+     *
+     * @param beganNanos just before the action, run clock
+     * @param startNanos where the phase it opens begins, run clock ({@link Action#apply()})
+     */
+    public record Made(long beganNanos, long startNanos) {
+    }
+
+    private final List<Change> changes;
+    private final LongSupplier clock;
+    private final ExecutorService controller = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "loadgen-changes");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicReferenceArray<Future<Made>> made;
+
+    /** @param clock the clock of the outcomes' send times, ns */
+    public Changes(List<Change> changes, LongSupplier clock) {
+        this.changes = List.copyOf(changes);
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.made = new AtomicReferenceArray<>(changes.size());
+    }
+
+    /**
+     * The 1-based request count at which the {@code k}-th of {@code parts} equal parts of a run of
+     * {@code requests} begins: just before request {@code k n / parts + 1} is sent.
+     *
+     * @throws IllegalArgumentException if {@code requests < parts}
+     */
+    public static int atRequest(int k, int parts, int requests) {
+        if (requests < parts) {
+            throw new IllegalArgumentException("requests must be >= " + parts + " for " + parts + " phases, was "
+                    + requests);
+        }
+        return k * requests / parts + 1;
+    }
+
+    @Override
+    public void accept(int started) {
+        for (int i = 0; i < changes.size(); i++) {
+            Change c = changes.get(i);
+            if (c.atRequest() == started) {
+                FutureTask<Made> task = new FutureTask<>(() -> {
+                    long began = clock.getAsLong();
+                    return new Made(began, c.action().apply());
+                });
+                made.set(i, task);
+                if (c.async()) {
+                    controller.execute(task);
+                } else {
+                    task.run();
+                }
+            }
+        }
+    }
+
+    /**
+     * Waits for every change to be made.
+     *
+     * @return each change as made, in the order given
+     * @throws IllegalStateException if the run ended before a change's request
+     * @throws Exception             what a change threw
+     */
+    public List<Made> await() throws Exception {
+        List<Made> all = new ArrayList<>();
+        for (int i = 0; i < changes.size(); i++) {
+            Future<Made> f = made.get(i);
+            if (f == null) {
+                throw new IllegalStateException("the run ended before request " + changes.get(i).atRequest()
+                        + ", where '" + changes.get(i).label() + "' was due");
+            }
+            try {
+                all.add(f.get(WAIT_SECONDS, TimeUnit.SECONDS));
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            }
+        }
+        return all;
+    }
+
+    @Override
+    public void close() {
+        controller.shutdownNow();
+    }
+}

@@ -1,0 +1,49 @@
+package io.github.agentlb.loadgen.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/** Runs a task on each of a list's items: one after the other, or all at once on daemon threads of their own. */
+public final class Parallel {
+
+    private Parallel() {
+    }
+
+    @FunctionalInterface
+    public interface Task<T, R> {
+        R run(T item) throws Exception;
+    }
+
+    public static <T, R> List<R> each(List<T> items, boolean atOnce, String threadName, Task<T, R> task)
+            throws Exception {
+        List<R> results = new ArrayList<>();
+        if (!atOnce) {
+            for (T item : items) {
+                results.add(task.run(item));
+            }
+            return results;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, items.size()), r -> {
+            Thread t = new Thread(r, threadName);
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<R>> futures = items.stream().map(item -> pool.submit(() -> task.run(item))).toList();
+            for (Future<R> f : futures) {
+                try {
+                    results.add(f.get());
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

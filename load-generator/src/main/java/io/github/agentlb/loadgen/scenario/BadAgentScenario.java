@@ -1,0 +1,291 @@
+package io.github.agentlb.loadgen.scenario;
+
+import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.core.health.OutlierEjection;
+import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.demo.Strategies;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.run.BalancerLog;
+import io.github.agentlb.loadgen.run.BalancerLog.Kind;
+import io.github.agentlb.loadgen.run.Changes;
+import io.github.agentlb.loadgen.stats.Phases;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
+
+/**
+ * The {@code busy} and {@code gray} scenarios: the uniform agents behind the demo proxy; while the
+ * middle third of the measured requests is sent, agent {@value #BAD_AGENT} answers every request at
+ * once with 429 and {@code Retry-After: 2} ({@code busy}) or with 500 ({@code gray})
+ * ({@code StubAgent.answerWith}), switched by request count. What the clients saw comes from their
+ * outcomes, what A1 received from the balancer's attempts, its ejections from its health listener
+ * ({@link BalancerLog}). The balancers have the library's answer rules (429, and 503 with
+ * {@code Retry-After}, rest the agent; 500, 502, 503, 504 are error answers, five in a row eject it)
+ * and the fault scenarios' ejection times ({@link OutageScenario#EJECTION}). Its check, the trials'
+ * bounds: a few clients of a gray agent get its 500 before it is ejected (5% of the requests sent
+ * meanwhile), of a busy one its 429 (1 in 30), no other client error, and a busy agent gets at most
+ * {@value #MAX_PER_REST} requests per {@code Retry-After}.
+ */
+public final class BadAgentScenario implements Scenario {
+
+    /** The agent that answers badly. */
+    public static final String BAD_AGENT = "A1";
+    /** Requests a busy agent may get per {@code Retry-After}: its first and one more. */
+    public static final int MAX_PER_REST = 2;
+    static final Duration TIMELINE_BUCKET = Duration.ofMillis(500);
+    /** A rest or ejection this soon after the switch shares its chart marker, ms. */
+    private static final double NEAR_MS = 400;
+
+    private final boolean busy;
+    private final int requests;
+
+    /** 600 requests for {@code busy} (a phase about one {@code Retry-After}), 900 for {@code gray}. */
+    public BadAgentScenario(boolean busy) {
+        this(busy, busy ? 600 : 900);
+    }
+
+    /**
+     * @param busy     {@code busy} (429 with {@code Retry-After: 2}) rather than {@code gray} (500)
+     * @param requests measured requests of a run, over a tenth as many users, >= 3
+     */
+    public BadAgentScenario(boolean busy, int requests) {
+        this.busy = busy;
+        this.requests = requests;
+        Changes.atRequest(2, 3, requests); // checks the count
+    }
+
+    @Override
+    public String name() {
+        return busy ? "busy" : "gray";
+    }
+
+    /** The status A1 answers: 429 or 500. */
+    public int status() {
+        return busy ? 429 : 500;
+    }
+
+    /** The {@code Retry-After} A1 sends with it, s; {@link Duration#ZERO} for none. */
+    public Duration rest() {
+        return busy ? Duration.ofSeconds(2) : Duration.ZERO;
+    }
+
+    /** What A1 answers, for reports: {@code 429 with Retry-After: 2} or {@code 500 at once}. */
+    public String answer() {
+        return busy ? "429 with Retry-After: 2" : "500 at once";
+    }
+
+    /**
+     * The most clients that may see A1's answer among {@code requests} sent while it answers it: a
+     * thirtieth for {@code busy}, 5% for {@code gray} (15 in 300, the gray trial's), rounded down.
+     *
+     * @throws IllegalArgumentException if {@code requests < 0}
+     */
+    public long allowedClientErrors(long requests) {
+        if (requests < 0) {
+            throw new IllegalArgumentException("requests must be >= 0, was " + requests);
+        }
+        return busy ? requests / 30 : requests * 5 / 100;
+    }
+
+    /** The share {@link #allowedClientErrors} allows, for reports: {@code 1 in 30} or {@code 5%}. */
+    public String allowance() {
+        return busy ? "1 in 30" : "5%";
+    }
+
+    @Override
+    public LoadTestConfig workload(Setup setup) {
+        return setup.load(requests, requests / 10);
+    }
+
+    @Override
+    public String injects(Setup setup) {
+        return BAD_AGENT + " answers " + answer() + " from 1/3 to 2/3 of the requests";
+    }
+
+    @Override
+    public List<Variant> variants(Setup setup) {
+        return setup.strategies().stream().map(s -> new Variant(s, s, () -> balancer(s), 1)).toList();
+    }
+
+    @Override
+    public boolean concurrent() {
+        return true;
+    }
+
+    /** A balancer of {@code strategy} with {@link OutageScenario#EJECTION}, its other settings the defaults. */
+    static AgentLoadBalancerSupport balancer(String strategy) {
+        AgentLoadBalancerSupport balancer = Strategies.create(strategy);
+        balancer.setOutlierEjection(OutageScenario.EJECTION);
+        return balancer;
+    }
+
+    @Override
+    public Result run(Variant variant, Setup setup) throws Exception {
+        int n = workload(setup).requests();
+        return ClusterRun.run(this, variant, setup, ProxyConfig.builder(), List.of("before", "during", "after"),
+                cluster -> {
+                    StubAgent bad = cluster.agent(BAD_AGENT);
+                    return List.of(new Changes.Change("during", BAD_AGENT + " " + status(), Changes.atRequest(1, 3, n),
+                                    false, Changes.before(System::nanoTime, () -> bad.answerWith(status(), busy ? "2" : null))),
+                            new Changes.Change("after", BAD_AGENT + " normal", Changes.atRequest(2, 3, n), false,
+                                    Changes.now(System::nanoTime, bad::answerNormally)));
+                }, (m, cluster) -> result(m));
+    }
+
+    /**
+     * The result of a measured run, from the outcomes, the balancer's attempts and health events
+     * and the two switch times alone (no I/O, no clock).
+     */
+    Result result(ClusterRun.Measured m) {
+        long on = m.made().get(0).startNanos();
+        long off = m.made().get(1).startNanos();
+        Phases split = m.phases();
+        List<BalancerLog.Attempt> onBad = m.log().attempts().stream()
+                .filter(a -> a.agentId().equals(BAD_AGENT) && a.startedNanos() - m.measuredFromNanos() >= 0).toList();
+        List<Result.Phase> phases = m.phaseResults((i, list) -> Result.map("bad_answers_seen_by_clients",
+                list.stream().filter(o -> o.outcome().status() == status() && !o.outcome().isSuccess()).count(),
+                "bad_agent_requests", onBad.stream().filter(a -> split.indexOf(a.startedNanos()) == i).count()));
+        double restMs = onBad.stream().filter(a -> a.outcome() == AttemptOutcome.BUSY && a.endedNanos() - on >= 0)
+                .mapToLong(a -> a.endedNanos() - on).min().stream().mapToDouble(x -> x / 1e6).findFirst()
+                .orElse(Double.NaN);
+        double ejectionMs = m.log().nanosUntil(BAD_AGENT, Kind.EJECTED, on).stream().mapToDouble(x -> x / 1e6)
+                .findFirst().orElse(Double.NaN);
+        long readmissions = m.log().events().stream().filter(e -> e.agentId().equals(BAD_AGENT)
+                && e.kind() == Kind.READMITTED && split.indexOf(e.atNanos()) == 1).count();
+        // The attempts sent while A1 answered its fault, and those answered with it (sent just before the switch).
+        double mostPerRest = !busy ? Double.NaN : mostWithin(onBad.stream().filter(a -> split.indexOf(a.startedNanos()) == 1
+                        || a.outcome() == AttemptOutcome.BUSY || a.outcome() == AttemptOutcome.ERROR_ANSWER)
+                .mapToLong(BalancerLog.Attempt::startedNanos).sorted().toArray(), rest().toNanos());
+        long seen = phases.stream().mapToLong(p -> (long) p.figures().get("bad_answers_seen_by_clients")).sum();
+        long allowed = allowedClientErrors(phases.get(1).stats().requests());
+        long clientErrors = m.run().statistics().errors() + m.run().statistics().timeouts();
+        long excess = clientErrors - Math.min(seen, allowed);
+        boolean within = excess == 0 && (!busy || mostPerRest <= MAX_PER_REST);
+        Map<String, Object> figures = Result.map("bad_agent", BAD_AGENT, "bad_answer_status", status(),
+                "bad_answer_retry_after", busy ? "2" : null, "balancer", balancerSettings(),
+                "bad_answer_from_s", m.seconds(on), "bad_answer_until_s", m.seconds(off),
+                "bad_answers_seen_by_clients", seen, "bad_answers_allowed", allowed, "excess_client_errors", excess,
+                "rest_after_ms", restMs, "ejection_after_ms", ejectionMs,
+                "ejections", m.log().count(BAD_AGENT, Kind.EJECTED, on), "readmissions_while_bad", readmissions,
+                "most_bad_agent_requests_per_retry_after", mostPerRest);
+        List<Result.Check> checks = List.of(new Result.Check("within bounds", within, String.format(Locale.ROOT,
+                "%d client errors beyond the %d of %d allowed%s", excess, allowed, status(), busy ? String.format(
+                        Locale.ROOT, "; at most %.0f requests to %s per Retry-After (goal <= %d)", mostPerRest,
+                        BAD_AGENT, MAX_PER_REST) : "")));
+        Result partial = m.result(phases, figures, checks, excess, m.timeline(TIMELINE_BUCKET));
+        List<String> lines = new ArrayList<>(ClusterRun.phaseLines(partial));
+        lines.add(String.format(Locale.ROOT, "%s (%s): %s received %s (before/during/after); %d clients saw its %d "
+                        + "(%d allowed); rested after %s ms, ejected after %s ms; %s", m.variant().label(), name(),
+                BAD_AGENT, perPhase(partial, "bad_agent_requests"), seen, status(), allowed, Section.num("%.0f", restMs),
+                Section.num("%.0f", ejectionMs), within ? "within bounds" : "NOT within bounds"));
+        return partial.withOutput(List.of(chart(partial)), lines);
+    }
+
+    /** The most of the sorted instants {@code times} within any half-open window {@code [t, t + width)}; O(n). */
+    static int mostWithin(long[] times, long width) {
+        int most = 0;
+        for (int first = 0, last = 0; last < times.length; last++) {
+            while (times[last] - times[first] >= width) {
+                first++;
+            }
+            most = Math.max(most, last - first + 1);
+        }
+        return most;
+    }
+
+    /** The timeline, with the switches marked and A1's rest or ejection when it came later than {@link #NEAR_MS}. */
+    private Chart chart(Result r) {
+        double on = r.number("bad_answer_from_s");
+        List<Chart.Marker> markers = new ArrayList<>();
+        String onLabel = BAD_AGENT + " " + status() + reaction(r.number("rest_after_ms"), "rested", on, markers)
+                + reaction(r.number("ejection_after_ms"), "ejected", on, markers);
+        markers.add(new Chart.Marker(on, onLabel));
+        markers.add(new Chart.Marker(r.number("bad_answer_until_s"), BAD_AGENT + " normal"));
+        return ClusterRun.timelineChart(r, String.format(Locale.ROOT, "Requests per agent per second - %s, %s answers "
+                + "%s from %.1f s to %.1f s", r.variant(), BAD_AGENT, answer(), on, r.number("bad_answer_until_s")), markers);
+    }
+
+    private static String reaction(double ms, String label, double onSeconds, List<Chart.Marker> markers) {
+        if (Double.isNaN(ms)) {
+            return "";
+        }
+        if (ms < NEAR_MS) {
+            return ", " + label;
+        }
+        markers.add(new Chart.Marker(onSeconds + ms / 1e3, label));
+        return "";
+    }
+
+    /** The scenario's failure settings, read from a balancer so they cannot drift. */
+    static String balancerSettings() {
+        AgentLoadBalancerSupport balancer = balancer(Strategies.ROUND_ROBIN);
+        OutlierEjection e = balancer.getOutlierEjection();
+        var rules = balancer.getAnswerRules();
+        return String.format(Locale.ROOT, "429 and 503 with Retry-After rest the agent (at most %d s, %d s without "
+                        + "one) and go to another agent; %s are error answers, %d in a row eject the agent for %d ms, "
+                        + "doubling up to %d ms (the failure scenario's)", rules.maxRest().toSeconds(),
+                rules.defaultRest().toSeconds(), rules.errorStatuses().stream().sorted().map(String::valueOf)
+                        .collect(Collectors.joining(", ")), e.consecutiveErrorAnswers(), e.baseEjectionTime().toMillis(),
+                e.maxEjectionTime().toMillis());
+    }
+
+    private static String perPhase(Result r, String figure) {
+        return perPhase(r, p -> (long) p.figures().get(figure));
+    }
+
+    private static String perPhase(Result r, ToLongFunction<Result.Phase> figure) {
+        return r.phases().stream().map(p -> String.valueOf(figure.applyAsLong(p))).collect(Collectors.joining("/"));
+    }
+
+    @Override
+    public Section section(List<Result> results) {
+        LoadTestConfig c = results.get(0).load();
+        String balancer = (String) results.get(0).figures().get("balancer");
+        Section.TableBuilder table = Section.table().left("strategy").right("client errors before/during/after",
+                "of them " + status() + " (allowed)", BAD_AGENT + " requests before/during/after",
+                BAD_AGENT + " rested after ms", BAD_AGENT + " ejected after ms", "ejections / re-admissions while bad");
+        if (busy) {
+            table.right("most " + BAD_AGENT + " requests per " + rest().toSeconds() + " s");
+        }
+        table.left("within bounds");
+        for (Result r : results) {
+            List<Object> row = new ArrayList<>(List.of(r.variant(), perPhase(r, Result.Phase::clientErrors),
+                    String.format(Locale.ROOT, "%.0f (%.0f)", r.number("bad_answers_seen_by_clients"),
+                            r.number("bad_answers_allowed")),
+                    perPhase(r, "bad_agent_requests"), Section.num("%.0f", r.number("rest_after_ms")),
+                    Section.num("%.0f", r.number("ejection_after_ms")), String.format(Locale.ROOT, "%.0f / %.0f",
+                            r.number("ejections"), r.number("readmissions_while_bad"))));
+            if (busy) {
+                row.add(Section.num("%.0f", r.number("most_bad_agent_requests_per_retry_after")));
+            }
+            row.add(r.passed() ? "yes" : "NO");
+            table.row(row);
+        }
+        return new Section(name(), List.of(String.format(Locale.ROOT, "Agents A1-A3 as in the uniform scenario; %d "
+                        + "requests over %d users, %d concurrent, seed %d, after %d warm-up requests (not counted). Just "
+                        + "before request n/3+1 is sent %s starts answering every request with %s (`StubAgent.answerWith`), "
+                        + "before 2n/3+1 it answers normally again. Balancer: %s.", c.requests(), c.users(),
+                c.concurrency(), c.seed(), c.warmup(), BAD_AGENT, answer(), balancer), table.build(),
+                String.format(Locale.ROOT, "A request belongs to the phase in which it was sent. Client errors = errors "
+                                + "+ timeouts; \"of them %d\" = clients that got %s's answer, \"allowed\" = %s of the "
+                                + "requests sent during the fault. %s requests = attempts the balancer made on %s (its "
+                                + "attempt listener): what %s received, including the answers the client never saw "
+                                + "because the request went elsewhere. Rested = from the switch to %s's first busy answer "
+                                + "(the balancer rests it for its Retry-After); ejected = from the switch to its first "
+                                + "ejection; ejections from the switch on, and re-admissions while %s answered badly: "
+                                + "each by the success of a request sent to it before the switch, after which it takes "
+                                + "%d more error answers to be ejected again.%s Within bounds: no client error beyond "
+                                + "the allowance%s.", status(), BAD_AGENT, allowance(), BAD_AGENT, BAD_AGENT,
+                        BAD_AGENT, BAD_AGENT, BAD_AGENT, OutageScenario.EJECTION.consecutiveErrorAnswers(),
+                        busy ? " Most requests per 2 s = the most attempts on " + BAD_AGENT + " sent within any 2 s "
+                                + "while it answered " + status() + "." : "",
+                        busy ? " and at most " + MAX_PER_REST + " requests to " + BAD_AGENT + " per Retry-After" : "")),
+                ClusterRun.charts(results));
+    }
+}

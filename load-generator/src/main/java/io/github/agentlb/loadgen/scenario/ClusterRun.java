@@ -1,0 +1,204 @@
+package io.github.agentlb.loadgen.scenario;
+
+import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.run.BalancerLog;
+import io.github.agentlb.loadgen.run.Changes;
+import io.github.agentlb.loadgen.run.EmbeddedCluster;
+import io.github.agentlb.loadgen.run.LoadRunner;
+import io.github.agentlb.loadgen.stats.Phases;
+import io.github.agentlb.loadgen.stats.RunStatistics;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
+import io.github.agentlb.loadgen.stats.Timeline;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The run the scenarios over stub agents share: start the agents and the demo proxy (or replicas)
+ * with the variant's balancer, listened to by a {@link BalancerLog}; warm up; send the measured
+ * closed-loop load while making the scenario's {@link Changes}; split the outcomes into the phases
+ * the changes open. The scenario turns the {@link Measured} run into its {@link Result} while the
+ * agents and proxies still run (so it can read the balancer's state). Also the pieces of a result
+ * the scenarios share: per-phase figures and console lines, the timeline chart, the tables' agent
+ * columns.
+ */
+final class ClusterRun {
+
+    private ClusterRun() {
+    }
+
+    /**
+     * What a run measured, for its scenario to turn into a {@link Result}.
+     *
+     * @param agents            the agents' ids, in start order
+     * @param target            the proxies' base URLs, joined by {@code ", "}
+     * @param changes           the changes made, in order
+     * @param made              when each was made
+     * @param phaseNames        the phases' names, one more than the changes
+     * @param measuredFromNanos when the measured load began (after the warm-up)
+     */
+    record Measured(String scenario, Variant variant, LoadTestConfig load, List<String> agents, String target,
+                    LoadRunner.Result run, List<Changes.Change> changes, List<Changes.Made> made,
+                    List<String> phaseNames, BalancerLog log, long measuredFromNanos) {
+
+        Phases phases() {
+            return new Phases(phaseNames, made.stream().map(Changes.Made::startNanos).toList());
+        }
+
+        List<TimedOutcome> outcomes() {
+            return run.timedOutcomes();
+        }
+
+        /** The first request's send time (the first change's time without any). */
+        long startNanos() {
+            return outcomes().stream().mapToLong(TimedOutcome::sentAtNanos).min()
+                    .orElse(made.isEmpty() ? measuredFromNanos : made.get(0).startNanos());
+        }
+
+        /** The last outcome's time (the last change's time without any). */
+        long endNanos() {
+            return outcomes().stream().mapToLong(TimedOutcome::completedAtNanos).max()
+                    .orElse(made.isEmpty() ? measuredFromNanos : made.get(made.size() - 1).startNanos());
+        }
+
+        /** {@code nanos} as s from the first request sent. */
+        double seconds(long nanos) {
+            return (nanos - startNanos()) / 1e9;
+        }
+
+        /**
+         * The phases with the figures of the requests sent in each (its duration its wall time) and
+         * what {@code figures} adds per phase (index, its outcomes); none for a run of one phase.
+         */
+        List<Result.Phase> phaseResults(PhaseFigures figures) {
+            if (changes.isEmpty()) {
+                return List.of();
+            }
+            Phases phases = phases();
+            List<List<TimedOutcome>> split = phases.split(outcomes());
+            long[] durations = phases.durations(startNanos(), endNanos());
+            List<Result.Phase> result = new ArrayList<>();
+            for (int i = 0; i < split.size(); i++) {
+                RunStatistics stats = RunStatistics.of(split.get(i).stream().map(TimedOutcome::outcome).toList(),
+                        agents, durations[i]);
+                result.add(new Result.Phase(phases.names().get(i), i == 0 ? "start" : changes.get(i - 1).label(),
+                        i == 0 ? 0 : seconds(made.get(i - 1).startNanos()), stats, figures.of(i, split.get(i))));
+            }
+            return result;
+        }
+
+        /** Answers per agent and failures per {@code bucket} from the first request sent. */
+        Timeline timeline(Duration bucket) {
+            return Timeline.of(outcomes(), startNanos(), bucket, agents);
+        }
+
+        Result result(List<Result.Phase> phases, Map<String, Object> figures, List<Result.Check> checks,
+                      long failures, Timeline timeline) {
+            return result(phases, figures, checks, failures, timeline, List.of(), List.of());
+        }
+
+        Result result(List<Result.Phase> phases, Map<String, Object> figures, List<Result.Check> checks,
+                      long failures, Timeline timeline, List<Chart> charts, List<String> lines) {
+            return new Result(scenario, variant.label(), variant.strategy(), target, true, load, variant.replicas(),
+                    run.statistics(), phases,
+                    figures, checks, failures, timeline, null, charts, lines);
+        }
+    }
+
+    @FunctionalInterface
+    interface PhaseFigures {
+        Map<String, Object> of(int phase, List<TimedOutcome> outcomes);
+    }
+
+    @FunctionalInterface
+    interface Measure {
+        Result result(Measured run, EmbeddedCluster cluster) throws Exception;
+    }
+
+    /**
+     * Runs {@code variant} of {@code scenario}.
+     *
+     * @param proxy   the proxy's settings beyond strategy, host, port and agents (timeouts)
+     * @param phases  the phases' names; one more than the changes
+     * @param changes the changes to make, from the running cluster
+     * @throws Exception if the cluster cannot start, a change fails or the load run is stuck
+     */
+    static Result run(Scenario scenario, Variant variant, Setup setup, ProxyConfig.Builder proxy, List<String> phases,
+                      Function<EmbeddedCluster, List<Changes.Change>> changes, Measure measure) throws Exception {
+        BalancerLog log = new BalancerLog(System::nanoTime);
+        LoadTestConfig load = scenario.workload(setup);
+        String label = variant.label() + " " + scenario.name();
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(scenario.agents(setup), proxy.strategy(variant.strategy()),
+                () -> log.attachTo(variant.balancer().get()), variant.replicas())) {
+            List<Changes.Change> list = changes.apply(cluster); // before the warm-up: it may take an agent out
+            setup.stdout().println(header(scenario, variant, setup, cluster));
+            if (load.warmupConfig().isPresent()) {
+                LoadRunner.warmUp(setup.stdout(), label, cluster.baseUrls(), load.warmupConfig().get());
+            }
+            try (Changes made = new Changes(list, System::nanoTime)) {
+                long from = System.nanoTime();
+                LoadRunner.Result run = new LoadRunner(load, setup.stdout()).run(cluster.baseUrls(), label,
+                        cluster.agentIds(), made, false);
+                List<Changes.Made> done = made.await();
+                return measure.result(new Measured(scenario.name(), variant, load, cluster.agentIds(),
+                        String.join(", ", cluster.baseUrls()), run, list, done, phases, log, from), cluster);
+            }
+        }
+    }
+
+    /** "== ch, failure scenario: agents A1, A2, A3 behind the demo proxy at URL; A1 is killed ...". */
+    static String header(Scenario scenario, Variant variant, Setup setup, EmbeddedCluster cluster) {
+        String inject = scenario.injects(setup);
+        return String.format(Locale.ROOT, "== %s, %s scenario: agents %s behind %s at %s%s", variant.label(),
+                scenario.name(), String.join(", ", cluster.agentIds()),
+                variant.replicas() == 1 ? "the demo proxy" : variant.replicas() + " proxy replicas",
+                String.join(", ", cluster.baseUrls()), inject.isEmpty() ? "" : "; " + inject);
+    }
+
+    /** The console line of each phase: requests, client errors, p99 and answers per agent. */
+    static List<String> phaseLines(Result r) {
+        return r.phases().stream().map(p -> String.format(Locale.ROOT, "%s (%s) %s: %d requests, %d client errors, "
+                        + "p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(), p.clientErrors(),
+                p.stats().latency().p99Ms(), answered(p.stats()))).toList();
+    }
+
+    /** {@code A1=12 A2=10 A3=0}: the successful requests of each agent. */
+    static String answered(RunStatistics s) {
+        return s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" "));
+    }
+
+    /**
+     * The timeline chart of a run, {@code timeline_<scenario>_<variant>.png}: per agent its answers
+     * per second, and the failed requests when any failed, each bucket at its middle, with a labelled
+     * vertical line at each marker.
+     */
+    static Chart timelineChart(Result r, String title, List<Chart.Marker> markers) {
+        Timeline t = r.timeline();
+        double[] x = Arrays.stream(t.bucketStartsSeconds()).map(s -> s + t.bucketSeconds() / 2).toArray();
+        Map<String, double[]> series = new LinkedHashMap<>();
+        t.answeredPerAgent().forEach((agent, counts) -> series.put(agent, Timeline.perSecond(counts, t.bucketSeconds())));
+        if (Arrays.stream(t.failed()).anyMatch(n -> n > 0)) {
+            series.put("failed", Timeline.perSecond(t.failed(), t.bucketSeconds()));
+        }
+        return new Chart.Lines("timeline_" + r.scenario() + "_" + r.variant() + ".png", "requests per agent over time, "
+                + r.variant() + ", " + r.scenario(), 900, List.of(new Chart.Panel(title,
+                "Time since the first request (s), by answer; each bucket drawn at its middle", "Requests per second",
+                500, x, series, markers)), null);
+    }
+
+    /** The phase markers of a timeline: a line at each change, labelled with it. */
+    static List<Chart.Marker> phaseMarkers(Result r) {
+        return r.phases().stream().skip(1).map(p -> new Chart.Marker(p.fromS(), p.openedBy())).toList();
+    }
+
+    static List<Chart> charts(List<Result> results) {
+        return results.stream().flatMap(r -> r.charts().stream()).toList();
+    }
+}

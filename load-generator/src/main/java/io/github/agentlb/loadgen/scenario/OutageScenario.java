@@ -1,0 +1,245 @@
+package io.github.agentlb.loadgen.scenario;
+
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.core.health.OutlierEjection;
+import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.demo.Strategies;
+import io.github.agentlb.loadgen.config.AgentSet;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.run.AgentFault;
+import io.github.agentlb.loadgen.run.BalancerLog;
+import io.github.agentlb.loadgen.run.BalancerLog.Kind;
+import io.github.agentlb.loadgen.run.Changes;
+import io.github.agentlb.loadgen.stats.FailoverStickiness;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code failure} and {@code hang} scenarios: the uniform agents behind the demo proxy; agent
+ * {@value #DEAD_AGENT} goes down when the first third of the measured requests has been sent, as a
+ * crash, and in {@code hang} with its port then held by a listener that accepts connections and never
+ * answers ({@link AgentFault}); it is restarted on the same port when two thirds have been sent. Both changes run on
+ * a controller thread, so no worker waits for them. Measured: per phase the client's figures,
+ * when the balancer ejected and re-admitted the agent ({@link BalancerLog}), and who kept their
+ * agent ({@link FailoverStickiness}).
+ */
+public final class OutageScenario implements Scenario {
+
+    /** The agent that fails. */
+    public static final String DEAD_AGENT = "A1";
+    /** Default requests of a run: 600 (about 2 s per phase at the default pace) over 100 users. */
+    public static final int DEFAULT_REQUESTS = 600, DEFAULT_USERS = 100;
+    /**
+     * The proxy's per-attempt answer timeout in the {@code hang} run, ms: a fifth of the default,
+     * about 7x the slowest answer (150 ms), so that on a busy 2-core machine, where a live agent's
+     * answer was seen to take over 500 ms, only the hung agent times out.
+     */
+    public static final int HANG_PROXY_REQUEST_TIMEOUT_MS = 1_000;
+    /**
+     * The outlier ejection of the fault scenarios' balancers: the library's defaults but a base
+     * ejection time of 1 s doubling up to 2 s (defaults 10 s and 300 s), so that within phases of a
+     * few seconds a dead agent is tried again every 2 s at most and is back within 2 s of its restart.
+     */
+    public static final OutlierEjection EJECTION = OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(1))
+            .maxEjectionTime(Duration.ofSeconds(2)).build();
+
+    private final boolean hang;
+    private final int proxyRequestTimeoutMs;
+
+    /**
+     * @param hang whether the agent hangs ({@code hang}, proxy answer timeout {@value #HANG_PROXY_REQUEST_TIMEOUT_MS}
+     *             ms) rather than refusing connections ({@code failure}, the proxy's default)
+     */
+    public OutageScenario(boolean hang) {
+        this(hang, hang ? HANG_PROXY_REQUEST_TIMEOUT_MS : ProxyConfig.DEFAULT_FIRST_BYTE_TIMEOUT_MS);
+    }
+
+    OutageScenario(boolean hang, int proxyRequestTimeoutMs) {
+        this.hang = hang;
+        this.proxyRequestTimeoutMs = proxyRequestTimeoutMs;
+    }
+
+    @Override
+    public String name() {
+        return hang ? "hang" : "failure";
+    }
+
+    @Override
+    public LoadTestConfig workload(Setup setup) {
+        return setup.faultLoad();
+    }
+
+    @Override
+    public String injects(Setup setup) {
+        return DEAD_AGENT + " is " + (hang ? "hung" : "killed") + " after 1/3 of the requests and restarted after 2/3";
+    }
+
+    /** What the agent does while down, for reports. */
+    public String fault() {
+        return hang ? "its server is stopped and a listener on the same port accepts connections and never answers"
+                : "its server is stopped (connections refused, requests in service dropped)";
+    }
+
+    @Override
+    public List<Variant> variants(Setup setup) {
+        return setup.strategies().stream().map(s -> new Variant(s, s, () -> balancer(s), 1)).toList();
+    }
+
+    /**
+     * A balancer of {@code strategy} with {@link #EJECTION} and failover on an answer timeout (the
+     * requests are GETs: a hung agent's are sent on to another agent, as the scenario measures; the
+     * proxy's default answers 504 instead), its other settings the defaults.
+     */
+    static AgentLoadBalancerSupport balancer(String strategy) {
+        AgentLoadBalancerSupport balancer = Strategies.create(strategy);
+        balancer.setOutlierEjection(EJECTION);
+        balancer.setFailoverPolicy(balancer.getFailoverPolicy().withFailOverOnAnswerTimeout(true));
+        return balancer;
+    }
+
+    /** The failure settings of {@link #balancer}, read from a balancer so that they cannot drift. */
+    static String balancerSettings() {
+        AgentLoadBalancerSupport balancer = balancer(Strategies.ROUND_ROBIN);
+        OutlierEjection e = balancer.getOutlierEjection();
+        int attempts = balancer.getMaximumFailoverAttempts();
+        return String.format(Locale.ROOT, "outlier ejection after %d consecutive connection failure(s) for %d ms, "
+                        + "doubling per repeated ejection up to %d ms, at most a share %.1f of the agents ejected "
+                        + "(never the last); failover %s, %s", e.consecutiveFailures(), e.baseEjectionTime().toMillis(),
+                e.maxEjectionTime().toMillis(), e.maxEjectedShare(),
+                attempts < 0 ? "to every agent once" : "up to " + attempts + " more attempt(s)",
+                balancer.getFailoverDeadline().isZero() ? "no deadline"
+                        : "deadline " + balancer.getFailoverDeadline().toMillis() + " ms");
+    }
+
+    @Override
+    public Result run(Variant variant, Setup setup) throws Exception {
+        int n = workload(setup).requests();
+        AgentFault[] fault = new AgentFault[1];
+        try {
+            return ClusterRun.run(this, variant, setup, ProxyConfig.builder().firstByteTimeoutMs(proxyRequestTimeoutMs),
+                    List.of("before", "down", "after"), cluster -> {
+                        fault[0] = new AgentFault(cluster.agent(DEAD_AGENT), hang, System::nanoTime);
+                        return List.of(new Changes.Change("down", (hang ? "hang " : "kill ") + DEAD_AGENT,
+                                        Changes.atRequest(1, 3, n), true, fault[0]::kill),
+                                new Changes.Change("after", "restart " + DEAD_AGENT, Changes.atRequest(2, 3, n), true,
+                                        fault[0]::restart));
+                    }, (m, cluster) -> result(m));
+        } finally {
+            if (fault[0] != null) {
+                fault[0].close();
+            }
+        }
+    }
+
+    /**
+     * The result of a measured run, from its outcomes, phases and health events alone (no I/O, no
+     * clock): per phase the requests that waited out the proxy's answer timeout; stickiness with
+     * the return counted from the dead agent's first re-admission after the restart (from the restart
+     * when none was seen); ejection delays; the timeline from the first request sent.
+     */
+    Result result(ClusterRun.Measured m) {
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(proxyRequestTimeoutMs);
+        List<Result.Phase> phases = m.phaseResults((i, list) -> Map.of("requests_over_proxy_timeout",
+                list.stream().filter(o -> o.outcome().latencyNanos() >= timeoutNanos).count()));
+        long kill = m.made().get(0).startNanos();
+        long restart = m.made().get(1).startNanos();
+        BalancerLog log = m.log();
+        OptionalLong readmitted = log.nanosUntil(DEAD_AGENT, Kind.READMITTED, restart);
+        FailoverStickiness st = FailoverStickiness.of(m.outcomes(), m.phases(), DEAD_AGENT, restart + readmitted.orElse(0));
+        double before = phases.get(0).stats().latency().p99Ms();
+        Map<String, Object> figures = Result.map("dead_agent", DEAD_AGENT, "fault", fault(),
+                "proxy_request_timeout_ms", proxyRequestTimeoutMs, "balancer_settings", balancerSettings(),
+                "kill_s", m.seconds(kill), "restart_s", m.seconds(restart),
+                "down_p99_over_before", before == 0 ? Double.NaN : phases.get(1).stats().latency().p99Ms() / before,
+                "stickiness", Result.map("dead_agent_users", st.deadAgentUsers(), "other_users", st.otherUsers(),
+                        "others_in_down", st.othersInDown(), "others_stayed_down", st.othersStayedDown(),
+                        "others_stayed_down_share", st.othersStayedDownShare(), "others_in_after", st.othersInAfter(),
+                        "others_stayed_after", st.othersStayedAfter(),
+                        "others_stayed_after_share", st.othersStayedAfterShare(),
+                        "dead_users_in_return", st.deadUsersInReturn(), "dead_users_returned", st.deadUsersReturned(),
+                        "dead_users_returned_share", st.deadUsersReturnedShare()),
+                "health", Result.map("kill_to_ejection_ms", millis(log.nanosUntil(DEAD_AGENT, Kind.EJECTED, kill)),
+                        "restart_to_readmission_ms", millis(readmitted),
+                        "dead_agent_ejections", log.count(DEAD_AGENT, Kind.EJECTED, kill),
+                        "other_ejections", m.agents().stream().filter(a -> !a.equals(DEAD_AGENT))
+                                .mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
+        Result r = m.result(phases, figures, List.of(), m.run().statistics().errors() + m.run().statistics().timeouts(),
+                m.timeline(Duration.ofSeconds(1)));
+        List<String> lines = new ArrayList<>(ClusterRun.phaseLines(r));
+        lines.add(String.format(Locale.ROOT, "%s (%s): kill to ejection %s ms, restart to re-admission %s ms; others "
+                        + "stayed %s (down), %s's users back %s", r.variant(), name(), health(r, "kill_to_ejection_ms"),
+                health(r, "restart_to_readmission_ms"), stickiness(r, "others_stayed_down", "others_in_down"), DEAD_AGENT,
+                stickiness(r, "dead_users_returned", "dead_users_in_return")));
+        return r.withOutput(List.of(ClusterRun.timelineChart(r, String.format(Locale.ROOT, "Requests per agent per "
+                + "second - %s, agent %s %s at %.1f s, restarted at %.1f s", r.variant(), DEAD_AGENT,
+                hang ? "hung" : "killed", m.seconds(kill), m.seconds(restart)), ClusterRun.phaseMarkers(r))), lines);
+    }
+
+    private static double millis(OptionalLong nanos) {
+        return nanos.isPresent() ? nanos.getAsLong() / 1e6 : Double.NaN;
+    }
+
+    private static String health(Result r, String name) {
+        return Section.num("%.0f", ((Number) Result.group(r.figures(), "health").get(name)).doubleValue());
+    }
+
+    /** A stickiness share for the keyed strategies ({@code 1.000 (60/60)}); "n/a" for the others. */
+    private static String stickiness(Result r, String part, String whole) {
+        Map<String, Object> st = Result.group(r.figures(), "stickiness");
+        int p = (int) st.get(part);
+        int w = (int) st.get(whole);
+        return !r.strategy().equals(Strategies.CONSISTENT_HASH) && !r.strategy().equals(Strategies.ADAPTIVE_VIRTUAL_NODES)
+                || w == 0 ? "n/a" : String.format(Locale.ROOT, "%.3f (%d/%d)", (double) p / w, p, w);
+    }
+
+    @Override
+    public Section section(List<Result> results) {
+        Result first = results.get(0);
+        LoadTestConfig c = first.load();
+        List<String> agents = new ArrayList<>(first.phases().get(0).stats().agents().keySet());
+        Section.TableBuilder phases = Section.table().left("strategy", "phase")
+                .right("requests", "client errors", "p99 ms", "p99 / before", "waited a timeout")
+                .right(agents.toArray(String[]::new));
+        Section.TableBuilder health = Section.table().left("strategy").right("kill to ejection ms",
+                "restart to re-admission ms", "ejections of " + DEAD_AGENT, "ejections of others", "others stayed (down)",
+                "others stayed (after)", DEAD_AGENT + "'s users back");
+        for (Result r : results) {
+            double before = r.phases().get(0).stats().latency().p99Ms();
+            for (Result.Phase p : r.phases()) {
+                List<Object> row = new ArrayList<>(List.of(r.variant(), p.name(), p.stats().requests(), p.clientErrors(),
+                        Section.num("%.1f", p.stats().latency().p99Ms()),
+                        before == 0 ? "n/a" : Section.num("%.2f", p.stats().latency().p99Ms() / before),
+                        p.figures().get("requests_over_proxy_timeout")));
+                agents.forEach(a -> row.add(p.answered(a)));
+                phases.row(row);
+            }
+            Map<String, Object> h = Result.group(r.figures(), "health");
+            health.row(List.of(r.variant(), health(r, "kill_to_ejection_ms"), health(r, "restart_to_readmission_ms"),
+                    h.get("dead_agent_ejections"), h.get("other_ejections"),
+                    stickiness(r, "others_stayed_down", "others_in_down"),
+                    stickiness(r, "others_stayed_after", "others_in_after"),
+                    stickiness(r, "dead_users_returned", "dead_users_in_return")));
+        }
+        return new Section(name(), List.of(String.format(Locale.ROOT, "Agents: %s. Agent %s is down from when 1/3 of "
+                        + "the requests have been sent until 2/3 have: %s; then it is restarted on the same port. %d "
+                        + "requests over %d users, %d concurrent, seed %d, after %d warm-up requests (not counted); proxy "
+                        + "answer timeout %d ms per attempt, client timeout %d ms. Balancer: %s.",
+                AgentSet.UNIFORM.description(), DEAD_AGENT, fault(), c.requests(), c.users(), c.concurrency(), c.seed(),
+                c.warmup(), proxyRequestTimeoutMs, c.timeoutMs(), first.figures().get("balancer_settings")),
+                phases.build(), health.build(), "A request belongs to the phase in which it was sent. Client errors = "
+                        + "errors + timeouts seen by the client (goal 0); p99 over answered requests, client-side (goal: "
+                        + "down within 1.5x before); \"waited a timeout\" = requests that took at least the proxy's answer "
+                        + "timeout, i.e. waited out an agent that did not answer (goal: a few, not every third). Columns "
+                        + "A1..A3: requests answered by each agent. Stickiness (meaningful for `ch` and `avn`): a user's "
+                        + "home is the one agent that answered all its requests before the kill; \"others stayed\" = "
+                        + "users at home on a live agent whose answers in the phase all came from it; \"users back\" = "
+                        + "the dead agent's users whose answers to requests sent after its re-admission (after its "
+                        + "restart when none was seen) all came from it. Ejection times come from the balancer's health "
+                        + "listener; n/a = not observed."), ClusterRun.charts(results));
+    }
+}

@@ -1,0 +1,442 @@
+package io.github.agentlb.loadgen.scenario;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.camel.PidWeightedLB;
+import io.github.agentlb.core.pid.PidWeights;
+import io.github.agentlb.core.pid.PidWeightsConfig;
+import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.loadgen.config.AgentSet;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.Pacing;
+import io.github.agentlb.loadgen.config.Workload;
+import io.github.agentlb.loadgen.run.EmbeddedCluster;
+import io.github.agentlb.loadgen.run.JvmGauges;
+import io.github.agentlb.loadgen.run.LoadRunner;
+import io.github.agentlb.loadgen.run.PeriodicSampler;
+import io.github.agentlb.loadgen.stats.HotKeyStatistics;
+import io.github.agentlb.loadgen.stats.IntervalSeries;
+import io.github.agentlb.loadgen.stats.PaceReport;
+import io.github.agentlb.loadgen.stats.PidTrace;
+import io.github.agentlb.loadgen.stats.RunStatistics;
+import io.github.agentlb.loadgen.stats.UtilizationSeries;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/**
+ * The {@code uniform} and {@code heterogeneous} scenarios ({@link AgentSet}): the seeded workload
+ * through each strategy over three agents, nothing injected; measured: how the requests spread over
+ * the agents, the agents' own utilization (sampled every {@link EmbeddedCluster#UTILIZATION_PERIOD}),
+ * latency and throughput, the {@code avn} balancer's final state and the {@code pid} balancer's
+ * weights over time. Paced as the command line says: the closed loop of the main job, or the open
+ * loop ({@code --rate}) or a soak ({@code --duration}); and against a running balancer
+ * ({@code --url}) as well as over agents in this JVM.
+ *
+ * <p>Over 300 lines: two scenarios in three pacings and two targets share this one file, with the
+ * pid and avn figures and charts only they report.
+ */
+public final class PlainScenario implements Scenario {
+
+    /** How often the pid balancer's weights are sampled: twice per control period, so no step is missed. */
+    static final Duration PID_SAMPLE_PERIOD = PidWeightsConfig.DEFAULT_CONTROL_PERIOD.dividedBy(2);
+    /**
+     * The least warm-up of an open-loop run against a running balancer, s at the run's rate: a
+     * balancer just started compiles its request path for tens of seconds, and on a shared machine
+     * the generator then falls behind its schedule (12-20% of 4,000 sends late at 400 req/s against
+     * a proxy started 12 s before, 0.1-0.25% once it had run 40 s).
+     */
+    static final int URL_OPEN_LOOP_WARMUP_SECONDS = 30;
+    /** The legend entry of the agents' mean utilization in {@link #pidChart}. */
+    public static final String SETPOINT_SERIES = "mean (setpoint)";
+
+    private final AgentSet agentSet;
+
+    public PlainScenario(AgentSet agentSet) {
+        this.agentSet = agentSet;
+    }
+
+    @Override
+    public String name() {
+        return agentSet.label();
+    }
+
+    @Override
+    public List<AgentConfig> agents(Setup setup) {
+        return agentSet.agents(setup.template(), setup.seed());
+    }
+
+    @Override
+    public List<Variant> variants(Setup setup) {
+        int replicas = setup.pacing().isDefault() ? setup.replicas() : 1;
+        return setup.strategies().stream().map(s -> Variant.of(s, replicas)).toList();
+    }
+
+    @Override
+    public Result run(Variant variant, Setup setup) throws Exception {
+        LoadTestConfig load = workload(setup);
+        Pacing pacing = setup.pacing();
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup), ProxyConfig.builder()
+                .strategy(variant.strategy()), variant.balancer(), variant.replicas())) {
+            AgentConfig t = setup.template();
+            setup.stdout().printf(Locale.ROOT, "== %s, %s scenario: agents %s (%d-%d ms; %s) behind the demo proxy at "
+                            + "%s%s%n", variant.label(), name(), String.join(", ", cluster.agentIds()), t.delayMinMs(),
+                    t.delayMaxMs(), agentSet.description(), String.join(", ", cluster.baseUrls()),
+                    pacing.isDefault() ? "" : "; " + pacing.describe(load));
+            PidTrace trace = cluster.balancer() instanceof PidWeightedLB ? new PidTrace(name()) : null;
+            long startNanos = System.nanoTime();
+            LoadRunner.Result run;
+            Map<String, UtilizationSeries> utilization = new TreeMap<>();
+            try (PeriodicSampler pid = trace == null ? null : PeriodicSampler.start("pid", PID_SAMPLE_PERIOD, () -> {
+                PidWeights w = ((PidWeightedLB) cluster.balancer()).pidWeights();
+                trace.record((System.nanoTime() - startNanos) / 1e9, cluster.byAgentId(w.weights()),
+                        cluster.byAgentId(w.utilizations()));
+            })) {
+                warmUp(variant.label(), cluster.baseUrls(), load, pacing, 0, setup);
+                if (trace != null) {
+                    trace.markWarmupEnd((System.nanoTime() - startNanos) / 1e9);
+                }
+                try (PeriodicSampler sampler = cluster.sampleUtilization(utilization)) {
+                    run = new LoadRunner(load, pacing, setup.stdout()).run(cluster.baseUrls(), variant.label(),
+                            cluster.agentIds(), started -> { }, true);
+                }
+            }
+            UtilizationSeries.Summary u = UtilizationSeries.summary(utilization);
+            Map<String, Object> figures = Result.map("utilization", u.byAgent(), "utilization_max_over_mean",
+                    u.maxOverMean(), "utilization_samples", u.samples());
+            figures.putAll(HotKeyScenario.balancerFigures(cluster));
+            // The trace is complete once its sampler closed (a last sample at the run's end).
+            List<Chart> charts = trace == null ? List.of() : List.of(pidChart(trace, chartName("pid_convergence", "")));
+            return result(variant, String.join(", ", cluster.baseUrls()), true, load, run, figures, charts, List.of());
+        }
+    }
+
+    @Override
+    public Result runAgainst(String baseUrl, String label, Setup setup) throws Exception {
+        LoadTestConfig load = workload(setup);
+        Pacing pacing = setup.pacing();
+        setup.stdout().printf("== %s: balancer at %s%s%n", label, baseUrl, pacing.isDefault() ? ""
+                : "; " + pacing.describe(load));
+        warmUp(label, List.of(baseUrl), load, pacing, pacing.openLoop() ? URL_OPEN_LOOP_WARMUP_SECONDS : 0, setup);
+        LoadRunner.Result run = new LoadRunner(load, pacing, setup.stdout()).run(List.of(baseUrl), label, List.of(),
+                started -> { }, false);
+        RunStatistics s = run.statistics();
+        List<String> lines = new ArrayList<>();
+        if (s.successes() == 0) {
+            lines.add(nothingSucceeded(s, baseUrl));
+        } else if (load.hotShare() > 0 && !run.timedOutcomes().isEmpty()) {
+            HotKeyStatistics hot = HotKeyStatistics.of(run.outcomes(), 1, o -> 0);
+            lines.add(String.format(Locale.ROOT, "%s: max/mean %.3f, other users' stickiness %.3f, hot user %d on %s "
+                            + "agent(s)", label, s.maxOverMean(), hot.othersStickiness(), Workload.HOT_USER,
+                    HotKeyScenario.hotUserOn(hot.hotUserAgents())));
+        }
+        return result(new Variant(label, label, () -> null, 1), baseUrl, false, load, run, new LinkedHashMap<>(),
+                List.of(), lines);
+    }
+
+    @Override
+    public boolean againstUrl() {
+        return true;
+    }
+
+    /**
+     * The warm-up: the closed loop's, not counted; for an open loop at least {@code leastSeconds} at
+     * the run's rate on the same schedule, so that the asynchronous send path it uses is compiled
+     * before it is measured (a cold JVM lags its schedule by tens to hundreds of ms).
+     */
+    private static void warmUp(String label, List<String> targets, LoadTestConfig load, Pacing pacing, int leastSeconds,
+                               Setup setup) throws Exception {
+        if (load.warmupConfig().isEmpty()) {
+            return;
+        }
+        LoadTestConfig warm = warmupOf(load.warmupConfig().get(), pacing.ratePerSecond(), leastSeconds);
+        if (!pacing.openLoop()) {
+            LoadRunner.warmUp(setup.stdout(), label, targets, warm);
+            return;
+        }
+        RunStatistics s = new LoadRunner(warm, new Pacing(pacing.ratePerSecond(), null, pacing.interval()), null)
+                .run(targets, label + " warm-up", List.of(), started -> { }, false).statistics();
+        setup.stdout().printf(Locale.ROOT, "[%s] warm-up: %d requests at %s req/s in %.1f s, %d failed (not counted)%n",
+                label, s.requests(), pacing.ratePerSecond(), s.durationMs() / 1e3, s.errors() + s.timeouts());
+    }
+
+    /** {@code warm}, lengthened to at least {@code leastSeconds} at {@code ratePerSecond} (0: a closed loop, kept as it is). */
+    static LoadTestConfig warmupOf(LoadTestConfig warm, double ratePerSecond, int leastSeconds) {
+        if (ratePerSecond <= 0 || leastSeconds <= 0) {
+            return warm;
+        }
+        int requests = (int) Math.min(Integer.MAX_VALUE, Math.max(warm.requests(),
+                Math.ceil(ratePerSecond * leastSeconds)));
+        return requests == warm.requests() ? warm : new LoadTestConfig(requests, warm.users(), warm.concurrency(),
+                warm.seed(), warm.timeoutMs(), requests, 0, warm.hotShare());
+    }
+
+    /**
+     * What to tell the user when no request of a {@code --url} run succeeded: that nothing
+     * answered, or which HTTP answers came instead ("Every request failed: 2000 x HTTP 404; ...").
+     */
+    public static String nothingSucceeded(RunStatistics stats, String target) {
+        Map<Integer, Long> answered = new TreeMap<>(stats.errorStatuses());
+        Long unanswered = answered.remove(0);
+        if (answered.isEmpty()) {
+            return "No request was answered: is a balancer running at " + target + "?";
+        }
+        List<String> parts = new ArrayList<>();
+        answered.forEach((status, n) -> parts.add(n + " x HTTP " + status
+                + (status >= 200 && status < 300 ? " without an agent's JSON" : "")));
+        if (unanswered != null) {
+            parts.add(unanswered + " without an answer");
+        }
+        if (stats.timeouts() > 0) {
+            parts.add(stats.timeouts() + " timed out");
+        }
+        return "Every request failed: " + String.join(", ", parts) + "; is " + target
+                + " a balancer of this project (GET /process/{req_id}?user_id=N answered by an agent's JSON)?";
+    }
+
+    /** The result of a run, its distribution and (time-bound) soak charts, and its console lines. */
+    Result result(Variant variant, String target, boolean embedded, LoadTestConfig load, LoadRunner.Result run,
+                          Map<String, Object> figures, List<Chart> charts, List<String> before) {
+        RunStatistics s = run.statistics();
+        Result r = new Result(name(), variant.label(), variant.strategy(), target, embedded, load,
+                variant.replicas(), s, List.of(), figures, List.of(), s.errors() + s.timeouts(), null, run.pace(),
+                List.of(), List.of());
+        List<Chart> all = new ArrayList<>(charts);
+        all.add(distributionChart(r));
+        if (run.pace().verdict() != null) {
+            all.add(soakChart(r));
+        }
+        List<String> lines = new ArrayList<>(before);
+        lines.addAll(lines(r));
+        return r.withOutput(all, lines);
+    }
+
+    /** What the console shows of a run: its figures, utilization, balancer state, pacing, self-check and verdict. */
+    static List<String> lines(Result r) {
+        RunStatistics s = r.totals();
+        String who = r.variant() + " (" + r.scenario() + "): ";
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "%s%d requests, %d errors, %d timeouts; %s; spread %d, CV %.3f, stickiness "
+                        + "%.3f; p95 %.1f ms; %.1f req/s", who, s.requests(), s.errors(), s.timeouts(),
+                ClusterRun.answered(s), s.spread(), s.coefficientOfVariation(), s.stickiness(), s.latency().p95Ms(),
+                s.throughputRps()));
+        if (r.figures().get("utilization") instanceof Map<?, ?> u) {
+            lines.add(String.format(Locale.ROOT, "%sutilization %s; max/mean %.3f", who, u.entrySet().stream()
+                    .map(e -> String.format(Locale.ROOT, "%s=%.3f", e.getKey(), (Double) e.getValue()))
+                    .collect(Collectors.joining(" ")), r.number("utilization_max_over_mean")));
+        }
+        if (r.figures().containsKey("virtual_nodes")) {
+            lines.add(String.format(Locale.ROOT, "%svirtual nodes %s, S %.3f, %.0f reallocations", who,
+                    r.figures().get("virtual_nodes"), r.number("imbalance_index"), r.number("reallocations")));
+        }
+        PaceReport pace = r.pace();
+        if (!pace.pacing().isDefault()) {
+            lines.add(String.format(Locale.ROOT, "%s%s; p50 %.1f ms, p99 %.1f ms%s", who, pace.pacing().describe(r.load()),
+                    s.latency().p50Ms(), s.latency().p99Ms(), pace.pacing().openLoop() ? " (from intended send times)" : ""));
+        }
+        pace.selfCheckLines(s.successes()).forEach(line -> lines.add(who + line));
+        if (s.successes() > 0 && pace.selfCheck().fellBehindSchedule()) {
+            lines.add(who + behindHint(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                    JvmGauges.cores()));
+        }
+        if (pace.verdict() != null) {
+            lines.add(who + pace.verdict().line());
+        }
+        return lines;
+    }
+
+    /** What to do when the open loop fell behind, with the load average (whether others took the CPU). */
+    public static String behindHint(double loadAverage, int cores) {
+        String load = loadAverage < 0 ? "" : String.format(Locale.ROOT, "the machine's load average is %.1f on %d "
+                + "cores; ", loadAverage, cores);
+        return "To keep pace: " + load + "run when the machine is quieter, run the generator on another machine, "
+                + "or lower --rate; a --url run already restarts its JVM with -XX:TieredStopAtLevel=1 -XX:+UseSerialGC "
+                + "unless JVM options were given.";
+    }
+
+    /** {@code <kind>_<variant>.png} in the uniform scenario, {@code <kind>_<scenario>_<variant>.png} in another. */
+    private String chartName(String kind, String variant) {
+        return kind + (agentSet == AgentSet.UNIFORM ? "" : "_" + name()) + (variant.isEmpty() ? "" : "_" + variant)
+                + ".png";
+    }
+
+    /** The requests per agent, one bar each labelled with its count, and the mean per agent as a line. */
+    private Chart distributionChart(Result r) {
+        RunStatistics s = r.totals();
+        List<String> agents = new ArrayList<>(s.agents().keySet());
+        List<Double> counts = s.agents().values().stream().map(a -> (double) a.count()).toList();
+        if (agents.isEmpty()) { // XChart needs at least one category
+            // XChart needs at least one category; an empty run still gets a readable picture.
+            agents = List.of("(no answers)");
+            counts = List.of(0.0);
+        }
+        return new Chart.Bars(chartName("distribution", r.variant()), "requests per agent, " + r.variant() + ", "
+                + name(), String.format(Locale.ROOT, "Requests per agent - %s, %s (%d requests, spread %d, CV %.3f)",
+                r.variant(), name(), s.requests(), s.spread(), s.coefficientOfVariation()), "Agent", "Requests",
+                new int[] {800, 500}, agents, Map.of("requests", counts), false, List.of(new Chart.Level(s.meanPerAgent(),
+                String.format(Locale.ROOT, "mean = %.1f", s.meanPerAgent()))));
+    }
+
+    /**
+     * A time-bound run's intervals, one panel under the other: throughput and failures per second;
+     * p50 and p99 latency; and, when the JVM was sampled (embedded runs), heap after GC and live threads.
+     */
+    private Chart soakChart(Result r) {
+        List<IntervalSeries.Interval> all = r.pace().intervals();
+        List<IntervalSeries.Interval> sampled = all.stream().filter(i -> !Double.isNaN(i.heapAfterGcMb())).toList();
+        List<Chart.Panel> panels = new ArrayList<>();
+        panels.add(panel(r.variant() + " (" + name() + "): throughput and failures", "requests per second", all,
+                Map.of("answered req/s", IntervalSeries.Interval::throughputRps, "errors + timeouts per s",
+                        i -> i.lengthSeconds() <= 0 ? 0 : i.failures() / i.lengthSeconds())));
+        panels.add(panel("latency of answered requests", "ms", all, Map.of("p50", IntervalSeries.Interval::p50Ms,
+                "p99", IntervalSeries.Interval::p99Ms)));
+        if (!sampled.isEmpty()) {
+            panels.add(panel("JVM of the proxy (agents and generator included)", "MB / threads", sampled,
+                    Map.of("heap after GC, MB", IntervalSeries.Interval::heapAfterGcMb,
+                            "live threads", i -> i.liveThreads())));
+        }
+        return new Chart.Lines(chartName("soak", r.variant()), "soak " + r.variant(), 900, panels, null);
+    }
+
+    private static Chart.Panel panel(String title, String yTitle, List<IntervalSeries.Interval> intervals,
+                                     Map<String, ToDoubleFunction<IntervalSeries.Interval>> series) {
+        Map<String, double[]> ys = new TreeMap<>();
+        series.forEach((name, f) -> ys.put(name, intervals.stream().mapToDouble(f).toArray()));
+        return new Chart.Panel(title, "seconds since start", yTitle, 300,
+                intervals.stream().mapToDouble(i -> i.startSeconds() + i.lengthSeconds() / 2).toArray(), ys, List.of());
+    }
+
+    /**
+     * A {@link PidTrace} as two panels over the same time axis (s): above, each agent's weight;
+     * below, the utilization its controller used at the last control step, with the fleet's mean of
+     * those (the controllers' setpoint); a vertical line where the warm-up ended; the samples as CSV.
+     */
+    static Chart pidChart(PidTrace trace, String file) {
+        double[] x = trace.seconds().stream().mapToDouble(Double::doubleValue).toArray();
+        Map<String, double[]> weights = new LinkedHashMap<>();
+        Map<String, double[]> utilizations = new LinkedHashMap<>();
+        Map<String, List<Double>> u = trace.utilizations();
+        trace.weights().forEach((agent, w) -> {
+            weights.put(agent, w.stream().mapToDouble(Double::doubleValue).toArray());
+            if (u.containsKey(agent) && u.get(agent).stream().anyMatch(Double::isFinite)) {
+                utilizations.put(agent, u.get(agent).stream().mapToDouble(Double::doubleValue).toArray());
+            }
+        });
+        double[] setpoint = setpoint(u.values(), x.length);
+        if (Arrays.stream(setpoint).anyMatch(Double::isFinite)) {
+            utilizations.put(SETPOINT_SERIES, setpoint);
+        }
+        if (x.length == 0) { // XChart needs at least one point
+            // XChart needs at least one point; an empty trace still gets a readable picture.
+            x = new double[] {0};
+            weights.put("(no samples)", new double[] {0});
+            utilizations.put("(no samples)", new double[] {0});
+        }
+        double warm = trace.warmupEndSeconds();
+        List<Chart.Marker> markers = Double.isNaN(warm) ? List.of() : List.of(new Chart.Marker(warm, null));
+        return new Chart.Lines(file, "PID weights and utilization over time", 1000, List.of(
+                new Chart.Panel("PID weight per agent - " + trace.scenario() + " scenario" + (Double.isNaN(warm) ? ""
+                        : String.format(Locale.ROOT, ", warm-up until %.1f s", warm)), "Time (s)",
+                        "Weight (relative, mean 1.0)", 420, x, weights, markers),
+                new Chart.Panel("Utilization per agent at the last control step", "Time (s)",
+                        "(in service + queued) / capacity", 420, x, utilizations, markers)), trace.toCsv());
+    }
+
+    /** The mean of the agents' finite utilizations at each sample; NaN where none is finite. */
+    static double[] setpoint(Collection<List<Double>> utilizations, int samples) {
+        double[] mean = new double[samples];
+        for (int i = 0; i < samples; i++) {
+            int k = i;
+            mean[i] = utilizations.stream().mapToDouble(u -> u.get(k)).filter(Double::isFinite).average()
+                    .orElse(Double.NaN);
+        }
+        return mean;
+    }
+
+    @Override
+    public Section section(List<Result> results) {
+        Result first = results.get(0);
+        LoadTestConfig c = first.load();
+        List<Object> blocks = new ArrayList<>();
+        blocks.add(String.format(Locale.ROOT, "%d requests over %d users%s, %d concurrent, seed %d, timeout %d ms, "
+                        + "after %d warm-up requests (not counted); %s.", c.requests(), c.users(), c.hotShare() == 0 ? ""
+                        : String.format(Locale.ROOT, " and hot user %d sending a share %.2f of them", Workload.HOT_USER,
+                        c.hotShare()), c.concurrency(), c.seed(), c.timeoutMs(), c.warmup(),
+                !first.embedded() ? "balancer at " + first.target() : first.replicas() == 1
+                        ? "agents and balancer embedded, started per run" : "agents and " + first.replicas()
+                        + " balancer replicas embedded, started per run, requests alternating across the replicas"));
+        if (first.embedded()) {
+            blocks.add("Agents: " + agentSet.description() + ".");
+        }
+        blocks.add(comparisonTable(results));
+        for (Result r : results) {
+            if (r.figures().get("virtual_nodes") instanceof Map<?, ?> nodes) {
+                blocks.add(String.format(Locale.ROOT, "`%s` virtual nodes at the end: %s (of %d); S = %.3f; %.0f "
+                                + "reallocations (warm-up included).", r.variant(), Section.entries((Map<String, ?>) nodes),
+                        nodes.values().stream().mapToInt(n -> (Integer) n).sum(), r.number("imbalance_index"),
+                        r.number("reallocations")));
+            }
+        }
+        blocks.add("Counts are successful requests per agent; spread = max - min; CV = standard deviation / mean of the "
+                + "counts; max/mean of the counts. " + (results.stream().anyMatch(r -> r.figures().containsKey("utilization"))
+                ? "Utilization (`util`) is each agent's own (in service + queued) / capacity, sampled every "
+                + EmbeddedCluster.UTILIZATION_PERIOD.toMillis() + " ms during the measured run and averaged over time (above 1 "
+                + "= requests queued); util max/mean is the largest over the mean, the figure Robinhood reports. " : "")
+                + "Stickiness = share of answered users whose answers all came from one agent; p95 over successful "
+                + "requests, client-side; req/s = successful answers per second from the first moment every worker had "
+                + "a request in flight to the last send (neither the workers' start nor the drain of the last answers).");
+        List<Chart> charts = new ArrayList<>();
+        results.forEach(r -> r.charts().stream().filter(ch -> ch.file().startsWith("pid_")).forEach(charts::add));
+        results.forEach(r -> r.charts().stream().filter(ch -> ch.file().startsWith("distribution_")).forEach(charts::add));
+        return new Section(name(), blocks, charts);
+    }
+
+    /**
+     * One row per run: strategy | requests | errors | timeouts | per agent its requests | spread | CV |
+     * max/mean | per agent its utilization | util max/mean | stickiness | p95 ms | req/s. An agent
+     * missing from a run shows 0 requests, utilization not measured {@code -}; without any run that
+     * measured it (a running balancer's) the utilization columns are left out.
+     */
+    static Section.Table comparisonTable(List<Result> results) {
+        TreeSet<String> agents = new TreeSet<>();
+        TreeSet<String> measured = new TreeSet<>();
+        for (Result r : results) {
+            agents.addAll(r.totals().agents().keySet());
+            if (r.figures().get("utilization") instanceof Map<?, ?> u) {
+                u.keySet().forEach(a -> measured.add((String) a));
+            }
+        }
+        Section.TableBuilder table = Section.table().left("strategy").right("requests", "errors", "timeouts")
+                .right(agents.toArray(String[]::new)).right("spread", "CV", "max/mean")
+                .right(measured.stream().map(a -> a + " util").toArray(String[]::new));
+        if (!measured.isEmpty()) {
+            table.right("util max/mean");
+        }
+        table.right("stickiness", "p95 ms", "req/s");
+        for (Result r : results) {
+            RunStatistics s = r.totals();
+            List<Object> row = new ArrayList<>(List.of(r.variant(), s.requests(), s.errors(), s.timeouts()));
+            agents.forEach(a -> row.add(s.agents().containsKey(a) ? s.agents().get(a).count() : 0));
+            row.addAll(List.of(s.spread(), s.coefficientOfVariation(), s.maxOverMean()));
+            Map<?, ?> u = r.figures().get("utilization") instanceof Map<?, ?> m ? m : Collections.emptyMap();
+            measured.forEach(a -> row.add(u.containsKey(a) ? u.get(a) : "-"));
+            if (!measured.isEmpty()) {
+                row.add(u.isEmpty() ? "-" : r.number("utilization_max_over_mean"));
+            }
+            row.addAll(List.of(s.stickiness(), Section.num("%.1f", s.latency().p95Ms()),
+                    Section.num("%.1f", s.throughputRps())));
+            table.row(row);
+        }
+        return table.build();
+    }
+}

@@ -1,0 +1,140 @@
+package io.github.agentlb.loadgen.scenario;
+
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.stats.PaceReport;
+import io.github.agentlb.loadgen.stats.RunStatistics;
+import io.github.agentlb.loadgen.stats.Timeline;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What one run of a scenario measured and checked: the one value the reports are written from
+ * ({@code report-<scenario>-<variant>.json}, {@code report.md}, the charts, the console). Figures
+ * are in the units their names say ({@code _ms}, {@code _s}, shares as fractions 0..1); a figure
+ * that was not observed is NaN (JSON {@code null}, "n/a" in tables). Immutable.
+ *
+ * @param scenario the scenario's name, e.g. {@code failure}
+ * @param variant  the variant's label, e.g. {@code ch-bounded}
+ * @param strategy the strategy it ran (for a {@code --url} run, the label given)
+ * @param target   the balancer's base URL, or the replicas' joined by {@code ", "}
+ * @param embedded whether the agents and balancer ran in this JVM
+ * @param load     the measured load's shape
+ * @param replicas balancer replicas the requests alternated across
+ * @param totals   every request's figures: per-agent counts and latencies, errors, spread, stickiness
+ * @param phases   the run's phases, each with the figures of the requests sent in it; empty for a run of one phase
+ * @param figures  what this scenario measures beyond {@code totals}, by name, in report order
+ * @param checks   what the scenario checks on the run, each passed or not
+ * @param failures requests that count against the exit code (goal 0): the client errors, less those a
+ *                 scenario's trial allows
+ * @param timeline answers per agent and failures per time bucket, or {@code null}
+ * @param pace     how the run was paced and the generator's self-check, or {@code null}
+ * @param charts   the charts of this run alone
+ * @param lines    what the console shows when the run ends
+ */
+public record Result(String scenario, String variant, String strategy, String target, boolean embedded,
+                     LoadTestConfig load, int replicas, RunStatistics totals, List<Phase> phases,
+                     Map<String, Object> figures, List<Check> checks, long failures, Timeline timeline,
+                     PaceReport pace, List<Chart> charts, List<String> lines) {
+
+    /**
+     * One phase of a run: the requests sent between two changes.
+     *
+     * @param name     e.g. {@code down}
+     * @param openedBy the change that opened it, e.g. {@code kill A1}; {@code start} for the first
+     * @param fromS    when it began, s from the first request sent (0 for the first)
+     * @param stats    the figures of its requests, its duration the phase's wall time
+     * @param figures  what the scenario measures per phase beyond {@code stats}
+     */
+    public record Phase(String name, String openedBy, double fromS, RunStatistics stats, Map<String, Object> figures) {
+        public Phase {
+            figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+        }
+
+        public long clientErrors() {
+            return stats.errors() + stats.timeouts();
+        }
+
+        /** The successful requests {@code agent} answered in this phase. */
+        public long answered(String agent) {
+            var a = stats.agents().get(agent);
+            return a == null ? 0 : a.count();
+        }
+    }
+
+    /**
+     * A check of a run.
+     *
+     * @param name   what is checked, e.g. {@code targets}
+     * @param passed whether it holds
+     * @param detail the figures and goals, one line
+     */
+    public record Check(String name, boolean passed, String detail) {
+    }
+
+    public Result {
+        Objects.requireNonNull(scenario, "scenario");
+        Objects.requireNonNull(variant, "variant");
+        Objects.requireNonNull(totals, "totals");
+        phases = List.copyOf(phases);
+        figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+        checks = List.copyOf(checks);
+        charts = List.copyOf(charts);
+        lines = List.copyOf(lines);
+    }
+
+    /** {@code report-<scenario>-<variant>.json}, a space in the variant written as {@code -}. */
+    public String fileName() {
+        return "report-" + scenario + "-" + variant.replace(' ', '-') + ".json";
+    }
+
+    /** Whether every check passed (true without checks). */
+    public boolean passed() {
+        return checks.stream().allMatch(Check::passed);
+    }
+
+    public long clientErrors() {
+        return totals.errors() + totals.timeouts();
+    }
+
+    /** The phase named {@code name}. */
+    public Phase phase(String name) {
+        return phases.stream().filter(p -> p.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no phase " + name + " in " + phases));
+    }
+
+    /** The number {@code name} of {@link #figures()}; NaN when absent. */
+    public double number(String name) {
+        return figures.get(name) instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    public static Map<String, Object> map(Object... nameValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            map.put((String) nameValues[i], nameValues[i + 1]);
+        }
+        return map;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> group(Map<String, Object> figures, String name) {
+        return (Map<String, Object>) figures.get(name);
+    }
+
+    /** This result with its charts and console lines. */
+    public Result withOutput(List<Chart> charts, List<String> lines) {
+        return new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures, checks,
+                failures, timeline, pace, charts, lines);
+    }
+
+    /** This result with {@code more} checks appended (a check over several runs, made once all ended). */
+    public Result withChecks(List<Check> more) {
+        List<Check> all = new ArrayList<>(checks);
+        all.addAll(more);
+        return new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures, all,
+                failures, timeline, pace, charts, lines);
+    }
+}

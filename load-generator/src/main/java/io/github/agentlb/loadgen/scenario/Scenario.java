@@ -1,0 +1,85 @@
+package io.github.agentlb.loadgen.scenario;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.loadgen.config.AgentSet;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.run.Parallel;
+import java.util.List;
+
+/**
+ * One scenario of the load test: a workload sent through a balancer over agents started in this JVM
+ * (or a running balancer at {@code --url}), a fault or change it may inject while the load goes on,
+ * and checks on what it measured. It runs once per {@link Variant} (a strategy, or a balancer
+ * set-up named after one) and returns a {@link Result} per run; the reports ({@code report.md},
+ * {@code report-<scenario>-<variant>.json}, the charts, the console) are written from those
+ * results alone, by one writer each. {@link #all()} lists them in the main job's order.
+ */
+public interface Scenario {
+
+    static List<Scenario> all() {
+        return List.of(new PlainScenario(AgentSet.UNIFORM), new PlainScenario(AgentSet.HETEROGENEOUS),
+                new HotKeyScenario(), new OutageScenario(false), new OutageScenario(true), new AgentsScenario(),
+                new BadAgentScenario(true), new FleetScenario(), new BadAgentScenario(false));
+    }
+
+    /** The name on the command line ({@code --scenario}), in {@code report.md} and in file names, e.g. {@code failure}. */
+    String name();
+
+    default LoadTestConfig workload(Setup setup) {
+        return setup.load();
+    }
+
+    /** The agents each run starts (ids, delays, capacities, seeds; free ports): the uniform ones by default. */
+    default List<AgentConfig> agents(Setup setup) {
+        return AgentSet.UNIFORM.agents(setup.template(), setup.seed());
+    }
+
+    /** What it injects while the load goes on, one phrase for progress lines; empty for nothing. */
+    default String injects(Setup setup) {
+        return "";
+    }
+
+    /** The variants it runs for {@link Setup#strategies()}, in order; empty when none of them applies. */
+    List<Variant> variants(Setup setup);
+
+    /** Whether its variants run at the same time, each over its own agents and proxies. */
+    default boolean concurrent() {
+        return false;
+    }
+
+    /**
+     * Runs one variant: starts its agents and proxies, sends the load while injecting what it
+     * injects, stops them, and measures and checks the run.
+     *
+     * @throws Exception if the agents or proxies cannot start, a change fails or the run is stuck
+     */
+    Result run(Variant variant, Setup setup) throws Exception;
+
+    /**
+     * Runs every variant, at the same time when {@link #concurrent()}, each one's {@link Result#lines()}
+     * printed as it ends; the results in the order of {@code variants}.
+     *
+     * @throws Exception what the first failing run threw
+     */
+    default List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
+        return Parallel.each(variants, concurrent(), "loadgen-variant", v -> setup.print(run(v, setup)));
+    }
+
+    /** Its section of {@code report.md} and of the console's closing tables, from all its results. */
+    Section section(List<Result> results);
+
+    /** Whether it can load a running balancer ({@code --url}). */
+    default boolean againstUrl() {
+        return false;
+    }
+
+    /**
+     * Sends its load once to the running balancer at {@code baseUrl}, reported under {@code label}.
+     *
+     * @throws UnsupportedOperationException unless {@link #againstUrl()}
+     * @throws Exception                     if the run cannot be carried out
+     */
+    default Result runAgainst(String baseUrl, String label, Setup setup) throws Exception {
+        throw new UnsupportedOperationException("scenario " + name() + " has no --url mode");
+    }
+}

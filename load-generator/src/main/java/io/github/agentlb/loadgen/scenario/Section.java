@@ -1,0 +1,119 @@
+package io.github.agentlb.loadgen.scenario;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A scenario's part of {@code report.md} and of the console's closing tables, as data: what the
+ * single markdown writer renders. Immutable.
+ *
+ * @param title  the heading after "Scenario ", e.g. {@code failure}
+ * @param blocks in order: paragraphs (markdown text) and {@link Table}s
+ * @param charts the charts linked at the section's end (drawn by the chart writer)
+ */
+public record Section(String title, List<Object> blocks, List<Chart> charts) {
+
+    public Section {
+        blocks = List.copyOf(blocks);
+        charts = List.copyOf(charts);
+    }
+
+    /** The tables among the blocks, in order: what the console prints. */
+    public List<Table> tables() {
+        return blocks.stream().filter(Table.class::isInstance).map(Table.class::cast).toList();
+    }
+
+    /**
+     * A markdown table. Immutable.
+     *
+     * @param align  per column {@code l} (left) or {@code r} (right)
+     * @param header the column names
+     * @param rows   the cells, one list per row, as many as columns
+     */
+    public record Table(String align, List<String> header, List<List<String>> rows) {
+
+        public Table {
+            header = List.copyOf(header);
+            rows = rows.stream().map(List::copyOf).toList();
+            if (align.length() != header.size()) {
+                throw new IllegalArgumentException("align must have one letter per column, was " + align + " for "
+                        + header);
+            }
+        }
+
+        /** The table in markdown, lines ending with {@code \n}. */
+        public String markdown() {
+            StringBuilder sb = new StringBuilder(line(header));
+            sb.append('|');
+            align.chars().forEach(c -> sb.append(c == 'l' ? "---|" : "---:|"));
+            sb.append('\n');
+            rows.forEach(r -> sb.append(line(r)));
+            return sb.toString();
+        }
+
+        private static String line(List<String> cells) {
+            StringBuilder sb = new StringBuilder("|");
+            cells.forEach(c -> sb.append(c.isEmpty() ? " |" : " " + c + " |"));
+            return sb.append('\n').toString();
+        }
+    }
+
+    /** Builds a {@link Table} column by column and row by row. Not thread-safe. */
+    public static final class TableBuilder {
+        private final StringBuilder align = new StringBuilder();
+        private final List<String> header = new ArrayList<>();
+        private final List<List<String>> rows = new ArrayList<>();
+
+        /** Adds left-aligned columns. */
+        public TableBuilder left(String... names) {
+            return add('l', names);
+        }
+
+        /** Adds right-aligned columns. */
+        public TableBuilder right(String... names) {
+            return add('r', names);
+        }
+
+        private TableBuilder add(char a, String... names) {
+            for (String n : names) {
+                align.append(a);
+                header.add(n);
+            }
+            return this;
+        }
+
+        /** Adds a row; numbers are written as {@link #cell} writes them. */
+        public TableBuilder row(List<?> cells) {
+            rows.add(cells.stream().map(TableBuilder::cell).toList());
+            return this;
+        }
+
+        /** The table. */
+        public Table build() {
+            return new Table(align.toString(), header, rows);
+        }
+
+        /** A cell: integers as they are, NaN as {@code n/a}, other numbers with 3 decimals, the rest as text. */
+        static String cell(Object value) {
+            return value instanceof Double d ? num("%.3f", d) : String.valueOf(value);
+        }
+    }
+
+    /** A new table builder. */
+    public static TableBuilder table() {
+        return new TableBuilder();
+    }
+
+    /** {@code value} with {@code format}, or {@code n/a} when it is NaN. */
+    public static String num(String format, double value) {
+        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, format, value);
+    }
+
+    /** {@code A1 60, A2 55}: a map's entries, comma-separated. */
+    public static String entries(Map<String, ?> map) {
+        return map.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+    }
+}

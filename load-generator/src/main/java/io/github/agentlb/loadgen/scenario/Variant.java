@@ -1,0 +1,34 @@
+package io.github.agentlb.loadgen.scenario;
+
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.demo.Strategies;
+import java.util.function.Supplier;
+
+/**
+ * One balancer set-up a scenario runs: a strategy, or a strategy with settings named after it
+ * ({@code ch-bounded}), and the proxy replicas over the same agents. Immutable.
+ *
+ * @param label    the name in tables, charts and file names, e.g. {@code ch-bounded}
+ * @param strategy the demo proxy's strategy name ({@code rr}, {@code ch}, ...)
+ * @param balancer makes a new, unstarted balancer of this set-up (once per proxy)
+ * @param replicas proxies over the same agents, each with its own balancer, >= 1
+ */
+public record Variant(String label, String strategy, Supplier<? extends AgentLoadBalancerSupport> balancer,
+                      int replicas) {
+
+    public Variant {
+        if (replicas < 1) {
+            throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
+        }
+    }
+
+    /** The strategy with its defaults, under its own name, over {@code replicas} proxies. */
+    public static Variant of(String strategy, int replicas) {
+        return new Variant(strategy, strategy, () -> Strategies.create(strategy), replicas);
+    }
+
+    /** This set-up over {@code n} replicas, labelled {@code <label> x<n>}. */
+    public Variant withReplicas(int n) {
+        return new Variant(label + " x" + n, strategy, balancer, n);
+    }
+}
