@@ -31,13 +31,11 @@ class AgentMainTest {
 
     @Test
     void environmentVariablesSetTheKnobsAndWinOverSystemProperties() throws Exception {
-        int port = StubAgent.findFreePort("127.0.0.1");
-        try (ChildJvm agent = ChildJvm.start(AgentMain.class,
-                Map.of("AGENT_ID", "FromEnv", "HOST", "127.0.0.1", "PORT", Integer.toString(port)),
-                List.of("-Dagent.id=FromSysProp", "-Ddelay.min.ms=0", "-Ddelay.max.ms=0"))) {
-            agent.awaitListening(port, 60);
-
-            HttpResponse<String> answer = get("http://127.0.0.1:" + port + "/process/r1?user_id=7");
+        try (ChildJvm agent = ChildJvm.startServing(AgentMain.class,
+                port -> Map.of("AGENT_ID", "FromEnv", "HOST", "127.0.0.1", "PORT", Integer.toString(port)),
+                List.of("-Dagent.id=FromSysProp", "-Ddelay.min.ms=0", "-Ddelay.max.ms=0"),
+                port -> "serving http://127.0.0.1:" + port, 60)) {
+            HttpResponse<String> answer = get("http://127.0.0.1:" + agent.port() + "/process/r1?user_id=7");
 
             assertThat(answer.statusCode()).isEqualTo(200);
             assertThat(answer.body()).contains("\"agent_id\":\"FromEnv\"");

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * A main class run in a child JVM on this test's class path, with its own environment: the only
@@ -22,6 +23,8 @@ public final class ChildJvm implements AutoCloseable {
 
     private final Process process;
     private final Path output;
+    /** The port {@link #startServing} found it serving on; 0 for a child started otherwise. */
+    private int port;
 
     private ChildJvm(Process process, Path output) {
         this.process = process;
@@ -41,6 +44,56 @@ public final class ChildJvm implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().putAll(env);
         return new ChildJvm(builder.start(), output);
+    }
+
+    /**
+     * Starts {@code mainClass} on a free port of 127.0.0.1 ({@code env} made for that port) and returns
+     * once its output says it serves there ({@code serving}: text of its startup line for the port)
+     * and the port accepts connections. Its own line, not the port alone: with a second build beside
+     * this one, another process may take the port between the choice and the bind (and answer on it);
+     * a child that exits before it serves is tried again on another port, 3 times in all.
+     */
+    public static ChildJvm startServing(Class<?> mainClass, IntFunction<Map<String, String>> env,
+            List<String> systemProperties, IntFunction<String> serving, long seconds)
+            throws IOException, InterruptedException {
+        AssertionError exited = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            int free = StubAgent.findFreePort("127.0.0.1");
+            ChildJvm child = start(mainClass, env.apply(free), systemProperties);
+            try {
+                child.awaitOutput(serving.apply(free), seconds);
+                child.awaitListening(free, seconds);
+                child.port = free;
+                return child;
+            } catch (AssertionError e) {
+                child.close();
+                if (!e.getMessage().startsWith("child exited")) {
+                    throw e;
+                }
+                exited = e;
+            }
+        }
+        throw exited;
+    }
+
+    /** The port {@link #startServing} found this child serving on. */
+    public int port() {
+        return port;
+    }
+
+    /** Waits up to {@code seconds} for {@code text} in the child's output; fails if it exits first or never says it. */
+    public void awaitOutput(String text, long seconds) throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            if (output().contains(text)) {
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError("child exited with " + process.exitValue() + ":\n" + output());
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the child did not say '" + text + "' in " + seconds + " s:\n" + output());
     }
 
     /** The exit status, waiting up to {@code seconds}; fails if still running. */

@@ -134,13 +134,20 @@ class DemoMainTest {
     @Test
     void environmentVariablesSetTheProxyAndTheBalancer() throws Exception {
         try (Agents agents = Agents.start(2, 0, 2)) {
-            int port = StubAgent.findFreePort("127.0.0.1");
-            int managementPort = StubAgent.findFreePort("127.0.0.1");
-            try (ChildJvm proxy = ChildJvm.start(DemoMain.class, Map.of("PORT", Integer.toString(port),
-                    "HOST", "127.0.0.1", "AGENTS", String.join(",", agents.urls()), "STRATEGY", "ch",
-                    "MANAGEMENT_PORT", Integer.toString(managementPort), "CONSECUTIVE_FAILURES", "2",
-                    "MAXIMUM_FAILOVER_ATTEMPTS", "1"), List.of("-Dstrategy=rr", "-Dbase.ejection.time.ms=2500"))) {
-                proxy.awaitListening(port, 60);
+            int[] management = new int[1];
+            try (ChildJvm proxy = ChildJvm.startServing(DemoMain.class, free -> {
+                        try {
+                            management[0] = StubAgent.findFreePort("127.0.0.1");
+                        } catch (java.io.IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                        return Map.of("PORT", Integer.toString(free), "HOST", "127.0.0.1",
+                                "AGENTS", String.join(",", agents.urls()), "STRATEGY", "ch",
+                                "MANAGEMENT_PORT", Integer.toString(management[0]), "CONSECUTIVE_FAILURES", "2",
+                                "MAXIMUM_FAILOVER_ATTEMPTS", "1");
+                    }, List.of("-Dstrategy=rr", "-Dbase.ejection.time.ms=2500"), free -> "Proxy on http://127.0.0.1:" + free + "/", 60)) {
+                int port = proxy.port();
+                int managementPort = management[0];
 
                 HttpResponse<String> answer = http.get("http://127.0.0.1:" + port + "/process/e1?user_id=7");
 
