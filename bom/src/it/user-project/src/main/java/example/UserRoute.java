@@ -13,7 +13,7 @@ public class UserRoute extends RouteBuilder {
     public void configure() {
         PidWeightedLB pid = new PidWeightedLB();
         new LoadBalancerMetrics(pid).bindTo(new SimpleMeterRegistry());
-        from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true")
+        from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true&bridgeEndpoint=true")
             .errorHandler(noErrorHandler())
             .loadBalance(new ConsistentHashLB())
                 .to("agent:http://localhost:8081?firstByteTimeout=5m")

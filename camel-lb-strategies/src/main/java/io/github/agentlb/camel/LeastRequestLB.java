@@ -29,7 +29,7 @@ import org.apache.camel.api.management.ManagedAttribute;
  * </ul>
  *
  * <pre>{@code
- * from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true")
+ * from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true&bridgeEndpoint=true")
  *     .errorHandler(noErrorHandler())                  // failover is the balancer's job
  *     .doTry()
  *         .loadBalance(new LeastRequestLB())

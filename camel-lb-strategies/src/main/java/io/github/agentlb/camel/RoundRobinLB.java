@@ -10,7 +10,7 @@ package io.github.agentlb.camel;
  * ({@link #setAgentWeight}): nginx's smooth weighted round-robin over the weights.
  *
  * <pre>{@code
- * from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true")
+ * from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true&bridgeEndpoint=true")
  *     .errorHandler(noErrorHandler())                  // failover is the balancer's job
  *     .doTry()
  *         .loadBalance(new RoundRobinLB())

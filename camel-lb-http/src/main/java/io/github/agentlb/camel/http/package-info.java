@@ -4,7 +4,7 @@
  * arrives, for a route whose consumer is camel-netty-http's.
  *
  * <pre>{@code
- * from("netty-http:http://0.0.0.0:8000/v1?matchOnUriPrefix=true")
+ * from("netty-http:http://0.0.0.0:8000/v1?matchOnUriPrefix=true&bridgeEndpoint=true")
  *     .loadBalance(new ConsistentHashLB())
  *         .to("agent:http://localhost:8081?firstByteTimeout=5m")
  *         .to("agent:http://localhost:8082?firstByteTimeout=5m")

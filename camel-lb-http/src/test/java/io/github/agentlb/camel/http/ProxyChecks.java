@@ -74,6 +74,29 @@ final class ProxyChecks {
         assertThat(seen.get(0).body()).isEqualTo(bytes);
     }
 
+    /**
+     * A POST that says it is a form (curl's default content type) but is a JSON prompt reaches an
+     * agent byte for byte as well: the route's consumer must not read the body as form fields
+     * (it did, failed, and never answered).
+     */
+    void formPostIsForwardedByteForByte() throws Exception {
+        byte[] bytes = "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"max_tokens\":3}"
+                .getBytes(StandardCharsets.UTF_8);
+        List<ScriptedAgent.Received> seen = new ArrayList<>();
+        agents.answer((exchange, request) -> {
+            seen.add(request);
+            ScriptedAgent.ECHO.answer(exchange, request);
+        });
+        HttpResponse<byte[]> response = client.send(request("/process/f1?user_id=42").timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(), HttpResponse.BodyHandlers.ofByteArray());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo(bytes);
+        assertThat(seen).hasSize(1);
+        assertThat(seen.get(0).body()).isEqualTo(bytes);
+    }
+
     /** Each event reaches the client while the agent is still producing: the agent sends the next only once the client has the previous one. */
     void eventsReachTheClientOneByOne() throws Exception {
         Semaphore go = new Semaphore(0);

@@ -159,6 +159,12 @@ class ReadmeProjectIT {
     }
 
     @Test
+    @Order(1)
+    void aPostSaidToBeAFormIsForwardedByteForByte() throws Exception {
+        checks.formPostIsForwardedByteForByte();
+    }
+
+    @Test
     @Order(2)
     void serverSentEventsReachTheClientOneByOneAndTheFirstAsSoonAsDirect() throws Exception {
         checks.eventsReachTheClientOneByOne();
