@@ -97,6 +97,18 @@ class ProxyRequestEdgesTest {
         assertThat(agent.calls()).isZero();
     }
 
+    /** curl asks {@code Expect: 100-continue} for a body over 1 MiB: the refusal is the same JSON, then the connection closed. */
+    @Test
+    void aBodyOverTheLimitThatExpects100ContinueGets413JsonNotAnEmptyOne() {
+        String wire = RawHttp.talk(proxy.baseUrl(), "POST /process/r1?user_id=1 HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 2000\r\nExpect: 100-continue\r\n\r\n");
+
+        assertThat(wire).startsWith("HTTP/1.1 413 Request Entity Too Large").contains("content-type: application/json")
+                .contains("connection: close")
+                .endsWith("{\"error\":\"content too large\",\"detail\":\"the request body is over 1024 bytes\"}");
+        assertThat(agent.calls()).isZero();
+    }
+
     @Test
     void aChunkedBodyOverTheLimitGets413Json() {
         String chunk = "x".repeat(800);
