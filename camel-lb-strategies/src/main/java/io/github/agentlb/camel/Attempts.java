@@ -319,8 +319,8 @@ final class Attempts implements AttemptHooks {
         if (state.sessions != null && attempt.getException() == null) {
             state.sessions.learned(agent, attempt.getMessage());
         }
+        attempt.removeProperty(AttemptHooks.PROPERTY);
         ExchangeHelper.copyResults(exchange, attempt);
-        exchange.removeProperty(AttemptHooks.PROPERTY);
         exchange.setProperty(AgentLb.AGENT_PROPERTY, agent);
         exchange.setProperty(AgentLb.STRATEGY_PROPERTY, context.strategyName);
         done(sync);
