@@ -53,6 +53,11 @@ import org.slf4j.LoggerFactory;
  * and re-admission on {@code io.github.agentlb.health} ({@link DecisionLog}).
  *
  * <p>Thread-safe: {@link #process} is lock-free; changes are serialized by the writer.
+ *
+ * <p>Over 300 lines: this is the one class on Camel's {@code LoadBalancerSupport}, so Camel's
+ * contract (process, lifecycle, children, tracing, the CamelContext) and the JMX attributes and
+ * operations Camel's management reads from this class meet here; each method only delegates to the
+ * state, the writer or the strategy, and the knobs live in the interfaces it implements.
  */
 @ManagedResource(description = "Agent load balancer (agentlb)")
 public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
