@@ -180,7 +180,9 @@ public final class AgentKeys {
     /**
      * The key chain of a comma-separated list, evaluated in order: {@code session} (the default
      * session headers), {@code prompt} (the default prompt prefix), {@code header:<name>} or a
-     * bare header name (its value as it is). Blanks around parts are ignored.
+     * bare header name (its value as it is), or an MCP key of revision 2026-07-28, trusted only from
+     * that revision on: {@code mcp-method}, {@code mcp-name}, {@code mcp-param:<Name>}
+     * ({@link McpKeys}). Blanks around parts are ignored.
      *
      * @throws IllegalArgumentException naming field {@code keys} and the part, if a part is empty
      *     or {@code header:} has no name
@@ -198,6 +200,8 @@ public final class AgentKeys {
                 chain.add(sessionHeader());
             } else if (lower.equals("prompt")) {
                 chain.add(promptPrefix(PromptPrefix.ofDefaults()));
+            } else if (McpKeys.names(lower)) {
+                chain.add(McpKeys.parse(part, keys));
             } else if (lower.startsWith("header:")) {
                 String name = part.substring("header:".length()).strip();
                 if (name.isEmpty() || name.contains(":")) {

@@ -47,8 +47,10 @@ public interface KeySettings extends Configurable {
      * Keys exchanges by a chain of keys, the first present one winning: a comma list of
      * {@code session} (headers {@code Mcp-Session-Id}, {@code X-Session-Id}), {@code prompt} (the
      * prompt prefix of a JSON body, {@link io.github.agentlb.core.key.PromptPrefix#ofDefaults()}),
-     * {@code header:<name>} or a bare header name, e.g. {@code session,prompt,user_id}; see
-     * {@link AgentKeys}.
+     * {@code header:<name>} or a bare header name, e.g. {@code session,prompt,user_id}; or the
+     * headers an MCP client of revision 2026-07-28 mirrors, trusted only from that revision on:
+     * {@code mcp-method}, {@code mcp-name}, {@code mcp-param:<Name>} (e.g.
+     * {@code mcp-param:handle,session}); see {@link AgentKeys}.
      *
      * @throws IllegalArgumentException naming {@code keys} and the part when a part is unknown
      */

@@ -1,8 +1,10 @@
 package io.github.agentlb.camel.http;
 
 import io.github.agentlb.camel.AttemptHooks;
+import io.github.agentlb.core.key.McpHeaders;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.DecoderException;
@@ -54,6 +56,17 @@ import org.slf4j.LoggerFactory;
  *       sees its caller leave, and the call ends {@link AgentCallCancelledException cancelled}.</li>
  * </ul>
  *
+ * <h2>Legacy MCP session streams</h2>
+ * A Server-Sent Events answer to a request with {@code Mcp-Session-Id} whose
+ * {@code MCP-Protocol-Version} is absent or before 2026-07-28 (MCP 2025-11-25 and earlier) is
+ * resumable: the client may leave and come back with {@code GET} and {@code Last-Event-ID}, and
+ * its leaving "SHOULD NOT be interpreted as the client cancelling its request". So when such a
+ * client leaves after the head, the agent's stream is read to its end and dropped (bounded by the
+ * idle and total timeouts; the attempt ends a success when the agent ends it, else cancelled, never
+ * against the agent). And when the agent closes such a stream after a {@code retry:} field (SEP-1699:
+ * the server makes the client poll), the client's answer is ended cleanly and the attempt is a
+ * success. Every other answer (2026-07-28 requests, LLM streams) behaves as above.
+ *
  * <h2>Busy answers</h2>
  * An answer the attempt's hooks call busy ({@link AttemptHooks#isBusy}: 429, or 503 with
  * {@code Retry-After}) may go to another agent, so it is held back, up to {@value #MAX_HELD_BYTES}
@@ -103,6 +116,10 @@ final class AgentCall {
     private ScheduledFuture<?> firstByteTimer;
     private ScheduledFuture<?> idleTimer;
     private ScheduledFuture<?> totalTimer;
+    /** Whether the answer is a legacy MCP session stream (see the class comment); its retry watch, else null. */
+    private SseRetryField resumable;
+    /** Whether the client left a resumable stream, which is then read to its end and dropped. */
+    private boolean detached;
 
     AgentCall(AgentEndpoint endpoint, Exchange exchange, AsyncCallback callback, Downstream down, AttemptHooks hooks) {
         this.endpoint = endpoint;
@@ -124,8 +141,7 @@ final class AgentCall {
             finish(new IllegalStateException("agent " + name() + " not called: an answer already went to the client"), false);
             return;
         }
-        down.onClientClose(() -> finish(new AgentCallCancelledException(
-                "the client closed its connection: call to agent " + name() + " cancelled"), false));
+        down.onClientClose(this::clientClosed);
         Channel pooled = endpoint.pool().take(this);
         if (pooled != null) {
             reused = true;
@@ -134,6 +150,28 @@ final class AgentCall {
         } else {
             connect();
         }
+    }
+
+    /** The client left: a resumable stream is read on (dropped), any other call is cancelled. */
+    private void clientClosed() {
+        if (resumable != null && down.headSent() && !done) {
+            detached = true;
+            LOG.debug("agent {}: the client left a legacy MCP session stream; read to its end, for a resumption", name());
+            agent.config().setAutoRead(true);
+            agent.read();
+            return;
+        }
+        finish(new AgentCallCancelledException("the client closed its connection: call to agent " + name() + " cancelled"),
+                false);
+    }
+
+    /** Whether a request and its answer's head make a legacy MCP session stream (see the class comment). */
+    private boolean resumable(HttpResponse response) {
+        HttpHeaders request = down.forwardHeaders();
+        String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17)
+                && request.contains("Mcp-Session-Id")
+                && !McpHeaders.mirrorsTrusted(request.get(McpHeaders.PROTOCOL_VERSION));
     }
 
     private String name() {
@@ -234,8 +272,10 @@ final class AgentCall {
         HttpObject object = (HttpObject) msg;
         if (object.decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
-            finish(new DecoderException("agent " + name() + " answered something that is not HTTP",
-                    object.decoderResult().cause()), false);
+            if (!endedForPolling()) { // a stream closed mid-body is a decoder failure too
+                finish(new DecoderException("agent " + name() + " answered something that is not HTTP",
+                        object.decoderResult().cause()), false);
+            }
             return;
         }
         if (msg instanceof HttpResponse response) {
@@ -246,7 +286,9 @@ final class AgentCall {
             answerHead(response);
         }
         if (msg instanceof HttpContent content) {
-            if (held != null) {
+            if (detached) {
+                drop(content);
+            } else if (held != null) {
                 hold(content);
             } else if (!down.headSent() || done) {
                 content.release();
@@ -256,7 +298,20 @@ final class AgentCall {
         }
     }
 
+    /** A part of a stream its client left: read and dropped; its end ends the call, a success. */
+    private void drop(HttpContent content) {
+        bytes += content.content().readableBytes();
+        boolean last = content instanceof LastHttpContent;
+        content.release();
+        if (last) {
+            finish(null, HttpUtil.isKeepAlive(head));
+        }
+    }
+
     private void forward(HttpContent content) {
+        if (resumable != null) {
+            resumable.scan(content.content());
+        }
         bytes += content.content().readableBytes();
         long max = endpoint.getMaxAnswerBytes();
         if (max > 0 && bytes > max) {
@@ -329,6 +384,7 @@ final class AgentCall {
             return;
         }
         idleTimer = schedule(timeouts.idleMs(), this::checkIdle);
+        resumable = resumable(response) ? new SseRetryField() : null;
         if (busy) {
             held = agent.alloc().compositeBuffer();
             return;
@@ -374,16 +430,34 @@ final class AgentCall {
 
     /** The agent connection closed. */
     void closed() {
-        if (!done && !retriedOnNewConnection(new ClosedChannelException())) {
+        if (!done && !endedForPolling() && !retriedOnNewConnection(new ClosedChannelException())) {
             finish(new ClosedChannelException(), false);
         }
     }
 
     /** The agent connection failed. */
     void failed(Throwable cause) {
-        if (!done && !retriedOnNewConnection(cause)) {
+        if (!done && !endedForPolling() && !retriedOnNewConnection(cause)) {
             finish(cause, false);
         }
+    }
+
+    /**
+     * A legacy MCP session stream that the agent closed after a {@code retry:} field (SEP-1699):
+     * the client's answer ends cleanly, and the call is a success.
+     *
+     * @return whether it was one
+     */
+    private boolean endedForPolling() {
+        if (resumable == null || !resumable.seen() || !down.headSent() || held != null) {
+            return false;
+        }
+        LOG.debug("agent {}: closed a legacy MCP session stream after a retry field: ended for the client to poll", name());
+        if (!detached) {
+            down.end(Unpooled.EMPTY_BUFFER);
+        }
+        finish(null, false);
+        return true;
     }
 
     /**
@@ -406,6 +480,10 @@ final class AgentCall {
             endpoint.pool().giveBack(agent, failure == null && reuse);
         }
         endpoint.stats().ended(bytes);
+        if (detached && failure != null && !(failure instanceof AgentCallCancelledException)) {
+            failure = new AgentCallCancelledException("the client left a legacy MCP session stream; agent " + name()
+                    + "'s stream then ended: " + failure.getMessage());
+        }
         Exception outcome = null;
         if (failure instanceof AgentCallCancelledException cancelled) {
             outcome = cancelled;

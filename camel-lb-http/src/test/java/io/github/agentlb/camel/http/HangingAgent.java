@@ -24,11 +24,7 @@ public final class HangingAgent implements AutoCloseable {
         Thread thread = new Thread(() -> {
             try (Socket socket = server.accept()) {
                 InputStream in = socket.getInputStream();
-                int matched = 0;
-                byte[] end = {'\r', '\n', '\r', '\n'};
-                for (int b; matched < end.length && (b = in.read()) >= 0; ) {
-                    matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
-                }
+                skipHead(in);
                 socket.getOutputStream().write(prefix.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
                 socket.getOutputStream().flush();
                 requested.countDown();
@@ -42,6 +38,15 @@ public final class HangingAgent implements AutoCloseable {
         }, "hanging-agent");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** Reads a request's head, up to and with its blank line. */
+    static void skipHead(InputStream in) throws IOException {
+        int matched = 0;
+        byte[] end = {'\r', '\n', '\r', '\n'};
+        for (int b; matched < end.length && (b = in.read()) >= 0; ) {
+            matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
     }
 
     public String baseUrl() {

@@ -1,0 +1,193 @@
+package io.github.agentlb.camel.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.RoundRobinLB;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * MCP 2025-11-25 session streams through an {@code agent:} endpoint: a client that leaves does not
+ * cancel the agent's call, and an agent that closes the stream after a {@code retry:} field (to make
+ * its client poll) is not failed. 2026-07-28 requests and streams without a session keep today's
+ * behaviour. End to end: real sockets and time.
+ */
+@Tag("e2e")
+@Timeout(60)
+class LegacyMcpStreamsTest {
+
+    private static final String LEGACY = "MCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: s-1\r\n";
+    private static final String MODERN = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Session-Id: s-1\r\n";
+    private final BlockingQueue<AttemptOutcome> outcomes = new LinkedBlockingQueue<>();
+    private final List<String> ejected = new ArrayList<>();
+    private CamelContext camel;
+    private String base;
+
+    @AfterEach
+    void stop() {
+        if (camel != null) {
+            camel.stop();
+        }
+    }
+
+    private void route(String agentUrl) throws Exception {
+        int port = ExampleRoutes.freePort();
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.addAttemptListener((strategy, agent, outcome, elapsed) -> outcomes.add(outcome));
+        balancer.addHealthListener(new io.github.agentlb.camel.HealthListener() {
+            @Override
+            public void agentEjected(String agentId, java.time.Duration ejectionTime) {
+                ejected.add(agentId);
+            }
+        });
+        camel = new DefaultCamelContext();
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
+                        .errorHandler(noErrorHandler())
+                        .loadBalance(balancer).to("agent:" + agentUrl + "?idleTimeout=2s").end();
+            }
+        });
+        camel.start();
+        base = "http://127.0.0.1:" + port;
+    }
+
+    /**
+     * An agent on a raw socket that answers each request with an SSE head and one chunk, {@code event},
+     * then closes the connection without the terminating chunk.
+     */
+    private static final class ClosingAgent implements AutoCloseable {
+        final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final AtomicInteger calls = new AtomicInteger();
+
+        ClosingAgent(String event) throws IOException {
+            Thread thread = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try (Socket socket = server.accept()) {
+                        HangingAgent.skipHead(socket.getInputStream());
+                        calls.incrementAndGet();
+                        byte[] body = event.getBytes(StandardCharsets.UTF_8);
+                        OutputStream out = socket.getOutputStream();
+                        out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                + Integer.toHexString(body.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                        out.write(body);
+                        out.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                        out.flush();
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            }, "closing-agent");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        String baseUrl() {
+            return "http://127.0.0.1:" + server.getLocalPort();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+
+    @Test
+    void aLegacyStreamClosedAfterARetryFieldEndsCleanlyAndEjectsNoAgent() throws Exception {
+        try (ClosingAgent agent = new ClosingAgent("id: s-1/0\nretry: 10\ndata: \n\n")) {
+            route(agent.baseUrl());
+            for (int i = 0; i < 8; i++) {
+                String wire = RawHttp.talk(base, "GET /mcp HTTP/1.1\r\nHost: x\r\nConnection: close\r\nLast-Event-ID: s-1/0\r\n" + LEGACY + "\r\n");
+                assertThat(wire).startsWith("HTTP/1.1 200 OK").contains("retry: 10").endsWith("0\r\n\r\n");
+                assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+            }
+            assertThat(agent.calls.get()).isEqualTo(8);
+            assertThat(ejected).isEmpty();
+        }
+    }
+
+    @Test
+    void aModernOrSessionlessStreamClosedMidwayIsStillCutAndCounted() throws Exception {
+        try (ClosingAgent agent = new ClosingAgent("id: 0\nretry: 10\ndata: \n\n")) {
+            route(agent.baseUrl());
+            for (String headers : List.of(MODERN, "", "Mcp-Session-Id: s-1\r\n".replace("s-1", "s-2") + "MCP-Protocol-Version: 2027-01-01\r\n")) {
+                String wire = RawHttp.talk(base, "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n" + headers + "\r\n{}");
+                assertThat(wire).startsWith("HTTP/1.1 200 OK").doesNotEndWith("0\r\n\r\n");
+                assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
+            }
+        }
+    }
+
+    /** Starts a 20-event stream (one event every 50 ms), reads its first event and leaves; returns whether the agent wrote all 20. */
+    private boolean leaveAStream(String headers) throws Exception {
+        CountDownLatch ended = new CountDownLatch(1);
+        boolean[] whole = {false};
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            OutputStream out = exchange.getResponseBody();
+            try {
+                for (int i = 1; i <= 20; i++) {
+                    out.write(("id: " + i + "\ndata: " + i + "\n\n").getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    Thread.sleep(50);
+                }
+                out.close();
+                whole[0] = true;
+            } finally {
+                ended.countDown();
+            }
+        })) {
+            route(agent.baseUrl());
+            URI uri = URI.create(base);
+            try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n" + headers + "\r\n{}")
+                        .getBytes(StandardCharsets.US_ASCII));
+                InputStream in = socket.getInputStream();
+                StringBuilder seen = new StringBuilder();
+                while (!seen.toString().contains("data: 1\n")) {
+                    int b = in.read();
+                    assertThat(b).isNotNegative();
+                    seen.append((char) b);
+                }
+            }
+            assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
+            return whole[0];
+        }
+    }
+
+    @Test
+    void aClientLeavingALegacySessionStreamDoesNotCancelTheAgentsCall() throws Exception {
+        assertThat(leaveAStream(LEGACY)).as("the agent wrote its 20 events").isTrue();
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+    }
+
+    @Test
+    void aClientLeavingAModernStreamCancelsTheAgentsCallAsBefore() throws Exception {
+        assertThat(leaveAStream(MODERN)).as("the agent's writes failed").isFalse();
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+    }
+}
