@@ -24,8 +24,8 @@ import java.util.List;
  * {@code java -jar} (or {@code -cp} with the jar alone), the JVM's {@code CICompilerCount} is below
  * 3, the user's options name none of {@link #USER_CHOICES}, {@code PROXY_RELAUNCH} is not {@code 0},
  * and this JVM is not already the restarted one. The first JVM then only waits for the second
- * (about 0.2 s more to the first answer and some 40 MB), forwards its shutdown and returns its
- * exit code.
+ * (a second JVM start before the first answer: 0.8 s more on a loaded 2-core machine, and the
+ * first JVM's memory), forwards its shutdown and returns its exit code.
  */
 public final class ProxyLauncher {
 

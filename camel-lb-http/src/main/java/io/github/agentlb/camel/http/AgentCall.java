@@ -465,7 +465,8 @@ final class AgentCall {
         cancel(idleTimer);
         cancel(totalTimer);
         if (agent != null) {
-            endpoint.pool().giveBack(agent, failure == null && reuse);
+            // Not kept when the request was not written whole (an answer before a streamed body's end).
+            endpoint.pool().giveBack(agent, failure == null && reuse && written);
         }
         endpoint.stats().ended(bytes);
         Exception outcome = null;
