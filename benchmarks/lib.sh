@@ -11,6 +11,15 @@ die() { echo "$NAME: $*" >&2; exit 1; }
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
+# The proxy JVM of the process $1 started by `java -jar demo-routes.jar`: the jar restarts its JVM
+# with its own options on a small machine (ProxyLauncher), so the JVM that serves is then $1's
+# child (stopping $1 stops it); else $1 itself. Call it once the proxy answers.
+jvm_pid() {
+    local child
+    child=$(pgrep -P "$1" -x java | head -1)
+    echo "${child:-$1}"
+}
+
 # Fails unless every port given is free on 127.0.0.1.
 require_free_ports() {
     local port

@@ -106,9 +106,10 @@ measure() {
 }
 
 # Second-by-second req/s from $2 (epoch ms of the JVM launch) for RAMP_S s; prints when 90% of
-# the last third's mean was first reached.
+# the last third's mean was first reached, after the launch and after the first answer ($4, ms
+# after the launch).
 ramp() {
-    local url=$1 launched=$2 series=$WORK/ramp-$3.txt t rps c=${CONNECTIONS%% *} threads=$THREADS
+    local url=$1 launched=$2 series=$WORK/ramp-$3.txt first=${4:-0} t rps c=${CONNECTIONS%% *} threads=$THREADS
     ((threads <= c)) || threads=$c
     : >"$series"
     while true; do
@@ -117,14 +118,14 @@ ramp() {
         rps=$(wrk -t"$threads" -c"$c" -d1s "$url" | awk '/^Requests\/sec:/ {printf "%.0f", $2}')
         echo "$t ${rps:-0}" >>"$series"
     done
-    awk -v name="$3" '{t[NR] = $1; r[NR] = $2} END {
+    awk -v name="$3" -v first="$first" '{t[NR] = $1; r[NR] = $2} END {
         if (NR < 3) { printf "ramp %s: only %d slice(s) before RAMP_S ran out: set a longer RAMP_S\n", name, NR; exit }
         from = int(NR * 2 / 3) + 1; n = 0; s = 0
         for (i = from; i <= NR; i++) { s += r[i]; n++ }
         steady = s / n
         for (i = 1; i <= NR; i++) if (r[i] >= 0.9 * steady) { hit = t[i]; break }
-        printf "ramp %s: steady %.0f req/s (mean of the last %d s); 90%% first reached in the 1-s slice starting %.1f s after JVM launch\n",
-            name, steady, n, hit / 1000 }' "$series"
+        printf "ramp %s: steady %.0f req/s (mean of the last %d s); 90%% first reached in the 1-s slice starting %.1f s after JVM launch, %.1f s after its first answer\n",
+            name, steady, n, hit / 1000, (hit - first) / 1000 }' "$series"
 }
 
 echo "proxy-vs-nginx: agents by $AGENTS_BY on ${AGENT_PORTS[*]}; wrk -t$THREADS -c{$CONNECTIONS} and -t1 -c1, $DURATION_S s each, $ROUNDS rounds; proxy warm-up ${WARMUP_S}s; $TARGET"
@@ -197,9 +198,12 @@ for strategy in $STRATEGIES; do
         ((SECONDS < deadline)) || die "the $strategy proxy did not answer $url within 60 s (log: $WORK/proxy-$strategy-$i.log)"
         sleep 0.1
     done
-    echo "$strategy: answering $(( $(date +%s%3N) - launched )) ms after JVM launch; warming up (load average $(load))"
+    answered=$(date +%s%3N)
+    echo "$strategy: answering $((answered - launched)) ms after JVM launch; warming up (load average $(load))"
+    # The serving JVM, for jcmd (the jar may restart its JVM: jvm_pid); the launcher stays in PIDS.
+    PROXY_PIDS[$((i + 1))]=$(jvm_pid "${PROXY_PIDS[$((i + 1))]}")
     if ((RAMP_S > 0)); then
-        ramp "$url" "$launched" "$strategy"
+        ramp "$url" "$launched" "$strategy" "$((answered - launched))"
     fi
     measure "${CONNECTIONS%% *}" "$url" "$WARMUP_S"
     name=$strategy

@@ -94,6 +94,9 @@ done
 await "http://127.0.0.1:$BIG_AGENT_PORT/x?bytes=1" 30
 await "http://127.0.0.1:$PROXY_PORT/process/w?user_id=1" 60
 await "http://127.0.0.1:$BIG_PROXY_PORT/process/w?bytes=1" 60
+# The serving JVMs (the jar may restart its JVM: jvm_pid), for their RSS and threads.
+PROXY=$(jvm_pid "$PROXY")
+BIG_PROXY=$(jvm_pid "$BIG_PROXY")
 
 NGINX_URL=
 NGINX_BIG_URL=

@@ -208,7 +208,7 @@ public class ProxyRoutes extends RouteBuilder {
             sessionHeaders = java.util.stream.Stream.concat(sessionHeaders.stream(), java.util.stream.Stream.of(learned)).toList();
         }
         errorHandler(noErrorHandler());
-        Http11Component.register(getContext(), config.clientTimeoutMs());
+        Http11Component.register(getContext(), config.clientTimeoutMs(), Http11Component.DEFAULT_HELD_BODY_BYTES);
         // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
         // try block still gets one, or the client would wait forever.
         onException(Exception.class).handled(true).process(answers::internalError);
@@ -297,7 +297,8 @@ public class ProxyRoutes extends RouteBuilder {
                 : ProxyRequest.parse(method, received.uri());
         exchange.setProperty(REQUEST_PROPERTY, request);
         String target = request.rawQuery() == null ? request.rawPath() : request.rawPath() + "?" + request.rawQuery();
-        NettyDownstream down = NettyDownstream.install(exchange, ctx.channel(), received, target, clientAddress(in));
+        NettyDownstream down = NettyDownstream.install(exchange, ctx.channel(), received, target, clientAddress(in),
+                ClientBodyRest.of(received));
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
             public void onDone(Exchange done) {

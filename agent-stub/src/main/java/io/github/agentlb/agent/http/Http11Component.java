@@ -26,15 +26,39 @@ public class Http11Component extends NettyHttpComponent {
     /** Default time for a request's head and body to arrive once begun, ms: nginx's {@code client_header_timeout}. */
     public static final long DEFAULT_REQUEST_READ_TIMEOUT_MS = 60_000;
 
+    /**
+     * Default bytes of a request body held before the request is handed on while the rest still
+     * arrives ({@link #Http11Component(long, int)}): 64 KiB, the first turns of a chat request.
+     */
+    public static final int DEFAULT_HELD_BODY_BYTES = 64 * 1024;
+
     private final Map<String, HttpServerBootstrapFactory> servers = new ConcurrentHashMap<>();
     private final long requestReadTimeoutMs;
+    private final int heldBodyBytes;
 
     /** A component whose servers give a request {@code requestReadTimeoutMs} to arrive (then 408). */
     public Http11Component(long requestReadTimeoutMs) {
+        this(requestReadTimeoutMs, 0);
+    }
+
+    /**
+     * A component whose servers give a request {@code requestReadTimeoutMs} to arrive (then 408)
+     * and, when {@code heldBodyBytes > 0}, hand on a request whose body (announced by
+     * {@code Content-Length}, within {@code chunkedMaxContentLength}) is longer than that once its
+     * first {@code heldBodyBytes} have arrived: a {@link StreamedBody.Prefix} whose
+     * {@link StreamedBody} brings the rest as it comes. 0: every body is gathered whole.
+     *
+     * @throws IllegalArgumentException if {@code requestReadTimeoutMs < 1} or {@code heldBodyBytes < 0}
+     */
+    public Http11Component(long requestReadTimeoutMs, int heldBodyBytes) {
         if (requestReadTimeoutMs < 1) {
             throw new IllegalArgumentException("requestReadTimeoutMs must be >= 1, was " + requestReadTimeoutMs);
         }
+        if (heldBodyBytes < 0) {
+            throw new IllegalArgumentException("heldBodyBytes must be >= 0, was " + heldBodyBytes);
+        }
         this.requestReadTimeoutMs = requestReadTimeoutMs;
+        this.heldBodyBytes = heldBodyBytes;
     }
 
     /** A component with the default request read timeout. */
@@ -49,8 +73,13 @@ public class Http11Component extends NettyHttpComponent {
 
     /** As {@link #register(CamelContext)}, with a request read timeout, ms. */
     public static void register(CamelContext context, long requestReadTimeoutMs) {
+        register(context, requestReadTimeoutMs, 0);
+    }
+
+    /** As {@link #register(CamelContext)}, with a request read timeout, ms, and the body bytes held ({@link #Http11Component(long, int)}). */
+    public static void register(CamelContext context, long requestReadTimeoutMs, int heldBodyBytes) {
         if (context.hasComponent(SCHEME) == null) {
-            context.addComponent(SCHEME, new Http11Component(requestReadTimeoutMs));
+            context.addComponent(SCHEME, new Http11Component(requestReadTimeoutMs, heldBodyBytes));
         }
     }
 
@@ -59,7 +88,7 @@ public class Http11Component extends NettyHttpComponent {
         return servers.computeIfAbsent(consumer.getConfiguration().getAddress(), address -> {
             HttpServerBootstrapFactory server =
                     new HttpServerBootstrapFactory(getMultiplexChannelHandler(consumer.getConfiguration().getPort()));
-            server.init(getCamelContext(), consumer.getConfiguration(), new Http11ServerInitializer(consumer, requestReadTimeoutMs));
+            server.init(getCamelContext(), consumer.getConfiguration(), new Http11ServerInitializer(consumer, requestReadTimeoutMs, heldBodyBytes));
             return server;
         });
     }

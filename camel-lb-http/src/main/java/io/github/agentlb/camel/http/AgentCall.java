@@ -1,6 +1,7 @@
 package io.github.agentlb.camel.http;
 
 import io.github.agentlb.camel.AttemptHooks;
+import io.github.agentlb.camel.ClassifiedFailure;
 import io.github.agentlb.core.key.McpHeaders;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
@@ -9,7 +10,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -141,6 +144,11 @@ final class AgentCall {
             finish(new IllegalStateException("agent " + name() + " not called: an answer already went to the client"), false);
             return;
         }
+        if (bodyGone()) {
+            finish(new RequestBodyStreamedException("agent " + name() + " not called: part of the request body was"
+                    + " already sent to another agent and is no longer held", null), false);
+            return;
+        }
         down.onClientClose(this::clientClosed);
         Channel pooled = endpoint.pool().take(this);
         if (pooled != null) {
@@ -193,9 +201,18 @@ final class AgentCall {
         });
     }
 
+    /** Whether part of a streamed body was sent: the request can no longer be sent again. */
+    private boolean bodyGone() {
+        BodyRest rest = down.bodyRest();
+        return rest != null && rest.started();
+    }
+
     private void send() {
         ByteBuf body = down.body();
-        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target(), body);
+        BodyRest rest = down.bodyRest();
+        HttpRequest request = rest == null
+                ? new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target(), body)
+                : new DefaultHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target());
         HttpHeaders headers = request.headers().set(down.forwardHeaders());
         for (String name : hooks.requestHeaders()) {
             // The balancer's own for this attempt (a load report ask, a restored session id), never the client's.
@@ -207,7 +224,9 @@ final class AgentCall {
         }
         headers.set(HttpHeaderNames.HOST, endpoint.authority());
         headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-        if (body.isReadable() || WITH_BODY.contains(down.method())) {
+        if (rest != null) {
+            headers.set(HttpHeaderNames.CONTENT_LENGTH, rest.length());
+        } else if (body.isReadable() || WITH_BODY.contains(down.method())) {
             headers.set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
         }
         bodyless = HttpMethod.HEAD.equals(down.method());
@@ -219,16 +238,58 @@ final class AgentCall {
                     "agent " + name() + " did not finish its answer within " + timeouts.totalMs() + " ms"), false));
         }
         Channel target = agent;
-        agent.writeAndFlush(request).addListener(f -> {
-            if (target != agent) {
-                return; // a write on a connection given up for a new one
-            }
-            if (f.isSuccess()) {
-                written = true;
-            } else if (!retriedOnNewConnection(f.cause())) {
+        if (rest == null) {
+            agent.writeAndFlush(request).addListener(f -> written(target, f.isSuccess(), f.cause()));
+            return;
+        }
+        agent.write(request);
+        agent.writeAndFlush(new DefaultHttpContent(body)).addListener(f -> {
+            if (!f.isSuccess() && target == agent && !done && !retriedOnNewConnection(f.cause())) {
                 finish(f.cause(), false);
             }
         });
+        rest.pipe(part -> sendPart(target, part),
+                () -> {
+                    if (target != agent || done) {
+                        return;
+                    }
+                    target.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT)
+                            .addListener(f -> written(target, f.isSuccess(), f.cause()));
+                },
+                failure -> {
+                    if (target == agent) {
+                        finish(new IOException("the client's request body broke off", failure), false);
+                    }
+                });
+    }
+
+    /**
+     * A part of a streamed body to the agent; while the agent's connection cannot take more, the
+     * client's is not read.
+     */
+    private void sendPart(Channel target, ByteBuf part) {
+        if (target != agent || done) {
+            part.release();
+            return;
+        }
+        ChannelFuture sent = target.writeAndFlush(new DefaultHttpContent(part));
+        if (!target.isWritable()) {
+            Channel client = down.channel();
+            client.config().setAutoRead(false);
+            sent.addListener(f -> client.config().setAutoRead(true));
+        }
+    }
+
+    /** The request's last byte was written to {@code target}, or the write failed. */
+    private void written(Channel target, boolean success, Throwable cause) {
+        if (target != agent) {
+            return; // a write on a connection given up for a new one
+        }
+        if (success) {
+            written = true;
+        } else if (!retriedOnNewConnection(cause)) {
+            finish(cause, false);
+        }
     }
 
     /**
@@ -238,7 +299,7 @@ final class AgentCall {
      * @return whether the request is being sent again
      */
     private boolean retriedOnNewConnection(Throwable failure) {
-        if (!reused || done || head != null || down.headSent() || down.clientGone()) {
+        if (!reused || done || head != null || down.headSent() || down.clientGone() || bodyGone()) {
             return false;
         }
         boolean idempotent = IDEMPOTENT.contains(down.method()) || down.forwardHeaders().contains("Idempotency-Key");
@@ -345,7 +406,8 @@ final class AgentCall {
         head = response;
         int status = response.status().code();
         endpoint.stats().answered(status);
-        boolean busy = hooks.isBusy(status, response.headers().get(HttpHeaderNames.RETRY_AFTER));
+        // A busy answer is held back for another agent, which cannot be tried once a streamed body was sent.
+        boolean busy = !bodyGone() && hooks.isBusy(status, response.headers().get(HttpHeaderNames.RETRY_AFTER));
         Message message = exchange.getMessage();
         if (busy) {
             message.removeHeaders("*"); // the answer, not the request, if it ends the exchange
@@ -477,7 +539,8 @@ final class AgentCall {
         cancel(idleTimer);
         cancel(totalTimer);
         if (agent != null) {
-            endpoint.pool().giveBack(agent, failure == null && reuse);
+            // Not kept when the request was not written whole (an answer before a streamed body's end).
+            endpoint.pool().giveBack(agent, failure == null && reuse && written);
         }
         endpoint.stats().ended(bytes);
         if (detached && failure != null && !(failure instanceof AgentCallCancelledException)) {
@@ -491,6 +554,9 @@ final class AgentCall {
             outcome = new AnswerInterruptedException("agent " + name() + " failed after " + bytes
                     + " bytes of its answer had gone to the client", failure);
             down.abort();
+        } else if (failure != null && bodyGone() && !(failure instanceof ClassifiedFailure)) {
+            outcome = new RequestBodyStreamedException("agent " + name() + " failed after part of the request body"
+                    + " was sent to it: the body is no longer held", failure);
         } else if (failure != null) {
             outcome = failure instanceof Exception e ? e : new IllegalStateException(failure);
         }

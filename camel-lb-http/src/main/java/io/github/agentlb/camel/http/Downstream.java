@@ -48,8 +48,16 @@ public interface Downstream {
      */
     HttpHeaders forwardHeaders();
 
-    /** The request body, a view of its own that the caller releases (writing it does). */
+    /**
+     * The request body, a view of its own that the caller releases (writing it does): the whole
+     * body, or, when {@link #bodyRest()} is not null, its held prefix.
+     */
     ByteBuf body();
+
+    /** The body's part still arriving, sent after {@link #body()} as it comes; null (the default): {@link #body()} is all. */
+    default BodyRest bodyRest() {
+        return null;
+    }
 
     /** Whether the answer's head has gone to the client: from then on no other answer can be given. */
     boolean headSent();

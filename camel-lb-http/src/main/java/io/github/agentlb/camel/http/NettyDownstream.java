@@ -71,6 +71,7 @@ public final class NettyDownstream implements Downstream {
     private boolean ended;
     private boolean released;
     private Runnable onClientClose;
+    private BodyRest rest;
 
     /**
      * @param client        the connection's handler, through whose context the answer is written
@@ -135,7 +136,20 @@ public final class NettyDownstream implements Downstream {
      */
     public static NettyDownstream install(Exchange exchange, Channel channel, FullHttpRequest request, String target,
             String clientAddress) {
+        return install(exchange, channel, request, target, clientAddress, null);
+    }
+
+    /**
+     * As {@link #install(Exchange, Channel, FullHttpRequest, String, String)} for a request whose
+     * content is the held prefix of a body still arriving: {@code rest} brings the remainder
+     * ({@link BodyRest}), discarded when the exchange is done.
+     *
+     * @param rest the body's rest, or null when the request's content is the whole body
+     */
+    public static NettyDownstream install(Exchange exchange, Channel channel, FullHttpRequest request, String target,
+            String clientAddress, BodyRest rest) {
         NettyDownstream down = ClientChannel.on(channel).open(request, target, clientAddress);
+        down.rest = rest;
         exchange.setProperty(PROPERTY, down);
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
@@ -200,9 +214,15 @@ public final class NettyDownstream implements Downstream {
         return body.retainedDuplicate();
     }
 
+    @Override
+    public BodyRest bodyRest() {
+        return rest;
+    }
+
     /**
      * The request body to read, not to send (e.g. for a balancer's key): a view sharing the body's
-     * bytes with indices of its own, not retained (valid until {@link #release}).
+     * bytes with indices of its own, not retained (valid until {@link #release}); only the held
+     * prefix when a {@link #bodyRest()} follows.
      */
     public ByteBuf bodyView() {
         return body.duplicate();
@@ -316,6 +336,9 @@ public final class NettyDownstream implements Downstream {
         onClientClose = null;
         client.closed(this);
         ReferenceCountUtil.release(body);
+        if (rest != null) {
+            rest.discard();
+        }
     }
 
     /** The client closed its connection: the open call, if any, is told. */

@@ -1,6 +1,7 @@
 package io.github.agentlb.loadgen.cli;
 
 import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.agent.main.JvmRelaunch;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.report.Charts;
@@ -19,7 +20,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -108,34 +108,24 @@ public final class LoadGeneratorMain implements Callable<Integer> {
      * (their proxy would be measured C1-compiled); {@code LOADGEN_RELAUNCH=0} turns it off.
      */
     public static void main(String[] args) throws Exception {
-        List<String> command = relaunchCommand(args, ManagementFactory.getRuntimeMXBean().getInputArguments(),
+        List<String> command = relaunchCommand(args, JvmRelaunch.currentOptions(),
                 System.getenv("LOADGEN_RELAUNCH"), System.getProperty(RELAUNCHED_PROPERTY) != null);
         if (command.isEmpty()) {
             System.exit(execute(System.out, System.err, args));
         }
         System.err.println("load-generator: a --url run restarts its JVM with " + String.join(" ", URL_RUN_OPTIONS)
                 + " so that its pacing keeps up on a shared machine (LOADGEN_RELAUNCH=0: no restart)");
-        Process child = new ProcessBuilder(command).inheritIO().start();
-        Runtime.getRuntime().addShutdownHook(new Thread(child::destroy));
-        System.exit(child.waitFor());
+        System.exit(JvmRelaunch.run(command));
     }
 
     /** The command that restarts this JVM, or empty: no {@code --url}, own JVM options, turned off, or restarted. */
     static List<String> relaunchCommand(String[] args, List<String> jvmOptions, String relaunchEnv, boolean relaunched) {
         boolean urlRun = Arrays.stream(args).anyMatch(arg -> arg.equals("--url") || arg.startsWith("--url="));
-        boolean ownOptions = jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:") || o.startsWith("-Xm")
-                || o.startsWith("-agentlib") || o.startsWith("-javaagent"));
+        boolean ownOptions = JvmRelaunch.anyStartsWith(jvmOptions, List.of("-XX:", "-Xm", "-agentlib", "-javaagent"));
         if (!urlRun || ownOptions || relaunched || "0".equals(relaunchEnv)) {
             return List.of();
         }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString()));
-        command.addAll(URL_RUN_OPTIONS);
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-D" + RELAUNCHED_PROPERTY + "=true", "-cp", System.getProperty("java.class.path"),
-                LoadGeneratorMain.class.getName()));
-        command.addAll(List.of(args));
-        return command;
+        return JvmRelaunch.command(URL_RUN_OPTIONS, jvmOptions, RELAUNCHED_PROPERTY, LoadGeneratorMain.class.getName(), args);
     }
 
     /**

@@ -1,0 +1,101 @@
+package io.github.agentlb.agent.http;
+
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+
+/**
+ * Hands a request with a large body on before its body has arrived: once {@code heldBytes} of it
+ * have, as a {@link StreamedBody.Prefix} (the head and those bytes), the rest following through its
+ * {@link StreamedBody}. Only a body announced by {@code Content-Length}, longer than
+ * {@code heldBytes} and at most {@code maxBytes} (so the limit is answered, by the aggregator, before
+ * anything is sent), without {@code Expect: 100-continue}; any other request (chunked bodies
+ * among them) passes to the aggregator as it is and is gathered whole, as nginx gathers a chunked
+ * body. Placed just before the aggregator.
+ *
+ * <p>Not sharable: one per connection, confined to its event loop.
+ */
+final class StreamedBodies extends ChannelInboundHandlerAdapter {
+
+    private final int heldBytes;
+    private final long maxBytes;
+    private HttpRequest head;
+    private CompositeByteBuf prefix;
+    private StreamedBody rest;
+
+    StreamedBodies(int heldBytes, long maxBytes) {
+        this.heldBytes = heldBytes;
+        this.maxBytes = maxBytes;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (rest != null && msg instanceof HttpContent content) {
+            StreamedBody body = rest;
+            if (content instanceof LastHttpContent) {
+                rest = null;
+            }
+            body.arrived(content);
+        } else if (head != null && msg instanceof HttpContent content) {
+            prefix.addComponent(true, content.content().retain());
+            content.release();
+            if (content instanceof LastHttpContent) {
+                handOn(ctx, null); // shorter than announced: the codec ended it; the whole body is held
+            } else if (prefix.readableBytes() >= heldBytes) {
+                rest = new StreamedBody(ctx.channel(), HttpUtil.getContentLength(head, -1L));
+                handOn(ctx, rest);
+            }
+        } else if (msg instanceof HttpRequest request && streams(request)) {
+            head = request;
+            prefix = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+        } else {
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    private boolean streams(HttpRequest request) {
+        if (request instanceof FullHttpRequest || !request.decoderResult().isSuccess()
+                || HttpUtil.isTransferEncodingChunked(request) || HttpUtil.is100ContinueExpected(request)) {
+            return false;
+        }
+        long length = HttpUtil.getContentLength(request, -1L);
+        return length > heldBytes && length <= maxBytes && request.headers().getAll(HttpHeaderNames.CONTENT_LENGTH).size() == 1;
+    }
+
+    private void handOn(ChannelHandlerContext ctx, StreamedBody body) {
+        HttpRequest request = head;
+        CompositeByteBuf held = prefix;
+        head = null;
+        prefix = null;
+        ctx.fireChannelRead(new StreamedBody.Prefix(request, held, body));
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        release();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        release();
+    }
+
+    private void release() {
+        if (prefix != null) {
+            prefix.release();
+            prefix = null;
+            head = null;
+        }
+        if (rest != null) {
+            rest.closed();
+            rest = null;
+        }
+    }
+}

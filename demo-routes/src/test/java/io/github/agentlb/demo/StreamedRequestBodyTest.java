@@ -1,0 +1,181 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.github.agentlb.agent.http.Http11Component;
+import io.github.agentlb.camel.http.RawHttp;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A request body larger than the held prefix goes to the agent as it arrives: the agent reads
+ * its first byte while the client still holds back the second half; the body limit still
+ * answers 413 JSON before the agent gets anything (a chunked body is gathered whole, as before:
+ * {@code ProxyRequestEdgesTest}).
+ */
+@Tag("e2e")
+@Timeout(60)
+class StreamedRequestBodyTest {
+
+    private static final int LIMIT = 256 * 1024;
+    private static final int BODY = 200 * 1024;
+
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final CountDownLatch agentReadFirstByte = new CountDownLatch(1);
+    private final AtomicReference<byte[]> agentGot = new AtomicReference<>();
+    private final AtomicInteger calls = new AtomicInteger();
+    private HttpServer agent;
+    private DemoProxy proxy;
+
+    @BeforeEach
+    void start() throws Exception {
+        agent = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+        agent.setExecutor(threads);
+        agent.createContext("/", exchange -> {
+            try (exchange; InputStream in = exchange.getRequestBody()) {
+                calls.incrementAndGet();
+                ByteArrayOutputStream got = new ByteArrayOutputStream();
+                int first = in.read();
+                agentReadFirstByte.countDown();
+                if (first >= 0) {
+                    got.write(first);
+                    in.transferTo(got);
+                }
+                agentGot.set(got.toByteArray());
+                byte[] answer = ("{\"bytes\":" + got.size() + "}").getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, answer.length);
+                exchange.getResponseBody().write(answer);
+            }
+        });
+        agent.start();
+        proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                .agentUrls("http://127.0.0.1:" + agent.getAddress().getPort())
+                .strategy("rr").maxBodyBytes(LIMIT).clientTimeoutMs(10_000).build());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        Resources.close(proxy);
+        agent.stop(0);
+        threads.shutdownNow();
+    }
+
+    @Test
+    void theAgentGetsTheBodysFirstByteBeforeTheClientSentItsLast() throws Exception {
+        assertThat(BODY).isGreaterThan(Http11Component.DEFAULT_HELD_BODY_BYTES);
+        byte[] body = new byte[BODY];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) ('a' + i % 26);
+        }
+        int half = BODY / 2;
+        try (Socket client = new Socket(InetAddress.getLoopbackAddress(), port())) {
+            client.setSoTimeout(10_000);
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /process/r1?user_id=1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n"
+                    + "Content-Length: " + BODY + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.write(body, 0, half);
+            out.flush();
+
+            boolean before = agentReadFirstByte.await(10, TimeUnit.SECONDS);
+
+            out.write(body, half, BODY - half);
+            out.flush();
+            String answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(before).as("the agent read the body's first byte before the client sent its second half").isTrue();
+            assertThat(answer).startsWith("HTTP/1.1 200").endsWith("{\"bytes\":" + BODY + "}");
+        }
+        assertThat(Arrays.equals(agentGot.get(), body)).as("the agent got the body byte for byte").isTrue();
+    }
+
+    @Test
+    void aBodyAnnouncedOverTheLimitStillGets413JsonAndTheAgentNothing() {
+        String wire = RawHttp.talk(proxy.baseUrl(), "POST /process/r1?user_id=1 HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/json\r\nContent-Length: " + (LIMIT + 1) + "\r\n\r\n" + "x".repeat(100));
+
+        assertThat(wire).startsWith("HTTP/1.1 413 Request Entity Too Large").contains("content-type: application/json")
+                .endsWith("{\"error\":\"content too large\",\"detail\":\"the request body is over " + LIMIT + " bytes\"}");
+        assertThat(calls).hasValue(0);
+    }
+
+    /** nginx's rule: a request whose body was partly sent is passed to no other agent; a busy answer then goes to the client. */
+    @Test
+    void aBusyAnswerAfterTheBodyWasSentGoesToTheClientAndNoOtherAgentIsTried() throws Exception {
+        HttpServer busy = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+        busy.setExecutor(threads);
+        AtomicInteger busyCalls = new AtomicInteger();
+        busy.createContext("/", exchange -> {
+            try (exchange; InputStream in = exchange.getRequestBody()) {
+                busyCalls.incrementAndGet();
+                in.transferTo(OutputStream.nullOutputStream());
+                exchange.getResponseHeaders().set("Retry-After", "1");
+                exchange.sendResponseHeaders(429, -1);
+            }
+        });
+        busy.start();
+        try (DemoProxy twoAgents = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                .agentUrls("http://127.0.0.1:" + busy.getAddress().getPort(), "http://127.0.0.1:" + agent.getAddress().getPort())
+                .strategy("rr").maxBodyBytes(LIMIT).clientTimeoutMs(10_000).build())) {
+            for (int i = 0; i < 2; i++) {
+                String answer = post(twoAgents, BODY);
+                assertThat(answer).matches("(?s)HTTP/1.1 (429|200) .*");
+            }
+        } finally {
+            busy.stop(0);
+        }
+        assertThat(busyCalls).hasValue(1);
+        assertThat(calls).as("the other agent got only its own request").hasValue(1);
+    }
+
+    /** Before any of the rest was sent (the first agent refused the connection) the held prefix lets the next agent get it whole. */
+    @Test
+    void anAgentThatRefusesTheConnectionFailsOverWithTheWholeBody() throws Exception {
+        int dead;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            dead = free.getLocalPort();
+        }
+        try (DemoProxy twoAgents = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                .agentUrls("http://127.0.0.1:" + dead, "http://127.0.0.1:" + agent.getAddress().getPort())
+                .strategy("rr").maxBodyBytes(LIMIT).clientTimeoutMs(10_000).build())) {
+            for (int i = 0; i < 2; i++) {
+                assertThat(post(twoAgents, BODY)).startsWith("HTTP/1.1 200").endsWith("{\"bytes\":" + BODY + "}");
+                assertThat(agentGot.get()).hasSize(BODY);
+            }
+        }
+        assertThat(calls).hasValue(2);
+    }
+
+    /** A POST of {@code size} bytes written at once; the whole answer, the connection closed after it. */
+    private static String post(DemoProxy to, int size) throws Exception {
+        try (Socket client = new Socket(InetAddress.getLoopbackAddress(), java.net.URI.create(to.baseUrl()).getPort())) {
+            client.setSoTimeout(10_000);
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /process/r1?user_id=1 HTTP/1.1\r\nHost: x\r\nContent-Length: " + size
+                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.write(new byte[size]);
+            out.flush();
+            return new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    private int port() {
+        return java.net.URI.create(proxy.baseUrl()).getPort();
+    }
+}
