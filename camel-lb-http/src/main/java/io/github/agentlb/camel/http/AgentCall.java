@@ -123,6 +123,8 @@ final class AgentCall {
     private SseRetryField resumable;
     /** Whether the client left a resumable stream, which is then read to its end and dropped. */
     private boolean detached;
+    /** Why writing the request failed, while its answer may still be read; null while writes succeed. */
+    private Throwable writeFailure;
 
     AgentCall(AgentEndpoint endpoint, Exchange exchange, AsyncCallback callback, Downstream down, AttemptHooks hooks) {
         this.endpoint = endpoint;
@@ -244,13 +246,13 @@ final class AgentCall {
         }
         agent.write(request);
         agent.writeAndFlush(new DefaultHttpContent(body)).addListener(f -> {
-            if (!f.isSuccess() && target == agent && !done && !retriedOnNewConnection(f.cause())) {
-                finish(f.cause(), false);
+            if (!f.isSuccess()) {
+                writeFailed(target, f.cause());
             }
         });
         rest.pipe(part -> sendPart(target, part),
                 () -> {
-                    if (target != agent || done) {
+                    if (target != agent || done || writeFailure != null) {
                         return;
                     }
                     target.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT)
@@ -268,11 +270,16 @@ final class AgentCall {
      * client's is not read.
      */
     private void sendPart(Channel target, ByteBuf part) {
-        if (target != agent || done) {
+        if (target != agent || done || writeFailure != null) {
             part.release();
             return;
         }
         ChannelFuture sent = target.writeAndFlush(new DefaultHttpContent(part));
+        sent.addListener(f -> {
+            if (!f.isSuccess()) {
+                writeFailed(target, f.cause());
+            }
+        });
         if (!target.isWritable()) {
             Channel client = down.channel();
             client.config().setAutoRead(false);
@@ -287,8 +294,31 @@ final class AgentCall {
         }
         if (success) {
             written = true;
-        } else if (!retriedOnNewConnection(cause)) {
-            finish(cause, false);
+        } else {
+            writeFailed(target, cause);
+        }
+    }
+
+    /**
+     * Writing the request to {@code target} failed. An agent may answer before it has read the whole
+     * request and close its connection (a 413 for a body over its limit, as most HTTP servers do):
+     * the write then fails while its answer waits to be read. So the call does not end here: the
+     * answer, when one comes, is the answer (the connection is not kept: the request was not written
+     * whole); the connection's close or reset without one ends the call with this failure. A pooled
+     * connection that failed before an answer is tried again on a new one where that is safe.
+     */
+    private void writeFailed(Channel target, Throwable cause) {
+        if (target != agent || done || writeFailure != null) {
+            return;
+        }
+        if (head == null && retriedOnNewConnection(cause)) {
+            return;
+        }
+        writeFailure = cause;
+        LOG.debug("agent {}: writing the request failed ({}); reading its answer, if any", name(), cause.toString());
+        if (head == null) {
+            target.config().setAutoRead(true);
+            target.read();
         }
     }
 
@@ -493,7 +523,7 @@ final class AgentCall {
     /** The agent connection closed. */
     void closed() {
         if (!done && !endedForPolling() && !retriedOnNewConnection(new ClosedChannelException())) {
-            finish(new ClosedChannelException(), false);
+            finish(head == null && writeFailure != null ? writeFailure : new ClosedChannelException(), false);
         }
     }
 

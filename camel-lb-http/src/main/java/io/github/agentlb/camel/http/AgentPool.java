@@ -55,6 +55,9 @@ final class AgentPool {
         Bootstrap bootstrap = new Bootstrap().group(down.eventLoop()).channel(down.channel().getClass())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, endpoint.timeouts().connectMs())
                 .option(ChannelOption.TCP_NODELAY, true)
+                // A failed write leaves the connection open for reading: an agent that answered before it
+                // read the whole request (a 413, then a close) has its answer read, not lost (AgentCall).
+                .option(ChannelOption.AUTO_CLOSE, false)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
