@@ -115,9 +115,9 @@ class FairQueueScenarioTest {
         Run alone = run(false, true);
         Run fair = run(true, true);
         Run fifo = run(true, false);
-        System.out.printf("L alone: p99 %d ms (%d requests); with H, VTC: L p99 %d ms, H p99 %d ms, queue max %d;"
+        System.out.printf("L alone: p99 %d ms (%d requests, queue max %d); with H, VTC: L p99 %d ms, H p99 %d ms, queue max %d;"
                         + " with H, one shared tenant (FIFO): L p99 %d ms, H p99 %d ms, queue max %d%n",
-                alone.lightP99Millis(), alone.sent(), fair.lightP99Millis(), fair.heavyP99Millis(), fair.maxQueued(),
+                alone.lightP99Millis(), alone.sent(), alone.maxQueued(), fair.lightP99Millis(), fair.heavyP99Millis(), fair.maxQueued(),
                 fifo.lightP99Millis(), fifo.heavyP99Millis(), fifo.maxQueued());
         for (Run run : List.of(alone, fair, fifo)) {
             assertThat(run.completedOk()).isEqualTo(run.sent());

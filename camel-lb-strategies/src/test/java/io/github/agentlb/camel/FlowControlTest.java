@@ -17,6 +17,7 @@ import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
+import org.apache.camel.support.builder.ExpressionBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -290,6 +291,7 @@ class FlowControlTest {
         }
         int threadsAt1000 = ManagementFactory.getThreadMXBean().getThreadCount();
         assertThat(balancer.queueFigures().size()).isEqualTo(1000);
+        System.out.printf("Live threads: %d with 10 exchanges queued, %d with 1000%n", threadsAt10, threadsAt1000);
         assertThat(threadsAt1000 - threadsAt10).isLessThanOrEqualTo(2);
         for (int i = 0; i < 1003; i++) {
             calls.get(0).end();
@@ -361,6 +363,26 @@ class FlowControlTest {
         assertThat(registry.get(LoadBalancerMetrics.QUEUE_WAIT).functionCounter().count()).isEqualTo(2.0);
         assertThat(registry.get(LoadBalancerMetrics.QUEUE_WAIT_MAX).gauge().value()).isEqualTo(2.0);
         assertThat(registry.get(LoadBalancerMetrics.QUEUE_WAITING).tag("band", "3").gauge().value()).isZero();
+    }
+
+    @Test
+    void theTenantMayBeAnyExpressionSuchAsOneOverTheApiKey() {
+        RoundRobinLB lb = new RoundRobinLB();
+        lb.setTenant(ExpressionBuilder.simpleExpression("key-${header.X-Api-Key}"), "apiKey");
+        start(lb, 1, 10);
+        send();
+        send();
+        send();
+        send(Map.of("X-Api-Key", "b", Exchange.CONTENT_LENGTH, "40"));
+        send(Map.of("X-Api-Key", "b", Exchange.CONTENT_LENGTH, "40"));
+        send(Map.of("X-Api-Key", "a", Exchange.CONTENT_LENGTH, "4"));
+        assertThat(lb.getTenantHeader()).isEqualTo("apiKey");
+        endFirstCallOf("A1");
+        endFirstCallOf("A2");
+        // b1 first (came first, both at 0), then a (0 < b's 10), then b2.
+        assertThat(calls.subList(1, 3).stream().map(c -> c.attempt().getIn().getHeader("X-Api-Key")))
+                .containsExactly("b", "a");
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
     }
 
     @Test
