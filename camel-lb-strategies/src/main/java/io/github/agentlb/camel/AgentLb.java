@@ -17,6 +17,16 @@ public final class AgentLb {
      * when the attempt completes.
      */
     public static final String LOAD_REPORT_PROPERTY = "agentlb.loadReport";
+    /**
+     * Exchange property set to a {@link QueuedExchange} while the exchange waits in its balancer's
+     * queue ({@link FlowControl}): a consumer whose client leaves calls {@link QueuedExchange#leave()}.
+     */
+    public static final String QUEUED_PROPERTY = "agentlb.queued";
+    /**
+     * Exchange property a child or route may set to the answer's output tokens (a Number): the
+     * queue's fairness charges them to the exchange's tenant when it completes.
+     */
+    public static final String OUTPUT_TOKENS_PROPERTY = "agentlb.outputTokens";
 
     private AgentLb() {
     }

@@ -2,6 +2,7 @@ package io.github.agentlb.camel;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.apache.camel.AsyncCallback;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * a route uses ({@link RoundRobinLB}, {@link ConsistentHashLB}, {@link PidWeightedLB},
  * {@link AdaptiveVirtualNodeLB}, {@link LeastRequestLB}) are this class with their strategy and
  * their own knobs; everything else is here, the same for all: members and their names, failover,
- * outlier ejection, busy agents, slow start, drains, learned sessions, load reports, listeners.
+ * outlier ejection, busy agents, slow start, drains, learned sessions, load reports, listeners,
+ * the queue when agents are full ({@link FlowControlSettings}).
  *
  * <h2>One state per change</h2>
  * Everything a request reads is one immutable {@link BalancerState}: members with names and
@@ -61,12 +63,13 @@ import org.slf4j.LoggerFactory;
  */
 @ManagedResource(description = "Agent load balancer (agentlb)")
 public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
-        implements CamelContextAware, Traceable, RuntimeMembership, FailureSettings, AgentSettings {
+        implements CamelContextAware, Traceable, RuntimeMembership, FailureSettings, AgentSettings, FlowControlSettings {
 
     private final Strategy strategy;
     private final Listeners listeners = new Listeners();
     private final StateWriter writer;
     private final AttemptContext attempts;
+    private final RequestQueue queue;
     private volatile LongSupplier nanoClock;
     private LongSupplier epochClock = System::currentTimeMillis;
 
@@ -88,6 +91,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
                 Objects.requireNonNull(config, "config"));
         this.attempts = new AttemptContext(strategy, listeners, writer, this::nanoTime, () -> epochClock.getAsLong(),
                 this::isRunAllowed);
+        this.queue = new RequestQueue(this::nanoTime, writer::state, attempts::run);
         strategy.attach(writer);
         writer.attached();
     }
@@ -263,28 +267,19 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
      * Chooses and sends the first attempt on the caller's thread, as Camel's own balancers do: returns
      * {@code true}, the callback already told {@code true}, when every attempt answered synchronously;
      * {@code false} when an answer came asynchronously (the callback is then told {@code false}, once).
+     * With a queue ({@link FlowControl}), an exchange that finds every agent at its limit waits there
+     * and this returns {@code false} at once, no thread held ({@link RequestQueue}).
      */
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         BalancerState current = writer.state();
-        try {
-            if (current.agentIds().isEmpty()) {
-                exchange.setException(new NoAgentAvailableException("No agent available: the " + strategyName()
-                        + " balancer has no agents" + (current.draining().isEmpty() ? "" : " taking requests (draining: "
-                        + String.join(", ", current.draining()) + ")"), exchange, null));
-                callback.done(true);
-                return true;
-            }
-            SessionAffinity sessions = current.sessions;
-            SessionAffinity.Pin pin = sessions == null ? null : sessions.pin(exchange, current);
-            Selection selection = pin != null && pin.agent() != null ? SessionAffinity.selectionOf(pin)
-                    : current.picker.select(exchange);
-            return new Attempts(attempts, exchange, callback, current, selection, pin).start();
-        } catch (RuntimeException | SessionRejectedException e) {
-            exchange.setException(e);
-            callback.done(true);
-            return true;
-        }
+        return current.config.flowControl().queued() && !current.agentIds().isEmpty()
+                ? queue.process(exchange, callback, current) : attempts.run(exchange, callback, current);
+    }
+
+    @Override
+    public final QueueFigures queueFigures() {
+        return queue.figures();
     }
 
     @Override
@@ -309,6 +304,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
 
     @Override
     protected void doStop() throws Exception {
+        queue.stop();
         strategy.stop();
         super.doStop();
     }
@@ -322,6 +318,11 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
     /** Replaces the wall clock read for {@code Retry-After} dates; for tests, before the first exchange. */
     final void useEpochClock(LongSupplier clock) {
         this.epochClock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Replaces the timer of queue deadlines; for tests, before the first exchange waits. */
+    final void useQueueTimer(ScheduledExecutorService timer) {
+        queue.useTimer(timer);
     }
 
     final long nanoTime() {

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
 
 /**
  * What the attempts of an exchange use of their balancer, and nothing else: the strategy's attempt
@@ -43,6 +45,34 @@ final class AttemptContext {
 
     long nanoTime() {
         return nanoClock.getAsLong();
+    }
+
+    /**
+     * Runs the exchange's attempts on {@code state}: its learned session's agent, else the strategy's
+     * pick. Whatever fails before the first attempt fails the exchange ({@link NoAgentAvailableException}
+     * when there is no agent), never the caller.
+     *
+     * @return as {@link org.apache.camel.AsyncProcessor#process}
+     */
+    boolean run(Exchange exchange, AsyncCallback callback, BalancerState state) {
+        try {
+            if (state.agentIds().isEmpty()) {
+                exchange.setException(new NoAgentAvailableException("No agent available: the " + strategyName
+                        + " balancer has no agents" + (state.draining().isEmpty() ? "" : " taking requests (draining: "
+                        + String.join(", ", state.draining()) + ")"), exchange, null));
+                callback.done(true);
+                return true;
+            }
+            SessionAffinity sessions = state.sessions;
+            SessionAffinity.Pin pin = sessions == null ? null : sessions.pin(exchange, state);
+            Selection selection = pin != null && pin.agent() != null ? SessionAffinity.selectionOf(pin)
+                    : state.picker.select(exchange);
+            return new Attempts(this, exchange, callback, state, selection, pin).start();
+        } catch (RuntimeException | SessionRejectedException e) {
+            exchange.setException(e);
+            callback.done(true);
+            return true;
+        }
     }
 
     /** Wall-clock time, ms since the epoch, for {@code Retry-After} dates. */

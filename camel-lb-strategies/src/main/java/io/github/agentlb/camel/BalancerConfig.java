@@ -42,21 +42,23 @@ import org.apache.camel.support.builder.ExpressionBuilder;
  * @param leastRequest {@code lr}'s draws: seed and active request bias
  * @param pid          {@code pid}'s controllers ({@link PidWeightsConfig#ofDefaults()})
  * @param avn          {@code avn}'s algorithm and the agents' start-up utilization
+ * @param flowControl  the per-agent concurrency limit and the queue when agents are full ({@link FlowControl#DISABLED})
  */
 public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, AnswerRules answers,
                              Saturation saturation, String reportFormat, LearnedSessions sessions, SlowStart slowStart,
                              Key key, BoundedLoad boundedLoad, Ring ring, LeastRequest leastRequest,
-                             PidWeightsConfig pid, Avn avn) {
+                             PidWeightsConfig pid, Avn avn, FlowControl flowControl) {
 
     /** Every part at its default. */
     public static final BalancerConfig DEFAULT = new BalancerConfig(OutlierEjection.ofDefaults(), FailoverPolicy.DEFAULT,
             AnswerRules.DEFAULT, Saturation.ofDefaults(), null, LearnedSessions.disabled(), SlowStart.DISABLED,
             Key.DEFAULT, BoundedLoad.disabled(), Ring.DEFAULT, LeastRequest.DEFAULT, PidWeightsConfig.ofDefaults(),
-            Avn.DEFAULT);
+            Avn.DEFAULT, FlowControl.DISABLED);
 
     /**
      * @throws NullPointerException     naming the part that is null
-     * @throws IllegalArgumentException if {@code reportFormat} is neither null, {@code TEXT} nor {@code JSON}
+     * @throws IllegalArgumentException if {@code reportFormat} is neither null, {@code TEXT} nor {@code JSON},
+     *     or the flow control's queue is on without its per-agent limit
      */
     public BalancerConfig {
         Objects.requireNonNull(ejection, "outlierEjection");
@@ -71,6 +73,7 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
         Objects.requireNonNull(leastRequest, "leastRequest");
         Objects.requireNonNull(pid, "pid");
         Objects.requireNonNull(avn, "avn");
+        Objects.requireNonNull(flowControl, "flowControl").checkRelation();
         reportFormat = reportFormat(reportFormat);
     }
 

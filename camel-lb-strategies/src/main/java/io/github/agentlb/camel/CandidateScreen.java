@@ -11,7 +11,8 @@ import java.util.Set;
  * The order one exchange tries its agents in: the strategy's candidates as they come, each at most
  * once, but those resting after a busy answer skipped, those that slow start holds back, those a
  * fresh load report says are saturated (unless every agent is) and ejected ones tried only after
- * the others (panic). One per exchange; not thread-safe.
+ * the others (panic); an agent at its {@link FlowControl#maxInFlightPerAgent()} limit is skipped
+ * (it takes no new request). One per exchange; not thread-safe.
  *
  * <p>Most exchanges try one agent: the first is a field, and the sets are made at the first
  * agent passed over or the first failover only.
@@ -32,7 +33,7 @@ final class CandidateScreen {
     private boolean everySaturated;
     /** The slot of the candidate {@link #next} just chose in its first pass, else null. */
     private AgentSlot chosenSlot;
-    /** Whether a candidate was passed over because it rests after a busy answer. */
+    /** Whether a candidate was passed over because it rests after a busy answer or is at its in-flight limit. */
     private boolean restingSkipped;
     private long now;
     private boolean nowRead;
@@ -56,6 +57,7 @@ final class CandidateScreen {
         boolean warming = !state.warmingSince().isEmpty();
         boolean resting = context.anyResting();
         boolean gating = !everySaturated && state.config.saturation().enabled();
+        int limit = state.config.flowControl().maxInFlightPerAgent();
         nowRead = false;
         while (candidates.hasNext()) {
             String candidate = candidates.next();
@@ -64,7 +66,7 @@ final class CandidateScreen {
             if (slot == null || wasTried(candidate)) {
                 continue;
             }
-            if (resting && slot.resting(now())) {
+            if (resting && slot.resting(now()) || limit > 0 && slot.inFlight.get() >= limit) {
                 restingSkipped = true;
                 continue;
             }
@@ -115,7 +117,7 @@ final class CandidateScreen {
         return saturated == null ? Set.of() : saturated;
     }
 
-    /** @return whether an agent was passed over because it rests after a busy answer */
+    /** @return whether an agent was passed over because it rests after a busy answer or is at its in-flight limit */
     boolean restingSkipped() {
         return restingSkipped;
     }

@@ -44,6 +44,7 @@ public final class ConfigDraft {
     private BoundedLoad boundedLoad;
     private BalancerConfig.Ring ring;
     private BalancerConfig.LeastRequest leastRequest;
+    private FlowControl flowControl;
 
     ConfigDraft(BalancerConfig config) {
         ejectionValue = config.ejection();
@@ -61,6 +62,7 @@ public final class ConfigDraft {
         boundedLoad = config.boundedLoad();
         ring = config.ring();
         leastRequest = config.leastRequest();
+        flowControl = config.flowControl();
     }
 
     /**
@@ -78,7 +80,8 @@ public final class ConfigDraft {
         return new BalancerConfig(ejection == null ? ejectionValue : ejection.build(), failover, answers,
                 saturation == null ? saturationValue : saturation.build(), reportFormat, sessions, slowStart, key,
                 boundedLoad, ring, leastRequest, pid == null ? pidValue : pid.build(),
-                new BalancerConfig.Avn(avn == null ? avnValue : avn.build(), startupUtilization, settleFactor));
+                new BalancerConfig.Avn(avn == null ? avnValue : avn.build(), startupUtilization, settleFactor),
+                flowControl);
     }
 
     /** Outlier ejection's knobs; {@code maxEjectionTime >= baseEjectionTime} is checked when built. */
@@ -266,6 +269,16 @@ public final class ConfigDraft {
 
     public ConfigDraft leastRequest(BalancerConfig.LeastRequest value) {
         leastRequest = Objects.requireNonNull(value, "leastRequest");
+        return this;
+    }
+
+    public FlowControl flowControl() {
+        return flowControl;
+    }
+
+    /** Replaces the flow control whole; its relation ({@code queueSize} needs {@code maxInFlightPerAgent}) is checked by the record. */
+    public ConfigDraft flowControl(FlowControl value) {
+        flowControl = Objects.requireNonNull(value, "flowControl");
         return this;
     }
 }

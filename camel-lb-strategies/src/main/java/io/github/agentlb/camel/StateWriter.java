@@ -380,15 +380,17 @@ final class StateWriter implements StrategyContext {
         if (previous == null || !previous.sessions().equals(config.sessions())) {
             sessions = config.sessions().isEnabled() ? new SessionAffinity(config.sessions()) : null;
         }
-        if (previous == null || previous.key() != config.key()) {
+        if (previous == null || previous.key() != config.key()
+                || previous.flowControl().tenant() != config.flowControl().tenant()) {
             initKey();
         }
     }
 
-    /** Initialises the key expression, once the balancer has a CamelContext. */
+    /** Initialises the key and tenant expressions, once the balancer has a CamelContext. */
     synchronized void initKey() {
         if (camelContext != null) {
             config.key().expression().init(camelContext);
+            config.flowControl().tenant().init(camelContext);
         }
     }
 }

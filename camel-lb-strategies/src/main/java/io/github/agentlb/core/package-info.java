@@ -5,8 +5,8 @@
  * smooth weighted round-robin), {@code pid} (utilization-driven PID weights), {@code avn}
  * (adaptive virtual nodes), {@code bounded} (consistent hashing with bounded loads),
  * {@code health} (outlier ejection), {@code key} (routing keys read from a request body),
- * {@code fleet} (agents as membership sources describe them, slow start) and {@code stats}
- * (load statistics).
+ * {@code fleet} (agents as membership sources describe them, slow start), {@code stats}
+ * (load statistics) and {@code queue} (a bounded, fair queue for when agents are full).
  *
  * <h2>Names</h2>
  * One term per idea, here and in the Camel adapters:

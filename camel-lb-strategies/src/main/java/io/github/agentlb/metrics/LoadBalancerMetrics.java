@@ -5,7 +5,9 @@ import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.HealthListener;
 import io.github.agentlb.core.shared.AllocationSource;
+import io.github.agentlb.camel.QueueFigures;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Binds a balancer's figures to Micrometer; the balancer and its algorithm know nothing of it.
@@ -42,6 +45,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       {@code agentlb.allocation.generation} of an {@code avn} balancer sharing its allocation.
  *   <li>{@value #ALLOCATION_SOURCE}: for an {@code avn} balancer sharing its allocation, one gauge
  *       per {@code source} ({@code leader}, {@code local}), 1 for the current one.
+ *   <li>The queue when agents are full ({@link io.github.agentlb.camel.FlowControl}), tag {@code strategy}:
+ *       {@value #QUEUE_WAITING}, gauge of the exchanges waiting per {@code band} ({@code band="all"},
+ *       and a gauge per band registered when the {@code all} gauge is first read with it); {@value #QUEUE_RELEASED},
+ *       {@value #QUEUE_WAIT}, function counters of the exchanges released and their total wait
+ *       (seconds; wait per release = the ratio of their rates); {@value #QUEUE_WAIT_MAX}, gauge of the
+ *       longest wait (seconds); {@value #QUEUE_REJECTED}, function counters per {@code reason}:
+ *       {@code full} (429), {@code expired} (waited {@code queueTimeout}), {@code left} (the client left).
  * </ul>
  *
  * Every meter has a description (Prometheus' {@code # HELP}). Each registry bound gets its own
@@ -64,6 +74,16 @@ public final class LoadBalancerMetrics implements MeterBinder {
     public static final String EJECTED = PREFIX + "agent.ejected";
     /** Gauge, 1 for the source the allocation routed by comes from ({@code source=leader|local}), else 0. */
     public static final String ALLOCATION_SOURCE = PREFIX + "allocation.source";
+    /** Gauge of the exchanges waiting in the queue, per {@code band}. */
+    public static final String QUEUE_WAITING = PREFIX + "queue.waiting";
+    /** Function counter of the exchanges released from the queue. */
+    public static final String QUEUE_RELEASED = PREFIX + "queue.released";
+    /** Function counter of the total wait of the exchanges released, seconds. */
+    public static final String QUEUE_WAIT = PREFIX + "queue.wait.seconds";
+    /** Gauge of the longest wait of an exchange released, seconds. */
+    public static final String QUEUE_WAIT_MAX = PREFIX + "queue.wait.max.seconds";
+    /** Function counter of the exchanges that left the queue without an agent, per {@code reason}. */
+    public static final String QUEUE_REJECTED = PREFIX + "queue.rejected";
     /** Prefix of per-agent gauges. */
     public static final String AGENT_PREFIX = PREFIX + "agent.";
 
@@ -100,6 +120,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
         /** Per agent, its attempt timers indexed by {@link AttemptOutcome#ordinal()}, made on first use. */
         private final Map<String, AtomicReferenceArray<Timer>> timers = new ConcurrentHashMap<>();
         private final Map<String, List<Meter>> byAgent = new ConcurrentHashMap<>();
+        private final Set<Integer> bands = ConcurrentHashMap.newKeySet();
 
         Binding(MeterRegistry registry, String strategy) {
             this.registry = registry;
@@ -120,6 +141,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
                             .tags("strategy", strategy, "source", source.name().toLowerCase(Locale.ROOT)).register(registry);
                 }
             }
+            bindQueue();
             balancer.addMembershipListener(this::agentsChanged);
             balancer.addAttemptListener(this::attempt);
             balancer.addHealthListener(new HealthListener() {
@@ -130,6 +152,40 @@ public final class LoadBalancerMetrics implements MeterBinder {
                     counter.increment();
                 }
             });
+        }
+
+        private void bindQueue() {
+            Gauge.builder(QUEUE_WAITING, balancer, b -> {
+                        QueueFigures figures = b.queueFigures();
+                        figures.waiting().keySet().forEach(this::bandSeen);
+                        return figures.size();
+                    })
+                    .description("Exchanges waiting in the balancer's queue").tags("strategy", strategy, "band", "all")
+                    .register(registry);
+            balancer.queueFigures().waiting().keySet().forEach(this::bandSeen);
+            FunctionCounter.builder(QUEUE_RELEASED, balancer, b -> b.queueFigures().released())
+                    .description("Exchanges released from the queue to an agent").tag("strategy", strategy).register(registry);
+            FunctionCounter.builder(QUEUE_WAIT, balancer, b -> b.queueFigures().waitNanos() / 1e9)
+                    .description("Total wait of the exchanges released from the queue, seconds")
+                    .tag("strategy", strategy).register(registry);
+            Gauge.builder(QUEUE_WAIT_MAX, balancer, b -> b.queueFigures().maxWaitNanos() / 1e9)
+                    .description("Longest wait of an exchange released from the queue, seconds")
+                    .tag("strategy", strategy).register(registry);
+            Map<String, ToDoubleFunction<QueueFigures>> reasons = Map.of("full", QueueFigures::rejectedFull,
+                    "expired", QueueFigures::expired, "left", QueueFigures::left);
+            reasons.forEach((reason, count) -> FunctionCounter.builder(QUEUE_REJECTED, balancer,
+                            b -> count.applyAsDouble(b.queueFigures()))
+                    .description("Exchanges that left the queue without an agent: full (429), expired, left (client gone)")
+                    .tags("strategy", strategy, "reason", reason).register(registry));
+        }
+
+        /** Registers the gauge of a band the first time it is seen (when the "all" gauge is read): bands come from requests. */
+        private void bandSeen(Integer band) {
+            if (bands.add(band)) {
+                Gauge.builder(QUEUE_WAITING, balancer, b -> b.queueFigures().waiting().getOrDefault(band, 0))
+                        .description("Exchanges waiting in the balancer's queue")
+                        .tags("strategy", strategy, "band", Integer.toString(band)).register(registry);
+            }
         }
 
         private synchronized void agentsChanged(List<String> agentIds) {

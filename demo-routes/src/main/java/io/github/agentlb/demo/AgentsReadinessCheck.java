@@ -4,6 +4,7 @@ import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.BalancerState;
 import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.QueueFigures;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +23,10 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * the next request finds out. Readiness only: a proxy whose agents are down is alive and should
  * not be restarted. Details: {@code agents} (how many take requests), {@code members} (their
  * ids, draining ones included), {@code draining}, {@code ejected}, {@code generation} (of the
- * balancer's state) and {@code source} (where the agents come from, when not a fixed list).
+ * balancer's state), {@code source} (where the agents come from, when not a fixed list) and, with
+ * a queue ({@code BALANCER_QUEUE_SIZE}), {@code queue.waiting}, {@code queue.capacity},
+ * {@code queue.bands} (band to waiting), {@code queue.rejectedFull}, {@code queue.expired} and
+ * {@code queue.left}.
  *
  * <p>At start it knows before any request: when no agent accepted a TCP connection at start
  * ({@link #unprovenAtStart}), it is DOWN until an agent answers a request or a probe (a connection
@@ -99,6 +103,15 @@ final class AgentsReadinessCheck extends AbstractHealthCheck {
         builder.detail("draining", String.join(",", state.draining()));
         builder.detail("ejected", String.join(",", balancer.getEjectedAgents()));
         builder.detail("generation", state.generation());
+        if (state.config().flowControl().queued() || balancer.queueFigures().capacity() > 0) {
+            QueueFigures queue = balancer.queueFigures();
+            builder.detail("queue.waiting", queue.size());
+            builder.detail("queue.capacity", queue.capacity());
+            builder.detail("queue.bands", queue.waiting().toString());
+            builder.detail("queue.rejectedFull", queue.rejectedFull());
+            builder.detail("queue.expired", queue.expired());
+            builder.detail("queue.left", queue.left());
+        }
         if (source != null) {
             builder.detail("source", source);
         }

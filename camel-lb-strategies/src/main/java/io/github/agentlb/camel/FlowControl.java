@@ -1,0 +1,151 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.Check;
+import io.github.agentlb.core.queue.FairQueue;
+import java.time.Duration;
+import java.util.Objects;
+import org.apache.camel.Exchange;
+import org.apache.camel.Expression;
+import org.apache.camel.support.builder.ExpressionBuilder;
+
+/**
+ * What a balancer does when its agents are full: a per-agent concurrency limit and a bounded, fair
+ * queue in front of the agents (the Gateway API inference extension's flow control, with VTC
+ * fairness: {@link io.github.agentlb.core.queue.FairQueue}). Off by default ({@link #DISABLED}).
+ *
+ * <ul>
+ *   <li>{@code maxInFlightPerAgent}: an agent with this many requests in flight through the balancer
+ *       takes no new one (0: no limit). When every agent is at its limit and the queue is off, the
+ *       exchange fails with {@link AgentsBusyException} (429, {@code Retry-After: 1}).</li>
+ *   <li>{@code queueSize}: when every agent is at its limit, up to this many exchanges wait in the
+ *       balancer (0: no queue), holding no thread, and are released as requests end: by priority
+ *       band, then the least-served tenant. A full queue refuses with {@link AgentsBusyException}
+ *       (429, {@code Retry-After: 1}); an exchange that waited {@code queueTimeout} fails with
+ *       {@link QueueTimeoutException} (a {@link NoAgentAvailableException}: 503 where a route maps
+ *       that, or 504 where it maps this one first).</li>
+ *   <li>{@code tenant}: the tenant of an exchange, a Camel expression read as a String (header
+ *       {@value #DEFAULT_TENANT_HEADER} by default; missing or blank: the shared tenant {@code ""}).</li>
+ *   <li>{@code priorityHeader}: the header whose integer value is the exchange's band (header
+ *       {@value #DEFAULT_PRIORITY_HEADER} by default; higher is released first; missing or not an
+ *       integer: band 0).</li>
+ * </ul>
+ *
+ * @param maxInFlightPerAgent requests in flight per agent, >= 0 (0: no limit)
+ * @param queueSize           exchanges waiting at most, >= 0 (0: no queue); > 0 needs {@code maxInFlightPerAgent > 0} in a {@link BalancerConfig}
+ * @param queueTimeout        the longest wait in the queue, > 0 ({@value #DEFAULT_QUEUE_TIMEOUT_SECONDS} s)
+ * @param tenant              the exchange's tenant
+ * @param tenantName          what {@code tenant} is called in logs and {@code getTenantHeader()}
+ * @param priorityHeader      the header of the exchange's band
+ */
+public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queueTimeout, Expression tenant,
+                          String tenantName, String priorityHeader) {
+
+    /** The header read as the tenant by default. */
+    public static final String DEFAULT_TENANT_HEADER = "X-Tenant";
+    /** The header read as the priority band by default. */
+    public static final String DEFAULT_PRIORITY_HEADER = "X-Priority";
+    /** The longest wait in the queue by default, seconds. */
+    public static final long DEFAULT_QUEUE_TIMEOUT_SECONDS = 30;
+    /** No limit, no queue. */
+    public static final FlowControl DISABLED = new FlowControl(0, 0, Duration.ofSeconds(DEFAULT_QUEUE_TIMEOUT_SECONDS),
+            ExpressionBuilder.headerExpression(DEFAULT_TENANT_HEADER), DEFAULT_TENANT_HEADER, DEFAULT_PRIORITY_HEADER);
+
+    /**
+     * The relation {@code queueSize > 0} needs {@code maxInFlightPerAgent > 0} is checked by
+     * {@link BalancerConfig} ({@link #checkRelation()}), so the two knobs can be set in either order.
+     *
+     * @throws IllegalArgumentException naming the field and value out of range
+     */
+    public FlowControl {
+        Check.atLeast("maxInFlightPerAgent", maxInFlightPerAgent, 0);
+        Check.atLeast("queueSize", queueSize, 0);
+        Check.positive("queueTimeout", queueTimeout);
+        Objects.requireNonNull(tenant, "tenant");
+        tenantName = tenantName == null || tenantName.isBlank() ? "tenant" : tenantName;
+        Check.notBlank("priorityHeader", priorityHeader);
+    }
+
+    /** @throws IllegalArgumentException naming {@code queueSize} when it is set without {@code maxInFlightPerAgent} */
+    FlowControl checkRelation() {
+        if (queueSize > 0 && maxInFlightPerAgent == 0) {
+            throw new IllegalArgumentException("queueSize=" + queueSize + " needs maxInFlightPerAgent > 0: the queue"
+                    + " holds requests while every agent is at that limit");
+        }
+        return this;
+    }
+
+    /** @return whether agents have a concurrency limit */
+    public boolean limited() {
+        return maxInFlightPerAgent > 0;
+    }
+
+    /** @return whether exchanges wait in the queue when every agent is at its limit */
+    public boolean queued() {
+        return queueSize > 0;
+    }
+
+    public FlowControl withMaxInFlightPerAgent(int value) {
+        return new FlowControl(value, queueSize, queueTimeout, tenant, tenantName, priorityHeader);
+    }
+
+    public FlowControl withQueueSize(int value) {
+        return new FlowControl(maxInFlightPerAgent, value, queueTimeout, tenant, tenantName, priorityHeader);
+    }
+
+    public FlowControl withQueueTimeout(Duration value) {
+        return new FlowControl(maxInFlightPerAgent, queueSize, value, tenant, tenantName, priorityHeader);
+    }
+
+    /** The tenant read from {@code header}; @throws IllegalArgumentException if it is blank */
+    public FlowControl withTenantHeader(String header) {
+        return withTenant(ExpressionBuilder.headerExpression(Check.notBlank("tenantHeader", header)), header);
+    }
+
+    /** The tenant as {@code expression} evaluates it (a String), e.g. an API key's hash; {@code name} for logs. */
+    public FlowControl withTenant(Expression expression, String name) {
+        return new FlowControl(maxInFlightPerAgent, queueSize, queueTimeout, expression, name, priorityHeader);
+    }
+
+    public FlowControl withPriorityHeader(String header) {
+        return new FlowControl(maxInFlightPerAgent, queueSize, queueTimeout, tenant, tenantName, header);
+    }
+
+    /** The exchange's band: the priority header as an integer; 0 when missing or not one. */
+    int bandOf(Exchange exchange) {
+        Object value = exchange.getIn().getHeader(priorityHeader);
+        if (value instanceof Number n) {
+            return n.intValue();
+        }
+        try {
+            return value == null ? 0 : Integer.parseInt(value.toString().strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** The exchange's tenant by the flow control's expression; {@code ""} when missing. */
+    String tenantOf(Exchange exchange) {
+        String value = tenant.evaluate(exchange, String.class);
+        return value == null || value.isBlank() ? "" : value;
+    }
+
+    /** The request's prompt tokens, estimated as its body's bytes / 4: {@code Content-Length}, else an in-memory body's length. */
+    static long promptTokens(Exchange exchange) {
+        Object length = exchange.getIn().getHeader(Exchange.CONTENT_LENGTH);
+        long bytes = -1;
+        if (length instanceof Number n) {
+            bytes = n.longValue();
+        } else if (length != null) {
+            try {
+                bytes = Long.parseLong(length.toString().strip());
+            } catch (NumberFormatException e) {
+                bytes = -1;
+            }
+        }
+        if (bytes < 0) {
+            Object body = exchange.getIn().getBody();
+            bytes = body instanceof byte[] b ? b.length : body instanceof CharSequence s ? s.length() : 0;
+        }
+        return FairQueue.estimateTokens(bytes);
+    }
+}

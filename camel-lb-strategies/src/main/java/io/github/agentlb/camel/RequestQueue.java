@@ -1,0 +1,328 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.queue.FairQueue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelExchangeException;
+import org.apache.camel.Exchange;
+
+/**
+ * A balancer's gate and queue for when its agents are full ({@link FlowControl}): the Camel side of
+ * {@link FairQueue}. The gate counts the exchanges it let through that have not completed
+ * ({@code admitted}); it lets one through while {@code admitted < maxInFlightPerAgent x serving
+ * agents} and nobody waits, so an exchange let through always finds an agent with room (the others
+ * hold fewer requests in flight than the agents' limits together). Else the exchange waits in the
+ * fair queue, holding no thread: {@link #process} returns {@code false} and its callback is called
+ * when it is released (an exchange let through completed, or another arrived while there is room),
+ * expires (a timer armed for the earliest deadline) or leaves ({@link QueuedExchange#leave()}).
+ * A released exchange is balanced afresh on the state of that moment, from the reactive executor of
+ * the thread that released it (no recursion when children answer synchronously).
+ *
+ * <p>Over 300 lines: the gate, the queue, its deadline timer and the release share one lock and
+ * its fields, and each path (let through, wait, release, expire, leave, stop) must keep
+ * {@code admitted} and the queue consistent under it.
+ *
+ * <p>Thread-safe: the fast path (nobody waits, room at the gate) is one CAS; waiting, release, expiry
+ * and leaving take this object's lock, held for queue operations only (callbacks run outside it).
+ * A {@code queueSize} changed while exchanges wait takes effect once the queue is empty.
+ */
+final class RequestQueue {
+
+    /** Runs an exchange's attempts on a state ({@link AttemptContext#run}). */
+    interface Dispatcher {
+        boolean dispatch(Exchange exchange, AsyncCallback callback, BalancerState state);
+    }
+
+    private final LongSupplier clock;
+    private final Supplier<BalancerState> states;
+    private final Dispatcher dispatcher;
+    private final AtomicInteger admitted = new AtomicInteger();
+    /** Exchanges waiting: written under the lock, read without it by the fast path and completions. */
+    private final AtomicInteger waiting = new AtomicInteger();
+    private FairQueue<Waiting> queue;
+    private ScheduledExecutorService timer;
+    private boolean ownTimer;
+    private ScheduledFuture<?> armed;
+    private long armedFor;
+    private long released;
+    private long rejectedFull;
+    private long expired;
+    private long left;
+    private long waitNanos;
+    private long maxWaitNanos;
+
+    RequestQueue(LongSupplier clock, Supplier<BalancerState> states, Dispatcher dispatcher) {
+        this.clock = clock;
+        this.states = states;
+        this.dispatcher = dispatcher;
+    }
+
+    /** Uses {@code scheduler} for deadlines instead of a thread of its own; for tests, before the first exchange waits. */
+    synchronized void useTimer(ScheduledExecutorService scheduler) {
+        timer = scheduler;
+        ownTimer = false;
+    }
+
+    /**
+     * Lets the exchange through the gate, queues it, or refuses it when the queue is full.
+     *
+     * @return as {@link org.apache.camel.AsyncProcessor#process}: {@code false} while it waits
+     */
+    boolean process(Exchange exchange, AsyncCallback callback, BalancerState state) {
+        FlowControl flow = state.config.flowControl();
+        if (waiting.get() == 0 && tryAdmit(capacity(state))) {
+            return dispatcher.dispatch(exchange, new Permit(exchange, callback, false, null), state);
+        }
+        long now = clock.getAsLong();
+        Waiting w = new Waiting(exchange, callback, now);
+        List<Waiting> expiredNow;
+        List<Waiting> releasedNow;
+        boolean full;
+        synchronized (this) {
+            expiredNow = expireLocked(now);
+            if (queue == null || queue.size() == 0 && queue.capacity() != flow.queueSize()) {
+                queue = new FairQueue<>(flow.queueSize());
+            }
+            exchange.setProperty(AgentLb.QUEUED_PROPERTY, w);
+            w.entry = queue.offer(w, flow.bandOf(exchange), flow.tenantOf(exchange), FlowControl.promptTokens(exchange),
+                    now + flow.queueTimeout().toNanos());
+            full = w.entry == null;
+            if (full) {
+                rejectedFull++;
+                exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
+            }
+            // Published before the gate is read again: a completion that frees a place after that read
+            // then sees someone waiting and releases (no lost wake-up).
+            waiting.set(queue.size());
+            releasedNow = releaseLocked(state, now);
+            armLocked(now);
+        }
+        complete(expiredNow);
+        dispatch(releasedNow);
+        if (full) {
+            exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, "1");
+            exchange.setException(new AgentsBusyException("Every agent is at its limit of "
+                    + flow.maxInFlightPerAgent() + " requests in flight and the queue is full (" + flow.queueSize()
+                    + "): retry after 1 s", exchange, 1));
+            callback.done(true);
+            return true;
+        }
+        return false;
+    }
+
+    private boolean tryAdmit(int capacity) {
+        int now;
+        do {
+            now = admitted.get();
+            if (now >= capacity) {
+                return false;
+            }
+        } while (!admitted.compareAndSet(now, now + 1));
+        return true;
+    }
+
+    private static int capacity(BalancerState state) {
+        return state.config.flowControl().maxInFlightPerAgent() * state.agentIds().size();
+    }
+
+    /** An exchange let through completed: its place frees, and the queue's next may go. */
+    private void completed(Permit permit) {
+        admitted.decrementAndGet();
+        if (permit.entry != null) {
+            Object tokens = permit.exchange.getProperty(AgentLb.OUTPUT_TOKENS_PROPERTY);
+            if (tokens instanceof Number n && n.doubleValue() > 0 && Double.isFinite(n.doubleValue())) {
+                synchronized (this) {
+                    queue.charge(permit.entry.band(), permit.entry.tenant(), n.doubleValue());
+                }
+            }
+        }
+        if (waiting.get() > 0) {
+            List<Waiting> releasedNow;
+            synchronized (this) {
+                releasedNow = releaseLocked(states.get(), clock.getAsLong());
+            }
+            dispatch(releasedNow);
+        }
+    }
+
+    private List<Waiting> releaseLocked(BalancerState state, long now) {
+        List<Waiting> out = List.of();
+        int capacity = capacity(state);
+        while (queue.size() > 0 && tryAdmit(capacity)) {
+            FairQueue.Entry<Waiting> entry = queue.poll();
+            Waiting w = entry.value();
+            w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
+            long waited = now - w.sinceNanos;
+            released++;
+            waitNanos += waited;
+            maxWaitNanos = Math.max(maxWaitNanos, waited);
+            if (out.isEmpty()) {
+                out = new ArrayList<>(2);
+            }
+            out.add(w);
+        }
+        waiting.set(queue.size());
+        return out;
+    }
+
+    private List<Waiting> expireLocked(long now) {
+        if (queue == null || queue.size() == 0) {
+            return List.of();
+        }
+        List<Waiting> out = new ArrayList<>();
+        for (FairQueue.Entry<Waiting> entry : queue.expire(now)) {
+            entry.value().exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
+            out.add(entry.value());
+        }
+        expired += out.size();
+        waiting.set(queue.size());
+        return out;
+    }
+
+    /** Arms the timer for the earliest deadline when none is armed at or before it. */
+    private void armLocked(long now) {
+        long next = queue.nextDeadline();
+        if (next == Long.MAX_VALUE || armed != null && armedFor - next <= 0) {
+            return;
+        }
+        if (armed != null) {
+            armed.cancel(false);
+        }
+        if (timer == null) {
+            timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "agentlb-queue-deadlines");
+                t.setDaemon(true);
+                return t;
+            });
+            ownTimer = true;
+        }
+        armedFor = next;
+        armed = timer.schedule(this::deadline, Math.max(0, next - now), TimeUnit.NANOSECONDS);
+    }
+
+    private void deadline() {
+        List<Waiting> expiredNow;
+        synchronized (this) {
+            armed = null;
+            long now = clock.getAsLong();
+            expiredNow = expireLocked(now);
+            armLocked(now);
+        }
+        complete(expiredNow);
+    }
+
+    private void complete(List<Waiting> expiredNow) {
+        for (Waiting w : expiredNow) {
+            long waitedMs = TimeUnit.NANOSECONDS.toMillis(clock.getAsLong() - w.sinceNanos);
+            w.exchange.setException(new QueueTimeoutException("No agent had room within the queue timeout: waited "
+                    + waitedMs + " ms", w.exchange, waitedMs));
+            w.callback.done(false);
+        }
+    }
+
+    private void dispatch(List<Waiting> releasedNow) {
+        for (Waiting w : releasedNow) {
+            Permit permit = new Permit(w.exchange, w.callback, true, w.entry);
+            w.exchange.getContext().getCamelContextExtension().getReactiveExecutor()
+                    .schedule(() -> dispatcher.dispatch(w.exchange, permit, states.get()));
+        }
+    }
+
+    private boolean leave(Waiting w) {
+        synchronized (this) {
+            if (w.entry == null || !queue.remove(w.entry)) {
+                return false;
+            }
+            left++;
+            waiting.set(queue.size());
+        }
+        w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
+        w.exchange.setException(new CamelExchangeException("The client left while the exchange was queued", w.exchange));
+        w.callback.done(false);
+        return true;
+    }
+
+    /** Fails every exchange still waiting (the balancer stops) and stops the timer it made. */
+    void stop() {
+        List<Waiting> out = new ArrayList<>();
+        synchronized (this) {
+            for (FairQueue.Entry<Waiting> e = queue == null ? null : queue.poll(); e != null; e = queue.poll()) {
+                e.value().exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
+                out.add(e.value());
+            }
+            waiting.set(0);
+            if (armed != null) {
+                armed.cancel(false);
+                armed = null;
+            }
+            if (ownTimer) {
+                timer.shutdownNow();
+                timer = null;
+            }
+        }
+        for (Waiting w : out) {
+            w.exchange.setException(new NoAgentAvailableException("The balancer stopped while the exchange was queued",
+                    w.exchange, null));
+            w.callback.done(false);
+        }
+    }
+
+    synchronized QueueFigures figures() {
+        return new QueueFigures(queue == null ? Map.of() : queue.sizes(), queue == null ? 0 : queue.capacity(),
+                admitted.get(), released, rejectedFull, expired, left, waitNanos, maxWaitNanos);
+    }
+
+    /** An exchange waiting: its callback, when it came, its queue entry. */
+    private final class Waiting implements QueuedExchange {
+        final Exchange exchange;
+        final AsyncCallback callback;
+        final long sinceNanos;
+        /** Set under the queue's lock when offered; null when refused. */
+        FairQueue.Entry<Waiting> entry;
+
+        Waiting(Exchange exchange, AsyncCallback callback, long sinceNanos) {
+            this.exchange = exchange;
+            this.callback = callback;
+            this.sinceNanos = sinceNanos;
+        }
+
+        @Override
+        public boolean leave() {
+            return RequestQueue.this.leave(this);
+        }
+    }
+
+    /** The callback of an exchange let through: frees its place before the route goes on. */
+    private final class Permit implements AsyncCallback {
+        final Exchange exchange;
+        final AsyncCallback callback;
+        /** Whether {@link #process} already returned false for it: the route then hears {@code done(false)}. */
+        final boolean released;
+        final FairQueue.Entry<Waiting> entry;
+
+        Permit(Exchange exchange, AsyncCallback callback, boolean released, FairQueue.Entry<Waiting> entry) {
+            this.exchange = exchange;
+            this.callback = callback;
+            this.released = released;
+            this.entry = entry;
+        }
+
+        @Override
+        public void done(boolean doneSync) {
+            try {
+                callback.done(doneSync && !released);
+            } finally {
+                completed(this);
+            }
+        }
+    }
+}

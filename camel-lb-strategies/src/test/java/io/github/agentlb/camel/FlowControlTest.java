@@ -1,0 +1,401 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.metrics.LoadBalancerMetrics;
+import io.github.agentlb.testing.FakeScheduler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelExchangeException;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.DefaultExchange;
+import org.apache.camel.support.builder.ExpressionBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The per-agent in-flight limit and the queue in front of full agents, on a fake clock and timer:
+ * agents keep each request until the test ends it, so what is in flight is exact.
+ */
+class FlowControlTest {
+
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
+
+    /** A request an agent holds: its agent, the attempt, the attempt's callback. */
+    record Call(String agent, Exchange attempt, AsyncCallback callback) {
+        void end() {
+            callback.done(false);
+        }
+    }
+
+    /** An exchange sent to the balancer and how it completed. */
+    static final class Sent {
+        final Exchange exchange;
+        final AtomicInteger completions = new AtomicInteger();
+        volatile Boolean sync;
+        volatile boolean returned;
+
+        Sent(Exchange exchange) {
+            this.exchange = exchange;
+        }
+
+        boolean done() {
+            return completions.get() > 0;
+        }
+    }
+
+    private final FakeScheduler fake = new FakeScheduler(1_000_000_000L);
+    private final List<Call> calls = new CopyOnWriteArrayList<>();
+    private AgentLoadBalancerSupport balancer;
+
+    @AfterEach
+    void stop() {
+        if (balancer != null) {
+            balancer.stop();
+        }
+    }
+
+    private <T extends AgentLoadBalancerSupport> T start(T lb, int maxInFlight, int queueSize) {
+        lb.setMaxInFlightPerAgent(maxInFlight);
+        lb.setQueueSize(queueSize);
+        lb.setQueueTimeout(Duration.ofSeconds(10));
+        lb.useQueueTimer(fake);
+        balancer = ScriptedChild.startedAgents(lb, CAMEL.get(), fake::nanoTime,
+                id -> ScriptedChild.scripted(id, (attempt, callback) -> {
+                    calls.add(new Call(id, attempt, callback));
+                    return false;
+                }), "A1", "A2", "A3");
+        return lb;
+    }
+
+    private Sent send(Map<String, Object> headers) {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        headers.forEach(exchange.getIn()::setHeader);
+        Sent sent = new Sent(exchange);
+        boolean sync = balancer.process(exchange, doneSync -> {
+            sent.completions.incrementAndGet();
+            sent.sync = doneSync;
+        });
+        sent.returned = sync;
+        return sent;
+    }
+
+    private Sent send() {
+        return send(Map.of());
+    }
+
+    private Call endFirstCallOf(String agent) {
+        Call call = calls.stream().filter(c -> c.agent().equals(agent)).findFirst().orElseThrow();
+        calls.remove(call);
+        call.end();
+        return call;
+    }
+
+    private List<String> agentsCalled() {
+        return calls.stream().map(Call::agent).toList();
+    }
+
+    @Test
+    void anAgentAtItsLimitTakesNoRequestAndWithoutAQueueTheClientGets429() {
+        start(new RoundRobinLB(), 1, 0);
+        List<Sent> first = List.of(send(), send(), send());
+        assertThat(agentsCalled()).containsExactlyInAnyOrder("A1", "A2", "A3");
+        Sent fourth = send();
+        assertThat(fourth.returned).isTrue();
+        assertThat(fourth.sync).isTrue();
+        assertThat(fourth.exchange.getException()).isInstanceOf(AgentsBusyException.class);
+        assertThat(((AgentsBusyException) fourth.exchange.getException()).retryAfterSeconds()).isEqualTo(1);
+        assertThat(fourth.exchange.getMessage().getHeader("Retry-After")).isEqualTo("1");
+        assertThat(calls).hasSize(3);
+        endFirstCallOf("A2");
+        assertThat(first.get(1).done()).isTrue();
+        send();
+        assertThat(agentsCalled()).containsExactlyInAnyOrder("A1", "A3", "A2");
+    }
+
+    @Test
+    void aQueuedExchangeHoldsNoThreadAndGoesToTheAgentThatFrees() {
+        start(new RoundRobinLB(), 1, 5);
+        send();
+        send();
+        send();
+        Sent waiting = send();
+        assertThat(waiting.returned).isFalse();
+        assertThat(waiting.done()).isFalse();
+        assertThat(waiting.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).isInstanceOf(QueuedExchange.class);
+        assertThat(balancer.queueFigures().waiting()).isEqualTo(Map.of(0, 1));
+        fake.advance(Duration.ofMillis(250));
+        endFirstCallOf("A3");
+        assertThat(agentsCalled()).containsExactlyInAnyOrder("A1", "A2", "A3");
+        assertThat(waiting.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).isNull();
+        endFirstCallOf("A3");
+        assertThat(waiting.completions.get()).isEqualTo(1);
+        assertThat(waiting.sync).isFalse();
+        assertThat(waiting.exchange.getException()).isNull();
+        QueueFigures figures = balancer.queueFigures();
+        assertThat(figures.released()).isEqualTo(1);
+        assertThat(figures.maxWaitNanos()).isEqualTo(Duration.ofMillis(250).toNanos());
+        assertThat(figures.size()).isZero();
+        assertThat(figures.admitted()).isEqualTo(2);
+    }
+
+    @Test
+    void aFullQueueRefusesWith429AndTheQueueNeverExceedsItsBound() {
+        start(new RoundRobinLB(), 1, 2);
+        for (int i = 0; i < 5; i++) {
+            send();
+        }
+        Sent refused = send();
+        assertThat(refused.returned).isTrue();
+        assertThat(refused.exchange.getException()).isInstanceOf(AgentsBusyException.class)
+                .hasMessageContaining("queue is full (2)");
+        assertThat(refused.exchange.getMessage().getHeader("Retry-After")).isEqualTo("1");
+        assertThat(refused.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).isNull();
+        assertThat(balancer.queueFigures().size()).isEqualTo(2);
+        assertThat(balancer.queueFigures().rejectedFull()).isEqualTo(1);
+        assertThat(calls).hasSize(3);
+    }
+
+    @Test
+    void anExchangeWaitingPastTheQueueTimeoutFailsWithQueueTimeoutAndReachesNoAgent() {
+        start(new RoundRobinLB(), 1, 5);
+        send();
+        send();
+        send();
+        Sent early = send();
+        fake.advance(Duration.ofSeconds(4));
+        Sent late = send();
+        fake.advance(Duration.ofMillis(5_999));
+        assertThat(early.done()).isFalse();
+        fake.advance(Duration.ofMillis(1));
+        assertThat(early.completions.get()).isEqualTo(1);
+        assertThat(early.sync).isFalse();
+        assertThat(early.exchange.getException()).isInstanceOf(QueueTimeoutException.class)
+                .isInstanceOf(NoAgentAvailableException.class);
+        assertThat(((QueueTimeoutException) early.exchange.getException()).waitedMillis()).isEqualTo(10_000);
+        assertThat(late.done()).isFalse();
+        fake.advance(Duration.ofSeconds(4));
+        assertThat(late.exchange.getException()).isInstanceOf(QueueTimeoutException.class);
+        assertThat(balancer.queueFigures().expired()).isEqualTo(2);
+        endFirstCallOf("A1");
+        assertThat(calls).hasSize(2);
+        assertThat(fake.pendingCount()).isZero();
+    }
+
+    @Test
+    void aClientThatLeavesIsGoneAtOnceAndNoAgentEverGetsItsRequest() {
+        start(new RoundRobinLB(), 1, 5);
+        send();
+        send();
+        send();
+        Sent leaving = send();
+        Sent staying = send();
+        QueuedExchange queued = (QueuedExchange) leaving.exchange.getProperty(AgentLb.QUEUED_PROPERTY);
+        assertThat(queued.leave()).isTrue();
+        assertThat(queued.leave()).isFalse();
+        assertThat(leaving.completions.get()).isEqualTo(1);
+        assertThat(leaving.exchange.getException()).isInstanceOf(CamelExchangeException.class)
+                .hasMessageContaining("client left");
+        assertThat(balancer.queueFigures().left()).isEqualTo(1);
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        endFirstCallOf("A1");
+        endFirstCallOf("A2");
+        assertThat(calls).hasSize(2);
+        assertThat(calls.stream().map(Call::attempt).map(Exchange::getExchangeId))
+                .doesNotContain(leaving.exchange.getExchangeId());
+        assertThat(staying.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).isNull();
+        assertThat(leaving.completions.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aHighBandRequestWaitsBehindNoLowBandRequest() {
+        start(new RoundRobinLB(), 1, 10);
+        send();
+        send();
+        send();
+        List<Sent> low = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            low.add(send(Map.of("X-Priority", "0", "X-Tenant", "batch")));
+        }
+        Sent high = send(Map.of("X-Priority", "5", "X-Tenant", "chat"));
+        endFirstCallOf("A1");
+        assertThat(calls.get(calls.size() - 1).attempt().getIn().getHeader("X-Priority")).isEqualTo("5");
+        assertThat(high.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).isNull();
+        assertThat(low).allMatch(s -> s.exchange.getProperty(AgentLb.QUEUED_PROPERTY) != null);
+        assertThat(balancer.queueFigures().waiting()).isEqualTo(Map.of(5, 0, 0, 4));
+    }
+
+    @Test
+    void withinABandTheTenantLeastServedInTokensGoesFirst() {
+        start(new RoundRobinLB(), 1, 20);
+        send();
+        send();
+        send();
+        for (int i = 0; i < 3; i++) {
+            send(Map.of("X-Tenant", "heavy", Exchange.CONTENT_LENGTH, "4000"));
+        }
+        for (int i = 0; i < 3; i++) {
+            send(Map.of("X-Tenant", "light", Exchange.CONTENT_LENGTH, "400"));
+        }
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            Call ended = calls.get(0);
+            calls.remove(ended);
+            ended.end();
+            order.add((String) calls.get(calls.size() - 1).attempt().getIn().getHeader("X-Tenant"));
+        }
+        // Both start at 0: heavy came first (1000 tokens); light (100 each) then stays below it.
+        assertThat(order).containsExactly("heavy", "light", "light", "light", "heavy", "heavy");
+    }
+
+    @Test
+    void aReleasedKeyedRequestGoesToItsKeysAgentWhenThatAgentFrees() {
+        ConsistentHashLB ch = start(new ConsistentHashLB(), 1, 5);
+        Sent first = send(Map.of("user_id", "42"));
+        String home = calls.get(0).agent();
+        for (int i = 0; calls.size() < 3; i++) {
+            send(Map.of("user_id", "other" + i));
+        }
+        Sent again = send(Map.of("user_id", "42"));
+        assertThat(again.done()).isFalse();
+        endFirstCallOf(home);
+        assertThat(first.done()).isTrue();
+        assertThat(calls.get(calls.size() - 1).agent()).isEqualTo(home);
+        assertThat(calls.get(calls.size() - 1).attempt().getIn().getHeader("user_id")).isEqualTo("42");
+        assertThat(ch.queueFigures().released()).isEqualTo(1);
+    }
+
+    @Test
+    void waitingExchangesHoldNoThreadFrom10To1000Queued() {
+        start(new RoundRobinLB(), 1, 2000);
+        send();
+        send();
+        send();
+        for (int i = 0; i < 10; i++) {
+            send();
+        }
+        int threadsAt10 = ManagementFactory.getThreadMXBean().getThreadCount();
+        for (int i = 0; i < 990; i++) {
+            send();
+        }
+        int threadsAt1000 = ManagementFactory.getThreadMXBean().getThreadCount();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1000);
+        System.out.printf("Live threads: %d with 10 exchanges queued, %d with 1000%n", threadsAt10, threadsAt1000);
+        assertThat(threadsAt1000 - threadsAt10).isLessThanOrEqualTo(2);
+        for (int i = 0; i < 1003; i++) {
+            calls.get(0).end();
+            calls.remove(0);
+        }
+        assertThat(calls).isEmpty();
+        assertThat(balancer.queueFigures().released()).isEqualTo(1000);
+    }
+
+    @Test
+    void theQueueNeedsTheLimitAndItsKnobsAreCheckedWhenTheRouteStarts() {
+        RoundRobinLB lb = new RoundRobinLB();
+        lb.setQueueSize(10);
+        assertThat(lb.getQueueSize()).isEqualTo(10);
+        assertThatThrownBy(lb::checkSettings).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("queueSize=10").hasMessageContaining("maxInFlightPerAgent");
+        lb.setMaxInFlightPerAgent(4);
+        lb.checkSettings();
+        assertThat(lb.getFlowControl().queued()).isTrue();
+        assertThatThrownBy(() -> lb.setMaxInFlightPerAgent(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxInFlightPerAgent");
+        assertThatThrownBy(() -> lb.setQueueTimeout("abc")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("queueTimeout");
+        assertThatThrownBy(() -> lb.setQueueTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("queueTimeout");
+        assertThatThrownBy(() -> lb.setTenantHeader(" ")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tenantHeader");
+    }
+
+    @Test
+    void theBandIsTheIntegerPriorityHeaderElse0AndTheTenantDefaultsToTheSharedOne() {
+        FlowControl flow = FlowControl.DISABLED;
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        assertThat(flow.bandOf(exchange)).isZero();
+        assertThat(flow.tenantOf(exchange)).isEmpty();
+        exchange.getIn().setHeader("X-Priority", " 7 ");
+        exchange.getIn().setHeader("X-Tenant", "acme");
+        assertThat(flow.bandOf(exchange)).isEqualTo(7);
+        assertThat(flow.tenantOf(exchange)).isEqualTo("acme");
+        exchange.getIn().setHeader("X-Priority", "high");
+        assertThat(flow.bandOf(exchange)).isZero();
+        exchange.getIn().setBody("x".repeat(401));
+        assertThat(FlowControl.promptTokens(exchange)).isEqualTo(101);
+        exchange.getIn().setHeader(Exchange.CONTENT_LENGTH, "8000");
+        assertThat(FlowControl.promptTokens(exchange)).isEqualTo(2000);
+    }
+
+    @Test
+    void metricsShowTheQueueByBandAndWhyExchangesLeftIt() {
+        start(new RoundRobinLB(), 1, 2);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(balancer).bindTo(registry);
+        send();
+        send();
+        send();
+        send(Map.of("X-Priority", "3"));
+        Sent leaving = send();
+        send();
+        assertThat(registry.get(LoadBalancerMetrics.QUEUE_WAITING).tag("band", "all").gauge().value()).isEqualTo(2);
+        assertThat(registry.get(LoadBalancerMetrics.QUEUE_WAITING).tag("band", "3").gauge().value()).isEqualTo(1);
+        ((QueuedExchange) leaving.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).leave();
+        fake.advance(Duration.ofSeconds(2));
+        endFirstCallOf("A1");
+        fake.advance(Duration.ofSeconds(10));
+        assertThat(registry.get(LoadBalancerMetrics.QUEUE_REJECTED).tag("reason", "full").functionCounter().count()).isEqualTo(1);
+        assertThat(registry.get(LoadBalancerMetrics.QUEUE_REJECTED).tag("reason", "left").functionCounter().count()).isEqualTo(1);
+        assertThat(registry.get(LoadBalancerMetrics.QUEUE_REJECTED).tag("reason", "expired").functionCounter().count()).isZero();
+        assertThat(registry.get(LoadBalancerMetrics.QUEUE_RELEASED).functionCounter().count()).isEqualTo(1);
+        assertThat(registry.get(LoadBalancerMetrics.QUEUE_WAIT).functionCounter().count()).isEqualTo(2.0);
+        assertThat(registry.get(LoadBalancerMetrics.QUEUE_WAIT_MAX).gauge().value()).isEqualTo(2.0);
+        assertThat(registry.get(LoadBalancerMetrics.QUEUE_WAITING).tag("band", "3").gauge().value()).isZero();
+    }
+
+    @Test
+    void theTenantMayBeAnyExpressionSuchAsOneOverTheApiKey() {
+        RoundRobinLB lb = new RoundRobinLB();
+        lb.setTenant(ExpressionBuilder.simpleExpression("key-${header.X-Api-Key}"), "apiKey");
+        start(lb, 1, 10);
+        send();
+        send();
+        send();
+        send(Map.of("X-Api-Key", "b", Exchange.CONTENT_LENGTH, "40"));
+        send(Map.of("X-Api-Key", "b", Exchange.CONTENT_LENGTH, "40"));
+        send(Map.of("X-Api-Key", "a", Exchange.CONTENT_LENGTH, "4"));
+        assertThat(lb.getTenantHeader()).isEqualTo("apiKey");
+        endFirstCallOf("A1");
+        endFirstCallOf("A2");
+        // b1 first (came first, both at 0), then a (0 < b's 10), then b2.
+        assertThat(calls.subList(1, 3).stream().map(c -> c.attempt().getIn().getHeader("X-Api-Key")))
+                .containsExactly("b", "a");
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+    }
+
+    @Test
+    void stoppingTheBalancerFailsTheExchangesStillWaiting() {
+        start(new RoundRobinLB(), 1, 5);
+        send();
+        send();
+        send();
+        Sent waiting = send();
+        balancer.stop();
+        balancer = null;
+        assertThat(waiting.completions.get()).isEqualTo(1);
+        assertThat(waiting.exchange.getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageContaining("stopped");
+    }
+}

@@ -1,0 +1,210 @@
+package io.github.agentlb.core.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class FairQueueTest {
+
+    private static final long NEVER = Long.MAX_VALUE / 2;
+
+    private static List<String> drain(FairQueue<String> queue) {
+        List<String> order = new ArrayList<>();
+        for (FairQueue.Entry<String> e = queue.poll(); e != null; e = queue.poll()) {
+            order.add(e.value());
+        }
+        return order;
+    }
+
+    @Test
+    void aLightTenantIsReleasedBeforeTheHeavyTenantsBacklogOnceTheirCountersDiffer() {
+        FairQueue<String> queue = new FairQueue<>(100);
+        for (int i = 1; i <= 5; i++) {
+            queue.offer("H" + i, 0, "heavy", 100, NEVER);
+        }
+        for (int i = 1; i <= 5; i++) {
+            queue.offer("L" + i, 0, "light", 10, NEVER);
+        }
+        // Both start at 0: H1 came first; then light (10..50) stays below heavy (100) for all five.
+        assertThat(drain(queue)).containsExactly("H1", "L1", "L2", "L3", "L4", "L5", "H2", "H3", "H4", "H5");
+        assertThat(queue.counter(0, "heavy")).isEqualTo(500);
+    }
+
+    @Test
+    void equalCostsAlternateBetweenTenants() {
+        FairQueue<String> queue = new FairQueue<>(100);
+        queue.offer("a1", 0, "a", 5, NEVER);
+        queue.offer("a2", 0, "a", 5, NEVER);
+        queue.offer("a3", 0, "a", 5, NEVER);
+        queue.offer("b1", 0, "b", 5, NEVER);
+        queue.offer("b2", 0, "b", 5, NEVER);
+        assertThat(drain(queue)).containsExactly("a1", "b1", "a2", "b2", "a3");
+    }
+
+    @Test
+    void aReturningTenantIsLiftedToTheSmallestCounterWaitingSoItBanksNoCredit() {
+        FairQueue<String> queue = new FairQueue<>(100);
+        queue.offer("a", 0, "a", 500, NEVER);
+        queue.offer("b", 0, "b", 300, NEVER);
+        queue.poll();
+        queue.poll();
+        queue.offer("a2", 0, "a", 1, NEVER);
+        queue.offer("b2", 0, "b", 1, NEVER);
+        assertThat(queue.counter(0, "a")).isEqualTo(500);
+        assertThat(queue.counter(0, "b")).isEqualTo(500); // 300 lifted to a's 500, the minimum waiting
+        queue.offer("c", 0, "c", 1, NEVER); // new: 0 lifted to 500
+        assertThat(queue.counter(0, "c")).isEqualTo(500);
+        assertThat(drain(queue)).containsExactly("a2", "b2", "c");
+    }
+
+    @Test
+    void intoAnEmptyBandATenantIsLiftedToTheCounterOfTheTenantReleasedLast() {
+        FairQueue<String> queue = new FairQueue<>(100);
+        for (int i = 0; i < 10; i++) {
+            queue.offer("a" + i, 0, "a", 100, NEVER);
+            queue.poll();
+        }
+        assertThat(queue.size()).isZero();
+        queue.offer("b", 0, "b", 7, NEVER);
+        assertThat(queue.counter(0, "b")).isEqualTo(1000);
+        queue.offer("a", 0, "a", 7, NEVER);
+        assertThat(queue.counter(0, "a")).isEqualTo(1000);
+        assertThat(drain(queue)).containsExactly("b", "a");
+    }
+
+    @Test
+    void aHigherBandIsAlwaysReleasedFirstAndBandsKeepTheirOwnCounters() {
+        FairQueue<String> queue = new FairQueue<>(100);
+        queue.offer("low1", 0, "t", 1, NEVER);
+        queue.offer("low2", 0, "u", 1, NEVER);
+        queue.offer("high1", 5, "t", 1000, NEVER);
+        queue.offer("mid", 1, "t", 1, NEVER);
+        queue.offer("high2", 5, "t", 1000, NEVER);
+        assertThat(drain(queue)).containsExactly("high1", "high2", "mid", "low1", "low2");
+        assertThat(queue.counter(5, "t")).isEqualTo(2000);
+        assertThat(queue.counter(0, "t")).isEqualTo(1); // not 2001: another band's service
+    }
+
+    @Test
+    void anOfferBeyondTheBoundIsRefusedAndChangesNothing() {
+        FairQueue<String> queue = new FairQueue<>(3);
+        assertThat(queue.offer("1", 0, "t", 1, NEVER)).isNotNull();
+        assertThat(queue.offer("2", 1, "t", 1, NEVER)).isNotNull();
+        assertThat(queue.offer("3", 0, "u", 1, NEVER)).isNotNull();
+        assertThat(queue.offer("4", 9, "v", 1, NEVER)).isNull();
+        assertThat(queue.size()).isEqualTo(3);
+        assertThat(queue.counter(9, "v")).isZero();
+        queue.poll();
+        assertThat(queue.offer("4", 9, "v", 1, NEVER)).isNotNull();
+        assertThat(queue.size()).isEqualTo(3);
+    }
+
+    @Test
+    void expiredEntriesLeaveInDeadlineOrderUnchargedAndTheNextDeadlineFollows() {
+        FairQueue<String> queue = new FairQueue<>(10);
+        queue.offer("late", 0, "t", 50, 300);
+        queue.offer("early", 0, "t", 50, 100);
+        queue.offer("mid", 1, "u", 50, 200);
+        assertThat(queue.nextDeadline()).isEqualTo(100);
+        assertThat(queue.expire(99)).isEmpty();
+        assertThat(queue.expire(200)).extracting(FairQueue.Entry::value).containsExactly("early", "mid");
+        assertThat(queue.size()).isEqualTo(1);
+        assertThat(queue.sizes()).isEqualTo(Map.of(1, 0, 0, 1));
+        assertThat(queue.nextDeadline()).isEqualTo(300);
+        assertThat(queue.counter(0, "t")).isZero();
+        assertThat(drain(queue)).containsExactly("late");
+        assertThat(queue.nextDeadline()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aRemovedEntryIsGoneAtOnceAndNeverReleased() {
+        FairQueue<String> queue = new FairQueue<>(10);
+        FairQueue.Entry<String> a = queue.offer("a", 0, "t", 1, NEVER);
+        queue.offer("b", 0, "t", 1, NEVER);
+        assertThat(queue.remove(a)).isTrue();
+        assertThat(queue.remove(a)).isFalse();
+        assertThat(queue.size()).isEqualTo(1);
+        FairQueue.Entry<String> b = queue.poll();
+        assertThat(b.value()).isEqualTo("b");
+        assertThat(queue.remove(b)).isFalse();
+        assertThat(queue.poll()).isNull();
+        assertThat(queue.counter(0, "t")).isEqualTo(1);
+    }
+
+    @Test
+    void outputTokensChargedAfterReleaseMoveTheTenantBack() {
+        FairQueue<String> queue = new FairQueue<>(10);
+        queue.offer("a1", 0, "a", 10, NEVER);
+        queue.offer("b1", 0, "b", 10, NEVER);
+        queue.offer("a2", 0, "a", 10, NEVER);
+        queue.offer("b2", 0, "b", 10, NEVER);
+        assertThat(queue.poll().value()).isEqualTo("a1");
+        queue.charge(0, "a", 90); // a1's answer had 90 output tokens
+        assertThat(drain(queue)).containsExactly("b1", "b2", "a2");
+    }
+
+    @Test
+    void idleTenantsAtOrBelowTheFloorAreForgottenAndChargedFromTheFloor() {
+        FairQueue<String> queue = new FairQueue<>(10);
+        for (int i = 0; i < 50; i++) {
+            queue.offer("x", 0, "tenant" + i, 1, NEVER);
+            queue.poll();
+        }
+        assertThat(queue.tenantsKept(0)).isLessThanOrEqualTo(1);
+        // Each newcomer was lifted to the last released counter and served 1: the floor is now 50.
+        assertThat(queue.counter(0, "tenant3")).isEqualTo(50);
+        queue.charge(0, "tenant3", 4); // forgotten: charged from the floor
+        assertThat(queue.counter(0, "tenant3")).isEqualTo(54);
+        assertThat(queue.tenantsKept(0)).isEqualTo(1);
+    }
+
+    @Test
+    void twoBackloggedTenantsStayWithinOneRequestsCostWhateverTheirCosts() {
+        // The paper's bound (Theorem 4.4) for two tenants backlogged throughout: |c_a - c_b| <= max cost.
+        FairQueue<Integer> queue = new FairQueue<>(1000);
+        Random random = new Random(42);
+        double maxCost = 0;
+        for (int i = 0; i < 200; i++) {
+            double heavy = 100 + random.nextInt(900);
+            double light = 1 + random.nextInt(20);
+            maxCost = Math.max(maxCost, Math.max(heavy, light));
+            queue.offer(i, 0, "heavy", heavy, NEVER);
+            queue.offer(i, 0, "light", light, NEVER);
+        }
+        int lightReleased = 0;
+        for (int i = 0; i < 150; i++) {
+            if (queue.poll().tenant().equals("light")) {
+                lightReleased++;
+            }
+            assertThat(Math.abs(queue.counter(0, "heavy") - queue.counter(0, "light"))).isLessThanOrEqualTo(maxCost);
+        }
+        assertThat(lightReleased).isGreaterThan(130); // by tokens, not by requests: light goes far more often
+    }
+
+    @Test
+    void tokensAreEstimatedAsBytesOverFourRoundedUp() {
+        assertThat(FairQueue.estimateTokens(0)).isZero();
+        assertThat(FairQueue.estimateTokens(-3)).isZero();
+        assertThat(FairQueue.estimateTokens(1)).isEqualTo(1);
+        assertThat(FairQueue.estimateTokens(4)).isEqualTo(1);
+        assertThat(FairQueue.estimateTokens(5)).isEqualTo(2);
+        assertThat(FairQueue.estimateTokens(4000)).isEqualTo(1000);
+    }
+
+    @Test
+    void badArgumentsAreRefusedNamingTheField() {
+        assertThatThrownBy(() -> new FairQueue<String>(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("queueSize");
+        FairQueue<String> queue = new FairQueue<>(2);
+        assertThatThrownBy(() -> queue.offer("x", 0, "t", -1, NEVER)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cost");
+        assertThatThrownBy(() -> queue.offer("x", 0, "t", Double.NaN, NEVER))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cost");
+        assertThat(queue.size()).isZero();
+    }
+}
