@@ -1,5 +1,7 @@
 package io.github.agentlb.camel.http;
 
+import io.github.agentlb.camel.AgentLb;
+import io.github.agentlb.camel.QueuedExchange;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -72,6 +74,8 @@ public final class NettyDownstream implements Downstream {
     private boolean released;
     private Runnable onClientClose;
     private BodyRest rest;
+    /** The exchange it was installed on before the balancer, whose place in a queue a leaving client gives up; or null. */
+    private Exchange exchange;
 
     /**
      * @param client        the connection's handler, through whose context the answer is written
@@ -150,6 +154,7 @@ public final class NettyDownstream implements Downstream {
             String clientAddress, BodyRest rest) {
         NettyDownstream down = ClientChannel.on(channel).open(request, target, clientAddress);
         down.rest = rest;
+        down.exchange = exchange;
         exchange.setProperty(PROPERTY, down);
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
@@ -341,12 +346,20 @@ public final class NettyDownstream implements Downstream {
         }
     }
 
-    /** The client closed its connection: the open call, if any, is told. */
+    /**
+     * The client closed its connection: the open call, if any, is told; an exchange still waiting in
+     * its balancer's queue ({@link QueuedExchange}) leaves it at once, and no agent gets its request.
+     */
     void clientClosed() {
         Runnable hook = onClientClose;
         onClientClose = null;
         if (hook != null && !ended) {
             hook.run();
+            return;
+        }
+        QueuedExchange queued = exchange == null ? null : exchange.getProperty(AgentLb.QUEUED_PROPERTY, QueuedExchange.class);
+        if (queued != null) {
+            queued.leave();
         }
     }
 
