@@ -61,12 +61,13 @@ import org.slf4j.LoggerFactory;
  */
 @ManagedResource(description = "Agent load balancer (agentlb)")
 public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
-        implements CamelContextAware, Traceable, RuntimeMembership, FailureSettings, AgentSettings {
+        implements CamelContextAware, Traceable, RuntimeMembership, FailureSettings, AgentSettings, HealthCheckSettings {
 
     private final Strategy strategy;
     private final Listeners listeners = new Listeners();
     private final StateWriter writer;
     private final AttemptContext attempts;
+    private final HealthChecks healthChecks;
     private volatile LongSupplier nanoClock;
     private LongSupplier epochClock = System::currentTimeMillis;
 
@@ -88,9 +89,15 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
                 Objects.requireNonNull(config, "config"));
         this.attempts = new AttemptContext(strategy, listeners, writer, this::nanoTime, () -> epochClock.getAsLong(),
                 this::isRunAllowed);
+        this.healthChecks = new HealthChecks(writer::state, listeners, strategy.name(), attempts::readmitted,
+                HEALTH_CHECK_SEED);
         strategy.attach(writer);
         writer.attached();
+        listeners.add((MembershipListener) agents -> healthChecks.sync());
     }
+
+    /** Seeds the jitter of the health checks' intervals. */
+    private static final long HEALTH_CHECK_SEED = 0x4845414c5448L;
 
     /** The strategy's short name for logs and metrics, e.g. {@code rr} or {@code ch}. */
     public final String strategyName() {
@@ -121,6 +128,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
     @Override
     public final void configure(String knob, Object value, Consumer<ConfigDraft> change) {
         writer.configure(knob, value, change);
+        healthChecks.sync();
     }
 
     @Override
@@ -300,6 +308,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
             writer.start();
         }
         strategy.start();
+        healthChecks.start(getCamelContext(), this);
         if (getLearnedSessions().isEnabled() && !getLearnedSessions().hasSecret()) {
             LoggerFactory.getLogger(AgentLoadBalancerSupport.class).warn("Learned sessions ({}) without a"
                     + " sessionSecret: damaged session ids are rejected, forged ones are not; set the same secret on"
@@ -309,6 +318,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
 
     @Override
     protected void doStop() throws Exception {
+        healthChecks.stop();
         strategy.stop();
         super.doStop();
     }
@@ -317,6 +327,11 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
     final void useNanoClock(LongSupplier clock) {
         this.nanoClock = Objects.requireNonNull(clock, "clock");
         writer.resetDetector();
+    }
+
+    /** Runs the health checks on {@code scheduler} with {@code probe}; for tests, before the start. */
+    final void useHealthChecks(java.util.concurrent.ScheduledExecutorService scheduler, HealthProbe probe) {
+        healthChecks.use(scheduler, probe);
     }
 
     /** Replaces the wall clock read for {@code Retry-After} dates; for tests, before the first exchange. */

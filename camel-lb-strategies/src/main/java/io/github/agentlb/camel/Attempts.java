@@ -360,6 +360,13 @@ final class Attempts implements AttemptHooks {
     }
 
     @Override
+    public Runnable whenAgentDown(Runnable end) {
+        AgentSlot slot = state.slot(current);
+        return slot == null || !state.config.healthCheck().endsCalls() ? NOTHING
+                : slot.whenDown(end, () -> detector.isMarkedDown(current));
+    }
+
+    @Override
     public boolean isBusy(int status, String retryAfter) {
         return state.config.answers().isBusy(status, retryAfter);
     }

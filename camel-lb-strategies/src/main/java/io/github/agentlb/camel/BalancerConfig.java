@@ -8,6 +8,7 @@ import io.github.agentlb.core.bounded.BoundedLoad;
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
+import io.github.agentlb.core.health.ActiveHealthCheck;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
@@ -42,17 +43,18 @@ import org.apache.camel.support.builder.ExpressionBuilder;
  * @param leastRequest {@code lr}'s draws: seed and active request bias
  * @param pid          {@code pid}'s controllers ({@link PidWeightsConfig#ofDefaults()})
  * @param avn          {@code avn}'s algorithm and the agents' start-up utilization
+ * @param healthCheck  active health checks of the agents ({@link ActiveHealthCheck#DISABLED})
  */
 public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, AnswerRules answers,
                              Saturation saturation, String reportFormat, LearnedSessions sessions, SlowStart slowStart,
                              Key key, BoundedLoad boundedLoad, Ring ring, LeastRequest leastRequest,
-                             PidWeightsConfig pid, Avn avn) {
+                             PidWeightsConfig pid, Avn avn, ActiveHealthCheck healthCheck) {
 
     /** Every part at its default. */
     public static final BalancerConfig DEFAULT = new BalancerConfig(OutlierEjection.ofDefaults(), FailoverPolicy.DEFAULT,
             AnswerRules.DEFAULT, Saturation.ofDefaults(), null, LearnedSessions.disabled(), SlowStart.DISABLED,
             Key.DEFAULT, BoundedLoad.disabled(), Ring.DEFAULT, LeastRequest.DEFAULT, PidWeightsConfig.ofDefaults(),
-            Avn.DEFAULT);
+            Avn.DEFAULT, ActiveHealthCheck.DISABLED);
 
     /**
      * @throws NullPointerException     naming the part that is null
@@ -71,6 +73,7 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
         Objects.requireNonNull(leastRequest, "leastRequest");
         Objects.requireNonNull(pid, "pid");
         Objects.requireNonNull(avn, "avn");
+        Objects.requireNonNull(healthCheck, "healthCheck");
         reportFormat = reportFormat(reportFormat);
     }
 

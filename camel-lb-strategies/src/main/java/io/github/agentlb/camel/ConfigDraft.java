@@ -4,6 +4,7 @@ import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.AgentUtilization;
 import io.github.agentlb.core.bounded.BoundedLoad;
 import io.github.agentlb.core.fleet.SlowStart;
+import io.github.agentlb.core.health.ActiveHealthCheck;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
@@ -44,6 +45,7 @@ public final class ConfigDraft {
     private BoundedLoad boundedLoad;
     private BalancerConfig.Ring ring;
     private BalancerConfig.LeastRequest leastRequest;
+    private ActiveHealthCheck healthCheck;
 
     ConfigDraft(BalancerConfig config) {
         ejectionValue = config.ejection();
@@ -61,6 +63,7 @@ public final class ConfigDraft {
         boundedLoad = config.boundedLoad();
         ring = config.ring();
         leastRequest = config.leastRequest();
+        healthCheck = config.healthCheck();
     }
 
     /**
@@ -78,7 +81,19 @@ public final class ConfigDraft {
         return new BalancerConfig(ejection == null ? ejectionValue : ejection.build(), failover, answers,
                 saturation == null ? saturationValue : saturation.build(), reportFormat, sessions, slowStart, key,
                 boundedLoad, ring, leastRequest, pid == null ? pidValue : pid.build(),
-                new BalancerConfig.Avn(avn == null ? avnValue : avn.build(), startupUtilization, settleFactor));
+                new BalancerConfig.Avn(avn == null ? avnValue : avn.build(), startupUtilization, settleFactor),
+                healthCheck);
+    }
+
+    /** @return the active health checks drafted so far */
+    public ActiveHealthCheck healthCheck() {
+        return healthCheck;
+    }
+
+    /** Replaces the active health checks whole. */
+    public ConfigDraft healthCheck(ActiveHealthCheck value) {
+        healthCheck = Objects.requireNonNull(value, "healthCheck");
+        return this;
     }
 
     /** Outlier ejection's knobs; {@code maxEjectionTime >= baseEjectionTime} is checked when built. */
