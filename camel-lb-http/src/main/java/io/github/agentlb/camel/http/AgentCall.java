@@ -52,6 +52,9 @@ import org.slf4j.LoggerFactory;
  *       the terminating chunk ({@link AnswerInterruptedException}, never retried).</li>
  *   <li>The client closed its connection: the agent's connection is closed at once, so the agent
  *       sees its caller leave, and the call ends {@link AgentCallCancelledException cancelled}.</li>
+ *   <li>The balancer's health checks marked the agent down before the answer's head came: the
+ *       agent's connection is closed and the call ends {@link AgentMarkedDownException failed after
+ *       send} (an idempotent request goes to another agent).</li>
  * </ul>
  *
  * <h2>Busy answers</h2>
@@ -103,6 +106,8 @@ final class AgentCall {
     private ScheduledFuture<?> firstByteTimer;
     private ScheduledFuture<?> idleTimer;
     private ScheduledFuture<?> totalTimer;
+    /** Deregisters the end of this call when its agent is marked down ({@link AttemptHooks#whenAgentDown}). */
+    private Runnable endWhenDown = AttemptHooks.NOTHING;
 
     AgentCall(AgentEndpoint endpoint, Exchange exchange, AsyncCallback callback, Downstream down, AttemptHooks hooks) {
         this.endpoint = endpoint;
@@ -126,6 +131,7 @@ final class AgentCall {
         }
         down.onClientClose(() -> finish(new AgentCallCancelledException(
                 "the client closed its connection: call to agent " + name() + " cancelled"), false));
+        endWhenDown = hooks.whenAgentDown(() -> down.eventLoop().execute(this::agentMarkedDown));
         Channel pooled = endpoint.pool().take(this);
         if (pooled != null) {
             reused = true;
@@ -224,6 +230,14 @@ final class AgentCall {
         return down.eventLoop().schedule(task, ms, TimeUnit.MILLISECONDS);
     }
 
+    /** The balancer's health checks marked the agent down: a call still waiting for its answer ends. */
+    private void agentMarkedDown() {
+        if (!done && head == null) {
+            finish(new AgentMarkedDownException("agent " + name()
+                    + " was marked down by its health checks while the call waited for an answer"), false);
+        }
+    }
+
     /** An object read from the agent connection. */
     void read(Object msg) {
         if (done) {
@@ -287,6 +301,7 @@ final class AgentCall {
      */
     private void answerHead(HttpResponse response) {
         cancel(firstByteTimer);
+        endWhenDown.run(); // an answer that has begun is left to run
         head = response;
         int status = response.status().code();
         endpoint.stats().answered(status);
@@ -395,6 +410,7 @@ final class AgentCall {
             return;
         }
         done = true;
+        endWhenDown.run();
         if (held != null) {
             held.release();
             held = null;
