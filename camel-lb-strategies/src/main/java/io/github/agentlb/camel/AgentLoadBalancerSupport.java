@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.retry.RetriesInFlight;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -61,7 +62,8 @@ import org.slf4j.LoggerFactory;
  */
 @ManagedResource(description = "Agent load balancer (agentlb)")
 public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
-        implements CamelContextAware, Traceable, RuntimeMembership, FailureSettings, AgentSettings, HealthCheckSettings {
+        implements CamelContextAware, Traceable, RuntimeMembership, FailureSettings, AgentSettings, HealthCheckSettings,
+        RetryBudgetSettings {
 
     private final Strategy strategy;
     private final Listeners listeners = new Listeners();
@@ -90,14 +92,12 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         this.attempts = new AttemptContext(strategy, listeners, writer, this::nanoTime, () -> epochClock.getAsLong(),
                 this::isRunAllowed);
         this.healthChecks = new HealthChecks(writer::state, listeners, strategy.name(), attempts::readmitted,
-                HEALTH_CHECK_SEED);
+                HealthChecks.DEFAULT_SEED);
         strategy.attach(writer);
         writer.attached();
         listeners.add((MembershipListener) agents -> healthChecks.sync());
     }
 
-    /** Seeds the jitter of the health checks' intervals. */
-    private static final long HEALTH_CHECK_SEED = 0x4845414c5448L;
 
     /** The strategy's short name for logs and metrics, e.g. {@code rr} or {@code ch}. */
     public final String strategyName() {
@@ -174,9 +174,17 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         return strategy.agentMetrics();
     }
 
-    /** Balancer-wide figures for metrics (e.g. {@code imbalance.index}; {@link Strategy#balancerMetrics}). */
+    /**
+     * Balancer-wide figures for metrics: the strategy's (e.g. {@code imbalance.index};
+     * {@link Strategy#balancerMetrics}), and {@code retries} and {@code retry.budget.exhausted}.
+     */
     public Map<String, Double> balancerMetrics() {
-        return strategy.balancerMetrics();
+        return RetryBudgetSettings.withRetryFigures(strategy.balancerMetrics(), attempts.retries);
+    }
+
+    @Override
+    public final RetriesInFlight retriesInFlight() {
+        return attempts.retries;
     }
 
     /** Outlier ejections since the balancer was created, for JMX. */

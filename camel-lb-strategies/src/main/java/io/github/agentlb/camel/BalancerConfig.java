@@ -12,6 +12,7 @@ import io.github.agentlb.core.health.ActiveHealthCheck;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
+import io.github.agentlb.core.retry.RetryBudget;
 import io.github.agentlb.core.session.LearnedSessions;
 import java.util.Locale;
 import java.util.Map;
@@ -44,17 +45,19 @@ import org.apache.camel.support.builder.ExpressionBuilder;
  * @param pid          {@code pid}'s controllers ({@link PidWeightsConfig#ofDefaults()})
  * @param avn          {@code avn}'s algorithm and the agents' start-up utilization
  * @param healthCheck  active health checks of the agents ({@link ActiveHealthCheck#DISABLED})
+ * @param retryBudget  the share of requests in flight that may be retries ({@link RetryBudget#DEFAULT})
  */
 public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, AnswerRules answers,
                              Saturation saturation, String reportFormat, LearnedSessions sessions, SlowStart slowStart,
                              Key key, BoundedLoad boundedLoad, Ring ring, LeastRequest leastRequest,
-                             PidWeightsConfig pid, Avn avn, ActiveHealthCheck healthCheck) {
+                             PidWeightsConfig pid, Avn avn, ActiveHealthCheck healthCheck,
+                             RetryBudget retryBudget) {
 
     /** Every part at its default. */
     public static final BalancerConfig DEFAULT = new BalancerConfig(OutlierEjection.ofDefaults(), FailoverPolicy.DEFAULT,
             AnswerRules.DEFAULT, Saturation.ofDefaults(), null, LearnedSessions.disabled(), SlowStart.DISABLED,
             Key.DEFAULT, BoundedLoad.disabled(), Ring.DEFAULT, LeastRequest.DEFAULT, PidWeightsConfig.ofDefaults(),
-            Avn.DEFAULT, ActiveHealthCheck.DISABLED);
+            Avn.DEFAULT, ActiveHealthCheck.DISABLED, RetryBudget.DEFAULT);
 
     /**
      * @throws NullPointerException     naming the part that is null
@@ -74,6 +77,7 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
         Objects.requireNonNull(pid, "pid");
         Objects.requireNonNull(avn, "avn");
         Objects.requireNonNull(healthCheck, "healthCheck");
+        Objects.requireNonNull(retryBudget, "retryBudget");
         reportFormat = reportFormat(reportFormat);
     }
 

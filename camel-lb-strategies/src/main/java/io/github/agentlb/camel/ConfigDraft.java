@@ -8,6 +8,7 @@ import io.github.agentlb.core.health.ActiveHealthCheck;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
+import io.github.agentlb.core.retry.RetryBudget;
 import io.github.agentlb.core.session.LearnedSessions;
 import java.util.HashMap;
 import java.util.Map;
@@ -46,6 +47,7 @@ public final class ConfigDraft {
     private BalancerConfig.Ring ring;
     private BalancerConfig.LeastRequest leastRequest;
     private ActiveHealthCheck healthCheck;
+    private RetryBudget retryBudget;
 
     ConfigDraft(BalancerConfig config) {
         ejectionValue = config.ejection();
@@ -64,6 +66,7 @@ public final class ConfigDraft {
         ring = config.ring();
         leastRequest = config.leastRequest();
         healthCheck = config.healthCheck();
+        retryBudget = config.retryBudget();
     }
 
     /**
@@ -82,7 +85,18 @@ public final class ConfigDraft {
                 saturation == null ? saturationValue : saturation.build(), reportFormat, sessions, slowStart, key,
                 boundedLoad, ring, leastRequest, pid == null ? pidValue : pid.build(),
                 new BalancerConfig.Avn(avn == null ? avnValue : avn.build(), startupUtilization, settleFactor),
-                healthCheck);
+                healthCheck, retryBudget);
+    }
+
+    /** @return the retry budget drafted so far */
+    public RetryBudget retryBudget() {
+        return retryBudget;
+    }
+
+    /** Replaces the retry budget whole. */
+    public ConfigDraft retryBudget(RetryBudget value) {
+        retryBudget = Objects.requireNonNull(value, "retryBudget");
+        return this;
     }
 
     /** @return the active health checks drafted so far */

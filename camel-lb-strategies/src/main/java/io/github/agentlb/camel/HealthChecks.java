@@ -33,6 +33,8 @@ final class HealthChecks {
 
     private static final Logger LOG = LoggerFactory.getLogger("io.github.agentlb.health");
     private static final String FAILURE_REASON = "health check failed";
+    /** Seeds the jitter of the intervals by default. */
+    static final long DEFAULT_SEED = 0x4845414c5448L;
 
     private final Supplier<BalancerState> state;
     private final Listeners listeners;
