@@ -108,12 +108,17 @@ public final class OutlierDetector {
         h.down = down;
         downCount += down ? 1 : -1;
         if (!down && h.state != HEALTHY) {
-            h.state = HEALTHY;
-            h.consecutiveFailures.set(0);
-            h.healthySince = nanoClock.getAsLong();
-            ejectedCount--;
+            readmit(h);
         }
         return true;
+    }
+
+    /** Ends {@code h}'s ejection; under the monitor. */
+    private void readmit(AgentHealth h) {
+        h.state = HEALTHY;
+        h.consecutiveFailures.set(0);
+        h.healthySince = nanoClock.getAsLong();
+        ejectedCount--;
     }
 
     /** @return whether active health checks marked {@code agentId} down */
@@ -190,10 +195,7 @@ public final class OutlierDetector {
             if (h.state == HEALTHY || agents.get(agentId) != h) {
                 return false;
             }
-            h.state = HEALTHY;
-            h.consecutiveFailures.set(0);
-            h.healthySince = nanoClock.getAsLong();
-            ejectedCount--;
+            readmit(h);
             return true;
         }
     }
