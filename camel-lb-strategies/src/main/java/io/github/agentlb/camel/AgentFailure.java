@@ -24,7 +24,7 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
     /**
      * Why an attempt failed, in a few lowercase words without class names: "connection refused",
      * "timed out", "connection reset", "closed the connection without answering", "could not
-     * connect", "answered something that is not HTTP", "I/O error" or "failed".
+     * connect", "answered something that is not HTTP", "marked down by health checks", "I/O error" or "failed".
      */
     public static String reasonOf(Throwable failure) {
         boolean io = false;
@@ -46,6 +46,9 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
             }
             if (t.getClass().getName().startsWith("io.netty.handler.codec.")) {
                 return "answered something that is not HTTP";
+            }
+            if (message.contains("marked down by its health checks")) {
+                return "marked down by health checks";
             }
             io |= t instanceof IOException;
         }

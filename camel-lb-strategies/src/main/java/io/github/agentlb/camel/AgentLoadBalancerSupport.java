@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.retry.RetriesInFlight;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
@@ -63,13 +64,15 @@ import org.slf4j.LoggerFactory;
  */
 @ManagedResource(description = "Agent load balancer (agentlb)")
 public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
-        implements CamelContextAware, Traceable, RuntimeMembership, FailureSettings, AgentSettings, FlowControlSettings {
+        implements CamelContextAware, Traceable, RuntimeMembership, FailureSettings, AgentSettings, HealthCheckSettings,
+        RetryBudgetSettings, FlowControlSettings {
 
     private final Strategy strategy;
     private final Listeners listeners = new Listeners();
     private final StateWriter writer;
     private final AttemptContext attempts;
     private final RequestQueue queue;
+    private final HealthChecks healthChecks;
     private volatile LongSupplier nanoClock;
     private LongSupplier epochClock = System::currentTimeMillis;
 
@@ -92,9 +95,13 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         this.attempts = new AttemptContext(strategy, listeners, writer, this::nanoTime, () -> epochClock.getAsLong(),
                 this::isRunAllowed);
         this.queue = new RequestQueue(this::nanoTime, writer::state, attempts::run);
+        this.healthChecks = new HealthChecks(writer::state, listeners, strategy.name(), attempts::readmitted,
+                HealthChecks.DEFAULT_SEED);
         strategy.attach(writer);
         writer.attached();
+        listeners.add((MembershipListener) agents -> healthChecks.sync());
     }
+
 
     /** The strategy's short name for logs and metrics, e.g. {@code rr} or {@code ch}. */
     public final String strategyName() {
@@ -125,6 +132,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
     @Override
     public final void configure(String knob, Object value, Consumer<ConfigDraft> change) {
         writer.configure(knob, value, change);
+        healthChecks.sync();
     }
 
     @Override
@@ -170,9 +178,17 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         return strategy.agentMetrics();
     }
 
-    /** Balancer-wide figures for metrics (e.g. {@code imbalance.index}; {@link Strategy#balancerMetrics}). */
+    /**
+     * Balancer-wide figures for metrics: the strategy's (e.g. {@code imbalance.index};
+     * {@link Strategy#balancerMetrics}), and {@code retries} and {@code retry.budget.exhausted}.
+     */
     public Map<String, Double> balancerMetrics() {
-        return strategy.balancerMetrics();
+        return RetryBudgetSettings.withRetryFigures(strategy.balancerMetrics(), attempts.retries);
+    }
+
+    @Override
+    public final RetriesInFlight retriesInFlight() {
+        return attempts.retries;
     }
 
     /** Outlier ejections since the balancer was created, for JMX. */
@@ -295,6 +311,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
             writer.start();
         }
         strategy.start();
+        healthChecks.start(getCamelContext(), this);
         if (getLearnedSessions().isEnabled() && !getLearnedSessions().hasSecret()) {
             LoggerFactory.getLogger(AgentLoadBalancerSupport.class).warn("Learned sessions ({}) without a"
                     + " sessionSecret: damaged session ids are rejected, forged ones are not; set the same secret on"
@@ -305,6 +322,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
     @Override
     protected void doStop() throws Exception {
         queue.stop();
+        healthChecks.stop();
         strategy.stop();
         super.doStop();
     }
@@ -313,6 +331,11 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
     final void useNanoClock(LongSupplier clock) {
         this.nanoClock = Objects.requireNonNull(clock, "clock");
         writer.resetDetector();
+    }
+
+    /** Runs the health checks on {@code scheduler} with {@code probe}; for tests, before the start. */
+    final void useHealthChecks(java.util.concurrent.ScheduledExecutorService scheduler, HealthProbe probe) {
+        healthChecks.use(scheduler, probe);
     }
 
     /** Replaces the wall clock read for {@code Retry-After} dates; for tests, before the first exchange. */

@@ -1,7 +1,10 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.orca.LoadReport;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.camel.AsyncProcessor;
@@ -33,6 +36,11 @@ final class AgentSlot {
     final AtomicInteger life = new AtomicInteger(SERVING);
     /** The agent's latest non-empty ORCA load report and when it arrived; null before the first. */
     final AtomicReference<ReceivedReport> loadReport = new AtomicReference<>();
+    /**
+     * What ends each call in flight on this agent whose answer has not begun, registered by
+     * streaming children while active health checks may end them ({@link AttemptHooks#whenAgentDown}).
+     */
+    final Set<Runnable> downHooks = ConcurrentHashMap.newKeySet();
 
     /** A load report and when it arrived (the balancer's clock, ns): one reference keeps the two together. */
     record ReceivedReport(LoadReport report, long atNanos) {
@@ -41,6 +49,21 @@ final class AgentSlot {
     AgentSlot(AsyncProcessor child, boolean owned) {
         this.child = child;
         this.owned = owned;
+    }
+
+    /**
+     * Registers {@code end} in {@link #downHooks}; when {@code markedDown} says the agent was marked
+     * down meanwhile (its hooks already ran), runs it at once instead.
+     *
+     * @return what deregisters it
+     */
+    Runnable whenDown(Runnable end, BooleanSupplier markedDown) {
+        downHooks.add(end);
+        if (markedDown.getAsBoolean() && downHooks.remove(end)) {
+            end.run();
+            return AttemptHooks.NOTHING;
+        }
+        return () -> downHooks.remove(end);
     }
 
     /** Whether the agent rests at {@code nowNanos} after a busy answer. */

@@ -2,6 +2,7 @@ package io.github.agentlb.camel;
 
 import java.util.Collection;
 import java.util.List;
+import io.github.agentlb.core.retry.RetriesInFlight;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -29,6 +30,8 @@ final class AttemptContext {
     private final boolean strategyReadsTimes;
     /** The latest rest any agent of this balancer was given (ns), 0 when none rests: one read while none does. */
     private final AtomicLong restingUntil = new AtomicLong();
+    /** Requests and retries in flight, for the retry budget. */
+    final RetriesInFlight retries = new RetriesInFlight();
 
     AttemptContext(Strategy strategy, Listeners listeners, StateWriter writer, LongSupplier nanoClock,
             LongSupplier epochClock, BooleanSupplier runAllowed) {

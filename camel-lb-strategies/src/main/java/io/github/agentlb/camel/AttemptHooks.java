@@ -70,4 +70,21 @@ public interface AttemptHooks {
     default boolean isLoadReport(String header) {
         return header.regionMatches(true, 0, "X-Agent-", 0, 8) || LoadReports.HEADER.equalsIgnoreCase(header);
     }
+
+    /**
+     * Registers {@code end}, which ends this attempt's call when its agent is marked down by active
+     * health checks while the call waits for its answer (HAProxy's {@code on-marked-down
+     * shutdown-sessions}; {@link HealthCheckSettings}). {@code end} may run on any thread and only
+     * once; it should end the call as failed after send (an idempotent request then goes to another
+     * agent). The child runs the returned action when its call ends, or once its answer has begun.
+     * By default, and while health checks do not end calls, nothing is registered.
+     *
+     * @return what deregisters {@code end}
+     */
+    default Runnable whenAgentDown(Runnable end) {
+        return NOTHING;
+    }
+
+    /** Does nothing: {@link #whenAgentDown}'s answer when nothing was registered. */
+    Runnable NOTHING = () -> { };
 }

@@ -79,6 +79,8 @@ final class Attempts implements AttemptHooks {
     private List<AgentFailure> failures = List.of();
     /** The last busy answer of this exchange, if any: the client's answer when no agent is left. */
     private Attempt lastBusy;
+    /** Whether the attempt in flight holds one of the retry budget's retries in flight. */
+    private boolean retryHeld;
     /** The agent of the attempt in flight: the one {@link #clientValue} seals into session ids. */
     private String current;
     /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
@@ -106,6 +108,7 @@ final class Attempts implements AttemptHooks {
      *     with {@code true}); {@code false} when it completes, or has completed, with {@code false}
      */
     boolean start() {
+        context.retries.requestStarted();
         try {
             next(true);
         } catch (Throwable t) {
@@ -189,6 +192,7 @@ final class Attempts implements AttemptHooks {
     }
 
     private void completed(Attempt done, boolean sync) {
+        releaseRetry();
         String agent = done.agent();
         AgentSlot slot = done.slot();
         if (slot.inFlight.decrementAndGet() == 0) {
@@ -246,7 +250,24 @@ final class Attempts implements AttemptHooks {
         } else if (!policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos)) {
             giveUp(limitReached(), sync);
         } else {
+            retry(sync, outcome != AttemptOutcome.FAILED_BEFORE_SEND);
+        }
+    }
+
+    /** Sends the next attempt when it is free (the agent never saw the request) or the budget has room, else gives up. */
+    private void retry(boolean sync, boolean budgeted) {
+        retryHeld = budgeted && context.retries.tryStartRetry(state.config.retryBudget());
+        if (retryHeld || !budgeted && context.retries.freeRetry()) {
             next(sync);
+        } else {
+            giveUp(" (retry budget spent: " + context.retries.retries() + " retries in flight)", sync);
+        }
+    }
+
+    private void releaseRetry() {
+        if (retryHeld) {
+            retryHeld = false;
+            context.retries.retryEnded();
         }
     }
 
@@ -273,7 +294,7 @@ final class Attempts implements AttemptHooks {
         addFailure(new AgentFailure(done.agent(), "busy " + status, AttemptOutcome.BUSY, null));
         if (context.runAllowed() && rules.busyMayFailOver(status, method(), policy)
                 && policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos)) {
-            next(sync);
+            retry(sync, true);
         } else {
             finishBusy(sync);
         }
@@ -282,26 +303,8 @@ final class Attempts implements AttemptHooks {
     /** Ends the exchange with the last busy answer, its {@code Retry-After} the shortest rest left, whole seconds. */
     private void finishBusy(boolean sync) {
         Exchange answer = lastBusy.exchange();
-        answer.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(shortestRestSeconds()));
+        answer.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(state.shortestRestSeconds(context.nanoTime())));
         finish(lastBusy.agent(), answer, sync);
-    }
-
-    /** The shortest rest left among the serving agents that rest, in whole seconds rounded up, at least 1. */
-    private long shortestRestSeconds() {
-        long now = context.nanoTime();
-        long shortest = Long.MAX_VALUE;
-        for (String agent : state.agentIds()) {
-            AgentSlot slot = state.slot(agent);
-            long until = slot == null ? 0 : slot.restUntil.get();
-            long left = until == 0 ? 0 : until - now;
-            if (left > 0) {
-                shortest = Math.min(shortest, left);
-            }
-        }
-        if (shortest == Long.MAX_VALUE) {
-            return 1;
-        }
-        return Math.max(1, (shortest + 999_999_999L) / 1_000_000_000L);
     }
 
     private String method() {
@@ -332,7 +335,7 @@ final class Attempts implements AttemptHooks {
             return;
         }
         if (screen.restingSkipped()) {
-            long seconds = shortestRestSeconds();
+            long seconds = state.shortestRestSeconds(context.nanoTime());
             exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(seconds));
             exchange.setException(new AgentsBusyException("Every agent is busy: retry after " + seconds + " s", exchange, seconds));
             done(sync);
@@ -360,6 +363,13 @@ final class Attempts implements AttemptHooks {
     }
 
     @Override
+    public Runnable whenAgentDown(Runnable end) {
+        AgentSlot slot = state.slot(current);
+        return slot == null || !state.config.healthCheck().endsCalls() ? NOTHING
+                : slot.whenDown(end, () -> detector.isMarkedDown(current));
+    }
+
+    @Override
     public boolean isBusy(int status, String retryAfter) {
         return state.config.answers().isBusy(status, retryAfter);
     }
@@ -382,6 +392,8 @@ final class Attempts implements AttemptHooks {
 
     private void done(boolean sync) {
         if (COMPLETION.compareAndSet(this, RUNNING, sync ? DONE_SYNC : DONE_ASYNC)) {
+            releaseRetry();
+            context.retries.requestEnded();
             callback.done(sync);
         }
     }

@@ -8,9 +8,11 @@ import io.github.agentlb.core.bounded.BoundedLoad;
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
+import io.github.agentlb.core.health.ActiveHealthCheck;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
+import io.github.agentlb.core.retry.RetryBudget;
 import io.github.agentlb.core.session.LearnedSessions;
 import java.util.Locale;
 import java.util.Map;
@@ -42,18 +44,21 @@ import org.apache.camel.support.builder.ExpressionBuilder;
  * @param leastRequest {@code lr}'s draws: seed and active request bias
  * @param pid          {@code pid}'s controllers ({@link PidWeightsConfig#ofDefaults()})
  * @param avn          {@code avn}'s algorithm and the agents' start-up utilization
+ * @param healthCheck  active health checks of the agents ({@link ActiveHealthCheck#DISABLED})
+ * @param retryBudget  the share of requests in flight that may be retries ({@link RetryBudget#DEFAULT})
  * @param flowControl  the per-agent concurrency limit and the queue when agents are full ({@link FlowControl#DISABLED})
  */
 public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, AnswerRules answers,
                              Saturation saturation, String reportFormat, LearnedSessions sessions, SlowStart slowStart,
                              Key key, BoundedLoad boundedLoad, Ring ring, LeastRequest leastRequest,
-                             PidWeightsConfig pid, Avn avn, FlowControl flowControl) {
+                             PidWeightsConfig pid, Avn avn, ActiveHealthCheck healthCheck,
+                             RetryBudget retryBudget, FlowControl flowControl) {
 
     /** Every part at its default. */
     public static final BalancerConfig DEFAULT = new BalancerConfig(OutlierEjection.ofDefaults(), FailoverPolicy.DEFAULT,
             AnswerRules.DEFAULT, Saturation.ofDefaults(), null, LearnedSessions.disabled(), SlowStart.DISABLED,
             Key.DEFAULT, BoundedLoad.disabled(), Ring.DEFAULT, LeastRequest.DEFAULT, PidWeightsConfig.ofDefaults(),
-            Avn.DEFAULT, FlowControl.DISABLED);
+            Avn.DEFAULT, ActiveHealthCheck.DISABLED, RetryBudget.DEFAULT, FlowControl.DISABLED);
 
     /**
      * @throws NullPointerException     naming the part that is null
@@ -73,6 +78,8 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
         Objects.requireNonNull(leastRequest, "leastRequest");
         Objects.requireNonNull(pid, "pid");
         Objects.requireNonNull(avn, "avn");
+        Objects.requireNonNull(healthCheck, "healthCheck");
+        Objects.requireNonNull(retryBudget, "retryBudget");
         Objects.requireNonNull(flowControl, "flowControl").checkRelation();
         reportFormat = reportFormat(reportFormat);
     }

@@ -71,7 +71,10 @@ final class CandidateScreen {
                 continue;
             }
             if (screen && detector.admit(candidate) == Admission.EJECTED) {
-                ejected = add(ejected, candidate);
+                if (!detector.isMarkedDown(candidate)) {
+                    // Marked down by health checks: never tried, not even as the last agent left.
+                    ejected = add(ejected, candidate);
+                }
                 continue;
             }
             if (gating && slot.loadReport.get() != null && LoadReporting.saturated(slot, now(), state.config)) {

@@ -4,9 +4,11 @@ import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.AgentUtilization;
 import io.github.agentlb.core.bounded.BoundedLoad;
 import io.github.agentlb.core.fleet.SlowStart;
+import io.github.agentlb.core.health.ActiveHealthCheck;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
+import io.github.agentlb.core.retry.RetryBudget;
 import io.github.agentlb.core.session.LearnedSessions;
 import java.util.HashMap;
 import java.util.Map;
@@ -44,6 +46,8 @@ public final class ConfigDraft {
     private BoundedLoad boundedLoad;
     private BalancerConfig.Ring ring;
     private BalancerConfig.LeastRequest leastRequest;
+    private ActiveHealthCheck healthCheck;
+    private RetryBudget retryBudget;
     private FlowControl flowControl;
 
     ConfigDraft(BalancerConfig config) {
@@ -62,6 +66,8 @@ public final class ConfigDraft {
         boundedLoad = config.boundedLoad();
         ring = config.ring();
         leastRequest = config.leastRequest();
+        healthCheck = config.healthCheck();
+        retryBudget = config.retryBudget();
         flowControl = config.flowControl();
     }
 
@@ -81,7 +87,29 @@ public final class ConfigDraft {
                 saturation == null ? saturationValue : saturation.build(), reportFormat, sessions, slowStart, key,
                 boundedLoad, ring, leastRequest, pid == null ? pidValue : pid.build(),
                 new BalancerConfig.Avn(avn == null ? avnValue : avn.build(), startupUtilization, settleFactor),
-                flowControl);
+                healthCheck, retryBudget, flowControl);
+    }
+
+    /** @return the retry budget drafted so far */
+    public RetryBudget retryBudget() {
+        return retryBudget;
+    }
+
+    /** Replaces the retry budget whole. */
+    public ConfigDraft retryBudget(RetryBudget value) {
+        retryBudget = Objects.requireNonNull(value, "retryBudget");
+        return this;
+    }
+
+    /** @return the active health checks drafted so far */
+    public ActiveHealthCheck healthCheck() {
+        return healthCheck;
+    }
+
+    /** Replaces the active health checks whole. */
+    public ConfigDraft healthCheck(ActiveHealthCheck value) {
+        healthCheck = Objects.requireNonNull(value, "healthCheck");
+        return this;
     }
 
     /** Outlier ejection's knobs; {@code maxEjectionTime >= baseEjectionTime} is checked when built. */

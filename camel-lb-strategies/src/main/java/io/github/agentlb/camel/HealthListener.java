@@ -16,7 +16,18 @@ public interface HealthListener {
     default void agentEjected(String agentId, Duration ejectionTime) {
     }
 
-    /** @param agentId the agent re-admitted after a successful trial (or an answer while ejected) */
+    /** @param agentId the agent re-admitted after a successful trial (or an answer while ejected), or marked up by health checks */
     default void agentReadmitted(String agentId) {
+    }
+
+    /**
+     * One active health check of an agent ended ({@link HealthCheckSettings}); called on the
+     * health checks' thread. A mark down is also told as {@link #agentEjected} with
+     * {@link Duration#ZERO} (until marked up), a mark up as {@link #agentReadmitted}.
+     *
+     * @param agentId the agent probed
+     * @param passed  whether it answered the expected status in time
+     */
+    default void agentProbed(String agentId, boolean passed) {
     }
 }

@@ -59,6 +59,16 @@ final class Listeners {
         }
     }
 
+    void probed(String strategy, String agent, boolean passed) {
+        for (HealthListener listener : health) {
+            try {
+                listener.agentProbed(agent, passed);
+            } catch (RuntimeException e) {
+                LOG.debug("Health listener failed", e);
+            }
+        }
+    }
+
     void readmitted(String strategy, String agent) {
         DecisionLog.readmitted(strategy, agent);
         for (HealthListener listener : health) {

@@ -1,11 +1,13 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.Check;
+import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
@@ -114,6 +116,39 @@ final class Membership {
         int query = uri.indexOf('?');
         String base = query < 0 ? uri : uri.substring(0, query);
         return USER_INFO.matcher(base).replaceAll("");
+    }
+
+    /**
+     * The health address of an agent: the {@code http://} or {@code https://} address in its
+     * child's endpoint URI ({@code agent:http://host:8081}, {@code netty-http:http://...},
+     * {@code http://host:8081?bridgeEndpoint=true}), scheme and authority only (no user info),
+     * followed by {@code path}; null when the URI holds none or either is null.
+     */
+    static URI healthUri(String endpointUri, String path) {
+        if (endpointUri == null || path == null) {
+            return null;
+        }
+        String lower = endpointUri.toLowerCase(Locale.ROOT);
+        int at = lower.indexOf("http://");
+        int secure = lower.indexOf("https://");
+        at = at < 0 ? secure : secure < 0 ? at : Math.min(at, secure);
+        if (at < 0) {
+            return null;
+        }
+        try {
+            URI address = URI.create(endpointUri.substring(at).replaceFirst("[?#].*$", ""));
+            if (address.getHost() == null) {
+                return null;
+            }
+            return URI.create(address.getScheme() + "://" + address.getRawAuthority().replaceFirst("^.*@", "") + path);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** The endpoint URI of {@code processor}'s target, as written; null when it has no endpoint. */
+    static String endpointUriOf(Processor processor) {
+        return endpointUri(processor);
     }
 
     private static String endpointUri(Processor processor) {

@@ -94,7 +94,9 @@ public final class LoadBalancerMetrics implements MeterBinder {
             "imbalance.index", "Imbalance index S of the last evaluation, fraction",
             "reallocations", "Virtual nodes moved since start",
             "utilization.max.over.mean", "Largest agent utilization over the mean utilization",
-            "allocation.generation", "Generation of the shared allocation installed, 0 without one");
+            "allocation.generation", "Generation of the shared allocation installed, 0 without one",
+            "retries", "Failover attempts (retries) started since the balancer was created",
+            "retry.budget.exhausted", "Failover attempts the retry budget refused since the balancer was created");
 
     private static final int OUTCOMES = AttemptOutcome.values().length;
 

@@ -74,7 +74,8 @@ class UsingTheStrategiesPageTest {
                 Class<?> declaring = setter.getDeclaringClass();
                 String section = declaring == AgentLoadBalancerSupport.class || declaring == FailureSettings.class
                         || declaring == AgentSettings.class || declaring == RuntimeMembership.class
-                        || declaring == FlowControlSettings.class ? COMMON
+                        || declaring == FlowControlSettings.class || declaring == HealthCheckSettings.class
+                        || declaring == RetryBudgetSettings.class ? COMMON
                         : declaring == KeySettings.class ? KEYED : balancer.getKey();
                 String cell = sections.getOrDefault(section, Map.of()).get(option);
                 if (cell == null) {

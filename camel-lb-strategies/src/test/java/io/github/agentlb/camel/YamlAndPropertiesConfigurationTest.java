@@ -112,7 +112,8 @@ class YamlAndPropertiesConfigurationTest {
     /** Every {@code Duration} knob of each balancer, by the balancer types that have it. */
     private static final Map<String, List<String>> DURATION_KNOBS = Map.of(
             "RoundRobinLB", List.of("failoverDeadline", "baseEjectionTime", "maxEjectionTime", "defaultRest", "maxRest",
-                    "slowStartWindow", "saturationStaleness", "queueTimeout"),
+                    "slowStartWindow", "saturationStaleness", "queueTimeout", "healthCheckInterval", "healthCheckJitter",
+                    "healthCheckTimeout"),
             "PidWeightedLB", List.of("controlPeriod", "reportExpiry", "failoverDeadline"),
             "AdaptiveVirtualNodeLB", List.of("reportExpiry", "slowStartWindow"));
 

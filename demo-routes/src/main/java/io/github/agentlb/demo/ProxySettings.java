@@ -41,6 +41,13 @@ public class ProxySettings {
                     "maximumFailoverAttempts", "agentsFile", "agentsDns", "slowStartMs", "balanceFactor",
                     "zookeeper", "balancerId"));
 
+    /**
+     * The demo's active health checks: {@code GET /health} on each agent (the stub agents serve it),
+     * the library's other defaults (every 2 s, 1 s timeout, down after 2 failures, up after 2 passes,
+     * calls waiting on an agent marked down ended). {@code BALANCER_HEALTH_CHECK_PATH=none} turns them off.
+     */
+    public static final String DEMO_HEALTH_CHECK_PATH = "/health";
+
     /** The slow start of agents that join or come back, by default: {@link SlowStart#DEMO}'s 30 s. */
     public static final long DEFAULT_SLOW_START_MS = SlowStart.DEMO.window().toMillis();
 
@@ -120,6 +127,7 @@ public class ProxySettings {
         if (maximumFailoverAttempts != null) {
             MainSettings.apply("maximumFailoverAttempts", () -> balancer.setMaximumFailoverAttempts(maximumFailoverAttempts));
         }
+        balancer.setHealthCheckPath(DEMO_HEALTH_CHECK_PATH);
         MainSettings.apply("slowStartMs", () -> {
             Check.atLeast("slowStartMs", slowStartMs, 0);
             balancer.setSlowStart(SlowStart.DEMO.withWindow(Duration.ofMillis(slowStartMs)));

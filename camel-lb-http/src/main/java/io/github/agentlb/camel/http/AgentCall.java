@@ -57,6 +57,9 @@ import org.slf4j.LoggerFactory;
  *       the terminating chunk ({@link AnswerInterruptedException}, never retried).</li>
  *   <li>The client closed its connection: the agent's connection is closed at once, so the agent
  *       sees its caller leave, and the call ends {@link AgentCallCancelledException cancelled}.</li>
+ *   <li>The balancer's health checks marked the agent down before the answer's head came: the
+ *       agent's connection is closed and the call ends {@link AgentMarkedDownException failed after
+ *       send} (an idempotent request goes to another agent).</li>
  * </ul>
  *
  * <h2>Legacy MCP session streams</h2>
@@ -125,6 +128,8 @@ final class AgentCall {
     private boolean detached;
     /** Why writing the request failed, while its answer may still be read; null while writes succeed. */
     private Throwable writeFailure;
+    /** Deregisters the end of this call when its agent is marked down ({@link AttemptHooks#whenAgentDown}). */
+    private Runnable endWhenDown = AttemptHooks.NOTHING;
 
     AgentCall(AgentEndpoint endpoint, Exchange exchange, AsyncCallback callback, Downstream down, AttemptHooks hooks) {
         this.endpoint = endpoint;
@@ -152,6 +157,7 @@ final class AgentCall {
             return;
         }
         down.onClientClose(this::clientClosed);
+        endWhenDown = hooks.whenAgentDown(() -> down.eventLoop().execute(this::agentMarkedDown));
         Channel pooled = endpoint.pool().take(this);
         if (pooled != null) {
             reused = true;
@@ -353,6 +359,14 @@ final class AgentCall {
         return down.eventLoop().schedule(task, ms, TimeUnit.MILLISECONDS);
     }
 
+    /** The balancer's health checks marked the agent down: a call still waiting for its answer ends. */
+    private void agentMarkedDown() {
+        if (!done && head == null) {
+            finish(new AgentMarkedDownException("agent " + name()
+                    + " was marked down by its health checks while the call waited for an answer"), false);
+        }
+    }
+
     /** An object read from the agent connection. */
     void read(Object msg) {
         if (done) {
@@ -433,6 +447,7 @@ final class AgentCall {
      */
     private void answerHead(HttpResponse response) {
         cancel(firstByteTimer);
+        endWhenDown.run(); // an answer that has begun is left to run
         head = response;
         int status = response.status().code();
         endpoint.stats().answered(status);
@@ -561,6 +576,7 @@ final class AgentCall {
             return;
         }
         done = true;
+        endWhenDown.run();
         if (held != null) {
             held.release();
             held = null;

@@ -23,5 +23,9 @@ class AgentFailuresTest {
         assertThat(FailureClassifier.classify(new IOException("wrapped", new AnswerTimeoutException("x"))))
                 .isEqualTo(AttemptOutcome.ANSWER_TIMED_OUT);
         assertThat(AgentFailure.reasonOf(new AnswerTimeoutException("x"))).isEqualTo("timed out");
+        AgentMarkedDownException down = new AgentMarkedDownException(
+                "agent http://h:1 was marked down by its health checks while the call waited for an answer");
+        assertThat(FailureClassifier.classify(down)).isEqualTo(AttemptOutcome.FAILED_AFTER_SEND);
+        assertThat(AgentFailure.reasonOf(down)).isEqualTo("marked down by health checks");
     }
 }

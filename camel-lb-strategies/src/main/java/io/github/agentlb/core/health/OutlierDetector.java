@@ -21,6 +21,10 @@ import java.util.function.LongSupplier;
  * <p>Ejection time: the n-th ejection in a row lasts {@code min(base x 2^(n-1), max)}; each
  * {@code base} an agent then stays healthy forgets one doubling.
  *
+ * <p>Active health checks ({@link HealthCheckStates}) mark agents down and up through
+ * {@link #markDown}: an agent marked down counts as ejected for every request (no trial, no cap,
+ * not even as the last agent left) until it is marked up, which also ends a passive ejection.
+ *
  * <p>Thread-safe. While no agent is ejected the request path is a volatile read
  * ({@link #hasEjections()}) and, per attempt, one map lookup and a field read
  * ({@link #onSuccess}): no lock, no allocation. Ejection, trial and re-admission (rare) take the
@@ -48,6 +52,8 @@ public final class OutlierDetector {
     private final LongSupplier nanoClock;
     private volatile Map<String, AgentHealth> agents = Map.of();
     private volatile int ejectedCount;
+    /** Agents marked down by active health checks. */
+    private volatile int downCount;
 
     /**
      * @param config    the ejection rules
@@ -70,18 +76,55 @@ public final class OutlierDetector {
     public synchronized void setAgents(Collection<String> agentIds) {
         Map<String, AgentHealth> next = new HashMap<>();
         int ejected = 0;
+        int down = 0;
         for (String id : agentIds) {
             AgentHealth health = agents.getOrDefault(id, new AgentHealth());
             next.put(id, health);
             ejected += health.state == HEALTHY ? 0 : 1;
+            down += health.down ? 1 : 0;
         }
         agents = Map.copyOf(next);
         ejectedCount = ejected;
+        downCount = down;
     }
 
-    /** @return whether any agent is ejected or on trial; a volatile read */
+    /** @return whether any agent is ejected, on trial or marked down; two volatile reads */
     public boolean hasEjections() {
-        return ejectedCount > 0;
+        return ejectedCount > 0 || downCount > 0;
+    }
+
+    /**
+     * Marks {@code agentId} down or up, as active health checks decide. Marked down, it is
+     * {@link Admission#EJECTED} for every request, with no trial, whatever the cap; marked up
+     * again, a passive ejection it also had ends (Envoy's {@code successful_active_health_check_uneject_host}).
+     *
+     * @return whether this changed the mark (false for an unknown agent or the same mark)
+     */
+    public synchronized boolean markDown(String agentId, boolean down) {
+        AgentHealth h = agents.get(agentId);
+        if (h == null || h.down == down) {
+            return false;
+        }
+        h.down = down;
+        downCount += down ? 1 : -1;
+        if (!down && h.state != HEALTHY) {
+            readmit(h);
+        }
+        return true;
+    }
+
+    /** Ends {@code h}'s ejection; under the monitor. */
+    private void readmit(AgentHealth h) {
+        h.state = HEALTHY;
+        h.consecutiveFailures.set(0);
+        h.healthySince = nanoClock.getAsLong();
+        ejectedCount--;
+    }
+
+    /** @return whether active health checks marked {@code agentId} down */
+    public boolean isMarkedDown(String agentId) {
+        AgentHealth h = agents.get(agentId);
+        return h != null && h.down;
     }
 
     /**
@@ -91,8 +134,11 @@ public final class OutlierDetector {
      */
     public Admission admit(String agentId) {
         AgentHealth h = agents.get(agentId);
-        if (h == null || h.state == HEALTHY) {
+        if (h == null || h.state == HEALTHY && !h.down) {
             return Admission.AVAILABLE;
+        }
+        if (h.down) {
+            return Admission.EJECTED;
         }
         synchronized (this) {
             long now = nanoClock.getAsLong();
@@ -149,10 +195,7 @@ public final class OutlierDetector {
             if (h.state == HEALTHY || agents.get(agentId) != h) {
                 return false;
             }
-            h.state = HEALTHY;
-            h.consecutiveFailures.set(0);
-            h.healthySince = nanoClock.getAsLong();
-            ejectedCount--;
+            readmit(h);
             return true;
         }
     }
@@ -232,11 +275,11 @@ public final class OutlierDetector {
         return Duration.ofNanos(nanos);
     }
 
-    /** @return the ids of the agents ejected or on trial now, sorted */
+    /** @return the ids of the agents ejected, on trial or marked down now, sorted */
     public Set<String> ejected() {
         Set<String> out = new TreeSet<>();
         agents.forEach((id, h) -> {
-            if (h.state != HEALTHY) {
+            if (h.state != HEALTHY || h.down) {
                 out.add(id);
             }
         });
@@ -244,7 +287,7 @@ public final class OutlierDetector {
     }
 
     /**
-     * Whether some agent is not known to be failing now: one that is healthy and below the
+     * Whether some agent is not known to be failing now: one not marked down that is healthy and below the
      * failure threshold, on trial, ejected with its time up (the next request tries it), or at
      * the threshold but not ejected (the {@link OutlierEjection#maxEjected cap} keeps at least one
      * agent in) with its last failure one base ejection time ago or more. False with no agent,
@@ -255,6 +298,9 @@ public final class OutlierDetector {
         long now = nanoClock.getAsLong();
         long base = config.baseEjectionTime().toNanos();
         for (AgentHealth h : agents.values()) {
+            if (h.down) {
+                continue;
+            }
             int state = h.state;
             boolean toTry = switch (state) {
                 case ON_TRIAL -> true;
@@ -271,7 +317,7 @@ public final class OutlierDetector {
     /** @return whether {@code agentId} is ejected or on trial */
     public boolean isEjected(String agentId) {
         AgentHealth h = agents.get(agentId);
-        return h != null && h.state != HEALTHY;
+        return h != null && (h.state != HEALTHY || h.down);
     }
 
     /**
@@ -290,6 +336,8 @@ public final class OutlierDetector {
         final AtomicInteger consecutiveFailures = new AtomicInteger();
         final AtomicInteger consecutiveErrorAnswers = new AtomicInteger();
         volatile int state = HEALTHY;
+        /** Marked down by active health checks; written under the detector's monitor. */
+        volatile boolean down;
         /** The clock's time of the last failure reported, ns; read without the monitor. */
         volatile long lastFailure;
         long ejectedUntil;

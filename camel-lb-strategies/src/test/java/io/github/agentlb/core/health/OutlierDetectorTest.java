@@ -256,4 +256,27 @@ class OutlierDetectorTest {
             assertThat(d.onFailure("A1")).as("ejection %d", level + 1).isEqualTo(expected);
         }
     }
+
+    @Test
+    void anAgentMarkedDownIsEjectedWithoutTrialOrCapUntilMarkedUpWhichAlsoEndsAPassiveEjection() {
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2");
+        assertThat(d.markDown("A1", true)).isTrue();
+        assertThat(d.markDown("A1", true)).as("the same mark").isFalse();
+        assertThat(d.markDown("A2", true)).as("no cap: the last agent too").isTrue();
+        assertThat(d.hasEjections()).isTrue();
+        assertThat(d.ejected()).containsExactly("A1", "A2");
+        clock.addAndGet(3_600 * SECOND);
+        assertThat(d.admit("A1")).as("no trial while marked down").isEqualTo(EJECTED);
+        assertThat(d.isMarkedDown("A1")).isTrue();
+        assertThat(d.hasAgentToTry()).isFalse();
+        d.setAgents(List.of("A1", "A2", "A3"));
+        assertThat(d.isMarkedDown("A1")).as("kept across member changes").isTrue();
+        assertThat(d.onFailure("A2")).as("a passive ejection besides the mark").isNotNull();
+        assertThat(d.markDown("A2", false)).isTrue();
+        assertThat(d.admit("A2")).isEqualTo(AVAILABLE);
+        assertThat(d.ejected()).containsExactly("A1");
+        assertThat(d.markDown("A1", false)).isTrue();
+        assertThat(d.hasEjections()).isFalse();
+        assertThat(d.markDown("unknown", true)).isFalse();
+    }
 }

@@ -1,0 +1,274 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.core.health.ActiveHealthCheck;
+import io.github.agentlb.testing.FakeScheduler;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Consumer;
+import org.apache.camel.Endpoint;
+import org.apache.camel.EndpointAware;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.apache.camel.Producer;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultEndpoint;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Active health checks on a fake scheduler and clock, with a scripted probe: thresholds, marks on
+ * the request path, all agents down, calls in flight ended, one chain per agent, off by default.
+ */
+class HealthChecksTest {
+
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
+    private final FakeScheduler fake = new FakeScheduler();
+    /** The status each agent's host answers a probe with; absent: the probe times out. */
+    private final Map<String, Integer> statuses = new HashMap<>(Map.of("a.test", 200, "b.test", 200, "c.test", 200));
+    private final List<URI> probed = new CopyOnWriteArrayList<>();
+    private final List<String> called = new CopyOnWriteArrayList<>();
+    /** Calls held by agent b: each ends only when its agent is marked down. */
+    private final List<Runnable> held = new ArrayList<>();
+    private final List<String> events = new CopyOnWriteArrayList<>();
+    private final Map<String, Addressed> children = new HashMap<>();
+    private FixedOrderLB balancer;
+
+    private final HealthProbe probe = (uri, timeout) -> {
+        probed.add(uri);
+        Integer status = statuses.get(uri.getHost());
+        return status == null ? CompletableFuture.failedFuture(new TimeoutException("no answer in " + timeout))
+                : CompletableFuture.completedFuture(status);
+    };
+
+    @BeforeEach
+    void balancer() {
+        balancer = new FixedOrderLB("b", "a", "c");
+        balancer.setCamelContext(CAMEL.get());
+        balancer.useNanoClock(fake::nanoTime);
+        balancer.useHealthChecks(fake, probe);
+        balancer.addHealthListener(new HealthListener() {
+            @Override
+            public void agentEjected(String agentId, Duration ejectionTime) {
+                events.add("down " + agentId);
+            }
+
+            @Override
+            public void agentReadmitted(String agentId) {
+                events.add("up " + agentId);
+            }
+        });
+        for (String agent : List.of("a", "b", "c")) {
+            String uri = "agent:http://" + agent + ".test:808" + (agent.charAt(0) - 'a') + "?firstByteTimeout=60000ms";
+            children.put(agent, new Addressed(uri, agent));
+            balancer.addProcessor(children.get(agent));
+            balancer.nameAgent(uri, agent);
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        balancer.stop();
+    }
+
+    private void startChecking() {
+        balancer.setHealthCheckPath("/health");
+        balancer.start();
+    }
+
+    private Exchange send(String method) {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, method);
+        balancer.process(exchange, sync -> { });
+        return exchange;
+    }
+
+    /** A child with an HTTP endpoint URI: answers with its name, but agent b holds calls until marked down. */
+    private final class Addressed extends AsyncProcessorSupport implements EndpointAware {
+        private final Endpoint endpoint;
+        private final String agent;
+
+        Addressed(String uri, String agent) {
+            this.agent = agent;
+            this.endpoint = new DefaultEndpoint() {
+                @Override
+                protected String createEndpointUri() {
+                    return uri;
+                }
+
+                @Override
+                public Producer createProducer() {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public Consumer createConsumer(Processor processor) {
+                    throw new UnsupportedOperationException();
+                }
+            };
+        }
+
+        @Override
+        public Endpoint getEndpoint() {
+            return endpoint;
+        }
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            called.add(agent);
+            if (agent.equals("b") && statuses.get("b.test") == null) {
+                AttemptHooks hooks = exchange.getProperty(AttemptHooks.PROPERTY, AttemptHooks.class);
+                held.add(hooks.whenAgentDown(() -> {
+                    exchange.setException(new IOException("agent b marked down: call ended"));
+                    callback.done(false);
+                }));
+                return false;
+            }
+            exchange.getMessage().setBody(agent);
+            callback.done(true);
+            return true;
+        }
+    }
+
+    @Test
+    void offByDefaultNothingIsScheduledOrProbed() {
+        balancer.start();
+        fake.advance(Duration.ofMinutes(1));
+        assertThat(balancer.getHealthCheck()).isEqualTo(ActiveHealthCheck.DISABLED);
+        assertThat(fake.pendingCount()).isZero();
+        assertThat(probed).isEmpty();
+    }
+
+    @Test
+    void eachAgentHasOneChainOnTheOneSchedulerAtTheIntervalPlusJitter() {
+        startChecking();
+        assertThat(fake.pendingCount()).isEqualTo(3);
+        assertThat(fake.pendingDelays()).allSatisfy(d -> assertThat(d).isBetween(Duration.ZERO, Duration.ofMillis(200)));
+        fake.advance(Duration.ofMillis(200));
+        assertThat(probed).extracting(URI::toString).containsExactlyInAnyOrder(
+                "http://a.test:8080/health", "http://b.test:8081/health", "http://c.test:8082/health");
+        assertThat(fake.pendingCount()).isEqualTo(3);
+        assertThat(fake.pendingDelays()).allSatisfy(d -> assertThat(d).isBetween(Duration.ofMillis(1800), Duration.ofMillis(2200)));
+        fake.advance(Duration.ofSeconds(20));
+        assertThat(probed).hasSizeBetween(3 * 10, 3 * 11);
+    }
+
+    @Test
+    void twoFailedProbesMarkAnAgentDownAndTwoPassedOnesMarkItUp() {
+        startChecking();
+        statuses.put("b.test", 503);
+        fake.advance(Duration.ofMillis(200));
+        assertThat(balancer.getEjectedAgents()).as("one failure of two").isEmpty();
+        assertThat(send("GET").getMessage().getBody()).isEqualTo("b");
+        fake.advance(Duration.ofMillis(2200));
+        assertThat(balancer.getEjectedAgents()).containsExactly("b");
+        assertThat(events).containsExactly("down b");
+        called.clear();
+        assertThat(send("POST").getMessage().getBody()).isEqualTo("a");
+        assertThat(called).containsExactly("a");
+        statuses.put("b.test", 200);
+        fake.advance(Duration.ofMillis(2200));
+        assertThat(balancer.getEjectedAgents()).as("one pass of two").containsExactly("b");
+        fake.advance(Duration.ofMillis(2200));
+        assertThat(balancer.getEjectedAgents()).isEmpty();
+        assertThat(events).containsExactly("down b", "up b");
+        assertThat(send("GET").getMessage().getBody()).isEqualTo("b");
+    }
+
+    @Test
+    void everyAgentDownAnswersNoAgentAvailableAtOnceWithoutCallingOne() {
+        startChecking();
+        statuses.clear();
+        fake.advance(Duration.ofMillis(2400));
+        assertThat(balancer.getEjectedAgents()).containsExactly("a", "b", "c");
+        called.clear();
+        Exchange exchange = send("GET");
+        assertThat(exchange.getException()).isInstanceOf(NoAgentAvailableException.class);
+        assertThat(called).isEmpty();
+    }
+
+    @Test
+    void markingDownEndsTheCallsWaitingAnIdempotentOneGoesToAnotherAgentAPostFails() {
+        startChecking();
+        fake.advance(Duration.ofMillis(200));
+        statuses.remove("b.test"); // b hangs: its probes time out and its calls wait
+        Exchange get = send("GET");
+        Exchange post = send("POST");
+        assertThat(held).hasSize(2);
+        assertThat(get.getMessage().getBody()).isNull();
+        fake.advance(Duration.ofMillis(4400));
+        assertThat(balancer.getEjectedAgents()).containsExactly("b");
+        assertThat(get.getException()).isNull();
+        assertThat(get.getMessage().getBody()).isEqualTo("a");
+        assertThat(post.getException()).hasMessageContaining("marked down");
+        assertThat(called).containsExactly("b", "b", "a");
+    }
+
+    @Test
+    void withoutEndCallsTheCallsInFlightKeepWaiting() {
+        balancer.setHealthCheckEndCalls(false);
+        startChecking();
+        statuses.remove("b.test");
+        Exchange get = send("GET");
+        assertThat(held).containsExactly(AttemptHooks.NOTHING);
+        fake.advance(Duration.ofMillis(4400));
+        assertThat(balancer.getEjectedAgents()).containsExactly("b");
+        assertThat(get.getMessage().getBody()).isNull();
+        assertThat(get.getException()).isNull();
+    }
+
+    @Test
+    void turningChecksOffAfterTheStartStopsTheChainsAndLiftsTheMarks() {
+        startChecking();
+        statuses.put("b.test", 500);
+        fake.advance(Duration.ofMillis(2400));
+        assertThat(balancer.getEjectedAgents()).containsExactly("b");
+        balancer.setHealthCheckPath("none");
+        assertThat(balancer.getEjectedAgents()).isEmpty();
+        int before = probed.size();
+        fake.advance(Duration.ofSeconds(10));
+        assertThat(probed).hasSize(before);
+    }
+
+    @Test
+    void anAgentThatLeavesIsNoLongerProbed() {
+        startChecking();
+        fake.advance(Duration.ofMillis(200));
+        balancer.removeProcessor(children.get("c"));
+        probed.clear();
+        fake.advance(Duration.ofSeconds(10));
+        assertThat(probed).extracting(URI::getHost).doesNotContain("c.test").contains("a.test", "b.test");
+    }
+
+    @Test
+    void badKnobValuesAreRefusedNamingTheKnob() {
+        assertThatThrownBy(() -> balancer.setHealthCheckPath("health")).hasMessageContaining("healthCheckPath");
+        assertThatThrownBy(() -> balancer.setHealthCheckInterval("0s")).hasMessageContaining("healthCheckInterval");
+        assertThatThrownBy(() -> balancer.setHealthCheckTimeout("abc")).hasMessageContaining("healthCheckTimeout");
+        assertThatThrownBy(() -> balancer.setHealthCheckUnhealthyThreshold(0)).hasMessageContaining("healthCheckUnhealthyThreshold");
+        assertThatThrownBy(() -> balancer.setHealthCheckExpectedStatus(600)).hasMessageContaining("healthCheckExpectedStatus");
+    }
+
+    @Test
+    void theHealthAddressIsTheEndpointsHttpSchemeAndAuthority() {
+        assertThat(Membership.healthUri("agent:http://user:pw@h:8081/x?a=b", "/health")).hasToString("http://h:8081/health");
+        assertThat(Membership.healthUri("netty-http:https://h/p", "/ready?x=1")).hasToString("https://h/ready?x=1");
+        assertThat(Membership.healthUri("direct:a", "/health")).isNull();
+        assertThat(Membership.healthUri(null, "/health")).isNull();
+    }
+}
