@@ -99,6 +99,29 @@ class HotKeyReplayTest {
         assertThat(threeLiveRequestsOnly.stickinessDelta()).isLessThan(-0.01);
     }
 
+    /**
+     * The allocation one balancer would reach: on request shares alone (no report noise) one
+     * instance settles alike in every timing, so two and three sharing replicas are compared with
+     * one instance of the same timing. The target is the scenario's (within 0.02 max/mean and 0.01
+     * stickiness) in at least 36 of 40 timings; today 10 and 21 of 40, the stickiness 0.019 and
+     * 0.016 below on average. Asserted as measured, so that a change to the sharing shows here:
+     * the leader evaluating on one count of its own requests and the followers' taken positions
+     * (fix tried, not kept: 6 and 3 of 40) does not reach it.
+     */
+    @Test
+    void onRequestSharesAloneReplicasSharingMissOneBalancerOfTheSameTiming() throws Exception {
+        AdaptiveVirtualNodesConfig requestsOnly = AdaptiveVirtualNodesConfig.custom().loadWeights(0, 0, 1).build();
+        Comparison two = compare(2, 0, requestsOnly);
+        Comparison three = compare(3, 0, requestsOnly);
+        System.out.println(two.row("request shares only: two sharing, same timing"));
+        System.out.println(three.row("request shares only: three sharing, same timing"));
+
+        assertThat(two.withinTargets()).isEqualTo(10);
+        assertThat(two.stickinessDelta()).isLessThan(-0.01);
+        assertThat(three.withinTargets()).isEqualTo(21);
+        assertThat(three.stickinessDelta()).isLessThan(-0.01);
+    }
+
     @Test
     void theReplayIsDeterministicAndOneInstanceSettlesInOneOfTwoAllocationsByTheTiming() throws Exception {
         assertThat(HotKeyReplay.run(2, HotKeyReplay.Store.LOOPBACK, 7)).isEqualTo(
