@@ -6,6 +6,7 @@ import io.github.agentlb.core.avn.Evaluation;
 import io.github.agentlb.core.orca.LoadReport;
 import io.github.agentlb.core.ring.HashRing;
 import io.github.agentlb.core.select.RoundRobin;
+import io.github.agentlb.core.shared.AvnLearning;
 import io.github.agentlb.core.shared.SharedAllocation;
 import io.github.agentlb.core.shared.SharedAllocationSync;
 import java.util.Collection;
@@ -13,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -39,6 +39,7 @@ final class AvnStrategy implements Strategy {
 
     private final RoundRobin keylessRotation = new RoundRobin();
     private final SharedAllocationSync shared;
+    private final AvnLearning learning;
     private StrategyContext context;
     /** The algorithm, replaced whole by a new configuration (under the writer's lock). */
     private volatile AdaptiveVirtualNodes avn;
@@ -50,6 +51,7 @@ final class AvnStrategy implements Strategy {
     AvnStrategy(SharedAllocation shared) {
         this.shared = shared == null ? null
                 : new SharedAllocationSync(shared, () -> avn, this::pickerChanged, this::nanoTime);
+        this.learning = new AvnLearning(() -> avn, this.shared, AvnStrategy::logEvaluation);
     }
 
 
@@ -174,27 +176,8 @@ final class AvnStrategy implements Strategy {
             }
         }
         Long position = selection.hasToken() ? selection.token() : null;
-        AdaptiveVirtualNodes current = avn;
-        // A shared allocation's leader sees 1/N of the requests: it closes a window every 1/N of
-        // the evaluation window, so the allocation learns as fast as one instance's would.
-        int replicas = shared == null ? 1 : shared.replicasPerWindow();
-        boolean windowComplete = position != null ? current.record(position, replicas) : current.recordWithoutKey(replicas);
-        if (shared != null) {
-            shared.routed(position);
-        }
-        if (windowComplete && (shared == null || shared.evaluates())) {
-            // Replicas sharing an allocation route by written counts only: the leader proposes its
-            // moves to the store and installs them when the write lands.
-            boolean propose = shared != null && shared.routesByWritten();
-            HashRing before = current.ring();
-            Optional<Evaluation> evaluation = current.evaluate(!propose);
-            evaluation.ifPresent(AvnStrategy::logEvaluation);
-            if (propose) {
-                evaluation.filter(e -> !e.moves().isEmpty())
-                        .ifPresent(e -> shared.evaluated(before.virtualNodes(), e.ring().virtualNodes()));
-            } else if (current.ring() != before) {
-                context.pickerChanged();
-            }
+        if (learning.answered(position)) {
+            context.pickerChanged();
         }
     }
 
@@ -210,10 +193,7 @@ final class AvnStrategy implements Strategy {
 
     /** A load report for the algorithm, and for the leader when this replica follows a shared allocation. */
     private void learn(String agentId, double cpu, double memory) {
-        avn.report(agentId, cpu, memory);
-        if (shared != null) {
-            shared.reported(agentId, cpu, memory);
-        }
+        learning.report(agentId, cpu, memory);
     }
 
     /**
