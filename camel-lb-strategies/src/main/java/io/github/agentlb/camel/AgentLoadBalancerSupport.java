@@ -180,10 +180,11 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
 
     /**
      * Balancer-wide figures for metrics: the strategy's (e.g. {@code imbalance.index};
-     * {@link Strategy#balancerMetrics}), and {@code retries} and {@code retry.budget.exhausted}.
+     * {@link Strategy#balancerMetrics}); empty for a strategy without any. The retry counts are
+     * {@link #getRetries()} and {@link #getRetryBudgetExhausted()}.
      */
     public Map<String, Double> balancerMetrics() {
-        return RetryBudgetSettings.withRetryFigures(strategy.balancerMetrics(), attempts.retries);
+        return strategy.balancerMetrics();
     }
 
     @Override

@@ -2,8 +2,6 @@ package io.github.agentlb.camel;
 
 import io.github.agentlb.core.retry.RetryBudget;
 import io.github.agentlb.core.retry.RetriesInFlight;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,8 +17,8 @@ import java.util.Objects;
  * {@link NoAgentAvailableException} whose message says the budget was spent (a JSON 503 in the
  * demo). So when many requests fail at once, retries cannot multiply the agents' load. The cap on
  * the total time spent failing over is {@link FailureSettings#setFailoverDeadline failoverDeadline}.
- * Counts: {@link #getRetries()} and {@link #getRetryBudgetExhausted()}, also as the balancer
- * metrics {@code agentlb.retries} and {@code agentlb.retry.budget.exhausted}.
+ * Counts: {@link #getRetries()} and {@link #getRetryBudgetExhausted()}, also as the counters
+ * {@code agentlb.retries} and {@code agentlb.retry.budget.exhausted} of {@code LoadBalancerMetrics}.
  */
 public interface RetryBudgetSettings extends Configurable {
 
@@ -35,14 +33,6 @@ public interface RetryBudgetSettings extends Configurable {
     /** @return failover attempts the retry budget refused since the balancer was created */
     default long getRetryBudgetExhausted() {
         return retriesInFlight().budgetExhausted();
-    }
-
-    /** {@code figures} with {@code retries} and {@code retry.budget.exhausted} of {@code counts} added. */
-    static Map<String, Double> withRetryFigures(Map<String, Double> figures, RetriesInFlight counts) {
-        Map<String, Double> all = new LinkedHashMap<>(figures);
-        all.put("retries", (double) counts.retriesStarted());
-        all.put("retry.budget.exhausted", (double) counts.budgetExhausted());
-        return all;
     }
 
     /** @return the retry budget in use ({@link RetryBudget#DEFAULT} unless set) */

@@ -94,9 +94,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
             "imbalance.index", "Imbalance index S of the last evaluation, fraction",
             "reallocations", "Virtual nodes moved since start",
             "utilization.max.over.mean", "Largest agent utilization over the mean utilization",
-            "allocation.generation", "Generation of the shared allocation installed, 0 without one",
-            "retries", "Failover attempts (retries) started since the balancer was created",
-            "retry.budget.exhausted", "Failover attempts the retry budget refused since the balancer was created");
+            "allocation.generation", "Generation of the shared allocation installed, 0 without one");
 
     private static final int OUTCOMES = AttemptOutcome.values().length;
 
@@ -143,6 +141,12 @@ public final class LoadBalancerMetrics implements MeterBinder {
                             .tags("strategy", strategy, "source", source.name().toLowerCase(Locale.ROOT)).register(registry);
                 }
             }
+            FunctionCounter.builder(PREFIX + "retries", balancer, b -> b.getRetries())
+                    .description("Failover attempts (retries) started since the balancer was created")
+                    .tag("strategy", strategy).register(registry);
+            FunctionCounter.builder(PREFIX + "retry.budget.exhausted", balancer, b -> b.getRetryBudgetExhausted())
+                    .description("Failover attempts the retry budget refused since the balancer was created")
+                    .tag("strategy", strategy).register(registry);
             bindQueue();
             balancer.addMembershipListener(this::agentsChanged);
             balancer.addAttemptListener(this::attempt);
