@@ -102,7 +102,6 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         listeners.add((MembershipListener) agents -> healthChecks.sync());
     }
 
-
     /** The strategy's short name for logs and metrics, e.g. {@code rr} or {@code ch}. */
     public final String strategyName() {
         return strategy.name();
@@ -178,11 +177,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         return strategy.agentMetrics();
     }
 
-    /**
-     * Balancer-wide figures for metrics: the strategy's (e.g. {@code imbalance.index};
-     * {@link Strategy#balancerMetrics}); empty for a strategy without any. The retry counts are
-     * {@link #getRetries()} and {@link #getRetryBudgetExhausted()}.
-     */
+    /** Balancer-wide figures for metrics, the strategy's ({@link Strategy#balancerMetrics}, e.g. {@code imbalance.index}). */
     public Map<String, Double> balancerMetrics() {
         return strategy.balancerMetrics();
     }
@@ -335,7 +330,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
     }
 
     /** Runs the health checks on {@code scheduler} with {@code probe}; for tests, before the start. */
-    final void useHealthChecks(java.util.concurrent.ScheduledExecutorService scheduler, HealthProbe probe) {
+    final void useHealthChecks(ScheduledExecutorService scheduler, HealthProbe probe) {
         healthChecks.use(scheduler, probe);
     }
 
