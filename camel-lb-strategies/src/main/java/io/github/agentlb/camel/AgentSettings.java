@@ -79,6 +79,18 @@ public interface AgentSettings extends Configurable {
                 d -> d.sessions(d.sessions().toBuilder().whenAgentGone(whenAgentGone).build()));
     }
 
+    /**
+     * Seals A2A task ids too (v1.0 JSON-RPC): a task call reaches the agent that made the task;
+     * turns learned sessions on, as every {@code setSession*} setter does. Off by default.
+     */
+    default void setSessionA2aTasks(boolean a2aTasks) {
+        configure("sessionA2aTasks", a2aTasks, d -> d.sessions(d.sessions().toBuilder().a2aTasks(a2aTasks).build()));
+    }
+
+    default boolean isSessionA2aTasks() {
+        return getLearnedSessions().a2aTasks();
+    }
+
     default String getSessionAgentGone() {
         return getLearnedSessions().whenAgentGone().name();
     }

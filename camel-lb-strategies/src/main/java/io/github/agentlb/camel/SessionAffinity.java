@@ -21,11 +21,14 @@ final class SessionAffinity {
     private final LearnedSessions settings;
     private final SessionIds ids;
     private final String header;
+    /** A2A task affinity, null when off. */
+    private final A2aTaskAffinity tasks;
 
     SessionAffinity(LearnedSessions settings) {
         this.settings = settings;
         this.ids = settings.ids();
         this.header = settings.header();
+        this.tasks = settings.a2aTasks() ? new A2aTaskAffinity(ids) : null;
     }
 
     LearnedSessions settings() {
@@ -44,7 +47,7 @@ final class SessionAffinity {
     Pin pin(Exchange exchange, BalancerState state) throws SessionRejectedException {
         String clientId = exchange.getIn().getHeader(header, String.class);
         if (clientId == null) {
-            return null;
+            return tasks == null ? null : tasks.pin(exchange, state);
         }
         SessionIds.Sealed sealed = clientId.isEmpty() ? null : ids.decode(clientId);
         if (sealed == null) {
@@ -54,7 +57,7 @@ final class SessionAffinity {
         }
         List<String> members = state.members();
         if (members.contains(sealed.agent())) {
-            return new Pin(sealed.agent(), sealed.agentSessionId());
+            return new Pin(sealed.agent(), sealed.agentSessionId(), null);
         }
         if (settings.whenAgentGone() == LearnedSessions.WhenAgentGone.NEW_PICK) {
             LOG.debug("Session of agent {} that left: a new pick", sealed.agent());
@@ -74,6 +77,9 @@ final class SessionAffinity {
     void restore(Message attempt, Pin pin) {
         if (pin.agent() == null) {
             attempt.removeHeader(header);
+        } else if (pin.agentBody() != null) {
+            attempt.setBody(pin.agentBody());
+            attempt.removeHeader(Exchange.CONTENT_LENGTH);
         } else {
             attempt.setHeader(header, pin.agentSessionId());
         }
@@ -85,6 +91,9 @@ final class SessionAffinity {
         if (agentId != null && !agentId.isEmpty() && ids.decode(agentId) == null) {
             answer.setHeader(header, ids.encode(agent, agentId));
         }
+        if (tasks != null) {
+            tasks.sealAnswer(agent, answer);
+        }
     }
 
     /** The id a client sees for session {@code agentSessionId} of {@code agent}. */
@@ -93,9 +102,10 @@ final class SessionAffinity {
     }
 
     /**
-     * A session's agent and that agent's own session id; both null for a new pick.
+     * A session's agent and that agent's own session id; all null for a new pick. An A2A task's
+     * pin has no session id but the request body the agent is sent ({@link A2aTaskAffinity}).
      */
-    record Pin(String agent, String agentSessionId) {
-        static final Pin NEW_PICK = new Pin(null, null);
+    record Pin(String agent, String agentSessionId, byte[] agentBody) {
+        static final Pin NEW_PICK = new Pin(null, null, null);
     }
 }

@@ -17,11 +17,21 @@ public class SessionRejectedException extends CamelExchangeException {
 
     private final int status;
     private final String reason;
+    private final String error;
 
     public SessionRejectedException(String message, Exchange exchange, int status) {
+        this(message, exchange, status, status == 404 ? "session not found" : "bad session id");
+    }
+
+    /**
+     * @param error the answer's {@code error} field, e.g. {@code bad task id} for an A2A task id
+     *     ({@link io.github.agentlb.core.session.LearnedSessions#a2aTasks()})
+     */
+    public SessionRejectedException(String message, Exchange exchange, int status, String error) {
         super(message, exchange);
         this.status = status;
         this.reason = message;
+        this.error = error;
     }
 
     /** @return why, for the client: the message without the exchange Camel appends to it */
@@ -36,11 +46,12 @@ public class SessionRejectedException extends CamelExchangeException {
 
     /**
      * @return the answer's JSON body, {@code {"error":"bad session id","detail":<reason>}} for 400
-     *     or {@code {"error":"session not found","detail":<reason>}} for 404, the reason escaped
-     *     as a JSON string (Jackson's encoder)
+     *     or {@code {"error":"session not found","detail":<reason>}} for 404 ({@code bad task id}
+     *     and {@code task not found} for A2A tasks), the reason escaped as a JSON string (Jackson's
+     *     encoder)
      */
     public String toJson() {
-        return "{\"error\":\"" + (status == 404 ? "session not found" : "bad session id") + "\",\"detail\":\""
+        return "{\"error\":\"" + error + "\",\"detail\":\""
                 + new String(JsonStringEncoder.getInstance().quoteAsString(reason)) + "\"}";
     }
 }

@@ -37,16 +37,18 @@ public final class LearnedSessions {
         NEW_PICK
     }
 
-    private static final LearnedSessions DISABLED = new LearnedSessions(null, new byte[0], WhenAgentGone.NOT_FOUND);
+    private static final LearnedSessions DISABLED = new LearnedSessions(null, new byte[0], WhenAgentGone.NOT_FOUND, false);
 
     private final String header;
     private final byte[] secret;
     private final WhenAgentGone whenAgentGone;
+    private final boolean a2aTasks;
 
-    private LearnedSessions(String header, byte[] secret, WhenAgentGone whenAgentGone) {
+    private LearnedSessions(String header, byte[] secret, WhenAgentGone whenAgentGone, boolean a2aTasks) {
         this.header = header;
         this.secret = secret;
         this.whenAgentGone = whenAgentGone;
+        this.a2aTasks = a2aTasks;
     }
 
     /** Sessions are not learned: the session header is passed as it is, and the strategy decides. */
@@ -75,6 +77,14 @@ public final class LearnedSessions {
     }
 
     /** @return whether a secret was set; without one, ids are checked for damage but can be forged */
+    /**
+     * Whether A2A task ids are sealed too ({@link A2aTasks}): the ids in a JSON-RPC answer's body,
+     * and the task a request is about in its body. Off by default.
+     */
+    public boolean a2aTasks() {
+        return a2aTasks;
+    }
+
     public boolean hasSecret() {
         return secret.length > 0;
     }
@@ -92,25 +102,26 @@ public final class LearnedSessions {
         }
         builder.secret = secret;
         builder.whenAgentGone = whenAgentGone;
+        builder.a2aTasks = a2aTasks;
         return builder;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof LearnedSessions other && Objects.equals(header, other.header)
-                && Arrays.equals(secret, other.secret) && whenAgentGone == other.whenAgentGone;
+                && Arrays.equals(secret, other.secret) && whenAgentGone == other.whenAgentGone && a2aTasks == other.a2aTasks;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(header, Arrays.hashCode(secret), whenAgentGone);
+        return Objects.hash(header, Arrays.hashCode(secret), whenAgentGone, a2aTasks);
     }
 
     @Override
     public String toString() {
         return isEnabled()
                 ? "LearnedSessions{header=" + header + ", secret=" + (hasSecret() ? "set" : "none")
-                        + ", whenAgentGone=" + whenAgentGone + "}"
+                        + ", whenAgentGone=" + whenAgentGone + (a2aTasks ? ", a2aTasks" : "") + "}"
                 : "LearnedSessions{disabled}";
     }
 
@@ -119,6 +130,7 @@ public final class LearnedSessions {
         private String header = DEFAULT_HEADER;
         private byte[] secret = new byte[0];
         private WhenAgentGone whenAgentGone = WhenAgentGone.NOT_FOUND;
+        private boolean a2aTasks;
 
         private Builder() {
         }
@@ -182,8 +194,17 @@ public final class LearnedSessions {
             }
         }
 
+        /**
+         * Seals A2A task ids too (v1.0 JSON-RPC, {@link A2aTasks}): each task call goes to the
+         * agent that made the task. Off by default.
+         */
+        public Builder a2aTasks(boolean a2aTasks) {
+            this.a2aTasks = a2aTasks;
+            return this;
+        }
+
         public LearnedSessions build() {
-            return new LearnedSessions(header, secret, whenAgentGone);
+            return new LearnedSessions(header, secret, whenAgentGone, a2aTasks);
         }
     }
 }

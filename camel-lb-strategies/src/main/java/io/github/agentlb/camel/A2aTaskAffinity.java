@@ -1,0 +1,93 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.session.A2aTasks;
+import io.github.agentlb.core.session.SessionIds;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A2A task affinity, part of learned sessions ({@link io.github.agentlb.core.session.LearnedSessions#a2aTasks()}):
+ * the task ids in an agent's JSON-RPC answer are sealed with the agent's name as session ids are
+ * ({@link SessionIds}, the same secret), and a request about a task ({@link A2aTasks#call}) goes to
+ * the agent sealed in its id, with that agent's own id in the body. Bodies are read up to
+ * {@value #MAX_BODY_BYTES} bytes; a longer one is passed as it is. Immutable and thread-safe.
+ */
+final class A2aTaskAffinity {
+
+    /** The largest request or answer body read for task ids, bytes. */
+    static final int MAX_BODY_BYTES = 1 << 20;
+    /** Exchange property set on an A2A request: its method (the answer's ids are sealed). */
+    static final String METHOD_PROPERTY = "agentlb.a2aMethod";
+    private static final Logger LOG = LoggerFactory.getLogger(A2aTaskAffinity.class);
+
+    private final SessionIds ids;
+
+    A2aTaskAffinity(SessionIds ids) {
+        this.ids = ids;
+    }
+
+    /**
+     * Where an A2A request's task takes it.
+     *
+     * @return null when the exchange is no A2A request about a task (the strategy decides); else a
+     *     pin to the task's agent with the body that agent is sent
+     * @throws SessionRejectedException 400 for a task id this balancer did not seal, 404 when the
+     *     task's agent left (a task cannot move to another agent)
+     */
+    SessionAffinity.Pin pin(Exchange exchange, BalancerState state) throws SessionRejectedException {
+        byte[] body = body(exchange.getIn());
+        A2aTasks.Call call = body == null ? null : A2aTasks.call(body);
+        if (call == null) {
+            return null;
+        }
+        exchange.setProperty(METHOD_PROPERTY, call.method());
+        if (call.taskId() == null) {
+            return null;
+        }
+        SessionIds.Sealed sealed = call.taskId().isEmpty() ? null : ids.decode(call.taskId());
+        if (sealed == null) {
+            LOG.debug("Rejected A2A {} task id {}: not a task id of this balancer", call.method(),
+                    DecisionLog.loggable(call.taskId()));
+            throw new SessionRejectedException("The task id of this " + call.method() + " is not a task id this"
+                    + " balancer gave: damaged, forged or made with another secret", exchange, 400, "bad task id");
+        }
+        if (!state.members().contains(sealed.agent())) {
+            throw new SessionRejectedException("The agent holding this task has left ("
+                    + DecisionLog.loggable(sealed.agent()) + "): the task is gone", exchange, 404, "task not found");
+        }
+        return new SessionAffinity.Pin(sealed.agent(), null, A2aTasks.withTaskId(body, sealed.agentSessionId()));
+    }
+
+    /** Seals {@code agent} into the task ids of the answer to an A2A request, if it is one. */
+    void sealAnswer(String agent, Message answer) {
+        if (answer.getExchange().getProperty(METHOD_PROPERTY) == null) {
+            return;
+        }
+        byte[] body = body(answer);
+        if (body != null) {
+            byte[] sealed = A2aTasks.sealAnswer(body, id -> ids.decode(id) == null ? ids.encode(agent, id) : id);
+            if (sealed != body) {
+                answer.setBody(sealed);
+                answer.removeHeader(Exchange.CONTENT_LENGTH);
+            }
+        }
+    }
+
+    /** The message's body as bytes (set back as bytes, so a stream is read once), or null when absent or too long. */
+    private static byte[] body(Message message) {
+        Object raw = message.getBody();
+        if (raw == null) {
+            return null;
+        }
+        byte[] body = raw instanceof byte[] bytes ? bytes : message.getBody(byte[].class);
+        if (body == null) {
+            return null;
+        }
+        if (body != raw) {
+            message.setBody(body);
+        }
+        return body.length <= MAX_BODY_BYTES ? body : null;
+    }
+}

@@ -1,0 +1,150 @@
+package io.github.agentlb.core.session;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * The task ids of A2A v1.0 JSON-RPC messages (a2aproject/A2A {@code docs/specification.md}
+ * section 9.4): where a request carries the task it is about, and where an answer names a task.
+ *
+ * <ul>
+ *   <li>Requests: {@code GetTask}, {@code CancelTask}, {@code SubscribeToTask} carry it in
+ *       {@code params.id}; {@code SendMessage} and {@code SendStreamingMessage} continuing a task in
+ *       {@code params.message.taskId} (without it, the message starts a new task).</li>
+ *   <li>Answers ({@code result} of a single JSON-RPC response): {@code result.task.id} (a
+ *       {@code SendMessage} that made a task), {@code result.id} (the task {@code GetTask} and
+ *       {@code CancelTask} return) and every {@code taskId} field under {@code result}.</li>
+ * </ul>
+ *
+ * <p>Bodies are read and written with Jackson's streaming parser and generator: every other token
+ * is copied as it was. A body that is not a single JSON object (a batch, Server-Sent Events, not
+ * JSON) is not an A2A message here. Stateless and thread-safe.
+ */
+public final class A2aTasks {
+
+    /** Methods whose {@code params.id} is a task id. */
+    public static final Set<String> TASK_METHODS = Set.of("GetTask", "CancelTask", "SubscribeToTask");
+    /** Methods whose {@code params.message.taskId}, when present, is a task id. */
+    public static final Set<String> MESSAGE_METHODS = Set.of("SendMessage", "SendStreamingMessage");
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final List<String> PARAMS_ID = List.of("params", "id");
+    private static final List<String> MESSAGE_TASK_ID = List.of("params", "message", "taskId");
+    private static final List<String> RESULT_ID = List.of("result", "id");
+    private static final List<String> RESULT_TASK_ID = List.of("result", "task", "id");
+
+    private A2aTasks() {
+    }
+
+    /**
+     * The A2A task a JSON-RPC request is about.
+     *
+     * @param method the request's method, e.g. {@code GetTask}
+     * @param taskId the task id it carries, null for a message that starts a new task
+     */
+    public record Call(String method, String taskId) {
+    }
+
+    /**
+     * Reads a request body.
+     *
+     * @return the method and task id of an A2A request of {@link #TASK_METHODS} or
+     *     {@link #MESSAGE_METHODS}; null for any other body (another method, not one JSON object)
+     */
+    public static Call call(byte[] body) {
+        String method = null;
+        String paramsId = null;
+        String messageTaskId = null;
+        try (JsonParser parser = JSON.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            JsonToken token;
+            while ((token = parser.nextToken()) != null) {
+                if (token != JsonToken.VALUE_STRING) {
+                    continue;
+                }
+                List<String> path = path(parser.getParsingContext());
+                if (path.equals(List.of("method"))) {
+                    method = parser.getText();
+                } else if (path.equals(PARAMS_ID)) {
+                    paramsId = parser.getText();
+                } else if (path.equals(MESSAGE_TASK_ID)) {
+                    messageTaskId = parser.getText();
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        if (method == null) {
+            return null;
+        }
+        if (TASK_METHODS.contains(method)) {
+            return new Call(method, paramsId == null ? "" : paramsId);
+        }
+        return MESSAGE_METHODS.contains(method) ? new Call(method, messageTaskId) : null;
+    }
+
+    /**
+     * The request body with the task id of {@link #call} replaced by {@code taskId}, every other
+     * token as it was.
+     *
+     * @throws IllegalArgumentException when {@code body} is not one JSON object
+     */
+    public static byte[] withTaskId(byte[] body, String taskId) {
+        return rewrite(body, path -> path.equals(PARAMS_ID) || path.equals(MESSAGE_TASK_ID), id -> taskId);
+    }
+
+    /**
+     * An answer body with every task id of the answer (see the class comment) replaced by
+     * {@code seal} of it; a body that is not one JSON object unchanged.
+     */
+    public static byte[] sealAnswer(byte[] body, UnaryOperator<String> seal) {
+        try {
+            return rewrite(body, path -> path.size() > 1 && path.get(0).equals("result")
+                    && (path.equals(RESULT_ID) || path.equals(RESULT_TASK_ID) || path.get(path.size() - 1).equals("taskId")),
+                    seal);
+        } catch (IllegalArgumentException e) {
+            return body;
+        }
+    }
+
+    private static byte[] rewrite(byte[] body, java.util.function.Predicate<List<String>> at, UnaryOperator<String> value) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 64);
+        try (JsonParser parser = JSON.createParser(body); JsonGenerator generator = JSON.createGenerator(out)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("not a JSON object");
+            }
+            generator.copyCurrentEvent(parser);
+            while (parser.nextToken() != null) {
+                if (parser.currentToken() == JsonToken.VALUE_STRING && at.test(path(parser.getParsingContext()))) {
+                    generator.writeString(value.apply(parser.getText()));
+                } else {
+                    generator.copyCurrentEvent(parser);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not a JSON object: " + e.getMessage(), e);
+        }
+        return out.toByteArray();
+    }
+
+    /** The field names from the root to the current value; an array element adds {@code []}. */
+    private static List<String> path(JsonStreamContext context) {
+        Deque<String> names = new ArrayDeque<>();
+        for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+            names.addFirst(c.inArray() ? "[]" : String.valueOf(c.getCurrentName()));
+        }
+        return List.copyOf(names);
+    }
+}

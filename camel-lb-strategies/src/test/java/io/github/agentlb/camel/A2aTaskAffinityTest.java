@@ -1,0 +1,202 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.agentlb.core.session.LearnedSessions;
+import io.github.agentlb.core.session.SessionIds;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A2A task affinity: a task an agent made (A2A v1.0 JSON-RPC {@code SendMessage}) is sealed with the
+ * agent's name, and every later call about it ({@code GetTask}, {@code CancelTask},
+ * {@code SubscribeToTask}, a {@code SendMessage} continuing it) reaches that agent, with its own id,
+ * through any replica that shares the secret; a forged id reaches no agent.
+ */
+class A2aTaskAffinityTest {
+
+    private static final String SECRET = "replicas share this secret";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
+
+    /** A scripted A2A agent: makes task {@code <name>-t<n>} for a new message, knows only its own tasks. */
+    private static final class TaskAgent extends AsyncProcessorSupport {
+        final String name;
+        final List<String> tasks = new ArrayList<>();
+        final List<String> received = new ArrayList<>();
+        int calls;
+
+        TaskAgent(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            calls++;
+            JsonNode request = read(exchange.getIn().getBody(String.class));
+            String method = request.path("method").asText();
+            JsonNode params = request.path("params");
+            String taskId = method.startsWith("Send") ? params.path("message").path("taskId").asText(null)
+                    : params.path("id").asText(null);
+            received.add(method + " " + taskId);
+            ObjectNode answer = JSON.createObjectNode().put("jsonrpc", "2.0").set("id", request.path("id"));
+            if (taskId != null && !tasks.contains(taskId)) {
+                answer.putObject("error").put("code", -32001).put("message", "Task not found");
+            } else {
+                if (taskId == null) {
+                    taskId = name + "-t" + (tasks.size() + 1);
+                    tasks.add(taskId);
+                }
+                ObjectNode task = method.startsWith("Send") ? answer.putObject("result").putObject("task")
+                        : answer.putObject("result");
+                task.put("id", taskId).put("contextId", "c-" + name);
+                task.putObject("status").put("state", "TASK_STATE_WORKING").putObject("message")
+                        .put("messageId", "m1").put("taskId", taskId);
+            }
+            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+            exchange.getMessage().setBody(answer.toString());
+            callback.done(true);
+            return true;
+        }
+    }
+
+    private static JsonNode read(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static RoundRobinLB replica(TaskAgent... agents) {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.setLearnedSessions(LearnedSessions.custom().secret(SECRET).a2aTasks(true).build());
+        for (TaskAgent agent : agents) {
+            balancer.addAgent(agent.name, agent, 1.0);
+        }
+        balancer.start();
+        return balancer;
+    }
+
+    private static Exchange call(AgentLoadBalancerSupport balancer, String method, String taskId) {
+        ObjectNode request = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", 7).put("method", method);
+        ObjectNode params = request.putObject("params");
+        if (method.startsWith("Send")) {
+            ObjectNode message = params.putObject("message").put("role", "ROLE_USER").put("messageId", "u1");
+            message.putArray("parts").addObject().put("text", "hello");
+            if (taskId != null) {
+                message.put("taskId", taskId);
+            }
+        } else {
+            params.put("id", taskId);
+        }
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        exchange.getIn().setHeader(Exchange.CONTENT_LENGTH, request.toString().length());
+        exchange.getIn().setBody(request.toString());
+        balancer.process(exchange, sync -> { });
+        return exchange;
+    }
+
+    private static JsonNode answer(Exchange exchange) {
+        return read(exchange.getMessage().getBody(String.class));
+    }
+
+    @Test
+    void everyTaskCallThroughEitherReplicaReachesTheAgentThatMadeTheTask() {
+        TaskAgent a1 = new TaskAgent("A1");
+        TaskAgent a2 = new TaskAgent("A2");
+        TaskAgent a3 = new TaskAgent("A3");
+        List<TaskAgent> agents = List.of(a1, a2, a3);
+        RoundRobinLB first = replica(a1, a2, a3);
+        RoundRobinLB second = replica(a3, a1, a2); // another order: nothing is shared but the secret
+        List<String> sealed = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            JsonNode task = answer(call(i % 2 == 0 ? first : second, "SendMessage", null)).path("result").path("task");
+            String id = task.path("id").asText();
+            assertThat(id).startsWith("a1.").doesNotContain("-t");
+            assertThat(task.path("status").path("message").path("taskId").asText()).isEqualTo(id);
+            sealed.add(id);
+        }
+        int[] before = agents.stream().mapToInt(a -> a.calls).toArray();
+        assertThat(before).containsExactly(2, 2, 2);
+        for (int i = 0; i < sealed.size(); i++) {
+            for (String method : List.of("GetTask", "SubscribeToTask", "SendMessage", "CancelTask")) {
+                for (RoundRobinLB replica : List.of(first, second)) {
+                    Exchange exchange = call(replica, method, sealed.get(i));
+                    JsonNode answer = answer(exchange);
+                    assertThat(answer.has("error")).as(method + " " + answer).isFalse();
+                    JsonNode task = method.equals("SendMessage") ? answer.path("result").path("task") : answer.path("result");
+                    assertThat(task.path("id").asText()).isEqualTo(sealed.get(i));
+                }
+            }
+        }
+        // 6 tasks x 4 methods x 2 replicas = 48 task calls, each on the agent that made the task.
+        for (TaskAgent agent : agents) {
+            assertThat(agent.calls).isEqualTo(2 + 2 * 4 * 2);
+            assertThat(agent.received.subList(2, agent.received.size()))
+                    .allSatisfy(r -> assertThat(r.substring(r.indexOf(' ') + 1)).isIn(agent.tasks));
+        }
+        first.stop();
+        second.stop();
+    }
+
+    @Test
+    void aForgedOrForeignTaskIdGetsA400AndReachesNoAgent() {
+        TaskAgent a1 = new TaskAgent("A1");
+        TaskAgent a2 = new TaskAgent("A2");
+        RoundRobinLB balancer = replica(a1, a2);
+        String sealed = answer(call(balancer, "SendMessage", null)).path("result").path("task").path("id").asText();
+        String forged = sealed.replace("a1." + sealed.split("\\.")[1], "a1.QTI"); // names A2, the tag of A1's task
+        String otherSecret = new SessionIds("another secret of 16+ bytes".getBytes(StandardCharsets.UTF_8)).encode("A1", "A1-t1");
+        for (String bad : List.of("A1-t1", forged, otherSecret, sealed.substring(0, sealed.length() - 2), "")) {
+            for (String method : List.of("GetTask", "CancelTask", "SubscribeToTask", "SendMessage")) {
+                Exchange exchange = call(balancer, method, bad);
+                assertThat(exchange.getException()).isInstanceOf(SessionRejectedException.class);
+                SessionRejectedException rejected = (SessionRejectedException) exchange.getException();
+                assertThat(rejected.status()).isEqualTo(400);
+                assertThat(read(rejected.toJson()).path("error").asText()).isEqualTo("bad task id");
+                assertThat(read(rejected.toJson()).path("detail").asText())
+                        .contains("task id", method, "damaged, forged or made with another secret");
+            }
+        }
+        assertThat(a1.calls + a2.calls).isEqualTo(1);
+        balancer.stop();
+    }
+
+    @Test
+    void aTaskWhoseAgentLeftGets404AndAnyOtherRequestPassesUntouched() {
+        TaskAgent a1 = new TaskAgent("A1");
+        TaskAgent a2 = new TaskAgent("A2");
+        RoundRobinLB balancer = replica(a1, a2);
+        String sealed = answer(call(balancer, "SendMessage", null)).path("result").path("task").path("id").asText();
+        balancer.removeAgent("A1");
+        Exchange exchange = call(balancer, "GetTask", sealed);
+        assertThat(((SessionRejectedException) exchange.getException()).status()).isEqualTo(404);
+        assertThat(exchange.getException()).hasMessageContaining("agent holding this task has left (A1)");
+        assertThat(read(((SessionRejectedException) exchange.getException()).toJson()).path("error").asText())
+                .isEqualTo("task not found");
+        assertThat(a2.calls).isZero();
+        // Not A2A: a body that is no JSON-RPC object goes as it came, to the strategy's pick.
+        Exchange plain = new DefaultExchange(CAMEL.get());
+        plain.getIn().setBody("{\"model\":\"m\",\"messages\":[]}");
+        balancer.process(plain, sync -> { });
+        assertThat(plain.getException()).isNull();
+        assertThat(a2.calls).isEqualTo(1);
+        balancer.stop();
+    }
+}

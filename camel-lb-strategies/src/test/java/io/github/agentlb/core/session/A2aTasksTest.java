@@ -1,0 +1,67 @@
+package io.github.agentlb.core.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Where A2A v1.0 JSON-RPC requests and answers carry task ids, as the specification's examples show them. */
+class A2aTasksTest {
+
+    private static byte[] bytes(String json) {
+        return json.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aTaskCallCarriesItsTaskInParamsIdWhereverMethodStands() {
+        assertThat(A2aTasks.call(bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"GetTask\",\"params\":{\"id\":\"t-1\",\"historyLength\":10}}")))
+                .isEqualTo(new A2aTasks.Call("GetTask", "t-1"));
+        assertThat(A2aTasks.call(bytes("{\"params\":{\"id\":\"t-2\"},\"id\":\"x\",\"method\":\"CancelTask\"}")))
+                .isEqualTo(new A2aTasks.Call("CancelTask", "t-2"));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"SubscribeToTask\",\"params\":{}}")))
+                .isEqualTo(new A2aTasks.Call("SubscribeToTask", ""));
+    }
+
+    @Test
+    void aMessageContinuesATaskOnlyWithItsTaskId() {
+        assertThat(A2aTasks.call(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"messageId\":\"m\",\"taskId\":\"t-3\","
+                + "\"parts\":[{\"text\":\"{\\\"taskId\\\":\\\"no\\\"}\"}]}}}")))
+                .isEqualTo(new A2aTasks.Call("SendMessage", "t-3"));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"SendStreamingMessage\",\"params\":{\"message\":{\"messageId\":\"m\"}}}")))
+                .isEqualTo(new A2aTasks.Call("SendStreamingMessage", null));
+    }
+
+    @Test
+    void anythingElseIsNoTaskCall() {
+        assertThat(A2aTasks.call(bytes("{\"method\":\"ListTasks\",\"params\":{\"id\":\"t\"}}"))).isNull();
+        assertThat(A2aTasks.call(bytes("{\"model\":\"m\",\"messages\":[]}"))).isNull();
+        assertThat(A2aTasks.call(bytes("[{\"method\":\"GetTask\",\"params\":{\"id\":\"t\"}}]"))).isNull();
+        assertThat(A2aTasks.call(bytes("data: {\"method\":\"GetTask\"}"))).isNull();
+        assertThat(A2aTasks.call(bytes("{\"method\":\"GetTask\",\"params\":{\"id\":\"t\""))).isNull();
+        assertThat(A2aTasks.call(new byte[0])).isNull();
+    }
+
+    @Test
+    void theTaskIdIsReplacedAndEveryOtherTokenKept() {
+        String request = "{\"jsonrpc\":\"2.0\",\"id\":\"t-9\",\"method\":\"GetTask\",\"params\":{\"id\":\"sealed\",\"n\":1.5,\"x\":[null,true]}}";
+        assertThat(new String(A2aTasks.withTaskId(bytes(request), "t-9"), StandardCharsets.UTF_8))
+                .isEqualTo(request.replace("\"sealed\"", "\"t-9\""));
+        assertThatThrownBy(() -> A2aTasks.withTaskId(bytes("not json"), "t")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anAnswerHasItsTaskIdsSealedAndNothingElse() {
+        String answer = "{\"jsonrpc\":\"2.0\",\"id\":\"t-1\",\"result\":{\"task\":{\"id\":\"t-1\",\"contextId\":\"c\","
+                + "\"status\":{\"state\":\"TASK_STATE_WORKING\",\"message\":{\"messageId\":\"m\",\"taskId\":\"t-1\"}},"
+                + "\"history\":[{\"messageId\":\"m0\",\"taskId\":\"t-1\",\"parts\":[{\"text\":\"t-1\"}]}]}}}";
+        String sealed = new String(A2aTasks.sealAnswer(bytes(answer), id -> "S(" + id + ")"), StandardCharsets.UTF_8);
+        assertThat(sealed).isEqualTo(answer.replace("\"id\":\"t-1\",\"contextId\"", "\"id\":\"S(t-1)\",\"contextId\"")
+                .replace("\"taskId\":\"t-1\"", "\"taskId\":\"S(t-1)\""));
+        String task = "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"id\":\"t-2\",\"status\":{\"state\":\"TASK_STATE_CANCELED\"}}}";
+        assertThat(new String(A2aTasks.sealAnswer(bytes(task), id -> "S"), StandardCharsets.UTF_8))
+                .isEqualTo(task.replace("t-2", "S"));
+        byte[] events = bytes("data: {\"result\":{\"task\":{\"id\":\"t\"}}}\n\n");
+        assertThat(A2aTasks.sealAnswer(events, id -> "S")).isSameAs(events);
+    }
+}
