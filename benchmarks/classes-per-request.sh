@@ -19,16 +19,10 @@ DEBUG_PORT=$((BASE_PORT + 2))
 AGENT_PORTS=($((BASE_PORT + 3)) $((BASE_PORT + 4)) $((BASE_PORT + 5)))
 WORK=$(mktemp -d /tmp/classes-per-request.XXXXXX)
 PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do
-        kill "$pid" 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
 
 NAME=classes-per-request
 source "$(dirname "$0")/lib.sh"
+trap stop_started EXIT
 [[ -f $AGENT_JAR && -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
 require_free_ports $PROXY_PORT $MANAGEMENT_PORT $DEBUG_PORT "${AGENT_PORTS[@]}"
 

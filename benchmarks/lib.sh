@@ -9,6 +9,15 @@ LOG_CONFIG=$ROOT/benchmarks/proxy-log4j2.properties
 
 die() { echo "$NAME: $*" >&2; exit 1; }
 
+# Stops every process whose pid the script put in the array PIDS, and waits for them (trap it on EXIT).
+stop_started() {
+    local pid
+    for pid in "${PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+}
+
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # The proxy JVM of the process $1 started by `java -jar demo-routes.jar`: the jar restarts its JVM

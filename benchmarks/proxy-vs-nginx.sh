@@ -67,16 +67,10 @@ NGINX_PORT=$((BASE_PORT + 90))
 HAPROXY_PORT=$((BASE_PORT + 91))
 PIDS=()
 
-cleanup() {
-    for pid in "${PIDS[@]}"; do
-        kill "$pid" 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
 
 NAME=proxy-vs-nginx
 source "$(dirname "$0")/lib.sh"
+trap stop_started EXIT
 
 command -v wrk >/dev/null || die "wrk is not installed (apt-get install -y wrk)"
 [[ -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
