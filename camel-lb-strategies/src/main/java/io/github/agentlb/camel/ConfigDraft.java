@@ -20,6 +20,9 @@ import java.util.Objects;
  * configurations) as their builders, so that their knobs can be set in any order and the relation
  * is checked once, by {@link #build()}; the other parts as their records, replaced whole. Made by
  * the balancer's writer for each change, under its lock; not thread-safe.
+ *
+ * <p>Over 300 lines: one getter and one replacing setter per part of {@link BalancerConfig} (fifteen
+ * parts), which is the point of the class: every knob edits the configuration through it.
  */
 public final class ConfigDraft {
 
