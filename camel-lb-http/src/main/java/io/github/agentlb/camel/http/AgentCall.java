@@ -86,9 +86,12 @@ import org.slf4j.LoggerFactory;
  * or its method is idempotent (RFC 9110 9.2.2) or it has an {@code Idempotency-Key}. Not counted
  * against the agent.
  *
- * <p>Over 300 lines: one call's steps (connect or take a pooled connection, send, retry once on a
- * stale one, head, parts, timeouts, cancel, a busy answer held back) share the call's fields on
- * one event loop; split, each piece would pass them all around.
+ * <p>Over 300 lines: one call's steps (connect or take a pooled connection, send, a streamed request
+ * body, retry once on a stale connection, a write that fails before the answer, head, parts,
+ * timeouts, cancel, a busy answer held back, a legacy MCP stream read on, an agent marked down)
+ * share the call's fields and its one {@code done} flag on one event loop; split, each piece would
+ * pass them all around and each could end the call. The request-body sending (with its write
+ * failures) is the first piece to move out, behind a small interface, if the class grows again.
  */
 final class AgentCall {
 
