@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.shared.HotKeyReplay.Figures;
+import java.util.DoubleSummaryStatistics;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
@@ -132,16 +133,14 @@ class HotKeyReplayTest {
             double meanMaxOverMean, double meanStickiness) {
 
         static Spread of(AdaptiveVirtualNodesConfig config) throws Exception {
-            double[] mm = new double[TIMINGS];
-            double[] st = new double[TIMINGS];
+            DoubleSummaryStatistics mm = new DoubleSummaryStatistics();
+            DoubleSummaryStatistics st = new DoubleSummaryStatistics();
             for (int t = 1; t <= TIMINGS; t++) {
                 Figures one = HotKeyReplay.run(1, null, t, config);
-                mm[t - 1] = one.maxOverMean();
-                st[t - 1] = one.stickiness();
+                mm.accept(one.maxOverMean());
+                st.accept(one.stickiness());
             }
-            return new Spread(java.util.Arrays.stream(mm).min().orElseThrow(), java.util.Arrays.stream(mm).max().orElseThrow(),
-                    java.util.Arrays.stream(st).min().orElseThrow(), java.util.Arrays.stream(st).max().orElseThrow(),
-                    java.util.Arrays.stream(mm).average().orElseThrow(), java.util.Arrays.stream(st).average().orElseThrow());
+            return new Spread(mm.getMin(), mm.getMax(), st.getMin(), st.getMax(), mm.getAverage(), st.getAverage());
         }
 
         String row(String name) {
@@ -154,8 +153,8 @@ class HotKeyReplayTest {
      * The report noise taken out of the decision: the stub agents all report memory 0.2, so eq. (3)'s
      * memory term adds the same 8 points to every agent's load index and only compresses S; with its
      * weight on CPU and request share instead ({@code loadWeights(0.5, 0, 0.5)}) and a second
-     * cooldown window (the smoothed CPU an evaluation after a move judges by then averages two
-     * windows of the new ring instead of one), one instance settles within a narrow band of
+     * cooldown window (the smoothed CPU the next moving evaluation judges by then averages three
+     * windows of the new ring instead of two), one instance settles within a narrow band of
      * allocations, and the replicas hold the targets against one instance of another timing (what a
      * live run compares) in 31 of 40 timings with two, 37 with three.
      */
