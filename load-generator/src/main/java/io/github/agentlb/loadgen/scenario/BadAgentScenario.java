@@ -77,7 +77,7 @@ public final class BadAgentScenario implements Scenario {
         Changes.atRequest(2, 3, requests); // checks the count
     }
 
-    /** The {@code brownout} scenario of {@code requests} measured requests, >= 3 (900 by default, as gray's). */
+    /** The {@code brownout} scenario of {@code requests} measured requests, >= 3 ({@link Scenario#byNameOnly()}: 3000). */
     public static BadAgentScenario brownOut(int requests) {
         return new BadAgentScenario(false, true, requests);
     }
@@ -198,7 +198,8 @@ public final class BadAgentScenario implements Scenario {
         List<Result.Phase> phases = m.phaseResults((i, list) -> Result.map("bad_answers_seen_by_clients",
                 list.stream().filter(o -> o.outcome().status() == status() && !o.outcome().isSuccess()).count(),
                 "bad_agent_requests", onBad.stream().filter(a -> split.indexOf(a.startedNanos()) == i).count()));
-        double restMs = onBad.stream().filter(a -> a.outcome() == AttemptOutcome.BUSY && a.endedNanos() - on >= 0)
+        double restMs = onBad.stream().filter(a -> (a.outcome() == AttemptOutcome.BUSY
+                        || brownOut && a.outcome() == AttemptOutcome.ERROR_ANSWER) && a.endedNanos() - on >= 0) // a 503 rests too
                 .mapToLong(a -> a.endedNanos() - on).min().stream().mapToDouble(x -> x / 1e6).findFirst()
                 .orElse(Double.NaN);
         double ejectionMs = m.log().nanosUntil(BAD_AGENT, Kind.EJECTED, on).stream().mapToDouble(x -> x / 1e6)
@@ -262,8 +263,9 @@ public final class BadAgentScenario implements Scenario {
                 + reaction(r.number("ejection_after_ms"), "ejected", on, markers);
         markers.add(new Chart.Marker(on, onLabel));
         markers.add(new Chart.Marker(r.number("bad_answer_until_s"), BAD_AGENT + " normal"));
-        return ClusterRun.timelineChart(r, String.format(Locale.ROOT, "Requests per agent per second - %s, %s answers "
-                + "%s from %.1f s to %.1f s", r.variant(), BAD_AGENT, answer(), on, r.number("bad_answer_until_s")), markers);
+        return ClusterRun.timelineChart(r, String.format(Locale.ROOT, "Requests per agent per second - %s, %s answer%s "
+                + "%s from %.1f s to %.1f s", r.variant(), String.join(" and ", badAgents()), brownOut ? "" : "s", answer(), on,
+                r.number("bad_answer_until_s")), markers);
     }
 
     private static String reaction(double ms, String label, double onSeconds, List<Chart.Marker> markers) {
@@ -337,9 +339,9 @@ public final class BadAgentScenario implements Scenario {
         }
         return new Section(name(), List.of(String.format(Locale.ROOT, "Agents %s as in the uniform scenario; %d "
                         + "requests over %d users, %d concurrent, seed %d, after %d warm-up requests (not counted). Just "
-                        + "before request n/3+1 is sent %s starts answering every request with %s (`StubAgent.answerWith`), "
+                        + "before request n/3+1 is sent %s start%s answering every request with %s (`StubAgent.answerWith`), "
                         + "before 2n/3+1 normally again. Balancer: %s.%s", brownOut ? "A1-A4" : "A1-A3", c.requests(),
-                c.users(), c.concurrency(), c.seed(), c.warmup(), String.join(" and ", badAgents()), answer(), balancer,
+                c.users(), c.concurrency(), c.seed(), c.warmup(), String.join(" and ", badAgents()), brownOut ? "" : "s", answer(), balancer,
                 brownOut ? " Attempts per request during = the balancer's attempts on any agent sent during the "
                         + "brown-out / the requests sent then (goal <= " + MAX_ATTEMPTS_PER_REQUEST + "); retries and "
                         + "budget exhausted = the balancer's counters `agentlb.retries` and "

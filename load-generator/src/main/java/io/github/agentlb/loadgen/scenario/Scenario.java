@@ -27,7 +27,7 @@ public interface Scenario {
      * by the main job or {@code all}: {@code brownout} (A1 and A2 of four agents answer 503 for a while).
      */
     static List<Scenario> byNameOnly() {
-        return List.of(BadAgentScenario.brownOut(900));
+        return List.of(BadAgentScenario.brownOut(3000));
     }
 
     /** The name on the command line ({@code --scenario}), in {@code report.md} and in file names, e.g. {@code failure}. */
