@@ -77,10 +77,11 @@ final class AgentSlot {
 
     /**
      * As {@link #resting(long)}, for a request that would be sent to the agent: once its rest is
-     * over, the first such request is its trial (false), and the agent then rests {@code trialNanos}
-     * more for the others, so that one request, not every one that comes before the answer, learns
-     * whether the agent is still busy; a busy or unavailable answer rests it again. (A burst of them
-     * would all fail over at once, beyond the retry budget.) Lock-free: one compare-and-set.
+     * over, the first such request is its trial (false), and the agent then rests for the others
+     * until that answer ({@link #trialAnswered()}), at most {@code trialNanos}, so that one request,
+     * not every one that comes before the answer, learns whether the agent is still busy; a busy or
+     * unavailable answer rests it again. (A burst of them would all fail over at once, beyond the
+     * retry budget.) Lock-free: one compare-and-set.
      */
     boolean restingOrTrial(long nowNanos, long trialNanos) {
         long until = restUntil.get();
@@ -89,6 +90,13 @@ final class AgentSlot {
             return false;
         }
         return resting(nowNanos);
+    }
+
+    /** The agent's last request in flight ended: a trial's answer ends the others' wait for it. */
+    void trialAnswered() {
+        if (trialUntil.get() != 0) {
+            trialUntil.set(0);
+        }
     }
 
     /**

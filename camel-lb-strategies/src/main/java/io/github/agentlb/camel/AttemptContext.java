@@ -115,8 +115,12 @@ final class AttemptContext {
         return true;
     }
 
-    /** The last request in flight on {@code slot} ended: the writer finishes a drain or stops a removed child. */
+    /**
+     * The last request in flight on {@code slot} ended: a trial after a rest was answered (a busy
+     * answer rests the agent again), and the writer finishes a drain or stops a removed child.
+     */
     void lastRequestEnded(AgentSlot slot) {
+        slot.trialAnswered();
         if (slot.life.get() != AgentSlot.SERVING) {
             writer.lastRequestEnded(slot);
         }

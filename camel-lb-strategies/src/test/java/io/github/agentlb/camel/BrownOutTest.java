@@ -166,6 +166,36 @@ class BrownOutTest {
     }
 
     @Test
+    void aTrialAnsweredEndsTheWaitAtOnce() {
+        FakeScheduler fake = new FakeScheduler(START);
+        boolean[] busy = {true};
+        ScriptedChild a1 = ScriptedChild.answering("A1", fake::nanoTime, (attempt, now) -> {
+            attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, busy[0] ? 503 : 200);
+            attempt.getMessage().setBody("A1");
+        });
+        FixedOrderLB lb = ScriptedChild.started(new FixedOrderLB("A1"), CAMEL.get(), a1);
+        lb.useNanoClock(fake::nanoTime);
+        List<Object> answers = new ArrayList<>();
+        Runnable get = () -> {
+            Exchange exchange = new DefaultExchange(CAMEL.get());
+            exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+            lb.process(exchange, sync -> { });
+            answers.add(exchange.getException() != null ? exchange.getException().getClass().getSimpleName()
+                    : exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE));
+        };
+        get.run();
+        get.run();
+        busy[0] = false;
+        fake.advance(Duration.ofSeconds(1));
+        get.run();
+        get.run();
+        assertThat(answers).as("503; resting; its trial; then at once, not after a wait").containsExactly(503,
+                "AgentsBusyException", 200, 200);
+        assertThat(a1.requests()).hasSize(3);
+        lb.stop();
+    }
+
+    @Test
     void anUnavailableAgentRestsAndOnlyAnIdempotentRequestGoesElsewhere() {
         FakeScheduler fake = new FakeScheduler(START);
         ScriptedChild a1 = ScriptedChild.answering("A1", fake::nanoTime, (attempt, now) -> {
