@@ -24,7 +24,8 @@ public final class AgentLb {
     public static final String QUEUED_PROPERTY = "agentlb.queued";
     /**
      * Exchange property a child or route may set to the answer's output tokens (a Number): the
-     * queue's fairness charges them to the exchange's tenant when it completes.
+     * queue's fairness charges them to the exchange's tenant when it completes. Unset, the answer's
+     * own count is read from its JSON body when it is in memory ({@link io.github.agentlb.core.queue.UsageTokens}).
      */
     public static final String OUTPUT_TOKENS_PROPERTY = "agentlb.outputTokens";
 

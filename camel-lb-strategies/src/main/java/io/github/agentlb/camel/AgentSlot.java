@@ -32,6 +32,8 @@ final class AgentSlot {
     final AtomicLong offered = new AtomicLong();
     /** Until when the agent rests after a busy answer (the balancer's clock, ns); 0 when it does not. */
     final AtomicLong restUntil = new AtomicLong();
+    /** Until when the agent, its rest over, waits for its trial's answer (ns); 0 when it does not. */
+    private final AtomicLong trialUntil = new AtomicLong();
     /** {@link #SERVING}, {@link #DRAINING} or {@link #REMOVED}; set by the writer. */
     final AtomicInteger life = new AtomicInteger(SERVING);
     /** The agent's latest non-empty ORCA load report and when it arrived; null before the first. */
@@ -66,10 +68,35 @@ final class AgentSlot {
         return () -> downHooks.remove(end);
     }
 
-    /** Whether the agent rests at {@code nowNanos} after a busy answer. */
+    /** Whether the agent rests at {@code nowNanos} after a busy answer, or waits for its trial's answer. */
     boolean resting(long nowNanos) {
         long until = restUntil.get();
-        return until != 0 && until - nowNanos > 0;
+        long trial = trialUntil.get();
+        return until != 0 && until - nowNanos > 0 || trial != 0 && trial - nowNanos > 0;
+    }
+
+    /**
+     * As {@link #resting(long)}, for a request that would be sent to the agent: once its rest is
+     * over, the first such request is its trial (false), and the agent then rests for the others
+     * until that answer ({@link #trialAnswered()}), at most {@code trialNanos}, so that one request,
+     * not every one that comes before the answer, learns whether the agent is still busy; a busy or
+     * unavailable answer rests it again. (A burst of them would all fail over at once, beyond the
+     * retry budget.) Lock-free: one compare-and-set.
+     */
+    boolean restingOrTrial(long nowNanos, long trialNanos) {
+        long until = restUntil.get();
+        if (until != 0 && until - nowNanos <= 0 && restUntil.compareAndSet(until, 0)) {
+            trialUntil.set(nowNanos + trialNanos);
+            return false;
+        }
+        return resting(nowNanos);
+    }
+
+    /** The agent's last request in flight ended: a trial's answer ends the others' wait for it. */
+    void trialAnswered() {
+        if (trialUntil.get() != 0) {
+            trialUntil.set(0);
+        }
     }
 
     /**

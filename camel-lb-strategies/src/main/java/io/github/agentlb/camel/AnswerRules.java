@@ -26,6 +26,15 @@ import org.apache.camel.Message;
  *       {@link #errorStatuses()} (500, 502, 503, 504 by default) otherwise. Passed to the client;
  *       counts toward ejection by consecutive error answers; {@code pid} and {@code avn} count it
  *       as load, so an agent that fails fast never looks idle.</li>
+ *   <li><b>unavailable</b> ({@link #restsAgent}): a 503 without {@code Retry-After}, while 503 is
+ *       one of the error statuses, is an error answer that says what a busy 503 says (RFC 9110
+ *       section 15.6.4: the server cannot handle the request now), so it is also handled as one:
+ *       the agent rests for {@link #defaultRest()} and the request goes to another agent when a
+ *       busy 503's may (an idempotent one, any with {@link #busy503Unprocessed()}), under the
+ *       retry budget; when none is left the client gets the 503 with the shortest rest as its
+ *       {@code Retry-After}. In a brown-out (agents answering 503 for a while) no client that
+ *       another agent can serve sees a 503, and a failing agent gets about one request per rest
+ *       until its error answers in a row eject it.</li>
  *   <li><b>success</b>: any other answer, 4xx included: a client error is never the agent's fault.</li>
  * </ul>
  *
@@ -105,7 +114,26 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
         return errorStatuses.contains(status) ? AttemptOutcome.ERROR_ANSWER : AttemptOutcome.SUCCESS;
     }
 
-    /** Whether the request of a busy answer with {@code status} may go to another agent. */
+    /**
+     * Whether an answer with {@code status} rests the agent and may go elsewhere as a busy answer
+     * does, though classified an error answer: a 503 (without {@code Retry-After}, else it is busy)
+     * while 503 is one of {@link #errorStatuses()}.
+     */
+    boolean restsAgent(int status) {
+        return status == 503 && errorStatuses.contains(503);
+    }
+
+    /**
+     * Whether a child that streams answers must hold back an answer with {@code status} and this
+     * {@code Retry-After} (or null) to a request with {@code method}, as the balancer may send the
+     * request to another agent: a busy answer, or an {@linkplain #restsAgent unavailable} one
+     * that {@link #busyMayFailOver may go elsewhere}.
+     */
+    boolean holdsBack(int status, Object retryAfter, String method, FailoverPolicy policy) {
+        return isBusy(status, retryAfter) || restsAgent(status) && busyMayFailOver(status, method, policy);
+    }
+
+    /** Whether the request of a busy (or {@linkplain #restsAgent unavailable}) answer with {@code status} may go to another agent. */
     boolean busyMayFailOver(int status, String method, FailoverPolicy policy) {
         return status == 429 || busy503Unprocessed || policy.mayFailOver(AttemptOutcome.FAILED_AFTER_SEND, method);
     }

@@ -102,21 +102,25 @@ final class AttemptContext {
         restingUntil.accumulateAndGet(untilNanos, (a, b) -> a == 0 || b - a > 0 ? b : a);
     }
 
-    /** Whether some agent may be resting: one read while none does. */
-    boolean anyResting() {
+    /** Whether some agent may be resting, or waiting for its trial up to {@code trialNanos} after its rest: one read while none does. */
+    boolean anyResting(long trialNanos) {
         long until = restingUntil.get();
         if (until == 0) {
             return false;
         }
-        if (until - nanoTime() <= 0) {
+        if (until + trialNanos - nanoTime() <= 0) {
             restingUntil.compareAndSet(until, 0);
             return false;
         }
         return true;
     }
 
-    /** The last request in flight on {@code slot} ended: the writer finishes a drain or stops a removed child. */
+    /**
+     * The last request in flight on {@code slot} ended: a trial after a rest was answered (a busy
+     * answer rests the agent again), and the writer finishes a drain or stops a removed child.
+     */
     void lastRequestEnded(AgentSlot slot) {
+        slot.trialAnswered();
         if (slot.life.get() != AgentSlot.SERVING) {
             writer.lastRequestEnded(slot);
         }

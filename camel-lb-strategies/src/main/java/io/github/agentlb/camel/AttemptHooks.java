@@ -51,8 +51,10 @@ public interface AttemptHooks {
 
     /**
      * Whether an answer with {@code status} and this {@code Retry-After} (or null) is busy
-     * ({@link AttemptOutcome#BUSY}): the balancer may send the request to another agent, so the
-     * child holds the answer back rather than streaming it, and leaves it on the attempt's message.
+     * ({@link AttemptOutcome#BUSY}), or a 503 without {@code Retry-After} that may go elsewhere
+     * (an idempotent request: {@link AnswerRules}): the balancer may send the request to another
+     * agent, so the child holds the answer back rather than streaming it, and leaves it on the
+     * attempt's message.
      */
     boolean isBusy(int status, String retryAfter);
 

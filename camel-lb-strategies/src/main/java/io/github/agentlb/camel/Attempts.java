@@ -218,16 +218,15 @@ final class Attempts implements AttemptHooks {
             LOG.debug("attemptCompleted failed for agent {}", agent, e);
         }
         context.listeners.attempt(context.strategyName, agent, outcome, elapsedNanos);
-        if (outcome == AttemptOutcome.BUSY) {
-            busy(done, status, retryAfter, sync);
+        Duration errorEjection = outcome == AttemptOutcome.ERROR_ANSWER ? detector.onErrorAnswer(agent) : null;
+        if (errorEjection != null) {
+            context.listeners.ejected(context.strategyName, new AgentFailure(agent, "error answer " + status, outcome, null), errorEjection);
+        }
+        if (outcome == AttemptOutcome.BUSY || state.config.answers().restsAgent(status)) {
+            busy(done, status, retryAfter, sync); // a 503 without Retry-After too: an error answer that also rests the agent
             return;
         }
         if (outcome == AttemptOutcome.ERROR_ANSWER) {
-            Duration ejection = detector.onErrorAnswer(agent);
-            if (ejection != null) {
-                context.listeners.ejected(context.strategyName,
-                        new AgentFailure(agent, "error answer " + status, outcome, null), ejection);
-            }
             finish(agent, attempt, sync);
             return;
         }
@@ -279,8 +278,8 @@ final class Attempts implements AttemptHooks {
     }
 
     /**
-     * A busy answer: the agent rests, and the request goes to another agent when that is safe
-     * ({@link AnswerRules}); else, or when no agent is left, the client gets the busy answer with
+     * A busy (or unavailable: {@link AnswerRules#restsAgent}) answer: the agent rests, and the request goes to another agent
+     * when that is safe ({@link AnswerRules}); else, or when no agent is left, the client gets the busy answer with
      * the shortest rest left among the agents as its {@code Retry-After}.
      */
     private void busy(Attempt done, int status, Object retryAfter, boolean sync) {
@@ -291,7 +290,8 @@ final class Attempts implements AttemptHooks {
         context.resting(until);
         DecisionLog.busy(context.strategyName, done.agent(), status, rest);
         lastBusy = done;
-        addFailure(new AgentFailure(done.agent(), "busy " + status, AttemptOutcome.BUSY, null));
+        boolean unavailable = retryAfter == null && status == 503;
+        addFailure(new AgentFailure(done.agent(), (unavailable ? "unavailable " : "busy ") + status, unavailable ? AttemptOutcome.ERROR_ANSWER : AttemptOutcome.BUSY, null));
         if (context.runAllowed() && rules.busyMayFailOver(status, method(), policy)
                 && policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos)) {
             retry(sync, true);
@@ -371,7 +371,7 @@ final class Attempts implements AttemptHooks {
 
     @Override
     public boolean isBusy(int status, String retryAfter) {
-        return state.config.answers().isBusy(status, retryAfter);
+        return state.config.answers().holdsBack(status, retryAfter, method(), policy);
     }
 
     @Override

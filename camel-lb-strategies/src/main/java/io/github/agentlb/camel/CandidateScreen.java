@@ -55,7 +55,8 @@ final class CandidateScreen {
     String next(boolean screen) {
         Iterator<String> candidates = selection.candidates();
         boolean warming = !state.warmingSince().isEmpty();
-        boolean resting = context.anyResting();
+        long trialNanos = state.config.answers().defaultRest().toNanos();
+        boolean resting = context.anyResting(trialNanos);
         boolean gating = !everySaturated && state.config.saturation().enabled();
         int limit = state.config.flowControl().maxInFlightPerAgent();
         nowRead = false;
@@ -66,7 +67,7 @@ final class CandidateScreen {
             if (slot == null || wasTried(candidate)) {
                 continue;
             }
-            if (resting && slot.resting(now()) || limit > 0 && slot.inFlight.get() >= limit) {
+            if (resting && slot.restingOrTrial(now(), trialNanos) || limit > 0 && slot.inFlight.get() >= limit) {
                 restingSkipped = true;
                 continue;
             }

@@ -16,7 +16,8 @@ import org.apache.camel.Expression;
  * an integer, higher first), then within the band to the tenant ({@link #getTenantHeader()}) least
  * served so far in tokens (the Virtual Token Counter of Sheng et al., OSDI 2024: a request costs its
  * body's bytes / 4, plus the output tokens a child or route sets as exchange property
- * {@value AgentLb#OUTPUT_TOKENS_PROPERTY}). A released exchange is balanced as any other: its key, session or prompt takes it to its
+ * {@value AgentLb#OUTPUT_TOKENS_PROPERTY}, else those the answer's JSON body reports in OpenAI's
+ * {@code usage}: {@link io.github.agentlb.core.queue.UsageTokens}). A released exchange is balanced as any other: its key, session or prompt takes it to its
  * agent, or under the load bound to another with room. Full queue: {@link AgentsBusyException} (429,
  * {@code Retry-After: 1}); waited past {@code queueTimeout}: {@link QueueTimeoutException} (503, or 504
  * where the route maps it first); a client that leaves ({@link QueuedExchange#leave}) is taken out at

@@ -1,9 +1,12 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.queue.FairQueue;
+import io.github.agentlb.core.queue.UsageTokens;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -139,6 +142,9 @@ final class RequestQueue {
         admitted.decrementAndGet();
         if (permit.entry != null) {
             Object tokens = permit.exchange.getProperty(AgentLb.OUTPUT_TOKENS_PROPERTY);
+            if (tokens == null) {
+                tokens = answerUsage(permit.exchange);
+            }
             if (tokens instanceof Number n && n.doubleValue() > 0 && Double.isFinite(n.doubleValue())) {
                 synchronized (this) {
                     queue.charge(permit.entry.band(), permit.entry.tenant(), n.doubleValue());
@@ -152,6 +158,19 @@ final class RequestQueue {
             }
             dispatch(releasedNow);
         }
+    }
+
+    /**
+     * The output tokens the answer's JSON body reports ({@link UsageTokens}: OpenAI's
+     * {@code usage.completion_tokens}), when the body is text or bytes in memory; else null (a
+     * streamed answer went to the client and left no body).
+     */
+    private static Long answerUsage(Exchange exchange) {
+        Object body = exchange.getMessage().getBody();
+        CharSequence text = body instanceof CharSequence chars ? chars : body instanceof byte[] bytes
+                && bytes.length <= UsageTokens.MAX_CHARS ? new String(bytes, StandardCharsets.UTF_8) : null;
+        OptionalLong tokens = UsageTokens.outputTokens(text);
+        return tokens.isPresent() ? tokens.getAsLong() : null;
     }
 
     private List<Waiting> releaseLocked(BalancerState state, long now) {

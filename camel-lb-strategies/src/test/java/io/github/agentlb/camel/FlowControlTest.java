@@ -260,6 +260,27 @@ class FlowControlTest {
     }
 
     @Test
+    void anAnswersUsageChargesItsOutputTokensToItsTenant() {
+        start(new RoundRobinLB(), 1, 20);
+        send();
+        send();
+        send();
+        for (String tenant : List.of("a", "b", "a", "b")) {
+            send(Map.of("X-Tenant", tenant, Exchange.CONTENT_LENGTH, "400"));
+        }
+        endFirstCallOf("A1");
+        endFirstCallOf("A2");
+        assertThat(calls.stream().map(c -> c.attempt().getIn().getHeader("X-Tenant")).toList())
+                .as("a then b, 100 tokens each").containsExactly(null, "a", "b");
+        Call a = calls.get(1);
+        calls.remove(a);
+        a.attempt().getMessage().setBody("{\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":1000}}");
+        a.end();
+        assertThat(calls.get(calls.size() - 1).attempt().getIn().getHeader("X-Tenant"))
+                .as("a served 1100 tokens, b 100: b's second goes before a's").isEqualTo("b");
+    }
+
+    @Test
     void aReleasedKeyedRequestGoesToItsKeysAgentWhenThatAgentFrees() {
         ConsistentHashLB ch = start(new ConsistentHashLB(), 1, 5);
         Sent first = send(Map.of("user_id", "42"));

@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -65,8 +66,9 @@ final class LoadOptions {
                     + "result, streamed over eight LLM-like "
                     + "agents with prefix caches; rr, lr, ch and the agent keys with and without bounds, at the same "
                     + "time), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the run), gray (A1 "
-                    + "answers 500 at once meanwhile), or all (default: all, in the order uniform, heterogeneous, hotkey, "
-                    + "failure, hang, agents, busy, fleet, gray; with --url: uniform or heterogeneous, a label only, or "
+                    + "answers 500 at once meanwhile), brownout (only by name: A1 and A2 of four agents answer 503 meanwhile, "
+                    + "the library's defaults and the demo's settings), or all (default: all, in the order uniform, "
+                    + "heterogeneous, hotkey, failure, hang, agents, busy, fleet, gray; with --url: uniform or heterogeneous, a label only, or "
                     + "agents, its conversations sent to the URL).")
     List<String> scenario;
 
@@ -255,13 +257,15 @@ final class LoadOptions {
         }
         List<Scenario> all = Scenario.all();
         List<String> names = all.stream().map(Scenario::name).toList();
+        List<String> byName = Scenario.byNameOnly().stream().map(Scenario::name).toList();
         for (String choice : choices) {
-            if (!ALL_SCENARIOS.equals(choice) && !names.contains(choice)) {
-                throw usage("--scenario must be " + String.join(", ", names) + " or all, was '" + choice + "'");
+            if (!ALL_SCENARIOS.equals(choice) && !names.contains(choice) && !byName.contains(choice)) {
+                throw usage("--scenario must be " + String.join(", ", names) + " or all, was '" + choice
+                        + "' (or, by name only: " + String.join(", ", byName) + ")");
             }
         }
-        List<Scenario> chosen = all.stream().filter(s -> choices.contains(ALL_SCENARIOS) || choices.contains(s.name()))
-                .toList();
+        List<Scenario> chosen = Stream.concat(all.stream().filter(s -> choices.contains(ALL_SCENARIOS)
+                || choices.contains(s.name())), Scenario.byNameOnly().stream().filter(s -> choices.contains(s.name()))).toList();
         if (url != null && !(chosen.size() == 1 && chosen.get(0).againstUrl())) {
             throw usage("with --url, --scenario must be one scenario (" + all.stream().filter(Scenario::againstUrl)
                     .map(Scenario::name).collect(Collectors.joining(", ")).replaceAll(", ([a-z]+)$", " or $1")

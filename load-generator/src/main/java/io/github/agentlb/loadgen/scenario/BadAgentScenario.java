@@ -1,10 +1,12 @@
 package io.github.agentlb.loadgen.scenario;
 
+import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.demo.ProxySettings;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.BalancerLog;
@@ -20,10 +22,14 @@ import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 /**
- * The {@code busy} and {@code gray} scenarios: the uniform agents behind the demo proxy; while the
+ * The {@code busy}, {@code gray} and {@code brownout} scenarios: the uniform agents behind the demo proxy; while the
  * middle third of the measured requests is sent, agent {@value #BAD_AGENT} answers every request at
  * once with 429 and {@code Retry-After: 2} ({@code busy}) or with 500 ({@code gray})
- * ({@code StubAgent.answerWith}), switched by request count. What the clients saw comes from their
+ * ({@code StubAgent.answerWith}), switched by request count. In {@code brownout} (run only by name,
+ * not in the main job) four agents run and A1 and A2 answer 503 without {@code Retry-After}
+ * meanwhile, under the library's defaults plus what the demo proxy sets ({@link ProxySettings}):
+ * its check is no client error and at most {@value #MAX_ATTEMPTS_PER_REQUEST} attempts per request
+ * sent during the brown-out, with the retry budget's counters reported. What the clients saw comes from their
  * outcomes, what A1 received from the balancer's attempts, its ejections from its health listener
  * ({@link BalancerLog}). The balancers have the library's answer rules (429, and 503 with
  * {@code Retry-After}, rest the agent; 500, 502, 503, 504 are error answers, five in a row eject it)
@@ -31,6 +37,9 @@ import java.util.stream.Collectors;
  * bounds: a few clients of a gray agent get its 500 before it is ejected (5% of the requests sent
  * meanwhile), of a busy one its 429 (1 in 30), no other client error, and a busy agent gets at most
  * {@value #MAX_PER_REST} requests per {@code Retry-After}.
+ *
+ * <p>Over 300 lines: three faults of one shape (one switch of the bad agents' answer, one measure,
+ * one check, one table) share every step; split, each would repeat the run and the report.
  */
 public final class BadAgentScenario implements Scenario {
 
@@ -38,11 +47,14 @@ public final class BadAgentScenario implements Scenario {
     public static final String BAD_AGENT = "A1";
     /** Requests a busy agent may get per {@code Retry-After}: its first and one more. */
     public static final int MAX_PER_REST = 2;
+    /** The brown-out's bound on the balancer's attempts per request sent while it lasts. */
+    public static final double MAX_ATTEMPTS_PER_REQUEST = 1.2;
     static final Duration TIMELINE_BUCKET = Duration.ofMillis(500);
     /** A rest or ejection this soon after the switch shares its chart marker, ms. */
     private static final double NEAR_MS = 400;
 
     private final boolean busy;
+    private final boolean brownOut;
     private final int requests;
 
     /** 600 requests for {@code busy} (a phase about one {@code Retry-After}), 900 for {@code gray}. */
@@ -55,19 +67,34 @@ public final class BadAgentScenario implements Scenario {
      * @param requests measured requests of a run, over a tenth as many users, >= 3
      */
     public BadAgentScenario(boolean busy, int requests) {
+        this(busy, false, requests);
+    }
+
+    private BadAgentScenario(boolean busy, boolean brownOut, int requests) {
         this.busy = busy;
+        this.brownOut = brownOut;
         this.requests = requests;
         Changes.atRequest(2, 3, requests); // checks the count
     }
 
-    @Override
-    public String name() {
-        return busy ? "busy" : "gray";
+    /** The {@code brownout} scenario of {@code requests} measured requests, >= 3 ({@link Scenario#byNameOnly()}: 3000). */
+    public static BadAgentScenario brownOut(int requests) {
+        return new BadAgentScenario(false, true, requests);
     }
 
-    /** The status A1 answers: 429 or 500. */
+    @Override
+    public String name() {
+        return busy ? "busy" : brownOut ? "brownout" : "gray";
+    }
+
+    /** The status the bad agents answer: 429, 500 or 503. */
     public int status() {
-        return busy ? 429 : 500;
+        return busy ? 429 : brownOut ? 503 : 500;
+    }
+
+    /** The agents that answer badly: A1, and A2 too in a brown-out. */
+    public List<String> badAgents() {
+        return brownOut ? List.of(BAD_AGENT, "A2") : List.of(BAD_AGENT);
     }
 
     /** The {@code Retry-After} A1 sends with it, s; {@link Duration#ZERO} for none. */
@@ -77,7 +104,7 @@ public final class BadAgentScenario implements Scenario {
 
     /** What A1 answers, for reports: {@code 429 with Retry-After: 2} or {@code 500 at once}. */
     public String answer() {
-        return busy ? "429 with Retry-After: 2" : "500 at once";
+        return busy ? "429 with Retry-After: 2" : status() + " at once";
     }
 
     /**
@@ -90,12 +117,12 @@ public final class BadAgentScenario implements Scenario {
         if (requests < 0) {
             throw new IllegalArgumentException("requests must be >= 0, was " + requests);
         }
-        return busy ? requests / 30 : requests * 5 / 100;
+        return busy ? requests / 30 : brownOut ? 0 : requests * 5 / 100;
     }
 
     /** The share {@link #allowedClientErrors} allows, for reports: {@code 1 in 30} or {@code 5%}. */
     public String allowance() {
-        return busy ? "1 in 30" : "5%";
+        return busy ? "1 in 30" : brownOut ? "none" : "5%";
     }
 
     @Override
@@ -104,13 +131,23 @@ public final class BadAgentScenario implements Scenario {
     }
 
     @Override
+    public List<AgentConfig> agents(Setup setup) {
+        List<AgentConfig> agents = new ArrayList<>(Scenario.super.agents(setup));
+        if (brownOut) { // A4 made as AgentSet makes A1-A3
+            agents.add(setup.template().toBuilder().agentId("A4").port(0).seed(AgentConfig.defaultSeed("A4") ^ setup.seed()).build());
+        }
+        return agents;
+    }
+
+    @Override
     public String injects(Setup setup) {
-        return BAD_AGENT + " answers " + answer() + " from 1/3 to 2/3 of the requests";
+        return String.join(" and ", badAgents()) + (brownOut ? " answer " : " answers ") + answer() + " from 1/3 to 2/3 of the requests";
     }
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return setup.strategies().stream().map(s -> new Variant(s, s, () -> balancer(s), 1)).toList();
+        return setup.strategies().stream().map(s -> new Variant(s, s,
+                () -> brownOut ? new ProxySettings().configure(Strategies.create(s)) : balancer(s), 1)).toList();
     }
 
     @Override
@@ -130,12 +167,13 @@ public final class BadAgentScenario implements Scenario {
         int n = workload(setup).requests();
         return ClusterRun.run(this, variant, setup, ProxyConfig.builder(), List.of("before", "during", "after"),
                 cluster -> {
-                    StubAgent bad = cluster.agent(BAD_AGENT);
-                    return List.of(new Changes.Change("during", BAD_AGENT + " " + status(), Changes.atRequest(1, 3, n),
-                                    false, Changes.before(System::nanoTime, () -> bad.answerWith(status(), busy ? "2" : null))),
-                            new Changes.Change("after", BAD_AGENT + " normal", Changes.atRequest(2, 3, n), false,
-                                    Changes.now(System::nanoTime, bad::answerNormally)));
-                }, (m, cluster) -> result(m));
+                    List<StubAgent> bad = badAgents().stream().map(cluster::agent).toList();
+                    String named = String.join("+", badAgents());
+                    return List.of(new Changes.Change("during", named + " " + status(), Changes.atRequest(1, 3, n), false,
+                                    Changes.before(System::nanoTime, () -> bad.forEach(a -> a.answerWith(status(), busy ? "2" : null)))),
+                            new Changes.Change("after", named + " normal", Changes.atRequest(2, 3, n), false,
+                                    Changes.now(System::nanoTime, () -> bad.forEach(StubAgent::answerNormally))));
+                }, (m, cluster) -> result(m, cluster.balancer().getRetries(), cluster.balancer().getRetryBudgetExhausted()));
     }
 
     /**
@@ -143,15 +181,25 @@ public final class BadAgentScenario implements Scenario {
      * and the two switch times alone (no I/O, no clock).
      */
     Result result(ClusterRun.Measured m) {
+        return result(m, -1, -1);
+    }
+
+    /**
+     * As {@link #result(ClusterRun.Measured)}, with the balancer's retry budget counters at the end of
+     * the run ({@code -1} when unknown): retries started, and refused as the budget was spent.
+     */
+    Result result(ClusterRun.Measured m, long retries, long budgetExhausted) {
         long on = m.made().get(0).startNanos();
         long off = m.made().get(1).startNanos();
         Phases split = m.phases();
         List<BalancerLog.Attempt> onBad = m.log().attempts().stream()
-                .filter(a -> a.agentId().equals(BAD_AGENT) && a.startedNanos() - m.measuredFromNanos() >= 0).toList();
+                .filter(a -> badAgents().contains(a.agentId()) && a.startedNanos() - m.measuredFromNanos() >= 0).toList();
+        long attemptsDuring = m.log().attempts().stream().filter(a -> split.indexOf(a.startedNanos()) == 1).count();
         List<Result.Phase> phases = m.phaseResults((i, list) -> Result.map("bad_answers_seen_by_clients",
                 list.stream().filter(o -> o.outcome().status() == status() && !o.outcome().isSuccess()).count(),
                 "bad_agent_requests", onBad.stream().filter(a -> split.indexOf(a.startedNanos()) == i).count()));
-        double restMs = onBad.stream().filter(a -> a.outcome() == AttemptOutcome.BUSY && a.endedNanos() - on >= 0)
+        double restMs = onBad.stream().filter(a -> (a.outcome() == AttemptOutcome.BUSY
+                        || brownOut && a.outcome() == AttemptOutcome.ERROR_ANSWER) && a.endedNanos() - on >= 0) // a 503 rests too
                 .mapToLong(a -> a.endedNanos() - on).min().stream().mapToDouble(x -> x / 1e6).findFirst()
                 .orElse(Double.NaN);
         double ejectionMs = m.log().nanosUntil(BAD_AGENT, Kind.EJECTED, on).stream().mapToDouble(x -> x / 1e6)
@@ -166,24 +214,32 @@ public final class BadAgentScenario implements Scenario {
         long allowed = allowedClientErrors(phases.get(1).stats().requests());
         long clientErrors = m.run().statistics().errors() + m.run().statistics().timeouts();
         long excess = clientErrors - Math.min(seen, allowed);
-        boolean within = excess == 0 && (!busy || mostPerRest <= MAX_PER_REST);
+        double attemptsPerRequest = (double) attemptsDuring / Math.max(1, phases.get(1).stats().requests());
+        boolean within = excess == 0 && (!busy || mostPerRest <= MAX_PER_REST)
+                && (!brownOut || attemptsPerRequest <= MAX_ATTEMPTS_PER_REQUEST);
         Map<String, Object> figures = Result.map("bad_agent", BAD_AGENT, "bad_answer_status", status(),
-                "bad_answer_retry_after", busy ? "2" : null, "balancer", balancerSettings(),
+                "bad_answer_retry_after", busy ? "2" : null, "balancer", brownOut
+                        ? balancerSettings(new ProxySettings().configure(Strategies.create(Strategies.ROUND_ROBIN)), "the defaults")
+                        : balancerSettings(),
                 "bad_answer_from_s", m.seconds(on), "bad_answer_until_s", m.seconds(off),
                 "bad_answers_seen_by_clients", seen, "bad_answers_allowed", allowed, "excess_client_errors", excess,
                 "rest_after_ms", restMs, "ejection_after_ms", ejectionMs,
                 "ejections", m.log().count(BAD_AGENT, Kind.EJECTED, on), "readmissions_while_bad", readmissions,
-                "most_bad_agent_requests_per_retry_after", mostPerRest);
+                "most_bad_agent_requests_per_retry_after", mostPerRest, "bad_agents", String.join(",", badAgents()),
+                "attempts_per_request_during", attemptsPerRequest, "retries", retries, "retry_budget_exhausted", budgetExhausted);
         List<Result.Check> checks = List.of(new Result.Check("within bounds", within, String.format(Locale.ROOT,
-                "%d client errors beyond the %d of %d allowed%s", excess, allowed, status(), busy ? String.format(
+                "%d client errors beyond the %d of %d allowed%s%s", excess, allowed, status(), busy ? String.format(
                         Locale.ROOT, "; at most %.0f requests to %s per Retry-After (goal <= %d)", mostPerRest,
-                        BAD_AGENT, MAX_PER_REST) : "")));
+                        BAD_AGENT, MAX_PER_REST) : "", brownOut ? String.format(Locale.ROOT, "; %.3f attempts per request "
+                        + "during the brown-out (goal <= %.1f)", attemptsPerRequest, MAX_ATTEMPTS_PER_REQUEST) : "")));
         Result partial = m.result(phases, figures, checks, excess, m.timeline(TIMELINE_BUCKET));
         List<String> lines = new ArrayList<>(ClusterRun.phaseLines(partial));
         lines.add(String.format(Locale.ROOT, "%s (%s): %s received %s (before/during/after); %d clients saw its %d "
-                        + "(%d allowed); rested after %s ms, ejected after %s ms; %s", m.variant().label(), name(),
-                BAD_AGENT, perPhase(partial, "bad_agent_requests"), seen, status(), allowed, Section.num("%.0f", restMs),
-                Section.num("%.0f", ejectionMs), within ? "within bounds" : "NOT within bounds"));
+                        + "(%d allowed); rested after %s ms, ejected after %s ms;%s %s", m.variant().label(), name(),
+                String.join("+", badAgents()), perPhase(partial, "bad_agent_requests"), seen, status(), allowed,
+                Section.num("%.0f", restMs), Section.num("%.0f", ejectionMs), brownOut ? String.format(Locale.ROOT,
+                        " %.3f attempts per request during; retries %d, budget exhausted %d;", attemptsPerRequest, retries,
+                        budgetExhausted) : "", within ? "within bounds" : "NOT within bounds"));
         return partial.withOutput(List.of(chart(partial)), lines);
     }
 
@@ -207,8 +263,9 @@ public final class BadAgentScenario implements Scenario {
                 + reaction(r.number("ejection_after_ms"), "ejected", on, markers);
         markers.add(new Chart.Marker(on, onLabel));
         markers.add(new Chart.Marker(r.number("bad_answer_until_s"), BAD_AGENT + " normal"));
-        return ClusterRun.timelineChart(r, String.format(Locale.ROOT, "Requests per agent per second - %s, %s answers "
-                + "%s from %.1f s to %.1f s", r.variant(), BAD_AGENT, answer(), on, r.number("bad_answer_until_s")), markers);
+        return ClusterRun.timelineChart(r, String.format(Locale.ROOT, "Requests per agent per second - %s, %s answer%s "
+                + "%s from %.1f s to %.1f s", r.variant(), String.join(" and ", badAgents()), brownOut ? "" : "s", answer(), on,
+                r.number("bad_answer_until_s")), markers);
     }
 
     private static String reaction(double ms, String label, double onSeconds, List<Chart.Marker> markers) {
@@ -224,15 +281,21 @@ public final class BadAgentScenario implements Scenario {
 
     /** The scenario's failure settings, read from a balancer so they cannot drift. */
     static String balancerSettings() {
-        AgentLoadBalancerSupport balancer = balancer(Strategies.ROUND_ROBIN);
+        return balancerSettings(balancer(Strategies.ROUND_ROBIN), "the failure scenario's");
+    }
+
+    /** The failure settings of {@code balancer}, its ejection times {@code whose}. */
+    private static String balancerSettings(AgentLoadBalancerSupport balancer, String whose) {
         OutlierEjection e = balancer.getOutlierEjection();
         var rules = balancer.getAnswerRules();
         return String.format(Locale.ROOT, "429 and 503 with Retry-After rest the agent (at most %d s, %d s without "
-                        + "one) and go to another agent; %s are error answers, %d in a row eject the agent for %d ms, "
-                        + "doubling up to %d ms (the failure scenario's)", rules.maxRest().toSeconds(),
+                        + "one) and go to another agent; %s are error answers (a 503 without Retry-After also rests "
+                        + "the agent), %d in a row eject the agent for %d ms, doubling up to %d ms (%s); retry budget "
+                        + "%.0f%%, at least %d", rules.maxRest().toSeconds(),
                 rules.defaultRest().toSeconds(), rules.errorStatuses().stream().sorted().map(String::valueOf)
                         .collect(Collectors.joining(", ")), e.consecutiveErrorAnswers(), e.baseEjectionTime().toMillis(),
-                e.maxEjectionTime().toMillis());
+                e.maxEjectionTime().toMillis(), whose, balancer.getRetryBudgetShare() * 100,
+                balancer.getRetryBudgetMinRetries());
     }
 
     private static String perPhase(Result r, String figure) {
@@ -248,10 +311,13 @@ public final class BadAgentScenario implements Scenario {
         LoadTestConfig c = results.get(0).load();
         String balancer = (String) results.get(0).figures().get("balancer");
         Section.TableBuilder table = Section.table().left("strategy").right("client errors before/during/after",
-                "of them " + status() + " (allowed)", BAD_AGENT + " requests before/during/after",
+                "of them " + status() + " (allowed)", String.join("+", badAgents()) + " requests before/during/after",
                 BAD_AGENT + " rested after ms", BAD_AGENT + " ejected after ms", "ejections / re-admissions while bad");
         if (busy) {
             table.right("most " + BAD_AGENT + " requests per " + rest().toSeconds() + " s");
+        }
+        if (brownOut) {
+            table.right("attempts per request during", "retries / budget exhausted");
         }
         table.left("within bounds");
         for (Result r : results) {
@@ -264,14 +330,23 @@ public final class BadAgentScenario implements Scenario {
             if (busy) {
                 row.add(Section.num("%.0f", r.number("most_bad_agent_requests_per_retry_after")));
             }
+            if (brownOut) {
+                row.add(Section.num("%.3f", r.number("attempts_per_request_during")));
+                row.add(String.format(Locale.ROOT, "%.0f / %.0f", r.number("retries"), r.number("retry_budget_exhausted")));
+            }
             row.add(r.passed() ? "yes" : "NO");
             table.row(row);
         }
-        return new Section(name(), List.of(String.format(Locale.ROOT, "Agents A1-A3 as in the uniform scenario; %d "
+        return new Section(name(), List.of(String.format(Locale.ROOT, "Agents %s as in the uniform scenario; %d "
                         + "requests over %d users, %d concurrent, seed %d, after %d warm-up requests (not counted). Just "
-                        + "before request n/3+1 is sent %s starts answering every request with %s (`StubAgent.answerWith`), "
-                        + "before 2n/3+1 it answers normally again. Balancer: %s.", c.requests(), c.users(),
-                c.concurrency(), c.seed(), c.warmup(), BAD_AGENT, answer(), balancer), table.build(),
+                        + "before request n/3+1 is sent %s start%s answering every request with %s (`StubAgent.answerWith`), "
+                        + "before 2n/3+1 normally again. Balancer: %s.%s", brownOut ? "A1-A4" : "A1-A3", c.requests(),
+                c.users(), c.concurrency(), c.seed(), c.warmup(), String.join(" and ", badAgents()), brownOut ? "" : "s", answer(), balancer,
+                brownOut ? " Attempts per request during = the balancer's attempts on any agent sent during the "
+                        + "brown-out / the requests sent then (goal <= " + MAX_ATTEMPTS_PER_REQUEST + "); retries and "
+                        + "budget exhausted = the balancer's counters `agentlb.retries` and "
+                        + "`agentlb.retry.budget.exhausted` at the end of the run (the warm-up had no fault)." : ""),
+                table.build(),
                 String.format(Locale.ROOT, "A request belongs to the phase in which it was sent. Client errors = errors "
                                 + "+ timeouts; \"of them %d\" = clients that got %s's answer, \"allowed\" = %s of the "
                                 + "requests sent during the fault. %s requests = attempts the balancer made on %s (its "

@@ -22,6 +22,14 @@ public interface Scenario {
                 new BadAgentScenario(true), new FleetScenario(), new BadAgentScenario(false));
     }
 
+    /**
+     * The scenarios run only when {@code --scenario} names them, after those of {@link #all()}; never
+     * by the main job or {@code all}: {@code brownout} (A1 and A2 of four agents answer 503 for a while).
+     */
+    static List<Scenario> byNameOnly() {
+        return List.of(BadAgentScenario.brownOut(3000));
+    }
+
     /** The name on the command line ({@code --scenario}), in {@code report.md} and in file names, e.g. {@code failure}. */
     String name();
 

@@ -149,6 +149,43 @@ class BadAgentScenarioTest {
     }
 
     @Test
+    void aBrownOutCountsAttemptsPerRequestDuringItAndTheBudgetsCountersAndAllowsNoClientError() {
+        BadAgentScenario brownOut = BadAgentScenario.brownOut(900);
+        AtomicLong clock = new AtomicLong();
+        BalancerLog log = new BalancerLog(clock::get);
+        List<TimedOutcome> outcomes = new ArrayList<>(List.of(answered("A1", 0), answered("A3", 3_500)));
+        for (int i = 0; i < 100; i++) {
+            outcomes.add(answered(i % 2 == 0 ? "A3" : "A4", 1_001 + i));
+            attempt(log, clock, i % 2 == 0 ? "A3" : "A4", AttemptOutcome.SUCCESS, 1_001 + i);
+        }
+        for (int i = 0; i < 10; i++) { // 10 of the 100 went first to A1 or A2, then elsewhere
+            attempt(log, clock, i % 2 == 0 ? "A1" : "A2", AttemptOutcome.ERROR_ANSWER, 1_001 + 10 * i);
+        }
+        LoadTestConfig config = LoadTestConfig.custom().requests(outcomes.size()).users(1).warmup(0).build();
+        ClusterRun.Measured m = Measurements.measured("brownout", "rr", config, List.of("A1", "A2", "A3", "A4"), outcomes,
+                List.of("before", "during", "after"), List.of("A1+A2 503", "A1+A2 normal"),
+                List.of(new Changes.Made(1_000 * MS, 1_000 * MS), new Changes.Made(3_000 * MS, 3_000 * MS)), log);
+        Result r = brownOut.result(m, 10, 0);
+        Measurements.assertReportShape(r);
+
+        assertThat(brownOut.name() + " " + brownOut.status() + " " + brownOut.badAgents()).isEqualTo("brownout 503 [A1, A2]");
+        assertThat(r.number("attempts_per_request_during")).isEqualTo(1.1);
+        assertThat(perPhase(r, "during", "bad_agent_requests")).isEqualTo(10);
+        assertThat(r.number("retries")).isEqualTo(10);
+        assertThat(r.number("retry_budget_exhausted")).isZero();
+        assertThat(r.number("bad_answers_allowed")).isZero();
+        assertThat(r.passed()).isTrue();
+        assertThat(brownOut.section(List.of(r)).tables().get(0).markdown()).endsWith("| 1.100 | 10 / 0 | yes |\n");
+
+        outcomes.add(failed(503, 1_500));
+        Result lost = brownOut.result(Measurements.measured("brownout", "rr", config, List.of("A1", "A2", "A3", "A4"),
+                outcomes, List.of("before", "during", "after"), List.of("A1+A2 503", "A1+A2 normal"),
+                List.of(new Changes.Made(1_000 * MS, 1_000 * MS), new Changes.Made(3_000 * MS, 3_000 * MS)), log), 10, 1);
+        assertThat(lost.passed()).as("one client saw a 503").isFalse();
+        assertThat(lost.number("excess_client_errors")).isEqualTo(1);
+    }
+
+    @Test
     void mostWithinCountsInstantsInAHalfOpenWindow() {
         assertThat(BadAgentScenario.mostWithin(new long[0], 10)).isZero();
         assertThat(BadAgentScenario.mostWithin(new long[] {0, 9, 10, 19, 20}, 10)).isEqualTo(2);
@@ -223,6 +260,25 @@ class BadAgentScenarioTest {
             }
         }
         assertThat(progress.toString(StandardCharsets.UTF_8)).contains("== rr, busy scenario", "== lr, busy scenario");
+    }
+
+    @Test
+    @Tag("e2e")
+    void inABrownOutNoClientSeesA503AndFewRequestsTakeTwoAttempts() throws Exception {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        LoadTestConfig config = LoadTestConfig.custom().requests(300).users(30).concurrency(1).seed(42).warmup(30).build();
+        Setup setup = Setup.of(INSTANT_AGENTS, List.of("rr", "lr"), config, new PrintStream(progress, true, StandardCharsets.UTF_8));
+        BadAgentScenario brownOut = BadAgentScenario.brownOut(300);
+        for (Variant v : brownOut.variants(setup)) {
+            Result r = brownOut.run(v, setup);
+            assertThat(r.totals().requests()).isEqualTo(300);
+            assertThat(r.clientErrors()).as("%s: no client saw a 503", r.variant()).isZero();
+            assertThat(r.number("attempts_per_request_during")).as(r.variant()).isGreaterThan(1).isLessThanOrEqualTo(1.2);
+            assertThat(r.number("retries")).as("%s: each extra attempt a retry", r.variant()).isPositive();
+            assertThat(r.passed()).isTrue();
+            assertThat(JsonReport.write(r, dir)).isNotEmptyFile();
+        }
+        assertThat(progress.toString(StandardCharsets.UTF_8)).contains("== rr, brownout scenario: agents A1, A2, A3, A4");
     }
 
     @Test
