@@ -9,19 +9,13 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.DecoderException;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpRequest;
-import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -86,19 +80,18 @@ import org.slf4j.LoggerFactory;
  * or its method is idempotent (RFC 9110 9.2.2) or it has an {@code Idempotency-Key}. Not counted
  * against the agent.
  *
- * <p>Over 300 lines: one call's steps (connect or take a pooled connection, send, a streamed request
- * body, retry once on a stale connection, a write that fails before the answer, head, parts,
- * timeouts, cancel, a busy answer held back, a legacy MCP stream read on, an agent marked down)
- * share the call's fields and its one {@code done} flag on one event loop; split, each piece would
- * pass them all around and each could end the call. The request-body sending (with its write
- * failures) is the first piece to move out, behind a small interface, if the class grows again.
+ * <p>Over 300 lines: one call's steps (connect or take a pooled connection, retry once on a stale
+ * connection, a write that fails before the answer, head, parts, timeouts, cancel, a busy answer
+ * held back, a legacy MCP stream read on, an agent marked down) share the call's fields and its one
+ * {@code done} flag on one event loop; split, each piece would pass them all around and each could
+ * end the call. Writing the request (its head and body, a streamed body's parts) is
+ * {@link RequestWriter}'s, which tells the call of its writes through {@link RequestWriter.Writes}.
  */
-final class AgentCall {
+final class AgentCall implements RequestWriter.Writes {
 
     /** Largest busy answer held back; a larger one is streamed like any other. */
     static final int MAX_HELD_BYTES = 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(AgentProducer.class);
-    private static final Set<HttpMethod> WITH_BODY = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH);
     /** RFC 9110 9.2.2's idempotent methods. */
     private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
             HttpMethod.TRACE, HttpMethod.PUT, HttpMethod.DELETE);
@@ -109,6 +102,7 @@ final class AgentCall {
     private final AsyncCallback callback;
     private final Downstream down;
     private final AttemptHooks hooks;
+    private final RequestWriter request;
     private Channel agent;
     private boolean done;
     private boolean bodyless;
@@ -141,6 +135,7 @@ final class AgentCall {
         this.callback = callback;
         this.down = down;
         this.hooks = hooks;
+        this.request = new RequestWriter(endpoint, exchange, down, hooks, this);
     }
 
     void start() {
@@ -219,27 +214,6 @@ final class AgentCall {
     }
 
     private void send() {
-        ByteBuf body = down.body();
-        BodyRest rest = down.bodyRest();
-        HttpRequest request = rest == null
-                ? new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target(), body)
-                : new DefaultHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target());
-        HttpHeaders headers = request.headers().set(down.forwardHeaders());
-        for (String name : hooks.requestHeaders()) {
-            // The balancer's own for this attempt (a load report ask, a restored session id), never the client's.
-            headers.remove(name);
-            String value = exchange.getIn().getHeader(name, String.class);
-            if (value != null) {
-                headers.set(name, value);
-            }
-        }
-        headers.set(HttpHeaderNames.HOST, endpoint.authority());
-        headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-        if (rest != null) {
-            headers.set(HttpHeaderNames.CONTENT_LENGTH, rest.length());
-        } else if (body.isReadable() || WITH_BODY.contains(down.method())) {
-            headers.set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
-        }
         bodyless = HttpMethod.HEAD.equals(down.method());
         lastReadNanos = System.nanoTime();
         firstByteTimer = schedule(timeouts.firstByteMs(), () -> finish(new AnswerTimeoutException(
@@ -248,56 +222,23 @@ final class AgentCall {
             totalTimer = schedule(timeouts.totalMs(), () -> finish(new AnswerTimeoutException(
                     "agent " + name() + " did not finish its answer within " + timeouts.totalMs() + " ms"), false));
         }
-        Channel target = agent;
-        if (rest == null) {
-            agent.writeAndFlush(request).addListener(f -> written(target, f.isSuccess(), f.cause()));
-            return;
-        }
-        agent.write(request);
-        agent.writeAndFlush(new DefaultHttpContent(body)).addListener(f -> {
-            if (!f.isSuccess()) {
-                writeFailed(target, f.cause());
-            }
-        });
-        rest.pipe(part -> sendPart(target, part),
-                () -> {
-                    if (target != agent || done || writeFailure != null) {
-                        return;
-                    }
-                    target.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT)
-                            .addListener(f -> written(target, f.isSuccess(), f.cause()));
-                },
-                failure -> {
-                    if (target == agent) {
-                        finish(new IOException("the client's request body broke off", failure), false);
-                    }
-                });
+        request.write(agent);
     }
 
-    /**
-     * A part of a streamed body to the agent; while the agent's connection cannot take more, the
-     * client's is not read.
-     */
-    private void sendPart(Channel target, ByteBuf part) {
-        if (target != agent || done || writeFailure != null) {
-            part.release();
-            return;
-        }
-        ChannelFuture sent = target.writeAndFlush(new DefaultHttpContent(part));
-        sent.addListener(f -> {
-            if (!f.isSuccess()) {
-                writeFailed(target, f.cause());
-            }
-        });
-        if (!target.isWritable()) {
-            Channel client = down.channel();
-            client.config().setAutoRead(false);
-            sent.addListener(f -> client.config().setAutoRead(true));
+    @Override
+    public boolean sending(Channel target) {
+        return target == agent && !done && writeFailure == null;
+    }
+
+    @Override
+    public void bodyBroke(Channel target, IOException failure) {
+        if (target == agent) {
+            finish(failure, false);
         }
     }
 
-    /** The request's last byte was written to {@code target}, or the write failed. */
-    private void written(Channel target, boolean success, Throwable cause) {
+    @Override
+    public void written(Channel target, boolean success, Throwable cause) {
         if (target != agent) {
             return; // a write on a connection given up for a new one
         }
