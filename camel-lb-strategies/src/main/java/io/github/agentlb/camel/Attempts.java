@@ -147,7 +147,7 @@ final class Attempts implements AttemptHooks {
         if (pin != null) {
             state.sessions.restore(copy.getIn(), pin);
         }
-        copy.setProperty(AttemptHooks.PROPERTY, this);
+        copy.setProperty(AttemptHooks.PROPERTY, SessionAttemptHooks.of(this, state.sessions, exchange, pin, agent));
         current = agent;
         long now = timed ? context.nanoTime() : 0L;
         if (screen.firstAttempt()) {

@@ -333,14 +333,15 @@ public class ProxyRoutes extends RouteBuilder {
                 if (request.userId() != null && !request.userId().isEmpty()) {
                     in.setHeader(USER_ID_HEADER, request.userId());
                 }
-                // What keys and learned sessions read: the session headers, and the body by reference.
+                // What keys and learned sessions read: the session headers, and the body by reference
+                // (a key may read it, A2A tasks do).
                 for (String header : sessionHeaders) {
                     String value = received.headers().get(header);
                     if (value != null) {
                         in.setHeader(header, value);
                     }
                 }
-                if (keyed) {
+                if (keyed || balancer != null && balancer.isSessionA2aTasks()) {
                     in.setBody(down.bodyView());
                 }
             }

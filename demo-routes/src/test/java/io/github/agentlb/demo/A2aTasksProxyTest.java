@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.agentlb.camel.A2aTaskAnswers;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.RoundRobinLB;
@@ -52,42 +53,17 @@ class A2aTasksProxyTest {
         TaskAgent(String name) throws Exception {
             this.name = name;
             this.server = ScriptedAgent.start((exchange, request) -> {
-                byte[] answer = answer(JSON.readTree(request.body())).toString().getBytes(StandardCharsets.UTF_8);
+                byte[] answer = A2aTaskAnswers.answer(name, tasks, JSON.readTree(request.body())).toString().getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "application/json");
                 exchange.sendResponseHeaders(200, answer.length);
                 exchange.getResponseBody().write(answer);
             });
         }
 
-        private ObjectNode answer(JsonNode request) {
-            String method = request.path("method").asText();
-            JsonNode params = request.path("params");
-            String taskId = method.startsWith("Send") ? params.path("message").path("taskId").asText(null)
-                    : params.path("id").asText(null);
-            ObjectNode answer = JSON.createObjectNode().put("jsonrpc", "2.0").set("id", request.path("id"));
-            if (taskId != null && !tasks.contains(taskId)) {
-                answer.putObject("error").put("code", -32001).put("message", "Task not found: " + taskId);
-                return answer;
-            }
-            if (taskId == null) {
-                taskId = name + "-t" + (tasks.size() + 1);
-                tasks.add(taskId);
-            }
-            ObjectNode task = method.startsWith("Send") ? answer.putObject("result").putObject("task")
-                    : answer.putObject("result");
-            task.put("id", taskId).put("contextId", "c-" + name);
-            task.putObject("status").put("state", method.equals("CancelTask") ? "TASK_STATE_CANCELED" : "TASK_STATE_WORKING")
-                    .putObject("message").put("messageId", "m-" + name).put("taskId", taskId);
-            return answer;
-        }
-
         /** The JSON-RPC request the agent received next, as {@code method taskId} ({@code null} for a new task). */
         String next() throws Exception {
             JsonNode request = JSON.readTree(server.next().body());
-            JsonNode params = request.path("params");
-            String method = request.path("method").asText();
-            return method + " " + (method.startsWith("Send") ? params.path("message").path("taskId").asText(null)
-                    : params.path("id").asText(null));
+            return request.path("method").asText() + " " + A2aTaskAnswers.taskId(request);
         }
 
         int calls() {
@@ -217,6 +193,47 @@ class A2aTasksProxyTest {
                     assertThat(rejected.body()).contains("\"error\":\"bad task id\"").doesNotContain("Exchange[");
                 }
                 assertThat(agents.stream().mapToInt(TaskAgent::calls).sum()).isEqualTo(callsBefore + 2 * 3 * sealedTasks.size());
+            }
+        }
+    }
+
+    /**
+     * What the proxy's children hold and rewrite: a JSON answer whole (chunked as well); one over
+     * 1 MiB (by its Content-Length, or chunked) and a Server-Sent Events answer pass as they came,
+     * whole, their task ids not sealed.
+     */
+    @Test
+    void aJsonAnswerUpTo1MiBIsSealedALargerOrStreamedOnePassesAsItCame() throws Exception {
+        String task = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t-1\",\"metadata\":{\"pad\":\"";
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            String text = JSON.readTree(request.body()).path("params").path("message").path("parts").path(0).path("text").asText();
+            int pad = text.startsWith("big") ? (1 << 20) : 10;
+            String answer = (text.equals("sse") ? "data: " : "") + task + "x".repeat(pad) + "\"}}}}" + (text.equals("sse") ? "\n\n" : "");
+            byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", text.equals("sse") ? "text/event-stream" : "application/json; charset=utf-8");
+            exchange.sendResponseHeaders(200, text.endsWith("chunked") || text.equals("sse") ? 0 : bytes.length);
+            exchange.getResponseBody().write(bytes);
+        })) {
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(agent.baseUrl()).strategy("rr").build();
+            SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
+            try (DemoProxy proxy = DemoProxy.start(config, withTasks(RoundRobinLB::new))) {
+                for (String kind : List.of("small", "chunked", "big", "big-chunked", "sse")) {
+                    ObjectNode request = (ObjectNode) JSON.readTree(sendMessage(1, null));
+                    ((ObjectNode) request.path("params").path("message").path("parts").path(0)).put("text", kind);
+                    HttpResponse<String> answer = post(proxy, 1, request.toString());
+                    assertThat(answer.statusCode()).isEqualTo(200);
+                    String body = kind.equals("sse") ? answer.body().substring(6).trim() : answer.body();
+                    String id = JSON.readTree(body).path("result").path("task").path("id").asText();
+                    if (kind.equals("small") || kind.equals("chunked")) {
+                        assertThat(ids.decode(id)).as(kind).isNotNull();
+                        assertThat(ids.decode(id).agentSessionId()).isEqualTo("t-1");
+                        assertThat(answer.headers().firstValue("Content-Length")).as(kind).hasValue(Integer.toString(body.length()));
+                    } else {
+                        assertThat(id).as(kind).isEqualTo("t-1");
+                        assertThat(body).as(kind).hasSize(task.length() + (kind.startsWith("big") ? 1 << 20 : 10) + 5);
+                    }
+                }
+                assertThat(agent.calls()).isEqualTo(5);
             }
         }
     }

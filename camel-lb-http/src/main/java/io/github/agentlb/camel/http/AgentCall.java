@@ -73,6 +73,14 @@ import org.slf4j.LoggerFactory;
  * bytes, and left on the exchange as a Camel message: status, the agent's headers, the body; a
  * larger one is streamed like any other.
  *
+ * <h2>JSON answers the attempt rewrites</h2>
+ * An answer that is not busy, with {@code Content-Type: application/json} and a body of at most
+ * {@value AttemptHooks#MAX_REWRITTEN_ANSWER_BYTES} bytes, is held whole when the attempt's hooks ask
+ * for it ({@link AttemptHooks#rewritesJsonAnswer}: the answer to an A2A request, whose task ids the
+ * balancer seals), then goes to the client as {@link AttemptHooks#clientAnswer} gives it, with its
+ * own {@code Content-Length}. An answer that turns out longer is streamed as it came, from the
+ * bytes held on; any other type (Server-Sent Events) passes as it came.
+ *
  * <h2>Kept-alive connections</h2>
  * A pooled connection that fails before any byte of the answer (the agent closed it as idle while
  * the request was on its way) is given up and the request sent once more on a new connection to
@@ -82,7 +90,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Over 300 lines: one call's steps (connect or take a pooled connection, retry once on a stale
  * connection, a write that fails before the answer, head, parts, timeouts, cancel, a busy answer
- * held back, a legacy MCP stream read on, an agent marked down) share the call's fields and its one
+ * or a JSON answer held back, a legacy MCP stream read on, an agent marked down) share the call's fields and its one
  * {@code done} flag on one event loop; split, each piece would pass them all around and each could
  * end the call. Writing the request (its head and body, a streamed body's parts) is
  * {@link RequestWriter}'s, which tells the call of its writes through {@link RequestWriter.Writes}.
@@ -114,8 +122,10 @@ final class AgentCall implements RequestWriter.Writes {
     /** Whether the request was written to the connection whole. */
     private boolean written;
     private HttpResponse head;
-    /** A busy answer being gathered, else null. */
+    /** A busy answer, or a JSON answer to be rewritten ({@link #rewriting}), being gathered, else null. */
     private CompositeByteBuf held;
+    /** Whether {@link #held} is a JSON answer the hooks rewrite ({@link AttemptHooks#rewritesJsonAnswer}). */
+    private boolean rewriting;
     private ScheduledFuture<?> firstByteTimer;
     private ScheduledFuture<?> idleTimer;
     private ScheduledFuture<?> totalTimer;
@@ -436,7 +446,7 @@ final class AgentCall implements RequestWriter.Writes {
         }
         idleTimer = schedule(timeouts.idleMs(), this::checkIdle);
         resumable = resumable(response) ? new SseRetryField() : null;
-        if (busy) {
+        if (busy || rewritten(response, length)) {
             held = agent.alloc().compositeBuffer();
             return;
         }
@@ -444,7 +454,27 @@ final class AgentCall implements RequestWriter.Writes {
         down.sendHead(response, bodyless || status == 204 || status == 304);
     }
 
-    /** Gathers a busy answer; one that grows past the limit is streamed after all. */
+    /**
+     * Whether an answer that is not busy is held whole for the hooks to rewrite (see the class
+     * comment): one with a body that may fit, JSON, and hooks that ask for it.
+     */
+    private boolean rewritten(HttpResponse response, long length) {
+        int status = response.status().code();
+        rewriting = !bodyless && status != 204 && status != 304 && length <= AttemptHooks.MAX_REWRITTEN_ANSWER_BYTES
+                && isJson(response.headers().get(HttpHeaderNames.CONTENT_TYPE)) && hooks.rewritesJsonAnswer();
+        return rewriting;
+    }
+
+    /** Whether a {@code Content-Type} is {@code application/json}, with or without parameters. */
+    static boolean isJson(String type) {
+        return type != null && type.regionMatches(true, 0, "application/json", 0, 16)
+                && (type.length() == 16 || type.charAt(16) == ';' || type.charAt(16) == ' ');
+    }
+
+    /**
+     * Gathers a busy answer, or a JSON answer to rewrite; one that grows past its limit is streamed
+     * after all.
+     */
     private void hold(HttpContent content) {
         held.addComponent(true, content.content().retain());
         content.release();
@@ -453,9 +483,13 @@ final class AgentCall implements RequestWriter.Writes {
             held.readBytes(body);
             held.release();
             held = null;
+            if (rewriting) {
+                sendRewritten(body);
+                return;
+            }
             exchange.getMessage().setBody(body);
             finish(null, HttpUtil.isKeepAlive(head));
-        } else if (held.readableBytes() > MAX_HELD_BYTES) {
+        } else if (held.readableBytes() > (rewriting ? AttemptHooks.MAX_REWRITTEN_ANSWER_BYTES : MAX_HELD_BYTES)) {
             ByteBuf gathered = held;
             held = null;
             Message message = exchange.getMessage();
@@ -465,6 +499,24 @@ final class AgentCall implements RequestWriter.Writes {
             bytes += gathered.readableBytes();
             down.sendContent(gathered);
         }
+    }
+
+    /** A held JSON answer to the client, as the hooks rewrote it, with its own {@code Content-Length}. */
+    private void sendRewritten(byte[] agentBody) {
+        byte[] body = hooks.clientAnswer(agentBody);
+        long max = endpoint.getMaxAnswerBytes();
+        if (max > 0 && body.length > max) {
+            finish(new IOException("agent " + name() + " answered " + body.length + " bytes, over maxAnswerBytes=" + max),
+                    false);
+            return;
+        }
+        bytes += agentBody.length;
+        head.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
+        head.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        exchange.getMessage().setBody(down.answeredBody());
+        down.sendHead(head, false);
+        down.end(Unpooled.wrappedBuffer(body));
+        finish(null, HttpUtil.isKeepAlive(head));
     }
 
     private void checkIdle() {

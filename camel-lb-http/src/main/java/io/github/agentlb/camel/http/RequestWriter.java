@@ -2,6 +2,7 @@ package io.github.agentlb.camel.http;
 
 import io.github.agentlb.camel.AttemptHooks;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
@@ -25,10 +26,12 @@ import org.apache.camel.Exchange;
  *
  * <h2>The body</h2>
  * <ul>
- *   <li>Whole ({@link Downstream#bodyRest()} null): the client's, with its {@code Content-Length}.</li>
+ *   <li>Whole ({@link Downstream#bodyRest()} null): the attempt's body when its hooks give one
+ *       ({@link AttemptHooks#requestBody()}: an A2A task call with its agent's own task id), else
+ *       the client's; {@code Content-Length} is the length of what is sent.</li>
  *   <li>Still arriving: the held prefix, then each part as it comes, with backpressure (while the
  *       agent's connection cannot take more, the client's is not read); {@code Content-Length} is
- *       the client's.</li>
+ *       the client's. Sent as the client sent it: the hooks' body is not asked for.</li>
  * </ul>
  *
  * <p>Each {@link #write} writes the request anew (a pooled connection given up for a new one).
@@ -69,6 +72,11 @@ final class RequestWriter {
     void write(Channel target) {
         BodyRest rest = down.bodyRest();
         ByteBuf body = down.body();
+        byte[] replaced = rest == null ? hooks.requestBody() : null;
+        if (replaced != null) {
+            body.release();
+            body = Unpooled.wrappedBuffer(replaced);
+        }
         HttpRequest request = rest == null
                 ? new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target(), body)
                 : new DefaultHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target());
