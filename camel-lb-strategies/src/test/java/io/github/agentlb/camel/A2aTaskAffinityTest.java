@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.core.session.LearnedSessions;
 import io.github.agentlb.core.session.SessionIds;
+import io.github.agentlb.testing.A2aTaskAnswers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

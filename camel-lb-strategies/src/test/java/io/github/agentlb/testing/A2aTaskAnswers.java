@@ -1,4 +1,4 @@
-package io.github.agentlb.camel;
+package io.github.agentlb.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
