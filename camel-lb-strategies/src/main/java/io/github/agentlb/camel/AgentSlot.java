@@ -84,9 +84,12 @@ final class AgentSlot {
      */
     void sent(Exchange attempt) {
         Message in = attempt.getIn();
-        if (LongLivedStreams.opens(in.getHeader(Exchange.HTTP_METHOD, String.class),
-                in.getHeader(LongLivedStreams.SESSION_ID, String.class), in.getHeader(McpHeaders.METHOD, String.class),
-                in.getHeader(McpHeaders.PROTOCOL_VERSION, String.class))) {
+        // Only the headers that can decide are read: two lookups for most requests.
+        String method = in.getHeader(Exchange.HTTP_METHOD, String.class);
+        boolean get = "GET".equals(method);
+        String mcpMethod = get ? null : in.getHeader(McpHeaders.METHOD, String.class);
+        if (LongLivedStreams.opens(method, get ? in.getHeader(LongLivedStreams.SESSION_ID, String.class) : null, mcpMethod,
+                mcpMethod == null ? null : in.getHeader(McpHeaders.PROTOCOL_VERSION, String.class))) {
             attempt.setProperty(STREAM_PROPERTY, Boolean.TRUE);
             streams.incrementAndGet();
         } else {

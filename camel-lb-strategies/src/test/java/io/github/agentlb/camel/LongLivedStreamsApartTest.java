@@ -2,6 +2,7 @@ package io.github.agentlb.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.CompletableFuture;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,29 @@ class LongLivedStreamsApartTest {
         state = balancer.balancerState();
         assertThat(new int[] {state.inFlight("A"), state.inFlight("B"), state.streams("A"), state.streams("B")})
                 .containsOnly(0);
+        balancer.stop();
+    }
+
+    @Test
+    void aDrainDoesNotWaitForOpenStreams() {
+        ScriptedChild a = ScriptedChild.ok("A");
+        ScriptedChild b = ScriptedChild.ok("B");
+        a.hold();
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.addAgent("A", a, 1.0);
+        balancer.start();
+        send(balancer, "GET", "Mcp-Session-Id", "s-1");
+        send(balancer, "GET", "Mcp-Session-Id", "s-2");
+        balancer.addAgent("B", b, 1.0);
+        assertThat(balancer.balancerState().streams("A")).isEqualTo(2);
+
+        CompletableFuture<Void> drained = balancer.drainAgent("A");
+
+        assertThat(drained).isDone();
+        assertThat(balancer.balancerState().members()).containsExactly("B");
+        assertThat(a.heldAnswers()).isEqualTo(2); // the streams run on until they end
+        a.release();
         balancer.stop();
     }
 }
