@@ -10,7 +10,8 @@ import org.apache.camel.Exchange;
  * body is the pinned task's, with its agent's own id ({@link SessionAffinity.Pin#agentBody()}); a
  * JSON answer to an A2A request has its task ids sealed with this attempt's agent.
  *
- * <p>Immutable and thread-safe, as the hooks it wraps are.
+ * <p>One small record per attempt while learned sessions are on; none otherwise (the attempt's
+ * hooks are then its {@link Attempts}). Immutable and thread-safe, as the hooks it wraps are.
  *
  * @param attempts the exchange's attempts, whose hooks these extend
  * @param sessions the learned sessions of the state the exchange started with

@@ -90,9 +90,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Over 300 lines: one call's steps (connect or take a pooled connection, retry once on a stale
  * connection, a write that fails before the answer, head, parts, timeouts, cancel, a busy answer
- * or a JSON answer held back, a legacy MCP stream read on, an agent marked down) share the call's fields and its one
- * {@code done} flag on one event loop; split, each piece would pass them all around and each could
- * end the call. Writing the request (its head and body, a streamed body's parts) is
+ * or a JSON answer held back, a legacy MCP stream read on, an agent marked down) share the call's
+ * fields and its one {@code done} flag on one event loop; split, each piece would pass them all
+ * around and each could end the call. Writing the request (its head and body, a streamed body's parts) is
  * {@link RequestWriter}'s, which tells the call of its writes through {@link RequestWriter.Writes}.
  */
 final class AgentCall implements RequestWriter.Writes {
@@ -466,7 +466,7 @@ final class AgentCall implements RequestWriter.Writes {
     }
 
     /** Whether a {@code Content-Type} is {@code application/json}, with or without parameters. */
-    static boolean isJson(String type) {
+    private static boolean isJson(String type) {
         return type != null && type.regionMatches(true, 0, "application/json", 0, 16)
                 && (type.length() == 16 || type.charAt(16) == ';' || type.charAt(16) == ' ');
     }
