@@ -67,12 +67,17 @@ final class A2aTaskAffinity {
         }
         byte[] body = body(answer);
         if (body != null) {
-            byte[] sealed = A2aTasks.sealAnswer(body, id -> ids.decode(id) == null ? ids.encode(agent, id) : id);
+            byte[] sealed = sealed(agent, body);
             if (sealed != body) {
                 answer.setBody(sealed);
                 answer.removeHeader(Exchange.CONTENT_LENGTH);
             }
         }
+    }
+
+    /** {@code body} with {@code agent} sealed into its task ids, those already sealed left as they are. */
+    byte[] sealed(String agent, byte[] body) {
+        return A2aTasks.sealAnswer(body, id -> ids.decode(id) == null ? ids.encode(agent, id) : id);
     }
 
     /** The message's body as bytes (set back as bytes, so a stream is read once), or null when absent or too long. */

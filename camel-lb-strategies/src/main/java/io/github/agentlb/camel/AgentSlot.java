@@ -1,5 +1,7 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.key.LongLivedStreams;
+import io.github.agentlb.core.key.McpHeaders;
 import io.github.agentlb.core.orca.LoadReport;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,11 +10,13 @@ import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.camel.AsyncProcessor;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
 
 /**
  * One member's per-agent counters, carried from state to state while the child stays a member
  * (gRPC's child state, Finagle's node): requests in flight (for drain, {@code lr} and the in-flight
- * bound), requests offered while it ramps up (for slow start), until when it rests after a busy
+ * bound), long-lived streams open apart from them, requests offered while it ramps up (for slow start), until when it rests after a busy
  * answer, and its latest ORCA load report. Thread-safe.
  */
 final class AgentSlot {
@@ -24,10 +28,18 @@ final class AgentSlot {
     /** {@link #life}: no longer a member; its last request in flight stops an owned child. */
     static final int REMOVED = 2;
 
+    /** Exchange property of an attempt counted as a long-lived stream. */
+    static final String STREAM_PROPERTY = "agentlb.longLivedStream";
+
     final AsyncProcessor child;
     /** Whether the balancer created the child (runtime agents), so it stops it once unused. */
     final boolean owned;
     final AtomicInteger inFlight = new AtomicInteger();
+    /**
+     * Long-lived streams open on the agent ({@link LongLivedStreams}): counted apart from
+     * {@link #inFlight}, so that no strategy's load signal counts them, and no drain waits for them.
+     */
+    final AtomicInteger streams = new AtomicInteger();
     /** Requests the strategy offered this agent while it ramped up, for the slow-start thinning. */
     final AtomicLong offered = new AtomicLong();
     /** Until when the agent rests after a busy answer (the balancer's clock, ns); 0 when it does not. */
@@ -66,6 +78,44 @@ final class AgentSlot {
             return AttemptHooks.NOTHING;
         }
         return () -> downHooks.remove(end);
+    }
+
+    /**
+     * Counts an attempt about to be sent: as a long-lived stream when its request opens one
+     * ({@link LongLivedStreams#opens}, marked on the attempt as {@value #STREAM_PROPERTY}), else in flight.
+     */
+    void sent(Exchange attempt) {
+        Message in = attempt.getIn();
+        // Only the headers that can decide are read: two lookups for most requests.
+        String method = in.getHeader(Exchange.HTTP_METHOD, String.class);
+        boolean get = "GET".equals(method);
+        String mcpMethod = get ? null : in.getHeader(McpHeaders.METHOD, String.class);
+        if (LongLivedStreams.opens(method, get ? in.getHeader(LongLivedStreams.SESSION_ID, String.class) : null, mcpMethod,
+                mcpMethod == null ? null : in.getHeader(McpHeaders.PROTOCOL_VERSION, String.class))) {
+            attempt.setProperty(STREAM_PROPERTY, Boolean.TRUE);
+            streams.incrementAndGet();
+        } else {
+            inFlight.incrementAndGet();
+        }
+    }
+
+    /**
+     * Counts the end of an attempt {@link #sent} counted.
+     *
+     * @return whether its count reached 0: the writer then finishes drains, or stops a removed agent's child
+     */
+    boolean ended(Exchange attempt) {
+        return (isStream(attempt) ? streams : inFlight).decrementAndGet() == 0;
+    }
+
+    /** Whether an attempt was counted as a long-lived stream ({@link #sent}). */
+    static boolean isStream(Exchange attempt) {
+        return attempt.getProperty(STREAM_PROPERTY) != null;
+    }
+
+    /** Whether nothing runs on the agent: no request in flight, no stream open. */
+    boolean idle() {
+        return inFlight.get() == 0 && streams.get() == 0;
     }
 
     /** Whether the agent rests at {@code nowNanos} after a busy answer, or waits for its trial's answer. */

@@ -5,11 +5,12 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * What a child that writes an agent's answer to the client itself (a streaming child) asks the
- * balancer at the answer's head, before the balancer sees the answer: which request headers the
- * attempt sets, whether the answer is busy (to be held back, as the balancer may try another
- * agent), and what the client sees of each answer header (a learned session id sealed, a load
- * report left for the balancer). The balancer sets its hooks on each attempt's exchange copy as
+ * What a child that sends the client's request and writes an agent's answer to the client itself
+ * (a streaming child) asks the balancer, before the balancer sees the answer: which request headers
+ * the attempt sets and which body it sends (an A2A task's agent's own id restored), whether the
+ * answer is busy (to be held back, as the balancer may try another agent), what the client sees of
+ * each answer header (a learned session id sealed, a load report left for the balancer) and of a
+ * JSON answer's body (A2A task ids sealed). The balancer sets its hooks on each attempt's exchange copy as
  * property {@value #PROPERTY}, answered from the state the attempt was chosen with; a child that
  * finds none (Camel's own balancers, no balancer) uses {@link #NONE}. The child calls no
  * balancer method: these hooks are all it needs.
@@ -48,6 +49,40 @@ public interface AttemptHooks {
      * all when the message has none; never the client's own value. Case-insensitive names.
      */
     Collection<String> requestHeaders();
+
+    /**
+     * The request body this attempt sends in place of the client's, or null (the default) to send
+     * the client's: the body of an A2A task call with the task's agent's own id restored
+     * ({@link io.github.agentlb.core.session.LearnedSessions#a2aTasks()}). The child sends it whole,
+     * with its own {@code Content-Length}. Only asked for a request whose body the child holds
+     * whole; a body still arriving from the client goes as it came.
+     */
+    default byte[] requestBody() {
+        return null;
+    }
+
+    /**
+     * Whether this attempt's answer, when it is JSON ({@code Content-Type: application/json}) of
+     * at most {@value #MAX_REWRITTEN_ANSWER_BYTES} bytes, is held whole and passed through
+     * {@link #clientAnswer} before the client gets it: the answer to an A2A request, whose task ids
+     * are sealed. A larger answer, or any other type (Server-Sent Events), goes to the client as
+     * it came. False by default.
+     */
+    default boolean rewritesJsonAnswer() {
+        return false;
+    }
+
+    /** The largest answer body {@link #rewritesJsonAnswer} holds, bytes (1 MiB). */
+    int MAX_REWRITTEN_ANSWER_BYTES = A2aTaskAffinity.MAX_BODY_BYTES;
+
+    /**
+     * The body the client gets for a JSON answer held whole ({@link #rewritesJsonAnswer}): the A2A
+     * task ids in {@code body} sealed with the attempt's agent; {@code body} itself when nothing
+     * changes (the default). The child sends it with its own {@code Content-Length}.
+     */
+    default byte[] clientAnswer(byte[] body) {
+        return body;
+    }
 
     /**
      * Whether an answer with {@code status} and this {@code Retry-After} (or null) is busy

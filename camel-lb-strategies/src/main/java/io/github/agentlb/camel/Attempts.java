@@ -147,7 +147,7 @@ final class Attempts implements AttemptHooks {
         if (pin != null) {
             state.sessions.restore(copy.getIn(), pin);
         }
-        copy.setProperty(AttemptHooks.PROPERTY, this);
+        copy.setProperty(AttemptHooks.PROPERTY, SessionAttemptHooks.of(this, state.sessions, exchange, pin, agent));
         current = agent;
         long now = timed ? context.nanoTime() : 0L;
         if (screen.firstAttempt()) {
@@ -156,7 +156,7 @@ final class Attempts implements AttemptHooks {
         AgentSlot chosen = screen.chosenSlot();
         AgentSlot slot = chosen != null ? chosen : state.slot(agent);
         Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial);
-        slot.inFlight.incrementAndGet();
+        slot.sent(copy);
         try {
             if (state.boundedLoads != null) {
                 state.boundedLoads.recordSent(agent);
@@ -195,7 +195,7 @@ final class Attempts implements AttemptHooks {
         releaseRetry();
         String agent = done.agent();
         AgentSlot slot = done.slot();
-        if (slot.inFlight.decrementAndGet() == 0) {
+        if (slot.ended(done.exchange())) {
             context.lastRequestEnded(slot);
         }
         Exchange attempt = done.exchange();

@@ -114,6 +114,12 @@ public final class BalancerState {
         return slot == null ? 0 : slot.inFlight.get();
     }
 
+    /** @return long-lived streams open on {@code agentId} through this balancer now, not in {@link #inFlight}; 0 for no member */
+    public int streams(String agentId) {
+        AgentSlot slot = slots.get(agentId);
+        return slot == null ? 0 : slot.streams.get();
+    }
+
     /**
      * The latest load report of {@code agentId} if it arrived at most the saturation's staleness
      * ago (200 ms by default), else null: for strategies that weigh agents by reported load. O(1).

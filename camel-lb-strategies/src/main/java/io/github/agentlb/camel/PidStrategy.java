@@ -77,7 +77,9 @@ final class PidStrategy implements Strategy {
 
     @Override
     public void attemptStarted(String agentId, Exchange attempt) {
-        core.requestStarted(agentId);
+        if (!AgentSlot.isStream(attempt)) { // a long-lived stream is no load, nor its time a latency
+            core.requestStarted(agentId);
+        }
     }
 
     @Override
@@ -95,6 +97,9 @@ final class PidStrategy implements Strategy {
     @Override
     public void attemptCompleted(String agentId, Exchange attempt, AttemptOutcome outcome, long elapsedNanos,
             Selection selection) {
+        if (AgentSlot.isStream(attempt)) {
+            return;
+        }
         PidWeights current = core;
         current.requestFinished(agentId, elapsedNanos);
         Object header = attempt.getMessage().removeHeader(UTILIZATION_HEADER);

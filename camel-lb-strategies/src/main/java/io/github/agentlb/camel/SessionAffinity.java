@@ -96,6 +96,16 @@ final class SessionAffinity {
         }
     }
 
+    /** Whether the answer to {@code exchange} has its A2A task ids sealed: A2A tasks are on and it is an A2A request. */
+    boolean sealsAnswerOf(Exchange exchange) {
+        return tasks != null && exchange.getProperty(A2aTaskAffinity.METHOD_PROPERTY) != null;
+    }
+
+    /** An A2A answer's body with {@code agent} sealed into its task ids (A2A tasks on), else {@code body}. */
+    byte[] sealedAnswer(String agent, byte[] body) {
+        return tasks == null ? body : tasks.sealed(agent, body);
+    }
+
     /** The id a client sees for session {@code agentSessionId} of {@code agent}. */
     String clientId(String agent, String agentSessionId) {
         return ids.encode(agent, agentSessionId);

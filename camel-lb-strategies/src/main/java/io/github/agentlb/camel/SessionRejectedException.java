@@ -45,6 +45,14 @@ public class SessionRejectedException extends CamelExchangeException {
     }
 
     /**
+     * @return the answer's {@code error} field: {@code bad session id}, {@code session not found},
+     *     {@code bad task id} or {@code task not found}
+     */
+    public String error() {
+        return error;
+    }
+
+    /**
      * @return the answer's JSON body, {@code {"error":"bad session id","detail":<reason>}} for 400
      *     or {@code {"error":"session not found","detail":<reason>}} for 404 ({@code bad task id}
      *     and {@code task not found} for A2A tasks), the reason escaped as a JSON string (Jackson's

@@ -248,7 +248,9 @@ final class StateWriter implements StrategyContext {
     /** The last request of a draining or removed agent ended: finish its drain or stop its child. */
     void lastRequestEnded(AgentSlot slot) {
         if (slot.life.get() == AgentSlot.REMOVED) {
-            stopOwned(slot);
+            if (slot.idle()) {
+                stopOwned(slot);
+            }
         } else {
             synchronized (this) {
                 finishIdleDrains();
@@ -302,7 +304,7 @@ final class StateWriter implements StrategyContext {
         AgentSlot slot = slots.remove(child);
         if (slot != null) {
             slot.life.set(AgentSlot.REMOVED);
-            if (slot.inFlight.get() == 0) {
+            if (slot.idle()) {
                 stopOwned(slot);
             }
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.core.session.LearnedSessions;
 import io.github.agentlb.core.session.SessionIds;
+import io.github.agentlb.testing.A2aTaskAnswers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -47,25 +48,8 @@ class A2aTaskAffinityTest {
         public boolean process(Exchange exchange, AsyncCallback callback) {
             calls++;
             JsonNode request = read(exchange.getIn().getBody(String.class));
-            String method = request.path("method").asText();
-            JsonNode params = request.path("params");
-            String taskId = method.startsWith("Send") ? params.path("message").path("taskId").asText(null)
-                    : params.path("id").asText(null);
-            received.add(method + " " + taskId);
-            ObjectNode answer = JSON.createObjectNode().put("jsonrpc", "2.0").set("id", request.path("id"));
-            if (taskId != null && !tasks.contains(taskId)) {
-                answer.putObject("error").put("code", -32001).put("message", "Task not found");
-            } else {
-                if (taskId == null) {
-                    taskId = name + "-t" + (tasks.size() + 1);
-                    tasks.add(taskId);
-                }
-                ObjectNode task = method.startsWith("Send") ? answer.putObject("result").putObject("task")
-                        : answer.putObject("result");
-                task.put("id", taskId).put("contextId", "c-" + name);
-                task.putObject("status").put("state", "TASK_STATE_WORKING").putObject("message")
-                        .put("messageId", "m1").put("taskId", taskId);
-            }
+            received.add(request.path("method").asText() + " " + A2aTaskAnswers.taskId(request));
+            ObjectNode answer = A2aTaskAnswers.answer(name, tasks, request);
             exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
             exchange.getMessage().setBody(answer.toString());
             callback.done(true);
@@ -197,6 +181,49 @@ class A2aTaskAffinityTest {
         balancer.process(plain, sync -> { });
         assertThat(plain.getException()).isNull();
         assertThat(a2.calls).isEqualTo(1);
+        balancer.stop();
+    }
+
+    /** A streaming child: what it learns from its attempt's hooks, and the answer it streamed. */
+    private static final class HookedChild extends AsyncProcessorSupport {
+        final List<String> seen = new ArrayList<>();
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            AttemptHooks hooks = exchange.getProperty(AttemptHooks.PROPERTY, AttemptHooks.class);
+            byte[] body = hooks.requestBody();
+            String agentAnswer = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"task\":{\"id\":\"t-9\"}}}";
+            seen.add((body == null ? null : read(new String(body, StandardCharsets.UTF_8)).path("params").path("id").asText())
+                    + " " + hooks.rewritesJsonAnswer()
+                    + " " + new String(hooks.clientAnswer(agentAnswer.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8));
+            exchange.getMessage().setBody("(streamed to the client)");
+            callback.done(true);
+            return true;
+        }
+    }
+
+    @Test
+    void aStreamingChildsHooksGiveTheTaskCallsBodyAndSealItsJsonAnswer() {
+        HookedChild child = new HookedChild();
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.setLearnedSessions(LearnedSessions.custom().secret(SECRET).a2aTasks(true).build());
+        balancer.addAgent("A1", child, 1.0);
+        balancer.start();
+        SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
+        String sealed = ids.encode("A1", "t-9");
+
+        call(balancer, "SendMessage", null);
+        call(balancer, "GetTask", sealed);
+        Exchange plain = new DefaultExchange(CAMEL.get());
+        plain.getIn().setBody("{\"model\":\"m\",\"messages\":[]}");
+        balancer.process(plain, sync -> { });
+
+        String sealedAnswer = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"task\":{\"id\":\"" + sealed + "\"}}}";
+        String agentAnswer = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"task\":{\"id\":\"t-9\"}}}";
+        assertThat(child.seen).containsExactly("null true " + sealedAnswer, "t-9 true " + sealedAnswer,
+                "null false " + agentAnswer);
+        assertThat(plain.getMessage().getBody(String.class)).isEqualTo("(streamed to the client)");
         balancer.stop();
     }
 }

@@ -248,4 +248,33 @@ class PidWeightedLBTest extends CamelTestSupport {
 
         assertThat(child.isStopped()).isTrue();
     }
+
+    @Test
+    void aLongLivedStreamIsNoLoadForTheControllerButARequestIs() {
+        ScriptedChild b1 = ScriptedChild.ok("B1");
+        ScriptedChild b2 = ScriptedChild.ok("B2");
+        b1.hold();
+        b2.hold();
+        PidWeightedLB pid = standalone(PidWeightsConfig.custom(), b1, b2);
+        for (int i = 0; i < 2; i++) {
+            Exchange stream = new org.apache.camel.support.DefaultExchange(context);
+            stream.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+            stream.getIn().setHeader("Mcp-Session-Id", "s-" + i);
+            pid.process(stream, sync -> { });
+        }
+        clock.addAndGet(SECOND);
+        pid.controlStep();
+        assertThat(b1.heldAnswers() + b2.heldAnswers()).isEqualTo(2);
+        assertThat(pid.getUtilizations().values()).allSatisfy(u -> assertThat(u).isNaN());
+
+        Exchange request = new org.apache.camel.support.DefaultExchange(context);
+        request.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+        pid.process(request, sync -> { });
+        clock.addAndGet(SECOND);
+        pid.controlStep();
+        assertThat(pid.getUtilizations().values()).anySatisfy(u -> assertThat(u).isEqualTo(1.0 / pid.getConfig().nominalCapacity()));
+        b1.release();
+        b2.release();
+        pid.stop();
+    }
 }

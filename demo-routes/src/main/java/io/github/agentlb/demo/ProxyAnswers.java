@@ -112,12 +112,14 @@ final class ProxyAnswers {
         }
     }
 
-    /** A session id the balancer cannot route: 400 (not one it gave) or 404 (its agent left), no agent called. */
+    /**
+     * A session or A2A task id the balancer cannot route: 400 (not one it gave) or 404 (its agent
+     * left), no agent called; the error names which ({@code bad task id}, {@code session not found}, ...).
+     */
     void sessionRejected(Exchange exchange) {
         SessionRejectedException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, SessionRejectedException.class);
         LOG.info("request={} answered {}: {}", requestId(exchange), cause.status(), cause.reason());
-        reply(exchange, cause.status(), cause.status() == 404 ? "session not found" : "bad session id",
-                cause.reason(), Map.of());
+        reply(exchange, cause.status(), cause.error(), cause.reason(), Map.of());
     }
 
     /** Every agent rests after a busy answer and none was asked: 429 with the shortest rest left. */

@@ -12,6 +12,7 @@ import io.github.agentlb.camel.SessionRejectedException;
 import io.github.agentlb.camel.http.AgentCallCancelledException;
 import io.github.agentlb.camel.http.AgentComponent;
 import io.github.agentlb.camel.http.NettyDownstream;
+import io.github.agentlb.core.key.McpHeaders;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelHandlerContext;
@@ -118,6 +119,7 @@ public class ProxyRoutes extends RouteBuilder {
     static final String USER_ID_HEADER = ProxyRequest.USER_ID_PARAM;
     static final String REQUEST_PROPERTY = "agentlb.proxy.request";
     private static final String START_PROPERTY = "agentlb.proxy.startNanos";
+    private static final List<String> STREAM_HEADERS = List.of(McpHeaders.METHOD, McpHeaders.PROTOCOL_VERSION);
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRoutes.class);
 
@@ -207,6 +209,8 @@ public class ProxyRoutes extends RouteBuilder {
         if (learned != null && sessionHeaders.stream().noneMatch(learned::equalsIgnoreCase)) {
             sessionHeaders = java.util.stream.Stream.concat(sessionHeaders.stream(), java.util.stream.Stream.of(learned)).toList();
         }
+        // What tells the balancer a request opens a long-lived stream (MCP subscriptions/listen).
+        sessionHeaders = java.util.stream.Stream.concat(sessionHeaders.stream(), STREAM_HEADERS.stream()).toList();
         errorHandler(noErrorHandler());
         Http11Component.register(getContext(), config.clientTimeoutMs(), Http11Component.DEFAULT_HELD_BODY_BYTES);
         // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
@@ -333,14 +337,15 @@ public class ProxyRoutes extends RouteBuilder {
                 if (request.userId() != null && !request.userId().isEmpty()) {
                     in.setHeader(USER_ID_HEADER, request.userId());
                 }
-                // What keys and learned sessions read: the session headers, and the body by reference.
+                // What keys and learned sessions read: the session headers, and the body by reference
+                // (a key may read it, A2A tasks do).
                 for (String header : sessionHeaders) {
                     String value = received.headers().get(header);
                     if (value != null) {
                         in.setHeader(header, value);
                     }
                 }
-                if (keyed) {
+                if (keyed || balancer != null && balancer.isSessionA2aTasks()) {
                     in.setBody(down.bodyView());
                 }
             }

@@ -9,19 +9,13 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.DecoderException;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpRequest;
-import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -79,6 +73,14 @@ import org.slf4j.LoggerFactory;
  * bytes, and left on the exchange as a Camel message: status, the agent's headers, the body; a
  * larger one is streamed like any other.
  *
+ * <h2>JSON answers the attempt rewrites</h2>
+ * An answer that is not busy, with {@code Content-Type: application/json} and a body of at most
+ * {@value AttemptHooks#MAX_REWRITTEN_ANSWER_BYTES} bytes, is held whole when the attempt's hooks ask
+ * for it ({@link AttemptHooks#rewritesJsonAnswer}: the answer to an A2A request, whose task ids the
+ * balancer seals), then goes to the client as {@link AttemptHooks#clientAnswer} gives it, with its
+ * own {@code Content-Length}. An answer that turns out longer is streamed as it came, from the
+ * bytes held on; any other type (Server-Sent Events) passes as it came.
+ *
  * <h2>Kept-alive connections</h2>
  * A pooled connection that fails before any byte of the answer (the agent closed it as idle while
  * the request was on its way) is given up and the request sent once more on a new connection to
@@ -86,19 +88,18 @@ import org.slf4j.LoggerFactory;
  * or its method is idempotent (RFC 9110 9.2.2) or it has an {@code Idempotency-Key}. Not counted
  * against the agent.
  *
- * <p>Over 300 lines: one call's steps (connect or take a pooled connection, send, a streamed request
- * body, retry once on a stale connection, a write that fails before the answer, head, parts,
- * timeouts, cancel, a busy answer held back, a legacy MCP stream read on, an agent marked down)
- * share the call's fields and its one {@code done} flag on one event loop; split, each piece would
- * pass them all around and each could end the call. The request-body sending (with its write
- * failures) is the first piece to move out, behind a small interface, if the class grows again.
+ * <p>Over 300 lines: one call's steps (connect or take a pooled connection, retry once on a stale
+ * connection, a write that fails before the answer, head, parts, timeouts, cancel, a busy answer
+ * or a JSON answer held back, a legacy MCP stream read on, an agent marked down) share the call's
+ * fields and its one {@code done} flag on one event loop; split, each piece would pass them all
+ * around and each could end the call. Writing the request (its head and body, a streamed body's parts) is
+ * {@link RequestWriter}'s, which tells the call of its writes through {@link RequestWriter.Writes}.
  */
-final class AgentCall {
+final class AgentCall implements RequestWriter.Writes {
 
     /** Largest busy answer held back; a larger one is streamed like any other. */
     static final int MAX_HELD_BYTES = 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(AgentProducer.class);
-    private static final Set<HttpMethod> WITH_BODY = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH);
     /** RFC 9110 9.2.2's idempotent methods. */
     private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
             HttpMethod.TRACE, HttpMethod.PUT, HttpMethod.DELETE);
@@ -109,6 +110,7 @@ final class AgentCall {
     private final AsyncCallback callback;
     private final Downstream down;
     private final AttemptHooks hooks;
+    private final RequestWriter request;
     private Channel agent;
     private boolean done;
     private boolean bodyless;
@@ -120,8 +122,10 @@ final class AgentCall {
     /** Whether the request was written to the connection whole. */
     private boolean written;
     private HttpResponse head;
-    /** A busy answer being gathered, else null. */
+    /** A busy answer, or a JSON answer to be rewritten ({@link #rewriting}), being gathered, else null. */
     private CompositeByteBuf held;
+    /** Whether {@link #held} is a JSON answer the hooks rewrite ({@link AttemptHooks#rewritesJsonAnswer}). */
+    private boolean rewriting;
     private ScheduledFuture<?> firstByteTimer;
     private ScheduledFuture<?> idleTimer;
     private ScheduledFuture<?> totalTimer;
@@ -141,6 +145,7 @@ final class AgentCall {
         this.callback = callback;
         this.down = down;
         this.hooks = hooks;
+        this.request = new RequestWriter(endpoint, exchange, down, hooks, this);
     }
 
     void start() {
@@ -219,27 +224,6 @@ final class AgentCall {
     }
 
     private void send() {
-        ByteBuf body = down.body();
-        BodyRest rest = down.bodyRest();
-        HttpRequest request = rest == null
-                ? new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target(), body)
-                : new DefaultHttpRequest(HttpVersion.HTTP_1_1, down.method(), down.target());
-        HttpHeaders headers = request.headers().set(down.forwardHeaders());
-        for (String name : hooks.requestHeaders()) {
-            // The balancer's own for this attempt (a load report ask, a restored session id), never the client's.
-            headers.remove(name);
-            String value = exchange.getIn().getHeader(name, String.class);
-            if (value != null) {
-                headers.set(name, value);
-            }
-        }
-        headers.set(HttpHeaderNames.HOST, endpoint.authority());
-        headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-        if (rest != null) {
-            headers.set(HttpHeaderNames.CONTENT_LENGTH, rest.length());
-        } else if (body.isReadable() || WITH_BODY.contains(down.method())) {
-            headers.set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
-        }
         bodyless = HttpMethod.HEAD.equals(down.method());
         lastReadNanos = System.nanoTime();
         firstByteTimer = schedule(timeouts.firstByteMs(), () -> finish(new AnswerTimeoutException(
@@ -248,56 +232,23 @@ final class AgentCall {
             totalTimer = schedule(timeouts.totalMs(), () -> finish(new AnswerTimeoutException(
                     "agent " + name() + " did not finish its answer within " + timeouts.totalMs() + " ms"), false));
         }
-        Channel target = agent;
-        if (rest == null) {
-            agent.writeAndFlush(request).addListener(f -> written(target, f.isSuccess(), f.cause()));
-            return;
-        }
-        agent.write(request);
-        agent.writeAndFlush(new DefaultHttpContent(body)).addListener(f -> {
-            if (!f.isSuccess()) {
-                writeFailed(target, f.cause());
-            }
-        });
-        rest.pipe(part -> sendPart(target, part),
-                () -> {
-                    if (target != agent || done || writeFailure != null) {
-                        return;
-                    }
-                    target.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT)
-                            .addListener(f -> written(target, f.isSuccess(), f.cause()));
-                },
-                failure -> {
-                    if (target == agent) {
-                        finish(new IOException("the client's request body broke off", failure), false);
-                    }
-                });
+        request.write(agent);
     }
 
-    /**
-     * A part of a streamed body to the agent; while the agent's connection cannot take more, the
-     * client's is not read.
-     */
-    private void sendPart(Channel target, ByteBuf part) {
-        if (target != agent || done || writeFailure != null) {
-            part.release();
-            return;
-        }
-        ChannelFuture sent = target.writeAndFlush(new DefaultHttpContent(part));
-        sent.addListener(f -> {
-            if (!f.isSuccess()) {
-                writeFailed(target, f.cause());
-            }
-        });
-        if (!target.isWritable()) {
-            Channel client = down.channel();
-            client.config().setAutoRead(false);
-            sent.addListener(f -> client.config().setAutoRead(true));
+    @Override
+    public boolean sending(Channel target) {
+        return target == agent && !done && writeFailure == null;
+    }
+
+    @Override
+    public void bodyBroke(Channel target, IOException failure) {
+        if (target == agent) {
+            finish(failure, false);
         }
     }
 
-    /** The request's last byte was written to {@code target}, or the write failed. */
-    private void written(Channel target, boolean success, Throwable cause) {
+    @Override
+    public void written(Channel target, boolean success, Throwable cause) {
         if (target != agent) {
             return; // a write on a connection given up for a new one
         }
@@ -495,7 +446,7 @@ final class AgentCall {
         }
         idleTimer = schedule(timeouts.idleMs(), this::checkIdle);
         resumable = resumable(response) ? new SseRetryField() : null;
-        if (busy) {
+        if (busy || rewritten(response, length)) {
             held = agent.alloc().compositeBuffer();
             return;
         }
@@ -503,7 +454,27 @@ final class AgentCall {
         down.sendHead(response, bodyless || status == 204 || status == 304);
     }
 
-    /** Gathers a busy answer; one that grows past the limit is streamed after all. */
+    /**
+     * Whether an answer that is not busy is held whole for the hooks to rewrite (see the class
+     * comment): one with a body that may fit, JSON, and hooks that ask for it.
+     */
+    private boolean rewritten(HttpResponse response, long length) {
+        int status = response.status().code();
+        rewriting = !bodyless && status != 204 && status != 304 && length <= AttemptHooks.MAX_REWRITTEN_ANSWER_BYTES
+                && isJson(response.headers().get(HttpHeaderNames.CONTENT_TYPE)) && hooks.rewritesJsonAnswer();
+        return rewriting;
+    }
+
+    /** Whether a {@code Content-Type} is {@code application/json}, with or without parameters. */
+    private static boolean isJson(String type) {
+        return type != null && type.regionMatches(true, 0, "application/json", 0, 16)
+                && (type.length() == 16 || type.charAt(16) == ';' || type.charAt(16) == ' ');
+    }
+
+    /**
+     * Gathers a busy answer, or a JSON answer to rewrite; one that grows past its limit is streamed
+     * after all.
+     */
     private void hold(HttpContent content) {
         held.addComponent(true, content.content().retain());
         content.release();
@@ -512,9 +483,13 @@ final class AgentCall {
             held.readBytes(body);
             held.release();
             held = null;
+            if (rewriting) {
+                sendRewritten(body);
+                return;
+            }
             exchange.getMessage().setBody(body);
             finish(null, HttpUtil.isKeepAlive(head));
-        } else if (held.readableBytes() > MAX_HELD_BYTES) {
+        } else if (held.readableBytes() > (rewriting ? AttemptHooks.MAX_REWRITTEN_ANSWER_BYTES : MAX_HELD_BYTES)) {
             ByteBuf gathered = held;
             held = null;
             Message message = exchange.getMessage();
@@ -524,6 +499,24 @@ final class AgentCall {
             bytes += gathered.readableBytes();
             down.sendContent(gathered);
         }
+    }
+
+    /** A held JSON answer to the client, as the hooks rewrote it, with its own {@code Content-Length}. */
+    private void sendRewritten(byte[] agentBody) {
+        byte[] body = hooks.clientAnswer(agentBody);
+        long max = endpoint.getMaxAnswerBytes();
+        if (max > 0 && body.length > max) {
+            finish(new IOException("agent " + name() + " answered " + body.length + " bytes, over maxAnswerBytes=" + max),
+                    false);
+            return;
+        }
+        bytes += agentBody.length;
+        head.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
+        head.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        exchange.getMessage().setBody(down.answeredBody());
+        down.sendHead(head, false);
+        down.end(Unpooled.wrappedBuffer(body));
+        finish(null, HttpUtil.isKeepAlive(head));
     }
 
     private void checkIdle() {

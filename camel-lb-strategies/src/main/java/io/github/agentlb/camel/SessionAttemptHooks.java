@@ -1,0 +1,65 @@
+package io.github.agentlb.camel;
+
+import java.util.Collection;
+import org.apache.camel.Exchange;
+
+/**
+ * The hooks of one attempt while learned sessions are on: the bodies of A2A tasks
+ * ({@link io.github.agentlb.core.session.LearnedSessions#a2aTasks()}) answered here, from the
+ * state the exchange started with; everything else as its {@link Attempts} answers it. The request
+ * body is the pinned task's, with its agent's own id ({@link SessionAffinity.Pin#agentBody()}); a
+ * JSON answer to an A2A request has its task ids sealed with this attempt's agent.
+ *
+ * <p>One small record per attempt while learned sessions are on; none otherwise (the attempt's
+ * hooks are then its {@link Attempts}). Immutable and thread-safe, as the hooks it wraps are.
+ *
+ * @param attempts the exchange's attempts, whose hooks these extend
+ * @param sessions the learned sessions of the state the exchange started with
+ * @param exchange the exchange (not the attempt's copy): whether it is an A2A request
+ * @param pin      where the exchange's session or task took it, null when it has none
+ * @param agent    the attempt's agent
+ */
+record SessionAttemptHooks(AttemptHooks attempts, SessionAffinity sessions, Exchange exchange, SessionAffinity.Pin pin,
+        String agent) implements AttemptHooks {
+
+    /** The hooks of an attempt of {@code attempts}: these with learned sessions on, else {@code attempts} itself. */
+    static AttemptHooks of(AttemptHooks attempts, SessionAffinity sessions, Exchange exchange, SessionAffinity.Pin pin,
+            String agent) {
+        return sessions == null ? attempts : new SessionAttemptHooks(attempts, sessions, exchange, pin, agent);
+    }
+
+    @Override
+    public Collection<String> requestHeaders() {
+        return attempts.requestHeaders();
+    }
+
+    @Override
+    public byte[] requestBody() {
+        return pin == null ? null : pin.agentBody();
+    }
+
+    @Override
+    public boolean isBusy(int status, String retryAfter) {
+        return attempts.isBusy(status, retryAfter);
+    }
+
+    @Override
+    public String clientValue(String header, String value) {
+        return attempts.clientValue(header, value);
+    }
+
+    @Override
+    public boolean rewritesJsonAnswer() {
+        return sessions.sealsAnswerOf(exchange);
+    }
+
+    @Override
+    public byte[] clientAnswer(byte[] body) {
+        return sessions.sealsAnswerOf(exchange) ? sessions.sealedAnswer(agent, body) : body;
+    }
+
+    @Override
+    public Runnable whenAgentDown(Runnable end) {
+        return attempts.whenAgentDown(end);
+    }
+}

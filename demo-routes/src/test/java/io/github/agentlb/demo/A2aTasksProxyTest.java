@@ -1,0 +1,240 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.camel.http.ScriptedAgent;
+import io.github.agentlb.core.session.LearnedSessions;
+import io.github.agentlb.core.session.SessionIds;
+import io.github.agentlb.testing.A2aTaskAnswers;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A2A v1.0 agents (JSON-RPC over HTTP) behind two proxy replicas sharing a session secret, A2A
+ * tasks on, through the proxy's {@code agent:} children: a task made by {@code SendMessage} through
+ * either replica is sealed for the client; {@code GetTask}, {@code CancelTask} and a continuing
+ * {@code SendMessage} through the other replica reach the agent that made it, which sees its own
+ * raw id; forged task ids get JSON 400 and reach no agent.
+ */
+@Tag("e2e")
+@Timeout(60)
+class A2aTasksProxyTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final String SECRET = "the replicas' shared secret";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+    /** An A2A agent: makes task {@code <name>-t<n>} for a new message, answers only about its own tasks. */
+    private static final class TaskAgent implements AutoCloseable {
+        final String name;
+        final Set<String> tasks = ConcurrentHashMap.newKeySet();
+        final ScriptedAgent server;
+
+        TaskAgent(String name) throws Exception {
+            this.name = name;
+            this.server = ScriptedAgent.start((exchange, request) -> {
+                byte[] answer = A2aTaskAnswers.answer(name, tasks, JSON.readTree(request.body())).toString().getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, answer.length);
+                exchange.getResponseBody().write(answer);
+            });
+        }
+
+        /** The JSON-RPC request the agent received next, as {@code method taskId} ({@code null} for a new task). */
+        String next() throws Exception {
+            JsonNode request = JSON.readTree(server.next().body());
+            return request.path("method").asText() + " " + A2aTaskAnswers.taskId(request);
+        }
+
+        int calls() {
+            return server.calls();
+        }
+
+        String baseUrl() {
+            return server.baseUrl();
+        }
+
+        @Override
+        public void close() {
+            server.close();
+        }
+    }
+
+    private static Supplier<AgentLoadBalancerSupport> withTasks(Supplier<AgentLoadBalancerSupport> strategy) {
+        return () -> {
+            AgentLoadBalancerSupport balancer = strategy.get();
+            balancer.setLearnedSessions(LearnedSessions.custom().secret(SECRET).a2aTasks(true).build());
+            return balancer;
+        };
+    }
+
+    private static String sendMessage(int id, String taskId) {
+        ObjectNode message = JSON.createObjectNode().put("role", "ROLE_USER").put("messageId", "m" + id);
+        if (taskId != null) {
+            message.put("taskId", taskId);
+        }
+        message.putArray("parts").addObject().put("text", "hello " + id);
+        ObjectNode request = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", id).put("method", "SendMessage");
+        request.putObject("params").set("message", message);
+        return request.toString();
+    }
+
+    private static String taskCall(int id, String method, String taskId) {
+        ObjectNode request = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", id).put("method", method);
+        request.putObject("params").put("id", taskId);
+        return request.toString();
+    }
+
+    private HttpResponse<String> post(DemoProxy proxy, int userId, String body) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/process/a2a-" + userId + "?user_id=" + userId))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void taskCallsThroughEitherReplicaReachTheAgentThatMadeTheTaskAndForgedIdsReachNone() throws Exception {
+        try (TaskAgent a1 = new TaskAgent("A1"); TaskAgent a2 = new TaskAgent("A2"); TaskAgent a3 = new TaskAgent("A3")) {
+            List<TaskAgent> agents = List.of(a1, a2, a3);
+            List<String> urls = agents.stream().map(TaskAgent::baseUrl).toList();
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(urls).strategy("rr").build();
+            SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
+            try (DemoProxy one = DemoProxy.start(config, withTasks(RoundRobinLB::new));
+                    DemoProxy two = DemoProxy.start(config.toBuilder().strategy("ch").build(), withTasks(ConsistentHashLB::new))) {
+                List<DemoProxy> proxies = List.of(one, two);
+                List<String> sealedTasks = new ArrayList<>();
+                List<TaskAgent> owners = new ArrayList<>();
+                int rpcId = 0;
+                for (int i = 0; i < 6; i++) {
+                    HttpResponse<String> made = post(proxies.get(i % 2), i, sendMessage(++rpcId, null));
+                    assertThat(made.statusCode()).isEqualTo(200);
+                    assertThat(made.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+                    JsonNode task = JSON.readTree(made.body()).path("result").path("task");
+                    String sealed = task.path("id").asText();
+                    SessionIds.Sealed owner = ids.decode(sealed);
+                    assertThat(owner).as("task id %s sealed for the client", sealed).isNotNull();
+                    assertThat(task.path("status").path("message").path("taskId").asText()).isEqualTo(sealed);
+                    TaskAgent maker = agents.get(urls.indexOf(owner.agent()));
+                    assertThat(owner.agentSessionId()).startsWith(maker.name + "-t");
+                    assertThat(maker.next()).isEqualTo("SendMessage null");
+                    sealedTasks.add(sealed);
+                    owners.add(maker);
+                }
+                assertThat(Set.copyOf(owners)).hasSizeGreaterThan(1);
+
+                int callsBefore = agents.stream().mapToInt(TaskAgent::calls).sum();
+                for (int round = 0; round < 2; round++) {
+                    for (int i = 0; i < sealedTasks.size(); i++) {
+                        String sealed = sealedTasks.get(i);
+                        TaskAgent maker = owners.get(i);
+                        String raw = ids.decode(sealed).agentSessionId();
+                        DemoProxy other = proxies.get((i + 1) % 2);
+                        DemoProxy same = proxies.get(i % 2);
+
+                        HttpResponse<String> got = post(other, 100 + i, taskCall(++rpcId, "GetTask", sealed));
+                        assertThat(got.statusCode()).isEqualTo(200);
+                        JsonNode result = JSON.readTree(got.body()).path("result");
+                        assertThat(result.path("id").asText()).as(got.body()).isEqualTo(sealed);
+                        assertThat(result.path("status").path("message").path("taskId").asText()).isEqualTo(sealed);
+                        assertThat(maker.next()).isEqualTo("GetTask " + raw);
+
+                        HttpResponse<String> continued = post(same, 200 + i, sendMessage(++rpcId, sealed));
+                        assertThat(continued.statusCode()).isEqualTo(200);
+                        assertThat(JSON.readTree(continued.body()).path("result").path("task").path("id").asText())
+                                .as(continued.body()).isEqualTo(sealed);
+                        assertThat(maker.next()).isEqualTo("SendMessage " + raw);
+
+                        HttpResponse<String> cancelled = post(other, 300 + i, taskCall(++rpcId, "CancelTask", sealed));
+                        assertThat(cancelled.statusCode()).isEqualTo(200);
+                        JsonNode cancelResult = JSON.readTree(cancelled.body()).path("result");
+                        assertThat(cancelResult.path("id").asText()).as(cancelled.body()).isEqualTo(sealed);
+                        assertThat(cancelResult.path("status").path("state").asText()).isEqualTo("TASK_STATE_CANCELED");
+                        assertThat(maker.next()).isEqualTo("CancelTask " + raw);
+                    }
+                }
+                assertThat(agents.stream().mapToInt(TaskAgent::calls).sum()).isEqualTo(callsBefore + 2 * 3 * sealedTasks.size());
+
+                Random random = new Random(38);
+                SessionIds guessed = new SessionIds("a secret the client guessed".getBytes(StandardCharsets.UTF_8));
+                String aSealed = sealedTasks.get(0);
+                for (int i = 0; i < 20; i++) {
+                    String forged = switch (i % 4) {
+                        case 0 -> guessed.encode(urls.get(i % 3), "A" + (i % 3 + 1) + "-t1");
+                        case 1 -> ids.decode(aSealed).agentSessionId();
+                        case 2 -> aSealed.substring(0, aSealed.length() - 1 - random.nextInt(3))
+                                + (char) ('a' + random.nextInt(26)) + "X";
+                        default -> Long.toHexString(random.nextLong());
+                    };
+                    String body = i % 2 == 0 ? taskCall(++rpcId, i % 4 == 0 ? "GetTask" : "CancelTask", forged)
+                            : sendMessage(++rpcId, forged);
+                    HttpResponse<String> rejected = post(proxies.get(i % 2), 400 + i, body);
+                    assertThat(rejected.statusCode()).as("forged id %s", forged).isEqualTo(400);
+                    assertThat(rejected.headers().firstValue("Content-Type"))
+                            .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+                    assertThat(rejected.body()).contains("\"error\":\"bad task id\"").doesNotContain("Exchange[");
+                }
+                assertThat(agents.stream().mapToInt(TaskAgent::calls).sum()).isEqualTo(callsBefore + 2 * 3 * sealedTasks.size());
+            }
+        }
+    }
+
+    /**
+     * What the proxy's children hold and rewrite: a JSON answer whole (chunked as well); one over
+     * 1 MiB (by its Content-Length, or chunked) and a Server-Sent Events answer pass as they came,
+     * whole, their task ids not sealed.
+     */
+    @Test
+    void aJsonAnswerUpTo1MiBIsSealedALargerOrStreamedOnePassesAsItCame() throws Exception {
+        String task = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t-1\",\"metadata\":{\"pad\":\"";
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            String text = JSON.readTree(request.body()).path("params").path("message").path("parts").path(0).path("text").asText();
+            int pad = text.startsWith("big") ? (1 << 20) : 10;
+            String answer = (text.equals("sse") ? "data: " : "") + task + "x".repeat(pad) + "\"}}}}" + (text.equals("sse") ? "\n\n" : "");
+            byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", text.equals("sse") ? "text/event-stream" : "application/json; charset=utf-8");
+            exchange.sendResponseHeaders(200, text.endsWith("chunked") || text.equals("sse") ? 0 : bytes.length);
+            exchange.getResponseBody().write(bytes);
+        })) {
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(agent.baseUrl()).strategy("rr").build();
+            SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
+            try (DemoProxy proxy = DemoProxy.start(config, withTasks(RoundRobinLB::new))) {
+                for (String kind : List.of("small", "chunked", "big", "big-chunked", "sse")) {
+                    ObjectNode request = (ObjectNode) JSON.readTree(sendMessage(1, null));
+                    ((ObjectNode) request.path("params").path("message").path("parts").path(0)).put("text", kind);
+                    HttpResponse<String> answer = post(proxy, 1, request.toString());
+                    assertThat(answer.statusCode()).isEqualTo(200);
+                    String body = kind.equals("sse") ? answer.body().substring(6).trim() : answer.body();
+                    String id = JSON.readTree(body).path("result").path("task").path("id").asText();
+                    if (kind.equals("small") || kind.equals("chunked")) {
+                        assertThat(ids.decode(id)).as(kind).isNotNull();
+                        assertThat(ids.decode(id).agentSessionId()).isEqualTo("t-1");
+                        assertThat(answer.headers().firstValue("Content-Length")).as(kind).hasValue(Integer.toString(body.length()));
+                    } else {
+                        assertThat(id).as(kind).isEqualTo("t-1");
+                        assertThat(body).as(kind).hasSize(task.length() + (kind.startsWith("big") ? 1 << 20 : 10) + 5);
+                    }
+                }
+                assertThat(agent.calls()).isEqualTo(5);
+            }
+        }
+    }
+}

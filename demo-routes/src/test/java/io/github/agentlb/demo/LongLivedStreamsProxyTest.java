@@ -1,0 +1,73 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.camel.BalancerState;
+import io.github.agentlb.camel.http.ScriptedAgent;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * An MCP 2026-07-28 {@code subscriptions/listen} stream through the demo proxy is counted as a
+ * long-lived stream, not as a request in flight; the same request of a 2025-11-25 client (whose
+ * headers a server does not check) is an ordinary request; both counts return to 0 when the streams end.
+ */
+@Tag("e2e")
+@Timeout(60)
+class LongLivedStreamsProxyTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @Test
+    void aListenStreamIsCountedApartFromTheRequestsInFlight() throws Exception {
+        CountDownLatch end = new CountDownLatch(1);
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().write(": listening\n\n".getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush();
+            end.await(20, TimeUnit.SECONDS);
+        }); DemoProxy proxy = Proxies.start(List.of(agent.baseUrl()), "lr")) {
+            HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+            String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscriptions/listen\",\"params\":{}}";
+            HttpResponse<InputStream> modern = client.send(listen(proxy, body, "2026-07-28"), HttpResponse.BodyHandlers.ofInputStream());
+            assertThat(modern.statusCode()).isEqualTo(200);
+            assertThat(modern.body().readNBytes(13)).asString(StandardCharsets.UTF_8).isEqualTo(": listening\n\n");
+            BalancerState state = proxy.balancer().balancerState();
+            assertThat(state.streams(agent.baseUrl())).isEqualTo(1);
+            assertThat(state.inFlight(agent.baseUrl())).isZero();
+
+            HttpResponse<InputStream> legacy = client.send(listen(proxy, body, "2025-11-25"), HttpResponse.BodyHandlers.ofInputStream());
+            assertThat(legacy.body().readNBytes(13)).asString(StandardCharsets.UTF_8).isEqualTo(": listening\n\n");
+            assertThat(proxy.balancer().balancerState().streams(agent.baseUrl())).isEqualTo(1);
+            assertThat(proxy.balancer().balancerState().inFlight(agent.baseUrl())).isEqualTo(1);
+
+            end.countDown();
+            assertThat(modern.body().readAllBytes()).isEmpty();
+            assertThat(legacy.body().readAllBytes()).isEmpty();
+            Awaitility.await().atMost(TIMEOUT).untilAsserted(() -> {
+                BalancerState now = proxy.balancer().balancerState();
+                assertThat(new int[] {now.streams(agent.baseUrl()), now.inFlight(agent.baseUrl())}).containsOnly(0);
+            });
+        }
+    }
+
+    private static HttpRequest listen(DemoProxy proxy, String body, String protocolVersion) {
+        return HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/mcp"))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("Mcp-Method", "subscriptions/listen").header("MCP-Protocol-Version", protocolVersion)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(TIMEOUT).build();
+    }
+}
