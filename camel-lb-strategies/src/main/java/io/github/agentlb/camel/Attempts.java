@@ -1,7 +1,6 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.health.OutlierDetector;
-import io.github.agentlb.core.orca.LoadReports;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -34,19 +33,20 @@ import org.slf4j.LoggerFactory;
  * once on a thread that is not already running one.
  *
  * <h2>What a decision allocates</h2>
- * This object and one {@link Attempt} per attempt (the child's callback and, when the answer is
- * asynchronous, the executor's task), besides the exchange copy: no lambdas and no atomic boxes.
+ * This object, its {@link ExchangeHooks}, and one {@link Attempt} per attempt (the child's callback
+ * and, when the answer is asynchronous, the executor's task), besides the exchange copy: no lambdas
+ * and no atomic boxes.
  * Most exchanges make one attempt: the failure list is created at the first failover only.
  *
  * <h2>Hooks</h2>
- * Each attempt's copy carries this object as its {@link AttemptHooks}, answered from the state the
+ * Each attempt's copy carries the exchange's {@link ExchangeHooks}, answered from the state the
  * exchange started with (its answer rules and learned sessions), for a child that streams the answer.
  *
  * <p>Over 300 lines: one state machine (choose, send, classify, rest, eject, fail over or finish)
  * whose steps share the exchange's fields; split, each piece would pass them all around. It knows
  * its balancer only through its {@link AttemptContext} and the state it read.
  */
-final class Attempts implements AttemptHooks {
+final class Attempts {
 
     private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
     private static final VarHandle COMPLETION;
@@ -81,8 +81,8 @@ final class Attempts implements AttemptHooks {
     private Attempt lastBusy;
     /** Whether the attempt in flight holds one of the retry budget's retries in flight. */
     private boolean retryHeld;
-    /** The agent of the attempt in flight: the one {@link #clientValue} seals into session ids. */
-    private String current;
+    /** What each attempt's child asks at its answer's head. */
+    private final ExchangeHooks hooks;
     /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
     @SuppressWarnings("unused")
     private volatile int completion;
@@ -99,6 +99,7 @@ final class Attempts implements AttemptHooks {
         this.policy = state.config.failover();
         this.pin = pin;
         this.timed = context.timesAttempts(policy);
+        this.hooks = new ExchangeHooks(state);
     }
 
     /**
@@ -147,8 +148,8 @@ final class Attempts implements AttemptHooks {
         if (pin != null) {
             state.sessions.restore(copy.getIn(), pin);
         }
-        copy.setProperty(AttemptHooks.PROPERTY, this);
-        current = agent;
+        hooks.attempting(agent);
+        copy.setProperty(AttemptHooks.PROPERTY, hooks);
         long now = timed ? context.nanoTime() : 0L;
         if (screen.firstAttempt()) {
             startNanos = now;
@@ -354,30 +355,6 @@ final class Attempts implements AttemptHooks {
         Throwable last = failures.isEmpty() ? null : failures.get(failures.size() - 1).failure();
         exchange.setException(new NoAgentAvailableException(message, exchange, last, failures, ejected));
         done(sync);
-    }
-
-    @Override
-    public Collection<String> requestHeaders() {
-        return state.sessions == null ? NONE.requestHeaders()
-                : List.of(LoadReports.FORMAT_HEADER, state.sessions.settings().header());
-    }
-
-    @Override
-    public Runnable whenAgentDown(Runnable end) {
-        AgentSlot slot = state.slot(current);
-        return slot == null || !state.config.healthCheck().endsCalls() ? NOTHING
-                : slot.whenDown(end, () -> detector.isMarkedDown(current));
-    }
-
-    @Override
-    public boolean isBusy(int status, String retryAfter) {
-        return state.config.answers().isBusy(status, retryAfter);
-    }
-
-    @Override
-    public String clientValue(String header, String value) {
-        return state.sessions != null && state.sessions.settings().header().equalsIgnoreCase(header)
-                ? state.sessions.clientId(current, value) : value;
     }
 
     private void fail(Throwable t, boolean sync) {
