@@ -171,4 +171,55 @@ class FailoverBackoffTest {
                 .hasMessage("retryBackoffMaxInterval must be >= retryBackoffBaseInterval (PT1S), was PT0.25S");
         assertThat(started.getRetryBackoff()).isEqualTo(RetryBackoff.ENVOY);
     }
+
+    @Test
+    void aPostThatFailedAfterSendIsNeitherResentNorWaitedFor() {
+        ScriptedChild b = naming("b");
+        FixedOrderLB lb = balancer(closing("a"), b);
+        Exchange post = new DefaultExchange(CAMEL.get());
+        post.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        assertThat(lb.process(post, completions::add)).isTrue();
+        assertThat(post.getException()).isInstanceOf(ClosedChannelException.class);
+        assertThat(fake.pendingCount()).isZero();
+        assertThat(b.requests()).isEmpty();
+    }
+
+    @Test
+    void aSpentBudgetEndsTheFailoversWithoutWaiting() {
+        ScriptedChild b = naming("b");
+        FixedOrderLB lb = balancer(closing("a"), b);
+        lb.setRetryBudgetMinRetries(0);
+        lb.setRetryBudgetShare(0);
+        Exchange exchange = get(lb, true);
+        assertThat(exchange.getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageContaining("retry budget spent");
+        assertThat(fake.pendingCount()).isZero();
+        assertThat(lb.getRetryBudgetExhausted()).isEqualTo(1);
+    }
+
+    @Test
+    void aBalancerStoppedDuringTheWaitEndsTheExchangeThere() {
+        ScriptedChild b = naming("b");
+        FixedOrderLB lb = balancer(closing("a"), b);
+        Exchange exchange = get(lb, false);
+        lb.stop();
+        fake.advance(Duration.ofMillis(25));
+        assertThat(exchange.getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageContaining("(the balancer stopped)");
+        assertThat(b.requests()).isEmpty();
+        assertThat(completions).containsExactly(false);
+        assertThat(lb.retriesInFlight().retries()).isZero();
+        assertThat(lb.retriesInFlight().requests()).isZero();
+    }
+
+    @Test
+    void aSchedulerThatRefusesTheWaitSendsTheFailoverAtOnce() {
+        ScriptedChild b = naming("b");
+        FixedOrderLB lb = balancer(closing("a"), b);
+        fake.shutdown();
+        Exchange exchange = get(lb, false);
+        assertThat(exchange.getMessage().getBody()).isEqualTo("b");
+        assertThat(b.requests()).containsExactly(START);
+        assertThat(completions).containsExactly(false);
+    }
 }
