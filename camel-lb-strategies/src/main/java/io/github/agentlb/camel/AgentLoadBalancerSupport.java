@@ -339,9 +339,10 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         this.epochClock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** Replaces the timer of queue deadlines; for tests, before the first exchange waits. */
+    /** Replaces the timer of queue deadlines and failover backoffs; for tests, before the first exchange waits. */
     final void useQueueTimer(ScheduledExecutorService timer) {
         queue.useTimer(timer);
+        attempts.timer.use(timer);
     }
 
     final long nanoTime() {

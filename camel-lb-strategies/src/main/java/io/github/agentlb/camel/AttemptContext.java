@@ -32,6 +32,8 @@ final class AttemptContext {
     private final AtomicLong restingUntil = new AtomicLong();
     /** Requests and retries in flight, for the retry budget. */
     final RetriesInFlight retries = new RetriesInFlight();
+    /** Where failover attempts wait out their backoff, and the count of backoff draws. */
+    final AttemptTimer timer = new AttemptTimer();
 
     AttemptContext(Strategy strategy, Listeners listeners, StateWriter writer, LongSupplier nanoClock,
             LongSupplier epochClock, BooleanSupplier runAllowed) {
@@ -76,6 +78,11 @@ final class AttemptContext {
             callback.done(true);
             return true;
         }
+    }
+
+    /** Runs {@code step} in {@code delayNanos} on the balancer's {@link AttemptTimer}, no thread waiting. */
+    void later(Runnable step, long delayNanos, Exchange exchange) {
+        timer.schedule(step, delayNanos, exchange.getContext(), this);
     }
 
     /** Wall-clock time, ms since the epoch, for {@code Retry-After} dates. */

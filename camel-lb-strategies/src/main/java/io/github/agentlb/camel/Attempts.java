@@ -1,7 +1,7 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.health.OutlierDetector;
-import io.github.agentlb.core.orca.LoadReports;
+import io.github.agentlb.core.retry.RetryBackoff;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -29,24 +29,25 @@ import org.slf4j.LoggerFactory;
  * {@code callback.done(true)} and {@link #start} returns {@code true}, so the route goes on without
  * a hop through Camel's reactive executor. An asynchronous answer is handled from the reactive
  * executor of the thread that gave it, and the exchange then completes with
- * {@code callback.done(false)}. Scheduling every step before, cost two executor tasks,
- * their lambdas and an executor round trip per decision for nothing: the executor runs a task at
- * once on a thread that is not already running one.
+ * {@code callback.done(false)}, as does one whose failover waited on the {@link AttemptTimer}.
+ * Scheduling every step before, cost two executor tasks, their lambdas and an executor round trip
+ * per decision for nothing: the executor runs a task at once on a thread that is not already running one.
  *
  * <h2>What a decision allocates</h2>
- * This object and one {@link Attempt} per attempt (the child's callback and, when the answer is
- * asynchronous, the executor's task), besides the exchange copy: no lambdas and no atomic boxes.
- * Most exchanges make one attempt: the failure list is created at the first failover only.
+ * This object, its {@link ExchangeHooks}, and one {@link Attempt} per attempt (the child's callback
+ * and, when the answer is asynchronous, the executor's task), besides the exchange copy: no lambdas
+ * (but a backoff's task) and no atomic boxes. Most exchanges make one attempt: the failure list is
+ * created at the first failover only.
  *
  * <h2>Hooks</h2>
- * Each attempt's copy carries this object as its {@link AttemptHooks}, answered from the state the
+ * Each attempt's copy carries the exchange's {@link ExchangeHooks}, answered from the state the
  * exchange started with (its answer rules and learned sessions), for a child that streams the answer.
  *
  * <p>Over 300 lines: one state machine (choose, send, classify, rest, eject, fail over or finish)
  * whose steps share the exchange's fields; split, each piece would pass them all around. It knows
  * its balancer only through its {@link AttemptContext} and the state it read.
  */
-final class Attempts implements AttemptHooks {
+final class Attempts {
 
     private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
     private static final VarHandle COMPLETION;
@@ -79,10 +80,12 @@ final class Attempts implements AttemptHooks {
     private List<AgentFailure> failures = List.of();
     /** The last busy answer of this exchange, if any: the client's answer when no agent is left. */
     private Attempt lastBusy;
+    /** The failovers of this exchange that waited out a backoff so far. */
+    private int waits;
     /** Whether the attempt in flight holds one of the retry budget's retries in flight. */
     private boolean retryHeld;
-    /** The agent of the attempt in flight: the one {@link #clientValue} seals into session ids. */
-    private String current;
+    /** What each attempt's child asks at its answer's head. */
+    private final ExchangeHooks hooks;
     /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
     @SuppressWarnings("unused")
     private volatile int completion;
@@ -99,6 +102,7 @@ final class Attempts implements AttemptHooks {
         this.policy = state.config.failover();
         this.pin = pin;
         this.timed = context.timesAttempts(policy);
+        this.hooks = new ExchangeHooks(state, method());
     }
 
     /**
@@ -147,8 +151,8 @@ final class Attempts implements AttemptHooks {
         if (pin != null) {
             state.sessions.restore(copy.getIn(), pin);
         }
-        copy.setProperty(AttemptHooks.PROPERTY, SessionAttemptHooks.of(this, state.sessions, exchange, pin, agent));
-        current = agent;
+        hooks.attempting(agent);
+        copy.setProperty(AttemptHooks.PROPERTY, SessionAttemptHooks.of(hooks, state.sessions, exchange, pin, agent));
         long now = timed ? context.nanoTime() : 0L;
         if (screen.firstAttempt()) {
             startNanos = now;
@@ -247,19 +251,44 @@ final class Attempts implements AttemptHooks {
         if (!context.runAllowed() || !policy.mayFailOver(outcome, method())) {
             finish(agent, attempt, sync);
         } else if (!policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos)) {
-            giveUp(limitReached(), sync);
+            giveUp(policy.limitReached(screen.triedCount() - 1), sync);
         } else {
             retry(sync, outcome != AttemptOutcome.FAILED_BEFORE_SEND);
         }
     }
 
-    /** Sends the next attempt when it is free (the agent never saw the request) or the budget has room, else gives up. */
+    /**
+     * Sends the next attempt when it is free (the agent never saw the request) or the budget has room,
+     * else gives up. A budgeted one first waits its backoff on the timer (no thread held, counted in
+     * flight), unless the wait would pass the failover deadline: then it gives up as at the deadline.
+     */
     private void retry(boolean sync, boolean budgeted) {
+        RetryBackoff backoff = state.config.retryBackoff();
+        long wait = budgeted && backoff.enabled() ? backoff.delayNanos(++waits, context.timer.nextDraw()) : 0;
+        if (wait > 0 && !policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos + wait)) {
+            giveUp(policy.limitReached(screen.triedCount() - 1), sync);
+            return;
+        }
         retryHeld = budgeted && context.retries.tryStartRetry(state.config.retryBudget());
-        if (retryHeld || !budgeted && context.retries.freeRetry()) {
-            next(sync);
-        } else {
+        if (!retryHeld && (budgeted || !context.retries.freeRetry())) {
             giveUp(" (retry budget spent: " + context.retries.retries() + " retries in flight)", sync);
+        } else if (wait > 0) {
+            context.later(this::afterBackoff, wait, exchange);
+        } else {
+            next(sync);
+        }
+    }
+
+    /** The failover attempt after its backoff, on the timer's thread. */
+    private void afterBackoff() {
+        try {
+            if (context.runAllowed()) {
+                next(false);
+            } else {
+                giveUp(" (the balancer stopped)", false);
+            }
+        } catch (Throwable t) {
+            fail(t, false);
         }
     }
 
@@ -311,12 +340,6 @@ final class Attempts implements AttemptHooks {
         return exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
     }
 
-    private String limitReached() {
-        return policy.maximumFailoverAttempts() >= 0 && screen.triedCount() - 1 >= policy.maximumFailoverAttempts()
-                ? " (maximumFailoverAttempts=" + policy.maximumFailoverAttempts() + ")"
-                : " (failoverDeadline=" + policy.deadline().toMillis() + " ms)";
-    }
-
     /** Ends the exchange with the attempt's outcome: an answer, or a failure not to be retried. */
     private void finish(String agent, Exchange attempt, boolean sync) {
         if (state.sessions != null && attempt.getException() == null) {
@@ -354,30 +377,6 @@ final class Attempts implements AttemptHooks {
         Throwable last = failures.isEmpty() ? null : failures.get(failures.size() - 1).failure();
         exchange.setException(new NoAgentAvailableException(message, exchange, last, failures, ejected));
         done(sync);
-    }
-
-    @Override
-    public Collection<String> requestHeaders() {
-        return state.sessions == null ? NONE.requestHeaders()
-                : List.of(LoadReports.FORMAT_HEADER, state.sessions.settings().header());
-    }
-
-    @Override
-    public Runnable whenAgentDown(Runnable end) {
-        AgentSlot slot = state.slot(current);
-        return slot == null || !state.config.healthCheck().endsCalls() ? NOTHING
-                : slot.whenDown(end, () -> detector.isMarkedDown(current));
-    }
-
-    @Override
-    public boolean isBusy(int status, String retryAfter) {
-        return state.config.answers().holdsBack(status, retryAfter, method(), policy);
-    }
-
-    @Override
-    public String clientValue(String header, String value) {
-        return state.sessions != null && state.sessions.settings().header().equalsIgnoreCase(header)
-                ? state.sessions.clientId(current, value) : value;
     }
 
     private void fail(Throwable t, boolean sync) {

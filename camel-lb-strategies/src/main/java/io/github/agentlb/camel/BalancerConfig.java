@@ -12,6 +12,7 @@ import io.github.agentlb.core.health.ActiveHealthCheck;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
+import io.github.agentlb.core.retry.RetryBackoff;
 import io.github.agentlb.core.retry.RetryBudget;
 import io.github.agentlb.core.session.LearnedSessions;
 import java.util.Locale;
@@ -47,23 +48,26 @@ import org.apache.camel.support.builder.ExpressionBuilder;
  * @param healthCheck  active health checks of the agents ({@link ActiveHealthCheck#DISABLED})
  * @param retryBudget  the share of requests in flight that may be retries ({@link RetryBudget#DEFAULT})
  * @param flowControl  the per-agent concurrency limit and the queue when agents are full ({@link FlowControl#DISABLED})
+ * @param retryBackoff the wait with full jitter before a failover attempt ({@link RetryBackoff#DISABLED})
  */
 public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, AnswerRules answers,
                              Saturation saturation, String reportFormat, LearnedSessions sessions, SlowStart slowStart,
                              Key key, BoundedLoad boundedLoad, Ring ring, LeastRequest leastRequest,
                              PidWeightsConfig pid, Avn avn, ActiveHealthCheck healthCheck,
-                             RetryBudget retryBudget, FlowControl flowControl) {
+                             RetryBudget retryBudget, FlowControl flowControl, RetryBackoff retryBackoff) {
 
     /** Every part at its default. */
     public static final BalancerConfig DEFAULT = new BalancerConfig(OutlierEjection.ofDefaults(), FailoverPolicy.DEFAULT,
             AnswerRules.DEFAULT, Saturation.ofDefaults(), null, LearnedSessions.disabled(), SlowStart.DISABLED,
             Key.DEFAULT, BoundedLoad.disabled(), Ring.DEFAULT, LeastRequest.DEFAULT, PidWeightsConfig.ofDefaults(),
-            Avn.DEFAULT, ActiveHealthCheck.DISABLED, RetryBudget.DEFAULT, FlowControl.DISABLED);
+            Avn.DEFAULT, ActiveHealthCheck.DISABLED, RetryBudget.DEFAULT, FlowControl.DISABLED,
+            RetryBackoff.DISABLED);
 
     /**
      * @throws NullPointerException     naming the part that is null
      * @throws IllegalArgumentException if {@code reportFormat} is neither null, {@code TEXT} nor {@code JSON},
-     *     or the flow control's queue is on without its per-agent limit
+     *     or the flow control's queue is on without its per-agent limit, or the retry backoff's
+     *     {@code maxInterval} is below its {@code baseInterval}
      */
     public BalancerConfig {
         Objects.requireNonNull(ejection, "outlierEjection");
@@ -81,6 +85,7 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
         Objects.requireNonNull(healthCheck, "healthCheck");
         Objects.requireNonNull(retryBudget, "retryBudget");
         Objects.requireNonNull(flowControl, "flowControl").checkRelation();
+        Objects.requireNonNull(retryBackoff, "retryBackoff").checkRelation();
         reportFormat = reportFormat(reportFormat);
     }
 

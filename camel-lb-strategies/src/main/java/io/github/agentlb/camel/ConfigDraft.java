@@ -8,6 +8,7 @@ import io.github.agentlb.core.health.ActiveHealthCheck;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
+import io.github.agentlb.core.retry.RetryBackoff;
 import io.github.agentlb.core.retry.RetryBudget;
 import io.github.agentlb.core.session.LearnedSessions;
 import java.util.HashMap;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * is checked once, by {@link #build()}; the other parts as their records, replaced whole. Made by
  * the balancer's writer for each change, under its lock; not thread-safe.
  *
- * <p>Over 300 lines: one getter and one replacing setter per part of {@link BalancerConfig} (fifteen
+ * <p>Over 300 lines: one getter and one replacing setter per part of {@link BalancerConfig} (seventeen
  * parts), which is the point of the class: every knob edits the configuration through it.
  */
 public final class ConfigDraft {
@@ -52,6 +53,7 @@ public final class ConfigDraft {
     private ActiveHealthCheck healthCheck;
     private RetryBudget retryBudget;
     private FlowControl flowControl;
+    private RetryBackoff retryBackoff;
 
     ConfigDraft(BalancerConfig config) {
         ejectionValue = config.ejection();
@@ -72,6 +74,7 @@ public final class ConfigDraft {
         healthCheck = config.healthCheck();
         retryBudget = config.retryBudget();
         flowControl = config.flowControl();
+        retryBackoff = config.retryBackoff();
     }
 
     /**
@@ -90,7 +93,7 @@ public final class ConfigDraft {
                 saturation == null ? saturationValue : saturation.build(), reportFormat, sessions, slowStart, key,
                 boundedLoad, ring, leastRequest, pid == null ? pidValue : pid.build(),
                 new BalancerConfig.Avn(avn == null ? avnValue : avn.build(), startupUtilization, settleFactor),
-                healthCheck, retryBudget, flowControl);
+                healthCheck, retryBudget, flowControl, retryBackoff);
     }
 
     /** @return the retry budget drafted so far */
@@ -101,6 +104,17 @@ public final class ConfigDraft {
     /** Replaces the retry budget whole. */
     public ConfigDraft retryBudget(RetryBudget value) {
         retryBudget = Objects.requireNonNull(value, "retryBudget");
+        return this;
+    }
+
+    /** @return the retry backoff drafted so far */
+    public RetryBackoff retryBackoff() {
+        return retryBackoff;
+    }
+
+    /** Replaces the retry backoff whole; {@code maxInterval >= baseInterval} is checked when built. */
+    public ConfigDraft retryBackoff(RetryBackoff value) {
+        retryBackoff = Objects.requireNonNull(value, "retryBackoff");
         return this;
     }
 

@@ -104,6 +104,13 @@ public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set
         return withinCount && withinDeadline;
     }
 
+    /** Which limit ended the failovers after {@code failovers} of them, for messages: the count, else the deadline. */
+    String limitReached(int failovers) {
+        return maximumFailoverAttempts >= 0 && failovers >= maximumFailoverAttempts
+                ? " (maximumFailoverAttempts=" + maximumFailoverAttempts + ")"
+                : " (failoverDeadline=" + deadline.toMillis() + " ms)";
+    }
+
     private boolean idempotent(String method) {
         return method != null && idempotentMethods.contains(method.toUpperCase(Locale.ROOT));
     }

@@ -132,7 +132,10 @@ public interface FailureSettings extends Configurable {
         return getFailoverPolicy().maximumFailoverAttempts();
     }
 
-    /** No failover attempt starts later than this after the exchange's first attempt; zero (default) for none. */
+    /**
+     * No failover attempt starts later than this after the exchange's first attempt, backoff waits
+     * included ({@link RetryBudgetSettings}); zero (default) for none.
+     */
     default void setFailoverDeadline(Duration failoverDeadline) {
         configure("failoverDeadline", failoverDeadline, d -> d.failover(d.failover().withDeadline(failoverDeadline)));
     }

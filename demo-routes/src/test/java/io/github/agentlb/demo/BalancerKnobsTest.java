@@ -133,4 +133,17 @@ class BalancerKnobsTest {
             assertThatThrownBy(() -> BalancerKnobs.duration(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
     }
+
+    @Test
+    void theRetryBackoffIsSetByTheRuleAndItsIntervalsAreCheckedTogether() {
+        given("balancer.retry.backoff.base.interval", "100ms", "balancer.retry.backoff.max.interval", "1s");
+        RoundRobinLB rr = new RoundRobinLB();
+        assertThat(BalancerKnobs.apply(rr, context)).containsEntry("retryBackoffBaseInterval", "100ms");
+        assertThat(rr.isRetryBackoffEnabled()).isTrue();
+        assertThat(rr.getRetryBackoffBaseInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThat(rr.getRetryBackoffMaxInterval()).isEqualTo(Duration.ofSeconds(1));
+        given("balancer.retry.backoff.base.interval", "500ms");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .hasMessageContaining("retryBackoffMaxInterval must be >= retryBackoffBaseInterval (PT0.5S), was PT0.25S");
+    }
 }

@@ -1,0 +1,57 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.orca.LoadReports;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The {@link AttemptHooks} of one exchange's attempts, answered from the state the exchange
+ * started with: its answer rules, its learned sessions, its health check settings. Each attempt's
+ * copy carries it as property {@value AttemptHooks#PROPERTY}; {@link Attempts} names the agent of
+ * the attempt in flight before it sends it.
+ *
+ * <p>Thread-safe as {@link AttemptHooks} asks: a child calls it from any thread while its attempt
+ * runs; the agent is set before the attempt is handed to the child.
+ */
+final class ExchangeHooks implements AttemptHooks {
+
+    private final BalancerState state;
+    /** The client's request method, for which answers are held back to fail over. */
+    private final String method;
+    /** The agent of the attempt in flight: the one {@link #clientValue} seals into session ids. */
+    private String current;
+
+    ExchangeHooks(BalancerState state, String method) {
+        this.state = state;
+        this.method = method;
+    }
+
+    /** The next attempt goes to {@code agent}. */
+    void attempting(String agent) {
+        current = agent;
+    }
+
+    @Override
+    public Collection<String> requestHeaders() {
+        return state.sessions == null ? NONE.requestHeaders()
+                : List.of(LoadReports.FORMAT_HEADER, state.sessions.settings().header());
+    }
+
+    @Override
+    public Runnable whenAgentDown(Runnable end) {
+        AgentSlot slot = state.slot(current);
+        return slot == null || !state.config.healthCheck().endsCalls() ? NOTHING
+                : slot.whenDown(end, () -> state.detector.isMarkedDown(current));
+    }
+
+    @Override
+    public boolean isBusy(int status, String retryAfter) {
+        return state.config.answers().holdsBack(status, retryAfter, method, state.config.failover());
+    }
+
+    @Override
+    public String clientValue(String header, String value) {
+        return state.sessions != null && state.sessions.settings().header().equalsIgnoreCase(header)
+                ? state.sessions.clientId(current, value) : value;
+    }
+}
