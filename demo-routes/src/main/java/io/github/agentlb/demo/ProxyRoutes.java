@@ -330,6 +330,20 @@ public class ProxyRoutes extends RouteBuilder {
                 exchange.setProperty(START_PROPERTY, System.nanoTime());
                 in.removeHeaders("*");
                 in.setBody(null);
+                if (keyed || balancer != null && balancer.getMaxInFlightPerAgent() > 0) {
+                    // Keys (header:<name>, MCP's mirrored headers) and the queue's tenant and
+                    // priority read the client's headers; Camel's own names are never taken from it.
+                    // The first value of a repeated header is the one read.
+                    for (Map.Entry<String, String> header : received.headers()) {
+                        String name = header.getKey();
+                        if (!name.regionMatches(true, 0, "Camel", 0, 5) && !name.regionMatches(true, 0, "org.apache.camel", 0, 16)
+                                && in.getHeader(name) == null) {
+                            in.setHeader(name, header.getValue());
+                        }
+                    }
+                    in.removeHeader(REQUEST_ID_HEADER);
+                    in.removeHeader(USER_ID_HEADER);
+                }
                 in.setHeader(Exchange.HTTP_METHOD, method);
                 if (request.requestId() != null) {
                     in.setHeader(REQUEST_ID_HEADER, request.requestId());
