@@ -524,7 +524,15 @@ final class AgentCall implements RequestWriter.Writes {
             return;
         }
         long quietMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastReadNanos);
-        if (quietMs >= timeouts.idleMs()) {
+        if (quietMs >= timeouts.idleMs() && resumable != null && down.headSent() && held == null) {
+            // A legacy MCP session stream may stay quiet: ended cleanly, for its client to resume.
+            LOG.debug("agent {}: a legacy MCP session stream sent nothing for {} ms: ended for the client to resume", name(),
+                    timeouts.idleMs());
+            if (!detached) {
+                down.end(Unpooled.EMPTY_BUFFER);
+            }
+            finish(null, false);
+        } else if (quietMs >= timeouts.idleMs()) {
             finish(new TimeoutException("agent " + name() + " sent nothing for " + timeouts.idleMs() + " ms"), false);
         } else {
             idleTimer = schedule(timeouts.idleMs() - quietMs, this::checkIdle);

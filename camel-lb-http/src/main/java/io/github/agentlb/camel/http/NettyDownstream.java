@@ -269,7 +269,12 @@ public final class NettyDownstream implements Downstream {
         head.headers().add(Hops.endToEnd(agent.headers()));
         head.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
         headSent = true;
-        out.write(head);
+        if (length == null && !bodyless) {
+            // A stream's head goes at once: its first part may come much later (an idle SSE stream).
+            out.writeAndFlush(head);
+        } else {
+            out.write(head);
+        }
     }
 
     @Override

@@ -190,4 +190,63 @@ class LegacyMcpStreamsTest {
         assertThat(leaveAStream(MODERN)).as("the agent's writes failed").isFalse();
         assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
     }
+
+    /** Opens a GET stream whose agent sends only an SSE head and then nothing; returns what the client read. */
+    private String idleStream(String headers) throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().flush();
+            Thread.sleep(4_000);
+        })) {
+            route(agent.baseUrl());
+            URI uri = URI.create(base);
+            try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+                socket.setSoTimeout(1_000);
+                socket.getOutputStream().write(("GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n" + headers + "\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                InputStream in = socket.getInputStream();
+                StringBuilder seen = new StringBuilder();
+                // The head within 1 s (the idle timeout is 2 s): it goes to the client as it arrives.
+                while (!seen.toString().endsWith("\r\n\r\n")) {
+                    int b = read(in);
+                    assertThat(b).isNotNegative();
+                    seen.append((char) b);
+                }
+                socket.setSoTimeout(10_000);
+                // Then to the answer's end (a kept-alive connection) or the connection's.
+                for (int b = in.read(); b >= 0 && !seen.toString().endsWith("\r\n0\r\n\r\n"); b = in.read()) {
+                    seen.append((char) b);
+                    if (seen.toString().endsWith("\r\n0\r\n\r\n")) {
+                        break;
+                    }
+                }
+                return seen.toString();
+            }
+        }
+    }
+
+    /** One byte, or an assertion error naming the wait that passed. */
+    private static int read(InputStream in) throws IOException {
+        try {
+            return in.read();
+        } catch (java.net.SocketTimeoutException e) {
+            throw new AssertionError("no answer head within 1 s of the agent's", e);
+        }
+    }
+
+    @Test
+    void anIdleLegacyStreamGetsItsHeadAtOnceAndEndsCleanlyAtTheIdleTimeout() throws Exception {
+        String wire = idleStream(LEGACY);
+        assertThat(wire).startsWith("HTTP/1.1 200 OK").endsWith("0\r\n\r\n");
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+        assertThat(ejected).isEmpty();
+    }
+
+    @Test
+    void anIdleModernStreamGetsItsHeadAtOnceAndIsCutAtTheIdleTimeout() throws Exception {
+        String wire = idleStream(MODERN);
+        assertThat(wire).startsWith("HTTP/1.1 200 OK").doesNotEndWith("0\r\n\r\n");
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
+    }
 }
