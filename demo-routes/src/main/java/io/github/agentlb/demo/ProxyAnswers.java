@@ -11,6 +11,7 @@ import io.github.agentlb.camel.AttemptHooks;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.FailureClassifier;
 import io.github.agentlb.camel.NoAgentAvailableException;
+import io.github.agentlb.camel.QueueTimeoutException;
 import io.github.agentlb.camel.SessionRejectedException;
 import io.github.agentlb.camel.http.AgentProducer;
 import io.github.agentlb.camel.http.Downstream;
@@ -65,9 +66,17 @@ final class ProxyAnswers {
         List<AgentFailure> failures = cause == null ? List.of() : cause.failures();
         String list = failures.stream().map(f -> label(f.agentId()) + " (" + f.reason() + ")")
                 .collect(Collectors.joining(", "));
-        String detail = failures.isEmpty() ? "the " + strategyName.get() + " balancer has no agent to try"
+        String detail = cause instanceof QueueTimeoutException timedOut
+                ? "no agent had room within the queue timeout: waited " + timedOut.waitedMillis() + " ms"
+                : failures.isEmpty() ? "the " + strategyName.get() + " balancer has no agent to try"
                 : failures.size() == 1 ? "the only agent tried failed: " + list
                 : "all " + failures.size() + " agents tried failed: " + list;
+        if (cause != null && cause.getMessage() != null && cause.getMessage().contains("(retry budget spent")) {
+            detail += "; the retry budget was spent, so no other agent was tried";
+        } else if (cause != null && failures.isEmpty() && !cause.ejectedAgents().isEmpty()) {
+            detail += " (ejected or marked down by health checks: " + cause.ejectedAgents().stream().map(this::label).sorted()
+                    .collect(Collectors.joining(", ")) + ")";
+        }
         LOG.warn("request={} answered 503: {}", requestId(exchange), detail);
         LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
         reply(exchange, 503, "no agent available", detail, Map.of());
@@ -80,6 +89,10 @@ final class ProxyAnswers {
      */
     void badGateway(Exchange exchange) {
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
+        if (exchange.getProperty(Downstream.PROPERTY) instanceof Downstream gone && gone.clientGone()) {
+            cancelled(exchange); // the client left (while queued, say): nothing failed, nothing to answer
+            return;
+        }
         String detail = "agent " + agentLabel(exchange) + " " + AgentFailure.reasonOf(cause);
         Downstream down = exchange.getProperty(Downstream.PROPERTY, Downstream.class);
         boolean timeout = FailureClassifier.classify(cause) == AttemptOutcome.ANSWER_TIMED_OUT;
@@ -127,7 +140,10 @@ final class ProxyAnswers {
         AgentsBusyException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, AgentsBusyException.class);
         long seconds = cause == null ? 1 : cause.retryAfterSeconds();
         LOG.info("request={} answered 429: every agent is busy, retry after {} s", requestId(exchange), seconds);
-        reply(exchange, 429, "agents busy", "every agent asked to rest; retry after " + seconds + " s",
+        boolean queueFull = cause != null && cause.getMessage() != null && cause.getMessage().contains("queue is full");
+        reply(exchange, 429, "agents busy", queueFull
+                ? "every agent is at its limit of requests in flight and the queue is full; retry after " + seconds + " s"
+                : "every agent asked to rest; retry after " + seconds + " s",
                 Map.of(AnswerRules.RETRY_AFTER, Long.toString(seconds)));
     }
 
@@ -146,8 +162,12 @@ final class ProxyAnswers {
 
     /** The client left: its agent call was cancelled, nothing to answer. */
     void cancelled(Exchange exchange) {
-        LOG.info("request={} cancelled: the client closed its connection, agent {} call stopped",
-                requestId(exchange), agentLabel(exchange));
+        String agent = agentLabel(exchange);
+        if ("?".equals(agent)) {
+            LOG.info("request={} cancelled: the client closed its connection before any agent was called", requestId(exchange));
+        } else {
+            LOG.info("request={} cancelled: the client closed its connection, agent {} call stopped", requestId(exchange), agent);
+        }
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, ProxyRoutes.CLIENT_CLOSED_REQUEST);
     }
 
