@@ -8,9 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -33,20 +31,9 @@ class HeaderKeysProxyTest {
 
     @Test
     void headerAndMcpParamKeysKeepEachKeyOnOneAgent() throws Exception {
-        List<ScriptedAgent> agents = new ArrayList<>();
-        try {
-            for (int i = 0; i < 3; i++) {
-                int index = i;
-                agents.add(ScriptedAgent.start((exchange, request) -> {
-                    byte[] body = ("{\"agent\":" + index + "}").getBytes(StandardCharsets.UTF_8);
-                    exchange.sendResponseHeaders(200, body.length);
-                    exchange.getResponseBody().write(body);
-                }));
-            }
-            List<String> named = new ArrayList<>();
-            for (int i = 0; i < agents.size(); i++) {
-                named.add("A" + (i + 1) + "=" + agents.get(i).baseUrl());
-            }
+        try (NumberedAgents numbered = new NumberedAgents(3)) {
+            List<ScriptedAgent> agents = numbered.agents;
+            List<String> named = numbered.named();
             ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("ch").agentUrls(named).build();
             try (DemoProxy proxy = DemoProxy.start(config, () -> {
                 ConsistentHashLB ch = new ConsistentHashLB();
@@ -89,8 +76,6 @@ class HeaderKeysProxyTest {
                     }
                 }
             }
-        } finally {
-            agents.forEach(ScriptedAgent::close);
         }
     }
 }

@@ -10,7 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -45,21 +44,9 @@ class PromptKeysProxyTest {
 
     @Test
     void everyTurnOfAConversationReachesOneAgentAndConversationsSpread() throws Exception {
-        List<ScriptedAgent> agents = new ArrayList<>();
-        try {
-            for (int i = 0; i < 3; i++) {
-                int index = i;
-                agents.add(ScriptedAgent.start((exchange, request) -> {
-                    byte[] body = ("{\"agent\":" + index + "}").getBytes(StandardCharsets.UTF_8);
-                    exchange.sendResponseHeaders(200, body.length);
-                    exchange.getResponseBody().write(body);
-                }));
-            }
-            // Named, so the ring is the same in every run whatever the agents' ports.
-            List<String> named = new ArrayList<>();
-            for (int i = 0; i < agents.size(); i++) {
-                named.add("A" + (i + 1) + "=" + agents.get(i).baseUrl());
-            }
+        try (NumberedAgents numbered = new NumberedAgents(3)) {
+            List<ScriptedAgent> agents = numbered.agents;
+            List<String> named = numbered.named();
             ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("ch").agentUrls(named).build();
             try (DemoProxy proxy = DemoProxy.start(config, () -> {
                 ConsistentHashLB ch = new ConsistentHashLB();
@@ -94,8 +81,6 @@ class PromptKeysProxyTest {
                 assertThat(seen.method()).isEqualTo("POST");
                 assertThat(new String(seen.body(), StandardCharsets.UTF_8)).startsWith("{\"model\":\"m\",\"messages\":[");
             }
-        } finally {
-            agents.forEach(ScriptedAgent::close);
         }
     }
 }
