@@ -226,7 +226,7 @@ final class HealthChecks {
         listeners.probed(strategyName, agent, passed);
         Transition transition = states.record(agent, passed);
         if (transition == Transition.MARKED_DOWN) {
-            LOG.info("strategy={} agent={} marked down: {} health checks in a row failed ({} {})", strategyName, agent,
+            LOG.warn("strategy={} agent={} marked down: {} health checks in a row failed ({} {})", strategyName, agent,
                     config.unhealthyThreshold(), uri, status != null ? "answered " + status : describe(failure));
         } else if (transition == Transition.MARKED_UP) {
             LOG.info("strategy={} agent={} marked up: {} health checks in a row passed", strategyName, agent,

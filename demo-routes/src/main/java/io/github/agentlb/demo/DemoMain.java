@@ -228,6 +228,12 @@ public final class DemoMain {
                         balancer instanceof KeySettings keyed ? " " + keyed.getBoundedLoad() : "");
             }
             if (balancer != null) {
+                var check = balancer.getHealthCheck();
+                LOG.info("Health checks: {}", check.isEnabled()
+                        ? "GET " + check.path() + " on every agent every " + check.interval().toMillis() + " ms, expecting "
+                                + check.expectedStatus() + "; an agent failing " + check.unhealthyThreshold()
+                                + " in a row is marked down (BALANCER_HEALTH_CHECK_PATH=none turns them off)"
+                        : "off");
                 LOG.info("Slow start: {}", balancer.getSlowStart().isEnabled()
                         ? balancer.getSlowStart().window().toMillis() + " ms for agents that join or come back" : "off");
             }
