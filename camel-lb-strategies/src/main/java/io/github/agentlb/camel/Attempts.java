@@ -102,7 +102,7 @@ final class Attempts {
         this.policy = state.config.failover();
         this.pin = pin;
         this.timed = context.timesAttempts(policy);
-        this.hooks = new ExchangeHooks(state, method());
+        this.hooks = new ExchangeHooks(state, exchange);
     }
 
     /**

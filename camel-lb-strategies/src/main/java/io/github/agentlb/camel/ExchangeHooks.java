@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.orca.LoadReports;
 import java.util.Collection;
 import java.util.List;
+import org.apache.camel.Exchange;
 
 /**
  * The {@link AttemptHooks} of one exchange's attempts, answered from the state the exchange
@@ -16,14 +17,14 @@ import java.util.List;
 final class ExchangeHooks implements AttemptHooks {
 
     private final BalancerState state;
-    /** The client's request method, for which answers are held back to fail over. */
-    private final String method;
+    /** The client's exchange: its method decides which answers are held back to fail over. */
+    private final Exchange exchange;
     /** The agent of the attempt in flight: the one {@link #clientValue} seals into session ids. */
     private String current;
 
-    ExchangeHooks(BalancerState state, String method) {
+    ExchangeHooks(BalancerState state, Exchange exchange) {
         this.state = state;
-        this.method = method;
+        this.exchange = exchange;
     }
 
     /** The next attempt goes to {@code agent}. */
@@ -46,6 +47,8 @@ final class ExchangeHooks implements AttemptHooks {
 
     @Override
     public boolean isBusy(int status, String retryAfter) {
+        // The method is read only here, at a busy-looking answer's head, not for every exchange.
+        String method = exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
         return state.config.answers().holdsBack(status, retryAfter, method, state.config.failover());
     }
 

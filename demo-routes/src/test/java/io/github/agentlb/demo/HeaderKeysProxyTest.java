@@ -2,7 +2,6 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.http.ScriptedAgent;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,13 +32,7 @@ class HeaderKeysProxyTest {
     void headerAndMcpParamKeysKeepEachKeyOnOneAgent() throws Exception {
         try (NumberedAgents numbered = new NumberedAgents(3)) {
             List<ScriptedAgent> agents = numbered.agents;
-            List<String> named = numbered.named();
-            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("ch").agentUrls(named).build();
-            try (DemoProxy proxy = DemoProxy.start(config, () -> {
-                ConsistentHashLB ch = new ConsistentHashLB();
-                ch.setKeys("mcp-param:handle,header:X-Route");
-                return ch;
-            })) {
+            try (DemoProxy proxy = numbered.chProxy("mcp-param:handle,header:X-Route")) {
                 Set<String> routeAgents = new HashSet<>();
                 Set<String> handleAgents = new HashSet<>();
                 for (int k = 0; k < 12; k++) {

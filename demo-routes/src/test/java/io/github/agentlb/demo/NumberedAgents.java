@@ -1,5 +1,6 @@
 package io.github.agentlb.demo;
 
+import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.http.ScriptedAgent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -33,6 +34,16 @@ final class NumberedAgents implements AutoCloseable {
             named.add("A" + (i + 1) + "=" + agents.get(i).baseUrl());
         }
         return named;
+    }
+
+    /** A demo proxy over these agents, {@code ch} keyed by {@code keys}. */
+    DemoProxy chProxy(String keys) throws Exception {
+        ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("ch").agentUrls(named()).build();
+        return DemoProxy.start(config, () -> {
+            ConsistentHashLB ch = new ConsistentHashLB();
+            ch.setKeys(keys);
+            return ch;
+        });
     }
 
     @Override

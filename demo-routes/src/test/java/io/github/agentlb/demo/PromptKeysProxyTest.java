@@ -2,7 +2,6 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.http.ScriptedAgent;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,13 +45,7 @@ class PromptKeysProxyTest {
     void everyTurnOfAConversationReachesOneAgentAndConversationsSpread() throws Exception {
         try (NumberedAgents numbered = new NumberedAgents(3)) {
             List<ScriptedAgent> agents = numbered.agents;
-            List<String> named = numbered.named();
-            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("ch").agentUrls(named).build();
-            try (DemoProxy proxy = DemoProxy.start(config, () -> {
-                ConsistentHashLB ch = new ConsistentHashLB();
-                ch.setKeys("session,prompt,user_id");
-                return ch;
-            })) {
+            try (DemoProxy proxy = numbered.chProxy("session,prompt,user_id")) {
                 Set<String> firstAgents = new HashSet<>();
                 for (int c = 0; c < 12; c++) {
                     Set<String> answeredBy = new HashSet<>();

@@ -64,7 +64,7 @@ class QueuedClientLeavesTest {
                             RoundRobinLB balancer = new RoundRobinLB();
                             balancer.setMaxInFlightPerAgent(1);
                             balancer.setQueueSize(1);
-                            balancer.setQueueTimeout(java.time.Duration.ofMillis(1500));
+                            balancer.setQueueTimeout(java.time.Duration.ofSeconds(3)); // room for a starved CPU between the two requests
                             return balancer;
                         });
                 Socket first = new Socket("127.0.0.1", proxy.port());
