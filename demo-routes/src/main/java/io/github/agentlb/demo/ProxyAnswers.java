@@ -16,6 +16,7 @@ import io.github.agentlb.camel.SessionRejectedException;
 import io.github.agentlb.camel.http.AgentProducer;
 import io.github.agentlb.camel.http.Downstream;
 import io.github.agentlb.camel.http.NettyDownstream;
+import io.github.agentlb.camel.http.RequestBodyTimeoutException;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -91,6 +92,12 @@ final class ProxyAnswers {
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
         if (exchange.getProperty(Downstream.PROPERTY) instanceof Downstream gone && gone.clientGone()) {
             cancelled(exchange); // the client left (while queued, say): nothing failed, nothing to answer
+            return;
+        }
+        if (cause instanceof RequestBodyTimeoutException slow) {
+            // The client's slowness: nothing counts against the agent; the rest of the body is not read.
+            LOG.info("request={} answered 408: {}", requestId(exchange), slow.getMessage());
+            reply(exchange, 408, "request timeout", slow.getMessage(), Map.of("Connection", "close"));
             return;
         }
         String detail = "agent " + agentLabel(exchange) + " " + AgentFailure.reasonOf(cause);

@@ -11,13 +11,16 @@ import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.http.HttpServlet;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.startup.Tomcat;
@@ -34,6 +37,7 @@ final class McpSdkServers implements AutoCloseable {
 
     private final List<Tomcat> servers = new ArrayList<>();
     private final List<String> urls = new ArrayList<>();
+    private final List<Path> baseDirs = new ArrayList<>();
 
     private McpSdkServers() {
     }
@@ -126,6 +130,7 @@ final class McpSdkServers implements AutoCloseable {
         tomcat.setPort(0);
         tomcat.getConnector().setProperty("address", "127.0.0.1");
         Path base = Files.createTempDirectory("mcp-sdk-server");
+        baseDirs.add(base);
         tomcat.setBaseDir(base.toString());
         Context context = tomcat.addContext("", base.toString());
         Tomcat.addServlet(context, "mcp", mcp).setAsyncSupported(true);
@@ -142,6 +147,13 @@ final class McpSdkServers implements AutoCloseable {
                 tomcat.destroy();
             } catch (LifecycleException e) {
                 throw new IllegalStateException("an MCP server did not stop", e);
+            }
+        }
+        for (Path base : baseDirs) {
+            try (Stream<Path> files = Files.walk(base)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException e) {
+                // a temporary directory left behind
             }
         }
     }

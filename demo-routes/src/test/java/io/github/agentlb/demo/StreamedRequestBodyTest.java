@@ -1,6 +1,7 @@
 package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import io.github.agentlb.agent.http.Http11Component;
@@ -12,6 +13,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -103,6 +105,46 @@ class StreamedRequestBodyTest {
             assertThat(answer).startsWith("HTTP/1.1 200").endsWith("{\"bytes\":" + BODY + "}");
         }
         assertThat(Arrays.equals(agentGot.get(), body)).as("the agent got the body byte for byte").isTrue();
+    }
+
+    /**
+     * A client that stops sending the rest of its body is slow, not the agent: after the first-byte
+     * timeout of silence it gets a JSON 408 and its connection is closed (the rest is not read as a
+     * next request); a client that closes mid-body is gone; neither ejects the agent.
+     */
+    @Test
+    void aClientSlowOrGoneWithItsBodyGets408OrNothingAndTheAgentIsNotBlamed() throws Exception {
+        try (DemoProxy slow = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                .agentUrls("A1=http://127.0.0.1:" + agent.getAddress().getPort())
+                .strategy("rr").maxBodyBytes(LIMIT).clientTimeoutMs(10_000).firstByteTimeoutMs(1_000).build())) {
+            byte[] part = new byte[70 * 1024];
+            Arrays.fill(part, (byte) 'a');
+            for (int round = 0; round < 2; round++) {
+                try (Socket client = new Socket(InetAddress.getLoopbackAddress(), slow.port())) {
+                    client.setSoTimeout(10_000);
+                    OutputStream out = client.getOutputStream();
+                    out.write(("POST /process/slow" + round + "?user_id=1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n"
+                            + "Content-Length: " + BODY + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    out.write(part);
+                    out.flush();
+                    String answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                    assertThat(answer).startsWith("HTTP/1.1 408").contains("connection: close")
+                            .contains("\"error\":\"request timeout\"");
+                }
+            }
+            try (Socket client = new Socket(InetAddress.getLoopbackAddress(), slow.port())) {
+                OutputStream out = client.getOutputStream();
+                out.write(("POST /process/gone?user_id=1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n"
+                        + "Content-Length: " + BODY + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                out.write(part);
+                out.flush();
+                assertThat(agentReadFirstByte.await(10, TimeUnit.SECONDS)).isTrue();
+            }
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                    .until(() -> slow.balancer().getEjectedAgents().isEmpty()); // no agent blamed for its clients
+            String after = post(slow, 1000);
+            assertThat(after).as("the agent still serves").startsWith("HTTP/1.1 200");
+        }
     }
 
     @Test

@@ -50,7 +50,12 @@ import org.slf4j.LoggerFactory;
  *       past the total timeout or {@code maxAnswerBytes}: the client's connection is closed without
  *       the terminating chunk ({@link AnswerInterruptedException}, never retried).</li>
  *   <li>The client closed its connection: the agent's connection is closed at once, so the agent
- *       sees its caller leave, and the call ends {@link AgentCallCancelledException cancelled}.</li>
+ *       sees its caller leave, and the call ends {@link AgentCallCancelledException cancelled}
+ *       (as when a streamed body breaks off); after far longer than recent answers took to begin,
+ *       the agent's answer timeout instead (the stall rule, {@link AgentEndpoint#stalled}).</li>
+ *   <li>The client sent no more of a streamed body for the first-byte timeout while the agent could
+ *       take more: {@link RequestBodyTimeoutException}, the client's slowness, counted against no
+ *       agent. The first-byte timeout runs from the request's last byte on.</li>
  *   <li>The balancer's health checks marked the agent down before the answer's head came: the
  *       agent's connection is closed and the call ends {@link AgentMarkedDownException failed after
  *       send} (an idempotent request goes to another agent).</li>
@@ -127,8 +132,8 @@ final class AgentCall implements RequestWriter.Writes {
     /** Whether {@link #held} is a JSON answer the hooks rewrite ({@link AttemptHooks#rewritesJsonAnswer}). */
     private boolean rewriting;
     private ScheduledFuture<?> firstByteTimer;
-    /** When the request was (last) sent, System.nanoTime(); 0 before. */
-    private long sentNanos;
+    /** When the request's last byte was written to the agent, System.nanoTime(); 0 before. */
+    private long writtenNanos;
     private ScheduledFuture<?> idleTimer;
     private ScheduledFuture<?> totalTimer;
     /** Whether the answer is a legacy MCP session stream (see the class comment); its retry watch, else null. */
@@ -191,8 +196,8 @@ final class AgentCall implements RequestWriter.Writes {
             agent.read();
             return;
         }
-        long waited = System.nanoTime() - sentNanos;
-        if (head == null && sentNanos != 0 && endpoint.stalled(waited)) {
+        long waited = System.nanoTime() - writtenNanos;
+        if (head == null && writtenNanos != 0 && endpoint.stalled(waited)) {
             // Far longer than recent answers took to begin: the agent's failure, not just the client's leaving.
             finish(new AnswerTimeoutException("agent " + name() + " sent no answer in " + waited / 1_000_000
                     + " ms, over " + endpoint.getStallFactor() + " x the p99 time to first byte of recent answers,"
@@ -240,14 +245,43 @@ final class AgentCall implements RequestWriter.Writes {
     private void send() {
         bodyless = HttpMethod.HEAD.equals(down.method());
         lastReadNanos = System.nanoTime();
-        sentNanos = lastReadNanos;
-        firstByteTimer = schedule(timeouts.firstByteMs(), () -> finish(new AnswerTimeoutException(
-                "agent " + name() + " sent no answer within " + timeouts.firstByteMs() + " ms"), false));
+        writtenNanos = 0;
+        startFirstByteTimer();
         if (timeouts.totalMs() > 0) {
             totalTimer = schedule(timeouts.totalMs(), () -> finish(new AnswerTimeoutException(
                     "agent " + name() + " did not finish its answer within " + timeouts.totalMs() + " ms"), false));
         }
         request.write(agent);
+    }
+
+    /**
+     * (Re)starts the first-byte timer: when the request begins, at each part of a streamed body (while
+     * the client sends, the agent cannot answer) and when its last byte is written.
+     */
+    private void startFirstByteTimer() {
+        cancel(firstByteTimer);
+        firstByteTimer = schedule(timeouts.firstByteMs(), this::firstByteTimedOut);
+    }
+
+    /**
+     * No answer within the first-byte timeout: the agent's answer timeout, unless the client stopped
+     * sending the rest of its body while the agent could take more (the client's slowness).
+     */
+    private void firstByteTimedOut() {
+        if (!written && down.bodyRest() != null && agent != null && agent.isWritable() && writeFailure == null) {
+            finish(new RequestBodyTimeoutException("the client sent no more of its request body for "
+                    + timeouts.firstByteMs() + " ms; agent " + name() + " was waiting for it"), false);
+            return;
+        }
+        finish(new AnswerTimeoutException("agent " + name() + " sent no answer within " + timeouts.firstByteMs() + " ms"),
+                false);
+    }
+
+    @Override
+    public void partSent(Channel target) {
+        if (target == agent && !done && head == null) {
+            startFirstByteTimer();
+        }
     }
 
     @Override
@@ -258,7 +292,9 @@ final class AgentCall implements RequestWriter.Writes {
     @Override
     public void bodyBroke(Channel target, IOException failure) {
         if (target == agent) {
-            finish(failure, false);
+            // The client's leaving, not the agent's failure.
+            finish(new AgentCallCancelledException("the client's request body broke off: call to agent " + name()
+                    + " cancelled (" + failure.getMessage() + ")"), false);
         }
     }
 
@@ -269,6 +305,10 @@ final class AgentCall implements RequestWriter.Writes {
         }
         if (success) {
             written = true;
+            writtenNanos = System.nanoTime();
+            if (head == null && !done) {
+                startFirstByteTimer(); // the agent's time to answer starts when it has the whole request
+            }
         } else {
             writeFailed(target, cause);
         }
@@ -418,7 +458,9 @@ final class AgentCall implements RequestWriter.Writes {
         cancel(firstByteTimer);
         endWhenDown.run(); // an answer that has begun is left to run
         head = response;
-        endpoint.getComponent().firstByteTimes().record(System.nanoTime() - sentNanos);
+        if (writtenNanos != 0) { // not an answer before the whole request was sent (a 413)
+            endpoint.getComponent().firstByteTimes().record(System.nanoTime() - writtenNanos);
+        }
         int status = response.status().code();
         endpoint.stats().answered(status);
         // A busy answer is held back for another agent, which cannot be tried once a streamed body was sent.

@@ -308,7 +308,8 @@ public final class NettyDownstream implements Downstream {
     /**
      * A whole answer (a busy answer held back, an error) with this status, these headers (each
      * value's {@code toString()}, each element of an {@code Iterable} value as a header line of its
-     * own; hop-by-hop and {@code Camel*} ones left out) and body; nothing when
+     * own; hop-by-hop and {@code Camel*} ones left out; {@code Connection: close} closes the
+     * connection after it) and body; nothing when
      * the client left, the answer is cut when its head already went out.
      */
     public void reply(int status, Map<String, ?> headers, ByteBuf content) {
@@ -322,6 +323,10 @@ public final class NettyDownstream implements Downstream {
         }
         HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
         headers.forEach((name, value) -> {
+            if (HttpHeaderNames.CONNECTION.contentEqualsIgnoreCase(name) && value != null
+                    && HttpHeaderValues.CLOSE.contentEqualsIgnoreCase(value.toString())) {
+                keepAlive = false; // the caller's word: the connection ends with this answer
+            }
             if (value instanceof Iterable<?> values) {
                 values.forEach(each -> head.headers().add(name, String.valueOf(each)));
             } else if (value != null) {

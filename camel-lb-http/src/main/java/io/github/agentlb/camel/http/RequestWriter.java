@@ -50,6 +50,9 @@ final class RequestWriter {
 
         /** The client's request body broke off before its end (its connection closed). */
         void bodyBroke(Channel target, IOException failure);
+
+        /** A part of a streamed body went to {@code target}: the client is still sending. */
+        void partSent(Channel target);
     }
 
     private static final Set<HttpMethod> WITH_BODY = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH);
@@ -126,6 +129,7 @@ final class RequestWriter {
             return;
         }
         ChannelFuture sent = target.writeAndFlush(new DefaultHttpContent(part));
+        writes.partSent(target);
         sent.addListener(f -> {
             if (!f.isSuccess()) {
                 writes.written(target, false, f.cause());

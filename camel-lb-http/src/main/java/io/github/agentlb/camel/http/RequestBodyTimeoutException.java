@@ -1,0 +1,26 @@
+package io.github.agentlb.camel.http;
+
+import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.ClassifiedFailure;
+
+/**
+ * The client stopped sending the rest of its request body ({@link BodyRest}) for the endpoint's
+ * {@code firstByteTimeout} while the agent was ready for more: the client's slowness, not the
+ * agent's. The attempt ends {@link AttemptOutcome#CANCELLED}, so it counts neither against the
+ * agent nor for it, and is never retried; a route answers it 408 and closes the connection (the
+ * rest of the body would otherwise be read as a next request).
+ */
+public class RequestBodyTimeoutException extends Exception implements ClassifiedFailure {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message what timed out, e.g. which agent waited how long */
+    public RequestBodyTimeoutException(String message) {
+        super(message);
+    }
+
+    /** @return {@link AttemptOutcome#CANCELLED} */
+    @Override
+    public AttemptOutcome outcome() {
+        return AttemptOutcome.CANCELLED;
+    }
+}
