@@ -123,26 +123,87 @@ class McpKeysTest extends CamelTestSupport {
             calls.add("h-1-" + (i % 300));
         }
         Collections.shuffle(calls, new Random(1));
+        List<Integer> replicas = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            replicas.add(i % 2);
+        }
+        return send(calls, replicas, version, 10_000_000L);
+    }
+
+    /** Sends call i with handle {@code calls[i]} to replica {@code replicas[i]}, one every {@code stepNanos}: the agents by handle. */
+    private Map<String, List<String>> send(List<String> calls, List<Integer> replicas, String version, long stepNanos) {
         Map<String, List<String>> agents = new TreeMap<>();
         for (int i = 0; i < calls.size(); i++) {
-            clock.set(START + i * 10_000_000L);
+            clock.set(START + i * stepNanos);
             Map<String, Object> headers = Map.of("MCP-Protocol-Version", version, "Mcp-Method", "tools/call",
                     "Mcp-Name", "query", "Mcp-Param-Handle", calls.get(i));
-            String agent = template.requestBodyAndHeaders(i % 2 == 0 ? "direct:replica1" : "direct:replica2", "{}",
+            String agent = template.requestBodyAndHeaders(replicas.get(i) == 0 ? "direct:replica1" : "direct:replica2", "{}",
                     headers, String.class);
             agents.computeIfAbsent(calls.get(i), k -> new ArrayList<>()).add(agent);
         }
         return agents;
     }
 
+    /** The share of the calls that reached their handle's first agent. */
+    static double stickiness(Map<String, List<String>> agents) {
+        long calls = agents.values().stream().mapToLong(List::size).sum();
+        long home = agents.values().stream().mapToLong(list -> list.stream().filter(list.get(0)::equals).count()).sum();
+        return (double) home / calls;
+    }
+
+    /** Handles per agent of their first call. */
+    static Map<String, Integer> handlesPerAgent(Map<String, List<String>> agents) {
+        Map<String, Integer> handlesPerAgent = new TreeMap<>();
+        agents.values().forEach(list -> handlesPerAgent.merge(list.get(0), 1, Integer::sum));
+        return handlesPerAgent;
+    }
+
+    /**
+     * Ten seeded sets of 150 handles ({@code Random(set)}, 16 hex digits each) that all start at once:
+     * four rounds of one call per handle, each handle's calls taking turns between the replicas
+     * (round r sends handle k to replica (k + r) mod 2), one call every 5 ms, each set on bounds
+     * started afresh, with the MCP configuration of docs/llm-agents.md (c = 1.25, decay time 60 s,
+     * 1000 virtual nodes). A handle's first calls come before any replica knows the shares, so a
+     * bound that moved handles would move some after their first call (0.942 to 0.990 of the
+     * calls home on these sets, measured, when the bound moved handles as it moves other keys);
+     * handles stay on the ring instead, and spread as the ring and their count allow.
+     */
+    @Test
+    void handlesStartedTogetherKeepTheirFirstAgentThroughTwoReplicas() {
+        List<String> spread = new ArrayList<>();
+        for (int set = 0; set < 10; set++) {
+            for (ConsistentHashLB replica : List.of(replica1, replica2)) {
+                replica.setVirtualNodes(1000);
+                replica.setBoundedLoad(BoundedLoad.custom().balanceFactor(1.25).decayTime(Duration.ofSeconds(60)).build());
+            }
+            Random random = new Random(set);
+            List<String> handles = new ArrayList<>();
+            for (int k = 0; k < 150; k++) {
+                handles.add(Long.toHexString(random.nextLong()));
+            }
+            List<String> calls = new ArrayList<>();
+            List<Integer> replicas = new ArrayList<>();
+            for (int round = 0; round < 4; round++) {
+                for (int k = 0; k < handles.size(); k++) {
+                    calls.add(handles.get(k));
+                    replicas.add((k + round) % 2);
+                }
+            }
+            Map<String, List<String>> agents = send(calls, replicas, MODERN, 5_000_000L);
+            assertThat(stickiness(agents)).as("set %d", set).isEqualTo(1.0);
+            Map<String, Integer> perAgent = handlesPerAgent(agents);
+            spread.add(String.format(java.util.Locale.ROOT, "%.2f", Collections.max(perAgent.values()) / 50.0));
+        }
+        // Max/mean of the handles per agent, set by set: the count's own noise (a binomial's, sd 5.8
+        // handles of 50); 9 of the 10 within 1.25.
+        assertThat(spread).containsExactly("1.22", "1.10", "1.20", "1.10", "1.28", "1.06", "1.06", "1.08", "1.12", "1.08");
+    }
+
     @Test
     void everyCallOfAHandleReachesTheAgentOfItsFirstCallThroughTwoReplicasUnderTheBound() {
         Map<String, List<String>> agents = handleCalls(MODERN);
-        long calls = agents.values().stream().mapToLong(List::size).sum();
-        long home = agents.values().stream().mapToLong(list -> list.stream().filter(list.get(0)::equals).count()).sum();
-        Map<String, Integer> handlesPerAgent = new TreeMap<>();
-        agents.values().forEach(list -> handlesPerAgent.merge(list.get(0), 1, Integer::sum));
-        double stickiness = (double) home / calls;
+        Map<String, Integer> handlesPerAgent = handlesPerAgent(agents);
+        double stickiness = stickiness(agents);
         double maxOverMean = Collections.max(handlesPerAgent.values()) / (agents.size() / 3.0);
         assertThat(stickiness).isGreaterThanOrEqualTo(0.99);
         assertThat(maxOverMean).isLessThanOrEqualTo(1.25);
