@@ -39,8 +39,8 @@ class McpKeysTest extends CamelTestSupport {
     private ConsistentHashLB replica() {
         return Balancers.with(new ConsistentHashLB(), lb -> {
             lb.setKeys("mcp-param:handle,user_id");
-            // c = 1.25; estimates over a minute, as a handle's calls come over minutes (with the
-            // default 10 s, noise in the early estimates moves 2-5% of the calls, measured).
+            // The MCP configuration of docs/llm-agents.md but for the virtual nodes (150, the default,
+            // here; 1000 there): handles stay on the ring whatever the bound's decay time.
             lb.setBoundedLoad(BoundedLoad.custom().balanceFactor(1.25).decayTime(Duration.ofSeconds(60)).build());
             lb.useNanoClock(clock::get);
             for (String agent : AgentRoutesFixture.AGENTS) {
@@ -114,8 +114,7 @@ class McpKeysTest extends CamelTestSupport {
     /**
      * 300 handles of a stateful server in use, 10 calls each in a seeded order ({@code Random(1)}),
      * sent to the two replicas in turn, one every 10 ms of the injected clock: the agent of each
-     * call, by handle. (When the handles are made as the calls go, the first ones are few, and the
-     * bound moves some while the shares settle: 0.960 of the calls home, measured.)
+     * call, by handle.
      */
     private Map<String, List<String>> handleCalls(String version) {
         List<String> calls = new ArrayList<>();
