@@ -163,16 +163,12 @@ public final class BoundedLoads {
      * @return the agent chosen and why
      */
     public Placement place(String key, long keyHash, RingWalk walk, ToIntFunction<String> inFlight) {
-        String home = walk.home();
-        long now = nanoClock.getAsLong();
-        Map<String, AgentLoads.Agent> members = agents.snapshot();
-        if (!members.containsKey(home) || members.size() < 2) {
-            members = agents.learn(walk.agents());
+        Loads loads = loads(walk);
+        if (loads == null) {
+            return new Placement(walk.home(), Kind.HOME);
         }
-        if (members.size() < 2) {
-            return new Placement(home, Kind.HOME);
-        }
-        Loads loads = new Loads(members, now, config.balanceFactor());
+        Map<String, AgentLoads.Agent> members = loads.members;
+        long now = loads.now;
         Placement placed = config.rankRule() ? ranked(key, keyHash, walk, loads) : plain(keyHash, walk, loads);
         if (!config.boundsInFlight()) {
             return placed;
@@ -203,22 +199,29 @@ public final class BoundedLoads {
      */
     public Placement placeStateful(RingWalk walk) {
         String home = walk.home();
-        long now = nanoClock.getAsLong();
-        Map<String, AgentLoads.Agent> members = agents.snapshot();
-        if (!members.containsKey(home) || members.size() < 2) {
-            members = agents.learn(walk.agents());
-        }
-        if (members.size() < 2) {
+        Loads loads = loads(walk);
+        if (loads == null) {
             return new Placement(home, Kind.HOME);
         }
-        Loads loads = new Loads(members, now, config.balanceFactor());
         if (config.rankRule()) {
-            requests.add(1, now);
-            AgentLoads.Agent homeAgent = members.get(home);
-            homeAgent.offered.add(1, now);
-            homeAgent.heavy.add(1, now);
+            requests.add(1, loads.now);
+            AgentLoads.Agent homeAgent = loads.members.get(home);
+            homeAgent.offered.add(1, loads.now);
+            homeAgent.heavy.add(1, loads.now);
         }
         return new Placement(home, loads.mean < WARMUP_MEAN || loads.fits(home, 1) ? Kind.HOME : Kind.HELD);
+    }
+
+    /**
+     * The loads of one decision on {@code walk}, the walk's agents learned when its home is not
+     * known (or fewer than two agents are); null when fewer than two agents are known even so.
+     */
+    private Loads loads(RingWalk walk) {
+        Map<String, AgentLoads.Agent> members = agents.snapshot();
+        if (!members.containsKey(walk.home()) || members.size() < 2) {
+            members = agents.learn(walk.agents());
+        }
+        return members.size() < 2 ? null : new Loads(members, nanoClock.getAsLong(), config.balanceFactor());
     }
 
     /** KubeAI's in-flight check over the placed agent, then the overflow order from it. */
