@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.core.bounded.BoundedLoad;
+import io.github.agentlb.core.ring.HashRing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -209,6 +210,47 @@ class McpKeysTest extends CamelTestSupport {
         // The figures of this run: every call home, max/mean 108 / 100 = 1.08.
         assertThat(stickiness).isEqualTo(1.0);
         assertThat(handlesPerAgent).isEqualTo(Map.of("A1", 108, "A2", 95, "A3", 97));
+    }
+
+    /**
+     * Handles and user ids through one replica under the bound: 100 handles whose ring owner is A1,
+     * 5 calls each, and 300 user ids, 5 calls each, in a seeded order one every 10 ms. A1, home of
+     * every handle and of a third of the users, is far over the mean: some of its users leave, its
+     * handles stay.
+     */
+    @Test
+    void handlesStayOnTheirRingOwnerWhileOtherKeysOfThatAgentLeave() {
+        HashRing ring = replica1.ring();
+        List<String> handles = new ArrayList<>();
+        for (int i = 0; handles.size() < 100; i++) {
+            if (ring.agentFor("mcp-param:handle:h-" + i).equals("A1")) {
+                handles.add("h-" + i);
+            }
+        }
+        List<Map<String, Object>> calls = new ArrayList<>();
+        for (int round = 0; round < 5; round++) {
+            handles.forEach(h -> calls.add(Map.of("MCP-Protocol-Version", MODERN, "Mcp-Param-Handle", h)));
+            for (int u = 0; u < 300; u++) {
+                calls.add(Map.of("user_id", "u-" + u));
+            }
+        }
+        Collections.shuffle(calls, new Random(2));
+        Map<String, Integer> handleAgents = new TreeMap<>();
+        Map<String, Integer> usersOfA1 = new TreeMap<>();
+        for (int i = 0; i < calls.size(); i++) {
+            clock.set(START + i * 10_000_000L);
+            String agent = template.requestBodyAndHeaders("direct:replica1", "{}", calls.get(i), String.class);
+            Object user = calls.get(i).get("user_id");
+            if (user == null) {
+                handleAgents.merge(agent, 1, Integer::sum);
+            } else if (ring.agentFor(user.toString()).equals("A1")) {
+                usersOfA1.merge(agent, 1, Integer::sum);
+            }
+        }
+        assertThat(handleAgents).isEqualTo(Map.of("A1", 500));
+        // The calls of the users homed at A1, by the agent they reached: A1 is home of 970 of the
+        // 2000 calls against 1.25 x 667 = 833, and passes on the users of the lowest ranks.
+        assertThat(usersOfA1).isEqualTo(Map.of("A1", 289, "A2", 103, "A3", 78));
     }
 
     @Test
