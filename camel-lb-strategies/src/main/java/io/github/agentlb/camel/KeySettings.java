@@ -21,8 +21,11 @@ import org.apache.camel.Expression;
  * {@link BoundedLoads}); the ring is unchanged, and balancer replicas move nearly the same keys.
  * Each attempt sent counts as load; the decision log line gains
  * {@code bounded=<HOME|OVERFLOW|STICKY|RETURNED|HELD|DIVERTED>}. With {@link #setInFlightFactor}
- * (KubeAI's bound) an agent over f x the mean requests in flight also passes the request on. A new
- * load bound starts afresh: recent loads and overflowed keys are forgotten.
+ * (KubeAI's bound) an agent over f x the mean requests in flight also passes the request on. A key
+ * of a {@code mcp-param:} part (a stateful server's handle) is never passed on by either bound: it
+ * goes to its ring owner, where its state is, and counts as load there
+ * ({@link BoundedLoads#placeStateful}). A new load bound starts afresh: recent loads and overflowed
+ * keys are forgotten.
  */
 public interface KeySettings extends Configurable {
 

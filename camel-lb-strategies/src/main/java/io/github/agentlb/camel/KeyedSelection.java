@@ -82,7 +82,9 @@ final class KeyedSelection {
 
     /**
      * The selection of a keyed exchange: the ring walk as it is, or, with bounded loads on, the
-     * walk's agent under the bound first and the rest of the walk after it.
+     * walk's agent under the bound first and the rest of the walk after it; a key from a
+     * {@code mcp-param:} part (an MCP handle, whose agent holds its state) starts at its ring owner
+     * under either ({@link BoundedLoads#placeStateful}).
      */
     private Selection ringSelection(String value, long position, Iterator<String> clockwise, boolean withToken,
             Supplier<String> detail) {
@@ -91,7 +93,7 @@ final class KeyedSelection {
             return withToken ? new Selection(clockwise, detail, rank, position) : new Selection(clockwise, detail, rank);
         }
         RingWalk walk = new RingWalk(clockwise);
-        Placement placement = bounded.place(value, position, walk,
+        Placement placement = McpKeys.isParam(value) ? bounded.placeStateful(walk) : bounded.place(value, position, walk,
                 bounded.config().boundsInFlight() ? inFlight : BoundedLoads.NOTHING_IN_FLIGHT);
         Supplier<String> bound = () -> detail.get() + " bounded=" + placement.kind();
         Iterator<String> candidates = walk.startingWith(placement.agent());

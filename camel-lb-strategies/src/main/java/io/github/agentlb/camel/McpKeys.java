@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * headers differ from its body, so a client cannot steer its call to another agent by a header
  * alone. Older, absent or malformed versions: the key is absent (the chain goes on, else the
  * request is spread round-robin), with a DEBUG line when the header was there. A value that is not
- * a valid header value or base64 sentinel ({@link McpHeaders#decode}) is absent as well. The keys
- * go through the load bound as every key does.
+ * a valid header value or base64 sentinel ({@link McpHeaders#decode}) is absent as well. Keys of
+ * {@code mcp-method} and {@code mcp-name} go through the load bound as every key does; a key of a
+ * {@code mcp-param:} part names a stateful server's handle, and the bound leaves it on its ring
+ * owner, where its state is ({@link #isParam}).
  *
  * <p>Stateless and thread-safe; a few header lookups per exchange.
  */
@@ -43,6 +45,14 @@ final class McpKeys {
     private static final Logger LOG = LoggerFactory.getLogger(McpKeys.class);
 
     private McpKeys() {
+    }
+
+    /**
+     * Whether {@code key} is a key of a {@code mcp-param:} part: a handle of a stateful server, which
+     * the load bound leaves on its ring owner ({@link io.github.agentlb.core.bounded.BoundedLoads#placeStateful}).
+     */
+    static boolean isParam(String key) {
+        return key.startsWith(PARAM);
     }
 
     /** Whether {@code lowerCasePart} of a key list names an MCP key. */

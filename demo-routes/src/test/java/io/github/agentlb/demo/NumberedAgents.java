@@ -5,6 +5,7 @@ import io.github.agentlb.camel.http.ScriptedAgent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /** Scripted agents that answer every request with {@code {"agent":<index>}}, named A1, A2, ... in order. */
 final class NumberedAgents implements AutoCloseable {
@@ -38,10 +39,16 @@ final class NumberedAgents implements AutoCloseable {
 
     /** A demo proxy over these agents, {@code ch} keyed by {@code keys}. */
     DemoProxy chProxy(String keys) throws Exception {
+        return chProxy(keys, ch -> { });
+    }
+
+    /** A demo proxy over these agents, {@code ch} keyed by {@code keys}, with {@code knobs} set on its balancer. */
+    DemoProxy chProxy(String keys, Consumer<ConsistentHashLB> knobs) throws Exception {
         ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("ch").agentUrls(named()).build();
         return DemoProxy.start(config, () -> {
             ConsistentHashLB ch = new ConsistentHashLB();
             ch.setKeys(keys);
+            knobs.accept(ch);
             return ch;
         });
     }

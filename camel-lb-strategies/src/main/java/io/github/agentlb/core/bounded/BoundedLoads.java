@@ -76,6 +76,11 @@ import java.util.function.ToIntFunction;
  * counts come from the caller ({@link #place(String, long, RingWalk, ToIntFunction)}), which
  * already tracks them; nothing is counted twice.
  *
+ * <h2>Stateful keys</h2>
+ * {@link #placeStateful} places a key whose agent holds its state (an MCP handle) on its home
+ * agent always, counted as a heavy key: the ring alone decides, so every replica agrees at every
+ * time, and the other keys make room.
+ *
  * <p>Thread-safe, no lock on the request path. A key placed at home reads one agent of the walk,
  * the n agents' decayed loads, its home's demand and one key entry; the rest of the walk is read
  * only to pass the key on. Membership is set by {@link #setAgents}, not per request.
@@ -158,22 +163,65 @@ public final class BoundedLoads {
      * @return the agent chosen and why
      */
     public Placement place(String key, long keyHash, RingWalk walk, ToIntFunction<String> inFlight) {
-        String home = walk.home();
-        long now = nanoClock.getAsLong();
-        Map<String, AgentLoads.Agent> members = agents.snapshot();
-        if (!members.containsKey(home) || members.size() < 2) {
-            members = agents.learn(walk.agents());
+        Loads loads = loads(walk);
+        if (loads == null) {
+            return new Placement(walk.home(), Kind.HOME);
         }
-        if (members.size() < 2) {
-            return new Placement(home, Kind.HOME);
-        }
-        Loads loads = new Loads(members, now, config.balanceFactor());
+        Map<String, AgentLoads.Agent> members = loads.members;
+        long now = loads.now;
         Placement placed = config.rankRule() ? ranked(key, keyHash, walk, loads) : plain(keyHash, walk, loads);
         if (!config.boundsInFlight()) {
             return placed;
         }
         return config.keepInFlightPlacement() ? keptWithinInFlight(key, placed, keyHash, walk, members, inFlight, now)
                 : withinInFlight(placed, keyHash, walk, members, inFlight);
+    }
+
+    /**
+     * Places one request of a key whose agent holds its state (an MCP handle: a call that reaches
+     * another agent finds no state there): always its home agent, the ring owner, whatever either
+     * bound says ({@link Kind#HELD} when the share bound counts home as full). The request counts as
+     * load like any other, and under the rank rule as a heavy key's does, so that the cold keys of
+     * other kinds with the same home leave in its place.
+     *
+     * <p>Why not bounded as other keys: the bound follows shares that a balancer learns only from
+     * the traffic. Handles whose first calls come before the shares are known (a fleet of clients
+     * starting at once) would be placed by early estimates and moved once the estimates settle,
+     * after their state was made; and replicas estimate each from their own part of the traffic.
+     * Placed by the ring alone, a handle reaches the same agent on every replica and at every time,
+     * as long as the agents stay the same; the spread of handles is the ring's shares (virtual
+     * nodes) plus the binomial noise of their count, which no placement that every replica computes
+     * from the key alone can reduce.
+     *
+     * @param walk the ring walk from the key's position; only its home is read unless the agents
+     *             are not known yet
+     * @return the home agent, {@link Kind#HOME} or {@link Kind#HELD}
+     */
+    public Placement placeStateful(RingWalk walk) {
+        String home = walk.home();
+        Loads loads = loads(walk);
+        if (loads == null) {
+            return new Placement(home, Kind.HOME);
+        }
+        if (config.rankRule()) {
+            requests.add(1, loads.now);
+            AgentLoads.Agent homeAgent = loads.members.get(home);
+            homeAgent.offered.add(1, loads.now);
+            homeAgent.heavy.add(1, loads.now);
+        }
+        return new Placement(home, loads.mean < WARMUP_MEAN || loads.fits(home, 1) ? Kind.HOME : Kind.HELD);
+    }
+
+    /**
+     * The loads of one decision on {@code walk}, the walk's agents learned when its home is not
+     * known (or fewer than two agents are); null when fewer than two agents are known even so.
+     */
+    private Loads loads(RingWalk walk) {
+        Map<String, AgentLoads.Agent> members = agents.snapshot();
+        if (!members.containsKey(walk.home()) || members.size() < 2) {
+            members = agents.learn(walk.agents());
+        }
+        return members.size() < 2 ? null : new Loads(members, nanoClock.getAsLong(), config.balanceFactor());
     }
 
     /** KubeAI's in-flight check over the placed agent, then the overflow order from it. */
