@@ -209,13 +209,19 @@ class HedgingTest {
         assertThat(keyed.getProperty(AgentLb.AGENT_PROPERTY)).isNotNull();
     }
 
+    /** A1 five times slower than A2 and A3, hedging after a fixed 150 ms. */
+    private static RoundRobinLB slowFirst(FakeScheduler fake, Agents agents) {
+        RoundRobinLB lb = balancer(fake, agents, true);
+        lb.setHedgeDelay(Duration.ofMillis(150));
+        lb.setHedgePercentile(0);
+        return lb;
+    }
+
     @Test
     void theFirstAnswerWinsTheLoserIsCancelledAndTheSlowAgentEjected() {
         FakeScheduler fake = new FakeScheduler(START);
         Agents agents = new Agents(fake, 11, 500, 100, 100);
-        RoundRobinLB lb = balancer(fake, agents, true);
-        lb.setHedgeDelay(Duration.ofMillis(150));
-        lb.setHedgePercentile(0);
+        RoundRobinLB lb = slowFirst(fake, agents);
         List<Boolean> completions = new ArrayList<>();
         Exchange first = request("GET");
         assertThat(lb.process(first, completions::add)).isFalse();
@@ -239,9 +245,7 @@ class HedgingTest {
     void noHedgeWhenTheRetryBudgetIsSpent() {
         FakeScheduler fake = new FakeScheduler(START);
         Agents agents = new Agents(fake, 11, 500, 100, 100);
-        RoundRobinLB lb = balancer(fake, agents, true);
-        lb.setHedgeDelay(Duration.ofMillis(150));
-        lb.setHedgePercentile(0);
+        RoundRobinLB lb = slowFirst(fake, agents);
         lb.setRetryBudgetMinRetries(0);
         lb.setRetryBudgetShare(0);
         Exchange first = request("GET");
