@@ -277,4 +277,85 @@ class HedgingTest {
         lb.setMaxHedges(2);
         assertThat(lb.getHedging()).isEqualTo(new HedgePolicy(true, Duration.ofMillis(250), 97, 2));
     }
+
+    @Test
+    void aChildThatAnswersAtOnceCompletesSynchronouslyAsWithoutHedging() {
+        RoundRobinLB lb = new RoundRobinLB();
+        lb.setHedgingEnabled(true);
+        ScriptedChild.started(lb, CAMEL.get(), ScriptedChild.naming("a"), ScriptedChild.naming("b"));
+        List<Boolean> completions = new ArrayList<>();
+        Exchange exchange = request("GET");
+        assertThat(lb.process(exchange, completions::add)).isTrue();
+        assertThat(completions).containsExactly(true);
+        assertThat(exchange.getMessage().getBody()).isEqualTo("a");
+        assertThat(exchange.getProperty(AgentLb.AGENT_PROPERTY)).isEqualTo("a");
+        assertThat(exchange.getProperty(HedgedRequest.LEG_PROPERTY)).isNull();
+        assertThat(lb.retriesInFlight().requests()).isZero();
+        lb.stop();
+    }
+
+    @Test
+    void aFailedHedgeWaitsForTheFirstAttemptAndTwoFailuresEndWithTheLast() {
+        FakeScheduler fake = new FakeScheduler(START);
+        RoundRobinLB lb = new RoundRobinLB();
+        lb.useQueueTimer(fake);
+        lb.setHedgeDelay(Duration.ofMillis(100));
+        lb.setHedgePercentile(0);
+        lb.setMaximumFailoverAttempts(0);
+        io.github.agentlb.core.health.OutlierEjection off = io.github.agentlb.core.health.OutlierEjection.disabled();
+        lb.setOutlierEjection(off);
+        boolean[] slowFails = new boolean[1];
+        ScriptedChild.startedAgents(lb, CAMEL.get(), fake::nanoTime, id -> ScriptedChild.scripted(id, (attempt, callback) -> {
+            if (id.equals("B")) {
+                attempt.setException(new java.nio.channels.ClosedChannelException());
+                callback.done(true);
+                return true;
+            }
+            fake.schedule(() -> {
+                if (slowFails[0]) {
+                    attempt.setException(new java.io.IOException("reset"));
+                } else {
+                    attempt.getMessage().setBody(id);
+                }
+                callback.done(false);
+            }, 300, TimeUnit.MILLISECONDS);
+            return false;
+        }), "A", "B");
+        Exchange first = request("GET");
+        lb.process(first, doneSync -> { });
+        fake.advance(Duration.ofMillis(100));
+        assertThat(lb.getHedgesSent()).isEqualTo(1);
+        assertThat(first.getException()).as("the hedge failed; the first attempt still runs").isNull();
+        fake.advance(Duration.ofMillis(200));
+        assertThat(first.getMessage().getBody()).isEqualTo("A");
+        assertThat(lb.getHedgesWon()).isZero();
+
+        Exchange second = request("GET");
+        assertThat(lb.process(second, doneSync -> { })).as("rr's turn of B: its failure at once ends it, unhedged").isTrue();
+        assertThat(second.getException()).isInstanceOf(NoAgentAvailableException.class).hasMessageContaining("B (");
+
+        slowFails[0] = true;
+        Exchange third = request("GET");
+        lb.process(third, doneSync -> { });
+        fake.advance(Duration.ofSeconds(1));
+        assertThat(lb.getHedgesSent()).isEqualTo(2);
+        assertThat(third.getException()).as("the last failure: B's hedge failed at 100 ms, A at 300 ms")
+                .isInstanceOf(NoAgentAvailableException.class).hasMessageContaining("A (I/O error)");
+        assertThat(lb.retriesInFlight().requests()).isZero();
+        assertThat(lb.retriesInFlight().retries()).isZero();
+        lb.stop();
+    }
+
+    @Test
+    void theHedgeCountersAreMeters() {
+        FakeScheduler fake = new FakeScheduler(START);
+        Agents agents = new Agents(fake, 11, 500, 100, 100);
+        RoundRobinLB lb = slowFirst(fake, agents);
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        new io.github.agentlb.metrics.LoadBalancerMetrics(lb).bindTo(registry);
+        lb.process(request("GET"), doneSync -> { });
+        fake.advance(Duration.ofSeconds(1));
+        assertThat(registry.get("agentlb.hedges.sent").functionCounter().count()).isEqualTo(1);
+        assertThat(registry.get("agentlb.hedges.won").functionCounter().count()).isEqualTo(1);
+    }
 }
