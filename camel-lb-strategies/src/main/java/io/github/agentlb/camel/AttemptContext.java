@@ -49,6 +49,7 @@ final class AttemptContext {
         this.runAllowed = runAllowed;
         this.strategyReadsTimes = strategy.needsAttemptTimes();
         this.reportHeaders = List.copyOf(strategy.reportHeaders());
+        listeners.add((MembershipListener) hedgeDelay::retain);
     }
 
     long nanoTime() {

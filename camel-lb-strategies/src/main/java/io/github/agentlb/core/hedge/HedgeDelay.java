@@ -1,6 +1,7 @@
 package io.github.agentlb.core.hedge;
 
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -67,9 +68,11 @@ public final class HedgeDelay {
         return now.nanos() < 0 ? policy.delay().toNanos() : now.nanos();
     }
 
-    /** Forgets the agents not in {@code agents}. */
-    public void retain(java.util.Collection<String> agents) {
-        rings.keySet().retainAll(agents);
+    /** Forgets the agents not in {@code agents} (a balancer calls it when its agents change). */
+    public void retain(Collection<String> agents) {
+        if (rings.keySet().retainAll(agents)) {
+            known = new Known(Double.NaN, -1);
+        }
     }
 
     private Known recompute(double percentile) {
