@@ -106,6 +106,51 @@ class HungAgentsDemoTest {
         }
     }
 
+    /**
+     * An agent whose {@code /health} answers 200 while every request hangs (a server process alive, its
+     * work stuck): the health checks see nothing wrong, so the requests themselves must tell. Clients
+     * give up after 5 s, long before the 60 s first-byte timeout.
+     */
+    @Test
+    void oneAgentHungOnRequestsButHealthyOnItsProbeHoldsAtMostTwoOfThirtySequentialRequestsOverASecond() throws Exception {
+        java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+        try (Agents agents = Agents.start(2, 0, 2);
+             io.github.agentlb.camel.http.ScriptedAgent stuck = io.github.agentlb.camel.http.ScriptedAgent.start((exchange, request) -> {
+                 if (exchange.getRequestURI().getPath().equals("/health")) {
+                     byte[] up = "{\"status\":\"UP\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                     exchange.sendResponseHeaders(200, up.length);
+                     exchange.getResponseBody().write(up);
+                 } else {
+                     never.await();
+                 }
+             })) {
+            int port = StubAgent.findFreePort("127.0.0.1");
+            Main main = startDemo(port, "A1=" + agents.urls().get(0) + ",A2=" + agents.urls().get(1) + ",A3=" + stuck.baseUrl());
+            try {
+                List<Long> millis = new ArrayList<>();
+                int answered = 0;
+                for (int i = 0; i < 30; i++) {
+                    long start = System.nanoTime();
+                    try {
+                        HttpResponse<String> response = send("GET", "http://127.0.0.1:" + port + "/process/s" + i + "?user_id=" + i,
+                                Duration.ofSeconds(5));
+                        answered += response.statusCode() == 200 ? 1 : 0;
+                    } catch (java.net.http.HttpTimeoutException e) {
+                        // the client gave up
+                    }
+                    millis.add((System.nanoTime() - start) / 1_000_000);
+                }
+                System.out.println("agent hung on requests, healthy probe, rr, demo defaults: request times (ms) " + millis);
+                assertThat(millis.stream().filter(ms -> ms > 1_000).count()).as("requests over 1 s: %s", millis)
+                        .isLessThanOrEqualTo(2);
+                assertThat(answered).isGreaterThanOrEqualTo(28);
+            } finally {
+                main.stop();
+                never.countDown();
+            }
+        }
+    }
+
     @Test
     void everyAgentHungAClientGetsAJson5xxWithin35Seconds() throws Exception {
         try (HungAgent a = new HungAgent(); HungAgent b = new HungAgent(); HungAgent c = new HungAgent()) {

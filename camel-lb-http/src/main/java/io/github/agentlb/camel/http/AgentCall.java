@@ -131,6 +131,8 @@ final class AgentCall implements RequestWriter.Writes {
     /** Whether {@link #held} is a JSON answer the hooks rewrite ({@link AttemptHooks#rewritesJsonAnswer}). */
     private boolean rewriting;
     private ScheduledFuture<?> firstByteTimer;
+    /** When the request was (last) sent, System.nanoTime(); 0 before. */
+    private long sentNanos;
     private ScheduledFuture<?> idleTimer;
     private ScheduledFuture<?> totalTimer;
     /** Whether the answer is a legacy MCP session stream (see the class comment); its retry watch, else null. */
@@ -183,13 +185,25 @@ final class AgentCall implements RequestWriter.Writes {
         }
     }
 
-    /** The client left: a resumable stream is read on (dropped), any other call is cancelled. */
+    /**
+     * The client left: a resumable stream is read on (dropped); a call whose answer had not begun
+     * after far longer than recent answers took ({@link AgentEndpoint#stalled}) ends as the agent's
+     * answer timeout; any other call is cancelled.
+     */
     private void clientClosed() {
         if (resumable != null && down.headSent() && !done) {
             detached = true;
             LOG.debug("agent {}: the client left a legacy MCP session stream; read to its end, for a resumption", name());
             agent.config().setAutoRead(true);
             agent.read();
+            return;
+        }
+        long waited = System.nanoTime() - sentNanos;
+        if (head == null && sentNanos != 0 && endpoint.stalled(waited)) {
+            // Far longer than recent answers took to begin: the agent's failure, not just the client's leaving.
+            finish(new AnswerTimeoutException("agent " + name() + " sent no answer in " + waited / 1_000_000
+                    + " ms, over " + endpoint.getStallFactor() + " x the p99 time to first byte of recent answers,"
+                    + " and the client left"), false);
             return;
         }
         finish(new AgentCallCancelledException("the client closed its connection: call to agent " + name() + " cancelled"),
@@ -233,6 +247,7 @@ final class AgentCall implements RequestWriter.Writes {
     private void send() {
         bodyless = HttpMethod.HEAD.equals(down.method());
         lastReadNanos = System.nanoTime();
+        sentNanos = lastReadNanos;
         firstByteTimer = schedule(timeouts.firstByteMs(), () -> finish(new AnswerTimeoutException(
                 "agent " + name() + " sent no answer within " + timeouts.firstByteMs() + " ms"), false));
         if (timeouts.totalMs() > 0) {
@@ -418,6 +433,7 @@ final class AgentCall implements RequestWriter.Writes {
         cancel(firstByteTimer);
         endWhenDown.run(); // an answer that has begun is left to run
         head = response;
+        endpoint.getComponent().firstByteTimes().record(System.nanoTime() - sentNanos);
         int status = response.status().code();
         endpoint.stats().answered(status);
         // A busy answer is held back for another agent, which cannot be tried once a streamed body was sent.

@@ -32,6 +32,8 @@ public class AgentComponent extends DefaultComponent {
 
     /** The counters of each agent address: endpoints that differ only in their options share them. */
     private final Map<String, AgentStats> stats = new ConcurrentHashMap<>();
+    /** The times to first byte of recent answers of all its endpoints, for their stall rule. */
+    private final FirstByteTimes firstByteTimes = new FirstByteTimes();
 
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
@@ -43,6 +45,10 @@ public class AgentComponent extends DefaultComponent {
     /** The counters of the agent at {@code address} ({@code http://host:port}). */
     AgentStats statsOf(String address) {
         return stats.computeIfAbsent(address, AgentStats::new);
+    }
+
+    FirstByteTimes firstByteTimes() {
+        return firstByteTimes;
     }
 
     /** Registers an agent's meters when there is a registry to register them in. */

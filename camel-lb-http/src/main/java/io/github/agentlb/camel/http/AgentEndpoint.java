@@ -31,6 +31,10 @@ public class AgentEndpoint extends DefaultEndpoint {
 
     /** Default of {@link #getPoolSize()}: idle keep-alive connections kept per agent and event loop. */
     public static final int DEFAULT_POOL_SIZE = 64;
+    /** Default of {@link #getStallFactor()}. */
+    public static final double DEFAULT_STALL_FACTOR = 10;
+    /** Default of {@link #getMinStallTime()}. */
+    public static final Duration DEFAULT_MIN_STALL_TIME = Duration.ofSeconds(1);
 
     @UriPath(description = "The agent: http://host:port, no path (the client's path and query go to the agent as they came)")
     @Metadata(required = true)
@@ -53,6 +57,13 @@ public class AgentEndpoint extends DefaultEndpoint {
     private int poolSize = DEFAULT_POOL_SIZE;
     @UriParam(defaultValue = "0", description = "Largest answer body passed to the client, bytes; 0: no limit")
     private long maxAnswerBytes;
+    @UriParam(defaultValue = "10", description = "When a client leaves a call whose answer has not begun after this many"
+            + " times the 99th percentile time to first byte of the component's recent answers (and after minStallTime),"
+            + " the call counts as an answer timeout of the agent (toward its ejection) rather than a cancellation; 0: off")
+    private double stallFactor = DEFAULT_STALL_FACTOR;
+    @UriParam(defaultValue = "1s", javaType = "java.time.Duration",
+            description = "The shortest wait without an answer that the stall rule (stallFactor) takes as the agent's failure")
+    private Duration minStallTime = DEFAULT_MIN_STALL_TIME;
 
     private final AgentPool pool = new AgentPool(this);
     private final AgentStats stats;
@@ -205,6 +216,41 @@ public class AgentEndpoint extends DefaultEndpoint {
             throw new IllegalArgumentException("maxAnswerBytes must be >= 0 (0: no limit), was " + maxAnswerBytes);
         }
         this.maxAnswerBytes = maxAnswerBytes;
+    }
+
+    public double getStallFactor() {
+        return stallFactor;
+    }
+
+    /** @param stallFactor multiple of the recent p99 time to first byte, finite and &gt;= 1, or 0 (off) */
+    public void setStallFactor(double stallFactor) {
+        if (!(stallFactor == 0 || stallFactor >= 1 && Double.isFinite(stallFactor))) {
+            throw new IllegalArgumentException("stallFactor must be 0 (off) or a finite number >= 1, was " + stallFactor);
+        }
+        this.stallFactor = stallFactor;
+    }
+
+    public Duration getMinStallTime() {
+        return minStallTime;
+    }
+
+    /** @param text a duration, &gt; 0 */
+    public void setMinStallTime(String text) {
+        minStallTime = positive("minStallTime", text);
+    }
+
+    /**
+     * The stall rule: whether a call whose client left after {@code waitedNanos} without any byte of
+     * its answer counts as the agent's answer timeout. True when {@link #getStallFactor()} is on, the
+     * component has recorded answers, and the wait is at least both {@link #getMinStallTime()} and
+     * the factor times their 99th percentile time to first byte ({@link FirstByteTimes}).
+     */
+    boolean stalled(long waitedNanos) {
+        if (stallFactor == 0 || waitedNanos < minStallTime.toNanos()) {
+            return false;
+        }
+        long p99 = getComponent().firstByteTimes().p99();
+        return p99 >= 0 && waitedNanos >= stallFactor * p99;
     }
 
     private static Duration positive(String option, String text) {

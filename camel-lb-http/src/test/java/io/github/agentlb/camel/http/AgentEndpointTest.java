@@ -43,6 +43,24 @@ class AgentEndpointTest {
         assertThat(endpoint.getRequestTimeout()).isZero();
         assertThat(endpoint.getPoolSize()).isEqualTo(64);
         assertThat(endpoint.getMaxAnswerBytes()).isZero();
+        assertThat(endpoint.getStallFactor()).isEqualTo(10);
+        assertThat(endpoint.getMinStallTime()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void theStallRuleTakesAWaitOfTenTimesTheRecentP99AndAtLeastTheMinimumAsTheAgentsFailure() {
+        AgentEndpoint endpoint = endpoint("agent:http://localhost:8081");
+        assertThat(endpoint.stalled(60_000_000_000L)).as("no answer recorded yet: no judgement").isFalse();
+        for (int i = 0; i < 100; i++) {
+            endpoint.getComponent().firstByteTimes().record(i < 99 ? 20_000_000L : 200_000_000L); // p99 20 ms
+        }
+        assertThat(endpoint.stalled(999_000_000L)).as("under minStallTime").isFalse();
+        assertThat(endpoint.stalled(1_000_000_000L)).isTrue();
+
+        AgentEndpoint slow = endpoint("agent:http://localhost:8082?stallFactor=100&minStallTime=100ms");
+        assertThat(slow.stalled(1_999_000_000L)).as("under 100 x 20 ms").isFalse();
+        assertThat(slow.stalled(2_000_000_000L)).isTrue();
+        assertThat(endpoint("agent:http://localhost:8083?stallFactor=0").stalled(Long.MAX_VALUE)).as("off").isFalse();
     }
 
     @Test
@@ -70,7 +88,9 @@ class AgentEndpointTest {
             "idleTimeout=0|idleTimeout must be at least 1ms, was '0'",
             "requestTimeout=5 s|requestTimeout must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was '5 s'",
             "poolSize=-1|poolSize must be >= 0, was -1",
-            "maxAnswerBytes=-2|maxAnswerBytes must be >= 0 (0: no limit), was -2"})
+            "maxAnswerBytes=-2|maxAnswerBytes must be >= 0 (0: no limit), was -2",
+            "stallFactor=0.5|stallFactor must be 0 (off) or a finite number >= 1, was 0.5",
+            "minStallTime=0|minStallTime must be at least 1ms, was '0'"})
     void aBadOptionFailsNamingItAndItsValue(String option, String message) {
         assertThatThrownBy(() -> endpoint("agent:http://localhost:8081?" + option))
                 .isInstanceOf(ResolveEndpointFailedException.class)

@@ -50,6 +50,8 @@ class HttpComponentPageTest {
                     documented = Durations.parse(name, option.getValue());
                 } else if (actual instanceof Integer) {
                     documented = Integer.valueOf(option.getValue());
+                } else if (actual instanceof Double) {
+                    documented = Double.valueOf(option.getValue());
                 } else {
                     documented = Long.valueOf(option.getValue());
                 }
