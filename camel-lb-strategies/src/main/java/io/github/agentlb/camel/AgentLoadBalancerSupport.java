@@ -65,7 +65,7 @@ import org.slf4j.LoggerFactory;
 @ManagedResource(description = "Agent load balancer (agentlb)")
 public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         implements CamelContextAware, Traceable, RuntimeMembership, FailureSettings, AgentSettings, HealthCheckSettings,
-        RetryBudgetSettings, FlowControlSettings {
+        RetryBudgetSettings, FlowControlSettings, HedgingSettings {
 
     private final Strategy strategy;
     private final Listeners listeners = new Listeners();

@@ -15,6 +15,10 @@ import org.apache.camel.Exchange;
  * scheduling the callback as a {@link Runnable}: {@link AsyncCallback#run()} calls
  * {@code done(false)}. This class therefore never overrides {@code run()}: every path reaches
  * {@link #done}, where the attempt's time is taken.
+ *
+ * <p>An attempt of a hedged request ({@link HedgedRequest}) asks its leg at its answer whether it
+ * won: a success claims the request unless another leg did first; a loser's result becomes a
+ * {@link HedgeLostException}.
  */
 final class Attempt implements AsyncCallback {
 
@@ -39,6 +43,8 @@ final class Attempt implements AsyncCallback {
     /** Whether the step that sent this attempt ran on the caller's thread inside {@link Attempts#start}. */
     private final boolean stepSync;
     private final long startNanos;
+    /** The leg of a hedged request this attempt belongs to, else null. */
+    private final HedgedRequest.Leg leg;
     private long elapsedNanos;
     /** Set, on the sending thread, when the child answered synchronously; read by {@link #sent} on that thread. */
     private boolean handledInline;
@@ -52,8 +58,9 @@ final class Attempt implements AsyncCallback {
     private static final int DEFERRED_ANSWER = 2;
 
     Attempt(Attempts attempts, String agent, AgentSlot slot, Exchange exchange, boolean stepSync, long startNanos,
-            boolean sentWhileEjected) {
+            boolean sentWhileEjected, HedgedRequest.Leg leg) {
         this.attempts = attempts;
+        this.leg = leg;
         this.sentWhileEjected = sentWhileEjected;
         this.agent = agent;
         this.slot = slot;
@@ -75,6 +82,10 @@ final class Attempt implements AsyncCallback {
     public void done(boolean doneSync) {
         if (!answer()) {
             return;
+        }
+        if (leg != null && !leg.answered(exchange.getException() == null)) {
+            // Another attempt of the hedged request answered first: this result is discarded.
+            exchange.setException(new HedgeLostException(agent));
         }
         if (doneSync) {
             // Already on the sending step's thread: no hop through the executor.

@@ -2,6 +2,7 @@ package io.github.agentlb.camel;
 
 import java.util.Collection;
 import java.util.List;
+import io.github.agentlb.core.hedge.HedgeDelay;
 import io.github.agentlb.core.retry.RetriesInFlight;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -34,6 +35,8 @@ final class AttemptContext {
     final RetriesInFlight retries = new RetriesInFlight();
     /** Where failover attempts wait out their backoff, and the count of backoff draws. */
     final AttemptTimer timer = new AttemptTimer();
+    /** The hedge delay from recent first-byte times. */
+    final HedgeDelay hedgeDelay = new HedgeDelay();
 
     AttemptContext(Strategy strategy, Listeners listeners, StateWriter writer, LongSupplier nanoClock,
             LongSupplier epochClock, BooleanSupplier runAllowed) {
@@ -46,6 +49,7 @@ final class AttemptContext {
         this.runAllowed = runAllowed;
         this.strategyReadsTimes = strategy.needsAttemptTimes();
         this.reportHeaders = List.copyOf(strategy.reportHeaders());
+        listeners.add((MembershipListener) hedgeDelay::retain);
     }
 
     long nanoTime() {
@@ -54,7 +58,7 @@ final class AttemptContext {
 
     /**
      * Runs the exchange's attempts on {@code state}: its learned session's agent, else the strategy's
-     * pick. Whatever fails before the first attempt fails the exchange ({@link NoAgentAvailableException}
+     * pick; a request that may be hedged through a {@link HedgedRequest}. Whatever fails before the first attempt fails the exchange ({@link NoAgentAvailableException}
      * when there is no agent), never the caller.
      *
      * @return as {@link org.apache.camel.AsyncProcessor#process}
@@ -72,7 +76,8 @@ final class AttemptContext {
             SessionAffinity.Pin pin = sessions == null ? null : sessions.pin(exchange, state);
             Selection selection = pin != null && pin.agent() != null ? SessionAffinity.selectionOf(pin)
                     : state.picker.select(exchange);
-            return new Attempts(this, exchange, callback, state, selection, pin).start();
+            return HedgedRequest.hedges(state, exchange, pin) ? HedgedRequest.run(this, exchange, callback, state, selection, pin)
+                    : new Attempts(this, exchange, callback, state, selection, pin).start();
         } catch (RuntimeException | SessionRejectedException e) {
             exchange.setException(e);
             callback.done(true);

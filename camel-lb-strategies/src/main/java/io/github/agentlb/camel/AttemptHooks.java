@@ -122,6 +122,28 @@ public interface AttemptHooks {
         return NOTHING;
     }
 
+    /**
+     * The answer's head came and is about to go to the client (not held back as busy): whether this
+     * attempt may answer. False when another attempt of the same hedged request answered first
+     * ({@link HedgingSettings}): the child then sends nothing to the client, ends its call as
+     * cancelled and completes the attempt. True by default, and always without hedging.
+     */
+    default boolean answerHead() {
+        return true;
+    }
+
+    /**
+     * Registers {@code end}, which ends this attempt's call when another attempt of the same hedged
+     * request wins ({@link HedgingSettings}): as when the client leaves, the agent's call is closed
+     * and the attempt ends cancelled. {@code end} may run on any thread, only once, at once when the
+     * attempt lost already. By default, and without hedging, nothing is registered.
+     *
+     * @return what deregisters {@code end}
+     */
+    default Runnable whenHedgeLost(Runnable end) {
+        return NOTHING;
+    }
+
     /** Does nothing: {@link #whenAgentDown}'s answer when nothing was registered. */
     Runnable NOTHING = () -> { };
 }

@@ -9,7 +9,7 @@ import org.apache.camel.CamelContext;
 
 /**
  * The balancer's timer for the steps of attempts that wait: a failover attempt after its backoff
- * ({@link io.github.agentlb.core.retry.RetryBackoff}). No thread waits: the step is a task on one
+ * ({@link io.github.agentlb.core.retry.RetryBackoff}), a hedge after its delay ({@link HedgedRequest}). No thread waits: the step is a task on one
  * scheduler thread of the balancer ({@code agentlb-attempts}), made by the CamelContext's
  * {@code ExecutorServiceManager} at the first wait (so Camel shuts it down with the context, after
  * the exchanges in flight ended), or given by a test ({@link #use}). The task sends the attempt on

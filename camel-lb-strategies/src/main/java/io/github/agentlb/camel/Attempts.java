@@ -159,7 +159,7 @@ final class Attempts {
         }
         AgentSlot chosen = screen.chosenSlot();
         AgentSlot slot = chosen != null ? chosen : state.slot(agent);
-        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial);
+        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial, hooks.leg());
         slot.sent(copy);
         try {
             if (state.boundedLoads != null) {

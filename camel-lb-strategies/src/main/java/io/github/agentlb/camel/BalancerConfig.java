@@ -9,6 +9,7 @@ import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
 import io.github.agentlb.core.health.ActiveHealthCheck;
+import io.github.agentlb.core.hedge.HedgePolicy;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
@@ -49,19 +50,21 @@ import org.apache.camel.support.builder.ExpressionBuilder;
  * @param retryBudget  the share of requests in flight that may be retries ({@link RetryBudget#DEFAULT})
  * @param flowControl  the per-agent concurrency limit and the queue when agents are full ({@link FlowControl#DISABLED})
  * @param retryBackoff the wait with full jitter before a failover attempt ({@link RetryBackoff#DISABLED})
+ * @param hedging      hedged requests: a second agent for an idempotent request slow to answer ({@link HedgePolicy#DISABLED})
  */
 public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, AnswerRules answers,
                              Saturation saturation, String reportFormat, LearnedSessions sessions, SlowStart slowStart,
                              Key key, BoundedLoad boundedLoad, Ring ring, LeastRequest leastRequest,
                              PidWeightsConfig pid, Avn avn, ActiveHealthCheck healthCheck,
-                             RetryBudget retryBudget, FlowControl flowControl, RetryBackoff retryBackoff) {
+                             RetryBudget retryBudget, FlowControl flowControl, RetryBackoff retryBackoff,
+                             HedgePolicy hedging) {
 
     /** Every part at its default. */
     public static final BalancerConfig DEFAULT = new BalancerConfig(OutlierEjection.ofDefaults(), FailoverPolicy.DEFAULT,
             AnswerRules.DEFAULT, Saturation.ofDefaults(), null, LearnedSessions.disabled(), SlowStart.DISABLED,
             Key.DEFAULT, BoundedLoad.disabled(), Ring.DEFAULT, LeastRequest.DEFAULT, PidWeightsConfig.ofDefaults(),
             Avn.DEFAULT, ActiveHealthCheck.DISABLED, RetryBudget.DEFAULT, FlowControl.DISABLED,
-            RetryBackoff.DISABLED);
+            RetryBackoff.DISABLED, HedgePolicy.DISABLED);
 
     /**
      * @throws NullPointerException     naming the part that is null
@@ -86,6 +89,7 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
         Objects.requireNonNull(retryBudget, "retryBudget");
         Objects.requireNonNull(flowControl, "flowControl").checkRelation();
         Objects.requireNonNull(retryBackoff, "retryBackoff").checkRelation();
+        Objects.requireNonNull(hedging, "hedging");
         reportFormat = reportFormat(reportFormat);
     }
 

@@ -5,6 +5,7 @@ import io.github.agentlb.core.avn.AgentUtilization;
 import io.github.agentlb.core.bounded.BoundedLoad;
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.core.health.ActiveHealthCheck;
+import io.github.agentlb.core.hedge.HedgePolicy;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.orca.Saturation;
 import io.github.agentlb.core.pid.PidWeightsConfig;
@@ -22,7 +23,7 @@ import java.util.Objects;
  * is checked once, by {@link #build()}; the other parts as their records, replaced whole. Made by
  * the balancer's writer for each change, under its lock; not thread-safe.
  *
- * <p>Over 300 lines: one getter and one replacing setter per part of {@link BalancerConfig} (seventeen
+ * <p>Over 300 lines: one getter and one replacing setter per part of {@link BalancerConfig} (eighteen
  * parts), which is the point of the class: every knob edits the configuration through it.
  */
 public final class ConfigDraft {
@@ -54,6 +55,7 @@ public final class ConfigDraft {
     private RetryBudget retryBudget;
     private FlowControl flowControl;
     private RetryBackoff retryBackoff;
+    private HedgePolicy hedging;
 
     ConfigDraft(BalancerConfig config) {
         ejectionValue = config.ejection();
@@ -75,6 +77,7 @@ public final class ConfigDraft {
         retryBudget = config.retryBudget();
         flowControl = config.flowControl();
         retryBackoff = config.retryBackoff();
+        hedging = config.hedging();
     }
 
     /**
@@ -93,7 +96,7 @@ public final class ConfigDraft {
                 saturation == null ? saturationValue : saturation.build(), reportFormat, sessions, slowStart, key,
                 boundedLoad, ring, leastRequest, pid == null ? pidValue : pid.build(),
                 new BalancerConfig.Avn(avn == null ? avnValue : avn.build(), startupUtilization, settleFactor),
-                healthCheck, retryBudget, flowControl, retryBackoff);
+                healthCheck, retryBudget, flowControl, retryBackoff, hedging);
     }
 
     /** @return the retry budget drafted so far */
@@ -115,6 +118,17 @@ public final class ConfigDraft {
     /** Replaces the retry backoff whole; {@code maxInterval >= baseInterval} is checked when built. */
     public ConfigDraft retryBackoff(RetryBackoff value) {
         retryBackoff = Objects.requireNonNull(value, "retryBackoff");
+        return this;
+    }
+
+    /** @return the hedging drafted so far */
+    public HedgePolicy hedging() {
+        return hedging;
+    }
+
+    /** Replaces the hedging whole. */
+    public ConfigDraft hedging(HedgePolicy value) {
+        hedging = Objects.requireNonNull(value, "hedging");
         return this;
     }
 

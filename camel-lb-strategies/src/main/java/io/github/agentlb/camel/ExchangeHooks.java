@@ -7,7 +7,8 @@ import org.apache.camel.Exchange;
 
 /**
  * The {@link AttemptHooks} of one exchange's attempts, answered from the state the exchange
- * started with: its answer rules, its learned sessions, its health check settings. Each attempt's
+ * started with: its answer rules, its learned sessions, its health check settings; for a leg of a
+ * hedged request (its exchange copy carries the leg), whether its answer wins. Each attempt's
  * copy carries it as property {@value AttemptHooks#PROPERTY}; {@link Attempts} names the agent of
  * the attempt in flight before it sends it.
  *
@@ -21,15 +22,36 @@ final class ExchangeHooks implements AttemptHooks {
     private final Exchange exchange;
     /** The agent of the attempt in flight: the one {@link #clientValue} seals into session ids. */
     private String current;
+    /** The leg of a hedged request these attempts are, else null. */
+    private final HedgedRequest.Leg leg;
 
     ExchangeHooks(BalancerState state, Exchange exchange) {
         this.state = state;
         this.exchange = exchange;
+        this.leg = exchange.getProperty(HedgedRequest.LEG_PROPERTY, HedgedRequest.Leg.class);
     }
 
     /** The next attempt goes to {@code agent}. */
     void attempting(String agent) {
         current = agent;
+        if (leg != null) {
+            leg.attempting(agent);
+        }
+    }
+
+    /** @return the leg of a hedged request these attempts are, else null */
+    HedgedRequest.Leg leg() {
+        return leg;
+    }
+
+    @Override
+    public boolean answerHead() {
+        return leg == null || leg.answered(true);
+    }
+
+    @Override
+    public Runnable whenHedgeLost(Runnable end) {
+        return leg == null ? NOTHING : leg.whenLost(end);
     }
 
     @Override

@@ -62,4 +62,14 @@ record SessionAttemptHooks(AttemptHooks attempts, SessionAffinity sessions, Exch
     public Runnable whenAgentDown(Runnable end) {
         return attempts.whenAgentDown(end);
     }
+
+    @Override
+    public boolean answerHead() {
+        return attempts.answerHead();
+    }
+
+    @Override
+    public Runnable whenHedgeLost(Runnable end) {
+        return attempts.whenHedgeLost(end);
+    }
 }

@@ -147,6 +147,12 @@ public final class LoadBalancerMetrics implements MeterBinder {
             FunctionCounter.builder(PREFIX + "retry.budget.exhausted", balancer, b -> b.getRetryBudgetExhausted())
                     .description("Failover attempts the retry budget refused since the balancer was created")
                     .tag("strategy", strategy).register(registry);
+            FunctionCounter.builder(PREFIX + "hedges.sent", balancer, b -> b.getHedgesSent())
+                    .description("Hedged requests' second (or later) attempts sent since the balancer was created")
+                    .tag("strategy", strategy).register(registry);
+            FunctionCounter.builder(PREFIX + "hedges.won", balancer, b -> b.getHedgesWon())
+                    .description("Hedges whose answer head came first since the balancer was created")
+                    .tag("strategy", strategy).register(registry);
             bindQueue();
             balancer.addMembershipListener(this::agentsChanged);
             balancer.addAttemptListener(this::attempt);

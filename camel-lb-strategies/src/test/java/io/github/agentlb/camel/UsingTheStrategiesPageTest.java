@@ -75,7 +75,7 @@ class UsingTheStrategiesPageTest {
                 String section = declaring == AgentLoadBalancerSupport.class || declaring == FailureSettings.class
                         || declaring == AgentSettings.class || declaring == RuntimeMembership.class
                         || declaring == FlowControlSettings.class || declaring == HealthCheckSettings.class
-                        || declaring == RetryBudgetSettings.class ? COMMON
+                        || declaring == RetryBudgetSettings.class || declaring == HedgingSettings.class ? COMMON
                         : declaring == KeySettings.class ? KEYED : balancer.getKey();
                 String cell = sections.getOrDefault(section, Map.of()).get(option);
                 if (cell == null) {

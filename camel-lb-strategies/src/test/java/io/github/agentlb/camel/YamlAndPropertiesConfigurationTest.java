@@ -113,7 +113,7 @@ class YamlAndPropertiesConfigurationTest {
     private static final Map<String, List<String>> DURATION_KNOBS = Map.of(
             "RoundRobinLB", List.of("failoverDeadline", "baseEjectionTime", "maxEjectionTime", "defaultRest", "maxRest",
                     "slowStartWindow", "saturationStaleness", "queueTimeout", "healthCheckInterval", "healthCheckJitter",
-                    "healthCheckTimeout", "retryBackoffBaseInterval", "retryBackoffMaxInterval"),
+                    "healthCheckTimeout", "retryBackoffBaseInterval", "retryBackoffMaxInterval", "hedgeDelay"),
             "PidWeightedLB", List.of("controlPeriod", "reportExpiry", "failoverDeadline"),
             "AdaptiveVirtualNodeLB", List.of("reportExpiry", "slowStartWindow"));
 

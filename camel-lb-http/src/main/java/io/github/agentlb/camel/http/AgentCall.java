@@ -59,6 +59,10 @@ import org.slf4j.LoggerFactory;
  *   <li>The balancer's health checks marked the agent down before the answer's head came: the
  *       agent's connection is closed and the call ends {@link AgentMarkedDownException failed after
  *       send} (an idempotent request goes to another agent).</li>
+ *   <li>Another attempt of the same hedged request won ({@link AttemptHooks#whenHedgeLost}), or its
+ *       answer head came first ({@link AttemptHooks#answerHead} says no at this call's head): the
+ *       agent's connection is closed, as when the client leaves, nothing of this answer goes to the
+ *       client, and the call ends {@link AgentCallCancelledException cancelled}.</li>
  * </ul>
  *
  * <h2>Legacy MCP session streams</h2>
@@ -144,6 +148,8 @@ final class AgentCall implements RequestWriter.Writes {
     private Throwable writeFailure;
     /** Deregisters the end of this call when its agent is marked down ({@link AttemptHooks#whenAgentDown}). */
     private Runnable endWhenDown = AttemptHooks.NOTHING;
+    /** Deregisters the end of this call when another attempt of its hedged request wins ({@link AttemptHooks#whenHedgeLost}). */
+    private Runnable endWhenLost = AttemptHooks.NOTHING;
 
     AgentCall(AgentEndpoint endpoint, Exchange exchange, AsyncCallback callback, Downstream down, AttemptHooks hooks) {
         this.endpoint = endpoint;
@@ -173,6 +179,7 @@ final class AgentCall implements RequestWriter.Writes {
         }
         down.onClientClose(this::clientClosed);
         endWhenDown = hooks.whenAgentDown(() -> down.eventLoop().execute(this::agentMarkedDown));
+        endWhenLost = hooks.whenHedgeLost(() -> down.eventLoop().execute(this::hedgeLost));
         Channel pooled = endpoint.pool().take(this);
         if (pooled != null) {
             reused = true;
@@ -376,6 +383,14 @@ final class AgentCall implements RequestWriter.Writes {
         }
     }
 
+    /** Another attempt of this hedged request answered first: this call is closed, as when the client leaves. */
+    private void hedgeLost() {
+        if (!done) {
+            finish(new AgentCallCancelledException("another agent answered first (hedged request): call to agent "
+                    + name() + " cancelled"), false);
+        }
+    }
+
     /** An object read from the agent connection. */
     void read(Object msg) {
         if (done) {
@@ -465,6 +480,10 @@ final class AgentCall implements RequestWriter.Writes {
         endpoint.stats().answered(status);
         // A busy answer is held back for another agent, which cannot be tried once a streamed body was sent.
         boolean busy = !bodyGone() && hooks.isBusy(status, response.headers().get(HttpHeaderNames.RETRY_AFTER));
+        if (!busy && !hooks.answerHead()) {
+            hedgeLost(); // another attempt of this hedged request answered first: nothing goes to the client
+            return;
+        }
         Message message = exchange.getMessage();
         if (busy) {
             message.removeHeaders("*"); // the answer, not the request, if it ends the exchange
@@ -639,6 +658,7 @@ final class AgentCall implements RequestWriter.Writes {
         }
         done = true;
         endWhenDown.run();
+        endWhenLost.run();
         if (held != null) {
             held.release();
             held = null;

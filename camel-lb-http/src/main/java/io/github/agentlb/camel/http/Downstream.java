@@ -65,7 +65,10 @@ public interface Downstream {
     /** Whether the client closed its connection. */
     boolean clientGone();
 
-    /** Runs {@code hook} once when the client closes its connection before the answer ended; null clears it. */
+    /**
+     * Adds {@code hook}, run once when the client closes its connection before the answer ended (the
+     * hooks of every call in flight: two while a request is hedged); null clears them all.
+     */
     void onClientClose(Runnable hook);
 
     /**

@@ -22,6 +22,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -72,7 +74,8 @@ public final class NettyDownstream implements Downstream {
     private boolean headSent;
     private boolean ended;
     private boolean released;
-    private Runnable onClientClose;
+    /** What runs when the client leaves: one hook per call in flight (two while a request is hedged). */
+    private final List<Runnable> onClientClose = new ArrayList<>(1);
     private BodyRest rest;
     /** The exchange it was installed on before the balancer, whose place in a queue a leaving client gives up; or null. */
     private Exchange exchange;
@@ -250,7 +253,11 @@ public final class NettyDownstream implements Downstream {
 
     @Override
     public void onClientClose(Runnable hook) {
-        this.onClientClose = hook;
+        if (hook == null) {
+            onClientClose.clear();
+        } else {
+            onClientClose.add(hook);
+        }
     }
 
     @Override
@@ -285,7 +292,7 @@ public final class NettyDownstream implements Downstream {
     @Override
     public void end(ByteBuf content) {
         ended = true;
-        onClientClose = null;
+        onClientClose.clear();
         ChannelFuture f = out.writeAndFlush(new DefaultLastHttpContent(content));
         if (!keepAlive) {
             f.addListener(ChannelFutureListener.CLOSE);
@@ -295,7 +302,7 @@ public final class NettyDownstream implements Downstream {
     @Override
     public void abort() {
         ended = true;
-        onClientClose = null;
+        onClientClose.clear();
         out.flush(); // what was written goes out first (a head with no part yet), so the client sees the answer cut
         out.channel().close();
     }
@@ -348,7 +355,7 @@ public final class NettyDownstream implements Downstream {
             return;
         }
         released = true;
-        onClientClose = null;
+        onClientClose.clear();
         client.closed(this);
         ReferenceCountUtil.release(body);
         if (rest != null) {
@@ -361,10 +368,10 @@ public final class NettyDownstream implements Downstream {
      * its balancer's queue ({@link QueuedExchange}) leaves it at once, and no agent gets its request.
      */
     void clientClosed() {
-        Runnable hook = onClientClose;
-        onClientClose = null;
-        if (hook != null && !ended) {
-            hook.run();
+        List<Runnable> hooks = List.copyOf(onClientClose);
+        onClientClose.clear();
+        if (!hooks.isEmpty() && !ended) {
+            hooks.forEach(Runnable::run);
             return;
         }
         QueuedExchange queued = exchange == null ? null : exchange.getProperty(AgentLb.QUEUED_PROPERTY, QueuedExchange.class);

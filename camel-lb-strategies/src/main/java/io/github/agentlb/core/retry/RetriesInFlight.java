@@ -5,7 +5,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The counts behind a {@link RetryBudget}: requests in flight, retries in flight, and the totals
- * of retries started and refused. One per balancer, outside its configuration (a new budget
+ * of retries started and refused, and of the hedges among the retries (a hedged request's second
+ * agent is a retry for the budget) sent and won. One per balancer, outside its configuration (a new budget
  * applies to the counts as they are). Thread-safe and lock-free: {@link #tryStartRetry} is one
  * compare-and-set loop on the retries in flight.
  */
@@ -15,6 +16,8 @@ public final class RetriesInFlight {
     private final AtomicLong retries = new AtomicLong();
     private final LongAdder started = new LongAdder();
     private final LongAdder refused = new LongAdder();
+    private final LongAdder hedgesSent = new LongAdder();
+    private final LongAdder hedgesWon = new LongAdder();
 
     /** A request began. */
     public void requestStarted() {
@@ -80,5 +83,25 @@ public final class RetriesInFlight {
     /** @return the retries the budget refused since creation */
     public long budgetExhausted() {
         return refused.sum();
+    }
+
+    /** A hedge, started as a retry by {@link #tryStartRetry}, was sent. */
+    public void hedgeSent() {
+        hedgesSent.increment();
+    }
+
+    /** A hedge won its request: its answer head came first. */
+    public void hedgeWon() {
+        hedgesWon.increment();
+    }
+
+    /** @return the hedges sent since creation */
+    public long hedgesSent() {
+        return hedgesSent.sum();
+    }
+
+    /** @return the hedges that won their request since creation */
+    public long hedgesWon() {
+        return hedgesWon.sum();
     }
 }

@@ -1,0 +1,289 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.hedge.HedgePolicy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.ExchangeHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One hedged request ({@link HedgingSettings}): its attempts run as {@link Attempts} of their own,
+ * one per leg, each on its own copy of the exchange with its own hooks; this object joins them.
+ * The first leg whose attempt produces an answer head wins ({@link Leg#answered}), the others are
+ * cancelled, and the client's exchange gets the winner's result, once. The hedges are tasks on the
+ * balancer's timer, one delay apart.
+ *
+ * <p>Thread-safe: the legs' decisions are taken under this object's monitor (a few times per
+ * request, never while a child runs); callbacks and cancellations run outside it.
+ */
+final class HedgedRequest {
+
+    /** Exchange property of a leg's exchange copy: its {@link Leg}, which the leg's {@link ExchangeHooks} find. */
+    static final String LEG_PROPERTY = "agentlb.hedgeLeg";
+    /** The request header that makes any method safe to hedge. */
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    private static final Logger LOG = LoggerFactory.getLogger(HedgedRequest.class);
+
+    private final AttemptContext context;
+    private final Exchange exchange;
+    private final AsyncCallback callback;
+    private final BalancerState state;
+    private final SessionAffinity.Pin pin;
+    private final HedgePolicy policy;
+    /** Every leg so far, the first request's first; guarded by this. */
+    private final List<Leg> legs = new ArrayList<>(2);
+    /** The leg whose answer head came first; guarded by this. */
+    private Leg winner;
+    /** Whether the client's exchange has its result; guarded by this. */
+    private boolean ended;
+
+    private HedgedRequest(AttemptContext context, Exchange exchange, AsyncCallback callback, BalancerState state,
+            SessionAffinity.Pin pin) {
+        this.context = context;
+        this.exchange = exchange;
+        this.callback = callback;
+        this.state = state;
+        this.pin = pin;
+        this.policy = state.config.hedging();
+    }
+
+    /**
+     * Whether {@code exchange} is hedged on {@code state}: hedging on, not pinned to an agent, and an
+     * idempotent method or an {@code Idempotency-Key}.
+     */
+    static boolean hedges(BalancerState state, Exchange exchange, SessionAffinity.Pin pin) {
+        if (!state.config.hedging().enabled() || pin != null && pin.agent() != null) {
+            return false;
+        }
+        String method = exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
+        return method != null && state.config.failover().idempotentMethods().contains(method.toUpperCase(Locale.ROOT))
+                || exchange.getIn().getHeader(IDEMPOTENCY_KEY) != null;
+    }
+
+    /**
+     * Runs {@code exchange}'s first attempts on {@code selection} and hedges them when they are slow.
+     *
+     * @return as {@link org.apache.camel.AsyncProcessor#process}
+     */
+    static boolean run(AttemptContext context, Exchange exchange, AsyncCallback callback, BalancerState state,
+            Selection selection, SessionAffinity.Pin pin) {
+        HedgedRequest request = new HedgedRequest(context, exchange, callback, state, pin);
+        Leg first = request.newLeg();
+        if (new Attempts(context, first.exchange, first, state, selection, pin).start()) {
+            return true;
+        }
+        request.later();
+        return false;
+    }
+
+    private synchronized Leg newLeg() {
+        Leg leg = new Leg(legs.size(), ExchangeHelper.createCopy(exchange, true));
+        leg.exchange.setProperty(LEG_PROPERTY, leg);
+        legs.add(leg);
+        return leg;
+    }
+
+    private void later() {
+        context.later(this::hedge, context.hedgeDelay.delayNanos(policy), exchange);
+    }
+
+    /** The hedge delay is up: another leg, when no answer head came, one may be sent and the budget allows it. */
+    private void hedge() {
+        try {
+            List<String> busy = new ArrayList<>(2);
+            synchronized (this) {
+                if (ended || winner != null || legs.size() > policy.maxHedges() || !context.runAllowed()) {
+                    return;
+                }
+                legs.forEach(leg -> busy.add(leg.agent));
+            }
+            List<String> candidates = candidates(busy);
+            if (candidates.isEmpty()) {
+                LOG.debug("exchange {}: no agent left to hedge to", exchange.getExchangeId());
+                return;
+            }
+            if (!context.retries.tryStartRetry(state.config.retryBudget())) {
+                LOG.debug("exchange {}: hedge refused, retry budget spent", exchange.getExchangeId());
+                return;
+            }
+            Leg leg;
+            synchronized (this) {
+                if (ended || winner != null) {
+                    context.retries.retryEnded();
+                    return;
+                }
+                leg = newLeg();
+                leg.holdsRetry = true;
+            }
+            context.retries.hedgeSent();
+            // The hedge is a retry of this request, not a request of its own: Attempts counts it as one.
+            context.retries.requestEnded();
+            new Attempts(context, leg.exchange, leg, state, Selection.of(candidates.iterator()), null).start();
+            if (leg.index < policy.maxHedges()) {
+                later();
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("exchange {}: hedge failed", exchange.getExchangeId(), e);
+        }
+    }
+
+    /** The strategy's agents for another leg, without those of the legs so far and without the ejected. */
+    private List<String> candidates(List<String> busy) {
+        List<String> candidates = new ArrayList<>(2);
+        for (Iterator<String> it = state.picker.select(exchange).candidates(); it.hasNext(); ) {
+            String agent = it.next();
+            if (!busy.contains(agent) && !state.detector.isEjected(agent)) {
+                candidates.add(agent);
+            }
+        }
+        return candidates;
+    }
+
+    /**
+     * An attempt of {@code leg} answered: whether it may answer the client. A failure may (its leg
+     * fails over, or waits); the first success wins and cancels the other legs; any answer of a
+     * leg that lost may not.
+     */
+    private boolean answered(Leg leg, boolean success) {
+        List<Runnable> cancels = new ArrayList<>(1);
+        List<String> slow = new ArrayList<>(1);
+        String agent;
+        long sentNanos;
+        synchronized (this) {
+            if (leg.lost) {
+                return false;
+            }
+            if (!success || winner == leg) {
+                return true;
+            }
+            winner = leg;
+            agent = leg.agent;
+            sentNanos = leg.sentNanos;
+            for (Leg other : legs) {
+                if (other != leg && other.running) {
+                    other.lost = true;
+                    if (other.onLost != null) {
+                        cancels.add(other.onLost);
+                        other.onLost = null;
+                    }
+                    if (other.index < leg.index && other.agent != null) {
+                        slow.add(other.agent);
+                    }
+                }
+            }
+        }
+        if (policy.percentile() > 0 && agent != null) {
+            context.hedgeDelay.record(agent, context.nanoTime() - sentNanos, policy.percentile());
+        }
+        if (leg.index > 0) {
+            context.retries.hedgeWon();
+        }
+        for (String loser : slow) {
+            Duration ejection = state.detector.onFailure(loser);
+            if (ejection != null) {
+                context.listeners.ejected(context.strategyName, new AgentFailure(loser, "lost a hedged request",
+                        AttemptOutcome.ANSWER_TIMED_OUT, null), ejection);
+            }
+        }
+        cancels.forEach(Runnable::run);
+        return true;
+    }
+
+    /** Registers what cancels {@code leg}'s call when another leg wins; runs it at once when it lost already. */
+    private Runnable whenLost(Leg leg, Runnable end) {
+        synchronized (this) {
+            if (!leg.lost) {
+                leg.onLost = end;
+                return () -> {
+                    synchronized (this) {
+                        if (leg.onLost == end) {
+                            leg.onLost = null;
+                        }
+                    }
+                };
+            }
+        }
+        end.run();
+        return AttemptHooks.NOTHING;
+    }
+
+    /** {@code leg}'s attempts ended: the client's exchange ends with the winner, or with the last failure. */
+    private void ended(Leg leg, boolean doneSync) {
+        boolean finish = false;
+        synchronized (this) {
+            leg.running = false;
+            if (!ended) {
+                if (winner == null && leg.exchange.getException() == null) {
+                    winner = leg; // no attempt claimed: cannot happen through Attempts, kept safe
+                }
+                finish = winner == leg || winner == null && legs.stream().noneMatch(l -> l.running);
+                ended = finish;
+            }
+        }
+        if (leg.holdsRetry) {
+            context.retries.retryEnded();
+            context.retries.requestStarted(); // undoes the request count its Attempts ended
+        }
+        if (finish) {
+            Exchange result = leg.exchange;
+            result.removeProperty(LEG_PROPERTY);
+            ExchangeHelper.copyResults(exchange, result);
+            exchange.removeProperty(LEG_PROPERTY);
+            exchange.setProperty(AgentLb.AGENT_PROPERTY, result.getProperty(AgentLb.AGENT_PROPERTY));
+            exchange.setProperty(AgentLb.STRATEGY_PROPERTY, context.strategyName);
+            // Synchronous only when the first leg ended inside the caller's own call.
+            callback.done(doneSync && leg.index == 0);
+        }
+    }
+
+    /**
+     * One leg of the request: the callback of its {@link Attempts}, and what its hooks and
+     * attempts ask of the request. Thread-safe through the request's monitor.
+     */
+    final class Leg implements AsyncCallback {
+        final int index;
+        final Exchange exchange;
+        /** Guarded by the request: the agent of the leg's attempt in flight, and when it was sent (ns). */
+        private String agent;
+        private long sentNanos;
+        private boolean running = true;
+        private boolean lost;
+        private boolean holdsRetry;
+        private Runnable onLost;
+
+        private Leg(int index, Exchange exchange) {
+            this.index = index;
+            this.exchange = exchange;
+        }
+
+        /** The leg's next attempt goes to {@code agentId}, now. */
+        void attempting(String agentId) {
+            long now = context.nanoTime();
+            synchronized (HedgedRequest.this) {
+                sentNanos = now;
+                agent = agentId;
+            }
+        }
+
+        /** As {@link HedgedRequest#answered}: whether this leg's answer may go to the client. */
+        boolean answered(boolean success) {
+            return HedgedRequest.this.answered(this, success);
+        }
+
+        /** As {@link AttemptHooks#whenHedgeLost}. */
+        Runnable whenLost(Runnable end) {
+            return HedgedRequest.this.whenLost(this, end);
+        }
+
+        @Override
+        public void done(boolean doneSync) {
+            ended(this, doneSync);
+        }
+    }
+}
