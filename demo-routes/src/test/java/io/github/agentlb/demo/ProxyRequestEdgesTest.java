@@ -87,6 +87,26 @@ class ProxyRequestEdgesTest {
         assertThat(agent.calls()).isZero();
     }
 
+    /**
+     * RFC 9112 §6.3: a request whose Transfer-Encoding is not {@code chunked} alone has no length the
+     * proxy can trust (read as empty, its body would be the next request: a smuggled one). Answered
+     * 400, then the connection closed; the agent gets neither request.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"gzip", "identity", "xchunked", "chunked, identity", "gzip, chunked", "chunked\r\nTransfer-Encoding: chunked"})
+    void aTransferEncodingOtherThanChunkedAloneIsAnsweredThenTheConnectionClosed(String coding) {
+        String smuggled = "GET /process/SMUGGLED?user_id=evil HTTP/1.1\r\nHost: x\r\n\r\n";
+        String body = coding.startsWith("chunked") ? Integer.toHexString(smuggled.length()) + "\r\n" + smuggled + "\r\n0\r\n\r\n"
+                : smuggled;
+        String wire = RawHttp.talk(proxy.baseUrl(), "POST /process/outer?user_id=1 HTTP/1.1\r\nHost: x\r\n"
+                + "Transfer-Encoding: " + coding + "\r\n\r\n" + body);
+
+        assertThat(wire).as(coding).startsWith("HTTP/1.1 400 Bad Request").contains("connection: close")
+                .contains("Transfer-Encoding");
+        assertThat(wire.split("HTTP/1.1 ")).as(coding).hasSize(2);
+        assertThat(agent.calls()).as(coding).isZero();
+    }
+
     @Test
     void aBodyOverTheLimitGets413Json() {
         String wire = RawHttp.talk(proxy.baseUrl(), "POST /process/r1?user_id=1 HTTP/1.1\r\nHost: x\r\n"

@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.CombinedChannelDuplexHandler;
 import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
@@ -20,7 +22,10 @@ import java.util.Queue;
  * {@code Transfer-Encoding} and {@code Content-Length} is marked as not decodable (Netty's own
  * decoder drops the {@code Content-Length} and goes on), so that {@link Http1Only} answers it 400
  * and closes the connection, as RFC 9112 §6.1 wants of a server ("MUST close the connection after
- * responding"): such a request is the shape of request smuggling. As in Netty's codec, the encoder
+ * responding"): such a request is the shape of request smuggling. So is a {@code Transfer-Encoding}
+ * other than {@code chunked} alone (RFC 9112 §6.3: "the server MUST respond with the 400 (Bad
+ * Request) status code and then close the connection"), which Netty would read as an empty body
+ * followed by the next request. As in Netty's codec, the encoder
  * learns each request's method, so the answer to HEAD has no body. Not sharable.
  */
 final class Http11ServerCodec extends CombinedChannelDuplexHandler<HttpRequestDecoder, HttpResponseEncoder> {
@@ -31,6 +36,15 @@ final class Http11ServerCodec extends CombinedChannelDuplexHandler<HttpRequestDe
 
         AmbiguousLengthException() {
             super("Transfer-Encoding together with Content-Length (RFC 9112 section 6.1)");
+        }
+    }
+
+    /** The cause a request whose Transfer-Encoding is not {@code chunked} alone carries in its decoder result. */
+    static final class UnsupportedTransferCodingException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        UnsupportedTransferCodingException(String codings) {
+            super("Transfer-Encoding other than chunked alone: " + codings + " (RFC 9112 section 6.3)");
         }
     }
 
@@ -52,7 +66,24 @@ final class Http11ServerCodec extends CombinedChannelDuplexHandler<HttpRequestDe
             for (int i = before; i < out.size(); i++) {
                 if (out.get(i) instanceof HttpRequest request) {
                     methods.add(request.method());
+                    refuseUnlessChunkedAlone(request);
                 }
+            }
+        }
+
+        /**
+         * A request with Transfer-Encoding gets a length the proxy can trust only from {@code chunked}
+         * alone: any other coding, or chunked not last, leaves the body's end unknown (Netty reads
+         * such a body as empty, and what follows as the next request), so it is marked not decodable.
+         */
+        private void refuseUnlessChunkedAlone(HttpRequest request) {
+            List<String> values = request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);
+            if (values.isEmpty() || request.decoderResult().isFailure()) {
+                return;
+            }
+            String codings = String.join(", ", values);
+            if (!(values.size() == 1 && codings.trim().equalsIgnoreCase(HttpHeaderValues.CHUNKED.toString()))) {
+                request.setDecoderResult(DecoderResult.failure(new UnsupportedTransferCodingException(codings)));
             }
         }
 

@@ -48,6 +48,18 @@ class Http1OnlyTest {
     }
 
     @Test
+    void aTransferEncodingOtherThanChunkedAloneIsRefusedAndWhatFollowsDropped() {
+        Camel camel = new Camel();
+        EmbeddedChannel channel = received(camel, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                + "Transfer-Encoding: gzip\r\n\r\nGET /process/SMUGGLED HTTP/1.1\r\nHost: x\r\n\r\n");
+
+        assertThat(answer(channel)).isEqualTo("400 {\"error\":\"bad request\",\"detail\":\"malformed request: "
+                + "Transfer-Encoding other than chunked alone: gzip (RFC 9112 section 6.3)\"}");
+        assertThat(camel.received).isEmpty();
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
     void theBodyOfARefusedRequestIsDroppedNotPassedOn() {
         Camel camel = new Camel();
         EmbeddedChannel channel = received(camel, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"
