@@ -47,7 +47,8 @@ import java.util.function.ToDoubleFunction;
  *       per {@code source} ({@code leader}, {@code local}), 1 for the current one.
  *   <li>The queue when agents are full ({@link io.github.agentlb.camel.FlowControl}), tag {@code strategy}:
  *       {@value #QUEUE_WAITING}, gauge of the exchanges waiting per {@code band} ({@code band="all"},
- *       and a gauge per band registered when the {@code all} gauge is first read with it); {@value #QUEUE_RELEASED},
+ *       and a gauge per band registered when the {@code all} gauge is first read with it, for at most
+ *       {@value #MAX_BAND_GAUGES} bands); {@value #QUEUE_RELEASED},
  *       {@value #QUEUE_WAIT}, function counters of the exchanges released and their total wait
  *       (seconds; wait per release = the ratio of their rates); {@value #QUEUE_WAIT_MAX}, gauge of the
  *       longest wait (seconds); {@value #QUEUE_REJECTED}, function counters per {@code reason}:
@@ -76,6 +77,12 @@ public final class LoadBalancerMetrics implements MeterBinder {
     public static final String ALLOCATION_SOURCE = PREFIX + "allocation.source";
     /** Gauge of the exchanges waiting in the queue, per {@code band}. */
     public static final String QUEUE_WAITING = PREFIX + "queue.waiting";
+    /**
+     * The most bands given a {@value #QUEUE_WAITING} gauge of their own (the first seen): bands come
+     * from a request header, so without a bound a client could add a series per value; the others
+     * are counted in {@code band="all"} only.
+     */
+    public static final int MAX_BAND_GAUGES = 16;
     /** Function counter of the exchanges released from the queue. */
     public static final String QUEUE_RELEASED = PREFIX + "queue.released";
     /** Function counter of the total wait of the exchanges released, seconds. */
@@ -191,9 +198,12 @@ public final class LoadBalancerMetrics implements MeterBinder {
                     .tags("strategy", strategy, "reason", reason).register(registry));
         }
 
-        /** Registers the gauge of a band the first time it is seen (when the "all" gauge is read): bands come from requests. */
-        private void bandSeen(Integer band) {
-            if (bands.add(band)) {
+        /**
+         * Registers the gauge of a band the first time it is seen (when the "all" gauge is read), for
+         * the first {@link #MAX_BAND_GAUGES} bands: bands come from requests.
+         */
+        private synchronized void bandSeen(Integer band) {
+            if (bands.size() < MAX_BAND_GAUGES && bands.add(band)) {
                 Gauge.builder(QUEUE_WAITING, balancer, b -> b.queueFigures().waiting().getOrDefault(band, 0))
                         .description("Exchanges waiting in the balancer's queue")
                         .tags("strategy", strategy, "band", Integer.toString(band)).register(registry);

@@ -360,6 +360,24 @@ class FlowControlTest {
         assertThat(FlowControl.promptTokens(exchange)).isEqualTo(2000);
     }
 
+    /** Bands come from clients' headers: the per-band series are bounded, the rest counted in band "all" only. */
+    @Test
+    void atMost16BandsGetAGaugeOfTheirOwn() {
+        start(new RoundRobinLB(), 1, 100);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(balancer).bindTo(registry);
+        send();
+        send();
+        send();
+        for (int band = 1; band <= 40; band++) {
+            send(Map.of("X-Priority", Integer.toString(band * 1000)));
+            registry.get(LoadBalancerMetrics.QUEUE_WAITING).tag("band", "all").gauge().value(); // a scrape
+        }
+        assertThat(registry.get(LoadBalancerMetrics.QUEUE_WAITING).tag("band", "all").gauge().value()).isEqualTo(40);
+        assertThat(registry.find(LoadBalancerMetrics.QUEUE_WAITING).gauges()).hasSize(1 + LoadBalancerMetrics.MAX_BAND_GAUGES);
+        assertThat(LoadBalancerMetrics.MAX_BAND_GAUGES).isEqualTo(16);
+    }
+
     @Test
     void metricsShowTheQueueByBandAndWhyExchangesLeftIt() {
         start(new RoundRobinLB(), 1, 2);
