@@ -50,7 +50,13 @@ final class DecisionLog {
                 trial ? " (trial)" : "", after);
     }
 
+    /** An ejection for a time, or (no time: health checks) a mark-down until a probe passes. */
     static void ejected(String strategy, AgentFailure failure, Duration ejectionTime) {
+        if (ejectionTime.isZero()) {
+            HEALTH.info("strategy={} agent={} marked down until a health check passes, after {}", strategy,
+                    failure.agentId(), failure.reason());
+            return;
+        }
         HEALTH.info("strategy={} agent={} ejected for {} ms after {}", strategy, failure.agentId(),
                 ejectionTime.toMillis(), failure.reason());
     }
