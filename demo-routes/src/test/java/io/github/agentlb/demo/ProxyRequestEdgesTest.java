@@ -129,6 +129,18 @@ class ProxyRequestEdgesTest {
         assertThat(agent.calls()).isZero();
     }
 
+    /** RFC 9110 §10.1.1: an expectation other than 100-continue is refused 417, in the same JSON, then the connection closed. */
+    @Test
+    void anUnknownExpectationGets417Json() {
+        String wire = RawHttp.talk(proxy.baseUrl(), "POST /process/r1?user_id=1 HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 200-ok\r\n\r\n{}");
+
+        assertThat(wire).startsWith("HTTP/1.1 417 Expectation Failed").contains("content-type: application/json")
+                .contains("connection: close")
+                .endsWith("{\"error\":\"expectation failed\",\"detail\":\"only Expect: 100-continue is supported\"}");
+        assertThat(agent.calls()).isZero();
+    }
+
     @Test
     void aChunkedBodyOverTheLimitGets413Json() {
         String chunk = "x".repeat(800);

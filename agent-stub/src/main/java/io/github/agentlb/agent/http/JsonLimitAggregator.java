@@ -24,7 +24,9 @@ import java.util.Map;
  * {@code 413 {"error":"content too large","detail":...}}, rather than an empty 413; the
  * connection is then closed, as the rest of the body would otherwise have to be read. A request
  * that announces such a body and asks {@code Expect: 100-continue} (curl does above 1 MiB) gets the
- * same answer before sending it, and the connection is closed too.
+ * same answer before sending it, and the connection is closed too. An expectation other than
+ * {@code 100-continue} gets Netty's 417 as the same JSON ({@code "expectation failed"}), the
+ * connection closed (RFC 9110 §10.1.1).
  */
 final class JsonLimitAggregator extends HttpObjectAggregator {
 
@@ -44,6 +46,12 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
             ReferenceCountUtil.release(answer);
             return tooLarge();
         }
+        if (answer instanceof HttpResponse response
+                && response.status().code() == HttpResponseStatus.EXPECTATION_FAILED.code()) {
+            ReferenceCountUtil.release(answer);
+            return refusal(HttpResponseStatus.EXPECTATION_FAILED, "expectation failed",
+                    "only Expect: 100-continue is supported");
+        }
         return answer;
     }
 
@@ -58,15 +66,19 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
 
     /** {@code 413 {"error":"content too large",...}} with {@code Connection: close}. */
     private FullHttpResponse tooLarge() {
+        return refusal(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "content too large",
+                "the request body is over " + maxContentLength + " bytes");
+    }
+
+    /** {@code status {"error":error,"detail":detail}} with {@code Connection: close}. */
+    private static FullHttpResponse refusal(HttpResponseStatus status, String error, String detail) {
         byte[] body;
         try {
-            body = HttpReplies.errorJson("content too large",
-                    Map.of("detail", "the request body is over " + maxContentLength + " bytes"));
+            body = HttpReplies.errorJson(error, Map.of("detail", detail));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("two strings are always JSON", e);
         }
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, Unpooled.wrappedBuffer(body));
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpReplies.APPLICATION_JSON);
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
