@@ -131,6 +131,8 @@ final class AgentCall implements RequestWriter.Writes {
     /** Whether the request was written to the connection whole. */
     private boolean written;
     private HttpResponse head;
+    /** Whether this call wrote the client's answer head (a hedged request's other leg may have). */
+    private boolean wroteHead;
     /** A busy answer, or a JSON answer to be rewritten ({@link #rewriting}), being gathered, else null. */
     private CompositeByteBuf held;
     /** Whether {@link #held} is a JSON answer the hooks rewrite ({@link AttemptHooks#rewritesJsonAnswer}). */
@@ -163,6 +165,10 @@ final class AgentCall implements RequestWriter.Writes {
 
     void start() {
         endpoint.stats().started();
+        if (down.released()) {
+            finish(new AgentCallCancelledException("the exchange ended before agent " + name() + " was called"), false);
+            return;
+        }
         if (down.clientGone()) {
             finish(new AgentCallCancelledException("the client left before agent " + name() + " was called"), false);
             return;
@@ -250,6 +256,12 @@ final class AgentCall implements RequestWriter.Writes {
     }
 
     private void send() {
+        if (down.released()) {
+            // The exchange ended while this call connected (another leg of a hedged request won).
+            finish(new AgentCallCancelledException("the exchange ended before agent " + name() + " was sent the request"),
+                    false);
+            return;
+        }
         bodyless = HttpMethod.HEAD.equals(down.method());
         lastReadNanos = System.nanoTime();
         writtenNanos = 0;
@@ -419,8 +431,8 @@ final class AgentCall implements RequestWriter.Writes {
                 drop(content);
             } else if (held != null) {
                 hold(content);
-            } else if (!down.headSent() || done) {
-                content.release();
+            } else if (!wroteHead || done) {
+                content.release(); // never a part of an answer whose head another call wrote
             } else {
                 forward(content);
             }
@@ -528,6 +540,7 @@ final class AgentCall implements RequestWriter.Writes {
             return;
         }
         message.setBody(down.answeredBody());
+        wroteHead = true;
         down.sendHead(response, bodyless || status == 204 || status == 304);
     }
 
@@ -572,6 +585,7 @@ final class AgentCall implements RequestWriter.Writes {
             Message message = exchange.getMessage();
             message.removeHeader(HttpHeaderNames.RETRY_AFTER.toString()); // streamed: no longer a busy answer to fail over
             message.setBody(down.answeredBody());
+            wroteHead = true;
             down.sendHead(head, false);
             bytes += gathered.readableBytes();
             down.sendContent(gathered);
@@ -591,6 +605,7 @@ final class AgentCall implements RequestWriter.Writes {
         head.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
         head.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
         exchange.getMessage().setBody(down.answeredBody());
+        wroteHead = true;
         down.sendHead(head, false);
         down.end(Unpooled.wrappedBuffer(body));
         finish(null, HttpUtil.isKeepAlive(head));
@@ -678,6 +693,10 @@ final class AgentCall implements RequestWriter.Writes {
         Exception outcome = null;
         if (failure instanceof AgentCallCancelledException cancelled) {
             outcome = cancelled;
+        } else if (failure != null && down.headSent() && !wroteHead) {
+            // Another call (the winning leg of a hedged request) answered the client: not this one's to cut.
+            outcome = new AgentCallCancelledException("another call answered the client; agent " + name()
+                    + "'s call ended: " + failure.getMessage());
         } else if (failure != null && down.headSent()) {
             outcome = new AnswerInterruptedException("agent " + name() + " failed after " + bytes
                     + " bytes of its answer had gone to the client", failure);

@@ -62,6 +62,14 @@ public interface Downstream {
     /** Whether the answer's head has gone to the client: from then on no other answer can be given. */
     boolean headSent();
 
+    /**
+     * Whether the exchange has ended and its body was released ({@code false} by default): a call
+     * still starting then (the losing leg of a hedged request) sends nothing.
+     */
+    default boolean released() {
+        return false;
+    }
+
     /** Whether the client closed its connection. */
     boolean clientGone();
 

@@ -246,6 +246,12 @@ public final class NettyDownstream implements Downstream {
         return !out.channel().isActive();
     }
 
+    /** Whether {@link #release()} ran: the exchange is done and its body released. Event loop. */
+    @Override
+    public boolean released() {
+        return released;
+    }
+
     /** Whether the answer ended: sent whole, or cut. */
     boolean ended() {
         return ended;

@@ -67,7 +67,8 @@ final class LoadOptions {
                     + "agents with prefix caches; rr, lr, ch and the agent keys with and without bounds, at the same "
                     + "time), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the run), gray (A1 "
                     + "answers 500 at once meanwhile), brownout (only by name: A1 and A2 of four agents answer 503 meanwhile, "
-                    + "the library's defaults and the demo's settings), or all (default: all, in the order uniform, "
+                    + "the library's defaults and the demo's settings), slow (only by name: A3 five times slower; rr with all agents "
+                    + "healthy, with A3 slow, and with A3 slow and hedging on, one after another), or all (default: all, in the order uniform, "
                     + "heterogeneous, hotkey, failure, hang, agents, busy, fleet, gray; with --url: uniform or heterogeneous, a label only, or "
                     + "agents, its conversations sent to the URL).")
     List<String> scenario;

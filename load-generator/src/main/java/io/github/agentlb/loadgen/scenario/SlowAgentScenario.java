@@ -1,0 +1,177 @@
+package io.github.agentlb.loadgen.scenario;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.demo.ProxySettings;
+import io.github.agentlb.demo.Strategies;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The {@code slow} scenario (run only by name, not in the main job): the uniform agents behind the
+ * demo proxy with its settings and {@code rr}, agent {@value #SLOW_AGENT} {@value #FACTOR} times
+ * slower to answer (its delays multiplied), in three variants run one after another: all agents
+ * healthy, the slow agent without hedging, and with hedging on (the library's hedging defaults: a
+ * GET goes to a second agent after the 97th percentile of recent first-byte times). Its figures: the
+ * clients' p99 latency (a stub agent's answer comes whole, so its time to first byte) and the agent
+ * calls per request; its check, no client error, and in the section the hedged p99 against the
+ * healthy one ({@value #MAX_P99_RATIO} x at most) and the extra calls ({@value #MAX_EXTRA} at most).
+ */
+public final class SlowAgentScenario implements Scenario {
+
+    /** The agent that answers slowly. */
+    public static final String SLOW_AGENT = "A3";
+    /** How many times slower it is. */
+    public static final int FACTOR = 5;
+    /** The bound on the hedged p99 over the healthy one. */
+    public static final double MAX_P99_RATIO = 1.1;
+    /** The bound on the extra agent calls per request with hedging. */
+    public static final double MAX_EXTRA = 0.05;
+    static final String HEALTHY = "rr-healthy";
+    static final String SLOW = "rr-slow";
+    static final String HEDGED = "rr-hedged";
+
+    private final int requests;
+
+    /** @param requests measured requests of each variant, over a tenth as many users, >= 10 */
+    public SlowAgentScenario(int requests) {
+        if (requests < 10) {
+            throw new IllegalArgumentException("requests must be >= 10, was " + requests);
+        }
+        this.requests = requests;
+    }
+
+    @Override
+    public String name() {
+        return "slow";
+    }
+
+    @Override
+    public LoadTestConfig workload(Setup setup) {
+        return setup.load(requests, requests / 10);
+    }
+
+    @Override
+    public String injects(Setup setup) {
+        return SLOW_AGENT + " " + FACTOR + "x slower (not in " + HEALTHY + ")";
+    }
+
+    /** The uniform agents, {@value #SLOW_AGENT}'s delays {@value #FACTOR} times longer when {@code slow}. */
+    List<AgentConfig> agents(Setup setup, boolean slow) {
+        List<AgentConfig> agents = new ArrayList<>();
+        for (AgentConfig agent : Scenario.super.agents(setup)) {
+            agents.add(slow && agent.agentId().equals(SLOW_AGENT) ? agent.toBuilder()
+                    .delayMs(agent.delayMinMs() * FACTOR, agent.delayMaxMs() * FACTOR).build() : agent);
+        }
+        return agents;
+    }
+
+    @Override
+    public List<Variant> variants(Setup setup) {
+        return List.of(new Variant(HEALTHY, Strategies.ROUND_ROBIN, () -> balancer(false), 1),
+                new Variant(SLOW, Strategies.ROUND_ROBIN, () -> balancer(false), 1),
+                new Variant(HEDGED, Strategies.ROUND_ROBIN, () -> balancer(true), 1));
+    }
+
+    private static AgentLoadBalancerSupport balancer(boolean hedging) {
+        AgentLoadBalancerSupport balancer = new ProxySettings().configure(Strategies.create(Strategies.ROUND_ROBIN));
+        balancer.setHedgingEnabled(hedging);
+        return balancer;
+    }
+
+    @Override
+    public Result run(Variant variant, Setup setup) throws Exception {
+        boolean slow = !variant.label().equals(HEALTHY);
+        Scenario withAgents = new Scenario() { // this scenario, with the variant's agents
+            @Override
+            public String name() {
+                return SlowAgentScenario.this.name();
+            }
+
+            @Override
+            public LoadTestConfig workload(Setup s) {
+                return SlowAgentScenario.this.workload(s);
+            }
+
+            @Override
+            public List<AgentConfig> agents(Setup s) {
+                return SlowAgentScenario.this.agents(s, slow);
+            }
+
+            @Override
+            public String injects(Setup s) {
+                return slow ? SLOW_AGENT + " " + FACTOR + "x slower" : "";
+            }
+
+            @Override
+            public List<Variant> variants(Setup s) {
+                return List.of(variant);
+            }
+
+            @Override
+            public Result run(Variant v, Setup s) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Section section(List<Result> results) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        return ClusterRun.run(withAgents, variant, setup, ProxyConfig.builder(), List.of("all"), cluster -> List.of(),
+                (m, cluster) -> result(m, cluster.balancer().getHedgesSent(), cluster.balancer().getHedgesWon()));
+    }
+
+    /** The result of a run from its outcomes, the balancer's attempts and its hedge counters. */
+    Result result(ClusterRun.Measured m, long hedgesSent, long hedgesWon) {
+        long measured = m.run().statistics().requests();
+        long attempts = m.log().attempts().stream().filter(a -> a.startedNanos() - m.measuredFromNanos() >= 0).count();
+        long onSlow = m.log().attempts().stream().filter(a -> a.agentId().equals(SLOW_AGENT)
+                && a.startedNanos() - m.measuredFromNanos() >= 0).count();
+        double callsPerRequest = (double) attempts / Math.max(1, measured);
+        double p99 = m.run().statistics().latency().p99Ms();
+        long errors = m.run().statistics().errors() + m.run().statistics().timeouts();
+        Map<String, Object> figures = Result.map("slow_agent", SLOW_AGENT, "slow_factor",
+                m.variant().label().equals(HEALTHY) ? 1 : FACTOR, "hedging", m.variant().label().equals(HEDGED),
+                "p99_ms", p99, "agent_calls_per_request", callsPerRequest, "slow_agent_calls", onSlow,
+                "hedges_sent", hedgesSent, "hedges_won", hedgesWon);
+        List<Result.Check> checks = List.of(new Result.Check("no client error", errors == 0, errors + " client errors"));
+        Result partial = m.result(List.of(), figures, checks, errors, null);
+        String line = String.format(Locale.ROOT, "%s (slow): p99 %.1f ms, %.3f agent calls per request, %s got %d, "
+                        + "hedges sent %d, won %d; %d client errors", m.variant().label(), p99, callsPerRequest,
+                SLOW_AGENT, onSlow, hedgesSent, hedgesWon, errors);
+        return partial.withOutput(List.of(), List.of(line));
+    }
+
+    @Override
+    public Section section(List<Result> results) {
+        Result healthy = results.stream().filter(r -> r.variant().equals(HEALTHY)).findFirst().orElse(null);
+        Result hedged = results.stream().filter(r -> r.variant().equals(HEDGED)).findFirst().orElse(null);
+        Section.TableBuilder table = Section.table().left("variant").right("requests", "client errors", "p99 ms",
+                "p99 / healthy", "agent calls per request", SLOW_AGENT + " calls", "hedges sent / won");
+        for (Result r : results) {
+            table.row(List.<Object>of(r.variant(), r.totals().requests(), r.failures(), Section.num("%.1f", r.number("p99_ms")),
+                    healthy == null ? "n/a" : Section.num("%.2f", r.number("p99_ms") / healthy.number("p99_ms")),
+                    Section.num("%.3f", r.number("agent_calls_per_request")),
+                    Section.num("%.0f", r.number("slow_agent_calls")),
+                    String.format(Locale.ROOT, "%.0f / %.0f", r.number("hedges_sent"), r.number("hedges_won"))));
+        }
+        String verdict = healthy == null || hedged == null ? "" : String.format(Locale.ROOT, " With hedging, p99 %.2f x "
+                        + "the healthy p99 (goal <= %.1f) for %.1f%% extra agent calls (goal <= %.0f%%): %s.",
+                hedged.number("p99_ms") / healthy.number("p99_ms"), MAX_P99_RATIO,
+                (hedged.number("agent_calls_per_request") - 1) * 100, MAX_EXTRA * 100,
+                hedged.number("p99_ms") <= MAX_P99_RATIO * healthy.number("p99_ms")
+                        && hedged.number("agent_calls_per_request") - 1 <= MAX_EXTRA ? "met" : "NOT met");
+        LoadTestConfig c = results.isEmpty() ? null : results.get(0).load();
+        return new Section(name(), List.of(String.format(Locale.ROOT, "Uniform agents A1-A3 behind the demo proxy "
+                        + "(its settings, rr); %s %dx slower (its delays multiplied) except in %s; %s with the library's "
+                        + "hedging defaults (a GET also goes to a second agent after the 97th percentile of recent "
+                        + "first-byte times, the first answer wins). %d requests over %d users, %d concurrent, one "
+                        + "variant after another.%s", SLOW_AGENT, FACTOR, HEALTHY, HEDGED, c == null ? 0 : c.requests(),
+                c == null ? 0 : c.users(), c == null ? 0 : c.concurrency(), verdict), table.build()), List.of());
+    }
+}

@@ -1,0 +1,65 @@
+package io.github.agentlb.loadgen.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.report.JsonReport;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+class SlowAgentScenarioTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theSlowAgentsDelaysAreMultipliedOnlyInTheSlowVariants() {
+        Setup setup = Setup.of(AgentConfig.custom().delayMs(10, 30).build(), List.of("rr"),
+                LoadTestConfig.custom().requests(100).users(10).build(), new PrintStream(new ByteArrayOutputStream()));
+        SlowAgentScenario slow = new SlowAgentScenario(100);
+        assertThat(slow.agents(setup, true)).extracting(a -> a.agentId() + " " + a.delayMinMs() + ".." + a.delayMaxMs())
+                .containsExactly("A1 10..30", "A2 10..30", "A3 50..150");
+        assertThat(slow.agents(setup, false)).extracting(AgentConfig::delayMaxMs).containsExactly(30, 30, 30);
+        assertThat(slow.variants(setup)).extracting(Variant::label).containsExactly("rr-healthy", "rr-slow", "rr-hedged");
+        assertThatThrownBy(() -> new SlowAgentScenario(9)).hasMessage("requests must be >= 10, was 9");
+    }
+
+    /** End to end, bounded: 300 GETs per variant, 10 at a time; agents at 10-30 ms, A3 50-150 ms when slow. */
+    @Test
+    @Tag("e2e")
+    @Timeout(120)
+    void hedgingTakesTheSlowAgentsTailAwayForAFewExtraCalls() throws Exception {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        LoadTestConfig config = LoadTestConfig.custom().requests(300).users(30).concurrency(10).seed(42).warmup(30).build();
+        Setup setup = Setup.of(AgentConfig.custom().delayMs(10, 30).build(), List.of("rr"), config,
+                new PrintStream(progress, true, StandardCharsets.UTF_8));
+        SlowAgentScenario slow = new SlowAgentScenario(300);
+        List<Result> results = new ArrayList<>();
+        for (Variant v : slow.variants(setup)) {
+            Result r = slow.run(v, setup);
+            assertThat(r.totals().requests()).isEqualTo(300);
+            assertThat(r.passed()).as("%s: no client error", r.variant()).isTrue();
+            assertThat(JsonReport.write(r, dir)).isNotEmptyFile();
+            results.add(r);
+        }
+        Result healthy = results.get(0);
+        Result unhedged = results.get(1);
+        Result hedged = results.get(2);
+        assertThat(unhedged.number("p99_ms")).as("A3's tail").isGreaterThan(2 * healthy.number("p99_ms"));
+        assertThat(hedged.number("hedges_sent")).as("hedges sent").isPositive();
+        assertThat(hedged.number("p99_ms")).as("hedged p99 under the slow agent's").isLessThan(unhedged.number("p99_ms"));
+        assertThat(healthy.number("agent_calls_per_request")).isEqualTo(1.0);
+        assertThat(slow.section(results).blocks().get(0).toString()).contains("With hedging, p99");
+        assertThat(progress.toString(StandardCharsets.UTF_8)).contains("== rr-hedged, slow scenario: agents A1, A2, A3");
+    }
+}
