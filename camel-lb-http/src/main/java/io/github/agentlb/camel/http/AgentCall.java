@@ -98,8 +98,9 @@ import org.slf4j.LoggerFactory;
  * against the agent.
  *
  * <p>Over 300 lines: one call's steps (connect or take a pooled connection, retry once on a stale
- * connection, a write that fails before the answer, head, parts, timeouts, cancel, a busy answer
- * or a JSON answer held back, a legacy MCP stream read on, an agent marked down) share the call's
+ * connection, a write that fails before the answer, head, parts, timeouts, cancel, the stall rule,
+ * a client slow with its body, a busy answer or a JSON answer held back, a legacy MCP stream read
+ * on, an agent marked down, a hedged request's other leg winning) share the call's
  * fields and its one {@code done} flag on one event loop; split, each piece would pass them all
  * around and each could end the call. Writing the request (its head and body, a streamed body's parts) is
  * {@link RequestWriter}'s, which tells the call of its writes through {@link RequestWriter.Writes}.

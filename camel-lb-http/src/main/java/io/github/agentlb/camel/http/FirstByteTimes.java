@@ -1,6 +1,6 @@
 package io.github.agentlb.camel.http;
 
-import java.util.Arrays;
+import io.github.agentlb.core.stats.NearestRank;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -38,7 +38,6 @@ final class FirstByteTimes {
         for (int i = 0; i < held; i++) {
             times[i] = nanos.get(i);
         }
-        Arrays.sort(times);
-        return times[(int) Math.ceil(0.99 * held) - 1];
+        return NearestRank.of(times, held, 99);
     }
 }

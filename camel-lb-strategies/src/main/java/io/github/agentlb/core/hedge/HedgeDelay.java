@@ -1,6 +1,6 @@
 package io.github.agentlb.core.hedge;
 
-import java.util.Arrays;
+import io.github.agentlb.core.stats.NearestRank;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -118,10 +118,7 @@ public final class HedgeDelay {
         }
 
         private void compute(double percentile) {
-            long[] sorted = Arrays.copyOf(times, count);
-            Arrays.sort(sorted);
-            int rank = (int) Math.ceil(percentile / 100 * count);
-            computed = sorted[Math.max(0, Math.min(count, rank) - 1)];
+            computed = NearestRank.of(times, count, percentile);
             computedAt = percentile;
             sinceComputed = 0;
         }
