@@ -65,8 +65,10 @@ public interface AttemptHooks {
      * Whether this attempt's answer, when it is JSON ({@code Content-Type: application/json}) of
      * at most {@value #MAX_REWRITTEN_ANSWER_BYTES} bytes, is held whole and passed through
      * {@link #clientAnswer} before the client gets it: the answer to an A2A request, whose task ids
-     * are sealed. A larger answer, or any other type (Server-Sent Events), goes to the client as
-     * it came. False by default.
+     * are sealed. When it is Server-Sent Events ({@code text/event-stream}), the answer streams and
+     * each event's data (up to {@value #MAX_REWRITTEN_ANSWER_BYTES} bytes an event) passes through
+     * {@link #clientAnswer} as the event ends. A larger answer or event, or any other type, goes to
+     * the client as it came. False by default.
      */
     default boolean rewritesJsonAnswer() {
         return false;
@@ -76,9 +78,10 @@ public interface AttemptHooks {
     int MAX_REWRITTEN_ANSWER_BYTES = A2aTaskAffinity.MAX_BODY_BYTES;
 
     /**
-     * The body the client gets for a JSON answer held whole ({@link #rewritesJsonAnswer}): the A2A
-     * task ids in {@code body} sealed with the attempt's agent; {@code body} itself when nothing
-     * changes (the default). The child sends it with its own {@code Content-Length}.
+     * The body the client gets for a JSON answer held whole, or the data of one Server-Sent Event
+     * ({@link #rewritesJsonAnswer}): the A2A task ids in {@code body} sealed with the attempt's
+     * agent; {@code body} itself when nothing changes (the default). The child sends a whole
+     * answer with its own {@code Content-Length}.
      */
     default byte[] clientAnswer(byte[] body) {
         return body;

@@ -88,7 +88,10 @@ import org.slf4j.LoggerFactory;
  * for it ({@link AttemptHooks#rewritesJsonAnswer}: the answer to an A2A request, whose task ids the
  * balancer seals), then goes to the client as {@link AttemptHooks#clientAnswer} gives it, with its
  * own {@code Content-Length}. An answer that turns out longer is streamed as it came, from the
- * bytes held on; any other type (Server-Sent Events) passes as it came.
+ * bytes held on. A Server-Sent Events answer ({@code text/event-stream}) to such a request is
+ * streamed with each event's {@code data} given as {@link AttemptHooks#clientAnswer} rewrites it,
+ * each event held only until its blank line ({@link SseEventSealer}), chunked; any other type
+ * passes as it came.
  *
  * <h2>Kept-alive connections</h2>
  * A pooled connection that fails before any byte of the answer (the agent closed it as idle while
@@ -99,8 +102,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Over 300 lines: one call's steps (connect or take a pooled connection, retry once on a stale
  * connection, a write that fails before the answer, head, parts, timeouts, cancel, the stall rule,
- * a client slow with its body, a busy answer or a JSON answer held back, a legacy MCP stream read
- * on, an agent marked down, a hedged request's other leg winning) share the call's
+ * a client slow with its body, a busy answer or a JSON answer held back, an event stream's
+ * events sealed, a legacy MCP stream read on, an agent marked down, a hedged request's other leg winning) share the call's
  * fields and its one {@code done} flag on one event loop; split, each piece would pass them all
  * around and each could end the call. Writing the request (its head and body, a streamed body's parts) is
  * {@link RequestWriter}'s, which tells the call of its writes through {@link RequestWriter.Writes}.
@@ -143,6 +146,8 @@ final class AgentCall implements RequestWriter.Writes {
     private long writtenNanos;
     private ScheduledFuture<?> idleTimer;
     private ScheduledFuture<?> totalTimer;
+    /** The task ids of a Server-Sent Events answer being sealed event by event (see the class comment), else null. */
+    private SseEventSealer events;
     /** Whether the answer is a legacy MCP session stream (see the class comment); its retry watch, else null. */
     private SseRetryField resumable;
     /** Whether the client left a resumable stream, which is then read to its end and dropped. */
@@ -460,10 +465,15 @@ final class AgentCall implements RequestWriter.Writes {
             content.release();
             finish(new IOException("agent " + name() + " sent more than maxAnswerBytes=" + max), false);
         } else if (content instanceof LastHttpContent) {
-            down.end(content.content());
+            down.end(events == null ? content.content() : events.last(content.content()));
             finish(null, HttpUtil.isKeepAlive(head));
         } else if (content.content().isReadable()) {
-            ChannelFuture sent = down.sendContent(content.content());
+            ByteBuf part = events == null ? content.content() : events.next(content.content());
+            if (!part.isReadable()) {
+                part.release(); // an event still arriving, held to its end
+                return;
+            }
+            ChannelFuture sent = down.sendContent(part);
             if (!down.channel().isWritable()) {
                 // Backpressure: the agent is not read until the client has taken this part.
                 agent.config().setAutoRead(false);
@@ -539,6 +549,11 @@ final class AgentCall implements RequestWriter.Writes {
         if (busy || rewritten(response, length)) {
             held = agent.alloc().compositeBuffer();
             return;
+        }
+        if (!bodyless && SseEventSealer.isEventStream(response.headers().get(HttpHeaderNames.CONTENT_TYPE))
+                && hooks.rewritesJsonAnswer()) {
+            events = new SseEventSealer(hooks, agent.alloc());
+            response.headers().remove(HttpHeaderNames.CONTENT_LENGTH); // sealed events are longer: chunked
         }
         message.setBody(down.answeredBody());
         wroteHead = true;
@@ -678,6 +693,9 @@ final class AgentCall implements RequestWriter.Writes {
         if (held != null) {
             held.release();
             held = null;
+        }
+        if (events != null) {
+            events.release();
         }
         cancel(firstByteTimer);
         cancel(idleTimer);

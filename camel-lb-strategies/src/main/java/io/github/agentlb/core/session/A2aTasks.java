@@ -107,7 +107,8 @@ public final class A2aTasks {
 
     /**
      * An answer body with every task id of the answer (see the class comment) replaced by
-     * {@code seal} of it; a body that is not one JSON object unchanged.
+     * {@code seal} of it; {@code body} itself when it is not one JSON object or {@code seal}
+     * changes none of its ids (so an answer without task ids keeps its bytes).
      */
     public static byte[] sealAnswer(byte[] body, UnaryOperator<String> seal) {
         try {
@@ -119,16 +120,26 @@ public final class A2aTasks {
         }
     }
 
+    /**
+     * {@code body} with the strings at the paths {@code at} accepts replaced by {@code value} of them;
+     * {@code body} itself when none changes. Only the paths of fields named {@code id} or
+     * {@code taskId} are built and tested (every task id's), so other tokens cost no allocation.
+     */
     private static byte[] rewrite(byte[] body, java.util.function.Predicate<List<String>> at, UnaryOperator<String> value) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 64);
+        boolean changed = false;
         try (JsonParser parser = JSON.createParser(body); JsonGenerator generator = JSON.createGenerator(out)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("not a JSON object");
             }
             generator.copyCurrentEvent(parser);
             while (parser.nextToken() != null) {
-                if (parser.currentToken() == JsonToken.VALUE_STRING && at.test(path(parser.getParsingContext()))) {
-                    generator.writeString(value.apply(parser.getText()));
+                if (parser.currentToken() == JsonToken.VALUE_STRING && isIdName(parser.currentName())
+                        && at.test(path(parser.getParsingContext()))) {
+                    String text = parser.getText();
+                    String replaced = value.apply(text);
+                    changed |= !replaced.equals(text);
+                    generator.writeString(replaced);
                 } else {
                     generator.copyCurrentEvent(parser);
                 }
@@ -136,7 +147,11 @@ public final class A2aTasks {
         } catch (IOException e) {
             throw new IllegalArgumentException("not a JSON object: " + e.getMessage(), e);
         }
-        return out.toByteArray();
+        return changed ? out.toByteArray() : body;
+    }
+
+    private static boolean isIdName(String name) {
+        return "id".equals(name) || "taskId".equals(name);
     }
 
     /** The field names from the root to the current value; an array element adds {@code []}. */

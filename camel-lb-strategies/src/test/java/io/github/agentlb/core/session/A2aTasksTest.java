@@ -63,5 +63,9 @@ class A2aTasksTest {
                 .isEqualTo(task.replace("t-2", "S"));
         byte[] events = bytes("data: {\"result\":{\"task\":{\"id\":\"t\"}}}\n\n");
         assertThat(A2aTasks.sealAnswer(events, id -> "S")).isSameAs(events);
+        byte[] noIds = bytes("{ \"jsonrpc\": \"2.0\", \"id\": 5, \"error\": {\"code\": -32001} }");
+        assertThat(A2aTasks.sealAnswer(noIds, id -> "S")).isSameAs(noIds);
+        byte[] sealedAlready = bytes("{ \"result\": {\"task\": {\"id\": \"S\"}} }");
+        assertThat(A2aTasks.sealAnswer(sealedAlready, id -> "S")).isSameAs(sealedAlready);
     }
 }
