@@ -197,13 +197,128 @@ class A2aTasksProxyTest {
         }
     }
 
+    /** The SSE events of agent {@code name}'s stream about task {@code taskId}, in JSON-RPC answers to request {@code rpcId}. */
+    private static List<String> streamEvents(String name, String taskId, JsonNode rpcId) {
+        ObjectNode task = JSON.createObjectNode();
+        task.putObject("task").put("id", taskId).put("contextId", "c-" + name).putObject("status").put("state", "TASK_STATE_SUBMITTED");
+        ObjectNode working = JSON.createObjectNode();
+        working.putObject("statusUpdate").put("taskId", taskId).put("contextId", "c-" + name).putObject("status")
+                .put("state", "TASK_STATE_WORKING").putObject("message").put("messageId", "m-" + name).put("taskId", taskId);
+        ObjectNode artifact = JSON.createObjectNode();
+        artifact.putObject("artifactUpdate").put("taskId", taskId).putObject("artifact").put("artifactId", "a-1")
+                .putArray("parts").addObject().put("text", "data: " + taskId + "\n\n");
+        ObjectNode done = JSON.createObjectNode();
+        done.putObject("statusUpdate").put("taskId", taskId).putObject("status").put("state", "TASK_STATE_COMPLETED");
+        List<String> events = new ArrayList<>();
+        for (ObjectNode result : List.of(task, working, artifact, done)) {
+            ObjectNode answer = JSON.createObjectNode().put("jsonrpc", "2.0").set("id", rpcId);
+            answer.set("result", result);
+            events.add(answer.toString());
+        }
+        return events;
+    }
+
     /**
-     * What the proxy's children hold and rewrite: a JSON answer whole (chunked as well); one over
-     * 1 MiB (by its Content-Length, or chunked) and a Server-Sent Events answer pass as they came,
-     * whole, their task ids not sealed.
+     * A2A's streamed answers through the proxy's children: {@code SendStreamingMessage} answered
+     * with Server-Sent Events, written at awkward places (inside the JSON, between the two line
+     * ends of an event, a CRLF split, keep-alives between events) reaches the client with the task
+     * id sealed in every event, the first event before the agent writes the second (the agent waits
+     * for the client to have read it); {@code GetTask} and {@code SubscribeToTask} with the sealed
+     * id through the other replica reach the agent that made the task, with its own id; a forged
+     * id still gets 400 and reaches no agent.
      */
     @Test
-    void aJsonAnswerUpTo1MiBIsSealedALargerOrStreamedOnePassesAsItCame() throws Exception {
+    void aStreamedTaskIsSealedInEveryEventAndItsIdReachesItsAgentThroughTheOtherReplica() throws Exception {
+        Set<String> tasks = ConcurrentHashMap.newKeySet();
+        java.util.concurrent.CountDownLatch firstEventRead = new java.util.concurrent.CountDownLatch(1);
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            JsonNode rpc = JSON.readTree(request.body());
+            String method = rpc.path("method").asText();
+            if (!method.equals("SendStreamingMessage") && !method.equals("SubscribeToTask")) {
+                byte[] answer = A2aTaskAnswers.answer("A1", tasks, rpc).toString().getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, answer.length);
+                exchange.getResponseBody().write(answer);
+                return;
+            }
+            String taskId = method.equals("SendStreamingMessage") ? "A1-t" + (tasks.size() + 1) : rpc.path("params").path("id").asText();
+            tasks.add(taskId);
+            List<String> events = streamEvents("A1", taskId, rpc.path("id"));
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            java.io.OutputStream out = exchange.getResponseBody();
+            String first = events.get(0);
+            for (String piece : List.of(": hello\nid: 1\nda", "ta: " + first.substring(0, 20), first.substring(20) + "\n", "\n")) {
+                out.write(piece.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+            if (method.equals("SendStreamingMessage") && !firstEventRead.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                return; // the client never got the first event: the test fails on its missing events
+            }
+            String rest = "data: " + events.get(1) + "\r\n\r\n: keep-alive\n\nretry: 100\ndata:" + events.get(2)
+                    + "\n\nevent: final\ndata: " + events.get(3) + "\n\n";
+            for (int at = 0; at < rest.length(); at += 37) {
+                out.write(rest.substring(at, Math.min(rest.length(), at + 37)).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+        })) {
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(agent.baseUrl()).strategy("rr").build();
+            SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
+            try (DemoProxy one = DemoProxy.start(config, withTasks(RoundRobinLB::new));
+                    DemoProxy two = DemoProxy.start(config.toBuilder().strategy("ch").build(), withTasks(ConsistentHashLB::new))) {
+                String streaming = sendMessage(1, null).replace("\"SendMessage\"", "\"SendStreamingMessage\"");
+                HttpResponse<java.util.stream.Stream<String>> stream = client.send(HttpRequest.newBuilder(
+                                URI.create(one.baseUrl() + "/process/a2a-1?user_id=1")).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(streaming)).timeout(TIMEOUT).build(),
+                        HttpResponse.BodyHandlers.ofLines());
+                assertThat(stream.statusCode()).isEqualTo(200);
+                assertThat(stream.headers().firstValue("Content-Type")).hasValue("text/event-stream");
+                List<String> lines = new ArrayList<>();
+                stream.body().forEach(line -> {
+                    lines.add(line);
+                    if (line.isEmpty() && lines.stream().anyMatch(l -> l.startsWith("data:"))) {
+                        firstEventRead.countDown();
+                    }
+                });
+                String sealed = ids.encode(agent.baseUrl(), "A1-t1");
+                List<String> events = streamEvents("A1", "A1-t1", JSON.getNodeFactory().numberNode(1));
+                assertThat(lines).containsExactly(": hello", "id: 1", "data: " + events.get(0).replace("\"A1-t1\"", "\"" + sealed + "\""), "",
+                        "data: " + events.get(1).replace("\"A1-t1\"", "\"" + sealed + "\""), "",
+                        ": keep-alive", "",
+                        "retry: 100", "data:" + events.get(2).replace("\"A1-t1\"", "\"" + sealed + "\""), "",
+                        "event: final", "data: " + events.get(3).replace("\"A1-t1\"", "\"" + sealed + "\""), "");
+                assertThat(String.join("\n", lines)).contains("data: A1-t1\\n\\n"); // a task id in a text part is text
+                assertThat(JSON.readTree(agent.next().body()).path("method").asText()).isEqualTo("SendStreamingMessage");
+
+                HttpResponse<String> got = post(two, 2, taskCall(2, "GetTask", sealed));
+                assertThat(got.statusCode()).isEqualTo(200);
+                assertThat(JSON.readTree(got.body()).path("result").path("id").asText()).isEqualTo(sealed);
+                assertThat(JSON.readTree(agent.next().body())).isEqualTo(JSON.readTree(taskCall(2, "GetTask", "A1-t1")));
+
+                HttpResponse<String> resubscribed = post(two, 3, taskCall(3, "SubscribeToTask", sealed));
+                assertThat(resubscribed.statusCode()).isEqualTo(200);
+                assertThat(resubscribed.body()).startsWith(": hello\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"task\":{\"id\":\""
+                        + sealed + "\"").doesNotContain("\"A1-t1\"").endsWith("\"state\":\"TASK_STATE_COMPLETED\"}}}}\n\n");
+                assertThat(JSON.readTree(agent.next().body())).isEqualTo(JSON.readTree(taskCall(3, "SubscribeToTask", "A1-t1")));
+
+                SessionIds guessed = new SessionIds("a secret the client guessed".getBytes(StandardCharsets.UTF_8));
+                for (String forged : List.of("A1-t1", guessed.encode(agent.baseUrl(), "A1-t1"), sealed.substring(0, sealed.length() - 1))) {
+                    HttpResponse<String> rejected = post(one, 4, taskCall(4, "SubscribeToTask", forged));
+                    assertThat(rejected.statusCode()).as(forged).isEqualTo(400);
+                    assertThat(rejected.body()).contains("\"error\":\"bad task id\"");
+                }
+                assertThat(agent.calls()).isEqualTo(3);
+            }
+        }
+    }
+
+    /**
+     * What the proxy's children hold and rewrite: a JSON answer whole (chunked as well), a
+     * Server-Sent Events answer event by event; a JSON answer over 1 MiB (by its Content-Length, or
+     * chunked) passes as it came, whole, its task ids not sealed.
+     */
+    @Test
+    void aJsonAnswerUpTo1MiBIsSealedALargerOnePassesAsItCameAnEventStreamIsSealed() throws Exception {
         String task = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t-1\",\"metadata\":{\"pad\":\"";
         try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
             String text = JSON.readTree(request.body()).path("params").path("message").path("parts").path(0).path("text").asText();
@@ -224,7 +339,10 @@ class A2aTasksProxyTest {
                     assertThat(answer.statusCode()).isEqualTo(200);
                     String body = kind.equals("sse") ? answer.body().substring(6).trim() : answer.body();
                     String id = JSON.readTree(body).path("result").path("task").path("id").asText();
-                    if (kind.equals("small") || kind.equals("chunked")) {
+                    if (kind.equals("sse")) {
+                        assertThat(ids.decode(id).agentSessionId()).isEqualTo("t-1");
+                        assertThat(answer.body()).isEqualTo("data: " + task.replace("t-1", id) + "x".repeat(10) + "\"}}}}\n\n");
+                    } else if (kind.equals("small") || kind.equals("chunked")) {
                         assertThat(ids.decode(id)).as(kind).isNotNull();
                         assertThat(ids.decode(id).agentSessionId()).isEqualTo("t-1");
                         assertThat(answer.headers().firstValue("Content-Length")).as(kind).hasValue(Integer.toString(body.length()));
