@@ -28,6 +28,10 @@ import java.util.Arrays;
  * <p>Takes a part, gives what the client gets of it: a retained slice when nothing of it changes,
  * else a composite of slices and rewritten events; never holds more than one event (up to the cap,
  * plus one part). Not thread-safe: one per call, on its event loop.
+ *
+ * <p>Over 300 lines: one byte-level state machine (line ends across parts, the {@code data:} prefix,
+ * the event held, the cap, the slices handed on) whose steps all read and move the same positions;
+ * split, each piece would pass them all around.
  */
 final class SseEventSealer {
 
