@@ -148,18 +148,14 @@ public final class LoadBalancerMetrics implements MeterBinder {
                             .tags("strategy", strategy, "source", source.name().toLowerCase(Locale.ROOT)).register(registry);
                 }
             }
-            FunctionCounter.builder(PREFIX + "retries", balancer, b -> b.getRetries())
-                    .description("Failover attempts (retries) started since the balancer was created")
-                    .tag("strategy", strategy).register(registry);
-            FunctionCounter.builder(PREFIX + "retry.budget.exhausted", balancer, b -> b.getRetryBudgetExhausted())
-                    .description("Failover attempts the retry budget refused since the balancer was created")
-                    .tag("strategy", strategy).register(registry);
-            FunctionCounter.builder(PREFIX + "hedges.sent", balancer, b -> b.getHedgesSent())
-                    .description("Hedged requests' second (or later) attempts sent since the balancer was created")
-                    .tag("strategy", strategy).register(registry);
-            FunctionCounter.builder(PREFIX + "hedges.won", balancer, b -> b.getHedgesWon())
-                    .description("Hedges whose answer head came first since the balancer was created")
-                    .tag("strategy", strategy).register(registry);
+            counter(PREFIX + "retries", b -> b.getRetries(),
+                    "Failover attempts (retries) started since the balancer was created");
+            counter(PREFIX + "retry.budget.exhausted", b -> b.getRetryBudgetExhausted(),
+                    "Failover attempts the retry budget refused since the balancer was created");
+            counter(PREFIX + "hedges.sent", b -> b.getHedgesSent(),
+                    "Hedged requests' second (or later) attempts sent since the balancer was created");
+            counter(PREFIX + "hedges.won", b -> b.getHedgesWon(),
+                    "Hedges whose answer head came first since the balancer was created");
             bindQueue();
             balancer.addMembershipListener(this::agentsChanged);
             balancer.addAttemptListener(this::attempt);
@@ -182,11 +178,9 @@ public final class LoadBalancerMetrics implements MeterBinder {
                     .description("Exchanges waiting in the balancer's queue").tags("strategy", strategy, "band", "all")
                     .register(registry);
             balancer.queueFigures().waiting().keySet().forEach(this::bandSeen);
-            FunctionCounter.builder(QUEUE_RELEASED, balancer, b -> b.queueFigures().released())
-                    .description("Exchanges released from the queue to an agent").tag("strategy", strategy).register(registry);
-            FunctionCounter.builder(QUEUE_WAIT, balancer, b -> b.queueFigures().waitNanos() / 1e9)
-                    .description("Total wait of the exchanges released from the queue, seconds")
-                    .tag("strategy", strategy).register(registry);
+            counter(QUEUE_RELEASED, b -> b.queueFigures().released(), "Exchanges released from the queue to an agent");
+            counter(QUEUE_WAIT, b -> b.queueFigures().waitNanos() / 1e9,
+                    "Total wait of the exchanges released from the queue, seconds");
             Gauge.builder(QUEUE_WAIT_MAX, balancer, b -> b.queueFigures().maxWaitNanos() / 1e9)
                     .description("Longest wait of an exchange released from the queue, seconds")
                     .tag("strategy", strategy).register(registry);
@@ -196,6 +190,12 @@ public final class LoadBalancerMetrics implements MeterBinder {
                             b -> count.applyAsDouble(b.queueFigures()))
                     .description("Exchanges that left the queue without an agent: full (429), expired, left (client gone)")
                     .tags("strategy", strategy, "reason", reason).register(registry));
+        }
+
+        /** Registers a function counter of the balancer, tagged with its strategy. */
+        private void counter(String name, ToDoubleFunction<AgentLoadBalancerSupport> count, String description) {
+            FunctionCounter.builder(name, balancer, count).description(description).tag("strategy", strategy)
+                    .register(registry);
         }
 
         /**
