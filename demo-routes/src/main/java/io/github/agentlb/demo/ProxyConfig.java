@@ -173,10 +173,9 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
         private Map<String, String> agentNames = DEFAULT_AGENT_NAMES;
         private String strategy = DEFAULT_STRATEGY;
         private String host = DEFAULT_HOST;
-        private int connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
-        private int requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
-        private int firstByteTimeoutMs = DEFAULT_FIRST_BYTE_TIMEOUT_MS;
-        private int idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
+        /** The four agent call timeouts, checked by {@link AgentTimeouts}' own rules. */
+        private AgentTimeouts timeouts = new AgentTimeouts(DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+                DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS);
         private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private int clientTimeoutMs = DEFAULT_CLIENT_TIMEOUT_MS;
 
@@ -248,28 +247,25 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
 
         /** Connect timeout, ms, >= 1. */
         public Builder connectTimeoutMs(int value) {
-            this.connectTimeoutMs = Check.atLeast("connectTimeoutMs", value, 1);
+            timeouts = new AgentTimeouts(value, timeouts.firstByteMs(), timeouts.idleMs(), timeouts.totalMs());
             return this;
         }
 
         /** Total time for an answer, ms, >= 0; 0 = none. */
         public Builder requestTimeoutMs(int value) {
-            if (value < 0) {
-                throw new IllegalArgumentException("requestTimeoutMs must be >= 0 (0 = none), was " + value);
-            }
-            this.requestTimeoutMs = value;
+            timeouts = new AgentTimeouts(timeouts.connectMs(), timeouts.firstByteMs(), timeouts.idleMs(), value);
             return this;
         }
 
         /** Time to the first byte of the answer, ms, >= 1. */
         public Builder firstByteTimeoutMs(int value) {
-            this.firstByteTimeoutMs = Check.atLeast("firstByteTimeoutMs", value, 1);
+            timeouts = new AgentTimeouts(timeouts.connectMs(), value, timeouts.idleMs(), timeouts.totalMs());
             return this;
         }
 
         /** Longest silence between reads of an answer, ms, >= 1. */
         public Builder idleTimeoutMs(int value) {
-            this.idleTimeoutMs = Check.atLeast("idleTimeoutMs", value, 1);
+            timeouts = new AgentTimeouts(timeouts.connectMs(), timeouts.firstByteMs(), value, timeouts.totalMs());
             return this;
         }
 
@@ -287,8 +283,8 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
 
         /** @return the immutable configuration */
         public ProxyConfig build() {
-            return new ProxyConfig(port, agentUrls, agentNames, strategy, host, connectTimeoutMs, requestTimeoutMs,
-                    firstByteTimeoutMs, idleTimeoutMs, maxBodyBytes, clientTimeoutMs);
+            return new ProxyConfig(port, agentUrls, agentNames, strategy, host, timeouts.connectMs(),
+                    (int) timeouts.totalMs(), timeouts.firstByteMs(), timeouts.idleMs(), maxBodyBytes, clientTimeoutMs);
         }
 
         private static String normalizeAgentUrl(String url) {
