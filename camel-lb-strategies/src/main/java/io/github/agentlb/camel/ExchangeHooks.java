@@ -28,7 +28,9 @@ final class ExchangeHooks implements AttemptHooks {
     ExchangeHooks(BalancerState state, Exchange exchange) {
         this.state = state;
         this.exchange = exchange;
-        this.leg = exchange.getProperty(HedgedRequest.LEG_PROPERTY, HedgedRequest.Leg.class);
+        // A leg's exchange has properties (the leg among them): an exchange without any skips the lookup.
+        this.leg = exchange.hasProperties() ? exchange.getProperty(HedgedRequest.LEG_PROPERTY, HedgedRequest.Leg.class)
+                : null;
     }
 
     /** The next attempt goes to {@code agent}. */
