@@ -14,6 +14,7 @@ import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.camel.QueueTimeoutException;
 import io.github.agentlb.camel.SessionRejectedException;
 import io.github.agentlb.camel.http.AgentProducer;
+import io.github.agentlb.camel.http.AnswerInterruptedException;
 import io.github.agentlb.camel.http.Downstream;
 import io.github.agentlb.camel.http.NettyDownstream;
 import io.github.agentlb.camel.http.RequestBodyTimeoutException;
@@ -85,13 +86,17 @@ final class ProxyAnswers {
 
     /**
      * 502 naming the agent and what went wrong, 504 when it did not answer in time; when the
-     * answer had already begun, the client's connection is closed instead (the answer is cut).
-     * The exception goes to the log at DEBUG, on one line.
+     * answer had already begun, the client's connection is closed instead (the answer is cut: logged
+     * as {@code answer cut} and recorded as that status, never as the client leaving). The exception
+     * goes to the log at DEBUG, on one line.
      */
     void badGateway(Exchange exchange) {
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-        if (exchange.getProperty(Downstream.PROPERTY) instanceof Downstream gone && gone.clientGone()) {
-            cancelled(exchange); // the client left (while queued, say): nothing failed, nothing to answer
+        if (!(cause instanceof AnswerInterruptedException)
+                && exchange.getProperty(Downstream.PROPERTY) instanceof Downstream gone && gone.clientGone()) {
+            // The client left (while queued, say): nothing failed, nothing to answer. Not when the
+            // agent failed mid-answer: the proxy itself closed the connection to cut the answer.
+            cancelled(exchange);
             return;
         }
         if (cause instanceof RequestBodyTimeoutException slow) {

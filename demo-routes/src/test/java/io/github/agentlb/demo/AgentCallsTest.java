@@ -23,9 +23,16 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -297,11 +304,28 @@ class AgentCallsTest {
         try (HangingAgent agent = new HangingAgent(ONE_EVENT);
                 DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).idleTimeoutMs(300).build(),
                         () -> listened(outcomes))) {
-            String wire = RawHttp.talk(proxy.baseUrl(), "GET /process/sse?user_id=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+            List<String> lines = new CopyOnWriteArrayList<>();
+            Logger logger = ((LoggerContext) LogManager.getContext(false)).getLogger(ProxyRoutes.class.getName());
+            AbstractAppender appender = new AbstractAppender("answer-cut", null, null, true, Property.EMPTY_ARRAY) {
+                @Override
+                public void append(LogEvent event) {
+                    lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+                }
+            };
+            appender.start();
+            logger.addAppender(appender);
+            try {
+                String wire = RawHttp.talk(proxy.baseUrl(), "GET /process/sse-cut?user_id=1 HTTP/1.1\r\nHost: x\r\n\r\n");
 
-            assertThat(wire).contains("data: 1").doesNotEndWith("0\r\n\r\n");
-            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
-            assertThat(agent.closed.await(5, TimeUnit.SECONDS)).isTrue();
+                assertThat(wire).contains("data: 1").doesNotEndWith("0\r\n\r\n");
+                assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
+                assertThat(agent.closed.await(5, TimeUnit.SECONDS)).isTrue();
+                // The proxy cut the answer because the agent failed: logged as that, never as the client leaving.
+                assertThat(lines).filteredOn(line -> line.contains("request=sse-cut")).singleElement().asString()
+                        .startsWith("WARN request=sse-cut answer cut: agent ").doesNotContain("cancelled");
+            } finally {
+                logger.removeAppender(appender);
+            }
         }
     }
 
