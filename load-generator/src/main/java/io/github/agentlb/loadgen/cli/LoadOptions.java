@@ -1,6 +1,7 @@
 package io.github.agentlb.loadgen.cli;
 
 import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.core.Durations;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
@@ -38,7 +39,6 @@ import picocli.CommandLine.Spec;
 final class LoadOptions {
 
     private static final String ALL_SCENARIOS = "all";
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
     private static final Pattern FIELD = Pattern.compile("(requests|users|concurrency|timeoutMs|warmup|hotShare) ");
 
     @Spec(Spec.Target.MIXEE)
@@ -48,13 +48,11 @@ final class LoadOptions {
             description = "Base URL of a running balancer, e.g. http://localhost:8000. "
                     + "Default: start agents and balancer in-process for each strategy.")
     String url;
-
     @Option(names = "--strategy", split = ",", paramLabel = "NAME",
             description = "Strategies to run, comma-separated, from: ${COMPLETION-CANDIDATES}; default all, in that "
                     + "order. With --url: exactly one label naming the running balancer's strategy (required).",
             completionCandidates = StrategyNames.class)
     private List<String> strategies;
-
     @Option(names = "--scenario", split = ",", paramLabel = "SCENARIO",
             description = "Scenarios of the in-process runs, comma-separated: uniform, heterogeneous (the agents), "
                     + "hotkey (uniform agents, user 0 sends --hot-share of the requests, default "
@@ -62,45 +60,38 @@ final class LoadOptions {
                     + HotKeyScenario.BALANCE_FACTOR + ", run at the same time), "
                     + "failure (agent A1 refuses connections from 1/3 to 2/3 of the run), hang (A1 accepts and never "
                     + "answers meanwhile), fleet (1200 requests: agent A4 joins at 1/4 with slow start, A2 is drained at "
-                    + "1/2 and back at 3/4), agents (48 agent conversations of 20 turns, each turn adding a tool "
-                    + "result, streamed over eight LLM-like "
-                    + "agents with prefix caches; rr, lr, ch and the agent keys with and without bounds, at the same "
-                    + "time), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the run), gray (A1 "
-                    + "answers 500 at once meanwhile), brownout (only by name: A1 and A2 of four agents answer 503 meanwhile, "
-                    + "the library's defaults and the demo's settings), slow (only by name: A3 five times slower; rr with all agents "
-                    + "healthy, with A3 slow, and with A3 slow and hedging on, one after another), or all (default: all, in the order uniform, "
-                    + "heterogeneous, hotkey, failure, hang, agents, busy, fleet, gray; with --url: uniform or heterogeneous, a label only, or "
-                    + "agents, its conversations sent to the URL).")
+                    + "1/2 and back at 3/4), agents (48 agent conversations of 20 turns, each turn adding a tool result, "
+                    + "streamed over eight LLM-like agents with prefix caches; rr, lr, ch and the agent keys with and "
+                    + "without bounds, at the same time), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the "
+                    + "run), gray (A1 answers 500 at once meanwhile), brownout (only by name: A1 and A2 of four agents "
+                    + "answer 503 meanwhile, the library's defaults and the demo's settings), slow (only by name: A3 five "
+                    + "times slower; rr with all agents healthy, with A3 slow, and with A3 slow and hedging on, one after "
+                    + "another), or all (default: all, in the order uniform, heterogeneous, hotkey, failure, hang, agents, "
+                    + "busy, fleet, gray; with --url: uniform or heterogeneous, a label only, or agents, its conversations "
+                    + "sent to the URL).")
     List<String> scenario;
-
     @Option(names = "--failure-requests", paramLabel = "N", defaultValue = "" + OutageScenario.DEFAULT_REQUESTS,
             description = "Requests per strategy of the failure and hang scenarios, >= 3 (default: ${DEFAULT-VALUE}).")
     private int failureRequests;
-
     @Option(names = "--failure-users", paramLabel = "N", defaultValue = "" + OutageScenario.DEFAULT_USERS,
             description = "Distinct user_ids of the failure and hang scenarios (default: ${DEFAULT-VALUE}).")
     private int failureUsers;
-
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_WARMUP,
             description = "Warm-up requests before each measured run, not counted (default: ${DEFAULT-VALUE}; 0 = none); an open-loop --url run warms up at least 30 s at its rate.")
     private int warmup;
-
     @Option(names = "--requests", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_REQUESTS,
             description = "Requests per strategy (default: ${DEFAULT-VALUE}).")
     private int requests;
-
     @Option(names = "--users", paramLabel = "N",
             description = "Distinct user_ids besides the hot user, sharing the requests evenly (default: "
                     + LoadTestConfig.DEFAULT_USERS + ", or a tenth of their requests when they are fewer than "
                     + LoadTestConfig.DEFAULT_USERS + ", so that each user sends 10; in the hotkey scenario their "
                     + "requests are those not from the hot user).")
     private Integer users;
-
     @Option(names = "--hot-share", paramLabel = "F",
             description = "User 0 sends this share of all requests, 0 <= F < 1, in the seeded order; users 1..N "
                     + "share the rest (default: 0, none; " + HotKeyScenario.DEFAULT_HOT_SHARE + " in the hotkey scenario).")
     Double hotShare;
-
     @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
             description = "In-process runs: N proxies, each with its own balancer, over the same agents; request i "
                     + "goes to replica i mod N (default: ${DEFAULT-VALUE}). Stickiness then counts a user as sticky "
@@ -108,25 +99,20 @@ final class LoadOptions {
                     + "instance) and avn-shared (the replicas sharing one allocation through an in-process ZooKeeper). Not with --url, --rate/--duration, failure or hang; "
                     + "without --scenario it runs uniform, heterogeneous and hotkey.")
     int replicas;
-
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_CONCURRENCY,
             description = "Concurrent workers (default: ${DEFAULT-VALUE}).")
     private int concurrency;
-
     @Option(names = "--seed", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_SEED,
             description = "Seed of the request order and the agents' delays (default: ${DEFAULT-VALUE}).")
     long seed;
-
     @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "" + LoadTestConfig.DEFAULT_TIMEOUT_MS,
             description = "Per-request timeout, ms (default: ${DEFAULT-VALUE}).")
     private long timeoutMs;
-
     @Option(names = "--out", paramLabel = "DIR",
             description = "Output directory (default: " + LoadGeneratorMain.DEFAULT_OUT + ", or "
                     + LoadGeneratorMain.DEFAULT_URL_OUT + " with --url, "
                     + "so that a run against a running balancer does not replace the main job's files).")
     Path out;
-
     @Option(names = "--rate", paramLabel = "R",
             description = "Open loop: send R requests per second on a constant schedule, whatever the answers "
                     + "(--concurrency then sizes only the warm-up); latency counts from each request's intended send "
@@ -137,19 +123,15 @@ final class LoadOptions {
                     + "a progress line per --interval, a soak section and chart soak_[<scenario>_]<strategy>.png, and "
                     + "a verdict: errors, p99 drift (last minute vs first), heap drift (embedded runs).")
     private String duration;
-
     @Option(names = "--interval", paramLabel = "TIME", hidden = false,
             description = "Interval of --duration's progress lines and figures (default: 10s).")
     private String interval;
-
     @Option(names = "--agent-delay-min-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MIN_MS,
             description = "In-process agents: shortest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMinMs;
-
     @Option(names = "--agent-delay-max-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MAX_MS,
             description = "In-process agents: longest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMaxMs;
-
 
     /**
      * The load of a run with hot share {@code share}: {@code --users}, or when not given
@@ -222,17 +204,8 @@ final class LoadOptions {
     }
 
     static Duration parse(String option, String text) {
-        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new IllegalArgumentException(option + " must be a time such as 90s, 10m or 1h, was '" + text + "'");
-        }
-        long n = Long.parseLong(m.group(1));
-        Duration d = switch (m.group(2) == null ? "s" : m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofSeconds(n);
-        };
+        Duration d = Durations.read(text.trim().toLowerCase(Locale.ROOT).replaceFirst("^(\\d+)$", "$1s")).orElseThrow(
+                () -> new IllegalArgumentException(option + " must be a time such as 90s, 10m or 1h, was '" + text + "'"));
         if (d.isZero()) {
             throw new IllegalArgumentException(option + " must be > 0, was '" + text + "'");
         }

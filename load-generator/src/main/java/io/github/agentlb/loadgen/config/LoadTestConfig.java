@@ -91,13 +91,9 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
      * against {@code requests} and {@code hotShare}. Not thread-safe.
      */
     public static final class Builder {
-        private int requests = DEFAULT_REQUESTS;
-        private int users = DEFAULT_USERS;
-        private int concurrency = DEFAULT_CONCURRENCY;
-        private long seed = DEFAULT_SEED;
-        private long timeoutMs = DEFAULT_TIMEOUT_MS;
-        private int progressEvery = DEFAULT_PROGRESS_EVERY;
-        private int warmup = DEFAULT_WARMUP;
+        private int requests = DEFAULT_REQUESTS, users = DEFAULT_USERS, concurrency = DEFAULT_CONCURRENCY,
+                progressEvery = DEFAULT_PROGRESS_EVERY, warmup = DEFAULT_WARMUP;
+        private long seed = DEFAULT_SEED, timeoutMs = DEFAULT_TIMEOUT_MS;
         private double hotShare;
 
         private Builder() {
