@@ -4,6 +4,7 @@ import io.github.agentlb.agent.AgentConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /**
  * The embedded agents of the uniform and heterogeneous scenarios (and of the others, which take
@@ -60,11 +61,11 @@ public enum AgentSet {
      * The agents of this scenario, derived from {@code template} (delays, host; port 0): ids from
      * {@link #AGENT_IDS}, each with its own delay seed derived from {@code seed}, so a run is
      * repeatable without two agents drawing the same delays; in {@link #HETEROGENEOUS}, the
-     * capacities and A3's idle CPU and memory of that scenario.
+     * capacities and A3's idle CPU and memory of that scenario. Then {@code more} agents, made as A1 is.
      */
-    public List<AgentConfig> agents(AgentConfig template, long seed) {
+    public List<AgentConfig> agents(AgentConfig template, long seed, String... more) {
         List<AgentConfig> agents = new ArrayList<>();
-        for (String id : AGENT_IDS) {
+        for (String id : Stream.concat(AGENT_IDS.stream(), Stream.of(more)).toList()) {
             AgentConfig.Builder agent = template.toBuilder().agentId(id).port(0)
                     .seed(AgentConfig.defaultSeed(id) ^ seed);
             if (this == HETEROGENEOUS) {

@@ -18,6 +18,7 @@ import io.github.agentlb.loadgen.agents.Turn;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
 import io.github.agentlb.loadgen.run.Parallel;
+import io.github.agentlb.loadgen.stats.LatencySummary;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,7 +39,6 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
-import org.HdrHistogram.Histogram;
 
 /**
  * The {@code agents} scenario: the seeded {@link Conversations} (48 agent conversations of 20 turns,
@@ -243,15 +243,16 @@ public final class AgentsScenario implements Scenario {
         long prompt = agents.values().stream().mapToLong(Counters::promptBlocks).sum();
         long cached = agents.values().stream().mapToLong(Counters::cachedBlocks).sum();
         long admitted = agents.values().stream().mapToLong(Counters::admitted).sum();
-        Histogram agentTtft = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
-        agents.values().forEach(a -> Arrays.stream(a.agentFirstTokenNanos()).forEach(n -> agentTtft.recordValue(
-                Math.min(agentTtft.getHighestTrackableValue(), Math.max(0, TimeUnit.NANOSECONDS.toMicros(n))))));
+        LatencySummary.Recorder ttft = new LatencySummary.Recorder();
+        agents.values().forEach(a -> Arrays.stream(a.agentFirstTokenNanos()).forEach(n -> ttft.record(Math.max(0, n))));
+        LatencySummary agentTtft = ttft.summary();
         Map<String, Object> figures = clientFigures(variant.label(), turns, s, true);
         figures.putAll(Result.map("prompt_blocks", prompt, "cached_blocks", cached,
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt, "in_flight", inFlight,
                 "in_flight_max_over_mean", mean == 0 ? 0.0 : max / mean,
                 "max_waiting", agents.values().stream().mapToInt(Counters::maxWaiting).max().orElse(0),
-                "agent_ttft_p50_ms", percentileMs(agentTtft, 50), "agent_ttft_p99_ms", percentileMs(agentTtft, 99),
+                "agent_ttft_p50_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p50Ms(),
+                "agent_ttft_p99_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p99Ms(),
                 "model_ttft_mean_ms", admitted == 0 ? Double.NaN
                         : agents.values().stream().mapToLong(Counters::firstTokenNanosTotal).sum() / 1e6 / admitted));
         Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, variant.replicas(), s,
@@ -274,10 +275,6 @@ public final class AgentsScenario implements Scenario {
                 "mcp_later_turns", mcp[0], "sticky_turns", mcp[1],
                 "mcp_stickiness", mcp[0] == 0 ? 1.0 : (double) mcp[1] / mcp[0],
                 "seconds", s.durationMs() / 1e3, "error_samples", samples);
-    }
-
-    private static double percentileMs(Histogram h, double p) {
-        return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(p) / 1000.0;
     }
 
     /**
@@ -303,13 +300,12 @@ public final class AgentsScenario implements Scenario {
         List<Result.Check> checks = new ArrayList<>();
         for (Result r : results) {
             if (r.number("mcp_stickiness") < 1.0) {
-                checks.add(new Result.Check("goal", false, String.format(Locale.ROOT, "%s: MCP sessions kept %.3f of "
-                        + "later turns on their agent: MISSED", r.variant(), r.number("mcp_stickiness"))));
+                checks.add(check(false, "%s: MCP sessions kept %.3f of later turns on their agent", r.variant(),
+                        r.number("mcp_stickiness")));
             }
         }
         if (checks.isEmpty()) {
-            checks.add(new Result.Check("goal", true, "every variant kept every MCP session on its agent (stickiness "
-                    + "1.000): ok"));
+            checks.add(check(true, "every variant kept every MCP session on its agent (stickiness 1.000)"));
         }
         Optional<Result> rr = results.stream().filter(r -> r.variant().equals("rr")).findFirst();
         Optional<Result> best = results.stream().filter(r -> r.variant().equals(CHECKED)).findFirst()
@@ -317,7 +313,7 @@ public final class AgentsScenario implements Scenario {
                         && Boolean.TRUE.equals(r.figures().get("bounded")) && r.replicas() == 1 && r.clientErrors() == 0)
                         .min(Comparator.comparingDouble(r -> r.number("ttft_p50_ms"))));
         if (rr.isEmpty() || best.isEmpty()) {
-            checks.add(new Result.Check("goal", false, "no rr run or no bounded keyed variant to check: MISSED"));
+            checks.add(check(false, "no rr run or no bounded keyed variant to check"));
             return new Goal(best, checks);
         }
         Result b = best.get();

@@ -8,6 +8,7 @@ import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.ProxySettings;
 import io.github.agentlb.demo.Strategies;
+import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.BalancerLog;
 import io.github.agentlb.loadgen.run.BalancerLog.Kind;
@@ -132,11 +133,7 @@ public final class BadAgentScenario implements Scenario {
 
     @Override
     public List<AgentConfig> agents(Setup setup) {
-        List<AgentConfig> agents = new ArrayList<>(Scenario.super.agents(setup));
-        if (brownOut) { // A4 made as AgentSet makes A1-A3
-            agents.add(setup.template().toBuilder().agentId("A4").port(0).seed(AgentConfig.defaultSeed("A4") ^ setup.seed()).build());
-        }
-        return agents;
+        return brownOut ? AgentSet.UNIFORM.agents(setup.template(), setup.seed(), "A4") : Scenario.super.agents(setup);
     }
 
     @Override
@@ -212,8 +209,7 @@ public final class BadAgentScenario implements Scenario {
                 .mapToLong(BalancerLog.Attempt::startedNanos).sorted().toArray(), rest().toNanos());
         long seen = phases.stream().mapToLong(p -> (long) p.figures().get("bad_answers_seen_by_clients")).sum();
         long allowed = allowedClientErrors(phases.get(1).stats().requests());
-        long clientErrors = m.run().statistics().errors() + m.run().statistics().timeouts();
-        long excess = clientErrors - Math.min(seen, allowed);
+        long excess = m.clientErrors() - Math.min(seen, allowed);
         double attemptsPerRequest = (double) attemptsDuring / Math.max(1, phases.get(1).stats().requests());
         boolean within = excess == 0 && (!busy || mostPerRest <= MAX_PER_REST)
                 && (!brownOut || attemptsPerRequest <= MAX_ATTEMPTS_PER_REQUEST);

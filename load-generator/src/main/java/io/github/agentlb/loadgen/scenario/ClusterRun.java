@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.scenario;
 
+import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.BalancerLog;
@@ -68,6 +69,11 @@ final class ClusterRun {
                     .orElse(made.isEmpty() ? measuredFromNanos : made.get(made.size() - 1).startNanos());
         }
 
+        /** Errors and timeouts of the measured requests. */
+        long clientErrors() {
+            return run.statistics().errors() + run.statistics().timeouts();
+        }
+
         /** {@code nanos} as s from the first request sent. */
         double seconds(long nanos) {
             return (nanos - startNanos()) / 1e9;
@@ -132,13 +138,21 @@ final class ClusterRun {
      */
     static Result run(Scenario scenario, Variant variant, Setup setup, ProxyConfig.Builder proxy, List<String> phases,
                       Function<EmbeddedCluster, List<Changes.Change>> changes, Measure measure) throws Exception {
+        return run(scenario, variant, setup, scenario.agents(setup), scenario.injects(setup), proxy, phases, changes,
+                measure);
+    }
+
+    /** As above, over {@code agents} rather than the scenario's, injecting what {@code injects} says. */
+    static Result run(Scenario scenario, Variant variant, Setup setup, List<AgentConfig> agents, String injects,
+                      ProxyConfig.Builder proxy, List<String> phases,
+                      Function<EmbeddedCluster, List<Changes.Change>> changes, Measure measure) throws Exception {
         BalancerLog log = new BalancerLog(System::nanoTime);
         LoadTestConfig load = scenario.workload(setup);
         String label = variant.label() + " " + scenario.name();
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(scenario.agents(setup), proxy.strategy(variant.strategy()),
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(agents, proxy.strategy(variant.strategy()),
                 () -> log.attachTo(variant.balancer().get()), variant.replicas())) {
             List<Changes.Change> list = changes.apply(cluster); // before the warm-up: it may take an agent out
-            setup.stdout().println(header(scenario, variant, setup, cluster));
+            setup.stdout().println(header(scenario.name(), variant, injects, cluster));
             if (load.warmupConfig().isPresent()) {
                 LoadRunner.warmUp(setup.stdout(), label, cluster.baseUrls(), load.warmupConfig().get());
             }
@@ -154,10 +168,9 @@ final class ClusterRun {
     }
 
     /** "== ch, failure scenario: agents A1, A2, A3 behind the demo proxy at URL; A1 is killed ...". */
-    static String header(Scenario scenario, Variant variant, Setup setup, EmbeddedCluster cluster) {
-        String inject = scenario.injects(setup);
+    static String header(String scenario, Variant variant, String inject, EmbeddedCluster cluster) {
         return String.format(Locale.ROOT, "== %s, %s scenario: agents %s behind %s at %s%s", variant.label(),
-                scenario.name(), String.join(", ", cluster.agentIds()),
+                scenario, String.join(", ", cluster.agentIds()),
                 variant.replicas() == 1 ? "the demo proxy" : variant.replicas() + " proxy replicas",
                 String.join(", ", cluster.baseUrls()), inject.isEmpty() ? "" : "; " + inject);
     }

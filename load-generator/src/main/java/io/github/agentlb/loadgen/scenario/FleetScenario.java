@@ -88,10 +88,7 @@ public final class FleetScenario implements Scenario {
 
     @Override
     public List<AgentConfig> agents(Setup setup) {
-        List<AgentConfig> agents = new ArrayList<>(AgentSet.UNIFORM.agents(setup.template(), setup.seed()));
-        agents.add(setup.template().toBuilder().agentId(JOINING).port(0)
-                .seed(AgentConfig.defaultSeed(JOINING) ^ setup.seed()).build());
-        return agents;
+        return AgentSet.UNIFORM.agents(setup.template(), setup.seed(), JOINING);
     }
 
     @Override
@@ -182,8 +179,7 @@ public final class FleetScenario implements Scenario {
                         && o.completedAtNanos() - back.beganNanos() <= 0),
                 "answered_before_join", count(m, JOINING, o -> o.completedAtNanos() - join.beganNanos() <= 0),
                 "other_keys_moved", phases.stream().skip(1).mapToInt(p -> moved(p, "other_moved")).sum());
-        Result partial = m.result(phases, figures, List.of(), m.run().statistics().errors()
-                + m.run().statistics().timeouts(), m.timeline(TIMELINE_BUCKET));
+        Result partial = m.result(phases, figures, List.of(), m.clientErrors(), m.timeline(TIMELINE_BUCKET));
         List<String> lines = new ArrayList<>(ClusterRun.phaseLines(partial));
         lines.add(String.format(Locale.ROOT, "%s (fleet): keys moved %s, other keys moved %.0f; %s drained in %s ms, "
                         + "chosen while drained %.0f; %s answered before its join %.0f", m.variant().label(),

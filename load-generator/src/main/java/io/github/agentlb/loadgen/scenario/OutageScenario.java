@@ -168,8 +168,7 @@ public final class OutageScenario implements Scenario {
                         "dead_agent_ejections", log.count(DEAD_AGENT, Kind.EJECTED, kill),
                         "other_ejections", m.agents().stream().filter(a -> !a.equals(DEAD_AGENT))
                                 .mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
-        Result r = m.result(phases, figures, List.of(), m.run().statistics().errors() + m.run().statistics().timeouts(),
-                m.timeline(Duration.ofSeconds(1)));
+        Result r = m.result(phases, figures, List.of(), m.clientErrors(), m.timeline(Duration.ofSeconds(1)));
         List<String> lines = new ArrayList<>(ClusterRun.phaseLines(r));
         lines.add(String.format(Locale.ROOT, "%s (%s): kill to ejection %s ms, restart to re-admission %s ms; others "
                         + "stayed %s (down), %s's users back %s", r.variant(), name(), health(r, "kill_to_ejection_ms"),

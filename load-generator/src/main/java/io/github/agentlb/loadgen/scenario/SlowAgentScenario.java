@@ -55,11 +55,6 @@ public final class SlowAgentScenario implements Scenario {
         return setup.load(requests, requests / 10);
     }
 
-    @Override
-    public String injects(Setup setup) {
-        return SLOW_AGENT + " " + FACTOR + "x slower (not in " + HEALTHY + ")";
-    }
-
     /** The uniform agents, {@value #SLOW_AGENT}'s delays {@value #FACTOR} times longer when {@code slow}. */
     List<AgentConfig> agents(Setup setup, boolean slow) {
         List<AgentConfig> agents = new ArrayList<>();
@@ -86,43 +81,8 @@ public final class SlowAgentScenario implements Scenario {
     @Override
     public Result run(Variant variant, Setup setup) throws Exception {
         boolean slow = !variant.label().equals(HEALTHY);
-        Scenario withAgents = new Scenario() { // this scenario, with the variant's agents
-            @Override
-            public String name() {
-                return SlowAgentScenario.this.name();
-            }
-
-            @Override
-            public LoadTestConfig workload(Setup s) {
-                return SlowAgentScenario.this.workload(s);
-            }
-
-            @Override
-            public List<AgentConfig> agents(Setup s) {
-                return SlowAgentScenario.this.agents(s, slow);
-            }
-
-            @Override
-            public String injects(Setup s) {
-                return slow ? SLOW_AGENT + " " + FACTOR + "x slower" : "";
-            }
-
-            @Override
-            public List<Variant> variants(Setup s) {
-                return List.of(variant);
-            }
-
-            @Override
-            public Result run(Variant v, Setup s) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Section section(List<Result> results) {
-                throw new UnsupportedOperationException();
-            }
-        };
-        return ClusterRun.run(withAgents, variant, setup, ProxyConfig.builder(), List.of("all"), cluster -> List.of(),
+        return ClusterRun.run(this, variant, setup, agents(setup, slow), slow ? SLOW_AGENT + " " + FACTOR + "x slower" : "",
+                ProxyConfig.builder(), List.of("all"), cluster -> List.of(),
                 (m, cluster) -> result(m, cluster.balancer().getHedgesSent(), cluster.balancer().getHedgesWon()));
     }
 
@@ -134,7 +94,7 @@ public final class SlowAgentScenario implements Scenario {
                 && a.startedNanos() - m.measuredFromNanos() >= 0).count();
         double callsPerRequest = (double) attempts / Math.max(1, measured);
         double p99 = m.run().statistics().latency().p99Ms();
-        long errors = m.run().statistics().errors() + m.run().statistics().timeouts();
+        long errors = m.clientErrors();
         Map<String, Object> figures = Result.map("slow_agent", SLOW_AGENT, "slow_factor",
                 m.variant().label().equals(HEALTHY) ? 1 : FACTOR, "hedging", m.variant().label().equals(HEDGED),
                 "p99_ms", p99, "agent_calls_per_request", callsPerRequest, "slow_agent_calls", onSlow,

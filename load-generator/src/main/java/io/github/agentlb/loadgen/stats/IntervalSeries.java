@@ -133,8 +133,8 @@ public final class IntervalSeries {
             long to = Math.min(from + intervalNanos, Math.max(endNanos, from));
             long successes = b.latencyMicros.getTotalCount();
             list.add(new Interval(i, i * intervalNanos / 1e9, i == last ? (to - from) / 1e9 : intervalNanos / 1e9,
-                    b.requests, successes, b.errors, b.timeouts, ms(b.latencyMicros, 50), ms(b.latencyMicros, 99),
-                    b.heapAfterGcMb, b.liveThreads));
+                    b.requests, successes, b.errors, b.timeouts, LatencySummary.ms(b.latencyMicros, 50),
+                    LatencySummary.ms(b.latencyMicros, 99), b.heapAfterGcMb, b.liveThreads));
         }
         return list;
     }
@@ -145,7 +145,7 @@ public final class IntervalSeries {
         for (int i = Math.max(0, from); i < Math.min(to, buckets.size()); i++) {
             merged.add(buckets.get(i).latencyMicros);
         }
-        return ms(merged, 99);
+        return LatencySummary.ms(merged, 99);
     }
 
     /** The interval length, ns. */
@@ -158,9 +158,5 @@ public final class IntervalSeries {
             buckets.add(new Bucket());
         }
         return buckets.get(index);
-    }
-
-    private static double ms(Histogram h, double percentile) {
-        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1e3;
     }
 }

@@ -49,13 +49,13 @@ public record LatencySummary(long count, double meanMs, double p50Ms, double p95
             if (count == 0) {
                 return EMPTY;
             }
-            return new LatencySummary(count, toMs((double) sumMicros / count),
-                    toMs(histogram.getValueAtPercentile(50)), toMs(histogram.getValueAtPercentile(95)),
-                    toMs(histogram.getValueAtPercentile(99)), toMs(maxMicros));
+            return new LatencySummary(count, (double) sumMicros / count / 1e3, ms(histogram, 50), ms(histogram, 95),
+                    ms(histogram, 99), maxMicros / 1e3);
         }
+    }
 
-        private static double toMs(double micros) {
-            return micros / 1_000.0;
-        }
+    /** The {@code percentile} of {@code micros} (a histogram of microseconds), ms; 0 when it is empty. */
+    static double ms(Histogram micros, double percentile) {
+        return micros.getTotalCount() == 0 ? 0 : micros.getValueAtPercentile(percentile) / 1e3;
     }
 }

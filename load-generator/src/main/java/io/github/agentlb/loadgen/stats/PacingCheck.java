@@ -70,17 +70,13 @@ public final class PacingCheck {
         long sends = lagsMicros.getTotalCount();
         long gaps = gapsMicros.getTotalCount();
         double gapShare = gapNanos + busyNanos == 0 ? 0 : (double) gapNanos / (gapNanos + busyNanos);
-        return new Result(sends, lateSends, ms(lagsMicros, 99), maxLagNanos / 1e6,
-                gaps, gapShare, ms(gapsMicros, 99), cpuShare, cores, cpuMsPerRequest);
+        return new Result(sends, lateSends, LatencySummary.ms(lagsMicros, 99), maxLagNanos / 1e6,
+                gaps, gapShare, LatencySummary.ms(gapsMicros, 99), cpuShare, cores, cpuMsPerRequest);
     }
 
     /** {@code cpuNanos / requests} in ms; NaN when the CPU time is unknown (negative) or nothing completed. */
     public static double cpuMsPerRequest(long cpuNanos, long requests) {
         return cpuNanos < 0 || requests <= 0 ? Double.NaN : cpuNanos / 1e6 / requests;
-    }
-
-    private static double ms(Histogram h, double percentile) {
-        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1e3;
     }
 
     /**
