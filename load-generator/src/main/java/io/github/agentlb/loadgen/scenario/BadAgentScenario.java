@@ -214,9 +214,9 @@ public final class BadAgentScenario implements Scenario {
         boolean within = excess == 0 && (!busy || mostPerRest <= MAX_PER_REST)
                 && (!brownOut || attemptsPerRequest <= MAX_ATTEMPTS_PER_REQUEST);
         Map<String, Object> figures = Result.map("bad_agent", BAD_AGENT, "bad_answer_status", status(),
-                "bad_answer_retry_after", busy ? "2" : null, "balancer", brownOut
-                        ? balancerSettings(new ProxySettings().configure(Strategies.create(Strategies.ROUND_ROBIN)), "the defaults")
-                        : balancerSettings(),
+                "bad_answer_retry_after", busy ? "2" : null, "balancer", brownOut ? balancerSettings(new ProxySettings()
+                        .configure(Strategies.create(Strategies.ROUND_ROBIN)), "the defaults")
+                        : balancerSettings(balancer(Strategies.ROUND_ROBIN), "the failure scenario's"),
                 "bad_answer_from_s", m.seconds(on), "bad_answer_until_s", m.seconds(off),
                 "bad_answers_seen_by_clients", seen, "bad_answers_allowed", allowed, "excess_client_errors", excess,
                 "rest_after_ms", restMs, "ejection_after_ms", ejectionMs,
@@ -275,12 +275,7 @@ public final class BadAgentScenario implements Scenario {
         return "";
     }
 
-    /** The scenario's failure settings, read from a balancer so they cannot drift. */
-    static String balancerSettings() {
-        return balancerSettings(balancer(Strategies.ROUND_ROBIN), "the failure scenario's");
-    }
-
-    /** The failure settings of {@code balancer}, its ejection times {@code whose}. */
+    /** The failure settings of {@code balancer} (read from it, so they cannot drift), its ejection times {@code whose}. */
     private static String balancerSettings(AgentLoadBalancerSupport balancer, String whose) {
         OutlierEjection e = balancer.getOutlierEjection();
         var rules = balancer.getAnswerRules();

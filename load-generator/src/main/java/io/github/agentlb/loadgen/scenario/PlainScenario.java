@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The {@code uniform} and {@code heterogeneous} scenarios ({@link AgentSet}): the seeded workload
@@ -275,8 +276,7 @@ public final class PlainScenario implements Scenario {
         RunStatistics s = r.totals();
         List<String> agents = new ArrayList<>(s.agents().keySet());
         List<Double> counts = s.agents().values().stream().map(a -> (double) a.count()).toList();
-        if (agents.isEmpty()) { // XChart needs at least one category
-            // XChart needs at least one category; an empty run still gets a readable picture.
+        if (agents.isEmpty()) { // XChart needs at least one category; an empty run still gets a readable picture
             agents = List.of("(no answers)");
             counts = List.of(0.0);
         }
@@ -336,8 +336,7 @@ public final class PlainScenario implements Scenario {
         if (Arrays.stream(setpoint).anyMatch(Double::isFinite)) {
             utilizations.put(SETPOINT_SERIES, setpoint);
         }
-        if (x.length == 0) { // XChart needs at least one point
-            // XChart needs at least one point; an empty trace still gets a readable picture.
+        if (x.length == 0) { // XChart needs at least one point; an empty trace still gets a readable picture
             x = new double[] {0};
             weights.put("(no samples)", new double[] {0});
             utilizations.put("(no samples)", new double[] {0});
@@ -395,10 +394,8 @@ public final class PlainScenario implements Scenario {
                 + "Stickiness = share of answered users whose answers all came from one agent; p95 over successful "
                 + "requests, client-side; req/s = successful answers per second from the first moment every worker had "
                 + "a request in flight to the last send (neither the workers' start nor the drain of the last answers).");
-        List<Chart> charts = new ArrayList<>();
-        results.forEach(r -> r.charts().stream().filter(ch -> ch.file().startsWith("pid_")).forEach(charts::add));
-        results.forEach(r -> r.charts().stream().filter(ch -> ch.file().startsWith("distribution_")).forEach(charts::add));
-        return new Section(name(), blocks, charts);
+        return new Section(name(), blocks, Stream.of("pid_", "distribution_").flatMap(kind -> results.stream()
+                .flatMap(r -> r.charts().stream()).filter(ch -> ch.file().startsWith(kind))).toList());
     }
 
     /**
