@@ -21,6 +21,18 @@ import org.slf4j.LoggerFactory;
 public final class AgentMain {
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentMain.class);
+
+    /** What {@code --help} prints: the stub takes no arguments, its settings are environment variables. */
+    static final String USAGE = """
+            Stub agent of agent-load-balancer: java -jar agent-stub.jar (no arguments)
+            Settings are environment variables (or -Dname system properties):
+              AGENT_ID, HOST, PORT           its name and where it listens (default A1, 127.0.0.1, 8081; PORT=0: any free port)
+              DELAY_MIN_MS, DELAY_MAX_MS     service time of GET /process/{id}, ms (default 50, 150); SPEED divides it
+              CAPACITY                       requests served at once before queueing (default 0: unlimited)
+              FIRST_TOKEN_MS, TOKENS_PER_SECOND, ANSWER_TOKENS   chat completions (POST /v1/chat/completions)
+              MAX_RUNNING, MAX_QUEUE         chat requests generated at once and queued; beyond: 429 (default 0: no limit, 100)
+            Every variable, its default and meaning: agent-stub/README.md. Camel Main's own options: -help.
+            """;
     /** Seconds Ctrl-C waits for in-flight requests; Camel's default of 45 s is long for a stub. */
     private static final int SHUTDOWN_TIMEOUT_SECONDS = 10;
 
@@ -31,6 +43,10 @@ public final class AgentMain {
      * Starts the agent; exits with status 2 and one line on a bad setting or a port in use.
      */
     public static void main(String[] args) throws Exception {
+        if (java.util.List.of(args).contains("--help")) {
+            System.out.print(USAGE);
+            return;
+        }
         try {
             createMain().run(args);
         } catch (Exception e) {

@@ -6,6 +6,7 @@ import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.core.health.OutlierEjection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.camel.builder.RouteBuilder;
@@ -54,6 +55,21 @@ import org.slf4j.LoggerFactory;
 public final class DemoMain {
 
     private static final Logger LOG = LoggerFactory.getLogger(DemoMain.class);
+
+    /** What {@code --help} prints: the proxy takes no arguments, its settings are environment variables. */
+    static final String USAGE = """
+            Demo proxy of agent-load-balancer: java -jar demo-routes.jar (no arguments)
+            Settings are environment variables (or -Dname system properties, or application.properties):
+              STRATEGY         rr, ch, pid, avn or lr (default rr); camel-rr: Camel's own round robin
+              AGENTS           agent base URLs, optionally named: A1=http://localhost:8081,A2=http://localhost:8082
+                               (default A1-A3 on ports 8081-8083, started in this process when none answers)
+              AGENTS_FILE      instead of AGENTS: a watched file of agents; AGENTS_DNS: a DNS name
+              PORT, HOST       where the proxy listens (default 8000, 0.0.0.0)
+              MANAGEMENT_PORT  metrics (/observe/metrics) and health (/observe/health) (default 9876)
+              FIRST_BYTE_TIMEOUT_MS, IDLE_TIMEOUT_MS, CONNECT_TIMEOUT_MS   agent call timeouts
+              BALANCER_<KNOB>  any knob of the strategy, e.g. BALANCER_KEYS=session,prompt,user_id
+            Every variable, its default and meaning: demo-routes/README.md. Camel Main's own options: -help.
+            """;
     private static final int MAX_PORT = 65535;
 
     private DemoMain() {
@@ -64,6 +80,10 @@ public final class DemoMain {
      * with status 2 and a one-line error on a bad setting or a port in use.
      */
     public static void main(String[] args) throws Exception {
+        if (List.of(args).contains("--help")) {
+            System.out.print(USAGE);
+            return;
+        }
         String problem = managementHostProblem(System.getenv());
         if (problem == null) {
             problem = managementPortProblem(System.getenv());
