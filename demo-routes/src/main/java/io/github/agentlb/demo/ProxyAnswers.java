@@ -121,7 +121,8 @@ final class ProxyAnswers {
     /**
      * Writes a busy answer an agent endpoint held back (the exchange's message: status, the agent's
      * headers, a {@code byte[]} body), when the balancer ended with it, with the balancer's
-     * {@code Retry-After} (the shortest rest left among the agents); load reports stay out.
+     * {@code Retry-After} (the shortest rest left among the agents); load reports stay out. One INFO
+     * line says so, as for the proxy's own 429s and 503s.
      */
     void writeHeldAnswer(Exchange exchange) {
         NettyDownstream down = exchange.getProperty(Downstream.PROPERTY, NettyDownstream.class);
@@ -133,7 +134,11 @@ final class ProxyAnswers {
                     headers.put(name, value);
                 }
             });
-            down.reply(held.getHeader(Exchange.HTTP_RESPONSE_CODE, 502, Integer.class), headers, Unpooled.wrappedBuffer(body));
+            int status = held.getHeader(Exchange.HTTP_RESPONSE_CODE, 502, Integer.class);
+            Object retryAfter = held.getHeader(AnswerRules.RETRY_AFTER);
+            LOG.info("request={} answered {}: agent {}'s busy answer passed on{}", requestId(exchange), status,
+                    agentLabel(exchange), retryAfter == null ? "" : ", Retry-After: " + retryAfter);
+            down.reply(status, headers, Unpooled.wrappedBuffer(body));
         }
     }
 

@@ -120,7 +120,7 @@ class AgentCallsTest {
                     exchange.getResponseBody().flush();
                     exchange.getResponseBody().write("\"busy\"}".getBytes(StandardCharsets.UTF_8));
                 });
-                DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).build())) {
+                DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).build()); ProxyLog log = new ProxyLog()) {
             String wire = RawHttp.talk(proxy.baseUrl(), "POST /process/b?user_id=1 HTTP/1.1\r\nHost: x\r\n"
                     + "Content-Length: 2\r\n\r\n{}" + "GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 
@@ -128,6 +128,9 @@ class AgentCallsTest {
                     .contains("{\"error\":\"busy\"}").contains("HTTP/1.1 404 Not Found");
             assertThat(wire.split("HTTP/1.1 503")).hasSize(2);
             assertThat(agent.calls()).isEqualTo(1);
+            // The proxy says why the client got an agent's busy answer, as it does for its own 429s and 503s.
+            assertThat(log.lines("request=b ")).containsExactly("INFO request=b answered 503: agent "
+                    + agent.baseUrl() + "'s busy answer passed on, Retry-After: 3");
         }
     }
 
@@ -304,27 +307,15 @@ class AgentCallsTest {
         try (HangingAgent agent = new HangingAgent(ONE_EVENT);
                 DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).idleTimeoutMs(300).build(),
                         () -> listened(outcomes))) {
-            List<String> lines = new CopyOnWriteArrayList<>();
-            Logger logger = ((LoggerContext) LogManager.getContext(false)).getLogger(ProxyRoutes.class.getName());
-            AbstractAppender appender = new AbstractAppender("answer-cut", null, null, true, Property.EMPTY_ARRAY) {
-                @Override
-                public void append(LogEvent event) {
-                    lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
-                }
-            };
-            appender.start();
-            logger.addAppender(appender);
-            try {
+            try (ProxyLog log = new ProxyLog()) {
                 String wire = RawHttp.talk(proxy.baseUrl(), "GET /process/sse-cut?user_id=1 HTTP/1.1\r\nHost: x\r\n\r\n");
 
                 assertThat(wire).contains("data: 1").doesNotEndWith("0\r\n\r\n");
                 assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
                 assertThat(agent.closed.await(5, TimeUnit.SECONDS)).isTrue();
                 // The proxy cut the answer because the agent failed: logged as that, never as the client leaving.
-                assertThat(lines).filteredOn(line -> line.contains("request=sse-cut")).singleElement().asString()
+                assertThat(log.lines("request=sse-cut")).singleElement().asString()
                         .startsWith("WARN request=sse-cut answer cut: agent ").doesNotContain("cancelled");
-            } finally {
-                logger.removeAppender(appender);
             }
         }
     }
@@ -370,6 +361,41 @@ class AgentCallsTest {
             }
             assertThat(stub.chat().callsCancelled()).isEqualTo(1);
             assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
+        }
+    }
+
+    /** The proxy's log lines ({@code LEVEL message}) while open, read by request. */
+    private static final class ProxyLog implements AutoCloseable {
+        private final List<String> lines = new CopyOnWriteArrayList<>();
+        private final Logger logger = ((LoggerContext) LogManager.getContext(false)).getLogger(ProxyRoutes.class.getName());
+        private final AbstractAppender appender = new AbstractAppender("proxy-log", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+            }
+        };
+
+        ProxyLog() {
+            appender.start();
+            logger.addAppender(appender);
+        }
+
+        /** The lines containing {@code containing}, once there is one (the route logs after the client's answer), or none after 5 s. */
+        List<String> lines(String containing) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            List<String> found = List.of();
+            while (found.isEmpty() && System.nanoTime() < deadline) {
+                found = lines.stream().filter(line -> line.contains(containing)).toList();
+                if (found.isEmpty()) {
+                    Thread.sleep(10);
+                }
+            }
+            return found;
+        }
+
+        @Override
+        public void close() {
+            logger.removeAppender(appender);
         }
     }
 }
