@@ -30,15 +30,7 @@ class AgentMainTest {
     /** {@code --help} prints the settings (environment variables) and where each is described, and starts nothing. */
     @Test
     void helpPrintsTheEnvironmentVariablesAndStartsNothing() throws Exception {
-        java.io.PrintStream out = System.out;
-        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
-        System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            AgentMain.main(new String[] {"--help"});
-        } finally {
-            System.setOut(out);
-        }
-        String text = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String text = SystemOut.of(() -> AgentMain.main(new String[] {"--help"}));
         assertThat(text).isEqualTo(AgentMain.USAGE).doesNotContain("Unknown option");
         assertThat(text).contains("AGENT_ID", "PORT", "DELAY_MIN_MS", "MAX_RUNNING", "agent-stub/README.md");
     }

@@ -28,15 +28,7 @@ class DemoMainTest {
     /** {@code --help} prints the settings (environment variables) and where each is described, and starts nothing. */
     @Test
     void helpPrintsTheEnvironmentVariablesAndStartsNothing() throws Exception {
-        java.io.PrintStream out = System.out;
-        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
-        System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            DemoMain.main(new String[] {"--help"});
-        } finally {
-            System.setOut(out);
-        }
-        String text = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String text = io.github.agentlb.agent.SystemOut.of(() -> DemoMain.main(new String[] {"--help"}));
         assertThat(text).isEqualTo(DemoMain.USAGE).doesNotContain("Unknown option");
         assertThat(text).contains("STRATEGY", "AGENTS", "PORT", "MANAGEMENT_PORT", "BALANCER_<KNOB>", "demo-routes/README.md");
     }
