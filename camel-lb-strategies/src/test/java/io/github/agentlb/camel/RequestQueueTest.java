@@ -1,0 +1,311 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.core.queue.UsageTokens;
+import io.github.agentlb.testing.FakeScheduler;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The queue's edges that {@link FlowControlTest} leaves out: agents that answer on the caller's
+ * thread, a capacity that grows while exchanges wait, expiry found by an arrival rather than the
+ * timer, and the gate's count after each way out of the queue. The balancer's clock and the
+ * queue's timer are separate fakes, so an arrival can find a deadline passed before the timer runs.
+ */
+class RequestQueueTest {
+
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
+
+    /** A request an agent holds: the attempt and its callback. */
+    record Call(String agent, Exchange attempt, AsyncCallback callback) {
+        void end() {
+            callback.done(false);
+        }
+    }
+
+    /** An exchange sent and how it completed. */
+    static final class Sent {
+        final Exchange exchange;
+        final AtomicInteger completions = new AtomicInteger();
+        volatile Boolean sync;
+        volatile boolean returned;
+
+        Sent(Exchange exchange) {
+            this.exchange = exchange;
+        }
+    }
+
+    private final FakeScheduler timer = new FakeScheduler(1_000_000_000L);
+    private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+    private final List<Call> calls = new CopyOnWriteArrayList<>();
+    /** Whether the agents answer at once, on the caller's thread, rather than hold the request. */
+    private volatile boolean answerAtOnce;
+    private RoundRobinLB balancer;
+
+    @AfterEach
+    void stop() {
+        if (balancer != null) {
+            balancer.stop();
+        }
+    }
+
+    private void start(int maxInFlight, int queueSize) {
+        balancer = new RoundRobinLB();
+        balancer.setMaxInFlightPerAgent(maxInFlight);
+        balancer.setQueueSize(queueSize);
+        balancer.setQueueTimeout(Duration.ofSeconds(10));
+        balancer.useQueueTimer(timer);
+        ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get,
+                id -> ScriptedChild.scripted(id, (attempt, callback) -> {
+                    if (answerAtOnce) {
+                        attempt.getMessage().setBody(id);
+                        callback.done(true);
+                        return true;
+                    }
+                    calls.add(new Call(id, attempt, callback));
+                    return false;
+                }), "A1", "A2", "A3");
+    }
+
+    private Sent send(Map<String, Object> headers) {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        headers.forEach(exchange.getIn()::setHeader);
+        Sent sent = new Sent(exchange);
+        sent.returned = balancer.process(exchange, doneSync -> {
+            sent.completions.incrementAndGet();
+            sent.sync = doneSync;
+        });
+        return sent;
+    }
+
+    private Sent send() {
+        return send(Map.of());
+    }
+
+    private void fillTheAgents() {
+        for (int i = 0; i < 3; i++) {
+            assertThat(send().returned).isFalse();
+        }
+        assertThat(calls).hasSize(3);
+    }
+
+    private void endFirstCall() {
+        calls.remove(0).end();
+    }
+
+    /**
+     * With room at the gate and nobody waiting, an exchange goes straight to an agent: the agent's
+     * synchronous answer is the balancer's, and nothing is counted as released from the queue.
+     */
+    private void theNextExchangeGoesStraightThrough() {
+        long released = balancer.queueFigures().released();
+        answerAtOnce = true;
+        Sent next = send();
+        answerAtOnce = false;
+        assertThat(next.returned).isTrue();
+        assertThat(next.sync).isTrue();
+        assertThat(next.completions.get()).isEqualTo(1);
+        assertThat(next.exchange.getException()).isNull();
+        assertThat(balancer.queueFigures().released()).isEqualTo(released);
+    }
+
+    @Test
+    void anAgentThatAnswersAtOnceMakesTheBalancerAnswerSynchronously() {
+        start(1, 5);
+        answerAtOnce = true;
+        Sent sent = send();
+        assertThat(sent.returned).isTrue();
+        assertThat(sent.sync).isTrue();
+        assertThat(sent.completions.get()).isEqualTo(1);
+        assertThat(sent.exchange.getMessage().getBody()).isEqualTo("A1");
+        assertThat(balancer.queueFigures().admitted()).isZero();
+    }
+
+    @Test
+    void aReleasedExchangeIsToldAsynchronouslyEvenWhenItsAgentAnswersAtOnce() {
+        start(1, 5);
+        fillTheAgents();
+        Sent waiting = send();
+        assertThat(waiting.returned).isFalse();
+        answerAtOnce = true;
+        endFirstCall();
+        assertThat(waiting.completions.get()).isEqualTo(1);
+        assertThat(waiting.sync).isFalse();
+        assertThat(waiting.exchange.getMessage().getBody()).isEqualTo("A1");
+        assertThat(balancer.queueFigures().released()).isEqualTo(1);
+        assertThat(balancer.queueFigures().admitted()).isEqualTo(2);
+    }
+
+    @Test
+    void aRefusedExchangeIsCompletedOnceAndSynchronously() {
+        start(1, 1);
+        fillTheAgents();
+        send();
+        Sent refused = send();
+        assertThat(refused.returned).isTrue();
+        assertThat(refused.completions.get()).isEqualTo(1);
+        assertThat(refused.sync).isTrue();
+        assertThat(refused.exchange.getException()).isInstanceOf(AgentsBusyException.class);
+    }
+
+    @Test
+    void aCompletionBeforeAnyoneEverWaitedReleasesNothing() {
+        start(1, 5);
+        Sent sent = send();
+        endFirstCall();
+        assertThat(sent.completions.get()).isEqualTo(1);
+        assertThat(sent.exchange.getException()).isNull();
+        QueueFigures figures = balancer.queueFigures();
+        assertThat(figures.admitted()).isZero();
+        assertThat(figures.released()).isZero();
+        theNextExchangeGoesStraightThrough();
+    }
+
+    @Test
+    void anArrivalFindsTheDeadlinesPassedBeforeTheTimerRunsAndFailsThoseExchanges() {
+        start(1, 5);
+        fillTheAgents();
+        Sent early = send();
+        clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        Sent late = send();
+        assertThat(early.completions.get()).isEqualTo(1);
+        assertThat(early.sync).isFalse();
+        assertThat(early.exchange.getException()).isInstanceOf(QueueTimeoutException.class);
+        assertThat(((QueueTimeoutException) early.exchange.getException()).waitedMillis()).isEqualTo(10_000);
+        assertThat(late.completions.get()).isZero();
+        assertThat(balancer.queueFigures().expired()).isEqualTo(1);
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+    }
+
+    @Test
+    void aCapacityThatGrowsReleasesTheWaitingInOrderAtTheNextArrival() {
+        start(1, 5);
+        fillTheAgents();
+        Sent first = send();
+        balancer.setMaxInFlightPerAgent(3);
+        Sent second = send();
+        assertThat(second.returned).isFalse();
+        assertThat(calls).hasSize(5);
+        assertThat(calls.subList(3, 5).stream().map(c -> c.attempt().getExchangeId()))
+                .containsExactly(first.exchange.getExchangeId(), second.exchange.getExchangeId());
+        QueueFigures figures = balancer.queueFigures();
+        assertThat(figures.released()).isEqualTo(2);
+        assertThat(figures.admitted()).isEqualTo(5);
+        assertThat(figures.size()).isZero();
+        theNextExchangeGoesStraightThrough();
+    }
+
+    @Test
+    void afterTheTimerExpiresTheLastWaitingTheGateIsOpenAgain() {
+        start(1, 5);
+        fillTheAgents();
+        Sent waiting = send();
+        clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        timer.advance(Duration.ofSeconds(10));
+        assertThat(waiting.exchange.getException()).isInstanceOf(QueueTimeoutException.class);
+        balancer.setMaxInFlightPerAgent(2);
+        theNextExchangeGoesStraightThrough();
+    }
+
+    @Test
+    void afterTheLastWaitingLeavesTheGateIsOpenAgain() {
+        start(1, 5);
+        fillTheAgents();
+        Sent waiting = send();
+        assertThat(((QueuedExchange) waiting.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).leave()).isTrue();
+        balancer.setMaxInFlightPerAgent(2);
+        theNextExchangeGoesStraightThrough();
+    }
+
+    @Test
+    void afterTheLastWaitingIsReleasedTheGateIsOpenAgain() {
+        start(1, 5);
+        fillTheAgents();
+        Sent waiting = send();
+        endFirstCall();
+        assertThat(waiting.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).isNull();
+        balancer.setMaxInFlightPerAgent(2);
+        theNextExchangeGoesStraightThrough();
+    }
+
+    @Test
+    void aShorterQueueTimeoutRearmsTheTimerForTheEarlierDeadline() {
+        start(1, 5);
+        fillTheAgents();
+        Sent patient = send();
+        balancer.setQueueTimeout(Duration.ofSeconds(2));
+        Sent hasty = send();
+        clock.addAndGet(Duration.ofSeconds(2).toNanos());
+        timer.advance(Duration.ofSeconds(2));
+        assertThat(hasty.exchange.getException()).isInstanceOf(QueueTimeoutException.class);
+        assertThat(patient.completions.get()).isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+    }
+
+    @Test
+    void aNewQueueSizeTakesEffectOnceTheQueueIsEmpty() {
+        start(1, 1);
+        fillTheAgents();
+        Sent waiting = send();
+        balancer.setQueueSize(3);
+        assertThat(send().exchange.getException()).as("the old bound while one waits")
+                .isInstanceOf(AgentsBusyException.class);
+        assertThat(waiting.completions.get()).isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        endFirstCall();
+        assertThat(balancer.queueFigures().size()).isZero();
+        List<Sent> queued = List.of(send(), send(), send());
+        assertThat(queued).allMatch(s -> !s.returned && s.completions.get() == 0);
+        assertThat(balancer.queueFigures().capacity()).isEqualTo(3);
+        assertThat(send().exchange.getException()).isInstanceOf(AgentsBusyException.class);
+        assertThat(waiting.completions.get()).isZero();
+    }
+
+    @Test
+    void anAnswerInBytesChargesItsOutputTokensUpToTheLongestAnswerRead() {
+        assertThat(bBeforeA(usageBody(UsageTokens.MAX_CHARS))).as("read: a charged 1000").isTrue();
+    }
+
+    @Test
+    void anAnswerInBytesLongerThanTheLongestReadChargesNothing() {
+        assertThat(bBeforeA(usageBody(UsageTokens.MAX_CHARS + 1))).as("not read: a charged nothing").isFalse();
+    }
+
+    /** Tenant a's answer carries {@code body}; then a and b wait: whether b's goes first. */
+    private boolean bBeforeA(byte[] body) {
+        start(1, 5);
+        fillTheAgents();
+        send(Map.of("X-Tenant", "a", Exchange.CONTENT_LENGTH, "400"));
+        send(Map.of("X-Tenant", "b", Exchange.CONTENT_LENGTH, "400"));
+        endFirstCall();
+        endFirstCall();
+        Call a = calls.stream().filter(c -> "a".equals(c.attempt().getIn().getHeader("X-Tenant"))).findFirst()
+                .orElseThrow();
+        calls.remove(a);
+        send(Map.of("X-Tenant", "a", Exchange.CONTENT_LENGTH, "400"));
+        send(Map.of("X-Tenant", "b", Exchange.CONTENT_LENGTH, "400"));
+        a.attempt().getMessage().setBody(body);
+        a.end();
+        return "b".equals(calls.get(calls.size() - 1).attempt().getIn().getHeader("X-Tenant"));
+    }
+
+    private static byte[] usageBody(int length) {
+        String head = "{\"usage\":{\"completion_tokens\":1000},\"pad\":\"";
+        String tail = "\"}";
+        return (head + "x".repeat(length - head.length() - tail.length()) + tail).getBytes(StandardCharsets.UTF_8);
+    }
+}
