@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 import org.apache.camel.AsyncCallback;
@@ -49,8 +50,14 @@ class HealthChecksTest {
     private final Map<String, Addressed> children = new HashMap<>();
     private FixedOrderLB balancer;
 
+    /** Probe answers by host that override {@link #statuses}: failures of any shape. */
+    private final Map<String, CompletableFuture<Integer>> answers = new HashMap<>();
+
     private final HealthProbe probe = (uri, timeout) -> {
         probed.add(uri);
+        if (answers.containsKey(uri.getHost())) {
+            return answers.get(uri.getHost());
+        }
         Integer status = statuses.get(uri.getHost());
         return status == null ? CompletableFuture.failedFuture(new TimeoutException("no answer in " + timeout))
                 : CompletableFuture.completedFuture(status);
@@ -270,5 +277,87 @@ class HealthChecksTest {
         assertThat(Membership.healthUri("netty-http:https://h/p", "/ready?x=1")).hasToString("https://h/ready?x=1");
         assertThat(Membership.healthUri("direct:a", "/health")).isNull();
         assertThat(Membership.healthUri(null, "/health")).isNull();
+    }
+    @Test
+    void eachProbeIsToldAndEachMarkIsLoggedWithWhatTheProbeGot() {
+        List<String> told = new CopyOnWriteArrayList<>();
+        balancer.addHealthListener(new HealthListener() {
+            @Override
+            public void agentProbed(String agentId, boolean passed) {
+                told.add(agentId + (passed ? " passed" : " failed"));
+            }
+        });
+        answers.put("a.test", CompletableFuture.failedFuture(new CompletionException(new IOException("refused"))));
+        answers.put("b.test", CompletableFuture.failedFuture(new IOException()));
+        answers.put("c.test", CompletableFuture.completedFuture(null));
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.health")) {
+            startChecking();
+            fake.advance(Duration.ofMillis(2400));
+            assertThat(balancer.getEjectedAgents()).containsExactly("a", "b", "c");
+            assertThat(told).containsExactlyInAnyOrder("a failed", "b failed", "c failed", "a failed", "b failed",
+                    "c failed");
+            answers.clear();
+            statuses.put("b.test", 503);
+            fake.advance(Duration.ofMillis(4400));
+            assertThat(balancer.getEjectedAgents()).containsExactly("b");
+            assertThat(told.subList(6, told.size())).containsExactlyInAnyOrder("a passed", "b failed", "c passed",
+                    "a passed", "b failed", "c passed");
+            assertThat(log.lines().stream().filter(l -> l.contains("in a row"))).containsExactlyInAnyOrder(
+                    "WARN strategy=fixed agent=a marked down: 2 health checks in a row failed"
+                            + " (http://a.test:8080/health IOException: refused)",
+                    "WARN strategy=fixed agent=b marked down: 2 health checks in a row failed"
+                            + " (http://b.test:8081/health IOException)",
+                    "WARN strategy=fixed agent=c marked down: 2 health checks in a row failed"
+                            + " (http://c.test:8082/health no answer)",
+                    "INFO strategy=fixed agent=a marked up: 2 health checks in a row passed",
+                    "INFO strategy=fixed agent=c marked up: 2 health checks in a row passed");
+        }
+    }
+
+    @Test
+    void aStatusOtherThanTheExpectedOneIsLoggedAsTheAnswer() {
+        statuses.put("b.test", 503);
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.health")) {
+            startChecking();
+            fake.advance(Duration.ofMillis(2400));
+            assertThat(log.lines().stream().filter(l -> l.contains("in a row"))).containsExactly("WARN strategy=fixed agent=b marked down: 2 health checks"
+                    + " in a row failed (http://b.test:8081/health answered 503)");
+        }
+    }
+
+    @Test
+    void theFirstProbesAreSpreadOverTheJitter() {
+        startChecking();
+        assertThat(fake.pendingDelays()).doesNotHaveDuplicates()
+                .allSatisfy(d -> assertThat(d).isBetween(Duration.ofMillis(1), Duration.ofMillis(200)));
+    }
+
+    @Test
+    void stoppingTheBalancerLiftsTheMarksAndLeavesTheGivenSchedulerRunning() {
+        startChecking();
+        statuses.put("b.test", 500);
+        fake.advance(Duration.ofMillis(2400));
+        assertThat(events).containsExactly("down b");
+        balancer.stop();
+        assertThat(events).containsExactly("down b", "up b");
+        assertThat(fake.isShutdown()).isFalse();
+        assertThat(fake.pendingCount()).isZero();
+    }
+
+    @Test
+    void turningChecksOffCancelsTheChainsAndOnAgainStartsThemAfresh() {
+        startChecking();
+        statuses.put("b.test", 500);
+        fake.advance(Duration.ofMillis(2400));
+        balancer.setHealthCheckPath("none");
+        assertThat(events).containsExactly("down b", "up b");
+        assertThat(fake.pendingCount()).isZero();
+        statuses.put("b.test", 200);
+        balancer.setHealthCheckPath("/ready");
+        assertThat(fake.pendingCount()).isEqualTo(3);
+        probed.clear();
+        fake.advance(Duration.ofMillis(200));
+        assertThat(probed).extracting(URI::toString).containsExactlyInAnyOrder(
+                "http://a.test:8080/ready", "http://b.test:8081/ready", "http://c.test:8082/ready");
     }
 }
