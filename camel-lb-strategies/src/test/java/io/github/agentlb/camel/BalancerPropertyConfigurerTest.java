@@ -87,4 +87,14 @@ class BalancerPropertyConfigurerTest {
         assertThat(options.keySet()).as("each a setter's").allSatisfy(name ->
                 assertThat(configurer.getOptionType(name, false)).as(name).isNotNull());
     }
+    @Test
+    void aValueNoSetterTakesIsRefusedAndAKnobWithATextSetterTakesText() {
+        assertThat(configurer.configure(camel, rr, "maxInFlightPerAgent", new Object(), false)).isFalse();
+        assertThat(rr.getMaxInFlightPerAgent()).as("unchanged").isZero();
+        for (String knob : java.util.List.of("queueTimeout", "hedgeDelay", "baseEjectionTime", "healthCheckInterval",
+                "healthCheckJitter", "healthCheckTimeout")) {
+            assertThat(configurer.getOptionType(knob, false)).as(knob).isEqualTo(String.class);
+        }
+        assertThat(configurer.getOptionType("maxInFlightPerAgent", false)).isEqualTo(int.class);
+    }
 }

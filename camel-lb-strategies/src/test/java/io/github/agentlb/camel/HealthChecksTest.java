@@ -360,4 +360,30 @@ class HealthChecksTest {
         assertThat(probed).extracting(URI::toString).containsExactlyInAnyOrder(
                 "http://a.test:8080/ready", "http://b.test:8081/ready", "http://c.test:8082/ready");
     }
+    @Test
+    void eachKnobReadsBackAndBuildsTheCheck() {
+        balancer.setHealthCheckPath("/ready");
+        balancer.setHealthCheckExpectedStatus(204);
+        balancer.setHealthCheckInterval("3s");
+        balancer.setHealthCheckJitter("50ms");
+        balancer.setHealthCheckTimeout("700ms");
+        balancer.setHealthCheckUnhealthyThreshold(4);
+        balancer.setHealthCheckHealthyThreshold(5);
+        balancer.setHealthCheckEndCalls(false);
+        ActiveHealthCheck expected = new ActiveHealthCheck("/ready", 204, Duration.ofSeconds(3), Duration.ofMillis(50),
+                Duration.ofMillis(700), 4, 5, false);
+        assertThat(balancer.getHealthCheck()).isEqualTo(expected);
+        assertThat(balancer.getHealthCheckPath()).isEqualTo("/ready");
+        assertThat(balancer.getHealthCheckExpectedStatus()).isEqualTo(204);
+        assertThat(balancer.getHealthCheckInterval()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(balancer.getHealthCheckJitter()).isEqualTo(Duration.ofMillis(50));
+        assertThat(balancer.getHealthCheckTimeout()).isEqualTo(Duration.ofMillis(700));
+        assertThat(balancer.getHealthCheckUnhealthyThreshold()).isEqualTo(4);
+        assertThat(balancer.getHealthCheckHealthyThreshold()).isEqualTo(5);
+        assertThat(balancer.isHealthCheckEndCalls()).isFalse();
+        balancer.setHealthCheck(ActiveHealthCheck.of("/live"));
+        assertThat(balancer.getHealthCheck()).isEqualTo(ActiveHealthCheck.of("/live"));
+        assertThat(balancer.getHealthCheckPath()).isEqualTo("/live");
+        assertThat(balancer.isHealthCheckEndCalls()).isTrue();
+    }
 }
