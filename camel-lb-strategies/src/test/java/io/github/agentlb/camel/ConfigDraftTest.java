@@ -81,4 +81,22 @@ class ConfigDraftTest {
         assertThat(config.pid()).isSameAs(BalancerConfig.DEFAULT.pid());
         assertThat(config.avn()).isEqualTo(BalancerConfig.DEFAULT.avn());
     }
+    @Test
+    void theRequestPathPartsChainToo() {
+        io.github.agentlb.core.hedge.HedgePolicy hedging = new io.github.agentlb.core.hedge.HedgePolicy(true,
+                Duration.ofMillis(250), 97, 2);
+        io.github.agentlb.core.health.ActiveHealthCheck healthCheck = io.github.agentlb.core.health.ActiveHealthCheck.of("/ready");
+        BalancerConfig.LeastRequest leastRequest = new BalancerConfig.LeastRequest(3, 1.0);
+        FlowControl flow = FlowControl.DISABLED.withMaxInFlightPerAgent(4).withQueueSize(8);
+        BalancerConfig config = BalancerConfig.DEFAULT.with(d -> d.retryBudget(io.github.agentlb.core.retry.RetryBudget.UNLIMITED)
+                .retryBackoff(io.github.agentlb.core.retry.RetryBackoff.DISABLED).hedging(hedging).healthCheck(healthCheck)
+                .leastRequest(leastRequest).flowControl(flow).reportFormat("json"));
+        assertThat(config.retryBudget()).isSameAs(io.github.agentlb.core.retry.RetryBudget.UNLIMITED);
+        assertThat(config.retryBackoff()).isSameAs(io.github.agentlb.core.retry.RetryBackoff.DISABLED);
+        assertThat(config.hedging()).isSameAs(hedging);
+        assertThat(config.healthCheck()).isEqualTo(healthCheck);
+        assertThat(config.leastRequest()).isSameAs(leastRequest);
+        assertThat(config.flowControl()).isEqualTo(flow);
+        assertThat(config.reportFormat()).isEqualTo("JSON");
+    }
 }
