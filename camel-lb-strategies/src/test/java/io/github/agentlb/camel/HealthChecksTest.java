@@ -52,11 +52,16 @@ class HealthChecksTest {
 
     /** Probe answers by host that override {@link #statuses}: failures of any shape. */
     private final Map<String, CompletableFuture<Integer>> answers = new HashMap<>();
+    /** The host whose probe throws instead of answering; null for none. */
+    private volatile String throwing;
 
     private final HealthProbe probe = (uri, timeout) -> {
         probed.add(uri);
         if (answers.containsKey(uri.getHost())) {
             return answers.get(uri.getHost());
+        }
+        if (uri.getHost().equals(throwing)) {
+            throw new IllegalStateException("no connection to " + throwing);
         }
         Integer status = statuses.get(uri.getHost());
         return status == null ? CompletableFuture.failedFuture(new TimeoutException("no answer in " + timeout))
@@ -385,5 +390,20 @@ class HealthChecksTest {
         assertThat(balancer.getHealthCheck()).isEqualTo(ActiveHealthCheck.of("/live"));
         assertThat(balancer.getHealthCheckPath()).isEqualTo("/live");
         assertThat(balancer.isHealthCheckEndCalls()).isTrue();
+    }
+    @Test
+    void aProbeThatThrowsCountsAsAFailedCheck() {
+        throwing = "c.test";
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.health")) {
+            startChecking();
+            fake.advance(Duration.ofMillis(2400));
+            assertThat(balancer.getEjectedAgents()).containsExactly("c");
+            assertThat(log.lines().stream().filter(l -> l.contains("in a row"))).containsExactly("WARN strategy=fixed"
+                    + " agent=c marked down: 2 health checks in a row failed (http://c.test:8082/health"
+                    + " IllegalStateException: no connection to c.test)");
+        }
+        throwing = null;
+        fake.advance(Duration.ofMillis(4400));
+        assertThat(balancer.getEjectedAgents()).as("its chain goes on").isEmpty();
     }
 }
