@@ -32,15 +32,26 @@ class HedgedRequestTest {
         return ScriptedChild.startedAgents(lb, CAMEL.get(), fake::nanoTime, agents::child, agents.ids());
     }
 
+    /** One GET sent to four slow agents (about 1 s each), hedging after 100 ms, at most {@code maxHedges}. */
+    private record Race(FakeScheduler fake, HedgingTest.Agents agents, RoundRobinLB lb, Exchange exchange,
+                        List<Boolean> completions) {
+        static Race of(int maxHedges) {
+            FakeScheduler fake = new FakeScheduler(START);
+            HedgingTest.Agents agents = new HedgingTest.Agents(fake, 5, 1000, 1000, 1000, 1000);
+            RoundRobinLB lb = balancer(fake, agents, maxHedges);
+            Exchange exchange = new DefaultExchange(CAMEL.get());
+            exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+            List<Boolean> completions = new ArrayList<>();
+            assertThat(lb.process(exchange, completions::add)).isFalse();
+            return new Race(fake, agents, lb, exchange, completions);
+        }
+    }
+
     @Test
     void aRequestSendsUpToMaxHedgesOneDelayApartAndArmsNoFurtherHedge() {
-        FakeScheduler fake = new FakeScheduler(START);
-        HedgingTest.Agents agents = new HedgingTest.Agents(fake, 5, 1000, 1000, 1000, 1000);
-        RoundRobinLB lb = balancer(fake, agents, 2);
-        Exchange exchange = new DefaultExchange(CAMEL.get());
-        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
-        List<Boolean> completions = new ArrayList<>();
-        assertThat(lb.process(exchange, completions::add)).isFalse();
+        Race race = Race.of(2);
+        FakeScheduler fake = race.fake();
+        RoundRobinLB lb = race.lb();
         fake.advance(Duration.ofMillis(100));
         assertThat(lb.getHedgesSent()).isEqualTo(1);
         fake.advance(Duration.ofMillis(100));
@@ -48,10 +59,10 @@ class HedgedRequestTest {
         assertThat(fake.pendingCount()).as("the three legs' answers, no further hedge armed").isEqualTo(3);
         fake.advance(Duration.ofSeconds(5));
         assertThat(lb.getHedgesSent()).isEqualTo(2);
-        assertThat(agents.calls.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(3);
-        assertThat(agents.cancelled).as("the two legs that lost").isEqualTo(2);
-        assertThat(completions).containsExactly(false);
-        assertThat(exchange.getException()).isNull();
+        assertThat(race.agents().calls.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(3);
+        assertThat(race.agents().cancelled).as("the two legs that lost").isEqualTo(2);
+        assertThat(race.completions()).containsExactly(false);
+        assertThat(race.exchange().getException()).isNull();
         assertThat(lb.retriesInFlight().retries()).isZero();
         assertThat(lb.retriesInFlight().requests()).isZero();
         lb.stop();
@@ -59,18 +70,13 @@ class HedgedRequestTest {
 
     @Test
     void withOneHedgeAllowedTheSecondDelayPassesWithoutAHedge() {
-        FakeScheduler fake = new FakeScheduler(START);
-        HedgingTest.Agents agents = new HedgingTest.Agents(fake, 5, 1000, 1000, 1000, 1000);
-        RoundRobinLB lb = balancer(fake, agents, 1);
-        Exchange exchange = new DefaultExchange(CAMEL.get());
-        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
-        lb.process(exchange, doneSync -> { });
-        fake.advance(Duration.ofMillis(100));
-        assertThat(lb.getHedgesSent()).isEqualTo(1);
-        assertThat(fake.pendingCount()).as("the two legs' answers only").isEqualTo(2);
-        fake.advance(Duration.ofSeconds(5));
-        assertThat(lb.getHedgesSent()).isEqualTo(1);
-        assertThat(exchange.getException()).isNull();
-        lb.stop();
+        Race race = Race.of(1);
+        race.fake().advance(Duration.ofMillis(100));
+        assertThat(race.lb().getHedgesSent()).isEqualTo(1);
+        assertThat(race.fake().pendingCount()).as("the two legs' answers only").isEqualTo(2);
+        race.fake().advance(Duration.ofSeconds(5));
+        assertThat(race.lb().getHedgesSent()).isEqualTo(1);
+        assertThat(race.exchange().getException()).isNull();
+        race.lb().stop();
     }
 }

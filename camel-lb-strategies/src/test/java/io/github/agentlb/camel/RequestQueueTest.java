@@ -2,6 +2,8 @@ package io.github.agentlb.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.camel.FlowControlTest.Call;
+import io.github.agentlb.camel.FlowControlTest.Sent;
 import io.github.agentlb.core.queue.UsageTokens;
 import io.github.agentlb.testing.FakeScheduler;
 import java.nio.charset.StandardCharsets;
@@ -9,9 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterEach;
@@ -21,32 +21,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The queue's edges that {@link FlowControlTest} leaves out: agents that answer on the caller's
  * thread, a capacity that grows while exchanges wait, expiry found by an arrival rather than the
- * timer, and the gate's count after each way out of the queue. The balancer's clock and the
- * queue's timer are separate fakes, so an arrival can find a deadline passed before the timer runs.
+ * timer, and the gate's count after each way out of the queue; calls and sent exchanges as there.
+ * The balancer's clock and the queue's timer are separate fakes, so an arrival can find a
+ * deadline passed before the timer runs.
  */
 class RequestQueueTest {
 
     @RegisterExtension
     static final StartedCamelContext CAMEL = new StartedCamelContext();
-
-    /** A request an agent holds: the attempt and its callback. */
-    record Call(String agent, Exchange attempt, AsyncCallback callback) {
-        void end() {
-            callback.done(false);
-        }
-    }
-
-    /** An exchange sent and how it completed. */
-    static final class Sent {
-        final Exchange exchange;
-        final AtomicInteger completions = new AtomicInteger();
-        volatile Boolean sync;
-        volatile boolean returned;
-
-        Sent(Exchange exchange) {
-            this.exchange = exchange;
-        }
-    }
 
     private final FakeScheduler timer = new FakeScheduler(1_000_000_000L);
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
