@@ -56,8 +56,12 @@ final class AgentSlot {
      */
     final Set<Runnable> downHooks = ConcurrentHashMap.newKeySet();
 
-    /** A load report and when it arrived (the balancer's clock, ns): one reference keeps the two together. */
-    record ReceivedReport(LoadReport report, long atNanos) {
+    /**
+     * A load report, when it arrived (the balancer's clock, ns) and the requests at the agent that
+     * this balancer's in-flight count does not see by it ({@link LoadReport#requestsBeyond}): one
+     * reference keeps the three together.
+     */
+    record ReceivedReport(LoadReport report, long atNanos, double beyondOwn) {
     }
 
     AgentSlot(AsyncProcessor child, boolean owned) {

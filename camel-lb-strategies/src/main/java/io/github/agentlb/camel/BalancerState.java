@@ -133,14 +133,16 @@ public final class BalancerState {
     }
 
     /**
-     * The requests waiting in {@code agentId}'s queue by its fresh load report
-     * ({@code num_requests_waiting}), 0 without one: load the balancer's in-flight count does not
-     * see (requests of other balancers, queued at the agent). O(1).
+     * The requests at {@code agentId} that this balancer's in-flight count does not see, by its
+     * fresh load report ({@link LoadReport#requestsBeyond}: with {@code num_requests_running}
+     * reported, the agent's running and waiting requests less this balancer's own; else
+     * {@code num_requests_waiting}), 0 without a fresh report: the requests of other balancers,
+     * such as the other replicas in front of the same agents. O(1).
      */
-    public double reportedWaiting(String agentId, long nowNanos) {
-        LoadReport report = freshLoadReport(agentId, nowNanos);
-        double waiting = report == null ? Double.NaN : report.requestsWaiting();
-        return Double.isNaN(waiting) ? 0 : waiting;
+    public double reportedBeyondOwn(String agentId, long nowNanos) {
+        AgentSlot slot = slots.get(agentId);
+        AgentSlot.ReceivedReport latest = slot == null ? null : slot.loadReport.get();
+        return latest != null && config.saturation().isFresh(nowNanos - latest.atNanos()) ? latest.beyondOwn() : 0;
     }
 
     /** @return whether {@code agentId} has sent a load report at all (no clock read) */

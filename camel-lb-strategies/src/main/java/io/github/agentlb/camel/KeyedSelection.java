@@ -42,9 +42,9 @@ final class KeyedSelection {
         this.agentIds = state.agentIds();
         this.bounded = state.boundedLoads;
         this.keylessRotation = keylessRotation;
-        // Each agent's requests in flight through this balancer, plus those queued at it by a fresh ORCA report.
+        // Each agent's requests in flight through this balancer, plus those of other balancers by a fresh ORCA report.
         this.inFlight = agent -> state.inFlight(agent)
-                + (state.hasReported(agent) ? (int) Math.round(state.reportedWaiting(agent, clock.getAsLong())) : 0);
+                + (state.hasReported(agent) ? (int) Math.round(state.reportedBeyondOwn(agent, clock.getAsLong())) : 0);
     }
 
     /** The exchange's key, or null when it is missing or blank. */

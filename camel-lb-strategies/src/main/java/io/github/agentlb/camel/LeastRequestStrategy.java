@@ -71,8 +71,8 @@ final class LeastRequestStrategy implements Strategy {
             long random = HashAlgorithm.fmix64(seed + draws.getAndIncrement() * 0x9E3779B97F4A7C15L);
             int first = (int) Long.remainderUnsigned(random, n);
             int second = (first + 1 + (int) Long.remainderUnsigned(random >>> 32, n - 1)) % n;
-            double firstLoad = counts[first].get() + waiting(state, ids[first]);
-            double secondLoad = counts[second].get() + waiting(state, ids[second]);
+            double firstLoad = counts[first].get() + beyondOwn(state, ids[first]);
+            double secondLoad = counts[second].get() + beyondOwn(state, ids[second]);
             boolean secondWins = plain ? secondLoad < firstLoad
                     : score(w[second], secondLoad, bias) > score(w[first], firstLoad, bias);
             int chosen = secondWins ? second : first;
@@ -81,9 +81,9 @@ final class LeastRequestStrategy implements Strategy {
         };
     }
 
-    /** Requests queued at the agent by its fresh report; no clock read for an agent that never reported. */
-    private double waiting(BalancerState state, String agent) {
-        return state.hasReported(agent) ? state.reportedWaiting(agent, context.nanoTime()) : 0;
+    /** Requests at the agent beyond this balancer's by its fresh report; no clock read for an agent that never reported. */
+    private double beyondOwn(BalancerState state, String agent) {
+        return state.hasReported(agent) ? state.reportedBeyondOwn(agent, context.nanoTime()) : 0;
     }
 
     /** weight / (active + 1)^bias; a bias of 0 gives the weight itself, x^0 being 1 for every x. */

@@ -61,7 +61,10 @@ final class LoadReporting {
         if (report.isEmpty()) {
             return;
         }
-        slot.loadReport.set(new AgentSlot.ReceivedReport(report, clock.getAsLong()));
+        // The agent made the report with its answer's head: it counts this attempt (ended here, if answered) and the
+        // others of this balancer then running there; those in flight now stand for them.
+        int own = slot.inFlight.get() + (outcome == AttemptOutcome.SUCCESS ? 1 : 0);
+        slot.loadReport.set(new AgentSlot.ReceivedReport(report, clock.getAsLong(), report.requestsBeyond(own)));
         attempt.setProperty(AgentLb.LOAD_REPORT_PROPERTY, report);
     }
 

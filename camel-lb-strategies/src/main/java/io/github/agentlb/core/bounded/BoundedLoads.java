@@ -68,7 +68,11 @@ import java.util.function.ToIntFunction;
  * session, not each request: the key is placed so once, and its later requests go to that agent
  * unchecked for as long as they keep coming at most tau ({@link BoundedLoad#decayTime()}) apart;
  * after a longer pause, or when that agent leaves, it is placed afresh, each agent then counting
- * the larger of its requests in flight and its active sessions ({@link KeptSessions}). A
+ * the larger of its requests in flight and its active sessions ({@link KeptSessions}); when no
+ * agent fits, the session goes to the agent of the overflow order with the least such load, then
+ * the fewest requests in flight, not to the chosen agent: a session stays where it is placed, and
+ * an agent whose session just ended still counts it for up to tau, while its requests in flight
+ * show the room it has. A
  * conversation thus keeps its cached prompt instead of losing it to a moment's imbalance, and new
  * keys fill the agents with room, so the agents stay near the bound while keys start and end. A
  * placed key is never moved by load: an ejected agent, or one whose load report says it is
@@ -159,7 +163,7 @@ public final class BoundedLoads {
      * @param keyHash  the key's ring position
      * @param walk     the ring walk from the key's position; read only as far as needed
      * @param inFlight an agent's requests in flight now (>= 0); read only while the in-flight
-     *                 bound is on, once per agent
+     *                 bound is on: once per agent, or (placing a kept key afresh) up to four times
      * @return the agent chosen and why
      */
     public Placement place(String key, long keyHash, RingWalk walk, ToIntFunction<String> inFlight) {
@@ -174,7 +178,7 @@ public final class BoundedLoads {
             return placed;
         }
         return config.keepInFlightPlacement() ? keptWithinInFlight(key, placed, keyHash, walk, members, inFlight, now)
-                : withinInFlight(placed, keyHash, walk, members, inFlight);
+                : withinInFlight(placed, keyHash, walk, members, inFlight, null);
     }
 
     /**
@@ -224,9 +228,13 @@ public final class BoundedLoads {
         return members.size() < 2 ? null : new Loads(members, nanoClock.getAsLong(), config.balanceFactor());
     }
 
-    /** KubeAI's in-flight check over the placed agent, then the overflow order from it. */
+    /**
+     * KubeAI's in-flight check over the placed agent, then the overflow order from it. When no agent
+     * fits: the placed agent keeps the request (KubeAI), or, given {@code orLeast}, the agent of the
+     * order with the least {@code inFlight}, then the least {@code orLeast}, the first of the order on a tie.
+     */
     private Placement withinInFlight(Placement placed, long keyHash, RingWalk walk, Map<String, AgentLoads.Agent> members,
-            ToIntFunction<String> inFlight) {
+            ToIntFunction<String> inFlight, ToIntFunction<String> orLeast) {
         long total = 0;
         for (String agent : members.keySet()) {
             total += inFlight.applyAsInt(agent);
@@ -246,7 +254,20 @@ public final class BoundedLoads {
                 return new Placement(candidate, Kind.DIVERTED);
             }
         }
-        return placed;
+        if (orLeast == null) {
+            return placed;
+        }
+        String least = placed.agent();
+        long leastLoad = (long) inFlight.applyAsInt(least) << 32 | orLeast.applyAsInt(least);
+        for (int i = 1; i < order.size(); i++) {
+            String candidate = order.get((start + i) % order.size());
+            long load = (long) inFlight.applyAsInt(candidate) << 32 | orLeast.applyAsInt(candidate);
+            if (members.containsKey(candidate) && load < leastLoad) {
+                least = candidate;
+                leastLoad = load;
+            }
+        }
+        return least.equals(placed.agent()) ? placed : new Placement(least, Kind.DIVERTED);
     }
 
     /**
@@ -264,7 +285,7 @@ public final class BoundedLoads {
             return kept.equals(placed.agent()) ? placed : new Placement(kept, Kind.DIVERTED);
         }
         sessions.recountIfDue(keys, now);
-        Placement fresh = withinInFlight(placed, keyHash, walk, members, sessions.load(inFlight));
+        Placement fresh = withinInFlight(placed, keyHash, walk, members, sessions.load(inFlight), inFlight);
         sessions.placed(entry, fresh.agent(), now);
         return fresh;
     }

@@ -43,6 +43,8 @@ public record LoadReport(double cpuUtilization, double memUtilization, double ap
     public static final String KV_CACHE_UTILIZATION = "kv_cache_utilization";
     /** vLLM's named metric: requests waiting in the engine's queue ({@code vllm:num_requests_waiting}). */
     public static final String NUM_REQUESTS_WAITING = "num_requests_waiting";
+    /** vLLM's count of requests generating now ({@code vllm:num_requests_running}) as a named metric. */
+    public static final String NUM_REQUESTS_RUNNING = "num_requests_running";
 
     /** The report with no field. */
     public static final LoadReport EMPTY = new LoadReport(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
@@ -99,6 +101,30 @@ public record LoadReport(double cpuUtilization, double memUtilization, double ap
     /** @return the requests waiting in the agent's queue ({@value #NUM_REQUESTS_WAITING}); NaN when not reported */
     public double requestsWaiting() {
         return namedMetric(NUM_REQUESTS_WAITING);
+    }
+
+    /** @return the requests generating at the agent ({@value #NUM_REQUESTS_RUNNING}); NaN when not reported */
+    public double requestsRunning() {
+        return namedMetric(NUM_REQUESTS_RUNNING);
+    }
+
+    /**
+     * The requests at the agent that a balancer's own count does not see: with
+     * {@value #NUM_REQUESTS_RUNNING} reported, running plus waiting minus the balancer's own
+     * requests that the report counts, at least 0 (the requests of other balancers, e.g. the other
+     * replicas in front of the same agents); without it, the requests waiting (queued there by
+     * other balancers), 0 when neither was reported.
+     *
+     * @param own the balancer's requests on the agent when the report was made, >= 0
+     * @return a count, >= 0
+     */
+    public double requestsBeyond(int own) {
+        double waiting = requestsWaiting();
+        double running = requestsRunning();
+        if (Double.isNaN(running)) {
+            return Double.isNaN(waiting) ? 0 : waiting;
+        }
+        return Math.max(0, running + (Double.isNaN(waiting) ? 0 : waiting) - own);
     }
 
     /** @return whether no field was reported */

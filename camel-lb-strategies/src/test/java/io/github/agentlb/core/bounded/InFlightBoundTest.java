@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
@@ -139,10 +140,37 @@ class InFlightBoundTest {
         assertThat(loads.place("k3", 44L, new RingWalk(WALK.iterator()), inFlight(0, 0, 0)))
                 .isEqualTo(new Placement("A", Kind.HOME));
         assertThat(loads.keptSessions()).isEqualTo(Map.of("A", 1));
-        // k1 comes back: placed afresh, A's session counts (total 1, capacity 0.83: nobody fits, A keeps it).
+        // k1 comes back: placed afresh, A's session counts (total 1, capacity 0.83: nobody fits), so
+        // the session goes to the least loaded agent of the order, B, not to A.
         assertThat(loads.place("k1", 42L, new RingWalk(WALK.iterator()), inFlight(0, 0, 0)))
+                .isEqualTo(new Placement("B", Kind.DIVERTED));
+        assertThat(loads.keptSessions()).isEqualTo(Map.of("A", 1, "B", 1));
+    }
+
+    @Test
+    void aKeptKeyThatFitsNowhereGoesWhereFewestAreInFlightAmongTheLeastLoaded() {
+        BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().inFlightFactor(1.0).keepInFlightPlacement(true)
+                .build(), clock::get);
+        loads.setAgents(WALK);
+        // Three sessions on each agent, all their requests in flight.
+        for (int i = 0; i < 9; i++) {
+            String agent = WALK.get(i % 3);
+            assertThat(loads.place("s" + i, i, new RingWalk(rotation(agent)), inFlight(3, 3, 3)).agent())
+                    .isEqualTo(agent);
+        }
+        assertThat(loads.keptSessions()).isEqualTo(Map.of("A", 3, "B", 3, "C", 3));
+        // A session on C has ended (C has 2 in flight, still 3 sessions for up to the decay time):
+        // load 3 everywhere, capacity 1.0 x 10 / 3 = 3.33, nobody fits; C has the fewest in flight.
+        assertThat(loads.place("new", 99L, new RingWalk(WALK.iterator()), inFlight(3, 3, 2)))
+                .isEqualTo(new Placement("C", Kind.DIVERTED));
+        // The same with A the one with room: its own home, kept.
+        assertThat(loads.place("new2", 98L, new RingWalk(WALK.iterator()), inFlight(2, 3, 3)))
                 .isEqualTo(new Placement("A", Kind.HOME));
-        assertThat(loads.keptSessions()).isEqualTo(Map.of("A", 2));
+    }
+
+    private static Iterator<String> rotation(String first) {
+        int at = WALK.indexOf(first);
+        return java.util.stream.IntStream.range(0, WALK.size()).mapToObj(i -> WALK.get((at + i) % WALK.size())).iterator();
     }
 
     private static ToIntFunction<String> inFlight(int a, int b, int c) {

@@ -134,6 +134,10 @@ public final class AgentsScenario implements Scenario {
                 ch.setInFlightFactor(inFlightFactor);
             }
             ch.setKeepInFlightPlacement(kept);
+            if (kept) {
+                ch.setLoadReportFormat("TEXT");
+                ch.setSaturationKvCache(1.0);
+            }
         }), 1);
     }
 
