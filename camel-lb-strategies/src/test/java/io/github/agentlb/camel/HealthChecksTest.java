@@ -282,6 +282,9 @@ class HealthChecksTest {
         assertThat(Membership.healthUri("netty-http:https://h/p", "/ready?x=1")).hasToString("https://h/ready?x=1");
         assertThat(Membership.healthUri("direct:a", "/health")).isNull();
         assertThat(Membership.healthUri(null, "/health")).isNull();
+        assertThat(Membership.healthUri("http://h:8081", "/health")).as("the scheme at the start").hasToString("http://h:8081/health");
+        assertThat(Membership.healthUri("https://h:8443?next=http://other:1", "/health")).as("the first address")
+                .hasToString("https://h:8443/health");
     }
     @Test
     void eachProbeIsToldAndEachMarkIsLoggedWithWhatTheProbeGot() {

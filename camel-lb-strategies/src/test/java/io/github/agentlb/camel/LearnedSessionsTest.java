@@ -90,6 +90,16 @@ class LearnedSessionsTest {
     }
 
     @Test
+    void aPinnedExchangesSelectionOffersItsAgentOnlyAndLogsTheSession() {
+        Selection selection = SessionAffinity.selectionOf(new SessionAffinity.Pin("A2", "s-1", null));
+
+        assertThat(selection.detail().get()).isEqualTo("session=A2");
+        List<String> offered = new ArrayList<>();
+        selection.candidates().forEachRemaining(offered::add);
+        assertThat(offered).containsExactly("A2");
+    }
+
+    @Test
     void aSessionMintedByAnAgentComesBackToItUnderEveryStrategy() {
         List<Supplier<AgentLoadBalancerSupport>> strategies = List.of(RoundRobinLB::new, ConsistentHashLB::new,
                 LeastRequestLB::new, PidWeightedLB::new);
