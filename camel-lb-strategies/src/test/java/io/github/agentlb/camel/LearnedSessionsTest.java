@@ -221,4 +221,17 @@ class LearnedSessionsTest {
         assertThatThrownBy(() -> rr.setSessionSecret("too short"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("sessionSecret must have at least 16 bytes, had 9");
     }
+
+    @Test
+    void aRejectedSessionSaysWhyAndWhatToAnswer() {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        SessionRejectedException gone = new SessionRejectedException("The agent left", exchange, 404);
+        SessionRejectedException bad = new SessionRejectedException("Not ours", exchange, 400);
+
+        assertThat(gone.status()).isEqualTo(404);
+        assertThat(gone.error()).isEqualTo("session not found");
+        assertThat(gone.reason()).isEqualTo("The agent left");
+        assertThat(bad.error()).isEqualTo("bad session id");
+        assertThat(new SessionRejectedException("x", exchange, 404, "task not found").error()).isEqualTo("task not found");
+    }
 }
