@@ -468,4 +468,23 @@ class FlowControlTest {
         assertThat(waiting.exchange.getException()).isInstanceOf(NoAgentAvailableException.class)
                 .hasMessageContaining("stopped");
     }
+
+    @Test
+    void afterARestartAnExchangeWithRoomGoesStraightThroughNotThroughTheQueue() {
+        start(new RoundRobinLB(), 1, 5);
+        send();
+        send();
+        send();
+        send();
+        balancer.stop();
+        List.copyOf(calls).forEach(call -> endFirstCallOf(call.agent()));
+        balancer.start();
+        long released = balancer.queueFigures().released();
+
+        Sent next = send();
+
+        assertThat(calls).hasSize(1);
+        assertThat(next.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).isNull();
+        assertThat(balancer.queueFigures().released()).as("never queued").isEqualTo(released);
+    }
 }
