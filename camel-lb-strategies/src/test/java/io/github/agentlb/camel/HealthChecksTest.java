@@ -409,4 +409,17 @@ class HealthChecksTest {
         fake.advance(Duration.ofMillis(4400));
         assertThat(balancer.getEjectedAgents()).as("its chain goes on").isEmpty();
     }
+
+    @Test
+    void anAgentAddedWhileRunningIsProbedAndOneRemovedIsNoLonger() {
+        startChecking();
+        statuses.put("d.test", 200);
+        balancer.addAgent("d", new Addressed("agent:http://d.test:8083", "d"), 1);
+        balancer.removeAgent("a");
+        probed.clear();
+
+        fake.advance(Duration.ofSeconds(30));
+
+        assertThat(probed).extracting(URI::getHost).contains("d.test").doesNotContain("a.test");
+    }
 }
