@@ -113,6 +113,7 @@ class HedgedRequestTest {
                     };
                     fake.schedule(() -> a2.accept(hooks, attempt), a2StepMs, TimeUnit.MILLISECONDS);
                     attempt.setProperty("test.end", end);
+                    attempt.setProperty("test.callback", callback);
                     return false;
                 }));
         return ScriptedChild.startedAgents(lb, CAMEL.get(), fake::nanoTime, children::get, "A1", "A2");
@@ -159,7 +160,14 @@ class HedgedRequestTest {
         RoundRobinLB lb = twoAgents(fake, 150, 10, (hooks, attempt) -> {
             Runnable deregister = hooks.whenHedgeLost(attempt.getProperty("test.end", Runnable.class));
             deregister.run();
+            fake.schedule(() -> {
+                attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+                attempt.getMessage().setBody("A2");
+                attempt.getProperty("test.callback", org.apache.camel.AsyncCallback.class).done(false);
+            }, 190, TimeUnit.MILLISECONDS);
         }, log);
+        List<String> outcomes = new ArrayList<>();
+        lb.addAttemptListener((strategy, agent, outcome, elapsedNanos) -> outcomes.add(agent + " " + outcome));
         Exchange exchange = get();
         List<Boolean> completions = new ArrayList<>();
         lb.process(exchange, completions::add);
@@ -169,6 +177,12 @@ class HedgedRequestTest {
         assertThat(completions).containsExactly(false);
         assertThat(exchange.getMessage().getBody()).isEqualTo("A1");
         assertThat(log).as("deregistered at 110 ms, before A1 won at 150 ms").containsExactly("A2 called");
+
+        fake.advance(Duration.ofMillis(100));
+        assertThat(outcomes).as("A2's answer at 300 ms came after A1 won: discarded").containsExactly("A1 SUCCESS",
+                "A2 CANCELLED");
+        assertThat(exchange.getMessage().getBody()).isEqualTo("A1");
+        assertThat(completions).containsExactly(false);
         lb.stop();
     }
 

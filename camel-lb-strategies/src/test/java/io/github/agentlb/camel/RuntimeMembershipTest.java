@@ -618,4 +618,15 @@ class RuntimeMembershipTest {
             assertThat(balancer.balancerState().members()).containsExactly("F1", "F2", "F3");
         }
     }
+
+    @Test
+    void roundRobinsCandidatesEndAfterTheTurnsAndOneSweep() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        java.util.Iterator<String> candidates = rr.balancerState().picker.select(new DefaultExchange(CAMEL.get())).candidates();
+        List<String> offered = new ArrayList<>();
+        candidates.forEachRemaining(offered::add);
+
+        assertThat(offered).hasSize(6).containsOnly("A1", "A2", "A3");
+        assertThatThrownBy(candidates::next).isInstanceOf(java.util.NoSuchElementException.class);
+    }
 }
