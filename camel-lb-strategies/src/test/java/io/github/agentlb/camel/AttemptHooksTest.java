@@ -118,31 +118,4 @@ class AttemptHooksTest {
             assertThat(AttemptHooks.NONE.isLoadReport(other)).as(other).isFalse();
         }
     }
-
-    @Test
-    void sessionHooksLetTheHeadOutOnlyWhenTheAttemptsHooksDo() {
-        AttemptHooks lostLeg = new AttemptHooks() {
-            @Override
-            public java.util.Collection<String> requestHeaders() {
-                return List.of();
-            }
-
-            @Override
-            public boolean isBusy(int status, String retryAfter) {
-                return false;
-            }
-
-            @Override
-            public String clientValue(String header, String value) {
-                return value;
-            }
-
-            @Override
-            public boolean answerHead() {
-                return false;
-            }
-        };
-
-        assertThat(new SessionAttemptHooks(lostLeg, null, null, null, "a").answerHead()).isFalse();
-    }
 }

@@ -130,11 +130,14 @@ class HedgedRequestTest {
         FakeScheduler fake = new FakeScheduler(START);
         List<String> log = new ArrayList<>();
         List<Object> seen = new ArrayList<>();
+        List<AttemptHooks> hooksSeen = new ArrayList<>();
         RoundRobinLB lb = twoAgents(fake, 150, 100, (hooks, attempt) -> {
+            hooksSeen.add(hooks);
             seen.add(hooks.answerHead());
             Runnable deregister = hooks.whenHedgeLost(attempt.getProperty("test.end", Runnable.class));
             seen.add(deregister);
         }, log);
+        lb.setSessionHeader("Mcp-Session-Id"); // the session hooks ask the leg's
         Exchange exchange = get();
         List<Boolean> completions = new ArrayList<>();
         lb.process(exchange, completions::add);
@@ -148,6 +151,7 @@ class HedgedRequestTest {
         assertThat(seen).as("the lost leg's head may not answer; its cancel ran at once").containsExactly(false,
                 AttemptHooks.NOTHING);
         assertThat(log).containsExactly("A2 called", "A2 ended as lost");
+        assertThat(hooksSeen).singleElement().isInstanceOf(SessionAttemptHooks.class);
         assertThat(completions).containsExactly(false);
         assertThat(exchange.getMessage().getBody()).isEqualTo("A1");
         lb.stop();
