@@ -477,13 +477,17 @@ class FlowControlTest {
         send();
         send();
         balancer.stop();
-        List.copyOf(calls).forEach(call -> endFirstCallOf(call.agent()));
         balancer.start();
+        balancer.addAgent("A4", ScriptedChild.scripted("A4", (attempt, callback) -> {
+            calls.add(new Call("A4", attempt, callback));
+            return false;
+        }), 1);
         long released = balancer.queueFigures().released();
 
         Sent next = send();
 
-        assertThat(calls).hasSize(1);
+        assertThat(agentsCalled()).as("the three calls of before the stop, then the new agent's")
+                .containsExactly("A1", "A2", "A3", "A4");
         assertThat(next.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).isNull();
         assertThat(balancer.queueFigures().released()).as("never queued").isEqualTo(released);
     }
