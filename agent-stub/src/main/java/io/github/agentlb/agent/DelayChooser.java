@@ -15,9 +15,8 @@ public final class DelayChooser {
 
     private static final double NANOS_PER_MS = 1_000_000.0;
 
-    private final int minMs;
-    private final int maxMs;
-    private final double speed;
+    /** The delay bounds and the speed; the seed only starts {@link #random}. */
+    private final AgentConfig config;
     private final Random random;
 
     /**
@@ -28,27 +27,28 @@ public final class DelayChooser {
      * @throws IllegalArgumentException if a bound or the speed is out of range
      */
     public DelayChooser(int minMs, int maxMs, double speed, long seed) {
-        // Reuse the config's checks so the messages are the same everywhere.
-        AgentConfig.custom().delayMinMs(minMs).delayMaxMs(maxMs).speed(speed).build();
-        this.minMs = minMs;
-        this.maxMs = maxMs;
-        this.speed = speed;
-        this.random = new Random(seed);
+        // The config's checks, so the messages are the same everywhere.
+        this(AgentConfig.custom().delayMinMs(minMs).delayMaxMs(maxMs).speed(speed).seed(seed).build());
+    }
+
+    private DelayChooser(AgentConfig config) {
+        this.config = config;
+        this.random = new Random(config.seed());
     }
 
     /** The chooser of an agent configuration: its delay bounds, speed and seed. */
     public static DelayChooser of(AgentConfig config) {
-        return new DelayChooser(config.delayMinMs(), config.delayMaxMs(), config.speed(), config.seed());
+        return new DelayChooser(config);
     }
 
     /** The next delay before the speed factor, ms, in [minMs, maxMs]. */
     public int nextBaseDelayMs() {
         // Cannot overflow: the config caps delays at MAX_DELAY_MS.
-        return minMs + random.nextInt(maxMs - minMs + 1);
+        return config.delayMinMs() + random.nextInt(config.delayMaxMs() - config.delayMinMs() + 1);
     }
 
     /** The next service delay, ns: {@link #nextBaseDelayMs()} divided by the speed factor. */
     public long nextDelayNanos() {
-        return Math.round(nextBaseDelayMs() * NANOS_PER_MS / speed);
+        return Math.round(nextBaseDelayMs() * NANOS_PER_MS / config.speed());
     }
 }

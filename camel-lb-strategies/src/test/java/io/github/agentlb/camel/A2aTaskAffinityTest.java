@@ -226,4 +226,29 @@ class A2aTaskAffinityTest {
         assertThat(plain.getMessage().getBody(String.class)).isEqualTo("(streamed to the client)");
         balancer.stop();
     }
+
+    @Test
+    void aStreamedBodyIsReadOnceAndKeptAsBytesAndABodyUpToTheLimitIsRead() throws SessionRejectedException {
+        A2aTaskAffinity affinity = new A2aTaskAffinity(LearnedSessions.custom().secret(SECRET).a2aTasks(true).build().ids());
+        String send = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"SendMessage\",\"params\":{\"message\":{\"role\":\"ROLE_USER\"}}}";
+        Exchange streamed = new DefaultExchange(CAMEL.get());
+        streamed.getIn().setBody(new java.io.ByteArrayInputStream(send.getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(affinity.pin(streamed, BalancerState.EMPTY)).as("no task id: the strategy decides").isNull();
+
+        assertThat(streamed.getProperty(A2aTaskAffinity.METHOD_PROPERTY)).isEqualTo("SendMessage");
+        assertThat(streamed.getIn().getBody()).isInstanceOf(byte[].class);
+        assertThat(streamed.getIn().getBody(String.class)).as("still all there for the agent").isEqualTo(send);
+
+        String atLimit = send + " ".repeat(A2aTaskAffinity.MAX_BODY_BYTES - send.length());
+        Exchange large = new DefaultExchange(CAMEL.get());
+        large.getIn().setBody(atLimit.getBytes(StandardCharsets.UTF_8));
+        affinity.pin(large, BalancerState.EMPTY);
+        assertThat(large.getProperty(A2aTaskAffinity.METHOD_PROPERTY)).as("exactly the limit").isEqualTo("SendMessage");
+
+        Exchange tooLarge = new DefaultExchange(CAMEL.get());
+        tooLarge.getIn().setBody((atLimit + " ").getBytes(StandardCharsets.UTF_8));
+        affinity.pin(tooLarge, BalancerState.EMPTY);
+        assertThat(tooLarge.getProperty(A2aTaskAffinity.METHOD_PROPERTY)).as("one byte more: not read").isNull();
+    }
 }

@@ -23,6 +23,8 @@ class AgentFailureTest {
                 .isEqualTo("closed the connection without answering");
         assertThat(AgentFailure.reasonOf(new RuntimeException("No response received from remote server")))
                 .isEqualTo("closed the connection without answering");
+        assertThat(AgentFailure.reasonOf(new IOException("agent A1 marked down by its health checks")))
+                .isEqualTo("marked down by health checks");
     }
 
     @Test

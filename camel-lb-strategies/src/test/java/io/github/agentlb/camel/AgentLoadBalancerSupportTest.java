@@ -225,12 +225,42 @@ class AgentLoadBalancerSupportTest {
     void settingsChangedBeforeTheFirstAgentPublishNoStateAndAfterItOneEach() {
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.setFailoverPolicy(new FailoverPolicy(1, Duration.ZERO, java.util.Set.of("GET")));
+        balancer.useNanoClock(() -> 0L);
         assertThat(balancer.getGeneration()).isZero();
 
         balancer.addProcessor(ScriptedChild.ok("a"));
         balancer.setFailoverPolicy(FailoverPolicy.DEFAULT);
 
         assertThat(balancer.getGeneration()).isEqualTo(2);
+    }
+
+    @Test
+    void aBalancerStartedWithoutAgentsHasAStateAndTakesSettingsAtOnce() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.start();
+        assertThat(balancer.getGeneration()).as("the start publishes the first state").isEqualTo(1);
+
+        balancer.setMaxInFlightPerAgent(3);
+
+        assertThat(balancer.balancerState().config.flowControl().maxInFlightPerAgent()).isEqualTo(3);
+        balancer.stop();
+    }
+
+    @Test
+    void learnedSessionsTurnedOnOrOffAfterTheStartAreInTheNextState() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.addProcessor(ScriptedChild.ok("a"));
+        balancer.start();
+        assertThat(balancer.balancerState().sessions).isNull();
+
+        balancer.setSessionHeader("Mcp-Session-Id");
+        assertThat(balancer.balancerState().sessions).as("turned on").isNotNull();
+        Object sessions = balancer.balancerState().sessions;
+        balancer.setMaxInFlightPerAgent(2);
+        assertThat(balancer.balancerState().sessions).as("kept while the sessions' settings stay").isSameAs(sessions);
+        balancer.stop();
     }
 
     @Test

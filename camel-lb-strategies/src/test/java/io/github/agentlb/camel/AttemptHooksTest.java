@@ -63,6 +63,24 @@ class AttemptHooksTest {
         assertThat(hooks.clientValue("Content-Type", "text/event-stream")).isEqualTo("text/event-stream");
         assertThat(hooks.requestHeaders()).containsExactly(LoadReports.FORMAT_HEADER, "Mcp-Session-Id");
         assertThat(exchange.getProperty(AttemptHooks.PROPERTY)).as("not left on the exchange").isNull();
+        assertThat(hooks.isBusy(429, null)).as("the balancer's answer rules").isTrue();
+        assertThat(hooks.isBusy(200, null)).isFalse();
+        assertThat(hooks.answerHead()).as("no hedging: the head may always go out").isTrue();
+        assertThat(hooks.whenHedgeLost(() -> { })).isSameAs(AttemptHooks.NOTHING);
+        assertThat(hooks.whenAgentDown(() -> { })).as("a deregistration").isNotNull();
+    }
+
+    @Test
+    void withoutABalancerTheHooksHoldNothingBackRewriteNothingAndRegisterNothing() {
+        AttemptHooks none = AttemptHooks.NONE;
+        byte[] body = {1, 2};
+
+        assertThat(none.rewritesJsonAnswer()).isFalse();
+        assertThat(none.clientAnswer(body)).isSameAs(body);
+        assertThat(none.requestBody()).isNull();
+        assertThat(none.answerHead()).isTrue();
+        assertThat(none.whenAgentDown(() -> { })).isSameAs(AttemptHooks.NOTHING);
+        assertThat(none.whenHedgeLost(() -> { })).isSameAs(AttemptHooks.NOTHING);
     }
 
     @Test

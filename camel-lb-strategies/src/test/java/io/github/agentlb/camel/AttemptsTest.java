@@ -475,6 +475,26 @@ class AttemptsTest {
     }
 
     @Test
+    void aFailoverAfterABusyAnswerNamesItBusyAndAfterA503WithoutRetryAfterUnavailable() {
+        scripts.put("a", answering(429, null));
+        scripts.put("b", answering(503, null));
+        scripts.put("c", answering(503, "1"));
+        order = List.of("a", "b", "c");
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
+            send("GET");
+            assertThat(log.lines().get(1)).endsWith(" failover to agent=b after a (busy 429)");
+            assertThat(log.lines().get(2)).endsWith(" failover to agent=c after b (unavailable 503)");
+        }
+        clock.addAndGet(10 * SECOND);
+        order = List.of("c", "a");
+        scripts.put("a", OK);
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
+            send("GET");
+            assertThat(log.lines()).element(1).asString().endsWith(" failover to agent=a after c (busy 503)");
+        }
+    }
+
+    @Test
     void aBusyAnswerIsLoggedWithItsStatusAndRest() {
         scripts.put("a", answering(429, "2"));
         try (CapturedLog log = new CapturedLog("io.github.agentlb.health")) {

@@ -53,4 +53,32 @@ class CandidatesTest {
         assertThat(one.next()).isEqualTo("a");
         assertThatThrownBy(one::next).isInstanceOf(NoSuchElementException.class);
     }
+
+    @Test
+    void aRoundRobinPickerOverNoAgentsOffersNone() {
+        Picker picker = new RoundRobinStrategy().newPicker(BalancerState.EMPTY);
+        assertThat(drain(picker.select(null).candidates())).isEmpty();
+    }
+
+    @Test
+    void aSelectionHasATokenOnlyWhenThePickerGaveOne() {
+        Iterator<String> none = java.util.Collections.emptyIterator();
+        Selection withToken = new Selection(none, null, 0.5, 42);
+        assertThat(withToken.hasToken()).isTrue();
+        assertThat(withToken.token()).isEqualTo(42);
+        assertThat(new Selection(none, null, 0.5).hasToken()).isFalse();
+        assertThat(Selection.of(none).detail().get()).isEmpty();
+    }
+
+    @Test
+    void keysNextToEachOtherOnTheRingRankApartWithinZeroToOne() {
+        java.util.Set<Double> ranks = new java.util.HashSet<>();
+        for (long position = 1; position <= 1000; position++) {
+            double rank = Selection.rankOf(position);
+            assertThat(rank).as("position %d", position).isGreaterThanOrEqualTo(0.0).isLessThan(1.0);
+            ranks.add(rank);
+        }
+        assertThat(ranks).hasSize(1000);
+        assertThat(ranks.stream().mapToDouble(Double::doubleValue).average().orElseThrow()).isBetween(0.4, 0.6);
+    }
 }

@@ -99,4 +99,13 @@ class ConfigDraftTest {
         assertThat(config.flowControl()).isEqualTo(flow);
         assertThat(config.reportFormat()).isEqualTo("JSON");
     }
+
+    @Test
+    void anAvnConfigurationAloneHasNoStartUpUtilizationAndItsOwnSettleThreshold() {
+        AdaptiveVirtualNodesConfig avn = AdaptiveVirtualNodesConfig.ofDefaults();
+        BalancerConfig.Avn of = BalancerConfig.Avn.of(avn);
+        assertThat(of.config()).isSameAs(avn);
+        assertThat(of.startupUtilization()).isEmpty();
+        assertThat(of.settleFactor()).as("the threshold as the config has it").isNaN();
+    }
 }

@@ -128,6 +128,22 @@ class FailoverBackoffTest {
     }
 
     @Test
+    void theWaitIsCheckedAgainstTheFailoversSoFarNotTheNextOnes() {
+        ScriptedChild b = naming("b");
+        FixedOrderLB lb = balancer(closing("a"), b);
+        lb.setMaximumFailoverAttempts(1);
+        Exchange exchange = get(lb, false);
+        fake.advance(Duration.ofMillis(25));
+        assertThat(exchange.getMessage().getBody()).as("the one failover allowed, after its wait").isEqualTo("b");
+
+        lb.setMaximumFailoverAttempts(2);
+        lb.setFailoverDeadline(Duration.ofMillis(5));
+        Exchange second = get(lb, true);
+        assertThat(second.getException()).as("draw 1, 7.9 ms, passes the deadline; the count allowed it")
+                .hasMessageContaining("(failoverDeadline=5 ms)").hasMessageNotContaining("maximumFailoverAttempts");
+    }
+
+    @Test
     void aBusyAnswerWhoseFailoverWouldWaitPastTheDeadlineReachesTheClient() {
         ScriptedChild busy = ScriptedChild.answering("busy", (attempt, now) -> {
             attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 429);

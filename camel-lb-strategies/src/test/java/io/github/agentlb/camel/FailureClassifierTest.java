@@ -81,4 +81,10 @@ class FailureClassifierTest {
                 .hasSize(DecisionLog.MAX_LOGGED_CHARS + 3).endsWith("...");
         assertThat(DecisionLog.loggable("\u7528\u6237-42")).isEqualTo("\u7528\u6237-42");
     }
+
+    @Test
+    void theLosingLegOfAHedgedRequestEndsCancelled() {
+        assertThat(classify(new HedgeLostException("A2"))).isEqualTo(AttemptOutcome.CANCELLED);
+        assertThat(new HedgeLostException("A2")).hasMessageContaining("agent A2");
+    }
 }

@@ -94,4 +94,33 @@ class FleetSyncTest {
         sync.fleetChanged(List.of(agent("A2", 2)));
         assertThat(rr.getAgentIds()).containsExactly("static", "A2");
     }
+
+    @Test
+    void theSameFleetAgainChangesNothing() {
+        RoundRobinLB rr = startedRoundRobin();
+        FleetSync sync = sync(rr);
+        sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 2)));
+        BalancerState before = rr.balancerState();
+
+        sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 2)));
+
+        assertThat(rr.balancerState()).as("no agent replaced").isSameAs(before);
+    }
+
+    @Test
+    void aFleetOfEndpointsSendsToEachAgentsEndpoint() {
+        RoundRobinLB rr = startedRoundRobin();
+        FleetSync sync = FleetSync.ofEndpoints(rr, CAMEL.get(), spec -> "mock:" + spec.name());
+
+        sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 2)));
+
+        assertThat(rr.getAgentIds()).containsExactly("A1", "A2");
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        rr.process(exchange, done -> { });
+        assertThat(exchange.getException()).isNull();
+        org.apache.camel.component.mock.MockEndpoint a1 = CAMEL.get().getEndpoint("mock:A1",
+                org.apache.camel.component.mock.MockEndpoint.class);
+        assertThat(a1.getReceivedCounter()).isEqualTo(1);
+        rr.stop();
+    }
 }

@@ -360,6 +360,37 @@ class FlowControlTest {
         assertThat(FlowControl.promptTokens(exchange)).isEqualTo(2000);
     }
 
+    @Test
+    void eachKnobReadsBackAsSetAndTheLimitAloneMakesAgentsLimited() {
+        RoundRobinLB lb = new RoundRobinLB();
+        assertThat(lb.getFlowControl().limited()).as("no limit by default").isFalse();
+        lb.setMaxInFlightPerAgent(3);
+        assertThat(lb.getMaxInFlightPerAgent()).isEqualTo(3);
+        assertThat(lb.getFlowControl().limited()).isTrue();
+        lb.setQueueTimeout("250ms");
+        assertThat(lb.getQueueTimeout()).isEqualTo(Duration.ofMillis(250));
+        lb.setPriorityHeader("X-Band");
+        assertThat(lb.getPriorityHeader()).isEqualTo("X-Band");
+
+        FlowControl whole = FlowControl.DISABLED.withMaxInFlightPerAgent(2).withQueueSize(5);
+        lb.setFlowControl(whole);
+
+        assertThat(lb.getFlowControl()).isEqualTo(whole);
+        assertThat(whole.checkRelation()).isSameAs(whole);
+        assertThatThrownBy(() -> lb.setFlowControl(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void aNumericPriorityHeaderIsTheBandAndAContentLengthOfZeroMeansAnEmptyPrompt() {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader("X-Priority", 3);
+        assertThat(FlowControl.DISABLED.bandOf(exchange)).isEqualTo(3);
+
+        exchange.getIn().setBody("x".repeat(400));
+        exchange.getIn().setHeader(Exchange.CONTENT_LENGTH, 0);
+        assertThat(FlowControl.promptTokens(exchange)).as("the header, not the body's 100").isZero();
+    }
+
     /** Bands come from clients' headers: the per-band series are bounded, the rest counted in band "all" only. */
     @Test
     void atMost16BandsGetAGaugeOfTheirOwn() {
@@ -436,5 +467,28 @@ class FlowControlTest {
         assertThat(waiting.completions.get()).isEqualTo(1);
         assertThat(waiting.exchange.getException()).isInstanceOf(NoAgentAvailableException.class)
                 .hasMessageContaining("stopped");
+    }
+
+    @Test
+    void afterARestartAnExchangeWithRoomGoesStraightThroughNotThroughTheQueue() {
+        start(new RoundRobinLB(), 1, 5);
+        send();
+        send();
+        send();
+        send();
+        balancer.stop();
+        balancer.start();
+        balancer.addAgent("A4", ScriptedChild.scripted("A4", (attempt, callback) -> {
+            calls.add(new Call("A4", attempt, callback));
+            return false;
+        }), 1);
+        long released = balancer.queueFigures().released();
+
+        Sent next = send();
+
+        assertThat(agentsCalled()).as("the three calls of before the stop, then the new agent's")
+                .containsExactly("A1", "A2", "A3", "A4");
+        assertThat(next.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).isNull();
+        assertThat(balancer.queueFigures().released()).as("never queued").isEqualTo(released);
     }
 }

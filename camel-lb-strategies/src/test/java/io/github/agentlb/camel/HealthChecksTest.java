@@ -282,6 +282,9 @@ class HealthChecksTest {
         assertThat(Membership.healthUri("netty-http:https://h/p", "/ready?x=1")).hasToString("https://h/ready?x=1");
         assertThat(Membership.healthUri("direct:a", "/health")).isNull();
         assertThat(Membership.healthUri(null, "/health")).isNull();
+        assertThat(Membership.healthUri("http://h:8081", "/health")).as("the scheme at the start").hasToString("http://h:8081/health");
+        assertThat(Membership.healthUri("https://h:8443?next=http://other:1", "/health")).as("the first address")
+                .hasToString("https://h:8443/health");
     }
     @Test
     void eachProbeIsToldAndEachMarkIsLoggedWithWhatTheProbeGot() {
@@ -405,5 +408,18 @@ class HealthChecksTest {
         throwing = null;
         fake.advance(Duration.ofMillis(4400));
         assertThat(balancer.getEjectedAgents()).as("its chain goes on").isEmpty();
+    }
+
+    @Test
+    void anAgentAddedWhileRunningIsProbedAndOneRemovedIsNoLonger() {
+        startChecking();
+        statuses.put("d.test", 200);
+        balancer.addAgent("d", new Addressed("agent:http://d.test:8083", "d"), 1);
+        balancer.removeAgent("a");
+        probed.clear();
+
+        fake.advance(Duration.ofSeconds(30));
+
+        assertThat(probed).extracting(URI::getHost).contains("d.test").doesNotContain("a.test");
     }
 }

@@ -6,6 +6,8 @@ import io.github.agentlb.testing.FakeScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.Test;
@@ -78,5 +80,125 @@ class HedgedRequestTest {
         assertThat(race.lb().getHedgesSent()).isEqualTo(1);
         assertThat(race.exchange().getException()).isNull();
         race.lb().stop();
+    }
+
+    /**
+     * Two agents on the fake clock: A1, the first leg, answers 200 at {@code a1AnswerMs}; A2, the hedge
+     * sent at 100 ms, runs {@code a2} on its hooks at {@code a2StepMs}.
+     */
+    private static RoundRobinLB twoAgents(FakeScheduler fake, long a1AnswerMs, long a2StepMs,
+            java.util.function.BiConsumer<AttemptHooks, Exchange> a2, List<String> log) {
+        RoundRobinLB lb = new RoundRobinLB();
+        lb.useQueueTimer(fake);
+        lb.setHedgingEnabled(true);
+        lb.setHedgeDelay(Duration.ofMillis(100));
+        lb.setHedgePercentile(0);
+        lb.setMaxHedges(1);
+        Map<String, ScriptedChild> children = Map.of(
+                "A1", ScriptedChild.scripted("A1", (attempt, callback) -> {
+                    fake.schedule(() -> {
+                        attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+                        attempt.getMessage().setBody("A1");
+                        callback.done(false);
+                    }, a1AnswerMs, TimeUnit.MILLISECONDS);
+                    return false;
+                }),
+                "A2", ScriptedChild.scripted("A2", (attempt, callback) -> {
+                    log.add("A2 called");
+                    AttemptHooks hooks = attempt.getProperty(AttemptHooks.PROPERTY, AttemptHooks.NONE, AttemptHooks.class);
+                    Runnable end = () -> {
+                        log.add("A2 ended as lost");
+                        attempt.setException(new HedgeLostException("A2"));
+                        callback.done(false);
+                    };
+                    fake.schedule(() -> a2.accept(hooks, attempt), a2StepMs, TimeUnit.MILLISECONDS);
+                    attempt.setProperty("test.end", end);
+                    attempt.setProperty("test.callback", callback);
+                    return false;
+                }));
+        return ScriptedChild.startedAgents(lb, CAMEL.get(), fake::nanoTime, children::get, "A1", "A2");
+    }
+
+    private static Exchange get() {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+        return exchange;
+    }
+
+    @Test
+    void aLegThatRegistersItsCancelAfterItLostIsEndedAtOnceAndItsAnswerHeadMayNotGoOut() {
+        FakeScheduler fake = new FakeScheduler(START);
+        List<String> log = new ArrayList<>();
+        List<Object> seen = new ArrayList<>();
+        List<AttemptHooks> hooksSeen = new ArrayList<>();
+        RoundRobinLB lb = twoAgents(fake, 150, 100, (hooks, attempt) -> {
+            hooksSeen.add(hooks);
+            seen.add(hooks.answerHead());
+            Runnable deregister = hooks.whenHedgeLost(attempt.getProperty("test.end", Runnable.class));
+            seen.add(deregister);
+        }, log);
+        lb.setSessionHeader("Mcp-Session-Id"); // the session hooks ask the leg's
+        Exchange exchange = get();
+        List<Boolean> completions = new ArrayList<>();
+        lb.process(exchange, completions::add);
+
+        fake.advance(Duration.ofMillis(150));
+        assertThat(log).as("the hedge went out at 100 ms").containsExactly("A2 called");
+        assertThat(completions).as("A1 answered first").containsExactly(false);
+        assertThat(exchange.getMessage().getBody()).isEqualTo("A1");
+
+        fake.advance(Duration.ofMillis(100));
+        assertThat(seen).as("the lost leg's head may not answer; its cancel ran at once").containsExactly(false,
+                AttemptHooks.NOTHING);
+        assertThat(log).containsExactly("A2 called", "A2 ended as lost");
+        assertThat(hooksSeen).singleElement().isInstanceOf(SessionAttemptHooks.class);
+        assertThat(completions).containsExactly(false);
+        assertThat(exchange.getMessage().getBody()).isEqualTo("A1");
+        lb.stop();
+    }
+
+    @Test
+    void aCancelDeregisteredBeforeAnotherLegWinsIsNeverRun() {
+        FakeScheduler fake = new FakeScheduler(START);
+        List<String> log = new ArrayList<>();
+        RoundRobinLB lb = twoAgents(fake, 150, 10, (hooks, attempt) -> {
+            Runnable deregister = hooks.whenHedgeLost(attempt.getProperty("test.end", Runnable.class));
+            deregister.run();
+            fake.schedule(() -> {
+                attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+                attempt.getMessage().setBody("A2");
+                attempt.getProperty("test.callback", org.apache.camel.AsyncCallback.class).done(false);
+            }, 190, TimeUnit.MILLISECONDS);
+        }, log);
+        List<String> outcomes = new ArrayList<>();
+        lb.addAttemptListener((strategy, agent, outcome, elapsedNanos) -> outcomes.add(agent + " " + outcome));
+        Exchange exchange = get();
+        List<Boolean> completions = new ArrayList<>();
+        lb.process(exchange, completions::add);
+
+        fake.advance(Duration.ofMillis(200));
+
+        assertThat(completions).containsExactly(false);
+        assertThat(exchange.getMessage().getBody()).isEqualTo("A1");
+        assertThat(log).as("deregistered at 110 ms, before A1 won at 150 ms").containsExactly("A2 called");
+
+        fake.advance(Duration.ofMillis(100));
+        assertThat(outcomes).as("A2's answer at 300 ms came after A1 won: discarded").containsExactly("A1 SUCCESS",
+                "A2 CANCELLED");
+        assertThat(exchange.getMessage().getBody()).isEqualTo("A1");
+        assertThat(completions).containsExactly(false);
+        lb.stop();
+    }
+
+    @Test
+    void aRequestPinnedToAnAgentIsNeverHedgedAndAPinWithoutAgentIs() {
+        FakeScheduler fake = new FakeScheduler(START);
+        RoundRobinLB lb = twoAgents(fake, 150, 10, (hooks, attempt) -> { }, new ArrayList<>());
+        BalancerState state = lb.balancerState();
+
+        assertThat(HedgedRequest.hedges(state, get(), null)).isTrue();
+        assertThat(HedgedRequest.hedges(state, get(), new SessionAffinity.Pin("A1", "s", null))).isFalse();
+        assertThat(HedgedRequest.hedges(state, get(), SessionAffinity.Pin.NEW_PICK)).isTrue();
+        lb.stop();
     }
 }

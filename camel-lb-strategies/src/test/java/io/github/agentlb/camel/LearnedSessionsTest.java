@@ -90,6 +90,16 @@ class LearnedSessionsTest {
     }
 
     @Test
+    void aPinnedExchangesSelectionOffersItsAgentOnlyAndLogsTheSession() {
+        Selection selection = SessionAffinity.selectionOf(new SessionAffinity.Pin("A2", "s-1", null));
+
+        assertThat(selection.detail().get()).isEqualTo("session=A2");
+        List<String> offered = new ArrayList<>();
+        selection.candidates().forEachRemaining(offered::add);
+        assertThat(offered).containsExactly("A2");
+    }
+
+    @Test
     void aSessionMintedByAnAgentComesBackToItUnderEveryStrategy() {
         List<Supplier<AgentLoadBalancerSupport>> strategies = List.of(RoundRobinLB::new, ConsistentHashLB::new,
                 LeastRequestLB::new, PidWeightedLB::new);
@@ -210,5 +220,18 @@ class LearnedSessionsTest {
                 .whenAgentGone(LearnedSessions.WhenAgentGone.NEW_PICK).build());
         assertThatThrownBy(() -> rr.setSessionSecret("too short"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("sessionSecret must have at least 16 bytes, had 9");
+    }
+
+    @Test
+    void aRejectedSessionSaysWhyAndWhatToAnswer() {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        SessionRejectedException gone = new SessionRejectedException("The agent left", exchange, 404);
+        SessionRejectedException bad = new SessionRejectedException("Not ours", exchange, 400);
+
+        assertThat(gone.status()).isEqualTo(404);
+        assertThat(gone.error()).isEqualTo("session not found");
+        assertThat(gone.reason()).isEqualTo("The agent left");
+        assertThat(bad.error()).isEqualTo("bad session id");
+        assertThat(new SessionRejectedException("x", exchange, 404, "task not found").error()).isEqualTo("task not found");
     }
 }

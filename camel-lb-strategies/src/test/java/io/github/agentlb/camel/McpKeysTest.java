@@ -110,6 +110,11 @@ class McpKeysTest extends CamelTestSupport {
         assertThatThrownBy(() -> new ConsistentHashLB().setKeys("session,mcp-param:a/b")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'mcp-param:a/b'");
         assertThat(AgentKeys.parse("mcp-param:handle,mcp-method").toString()).isEqualTo("firstOf[mcp-param:handle, mcp-method]");
+        for (String notAToken : new String[] {"a b", "a\u007f", "(a", "a\u0080"}) {
+            assertThatThrownBy(() -> McpKeys.parse("mcp-param:" + notAToken, "k")).as(notAToken)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(McpKeys.parse("mcp-param:!#$%&'*+-.^_`|~Az9", "k").toString()).isEqualTo("mcp-param:!#$%&'*+-.^_`|~az9");
     }
 
     /**

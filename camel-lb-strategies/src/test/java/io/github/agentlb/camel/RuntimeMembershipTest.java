@@ -173,6 +173,22 @@ class RuntimeMembershipTest {
     }
 
     @Test
+    void theStateNamesItsMembersAndOnlyThenTheAgentsWarmingUpAndNoAgentReportedYet() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        BalancerState plain = rr.balancerState();
+        assertThat(plain.toString()).matches("BalancerState\\{generation=\\d+, members=\\[A1, A2, A3\\]\\}");
+        assertThat(plain.slots()).containsOnlyKeys("A1", "A2", "A3");
+        assertThat(plain.hasReported("A1")).isFalse();
+        assertThat(plain.warmupFactor("A1", clock.get())).as("no ramp").isEqualTo(1.0);
+
+        rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+        rr.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
+
+        assertThat(rr.balancerState().toString()).endsWith(", members=[A1, A2, A3, A4], warming=[A4]}");
+        assertThat(rr.balancerState().warmupFactor("A1", clock.get())).as("A1 does not ramp").isEqualTo(1.0);
+    }
+
+    @Test
     void slowStartKeepsExactlyThePartOfItsShareTheRampGives() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
         rr.setSlowStart(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
@@ -601,5 +617,16 @@ class RuntimeMembershipTest {
                     .isGreaterThanOrEqualTo(firstGeneration + 8 * 2 * CYCLES);
             assertThat(balancer.balancerState().members()).containsExactly("F1", "F2", "F3");
         }
+    }
+
+    @Test
+    void roundRobinsCandidatesEndAfterTheTurnsAndOneSweep() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        java.util.Iterator<String> candidates = rr.balancerState().picker.select(new DefaultExchange(CAMEL.get())).candidates();
+        List<String> offered = new ArrayList<>();
+        candidates.forEachRemaining(offered::add);
+
+        assertThat(offered).hasSize(6).containsOnly("A1", "A2", "A3");
+        assertThatThrownBy(candidates::next).isInstanceOf(java.util.NoSuchElementException.class);
     }
 }

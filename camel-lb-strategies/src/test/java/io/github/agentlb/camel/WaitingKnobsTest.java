@@ -46,6 +46,19 @@ class WaitingKnobsTest {
     }
 
     @Test
+    void atTheStartAKnobWhoseRelationNowHoldsIsAppliedAndForgotten() {
+        waiting.apply(config, "maxEjectionTime", Duration.ofSeconds(5), d -> d.ejection().maxEjectionTime(Duration.ofSeconds(5)), true);
+        BalancerConfig mended = new ConfigDraft(config).ejection(OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(1))
+                .build()).build();
+
+        BalancerConfig started = waiting.applyAll(mended);
+
+        assertThat(started.ejection().maxEjectionTime()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(started.ejection().baseEjectionTime()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(waiting.value("maxEjectionTime", Duration.ZERO)).as("forgotten").isEqualTo(Duration.ZERO);
+    }
+
+    @Test
     void aStartThatFailsKeepsTheKnobsWaitingForTheNextStart() {
         waiting.apply(config, "maxEjectionTime", Duration.ofSeconds(5), d -> d.ejection().maxEjectionTime(Duration.ofSeconds(5)), true);
 
