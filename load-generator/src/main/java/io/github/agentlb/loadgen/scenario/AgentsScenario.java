@@ -436,7 +436,8 @@ public final class AgentsScenario implements Scenario {
                         + "then prompt prefix, then user_id; keys-bounded = the share bound alone (balance factor %.2f); "
                         + "keys-inflight = share %.2f and in-flight factor %.2f (KubeAI's rule, checked per request); "
                         + "keys-inflight-kept = the same, the in-flight bound placing each conversation once "
-                        + "(setKeepInFlightPlacement), the variant checked; x2 = two proxy replicas, conversation i through "
+                        + "(setKeepInFlightPlacement), asking the agents for ORCA reports (TEXT; the stubs' KV figure is their "
+                        + "prefix cache's fill, so the gate's KV threshold is 1), the variant checked; x2 = two proxy replicas, conversation i through "
                         + "replica i mod 2.", load.users(), load.requests() / load.users(), w.groups(),
                 Conversations.SYSTEM_MIN_CHARS, Conversations.SYSTEM_MAX_CHARS, load.seed(), Conversations.FIRST_USER_CHARS,
                 Conversations.USER_MIN_CHARS, Conversations.USER_MAX_CHARS, Conversations.ASSISTANT_MIN_CHARS,
