@@ -126,4 +126,25 @@ class LoadReportTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("named_metrics.queue must be finite and >= 0, was NaN");
     }
+
+    @ParameterizedTest(name = "running {0}, waiting {1}, own {2}: {3} beyond")
+    @CsvSource({
+            // vLLM's running count reported: the agent's requests less this balancer's own.
+            "4, 2, 3, 3.0",
+            "4, , 3, 1.0",
+            "2, 0, 5, 0.0",   // never negative (own requests the agent has not seen yet, or ended there)
+            // Without it, the queue alone, as other balancers put it there; nothing when neither was reported.
+            ", 2, 3, 2.0",
+            ", , 3, 0.0"})
+    void requestsBeyondABalancersOwnCountTheOtherBalancers(Double running, Double waiting, int own, double beyond) {
+        Map<String, Double> metrics = new LinkedHashMap<>();
+        if (running != null) {
+            metrics.put(LoadReport.NUM_REQUESTS_RUNNING, running);
+        }
+        if (waiting != null) {
+            metrics.put(LoadReport.NUM_REQUESTS_WAITING, waiting);
+        }
+        LoadReport report = new LoadReport(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, metrics);
+        assertThat(report.requestsBeyond(own)).isEqualTo(beyond);
+    }
 }
