@@ -127,8 +127,9 @@ public final class PidController {
     }
 
     /**
-     * Immutable gains and limits of a {@link PidController}, validated when built and when
-     * constructed (by the {@link Builder}'s setters). A record, so thread-safe.
+     * Immutable gains and limits of a {@link PidController}, validated when constructed. A record,
+     * so thread-safe. Built from {@link #ofDefaults()} or {@link #gains(double, double, double)}
+     * and the limits' {@code with} methods, or by the canonical constructor.
      *
      * <p>Defaults: {@code kp = 1}, {@code ki = 0}, {@code kd = 0}, no integral limit, no output
      * limit (infinite limits), i.e. a pure proportional controller.
@@ -157,22 +158,63 @@ public final class PidController {
         public static final double DEFAULT_OUTPUT_MAX = Double.POSITIVE_INFINITY;
 
         /**
-         * Checks every value by the {@link Builder}'s setter of the same name.
+         * Checks every value, in the order of the parameters.
          *
-         * @throws IllegalArgumentException naming the field and the bad value, as that setter
+         * @throws IllegalArgumentException naming the first bad field and its value: a gain negative,
+         *         NaN or infinite; the integral limit negative or NaN; an output limit NaN, or
+         *         {@code outputMin > outputMax}
          */
         public Config {
-            custom().kp(kp).ki(ki).kd(kd).integralLimit(integralLimit).outputLimits(outputMin, outputMax);
-        }
-
-        /** @return a builder initialised with the defaults */
-        public static Builder custom() {
-            return new Builder();
+            Check.finiteNonNegative("kp", kp);
+            Check.finiteNonNegative("ki", ki);
+            Check.finiteNonNegative("kd", kd);
+            if (!(integralLimit >= 0)) {
+                throw new IllegalArgumentException("integralLimit must be >= 0, was " + integralLimit);
+            }
+            if (Double.isNaN(outputMin)) {
+                throw new IllegalArgumentException("outputMin must be a number, was NaN");
+            }
+            if (Double.isNaN(outputMax)) {
+                throw new IllegalArgumentException("outputMax must be a number, was NaN");
+            }
+            if (outputMin > outputMax) {
+                throw new IllegalArgumentException("outputMin must be <= outputMax (" + outputMax + "), was " + outputMin);
+            }
         }
 
         /** @return the default configuration */
         public static Config ofDefaults() {
-            return custom().build();
+            return gains(DEFAULT_KP, DEFAULT_KI, DEFAULT_KD);
+        }
+
+        /**
+         * @param kp proportional gain, finite and {@code >= 0}
+         * @param ki integral gain, finite and {@code >= 0}
+         * @param kd derivative gain, finite and {@code >= 0}
+         * @return these gains without integral or output limits
+         * @throws IllegalArgumentException naming the first gain that is negative, NaN or infinite
+         */
+        public static Config gains(double kp, double ki, double kd) {
+            return new Config(kp, ki, kd, DEFAULT_INTEGRAL_LIMIT, DEFAULT_OUTPUT_MIN, DEFAULT_OUTPUT_MAX);
+        }
+
+        /**
+         * @param value bound on the integral term, output units, {@code >= 0}; {@code +Infinity} for none
+         * @return a copy with this integral limit
+         * @throws IllegalArgumentException if negative or NaN
+         */
+        public Config withIntegralLimit(double value) {
+            return new Config(kp, ki, kd, value, outputMin, outputMax);
+        }
+
+        /**
+         * @param min lower limit, output units, {@code -Infinity} for none
+         * @param max upper limit, output units, {@code +Infinity} for none
+         * @return a copy with these output limits
+         * @throws IllegalArgumentException if either is NaN or {@code min > max}
+         */
+        public Config withOutputLimits(double min, double max) {
+            return new Config(kp, ki, kd, integralLimit, min, max);
         }
 
         /** The record's form under the enclosing class's name: {@code PidController.Config[kp=1.0, ...]}. */
@@ -181,96 +223,6 @@ public final class PidController {
             return "PidController.Config[kp=" + kp + ", ki=" + ki + ", kd=" + kd
                     + ", integralLimit=" + integralLimit + ", outputMin=" + outputMin
                     + ", outputMax=" + outputMax + "]";
-        }
-
-        /**
-         * Builder; each setter validates its argument at once.
-         * Not thread-safe.
-         */
-        public static final class Builder {
-            private double kp = DEFAULT_KP;
-            private double ki = DEFAULT_KI;
-            private double kd = DEFAULT_KD;
-            private double integralLimit = DEFAULT_INTEGRAL_LIMIT;
-            private double outputMin = DEFAULT_OUTPUT_MIN;
-            private double outputMax = DEFAULT_OUTPUT_MAX;
-
-            private Builder() {
-            }
-
-            /**
-             * @param kp proportional gain, finite and {@code >= 0}
-             * @return this builder
-             * @throws IllegalArgumentException if {@code kp} is negative, NaN or infinite
-             */
-            public Builder kp(double kp) {
-                this.kp = Check.finiteNonNegative("kp", kp);
-                return this;
-            }
-
-            /**
-             * @param ki integral gain, finite and {@code >= 0}
-             * @return this builder
-             * @throws IllegalArgumentException if {@code ki} is negative, NaN or infinite
-             */
-            public Builder ki(double ki) {
-                this.ki = Check.finiteNonNegative("ki", ki);
-                return this;
-            }
-
-            /**
-             * @param kd derivative gain, finite and {@code >= 0}
-             * @return this builder
-             * @throws IllegalArgumentException if {@code kd} is negative, NaN or infinite
-             */
-            public Builder kd(double kd) {
-                this.kd = Check.finiteNonNegative("kd", kd);
-                return this;
-            }
-
-            /**
-             * @param integralLimit bound on the integral term, output units, {@code >= 0};
-             *                      {@code +Infinity} for none
-             * @return this builder
-             * @throws IllegalArgumentException if negative or NaN
-             */
-            public Builder integralLimit(double integralLimit) {
-                if (!(integralLimit >= 0)) {
-                    throw new IllegalArgumentException(
-                            "integralLimit must be >= 0, was " + integralLimit);
-                }
-                this.integralLimit = integralLimit;
-                return this;
-            }
-
-            /**
-             * Sets both output limits.
-             *
-             * @param outputMin lower limit, output units, {@code -Infinity} for none
-             * @param outputMax upper limit, output units, {@code +Infinity} for none
-             * @return this builder
-             * @throws IllegalArgumentException if either is NaN or {@code outputMin > outputMax}
-             */
-            public Builder outputLimits(double outputMin, double outputMax) {
-                if (Double.isNaN(outputMin)) {
-                    throw new IllegalArgumentException("outputMin must be a number, was NaN");
-                }
-                if (Double.isNaN(outputMax)) {
-                    throw new IllegalArgumentException("outputMax must be a number, was NaN");
-                }
-                if (outputMin > outputMax) {
-                    throw new IllegalArgumentException("outputMin must be <= outputMax ("
-                            + outputMax + "), was " + outputMin);
-                }
-                this.outputMin = outputMin;
-                this.outputMax = outputMax;
-                return this;
-            }
-
-            /** @return the immutable configuration */
-            public Config build() {
-                return new Config(kp, ki, kd, integralLimit, outputMin, outputMax);
-            }
         }
     }
 }

@@ -105,18 +105,14 @@ public record PidWeightsConfig(double kp, double ki, double kd, double integralL
      *     output limits {@code [-maxStep, +maxStep]}
      */
     public PidController.Config controllerConfig() {
-        return PidController.Config.custom()
-                .kp(kp).ki(ki).kd(kd)
-                .integralLimit(integralLimit)
-                .outputLimits(-maxStep, maxStep)
-                .build();
+        return PidController.Config.gains(kp, ki, kd).withIntegralLimit(integralLimit).withOutputLimits(-maxStep, maxStep);
     }
 
     /** Builder; each setter validates at once. Not thread-safe. */
     public static final class Builder {
-        /** The gains, checked by the controller's own rule. */
-        private final PidController.Config.Builder gains =
-                PidController.Config.custom().kp(DEFAULT_KP).ki(DEFAULT_KI).kd(DEFAULT_KD);
+        private double kp = DEFAULT_KP;
+        private double ki = DEFAULT_KI;
+        private double kd = DEFAULT_KD;
         private double integralLimit = DEFAULT_INTEGRAL_LIMIT;
         private double maxStep = DEFAULT_MAX_STEP;
         private Duration controlPeriod = DEFAULT_CONTROL_PERIOD;
@@ -132,19 +128,19 @@ public record PidWeightsConfig(double kp, double ki, double kd, double integralL
 
         /** Proportional gain, finite, {@code >= 0}; else {@link IllegalArgumentException}. */
         public Builder kp(double kp) {
-            gains.kp(kp);
+            this.kp = Check.finiteNonNegative("kp", kp);
             return this;
         }
 
         /** Integral gain, finite, {@code >= 0}; else {@link IllegalArgumentException}. */
         public Builder ki(double ki) {
-            gains.ki(ki);
+            this.ki = Check.finiteNonNegative("ki", ki);
             return this;
         }
 
         /** Derivative gain, finite, {@code >= 0}; else {@link IllegalArgumentException}. */
         public Builder kd(double kd) {
-            gains.kd(kd);
+            this.kd = Check.finiteNonNegative("kd", kd);
             return this;
         }
 
@@ -231,8 +227,7 @@ public record PidWeightsConfig(double kp, double ki, double kd, double integralL
 
         /** @return the immutable configuration */
         public PidWeightsConfig build() {
-            PidController.Config g = gains.build();
-            return new PidWeightsConfig(g.kp(), g.ki(), g.kd(), integralLimit, maxStep, controlPeriod, minWeight, maxWeight,
+            return new PidWeightsConfig(kp, ki, kd, integralLimit, maxStep, controlPeriod, minWeight, maxWeight,
                     reportExpiry, nominalCapacity, failureUtilization, scheduleResolution);
         }
     }

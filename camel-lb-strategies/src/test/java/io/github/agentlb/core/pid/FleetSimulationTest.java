@@ -64,7 +64,7 @@ class FleetSimulationTest {
         double[] backlog = new double[3];
         PidController[] controllers = new PidController[3];
         for (int i = 0; i < 3; i++) {
-            controllers[i] = new PidController(PidController.Config.custom().kp(1).ki(0.1).kd(0.5).build());
+            controllers[i] = new PidController(PidController.Config.gains(1, 0.1, 0.5));
         }
         Random random = new Random(2024);
         double lowest = Double.MAX_VALUE;

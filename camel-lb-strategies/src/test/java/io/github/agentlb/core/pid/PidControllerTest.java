@@ -11,7 +11,7 @@ class PidControllerTest {
     private static final double EPS = 1e-12;
 
     private static PidController controller(double kp, double ki, double kd) {
-        return new PidController(PidController.Config.custom().kp(kp).ki(ki).kd(kd).build());
+        return new PidController(PidController.Config.gains(kp, ki, kd));
     }
 
     @Test
@@ -25,8 +25,7 @@ class PidControllerTest {
 
     @Test
     void integralAccumulatesErrorTimesDtAndIsClamped() {
-        PidController pid = new PidController(PidController.Config.custom()
-                .kp(0).ki(0.5).integralLimit(1.0).build());
+        PidController pid = new PidController(PidController.Config.gains(0, 0.5, 0).withIntegralLimit(1.0));
 
         assertThat(pid.update(1, 0, 1.0)).isCloseTo(0.5, within(EPS));
         assertThat(pid.update(1, 0, 0.5)).isCloseTo(0.75, within(EPS));
@@ -39,8 +38,7 @@ class PidControllerTest {
 
     @Test
     void integralStopsWhileTheOutputIsSaturatedInTheErrorsDirection() {
-        PidController pid = new PidController(PidController.Config.custom()
-                .kp(10).ki(1).outputLimits(-1, 1).build());
+        PidController pid = new PidController(PidController.Config.gains(10, 1, 0).withOutputLimits(-1, 1));
 
         assertThat(pid.update(1, 0, 1.0)).isEqualTo(1.0);
         assertThat(pid.update(1, 0, 1.0)).isEqualTo(1.0);
@@ -52,8 +50,7 @@ class PidControllerTest {
 
     @Test
     void integralFreezesAtTheFirstStepWhoseUnclampedOutputPassesTheMaxAndResumesWhenTheErrorTurns() {
-        PidController pid = new PidController(PidController.Config.custom()
-                .kp(0.5).ki(0.5).outputLimits(-1, 1).build());
+        PidController pid = new PidController(PidController.Config.gains(0.5, 0.5, 0).withOutputLimits(-1, 1));
 
         // e = 1: P = 0.5, I' = 0.5, P + I' = 1.0 is at the limit, not past it: integrate.
         assertThat(pid.update(1, 0, 1.0)).isEqualTo(1.0);
@@ -70,8 +67,7 @@ class PidControllerTest {
 
     @Test
     void integralFreezesAtTheFirstStepWhoseUnclampedOutputPassesTheMinAndResumesWhenTheErrorTurns() {
-        PidController pid = new PidController(PidController.Config.custom()
-                .kp(0.5).ki(0.5).outputLimits(-1, 1).build());
+        PidController pid = new PidController(PidController.Config.gains(0.5, 0.5, 0).withOutputLimits(-1, 1));
 
         // e = -1: P + I' = -0.5 - 0.5 = -1.0 is at the limit: integrate.
         assertThat(pid.update(0, 1, 1.0)).isEqualTo(-1.0);
@@ -86,8 +82,7 @@ class PidControllerTest {
 
     @Test
     void theDerivativeCountsInTheSumThatDecidesAntiWindup() {
-        PidController pid = new PidController(PidController.Config.custom()
-                .kp(0).ki(1).kd(1).outputLimits(-1, 1).build());
+        PidController pid = new PidController(PidController.Config.gains(0, 1, 1).withOutputLimits(-1, 1));
 
         assertThat(pid.update(1.5, 1.5, 1.0)).isEqualTo(0.0);
         // e = 1, I' = 1, D = -(0.5 - 1.5) / 1 = 1: I' + D = 2 > 1, so the integral stays 0;
@@ -98,8 +93,7 @@ class PidControllerTest {
 
     @Test
     void aSaturatedOutputWithTheErrorPullingBackStillIntegrates() {
-        PidController pid = new PidController(PidController.Config.custom()
-                .kp(0).ki(1).kd(4).outputLimits(-1, 1).build());
+        PidController pid = new PidController(PidController.Config.gains(0, 1, 4).withOutputLimits(-1, 1));
 
         assertThat(pid.update(0, 1.0, 1.0)).isEqualTo(-1.0);
         assertThat(pid.integral()).isEqualTo(-1.0);
@@ -111,8 +105,7 @@ class PidControllerTest {
 
     @Test
     void negativeIntegralIsClampedAtMinusTheLimit() {
-        PidController pid = new PidController(PidController.Config.custom()
-                .kp(0).ki(0.5).integralLimit(0.75).build());
+        PidController pid = new PidController(PidController.Config.gains(0, 0.5, 0).withIntegralLimit(0.75));
 
         assertThat(pid.update(0, 1, 1.0)).isEqualTo(-0.5);
         assertThat(pid.update(0, 1, 1.0)).isEqualTo(-0.75);
@@ -140,8 +133,7 @@ class PidControllerTest {
 
     @Test
     void outputIsClamped() {
-        PidController pid = new PidController(PidController.Config.custom()
-                .kp(10).outputLimits(-0.5, 0.25).build());
+        PidController pid = new PidController(PidController.Config.gains(10, 0, 0).withOutputLimits(-0.5, 0.25));
 
         assertThat(pid.update(1, 0, 1)).isEqualTo(0.25);
         assertThat(pid.update(0, 1, 1)).isEqualTo(-0.5);
@@ -185,19 +177,20 @@ class PidControllerTest {
 
     @Test
     void configRejectsBadValuesNamingFieldAndValue() {
-        PidController.Config.Builder b = PidController.Config.custom();
+        PidController.Config b = PidController.Config.ofDefaults();
 
-        assertThatThrownBy(() -> b.kp(-1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> PidController.Config.gains(-1, 0, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("kp must be finite and >= 0, was -1.0");
-        assertThatThrownBy(() -> b.ki(Double.NaN)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> PidController.Config.gains(1, Double.NaN, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("ki must be finite and >= 0, was NaN");
-        assertThatThrownBy(() -> b.kd(Double.POSITIVE_INFINITY)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> PidController.Config.gains(1, 0, Double.POSITIVE_INFINITY))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("kd must be finite and >= 0, was Infinity");
-        assertThatThrownBy(() -> b.integralLimit(-0.5)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> b.withIntegralLimit(-0.5)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("integralLimit must be >= 0, was -0.5");
-        assertThatThrownBy(() -> b.outputLimits(1, -1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> b.withOutputLimits(1, -1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("outputMin must be <= outputMax (-1.0), was 1.0");
-        assertThatThrownBy(() -> b.outputLimits(Double.NaN, 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> b.withOutputLimits(Double.NaN, 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("outputMin must be a number, was NaN");
     }
 
@@ -224,7 +217,7 @@ class PidControllerTest {
 
     @Test
     void theControllerKeepsItsConfiguration() {
-        PidController.Config config = PidController.Config.custom().kp(2).ki(0.5).kd(0.25).build();
+        PidController.Config config = PidController.Config.gains(2, 0.5, 0.25);
         assertThat(new PidController(config).config()).isSameAs(config);
     }
 }
