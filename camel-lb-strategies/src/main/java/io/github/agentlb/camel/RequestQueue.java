@@ -21,9 +21,10 @@ import org.apache.camel.Exchange;
 /**
  * A balancer's gate and queue for when its agents are full ({@link FlowControl}): the Camel side of
  * {@link FairQueue}. The gate counts the exchanges it let through that have not completed
- * ({@code admitted}); it lets one through while {@code admitted < maxInFlightPerAgent x serving
- * agents} and nobody waits, so an exchange let through always finds an agent with room (the others
- * hold fewer requests in flight than the agents' limits together). Else the exchange waits in the
+ * ({@code admitted}); it lets one through while {@code admitted < maxInFlightPerAgent x agents that
+ * can take a request} (serving, neither resting after a busy answer nor ejected) and nobody waits,
+ * so an exchange let through finds an agent with room (those agents hold fewer requests in flight
+ * than their limits together). Else the exchange waits in the
  * fair queue, holding no thread: {@link #process} returns {@code false} and its callback is called
  * when it is released (an exchange let through completed, or another arrived while there is room),
  * expires (a timer armed for the earliest deadline) or leaves ({@link QueuedExchange#leave()}).
@@ -82,7 +83,7 @@ final class RequestQueue {
      */
     boolean process(Exchange exchange, AsyncCallback callback, BalancerState state) {
         FlowControl flow = state.config.flowControl();
-        if (waiting.get() == 0 && tryAdmit(capacity(state))) {
+        if (waiting.get() == 0 && tryAdmit(capacity(state, clock.getAsLong()))) {
             return dispatcher.dispatch(exchange, new Permit(exchange, callback, false, null), state);
         }
         long now = clock.getAsLong();
@@ -133,8 +134,23 @@ final class RequestQueue {
         return true;
     }
 
-    private static int capacity(BalancerState state) {
-        return state.config.flowControl().maxInFlightPerAgent() * state.agentIds().size();
+    /**
+     * The gate's places: {@code maxInFlightPerAgent} for each serving agent that can take a request
+     * now, i.e. neither resting after a busy answer nor ejected or marked down (O(agents)). When none
+     * can, every serving agent's: an exchange let through then meets the attempts' own answer, as
+     * without a queue (429 with the shortest {@code Retry-After}, or an ejected agent tried).
+     */
+    private static int capacity(BalancerState state, long now) {
+        List<String> agents = state.agentIds();
+        boolean ejections = state.detector.hasEjections();
+        int open = 0;
+        for (String agent : agents) {
+            AgentSlot slot = state.slot(agent);
+            if (slot != null && !slot.resting(now) && !(ejections && state.detector.isEjected(agent))) {
+                open++;
+            }
+        }
+        return state.config.flowControl().maxInFlightPerAgent() * (open == 0 ? agents.size() : open);
     }
 
     /** An exchange let through completed: its place frees, and the queue's next may go. */
@@ -175,7 +191,7 @@ final class RequestQueue {
 
     private List<Waiting> releaseLocked(BalancerState state, long now) {
         List<Waiting> out = List.of();
-        int capacity = capacity(state);
+        int capacity = capacity(state, now);
         while (queue.size() > 0 && tryAdmit(capacity)) {
             FairQueue.Entry<Waiting> entry = queue.poll();
             Waiting w = entry.value();

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.camel.Exchange;
@@ -35,6 +36,10 @@ class RequestQueueTest {
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     /** Whether the agents answer at once, on the caller's thread, rather than hold the request. */
     private volatile boolean answerAtOnce;
+    /** The agents that answer at once with 429 and {@code Retry-After: 5}. */
+    private volatile Set<String> busy = Set.of();
+    /** The agent whose connection is refused, if any. */
+    private volatile String refusing;
     private RoundRobinLB balancer;
 
     @AfterEach
@@ -52,6 +57,17 @@ class RequestQueueTest {
         balancer.useQueueTimer(timer);
         ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get,
                 id -> ScriptedChild.scripted(id, (attempt, callback) -> {
+                    if (busy.contains(id)) {
+                        attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 429);
+                        attempt.getMessage().setHeader("Retry-After", "5");
+                        callback.done(true);
+                        return true;
+                    }
+                    if (id.equals(refusing)) {
+                        attempt.setException(new java.net.ConnectException("Connection refused"));
+                        callback.done(true);
+                        return true;
+                    }
                     if (answerAtOnce) {
                         attempt.getMessage().setBody(id);
                         callback.done(true);
@@ -130,6 +146,69 @@ class RequestQueueTest {
         assertThat(waiting.exchange.getMessage().getBody()).isEqualTo("A1");
         assertThat(balancer.queueFigures().released()).isEqualTo(1);
         assertThat(balancer.queueFigures().admitted()).isEqualTo(2);
+    }
+
+    /**
+     * An agent that rests after a busy answer takes no request, so the gate's room is that of the
+     * others: with A3 resting and A1, A2 at their limit, the next exchanges wait in the queue (they
+     * were let through and answered 429 at once), and go to A1 as it frees.
+     */
+    @Test
+    void aRestingAgentsPlacesAreNotRoomAtTheGate() {
+        start(1, 5);
+        busy = Set.of("A3");
+        answerAtOnce = true;
+        for (int i = 0; i < 3; i++) {
+            send();
+        }
+        answerAtOnce = false;
+        busy = Set.of();
+        assertThat(send().returned).isFalse();
+        assertThat(send().returned).isFalse();
+        assertThat(calls).extracting(Call::agent).containsExactlyInAnyOrder("A1", "A2");
+        Sent waiting = send();
+        Sent last = send();
+        assertThat(waiting.returned).isFalse();
+        assertThat(waiting.completions.get()).as("waits rather than 429").isZero();
+        assertThat(last.completions.get()).isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(2);
+        String freed = calls.get(0).agent();
+        endFirstCall();
+        assertThat(calls).hasSize(2);
+        assertThat(calls.get(1).agent()).isEqualTo(freed);
+        assertThat(calls.get(1).attempt().getExchangeId()).isEqualTo(waiting.exchange.getExchangeId());
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+    }
+
+    /** With every agent resting, the exchange gets at once what it gets without a queue: the 429 with the rest left. */
+    @Test
+    void withEveryAgentRestingTheExchangeIsNotQueuedButAnswered429() {
+        start(1, 5);
+        busy = Set.of("A1", "A2", "A3");
+        send();
+        clock.addAndGet(Duration.ofSeconds(1).toNanos());
+        Sent next = send();
+        assertThat(next.returned).isTrue();
+        assertThat(next.exchange.getException()).isInstanceOf(AgentsBusyException.class);
+        assertThat(((AgentsBusyException) next.exchange.getException()).retryAfterSeconds()).isEqualTo(4);
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
+    /** An ejected agent (its connection refused) is no room at the gate either, until its ejection ends. */
+    @Test
+    void anEjectedAgentsPlacesAreNotRoomAtTheGate() {
+        start(1, 5);
+        refusing = "A1";
+        answerAtOnce = true;
+        send();
+        answerAtOnce = false;
+        refusing = null;
+        assertThat(send().returned).isFalse();
+        assertThat(send().returned).isFalse();
+        assertThat(calls).extracting(Call::agent).containsExactlyInAnyOrder("A2", "A3");
+        Sent waiting = send();
+        assertThat(waiting.completions.get()).as("waits rather than 429").isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
     }
 
     @Test
