@@ -170,9 +170,6 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
     static Set<Integer> parseStatuses(String field, String text) {
         Set<Integer> statuses = new TreeSet<>();
         for (String part : Objects.requireNonNull(text, field).split(",", -1)) {
-            if (part.isBlank()) {
-                continue;
-            }
             try {
                 statuses.add(Integer.parseInt(part.trim()));
             } catch (NumberFormatException e) {

@@ -119,6 +119,7 @@ public interface AvnSettings extends Configurable {
 
     /** {@code a_c} of eq. (1), fraction 0..1; with capacityMemoryWeight, sums to 1. */
     default void setCapacityCpuWeight(double capacityCpuWeight) {
+        Check.fraction("capacityCpuWeight", capacityCpuWeight);
         configure("capacityCpuWeight", capacityCpuWeight, d -> d.capacityWeights(capacityCpuWeight, getCapacityMemoryWeight()));
     }
 
@@ -128,6 +129,7 @@ public interface AvnSettings extends Configurable {
 
     /** {@code a_m} of eq. (1), fraction 0..1. */
     default void setCapacityMemoryWeight(double capacityMemoryWeight) {
+        Check.fraction("capacityMemoryWeight", capacityMemoryWeight);
         configure("capacityMemoryWeight", capacityMemoryWeight, d -> d.capacityWeights(getCapacityCpuWeight(), capacityMemoryWeight));
     }
 
@@ -137,6 +139,7 @@ public interface AvnSettings extends Configurable {
 
     /** {@code b_c} of eq. (3), fraction 0..1; with loadMemoryWeight and loadRequestWeight, sums to 1. */
     default void setLoadCpuWeight(double loadCpuWeight) {
+        Check.fraction("loadCpuWeight", loadCpuWeight);
         configure("loadCpuWeight", loadCpuWeight,
                 d -> d.loadWeights(loadCpuWeight, getLoadMemoryWeight(), getLoadRequestWeight()));
     }
@@ -147,6 +150,7 @@ public interface AvnSettings extends Configurable {
 
     /** {@code b_m} of eq. (3), fraction 0..1. */
     default void setLoadMemoryWeight(double loadMemoryWeight) {
+        Check.fraction("loadMemoryWeight", loadMemoryWeight);
         configure("loadMemoryWeight", loadMemoryWeight,
                 d -> d.loadWeights(getLoadCpuWeight(), loadMemoryWeight, getLoadRequestWeight()));
     }
@@ -157,6 +161,7 @@ public interface AvnSettings extends Configurable {
 
     /** {@code b_t} of eq. (3), fraction 0..1. */
     default void setLoadRequestWeight(double loadRequestWeight) {
+        Check.fraction("loadRequestWeight", loadRequestWeight);
         configure("loadRequestWeight", loadRequestWeight,
                 d -> d.loadWeights(getLoadCpuWeight(), getLoadMemoryWeight(), loadRequestWeight));
     }

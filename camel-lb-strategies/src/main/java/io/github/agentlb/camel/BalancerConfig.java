@@ -158,12 +158,17 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
     public record Ring(int virtualNodes, HashFunction hashFunction) {
         /** Virtual nodes per agent by default: 150, as in ketama and the original assignment. */
         public static final int DEFAULT_VIRTUAL_NODES = 150;
+        /**
+         * The most virtual nodes per agent: 10,000 (a ring of 1,000,000 points for 100 agents; the
+         * ring is rebuilt on every membership change, O(agents x virtualNodes)).
+         */
+        public static final int MAX_VIRTUAL_NODES = 10_000;
         /** 150 virtual nodes per agent, MD5. */
         public static final Ring DEFAULT = new Ring(DEFAULT_VIRTUAL_NODES, HashAlgorithm.MD5);
 
-        /** @throws IllegalArgumentException if {@code virtualNodes < 1} */
+        /** @throws IllegalArgumentException if {@code virtualNodes} is not in 1..{@value #MAX_VIRTUAL_NODES} */
         public Ring {
-            Check.atLeast("virtualNodes", virtualNodes, 1);
+            Check.atMost("virtualNodes", Check.atLeast("virtualNodes", virtualNodes, 1), MAX_VIRTUAL_NODES);
             Objects.requireNonNull(hashFunction, "hashFunction");
         }
     }

@@ -45,6 +45,14 @@ public final class Check {
         return value;
     }
 
+    /** @return {@code value} if {@code value <= max} */
+    public static int atMost(String field, int value, int max) {
+        if (value > max) {
+            throw new IllegalArgumentException(field + " must be <= " + max + ", was " + value);
+        }
+        return value;
+    }
+
     /** @return {@code value} if {@code min <= value <= max} */
     public static int inRange(String field, int value, int min, int max) {
         if (value < min || value > max) {

@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import java.time.Duration;
@@ -86,6 +87,22 @@ class AdaptiveVirtualNodeLBPropertiesTest {
         assertThat(lb.state().config().loadWeights().cpu()).isEqualTo(0.5);
         assertThat(lb.state().config().loadWeights().memory()).isEqualTo(0.2);
         assertThat(lb.state().config().loadWeights().requests()).isEqualTo(0.3);
+    }
+
+    /** A weight outside 0..1 is refused when set, before the start: only the sum waits for the others. */
+    @Test
+    void aWeightOutOfItsRangeIsRefusedWhenSet() {
+        AdaptiveVirtualNodeLB lb = new AdaptiveVirtualNodeLB();
+        assertThatThrownBy(() -> lb.setCapacityCpuWeight(1.5)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("capacityCpuWeight must be in 0..1, was 1.5");
+        assertThatThrownBy(() -> lb.setCapacityMemoryWeight(-0.5)).hasMessage("capacityMemoryWeight must be in 0..1, was -0.5");
+        assertThatThrownBy(() -> lb.setLoadCpuWeight(-0.1)).hasMessage("loadCpuWeight must be in 0..1, was -0.1");
+        assertThatThrownBy(() -> lb.setLoadMemoryWeight(Double.NaN)).hasMessage("loadMemoryWeight must be in 0..1, was NaN");
+        assertThatThrownBy(() -> lb.setLoadRequestWeight(2)).hasMessage("loadRequestWeight must be in 0..1, was 2.0");
+        assertThatThrownBy(() -> lb.setTotalVirtualNodes(50_000_000))
+                .hasMessage("totalVirtualNodes must be <= 100000, was 50000000");
+        lb.checkSettings();
+        assertThat(lb.getLoadCpuWeight()).isEqualTo(AdaptiveVirtualNodesConfig.ofDefaults().loadWeights().cpu());
     }
 
     @Test

@@ -174,5 +174,9 @@ class BusyAndBrokenAgentsTest {
                 .hasMessage("errorStatuses must be statuses from 500 to 599, was [404, 500]");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RoundRobinLB().setErrorStatuses("500,x"))
                 .hasMessage("errorStatuses must be HTTP statuses separated by commas, was '500,x'");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RoundRobinLB().setErrorStatuses("500,,502"))
+                .hasMessage("errorStatuses must be HTTP statuses separated by commas, was '500,,502'");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RoundRobinLB().setErrorStatuses(""))
+                .hasMessage("errorStatuses must be HTTP statuses separated by commas, was ''");
     }
 }

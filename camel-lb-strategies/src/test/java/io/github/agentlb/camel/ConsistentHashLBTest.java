@@ -141,6 +141,8 @@ class ConsistentHashLBTest extends CamelTestSupport {
     void invalidConfigurationIsRejectedNamingTheValue() {
         assertThatThrownBy(() -> new ConsistentHashLB().setVirtualNodes(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("virtualNodes must be >= 1, was 0");
+        assertThatThrownBy(() -> new ConsistentHashLB().setVirtualNodes(50_000_000))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("virtualNodes must be <= 10000, was 50000000");
         assertThatThrownBy(() -> new ConsistentHashLB().setHashFunction("sha-3"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was sha-3");
         ConsistentHashLB configured = new ConsistentHashLB();

@@ -57,6 +57,8 @@ public record AdaptiveVirtualNodesConfig(CapacityWeights capacityWeights, LoadWe
      * CV {@code <= 0.10} with stickiness {@code >= 0.95}; with 150, 83 of 100; docs/avn-experiment.md, experiment c).
      */
     public static final int DEFAULT_TOTAL_VIRTUAL_NODES = 150;
+    /** The most virtual nodes on the ring in total: 100,000 (each move rebuilds the ring, O(N)). */
+    public static final int MAX_TOTAL_VIRTUAL_NODES = 100_000;
     /**
      * Weight of the newest window's mean report in the smoothed CPU and memory utilization used
      * by eq. (3) (an exponentially weighted moving average over windows), 0.5. Reports are
@@ -224,10 +226,11 @@ public record AdaptiveVirtualNodesConfig(CapacityWeights capacityWeights, LoadWe
          * {@code N} of eq. (2), >= 1; it must also be at least the number of agents, checked when
          * agents are set.
          *
-         * @throws IllegalArgumentException if {@code totalVirtualNodes < 1}
+         * @throws IllegalArgumentException if {@code totalVirtualNodes} is not in 1..{@value #MAX_TOTAL_VIRTUAL_NODES}
          */
         public Builder totalVirtualNodes(int totalVirtualNodes) {
-            this.totalVirtualNodes = Check.atLeast("totalVirtualNodes", totalVirtualNodes, 1);
+            this.totalVirtualNodes = Check.atMost("totalVirtualNodes",
+                    Check.atLeast("totalVirtualNodes", totalVirtualNodes, 1), MAX_TOTAL_VIRTUAL_NODES);
             return this;
         }
 
