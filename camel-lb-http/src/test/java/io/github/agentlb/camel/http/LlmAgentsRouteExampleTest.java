@@ -104,6 +104,11 @@ class LlmAgentsRouteExampleTest {
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
         assertThat(response.body()).startsWith("{\"error\":\"bad session id\",\"detail\":\"Mcp-Session-Id is not a session id");
+        assertThat(response.headers().firstValue(HEADER)).as("the forged id is not sent back").isEmpty();
+        HttpResponse<String> garbage = chat("hello", "x".repeat(7_000));
+        assertThat(garbage.statusCode()).isEqualTo(400);
+        assertThat(garbage.headers().firstValue(HEADER)).as("the garbage id is not sent back").isEmpty();
+        assertThat(garbage.body()).hasSizeLessThan(1_000);
         assertThat(calls()).isZero();
     }
 
