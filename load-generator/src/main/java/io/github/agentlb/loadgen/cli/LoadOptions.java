@@ -153,8 +153,8 @@ final class LoadOptions {
                             + "), was " + n + ": lower --users or --hot-share, or raise --requests");
         }
         try {
-            LoadTestConfig config = LoadTestConfig.custom().requests(requests).users(n).concurrency(concurrency)
-                    .seed(seed).timeoutMs(timeoutMs).warmup(warmup).hotShare(share).build();
+            LoadTestConfig config = new LoadTestConfig(requests, n, concurrency, seed, timeoutMs,
+                    LoadTestConfig.DEFAULT_PROGRESS_EVERY, warmup, share);
             if (users == null && n != LoadTestConfig.DEFAULT_USERS && stdout != null) {
                 stdout.printf(Locale.ROOT, hot == 0 ? "--users not given: %d users sharing %d requests%s%n"
                         : "--users not given: %d users besides the hot user, sharing the %d requests not from it%s%n",
@@ -167,9 +167,9 @@ final class LoadOptions {
     }
 
     /**
-     * {@code message} of {@link LoadTestConfig}'s builder with its leading field name spelled as
+     * {@code message} of {@link LoadTestConfig}'s check with its leading field name spelled as
      * the option typed ({@code timeoutMs must ...} becomes {@code --timeout-ms must ...}); the
-     * builder keeps its field names for library users.
+     * record keeps its field names for library users.
      */
     static String asOption(String message) {
         Matcher m = FIELD.matcher(message);
@@ -253,8 +253,8 @@ final class LoadOptions {
             throw usage("--failure-requests must be >= 3 (three phases), was " + failureRequests);
         }
         try {
-            return LoadTestConfig.custom().requests(failureRequests).users(failureUsers).concurrency(concurrency)
-                    .seed(seed).timeoutMs(timeoutMs).warmup(warmup).build();
+            return new LoadTestConfig(failureRequests, failureUsers, concurrency, seed, timeoutMs,
+                    LoadTestConfig.DEFAULT_PROGRESS_EVERY, warmup, 0);
         } catch (IllegalArgumentException e) {
             throw usage("failure scenario: " + asOption(e.getMessage()).replace("--requests", "--failure-requests")
                     .replace("--users", "--failure-users"));

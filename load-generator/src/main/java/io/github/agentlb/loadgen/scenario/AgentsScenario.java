@@ -103,8 +103,8 @@ public final class AgentsScenario implements Scenario {
     @Override
     public LoadTestConfig workload(Setup setup) {
         Conversations w = conversations(setup);
-        return LoadTestConfig.custom().requests(w.requests()).users(w.conversations()).concurrency(settings.inFlight())
-                .seed(w.seed()).timeoutMs(settings.timeout().toMillis()).warmup(0).build();
+        return new LoadTestConfig(w.requests(), w.conversations(), settings.inFlight(), w.seed(),
+                settings.timeout().toMillis(), LoadTestConfig.DEFAULT_PROGRESS_EVERY, 0, 0);
     }
 
     @Override

@@ -42,8 +42,8 @@ public record Setup(AgentConfig template, List<String> strategies, LoadTestConfi
      * job's concurrency, seed, timeout and warm-up, no hot user.
      */
     public LoadTestConfig load(int requests, int users) {
-        return LoadTestConfig.custom().requests(requests).users(users).concurrency(load.concurrency())
-                .seed(load.seed()).timeoutMs(load.timeoutMs()).warmup(load.warmup()).build();
+        return new LoadTestConfig(requests, users, load.concurrency(), load.seed(), load.timeoutMs(),
+                LoadTestConfig.DEFAULT_PROGRESS_EVERY, load.warmup(), 0);
     }
 
     /** Prints {@code result}'s lines as one block; returns it. */

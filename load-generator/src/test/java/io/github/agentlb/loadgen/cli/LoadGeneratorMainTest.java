@@ -358,7 +358,7 @@ class LoadGeneratorMainTest {
         assertRefused("--scenario", "failure", "--failure-users", "0")
                 .contains("failure scenario: --failure-users must be in 1..");
         // Library users keep the builder's field names.
-        assertThatThrownBy(() -> LoadTestConfig.custom().timeoutMs(0).build())
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 0, 500, 100, 0))
                 .hasMessage("timeoutMs must be >= 1, was 0");
 
         assertThat(run("--requests", "many")).isEqualTo(2);

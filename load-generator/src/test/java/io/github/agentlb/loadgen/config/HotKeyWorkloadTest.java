@@ -20,7 +20,7 @@ class HotKeyWorkloadTest {
 
     @Test
     void theIssuesWorkloadUser0Sends400Of2000AndUsers1To200EightEach() {
-        Workload w = LoadTestConfig.custom().hotShare(0.2).build().workload();
+        Workload w = new LoadTestConfig(2000, 200, 10, 42, 5_000, 500, 100, 0.2).workload();
 
         Map<Integer, Long> perUser = perUser(w);
         assertThat(w.size()).isEqualTo(2000);
@@ -50,24 +50,24 @@ class HotKeyWorkloadTest {
     void theShareMustBeInZeroToOneAndLeaveRoomForTheOtherUsers() {
         assertThatThrownBy(() -> Workload.create(2000, 200, 42, 1.0))
                 .hasMessage("hotShare must be >= 0 and < 1, was 1.0");
-        assertThatThrownBy(() -> LoadTestConfig.custom().hotShare(-0.1).build())
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 5_000, 500, 100, -0.1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("hotShare must be >= 0 and < 1, was -0.1");
-        assertThatThrownBy(() -> LoadTestConfig.custom().hotShare(Double.NaN).build())
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 5_000, 500, 100, Double.NaN))
                 .hasMessage("hotShare must be >= 0 and < 1, was NaN");
-        assertThatThrownBy(() -> LoadTestConfig.custom().hotShare(0.95).build())
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 5_000, 500, 100, 0.95))
                 .hasMessage("users must be in 1..100 (requests not sent by the hot user), was 200");
     }
 
     @Test
     void theWarmUpHasTheSameHotShareOverTheFirstUsersThatFit() {
-        LoadTestConfig warm = LoadTestConfig.custom().hotShare(0.2).build().warmupConfig().orElseThrow();
+        LoadTestConfig warm = new LoadTestConfig(2000, 200, 10, 42, 5_000, 500, 100, 0.2).warmupConfig().orElseThrow();
 
         assertThat(warm.requests()).isEqualTo(100);
         assertThat(warm.hotShare()).isEqualTo(0.2);
         assertThat(warm.users()).isEqualTo(80);
         assertThat(perUser(warm.workload())).containsEntry(0, 20L).hasSize(81);
         // a warm-up too short for the hot share goes without it
-        LoadTestConfig tiny = LoadTestConfig.custom().hotShare(0.6).warmup(1).build().warmupConfig().orElseThrow();
+        LoadTestConfig tiny = new LoadTestConfig(2000, 200, 10, 42, 5_000, 500, 1, 0.6).warmupConfig().orElseThrow();
         assertThat(tiny.hotShare()).isZero();
         assertThat(tiny.users()).isEqualTo(1);
     }

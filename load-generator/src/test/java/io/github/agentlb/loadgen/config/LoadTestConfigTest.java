@@ -8,31 +8,35 @@ import org.junit.jupiter.api.Test;
 class LoadTestConfigTest {
 
     @Test
-    void toBuilderRoundTripsANonDefaultConfig() {
-        LoadTestConfig config = LoadTestConfig.custom().requests(300).users(40).concurrency(7).seed(-3).timeoutMs(250)
-                .progressEvery(30).warmup(0).hotShare(0.25).build();
+    void aCopyOfANonDefaultConfigIsEqual() {
+        LoadTestConfig config = new LoadTestConfig(300, 40, 7, -3, 250, 30, 0, 0.25);
+        LoadTestConfig copy = new LoadTestConfig(config.requests(), config.users(), config.concurrency(), config.seed(),
+                config.timeoutMs(), config.progressEvery(), config.warmup(), config.hotShare());
 
-        assertThat(config.toBuilder().build()).isEqualTo(config).hasSameHashCodeAs(config);
-        assertThat(config.toBuilder().seed(4).build().seed()).isEqualTo(4);
+        assertThat(copy).isEqualTo(config).hasSameHashCodeAs(config);
+        assertThat(new LoadTestConfig(300, 40, 7, 4, 250, 30, 0, 0.25).seed()).isEqualTo(4);
     }
 
     @Test
-    void everySetterChecksAtOnce() {
-        LoadTestConfig.Builder b = LoadTestConfig.custom();
-
-        assertThatThrownBy(() -> b.requests(0)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("requests must be >= 1, was 0");
-        assertThatThrownBy(() -> b.concurrency(1001)).hasMessage("concurrency must be in 1..1000, was 1001");
-        assertThatThrownBy(() -> b.timeoutMs(0)).hasMessage("timeoutMs must be >= 1, was 0");
-        assertThatThrownBy(() -> b.progressEvery(0)).hasMessage("progressEvery must be >= 1, was 0");
-        assertThatThrownBy(() -> b.warmup(-1)).hasMessage("warmup must be >= 0, was -1");
-        assertThatThrownBy(() -> b.hotShare(1)).hasMessage("hotShare must be >= 0 and < 1, was 1.0");
-        assertThat(b.build()).isEqualTo(LoadTestConfig.ofDefaults());
-        assertThatThrownBy(() -> b.users(0).build()).hasMessage("users must be in 1..2000 (requests), was 0");
+    void everyFieldIsCheckedAtConstruction() {
+        assertThatThrownBy(() -> new LoadTestConfig(0, 200, 10, 42, 5_000, 500, 100, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("requests must be >= 1, was 0");
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 1001, 42, 5_000, 500, 100, 0))
+                .hasMessage("concurrency must be in 1..1000, was 1001");
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 0, 500, 100, 0))
+                .hasMessage("timeoutMs must be >= 1, was 0");
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 5_000, 0, 100, 0))
+                .hasMessage("progressEvery must be >= 1, was 0");
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 5_000, 500, -1, 0))
+                .hasMessage("warmup must be >= 0, was -1");
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 5_000, 500, 100, 1))
+                .hasMessage("hotShare must be >= 0 and < 1, was 1.0");
+        assertThat(LoadTestConfig.of(2000, 200)).isEqualTo(LoadTestConfig.ofDefaults());
+        assertThatThrownBy(() -> LoadTestConfig.of(2000, 0)).hasMessage("users must be in 1..2000 (requests), was 0");
     }
 
     @Test
-    void theCanonicalConstructorChecksAsTheSettersDo() {
+    void theCanonicalConstructorChecksEachField() {
         LoadTestConfig d = LoadTestConfig.ofDefaults();
 
         assertThat(new LoadTestConfig(d.requests(), d.users(), d.concurrency(), d.seed(), d.timeoutMs(),

@@ -58,9 +58,9 @@ class WorkloadTest {
     void rejectsBadShapes() {
         assertThatThrownBy(() -> Workload.create(0, 1, 1)).hasMessage("requests must be >= 1, was 0");
         assertThatThrownBy(() -> Workload.create(10, 11, 1)).hasMessage("users must be in 1..10 (requests), was 11");
-        assertThatThrownBy(() -> LoadTestConfig.custom().concurrency(0).build())
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 0, 42, 5_000, 500, 100, 0))
                 .hasMessage("concurrency must be in 1..1000, was 0");
-        assertThatThrownBy(() -> LoadTestConfig.custom().timeoutMs(0).build())
+        assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 0, 500, 100, 0))
                 .hasMessage("timeoutMs must be >= 1, was 0");
     }
 }

@@ -67,7 +67,7 @@ class LoadRunnerTest {
     void everyRequestGetsExactlyOneOutcomeOfTheRightKind() throws Exception {
         ScriptedServer server = new ScriptedServer();
         try (CamelContext serverContext = CamelContexts.started(server)) {
-            LoadTestConfig config = LoadTestConfig.custom().requests(70).users(7).concurrency(4).timeoutMs(300).build();
+            LoadTestConfig config = new LoadTestConfig(70, 7, 4, 42, 300, 500, 100, 0);
 
             LoadRunner.Result result = new LoadRunner(config, null).run(server.baseUrl(), "test");
 
@@ -106,7 +106,7 @@ class LoadRunnerTest {
     @Test
     void refusedConnectionsAreErrorsWithoutStatus() throws Exception {
         int closedPort = AvailablePortFinder.getNextAvailable();
-        LoadTestConfig config = LoadTestConfig.custom().requests(6).users(2).concurrency(2).timeoutMs(1_000).build();
+        LoadTestConfig config = new LoadTestConfig(6, 2, 2, 42, 1_000, 500, 100, 0);
 
         LoadRunner.Result result = new LoadRunner(config, null).run("http://127.0.0.1:" + closedPort, "test");
 
@@ -117,7 +117,7 @@ class LoadRunnerTest {
     void oneStubAgentAnswersEveryRequestAndKeepsEveryUser() throws Exception {
         AgentConfig agentConfig = AgentConfig.custom().agentId("A1").port(0).delayMs(0, 2).seed(7).build();
         try (StubAgent agent = StubAgent.start(agentConfig)) {
-            LoadTestConfig config = LoadTestConfig.custom().requests(100).users(10).concurrency(5).progressEvery(50).build();
+            LoadTestConfig config = new LoadTestConfig(100, 10, 5, 42, 5_000, 50, 100, 0);
 
             LoadRunner.Result result = new LoadRunner(config, null).run(agent.baseUrl(), "a1");
 
@@ -136,8 +136,7 @@ class LoadRunnerTest {
         AgentConfig.Builder agent = AgentConfig.custom().port(0).delayMs(0, 3).seed(7);
         try (StubAgent first = StubAgent.start(agent.agentId("R1").build());
              StubAgent second = StubAgent.start(agent.agentId("R2").build())) {
-            LoadTestConfig config = LoadTestConfig.custom().requests(60).users(6).concurrency(4).progressEvery(60)
-                    .build();
+            LoadTestConfig config = new LoadTestConfig(60, 6, 4, 42, 5_000, 60, 100, 0);
 
             LoadRunner.Result result = new LoadRunner(config, null).run(
                     List.of(first.baseUrl(), second.baseUrl()), "replicas", List.of(), started -> { }, false);

@@ -107,7 +107,7 @@ class OpenLoopStallTest {
     void aRealStallIsRecordedInFullByTheOpenLoop() throws Exception {
         StallingAgent agent = new StallingAgent();
         try (CamelContext server = CamelContexts.started(agent)) {
-            LoadTestConfig config = LoadTestConfig.custom().requests(200).users(20).warmup(0).timeoutMs(5_000).build();
+            LoadTestConfig config = new LoadTestConfig(200, 20, 10, 42, 5_000, 500, 0, 0);
             LoadRunner runner = new LoadRunner(config, new Pacing(100, null, Pacing.DEFAULT_INTERVAL), null);
             List<String> target = List.of("http://127.0.0.1:" + agent.port);
             runner.run(target, "warm-up", List.of("A1"), n -> { }, false); // a cold JVM lags its schedule

@@ -89,7 +89,7 @@ class PacedModesTest {
     }
 
     private static LoadTestConfig fourRequests(int concurrency) {
-        return LoadTestConfig.custom().requests(4).users(2).concurrency(concurrency).build();
+        return new LoadTestConfig(4, 2, concurrency, 42, 5_000, 500, 100, 0);
     }
 
     private List<TimedOutcome> runWorkerLoop(int concurrency, AtomicLong clock, PacingCheck check) throws Exception {

@@ -43,7 +43,7 @@ class AgentsScenarioTest {
     Path dir;
 
     private static Setup setup(long seed, PrintStream out) {
-        return Setup.of(AgentConfig.custom().build(), Strategies.names(), LoadTestConfig.custom().seed(seed).build(), out);
+        return Setup.of(AgentConfig.custom().build(), Strategies.names(), new LoadTestConfig(2000, 200, 10, seed, 5_000, 500, 100, 0), out);
     }
 
     private static PrintStream quiet() {
@@ -166,7 +166,7 @@ class AgentsScenarioTest {
         turns.add(new Turn(2, 2, true, 0, new ChatStreamClient.Answer(404, -1, 1_000_000, null, null, "status 404", null)));
         AgentsScenario scenario = new AgentsScenario();
 
-        Result r = scenario.urlResult("nginx", "http://127.0.0.1:1", LoadTestConfig.custom().requests(6).users(3).build(),
+        Result r = scenario.urlResult("nginx", "http://127.0.0.1:1", LoadTestConfig.of(6, 3),
                 turns, SECOND);
 
         assertEquals(5, r.totals().requests());

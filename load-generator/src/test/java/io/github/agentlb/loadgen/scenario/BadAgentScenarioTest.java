@@ -59,7 +59,7 @@ class BadAgentScenarioTest {
     }
 
     private static Result report(BadAgentScenario scenario, List<TimedOutcome> outcomes, BalancerLog log) {
-        LoadTestConfig config = LoadTestConfig.custom().requests(outcomes.size()).users(1).warmup(0).build();
+        LoadTestConfig config = new LoadTestConfig(outcomes.size(), 1, 10, 42, 5_000, 500, 0, 0);
         return scenario.result(Measurements.measured(scenario.name(), "rr", config, AGENTS, outcomes,
                 List.of("before", "during", "after"), List.of("A1 " + scenario.status(), "A1 normal"),
                 List.of(new Changes.Made(1_000 * MS, 1_000 * MS), new Changes.Made(3_000 * MS, 3_000 * MS)), log));
@@ -161,7 +161,7 @@ class BadAgentScenarioTest {
         for (int i = 0; i < 10; i++) { // 10 of the 100 went first to A1 or A2, then elsewhere
             attempt(log, clock, i % 2 == 0 ? "A1" : "A2", AttemptOutcome.ERROR_ANSWER, 1_001 + 10 * i);
         }
-        LoadTestConfig config = LoadTestConfig.custom().requests(outcomes.size()).users(1).warmup(0).build();
+        LoadTestConfig config = new LoadTestConfig(outcomes.size(), 1, 10, 42, 5_000, 500, 0, 0);
         ClusterRun.Measured m = Measurements.measured("brownout", "rr", config, List.of("A1", "A2", "A3", "A4"), outcomes,
                 List.of("before", "during", "after"), List.of("A1+A2 503", "A1+A2 normal"),
                 List.of(new Changes.Made(1_000 * MS, 1_000 * MS), new Changes.Made(3_000 * MS, 3_000 * MS)), log);
@@ -222,8 +222,7 @@ class BadAgentScenarioTest {
      */
     private List<Result> trial(BadAgentScenario scenario, AgentConfig agents, int requests, LongUnaryOperator allowed,
                                ByteArrayOutputStream progress) throws Exception {
-        LoadTestConfig config = LoadTestConfig.custom().requests(requests).users(requests / 10).concurrency(1)
-                .seed(42).warmup(30).build();
+        LoadTestConfig config = new LoadTestConfig(requests, requests / 10, 1, 42, 5_000, 500, 30, 0);
         Setup setup = Setup.of(agents, List.of("rr", "lr"), config, new PrintStream(progress, true, StandardCharsets.UTF_8));
         BadAgentScenario sized = new BadAgentScenario(scenario.name().equals("busy"), requests);
         List<Result> results = new ArrayList<>();
@@ -266,7 +265,7 @@ class BadAgentScenarioTest {
     @Tag("e2e")
     void inABrownOutNoClientSeesA503AndFewRequestsTakeTwoAttempts() throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        LoadTestConfig config = LoadTestConfig.custom().requests(300).users(30).concurrency(1).seed(42).warmup(30).build();
+        LoadTestConfig config = new LoadTestConfig(300, 30, 1, 42, 5_000, 500, 30, 0);
         Setup setup = Setup.of(INSTANT_AGENTS, List.of("rr", "lr"), config, new PrintStream(progress, true, StandardCharsets.UTF_8));
         BadAgentScenario brownOut = BadAgentScenario.brownOut(300);
         for (Variant v : brownOut.variants(setup)) {

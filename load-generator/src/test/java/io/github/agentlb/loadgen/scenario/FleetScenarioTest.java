@@ -42,7 +42,7 @@ class FleetScenarioTest {
     Path dir;
 
     private static Result report(List<TimedOutcome> outcomes, Long leftNanos) {
-        LoadTestConfig config = LoadTestConfig.custom().requests(outcomes.size()).users(1).warmup(0).build();
+        LoadTestConfig config = new LoadTestConfig(outcomes.size(), 1, 10, 42, 5_000, 500, 0, 0);
         return FLEET.result(Measurements.measured("fleet", "ch", config, AGENTS, outcomes,
                 List.of("before", "joined", "drained", "returned"), List.of("join A4", "drain A2", "return A2"),
                 List.of(new Changes.Made(99 * MS, 100 * MS), new Changes.Made(199 * MS, 200 * MS),
@@ -124,7 +124,7 @@ class FleetScenarioTest {
     @Tag("e2e")
     void agentsJoinDrainAndReturnWithoutAClientError() throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        LoadTestConfig config = LoadTestConfig.custom().requests(320).users(32).concurrency(8).seed(42).warmup(0).build();
+        LoadTestConfig config = new LoadTestConfig(320, 32, 8, 42, 5_000, 500, 0, 0);
         Setup setup = Setup.of(AgentConfig.custom().delayMs(20, 60).build(), List.of("ch", "rr"), config,
                 new PrintStream(progress, true, StandardCharsets.UTF_8));
         FleetScenario scenario = new FleetScenario(new SlowStart(Duration.ofMillis(200), 1.0, 0.1), 320, 32);

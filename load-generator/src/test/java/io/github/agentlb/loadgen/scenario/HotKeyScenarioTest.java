@@ -22,8 +22,7 @@ import org.junit.jupiter.api.Timeout;
 class HotKeyScenarioTest {
 
     private static final AgentConfig FAST = AgentConfig.custom().delayMs(0, 3).build();
-    private static final LoadTestConfig LOAD = LoadTestConfig.custom().requests(300).users(30).concurrency(4)
-            .warmup(20).hotShare(0.2).progressEvery(300).seed(42).build();
+    private static final LoadTestConfig LOAD = new LoadTestConfig(300, 30, 4, 42, 5_000, 300, 20, 0.2);
 
     private final PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
 

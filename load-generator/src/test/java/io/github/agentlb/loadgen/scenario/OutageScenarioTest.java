@@ -71,7 +71,7 @@ class OutageScenarioTest {
         clock.set(RESTART + 1_000 * MS);
         health.agentReadmitted("A1");
         health.agentEjected("A3", Duration.ofSeconds(1));
-        return result(new OutageScenario(false, 140), "ch", LoadTestConfig.custom().requests(16).users(9).build(),
+        return result(new OutageScenario(false, 140), "ch", LoadTestConfig.of(16, 9),
                 outcomes, health);
     }
 
@@ -130,7 +130,7 @@ class OutageScenarioTest {
 
     @Test
     void withoutHealthEventsTheDelaysAreUnknownAndTheReturnCountsFromTheRestart() {
-        Result r = result(new OutageScenario(true, 500), "rr", LoadTestConfig.custom().requests(3).users(1).build(),
+        Result r = result(new OutageScenario(true, 500), "rr", LoadTestConfig.of(3, 1),
                 List.of(new TimedOutcome(RequestOutcome.success("r1", 1, "A1", 200, MS), 0),
                         new TimedOutcome(RequestOutcome.success("r2", 1, "A1", 200, MS), RESTART)),
                 new BalancerLog(() -> 0));

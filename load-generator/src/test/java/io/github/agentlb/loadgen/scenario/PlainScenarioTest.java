@@ -49,7 +49,7 @@ class PlainScenarioTest {
     }
 
     private static Result report(String strategy, RunStatistics stats) {
-        return report(UNIFORM, strategy, stats, LoadTestConfig.custom().requests(9).users(5).build(), new LinkedHashMap<>(),
+        return report(UNIFORM, strategy, stats, LoadTestConfig.of(9, 5), new LinkedHashMap<>(),
                 List.of());
     }
 
@@ -63,7 +63,7 @@ class PlainScenarioTest {
             figures.putAll(Result.map("virtual_nodes", new TreeMap<>(Map.of("A1", 60, "A2", 55, "A3", 35)),
                     "imbalance_index", 0.0625, "reallocations", 7L));
         }
-        return report(scenario, strategy, stats, LoadTestConfig.custom().requests(9).users(5).warmup(4).build(), figures,
+        return report(scenario, strategy, stats, new LoadTestConfig(9, 5, 10, 42, 5_000, 500, 4, 0), figures,
                 charts);
     }
 

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** An open-loop run against a running balancer warms it for at least 30 s at the run's rate. */
 class PlainScenarioWarmupTest {
 
-    private static final LoadTestConfig WARM = LoadTestConfig.custom().build().warmupConfig().orElseThrow();
+    private static final LoadTestConfig WARM = LoadTestConfig.ofDefaults().warmupConfig().orElseThrow();
 
     @Test
     void anOpenLoopWarmUpLastsAtLeastThirtySecondsAtTheRate() {

@@ -25,7 +25,7 @@ class SlowAgentScenarioTest {
     @Test
     void theSlowAgentsDelaysAreMultipliedOnlyInTheSlowVariants() {
         Setup setup = Setup.of(AgentConfig.custom().delayMs(10, 30).build(), List.of("rr"),
-                LoadTestConfig.custom().requests(100).users(10).build(), new PrintStream(new ByteArrayOutputStream()));
+                LoadTestConfig.of(100, 10), new PrintStream(new ByteArrayOutputStream()));
         SlowAgentScenario slow = new SlowAgentScenario(100);
         assertThat(slow.agents(setup, true)).extracting(a -> a.agentId() + " " + a.delayMinMs() + ".." + a.delayMaxMs())
                 .containsExactly("A1 10..30", "A2 10..30", "A3 50..150");
@@ -40,7 +40,7 @@ class SlowAgentScenarioTest {
     @Timeout(120)
     void hedgingTakesTheSlowAgentsTailAwayForAFewExtraCalls() throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        LoadTestConfig config = LoadTestConfig.custom().requests(300).users(30).concurrency(10).seed(42).warmup(30).build();
+        LoadTestConfig config = new LoadTestConfig(300, 30, 10, 42, 5_000, 500, 30, 0);
         Setup setup = Setup.of(AgentConfig.custom().delayMs(10, 30).build(), List.of("rr"), config,
                 new PrintStream(progress, true, StandardCharsets.UTF_8));
         SlowAgentScenario slow = new SlowAgentScenario(300);
