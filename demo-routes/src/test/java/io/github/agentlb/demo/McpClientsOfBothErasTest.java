@@ -6,13 +6,9 @@ import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.RoundRobinLB;
 import io.github.agentlb.core.session.LearnedSessions;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -51,7 +47,6 @@ class McpClientsOfBothErasTest {
     private static final int HANDLES_PER_CLIENT = 10;
     private static final int CALLS_PER_HANDLE = 4;
     private static final int THREADS = 8;
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final String SECRET = "the replicas' shared secret";
 
     private static DemoProxy proxy(List<String> named, String strategy, Supplier<AgentLoadBalancerSupport> balancer)
@@ -122,16 +117,8 @@ class McpClientsOfBothErasTest {
 
     /** A legacy client whose requests go through {@code first} and {@code second} in turn; its calls stay in its session. */
     private static Calls legacyClient(int c, DemoProxy first, DemoProxy second, Map<String, AtomicInteger> sessionsPerServer) {
-        AtomicInteger requests = new AtomicInteger();
-        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(first.baseUrl())
-                .endpoint("/mcp").httpRequestCustomizer((request, method, uri, body, context) -> {
-                    if (requests.getAndIncrement() % 2 == 1) {
-                        request.uri(URI.create(second.baseUrl() + uri.getRawPath()
-                                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery())));
-                    }
-                }).build();
         List<Double> millis = new ArrayList<>();
-        try (McpSyncClient client = McpClient.sync(transport).requestTimeout(TIMEOUT).build()) {
+        try (McpSyncClient client = RealMcpSdkProxyTest.legacyClient(first, second)) {
             String server = client.initialize().serverInfo().name();
             synchronized (sessionsPerServer) {
                 sessionsPerServer.computeIfAbsent(server, s -> new AtomicInteger()).incrementAndGet();

@@ -43,7 +43,7 @@ class RealMcpSdkProxyTest {
     }
 
     /** A legacy client whose requests go through {@code first} and {@code second} in turn. */
-    private static McpSyncClient legacyClient(DemoProxy first, DemoProxy second) {
+    static McpSyncClient legacyClient(DemoProxy first, DemoProxy second) {
         AtomicInteger requests = new AtomicInteger();
         HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(first.baseUrl())
                 .endpoint("/mcp").httpRequestCustomizer((request, method, uri, body, context) -> {
