@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -101,12 +102,20 @@ public final class ChatStreamClient {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public Answer send(URI uri, String jsonBody, String sessionId) throws InterruptedException {
+        return sendWith(uri, jsonBody, sessionId == null ? Map.of() : Map.of(SESSION_HEADER, sessionId));
+    }
+
+    /**
+     * Posts {@code jsonBody} to {@code uri} with {@code headers} and reads the streamed answer to its end.
+     *
+     * @param headers request headers sent besides {@code Content-Type} and {@code Accept}, e.g. {@code X-Tenant}
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
+    public Answer sendWith(URI uri, String jsonBody, Map<String, String> headers) throws InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout)
                 .header("Content-Type", "application/json").header("Accept", "text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(jsonBody));
-        if (sessionId != null) {
-            request.header(SESSION_HEADER, sessionId);
-        }
+        headers.forEach(request::header);
         long start = nanoTime.getAsLong();
         SseLines lines = new SseLines(start);
         CompletableFuture<HttpResponse<Void>> sent = client.sendAsync(request.build(),

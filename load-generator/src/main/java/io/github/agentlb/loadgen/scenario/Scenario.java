@@ -25,10 +25,12 @@ public interface Scenario {
     /**
      * The scenarios run only when {@code --scenario} names them, after those of {@link #all()}; never
      * by the main job or {@code all}: {@code brownout} (A1 and A2 of four agents answer 503 for a while),
-     * {@code slow} (A3 five times slower; rr healthy, slow, and slow with hedging).
+     * {@code slow} (A3 five times slower; rr healthy, slow, and slow with hedging), {@code tenants} (two
+     * tenants through the balancer's fair queue: a light one alone, with a heavy one by tenant, and both
+     * as one shared tenant).
      */
     static List<Scenario> byNameOnly() {
-        return List.of(BadAgentScenario.brownOut(3000), new SlowAgentScenario(2000));
+        return List.of(BadAgentScenario.brownOut(3000), new SlowAgentScenario(2000), new TenantsScenario(10));
     }
 
     /** The name on the command line ({@code --scenario}), in {@code report.md} and in file names, e.g. {@code failure}. */

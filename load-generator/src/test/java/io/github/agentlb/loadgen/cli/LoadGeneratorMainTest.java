@@ -344,7 +344,7 @@ class LoadGeneratorMainTest {
         assertRefused("--scenario", "mixed")
                 .contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang, agents, busy, fleet, "
                         + "gray or all, was 'mixed'");
-        assertRefused("--scenario", "mixed").contains("was 'mixed' (or, by name only: brownout, slow)");
+        assertRefused("--scenario", "mixed").contains("was 'mixed' (or, by name only: brownout, slow, tenants)");
 
         assertRefused("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "all")
                 .contains("with --url, --scenario must be one scenario");

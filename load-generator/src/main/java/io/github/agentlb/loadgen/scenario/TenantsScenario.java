@@ -1,0 +1,280 @@
+package io.github.agentlb.loadgen.scenario;
+
+import io.github.agentlb.agent.AgentConfig;
+import io.github.agentlb.agent.ChatShape;
+import io.github.agentlb.agent.llm.LlmShape;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.camel.FlowControl;
+import io.github.agentlb.camel.QueueFigures;
+import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.demo.ProxySettings;
+import io.github.agentlb.demo.Strategies;
+import io.github.agentlb.loadgen.agents.ChatStreamClient;
+import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.run.EmbeddedCluster;
+import io.github.agentlb.loadgen.stats.LatencySummary;
+import io.github.agentlb.loadgen.stats.RequestOutcome;
+import io.github.agentlb.loadgen.stats.RunStatistics;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+/**
+ * The {@code tenants} scenario (run only by name, not in the main job): the balancer's bounded fair
+ * queue on real sockets. Three stub agents with the LLM model (no prefix cache, no limit of their own;
+ * time to first token {@value #BLOCK_MS} ms per prompt block of {@value #BLOCK_CHARS} chars, one
+ * answer token) behind the demo proxy with {@code rr}, {@code maxInFlightPerAgent}
+ * {@value #MAX_IN_FLIGHT} and a queue of {@value #QUEUE_SIZE} ({@value #QUEUE_TIMEOUT_S} s timeout).
+ * Tenant L posts streamed chat completions of {@value #L_PROMPT_CHARS}-char prompts (12 blocks,
+ * about 19 ms), tenant H of {@value #H_PROMPT_CHARS} (125 blocks, 200 ms) at the same seeded Poisson
+ * rate, together {@value #DEMAND} x what the agents serve, for the given seconds, open loop. Variants,
+ * one after another: {@code L-alone}; {@code L+H-vtc} (tenants by {@code X-Tenant}); {@code L+H-fifo}
+ * (no header: one shared tenant). Checks: no request lost, the queue within its bound, and L's p99
+ * under VTC at most 1/{@value #FIFO_RATIO} of its p99 under FIFO.
+ */
+public final class TenantsScenario implements Scenario {
+
+    public static final int AGENTS = 3, MAX_IN_FLIGHT = 2, QUEUE_SIZE = 1000, QUEUE_TIMEOUT_S = 30, WARMUP = 30;
+    public static final int BLOCK_CHARS = 64, L_PROMPT_CHARS = 768, H_PROMPT_CHARS = 8000;
+    public static final double BLOCK_MS = 1.6, DEMAND = 2.0;
+    /**
+     * The checked bound: L's p99 under FIFO over its p99 under VTC at least this. Under FIFO an L
+     * request waits behind H's whole backlog, which grows by about what the agents serve in the time
+     * sent (seconds); under VTC only for a place to free, at most one H service (200 ms) after its
+     * own L predecessors. The simulation gives 50x; 5 leaves room for a busy machine and short runs.
+     */
+    public static final double FIFO_RATIO = 5;
+    static final String ALONE = "L-alone", VTC = "L+H-vtc", FIFO = "L+H-fifo";
+    private static final String PATH = "/v1/chat/completions";
+
+    private final double seconds;
+
+    /** @param seconds how long each variant sends, s, >= 1 */
+    public TenantsScenario(double seconds) {
+        if (!(seconds >= 1)) {
+            throw new IllegalArgumentException("seconds must be >= 1, was " + seconds);
+        }
+        this.seconds = seconds;
+    }
+
+    @Override
+    public String name() {
+        return "tenants";
+    }
+
+    @Override
+    public List<AgentConfig> agents(Setup setup) {
+        return IntStream.rangeClosed(1, AGENTS).mapToObj(i -> AgentConfig.custom().agentId("A" + i).port(0)
+                .seed(setup.seed() + i).chat(new ChatShape(0, 1000, 1))
+                .llm(LlmShape.custom().blockChars(BLOCK_CHARS).uncachedBlockMs(BLOCK_MS).build()).build()).toList();
+    }
+
+    /** The agents' time to first token of a prompt of {@code chars} canonical chars, ns: what is not queue wait. */
+    static long serviceNanos(int chars) {
+        return Math.round(chars / BLOCK_CHARS * BLOCK_MS * 1e6);
+    }
+
+    /** Each tenant's requests per second: L and H together {@value #DEMAND} x the places' service rate. */
+    static double ratePerTenant() {
+        return DEMAND * AGENTS * MAX_IN_FLIGHT / ((serviceNanos(L_PROMPT_CHARS) + serviceNanos(H_PROMPT_CHARS)) / 1e9);
+    }
+
+    @Override
+    public List<Variant> variants(Setup setup) {
+        return Stream.of(ALONE, VTC, FIFO).map(v -> new Variant(v, Strategies.ROUND_ROBIN, TenantsScenario::balancer, 1))
+                .toList();
+    }
+
+    private static AgentLoadBalancerSupport balancer() {
+        AgentLoadBalancerSupport balancer = new ProxySettings().configure(Strategies.create(Strategies.ROUND_ROBIN));
+        balancer.setMaxInFlightPerAgent(MAX_IN_FLIGHT);
+        balancer.setQueueSize(QUEUE_SIZE);
+        balancer.setQueueTimeout(Duration.ofSeconds(QUEUE_TIMEOUT_S));
+        return balancer;
+    }
+
+    /** One request: its tenant, when it is sent (ns from the first), its index. */
+    record Arrival(String tenant, long atNanos, int index) {
+    }
+
+    /** The seeded Poisson arrivals of L (and H) over {@link #seconds}, in time order. */
+    List<Arrival> arrivals(long seed, boolean heavy) {
+        Random random = new Random(seed);
+        List<Arrival> all = new ArrayList<>();
+        for (String tenant : heavy ? List.of("L", "H") : List.of("L")) {
+            for (double t = -Math.log(1 - random.nextDouble()) / ratePerTenant(); t < seconds;
+                 t += -Math.log(1 - random.nextDouble()) / ratePerTenant()) {
+                all.add(new Arrival(tenant, (long) (t * 1e9), all.size()));
+            }
+        }
+        all.sort(Comparator.comparingLong(Arrival::atNanos));
+        return all;
+    }
+
+    static String body(String tenant, int index) {
+        int content = (tenant.equals("H") ? H_PROMPT_CHARS : L_PROMPT_CHARS) - "user\n\n\n".length();
+        String text = String.format(Locale.ROOT, "%s%07d ", tenant, index) + "lorem ipsum dolor sit amet ".repeat(300);
+        return "{\"model\":\"stub\",\"stream\":true,\"max_tokens\":1,\"messages\":[{\"role\":\"user\",\"content\":\""
+                + text.substring(0, content) + "\"}]}";
+    }
+
+    @Override
+    public Result run(Variant variant, Setup setup) throws Exception {
+        boolean tenants = !variant.label().equals(FIFO);
+        List<Arrival> arrivals = arrivals(setup.seed(), !variant.label().equals(ALONE));
+        ChatStreamClient client = new ChatStreamClient(Duration.ofSeconds(QUEUE_TIMEOUT_S * 2L));
+        ExecutorService pool = Executors.newCachedThreadPool();
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup), ProxyConfig.builder()
+                .strategy(variant.strategy()), variant.balancer(), 1)) {
+            URI uri = URI.create(cluster.baseUrls().get(0) + PATH);
+            setup.stdout().println(String.format(Locale.ROOT, "== %s, tenants scenario: agents %s behind the demo proxy "
+                    + "at %s; %d requests over %.0f s", variant.label(), String.join(", ", cluster.agentIds()),
+                    cluster.baseUrls().get(0), arrivals.size(), seconds));
+            for (int i = 0; i < WARMUP; i++) { // one at a time, no tenant: nothing waits
+                client.sendWith(uri, body("L", -1 - i), Map.of());
+            }
+            AgentLoadBalancerSupport balancer = cluster.balancer();
+            QueueFigures before = balancer.queueFigures();
+            AtomicInteger queueMax = new AtomicInteger();
+            sampler.scheduleAtFixedRate(() -> queueMax.accumulateAndGet(balancer.queueFigures().size(), Math::max),
+                    0, 5, TimeUnit.MILLISECONDS);
+            List<Future<ChatStreamClient.Answer>> answers = new ArrayList<>();
+            long start = System.nanoTime();
+            for (Arrival a : arrivals) {
+                for (long wait; (wait = start + a.atNanos() - System.nanoTime()) > 0; ) {
+                    LockSupport.parkNanos(wait);
+                }
+                Map<String, String> headers = tenants ? Map.of(FlowControl.DEFAULT_TENANT_HEADER, a.tenant()) : Map.of();
+                answers.add(pool.submit(() -> client.sendWith(uri, body(a.tenant(), a.index()), headers)));
+            }
+            List<ChatStreamClient.Answer> got = new ArrayList<>();
+            for (Future<ChatStreamClient.Answer> f : answers) {
+                got.add(f.get());
+            }
+            long wall = System.nanoTime() - start;
+            QueueFigures after = balancer.queueFigures();
+            return result(variant, cluster.baseUrls().get(0), setup, arrivals, got, wall, queueMax.get(), before, after);
+        } finally {
+            sampler.shutdownNow();
+            pool.shutdownNow();
+        }
+    }
+
+    /** The result of a variant from its arrivals and their answers (same order) and the queue's figures around the run. */
+    Result result(Variant variant, String target, Setup setup, List<Arrival> arrivals, List<ChatStreamClient.Answer> answers,
+                  long wallNanos, int queueMax, QueueFigures before, QueueFigures after) {
+        List<RequestOutcome> outcomes = new ArrayList<>();
+        Map<String, Object> figures = Result.map("rate_per_tenant", ratePerTenant(), "seconds_sent", seconds);
+        long refused = 0, lost = 0;
+        Map<String, LatencySummary.Recorder> latency = new TreeMap<>(), wait = new TreeMap<>();
+        for (int i = 0; i < arrivals.size(); i++) {
+            ChatStreamClient.Answer a = answers.get(i);
+            String tenant = arrivals.get(i).tenant(), id = tenant + arrivals.get(i).index();
+            int user = tenant.equals("L") ? 0 : 1;
+            if (a.ok()) {
+                outcomes.add(RequestOutcome.success(id, user, a.agentId() == null ? "?" : a.agentId(), a.status(),
+                        a.totalNanos()));
+                latency.computeIfAbsent(tenant, t -> new LatencySummary.Recorder()).record(a.totalNanos());
+                wait.computeIfAbsent(tenant, t -> new LatencySummary.Recorder()).record(Math.max(0,
+                        a.firstTokenNanos() - serviceNanos(user == 0 ? L_PROMPT_CHARS : H_PROMPT_CHARS)));
+            } else {
+                lost++;
+                refused += a.status() == 429 ? 1 : 0;
+                outcomes.add(a.timedOut() ? RequestOutcome.timeout(id, user, Math.max(0, a.totalNanos()))
+                        : RequestOutcome.error(id, user, a.status(), Math.max(0, a.totalNanos())));
+            }
+        }
+        for (String tenant : List.of("L", "H")) {
+            String t = tenant.toLowerCase(Locale.ROOT);
+            LatencySummary l = latency.getOrDefault(tenant, new LatencySummary.Recorder()).summary();
+            LatencySummary w = wait.getOrDefault(tenant, new LatencySummary.Recorder()).summary();
+            figures.putAll(Result.map(t + "_requests", arrivals.stream().filter(a -> a.tenant().equals(tenant)).count(),
+                    t + "_p50_ms", l.count() == 0 ? Double.NaN : l.p50Ms(), t + "_p99_ms", l.count() == 0 ? Double.NaN
+                            : l.p99Ms(), t + "_wait_p99_ms", w.count() == 0 ? Double.NaN : w.p99Ms()));
+        }
+        long released = after.released() - before.released(), expired = after.expired() - before.expired();
+        figures.putAll(Result.map("queue_max", queueMax, "queue_size", QUEUE_SIZE, "released", released,
+                "queue_wait_mean_ms", released == 0 ? 0.0 : (after.waitNanos() - before.waitNanos()) / 1e6 / released,
+                "queue_wait_max_ms", after.maxWaitNanos() / 1e6, "lost", lost, "refused_429", refused,
+                "expired", expired, "errors", lost - refused - expired));
+        RunStatistics s = RunStatistics.of(outcomes, agents(setup).stream().map(AgentConfig::agentId).toList(), wallNanos);
+        // Open loop: the client never bounds its requests in flight; the concurrency given is the agents' places.
+        LoadTestConfig load = new LoadTestConfig(arrivals.size(), variant.label().equals(ALONE) ? 1 : 2,
+                AGENTS * MAX_IN_FLIGHT, setup.seed(), QUEUE_TIMEOUT_S * 2000L, LoadTestConfig.DEFAULT_PROGRESS_EVERY, WARMUP, 0);
+        List<Result.Check> checks = List.of(new Result.Check("nothing lost", lost == 0, String.format(Locale.ROOT,
+                        "%d lost (%d refused 429, %d expired, %d other errors), goal 0", lost, refused, expired,
+                        lost - refused - expired)),
+                new Result.Check("queue bound", queueMax <= QUEUE_SIZE, "queue max " + queueMax + " <= " + QUEUE_SIZE));
+        Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, 1, s, List.of(), figures,
+                checks, lost, null, null, List.of(), List.of());
+        return r.withOutput(List.of(), List.of(String.format(Locale.ROOT, "%s (tenants): L %d p50/p99 %.1f/%.1f ms, "
+                        + "H %.0f p50/p99 %.1f/%.1f ms, queue max %d, %d lost", r.variant(), (int) r.number("l_requests"),
+                r.number("l_p50_ms"), r.number("l_p99_ms"), r.number("h_requests"), r.number("h_p50_ms"),
+                r.number("h_p99_ms"), queueMax, lost)));
+    }
+
+    /** Runs the variants one after another; the FIFO run gets the check of L's p99 under VTC against it. */
+    @Override
+    public List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
+        List<Result> results = new ArrayList<>(Scenario.super.runAll(variants, setup));
+        Result vtc = find(results, VTC), fifo = find(results, FIFO);
+        if (vtc != null && fifo != null) {
+            boolean ok = vtc.number("l_p99_ms") * FIFO_RATIO <= fifo.number("l_p99_ms");
+            Result.Check c = new Result.Check("fair", ok, String.format(Locale.ROOT, "L p99 %.1f ms under VTC x %.0f <= "
+                    + "%.1f ms under FIFO: %s", vtc.number("l_p99_ms"), FIFO_RATIO, fifo.number("l_p99_ms"), ok ? "ok" : "MISSED"));
+            results.set(results.indexOf(fifo), fifo.withChecks(List.of(c)));
+            setup.stdout().println("Scenario tenants: " + c.detail());
+        }
+        return results;
+    }
+
+    private static Result find(List<Result> results, String variant) {
+        return results.stream().filter(r -> r.variant().equals(variant)).findFirst().orElse(null);
+    }
+
+    @Override
+    public Section section(List<Result> results) {
+        Section.TableBuilder t = Section.table().left("variant").right("L requests", "H requests", "L p50 ms", "L p99 ms",
+                "H p50 ms", "H p99 ms", "L p99 wait ms", "H p99 wait ms", "queue max", "queue wait mean / max ms",
+                "lost (429, expired, errors)");
+        for (Result r : results) {
+            t.row(List.of(r.variant(), (long) r.number("l_requests"), (long) r.number("h_requests"),
+                    Section.num("%.1f", r.number("l_p50_ms")), Section.num("%.1f", r.number("l_p99_ms")),
+                    Section.num("%.1f", r.number("h_p50_ms")), Section.num("%.1f", r.number("h_p99_ms")),
+                    Section.num("%.1f", r.number("l_wait_p99_ms")), Section.num("%.1f", r.number("h_wait_p99_ms")),
+                    (long) r.number("queue_max"), Section.num("%.0f", r.number("queue_wait_mean_ms")) + " / "
+                            + Section.num("%.0f", r.number("queue_wait_max_ms")),
+                    String.format(Locale.ROOT, "%.0f (%.0f, %.0f, %.0f)", r.number("lost"), r.number("refused_429"),
+                            r.number("expired"), r.number("errors"))));
+        }
+        String checks = results.stream().flatMap(r -> r.checks().stream().map(c -> r.variant() + ": " + c.detail()))
+                .reduce("Checks:", (a, b) -> a + "\n- " + b);
+        return new Section(name(), List.of(String.format(Locale.ROOT, "Three stub agents (time to first token %.1f ms per "
+                        + "%d-char prompt block, no cache, one answer token) behind the demo proxy (rr, maxInFlightPerAgent "
+                        + "%d, queueSize %d, queueTimeout %d s). Tenant L streams %d-char prompts (%.1f ms of service), H "
+                        + "%d-char ones (%.1f ms), each %.1f requests/s (seeded Poisson, %.0f s, open loop; %dx what the "
+                        + "agents serve with H); %s sends L alone, %s tenants by X-Tenant (VTC), %s no header (one shared "
+                        + "tenant, first come first served). Latency: send to the answer's end at the client. Wait: time to "
+                        + "first token at the client less the agents' own (the balancer's queue plus proxy and loopback). "
+                        + "Queue wait mean / max: the balancer's queueFigures(); queue max sampled every 5 ms.", BLOCK_MS,
+                BLOCK_CHARS, MAX_IN_FLIGHT, QUEUE_SIZE, QUEUE_TIMEOUT_S, L_PROMPT_CHARS, serviceNanos(L_PROMPT_CHARS) / 1e6,
+                H_PROMPT_CHARS, serviceNanos(H_PROMPT_CHARS) / 1e6, ratePerTenant(), seconds, (int) DEMAND, ALONE, VTC,
+                FIFO), t.build(), checks), List.of());
+    }
+}
