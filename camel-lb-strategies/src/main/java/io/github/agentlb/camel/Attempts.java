@@ -253,7 +253,8 @@ final class Attempts {
         } else if (!policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos)) {
             giveUp(policy.limitReached(screen.triedCount() - 1), sync);
         } else {
-            retry(sync, outcome != AttemptOutcome.FAILED_BEFORE_SEND);
+            // Ended by its agent's mark-down (the balancer's decision, not chance): free of the retry budget.
+            retry(sync, outcome != AttemptOutcome.FAILED_BEFORE_SEND && !detector.isMarkedDown(agent));
         }
     }
 

@@ -48,6 +48,8 @@ class HealthChecksTest {
     private final List<Runnable> held = new ArrayList<>();
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final Map<String, Addressed> children = new HashMap<>();
+    /** When set, agent a's answers wait here until run (calls in flight on a healthy agent). */
+    private List<Runnable> aAnswers;
     private FixedOrderLB balancer;
 
     /** Probe answers by host that override {@link #statuses}: failures of any shape. */
@@ -151,6 +153,13 @@ class HealthChecksTest {
                 }));
                 return false;
             }
+            if (agent.equals("a") && aAnswers != null) {
+                aAnswers.add(() -> {
+                    exchange.getMessage().setBody(agent);
+                    callback.done(false);
+                });
+                return false;
+            }
             exchange.getMessage().setBody(agent);
             callback.done(true);
             return true;
@@ -229,6 +238,31 @@ class HealthChecksTest {
         assertThat(get.getMessage().getBody()).isEqualTo("a");
         assertThat(post.getException()).hasMessageContaining("marked down");
         assertThat(called).containsExactly("b", "b", "a");
+    }
+
+    /**
+     * The calls a mark-down ends were lost by the balancer's own decision, not failed by chance: each
+     * idempotent one goes to another agent whatever the retry budget (which allows 20% of 10 in flight).
+     */
+    @Test
+    void markingDownSendsEveryIdempotentCallItEndedElsewhereWhateverTheRetryBudget() {
+        startChecking();
+        fake.advance(Duration.ofMillis(200));
+        statuses.remove("b.test");
+        List<Exchange> gets = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            gets.add(send("GET"));
+        }
+        assertThat(held).hasSize(10);
+        aAnswers = new ArrayList<>();
+        fake.advance(Duration.ofMillis(4400));
+        assertThat(balancer.getEjectedAgents()).containsExactly("b");
+        assertThat(aAnswers).as("every ended call sent on to a, each still in flight there").hasSize(10);
+        aAnswers.forEach(Runnable::run);
+        assertThat(gets).allSatisfy(get -> {
+            assertThat(get.getException()).isNull();
+            assertThat(get.getMessage().getBody()).isEqualTo("a");
+        });
     }
 
     @Test
