@@ -85,10 +85,35 @@ final class AgentSlot {
     }
 
     /**
-     * Counts an attempt about to be sent: as a long-lived stream when its request opens one
-     * ({@link LongLivedStreams#opens}, marked on the attempt as {@value #STREAM_PROPERTY}), else in flight.
+     * Takes one of the agent's {@code limit} places ({@link FlowControl#maxInFlightPerAgent()}) at
+     * once, as a request in flight, so that two exchanges choosing at the same instant cannot both
+     * take the last one; {@link #sent(Exchange, boolean)} then counts the attempt no second time.
+     *
+     * @return whether a place was free and is now taken
      */
+    boolean reserve(int limit) {
+        int now;
+        do {
+            now = inFlight.get();
+            if (now >= limit) {
+                return false;
+            }
+        } while (!inFlight.compareAndSet(now, now + 1));
+        return true;
+    }
+
+    /** {@link #sent(Exchange, boolean)} of an attempt that reserved no place. */
     void sent(Exchange attempt) {
+        sent(attempt, false);
+    }
+
+    /**
+     * Counts an attempt about to be sent: as a long-lived stream when its request opens one
+     * ({@link LongLivedStreams#opens}, marked on the attempt as {@value #STREAM_PROPERTY}; a place it
+     * {@linkplain #reserve reserved} is given back, streams being no load), else in flight (once:
+     * a reserved place already counts it).
+     */
+    void sent(Exchange attempt, boolean reserved) {
         Message in = attempt.getIn();
         // Only the headers that can decide are read: two lookups for most requests.
         String method = in.getHeader(Exchange.HTTP_METHOD, String.class);
@@ -98,7 +123,10 @@ final class AgentSlot {
                 mcpMethod == null ? null : in.getHeader(McpHeaders.PROTOCOL_VERSION, String.class))) {
             attempt.setProperty(STREAM_PROPERTY, Boolean.TRUE);
             streams.incrementAndGet();
-        } else {
+            if (reserved) {
+                inFlight.decrementAndGet();
+            }
+        } else if (!reserved) {
             inFlight.incrementAndGet();
         }
     }

@@ -160,7 +160,7 @@ final class Attempts {
         AgentSlot chosen = screen.chosenSlot();
         AgentSlot slot = chosen != null ? chosen : state.slot(agent);
         Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial, hooks.leg());
-        slot.sent(copy);
+        slot.sent(copy, screen.reserved());
         try {
             if (state.boundedLoads != null) {
                 state.boundedLoads.recordSent(agent);

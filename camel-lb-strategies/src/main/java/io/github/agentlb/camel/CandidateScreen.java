@@ -12,7 +12,8 @@ import java.util.Set;
  * once, but those resting after a busy answer skipped, those that slow start holds back, those a
  * fresh load report says are saturated (unless every agent is) and ejected ones tried only after
  * the others (panic); an agent at its {@link FlowControl#maxInFlightPerAgent()} limit is skipped
- * (it takes no new request). One per exchange; not thread-safe.
+ * (it takes no new request), and the one chosen under a limit has its place reserved at once
+ * ({@link AgentSlot#reserve}). One per exchange; not thread-safe.
  *
  * <p>Most exchanges try one agent: the first is a field, and the sets are made at the first
  * agent passed over or the first failover only.
@@ -35,6 +36,8 @@ final class CandidateScreen {
     private AgentSlot chosenSlot;
     /** Whether a candidate was passed over because it rests after a busy answer or is at its in-flight limit. */
     private boolean restingSkipped;
+    /** Whether the agent {@link #next} returned holds a place it reserved under the in-flight limit. */
+    private boolean reserved;
     private long now;
     private boolean nowRead;
 
@@ -60,6 +63,7 @@ final class CandidateScreen {
         boolean gating = !everySaturated && state.config.saturation().enabled();
         int limit = state.config.flowControl().maxInFlightPerAgent();
         nowRead = false;
+        reserved = false;
         while (candidates.hasNext()) {
             String candidate = candidates.next();
             // Pickers give serving agents only (no draining one); an id of no member is skipped.
@@ -92,14 +96,19 @@ final class CandidateScreen {
                 heldBack = add(heldBack, candidate);
                 continue;
             }
+            if (limit > 0 && !slot.reserve(limit)) {
+                restingSkipped = true; // its last place went to another exchange since the check above
+                continue;
+            }
+            reserved = limit > 0;
             markTried(candidate);
             chosenSlot = slot;
             return candidate;
         }
         chosenSlot = null;
-        String later = firstUntried(heldBack);
-        later = later != null ? later : firstUntried(saturated);
-        return later != null ? later : firstUntried(ejected);
+        String later = firstUntried(heldBack, limit);
+        later = later != null ? later : firstUntried(saturated, limit);
+        return later != null ? later : firstUntried(ejected, limit);
     }
 
     /** The clock, read once per {@link #next} and only when a rest, a report or a ramp needs it. */
@@ -136,16 +145,27 @@ final class CandidateScreen {
         return laterTried == null;
     }
 
-    private String firstUntried(Set<String> agents) {
+    /** The first untried agent of {@code agents} with a place under {@code limit} (reserved; 0: none). */
+    private String firstUntried(Set<String> agents, int limit) {
         if (agents != null) {
             for (String candidate : agents) {
                 if (!wasTried(candidate)) {
+                    if (limit > 0 && !state.slot(candidate).reserve(limit)) {
+                        restingSkipped = true;
+                        continue;
+                    }
+                    reserved = limit > 0;
                     markTried(candidate);
                     return candidate;
                 }
             }
         }
         return null;
+    }
+
+    /** @return whether the agent {@link #next} returned holds a place it reserved: {@link AgentSlot#sent(Exchange, boolean)} */
+    boolean reserved() {
+        return reserved;
     }
 
     /**

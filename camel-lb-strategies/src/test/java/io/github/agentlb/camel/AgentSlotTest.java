@@ -2,6 +2,7 @@ package io.github.agentlb.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.core.key.LongLivedStreams;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -57,6 +58,31 @@ class AgentSlotTest {
         assertThat(slot.ended(first)).isFalse();
         assertThat(slot.idle()).isFalse();
         assertThat(slot.ended(second)).isTrue();
+        assertThat(slot.idle()).isTrue();
+    }
+
+    /**
+     * Under an in-flight limit the place is taken when the agent is chosen, so that of two exchanges
+     * choosing at once only one gets the last place; the attempt's send then counts it no second time,
+     * and a long-lived stream gives its place back.
+     */
+    @Test
+    void aReservedPlaceIsTheAttemptsCountAndTheLastPlaceGoesOnce() {
+        assertThat(slot.reserve(2)).isTrue();
+        assertThat(slot.reserve(2)).isTrue();
+        assertThat(slot.reserve(2)).as("both places taken").isFalse();
+        assertThat(slot.inFlight.get()).isEqualTo(2);
+        Exchange first = post();
+        Exchange stream = new DefaultExchange(camel);
+        stream.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+        stream.getIn().setHeader(LongLivedStreams.SESSION_ID, "s1");
+        slot.sent(first, true);
+        assertThat(slot.inFlight.get()).as("counted once").isEqualTo(2);
+        slot.sent(stream, true);
+        assertThat(slot.inFlight.get()).as("the stream's place given back").isEqualTo(1);
+        assertThat(slot.streams.get()).isEqualTo(1);
+        assertThat(slot.ended(stream)).isTrue();
+        assertThat(slot.ended(first)).isTrue();
         assertThat(slot.idle()).isTrue();
     }
 
