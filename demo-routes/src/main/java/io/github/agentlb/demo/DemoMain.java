@@ -180,7 +180,9 @@ public final class DemoMain {
             ServerPorts.requireResolvableHost(host);
             return null;
         } catch (IllegalArgumentException e) {
-            return "Bad proxy configuration: MANAGEMENT_HOST must be an IP address or a name that resolves, was '"
+            String variable = env.containsKey("MANAGEMENT_HOST") ? "MANAGEMENT_HOST"
+                    : "HOST (the management host too while MANAGEMENT_HOST is unset)";
+            return "Bad proxy configuration: " + variable + " must be an IP address or a name that resolves, was '"
                     + host + "'";
         }
     }

@@ -152,7 +152,10 @@ final class ProxyAnswers {
         reply(exchange, cause.status(), cause.error(), cause.reason(), Map.of());
     }
 
-    /** Every agent rests after a busy answer and none was asked: 429 with the shortest rest left. */
+    /**
+     * Every agent rests after a busy answer or is at its in-flight limit, and none was asked (or the
+     * queue is full): 429 with the shortest rest left.
+     */
     void allBusy(Exchange exchange) {
         AgentsBusyException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, AgentsBusyException.class);
         long seconds = cause == null ? 1 : cause.retryAfterSeconds();
@@ -160,7 +163,8 @@ final class ProxyAnswers {
         boolean queueFull = cause != null && cause.getMessage() != null && cause.getMessage().contains("queue is full");
         reply(exchange, 429, "agents busy", queueFull
                 ? "every agent is at its limit of requests in flight and the queue is full; retry after " + seconds + " s"
-                : "every agent asked to rest; retry after " + seconds + " s",
+                : "every agent is resting after a busy answer or at its limit of requests in flight; retry after "
+                        + seconds + " s",
                 Map.of(AnswerRules.RETRY_AFTER, Long.toString(seconds)));
     }
 

@@ -258,6 +258,9 @@ class DemoMainTest {
                 "Bad proxy configuration: MANAGEMENT_HOST must be an IP address or a name that resolves, "
                         + "was 'nonexistent.invalid'");
         assertThat(DemoMain.managementHostProblem(Map.of("MANAGEMENT_HOST", "127.0.0.1"))).isNull();
+        assertThat(DemoMain.managementHostProblem(Map.of("HOST", "999.1.1.1"))).as("names the variable set").isEqualTo(
+                "Bad proxy configuration: HOST (the management host too while MANAGEMENT_HOST is unset) must be an IP"
+                        + " address or a name that resolves, was '999.1.1.1'");
     }
 
     @Test

@@ -149,7 +149,9 @@ public final class MainSettings<T> {
                 return inUse.getMessage();
             }
             if (t instanceof IllegalArgumentException bad) {
-                return "Bad " + what + " configuration: " + describe(bad);
+                String prefix = "Bad " + what + " configuration: ";
+                String described = describe(bad);
+                return described.startsWith(prefix) ? described : prefix + described;
             }
             if (t instanceof BindException bind) {
                 return "Cannot listen: " + describe(bind) + ": set PORT";
