@@ -92,14 +92,7 @@ final class AgentSlot {
      * @return whether a place was free and is now taken
      */
     boolean reserve(int limit) {
-        int now;
-        do {
-            now = inFlight.get();
-            if (now >= limit) {
-                return false;
-            }
-        } while (!inFlight.compareAndSet(now, now + 1));
-        return true;
+        return inFlight.getAndUpdate(n -> n < limit ? n + 1 : n) < limit;
     }
 
     /** {@link #sent(Exchange, boolean)} of an attempt that reserved no place. */

@@ -124,14 +124,7 @@ final class RequestQueue {
     }
 
     private boolean tryAdmit(int capacity) {
-        int now;
-        do {
-            now = admitted.get();
-            if (now >= capacity) {
-                return false;
-            }
-        } while (!admitted.compareAndSet(now, now + 1));
-        return true;
+        return admitted.getAndUpdate(n -> n < capacity ? n + 1 : n) < capacity;
     }
 
     /**
