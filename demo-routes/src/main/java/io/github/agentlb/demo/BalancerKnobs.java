@@ -186,7 +186,13 @@ final class BalancerKnobs {
                 return Double.valueOf(text);
             }
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("must be " + (type == double.class || type == Double.class ? "a decimal number" : "a whole number"));
+            if (type == double.class || type == Double.class) {
+                throw new IllegalArgumentException("must be a decimal number");
+            }
+            boolean digits = text.matches("[+-]?[0-9]+");
+            long max = type == long.class || type == Long.class ? Long.MAX_VALUE : Integer.MAX_VALUE;
+            throw new IllegalArgumentException(digits ? "must be a whole number from " + (-max - 1) + " to " + max
+                    : "must be a whole number");
         }
         if (type == boolean.class || type == Boolean.class) {
             if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {

@@ -73,6 +73,9 @@ class BalancerKnobsTest {
         given("balancer.consecutive.error.answers", "many");
         assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
                 .hasMessage("BALANCER_CONSECUTIVE_ERROR_ANSWERS: must be a whole number, was 'many'");
+        given("balancer.consecutive.error.answers", "99999999999");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context)).hasMessage(
+                "BALANCER_CONSECUTIVE_ERROR_ANSWERS: must be a whole number from -2147483648 to 2147483647, was '99999999999'");
     }
 
     @Test
