@@ -64,7 +64,7 @@ public final class AgentKeys {
      */
     public static Expression sessionHeader(String... names) {
         List<String> headers = names == null || names.length == 0 ? DEFAULT_SESSION_HEADERS : List.of(names.clone());
-        headers.forEach(name -> Check.notBlank("sessionHeader", name));
+        headers.forEach(name -> Check.headerName("sessionHeader", name));
         String label = "session" + headers;
         return new ExpressionAdapter() {
             @Override

@@ -62,7 +62,7 @@ public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queue
         Check.positive("queueTimeout", queueTimeout);
         Objects.requireNonNull(tenant, "tenant");
         tenantName = tenantName == null || tenantName.isBlank() ? "tenant" : tenantName;
-        Check.notBlank("priorityHeader", priorityHeader);
+        Check.headerName("priorityHeader", priorityHeader);
     }
 
     /** @throws IllegalArgumentException naming {@code queueSize} when it is set without {@code maxInFlightPerAgent} */

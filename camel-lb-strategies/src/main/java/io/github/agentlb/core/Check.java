@@ -133,6 +133,21 @@ public final class Check {
         return value;
     }
 
+    /**
+     * @return {@code value} if it is a header name: not blank, and a token of RFC 9110 §5.6.2 (visible
+     *     ASCII without separators), so that it can match a header at all
+     */
+    public static String headerName(String field, String value) {
+        notBlank(field, value);
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c <= ' ' || c >= 127 || "()<>@,;:\\\"/[]?={}".indexOf(c) >= 0) {
+                throw new IllegalArgumentException(field + " must be a header name (RFC 9110 token), was '" + value + "'");
+            }
+        }
+        return value;
+    }
+
     private static String trim(double value) {
         return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
     }
