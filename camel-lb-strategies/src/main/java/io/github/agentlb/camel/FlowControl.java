@@ -28,17 +28,24 @@ import org.apache.camel.support.builder.ExpressionBuilder;
  *   <li>{@code priorityHeader}: the header whose integer value is the exchange's band (header
  *       {@value #DEFAULT_PRIORITY_HEADER} by default; higher is released first; missing or not an
  *       integer: band 0).</li>
+ *   <li>{@code maxInFlightPerTenant}: a tenant with this many exchanges let through and not yet
+ *       completed gets no more let through; its next ones wait in the queue even while agents have
+ *       room, which stays for the other tenants (nginx's {@code limit_conn} per key, with waiting
+ *       instead of refusal). 0: no limit. The exchanges without a tenant are one tenant, {@code ""}.
+ *       It keeps places free for a light tenant beside a heavy one, at the cost of idle places while
+ *       only one tenant sends.</li>
  * </ul>
  *
  * @param maxInFlightPerAgent requests in flight per agent, >= 0 (0: no limit)
  * @param queueSize           exchanges waiting at most, >= 0 (0: no queue); > 0 needs {@code maxInFlightPerAgent > 0} in a {@link BalancerConfig}
  * @param queueTimeout        the longest wait in the queue, > 0 ({@value #DEFAULT_QUEUE_TIMEOUT_SECONDS} s)
  * @param tenant              the exchange's tenant
+ * @param maxInFlightPerTenant exchanges of one tenant let through and not completed, >= 0 (0: no limit); > 0 needs {@code queueSize > 0}
  * @param tenantName          what {@code tenant} is called in logs and {@code getTenantHeader()}
  * @param priorityHeader      the header of the exchange's band
  */
 public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queueTimeout, Expression tenant,
-                          String tenantName, String priorityHeader) {
+                          int maxInFlightPerTenant, String tenantName, String priorityHeader) {
 
     /** The header read as the tenant by default. */
     public static final String DEFAULT_TENANT_HEADER = "X-Tenant";
@@ -48,7 +55,7 @@ public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queue
     public static final long DEFAULT_QUEUE_TIMEOUT_SECONDS = 30;
     /** No limit, no queue. */
     public static final FlowControl DISABLED = new FlowControl(0, 0, Duration.ofSeconds(DEFAULT_QUEUE_TIMEOUT_SECONDS),
-            ExpressionBuilder.headerExpression(DEFAULT_TENANT_HEADER), DEFAULT_TENANT_HEADER, DEFAULT_PRIORITY_HEADER);
+            ExpressionBuilder.headerExpression(DEFAULT_TENANT_HEADER), 0, DEFAULT_TENANT_HEADER, DEFAULT_PRIORITY_HEADER);
 
     /**
      * The relation {@code queueSize > 0} needs {@code maxInFlightPerAgent > 0} is checked by
@@ -61,6 +68,7 @@ public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queue
         Check.atLeast("queueSize", queueSize, 0);
         Check.positive("queueTimeout", queueTimeout);
         Objects.requireNonNull(tenant, "tenant");
+        Check.atLeast("maxInFlightPerTenant", maxInFlightPerTenant, 0);
         tenantName = tenantName == null || tenantName.isBlank() ? "tenant" : tenantName;
         Check.headerName("priorityHeader", priorityHeader);
     }
@@ -71,6 +79,10 @@ public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queue
             throw new IllegalArgumentException("queueSize=" + queueSize + " needs maxInFlightPerAgent > 0: the queue"
                     + " holds requests while every agent is at that limit");
         }
+        if (maxInFlightPerTenant > 0 && queueSize == 0) {
+            throw new IllegalArgumentException("maxInFlightPerTenant=" + maxInFlightPerTenant + " needs queueSize > 0:"
+                    + " a tenant at its limit waits in the queue");
+        }
         return this;
     }
 
@@ -79,21 +91,30 @@ public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queue
         return maxInFlightPerAgent > 0;
     }
 
+    /** @return whether a tenant's exchanges in flight are limited */
+    public boolean tenantLimited() {
+        return maxInFlightPerTenant > 0;
+    }
+
     /** @return whether exchanges wait in the queue when every agent is at its limit */
     public boolean queued() {
         return queueSize > 0;
     }
 
     public FlowControl withMaxInFlightPerAgent(int value) {
-        return new FlowControl(value, queueSize, queueTimeout, tenant, tenantName, priorityHeader);
+        return new FlowControl(value, queueSize, queueTimeout, tenant, maxInFlightPerTenant, tenantName, priorityHeader);
     }
 
     public FlowControl withQueueSize(int value) {
-        return new FlowControl(maxInFlightPerAgent, value, queueTimeout, tenant, tenantName, priorityHeader);
+        return new FlowControl(maxInFlightPerAgent, value, queueTimeout, tenant, maxInFlightPerTenant, tenantName, priorityHeader);
     }
 
     public FlowControl withQueueTimeout(Duration value) {
-        return new FlowControl(maxInFlightPerAgent, queueSize, value, tenant, tenantName, priorityHeader);
+        return new FlowControl(maxInFlightPerAgent, queueSize, value, tenant, maxInFlightPerTenant, tenantName, priorityHeader);
+    }
+
+    public FlowControl withMaxInFlightPerTenant(int value) {
+        return new FlowControl(maxInFlightPerAgent, queueSize, queueTimeout, tenant, value, tenantName, priorityHeader);
     }
 
     /** The tenant read from {@code header}; @throws IllegalArgumentException if it is blank */
@@ -103,11 +124,12 @@ public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queue
 
     /** The tenant as {@code expression} evaluates it (a String), e.g. an API key's hash; {@code name} for logs. */
     public FlowControl withTenant(Expression expression, String name) {
-        return new FlowControl(maxInFlightPerAgent, queueSize, queueTimeout, expression, name, priorityHeader);
+        return new FlowControl(maxInFlightPerAgent, queueSize, queueTimeout, expression, maxInFlightPerTenant, name,
+                priorityHeader);
     }
 
     public FlowControl withPriorityHeader(String header) {
-        return new FlowControl(maxInFlightPerAgent, queueSize, queueTimeout, tenant, tenantName, header);
+        return new FlowControl(maxInFlightPerAgent, queueSize, queueTimeout, tenant, maxInFlightPerTenant, tenantName, header);
     }
 
     /** The exchange's band: the priority header as an integer; 0 when missing or not one. */

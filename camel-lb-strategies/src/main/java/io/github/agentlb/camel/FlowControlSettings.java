@@ -69,6 +69,20 @@ public interface FlowControlSettings extends Configurable {
         return configured("queueTimeout", getFlowControl().queueTimeout());
     }
 
+    /**
+     * Exchanges of one tenant let through and not yet completed, at most, >= 0 (0, the default: no
+     * limit); needs {@code queueSize}. A tenant at it waits in the queue even while agents have room,
+     * which stays for the other tenants: a light tenant beside a heavy one finds a place at once.
+     */
+    default void setMaxInFlightPerTenant(int maxInFlight) {
+        configure("maxInFlightPerTenant", maxInFlight,
+                d -> d.flowControl(d.flowControl().withMaxInFlightPerTenant(maxInFlight)));
+    }
+
+    default int getMaxInFlightPerTenant() {
+        return configured("maxInFlightPerTenant", getFlowControl().maxInFlightPerTenant());
+    }
+
     /** The header whose value is the exchange's tenant ({@value FlowControl#DEFAULT_TENANT_HEADER}). */
     default void setTenantHeader(String header) {
         configure("tenantHeader", header, d -> d.flowControl(d.flowControl().withTenantHeader(header)));

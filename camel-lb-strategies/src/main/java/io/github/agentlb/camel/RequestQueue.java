@@ -4,6 +4,7 @@ import io.github.agentlb.core.queue.FairQueue;
 import io.github.agentlb.core.queue.UsageTokens;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -24,7 +25,8 @@ import org.apache.camel.Exchange;
  * ({@code admitted}); it lets one through while {@code admitted < maxInFlightPerAgent x agents that
  * can take a request} (serving, neither resting after a busy answer nor ejected) and nobody waits,
  * so an exchange let through finds an agent with room (those agents hold fewer requests in flight
- * than their limits together). Else the exchange waits in the
+ * than their limits together). With {@code maxInFlightPerTenant}, the exchange's tenant must also
+ * hold fewer than that many places, and the queue releases only tenants under it. Else the exchange waits in the
  * fair queue, holding no thread: {@link #process} returns {@code false} and its callback is called
  * when it is released (an exchange let through completed, or another arrived while there is room),
  * expires (a timer armed for the earliest deadline) or leaves ({@link QueuedExchange#leave()}).
@@ -35,7 +37,8 @@ import org.apache.camel.Exchange;
  * its fields, and each path (let through, wait, release, expire, leave, stop) must keep
  * {@code admitted} and the queue consistent under it.
  *
- * <p>Thread-safe: the fast path (nobody waits, room at the gate) is one CAS; waiting, release, expiry
+ * <p>Thread-safe: the fast path (nobody waits, room at the gate) is one CAS (under the lock with a
+ * tenant limit, which counts each tenant's places); waiting, release, expiry
  * and leaving take this object's lock, held for queue operations only (callbacks run outside it).
  * A {@code queueSize} changed while exchanges wait takes effect once the queue is empty.
  */
@@ -52,6 +55,8 @@ final class RequestQueue {
     private final AtomicInteger admitted = new AtomicInteger();
     /** Exchanges waiting: written under the lock, read without it by the fast path and completions. */
     private final AtomicInteger waiting = new AtomicInteger();
+    /** With {@code maxInFlightPerTenant}: each tenant's exchanges let through and not completed (no zeros), under the lock. */
+    private final Map<String, Integer> inFlightByTenant = new HashMap<>();
     private FairQueue<Waiting> queue;
     private ScheduledExecutorService timer;
     private boolean ownTimer;
@@ -83,8 +88,23 @@ final class RequestQueue {
      */
     boolean process(Exchange exchange, AsyncCallback callback, BalancerState state) {
         FlowControl flow = state.config.flowControl();
-        if (waiting.get() == 0 && tryAdmit(capacity(state, clock.getAsLong()))) {
-            return dispatcher.dispatch(exchange, new Permit(exchange, callback, false, null), state);
+        if (!flow.tenantLimited()) {
+            if (waiting.get() == 0 && tryAdmit(capacity(state, clock.getAsLong()))) {
+                return dispatcher.dispatch(exchange, new Permit(exchange, callback, false, null, null), state);
+            }
+        } else {
+            String tenant = flow.tenantOf(exchange);
+            boolean through;
+            synchronized (this) {
+                through = waiting.get() == 0 && tenantHasRoomLocked(tenant, flow)
+                        && tryAdmit(capacity(state, clock.getAsLong()));
+                if (through) {
+                    inFlightByTenant.merge(tenant, 1, Integer::sum);
+                }
+            }
+            if (through) {
+                return dispatcher.dispatch(exchange, new Permit(exchange, callback, false, null, tenant), state);
+            }
         }
         long now = clock.getAsLong();
         Waiting w = new Waiting(exchange, callback, now);
@@ -123,6 +143,10 @@ final class RequestQueue {
         return false;
     }
 
+    private boolean tenantHasRoomLocked(String tenant, FlowControl flow) {
+        return inFlightByTenant.getOrDefault(tenant, 0) < flow.maxInFlightPerTenant();
+    }
+
     private boolean tryAdmit(int capacity) {
         return admitted.getAndUpdate(n -> n < capacity ? n + 1 : n) < capacity;
     }
@@ -149,6 +173,11 @@ final class RequestQueue {
     /** An exchange let through completed: its place frees, and the queue's next may go. */
     private void completed(Permit permit) {
         admitted.decrementAndGet();
+        if (permit.tenant != null) {
+            synchronized (this) {
+                inFlightByTenant.computeIfPresent(permit.tenant, (t, n) -> n == 1 ? null : n - 1);
+            }
+        }
         if (permit.entry != null) {
             Object tokens = permit.exchange.getProperty(AgentLb.OUTPUT_TOKENS_PROPERTY);
             if (tokens == null) {
@@ -185,9 +214,19 @@ final class RequestQueue {
     private List<Waiting> releaseLocked(BalancerState state, long now) {
         List<Waiting> out = List.of();
         int capacity = capacity(state, now);
+        FlowControl flow = state.config.flowControl();
         while (queue.size() > 0 && tryAdmit(capacity)) {
-            FairQueue.Entry<Waiting> entry = queue.poll();
+            FairQueue.Entry<Waiting> entry = flow.tenantLimited() ? queue.poll(t -> tenantHasRoomLocked(t, flow)) : queue.poll();
+            if (entry == null) {
+                // Every tenant waiting is at its limit: the place stays free for another tenant.
+                admitted.decrementAndGet();
+                break;
+            }
             Waiting w = entry.value();
+            if (flow.tenantLimited()) {
+                w.tenant = entry.tenant();
+                inFlightByTenant.merge(w.tenant, 1, Integer::sum);
+            }
             w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
             long waited = now - w.sinceNanos;
             released++;
@@ -259,7 +298,7 @@ final class RequestQueue {
 
     private void dispatch(List<Waiting> releasedNow) {
         for (Waiting w : releasedNow) {
-            Permit permit = new Permit(w.exchange, w.callback, true, w.entry);
+            Permit permit = new Permit(w.exchange, w.callback, true, w.entry, w.tenant);
             w.exchange.getContext().getCamelContextExtension().getReactiveExecutor()
                     .schedule(() -> dispatcher.dispatch(w.exchange, permit, states.get()));
         }
@@ -316,6 +355,8 @@ final class RequestQueue {
         final long sinceNanos;
         /** Set under the queue's lock when offered; null when refused. */
         FairQueue.Entry<Waiting> entry;
+        /** Set under the queue's lock when released and counted against its tenant's limit; else null. */
+        String tenant;
 
         Waiting(Exchange exchange, AsyncCallback callback, long sinceNanos) {
             this.exchange = exchange;
@@ -336,12 +377,15 @@ final class RequestQueue {
         /** Whether {@link #process} already returned false for it: the route then hears {@code done(false)}. */
         final boolean released;
         final FairQueue.Entry<Waiting> entry;
+        /** The tenant whose limit it counts against; null without {@code maxInFlightPerTenant}. */
+        final String tenant;
 
-        Permit(Exchange exchange, AsyncCallback callback, boolean released, FairQueue.Entry<Waiting> entry) {
+        Permit(Exchange exchange, AsyncCallback callback, boolean released, FairQueue.Entry<Waiting> entry, String tenant) {
             this.exchange = exchange;
             this.callback = callback;
             this.released = released;
             this.entry = entry;
+            this.tenant = tenant;
         }
 
         @Override

@@ -53,11 +53,17 @@ class FairQueueScenarioTest {
      * @param tenants whether the tenant header is sent (false: one shared tenant, first come first served)
      */
     private static Run run(boolean heavy, boolean tenants) {
+        return run(heavy, tenants, 0);
+    }
+
+    /** @param perTenant {@code maxInFlightPerTenant}, 0 for none */
+    private static Run run(boolean heavy, boolean tenants, int perTenant) {
         FakeScheduler fake = new FakeScheduler(1_000_000_000L);
         RoundRobinLB lb = new RoundRobinLB();
         lb.setMaxInFlightPerAgent(2);
         lb.setQueueSize(QUEUE_SIZE);
         lb.setQueueTimeout(Duration.ofMinutes(10));
+        lb.setMaxInFlightPerTenant(perTenant);
         lb.useQueueTimer(fake);
         List<Long> lightWaits = new ArrayList<>();
         List<Long> heavyWaits = new ArrayList<>();
@@ -131,5 +137,26 @@ class FairQueueScenarioTest {
         // one for 200 ms, six of them, so one frees every ~33 ms on average).
         assertThat(fair.lightP99Millis()).isLessThanOrEqualTo(2 * alone.lightP99Millis() + 200);
         assertThat(fair.lightP99Millis() * 20).isLessThan(fifo.lightP99Millis());
+    }
+
+    /**
+     * A tenant limit of 3 of the 6 places keeps places free for L: L waits only when three of its
+     * own are in flight, so its p99 is below one of its service times (20 ms), ten times below VTC's
+     * alone (178 ms, one H service); H, kept to half the places, pays with a longer wait. Limits of
+     * 5, 4 and 2 give L 99, 30 and 33 ms (2 caps L too).
+     */
+    @Test
+    void withATenantLimitTheLightTenantWaitsLessThanOneOfItsServices() {
+        Run fair = run(true, true);
+        Run capped = run(true, true, 3);
+        System.out.printf("maxInFlightPerTenant 3: L p99 %d ms, H p99 %d ms, queue max %d (without: L p99 %d ms, H p99 %d ms)%n",
+                capped.lightP99Millis(), capped.heavyP99Millis(), capped.maxQueued(), fair.lightP99Millis(),
+                fair.heavyP99Millis());
+        assertThat(capped.completedOk()).isEqualTo(capped.sent());
+        assertThat(capped.failures()).isZero();
+        assertThat(capped.maxQueued()).isLessThanOrEqualTo(QUEUE_SIZE);
+        assertThat(capped.lightP99Millis()).isEqualTo(13);
+        assertThat(capped.lightP99Millis() * 10).isLessThan(fair.lightP99Millis());
+        assertThat(capped.heavyP99Millis()).isGreaterThan(fair.heavyP99Millis());
     }
 }

@@ -343,6 +343,22 @@ class FlowControlTest {
     }
 
     @Test
+    void theTenantLimitNeedsTheQueueAndIsCheckedWhenTheRouteStarts() {
+        RoundRobinLB lb = new RoundRobinLB();
+        lb.setMaxInFlightPerAgent(4);
+        lb.setMaxInFlightPerTenant(3);
+        assertThat(lb.getMaxInFlightPerTenant()).isEqualTo(3);
+        assertThatThrownBy(lb::checkSettings).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxInFlightPerTenant=3").hasMessageContaining("queueSize");
+        lb.setQueueSize(10);
+        lb.checkSettings();
+        assertThat(lb.getFlowControl().tenantLimited()).isTrue();
+        assertThatThrownBy(() -> lb.setMaxInFlightPerTenant(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxInFlightPerTenant").hasMessageContaining("-1");
+        assertThat(FlowControl.DISABLED.tenantLimited()).isFalse();
+    }
+
+    @Test
     void theBandIsTheIntegerPriorityHeaderElse0AndTheTenantDefaultsToTheSharedOne() {
         FlowControl flow = FlowControl.DISABLED;
         Exchange exchange = new DefaultExchange(CAMEL.get());

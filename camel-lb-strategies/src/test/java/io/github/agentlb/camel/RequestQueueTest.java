@@ -50,9 +50,14 @@ class RequestQueueTest {
     }
 
     private void start(int maxInFlight, int queueSize) {
+        start(maxInFlight, queueSize, 0);
+    }
+
+    private void start(int maxInFlight, int queueSize, int maxInFlightPerTenant) {
         balancer = new RoundRobinLB();
         balancer.setMaxInFlightPerAgent(maxInFlight);
         balancer.setQueueSize(queueSize);
+        balancer.setMaxInFlightPerTenant(maxInFlightPerTenant);
         balancer.setQueueTimeout(Duration.ofSeconds(10));
         balancer.useQueueTimer(timer);
         ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get,
@@ -209,6 +214,66 @@ class RequestQueueTest {
         Sent waiting = send();
         assertThat(waiting.completions.get()).as("waits rather than 429").isZero();
         assertThat(balancer.queueFigures().size()).isEqualTo(1);
+    }
+
+    /**
+     * Six places (three agents, two each) and a tenant limit of four: the heavy tenant's fifth
+     * exchange waits although two places are free, the light tenant's goes through at once, and the
+     * heavy tenant's next goes when one of its own ends.
+     */
+    @Test
+    void aTenantAtItsLimitWaitsWhileAnotherTenantGoesThroughAtOnce() {
+        start(2, 10, 4);
+        for (int i = 1; i <= 4; i++) {
+            assertThat(send(Map.of("X-Tenant", "H", "n", i)).returned).isFalse();
+        }
+        Sent fifth = send(Map.of("X-Tenant", "H", "n", 5));
+        Sent sixth = send(Map.of("X-Tenant", "H", "n", 6));
+        assertThat(calls).hasSize(4);
+        assertThat(balancer.queueFigures().size()).isEqualTo(2);
+        assertThat(balancer.queueFigures().admitted()).isEqualTo(4);
+
+        Sent light = send(Map.of("X-Tenant", "L"));
+        assertThat(calls).hasSize(5);
+        assertThat(calls.get(4).attempt().getIn().getHeader("X-Tenant")).isEqualTo("L");
+        assertThat(light.completions.get()).isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(2);
+        assertThat(balancer.queueFigures().admitted()).isEqualTo(5);
+
+        calls.remove(4).end(); // the light one ends: its place is no room for H
+        assertThat(light.completions.get()).isEqualTo(1);
+        assertThat(calls).hasSize(4);
+        assertThat(balancer.queueFigures().size()).isEqualTo(2);
+
+        endFirstCall(); // an H ends: H's fifth goes
+        assertThat(fifth.completions.get()).isZero();
+        assertThat(calls).hasSize(4);
+        assertThat(calls.get(3).attempt().getIn().getHeader("n")).isEqualTo(5);
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        while (!calls.isEmpty()) {
+            endFirstCall();
+        }
+        assertThat(fifth.completions.get()).isEqualTo(1);
+        assertThat(sixth.completions.get()).isEqualTo(1);
+        assertThat(sixth.exchange.getException()).isNull();
+        assertThat(balancer.queueFigures().admitted()).isZero();
+        assertThat(balancer.queueFigures().released()).isEqualTo(3);
+    }
+
+    /** Exchanges without a tenant are one tenant, limited as any other. */
+    @Test
+    void exchangesWithoutATenantAreOneTenantUnderTheLimit() {
+        start(2, 10, 1);
+        assertThat(send(Map.of("n", 1)).returned).isFalse();
+        Sent second = send(Map.of("n", 2));
+        assertThat(calls).hasSize(1);
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        endFirstCall();
+        assertThat(calls).hasSize(1);
+        assertThat(calls.get(0).attempt().getIn().getHeader("n")).isEqualTo(2);
+        endFirstCall();
+        assertThat(second.completions.get()).isEqualTo(1);
+        assertThat(balancer.queueFigures().admitted()).isZero();
     }
 
     @Test

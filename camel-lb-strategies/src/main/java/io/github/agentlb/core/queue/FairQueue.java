@@ -13,6 +13,7 @@ import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * A bounded queue of requests waiting for capacity, released by priority band and, within a band,
@@ -113,7 +114,7 @@ public final class FairQueue<T> {
             return null;
         }
         Band<T> b = bands.computeIfAbsent(band, k -> new Band<>());
-        Tenant<T> t = b.tenants.computeIfAbsent(tenant, k -> new Tenant<>());
+        Tenant<T> t = b.tenants.computeIfAbsent(tenant, Tenant::new);
         if (t.waiting.isEmpty()) {
             t.counter = Math.max(t.counter, b.floor());
             b.backlogged.add(t);
@@ -132,16 +133,34 @@ public final class FairQueue<T> {
      * @return the entry, or null when none waits
      */
     public Entry<T> poll() {
+        return poll(tenant -> true);
+    }
+
+    /**
+     * Releases the next entry of a tenant {@code eligible} accepts, as {@link #poll()} does among
+     * those tenants only: a tenant it refuses (one at its limit of requests in flight) keeps its
+     * entries and its counter, and a band with no eligible tenant waiting is passed over for the
+     * next.
+     *
+     * @param eligible whether a tenant may have an entry released now; called under the caller's
+     *                 serialization, at most once per backlogged tenant
+     * @return the entry, or null when no eligible tenant has one waiting
+     */
+    public Entry<T> poll(Predicate<String> eligible) {
         for (Band<T> b : bands.values()) {
             if (b.size == 0) {
                 continue;
             }
             Tenant<T> next = null;
             for (Tenant<T> t : b.backlogged) {
-                if (next == null || t.counter < next.counter
-                        || t.counter == next.counter && t.waiting.peekFirst().sequence < next.waiting.peekFirst().sequence) {
+                if ((next == null || t.counter < next.counter
+                        || t.counter == next.counter && t.waiting.peekFirst().sequence < next.waiting.peekFirst().sequence)
+                        && eligible.test(t.name)) {
                     next = t;
                 }
+            }
+            if (next == null) {
+                continue;
             }
             Entry<T> entry = next.waiting.pollFirst();
             next.counter += entry.cost;
@@ -201,7 +220,7 @@ public final class FairQueue<T> {
         }
         Tenant<T> t = b.tenants.get(tenant);
         if (t == null) {
-            t = new Tenant<>();
+            t = new Tenant<>(tenant);
             t.counter = b.floor();
             b.tenants.put(tenant, t);
         }
@@ -295,8 +314,13 @@ public final class FairQueue<T> {
 
     /** One tenant of one band: its counter and its entries waiting, oldest first. */
     private static final class Tenant<T> {
+        final String name;
         final ArrayDeque<Entry<T>> waiting = new ArrayDeque<>(4);
         double counter;
+
+        Tenant(String name) {
+            this.name = name;
+        }
     }
 
     /**

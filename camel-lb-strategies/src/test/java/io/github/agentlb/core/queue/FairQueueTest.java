@@ -91,6 +91,43 @@ class FairQueueTest {
     }
 
     @Test
+    void aTenantRefusedByThePollKeepsItsEntriesAndCounterAndAnIneligibleBandIsPassedOver() {
+        FairQueue<String> queue = new FairQueue<>(100);
+        queue.offer("h1", 1, "heavy", 100, NEVER);
+        queue.offer("h2", 1, "heavy", 100, NEVER);
+        queue.offer("l1", 0, "light", 10, NEVER);
+        queue.offer("x1", 0, "other", 5, NEVER);
+        // heavy (band 1, the higher) is at its limit: band 1 is passed over; in band 0 light came first.
+        assertThat(queue.poll(t -> !t.equals("heavy")).value()).isEqualTo("l1");
+        assertThat(queue.counter(1, "heavy")).isZero();
+        // light is at its limit too: only other is eligible.
+        assertThat(queue.poll(t -> t.equals("other")).value()).isEqualTo("x1");
+        assertThat(queue.poll(t -> false)).isNull();
+        assertThat(queue.size()).isEqualTo(2);
+        assertThat(queue.poll().value()).isEqualTo("h1");
+        assertThat(queue.counter(1, "heavy")).isEqualTo(100);
+    }
+
+    @Test
+    void aPollOfEveryTenantIsThePlainPoll() {
+        Random random = new Random(7);
+        FairQueue<String> plain = new FairQueue<>(1000);
+        FairQueue<String> all = new FairQueue<>(1000);
+        for (int i = 0; i < 300; i++) {
+            String tenant = "t" + random.nextInt(5);
+            int band = random.nextInt(2);
+            double cost = random.nextInt(50);
+            plain.offer(tenant + "/" + i, band, tenant, cost, NEVER);
+            all.offer(tenant + "/" + i, band, tenant, cost, NEVER);
+        }
+        List<String> eligibleOrder = new ArrayList<>();
+        for (FairQueue.Entry<String> e = all.poll(t -> true); e != null; e = all.poll(t -> true)) {
+            eligibleOrder.add(e.value());
+        }
+        assertThat(eligibleOrder).isEqualTo(drain(plain)).hasSize(300);
+    }
+
+    @Test
     void anOfferBeyondTheBoundIsRefusedAndChangesNothing() {
         FairQueue<String> queue = new FairQueue<>(3);
         assertThat(queue.offer("1", 0, "t", 1, NEVER)).isNotNull();

@@ -44,8 +44,10 @@ import java.util.stream.Stream;
  * about 19 ms), tenant H of {@value #H_PROMPT_CHARS} (125 blocks, 200 ms) at the same seeded Poisson
  * rate, together {@value #DEMAND} x what the agents serve, for the given seconds, open loop. Variants,
  * one after another: {@code L-alone}; {@code L+H-vtc} (tenants by {@code X-Tenant}); {@code L+H-fifo}
- * (no header: one shared tenant). Checks: no request lost, the queue within its bound, and L's p99
- * under VTC at most 1/{@value #FIFO_RATIO} of its p99 under FIFO.
+ * (no header: one shared tenant); {@code L+H-limit} (as {@code L+H-vtc} with
+ * {@code maxInFlightPerTenant} {@value #TENANT_LIMIT}). Checks: no request lost, the queue within its
+ * bound, L's p99 under VTC at most 1/{@value #FIFO_RATIO} of its p99 under FIFO, and L's p99 wait
+ * with the tenant limit at most half its p99 wait under VTC without it.
  */
 public final class TenantsScenario implements Scenario {
 
@@ -59,7 +61,13 @@ public final class TenantsScenario implements Scenario {
      * own L predecessors. The simulation gives 50x; 5 leaves room for a busy machine and short runs.
      */
     public static final double FIFO_RATIO = 5;
-    static final String ALONE = "L-alone", VTC = "L+H-vtc", FIFO = "L+H-fifo";
+    /**
+     * {@code maxInFlightPerTenant} of the {@code L+H-limit} variant: half the places, so L finds one
+     * at once unless three of its own are under way (the simulation: L's p99 wait 13 ms against 178
+     * ms without the limit).
+     */
+    public static final int TENANT_LIMIT = 3;
+    static final String ALONE = "L-alone", VTC = "L+H-vtc", FIFO = "L+H-fifo", LIMIT = "L+H-limit";
     private static final String PATH = "/v1/chat/completions";
 
     private final double seconds;
@@ -96,15 +104,16 @@ public final class TenantsScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return Stream.of(ALONE, VTC, FIFO).map(v -> new Variant(v, Strategies.ROUND_ROBIN, TenantsScenario::balancer, 1))
-                .toList();
+        return Stream.of(ALONE, VTC, FIFO, LIMIT).map(v -> new Variant(v, Strategies.ROUND_ROBIN,
+                () -> balancer(v.equals(LIMIT) ? TENANT_LIMIT : 0), 1)).toList();
     }
 
-    private static AgentLoadBalancerSupport balancer() {
+    private static AgentLoadBalancerSupport balancer(int maxInFlightPerTenant) {
         AgentLoadBalancerSupport balancer = new ProxySettings().configure(Strategies.create(Strategies.ROUND_ROBIN));
         balancer.setMaxInFlightPerAgent(MAX_IN_FLIGHT);
         balancer.setQueueSize(QUEUE_SIZE);
         balancer.setQueueTimeout(Duration.ofSeconds(QUEUE_TIMEOUT_S));
+        balancer.setMaxInFlightPerTenant(maxInFlightPerTenant);
         return balancer;
     }
 
@@ -229,11 +238,24 @@ public final class TenantsScenario implements Scenario {
                 r.number("h_p99_ms"), queueMax, lost)));
     }
 
-    /** Runs the variants one after another; the FIFO run gets the check of L's p99 under VTC against it. */
+    /**
+     * Runs the variants one after another; the FIFO run gets the check of L's p99 under VTC against
+     * it, the tenant-limit run that of L's p99 wait against VTC's without the limit.
+     */
     @Override
     public List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
         List<Result> results = new ArrayList<>(Scenario.super.runAll(variants, setup));
-        Result vtc = find(results, VTC), fifo = find(results, FIFO);
+        Result alone = find(results, ALONE), vtc = find(results, VTC), fifo = find(results, FIFO), limit = find(results, LIMIT);
+        if (vtc != null && limit != null) {
+            double l = limit.number("l_wait_p99_ms"), v = vtc.number("l_wait_p99_ms");
+            boolean ok = 2 * l <= v;
+            Result.Check c = new Result.Check("light kept", ok, String.format(Locale.ROOT, "L p99 wait %.1f ms with "
+                    + "maxInFlightPerTenant %d x 2 <= %.1f ms without%s: %s", l, TENANT_LIMIT, v, alone == null ? ""
+                    : String.format(Locale.ROOT, " (%.1f ms alone, %.2fx)", alone.number("l_wait_p99_ms"),
+                    l / alone.number("l_wait_p99_ms")), ok ? "ok" : "MISSED"));
+            results.set(results.indexOf(limit), limit.withChecks(List.of(c)));
+            setup.stdout().println("Scenario tenants: " + c.detail());
+        }
         if (vtc != null && fifo != null) {
             boolean ok = vtc.number("l_p99_ms") * FIFO_RATIO <= fifo.number("l_p99_ms");
             Result.Check c = new Result.Check("fair", ok, String.format(Locale.ROOT, "L p99 %.1f ms under VTC x %.0f <= "
@@ -270,11 +292,12 @@ public final class TenantsScenario implements Scenario {
                         + "%d, queueSize %d, queueTimeout %d s). Tenant L streams %d-char prompts (%.1f ms of service), H "
                         + "%d-char ones (%.1f ms), each %.1f requests/s (seeded Poisson, %.0f s, open loop; %dx what the "
                         + "agents serve with H); %s sends L alone, %s tenants by X-Tenant (VTC), %s no header (one shared "
-                        + "tenant, first come first served). Latency: send to the answer's end at the client. Wait: time to "
+                        + "tenant, first come first served), %s as %s with maxInFlightPerTenant %d. Latency: send to the "
+                        + "answer's end at the client. Wait: time to "
                         + "first token at the client less the agents' own (the balancer's queue plus proxy and loopback). "
                         + "Queue wait mean / max: the balancer's queueFigures(); queue max sampled every 5 ms.", BLOCK_MS,
                 BLOCK_CHARS, MAX_IN_FLIGHT, QUEUE_SIZE, QUEUE_TIMEOUT_S, L_PROMPT_CHARS, serviceNanos(L_PROMPT_CHARS) / 1e6,
                 H_PROMPT_CHARS, serviceNanos(H_PROMPT_CHARS) / 1e6, ratePerTenant(), seconds, (int) DEMAND, ALONE, VTC,
-                FIFO), t.build(), checks), List.of());
+                FIFO, LIMIT, VTC, TENANT_LIMIT), t.build(), checks), List.of());
     }
 }

@@ -47,13 +47,13 @@ class TenantsScenarioTest {
         assertThat(TenantsScenario.body("L", 7).length() * 10).isCloseTo(TenantsScenario.body("H", 7).length(),
                 org.assertj.core.data.Percentage.withPercentage(10));
         assertThat(tenants.variants(setup(new ByteArrayOutputStream()))).extracting(Variant::label)
-                .containsExactly("L-alone", "L+H-vtc", "L+H-fifo");
+                .containsExactly("L-alone", "L+H-vtc", "L+H-fifo", "L+H-limit");
         assertThat(Scenario.byNameOnly()).extracting(Scenario::name).contains("tenants");
         assertThat(Scenario.all()).extracting(Scenario::name).doesNotContain("tenants");
         assertThatThrownBy(() -> new TenantsScenario(0.5)).hasMessage("seconds must be >= 1, was 0.5");
     }
 
-    /** End to end, bounded: each variant sends for 3 s (about 160 L and 160 H requests), the last two 2x over capacity. */
+    /** End to end, bounded: each variant sends for 3 s (about 160 L and 160 H requests), the last three 2x over capacity. */
     @Test
     @Tag("e2e")
     @Timeout(120)
@@ -62,7 +62,7 @@ class TenantsScenarioTest {
         Setup setup = setup(progress);
         TenantsScenario tenants = new TenantsScenario(3);
         List<Result> results = tenants.runAll(tenants.variants(setup), setup);
-        assertThat(results).extracting(Result::variant).containsExactly("L-alone", "L+H-vtc", "L+H-fifo");
+        assertThat(results).extracting(Result::variant).containsExactly("L-alone", "L+H-vtc", "L+H-fifo", "L+H-limit");
         for (Result r : results) {
             assertThat(r.checks()).as(r.variant()).allMatch(Result.Check::passed, "passed");
             assertThat(r.number("lost")).isZero();
@@ -78,7 +78,8 @@ class TenantsScenarioTest {
         assertThat(results.get(2).checks()).extracting(Result.Check::name).contains("fair");
         Section section = tenants.section(results);
         assertThat(section.tables()).hasSize(1);
-        assertThat(section.tables().get(0).rows()).hasSize(3);
+        assertThat(section.tables().get(0).rows()).hasSize(4);
+        assertThat(results.get(3).checks()).extracting(Result.Check::name).contains("light kept");
         assertThat(section.blocks().get(2).toString()).contains("under FIFO: ok");
         assertThat(progress.toString(StandardCharsets.UTF_8)).contains("== L+H-fifo, tenants scenario: agents A1, A2, A3");
     }
