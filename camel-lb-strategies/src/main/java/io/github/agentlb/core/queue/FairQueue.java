@@ -38,6 +38,9 @@ import java.util.function.Predicate;
  *       waits, to the counter of the tenant released last in the band (the paper's arrival rule):
  *       a tenant that stayed away does not bank credit and then take the band over on return.</li>
  *   <li><b>Tenants, FIFO.</b> One tenant's entries leave in the order they came.</li>
+ *   <li><b>Eligible tenants only</b>, with {@link #poll(Predicate)}: the order above among the
+ *       tenants the caller accepts now (the Camel adapter: those under {@code maxInFlightPerTenant});
+ *       a band none of whose waiting tenants is accepted is passed over.</li>
  * </ol>
  * Between two tenants that both stay backlogged the counters differ by at most the largest cost of
  * one request (plus what {@link #charge} adds per request), the paper's Theorem 4.4 bound, whatever
