@@ -58,6 +58,9 @@ final class BalancerKnobs {
     private BalancerKnobs() {
     }
 
+    /** Knobs of the queue, which do nothing while {@code queueSize} is 0. */
+    private static final List<String> QUEUE_KNOBS = List.of("queueTimeout", "tenantHeader", "priorityHeader");
+
     /**
      * Sets the knobs given for {@code balancer}.
      *
@@ -100,8 +103,17 @@ final class BalancerKnobs {
         try {
             balancer.checkSettings();
         } catch (IllegalArgumentException e) {
-            String field = e.getMessage() == null ? "" : e.getMessage().split(" ", 2)[0];
+            // "queueSize must be ..." or "queueSize=10 needs ...": the field is the leading name
+            String field = e.getMessage() == null ? "" : e.getMessage().split("[ =]", 2)[0];
             throw set.containsKey(field) ? new IllegalArgumentException(variableOf(field) + ": " + e.getMessage(), e) : e;
+        }
+        if (balancer.getQueueSize() == 0) {
+            for (String knob : QUEUE_KNOBS) {
+                if (set.containsKey(knob)) {
+                    throw new IllegalArgumentException(variableOf(knob) + " does nothing without "
+                            + variableOf("queueSize") + " (the queue when every agent is full): set both or neither");
+                }
+            }
         }
         return set;
     }

@@ -91,11 +91,35 @@ class BalancerKnobsTest {
         given("balancer.virtual.nodes", "0");
         assertThatThrownBy(() -> BalancerKnobs.apply(new ConsistentHashLB(), context))
                 .hasMessageStartingWith("BALANCER_VIRTUAL_NODES: virtualNodes ");
+        // A relation between knobs names the variable of the knob it starts with.
+        given("balancer.queue.size", "10");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .hasMessageStartingWith("BALANCER_QUEUE_SIZE: queueSize=10 needs maxInFlightPerAgent > 0");
+        given("balancer.max.in.flight.per.agent", "2", "balancer.queue.size", "10", "balancer.max.in.flight.per.tenant", "-1");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .hasMessageStartingWith("BALANCER_MAX_IN_FLIGHT_PER_TENANT: ").hasMessageContaining("-1");
+        given("balancer.max.in.flight.per.agent", "2", "balancer.max.in.flight.per.tenant", "1");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .hasMessageStartingWith("BALANCER_MAX_IN_FLIGHT_PER_TENANT: maxInFlightPerTenant=1 needs queueSize > 0");
         // ... and what runs is what the log then shows.
         given("balancer.consecutive.failures", "3");
         RoundRobinLB rr = new RoundRobinLB();
         BalancerKnobs.apply(rr, context);
         assertThat(rr.getOutlierEjection().consecutiveFailures()).isEqualTo(3);
+    }
+
+    @Test
+    void theQueuesKnobsWithoutTheQueueFailTheStart() {
+        for (String knob : new String[] {"balancer.queue.timeout", "balancer.tenant.header", "balancer.priority.header"}) {
+            given("balancer.max.in.flight.per.agent", "2", knob, knob.endsWith("timeout") ? "5s" : "X-Api-Key");
+            String variable = "BALANCER_" + knob.substring("balancer.".length()).replace('.', '_').toUpperCase(java.util.Locale.ROOT);
+            assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(variable + " does nothing without BALANCER_QUEUE_SIZE (the queue when every agent is full):"
+                            + " set both or neither");
+            given("balancer.max.in.flight.per.agent", "2", "balancer.queue.size", "5", knob,
+                    knob.endsWith("timeout") ? "5s" : "X-Api-Key");
+            BalancerKnobs.apply(new RoundRobinLB(), context);
+        }
     }
 
     @Test
