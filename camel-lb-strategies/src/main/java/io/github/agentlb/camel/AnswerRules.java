@@ -1,11 +1,14 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.queue.UsageTokens;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -82,6 +85,19 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
 
     public AnswerRules withBusy503Unprocessed(boolean value) {
         return new AnswerRules(errorStatuses, defaultRest, maxRest, value);
+    }
+
+    /**
+     * The output tokens the answer's JSON body reports ({@link UsageTokens}: OpenAI's
+     * {@code usage.completion_tokens}), when the body is text or bytes in memory; else null (a
+     * streamed answer went to the client and left no body).
+     */
+    static Long outputTokens(Exchange exchange) {
+        Object body = exchange.getMessage().getBody();
+        CharSequence text = body instanceof CharSequence chars ? chars : body instanceof byte[] bytes
+                && bytes.length <= UsageTokens.MAX_CHARS ? new String(bytes, StandardCharsets.UTF_8) : null;
+        OptionalLong tokens = UsageTokens.outputTokens(text);
+        return tokens.isPresent() ? tokens.getAsLong() : null;
     }
 
     /** The HTTP status of an answer, or 0 when it has none (not an HTTP answer). */

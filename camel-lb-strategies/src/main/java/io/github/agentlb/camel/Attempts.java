@@ -6,10 +6,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
@@ -20,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The attempts of one exchange: pick the next candidate ({@link CandidateScreen}), send a fresh copy, classify the outcome, feed outlier ejection, then fail over or
  * finish. Every step runs inside one guard: whatever throws fails the exchange, and the callback
- * runs exactly once. Not thread-safe; steps run one after another.
+ * runs exactly once (by this run, or, when the exchange waits again in its balancer's queue, by
+ * the next). Not thread-safe; steps run one after another.
  *
  * <h2>Where the steps run</h2>
  * The first attempt is sent on the caller's thread, as Camel's own {@code RoundRobinLoadBalancer}
@@ -30,8 +29,6 @@ import org.slf4j.LoggerFactory;
  * a hop through Camel's reactive executor. An asynchronous answer is handled from the reactive
  * executor of the thread that gave it, and the exchange then completes with
  * {@code callback.done(false)}, as does one whose failover waited on the {@link AttemptTimer}.
- * Scheduling every step before, cost two executor tasks, their lambdas and an executor round trip
- * per decision for nothing: the executor runs a task at once on a thread that is not already running one.
  *
  * <h2>What a decision allocates</h2>
  * This object, its {@link ExchangeHooks}, and one {@link Attempt} per attempt (the child's callback
@@ -130,7 +127,14 @@ final class Attempts {
         boolean ejections = detector.hasEjections();
         String agent = screen.next(ejections);
         if (agent == null) {
-            giveUp("", sync);
+            // An agent was busy and no other can take it: with a queue the exchange waits there again (not one of a
+            // learned session: its agent alone serves it), and the permit of its next release calls the callback.
+            if (lastBusy != null && (pin == null || pin.agent() == null) && callback instanceof QueuePermit permit
+                    && permit.waitAgain()) {
+                done(false, false);
+            } else {
+                giveUp("", sync);
+            }
             return;
         }
         boolean trial = ejections && detector.isEjected(agent);
@@ -143,8 +147,7 @@ final class Attempts {
             }
         }
         Exchange copy = ExchangeHelper.createCopy(exchange, true);
-        Collection<String> reportHeaders = context.reportHeaders;
-        for (String header : reportHeaders) {
+        for (String header : context.reportHeaders) {
             copy.getIn().removeHeader(header);
         }
         LoadReporting.prepare(copy, state.config.reportFormat());
@@ -365,18 +368,8 @@ final class Attempts {
             done(sync);
             return;
         }
-        Set<String> ejected = detector.ejected();
-        int tried = screen.triedCount();
-        String message;
-        if (tried == 0) {
-            message = "No agent available: the " + context.strategyName + " balancer selected no agent";
-        } else {
-            message = "No agent available: " + tried + " of " + state.agentIds().size() + " agents tried, each failed"
-                    + why + ": " + failures.stream().map(AgentFailure::toString).collect(Collectors.joining(", "))
-                    + (ejected.isEmpty() ? "" : "; ejected: " + String.join(", ", ejected));
-        }
-        Throwable last = failures.isEmpty() ? null : failures.get(failures.size() - 1).failure();
-        exchange.setException(new NoAgentAvailableException(message, exchange, last, failures, ejected));
+        exchange.setException(NoAgentAvailableException.afterAttempts(exchange, context.strategyName, screen.triedCount(),
+                state.agentIds().size(), why, failures, detector.ejected()));
         done(sync);
     }
 
@@ -391,10 +384,17 @@ final class Attempts {
     }
 
     private void done(boolean sync) {
+        done(sync, true);
+    }
+
+    /** Ends this run once; {@code tell}: whether it calls the callback (not when the exchange waits again in the queue). */
+    private void done(boolean sync, boolean tell) {
         if (COMPLETION.compareAndSet(this, RUNNING, sync ? DONE_SYNC : DONE_ASYNC)) {
             releaseRetry();
             context.retries.requestEnded();
-            callback.done(sync);
+            if (tell) {
+                callback.done(sync);
+            }
         }
     }
 }

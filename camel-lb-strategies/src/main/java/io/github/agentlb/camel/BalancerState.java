@@ -155,6 +155,19 @@ public final class BalancerState {
         return slots.get(agentId);
     }
 
+    /** The serving agents that can take a request at {@code now} (ns): neither resting after a busy answer nor ejected or marked down; O(agents). */
+    int openAgents(long now) {
+        boolean ejections = detector.hasEjections();
+        int open = 0;
+        for (String agent : agentIds()) {
+            AgentSlot slot = slot(agent);
+            if (slot != null && !slot.resting(now) && !(ejections && detector.isEjected(agent))) {
+                open++;
+            }
+        }
+        return open;
+    }
+
     /** The shortest rest left at {@code now} (ns) among the serving agents that rest, in whole seconds rounded up, at least 1. */
     long shortestRestSeconds(long now) {
         long shortest = Long.MAX_VALUE;

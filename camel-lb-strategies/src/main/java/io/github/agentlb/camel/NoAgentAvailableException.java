@@ -2,6 +2,7 @@ package io.github.agentlb.camel;
 
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
 
@@ -41,6 +42,21 @@ public class NoAgentAvailableException extends CamelExchangeException {
         super(message, exchange, cause);
         this.failures = List.copyOf(failures);
         this.ejectedAgents = Set.copyOf(ejectedAgents);
+    }
+
+    /**
+     * The exception of an exchange whose attempts gave up: the message says how many of the agents
+     * were tried, {@code why} they stopped (text after "each failed", may be empty), each failure
+     * and the ejected agents; the cause is the last failure.
+     */
+    static NoAgentAvailableException afterAttempts(Exchange exchange, String strategy, int tried, int agents, String why,
+            List<AgentFailure> failures, Set<String> ejected) {
+        String message = tried == 0 ? "No agent available: the " + strategy + " balancer selected no agent"
+                : "No agent available: " + tried + " of " + agents + " agents tried, each failed" + why + ": "
+                + failures.stream().map(AgentFailure::toString).collect(Collectors.joining(", "))
+                + (ejected.isEmpty() ? "" : "; ejected: " + String.join(", ", ejected));
+        Throwable last = failures.isEmpty() ? null : failures.get(failures.size() - 1).failure();
+        return new NoAgentAvailableException(message, exchange, last, failures, ejected);
     }
 
     /** The agents that were ejected (outlier ejection) when the exchange gave up; tried last, if at all. */

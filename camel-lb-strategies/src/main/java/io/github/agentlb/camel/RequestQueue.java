@@ -1,13 +1,10 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.queue.FairQueue;
-import io.github.agentlb.core.queue.UsageTokens;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -88,41 +85,35 @@ final class RequestQueue {
      */
     boolean process(Exchange exchange, AsyncCallback callback, BalancerState state) {
         FlowControl flow = state.config.flowControl();
+        long now = clock.getAsLong();
         if (!flow.tenantLimited()) {
-            if (waiting.get() == 0 && tryAdmit(capacity(state, clock.getAsLong()))) {
-                return dispatcher.dispatch(exchange, new Permit(exchange, callback, false, null, null), state);
+            if (waiting.get() == 0 && tryAdmit(capacity(state, now))) {
+                return dispatcher.dispatch(exchange, new QueuePermit(this, exchange, callback, false, null, null, now,
+                        now + flow.queueTimeout().toNanos()), state);
             }
         } else {
             String tenant = flow.tenantOf(exchange);
             boolean through;
             synchronized (this) {
-                through = waiting.get() == 0 && tenantHasRoomLocked(tenant, flow)
-                        && tryAdmit(capacity(state, clock.getAsLong()));
+                through = waiting.get() == 0 && tenantHasRoomLocked(tenant, flow) && tryAdmit(capacity(state, now));
                 if (through) {
                     inFlightByTenant.merge(tenant, 1, Integer::sum);
                 }
             }
             if (through) {
-                return dispatcher.dispatch(exchange, new Permit(exchange, callback, false, null, tenant), state);
+                return dispatcher.dispatch(exchange, new QueuePermit(this, exchange, callback, false, null, tenant, now,
+                        now + flow.queueTimeout().toNanos()), state);
             }
         }
-        long now = clock.getAsLong();
         Waiting w = new Waiting(exchange, callback, now);
         List<Waiting> expiredNow;
         List<Waiting> releasedNow;
         boolean full;
         synchronized (this) {
             expiredNow = expireLocked(now);
-            if (queue == null || queue.size() == 0 && queue.capacity() != flow.queueSize()) {
-                queue = new FairQueue<>(flow.queueSize());
-            }
-            exchange.setProperty(AgentLb.QUEUED_PROPERTY, w);
-            w.entry = queue.offer(w, flow.bandOf(exchange), flow.tenantOf(exchange), FlowControl.promptTokens(exchange),
-                    now + flow.queueTimeout().toNanos());
-            full = w.entry == null;
+            full = !offerLocked(w, flow, now + flow.queueTimeout().toNanos());
             if (full) {
                 rejectedFull++;
-                exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
             }
             // Published before the gate is read again: a completion that frees a place after that read
             // then sees someone waiting and releases (no lost wake-up).
@@ -143,6 +134,53 @@ final class RequestQueue {
         return false;
     }
 
+    /** Offers {@code w} to the queue (made anew when empty and resized); false when it is full. */
+    private boolean offerLocked(Waiting w, FlowControl flow, long deadlineNanos) {
+        if (queue == null || queue.size() == 0 && queue.capacity() != flow.queueSize()) {
+            queue = new FairQueue<>(flow.queueSize());
+        }
+        w.exchange.setProperty(AgentLb.QUEUED_PROPERTY, w);
+        w.entry = queue.offer(w, flow.bandOf(w.exchange), flow.tenantOf(w.exchange), FlowControl.promptTokens(w.exchange),
+                deadlineNanos);
+        if (w.entry == null) {
+            w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
+        }
+        return w.entry != null;
+    }
+
+    /**
+     * Sends an exchange let through back to wait: its agent answered busy and no other could take it
+     * ({@link QueuePermit#waitAgain}). It gives its place back and waits with the deadline of its first
+     * arrival, released as any other (not at once: its place is the one it could not use).
+     *
+     * @return false, changing nothing, when the queue is off or full, the deadline has passed, or no
+     *     agent can take a request (every one rests: the busy answer is the client's)
+     */
+    boolean waitAgain(QueuePermit permit) {
+        BalancerState state = states.get();
+        FlowControl flow = state.config.flowControl();
+        long now = clock.getAsLong();
+        if (!flow.queued() || permit.deadlineNanos - now <= 0 || state.openAgents(now) == 0) {
+            return false;
+        }
+        List<Waiting> expiredNow;
+        boolean waits;
+        synchronized (this) {
+            expiredNow = expireLocked(now);
+            waits = offerLocked(new Waiting(permit.exchange, permit.callback, permit.sinceNanos), flow, permit.deadlineNanos);
+            if (waits) {
+                admitted.decrementAndGet();
+                if (permit.tenant != null) {
+                    inFlightByTenant.computeIfPresent(permit.tenant, (t, n) -> n == 1 ? null : n - 1);
+                }
+                waiting.set(queue.size());
+                armLocked(now);
+            }
+        }
+        complete(expiredNow);
+        return waits;
+    }
+
     private boolean tenantHasRoomLocked(String tenant, FlowControl flow) {
         return inFlightByTenant.getOrDefault(tenant, 0) < flow.maxInFlightPerTenant();
     }
@@ -152,26 +190,18 @@ final class RequestQueue {
     }
 
     /**
-     * The gate's places: {@code maxInFlightPerAgent} for each serving agent that can take a request
-     * now, i.e. neither resting after a busy answer nor ejected or marked down (O(agents)). When none
-     * can, every serving agent's: an exchange let through then meets the attempts' own answer, as
-     * without a queue (429 with the shortest {@code Retry-After}, or an ejected agent tried).
+     * The gate's places: {@code maxInFlightPerAgent} for each agent that can take a request now
+     * ({@link BalancerState#openAgents}). When none can, every serving agent's: an exchange let
+     * through then meets the attempts' own answer, as without a queue (429 with the shortest
+     * {@code Retry-After}, or an ejected agent tried).
      */
     private static int capacity(BalancerState state, long now) {
-        List<String> agents = state.agentIds();
-        boolean ejections = state.detector.hasEjections();
-        int open = 0;
-        for (String agent : agents) {
-            AgentSlot slot = state.slot(agent);
-            if (slot != null && !slot.resting(now) && !(ejections && state.detector.isEjected(agent))) {
-                open++;
-            }
-        }
-        return state.config.flowControl().maxInFlightPerAgent() * (open == 0 ? agents.size() : open);
+        int open = state.openAgents(now);
+        return state.config.flowControl().maxInFlightPerAgent() * (open == 0 ? state.agentIds().size() : open);
     }
 
     /** An exchange let through completed: its place frees, and the queue's next may go. */
-    private void completed(Permit permit) {
+    void completed(QueuePermit permit) {
         admitted.decrementAndGet();
         if (permit.tenant != null) {
             synchronized (this) {
@@ -181,7 +211,7 @@ final class RequestQueue {
         if (permit.entry != null) {
             Object tokens = permit.exchange.getProperty(AgentLb.OUTPUT_TOKENS_PROPERTY);
             if (tokens == null) {
-                tokens = answerUsage(permit.exchange);
+                tokens = AnswerRules.outputTokens(permit.exchange);
             }
             if (tokens instanceof Number n && n.doubleValue() > 0 && Double.isFinite(n.doubleValue())) {
                 synchronized (this) {
@@ -196,19 +226,6 @@ final class RequestQueue {
             }
             dispatch(releasedNow);
         }
-    }
-
-    /**
-     * The output tokens the answer's JSON body reports ({@link UsageTokens}: OpenAI's
-     * {@code usage.completion_tokens}), when the body is text or bytes in memory; else null (a
-     * streamed answer went to the client and left no body).
-     */
-    private static Long answerUsage(Exchange exchange) {
-        Object body = exchange.getMessage().getBody();
-        CharSequence text = body instanceof CharSequence chars ? chars : body instanceof byte[] bytes
-                && bytes.length <= UsageTokens.MAX_CHARS ? new String(bytes, StandardCharsets.UTF_8) : null;
-        OptionalLong tokens = UsageTokens.outputTokens(text);
-        return tokens.isPresent() ? tokens.getAsLong() : null;
     }
 
     private List<Waiting> releaseLocked(BalancerState state, long now) {
@@ -298,7 +315,8 @@ final class RequestQueue {
 
     private void dispatch(List<Waiting> releasedNow) {
         for (Waiting w : releasedNow) {
-            Permit permit = new Permit(w.exchange, w.callback, true, w.entry, w.tenant);
+            QueuePermit permit = new QueuePermit(this, w.exchange, w.callback, true, w.entry, w.tenant, w.sinceNanos,
+                    w.entry.deadlineNanos());
             w.exchange.getContext().getCamelContextExtension().getReactiveExecutor()
                     .schedule(() -> dispatcher.dispatch(w.exchange, permit, states.get()));
         }
@@ -367,34 +385,6 @@ final class RequestQueue {
         @Override
         public boolean leave() {
             return RequestQueue.this.leave(this);
-        }
-    }
-
-    /** The callback of an exchange let through: frees its place before the route goes on. */
-    private final class Permit implements AsyncCallback {
-        final Exchange exchange;
-        final AsyncCallback callback;
-        /** Whether {@link #process} already returned false for it: the route then hears {@code done(false)}. */
-        final boolean released;
-        final FairQueue.Entry<Waiting> entry;
-        /** The tenant whose limit it counts against; null without {@code maxInFlightPerTenant}. */
-        final String tenant;
-
-        Permit(Exchange exchange, AsyncCallback callback, boolean released, FairQueue.Entry<Waiting> entry, String tenant) {
-            this.exchange = exchange;
-            this.callback = callback;
-            this.released = released;
-            this.entry = entry;
-            this.tenant = tenant;
-        }
-
-        @Override
-        public void done(boolean doneSync) {
-            try {
-                callback.done(doneSync && !released);
-            } finally {
-                completed(this);
-            }
         }
     }
 }

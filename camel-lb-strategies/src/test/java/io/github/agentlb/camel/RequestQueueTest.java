@@ -185,6 +185,64 @@ class RequestQueueTest {
         assertThat(balancer.queueFigures().size()).isEqualTo(1);
     }
 
+    /**
+     * An exchange let through whose agent answers 429 while the others are at their limit waits in
+     * the queue again rather than take the 429: its place goes back to the gate, and it goes to the
+     * next agent that frees (A3 rests), with the deadline of its first arrival.
+     */
+    @Test
+    void aBusyAnswerAfterTheGateSendsTheExchangeBackToWait() {
+        start(1, 5);
+        send(Map.of("n", 1));
+        send(Map.of("n", 2));
+        busy = Set.of("A3");
+        Sent third = send(Map.of("n", 3));
+        busy = Set.of();
+        assertThat(third.returned).isFalse();
+        assertThat(third.completions.get()).as("waits rather than 429").isZero();
+        assertThat(third.exchange.getException()).isNull();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        assertThat(balancer.queueFigures().admitted()).isEqualTo(2);
+        String freed = calls.get(0).agent();
+        endFirstCall();
+        assertThat(calls).hasSize(2);
+        assertThat(calls.get(1).agent()).isEqualTo(freed);
+        assertThat(calls.get(1).attempt().getIn().getHeader("n")).isEqualTo(3);
+        assertThat(calls.get(1).attempt().getIn().getHeader(Exchange.HTTP_RESPONSE_CODE)).isNull();
+        endFirstCall();
+        endFirstCall();
+        assertThat(third.completions.get()).isEqualTo(1);
+        assertThat(third.sync).isFalse();
+        assertThat(third.exchange.getException()).isNull();
+        assertThat(third.exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isNull();
+        assertThat(balancer.queueFigures().admitted()).isZero();
+        assertThat(balancer.queueFigures().released()).isEqualTo(1);
+    }
+
+    /** Sent back to wait, an exchange keeps the deadline of its first arrival (the queue timeout is 10 s). */
+    @Test
+    void anExchangeSentBackToWaitExpiresAtItsFirstDeadline() {
+        start(1, 5);
+        send();
+        send();
+        Sent third = send();
+        assertThat(calls).hasSize(3);
+        clock.addAndGet(Duration.ofSeconds(6).toNanos());
+        timer.advance(Duration.ofSeconds(6));
+        Call busyCall = calls.remove(2);
+        busyCall.attempt().getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 429);
+        busyCall.attempt().getMessage().setHeader("Retry-After", "30");
+        busyCall.end();
+        assertThat(third.completions.get()).as("waits rather than 429").isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        clock.addAndGet(Duration.ofSeconds(4).toNanos());
+        timer.advance(Duration.ofSeconds(4));
+        assertThat(third.completions.get()).isEqualTo(1);
+        assertThat(third.exchange.getException()).isInstanceOf(QueueTimeoutException.class);
+        assertThat(balancer.queueFigures().expired()).isEqualTo(1);
+        assertThat(balancer.queueFigures().admitted()).isEqualTo(2);
+    }
+
     /** With every agent resting, the exchange gets at once what it gets without a queue: the 429 with the rest left. */
     @Test
     void withEveryAgentRestingTheExchangeIsNotQueuedButAnswered429() {

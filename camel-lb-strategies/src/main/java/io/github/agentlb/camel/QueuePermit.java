@@ -1,0 +1,59 @@
+package io.github.agentlb.camel;
+
+import io.github.agentlb.core.queue.FairQueue;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+
+/**
+ * The callback of an exchange a {@link RequestQueue} let through: it frees the exchange's place
+ * before the route goes on, or sends the exchange back to wait ({@link #waitAgain}). Immutable;
+ * called once, by the exchange's attempts.
+ */
+final class QueuePermit implements AsyncCallback {
+
+    private final RequestQueue queue;
+    final Exchange exchange;
+    final AsyncCallback callback;
+    /** Whether the queue's {@code process} already returned false for it: the route then hears {@code done(false)}. */
+    final boolean released;
+    /** Its entry in the queue when it waited there, else null. */
+    final FairQueue.Entry<?> entry;
+    /** The tenant whose limit it counts against; null without {@code maxInFlightPerTenant}. */
+    final String tenant;
+    /** When the exchange first came, ns on the balancer's clock; its deadline in the queue counts from there. */
+    final long sinceNanos;
+    final long deadlineNanos;
+
+    QueuePermit(RequestQueue queue, Exchange exchange, AsyncCallback callback, boolean released, FairQueue.Entry<?> entry,
+            String tenant, long sinceNanos, long deadlineNanos) {
+        this.queue = queue;
+        this.exchange = exchange;
+        this.callback = callback;
+        this.released = released;
+        this.entry = entry;
+        this.tenant = tenant;
+        this.sinceNanos = sinceNanos;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    /**
+     * The exchange's agent answered busy and no other agent can take it: it waits in the queue
+     * again instead of ending with the busy answer.
+     *
+     * @return true when it waits again: its place is given back and this callback must then not be
+     *     called, the exchange completing through the permit of its next release; false when it
+     *     cannot (no queue, the queue full, its deadline passed, every agent resting)
+     */
+    boolean waitAgain() {
+        return queue.waitAgain(this);
+    }
+
+    @Override
+    public void done(boolean doneSync) {
+        try {
+            callback.done(doneSync && !released);
+        } finally {
+            queue.completed(this);
+        }
+    }
+}
