@@ -67,7 +67,7 @@ final class LoadOptions {
                     + "answer 503 meanwhile, the library's defaults and the demo's settings), slow (only by name: A3 five "
                     + "times slower; rr with all agents healthy, with A3 slow, and with A3 slow and hedging on, one after "
                     + "another), tenants (only by name: a light and a heavy tenant through the balancer's fair queue, "
-                    + "the light one alone, both by X-Tenant, both as one shared tenant), or all (default: all, in the order uniform, heterogeneous, hotkey, failure, hang, agents, "
+                    + "the light one alone, both by X-Tenant, both as one shared tenant, both with a limit per tenant), or all (default: all, in the order uniform, heterogeneous, hotkey, failure, hang, agents, "
                     + "busy, fleet, gray; with --url: uniform or heterogeneous, a label only, or agents, its conversations "
                     + "sent to the URL).")
     List<String> scenario;
