@@ -82,12 +82,7 @@ public final class OneRequestAtATime extends ChannelDuplexHandler {
         }
     }
 
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        releaseWaiting();
-        super.channelInactive(ctx);
-    }
-
+    /** Also when the connection closes: Netty removes every handler of a closed channel. */
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
         releaseWaiting();
