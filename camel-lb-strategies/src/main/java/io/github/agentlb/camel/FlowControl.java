@@ -31,9 +31,10 @@ import org.apache.camel.support.builder.ExpressionBuilder;
  *   <li>{@code maxInFlightPerTenant}: a tenant with this many exchanges let through and not yet
  *       completed gets no more let through; its next ones wait in the queue even while agents have
  *       room, which stays for the other tenants (nginx's {@code limit_conn} per key, with waiting
- *       instead of refusal). 0: no limit. The exchanges without a tenant are one tenant, {@code ""}.
- *       It keeps places free for a light tenant beside a heavy one, at the cost of idle places while
- *       only one tenant sends.</li>
+ *       instead of refusal), while another tenant has sent within the last second ({@link
+ *       TenantPlaces}): a tenant alone takes every place. 0: no limit. The exchanges without a
+ *       tenant are one tenant, {@code ""}. It keeps places free for a light tenant beside a heavy
+ *       one, at the cost of the places the light one leaves idle.</li>
  * </ul>
  *
  * @param maxInFlightPerAgent requests in flight per agent, >= 0 (0: no limit)

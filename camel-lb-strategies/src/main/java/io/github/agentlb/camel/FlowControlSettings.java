@@ -71,8 +71,9 @@ public interface FlowControlSettings extends Configurable {
 
     /**
      * Exchanges of one tenant let through and not yet completed, at most, >= 0 (0, the default: no
-     * limit); needs {@code queueSize}. A tenant at it waits in the queue even while agents have room,
-     * which stays for the other tenants: a light tenant beside a heavy one finds a place at once.
+     * limit); needs {@code queueSize}. While another tenant has sent within the last second, a tenant
+     * at it waits in the queue even while agents have room, which stays for the other tenants: a
+     * light tenant beside a heavy one finds a place at once. A tenant alone takes every place.
      */
     default void setMaxInFlightPerTenant(int maxInFlight) {
         configure("maxInFlightPerTenant", maxInFlight,

@@ -2,7 +2,6 @@ package io.github.agentlb.camel;
 
 import io.github.agentlb.core.queue.FairQueue;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -52,8 +51,8 @@ final class RequestQueue {
     private final AtomicInteger admitted = new AtomicInteger();
     /** Exchanges waiting: written under the lock, read without it by the fast path and completions. */
     private final AtomicInteger waiting = new AtomicInteger();
-    /** With {@code maxInFlightPerTenant}: each tenant's exchanges let through and not completed (no zeros), under the lock. */
-    private final Map<String, Integer> inFlightByTenant = new HashMap<>();
+    /** With {@code maxInFlightPerTenant}: the places each tenant holds, under the lock. */
+    private final TenantPlaces tenants = new TenantPlaces();
     private FairQueue<Waiting> queue;
     private ScheduledExecutorService timer;
     private boolean ownTimer;
@@ -95,9 +94,11 @@ final class RequestQueue {
             String tenant = flow.tenantOf(exchange);
             boolean through;
             synchronized (this) {
-                through = waiting.get() == 0 && tenantHasRoomLocked(tenant, flow) && tryAdmit(capacity(state, now));
+                tenants.seen(tenant, now);
+                through = waiting.get() == 0 && tenants.hasRoom(tenant, flow.maxInFlightPerTenant(), now)
+                        && tryAdmit(capacity(state, now));
                 if (through) {
-                    inFlightByTenant.merge(tenant, 1, Integer::sum);
+                    tenants.take(tenant);
                 }
             }
             if (through) {
@@ -171,7 +172,7 @@ final class RequestQueue {
             if (waits) {
                 admitted.decrementAndGet();
                 if (permit.tenant != null) {
-                    inFlightByTenant.computeIfPresent(permit.tenant, (t, n) -> n == 1 ? null : n - 1);
+                    tenants.give(permit.tenant);
                 }
                 waiting.set(queue.size());
                 armLocked(now);
@@ -179,10 +180,6 @@ final class RequestQueue {
         }
         complete(expiredNow);
         return waits;
-    }
-
-    private boolean tenantHasRoomLocked(String tenant, FlowControl flow) {
-        return inFlightByTenant.getOrDefault(tenant, 0) < flow.maxInFlightPerTenant();
     }
 
     private boolean tryAdmit(int capacity) {
@@ -205,7 +202,7 @@ final class RequestQueue {
         admitted.decrementAndGet();
         if (permit.tenant != null) {
             synchronized (this) {
-                inFlightByTenant.computeIfPresent(permit.tenant, (t, n) -> n == 1 ? null : n - 1);
+                tenants.give(permit.tenant);
             }
         }
         if (permit.entry != null) {
@@ -233,7 +230,8 @@ final class RequestQueue {
         int capacity = capacity(state, now);
         FlowControl flow = state.config.flowControl();
         while (queue.size() > 0 && tryAdmit(capacity)) {
-            FairQueue.Entry<Waiting> entry = flow.tenantLimited() ? queue.poll(t -> tenantHasRoomLocked(t, flow)) : queue.poll();
+            FairQueue.Entry<Waiting> entry = flow.tenantLimited()
+                    ? queue.poll(t -> tenants.hasRoom(t, flow.maxInFlightPerTenant(), now)) : queue.poll();
             if (entry == null) {
                 // Every tenant waiting is at its limit: the place stays free for another tenant.
                 admitted.decrementAndGet();
@@ -242,7 +240,7 @@ final class RequestQueue {
             Waiting w = entry.value();
             if (flow.tenantLimited()) {
                 w.tenant = entry.tenant();
-                inFlightByTenant.merge(w.tenant, 1, Integer::sum);
+                tenants.take(w.tenant);
             }
             w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
             long waited = now - w.sinceNanos;

@@ -142,8 +142,8 @@ class FairQueueScenarioTest {
     /**
      * A tenant limit of 3 of the 6 places keeps places free for L: L waits only when three of its
      * own are in flight, so its p99 is below one of its service times (20 ms), ten times below VTC's
-     * alone (178 ms, one H service); H, kept to half the places, pays with a longer wait. Limits of
-     * 5, 4 and 2 give L 99, 30 and 33 ms (2 caps L too).
+     * alone (178 ms, one H service); H, kept to half the places while L sends, pays with a longer
+     * wait. Limits of 5, 4 and 2 give L 99, 30 and 33 ms (2 caps L too).
      */
     @Test
     void withATenantLimitTheLightTenantWaitsLessThanOneOfItsServices() {
@@ -156,6 +156,7 @@ class FairQueueScenarioTest {
         assertThat(capped.failures()).isZero();
         assertThat(capped.maxQueued()).isLessThanOrEqualTo(QUEUE_SIZE);
         assertThat(capped.lightP99Millis()).isEqualTo(13);
+        assertThat(capped.heavyP99Millis()).isEqualTo(12_526);
         assertThat(capped.lightP99Millis() * 10).isLessThan(fair.lightP99Millis());
         assertThat(capped.heavyP99Millis()).isGreaterThan(fair.heavyP99Millis());
     }

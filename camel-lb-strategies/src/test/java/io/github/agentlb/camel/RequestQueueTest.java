@@ -282,6 +282,9 @@ class RequestQueueTest {
     @Test
     void aTenantAtItsLimitWaitsWhileAnotherTenantGoesThroughAtOnce() {
         start(2, 10, 4);
+        answerAtOnce = true;
+        send(Map.of("X-Tenant", "L")); // L sent lately: H's limit binds
+        answerAtOnce = false;
         for (int i = 1; i <= 4; i++) {
             assertThat(send(Map.of("X-Tenant", "H", "n", i)).returned).isFalse();
         }
@@ -318,10 +321,45 @@ class RequestQueueTest {
         assertThat(balancer.queueFigures().released()).isEqualTo(3);
     }
 
+    /**
+     * A tenant alone takes every place; once another sends, it gets no new place above its limit
+     * (those it holds end in their own time), and after the other has not sent for a second it
+     * takes places above its limit again.
+     */
+    @Test
+    void aTenantAloneTakesEveryPlaceAndIsLimitedOnlyWhileAnotherSends() {
+        start(2, 10, 4);
+        for (int i = 1; i <= 6; i++) {
+            assertThat(send(Map.of("X-Tenant", "H", "n", i)).returned).isFalse();
+        }
+        assertThat(calls).hasSize(6);
+        send(Map.of("X-Tenant", "H", "n", 7));
+        Sent light = send(Map.of("X-Tenant", "L", "n", 0));
+        assertThat(balancer.queueFigures().size()).isEqualTo(2);
+        endFirstCall(); // H holds 5: L goes first (VTC), H7 waits
+        assertThat(calls.get(5).attempt().getIn().getHeader("n")).isEqualTo(0);
+        endFirstCall(); // H holds 4, at its limit while L sent lately: the place stays free
+        assertThat(calls).hasSize(5);
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        calls.remove(calls.size() - 1).end(); // L ends: still no place for H above its limit
+        assertThat(light.completions.get()).isEqualTo(1);
+        assertThat(calls).hasSize(4);
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        clock.addAndGet(Duration.ofMillis(TenantPlaces.ACTIVE_SECONDS * 1000 + 1).toNanos());
+        send(Map.of("X-Tenant", "H", "n", 8)); // L has not sent for a second: H's limit no longer binds
+        assertThat(calls).hasSize(6);
+        assertThat(calls.get(4).attempt().getIn().getHeader("n")).isEqualTo(7);
+        assertThat(calls.get(5).attempt().getIn().getHeader("n")).isEqualTo(8);
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
     /** Exchanges without a tenant are one tenant, limited as any other. */
     @Test
     void exchangesWithoutATenantAreOneTenantUnderTheLimit() {
         start(2, 10, 1);
+        answerAtOnce = true;
+        send(Map.of("X-Tenant", "other")); // another tenant sent lately: the limit binds
+        answerAtOnce = false;
         assertThat(send(Map.of("n", 1)).returned).isFalse();
         Sent second = send(Map.of("n", 2));
         assertThat(calls).hasSize(1);
