@@ -229,10 +229,7 @@ class RequestQueueTest {
         assertThat(calls).hasSize(3);
         clock.addAndGet(Duration.ofSeconds(6).toNanos());
         timer.advance(Duration.ofSeconds(6));
-        Call busyCall = calls.remove(2);
-        busyCall.attempt().getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 429);
-        busyCall.attempt().getMessage().setHeader("Retry-After", "30");
-        busyCall.end();
+        answerBusy(calls.remove(2));
         assertThat(third.completions.get()).as("waits rather than 429").isZero();
         assertThat(balancer.queueFigures().size()).isEqualTo(1);
         clock.addAndGet(Duration.ofSeconds(4).toNanos());
@@ -241,6 +238,77 @@ class RequestQueueTest {
         assertThat(third.exchange.getException()).isInstanceOf(QueueTimeoutException.class);
         assertThat(balancer.queueFigures().expired()).isEqualTo(1);
         assertThat(balancer.queueFigures().admitted()).isEqualTo(2);
+    }
+
+    /** Past its deadline, an exchange whose agent answers busy takes the busy answer. */
+    @Test
+    void aBusyAnswerPastTheDeadlineIsTheClientsAnswer() {
+        start(1, 5);
+        send();
+        send();
+        Sent third = send();
+        clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        answerBusy(calls.remove(2));
+        assertThat(third.completions.get()).isEqualTo(1);
+        assertThat(third.exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(balancer.queueFigures().size()).isZero();
+        assertThat(balancer.queueFigures().admitted()).isEqualTo(2);
+    }
+
+    /** When every agent answered busy (all rest), the exchange takes the busy answer rather than wait. */
+    @Test
+    void whenEveryAgentAnsweredBusyTheExchangeTakesThe429() {
+        start(1, 5);
+        busy = Set.of("A1", "A2", "A3");
+        Sent first = send();
+        assertThat(first.returned).isTrue();
+        assertThat(first.completions.get()).isEqualTo(1);
+        assertThat(first.exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(balancer.queueFigures().size()).isZero();
+        assertThat(balancer.queueFigures().admitted()).isZero();
+    }
+
+    /** A full queue leaves the busy answer to the client. */
+    @Test
+    void withTheQueueFullTheBusyAnswerIsTheClients() {
+        start(1, 1);
+        send();
+        send();
+        Sent third = send();
+        Sent fourth = send();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        answerBusy(calls.remove(2));
+        assertThat(third.completions.get()).isEqualTo(1);
+        assertThat(third.exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(fourth.completions.get()).isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+    }
+
+    /** Sent back to wait, an exchange gives its tenant's place back: it is released under its tenant's limit. */
+    @Test
+    void anExchangeSentBackToWaitGivesItsTenantsPlaceBack() {
+        start(1, 5, 1);
+        answerAtOnce = true;
+        send(Map.of("X-Tenant", "other"));
+        answerAtOnce = false;
+        send(Map.of("X-Tenant", "U"));
+        send(Map.of("X-Tenant", "V"));
+        Sent w = send(Map.of("X-Tenant", "W", "n", 1));
+        answerBusy(calls.remove(2));
+        assertThat(w.completions.get()).isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        String freed = calls.get(0).agent();
+        endFirstCall();
+        assertThat(calls).hasSize(2);
+        assertThat(calls.get(1).attempt().getIn().getHeader("n")).isEqualTo(1);
+        assertThat(calls.get(1).agent()).isEqualTo(freed);
+    }
+
+    /** Ends a held call with a busy answer: 429, {@code Retry-After: 30}. */
+    private static void answerBusy(Call call) {
+        call.attempt().getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 429);
+        call.attempt().getMessage().setHeader("Retry-After", "30");
+        call.end();
     }
 
     /** With every agent resting, the exchange gets at once what it gets without a queue: the 429 with the rest left. */
