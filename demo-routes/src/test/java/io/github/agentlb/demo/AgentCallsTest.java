@@ -320,6 +320,60 @@ class AgentCallsTest {
         }
     }
 
+    /**
+     * A client that stops reading a large answer: the proxy stops reading the agent (backpressure),
+     * and that silence is the client's, not the agent's. Taking nothing for the idle timeout, the
+     * client has its answer cut, the call ends cancelled and no agent is ejected; a client that
+     * pauses for less and reads on gets every byte.
+     */
+    @Test
+    void aClientThatStopsReadingIsCutAgainstNoAgentAndOneThatPausesGetsEverything() throws Exception {
+        long size = 32L * 1024 * 1024;
+        BlockingQueue<AttemptOutcome> outcomes = new LinkedBlockingQueue<>();
+        try (ScriptedAgent agent = ScriptedAgent.big(size, false);
+                DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).idleTimeoutMs(1_000).build(),
+                        () -> listened(outcomes))) {
+            assertThat(readPausing(proxy, 3_000)).as("cut after 3 s of taking nothing").isLessThan(size);
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+            assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
+            assertThat(readPausing(proxy, 400)).as("a pause shorter than the idle timeout").isGreaterThan(size);
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+            assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
+        }
+    }
+
+    /** Reads an answer through a small receive window, pausing {@code pauseMs} twice; returns the bytes read, head included. */
+    private static long readPausing(DemoProxy proxy, long pauseMs) throws Exception {
+        try (Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(16 * 1024);
+            socket.connect(new java.net.InetSocketAddress("127.0.0.1", proxy.port()));
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("GET /process/slow-reader?user_id=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[64 * 1024];
+            long read = 0;
+            for (int pause = 0; pause < 2; pause++) {
+                for (long target = read + 4 * 1024 * 1024; read < target; ) {
+                    int n = in.read(buffer);
+                    if (n < 0) {
+                        return read;
+                    }
+                    read += n;
+                }
+                Thread.sleep(pauseMs);
+            }
+            try {
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    read += n;
+                }
+            } catch (java.net.SocketException e) {
+                // the cut: a reset rather than an end
+            }
+            return read;
+        }
+    }
+
     private static AgentLoadBalancerSupport listened(BlockingQueue<AttemptOutcome> outcomes) {
         AgentLoadBalancerSupport rr = Strategies.create("rr");
         rr.addAttemptListener((strategy, agent, outcome, elapsed) -> outcomes.add(outcome));

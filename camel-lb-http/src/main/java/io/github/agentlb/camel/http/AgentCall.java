@@ -48,7 +48,10 @@ import org.slf4j.LoggerFactory;
  *       {@code Content-Length} is over {@code maxAnswerBytes}. The route answers these.</li>
  *   <li>After the head went to the client: the agent closed, went quiet for the idle timeout, ran
  *       past the total timeout or {@code maxAnswerBytes}: the client's connection is closed without
- *       the terminating chunk ({@link AnswerInterruptedException}, never retried).</li>
+ *       the terminating chunk ({@link AnswerInterruptedException}, never retried). While the client
+ *       has not taken the last part sent (backpressure), the agent is not read and its silence is
+ *       not counted: a client that takes nothing for the idle timeout has its answer cut as
+ *       {@link AgentCallCancelledException cancelled} (nginx's {@code send_timeout}), against no agent.</li>
  *   <li>The client closed its connection: the agent's connection is closed at once, so the agent
  *       sees its caller leave, and the call ends {@link AgentCallCancelledException cancelled}
  *       (as when a streamed body breaks off); after far longer than recent answers took to begin,
@@ -128,6 +131,8 @@ final class AgentCall implements RequestWriter.Writes {
     private boolean done;
     private boolean bodyless;
     private long lastReadNanos;
+    /** Since when the agent is not read because the client has not taken the last part (backpressure), System.nanoTime(); 0 while read. */
+    private long pausedNanos;
     /** Bytes of the answer's body read. */
     private long bytes;
     /** Whether the connection came from the pool, and the request has not been sent again. */
@@ -475,9 +480,15 @@ final class AgentCall implements RequestWriter.Writes {
             }
             ChannelFuture sent = down.sendContent(part);
             if (!down.channel().isWritable()) {
-                // Backpressure: the agent is not read until the client has taken this part.
+                // Backpressure: the agent is not read until the client has taken this part. Its silence
+                // meanwhile is the client's: the idle timeout starts afresh when reading resumes.
                 agent.config().setAutoRead(false);
+                if (pausedNanos == 0) {
+                    pausedNanos = System.nanoTime();
+                }
                 sent.addListener(f -> {
+                    pausedNanos = 0;
+                    lastReadNanos = System.nanoTime();
                     if (!done) {
                         agent.config().setAutoRead(true);
                     }
@@ -629,6 +640,17 @@ final class AgentCall implements RequestWriter.Writes {
 
     private void checkIdle() {
         if (done) {
+            return;
+        }
+        if (pausedNanos != 0) { // the client takes nothing: nginx's send_timeout, with the idle timeout's value
+            long stuckMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - pausedNanos);
+            if (stuckMs >= timeouts.idleMs()) {
+                down.abort();
+                finish(new AgentCallCancelledException("the client took none of agent " + name() + "'s answer for "
+                        + timeouts.idleMs() + " ms: call cancelled"), false);
+            } else {
+                idleTimer = schedule(timeouts.idleMs() - stuckMs, this::checkIdle);
+            }
             return;
         }
         long quietMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastReadNanos);
