@@ -118,6 +118,7 @@ public class ProxyRoutes extends RouteBuilder {
     static final String REQUEST_ID_HEADER = io.github.agentlb.camel.AgentLb.REQUEST_ID_HEADER;
     static final String USER_ID_HEADER = ProxyRequest.USER_ID_PARAM;
     static final String REQUEST_PROPERTY = "agentlb.proxy.request";
+    private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     private static final String START_PROPERTY = "agentlb.proxy.startNanos";
     private static final List<String> STREAM_HEADERS = List.of(McpHeaders.METHOD, McpHeaders.PROTOCOL_VERSION);
 
@@ -343,6 +344,12 @@ public class ProxyRoutes extends RouteBuilder {
                     }
                     in.removeHeader(REQUEST_ID_HEADER);
                     in.removeHeader(USER_ID_HEADER);
+                } else {
+                    // What makes a POST safe to hedge or send twice, for every strategy.
+                    String idempotencyKey = received.headers().get(IDEMPOTENCY_KEY);
+                    if (idempotencyKey != null) {
+                        in.setHeader(IDEMPOTENCY_KEY, idempotencyKey);
+                    }
                 }
                 in.setHeader(Exchange.HTTP_METHOD, method);
                 if (request.requestId() != null) {
