@@ -50,7 +50,9 @@ import java.util.function.Predicate;
  * At most {@link #capacity()} entries wait: {@link #offer} refuses beyond that (returns null).
  * Each entry carries a deadline (ns on the caller's clock); {@link #expire} removes those whose
  * deadline has come, in deadline order; {@link #remove} takes one out at once (its client left).
- * Neither removal charges the tenant: only release is service.
+ * Neither removal charges the tenant: only release is service. Bands come from requests: once
+ * {@link #MAX_BANDS} are kept, a new band first forgets the empty ones (with their floors and idle
+ * counters), so the bands kept are at most that many plus those with an entry waiting.
  *
  * <h2>Costs</h2>
  * A cost is in tokens, finite and >= 0. The Camel adapter estimates a request's prompt tokens as its
@@ -70,6 +72,12 @@ import java.util.function.Predicate;
  * @param <T> what an entry carries (the adapter's waiting exchange)
  */
 public final class FairQueue<T> {
+
+    /**
+     * Bands kept before a new band forgets the empty ones (their floors and idle counters): bands
+     * come from requests, so their number is bounded by this and the entries waiting.
+     */
+    public static final int MAX_BANDS = 64;
 
     /** The bytes of a request body counted as one token by {@link #estimateTokens}. */
     public static final int BYTES_PER_TOKEN = 4;
@@ -115,6 +123,9 @@ public final class FairQueue<T> {
         Check.finiteNonNegative("cost", cost);
         if (size() >= capacity) {
             return null;
+        }
+        if (bands.size() >= MAX_BANDS && !bands.containsKey(band)) {
+            bands.values().removeIf(empty -> empty.size == 0);
         }
         Band<T> b = bands.computeIfAbsent(band, k -> new Band<>());
         Tenant<T> t = b.tenants.computeIfAbsent(tenant, Tenant::new);
@@ -240,7 +251,7 @@ public final class FairQueue<T> {
         return byDeadline.size();
     }
 
-    /** @return band to its entries waiting, highest band first, for the bands that ever had one */
+    /** @return band to its entries waiting, highest band first, for the bands kept (each that had one, up to {@link #MAX_BANDS} empty ones) */
     public Map<Integer, Integer> sizes() {
         Map<Integer, Integer> sizes = new TreeMap<>(Comparator.reverseOrder());
         bands.forEach((band, b) -> sizes.put(band, b.size));

@@ -127,6 +127,36 @@ class FairQueueTest {
         assertThat(eligibleOrder).isEqualTo(drain(plain)).hasSize(300);
     }
 
+    /**
+     * Bands come from requests (a priority header): past {@value FairQueue#MAX_BANDS} bands kept, a
+     * new band first forgets the empty ones, so a client sending a new priority each time grows
+     * nothing, and a release walks at most that many empty bands.
+     */
+    @Test
+    void emptyBandsAreForgottenOnceTheirNumberReachesTheLimit() {
+        FairQueue<String> queue = new FairQueue<>(100);
+        for (int band = 0; band < 10_000; band++) {
+            queue.offer("x" + band, band, "t", 1, NEVER);
+            assertThat(queue.poll().value()).isEqualTo("x" + band);
+        }
+        assertThat(queue.sizes().size()).isLessThanOrEqualTo(FairQueue.MAX_BANDS);
+        queue.offer("low", -5, "t", 1, NEVER);
+        queue.offer("high", 1_000_000, "t", 1, NEVER);
+        assertThat(queue.sizes()).containsEntry(-5, 1).containsEntry(1_000_000, 1);
+        assertThat(drain(queue)).containsExactly("high", "low");
+    }
+
+    @Test
+    void bandsWithEntriesWaitingAreKeptPastTheLimit() {
+        FairQueue<String> queue = new FairQueue<>(1000);
+        for (int band = 0; band < FairQueue.MAX_BANDS + 10; band++) {
+            queue.offer("x" + band, band, "t", 1, NEVER);
+        }
+        assertThat(queue.sizes()).hasSize(FairQueue.MAX_BANDS + 10);
+        assertThat(queue.size()).isEqualTo(FairQueue.MAX_BANDS + 10);
+        assertThat(queue.poll().value()).isEqualTo("x" + (FairQueue.MAX_BANDS + 9));
+    }
+
     @Test
     void anOfferBeyondTheBoundIsRefusedAndChangesNothing() {
         FairQueue<String> queue = new FairQueue<>(3);
