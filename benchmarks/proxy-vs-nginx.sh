@@ -36,6 +36,9 @@
 #   JFR_DIR      a directory: record each proxy over the rounds with JFR (settings=profile) there
 #                as <strategy>.jfr; read it with benchmarks/jfr-hot-methods.py
 #   NGINX, HAPROXY  0: leave that balancer out              1
+#   BODY_FILE    a file: every request is a POST of it as application/json (wrk -s), e.g. a 400 KB
+#                chat prompt; with a balancer knob in the environment (BALANCER_KEYS=session,prompt,user_id
+#                is read by every proxy), leave camel-rr out of STRATEGIES: it takes no knob
 #   BASE_PORT    first port                                  18000
 set -euo pipefail
 
@@ -83,12 +86,19 @@ for strategy in $STRATEGIES; do n=$((n + 1)); done
 require_free_ports "${AGENT_PORTS[@]}" $NGINX_PORT $HAPROXY_PORT $(seq $BASE_PORT $((BASE_PORT + n - 1))) \
     $(seq $((BASE_PORT + 40)) $((BASE_PORT + 40 + n - 1)))
 WORK=$(mktemp -d /tmp/proxy-vs-nginx.XXXXXX)
+WRK_ARGS=()
+if [[ -n ${BODY_FILE:-} ]]; then
+    [[ -r $BODY_FILE ]] || die "BODY_FILE $BODY_FILE is not a readable file"
+    printf 'local f = io.open("%s", "rb")\nwrk.body = f:read("*a")\nf:close()\nwrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n' \
+        "$(realpath "$BODY_FILE")" >"$WORK/body.lua"
+    WRK_ARGS=(-s "$WORK/body.lua")
+fi
 
 # wrk with $1 connections at $2 for $3 s; sets RPS, P50_MS, P99_MS, ERRORS.
 measure() {
     local out threads=$THREADS
     ((threads <= $1)) || threads=$1
-    out=$(wrk -t"$threads" -c"$1" -d"${3}s" --latency "$2")
+    out=$(wrk -t"$threads" -c"$1" -d"${3}s" --latency "${WRK_ARGS[@]}" "$2")
     RPS=$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' <<<"$out")
     P50_MS=$(awk '$1 == "50%" {print ms($2)} function ms(v) {
         if (v ~ /us$/) return sprintf("%.3f", v / 1000); if (v ~ /ms$/) return sprintf("%.3f", v + 0);
@@ -109,7 +119,7 @@ ramp() {
     while true; do
         t=$(( $(date +%s%3N) - launched ))
         ((t < RAMP_S * 1000)) || break
-        rps=$(wrk -t"$threads" -c"$c" -d1s "$url" | awk '/^Requests\/sec:/ {printf "%.0f", $2}')
+        rps=$(wrk -t"$threads" -c"$c" -d1s "${WRK_ARGS[@]}" "$url" | awk '/^Requests\/sec:/ {printf "%.0f", $2}')
         echo "$t ${rps:-0}" >>"$series"
     done
     awk -v name="$3" -v first="$first" '{t[NR] = $1; r[NR] = $2} END {
@@ -122,7 +132,7 @@ ramp() {
             name, steady, n, hit / 1000, (hit - first) / 1000 }' "$series"
 }
 
-echo "proxy-vs-nginx: agents by $AGENTS_BY on ${AGENT_PORTS[*]}; wrk -t$THREADS -c{$CONNECTIONS} and -t1 -c1, $DURATION_S s each, $ROUNDS rounds; proxy warm-up ${WARMUP_S}s; $TARGET"
+echo "proxy-vs-nginx: agents by $AGENTS_BY on ${AGENT_PORTS[*]}; wrk -t$THREADS -c{$CONNECTIONS} and -t1 -c1, $DURATION_S s each, $ROUNDS rounds; proxy warm-up ${WARMUP_S}s; $TARGET${BODY_FILE:+; POST of $BODY_FILE ($(wc -c <"$BODY_FILE") bytes)}; balancer knobs: $(env | grep '^BALANCER_' | tr '\n' ' ')"
 echo "proxy JVM options: ${PROXY_JAVA_OPTS:-(none)}; $(nproc) cores; load average $(load)"
 
 if [[ $AGENTS_BY == nginx ]]; then
@@ -162,7 +172,7 @@ else
         echo "agents: ${AGENT_WARMUP_S}s of wrk straight at them, not counted"
         warmers=()
         for port in "${AGENT_PORTS[@]}"; do
-            wrk -t1 -c4 -d"${AGENT_WARMUP_S}s" "http://127.0.0.1:$port$TARGET" >/dev/null &
+            wrk -t1 -c4 -d"${AGENT_WARMUP_S}s" "${WRK_ARGS[@]}" "http://127.0.0.1:$port$TARGET" >/dev/null &
             warmers+=($!)
         done
         wait "${warmers[@]}"
