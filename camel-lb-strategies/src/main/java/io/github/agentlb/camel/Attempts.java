@@ -127,10 +127,10 @@ final class Attempts {
         boolean ejections = detector.hasEjections();
         String agent = screen.next(ejections);
         if (agent == null) {
-            // An agent was busy and no other can take it: with a queue the exchange waits there again (not one of a
-            // learned session: its agent alone serves it), and the permit of its next release calls the callback.
-            if (lastBusy != null && (pin == null || pin.agent() == null) && callback instanceof QueuePermit permit
-                    && permit.waitAgain()) {
+            // An agent was busy, or rests or is full, and no other can take it: with a queue the exchange waits there again
+            // (not a learned session's: its agent alone serves it); the permit of its next release calls the callback.
+            if ((lastBusy != null || screen.restingSkipped()) && (pin == null || pin.agent() == null)
+                    && callback instanceof QueuePermit permit && permit.waitAgain()) {
                 done(false, false);
             } else {
                 giveUp("", sync);

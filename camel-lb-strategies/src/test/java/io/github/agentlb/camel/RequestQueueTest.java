@@ -240,6 +240,41 @@ class RequestQueueTest {
         assertThat(balancer.queueFigures().admitted()).isEqualTo(2);
     }
 
+    /**
+     * When an agent's rest ends, the gate lets two waiting exchanges through at once; the first
+     * meets a busy answer again (the agent rests again) and the second then finds no agent with
+     * room without an answer of its own: both wait again rather than take a 429.
+     */
+    @Test
+    void anExchangeLetThroughThatFindsNoAgentWithRoomWaitsAgain() {
+        start(2, 10);
+        busy = Set.of("A3");
+        send(Map.of("n", 1));
+        send(Map.of("n", 2));
+        send(Map.of("n", 3)); // A3 429: A3 rests 5 s, the exchange goes to A1
+        send(Map.of("n", 4));
+        assertThat(calls).hasSize(4);
+        Sent fifth = send(Map.of("n", 5));
+        Sent sixth = send(Map.of("n", 6));
+        assertThat(balancer.queueFigures().size()).isEqualTo(2);
+        clock.addAndGet(Duration.ofSeconds(6).toNanos()); // A3's rest over: two more places at the gate
+        Sent seventh = send(Map.of("n", 7));
+        for (Sent waiting : List.of(fifth, sixth, seventh)) {
+            assertThat(waiting.completions.get()).as("waits rather than 429").isZero();
+        }
+        assertThat(balancer.queueFigures().size()).isEqualTo(3);
+        assertThat(balancer.queueFigures().admitted()).isEqualTo(4);
+        busy = Set.of();
+        while (!calls.isEmpty()) {
+            endFirstCall();
+        }
+        for (Sent waiting : List.of(fifth, sixth, seventh)) {
+            assertThat(waiting.completions.get()).isEqualTo(1);
+            assertThat(waiting.exchange.getException()).isNull();
+            assertThat(waiting.exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isNull();
+        }
+    }
+
     /** Past its deadline, an exchange whose agent answers busy takes the busy answer. */
     @Test
     void aBusyAnswerPastTheDeadlineIsTheClientsAnswer() {

@@ -13,6 +13,7 @@ import io.github.agentlb.camel.FailureClassifier;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.camel.QueueTimeoutException;
 import io.github.agentlb.camel.SessionRejectedException;
+import io.github.agentlb.camel.http.AgentCallCancelledException;
 import io.github.agentlb.camel.http.AgentProducer;
 import io.github.agentlb.camel.http.AnswerInterruptedException;
 import io.github.agentlb.camel.http.Downstream;
@@ -181,11 +182,15 @@ final class ProxyAnswers {
         }
     }
 
-    /** The client left: its agent call was cancelled, nothing to answer. */
+    /** The client left, or took none of the answer for the idle timeout: its agent call was cancelled, nothing to answer. */
     void cancelled(Exchange exchange) {
         String agent = agentLabel(exchange);
+        Exception why = exchange.getException() != null ? exchange.getException()
+                : exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
         if ("?".equals(agent)) {
             LOG.info("request={} cancelled: the client closed its connection before any agent was called", requestId(exchange));
+        } else if (why instanceof AgentCallCancelledException) {
+            LOG.info("request={} cancelled: {}", requestId(exchange), why.getMessage());
         } else {
             LOG.info("request={} cancelled: the client closed its connection, agent {} call stopped", requestId(exchange), agent);
         }

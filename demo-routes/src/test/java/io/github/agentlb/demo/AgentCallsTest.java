@@ -333,8 +333,13 @@ class AgentCallsTest {
         try (ScriptedAgent agent = ScriptedAgent.big(size, false);
                 DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).idleTimeoutMs(1_000).build(),
                         () -> listened(outcomes))) {
-            assertThat(readPausing(proxy, 3_000)).as("cut after 3 s of taking nothing").isLessThan(size);
-            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+            try (ProxyLog log = new ProxyLog()) {
+                assertThat(readPausing(proxy, 3_000)).as("cut after 3 s of taking nothing").isLessThan(size);
+                assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+                // Logged as the client's slowness, not as the client leaving.
+                assertThat(log.lines("request=slow-reader")).singleElement().asString()
+                        .contains("the client took none of agent").doesNotContain("closed its connection");
+            }
             assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
             assertThat(readPausing(proxy, 400)).as("a pause shorter than the idle timeout").isGreaterThan(size);
             assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
