@@ -37,8 +37,8 @@
 #                as <strategy>.jfr; read it with benchmarks/jfr-hot-methods.py
 #   NGINX, HAPROXY  0: leave that balancer out              1
 #   BODY_FILE    a file: every request is a POST of it as application/json (wrk -s), e.g. a 400 KB
-#                chat prompt; with a balancer knob in the environment (BALANCER_KEYS=session,prompt,user_id
-#                is read by every proxy), leave camel-rr out of STRATEGIES: it takes no knob
+#                chat prompt; a balancer knob in the environment is read by every proxy, so name only
+#                strategies that have it (BALANCER_KEYS=session,prompt,user_id: STRATEGIES=ch)
 #   BASE_PORT    first port                                  18000
 set -euo pipefail
 
