@@ -48,6 +48,9 @@ import java.util.stream.Stream;
  * {@code maxInFlightPerTenant} {@value #TENANT_LIMIT}). Checks: no request lost, the queue within its
  * bound, L's p99 under VTC at most 1/{@value #FIFO_RATIO} of its p99 under FIFO, and L's p99 wait
  * with the tenant limit at most half its p99 wait under VTC without it.
+ *
+ * <p>Over 300 lines: the four variants share one open-loop run, one result with their figures, the
+ * checks across variants and the report section; split, each part would take the others' constants.
  */
 public final class TenantsScenario implements Scenario {
 
