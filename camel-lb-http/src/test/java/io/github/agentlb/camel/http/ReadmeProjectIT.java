@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -30,9 +31,10 @@ import org.junit.jupiter.api.Timeout;
  * everything else from this build's local repository, else Maven Central), run in a JVM of its own
  * with a 64 MiB heap, and checked against three agents: a JSON POST byte for byte, events one by
  * one, a 50 MiB answer, a client that leaves, a 20 s call, every agent busy. Only the ports differ
- * from the README's text. Runs in {@code mvn verify} (phase integration-test), after this module's
- * jar is packaged.
+ * from the README's text. Runs in {@code mvn verify} with the other end-to-end tests (phase
+ * integration-test), after this module's jar is packaged.
  */
+@Tag("e2e")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

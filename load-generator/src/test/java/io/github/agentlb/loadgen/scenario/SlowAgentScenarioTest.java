@@ -55,7 +55,9 @@ class SlowAgentScenarioTest {
         Result healthy = results.get(0);
         Result unhedged = results.get(1);
         Result hedged = results.get(2);
-        assertThat(unhedged.number("p99_ms")).as("A3's tail").isGreaterThan(2 * healthy.number("p99_ms"));
+        // A3 sleeps 50-150 ms for its third of the calls (about 100): the p99 falls among its slowest
+        // sleeps, which no load shortens, while a healthy run's p99 grows with the machine's load.
+        assertThat(unhedged.number("p99_ms")).as("A3's tail").isGreaterThan(100.0);
         assertThat(hedged.number("hedges_sent")).as("hedges sent").isPositive();
         assertThat(hedged.number("p99_ms")).as("hedged p99 under the slow agent's").isLessThan(unhedged.number("p99_ms"));
         assertThat(healthy.number("agent_calls_per_request")).isEqualTo(1.0);
