@@ -82,22 +82,34 @@ final class KeyedSelection {
 
     /**
      * The selection of a keyed exchange: the ring walk as it is, or, with bounded loads on, the
-     * walk's agent under the bound first and the rest of the walk after it; a key from a
-     * {@code mcp-param:} part (an MCP handle, whose agent holds its state) starts at its ring owner
-     * under either ({@link BoundedLoads#placeStateful}).
+     * walk's agent under the bound first and the rest of the walk after it. A key from a
+     * {@code mcp-param:} part (an MCP handle, whose agent holds its state) has its ring owner as
+     * its one candidate under either ({@link BoundedLoads#placeStateful}): no other agent knows the
+     * handle, so its call fails, or waits, with its owner rather than go elsewhere, as a learned
+     * session's does.
      */
     private Selection ringSelection(String value, long position, Iterator<String> clockwise, boolean withToken,
             Supplier<String> detail) {
         double rank = Selection.rankOf(position);
+        if (McpKeys.isParam(value)) {
+            RingWalk walk = new RingWalk(clockwise);
+            Supplier<String> owner = bounded == null ? detail : placed(detail, bounded.placeStateful(walk));
+            Iterator<String> only = List.of(walk.home()).iterator();
+            return withToken ? new Selection(only, owner, rank, position) : new Selection(only, owner, rank);
+        }
         if (bounded == null) {
             return withToken ? new Selection(clockwise, detail, rank, position) : new Selection(clockwise, detail, rank);
         }
         RingWalk walk = new RingWalk(clockwise);
-        Placement placement = McpKeys.isParam(value) ? bounded.placeStateful(walk) : bounded.place(value, position, walk,
+        Placement placement = bounded.place(value, position, walk,
                 bounded.config().boundsInFlight() ? inFlight : BoundedLoads.NOTHING_IN_FLIGHT);
-        Supplier<String> bound = () -> detail.get() + " bounded=" + placement.kind();
+        Supplier<String> bound = placed(detail, placement);
         Iterator<String> candidates = walk.startingWith(placement.agent());
         return withToken ? new Selection(candidates, bound, rank, position) : new Selection(candidates, bound, rank);
+    }
+
+    private static Supplier<String> placed(Supplier<String> detail, Placement placement) {
+        return () -> detail.get() + " bounded=" + placement.kind();
     }
 
     /** A picker on a ring, which says which ring it decides with (for tools and tests). */

@@ -258,6 +258,44 @@ class McpKeysTest extends CamelTestSupport {
         assertThat(usersOfA1).isEqualTo(Map.of("A1", 289, "A2", 103, "A3", 78));
     }
 
+    /**
+     * A handle's state is on its ring owner alone, so no other agent is ever a candidate for it (as
+     * for a learned session): when the owner fails, the call fails rather than reach an agent that
+     * does not know the handle, and while the owner is ejected its handles still go to it. User
+     * ids, in the same balancer, go on to the next agent clockwise.
+     */
+    @Test
+    void aHandlesCallsReachOnlyItsRingOwnerWhenTheOwnerFailsOrIsEjected() {
+        HashRing ring = replica1.ring();
+        String handle = null;
+        for (int i = 0; handle == null; i++) {
+            if (ring.agentFor("mcp-param:handle:h-" + i).equals("A2")) {
+                handle = "h-" + i;
+            }
+        }
+        Map<String, Object> call = Map.of("MCP-Protocol-Version", MODERN, "Mcp-Param-Handle", handle);
+        String user = null;
+        for (int i = 0; user == null; i++) {
+            if (ring.agentFor("u-" + i).equals("A2")) {
+                user = "u-" + i;
+            }
+        }
+        fixture.down.add("A2");
+        Exchange failed = template.send("direct:replica1", e -> {
+            e.getMessage().setBody("{}");
+            e.getMessage().setHeaders(new HashMap<>(call));
+        });
+        assertThat(failed.getException()).as("no other agent answered").isNotNull();
+        assertThat(failed.getMessage().getBody()).isNotIn("A1", "A3");
+        assertThat(template.requestBodyAndHeader("direct:replica1", "{}", "user_id", user, String.class)).isNotEqualTo("A2");
+        fixture.down.clear();
+        assertThat(replica1.getEjectedAgents()).contains("A2");
+        for (int i = 0; i < 3; i++) {
+            clock.addAndGet(1_000_000L);
+            assertThat(template.requestBodyAndHeaders("direct:replica1", "{}", call, String.class)).isEqualTo("A2");
+        }
+    }
+
     @Test
     void legacyRequestsWithParamHeadersAreNotRoutedByThem() {
         Map<String, List<String>> agents = handleCalls(LEGACY);
