@@ -280,12 +280,13 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
      * {@code true}, the callback already told {@code true}, when every attempt answered synchronously;
      * {@code false} when an answer came asynchronously (the callback is then told {@code false}, once).
      * With a queue ({@link FlowControl}), an exchange that finds every agent at its limit waits there
-     * and this returns {@code false} at once, no thread held ({@link RequestQueue}).
+     * and this returns {@code false} at once, no thread held ({@link RequestQueue}); one that opens a
+     * long-lived stream ({@link AgentSlot#opensStream}), no load, passes the queue.
      */
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         BalancerState current = writer.state();
-        return current.config.flowControl().queued() && !current.agentIds().isEmpty()
+        return current.config.flowControl().queued() && !current.agentIds().isEmpty() && !AgentSlot.opensStream(exchange.getIn())
                 ? queue.process(exchange, callback, current) : attempts.run(exchange, callback, current);
     }
 

@@ -107,13 +107,7 @@ final class AgentSlot {
      * a reserved place already counts it).
      */
     void sent(Exchange attempt, boolean reserved) {
-        Message in = attempt.getIn();
-        // Only the headers that can decide are read: two lookups for most requests.
-        String method = in.getHeader(Exchange.HTTP_METHOD, String.class);
-        boolean get = "GET".equals(method);
-        String mcpMethod = get ? null : in.getHeader(McpHeaders.METHOD, String.class);
-        if (LongLivedStreams.opens(method, get ? in.getHeader(LongLivedStreams.SESSION_ID, String.class) : null, mcpMethod,
-                mcpMethod == null ? null : in.getHeader(McpHeaders.PROTOCOL_VERSION, String.class))) {
+        if (opensStream(attempt.getIn())) {
             attempt.setProperty(STREAM_PROPERTY, Boolean.TRUE);
             streams.incrementAndGet();
             if (reserved) {
@@ -131,6 +125,18 @@ final class AgentSlot {
      */
     boolean ended(Exchange attempt) {
         return (isStream(attempt) ? streams : inFlight).decrementAndGet() == 0;
+    }
+
+    /**
+     * Whether a request opens a long-lived stream ({@link LongLivedStreams#opens}); only the headers
+     * that can decide are read, two lookups for most requests.
+     */
+    static boolean opensStream(Message in) {
+        String method = in.getHeader(Exchange.HTTP_METHOD, String.class);
+        boolean get = "GET".equals(method);
+        String mcpMethod = get ? null : in.getHeader(McpHeaders.METHOD, String.class);
+        return LongLivedStreams.opens(method, get ? in.getHeader(LongLivedStreams.SESSION_ID, String.class) : null, mcpMethod,
+                mcpMethod == null ? null : in.getHeader(McpHeaders.PROTOCOL_VERSION, String.class));
     }
 
     /** Whether an attempt was counted as a long-lived stream ({@link #sent}). */

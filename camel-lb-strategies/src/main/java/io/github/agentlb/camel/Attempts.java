@@ -94,7 +94,7 @@ final class Attempts {
         this.callback = callback;
         this.state = state;
         this.selection = selection;
-        this.screen = new CandidateScreen(state, selection, context);
+        this.screen = new CandidateScreen(state, selection, context, exchange);
         this.detector = state.detector;
         this.policy = state.config.failover();
         this.pin = pin;

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import org.apache.camel.Exchange;
 
 /**
  * The order one exchange tries its agents in: the strategy's candidates as they come, each at most
@@ -38,14 +39,19 @@ final class CandidateScreen {
     private boolean restingSkipped;
     /** Whether the agent {@link #next} returned holds a place it reserved under the in-flight limit. */
     private boolean reserved;
+    /** The agents' in-flight limit for this exchange (0: none). */
+    private final int limit;
     private long now;
     private boolean nowRead;
 
-    CandidateScreen(BalancerState state, Selection selection, AttemptContext context) {
+    /** @param exchange the exchange screened for: one that opens a long-lived stream is no load, held by no in-flight limit */
+    CandidateScreen(BalancerState state, Selection selection, AttemptContext context, Exchange exchange) {
         this.state = state;
         this.selection = selection;
         this.detector = state.detector;
         this.context = context;
+        int perAgent = state.config.flowControl().maxInFlightPerAgent();
+        this.limit = perAgent > 0 && AgentSlot.opensStream(exchange.getIn()) ? 0 : perAgent;
     }
 
     /**
@@ -61,7 +67,6 @@ final class CandidateScreen {
         long trialNanos = state.config.answers().defaultRest().toNanos();
         boolean resting = context.anyResting(trialNanos);
         boolean gating = !everySaturated && state.config.saturation().enabled();
-        int limit = state.config.flowControl().maxInFlightPerAgent();
         nowRead = false;
         reserved = false;
         while (candidates.hasNext()) {

@@ -111,6 +111,31 @@ class RequestQueueTest {
     }
 
     /**
+     * Long-lived streams are no load: with every agent at its limit and an exchange waiting, a
+     * legacy MCP session stream ({@code GET} with {@code Mcp-Session-Id}) and a 2026-07-28
+     * {@code subscriptions/listen} go to an agent at once, past the gate and the limit, and take no
+     * place: the next answer's place goes to the exchange that waited.
+     */
+    @Test
+    void longLivedStreamsPassTheQueueAndTheLimitAndTakeNoPlace() {
+        start(1, 5);
+        fillTheAgents();
+        Sent waiting = send();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        Sent legacy = send(Map.of(Exchange.HTTP_METHOD, "GET", "Mcp-Session-Id", "s-1"));
+        Sent listen = send(Map.of("Mcp-Method", "subscriptions/listen", "MCP-Protocol-Version", "2026-07-28"));
+        assertThat(calls).hasSize(5);
+        assertThat(calls.subList(3, 5)).extracting(c -> c.attempt().getIn().getHeader(Exchange.HTTP_METHOD))
+                .containsExactly("GET", "POST");
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        assertThat(balancer.queueFigures().admitted()).isEqualTo(3);
+        endFirstCall();
+        assertThat(balancer.queueFigures().size()).isZero();
+        assertThat(calls).hasSize(5);
+        assertThat(legacy.done() || listen.done() || waiting.done()).isFalse();
+    }
+
+    /**
      * With room at the gate and nobody waiting, an exchange goes straight to an agent: the agent's
      * synchronous answer is the balancer's, and nothing is counted as released from the queue.
      */
