@@ -73,9 +73,13 @@ import org.slf4j.LoggerFactory;
  * {@code MCP-Protocol-Version} is absent or before 2026-07-28 (MCP 2025-11-25 and earlier) is
  * resumable: the client may leave and come back with {@code GET} and {@code Last-Event-ID}, and
  * its leaving "SHOULD NOT be interpreted as the client cancelling its request". So when such a
- * client leaves after the head, the agent's stream is read to its end and dropped (bounded by the
- * idle and total timeouts; the attempt ends a success when the agent ends it, else cancelled, never
- * against the agent). And when the agent closes such a stream after a {@code retry:} field (SEP-1699:
+ * client leaves a {@code POST}'s stream after the head, the agent's stream is read to its end and
+ * dropped (bounded by the idle and total timeouts; the attempt ends a success when the agent ends
+ * it, else cancelled, never against the agent). A {@code GET} stream (the session's standing
+ * stream, or a resumption) carries no request to finish: it is closed as any other whose client
+ * leaves, the server keeping its events for the next resumption (a server allowing one standing
+ * stream per session, as the TypeScript SDK's, would refuse the client's reconnect with 409 while
+ * the old one stayed open). And when the agent closes such a stream after a {@code retry:} field (SEP-1699:
  * the server makes the client poll), the client's answer is ended cleanly and the attempt is a
  * success. Every other answer (2026-07-28 requests, LLM streams) behaves as above.
  *
@@ -208,12 +212,12 @@ final class AgentCall implements RequestWriter.Writes {
     }
 
     /**
-     * The client left: a resumable stream is read on (dropped); a call whose answer had not begun
+     * The client left: a resumable POST stream is read on (dropped); a call whose answer had not begun
      * after far longer than recent answers took ({@link AgentEndpoint#stalled}) ends as the agent's
      * answer timeout; any other call is cancelled.
      */
     private void clientClosed() {
-        if (resumable != null && down.headSent() && !done) {
+        if (resumable != null && down.headSent() && !done && !HttpMethod.GET.equals(down.method())) {
             detached = true;
             LOG.debug("agent {}: the client left a legacy MCP session stream; read to its end, for a resumption", name());
             agent.config().setAutoRead(true);

@@ -142,6 +142,10 @@ class LegacyMcpStreamsTest {
 
     /** Starts a 20-event stream (one event every 50 ms), reads its first event and leaves; returns whether the agent wrote all 20. */
     private boolean leaveAStream(String headers) throws Exception {
+        return leaveAStreamOf("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n" + headers + "\r\n{}");
+    }
+
+    private boolean leaveAStreamOf(String clientRequest) throws Exception {
         CountDownLatch ended = new CountDownLatch(1);
         boolean[] whole = {false};
         try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
@@ -164,8 +168,7 @@ class LegacyMcpStreamsTest {
             URI uri = URI.create(base);
             try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
                 socket.setSoTimeout(10_000);
-                socket.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n" + headers + "\r\n{}")
-                        .getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().write(clientRequest.getBytes(StandardCharsets.US_ASCII));
                 InputStream in = socket.getInputStream();
                 StringBuilder seen = new StringBuilder();
                 while (!seen.toString().contains("data: 1\n")) {
@@ -183,6 +186,19 @@ class LegacyMcpStreamsTest {
     void aClientLeavingALegacySessionStreamDoesNotCancelTheAgentsCall() throws Exception {
         assertThat(leaveAStream(LEGACY)).as("the agent wrote its 20 events").isTrue();
         assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+    }
+
+    /**
+     * A legacy session's GET stream (its standing stream, or a resumption) is closed when its
+     * client leaves: the server keeps its events for the next resumption, and one that allows a
+     * single standing stream per session (the TypeScript SDK answers a second with 409) takes the
+     * client's reconnect.
+     */
+    @Test
+    void aClientLeavingALegacyGetStreamCancelsTheAgentsCall() throws Exception {
+        assertThat(leaveAStreamOf("GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n" + LEGACY + "\r\n"))
+                .as("the agent's writes failed").isFalse();
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
     }
 
     @Test
