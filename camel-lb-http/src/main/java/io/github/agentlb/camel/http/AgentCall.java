@@ -2,6 +2,7 @@ package io.github.agentlb.camel.http;
 
 import io.github.agentlb.camel.AttemptHooks;
 import io.github.agentlb.camel.ClassifiedFailure;
+import io.github.agentlb.core.key.LongLivedStreams;
 import io.github.agentlb.core.key.McpHeaders;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
@@ -243,6 +244,13 @@ final class AgentCall implements RequestWriter.Writes {
         return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17)
                 && request.contains("Mcp-Session-Id")
                 && !McpHeaders.mirrorsTrusted(request.get(McpHeaders.PROTOCOL_VERSION));
+    }
+
+    /** Whether the request is a 2026-07-28 {@code subscriptions/listen} ({@link LongLivedStreams}). */
+    private boolean listening() {
+        HttpHeaders request = down.forwardHeaders();
+        return LongLivedStreams.opens(down.method().name(), null, request.get(McpHeaders.METHOD),
+                request.get(McpHeaders.PROTOCOL_VERSION));
     }
 
     private String name() {
@@ -666,6 +674,11 @@ final class AgentCall implements RequestWriter.Writes {
                 down.end(Unpooled.EMPTY_BUFFER);
             }
             finish(null, false);
+        } else if (quietMs >= timeouts.idleMs() && down.headSent() && held == null && listening()) {
+            // A 2026-07-28 subscriptions/listen waits for notifications: its silence is no failure of the agent.
+            down.abort();
+            finish(new AgentCallCancelledException("agent " + name() + "'s subscriptions/listen stream sent nothing for "
+                    + timeouts.idleMs() + " ms: closed, not counted against it"), false);
         } else if (quietMs >= timeouts.idleMs()) {
             finish(new TimeoutException("agent " + name() + " sent nothing for " + timeouts.idleMs() + " ms"), false);
         } else {

@@ -209,6 +209,10 @@ class LegacyMcpStreamsTest {
 
     /** Opens a GET stream whose agent sends only an SSE head and then nothing; returns what the client read. */
     private String idleStream(String headers) throws Exception {
+        return idleStreamOf("GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n" + headers + "\r\n");
+    }
+
+    private String idleStreamOf(String clientRequest) throws Exception {
         try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
@@ -219,8 +223,7 @@ class LegacyMcpStreamsTest {
             URI uri = URI.create(base);
             try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
                 socket.setSoTimeout(1_000);
-                socket.getOutputStream().write(("GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n" + headers + "\r\n")
-                        .getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().write(clientRequest.getBytes(StandardCharsets.US_ASCII));
                 InputStream in = socket.getInputStream();
                 StringBuilder seen = new StringBuilder();
                 // The head within 1 s (the idle timeout is 2 s): it goes to the client as it arrives.
@@ -264,5 +267,19 @@ class LegacyMcpStreamsTest {
         String wire = idleStream(MODERN);
         assertThat(wire).startsWith("HTTP/1.1 200 OK").doesNotEndWith("0\r\n\r\n");
         assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
+    }
+
+    /**
+     * A 2026-07-28 {@code subscriptions/listen} waits for notifications, so its silence is no
+     * failure of its agent: at the idle timeout it is closed (the client reconnects) and the attempt
+     * ends cancelled, ejecting no agent.
+     */
+    @Test
+    void anIdleListenStreamIsClosedAtTheIdleTimeoutAndNotCountedAgainstItsAgent() throws Exception {
+        String wire = idleStreamOf("POST /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nContent-Length: 2\r\n"
+                + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\n\r\n{}");
+        assertThat(wire).startsWith("HTTP/1.1 200 OK").doesNotEndWith("0\r\n\r\n");
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+        assertThat(ejected).isEmpty();
     }
 }
