@@ -4,7 +4,6 @@ import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.demo.ProxyConfig;
-import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.Changes;
@@ -99,11 +98,7 @@ public final class FleetScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return setup.strategies().stream().map(s -> new Variant(s, s, () -> {
-            AgentLoadBalancerSupport balancer = Strategies.create(s);
-            balancer.setSlowStart(slowStart);
-            return balancer;
-        }, 1)).toList();
+        return setup.strategies().stream().map(s -> Variant.of(s, s, b -> b.setSlowStart(slowStart), 1)).toList();
     }
 
     @Override

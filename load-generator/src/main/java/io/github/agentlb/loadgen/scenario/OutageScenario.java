@@ -87,24 +87,23 @@ public final class OutageScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return setup.strategies().stream().map(s -> new Variant(s, s, () -> balancer(s), 1)).toList();
+        return setup.strategies().stream().map(s -> Variant.of(s, s, OutageScenario::configure, 1)).toList();
     }
 
     /**
-     * A balancer of {@code strategy} with {@link #EJECTION} and failover on an answer timeout (the
-     * requests are GETs: a hung agent's are sent on to another agent, as the scenario measures; the
-     * proxy's default answers 504 instead), its other settings the defaults.
+     * Sets {@link #EJECTION} and failover on an answer timeout (the requests are GETs: a hung agent's
+     * are sent on to another agent, as the scenario measures; the proxy's default answers 504
+     * instead) on {@code balancer}, its other settings left at the defaults.
      */
-    static AgentLoadBalancerSupport balancer(String strategy) {
-        AgentLoadBalancerSupport balancer = Strategies.create(strategy);
+    static void configure(AgentLoadBalancerSupport balancer) {
         balancer.setOutlierEjection(EJECTION);
         balancer.setFailoverPolicy(balancer.getFailoverPolicy().withFailOverOnAnswerTimeout(true));
-        return balancer;
     }
 
-    /** The failure settings of {@link #balancer}, read from a balancer so that they cannot drift. */
+    /** The failure settings of {@link #configure}, read from a balancer so that they cannot drift. */
     static String balancerSettings() {
-        AgentLoadBalancerSupport balancer = balancer(Strategies.ROUND_ROBIN);
+        AgentLoadBalancerSupport balancer = Strategies.create(Strategies.ROUND_ROBIN);
+        configure(balancer);
         OutlierEjection e = balancer.getOutlierEjection();
         int attempts = balancer.getMaximumFailoverAttempts();
         return String.format(Locale.ROOT, "outlier ejection after %d consecutive connection failure(s) for %d ms, "
