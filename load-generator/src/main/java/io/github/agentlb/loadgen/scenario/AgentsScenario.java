@@ -453,8 +453,8 @@ public final class AgentsScenario implements Scenario {
         StringBuilder check = new StringBuilder("Check: ").append(goal.stream().allMatch(Result.Check::passed)
                 ? "PASSED" : "MISSED");
         goal.forEach(c -> check.append("\n- ").append(c.detail()));
-        results.forEach(r -> errorSamples(r).forEach(e -> check.append("\n- ").append(r.variant()).append(" error: ")
-                .append(e)));
+        results.forEach(r -> Result.<List<String>>figure(r.figures(), "error_samples")
+                .forEach(e -> check.append("\n- ").append(r.variant()).append(" error: ").append(e)));
         blocks.add(check.toString());
         return new Section(name(), blocks, List.of(new Chart.Bars("agents.png", "agents",
                 "LLM agents: p50 time to first token and cache hit rate per variant", "Variant", "ms / %",
@@ -462,11 +462,6 @@ public final class AgentsScenario implements Scenario {
                 "p50 time to first token, ms", results.stream().map(r -> round1(r.number("ttft_p50_ms"))).toList(),
                 "cache hit rate, %", results.stream().map(r -> round1(100 * r.number("hit_rate"))).toList()), false,
                 List.of())));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<String> errorSamples(Result r) {
-        return (List<String>) r.figures().get("error_samples");
     }
 
     private static double round1(double value) {
@@ -509,7 +504,7 @@ public final class AgentsScenario implements Scenario {
                 r.load().requests() / r.load().users(), r.load().seed(), settings.inFlight(),
                 r.number("answers_with_usage"), r.totals().requests()));
         blocks.add(t.build());
-        errorSamples(r).forEach(e -> blocks.add("- error: " + e));
+        Result.<List<String>>figure(r.figures(), "error_samples").forEach(e -> blocks.add("- error: " + e));
         return new Section(name() + " against " + r.target(), blocks, List.of());
     }
 }

@@ -191,9 +191,8 @@ public final class FleetScenario implements Scenario {
                 .filter(o -> o.outcome().isSuccess() && o.outcome().agentId().equals(agent) && when.test(o)).count();
     }
 
-    @SuppressWarnings("unchecked")
     private static int moved(Result.Phase p, String figure) {
-        return (int) ((Map<String, Object>) p.figures().get("keys_moved")).get(figure);
+        return Result.<Map<String, Integer>>figure(p.figures(), "keys_moved").get(figure);
     }
 
     /** {@code 16/93, 33/93, 24/94}: keys moved of those compared, per change. */

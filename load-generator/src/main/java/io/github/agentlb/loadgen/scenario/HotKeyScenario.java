@@ -181,11 +181,6 @@ public final class HotKeyScenario implements Scenario {
         return Optional.of(new Result.Check("shared allocation", met, detail + "."));
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Long> hotUserAgents(Result r) {
-        return (Map<String, Long>) r.figures().get("hot_user_agents");
-    }
-
     @Override
     public Section section(List<Result> results) {
         LoadTestConfig c = results.get(0).load();
@@ -212,7 +207,7 @@ public final class HotKeyScenario implements Scenario {
                 row.add(r.replicas() + (Boolean.TRUE.equals(r.figures().get("shared")) ? " shared"
                         : r.replicas() > 1 ? " alone" : ""));
             }
-            row.add(hotUserOn(hotUserAgents(r)));
+            row.add(hotUserOn(Result.figure(r.figures(), "hot_user_agents")));
             row.add(r.check("targets").passed() ? "met" : "missed");
             table.row(row);
         }
@@ -256,7 +251,8 @@ public final class HotKeyScenario implements Scenario {
         List<Double> hot = new ArrayList<>();
         List<Double> others = new ArrayList<>();
         for (Result r : results) {
-            SortedMap<String, Long> ofHot = new TreeMap<>(hotUserAgents(r));
+            SortedMap<String, Long> ofHot = new TreeMap<>(Result.<Map<String, Long>>figure(r.figures(),
+                    "hot_user_agents"));
             r.totals().agents().forEach((agent, a) -> {
                 bars.add(r.variant() + " " + agent);
                 hot.add((double) ofHot.getOrDefault(agent, 0L));

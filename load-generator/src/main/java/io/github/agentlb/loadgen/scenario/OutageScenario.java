@@ -183,12 +183,12 @@ public final class OutageScenario implements Scenario {
     }
 
     private static String health(Result r, String name) {
-        return Section.num("%.0f", ((Number) Result.group(r.figures(), "health").get(name)).doubleValue());
+        return Section.num("%.0f", Result.<Map<String, Number>>figure(r.figures(), "health").get(name).doubleValue());
     }
 
     /** A stickiness share for the keyed strategies ({@code 1.000 (60/60)}); "n/a" for the others. */
     private static String stickiness(Result r, String part, String whole) {
-        Map<String, Object> st = Result.group(r.figures(), "stickiness");
+        Map<String, Object> st = Result.figure(r.figures(), "stickiness");
         int p = (int) st.get(part);
         int w = (int) st.get(whole);
         return !r.strategy().equals(Strategies.CONSISTENT_HASH) && !r.strategy().equals(Strategies.ADAPTIVE_VIRTUAL_NODES)
@@ -216,7 +216,7 @@ public final class OutageScenario implements Scenario {
                 agents.forEach(a -> row.add(p.answered(a)));
                 phases.row(row);
             }
-            Map<String, Object> h = Result.group(r.figures(), "health");
+            Map<String, Object> h = Result.figure(r.figures(), "health");
             health.row(List.of(r.variant(), health(r, "kill_to_ejection_ms"), health(r, "restart_to_readmission_ms"),
                     h.get("dead_agent_ejections"), h.get("other_ejections"),
                     stickiness(r, "others_stayed_down", "others_in_down"),

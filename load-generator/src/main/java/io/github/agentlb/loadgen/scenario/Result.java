@@ -130,9 +130,10 @@ public record Result(String scenario, String variant, String strategy, String ta
         return map;
     }
 
+    /** The figure {@code name} of {@code figures} (a result's or a phase's), as the type its scenario put there. */
     @SuppressWarnings("unchecked")
-    public static Map<String, Object> group(Map<String, Object> figures, String name) {
-        return (Map<String, Object>) figures.get(name);
+    public static <T> T figure(Map<String, Object> figures, String name) {
+        return (T) figures.get(name);
     }
 
     /** This result with its charts and console lines. */

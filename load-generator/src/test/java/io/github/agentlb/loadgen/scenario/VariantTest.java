@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.ConsistentHashLB;
-import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.stats.RunStatistics;
