@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen.agents;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.agentlb.loadgen.stats.RequestOutcome;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -62,6 +63,20 @@ public final class ChatStreamClient {
         /** Whether it failed by the client's timeout. */
         public boolean timedOut() {
             return error != null && error.startsWith("timeout");
+        }
+
+        /**
+         * This answer as the outcome of request {@code requestId}: a success from its agent ({@code ?}
+         * when no chunk named one) with latency {@code successNanos}, else a timeout or an error with
+         * its HTTP status, its latency the time to the failure.
+         */
+        public RequestOutcome outcome(String requestId, int userId, long successNanos) {
+            if (ok()) {
+                return RequestOutcome.success(requestId, userId, agentId == null ? "?" : agentId, status,
+                        Math.max(0, successNanos));
+            }
+            return timedOut() ? RequestOutcome.timeout(requestId, userId, Math.max(0, totalNanos))
+                    : RequestOutcome.error(requestId, userId, status, Math.max(0, totalNanos));
         }
     }
 

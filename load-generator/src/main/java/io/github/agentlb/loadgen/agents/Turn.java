@@ -21,13 +21,7 @@ public record Turn(int conversation, int turn, boolean mcp, int replica, ChatStr
      * with its time to first token as latency, else a timeout or an error with its HTTP status.
      */
     public RequestOutcome outcome() {
-        String id = "c" + conversation + "-t" + turn;
-        if (answer.ok()) {
-            return RequestOutcome.success(id, conversation, answer.agentId() == null ? "?" : answer.agentId(),
-                    answer.status(), Math.max(0, answer.firstTokenNanos()));
-        }
-        return answer.timedOut() ? RequestOutcome.timeout(id, conversation, Math.max(0, answer.totalNanos()))
-                : RequestOutcome.error(id, conversation, answer.status(), Math.max(0, answer.totalNanos()));
+        return answer.outcome("c" + conversation + "-t" + turn, conversation, answer.firstTokenNanos());
     }
 
     /**

@@ -84,11 +84,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
 
     private final List<Change> changes;
     private final LongSupplier clock;
-    private final ExecutorService controller = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "loadgen-changes");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService controller = Executors.newSingleThreadExecutor(Parallel.daemon("loadgen-changes"));
     private final AtomicReferenceArray<Future<Made>> made;
 
     /** @param clock the clock of the outcomes' send times, ns */

@@ -185,14 +185,20 @@ public final class LoadRunner {
     }
 
     /**
-     * Sends {@code warm}'s load (closed loop, not counted) alternating across {@code targets} and prints
-     * one line about it: what every run mode sends before its measured load.
+     * Sends {@code warm}'s load, not counted, and prints one line about it: what every run mode sends
+     * before its measured load. A closed loop alternates across {@code targets}; with an open-loop
+     * {@code pacing} it goes to the first at the run's rate on the same schedule, so that the
+     * asynchronous send path it uses is compiled before it is measured (a cold JVM lags its schedule
+     * by tens to hundreds of ms).
      */
-    public static void warmUp(PrintStream stdout, String label, List<String> targets, LoadTestConfig warm)
+    public static void warmUp(PrintStream stdout, String label, List<String> targets, LoadTestConfig warm, Pacing pacing)
             throws Exception {
-        Result r = new LoadRunner(warm, null).run(targets, label + " warm-up", List.of(), started -> { }, false);
-        stdout.printf(Locale.ROOT, "[%s] warm-up: %d requests in %.1f s, %d failed (not counted)%n", label,
-                r.statistics().requests(), r.durationNanos() / 1e9, r.statistics().errors() + r.statistics().timeouts());
+        Pacing paced = pacing.openLoop() ? new Pacing(pacing.ratePerSecond(), null, pacing.interval()) : Pacing.CLOSED_COUNTED;
+        RunStatistics s = new LoadRunner(warm, paced, null).run(targets, label + " warm-up", List.of(), started -> { },
+                false).statistics();
+        stdout.printf(Locale.ROOT, "[%s] warm-up: %d requests%s in %.1f s, %d failed (not counted)%n", label,
+                s.requests(), pacing.openLoop() ? " at " + pacing.ratePerSecond() + " req/s" : "", s.durationMs() / 1e3,
+                s.errors() + s.timeouts());
     }
 
     /**

@@ -74,9 +74,7 @@ final class OpenLoopRoute extends RouteBuilder {
             public void onCamelContextFullyStarted(CamelContext context, boolean alreadyStarted) throws Exception {
                 AsyncProducer producer = context.getEndpoint(SEND_URI).createAsyncProducer();
                 ServiceHelper.startService(producer);
-                Thread sender = new Thread(() -> send(context, producer), "loadgen-open-loop");
-                sender.setDaemon(true);
-                sender.start();
+                Parallel.daemon("loadgen-open-loop").newThread(() -> send(context, producer)).start();
             }
         });
     }

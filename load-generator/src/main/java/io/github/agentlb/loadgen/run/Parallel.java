@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 
 /** Runs a task on each of a list's items: one after the other, or all at once on daemon threads of their own. */
 public final class Parallel {
@@ -18,6 +19,15 @@ public final class Parallel {
         R run(T item) throws Exception;
     }
 
+    /** Makes daemon threads named {@code name}: none of the generator's own threads keeps the JVM alive. */
+    public static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
     public static <T, R> List<R> each(List<T> items, boolean atOnce, String threadName, Task<T, R> task)
             throws Exception {
         List<R> results = new ArrayList<>();
@@ -27,11 +37,7 @@ public final class Parallel {
             }
             return results;
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, items.size()), r -> {
-            Thread t = new Thread(r, threadName);
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, items.size()), daemon(threadName));
         try {
             List<Future<R>> futures = items.stream().map(item -> pool.submit(() -> task.run(item))).toList();
             for (Future<R> f : futures) {

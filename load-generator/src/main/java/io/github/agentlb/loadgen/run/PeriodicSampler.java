@@ -44,11 +44,8 @@ public final class PeriodicSampler implements AutoCloseable {
         if (period == null || period.isZero() || period.isNegative()) {
             throw new IllegalArgumentException("period must be > 0, was " + period);
         }
-        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "loadgen-sampler-" + name);
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
+                Parallel.daemon("loadgen-sampler-" + name));
         PeriodicSampler sampler = new PeriodicSampler(name, task, executor);
         executor.scheduleAtFixedRate(sampler::sample, 0, period.toNanos(), TimeUnit.NANOSECONDS);
         return sampler;

@@ -36,7 +36,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
@@ -115,16 +114,15 @@ public final class AgentsScenario implements Scenario {
     @Override
     public List<Variant> variants(Setup setup) {
         Variant kept = keys(CHECKED, BALANCE_FACTOR, IN_FLIGHT_FACTOR, true);
-        return List.of(new Variant("rr", Strategies.ROUND_ROBIN, sessions(Strategies.ROUND_ROBIN, lb -> { }), 1),
-                        new Variant("lr", Strategies.LEAST_REQUEST, sessions(Strategies.LEAST_REQUEST, lb -> { }), 1),
-                        new Variant("ch", Strategies.CONSISTENT_HASH, sessions(Strategies.CONSISTENT_HASH, lb -> { }), 1),
-                        keys("keys", 0, 0, false), keys(SHARE_BOUNDED, BALANCE_FACTOR, 0, false),
-                        keys(IN_FLIGHT, BALANCE_FACTOR, IN_FLIGHT_FACTOR, false), kept, kept.withReplicas(2)).stream()
+        return List.of(sessions("rr", Strategies.ROUND_ROBIN, lb -> { }), sessions("lr", Strategies.LEAST_REQUEST, lb -> { }),
+                        sessions("ch", Strategies.CONSISTENT_HASH, lb -> { }), keys("keys", 0, 0, false),
+                        keys(SHARE_BOUNDED, BALANCE_FACTOR, 0, false), keys(IN_FLIGHT, BALANCE_FACTOR, IN_FLIGHT_FACTOR, false),
+                        kept, kept.withReplicas(2)).stream()
                 .filter(v -> setup.strategies().contains(v.strategy())).toList();
     }
 
     private static Variant keys(String label, double balanceFactor, double inFlightFactor, boolean kept) {
-        return new Variant(label, Strategies.CONSISTENT_HASH, sessions(Strategies.CONSISTENT_HASH, lb -> {
+        return sessions(label, Strategies.CONSISTENT_HASH, lb -> {
             ConsistentHashLB ch = (ConsistentHashLB) lb;
             ch.setKeys(KEYS);
             if (balanceFactor > 0) {
@@ -138,16 +136,13 @@ public final class AgentsScenario implements Scenario {
                 ch.setLoadReportFormat("TEXT");
                 ch.setSaturationKvCache(1.0);
             }
-        }), 1);
+        });
     }
 
-    private static Supplier<AgentLoadBalancerSupport> sessions(String strategy, Consumer<AgentLoadBalancerSupport> set) {
-        return () -> {
-            AgentLoadBalancerSupport balancer = Strategies.create(strategy);
-            set.accept(balancer);
-            balancer.setLearnedSessions(LearnedSessions.custom().secret(SESSION_SECRET).build());
-            return balancer;
-        };
+    /** {@code strategy} as {@code set} configures it, with learned sessions sealed by {@link #SESSION_SECRET}. */
+    private static Variant sessions(String label, String strategy, Consumer<AgentLoadBalancerSupport> set) {
+        return Variant.of(label, strategy, set.andThen(lb -> lb.setLearnedSessions(LearnedSessions.custom()
+                .secret(SESSION_SECRET).build())), 1);
     }
 
     /** Whether a set-up routes by a key (a conversation's requests tend to one agent). */
@@ -458,8 +453,8 @@ public final class AgentsScenario implements Scenario {
         StringBuilder check = new StringBuilder("Check: ").append(goal.stream().allMatch(Result.Check::passed)
                 ? "PASSED" : "MISSED");
         goal.forEach(c -> check.append("\n- ").append(c.detail()));
-        results.forEach(r -> errorSamples(r).forEach(e -> check.append("\n- ").append(r.variant()).append(" error: ")
-                .append(e)));
+        results.forEach(r -> Result.<List<String>>figure(r.figures(), "error_samples")
+                .forEach(e -> check.append("\n- ").append(r.variant()).append(" error: ").append(e)));
         blocks.add(check.toString());
         return new Section(name(), blocks, List.of(new Chart.Bars("agents.png", "agents",
                 "LLM agents: p50 time to first token and cache hit rate per variant", "Variant", "ms / %",
@@ -467,11 +462,6 @@ public final class AgentsScenario implements Scenario {
                 "p50 time to first token, ms", results.stream().map(r -> round1(r.number("ttft_p50_ms"))).toList(),
                 "cache hit rate, %", results.stream().map(r -> round1(100 * r.number("hit_rate"))).toList()), false,
                 List.of())));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<String> errorSamples(Result r) {
-        return (List<String>) r.figures().get("error_samples");
     }
 
     private static double round1(double value) {
@@ -514,7 +504,7 @@ public final class AgentsScenario implements Scenario {
                 r.load().requests() / r.load().users(), r.load().seed(), settings.inFlight(),
                 r.number("answers_with_usage"), r.totals().requests()));
         blocks.add(t.build());
-        errorSamples(r).forEach(e -> blocks.add("- error: " + e));
+        Result.<List<String>>figure(r.figures(), "error_samples").forEach(e -> blocks.add("- error: " + e));
         return new Section(name() + " against " + r.target(), blocks, List.of());
     }
 }

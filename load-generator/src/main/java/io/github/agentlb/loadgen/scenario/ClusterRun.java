@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen.scenario;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.run.BalancerLog;
 import io.github.agentlb.loadgen.run.Changes;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
@@ -107,14 +108,8 @@ final class ClusterRun {
 
         Result result(List<Result.Phase> phases, Map<String, Object> figures, List<Result.Check> checks,
                       long failures, Timeline timeline) {
-            return result(phases, figures, checks, failures, timeline, List.of(), List.of());
-        }
-
-        Result result(List<Result.Phase> phases, Map<String, Object> figures, List<Result.Check> checks,
-                      long failures, Timeline timeline, List<Chart> charts, List<String> lines) {
             return new Result(scenario, variant.label(), variant.strategy(), target, true, load, variant.replicas(),
-                    run.statistics(), phases,
-                    figures, checks, failures, timeline, null, charts, lines);
+                    run.statistics(), phases, figures, checks, failures, timeline, null, List.of(), List.of());
         }
     }
 
@@ -154,7 +149,8 @@ final class ClusterRun {
             List<Changes.Change> list = changes.apply(cluster); // before the warm-up: it may take an agent out
             setup.stdout().println(header(scenario.name(), variant, injects, cluster));
             if (load.warmupConfig().isPresent()) {
-                LoadRunner.warmUp(setup.stdout(), label, cluster.baseUrls(), load.warmupConfig().get());
+                LoadRunner.warmUp(setup.stdout(), label, cluster.baseUrls(), load.warmupConfig().get(),
+                        Pacing.CLOSED_COUNTED);
             }
             try (Changes made = new Changes(list, System::nanoTime)) {
                 long from = System.nanoTime();

@@ -4,7 +4,6 @@ import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.demo.ProxyConfig;
-import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.Changes;
@@ -99,11 +98,7 @@ public final class FleetScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return setup.strategies().stream().map(s -> new Variant(s, s, () -> {
-            AgentLoadBalancerSupport balancer = Strategies.create(s);
-            balancer.setSlowStart(slowStart);
-            return balancer;
-        }, 1)).toList();
+        return setup.strategies().stream().map(s -> Variant.of(s, s, b -> b.setSlowStart(slowStart), 1)).toList();
     }
 
     @Override
@@ -196,9 +191,8 @@ public final class FleetScenario implements Scenario {
                 .filter(o -> o.outcome().isSuccess() && o.outcome().agentId().equals(agent) && when.test(o)).count();
     }
 
-    @SuppressWarnings("unchecked")
     private static int moved(Result.Phase p, String figure) {
-        return (int) ((Map<String, Object>) p.figures().get("keys_moved")).get(figure);
+        return Result.<Map<String, Integer>>figure(p.figures(), "keys_moved").get(figure);
     }
 
     /** {@code 16/93, 33/93, 24/94}: keys moved of those compared, per change. */

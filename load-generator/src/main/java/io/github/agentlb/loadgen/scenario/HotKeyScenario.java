@@ -1,7 +1,6 @@
 package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
-import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
@@ -22,7 +21,6 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 import org.apache.curator.test.TestingServer;
 
 /**
@@ -70,28 +68,19 @@ public final class HotKeyScenario implements Scenario {
         List<Variant> variants = new ArrayList<>();
         for (String s : setup.strategies()) {
             if (s.equals(Strategies.CONSISTENT_HASH) || s.equals(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
-                variants.add(new Variant(s, s, bounded(s, 0), setup.replicas()));
-                variants.add(new Variant(s + "-bounded", s, bounded(s, BALANCE_FACTOR), setup.replicas()));
+                variants.add(Variant.of(s, setup.replicas()));
+                variants.add(Variant.of(s + "-bounded", s, b -> ((KeySettings) b).setBalanceFactor(BALANCE_FACTOR),
+                        setup.replicas()));
             }
         }
         if (setup.replicas() > 1 && setup.strategies().contains(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
             String avn = Strategies.ADAPTIVE_VIRTUAL_NODES;
-            variants.add(new Variant(avn + "-one", avn, bounded(avn, 0), 1));
+            variants.add(Variant.of(avn + "-one", avn, b -> { }, 1));
             variants.add(new Variant(avn + "-shared", avn, () -> new AdaptiveVirtualNodeLB(
                     ZooKeeperSharedAllocation.of(zookeeper, name() + "-" + avn + "-shared")),
                     setup.replicas()));
         }
         return variants;
-    }
-
-    private static Supplier<AgentLoadBalancerSupport> bounded(String strategy, double balanceFactor) {
-        return () -> {
-            AgentLoadBalancerSupport balancer = Strategies.create(strategy);
-            if (balanceFactor > 0) {
-                ((KeySettings) balancer).setBalanceFactor(balanceFactor);
-            }
-            return balancer;
-        };
     }
 
     @Override
@@ -106,7 +95,7 @@ public final class HotKeyScenario implements Scenario {
                     v -> setup.print(run(v, setup))));
             Optional<Result.Check> check = sharedCheck(results);
             if (check.isPresent()) {
-                int i = results.indexOf(find(results, "avn-shared"));
+                int i = results.indexOf(Result.find(results, "avn-shared"));
                 results.set(i, results.get(i).withChecks(List.of(check.get())));
                 setup.stdout().println(check.get().detail());
             }
@@ -161,18 +150,14 @@ public final class HotKeyScenario implements Scenario {
         return hotUserAgents.isEmpty() ? "0" : hotUserAgents.size() + " (" + Section.entries(hotUserAgents) + ")";
     }
 
-    private static Result find(List<Result> results, String variant) {
-        return results.stream().filter(r -> r.variant().equals(variant)).findFirst().orElse(null);
-    }
-
     /**
      * The shared {@code avn} against one instance in the same run ({@code avn-shared} against
      * {@code avn-one}, and the replicas learning alone, {@code avn}, beside), with the shared
      * allocation's targets; empty when the run has no shared variant.
      */
     static Optional<Result.Check> sharedCheck(List<Result> results) {
-        Result one = find(results, "avn-one");
-        Result shared = find(results, "avn-shared");
+        Result one = Result.find(results, "avn-one");
+        Result shared = Result.find(results, "avn-shared");
         if (one == null || shared == null) {
             return Optional.empty();
         }
@@ -186,7 +171,7 @@ public final class HotKeyScenario implements Scenario {
                 shared.totals().maxOverMean(), shared.number("others_stickiness"), one.totals().maxOverMean(),
                 one.number("others_stickiness"), mm, st, TARGET_SHARED_MAX_OVER_MEAN_DELTA,
                 TARGET_SHARED_STICKINESS_DELTA, met ? "met" : "missed");
-        Result alone = find(results, "avn");
+        Result alone = Result.find(results, "avn");
         if (alone != null) {
             detail += String.format(Locale.ROOT, "; replicas each learning alone (avn): %.3f, %.3f (%+.3f, %+.3f)",
                     alone.totals().maxOverMean(), alone.number("others_stickiness"),
@@ -194,11 +179,6 @@ public final class HotKeyScenario implements Scenario {
                     alone.number("others_stickiness") - one.number("others_stickiness"));
         }
         return Optional.of(new Result.Check("shared allocation", met, detail + "."));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Long> hotUserAgents(Result r) {
-        return (Map<String, Long>) r.figures().get("hot_user_agents");
     }
 
     @Override
@@ -227,8 +207,8 @@ public final class HotKeyScenario implements Scenario {
                 row.add(r.replicas() + (Boolean.TRUE.equals(r.figures().get("shared")) ? " shared"
                         : r.replicas() > 1 ? " alone" : ""));
             }
-            row.add(hotUserOn(hotUserAgents(r)));
-            row.add(check(r, "targets").passed() ? "met" : "missed");
+            row.add(hotUserOn(Result.figure(r.figures(), "hot_user_agents")));
+            row.add(r.check("targets").passed() ? "met" : "missed");
             table.row(row);
         }
         List<Object> blocks = new ArrayList<>();
@@ -242,7 +222,7 @@ public final class HotKeyScenario implements Scenario {
                 results.size()));
         blocks.add(table.build());
         sharedCheck(results).ifPresent(check -> blocks.add(check.detail()));
-        List<String> met = results.stream().filter(r -> check(r, "targets").passed()).map(r -> "`" + r.variant() + "`")
+        List<String> met = results.stream().filter(r -> r.check("targets").passed()).map(r -> "`" + r.variant() + "`")
                 .toList();
         blocks.add(String.format(Locale.ROOT, "Targets: max/mean <= %.2f, stickiness of the other users >= %.2f and the "
                         + "hot user on one agent; met by %s. max/mean of the requests per agent; stickiness (others) = "
@@ -262,10 +242,6 @@ public final class HotKeyScenario implements Scenario {
         return new Section(name(), blocks, List.of(chart(results)));
     }
 
-    private static Result.Check check(Result r, String name) {
-        return r.checks().stream().filter(k -> k.name().equals(name)).findFirst().orElseThrow();
-    }
-
     /**
      * One stacked bar per variant and agent, the hot user's requests at the bottom and the other
      * users' on top, with lines at the mean per agent and at the target max/mean.
@@ -275,7 +251,8 @@ public final class HotKeyScenario implements Scenario {
         List<Double> hot = new ArrayList<>();
         List<Double> others = new ArrayList<>();
         for (Result r : results) {
-            SortedMap<String, Long> ofHot = new TreeMap<>(hotUserAgents(r));
+            SortedMap<String, Long> ofHot = new TreeMap<>(Result.<Map<String, Long>>figure(r.figures(),
+                    "hot_user_agents"));
             r.totals().agents().forEach((agent, a) -> {
                 bars.add(r.variant() + " " + agent);
                 hot.add((double) ofHot.getOrDefault(agent, 0L));

@@ -87,24 +87,23 @@ public final class OutageScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return setup.strategies().stream().map(s -> new Variant(s, s, () -> balancer(s), 1)).toList();
+        return setup.strategies().stream().map(s -> Variant.of(s, s, OutageScenario::configure, 1)).toList();
     }
 
     /**
-     * A balancer of {@code strategy} with {@link #EJECTION} and failover on an answer timeout (the
-     * requests are GETs: a hung agent's are sent on to another agent, as the scenario measures; the
-     * proxy's default answers 504 instead), its other settings the defaults.
+     * Sets {@link #EJECTION} and failover on an answer timeout (the requests are GETs: a hung agent's
+     * are sent on to another agent, as the scenario measures; the proxy's default answers 504
+     * instead) on {@code balancer}, its other settings left at the defaults.
      */
-    static AgentLoadBalancerSupport balancer(String strategy) {
-        AgentLoadBalancerSupport balancer = Strategies.create(strategy);
+    static void configure(AgentLoadBalancerSupport balancer) {
         balancer.setOutlierEjection(EJECTION);
         balancer.setFailoverPolicy(balancer.getFailoverPolicy().withFailOverOnAnswerTimeout(true));
-        return balancer;
     }
 
-    /** The failure settings of {@link #balancer}, read from a balancer so that they cannot drift. */
+    /** The failure settings of {@link #configure}, read from a balancer so that they cannot drift. */
     static String balancerSettings() {
-        AgentLoadBalancerSupport balancer = balancer(Strategies.ROUND_ROBIN);
+        AgentLoadBalancerSupport balancer = Strategies.create(Strategies.ROUND_ROBIN);
+        configure(balancer);
         OutlierEjection e = balancer.getOutlierEjection();
         int attempts = balancer.getMaximumFailoverAttempts();
         return String.format(Locale.ROOT, "outlier ejection after %d consecutive connection failure(s) for %d ms, "
@@ -184,12 +183,12 @@ public final class OutageScenario implements Scenario {
     }
 
     private static String health(Result r, String name) {
-        return Section.num("%.0f", ((Number) Result.group(r.figures(), "health").get(name)).doubleValue());
+        return Section.num("%.0f", Result.<Map<String, Number>>figure(r.figures(), "health").get(name).doubleValue());
     }
 
     /** A stickiness share for the keyed strategies ({@code 1.000 (60/60)}); "n/a" for the others. */
     private static String stickiness(Result r, String part, String whole) {
-        Map<String, Object> st = Result.group(r.figures(), "stickiness");
+        Map<String, Object> st = Result.figure(r.figures(), "stickiness");
         int p = (int) st.get(part);
         int w = (int) st.get(whole);
         return !r.strategy().equals(Strategies.CONSISTENT_HASH) && !r.strategy().equals(Strategies.ADAPTIVE_VIRTUAL_NODES)
@@ -217,7 +216,7 @@ public final class OutageScenario implements Scenario {
                 agents.forEach(a -> row.add(p.answered(a)));
                 phases.row(row);
             }
-            Map<String, Object> h = Result.group(r.figures(), "health");
+            Map<String, Object> h = Result.figure(r.figures(), "health");
             health.row(List.of(r.variant(), health(r, "kill_to_ejection_ms"), health(r, "restart_to_readmission_ms"),
                     h.get("dead_agent_ejections"), h.get("other_ejections"),
                     stickiness(r, "others_stayed_down", "others_in_down"),

@@ -150,25 +150,13 @@ public final class PlainScenario implements Scenario {
         return true;
     }
 
-    /**
-     * The warm-up: the closed loop's, not counted; for an open loop at least {@code leastSeconds} at
-     * the run's rate on the same schedule, so that the asynchronous send path it uses is compiled
-     * before it is measured (a cold JVM lags its schedule by tens to hundreds of ms).
-     */
+    /** The warm-up of {@code load}, if any; for an open loop at least {@code leastSeconds} at the run's rate. */
     private static void warmUp(String label, List<String> targets, LoadTestConfig load, Pacing pacing, int leastSeconds,
                                Setup setup) throws Exception {
-        if (load.warmupConfig().isEmpty()) {
-            return;
+        if (load.warmupConfig().isPresent()) {
+            LoadRunner.warmUp(setup.stdout(), label, targets, warmupOf(load.warmupConfig().get(),
+                    pacing.ratePerSecond(), leastSeconds), pacing);
         }
-        LoadTestConfig warm = warmupOf(load.warmupConfig().get(), pacing.ratePerSecond(), leastSeconds);
-        if (!pacing.openLoop()) {
-            LoadRunner.warmUp(setup.stdout(), label, targets, warm);
-            return;
-        }
-        RunStatistics s = new LoadRunner(warm, new Pacing(pacing.ratePerSecond(), null, pacing.interval()), null)
-                .run(targets, label + " warm-up", List.of(), started -> { }, false).statistics();
-        setup.stdout().printf(Locale.ROOT, "[%s] warm-up: %d requests at %s req/s in %.1f s, %d failed (not counted)%n",
-                label, s.requests(), pacing.ratePerSecond(), s.durationMs() / 1e3, s.errors() + s.timeouts());
     }
 
     /** {@code warm}, lengthened to at least {@code leastSeconds} at {@code ratePerSecond} (0: a closed loop, kept as it is). */

@@ -106,6 +106,17 @@ public record Result(String scenario, String variant, String strategy, String ta
                 .orElseThrow(() -> new IllegalArgumentException("no phase " + name + " in " + phases));
     }
 
+    /** The check named {@code name}. */
+    public Check check(String name) {
+        return checks.stream().filter(k -> k.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no check " + name + " in " + checks));
+    }
+
+    /** The result of the variant labelled {@code variant} among {@code results}; {@code null} when none is. */
+    public static Result find(List<Result> results, String variant) {
+        return results.stream().filter(r -> r.variant().equals(variant)).findFirst().orElse(null);
+    }
+
     /** The number {@code name} of {@link #figures()}; NaN when absent. */
     public double number(String name) {
         return figures.get(name) instanceof Number n ? n.doubleValue() : Double.NaN;
@@ -119,9 +130,10 @@ public record Result(String scenario, String variant, String strategy, String ta
         return map;
     }
 
+    /** The figure {@code name} of {@code figures} (a result's or a phase's), as the type its scenario put there. */
     @SuppressWarnings("unchecked")
-    public static Map<String, Object> group(Map<String, Object> figures, String name) {
-        return (Map<String, Object>) figures.get(name);
+    public static <T> T figure(Map<String, Object> figures, String name) {
+        return (T) figures.get(name);
     }
 
     /** This result with its charts and console lines. */

@@ -109,8 +109,8 @@ public final class SlowAgentScenario implements Scenario {
 
     @Override
     public Section section(List<Result> results) {
-        Result healthy = results.stream().filter(r -> r.variant().equals(HEALTHY)).findFirst().orElse(null);
-        Result hedged = results.stream().filter(r -> r.variant().equals(HEDGED)).findFirst().orElse(null);
+        Result healthy = Result.find(results, HEALTHY);
+        Result hedged = Result.find(results, HEDGED);
         Section.TableBuilder table = Section.table().left("variant").right("requests", "client errors", "p99 ms",
                 "p99 / healthy", "agent calls per request", SLOW_AGENT + " calls", "hedges sent / won");
         for (Result r : results) {

@@ -199,17 +199,14 @@ public final class TenantsScenario implements Scenario {
             ChatStreamClient.Answer a = answers.get(i);
             String tenant = arrivals.get(i).tenant(), id = tenant + arrivals.get(i).index();
             int user = tenant.equals("L") ? 0 : 1;
+            outcomes.add(a.outcome(id, user, a.totalNanos()));
             if (a.ok()) {
-                outcomes.add(RequestOutcome.success(id, user, a.agentId() == null ? "?" : a.agentId(), a.status(),
-                        a.totalNanos()));
                 latency.computeIfAbsent(tenant, t -> new LatencySummary.Recorder()).record(a.totalNanos());
                 wait.computeIfAbsent(tenant, t -> new LatencySummary.Recorder()).record(Math.max(0,
                         a.firstTokenNanos() - serviceNanos(user == 0 ? L_PROMPT_CHARS : H_PROMPT_CHARS)));
             } else {
                 lost++;
                 refused += a.status() == 429 ? 1 : 0;
-                outcomes.add(a.timedOut() ? RequestOutcome.timeout(id, user, Math.max(0, a.totalNanos()))
-                        : RequestOutcome.error(id, user, a.status(), Math.max(0, a.totalNanos())));
             }
         }
         for (String tenant : List.of("L", "H")) {
@@ -248,7 +245,8 @@ public final class TenantsScenario implements Scenario {
     @Override
     public List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
         List<Result> results = new ArrayList<>(Scenario.super.runAll(variants, setup));
-        Result alone = find(results, ALONE), vtc = find(results, VTC), fifo = find(results, FIFO), limit = find(results, LIMIT);
+        Result alone = Result.find(results, ALONE), vtc = Result.find(results, VTC);
+        Result fifo = Result.find(results, FIFO), limit = Result.find(results, LIMIT);
         if (vtc != null && limit != null) {
             double l = limit.number("l_wait_p99_ms"), v = vtc.number("l_wait_p99_ms");
             boolean ok = 2 * l <= v;
@@ -267,10 +265,6 @@ public final class TenantsScenario implements Scenario {
             setup.stdout().println("Scenario tenants: " + c.detail());
         }
         return results;
-    }
-
-    private static Result find(List<Result> results, String variant) {
-        return results.stream().filter(r -> r.variant().equals(variant)).findFirst().orElse(null);
     }
 
     @Override

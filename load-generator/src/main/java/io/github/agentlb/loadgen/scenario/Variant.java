@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.demo.Strategies;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -24,7 +25,20 @@ public record Variant(String label, String strategy, Supplier<? extends AgentLoa
 
     /** The strategy with its defaults, under its own name, over {@code replicas} proxies. */
     public static Variant of(String strategy, int replicas) {
-        return new Variant(strategy, strategy, () -> Strategies.create(strategy), replicas);
+        return of(strategy, strategy, balancer -> { }, replicas);
+    }
+
+    /**
+     * {@code strategy} with its defaults but what {@code configure} sets on each new balancer, under
+     * {@code label}, over {@code replicas} proxies.
+     */
+    public static Variant of(String label, String strategy, Consumer<AgentLoadBalancerSupport> configure,
+                             int replicas) {
+        return new Variant(label, strategy, () -> {
+            AgentLoadBalancerSupport balancer = Strategies.create(strategy);
+            configure.accept(balancer);
+            return balancer;
+        }, replicas);
     }
 
     /** This set-up over {@code n} replicas, labelled {@code <label> x<n>}. */

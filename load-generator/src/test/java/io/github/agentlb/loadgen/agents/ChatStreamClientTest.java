@@ -9,6 +9,7 @@ import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.ChatShape;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.agent.llm.LlmShape;
+import io.github.agentlb.loadgen.stats.RequestOutcome;
 import java.net.URI;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
@@ -18,6 +19,17 @@ import org.junit.jupiter.api.Test;
 class ChatStreamClientTest {
 
     private static final String BODY = Conversations.of(3, 2, 1, 1).requestBody(0, 1);
+
+    @Test
+    void anAnswerIsASuccessFromItsAgentOrATimeoutOrAnErrorWithItsStatus() {
+        RequestOutcome ok = new ChatStreamClient.Answer(200, 5_000, 9_000, "A2", null, null, null).outcome("r1", 3, 5_000);
+        assertEquals(RequestOutcome.success("r1", 3, "A2", 200, 5_000), ok);
+        assertEquals("?", new ChatStreamClient.Answer(200, 5, 9, null, null, null, null).outcome("r1", 3, 9).agentId());
+        assertEquals(RequestOutcome.timeout("r2", 4, 7_000),
+                new ChatStreamClient.Answer(0, -1, 7_000, null, null, "timeout after 7 ms", null).outcome("r2", 4, -1));
+        assertEquals(RequestOutcome.error("r3", 5, 503, 0),
+                new ChatStreamClient.Answer(503, -1, -2, null, null, "status 503", null).outcome("r3", 5, -1));
+    }
 
     @Test
     void agentIdComesFromTheChunkId() {
