@@ -27,12 +27,14 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
     public static final String MODEL_API_PREFIX = "/v1/";
     /** Path of MCP's Streamable HTTP endpoint, forwarded as it is. */
     public static final String MCP_PATH = "/mcp";
+    /** Path of an A2A agent's JSON-RPC endpoint, forwarded as it is. */
+    public static final String A2A_PATH = "/a2a";
     /** Query parameter that keys consistent hashing. */
     public static final String USER_ID_PARAM = "user_id";
     /** The answer a request gets. */
     public enum Kind {
         /**
-         * {@code /process/{req_id}}, {@code /v1/...} or {@code /mcp} with any method but CONNECT:
+         * {@code /process/{req_id}}, {@code /v1/...}, {@code /mcp} or {@code /a2a} with any method but CONNECT:
          * load-balanced to an agent.
          */
         PROXY,
@@ -88,13 +90,14 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
     /**
      * Whether {@code rawPath} is an agent API the proxy forwards besides {@code /process/{req_id}}:
      * OpenAI-compatible model servers' {@value #MODEL_API_PREFIX}... ({@code /v1/chat/completions},
-     * {@code /v1/completions}, ...) and MCP's Streamable HTTP endpoint {@value #MCP_PATH} (and
-     * below it). Such requests have no request id in their path: the decision log names the
+     * {@code /v1/completions}, ...), MCP's Streamable HTTP endpoint {@value #MCP_PATH} and A2A's
+     * JSON-RPC endpoint {@value #A2A_PATH} (each with what is below it). Such requests have no request id in their path: the decision log names the
      * exchange.
      */
     static boolean isAgentApi(String rawPath) {
         return rawPath.startsWith(MODEL_API_PREFIX) && rawPath.length() > MODEL_API_PREFIX.length()
-                || rawPath.equals(MCP_PATH) || rawPath.startsWith(MCP_PATH + "/");
+                || rawPath.equals(MCP_PATH) || rawPath.startsWith(MCP_PATH + "/")
+                || rawPath.equals(A2A_PATH) || rawPath.startsWith(A2A_PATH + "/");
     }
 
     /** A {@link Kind#BAD_REQUEST} for {@code problem}, which must quote client text safely. */

@@ -265,7 +265,7 @@ public class ProxyRoutes extends RouteBuilder {
                     return agentUri(agent.address().toString());
                 });
             }
-            LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N (and /v1/*, /mcp) with strategy {} over {}{}, metrics {}",
+            LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N (and /v1/*, /mcp, /a2a) with strategy {} over {}{}, metrics {}",
                     config.host(), config.port(), strategyName(), config.agentUrls(),
                     fleet == null ? "" : " (agents from " + fleet.describe() + ")", metrics == null ? "off" : "on");
         });

@@ -64,10 +64,10 @@ class ProxyRequestTest {
             assertThat(ProxyRequest.parse("GET", target).kind()).as(target).isEqualTo(Kind.NOT_FOUND);
         }
         assertThat(ProxyRequest.parse("POST", "/process/r1").kind()).isEqualTo(Kind.PROXY);
-        for (String target : new String[] {"/v1/chat/completions", "/v1/completions?user_id=4", "/mcp", "/mcp/x"}) {
+        for (String target : new String[] {"/v1/chat/completions", "/v1/completions?user_id=4", "/mcp", "/mcp/x", "/a2a", "/a2a/v1"}) {
             assertThat(ProxyRequest.parse("POST", target).kind()).as(target).isEqualTo(Kind.PROXY);
         }
-        for (String target : new String[] {"/v1/", "/v1", "/mcpx", "/v2/chat"}) {
+        for (String target : new String[] {"/v1/", "/v1", "/mcpx", "/a2ax", "/v2/chat"}) {
             assertThat(ProxyRequest.parse("POST", target).kind()).as(target).isEqualTo(Kind.NOT_FOUND);
         }
         assertThat(ProxyRequest.parse("POST", "/v1/completions?user_id=4").userId()).isEqualTo("4");
