@@ -71,16 +71,27 @@ public final class A2aTasks {
             }
             JsonToken token;
             while ((token = parser.nextToken()) != null) {
-                if (token != JsonToken.VALUE_STRING) {
+                if (token == JsonToken.END_OBJECT && parser.getParsingContext().inRoot()) {
+                    // More after the object (parsers with Jackson's defaults ignore it): no id can be trusted.
+                    if (more(parser)) {
+                        paramsId = "";
+                        messageTaskId = "";
+                    }
+                    break;
+                }
+                if (token == JsonToken.VALUE_NULL || token.isStructEnd() || token == JsonToken.FIELD_NAME) {
                     continue;
                 }
-                List<String> path = path(parser.getParsingContext());
+                JsonStreamContext at = token.isStructStart() ? parser.getParsingContext().getParent() : parser.getParsingContext();
+                List<String> path = path(at);
+                // A task id that is not a string (a number, an object) is none this balancer gave: "".
+                String text = token == JsonToken.VALUE_STRING ? parser.getText() : "";
                 if (path.equals(List.of("method"))) {
-                    method = parser.getText();
+                    method = token == JsonToken.VALUE_STRING ? text : null;
                 } else if (path.equals(PARAMS_ID)) {
-                    paramsId = parser.getText();
+                    paramsId = text;
                 } else if (path.equals(MESSAGE_TASK_ID)) {
-                    messageTaskId = parser.getText();
+                    messageTaskId = text;
                 }
             }
         } catch (IOException e) {
@@ -148,6 +159,15 @@ public final class A2aTasks {
             throw new IllegalArgumentException("not a JSON object: " + e.getMessage(), e);
         }
         return changed ? out.toByteArray() : body;
+    }
+
+    /** Whether anything but white space follows the root object. */
+    private static boolean more(JsonParser parser) {
+        try {
+            return parser.nextToken() != null;
+        } catch (IOException e) {
+            return true;
+        }
     }
 
     private static boolean isIdName(String name) {

@@ -32,6 +32,27 @@ class A2aTasksTest {
                 .isEqualTo(new A2aTasks.Call("SendStreamingMessage", null));
     }
 
+    /**
+     * A task call that an agent's JSON parser could read past what the balancer checks (an id that
+     * is not a string, more after the object, which parsers with Jackson's defaults ignore) carries
+     * no task id this balancer can accept: "" (a 400), never null (the strategy's pick, unchecked).
+     */
+    @Test
+    void anIdThatIsNotAStringOrMoreAfterTheObjectIsNoTaskId() {
+        assertThat(A2aTasks.call(bytes("{\"method\":\"GetTask\",\"params\":{\"id\":\"t-1\"}} x")))
+                .isEqualTo(new A2aTasks.Call("GetTask", ""));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{}}}{\"a\":1}")))
+                .isEqualTo(new A2aTasks.Call("SendMessage", ""));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":5}}}")))
+                .isEqualTo(new A2aTasks.Call("SendMessage", ""));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"GetTask\",\"params\":{\"id\":{\"x\":\"t-1\"}}}")))
+                .isEqualTo(new A2aTasks.Call("GetTask", ""));
+        // A null taskId is none (a new task), and white space after the object is nothing more.
+        assertThat(A2aTasks.call(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":null}}}\r\n ")))
+                .isEqualTo(new A2aTasks.Call("SendMessage", null));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"ListTasks\"} x"))).isNull();
+    }
+
     @Test
     void anythingElseIsNoTaskCall() {
         assertThat(A2aTasks.call(bytes("{\"method\":\"ListTasks\",\"params\":{\"id\":\"t\"}}"))).isNull();
