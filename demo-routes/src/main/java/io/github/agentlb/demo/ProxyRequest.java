@@ -96,8 +96,12 @@ public record ProxyRequest(Kind kind, String rawPath, String rawQuery, String re
      */
     static boolean isAgentApi(String rawPath) {
         return rawPath.startsWith(MODEL_API_PREFIX) && rawPath.length() > MODEL_API_PREFIX.length()
-                || rawPath.equals(MCP_PATH) || rawPath.startsWith(MCP_PATH + "/")
-                || rawPath.equals(A2A_PATH) || rawPath.startsWith(A2A_PATH + "/");
+                || isMcp(rawPath) || rawPath.equals(A2A_PATH) || rawPath.startsWith(A2A_PATH + "/");
+    }
+
+    /** Whether {@code rawPath} is MCP's endpoint {@value #MCP_PATH} (or below it): the only path whose MCP headers the proxy reads. */
+    static boolean isMcp(String rawPath) {
+        return rawPath.equals(MCP_PATH) || rawPath.startsWith(MCP_PATH + "/");
     }
 
     /** A {@link Kind#BAD_REQUEST} for {@code problem}, which must quote client text safely. */

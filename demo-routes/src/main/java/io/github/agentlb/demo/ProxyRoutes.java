@@ -12,7 +12,6 @@ import io.github.agentlb.camel.SessionRejectedException;
 import io.github.agentlb.camel.http.AgentCallCancelledException;
 import io.github.agentlb.camel.http.AgentComponent;
 import io.github.agentlb.camel.http.NettyDownstream;
-import io.github.agentlb.core.key.McpHeaders;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelHandlerContext;
@@ -120,9 +119,11 @@ public class ProxyRoutes extends RouteBuilder {
     static final String REQUEST_PROPERTY = "agentlb.proxy.request";
     private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     private static final String START_PROPERTY = "agentlb.proxy.startNanos";
-    private static final List<String> STREAM_HEADERS = List.of(McpHeaders.METHOD, McpHeaders.PROTOCOL_VERSION);
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRoutes.class);
+
+    /** The prefix of MCP's request headers ({@code Mcp-Method}, {@code MCP-Protocol-Version}, {@code Mcp-Param-*}, ...), any case. */
+    private static final String MCP_HEADERS = "Mcp-";
 
     private final ProxyConfig config;
     private final AgentLoadBalancerSupport balancer;
@@ -210,8 +211,6 @@ public class ProxyRoutes extends RouteBuilder {
         if (learned != null && sessionHeaders.stream().noneMatch(learned::equalsIgnoreCase)) {
             sessionHeaders = java.util.stream.Stream.concat(sessionHeaders.stream(), java.util.stream.Stream.of(learned)).toList();
         }
-        // What tells the balancer a request opens a long-lived stream (MCP subscriptions/listen).
-        sessionHeaders = java.util.stream.Stream.concat(sessionHeaders.stream(), STREAM_HEADERS.stream()).toList();
         errorHandler(noErrorHandler());
         Http11Component.register(getContext(), config.clientTimeoutMs(), Http11Component.DEFAULT_HELD_BODY_BYTES);
         // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
@@ -334,11 +333,11 @@ public class ProxyRoutes extends RouteBuilder {
                 if (keyed || balancer != null && balancer.getMaxInFlightPerAgent() > 0) {
                     // Keys (header:<name>, MCP's mirrored headers) and the queue's tenant and
                     // priority read the client's headers; Camel's own names are never taken from it.
-                    // The first value of a repeated header is the one read.
+                    // The first value of a repeated header is the one read; MCP's are read on /mcp only.
                     for (Map.Entry<String, String> header : received.headers()) {
                         String name = header.getKey();
                         if (!name.regionMatches(true, 0, "Camel", 0, 5) && !name.regionMatches(true, 0, "org.apache.camel", 0, 16)
-                                && in.getHeader(name) == null) {
+                                && !name.regionMatches(true, 0, MCP_HEADERS, 0, MCP_HEADERS.length()) && in.getHeader(name) == null) {
                             in.setHeader(name, header.getValue());
                         }
                     }
@@ -349,6 +348,17 @@ public class ProxyRoutes extends RouteBuilder {
                     String idempotencyKey = received.headers().get(IDEMPOTENCY_KEY);
                     if (idempotencyKey != null) {
                         in.setHeader(IDEMPOTENCY_KEY, idempotencyKey);
+                    }
+                }
+                if (ProxyRequest.isMcp(request.rawPath())) {
+                    // MCP's headers (keys, long-lived streams): each read only when sent once, as the
+                    // server reads one value and a repeated header could steer the balancer by the other.
+                    for (String name : received.headers().names()) {
+                        List<String> values;
+                        if (name.regionMatches(true, 0, MCP_HEADERS, 0, MCP_HEADERS.length())
+                                && (values = received.headers().getAll(name)).size() == 1) {
+                            in.setHeader(name, values.get(0));
+                        }
                     }
                 }
                 in.setHeader(Exchange.HTTP_METHOD, method);

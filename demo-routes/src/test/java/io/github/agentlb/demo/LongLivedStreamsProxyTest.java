@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -64,10 +65,57 @@ class LongLivedStreamsProxyTest {
         }
     }
 
+    /**
+     * MCP's headers are read on {@code /mcp} only, and only when sent once: an LLM call on
+     * {@code /v1/} with the listen headers (an LLM server checks neither) and a listen whose
+     * protocol version comes twice (the agent would see both) are requests in flight, under every
+     * strategy, {@code pid} (no keys, no limit) as {@code lr}; a plain listen under {@code pid} is a
+     * stream.
+     */
+    @Test
+    void mcpHeadersCountOnlyOnTheMcpPathAndWhenSentOnce() throws Exception {
+        for (String strategy : List.of("pid", "lr")) {
+            CountDownLatch end = new CountDownLatch(1);
+            try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+                exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+                exchange.sendResponseHeaders(200, 0);
+                exchange.getResponseBody().write(": listening\n\n".getBytes(StandardCharsets.UTF_8));
+                exchange.getResponseBody().flush();
+                end.await(20, TimeUnit.SECONDS);
+            }); DemoProxy proxy = Proxies.start(List.of(agent.baseUrl()), strategy)) {
+                HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+                String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscriptions/listen\",\"params\":{}}";
+                List<HttpResponse<InputStream>> open = new ArrayList<>();
+                open.add(client.send(listen(proxy, "/mcp", body, "2026-07-28"), HttpResponse.BodyHandlers.ofInputStream()));
+                open.add(client.send(listen(proxy, "/v1/chat/completions", body, "2026-07-28"),
+                        HttpResponse.BodyHandlers.ofInputStream()));
+                open.add(client.send(listen(proxy, "/mcp", body, "2026-07-28", "2025-11-25"),
+                        HttpResponse.BodyHandlers.ofInputStream()));
+                for (HttpResponse<InputStream> answer : open) {
+                    assertThat(answer.body().readNBytes(13)).asString(StandardCharsets.UTF_8).isEqualTo(": listening\n\n");
+                }
+                BalancerState state = proxy.balancer().balancerState();
+                assertThat(new int[] {state.streams(agent.baseUrl()), state.inFlight(agent.baseUrl())}).as(strategy)
+                        .containsExactly(1, 2);
+                end.countDown();
+                for (HttpResponse<InputStream> answer : open) {
+                    assertThat(answer.body().readAllBytes()).isEmpty();
+                }
+            }
+        }
+    }
+
     private static HttpRequest listen(DemoProxy proxy, String body, String protocolVersion) {
-        return HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/mcp"))
+        return listen(proxy, "/mcp", body, protocolVersion);
+    }
+
+    private static HttpRequest listen(DemoProxy proxy, String path, String body, String... protocolVersions) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(proxy.baseUrl() + path))
                 .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("Mcp-Method", "subscriptions/listen").header("MCP-Protocol-Version", protocolVersion)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(TIMEOUT).build();
+                .header("Mcp-Method", "subscriptions/listen");
+        for (String version : protocolVersions) {
+            request.header("MCP-Protocol-Version", version);
+        }
+        return request.POST(HttpRequest.BodyPublishers.ofString(body)).timeout(TIMEOUT).build();
     }
 }

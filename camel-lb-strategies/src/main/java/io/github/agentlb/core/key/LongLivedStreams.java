@@ -8,8 +8,10 @@ package io.github.agentlb.core.key;
  * <ul>
  *   <li>MCP 2026-07-28 {@code subscriptions/listen} ({@value McpHeaders#METHOD}), when the
  *       request's {@value McpHeaders#PROTOCOL_VERSION} is one whose servers check the mirrored
- *       headers ({@link McpHeaders#mirrorsTrusted}): a client cannot make a call look like a
- *       stream by a header alone.</li>
+ *       headers ({@link McpHeaders#mirrorsTrusted}), which reject a call whose headers do not
+ *       match its body. A server that is not MCP's (an LLM server) checks neither header: in front
+ *       of one, a client sending both makes its call look like a stream, so a route to such
+ *       servers removes them ({@code removeHeaders("Mcp-*")} before {@code loadBalance()}).</li>
  *   <li>MCP 2025-11-25 and earlier: a {@code GET} with {@value #SESSION_ID}, the session's stream
  *       of server messages, or its resumption with {@code Last-Event-ID} (streamable HTTP
  *       transport); those revisions have no mirrored headers to check.</li>
