@@ -105,7 +105,15 @@ final class BalancerKnobs {
         } catch (IllegalArgumentException e) {
             // "queueSize must be ..." or "queueSize=10 needs ...": the field is the leading name
             String field = e.getMessage() == null ? "" : e.getMessage().split("[ =]", 2)[0];
-            throw set.containsKey(field) ? new IllegalArgumentException(variableOf(field) + ": " + e.getMessage(), e) : e;
+            if (!set.containsKey(field)) {
+                throw e;
+            }
+            // The other knobs the message names, by the variables that set them here.
+            List<String> others = knobs.keySet().stream().filter(k -> !k.equals(field)
+                    && java.util.regex.Pattern.compile("\\b" + k + "\\b").matcher(e.getMessage()).find())
+                    .map(k -> k + " is " + variableOf(k)).sorted().toList();
+            throw new IllegalArgumentException(variableOf(field) + ": " + e.getMessage()
+                    + (others.isEmpty() ? "" : " (" + String.join(", ", others) + ")"), e);
         }
         if (balancer.getQueueSize() == 0) {
             for (String knob : QUEUE_KNOBS) {

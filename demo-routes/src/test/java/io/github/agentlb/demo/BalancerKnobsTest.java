@@ -94,13 +94,15 @@ class BalancerKnobsTest {
         // A relation between knobs names the variable of the knob it starts with.
         given("balancer.queue.size", "10");
         assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
-                .hasMessageStartingWith("BALANCER_QUEUE_SIZE: queueSize=10 needs maxInFlightPerAgent > 0");
+                .hasMessageStartingWith("BALANCER_QUEUE_SIZE: queueSize=10 needs maxInFlightPerAgent > 0")
+                .hasMessageEndingWith("(maxInFlightPerAgent is BALANCER_MAX_IN_FLIGHT_PER_AGENT)");
         given("balancer.max.in.flight.per.agent", "2", "balancer.queue.size", "10", "balancer.max.in.flight.per.tenant", "-1");
         assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
                 .hasMessageStartingWith("BALANCER_MAX_IN_FLIGHT_PER_TENANT: ").hasMessageContaining("-1");
         given("balancer.max.in.flight.per.agent", "2", "balancer.max.in.flight.per.tenant", "1");
         assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
-                .hasMessageStartingWith("BALANCER_MAX_IN_FLIGHT_PER_TENANT: maxInFlightPerTenant=1 needs queueSize > 0");
+                .hasMessageStartingWith("BALANCER_MAX_IN_FLIGHT_PER_TENANT: maxInFlightPerTenant=1 needs queueSize > 0")
+                .hasMessageEndingWith("(queueSize is BALANCER_QUEUE_SIZE)");
         // ... and what runs is what the log then shows.
         given("balancer.consecutive.failures", "3");
         RoundRobinLB rr = new RoundRobinLB();
