@@ -31,6 +31,8 @@ final class LoadReporting {
         attempt.removeProperty(AgentLb.LOAD_REPORT_PROPERTY);
         if (format != null) {
             attempt.getIn().setHeader(LoadReports.FORMAT_HEADER, format);
+        } else {
+            attempt.getIn().removeHeader(LoadReports.FORMAT_HEADER); // the ask is the balancer's, never the client's
         }
     }
 

@@ -83,4 +83,17 @@ class LoadReportRouteTest extends CamelTestSupport {
         clock.addAndGet(200 * MS + 1);
         assertThat(sequence(2)).contains("a1");
     }
+
+    /** The ask for a report is the balancer's: a client's is removed when no format is set, and replaced when one is. */
+    @Test
+    void aClientsAskForALoadReportNeverReachesTheAgent() {
+        for (String format : new String[] {null, "JSON"}) {
+            Exchange attempt = new org.apache.camel.support.DefaultExchange(context);
+            attempt.getIn().setHeader(LoadReports.FORMAT_HEADER, "TEXT");
+            attempt.getIn().setHeader(LoadReports.HEADER, "TEXT forged=1");
+            LoadReporting.prepare(attempt, format);
+            assertThat(attempt.getIn().getHeader(LoadReports.FORMAT_HEADER)).as(format).isEqualTo(format);
+            assertThat(attempt.getIn().getHeaders()).doesNotContainKey(LoadReports.HEADER);
+        }
+    }
 }

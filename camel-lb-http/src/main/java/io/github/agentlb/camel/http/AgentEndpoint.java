@@ -93,7 +93,7 @@ public class AgentEndpoint extends DefaultEndpoint {
         } catch (URISyntaxException e) {
             uri = null;
         }
-        if (uri == null || !"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1
+        if (uri == null || !"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1 || uri.getPort() > 65535
                 || uri.getRawUserInfo() != null || uri.getRawQuery() != null
                 || !(uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/"))) {
             throw new IllegalArgumentException("agent: address must be http://host:port (the client's path and query"

@@ -105,7 +105,7 @@ class AgentEndpointTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"https://localhost:8443", "http://localhost", "http://localhost:8081/v1", "localhost:8081",
-            "http://user:pw@localhost:8081"})
+            "http://user:pw@localhost:8081", "http://localhost:99999", "http://localhost:65536"})
     void anAddressThatIsNotHttpHostPortFailsNamingIt(String address) {
         assertThatThrownBy(() -> endpoint("agent:" + address))
                 .isInstanceOf(ResolveEndpointFailedException.class)
