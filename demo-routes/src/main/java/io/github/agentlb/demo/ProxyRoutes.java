@@ -122,6 +122,9 @@ public class ProxyRoutes extends RouteBuilder {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRoutes.class);
 
+    /** The bodies held whole with A2A tasks on: as much as the balancer reads of a task call. */
+    static final int A2A_HELD_BODY_BYTES = 1 << 20;
+
     /** The prefix of MCP's request headers ({@code Mcp-Method}, {@code MCP-Protocol-Version}, {@code Mcp-Param-*}, ...), any case. */
     private static final String MCP_HEADERS = "Mcp-";
 
@@ -212,7 +215,10 @@ public class ProxyRoutes extends RouteBuilder {
             sessionHeaders = java.util.stream.Stream.concat(sessionHeaders.stream(), java.util.stream.Stream.of(learned)).toList();
         }
         errorHandler(noErrorHandler());
-        Http11Component.register(getContext(), config.clientTimeoutMs(), Http11Component.DEFAULT_HELD_BODY_BYTES);
+        // With A2A tasks on, a body the balancer reads (up to 1 MiB, a task call or a message with
+        // large parts) is held whole, so that its task id is checked and the answer's sealed.
+        Http11Component.register(getContext(), config.clientTimeoutMs(), balancer != null && balancer.isSessionA2aTasks()
+                ? A2A_HELD_BODY_BYTES : Http11Component.DEFAULT_HELD_BODY_BYTES);
         // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
         // try block still gets one, or the client would wait forever.
         onException(Exception.class).handled(true).process(answers::internalError);

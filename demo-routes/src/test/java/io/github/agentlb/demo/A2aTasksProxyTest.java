@@ -197,6 +197,39 @@ class A2aTasksProxyTest {
         }
     }
 
+    /**
+     * Bodies of 200 KB with {@code Content-Length} (a message with a large part, a task call padded
+     * past what the proxy would otherwise stream unread) are held whole with A2A tasks on: the new
+     * task's id comes back sealed and reaches its agent, a padded raw id gets the 400.
+     */
+    @Test
+    void largeBodiesAreReadWithTasksOnTheNewTaskSealedAndAPaddedRawIdRefused() throws Exception {
+        try (TaskAgent a1 = new TaskAgent("A1"); TaskAgent a2 = new TaskAgent("A2")) {
+            List<String> urls = List.of(a1.baseUrl(), a2.baseUrl());
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(urls).strategy("rr").build();
+            SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
+            try (DemoProxy proxy = DemoProxy.start(config, withTasks(RoundRobinLB::new))) {
+                String large = sendMessage(1, null).replace("hello 1", "x".repeat(200_000));
+                HttpResponse<String> made = post(proxy, 1, large);
+                assertThat(made.statusCode()).isEqualTo(200);
+                String sealed = JSON.readTree(made.body()).path("result").path("task").path("id").asText();
+                SessionIds.Sealed owner = ids.decode(sealed);
+                assertThat(owner).as("task id %s sealed for the client", sealed).isNotNull();
+                TaskAgent maker = owner.agent().equals(a1.baseUrl()) ? a1 : a2;
+                assertThat(maker.next()).isEqualTo("SendMessage null");
+                HttpResponse<String> got = post(proxy, 2, taskCall(2, "GetTask", sealed));
+                assertThat(got.statusCode()).isEqualTo(200);
+                assertThat(maker.next()).isEqualTo("GetTask " + owner.agentSessionId());
+                int calls = a1.calls() + a2.calls();
+                String padded = taskCall(3, "GetTask", owner.agentSessionId()).replace("}}", ",\"pad\":\"" + "x".repeat(200_000) + "\"}}");
+                HttpResponse<String> rejected = post(proxy, 3, padded);
+                assertThat(rejected.statusCode()).isEqualTo(400);
+                assertThat(rejected.body()).contains("\"error\":\"bad task id\"");
+                assertThat(a1.calls() + a2.calls()).isEqualTo(calls);
+            }
+        }
+    }
+
     /** The SSE events of agent {@code name}'s stream about task {@code taskId}, in JSON-RPC answers to request {@code rpcId}. */
     private static List<String> streamEvents(String name, String taskId, JsonNode rpcId) {
         ObjectNode task = JSON.createObjectNode();
