@@ -356,7 +356,8 @@ public class ProxyRoutes extends RouteBuilder {
                         in.setHeader(IDEMPOTENCY_KEY, idempotencyKey);
                     }
                 }
-                if (ProxyRequest.isMcp(request.rawPath())) {
+                boolean mcp = ProxyRequest.isMcp(request.rawPath());
+                if (mcp) {
                     // MCP's headers (keys, long-lived streams): each read only when sent once, as the
                     // server reads one value and a repeated header could steer the balancer by the other.
                     for (String name : received.headers().names()) {
@@ -377,6 +378,10 @@ public class ProxyRoutes extends RouteBuilder {
                 // What keys and learned sessions read: the session headers, and the body by reference
                 // (a key may read it, A2A tasks do).
                 for (String header : sessionHeaders) {
+                    if (!mcp && header.regionMatches(true, 0, MCP_HEADERS, 0, MCP_HEADERS.length())
+                            && !header.equalsIgnoreCase(balancer == null ? null : balancer.getSessionHeader())) {
+                        continue; // Mcp-Session-Id off /mcp: no key, nor a GET's long-lived stream, unless sessions use it
+                    }
                     String value = received.headers().get(header);
                     if (value != null) {
                         in.setHeader(header, value);

@@ -67,8 +67,9 @@ class LongLivedStreamsProxyTest {
 
     /**
      * MCP's headers are read on {@code /mcp} only, and only when sent once: an LLM call on
-     * {@code /v1/} with the listen headers (an LLM server checks neither) and a listen whose
-     * protocol version comes twice (the agent would see both) are requests in flight, under every
+     * {@code /v1/} with the listen headers (an LLM server checks neither), a listen whose
+     * protocol version comes twice (the agent would see both) and a GET off {@code /mcp} with
+     * {@code Mcp-Session-Id} are requests in flight, under every
      * strategy, {@code pid} (no keys, no limit) as {@code lr}; a plain listen under {@code pid} is a
      * stream.
      */
@@ -91,12 +92,15 @@ class LongLivedStreamsProxyTest {
                         HttpResponse.BodyHandlers.ofInputStream()));
                 open.add(client.send(listen(proxy, "/mcp", body, "2026-07-28", "2025-11-25"),
                         HttpResponse.BodyHandlers.ofInputStream()));
+                open.add(client.send(HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/v1/models"))
+                        .header("Accept", "text/event-stream").header("Mcp-Session-Id", "s-1").GET().timeout(TIMEOUT).build(),
+                        HttpResponse.BodyHandlers.ofInputStream()));
                 for (HttpResponse<InputStream> answer : open) {
                     assertThat(answer.body().readNBytes(13)).asString(StandardCharsets.UTF_8).isEqualTo(": listening\n\n");
                 }
                 BalancerState state = proxy.balancer().balancerState();
                 assertThat(new int[] {state.streams(agent.baseUrl()), state.inFlight(agent.baseUrl())}).as(strategy)
-                        .containsExactly(1, 2);
+                        .containsExactly(1, 3);
                 end.countDown();
                 for (HttpResponse<InputStream> answer : open) {
                     assertThat(answer.body().readAllBytes()).isEmpty();
