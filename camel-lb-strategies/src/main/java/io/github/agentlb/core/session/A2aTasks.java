@@ -65,6 +65,8 @@ public final class A2aTasks {
         String method = null;
         String paramsId = null;
         String messageTaskId = null;
+        int methods = 0;
+        String taskLike = null;
         try (JsonParser parser = JSON.createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return null;
@@ -88,6 +90,8 @@ public final class A2aTasks {
                 String text = token == JsonToken.VALUE_STRING ? parser.getText() : "";
                 if (path.equals(List.of("method"))) {
                     method = token == JsonToken.VALUE_STRING ? text : null;
+                    methods++;
+                    taskLike = taskLike != null ? taskLike : taskLike(method);
                 } else if (path.equals(PARAMS_ID)) {
                     paramsId = text;
                 } else if (path.equals(MESSAGE_TASK_ID)) {
@@ -96,6 +100,10 @@ public final class A2aTasks {
             }
         } catch (IOException e) {
             return null;
+        }
+        if (methods > 1) {
+            // A parser that keeps the first of repeated keys reads another method: no task id is trusted.
+            return taskLike == null ? null : new Call(taskLike, "");
         }
         if (method == null) {
             return null;
@@ -159,6 +167,11 @@ public final class A2aTasks {
             throw new IllegalArgumentException("not a JSON object: " + e.getMessage(), e);
         }
         return changed ? out.toByteArray() : body;
+    }
+
+    /** {@code method} when it is one of {@link #TASK_METHODS} or {@link #MESSAGE_METHODS}, else null. */
+    private static String taskLike(String method) {
+        return method != null && (TASK_METHODS.contains(method) || MESSAGE_METHODS.contains(method)) ? method : null;
     }
 
     /** Whether anything but white space follows the root object. */

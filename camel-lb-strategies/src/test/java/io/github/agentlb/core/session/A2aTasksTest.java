@@ -51,6 +51,12 @@ class A2aTasksTest {
         assertThat(A2aTasks.call(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":null}}}\r\n ")))
                 .isEqualTo(new A2aTasks.Call("SendMessage", null));
         assertThat(A2aTasks.call(bytes("{\"method\":\"ListTasks\"} x"))).isNull();
+        // "method" twice: a parser keeping the first key would read the other method.
+        assertThat(A2aTasks.call(bytes("{\"method\":\"GetTask\",\"method\":\"Other\",\"params\":{\"id\":\"t-1\"}}")))
+                .isEqualTo(new A2aTasks.Call("GetTask", ""));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"Other\",\"method\":\"SendMessage\",\"params\":{}}")))
+                .isEqualTo(new A2aTasks.Call("SendMessage", ""));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"A\",\"method\":\"B\"}"))).isNull();
     }
 
     @Test
