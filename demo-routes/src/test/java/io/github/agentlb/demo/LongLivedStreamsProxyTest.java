@@ -34,13 +34,7 @@ class LongLivedStreamsProxyTest {
     @Test
     void aListenStreamIsCountedApartFromTheRequestsInFlight() throws Exception {
         CountDownLatch end = new CountDownLatch(1);
-        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
-            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-            exchange.sendResponseHeaders(200, 0);
-            exchange.getResponseBody().write(": listening\n\n".getBytes(StandardCharsets.UTF_8));
-            exchange.getResponseBody().flush();
-            end.await(20, TimeUnit.SECONDS);
-        }); DemoProxy proxy = Proxies.start(List.of(agent.baseUrl()), "lr")) {
+        try (ScriptedAgent agent = listening(end); DemoProxy proxy = Proxies.start(List.of(agent.baseUrl()), "lr")) {
             HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
             String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscriptions/listen\",\"params\":{}}";
             HttpResponse<InputStream> modern = client.send(listen(proxy, body, "2026-07-28"), HttpResponse.BodyHandlers.ofInputStream());
@@ -77,13 +71,7 @@ class LongLivedStreamsProxyTest {
     void mcpHeadersCountOnlyOnTheMcpPathAndWhenSentOnce() throws Exception {
         for (String strategy : List.of("pid", "lr")) {
             CountDownLatch end = new CountDownLatch(1);
-            try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
-                exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-                exchange.sendResponseHeaders(200, 0);
-                exchange.getResponseBody().write(": listening\n\n".getBytes(StandardCharsets.UTF_8));
-                exchange.getResponseBody().flush();
-                end.await(20, TimeUnit.SECONDS);
-            }); DemoProxy proxy = Proxies.start(List.of(agent.baseUrl()), strategy)) {
+            try (ScriptedAgent agent = listening(end); DemoProxy proxy = Proxies.start(List.of(agent.baseUrl()), strategy)) {
                 HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
                 String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscriptions/listen\",\"params\":{}}";
                 List<HttpResponse<InputStream>> open = new ArrayList<>();
@@ -107,6 +95,17 @@ class LongLivedStreamsProxyTest {
                 }
             }
         }
+    }
+
+    /** An agent that answers every request with an SSE head and a comment, then holds the stream until {@code end}. */
+    private static ScriptedAgent listening(CountDownLatch end) throws Exception {
+        return ScriptedAgent.start((exchange, request) -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().write(": listening\n\n".getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush();
+            end.await(20, TimeUnit.SECONDS);
+        });
     }
 
     private static HttpRequest listen(DemoProxy proxy, String body, String protocolVersion) {
