@@ -1,6 +1,5 @@
 package io.github.agentlb.camel;
 
-import io.github.agentlb.core.health.OutlierDetector;
 import io.github.agentlb.core.health.OutlierDetector.Admission;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -23,7 +22,6 @@ final class CandidateScreen {
 
     private final BalancerState state;
     private final Selection selection;
-    private final OutlierDetector detector;
     private final AttemptContext context;
     private String firstTried;
     private Set<String> laterTried;
@@ -35,12 +33,12 @@ final class CandidateScreen {
     private boolean everySaturated;
     /** The slot of the candidate {@link #next} just chose in its first pass, else null. */
     private AgentSlot chosenSlot;
+    /** The agents' in-flight limit for this exchange (0: none). */
+    private final int limit;
     /** Whether a candidate was passed over because it rests after a busy answer or is at its in-flight limit. */
     private boolean restingSkipped;
     /** Whether the agent {@link #next} returned holds a place it reserved under the in-flight limit. */
     private boolean reserved;
-    /** The agents' in-flight limit for this exchange (0: none). */
-    private final int limit;
     private long now;
     private boolean nowRead;
 
@@ -48,7 +46,6 @@ final class CandidateScreen {
     CandidateScreen(BalancerState state, Selection selection, AttemptContext context, Exchange exchange) {
         this.state = state;
         this.selection = selection;
-        this.detector = state.detector;
         this.context = context;
         int perAgent = state.config.flowControl().maxInFlightPerAgent();
         this.limit = perAgent > 0 && AgentSlot.opensStream(exchange.getIn()) ? 0 : perAgent;
@@ -80,8 +77,8 @@ final class CandidateScreen {
                 restingSkipped = true;
                 continue;
             }
-            if (screen && detector.admit(candidate) == Admission.EJECTED) {
-                if (!detector.isMarkedDown(candidate)) {
+            if (screen && state.detector.admit(candidate) == Admission.EJECTED) {
+                if (!state.detector.isMarkedDown(candidate)) {
                     // Marked down by health checks: never tried, not even as the last agent left.
                     ejected = add(ejected, candidate);
                 }
@@ -180,7 +177,7 @@ final class CandidateScreen {
     private boolean everyAgentSaturated(boolean screen) {
         for (String agent : state.agentIds()) {
             AgentSlot slot = state.slot(agent);
-            boolean out = slot == null || slot.resting(now()) || screen && detector.isEjected(agent);
+            boolean out = slot == null || slot.resting(now()) || screen && state.detector.isEjected(agent);
             if (!out && !LoadReporting.saturated(slot, now(), state.config)) {
                 return false;
             }
