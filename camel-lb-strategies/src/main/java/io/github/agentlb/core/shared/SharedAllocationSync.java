@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * An {@code avn} replica's side of a {@link SharedAllocation}: the leader publishes its counts after
  * each evaluation that moved, and once on taking over (the next generation, same counts, so no key
- * moves); a follower evaluates nothing and installs each valid newer allocation as one new state.
+ * moves; its generation passes every one read from the store, installed or not); a follower
+ * evaluates nothing and installs each valid newer allocation (a higher generation, or any of a
+ * newer leader epoch) as one new state.
  * The leader too routes by what is written: an evaluation changes its ring when its write lands,
  * never before, so a write that fails leaves no replica on counts the others lack.
  * Routing never waits on the store: without an allocation, or with the store unreachable, the
@@ -58,6 +60,8 @@ public final class SharedAllocationSync implements AllocationExchange.Listener {
     private volatile String lastProblem = "";
     private long epoch;
     private long highestEpochSeen;
+    /** The highest generation read from the store, installed or not: a leader's next write passes it. */
+    private long highestGenerationSeen;
     private Allocation waitingForMembers;
     private boolean publishing;
     private boolean republish;
@@ -214,10 +218,15 @@ public final class SharedAllocationSync implements AllocationExchange.Listener {
         boolean changed;
         synchronized (this) {
             highestEpochSeen = Math.max(highestEpochSeen, allocation.leaderEpoch());
+            highestGenerationSeen = Math.max(highestGenerationSeen, allocation.generation());
             AdaptiveVirtualNodes state = avn.get();
-            Optional<String> rejection = allocation.rejection(generation(), state.virtualNodes().keySet());
+            // A newer leader's value is followed whatever its generation: the store went back
+            // (its znode deleted), and a replica keeping the higher number would refuse it forever.
+            Allocation last = installed;
+            long over = last != null && allocation.leaderEpoch() > last.leaderEpoch() ? 0 : generation();
+            Optional<String> rejection = allocation.rejection(over, state.virtualNodes().keySet());
             if (rejection.isPresent()) {
-                if (allocation.generation() > generation()) {
+                if (allocation.generation() > over) {
                     waitingForMembers = allocation;
                     lastProblem = "generation " + allocation.generation() + " not installed: " + rejection.get();
                     LOG.info("Shared allocation: keeping generation {}: {}", generation(), rejection.get());
@@ -410,7 +419,9 @@ public final class SharedAllocationSync implements AllocationExchange.Listener {
             return;
         }
         rewrite = false;
-        Allocation next = last == null ? Allocation.of(1, epoch, counts) : last.next(epoch, counts);
+        // Past every generation read, also one written for other members and not installed here:
+        // the replicas that installed it take only a newer one.
+        Allocation next = Allocation.of(Math.max(generation(), highestGenerationSeen) + 1, epoch, counts);
         publishing = true;
         shared.exchange().publish(next);
     }

@@ -151,6 +151,33 @@ class SharedAllocationSyncTest {
     }
 
     @Test
+    void aNewLeaderPublishesAfterTheHighestStoredGenerationEvenOneItCouldNotInstall() {
+        // Generation 9 was written for other members: not installed here, but the next leader's
+        // generation must pass it, or the replicas that installed 9 would refuse every write after it.
+        sync.allocationChanged(Allocation.of(9, 9, FOUR_AGENTS));
+        assertThat(sync.generation()).isZero();
+
+        sync.leadershipChanged(true);
+
+        assertThat(published).singleElement().isEqualTo(Allocation.of(10, 10, avn.virtualNodes()));
+    }
+
+    @Test
+    void aFollowerInstallsANewerLeadersAllocationEvenWhenItsGenerationIsLower() {
+        // A store that went back (a leader that never read the old value, the znode deleted):
+        // the newer leader epoch is what every replica follows, not the higher number it once saw.
+        sync.allocationChanged(Allocation.of(9, 9, LEARNED));
+        Map<String, Integer> other = Map.of("A1", 8, "A2", 12, "A3", 10);
+
+        sync.allocationChanged(Allocation.of(2, 10, other));
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(other));
+        assertThat(sync.generation()).isEqualTo(2);
+        sync.allocationChanged(Allocation.of(1, 9, LEARNED));
+        assertThat(sync.generation()).as("an older leader's value").isEqualTo(2);
+    }
+
+    @Test
     void oneWriteInFlightAtATimeAndTheLatestCountsFollowIt() {
         sync.leadershipChanged(true);
         Map<String, Integer> start = avn.virtualNodes();
