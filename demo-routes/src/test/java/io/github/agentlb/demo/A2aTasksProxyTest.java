@@ -12,6 +12,7 @@ import io.github.agentlb.camel.http.ScriptedAgent;
 import io.github.agentlb.core.session.LearnedSessions;
 import io.github.agentlb.core.session.SessionIds;
 import io.github.agentlb.testing.A2aTaskAnswers;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,7 +24,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -226,6 +229,52 @@ class A2aTasksProxyTest {
                 assertThat(rejected.statusCode()).isEqualTo(400);
                 assertThat(rejected.body()).contains("\"error\":\"bad task id\"");
                 assertThat(a1.calls() + a2.calls()).isEqualTo(calls);
+            }
+        }
+    }
+
+    /**
+     * An agent that compresses its answers when the request accepts gzip (as Python's servers do for
+     * clients such as {@code requests} and {@code httpx}) and types them {@code application/a2a+json}:
+     * the attempt goes without {@code Accept-Encoding}, so the task id still comes back sealed; one
+     * that compresses all the same is a broken answer (JSON 502), never an unsealed id.
+     */
+    @Test
+    void aCompressingAgentsTaskIdsAreSealedAndAnEncodedAnswerIsNeverPassedUnsealed() throws Exception {
+        AtomicBoolean always = new AtomicBoolean();
+        Set<String> tasks = ConcurrentHashMap.newKeySet();
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            byte[] answer = A2aTaskAnswers.answer("A1", tasks, JSON.readTree(request.body())).toString().getBytes(StandardCharsets.UTF_8);
+            String accepts = request.header("Accept-Encoding");
+            if (always.get() || (accepts != null && accepts.contains("gzip"))) {
+                ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+                try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
+                    gzip.write(answer);
+                }
+                answer = zipped.toByteArray();
+                exchange.getResponseHeaders().set("Content-Encoding", "gzip");
+            }
+            exchange.getResponseHeaders().set("Content-Type", "application/a2a+json");
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+        })) {
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(List.of(agent.baseUrl())).strategy("rr").build();
+            SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
+            try (DemoProxy proxy = DemoProxy.start(config, withTasks(RoundRobinLB::new))) {
+                HttpResponse<String> made = client.send(HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/a2a"))
+                        .header("Content-Type", "application/json").header("Accept-Encoding", "gzip, deflate")
+                        .POST(HttpRequest.BodyPublishers.ofString(sendMessage(1, null))).timeout(TIMEOUT).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(made.statusCode()).isEqualTo(200);
+                assertThat(made.headers().firstValue("Content-Encoding")).isEmpty();
+                String sealed = JSON.readTree(made.body()).path("result").path("task").path("id").asText();
+                assertThat(ids.decode(sealed)).as("task id %s sealed for the client", sealed).isNotNull();
+                assertThat(agent.next().header("Accept-Encoding")).isNull();
+
+                always.set(true);
+                HttpResponse<String> encoded = post(proxy, 2, sendMessage(2, null));
+                assertThat(encoded.statusCode()).as(encoded.body()).isEqualTo(502);
+                assertThat(encoded.body()).startsWith("{").doesNotContain("A1-t");
             }
         }
     }

@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -91,7 +92,11 @@ import org.slf4j.LoggerFactory;
  * larger one is streamed like any other.
  *
  * <h2>JSON answers the attempt rewrites</h2>
- * An answer that is not busy, with {@code Content-Type: application/json} and a body of at most
+ * Such requests go to the agent without the client's {@code Accept-Encoding} (nginx's rule for
+ * {@code sub_filter}): an answer that comes with a {@code Content-Encoding} all the same fails the
+ * attempt as a broken answer rather than reach the client with ids the balancer could not seal.
+ * An answer that is not busy, with a JSON {@code Content-Type} ({@code application/json} or a
+ * {@code +json} type such as {@code application/a2a+json}) and a body of at most
  * {@value AttemptHooks#MAX_REWRITTEN_ANSWER_BYTES} bytes, is held whole when the attempt's hooks ask
  * for it ({@link AttemptHooks#rewritesJsonAnswer}: the answer to an A2A request, whose task ids the
  * balancer seals), then goes to the client as {@link AttemptHooks#clientAnswer} gives it, with its
@@ -567,6 +572,12 @@ final class AgentCall implements RequestWriter.Writes {
             finish(new IOException("agent " + name() + " answered " + length + " bytes, over maxAnswerBytes=" + max), false);
             return;
         }
+        String encoding = response.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+        if (!busy && encoding != null && !encoding.equalsIgnoreCase("identity") && hooks.rewritesJsonAnswer()) {
+            finish(new IOException("agent " + name() + " answered Content-Encoding " + encoding
+                    + " to a request sent without Accept-Encoding: its task ids cannot be sealed"), false);
+            return;
+        }
         idleTimer = schedule(timeouts.idleMs(), this::checkIdle);
         resumable = resumable(response) ? new SseRetryField() : null;
         if (busy || rewritten(response, length)) {
@@ -594,10 +605,17 @@ final class AgentCall implements RequestWriter.Writes {
         return rewriting;
     }
 
-    /** Whether a {@code Content-Type} is {@code application/json}, with or without parameters. */
-    private static boolean isJson(String type) {
-        return type != null && type.regionMatches(true, 0, "application/json", 0, 16)
-                && (type.length() == 16 || type.charAt(16) == ';' || type.charAt(16) == ' ');
+    /**
+     * Whether a {@code Content-Type} is JSON: {@code application/json} or a {@code +json} type
+     * (RFC 6839, such as {@code application/a2a+json}), with or without parameters.
+     */
+    static boolean isJson(String type) {
+        if (type == null) {
+            return false;
+        }
+        int end = type.indexOf(';');
+        String media = (end < 0 ? type : type.substring(0, end)).trim().toLowerCase(Locale.ROOT);
+        return media.equals("application/json") || media.startsWith("application/") && media.endsWith("+json");
     }
 
     /**

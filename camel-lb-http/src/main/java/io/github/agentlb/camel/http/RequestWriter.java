@@ -22,7 +22,8 @@ import org.apache.camel.Exchange;
 /**
  * Writes one {@link AgentCall}'s request to an agent connection: the head (the client's end-to-end
  * headers, the attempt's own request headers, the agent's {@code Host}, keep-alive and a
- * {@code Content-Length}), then the body.
+ * {@code Content-Length}; no {@code Accept-Encoding} when the attempt's hooks rewrite the answer,
+ * {@link AttemptHooks#rewritesJsonAnswer}), then the body.
  *
  * <h2>The body</h2>
  * <ul>
@@ -91,6 +92,10 @@ final class RequestWriter {
             if (value != null) {
                 headers.set(name, value);
             }
+        }
+        if (hooks.rewritesJsonAnswer()) {
+            // The answer's task ids are rewritten: asked for as written, not compressed (nginx's sub_filter rule).
+            headers.remove(HttpHeaderNames.ACCEPT_ENCODING);
         }
         headers.set(HttpHeaderNames.HOST, endpoint.authority());
         headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
