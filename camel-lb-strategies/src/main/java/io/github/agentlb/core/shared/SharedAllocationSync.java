@@ -119,7 +119,7 @@ public final class SharedAllocationSync implements AllocationExchange.Listener {
         if (connected) {
             return leader;
         }
-        if (nanoClock.getAsLong() - disconnectedSince <= shared.localAfter().toNanos()) {
+        if (!lostPastLocalAfter()) {
             return false;
         }
         if (!alone) {
@@ -436,15 +436,23 @@ public final class SharedAllocationSync implements AllocationExchange.Listener {
         return a == null ? 0 : a.generation();
     }
 
+    /**
+     * Where the counts routed by come from: {@code local} also once the store has been unreachable
+     * past {@code localAfter}, before a request has made this replica learn alone. Lock-free.
+     */
     public AllocationSource source() {
-        return source;
+        return lostPastLocalAfter() ? AllocationSource.LOCAL : source;
+    }
+
+    private boolean lostPastLocalAfter() {
+        return !connected && nanoClock.getAsLong() - disconnectedSince > shared.localAfter().toNanos();
     }
 
     /** For health checks: source, generation, leader epoch, leadership, store and its reachability, last problem. */
     public Map<String, Object> details() {
         Allocation a = installed;
         Map<String, Object> details = new LinkedHashMap<>();
-        details.put("allocation.source", source.name().toLowerCase(Locale.ROOT));
+        details.put("allocation.source", source().name().toLowerCase(Locale.ROOT));
         details.put("allocation.generation", a == null ? 0L : a.generation());
         details.put("allocation.leader.epoch", a == null ? 0L : a.leaderEpoch());
         details.put("allocation.leader", leader);

@@ -178,6 +178,18 @@ class SharedAllocationSyncTest {
     }
 
     @Test
+    void healthSaysLocalOnceTheStoreIsLostPastLocalAfterWithoutARequest() {
+        followingThenCutOffFromTheStore();
+        now.addAndGet(Duration.ofSeconds(30).toNanos());
+        assertThat(sync.source()).isEqualTo(AllocationSource.LEADER);
+
+        now.addAndGet(1);
+
+        assertThat(sync.source()).isEqualTo(AllocationSource.LOCAL);
+        assertThat(sync.details()).containsEntry("allocation.source", "local");
+    }
+
+    @Test
     void oneWriteInFlightAtATimeAndTheLatestCountsFollowIt() {
         sync.leadershipChanged(true);
         Map<String, Integer> start = avn.virtualNodes();
