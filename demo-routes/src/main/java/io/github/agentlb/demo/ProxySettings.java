@@ -50,6 +50,8 @@ public class ProxySettings {
 
     /** The slow start of agents that join or come back, by default: {@link SlowStart#DEMO}'s 30 s. */
     public static final long DEFAULT_SLOW_START_MS = SlowStart.DEMO.window().toMillis();
+    /** The shared allocation's id when {@code BALANCER_ID} is not set. */
+    static final String DEFAULT_BALANCER_ID = "agentlb";
 
     private int port = ProxyConfig.DEFAULT_PORT;
     private String host = ProxyConfig.DEFAULT_HOST;
@@ -71,7 +73,8 @@ public class ProxySettings {
     private long slowStartMs = DEFAULT_SLOW_START_MS;
     private Double balanceFactor;
     private String zookeeper;
-    private String balancerId = "agentlb";
+    /** Null when not set: {@value #DEFAULT_BALANCER_ID}. */
+    private String balancerId;
 
     /**
      * The proxy's validated configuration (port, host, agents, strategy, timeouts).
@@ -171,6 +174,12 @@ public class ProxySettings {
      */
     public AdaptiveVirtualNodeLB sharedAdaptiveBalancer(String strategy) {
         if (zookeeper == null) {
+            if (balancerId != null) {
+                MainSettings.apply("balancerId", () -> {
+                    throw new IllegalArgumentException("balancerId names an allocation shared through ZOOKEEPER, which is not set, was '"
+                            + balancerId + "'");
+                });
+            }
             return null;
         }
         if (!Strategies.ADAPTIVE_VIRTUAL_NODES.equals(strategy)) {
@@ -179,9 +188,9 @@ public class ProxySettings {
             });
         }
         // The balancer id first, so that a bad one is named BALANCER_ID, not ZOOKEEPER.
-        MainSettings.apply("balancerId", () -> ZooKeeperSharedAllocation.of("localhost:2181", balancerId.trim()));
-        return value("zookeeper", () -> new AdaptiveVirtualNodeLB(
-                ZooKeeperSharedAllocation.of(zookeeper.trim(), balancerId.trim())));
+        String id = getBalancerId().trim();
+        MainSettings.apply("balancerId", () -> ZooKeeperSharedAllocation.of("localhost:2181", id));
+        return value("zookeeper", () -> new AdaptiveVirtualNodeLB(ZooKeeperSharedAllocation.of(zookeeper.trim(), id)));
     }
 
     /** {@link MainSettings#apply} for a setting that makes a value. */
@@ -375,10 +384,10 @@ public class ProxySettings {
     }
 
     public String getBalancerId() {
-        return balancerId;
+        return balancerId == null ? DEFAULT_BALANCER_ID : balancerId;
     }
 
-    /** {@code BALANCER_ID}: the proxies sharing an allocation through {@code ZOOKEEPER}; default agentlb. */
+    /** {@code BALANCER_ID}: the proxies sharing an allocation through {@code ZOOKEEPER} (refused without it); default agentlb. */
     public void setBalancerId(String balancerId) {
         this.balancerId = balancerId;
     }

@@ -46,6 +46,15 @@ class ProxySettingsTest {
     }
 
     @Test
+    void aBalancerIdWithoutZooKeeperIsRefused() {
+        ProxySettings settings = new ProxySettings();
+        assertThat(settings.sharedAdaptiveBalancer("avn")).isNull();
+        settings.setBalancerId("tb");
+        assertThatThrownBy(() -> settings.sharedAdaptiveBalancer("avn")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("BALANCER_ID: balancerId names an allocation shared through ZOOKEEPER, which is not set, was 'tb'");
+    }
+
+    @Test
     void agentsAreSplitTrimmedAndMayBeNamed() {
         ProxySettings settings = new ProxySettings();
         settings.setAgents("A1=http://127.0.0.1:18081/, ,http://127.0.0.1:18082,A3 = http://127.0.0.1:18083/");
