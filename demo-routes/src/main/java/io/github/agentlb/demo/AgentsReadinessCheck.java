@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
@@ -23,7 +24,9 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * the next request finds out. Readiness only: a proxy whose agents are down is alive and should
  * not be restarted. Details: {@code agents} (how many take requests), {@code members} (their
  * ids, draining ones included), {@code draining}, {@code ejected}, {@code generation} (of the
- * balancer's state), {@code source} (where the agents come from, when not a fixed list) and, with
+ * balancer's state), {@code source} (where the agents come from, when not a fixed list) with
+ * {@code source.problem} (why its last read was refused, the last good fleet kept; empty when it
+ * was not) and, with
  * a queue ({@code BALANCER_QUEUE_SIZE}), {@code queue.waiting}, {@code queue.capacity},
  * {@code queue.bands} (band to waiting), {@code queue.rejectedFull}, {@code queue.expired} and
  * {@code queue.left}.
@@ -43,6 +46,7 @@ final class AgentsReadinessCheck extends AbstractHealthCheck {
 
     private final AgentLoadBalancerSupport balancer;
     private final String source;
+    private final Supplier<String> sourceProblem;
     private volatile boolean unproven;
     private BooleanSupplier anyAccepts = () -> true;
     private LongSupplier nanoClock = System::nanoTime;
@@ -50,9 +54,18 @@ final class AgentsReadinessCheck extends AbstractHealthCheck {
 
     /** @param source where the agents come from ({@code file:...}, {@code dns:...}), or null for a fixed list */
     AgentsReadinessCheck(AgentLoadBalancerSupport balancer, String source) {
+        this(balancer, source, () -> null);
+    }
+
+    /**
+     * @param source        where the agents come from ({@code file:...}, {@code dns:...}), or null for a fixed list
+     * @param sourceProblem why the source's last read was refused, or null ({@code FleetSource.problem()})
+     */
+    AgentsReadinessCheck(AgentLoadBalancerSupport balancer, String source, Supplier<String> sourceProblem) {
         super("agentlb", ID);
         this.balancer = Objects.requireNonNull(balancer, "balancer");
         this.source = source;
+        this.sourceProblem = Objects.requireNonNull(sourceProblem, "sourceProblem");
     }
 
     /**
@@ -114,6 +127,8 @@ final class AgentsReadinessCheck extends AbstractHealthCheck {
         }
         if (source != null) {
             builder.detail("source", source);
+            String problem = sourceProblem.get();
+            builder.detail("source.problem", problem == null ? "" : problem);
         }
         if (balancer instanceof AdaptiveVirtualNodeLB avn) {
             // A shared allocation's state (source, generation, store connected, problem, observations).

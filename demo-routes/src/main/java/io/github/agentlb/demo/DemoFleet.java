@@ -65,6 +65,11 @@ final class DemoFleet extends ServiceSupport implements FleetListener {
         latest = List.copyOf(agents);
     }
 
+    /** Why the source's last read was refused ({@link FleetSource#problem()}), or null. */
+    String problem() {
+        return source.problem();
+    }
+
     /** The source, as {@link FleetSource#describe()} says it, for logs and health details. */
     String describe() {
         return source.describe();

@@ -255,7 +255,8 @@ public class ProxyRoutes extends RouteBuilder {
             metrics();
             HealthCheckRegistry health = HealthCheckRegistry.get(context);
             if (health != null && balancer != null) {
-                AgentsReadinessCheck check = new AgentsReadinessCheck(balancer, fleet == null ? null : fleet.describe());
+                AgentsReadinessCheck check = new AgentsReadinessCheck(balancer, fleet == null ? null : fleet.describe(),
+                        fleet == null ? () -> null : fleet::problem);
                 if (noneAcceptedAtStart) {
                     check.unprovenAtStart(() -> config.agentUrls().stream()
                             .anyMatch(url -> EmbeddedAgents.answers(url, EmbeddedAgents.DEFAULT_PROBE_TIMEOUT_MS)),

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,36 @@ class ProxyFleetTest {
                 assertThat(done).filteredOn(a -> a.batch() == 2).extracting(Answer::agent)
                         .as("A1 gets no new request once a poll read it draining").containsOnly("A2");
                 assertThat(balancer.balancerState().members()).containsExactly("A2");
+            }
+        }
+    }
+
+    /** A file the source refuses keeps the last good fleet and says why in the readiness check's details. */
+    @Test
+    @Tag("e2e")
+    @Timeout(60)
+    void aRefusedFileIsNamedInHealthUntilAGoodOneIsRead() throws Exception {
+        FakeScheduler polls = new FakeScheduler();
+        try (Agents agents = Agents.start(1, 50, 150)) {
+            Path file = dir.resolve("agents.txt");
+            String good = "A1=" + agents.get(0).baseUrl() + "\n";
+            write(file, good);
+            DemoFleet fleet = new DemoFleet(FileFleetSource.builder(file).pollInterval(Duration.ofMillis(200))
+                    .scheduler(TaskScheduler.of(polls)).build());
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
+                    .agentUrls(fleet.firstFleet()).build();
+            try (DemoProxy proxy = DemoProxy.start(config, RoundRobinLB::new, fleet)) {
+                HealthCheck check = HealthCheckRegistry.get(proxy.camelContext()).getCheck(AgentsReadinessCheck.ID).orElseThrow();
+                assertThat(check.call().getDetails()).containsEntry("source.problem", "");
+
+                write(file, "A1=" + agents.get(0).baseUrl() + ";wieght=2\n");
+                polls.advance(Duration.ofMillis(200));
+                assertThat(check.call().getDetails().get("source.problem").toString()).contains("wieght");
+                assertThat(proxy.balancer().balancerState().members()).containsExactly("A1");
+
+                write(file, good);
+                polls.advance(Duration.ofMillis(200));
+                assertThat(check.call().getDetails()).containsEntry("source.problem", "");
             }
         }
     }

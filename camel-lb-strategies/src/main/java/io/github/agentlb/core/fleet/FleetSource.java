@@ -19,6 +19,15 @@ public interface FleetSource extends AutoCloseable {
     /** A short description for logs and health details, e.g. {@code file:/etc/agents.txt}. */
     String describe();
 
+    /**
+     * Why the source's last read was refused, the last good fleet kept (an empty fleet, a bad
+     * line, an unreachable server), or null when it was not; for health details. Thread-safe.
+     * This default: null (a source that reports nothing).
+     */
+    default String problem() {
+        return null;
+    }
+
     /** Stops watching; idempotent. */
     @Override
     void close();
