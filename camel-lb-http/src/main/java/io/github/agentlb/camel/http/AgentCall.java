@@ -21,6 +21,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,10 @@ import org.slf4j.LoggerFactory;
  * <h2>How a call ends</h2>
  * <ul>
  *   <li>The answer's last byte went to the client: success (whatever the status).</li>
- *   <li>Before anything went to the client: connect refused or timed out (fails over), no answer
+ *   <li>Before anything went to the client: connect refused or timed out, or a request that
+ *       passed more than {@value Hops#MAX_BALANCER_HOPS} balancers already by its {@code Via} (a loop:
+ *       an agent address leading back to a balancer; not sent, a {@link ConnectException})
+ *       (these fail over), no answer
  *       head within the first-byte timeout ({@link AnswerTimeoutException}), the connection closed
  *       or an answer that is not HTTP (fails over for idempotent methods), an answer whose
  *       {@code Content-Length} is over {@code maxAnswerBytes}. The route answers these.</li>
@@ -202,6 +206,13 @@ final class AgentCall implements RequestWriter.Writes {
         if (bodyGone()) {
             finish(new RequestBodyStreamedException("agent " + name() + " not called: part of the request body was"
                     + " already sent to another agent and is no longer held", null), false);
+            return;
+        }
+        int hops = Hops.hopsBy(down.forwardHeaders().getAll(HttpHeaderNames.VIA), NettyDownstream.VIA_NAME);
+        if (hops > Hops.MAX_BALANCER_HOPS) {
+            // Nothing sent: the next agent may be tried, and this address counts as failing.
+            finish(new ConnectException("agent " + name() + " not called: the request passed " + (hops - 1)
+                    + " balancers already (Via), a loop: the agent's address leads back to a balancer"), false);
             return;
         }
         down.onClientClose(this::clientClosed);

@@ -22,7 +22,28 @@ final class Hops {
             "trailer", "transfer-encoding", "upgrade", "host", "content-length", "expect", "proxy-authorization",
             "proxy-authenticate");
 
+    /**
+     * The most hops of this balancer ({@code Via} entries received by {@link NettyDownstream#VIA_NAME},
+     * this one included) a request may have passed and still be sent: more is a loop (an agent
+     * address that leads back to a balancer of the chain).
+     */
+    static final int MAX_BALANCER_HOPS = 10;
+
     private Hops() {
+    }
+
+    /** How many entries of {@code via} (one or more {@code Via} values) were received by {@code name}. */
+    static int hopsBy(Iterable<String> via, String name) {
+        int hops = 0;
+        for (String value : via) {
+            for (String entry : value.split(",")) {
+                String[] parts = entry.trim().split("\\s+");
+                if (parts.length >= 2 && parts[1].equals(name)) {
+                    hops++;
+                }
+            }
+        }
+        return hops;
     }
 
     /** The end-to-end headers of {@code from}, in their order. */

@@ -201,4 +201,38 @@ class AgentOptionsTest {
                     .isEqualTo(10);
         }
     }
+
+    /**
+     * An agent address that leads back to the route (a proxy listed in its own fleet): each pass
+     * adds {@code agentlb} to {@code Via}, and the eleventh is not sent: 11 attempts in all, not one
+     * per pass until the first-byte timeout.
+     */
+    @Test
+    void anAgentAddressThatLoopsBackEndsAfterTenHops() throws Exception {
+        int port = ExampleRoutes.freePort();
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.addAttemptListener((strategy, agent, outcome, elapsed) -> outcomes.add(outcome));
+        camel = new DefaultCamelContext();
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
+                        .errorHandler(noErrorHandler())
+                        .doTry()
+                            .loadBalance(balancer).to("agent:http://127.0.0.1:" + port + "?firstByteTimeout=5s").end()
+                        .endDoTry()
+                        .doCatch(Exception.class)
+                            .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(502))
+                            .setBody(constant("{\"error\":\"bad gateway\"}"))
+                        .end();
+            }
+        });
+        camel.start();
+        base = "http://127.0.0.1:" + port;
+
+        HttpResponse<String> answer = get("/loop");
+
+        assertThat(answer.statusCode()).isEqualTo(502);
+        assertThat(outcomes).hasSize(11);
+    }
 }
