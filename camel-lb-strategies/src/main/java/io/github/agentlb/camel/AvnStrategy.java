@@ -15,8 +15,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.spi.LifecycleStrategy;
+import org.apache.camel.support.LifecycleStrategySupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +49,8 @@ final class AvnStrategy implements Strategy {
     private Map<String, AgentUtilization> startupUtilization = Map.of();
     /** Whether the balancer has started once: membership changes keep the survivors' nodes then. Guarded by this. */
     private boolean started;
+    /** With a shared allocation: leaves the store as the CamelContext begins to stop. */
+    private LifecycleStrategy leaveWhenStopping;
 
     /** @param shared the allocation shared with replicas, or null to learn alone */
     AvnStrategy(SharedAllocation shared) {
@@ -116,6 +121,15 @@ final class AvnStrategy implements Strategy {
         }
         if (shared != null) {
             shared.start(context.camelContext());
+            // A context that begins to stop may drain its exchanges for its shutdown timeout: this
+            // replica leaves the store (and its leadership) at once, routing them on what it has.
+            leaveWhenStopping = new LifecycleStrategySupport() {
+                @Override
+                public void onContextStopping(CamelContext stopping) {
+                    shared.stop();
+                }
+            };
+            context.camelContext().addLifecycleStrategy(leaveWhenStopping);
         }
     }
 
@@ -123,6 +137,7 @@ final class AvnStrategy implements Strategy {
     public void stop() {
         if (shared != null) {
             shared.stop();
+            context.camelContext().getLifecycleStrategies().remove(leaveWhenStopping);
         }
     }
 

@@ -75,6 +75,32 @@ class AdaptiveVirtualNodeLBSharingTest {
         store().published(exchange.published().get(0), true, "version 0");
     }
 
+    /**
+     * A CamelContext that begins to stop (a replica draining its in-flight exchanges, which may take
+     * its shutdown timeout) leaves the store at once, so that another replica leads meanwhile.
+     */
+    @Test
+    void aReplicaLeavesTheStoreAsItsContextBeginsToStop() throws Exception {
+        InMemoryAllocationExchange own = new InMemoryAllocationExchange(3, "draining");
+        AdaptiveVirtualNodeLB replica = new AdaptiveVirtualNodeLB(new SharedAllocation(own, Duration.ofSeconds(30)));
+        org.apache.camel.impl.DefaultCamelContext context = new org.apache.camel.impl.DefaultCamelContext();
+        context.start();
+        ScriptedChild.started(replica, context, agent("a"), agent("b"));
+        List<Integer> closesWhenStopping = new java.util.ArrayList<>();
+        context.addLifecycleStrategy(new org.apache.camel.support.LifecycleStrategySupport() {
+            @Override
+            public void onContextStopping(org.apache.camel.CamelContext stopping) {
+                closesWhenStopping.add(own.closes());
+            }
+        });
+
+        context.stop();
+
+        assertThat(closesWhenStopping).as("closes as the context begins to stop, before its routes drain").containsExactly(1);
+        replica.stop();
+        assertThat(own.closes()).isEqualTo(2);
+    }
+
     @Test
     void aFollowerSharesItsKeysAndReportsWithTheLeaderAndEvaluatesNothing() {
         send(30);
