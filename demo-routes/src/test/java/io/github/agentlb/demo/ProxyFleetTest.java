@@ -44,6 +44,12 @@ class ProxyFleetTest {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /** The agents of {@code file}, read every 200 ms of {@code polls}. */
+    private static DemoFleet polled(Path file, FakeScheduler polls) {
+        return new DemoFleet(FileFleetSource.builder(file).pollInterval(Duration.ofMillis(200))
+                .scheduler(TaskScheduler.of(polls)).build());
+    }
+
     /** One answer: the batch its request was sent in, its status and the agent that answered. */
     private record Answer(int batch, int status, String agent) {
     }
@@ -62,8 +68,7 @@ class ProxyFleetTest {
         try (Agents agents = Agents.start(2, 50, 150)) {
             Path file = dir.resolve("agents.txt");
             write(file, "A1=" + agents.get(0).baseUrl() + "\n");
-            DemoFleet fleet = new DemoFleet(FileFleetSource.builder(file).pollInterval(Duration.ofMillis(200))
-                    .scheduler(TaskScheduler.of(polls)).build());
+            DemoFleet fleet = polled(file, polls);
             ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
                     .agentUrls(fleet.firstFleet()).build();
             AgentLoadBalancerSupport balancer = new RoundRobinLB();
@@ -104,8 +109,7 @@ class ProxyFleetTest {
             Path file = dir.resolve("agents.txt");
             String good = "A1=" + agents.get(0).baseUrl() + "\n";
             write(file, good);
-            DemoFleet fleet = new DemoFleet(FileFleetSource.builder(file).pollInterval(Duration.ofMillis(200))
-                    .scheduler(TaskScheduler.of(polls)).build());
+            DemoFleet fleet = polled(file, polls);
             ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
                     .agentUrls(fleet.firstFleet()).build();
             try (DemoProxy proxy = DemoProxy.start(config, RoundRobinLB::new, fleet)) {

@@ -52,7 +52,11 @@ class AgentOptionsTest {
 
     /** A route over one agent at {@code agentUrl} with these options: 504 for an answer timeout, 502 for any other failure. */
     private void route(String agentUrl, String options) throws Exception {
-        int port = ExampleRoutes.freePort();
+        route(ExampleRoutes.freePort(), agentUrl, options);
+    }
+
+    /** {@link #route(String, String)} listening on {@code port}. */
+    private void route(int port, String agentUrl, String options) throws Exception {
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.addAttemptListener((strategy, agent, outcome, elapsed) -> outcomes.add(outcome));
         camel = new DefaultCamelContext();
@@ -210,25 +214,7 @@ class AgentOptionsTest {
     @Test
     void anAgentAddressThatLoopsBackEndsAfterTenHops() throws Exception {
         int port = ExampleRoutes.freePort();
-        RoundRobinLB balancer = new RoundRobinLB();
-        balancer.addAttemptListener((strategy, agent, outcome, elapsed) -> outcomes.add(outcome));
-        camel = new DefaultCamelContext();
-        camel.addRoutes(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
-                        .errorHandler(noErrorHandler())
-                        .doTry()
-                            .loadBalance(balancer).to("agent:http://127.0.0.1:" + port + "?firstByteTimeout=5s").end()
-                        .endDoTry()
-                        .doCatch(Exception.class)
-                            .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(502))
-                            .setBody(constant("{\"error\":\"bad gateway\"}"))
-                        .end();
-            }
-        });
-        camel.start();
-        base = "http://127.0.0.1:" + port;
+        route(port, "http://127.0.0.1:" + port, "firstByteTimeout=5s");
 
         HttpResponse<String> answer = get("/loop");
 
