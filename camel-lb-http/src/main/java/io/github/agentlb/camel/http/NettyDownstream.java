@@ -94,7 +94,10 @@ public final class NettyDownstream implements Downstream {
         this.target = target;
         this.version = request.protocolVersion();
         this.keepAlive = HttpUtil.isKeepAlive(request);
-        this.body = request.content().retainedDuplicate();
+        // From its first byte: the route or the balancer may have read it already (a type
+        // converter to byte[] moves the reader index), and the agent gets it whole all the same.
+        ByteBuf content = request.content();
+        this.body = content.retainedSlice(0, content.writerIndex());
         this.forwardHeaders = Hops.endToEnd(request.headers());
         String via = version.majorVersion() + "." + version.minorVersion() + " " + VIA_NAME;
         String previous = request.headers().getAll(HttpHeaderNames.VIA).isEmpty() ? null
