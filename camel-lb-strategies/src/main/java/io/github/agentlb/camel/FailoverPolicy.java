@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -37,6 +38,9 @@ import java.util.stream.Collectors;
 public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set<String> idempotentMethods,
                              boolean failOverOnAnswerTimeout) {
 
+    /** An HTTP method: a token (RFC 9110 §5.6.2). Before every constant, which the constructor checks with it. */
+    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
     /** The idempotent methods of RFC 9110 section 9.2.2. */
     public static final Set<String> RFC_9110_IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
     /** Every agent once, no deadline, RFC 9110's idempotent methods. */
@@ -58,6 +62,11 @@ public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set
         Set<String> methods = Objects.requireNonNull(idempotentMethods, "idempotentMethods");
         if (methods.stream().anyMatch(m -> m == null || m.isBlank())) {
             throw new IllegalArgumentException("idempotentMethods must not contain a blank method, was " + methods);
+        }
+        for (String method : methods) {
+            if (!TOKEN.matcher(method.trim()).matches()) {
+                throw new IllegalArgumentException("idempotentMethods must be HTTP method tokens, was '" + method.trim() + "'");
+            }
         }
         idempotentMethods = methods.stream().map(m -> m.trim().toUpperCase(Locale.ROOT))
                 .collect(Collectors.toUnmodifiableSet());

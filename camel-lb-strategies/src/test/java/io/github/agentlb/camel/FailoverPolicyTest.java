@@ -84,5 +84,13 @@ class FailoverPolicyTest {
                 .hasMessageStartingWith("idempotentMethods must not contain a blank method, was ");
         assertThatThrownBy(() -> FailoverPolicy.DEFAULT.withIdempotentMethods(null))
                 .isInstanceOf(NullPointerException.class).hasMessage("idempotentMethods");
+        // An HTTP method is a token (RFC 9110 §9.1): no space, no separator.
+        assertThatThrownBy(() -> FailoverPolicy.DEFAULT.withIdempotentMethods(Set.of("GET", "FOO BAR")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("idempotentMethods must be HTTP method tokens, was 'FOO BAR'");
+        assertThatThrownBy(() -> FailoverPolicy.DEFAULT.withIdempotentMethods(Set.of("GET;")))
+                .hasMessage("idempotentMethods must be HTTP method tokens, was 'GET;'");
+        assertThat(FailoverPolicy.DEFAULT.withIdempotentMethods(Set.of(" get ", "M-SEARCH")).idempotentMethods())
+                .containsExactlyInAnyOrder("GET", "M-SEARCH");
     }
 }
