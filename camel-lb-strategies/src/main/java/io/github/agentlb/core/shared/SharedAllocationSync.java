@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * An {@code avn} replica's side of a {@link SharedAllocation}: the leader publishes its counts after
  * each evaluation that moved, and once on taking over (the next generation, same counts, so no key
  * moves; its generation passes every one read from the store, installed or not); a follower
- * evaluates nothing and installs each valid newer allocation (a higher generation, or any of a
- * newer leader epoch) as one new state.
+ * evaluates nothing and installs each valid newer allocation (a higher generation, or any
+ * generation of another leader epoch: a store that went back or was wiped) as one new state.
  * The leader too routes by what is written: an evaluation changes its ring when its write lands,
  * never before, so a write that fails leaves no replica on counts the others lack.
  * Routing never waits on the store: without an allocation, or with the store unreachable, the
@@ -220,10 +220,15 @@ public final class SharedAllocationSync implements AllocationExchange.Listener {
             highestEpochSeen = Math.max(highestEpochSeen, allocation.leaderEpoch());
             highestGenerationSeen = Math.max(highestGenerationSeen, allocation.generation());
             AdaptiveVirtualNodes state = avn.get();
-            // A newer leader's value is followed whatever its generation: the store went back
-            // (its znode deleted), and a replica keeping the higher number would refuse it forever.
+            // Another leader's value is followed whatever its generation: a newer leader that
+            // started lower (the znode deleted), or a follower's store wiped and led again from
+            // epoch 1; a replica keeping the higher number would refuse it forever. The store's
+            // events come in order, so the value of another epoch is what it holds. A leader
+            // takes only a newer leader's.
             Allocation last = installed;
-            long over = last != null && allocation.leaderEpoch() > last.leaderEpoch() ? 0 : generation();
+            boolean otherLeader = last != null && (allocation.leaderEpoch() > last.leaderEpoch()
+                    || !leader && allocation.leaderEpoch() != last.leaderEpoch());
+            long over = otherLeader ? 0 : generation();
             Optional<String> rejection = allocation.rejection(over, state.virtualNodes().keySet());
             if (rejection.isPresent()) {
                 if (allocation.generation() > over) {

@@ -173,8 +173,23 @@ class SharedAllocationSyncTest {
 
         assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(other));
         assertThat(sync.generation()).isEqualTo(2);
-        sync.allocationChanged(Allocation.of(1, 9, LEARNED));
-        assertThat(sync.generation()).as("an older leader's value").isEqualTo(2);
+        sync.allocationChanged(Allocation.of(1, 10, LEARNED));
+        assertThat(sync.generation()).as("an older generation of the same leader").isEqualTo(2);
+    }
+
+    @Test
+    void aFollowerFollowsTheStoreWhenItWasWipedAndANewLeaderStartedFromNothing() {
+        // ZooKeeper's data lost and the leader restarted: the new leader never saw epoch 4 and
+        // writes generation 1 of epoch 1. What the store holds is what every follower routes by.
+        sync.allocationChanged(Allocation.of(28, 4, LEARNED));
+        Map<String, Integer> fresh = Map.of("A1", 8, "A2", 12, "A3", 10);
+
+        sync.allocationChanged(Allocation.of(1, 1, fresh));
+
+        assertThat(avn.virtualNodes()).isEqualTo(new java.util.TreeMap<>(fresh));
+        assertThat(sync.generation()).isEqualTo(1);
+        sync.allocationChanged(Allocation.of(2, 1, LEARNED));
+        assertThat(sync.generation()).isEqualTo(2);
     }
 
     @Test
