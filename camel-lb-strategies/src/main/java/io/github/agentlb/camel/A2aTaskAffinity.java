@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
  * the task ids in an agent's JSON-RPC answer are sealed with the agent's name as session ids are
  * ({@link SessionIds}, the same secret), and a request about a task ({@link A2aTasks#call}) goes to
  * the agent sealed in its id, with that agent's own id in the body. Bodies are read up to
- * {@value #MAX_BODY_BYTES} bytes; a longer one is passed as it is. Immutable and thread-safe.
+ * {@value #MAX_BODY_BYTES} bytes; a longer one (or one held only in part) is passed as it is, its
+ * method read from its first {@value #LEADING_BYTES} bytes so that its answer is sealed. Immutable
+ * and thread-safe.
  */
 final class A2aTaskAffinity {
 
@@ -20,6 +22,8 @@ final class A2aTaskAffinity {
     static final int MAX_BODY_BYTES = 1 << 20;
     /** Exchange property set on an A2A request: its method (the answer's ids are sealed). */
     static final String METHOD_PROPERTY = "agentlb.a2aMethod";
+    /** The first bytes of a longer body read for its method only. */
+    static final int LEADING_BYTES = 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(A2aTaskAffinity.class);
 
     private final SessionIds ids;
@@ -38,8 +42,17 @@ final class A2aTaskAffinity {
      */
     SessionAffinity.Pin pin(Exchange exchange, BalancerState state) throws SessionRejectedException {
         byte[] body = body(exchange.getIn());
-        A2aTasks.Call call = body == null ? null : A2aTasks.call(body);
+        if (body == null) {
+            return null;
+        }
+        A2aTasks.Call call = body.length <= MAX_BODY_BYTES ? A2aTasks.call(body) : null;
         if (call == null) {
+            // Too long to read whole, or only its first part held: the method from its first bytes,
+            // so that the answer's task ids are sealed; its own task id is not read (the strategy picks).
+            String method = A2aTasks.leadingMethod(body, LEADING_BYTES);
+            if (method != null) {
+                exchange.setProperty(METHOD_PROPERTY, method);
+            }
             return null;
         }
         exchange.setProperty(METHOD_PROPERTY, call.method());
@@ -66,7 +79,7 @@ final class A2aTaskAffinity {
             return;
         }
         byte[] body = body(answer);
-        if (body != null) {
+        if (body != null && body.length <= MAX_BODY_BYTES) {
             byte[] sealed = sealed(agent, body);
             if (sealed != body) {
                 answer.setBody(sealed);
@@ -80,7 +93,7 @@ final class A2aTaskAffinity {
         return A2aTasks.sealAnswer(body, id -> ids.decode(id) == null ? ids.encode(agent, id) : id);
     }
 
-    /** The message's body as bytes (set back as bytes, so a stream is read once), or null when absent or too long. */
+    /** The message's body as bytes (set back as bytes, so a stream is read once), or null when absent. */
     private static byte[] body(Message message) {
         Object raw = message.getBody();
         if (raw == null) {
@@ -93,6 +106,6 @@ final class A2aTaskAffinity {
         if (body != raw) {
             message.setBody(body);
         }
-        return body.length <= MAX_BODY_BYTES ? body : null;
+        return body;
     }
 }

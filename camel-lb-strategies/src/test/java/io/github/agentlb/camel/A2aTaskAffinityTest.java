@@ -249,6 +249,8 @@ class A2aTaskAffinityTest {
         Exchange tooLarge = new DefaultExchange(CAMEL.get());
         tooLarge.getIn().setBody((atLimit + " ").getBytes(StandardCharsets.UTF_8));
         affinity.pin(tooLarge, BalancerState.EMPTY);
-        assertThat(tooLarge.getProperty(A2aTaskAffinity.METHOD_PROPERTY)).as("one byte more: not read").isNull();
+        assertThat(affinity.pin(tooLarge, BalancerState.EMPTY)).as("one byte more: its task id not read").isNull();
+        assertThat(tooLarge.getProperty(A2aTaskAffinity.METHOD_PROPERTY)).as("its method read from its first bytes")
+                .isEqualTo("SendMessage");
     }
 }

@@ -44,7 +44,7 @@ class BodyReadBeforeTheChildTest {
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
-                from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
+                from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true&chunkedMaxContentLength=4194304")
                         .errorHandler(noErrorHandler())
                         .loadBalance(balancer).to("agent:" + agentUrl).end();
             }
@@ -72,6 +72,35 @@ class BodyReadBeforeTheChildTest {
 
             assertThat(new String(agent.next().body(), StandardCharsets.UTF_8)).isEqualTo(SEND_MESSAGE);
             assertThat(new String(agent.next().body(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
+        }
+    }
+
+    /**
+     * A {@code SendMessage} over the 1 MiB the balancer reads whole (a file part): its method is
+     * read from the body's first bytes, so the answer's task id comes back sealed (its task id, if
+     * any, is not read: the strategy picks).
+     */
+    @Test
+    void theAnswerToALargeSendMessageIsSealed() throws Exception {
+        String task = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t-1\",\"status\":{\"state\":\"TASK_STATE_SUBMITTED\"}}}}";
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            byte[] answer = task.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+        })) {
+            RoundRobinLB balancer = new RoundRobinLB();
+            balancer.setSessionSecret("the replicas' shared secret");
+            balancer.setSessionA2aTasks(true);
+            String base = route(balancer, agent.baseUrl());
+            String large = SEND_MESSAGE.replace("\"hi\"", "\"" + "x".repeat(1_200_000) + "\"");
+
+            HttpResponse<String> answer = post(base, large);
+
+            assertThat(agent.next().body()).hasSize(large.length());
+            String id = answer.body().replaceAll(".*\"task\":\\{\"id\":\"([^\"]*)\".*", "$1");
+            assertThat(new io.github.agentlb.core.session.SessionIds("the replicas' shared secret"
+                    .getBytes(StandardCharsets.UTF_8)).decode(id)).as(answer.body()).isNotNull();
         }
     }
 }

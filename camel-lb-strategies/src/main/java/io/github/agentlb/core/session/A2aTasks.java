@@ -115,6 +115,32 @@ public final class A2aTasks {
     }
 
     /**
+     * The A2A method of a body too long to read whole, or of only its first part: the top-level
+     * {@code method} read within the first {@code limit} bytes (JSON-RPC clients write it before
+     * {@code params}), when it is one of {@link #TASK_METHODS} or {@link #MESSAGE_METHODS}; else null.
+     * Reads at most {@code limit} bytes.
+     */
+    public static String leadingMethod(byte[] body, int limit) {
+        try (JsonParser parser = JSON.createParser(body, 0, Math.min(body.length, limit))) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (name.equals("method")) {
+                    String method = value == JsonToken.VALUE_STRING ? parser.getText() : null;
+                    return TASK_METHODS.contains(method) || MESSAGE_METHODS.contains(method) ? method : null;
+                }
+                parser.skipChildren();
+            }
+            return null;
+        } catch (IOException e) {
+            return null; // the first part ended before the method
+        }
+    }
+
+    /**
      * The request body with the task id of {@link #call} replaced by {@code taskId}, every other
      * token as it was.
      *
