@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What one hop keeps of a message's headers, both ways: every end-to-end header. Dropped: the
@@ -28,6 +29,8 @@ final class Hops {
      * address that leads back to a balancer of the chain).
      */
     static final int MAX_BALANCER_HOPS = 10;
+    /** What separates the parts of a {@code Via} entry. */
+    private static final Pattern SPACES = Pattern.compile("[ \t]+");
 
     private Hops() {
     }
@@ -37,7 +40,7 @@ final class Hops {
         int hops = 0;
         for (String value : via) {
             for (String entry : value.split(",")) {
-                String[] parts = entry.trim().split("\\s+");
+                String[] parts = SPACES.split(entry.trim());
                 if (parts.length >= 2 && parts[1].equals(name)) {
                     hops++;
                 }
