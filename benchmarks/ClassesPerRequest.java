@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -23,8 +24,9 @@ import java.util.concurrent.CompletableFuture;
  * {@code -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:PORT}, sends the
  * request once untraced (so that start-up work is not counted), then again with a method-entry
  * request filtered to {@code io.github.agentlb.*}, and prints each class whose methods ran (a
- * lambda under the class that wrote it) with its count of method entries, then how many classes
- * and how many top-level classes that is.
+ * lambda under the class that wrote it) with its count of method entries and the threads it ran on,
+ * then how many classes and how many top-level classes ran on the request's threads, and which ran
+ * only on background threads (health probes, timers), which are not counted.
  *
  * <p>Run with the JDK's single-file launcher, from benchmarks/classes-per-request.sh:
  * {@code java benchmarks/ClassesPerRequest.java DEBUG_PORT URL BODY}. A tool, not a test: it asserts
@@ -51,6 +53,7 @@ public class ClassesPerRequest {
         entries.enable();
 
         Map<String, Integer> calls = new TreeMap<>();
+        Map<String, TreeSet<String>> threads = new TreeMap<>();
         CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> send(client, url, body));
         while (!answer.isDone()) {
             EventSet events = vm.eventQueue().remove(200);
@@ -59,7 +62,9 @@ public class ClassesPerRequest {
             }
             for (Event event : events) {
                 if (event instanceof MethodEntryEvent entry) {
-                    calls.merge(withoutLambda(entry.method().declaringType().name()), 1, Integer::sum);
+                    String type = withoutLambda(entry.method().declaringType().name());
+                    calls.merge(type, 1, Integer::sum);
+                    threads.computeIfAbsent(type, t -> new TreeSet<>()).add(threadKind(entry.thread().name()));
                 }
             }
             events.resume();
@@ -69,13 +74,37 @@ public class ClassesPerRequest {
         System.out.println("traced request: " + answer.get());
         TreeSet<String> topLevel = new TreeSet<>();
         TreeSet<String> packages = new TreeSet<>();
+        TreeSet<String> background = new TreeSet<>();
         calls.forEach((type, n) -> {
-            System.out.printf("%8d  %s%n", n, type);
+            Set<String> kinds = threads.get(type);
+            System.out.printf("%8d  %-70s %s%n", n, type, kinds);
+            if (kinds.stream().allMatch(ClassesPerRequest::isBackground)) {
+                background.add(type);
+                return;
+            }
             topLevel.add(type.contains("$") ? type.substring(0, type.indexOf('$')) : type);
             packages.add(type.substring(0, type.lastIndexOf('.')));
         });
-        System.out.println(calls.size() + " classes of io.github.agentlb.* ran for the request (" + topLevel.size()
-                + " top-level), in packages " + packages);
+        System.out.println((calls.size() - background.size()) + " classes of io.github.agentlb.* ran on the request's"
+                + " threads (" + topLevel.size() + " top-level), in packages " + packages);
+        System.out.println(background.size() + " more ran only on background threads (health probes, timers): "
+                + background);
+    }
+
+    /** A thread's name without its number: {@code Camel (camel-1) thread #7 - Health} gives {@code Health}. */
+    static String threadKind(String name) {
+        return name.replaceAll("[#-]?\\d+", "").replaceAll("\\s+", " ").trim();
+    }
+
+    /**
+     * Whether a thread kind is background work that runs whether or not a request comes: health probes,
+     * timers, schedulers, and plain {@code Thread-N} threads (the probes' own). The request itself runs
+     * on the proxy's Netty event loops.
+     */
+    static boolean isBackground(String kind) {
+        String lower = kind.toLowerCase(java.util.Locale.ROOT);
+        return lower.equals("thread") || lower.contains("health") || lower.contains("timer")
+                || lower.contains("scheduler");
     }
 
     /** A lambda's class {@code a.b.Outer$$Lambda$12/0x...} counts as the class that wrote it, {@code a.b.Outer}. */

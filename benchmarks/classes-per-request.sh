@@ -2,7 +2,8 @@
 # Which of the project's classes one streamed chat completion runs through in the demo proxy:
 # three stub agents, the proxy started with a debug port, then benchmarks/ClassesPerRequest.java
 # (JDI) sends POST /v1/chat/completions with "stream": true once untraced and once traced, and
-# prints each of our classes that ran with its count of method entries. A count, not a speed:
+# prints each of our classes that ran with its count of method entries and its threads (classes
+# that ran only on background threads, the health probes' and timers, apart). A count, not a speed:
 # any load will do. All on 127.0.0.1, ports BASE_PORT..BASE_PORT+9.
 #
 # Needs java 17 (a JDK: module jdk.jdi), curl, the jars (mvn -q -B package -DskipTests).
