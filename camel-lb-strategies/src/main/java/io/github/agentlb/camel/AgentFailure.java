@@ -24,7 +24,9 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
     /**
      * Why an attempt failed, in a few lowercase words without class names: "connection refused",
      * "timed out", "connection reset", "closed the connection without answering", "could not
-     * connect", "answered something that is not HTTP", "marked down by health checks", "I/O error" or "failed".
+     * connect", "answered something that is not HTTP", "marked down by health checks", the {@code agent:}
+     * child's own refusals ("a loop: its address leads back to a balancer", "answered a compressed body
+     * that had to be read", "answered more than maxAnswerBytes"), "I/O error" or "failed".
      */
     public static String reasonOf(Throwable failure) {
         boolean io = false;
@@ -49,6 +51,15 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
             }
             if (message.contains("marked down by its health checks")) {
                 return "marked down by health checks";
+            }
+            if (message.contains("balancers already (via)")) {
+                return "a loop: its address leads back to a balancer";
+            }
+            if (message.contains("answered content-encoding")) {
+                return "answered a compressed body that had to be read";
+            }
+            if (message.contains("maxanswerbytes=")) {
+                return "answered more than maxAnswerBytes";
             }
             io |= t instanceof IOException;
         }

@@ -28,6 +28,20 @@ class AgentFailureTest {
     }
 
     @Test
+    void theAgentChildsOwnRefusalsAreNamedNotLeftAsIoErrors() {
+        assertThat(AgentFailure.reasonOf(new ConnectException("agent A1 not called: the request passed 10 balancers"
+                + " already (Via), a loop: the agent's address leads back to a balancer")))
+                .isEqualTo("a loop: its address leads back to a balancer");
+        assertThat(AgentFailure.reasonOf(new IOException("agent A1 answered Content-Encoding gzip to a request sent"
+                + " without Accept-Encoding: its task ids cannot be sealed")))
+                .isEqualTo("answered a compressed body that had to be read");
+        assertThat(AgentFailure.reasonOf(new IOException("agent A1 answered 300 bytes, over maxAnswerBytes=200")))
+                .isEqualTo("answered more than maxAnswerBytes");
+        assertThat(AgentFailure.reasonOf(new IOException("agent A1 sent more than maxAnswerBytes=200")))
+                .isEqualTo("answered more than maxAnswerBytes");
+    }
+
+    @Test
     void aTimeoutAboveARefusalInTheChainWins() {
         Throwable failure = new SocketTimeoutException("t");
         failure.initCause(new ConnectException("Connection refused"));
