@@ -76,8 +76,9 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Legacy MCP session streams</h2>
  * A Server-Sent Events answer to a request with {@code Mcp-Session-Id} whose
- * {@code MCP-Protocol-Version} is absent or before 2026-07-28 (MCP 2025-11-25 and earlier) is
- * resumable: the client may leave and come back with {@code GET} and {@code Last-Event-ID}, and
+ * {@code MCP-Protocol-Version} is absent or before 2026-07-28 (MCP 2025-11-25 and earlier), and
+ * whose {@code Accept} (if sent) allows {@code text/event-stream}, as an MCP client's must (a chat
+ * completion that accepts only JSON, as the OpenAI SDKs send, is not one), is resumable: the client may leave and come back with {@code GET} and {@code Last-Event-ID}, and
  * its leaving "SHOULD NOT be interpreted as the client cancelling its request". So when such a
  * client leaves a {@code POST}'s stream after the head, the agent's stream is read to its end and
  * dropped (bounded by the idle and total timeouts; the attempt ends a success when the agent ends
@@ -259,7 +260,26 @@ final class AgentCall implements RequestWriter.Writes {
         String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
         return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17)
                 && request.contains("Mcp-Session-Id")
-                && !McpHeaders.mirrorsTrusted(request.get(McpHeaders.PROTOCOL_VERSION));
+                && !McpHeaders.mirrorsTrusted(request.get(McpHeaders.PROTOCOL_VERSION))
+                && acceptsEventStreams(request.getAll(HttpHeaderNames.ACCEPT));
+    }
+
+    /**
+     * Whether a client's {@code Accept} values allow an event stream: none sent, or one naming
+     * {@code text/event-stream}, {@code text/*} or any type. MCP's clients must list
+     * {@code text/event-stream}; an LLM client that accepts only JSON (the OpenAI SDKs) is not one.
+     */
+    static boolean acceptsEventStreams(List<String> accept) {
+        if (accept.isEmpty()) {
+            return true;
+        }
+        for (String value : accept) {
+            String lower = value.toLowerCase(Locale.ROOT);
+            if (lower.contains("text/event-stream") || lower.contains("text/*") || lower.contains("*/*")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the request is a 2026-07-28 {@code subscriptions/listen} ({@link LongLivedStreams}). */

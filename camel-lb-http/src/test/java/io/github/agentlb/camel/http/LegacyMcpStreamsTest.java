@@ -189,6 +189,21 @@ class LegacyMcpStreamsTest {
     }
 
     /**
+     * A streamed chat completion whose client sends {@code Mcp-Session-Id} (a route whose learned
+     * sessions use that header for LLM calls too) and accepts only JSON, as the OpenAI SDKs do, is no
+     * MCP stream: MCP's clients must accept {@code text/event-stream}. Its client leaving cancels it.
+     */
+    @Test
+    void aStreamWhoseClientAcceptsNoEventStreamIsNoLegacyMcpStream() throws Exception {
+        assertThat(leaveAStream("Accept: application/json\r\nMcp-Session-Id: s-1\r\n"))
+                .as("the agent's writes failed").isFalse();
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+        assertThat(leaveAStream("Accept: application/json, text/event-stream\r\n" + LEGACY))
+                .as("an MCP client's stream, read to its end").isTrue();
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+    }
+
+    /**
      * A legacy session's GET stream (its standing stream, or a resumption) is closed when its
      * client leaves: the server keeps its events for the next resumption, and one that allows a
      * single standing stream per session (the TypeScript SDK answers a second with 409) takes the
