@@ -333,10 +333,10 @@ final class Attempts {
         }
     }
 
-    /** Ends the exchange with the last busy answer, its {@code Retry-After} the shortest rest left, whole seconds. */
+    /** Ends the exchange with the last busy answer, its {@code Retry-After} the shortest rest left of the agents it may go to, whole seconds. */
     private void finishBusy(boolean sync) {
         Exchange answer = lastBusy.exchange();
-        answer.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(state.shortestRestSeconds(context.nanoTime())));
+        answer.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(screen.retryAfterSeconds(context.nanoTime())));
         finish(lastBusy.agent(), answer, sync);
     }
 
@@ -362,9 +362,9 @@ final class Attempts {
             return;
         }
         if (screen.restingSkipped()) {
-            long seconds = state.shortestRestSeconds(context.nanoTime());
+            long seconds = screen.retryAfterSeconds(context.nanoTime());
             exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(seconds));
-            exchange.setException(new AgentsBusyException("Every agent is busy: retry after " + seconds + " s", exchange, seconds));
+            exchange.setException(new AgentsBusyException(screen.busyText() + ": retry after " + seconds + " s", exchange, seconds));
             done(sync);
             return;
         }

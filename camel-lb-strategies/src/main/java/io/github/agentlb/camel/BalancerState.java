@@ -168,23 +168,6 @@ public final class BalancerState {
         return open;
     }
 
-    /** The shortest rest left at {@code now} (ns) among the serving agents that rest, in whole seconds rounded up, at least 1. */
-    long shortestRestSeconds(long now) {
-        long shortest = Long.MAX_VALUE;
-        for (String agent : agentIds()) {
-            AgentSlot slot = slot(agent);
-            long until = slot == null ? 0 : slot.restUntil.get();
-            long left = until == 0 ? 0 : until - now;
-            if (left > 0) {
-                shortest = Math.min(shortest, left);
-            }
-        }
-        if (shortest == Long.MAX_VALUE) {
-            return 1;
-        }
-        return Math.max(1, (shortest + 999_999_999L) / 1_000_000_000L);
-    }
-
     Map<String, AgentSlot> slots() {
         return slots;
     }

@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.health.OutlierDetector.Admission;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -35,8 +36,8 @@ final class CandidateScreen {
     private AgentSlot chosenSlot;
     /** The agents' in-flight limit for this exchange (0: none). */
     private final int limit;
-    /** Whether a candidate was passed over because it rests after a busy answer or is at its in-flight limit. */
-    private boolean restingSkipped;
+    /** The candidates passed over because they rest after a busy answer or are at their in-flight limit. */
+    private Set<String> restingSkipped;
     /** Whether the agent {@link #next} returned holds a place it reserved under the in-flight limit. */
     private boolean reserved;
     private long now;
@@ -74,7 +75,7 @@ final class CandidateScreen {
                 continue;
             }
             if (resting && slot.restingOrTrial(now(), trialNanos) || limit > 0 && slot.inFlight.get() >= limit) {
-                restingSkipped = true;
+                restingSkipped = add(restingSkipped, candidate);
                 continue;
             }
             if (screen && state.detector.admit(candidate) == Admission.EJECTED) {
@@ -99,7 +100,7 @@ final class CandidateScreen {
                 continue;
             }
             if (limit > 0 && !slot.reserve(limit)) {
-                restingSkipped = true; // its last place went to another exchange since the check above
+                restingSkipped = add(restingSkipped, candidate); // its last place went to another exchange since the check above
                 continue;
             }
             reserved = limit > 0;
@@ -134,7 +135,48 @@ final class CandidateScreen {
 
     /** @return whether an agent was passed over because it rests after a busy answer or is at its in-flight limit */
     boolean restingSkipped() {
-        return restingSkipped;
+        return restingSkipped != null;
+    }
+
+    /**
+     * @return "Every agent is busy", or "Agent X, the only one left for this request, is busy" when one
+     *         agent alone was passed over as resting or full (a session's or a handle's agent, or the
+     *         last one the others' failures left)
+     */
+    String busyText() {
+        return restingSkipped != null && restingSkipped.size() == 1
+                ? "Agent " + restingSkipped.iterator().next() + ", the only one left for this request, is busy"
+                : "Every agent is busy";
+    }
+
+    /**
+     * The {@code Retry-After} for this exchange: the shortest rest left among the agents it tried or
+     * passed over (those it may go to), whole seconds rounded up, at least 1; 1 when none of them
+     * rests (at its in-flight limit only). Agents it may not go to (another's session or handle)
+     * do not shorten it. O(agents tried or passed over).
+     *
+     * @param now the clock's reading, nanoseconds
+     */
+    long retryAfterSeconds(long now) {
+        long shortest = Long.MAX_VALUE;
+        if (firstTried != null) {
+            shortest = restLeft(firstTried, now, shortest);
+        }
+        for (Set<String> agents : Arrays.asList(laterTried, restingSkipped)) {
+            if (agents != null) {
+                for (String agent : agents) {
+                    shortest = restLeft(agent, now, shortest);
+                }
+            }
+        }
+        return shortest == Long.MAX_VALUE ? 1 : Math.max(1, (shortest + 999_999_999L) / 1_000_000_000L);
+    }
+
+    /** The smaller of {@code shortest} and {@code agent}'s rest left at {@code now} when it rests, nanoseconds. */
+    private long restLeft(String agent, long now, long shortest) {
+        AgentSlot slot = state.slot(agent);
+        long until = slot == null ? 0 : slot.restUntil.get();
+        return until != 0 && until - now > 0 ? Math.min(shortest, until - now) : shortest;
     }
 
     /** @return how many agents were tried */
@@ -153,7 +195,7 @@ final class CandidateScreen {
             for (String candidate : agents) {
                 if (!wasTried(candidate)) {
                     if (limit > 0 && !state.slot(candidate).reserve(limit)) {
-                        restingSkipped = true;
+                        restingSkipped = add(restingSkipped, candidate);
                         continue;
                     }
                     reserved = limit > 0;

@@ -95,6 +95,48 @@ class BusyAndBrokenAgentsTest {
         assertThat(a1.requests().size() + a2.requests().size() + a3.requests().size()).isEqualTo(3);
     }
 
+    /**
+     * A call that may go to one agent only (a stateful server's handle, as a learned session) while
+     * that agent rests: its Retry-After is that agent's rest, not the shortest of agents it may not
+     * go to, and the refusal names the agent.
+     */
+    @Test
+    void aRequestThatMayGoToOneAgentOnlyGetsThatAgentsRestAsItsRetryAfter() {
+        ScriptedChild a1 = statusAgent("A1", now -> new int[] {429, 10});
+        ScriptedChild a2 = statusAgent("A2", now -> new int[] {429, 2});
+        ScriptedChild a3 = statusAgent("A3", now -> new int[] {429, 2});
+        ConsistentHashLB ch = new ConsistentHashLB();
+        ch.setKeys("mcp-param:handle,user_id");
+        started(ch, a1, a2, a3);
+        String handle = null;
+        for (int i = 0; handle == null; i++) {
+            handle = ch.ring().agentFor("mcp-param:handle:h-" + i).equals("A1") ? "h-" + i : null;
+        }
+        Map<String, Object> call = Map.of(Exchange.HTTP_METHOD, "POST", "MCP-Protocol-Version", "2026-07-28",
+                "Mcp-Param-Handle", handle);
+        Exchange first = send(ch, call);
+        assertThat(first.getMessage().getHeader("Retry-After")).as("A1's own answer passed on").isEqualTo("10");
+        for (int i = 0; a2.requests().isEmpty() || a3.requests().isEmpty(); i++) {
+            get(ch, "u" + i); // A2 and A3 answer 429 and rest 2 s
+        }
+        clock.addAndGet(Duration.ofMillis(500).toNanos());
+
+        Exchange refused = send(ch, call);
+
+        assertThat(refused.getException()).isInstanceOf(AgentsBusyException.class).hasMessageContaining("A1");
+        assertThat(((AgentsBusyException) refused.getException()).retryAfterSeconds()).isEqualTo(10);
+        assertThat(refused.getMessage().getHeader(AnswerRules.RETRY_AFTER)).isEqualTo("10");
+        assertThat(a1.requests()).hasSize(1);
+    }
+
+    private static Exchange send(AgentLoadBalancerSupport balancer, Map<String, Object> headers) {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeaders(new java.util.HashMap<>(headers));
+        exchange.getIn().setBody("{}");
+        balancer.process(exchange, sync -> { });
+        return exchange;
+    }
+
     @Test
     void aPostIsSentElsewhereAfterA429ButNotAfterABusy503UnlessTheAgentSaysItIsUnprocessed() {
         ScriptedChild busy503 = statusAgent("A1", now -> new int[] {503, 1});
