@@ -364,7 +364,7 @@ final class Attempts {
         if (screen.restingSkipped()) {
             long seconds = screen.retryAfterSeconds(context.nanoTime());
             exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(seconds));
-            exchange.setException(new AgentsBusyException(screen.busyText() + ": retry after " + seconds + " s", exchange, seconds));
+            exchange.setException(AgentsBusyException.resting(exchange, seconds, screen.onlyRestingSkipped()));
             done(sync);
             return;
         }

@@ -139,14 +139,11 @@ final class CandidateScreen {
     }
 
     /**
-     * @return "Every agent is busy", or "Agent X, the only one left for this request, is busy" when one
-     *         agent alone was passed over as resting or full (a session's or a handle's agent, or the
-     *         last one the others' failures left)
+     * @return the one agent passed over as resting or full when it alone was (a session's or a
+     *         handle's agent, or the last one the others' failures left), else null
      */
-    String busyText() {
-        return restingSkipped != null && restingSkipped.size() == 1
-                ? "Agent " + restingSkipped.iterator().next() + ", the only one left for this request, is busy"
-                : "Every agent is busy";
+    String onlyRestingSkipped() {
+        return restingSkipped != null && restingSkipped.size() == 1 ? restingSkipped.iterator().next() : null;
     }
 
     /**

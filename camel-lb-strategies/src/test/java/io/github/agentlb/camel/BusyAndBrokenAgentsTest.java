@@ -124,6 +124,7 @@ class BusyAndBrokenAgentsTest {
         Exchange refused = send(ch, call);
 
         assertThat(refused.getException()).isInstanceOf(AgentsBusyException.class).hasMessageContaining("A1");
+        assertThat(((AgentsBusyException) refused.getException()).onlyAgent()).isEqualTo("A1");
         assertThat(((AgentsBusyException) refused.getException()).retryAfterSeconds()).isEqualTo(10);
         assertThat(refused.getMessage().getHeader(AnswerRules.RETRY_AFTER)).isEqualTo("10");
         assertThat(a1.requests()).hasSize(1);

@@ -162,10 +162,12 @@ final class ProxyAnswers {
         long seconds = cause == null ? 1 : cause.retryAfterSeconds();
         LOG.info("request={} answered 429: every agent is busy, retry after {} s", requestId(exchange), seconds);
         boolean queueFull = cause != null && cause.getMessage() != null && cause.getMessage().contains("queue is full");
+        String only = cause == null ? null : cause.onlyAgent();
         reply(exchange, 429, "agents busy", queueFull
                 ? "every agent is at its limit of requests in flight and the queue is full; retry after " + seconds + " s"
-                : "every agent is resting after a busy answer or at its limit of requests in flight; retry after "
-                        + seconds + " s",
+                : (only == null ? "every agent is" : "agent " + label(only) + ", the only one left for this request"
+                        + " (its session's or key's, or the others failed), is") + " resting after a busy answer or at"
+                        + " its limit of requests in flight; retry after " + seconds + " s",
                 Map.of(AnswerRules.RETRY_AFTER, Long.toString(seconds)));
     }
 
