@@ -94,7 +94,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
                 Objects.requireNonNull(config, "config"));
         this.attempts = new AttemptContext(strategy, listeners, writer, this::nanoTime, () -> epochClock.getAsLong(),
                 this::isRunAllowed);
-        this.queue = new RequestQueue(this::nanoTime, writer::state, attempts::run);
+        this.queue = new RequestQueue(this::nanoTime, writer::state, attempts::run, listeners);
         this.healthChecks = new HealthChecks(writer::state, listeners, strategy.name(), attempts::readmitted,
                 HealthChecks.DEFAULT_SEED);
         strategy.attach(writer);

@@ -45,7 +45,7 @@ final class AgentSlot {
     /** Until when the agent rests after a busy answer (the balancer's clock, ns); 0 when it does not. */
     final AtomicLong restUntil = new AtomicLong();
     /** Until when the agent, its rest over, waits for its trial's answer (ns); 0 when it does not. */
-    private final AtomicLong trialUntil = new AtomicLong();
+    final AtomicLong trialUntil = new AtomicLong();
     /** {@link #SERVING}, {@link #DRAINING} or {@link #REMOVED}; set by the writer. */
     final AtomicInteger life = new AtomicInteger(SERVING);
     /** The agent's latest non-empty ORCA load report and when it arrived; null before the first. */

@@ -155,18 +155,51 @@ public final class BalancerState {
         return slots.get(agentId);
     }
 
-    /** The serving agents that can take a request at {@code now} (ns): neither resting after a busy answer nor ejected or marked down; O(agents). */
+    /**
+     * The serving agents that can take a request at {@code now} (ns): neither resting after a busy
+     * answer nor ejected (one whose ejection time is up can: its trial may go) nor marked down; O(agents).
+     */
     int openAgents(long now) {
         boolean ejections = detector.hasEjections();
         int open = 0;
         for (String agent : agentIds()) {
             AgentSlot slot = slot(agent);
-            if (slot != null && !slot.resting(now) && !(ejections && detector.isEjected(agent))) {
+            if (slot != null && !slot.resting(now)
+                    && !(ejections && detector.isEjected(agent) && !detector.ejectionOver(agent))) {
                 open++;
             }
         }
         return open;
     }
+
+    /**
+     * When the next serving agent that cannot take a request now may take one again by time alone:
+     * the earliest end, after {@code now} (ns), of a rest after a busy answer (or of its trial's
+     * wait) or of an ejection (a mark down or an ejection's trial ends by an event instead);
+     * {@code Long.MAX_VALUE} when none. O(agents).
+     */
+    long nextOpeningNanos(long now) {
+        long next = Long.MAX_VALUE;
+        boolean ejections = detector.hasEjections();
+        for (String agent : agentIds()) {
+            AgentSlot slot = slot(agent);
+            if (slot != null) {
+                next = earlier(next, slot.restUntil.get(), now);
+                next = earlier(next, slot.trialUntil.get(), now);
+            }
+            if (ejections && !detector.isMarkedDown(agent)) {
+                long left = detector.remainingNanos(agent);
+                next = earlier(next, left > 0 ? now + left : 0, now);
+            }
+        }
+        return next;
+    }
+
+    /** {@code at} when it is set (not 0), after {@code now} and before {@code next}; else {@code next}. */
+    private static long earlier(long next, long at, long now) {
+        return at != 0 && at - now > 0 && (next == Long.MAX_VALUE || at - next < 0) ? at : next;
+    }
+
 
     Map<String, AgentSlot> slots() {
         return slots;

@@ -4,9 +4,7 @@ import io.github.agentlb.core.queue.FairQueue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -24,7 +22,8 @@ import org.apache.camel.Exchange;
  * than their limits together). With {@code maxInFlightPerTenant}, the exchange's tenant must also
  * hold fewer than that many places, and the queue releases only tenants under it. Else the exchange waits in the
  * fair queue, holding no thread: {@link #process} returns {@code false} and its callback is called
- * when it is released (an exchange let through completed, or another arrived while there is room),
+ * when it is released (an exchange let through completed, another arrived while there is room, an
+ * agent joined or was re-admitted, or an agent's rest or ejection ended: the timer wakes for it),
  * expires (a timer armed for the earliest deadline) or leaves ({@link QueuedExchange#leave()}).
  * A released exchange is balanced afresh on the state of that moment, from the reactive executor of
  * the thread that released it (no recursion when children answer synchronously).
@@ -54,10 +53,7 @@ final class RequestQueue {
     /** With {@code maxInFlightPerTenant}: the places each tenant holds, under the lock. */
     private final TenantPlaces tenants = new TenantPlaces();
     private FairQueue<Waiting> queue;
-    private ScheduledExecutorService timer;
-    private boolean ownTimer;
-    private ScheduledFuture<?> armed;
-    private long armedFor;
+    private final QueueTimer timer = new QueueTimer(this::wake);
     private long released;
     private long rejectedFull;
     private long expired;
@@ -65,16 +61,23 @@ final class RequestQueue {
     private long waitNanos;
     private long maxWaitNanos;
 
-    RequestQueue(LongSupplier clock, Supplier<BalancerState> states, Dispatcher dispatcher) {
+    /** @param listeners where it listens for agents that join or are re-admitted, to release the waiting then */
+    RequestQueue(LongSupplier clock, Supplier<BalancerState> states, Dispatcher dispatcher, Listeners listeners) {
         this.clock = clock;
         this.states = states;
         this.dispatcher = dispatcher;
+        listeners.add((MembershipListener) agents -> capacityMayHaveGrown());
+        listeners.add(new HealthListener() {
+            @Override
+            public void agentReadmitted(String agentId) {
+                capacityMayHaveGrown();
+            }
+        });
     }
 
     /** Uses {@code scheduler} for deadlines instead of a thread of its own; for tests, before the first exchange waits. */
     synchronized void useTimer(ScheduledExecutorService scheduler) {
-        timer = scheduler;
-        ownTimer = false;
+        timer.use(scheduler);
     }
 
     /**
@@ -216,10 +219,21 @@ final class RequestQueue {
                 }
             }
         }
+        capacityMayHaveGrown();
+    }
+
+    /**
+     * Agents may take more than before (a place freed, an agent joined or was re-admitted or marked
+     * up): the waiting go while there is room. Its rests' and ejections' ends by time are the
+     * timer's ({@link #wake}).
+     */
+    void capacityMayHaveGrown() {
         if (waiting.get() > 0) {
             List<Waiting> releasedNow;
             synchronized (this) {
-                releasedNow = releaseLocked(states.get(), clock.getAsLong());
+                long now = clock.getAsLong();
+                releasedNow = releaseLocked(states.get(), now);
+                armLocked(now);
             }
             dispatch(releasedNow);
         }
@@ -270,36 +284,29 @@ final class RequestQueue {
         return out;
     }
 
-    /** Arms the timer for the earliest deadline when none is armed at or before it. */
+    /**
+     * Arms the timer for the earliest deadline, or the earlier end of an agent's rest or ejection
+     * while exchanges wait ({@link BalancerState#nextOpeningNanos}).
+     */
     private void armLocked(long now) {
         long next = queue.nextDeadline();
-        if (next == Long.MAX_VALUE || armed != null && armedFor - next <= 0) {
-            return;
-        }
-        if (armed != null) {
-            armed.cancel(false);
-        }
-        if (timer == null) {
-            timer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "agentlb-queue-deadlines");
-                t.setDaemon(true);
-                return t;
-            });
-            ownTimer = true;
-        }
-        armedFor = next;
-        armed = timer.schedule(this::deadline, Math.max(0, next - now), TimeUnit.NANOSECONDS);
+        long opening = queue.size() == 0 ? Long.MAX_VALUE : states.get().nextOpeningNanos(now);
+        timer.arm(opening != Long.MAX_VALUE && (next == Long.MAX_VALUE || opening - next < 0) ? opening : next, now);
     }
 
-    private void deadline() {
+    /** The timer fired: the waiting whose deadline passed expire, and the others go if agents opened. */
+    private void wake() {
         List<Waiting> expiredNow;
+        List<Waiting> releasedNow;
         synchronized (this) {
-            armed = null;
+            timer.fired();
             long now = clock.getAsLong();
             expiredNow = expireLocked(now);
+            releasedNow = queue.size() == 0 ? List.of() : releaseLocked(states.get(), now);
             armLocked(now);
         }
         complete(expiredNow);
+        dispatch(releasedNow);
     }
 
     private void complete(List<Waiting> expiredNow) {
@@ -343,14 +350,7 @@ final class RequestQueue {
                 out.add(e.value());
             }
             waiting.set(0);
-            if (armed != null) {
-                armed.cancel(false);
-                armed = null;
-            }
-            if (ownTimer) {
-                timer.shutdownNow();
-                timer = null;
-            }
+            timer.stop();
         }
         for (Waiting w : out) {
             w.exchange.setException(new NoAgentAvailableException("The balancer stopped while the exchange was queued",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.agentlb.camel.FlowControlTest.Call;
 import io.github.agentlb.camel.FlowControlTest.Sent;
 import io.github.agentlb.core.queue.UsageTokens;
+import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.testing.FakeScheduler;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -60,8 +61,11 @@ class RequestQueueTest {
         balancer.setMaxInFlightPerTenant(maxInFlightPerTenant);
         balancer.setQueueTimeout(Duration.ofSeconds(10));
         balancer.useQueueTimer(timer);
-        ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get,
-                id -> ScriptedChild.scripted(id, (attempt, callback) -> {
+        ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, "A1", "A2", "A3");
+    }
+
+    private ScriptedChild agent(String id) {
+        return ScriptedChild.scripted(id, (attempt, callback) -> {
                     if (busy.contains(id)) {
                         attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 429);
                         attempt.getMessage().setHeader("Retry-After", "5");
@@ -80,7 +84,7 @@ class RequestQueueTest {
                     }
                     calls.add(new Call(id, attempt, callback));
                     return false;
-                }), "A1", "A2", "A3");
+                });
     }
 
     private Sent send(Map<String, Object> headers) {
@@ -400,6 +404,72 @@ class RequestQueueTest {
         Sent waiting = send();
         assertThat(waiting.completions.get()).as("waits rather than 429").isZero();
         assertThat(balancer.queueFigures().size()).isEqualTo(1);
+    }
+
+    /**
+     * Nothing ends and nothing arrives, but an agent's rest after a busy answer ends: the exchange
+     * waiting goes to it then, not at its queue deadline.
+     */
+    @Test
+    void anExchangeWaitingGoesWhenAnAgentsRestEnds() {
+        start(1, 5);
+        busy = Set.of("A3");
+        answerAtOnce = true;
+        for (int i = 0; i < 3; i++) {
+            send();
+        }
+        answerAtOnce = false;
+        busy = Set.of();
+        send();
+        send();
+        Sent waiting = send();
+        assertThat(waiting.completions.get()).isZero();
+        assertThat(calls).hasSize(2);
+
+        clock.addAndGet(Duration.ofSeconds(5).toNanos());
+        timer.advance(Duration.ofSeconds(5));
+
+        assertThat(calls).hasSize(3);
+        assertThat(calls.get(2).agent()).isEqualTo("A3");
+        assertThat(calls.get(2).attempt().getExchangeId()).isEqualTo(waiting.exchange.getExchangeId());
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
+    /** Nor when an agent's ejection time is up: the exchange waiting is its trial request. */
+    @Test
+    void anExchangeWaitingGoesWhenAnAgentsEjectionEnds() {
+        start(1, 5);
+        balancer.setQueueTimeout(Duration.ofSeconds(60));
+        refusing = "A1";
+        answerAtOnce = true;
+        send();
+        answerAtOnce = false;
+        refusing = null;
+        send();
+        send();
+        Sent waiting = send();
+        assertThat(calls).hasSize(2);
+
+        clock.addAndGet(OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos());
+        timer.advance(OutlierEjection.DEFAULT_BASE_EJECTION_TIME);
+
+        assertThat(calls).hasSize(3);
+        assertThat(calls.get(2).agent()).isEqualTo("A1");
+        assertThat(calls.get(2).attempt().getExchangeId()).isEqualTo(waiting.exchange.getExchangeId());
+    }
+
+    /** Nor when an agent joins (a fleet file, a runtime {@code addAgent}): the exchange waiting goes to it at once. */
+    @Test
+    void anExchangeWaitingGoesToAnAgentThatJoins() {
+        start(1, 5);
+        fillTheAgents();
+        Sent waiting = send();
+
+        balancer.addAgent("A4", agent("A4"), 1.0);
+
+        assertThat(calls).hasSize(4);
+        assertThat(calls.get(3).agent()).isEqualTo("A4");
+        assertThat(calls.get(3).attempt().getExchangeId()).isEqualTo(waiting.exchange.getExchangeId());
     }
 
     /**

@@ -314,6 +314,15 @@ public final class OutlierDetector {
         return false;
     }
 
+    /**
+     * @return whether {@code agentId} is ejected (not marked down, not on trial) and its ejection
+     *     time is up: its trial request may go now ({@link #admit})
+     */
+    public boolean ejectionOver(String agentId) {
+        AgentHealth h = agents.get(agentId);
+        return h != null && !h.down && h.state == EJECTED && nanoClock.getAsLong() - h.ejectedUntil >= 0;
+    }
+
     /** @return whether {@code agentId} is ejected or on trial */
     public boolean isEjected(String agentId) {
         AgentHealth h = agents.get(agentId);
