@@ -309,11 +309,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         }
         strategy.start();
         healthChecks.start(getCamelContext(), this);
-        if (getLearnedSessions().isEnabled() && !getLearnedSessions().hasSecret()) {
-            LoggerFactory.getLogger(AgentLoadBalancerSupport.class).warn("Learned sessions ({}) without a"
-                    + " sessionSecret: damaged session ids are rejected, forged ones are not; set the same secret on"
-                    + " every replica", getLearnedSessions().header());
-        }
+        queue.start(getCamelContext());
+        getLearnedSessions().warnWithoutSecret(LoggerFactory.getLogger(AgentLoadBalancerSupport.class));
     }
 
     @Override

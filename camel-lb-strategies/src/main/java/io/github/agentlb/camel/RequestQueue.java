@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
 import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
+import org.apache.camel.support.LifecycleStrategySupport;
 
 /**
  * A balancer's gate and queue for when its agents are full ({@link FlowControl}): the Camel side of
@@ -52,8 +54,15 @@ final class RequestQueue {
     private final AtomicInteger waiting = new AtomicInteger();
     /** With {@code maxInFlightPerTenant}: the places each tenant holds, under the lock. */
     private final TenantPlaces tenants = new TenantPlaces();
-    private FairQueue<Waiting> queue;
+    private FairQueue<WaitingExchange> queue;
     private final QueueTimer timer = new QueueTimer(this::wake);
+    private final LifecycleStrategySupport whenStopping = new LifecycleStrategySupport() {
+        @Override
+        public void onContextStopping(CamelContext context) {
+            failWaiting();
+        }
+    };
+    private CamelContext stopping;
     private long released;
     private long rejectedFull;
     private long expired;
@@ -109,9 +118,9 @@ final class RequestQueue {
                         now + flow.queueTimeout().toNanos()), state);
             }
         }
-        Waiting w = new Waiting(exchange, callback, now);
-        List<Waiting> expiredNow;
-        List<Waiting> releasedNow;
+        WaitingExchange w = new WaitingExchange(this, exchange, callback, now);
+        List<WaitingExchange> expiredNow;
+        List<WaitingExchange> releasedNow;
         boolean full;
         synchronized (this) {
             expiredNow = expireLocked(now);
@@ -139,7 +148,7 @@ final class RequestQueue {
     }
 
     /** Offers {@code w} to the queue (made anew when empty and resized); false when it is full. */
-    private boolean offerLocked(Waiting w, FlowControl flow, long deadlineNanos) {
+    private boolean offerLocked(WaitingExchange w, FlowControl flow, long deadlineNanos) {
         if (queue == null || queue.size() == 0 && queue.capacity() != flow.queueSize()) {
             queue = new FairQueue<>(flow.queueSize());
         }
@@ -167,11 +176,11 @@ final class RequestQueue {
         if (!flow.queued() || permit.deadlineNanos - now <= 0 || state.openAgents(now) == 0) {
             return false;
         }
-        List<Waiting> expiredNow;
+        List<WaitingExchange> expiredNow;
         boolean waits;
         synchronized (this) {
             expiredNow = expireLocked(now);
-            waits = offerLocked(new Waiting(permit.exchange, permit.callback, permit.sinceNanos), flow, permit.deadlineNanos);
+            waits = offerLocked(new WaitingExchange(this, permit.exchange, permit.callback, permit.sinceNanos), flow, permit.deadlineNanos);
             if (waits) {
                 admitted.decrementAndGet();
                 if (permit.tenant != null) {
@@ -229,7 +238,7 @@ final class RequestQueue {
      */
     void capacityMayHaveGrown() {
         if (waiting.get() > 0) {
-            List<Waiting> releasedNow;
+            List<WaitingExchange> releasedNow;
             synchronized (this) {
                 long now = clock.getAsLong();
                 releasedNow = releaseLocked(states.get(), now);
@@ -239,19 +248,19 @@ final class RequestQueue {
         }
     }
 
-    private List<Waiting> releaseLocked(BalancerState state, long now) {
-        List<Waiting> out = List.of();
+    private List<WaitingExchange> releaseLocked(BalancerState state, long now) {
+        List<WaitingExchange> out = List.of();
         int capacity = capacity(state, now);
         FlowControl flow = state.config.flowControl();
         while (queue.size() > 0 && tryAdmit(capacity)) {
-            FairQueue.Entry<Waiting> entry = flow.tenantLimited()
+            FairQueue.Entry<WaitingExchange> entry = flow.tenantLimited()
                     ? queue.poll(t -> tenants.hasRoom(t, flow.maxInFlightPerTenant(), now)) : queue.poll();
             if (entry == null) {
                 // Every tenant waiting is at its limit: the place stays free for another tenant.
                 admitted.decrementAndGet();
                 break;
             }
-            Waiting w = entry.value();
+            WaitingExchange w = entry.value();
             if (flow.tenantLimited()) {
                 w.tenant = entry.tenant();
                 tenants.take(w.tenant);
@@ -270,12 +279,12 @@ final class RequestQueue {
         return out;
     }
 
-    private List<Waiting> expireLocked(long now) {
+    private List<WaitingExchange> expireLocked(long now) {
         if (queue == null || queue.size() == 0) {
             return List.of();
         }
-        List<Waiting> out = new ArrayList<>();
-        for (FairQueue.Entry<Waiting> entry : queue.expire(now)) {
+        List<WaitingExchange> out = new ArrayList<>();
+        for (FairQueue.Entry<WaitingExchange> entry : queue.expire(now)) {
             entry.value().exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
             out.add(entry.value());
         }
@@ -296,8 +305,8 @@ final class RequestQueue {
 
     /** The timer fired: the waiting whose deadline passed expire, and the others go if agents opened. */
     private void wake() {
-        List<Waiting> expiredNow;
-        List<Waiting> releasedNow;
+        List<WaitingExchange> expiredNow;
+        List<WaitingExchange> releasedNow;
         synchronized (this) {
             timer.fired();
             long now = clock.getAsLong();
@@ -309,8 +318,8 @@ final class RequestQueue {
         dispatch(releasedNow);
     }
 
-    private void complete(List<Waiting> expiredNow) {
-        for (Waiting w : expiredNow) {
+    private void complete(List<WaitingExchange> expiredNow) {
+        for (WaitingExchange w : expiredNow) {
             long waitedMs = TimeUnit.NANOSECONDS.toMillis(clock.getAsLong() - w.sinceNanos);
             w.exchange.setException(new QueueTimeoutException("No agent had room within the queue timeout: waited "
                     + waitedMs + " ms", w.exchange, waitedMs));
@@ -318,8 +327,8 @@ final class RequestQueue {
         }
     }
 
-    private void dispatch(List<Waiting> releasedNow) {
-        for (Waiting w : releasedNow) {
+    private void dispatch(List<WaitingExchange> releasedNow) {
+        for (WaitingExchange w : releasedNow) {
             QueuePermit permit = new QueuePermit(this, w.exchange, w.callback, true, w.entry, w.tenant, w.sinceNanos,
                     w.entry.deadlineNanos());
             w.exchange.getContext().getCamelContextExtension().getReactiveExecutor()
@@ -327,7 +336,8 @@ final class RequestQueue {
         }
     }
 
-    private boolean leave(Waiting w) {
+    /** {@link QueuedExchange#leave()} of {@code w}. */
+    boolean leave(WaitingExchange w) {
         synchronized (this) {
             if (w.entry == null || !queue.remove(w.entry)) {
                 return false;
@@ -341,18 +351,36 @@ final class RequestQueue {
         return true;
     }
 
+    /**
+     * Fails the exchanges waiting as soon as {@code context} begins to stop, as {@link #stop} does:
+     * they have reached no agent, and their clients get the answer (503, another replica may serve
+     * them) while their connections are still open, not when the shutdown timeout ends.
+     */
+    void start(CamelContext context) {
+        stopping = context;
+        context.addLifecycleStrategy(whenStopping);
+    }
+
     /** Fails every exchange still waiting (the balancer stops) and stops the timer it made. */
     void stop() {
-        List<Waiting> out = new ArrayList<>();
+        if (stopping != null) {
+            stopping.getLifecycleStrategies().remove(whenStopping);
+            stopping = null;
+        }
+        failWaiting();
+    }
+
+    private void failWaiting() {
+        List<WaitingExchange> out = new ArrayList<>();
         synchronized (this) {
-            for (FairQueue.Entry<Waiting> e = queue == null ? null : queue.poll(); e != null; e = queue.poll()) {
+            for (FairQueue.Entry<WaitingExchange> e = queue == null ? null : queue.poll(); e != null; e = queue.poll()) {
                 e.value().exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
                 out.add(e.value());
             }
             waiting.set(0);
             timer.stop();
         }
-        for (Waiting w : out) {
+        for (WaitingExchange w : out) {
             w.exchange.setException(new NoAgentAvailableException("The balancer stopped while the exchange was queued",
                     w.exchange, null));
             w.callback.done(false);
@@ -362,27 +390,5 @@ final class RequestQueue {
     synchronized QueueFigures figures() {
         return new QueueFigures(queue == null ? Map.of() : queue.sizes(), queue == null ? 0 : queue.capacity(),
                 admitted.get(), released, rejectedFull, expired, left, waitNanos, maxWaitNanos);
-    }
-
-    /** An exchange waiting: its callback, when it came, its queue entry. */
-    private final class Waiting implements QueuedExchange {
-        final Exchange exchange;
-        final AsyncCallback callback;
-        final long sinceNanos;
-        /** Set under the queue's lock when offered; null when refused. */
-        FairQueue.Entry<Waiting> entry;
-        /** Set under the queue's lock when released and counted against its tenant's limit; else null. */
-        String tenant;
-
-        Waiting(Exchange exchange, AsyncCallback callback, long sinceNanos) {
-            this.exchange = exchange;
-            this.callback = callback;
-            this.sinceNanos = sinceNanos;
-        }
-
-        @Override
-        public boolean leave() {
-            return RequestQueue.this.leave(this);
-        }
     }
 }

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.CamelContext;
+import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterEach;
@@ -432,6 +434,33 @@ class RequestQueueTest {
         assertThat(calls).hasSize(3);
         assertThat(calls.get(2).agent()).isEqualTo("A3");
         assertThat(calls.get(2).attempt().getExchangeId()).isEqualTo(waiting.exchange.getExchangeId());
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
+    /**
+     * The exchanges waiting are answered as soon as the context begins to stop (a SIGTERM's graceful
+     * shutdown), while their clients' connections are open, not when its shutdown timeout ends; no
+     * agent gets them.
+     */
+    @Test
+    void theWaitingAreAnsweredWhenTheContextBeginsToStop() throws Exception {
+        CamelContext own = new DefaultCamelContext();
+        own.start();
+        balancer = new RoundRobinLB();
+        balancer.setMaxInFlightPerAgent(1);
+        balancer.setQueueSize(5);
+        balancer.useQueueTimer(timer);
+        ScriptedChild.startedAgents(balancer, own, clock::get, this::agent, "A1", "A2", "A3");
+        fillTheAgents();
+        Sent waiting = send();
+        assertThat(waiting.completions.get()).isZero();
+
+        own.stop();
+
+        assertThat(waiting.completions.get()).isEqualTo(1);
+        assertThat(waiting.exchange.getException()).isInstanceOf(NoAgentAvailableException.class)
+                .hasMessageContaining("stopped");
+        assertThat(calls).hasSize(3);
         assertThat(balancer.queueFigures().size()).isZero();
     }
 

@@ -76,7 +76,6 @@ public final class LearnedSessions {
         return whenAgentGone;
     }
 
-    /** @return whether a secret was set; without one, ids are checked for damage but can be forged */
     /**
      * Whether A2A task ids are sealed too ({@link A2aTasks}): the ids in a JSON-RPC answer's body,
      * and the task a request is about in its body. Off by default.
@@ -85,8 +84,17 @@ public final class LearnedSessions {
         return a2aTasks;
     }
 
+    /** @return whether a secret was set; without one, ids are checked for damage but can be forged */
     public boolean hasSecret() {
         return secret.length > 0;
+    }
+
+    /** Logs one WARN line on {@code log} when sessions are learned without a secret (at a balancer's start). */
+    public void warnWithoutSecret(org.slf4j.Logger log) {
+        if (isEnabled() && !hasSecret()) {
+            log.warn("Learned sessions ({}) without a sessionSecret: damaged session ids are rejected, forged ones are"
+                    + " not; set the same secret on every replica", header);
+        }
     }
 
     /** @return the codec of the ids the client sees, for this secret */
