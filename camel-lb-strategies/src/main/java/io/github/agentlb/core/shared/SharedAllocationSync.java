@@ -1,12 +1,14 @@
 package io.github.agentlb.core.shared;
 
 import io.github.agentlb.core.avn.AdaptiveVirtualNodes;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -449,6 +451,15 @@ public final class SharedAllocationSync implements AllocationExchange.Listener {
         return lostPastLocalAfter() ? AllocationSource.LOCAL : source;
     }
 
+    /** "the store is unreachable for N s: " what this replica routes on meanwhile. */
+    private String storeLost() {
+        long lostMs = TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - disconnectedSince);
+        Duration localAfter = shared.localAfter();
+        return "the store is unreachable for " + lostMs / 1000 + " s: " + (lostPastLocalAfter() ? "learning alone"
+                : "routing on generation " + generation() + ", learning alone after "
+                        + (localAfter.toMillis() % 1000 == 0 ? localAfter.toSeconds() + " s" : localAfter.toMillis() + " ms"));
+    }
+
     private boolean lostPastLocalAfter() {
         return !connected && nanoClock.getAsLong() - disconnectedSince > shared.localAfter().toNanos();
     }
@@ -463,7 +474,7 @@ public final class SharedAllocationSync implements AllocationExchange.Listener {
         details.put("allocation.leader", leader);
         details.put("allocation.store", shared.exchange().describe());
         details.put("allocation.store.connected", connected);
-        details.put("allocation.problem", lastProblem);
+        details.put("allocation.problem", connected ? lastProblem : storeLost() + (lastProblem.isEmpty() ? "" : "; " + lastProblem));
         details.put("allocation.observations.shared", observationsShared.get());
         details.put("allocation.observations.taken", observationsTaken.get());
         return details;

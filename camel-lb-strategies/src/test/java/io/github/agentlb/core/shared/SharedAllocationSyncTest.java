@@ -192,6 +192,20 @@ class SharedAllocationSyncTest {
         assertThat(sync.generation()).isEqualTo(2);
     }
 
+    /** Health names the lost store as its problem while it is lost, and forgets it when it is back. */
+    @Test
+    void healthNamesALostStoreAsItsProblem() {
+        followingThenCutOffFromTheStore();
+        now.addAndGet(Duration.ofSeconds(12).toNanos());
+        assertThat(sync.details()).containsEntry("allocation.problem",
+                "the store is unreachable for 12 s: routing on generation 4, learning alone after 30 s");
+        now.addAndGet(Duration.ofSeconds(20).toNanos());
+        assertThat(sync.details()).containsEntry("allocation.problem",
+                "the store is unreachable for 32 s: learning alone");
+        sync.connectionChanged(true);
+        assertThat(sync.details()).containsEntry("allocation.problem", "");
+    }
+
     @Test
     void healthSaysLocalOnceTheStoreIsLostPastLocalAfterWithoutARequest() {
         followingThenCutOffFromTheStore();
