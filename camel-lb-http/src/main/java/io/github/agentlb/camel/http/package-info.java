@@ -16,7 +16,7 @@
  *             .to("agent:http://localhost:8082?firstByteTimeout=5m")
  *         .end()
  *     .endDoTry()
- *     .doCatch(AgentsBusyException.class)              // every agent resting after a 429: a JSON 429
+ *     .doCatch(AgentsBusyException.class)              // every agent already resting: a JSON 429 (Retry-After is set)
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(429))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"agents busy\"}"))
@@ -24,7 +24,7 @@
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"no agent available\"}"))
- *     .doCatch(Exception.class)                        // failed or timed out before the answer began: a JSON 502
+ *     .doCatch(Exception.class)                        // a POST's call failed, or a call timed out, before the answer: a JSON 502
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(502))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"the agent failed or did not answer in time\"}"))
