@@ -177,6 +177,10 @@ public final class AgentKeys {
         return parse("session,prompt," + BalancerConfig.Key.DEFAULT_HEADER);
     }
 
+    /** The parts a key list may hold, as error messages name them. */
+    private static final String PARTS =
+            "session, prompt, header:<name>, mcp-method, mcp-name, mcp-param:<Name> or a header name";
+
     /**
      * The key chain of a comma-separated list, evaluated in order: {@code session} (the default
      * session headers), {@code prompt} (the default prompt prefix), {@code header:<name>} or a
@@ -194,8 +198,8 @@ public final class AgentKeys {
             String part = raw.strip();
             String lower = part.toLowerCase(Locale.ROOT);
             if (part.isEmpty()) {
-                throw new IllegalArgumentException("keys must be a comma list of session, prompt, header:<name> or"
-                        + " a header name, was '" + keys + "' (an empty part)");
+                throw new IllegalArgumentException("keys must be a comma list of " + PARTS + ", was '" + keys
+                        + "' (an empty part)");
             } else if (lower.equals("session")) {
                 chain.add(sessionHeader());
             } else if (lower.equals("prompt")) {
@@ -205,11 +209,13 @@ public final class AgentKeys {
             } else if (lower.startsWith("header:")) {
                 String name = part.substring("header:".length()).strip();
                 if (name.isEmpty() || name.contains(":")) {
-                    throw new IllegalArgumentException("keys has an unknown part '" + part + "', was '" + keys + "'");
+                    throw new IllegalArgumentException("keys has an unknown part '" + part + "' (" + PARTS + "), was '"
+                        + keys + "'");
                 }
                 chain.add(header(name));
             } else if (part.contains(":") || part.chars().anyMatch(Character::isWhitespace)) {
-                throw new IllegalArgumentException("keys has an unknown part '" + part + "', was '" + keys + "'");
+                throw new IllegalArgumentException("keys has an unknown part '" + part + "' (" + PARTS + "), was '"
+                        + keys + "'");
             } else {
                 chain.add(header(part));
             }

@@ -23,6 +23,10 @@ import org.apache.camel.api.management.ManagedAttribute;
  *       non-numeric, Unicode).
  * </ul>
  *
+ * <p>A route in a {@code RouteBuilder}'s {@code configure()}, with the imports
+ * {@code io.github.agentlb.camel.ConsistentHashLB}, {@code io.github.agentlb.camel.AgentsBusyException},
+ * {@code io.github.agentlb.camel.NoAgentAvailableException} and {@code org.apache.camel.Exchange}:
+ *
  * <pre>{@code
  * from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true&bridgeEndpoint=true")
  *     .errorHandler(noErrorHandler())                  // failover is the balancer's job
@@ -33,7 +37,7 @@ import org.apache.camel.api.management.ManagedAttribute;
  *             .to("agent:http://localhost:8083")
  *         .end()
  *     .endDoTry()
- *     .doCatch(AgentsBusyException.class)              // every agent asked to rest: 429 (Retry-After is set)
+ *     .doCatch(AgentsBusyException.class)              // every agent already resting: a JSON 429 (Retry-After is set)
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(429))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"agents busy\"}"))
@@ -41,7 +45,7 @@ import org.apache.camel.api.management.ManagedAttribute;
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"no agent available\"}"))
- *     .doCatch(Exception.class)                        // failed or timed out before the answer began: a JSON 502
+ *     .doCatch(Exception.class)                        // a POST's call failed, or a call timed out, before the answer: a JSON 502
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(502))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"the agent failed or did not answer in time\"}"))

@@ -9,6 +9,10 @@ package io.github.agentlb.camel;
  * 2/3 and 1/3), then any agent not yet tried; each agent at most once. Unequal weights
  * ({@link #setAgentWeight}): nginx's smooth weighted round-robin over the weights.
  *
+ * <p>A route in a {@code RouteBuilder}'s {@code configure()}, with the imports
+ * {@code io.github.agentlb.camel.RoundRobinLB}, {@code io.github.agentlb.camel.AgentsBusyException},
+ * {@code io.github.agentlb.camel.NoAgentAvailableException} and {@code org.apache.camel.Exchange}:
+ *
  * <pre>{@code
  * from("netty-http:http://0.0.0.0:8000/process?matchOnUriPrefix=true&bridgeEndpoint=true")
  *     .errorHandler(noErrorHandler())                  // failover is the balancer's job
@@ -19,7 +23,7 @@ package io.github.agentlb.camel;
  *             .to("agent:http://localhost:8083")
  *         .end()
  *     .endDoTry()
- *     .doCatch(AgentsBusyException.class)              // every agent asked to rest: 429 (Retry-After is set)
+ *     .doCatch(AgentsBusyException.class)              // every agent already resting: a JSON 429 (Retry-After is set)
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(429))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"agents busy\"}"))
@@ -27,7 +31,7 @@ package io.github.agentlb.camel;
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"no agent available\"}"))
- *     .doCatch(Exception.class)                        // failed or timed out before the answer began: a JSON 502
+ *     .doCatch(Exception.class)                        // a POST's call failed, or a call timed out, before the answer: a JSON 502
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(502))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"the agent failed or did not answer in time\"}"))

@@ -32,6 +32,11 @@ import org.junit.jupiter.api.Test;
  */
 class AgentKeysTest extends CamelTestSupport {
 
+    /** The parts a key list may hold, as the error messages list them. */
+    private static final String PARTS =
+            "session, prompt, header:<name>, mcp-method, mcp-name, mcp-param:<Name> or a header name";
+
+
     static final String CHAT = """
             {"model":"llama-3.1-8b","temperature":0.2,
              "messages":[{"role":"system","content":"You are a helpful assistant."},
@@ -177,14 +182,15 @@ class AgentKeysTest extends CamelTestSupport {
         assertThat(eval(AgentKeys.parse("missing,user_id"), exchange)).isEqualTo("u");
         assertThat(eval(AgentKeys.parse("tenant"), exchange)).isEqualTo("t");
         assertThatThrownBy(() -> AgentKeys.parse("session,,user_id")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("keys must be a comma list of session, prompt, header:<name> or a header name,"
+                .hasMessage("keys must be a comma list of session, prompt, header:<name>, mcp-method, mcp-name,"
+                        + " mcp-param:<Name> or a header name,"
                         + " was 'session,,user_id' (an empty part)");
         assertThatThrownBy(() -> AgentKeys.parse("session,cookie:sid")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("keys has an unknown part 'cookie:sid', was 'session,cookie:sid'");
+                .hasMessage("keys has an unknown part 'cookie:sid' (" + PARTS + "), was 'session,cookie:sid'");
         assertThatThrownBy(() -> AgentKeys.parse("header:")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("keys has an unknown part 'header:', was 'header:'");
+                .hasMessage("keys has an unknown part 'header:' (" + PARTS + "), was 'header:'");
         assertThatThrownBy(() -> AgentKeys.parse("user id")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("keys has an unknown part 'user id', was 'user id'");
+                .hasMessage("keys has an unknown part 'user id' (" + PARTS + "), was 'user id'");
         assertThatThrownBy(() -> AgentKeys.parse(" ")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("keys");
         assertThatThrownBy(() -> AgentKeys.firstOf()).isInstanceOf(IllegalArgumentException.class)

@@ -160,7 +160,8 @@ class KeysAndInFlightLBTest extends CamelTestSupport {
                         yaml("\"session,cookie:sid\"")));
                 yaml.start();
             }).rootCause().isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("keys has an unknown part 'cookie:sid', was 'session,cookie:sid'");
+                    .hasMessage("keys has an unknown part 'cookie:sid' (session, prompt, header:<name>, mcp-method,"
+                            + " mcp-name, mcp-param:<Name> or a header name), was 'session,cookie:sid'");
         }
     }
 }

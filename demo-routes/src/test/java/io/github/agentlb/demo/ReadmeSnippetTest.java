@@ -4,16 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.agentlb.agent.StubAgent;
-import io.github.agentlb.camel.ConsistentHashLB;
-import io.github.agentlb.camel.NoAgentAvailableException;
+import io.github.agentlb.camel.http.DocBlocks;
+import io.github.agentlb.camel.http.ExampleRoutes;
+import io.github.agentlb.camel.http.ScriptedAgent;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.camel.Exchange;
-import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.RoutesBuilder;
 import org.apache.camel.main.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,48 +24,47 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The platform-http route of docs/using-the-strategies.md, run as a user would: Camel Main's
- * platform-http server in front, camel-http to three stub agents. Only the agents' host and port
- * differ from the page's text ({@code http://localhost:8081} ...), as the test's agents are on
- * free ports.
+ * The platform-http route of docs/using-the-strategies.md, compiled from the page's text and run
+ * as a user would: Camel Main's platform-http server in front, camel-http to three agents. Only
+ * the agents' host and port differ from the page's text ({@code http://localhost:8081} ...), as
+ * the test's agents are on free ports.
  */
 @Tag("e2e")
 @Timeout(60)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReadmeSnippetTest {
 
-    /** The page's route; {@code a1}..{@code a3} stand for http://localhost:8081..8083. */
-    static final class UserRoute extends RouteBuilder {
-        private final String a1;
-        private final String a2;
-        private final String a3;
-
-        UserRoute(List<String> agents) {
-            this.a1 = agents.get(0);
-            this.a2 = agents.get(1);
-            this.a3 = agents.get(2);
+    /**
+     * The page's {@code PlatformHttpRoute}, compiled from the page's text; only
+     * {@code http://localhost:8081}..{@code 8083} are replaced by {@code agents}, in order.
+     */
+    static RoutesBuilder userRoute(Path work, List<String> agents) throws Exception {
+        String printed = DocBlocks.blocks("docs/using-the-strategies.md", "java").stream()
+                .filter(block -> block.contains("class PlatformHttpRoute")).findFirst().orElseThrow();
+        String route = printed;
+        for (int i = 0; i < agents.size(); i++) {
+            assertThat(route).contains("http://localhost:808" + (i + 1));
+            route = route.replace("http://localhost:808" + (i + 1), agents.get(i));
         }
+        return (RoutesBuilder) ExampleRoutes.compileClass(work, DocBlocks.className(route), route)
+                .getDeclaredConstructor().newInstance();
+    }
 
-        @Override
-        public void configure() {
-            from("platform-http:/process?matchOnUriPrefix=true&httpMethodRestrict=GET")
-                .errorHandler(noErrorHandler())
-                .doTry()
-                    .loadBalance(new ConsistentHashLB())
-                        .to(a1 + "?bridgeEndpoint=true&throwExceptionOnFailure=false")
-                        .to(a2 + "?bridgeEndpoint=true&throwExceptionOnFailure=false")
-                        .to(a3 + "?bridgeEndpoint=true&throwExceptionOnFailure=false")
-                    .end()
-                .endDoTry()
-                .doCatch(NoAgentAvailableException.class)
-                    .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
-                    .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
-                    .setBody(constant("{\"error\":\"no agent available\"}"))
-                .end()
-                .removeHeaders("*", "Content-Type", Exchange.HTTP_RESPONSE_CODE);
-        }
+    /** Camel Main's platform-http server on {@code port} with the page's route over {@code agents}, started. */
+    static Main startMain(Path work, int port, List<String> agents) throws Exception {
+        Main main = new Main();
+        main.configure().addRoutesBuilder(userRoute(work, agents));
+        main.addOverrideProperty("camel.server.enabled", "true");
+        main.addOverrideProperty("camel.server.host", "127.0.0.1");
+        main.addOverrideProperty("camel.server.port", Integer.toString(port));
+        // The demo's application.properties is on this classpath: keep its management server off.
+        main.addOverrideProperty("camel.management.enabled", "false");
+        main.addOverrideProperty("camel.metrics.enabled", "false");
+        main.start();
+        return main;
     }
 
     private final Http http = new Http();
@@ -71,18 +73,10 @@ class ReadmeSnippetTest {
     private String base;
 
     @BeforeAll
-    void start() throws Exception {
+    void start(@TempDir Path work) throws Exception {
         agents = Agents.start(3, 0, 2);
         int port = StubAgent.findFreePort("127.0.0.1");
-        main = new Main();
-        main.configure().addRoutesBuilder(new UserRoute(agents.urls()));
-        main.addOverrideProperty("camel.server.enabled", "true");
-        main.addOverrideProperty("camel.server.host", "127.0.0.1");
-        main.addOverrideProperty("camel.server.port", Integer.toString(port));
-        // The demo's application.properties is on this classpath: keep its management server off.
-        main.addOverrideProperty("camel.management.enabled", "false");
-        main.addOverrideProperty("camel.metrics.enabled", "false");
-        main.start();
+        main = startMain(work, port, agents.urls());
         base = "http://127.0.0.1:" + port;
     }
 
@@ -155,6 +149,63 @@ class ReadmeSnippetTest {
         assertThat(post.headers().firstValue("x")).isEmpty();
         assertThat(post.headers().firstValue("user_id")).isEmpty();
         assertThat(served()).isEqualTo(servedBefore);
+    }
+
+    /**
+     * HttpClient 5, under camel-http, retries a 429 or a 503 itself (after the answer's Retry-After)
+     * unless its retries are off: each agent then got the same GET twice, and a GET over three
+     * agents answering 429 "Retry-After: 7" took 21 s. The balancer fails over itself.
+     */
+    @Test
+    void eachAgentIsCalledAtMostOncePerRequestWhenItAnswers429Or503(@TempDir Path work) throws Exception {
+        for (int status : new int[] {429, 503}) {
+            List<ScriptedAgent> scripted = new ArrayList<>();
+            Main busy = null;
+            try {
+                for (int i = 0; i < 3; i++) {
+                    scripted.add(ScriptedAgent.start((exchange, request) -> {
+                        byte[] answer = "{\"error\":\"busy\"}".getBytes(StandardCharsets.UTF_8);
+                        exchange.getResponseHeaders().set("Content-Type", "application/json");
+                        if (status == 429) {
+                            exchange.getResponseHeaders().set("Retry-After", "7");
+                        }
+                        exchange.sendResponseHeaders(status, answer.length);
+                        exchange.getResponseBody().write(answer);
+                    }));
+                }
+                int port = StubAgent.findFreePort("127.0.0.1");
+                busy = startMain(work.resolve("s" + status), port, scripted.stream().map(ScriptedAgent::baseUrl).toList());
+
+                long started = System.nanoTime();
+                HttpResponse<String> response = http.get("http://127.0.0.1:" + port + "/process/r1?user_id=1");
+                long tookMs = (System.nanoTime() - started) / 1_000_000;
+
+                assertThat(response.statusCode()).as(response.body()).isIn(429, 503);
+                assertThat(tookMs).as("no wait for a Retry-After").isLessThan(5_000);
+                for (ScriptedAgent agent : scripted) {
+                    assertThat(agent.calls()).as("calls of one agent for one GET answered " + status).isLessThanOrEqualTo(1);
+                    if (agent.calls() == 1) {
+                        ScriptedAgent.Received received = agent.next();
+                        assertThat(received.target()).isEqualTo("/process/r1?user_id=1");
+                        assertThat(received.headers().keySet()).as("request headers an agent received")
+                                .noneMatch(name -> name.equals("*"));
+                    }
+                }
+                if (status == 429) {
+                    int calls = scripted.stream().mapToInt(ScriptedAgent::calls).sum();
+                    HttpResponse<String> resting = http.get("http://127.0.0.1:" + port + "/process/r2?user_id=2");
+                    assertThat(resting.statusCode()).as("every agent resting").isEqualTo(429);
+                    assertThat(resting.body()).isEqualTo("{\"error\":\"agents busy\"}");
+                    assertThat(resting.headers().firstValue("Retry-After")).isPresent();
+                    assertThat(scripted.stream().mapToInt(ScriptedAgent::calls).sum()).as("no agent called while they rest")
+                            .isEqualTo(calls);
+                }
+            } finally {
+                Main started = busy;
+                Resources.close(started == null ? null : started::stop);
+                scripted.forEach(ScriptedAgent::close);
+            }
+        }
     }
 
     private long served() {

@@ -3,12 +3,33 @@
  * {@code loadBalance()} and stream each agent's answer into the client's connection as it
  * arrives, for a route whose consumer is camel-netty-http's.
  *
+ * <p>In a {@code RouteBuilder}'s {@code configure()}, with the imports
+ * {@code io.github.agentlb.camel.AgentsBusyException}, {@code io.github.agentlb.camel.ConsistentHashLB},
+ * {@code io.github.agentlb.camel.NoAgentAvailableException} and {@code org.apache.camel.Exchange}:
+ *
  * <pre>{@code
  * from("netty-http:http://0.0.0.0:8000/v1?matchOnUriPrefix=true&bridgeEndpoint=true")
- *     .loadBalance(new ConsistentHashLB())
- *         .to("agent:http://localhost:8081?firstByteTimeout=5m")
- *         .to("agent:http://localhost:8082?firstByteTimeout=5m")
- *     .end();
+ *     .errorHandler(noErrorHandler())                  // failover is the balancer's job
+ *     .doTry()
+ *         .loadBalance(new ConsistentHashLB())
+ *             .to("agent:http://localhost:8081?firstByteTimeout=5m")
+ *             .to("agent:http://localhost:8082?firstByteTimeout=5m")
+ *         .end()
+ *     .endDoTry()
+ *     .doCatch(AgentsBusyException.class)              // every agent already resting: a JSON 429 (Retry-After is set)
+ *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(429))
+ *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
+ *         .setBody(constant("{\"error\":\"agents busy\"}"))
+ *     .doCatch(NoAgentAvailableException.class)        // every agent down: a JSON 503, no stack trace
+ *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
+ *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
+ *         .setBody(constant("{\"error\":\"no agent available\"}"))
+ *     .doCatch(Exception.class)                        // a POST's call failed, or a call timed out, before the answer: a JSON 502
+ *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(502))
+ *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
+ *         .setBody(constant("{\"error\":\"the agent failed or did not answer in time\"}"))
+ *     .end()
+ *     .removeHeaders("*", "Content-Type", "Retry-After", Exchange.HTTP_RESPONSE_CODE); // none of the request's
  * }</pre>
  *
  * <ul>

@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The code blocks of the project's Markdown pages, as printed, and the README's route on test ports. */
-final class DocBlocks {
+public final class DocBlocks {
 
     /** The project's root, seen from this module. */
     static final Path ROOT = Path.of("..");
@@ -22,7 +22,7 @@ final class DocBlocks {
      * The {@code ```language} blocks of {@code page} (relative to the project's root), in order,
      * without the indentation of a block inside a list item.
      */
-    static List<String> blocks(String page, String language) throws IOException {
+    public static List<String> blocks(String page, String language) throws IOException {
         Matcher block = Pattern.compile("(?m)^( *)```" + language + "\\R(.*?)\\R\\1```", Pattern.DOTALL)
                 .matcher(Files.readString(ROOT.resolve(page)));
         List<String> found = new ArrayList<>();
@@ -38,7 +38,7 @@ final class DocBlocks {
     }
 
     /** The name of the public class a whole Java file declares, with the file's package if it has one. */
-    static String className(String source) {
+    public static String className(String source) {
         Matcher name = CLASS_NAME.matcher(source);
         if (!name.find()) {
             throw new AssertionError("no public class in:\n" + source);

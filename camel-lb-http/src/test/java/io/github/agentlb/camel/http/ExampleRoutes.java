@@ -15,13 +15,13 @@ import javax.tools.ToolProvider;
 import org.apache.camel.RoutesBuilder;
 
 /** Compiles a documented route example, as a user would paste it, into a {@link RoutesBuilder}, and finds it a free port. */
-final class ExampleRoutes {
+public final class ExampleRoutes {
 
     private ExampleRoutes() {
     }
 
     /** A loopback port free at the time of the call, for an example's route in place of its documented port. */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
@@ -33,7 +33,7 @@ final class ExampleRoutes {
      *
      * @param work where the source and the class are written
      */
-    static RoutesBuilder compile(Path work, String className, String body) throws Exception {
+    public static RoutesBuilder compile(Path work, String className, String body) throws Exception {
         String source = "package example;\n"
                 + "import io.github.agentlb.camel.*;\n"
                 + "import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;\n"
@@ -52,7 +52,7 @@ final class ExampleRoutes {
      *
      * @param work where the source and the class are written
      */
-    static Class<?> compileClass(Path work, String className, String source) throws Exception {
+    public static Class<?> compileClass(Path work, String className, String source) throws Exception {
         Path file = work.resolve(className.replace('.', '/') + ".java");
         Files.createDirectories(file.getParent());
         Files.writeString(file, source);

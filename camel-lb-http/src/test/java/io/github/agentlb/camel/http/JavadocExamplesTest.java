@@ -156,6 +156,35 @@ class JavadocExamplesTest {
         assertThat(response.body()).isEqualTo("{\"error\":\"no agent available\"}");
     }
 
+    /**
+     * The package's Javadoc example: every agent down is a JSON error, without Camel's exception or
+     * stack trace, and none of the request's headers comes back in the answer.
+     */
+    @Tag("e2e")
+    @org.junit.jupiter.api.Test
+    void thePackageExampleAnswersEveryAgentDownWithAJsonErrorAndNoRequestHeader() throws Exception {
+        Matcher matcher = EXAMPLE.matcher(Files.readString(
+                Path.of("src/main/java/io/github/agentlb/camel/http/package-info.java")));
+        assertThat(matcher.find()).as("package-info.java has a <pre>{@code ...}</pre> example").isTrue();
+        String route = DocBlocks.onPorts(matcher.group(1).replaceAll("(?m)^ \\* ?", ""), port,
+                agents.stream().map(Agent::port).toList());
+        agents.forEach(Agent::close);
+        camel = new DefaultCamelContext();
+        camel.addRoutes(ExampleRoutes.compile(work, "PackageExample", route + "\n"));
+        camel.start();
+
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/chat?user_id=1"))
+                .header("Accept", "text/event-stream").header("User-Agent", "trial/1.0").header("user_id", "42")
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
+        assertThat(response.body()).isEqualTo("{\"error\":\"no agent available\"}")
+                .doesNotContain("Exception", "\tat ");
+        assertThat(response.headers().map().keySet()).as("none of the request's headers echoed")
+                .noneMatch(name -> Set.of("accept", "user-agent", "user_id").contains(name.toLowerCase()));
+    }
+
     private void start(String strategy) throws Exception {
         String example = example(strategy);
         String route = onTestPorts(example);

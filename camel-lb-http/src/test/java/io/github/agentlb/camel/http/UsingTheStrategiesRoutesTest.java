@@ -58,7 +58,8 @@ class UsingTheStrategiesRoutesTest {
     /**
      * End to end: each example answers as the README's route does when no agent can take a request:
      * every agent resting after a 429 is a JSON 429 with {@code Retry-After}, a POST whose agent failed
-     * after it was sent a JSON 502, every agent down a JSON 503, never netty-http's 500 with a stack trace.
+     * after it was sent a JSON 502 (a GET goes on to every agent, then a JSON 503), every agent down a
+     * JSON 503, never netty-http's 500 with a stack trace.
      */
     @Test
     @Tag("e2e")
@@ -89,6 +90,15 @@ class UsingTheStrategiesRoutesTest {
                 assertThat(failed.statusCode()).as(language + ": a POST whose agent failed after it was sent").isEqualTo(502);
                 assertThat(failed.body()).as(language).isEqualTo("{\"error\":\"the agent failed or did not answer in time\"}");
                 assertThat(agents.calls()).as(language + ": not re-sent").isEqualTo(1);
+            }
+            try (SwitchableAgents agents = new SwitchableAgents(); CamelContext context = started(language, agents.ports())) {
+                agents.answer((exchange, request) -> {
+                    throw new IOException("the agent closes the connection without an answer");
+                });
+                HttpResponse<String> failed = send(context, "GET");
+                assertThat(failed.statusCode()).as(language + ": a GET whose every agent closed before the head").isEqualTo(503);
+                assertThat(failed.body()).as(language).isEqualTo("{\"error\":\"no agent available\"}");
+                assertThat(agents.calls()).as(language + ": a GET goes on to the next agent").isEqualTo(2);
             }
             try (CamelContext context = started(language, List.of(ExampleRoutes.freePort(), ExampleRoutes.freePort()))) {
                 HttpResponse<String> none = send(context, "GET");
