@@ -55,10 +55,14 @@ class OverlongAnswersTest {
     private OverlongAgent agent;
     private String base;
 
+    /** Sent the 2 bytes over at the next request on the connection, before its answer (the race). */
+    private static final long AT_NEXT_REQUEST = -1;
+
     /**
      * Answers every request of a kept-alive connection {@code 200} with {@code Content-Length: 6}
-     * and 8 bytes of body, the 2 over in the same write or {@code lateMs} later in a write of their
-     * own; counts the requests, those per connection, and the connections the proxy closed.
+     * and 8 bytes of body, the 2 over in the same write, {@code lateMs} later in a write of their
+     * own, or ({@link #AT_NEXT_REQUEST}) just before the answer to the connection's next request;
+     * counts the requests, those per connection, and the connections the proxy closed.
      */
     private static final class OverlongAgent implements AutoCloseable {
         private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -95,10 +99,14 @@ class OverlongAnswersTest {
                 OutputStream out = socket.getOutputStream();
                 while (readRequest(in)) {
                     requests.incrementAndGet();
-                    perConnection.get(id).incrementAndGet();
+                    int request = perConnection.get(id).incrementAndGet();
                     byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
                             + ANNOUNCED + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
-                    if (lateMs == 0) {
+                    if (lateMs == AT_NEXT_REQUEST) {
+                        byte[] over = Arrays.copyOfRange(BYTES, ANNOUNCED, BYTES.length);
+                        out.write(concat(request == 1 ? new byte[0] : over, concat(head, Arrays.copyOf(BYTES, ANNOUNCED))));
+                        out.flush();
+                    } else if (lateMs == 0) {
                         out.write(concat(head, BYTES));
                         out.flush();
                     } else {
@@ -222,6 +230,59 @@ class OverlongAnswersTest {
         soft.assertThat(agent.perConnection.values().stream().filter(n -> n.get() > 1).count())
                 .as("connections that carried a second request").isZero();
         soft.assertThat(seen).as("attempt outcomes").hasSize(40).containsOnly(AttemptOutcome.SUCCESS);
+        soft.assertAll();
+    }
+
+    /** The answers' statuses to {@code count} {@code method} requests, one after another. */
+    private List<Integer> statuses(String method, int count) throws Exception {
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            statuses.add(send(method, i).statusCode());
+        }
+        return statuses;
+    }
+
+    private List<AttemptOutcome> outcomes(int count) throws InterruptedException {
+        List<AttemptOutcome> seen = new ArrayList<>();
+        for (AttemptOutcome outcome; seen.size() < count && (outcome = outcomes.poll(2, TimeUnit.SECONDS)) != null; ) {
+            seen.add(outcome);
+        }
+        AttemptOutcome further = outcomes.poll(200, TimeUnit.MILLISECONDS);
+        if (further != null) {
+            seen.add(further);
+        }
+        return seen;
+    }
+
+    @Test
+    void bytesOverThatComeAfterTheConnectionWasReusedSendAnIdempotentRequestAgainOnANewConnection() throws Exception {
+        route(AT_NEXT_REQUEST);
+
+        List<Integer> statuses = statuses("GET", 3);
+
+        SoftAssertions soft = new SoftAssertions();
+        soft.assertThat(statuses).as("answers").containsExactly(200, 200, 200);
+        // GET 2 and 3 each went on a reused connection that then brought the bytes over: sent again once on a new one.
+        soft.assertThat(agent.requests.get()).as("requests the agent received").isEqualTo(5);
+        soft.assertThat(agent.connections.get()).as("connections").isEqualTo(3);
+        soft.assertThat(outcomes(3)).as("attempt outcomes").containsExactly(AttemptOutcome.SUCCESS, AttemptOutcome.SUCCESS,
+                AttemptOutcome.SUCCESS);
+        soft.assertAll();
+    }
+
+    @Test
+    void bytesOverThatComeAfterTheConnectionWasReusedFailAPostThatWasWrittenWithoutSendingItAgain() throws Exception {
+        route(AT_NEXT_REQUEST);
+
+        List<Integer> statuses = statuses("POST", 4);
+
+        SoftAssertions soft = new SoftAssertions();
+        // POST 2 and 4 went on a reused connection and reached the agent: not sent again (Go's net/http rule).
+        soft.assertThat(statuses).as("answers").containsExactly(200, 500, 200, 500);
+        soft.assertThat(agent.requests.get()).as("requests the agent received").isEqualTo(4);
+        soft.assertThat(agent.connections.get()).as("connections").isEqualTo(2);
+        soft.assertThat(outcomes(4)).as("attempt outcomes").containsExactly(AttemptOutcome.SUCCESS,
+                AttemptOutcome.FAILED_AFTER_SEND, AttemptOutcome.SUCCESS, AttemptOutcome.FAILED_AFTER_SEND);
         soft.assertAll();
     }
 
