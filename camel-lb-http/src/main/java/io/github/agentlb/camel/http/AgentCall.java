@@ -112,11 +112,14 @@ import org.slf4j.LoggerFactory;
  * passes as it came.
  *
  * <h2>Kept-alive connections</h2>
- * A pooled connection that fails before any byte of the answer (the agent closed it as idle while
- * the request was on its way) is given up and the request sent once more on a new connection to
- * the same agent when that is safe (Go's {@code net/http} rule): the request was not written whole,
- * or its method is idempotent (RFC 9110 9.2.2) or it has an {@code Idempotency-Key}. Not counted
- * against the agent.
+ * A connection that brings bytes past the end of an answer, or while idle, is closed and never
+ * used again ({@link AgentCodec}); the answer that ended is a success. A pooled connection that
+ * fails before any byte of the answer (the agent closed it as idle while the request was on its
+ * way), or brings something that is not HTTP before it (the rest of an earlier answer longer than
+ * its {@code Content-Length}, come after the connection was taken again), is given up and the
+ * request sent once more on a new connection to the same agent when that is safe (Go's
+ * {@code net/http} rule): the request was not written whole, or its method is idempotent (RFC 9110
+ * 9.2.2) or it has an {@code Idempotency-Key}. Not counted against the agent.
  *
  * <p>Over 300 lines: one call's steps (connect or take a pooled connection, retry once on a stale
  * connection, a write that fails before the answer, head, parts, timeouts, cancel, the stall rule,
@@ -472,9 +475,12 @@ final class AgentCall implements RequestWriter.Writes {
         HttpObject object = (HttpObject) msg;
         if (object.decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
-            if (!endedForPolling()) { // a stream closed mid-body is a decoder failure too
-                finish(new DecoderException("agent " + name() + " answered something that is not HTTP",
-                        object.decoderResult().cause()), false);
+            DecoderException notHttp = new DecoderException("agent " + name() + " answered something that is not HTTP",
+                    object.decoderResult().cause());
+            // A stream closed mid-body is a decoder failure too; a pooled connection that brings what is not HTTP
+            // before an answer (the rest of an earlier answer longer than its Content-Length) is a stale one.
+            if (!endedForPolling() && !retriedOnNewConnection(notHttp)) {
+                finish(notHttp, false);
             }
             return;
         }

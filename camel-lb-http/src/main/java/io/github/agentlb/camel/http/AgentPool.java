@@ -7,7 +7,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.util.ArrayDeque;
@@ -18,7 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The connections to one agent: opened on the event loop of the client connection they serve, and
  * kept alive between calls in a pool per event loop (at most the endpoint's {@code poolSize}), so a
  * call and its agent connection always share one thread. A connection serves one call at a time;
- * an answer nobody asked for closes it.
+ * a byte nobody asked for closes it ({@link AgentCodec}): one past the end of an answer, or one
+ * that comes while the connection is idle. An idle connection is read, so such a byte, or the
+ * agent's closing it, is seen at once.
  *
  * <p>Thread-safe: each event loop touches only its own pool.
  */
@@ -61,7 +62,7 @@ final class AgentPool {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast("codec", new HttpClientCodec());
+                        ch.pipeline().addLast("codec", new AgentCodec(endpoint.getAddress()));
                         ch.pipeline().addLast("call", new Connection());
                     }
                 });
@@ -88,6 +89,7 @@ final class AgentPool {
         attach(channel, null);
         ArrayDeque<Channel> pool = idle.get();
         if (reusable && channel.isActive() && pool.size() < endpoint.getPoolSize()) {
+            channel.config().setAutoRead(true); // an answer that ended while its client held it back
             pool.addLast(channel);
         } else {
             channel.close();
