@@ -127,9 +127,9 @@ final class Attempts {
         boolean ejections = detector.hasEjections();
         String agent = screen.next(ejections);
         if (agent == null) {
-            // An agent was busy, or rests or is full, and no other can take it: with a queue the exchange waits there again
-            // (not a learned session's: its agent alone serves it); the permit of its next release calls the callback.
-            if ((lastBusy != null || screen.restingSkipped()) && (pin == null || pin.agent() == null)
+            // Busy, resting or full, no other can take it: it waits again, once, unless its agent alone may serve it.
+            boolean oneAgent = pin != null && pin.agent() != null || screen.offeredOne();
+            if ((lastBusy != null || screen.restingSkipped()) && !oneAgent
                     && callback instanceof QueuePermit permit && permit.waitAgain()) {
                 done(false, false);
             } else {

@@ -42,6 +42,8 @@ final class CandidateScreen {
     private boolean reserved;
     private long now;
     private boolean nowRead;
+    /** How many candidates the strategy's order gave so far. */
+    private int offered;
 
     /** @param exchange the exchange screened for: one that opens a long-lived stream is no load, held by no in-flight limit */
     CandidateScreen(BalancerState state, Selection selection, AttemptContext context, Exchange exchange) {
@@ -69,6 +71,7 @@ final class CandidateScreen {
         reserved = false;
         while (candidates.hasNext()) {
             String candidate = candidates.next();
+            offered++;
             // Pickers give serving agents only (no draining one); an id of no member is skipped.
             AgentSlot slot = state.slot(candidate);
             if (slot == null || wasTried(candidate)) {
@@ -131,6 +134,14 @@ final class CandidateScreen {
     /** @return the agents the saturation gate passed over so far, for the decision log */
     Set<String> saturated() {
         return saturated == null ? Set.of() : saturated;
+    }
+
+    /**
+     * @return whether the strategy's order, read to its end, gave one agent only (a handle's ring
+     *         owner, the one member): its busy answer is the client's, not a reason to wait again
+     */
+    boolean offeredOne() {
+        return offered == 1 && !selection.candidates().hasNext();
     }
 
     /** @return whether an agent was passed over because it rests after a busy answer or is at its in-flight limit */

@@ -61,8 +61,10 @@ final class QueueTimer {
             armed.cancel(false);
             armed = null;
         }
-        if (own) {
+        if (own && scheduler != null) {
             scheduler.shutdownNow();
+        }
+        if (own) {
             scheduler = null;
         }
     }

@@ -3,7 +3,6 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.queue.FairQueue;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -55,20 +54,20 @@ final class RequestQueue {
     /** With {@code maxInFlightPerTenant}: the places each tenant holds, under the lock. */
     private final TenantPlaces tenants = new TenantPlaces();
     private FairQueue<WaitingExchange> queue;
+    /** Exchange property: the exchange went back to wait once after a busy answer; a second one is the client's. */
+    private static final String WAITED_AGAIN = "agentlb.queue.waitedAgain";
     private final QueueTimer timer = new QueueTimer(this::wake);
     private final LifecycleStrategySupport whenStopping = new LifecycleStrategySupport() {
         @Override
         public void onContextStopping(CamelContext context) {
+            draining = true;
             failWaiting();
         }
     };
     private CamelContext stopping;
-    private long released;
-    private long rejectedFull;
-    private long expired;
-    private long left;
-    private long waitNanos;
-    private long maxWaitNanos;
+    /** Set when the context begins to stop: nothing waits any more, it is answered at once. */
+    private volatile boolean draining;
+    private final QueueCounts counts = new QueueCounts();
 
     /** @param listeners where it listens for agents that join or are re-admitted, to release the waiting then */
     RequestQueue(LongSupplier clock, Supplier<BalancerState> states, Dispatcher dispatcher, Listeners listeners) {
@@ -97,14 +96,11 @@ final class RequestQueue {
     boolean process(Exchange exchange, AsyncCallback callback, BalancerState state) {
         FlowControl flow = state.config.flowControl();
         long now = clock.getAsLong();
-        if (!flow.tenantLimited()) {
-            if (waiting.get() == 0 && tryAdmit(capacity(state, now))) {
-                return dispatcher.dispatch(exchange, new QueuePermit(this, exchange, callback, false, null, null, now,
-                        now + flow.queueTimeout().toNanos()), state);
-            }
+        String tenant = flow.tenantLimited() ? flow.tenantOf(exchange) : null;
+        boolean through;
+        if (tenant == null) {
+            through = waiting.get() == 0 && tryAdmit(capacity(state, now));
         } else {
-            String tenant = flow.tenantOf(exchange);
-            boolean through;
             synchronized (this) {
                 tenants.seen(tenant, now);
                 through = waiting.get() == 0 && tenants.hasRoom(tenant, flow.maxInFlightPerTenant(), now)
@@ -113,10 +109,15 @@ final class RequestQueue {
                     tenants.take(tenant);
                 }
             }
-            if (through) {
-                return dispatcher.dispatch(exchange, new QueuePermit(this, exchange, callback, false, null, tenant, now,
-                        now + flow.queueTimeout().toNanos()), state);
-            }
+        }
+        if (through) {
+            return dispatcher.dispatch(exchange, new QueuePermit(this, exchange, callback, false, null, tenant, now,
+                    now + flow.queueTimeout().toNanos()), state);
+        }
+        if (draining) {
+            exchange.setException(new NoAgentAvailableException("The balancer is stopping: no agent had room", exchange, null));
+            callback.done(true);
+            return true;
         }
         WaitingExchange w = new WaitingExchange(this, exchange, callback, now);
         List<WaitingExchange> expiredNow;
@@ -126,7 +127,7 @@ final class RequestQueue {
             expiredNow = expireLocked(now);
             full = !offerLocked(w, flow, now + flow.queueTimeout().toNanos());
             if (full) {
-                rejectedFull++;
+                counts.rejectedFull++;
             }
             // Published before the gate is read again: a completion that frees a place after that read
             // then sees someone waiting and releases (no lost wake-up).
@@ -173,9 +174,11 @@ final class RequestQueue {
         BalancerState state = states.get();
         FlowControl flow = state.config.flowControl();
         long now = clock.getAsLong();
-        if (!flow.queued() || permit.deadlineNanos - now <= 0 || state.openAgents(now) == 0) {
+        if (!flow.queued() || draining || permit.deadlineNanos - now <= 0 || state.openAgents(now) == 0
+                || permit.exchange.getProperty(WAITED_AGAIN) != null) {
             return false;
         }
+        permit.exchange.setProperty(WAITED_AGAIN, Boolean.TRUE);
         List<WaitingExchange> expiredNow;
         boolean waits;
         synchronized (this) {
@@ -267,9 +270,7 @@ final class RequestQueue {
             }
             w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
             long waited = now - w.sinceNanos;
-            released++;
-            waitNanos += waited;
-            maxWaitNanos = Math.max(maxWaitNanos, waited);
+            counts.released(waited);
             if (out.isEmpty()) {
                 out = new ArrayList<>(2);
             }
@@ -288,7 +289,7 @@ final class RequestQueue {
             entry.value().exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
             out.add(entry.value());
         }
-        expired += out.size();
+        counts.expired += out.size();
         waiting.set(queue.size());
         return out;
     }
@@ -342,7 +343,7 @@ final class RequestQueue {
             if (w.entry == null || !queue.remove(w.entry)) {
                 return false;
             }
-            left++;
+            counts.left++;
             waiting.set(queue.size());
         }
         w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
@@ -357,6 +358,7 @@ final class RequestQueue {
      * them) while their connections are still open, not when the shutdown timeout ends.
      */
     void start(CamelContext context) {
+        draining = false;
         stopping = context;
         context.addLifecycleStrategy(whenStopping);
     }
@@ -388,7 +390,6 @@ final class RequestQueue {
     }
 
     synchronized QueueFigures figures() {
-        return new QueueFigures(queue == null ? Map.of() : queue.sizes(), queue == null ? 0 : queue.capacity(),
-                admitted.get(), released, rejectedFull, expired, left, waitNanos, maxWaitNanos);
+        return counts.figures(queue, admitted.get());
     }
 }

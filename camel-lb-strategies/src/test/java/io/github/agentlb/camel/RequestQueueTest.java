@@ -44,6 +44,7 @@ class RequestQueueTest {
     /** The agent whose connection is refused, if any. */
     private volatile String refusing;
     private RoundRobinLB balancer;
+    private final java.util.concurrent.atomic.AtomicInteger busyAnswers = new java.util.concurrent.atomic.AtomicInteger();
 
     @AfterEach
     void stop() {
@@ -57,18 +58,23 @@ class RequestQueueTest {
     }
 
     private void start(int maxInFlight, int queueSize, int maxInFlightPerTenant) {
+        start(maxInFlight, queueSize, maxInFlightPerTenant, "A1", "A2", "A3");
+    }
+
+    private void start(int maxInFlight, int queueSize, int maxInFlightPerTenant, String... agents) {
         balancer = new RoundRobinLB();
         balancer.setMaxInFlightPerAgent(maxInFlight);
         balancer.setQueueSize(queueSize);
         balancer.setMaxInFlightPerTenant(maxInFlightPerTenant);
         balancer.setQueueTimeout(Duration.ofSeconds(10));
         balancer.useQueueTimer(timer);
-        ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, "A1", "A2", "A3");
+        ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, agents);
     }
 
     private ScriptedChild agent(String id) {
         return ScriptedChild.scripted(id, (attempt, callback) -> {
                     if (busy.contains(id)) {
+                        busyAnswers.incrementAndGet();
                         attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 429);
                         attempt.getMessage().setHeader("Retry-After", "5");
                         callback.done(true);
@@ -462,6 +468,83 @@ class RequestQueueTest {
                 .hasMessageContaining("stopped");
         assertThat(calls).hasSize(3);
         assertThat(balancer.queueFigures().size()).isZero();
+        Sent late = send();
+        assertThat(late.completions.get()).as("nothing waits while the context stops").isEqualTo(1);
+        assertThat(late.exchange.getException()).isInstanceOf(NoAgentAvailableException.class).hasMessageContaining("stopping");
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
+    /**
+     * An exchange goes back to wait once after a busy answer: when its agent answers busy again as
+     * soon as its rest ends, that 429 is the client's (with its Retry-After), not another wait for
+     * every rest until the queue's deadline.
+     */
+    @Test
+    void anExchangeWaitsAgainOnceAfterABusyAnswerThenTakesTheNext() {
+        start(1, 5);
+        busy = Set.of("A3");
+        send();
+        send();
+        Sent third = send();
+        assertThat(busyAnswers.get()).isEqualTo(1);
+        assertThat(third.completions.get()).as("waits again after A3's 429").isZero();
+
+        clock.addAndGet(Duration.ofSeconds(5).toNanos());
+        timer.advance(Duration.ofSeconds(5));
+
+        assertThat(busyAnswers.get()).isEqualTo(2);
+        assertThat(third.completions.get()).isEqualTo(1);
+        assertThat(third.exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(third.exchange.getMessage().getHeader("Retry-After")).isEqualTo("5");
+        clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        timer.advance(Duration.ofSeconds(10));
+        assertThat(busyAnswers.get()).isEqualTo(2);
+    }
+
+    /** A request its one agent alone may serve (here the only member) does not wait again after its busy answer. */
+    @Test
+    void aBusyAnswerOfTheOnlyAgentIsTheClientsAtOnce() {
+        start(1, 5, 0, "A1");
+        busy = Set.of("A1");
+        Sent sent = send();
+        assertThat(sent.completions.get()).isEqualTo(1);
+        assertThat(sent.exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(busyAnswers.get()).isEqualTo(1);
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
+    /**
+     * An MCP handle's call may go to its ring owner alone: the owner's 429 is the client's at once,
+     * with its Retry-After, while the other agents have room; it does not wait for the owner's rest.
+     */
+    @Test
+    void aHandlesBusyAnswerIsTheClientsAtOnce() {
+        ConsistentHashLB ch = new ConsistentHashLB();
+        ch.setKeys("mcp-param:handle");
+        ch.setMaxInFlightPerAgent(1);
+        ch.setQueueSize(5);
+        ch.useQueueTimer(timer);
+        ScriptedChild.startedAgents(ch, CAMEL.get(), clock::get, this::agent, "A1", "A2", "A3");
+        try {
+            String handle = null;
+            for (int i = 0; handle == null; i++) {
+                handle = ch.ring().agentFor("mcp-param:handle:h-" + i).equals("A1") ? "h-" + i : null;
+            }
+            busy = Set.of("A1");
+            Exchange exchange = new DefaultExchange(CAMEL.get());
+            exchange.getIn().setHeaders(new java.util.HashMap<>(Map.of(Exchange.HTTP_METHOD, "POST",
+                    "MCP-Protocol-Version", "2026-07-28", "Mcp-Param-Handle", handle)));
+            java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+            ch.process(exchange, sync -> done.incrementAndGet());
+
+            assertThat(done.get()).isEqualTo(1);
+            assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+            assertThat(exchange.getMessage().getHeader("Retry-After")).isEqualTo("5");
+            assertThat(busyAnswers.get()).isEqualTo(1);
+            assertThat(ch.queueFigures().size()).isZero();
+        } finally {
+            ch.stop();
+        }
     }
 
     /** Nor when an agent's ejection time is up: the exchange waiting is its trial request. */
