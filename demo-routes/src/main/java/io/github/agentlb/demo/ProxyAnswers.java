@@ -69,8 +69,11 @@ final class ProxyAnswers {
         List<AgentFailure> failures = cause == null ? List.of() : cause.failures();
         String list = failures.stream().map(f -> label(f.agentId()) + " (" + f.reason() + ")")
                 .collect(Collectors.joining(", "));
+        String message = cause == null || cause.getMessage() == null ? "" : cause.getMessage();
+        boolean stopping = message.startsWith("The balancer stopped") || message.startsWith("The balancer is stopping");
         String detail = cause instanceof QueueTimeoutException timedOut
                 ? "no agent had room within the queue timeout: waited " + timedOut.waitedMillis() + " ms"
+                : stopping ? "the proxy is stopping; retry on another replica"
                 : failures.isEmpty() ? "the " + strategyName.get() + " balancer has no agent to try"
                 : failures.size() == 1 ? "the only agent tried failed: " + list
                 : "all " + failures.size() + " agents tried failed: " + list;
@@ -82,7 +85,7 @@ final class ProxyAnswers {
         }
         LOG.warn("request={} answered 503: {}", requestId(exchange), detail);
         LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
-        reply(exchange, 503, "no agent available", detail, Map.of());
+        reply(exchange, 503, "no agent available", detail, stopping ? Map.of(AnswerRules.RETRY_AFTER, "5") : Map.of());
     }
 
     /**
