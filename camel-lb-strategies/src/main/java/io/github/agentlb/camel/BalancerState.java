@@ -155,21 +155,27 @@ public final class BalancerState {
         return slots.get(agentId);
     }
 
-    /**
-     * The serving agents that can take a request at {@code now} (ns): neither resting after a busy
-     * answer nor ejected (one whose ejection time is up can: its trial may go) nor marked down; O(agents).
-     */
+    /** The serving agents that can take a request at {@code now} (ns): neither resting after a busy answer nor ejected or marked down; O(agents). */
     int openAgents(long now) {
+        return countAgents(now, false);
+    }
+
+    /** The serving agents, not resting, whose ejection time is up at {@code now} (ns): each can take one request, its trial; O(agents). */
+    int trialsDue(long now) {
+        return detector.hasEjections() ? countAgents(now, true) : 0;
+    }
+
+    private int countAgents(long now, boolean trials) {
         boolean ejections = detector.hasEjections();
-        int open = 0;
+        int count = 0;
         for (String agent : agentIds()) {
             AgentSlot slot = slot(agent);
             if (slot != null && !slot.resting(now)
-                    && !(ejections && detector.isEjected(agent) && !detector.ejectionOver(agent))) {
-                open++;
+                    && (trials ? detector.ejectionOver(agent) : !(ejections && detector.isEjected(agent)))) {
+                count++;
             }
         }
-        return open;
+        return count;
     }
 
     /**

@@ -174,7 +174,7 @@ final class RequestQueue {
         BalancerState state = states.get();
         FlowControl flow = state.config.flowControl();
         long now = clock.getAsLong();
-        if (!flow.queued() || draining || permit.deadlineNanos - now <= 0 || state.openAgents(now) == 0
+        if (!flow.queued() || draining || permit.deadlineNanos - now <= 0 || state.openAgents(now) + state.trialsDue(now) == 0
                 || permit.exchange.getProperty(WAITED_AGAIN) != null) {
             return false;
         }
@@ -203,13 +203,16 @@ final class RequestQueue {
 
     /**
      * The gate's places: {@code maxInFlightPerAgent} for each agent that can take a request now
-     * ({@link BalancerState#openAgents}). When none can, every serving agent's: an exchange let
+     * ({@link BalancerState#openAgents}), and one for each whose ejection time is up (its trial,
+     * {@link BalancerState#trialsDue}). When none can, every serving agent's: an exchange let
      * through then meets the attempts' own answer, as without a queue (429 with the shortest
      * {@code Retry-After}, or an ejected agent tried).
      */
     private static int capacity(BalancerState state, long now) {
         int open = state.openAgents(now);
-        return state.config.flowControl().maxInFlightPerAgent() * (open == 0 ? state.agentIds().size() : open);
+        int trials = state.trialsDue(now);
+        int limit = state.config.flowControl().maxInFlightPerAgent();
+        return open + trials == 0 ? limit * state.agentIds().size() : limit * open + trials;
     }
 
     /** An exchange let through completed: its place frees, and the queue's next may go. */

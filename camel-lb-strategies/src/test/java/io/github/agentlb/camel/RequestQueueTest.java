@@ -570,6 +570,38 @@ class RequestQueueTest {
         assertThat(calls.get(2).attempt().getExchangeId()).isEqualTo(waiting.exchange.getExchangeId());
     }
 
+    /**
+     * An agent whose ejection time is up is room for one exchange, its trial, whatever its in-flight
+     * limit: the others waiting go to it only once the trial succeeded (re-admitted).
+     */
+    @Test
+    void anEjectedAgentsTrialIsOnePlaceNotItsWholeLimit() {
+        start(2, 5);
+        balancer.setQueueTimeout(Duration.ofSeconds(60));
+        refusing = "A1";
+        answerAtOnce = true;
+        send();
+        answerAtOnce = false;
+        refusing = null;
+        for (int i = 0; i < 4; i++) {
+            send();
+        }
+        assertThat(calls).extracting(Call::agent).containsOnly("A2", "A3").hasSize(4);
+        Sent first = send();
+        Sent second = send();
+
+        clock.addAndGet(OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos());
+        timer.advance(OutlierEjection.DEFAULT_BASE_EJECTION_TIME);
+
+        assertThat(calls).hasSize(5);
+        assertThat(calls.get(4).agent()).isEqualTo("A1");
+        assertThat(calls.get(4).attempt().getExchangeId()).isEqualTo(first.exchange.getExchangeId());
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+        calls.remove(4).end(); // the trial succeeds: A1 is re-admitted, its second place opens
+        assertThat(calls).hasSize(5);
+        assertThat(calls.get(4).attempt().getExchangeId()).isEqualTo(second.exchange.getExchangeId());
+    }
+
     /** Nor when an agent joins (a fleet file, a runtime {@code addAgent}): the exchange waiting goes to it at once. */
     @Test
     void anExchangeWaitingGoesToAnAgentThatJoins() {
