@@ -133,12 +133,20 @@ final class HedgedRequest {
         }
     }
 
-    /** The strategy's agents for another leg, without those of the legs so far and without the ejected. */
+    /**
+     * The strategy's agents for another leg, without those of the legs so far, the ejected, those
+     * resting after a busy answer and those at their in-flight limit: a hedge none of them could
+     * take is not sent, nor counted.
+     */
     private List<String> candidates(List<String> busy) {
         List<String> candidates = new ArrayList<>(2);
+        int limit = state.config.flowControl().maxInFlightPerAgent();
+        long now = context.nanoTime();
         for (Iterator<String> it = state.picker.select(exchange).candidates(); it.hasNext(); ) {
             String agent = it.next();
-            if (!busy.contains(agent) && !state.detector.isEjected(agent)) {
+            AgentSlot slot = state.slot(agent);
+            if (!busy.contains(agent) && !state.detector.isEjected(agent) && slot != null && !slot.resting(now)
+                    && !(limit > 0 && slot.inFlight.get() >= limit)) {
                 candidates.add(agent);
             }
         }

@@ -241,6 +241,26 @@ class HedgingTest {
         assertThat(lb.getRetries()).as("a hedge is a retry").isEqualTo(1);
     }
 
+    /** No hedge, and none counted, when every other agent is at its in-flight limit: it could reach no agent. */
+    @Test
+    void noHedgeWhenEveryOtherAgentIsFull() {
+        FakeScheduler fake = new FakeScheduler(START);
+        Agents agents = new Agents(fake, 11, 500, 500, 500);
+        RoundRobinLB lb = slowFirst(fake, agents);
+        lb.setMaxInFlightPerAgent(1);
+        List<Exchange> sent = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Exchange exchange = request("GET");
+            lb.process(exchange, doneSync -> { });
+            sent.add(exchange);
+        }
+        fake.advance(Duration.ofSeconds(2));
+        assertThat(lb.getHedgesSent()).isZero();
+        assertThat(lb.getRetries()).isZero();
+        assertThat(agents.calls).containsOnly(Map.entry("A1", 1), Map.entry("A2", 1), Map.entry("A3", 1));
+        assertThat(sent).extracting(e -> e.getMessage().getBody()).containsExactly("A1", "A2", "A3");
+    }
+
     @Test
     void noHedgeWhenTheRetryBudgetIsSpent() {
         FakeScheduler fake = new FakeScheduler(START);
