@@ -16,9 +16,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
@@ -216,23 +218,41 @@ final class ProxyChecks {
                 + " write failing (the agent writes every 50 ms)").isLessThan(1_000);
     }
 
-    /** A call that takes {@code ms} runs once, on one agent, and is answered. */
-    void aLongCallRunsOnce(long ms) throws Exception {
-        int before = agents.calls();
+    /**
+     * Starts a call that takes {@code ms} at its agent and returns once the agent has it; the checks
+     * that follow may switch the agents' script meanwhile, the call keeps the answer it began with.
+     * {@link LongCall#answeredOnce()} then checks that it was answered and ran once: a second send
+     * would reach this script (counted) or a later one (another answer).
+     */
+    LongCall startLongCall(long ms) throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        CountDownLatch arrived = new CountDownLatch(1);
         agents.answer((exchange, request) -> {
+            calls.incrementAndGet();
+            arrived.countDown();
             Thread.sleep(ms);
             byte[] ok = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, ok.length);
             exchange.getResponseBody().write(ok);
         });
-        HttpResponse<String> response = client.send(request("/process/long?user_id=1")
+        CompletableFuture<HttpResponse<String>> response = client.sendAsync(request("/process/long?user_id=1")
                 .timeout(Duration.ofMillis(ms + 30_000)).POST(HttpRequest.BodyPublishers.ofString("{\"prompt\":\"think\"}"))
                 .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(arrived.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).as("the agent has the long call").isTrue();
+        return new LongCall(response, calls, ms);
+    }
 
-        assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).isEqualTo("{\"ok\":true}");
-        assertThat(agents.calls() - before).isEqualTo(1);
+    /** A call begun by {@link #startLongCall(long)}. */
+    record LongCall(CompletableFuture<HttpResponse<String>> response, AtomicInteger calls, long ms) {
+
+        /** It is answered with its agent's answer, and its agent's script was called once. */
+        void answeredOnce() throws Exception {
+            HttpResponse<String> answer = response.get(ms + 30_000, TimeUnit.MILLISECONDS);
+            assertThat(answer.statusCode()).isEqualTo(200);
+            assertThat(answer.body()).isEqualTo("{\"ok\":true}");
+            assertThat(calls.get()).isEqualTo(1);
+        }
     }
 
     /**
