@@ -104,7 +104,8 @@ final class AgentSlot {
      * Counts an attempt about to be sent: as a long-lived stream when its request opens one
      * ({@link LongLivedStreams#opens}, marked on the attempt as {@value #STREAM_PROPERTY}; a place it
      * {@linkplain #reserve reserved} is given back, streams being no load), else in flight (once:
-     * a reserved place already counts it).
+     * a reserved place already counts it), and an exchange let through by the queue no longer pending
+     * ({@link QueuePermit#placed}).
      */
     void sent(Exchange attempt, boolean reserved) {
         if (opensStream(attempt.getIn())) {
@@ -113,8 +114,11 @@ final class AgentSlot {
             if (reserved) {
                 inFlight.decrementAndGet();
             }
-        } else if (!reserved) {
-            inFlight.incrementAndGet();
+        } else {
+            if (!reserved) {
+                inFlight.incrementAndGet();
+            }
+            QueuePermit.placed(attempt);
         }
     }
 

@@ -155,6 +155,41 @@ public final class BalancerState {
         return slots.get(agentId);
     }
 
+    /**
+     * The places free for new requests under an in-flight limit of {@code limit} per agent, at
+     * {@code now} (ns): {@code limit} less its requests in flight (hedges included, streams not) for
+     * each agent that can take a request ({@link #openAgents}), and one for each whose ejection time
+     * is up and that has a place (its trial). Requests on agents that cannot take one (resting,
+     * ejected, on trial, drained) take no other agent's place. When no agent can take a request,
+     * every serving agent's free places: a request let through then meets the attempts' own answer
+     * (a busy agent's 429, an ejected agent tried). O(agents).
+     */
+    int freePlaces(long now, int limit) {
+        boolean ejections = detector.hasEjections();
+        int open = 0;
+        int serving = 0;
+        int opening = 0;
+        for (String agent : agentIds()) {
+            AgentSlot slot = slot(agent);
+            if (slot == null) {
+                continue;
+            }
+            int free = Math.max(0, limit - slot.inFlight.get());
+            serving += free;
+            if (slot.resting(now)) {
+                continue;
+            }
+            if (!(ejections && detector.isEjected(agent))) {
+                open += free;
+                opening++;
+            } else if (detector.ejectionOver(agent)) {
+                open += Math.min(1, free);
+                opening++;
+            }
+        }
+        return opening == 0 ? serving : open;
+    }
+
     /** The serving agents that can take a request at {@code now} (ns): neither resting after a busy answer nor ejected or marked down; O(agents). */
     int openAgents(long now) {
         return countAgents(now, false);

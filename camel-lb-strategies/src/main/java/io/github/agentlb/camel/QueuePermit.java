@@ -1,17 +1,22 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.queue.FairQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 
 /**
  * The callback of an exchange a {@link RequestQueue} let through: it frees the exchange's place
- * before the route goes on, or sends the exchange back to wait ({@link #waitAgain}). Immutable;
- * called once, by the exchange's attempts.
+ * before the route goes on, or sends the exchange back to wait ({@link #waitAgain}); it is also the
+ * exchange's property {@value #PROPERTY}, by which its first attempt sent tells the queue that the
+ * exchange holds an agent's place ({@link #placed}). Thread-safe; called once, by the exchange's attempts.
  */
 final class QueuePermit implements AsyncCallback {
 
+    /** Exchange property: the permit of an exchange let through (copied to its attempts and hedge legs). */
+    static final String PROPERTY = "agentlb.queue.permit";
     private final RequestQueue queue;
+    private final AtomicBoolean settled = new AtomicBoolean();
     final Exchange exchange;
     final AsyncCallback callback;
     /** Whether the queue's {@code process} already returned false for it: the route then hears {@code done(false)}. */
@@ -34,6 +39,19 @@ final class QueuePermit implements AsyncCallback {
         this.tenant = tenant;
         this.sinceNanos = sinceNanos;
         this.deadlineNanos = deadlineNanos;
+        exchange.setProperty(PROPERTY, this);
+    }
+
+    /** An attempt of an exchange let through by a queue was sent: the exchange holds an agent's place. */
+    static void placed(Exchange attempt) {
+        if (attempt.getProperty(PROPERTY) instanceof QueuePermit permit) {
+            permit.queue.placed(permit);
+        }
+    }
+
+    /** @return true once, the first time: the exchange's place is from now on its agent's to count, or it completed */
+    boolean settle() {
+        return settled.compareAndSet(false, true);
     }
 
     /**

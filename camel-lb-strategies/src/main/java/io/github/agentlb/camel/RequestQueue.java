@@ -16,11 +16,12 @@ import org.apache.camel.support.LifecycleStrategySupport;
 
 /**
  * A balancer's gate and queue for when its agents are full ({@link FlowControl}): the Camel side of
- * {@link FairQueue}. The gate counts the exchanges it let through that have not completed
- * ({@code admitted}); it lets one through while {@code admitted < maxInFlightPerAgent x agents that
- * can take a request} (serving, neither resting after a busy answer nor ejected) and nobody waits,
- * so an exchange let through finds an agent with room (those agents hold fewer requests in flight
- * than their limits together). With {@code maxInFlightPerTenant}, the exchange's tenant must also
+ * {@link FairQueue}. The gate counts places, not exchanges: it lets an exchange through while
+ * nobody waits and the exchanges it let through that hold no agent's place yet ({@code pending})
+ * are fewer than the places free on the agents that can take a request
+ * ({@link BalancerState#freePlaces}: {@code maxInFlightPerAgent} less each one's requests in
+ * flight, a hedge's second call included; requests on a resting, ejected or drained agent take no
+ * other agent's place), so an exchange let through finds an agent with room. With {@code maxInFlightPerTenant}, the exchange's tenant must also
  * hold fewer than that many places, and the queue releases only tenants under it. Else the exchange waits in the
  * fair queue, holding no thread: {@link #process} returns {@code false} and its callback is called
  * when it is released (an exchange let through completed, another arrived while there is room, an
@@ -31,7 +32,7 @@ import org.apache.camel.support.LifecycleStrategySupport;
  *
  * <p>Over 300 lines: the gate, the queue, its deadline timer and the release share one lock and
  * its fields, and each path (let through, wait, release, expire, leave, stop) must keep
- * {@code admitted} and the queue consistent under it.
+ * {@code pending} and the queue consistent under it.
  *
  * <p>Thread-safe: the fast path (nobody waits, room at the gate) is one CAS (under the lock with a
  * tenant limit, which counts each tenant's places); waiting, release, expiry
@@ -48,7 +49,10 @@ final class RequestQueue {
     private final LongSupplier clock;
     private final Supplier<BalancerState> states;
     private final Dispatcher dispatcher;
-    private final AtomicInteger admitted = new AtomicInteger();
+    /** Exchanges let through that hold no agent's place yet ({@link QueuePermit#settle}). */
+    private final AtomicInteger pending = new AtomicInteger();
+    /** Exchanges let through that have not completed nor gone back to wait: {@link QueueFigures#admitted()}. */
+    private final AtomicInteger through = new AtomicInteger();
     /** Exchanges waiting: written under the lock, read without it by the fast path and completions. */
     private final AtomicInteger waiting = new AtomicInteger();
     /** With {@code maxInFlightPerTenant}: the places each tenant holds, under the lock. */
@@ -99,12 +103,12 @@ final class RequestQueue {
         String tenant = flow.tenantLimited() ? flow.tenantOf(exchange) : null;
         boolean through;
         if (tenant == null) {
-            through = waiting.get() == 0 && tryAdmit(capacity(state, now));
+            through = waiting.get() == 0 && tryAdmit(free(state, now));
         } else {
             synchronized (this) {
                 tenants.seen(tenant, now);
                 through = waiting.get() == 0 && tenants.hasRoom(tenant, flow.maxInFlightPerTenant(), now)
-                        && tryAdmit(capacity(state, now));
+                        && tryAdmit(free(state, now));
                 if (through) {
                     tenants.take(tenant);
                 }
@@ -125,7 +129,7 @@ final class RequestQueue {
         boolean full;
         synchronized (this) {
             expiredNow = expireLocked(now);
-            full = !offerLocked(w, flow, now + flow.queueTimeout().toNanos());
+            full = !offerLocked(w, flow, now + flow.queueTimeout().toNanos(), false, false);
             if (full) {
                 counts.rejectedFull++;
             }
@@ -148,14 +152,20 @@ final class RequestQueue {
         return false;
     }
 
-    /** Offers {@code w} to the queue (made anew when empty and resized); false when it is full. */
-    private boolean offerLocked(WaitingExchange w, FlowControl flow, long deadlineNanos) {
+    /**
+     * Offers {@code w} to the queue (made anew when empty and resized); false when it is full. One
+     * that comes back ({@link #waitAgain}) goes ahead of its tenant's others, at no cost when its
+     * tenant was charged at its first release ({@code charged}).
+     */
+    private boolean offerLocked(WaitingExchange w, FlowControl flow, long deadlineNanos, boolean back, boolean charged) {
         if (queue == null || queue.size() == 0 && queue.capacity() != flow.queueSize()) {
             queue = new FairQueue<>(flow.queueSize());
         }
         w.exchange.setProperty(AgentLb.QUEUED_PROPERTY, w);
-        w.entry = queue.offer(w, flow.bandOf(w.exchange), flow.tenantOf(w.exchange), FlowControl.promptTokens(w.exchange),
-                deadlineNanos);
+        int band = flow.bandOf(w.exchange);
+        String tenant = flow.tenantOf(w.exchange);
+        double cost = charged ? 0 : FlowControl.promptTokens(w.exchange);
+        w.entry = back ? queue.offerFirst(w, band, tenant, cost, deadlineNanos) : queue.offer(w, band, tenant, cost, deadlineNanos);
         if (w.entry == null) {
             w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
         }
@@ -165,7 +175,8 @@ final class RequestQueue {
     /**
      * Sends an exchange let through back to wait: its agent answered busy and no other could take it
      * ({@link QueuePermit#waitAgain}). It gives its place back and waits with the deadline of its first
-     * arrival, released as any other (not at once: its place is the one it could not use).
+     * arrival, ahead of its tenant's later arrivals, released as any other (not at once: its place is the
+     * one it could not use).
      *
      * @return false, changing nothing, when the queue is off or full, the deadline has passed, or no
      *     agent can take a request (every one rests: the busy answer is the client's)
@@ -183,9 +194,11 @@ final class RequestQueue {
         boolean waits;
         synchronized (this) {
             expiredNow = expireLocked(now);
-            waits = offerLocked(new WaitingExchange(this, permit.exchange, permit.callback, permit.sinceNanos), flow, permit.deadlineNanos);
+            waits = offerLocked(new WaitingExchange(this, permit.exchange, permit.callback, permit.sinceNanos), flow,
+                    permit.deadlineNanos, true, permit.entry != null);
             if (waits) {
-                admitted.decrementAndGet();
+                settled(permit);
+                through.decrementAndGet();
                 if (permit.tenant != null) {
                     tenants.give(permit.tenant);
                 }
@@ -197,27 +210,40 @@ final class RequestQueue {
         return waits;
     }
 
-    private boolean tryAdmit(int capacity) {
-        return admitted.getAndUpdate(n -> n < capacity ? n + 1 : n) < capacity;
+    private boolean tryAdmit(int free) {
+        boolean admitted = pending.getAndUpdate(n -> n < free ? n + 1 : n) < free;
+        if (admitted) {
+            through.incrementAndGet();
+        }
+        return admitted;
+    }
+
+    private static int free(BalancerState state, long now) {
+        return state.freePlaces(now, state.config.flowControl().maxInFlightPerAgent());
     }
 
     /**
-     * The gate's places: {@code maxInFlightPerAgent} for each agent that can take a request now
-     * ({@link BalancerState#openAgents}), and one for each whose ejection time is up (its trial,
-     * {@link BalancerState#trialsDue}). When none can, every serving agent's: an exchange let
-     * through then meets the attempts' own answer, as without a queue (429 with the shortest
-     * {@code Retry-After}, or an ejected agent tried).
+     * The exchange of {@code permit} took an agent's place (its first attempt was sent): it is no
+     * longer pending, its place counted by its agent. Once per permit ({@link QueuePermit#settle}).
      */
-    private static int capacity(BalancerState state, long now) {
-        int open = state.openAgents(now);
-        int trials = state.trialsDue(now);
-        int limit = state.config.flowControl().maxInFlightPerAgent();
-        return open + trials == 0 ? limit * state.agentIds().size() : limit * open + trials;
+    void placed(QueuePermit permit) {
+        if (permit.settle()) {
+            pending.decrementAndGet();
+            capacityMayHaveGrown(); // its agent's count rose before this fell: the gate read between saw one place too few
+        }
+    }
+
+    /** {@code permit}'s exchange is no longer pending, if it still was. */
+    private void settled(QueuePermit permit) {
+        if (permit.settle()) {
+            pending.decrementAndGet();
+        }
     }
 
     /** An exchange let through completed: its place frees, and the queue's next may go. */
     void completed(QueuePermit permit) {
-        admitted.decrementAndGet();
+        settled(permit);
+        through.decrementAndGet();
         if (permit.tenant != null) {
             synchronized (this) {
                 tenants.give(permit.tenant);
@@ -256,14 +282,15 @@ final class RequestQueue {
 
     private List<WaitingExchange> releaseLocked(BalancerState state, long now) {
         List<WaitingExchange> out = List.of();
-        int capacity = capacity(state, now);
+        int free = free(state, now);
         FlowControl flow = state.config.flowControl();
-        while (queue.size() > 0 && tryAdmit(capacity)) {
+        while (queue.size() > 0 && tryAdmit(free)) {
             FairQueue.Entry<WaitingExchange> entry = flow.tenantLimited()
                     ? queue.poll(t -> tenants.hasRoom(t, flow.maxInFlightPerTenant(), now)) : queue.poll();
             if (entry == null) {
                 // Every tenant waiting is at its limit: the place stays free for another tenant.
-                admitted.decrementAndGet();
+                pending.decrementAndGet();
+                through.decrementAndGet();
                 break;
             }
             WaitingExchange w = entry.value();
@@ -393,6 +420,6 @@ final class RequestQueue {
     }
 
     synchronized QueueFigures figures() {
-        return counts.figures(queue, admitted.get());
+        return counts.figures(queue, through.get());
     }
 }

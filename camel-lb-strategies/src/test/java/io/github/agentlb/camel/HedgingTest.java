@@ -261,6 +261,40 @@ class HedgingTest {
         assertThat(sent).extracting(e -> e.getMessage().getBody()).containsExactly("A1", "A2", "A3");
     }
 
+    /**
+     * With a queue, a hedge's place counts at the gate: with every agent full (two requests, one of
+     * them hedged onto the third agent), the requests that come next wait for a place, none gets a 429.
+     */
+    @Test
+    void aHedgesPlaceCountsAtTheQueuesGate() {
+        FakeScheduler fake = new FakeScheduler(START);
+        Agents agents = new Agents(fake, 11, 3000, 3000, 3000);
+        RoundRobinLB lb = slowFirst(fake, agents);
+        lb.setMaxInFlightPerAgent(1);
+        lb.setQueueSize(10);
+        lb.setQueueTimeout(Duration.ofSeconds(30));
+        lb.process(request("GET"), doneSync -> { });
+        lb.process(request("GET"), doneSync -> { });
+        fake.advance(Duration.ofMillis(150));
+        assertThat(lb.getHedgesSent()).isEqualTo(1);
+        assertThat(agents.calls).containsOnly(Map.entry("A1", 1), Map.entry("A2", 1), Map.entry("A3", 1));
+
+        List<Exchange> next = new ArrayList<>();
+        List<Boolean> completions = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Exchange exchange = request("GET");
+            assertThat(lb.process(exchange, completions::add)).isFalse();
+            next.add(exchange);
+        }
+
+        assertThat(completions).as("they wait").isEmpty();
+        assertThat(lb.queueFigures().size()).isEqualTo(3);
+        fake.advance(Duration.ofSeconds(30));
+        assertThat(completions).hasSize(3);
+        assertThat(next).allSatisfy(e -> assertThat(e.getException()).isNull());
+        assertThat(next).extracting(e -> e.getMessage().getBody()).allMatch(body -> body instanceof String);
+    }
+
     @Test
     void noHedgeWhenTheRetryBudgetIsSpent() {
         FakeScheduler fake = new FakeScheduler(START);

@@ -602,6 +602,119 @@ class RequestQueueTest {
         assertThat(calls.get(4).attempt().getExchangeId()).isEqualTo(second.exchange.getExchangeId());
     }
 
+    /**
+     * The gate counts places, not exchanges: a drained agent's requests in flight take none of the
+     * other agents' places. A1 drained holding its two, A2 and A3 take four more at once.
+     */
+    @Test
+    void aDrainedAgentsRequestsTakeNoneOfTheOtherAgentsPlaces() {
+        start(2, 10);
+        for (int i = 0; i < 6; i++) {
+            send();
+        }
+        for (Call call : List.copyOf(calls)) {
+            if (!call.agent().equals("A1")) {
+                calls.remove(call);
+                call.end();
+            }
+        }
+        balancer.drainAgent("A1");
+
+        for (int i = 0; i < 4; i++) {
+            assertThat(send().completions.get()).isZero();
+        }
+
+        assertThat(balancer.queueFigures().size()).as("none waits").isZero();
+        assertThat(calls).extracting(Call::agent).containsExactlyInAnyOrder("A1", "A1", "A2", "A2", "A3", "A3");
+    }
+
+    /**
+     * Nor a resting agent's: A1 holds one request and then answers 429 (it rests), and the three
+     * places left on A2 and A3 are taken at once.
+     */
+    @Test
+    void aRestingAgentsRequestsTakeNoneOfTheOtherAgentsPlaces() {
+        start(2, 10);
+        send(); // A1 holds it
+        busy = Set.of("A1");
+        send(); // A2
+        send(); // A3
+        send(); // A1: 429, it rests; the exchange fails over to A2
+        busy = Set.of();
+        assertThat(busyAnswers.get()).isEqualTo(1);
+        assertThat(calls).extracting(Call::agent).containsExactlyInAnyOrder("A1", "A2", "A3", "A2");
+
+        Sent next = send();
+
+        assertThat(next.completions.get()).isZero();
+        assertThat(balancer.queueFigures().size()).as("A3's second place is free").isZero();
+        assertThat(calls).extracting(Call::agent).containsExactlyInAnyOrder("A1", "A2", "A3", "A2", "A3");
+    }
+
+    /**
+     * Nor an agent's trial after ejection: while A1's trial runs, a place that frees on A2 goes to
+     * the next exchange waiting at once.
+     */
+    @Test
+    void anAgentsTrialTakesNoneOfTheOtherAgentsPlaces() {
+        start(2, 5);
+        balancer.setQueueTimeout(Duration.ofSeconds(60));
+        refusing = "A1";
+        answerAtOnce = true;
+        send();
+        answerAtOnce = false;
+        refusing = null;
+        for (int i = 0; i < 4; i++) {
+            send();
+        }
+        Sent first = send();
+        Sent second = send();
+        clock.addAndGet(OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos());
+        timer.advance(OutlierEjection.DEFAULT_BASE_EJECTION_TIME);
+        assertThat(calls.get(4).agent()).isEqualTo("A1");
+        assertThat(calls.get(4).attempt().getExchangeId()).isEqualTo(first.exchange.getExchangeId());
+
+        String freed = calls.get(0).agent();
+        endFirstCall(); // the trial still runs
+
+        assertThat(calls).hasSize(5);
+        assertThat(calls.get(4).agent()).isEqualTo(freed);
+        assertThat(calls.get(4).attempt().getExchangeId()).isEqualTo(second.exchange.getExchangeId());
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
+    /**
+     * An exchange sent back to wait after a busy answer goes ahead of its tenant's later arrivals:
+     * one tenant's exchanges leave in the order they came.
+     */
+    @Test
+    void anExchangeSentBackToWaitGoesAheadOfItsTenantsLaterArrivals() {
+        start(1, 10);
+        fillTheAgents();
+        Sent first = send();
+        Sent later = send();
+        Sent last = send();
+        busy = Set.of("A1");
+        answerAtOnce = false;
+        String freed = calls.get(0).agent();
+        assertThat(freed).isEqualTo("A1");
+        endFirstCall(); // A1 frees; first goes to it, gets 429 (A1 rests) and waits again
+        assertThat(busyAnswers.get()).isEqualTo(1);
+        busy = Set.of();
+        assertThat(first.completions.get()).as("waits again").isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(3);
+
+        endFirstCall(); // A2 frees
+
+        assertThat(calls).extracting(Call::agent).containsExactly("A3", "A2");
+        assertThat(calls.get(1).attempt().getExchangeId()).as("first, not those that came after it")
+                .isEqualTo(first.exchange.getExchangeId());
+        endFirstCall(); // A3 frees
+        assertThat(calls.get(1).attempt().getExchangeId()).isEqualTo(later.exchange.getExchangeId());
+        assertThat(last.completions.get()).isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+    }
+
     /** Nor when an agent joins (a fleet file, a runtime {@code addAgent}): the exchange waiting goes to it at once. */
     @Test
     void anExchangeWaitingGoesToAnAgentThatJoins() {

@@ -89,6 +89,8 @@ public final class FairQueue<T> {
     private final TreeSet<Entry<T>> byDeadline = new TreeSet<>(
             Comparator.<Entry<T>>comparingLong(e -> e.deadlineNanos).thenComparingLong(e -> e.sequence));
     private long sequence;
+    /** The sequence of the last entry offered first, counting down from -1. */
+    private long returned;
 
     /**
      * @param capacity the most entries waiting at once, >= 1
@@ -118,6 +120,22 @@ public final class FairQueue<T> {
      * @throws IllegalArgumentException if {@code cost} is negative or not finite
      */
     public Entry<T> offer(T value, int band, String tenant, double cost, long deadlineNanos) {
+        return add(value, band, tenant, cost, deadlineNanos, false);
+    }
+
+    /**
+     * As {@link #offer}, but ahead of the entries its tenant has waiting in its band, and of other
+     * tenants' oldest entries when their counters are equal: for one that was released and comes
+     * back (its agent answered busy), which came before them.
+     *
+     * @return the entry, or null when {@link #capacity()} entries wait already (nothing changes then)
+     * @throws IllegalArgumentException if {@code cost} is negative or not finite
+     */
+    public Entry<T> offerFirst(T value, int band, String tenant, double cost, long deadlineNanos) {
+        return add(value, band, tenant, cost, deadlineNanos, true);
+    }
+
+    private Entry<T> add(T value, int band, String tenant, double cost, long deadlineNanos, boolean first) {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(tenant, "tenant");
         Check.finiteNonNegative("cost", cost);
@@ -133,8 +151,14 @@ public final class FairQueue<T> {
             t.counter = Math.max(t.counter, b.floor());
             b.backlogged.add(t);
         }
-        Entry<T> entry = new Entry<>(value, band, tenant, cost, deadlineNanos, sequence++);
-        t.waiting.addLast(entry);
+        // One that comes back takes a sequence below every other's (unique: they count down from -1), so
+        // that between tenants of equal counters it goes first, as it came before them.
+        Entry<T> entry = new Entry<>(value, band, tenant, cost, deadlineNanos, first ? --returned : sequence++);
+        if (first) {
+            t.waiting.addFirst(entry);
+        } else {
+            t.waiting.addLast(entry);
+        }
         b.size++;
         byDeadline.add(entry);
         return entry;

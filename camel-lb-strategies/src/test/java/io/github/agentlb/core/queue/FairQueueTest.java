@@ -36,6 +36,19 @@ class FairQueueTest {
     }
 
     @Test
+    void anEntryOfferedFirstGoesAheadOfItsTenantsOthersOnlyAndCountsAgainstTheCapacity() {
+        FairQueue<String> queue = new FairQueue<>(4);
+        queue.offer("A1", 0, "a", 1, NEVER);
+        queue.offer("A2", 0, "a", 1, NEVER);
+        queue.offer("B1", 0, "b", 1, NEVER);
+        assertThat(queue.offerFirst("A0", 0, "a", 0, NEVER)).isNotNull();
+        assertThat(queue.offerFirst("A-1", 0, "a", 0, NEVER)).as("full").isNull();
+        assertThat(queue.size()).isEqualTo(4);
+        // A0 first of a's, at no cost: a's counter after A0 is 0, so A1 (a: 1) and B1 (b: 1) follow by sequence.
+        assertThat(drain(queue)).containsExactly("A0", "A1", "B1", "A2");
+    }
+
+    @Test
     void equalCostsAlternateBetweenTenants() {
         FairQueue<String> queue = new FairQueue<>(100);
         queue.offer("a1", 0, "a", 5, NEVER);
