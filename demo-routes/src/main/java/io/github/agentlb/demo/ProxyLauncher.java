@@ -43,6 +43,12 @@ public final class ProxyLauncher {
         List<String> command = relaunchCommand(args, JvmRelaunch.currentOptions(), System.getenv("PROXY_RELAUNCH"),
                 System.getProperty(RELAUNCHED_PROPERTY) != null, compilerCount(), startedFromThisJar());
         if (command.isEmpty()) {
+            if (System.getProperty(RELAUNCHED_PROPERTY) != null) {
+                JvmRelaunch.whenLauncherEnds(() -> {
+                    System.err.println("The launching JVM ended without stopping the proxy: stopping");
+                    System.exit(143);
+                });
+            }
             DemoMain.main(args);
         } else {
             System.exit(JvmRelaunch.run(command));

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * user's come last and win), a marker system property so that it does not restart again, this
  * JVM's class path, the main class and the arguments. This JVM then only waits: its standard
  * streams are the new one's, a shutdown of this one (SIGTERM, Ctrl-C) stops the new one first, and
- * the new one's exit code is this one's.
+ * the new one's exit code is this one's. When this one is killed (SIGKILL: no shutdown hook runs),
+ * the new one stops itself ({@link #whenLauncherEnds}), so no JVM is left serving on the ports.
  *
  * <p>Thread-safe: stateless.
  */
@@ -50,6 +51,20 @@ public final class JvmRelaunch {
         command.addAll(List.of("-D" + marker + "=true", "-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(List.of(args));
         return command;
+    }
+
+    /**
+     * In a JVM that {@link #run} started: runs {@code stop} once when the JVM that started it ends
+     * without having stopped this one (it was killed), e.g. {@code System.exit}, whose shutdown
+     * hooks then stop the program as SIGTERM would. Nothing when this JVM has no parent.
+     */
+    public static void whenLauncherEnds(Runnable stop) {
+        ProcessHandle.current().parent().ifPresent(launcher -> whenEnded(launcher, stop));
+    }
+
+    /** Runs {@code stop} once when {@code launcher} ends (on a JDK thread that watches it). */
+    static void whenEnded(ProcessHandle launcher, Runnable stop) {
+        launcher.onExit().thenRun(stop);
     }
 
     /**

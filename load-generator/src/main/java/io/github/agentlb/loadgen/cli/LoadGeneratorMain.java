@@ -111,6 +111,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         List<String> command = relaunchCommand(args, JvmRelaunch.currentOptions(),
                 System.getenv("LOADGEN_RELAUNCH"), System.getProperty(RELAUNCHED_PROPERTY) != null);
         if (command.isEmpty()) {
+            if (System.getProperty(RELAUNCHED_PROPERTY) != null) {
+                JvmRelaunch.whenLauncherEnds(() -> System.exit(143));
+            }
             System.exit(execute(System.out, System.err, args));
         }
         System.err.println("load-generator: a --url run restarts its JVM with " + String.join(" ", URL_RUN_OPTIONS)
