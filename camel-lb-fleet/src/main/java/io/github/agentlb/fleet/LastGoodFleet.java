@@ -144,7 +144,8 @@ public final class LastGoodFleet {
         for (AgentSpec agent : after) {
             AgentSpec was = old.remove(agent.name());
             if (was == null) {
-                added.add(agent.name());
+                // A new line that is draining already is never added: it is listed as draining.
+                (agent.draining() ? draining : added).add(agent.name());
             } else if (agent.draining() && !was.draining()) {
                 draining.add(agent.name());
             } else if (!agent.equals(was)) {

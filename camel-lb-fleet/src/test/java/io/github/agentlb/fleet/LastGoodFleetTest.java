@@ -26,12 +26,14 @@ class LastGoodFleetTest {
             assertThat(fleet.offer(List.of(A1.withWeight(3), A2.withDraining(true), A3))).isTrue();
             assertThat(fleet.offer(List.of(A3, A1.withWeight(3)))).isTrue();
             assertThat(fleet.offer(List.of(A1.withWeight(3), A3))).isTrue();
-            assertThat(told).hasSize(4);
+            assertThat(fleet.offer(List.of(A1.withWeight(3), A3, A2.withDraining(true)))).isTrue();
+            assertThat(told).hasSize(5);
             assertThat(log.at("INFO")).containsExactly(
                     "INFO test:x: fleet of 2 agents: [A1, A2]",
                     "INFO test:x: fleet of 3 agents: added [A3], draining [A2], changed [A1]",
                     "INFO test:x: fleet of 2 agents: removed [A2]",
-                    "INFO test:x: fleet of 2 agents: order changed");
+                    "INFO test:x: fleet of 2 agents: order changed",
+                    "INFO test:x: fleet of 3 agents: draining [A2]");
         }
     }
 
