@@ -748,6 +748,13 @@ final class AgentCall implements RequestWriter.Writes {
         }
     }
 
+    /** The endpoint stopped and closed the agent connection: the call ends cancelled, not against its agent. */
+    void cut() {
+        if (!done) {
+            finish(new AgentCallCancelledException("the endpoint stopped: call to agent " + name() + " cut"), false);
+        }
+    }
+
     /** The agent connection failed. */
     void failed(Throwable cause) {
         if (!done && !endedForPolling() && !retriedOnNewConnection(cause)) {

@@ -34,6 +34,8 @@ final class AgentPool {
     };
     /** Every open connection, to close them when the endpoint stops. */
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
+    /** Set by {@link #closeAll}, before the connections close: what closes them then is the endpoint's stop. */
+    private volatile boolean stopping;
 
     AgentPool(AgentEndpoint endpoint) {
         this.endpoint = endpoint;
@@ -96,9 +98,18 @@ final class AgentPool {
         }
     }
 
-    /** Closes every connection; for the endpoint's stop. */
+    /**
+     * Closes every connection; for the endpoint's stop. A call still in flight on one ends cancelled
+     * (the proxy cut it, not its agent: nothing counted against the agent, no failover).
+     */
     void closeAll() {
+        stopping = true;
         open.forEach(Channel::close);
+    }
+
+    /** For the endpoint's start (again, after a stop): connections that close are the agent's doing again. */
+    void reopen() {
+        stopping = false;
     }
 
     /** The handler of one agent connection: hands its events to the call it serves, if any. */
@@ -120,7 +131,11 @@ final class AgentPool {
         public void channelInactive(ChannelHandlerContext ctx) {
             idle.get().remove(ctx.channel());
             if (call != null) {
-                call.closed();
+                if (stopping) {
+                    call.cut();
+                } else {
+                    call.closed();
+                }
             }
         }
 

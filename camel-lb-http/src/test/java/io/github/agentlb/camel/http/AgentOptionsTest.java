@@ -115,6 +115,28 @@ class AgentOptionsTest {
         }
     }
 
+    /**
+     * The endpoint stopping (its route or the CamelContext stops, a drain timeout run out) cuts the
+     * calls it has in flight: they end cancelled, never counted against their agent (no ejection,
+     * no failover to another agent).
+     */
+    @Test
+    void aCallCutByTheEndpointsStopEndsCancelledNotAgainstItsAgent() throws Exception {
+        try (HangingAgent agent = new HangingAgent("")) {
+            route(agent.baseUrl(), "firstByteTimeout=30s");
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> response = client.sendAsync(
+                    HttpRequest.newBuilder(URI.create(base + "/process/r1")).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(agent.requested.await(10, TimeUnit.SECONDS)).isTrue();
+
+            camel.getEndpoint("agent:" + agent.baseUrl() + "?firstByteTimeout=30s").stop();
+
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+            assertThat(agent.closed.await(5, TimeUnit.SECONDS)).isTrue();
+            response.cancel(true);
+        }
+    }
+
     @Test
     void aStreamLongerThanTheRequestTimeoutIsCut() throws Exception {
         try (ScriptedAgent sse = ScriptedAgent.sse(50, 50)) {
