@@ -16,12 +16,10 @@ import org.apache.camel.support.LifecycleStrategySupport;
 
 /**
  * A balancer's gate and queue for when its agents are full ({@link FlowControl}): the Camel side of
- * {@link FairQueue}. The gate counts places, not exchanges: it lets an exchange through while
- * nobody waits and the exchanges it let through that hold no agent's place yet ({@code pending})
- * are fewer than the places free on the agents that can take a request
- * ({@link BalancerState#freePlaces}: {@code maxInFlightPerAgent} less each one's requests in
- * flight, a hedge's second call included; requests on a resting, ejected or drained agent take no
- * other agent's place), so an exchange let through finds an agent with room. With {@code maxInFlightPerTenant}, the exchange's tenant must also
+ * {@link FairQueue}. Its gate ({@link QueueGate}) counts places, not exchanges: it lets an exchange
+ * through while nobody waits and an agent that can take a request has a place not spoken for
+ * ({@code maxInFlightPerAgent} less its requests in flight, a hedge's second call included; requests
+ * on a resting, ejected or drained agent take no other agent's place). With {@code maxInFlightPerTenant}, the exchange's tenant must also
  * hold fewer than that many places, and the queue releases only tenants under it. Else the exchange waits in the
  * fair queue, holding no thread: {@link #process} returns {@code false} and its callback is called
  * when it is released (an exchange let through completed, another arrived while there is room, an
@@ -32,7 +30,7 @@ import org.apache.camel.support.LifecycleStrategySupport;
  *
  * <p>Over 300 lines: the gate, the queue, its deadline timer and the release share one lock and
  * its fields, and each path (let through, wait, release, expire, leave, stop) must keep
- * {@code pending} and the queue consistent under it.
+ * the gate and the queue consistent under it.
  *
  * <p>Thread-safe: the fast path (nobody waits, room at the gate) is one CAS (under the lock with a
  * tenant limit, which counts each tenant's places); waiting, release, expiry
@@ -49,10 +47,7 @@ final class RequestQueue {
     private final LongSupplier clock;
     private final Supplier<BalancerState> states;
     private final Dispatcher dispatcher;
-    /** Exchanges let through that hold no agent's place yet ({@link QueuePermit#settle}). */
-    private final AtomicInteger pending = new AtomicInteger();
-    /** Exchanges let through that have not completed nor gone back to wait: {@link QueueFigures#admitted()}. */
-    private final AtomicInteger through = new AtomicInteger();
+    private final QueueGate gate = new QueueGate();
     /** Exchanges waiting: written under the lock, read without it by the fast path and completions. */
     private final AtomicInteger waiting = new AtomicInteger();
     /** With {@code maxInFlightPerTenant}: the places each tenant holds, under the lock. */
@@ -103,12 +98,12 @@ final class RequestQueue {
         String tenant = flow.tenantLimited() ? flow.tenantOf(exchange) : null;
         boolean through;
         if (tenant == null) {
-            through = waiting.get() == 0 && tryAdmit(free(state, now));
+            through = waiting.get() == 0 && gate.tryAdmit(QueueGate.free(state, now));
         } else {
             synchronized (this) {
                 tenants.seen(tenant, now);
                 through = waiting.get() == 0 && tenants.hasRoom(tenant, flow.maxInFlightPerTenant(), now)
-                        && tryAdmit(free(state, now));
+                        && gate.tryAdmit(QueueGate.free(state, now));
                 if (through) {
                     tenants.take(tenant);
                 }
@@ -197,8 +192,7 @@ final class RequestQueue {
             waits = offerLocked(new WaitingExchange(this, permit.exchange, permit.callback, permit.sinceNanos), flow,
                     permit.deadlineNanos, true, permit.entry != null);
             if (waits) {
-                settled(permit);
-                through.decrementAndGet();
+                gate.left(permit);
                 if (permit.tenant != null) {
                     tenants.give(permit.tenant);
                 }
@@ -210,40 +204,16 @@ final class RequestQueue {
         return waits;
     }
 
-    private boolean tryAdmit(int free) {
-        boolean admitted = pending.getAndUpdate(n -> n < free ? n + 1 : n) < free;
-        if (admitted) {
-            through.incrementAndGet();
-        }
-        return admitted;
-    }
-
-    private static int free(BalancerState state, long now) {
-        return state.freePlaces(now, state.config.flowControl().maxInFlightPerAgent());
-    }
-
-    /**
-     * The exchange of {@code permit} took an agent's place (its first attempt was sent): it is no
-     * longer pending, its place counted by its agent. Once per permit ({@link QueuePermit#settle}).
-     */
+    /** The exchange of {@code permit} took an agent's place: its first attempt was sent ({@link QueueGate#placed}). */
     void placed(QueuePermit permit) {
-        if (permit.settle()) {
-            pending.decrementAndGet();
-            capacityMayHaveGrown(); // its agent's count rose before this fell: the gate read between saw one place too few
-        }
-    }
-
-    /** {@code permit}'s exchange is no longer pending, if it still was. */
-    private void settled(QueuePermit permit) {
-        if (permit.settle()) {
-            pending.decrementAndGet();
+        if (gate.placed(permit)) {
+            capacityMayHaveGrown();
         }
     }
 
     /** An exchange let through completed: its place frees, and the queue's next may go. */
     void completed(QueuePermit permit) {
-        settled(permit);
-        through.decrementAndGet();
+        gate.left(permit);
         if (permit.tenant != null) {
             synchronized (this) {
                 tenants.give(permit.tenant);
@@ -282,15 +252,14 @@ final class RequestQueue {
 
     private List<WaitingExchange> releaseLocked(BalancerState state, long now) {
         List<WaitingExchange> out = List.of();
-        int free = free(state, now);
+        int free = QueueGate.free(state, now);
         FlowControl flow = state.config.flowControl();
-        while (queue.size() > 0 && tryAdmit(free)) {
+        while (queue.size() > 0 && gate.tryAdmit(free)) {
             FairQueue.Entry<WaitingExchange> entry = flow.tenantLimited()
                     ? queue.poll(t -> tenants.hasRoom(t, flow.maxInFlightPerTenant(), now)) : queue.poll();
             if (entry == null) {
                 // Every tenant waiting is at its limit: the place stays free for another tenant.
-                pending.decrementAndGet();
-                through.decrementAndGet();
+                gate.unused();
                 break;
             }
             WaitingExchange w = entry.value();
@@ -420,6 +389,6 @@ final class RequestQueue {
     }
 
     synchronized QueueFigures figures() {
-        return counts.figures(queue, through.get());
+        return counts.figures(queue, gate.through());
     }
 }
