@@ -748,10 +748,10 @@ final class AgentCall implements RequestWriter.Writes {
         }
     }
 
-    /** The endpoint stopped and closed the agent connection: the call ends cancelled, not against its agent. */
+    /** The endpoint or its event loop stopped and closed the agent connection: the call ends cancelled, not against its agent. */
     void cut() {
         if (!done) {
-            finish(new AgentCallCancelledException("the endpoint stopped: call to agent " + name() + " cut"), false);
+            finish(new AgentCallCancelledException("the route stopped: call to agent " + name() + " cut"), false);
         }
     }
 

@@ -131,7 +131,9 @@ final class AgentPool {
         public void channelInactive(ChannelHandlerContext ctx) {
             idle.get().remove(ctx.channel());
             if (call != null) {
-                if (stopping) {
+                // The endpoint's stop, or the shutdown of the event loop it shares with the consumer
+                // (a CamelContext's shutdown timeout run out): the proxy cut the call, not the agent.
+                if (stopping || ctx.channel().eventLoop().isShuttingDown()) {
                     call.cut();
                 } else {
                     call.closed();

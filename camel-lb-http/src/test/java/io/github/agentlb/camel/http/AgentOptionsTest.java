@@ -137,6 +137,28 @@ class AgentOptionsTest {
         }
     }
 
+    /**
+     * So does one cut when the CamelContext's shutdown timeout runs out (the demo's drain timeout):
+     * the consumer's event loops, which the agent connections share, close them as they shut down.
+     */
+    @Test
+    void aCallCutWhenTheShutdownTimeoutRunsOutEndsCancelledNotAgainstItsAgent() throws Exception {
+        try (HangingAgent agent = new HangingAgent("")) {
+            route(agent.baseUrl(), "firstByteTimeout=30s");
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> response = client.sendAsync(
+                    HttpRequest.newBuilder(URI.create(base + "/process/r1")).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(agent.requested.await(10, TimeUnit.SECONDS)).isTrue();
+
+            camel.getShutdownStrategy().setTimeout(1);
+            camel.stop();
+
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+            assertThat(outcomes).as("no failover").isEmpty();
+            response.cancel(true);
+        }
+    }
+
     @Test
     void aStreamLongerThanTheRequestTimeoutIsCut() throws Exception {
         try (ScriptedAgent sse = ScriptedAgent.sse(50, 50)) {
