@@ -131,6 +131,21 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
     }
 
     /**
+     * Whether an answer with {@code status} and this {@code Retry-After} (or null) may settle a hedged
+     * request: neither busy, nor an error answer, nor one that rests its agent. A leg's other answers
+     * are held back and end that leg only; the request waits for its other legs.
+     */
+    boolean settles(int status, Object retryAfter) {
+        return classify(status, retryAfter) == AttemptOutcome.SUCCESS && !restsAgent(status);
+    }
+
+    /** {@link #settles(int, Object)} of an attempt's result, which must also be no failure. */
+    boolean settles(Exchange attempt) {
+        Message answer = attempt.getMessage();
+        return attempt.getException() == null && settles(statusOf(answer), answer.getHeader(RETRY_AFTER));
+    }
+
+    /**
      * Whether an answer with {@code status} rests the agent and may go elsewhere as a busy answer
      * does, though classified an error answer: a 503 (without {@code Retry-After}, else it is busy)
      * while 503 is one of {@link #errorStatuses()}.

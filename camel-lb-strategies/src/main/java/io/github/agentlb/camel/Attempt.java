@@ -83,7 +83,7 @@ final class Attempt implements AsyncCallback {
         if (!answer()) {
             return;
         }
-        if (leg != null && !leg.answered(exchange.getException() == null)) {
+        if (leg != null && !leg.answered(exchange)) {
             // Another attempt of the hedged request answered first: this result is discarded.
             exchange.setException(new HedgeLostException(agent));
         }

@@ -130,7 +130,7 @@ final class Attempts {
             // Busy, resting or full, no other can take it: it waits again, once, unless its agent alone may serve it.
             boolean oneAgent = pin != null && pin.agent() != null || screen.offeredOne();
             if ((lastBusy != null || screen.restingSkipped()) && !oneAgent
-                    && callback instanceof QueuePermit permit && permit.waitAgain()) {
+                    && callback instanceof WaitsAgain again && again.waitAgain()) {
                 done(false, false);
             } else {
                 giveUp("", sync);

@@ -73,7 +73,9 @@ final class ExchangeHooks implements AttemptHooks {
     public boolean isBusy(int status, String retryAfter) {
         // The method is read only here, at a busy-looking answer's head, not for every exchange.
         String method = exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
-        return state.config.answers().holdsBack(status, retryAfter, method, state.config.failover());
+        // A leg of a hedged request also holds back an error answer: another leg may still answer well.
+        return state.config.answers().holdsBack(status, retryAfter, method, state.config.failover())
+                || leg != null && !state.config.answers().settles(status, retryAfter);
     }
 
     @Override

@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One hedged request ({@link HedgingSettings}): its attempts run as {@link Attempts} of their own,
  * one per leg, each on its own copy of the exchange with its own hooks; this object joins them.
- * The first leg whose attempt produces an answer head wins ({@link Leg#answered}), the others are
- * cancelled, and the client's exchange gets the winner's result, once. The hedges are tasks on the
+ * The first leg whose attempt produces an answer head that settles it (not busy, not an error
+ * answer: those end their leg only) wins ({@link Leg#answered}), the others are cancelled, and the
+ * client's exchange gets the winner's result, once. The hedges are tasks on the
  * balancer's timer, one delay apart.
  *
  * <p>Thread-safe: the legs' decisions are taken under this object's monitor (a few times per
@@ -154,8 +155,8 @@ final class HedgedRequest {
     }
 
     /**
-     * An attempt of {@code leg} answered: whether it may answer the client. A failure may (its leg
-     * fails over, or waits); the first success wins and cancels the other legs; any answer of a
+     * An attempt of {@code leg} answered: whether it may answer the client. A failure, or a busy or
+     * error answer, may (its leg fails over, or ends); the first success wins and cancels the other legs; any answer of a
      * leg that lost may not.
      */
     private boolean answered(Leg leg, boolean success) {
@@ -227,9 +228,7 @@ final class HedgedRequest {
         synchronized (this) {
             leg.running = false;
             if (!ended) {
-                if (winner == null && leg.exchange.getException() == null) {
-                    winner = leg; // no attempt claimed: cannot happen through Attempts, kept safe
-                }
+                // A leg that ended on a busy or error answer (held back) claimed nothing: the last leg's result stands.
                 finish = winner == leg || winner == null && legs.stream().noneMatch(l -> l.running);
                 ended = finish;
             }
@@ -254,7 +253,7 @@ final class HedgedRequest {
      * One leg of the request: the callback of its {@link Attempts}, and what its hooks and
      * attempts ask of the request. Thread-safe through the request's monitor.
      */
-    final class Leg implements AsyncCallback {
+    final class Leg implements AsyncCallback, WaitsAgain {
         final int index;
         final Exchange exchange;
         /** Guarded by the request: the agent of the leg's attempt in flight, and when it was sent (ns). */
@@ -279,9 +278,35 @@ final class HedgedRequest {
             }
         }
 
+        /**
+         * The first leg, before any hedge, found no agent after a busy answer: the request goes back to
+         * wait in the queue that let it through, if any, as an unhedged one would, and ends here unheard.
+         */
+        @Override
+        public boolean waitAgain() {
+            synchronized (HedgedRequest.this) {
+                if (index != 0 || legs.size() != 1 || ended || winner != null) {
+                    return false;
+                }
+                ended = true;
+            }
+            boolean waits = callback instanceof WaitsAgain again && again.waitAgain();
+            if (!waits) {
+                synchronized (HedgedRequest.this) {
+                    ended = false;
+                }
+            }
+            return waits;
+        }
+
         /** As {@link HedgedRequest#answered}: whether this leg's answer may go to the client. */
         boolean answered(boolean success) {
             return HedgedRequest.this.answered(this, success);
+        }
+
+        /** As {@link #answered(boolean)}, for an attempt's result: a success when it {@linkplain AnswerRules#settles settles}. */
+        boolean answered(Exchange attempt) {
+            return answered(state.config.answers().settles(attempt));
         }
 
         /** As {@link AttemptHooks#whenHedgeLost}. */

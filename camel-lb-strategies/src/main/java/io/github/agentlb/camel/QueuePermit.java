@@ -11,7 +11,7 @@ import org.apache.camel.Exchange;
  * exchange's property {@value #PROPERTY}, by which its first attempt sent tells the queue that the
  * exchange holds an agent's place ({@link #placed}). Thread-safe; called once, by the exchange's attempts.
  */
-final class QueuePermit implements AsyncCallback {
+final class QueuePermit implements AsyncCallback, WaitsAgain {
 
     /** Exchange property: the permit of an exchange let through (copied to its attempts and hedge legs). */
     static final String PROPERTY = "agentlb.queue.permit";
@@ -62,7 +62,8 @@ final class QueuePermit implements AsyncCallback {
      *     called, the exchange completing through the permit of its next release; false when it
      *     cannot (no queue, the queue full, its deadline passed, every agent resting)
      */
-    boolean waitAgain() {
+    @Override
+    public boolean waitAgain() {
         return queue.waitAgain(this);
     }
 

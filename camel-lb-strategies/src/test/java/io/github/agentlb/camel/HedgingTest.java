@@ -54,6 +54,8 @@ class HedgingTest {
         final Map<String, Double> medianMs = new HashMap<>();
         final Map<String, Random> draws = new HashMap<>();
         final Map<String, Integer> calls = new HashMap<>();
+        /** Agents that answer at once with this status (429 and 503 with {@code Retry-After: 1}). */
+        final Map<String, Integer> failing = new HashMap<>();
         int cancelled;
 
         Agents(FakeScheduler fake, long seed, double... medians) {
@@ -72,6 +74,16 @@ class HedgingTest {
         ScriptedChild child(String id) {
             return ScriptedChild.scripted(id, (attempt, callback) -> {
                 calls.merge(id, 1, Integer::sum);
+                Integer status = failing.get(id);
+                if (status != null) {
+                    attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+                    if (status == 429 || status == 503) {
+                        attempt.getMessage().setHeader("Retry-After", "1");
+                    }
+                    attempt.getMessage().setBody("failing " + id);
+                    callback.done(true);
+                    return true;
+                }
                 double ms = medianMs.get(id) * Math.exp(0.25 * draws.get(id).nextGaussian());
                 AttemptHooks hooks = attempt.getProperty(AttemptHooks.PROPERTY, AttemptHooks.NONE, AttemptHooks.class);
                 boolean[] over = new boolean[1];
@@ -293,6 +305,63 @@ class HedgingTest {
         assertThat(completions).hasSize(3);
         assertThat(next).allSatisfy(e -> assertThat(e.getException()).isNull());
         assertThat(next).extracting(e -> e.getMessage().getBody()).allMatch(body -> body instanceof String);
+    }
+
+    /**
+     * A hedge whose agent answers busy (429, 503) or with an error (500) settles nothing: the slow
+     * first call is not cut, its agent not ejected, and the client gets its answer.
+     */
+    @Test
+    void aHedgeAnsweredBusyOrWithAnErrorDoesNotWin() {
+        for (int status : new int[] {429, 503, 500}) {
+            FakeScheduler fake = new FakeScheduler(START);
+            Agents agents = new Agents(fake, 11, 500, 100);
+            agents.failing.put("A2", status);
+            RoundRobinLB lb = slowFirst(fake, agents);
+            Exchange first = request("GET");
+            lb.process(first, doneSync -> { });
+            fake.advance(Duration.ofSeconds(2));
+
+            assertThat(lb.getHedgesSent()).as("%d", status).isEqualTo(1);
+            assertThat(lb.getHedgesWon()).as("%d", status).isZero();
+            assertThat(agents.cancelled).as("%d: A1's call not cut", status).isZero();
+            assertThat(first.getException()).as("%d", status).isNull();
+            assertThat(first.getMessage().getBody()).as("%d", status).isEqualTo("A1");
+            assertThat(lb.balancerState().detector.isEjected("A1")).as("%d", status).isFalse();
+            lb.stop();
+        }
+    }
+
+    /**
+     * With a queue, a hedged request whose first agent answers busy while every other agent is full
+     * waits in the queue again, as an unhedged one does, instead of passing the busy answer on.
+     */
+    @Test
+    void aHedgedRequestWaitsAgainAfterABusyAnswerWhenTheOthersAreFull() {
+        FakeScheduler fake = new FakeScheduler(START);
+        Agents agents = new Agents(fake, 11, 3000, 3000, 3000);
+        agents.failing.put("A1", 429);
+        RoundRobinLB lb = slowFirst(fake, agents);
+        lb.setMaxInFlightPerAgent(1);
+        lb.setQueueSize(10);
+        lb.setQueueTimeout(Duration.ofSeconds(30));
+        lb.process(request("GET"), doneSync -> { }); // A1: 429, then A2
+        lb.process(request("GET"), doneSync -> { }); // A3
+        fake.advance(Duration.ofMillis(1100)); // A1's rest is over
+        assertThat(agents.calls).containsEntry("A1", 1);
+
+        Exchange next = request("GET");
+        List<Boolean> completions = new ArrayList<>();
+        lb.process(next, completions::add);
+
+        assertThat(agents.calls).containsEntry("A1", 2);
+        assertThat(completions).as("waits again").isEmpty();
+        assertThat(lb.queueFigures().size()).isEqualTo(1);
+        agents.failing.clear();
+        fake.advance(Duration.ofSeconds(30));
+        assertThat(completions).hasSize(1);
+        assertThat(next.getException()).isNull();
+        assertThat(next.getMessage().getBody()).isIn("A1", "A2", "A3");
     }
 
     @Test

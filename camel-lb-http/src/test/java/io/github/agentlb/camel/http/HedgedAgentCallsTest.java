@@ -86,4 +86,48 @@ class HedgedAgentCallsTest {
             camel.stop();
         }
     }
+    /**
+     * A hedge whose agent answers 429 or 500 settles nothing: that answer is held back, the slow first
+     * call runs on, and the client gets its 200 (no agent's answer of the two is cut).
+     */
+    @Test
+    void aHedgeAnsweredBusyOrWithAnErrorIsHeldBackAndTheSlowCallAnswers() throws Exception {
+        for (int status : new int[] {429, 500}) {
+            CamelContext camel = new DefaultCamelContext();
+            try (ScriptedAgent slow = ScriptedAgent.slow(800);
+                    ScriptedAgent failing = ScriptedAgent.start((exchange, request) -> {
+                        byte[] body = "{\"error\":\"no\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                        exchange.getResponseHeaders().set("Retry-After", "1");
+                        exchange.sendResponseHeaders(status, body.length);
+                        exchange.getResponseBody().write(body);
+                    })) {
+                int port = ExampleRoutes.freePort();
+                RoundRobinLB balancer = new RoundRobinLB();
+                balancer.setHedgeDelay(Duration.ofMillis(100));
+                balancer.setHedgePercentile(0);
+                camel.addRoutes(new RouteBuilder() {
+                    @Override
+                    public void configure() {
+                        from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
+                                .errorHandler(noErrorHandler())
+                                .loadBalance(balancer)
+                                    .to("agent:" + slow.baseUrl())
+                                    .to("agent:" + failing.baseUrl())
+                                .end();
+                    }
+                });
+                camel.start();
+
+                HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/process/h")).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+
+                assertThat(response.statusCode()).as("%d", status).isEqualTo(200);
+                assertThat(failing.calls()).as("%d: the hedge was sent", status).isEqualTo(1);
+                assertThat(balancer.getHedgesWon()).as("%d", status).isZero();
+                assertThat(slow.calls()).as("%d", status).isEqualTo(1);
+            } finally {
+                camel.stop();
+            }
+        }
+    }
 }
