@@ -168,7 +168,7 @@ public final class BalancerState {
         boolean ejections = detector.hasEjections();
         int open = 0;
         int serving = 0;
-        int opening = 0;
+        boolean any = false;
         for (String agent : agentIds()) {
             AgentSlot slot = slot(agent);
             if (slot == null) {
@@ -181,13 +181,13 @@ public final class BalancerState {
             }
             if (!(ejections && detector.isEjected(agent))) {
                 open += free;
-                opening++;
+                any = true;
             } else if (detector.ejectionOver(agent)) {
                 open += Math.min(1, free);
-                opening++;
+                any = true;
             }
         }
-        return opening == 0 ? serving : open;
+        return any ? open : serving;
     }
 
     /** The serving agents that can take a request at {@code now} (ns): neither resting after a busy answer nor ejected or marked down; O(agents). */

@@ -684,6 +684,26 @@ class RequestQueueTest {
     }
 
     /**
+     * An exchange let through that ends before any attempt (a forged session id: 400, no agent
+     * called) gives its place back: after three of them, three exchanges still go straight through.
+     */
+    @Test
+    void anExchangeLetThroughThatEndsBeforeAnyAttemptGivesItsPlaceBack() {
+        start(1, 5);
+        balancer.setSessionHeader("Mcp-Session-Id");
+        balancer.setSessionSecret("0123456789abcdef0123456789abcdef");
+        for (int i = 0; i < 3; i++) {
+            Sent forged = send(Map.of("Mcp-Session-Id", "forged-" + i));
+            assertThat(forged.exchange.getException()).isInstanceOf(SessionRejectedException.class);
+        }
+        assertThat(calls).isEmpty();
+
+        fillTheAgents();
+
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
+    /**
      * An exchange sent back to wait after a busy answer goes ahead of its tenant's later arrivals:
      * one tenant's exchanges leave in the order they came.
      */
