@@ -115,6 +115,16 @@ class AgentOptionsTest {
         }
     }
 
+    /** A GET through a route over {@code agent} (first-byte timeout 30 s), once the agent has it. */
+    private java.util.concurrent.CompletableFuture<HttpResponse<String>> callHanging(HangingAgent agent) throws Exception {
+        route(agent.baseUrl(), "firstByteTimeout=30s");
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> response = client.sendAsync(
+                HttpRequest.newBuilder(URI.create(base + "/process/r1")).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(agent.requested.await(10, TimeUnit.SECONDS)).isTrue();
+        return response;
+    }
+
     /**
      * The endpoint stopping (its route or the CamelContext stops, a drain timeout run out) cuts the
      * calls it has in flight: they end cancelled, never counted against their agent (no ejection,
@@ -123,11 +133,7 @@ class AgentOptionsTest {
     @Test
     void aCallCutByTheEndpointsStopEndsCancelledNotAgainstItsAgent() throws Exception {
         try (HangingAgent agent = new HangingAgent("")) {
-            route(agent.baseUrl(), "firstByteTimeout=30s");
-            java.util.concurrent.CompletableFuture<HttpResponse<String>> response = client.sendAsync(
-                    HttpRequest.newBuilder(URI.create(base + "/process/r1")).timeout(Duration.ofSeconds(20)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(agent.requested.await(10, TimeUnit.SECONDS)).isTrue();
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> response = callHanging(agent);
 
             camel.getEndpoint("agent:" + agent.baseUrl() + "?firstByteTimeout=30s").stop();
 
@@ -144,11 +150,7 @@ class AgentOptionsTest {
     @Test
     void aCallCutWhenTheShutdownTimeoutRunsOutEndsCancelledNotAgainstItsAgent() throws Exception {
         try (HangingAgent agent = new HangingAgent("")) {
-            route(agent.baseUrl(), "firstByteTimeout=30s");
-            java.util.concurrent.CompletableFuture<HttpResponse<String>> response = client.sendAsync(
-                    HttpRequest.newBuilder(URI.create(base + "/process/r1")).timeout(Duration.ofSeconds(20)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(agent.requested.await(10, TimeUnit.SECONDS)).isTrue();
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> response = callHanging(agent);
 
             camel.getShutdownStrategy().setTimeout(1);
             camel.stop();
