@@ -20,6 +20,9 @@ import org.slf4j.LoggerFactory;
  * client's exchange gets the winner's result, once. The hedges are tasks on the
  * balancer's timer, one delay apart.
  *
+ * <p>Over 300 lines: the hedge timer, the winner's claim, the losers' cancellation, the legs' end
+ * and the first leg's return to the queue all read and write the legs under one monitor.
+ *
  * <p>Thread-safe: the legs' decisions are taken under this object's monitor (a few times per
  * request, never while a child runs); callbacks and cancellations run outside it.
  */
