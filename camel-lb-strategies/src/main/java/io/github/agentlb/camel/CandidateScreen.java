@@ -44,6 +44,8 @@ final class CandidateScreen {
     private boolean nowRead;
     /** How many candidates the strategy's order gave so far. */
     private int offered;
+    /** The leg of a hedged request this exchange is, else null: the agents of its other legs count as tried. */
+    private final HedgedRequest.Leg leg;
 
     /** @param exchange the exchange screened for: one that opens a long-lived stream is no load, held by no in-flight limit */
     CandidateScreen(BalancerState state, Selection selection, AttemptContext context, Exchange exchange) {
@@ -52,6 +54,7 @@ final class CandidateScreen {
         this.context = context;
         int perAgent = state.config.flowControl().maxInFlightPerAgent();
         this.limit = perAgent > 0 && AgentSlot.opensStream(exchange.getIn()) ? 0 : perAgent;
+        this.leg = exchange.hasProperties() ? exchange.getProperty(HedgedRequest.LEG_PROPERTY, HedgedRequest.Leg.class) : null;
     }
 
     /**
@@ -250,7 +253,8 @@ final class CandidateScreen {
     }
 
     private boolean wasTried(String agent) {
-        return agent.equals(firstTried) || laterTried != null && laterTried.contains(agent);
+        return agent.equals(firstTried) || laterTried != null && laterTried.contains(agent)
+                || leg != null && leg.onAnotherLeg(agent);
     }
 
     private void markTried(String agent) {

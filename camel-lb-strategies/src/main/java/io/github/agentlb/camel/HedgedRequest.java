@@ -184,7 +184,7 @@ final class HedgedRequest {
                         cancels.add(other.onLost);
                         other.onLost = null;
                     }
-                    if (other.index < leg.index && other.agent != null) {
+                    if (other.index < leg.index && other.agent != null && !other.agent.equals(agent)) {
                         slow.add(other.agent);
                     }
                 }
@@ -300,6 +300,18 @@ final class HedgedRequest {
                 }
             }
             return waits;
+        }
+
+        /** Whether another leg of this request still runs with its attempt on {@code agentId}: a failover goes elsewhere. */
+        boolean onAnotherLeg(String agentId) {
+            synchronized (HedgedRequest.this) {
+                for (Leg other : legs) {
+                    if (other != this && other.running && agentId.equals(other.agent)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
         }
 
         /** As {@link HedgedRequest#answered}: whether this leg's answer may go to the client. */

@@ -56,6 +56,8 @@ class HedgingTest {
         final Map<String, Integer> calls = new HashMap<>();
         /** Agents that answer at once with this status (429 and 503 with {@code Retry-After: 1}). */
         final Map<String, Integer> failing = new HashMap<>();
+        /** Agents of {@link #failing} whose answer comes after their delay rather than at once. */
+        final java.util.Set<String> failingLate = new java.util.HashSet<>();
         int cancelled;
 
         Agents(FakeScheduler fake, long seed, double... medians) {
@@ -75,7 +77,7 @@ class HedgingTest {
             return ScriptedChild.scripted(id, (attempt, callback) -> {
                 calls.merge(id, 1, Integer::sum);
                 Integer status = failing.get(id);
-                if (status != null) {
+                if (status != null && !failingLate.contains(id)) {
                     attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
                     if (status == 429 || status == 503) {
                         attempt.getMessage().setHeader("Retry-After", "1");
@@ -95,8 +97,11 @@ class HedgingTest {
                     }
                     over[0] = true;
                     deregister[0].run();
-                    attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
-                    attempt.getMessage().setBody(id);
+                    attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status == null ? 200 : status);
+                    if (status != null) {
+                        attempt.getMessage().setHeader("Retry-After", "1");
+                    }
+                    attempt.getMessage().setBody(status == null ? id : "failing " + id);
                     callback.done(false);
                 }, (long) (ms * MS), TimeUnit.NANOSECONDS);
                 deregister[0] = hooks.whenHedgeLost(() -> {
@@ -362,6 +367,30 @@ class HedgingTest {
         assertThat(completions).hasSize(1);
         assertThat(next.getException()).isNull();
         assertThat(next.getMessage().getBody()).isIn("A1", "A2", "A3");
+    }
+
+    /**
+     * The first call's agent answers busy after the hedge went out: its failover goes to an agent
+     * the hedge is not on (A3), never a second call to the hedge's agent, which is not ejected when
+     * its hedge wins.
+     */
+    @Test
+    void aFailoverAfterABusyAnswerAvoidsTheAgentOfAnotherLeg() {
+        FakeScheduler fake = new FakeScheduler(START);
+        Agents agents = new Agents(fake, 11, 300, 1000, 1000);
+        agents.failing.put("A1", 429);
+        agents.failingLate.add("A1");
+        RoundRobinLB lb = slowFirst(fake, agents);
+        Exchange first = request("GET");
+        lb.process(first, doneSync -> { });
+        fake.advance(Duration.ofSeconds(3));
+
+        assertThat(lb.getHedgesSent()).isEqualTo(1);
+        assertThat(agents.calls).containsOnly(Map.entry("A1", 1), Map.entry("A2", 1), Map.entry("A3", 1));
+        assertThat(first.getException()).isNull();
+        assertThat(first.getMessage().getBody()).isIn("A2", "A3");
+        assertThat(lb.balancerState().detector.isEjected(first.getMessage().getBody(String.class)))
+                .as("the winner's agent").isFalse();
     }
 
     @Test
