@@ -136,6 +136,16 @@ public interface AttemptHooks {
     }
 
     /**
+     * A busy or error answer held back grew past what the child holds: whether it may go to the
+     * client as it comes. False for a leg of a hedged request ({@link HedgingSettings}), whose other
+     * legs may still answer well: the child then ends the call failed, never passing that answer on.
+     * True by default, and always without hedging.
+     */
+    default boolean passesOnUnsettled() {
+        return true;
+    }
+
+    /**
      * Registers {@code end}, which ends this attempt's call when another attempt of the same hedged
      * request wins ({@link HedgingSettings}): as when the client leaves, the agent's call is closed
      * and the attempt ends cancelled. {@code end} may run on any thread, only once, at once when the

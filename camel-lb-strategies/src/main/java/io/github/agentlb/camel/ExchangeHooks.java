@@ -52,6 +52,11 @@ final class ExchangeHooks implements AttemptHooks {
     }
 
     @Override
+    public boolean passesOnUnsettled() {
+        return leg == null;
+    }
+
+    @Override
     public Runnable whenHedgeLost(Runnable end) {
         return leg == null ? NOTHING : leg.whenLost(end);
     }

@@ -69,6 +69,11 @@ record SessionAttemptHooks(AttemptHooks attempts, SessionAffinity sessions, Exch
     }
 
     @Override
+    public boolean passesOnUnsettled() {
+        return attempts.passesOnUnsettled();
+    }
+
+    @Override
     public Runnable whenHedgeLost(Runnable end) {
         return attempts.whenHedgeLost(end);
     }

@@ -86,6 +86,7 @@ class HedgedAgentCallsTest {
             camel.stop();
         }
     }
+
     /**
      * A hedge whose agent answers 429 or 500 settles nothing: that answer is held back, the slow first
      * call runs on, and the client gets its 200 (no agent's answer of the two is cut).
@@ -93,10 +94,17 @@ class HedgedAgentCallsTest {
     @Test
     void aHedgeAnsweredBusyOrWithAnErrorIsHeldBackAndTheSlowCallAnswers() throws Exception {
         for (int status : new int[] {429, 500}) {
+            hedgeAnsweredWith(status, 20);
+            hedgeAnsweredWith(status, 70_000); // over what is held: the hedge's call fails, nothing of it passed on
+        }
+    }
+
+    private void hedgeAnsweredWith(int status, int bodyBytes) throws Exception {
+        {
             CamelContext camel = new DefaultCamelContext();
             try (ScriptedAgent slow = ScriptedAgent.slow(800);
                     ScriptedAgent failing = ScriptedAgent.start((exchange, request) -> {
-                        byte[] body = "{\"error\":\"no\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                        byte[] body = ("{\"error\":\"" + "n".repeat(bodyBytes) + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
                         exchange.getResponseHeaders().set("Retry-After", "1");
                         exchange.sendResponseHeaders(status, body.length);
                         exchange.getResponseBody().write(body);
