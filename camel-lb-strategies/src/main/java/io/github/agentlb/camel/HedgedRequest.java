@@ -159,8 +159,8 @@ final class HedgedRequest {
 
     /**
      * An attempt of {@code leg} answered: whether it may answer the client. A failure, or a busy or
-     * error answer, may (its leg fails over, or ends); the first success wins and cancels the other legs; any answer of a
-     * leg that lost may not.
+     * error answer, may (its leg fails over, or ends); the first success wins and cancels the other
+     * legs; any answer of a leg that lost may not.
      */
     private boolean answered(Leg leg, boolean success) {
         List<Runnable> cancels = new ArrayList<>(1);
