@@ -137,9 +137,10 @@ public interface AttemptHooks {
 
     /**
      * A busy or error answer held back grew past what the child holds: whether it may go to the
-     * client as it comes. False for a leg of a hedged request ({@link HedgingSettings}), whose other
-     * legs may still answer well: the child then ends the call failed, never passing that answer on.
-     * True by default, and always without hedging.
+     * client as it comes (the child then also claims it, {@link #answerHead}). False for a leg of a
+     * hedged request ({@link HedgingSettings}) while another of its legs runs, which may still answer
+     * well: the child then ends the call cancelled (not counted against its agent), never passing
+     * that answer on. True by default, and always without hedging.
      */
     default boolean passesOnUnsettled() {
         return true;

@@ -53,7 +53,7 @@ final class ExchangeHooks implements AttemptHooks {
 
     @Override
     public boolean passesOnUnsettled() {
-        return leg == null;
+        return leg == null || leg.alone();
     }
 
     @Override

@@ -302,6 +302,13 @@ final class HedgedRequest {
             return waits;
         }
 
+        /** Whether no other leg of this request runs: this leg's answer is the request's, whatever it is. */
+        boolean alone() {
+            synchronized (HedgedRequest.this) {
+                return legs.stream().noneMatch(other -> other != this && other.running);
+            }
+        }
+
         /** Whether another leg of this request still runs with its attempt on {@code agentId}: a failover goes elsewhere. */
         boolean onAnotherLeg(String agentId) {
             synchronized (HedgedRequest.this) {

@@ -674,12 +674,13 @@ final class AgentCall implements RequestWriter.Writes {
             exchange.getMessage().setBody(body);
             finish(null, HttpUtil.isKeepAlive(head));
         } else if (held.readableBytes() > (rewriting ? AttemptHooks.MAX_REWRITTEN_ANSWER_BYTES : MAX_HELD_BYTES)) {
-            if (!rewriting && !hooks.passesOnUnsettled()) {
+            if (!rewriting && (!hooks.passesOnUnsettled() || !hooks.answerHead())) {
+                // Another call of this hedged request runs (or answered first): this answer is not passed on.
                 held.release();
                 held = null;
-                finish(new IOException("agent " + name() + " answered " + head.status().code() + " with over "
-                        + MAX_HELD_BYTES + " bytes, not held: not passed on while another call of this hedged request may answer"),
-                        false);
+                finish(new AgentCallCancelledException("agent " + name() + " answered " + head.status().code()
+                        + " with over " + MAX_HELD_BYTES + " bytes, not held: not passed on while another call of"
+                        + " this hedged request may answer"), false);
                 return;
             }
             ByteBuf gathered = held;

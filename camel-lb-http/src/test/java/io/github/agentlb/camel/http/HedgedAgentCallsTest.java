@@ -138,4 +138,42 @@ class HedgedAgentCallsTest {
             }
         }
     }
+    /**
+     * A busy or error answer over what is held back, when no other call of the hedged request runs
+     * (the only agent), goes to the client whole, as without hedging, and its agent is not ejected.
+     */
+    @Test
+    void aLargeErrorAnswerOfTheOnlyCallIsPassedOnWhole() throws Exception {
+        CamelContext camel = new DefaultCamelContext();
+        try (ScriptedAgent failing = ScriptedAgent.start((exchange, request) -> {
+            byte[] body = ("{\"error\":\"" + "n".repeat(70_000) + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(500, body.length);
+            exchange.getResponseBody().write(body);
+        })) {
+            int port = ExampleRoutes.freePort();
+            RoundRobinLB balancer = new RoundRobinLB();
+            balancer.setHedgeDelay(Duration.ofMillis(100));
+            balancer.setHedgePercentile(0);
+            camel.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
+                            .errorHandler(noErrorHandler())
+                            .loadBalance(balancer).to("agent:" + failing.baseUrl()).end();
+                }
+            });
+            camel.start();
+
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/process/h")).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(response.statusCode()).isEqualTo(500);
+            assertThat(response.body()).hasSize(70_012);
+            assertThat(balancer.getAgentIds()).hasSize(1);
+            assertThat(balancer.getHedgesSent()).isZero();
+            assertThat(failing.calls()).isEqualTo(1);
+        } finally {
+            camel.stop();
+        }
+    }
 }
