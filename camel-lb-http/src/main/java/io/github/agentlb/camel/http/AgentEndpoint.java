@@ -274,12 +274,6 @@ public class AgentEndpoint extends DefaultEndpoint {
     }
 
     @Override
-    protected void doStart() throws Exception {
-        super.doStart();
-        pool.reopen();
-    }
-
-    @Override
     protected void doStop() throws Exception {
         pool.closeAll();
         super.doStop();

@@ -34,8 +34,6 @@ final class AgentPool {
     };
     /** Every open connection, to close them when the endpoint stops. */
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
-    /** Set by {@link #closeAll}, before the connections close: what closes them then is the endpoint's stop. */
-    private volatile boolean stopping;
 
     AgentPool(AgentEndpoint endpoint) {
         this.endpoint = endpoint;
@@ -103,13 +101,7 @@ final class AgentPool {
      * (the proxy cut it, not its agent: nothing counted against the agent, no failover).
      */
     void closeAll() {
-        stopping = true;
         open.forEach(Channel::close);
-    }
-
-    /** For the endpoint's start (again, after a stop): connections that close are the agent's doing again. */
-    void reopen() {
-        stopping = false;
     }
 
     /** The handler of one agent connection: hands its events to the call it serves, if any. */
@@ -133,7 +125,7 @@ final class AgentPool {
             if (call != null) {
                 // The endpoint's stop, or the shutdown of the event loop it shares with the consumer
                 // (a CamelContext's shutdown timeout run out): the proxy cut the call, not the agent.
-                if (stopping || ctx.channel().eventLoop().isShuttingDown()) {
+                if (endpoint.isStoppingOrStopped() || ctx.channel().eventLoop().isShuttingDown()) {
                     call.cut();
                 } else {
                     call.closed();
