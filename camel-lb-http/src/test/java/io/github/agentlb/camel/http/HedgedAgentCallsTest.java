@@ -100,44 +100,21 @@ class HedgedAgentCallsTest {
     }
 
     private void hedgeAnsweredWith(int status, int bodyBytes) throws Exception {
-        {
-            CamelContext camel = new DefaultCamelContext();
-            try (ScriptedAgent slow = ScriptedAgent.slow(800);
-                    ScriptedAgent failing = ScriptedAgent.start((exchange, request) -> {
-                        byte[] body = ("{\"error\":\"" + "n".repeat(bodyBytes) + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                        exchange.getResponseHeaders().set("Retry-After", "1");
-                        exchange.sendResponseHeaders(status, body.length);
-                        exchange.getResponseBody().write(body);
-                    })) {
-                int port = ExampleRoutes.freePort();
-                RoundRobinLB balancer = new RoundRobinLB();
-                balancer.setHedgeDelay(Duration.ofMillis(100));
-                balancer.setHedgePercentile(0);
-                camel.addRoutes(new RouteBuilder() {
-                    @Override
-                    public void configure() {
-                        from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
-                                .errorHandler(noErrorHandler())
-                                .loadBalance(balancer)
-                                    .to("agent:" + slow.baseUrl())
-                                    .to("agent:" + failing.baseUrl())
-                                .end();
-                    }
-                });
-                camel.start();
+        CamelContext camel = new DefaultCamelContext();
+        try (ScriptedAgent slow = ScriptedAgent.slow(800); ScriptedAgent failing = failing(status, bodyBytes)) {
+            Hedging route = hedgingRoute(camel, slow.baseUrl(), failing.baseUrl());
 
-                HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                        + "/process/h")).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = send(route);
 
-                assertThat(response.statusCode()).as("%d", status).isEqualTo(200);
-                assertThat(failing.calls()).as("%d: the hedge was sent", status).isEqualTo(1);
-                assertThat(balancer.getHedgesWon()).as("%d", status).isZero();
-                assertThat(slow.calls()).as("%d", status).isEqualTo(1);
-            } finally {
-                camel.stop();
-            }
+            assertThat(response.statusCode()).as("%d", status).isEqualTo(200);
+            assertThat(failing.calls()).as("%d: the hedge was sent", status).isEqualTo(1);
+            assertThat(route.balancer().getHedgesWon()).as("%d", status).isZero();
+            assertThat(slow.calls()).as("%d", status).isEqualTo(1);
+        } finally {
+            camel.stop();
         }
     }
+
     /**
      * A busy or error answer over what is held back, when no other call of the hedged request runs
      * (the only agent), goes to the client whole, as without hedging, and its agent is not ejected.
@@ -145,27 +122,11 @@ class HedgedAgentCallsTest {
     @Test
     void aLargeErrorAnswerOfTheOnlyCallIsPassedOnWhole() throws Exception {
         CamelContext camel = new DefaultCamelContext();
-        try (ScriptedAgent failing = ScriptedAgent.start((exchange, request) -> {
-            byte[] body = ("{\"error\":\"" + "n".repeat(70_000) + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(500, body.length);
-            exchange.getResponseBody().write(body);
-        })) {
-            int port = ExampleRoutes.freePort();
-            RoundRobinLB balancer = new RoundRobinLB();
-            balancer.setHedgeDelay(Duration.ofMillis(100));
-            balancer.setHedgePercentile(0);
-            camel.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
-                            .errorHandler(noErrorHandler())
-                            .loadBalance(balancer).to("agent:" + failing.baseUrl()).end();
-                }
-            });
-            camel.start();
+        try (ScriptedAgent failing = failing(500, 70_000)) {
+            Hedging route = hedgingRoute(camel, failing.baseUrl());
+            RoundRobinLB balancer = route.balancer();
 
-            HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                    + "/process/h")).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = send(route);
 
             assertThat(response.statusCode()).isEqualTo(500);
             assertThat(response.body()).hasSize(70_012);
@@ -175,5 +136,45 @@ class HedgedAgentCallsTest {
         } finally {
             camel.stop();
         }
+    }
+
+    /** An agent answering {@code status} with a JSON body of about {@code bodyBytes} bytes and {@code Retry-After: 1}. */
+    private static ScriptedAgent failing(int status, int bodyBytes) throws java.io.IOException {
+        return ScriptedAgent.start((exchange, request) -> {
+            byte[] body = ("{\"error\":\"" + "n".repeat(bodyBytes) + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Retry-After", "1");
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+        });
+    }
+
+    /** A started route hedging GETs after 100 ms over {@code agentUrls}, and how to call it. */
+    private Hedging hedgingRoute(CamelContext camel, String... agentUrls) throws Exception {
+        int port = ExampleRoutes.freePort();
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setHedgeDelay(Duration.ofMillis(100));
+        balancer.setHedgePercentile(0);
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                var children = from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
+                        .errorHandler(noErrorHandler())
+                        .loadBalance(balancer);
+                for (String url : agentUrls) {
+                    children.to("agent:" + url);
+                }
+                children.end();
+            }
+        });
+        camel.start();
+        return new Hedging(balancer, URI.create("http://127.0.0.1:" + port + "/process/h"));
+    }
+
+    private record Hedging(RoundRobinLB balancer, URI uri) {
+    }
+
+    private HttpResponse<String> send(Hedging route) throws Exception {
+        return client.send(HttpRequest.newBuilder(route.uri()).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }
