@@ -5,7 +5,6 @@ import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.agent.llm.LlmModel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
-import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.camel.CamelContext;
@@ -83,15 +82,6 @@ public final class StubAgent implements AutoCloseable {
         });
     }
 
-    /**
-     * A port free on {@code host} at the time of the call.
-     *
-     * @throws IOException if no socket can be bound on the host
-     * @see ServerPorts#findFreePort
-     */
-    public static int findFreePort(String host) throws IOException {
-        return ServerPorts.findFreePort(host);
-    }
 
     /** The port the agent listens on. */
     public int port() {

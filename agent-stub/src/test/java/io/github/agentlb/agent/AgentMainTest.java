@@ -3,6 +3,7 @@ package io.github.agentlb.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.github.agentlb.testing.FreePorts;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -82,7 +83,7 @@ class AgentMainTest {
 
     @Test
     void aPropertiesFileSetsTheKnobs(@TempDir Path dir) throws Exception {
-        int port = StubAgent.findFreePort("127.0.0.1");
+        int port = FreePorts.next();
         Path file = Files.writeString(dir.resolve("agent.properties"),
                 "agent.id = FromFile\nhost = 127.0.0.1\nport = " + port + "\ndelay.min.ms = 0\ndelay.max.ms = 0\n");
         Main main = AgentMain.createMain();

@@ -2,6 +2,7 @@ package io.github.agentlb.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.testing.FreePorts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -58,7 +59,7 @@ public final class ChildJvm implements AutoCloseable {
             throws IOException, InterruptedException {
         AssertionError exited = null;
         for (int attempt = 0; attempt < 3; attempt++) {
-            int free = StubAgent.findFreePort("127.0.0.1");
+            int free = FreePorts.next();
             ChildJvm child = start(mainClass, env.apply(free), systemProperties);
             try {
                 child.awaitOutput(serving.apply(free), seconds);

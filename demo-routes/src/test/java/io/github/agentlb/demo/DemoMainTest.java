@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.agentlb.agent.ChildJvm;
-import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.testing.FreePorts;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -39,10 +39,10 @@ class DemoMainTest {
     @Test
     void proxiesAndServesPrometheusMetricsTaggedWithStrategyAndAgent() throws Exception {
         try (Agents agents = Agents.start(3, 0, 2)) {
-            int port = StubAgent.findFreePort("127.0.0.1");
-            int managementPort = StubAgent.findFreePort("127.0.0.1");
+            int port = FreePorts.next();
+            int managementPort = FreePorts.next();
             while (managementPort == port) {
-                managementPort = StubAgent.findFreePort("127.0.0.1");
+                managementPort = FreePorts.next();
             }
             Main main = DemoMain.createMain();
             main.addOverrideProperty("port", Integer.toString(port));
@@ -81,12 +81,12 @@ class DemoMainTest {
 
     @Test
     void readinessIsDownWhileEveryAgentIsFailingAndLivenessStaysUp() throws Exception {
-        int port = StubAgent.findFreePort("127.0.0.1");
-        int managementPort = StubAgent.findFreePort("127.0.0.1");
-        int deadAgent = StubAgent.findFreePort("127.0.0.1");
+        int port = FreePorts.next();
+        int managementPort = FreePorts.next();
+        int deadAgent = FreePorts.next();
         while (managementPort == port || deadAgent == port || deadAgent == managementPort) {
-            managementPort = StubAgent.findFreePort("127.0.0.1");
-            deadAgent = StubAgent.findFreePort("127.0.0.1");
+            managementPort = FreePorts.next();
+            deadAgent = FreePorts.next();
         }
         Main main = DemoMain.createMain();
         main.addOverrideProperty("port", Integer.toString(port));
@@ -145,11 +145,7 @@ class DemoMainTest {
         try (Agents agents = Agents.start(2, 0, 2)) {
             int[] management = new int[1];
             try (ChildJvm proxy = ChildJvm.startServing(DemoMain.class, free -> {
-                        try {
-                            management[0] = StubAgent.findFreePort("127.0.0.1");
-                        } catch (java.io.IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
+                        management[0] = FreePorts.next();
                         return Map.of("PORT", Integer.toString(free), "HOST", "127.0.0.1",
                                 "AGENTS", String.join(",", agents.urls()), "STRATEGY", "ch",
                                 "MANAGEMENT_PORT", Integer.toString(management[0]), "CONSECUTIVE_FAILURES", "2",
@@ -174,7 +170,7 @@ class DemoMainTest {
 
     @Test
     void aBadValueIsOneLineAndExitStatus2() throws Exception {
-        int managementPort = StubAgent.findFreePort("127.0.0.1");
+        int managementPort = FreePorts.next();
         try (ChildJvm proxy = ChildJvm.start(DemoMain.class, Map.of("MAX_EJECTED_SHARE", "half",
                 "HOST", "127.0.0.1", "PORT", "0", "MANAGEMENT_PORT", Integer.toString(managementPort)), List.of())) {
             assertThat(proxy.refusalLine(60))
@@ -186,7 +182,7 @@ class DemoMainTest {
     void aPropertiesFileSetsTheProxyAndHostIsTheInterfaceItListensOn(@TempDir Path dir) throws Exception {
         try (Agents agents = Agents.start(2, 0, 2)) {
             // 127.0.0.2 is loopback too on Linux, and a socket bound to it does not answer on 127.0.0.1.
-            int port = StubAgent.findFreePort("127.0.0.2");
+            int port = FreePorts.next();
             Path file = Files.writeString(dir.resolve("proxy.properties"), "host = 127.0.0.2\nport = " + port
                     + "\nagents = " + String.join(",", agents.urls()) + "\nstrategy = ch\n");
             Main main = DemoMain.createMain();

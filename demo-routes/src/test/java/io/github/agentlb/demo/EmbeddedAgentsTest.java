@@ -2,7 +2,7 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.testing.FreePorts;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Tag;
@@ -17,8 +17,8 @@ class EmbeddedAgentsTest {
 
     @Test
     void startsOneAgentPerUrlWhenNothingAnswers() throws Exception {
-        List<String> urls = List.of("http://127.0.0.1:" + StubAgent.findFreePort("127.0.0.1"),
-                "http://127.0.0.1:" + StubAgent.findFreePort("127.0.0.1"));
+        List<String> urls = List.of("http://127.0.0.1:" + FreePorts.next(),
+                "http://127.0.0.1:" + FreePorts.next());
 
         Optional<EmbeddedAgents> started = EmbeddedAgents.startIfNoneAnswer(urls, 200);
 
@@ -33,7 +33,7 @@ class EmbeddedAgentsTest {
     @Test
     void startsNothingWhenOneUrlAnswers() throws Exception {
         try (Agents running = Agents.start(1, 0, 2)) {
-            List<String> urls = List.of("http://127.0.0.1:" + StubAgent.findFreePort("127.0.0.1"),
+            List<String> urls = List.of("http://127.0.0.1:" + FreePorts.next(),
                     running.urls().get(0));
 
             assertThat(EmbeddedAgents.startIfNoneAnswer(urls, 200)).isEmpty();

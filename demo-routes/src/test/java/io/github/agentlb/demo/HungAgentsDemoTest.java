@@ -2,7 +2,7 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.testing.FreePorts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -85,7 +85,7 @@ class HungAgentsDemoTest {
     @Test
     void oneHungAgentOfThreeUnderRrHoldsAtMostTwoOfThirtySequentialRequestsOverASecond() throws Exception {
         try (Agents agents = Agents.start(2, 0, 2); HungAgent hung = new HungAgent()) {
-            int port = StubAgent.findFreePort("127.0.0.1");
+            int port = FreePorts.next();
             Main main = startDemo(port, "A1=" + agents.urls().get(0) + ",A2=" + agents.urls().get(1) + ",A3=" + hung.baseUrl());
             try {
                 List<Long> millis = new ArrayList<>();
@@ -124,7 +124,7 @@ class HungAgentsDemoTest {
                      never.await();
                  }
              })) {
-            int port = StubAgent.findFreePort("127.0.0.1");
+            int port = FreePorts.next();
             Main main = startDemo(port, "A1=" + agents.urls().get(0) + ",A2=" + agents.urls().get(1) + ",A3=" + stuck.baseUrl());
             try {
                 List<Long> millis = new ArrayList<>();
@@ -154,7 +154,7 @@ class HungAgentsDemoTest {
     @Test
     void everyAgentHungAClientGetsAJson5xxWithin35Seconds() throws Exception {
         try (HungAgent a = new HungAgent(); HungAgent b = new HungAgent(); HungAgent c = new HungAgent()) {
-            int port = StubAgent.findFreePort("127.0.0.1");
+            int port = FreePorts.next();
             Main main = startDemo(port, "A1=" + a.baseUrl() + ",A2=" + b.baseUrl() + ",A3=" + c.baseUrl());
             try {
                 for (String method : List.of("POST", "GET")) {

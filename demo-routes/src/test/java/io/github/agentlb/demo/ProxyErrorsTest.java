@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.http.RawHttp;
+import io.github.agentlb.testing.FreePorts;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -60,7 +61,7 @@ class ProxyErrorsTest {
     private static List<String> deadUrls(int count) throws Exception {
         List<String> urls = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            urls.add("http://127.0.0.1:" + StubAgent.findFreePort("127.0.0.1"));
+            urls.add("http://127.0.0.1:" + FreePorts.next());
         }
         return urls;
     }

@@ -3,10 +3,10 @@ package io.github.agentlb.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.http.DocBlocks;
 import io.github.agentlb.camel.http.ExampleRoutes;
 import io.github.agentlb.camel.http.ScriptedAgent;
+import io.github.agentlb.testing.FreePorts;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -75,7 +75,7 @@ class ReadmeSnippetTest {
     @BeforeAll
     void start(@TempDir Path work) throws Exception {
         agents = Agents.start(3, 0, 2);
-        int port = StubAgent.findFreePort("127.0.0.1");
+        int port = FreePorts.next();
         main = startMain(work, port, agents.urls());
         base = "http://127.0.0.1:" + port;
     }
@@ -173,7 +173,7 @@ class ReadmeSnippetTest {
                         exchange.getResponseBody().write(answer);
                     }));
                 }
-                int port = StubAgent.findFreePort("127.0.0.1");
+                int port = FreePorts.next();
                 busy = startMain(work.resolve("s" + status), port, scripted.stream().map(ScriptedAgent::baseUrl).toList());
 
                 long started = System.nanoTime();

@@ -11,7 +11,7 @@ import com.openai.errors.OpenAIServiceException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.testing.FreePorts;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -83,8 +83,8 @@ class RealOpenAiSdkProxyTest {
 
     @Test
     void everyAgentDownIsA503TheSdkReads() throws Exception {
-        List<String> down = List.of("http://127.0.0.1:" + StubAgent.findFreePort("127.0.0.1"),
-                "http://127.0.0.1:" + StubAgent.findFreePort("127.0.0.1"));
+        List<String> down = List.of("http://127.0.0.1:" + FreePorts.next(),
+                "http://127.0.0.1:" + FreePorts.next());
         try (DemoProxy proxy = Proxies.start(down, "rr")) {
             OpenAIClient client = client(proxy);
             try {

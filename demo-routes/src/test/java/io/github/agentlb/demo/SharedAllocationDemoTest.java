@@ -2,8 +2,8 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.http.ScriptedAgent;
+import io.github.agentlb.testing.FreePorts;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,7 +77,7 @@ class SharedAllocationDemoTest {
             String agents = "A1=" + a1.baseUrl() + ",A2=" + a2.baseUrl() + ",A3=" + a3.baseUrl();
             List<Integer> ports = new ArrayList<>();
             while (ports.size() < 4) {
-                int port = StubAgent.findFreePort("127.0.0.1");
+                int port = FreePorts.next();
                 if (!ports.contains(port)) {
                     ports.add(port);
                 }

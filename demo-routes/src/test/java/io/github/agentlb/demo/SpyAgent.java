@@ -1,6 +1,6 @@
 package io.github.agentlb.demo;
 
-import io.github.agentlb.agent.StubAgent;
+import io.github.agentlb.testing.FreePorts;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -42,7 +42,7 @@ final class SpyAgent implements AutoCloseable {
     }
 
     static SpyAgent start() throws Exception {
-        SpyAgent spy = new SpyAgent(StubAgent.findFreePort("127.0.0.1"));
+        SpyAgent spy = new SpyAgent(FreePorts.next());
         spy.context.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {

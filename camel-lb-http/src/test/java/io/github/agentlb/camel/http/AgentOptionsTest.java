@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.FailureClassifier;
 import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.testing.FreePorts;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -53,7 +54,7 @@ class AgentOptionsTest {
 
     /** A route over one agent at {@code agentUrl} with these options: 504 for an answer timeout, 502 for any other failure. */
     private void route(String agentUrl, String options) throws Exception {
-        route(ExampleRoutes.freePort(), agentUrl, options);
+        route(FreePorts.next(), agentUrl, options);
     }
 
     /** {@link #route(String, String)} listening on {@code port}. */
@@ -260,7 +261,7 @@ class AgentOptionsTest {
      */
     @Test
     void anAgentAddressThatLoopsBackEndsAfterTenHops() throws Exception {
-        int port = ExampleRoutes.freePort();
+        int port = FreePorts.next();
         route(port, "http://127.0.0.1:" + port, "firstByteTimeout=5s");
 
         HttpResponse<String> answer = get("/loop");

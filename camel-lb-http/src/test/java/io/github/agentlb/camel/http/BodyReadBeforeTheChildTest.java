@@ -3,6 +3,7 @@ package io.github.agentlb.camel.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.testing.FreePorts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,7 +40,7 @@ class BodyReadBeforeTheChildTest {
     }
 
     private String route(RoundRobinLB balancer, String agentUrl) throws Exception {
-        int port = ExampleRoutes.freePort();
+        int port = FreePorts.next();
         camel = new DefaultCamelContext();
         camel.addRoutes(new RouteBuilder() {
             @Override

@@ -2,9 +2,7 @@ package io.github.agentlb.camel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,18 +12,12 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.apache.camel.RoutesBuilder;
 
-/** Compiles a documented route example, as a user would paste it, into a {@link RoutesBuilder}, and finds it a free port. */
+/** Compiles a documented route example, as a user would paste it, into a {@link RoutesBuilder}. */
 public final class ExampleRoutes {
 
     private ExampleRoutes() {
     }
 
-    /** A loopback port free at the time of the call, for an example's route in place of its documented port. */
-    public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     /**
      * {@code body} as the {@code configure()} of a {@code RouteBuilder} named {@code className},

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.testing.FreePorts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,7 +39,7 @@ class HedgedAgentCallsTest {
         BlockingQueue<Map.Entry<String, AttemptOutcome>> outcomes = new LinkedBlockingQueue<>();
         CamelContext camel = new DefaultCamelContext();
         try (HangingAgent silent = new HangingAgent(""); ScriptedAgent echo = ScriptedAgent.echo()) {
-            int port = ExampleRoutes.freePort();
+            int port = FreePorts.next();
             RoundRobinLB balancer = new RoundRobinLB();
             balancer.setHedgeDelay(Duration.ofMillis(200));
             balancer.setHedgePercentile(0);
@@ -150,7 +151,7 @@ class HedgedAgentCallsTest {
 
     /** A started route hedging GETs after 100 ms over {@code agentUrls}, and how to call it. */
     private Hedging hedgingRoute(CamelContext camel, String... agentUrls) throws Exception {
-        int port = ExampleRoutes.freePort();
+        int port = FreePorts.next();
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.setHedgeDelay(Duration.ofMillis(100));
         balancer.setHedgePercentile(0);

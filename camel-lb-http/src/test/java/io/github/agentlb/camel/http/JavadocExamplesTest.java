@@ -3,6 +3,7 @@ package io.github.agentlb.camel.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.testing.FreePorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -61,7 +62,7 @@ class JavadocExamplesTest {
         for (int i = 1; i <= 3; i++) {
             agents.add(new Agent("A" + i));
         }
-        port = ExampleRoutes.freePort();
+        port = FreePorts.next();
     }
 
     @AfterEach

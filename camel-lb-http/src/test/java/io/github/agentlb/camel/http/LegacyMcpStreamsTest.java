@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.testing.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,7 +53,7 @@ class LegacyMcpStreamsTest {
     }
 
     private void route(String agentUrl) throws Exception {
-        int port = ExampleRoutes.freePort();
+        int port = FreePorts.next();
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.addAttemptListener((strategy, agent, outcome, elapsed) -> outcomes.add(outcome));
         balancer.addHealthListener(new io.github.agentlb.camel.HealthListener() {

@@ -2,6 +2,7 @@ package io.github.agentlb.camel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.testing.FreePorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -56,7 +57,7 @@ class LlmAgentsRouteExampleTest {
         for (int i = 1; i <= 3; i++) {
             agents.add(new ChatAgent("A" + i));
         }
-        port = ExampleRoutes.freePort();
+        port = FreePorts.next();
         String route = example().replace(":8000/", ":" + port + "/").replace("firstByteTimeout=5m", "firstByteTimeout=3s");
         for (int i = 0; i < 3; i++) {
             route = route.replace("localhost:808" + (i + 1), "localhost:" + agents.get(i).port());

@@ -2,6 +2,7 @@ package io.github.agentlb.camel.http;
 
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.testing.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -174,7 +175,7 @@ class OverlongAnswersTest {
 
     private void route(long lateMs) throws Exception {
         agent = new OverlongAgent(lateMs);
-        int port = ExampleRoutes.freePort();
+        int port = FreePorts.next();
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.setOutlierEjection(io.github.agentlb.core.health.OutlierEjection.disabled());
         balancer.addAttemptListener((strategy, id, outcome, elapsed) -> outcomes.add(outcome));

@@ -2,6 +2,7 @@ package io.github.agentlb.camel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.testing.FreePorts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -51,7 +52,7 @@ class ReadmeProjectIT {
     @BeforeAll
     void buildAndStart() throws Exception {
         agents = new SwitchableAgents();
-        int port = ExampleRoutes.freePort();
+        int port = FreePorts.next();
         writeProject(port);
         Path m2 = work.resolve("m2");
         installLibrary(m2);

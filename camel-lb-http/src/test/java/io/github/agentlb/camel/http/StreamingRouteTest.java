@@ -2,6 +2,7 @@ package io.github.agentlb.camel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.testing.FreePorts;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,7 @@ class StreamingRouteTest {
     @BeforeAll
     void start(@TempDir Path work) throws Exception {
         agents = new SwitchableAgents();
-        int port = ExampleRoutes.freePort();
+        int port = FreePorts.next();
         String route = DocBlocks.onPorts(DocBlocks.readmeRoute(), port, agents.ports());
         RoutesBuilder routes = (RoutesBuilder) ExampleRoutes.compileClass(work, DocBlocks.className(route), route)
                 .getDeclaredConstructor().newInstance();

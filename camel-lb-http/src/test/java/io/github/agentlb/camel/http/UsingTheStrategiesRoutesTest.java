@@ -3,6 +3,7 @@ package io.github.agentlb.camel.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.camel.ConsistentHashLB;
+import io.github.agentlb.testing.FreePorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -40,7 +41,7 @@ class UsingTheStrategiesRoutesTest {
     @Tag("e2e")
     void theYamlAndXmlExamplesConfigureTheBalancerTheyShow() throws Exception {
         for (String language : new String[] {"yaml", "xml"}) {
-            int port = ExampleRoutes.freePort();
+            int port = FreePorts.next();
             try (CamelContext context = new DefaultCamelContext()) {
                 PluginHelper.getRoutesLoader(context).loadRoutes(ResourceHelper.fromString("page." + language,
                         example(language).replace(":8000/", ":" + port + "/")));
@@ -100,7 +101,7 @@ class UsingTheStrategiesRoutesTest {
                 assertThat(failed.body()).as(language).isEqualTo("{\"error\":\"no agent available\"}");
                 assertThat(agents.calls()).as(language + ": a GET goes on to the next agent").isEqualTo(2);
             }
-            try (CamelContext context = started(language, List.of(ExampleRoutes.freePort(), ExampleRoutes.freePort()))) {
+            try (CamelContext context = started(language, List.of(FreePorts.next(), FreePorts.next()))) {
                 HttpResponse<String> none = send(context, "GET");
                 assertThat(none.statusCode()).as(language + ": every agent down").isEqualTo(503);
                 assertThat(none.body()).as(language).isEqualTo("{\"error\":\"no agent available\"}");
@@ -110,7 +111,7 @@ class UsingTheStrategiesRoutesTest {
 
     /** The example's route, started on a free port over agents on {@code agentPorts}; its port in property {@code port}. */
     private static CamelContext started(String language, List<Integer> agentPorts) throws Exception {
-        int port = ExampleRoutes.freePort();
+        int port = FreePorts.next();
         CamelContext context = new DefaultCamelContext();
         PluginHelper.getRoutesLoader(context).loadRoutes(ResourceHelper.fromString("page." + language,
                 DocBlocks.onPorts(example(language), port, agentPorts.subList(0, 2))));
