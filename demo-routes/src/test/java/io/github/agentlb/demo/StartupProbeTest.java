@@ -2,7 +2,7 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.ServerSocket;
+import io.github.agentlb.testing.FreePorts;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.logging.log4j.Level;
@@ -21,11 +21,7 @@ class StartupProbeTest {
 
     @Test
     void theStartUpLogNamesTheAgentsThatDoNotAnswer() throws Exception {
-        int closed;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closed = socket.getLocalPort();
-        }
-        String dead = "http://127.0.0.1:" + closed;
+        String dead = "http://127.0.0.1:" + FreePorts.next(); // nothing listens on it, and no other test's server will
         List<String> warnings = new CopyOnWriteArrayList<>();
         Logger logger = ((LoggerContext) LogManager.getContext(false)).getLogger(ProxyRoutes.class.getName());
         AbstractAppender appender = new AbstractAppender("startup-probe", null, null, true, Property.EMPTY_ARRAY) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.sun.net.httpserver.HttpServer;
 import io.github.agentlb.agent.http.Http11Component;
 import io.github.agentlb.camel.http.RawHttp;
+import io.github.agentlb.testing.FreePorts;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -189,10 +190,7 @@ class StreamedRequestBodyTest {
     /** Before any of the rest was sent (the first agent refused the connection) the held prefix lets the next agent get it whole. */
     @Test
     void anAgentThatRefusesTheConnectionFailsOverWithTheWholeBody() throws Exception {
-        int dead;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            dead = free.getLocalPort();
-        }
+        int dead = FreePorts.next(); // nothing listens on it, and no other test's server will
         try (DemoProxy twoAgents = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
                 .agentUrls("http://127.0.0.1:" + dead, "http://127.0.0.1:" + agent.getAddress().getPort())
                 .strategy("rr").maxBodyBytes(LIMIT).clientTimeoutMs(10_000).build())) {
