@@ -111,22 +111,13 @@ public final class ChatStreamClient {
     }
 
     /**
-     * Posts {@code jsonBody} to {@code uri} and reads the streamed answer to its end.
-     *
-     * @param sessionId sent as {@value #SESSION_HEADER} when not null
-     * @throws InterruptedException if the calling thread is interrupted while it waits
-     */
-    public Answer send(URI uri, String jsonBody, String sessionId) throws InterruptedException {
-        return sendWith(uri, jsonBody, sessionId == null ? Map.of() : Map.of(SESSION_HEADER, sessionId));
-    }
-
-    /**
      * Posts {@code jsonBody} to {@code uri} with {@code headers} and reads the streamed answer to its end.
      *
      * @param headers request headers sent besides {@code Content-Type} and {@code Accept}, e.g. {@code X-Tenant}
+     *                or {@value #SESSION_HEADER}
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
-    public Answer sendWith(URI uri, String jsonBody, Map<String, String> headers) throws InterruptedException {
+    public Answer send(URI uri, String jsonBody, Map<String, String> headers) throws InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout)
                 .header("Content-Type", "application/json").header("Accept", "text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(jsonBody));

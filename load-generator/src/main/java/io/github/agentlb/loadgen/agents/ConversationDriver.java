@@ -5,9 +5,9 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
-import java.util.function.IntUnaryOperator;
 import java.util.function.UnaryOperator;
 
 /**
@@ -23,18 +23,17 @@ public final class ConversationDriver {
 
     /**
      * @param uriOf     conversation index to the URI its turns go to
-     * @param replicaOf conversation index to the replica recorded with its turns
      * @param body      what becomes of a turn's request body before it is sent
      * @return every turn sent, in no particular order
      * @throws Exception what a conversation's thread threw
      */
     public static List<Turn> run(Conversations workload, ChatStreamClient client, int inFlight, String threadName,
-            IntFunction<URI> uriOf, IntUnaryOperator replicaOf, UnaryOperator<String> body) throws Exception {
+            IntFunction<URI> uriOf, UnaryOperator<String> body) throws Exception {
         List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger next = new AtomicInteger();
         Parallel.each(Collections.nCopies(Math.min(inFlight, workload.conversations()), 0), true, threadName, w -> {
             for (int c = next.getAndIncrement(); c < workload.conversations(); c = next.getAndIncrement()) {
-                converse(workload, client, uriOf.apply(c), replicaOf.applyAsInt(c), body, c, turns);
+                converse(workload, client, uriOf.apply(c), body, c, turns);
             }
             return null;
         });
@@ -42,16 +41,17 @@ public final class ConversationDriver {
     }
 
     /** Sends every turn of conversation {@code c}, each after the previous answer ended. */
-    private static void converse(Conversations workload, ChatStreamClient client, URI uri, int replica,
+    private static void converse(Conversations workload, ChatStreamClient client, URI uri,
             UnaryOperator<String> body, int c, List<Turn> turns) throws InterruptedException {
         boolean mcp = workload.isMcp(c);
         String session = null;
         for (int k = 0; k < workload.turns(); k++) {
-            ChatStreamClient.Answer answer = client.send(uri, body.apply(workload.requestBody(c, k)), session);
+            ChatStreamClient.Answer answer = client.send(uri, body.apply(workload.requestBody(c, k)),
+                    session == null ? Map.of() : Map.of(ChatStreamClient.SESSION_HEADER, session));
             if (mcp && k == 0) {
                 session = answer.sessionId();
             }
-            turns.add(new Turn(c, k, mcp, replica, answer));
+            turns.add(new Turn(c, k, mcp, answer));
         }
     }
 }

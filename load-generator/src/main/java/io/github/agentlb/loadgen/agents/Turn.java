@@ -11,10 +11,9 @@ import java.util.Map;
  * @param conversation the conversation's index
  * @param turn         the turn, 0-based
  * @param mcp          whether the conversation keeps an MCP session id
- * @param replica      the proxy replica it was sent to, 0-based
  * @param answer       what came back
  */
-public record Turn(int conversation, int turn, boolean mcp, int replica, ChatStreamClient.Answer answer) {
+public record Turn(int conversation, int turn, boolean mcp, ChatStreamClient.Answer answer) {
 
     /**
      * This turn as a request outcome: a success from its agent ({@code ?} when no chunk named one)

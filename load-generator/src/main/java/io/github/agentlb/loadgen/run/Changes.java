@@ -43,13 +43,12 @@ public final class Changes implements IntConsumer, AutoCloseable {
     /**
      * A change of a run.
      *
-     * @param phase     the name of the phase it opens, e.g. {@code down}
      * @param label     what it does, for charts and reports, e.g. {@code kill A1}
      * @param atRequest the 1-based count of started requests just before which it is made
      * @param async     whether it runs on the controller thread
      * @param action    the change
      */
-    public record Change(String phase, String label, int atRequest, boolean async, Action action) {
+    public record Change(String label, int atRequest, boolean async, Action action) {
     }
 
     /** A change made on the load's thread; the phase it opens begins once it returned ({@code clock}, ns). */

@@ -221,22 +221,21 @@ public final class LoadRunner {
         synchronized void printOver(long nowNanos) {
             // Answers completing at an interval's end may be recorded a little later: wait half a sample period.
             int upTo = series.indexOf(nowNanos - SAMPLE_PERIOD.toNanos() / 2);
-            if (progress == null || upTo <= printed) {
-                return;
+            if (upTo > printed) {
+                print(series.intervals(nowNanos), upTo);
             }
-            List<IntervalSeries.Interval> intervals = series.intervals(nowNanos);
-            for (int i = printed; i < upTo; i++) {
-                progress.println(progressLine(label, intervals.get(i)));
-            }
-            printed = upTo;
         }
 
         /** Prints the intervals of {@code intervals} not printed yet, once the run is over. */
         synchronized void printRest(List<IntervalSeries.Interval> intervals) {
-            for (int i = printed; i < intervals.size() && progress != null; i++) {
+            print(intervals, intervals.size());
+        }
+
+        private void print(List<IntervalSeries.Interval> intervals, int upTo) {
+            for (int i = printed; i < upTo && progress != null; i++) {
                 progress.println(progressLine(label, intervals.get(i)));
             }
-            printed = Math.max(printed, intervals.size());
+            printed = Math.max(printed, upTo);
         }
     }
 

@@ -194,7 +194,7 @@ public final class AgentsScenario implements Scenario {
             long start = System.nanoTime();
             List<Turn> turns = ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(),
                     "agents-" + variant.label(), c -> URI.create(targets.get(c % targets.size()) + "?user_id="
-                            + w.userId(c)), c -> c % targets.size(), UnaryOperator.identity());
+                            + w.userId(c)), UnaryOperator.identity());
             long wall = System.nanoTime() - start;
             Map<String, Counters> counters = new TreeMap<>();
             for (StubAgent agent : cluster.agents()) {
@@ -361,7 +361,7 @@ public final class AgentsScenario implements Scenario {
         long start = System.nanoTime();
         URI uri = URI.create(baseUrl + PATH);
         List<Turn> turns = ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(),
-                "agents-url-" + label, c -> URI.create(uri + "?user_id=" + w.userId(c)), c -> 0, AgentsScenario::withUsage);
+                "agents-url-" + label, c -> URI.create(uri + "?user_id=" + w.userId(c)), AgentsScenario::withUsage);
         return urlResult(label, baseUrl, workload(setup), turns, System.nanoTime() - start);
     }
 

@@ -166,9 +166,9 @@ public final class BadAgentScenario implements Scenario {
                 cluster -> {
                     List<StubAgent> bad = badAgents().stream().map(cluster::agent).toList();
                     String named = String.join("+", badAgents());
-                    return List.of(new Changes.Change("during", named + " " + status(), Changes.atRequest(1, 3, n), false,
+                    return List.of(new Changes.Change(named + " " + status(), Changes.atRequest(1, 3, n), false,
                                     Changes.before(System::nanoTime, () -> bad.forEach(a -> a.answerWith(status(), busy ? "2" : null)))),
-                            new Changes.Change("after", named + " normal", Changes.atRequest(2, 3, n), false,
+                            new Changes.Change(named + " normal", Changes.atRequest(2, 3, n), false,
                                     Changes.now(System::nanoTime, () -> bad.forEach(StubAgent::answerNormally))));
                 }, (m, cluster) -> result(m, cluster.balancer().getRetries(), cluster.balancer().getRetryBudgetExhausted()));
     }

@@ -115,11 +115,11 @@ public final class FleetScenario implements Scenario {
                     AgentLoadBalancerSupport balancer = cluster.balancer();
                     Map<String, AsyncProcessor> children = childrenByAgent(cluster);
                     balancer.removeAgent(JOINING);
-                    return List.of(new Changes.Change("joined", "join " + JOINING, Changes.atRequest(1, 4, n), false,
+                    return List.of(new Changes.Change("join " + JOINING, Changes.atRequest(1, 4, n), false,
                                     Changes.now(System::nanoTime, () -> balancer.addAgent(JOINING, children.get(JOINING), 1.0))),
-                            new Changes.Change("drained", "drain " + LEAVING, Changes.atRequest(2, 4, n), false,
+                            new Changes.Change("drain " + LEAVING, Changes.atRequest(2, 4, n), false,
                                     drain(() -> balancer.drainAgent(LEAVING), left, System::nanoTime)),
-                            new Changes.Change("returned", "return " + LEAVING, Changes.atRequest(3, 4, n), false,
+                            new Changes.Change("return " + LEAVING, Changes.atRequest(3, 4, n), false,
                                     Changes.now(System::nanoTime, () -> balancer.addAgent(LEAVING, children.get(LEAVING), 1.0))));
                 }, (m, cluster) -> result(m, left.get() < 0 ? null : left.get()));
     }

@@ -123,9 +123,9 @@ public final class OutageScenario implements Scenario {
             return ClusterRun.run(this, variant, setup, ProxyConfig.builder().firstByteTimeoutMs(proxyRequestTimeoutMs),
                     List.of("before", "down", "after"), cluster -> {
                         fault[0] = new AgentFault(cluster.agent(DEAD_AGENT), hang, System::nanoTime);
-                        return List.of(new Changes.Change("down", (hang ? "hang " : "kill ") + DEAD_AGENT,
+                        return List.of(new Changes.Change((hang ? "hang " : "kill ") + DEAD_AGENT,
                                         Changes.atRequest(1, 3, n), true, fault[0]::kill),
-                                new Changes.Change("after", "restart " + DEAD_AGENT, Changes.atRequest(2, 3, n), true,
+                                new Changes.Change("restart " + DEAD_AGENT, Changes.atRequest(2, 3, n), true,
                                         fault[0]::restart));
                     }, (m, cluster) -> result(m));
         } finally {

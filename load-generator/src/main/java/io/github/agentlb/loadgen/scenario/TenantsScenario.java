@@ -159,7 +159,7 @@ public final class TenantsScenario implements Scenario {
                     + "at %s; %d requests over %.0f s", variant.label(), String.join(", ", cluster.agentIds()),
                     cluster.baseUrls().get(0), arrivals.size(), seconds));
             for (int i = 0; i < WARMUP; i++) { // one at a time, no tenant: nothing waits
-                client.sendWith(uri, body("L", -1 - i), Map.of());
+                client.send(uri, body("L", -1 - i), Map.of());
             }
             AgentLoadBalancerSupport balancer = cluster.balancer();
             QueueFigures before = balancer.queueFigures();
@@ -173,7 +173,7 @@ public final class TenantsScenario implements Scenario {
                     LockSupport.parkNanos(wait);
                 }
                 Map<String, String> headers = tenants ? Map.of(FlowControl.DEFAULT_TENANT_HEADER, a.tenant()) : Map.of();
-                answers.add(pool.submit(() -> client.sendWith(uri, body(a.tenant(), a.index()), headers)));
+                answers.add(pool.submit(() -> client.send(uri, body(a.tenant(), a.index()), headers)));
             }
             List<ChatStreamClient.Answer> got = new ArrayList<>();
             for (Future<ChatStreamClient.Answer> f : answers) {

@@ -12,6 +12,7 @@ import io.github.agentlb.agent.llm.LlmShape;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -45,15 +46,15 @@ class ChatStreamClientTest {
             ChatStreamClient client = new ChatStreamClient(Duration.ofSeconds(10));
             URI uri = URI.create(agent.baseUrl() + "/v1/chat/completions");
 
-            ChatStreamClient.Answer answer = client.send(uri, BODY, null);
+            ChatStreamClient.Answer answer = client.send(uri, BODY, Map.of());
 
             assertTrue(answer.ok(), answer.error());
             assertEquals(200, answer.status());
             assertEquals("A3", answer.agentId());
             assertNotNull(answer.sessionId());
             assertTrue(answer.firstTokenNanos() >= 0 && answer.firstTokenNanos() <= answer.totalNanos(), answer.toString());
-            assertTrue(client.send(uri, BODY, answer.sessionId()).ok());
-            ChatStreamClient.Answer unknown = client.send(uri, BODY, "0123");
+            assertTrue(client.send(uri, BODY, Map.of(ChatStreamClient.SESSION_HEADER, answer.sessionId())).ok());
+            ChatStreamClient.Answer unknown = client.send(uri, BODY, Map.of(ChatStreamClient.SESSION_HEADER, "0123"));
             assertEquals(404, unknown.status());
             assertEquals("status 404", unknown.error());
         }
@@ -64,7 +65,7 @@ class ChatStreamClientTest {
         try (StubAgent agent = StubAgent.start(AgentConfig.custom().agentId("A1").port(0)
                 .chat(new ChatShape(30_000, 50, 4)).build())) {
             ChatStreamClient.Answer answer = new ChatStreamClient(Duration.ofMillis(300))
-                    .send(URI.create(agent.baseUrl() + "/v1/chat/completions"), BODY, null);
+                    .send(URI.create(agent.baseUrl() + "/v1/chat/completions"), BODY, Map.of());
 
             assertTrue(answer.timedOut(), answer.toString());
             assertEquals(-1, answer.firstTokenNanos());

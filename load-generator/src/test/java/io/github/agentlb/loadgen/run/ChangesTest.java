@@ -16,8 +16,8 @@ class ChangesTest {
     private int started;
 
     /** Records the call with the request count it came at; takes 7 ns on the clock; the phase begins after it. */
-    private Changes.Change change(String phase, String label, int atRequest) {
-        return new Changes.Change(phase, label, atRequest, false, () -> {
+    private Changes.Change change(String label, int atRequest) {
+        return new Changes.Change(label, atRequest, false, () -> {
             calls.add(label + " at " + started);
             return clock.addAndGet(7);
         });
@@ -44,8 +44,8 @@ class ChangesTest {
 
     @Test
     void aSwitchTurnsA1BadAtAThirdAndBackAtTwoThirdsStampedOnTheRunsClock() throws Exception {
-        try (Changes changes = new Changes(List.of(change("during", "on", Changes.atRequest(1, 3, 9)),
-                change("after", "off", Changes.atRequest(2, 3, 9))), clock::get)) {
+        try (Changes changes = new Changes(List.of(change("on", Changes.atRequest(1, 3, 9)),
+                change("off", Changes.atRequest(2, 3, 9))), clock::get)) {
             assertThatThrownBy(changes::await).hasMessageContaining("request 4");
             start(changes, 1, 9, 10);
             assertThat(calls).containsExactly("on at 4", "off at 7");
@@ -55,8 +55,8 @@ class ChangesTest {
 
     @Test
     void eachFleetChangeIsMadeOnceJustBeforeItsRequestAndStampedAroundTheCall() throws Exception {
-        try (Changes changes = new Changes(List.of(change("joined", "join", 301), change("drained", "drain", 601),
-                change("returned", "return", 901)), clock::get)) {
+        try (Changes changes = new Changes(List.of(change("join", 301), change("drain", 601),
+                change("return", 901)), clock::get)) {
             start(changes, 1, 1200, 1_000);
             assertThat(calls).containsExactly("join at 301", "drain at 601", "return at 901");
             assertThat(changes.await().get(0)).isEqualTo(new Changes.Made(301_000L, 301_007L));
@@ -66,7 +66,7 @@ class ChangesTest {
 
     @Test
     void aRunThatEndsBeforeEveryChangeIsAnError() {
-        try (Changes changes = new Changes(List.of(change("joined", "join", 301), change("returned", "return", 901)),
+        try (Changes changes = new Changes(List.of(change("join", 301), change("return", 901)),
                 clock::get)) {
             start(changes, 1, 700, 1_000);
             assertThatThrownBy(changes::await).isInstanceOf(IllegalStateException.class)
@@ -76,7 +76,7 @@ class ChangesTest {
 
     @Test
     void aRejectedChangeIsRethrownLaterNotIntoTheLoad() {
-        try (Changes changes = new Changes(List.of(new Changes.Change("joined", "join", 3, false, () -> {
+        try (Changes changes = new Changes(List.of(new Changes.Change("join", 3, false, () -> {
             throw new IllegalArgumentException("agent 'A4' is already a member");
         })), clock::get)) {
             start(changes, 1, 8, 1);
@@ -87,7 +87,7 @@ class ChangesTest {
     @Test
     void aChangeOnTheControllerThreadDoesNotHoldTheLoad() throws Exception {
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        try (Changes changes = new Changes(List.of(new Changes.Change("down", "kill", 2, true, () -> {
+        try (Changes changes = new Changes(List.of(new Changes.Change("kill", 2, true, () -> {
             release.await();
             return 5;
         })), clock::get)) {
@@ -101,8 +101,8 @@ class ChangesTest {
     void theFaultIsStampedBeforeA1AnswersItAndItsEndAfterA1AnswersNormally() throws Exception {
         // Each switch takes 5 ns of the run's clock: A1's first fault answer can come at once.
         try (Changes changes = new Changes(List.of(
-                new Changes.Change("during", "A1 429", 4, false, Changes.before(clock::get, () -> clock.addAndGet(5))),
-                new Changes.Change("after", "A1 normal", 7, false, Changes.now(clock::get, () -> clock.addAndGet(5)))),
+                new Changes.Change("A1 429", 4, false, Changes.before(clock::get, () -> clock.addAndGet(5))),
+                new Changes.Change("A1 normal", 7, false, Changes.now(clock::get, () -> clock.addAndGet(5)))),
                 clock::get)) {
             start(changes, 1, 9, 10);
 

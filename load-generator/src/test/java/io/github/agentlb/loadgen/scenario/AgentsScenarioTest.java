@@ -72,11 +72,11 @@ class AgentsScenarioTest {
     void resultCountsFromTurnsAndAgents() {
         List<Turn> turns = new ArrayList<>();
         // conversation 2 is MCP-style: its first answer came from A1, later turns from A1, A1, A2
-        turns.add(new Turn(2, 0, true, 0, ok(10, 400, "A1")));
-        turns.add(new Turn(2, 1, true, 0, ok(20, 400, "A1")));
-        turns.add(new Turn(2, 2, true, 0, ok(30, 100, "A1")));
-        turns.add(new Turn(2, 3, true, 0, ok(40, 100, "A2")));
-        turns.add(new Turn(0, 0, false, 0, new ChatStreamClient.Answer(0, -1, 500_000_000L, null, null,
+        turns.add(new Turn(2, 0, true, ok(10, 400, "A1")));
+        turns.add(new Turn(2, 1, true, ok(20, 400, "A1")));
+        turns.add(new Turn(2, 2, true, ok(30, 100, "A1")));
+        turns.add(new Turn(2, 3, true, ok(40, 100, "A2")));
+        turns.add(new Turn(0, 0, false, new ChatStreamClient.Answer(0, -1, 500_000_000L, null, null,
                 "timeout after 500 ms", null)));
         Map<String, AgentsScenario.Counters> agents = new TreeMap<>(Map.of(
                 "A1", new AgentsScenario.Counters(300, 240, 2, 3, 90_000_000L,
@@ -158,12 +158,12 @@ class AgentsScenarioTest {
     void aUrlRunsFiguresComeFromTheAnswers() throws Exception {
         List<Turn> turns = new ArrayList<>();
         // Conversation 0 (plain): two turns on A1, usage 100/0 then 200/150.
-        turns.add(new Turn(0, 0, false, 0, ok("A1", 10, new ChatStreamClient.Usage(100, 0))));
-        turns.add(new Turn(0, 1, false, 0, ok("A2", 20, new ChatStreamClient.Usage(200, 150))));
+        turns.add(new Turn(0, 0, false, ok("A1", 10, new ChatStreamClient.Usage(100, 0))));
+        turns.add(new Turn(0, 1, false, ok("A2", 20, new ChatStreamClient.Usage(200, 150))));
         // Conversation 2 (MCP): first on A2, then A2 (sticky), then a 404 from another agent.
-        turns.add(new Turn(2, 0, true, 0, ok("A2", 30, new ChatStreamClient.Usage(100, 50))));
-        turns.add(new Turn(2, 1, true, 0, ok("A2", 40, null)));
-        turns.add(new Turn(2, 2, true, 0, new ChatStreamClient.Answer(404, -1, 1_000_000, null, null, "status 404", null)));
+        turns.add(new Turn(2, 0, true, ok("A2", 30, new ChatStreamClient.Usage(100, 50))));
+        turns.add(new Turn(2, 1, true, ok("A2", 40, null)));
+        turns.add(new Turn(2, 2, true, new ChatStreamClient.Answer(404, -1, 1_000_000, null, null, "status 404", null)));
         AgentsScenario scenario = new AgentsScenario();
 
         Result r = scenario.urlResult("nginx", "http://127.0.0.1:1", LoadTestConfig.of(6, 3),

@@ -38,7 +38,7 @@ final class Measurements {
                                         List<Changes.Made> made, BalancerLog log) {
         List<Changes.Change> changes = new ArrayList<>();
         for (int i = 0; i < labels.size(); i++) {
-            changes.add(new Changes.Change(phases.get(i + 1), labels.get(i), 1, false, () -> 0));
+            changes.add(new Changes.Change(labels.get(i), 1, false, () -> 0));
         }
         long end = outcomes.stream().mapToLong(TimedOutcome::completedAtNanos).max().orElse(0);
         long start = outcomes.stream().mapToLong(TimedOutcome::sentAtNanos).min().orElse(0);
