@@ -62,21 +62,11 @@ public final class LoadRunner {
     private final Pacing pacing;
     private final PrintStream progress;
 
-    /** A count-bound closed-loop runner ({@link Pacing#CLOSED_COUNTED}); progress to {@code progress}, {@code null} for none. */
-    public LoadRunner(LoadTestConfig config, PrintStream progress) {
-        this(config, Pacing.CLOSED_COUNTED, progress);
-    }
-
     /** A runner of {@code config} paced by {@code pacing}; progress lines to {@code progress}, {@code null} for none. */
     public LoadRunner(LoadTestConfig config, Pacing pacing, PrintStream progress) {
         this.config = config;
         this.pacing = pacing;
         this.progress = progress;
-    }
-
-    /** Sends the load to {@code baseUrl}; see {@link #run(List, String, Collection, IntConsumer, boolean)}. */
-    public Result run(String baseUrl, String label) throws Exception {
-        return run(List.of(baseUrl), label, List.of(), started -> { }, false);
     }
 
     /**

@@ -84,9 +84,4 @@ public final class OutcomeRecorder {
     public List<TimedOutcome> timedOutcomes() {
         return new ArrayList<>(outcomes);
     }
-
-    /** The outcomes alone; see {@link #timedOutcomes()}. */
-    public List<RequestOutcome> outcomes() {
-        return timedOutcomes().stream().map(TimedOutcome::outcome).toList();
-    }
 }

@@ -175,15 +175,8 @@ public final class BadAgentScenario implements Scenario {
 
     /**
      * The result of a measured run, from the outcomes, the balancer's attempts and health events
-     * and the two switch times alone (no I/O, no clock).
-     */
-    Result result(ClusterRun.Measured m) {
-        return result(m, -1, -1);
-    }
-
-    /**
-     * As {@link #result(ClusterRun.Measured)}, with the balancer's retry budget counters at the end of
-     * the run ({@code -1} when unknown): retries started, and refused as the budget was spent.
+     * and the two switch times alone (no I/O, no clock), with the balancer's retry budget counters at
+     * the end of the run ({@code -1} when unknown): retries started, and refused as the budget was spent.
      */
     Result result(ClusterRun.Measured m, long retries, long budgetExhausted) {
         long on = m.made().get(0).startNanos();

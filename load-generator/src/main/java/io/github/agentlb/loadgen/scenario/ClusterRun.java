@@ -154,8 +154,8 @@ final class ClusterRun {
             }
             try (Changes made = new Changes(list, System::nanoTime)) {
                 long from = System.nanoTime();
-                LoadRunner.Result run = new LoadRunner(load, setup.stdout()).run(cluster.baseUrls(), label,
-                        cluster.agentIds(), made, false);
+                LoadRunner.Result run = new LoadRunner(load, Pacing.CLOSED_COUNTED, setup.stdout()).run(
+                        cluster.baseUrls(), label, cluster.agentIds(), made, false);
                 List<Changes.Made> done = made.await();
                 return measure.result(new Measured(scenario.name(), variant, load, cluster.agentIds(),
                         String.join(", ", cluster.baseUrls()), run, list, done, phases, log, from), cluster);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.config.Workload;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import io.github.agentlb.loadgen.stats.RunStatistics;
@@ -69,7 +70,7 @@ class LoadRunnerTest {
         try (CamelContext serverContext = CamelContexts.started(server)) {
             LoadTestConfig config = new LoadTestConfig(70, 7, 4, 42, 300, 500, 100, 0);
 
-            LoadRunner.Result result = new LoadRunner(config, null).run(server.baseUrl(), "test");
+            LoadRunner.Result result = run(config, server.baseUrl(), "test");
 
             List<RequestOutcome> outcomes = result.outcomes();
             assertThat(outcomes).hasSize(70);
@@ -108,7 +109,7 @@ class LoadRunnerTest {
         int closedPort = AvailablePortFinder.getNextAvailable();
         LoadTestConfig config = new LoadTestConfig(6, 2, 2, 42, 1_000, 500, 100, 0);
 
-        LoadRunner.Result result = new LoadRunner(config, null).run("http://127.0.0.1:" + closedPort, "test");
+        LoadRunner.Result result = run(config, "http://127.0.0.1:" + closedPort, "test");
 
         assertThat(result.outcomes()).hasSize(6).allMatch(o -> o.kind() == RequestOutcome.Kind.ERROR && o.status() == 0);
     }
@@ -119,7 +120,7 @@ class LoadRunnerTest {
         try (StubAgent agent = StubAgent.start(agentConfig)) {
             LoadTestConfig config = new LoadTestConfig(100, 10, 5, 42, 5_000, 50, 100, 0);
 
-            LoadRunner.Result result = new LoadRunner(config, null).run(agent.baseUrl(), "a1");
+            LoadRunner.Result result = run(config, agent.baseUrl(), "a1");
 
             RunStatistics stats = RunStatistics.of(result.outcomes(), List.of("A1"), result.durationNanos());
             assertThat(stats.successes()).isEqualTo(100);
@@ -138,7 +139,7 @@ class LoadRunnerTest {
              StubAgent second = StubAgent.start(agent.agentId("R2").build())) {
             LoadTestConfig config = new LoadTestConfig(60, 6, 4, 42, 5_000, 60, 100, 0);
 
-            LoadRunner.Result result = new LoadRunner(config, null).run(
+            LoadRunner.Result result = new LoadRunner(config, Pacing.CLOSED_COUNTED, null).run(
                     List.of(first.baseUrl(), second.baseUrl()), "replicas", List.of(), started -> { }, false);
 
             List<Workload.PlannedRequest> planned = config.workload().requests();
@@ -151,5 +152,11 @@ class LoadRunnerTest {
             assertThat(first.requestsServed()).isEqualTo(30);
             assertThat(second.requestsServed()).isEqualTo(30);
         }
+    }
+
+    /** The closed count-bound run of {@code config} against {@code baseUrl}, no progress lines. */
+    private static LoadRunner.Result run(LoadTestConfig config, String baseUrl, String label) throws Exception {
+        return new LoadRunner(config, Pacing.CLOSED_COUNTED, null).run(List.of(baseUrl), label, List.of(),
+                started -> { }, false);
     }
 }

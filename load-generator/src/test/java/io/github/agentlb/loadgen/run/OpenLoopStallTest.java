@@ -9,6 +9,7 @@ import io.github.agentlb.loadgen.config.Workload;
 import io.github.agentlb.loadgen.stats.LatencySummary;
 import io.github.agentlb.loadgen.stats.PacingCheck;
 import io.github.agentlb.loadgen.stats.RunStatistics;
+import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,7 +62,8 @@ class OpenLoopStallTest {
             exchange.getMessage().setBody("{\"agent_id\":\"A1\",\"request_id\":\"" + workload.requestAt(i).requestId() + "\"}");
             steps.recordAnswer(exchange);
         }
-        LatencySummary latency = RunStatistics.of(recorder.outcomes(), List.of("A1"), 0).latency();
+        LatencySummary latency = RunStatistics.of(recorder.timedOutcomes().stream().map(TimedOutcome::outcome).toList(),
+                List.of("A1"), 0).latency();
         // HdrHistogram (3 significant digits) reports the highest value equivalent to the true one: within 0.1%.
         assertThat(latency.p50Ms()).isEqualTo(1.0);
         assertThat(latency.p95Ms()).isCloseTo(210.0, offset(0.21));

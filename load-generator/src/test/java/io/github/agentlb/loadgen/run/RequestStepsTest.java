@@ -53,9 +53,9 @@ class RequestStepsTest {
         steps.prepare(inTime);
         answerAt(inTime, 85);
 
-        assertThat(recorder.outcomes()).extracting(RequestOutcome::kind)
+        assertThat(recorder.timedOutcomes()).extracting(o -> o.outcome().kind())
                 .containsExactly(RequestOutcome.Kind.TIMEOUT, RequestOutcome.Kind.SUCCESS);
-        assertThat(recorder.outcomes().get(1).latencyNanos()).isEqualTo(75 * MS);
+        assertThat(recorder.timedOutcomes().get(1).outcome().latencyNanos()).isEqualTo(75 * MS);
     }
 
     @Test

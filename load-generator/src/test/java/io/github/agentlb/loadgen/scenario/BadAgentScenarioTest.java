@@ -62,7 +62,8 @@ class BadAgentScenarioTest {
         LoadTestConfig config = new LoadTestConfig(outcomes.size(), 1, 10, 42, 5_000, 500, 0, 0);
         return scenario.result(Measurements.measured(scenario.name(), "rr", config, AGENTS, outcomes,
                 List.of("before", "during", "after"), List.of("A1 " + scenario.status(), "A1 normal"),
-                List.of(new Changes.Made(1_000 * MS, 1_000 * MS), new Changes.Made(3_000 * MS, 3_000 * MS)), log));
+                List.of(new Changes.Made(1_000 * MS, 1_000 * MS), new Changes.Made(3_000 * MS, 3_000 * MS)), log),
+                -1, -1);
     }
 
     private static long perPhase(Result r, String phase, String figure) {
