@@ -158,11 +158,6 @@ public final class Conversations {
         return checkConversation(conversation) % MCP_EVERY == MCP_EVERY - 1;
     }
 
-    /** Number of MCP-style conversations. */
-    public int mcpConversations() {
-        return conversations / MCP_EVERY;
-    }
-
     /** The {@code user_id} sent with conversation {@code conversation}'s requests. */
     public String userId(int conversation) {
         return "c" + checkConversation(conversation);
@@ -202,11 +197,6 @@ public final class Conversations {
         body.put("max_tokens", ANSWER_TOKENS);
         body.put("stream", true);
         return body.toString();
-    }
-
-    /** Characters of all message contents of a turn, the system prompt included. */
-    public int promptChars(int conversation, int turn) {
-        return messages(conversation, turn).stream().mapToInt(m -> m.content().length()).sum();
     }
 
     private int checkConversation(int conversation) {

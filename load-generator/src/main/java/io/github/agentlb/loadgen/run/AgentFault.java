@@ -26,7 +26,6 @@ public final class AgentFault implements AutoCloseable {
     private HangingPort hanging;
     private StubAgent restarted;
     private long killedAtNanos = -1;
-    private long restartedAtNanos = -1;
 
     /**
      * @param agent     the agent to fail; it keeps running until {@link #kill()}
@@ -73,23 +72,12 @@ public final class AgentFault implements AutoCloseable {
             hanging = null;
         }
         restarted = StubAgent.start(original.config());
-        restartedAtNanos = nanoClock.getAsLong();
-        return restartedAtNanos;
+        return nanoClock.getAsLong();
     }
 
     /** The failed agent's id, e.g. {@code A1}. */
     public String agentId() {
         return original.config().agentId();
-    }
-
-    /** -1 before {@link #kill()}. */
-    public long killedAtNanos() {
-        return killedAtNanos;
-    }
-
-    /** -1 before {@link #restart()}. */
-    public long restartedAtNanos() {
-        return restartedAtNanos;
     }
 
     @Override

@@ -100,12 +100,6 @@ public record Result(String scenario, String variant, String strategy, String ta
         return totals.errors() + totals.timeouts();
     }
 
-    /** The phase named {@code name}. */
-    public Phase phase(String name) {
-        return phases.stream().filter(p -> p.name().equals(name)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no phase " + name + " in " + phases));
-    }
-
     /** The check named {@code name}. */
     public Check check(String name) {
         return checks.stream().filter(k -> k.name().equals(name)).findFirst()

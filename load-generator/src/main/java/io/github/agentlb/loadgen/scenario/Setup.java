@@ -27,11 +27,6 @@ public record Setup(AgentConfig template, List<String> strategies, LoadTestConfi
         strategies = List.copyOf(strategies);
     }
 
-    /** A set-up of the defaults but {@code strategies}, {@code load} and {@code stdout}, for one scenario's run. */
-    public static Setup of(AgentConfig template, List<String> strategies, LoadTestConfig load, PrintStream stdout) {
-        return new Setup(template, strategies, load, load, load, Pacing.CLOSED_COUNTED, 1, stdout);
-    }
-
     /** The seed of the request order and of the agents' delays. */
     public long seed() {
         return load.seed();

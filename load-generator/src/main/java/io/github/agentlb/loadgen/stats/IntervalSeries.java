@@ -114,11 +114,6 @@ public final class IntervalSeries {
         b.liveThreads = liveThreads;
     }
 
-    /** Requests counted so far, over all intervals. */
-    public synchronized long requests() {
-        return buckets.stream().mapToLong(b -> b.requests).sum();
-    }
-
     /**
      * The intervals from 0 to the one holding the instant before {@code endNanos} (or the last with
      * a request or sample, if later); the last one's length is cut at {@code endNanos}. With a run

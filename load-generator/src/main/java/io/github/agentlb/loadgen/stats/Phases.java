@@ -39,11 +39,6 @@ public record Phases(List<String> names, List<Long> starts) {
         return i;
     }
 
-    /** The name of the phase of a request sent at {@code sentAtNanos}. */
-    public String phaseOf(long sentAtNanos) {
-        return names.get(indexOf(sentAtNanos));
-    }
-
     /** The outcomes of each phase, by index, every phase present (possibly empty), each in the order of {@code outcomes}. */
     public List<List<TimedOutcome>> split(List<TimedOutcome> outcomes) {
         List<List<TimedOutcome>> byPhase = new ArrayList<>();

@@ -89,11 +89,6 @@ public final class PidTrace {
         return copy(utilizations);
     }
 
-    /** Samples recorded. */
-    public synchronized int size() {
-        return seconds.size();
-    }
-
     /**
      * The samples as CSV: a header {@code t_s,weight_<agent>...,utilization_<agent>...}, then one
      * line per sample, values with 4 decimals, an empty field for NaN. Lines end with {@code \n}.

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -77,12 +76,5 @@ public record Timeline(double bucketSeconds, SortedMap<String, long[]> answered,
     /** Requests per bucket divided by the bucket width: a rate per second, as the chart shows. */
     public static double[] perSecond(long[] counts, double bucketSeconds) {
         return Arrays.stream(counts).mapToDouble(c -> c / bucketSeconds).toArray();
-    }
-
-    /** Total answered by each agent over the timeline: the sum of its buckets. */
-    public Map<String, Long> totals() {
-        SortedMap<String, Long> totals = new TreeMap<>();
-        answered.forEach((agent, counts) -> totals.put(agent, Arrays.stream(counts).sum()));
-        return totals;
     }
 }

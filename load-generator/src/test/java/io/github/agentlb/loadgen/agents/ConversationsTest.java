@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class ConversationsTest {
@@ -21,14 +22,14 @@ class ConversationsTest {
         assertEquals(20, defaults.turns());
         assertEquals(6, defaults.groups());
         assertEquals(960, defaults.requests());
-        assertEquals(4, defaults.mcpConversations());
+        assertEquals(4, mcpConversations(defaults));
     }
 
     @Test
     void goldenValues() throws Exception {
-        assertEquals(GOLDEN_FIRST_PROMPT_CHARS, defaults.promptChars(0, 0));
+        assertEquals(GOLDEN_FIRST_PROMPT_CHARS, promptChars(0, 0));
         assertEquals(GOLDEN_TURN3_OF_5_SHA256, sha256(defaults.requestBody(5, 3)));
-        assertEquals(GOLDEN_LAST_PROMPT_CHARS, defaults.promptChars(47, 19));
+        assertEquals(GOLDEN_LAST_PROMPT_CHARS, promptChars(47, 19));
         assertEquals(GOLDEN_LAST_TURN_SHA256, sha256(defaults.requestBody(47, 19)));
     }
 
@@ -112,10 +113,10 @@ class ConversationsTest {
 
     @Test
     void oneConversationInTenIsMcpStyle() {
-        assertEquals(List.of(9, 19, 29, 39), java.util.stream.IntStream.range(0, defaults.conversations())
+        assertEquals(List.of(9, 19, 29, 39), IntStream.range(0, defaults.conversations())
                 .filter(defaults::isMcp).boxed().toList());
-        assertEquals(1, Conversations.of(10, 2, 1, 1).mcpConversations());
-        assertEquals(0, Conversations.of(9, 2, 1, 1).mcpConversations());
+        assertEquals(1, mcpConversations(Conversations.of(10, 2, 1, 1)));
+        assertEquals(0, mcpConversations(Conversations.of(9, 2, 1, 1)));
         assertEquals("c5", defaults.userId(5));
     }
 
@@ -138,5 +139,15 @@ class ConversationsTest {
 
     private static String sha256(String text) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Characters of all message contents of a turn, the system prompt included. */
+    private int promptChars(int conversation, int turn) {
+        return defaults.messages(conversation, turn).stream().mapToInt(m -> m.content().length()).sum();
+    }
+
+    /** Number of MCP-style conversations. */
+    private static long mcpConversations(Conversations c) {
+        return IntStream.range(0, c.conversations()).filter(c::isMcp).count();
     }
 }

@@ -51,13 +51,13 @@ class AgentFaultTest {
             int port = agent.port();
             assertThat(health(port)).isEqualTo(200);
 
-            fault.kill();
+            long killedAt = fault.kill();
             assertThatThrownBy(() -> connect(port).close()).isInstanceOf(ConnectException.class);
 
-            fault.restart();
+            long restartedAt = fault.restart();
             assertThat(health(port)).isEqualTo(200);
-            assertThat(fault.killedAtNanos()).isEqualTo(100);
-            assertThat(fault.restartedAtNanos()).isEqualTo(101);
+            assertThat(killedAt).isEqualTo(100);
+            assertThat(restartedAt).isEqualTo(101);
             assertThat(fault.agentId()).isEqualTo("A1");
             assertThatThrownBy(fault::restart).isInstanceOf(IllegalStateException.class);
         }

@@ -43,7 +43,7 @@ class AgentsScenarioTest {
     Path dir;
 
     private static Setup setup(long seed, PrintStream out) {
-        return Setup.of(AgentConfig.custom().build(), Strategies.names(), new LoadTestConfig(2000, 200, 10, seed, 5_000, 500, 100, 0), out);
+        return Measurements.setup(AgentConfig.custom().build(), Strategies.names(), new LoadTestConfig(2000, 200, 10, seed, 5_000, 500, 100, 0), out);
     }
 
     private static PrintStream quiet() {
@@ -64,7 +64,7 @@ class AgentsScenarioTest {
         assertEquals(1, variants.stream().filter(v -> v.replicas() > 1).count());
         assertTrue(AgentsScenario.bounded(AgentsScenario.CHECKED) && AgentsScenario.keyed(AgentsScenario.CHECKED));
         assertEquals(List.of("ch", "keys", "keys-bounded", "keys-inflight", "keys-inflight-kept", "keys-inflight-kept x2"),
-                new AgentsScenario().variants(Setup.of(AgentConfig.custom().build(), List.of("ch"),
+                new AgentsScenario().variants(Measurements.setup(AgentConfig.custom().build(), List.of("ch"),
                         LoadTestConfig.ofDefaults(), quiet())).stream().map(Variant::label).toList());
     }
 

@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.scenario;
 
+import static io.github.agentlb.loadgen.scenario.Measurements.phase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +11,7 @@ import io.github.agentlb.loadgen.report.Charts;
 import io.github.agentlb.loadgen.report.JsonReport;
 import io.github.agentlb.loadgen.run.BalancerLog;
 import io.github.agentlb.loadgen.run.Changes;
+import io.github.agentlb.loadgen.stats.Outcomes;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.io.ByteArrayOutputStream;
@@ -67,7 +69,7 @@ class BadAgentScenarioTest {
     }
 
     private static long perPhase(Result r, String phase, String figure) {
-        return (long) r.phase(phase).figures().get(figure);
+        return (long) phase(r, phase).figures().get(figure);
     }
 
     @Test
@@ -90,9 +92,9 @@ class BadAgentScenarioTest {
         Measurements.assertReportShape(r);
 
         assertThat(r.totals().requests()).isEqualTo(60);
-        assertThat(r.phase("during").stats().requests()).isEqualTo(57);
-        assertThat(r.phase("before").clientErrors()).isZero();
-        assertThat(r.phase("during").clientErrors()).isEqualTo(2);
+        assertThat(phase(r, "during").stats().requests()).isEqualTo(57);
+        assertThat(phase(r, "before").clientErrors()).isZero();
+        assertThat(phase(r, "during").clientErrors()).isEqualTo(2);
         assertThat(r.number("bad_answers_seen_by_clients")).isEqualTo(1);
         assertThat(r.number("bad_answers_allowed")).isEqualTo(1); // 57 / 30
         assertThat(r.number("excess_client_errors")).as("the 503 is not A1's answer").isEqualTo(1);
@@ -107,8 +109,8 @@ class BadAgentScenarioTest {
         assertThat(r.number("bad_answer_until_s")).isEqualTo(3.0);
         assertThat(r.passed()).isFalse();
         assertThat(r.failures()).isEqualTo(1);
-        assertThat(r.phase("after").answered("A1")).isEqualTo(1);
-        assertThat(r.timeline().totals()).isEqualTo(Map.of("A1", 2L, "A2", 56L, "A3", 0L));
+        assertThat(phase(r, "after").answered("A1")).isEqualTo(1);
+        assertThat(Outcomes.totals(r.timeline())).isEqualTo(Map.of("A1", 2L, "A2", 56L, "A3", 0L));
         assertThat(BUSY.section(List.of(r)).tables().get(0).markdown()).endsWith(
                 "| rr | 0/2/0 | 1 (1) | 2/2/2 | 0 | n/a | 0 / 0 | 3 | NO |\n");
     }
@@ -224,14 +226,14 @@ class BadAgentScenarioTest {
     private List<Result> trial(BadAgentScenario scenario, AgentConfig agents, int requests, LongUnaryOperator allowed,
                                ByteArrayOutputStream progress) throws Exception {
         LoadTestConfig config = new LoadTestConfig(requests, requests / 10, 1, 42, 5_000, 500, 30, 0);
-        Setup setup = Setup.of(agents, List.of("rr", "lr"), config, new PrintStream(progress, true, StandardCharsets.UTF_8));
+        Setup setup = Measurements.setup(agents, List.of("rr", "lr"), config, new PrintStream(progress, true, StandardCharsets.UTF_8));
         BadAgentScenario sized = new BadAgentScenario(scenario.name().equals("busy"), requests);
         List<Result> results = new ArrayList<>();
         for (Variant v : sized.variants(setup)) {
             Result r = sized.run(v, setup);
             String strategy = r.variant();
             assertThat(r.totals().requests()).isEqualTo(requests);
-            long during = r.phase("during").stats().requests();
+            long during = phase(r, "during").stats().requests();
             long seen = (long) r.number("bad_answers_seen_by_clients");
             assertThat(seen).as("%s: clients that saw A1's %d, of %d", strategy, scenario.status(), during)
                     .isLessThanOrEqualTo(allowed.applyAsLong(during));
@@ -267,7 +269,7 @@ class BadAgentScenarioTest {
     void inABrownOutNoClientSeesA503AndFewRequestsTakeTwoAttempts() throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         LoadTestConfig config = new LoadTestConfig(300, 30, 1, 42, 5_000, 500, 30, 0);
-        Setup setup = Setup.of(INSTANT_AGENTS, List.of("rr", "lr"), config, new PrintStream(progress, true, StandardCharsets.UTF_8));
+        Setup setup = Measurements.setup(INSTANT_AGENTS, List.of("rr", "lr"), config, new PrintStream(progress, true, StandardCharsets.UTF_8));
         BadAgentScenario brownOut = BadAgentScenario.brownOut(300);
         for (Variant v : brownOut.variants(setup)) {
             Result r = brownOut.run(v, setup);
@@ -290,7 +292,7 @@ class BadAgentScenarioTest {
             String strategy = r.variant();
             assertThat(r.number("ejection_after_ms")).as("%s: A1 ejected", strategy).isNotNaN();
             assertThat(r.number("ejections")).isPositive();
-            assertThat(r.phase("after").answered("A1") + r.phase("before").answered("A1"))
+            assertThat(phase(r, "after").answered("A1") + phase(r, "before").answered("A1"))
                     .as("%s: A1 answers outside the fault", strategy).isPositive();
         }
     }

@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.scenario;
 
+import static io.github.agentlb.loadgen.scenario.Measurements.phase;
 import static io.github.agentlb.loadgen.stats.Outcomes.answered;
 import static io.github.agentlb.loadgen.stats.Outcomes.failed;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,6 +12,7 @@ import io.github.agentlb.loadgen.report.Charts;
 import io.github.agentlb.loadgen.report.JsonReport;
 import io.github.agentlb.loadgen.run.BalancerLog;
 import io.github.agentlb.loadgen.run.Changes;
+import io.github.agentlb.loadgen.stats.Outcomes;
 import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -51,7 +53,7 @@ class FleetScenarioTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> moves(Result r, String phase) {
-        return (Map<String, Object>) r.phase(phase).figures().get("keys_moved");
+        return (Map<String, Object>) phase(r, phase).figures().get("keys_moved");
     }
 
     @Test
@@ -63,15 +65,15 @@ class FleetScenarioTest {
                 answered(1, "A4", 310, 10), answered(2, "A2", 320, 10)), 230 * MS);
         assertThat(r.totals().requests()).isEqualTo(7);
         Measurements.assertReportShape(r);
-        assertThat(r.phase("before").answered("A1")).isEqualTo(1);
-        assertThat(r.phase("before").answered("A4")).isZero();
-        assertThat(r.phase("joined").answered("A4")).isEqualTo(1);
-        assertThat(r.phase("returned").answered("A2")).isEqualTo(1);
-        assertThat(r.phase("joined").clientErrors()).isEqualTo(1);
+        assertThat(phase(r, "before").answered("A1")).isEqualTo(1);
+        assertThat(phase(r, "before").answered("A4")).isZero();
+        assertThat(phase(r, "joined").answered("A4")).isEqualTo(1);
+        assertThat(phase(r, "returned").answered("A2")).isEqualTo(1);
+        assertThat(phase(r, "joined").clientErrors()).isEqualTo(1);
         assertThat(r.clientErrors()).isEqualTo(1);
         assertThat(r.phases()).extracting(Result.Phase::fromS).containsExactly(0.0, 0.1, 0.2, 0.3);
         assertThat(r.number("drain_ms")).isEqualTo(31.0); // from the call at 199 ms to leaving at 230 ms
-        assertThat(r.timeline().totals()).isEqualTo(Map.of("A1", 1L, "A2", 2L, "A3", 0L, "A4", 3L));
+        assertThat(Outcomes.totals(r.timeline())).isEqualTo(Map.of("A1", 1L, "A2", 2L, "A3", 0L, "A4", 3L));
     }
 
     @Test
@@ -125,7 +127,7 @@ class FleetScenarioTest {
     void agentsJoinDrainAndReturnWithoutAClientError() throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         LoadTestConfig config = new LoadTestConfig(320, 32, 8, 42, 5_000, 500, 0, 0);
-        Setup setup = Setup.of(AgentConfig.custom().delayMs(20, 60).build(), List.of("ch", "rr"), config,
+        Setup setup = Measurements.setup(AgentConfig.custom().delayMs(20, 60).build(), List.of("ch", "rr"), config,
                 new PrintStream(progress, true, StandardCharsets.UTF_8));
         FleetScenario scenario = new FleetScenario(new SlowStart(Duration.ofMillis(200), 1.0, 0.1), 320, 32);
         for (Variant v : scenario.variants(setup)) {
@@ -134,11 +136,11 @@ class FleetScenarioTest {
             assertThat(r.totals().requests()).isEqualTo(320);
             assertThat(r.clientErrors()).as("%s client errors", strategy).isZero();
             assertThat(r.number("answered_before_join")).as("%s: A4 answered before it joined", strategy).isZero();
-            assertThat(r.phase("before").answered(FleetScenario.JOINING)).isZero();
-            assertThat(r.phase("joined").answered(FleetScenario.JOINING) + r.phase("drained").answered(FleetScenario.JOINING))
+            assertThat(phase(r, "before").answered(FleetScenario.JOINING)).isZero();
+            assertThat(phase(r, "joined").answered(FleetScenario.JOINING) + phase(r, "drained").answered(FleetScenario.JOINING))
                     .as("%s: A4 after its join", strategy).isPositive();
             assertThat(r.number("chosen_while_drained")).as("%s: A2 chosen while drained", strategy).isZero();
-            assertThat(r.phase("returned").answered(FleetScenario.LEAVING)).as("%s: A2 back", strategy).isPositive();
+            assertThat(phase(r, "returned").answered(FleetScenario.LEAVING)).as("%s: A2 back", strategy).isPositive();
             assertThat(r.number("drain_ms")).as("%s: A2 left before its return", strategy).isNotNaN();
             if (strategy.equals("ch")) {
                 assertThat(r.number("other_keys_moved")).as("ch: keys of A1 and A3 stay").isZero();

@@ -2,13 +2,16 @@ package io.github.agentlb.loadgen.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.report.JsonReport;
 import io.github.agentlb.loadgen.run.BalancerLog;
 import io.github.agentlb.loadgen.run.Changes;
 import io.github.agentlb.loadgen.run.LoadRunner;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.loadgen.stats.TimedOutcome;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,5 +55,16 @@ final class Measurements {
     static void assertReportShape(Result r) {
         assertThat(JsonReport.toJson(r).fieldNames()).toIterable().as("top level of report-%s-%s.json", r.scenario(),
                 r.variant()).containsExactlyElementsOf(REPORT_KEYS);
+    }
+
+    /** A set-up of the defaults but {@code strategies}, {@code load} and {@code stdout}, for one scenario's run. */
+    static Setup setup(AgentConfig template, List<String> strategies, LoadTestConfig load, PrintStream stdout) {
+        return new Setup(template, strategies, load, load, load, Pacing.CLOSED_COUNTED, 1, stdout);
+    }
+
+    /** The phase of {@code r} named {@code name}. */
+    static Result.Phase phase(Result r, String name) {
+        return r.phases().stream().filter(p -> p.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no phase " + name + " in " + r.phases()));
     }
 }

@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.scenario;
 
+import static io.github.agentlb.loadgen.scenario.Measurements.phase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -86,15 +87,15 @@ class OutageScenarioTest {
         Measurements.assertReportShape(r);
 
         assertThat(r.totals().requests()).isEqualTo(16);
-        RunStatistics before = r.phase("before").stats();
-        RunStatistics down = r.phase("down").stats();
-        RunStatistics after = r.phase("after").stats();
+        RunStatistics before = phase(r, "before").stats();
+        RunStatistics down = phase(r, "down").stats();
+        RunStatistics after = phase(r, "after").stats();
         assertThat(List.of(before.requests(), down.requests(), after.requests())).containsExactly(7, 5, 4);
         assertThat(before.agents()).extractingFromEntries(e -> e.getValue().count()).containsExactly(4L, 2L, 1L);
         assertThat(down.agents()).extractingFromEntries(e -> e.getValue().count()).containsExactly(0L, 2L, 1L);
         assertThat(after.agents()).extractingFromEntries(e -> e.getValue().count()).containsExactly(1L, 3L, 0L);
-        assertThat(r.phase("before").clientErrors()).isZero();
-        assertThat(r.phase("down").clientErrors()).isEqualTo(2);
+        assertThat(phase(r, "before").clientErrors()).isZero();
+        assertThat(phase(r, "down").clientErrors()).isEqualTo(2);
         assertThat(r.clientErrors()).isEqualTo(2);
         assertThat(before.latency().p99Ms()).isCloseTo(200, within(0.2));
         assertThat(down.latency().p99Ms()).isCloseTo(150, within(0.15));

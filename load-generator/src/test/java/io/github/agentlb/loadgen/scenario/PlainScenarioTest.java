@@ -230,7 +230,7 @@ class PlainScenarioTest {
     void setpointIsTheMeanOfTheFiniteUtilizationsAtEachSample() {
         PidTrace trace = PidTraceTest.threeSamples();
 
-        double[] setpoint = PlainScenario.setpoint(trace.utilizations().values(), trace.size());
+        double[] setpoint = PlainScenario.setpoint(trace.utilizations().values(), trace.seconds().size());
 
         assertThat(setpoint).hasSize(3);
         assertThat(setpoint[0]).isNaN();

@@ -24,7 +24,7 @@ class SlowAgentScenarioTest {
 
     @Test
     void theSlowAgentsDelaysAreMultipliedOnlyInTheSlowVariants() {
-        Setup setup = Setup.of(AgentConfig.custom().delayMs(10, 30).build(), List.of("rr"),
+        Setup setup = Measurements.setup(AgentConfig.custom().delayMs(10, 30).build(), List.of("rr"),
                 LoadTestConfig.of(100, 10), new PrintStream(new ByteArrayOutputStream()));
         SlowAgentScenario slow = new SlowAgentScenario(100);
         assertThat(slow.agents(setup, true)).extracting(a -> a.agentId() + " " + a.delayMinMs() + ".." + a.delayMaxMs())
@@ -41,7 +41,7 @@ class SlowAgentScenarioTest {
     void hedgingTakesTheSlowAgentsTailAwayForAFewExtraCalls() throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         LoadTestConfig config = new LoadTestConfig(300, 30, 10, 42, 5_000, 500, 30, 0);
-        Setup setup = Setup.of(AgentConfig.custom().delayMs(10, 30).build(), List.of("rr"), config,
+        Setup setup = Measurements.setup(AgentConfig.custom().delayMs(10, 30).build(), List.of("rr"), config,
                 new PrintStream(progress, true, StandardCharsets.UTF_8));
         SlowAgentScenario slow = new SlowAgentScenario(300);
         List<Result> results = new ArrayList<>();

@@ -26,7 +26,7 @@ class TenantsScenarioTest {
     Path dir;
 
     private static Setup setup(ByteArrayOutputStream progress) {
-        return Setup.of(AgentConfig.ofDefaults(), List.of("rr"), LoadTestConfig.of(100, 10),
+        return Measurements.setup(AgentConfig.ofDefaults(), List.of("rr"), LoadTestConfig.of(100, 10),
                 new PrintStream(progress, true, StandardCharsets.UTF_8));
     }
 

@@ -23,7 +23,7 @@ public class PidTraceTest {
     void keepsOneValuePerSampleAndAgentWithNaNWhereThereWasNone() {
         PidTrace trace = threeSamples();
 
-        assertThat(trace.size()).isEqualTo(3);
+        assertThat(trace.seconds()).hasSize(3);
         assertThat(trace.seconds()).containsExactly(0.0, 0.25, 0.5);
         assertThat(trace.weights().keySet()).containsExactly("A1", "A2", "A3");
         assertThat(trace.weights().get("A2")).containsExactly(1.0, 0.8, 0.7);

@@ -32,7 +32,7 @@ class TimelineTest {
         assertThat(t.answeredPerAgent().get("A2")).containsExactly(0, 2, 0);
         assertThat(t.answeredPerAgent().get("A3")).containsExactly(0, 0, 0);
         assertThat(t.failed()).containsExactly(0, 0, 1);
-        assertThat(t.totals()).containsEntry("A1", 2L).containsEntry("A2", 2L).containsEntry("A3", 0L);
+        assertThat(Outcomes.totals(t)).containsEntry("A1", 2L).containsEntry("A2", 2L).containsEntry("A3", 0L);
     }
 
     @Test
