@@ -93,7 +93,7 @@ public final class JsonReport {
         r.phases().forEach(p -> {
             Map<String, Object> phase = map("opened_by", p.openedBy(), "from_s", p.fromS());
             counts(phase, p.stats());
-            phase.putAll(map("client_errors", p.clientErrors(), "duration_ms", p.stats().durationMs(),
+            phase.putAll(map("client_errors", p.stats().clientErrors(), "duration_ms", p.stats().durationMs(),
                     "requests_per_agent", perAgent(p.stats()), "p50_ms", p.stats().latency().p50Ms(),
                     "p99_ms", p.stats().latency().p99Ms(), "max_ms", p.stats().latency().maxMs()));
             phase.putAll(p.figures());

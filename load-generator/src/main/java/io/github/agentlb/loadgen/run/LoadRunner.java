@@ -188,7 +188,7 @@ public final class LoadRunner {
                 false).statistics();
         stdout.printf(Locale.ROOT, "[%s] warm-up: %d requests%s in %.1f s, %d failed (not counted)%n", label,
                 s.requests(), pacing.openLoop() ? " at " + pacing.ratePerSecond() + " req/s" : "", s.durationMs() / 1e3,
-                s.errors() + s.timeouts());
+                s.clientErrors());
     }
 
     /**

@@ -255,7 +255,7 @@ public final class AgentsScenario implements Scenario {
                 "model_ttft_mean_ms", admitted == 0 ? Double.NaN
                         : agents.values().stream().mapToLong(Counters::firstTokenNanosTotal).sum() / 1e6 / admitted));
         Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, variant.replicas(), s,
-                List.of(), figures, List.of(), s.errors() + s.timeouts(), null, null, List.of(), List.of());
+                List.of(), figures, List.of(), s.clientErrors(), null, null, List.of(), List.of());
         return r.withOutput(List.of(), List.of(String.format(Locale.ROOT, "== agents %s: %d requests in %.1f s, ttft "
                         + "p50 %.1f ms (at the agents %.1f), hit rate %.3f, errors %d", r.variant(), s.requests(),
                 r.number("seconds"), r.number("ttft_p50_ms"), r.number("agent_ttft_p50_ms"), r.number("hit_rate"),
@@ -391,7 +391,7 @@ public final class AgentsScenario implements Scenario {
                 "prompt_tokens", prompt, "cached_tokens", cached, "answers_with_usage", withUsage,
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt));
         Result r = new Result(name(), label, label, target, false, load, 1, s, List.of(), figures, List.of(),
-                s.errors() + s.timeouts(), null, null, List.of(), List.of());
+                s.clientErrors(), null, null, List.of(), List.of());
         return r.withOutput(List.of(), List.of(String.format(Locale.ROOT, "== agents %s: %d requests in %.1f s, ttft "
                         + "p50 %.1f ms, hit rate %.3f (usage of %d answers), stickiness %.3f, errors %d", label,
                 s.requests(), r.number("seconds"), r.number("ttft_p50_ms"), r.number("hit_rate"), withUsage,

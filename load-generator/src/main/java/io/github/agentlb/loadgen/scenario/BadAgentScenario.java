@@ -202,7 +202,7 @@ public final class BadAgentScenario implements Scenario {
                 .mapToLong(BalancerLog.Attempt::startedNanos).sorted().toArray(), rest().toNanos());
         long seen = phases.stream().mapToLong(p -> (long) p.figures().get("bad_answers_seen_by_clients")).sum();
         long allowed = allowedClientErrors(phases.get(1).stats().requests());
-        long excess = m.clientErrors() - Math.min(seen, allowed);
+        long excess = m.run().statistics().clientErrors() - Math.min(seen, allowed);
         double attemptsPerRequest = (double) attemptsDuring / Math.max(1, phases.get(1).stats().requests());
         boolean within = excess == 0 && (!busy || mostPerRest <= MAX_PER_REST)
                 && (!brownOut || attemptsPerRequest <= MAX_ATTEMPTS_PER_REQUEST);
@@ -305,7 +305,7 @@ public final class BadAgentScenario implements Scenario {
         }
         table.left("within bounds");
         for (Result r : results) {
-            List<Object> row = new ArrayList<>(List.of(r.variant(), perPhase(r, Result.Phase::clientErrors),
+            List<Object> row = new ArrayList<>(List.of(r.variant(), perPhase(r, p -> p.stats().clientErrors()),
                     String.format(Locale.ROOT, "%.0f (%.0f)", r.number("bad_answers_seen_by_clients"),
                             r.number("bad_answers_allowed")),
                     perPhase(r, "bad_agent_requests"), Section.num("%.0f", r.number("rest_after_ms")),

@@ -70,11 +70,6 @@ final class ClusterRun {
                     .orElse(made.isEmpty() ? measuredFromNanos : made.get(made.size() - 1).startNanos());
         }
 
-        /** Errors and timeouts of the measured requests. */
-        long clientErrors() {
-            return run.statistics().errors() + run.statistics().timeouts();
-        }
-
         /** {@code nanos} as s from the first request sent. */
         double seconds(long nanos) {
             return (nanos - startNanos()) / 1e9;
@@ -174,8 +169,8 @@ final class ClusterRun {
     /** The console line of each phase: requests, client errors, p99 and answers per agent. */
     static List<String> phaseLines(Result r) {
         return r.phases().stream().map(p -> String.format(Locale.ROOT, "%s (%s) %s: %d requests, %d client errors, "
-                        + "p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(), p.clientErrors(),
-                p.stats().latency().p99Ms(), answered(p.stats()))).toList();
+                        + "p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(),
+                p.stats().clientErrors(), p.stats().latency().p99Ms(), answered(p.stats()))).toList();
     }
 
     /** {@code A1=12 A2=10 A3=0}: the successful requests of each agent. */

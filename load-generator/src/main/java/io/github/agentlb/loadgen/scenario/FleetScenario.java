@@ -174,7 +174,8 @@ public final class FleetScenario implements Scenario {
                         && o.completedAtNanos() - back.beganNanos() <= 0),
                 "answered_before_join", count(m, JOINING, o -> o.completedAtNanos() - join.beganNanos() <= 0),
                 "other_keys_moved", phases.stream().skip(1).mapToInt(p -> moved(p, "other_moved")).sum());
-        Result partial = m.result(phases, figures, List.of(), m.clientErrors(), m.timeline(TIMELINE_BUCKET));
+        Result partial = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(),
+                m.timeline(TIMELINE_BUCKET));
         List<String> lines = new ArrayList<>(ClusterRun.phaseLines(partial));
         lines.add(String.format(Locale.ROOT, "%s (fleet): keys moved %s, other keys moved %.0f; %s drained in %s ms, "
                         + "chosen while drained %.0f; %s answered before its join %.0f", m.variant().label(),
@@ -221,7 +222,7 @@ public final class FleetScenario implements Scenario {
             summary.row(row);
             for (Result.Phase p : r.phases()) {
                 List<Object> cells = new ArrayList<>(List.of(r.variant(), p.name(), p.openedBy(), p.stats().requests(),
-                        p.clientErrors(), Section.num("%.1f", p.stats().latency().p99Ms())));
+                        p.stats().clientErrors(), Section.num("%.1f", p.stats().latency().p99Ms())));
                 AGENTS.forEach(a -> cells.add(p.answered(a)));
                 boolean first = p.figures().isEmpty();
                 cells.add(first ? "" : moved(p, "moved") + "/" + moved(p, "users_compared"));

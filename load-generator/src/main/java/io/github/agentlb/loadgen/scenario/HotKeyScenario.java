@@ -141,7 +141,7 @@ public final class HotKeyScenario implements Scenario {
                 hot.othersStickiness(), m.variant().replicas() > 1 ? String.format(Locale.ROOT,
                         " (%.3f within each replica)", hot.othersStickinessPerReplica()) : "",
                 hotUserOn(hot.hotUserAgents()), met ? "met" : "missed");
-        return m.result(List.of(), figures, List.of(targets), s.errors() + s.timeouts(), null).withOutput(List.of(),
+        return m.result(List.of(), figures, List.of(targets), s.clientErrors(), null).withOutput(List.of(),
                 List.of(line));
     }
 

@@ -167,7 +167,8 @@ public final class OutageScenario implements Scenario {
                         "dead_agent_ejections", log.count(DEAD_AGENT, Kind.EJECTED, kill),
                         "other_ejections", m.agents().stream().filter(a -> !a.equals(DEAD_AGENT))
                                 .mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
-        Result r = m.result(phases, figures, List.of(), m.clientErrors(), m.timeline(Duration.ofSeconds(1)));
+        Result r = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(),
+                m.timeline(Duration.ofSeconds(1)));
         List<String> lines = new ArrayList<>(ClusterRun.phaseLines(r));
         lines.add(String.format(Locale.ROOT, "%s (%s): kill to ejection %s ms, restart to re-admission %s ms; others "
                         + "stayed %s (down), %s's users back %s", r.variant(), name(), health(r, "kill_to_ejection_ms"),
@@ -209,8 +210,8 @@ public final class OutageScenario implements Scenario {
         for (Result r : results) {
             double before = r.phases().get(0).stats().latency().p99Ms();
             for (Result.Phase p : r.phases()) {
-                List<Object> row = new ArrayList<>(List.of(r.variant(), p.name(), p.stats().requests(), p.clientErrors(),
-                        Section.num("%.1f", p.stats().latency().p99Ms()),
+                List<Object> row = new ArrayList<>(List.of(r.variant(), p.name(), p.stats().requests(),
+                        p.stats().clientErrors(), Section.num("%.1f", p.stats().latency().p99Ms()),
                         before == 0 ? "n/a" : Section.num("%.2f", p.stats().latency().p99Ms() / before),
                         p.figures().get("requests_over_proxy_timeout")));
                 agents.forEach(a -> row.add(p.answered(a)));

@@ -198,7 +198,7 @@ public final class PlainScenario implements Scenario {
                           Map<String, Object> figures, List<Chart> charts, List<String> before) {
         RunStatistics s = run.statistics();
         Result r = new Result(name(), variant.label(), variant.strategy(), target, embedded, load,
-                variant.replicas(), s, List.of(), figures, List.of(), s.errors() + s.timeouts(), null, run.pace(),
+                variant.replicas(), s, List.of(), figures, List.of(), s.clientErrors(), null, run.pace(),
                 List.of(), List.of());
         List<Chart> all = new ArrayList<>(charts);
         all.add(distributionChart(r));

@@ -54,10 +54,6 @@ public record Result(String scenario, String variant, String strategy, String ta
             figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
         }
 
-        public long clientErrors() {
-            return stats.errors() + stats.timeouts();
-        }
-
         /** The successful requests {@code agent} answered in this phase. */
         public long answered(String agent) {
             var a = stats.agents().get(agent);
@@ -97,7 +93,7 @@ public record Result(String scenario, String variant, String strategy, String ta
     }
 
     public long clientErrors() {
-        return totals.errors() + totals.timeouts();
+        return totals.clientErrors();
     }
 
     /** The check named {@code name}. */

@@ -94,7 +94,7 @@ public final class SlowAgentScenario implements Scenario {
                 && a.startedNanos() - m.measuredFromNanos() >= 0).count();
         double callsPerRequest = (double) attempts / Math.max(1, measured);
         double p99 = m.run().statistics().latency().p99Ms();
-        long errors = m.clientErrors();
+        long errors = m.run().statistics().clientErrors();
         Map<String, Object> figures = Result.map("slow_agent", SLOW_AGENT, "slow_factor",
                 m.variant().label().equals(HEALTHY) ? 1 : FACTOR, "hedging", m.variant().label().equals(HEDGED),
                 "p99_ms", p99, "agent_calls_per_request", callsPerRequest, "slow_agent_calls", onSlow,

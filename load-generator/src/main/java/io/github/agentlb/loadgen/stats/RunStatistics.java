@@ -131,6 +131,11 @@ public record RunStatistics(int requests, long successes, long errors, long time
         return countStatistics().map(LoadStatistics::mean).orElse(0.0);
     }
 
+    /** Errors and timeouts: the requests that failed as the client saw them. */
+    public long clientErrors() {
+        return errors + timeouts;
+    }
+
     /** 0 when no user was answered. */
     public double stickiness() {
         return answeredUsers == 0 ? 0 : (double) stickyUsers / answeredUsers;

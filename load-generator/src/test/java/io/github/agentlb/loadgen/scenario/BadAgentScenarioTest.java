@@ -93,8 +93,8 @@ class BadAgentScenarioTest {
 
         assertThat(r.totals().requests()).isEqualTo(60);
         assertThat(phase(r, "during").stats().requests()).isEqualTo(57);
-        assertThat(phase(r, "before").clientErrors()).isZero();
-        assertThat(phase(r, "during").clientErrors()).isEqualTo(2);
+        assertThat(phase(r, "before").stats().clientErrors()).isZero();
+        assertThat(phase(r, "during").stats().clientErrors()).isEqualTo(2);
         assertThat(r.number("bad_answers_seen_by_clients")).isEqualTo(1);
         assertThat(r.number("bad_answers_allowed")).isEqualTo(1); // 57 / 30
         assertThat(r.number("excess_client_errors")).as("the 503 is not A1's answer").isEqualTo(1);

@@ -69,7 +69,7 @@ class FleetScenarioTest {
         assertThat(phase(r, "before").answered("A4")).isZero();
         assertThat(phase(r, "joined").answered("A4")).isEqualTo(1);
         assertThat(phase(r, "returned").answered("A2")).isEqualTo(1);
-        assertThat(phase(r, "joined").clientErrors()).isEqualTo(1);
+        assertThat(phase(r, "joined").stats().clientErrors()).isEqualTo(1);
         assertThat(r.clientErrors()).isEqualTo(1);
         assertThat(r.phases()).extracting(Result.Phase::fromS).containsExactly(0.0, 0.1, 0.2, 0.3);
         assertThat(r.number("drain_ms")).isEqualTo(31.0); // from the call at 199 ms to leaving at 230 ms

@@ -94,8 +94,8 @@ class OutageScenarioTest {
         assertThat(before.agents()).extractingFromEntries(e -> e.getValue().count()).containsExactly(4L, 2L, 1L);
         assertThat(down.agents()).extractingFromEntries(e -> e.getValue().count()).containsExactly(0L, 2L, 1L);
         assertThat(after.agents()).extractingFromEntries(e -> e.getValue().count()).containsExactly(1L, 3L, 0L);
-        assertThat(phase(r, "before").clientErrors()).isZero();
-        assertThat(phase(r, "down").clientErrors()).isEqualTo(2);
+        assertThat(phase(r, "before").stats().clientErrors()).isZero();
+        assertThat(phase(r, "down").stats().clientErrors()).isEqualTo(2);
         assertThat(r.clientErrors()).isEqualTo(2);
         assertThat(before.latency().p99Ms()).isCloseTo(200, within(0.2));
         assertThat(down.latency().p99Ms()).isCloseTo(150, within(0.15));
