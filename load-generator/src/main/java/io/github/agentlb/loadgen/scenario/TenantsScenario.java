@@ -47,7 +47,8 @@ import java.util.stream.Stream;
  * (no header: one shared tenant); {@code L+H-limit} (as {@code L+H-vtc} with
  * {@code maxInFlightPerTenant} {@value #TENANT_LIMIT}). Checks: no request lost, the queue within its
  * bound, L's p99 under VTC at most 1/{@value #FIFO_RATIO} of its p99 under FIFO, and L's p99 wait
- * with the tenant limit at most half its p99 wait under VTC without it.
+ * with the tenant limit at most half its p99 wait under VTC without it or at most twice its p99 wait
+ * alone ({@link #lightKept}).
  *
  * <p>Over 300 lines: the four variants share one open-loop run, one result with their figures, the
  * checks across variants and the report section; split, each part would take the others' constants.
@@ -239,6 +240,16 @@ public final class TenantsScenario implements Scenario {
     }
 
     /**
+     * Whether the tenant limit kept L's place: its p99 wait with the limit ({@code limitMs}) at most
+     * half its p99 wait under VTC without it ({@code vtcMs}), or at most twice its p99 wait when it runs
+     * alone ({@code aloneMs}, NaN when not run): VTC's bound. The second holds on a starved CPU, where
+     * every wait is mostly the machine's own delay and the first compares noise.
+     */
+    static boolean lightKept(double limitMs, double vtcMs, double aloneMs) {
+        return 2 * limitMs <= vtcMs || limitMs <= 2 * aloneMs;
+    }
+
+    /**
      * Runs the variants one after another; the FIFO run gets the check of L's p99 under VTC against
      * it, the tenant-limit run that of L's p99 wait against VTC's without the limit.
      */
@@ -249,11 +260,11 @@ public final class TenantsScenario implements Scenario {
         Result fifo = Result.find(results, FIFO), limit = Result.find(results, LIMIT);
         if (vtc != null && limit != null) {
             double l = limit.number("l_wait_p99_ms"), v = vtc.number("l_wait_p99_ms");
-            boolean ok = 2 * l <= v;
+            double a = alone == null ? Double.NaN : alone.number("l_wait_p99_ms");
+            boolean ok = lightKept(l, v, a);
             Result.Check c = new Result.Check("light kept", ok, String.format(Locale.ROOT, "L p99 wait %.1f ms with "
-                    + "maxInFlightPerTenant %d x 2 <= %.1f ms without%s: %s", l, TENANT_LIMIT, v, alone == null ? ""
-                    : String.format(Locale.ROOT, " (%.1f ms alone, %.2fx)", alone.number("l_wait_p99_ms"),
-                    l / alone.number("l_wait_p99_ms")), ok ? "ok" : "MISSED"));
+                    + "maxInFlightPerTenant %d: x 2 <= %.1f ms without, or <= 2 x %.1f ms alone (%.2fx): %s", l,
+                    TENANT_LIMIT, v, a, l / a, ok ? "ok" : "MISSED"));
             results.set(results.indexOf(limit), limit.withChecks(List.of(c)));
             setup.stdout().println("Scenario tenants: " + c.detail());
         }
