@@ -19,6 +19,7 @@ import io.github.agentlb.camel.http.AnswerInterruptedException;
 import io.github.agentlb.camel.http.Downstream;
 import io.github.agentlb.camel.http.NettyDownstream;
 import io.github.agentlb.camel.http.RequestBodyTimeoutException;
+import io.github.agentlb.camel.http.RequestLoopException;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -92,7 +93,9 @@ final class ProxyAnswers {
      * 502 naming the agent and what went wrong, 504 when it did not answer in time; when the
      * answer had already begun, the client's connection is closed instead (the answer is cut: logged
      * as {@code answer cut} and recorded as that status, never as the client leaving). The exception
-     * goes to the log at DEBUG, on one line.
+     * goes to the log at DEBUG, on one line. A request that arrived through too many balancers
+     * ({@link RequestLoopException}: a loop or a spoofed {@code Via}) gets 508, a client's body too
+     * slow 408.
      */
     void badGateway(Exchange exchange) {
         Exception cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
@@ -107,6 +110,12 @@ final class ProxyAnswers {
             // The client's slowness: nothing counts against the agent; the rest of the body is not read.
             LOG.info("request={} answered 408: {}", requestId(exchange), slow.getMessage());
             reply(exchange, 408, "request timeout", slow.getMessage(), Map.of("Connection", "close"));
+            return;
+        }
+        if (cause instanceof RequestLoopException loop) {
+            // A loop, or a client's spoofed Via: no agent was called and none is blamed.
+            LOG.warn("request={} answered 508: {}", requestId(exchange), loop.getMessage());
+            reply(exchange, 508, "loop detected", loop.getMessage(), Map.of());
             return;
         }
         String detail = "agent " + agentLabel(exchange) + " " + AgentFailure.reasonOf(cause);

@@ -95,6 +95,28 @@ class ProxyErrorsTest {
         }
     }
 
+    /**
+     * A client's request whose {@code Via} already names {@code agentlb} eleven times (a spoofed
+     * loop): 508 with a JSON error, no agent called, none ejected (before: a 503, and every agent
+     * tried ejected "after a loop" for 10 s).
+     */
+    @Test
+    void aRequestArrivingWithTooManyHopsGets508AndNoAgentIsCalledOrEjected() throws Exception {
+        long before = served();
+        String agent = Http.agentId(requestR1(sharedProxy));
+
+        HttpResponse<String> spoofed = http.get(sharedProxy.baseUrl() + "/process/spoof?user_id=1",
+                "Via", String.join(", ", java.util.Collections.nCopies(11, "1.1 agentlb")));
+
+        assertThat(spoofed.statusCode()).isEqualTo(508);
+        assertThat(Http.json(spoofed).path("error").asText()).isEqualTo("loop detected");
+        assertThat(Http.json(spoofed).path("detail").asText()).contains("passed 11 balancers already (Via)");
+        assertThat(served()).as("only the request before it").isEqualTo(before + 1);
+        for (int i = 0; i < 3; i++) {
+            assertThat(Http.agentId(requestR1(sharedProxy))).as("the key's agent, not ejected").isEqualTo(agent);
+        }
+    }
+
     @Test
     void oneAgentDownIsAbsorbedByFailover() throws Exception {
         try (Agents agents = Agents.start(2, 0, 2)) {

@@ -21,7 +21,6 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +44,10 @@ import org.slf4j.LoggerFactory;
  * <h2>How a call ends</h2>
  * <ul>
  *   <li>The answer's last byte went to the client: success (whatever the status).</li>
- *   <li>Before anything went to the client: connect refused or timed out, or a request that
- *       passed more than {@value Hops#MAX_BALANCER_HOPS} balancers already by its {@code Via} (a loop:
- *       an agent address leading back to a balancer; not sent, a {@link ConnectException})
- *       (these fail over), no answer
+ *   <li>Before anything went to the client: connect refused or timed out (these fail over), a
+ *       request that passed more than {@value Hops#MAX_BALANCER_HOPS} balancers already by its
+ *       {@code Via} (a loop, or a client's spoof: not sent, {@link RequestLoopException}, counted
+ *       against no agent), no answer
  *       head within the first-byte timeout ({@link AnswerTimeoutException}), the connection closed
  *       or an answer that is not HTTP (fails over for idempotent methods), an answer whose
  *       {@code Content-Length} is over {@code maxAnswerBytes}. The route answers these.</li>
@@ -214,9 +213,9 @@ final class AgentCall implements RequestWriter.Writes {
         }
         int hops = Hops.hopsBy(down.forwardHeaders().getAll(HttpHeaderNames.VIA), NettyDownstream.VIA_NAME);
         if (hops > Hops.MAX_BALANCER_HOPS) {
-            // Nothing sent: the next agent may be tried, and this address counts as failing.
-            finish(new ConnectException("agent " + name() + " not called: the request passed " + (hops - 1)
-                    + " balancers already (Via), a loop: the agent's address leads back to a balancer"), false);
+            // Nothing sent, and not this agent's doing: it may be a client's spoof as well as a loop.
+            finish(new RequestLoopException("agent " + name() + " not called: the request passed " + (hops - 1)
+                    + " balancers already (Via): a loop, an agent address leading back to a balancer"), false);
             return;
         }
         down.onClientClose(this::clientClosed);

@@ -255,6 +255,29 @@ class AgentOptionsTest {
     }
 
     /**
+     * A client's request that already names {@code agentlb} in {@code Via} more than ten times (a
+     * spoofed loop) is sent to no agent and counts against none: before, each agent tried was
+     * ejected "after a loop", so one request a second kept every agent of a fleet out.
+     */
+    @Test
+    void aRequestThatArrivesWithTooManyHopsReachesNoAgentAndCountsAgainstNone() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.echo()) {
+            route(agent.baseUrl(), "");
+
+            HttpResponse<String> spoofed = client.send(HttpRequest.newBuilder(URI.create(base + "/process/spoof"))
+                    .header("Via", String.join(", ", java.util.Collections.nCopies(11, "1.1 agentlb")))
+                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(spoofed.statusCode()).isEqualTo(502);
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+            assertThat(outcomes.poll(200, TimeUnit.MILLISECONDS)).as("no other attempt").isNull();
+            assertThat(agent.calls()).isZero();
+            assertThat(get("/process/next").statusCode()).as("the agent still serves").isEqualTo(200);
+            assertThat(agent.calls()).isEqualTo(1);
+        }
+    }
+
+    /**
      * An agent address that leads back to the route (a proxy listed in its own fleet): each pass
      * adds {@code agentlb} to {@code Via}, and the eleventh is not sent: 11 attempts in all, not one
      * per pass until the first-byte timeout.
