@@ -1,10 +1,11 @@
 package io.github.agentlb.core.session;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -26,8 +27,8 @@ import java.util.function.UnaryOperator;
  *       {@code CancelTask} return) and every {@code taskId} field under {@code result}.</li>
  * </ul>
  *
- * <p>Bodies are read and written with Jackson's streaming parser and generator: every other token
- * is copied as it was. A body that is not a single JSON object (a batch, Server-Sent Events, not
+ * <p>Bodies are read with Jackson's streaming parser; a task id replaced is spliced into the body's
+ * bytes, every other byte kept as it was. A body that is not a single JSON object (a batch, Server-Sent Events, not
  * JSON) is not an A2A message here. Stateless and thread-safe.
  */
 public final class A2aTasks {
@@ -38,6 +39,9 @@ public final class A2aTasks {
     public static final Set<String> MESSAGE_METHODS = Set.of("SendMessage", "SendStreamingMessage");
 
     private static final JsonFactory JSON = new JsonFactory();
+    /** For the bodies rewritten: one the agent wrote with a raw control character in a string is still sealed. */
+    private static final JsonFactory LENIENT = JsonFactory.builder()
+            .enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).build();
     private static final List<String> PARAMS_ID = List.of("params", "id");
     private static final List<String> MESSAGE_TASK_ID = List.of("params", "message", "taskId");
     private static final List<String> RESULT_ID = List.of("result", "id");
@@ -166,33 +170,44 @@ public final class A2aTasks {
     }
 
     /**
-     * {@code body} with the strings at the paths {@code at} accepts replaced by {@code value} of them;
-     * {@code body} itself when none changes. Only the paths of fields named {@code id} or
+     * {@code body} with the strings at the paths {@code at} accepts replaced by {@code value} of them,
+     * spliced into the agent's bytes: every other byte stays as it was (numbers of any precision or
+     * range, white space, escapes; a raw control character in a string is let through, as it is not
+     * re-written); {@code body} itself when none changes. Only the paths of fields named {@code id} or
      * {@code taskId} are built and tested (every task id's), so other tokens cost no allocation.
      */
     private static byte[] rewrite(byte[] body, java.util.function.Predicate<List<String>> at, UnaryOperator<String> value) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 64);
-        boolean changed = false;
-        try (JsonParser parser = JSON.createParser(body); JsonGenerator generator = JSON.createGenerator(out)) {
+        ByteArrayOutputStream out = null;
+        int copied = 0;
+        try (JsonParser parser = LENIENT.createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("not a JSON object");
             }
-            generator.copyCurrentEvent(parser);
             while (parser.nextToken() != null) {
                 if (parser.currentToken() == JsonToken.VALUE_STRING && isIdName(parser.currentName())
                         && at.test(path(parser.getParsingContext()))) {
+                    int from = (int) parser.currentTokenLocation().getByteOffset(); // the opening quote
                     String text = parser.getText();
+                    int to = (int) parser.currentLocation().getByteOffset(); // past the closing quote
                     String replaced = value.apply(text);
-                    changed |= !replaced.equals(text);
-                    generator.writeString(replaced);
-                } else {
-                    generator.copyCurrentEvent(parser);
+                    if (!replaced.equals(text)) {
+                        out = out == null ? new ByteArrayOutputStream(body.length + 64) : out;
+                        out.write(body, copied, from - copied);
+                        out.write('"');
+                        out.write(JsonStringEncoder.getInstance().quoteAsUTF8(replaced));
+                        out.write('"');
+                        copied = to;
+                    }
                 }
             }
         } catch (IOException e) {
             throw new IllegalArgumentException("not a JSON object: " + e.getMessage(), e);
         }
-        return changed ? out.toByteArray() : body;
+        if (out == null) {
+            return body;
+        }
+        out.write(body, copied, body.length - copied);
+        return out.toByteArray();
     }
 
     /** {@code method} when it is one of {@link #TASK_METHODS} or {@link #MESSAGE_METHODS}, else null. */

@@ -95,4 +95,27 @@ class A2aTasksTest {
         byte[] sealedAlready = bytes("{ \"result\": {\"task\": {\"id\": \"S\"}} }");
         assertThat(A2aTasks.sealAnswer(sealedAlready, id -> "S")).isSameAs(sealedAlready);
     }
+
+    /**
+     * Every byte but the task ids' stays as the agent wrote it: numbers of any precision or range,
+     * white space, escapes, a raw control character in a string (before: re-written by Jackson,
+     * 1.10 -> 1.1, 1e400 -> "Infinity", -0 -> 0, pi cut to a double, and the NUL answer passed unsealed).
+     */
+    @Test
+    void aSealedAnswerKeepsEveryOtherByteAsTheAgentWroteIt() {
+        String rest = "\"dec\":1.10,\"pi\":3.141592653589793238462643383279,\"tiny\":1e-400,"
+                + "\"price\":0.1000000000000000055511151231257827,\"exp\":1e2,\"negzero\":-0,\"huge\":1e400,"
+                + " \"text\" : \"caf\\u00e9 \\\"q\\\"\",\"list\":[ 1 ,2 ]";
+        String answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"id\":\"t-1\"," + rest + ",\"status\":{\"taskId\":\"t-1\"}}}";
+
+        String sealed = new String(A2aTasks.sealAnswer(bytes(answer), id -> "S(" + id + ")\""), StandardCharsets.UTF_8);
+
+        assertThat(sealed).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"id\":\"S(t-1)\\\"\"," + rest
+                + ",\"status\":{\"taskId\":\"S(t-1)\\\"\"}}}");
+        String nul = "{\"result\":{\"id\":\"t-2\",\"note\":\"a\u0000b\"}}";
+        assertThat(new String(A2aTasks.sealAnswer(bytes(nul), id -> "S"), StandardCharsets.UTF_8))
+                .isEqualTo(nul.replace("t-2", "S"));
+        assertThat(new String(A2aTasks.withTaskId(bytes("{\"params\":{\"id\":\"S\"},\"n\":1.10}"), "t-3"),
+                StandardCharsets.UTF_8)).isEqualTo("{\"params\":{\"id\":\"t-3\"},\"n\":1.10}");
+    }
 }
