@@ -62,8 +62,8 @@ final class LoadOptions {
                     + "answers meanwhile), fleet (1200 requests: agent A4 joins at 1/4 with slow start, A2 is drained at "
                     + "1/2 and back at 3/4), agents (48 agent conversations of 20 turns, each turn adding a tool result, "
                     + "streamed over eight LLM-like agents with prefix caches; rr, lr, ch and the agent keys with and "
-                    + "without bounds, at the same time), busy (A1 answers 429 with Retry-After: 2 from 1/3 to 2/3 of the "
-                    + "run), gray (A1 answers 500 at once meanwhile), brownout (only by name: A1 and A2 of four agents "
+                    + "without bounds, at the same time), busy (600 requests: A1 answers 429 with Retry-After: 2 from 1/3 "
+                    + "to 2/3 of the run), gray (900 requests: A1 answers 500 at once meanwhile), brownout (only by name: A1 and A2 of four agents "
                     + "answer 503 meanwhile, the library's defaults and the demo's settings), slow (only by name: A3 five "
                     + "times slower; rr with all agents healthy, with A3 slow, and with A3 slow and hedging on, one after "
                     + "another), tenants (only by name: a light and a heavy tenant through the balancer's fair queue, "
@@ -74,20 +74,24 @@ final class LoadOptions {
     @Option(names = "--failure-requests", paramLabel = "N", defaultValue = "" + OutageScenario.DEFAULT_REQUESTS,
             description = "Requests per strategy of the failure and hang scenarios, >= 3 (default: ${DEFAULT-VALUE}).")
     private int failureRequests;
-    @Option(names = "--failure-users", paramLabel = "N", defaultValue = "" + OutageScenario.DEFAULT_USERS,
-            description = "Distinct user_ids of the failure and hang scenarios (default: ${DEFAULT-VALUE}).")
-    private int failureUsers;
+    @Option(names = "--failure-users", paramLabel = "N",
+            description = "Distinct user_ids of the failure and hang scenarios (default: " + OutageScenario.DEFAULT_USERS
+                    + ", or fewer in proportion when --failure-requests is under " + OutageScenario.DEFAULT_REQUESTS + ").")
+    private Integer failureUsers;
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_WARMUP,
             description = "Warm-up requests before each measured run, not counted (default: ${DEFAULT-VALUE}; 0 = none); an open-loop --url run warms up at least 30 s at its rate.")
     private int warmup;
     @Option(names = "--requests", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_REQUESTS,
-            description = "Requests per strategy (default: ${DEFAULT-VALUE}).")
+            description = "Requests per strategy of the uniform, heterogeneous and hotkey scenarios and of --url runs "
+                    + "(default: ${DEFAULT-VALUE}); failure and hang send --failure-requests, the other scenarios "
+                    + "their own counts (see --scenario).")
     private int requests;
     @Option(names = "--users", paramLabel = "N",
             description = "Distinct user_ids besides the hot user, sharing the requests evenly (default: "
                     + LoadTestConfig.DEFAULT_USERS + ", or a tenth of their requests when they are fewer than "
-                    + LoadTestConfig.DEFAULT_USERS + ", so that each user sends 10; in the hotkey scenario their "
-                    + "requests are those not from the hot user).")
+                    + LoadTestConfig.DEFAULT_USERS + "; below " + 10 * LoadTestConfig.DEFAULT_USERS + " requests each "
+                    + "user then sends fewer than 10 and stickiness says little: give --users; in the hotkey "
+                    + "scenario their requests are those not from the hot user).")
     private Integer users;
     @Option(names = "--hot-share", paramLabel = "F",
             description = "User 0 sends this share of all requests, 0 <= F < 1, in the seeded order; users 1..N "
@@ -187,6 +191,16 @@ final class LoadOptions {
         return requests >= LoadTestConfig.DEFAULT_USERS ? LoadTestConfig.DEFAULT_USERS : Math.max(1, requests / 10);
     }
 
+    /**
+     * Users of the failure and hang scenarios when {@code --failure-users} is not given: their
+     * default, {@value OutageScenario#DEFAULT_USERS}, or fewer in its proportion to
+     * {@value OutageScenario#DEFAULT_REQUESTS} requests (at least 1) when fewer requests are sent.
+     */
+    static int defaultFailureUsers(int requests) {
+        return (int) Math.min(OutageScenario.DEFAULT_USERS,
+                Math.max(1, (long) requests * OutageScenario.DEFAULT_USERS / OutageScenario.DEFAULT_REQUESTS));
+    }
+
     Pacing validatedPacing() {
         try {
             Duration every = interval == null ? Pacing.DEFAULT_INTERVAL : parse("--interval", interval);
@@ -254,7 +268,8 @@ final class LoadOptions {
             throw usage("--failure-requests must be >= 3 (three phases), was " + failureRequests);
         }
         try {
-            return new LoadTestConfig(failureRequests, failureUsers, concurrency, seed, timeoutMs,
+            int users = failureUsers != null ? failureUsers : defaultFailureUsers(failureRequests);
+            return new LoadTestConfig(failureRequests, users, concurrency, seed, timeoutMs,
                     LoadTestConfig.DEFAULT_PROGRESS_EVERY, warmup, 0);
         } catch (IllegalArgumentException e) {
             throw usage("failure scenario: " + asOption(e.getMessage()).replace("--requests", "--failure-requests")

@@ -357,6 +357,12 @@ class LoadGeneratorMainTest {
 
         assertRefused("--scenario", "failure", "--failure-users", "0")
                 .contains("failure scenario: --failure-users must be in 1..");
+        // Without --failure-users, fewer requests than 100 are shared by fewer users (was: refused, naming
+        // --failure-users, which was not given), in the default's proportion of 6 requests each.
+        assertThat(LoadOptions.defaultFailureUsers(600)).isEqualTo(100);
+        assertThat(LoadOptions.defaultFailureUsers(6000)).isEqualTo(100);
+        assertThat(LoadOptions.defaultFailureUsers(90)).isEqualTo(15);
+        assertThat(LoadOptions.defaultFailureUsers(3)).isEqualTo(1);
         // Library users keep the builder's field names.
         assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 0, 500, 100, 0))
                 .hasMessage("timeoutMs must be >= 1, was 0");
