@@ -49,6 +49,12 @@ final class SessionAffinity {
         if (clientId == null) {
             return tasks == null ? null : tasks.pin(exchange, state);
         }
+        if (clientId.length() > SessionIds.MAX_ID_CHARS) {
+            LOG.debug("Rejected {} of {} characters: longer than a session id of this balancer", header, clientId.length());
+            throw new SessionRejectedException(header + " is longer than the " + SessionIds.MAX_ID_CHARS + " characters of a"
+                    + " session id this balancer reads (" + clientId.length() + "): an agent's own session id of over"
+                    + " about 3000 characters cannot be sealed and read back; start a new session without it", exchange, 400);
+        }
         SessionIds.Sealed sealed = clientId.isEmpty() ? null : ids.decode(clientId);
         if (sealed == null) {
             LOG.debug("Rejected {} {}: not a session id of this balancer", header, DecisionLog.loggable(clientId));
@@ -89,7 +95,7 @@ final class SessionAffinity {
     void learned(String agent, Message answer) {
         String agentId = answer.getHeader(header, String.class);
         if (agentId != null && !agentId.isEmpty() && ids.decode(agentId) == null) {
-            answer.setHeader(header, ids.encode(agent, agentId));
+            answer.setHeader(header, clientId(agent, agentId));
         }
         if (tasks != null) {
             tasks.sealAnswer(agent, answer);
@@ -106,9 +112,19 @@ final class SessionAffinity {
         return tasks == null ? body : tasks.sealed(agent, body);
     }
 
-    /** The id a client sees for session {@code agentSessionId} of {@code agent}. */
+    /**
+     * The id a client sees for session {@code agentSessionId} of {@code agent}. One over
+     * {@link SessionIds#MAX_ID_CHARS} is still given (the agent made the session), with a warning:
+     * its client's next request will get 400.
+     */
     String clientId(String agent, String agentSessionId) {
-        return ids.encode(agent, agentSessionId);
+        String sealed = ids.encode(agent, agentSessionId);
+        if (sealed.length() > SessionIds.MAX_ID_CHARS) {
+            LOG.warn("Agent {} gave a session id of {} characters: sealed it has {}, over the {} a balancer reads back,"
+                    + " so its client's next request will get 400; keep agents' session ids under about 3000 characters",
+                    DecisionLog.loggable(agent), agentSessionId.length(), sealed.length(), SessionIds.MAX_ID_CHARS);
+        }
+        return sealed;
     }
 
     /**

@@ -188,6 +188,26 @@ class LearnedSessionsTest {
         assertThat(a2.received).isEmpty();
     }
 
+    /**
+     * An agent's session id too long to come back sealed (over about 3000 characters): the 400 says
+     * so, rather than calling the balancer's own id damaged or forged.
+     */
+    @Test
+    void aSealedIdOverTheLongestReadGets400SayingSo() {
+        SessionAgent a1 = new SessionAgent("A1");
+        RoundRobinLB rr = started(new RoundRobinLB(), sessions(), a1);
+        String tooLong = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8)).encode("A1", "x".repeat(4000));
+
+        Exchange exchange = post(rr, "u", tooLong);
+
+        assertThat(exchange.getException()).isInstanceOf(SessionRejectedException.class)
+                .hasMessageStartingWith("Mcp-Session-Id is longer than the 4096 characters of a session id this balancer reads"
+                        + " (5358): an agent's own session id of over about 3000 characters cannot be sealed and read"
+                        + " back; start a new session without it");
+        assertThat(((SessionRejectedException) exchange.getException()).status()).isEqualTo(400);
+        assertThat(a1.received).isEmpty();
+    }
+
     @Test
     void aSessionsRequestNeverGoesToAnotherAgentWhenItsAgentFails() {
         SessionAgent a1 = new SessionAgent("A1");
