@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.ByteProcessor;
+import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 
 /**
@@ -19,7 +20,8 @@ import java.util.Arrays;
  * {@code data:} and one optional space) joined with LF are its data. An event is held from its first
  * {@code data} line to its blank line, then goes on at once: as it came when the hooks leave its
  * data unchanged (or it is not JSON), else with its other lines in their order and one
- * {@code data} line of the rewritten JSON in place of its first. Bytes outside such events (comments
+ * {@code data} line of the rewritten JSON in place of its first (its line ends between tokens
+ * dropped, one inside a string escaped: the same value, {@link #oneLine}). Bytes outside such events (comments
  * and keep-alives, {@code id:}, {@code event:}, {@code retry:} lines before the first
  * {@code data} line, an event without data) pass as they come, only the first bytes of a line that
  * may still turn out to be {@code data} held until it does or not. An event that grows past
@@ -257,6 +259,7 @@ final class SseEventSealer {
         if (rewritten == data || Arrays.equals(rewritten, data)) {
             return null;
         }
+        rewritten = oneLine(rewritten);
         ByteBuf sealed = alloc.buffer(bytes.length + rewritten.length - data.length + 8);
         boolean first = true;
         for (int start = 0; start < bytes.length; ) {
@@ -273,6 +276,42 @@ final class SseEventSealer {
             start = next;
         }
         return sealed;
+    }
+
+    /**
+     * JSON text as one line, for one {@code data} line: a line end between tokens (where the agent
+     * split its data over several lines) dropped, one inside a string (a raw control character the
+     * agent wrote) written as its JSON escape; every other byte as it was, so the value is the same.
+     */
+    static byte[] oneLine(byte[] json) {
+        ByteArrayOutputStream out = null;
+        boolean inString = false, escaped = false;
+        for (int i = 0; i < json.length; i++) {
+            byte b = json[i];
+            if (b == '\n' || b == '\r') {
+                if (out == null) {
+                    out = new ByteArrayOutputStream(json.length + 8);
+                    out.write(json, 0, i);
+                }
+                if (inString) {
+                    out.write('\\');
+                    out.write(b == '\n' ? 'n' : 'r');
+                }
+                escaped = false;
+                continue;
+            }
+            if (inString && escaped) {
+                escaped = false;
+            } else if (inString && b == '\\') {
+                escaped = true;
+            } else if (b == '"') {
+                inString = !inString;
+            }
+            if (out != null) {
+                out.write(b);
+            }
+        }
+        return out == null ? json : out.toByteArray();
     }
 
     /** The event's data: its data lines' values joined with LF. */

@@ -159,6 +159,16 @@ class SseEventSealerTest {
                 .isEqualTo("id: 9\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"S(t-2)\"}}}\n: note\nevent: e\n\n");
     }
 
+    /** The rewritten data goes on one data line with its value unchanged: line ends between tokens dropped, one in a string escaped. */
+    @Test
+    void theSealedDataIsOneLineWithTheSameValue() {
+        byte[] json = "{\"a\":1,\r\n\"b\":\"x\ny \\\" \\\\\",\n\"c\":\"\\n\"}".getBytes(StandardCharsets.UTF_8);
+        assertThat(new String(SseEventSealer.oneLine(json), StandardCharsets.UTF_8))
+                .isEqualTo("{\"a\":1,\"b\":\"x\\ny \\\" \\\\\",\"c\":\"\\n\"}");
+        byte[] flat = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
+        assertThat(SseEventSealer.oneLine(flat)).isSameAs(flat);
+    }
+
     @Test
     void anEventWithoutTaskIdsOrNotJsonPassesAsItCame() {
         String stream = "data: { \"jsonrpc\": \"2.0\", \"id\": 1, \"error\": {\"code\": -32001} }\n\ndata: hello\ndata: world\n\n";
