@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpRequestEncoder;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.util.List;
 import org.slf4j.Logger;
@@ -22,7 +23,10 @@ import org.slf4j.LoggerFactory;
  * terminating chunk), whether they come with its body or later while the connection is idle in the
  * pool, and anything before the first request. The answer that ended stays whole. nginx does the
  * same: "upstream sent more data than specified in Content-Length header", no keep-alive; its
- * cache of idle upstream connections closes one that becomes readable.
+ * cache of idle upstream connections closes one that becomes readable. An answer with both
+ * {@code Transfer-Encoding: chunked} and {@code Content-Length} (RFC 9112 §6.3 item 3: "ought to be
+ * handled as an error", a sign of request smuggling or response splitting) is passed on, framed by
+ * its chunks, its {@code Content-Length} removed, and its connection closed after it, never reused.
  *
  * <p>Confined to the connection's event loop.
  */
@@ -86,6 +90,20 @@ final class AgentCodec extends CombinedChannelDuplexHandler<AgentCodec.Answers, 
             LOG.debug("agent {} sent {} bytes after the end of its answer (past its Content-Length or last chunk,"
                     + " or while the connection was idle): connection closed, not reused", agent, bytes);
             ctx.close();
+        }
+
+        /**
+         * Both {@code Transfer-Encoding: chunked} and {@code Content-Length}: Netty drops the latter and
+         * reads the chunks; the answer is marked not kept alive, so its call closes the connection after
+         * it rather than give it back to the pool (the agent's framing may be out of step with ours).
+         * {@code Connection} is hop-by-hop: the close does not reach the client.
+         */
+        @Override
+        protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
+            super.handleTransferEncodingChunkedWithContentLength(message);
+            HttpUtil.setKeepAlive(message, false);
+            LOG.debug("agent {} answered with both Transfer-Encoding: chunked and Content-Length (RFC 9112 §6.3):"
+                    + " passed on as chunked, connection closed after it, not reused", agent);
         }
 
         @Override
