@@ -255,6 +255,34 @@ class AgentOptionsTest {
     }
 
     /**
+     * http-component.md: calls slow by design go through a component of their own, with its own
+     * times to first byte for the stall rule.
+     */
+    @Test
+    void aSecondAgentComponentUnderAnotherNameCallsAgentsWithItsOwnFirstByteTimes() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.echo()) {
+            int port = FreePorts.next();
+            camel = new DefaultCamelContext();
+            AgentComponent slow = new AgentComponent();
+            camel.addComponent("slow-agent", slow);
+            camel.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
+                            .loadBalance(new RoundRobinLB()).to("slow-agent:" + agent.baseUrl()).end();
+                }
+            });
+            camel.start();
+            base = "http://127.0.0.1:" + port;
+
+            assertThat(get("/process/slow").statusCode()).isEqualTo(200);
+            assertThat(agent.calls()).isEqualTo(1);
+            assertThat(slow.firstByteTimes().p99()).isNotNegative();
+            assertThat(camel.getComponent("agent", AgentComponent.class).firstByteTimes().p99()).isNegative();
+        }
+    }
+
+    /**
      * A client's request that already names {@code agentlb} in {@code Via} more than ten times (a
      * spoofed loop) is sent to no agent and counts against none: before, each agent tried was
      * ejected "after a loop", so one request a second kept every agent of a fleet out.
