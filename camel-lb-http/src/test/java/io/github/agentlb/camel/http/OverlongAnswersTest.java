@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Timeout;
  * announced: the answer ends at its {@code Content-Length} and is a success, and the connection
  * carrying the bytes over is closed, never used for another request (nginx: "upstream sent more
  * data than specified in Content-Length header"), whether the bytes over come with the body or a
- * little later, while the connection is idle. End to end: real sockets.
+ * little later, while the connection is idle. So is one that came with both framings
+ * ({@code Content-Length} and {@code Transfer-Encoding: chunked}). End to end: real sockets.
  */
 @Tag("e2e")
 @Timeout(60)
@@ -59,11 +60,19 @@ class OverlongAnswersTest {
     /** Sent the 2 bytes over at the next request on the connection, before its answer (the race). */
     private static final long AT_NEXT_REQUEST = -1;
 
+    /** Answered with both framings ({@link #BOTH_FRAMINGS_ANSWER}) instead. */
+    private static final long BOTH_FRAMINGS = -2;
+
+    /** Both framing headers; the chunks say 5 bytes, {@code Content-Length} says 3. */
+    private static final byte[] BOTH_FRAMINGS_ANSWER = ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+
     /**
      * Answers every request of a kept-alive connection {@code 200} with {@code Content-Length: 6}
      * and 8 bytes of body, the 2 over in the same write, {@code lateMs} later in a write of their
      * own, or ({@link #AT_NEXT_REQUEST}) just before the answer to the connection's next request;
-     * counts the requests, those per connection, and the connections the proxy closed.
+     * or ({@link #BOTH_FRAMINGS}) with {@link #BOTH_FRAMINGS_ANSWER}; counts the requests, those per
+     * connection, and the connections the proxy closed.
      */
     private static final class OverlongAgent implements AutoCloseable {
         private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -103,7 +112,10 @@ class OverlongAnswersTest {
                     int request = perConnection.get(id).incrementAndGet();
                     byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
                             + ANNOUNCED + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
-                    if (lateMs == AT_NEXT_REQUEST) {
+                    if (lateMs == BOTH_FRAMINGS) {
+                        out.write(BOTH_FRAMINGS_ANSWER);
+                        out.flush();
+                    } else if (lateMs == AT_NEXT_REQUEST) {
                         byte[] over = Arrays.copyOfRange(BYTES, ANNOUNCED, BYTES.length);
                         out.write(concat(request == 1 ? new byte[0] : over, concat(head, Arrays.copyOf(BYTES, ANNOUNCED))));
                         out.flush();
@@ -297,5 +309,43 @@ class OverlongAnswersTest {
     void bytesOverTheContentLengthArrivingWhileTheConnectionIsIdleCloseIt() throws Exception {
         route(20);
         expectEachAnsweredOnItsOwnConnection(true);
+    }
+
+    /**
+     * An answer with both {@code Content-Length} and {@code Transfer-Encoding: chunked} (RFC 9112
+     * §6.3 item 3: "ought to be handled as an error", a sign of request smuggling or response
+     * splitting) is passed on, framed by its chunks, and the connection it came on is closed after
+     * it, never used for another request; the client's own connection is kept alive as for any answer.
+     */
+    @Test
+    void anAnswerWithBothContentLengthAndChunkedIsPassedOnAndItsConnectionClosedNeverReused() throws Exception {
+        route(BOTH_FRAMINGS);
+
+        List<String> answers = new ArrayList<>();
+        List<String> connectionHeaders = new ArrayList<>();
+        int notClosed = 0;
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<byte[]> answer = send("GET", i);
+            answers.add(answer.statusCode() + " " + new String(answer.body(), StandardCharsets.UTF_8));
+            connectionHeaders.addAll(answer.headers().allValues("connection"));
+            // The proxy closes the agent's connection after the answer, before the next request is sent.
+            if (!agent.closed.tryAcquire(5, TimeUnit.SECONDS)) {
+                notClosed++;
+            }
+        }
+
+        SoftAssertions soft = new SoftAssertions();
+        soft.assertThat(answers).as("answers (status, body)").containsExactly("200 hello", "200 hello", "200 hello");
+        // The client's connection stays open: it gets the consumer's own keep-alive, as for any answer, not a close.
+        soft.assertThat(connectionHeaders).as("Connection headers the client got (it asked for no close)")
+                .containsExactly("keep-alive", "keep-alive", "keep-alive");
+        soft.assertThat(notClosed).as("agent connections left open after the answer").isZero();
+        soft.assertThat(agent.requests.get()).as("requests the agent received").isEqualTo(3);
+        soft.assertThat(agent.connections.get()).as("agent connections: one per request").isEqualTo(3);
+        soft.assertThat(agent.perConnection.values().stream().filter(n -> n.get() > 1).count())
+                .as("agent connections that carried a second request").isZero();
+        soft.assertThat(outcomes(3)).as("attempt outcomes").containsExactly(AttemptOutcome.SUCCESS, AttemptOutcome.SUCCESS,
+                AttemptOutcome.SUCCESS);
+        soft.assertAll();
     }
 }
