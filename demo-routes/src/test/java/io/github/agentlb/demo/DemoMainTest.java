@@ -270,6 +270,37 @@ class DemoMainTest {
     }
 
     @Test
+    void aManagementPortEqualToThePortIsOneLineNamingBoth() {
+        // Was: not caught; Camel's management server took the port, then a 112-line BindException
+        // stack trace and "Cannot listen: Address already in use: set PORT".
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "46010"))).isEqualTo(
+                "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT, both were 46010");
+        assertThat(DemoMain.managementPortProblem(Map.of("PORT", "9876"))).as("the management port's default").isEqualTo(
+                "Bad proxy configuration: MANAGEMENT_PORT (default 9876) must differ from PORT, both were 9876");
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "8000"))).as("the proxy's default").isEqualTo(
+                "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT (default 8000), both were 8000");
+        // Apart on two interfaces, neither every interface, the two servers do not meet.
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "46010",
+                "HOST", "127.0.0.2", "MANAGEMENT_HOST", "127.0.0.3"))).isNull();
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "46010",
+                "HOST", "127.0.0.2"))).as("the management host is HOST's").isEqualTo(
+                "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT, both were 46010");
+        // A bad or ephemeral PORT is not the management port's problem (PORT's own check names it).
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "0"))).isNull();
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "x"))).isNull();
+    }
+
+    @Test
+    void aManagementPortEqualToThePortStopsTheStartWithOneLineAndExitStatus2() throws Exception {
+        String port = Integer.toString(FreePorts.next());
+        try (ChildJvm proxy = ChildJvm.start(DemoMain.class, Map.of("HOST", "127.0.0.1", "PORT", port,
+                "MANAGEMENT_PORT", port, "AGENTS", "http://127.0.0.1:1"), List.of())) {
+            assertThat(proxy.refusalLine(60)).endsWith(
+                    "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT, both were " + port);
+        }
+    }
+
+    @Test
     void aBadManagementPortIsOneLineNamingTheVariableAndTheValue() {
         // Was: "abc" and " 9891" ignored (metrics on another port), 70000 a stack trace and exit 1.
         for (String value : List.of("abc", " 9891", "70000", "0", "-1", "")) {
