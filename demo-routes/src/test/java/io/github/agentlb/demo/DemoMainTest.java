@@ -220,6 +220,23 @@ class DemoMainTest {
                 .isEqualTo("Bad proxy configuration: BASE_EJECTION_TIME_MS must be an integer, was '10s'");
     }
 
+    @Test
+    void aMalformedAgentUrlIsOneLineNamingAgentsAndTheUrl() {
+        // Was: "Bad proxy configuration: port out of range:99999", naming neither AGENTS nor the URL.
+        assertThat(startupProblem(Map.of("agents", "N1=http://127.0.0.1:99999"))).isEqualTo(
+                "Bad proxy configuration: AGENTS: agent URL's port must be in 1..65535, was 'http://127.0.0.1:99999'");
+        assertThat(startupProblem(Map.of("agents", "http://127.0.0.1:0"))).isEqualTo(
+                "Bad proxy configuration: AGENTS: agent URL's port must be in 1..65535, was 'http://127.0.0.1:0'");
+        for (String url : List.of("http://127.0.0.1:-1", "http://:8080", "notaurl")) {
+            assertThat(startupProblem(Map.of("agents", "A1=" + url))).isEqualTo(
+                    "Bad proxy configuration: AGENTS: agent URL must look like http://host:port, was '" + url + "'");
+        }
+        assertThat(startupProblem(Map.of("agents", "http://a b:8080"))).isEqualTo("Bad proxy configuration: AGENTS: "
+                + "agent URL must look like http://host:port, was 'http://a b:8080' (illegal character in authority)");
+        assertThat(startupProblem(Map.of("agents", "http://[::1"))).isEqualTo("Bad proxy configuration: AGENTS: "
+                + "agent URL must look like http://host:port, was 'http://[::1' (expected closing bracket for IPv6 address)");
+    }
+
     /** The one line DemoMain prints when Main fails to start with these Camel properties. */
     private static String startupProblem(Map<String, String> properties) {
         Main main = DemoMain.createMain();
