@@ -258,7 +258,9 @@ public final class DemoMain {
                             + Strategies.names() + ", was STRATEGY=" + config.strategy());
                 }
                 fleet = new DemoFleet(source);
-                config = config.toBuilder().agentUrls(fleet.firstFleet()).build();
+                DemoFleet first = fleet;
+                ProxyConfig given = config;
+                config = settings.fromFleetSource(() -> given.toBuilder().agentUrls(first.firstFleet()).build());
                 LOG.info("Mode: proxy to the agents of {}, watched: {}", source.describe(), config.agentUrls());
             } else if (settings.getAgents() != null) {
                 LOG.info("Mode: proxy to the agents in AGENTS {}", config.agentUrls());

@@ -237,6 +237,38 @@ class DemoMainTest {
                 + "agent URL must look like http://host:port, was 'http://[::1' (expected closing bracket for IPv6 address)");
     }
 
+    @Test
+    void anAgentsFileTheDemoCannotUseIsOneLineNamingAgentsFileTheFileAndTheUrl(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("agents.txt"), "A1=http://127.0.0.1:1\nA2=https://127.0.0.1:2\n");
+        // Was: "Bad proxy configuration: agent URL must look like http://host:port, was 'https://127.0.0.1:2'".
+        assertThat(agentsFileProblem(file)).isEqualTo("Bad proxy configuration: AGENTS_FILE: file:" + file
+                + ": the fleet was refused: agent A2: agent URL must look like http://host:port, was 'https://127.0.0.1:2'"
+                + " (the demo proxy calls its agents over plain HTTP at their base URL: no https, no path)");
+        Files.writeString(file, "A1=http://127.0.0.1:99999\n");
+        assertThat(agentsFileProblem(file)).isEqualTo("Bad proxy configuration: AGENTS_FILE: file:" + file
+                + ": the fleet was refused: agent A1: agent URL's port must be in 1..65535, was 'http://127.0.0.1:99999'");
+        Path missing = dir.resolve("none.txt");
+        // Was: "Bad proxy configuration: file:...: no such file".
+        assertThat(agentsFileProblem(missing)).isEqualTo("Bad proxy configuration: AGENTS_FILE: file:" + missing
+                + ": no such file");
+    }
+
+    /** The one line DemoMain prints when Main fails to start with {@code AGENTS_FILE=file}. */
+    private static String agentsFileProblem(Path file) {
+        Main main = DemoMain.createMain();
+        main.addOverrideProperty("camel.management.enabled", "false");
+        main.addOverrideProperty("host", "127.0.0.1");
+        main.addOverrideProperty("port", Integer.toString(FreePorts.next()));
+        main.addOverrideProperty("agents.file", file.toString());
+        try {
+            Throwable failure = catchThrowable(main::start);
+            assertThat(failure).isNotNull();
+            return DemoMain.startupProblem(failure);
+        } finally {
+            main.stop();
+        }
+    }
+
     /** The one line DemoMain prints when Main fails to start with these Camel properties. */
     private static String startupProblem(Map<String, String> properties) {
         Main main = DemoMain.createMain();
