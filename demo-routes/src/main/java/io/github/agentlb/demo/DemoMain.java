@@ -6,6 +6,8 @@ import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.core.health.OutlierEjection;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,6 +73,8 @@ public final class DemoMain {
             Every variable, its default and meaning: demo-routes/README.md. Camel Main's own options: -help.
             """;
     private static final int MAX_PORT = 65535;
+    /** The management server's port when {@code MANAGEMENT_PORT} is not set, as {@code application.properties} says. */
+    private static final String DEFAULT_MANAGEMENT_PORT = "9876";
 
     private DemoMain() {
     }
@@ -139,23 +143,53 @@ public final class DemoMain {
 
     /**
      * The one line to print when {@code MANAGEMENT_PORT} (default 9876, all interfaces) is not an
-     * integer 1..65535 written as it is (no blanks, as every other setting) or is taken, else null.
-     * Checked before Camel starts: Camel would ignore a value that is not a number (metrics on
-     * another port) and fail with a stack trace on one out of range.
+     * integer 1..65535 written as it is (no blanks, as every other setting), is the proxy's
+     * {@code PORT} on an interface the proxy listens on too, or is taken, else null. Checked before
+     * Camel starts: Camel would ignore a value that is not a number (metrics on another port), fail
+     * with a stack trace on one out of range, and start the management server on the proxy's port
+     * (then the proxy failed with a stack trace and "Address already in use: set PORT").
      */
     static String managementPortProblem(Map<String, String> env) {
-        String value = env.getOrDefault("MANAGEMENT_PORT", "9876");
-        int port;
-        try {
-            port = Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            port = -1;
-        }
+        String value = env.getOrDefault("MANAGEMENT_PORT", DEFAULT_MANAGEMENT_PORT);
+        int port = portOrMinus1(value);
         if (port < 1 || port > MAX_PORT) {
             return "Bad proxy configuration: MANAGEMENT_PORT must be an integer 1.." + MAX_PORT + ", was '" + value + "'";
         }
+        String proxyPort = env.getOrDefault("PORT", System.getProperty("port"));
+        boolean proxyDefault = proxyPort == null;
+        if (portOrMinus1(proxyDefault ? Integer.toString(ProxyConfig.DEFAULT_PORT) : proxyPort) == port
+                && sameInterface(env)) {
+            return "Bad proxy configuration: MANAGEMENT_PORT" + (env.containsKey("MANAGEMENT_PORT") ? ""
+                    : " (default " + DEFAULT_MANAGEMENT_PORT + ")") + " must differ from PORT"
+                    + (proxyDefault ? " (default " + ProxyConfig.DEFAULT_PORT + ")" : "") + ", both were " + port;
+        }
         return ServerPorts.portInUse(managementHost(env), port) == null ? null
                 : "management port " + port + " is in use: set MANAGEMENT_PORT";
+    }
+
+    /** The port written in {@code value}, as written (no blanks), else -1. */
+    private static int portOrMinus1(String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Whether the management server and the proxy would listen on one interface: the same host, or
+     * either on every interface ({@code 0.0.0.0}, {@code ::}). False when a host does not resolve:
+     * its own check names it.
+     */
+    private static boolean sameInterface(Map<String, String> env) {
+        String proxyHost = env.getOrDefault("HOST", System.getProperty("host", ProxyConfig.DEFAULT_HOST)).trim();
+        try {
+            InetAddress management = InetAddress.getByName(managementHost(env));
+            InetAddress proxy = InetAddress.getByName(proxyHost);
+            return management.isAnyLocalAddress() || proxy.isAnyLocalAddress() || management.equals(proxy);
+        } catch (UnknownHostException | SecurityException e) {
+            return false;
+        }
     }
 
     /**
@@ -224,7 +258,9 @@ public final class DemoMain {
                             + Strategies.names() + ", was STRATEGY=" + config.strategy());
                 }
                 fleet = new DemoFleet(source);
-                config = config.toBuilder().agentUrls(fleet.firstFleet()).build();
+                DemoFleet first = fleet;
+                ProxyConfig given = config;
+                config = settings.fromFleetSource(() -> given.toBuilder().agentUrls(first.firstFleet()).build());
                 LOG.info("Mode: proxy to the agents of {}, watched: {}", source.describe(), config.agentUrls());
             } else if (settings.getAgents() != null) {
                 LOG.info("Mode: proxy to the agents in AGENTS {}", config.agentUrls());

@@ -51,6 +51,8 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
                           String host, int connectTimeoutMs, int requestTimeoutMs, int firstByteTimeoutMs,
                           int idleTimeoutMs, int maxBodyBytes, int clientTimeoutMs) {
 
+    /** The largest TCP port. */
+    private static final int MAX_PORT = 65535;
     /** Default HTTP port of the proxy. */
     public static final int DEFAULT_PORT = 8000;
     /** Default bind host of the application: every interface. Tests use {@code 127.0.0.1}. */
@@ -184,7 +186,7 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
 
         /** TCP port in 0..65535, 0 = ephemeral. */
         public Builder port(int value) {
-            this.port = Check.inRange("port", value, 0, 65535);
+            this.port = Check.inRange("port", value, 0, MAX_PORT);
             return this;
         }
 
@@ -287,7 +289,13 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
                     (int) timeouts.totalMs(), timeouts.firstByteMs(), timeouts.idleMs(), maxBodyBytes, clientTimeoutMs);
         }
 
-        private static String normalizeAgentUrl(String url) {
+        /**
+         * {@code url} as {@code http://host:port}, the port without leading zeros; for the agents of
+         * {@link #agentUrls(List)} and of a membership source.
+         *
+         * @throws IllegalArgumentException naming the URL and what is wrong with it
+         */
+        static String normalizeAgentUrl(String url) {
             if (url == null || url.isBlank()) {
                 throw new IllegalArgumentException("agent URL must not be blank, was '" + url + "'");
             }
@@ -295,18 +303,26 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
             while (trimmed.endsWith("/")) {
                 trimmed = trimmed.substring(0, trimmed.length() - 1);
             }
+            String shape = "agent URL must look like http://host:port, was '" + url + "'";
             URI uri;
             try {
                 uri = new URI(trimmed);
             } catch (URISyntaxException e) {
-                throw new IllegalArgumentException("agent URL must be a valid URI, was '" + url + "'");
+                String reason = e.getReason();
+                throw new IllegalArgumentException(shape + " (" + reason.substring(0, 1).toLowerCase(Locale.ROOT)
+                        + reason.substring(1) + ")");
             }
-            if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1
-                    || !uri.getRawPath().isEmpty() || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-                throw new IllegalArgumentException(
-                        "agent URL must look like http://host:port, was '" + url + "'");
+            if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0
+                    || uri.getRawUserInfo() != null || !uri.getRawPath().isEmpty() || uri.getRawQuery() != null
+                    || uri.getRawFragment() != null) {
+                throw new IllegalArgumentException(shape);
             }
-            return "http://" + uri.getRawAuthority();
+            if (uri.getPort() < 1 || uri.getPort() > MAX_PORT) {
+                // java.net.URI takes any port that fits an int; the agent's socket would refuse it later
+                // ("port out of range:99999", naming neither AGENTS nor the URL).
+                throw new IllegalArgumentException("agent URL's port must be in 1.." + MAX_PORT + ", was '" + url + "'");
+            }
+            return "http://" + uri.getHost() + ":" + uri.getPort();
         }
     }
 }

@@ -267,8 +267,9 @@ public class ProxyRoutes extends RouteBuilder {
             if (fleet != null && balancer != null) {
                 context.addService(fleet, true, true);
                 fleet.attach(balancer, context, agent -> {
-                    agentUrlById.put(agent.name(), agent.address().toString());
-                    return agentUri(agent.address().toString());
+                    String url = DemoFleet.url(agent);
+                    agentUrlById.put(agent.name(), url);
+                    return agentUri(url);
                 });
             }
             LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N (and /v1/*, /mcp, /a2a) with strategy {} over {}{}, metrics {}",

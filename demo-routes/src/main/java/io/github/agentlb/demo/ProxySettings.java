@@ -169,6 +169,17 @@ public class ProxySettings {
     }
 
     /**
+     * What {@code read} makes of the membership source's agents, its refusal named by the source's
+     * variable: "AGENTS_FILE: file:agents.txt: no such file".
+     *
+     * @throws IllegalArgumentException what {@code read} threw, its message prefixed with {@code AGENTS_FILE}
+     *     or {@code AGENTS_DNS}
+     */
+    public <T> T fromFleetSource(java.util.function.Supplier<T> read) {
+        return value(agentsFile != null ? "agentsFile" : "agentsDns", read);
+    }
+
+    /**
      * With {@code ZOOKEEPER} set and strategy {@code avn}: a balancer whose allocation is shared by
      * every proxy with the same {@code BALANCER_ID} through that ZooKeeper, else null.
      */
@@ -342,7 +353,10 @@ public class ProxySettings {
         return agentsFile;
     }
 
-    /** {@code AGENTS_FILE}: a watched file of agents, one {@code NAME=URL[;weight=N][;draining]} per line, or JSON. */
+    /**
+     * {@code AGENTS_FILE}: a watched file of agents, one {@code NAME=URL[;weight=N][;draining]} per line, or JSON;
+     * each URL {@code http://host:port} (no https, no path: the demo's agent calls are plain HTTP to the base URL).
+     */
     public void setAgentsFile(String agentsFile) {
         this.agentsFile = agentsFile;
     }

@@ -220,6 +220,55 @@ class DemoMainTest {
                 .isEqualTo("Bad proxy configuration: BASE_EJECTION_TIME_MS must be an integer, was '10s'");
     }
 
+    @Test
+    void aMalformedAgentUrlIsOneLineNamingAgentsAndTheUrl() {
+        // Was: "Bad proxy configuration: port out of range:99999", naming neither AGENTS nor the URL.
+        assertThat(startupProblem(Map.of("agents", "N1=http://127.0.0.1:99999"))).isEqualTo(
+                "Bad proxy configuration: AGENTS: agent URL's port must be in 1..65535, was 'http://127.0.0.1:99999'");
+        assertThat(startupProblem(Map.of("agents", "http://127.0.0.1:0"))).isEqualTo(
+                "Bad proxy configuration: AGENTS: agent URL's port must be in 1..65535, was 'http://127.0.0.1:0'");
+        for (String url : List.of("http://127.0.0.1:-1", "http://:8080", "notaurl")) {
+            assertThat(startupProblem(Map.of("agents", "A1=" + url))).isEqualTo(
+                    "Bad proxy configuration: AGENTS: agent URL must look like http://host:port, was '" + url + "'");
+        }
+        assertThat(startupProblem(Map.of("agents", "http://a b:8080"))).isEqualTo("Bad proxy configuration: AGENTS: "
+                + "agent URL must look like http://host:port, was 'http://a b:8080' (illegal character in authority)");
+        assertThat(startupProblem(Map.of("agents", "http://[::1"))).isEqualTo("Bad proxy configuration: AGENTS: "
+                + "agent URL must look like http://host:port, was 'http://[::1' (expected closing bracket for IPv6 address)");
+    }
+
+    @Test
+    void anAgentsFileTheDemoCannotUseIsOneLineNamingAgentsFileTheFileAndTheUrl(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("agents.txt"), "A1=http://127.0.0.1:1\nA2=https://127.0.0.1:2\n");
+        // Was: "Bad proxy configuration: agent URL must look like http://host:port, was 'https://127.0.0.1:2'".
+        assertThat(agentsFileProblem(file)).isEqualTo("Bad proxy configuration: AGENTS_FILE: file:" + file
+                + ": the fleet was refused: agent A2: agent URL must look like http://host:port, was 'https://127.0.0.1:2'"
+                + " (the demo proxy calls its agents over plain HTTP at their base URL: no https, no path)");
+        Files.writeString(file, "A1=http://127.0.0.1:99999\n");
+        assertThat(agentsFileProblem(file)).isEqualTo("Bad proxy configuration: AGENTS_FILE: file:" + file
+                + ": the fleet was refused: agent A1: agent URL's port must be in 1..65535, was 'http://127.0.0.1:99999'");
+        Path missing = dir.resolve("none.txt");
+        // Was: "Bad proxy configuration: file:...: no such file".
+        assertThat(agentsFileProblem(missing)).isEqualTo("Bad proxy configuration: AGENTS_FILE: file:" + missing
+                + ": no such file");
+    }
+
+    /** The one line DemoMain prints when Main fails to start with {@code AGENTS_FILE=file}. */
+    private static String agentsFileProblem(Path file) {
+        Main main = DemoMain.createMain();
+        main.addOverrideProperty("camel.management.enabled", "false");
+        main.addOverrideProperty("host", "127.0.0.1");
+        main.addOverrideProperty("port", Integer.toString(FreePorts.next()));
+        main.addOverrideProperty("agents.file", file.toString());
+        try {
+            Throwable failure = catchThrowable(main::start);
+            assertThat(failure).isNotNull();
+            return DemoMain.startupProblem(failure);
+        } finally {
+            main.stop();
+        }
+    }
+
     /** The one line DemoMain prints when Main fails to start with these Camel properties. */
     private static String startupProblem(Map<String, String> properties) {
         Main main = DemoMain.createMain();
@@ -267,6 +316,37 @@ class DemoMainTest {
         }
         assertThat(DemoMain.drainTimeoutProblem(Map.of("DRAIN_TIMEOUT_S", "1"))).isNull();
         assertThat(DemoMain.drainTimeoutProblem(Map.of())).isNull();
+    }
+
+    @Test
+    void aManagementPortEqualToThePortIsOneLineNamingBoth() {
+        // Was: not caught; Camel's management server took the port, then a 112-line BindException
+        // stack trace and "Cannot listen: Address already in use: set PORT".
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "46010"))).isEqualTo(
+                "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT, both were 46010");
+        assertThat(DemoMain.managementPortProblem(Map.of("PORT", "9876"))).as("the management port's default").isEqualTo(
+                "Bad proxy configuration: MANAGEMENT_PORT (default 9876) must differ from PORT, both were 9876");
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "8000"))).as("the proxy's default").isEqualTo(
+                "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT (default 8000), both were 8000");
+        // Apart on two interfaces, neither every interface, the two servers do not meet.
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "46010",
+                "HOST", "127.0.0.2", "MANAGEMENT_HOST", "127.0.0.3"))).isNull();
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "46010",
+                "HOST", "127.0.0.2"))).as("the management host is HOST's").isEqualTo(
+                "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT, both were 46010");
+        // A bad or ephemeral PORT is not the management port's problem (PORT's own check names it).
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "0"))).isNull();
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "x"))).isNull();
+    }
+
+    @Test
+    void aManagementPortEqualToThePortStopsTheStartWithOneLineAndExitStatus2() throws Exception {
+        String port = Integer.toString(FreePorts.next());
+        try (ChildJvm proxy = ChildJvm.start(DemoMain.class, Map.of("HOST", "127.0.0.1", "PORT", port,
+                "MANAGEMENT_PORT", port, "AGENTS", "http://127.0.0.1:1"), List.of())) {
+            assertThat(proxy.refusalLine(60)).endsWith(
+                    "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT, both were " + port);
+        }
     }
 
     @Test

@@ -71,6 +71,24 @@ class ProxyConfigTest {
     }
 
     @Test
+    void aMalformedAgentUrlIsNamedWithWhatIsWrong() {
+        for (String url : List.of("http://127.0.0.1:99999", "http://h:65536", "http://h:0")) {
+            assertRefused(b -> b.agentUrls("N1=" + url), "agent URL's port must be in 1..65535, was '" + url + "'");
+        }
+        for (String url : List.of("http://127.0.0.1:-1", "http://:8080", "http://h:", "http://h:2147483648",
+                "http://user@h:80", "http://a_b:80", "ftp://h:80")) {
+            assertRefused(b -> b.agentUrls(url), "agent URL must look like http://host:port, was '" + url + "'");
+        }
+        assertRefused(b -> b.agentUrls("http://a b:8080"),
+                "agent URL must look like http://host:port, was 'http://a b:8080' (illegal character in authority)");
+        assertRefused(b -> b.agentUrls("http://[::1"), "agent URL must look like http://host:port, was 'http://[::1'"
+                + " (expected closing bracket for IPv6 address)");
+        assertThat(ProxyConfig.builder().agentUrls("http://[::1]:80", "http://H:0081/").build().agentUrls())
+                .containsExactly("http://[::1]:80", "http://H:81");
+        assertRefused(b -> b.agentUrls("http://h:81", "http://h:0081"), "agentUrls must be distinct, http://h:81 appears twice");
+    }
+
+    @Test
     void toBuilderCopiesEveryField() {
         ProxyConfig config = ProxyConfig.builder().port(1).host("127.0.0.1").agentUrls("http://b:2").strategy("ch")
                 .connectTimeoutMs(3).requestTimeoutMs(4).build();

@@ -20,8 +20,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.camel.health.HealthCheck;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
 import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Tag;
@@ -125,6 +132,62 @@ class ProxyFleetTest {
                 polls.advance(Duration.ofMillis(200));
                 assertThat(check.call().getDetails()).containsEntry("source.problem", "");
             }
+        }
+    }
+
+    /**
+     * An agent URL the demo cannot call (https, a path: its agent: children take neither), written
+     * while it runs: one WARN line naming the URL and why, no stack trace, the last good fleet kept.
+     * Was: "keeping the last good fleet of 1 agents: the listener failed" and a 38-line stack trace.
+     */
+    @Test
+    @Tag("e2e")
+    @Timeout(60)
+    void anAgentUrlTheDemoCannotCallIsRefusedInOneWarnLineAndTheLastGoodFleetKept() throws Exception {
+        FakeScheduler polls = new FakeScheduler();
+        List<String> logged = new CopyOnWriteArrayList<>();
+        Logger logger = ((LoggerContext) LogManager.getContext(false)).getLogger(FileFleetSource.class.getName());
+        AbstractAppender appender = new AbstractAppender("fleet-refusals", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                logged.add(event.getLevel() + " " + event.getMessage().getFormattedMessage()
+                        + (event.getThrown() == null ? "" : " THROWN " + event.getThrown()));
+            }
+        };
+        appender.start();
+        logger.addAppender(appender);
+        try (Agents agents = Agents.start(1, 0, 0)) {
+            Path file = dir.resolve("agents.txt");
+            String good = "A1=" + agents.get(0).baseUrl() + "\n";
+            write(file, good);
+            DemoFleet fleet = polled(file, polls);
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
+                    .agentUrls(fleet.firstFleet()).build();
+            try (DemoProxy proxy = DemoProxy.start(config, RoundRobinLB::new, fleet)) {
+                HealthCheck check = HealthCheckRegistry.get(proxy.camelContext()).getCheck(AgentsReadinessCheck.ID).orElseThrow();
+                String https = agents.get(0).baseUrl().replace("http:", "https:");
+                String path = agents.get(0).baseUrl() + "/v1";
+                for (String url : List.of(https, path)) {
+                    logged.clear();
+                    write(file, good + "A2=" + url + "\n");
+                    polls.advance(Duration.ofMillis(200));
+
+                    String why = "the fleet was refused: agent A2: agent URL must look like http://host:port, was '"
+                            + url + "' (the demo proxy calls its agents over plain HTTP at their base URL: no https, no path)";
+                    assertThat(logged).containsExactly("WARN file:" + file + ": keeping the last good fleet of 1 agents: " + why);
+                    assertThat(check.call().getDetails()).containsEntry("source.problem", why);
+                    assertThat(proxy.balancer().balancerState().members()).containsExactly("A1");
+                }
+                write(file, good + "A2=http://127.0.0.1:99999\n");
+                polls.advance(Duration.ofMillis(200));
+                assertThat(check.call().getDetails()).containsEntry("source.problem", "the fleet was refused: agent A2: "
+                        + "agent URL's port must be in 1..65535, was 'http://127.0.0.1:99999'");
+                write(file, good);
+                polls.advance(Duration.ofMillis(200));
+                assertThat(check.call().getDetails()).containsEntry("source.problem", "");
+            }
+        } finally {
+            logger.removeAppender(appender);
         }
     }
 
