@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.function.Function;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelContext;
+import org.apache.camel.NoSuchEndpointException;
+import org.apache.camel.ResolveEndpointFailedException;
 import org.apache.camel.processor.SendProcessor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,11 +55,22 @@ public final class FleetSync implements FleetListener {
     /**
      * A sync whose children are Camel endpoints, as {@code .to(uri)} would make them: the URI is
      * {@code endpointUri.apply(agent)}, for example {@code "http://host:port?bridgeEndpoint=true"}.
+     * A fleet with an agent whose endpoint cannot be made (no component for its scheme, an address
+     * the component refuses) is refused whole with an {@link IllegalArgumentException} naming the
+     * agent, the URI and Camel's reason.
      */
     public static FleetSync ofEndpoints(AgentLoadBalancerSupport balancer, CamelContext context,
             Function<AgentSpec, String> endpointUri) {
         Objects.requireNonNull(context, "context");
-        return new FleetSync(balancer, agent -> new SendProcessor(context.getEndpoint(endpointUri.apply(agent))));
+        return new FleetSync(balancer, agent -> {
+            String uri = endpointUri.apply(agent);
+            try {
+                return new SendProcessor(context.getEndpoint(uri));
+            } catch (ResolveEndpointFailedException | NoSuchEndpointException e) {
+                throw new IllegalArgumentException("agent " + agent.name() + ": its endpoint " + uri
+                        + " cannot be made: " + e.getMessage(), e);
+            }
+        });
     }
 
     @Override

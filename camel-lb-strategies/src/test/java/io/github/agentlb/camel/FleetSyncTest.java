@@ -107,6 +107,24 @@ class FleetSyncTest {
         assertThat(rr.balancerState()).as("no agent replaced").isSameAs(before);
     }
 
+    /**
+     * An agent whose endpoint cannot be made (here no component has its scheme; with {@code agent:},
+     * an https or path address) refuses the fleet with an {@link IllegalArgumentException} naming the
+     * agent and the URI, so a source keeps its last good fleet in one line; nothing is applied.
+     */
+    @Test
+    void aFleetWithAnAgentWhoseEndpointCannotBeMadeIsRefusedWholeNamingIt() {
+        RoundRobinLB rr = startedRoundRobin();
+        FleetSync sync = FleetSync.ofEndpoints(rr, CAMEL.get(), spec -> (spec.name().equals("A2") ? "nope:" : "mock:") + spec.name());
+
+        assertThatThrownBy(() -> sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 1))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("agent A2: its endpoint nope:A2 cannot be made: ");
+
+        assertThat(rr.getAgentIds()).doesNotContain("A1", "A2");
+        rr.stop();
+    }
+
     @Test
     void aFleetOfEndpointsSendsToEachAgentsEndpoint() {
         RoundRobinLB rr = startedRoundRobin();
