@@ -23,8 +23,8 @@ import java.util.List;
  * may take it, and the server fails "port in use" (one run in six with four test JVMs per module).
  * These ports come from the {@value #RANGE} ports just below that range, which no connection takes,
  * and each is reserved for the life of its JVM by an exclusive lock on a file named after it in
- * {@code java.io.tmpdir/agentlb-test-ports}, so that another JVM running these tests (another fork,
- * another build) skips it; a port some program listens on is skipped too. A JVM never gives a port
+ * {@code java.io.tmpdir/agentlb-test-ports-<user>}, so that another JVM running these tests (another
+ * fork, another build) skips it; a port some program listens on is skipped too. A JVM never gives a port
  * twice. Each JVM starts at its own place in the range (from its process id), so that JVMs rarely
  * contend for the same locks.
  *
@@ -39,7 +39,7 @@ public final class FreePorts {
     static final int RANGE = 8192;
 
     private static final FreePorts JVM = new FreePorts(
-            Path.of(System.getProperty("java.io.tmpdir"), "agentlb-test-ports"),
+            Path.of(System.getProperty("java.io.tmpdir"), "agentlb-test-ports-" + System.getProperty("user.name")),
             firstEphemeral(readOrNull(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))),
             RANGE,
             (int) (ProcessHandle.current().pid() * 613 % RANGE));
@@ -81,8 +81,12 @@ public final class FreePorts {
         for (int tried = 0; tried < size; tried++) {
             int port = first + offset;
             offset = (offset + 1) % size;
-            FileChannel channel = FileChannel.open(locks.resolve(port + ".lock"),
-                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileChannel channel;
+            try {
+                channel = FileChannel.open(locks.resolve(port + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            } catch (IOException notOurs) {
+                continue; // a lock file this user cannot open: taken as held
+            }
             FileLock lock = tryLock(channel);
             if (lock != null && nothingListensOn(port)) {
                 held.add(channel); // the lock lasts while the channel is open: until this JVM ends

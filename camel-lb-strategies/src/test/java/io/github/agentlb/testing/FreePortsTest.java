@@ -37,6 +37,12 @@ class FreePortsTest {
     }
 
     @Test
+    void aPortWhoseLockFileCannotBeOpenedIsSkipped() throws Exception {
+        java.nio.file.Files.createDirectories(locks.resolve("32668.lock")); // as another user's file would be
+        assertThat(new FreePorts(locks, 32768, 100, 0).reserve()).isEqualTo(32669);
+    }
+
+    @Test
     void aPortAnotherProgramListensOnIsSkipped() throws Exception {
         try (ServerSocket listening = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             int bound = listening.getLocalPort();
