@@ -94,7 +94,7 @@ final class ProxyAnswers {
      * answer had already begun, the client's connection is closed instead (the answer is cut: logged
      * as {@code answer cut} and recorded as that status, never as the client leaving). The exception
      * goes to the log at DEBUG, on one line. A request that arrived through too many balancers
-     * ({@link RequestLoopException}: a loop or a spoofed {@code Via}) gets 508, a client's body too
+     * ({@link RequestLoopException}: a loop or a spoofed {@code Via}) gets 502 {@code loop detected}, a client's body too
      * slow 408.
      */
     void badGateway(Exchange exchange) {
@@ -114,8 +114,9 @@ final class ProxyAnswers {
         }
         if (cause instanceof RequestLoopException loop) {
             // A loop, or a client's spoofed Via: no agent was called and none is blamed.
-            LOG.warn("request={} answered 508: {}", requestId(exchange), loop.getMessage());
-            reply(exchange, 508, "loop detected", loop.getMessage(), Map.of());
+            // 502, an error status: in a real loop the outer passes count it against the address that leads back.
+            LOG.info("request={} answered 502: {}", requestId(exchange), loop.getMessage());
+            reply(exchange, 502, "loop detected", loop.getMessage(), Map.of());
             return;
         }
         String detail = "agent " + agentLabel(exchange) + " " + AgentFailure.reasonOf(cause);
