@@ -82,9 +82,8 @@ final class LoadOptions {
             description = "Warm-up requests before each measured run, not counted (default: ${DEFAULT-VALUE}; 0 = none); an open-loop --url run warms up at least 30 s at its rate.")
     private int warmup;
     @Option(names = "--requests", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_REQUESTS,
-            description = "Requests per strategy of the uniform, heterogeneous and hotkey scenarios and of --url runs "
-                    + "(default: ${DEFAULT-VALUE}); failure and hang send --failure-requests, the other scenarios "
-                    + "their own counts (see --scenario).")
+            description = "Requests per strategy of uniform, heterogeneous, hotkey and --url runs (default: "
+                    + "${DEFAULT-VALUE}); failure and hang: --failure-requests; others: their own counts (--scenario).")
     private int requests;
     @Option(names = "--users", paramLabel = "N",
             description = "Distinct user_ids besides the hot user, sharing the requests evenly (default: "
