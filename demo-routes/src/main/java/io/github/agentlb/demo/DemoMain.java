@@ -53,6 +53,10 @@ import org.slf4j.LoggerFactory;
  * STRATEGY=ch PORT=18000 AGENTS=http://127.0.0.1:18081,http://127.0.0.1:18082 java -jar demo-routes/target/demo-routes.jar
  * mvn -pl demo-routes camel:run -Dstrategy=ch
  * </pre>
+ *
+ * <p>Over 300 lines: the checks that must run before Camel starts (the management port and host,
+ * the drain timeout, a port in use), each turning what would be a stack trace into one line, sit
+ * beside the start they guard and read the same environment.
  */
 public final class DemoMain {
 
