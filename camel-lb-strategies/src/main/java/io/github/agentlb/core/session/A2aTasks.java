@@ -1,6 +1,7 @@
 package io.github.agentlb.core.session;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -177,20 +179,38 @@ public final class A2aTasks {
      * {@code taskId} are built and tested (every task id's), so other tokens cost no allocation.
      */
     private static byte[] rewrite(byte[] body, java.util.function.Predicate<List<String>> at, UnaryOperator<String> value) {
+        try {
+            return rewrite(body, at, value, false);
+        } catch (IllegalArgumentException e) {
+            if (e.getCause() == null || !String.valueOf(e.getCause().getMessage()).contains("UTF-8")) {
+                throw e;
+            }
+            // Bytes that are not UTF-8 in some string (an agent's bug): read a byte per char, kept as they came.
+            return rewrite(body, at, value, true);
+        }
+    }
+
+    /** {@link #rewrite}, the body read as UTF-8, or ({@code latin1}) a byte per char, offsets then in chars. */
+    private static byte[] rewrite(byte[] body, java.util.function.Predicate<List<String>> at, UnaryOperator<String> value,
+            boolean latin1) {
         ByteArrayOutputStream out = null;
         int copied = 0;
-        try (JsonParser parser = LENIENT.createParser(body)) {
+        try (JsonParser parser = latin1 ? LENIENT.createParser(new String(body, StandardCharsets.ISO_8859_1).toCharArray())
+                : LENIENT.createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("not a JSON object");
             }
             while (parser.nextToken() != null) {
                 if (parser.currentToken() == JsonToken.VALUE_STRING && isIdName(parser.currentName())
                         && at.test(path(parser.getParsingContext()))) {
-                    int from = (int) parser.currentTokenLocation().getByteOffset(); // the opening quote
+                    int from = offset(parser.currentTokenLocation(), latin1); // the opening quote
                     String text = parser.getText();
-                    int to = (int) parser.currentLocation().getByteOffset(); // past the closing quote
-                    String replaced = value.apply(text);
-                    if (!replaced.equals(text)) {
+                    int to = offset(parser.currentLocation(), latin1); // past the closing quote
+                    // Read a byte per char, an id without escapes is its raw bytes as UTF-8; with escapes, as parsed.
+                    String id = latin1 && text.length() == to - from - 2
+                            ? new String(body, from + 1, to - from - 2, StandardCharsets.UTF_8) : text;
+                    String replaced = value.apply(id);
+                    if (!replaced.equals(id)) {
                         out = out == null ? new ByteArrayOutputStream(body.length + 64) : out;
                         out.write(body, copied, from - copied);
                         out.write('"');
@@ -208,6 +228,10 @@ public final class A2aTasks {
         }
         out.write(body, copied, body.length - copied);
         return out.toByteArray();
+    }
+
+    private static int offset(JsonLocation location, boolean latin1) {
+        return (int) (latin1 ? location.getCharOffset() : location.getByteOffset());
     }
 
     /** {@code method} when it is one of {@link #TASK_METHODS} or {@link #MESSAGE_METHODS}, else null. */

@@ -118,4 +118,35 @@ class A2aTasksTest {
         assertThat(new String(A2aTasks.withTaskId(bytes("{\"params\":{\"id\":\"S\"},\"n\":1.10}"), "t-3"),
                 StandardCharsets.UTF_8)).isEqualTo("{\"params\":{\"id\":\"t-3\"},\"n\":1.10}");
     }
+
+    /**
+     * An answer with bytes that are not UTF-8 in another string (an agent's bug) still has its task
+     * ids sealed, those bytes kept as they came (before: passed unsealed, so the client held a raw id
+     * that every later call was refused with).
+     */
+    @Test
+    void anAnswerWithBytesThatAreNotUtf8ElsewhereIsStillSealed() {
+        byte[] head = bytes("{\"result\":{\"id\":\"t-9\",\"note\":\"");
+        byte[] bad = {(byte) 0xff, (byte) 0xc3};
+        byte[] tail = bytes("\",\"status\":{\"taskId\":\"t-9\"}}}");
+        byte[] answer = concat(head, bad, tail);
+
+        byte[] sealed = A2aTasks.sealAnswer(answer, id -> "S(" + id + ")");
+
+        assertThat(sealed).isEqualTo(concat(bytes("{\"result\":{\"id\":\"S(t-9)\",\"note\":\""), bad,
+                bytes("\",\"status\":{\"taskId\":\"S(t-9)\"}}}")));
+        byte[] accented = concat(bytes("{\"result\":{\"id\":\"t\u00e2che\",\"e\":\"\\u00e9\",\"note\":\""), bad,
+                bytes("\",\"status\":{\"taskId\":\"\\u0074-1\"}}}"));
+        assertThat(new String(A2aTasks.sealAnswer(accented, id -> "S(" + id + ")"), StandardCharsets.ISO_8859_1))
+                .isEqualTo(new String(concat(bytes("{\"result\":{\"id\":\"S(t\u00e2che)\",\"e\":\"\\u00e9\",\"note\":\""), bad,
+                        bytes("\",\"status\":{\"taskId\":\"S(t-1)\"}}}")), StandardCharsets.ISO_8859_1));
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
 }
