@@ -44,6 +44,8 @@ final class AgentSlot {
     final AtomicLong offered = new AtomicLong();
     /** Until when the agent rests after a busy answer (the balancer's clock, ns); 0 when it does not. */
     final AtomicLong restUntil = new AtomicLong();
+    /** The status of the busy answer that began its latest rest: 429, or 503 (unavailable). */
+    final AtomicInteger restStatus = new AtomicInteger();
     /** Until when the agent, its rest over, waits for its trial's answer (ns); 0 when it does not. */
     final AtomicLong trialUntil = new AtomicLong();
     /** {@link #SERVING}, {@link #DRAINING} or {@link #REMOVED}; set by the writer. */
@@ -151,6 +153,12 @@ final class AgentSlot {
     /** Whether nothing runs on the agent: no request in flight, no stream open. */
     boolean idle() {
         return inFlight.get() == 0 && streams.get() == 0;
+    }
+
+    /** Rests the agent until {@code until} (ns) after a busy answer of {@code status}. */
+    void rest(long until, int status) {
+        restStatus.set(status);
+        restUntil.set(until);
     }
 
     /** Whether the agent rests at {@code nowNanos} after a busy answer, or waits for its trial's answer. */

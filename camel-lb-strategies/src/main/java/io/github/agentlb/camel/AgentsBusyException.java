@@ -6,7 +6,8 @@ import org.apache.camel.Exchange;
  * Every agent the exchange could go to rests after a busy answer (429, or 503 with
  * {@code Retry-After}), and none was asked this time: the caller should answer 429 with
  * {@code Retry-After: }{@link #retryAfterSeconds()}, which the exchange's message carries as its
- * {@code Retry-After} header. A {@link NoAgentAvailableException}, so routes that catch that one
+ * {@code Retry-After} header; or 503 when {@link #unavailable()} (each rests after a 503: an
+ * outage, not rate limiting). A {@link NoAgentAvailableException}, so routes that catch that one
  * still catch this.
  */
 public class AgentsBusyException extends NoAgentAvailableException {
@@ -15,6 +16,7 @@ public class AgentsBusyException extends NoAgentAvailableException {
 
     private final long retryAfterSeconds;
     private final String onlyAgent;
+    private final boolean unavailable;
 
     public AgentsBusyException(String message, Exchange exchange, long retryAfterSeconds) {
         this(message, exchange, retryAfterSeconds, null);
@@ -25,19 +27,35 @@ public class AgentsBusyException extends NoAgentAvailableException {
      *                  session's or an MCP handle's agent, or the last one the others' failures left), else null
      */
     public AgentsBusyException(String message, Exchange exchange, long retryAfterSeconds, String onlyAgent) {
+        this(message, exchange, retryAfterSeconds, onlyAgent, false);
+    }
+
+    /**
+     * @param unavailable whether each agent rests after a 503 (unavailable), not a 429
+     */
+    public AgentsBusyException(String message, Exchange exchange, long retryAfterSeconds, String onlyAgent,
+            boolean unavailable) {
         super(message, exchange, null);
         this.retryAfterSeconds = retryAfterSeconds;
         this.onlyAgent = onlyAgent;
+        this.unavailable = unavailable;
     }
 
     /**
      * "Every agent is busy: retry after N s", or "Agent X, the only one left for this request, is
-     * busy: retry after N s" when {@code onlyAgent} is not null.
+     * busy: retry after N s" when {@code onlyAgent} is not null; "unavailable (503)" for "busy" when
+     * {@code unavailable}.
      */
-    static AgentsBusyException resting(Exchange exchange, long retryAfterSeconds, String onlyAgent) {
-        return new AgentsBusyException((onlyAgent == null ? "Every agent is busy" : "Agent " + onlyAgent
-                + ", the only one left for this request, is busy") + ": retry after " + retryAfterSeconds + " s",
-                exchange, retryAfterSeconds, onlyAgent);
+    static AgentsBusyException resting(Exchange exchange, long retryAfterSeconds, String onlyAgent, boolean unavailable) {
+        String state = unavailable ? "unavailable (503)" : "busy";
+        return new AgentsBusyException((onlyAgent == null ? "Every agent is " + state : "Agent " + onlyAgent
+                + ", the only one left for this request, is " + state) + ": retry after " + retryAfterSeconds + " s",
+                exchange, retryAfterSeconds, onlyAgent, unavailable);
+    }
+
+    /** @return whether each agent the exchange could go to rests after a 503 (an outage: answer 503, not 429) */
+    public boolean unavailable() {
+        return unavailable;
     }
 
     /** @return the one agent left for the request when it alone was busy, else null (every agent was) */

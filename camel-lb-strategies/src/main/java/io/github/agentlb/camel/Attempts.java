@@ -319,7 +319,7 @@ final class Attempts {
         AnswerRules rules = state.config.answers();
         Duration rest = rules.restOf(retryAfter, context.epochMillis());
         long until = context.nanoTime() + rest.toNanos();
-        done.slot().restUntil.set(until);
+        done.slot().rest(until, status);
         context.resting(until);
         DecisionLog.busy(context.strategyName, done.agent(), status, rest);
         lastBusy = done;
@@ -364,7 +364,7 @@ final class Attempts {
         if (screen.restingSkipped()) {
             long seconds = screen.retryAfterSeconds(context.nanoTime());
             exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(seconds));
-            exchange.setException(AgentsBusyException.resting(exchange, seconds, screen.onlyRestingSkipped()));
+            exchange.setException(screen.busy(exchange, seconds));
             done(sync);
             return;
         }

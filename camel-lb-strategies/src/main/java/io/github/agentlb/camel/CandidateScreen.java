@@ -161,6 +161,19 @@ final class CandidateScreen {
     }
 
     /**
+     * The exception for an exchange every agent of which rests or is full: unavailable when each
+     * agent passed over rests after a 503 (an outage, not rate limiting), else busy.
+     */
+    AgentsBusyException busy(Exchange exchange, long retryAfterSeconds) {
+        boolean unavailable = restingSkipped != null;
+        for (String agent : restingSkipped == null ? Set.<String>of() : restingSkipped) {
+            AgentSlot slot = state.slot(agent);
+            unavailable &= slot != null && slot.restUntil.get() != 0 && slot.restStatus.get() == 503;
+        }
+        return AgentsBusyException.resting(exchange, retryAfterSeconds, onlyRestingSkipped(), unavailable);
+    }
+
+    /**
      * The {@code Retry-After} for this exchange: the shortest rest left among the agents it tried or
      * passed over (those it may go to), whole seconds rounded up, at least 1; 1 when none of them
      * rests (at its in-flight limit only). Agents it may not go to (another's session or handle)

@@ -96,6 +96,33 @@ class BusyAndBrokenAgentsTest {
     }
 
     /**
+     * Every agent rests after a 503 (an outage, not rate limiting): the balancer's exception says
+     * so ({@link AgentsBusyException#unavailable()}), so that a route answers 503, not 429; one
+     * agent resting after a 429 among them makes it busy again.
+     */
+    @Test
+    void whenEveryAgentRestsAfterA503TheAgentsAreUnavailableNotBusy() {
+        RoundRobinLB down = started(new RoundRobinLB(), statusAgent("A1", now -> new int[] {503, -1}),
+                statusAgent("A2", now -> new int[] {503, -1}), statusAgent("A3", now -> new int[] {503, -1}));
+        assertThat(status(get(down, "u1"))).isEqualTo(503);
+        clock.addAndGet(Duration.ofMillis(500).toNanos());
+
+        Exchange second = get(down, "u2");
+
+        assertThat(second.getException()).isInstanceOf(AgentsBusyException.class)
+                .hasMessageStartingWith("Every agent is unavailable (503): retry after 1 s");
+        assertThat(((AgentsBusyException) second.getException()).unavailable()).isTrue();
+
+        RoundRobinLB mixed = started(new RoundRobinLB(), statusAgent("B1", now -> new int[] {429, -1}),
+                statusAgent("B2", now -> new int[] {503, -1}), statusAgent("B3", now -> new int[] {503, -1}));
+        get(mixed, "u1");
+        clock.addAndGet(Duration.ofMillis(500).toNanos());
+        Exchange busy = get(mixed, "u2");
+        assertThat(busy.getException()).isInstanceOf(AgentsBusyException.class).hasMessageStartingWith("Every agent is busy");
+        assertThat(((AgentsBusyException) busy.getException()).unavailable()).isFalse();
+    }
+
+    /**
      * A call that may go to one agent only (a stateful server's handle, as a learned session) while
      * that agent rests: its Retry-After is that agent's rest, not the shortest of agents it may not
      * go to, and the refusal names the agent.

@@ -168,11 +168,20 @@ final class ProxyAnswers {
 
     /**
      * Every agent rests after a busy answer or is at its in-flight limit, and none was asked (or the
-     * queue is full): 429 with the shortest rest left.
+     * queue is full): 429 with the shortest rest left; 503 {@code agents unavailable} when each rests
+     * after a 503 ({@link AgentsBusyException#unavailable()}: an outage, not rate limiting).
      */
     void allBusy(Exchange exchange) {
         AgentsBusyException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, AgentsBusyException.class);
         long seconds = cause == null ? 1 : cause.retryAfterSeconds();
+        if (cause != null && cause.unavailable()) {
+            LOG.info("request={} answered 503: every agent is unavailable, retry after {} s", requestId(exchange), seconds);
+            reply(exchange, 503, "agents unavailable", (cause.onlyAgent() == null ? "every agent" : "agent "
+                    + label(cause.onlyAgent()) + ", the only one left for this request,") + " rests after answering 503"
+                    + " (unavailable); retry after " + seconds + " s",
+                    Map.of(AnswerRules.RETRY_AFTER, Long.toString(seconds)));
+            return;
+        }
         LOG.info("request={} answered 429: every agent is busy, retry after {} s", requestId(exchange), seconds);
         boolean queueFull = cause != null && cause.getMessage() != null && cause.getMessage().contains("queue is full");
         String only = cause == null ? null : cause.onlyAgent();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.http.RawHttp;
+import io.github.agentlb.camel.http.ScriptedAgent;
 import io.github.agentlb.testing.FreePorts;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -146,6 +147,34 @@ class ProxyErrorsTest {
                 assertThat(again.statusCode()).isEqualTo(200);
                 assertThat(Http.agentId(again)).isEqualTo("A1");
             }
+        }
+    }
+
+    /**
+     * Every agent answers 503 without Retry-After (an outage): the first client gets an agent's 503,
+     * the next ones, while the agents rest, the proxy's 503 {@code agents unavailable} with
+     * Retry-After, not a 429 that reads as rate limiting.
+     */
+    @Test
+    void whileEveryAgentRestsAfterA503ClientsGet503AgentsUnavailable() throws Exception {
+        List<ScriptedAgent> down = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            down.add(ScriptedAgent.start((exchange, request) -> {
+                byte[] body = "{\"error\":\"down\"}".getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(503, body.length);
+                exchange.getResponseBody().write(body);
+            }));
+        }
+        try (DemoProxy proxy = Proxies.start(down.stream().map(ScriptedAgent::baseUrl).toList(), "rr")) {
+            assertThat(requestR1(proxy).statusCode()).isEqualTo(503);
+
+            HttpResponse<String> next = requestR1(proxy);
+
+            assertThat(next.statusCode()).isEqualTo(503);
+            assertThat(Http.json(next).path("error").asText()).isEqualTo("agents unavailable");
+            assertThat(next.headers().firstValue("Retry-After")).hasValue("1");
+        } finally {
+            down.forEach(ScriptedAgent::close);
         }
     }
 
