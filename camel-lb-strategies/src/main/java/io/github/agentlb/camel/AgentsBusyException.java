@@ -16,7 +16,6 @@ public class AgentsBusyException extends NoAgentAvailableException {
 
     private final long retryAfterSeconds;
     private final String onlyAgent;
-    private final boolean unavailable;
 
     public AgentsBusyException(String message, Exchange exchange, long retryAfterSeconds) {
         this(message, exchange, retryAfterSeconds, null);
@@ -52,6 +51,9 @@ public class AgentsBusyException extends NoAgentAvailableException {
                 + ", the only one left for this request, is " + state) + ": retry after " + retryAfterSeconds + " s",
                 exchange, retryAfterSeconds, onlyAgent, unavailable);
     }
+
+    /** Whether each agent rests after a 503 rather than a 429. */
+    private final boolean unavailable;
 
     /** @return whether each agent the exchange could go to rests after a 503 (an outage: answer 503, not 429) */
     public boolean unavailable() {
