@@ -255,25 +255,21 @@ class DemoMainTest {
 
     /** The one line DemoMain prints when Main fails to start with {@code AGENTS_FILE=file}. */
     private static String agentsFileProblem(Path file) {
-        Main main = DemoMain.createMain();
-        main.addOverrideProperty("camel.management.enabled", "false");
-        main.addOverrideProperty("host", "127.0.0.1");
-        main.addOverrideProperty("port", Integer.toString(FreePorts.next()));
-        main.addOverrideProperty("agents.file", file.toString());
-        try {
-            Throwable failure = catchThrowable(main::start);
-            assertThat(failure).isNotNull();
-            return DemoMain.startupProblem(failure);
-        } finally {
-            main.stop();
-        }
+        return failedStart(Map.of("host", "127.0.0.1", "port", Integer.toString(FreePorts.next()),
+                "agents.file", file.toString()));
     }
 
     /** The one line DemoMain prints when Main fails to start with these Camel properties. */
     private static String startupProblem(Map<String, String> properties) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(Map.of("agents", "http://127.0.0.1:1"));
+        all.putAll(properties);
+        return failedStart(all);
+    }
+
+    /** The one line DemoMain prints when Main, management off, fails to start with exactly these properties. */
+    private static String failedStart(Map<String, String> properties) {
         Main main = DemoMain.createMain();
         main.addOverrideProperty("camel.management.enabled", "false");
-        main.addOverrideProperty("agents", "http://127.0.0.1:1");
         properties.forEach(main::addOverrideProperty);
         try {
             Throwable failure = catchThrowable(main::start);

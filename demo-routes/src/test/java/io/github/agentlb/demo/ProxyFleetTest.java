@@ -57,6 +57,18 @@ class ProxyFleetTest {
                 .scheduler(TaskScheduler.of(polls)).build());
     }
 
+    /** An rr proxy over the agents file {@code file}, first written {@code good}, polled on {@code polls}. */
+    private DemoProxy proxyOnFile(Path file, String good, FakeScheduler polls) throws Exception {
+        write(file, good);
+        DemoFleet fleet = polled(file, polls);
+        return DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
+                .agentUrls(fleet.firstFleet()).build(), RoundRobinLB::new, fleet);
+    }
+
+    private static HealthCheck readiness(DemoProxy proxy) {
+        return HealthCheckRegistry.get(proxy.camelContext()).getCheck(AgentsReadinessCheck.ID).orElseThrow();
+    }
+
     /** One answer: the batch its request was sent in, its status and the agent that answered. */
     private record Answer(int batch, int status, String agent) {
     }
@@ -115,12 +127,8 @@ class ProxyFleetTest {
         try (Agents agents = Agents.start(1, 50, 150)) {
             Path file = dir.resolve("agents.txt");
             String good = "A1=" + agents.get(0).baseUrl() + "\n";
-            write(file, good);
-            DemoFleet fleet = polled(file, polls);
-            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
-                    .agentUrls(fleet.firstFleet()).build();
-            try (DemoProxy proxy = DemoProxy.start(config, RoundRobinLB::new, fleet)) {
-                HealthCheck check = HealthCheckRegistry.get(proxy.camelContext()).getCheck(AgentsReadinessCheck.ID).orElseThrow();
+            try (DemoProxy proxy = proxyOnFile(file, good, polls)) {
+                HealthCheck check = readiness(proxy);
                 assertThat(check.call().getDetails()).containsEntry("source.problem", "");
 
                 write(file, "A1=" + agents.get(0).baseUrl() + ";wieght=2\n");
@@ -159,12 +167,8 @@ class ProxyFleetTest {
         try (Agents agents = Agents.start(1, 0, 0)) {
             Path file = dir.resolve("agents.txt");
             String good = "A1=" + agents.get(0).baseUrl() + "\n";
-            write(file, good);
-            DemoFleet fleet = polled(file, polls);
-            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
-                    .agentUrls(fleet.firstFleet()).build();
-            try (DemoProxy proxy = DemoProxy.start(config, RoundRobinLB::new, fleet)) {
-                HealthCheck check = HealthCheckRegistry.get(proxy.camelContext()).getCheck(AgentsReadinessCheck.ID).orElseThrow();
+            try (DemoProxy proxy = proxyOnFile(file, good, polls)) {
+                HealthCheck check = readiness(proxy);
                 String https = agents.get(0).baseUrl().replace("http:", "https:");
                 String path = agents.get(0).baseUrl() + "/v1";
                 for (String url : List.of(https, path)) {
