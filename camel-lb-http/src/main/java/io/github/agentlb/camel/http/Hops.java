@@ -3,11 +3,10 @@ package io.github.agentlb.camel.http;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
-import java.util.HashSet;
-import java.util.Locale;
+import io.netty.util.AsciiString;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * What one hop keeps of a message's headers, both ways: every end-to-end header. Dropped: the
@@ -19,9 +18,12 @@ import java.util.regex.Pattern;
  */
 final class Hops {
 
-    private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection", "te",
-            "trailer", "transfer-encoding", "upgrade", "host", "content-length", "expect", "proxy-authorization",
-            "proxy-authenticate");
+    private static final List<AsciiString> HOP_BY_HOP = List.of(HttpHeaderNames.CONNECTION, HttpHeaderNames.KEEP_ALIVE,
+            HttpHeaderNames.PROXY_CONNECTION, HttpHeaderNames.TE, HttpHeaderNames.TRAILER,
+            HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderNames.UPGRADE, HttpHeaderNames.HOST,
+            HttpHeaderNames.CONTENT_LENGTH, HttpHeaderNames.EXPECT, HttpHeaderNames.PROXY_AUTHORIZATION,
+            HttpHeaderNames.PROXY_AUTHENTICATE);
+    private static final String CAMEL = "camel";
 
     /**
      * The most hops of this balancer ({@code Via} entries received by {@link NettyDownstream#VIA_NAME},
@@ -29,19 +31,22 @@ final class Hops {
      * address that leads back to a balancer of the chain).
      */
     static final int MAX_BALANCER_HOPS = 10;
-    /** What separates the parts of a {@code Via} entry. */
-    private static final Pattern SPACES = Pattern.compile("[ \t]+");
 
     private Hops() {
     }
 
-    /** How many entries of {@code via} (one or more {@code Via} values) were received by {@code name}. */
+    /**
+     * How many entries of {@code via} (one or more {@code Via} values) were received by {@code name}:
+     * entries are separated by commas, and an entry's received-by is its second part, parts being
+     * separated by spaces or tabs (RFC 9110 §7.6.3).
+     */
     static int hopsBy(Iterable<String> via, String name) {
         int hops = 0;
         for (String value : via) {
-            for (String entry : value.split(",")) {
-                String[] parts = SPACES.split(entry.trim());
-                if (parts.length >= 2 && parts[1].equals(name)) {
+            for (int from = 0, to; from <= value.length(); from = to + 1) {
+                to = value.indexOf(',', from);
+                to = to < 0 ? value.length() : to;
+                if (receivedBy(value, from, to, name)) {
                     hops++;
                 }
             }
@@ -49,21 +54,80 @@ final class Hops {
         return hops;
     }
 
+    /** Whether the {@code Via} entry {@code value[from, to)} names {@code name} as its second part. */
+    private static boolean receivedBy(String value, int from, int to, String name) {
+        while (from < to && value.charAt(from) <= ' ') {
+            from++;
+        }
+        while (to > from && value.charAt(to - 1) <= ' ') {
+            to--;
+        }
+        int gap = from;
+        while (gap < to && !blank(value.charAt(gap))) {
+            gap++;
+        }
+        int part = gap;
+        while (part < to && blank(value.charAt(part))) {
+            part++;
+        }
+        int end = part;
+        while (end < to && !blank(value.charAt(end))) {
+            end++;
+        }
+        return gap < to && end - part == name.length() && value.startsWith(name, part);
+    }
+
+    private static boolean blank(char c) {
+        return c == ' ' || c == '\t';
+    }
+
     /** The end-to-end headers of {@code from}, in their order. */
     static HttpHeaders endToEnd(HttpHeaders from) {
-        Set<String> named = new HashSet<>();
-        for (String value : from.getAll(HttpHeaderNames.CONNECTION)) {
-            for (String token : value.split(",")) {
-                named.add(token.trim().toLowerCase(Locale.ROOT));
-            }
-        }
-        HttpHeaders endToEnd = new DefaultHttpHeaders();
-        for (Map.Entry<String, String> header : from) {
-            String name = header.getKey().toLowerCase(Locale.ROOT);
-            if (!HOP_BY_HOP.contains(name) && !named.contains(name) && !name.startsWith("camel")) {
-                endToEnd.add(header.getKey(), header.getValue());
+        return addEndToEnd(from, new DefaultHttpHeaders());
+    }
+
+    /** Adds the end-to-end headers of {@code from} to {@code endToEnd}, in their order; returns {@code endToEnd}. */
+    static HttpHeaders addEndToEnd(HttpHeaders from, HttpHeaders endToEnd) {
+        List<String> connection = from.getAll(HttpHeaderNames.CONNECTION);
+        for (Iterator<Map.Entry<CharSequence, CharSequence>> headers = from.iteratorCharSequence(); headers.hasNext();) {
+            Map.Entry<CharSequence, CharSequence> header = headers.next();
+            CharSequence name = header.getKey();
+            if (!hopByHop(name) && !named(connection, name)
+                    && !AsciiString.regionMatches(name, true, 0, CAMEL, 0, CAMEL.length())) {
+                endToEnd.add(name, header.getValue());
             }
         }
         return endToEnd;
+    }
+
+    private static boolean hopByHop(CharSequence name) {
+        for (AsciiString hop : HOP_BY_HOP) {
+            if (hop.contentEqualsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code name} is one of the comma-separated fields of the {@code Connection} values. */
+    private static boolean named(List<String> connection, CharSequence name) {
+        for (String value : connection) {
+            for (int from = 0, to; from <= value.length(); from = to + 1) {
+                to = value.indexOf(',', from);
+                to = to < 0 ? value.length() : to;
+                int start = from;
+                int end = to;
+                while (start < end && value.charAt(start) <= ' ') {
+                    start++;
+                }
+                while (end > start && value.charAt(end - 1) <= ' ') {
+                    end--;
+                }
+                if (end - start == name.length() && AsciiString.regionMatches(value, true, start, name, 0, name.length())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

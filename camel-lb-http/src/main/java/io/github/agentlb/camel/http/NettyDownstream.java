@@ -282,7 +282,7 @@ public final class NettyDownstream implements Downstream {
                 keepAlive = false;
             }
         }
-        head.headers().add(Hops.endToEnd(agent.headers()));
+        Hops.addEndToEnd(agent.headers(), head.headers());
         head.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
         headSent = true;
         if (length == null && !bodyless) {
