@@ -1,12 +1,19 @@
 package io.github.agentlb.agent.http;
 
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.FastThreadLocalThread;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.netty.http.HttpServerBootstrapFactory;
 import org.apache.camel.component.netty.http.NettyHttpComponent;
+import org.apache.camel.component.netty.http.NettyHttpConfiguration;
 import org.apache.camel.component.netty.http.NettyHttpConsumer;
 import org.apache.camel.support.service.ServiceHelper;
+import org.apache.camel.util.concurrent.ThreadHelper;
 
 /**
  * camel-netty-http whose servers use {@link Http11ServerInitializer}: Netty's
@@ -17,6 +24,13 @@ import org.apache.camel.support.service.ServiceHelper;
  * and ignores the {@code serverInitializerFactory} option, so the pipeline is replaced where the
  * component creates its servers. Register it under {@link #SCHEME} (see {@link #register}); SSL
  * is not supported.
+ *
+ * <p>Its servers' event loops, unless an endpoint names its own {@code workerGroup}, are one group
+ * per component whose threads are Netty's {@link FastThreadLocalThread}s (named as Camel names its
+ * worker threads): Camel's own worker pool makes plain threads, on which every per-thread lookup of
+ * Netty's buffer pool, recyclers and codecs goes through a JDK {@code ThreadLocal} (about 3% of a
+ * proxied request's CPU in a profile, benchmarks/README.md). The group has the first endpoint's
+ * {@code workerCount} (0: Netty's default, twice the cores) and stops with the component.
  */
 public class Http11Component extends NettyHttpComponent {
 
@@ -32,7 +46,16 @@ public class Http11Component extends NettyHttpComponent {
      */
     public static final int DEFAULT_HELD_BODY_BYTES = 64 * 1024;
 
+    /** camel-netty's names for its worker threads ({@code NettyWorkerPoolBuilder}). */
+    private static final String CAMEL_WORKER_NAMES = "Camel Thread ##counter# - #name#";
+
     private final Map<String, HttpServerBootstrapFactory> servers = new ConcurrentHashMap<>();
+    /** The servers' event loops, made with the first server; null until then. Guarded by this. */
+    private EventLoopGroup workers;
+    /** The endpoints' configurations given {@link #workers}, given none again when it stops. Guarded by this. */
+    private final List<NettyHttpConfiguration> givenWorkers = new ArrayList<>();
+    /** How long stopping waits for the event loops, ms: the first endpoint's {@code shutdownTimeout}. */
+    private int shutdownTimeoutMs;
     private final long requestReadTimeoutMs;
     private final int heldBodyBytes;
 
@@ -86,6 +109,10 @@ public class Http11Component extends NettyHttpComponent {
     @Override
     protected HttpServerBootstrapFactory getOrCreateHttpNettyServerBootstrapFactory(NettyHttpConsumer consumer) {
         return servers.computeIfAbsent(consumer.getConfiguration().getAddress(), address -> {
+            NettyHttpConfiguration configuration = consumer.getConfiguration();
+            if (configuration.getWorkerGroup() == null && !configuration.isNativeTransport()) {
+                configuration.setWorkerGroup(workers(configuration));
+            }
             HttpServerBootstrapFactory server =
                     new HttpServerBootstrapFactory(getMultiplexChannelHandler(consumer.getConfiguration().getPort()));
             server.init(getCamelContext(), consumer.getConfiguration(), new Http11ServerInitializer(consumer, requestReadTimeoutMs, heldBodyBytes));
@@ -93,10 +120,32 @@ public class Http11Component extends NettyHttpComponent {
         });
     }
 
+    private synchronized EventLoopGroup workers(NettyHttpConfiguration configuration) {
+        givenWorkers.add(configuration);
+        if (workers == null) {
+            shutdownTimeoutMs = configuration.getShutdownTimeout();
+            workers = new NioEventLoopGroup(configuration.getWorkerCount(), (Runnable task) ->
+                    new FastThreadLocalThread(task, ThreadHelper.resolveThreadName(CAMEL_WORKER_NAMES, "NettyServerTCPWorker")));
+        }
+        return workers;
+    }
+
     @Override
     protected void doStop() throws Exception {
         super.doStop();
         ServiceHelper.stopService(servers.values());
         servers.clear();
+        EventLoopGroup stopped;
+        synchronized (this) {
+            stopped = workers;
+            workers = null;
+            // A restarted component makes its servers and their event loops again.
+            givenWorkers.forEach(configuration -> configuration.setWorkerGroup(null));
+            givenWorkers.clear();
+        }
+        if (stopped != null) {
+            // As camel-netty stops the worker pool it made: Netty's graceful shutdown, bounded.
+            stopped.shutdownGracefully().awaitUninterruptibly(shutdownTimeoutMs);
+        }
     }
 }
