@@ -107,7 +107,11 @@ measure() {
         if (v ~ /us$/) return sprintf("%.3f", v / 1000); if (v ~ /ms$/) return sprintf("%.3f", v + 0);
         if (v ~ /s$/) return sprintf("%.3f", v * 1000); return v }' <<<"$out")
     ERRORS=$(awk '/Non-2xx|Socket errors/ {sub(/^ +/, ""); gsub(/ +/, " "); printf "%s; ", $0}' <<<"$out")
+    REQUESTS=$(awk '/ requests in / {print $1}' <<<"$out")
 }
+
+# CPU time the process $1 has used, in clock ticks (user + system, /proc/<pid>/stat).
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 
 # Second-by-second req/s from $2 (epoch ms of the JVM launch) for RAMP_S s; prints when 90% of
 # the last third's mean was first reached, after the launch and after the first answer ($4, ms
@@ -305,9 +309,16 @@ for round in $(seq 1 "$ROUNDS"); do
                 ) >"$WORK/heap-$name.txt" &
                 HEAP_PIDS+=($!)
             fi
+            pid=${PROXY_PIDS[$t]:-}
+            [[ -n $pid ]] && ticks=$(cpu_ticks "$pid")
             measure "$c" "${URLS[$t]}" "$DURATION_S"
-            echo "$name|$c|$round|$RPS|$P50_MS|$P99_MS|$ERRORS" >>"$ROWS"
-            printf '  %-9s c=%-4s %8s req/s  p50 %7s ms  p99 %7s ms  %s\n' "$name" "$c" "$RPS" "$P50_MS" "$P99_MS" "$ERRORS"
+            CPU_US=-
+            [[ -n $pid && ${REQUESTS:-0} -gt 0 ]] \
+                && CPU_US=$(awk -v t=$(($(cpu_ticks "$pid") - ticks)) -v hz="$(getconf CLK_TCK)" -v n="$REQUESTS" \
+                    'BEGIN {printf "%.1f", t * 1e6 / hz / n}')
+            echo "$name|$c|$round|$RPS|$P50_MS|$P99_MS|$ERRORS|$CPU_US" >>"$ROWS"
+            printf '  %-9s c=%-4s %8s req/s  p50 %7s ms  p99 %7s ms  proxy CPU %5s us/req  %s\n' \
+                "$name" "$c" "$RPS" "$P50_MS" "$P99_MS" "$CPU_US" "$ERRORS"
         done
     done
 done
@@ -328,21 +339,22 @@ echo "Medians of $ROUNDS round(s); load average at the end $(load)"
 for c in $CONNECTIONS; do
     echo
     echo "$c connections:"
-    echo "| target | req/s | p50 ms | p99 ms | x nginx | x camel-rr | errors |"
-    echo "|---|---:|---:|---:|---:|---:|---|"
+    echo "| target | req/s | p50 ms | p99 ms | x nginx | x camel-rr | proxy CPU us/req | errors |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---|"
     awk -F'|' -v c="$c" -v order="${NAMES[*]}" '
         function median(list,   n, a, i, j, t) {
             n = split(list, a, " ")
             for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
             return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-        $2 == c { rps[$1] = rps[$1] " " $4; p50[$1] = p50[$1] " " $5; p99[$1] = p99[$1] " " $6; if ($7 != "") err[$1] = err[$1] $7 }
+        $2 == c { rps[$1] = rps[$1] " " $4; p50[$1] = p50[$1] " " $5; p99[$1] = p99[$1] " " $6; if ($7 != "") err[$1] = err[$1] $7
+                  if ($8 != "-") cpu[$1] = cpu[$1] " " $8 }
         END {
             nginx = ("nginx" in rps) ? median(rps["nginx"]) : 0; camel = ("camel-rr" in rps) ? median(rps["camel-rr"]) : 0
             n = split(order, names, " ")
             for (i = 1; i <= n; i++) { name = names[i]; r = median(rps[name])
                 xn = nginx > 0 ? sprintf("%.2f", r / nginx) : "-"; xc = camel > 0 ? sprintf("%.2f", r / camel) : "-"
-                e = (name in err) ? err[name] : "0"
-                printf "| %s | %.0f | %.2f | %.2f | %s | %s | %s |\n", name, r, median(p50[name]), median(p99[name]), xn, xc, e } }' "$ROWS"
+                e = (name in err) ? err[name] : "0"; u = (name in cpu) ? sprintf("%.1f", median(cpu[name])) : "-"
+                printf "| %s | %.0f | %.2f | %.2f | %s | %s | %s | %s |\n", name, r, median(p50[name]), median(p99[name]), xn, xc, u, e } }' "$ROWS"
 done
 echo
 echo "One connection (one request at a time, below saturation): p50 added over going direct"
