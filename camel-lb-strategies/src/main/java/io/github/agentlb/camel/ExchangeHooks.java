@@ -76,8 +76,8 @@ final class ExchangeHooks implements AttemptHooks {
 
     @Override
     public boolean isBusy(int status, String retryAfter) {
-        // The method is read only here, at a busy-looking answer's head, not for every exchange.
-        String method = exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
+        // The method matters only for a 503 that rests its agent (AnswerRules.busyMayFailOver): read only then.
+        String method = status == 503 ? exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class) : null;
         // A leg of a hedged request also holds back an error answer: another leg may still answer well.
         return state.config.answers().holdsBack(status, retryAfter, method, state.config.failover())
                 || leg != null && !state.config.answers().settles(status, retryAfter);
