@@ -316,23 +316,26 @@ class DemoMainTest {
 
     @Test
     void aManagementPortEqualToThePortIsOneLineNamingBoth() {
+        // A port this JVM holds for itself (below the ephemeral range, which any outgoing connection
+        // may take, so that the check's probe finds it free when the configuration is good).
+        String port = Integer.toString(FreePorts.next());
         // Was: not caught; Camel's management server took the port, then a 112-line BindException
         // stack trace and "Cannot listen: Address already in use: set PORT".
-        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "46010"))).isEqualTo(
-                "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT, both were 46010");
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", port, "PORT", port))).isEqualTo(
+                "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT, both were " + port);
         assertThat(DemoMain.managementPortProblem(Map.of("PORT", "9876"))).as("the management port's default").isEqualTo(
                 "Bad proxy configuration: MANAGEMENT_PORT (default 9876) must differ from PORT, both were 9876");
         assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "8000"))).as("the proxy's default").isEqualTo(
                 "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT (default 8000), both were 8000");
         // Apart on two interfaces, neither every interface, the two servers do not meet.
-        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "46010",
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", port, "PORT", port,
                 "HOST", "127.0.0.2", "MANAGEMENT_HOST", "127.0.0.3"))).isNull();
-        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "46010",
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", port, "PORT", port,
                 "HOST", "127.0.0.2"))).as("the management host is HOST's").isEqualTo(
-                "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT, both were 46010");
+                "Bad proxy configuration: MANAGEMENT_PORT must differ from PORT, both were " + port);
         // A bad or ephemeral PORT is not the management port's problem (PORT's own check names it).
-        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "0"))).isNull();
-        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "46010", "PORT", "x"))).isNull();
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", port, "PORT", "0"))).isNull();
+        assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", port, "PORT", "x"))).isNull();
     }
 
     @Test
