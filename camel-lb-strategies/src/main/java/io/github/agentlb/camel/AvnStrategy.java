@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -232,18 +233,21 @@ final class AvnStrategy implements Strategy {
         return AgentUtilization.isFraction(value) ? value : Double.NaN;
     }
 
-    private static void logEvaluation(Evaluation evaluation) {
-        if (evaluation.moves().isEmpty()) {
+    /** One INFO line per evaluation that moved: the moves in order, S before and predicted after them, the counts after. */
+    static void logEvaluation(Evaluation evaluation) {
+        List<Evaluation.Move> moves = evaluation.moves();
+        if (moves.isEmpty()) {
             LOG.debug("Evaluated {} requests: S={} L={}", evaluation.requests(), evaluation.imbalanceIndex(),
                     evaluation.loadIndices());
             return;
         }
-        for (Evaluation.Move move : evaluation.moves()) {
-            LOG.info("Reallocated a virtual node {} -> {}: S={} predicted {} vnodes={}", move.from(), move.to(),
-                    String.format(Locale.ROOT, "%.3f", move.imbalanceBefore()),
-                    String.format(Locale.ROOT, "%.3f", move.predictedImbalanceAfter()),
-                    evaluation.ring().virtualNodes());
-        }
+        StringJoiner moved = new StringJoiner(", ");
+        moves.forEach(move -> moved.add(move.from() + " -> " + move.to()));
+        LOG.info("Reallocated {} {}: S={} predicted {} vnodes={}",
+                moves.size() == 1 ? "a virtual node" : moves.size() + " virtual nodes", moved,
+                String.format(Locale.ROOT, "%.3f", moves.get(0).imbalanceBefore()),
+                String.format(Locale.ROOT, "%.3f", evaluation.predictedImbalanceIndex()),
+                evaluation.ring().virtualNodes());
     }
 
     /** {@code virtual.nodes} per agent. */
