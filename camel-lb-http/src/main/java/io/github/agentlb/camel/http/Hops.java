@@ -56,12 +56,8 @@ final class Hops {
 
     /** Whether the {@code Via} entry {@code value[from, to)} names {@code name} as its second part. */
     private static boolean receivedBy(String value, int from, int to, String name) {
-        while (from < to && value.charAt(from) <= ' ') {
-            from++;
-        }
-        while (to > from && value.charAt(to - 1) <= ' ') {
-            to--;
-        }
+        from = trimmedStart(value, from, to);
+        to = trimmedEnd(value, from, to);
         int gap = from;
         while (gap < to && !blank(value.charAt(gap))) {
             gap++;
@@ -75,6 +71,22 @@ final class Hops {
             end++;
         }
         return gap < to && end - part == name.length() && value.startsWith(name, part);
+    }
+
+    /** The first index of {@code value[from, to)} past control characters and spaces ({@link String#trim}'s rule). */
+    private static int trimmedStart(String value, int from, int to) {
+        while (from < to && value.charAt(from) <= ' ') {
+            from++;
+        }
+        return from;
+    }
+
+    /** The end of {@code value[from, to)} before trailing control characters and spaces. */
+    private static int trimmedEnd(String value, int from, int to) {
+        while (to > from && value.charAt(to - 1) <= ' ') {
+            to--;
+        }
+        return to;
     }
 
     private static boolean blank(char c) {
@@ -115,14 +127,8 @@ final class Hops {
             for (int from = 0, to; from <= value.length(); from = to + 1) {
                 to = value.indexOf(',', from);
                 to = to < 0 ? value.length() : to;
-                int start = from;
-                int end = to;
-                while (start < end && value.charAt(start) <= ' ') {
-                    start++;
-                }
-                while (end > start && value.charAt(end - 1) <= ' ') {
-                    end--;
-                }
+                int start = trimmedStart(value, from, to);
+                int end = trimmedEnd(value, start, to);
                 if (end - start == name.length() && AsciiString.regionMatches(value, true, start, name, 0, name.length())) {
                     return true;
                 }
