@@ -168,7 +168,9 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
     public final void addMembershipListener(MembershipListener listener) {
         synchronized (writer) {
             listeners.add(listener);
-            Listeners.notify(listener, getAgentIds());
+            BalancerState now = writer.state();
+            Listeners.notify(listener, now.agentIds());
+            Listeners.notifyMembers(listener, now.members());
         }
     }
 

@@ -90,6 +90,20 @@ final class Listeners {
         }
     }
 
+    void membersChanged(List<String> members) {
+        for (MembershipListener listener : membership) {
+            notifyMembers(listener, members);
+        }
+    }
+
+    static void notifyMembers(MembershipListener listener, List<String> members) {
+        try {
+            listener.membersChanged(members);
+        } catch (RuntimeException e) {
+            LOG.debug("Membership listener failed", e);
+        }
+    }
+
     static void notify(MembershipListener listener, List<String> agentIds) {
         try {
             listener.agentsChanged(agentIds);

@@ -353,6 +353,7 @@ final class StateWriter implements StrategyContext {
             allWeights.put(id, weights.getOrDefault(id, AgentSpec.DEFAULT_WEIGHT));
         }
         List<String> servingBefore = state.agentIds();
+        List<String> membersBefore = state.members();
         BalancerState view = new BalancerState(generation + 1, members, serving, Map.copyOf(slotsById),
                 Collections.unmodifiableMap(allWeights), Collections.unmodifiableSet(new TreeSet<>(draining)),
                 Map.copyOf(warmingSince), config, detector, boundedLoads, sessions, null);
@@ -360,6 +361,9 @@ final class StateWriter implements StrategyContext {
         generation++;
         if (!serving.equals(servingBefore)) {
             listeners.agentsChanged(serving);
+        }
+        if (!members.equals(membersBefore)) {
+            listeners.membersChanged(members);
         }
     }
 

@@ -4,6 +4,7 @@ import io.github.agentlb.camel.AdaptiveVirtualNodeLB;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.HealthListener;
+import io.github.agentlb.camel.MembershipListener;
 import io.github.agentlb.core.shared.AllocationSource;
 import io.github.agentlb.camel.QueueFigures;
 import io.micrometer.core.instrument.Counter;
@@ -58,7 +59,9 @@ import java.util.function.ToDoubleFunction;
  * Every meter has a description (Prometheus' {@code # HELP}). Each registry bound gets its own
  * meters, and records each attempt once. Per-agent meters are registered when the agent joins
  * (a {@link io.github.agentlb.camel.MembershipListener}, not on the request path) and removed
- * from the registry when it leaves. Thread-safe. Needs {@code io.micrometer:micrometer-core} on
+ * from the registry when it leaves: a draining agent keeps them until its last request has ended
+ * and it has left, and an attempt that ends after its agent left (removed at once while it ran) is
+ * not timed, so no series outlives its agent. Thread-safe. Needs {@code io.micrometer:micrometer-core} on
  * the classpath (an optional dependency).
  */
 public final class LoadBalancerMetrics implements MeterBinder {
@@ -124,8 +127,9 @@ public final class LoadBalancerMetrics implements MeterBinder {
     private final class Binding {
         private final MeterRegistry registry;
         private final String strategy;
-        /** Per agent, its attempt timers indexed by {@link AttemptOutcome#ordinal()}, made on first use. */
+        /** Per member, its attempt timers indexed by {@link AttemptOutcome#ordinal()}, each made on first use. */
         private final Map<String, AtomicReferenceArray<Timer>> timers = new ConcurrentHashMap<>();
+        /** Per member (draining agents included), every meter registered for it. */
         private final Map<String, List<Meter>> byAgent = new ConcurrentHashMap<>();
         private final Set<Integer> bands = ConcurrentHashMap.newKeySet();
 
@@ -157,14 +161,25 @@ public final class LoadBalancerMetrics implements MeterBinder {
             counter(PREFIX + "hedges.won", b -> b.getHedgesWon(),
                     "Hedges whose answer head came first since the balancer was created");
             bindQueue();
-            balancer.addMembershipListener(this::agentsChanged);
+            balancer.addMembershipListener(new MembershipListener() {
+                @Override
+                public void agentsChanged(List<String> agentIds) {
+                    // a draining agent keeps its meters: see membersChanged
+                }
+
+                @Override
+                public void membersChanged(List<String> members) {
+                    Binding.this.membersChanged(members);
+                }
+            });
             balancer.addAttemptListener(this::attempt);
             balancer.addHealthListener(new HealthListener() {
                 @Override
                 public void agentEjected(String agentId, Duration ejectionTime) {
-                    Counter counter = Counter.builder(EJECTIONS).description("Outlier ejections of the agent")
-                            .tags("strategy", strategy, "agent", agentId).register(registry);
-                    counter.increment();
+                    Counter counter = ejections(agentId);
+                    if (counter != null) {
+                        counter.increment();
+                    }
                 }
             });
         }
@@ -210,17 +225,34 @@ public final class LoadBalancerMetrics implements MeterBinder {
             }
         }
 
-        private synchronized void agentsChanged(List<String> agentIds) {
+        /** Registers the meters of members that joined and removes those of members that left. */
+        private synchronized void membersChanged(List<String> members) {
             Set<String> gone = new HashSet<>(byAgent.keySet());
-            agentIds.forEach(gone::remove);
+            members.forEach(gone::remove);
             for (String agent : gone) {
                 byAgent.remove(agent).forEach(registry::remove);
                 timers.remove(agent);
-                registry.find(EJECTIONS).tags("strategy", strategy, "agent", agent).meters().forEach(registry::remove);
             }
-            for (String agent : agentIds) {
-                byAgent.computeIfAbsent(agent, this::register);
+            for (String agent : members) {
+                if (!byAgent.containsKey(agent)) {
+                    byAgent.put(agent, register(agent));
+                    timers.put(agent, new AtomicReferenceArray<>(OUTCOMES));
+                }
             }
+        }
+
+        /** The ejection counter of a member, registered on its first ejection; null for an agent that has left. */
+        private synchronized Counter ejections(String agent) {
+            List<Meter> meters = byAgent.get(agent);
+            if (meters == null) {
+                return null;
+            }
+            Counter counter = Counter.builder(EJECTIONS).description("Outlier ejections of the agent")
+                    .tags("strategy", strategy, "agent", agent).register(registry);
+            if (!meters.contains(counter)) {
+                meters.add(counter);
+            }
+            return counter;
         }
 
         private List<Meter> register(String agent) {
@@ -234,25 +266,33 @@ public final class LoadBalancerMetrics implements MeterBinder {
             return meters;
         }
 
+        /** Times an attempt under its agent's meters; one that ended after its agent left is not timed (its meters are gone). */
         private void attempt(String s, String agent, AttemptOutcome outcome, long nanos) {
-            AtomicReferenceArray<Timer> byOutcome = timers.computeIfAbsent(agent, a -> new AtomicReferenceArray<>(OUTCOMES));
+            AtomicReferenceArray<Timer> byOutcome = timers.get(agent);
+            if (byOutcome == null) {
+                return;
+            }
             Timer timer = byOutcome.get(outcome.ordinal());
             if (timer == null) {
-                // Two threads may both get here: the registry returns one meter for one id.
-                timer = timer(agent, outcome);
-                byOutcome.set(outcome.ordinal(), timer);
+                timer = timer(agent, outcome, byOutcome);
+                if (timer == null) {
+                    return;
+                }
             }
             timer.record(nanos, TimeUnit.NANOSECONDS);
         }
 
-        private Timer timer(String agent, AttemptOutcome outcome) {
+        /** Registers an agent's timer of one outcome on first use, unless the agent has left meanwhile. */
+        private synchronized Timer timer(String agent, AttemptOutcome outcome, AtomicReferenceArray<Timer> byOutcome) {
+            List<Meter> meters = byAgent.get(agent);
+            if (meters == null || timers.get(agent) != byOutcome) {
+                return null;
+            }
             Timer timer = Timer.builder(ATTEMPTS).description("Attempts on agents, by outcome")
                     .tags("strategy", strategy, "agent", agent, "outcome", outcomeTag(outcome))
                     .publishPercentileHistogram().register(registry);
-            List<Meter> meters = byAgent.get(agent);
-            if (meters != null && !meters.contains(timer)) {
-                meters.add(timer);
-            }
+            meters.add(timer);
+            byOutcome.set(outcome.ordinal(), timer);
             return timer;
         }
     }
