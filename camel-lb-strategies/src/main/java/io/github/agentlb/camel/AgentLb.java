@@ -29,6 +29,24 @@ public final class AgentLb {
      */
     public static final String OUTPUT_TOKENS_PROPERTY = "agentlb.outputTokens";
 
+    /**
+     * The request header that makes a request of a method that is not idempotent (a POST) safe to
+     * hedge or to send again (IETF draft-ietf-httpapi-idempotency-key-header): the agent answers a
+     * repeat of a key it has seen with its first answer.
+     */
+    public static final String IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+
     private AgentLb() {
+    }
+
+    /**
+     * Whether an {@value #IDEMPOTENCY_KEY_HEADER} header's value names a key: present and not blank.
+     * An empty or blank key gives an agent nothing to recognize a repeat by, so it makes nothing
+     * safe to send twice.
+     *
+     * @param value the header's value, null when absent
+     */
+    public static boolean isIdempotencyKey(Object value) {
+        return value != null && !value.toString().isBlank();
     }
 }

@@ -77,7 +77,7 @@ final class AttemptContext {
             Selection selection = pin != null && pin.agent() != null ? SessionAffinity.selectionOf(pin)
                     : state.picker.select(exchange);
             return HedgedRequest.hedges(state, exchange, pin) ? HedgedRequest.run(this, exchange, callback, state, selection, pin)
-                    : new Attempts(this, exchange, callback, state, selection, pin).start();
+                    : new Attempts(this, exchange, callback, state, selection, pin, Attempts.UNSET).start();
         } catch (RuntimeException | SessionRejectedException e) {
             exchange.setException(e);
             callback.done(true);

@@ -31,14 +31,11 @@ import org.slf4j.LoggerFactory;
  * {@code callback.done(false)}, as does one whose failover waited on the {@link AttemptTimer}.
  *
  * <h2>What a decision allocates</h2>
- * This object, its {@link ExchangeHooks}, and one {@link Attempt} per attempt (the child's callback
- * and, when the answer is asynchronous, the executor's task), besides the exchange copy: no lambdas
- * (but a backoff's task) and no atomic boxes. Most exchanges make one attempt: the failure list is
- * created at the first failover only.
- *
- * <h2>Hooks</h2>
- * Each attempt's copy carries the exchange's {@link ExchangeHooks}, answered from the state the
- * exchange started with (its answer rules and learned sessions), for a child that streams the answer.
+ * This object, its {@link ExchangeHooks} (which each attempt's copy carries for a child that
+ * streams the answer, answered from the state the exchange started with), and one {@link Attempt}
+ * per attempt (the child's callback and, for an asynchronous answer, the executor's task), besides
+ * the exchange copy: no lambdas (but a backoff's task), no atomic boxes, and a failure list made
+ * at the first failover only.
  *
  * <p>Over 300 lines: one state machine (choose, send, classify, rest, eject, fail over or finish)
  * whose steps share the exchange's fields; split, each piece would pass them all around. It knows
@@ -51,6 +48,7 @@ final class Attempts {
     private static final int RUNNING = 0;
     private static final int DONE_SYNC = 1;
     private static final int DONE_ASYNC = 2;
+    static final long UNSET = Long.MIN_VALUE;
 
     static {
         try {
@@ -72,7 +70,7 @@ final class Attempts {
     private final SessionAffinity.Pin pin;
     /** Whether anyone reads attempt times ({@link AttemptContext#timesAttempts}): when no one does, the clock is not read. */
     private final boolean timed;
-    /** When the first attempt was sent, ns: the failover deadline counts from there. */
+    /** When the first attempt was sent, ns, the failover deadline counting from there; a hedged request's legs' is given. */
     private long startNanos;
     private List<AgentFailure> failures = List.of();
     /** The last busy answer of this exchange, if any: the client's answer when no agent is left. */
@@ -87,9 +85,11 @@ final class Attempts {
     @SuppressWarnings("unused")
     private volatile int completion;
 
+    /** @param startNanos when the request's first attempt was sent (a hedged request's), else {@link #UNSET}: this run's first */
     Attempts(AttemptContext context, Exchange exchange, AsyncCallback callback, BalancerState state,
-            Selection selection, SessionAffinity.Pin pin) {
+            Selection selection, SessionAffinity.Pin pin, long startNanos) {
         this.context = context;
+        this.startNanos = startNanos;
         this.exchange = exchange;
         this.callback = callback;
         this.state = state;
@@ -157,7 +157,7 @@ final class Attempts {
         hooks.attempting(agent);
         copy.setProperty(AttemptHooks.PROPERTY, SessionAttemptHooks.of(hooks, state.sessions, exchange, pin, agent));
         long now = timed ? context.nanoTime() : 0L;
-        if (screen.firstAttempt()) {
+        if (screen.firstAttempt() && startNanos == UNSET) {
             startNanos = now;
         }
         AgentSlot chosen = screen.chosenSlot();

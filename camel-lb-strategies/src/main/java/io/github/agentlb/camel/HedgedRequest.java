@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * The first leg whose attempt produces an answer head that settles it (not busy, not an error
  * answer: those end their leg only) wins ({@link Leg#answered}), the others are cancelled, and the
  * client's exchange gets the winner's result, once. The hedges are tasks on the
- * balancer's timer, one delay apart.
+ * balancer's timer, one delay apart; none starts later than the failover deadline after the
+ * request's first attempt, which also bounds each leg's failovers.
  *
  * <p>Over 300 lines: the hedge timer, the winner's claim, the losers' cancellation, the legs' end
  * and the first leg's return to the queue all read and write the legs under one monitor.
@@ -30,8 +31,6 @@ final class HedgedRequest {
 
     /** Exchange property of a leg's exchange copy: its {@link Leg}, which the leg's {@link ExchangeHooks} find. */
     static final String LEG_PROPERTY = "agentlb.hedgeLeg";
-    /** The request header that makes any method safe to hedge. */
-    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     private static final Logger LOG = LoggerFactory.getLogger(HedgedRequest.class);
 
     private final AttemptContext context;
@@ -40,6 +39,11 @@ final class HedgedRequest {
     private final BalancerState state;
     private final SessionAffinity.Pin pin;
     private final HedgePolicy policy;
+    /**
+     * When the request's first attempt was sent, ns: the failover deadline counts from there for
+     * hedges and for every leg's failovers alike.
+     */
+    private final long startNanos;
     /** Every leg so far, the first request's first; guarded by this. */
     private final List<Leg> legs = new ArrayList<>(2);
     /** The leg whose answer head came first; guarded by this. */
@@ -55,6 +59,7 @@ final class HedgedRequest {
         this.state = state;
         this.pin = pin;
         this.policy = state.config.hedging();
+        this.startNanos = context.nanoTime();
     }
 
     /**
@@ -67,7 +72,7 @@ final class HedgedRequest {
         }
         String method = exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
         return method != null && state.config.failover().idempotentMethods().contains(method.toUpperCase(Locale.ROOT))
-                || exchange.getIn().getHeader(IDEMPOTENCY_KEY) != null;
+                || AgentLb.isIdempotencyKey(exchange.getIn().getHeader(AgentLb.IDEMPOTENCY_KEY_HEADER));
     }
 
     /**
@@ -79,7 +84,7 @@ final class HedgedRequest {
             Selection selection, SessionAffinity.Pin pin) {
         HedgedRequest request = new HedgedRequest(context, exchange, callback, state, pin);
         Leg first = request.newLeg();
-        if (new Attempts(context, first.exchange, first, state, selection, pin).start()) {
+        if (new Attempts(context, first.exchange, first, state, selection, pin, request.startNanos).start()) {
             return true;
         }
         request.later();
@@ -112,6 +117,11 @@ final class HedgedRequest {
                 LOG.debug("exchange {}: no agent left to hedge to", exchange.getExchangeId());
                 return;
             }
+            Duration deadline = state.config.failover().deadline();
+            if (!deadline.isZero() && context.nanoTime() - startNanos >= deadline.toNanos()) {
+                LOG.debug("exchange {}: no hedge, failoverDeadline reached", exchange.getExchangeId());
+                return;
+            }
             if (!context.retries.tryStartRetry(state.config.retryBudget())) {
                 LOG.debug("exchange {}: hedge refused, retry budget spent", exchange.getExchangeId());
                 return;
@@ -128,7 +138,7 @@ final class HedgedRequest {
             context.retries.hedgeSent();
             // The hedge is a retry of this request, not a request of its own: Attempts counts it as one.
             context.retries.requestEnded();
-            new Attempts(context, leg.exchange, leg, state, Selection.of(candidates.iterator()), null).start();
+            new Attempts(context, leg.exchange, leg, state, Selection.of(candidates.iterator()), null, startNanos).start();
             if (leg.index < policy.maxHedges()) {
                 later();
             }
@@ -197,9 +207,9 @@ final class HedgedRequest {
             context.retries.hedgeWon();
         }
         for (String loser : slow) {
-            Duration ejection = state.detector.onFailure(loser);
+            Duration ejection = state.detector.onHedgeLost(loser, HedgePolicy.LOST_RACES_TO_EJECT);
             if (ejection != null) {
-                context.listeners.ejected(context.strategyName, new AgentFailure(loser, "lost a hedged request",
+                context.listeners.ejected(context.strategyName, new AgentFailure(loser, "lost hedged requests",
                         AttemptOutcome.ANSWER_TIMED_OUT, null), ejection);
             }
         }

@@ -4,6 +4,7 @@ import io.github.agentlb.agent.http.Http11Component;
 import io.github.agentlb.agent.http.LogText;
 import io.github.agentlb.agent.http.RequestTarget;
 import io.github.agentlb.camel.AgentKeys;
+import io.github.agentlb.camel.AgentLb;
 import io.github.agentlb.camel.AgentsBusyException;
 import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
@@ -117,7 +118,6 @@ public class ProxyRoutes extends RouteBuilder {
     static final String REQUEST_ID_HEADER = io.github.agentlb.camel.AgentLb.REQUEST_ID_HEADER;
     static final String USER_ID_HEADER = ProxyRequest.USER_ID_PARAM;
     static final String REQUEST_PROPERTY = "agentlb.proxy.request";
-    private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     private static final String START_PROPERTY = "agentlb.proxy.startNanos";
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRoutes.class);
@@ -353,9 +353,9 @@ public class ProxyRoutes extends RouteBuilder {
                     in.removeHeader(USER_ID_HEADER);
                 } else {
                     // What makes a POST safe to hedge or send twice, for every strategy.
-                    String idempotencyKey = received.headers().get(IDEMPOTENCY_KEY);
-                    if (idempotencyKey != null) {
-                        in.setHeader(IDEMPOTENCY_KEY, idempotencyKey);
+                    String idempotencyKey = received.headers().get(AgentLb.IDEMPOTENCY_KEY_HEADER);
+                    if (AgentLb.isIdempotencyKey(idempotencyKey)) {
+                        in.setHeader(AgentLb.IDEMPOTENCY_KEY_HEADER, idempotencyKey);
                     }
                 }
                 boolean mcp = ProxyRequest.isMcp(request.rawPath());

@@ -117,10 +117,13 @@ class StaleConnectionTest {
         Resources.close(proxy, agent);
     }
 
-    private HttpResponse<String> send(String method) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/process/r1?user_id=1"))
-                .method(method, HttpRequest.BodyPublishers.ofString("{}")).timeout(TIMEOUT).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(String method, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/process/r1?user_id=1"))
+                .method(method, HttpRequest.BodyPublishers.ofString("{}")).timeout(TIMEOUT);
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -143,5 +146,15 @@ class StaleConnectionTest {
         assertThat(second.statusCode()).isEqualTo(502);
         assertThat(second.body()).contains("\"error\"");
         assertThat(agent.answered).hasValue(1);
+    }
+
+    @Test
+    void aPostWithAnIdempotencyKeyIsSentAgainButNotWithABlankOne() throws Exception {
+        assertThat(send("POST").statusCode()).isEqualTo(200);
+        assertThat(send("POST", "Idempotency-Key", "k-1").statusCode()).as("sent again on a new connection").isEqualTo(200);
+        assertThat(agent.answered).hasValue(2);
+        HttpResponse<String> blank = send("POST", "Idempotency-Key", "");
+        assertThat(blank.statusCode()).as("an empty key makes nothing safe to send twice").isEqualTo(502);
+        assertThat(agent.answered).hasValue(2);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.agentlb.camel.http;
 
+import io.github.agentlb.camel.AgentLb;
 import io.github.agentlb.camel.AttemptHooks;
 import io.github.agentlb.camel.ClassifiedFailure;
 import io.github.agentlb.core.key.LongLivedStreams;
@@ -118,7 +119,7 @@ import org.slf4j.LoggerFactory;
  * its {@code Content-Length}, come after the connection was taken again), is given up and the
  * request sent once more on a new connection to the same agent when that is safe (Go's
  * {@code net/http} rule): the request was not written whole, or its method is idempotent (RFC 9110
- * 9.2.2) or it has an {@code Idempotency-Key}. Not counted against the agent.
+ * 9.2.2) or it has an {@code Idempotency-Key} that is not blank. Not counted against the agent.
  *
  * <p>Over 300 lines: one call's steps (connect or take a pooled connection, retry once on a stale
  * connection, a write that fails before the answer, head, parts, timeouts, cancel, the stall rule,
@@ -427,7 +428,8 @@ final class AgentCall implements RequestWriter.Writes {
         if (!reused || done || head != null || down.headSent() || down.clientGone() || bodyGone()) {
             return false;
         }
-        boolean idempotent = IDEMPOTENT.contains(down.method()) || down.forwardHeaders().contains("Idempotency-Key");
+        boolean idempotent = IDEMPOTENT.contains(down.method())
+                || AgentLb.isIdempotencyKey(down.forwardHeaders().get(AgentLb.IDEMPOTENCY_KEY_HEADER));
         if (written && !idempotent) {
             return false;
         }

@@ -181,6 +181,9 @@ public final class OutlierDetector {
         if (h.consecutiveErrorAnswers.get() != 0) {
             h.consecutiveErrorAnswers.set(0);
         }
+        if (h.consecutiveHedgesLost.get() != 0) {
+            h.consecutiveHedgesLost.set(0);
+        }
         if (h.state == HEALTHY) {
             if (h.consecutiveFailures.get() != 0) {
                 h.consecutiveFailures.set(0);
@@ -232,6 +235,24 @@ public final class OutlierDetector {
     }
 
     /**
+     * Records that a call on {@code agentId} lost a hedged request's race: another agent's answer
+     * came first, and this call was cut. Alone that says little: an agent alike whose answer time
+     * spreads wide loses a race now and then. {@code threshold} lost in a row, with no answer from
+     * the agent in between, eject it (an agent that is slower than the others loses every race
+     * it is in); one lost on trial ejects it again. Counted apart from failures to answer.
+     *
+     * @param threshold races lost in a row that eject a healthy agent, >= 1
+     * @return the ejection time if this ejected the agent, else null
+     */
+    public Duration onHedgeLost(String agentId, int threshold) {
+        AgentHealth h = agents.get(agentId);
+        if (h == null || !config.isEnabled()) {
+            return null;
+        }
+        return onBadAttempt(agentId, h, h.consecutiveHedgesLost, threshold);
+    }
+
+    /**
      * Counts one bad attempt in {@code streak}: ejects a healthy agent whose streak reaches
      * {@code threshold} (unless capped) and one on trial; returns the ejection time, else null.
      */
@@ -272,6 +293,7 @@ public final class OutlierDetector {
         h.state = EJECTED; // after ejectedUntil: the volatile write publishes it to hasAgentToTry
         h.consecutiveFailures.set(0);
         h.consecutiveErrorAnswers.set(0);
+        h.consecutiveHedgesLost.set(0);
         return Duration.ofNanos(nanos);
     }
 
@@ -344,6 +366,7 @@ public final class OutlierDetector {
     private static final class AgentHealth {
         final AtomicInteger consecutiveFailures = new AtomicInteger();
         final AtomicInteger consecutiveErrorAnswers = new AtomicInteger();
+        final AtomicInteger consecutiveHedgesLost = new AtomicInteger();
         volatile int state = HEALTHY;
         /** Marked down by active health checks; written under the detector's monitor. */
         volatile boolean down;

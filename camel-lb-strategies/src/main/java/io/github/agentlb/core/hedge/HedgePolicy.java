@@ -33,6 +33,12 @@ public record HedgePolicy(boolean enabled, Duration delay, double percentile, in
     public static final double DEFAULT_PERCENTILE = 97;
     /** Hedges per request at most: 1, a second agent. */
     public static final int DEFAULT_MAX_HEDGES = 1;
+    /**
+     * Hedged races an agent loses in a row, with no answer from it in between, that eject it: 3. One
+     * lost race says little (an agent alike whose answer time spreads wide loses one now and then);
+     * an agent slower than the others loses every race it is in. One lost on trial ejects it again.
+     */
+    public static final int LOST_RACES_TO_EJECT = 3;
     /** The largest {@link #maxHedges()} allowed. */
     public static final int MAX_HEDGES_LIMIT = 10;
     /** No hedging (the default); turned on, the defaults above. */

@@ -51,6 +51,23 @@ class OutlierDetectorTest {
     }
 
     @Test
+    void threeHedgedRacesLostInARowEjectAnAnswerInBetweenResetsTheCountAndOneLostOnTrialEjectsAgain() {
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2", "A3");
+        assertThat(d.onHedgeLost("A1", 3)).isNull();
+        assertThat(d.onHedgeLost("A1", 3)).isNull();
+        assertThat(d.onSuccess("A1", false)).as("an answer resets the count").isFalse();
+        assertThat(d.onHedgeLost("A1", 3)).isNull();
+        assertThat(d.onHedgeLost("A1", 3)).isNull();
+        assertThat(d.onFailure("A2")).as("counted apart from failures").isEqualTo(Duration.ofSeconds(10));
+        assertThat(d.onHedgeLost("A1", 3)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(d.ejected()).containsExactly("A1", "A2");
+        clock.addAndGet(10 * SECOND);
+        assertThat(d.admit("A1")).isEqualTo(TRIAL);
+        assertThat(d.onHedgeLost("A1", 3)).as("one lost on trial ejects again, doubled").isEqualTo(Duration.ofSeconds(20));
+        assertThat(detector(OutlierEjection.disabled(), "A1", "A2").onHedgeLost("A1", 1)).as("ejection off").isNull();
+    }
+
+    @Test
     void oneFailureEjectsForTenSecondsByDefaultThenOneTrialReadmits() {
         OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2", "A3");
         assertThat(d.hasEjections()).isFalse();
