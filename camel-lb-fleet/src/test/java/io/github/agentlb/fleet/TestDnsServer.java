@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A DNS responder inside the test JVM, on a loopback UDP port: Netty's DNS codec, answers from
  * a zone the test edits. A name not in the zone gets NXDOMAIN; a name in it gets NOERROR with
- * its records of the type asked (possibly none).
+ * its records of the type asked (possibly none), unless the test set another code for that name
+ * and type ({@link #answerWith}).
  */
 final class TestDnsServer implements AutoCloseable {
 
@@ -44,6 +45,7 @@ final class TestDnsServer implements AutoCloseable {
     private final EventLoopGroup group = new NioEventLoopGroup(1);
     private final Map<String, List<Rr>> zone = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
+    private final Map<String, DnsResponseCode> codes = new ConcurrentHashMap<>();
     private final Channel channel;
 
     TestDnsServer() throws InterruptedException {
@@ -69,6 +71,18 @@ final class TestDnsServer implements AutoCloseable {
     /** Takes {@code name} out of the zone: NXDOMAIN from now on. */
     void remove(String name) {
         zone.remove(key(name));
+    }
+
+    /**
+     * Answers the queries of {@code type} for {@code name} with {@code code} and no record from now
+     * on, as a server that refuses AAAA queries does; {@code NOERROR}: from the zone again.
+     */
+    void answerWith(String name, DnsRecordType type, DnsResponseCode code) {
+        if (code.equals(DnsResponseCode.NOERROR)) {
+            codes.remove(key(name) + " " + type.name());
+        } else {
+            codes.put(key(name) + " " + type.name(), code);
+        }
     }
 
     /** @return the queries received for {@code name} and {@code type} */
@@ -120,7 +134,10 @@ final class TestDnsServer implements AutoCloseable {
             response.setRecursionDesired(query.isRecursionDesired()).setRecursionAvailable(true);
             response.addRecord(DnsSection.QUESTION, question);
             List<Rr> records = zone.get(name);
-            if (records == null) {
+            DnsResponseCode code = codes.get(name + " " + question.type().name());
+            if (code != null) {
+                response.setCode(code);
+            } else if (records == null) {
                 response.setCode(DnsResponseCode.NXDOMAIN);
             } else {
                 for (Rr record : new ArrayList<>(records)) {
