@@ -66,7 +66,18 @@ import java.util.concurrent.TimeUnit;
  * <p>Bad input: NXDOMAIN, another error code, a timeout, or an answer without usable records
  * keeps the last fleet, logs one WARN line (one per distinct reason, until a good answer), and asks
  * again after {@linkplain Builder#retryInterval(Duration) retryInterval} (default 5 s). At start the
- * same conditions throw {@link IllegalArgumentException}.
+ * same conditions throw {@link IllegalArgumentException}; when both families fail, the reason given
+ * is the A query's.
+ *
+ * <p>One family failing: when A and AAAA are both asked (they are sent together) and one answers
+ * with usable records, a failure of the other (NXDOMAIN, REFUSED, NOTIMP, SERVFAIL, a timeout) does
+ * not fail the read, at start or later: that family's agents are those of the last good fleet (none
+ * at start), so a transient failure of one family neither freezes the fleet nor drops its agents.
+ * The failure is still reported as a bad read's is (one WARN line per distinct reason,
+ * {@link #problem()}) until a read where both families answer, and the next query goes out after
+ * at most {@code retryInterval}. A family that answers NOERROR without records is no failure.
+ * (A server that refuses AAAA queries, as dnsmasq does for a name it holds only as an IPv4 host:
+ * the fleet follows the A records; {@code ipv6(false)} stops the AAAA queries and the WARN line.)
  *
  * <p>Thread-safety: queries are sent and awaited on the scheduler's one thread (by default a
  * daemon thread of the source's own), the first on the caller's; Netty's I/O runs on one daemon
@@ -94,10 +105,13 @@ public final class DnsFleetSource extends PolledFleetSource {
     private EventLoopGroup group;
     private DnsNameResolver resolver;
 
-    /** What one read found: the agents and the smallest TTL in seconds, or why there are none. */
-    private record Answer(List<AgentSpec> agents, long ttlSeconds, String problem) {
+    /**
+     * What one read found: the agents and the smallest TTL in seconds, or why there are none
+     * ({@code problem}); {@code partProblem}: why one address family failed while the other gave agents.
+     */
+    private record Answer(List<AgentSpec> agents, long ttlSeconds, String problem, String partProblem) {
         static Answer problem(String why) {
-            return new Answer(List.of(), 0, why);
+            return new Answer(List.of(), 0, why, null);
         }
     }
 
@@ -154,12 +168,12 @@ public final class DnsFleetSource extends PolledFleetSource {
                 if (answer.problem != null) {
                     throw new IllegalArgumentException(describe() + ": " + answer.problem);
                 }
-                first.first(answer.agents);
+                first.first(answer.agents, answer.partProblem);
             } catch (RuntimeException e) {
                 stopIo();
                 throw e;
             }
-            started(first, config.scheduler, "agentlb-fleet-dns", this::refresh, refreshAfter(answer.ttlSeconds));
+            started(first, config.scheduler, "agentlb-fleet-dns", this::refresh, nextRead(answer));
         }
     }
 
@@ -173,13 +187,19 @@ public final class DnsFleetSource extends PolledFleetSource {
                 Answer answer = read();
                 if (answer.problem != null) {
                     fleet.reject(answer.problem);
-                } else if (fleet.offer(answer.agents)) {
-                    delay = refreshAfter(answer.ttlSeconds);
+                } else if (fleet.offer(answer.agents, answer.partProblem)) {
+                    delay = nextRead(answer);
                 }
             } finally {
                 scheduleNext(this::refresh, delay);
             }
         }
+    }
+
+    /** @return how long to wait after an applied answer: its TTL's delay, at most retryInterval if a family failed */
+    private Duration nextRead(Answer answer) {
+        Duration delay = refreshAfter(answer.ttlSeconds);
+        return answer.partProblem != null && config.retryInterval.compareTo(delay) < 0 ? config.retryInterval : delay;
     }
 
     /** @return how long to wait after an answer whose smallest TTL is {@code ttlSeconds} */
@@ -190,54 +210,45 @@ public final class DnsFleetSource extends PolledFleetSource {
     }
 
     private Answer read() {
-        List<AgentSpec> agents = new ArrayList<>();
-        long ttl = Long.MAX_VALUE;
         List<DnsRecordType> types = srv ? List.of(DnsRecordType.SRV)
                 : config.ipv4 && config.ipv6 ? List.of(DnsRecordType.A, DnsRecordType.AAAA)
                 : List.of(config.ipv4 ? DnsRecordType.A : DnsRecordType.AAAA);
-        List<Srv> srvRecords = new ArrayList<>();
+        // Both families asked at once: one wait, however long the slower answer takes.
+        List<Future<AddressedEnvelope<DnsResponse, InetSocketAddress>>> queries = new ArrayList<>();
         for (DnsRecordType type : types) {
-            Future<AddressedEnvelope<DnsResponse, InetSocketAddress>> query = resolver.query(new DefaultDnsQuestion(host, type));
-            if (!query.awaitUninterruptibly(config.queryTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
-                query.cancel(false);
-                return Answer.problem(type.name() + " query for " + host + " timed out");
-            }
-            if (!query.isSuccess()) {
-                return Answer.problem(type.name() + " query for " + host + " failed: " + why(query.cause()));
-            }
-            AddressedEnvelope<DnsResponse, InetSocketAddress> envelope = query.getNow();
-            try {
-                DnsResponse response = envelope.content();
-                if (!response.code().equals(DnsResponseCode.NOERROR)) {
-                    return Answer.problem(type.name() + " query for " + host + " answered " + response.code());
+            queries.add(resolver.query(new DefaultDnsQuestion(host, type)));
+        }
+        List<AgentSpec> agents = new ArrayList<>();
+        List<Srv> srvRecords = new ArrayList<>();
+        long ttl = Long.MAX_VALUE;
+        String problem = null;
+        DnsRecordType failed = null;
+        for (int i = 0; i < types.size(); i++) {
+            Reply reply = reply(types.get(i), queries.get(i));
+            if (reply.problem != null) {
+                if (problem == null) {
+                    problem = reply.problem;
+                    failed = types.get(i);
                 }
-                for (int i = 0; i < response.count(DnsSection.ANSWER); i++) {
-                    DnsRecord record = response.recordAt(DnsSection.ANSWER, i);
-                    if (!record.type().equals(type) || !(record instanceof DnsRawRecord raw)) {
-                        continue;
-                    }
-                    ttl = Math.min(ttl, record.timeToLive());
-                    if (srv) {
-                        Srv decoded = Srv.decode(raw.content());
-                        if (decoded != null) {
-                            srvRecords.add(decoded);
-                        }
-                    } else {
-                        AgentSpec agent = addressAgent(raw.content());
-                        if (agent != null) {
-                            agents.add(agent);
-                        }
-                    }
-                }
-            } finally {
-                envelope.release();
+                continue;
             }
+            agents.addAll(reply.agents);
+            srvRecords.addAll(reply.srv);
+            ttl = Math.min(ttl, reply.ttlSeconds);
         }
         if (srv) {
             agents.addAll(srvAgents(srvRecords));
         }
         if (agents.isEmpty()) {
-            return Answer.problem("no usable " + types.stream().map(DnsRecordType::name).toList() + " records for " + host);
+            return Answer.problem(problem != null ? problem
+                    : "no usable " + types.stream().map(DnsRecordType::name).toList() + " records for " + host);
+        }
+        if (problem != null) {
+            // One family failed, the other gave agents: the failed family's agents are those of the last good fleet.
+            boolean ipv6 = failed.equals(DnsRecordType.AAAA);
+            if (fleet != null) {
+                fleet.fleet().stream().filter(agent -> agent.name().startsWith("[") == ipv6).forEach(agents::add);
+            }
         }
         agents.sort(Comparator.comparing(AgentSpec::name));
         List<AgentSpec> distinct = new ArrayList<>();
@@ -246,7 +257,55 @@ public final class DnsFleetSource extends PolledFleetSource {
                 distinct.add(agent);
             }
         }
-        return new Answer(distinct, ttl, null);
+        return new Answer(distinct, ttl, null, problem);
+    }
+
+    /** What one query's answer gave: its agents (A/AAAA) or records (SRV) and their smallest TTL, or why none. */
+    private record Reply(List<AgentSpec> agents, List<Srv> srv, long ttlSeconds, String problem) {
+        static Reply problem(String why) {
+            return new Reply(List.of(), List.of(), Long.MAX_VALUE, why);
+        }
+    }
+
+    private Reply reply(DnsRecordType type, Future<AddressedEnvelope<DnsResponse, InetSocketAddress>> query) {
+        if (!query.awaitUninterruptibly(config.queryTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+            query.cancel(false);
+            return Reply.problem(type.name() + " query for " + host + " timed out");
+        }
+        if (!query.isSuccess()) {
+            return Reply.problem(type.name() + " query for " + host + " failed: " + why(query.cause()));
+        }
+        AddressedEnvelope<DnsResponse, InetSocketAddress> envelope = query.getNow();
+        try {
+            DnsResponse response = envelope.content();
+            if (!response.code().equals(DnsResponseCode.NOERROR)) {
+                return Reply.problem(type.name() + " query for " + host + " answered " + response.code());
+            }
+            List<AgentSpec> agents = new ArrayList<>();
+            List<Srv> srvRecords = new ArrayList<>();
+            long ttl = Long.MAX_VALUE;
+            for (int i = 0; i < response.count(DnsSection.ANSWER); i++) {
+                DnsRecord record = response.recordAt(DnsSection.ANSWER, i);
+                if (!record.type().equals(type) || !(record instanceof DnsRawRecord raw)) {
+                    continue;
+                }
+                ttl = Math.min(ttl, record.timeToLive());
+                if (srv) {
+                    Srv decoded = Srv.decode(raw.content());
+                    if (decoded != null) {
+                        srvRecords.add(decoded);
+                    }
+                } else {
+                    AgentSpec agent = addressAgent(raw.content());
+                    if (agent != null) {
+                        agents.add(agent);
+                    }
+                }
+            }
+            return new Reply(agents, srvRecords, ttl, null);
+        } finally {
+            envelope.release();
+        }
     }
 
     /** A failure's reason without the query id and server Netty put in it, so that it repeats word for word. */

@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * from the last one, and otherwise keeps the last good fleet and says why in one WARN line (one
  * per distinct reason, not one per read). A fleet is valid when it is not empty, its names are
  * distinct and at least one agent is not draining: a balancer never ends up empty, or with only
- * draining agents, by accident of a bad read.
+ * draining agents, by accident of a bad read. A source whose read failed in part (one DNS address
+ * family of two) offers what it read with that part's agents of the last good fleet, and the reason
+ * ({@link #offer(List, String)}): the fleet is applied, the reason logged as a bad read's is.
  *
  * <p>Logs one INFO line per applied change (agents added, removed, drained, re-weighted).
  * Thread-safe: every method is synchronized, and the listener is called under that lock, one
@@ -49,6 +51,18 @@ public final class LastGoodFleet {
      *                                  listener refuses it
      */
     public synchronized void first(List<AgentSpec> agents) {
+        first(agents, null);
+    }
+
+    /**
+     * Applies the first fleet a source read in part, on the caller's thread: as {@link #first(List)},
+     * then {@code partProblem} is logged at WARN and kept as {@link #problem()}.
+     *
+     * @param partProblem why a part of the read failed, or null when the whole read succeeded
+     * @throws IllegalArgumentException naming the source and the reason if it is invalid or the
+     *                                  listener refuses it
+     */
+    public synchronized void first(List<AgentSpec> agents, String partProblem) {
         String reason = check(agents);
         if (reason != null) {
             throw new IllegalArgumentException(source + ": " + reason);
@@ -59,8 +73,8 @@ public final class LastGoodFleet {
             throw new IllegalArgumentException(source + ": the fleet was refused: " + e.getMessage(), e);
         }
         fleet = List.copyOf(agents);
-        problem = null;
         log.info("{}: fleet of {} agents: {}", source, agents.size(), names(agents));
+        readInPart(partProblem);
     }
 
     /**
@@ -69,35 +83,56 @@ public final class LastGoodFleet {
      * @return false if it was invalid or the listener refused it (the caller may retry), true otherwise
      */
     public synchronized boolean offer(List<AgentSpec> agents) {
+        return offer(agents, null);
+    }
+
+    /**
+     * Offers a fleet read in part: a part of the read failed for {@code partProblem}, and
+     * {@code agents} holds what the other parts gave plus the failed part's agents of the last good
+     * fleet. Handed on as {@link #offer(List)} does; once applied, {@code partProblem} is
+     * {@link #problem()} and logged at WARN once per distinct reason, until a whole read clears it.
+     *
+     * @param partProblem why a part of the read failed, or null when the whole read succeeded
+     * @return false if it was invalid or the listener refused it (the caller may retry), true otherwise
+     */
+    public synchronized boolean offer(List<AgentSpec> agents, String partProblem) {
         String reason = check(agents);
         if (reason != null) {
             reject(reason);
             return false;
         }
         if (agents.equals(fleet)) {
-            if (problem != null) {
+            if (problem != null && partProblem == null) {
                 log.info("{}: read again without problem, fleet unchanged ({} agents)", source, fleet.size());
-                problem = null;
             }
-            return true;
-        }
-        try {
-            listener.fleetChanged(List.copyOf(agents));
-        } catch (IllegalArgumentException e) {
-            reject("the fleet was refused: " + e.getMessage());
-            return false;
-        } catch (RuntimeException e) {
-            if (!("listener failed: " + e).equals(problem)) {
-                log.warn("{}: keeping the last good fleet of {} agents: the listener failed", source, fleet.size(), e);
+        } else {
+            try {
+                listener.fleetChanged(List.copyOf(agents));
+            } catch (IllegalArgumentException e) {
+                reject("the fleet was refused: " + e.getMessage());
+                return false;
+            } catch (RuntimeException e) {
+                if (!("listener failed: " + e).equals(problem)) {
+                    log.warn("{}: keeping the last good fleet of {} agents: the listener failed", source, fleet.size(), e);
+                }
+                problem = "listener failed: " + e;
+                return false;
             }
-            problem = "listener failed: " + e;
-            return false;
+            String change = change(fleet, agents);
+            fleet = List.copyOf(agents);
+            log.info("{}: fleet of {} agents: {}", source, fleet.size(), change);
         }
-        String change = change(fleet, agents);
-        fleet = List.copyOf(agents);
-        problem = null;
-        log.info("{}: fleet of {} agents: {}", source, fleet.size(), change);
+        readInPart(partProblem);
         return true;
+    }
+
+    /** After an applied fleet: keeps {@code partProblem} (null: none), logged at WARN unless it is the reason already logged. */
+    private void readInPart(String partProblem) {
+        if (partProblem != null && !partProblem.equals(problem)) {
+            log.warn("{}: read in part, the agents of the part that failed kept as they were (fleet of {} agents): {}",
+                    source, fleet.size(), partProblem);
+        }
+        problem = partProblem;
     }
 
     /** Keeps the last fleet; logs {@code reason} at WARN unless it is the reason already logged. */
@@ -113,7 +148,7 @@ public final class LastGoodFleet {
         return fleet;
     }
 
-    /** @return why the last read was not applied, or null if it was (or changed nothing) */
+    /** @return why the last read was not applied, or why a part of it failed (the rest applied), or null if it was read whole */
     public synchronized String problem() {
         return problem;
     }

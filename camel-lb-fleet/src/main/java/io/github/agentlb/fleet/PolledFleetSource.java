@@ -83,7 +83,7 @@ abstract class PolledFleetSource implements FleetSource {
         }
     }
 
-    /** @return why the last read was not applied, or null when it was */
+    /** @return why the last read was not applied, or why a part of it failed (the rest applied), or null when it was read whole */
     public final String problem() {
         synchronized (lock) {
             return fleet == null ? null : fleet.problem();

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.agentlb.core.fleet.AgentSpec;
 import io.github.agentlb.testing.FakeScheduler;
 import io.netty.handler.codec.dns.DnsRecordType;
+import io.netty.handler.codec.dns.DnsResponseCode;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -176,6 +177,122 @@ class DnsFleetSourceTest {
             source.start(told::add);
             assertThat(told).containsExactly(List.of(agent("[::1]:8080", "http://[::1]:8080")));
         }
+    }
+
+    @Test
+    void aRefusedAaaaQueryAtStartLeavesTheARecordsAgentsAndIsReportedOnce() {
+        // dnsmasq --no-resolv with the name in an addn-hosts file: A answered, AAAA refused
+        dns.set(HOST, a("127.0.0.2", 30));
+        dns.answerWith(HOST, DnsRecordType.AAAA, DnsResponseCode.REFUSED);
+        try (CapturedLog log = new CapturedLog(DnsFleetSource.class);
+             DnsFleetSource source = source(HOST + ":42090").retryInterval(Duration.ofSeconds(5)).build()) {
+            source.start(told::add);
+            assertThat(told).containsExactly(List.of(agent("127.0.0.2:42090", "http://127.0.0.2:42090")));
+            assertThat(source.problem()).isEqualTo("AAAA query for agents.fleet.test answered Refused(5)");
+            assertThat(fake.nextDelay()).as("the refused family is asked again after retryInterval").hasValue(Duration.ofSeconds(5));
+
+            dns.set(HOST, a("127.0.0.2", 30), a("127.0.0.3", 30));
+            fake.advance(Duration.ofSeconds(5));
+            assertThat(told).as("the fleet follows the A records").hasSize(2);
+            assertThat(told.get(1)).extracting(AgentSpec::name).containsExactly("127.0.0.2:42090", "127.0.0.3:42090");
+            fake.advance(Duration.ofSeconds(5));
+            assertThat(dns.queries(HOST, DnsRecordType.AAAA)).isEqualTo(3);
+            assertThat(log.at("WARN")).containsExactly("WARN dns:agents.fleet.test:42090: read in part, the agents of the part "
+                    + "that failed kept as they were (fleet of 1 agents): AAAA query for agents.fleet.test answered Refused(5)");
+
+            dns.answerWith(HOST, DnsRecordType.AAAA, DnsResponseCode.NOERROR);
+            dns.set(HOST, a("127.0.0.2", 30), a("127.0.0.3", 30), aaaa("::1", 30));
+            fake.advance(Duration.ofSeconds(5));
+            assertThat(source.problem()).isNull();
+            assertThat(told.get(2)).extracting(AgentSpec::name).containsExactly("127.0.0.2:42090", "127.0.0.3:42090", "[::1]:42090");
+            assertThat(fake.nextDelay()).hasValue(Duration.ofSeconds(30));
+            assertThat(log.at("WARN")).hasSize(1);
+        }
+    }
+
+    @Test
+    void aaaaRefusedWhileRunningDoesNotFreezeTheFleet() {
+        dns.set(HOST, a("10.0.0.1", 30));
+        try (CapturedLog log = new CapturedLog(DnsFleetSource.class); DnsFleetSource source = source(HOST + ":8080").build()) {
+            source.start(told::add);
+            assertThat(source.problem()).isNull();
+
+            dns.answerWith(HOST, DnsRecordType.AAAA, DnsResponseCode.REFUSED);
+            dns.set(HOST, a("10.0.0.1", 30), a("10.0.0.2", 30));
+            fake.advance(Duration.ofSeconds(30));
+            assertThat(told).hasSize(2);
+            assertThat(told.get(1)).extracting(AgentSpec::name).containsExactly("10.0.0.1:8080", "10.0.0.2:8080");
+            assertThat(source.problem()).isEqualTo("AAAA query for agents.fleet.test answered Refused(5)");
+            assertThat(log.at("WARN")).hasSize(1);
+
+            dns.answerWith(HOST, DnsRecordType.AAAA, DnsResponseCode.NOERROR);
+            fake.advance(Duration.ofSeconds(5));
+            assertThat(source.problem()).as("cleared by a read where both families answer").isNull();
+            assertThat(told).hasSize(2);
+            assertThat(log.at("INFO")).last().isEqualTo("INFO dns:agents.fleet.test:8080: read again without problem, "
+                    + "fleet unchanged (2 agents)");
+        }
+    }
+
+    @Test
+    void aServfailOnAaaaWhileADualStackFleetRunsKeepsItsIpv6Agents() {
+        dns.set(HOST, a("10.0.0.1", 30), aaaa("fd00::1", 30), aaaa("fd00::2", 30));
+        try (CapturedLog log = new CapturedLog(DnsFleetSource.class); DnsFleetSource source = source(HOST + ":8080").build()) {
+            source.start(told::add);
+            assertThat(told.get(0)).extracting(AgentSpec::name).containsExactly("10.0.0.1:8080", "[fd00::1]:8080", "[fd00::2]:8080");
+
+            dns.answerWith(HOST, DnsRecordType.AAAA, DnsResponseCode.SERVFAIL);
+            dns.set(HOST, a("10.0.0.3", 30));
+            fake.advance(Duration.ofSeconds(30));
+            assertThat(told).hasSize(2);
+            assertThat(told.get(1)).as("the A change applied, the IPv6 agents kept")
+                    .extracting(AgentSpec::name).containsExactly("10.0.0.3:8080", "[fd00::1]:8080", "[fd00::2]:8080");
+            assertThat(source.problem()).isEqualTo("AAAA query for agents.fleet.test answered ServFail(2)");
+            fake.advance(Duration.ofSeconds(10));
+            assertThat(log.at("WARN")).containsExactly("WARN dns:agents.fleet.test:8080: read in part, the agents of the part "
+                    + "that failed kept as they were (fleet of 3 agents): AAAA query for agents.fleet.test answered ServFail(2)");
+            assertThat(told).hasSize(2);
+
+            dns.answerWith(HOST, DnsRecordType.AAAA, DnsResponseCode.NOERROR);
+            dns.set(HOST, a("10.0.0.3", 30), aaaa("fd00::2", 30));
+            fake.advance(Duration.ofSeconds(5));
+            assertThat(told.get(2)).extracting(AgentSpec::name).containsExactly("10.0.0.3:8080", "[fd00::2]:8080");
+            assertThat(source.problem()).isNull();
+        }
+    }
+
+    @Test
+    void bothFamiliesFailingOrNoneUsableKeepsTheLastGoodFleet() {
+        dns.set(HOST, a("10.0.0.1", 30), aaaa("fd00::1", 30));
+        try (CapturedLog log = new CapturedLog(DnsFleetSource.class);
+             DnsFleetSource source = source(HOST + ":8080").retryInterval(Duration.ofSeconds(5)).build()) {
+            source.start(told::add);
+
+            dns.answerWith(HOST, DnsRecordType.A, DnsResponseCode.REFUSED);
+            dns.answerWith(HOST, DnsRecordType.AAAA, DnsResponseCode.SERVFAIL);
+            fake.advance(Duration.ofSeconds(30));
+            assertThat(source.problem()).isEqualTo("A query for agents.fleet.test answered Refused(5)");
+            assertThat(fake.nextDelay()).hasValue(Duration.ofSeconds(5));
+
+            dns.answerWith(HOST, DnsRecordType.A, DnsResponseCode.NOERROR);
+            dns.set(HOST);
+            fake.advance(Duration.ofSeconds(5));
+            assertThat(source.problem()).as("A answers without records, AAAA fails: none usable")
+                    .isEqualTo("AAAA query for agents.fleet.test answered ServFail(2)");
+            assertThat(told).hasSize(1);
+            assertThat(source.fleet()).extracting(AgentSpec::name).containsExactly("10.0.0.1:8080", "[fd00::1]:8080");
+            assertThat(log.at("WARN")).containsExactly(
+                    "WARN dns:agents.fleet.test:8080: keeping the last good fleet of 2 agents: A query for agents.fleet.test answered Refused(5)",
+                    "WARN dns:agents.fleet.test:8080: keeping the last good fleet of 2 agents: AAAA query for agents.fleet.test answered ServFail(2)");
+        }
+        assertThatThrownBy(() -> source(HOST + ":8080").build().start(told::add))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("dns:agents.fleet.test:8080: AAAA query for agents.fleet.test answered ServFail(2)");
+        dns.answerWith(HOST, DnsRecordType.A, DnsResponseCode.NXDOMAIN);
+        assertThatThrownBy(() -> source(HOST + ":8080").build().start(told::add))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("dns:agents.fleet.test:8080: A query for agents.fleet.test answered NXDomain(3)");
+        assertThat(told).hasSize(1);
     }
 
     @Test

@@ -59,6 +59,30 @@ class LastGoodFleetTest {
     }
 
     @Test
+    void aFleetReadInPartIsAppliedAndItsProblemReportedOnceUntilAWholeRead() {
+        try (CapturedLog log = new CapturedLog(LastGoodFleetTest.class)) {
+            LastGoodFleet fleet = new LastGoodFleet("test:x", told::add, LastGoodFleetTest.class);
+            fleet.first(List.of(A1), "part B failed");
+            assertThat(fleet.problem()).isEqualTo("part B failed");
+            assertThat(fleet.offer(List.of(A1, A2), "part B failed")).isTrue();
+            assertThat(fleet.offer(List.of(A1, A2), "part B failed")).isTrue();
+            assertThat(fleet.offer(List.of(), "part B failed")).as("still a valid fleet or none").isFalse();
+            assertThat(fleet.offer(List.of(A1, A2), "part B failed")).isTrue();
+            assertThat(fleet.offer(List.of(A1, A2))).isTrue();
+            assertThat(fleet.problem()).isNull();
+            assertThat(told).containsExactly(List.of(A1), List.of(A1, A2));
+            assertThat(log.at("WARN")).containsExactly(
+                    "WARN test:x: read in part, the agents of the part that failed kept as they were (fleet of 1 agents): part B failed",
+                    "WARN test:x: keeping the last good fleet of 2 agents: no agents",
+                    "WARN test:x: read in part, the agents of the part that failed kept as they were (fleet of 2 agents): part B failed");
+            assertThat(log.at("INFO")).containsExactly(
+                    "INFO test:x: fleet of 1 agents: [A1]",
+                    "INFO test:x: fleet of 2 agents: added [A2]",
+                    "INFO test:x: read again without problem, fleet unchanged (2 agents)");
+        }
+    }
+
+    @Test
     void aListenerThatThrowsKeepsTheLastFleet() {
         LastGoodFleet fleet = new LastGoodFleet("test:x", agents -> {
             if (agents.size() > 1) {

@@ -33,20 +33,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A DNS responder inside the test JVM, on a loopback UDP port: Netty's DNS codec, answers from
  * a zone the test edits. A name not in the zone gets NXDOMAIN; a name in it gets NOERROR with
- * its records of the type asked (possibly none).
+ * its records of the type asked (possibly none), unless the test set another code for that name
+ * and type ({@link #answerWith}). Shared with the demo's tests (this module's test-jar).
  */
-final class TestDnsServer implements AutoCloseable {
+public final class TestDnsServer implements AutoCloseable {
 
     /** One record's type, TTL in seconds and RDATA. */
-    record Rr(DnsRecordType type, long ttl, byte[] data) {
+    public record Rr(DnsRecordType type, long ttl, byte[] data) {
     }
 
     private final EventLoopGroup group = new NioEventLoopGroup(1);
     private final Map<String, List<Rr>> zone = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
+    private final Map<String, DnsResponseCode> codes = new ConcurrentHashMap<>();
     private final Channel channel;
 
-    TestDnsServer() throws InterruptedException {
+    public TestDnsServer() throws InterruptedException {
         channel = new Bootstrap().group(group).channel(NioDatagramChannel.class)
                 .handler(new ChannelInitializer<DatagramChannel>() {
                     @Override
@@ -57,34 +59,46 @@ final class TestDnsServer implements AutoCloseable {
                 .bind(new InetSocketAddress(NetUtil.LOCALHOST4, 0)).sync().channel();
     }
 
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return (InetSocketAddress) channel.localAddress();
     }
 
     /** Sets the records of {@code name} (empty: the name exists without records). */
-    void set(String name, Rr... records) {
+    public void set(String name, Rr... records) {
         zone.put(key(name), List.of(records));
     }
 
     /** Takes {@code name} out of the zone: NXDOMAIN from now on. */
-    void remove(String name) {
+    public void remove(String name) {
         zone.remove(key(name));
     }
 
+    /**
+     * Answers the queries of {@code type} for {@code name} with {@code code} and no record from now
+     * on, as a server that refuses AAAA queries does; {@code NOERROR}: from the zone again.
+     */
+    public void answerWith(String name, DnsRecordType type, DnsResponseCode code) {
+        if (code.equals(DnsResponseCode.NOERROR)) {
+            codes.remove(key(name) + " " + type.name());
+        } else {
+            codes.put(key(name) + " " + type.name(), code);
+        }
+    }
+
     /** @return the queries received for {@code name} and {@code type} */
-    int queries(String name, DnsRecordType type) {
+    public int queries(String name, DnsRecordType type) {
         return queries.getOrDefault(key(name) + " " + type.name(), new AtomicInteger()).get();
     }
 
-    static Rr a(String address, long ttl) {
+    public static Rr a(String address, long ttl) {
         return new Rr(DnsRecordType.A, ttl, NetUtil.createByteArrayFromIpAddressString(address));
     }
 
-    static Rr aaaa(String address, long ttl) {
+    public static Rr aaaa(String address, long ttl) {
         return new Rr(DnsRecordType.AAAA, ttl, NetUtil.createByteArrayFromIpAddressString(address));
     }
 
-    static Rr srv(int priority, int weight, int port, String target, long ttl) {
+    public static Rr srv(int priority, int weight, int port, String target, long ttl) {
         ByteBuf data = Unpooled.buffer();
         data.writeShort(priority).writeShort(weight).writeShort(port);
         for (String label : target.split("\\.")) {
@@ -120,7 +134,10 @@ final class TestDnsServer implements AutoCloseable {
             response.setRecursionDesired(query.isRecursionDesired()).setRecursionAvailable(true);
             response.addRecord(DnsSection.QUESTION, question);
             List<Rr> records = zone.get(name);
-            if (records == null) {
+            DnsResponseCode code = codes.get(name + " " + question.type().name());
+            if (code != null) {
+                response.setCode(code);
+            } else if (records == null) {
                 response.setCode(DnsResponseCode.NXDOMAIN);
             } else {
                 for (Rr record : new ArrayList<>(records)) {

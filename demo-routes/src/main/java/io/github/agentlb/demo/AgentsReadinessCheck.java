@@ -25,8 +25,8 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * not be restarted. Details: {@code agents} (how many take requests), {@code members} (their
  * ids, draining ones included), {@code draining}, {@code ejected}, {@code generation} (of the
  * balancer's state), {@code source} (where the agents come from, when not a fixed list) with
- * {@code source.problem} (why its last read was refused, the last good fleet kept; empty when it
- * was not) and, with
+ * {@code source.problem} (why its last read was refused, the last good fleet kept, or why a part of
+ * it failed, that part's agents kept, e.g. a refused AAAA query; empty when it was read whole) and, with
  * a queue ({@code BALANCER_QUEUE_SIZE}), {@code queue.waiting}, {@code queue.capacity},
  * {@code queue.bands} (band to waiting), {@code queue.rejectedFull}, {@code queue.expired} and
  * {@code queue.left}.

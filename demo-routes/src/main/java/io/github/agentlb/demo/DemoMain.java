@@ -29,7 +29,10 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code AGENTS}: comma-separated agent base URLs, each optionally named {@code NAME=URL},
  *       default {@code A1=http://localhost:8081,A2=http://localhost:8082,A3=http://localhost:8083};</li>
  *   <li>{@code AGENTS_FILE} (a watched file) or {@code AGENTS_DNS} (a DNS name re-resolved on its
- *       TTL) instead of {@code AGENTS}: agents join, drain and leave while the proxy runs;</li>
+ *       TTL) instead of {@code AGENTS}: agents join, drain and leave while the proxy runs;
+ *       {@code AGENTS_DNS_SERVER} ({@code host:port} or {@code host}, port 53) the name server
+ *       asked, default the platform's; {@code AGENTS_DNS_IPV6} ({@code true} or {@code false},
+ *       default true) whether AAAA records are asked too;</li>
  *   <li>{@code STRATEGY}: {@code rr} (default), {@code ch}, {@code pid}, {@code avn}, {@code lr} or {@code camel-rr};</li>
  *   <li>{@code SLOW_START_MS} (default 30000, 0 = off), {@code BALANCE_FACTOR} (ch, avn),
  *       {@code ZOOKEEPER} and {@code BALANCER_ID} (avn proxies sharing one allocation);</li>
@@ -70,6 +73,8 @@ public final class DemoMain {
               AGENTS           agent base URLs, optionally named: A1=http://localhost:8081,A2=http://localhost:8082
                                (default A1-A3 on ports 8081-8083, started in this process when none answers)
               AGENTS_FILE      instead of AGENTS: a watched file of agents; AGENTS_DNS: a DNS name
+              AGENTS_DNS_SERVER, AGENTS_DNS_IPV6   the name server asked, host:port or host (default the
+                               platform's); whether AAAA is asked too (true or false, default true)
               PORT, HOST       where the proxy listens (default 8000, 0.0.0.0)
               MANAGEMENT_PORT  metrics (/observe/metrics) and health (/observe/health) (default 9876)
               FIRST_BYTE_TIMEOUT_MS, IDLE_TIMEOUT_MS, CONNECT_TIMEOUT_MS   agent call timeouts

@@ -7,6 +7,9 @@ import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.fleet.DnsFleetSource;
 import io.github.agentlb.fleet.FileFleetSource;
 import io.github.agentlb.zookeeper.ZooKeeperSharedAllocation;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import io.github.agentlb.agent.main.MainSettings;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
@@ -38,7 +41,7 @@ public class ProxySettings {
             List.of("port", "host", "agents", "strategy", "connectTimeoutMs", "requestTimeoutMs",
                     "firstByteTimeoutMs", "idleTimeoutMs", "maxBodyBytes", "clientTimeoutMs",
                     "consecutiveFailures", "baseEjectionTimeMs", "maxEjectionTimeMs", "maxEjectedShare",
-                    "maximumFailoverAttempts", "agentsFile", "agentsDns", "slowStartMs", "balanceFactor",
+                    "maximumFailoverAttempts", "agentsFile", "agentsDns", "agentsDnsServer", "agentsDnsIpv6", "slowStartMs", "balanceFactor",
                     "zookeeper", "balancerId"));
 
     /**
@@ -70,6 +73,10 @@ public class ProxySettings {
     private Integer maximumFailoverAttempts;
     private String agentsFile;
     private String agentsDns;
+    /** Null when not set: the platform's name server. */
+    private String agentsDnsServer;
+    /** Null when not set: true. */
+    private Boolean agentsDnsIpv6;
     private long slowStartMs = DEFAULT_SLOW_START_MS;
     private Double balanceFactor;
     private String zookeeper;
@@ -150,22 +157,94 @@ public class ProxySettings {
 
     /**
      * The membership source {@code AGENTS_FILE} or {@code AGENTS_DNS} names, or null when neither
-     * is set (the agents are then {@code AGENTS}).
+     * is set (the agents are then {@code AGENTS}). {@code AGENTS_DNS} is asked of
+     * {@code AGENTS_DNS_SERVER} when set, for AAAA records too unless {@code AGENTS_DNS_IPV6=false}.
      *
-     * @throws IllegalArgumentException naming the variable when both, or one with {@code AGENTS}, are set
+     * @throws IllegalArgumentException naming the variable when both, or one with {@code AGENTS}, are set,
+     *     and naming the variable and the value of a bad or needless {@code AGENTS_DNS*} setting
      */
     public FleetSource fleetSource() {
         if (agentsFile != null && agentsDns != null || (agentsFile != null || agentsDns != null) && agents != null) {
             throw new IllegalArgumentException("Bad proxy configuration: set one of AGENTS, AGENTS_FILE and AGENTS_DNS, "
                     + "was AGENTS=" + agents + " AGENTS_FILE=" + agentsFile + " AGENTS_DNS=" + agentsDns);
         }
+        if (agentsDns == null) {
+            refuseWithoutAgentsDns();
+        }
         if (agentsFile != null) {
             return value("agentsFile", () -> FileFleetSource.of(Path.of(agentsFile.trim())));
         }
         if (agentsDns != null) {
-            return value("agentsDns", () -> DnsFleetSource.of(agentsDns.trim()));
+            String target = agentsDns.trim();
+            DnsFleetSource.Builder dns = value("agentsDns", () -> DnsFleetSource.builder(target));
+            if (agentsDnsServer != null) {
+                MainSettings.apply("agentsDnsServer", () -> dns.nameServer(nameServer(agentsDnsServer)));
+            }
+            if (agentsDnsIpv6 != null) {
+                MainSettings.apply("agentsDnsIpv6", () -> {
+                    if (target.startsWith("_")) {
+                        throw new IllegalArgumentException("agentsDnsIpv6 applies to an AGENTS_DNS of host:port (A and AAAA "
+                                + "records), was " + agentsDnsIpv6 + " for " + target);
+                    }
+                    dns.ipv6(agentsDnsIpv6);
+                });
+            }
+            return dns.build();
         }
         return null;
+    }
+
+    /** Refuses {@code AGENTS_DNS_SERVER} and {@code AGENTS_DNS_IPV6} set without {@code AGENTS_DNS}: they would do nothing. */
+    private void refuseWithoutAgentsDns() {
+        if (agentsDnsServer != null) {
+            MainSettings.apply("agentsDnsServer", () -> {
+                throw new IllegalArgumentException("agentsDnsServer is the name server AGENTS_DNS is asked of, which is not set, was '"
+                        + agentsDnsServer + "'");
+            });
+        }
+        if (agentsDnsIpv6 != null) {
+            MainSettings.apply("agentsDnsIpv6", () -> {
+                throw new IllegalArgumentException("agentsDnsIpv6 applies to an AGENTS_DNS of host:port (A and AAAA records), "
+                        + "which is not set, was " + agentsDnsIpv6);
+            });
+        }
+    }
+
+    /**
+     * A name server's address from {@code host:port} or {@code host} (port 53): {@code 10.0.0.2:5353},
+     * {@code dns.internal}, {@code [fd00::53]:5353}, {@code fd00::53}. The host is resolved here, once.
+     *
+     * @throws IllegalArgumentException naming {@code agentsDnsServer} and the value if it is not of that
+     *     form, its port not in 1..65535, or its host neither an IP address nor a name that resolves
+     */
+    static InetSocketAddress nameServer(String value) {
+        String form = "agentsDnsServer must be host:port or host (port 53 by default), the port in 1..65535, was '" + value + "'";
+        String host;
+        String port = "53";
+        if (value.startsWith("[")) {
+            int close = value.indexOf(']');
+            String rest = close < 0 ? "" : value.substring(close + 1);
+            if (close < 0 || !rest.isEmpty() && !rest.startsWith(":")) {
+                throw new IllegalArgumentException(form);
+            }
+            host = value.substring(1, close);
+            port = rest.isEmpty() ? port : rest.substring(1);
+        } else if (value.indexOf(':') != value.lastIndexOf(':')) {
+            host = value; // an IPv6 address without brackets, hence without a port
+        } else {
+            int colon = value.indexOf(':');
+            host = colon < 0 ? value : value.substring(0, colon);
+            port = colon < 0 ? port : value.substring(colon + 1);
+        }
+        if (host.isEmpty() || !port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+            throw new IllegalArgumentException(form);
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByName(host), Integer.parseInt(port));
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("agentsDnsServer's host must be an IP address or a name that resolves, was '"
+                    + value + "'", e);
+        }
     }
 
     /**
@@ -368,6 +447,27 @@ public class ProxySettings {
     /** {@code AGENTS_DNS}: agents from DNS, {@code name:port} (A/AAAA) or {@code _service._tcp.name} (SRV), re-resolved on the TTL. */
     public void setAgentsDns(String agentsDns) {
         this.agentsDns = agentsDns;
+    }
+
+    public String getAgentsDnsServer() {
+        return agentsDnsServer;
+    }
+
+    /**
+     * {@code AGENTS_DNS_SERVER}: the name server {@code AGENTS_DNS} is asked of, {@code host:port} or {@code host}
+     * (port 53), e.g. {@code 127.0.0.1:5353}; default: the platform's ({@code /etc/resolv.conf}).
+     */
+    public void setAgentsDnsServer(String agentsDnsServer) {
+        this.agentsDnsServer = agentsDnsServer;
+    }
+
+    public Boolean getAgentsDnsIpv6() {
+        return agentsDnsIpv6;
+    }
+
+    /** {@code AGENTS_DNS_IPV6}: whether a {@code name:port} {@code AGENTS_DNS} asks AAAA records too, true or false; default true. */
+    public void setAgentsDnsIpv6(Boolean agentsDnsIpv6) {
+        this.agentsDnsIpv6 = agentsDnsIpv6;
     }
 
     public long getSlowStartMs() {

@@ -253,6 +253,23 @@ class DemoMainTest {
                 + ": no such file");
     }
 
+    @Test
+    void badDnsSettingsAreOneLineNamingTheVariableAndTheValue() {
+        Map<String, String> dns = Map.of("host", "127.0.0.1", "port", Integer.toString(FreePorts.next()),
+                "agents.dns", "agents.test:42090");
+        assertThat(failedStart(with(dns, "agents.dns.ipv6", "yes")))
+                .isEqualTo("Bad proxy configuration: AGENTS_DNS_IPV6 must be true or false, was 'yes'");
+        assertThat(failedStart(with(dns, "agents.dns.server", "127.0.0.1:70000"))).isEqualTo("Bad proxy configuration: "
+                + "AGENTS_DNS_SERVER: agentsDnsServer must be host:port or host (port 53 by default), the port in 1..65535, "
+                + "was '127.0.0.1:70000'");
+    }
+
+    private static Map<String, String> with(Map<String, String> properties, String key, String value) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(properties);
+        all.put(key, value);
+        return all;
+    }
+
     /** The one line DemoMain prints when Main fails to start with {@code AGENTS_FILE=file}. */
     private static String agentsFileProblem(Path file) {
         return failedStart(Map.of("host", "127.0.0.1", "port", Integer.toString(FreePorts.next()),

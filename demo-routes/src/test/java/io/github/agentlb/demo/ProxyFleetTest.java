@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.RoundRobinLB;
 import io.github.agentlb.core.fleet.SlowStart;
+import io.github.agentlb.core.fleet.FleetSource;
 import io.github.agentlb.fleet.FileFleetSource;
 import io.github.agentlb.fleet.TaskScheduler;
+import io.github.agentlb.fleet.TestDnsServer;
 import io.github.agentlb.testing.FakeScheduler;
+import io.netty.handler.codec.dns.DnsRecordType;
+import io.netty.handler.codec.dns.DnsResponseCode;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -140,6 +144,51 @@ class ProxyFleetTest {
                 polls.advance(Duration.ofMillis(200));
                 assertThat(check.call().getDetails()).containsEntry("source.problem", "");
             }
+        }
+    }
+
+    /**
+     * {@code AGENTS_DNS} asked of the name server {@code AGENTS_DNS_SERVER} names: a test server on
+     * loopback that answers A and refuses AAAA, as dnsmasq does for a name of its addn-hosts file.
+     * The proxy starts on the A record's agent and names the refusal in health; with
+     * {@code AGENTS_DNS_IPV6=false} no AAAA query is sent. Was: "AAAA query for agents.test answered
+     * Refused(5)" stopped the start, and the name server could not be chosen.
+     */
+    @Test
+    @Tag("e2e")
+    @Timeout(60)
+    void agentsFromTheNameServerOfAgentsDnsServerWhileItRefusesAaaa() throws Exception {
+        try (Agents agents = Agents.start(1, 0, 0); TestDnsServer dns = new TestDnsServer()) {
+            URI agent = URI.create(agents.get(0).baseUrl());
+            dns.set("agents.test", TestDnsServer.a(agent.getHost(), 30));
+            dns.answerWith("agents.test", DnsRecordType.AAAA, DnsResponseCode.REFUSED);
+            ProxySettings settings = new ProxySettings();
+            settings.setAgentsDns("agents.test:" + agent.getPort());
+            settings.setAgentsDnsServer("127.0.0.1:" + dns.address().getPort());
+            DemoFleet fleet = new DemoFleet(settings.fleetSource());
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
+                    .agentUrls(fleet.firstFleet()).build();
+            AgentLoadBalancerSupport balancer = new RoundRobinLB();
+            try (DemoProxy proxy = DemoProxy.start(config, () -> balancer, fleet)) {
+                HttpResponse<String> answer = new Http().get(proxy.baseUrl() + "/process/d1?user_id=7");
+                assertThat(answer.statusCode()).isEqualTo(200);
+                assertThat(Http.agentId(answer)).isEqualTo(agents.idOf(agents.get(0).baseUrl()));
+                assertThat(balancer.balancerState().members()).containsExactly("127.0.0.1:" + agent.getPort());
+                assertThat(readiness(proxy).call().getDetails())
+                        .containsEntry("source.problem", "AAAA query for agents.test answered Refused(5)");
+            }
+
+            int aaaaQueries = dns.queries("agents.test", DnsRecordType.AAAA);
+            settings.setAgentsDnsIpv6(false);
+            FleetSource ipv4 = settings.fleetSource();
+            try {
+                assertThat(new DemoFleet(ipv4).firstFleet()).containsExactly(
+                        "127.0.0.1:" + agent.getPort() + "=http://127.0.0.1:" + agent.getPort());
+                assertThat(ipv4.problem()).isNull();
+            } finally {
+                ipv4.close();
+            }
+            assertThat(dns.queries("agents.test", DnsRecordType.AAAA)).isEqualTo(aaaaQueries);
         }
     }
 

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.agentlb.camel.RoundRobinLB;
 import io.github.agentlb.camel.http.AgentTimeouts;
 import io.github.agentlb.core.health.OutlierEjection;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.assertj.core.api.AbstractThrowableAssert;
@@ -118,5 +121,56 @@ class ProxySettingsTest {
         good.setFirstByteTimeoutMs(20_000);
         good.setRequestTimeoutMs(180_000);
         assertThat(good.toConfig().timeouts()).isEqualTo(new AgentTimeouts(1_000, 20_000, 60_000, 180_000));
+    }
+
+    @Test
+    void theDnsServerIsHostPortOrHostOnPort53() throws Exception {
+        assertThat(ProxySettings.nameServer("127.0.0.1:5353")).isEqualTo(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 5353));
+        assertThat(ProxySettings.nameServer("127.0.0.1")).isEqualTo(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 53));
+        assertThat(ProxySettings.nameServer("[::1]:5353")).isEqualTo(new InetSocketAddress(InetAddress.getByName("::1"), 5353));
+        assertThat(ProxySettings.nameServer("::1")).isEqualTo(new InetSocketAddress(InetAddress.getByName("::1"), 53));
+        assertThat(ProxySettings.nameServer("[::1]")).isEqualTo(new InetSocketAddress(InetAddress.getByName("::1"), 53));
+        assertThat(ProxySettings.nameServer("localhost:53").isUnresolved()).isFalse();
+    }
+
+    @Test
+    void theDnsServerAndIpv6SettingsAreValidatedNamingTheVariableAndValue() {
+        for (String bad : List.of("127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:", ":53", "127.0.0.1:dns", "", "[::1", "[::1]x")) {
+            assertThat(dnsSettingsProblem(s -> s.setAgentsDnsServer(bad))).as(bad).isEqualTo("AGENTS_DNS_SERVER: agentsDnsServer "
+                    + "must be host:port or host (port 53 by default), the port in 1..65535, was '" + bad + "'");
+        }
+        assertThat(dnsSettingsProblem(s -> s.setAgentsDnsServer("nonexistent.invalid:53"))).isEqualTo("AGENTS_DNS_SERVER: "
+                + "agentsDnsServer's host must be an IP address or a name that resolves, was 'nonexistent.invalid:53'");
+        assertThat(dnsSettingsProblem(s -> {
+            s.setAgentsDns("_agent._tcp.agents.test");
+            s.setAgentsDnsIpv6(false);
+        })).isEqualTo("AGENTS_DNS_IPV6: agentsDnsIpv6 applies to an AGENTS_DNS of host:port (A and AAAA records), "
+                + "was false for _agent._tcp.agents.test");
+
+        ProxySettings withoutDns = new ProxySettings();
+        withoutDns.setAgents("http://127.0.0.1:1");
+        withoutDns.setAgentsDnsServer("127.0.0.1:5353");
+        assertThatThrownBy(withoutDns::fleetSource).hasMessage("AGENTS_DNS_SERVER: agentsDnsServer is the name server "
+                + "AGENTS_DNS is asked of, which is not set, was '127.0.0.1:5353'");
+        ProxySettings ipv6WithoutDns = new ProxySettings();
+        ipv6WithoutDns.setAgentsDnsIpv6(true);
+        assertThatThrownBy(ipv6WithoutDns::fleetSource).hasMessage("AGENTS_DNS_IPV6: agentsDnsIpv6 applies to an "
+                + "AGENTS_DNS of host:port (A and AAAA records), which is not set, was true");
+
+        ProxySettings good = new ProxySettings();
+        good.setAgentsDns("agents.test:42090");
+        good.setAgentsDnsServer("127.0.0.1:45053");
+        good.setAgentsDnsIpv6(false);
+        assertThat(good.fleetSource().describe()).isEqualTo("dns:agents.test:42090");
+    }
+
+    /** The message of what {@link ProxySettings#fleetSource()} throws for {@code AGENTS_DNS=agents.test:42090} and {@code knob}. */
+    private static String dnsSettingsProblem(Consumer<ProxySettings> knob) {
+        ProxySettings settings = new ProxySettings();
+        settings.setAgentsDns("agents.test:42090");
+        knob.accept(settings);
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(settings::fleetSource);
+        assertThat(thrown).isInstanceOf(IllegalArgumentException.class);
+        return thrown.getMessage();
     }
 }
