@@ -31,6 +31,8 @@ public class AgentEndpoint extends DefaultEndpoint {
 
     /** Default of {@link #getPoolSize()}: idle keep-alive connections kept per agent and event loop. */
     public static final int DEFAULT_POOL_SIZE = 64;
+    /** Default of {@link #getPoolIdleTimeout()}: nginx's upstream {@code keepalive_timeout}. */
+    public static final Duration DEFAULT_POOL_IDLE_TIMEOUT = Duration.ofSeconds(60);
     /** Default of {@link #getStallFactor()}. */
     public static final double DEFAULT_STALL_FACTOR = 10;
     /** Default of {@link #getMinStallTime()}. */
@@ -55,6 +57,9 @@ public class AgentEndpoint extends DefaultEndpoint {
     private Duration requestTimeout = Duration.ZERO;
     @UriParam(defaultValue = "64", description = "Idle keep-alive connections to the agent kept per event loop; 0: none")
     private int poolSize = DEFAULT_POOL_SIZE;
+    @UriParam(defaultValue = "60s", javaType = "java.time.Duration",
+            description = "How long a kept-alive connection to the agent may stay idle in the pool before it is closed; 0: for ever")
+    private Duration poolIdleTimeout = DEFAULT_POOL_IDLE_TIMEOUT;
     @UriParam(defaultValue = "0", description = "Largest answer body passed to the client, bytes; 0: no limit")
     private long maxAnswerBytes;
     @UriParam(defaultValue = "10", description = "When a client leaves a call whose answer has not begun after this many"
@@ -204,6 +209,18 @@ public class AgentEndpoint extends DefaultEndpoint {
             throw new IllegalArgumentException("poolSize must be >= 0, was " + poolSize);
         }
         this.poolSize = poolSize;
+    }
+
+    public Duration getPoolIdleTimeout() {
+        return poolIdleTimeout;
+    }
+
+    /**
+     * @param text a duration, {@code 0} for none: an idle pooled connection is closed after this
+     *     long (give it less than the agent's own keep-alive timeout where it has one)
+     */
+    public void setPoolIdleTimeout(String text) {
+        poolIdleTimeout = Durations.parse("poolIdleTimeout", text);
     }
 
     public long getMaxAnswerBytes() {
