@@ -94,11 +94,16 @@ final class AgentPool {
     /** Takes a connection back after a call whose answer ended cleanly, or closes it. On its event loop. */
     void giveBack(Channel channel, boolean reusable) {
         attach(channel, null);
-        if (reusable && channel.isActive() && poolOf(channel.eventLoop()).offer(channel)) {
+        if (reusable && channel.isActive() && endpoint.inUse() && poolOf(channel.eventLoop()).offer(channel)) {
             channel.config().setAutoRead(true); // an answer that ended while its client held it back
         } else {
             channel.close();
         }
+    }
+
+    /** Closes the idle connections of every event loop, each on its loop; connections in a call stay. Any thread. */
+    void closeIdle() {
+        pools.forEach(IdleConnections::closeIdle);
     }
 
     /**
@@ -106,7 +111,7 @@ final class AgentPool {
      * (the proxy cut it, not its agent: nothing counted against the agent, no failover).
      */
     void closeAll() {
-        pools.forEach(IdleConnections::closeIdle);
+        closeIdle();
         open.forEach(Channel::close);
     }
 
