@@ -4,6 +4,7 @@ import io.github.agentlb.core.Durations;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
@@ -13,6 +14,8 @@ import org.apache.camel.spi.UriEndpoint;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriPath;
 import org.apache.camel.support.DefaultEndpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One agent: {@code agent:http://host:port[?options]}, a child of a route's {@code loadBalance()}
@@ -29,8 +32,12 @@ import org.apache.camel.support.DefaultEndpoint;
         producerOnly = true, category = {Category.HTTP}, remote = true)
 public class AgentEndpoint extends DefaultEndpoint {
 
+    private static final Logger LOG = LoggerFactory.getLogger(AgentEndpoint.class);
+
     /** Default of {@link #getPoolSize()}: idle keep-alive connections kept per agent and event loop. */
     public static final int DEFAULT_POOL_SIZE = 64;
+    /** Default of {@link #getPoolIdleTimeout()}: nginx's upstream {@code keepalive_timeout}. */
+    public static final Duration DEFAULT_POOL_IDLE_TIMEOUT = Duration.ofSeconds(60);
     /** Default of {@link #getStallFactor()}. */
     public static final double DEFAULT_STALL_FACTOR = 10;
     /** Default of {@link #getMinStallTime()}. */
@@ -55,6 +62,9 @@ public class AgentEndpoint extends DefaultEndpoint {
     private Duration requestTimeout = Duration.ZERO;
     @UriParam(defaultValue = "64", description = "Idle keep-alive connections to the agent kept per event loop; 0: none")
     private int poolSize = DEFAULT_POOL_SIZE;
+    @UriParam(defaultValue = "60s", javaType = "java.time.Duration",
+            description = "How long a kept-alive connection to the agent may stay idle in the pool before it is closed; 0: for ever")
+    private Duration poolIdleTimeout = DEFAULT_POOL_IDLE_TIMEOUT;
     @UriParam(defaultValue = "0", description = "Largest answer body passed to the client, bytes; 0: no limit")
     private long maxAnswerBytes;
     @UriParam(defaultValue = "10", description = "When a client leaves a call whose answer has not begun after this many"
@@ -66,6 +76,8 @@ public class AgentEndpoint extends DefaultEndpoint {
     private Duration minStallTime = DEFAULT_MIN_STALL_TIME;
 
     private final AgentPool pool = new AgentPool(this);
+    /** Producers started and not yet stopped: the children that call the agent through this endpoint. */
+    private final AtomicInteger producers = new AtomicInteger();
     private final AgentStats stats;
     private volatile AgentTimeouts timeouts = AgentTimeouts.DEFAULTS;
 
@@ -206,6 +218,18 @@ public class AgentEndpoint extends DefaultEndpoint {
         this.poolSize = poolSize;
     }
 
+    public Duration getPoolIdleTimeout() {
+        return poolIdleTimeout;
+    }
+
+    /**
+     * @param text a duration, {@code 0} for none: an idle pooled connection is closed after this
+     *     long (give it less than the agent's own keep-alive timeout where it has one)
+     */
+    public void setPoolIdleTimeout(String text) {
+        poolIdleTimeout = Durations.parse("poolIdleTimeout", text);
+    }
+
     public long getMaxAnswerBytes() {
         return maxAnswerBytes;
     }
@@ -271,6 +295,29 @@ public class AgentEndpoint extends DefaultEndpoint {
             throw new IllegalArgumentException(option + " must be at most " + Integer.MAX_VALUE + "ms, was " + value);
         }
         return (int) value.toMillis();
+    }
+
+    /** A producer of this endpoint started: its connections are in use. Any thread. */
+    void producerStarted() {
+        producers.incrementAndGet();
+    }
+
+    /**
+     * A producer of this endpoint stopped. The last one closes the idle connections at once: no child
+     * calls the agent any more (it left the balancer, whose owned child stopped after its last
+     * request ended, or its routes stopped), and an agent that does not close idle connections itself
+     * would otherwise keep them for {@link #getPoolIdleTimeout()}, or for ever. Any thread.
+     */
+    void producerStopped() {
+        if (producers.decrementAndGet() == 0) {
+            LOG.debug("agent {}: no producer left, closing its idle connections", address);
+            pool.closeIdle();
+        }
+    }
+
+    /** Whether a producer of this endpoint is started; a connection a call gives back after the last one stopped is closed. */
+    boolean inUse() {
+        return producers.get() > 0;
     }
 
     @Override

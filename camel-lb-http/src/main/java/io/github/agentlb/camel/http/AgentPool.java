@@ -7,16 +7,17 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.FastThreadLocal;
-import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The connections to one agent: opened on the event loop of the client connection they serve, and
- * kept alive between calls in a pool per event loop (at most the endpoint's {@code poolSize}), so a
- * call and its agent connection always share one thread. A connection serves one call at a time;
+ * kept alive between calls in a pool per event loop (at most the endpoint's {@code poolSize}, each
+ * closed once idle for its {@code poolIdleTimeout}: {@link IdleConnections}), so a call and its
+ * agent connection always share one thread. A connection serves one call at a time;
  * a byte nobody asked for closes it ({@link AgentCodec}): one past the end of an answer, or one
  * that comes while the connection is idle. An idle connection is read, so such a byte, or the
  * agent's closing it, is seen at once.
@@ -26,12 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
 final class AgentPool {
 
     private final AgentEndpoint endpoint;
-    private final FastThreadLocal<ArrayDeque<Channel>> idle = new FastThreadLocal<>() {
-        @Override
-        protected ArrayDeque<Channel> initialValue() {
-            return new ArrayDeque<>();
-        }
-    };
+    private final FastThreadLocal<IdleConnections> idle = new FastThreadLocal<>();
+    /** The pool of each event loop that has one, to close their idle connections from any thread. */
+    private final Set<IdleConnections> pools = ConcurrentHashMap.newKeySet();
     /** Every open connection, to close them when the endpoint stops. */
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
 
@@ -41,14 +39,23 @@ final class AgentPool {
 
     /** An idle connection of the calling event loop that is still open, taken for {@code call}, or null. */
     Channel take(AgentCall call) {
-        ArrayDeque<Channel> pool = idle.get();
-        for (Channel pooled; (pooled = pool.pollLast()) != null; ) {
-            if (pooled.isActive()) {
-                attach(pooled, call);
-                return pooled;
-            }
+        IdleConnections pool = idle.getIfExists();
+        Channel pooled = pool == null ? null : pool.take();
+        if (pooled != null) {
+            attach(pooled, call);
         }
-        return null;
+        return pooled;
+    }
+
+    /** The pool of {@code loop}, the calling thread's. */
+    private IdleConnections poolOf(EventLoop loop) {
+        IdleConnections pool = idle.getIfExists();
+        if (pool == null) {
+            pool = new IdleConnections(loop, System::nanoTime, endpoint.getPoolSize(), endpoint.getPoolIdleTimeout().toNanos());
+            idle.set(pool);
+            pools.add(pool);
+        }
+        return pool;
     }
 
     /** Opens a connection for {@code call} on its client connection's event loop; {@code call} is told when it is up. */
@@ -87,13 +94,16 @@ final class AgentPool {
     /** Takes a connection back after a call whose answer ended cleanly, or closes it. On its event loop. */
     void giveBack(Channel channel, boolean reusable) {
         attach(channel, null);
-        ArrayDeque<Channel> pool = idle.get();
-        if (reusable && channel.isActive() && pool.size() < endpoint.getPoolSize()) {
+        if (reusable && channel.isActive() && endpoint.inUse() && poolOf(channel.eventLoop()).offer(channel)) {
             channel.config().setAutoRead(true); // an answer that ended while its client held it back
-            pool.addLast(channel);
         } else {
             channel.close();
         }
+    }
+
+    /** Closes the idle connections of every event loop, each on its loop; connections in a call stay. Any thread. */
+    void closeIdle() {
+        pools.forEach(IdleConnections::closeIdle);
     }
 
     /**
@@ -101,6 +111,7 @@ final class AgentPool {
      * (the proxy cut it, not its agent: nothing counted against the agent, no failover).
      */
     void closeAll() {
+        closeIdle();
         open.forEach(Channel::close);
     }
 
@@ -121,7 +132,10 @@ final class AgentPool {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            idle.get().remove(ctx.channel());
+            IdleConnections pool = idle.getIfExists();
+            if (pool != null) {
+                pool.remove(ctx.channel());
+            }
             if (call != null) {
                 // The endpoint's stop, or the shutdown of the event loop it shares with the consumer
                 // (a CamelContext's shutdown timeout run out): the proxy cut the call, not the agent.

@@ -2,6 +2,7 @@ package io.github.agentlb.camel.http;
 
 import io.github.agentlb.camel.AttemptHooks;
 import io.netty.channel.EventLoop;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultAsyncProducer;
@@ -19,6 +20,12 @@ import org.apache.camel.support.DefaultAsyncProducer;
  * {@value #AGENT_ADDRESS_PROPERTY} to the agent's address, for routes whose balancer does not say
  * which child it chose (Camel's own).
  *
+ * <p>Each producer counts as a user of its endpoint's connections from its start to its stop: when
+ * the last one stops (the balancer stopped the child of an agent that left, or the routes that call
+ * the agent stopped), the endpoint closes its idle connections to the agent
+ * ({@link AgentEndpoint#producerStopped()}). Camel creates one per child: a {@code SendProcessor}
+ * stops and shuts down its producer, never the endpoint, which other children may share.
+ *
  * <p>Thread-safe.
  */
 public class AgentProducer extends DefaultAsyncProducer {
@@ -27,6 +34,8 @@ public class AgentProducer extends DefaultAsyncProducer {
     public static final String AGENT_ADDRESS_PROPERTY = "agentlb.agentAddress";
 
     private final AgentEndpoint endpoint;
+    /** Whether this producer counts among its endpoint's users. */
+    private final AtomicBoolean counted = new AtomicBoolean();
 
     AgentProducer(AgentEndpoint endpoint) {
         super(endpoint);
@@ -59,6 +68,22 @@ public class AgentProducer extends DefaultAsyncProducer {
             loop.execute(call::start);
         }
         return false;
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart();
+        if (counted.compareAndSet(false, true)) {
+            endpoint.producerStarted();
+        }
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        if (counted.compareAndSet(true, false)) {
+            endpoint.producerStopped();
+        }
+        super.doStop();
     }
 
     @Override

@@ -42,6 +42,7 @@ class AgentEndpointTest {
         assertThat(endpoint.getIdleTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(endpoint.getRequestTimeout()).isZero();
         assertThat(endpoint.getPoolSize()).isEqualTo(64);
+        assertThat(endpoint.getPoolIdleTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(endpoint.getMaxAnswerBytes()).isZero();
         assertThat(endpoint.getStallFactor()).isEqualTo(10);
         assertThat(endpoint.getMinStallTime()).isEqualTo(Duration.ofSeconds(1));
@@ -75,6 +76,13 @@ class AgentEndpointTest {
     }
 
     @Test
+    void thePoolIdleTimeoutIsReadFromTheUriAndZeroKeepsIdleConnectionsForEver() {
+        assertThat(endpoint("agent:http://localhost:8081?poolIdleTimeout=5s").getPoolIdleTimeout())
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(endpoint("agent:http://localhost:8082?poolIdleTimeout=0").getPoolIdleTimeout()).isZero();
+    }
+
+    @Test
     void theTimeoutsSpellThemselvesAsOptions() {
         AgentTimeouts timeouts = new AgentTimeouts(1_000, 20_000, 60_000, 180_000);
 
@@ -88,6 +96,8 @@ class AgentEndpointTest {
             "idleTimeout=0|idleTimeout must be at least 1ms, was '0'",
             "requestTimeout=5 s|requestTimeout must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was '5 s'",
             "poolSize=-1|poolSize must be >= 0, was -1",
+            "poolIdleTimeout=-5s|poolIdleTimeout must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was '-5s'",
+            "poolIdleTimeout=PT-1S|poolIdleTimeout must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was 'PT-1S'",
             "maxAnswerBytes=-2|maxAnswerBytes must be >= 0 (0: no limit), was -2",
             "stallFactor=0.5|stallFactor must be 0 (off) or a finite number >= 1, was 0.5",
             "minStallTime=0|minStallTime must be at least 1ms, was '0'"})
