@@ -161,12 +161,22 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
      * that {@link #busyMayFailOver may go elsewhere}.
      */
     boolean holdsBack(int status, Object retryAfter, String method, FailoverPolicy policy) {
-        return isBusy(status, retryAfter) || restsAgent(status) && busyMayFailOver(status, method, policy);
+        return holdsBack(status, retryAfter, policy.mayFailOver(AttemptOutcome.FAILED_AFTER_SEND, method), policy);
+    }
+
+    /** As {@link #holdsBack(int, Object, String, FailoverPolicy)}, for a request that may or may not be sent twice ({@link FailoverPolicy#repeatable}). */
+    boolean holdsBack(int status, Object retryAfter, boolean repeatable, FailoverPolicy policy) {
+        return isBusy(status, retryAfter) || restsAgent(status) && busyMayFailOver(status, repeatable, policy);
     }
 
     /** Whether the request of a busy (or {@linkplain #restsAgent unavailable}) answer with {@code status} may go to another agent. */
     boolean busyMayFailOver(int status, String method, FailoverPolicy policy) {
-        return status == 429 || busy503Unprocessed || policy.mayFailOver(AttemptOutcome.FAILED_AFTER_SEND, method);
+        return busyMayFailOver(status, policy.mayFailOver(AttemptOutcome.FAILED_AFTER_SEND, method), policy);
+    }
+
+    /** As {@link #busyMayFailOver(int, String, FailoverPolicy)}, for a request that may or may not be sent twice. */
+    boolean busyMayFailOver(int status, boolean repeatable, FailoverPolicy policy) {
+        return status == 429 || busy503Unprocessed || policy.mayFailOver(AttemptOutcome.FAILED_AFTER_SEND, repeatable);
     }
 
     /**

@@ -251,7 +251,7 @@ final class Attempts {
         if (ejection != null) {
             context.listeners.ejected(context.strategyName, agentFailure, ejection);
         }
-        if (!context.runAllowed() || !policy.mayFailOver(outcome, method())) {
+        if (!context.runAllowed() || !policy.mayFailOver(outcome, policy.repeatable(exchange.getIn()))) {
             finish(agent, attempt, sync);
         } else if (!policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos)) {
             giveUp(policy.limitReached(screen.triedCount() - 1), sync);
@@ -325,7 +325,7 @@ final class Attempts {
         lastBusy = done;
         boolean unavailable = retryAfter == null && status == 503;
         addFailure(new AgentFailure(done.agent(), (unavailable ? "unavailable " : "busy ") + status, unavailable ? AttemptOutcome.ERROR_ANSWER : AttemptOutcome.BUSY, null));
-        if (context.runAllowed() && rules.busyMayFailOver(status, method(), policy)
+        if (context.runAllowed() && rules.busyMayFailOver(status, policy.repeatable(exchange.getIn()), policy)
                 && policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos)) {
             retry(sync, true);
         } else {
@@ -338,10 +338,6 @@ final class Attempts {
         Exchange answer = lastBusy.exchange();
         answer.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(screen.retryAfterSeconds(context.nanoTime())));
         finish(lastBusy.agent(), answer, sync);
-    }
-
-    private String method() {
-        return exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
     }
 
     /** Ends the exchange with the attempt's outcome: an answer, or a failure not to be retried. */

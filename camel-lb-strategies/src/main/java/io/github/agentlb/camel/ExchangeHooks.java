@@ -76,10 +76,10 @@ final class ExchangeHooks implements AttemptHooks {
 
     @Override
     public boolean isBusy(int status, String retryAfter) {
-        // The method matters only for a 503 that rests its agent (AnswerRules.busyMayFailOver): read only then.
-        String method = status == 503 ? exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class) : null;
+        // Whether it may be sent twice matters only for a 503 that rests its agent (AnswerRules.busyMayFailOver): read only then.
+        boolean repeatable = status == 503 && state.config.failover().repeatable(exchange.getIn());
         // A leg of a hedged request also holds back an error answer: another leg may still answer well.
-        return state.config.answers().holdsBack(status, retryAfter, method, state.config.failover())
+        return state.config.answers().holdsBack(status, retryAfter, repeatable, state.config.failover())
                 || leg != null && !state.config.answers().settles(status, retryAfter);
     }
 

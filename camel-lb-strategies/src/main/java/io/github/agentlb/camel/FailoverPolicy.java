@@ -6,6 +6,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
 
 /**
  * When an exchange may go to another agent after a failed attempt. Immutable, thread-safe.
@@ -14,12 +16,14 @@ import java.util.stream.Collectors;
  *   <li>A failure before the request was sent ({@link AttemptOutcome#FAILED_BEFORE_SEND}) always
  *       fails over: the agent never saw the request.</li>
  *   <li>A failure after it may have been sent ({@link AttemptOutcome#FAILED_AFTER_SEND}) fails
- *       over only when the exchange's {@code CamelHttpMethod} is idempotent: by default GET, HEAD,
- *       OPTIONS, TRACE, PUT and DELETE (RFC 9110 section 9.2.2). A POST, PATCH or an exchange
- *       without that header fails with the attempt's exception, so no request reaches two agents.</li>
+ *       over only when the request may be sent twice ({@link #repeatable}): its {@code CamelHttpMethod}
+ *       is idempotent, by default GET, HEAD, OPTIONS, TRACE, PUT and DELETE (RFC 9110 section
+ *       9.2.2), or it carries an {@code Idempotency-Key} that is not blank. A POST, PATCH or an
+ *       exchange without that header and without a key fails with the attempt's exception, so no
+ *       request reaches two agents.</li>
  *   <li>An answer timeout ({@link AttemptOutcome#ANSWER_TIMED_OUT}: sent, no answer began in
  *       time) fails over only when {@link #failOverOnAnswerTimeout()} is set (default off) and the
- *       method is idempotent: a slow agent is usually a busy one, and an agent call costs money,
+ *       request may be sent twice: a slow agent is usually a busy one, and an agent call costs money,
  *       so by default a call that timed out is not sent to every agent in turn.</li>
  *   <li>An error answer ({@link AttemptOutcome#ERROR_ANSWER}), an answer the route turned into an
  *       exception ({@link AttemptOutcome#EXCEPTION_ANSWER}), a failure after the answer's first byte
@@ -98,12 +102,31 @@ public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set
      * @param method the exchange's HTTP method, or null when it has none
      */
     public boolean mayFailOver(AttemptOutcome outcome, String method) {
+        return mayFailOver(outcome, idempotent(method));
+    }
+
+    /**
+     * As {@link #mayFailOver(AttemptOutcome, String)}, for a request that may or may not be sent
+     * twice ({@link #repeatable}).
+     */
+    public boolean mayFailOver(AttemptOutcome outcome, boolean repeatable) {
         return switch (outcome) {
             case FAILED_BEFORE_SEND -> true;
-            case FAILED_AFTER_SEND -> idempotent(method);
-            case ANSWER_TIMED_OUT -> failOverOnAnswerTimeout && idempotent(method);
+            case FAILED_AFTER_SEND -> repeatable;
+            case ANSWER_TIMED_OUT -> failOverOnAnswerTimeout && repeatable;
             default -> false;
         };
+    }
+
+    /**
+     * Whether {@code request} may reach an agent twice: its method ({@link Exchange#HTTP_METHOD}) is
+     * one of {@link #idempotentMethods()}, or it carries an {@value AgentLb#IDEMPOTENCY_KEY_HEADER}
+     * that is not blank ({@link AgentLb#isIdempotencyKey}). The one rule for failover after a send,
+     * a busy 503, hedging and a stale connection's second send.
+     */
+    public boolean repeatable(Message request) {
+        return idempotent(request.getHeader(Exchange.HTTP_METHOD, String.class))
+                || AgentLb.isIdempotencyKey(request.getHeader(AgentLb.IDEMPOTENCY_KEY_HEADER));
     }
 
     /** @return whether another attempt may start after {@code failovers} failovers, {@code elapsedNanos} in */

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.ExchangeHelper;
@@ -70,9 +69,7 @@ final class HedgedRequest {
         if (!state.config.hedging().enabled() || pin != null && pin.agent() != null) {
             return false;
         }
-        String method = exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
-        return method != null && state.config.failover().idempotentMethods().contains(method.toUpperCase(Locale.ROOT))
-                || AgentLb.isIdempotencyKey(exchange.getIn().getHeader(AgentLb.IDEMPOTENCY_KEY_HEADER));
+        return state.config.failover().repeatable(exchange.getIn());
     }
 
     /**

@@ -151,6 +151,28 @@ class FailureAwareBalancingTest extends CamelTestSupport {
         assertThat(answer.getException()).isInstanceOf(SocketTimeoutException.class).hasMessage("Read timed out");
     }
 
+    /** An Idempotency-Key makes a POST as safe to send again as hedging takes it to be; a blank one does not. */
+    @Test
+    void aPostWithAnIdempotencyKeyFailsOverAfterSendButNotWithABlankOne() {
+        mode.put("a", Mode.READ_TIMEOUT);
+        Exchange keyed = template.request("direct:rr-no-ejection-in", e -> {
+            e.getIn().setBody("ping");
+            e.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+            e.getIn().setHeader("Idempotency-Key", "k-1");
+        });
+        assertThat(keyed.getException()).isNull();
+        assertThat(keyed.getMessage().getBody(String.class)).isEqualTo("b");
+        send("rr-no-ejection", "GET"); // c's turn
+        Exchange blank = template.request("direct:rr-no-ejection-in", e -> {
+            e.getIn().setBody("ping");
+            e.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+            e.getIn().setHeader("Idempotency-Key", " ");
+        });
+        assertThat(blank.getException()).isInstanceOf(SocketTimeoutException.class);
+        assertThat(received("a")).isEqualTo(2);
+        assertThat(received("b")).isEqualTo(1);
+    }
+
     @Test
     void anExchangeWithoutAMethodIsNotRetriedAfterSendEither() {
         mode.put("a", Mode.READ_TIMEOUT);
