@@ -90,9 +90,15 @@ final class Listeners {
         }
     }
 
-    void membersChanged(List<String> members) {
-        for (MembershipListener listener : membership) {
-            notifyMembers(listener, members);
+    /** Tells the membership listeners what changed from {@code before} to {@code now}: the agents taking requests, the members, or both. */
+    void published(BalancerState before, BalancerState now) {
+        if (!now.agentIds().equals(before.agentIds())) {
+            agentsChanged(now.agentIds());
+        }
+        if (!now.members().equals(before.members())) {
+            for (MembershipListener listener : membership) {
+                notifyMembers(listener, now.members());
+            }
         }
     }
 

@@ -352,19 +352,13 @@ final class StateWriter implements StrategyContext {
         for (String id : members) {
             allWeights.put(id, weights.getOrDefault(id, AgentSpec.DEFAULT_WEIGHT));
         }
-        List<String> servingBefore = state.agentIds();
-        List<String> membersBefore = state.members();
+        BalancerState before = state;
         BalancerState view = new BalancerState(generation + 1, members, serving, Map.copyOf(slotsById),
                 Collections.unmodifiableMap(allWeights), Collections.unmodifiableSet(new TreeSet<>(draining)),
                 Map.copyOf(warmingSince), config, detector, boundedLoads, sessions, null);
         state = view.withPicker(strategy.newPicker(view));
         generation++;
-        if (!serving.equals(servingBefore)) {
-            listeners.agentsChanged(serving);
-        }
-        if (!members.equals(membersBefore)) {
-            listeners.membersChanged(members);
-        }
+        listeners.published(before, state);
     }
 
     /** Outlier ejection, bounded loads and learned sessions for the configuration and members of the new state. */
