@@ -2,6 +2,7 @@ package io.github.agentlb.fleet;
 
 import io.github.agentlb.core.fleet.AgentSpec;
 import io.github.agentlb.core.fleet.FleetListener;
+import io.github.agentlb.core.fleet.NameList;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * distinct and at least one agent is not draining: a balancer never ends up empty, or with only
  * draining agents, by accident of a bad read.
  *
- * <p>Logs one INFO line per applied change (agents added, removed, drained, re-weighted).
+ * <p>Logs one INFO line per applied change (agents added, removed, drained, re-weighted), each list
+ * of names bounded ({@link NameList}). An agent that was draining and is no longer takes new
+ * requests again, so it is listed as added, as a new line marked draining is listed as draining.
  * Thread-safe: every method is synchronized, and the listener is called under that lock, one
  * fleet at a time. Public for the other source modules; not meant for users.
  */
@@ -60,7 +63,9 @@ public final class LastGoodFleet {
         }
         fleet = List.copyOf(agents);
         problem = null;
-        log.info("{}: fleet of {} agents: {}", source, agents.size(), names(agents));
+        List<String> draining = agents.stream().filter(AgentSpec::draining).map(AgentSpec::name).toList();
+        log.info("{}: fleet of {} agents: {}{}", source, agents.size(), NameList.of(names(agents)),
+                draining.isEmpty() ? "" : ", draining " + NameList.of(draining));
     }
 
     /**
@@ -148,6 +153,9 @@ public final class LastGoodFleet {
                 (agent.draining() ? draining : added).add(agent.name());
             } else if (agent.draining() && !was.draining()) {
                 draining.add(agent.name());
+            } else if (was.draining() && !agent.draining()) {
+                // It takes new requests again: a new member if its drain had ended, so added.
+                added.add(agent.name());
             } else if (!agent.equals(was)) {
                 changed.add(agent.name());
             }
@@ -163,7 +171,7 @@ public final class LastGoodFleet {
 
     private static void append(StringBuilder text, String what, List<String> names) {
         if (!names.isEmpty()) {
-            text.append(text.length() == 0 ? "" : ", ").append(what).append(' ').append(names);
+            text.append(text.length() == 0 ? "" : ", ").append(what).append(' ').append(NameList.of(names));
         }
     }
 
