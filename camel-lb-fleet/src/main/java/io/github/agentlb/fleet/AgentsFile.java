@@ -14,14 +14,18 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The agents file's two formats, told apart by content: JSON when the first character that is
  * not white space is {@code [} or <code>{</code>, text otherwise.
  *
  * <p>Text: one agent per line, {@code name=url} followed by options separated by {@code ;}:
- * {@code weight=N} (a number in (0, 1000], default 1), {@code draining}, {@code zone=z}.
- * Blank lines and lines starting with {@code #} are ignored; white space around each part is.
+ * {@code weight=N} (decimal digits with an optional fraction, such as {@code 2} or {@code 0.5}, in
+ * (0, 1000]; default 1), {@code draining} (or {@code draining=true|false}), {@code zone=z}.
+ * Blank lines and lines starting with {@code #} are ignored; white space around each part is, but
+ * an option has none inside ({@code weight= 4} is an error), a value is never empty, and an option
+ * given twice is an error, as a key twice is in JSON.
  * <pre>
  * # name=url[;weight=N][;draining][;zone=z]
  * A1=http://10.0.0.1:9001
@@ -41,6 +45,10 @@ public final class AgentsFile {
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Set<String> FIELDS = Set.of("name", "url", "weight", "draining", "zone");
+    /** The text format's options, each with how it is written. */
+    private static final Map<String, String> OPTIONS =
+            Map.of("weight", "weight=N", "draining", "draining or draining=true|false", "zone", "zone=z");
+    private static final Pattern WEIGHT = Pattern.compile("[0-9]+(\\.[0-9]+)?");
 
     private AgentsFile() {
     }
@@ -90,17 +98,30 @@ public final class AgentsFile {
         double weight = AgentSpec.DEFAULT_WEIGHT;
         boolean draining = false;
         String zone = null;
+        Map<String, String> given = new HashMap<>();
         for (int p = 1; p < parts.length; p++) {
             String option = parts[p].strip();
             int oe = option.indexOf('=');
-            String key = (oe < 0 ? option : option.substring(0, oe)).strip();
-            String value = oe < 0 ? null : option.substring(oe + 1).strip();
-            switch (key) {
-                case "weight" -> weight = number(where, "weight", value);
-                case "draining" -> draining = value == null || bool(where, value);
-                case "zone" -> zone = value;
-                default -> throw new IllegalArgumentException(where + "unknown option '" + option
+            String key = oe < 0 ? option : option.substring(0, oe);
+            String value = oe < 0 ? null : option.substring(oe + 1);
+            if (option.chars().anyMatch(Character::isWhitespace)) {
+                throw new IllegalArgumentException(where + "option '" + option + "': no white space around or inside a value");
+            }
+            if (!OPTIONS.containsKey(key)) {
+                throw new IllegalArgumentException(where + "unknown option '" + option
                         + "' (weight=N, draining, zone=z)");
+            }
+            String first = given.putIfAbsent(key, option);
+            if (first != null) {
+                throw new IllegalArgumentException(where + "option " + key + " given twice: '" + first + "' and '" + option + "'");
+            }
+            if (value == null && !key.equals("draining") || value != null && value.isEmpty()) {
+                throw new IllegalArgumentException(where + "option '" + option + "' needs a value (" + OPTIONS.get(key) + ")");
+            }
+            switch (key) {
+                case "weight" -> weight = weight(where, value);
+                case "draining" -> draining = value == null || bool(where, value);
+                default -> zone = value;
             }
         }
         return agent(where, name, url, weight, draining, zone);
@@ -200,12 +221,13 @@ public final class AgentsFile {
         }
     }
 
-    private static double number(String where, String field, String value) {
-        try {
-            return Double.parseDouble(value);
-        } catch (NumberFormatException | NullPointerException e) {
-            throw new IllegalArgumentException(where + field + " must be a number, was '" + value + "'");
+    /** Decimal digits with an optional fraction: {@code 2}, {@code 0.5}; no sign, exponent, suffix or white space. */
+    private static double weight(String where, String value) {
+        if (!WEIGHT.matcher(value).matches()) {
+            throw new IllegalArgumentException(where + "weight must be a number, was '" + value
+                    + "' (decimal digits with an optional fraction, such as 2 or 0.5)");
         }
+        return Double.parseDouble(value);
     }
 
     private static boolean bool(String where, String value) {

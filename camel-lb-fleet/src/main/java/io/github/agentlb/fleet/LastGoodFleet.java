@@ -2,6 +2,7 @@ package io.github.agentlb.fleet;
 
 import io.github.agentlb.core.fleet.AgentSpec;
 import io.github.agentlb.core.fleet.FleetListener;
+import io.github.agentlb.core.fleet.NameList;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * family of two) offers what it read with that part's agents of the last good fleet, and the reason
  * ({@link #offer(List, String)}): the fleet is applied, the reason logged as a bad read's is.
  *
- * <p>Logs one INFO line per applied change (agents added, removed, drained, re-weighted).
+ * <p>Logs one INFO line per applied change (agents added, removed, drained, re-weighted), each list
+ * of names bounded ({@link NameList}). An agent that was draining and is no longer takes new
+ * requests again, so it is listed as added, as a new line marked draining is listed as draining.
  * Thread-safe: every method is synchronized, and the listener is called under that lock, one
  * fleet at a time. Public for the other source modules; not meant for users.
  */
@@ -73,7 +76,9 @@ public final class LastGoodFleet {
             throw new IllegalArgumentException(source + ": the fleet was refused: " + e.getMessage(), e);
         }
         fleet = List.copyOf(agents);
-        log.info("{}: fleet of {} agents: {}", source, agents.size(), names(agents));
+        List<String> draining = agents.stream().filter(AgentSpec::draining).map(AgentSpec::name).toList();
+        log.info("{}: fleet of {} agents: {}{}", source, agents.size(), NameList.of(names(agents)),
+                draining.isEmpty() ? "" : ", draining " + NameList.of(draining));
         readInPart(partProblem);
     }
 
@@ -183,6 +188,9 @@ public final class LastGoodFleet {
                 (agent.draining() ? draining : added).add(agent.name());
             } else if (agent.draining() && !was.draining()) {
                 draining.add(agent.name());
+            } else if (was.draining() && !agent.draining()) {
+                // It takes new requests again: a new member if its drain had ended, so added.
+                added.add(agent.name());
             } else if (!agent.equals(was)) {
                 changed.add(agent.name());
             }
@@ -198,7 +206,7 @@ public final class LastGoodFleet {
 
     private static void append(StringBuilder text, String what, List<String> names) {
         if (!names.isEmpty()) {
-            text.append(text.length() == 0 ? "" : ", ").append(what).append(' ').append(names);
+            text.append(text.length() == 0 ? "" : ", ").append(what).append(' ').append(NameList.of(names));
         }
     }
 

@@ -50,12 +50,49 @@ class AgentsFileTest {
         assertError("A1=ftp://h:1", "line 1: address must be http(s)://host:port, was 'ftp://h:1'");
         assertError("A1=http://h:1;weight=heavy", "line 1: weight must be a number, was 'heavy'");
         assertError("A1=http://h:1;weight=0", "line 1: weight must be in (0, 1000], was 0.0");
-        assertError("A1=http://h:1;weight=NaN", "line 1: weight must be in (0, 1000], was NaN");
+        assertError("A1=http://h:1;weight=1000.5", "line 1: weight must be in (0, 1000], was 1000.5");
         assertError("A1=http://h:1;wieght=2", "line 1: unknown option 'wieght=2' (weight=N, draining, zone=z)");
         assertError("A1=http://h:1;draining=maybe", "line 1: draining must be true or false, was 'maybe'");
         assertError("just-a-name", "line 1: expected name=url, was 'just-a-name'");
         assertError("=http://h:1", "line 1: name must not be blank, was ''");
         assertError("A1=http://h :1", "line 1: address must be http(s)://host:port, was 'http://h :1' (Illegal character in authority)");
+    }
+
+    @Test
+    void aWeightIsDecimalDigitsWithAnOptionalFraction() {
+        assertThat(AgentsFile.parse("A1=http://h:1;weight=2\nA2=http://h:2;weight=0.5\nA3=http://h:3;weight=1000.0\n"))
+                .extracting(AgentSpec::weight).containsExactly(2.0, 0.5, 1000.0);
+    }
+
+    /** Was: 2f, 5d and 0x1p1 read as 2, 5 and 2 (Java's own number syntax), " 4" as 4. */
+    @Test
+    void aWeightInAnotherNotationIsAnErrorNamingTheLineAndTheValue() {
+        for (String value : List.of("2f", "5d", "0x1p1", "1e2", ".5", "2.", "+2", "-1", "1_000", "Infinity", "NaN", "２")) {
+            assertError("A1=http://h:1;weight=" + value,
+                    "line 1: weight must be a number, was '" + value + "' (decimal digits with an optional fraction, such as 2 or 0.5)");
+        }
+    }
+
+    /** Was: {@code weight= 4} read as 4, {@code zone= eu} as eu, {@code zone} alone as no zone. */
+    @Test
+    void anOptionsValueIsNotEmptyAndHasNoWhiteSpace() {
+        assertError("A1=http://h:1;weight= 4", "line 1: option 'weight= 4': no white space around or inside a value");
+        assertError("A1=http://h:1;weight =4", "line 1: option 'weight =4': no white space around or inside a value");
+        assertError("A1=http://h:1;zone=eu west", "line 1: option 'zone=eu west': no white space around or inside a value");
+        assertError("A1=http://h:1;zone", "line 1: option 'zone' needs a value (zone=z)");
+        assertError("A1=http://h:1;zone=", "line 1: option 'zone=' needs a value (zone=z)");
+        assertError("A1=http://h:1;weight", "line 1: option 'weight' needs a value (weight=N)");
+        assertError("A1=http://h:1;draining=", "line 1: option 'draining=' needs a value (draining or draining=true|false)");
+        assertThat(AgentsFile.parse("A1=http://h:1 ; draining=false ;\tzone=eu ").get(0))
+                .isEqualTo(new AgentSpec("A1", URI.create("http://h:1"), 1, false, "eu"));
+    }
+
+    /** Was: the last of two weights won, though JSON refuses a key given twice. */
+    @Test
+    void anOptionGivenTwiceIsAnErrorNamingBoth() {
+        assertError("A1=http://h:1;weight=2;weight=3", "line 1: option weight given twice: 'weight=2' and 'weight=3'");
+        assertError("A1=http://h:1;draining;draining=false", "line 1: option draining given twice: 'draining' and 'draining=false'");
+        assertError("A1=http://h:1;zone=a;weight=2;zone=a", "line 1: option zone given twice: 'zone=a' and 'zone=a'");
     }
 
     @Test

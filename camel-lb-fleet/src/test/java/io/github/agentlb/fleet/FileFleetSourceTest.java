@@ -120,6 +120,23 @@ class FileFleetSourceTest {
         }
     }
 
+    /** Was: the last of two weights won, and {@code weight=2f} was weight 2. */
+    @Test
+    void anOptionTwiceOrAWeightInAnotherNotationIsABadLineAtStartAndWhileRunning() throws IOException {
+        Path bad = write("bad.txt", "A1=http://127.0.0.1:9001;weight=2;weight=3\n");
+        assertThatThrownBy(() -> started(bad)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("file:" + bad + ": line 1: option weight given twice: 'weight=2' and 'weight=3'");
+
+        Path file = write("agents.txt", TWO);
+        try (CapturedLog log = new CapturedLog(FileFleetSource.class); FileFleetSource source = started(file)) {
+            rewrite(file, TWO + "A3=http://127.0.0.1:9003;weight=2f\n", SECOND);
+            rewrite(file, TWO + "A3=http://127.0.0.1:9003;weight=2f\n", SECOND);
+            assertThat(log.at("WARN")).containsExactly("WARN file:" + file + ": keeping the last good fleet of 2 agents: "
+                    + "line 3: weight must be a number, was '2f' (decimal digits with an optional fraction, such as 2 or 0.5)");
+            assertThat(told).containsExactly(fleet("A1", "A2"));
+        }
+    }
+
     @Test
     void theSameGoodContentAfterABadOneIsReadAgainWithoutCallingTheListener() throws IOException {
         Path file = write("agents.txt", TWO);

@@ -7,6 +7,7 @@ import io.github.agentlb.core.fleet.AgentSpec;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class LastGoodFleetTest {
@@ -34,6 +35,44 @@ class LastGoodFleetTest {
                     "INFO test:x: fleet of 2 agents: removed [A2]",
                     "INFO test:x: fleet of 2 agents: order changed",
                     "INFO test:x: fleet of 3 agents: draining [A2]");
+        }
+    }
+
+    /** Was: {@code changed [A2]}, though A2 takes requests again, a new member when its drain had ended. */
+    @Test
+    void anAgentNoLongerDrainingIsAddedAndTheFirstLineSaysWhichAreDraining() {
+        try (CapturedLog log = new CapturedLog(LastGoodFleetTest.class)) {
+            LastGoodFleet fleet = new LastGoodFleet("test:x", told::add, LastGoodFleetTest.class);
+            fleet.first(List.of(A1, A2.withDraining(true)));
+            fleet.offer(List.of(A1, A2.withWeight(2)));
+            fleet.offer(List.of(A1, A2.withDraining(true)));
+            fleet.offer(List.of(A1));
+            fleet.offer(List.of(A1, A2.withDraining(true)));
+            fleet.offer(List.of(A1, A2));
+            assertThat(log.at("INFO")).containsExactly(
+                    "INFO test:x: fleet of 2 agents: [A1, A2], draining [A2]",
+                    "INFO test:x: fleet of 2 agents: added [A2]",
+                    "INFO test:x: fleet of 2 agents: draining [A2]",
+                    "INFO test:x: fleet of 1 agents: removed [A2]",
+                    "INFO test:x: fleet of 2 agents: draining [A2]",
+                    "INFO test:x: fleet of 2 agents: added [A2]");
+        }
+    }
+
+    /** Was: 300 names on the first line, and every one of 298 on the next. */
+    @Test
+    void theListsOfALineAreBoundedToTwentyNames() {
+        List<AgentSpec> many = IntStream.rangeClosed(1, 300)
+                .mapToObj(i -> AgentSpec.of("A" + i, URI.create("http://127.0.0.1:" + (10_000 + i)))).toList();
+        try (CapturedLog log = new CapturedLog(LastGoodFleetTest.class)) {
+            LastGoodFleet fleet = new LastGoodFleet("test:x", told::add, LastGoodFleetTest.class);
+            fleet.first(many);
+            fleet.offer(many.subList(0, 2));
+            String first20 = "A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14, A15, A16, A17, A18, A19, A20";
+            String next20 = "A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14, A15, A16, A17, A18, A19, A20, A21, A22";
+            assertThat(log.at("INFO")).containsExactly(
+                    "INFO test:x: fleet of 300 agents: [" + first20 + ", and 280 more]",
+                    "INFO test:x: fleet of 2 agents: removed [" + next20 + ", and 278 more]");
         }
     }
 

@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import io.github.agentlb.core.hash.HashFunction;
 import io.github.agentlb.core.ring.HashRing;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.camel.Expression;
 import org.apache.camel.api.management.ManagedAttribute;
@@ -117,5 +118,11 @@ public final class ConsistentHashLB extends AgentLoadBalancerSupport implements 
     /** The ring of the current state, or null while the balancer has no serving agents. */
     public HashRing ring() {
         return balancerState().picker() instanceof KeyedSelection.RingPicker ring ? ring.ring() : null;
+    }
+
+    /** {@code weight} per agent: the configured weight it is picked by ({@link #setAgentWeight}, a fleet's). */
+    @Override
+    public Map<String, Map<String, Double>> agentMetrics() {
+        return Map.of("weight", balancerState().weights());
     }
 }

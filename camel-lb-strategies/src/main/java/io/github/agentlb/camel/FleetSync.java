@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * Agents the balancer got another way ({@code .to(...)} children, {@code addAgent}) are left alone
  * unless the fleet names them. An empty fleet, or one with a name twice, is refused with an
  * {@link IllegalArgumentException} and changes nothing: a source's hiccup never empties a balancer.
- * Thread-safe: calls are serialized.
+ * <p>Logs: the source says each change in one INFO line; the balancer's own line for an edit
+ * made here is DEBUG. Drains that end together are one INFO line. Thread-safe: calls are serialized.
  */
 public final class FleetSync implements FleetListener {
 
@@ -86,7 +87,7 @@ public final class FleetSync implements FleetListener {
             }
         }
         BalancerState state = balancer.balancerState();
-        MembershipEdit edit = balancer.editAgents();
+        MembershipEdit edit = balancer.editAgents().loggedByCaller();
         Set<String> members = new HashSet<>(state.members());
         for (AgentSpec agent : fleet) {
             String name = agent.name();
@@ -119,7 +120,9 @@ public final class FleetSync implements FleetListener {
         }
         applied.clear();
         applied.putAll(next);
-        LOG.debug("Fleet of {} agents applied: {}", fleet.size(), balancer.balancerState());
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Fleet of {} agents applied: generation {}", fleet.size(), balancer.balancerState().generation());
+        }
     }
 
     private static boolean sameAddress(URI a, URI b) {

@@ -112,10 +112,11 @@ public final class LeastRequestLB extends AgentLoadBalancerSupport {
         return now;
     }
 
+    /** {@code in.flight} and {@code weight} (the configured weight it is picked by) per agent. */
     @Override
     public Map<String, Map<String, Double>> agentMetrics() {
         Map<String, Double> values = new TreeMap<>();
         getInFlight().forEach((agent, count) -> values.put(agent, count.doubleValue()));
-        return Map.of("in.flight", values);
+        return Map.of("in.flight", values, "weight", balancerState().weights());
     }
 }

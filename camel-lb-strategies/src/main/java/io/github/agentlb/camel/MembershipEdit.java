@@ -31,6 +31,8 @@ public final class MembershipEdit {
     private final Set<String> removes = new LinkedHashSet<>();
     private final Set<String> drainsAsked = new LinkedHashSet<>();
     private final Map<String, Double> newWeights = new LinkedHashMap<>();
+    /** Whether the caller logs the change itself (a membership source): the writer's line is DEBUG then. */
+    private boolean loggedByCaller;
 
     MembershipEdit(StateWriter writer) {
         this.writer = writer;
@@ -74,6 +76,15 @@ public final class MembershipEdit {
     /** Sets an agent's weight, as {@link AgentLoadBalancerSupport#setAgentWeight}. */
     public MembershipEdit weight(String name, double weight) {
         newWeights.put(checkedName(name), checkedWeight(weight));
+        return this;
+    }
+
+    /**
+     * For {@link FleetSync}: its source logs each change in one INFO line, so the balancer's line
+     * for this edit is DEBUG.
+     */
+    MembershipEdit loggedByCaller() {
+        loggedByCaller = true;
         return this;
     }
 
@@ -162,7 +173,7 @@ public final class MembershipEdit {
             throw e;
         }
         Map<String, CompletableFuture<Void>> asked = writer.drainsOf(drainsAsked);
-        writer.batchApplied(removed, newWeights);
+        writer.batchApplied(removed, newWeights, loggedByCaller);
         return asked;
     }
 

@@ -1,5 +1,7 @@
 package io.github.agentlb.camel;
 
+import java.util.Map;
+
 /**
  * Strict round-robin over the agents: A1, A2, A3, A1, ... After any N exchanges, also from many
  * concurrent callers, no agent has received more than one exchange more than another (a
@@ -52,5 +54,11 @@ public final class RoundRobinLB extends AgentLoadBalancerSupport {
 
     public RoundRobinLB() {
         super(new RoundRobinStrategy());
+    }
+
+    /** {@code weight} per agent: the configured weight it is picked by ({@link #setAgentWeight}, a fleet's). */
+    @Override
+    public Map<String, Map<String, Double>> agentMetrics() {
+        return Map.of("weight", balancerState().weights());
     }
 }

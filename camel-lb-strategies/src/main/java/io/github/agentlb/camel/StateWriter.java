@@ -2,6 +2,7 @@ package io.github.agentlb.camel;
 
 import io.github.agentlb.core.bounded.BoundedLoads;
 import io.github.agentlb.core.fleet.AgentSpec;
+import io.github.agentlb.core.fleet.NameList;
 import io.github.agentlb.core.health.OutlierDetector;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,6 +16,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelContext;
 import org.apache.camel.support.service.ServiceHelper;
@@ -235,13 +237,24 @@ final class StateWriter implements StrategyContext {
         return asked;
     }
 
-    /** After a batch was published: retire the children it removed and finish drains already idle. */
-    void batchApplied(List<AsyncProcessor> removed, Map<String, Double> newWeights) {
+    /**
+     * After a batch was published: retire the children it removed, log it (one INFO line, DEBUG when
+     * the caller logs it itself; lists bounded by {@link NameList}) and finish drains already idle.
+     */
+    void batchApplied(List<AsyncProcessor> removed, Map<String, Double> newWeights, boolean loggedByCaller) {
         for (AsyncProcessor child : removed) {
             retire(child);
         }
-        LOG.info("Membership generation {}: agents={}{}{}", state.generation(), state.agentIds(),
-                draining.isEmpty() ? "" : " draining=" + draining, newWeights.isEmpty() ? "" : " weights=" + newWeights);
+        if (loggedByCaller ? LOG.isDebugEnabled() : LOG.isInfoEnabled()) {
+            String line = "Membership generation " + state.generation() + ": agents=" + NameList.of(state.agentIds())
+                    + (draining.isEmpty() ? "" : " draining=" + NameList.of(draining))
+                    + (newWeights.isEmpty() ? "" : " weights=" + weights(newWeights));
+            if (loggedByCaller) {
+                LOG.debug(line);
+            } else {
+                LOG.info(line);
+            }
+        }
         finishIdleDrains();
     }
 
@@ -295,8 +308,22 @@ final class StateWriter implements StrategyContext {
             if (future != null) {
                 future.complete(null);
             }
-            LOG.info("Agent {} drained and removed", name);
         }
+        if (done.size() == 1) {
+            LOG.info("Agent {} drained and removed", done.get(0));
+        } else {
+            LOG.info("Agents drained and removed: {}", NameList.of(done));
+        }
+    }
+
+    /** {@code {A1=2.0, A2=0.5}}, at most {@link NameList#MAX_NAMES} entries and how many more. */
+    private static String weights(Map<String, Double> newWeights) {
+        if (newWeights.size() <= NameList.MAX_NAMES) {
+            return newWeights.toString();
+        }
+        String first = newWeights.entrySet().stream().limit(NameList.MAX_NAMES).map(Object::toString)
+                .collect(Collectors.joining(", "));
+        return "{" + first + ", and " + (newWeights.size() - NameList.MAX_NAMES) + " more}";
     }
 
     private void retire(AsyncProcessor child) {

@@ -38,8 +38,9 @@ import java.util.function.ToDoubleFunction;
  *       while the agent is ejected (or on trial), else 0; tags {@code strategy}, {@code agent}.
  *   <li>{@value #AGENTS}: gauge, the number of agents.
  *   <li>{@code agentlb.agent.<name>}: one gauge per agent for each per-agent figure the strategy
- *       exposes ({@link AgentLoadBalancerSupport#agentMetrics()}): {@code weight} and
- *       {@code utilization} (fraction) for PID, {@code virtual.nodes} for adaptive virtual nodes;
+ *       exposes ({@link AgentLoadBalancerSupport#agentMetrics()}): {@code weight}, the configured
+ *       weight for rr, ch and lr and the learned one for PID; {@code utilization} (fraction) for PID,
+ *       {@code in.flight} for lr, {@code virtual.nodes} for adaptive virtual nodes;
  *       tags {@code strategy}, {@code agent}.
  *   <li>{@code agentlb.<name>}: one gauge for each balancer-wide figure
  *       ({@link AgentLoadBalancerSupport#balancerMetrics()}), e.g. {@code agentlb.imbalance.index},

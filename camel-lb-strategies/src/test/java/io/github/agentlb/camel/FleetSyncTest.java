@@ -141,4 +141,31 @@ class FleetSyncTest {
         assertThat(a1.getReceivedCounter()).isEqualTo(1);
         rr.stop();
     }
+
+    /**
+     * Was: two INFO lines per fleet (the source's and "Membership generation N: agents=[...]"), and
+     * one "Agent X drained and removed" per agent: 300 agents to 2 wrote 302 lines, one of them
+     * naming all 300. The source's line is the one INFO line of a change; drains that end together
+     * are one line, its list bounded.
+     */
+    @Test
+    void aFleetChangeIsLoggedByItsSourceAndDrainsThatEndTogetherAreOneBoundedLine() {
+        RoundRobinLB rr = startedRoundRobin();
+        FleetSync sync = sync(rr);
+        List<AgentSpec> many = java.util.stream.IntStream.rangeClosed(1, 300)
+                .mapToObj(i -> agent(String.format("A%03d", i), 10_000 + i)).toList();
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.membership")) {
+            sync.fleetChanged(many);
+            sync.fleetChanged(many.subList(0, 2));
+            assertThat(rr.getAgentIds()).containsExactly("A001", "A002");
+            assertThat(log.lines()).containsExactly("INFO Agents drained and removed: [A003, A004, A005, A006, A007,"
+                    + " A008, A009, A010, A011, A012, A013, A014, A015, A016, A017, A018, A019, A020, A021, A022,"
+                    + " and 278 more]");
+        }
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.membership", org.apache.logging.log4j.Level.DEBUG)) {
+            sync.fleetChanged(many);
+            assertThat(log.lines()).allMatch(line -> line.startsWith("DEBUG ") && line.length() < 500);
+        }
+        rr.stop();
+    }
 }

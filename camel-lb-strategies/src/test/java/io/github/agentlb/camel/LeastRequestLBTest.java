@@ -169,7 +169,8 @@ class LeastRequestLBTest {
         agents[0].hold();
         send(lr);
         assertThat(lr.getInFlight()).isEqualTo(Map.of("A1", 1, "A2", 0));
-        assertThat(lr.agentMetrics()).isEqualTo(Map.of("in.flight", Map.of("A1", 1.0, "A2", 0.0)));
+        assertThat(lr.agentMetrics()).isEqualTo(Map.of("in.flight", Map.of("A1", 1.0, "A2", 0.0),
+                "weight", Map.of("A1", 3.0, "A2", 2.0)));
         assertThat(decisions(lr, 10)).as("3 / (1 + 1) is below 2 / (0 + 1)").containsOnly("A2");
 
         lr.setActiveRequestBias(0);

@@ -433,8 +433,9 @@ public class ProxySettings {
     }
 
     /**
-     * {@code AGENTS_FILE}: a watched file of agents, one {@code NAME=URL[;weight=N][;draining]} per line, or JSON;
-     * each URL {@code http://host:port} (no https, no path: the demo's agent calls are plain HTTP to the base URL).
+     * {@code AGENTS_FILE}: a watched file of agents, one {@code NAME=URL[;weight=N][;draining][;zone=z]} per line,
+     * or JSON; each URL {@code http://host:port} (no https, no path: the demo's agent calls are plain HTTP to the
+     * base URL). Not with {@code STRATEGY=camel-rr}, as {@code AGENTS_DNS}: the start stops.
      */
     public void setAgentsFile(String agentsFile) {
         this.agentsFile = agentsFile;

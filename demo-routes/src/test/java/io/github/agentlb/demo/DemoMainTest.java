@@ -270,6 +270,19 @@ class DemoMainTest {
         return all;
     }
 
+    @Test
+    void anAgentsFileWithAnOddWeightOrWithCamelRoundRobinIsOneLine(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("agents.txt"), "A1=http://127.0.0.1:1;weight=2f\n");
+        // Was: a start with A1 of weight 2.
+        assertThat(agentsFileProblem(file)).isEqualTo("Bad proxy configuration: AGENTS_FILE: file:" + file
+                + ": line 1: weight must be a number, was '2f' (decimal digits with an optional fraction, such as 2 or 0.5)");
+        Files.writeString(file, "A1=http://127.0.0.1:1\n");
+        assertThat(failedStart(Map.of("host", "127.0.0.1", "port", Integer.toString(FreePorts.next()),
+                "agents.file", file.toString(), "strategy", "camel-rr")))
+                .startsWith("Bad proxy configuration: AGENTS_FILE and AGENTS_DNS need one of [rr, ")
+                .endsWith(", was STRATEGY=camel-rr");
+    }
+
     /** The one line DemoMain prints when Main fails to start with {@code AGENTS_FILE=file}. */
     private static String agentsFileProblem(Path file) {
         return failedStart(Map.of("host", "127.0.0.1", "port", Integer.toString(FreePorts.next()),
