@@ -158,6 +158,26 @@ class JavadocExamplesTest {
     }
 
     /**
+     * Every agent resting after a 503 without {@code Retry-After} is an outage: each example answers
+     * the requests that come meanwhile with a JSON 503 and {@code Retry-After}, not a 429.
+     */
+    @Tag("e2e")
+    @ParameterizedTest
+    @ValueSource(strings = {"RoundRobinLB", "ConsistentHashLB", "PidWeightedLB", "AdaptiveVirtualNodeLB", "LeastRequestLB"})
+    void everyAgentUnavailableIsAJson503NotA429(String strategy) throws Exception {
+        start(strategy);
+        agents.forEach(a -> a.status = 503);
+
+        assertThat(get("/process/u1?user_id=1").statusCode()).as("the last agent's own 503").isEqualTo(503);
+        HttpResponse<String> response = get("/process/u2?user_id=2");
+
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
+        assertThat(response.headers().firstValue("retry-after")).isPresent();
+        assertThat(response.body()).isEqualTo("{\"error\":\"agents unavailable\"}");
+    }
+
+    /**
      * The package's Javadoc example: every agent down is a JSON error, without Camel's exception or
      * stack trace, and none of the request's headers comes back in the answer.
      */
@@ -269,6 +289,8 @@ class JavadocExamplesTest {
         /** Set by {@link #holdUntil}: each call counts itself in, then waits for the release. */
         volatile CountDownLatch arrivals;
         volatile CountDownLatch release;
+        /** The answer's status; 503 is answered without {@code Retry-After}. */
+        volatile int status = 200;
 
         Agent(String id) {
             server = new LocalHttpServer(exchange -> {
@@ -285,7 +307,7 @@ class JavadocExamplesTest {
                     exchange.getResponseHeaders().add("Content-Type", "application/json");
                     exchange.getResponseHeaders().add("X-Agent", id);
                     exchange.getResponseHeaders().add("X-Agent-Utilization", "0.5"); // a load report: the balancer's
-                    exchange.sendResponseHeaders(200, body.length);
+                    exchange.sendResponseHeaders(status, body.length);
                     exchange.getResponseBody().write(body);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
