@@ -178,6 +178,30 @@ class JavadocExamplesTest {
     }
 
     /**
+     * README.md, after its route: the request that finds the last agent busy gets that agent's 429,
+     * its body, with the balancer's {@code Retry-After}: the shortest rest left among the agents,
+     * whole seconds, capped by {@code maxRest} (60 s), at least 1; never the agent's own value when
+     * it is out of that range or unusable.
+     */
+    @Tag("e2e")
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {"120|60", "0|1", "-1|1", "abc|1",
+            "Thu, 01 Jan 1970 00:00:00 GMT|1", "30|30"})
+    void theLastBusyAgentsAnswerIsPassedOnWithTheBalancersRetryAfter(String agents, String client) throws Exception {
+        start("ConsistentHashLB");
+        this.agents.forEach(a -> {
+            a.status = 429;
+            a.retryAfter = agents;
+        });
+
+        HttpResponse<String> response = get("/process/b1?user_id=1");
+
+        assertThat(response.statusCode()).isEqualTo(429);
+        assertThat(response.body()).as("the agent's own body").contains("\"agent_id\":\"A");
+        assertThat(response.headers().firstValue("retry-after")).as("Retry-After: " + agents).hasValue(client);
+    }
+
+    /**
      * The package's Javadoc example: every agent down is a JSON error, without Camel's exception or
      * stack trace, and none of the request's headers comes back in the answer.
      */
@@ -291,6 +315,8 @@ class JavadocExamplesTest {
         volatile CountDownLatch release;
         /** The answer's status; 503 is answered without {@code Retry-After}. */
         volatile int status = 200;
+        /** The answer's {@code Retry-After}, none when null. */
+        volatile String retryAfter;
 
         Agent(String id) {
             server = new LocalHttpServer(exchange -> {
@@ -306,6 +332,9 @@ class JavadocExamplesTest {
                             + "\",\"query\":\"" + uri.getRawQuery() + "\"}").getBytes(StandardCharsets.UTF_8);
                     exchange.getResponseHeaders().add("Content-Type", "application/json");
                     exchange.getResponseHeaders().add("X-Agent", id);
+                    if (retryAfter != null) {
+                        exchange.getResponseHeaders().add("Retry-After", retryAfter);
+                    }
                     exchange.getResponseHeaders().add("X-Agent-Utilization", "0.5"); // a load report: the balancer's
                     exchange.sendResponseHeaders(status, body.length);
                     exchange.getResponseBody().write(body);
