@@ -7,8 +7,8 @@ import org.apache.camel.Exchange;
  * {@code Retry-After}), and none was asked this time: the caller should answer 429 with
  * {@code Retry-After: }{@link #retryAfterSeconds()}, which the exchange's message carries as its
  * {@code Retry-After} header; or 503 when {@link #unavailable()} (each rests after a 503: an
- * outage, not rate limiting). A {@link NoAgentAvailableException}, so routes that catch that one
- * still catch this.
+ * outage, not rate limiting), which the balancer throws as the subclass {@link AgentsUnavailableException},
+ * to be caught first. A {@link NoAgentAvailableException}, so routes that catch that one still catch this.
  */
 public class AgentsBusyException extends NoAgentAvailableException {
 
@@ -30,9 +30,10 @@ public class AgentsBusyException extends NoAgentAvailableException {
     }
 
     /**
-     * @param unavailable whether each agent rests after a 503 (unavailable), not a 429
+     * @param unavailable whether each agent rests after a 503 (unavailable), not a 429: true for
+     *                    {@link AgentsUnavailableException} alone, so that its type says it
      */
-    public AgentsBusyException(String message, Exchange exchange, long retryAfterSeconds, String onlyAgent,
+    AgentsBusyException(String message, Exchange exchange, long retryAfterSeconds, String onlyAgent,
             boolean unavailable) {
         super(message, exchange, null);
         this.retryAfterSeconds = retryAfterSeconds;
@@ -47,15 +48,19 @@ public class AgentsBusyException extends NoAgentAvailableException {
      */
     static AgentsBusyException resting(Exchange exchange, long retryAfterSeconds, String onlyAgent, boolean unavailable) {
         String state = unavailable ? "unavailable (503)" : "busy";
-        return new AgentsBusyException((onlyAgent == null ? "Every agent is " + state : "Agent " + onlyAgent
-                + ", the only one left for this request, is " + state) + ": retry after " + retryAfterSeconds + " s",
-                exchange, retryAfterSeconds, onlyAgent, unavailable);
+        String message = (onlyAgent == null ? "Every agent is " + state : "Agent " + onlyAgent
+                + ", the only one left for this request, is " + state) + ": retry after " + retryAfterSeconds + " s";
+        return unavailable ? new AgentsUnavailableException(message, exchange, retryAfterSeconds, onlyAgent)
+                : new AgentsBusyException(message, exchange, retryAfterSeconds, onlyAgent);
     }
 
     /** Whether each agent rests after a 503 rather than a 429. */
     private final boolean unavailable;
 
-    /** @return whether each agent the exchange could go to rests after a 503 (an outage: answer 503, not 429) */
+    /**
+     * @return whether each agent the exchange could go to rests after a 503 (an outage: answer 503,
+     *         not 429); true exactly for an {@link AgentsUnavailableException}
+     */
     public boolean unavailable() {
         return unavailable;
     }

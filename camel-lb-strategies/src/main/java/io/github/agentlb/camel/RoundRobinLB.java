@@ -13,6 +13,7 @@ import java.util.Map;
  *
  * <p>A route in a {@code RouteBuilder}'s {@code configure()}, with the imports
  * {@code io.github.agentlb.camel.RoundRobinLB}, {@code io.github.agentlb.camel.AgentsBusyException},
+ * {@code io.github.agentlb.camel.AgentsUnavailableException},
  * {@code io.github.agentlb.camel.NoAgentAvailableException} and {@code org.apache.camel.Exchange}:
  *
  * <pre>{@code
@@ -25,7 +26,11 @@ import java.util.Map;
  *             .to("agent:http://localhost:8083")
  *         .end()
  *     .endDoTry()
- *     .doCatch(AgentsBusyException.class)              // every agent already resting: a JSON 429 (Retry-After is set)
+ *     .doCatch(AgentsUnavailableException.class)       // every agent resting after a 503 (an outage): a JSON 503 (Retry-After is set)
+ *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
+ *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
+ *         .setBody(constant("{\"error\":\"agents unavailable\"}"))
+ *     .doCatch(AgentsBusyException.class)              // every agent already resting after a 429: a JSON 429 (Retry-After is set)
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(429))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"agents busy\"}"))

@@ -189,8 +189,9 @@ class BrownOutTest {
         fake.advance(Duration.ofSeconds(1));
         get.run();
         get.run();
+        // Resting after a 503: the AgentsBusyException of an outage, AgentsUnavailableException.
         assertThat(answers).as("503; resting; its trial; then at once, not after a wait").containsExactly(503,
-                "AgentsBusyException", 200, 200);
+                "AgentsUnavailableException", 200, 200);
         assertThat(a1.requests()).hasSize(3);
         lb.stop();
     }

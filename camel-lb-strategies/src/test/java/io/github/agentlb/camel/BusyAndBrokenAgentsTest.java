@@ -96,6 +96,30 @@ class BusyAndBrokenAgentsTest {
     }
 
     /**
+     * An outage is its own exception type, so that a route catches it with a plain
+     * {@code doCatch(AgentsUnavailableException.class)} before the 429's catch, in Java, YAML and
+     * XML alike, and needs no expression language; rate limiting is not.
+     */
+    @Test
+    void everyAgentRestingAfterA503IsAnAgentsUnavailableExceptionAndAfterA429NotOne() {
+        RoundRobinLB down = started(new RoundRobinLB(), statusAgent("A1", now -> new int[] {503, -1}),
+                statusAgent("A2", now -> new int[] {503, -1}), statusAgent("A3", now -> new int[] {503, -1}));
+        get(down, "u1");
+        clock.addAndGet(Duration.ofMillis(500).toNanos());
+
+        assertThat(get(down, "u2").getException()).isInstanceOf(AgentsUnavailableException.class)
+                .isInstanceOf(AgentsBusyException.class);
+
+        RoundRobinLB limited = started(new RoundRobinLB(), statusAgent("B1", now -> new int[] {429, -1}),
+                statusAgent("B2", now -> new int[] {429, -1}), statusAgent("B3", now -> new int[] {429, -1}));
+        get(limited, "u1");
+        clock.addAndGet(Duration.ofMillis(500).toNanos());
+
+        assertThat(get(limited, "u2").getException()).isInstanceOf(AgentsBusyException.class)
+                .isNotInstanceOf(AgentsUnavailableException.class);
+    }
+
+    /**
      * Every agent rests after a 503 (an outage, not rate limiting): the balancer's exception says
      * so ({@link AgentsBusyException#unavailable()}), so that a route answers 503, not 429; one
      * agent resting after a 429 among them makes it busy again.

@@ -26,7 +26,9 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.camel.Exchange;
@@ -40,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * answer, every agent busy (429), no agent (503), a bad gateway (502) or a timeout (504), a
  * session it cannot route (400, 404), a client that left (recorded as 499), a failure of the proxy
  * itself (500). Every answer is {@code {"error":...,"detail":...}} JSON with one log line; the
- * exception goes to the log at DEBUG. Thread-safe.
+ * exception goes to the log at DEBUG. The warnings of failed requests (502, 503, 504, an answer
+ * cut) are bounded: the first of each reason at WARN, its repeats within 10 s at DEBUG, counted by
+ * the next ({@link RepeatedWarnings}). Thread-safe.
  */
 final class ProxyAnswers {
 
@@ -50,15 +54,22 @@ final class ProxyAnswers {
     private final ProxyConfig config;
     private final Supplier<String> strategyName;
     private final Function<String, String> agentUrl;
+    private final RepeatedWarnings warnings;
 
     /**
      * @param strategyName the balancer's strategy, for the detail of a 503
      * @param agentUrl     an agent id to its base URL, for agents that have no name
      */
     ProxyAnswers(ProxyConfig config, Supplier<String> strategyName, Function<String, String> agentUrl) {
+        this(config, strategyName, agentUrl, System::nanoTime);
+    }
+
+    /** @param nanoClock the clock of the repeated warnings' window ({@link RepeatedWarnings}), ns */
+    ProxyAnswers(ProxyConfig config, Supplier<String> strategyName, Function<String, String> agentUrl, LongSupplier nanoClock) {
         this.config = config;
         this.strategyName = strategyName;
         this.agentUrl = agentUrl;
+        this.warnings = new RepeatedWarnings(nanoClock);
     }
 
     /**
@@ -84,7 +95,12 @@ final class ProxyAnswers {
             detail += " (ejected or marked down by health checks: " + cause.ejectedAgents().stream().map(this::label).sorted()
                     .collect(Collectors.joining(", ")) + ")";
         }
-        LOG.warn("request={} answered 503: {}", requestId(exchange), detail);
+        // One reason per set of agents and what failed, whatever the order they were tried in.
+        String reason = "503 " + (cause instanceof QueueTimeoutException ? "queue timeout" : stopping ? "stopping"
+                : failures.stream().map(f -> f.agentId() + " " + f.reason()).sorted().collect(Collectors.joining(", "))
+                + (detail.contains("retry budget") ? "; budget" : "")
+                + (cause == null ? "" : "; ejected " + new TreeSet<>(cause.ejectedAgents())));
+        warn(reason, "request=" + requestId(exchange) + " answered 503: " + detail);
         LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
         reply(exchange, 503, "no agent available", detail, stopping ? Map.of(AnswerRules.RETRY_AFTER, "5") : Map.of());
     }
@@ -124,9 +140,9 @@ final class ProxyAnswers {
         boolean timeout = FailureClassifier.classify(cause) == AttemptOutcome.ANSWER_TIMED_OUT;
         int status = timeout ? 504 : 502;
         if (down != null && down.headSent()) {
-            LOG.warn("request={} answer cut: {}", requestId(exchange), detail);
+            warn("cut " + detail, "request=" + requestId(exchange) + " answer cut: " + detail);
         } else {
-            LOG.warn("request={} answered {}: {}", requestId(exchange), status, detail);
+            warn(status + " " + detail, "request=" + requestId(exchange) + " answered " + status + ": " + detail);
         }
         LOG.debug("request={} {} cause: {}", requestId(exchange), status, cause);
         reply(exchange, status, timeout ? "gateway timeout" : "bad gateway", detail, Map.of());
@@ -219,6 +235,20 @@ final class ProxyAnswers {
             LOG.info("request={} cancelled: the client closed its connection, agent {} call stopped", requestId(exchange), agent);
         }
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, ProxyRoutes.CLIENT_CLOSED_REQUEST);
+    }
+
+    /**
+     * {@code line} at WARN when it is the first of {@code reason} or the first after
+     * {@link RepeatedWarnings#WINDOW}, with the count of those between; else at DEBUG. A dead agent
+     * fails every request sent its way: one warning per agent and reason per window, not one per request.
+     */
+    private void warn(String reason, String line) {
+        String more = warnings.admit(reason);
+        if (more == null) {
+            LOG.debug("{}", line);
+        } else {
+            LOG.warn("{}{}", line, more);
+        }
     }
 
     /** The answering agent's name or base URL (the agent endpoint's when Camel's own balancer ran), "?" if unknown. */

@@ -200,6 +200,15 @@ class ReadmeSnippetTest {
                     assertThat(scripted.stream().mapToInt(ScriptedAgent::calls).sum()).as("no agent called while they rest")
                             .isEqualTo(calls);
                 }
+                if (status == 503) { // without Retry-After: an outage, not rate limiting
+                    int calls = scripted.stream().mapToInt(ScriptedAgent::calls).sum();
+                    HttpResponse<String> resting = http.get("http://127.0.0.1:" + port + "/process/r2?user_id=2");
+                    assertThat(resting.statusCode()).as("every agent resting after a 503").isEqualTo(503);
+                    assertThat(resting.body()).isEqualTo("{\"error\":\"agents unavailable\"}");
+                    assertThat(resting.headers().firstValue("Retry-After")).isPresent();
+                    assertThat(scripted.stream().mapToInt(ScriptedAgent::calls).sum()).as("no agent called while they rest")
+                            .isEqualTo(calls);
+                }
             } finally {
                 Main started = busy;
                 Resources.close(started == null ? null : started::stop);

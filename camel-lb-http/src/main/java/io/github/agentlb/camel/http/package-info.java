@@ -4,7 +4,8 @@
  * arrives, for a route whose consumer is camel-netty-http's.
  *
  * <p>In a {@code RouteBuilder}'s {@code configure()}, with the imports
- * {@code io.github.agentlb.camel.AgentsBusyException}, {@code io.github.agentlb.camel.ConsistentHashLB},
+ * {@code io.github.agentlb.camel.AgentsBusyException},
+ * {@code io.github.agentlb.camel.AgentsUnavailableException}, {@code io.github.agentlb.camel.ConsistentHashLB},
  * {@code io.github.agentlb.camel.NoAgentAvailableException} and {@code org.apache.camel.Exchange}:
  *
  * <pre>{@code
@@ -16,7 +17,11 @@
  *             .to("agent:http://localhost:8082?firstByteTimeout=5m")
  *         .end()
  *     .endDoTry()
- *     .doCatch(AgentsBusyException.class)              // every agent already resting: a JSON 429 (Retry-After is set)
+ *     .doCatch(AgentsUnavailableException.class)       // every agent resting after a 503 (an outage): a JSON 503 (Retry-After is set)
+ *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(503))
+ *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
+ *         .setBody(constant("{\"error\":\"agents unavailable\"}"))
+ *     .doCatch(AgentsBusyException.class)              // every agent already resting after a 429: a JSON 429 (Retry-After is set)
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(429))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
  *         .setBody(constant("{\"error\":\"agents busy\"}"))

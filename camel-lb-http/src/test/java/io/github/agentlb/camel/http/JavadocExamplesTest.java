@@ -158,6 +158,50 @@ class JavadocExamplesTest {
     }
 
     /**
+     * Every agent resting after a 503 without {@code Retry-After} is an outage: each example answers
+     * the requests that come meanwhile with a JSON 503 and {@code Retry-After}, not a 429.
+     */
+    @Tag("e2e")
+    @ParameterizedTest
+    @ValueSource(strings = {"RoundRobinLB", "ConsistentHashLB", "PidWeightedLB", "AdaptiveVirtualNodeLB", "LeastRequestLB"})
+    void everyAgentUnavailableIsAJson503NotA429(String strategy) throws Exception {
+        start(strategy);
+        agents.forEach(a -> a.status = 503);
+
+        assertThat(get("/process/u1?user_id=1").statusCode()).as("the last agent's own 503").isEqualTo(503);
+        HttpResponse<String> response = get("/process/u2?user_id=2");
+
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
+        assertThat(response.headers().firstValue("retry-after")).isPresent();
+        assertThat(response.body()).isEqualTo("{\"error\":\"agents unavailable\"}");
+    }
+
+    /**
+     * README.md, after its route: the request that finds the last agent busy gets that agent's 429,
+     * its body, with the balancer's {@code Retry-After}: the shortest rest left among the agents,
+     * whole seconds, capped by {@code maxRest} (60 s), at least 1; never the agent's own value when
+     * it is out of that range or unusable.
+     */
+    @Tag("e2e")
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {"120|60", "0|1", "-1|1", "abc|1",
+            "Thu, 01 Jan 1970 00:00:00 GMT|1", "30|30"})
+    void theLastBusyAgentsAnswerIsPassedOnWithTheBalancersRetryAfter(String agents, String client) throws Exception {
+        start("ConsistentHashLB");
+        this.agents.forEach(a -> {
+            a.status = 429;
+            a.retryAfter = agents;
+        });
+
+        HttpResponse<String> response = get("/process/b1?user_id=1");
+
+        assertThat(response.statusCode()).isEqualTo(429);
+        assertThat(response.body()).as("the agent's own body").contains("\"agent_id\":\"A");
+        assertThat(response.headers().firstValue("retry-after")).as("Retry-After: " + agents).hasValue(client);
+    }
+
+    /**
      * The package's Javadoc example: every agent down is a JSON error, without Camel's exception or
      * stack trace, and none of the request's headers comes back in the answer.
      */
@@ -269,6 +313,10 @@ class JavadocExamplesTest {
         /** Set by {@link #holdUntil}: each call counts itself in, then waits for the release. */
         volatile CountDownLatch arrivals;
         volatile CountDownLatch release;
+        /** The answer's status; 503 is answered without {@code Retry-After}. */
+        volatile int status = 200;
+        /** The answer's {@code Retry-After}, none when null. */
+        volatile String retryAfter;
 
         Agent(String id) {
             server = new LocalHttpServer(exchange -> {
@@ -284,8 +332,11 @@ class JavadocExamplesTest {
                             + "\",\"query\":\"" + uri.getRawQuery() + "\"}").getBytes(StandardCharsets.UTF_8);
                     exchange.getResponseHeaders().add("Content-Type", "application/json");
                     exchange.getResponseHeaders().add("X-Agent", id);
+                    if (retryAfter != null) {
+                        exchange.getResponseHeaders().add("Retry-After", retryAfter);
+                    }
                     exchange.getResponseHeaders().add("X-Agent-Utilization", "0.5"); // a load report: the balancer's
-                    exchange.sendResponseHeaders(200, body.length);
+                    exchange.sendResponseHeaders(status, body.length);
                     exchange.getResponseBody().write(body);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

@@ -283,6 +283,41 @@ final class ProxyChecks {
         assertThat(agents.calls() - before).as("no agent called while every agent rests").isEqualTo(3);
     }
 
+    /**
+     * Every agent answering 503 without {@code Retry-After} is an outage, not rate limiting: the
+     * request that finds the last agent unavailable gets that agent's 503, the requests that come
+     * while every agent rests the route's JSON 503 with {@code Retry-After} (never the 429 that tells
+     * a client it sends too much), and once the agents answer again so does the route.
+     */
+    void everyAgentUnavailableIsA503ThenTheAgentsRecover() throws Exception {
+        agents.answer((exchange, request) -> {
+            byte[] down = "{\"error\":\"down\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(503, down.length);
+            exchange.getResponseBody().write(down);
+        });
+        int before = agents.calls();
+        HttpResponse<String> first = client.send(request("/process/u1?user_id=1").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(first.statusCode()).as("the last agent's own 503").isEqualTo(503);
+        assertThat(agents.calls() - before).as("a GET goes on to every agent").isEqualTo(3);
+
+        HttpResponse<String> resting = client.send(request("/process/u2?user_id=2").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(resting.statusCode()).as("every agent resting after a 503: unavailable, not busy").isEqualTo(503);
+        assertThat(resting.body()).isEqualTo("{\"error\":\"agents unavailable\"}");
+        assertThat(resting.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(resting.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+        assertThat(agents.calls() - before).as("no agent called while every agent rests").isEqualTo(3);
+
+        agents.answer((exchange, request) -> exchange.sendResponseHeaders(204, -1));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        int status;
+        do {
+            Thread.sleep(200);
+            status = client.send(request("/process/u3?user_id=3").build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } while (status != 204 && System.nanoTime() < deadline);
+        assertThat(status).as("the agents answer again once their rest is over").isEqualTo(204);
+    }
+
     /** Two streamed answers one after the other on one kept-alive connection: nothing else between them. */
     void aKeptAliveConnectionCarriesStreamedAnswersOneAfterAnother() throws Exception {
         agents.answer((exchange, request) -> {

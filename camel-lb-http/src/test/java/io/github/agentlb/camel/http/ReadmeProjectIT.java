@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Timeout;
  * camel-lb-http from their {@code target/} directories, as {@code bom/src/it/verify.sh} does;
  * everything else from this build's local repository, else Maven Central), run in a JVM of its own
  * with a 64 MiB heap, and checked against three agents: a JSON POST byte for byte, events one by
- * one, a 50 MiB answer, a client that leaves, a 20 s call, every agent busy. Only the ports differ
+ * one, a 50 MiB answer, a client that leaves, a 20 s call, every agent
+ * unavailable, every agent busy. Only the ports differ
  * from the README's text. Runs in {@code mvn verify} with the other end-to-end tests (phase
  * integration-test), after this module's jar is packaged.
  */
@@ -197,6 +198,11 @@ class ReadmeProjectIT {
         checks.aClientThatLeavesCancelsTheAgentCallWithinOneSecond();
     }
 
+    @Test
+    @Order(5)
+    void everyAgentUnavailableIsA503NotA429AndTheAgentsRecover() throws Exception {
+        checks.everyAgentUnavailableIsA503ThenTheAgentsRecover();
+    }
 
     @Test
     @Order(6)

@@ -84,6 +84,12 @@ class StreamingRouteTest {
     }
 
     @Test
+    void everyAgentUnavailableIsA503NotA429() throws Exception {
+        checks.everyAgentUnavailableIsA503ThenTheAgentsRecover();
+        Thread.sleep(1_100); // the rest of the agents not yet tried again, before other tests use them
+    }
+
+    @Test
     void aKeptAliveConnectionCarriesAnswersOneAfterAnother() throws Exception {
         checks.aKeptAliveConnectionCarriesStreamedAnswersOneAfterAnother();
     }

@@ -109,6 +109,29 @@ class UsingTheStrategiesRoutesTest {
         }
     }
 
+    /**
+     * End to end: every agent resting after a 503 without {@code Retry-After} is an outage, and each
+     * example answers the requests that come meanwhile with a JSON 503 and {@code Retry-After}, as the
+     * README's route does, not with the 429 that tells a client it sends too much.
+     */
+    @Test
+    @Tag("e2e")
+    @Timeout(60)
+    void theYamlAndXmlExamplesAnswerEveryAgentUnavailableWithAJson503() throws Exception {
+        for (String language : new String[] {"yaml", "xml"}) {
+            try (SwitchableAgents agents = new SwitchableAgents(); CamelContext context = started(language, agents.ports())) {
+                agents.answer((exchange, request) -> exchange.sendResponseHeaders(503, -1));
+                assertThat(send(context, "GET").statusCode()).as(language + ": the last agent's own 503").isEqualTo(503);
+                HttpResponse<String> resting = send(context, "GET");
+                assertThat(resting.statusCode()).as(language + ": every agent resting after a 503").isEqualTo(503);
+                assertThat(resting.body()).as(language).isEqualTo("{\"error\":\"agents unavailable\"}");
+                assertThat(resting.headers().firstValue("Content-Type")).as(language).hasValue("application/json");
+                assertThat(resting.headers().firstValue("Retry-After")).as(language).isPresent();
+                assertThat(agents.calls()).as(language + ": no agent called while they rest").isEqualTo(2);
+            }
+        }
+    }
+
     /** The example's route, started on a free port over agents on {@code agentPorts}; its port in property {@code port}. */
     private static CamelContext started(String language, List<Integer> agentPorts) throws Exception {
         int port = FreePorts.next();

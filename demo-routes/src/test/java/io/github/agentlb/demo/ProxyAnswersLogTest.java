@@ -1,0 +1,120 @@
+package io.github.agentlb.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.camel.AgentFailure;
+import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.NoAgentAvailableException;
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The proxy's log during an outage (a user's trial: 3 dead agents, 300 requests, 658 lines, a WARN
+ * per request): the first failure of each agent and reason at WARN, its repeats within
+ * {@link RepeatedWarnings#WINDOW} at DEBUG, counted by the next WARN of that reason. On an
+ * injected clock.
+ */
+class ProxyAnswersLogTest {
+
+    private final AtomicLong now = new AtomicLong(0);
+    private final ProxyAnswers answers = new ProxyAnswers(ProxyConfig.ofDefaults(), () -> "rr", url -> url, now::get);
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final Logger logger = ((LoggerContext) LogManager.getContext(false)).getLogger(ProxyRoutes.class.getName());
+    private final AbstractAppender appender = new AbstractAppender("answers-log", null, null, true, Property.EMPTY_ARRAY) {
+        @Override
+        public void append(LogEvent event) {
+            if (event.getLevel().isMoreSpecificThan(Level.INFO)) {
+                lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+            }
+        }
+    };
+    private CamelContext camel;
+
+    @BeforeEach
+    void capture() {
+        camel = new DefaultCamelContext();
+        appender.start();
+        logger.addAppender(appender);
+    }
+
+    @AfterEach
+    void release() throws Exception {
+        logger.removeAppender(appender);
+        camel.close();
+    }
+
+    @Test
+    void threeHundredRequestsToThreeDeadAgentsWithin10SecondsLogOneWarning() {
+        for (int i = 0; i < 300; i++) {
+            answers.noAgent(failed("r" + i, rotated(List.of("A1", "A2", "A3"), i)));
+            now.addAndGet(Duration.ofMillis(30).toNanos());
+        }
+
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0)).startsWith("WARN request=r0 answered 503: all 3 agents tried failed: A1 (connection refused)");
+    }
+
+    @Test
+    void theNextWarningAfterTheWindowSaysHowManyWentToDebug() {
+        for (int i = 0; i < 300; i++) {
+            answers.noAgent(failed("r" + i, List.of("A1", "A2", "A3")));
+        }
+        now.addAndGet(RepeatedWarnings.WINDOW.toNanos());
+        answers.noAgent(failed("late", List.of("A1", "A2", "A3")));
+
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(1)).isEqualTo("WARN request=late answered 503: all 3 agents tried failed: A1 (connection refused),"
+                + " A2 (connection refused), A3 (connection refused) (and 299 more like it since, at DEBUG)");
+    }
+
+    @Test
+    void theFirstOfEachDistinctReasonIsAWarning() {
+        answers.noAgent(failed("r1", List.of("A1", "A2", "A3")));
+        answers.noAgent(failed("r2", List.of("A1", "A2")));
+        answers.noAgent(failed("r3", List.of("A1", "A2")));
+        answers.noAgent(failed("r4", List.of()));
+        answers.noAgent(failed("r5", List.of()));
+
+        assertThat(lines).extracting(line -> line.substring(0, line.indexOf(" answered")))
+                .containsExactly("WARN request=r1", "WARN request=r2", "WARN request=r4");
+    }
+
+    /** An exchange the balancer gave up on after {@code refused} agents refused the connection, in that order. */
+    private Exchange failed(String requestId, List<String> refused) {
+        Exchange exchange = new DefaultExchange(camel);
+        exchange.setProperty(ProxyRoutes.REQUEST_PROPERTY, new ProxyRequest(ProxyRequest.Kind.PROXY, "/process/" + requestId, null, requestId, null));
+        List<AgentFailure> failures = new ArrayList<>();
+        for (String agent : refused) {
+            failures.add(new AgentFailure(agent, "connection refused", AttemptOutcome.FAILED_BEFORE_SEND,
+                    new ConnectException("Connection refused")));
+        }
+        exchange.setProperty(Exchange.EXCEPTION_CAUGHT, new NoAgentAvailableException("No agent available", exchange, null,
+                failures, refused.isEmpty() ? Set.of("A1", "A2", "A3") : Set.of()));
+        return exchange;
+    }
+
+    private static List<String> rotated(List<String> agents, int by) {
+        List<String> order = new ArrayList<>(agents);
+        java.util.Collections.rotate(order, by);
+        return order;
+    }
+}
