@@ -169,9 +169,14 @@ class JavadocExamplesTest {
         agents.forEach(a -> a.status = 503);
 
         assertThat(get("/process/u1?user_id=1").statusCode()).as("the last agent's own 503").isEqualTo(503);
-        HttpResponse<String> response = get("/process/u2?user_id=2");
+        // An agent whose 1 s rest ended first (a starved machine) answers its 503 again and rests again.
+        HttpResponse<String> response;
+        int tries = 0;
+        do {
+            response = get("/process/u2?user_id=2");
+            assertThat(response.statusCode()).as("never a 429").isEqualTo(503);
+        } while (!response.body().equals("{\"error\":\"agents unavailable\"}") && ++tries < 5);
 
-        assertThat(response.statusCode()).isEqualTo(503);
         assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
         assertThat(response.headers().firstValue("retry-after")).isPresent();
         assertThat(response.body()).isEqualTo("{\"error\":\"agents unavailable\"}");

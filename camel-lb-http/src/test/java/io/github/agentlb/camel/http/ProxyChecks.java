@@ -301,12 +301,21 @@ final class ProxyChecks {
         assertThat(first.statusCode()).as("the last agent's own 503").isEqualTo(503);
         assertThat(agents.calls() - before).as("a GET goes on to every agent").isEqualTo(3);
 
-        HttpResponse<String> resting = client.send(request("/process/u2?user_id=2").build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(resting.statusCode()).as("every agent resting after a 503: unavailable, not busy").isEqualTo(503);
+        // The agents rest 1 s (no Retry-After): on a starved machine an agent's rest may end before the
+        // next request, which then gets that agent's 503 again and rests it again; a few tries see
+        // every agent resting. Never a 429.
+        HttpResponse<String> resting;
+        int tries = 0;
+        int callsBefore;
+        do {
+            callsBefore = agents.calls();
+            resting = client.send(request("/process/u2?user_id=2").build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(resting.statusCode()).as("every agent resting after a 503: unavailable, not busy").isEqualTo(503);
+        } while (!resting.body().equals("{\"error\":\"agents unavailable\"}") && ++tries < 5);
         assertThat(resting.body()).isEqualTo("{\"error\":\"agents unavailable\"}");
         assertThat(resting.headers().firstValue("Content-Type")).hasValue("application/json");
         assertThat(resting.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
-        assertThat(agents.calls() - before).as("no agent called while every agent rests").isEqualTo(3);
+        assertThat(agents.calls()).as("no agent called while every agent rests").isEqualTo(callsBefore);
 
         agents.answer((exchange, request) -> exchange.sendResponseHeaders(204, -1));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);

@@ -122,12 +122,19 @@ class UsingTheStrategiesRoutesTest {
             try (SwitchableAgents agents = new SwitchableAgents(); CamelContext context = started(language, agents.ports())) {
                 agents.answer((exchange, request) -> exchange.sendResponseHeaders(503, -1));
                 assertThat(send(context, "GET").statusCode()).as(language + ": the last agent's own 503").isEqualTo(503);
-                HttpResponse<String> resting = send(context, "GET");
-                assertThat(resting.statusCode()).as(language + ": every agent resting after a 503").isEqualTo(503);
+                // An agent whose 1 s rest ended first (a starved machine) answers its 503 again and rests again.
+                HttpResponse<String> resting;
+                int tries = 0;
+                int calls;
+                do {
+                    calls = agents.calls();
+                    resting = send(context, "GET");
+                    assertThat(resting.statusCode()).as(language + ": every agent resting after a 503").isEqualTo(503);
+                } while (!resting.body().equals("{\"error\":\"agents unavailable\"}") && ++tries < 5);
                 assertThat(resting.body()).as(language).isEqualTo("{\"error\":\"agents unavailable\"}");
                 assertThat(resting.headers().firstValue("Content-Type")).as(language).hasValue("application/json");
                 assertThat(resting.headers().firstValue("Retry-After")).as(language).isPresent();
-                assertThat(agents.calls()).as(language + ": no agent called while they rest").isEqualTo(2);
+                assertThat(agents.calls()).as(language + ": no agent called while they rest").isEqualTo(calls);
             }
         }
     }
