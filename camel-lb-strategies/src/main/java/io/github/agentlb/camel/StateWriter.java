@@ -2,7 +2,6 @@ package io.github.agentlb.camel;
 
 import io.github.agentlb.core.bounded.BoundedLoads;
 import io.github.agentlb.core.fleet.AgentSpec;
-import io.github.agentlb.core.fleet.NameList;
 import io.github.agentlb.core.health.OutlierDetector;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,12 +15,9 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import java.util.stream.Collectors;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelContext;
 import org.apache.camel.support.service.ServiceHelper;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one writer of a balancer's {@link BalancerState}: every change (children added or removed,
@@ -36,8 +32,6 @@ import org.slf4j.LoggerFactory;
  * same lock, and each must end in one publication.
  */
 final class StateWriter implements StrategyContext {
-
-    private static final Logger LOG = LoggerFactory.getLogger("io.github.agentlb.membership");
 
     /** What the writer needs of its balancer's Camel side. */
     interface Owner {
@@ -237,24 +231,12 @@ final class StateWriter implements StrategyContext {
         return asked;
     }
 
-    /**
-     * After a batch was published: retire the children it removed, log it (one INFO line, DEBUG when
-     * the caller logs it itself; lists bounded by {@link NameList}) and finish drains already idle.
-     */
+    /** After a batch was published: retire the children it removed, log it ({@link MembershipLog}) and finish drains already idle. */
     void batchApplied(List<AsyncProcessor> removed, Map<String, Double> newWeights, boolean loggedByCaller) {
         for (AsyncProcessor child : removed) {
             retire(child);
         }
-        if (loggedByCaller ? LOG.isDebugEnabled() : LOG.isInfoEnabled()) {
-            String line = "Membership generation " + state.generation() + ": agents=" + NameList.of(state.agentIds())
-                    + (draining.isEmpty() ? "" : " draining=" + NameList.of(draining))
-                    + (newWeights.isEmpty() ? "" : " weights=" + weights(newWeights));
-            if (loggedByCaller) {
-                LOG.debug(line);
-            } else {
-                LOG.info(line);
-            }
-        }
+        MembershipLog.applied(state.generation(), state.agentIds(), draining, newWeights, loggedByCaller);
         finishIdleDrains();
     }
 
@@ -309,21 +291,7 @@ final class StateWriter implements StrategyContext {
                 future.complete(null);
             }
         }
-        if (done.size() == 1) {
-            LOG.info("Agent {} drained and removed", done.get(0));
-        } else {
-            LOG.info("Agents drained and removed: {}", NameList.of(done));
-        }
-    }
-
-    /** {@code {A1=2.0, A2=0.5}}, at most {@link NameList#MAX_NAMES} entries and how many more. */
-    private static String weights(Map<String, Double> newWeights) {
-        if (newWeights.size() <= NameList.MAX_NAMES) {
-            return newWeights.toString();
-        }
-        String first = newWeights.entrySet().stream().limit(NameList.MAX_NAMES).map(Object::toString)
-                .collect(Collectors.joining(", "));
-        return "{" + first + ", and " + (newWeights.size() - NameList.MAX_NAMES) + " more}";
+        MembershipLog.drained(done);
     }
 
     private void retire(AsyncProcessor child) {
