@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * strictly: {@code abc} or {@code -5s} fail, Camel's own conversion would take them as zero).
  *
  * <p>Thread-safe. Options are set before the endpoint starts.
+ *
+ * <p>Over 300 lines: each option is a field with its Camel metadata, getter and checked setter, as
+ * Camel's own endpoints keep them, and the pool's lifecycle follows the endpoint's producers.
  */
 @UriEndpoint(firstVersion = "0.1.0", scheme = AgentComponent.SCHEME, title = "Agent", syntax = "agent:address",
         producerOnly = true, category = {Category.HTTP}, remote = true)
