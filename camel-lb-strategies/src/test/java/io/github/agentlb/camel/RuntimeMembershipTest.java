@@ -376,6 +376,32 @@ class RuntimeMembershipTest {
     }
 
     @Test
+    void aChangeOfManyWeightsListsTwentyAndHowManyMore() {
+        String[] names = new String[22];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = "A" + (i + 1);
+        }
+        RoundRobinLB rr = started(new RoundRobinLB(), names);
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.membership")) {
+            MembershipEdit twenty = rr.editAgents();
+            for (int i = 0; i < 20; i++) {
+                twenty.weight(names[i], 2);
+            }
+            twenty.apply();
+            MembershipEdit more = rr.editAgents();
+            for (int i = 0; i < 22; i++) {
+                more.weight(names[i], 3);
+            }
+            more.apply();
+            assertThat(log.lines()).hasSize(2);
+            assertThat(log.lines().get(0)).endsWith(" weights={A1=2.0, A2=2.0, A3=2.0, A4=2.0, A5=2.0, A6=2.0, A7=2.0, A8=2.0,"
+                    + " A9=2.0, A10=2.0, A11=2.0, A12=2.0, A13=2.0, A14=2.0, A15=2.0, A16=2.0, A17=2.0, A18=2.0, A19=2.0, A20=2.0}");
+            assertThat(log.lines().get(1)).contains(" weights={A1=3.0, ").endsWith(", A20=3.0, and 2 more}")
+                    .contains(", and 2 more]");
+        }
+    }
+
+    @Test
     void eachChangeLogsTheAgentsDrainsAndWeightsItMade() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
         long g = rr.getGeneration();

@@ -1,0 +1,45 @@
+package io.github.agentlb.camel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What a streaming child asks at an answer's head ({@link AttemptHooks#isBusy}): a 503 without
+ * {@code Retry-After} is held back only for a request that may go to another agent, by the one
+ * rule of {@link FailoverPolicy#repeatable}; a 429 always.
+ */
+class AttemptHooksBusyTest {
+
+    @RegisterExtension
+    static final StartedCamelContext CAMEL = new StartedCamelContext();
+    private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+
+    @Test
+    void a503WithoutRetryAfterIsHeldBackOnlyForARequestThatMayBeSentTwice() {
+        List<String> asked = new ArrayList<>();
+        RoundRobinLB rr = ScriptedChild.startedAgents(new RoundRobinLB(), CAMEL.get(), clock::get,
+                id -> ScriptedChild.scripted(id, (attempt, callback) -> {
+                    AttemptHooks hooks = attempt.getProperty(AttemptHooks.PROPERTY, AttemptHooks.NONE, AttemptHooks.class);
+                    asked.add(hooks.isBusy(503, null) + " " + hooks.isBusy(429, "1") + " " + hooks.isBusy(200, null));
+                    attempt.getMessage().setBody(id);
+                    callback.done(true);
+                    return true;
+                }), "A1", "A2");
+        for (String[] request : new String[][] {{"GET", null}, {"POST", null}, {"POST", "k-1"}, {"POST", " "}}) {
+            Exchange exchange = new DefaultExchange(CAMEL.get());
+            exchange.getIn().setHeader(Exchange.HTTP_METHOD, request[0]);
+            if (request[1] != null) {
+                exchange.getIn().setHeader(AgentLb.IDEMPOTENCY_KEY_HEADER, request[1]);
+            }
+            rr.process(exchange, sync -> { });
+        }
+        assertThat(asked).containsExactly("true true false", "false true false", "true true false", "false true false");
+    }
+}
