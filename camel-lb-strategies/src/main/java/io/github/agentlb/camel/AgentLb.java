@@ -1,5 +1,7 @@
 package io.github.agentlb.camel;
 
+import java.util.Collection;
+
 /**
  * The names a balancer writes on an exchange and reads from it, in one place.
  */
@@ -40,13 +42,41 @@ public final class AgentLb {
     }
 
     /**
-     * Whether an {@value #IDEMPOTENCY_KEY_HEADER} header's value names a key: present and not blank.
-     * An empty or blank key gives an agent nothing to recognize a repeat by, so it makes nothing
-     * safe to send twice.
+     * Whether an {@value #IDEMPOTENCY_KEY_HEADER} header names a key every agent reads alike: one
+     * header (Camel holds several as a list) whose value, without white space (no-break spaces
+     * too) and without the quotes of a structured-field string ({@code "..."}), is not empty. An
+     * empty key gives an agent nothing to recognize a repeat by, and of two headers agents that read
+     * the first and those that read the last would not agree: neither makes a request safe to send twice.
      *
-     * @param value the header's value, null when absent
+     * @param value the header's value, a list for several headers, null when absent
      */
     public static boolean isIdempotencyKey(Object value) {
-        return value != null && !value.toString().isBlank();
+        if (value instanceof Collection<?> values) {
+            return values.size() == 1 && isIdempotencyKey(values.iterator().next());
+        }
+        if (value == null) {
+            return false;
+        }
+        String key = trimmed(value.toString());
+        if (key.length() >= 2 && key.charAt(0) == '"' && key.charAt(key.length() - 1) == '"') {
+            key = trimmed(key.substring(1, key.length() - 1));
+        }
+        return !key.isEmpty();
+    }
+
+    private static String trimmed(String text) {
+        int start = 0;
+        int end = text.length();
+        while (start < end && blank(text.charAt(start))) {
+            start++;
+        }
+        while (end > start && blank(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(start, end);
+    }
+
+    private static boolean blank(char c) {
+        return Character.isWhitespace(c) || Character.isSpaceChar(c);
     }
 }

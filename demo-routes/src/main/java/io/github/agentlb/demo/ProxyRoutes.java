@@ -353,9 +353,9 @@ public class ProxyRoutes extends RouteBuilder {
                     in.removeHeader(USER_ID_HEADER);
                 } else {
                     // What makes a POST safe to hedge or send twice, for every strategy.
-                    String idempotencyKey = received.headers().get(AgentLb.IDEMPOTENCY_KEY_HEADER);
-                    if (AgentLb.isIdempotencyKey(idempotencyKey)) {
-                        in.setHeader(AgentLb.IDEMPOTENCY_KEY_HEADER, idempotencyKey);
+                    List<String> idempotencyKeys = received.headers().getAll(AgentLb.IDEMPOTENCY_KEY_HEADER);
+                    if (AgentLb.isIdempotencyKey(idempotencyKeys)) {
+                        in.setHeader(AgentLb.IDEMPOTENCY_KEY_HEADER, idempotencyKeys.get(0));
                     }
                 }
                 boolean mcp = ProxyRequest.isMcp(request.rawPath());

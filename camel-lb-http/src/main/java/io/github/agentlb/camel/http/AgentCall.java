@@ -429,7 +429,7 @@ final class AgentCall implements RequestWriter.Writes {
             return false;
         }
         boolean idempotent = IDEMPOTENT.contains(down.method())
-                || AgentLb.isIdempotencyKey(down.forwardHeaders().get(AgentLb.IDEMPOTENCY_KEY_HEADER));
+                || AgentLb.isIdempotencyKey(down.forwardHeaders().getAll(AgentLb.IDEMPOTENCY_KEY_HEADER));
         if (written && !idempotent) {
             return false;
         }
