@@ -51,13 +51,15 @@ public class AgentComponent extends DefaultComponent {
         return firstByteTimes;
     }
 
-    /** Registers an agent's meters when there is a registry to register them in. */
-    void bindMetrics(AgentStats stats) {
+    /**
+     * Registers an agent's meters when there is a registry to register them in.
+     *
+     * @return what removes them again, null when none were registered
+     */
+    Runnable bindMetrics(AgentStats stats) {
         Object registry = meterRegistry();
-        if (registry != null) {
-            AgentMetrics.bind(stats, registry);
-        }
         LOG.debug("Meters of agent {}: {}", stats.agent(), registry == null ? "off (no MeterRegistry)" : "in " + registry);
+        return registry == null ? null : AgentMetrics.bind(stats, registry);
     }
 
     private Object meterRegistry() {

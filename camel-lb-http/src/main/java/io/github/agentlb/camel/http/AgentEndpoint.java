@@ -303,19 +303,23 @@ public class AgentEndpoint extends DefaultEndpoint {
     /** A producer of this endpoint started: its connections are in use. Any thread. */
     void producerStarted() {
         producers.incrementAndGet();
+        stats.userStarted();
     }
 
     /**
      * A producer of this endpoint stopped. The last one closes the idle connections at once: no child
      * calls the agent any more (it left the balancer, whose owned child stopped after its last
      * request ended, or its routes stopped), and an agent that does not close idle connections itself
-     * would otherwise keep them for {@link #getPoolIdleTimeout()}, or for ever. Any thread.
+     * would otherwise keep them for {@link #getPoolIdleTimeout()}, or for ever. The agent's meters
+     * leave the registry when no producer of any endpoint of its address is left ({@link AgentStats#userStopped}).
+     * Any thread.
      */
     void producerStopped() {
         if (producers.decrementAndGet() == 0) {
             LOG.debug("agent {}: no producer left, closing its idle connections", address);
             pool.closeIdle();
         }
+        stats.userStopped();
     }
 
     /** Whether a producer of this endpoint is started; a connection a call gives back after the last one stopped is closed. */

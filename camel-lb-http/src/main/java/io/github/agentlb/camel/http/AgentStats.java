@@ -19,6 +19,10 @@ final class AgentStats {
     private final LongAdder bytes = new LongAdder();
     private final LongAdder[] answers = new LongAdder[STATUS_CLASSES.length];
     private final AtomicBoolean bound = new AtomicBoolean();
+    /** Producers of the endpoints of this address started and not yet stopped. */
+    private final AtomicInteger users = new AtomicInteger();
+    /** Removes the meters registered, null while none are. */
+    private volatile Runnable unbind;
 
     AgentStats(String agent) {
         this.agent = agent;
@@ -38,7 +42,25 @@ final class AgentStats {
      */
     void bindOnce(AgentComponent component) {
         if (!bound.get() && bound.compareAndSet(false, true)) {
-            component.bindMetrics(this);
+            unbind = component.bindMetrics(this);
+        }
+    }
+
+    /** A producer of an endpoint of this address started. */
+    void userStarted() {
+        users.incrementAndGet();
+    }
+
+    /**
+     * A producer of an endpoint of this address stopped: when it was the last, the meters leave the
+     * registry (the agent left, or its routes stopped), so no series outlives its agent; a later
+     * call registers them again, the counts going on from where they were.
+     */
+    void userStopped() {
+        Runnable remove = unbind;
+        if (users.decrementAndGet() == 0 && remove != null && bound.compareAndSet(true, false)) {
+            unbind = null;
+            remove.run();
         }
     }
 

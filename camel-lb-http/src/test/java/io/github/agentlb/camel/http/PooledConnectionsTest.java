@@ -44,8 +44,16 @@ class PooledConnectionsTest {
 
     /** A route whose balancer starts with the one child {@code agentUri}. */
     private void route(String agentUri) throws Exception {
+        route(agentUri, null);
+    }
+
+    /** As {@link #route(String)}, with {@code registry} (when not null) as the context's meter registry. */
+    private void route(String agentUri, Object registry) throws Exception {
         int port = FreePorts.next();
         camel = new DefaultCamelContext();
+        if (registry != null) {
+            camel.getRegistry().bind(AgentComponent.METER_REGISTRY_NAME, registry);
+        }
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
@@ -106,6 +114,25 @@ class PooledConnectionsTest {
             assertThat(last.get(20, TimeUnit.SECONDS).body()).isEqualTo("ok");
             assertThat(agent.closed.poll(10, TimeUnit.SECONDS)).as("closed once that request ended").isEqualTo(pooled);
             assertThat(agent.requestPorts).containsExactly(pooled, pooled, pooled);
+        }
+    }
+
+    /** The endpoint's meters of an agent that left: removed once its last request ended, as its connections close. */
+    @Test
+    void aRemovedAgentsMetersAreRemovedOnceItsLastRequestEnded() throws Exception {
+        try (KeepAliveAgent first = KeepAliveAgent.answering(); KeepAliveAgent agent = KeepAliveAgent.answering()) {
+            io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+            route("agent:" + first.baseUrl(), registry);
+            balancer.addAgent("a2", "agent:" + agent.baseUrl(), 1.0);
+            balancer.removeAgent(first.baseUrl());
+            assertThat(get("/process/p1").get(20, TimeUnit.SECONDS).body()).isEqualTo("ok");
+            assertThat(registry.find(AgentMetrics.ANSWERS).tag(AgentMetrics.TAG_AGENT, agent.baseUrl()).meters())
+                    .as("a2's answers by status class").hasSize(5);
+
+            balancer.removeAgent("a2");
+
+            assertThat(registry.getMeters()).as("no meter of the agent that left")
+                    .noneMatch(m -> agent.baseUrl().equals(m.getId().getTag(AgentMetrics.TAG_AGENT)));
         }
     }
 }
