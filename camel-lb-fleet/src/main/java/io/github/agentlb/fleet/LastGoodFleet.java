@@ -35,6 +35,8 @@ public final class LastGoodFleet {
     private final Logger log;
     private List<AgentSpec> fleet = List.of();
     private String problem;
+    /** Whether {@link #problem} is a part's (the rest of the read applied) rather than a whole read's. */
+    private boolean problemInPart;
 
     /**
      * @param source   the source's {@link io.github.agentlb.core.fleet.FleetSource#describe()}, starting each log line
@@ -121,6 +123,7 @@ public final class LastGoodFleet {
                     log.warn("{}: keeping the last good fleet of {} agents: the listener failed", source, fleet.size(), e);
                 }
                 problem = "listener failed: " + e;
+                problemInPart = false;
                 return false;
             }
             String change = change(fleet, agents);
@@ -133,19 +136,24 @@ public final class LastGoodFleet {
 
     /** After an applied fleet: keeps {@code partProblem} (null: none), logged at WARN unless it is the reason already logged. */
     private void readInPart(String partProblem) {
-        if (partProblem != null && !partProblem.equals(problem)) {
+        if (partProblem != null && (!partProblem.equals(problem) || !problemInPart)) {
             log.warn("{}: read in part, the agents of the part that failed kept as they were (fleet of {} agents): {}",
                     source, fleet.size(), partProblem);
         }
         problem = partProblem;
+        problemInPart = partProblem != null;
     }
 
-    /** Keeps the last fleet; logs {@code reason} at WARN unless it is the reason already logged. */
+    /**
+     * Keeps the last fleet; logs {@code reason} at WARN unless it is the reason already logged for a
+     * whole read (after a part failed for the same reason, the whole read failing is said).
+     */
     public synchronized void reject(String reason) {
-        if (!reason.equals(problem)) {
+        if (!reason.equals(problem) || problemInPart) {
             log.warn("{}: keeping the last good fleet of {} agents: {}", source, fleet.size(), reason);
         }
         problem = reason;
+        problemInPart = false;
     }
 
     /** @return the last fleet handed to the listener; empty before the first */

@@ -121,6 +121,22 @@ class LastGoodFleetTest {
         }
     }
 
+    /** A part failing, then the whole read failing for the same reason: the fleet is kept now, which is said. */
+    @Test
+    void aWholeReadFailingAfterAPartFailedForTheSameReasonIsSaid() {
+        try (CapturedLog log = new CapturedLog(LastGoodFleetTest.class)) {
+            LastGoodFleet fleet = new LastGoodFleet("test:x", told::add, LastGoodFleetTest.class);
+            fleet.first(List.of(A1), "A query failed");
+            fleet.reject("A query failed");
+            fleet.reject("A query failed");
+            assertThat(fleet.offer(List.of(A1), "A query failed")).isTrue();
+            assertThat(log.at("WARN")).containsExactly(
+                    "WARN test:x: read in part, the agents of the part that failed kept as they were (fleet of 1 agents): A query failed",
+                    "WARN test:x: keeping the last good fleet of 1 agents: A query failed",
+                    "WARN test:x: read in part, the agents of the part that failed kept as they were (fleet of 1 agents): A query failed");
+        }
+    }
+
     @Test
     void aListenerThatThrowsKeepsTheLastFleet() {
         LastGoodFleet fleet = new LastGoodFleet("test:x", agents -> {
