@@ -4,6 +4,7 @@ import io.github.agentlb.core.fleet.NameList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,25 +27,26 @@ final class MembershipLog {
      */
     static void applied(long generation, List<String> agents, Collection<String> draining, Map<String, Double> newWeights,
             boolean loggedByCaller) {
-        if (loggedByCaller ? !LOG.isDebugEnabled() : !LOG.isInfoEnabled()) {
-            return;
-        }
-        String line = "Membership generation " + generation + ": agents=" + NameList.of(agents)
+        log(loggedByCaller, () -> "Membership generation " + generation + ": agents=" + NameList.of(agents)
                 + (draining.isEmpty() ? "" : " draining=" + NameList.of(draining))
-                + (newWeights.isEmpty() ? "" : " weights=" + weights(newWeights));
-        if (loggedByCaller) {
-            LOG.debug(line);
-        } else {
-            LOG.info(line);
-        }
+                + (newWeights.isEmpty() ? "" : " weights=" + weights(newWeights)));
     }
 
-    /** Agents whose drains ended together: one line. */
-    static void drained(List<String> done) {
-        if (done.size() == 1) {
-            LOG.info("Agent {} drained and removed", done.get(0));
-        } else {
-            LOG.info("Agents drained and removed: {}", NameList.of(done));
+    /**
+     * Agents whose drains ended together: one INFO line; DEBUG when {@code quiet}, for drains that
+     * ended at once within a change its caller logs itself (an idle agent a source removed).
+     */
+    static void drained(List<String> done, boolean quiet) {
+        log(quiet, () -> done.size() == 1 ? "Agent " + done.get(0) + " drained and removed"
+                : "Agents drained and removed: " + NameList.of(done));
+    }
+
+    /** Logs the line at DEBUG when {@code debug}, else at INFO; made only when that level is on. */
+    private static void log(boolean debug, Supplier<String> line) {
+        if (debug && LOG.isDebugEnabled()) {
+            LOG.debug(line.get());
+        } else if (!debug && LOG.isInfoEnabled()) {
+            LOG.info(line.get());
         }
     }
 

@@ -237,7 +237,7 @@ final class StateWriter implements StrategyContext {
             retire(child);
         }
         MembershipLog.applied(state.generation(), state.agentIds(), draining, newWeights, loggedByCaller);
-        finishIdleDrains();
+        finishIdleDrains(loggedByCaller);
     }
 
     /** The last request of a draining or removed agent ended: finish its drain or stop its child. */
@@ -248,7 +248,7 @@ final class StateWriter implements StrategyContext {
             }
         } else {
             synchronized (this) {
-                finishIdleDrains();
+                finishIdleDrains(false);
             }
         }
     }
@@ -261,7 +261,8 @@ final class StateWriter implements StrategyContext {
         }
     }
 
-    private void finishIdleDrains() {
+    /** Removes the draining agents that are idle; {@code quiet}: the caller said the change (their line is DEBUG). */
+    private void finishIdleDrains(boolean quiet) {
         Map<String, AsyncProcessor> byId = currentChildren();
         List<String> done = new ArrayList<>();
         for (String name : draining) {
@@ -291,7 +292,7 @@ final class StateWriter implements StrategyContext {
                 future.complete(null);
             }
         }
-        MembershipLog.drained(done);
+        MembershipLog.drained(done, quiet);
     }
 
     private void retire(AsyncProcessor child) {
