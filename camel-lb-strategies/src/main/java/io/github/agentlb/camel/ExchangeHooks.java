@@ -46,8 +46,17 @@ final class ExchangeHooks implements AttemptHooks {
         return leg;
     }
 
+    /**
+     * The head says the agent is not busy: if this attempt is its trial after a rest, the wait of
+     * the others for that answer ends now, not when the answer has streamed to its end (the client
+     * may have it all, and send again, before the call ends).
+     */
     @Override
     public boolean answerHead() {
+        AgentSlot slot = state.slot(current);
+        if (slot != null) {
+            slot.trialAnswered();
+        }
         return leg == null || leg.answered(true);
     }
 

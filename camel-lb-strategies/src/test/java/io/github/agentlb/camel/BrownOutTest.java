@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.Test;
@@ -193,6 +194,54 @@ class BrownOutTest {
         assertThat(answers).as("503; resting; its trial; then at once, not after a wait").containsExactly(503,
                 "AgentsUnavailableException", 200, 200);
         assertThat(a1.requests()).hasSize(3);
+        lb.stop();
+    }
+
+    /**
+     * A streaming child's trial: the agent's head says it is no longer busy, and the client may have
+     * that head (a whole short answer, even) before the call ends. The next request must not find
+     * the agent still waiting for its trial's answer: the head ends the wait.
+     */
+    @Test
+    void aTrialsHeadEndsTheWaitWhileItsAnswerStillStreams() {
+        FakeScheduler fake = new FakeScheduler(START);
+        boolean[] busy = {true};
+        List<AsyncCallback> streaming = new ArrayList<>();
+        List<String> a1Calls = new ArrayList<>();
+        ScriptedChild a1 = ScriptedChild.scripted("A1", (attempt, callback) -> {
+            AttemptHooks hooks = attempt.getProperty(AttemptHooks.PROPERTY, AttemptHooks.class);
+            a1Calls.add(attempt.getIn().getHeader("n", String.class));
+            int status = busy[0] ? 503 : 200;
+            attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+            if (hooks.isBusy(status, null)) {
+                callback.done(true);
+                return true;
+            }
+            assertThat(hooks.answerHead()).isTrue(); // the head goes to the client; the body streams on
+            attempt.getMessage().setBody("A1");
+            streaming.add(callback);
+            return false;
+        });
+        ScriptedChild a2 = ScriptedChild.naming("A2");
+        FixedOrderLB lb = ScriptedChild.started(new FixedOrderLB("A1", "A2"), CAMEL.get(), a1, a2);
+        lb.useNanoClock(fake::nanoTime);
+        List<Exchange> gets = new ArrayList<>();
+        for (int n = 1; n <= 3; n++) {
+            if (n == 2) {
+                busy[0] = false;
+                fake.advance(Duration.ofSeconds(1)); // A1's rest after its 503 is over: the next request is its trial
+            }
+            Exchange exchange = new DefaultExchange(CAMEL.get());
+            exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+            exchange.getIn().setHeader("n", String.valueOf(n));
+            lb.process(exchange, sync -> { });
+            gets.add(exchange);
+        }
+        assertThat(gets.get(0).getMessage().getBody()).as("A1's 503, then A2").isEqualTo("A2");
+        assertThat(a1Calls).as("the trial's head said A1 is not busy: the third request goes to it").containsExactly("1", "2", "3");
+        streaming.forEach(callback -> callback.done(false));
+        assertThat(gets.get(1).getMessage().getBody()).isEqualTo("A1");
+        assertThat(gets.get(2).getMessage().getBody()).isEqualTo("A1");
         lb.stop();
     }
 

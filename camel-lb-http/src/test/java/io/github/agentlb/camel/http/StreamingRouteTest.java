@@ -80,13 +80,11 @@ class StreamingRouteTest {
     @Test
     void everyAgentBusyIsA429WithRetryAfter() throws Exception {
         checks.everyAgentBusyIs429WithRetryAfterAndTheAgentsRest();
-        Thread.sleep(2_100); // the agents' rest, before other tests use them
     }
 
     @Test
     void everyAgentUnavailableIsA503NotA429() throws Exception {
         checks.everyAgentUnavailableIsA503ThenTheAgentsRecover();
-        Thread.sleep(1_100); // the rest of the agents not yet tried again, before other tests use them
     }
 
     @Test

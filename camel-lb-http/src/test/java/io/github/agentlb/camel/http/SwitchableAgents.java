@@ -38,6 +38,21 @@ final class SwitchableAgents implements AutoCloseable {
         return agents.stream().mapToInt(ScriptedAgent::calls).sum();
     }
 
+    /** Requests each agent received so far, in agent order. */
+    List<Integer> callsByAgent() {
+        return agents.stream().map(ScriptedAgent::calls).toList();
+    }
+
+    /** How many agents received a request since {@code before} (a {@link #callsByAgent()}). */
+    int agentsCalledSince(List<Integer> before) {
+        List<Integer> now = callsByAgent();
+        int called = 0;
+        for (int i = 0; i < now.size(); i++) {
+            called += now.get(i) > before.get(i) ? 1 : 0;
+        }
+        return called;
+    }
+
     @Override
     public void close() {
         agents.forEach(ScriptedAgent::close);
