@@ -168,9 +168,15 @@ class ProxyErrorsTest {
         try (DemoProxy proxy = Proxies.start(down.stream().map(ScriptedAgent::baseUrl).toList(), "rr")) {
             assertThat(requestR1(proxy).statusCode()).isEqualTo(503);
 
-            HttpResponse<String> next = requestR1(proxy);
+            // The agents rest 1 s: on a starved machine an agent's rest may end before the next request,
+            // which then gets that agent's own 503 and rests it again; a few tries see every agent resting.
+            HttpResponse<String> next;
+            int tries = 0;
+            do {
+                next = requestR1(proxy);
+                assertThat(next.statusCode()).as("never a 429 while agents are down").isEqualTo(503);
+            } while (!"agents unavailable".equals(Http.json(next).path("error").asText()) && ++tries < 5);
 
-            assertThat(next.statusCode()).isEqualTo(503);
             assertThat(Http.json(next).path("error").asText()).isEqualTo("agents unavailable");
             assertThat(next.headers().firstValue("Retry-After")).hasValue("1");
         } finally {

@@ -68,9 +68,10 @@ final class AgentStats {
         active.incrementAndGet();
     }
 
+    /** A call ended with {@code answerBytes}: counted before it leaves the active ones, so a reader that sees it gone sees its bytes. */
     void ended(long answerBytes) {
-        active.decrementAndGet();
         bytes.add(answerBytes);
+        active.decrementAndGet();
     }
 
     /** An answer head with this status (100-599; others are not counted). */

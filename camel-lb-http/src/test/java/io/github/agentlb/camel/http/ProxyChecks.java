@@ -276,11 +276,20 @@ final class ProxyChecks {
         assertThat(first.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(v).isIn("1", "2"));
         assertThat(agents.calls() - before).isEqualTo(3);
 
-        HttpResponse<String> second = client.send(request("/process/b2?user_id=2").build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(second.statusCode()).isEqualTo(429);
+        // The agents rest 2 s: on a starved machine a rest may end before the next request, which then
+        // gets that agent's own 429 and rests it again; a few tries see every agent resting.
+        HttpResponse<String> second;
+        int tries = 0;
+        int callsBefore;
+        do {
+            callsBefore = agents.calls();
+            second = client.send(request("/process/b2?user_id=2").build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(second.statusCode()).isEqualTo(429);
+        } while (!second.body().equals("{\"error\":\"agents busy\"}") && ++tries < 5);
+        assertThat(second.body()).isEqualTo("{\"error\":\"agents busy\"}");
         assertThat(second.headers().firstValue("Content-Type")).hasValue("application/json");
         assertThat(second.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(v).isIn("1", "2"));
-        assertThat(agents.calls() - before).as("no agent called while every agent rests").isEqualTo(3);
+        assertThat(agents.calls()).as("no agent called while every agent rests").isEqualTo(callsBefore);
         everyAgentAnswersAgain();
     }
 
