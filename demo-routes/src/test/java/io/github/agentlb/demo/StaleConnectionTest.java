@@ -61,10 +61,11 @@ class StaleConnectionTest {
             try (socket) {
                 InputStream in = socket.getInputStream();
                 readRequest(in);
+                // Counted before it is written: the client may have the answer before this thread runs again.
+                answered.incrementAndGet();
                 socket.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"
                         .getBytes(StandardCharsets.ISO_8859_1));
                 socket.getOutputStream().flush();
-                answered.incrementAndGet();
                 if (readRequest(in)) {
                     closedAtRequest.incrementAndGet();
                 }
