@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.queue.UsageTokens;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -63,12 +64,11 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
             }
         }
         errorStatuses = Set.copyOf(errorStatuses);
-        if (defaultRest == null || defaultRest.isNegative() || defaultRest.isZero()) {
-            throw new IllegalArgumentException("defaultRest must be > 0, was " + defaultRest);
-        }
+        Check.positive("defaultRest", defaultRest);
         if (maxRest == null || maxRest.compareTo(defaultRest) < 0) {
             throw new IllegalArgumentException("maxRest must be >= defaultRest (" + defaultRest + "), was " + maxRest);
         }
+        Check.positive("maxRest", maxRest);
     }
 
     public AnswerRules withErrorStatuses(Set<Integer> value) {

@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Check;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -60,9 +61,7 @@ public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set
         if (maximumFailoverAttempts < -1) {
             throw new IllegalArgumentException("maximumFailoverAttempts must be >= -1, was " + maximumFailoverAttempts);
         }
-        if (deadline == null || deadline.isNegative()) {
-            throw new IllegalArgumentException("failoverDeadline must be >= 0, was " + deadline);
-        }
+        Check.nonNegative("failoverDeadline", deadline);
         Set<String> methods = Objects.requireNonNull(idempotentMethods, "idempotentMethods");
         if (methods.stream().anyMatch(m -> m == null || m.isBlank())) {
             throw new IllegalArgumentException("idempotentMethods must not contain a blank method, was " + methods);

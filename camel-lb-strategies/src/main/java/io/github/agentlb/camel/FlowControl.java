@@ -118,9 +118,19 @@ public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queue
         return new FlowControl(maxInFlightPerAgent, queueSize, queueTimeout, tenant, value, tenantName, priorityHeader);
     }
 
-    /** The tenant read from {@code header}; @throws IllegalArgumentException if it is blank */
+    /**
+     * The tenant read from {@code header}, a header name or one built with the simple language
+     * ({@code user-${header.X-Org}}).
+     *
+     * @throws IllegalArgumentException if it is blank, or without the simple language not a header
+     *     name (an RFC 9110 token: {@code X Tenant} could match no header)
+     */
     public FlowControl withTenantHeader(String header) {
-        return withTenant(ExpressionBuilder.headerExpression(Check.notBlank("tenantHeader", header)), header);
+        Check.notBlank("tenantHeader", header);
+        if (!header.contains("${")) {
+            Check.headerName("tenantHeader", header);
+        }
+        return withTenant(ExpressionBuilder.headerExpression(header), header);
     }
 
     /** The tenant as {@code expression} evaluates it (a String), e.g. an API key's hash; {@code name} for logs. */

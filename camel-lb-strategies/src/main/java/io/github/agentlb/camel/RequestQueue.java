@@ -95,7 +95,12 @@ final class RequestQueue {
     boolean process(Exchange exchange, AsyncCallback callback, BalancerState state) {
         FlowControl flow = state.config.flowControl();
         long now = clock.getAsLong();
-        String tenant = flow.tenantLimited() ? flow.tenantOf(exchange) : null;
+        String tenant;
+        try {
+            tenant = flow.tenantLimited() ? flow.tenantOf(exchange) : null;
+        } catch (RuntimeException e) {
+            return failed(exchange, callback, e);
+        }
         boolean through;
         if (tenant == null) {
             through = waiting.get() == 0 && gate.tryAdmit(QueueGate.free(state, now));
@@ -118,13 +123,19 @@ final class RequestQueue {
             callback.done(true);
             return true;
         }
+        String queuedAs;
+        try {
+            queuedAs = tenant != null ? tenant : flow.tenantOf(exchange);
+        } catch (RuntimeException e) {
+            return failed(exchange, callback, e);
+        }
         WaitingExchange w = new WaitingExchange(this, exchange, callback, now);
         List<WaitingExchange> expiredNow;
         List<WaitingExchange> releasedNow;
         boolean full;
         synchronized (this) {
             expiredNow = expireLocked(now);
-            full = !offerLocked(w, flow, now + flow.queueTimeout().toNanos(), false, false);
+            full = !offerLocked(w, flow, queuedAs, now + flow.queueTimeout().toNanos(), false, false);
             if (full) {
                 counts.rejectedFull++;
             }
@@ -152,13 +163,13 @@ final class RequestQueue {
      * that comes back ({@link #waitAgain}) goes ahead of its tenant's others, at no cost when its
      * tenant was charged at its first release ({@code charged}).
      */
-    private boolean offerLocked(WaitingExchange w, FlowControl flow, long deadlineNanos, boolean back, boolean charged) {
+    private boolean offerLocked(WaitingExchange w, FlowControl flow, String tenant, long deadlineNanos, boolean back,
+            boolean charged) {
         if (queue == null || queue.size() == 0 && queue.capacity() != flow.queueSize()) {
             queue = new FairQueue<>(flow.queueSize());
         }
         w.exchange.setProperty(AgentLb.QUEUED_PROPERTY, w);
         int band = flow.bandOf(w.exchange);
-        String tenant = flow.tenantOf(w.exchange);
         double cost = charged ? 0 : FlowControl.promptTokens(w.exchange);
         w.entry = back ? queue.offerFirst(w, band, tenant, cost, deadlineNanos) : queue.offer(w, band, tenant, cost, deadlineNanos);
         if (w.entry == null) {
@@ -184,12 +195,19 @@ final class RequestQueue {
                 || permit.exchange.getProperty(WAITED_AGAIN) != null) {
             return false;
         }
+        String tenant;
+        try {
+            tenant = permit.tenant != null ? permit.tenant
+                    : permit.entry != null ? permit.entry.tenant() : flow.tenantOf(permit.exchange);
+        } catch (RuntimeException e) {
+            return false;
+        }
         permit.exchange.setProperty(WAITED_AGAIN, Boolean.TRUE);
         List<WaitingExchange> expiredNow;
         boolean waits;
         synchronized (this) {
             expiredNow = expireLocked(now);
-            waits = offerLocked(new WaitingExchange(this, permit.exchange, permit.callback, permit.sinceNanos), flow,
+            waits = offerLocked(new WaitingExchange(this, permit.exchange, permit.callback, permit.sinceNanos), flow, tenant,
                     permit.deadlineNanos, true, permit.entry != null);
             if (waits) {
                 gate.left(permit);
@@ -202,6 +220,13 @@ final class RequestQueue {
         }
         complete(expiredNow);
         return waits;
+    }
+
+    /** Fails {@code exchange} at once with {@code e} (its tenant could not be read): answered, never left waiting. */
+    private static boolean failed(Exchange exchange, AsyncCallback callback, RuntimeException e) {
+        exchange.setException(e);
+        callback.done(true);
+        return true;
     }
 
     /** The exchange of {@code permit} took an agent's place: its first attempt was sent ({@link QueueGate#placed}). */

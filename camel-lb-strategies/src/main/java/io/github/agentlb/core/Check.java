@@ -101,10 +101,32 @@ public final class Check {
         return value;
     }
 
-    /** @return {@code value} if not null and {@code > 0} */
+    /**
+     * The longest time the library takes: {@code Long.MAX_VALUE} ns (about 292 years), so that every
+     * time it is given counts in nanoseconds, as its clocks do.
+     */
+    public static final Duration MAX_DURATION = Duration.ofNanos(Long.MAX_VALUE);
+
+    /** @return {@code value} if not null, {@code > 0} and at most {@link #MAX_DURATION} */
     public static Duration positive(String field, Duration value) {
         if (value == null || value.isZero() || value.isNegative()) {
             throw new IllegalArgumentException(field + " must be > 0, was " + value);
+        }
+        return countable(field, value);
+    }
+
+    /** @return {@code value} if not null, {@code >= 0} and at most {@link #MAX_DURATION} */
+    public static Duration nonNegative(String field, Duration value) {
+        if (value == null || value.isNegative()) {
+            throw new IllegalArgumentException(field + " must be >= 0, was " + value);
+        }
+        return countable(field, value);
+    }
+
+    private static Duration countable(String field, Duration value) {
+        if (value.compareTo(MAX_DURATION) > 0) {
+            throw new IllegalArgumentException(field + " must be at most " + MAX_DURATION
+                    + " (Long.MAX_VALUE ns, about 292 years), was " + value);
         }
         return value;
     }

@@ -57,10 +57,16 @@ public final class Durations {
     /**
      * @return the duration {@code text} names, surrounding white space ignored
      * @throws IllegalArgumentException naming {@code field} and {@code text}
-     *         ({@code "<field> must be a duration such as ..., was '<text>'"}) if it is not one
+     *         ({@code "<field> must be a duration such as ..., was '<text>'"}) if it is not one, or
+     *         if it is longer than {@link Check#MAX_DURATION} (which no clock of the library counts)
      */
     public static Duration parse(String field, String text) {
-        return read(text == null ? null : text.strip()).orElseThrow(
+        Duration value = read(text == null ? null : text.strip()).orElseThrow(
                 () -> new IllegalArgumentException(field + " must be " + RULE + ", was '" + text + "'"));
+        if (value.compareTo(Check.MAX_DURATION) > 0) {
+            throw new IllegalArgumentException(field + " must be at most " + Check.MAX_DURATION
+                    + " (Long.MAX_VALUE ns, about 292 years), was '" + text + "'");
+        }
+        return value;
     }
 }

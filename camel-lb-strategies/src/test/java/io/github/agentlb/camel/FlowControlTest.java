@@ -471,6 +471,40 @@ class FlowControlTest {
         assertThat(balancer.queueFigures().size()).isEqualTo(1);
     }
 
+    /**
+     * A tenant expression that fails on a request (a user's bean, a missing value it does not
+     * expect) fails that exchange with its exception, at once: never an exchange left without an
+     * answer, as Camel's reactive executor would leave one whose processor threw.
+     */
+    @Test
+    void aTenantExpressionThatThrowsFailsTheExchangeNotLeavesItWaiting() {
+        RoundRobinLB lb = new RoundRobinLB();
+        lb.setTenant(new org.apache.camel.support.ExpressionAdapter() {
+            @Override
+            public Object evaluate(Exchange exchange) {
+                throw new IllegalStateException("no tenant in this request");
+            }
+        }, "failing");
+        lb.setMaxInFlightPerTenant(1);
+        start(lb, 1, 10);
+        Sent sent = send();
+        assertThat(sent.completions.get()).as("answered once, at once").isEqualTo(1);
+        assertThat(sent.exchange.getException()).isInstanceOf(IllegalStateException.class).hasMessage("no tenant in this request");
+        assertThat(calls).isEmpty();
+    }
+
+    /** A tenant header without the simple language is read as it is: it must be a header name that can match. */
+    @Test
+    void aTenantHeaderThatCanMatchNoHeaderIsRefused() {
+        RoundRobinLB lb = new RoundRobinLB();
+        assertThatThrownBy(() -> lb.setTenantHeader("X Tenant")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tenantHeader must be a header name (RFC 9110 token), was 'X Tenant'");
+        assertThatThrownBy(() -> lb.setTenantHeader("X-Tenant:")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tenantHeader must be a header name (RFC 9110 token), was 'X-Tenant:'");
+        lb.setTenantHeader("user-${header.X-Org}");
+        assertThat(lb.getTenantHeader()).isEqualTo("user-${header.X-Org}");
+    }
+
     @Test
     void stoppingTheBalancerFailsTheExchangesStillWaiting() {
         start(new RoundRobinLB(), 1, 5);

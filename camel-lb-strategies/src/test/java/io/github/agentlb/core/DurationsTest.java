@@ -31,4 +31,16 @@ class DurationsTest {
                 "maxRest must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was 'null'");
         assertThat(Durations.read("abc")).isEmpty();
     }
+
+    @Test
+    void refusesATimeNoClockCountsInNanoseconds() {
+        for (String tooLong : new String[] {"9999999h", "PT3000000H", "99999999999s", "PT2562047H47M16.854775808S"}) {
+            assertThatThrownBy(() -> Durations.parse("queueTimeout", tooLong)).as(tooLong)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("queueTimeout must be at most PT2562047H47M16.854775807S (Long.MAX_VALUE ns, about 292 years),"
+                            + " was '" + tooLong + "'");
+        }
+        assertThat(Durations.parse("queueTimeout", "PT2562047H47M16.854775807S").toNanos()).isEqualTo(Long.MAX_VALUE);
+        assertThat(Durations.parse("queueTimeout", "2562047h").toNanos()).isPositive();
+    }
 }

@@ -28,9 +28,7 @@ public record SlowStart(Duration window, double aggression, double minWeightShar
     /** @throws IllegalArgumentException naming the field and value when one is out of range */
     public SlowStart {
         Objects.requireNonNull(window, "window");
-        if (window.isNegative()) {
-            throw new IllegalArgumentException("slowStartWindow must be >= 0, was " + window);
-        }
+        Check.nonNegative("slowStartWindow", window);
         Check.finitePositive("slowStartAggression", aggression);
         if (!(minWeightShare > 0 && minWeightShare <= 1)) {
             throw new IllegalArgumentException("slowStartMinWeightShare must be in (0, 1], was " + minWeightShare);

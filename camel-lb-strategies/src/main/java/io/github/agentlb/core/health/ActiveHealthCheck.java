@@ -53,9 +53,7 @@ public record ActiveHealthCheck(String path, int expectedStatus, Duration interv
         }
         Check.inRange("healthCheckExpectedStatus", expectedStatus, 100, 599);
         Check.positive("healthCheckInterval", interval);
-        if (jitter == null || jitter.isNegative()) {
-            throw new IllegalArgumentException("healthCheckJitter must be >= 0, was " + jitter);
-        }
+        Check.nonNegative("healthCheckJitter", jitter);
         Check.positive("healthCheckTimeout", timeout);
         Check.atLeast("healthCheckUnhealthyThreshold", unhealthyThreshold, 1);
         Check.atLeast("healthCheckHealthyThreshold", healthyThreshold, 1);
