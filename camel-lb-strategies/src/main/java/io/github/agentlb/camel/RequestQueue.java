@@ -52,6 +52,8 @@ final class RequestQueue {
     private final AtomicInteger waiting = new AtomicInteger();
     /** With {@code maxInFlightPerTenant}: the places each tenant holds, under the lock. */
     private final TenantPlaces tenants = new TenantPlaces();
+    /** Whether the last release kept a place free because every tenant waiting was at its limit; under the lock. */
+    private boolean placeKeptForTenants;
     private FairQueue<WaitingExchange> queue;
     /** Exchange property: the exchange went back to wait once after a busy answer; a second one is the client's. */
     private static final String WAITED_AGAIN = "agentlb.queue.waitedAgain";
@@ -279,12 +281,15 @@ final class RequestQueue {
         List<WaitingExchange> out = List.of();
         int free = QueueGate.free(state, now);
         FlowControl flow = state.config.flowControl();
+        placeKeptForTenants = false;
         while (queue.size() > 0 && gate.tryAdmit(free)) {
             FairQueue.Entry<WaitingExchange> entry = flow.tenantLimited()
                     ? queue.poll(t -> tenants.hasRoom(t, flow.maxInFlightPerTenant(), now)) : queue.poll();
             if (entry == null) {
-                // Every tenant waiting is at its limit: the place stays free for another tenant.
+                // Every tenant waiting is at its limit: the place stays free for another tenant, until
+                // the other tenants stop sending (the timer wakes then, armLocked).
                 gate.unused();
+                placeKeptForTenants = true;
                 break;
             }
             WaitingExchange w = entry.value();
@@ -320,12 +325,19 @@ final class RequestQueue {
 
     /**
      * Arms the timer for the earliest deadline, or the earlier end of an agent's rest or ejection
-     * while exchanges wait ({@link BalancerState#nextOpeningNanos}).
+     * while exchanges wait ({@link BalancerState#nextOpeningNanos}), or of another tenant's sending
+     * while a place is kept free for it ({@link TenantPlaces#nextActivityEnd}).
      */
     private void armLocked(long now) {
         long next = queue.nextDeadline();
         long opening = queue.size() == 0 ? Long.MAX_VALUE : states.get().nextOpeningNanos(now);
-        timer.arm(opening != Long.MAX_VALUE && (next == Long.MAX_VALUE || opening - next < 0) ? opening : next, now);
+        long tenantsFree = placeKeptForTenants && queue.size() > 0 ? tenants.nextActivityEnd(now) : Long.MAX_VALUE;
+        timer.arm(earlier(earlier(next, opening), tenantsFree), now);
+    }
+
+    /** The earlier of two instants (ns, compared wrap-safe); {@link Long#MAX_VALUE} is never. */
+    private static long earlier(long a, long b) {
+        return a == Long.MAX_VALUE ? b : b == Long.MAX_VALUE || a - b < 0 ? a : b;
     }
 
     /** The timer fired: the waiting whose deadline passed expire, and the others go if agents opened. */

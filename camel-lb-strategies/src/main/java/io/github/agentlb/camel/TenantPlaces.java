@@ -47,6 +47,22 @@ final class TenantPlaces {
         return someoneElse == null || now - (othersIsLast ? lastNanos : otherNanos) > ACTIVE_NANOS;
     }
 
+    /**
+     * When a tenant held at its limit may next find room because a sender stops counting as
+     * sending ({@value #ACTIVE_SECONDS} s after its last request), ns; {@link Long#MAX_VALUE} when
+     * no such moment is ahead of {@code now}.
+     */
+    long nextActivityEnd(long now) {
+        long next = Long.MAX_VALUE;
+        if (last != null && lastNanos + ACTIVE_NANOS + 1 - now > 0) {
+            next = lastNanos + ACTIVE_NANOS + 1;
+        }
+        if (other != null && otherNanos + ACTIVE_NANOS + 1 - now > 0 && (next == Long.MAX_VALUE || otherNanos - lastNanos < 0)) {
+            next = otherNanos + ACTIVE_NANOS + 1;
+        }
+        return next;
+    }
+
     void take(String tenant) {
         held.merge(tenant, 1, Integer::sum);
     }

@@ -156,7 +156,7 @@ class FairQueueScenarioTest {
         assertThat(capped.failures()).isZero();
         assertThat(capped.maxQueued()).isLessThanOrEqualTo(QUEUE_SIZE);
         assertThat(capped.lightP99Millis()).isEqualTo(13);
-        assertThat(capped.heavyP99Millis()).isEqualTo(12_526);
+        assertThat(capped.heavyP99Millis()).isEqualTo(12_519);
         assertThat(capped.lightP99Millis() * 10).isLessThan(fair.lightP99Millis());
         assertThat(capped.heavyP99Millis()).isGreaterThan(fair.heavyP99Millis());
     }

@@ -828,6 +828,29 @@ class RequestQueueTest {
         assertThat(balancer.queueFigures().size()).isZero();
     }
 
+    /**
+     * The place a tenant's limit kept free for another tenant goes back to it when the other has
+     * not sent for a second, by the queue's timer: not at the next arrival or completion, which may
+     * be long in coming (calls of minutes), while the place stays idle and the waiting expire.
+     */
+    @Test
+    void aPlaceKeptForAnotherTenantGoesWhenItStopsSendingWithoutWaitingForAnArrival() {
+        start(1, 10, 1);
+        send(Map.of("X-Tenant", "L", "n", 0));
+        clock.addAndGet(Duration.ofMillis(200).toNanos());
+        timer.advance(Duration.ofMillis(200));
+        send(Map.of("X-Tenant", "H", "n", 1));
+        Sent waiting = send(Map.of("X-Tenant", "H", "n", 2));
+        assertThat(calls).as("H at its limit while L sent lately: one place idle").hasSize(2);
+
+        clock.addAndGet(Duration.ofMillis(801).toNanos()); // L's last request 1.001 s ago
+        timer.advance(Duration.ofMillis(801));
+
+        assertThat(calls).as("the idle place is H's now").hasSize(3);
+        assertThat(calls.get(2).attempt().getExchangeId()).isEqualTo(waiting.exchange.getExchangeId());
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
     /** Exchanges without a tenant are one tenant, limited as any other. */
     @Test
     void exchangesWithoutATenantAreOneTenantUnderTheLimit() {
