@@ -451,6 +451,57 @@ class FlowControlTest {
         assertThat(registry.get(LoadBalancerMetrics.QUEUE_WAITING).tag("band", "3").gauge().value()).isZero();
     }
 
+    /**
+     * A request without a body (a GET, an MCP call by header) has no prompt to count, yet it holds
+     * an agent's place: it is charged the mean prompt estimate of the requests with one that waited
+     * (1 token before any did), never nothing. Else a tenant of GETs is always the least served and
+     * goes ahead of every tenant that sends prompts, however many it sends.
+     */
+    @Test
+    void aRequestWithoutABodyIsChargedTheMeanPromptNotNothing() {
+        start(new RoundRobinLB(), 1, 20);
+        send();
+        send();
+        send();
+        send(Map.of("X-Tenant", "light", Exchange.CONTENT_LENGTH, "400"));
+        for (int i = 0; i < 4; i++) {
+            send(Map.of("X-Tenant", "gets"));
+        }
+        send(Map.of("X-Tenant", "light", Exchange.CONTENT_LENGTH, "400"));
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            Call ended = calls.get(0);
+            calls.remove(ended);
+            ended.end();
+            order.add((String) calls.get(calls.size() - 1).attempt().getIn().getHeader("X-Tenant"));
+        }
+        // 100 tokens each, GETs too: light's second goes after two GETs, not after all four.
+        assertThat(order).containsExactly("light", "gets", "gets", "light", "gets", "gets");
+    }
+
+    /** With no request with a body waiting yet, a request without one costs 1 token: tenants of GETs take turns. */
+    @Test
+    void tenantsOfRequestsWithoutABodyTakeTurns() {
+        start(new RoundRobinLB(), 1, 20);
+        send();
+        send();
+        send();
+        for (int i = 0; i < 3; i++) {
+            send(Map.of("X-Tenant", "a"));
+        }
+        for (int i = 0; i < 3; i++) {
+            send(Map.of("X-Tenant", "b"));
+        }
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            Call ended = calls.get(0);
+            calls.remove(ended);
+            ended.end();
+            order.add((String) calls.get(calls.size() - 1).attempt().getIn().getHeader("X-Tenant"));
+        }
+        assertThat(order).containsExactly("a", "b", "a", "b", "a", "b");
+    }
+
     @Test
     void theTenantMayBeAnyExpressionSuchAsOneOverTheApiKey() {
         RoundRobinLB lb = new RoundRobinLB();
