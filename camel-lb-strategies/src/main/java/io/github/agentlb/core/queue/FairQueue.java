@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -65,7 +64,9 @@ import java.util.function.Predicate;
  * tenant's first entry, O(t) (t tenants waiting in its band); {@code poll}: O(b + t + log n)
  * (b bands). Counters of tenants with nothing waiting are kept while they are above the band's
  * floor (the lift would give the same value otherwise), so idle tenants are forgotten as the floor
- * passes them.
+ * passes them, and at most {@link #MAX_IDLE_TENANTS} in all: beyond that the lowest counters are
+ * forgotten first (under overload from ever new tenants the floor stays below those released).
+ * Memory: the entries waiting, their tenants and at most that many idle ones.
  *
  * <p>Not thread-safe: the caller serializes every call (the Camel adapter under one lock).
  *
@@ -79,6 +80,12 @@ public final class FairQueue<T> {
      */
     public static final int MAX_BANDS = 64;
 
+    /**
+     * Idle tenants' counters kept, all bands: beyond this the lowest are forgotten (a tenant
+     * forgotten that comes back is lifted to the floor, as one never seen).
+     */
+    public static final int MAX_IDLE_TENANTS = 1024;
+
     /** The bytes of a request body counted as one token by {@link #estimateTokens}. */
     public static final int BYTES_PER_TOKEN = 4;
 
@@ -89,6 +96,8 @@ public final class FairQueue<T> {
     private final TreeSet<Entry<T>> byDeadline = new TreeSet<>(
             Comparator.<Entry<T>>comparingLong(e -> e.deadlineNanos).thenComparingLong(e -> e.sequence));
     private long sequence;
+    /** Idle tenants kept, all bands: at most {@link #MAX_IDLE_TENANTS}. */
+    private int idleKept;
     /** The sequence of the last entry offered first, counting down from -1. */
     private long returned;
 
@@ -143,11 +152,20 @@ public final class FairQueue<T> {
             return null;
         }
         if (bands.size() >= MAX_BANDS && !bands.containsKey(band)) {
-            bands.values().removeIf(empty -> empty.size == 0);
+            bands.values().removeIf(empty -> {
+                if (empty.size == 0) {
+                    idleKept -= empty.idle.size();
+                    return true;
+                }
+                return false;
+            });
         }
         Band<T> b = bands.computeIfAbsent(band, k -> new Band<>());
         Tenant<T> t = b.tenants.computeIfAbsent(tenant, Tenant::new);
         if (t.waiting.isEmpty()) {
+            if (b.idle.remove(t)) {
+                idleKept--;
+            }
             t.counter = Math.max(t.counter, b.floor());
             b.backlogged.add(t);
         }
@@ -261,8 +279,15 @@ public final class FairQueue<T> {
             t = new Tenant<>(tenant);
             t.counter = b.floor();
             b.tenants.put(tenant, t);
+            t.counter += tokens;
+            idle(b, t);
+        } else if (b.idle.remove(t)) {
+            // Its place in the idle order is by counter: out while the counter changes.
+            t.counter += tokens;
+            b.idle.add(t);
+        } else {
+            t.counter += tokens;
         }
-        t.counter += tokens;
     }
 
     /** @return the earliest deadline of an entry waiting (ns), or {@link Long#MAX_VALUE} when none waits */
@@ -312,7 +337,22 @@ public final class FairQueue<T> {
         byDeadline.remove(entry);
         if (t.waiting.isEmpty()) {
             b.backlogged.remove(t);
-            b.forgetIdleBelowFloor();
+            idle(b, t);
+        }
+    }
+
+    /**
+     * {@code t} has nothing waiting in {@code b}: kept by its counter while above the band's floor;
+     * idle tenants at or below it are forgotten (the lift would give them the same value), and
+     * beyond {@link #MAX_IDLE_TENANTS} in all the lowest of this band too. O(log t) per tenant.
+     */
+    private void idle(Band<T> b, Tenant<T> t) {
+        b.idle.add(t);
+        idleKept++;
+        double floor = b.floor();
+        while (!b.idle.isEmpty() && (b.idle.first().counter <= floor || idleKept > MAX_IDLE_TENANTS)) {
+            b.tenants.remove(b.idle.pollFirst().name);
+            idleKept--;
         }
     }
 
@@ -321,6 +361,9 @@ public final class FairQueue<T> {
         final Map<String, Tenant<T>> tenants = new HashMap<>();
         /** Tenants with an entry waiting, in the order they became backlogged. */
         final List<Tenant<T>> backlogged = new ArrayList<>();
+        /** Tenants kept with nothing waiting, lowest counter first (ties by name). */
+        final TreeSet<Tenant<T>> idle = new TreeSet<>(
+                Comparator.<Tenant<T>>comparingDouble(t -> t.counter).thenComparing(t -> t.name));
         int size;
         /** The counter of the tenant released last: the lift's floor while nobody waits. */
         double lastReleased;
@@ -335,18 +378,6 @@ public final class FairQueue<T> {
                 min = Math.min(min, t.counter);
             }
             return min;
-        }
-
-        /** Idle tenants at or below the floor would be lifted to it anyway: their counters say nothing. */
-        void forgetIdleBelowFloor() {
-            double floor = floor();
-            Iterator<Tenant<T>> it = tenants.values().iterator();
-            while (it.hasNext()) {
-                Tenant<T> t = it.next();
-                if (t.waiting.isEmpty() && t.counter <= floor) {
-                    it.remove();
-                }
-            }
         }
     }
 

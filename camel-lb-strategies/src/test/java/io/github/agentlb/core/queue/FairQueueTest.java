@@ -243,6 +243,26 @@ class FairQueueTest {
         assertThat(queue.tenantsKept(0)).isEqualTo(1);
     }
 
+    /**
+     * Under sustained overload from ever new tenants (a per-user key, a client-chosen header), the
+     * floor stays below the tenants released: without a bound every one of them would be kept, and
+     * each release would scan them all. At most {@link FairQueue#MAX_IDLE_TENANTS} idle counters
+     * are kept, the lowest forgotten first (a tenant forgotten comes back lifted to the floor).
+     */
+    @Test
+    void idleTenantsKeptAreBoundedUnderOverloadFromEverNewTenants() {
+        FairQueue<String> queue = new FairQueue<>(1000);
+        for (int i = 0; i < 100; i++) {
+            queue.offer("w" + i, 0, "waiting" + i, 100, NEVER);
+        }
+        for (int i = 0; i < 20_000; i++) {
+            queue.offer("x", 0, "new" + i, 100, NEVER);
+            queue.poll();
+        }
+        assertThat(queue.size()).isEqualTo(100);
+        assertThat(queue.tenantsKept(0)).isLessThanOrEqualTo(FairQueue.MAX_IDLE_TENANTS + 100);
+    }
+
     @Test
     void twoBackloggedTenantsStayWithinOneRequestsCostWhateverTheirCosts() {
         // The paper's bound (Theorem 4.4) for two tenants backlogged throughout: |c_a - c_b| <= max cost.
