@@ -141,10 +141,19 @@ final class RequestQueue {
         List<WaitingExchange> expiredNow;
         List<WaitingExchange> releasedNow;
         boolean full;
+        WaitingExchange displaced = null;
         synchronized (this) {
             expiredNow = expireLocked(now);
-            full = !offerLocked(w, flow, queuedAs, now + flow.queueTimeout().toNanos(), false, false);
+            long deadline = now + flow.queueTimeout().toNanos();
+            full = !offerLocked(w, flow, queuedAs, deadline, false, false);
             if (full) {
+                // A full queue makes room for a tenant less backlogged than another (FairQueue#displaceFor).
+                FairQueue.Entry<WaitingExchange> out = queue.displaceFor(flow.bandOf(exchange), queuedAs);
+                if (out != null) {
+                    displaced = out.value();
+                    displaced.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
+                    full = !offerLocked(w, flow, queuedAs, deadline, false, false);
+                }
                 counts.rejectedFull++;
             }
             // Published before the gate is read again: a completion that frees a place after that read
@@ -155,11 +164,12 @@ final class RequestQueue {
         }
         complete(expiredNow);
         dispatch(releasedNow);
+        if (displaced != null) {
+            refuseFull(displaced.exchange, flow);
+            displaced.callback.done(false);
+        }
         if (full) {
-            exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, "1");
-            exchange.setException(new AgentsBusyException("Every agent is at its limit of "
-                    + flow.maxInFlightPerAgent() + " requests in flight and the queue is full (" + flow.queueSize()
-                    + "): retry after 1 s", exchange, 1));
+            refuseFull(exchange, flow);
             callback.done(true);
             return true;
         }
@@ -245,6 +255,14 @@ final class RequestQueue {
         }
         complete(expiredNow);
         return waits;
+    }
+
+    /** Sets on {@code exchange} the answer of a full queue: {@link AgentsBusyException}, {@code Retry-After: 1}. */
+    private static void refuseFull(Exchange exchange, FlowControl flow) {
+        exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, "1");
+        exchange.setException(new AgentsBusyException("Every agent is at its limit of "
+                + flow.maxInFlightPerAgent() + " requests in flight and the queue is full (" + flow.queueSize()
+                + "): retry after 1 s", exchange, 1));
     }
 
     /** Fails {@code exchange} at once with {@code e} (its tenant could not be read): answered, never left waiting. */

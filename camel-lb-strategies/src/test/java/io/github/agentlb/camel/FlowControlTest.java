@@ -167,6 +167,39 @@ class FlowControlTest {
         assertThat(calls).hasSize(3);
     }
 
+    /**
+     * A full queue is not the heavy tenant's to keep: a newcomer of a tenant with fewer waiting
+     * takes the place of the newest exchange of the tenant with the most (answered 429 at once, as
+     * if it had found the queue full), so a light tenant is not refused because a heavy one filled
+     * the queue. Between tenants about even (a difference of at most one), the newcomer is refused.
+     */
+    @Test
+    void aFullQueueMakesRoomForALightTenantByRefusingTheHeaviestTenantsNewest() {
+        start(new RoundRobinLB(), 1, 3);
+        send();
+        send();
+        send();
+        List<Sent> heavy = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            heavy.add(send(Map.of("X-Tenant", "heavy", "n", i)));
+        }
+        Sent light = send(Map.of("X-Tenant", "light"));
+        assertThat(light.done()).as("light waits").isFalse();
+        assertThat(heavy.get(2).completions.get()).as("heavy's newest refused in its place").isEqualTo(1);
+        assertThat(heavy.get(2).exchange.getException()).isInstanceOf(AgentsBusyException.class)
+                .hasMessageContaining("queue is full (3)");
+        assertThat(heavy.get(2).exchange.getMessage().getHeader("Retry-After")).isEqualTo("1");
+        assertThat(heavy.get(0).done() || heavy.get(1).done()).isFalse();
+        assertThat(balancer.queueFigures().size()).isEqualTo(3);
+        assertThat(balancer.queueFigures().rejectedFull()).isEqualTo(1);
+
+        Sent secondLight = send(Map.of("X-Tenant", "light"));
+        assertThat(secondLight.exchange.getException()).as("heavy 2, light 1: about even, the newcomer is refused")
+                .isInstanceOf(AgentsBusyException.class);
+        assertThat(heavy.get(1).done()).isFalse();
+        assertThat(calls).hasSize(3);
+    }
+
     @Test
     void anExchangeWaitingPastTheQueueTimeoutFailsWithQueueTimeoutAndReachesNoAgent() {
         start(new RoundRobinLB(), 1, 5);

@@ -183,6 +183,50 @@ public final class FairQueue<T> {
     }
 
     /**
+     * Makes room in a full queue for an entry of {@code tenant} in {@code band}, when that is fair:
+     * takes out, uncharged, the newest entry of the tenant with the most entries waiting in the
+     * lowest band below {@code band}, or else in {@code band} itself when that tenant has at least
+     * two more waiting than {@code tenant} (ties: the most served, then the newest entry). A tenant
+     * never displaces its own, nor one about as backlogged as itself (a difference of one): the
+     * newcomer is then refused. So a full queue is not the heavy tenant's to keep (the fair-buffer
+     * rule "drop from the longest queue"), and a higher band never waits for room behind a lower one.
+     *
+     * @return the entry taken out (its caller answers it as refused), or null when none is to go
+     */
+    public Entry<T> displaceFor(int band, String tenant) {
+        Objects.requireNonNull(tenant, "tenant");
+        Band<T> victims = null;
+        for (Map.Entry<Integer, Band<T>> e : bands.descendingMap().entrySet()) {
+            if (e.getValue().size > 0 && e.getKey() <= band) {
+                victims = e.getValue();
+                break;
+            }
+        }
+        if (victims == null) {
+            return null;
+        }
+        Tenant<T> victim = null;
+        for (Tenant<T> t : victims.backlogged) {
+            if (victim == null || t.waiting.size() > victim.waiting.size()
+                    || t.waiting.size() == victim.waiting.size() && (t.counter > victim.counter
+                    || t.counter == victim.counter && t.waiting.peekLast().sequence > victim.waiting.peekLast().sequence)) {
+                victim = t;
+            }
+        }
+        boolean lowerBand = victim.waiting.peekLast().band < band;
+        if (!lowerBand) {
+            Tenant<T> own = victims.tenants.get(tenant);
+            int ownWaiting = own == null ? 0 : own.waiting.size();
+            if (victim.name.equals(tenant) || victim.waiting.size() < ownWaiting + 2) {
+                return null;
+            }
+        }
+        Entry<T> out = victim.waiting.pollLast();
+        leave(victims, victim, out);
+        return out;
+    }
+
+    /**
      * Releases the next entry: from the highest band with one waiting, the oldest of the tenant with
      * the smallest counter, whose counter then grows by the entry's cost.
      *

@@ -264,6 +264,31 @@ class FairQueueTest {
     }
 
     @Test
+    void whenFullANewcomerDisplacesTheNewestOfTheTenantWithTheMostWaitingOrOfALowerBand() {
+        FairQueue<String> queue = new FairQueue<>(4);
+        for (int i = 1; i <= 4; i++) {
+            queue.offer("h" + i, 0, "heavy", 1, NEVER);
+        }
+        assertThat(queue.offer("l1", 0, "light", 1, NEVER)).isNull();
+        assertThat(queue.displaceFor(0, "heavy")).as("a tenant never displaces itself").isNull();
+        FairQueue.Entry<String> displaced = queue.displaceFor(0, "light");
+        assertThat(displaced.value()).isEqualTo("h4");
+        assertThat(queue.offer("l1", 0, "light", 1, NEVER)).isNotNull();
+        assertThat(queue.offer("l2", 0, "light", 1, NEVER)).isNull();
+        assertThat(queue.displaceFor(0, "light")).as("heavy 3, light 1: light's second takes h3").isNotNull()
+                .extracting(FairQueue.Entry::value).isEqualTo("h3");
+        assertThat(queue.offer("l2", 0, "light", 1, NEVER)).isNotNull();
+        assertThat(queue.offer("l3", 0, "light", 1, NEVER)).isNull();
+        assertThat(queue.displaceFor(0, "light")).as("2 and 2: even").isNull();
+        assertThat(queue.displaceFor(5, "light")).as("a higher band displaces the lower band's newest of the most waiting")
+                .isNotNull().extracting(FairQueue.Entry::value).isEqualTo("l2");
+        assertThat(queue.offer("p1", 5, "light", 1, NEVER)).isNotNull();
+        assertThat(queue.displaceFor(-1, "other")).as("nothing below band -1").isNull();
+        assertThat(queue.size()).isEqualTo(4);
+        assertThat(drain(queue)).containsExactly("p1", "h1", "l1", "h2");
+    }
+
+    @Test
     void twoBackloggedTenantsStayWithinOneRequestsCostWhateverTheirCosts() {
         // The paper's bound (Theorem 4.4) for two tenants backlogged throughout: |c_a - c_b| <= max cost.
         FairQueue<Integer> queue = new FairQueue<>(1000);
