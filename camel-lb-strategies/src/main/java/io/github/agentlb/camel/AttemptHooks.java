@@ -88,6 +88,18 @@ public interface AttemptHooks {
     }
 
     /**
+     * Whether this attempt's request may be sent twice: when a pooled connection fails before any
+     * byte of the answer, after the request was written (the agent may have closed it as idle while
+     * the request was on its way), the child sends it again on a new connection only then. The
+     * balancer's one rule ({@link FailoverPolicy#repeatable}: its {@code idempotentMethods}, or an
+     * {@code Idempotency-Key}), the one its failover and hedging follow; without a balancer
+     * (the default) {@code byRfc}, the child's own reading of RFC 9110's idempotent methods and the key.
+     */
+    default boolean repeatable(boolean byRfc) {
+        return byRfc;
+    }
+
+    /**
      * Whether an answer with {@code status} and this {@code Retry-After} (or null) is busy
      * ({@link AttemptOutcome#BUSY}), or a 503 without {@code Retry-After} that may go elsewhere
      * (an idempotent request: {@link AnswerRules}): the balancer may send the request to another

@@ -84,6 +84,11 @@ final class ExchangeHooks implements AttemptHooks {
     }
 
     @Override
+    public boolean repeatable(boolean byRfc) {
+        return state.config.failover().repeatable(exchange.getIn());
+    }
+
+    @Override
     public boolean isBusy(int status, String retryAfter) {
         // Whether it may be sent twice matters only for a 503 that rests its agent (AnswerRules.busyMayFailOver): read only then.
         boolean repeatable = status == 503 && state.config.failover().repeatable(exchange.getIn());

@@ -39,6 +39,11 @@ record SessionAttemptHooks(AttemptHooks attempts, SessionAffinity sessions, Exch
     }
 
     @Override
+    public boolean repeatable(boolean byRfc) {
+        return attempts.repeatable(byRfc);
+    }
+
+    @Override
     public boolean isBusy(int status, String retryAfter) {
         return attempts.isBusy(status, retryAfter);
     }

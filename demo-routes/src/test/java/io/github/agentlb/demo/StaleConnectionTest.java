@@ -139,6 +139,24 @@ class StaleConnectionTest {
         assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
     }
 
+    /**
+     * Whether a request written on a connection the agent closed is sent again is the balancer's
+     * one rule for "may be sent twice" (its {@code idempotentMethods} or an {@code Idempotency-Key}),
+     * as for failover and hedging: not RFC 9110's list when the balancer says otherwise.
+     */
+    @Test
+    void theBalancersIdempotentMethodsDecideWhetherAStaleConnectionsRequestIsSentAgain() throws Exception {
+        proxy.balancer().setIdempotentMethods("GET,HEAD,POST");
+        assertThat(send("POST").statusCode()).isEqualTo(200);
+        assertThat(send("POST").statusCode()).as("POST is idempotent here: sent again on a new connection").isEqualTo(200);
+        assertThat(agent.answered).hasValue(2);
+
+        proxy.balancer().setIdempotentMethods("GET");
+        HttpResponse<String> put = send("PUT");
+        assertThat(put.statusCode()).as("PUT is not idempotent here: not sent twice").isEqualTo(502);
+        assertThat(agent.answered).hasValue(2);
+    }
+
     @Test
     void aPostThatWasWrittenIsNotSentAgain() throws Exception {
         assertThat(send("POST").statusCode()).isEqualTo(200);

@@ -118,8 +118,10 @@ import org.slf4j.LoggerFactory;
  * way), or brings something that is not HTTP before it (the rest of an earlier answer longer than
  * its {@code Content-Length}, come after the connection was taken again), is given up and the
  * request sent once more on a new connection to the same agent when that is safe (Go's
- * {@code net/http} rule): the request was not written whole, or its method is idempotent (RFC 9110
- * 9.2.2) or it has an {@code Idempotency-Key} that is not blank. Not counted against the agent.
+ * {@code net/http} rule): the request was not written whole, or it may be sent twice by the
+ * balancer's rule ({@link AttemptHooks#repeatable}: its {@code idempotentMethods} or an
+ * {@code Idempotency-Key} that is not blank; without a balancer RFC 9110 9.2.2's idempotent
+ * methods or the key). Not counted against the agent.
  *
  * <p>Over 300 lines: one call's steps (connect or take a pooled connection, retry once on a stale
  * connection, a write that fails before the answer, head, parts, timeouts, cancel, the stall rule,
@@ -428,8 +430,8 @@ final class AgentCall implements RequestWriter.Writes {
         if (!reused || done || head != null || down.headSent() || down.clientGone() || bodyGone()) {
             return false;
         }
-        boolean idempotent = IDEMPOTENT.contains(down.method())
-                || AgentLb.isIdempotencyKey(down.forwardHeaders().getAll(AgentLb.IDEMPOTENCY_KEY_HEADER));
+        boolean idempotent = hooks.repeatable(IDEMPOTENT.contains(down.method())
+                || AgentLb.isIdempotencyKey(down.forwardHeaders().getAll(AgentLb.IDEMPOTENCY_KEY_HEADER)));
         if (written && !idempotent) {
             return false;
         }
