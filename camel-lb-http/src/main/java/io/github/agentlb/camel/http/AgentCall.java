@@ -148,6 +148,8 @@ final class AgentCall implements RequestWriter.Writes {
     private final AttemptHooks hooks;
     private final RequestWriter request;
     private Channel agent;
+    /** Whether {@link #leaveAgent} ran. */
+    private boolean agentLeft;
     private boolean done;
     private boolean bodyless;
     private long lastReadNanos;
@@ -527,8 +529,14 @@ final class AgentCall implements RequestWriter.Writes {
             content.release();
             finish(new IOException("agent " + name() + " sent more than maxAnswerBytes=" + max), false);
         } else if (content instanceof LastHttpContent) {
-            down.end(events == null ? content.content() : events.last(content.content()));
-            finish(null, HttpUtil.isKeepAlive(head));
+            ByteBuf last = events == null ? content.content() : events.last(content.content());
+            // The agent's part is over: its connection goes back to the pool and the call leaves the
+            // active ones before the client has the last bytes, so a client that sends again at once
+            // finds both so (the balancer's own end comes with finish, once written).
+            boolean reuse = HttpUtil.isKeepAlive(head);
+            leaveAgent(reuse && written);
+            down.end(last);
+            finish(null, reuse);
         } else if (content.content().isReadable()) {
             ByteBuf part = events == null ? content.content() : events.next(content.content());
             if (!part.isReadable()) {
@@ -813,11 +821,8 @@ final class AgentCall implements RequestWriter.Writes {
         cancel(firstByteTimer);
         cancel(idleTimer);
         cancel(totalTimer);
-        if (agent != null) {
-            // Not kept when the request was not written whole (an answer before a streamed body's end).
-            endpoint.pool().giveBack(agent, failure == null && reuse && written);
-        }
-        endpoint.stats().ended(bytes);
+        // Not kept when the request was not written whole (an answer before a streamed body's end).
+        leaveAgent(failure == null && reuse && written);
         if (detached && failure != null && !(failure instanceof AgentCallCancelledException)) {
             failure = new AgentCallCancelledException("the client left a legacy MCP session stream; agent " + name()
                     + "'s stream then ended: " + failure.getMessage());
@@ -846,6 +851,18 @@ final class AgentCall implements RequestWriter.Writes {
         }
         exchange.setException(outcome);
         callback.done(false);
+    }
+
+    /** Once: the agent connection back to the pool ({@code reusable}) or closed, and the call out of the active ones. */
+    private void leaveAgent(boolean reusable) {
+        if (agentLeft) {
+            return;
+        }
+        agentLeft = true;
+        if (agent != null) {
+            endpoint.pool().giveBack(agent, reusable);
+        }
+        endpoint.stats().ended(bytes);
     }
 
     private static void cancel(ScheduledFuture<?> timer) {
