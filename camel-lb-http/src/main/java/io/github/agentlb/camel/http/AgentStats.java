@@ -68,7 +68,7 @@ final class AgentStats {
         active.incrementAndGet();
     }
 
-    /** A call ended with {@code answerBytes}: counted before it leaves the active ones, so a reader that sees it gone sees its bytes. */
+    /** A call ended with {@code answerBytes}: counted before it leaves the active ones (a reader that sees it gone sees its bytes). */
     void ended(long answerBytes) {
         bytes.add(answerBytes);
         active.decrementAndGet();

@@ -55,9 +55,9 @@ import java.util.function.Predicate;
  *
  * <h2>Costs</h2>
  * A cost is in tokens, finite and >= 0. The Camel adapter estimates a request's prompt tokens as its
- * body's bytes / 4 ({@link #estimateTokens}), a request without a body the mean estimate of those with
- * one, and charges its output tokens when the answer's {@code usage} says them; the paper weighs input and output tokens (w_p = 1, w_q = 2 in its
- * experiments): here both weigh 1.
+ * body's bytes / 4 ({@link #estimateTokens}), a request without a body the mean estimate of those
+ * with one, and charges its output tokens when the answer's {@code usage} says them; the paper
+ * weighs input and output tokens (w_p = 1, w_q = 2 in its experiments): here both weigh 1.
  *
  * <h2>Cost</h2>
  * {@code offer}, {@code remove} and {@code expire} per entry: O(log n) (n entries waiting) plus, for a
