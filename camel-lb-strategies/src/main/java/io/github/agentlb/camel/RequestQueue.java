@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.queue.FairQueue;
+import io.github.agentlb.core.queue.PromptCosts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,12 +53,8 @@ final class RequestQueue {
     private final AtomicInteger waiting = new AtomicInteger();
     /** With {@code maxInFlightPerTenant}: the places each tenant holds, under the lock. */
     private final TenantPlaces tenants = new TenantPlaces();
-    /** Requests with a body that waited (under the lock), counted up to {@link #MEAN_WINDOW}. */
-    private long prompts;
-    /** Their mean prompt estimate, tokens: the last {@link #MEAN_WINDOW} weigh most (an exponential mean after those). */
-    private double meanPromptTokens;
-    /** Requests over which {@link #meanPromptTokens} is a plain mean before it becomes exponential (weight 1/100). */
-    static final int MEAN_WINDOW = 100;
+    /** What a waiting exchange is charged on release, from the prompts of those that waited; under the lock. */
+    private final PromptCosts costs = new PromptCosts();
     /** Whether the last release kept a place free because every tenant waiting was at its limit; under the lock. */
     private boolean placeKeptForTenants;
     private FairQueue<WaitingExchange> queue;
@@ -188,29 +185,12 @@ final class RequestQueue {
         }
         w.exchange.setProperty(AgentLb.QUEUED_PROPERTY, w);
         int band = flow.bandOf(w.exchange);
-        double cost = charged ? 0 : promptCostLocked(w.exchange);
+        double cost = charged ? 0 : costs.costOf(FlowControl.promptTokens(w.exchange));
         w.entry = back ? queue.offerFirst(w, band, tenant, cost, deadlineNanos) : queue.offer(w, band, tenant, cost, deadlineNanos);
         if (w.entry == null) {
             w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
         }
         return w.entry != null;
-    }
-
-    /**
-     * What a waiting exchange is charged on release, tokens: its prompt estimate
-     * ({@link FlowControl#promptTokens}); for one without a body (a GET, an MCP call by header), which
-     * holds a place as long as any, the mean estimate of those with one that waited, 1 token before
-     * any did. None is free: else a tenant of GETs stays the least served and goes ahead of every
-     * tenant that sends prompts, however many it sends.
-     */
-    private double promptCostLocked(Exchange exchange) {
-        long tokens = FlowControl.promptTokens(exchange);
-        if (tokens > 0) {
-            prompts = Math.min(prompts + 1, MEAN_WINDOW);
-            meanPromptTokens += (tokens - meanPromptTokens) / prompts;
-            return tokens;
-        }
-        return prompts == 0 ? 1 : meanPromptTokens;
     }
 
     /**

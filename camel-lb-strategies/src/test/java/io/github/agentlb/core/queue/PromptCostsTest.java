@@ -1,0 +1,27 @@
+package io.github.agentlb.core.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class PromptCostsTest {
+
+    @Test
+    void aRequestWithoutABodyCostsOneTokenThenTheMeanOfThePromptsSeen() {
+        PromptCosts costs = new PromptCosts();
+        assertThat(costs.costOf(0)).as("before any prompt").isEqualTo(1.0);
+        assertThat(costs.costOf(100)).isEqualTo(100.0);
+        assertThat(costs.costOf(300)).isEqualTo(300.0);
+        assertThat(costs.costOf(0)).as("mean of 100 and 300").isEqualTo(200.0);
+    }
+
+    @Test
+    void afterTheWindowTheMeanIsExponentialWithWeightOneHundredth() {
+        PromptCosts costs = new PromptCosts();
+        for (int i = 0; i < PromptCosts.WINDOW; i++) {
+            costs.costOf(100);
+        }
+        costs.costOf(1100);
+        assertThat(costs.costOf(0)).isEqualTo(110.0);
+    }
+}
