@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.AgentUtilization;
 import io.github.agentlb.core.bounded.BoundedLoad;
@@ -12,6 +13,7 @@ import io.github.agentlb.core.pid.PidWeightsConfig;
 import io.github.agentlb.core.retry.RetryBackoff;
 import io.github.agentlb.core.retry.RetryBudget;
 import io.github.agentlb.core.session.LearnedSessions;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -44,6 +46,9 @@ public final class ConfigDraft {
     private double[] loadWeights;
     private FailoverPolicy failover;
     private AnswerRules answers;
+    /** Rests set since {@link #answers} was: made one {@link AnswerRules} by {@link #build}, where their relation is checked. */
+    private Duration defaultRest;
+    private Duration maxRest;
     private String reportFormat;
     private LearnedSessions sessions;
     private SlowStart slowStart;
@@ -92,7 +97,10 @@ public final class ConfigDraft {
         if (loadWeights != null) {
             avn().loadWeights(loadWeights[0], loadWeights[1], loadWeights[2]);
         }
-        return new BalancerConfig(ejection == null ? ejectionValue : ejection.build(), failover, answers,
+        AnswerRules rules = defaultRest == null && maxRest == null ? answers
+                : new AnswerRules(answers.errorStatuses(), defaultRest == null ? answers.defaultRest() : defaultRest,
+                        maxRest == null ? answers.maxRest() : maxRest, answers.busy503Unprocessed());
+        return new BalancerConfig(ejection == null ? ejectionValue : ejection.build(), failover, rules,
                 saturation == null ? saturationValue : saturation.build(), reportFormat, sessions, slowStart, key,
                 boundedLoad, ring, leastRequest, pid == null ? pidValue : pid.build(),
                 new BalancerConfig.Avn(avn == null ? avnValue : avn.build(), startupUtilization, settleFactor),
@@ -270,8 +278,29 @@ public final class ConfigDraft {
         return answers;
     }
 
+    /** The answer rules, the rests set since by {@link #defaultRest} and {@link #maxRest} still applied over them at build. */
     public ConfigDraft answers(AnswerRules value) {
         answers = Objects.requireNonNull(value, "answerRules");
+        return this;
+    }
+
+    /** The whole answer rules, replacing the rests set before too. */
+    public ConfigDraft allAnswers(AnswerRules value) {
+        answers(value);
+        defaultRest = null;
+        maxRest = null;
+        return this;
+    }
+
+    /** The rest without a usable {@code Retry-After}; its relation to {@code maxRest} is checked by {@link #build}. */
+    public ConfigDraft defaultRest(Duration value) {
+        defaultRest = Check.positive("defaultRest", value);
+        return this;
+    }
+
+    /** The longest rest; its relation to {@code defaultRest} is checked by {@link #build}. */
+    public ConfigDraft maxRest(Duration value) {
+        maxRest = Check.positive("maxRest", value);
         return this;
     }
 

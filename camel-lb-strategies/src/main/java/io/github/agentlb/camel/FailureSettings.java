@@ -191,7 +191,7 @@ public interface FailureSettings extends Configurable {
     /** Sets how answers are classified (busy, error answer). */
     default void setAnswerRules(AnswerRules answerRules) {
         java.util.Objects.requireNonNull(answerRules, "answerRules");
-        configure("answerRules", answerRules, d -> d.answers(answerRules));
+        configure("answerRules", answerRules, d -> d.allAnswers(answerRules));
     }
 
     /**
@@ -211,7 +211,7 @@ public interface FailureSettings extends Configurable {
 
     /** How long a busy agent rests when its answer has no usable {@code Retry-After}, > 0, default 1 s. */
     default void setDefaultRest(Duration defaultRest) {
-        configure("defaultRest", defaultRest, d -> d.answers(d.answers().withDefaultRest(defaultRest)));
+        configure("defaultRest", defaultRest, d -> d.defaultRest(defaultRest));
     }
 
     /** {@link #setDefaultRest(Duration)} from text read strictly by {@link Durations#parse}. */
@@ -220,12 +220,12 @@ public interface FailureSettings extends Configurable {
     }
 
     default Duration getDefaultRest() {
-        return getAnswerRules().defaultRest();
+        return configured("defaultRest", getAnswerRules().defaultRest());
     }
 
     /** The longest rest a {@code Retry-After} can ask for, default 60 s, at least the default rest. */
     default void setMaxRest(Duration maxRest) {
-        configure("maxRest", maxRest, d -> d.answers(d.answers().withMaxRest(maxRest)));
+        configure("maxRest", maxRest, d -> d.maxRest(maxRest));
     }
 
     /** {@link #setMaxRest(Duration)} from text read strictly by {@link Durations#parse}. */
@@ -234,7 +234,7 @@ public interface FailureSettings extends Configurable {
     }
 
     default Duration getMaxRest() {
-        return getAnswerRules().maxRest();
+        return configured("maxRest", getAnswerRules().maxRest());
     }
 
     /**

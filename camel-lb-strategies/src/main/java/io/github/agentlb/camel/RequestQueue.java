@@ -103,7 +103,7 @@ final class RequestQueue {
         String tenant;
         try {
             tenant = flow.tenantLimited() ? flow.tenantOf(exchange) : null;
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // a user's expression: even a checked exception thrown sneakily, or an Error
             return failed(exchange, callback, e);
         }
         boolean through;
@@ -131,7 +131,7 @@ final class RequestQueue {
         String queuedAs;
         try {
             queuedAs = tenant != null ? tenant : flow.tenantOf(exchange);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // a user's expression: even a checked exception thrown sneakily, or an Error
             return failed(exchange, callback, e);
         }
         WaitingExchange w = new WaitingExchange(this, exchange, callback, now);
@@ -214,7 +214,7 @@ final class RequestQueue {
         try {
             tenant = permit.tenant != null ? permit.tenant
                     : permit.entry != null ? permit.entry.tenant() : flow.tenantOf(permit.exchange);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // the tenant expression failed: the busy answer is the client's
             return false;
         }
         permit.exchange.setProperty(WAITED_AGAIN, Boolean.TRUE);
@@ -246,7 +246,7 @@ final class RequestQueue {
     }
 
     /** Fails {@code exchange} at once with {@code e} (its tenant could not be read): answered, never left waiting. */
-    private static boolean failed(Exchange exchange, AsyncCallback callback, RuntimeException e) {
+    private static boolean failed(Exchange exchange, AsyncCallback callback, Throwable e) {
         exchange.setException(e);
         callback.done(true);
         return true;

@@ -1,5 +1,6 @@
 package io.github.agentlb.core;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
@@ -20,7 +21,10 @@ public final class Durations {
     /** What the text may be, for messages: {@code "<field> must be " + RULE}. */
     public static final String RULE = "a duration such as 250ms, 10s, 2m, 1h or PT10S";
 
-    private static final Pattern SHORT = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
+    private static final Pattern SHORT = Pattern.compile("(\\d{1,30})(ms|s|m|h)");
+
+    /** Stands for any time longer than a {@code long} of milliseconds: refused by {@link #parse}. */
+    private static final Duration TOO_LONG = Duration.ofSeconds(Long.MAX_VALUE);
 
     private Durations() {
     }
@@ -38,13 +42,16 @@ public final class Durations {
         }
         Matcher m = SHORT.matcher(text);
         if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            return Optional.of(switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
+            // Any number of digits: one too large for a Duration reads as longer than any clock counts.
+            BigInteger n = new BigInteger(m.group(1));
+            BigInteger perUnit = BigInteger.valueOf(switch (m.group(2)) {
+                case "ms" -> 1L;
+                case "s" -> 1_000L;
+                case "m" -> 60_000L;
+                default -> 3_600_000L;
             });
+            BigInteger millis = n.multiply(perUnit);
+            return Optional.of(millis.bitLength() < 63 ? Duration.ofMillis(millis.longValueExact()) : TOO_LONG);
         }
         try {
             Duration d = Duration.parse(text);

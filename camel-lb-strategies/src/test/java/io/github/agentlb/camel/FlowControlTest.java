@@ -577,6 +577,36 @@ class FlowControlTest {
         assertThat(calls).isEmpty();
     }
 
+    /** Not only a RuntimeException: a checked exception thrown sneakily (as Kotlin may) or an Error fails the exchange too. */
+    @Test
+    void aTenantExpressionThatThrowsACheckedExceptionOrAnErrorFailsTheExchangeToo() {
+        for (Throwable thrown : List.of(new java.io.IOException("tenant store down"), new AssertionError("no tenant"))) {
+            RoundRobinLB lb = new RoundRobinLB();
+            lb.setTenant(new org.apache.camel.support.ExpressionAdapter() {
+                @Override
+                public Object evaluate(Exchange exchange) {
+                    return FlowControlTest.<RuntimeException>sneaky(thrown);
+                }
+            }, "failing");
+            start(lb, 1, 10);
+            send();
+            send();
+            send();
+            Sent sent = send(); // every agent full: it would wait, so its tenant is read
+            assertThat(sent.completions.get()).as(thrown.toString()).isEqualTo(1);
+            Exception failure = sent.exchange.getException(); // Camel wraps an Error
+            assertThat(failure == thrown || failure.getCause() == thrown).as(String.valueOf(failure)).isTrue();
+            balancer.stop();
+            balancer = null;
+            calls.clear();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> Object sneaky(Throwable t) throws E {
+        throw (E) t;
+    }
+
     /** A tenant header without the simple language is read as it is: it must be a header name that can match. */
     @Test
     void aTenantHeaderThatCanMatchNoHeaderIsRefused() {

@@ -33,6 +33,31 @@ class WaitingKnobsTest {
         assertThat(waiting.applyAll(next)).isSameAs(next);
     }
 
+    /**
+     * {@code defaultRest} above the default {@code maxRest} (1 m) waits for the {@code maxRest} that
+     * mends it, in either order, as YAML may set them; out of range is refused at once, and a relation
+     * still broken at the start is refused naming both.
+     */
+    @Test
+    void theRestsWaitForEachOtherInEitherOrder() {
+        RoundRobinLB lb = new RoundRobinLB();
+        lb.setDefaultRest("2m");
+        lb.setMaxRest("5m");
+        assertThat(lb.getDefaultRest()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(lb.getMaxRest()).isEqualTo(Duration.ofMinutes(5));
+
+        RoundRobinLB other = new RoundRobinLB();
+        other.setMaxRest("5m");
+        other.setDefaultRest("2m");
+        assertThat(other.getDefaultRest()).isEqualTo(Duration.ofMinutes(2));
+
+        RoundRobinLB broken = new RoundRobinLB();
+        broken.setDefaultRest("2m");
+        assertThatThrownBy(() -> broken.setDefaultRest("-1s")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(broken::checkSettings).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxRest must be >= defaultRest (PT2M), was PT1M");
+    }
+
     @Test
     void waitingKnobsApplyInTheOrderSetAndASecondSetReplacesTheFirst() {
         waiting.apply(config, "maxEjectionTime", 1, d -> d.ejection().maxEjectionTime(Duration.ofSeconds(1)), true);

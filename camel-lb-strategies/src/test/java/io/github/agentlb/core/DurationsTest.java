@@ -33,6 +33,16 @@ class DurationsTest {
     }
 
     @Test
+    void shortFormsTakeAsManyDigitsAsFitAndSayWhenTooLong() {
+        assertThat(Durations.parse("f", "1000000000000ms")).isEqualTo(Duration.ofMillis(1_000_000_000_000L));
+        assertThat(Durations.parse("f", "9223372036854ms")).isEqualTo(Duration.ofMillis(9_223_372_036_854L));
+        for (String tooLong : new String[] {"9223372036855ms", "99999999999999999999h", "9223372036854775808s"}) {
+            assertThatThrownBy(() -> Durations.parse("queueTimeout", tooLong)).as(tooLong)
+                    .hasMessageStartingWith("queueTimeout must be at most PT2562047H47M16.854775807S");
+        }
+    }
+
+    @Test
     void refusesATimeNoClockCountsInNanoseconds() {
         for (String tooLong : new String[] {"9999999h", "PT3000000H", "99999999999s", "PT2562047H47M16.854775808S"}) {
             assertThatThrownBy(() -> Durations.parse("queueTimeout", tooLong)).as(tooLong)

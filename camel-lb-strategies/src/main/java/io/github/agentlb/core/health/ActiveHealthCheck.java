@@ -81,7 +81,9 @@ public record ActiveHealthCheck(String path, int expectedStatus, Duration interv
      */
     public long nextDelayNanos(Random random) {
         long jitterNanos = jitter.toNanos();
-        return interval.toNanos() + (jitterNanos == 0 ? 0 : (long) (random.nextDouble() * jitterNanos));
+        long delay = interval.toNanos() + (jitterNanos == 0 ? 0 : (long) (random.nextDouble() * jitterNanos));
+        return delay < 0 ? Long.MAX_VALUE : delay; // an interval near the longest time, plus its jitter: never a wrap
+
     }
 
     /** @return a copy probing {@code value}; null turns the checks off */

@@ -65,6 +65,17 @@ class HealthCheckStatesTest {
         assertThat(config.nextDelayNanos(new Random(7))).isEqualTo(config.nextDelayNanos(new Random(7)));
     }
 
+    /** An interval near the longest time taken, plus its jitter, never wraps to a negative delay (probes back to back). */
+    @Test
+    void theDelayOfTheLongestIntervalPlusJitterSaturatesNotWraps() {
+        ActiveHealthCheck config = ActiveHealthCheck.of("/health")
+                .withInterval(io.github.agentlb.core.Check.MAX_DURATION.minusMillis(1)).withJitter(Duration.ofSeconds(1));
+        Random random = new Random(7);
+        for (int i = 0; i < 100; i++) {
+            assertThat(config.nextDelayNanos(random)).isGreaterThanOrEqualTo(config.interval().toNanos());
+        }
+    }
+
     @Test
     void offByDefaultAndEveryFieldCheckedByName() {
         assertThat(ActiveHealthCheck.DISABLED.isEnabled()).isFalse();
