@@ -13,6 +13,7 @@ class PromptCostsTest {
         assertThat(costs.costOf(100)).isEqualTo(100.0);
         assertThat(costs.costOf(300)).isEqualTo(300.0);
         assertThat(costs.costOf(0)).as("mean of 100 and 300").isEqualTo(200.0);
+        assertThat(costs.costOf(1)).as("a body of a few bytes costs its tokens").isEqualTo(1.0);
     }
 
     @Test
@@ -21,7 +22,17 @@ class PromptCostsTest {
         for (int i = 0; i < PromptCosts.WINDOW; i++) {
             costs.costOf(100);
         }
-        costs.costOf(1100);
-        assertThat(costs.costOf(0)).isEqualTo(110.0);
+        costs.costOf(300);
+        assertThat(costs.costOf(0)).isEqualTo(102.0);
+    }
+
+    @Test
+    void oneHugePromptCountsAtMostFourMeansIntoTheMean() {
+        PromptCosts costs = new PromptCosts();
+        for (int i = 0; i < PromptCosts.WINDOW; i++) {
+            costs.costOf(100);
+        }
+        assertThat(costs.costOf(250_000)).as("it is charged its own tokens").isEqualTo(250_000.0);
+        assertThat(costs.costOf(0)).as("the mean moves by (400 - 100) / 100").isEqualTo(103.0);
     }
 }
