@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The knobs that name a header as it is (the session and priority headers) take a header name only
  * (an RFC 9110 token): a name with a space or a separator could never match a request's header, so
- * it is refused when set, naming the knob. The key and tenant headers are read through Camel's
- * header expression, whose name may hold the simple language ({@code user-${header.tenant}}).
+ * it is refused when set, naming the knob (the tenant header too: {@code FlowControlTest}). The key
+ * headers are read through Camel's header expression, whose name may hold the simple language
+ * ({@code user-${header.tenant}}).
  */
 class HeaderNameKnobsTest {
 
