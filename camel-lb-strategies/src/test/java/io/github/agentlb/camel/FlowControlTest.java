@@ -102,6 +102,18 @@ class FlowControlTest {
         return call;
     }
 
+    /** Ends the oldest call {@code n} times; the tenant of the exchange each end released, in order. */
+    private List<String> tenantsReleased(int n) {
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Call ended = calls.get(0);
+            calls.remove(ended);
+            ended.end();
+            order.add((String) calls.get(calls.size() - 1).attempt().getIn().getHeader("X-Tenant"));
+        }
+        return order;
+    }
+
     private List<String> agentsCalled() {
         return calls.stream().map(Call::agent).toList();
     }
@@ -281,13 +293,7 @@ class FlowControlTest {
         for (int i = 0; i < 3; i++) {
             send(Map.of("X-Tenant", "light", Exchange.CONTENT_LENGTH, "400"));
         }
-        List<String> order = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
-            Call ended = calls.get(0);
-            calls.remove(ended);
-            ended.end();
-            order.add((String) calls.get(calls.size() - 1).attempt().getIn().getHeader("X-Tenant"));
-        }
+        List<String> order = tenantsReleased(6);
         // Both start at 0: heavy came first (1000 tokens); light (100 each) then stays below it.
         assertThat(order).containsExactly("heavy", "light", "light", "light", "heavy", "heavy");
     }
@@ -501,13 +507,7 @@ class FlowControlTest {
             send(Map.of("X-Tenant", "gets"));
         }
         send(Map.of("X-Tenant", "light", Exchange.CONTENT_LENGTH, "400"));
-        List<String> order = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
-            Call ended = calls.get(0);
-            calls.remove(ended);
-            ended.end();
-            order.add((String) calls.get(calls.size() - 1).attempt().getIn().getHeader("X-Tenant"));
-        }
+        List<String> order = tenantsReleased(6);
         // 100 tokens each, GETs too: light's second goes after two GETs, not after all four.
         assertThat(order).containsExactly("light", "gets", "gets", "light", "gets", "gets");
     }
@@ -525,13 +525,7 @@ class FlowControlTest {
         for (int i = 0; i < 3; i++) {
             send(Map.of("X-Tenant", "b"));
         }
-        List<String> order = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
-            Call ended = calls.get(0);
-            calls.remove(ended);
-            ended.end();
-            order.add((String) calls.get(calls.size() - 1).attempt().getIn().getHeader("X-Tenant"));
-        }
+        List<String> order = tenantsReleased(6);
         assertThat(order).containsExactly("a", "b", "a", "b", "a", "b");
     }
 
