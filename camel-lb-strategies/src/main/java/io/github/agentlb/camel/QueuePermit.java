@@ -15,6 +15,8 @@ final class QueuePermit implements AsyncCallback, WaitsAgain {
 
     /** Exchange property: the permit of an exchange let through (copied to its attempts and hedge legs). */
     static final String PROPERTY = "agentlb.queue.permit";
+    /** Exchange property: the exchange went back to wait once after a busy answer; a second one is the client's. */
+    private static final String WAITED_AGAIN = "agentlb.queue.waitedAgain";
     private final RequestQueue queue;
     private final AtomicBoolean settled = new AtomicBoolean();
     final Exchange exchange;
@@ -23,23 +25,36 @@ final class QueuePermit implements AsyncCallback, WaitsAgain {
     final boolean released;
     /** Its entry in the queue when it waited there, else null. */
     final FairQueue.Entry<?> entry;
-    /** The tenant whose limit it counts against; null without {@code maxInFlightPerTenant}. */
+    /** The exchange's tenant. */
     final String tenant;
+    /** Whether it holds one of its tenant's places under {@code maxInFlightPerTenant}. */
+    final boolean counted;
     /** When the exchange first came, ns on the balancer's clock; its deadline in the queue counts from there. */
     final long sinceNanos;
     final long deadlineNanos;
 
     QueuePermit(RequestQueue queue, Exchange exchange, AsyncCallback callback, boolean released, FairQueue.Entry<?> entry,
-            String tenant, long sinceNanos, long deadlineNanos) {
+            String tenant, boolean counted, long sinceNanos, long deadlineNanos) {
         this.queue = queue;
         this.exchange = exchange;
         this.callback = callback;
         this.released = released;
         this.entry = entry;
         this.tenant = tenant;
+        this.counted = counted;
         this.sinceNanos = sinceNanos;
         this.deadlineNanos = deadlineNanos;
         exchange.setProperty(PROPERTY, this);
+    }
+
+    /** @return whether the exchange has not gone back to wait yet (it may, once) */
+    boolean mayWaitAgain() {
+        return exchange.getProperty(WAITED_AGAIN) == null;
+    }
+
+    /** The exchange goes back to wait: its once. */
+    void waitsAgain() {
+        exchange.setProperty(WAITED_AGAIN, Boolean.TRUE);
     }
 
     /** An attempt of an exchange let through by a queue was sent: the exchange holds an agent's place. */

@@ -5,24 +5,20 @@ import io.github.agentlb.core.queue.PromptCosts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
-import org.apache.camel.CamelExchangeException;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.LifecycleStrategySupport;
 
 /**
  * A balancer's gate and queue for when its agents are full ({@link FlowControl}): the Camel side of
- * {@link FairQueue}. Its gate ({@link QueueGate}) counts places, not exchanges: it lets an exchange
- * through while nobody waits and an agent that can take a request has a place not spoken for
- * ({@code maxInFlightPerAgent} less its requests in flight, a hedge's second call included; requests
- * on a resting, ejected or drained agent take no other agent's place). With {@code maxInFlightPerTenant}, the exchange's tenant must also
- * hold fewer than that many places, and the queue releases only tenants under it. Else the exchange waits in the
- * fair queue, holding no thread: {@link #process} returns {@code false} and its callback is called
+ * {@link FairQueue}. Its gate ({@link QueueGate}, which counts places) lets an exchange through while
+ * nobody waits and an agent that can take a request has a place not spoken for; with
+ * {@code maxInFlightPerTenant} ({@link TenantPlaces}) its tenant must also be under the limit. Else
+ * the exchange waits in the fair queue, holding no thread: {@link #process} returns {@code false} and its callback is called
  * when it is released (an exchange let through completed, another arrived while there is room, an
  * agent joined or was re-admitted, or an agent's rest or ejection ended: the timer wakes for it),
  * expires (a timer armed for the earliest deadline) or leaves ({@link QueuedExchange#leave()}).
@@ -55,11 +51,7 @@ final class RequestQueue {
     private final TenantPlaces tenants = new TenantPlaces();
     /** What a waiting exchange is charged on release, from the prompts of those that waited; under the lock. */
     private final PromptCosts costs = new PromptCosts();
-    /** Whether the last release kept a place free because every tenant waiting was at its limit; under the lock. */
-    private boolean placeKeptForTenants;
     private FairQueue<WaitingExchange> queue;
-    /** Exchange property: the exchange went back to wait once after a busy answer; a second one is the client's. */
-    private static final String WAITED_AGAIN = "agentlb.queue.waitedAgain";
     private final QueueTimer timer = new QueueTimer(this::wake);
     private final LifecycleStrategySupport whenStopping = new LifecycleStrategySupport() {
         @Override
@@ -102,12 +94,13 @@ final class RequestQueue {
         long now = clock.getAsLong();
         String tenant;
         try {
-            tenant = flow.tenantLimited() ? flow.tenantOf(exchange) : null;
+            tenant = flow.tenantOf(exchange); // read for every exchange: a failing expression shows at once, not under load
         } catch (Throwable e) { // a user's expression: even a checked exception thrown sneakily, or an Error
-            return failed(exchange, callback, e);
+            return QueueAnswers.failed(exchange, callback, e);
         }
+        boolean limited = flow.tenantLimited();
         boolean through;
-        if (tenant == null) {
+        if (!limited) {
             through = waiting.get() == 0 && gate.tryAdmit(QueueGate.free(state, now));
         } else {
             synchronized (this) {
@@ -120,19 +113,13 @@ final class RequestQueue {
             }
         }
         if (through) {
-            return dispatcher.dispatch(exchange, new QueuePermit(this, exchange, callback, false, null, tenant, now,
-                    now + flow.queueTimeout().toNanos()), state);
+            return dispatcher.dispatch(exchange, new QueuePermit(this, exchange, callback, false, null, tenant, limited,
+                    now, now + flow.queueTimeout().toNanos()), state);
         }
         if (draining) {
             exchange.setException(new NoAgentAvailableException("The balancer is stopping: no agent had room", exchange, null));
             callback.done(true);
             return true;
-        }
-        String queuedAs;
-        try {
-            queuedAs = tenant != null ? tenant : flow.tenantOf(exchange);
-        } catch (Throwable e) { // a user's expression: even a checked exception thrown sneakily, or an Error
-            return failed(exchange, callback, e);
         }
         WaitingExchange w = new WaitingExchange(this, exchange, callback, now);
         List<WaitingExchange> expiredNow;
@@ -142,14 +129,14 @@ final class RequestQueue {
         synchronized (this) {
             expiredNow = expireLocked(now);
             long deadline = now + flow.queueTimeout().toNanos();
-            full = !offerLocked(w, flow, queuedAs, deadline, false, false);
+            full = !offerLocked(w, flow, tenant, deadline, false, false);
             if (full) {
                 // A full queue makes room for a tenant less backlogged than another (FairQueue#displaceFor).
-                FairQueue.Entry<WaitingExchange> out = queue.displaceFor(flow.bandOf(exchange), queuedAs);
+                FairQueue.Entry<WaitingExchange> out = queue.displaceFor(flow.bandOf(exchange), tenant);
                 if (out != null) {
                     displaced = out.value();
                     displaced.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
-                    full = !offerLocked(w, flow, queuedAs, deadline, false, false);
+                    full = !offerLocked(w, flow, tenant, deadline, false, false);
                 }
                 counts.rejectedFull++;
             }
@@ -159,14 +146,14 @@ final class RequestQueue {
             releasedNow = releaseLocked(state, now);
             armLocked(now);
         }
-        complete(expiredNow);
+        QueueAnswers.expired(expiredNow, clock.getAsLong());
         dispatch(releasedNow);
         if (displaced != null) {
-            refuseFull(displaced.exchange, flow);
+            QueueAnswers.full(displaced.exchange, flow);
             displaced.callback.done(false);
         }
         if (full) {
-            refuseFull(exchange, flow);
+            QueueAnswers.full(exchange, flow);
             callback.done(true);
             return true;
         }
@@ -207,49 +194,27 @@ final class RequestQueue {
         FlowControl flow = state.config.flowControl();
         long now = clock.getAsLong();
         if (!flow.queued() || draining || permit.deadlineNanos - now <= 0 || state.openAgents(now) + state.trialsDue(now) == 0
-                || permit.exchange.getProperty(WAITED_AGAIN) != null) {
+                || !permit.mayWaitAgain()) {
             return false;
         }
-        String tenant;
-        try {
-            tenant = permit.tenant != null ? permit.tenant
-                    : permit.entry != null ? permit.entry.tenant() : flow.tenantOf(permit.exchange);
-        } catch (Throwable e) { // the tenant expression failed: the busy answer is the client's
-            return false;
-        }
-        permit.exchange.setProperty(WAITED_AGAIN, Boolean.TRUE);
+        permit.waitsAgain();
         List<WaitingExchange> expiredNow;
         boolean waits;
         synchronized (this) {
             expiredNow = expireLocked(now);
-            waits = offerLocked(new WaitingExchange(this, permit.exchange, permit.callback, permit.sinceNanos), flow, tenant,
-                    permit.deadlineNanos, true, permit.entry != null);
+            waits = offerLocked(new WaitingExchange(this, permit.exchange, permit.callback, permit.sinceNanos), flow,
+                    permit.tenant, permit.deadlineNanos, true, permit.entry != null);
             if (waits) {
                 gate.left(permit);
-                if (permit.tenant != null) {
+                if (permit.counted) {
                     tenants.give(permit.tenant);
                 }
                 waiting.set(queue.size());
                 armLocked(now);
             }
         }
-        complete(expiredNow);
+        QueueAnswers.expired(expiredNow, clock.getAsLong());
         return waits;
-    }
-
-    /** Sets on {@code exchange} the answer of a full queue: {@link AgentsBusyException}, {@code Retry-After: 1}. */
-    private static void refuseFull(Exchange exchange, FlowControl flow) {
-        exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, "1");
-        exchange.setException(new AgentsBusyException("Every agent is at its limit of "
-                + flow.maxInFlightPerAgent() + " requests in flight and the queue is full (" + flow.queueSize()
-                + "): retry after 1 s", exchange, 1));
-    }
-
-    /** Fails {@code exchange} at once with {@code e} (its tenant could not be read): answered, never left waiting. */
-    private static boolean failed(Exchange exchange, AsyncCallback callback, Throwable e) {
-        exchange.setException(e);
-        callback.done(true);
-        return true;
     }
 
     /** The exchange of {@code permit} took an agent's place: its first attempt was sent ({@link QueueGate#placed}). */
@@ -262,7 +227,7 @@ final class RequestQueue {
     /** An exchange let through completed: its place frees, and the queue's next may go. */
     void completed(QueuePermit permit) {
         gate.left(permit);
-        if (permit.tenant != null) {
+        if (permit.counted) {
             synchronized (this) {
                 tenants.give(permit.tenant);
             }
@@ -302,7 +267,7 @@ final class RequestQueue {
         List<WaitingExchange> out = List.of();
         int free = QueueGate.free(state, now);
         FlowControl flow = state.config.flowControl();
-        placeKeptForTenants = false;
+        tenants.placeKept = false;
         while (queue.size() > 0 && gate.tryAdmit(free)) {
             FairQueue.Entry<WaitingExchange> entry = flow.tenantLimited()
                     ? queue.poll(t -> tenants.hasRoom(t, flow.maxInFlightPerTenant(), now)) : queue.poll();
@@ -310,7 +275,7 @@ final class RequestQueue {
                 // Every tenant waiting is at its limit: the place stays free for another tenant, until
                 // the other tenants stop sending (the timer wakes then, armLocked).
                 gate.unused();
-                placeKeptForTenants = true;
+                tenants.placeKept = true;
                 break;
             }
             WaitingExchange w = entry.value();
@@ -350,15 +315,13 @@ final class RequestQueue {
      * while a place is kept free for it ({@link TenantPlaces#nextActivityEnd}).
      */
     private void armLocked(long now) {
-        long next = queue.nextDeadline();
-        long opening = queue.size() == 0 ? Long.MAX_VALUE : states.get().nextOpeningNanos(now);
-        long tenantsFree = placeKeptForTenants && queue.size() > 0 ? tenants.nextActivityEnd(now) : Long.MAX_VALUE;
-        timer.arm(earlier(earlier(next, opening), tenantsFree), now);
-    }
-
-    /** The earlier of two instants (ns, compared wrap-safe); {@link Long#MAX_VALUE} is never. */
-    private static long earlier(long a, long b) {
-        return a == Long.MAX_VALUE ? b : b == Long.MAX_VALUE || a - b < 0 ? a : b;
+        timer.arm(queue.nextDeadline(), now); // the timer keeps the earliest instant it is armed for
+        if (queue.size() > 0) {
+            timer.arm(states.get().nextOpeningNanos(now), now);
+            if (tenants.placeKept) {
+                timer.arm(tenants.nextActivityEnd(now), now);
+            }
+        }
     }
 
     /** The timer fired: the waiting whose deadline passed expire, and the others go if agents opened. */
@@ -372,23 +335,14 @@ final class RequestQueue {
             releasedNow = queue.size() == 0 ? List.of() : releaseLocked(states.get(), now);
             armLocked(now);
         }
-        complete(expiredNow);
+        QueueAnswers.expired(expiredNow, clock.getAsLong());
         dispatch(releasedNow);
-    }
-
-    private void complete(List<WaitingExchange> expiredNow) {
-        for (WaitingExchange w : expiredNow) {
-            long waitedMs = TimeUnit.NANOSECONDS.toMillis(clock.getAsLong() - w.sinceNanos);
-            w.exchange.setException(new QueueTimeoutException("No agent had room within the queue timeout: waited "
-                    + waitedMs + " ms", w.exchange, waitedMs));
-            w.callback.done(false);
-        }
     }
 
     private void dispatch(List<WaitingExchange> releasedNow) {
         for (WaitingExchange w : releasedNow) {
-            QueuePermit permit = new QueuePermit(this, w.exchange, w.callback, true, w.entry, w.tenant, w.sinceNanos,
-                    w.entry.deadlineNanos());
+            QueuePermit permit = new QueuePermit(this, w.exchange, w.callback, true, w.entry, w.entry.tenant(),
+                    w.tenant != null, w.sinceNanos, w.entry.deadlineNanos());
             w.exchange.getContext().getCamelContextExtension().getReactiveExecutor()
                     .schedule(() -> dispatcher.dispatch(w.exchange, permit, states.get()));
         }
@@ -403,9 +357,7 @@ final class RequestQueue {
             counts.left++;
             waiting.set(queue.size());
         }
-        w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
-        w.exchange.setException(new CamelExchangeException("The client left while the exchange was queued", w.exchange));
-        w.callback.done(false);
+        QueueAnswers.left(w);
         return true;
     }
 
@@ -439,11 +391,7 @@ final class RequestQueue {
             waiting.set(0);
             timer.stop();
         }
-        for (WaitingExchange w : out) {
-            w.exchange.setException(new NoAgentAvailableException("The balancer stopped while the exchange was queued",
-                    w.exchange, null));
-            w.callback.done(false);
-        }
+        QueueAnswers.stopped(out);
     }
 
     synchronized QueueFigures figures() {

@@ -21,6 +21,8 @@ final class TenantPlaces {
     private static final long ACTIVE_NANOS = TimeUnit.SECONDS.toNanos(ACTIVE_SECONDS);
 
     private final Map<String, Integer> held = new HashMap<>();
+    /** Whether the queue's last release kept a place free because every tenant waiting was at its limit. */
+    boolean placeKept;
     /** The tenant that sent last and when (ns); then the last other tenant to send and when. */
     private String last;
     private long lastNanos;
