@@ -145,7 +145,7 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
          * @throws IllegalArgumentException if the header is blank
          */
         public static Key header(String header) {
-            return new Key(ExpressionBuilder.headerExpression(Check.notBlank("keyHeader", header)), header);
+            return new Key(ExpressionBuilder.headerExpression(Check.headerNameTemplate("keyHeader", header)), header);
         }
     }
 

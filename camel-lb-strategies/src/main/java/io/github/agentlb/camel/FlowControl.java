@@ -119,14 +119,16 @@ public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queue
     }
 
     /**
-     * The tenant read from {@code header}, a header name; for a tenant computed from the request
-     * (an API key's hash, {@code ${header.X-Org}}), {@link #withTenant}.
+     * The tenant read from {@code header}, a header name (or one built with the simple language,
+     * {@link Check#headerNameTemplate}); for a tenant computed from the request (an API key's hash),
+     * {@link #withTenant}.
      *
-     * @throws IllegalArgumentException if it is not a header name (an RFC 9110 token: {@code X Tenant}
-     *     could match no header, and {@code ${header.X-Tenant}} would name the header by the value)
+     * @throws IllegalArgumentException if it names no header: not an RFC 9110 token ({@code X Tenant}
+     *     could match no header), or only an expression ({@code ${header.X-Tenant}} would name the
+     *     header by the value)
      */
     public FlowControl withTenantHeader(String header) {
-        return withTenant(ExpressionBuilder.headerExpression(Check.headerName("tenantHeader", header)), header);
+        return withTenant(ExpressionBuilder.headerExpression(Check.headerNameTemplate("tenantHeader", header)), header);
     }
 
     /** The tenant as {@code expression} evaluates it (a String), e.g. an API key's hash; {@code name} for logs. */

@@ -161,13 +161,44 @@ public final class Check {
      */
     public static String headerName(String field, String value) {
         notBlank(field, value);
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c <= ' ' || c >= 127 || "()<>@,;:\\\"/[]?={}".indexOf(c) >= 0) {
-                throw new IllegalArgumentException(field + " must be a header name (RFC 9110 token), was '" + value + "'");
-            }
+        if (!isToken(value)) {
+            throw new IllegalArgumentException(field + " must be a header name (RFC 9110 token), was '" + value + "'");
         }
         return value;
+    }
+
+    /**
+     * @return {@code value} if it names a header: a header name ({@link #headerName}), or one built
+     *     with the simple language ({@code user-${header.tenant}}) whose text outside the
+     *     {@code ${...}} parts is a header name's; not only an expression ({@code ${header.user}}
+     *     would name the header by the value read, which a key or tenant computed from the request
+     *     does not want: that is an expression knob's, {@code setKey} or {@code setTenant})
+     */
+    public static String headerNameTemplate(String field, String value) {
+        notBlank(field, value);
+        if (!value.contains("${")) {
+            return headerName(field, value);
+        }
+        String literal = value.replaceAll("\\$\\{[^}]*}", "");
+        if (literal.isEmpty()) {
+            throw new IllegalArgumentException(field + " must name a header, not be an expression of its own (for a value"
+                    + " computed from the request, its expression knob), was '" + value + "'");
+        }
+        if (!isToken(literal)) {
+            throw new IllegalArgumentException(field + " must be a header name (RFC 9110 token), was '" + value + "'");
+        }
+        return value;
+    }
+
+    /** Whether {@code text} is visible ASCII without RFC 9110's separators. */
+    private static boolean isToken(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c <= ' ' || c >= 127 || "()<>@,;:\\\"/[]?={}".indexOf(c) >= 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String trim(double value) {

@@ -21,7 +21,7 @@ public final class Durations {
     /** What the text may be, for messages: {@code "<field> must be " + RULE}. */
     public static final String RULE = "a duration such as 250ms, 10s, 2m, 1h or PT10S";
 
-    private static final Pattern SHORT = Pattern.compile("(\\d{1,30})(ms|s|m|h)");
+    private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m|h)");
 
     /** Stands for any time longer than a {@code long} of milliseconds: refused by {@link #parse}. */
     private static final Duration TOO_LONG = Duration.ofSeconds(Long.MAX_VALUE);
@@ -57,7 +57,9 @@ public final class Durations {
             Duration d = Duration.parse(text);
             return d.isNegative() ? Optional.empty() : Optional.of(d);
         } catch (DateTimeParseException e) {
-            return Optional.empty();
+            // ISO-8601 that is one but does not fit a Duration (PT9999999999999999999S): longer than any clock counts.
+            return e.getCause() instanceof ArithmeticException || e.getCause() instanceof NumberFormatException
+                    ? Optional.of(TOO_LONG) : Optional.empty();
         }
     }
 

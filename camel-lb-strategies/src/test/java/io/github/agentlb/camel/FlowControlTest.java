@@ -613,7 +613,10 @@ class FlowControlTest {
         assertThatThrownBy(() -> lb.setTenantHeader("X-Tenant:")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("tenantHeader must be a header name (RFC 9110 token), was 'X-Tenant:'");
         assertThatThrownBy(() -> lb.setTenantHeader("${header.X-Tenant}")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("tenantHeader must be a header name (RFC 9110 token), was '${header.X-Tenant}'");
+                .hasMessage("tenantHeader must name a header, not be an expression of its own (for a value computed from"
+                        + " the request, its expression knob), was '${header.X-Tenant}'");
+        lb.setTenantHeader("org-${header.X-Env}");
+        assertThat(lb.getTenantHeader()).isEqualTo("org-${header.X-Env}");
         lb.setTenantHeader("X-Org");
         assertThat(lb.getTenantHeader()).isEqualTo("X-Org");
     }

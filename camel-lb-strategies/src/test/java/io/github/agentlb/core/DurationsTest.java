@@ -36,7 +36,9 @@ class DurationsTest {
     void shortFormsTakeAsManyDigitsAsFitAndSayWhenTooLong() {
         assertThat(Durations.parse("f", "1000000000000ms")).isEqualTo(Duration.ofMillis(1_000_000_000_000L));
         assertThat(Durations.parse("f", "9223372036854ms")).isEqualTo(Duration.ofMillis(9_223_372_036_854L));
-        for (String tooLong : new String[] {"9223372036855ms", "99999999999999999999h", "9223372036854775808s"}) {
+        assertThat(Durations.parse("f", "0000000000000000000000000000010s")).isEqualTo(Duration.ofSeconds(10));
+        for (String tooLong : new String[] {"9223372036855ms", "99999999999999999999h", "9223372036854775808s",
+                "9999999999999999999999999999999999s", "PT9999999999999999999S"}) {
             assertThatThrownBy(() -> Durations.parse("queueTimeout", tooLong)).as(tooLong)
                     .hasMessageStartingWith("queueTimeout must be at most PT2562047H47M16.854775807S");
         }

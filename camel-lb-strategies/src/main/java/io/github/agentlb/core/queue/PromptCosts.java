@@ -8,10 +8,9 @@ package io.github.agentlb.core.queue;
  * many it sends, and tenants of GETs alone leave in arrival order instead of taking turns.
  *
  * <p>Typical: the mean prompt estimate of the requests with a body seen so far, a plain mean of
- * the first {@value #WINDOW}, then an exponential one of weight 1/{@value #WINDOW}; from the
- * {@value #WINDOW}th on, each prompt counts into it at most {@value #OUTLIER_FACTOR} times the mean
- * before it, so that one huge prompt does not set the price of every GET for long; 1 token before
- * any was seen.
+ * the first {@value #WINDOW}, then an exponential one of weight 1/{@value #WINDOW}; each prompt
+ * after the first counts into it at most {@value #OUTLIER_FACTOR} times the mean before it, so that
+ * one huge prompt does not set the price of every GET; 1 token before any was seen.
  *
  * <p>What it cannot see: a request's answer, when it streams, and so the time it holds its place.
  * A body of a few bytes is charged its few tokens (a tenant sending many such requests is served
@@ -24,7 +23,7 @@ public final class PromptCosts {
     /** Requests over which the mean is a plain one before it becomes exponential. */
     public static final int WINDOW = 100;
 
-    /** The most a prompt counts into the mean, in means before it, once {@value #WINDOW} were seen. */
+    /** The most a prompt after the first counts into the mean, in means before it. */
     public static final int OUTLIER_FACTOR = 4;
 
     private long seen;
@@ -37,7 +36,7 @@ public final class PromptCosts {
      */
     public double costOf(long promptTokens) {
         if (promptTokens > 0) {
-            double counted = seen >= WINDOW ? Math.min(promptTokens, OUTLIER_FACTOR * mean) : promptTokens;
+            double counted = seen == 0 ? promptTokens : Math.min(promptTokens, OUTLIER_FACTOR * mean);
             seen = Math.min(seen + 1, WINDOW);
             mean += (counted - mean) / seen;
             return promptTokens;

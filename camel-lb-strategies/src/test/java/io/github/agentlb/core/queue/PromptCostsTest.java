@@ -35,4 +35,14 @@ class PromptCostsTest {
         assertThat(costs.costOf(250_000)).as("it is charged its own tokens").isEqualTo(250_000.0);
         assertThat(costs.costOf(0)).as("the mean moves by (400 - 100) / 100").isEqualTo(103.0);
     }
+
+    @Test
+    void aHugePromptEarlyCountsAtMostFourMeansToo() {
+        PromptCosts costs = new PromptCosts();
+        for (int i = 0; i < 15; i++) {
+            costs.costOf(100);
+        }
+        costs.costOf(250_000);
+        assertThat(costs.costOf(0)).as("(15 x 100 + 400) / 16").isEqualTo(118.75);
+    }
 }
