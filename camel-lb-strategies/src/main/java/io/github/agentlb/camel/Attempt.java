@@ -24,11 +24,13 @@ final class Attempt implements AsyncCallback {
 
     private static final VarHandle ANSWERED;
     private static final VarHandle DEFERRED;
+    private static final VarHandle PLACE_LEFT;
 
     static {
         try {
             ANSWERED = MethodHandles.lookup().findVarHandle(Attempt.class, "answered", boolean.class);
             DEFERRED = MethodHandles.lookup().findVarHandle(Attempt.class, "deferred", int.class);
+            PLACE_LEFT = MethodHandles.lookup().findVarHandle(Attempt.class, "placeLeft", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -53,6 +55,9 @@ final class Attempt implements AsyncCallback {
     /** {@link #SENDING} while the child's {@code process} may still be running, then {@link #SENT} or {@link #DEFERRED_ANSWER}. */
     @SuppressWarnings("unused")
     private volatile int deferred;
+    /** Set once, by compare-and-set, when the attempt left its agent's requests in flight ({@link #leavePlace}). */
+    @SuppressWarnings("unused")
+    private boolean placeLeft;
     private static final int SENDING = 0;
     private static final int SENT = 1;
     private static final int DEFERRED_ANSWER = 2;
@@ -116,6 +121,16 @@ final class Attempt implements AsyncCallback {
         @Override
         public void run() {
             attempt.attempts.answered(attempt, false);
+        }
+    }
+
+    /**
+     * The attempt leaves its agent's requests in flight, once: when its answer's last bytes go to the
+     * client ({@link AttemptHooks#answerEnds}) or when it completes, whichever comes first.
+     */
+    void leavePlace() {
+        if (PLACE_LEFT.compareAndSet(this, false, true) && slot.ended(exchange)) {
+            attempts.lastRequestEnded(slot);
         }
     }
 

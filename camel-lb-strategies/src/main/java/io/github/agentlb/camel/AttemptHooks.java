@@ -124,6 +124,15 @@ public interface AttemptHooks {
     }
 
     /**
+     * The answer's last bytes are about to go to the client, before the child's call ends: the
+     * balancer counts the attempt out of its agent's requests in flight now (its outcome still comes
+     * with the callback), so that a client that sends again as soon as it has the answer finds the
+     * place free ({@code maxInFlightPerAgent}, a least-request count). Idempotent; nothing by default.
+     */
+    default void answerEnds() {
+    }
+
+    /**
      * Registers {@code end}, which ends this attempt's call when its agent is marked down by active
      * health checks while the call waits for its answer (HAProxy's {@code on-marked-down
      * shutdown-sessions}; {@link HealthCheckSettings}). {@code end} may run on any thread and only

@@ -163,6 +163,7 @@ final class Attempts {
         AgentSlot chosen = screen.chosenSlot();
         AgentSlot slot = chosen != null ? chosen : state.slot(agent);
         Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial, hooks.leg());
+        hooks.attempt(attempt);
         slot.sent(copy, screen.reserved());
         try {
             if (state.boundedLoads != null) {
@@ -193,6 +194,11 @@ final class Attempts {
         return timed ? context.nanoTime() - startNanos : 0L;
     }
 
+    /** The last request in flight on {@code slot} ended ({@link Attempt#leavePlace}). */
+    void lastRequestEnded(AgentSlot slot) {
+        context.lastRequestEnded(slot);
+    }
+
     /** Hands the handling of an asynchronous answer to the reactive executor of the calling thread. */
     void schedule(Runnable answered) {
         exchange.getContext().getCamelContextExtension().getReactiveExecutor().schedule(answered);
@@ -202,9 +208,7 @@ final class Attempts {
         releaseRetry();
         String agent = done.agent();
         AgentSlot slot = done.slot();
-        if (slot.ended(done.exchange())) {
-            context.lastRequestEnded(slot);
-        }
+        done.leavePlace();
         Exchange attempt = done.exchange();
         long elapsedNanos = done.elapsedNanos();
         Exception failure = attempt.getException();

@@ -22,6 +22,8 @@ final class ExchangeHooks implements AttemptHooks {
     private final Exchange exchange;
     /** The agent of the attempt in flight: the one {@link #clientValue} seals into session ids. */
     private String current;
+    /** The attempt in flight, set before it is handed to the child. */
+    private Attempt attempt;
     /** The leg of a hedged request these attempts are, else null. */
     private final HedgedRequest.Leg leg;
 
@@ -38,6 +40,19 @@ final class ExchangeHooks implements AttemptHooks {
         current = agent;
         if (leg != null) {
             leg.attempting(agent);
+        }
+    }
+
+    /** The attempt to {@link #attempting}'s agent, made. */
+    void attempt(Attempt made) {
+        attempt = made;
+    }
+
+    @Override
+    public void answerEnds() {
+        Attempt inFlight = attempt;
+        if (inFlight != null) {
+            inFlight.leavePlace();
         }
     }
 

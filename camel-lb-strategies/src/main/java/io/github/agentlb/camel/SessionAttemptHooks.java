@@ -74,6 +74,11 @@ record SessionAttemptHooks(AttemptHooks attempts, SessionAffinity sessions, Exch
     }
 
     @Override
+    public void answerEnds() {
+        attempts.answerEnds();
+    }
+
+    @Override
     public boolean passesOnUnsettled() {
         return attempts.passesOnUnsettled();
     }

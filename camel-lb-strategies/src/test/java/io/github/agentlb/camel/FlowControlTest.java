@@ -136,6 +136,34 @@ class FlowControlTest {
         assertThat(agentsCalled()).containsExactlyInAnyOrder("A1", "A3", "A2");
     }
 
+    /**
+     * A streaming child writes the answer's last bytes before its call ends: it tells the balancer
+     * first ({@link AttemptHooks#answerEnds}), and the agent's place is free from then on, so a
+     * client that sends again at once is not refused 429 at {@code maxInFlightPerAgent}; the call's
+     * end later does not free it twice.
+     */
+    @Test
+    void anAnswerWhoseLastBytesAreGoingToTheClientFreesItsPlaceBeforeTheCallEnds() {
+        start(new RoundRobinLB(), 1, 0);
+        send();
+        send();
+        Sent third = send();
+        Call a3 = calls.get(2);
+        AttemptHooks hooks = a3.attempt().getProperty(AttemptHooks.PROPERTY, AttemptHooks.class);
+        assertThat(hooks.answerHead()).isTrue();
+        hooks.answerEnds(); // the child is about to write the last bytes; its call has not ended yet
+        hooks.answerEnds(); // told twice: counted once
+
+        Sent again = send();
+        assertThat(again.exchange.getException()).as("the client's next request finds A3's place free").isNull();
+        assertThat(agentsCalled()).containsExactly("A1", "A2", "A3", "A3");
+        a3.end();
+        assertThat(third.done()).isTrue();
+        Sent full = send();
+        assertThat(full.exchange.getException()).as("A3's place freed once, not twice: every agent at its limit")
+                .isInstanceOf(AgentsBusyException.class);
+    }
+
     @Test
     void aQueuedExchangeHoldsNoThreadAndGoesToTheAgentThatFrees() {
         start(new RoundRobinLB(), 1, 5);

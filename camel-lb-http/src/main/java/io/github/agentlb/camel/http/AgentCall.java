@@ -530,12 +530,8 @@ final class AgentCall implements RequestWriter.Writes {
             finish(new IOException("agent " + name() + " sent more than maxAnswerBytes=" + max), false);
         } else if (content instanceof LastHttpContent) {
             ByteBuf last = events == null ? content.content() : events.last(content.content());
-            // The agent's part is over: its connection goes back to the pool and the call leaves the
-            // active ones before the client has the last bytes, so a client that sends again at once
-            // finds both so (the balancer's own end comes with finish, once written).
             boolean reuse = HttpUtil.isKeepAlive(head);
-            leaveAgent(reuse && written);
-            down.end(last);
+            endAnswer(last, reuse);
             finish(null, reuse);
         } else if (content.content().isReadable()) {
             ByteBuf part = events == null ? content.content() : events.next(content.content());
@@ -721,8 +717,9 @@ final class AgentCall implements RequestWriter.Writes {
         exchange.getMessage().setBody(down.answeredBody());
         wroteHead = true;
         down.sendHead(head, false);
-        down.end(Unpooled.wrappedBuffer(body));
-        finish(null, HttpUtil.isKeepAlive(head));
+        boolean reuse = HttpUtil.isKeepAlive(head);
+        endAnswer(Unpooled.wrappedBuffer(body), reuse);
+        finish(null, reuse);
     }
 
     private void checkIdle() {
@@ -851,6 +848,18 @@ final class AgentCall implements RequestWriter.Writes {
         }
         exchange.setException(outcome);
         callback.done(false);
+    }
+
+    /**
+     * Writes the answer's last bytes. The agent's part is over: before the client has them, its
+     * connection goes back to the pool, the call leaves the active ones and the balancer counts it
+     * out of the agent's requests in flight ({@link AttemptHooks#answerEnds}), so that a client that
+     * sends again at once finds all three so; the outcome comes with {@link #finish}.
+     */
+    private void endAnswer(ByteBuf last, boolean reuse) {
+        leaveAgent(reuse && written);
+        hooks.answerEnds();
+        down.end(last);
     }
 
     /** Once: the agent connection back to the pool ({@code reusable}) or closed, and the call out of the active ones. */
