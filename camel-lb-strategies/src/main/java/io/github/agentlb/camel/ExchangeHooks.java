@@ -68,9 +68,9 @@ final class ExchangeHooks implements AttemptHooks {
      */
     @Override
     public boolean answerHead() {
-        AgentSlot slot = state.slot(current);
-        if (slot != null) {
-            slot.trialAnswered();
+        Attempt inFlight = attempt;
+        if (inFlight != null) {
+            inFlight.slot().trialAnswered();
         }
         return leg == null || leg.answered(true);
     }
