@@ -60,9 +60,6 @@ import picocli.CommandLine;
  * <p>Exit codes: 0 when every request was answered; 1 when any request failed or timed out (the
  * reports are still written; a scenario's trial may allow some, as busy and gray do) or the run
  * could not be carried out; 2 for invalid arguments.
- *
- * <p>Just over 300 lines: the command, the JVM restart of a {@code --url} run and the checks made
- * before any load is sent (output directory, the balancer reachable), each a few lines.
  */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "load-generator 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,
@@ -101,10 +98,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     }
 
     /**
-     * A {@code --url} run started without JVM options of its own restarts the
-     * JVM with {@link #URL_RUN_OPTIONS} (a manifest cannot carry them): it shares the machine with the
-     * system it measures, whose CPU the default C2 and G1 threads take ({@code --rate 100}: 162 of 1500
-     * sends over 5 ms late with the defaults, 13 with these). In-process runs are left as they are
+     * A {@code --url} run started without JVM options of its own restarts the JVM with
+     * {@link #URL_RUN_OPTIONS} (a manifest cannot carry them): it shares the machine with the system
+     * it measures, whose CPU the default C2 and G1 threads take. In-process runs are left as they are
      * (their proxy would be measured C1-compiled); {@code LOADGEN_RELAUNCH=0} turns it off.
      */
     public static void main(String[] args) throws Exception {
@@ -142,8 +138,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         CommandLine cli = new CommandLine(new LoadGeneratorMain(out)).setCaseInsensitiveEnumValuesAllowed(true);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        // The message and a pointer to --help, not the whole usage: about 90 lines that scroll the
-        // message away.
+        // The message and a pointer to --help, not the whole usage (about 90 lines).
         cli.setParameterExceptionHandler((e, given) -> {
             PrintWriter w = e.getCommandLine().getErr();
             w.println(e.getMessage());

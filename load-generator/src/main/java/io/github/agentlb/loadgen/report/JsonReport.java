@@ -3,7 +3,6 @@ package io.github.agentlb.loadgen.report;
 import static io.github.agentlb.loadgen.scenario.Result.map;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
@@ -60,11 +59,6 @@ public final class JsonReport {
         Path file = dir.resolve(r.fileName());
         JSON.writeValue(file.toFile(), document(r));
         return file;
-    }
-
-    /** The JSON document of {@code r}. */
-    public static JsonNode toJson(Result r) {
-        return JSON.valueToTree(document(r));
     }
 
     private static Map<String, Object> document(Result r) {

@@ -133,10 +133,7 @@ public final class LoadRunner {
                             deadline, done)
                     : WorkerLoopRoute.forRequests(workload, baseUrls, config, steps, System::nanoTime, done));
             if (dispatcher != null) {
-                // Start the schedule with an empty young generation: a young collection stops the sender for
-                // 10-20 ms (serial collector, 2 cores shared with the balancer), and every send due meanwhile
-                // is late; at 400 req/s a 10 s run then allocates less than one young generation. Measured
-                // (--rate 400 against the demo proxy): 13, 7, 6 of 4,000 sends late without, 1, 0, 0 with.
+                // An empty young generation at the start: a young collection would stop the sender 10-20 ms.
                 System.gc();
             }
             camel.start();

@@ -23,24 +23,16 @@ import org.apache.camel.support.service.ServiceHelper;
  * ({@link RequestSteps}), and the answer is due by the intended time plus the timeout
  * ({@link RequestSteps#DEADLINE_AT}). Requests in flight are bounded only by rate x timeout.
  *
- * <p>Why a thread of its own: the sender sleeps until the next request is due (to within the OS's
- * timer resolution, well under {@link PacingCheck#LATE_THRESHOLD_NANOS}) and calls the send route
- * directly, so a send costs one exchange and the route, nothing else. The timer route it replaces
- * (a Camel timer ticking every millisecond, a split, a wire tap to a thread pool) did that work a
- * thousand times a second whatever the rate, and each send waited for a pool thread: on a
- * 2-core machine shared with the balancer it measures, 10-18% of the sends at 100 and 400 req/s
- * were more than 5 ms late. A late wake-up still sends everything due meanwhile at once, each with
- * its own intended time ({@link Dispatcher}).
+ * <p>The sender thread sleeps until the next request is due (to within the OS's timer resolution,
+ * well under {@link PacingCheck#LATE_THRESHOLD_NANOS}) and calls the send route directly: a send
+ * costs one exchange and the route. A late wake-up sends everything due meanwhile at once, each
+ * with its own intended time ({@link Dispatcher}).
  */
 final class OpenLoopRoute extends RouteBuilder {
 
     static final String SEND_ROUTE_ID = "open-loop-send";
     private static final String SEND_URI = "direct:open-loop-send";
-    /**
-     * The longest the sender sleeps at once, to see the context stop. It sleeps until the next send
-     * is due: sleeping 1 ms at a time woke it 2.5 times per send at 400 req/s (0.55 ms of JVM CPU per
-     * request against 0.40 ms).
-     */
+    /** The longest the sender sleeps at once, to see the context stop. */
     private static final long MAX_SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Dispatcher dispatcher;

@@ -24,10 +24,8 @@ import org.apache.camel.support.UnitOfWorkHelper;
  * reached: a number of requests ({@link #forRequests}, the main job) or a deadline
  * ({@link #untilDeadline}, a soak). The send is asynchronous: the answer is recorded and the next
  * request sent on Netty's event loop that read it, so no worker thread has to wake up between two
- * requests. A synchronous producer with a thread per worker cost about twice the CPU per request
- * (a park and an unpark per request, on a 2-core machine taken from the proxy) and counted each
- * wake-up's scheduling delay as latency; see {@code compare-with-wrk.sh} and the module README. A
- * request sent before the bound is always completed and recorded. Completes {@code done} with the
+ * requests (see {@code compare-with-wrk.sh} and the module README). A request sent before the
+ * bound is always completed and recorded. Completes {@code done} with the
  * run's wall time, ns, when every worker stopped.
  *
  * <p>Replicas: given several base URLs (balancer replicas over the same agents), request {@code i}

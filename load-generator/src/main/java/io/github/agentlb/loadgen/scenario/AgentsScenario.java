@@ -377,15 +377,11 @@ public final class AgentsScenario implements Scenario {
      */
     Result urlResult(String label, String target, LoadTestConfig load, List<Turn> turns, long wallNanos) {
         RunStatistics s = RunStatistics.of(turns.stream().map(Turn::outcome).toList(), List.of(), wallNanos);
-        long prompt = 0, cached = 0, withUsage = 0;
-        for (Turn t : turns) {
-            ChatStreamClient.Usage u = t.answer().usage();
-            if (t.answer().ok() && u != null) {
-                withUsage++;
-                prompt += u.promptTokens();
-                cached += u.cachedTokens();
-            }
-        }
+        List<ChatStreamClient.Usage> usage = turns.stream().filter(t -> t.answer().ok() && t.answer().usage() != null)
+                .map(t -> t.answer().usage()).toList();
+        long prompt = usage.stream().mapToLong(ChatStreamClient.Usage::promptTokens).sum();
+        long cached = usage.stream().mapToLong(ChatStreamClient.Usage::cachedTokens).sum();
+        long withUsage = usage.size();
         Map<String, Object> figures = clientFigures(label, turns, s, false);
         figures.putAll(Result.map("conversations", load.users(), "turns", load.requests() / load.users(),
                 "prompt_tokens", prompt, "cached_tokens", cached, "answers_with_usage", withUsage,

@@ -51,12 +51,7 @@ public final class PlainScenario implements Scenario {
 
     /** How often the pid balancer's weights are sampled: twice per control period, so no step is missed. */
     static final Duration PID_SAMPLE_PERIOD = PidWeightsConfig.DEFAULT_CONTROL_PERIOD.dividedBy(2);
-    /**
-     * The least warm-up of an open-loop run against a running balancer, s at the run's rate: a
-     * balancer just started compiles its request path for tens of seconds, and on a shared machine
-     * the generator then falls behind its schedule (12-20% of 4,000 sends late at 400 req/s against
-     * a proxy started 12 s before, 0.1-0.25% once it had run 40 s).
-     */
+    /** The least warm-up of an open-loop run against a running balancer, s at its rate: its JIT's time. */
     static final int URL_OPEN_LOOP_WARMUP_SECONDS = 30;
     /** The legend entry of the agents' mean utilization in {@link #pidChart}. */
     public static final String SETPOINT_SERIES = "mean (setpoint)";

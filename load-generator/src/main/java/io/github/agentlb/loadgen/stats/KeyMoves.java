@@ -68,9 +68,4 @@ public record KeyMoves(int compared, int moved, int otherMoved) {
         last.forEach((user, o) -> agents.put(user, o.outcome().agentId()));
         return agents;
     }
-
-    /** 0 when no user was compared. */
-    public double movedShare() {
-        return compared == 0 ? 0 : (double) moved / compared;
-    }
 }

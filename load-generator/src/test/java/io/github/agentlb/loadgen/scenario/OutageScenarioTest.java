@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
-import io.github.agentlb.loadgen.report.JsonReport;
 import io.github.agentlb.loadgen.report.MarkdownReport;
 import io.github.agentlb.loadgen.run.BalancerLog;
 import io.github.agentlb.loadgen.run.Changes;
@@ -140,7 +139,7 @@ class OutageScenarioTest {
         assertThat((double) group(r, "health").get("restart_to_readmission_ms")).isNaN();
         assertThat(group(r, "stickiness").get("dead_users_returned")).isEqualTo(1);
         assertThat((double) group(r, "stickiness").get("others_stayed_down_share")).isNaN();
-        JsonNode json = JsonReport.toJson(r);
+        JsonNode json = Measurements.json(r);
         assertThat(json.at("/figures/health/kill_to_ejection_ms").isNull()).isTrue();
         assertThat(json.at("/figures/stickiness/others_stayed_down_share").isNull()).isTrue();
         assertThat(json.at("/figures/proxy_request_timeout_ms").asInt()).isEqualTo(500);
@@ -150,7 +149,7 @@ class OutageScenarioTest {
     void theJsonAndTheMarkdownCarryThePhaseFigures() {
         Result r = report();
 
-        JsonNode json = JsonReport.toJson(r);
+        JsonNode json = Measurements.json(r);
         assertThat(json.at("/scenario").asText()).isEqualTo("failure");
         assertThat(json.at("/phases/down/client_errors").asInt()).isEqualTo(2);
         assertThat(json.at("/phases/down/error_statuses/503").asInt()).isEqualTo(1);
