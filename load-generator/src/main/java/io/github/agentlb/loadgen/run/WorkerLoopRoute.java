@@ -123,10 +123,8 @@ final class WorkerLoopRoute extends RouteBuilder {
      * Runs and drops the tasks netty-http's producer left to release the last answer. The producer
      * retains each answer and registers a task that releases it "when the exchange is done" (with
      * the exchange's unit of work); a worker's exchange is done only when its loop ends, so without
-     * this every answer of a run (its pooled buffer, headers and callbacks, about 2 KB) stayed
-     * reachable until then: a 10-minute soak at 1000 req/s grew the heap by about 100 MB a minute.
-     * Only the producer's own tasks are taken (by class name); the answer has been recorded by the
-     * time the next turn starts.
+     * this every answer of a run (about 2 KB each) stayed reachable until then. Only the producer's
+     * own tasks are taken (by class name); the answer has been recorded by the time the next turn starts.
      */
     private void releaseAnswer(Exchange exchange) {
         UnitOfWork unitOfWork = exchange.getUnitOfWork();
