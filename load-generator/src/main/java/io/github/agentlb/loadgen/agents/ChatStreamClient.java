@@ -186,11 +186,9 @@ public final class ChatStreamClient {
                 if (agentId == null) {
                     agentId = agentOf(data);
                 }
-                if (data.contains("\"usage\"")) {
-                    Usage u = usageOf(data);
-                    if (u != null) {
-                        usage = u;
-                    }
+                Usage u = data.contains("\"usage\"") ? usageOf(data) : null;
+                if (u != null) {
+                    usage = u;
                 }
             }
         }

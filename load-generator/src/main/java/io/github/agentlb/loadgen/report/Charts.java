@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
@@ -77,12 +78,9 @@ public final class Charts {
         }
         spec.series().forEach((name, values) -> chart.addSeries(name, spec.categories(), values));
         if (!spec.levels().isEmpty()) {
-            double tallest = 0;
-            for (int i = 0; i < spec.categories().size(); i++) {
-                int k = i;
-                tallest = Math.max(tallest, spec.stacked() ? spec.series().values().stream().mapToDouble(v -> v.get(k)).sum()
-                        : spec.series().values().stream().mapToDouble(v -> v.get(k)).max().orElse(0));
-            }
+            double tallest = IntStream.range(0, spec.categories().size()).mapToDouble(k -> spec.stacked()
+                    ? spec.series().values().stream().mapToDouble(v -> v.get(k)).sum()
+                    : spec.series().values().stream().mapToDouble(v -> v.get(k)).max().orElse(0)).reduce(0, Math::max);
             double top = Math.max(tallest, spec.levels().stream().mapToDouble(Chart.Level::y).max().orElse(0));
             styler.setYAxisMax(top * 1.12);
             for (int i = 0; i < spec.levels().size(); i++) {

@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -336,13 +337,8 @@ public final class PlainScenario implements Scenario {
 
     /** The mean of the agents' finite utilizations at each sample; NaN where none is finite. */
     static double[] setpoint(Collection<List<Double>> utilizations, int samples) {
-        double[] mean = new double[samples];
-        for (int i = 0; i < samples; i++) {
-            int k = i;
-            mean[i] = utilizations.stream().mapToDouble(u -> u.get(k)).filter(Double::isFinite).average()
-                    .orElse(Double.NaN);
-        }
-        return mean;
+        return IntStream.range(0, samples).mapToDouble(i -> utilizations.stream().mapToDouble(u -> u.get(i))
+                .filter(Double::isFinite).average().orElse(Double.NaN)).toArray();
     }
 
     @Override
