@@ -51,10 +51,12 @@ import org.slf4j.LoggerFactory;
  *       against no agent), no answer
  *       head within the first-byte timeout ({@link AnswerTimeoutException}), the connection closed
  *       or an answer that is not HTTP (fails over for idempotent methods), an answer whose
- *       {@code Content-Length} is over {@code maxAnswerBytes}. The route answers these.</li>
+ *       {@code Content-Length} is over {@code maxAnswerBytes} ({@link AnswerTooLargeException}: never
+ *       sent to another agent, not counted against this one). The route answers these.</li>
  *   <li>After the head went to the client: the agent closed, went quiet for the idle timeout, ran
- *       past the total timeout or {@code maxAnswerBytes}: the client's connection is closed without
- *       the terminating chunk ({@link AnswerInterruptedException}, never retried). While the client
+ *       past the total timeout: the client's connection is closed without the terminating chunk
+ *       ({@link AnswerInterruptedException}, never retried); so it is past {@code maxAnswerBytes}, the
+ *       part that crossed the limit dropped whole, but as an {@link AnswerTooLargeException}. While the client
  *       has not taken the last part sent (backpressure), the agent is not read and its silence is
  *       not counted: a client that takes nothing for the idle timeout has its answer cut as
  *       {@link AgentCallCancelledException cancelled} (nginx's {@code send_timeout}), against no agent.</li>
@@ -156,7 +158,10 @@ final class AgentCall implements RequestWriter.Writes {
     /** Since when the agent is not read because the client has not taken the last part (backpressure), System.nanoTime(); 0 while read. */
     private long pausedNanos;
     /** Bytes of the answer's body read. */
+    /** Answer body bytes read from the agent (what {@code maxAnswerBytes} bounds). */
     private long bytes;
+    /** Answer body bytes handed to the client's connection (the endpoint's bytes meter). */
+    private long passed;
     /** Whether the connection came from the pool, and the request has not been sent again. */
     private boolean reused;
     /** Whether the request was written to the connection whole. */
@@ -527,7 +532,7 @@ final class AgentCall implements RequestWriter.Writes {
         long max = endpoint.getMaxAnswerBytes();
         if (max > 0 && bytes > max) {
             content.release();
-            finish(new IOException("agent " + name() + " sent more than maxAnswerBytes=" + max), false);
+            finish(new AnswerTooLargeException("agent " + name() + " sent more than maxAnswerBytes=" + max), false);
         } else if (content instanceof LastHttpContent) {
             ByteBuf last = events == null ? content.content() : events.last(content.content());
             boolean reuse = HttpUtil.isKeepAlive(head);
@@ -539,6 +544,7 @@ final class AgentCall implements RequestWriter.Writes {
                 part.release(); // an event still arriving, held to its end
                 return;
             }
+            passed += part.readableBytes();
             ChannelFuture sent = down.sendContent(part);
             if (!down.channel().isWritable()) {
                 // Backpressure: the agent is not read until the client has taken this part. Its silence
@@ -613,7 +619,8 @@ final class AgentCall implements RequestWriter.Writes {
         long max = endpoint.getMaxAnswerBytes();
         long length = HttpUtil.getContentLength(response, -1L);
         if (max > 0 && length > max) {
-            finish(new IOException("agent " + name() + " answered " + length + " bytes, over maxAnswerBytes=" + max), false);
+            finish(new AnswerTooLargeException("agent " + name() + " answered " + length + " bytes, over maxAnswerBytes="
+                    + max), false);
             return;
         }
         String encoding = response.headers().get(HttpHeaderNames.CONTENT_ENCODING);
@@ -698,6 +705,7 @@ final class AgentCall implements RequestWriter.Writes {
             wroteHead = true;
             down.sendHead(head, false);
             bytes += gathered.readableBytes();
+            passed += gathered.readableBytes();
             down.sendContent(gathered);
         }
     }
@@ -707,8 +715,8 @@ final class AgentCall implements RequestWriter.Writes {
         byte[] body = hooks.clientAnswer(agentBody);
         long max = endpoint.getMaxAnswerBytes();
         if (max > 0 && body.length > max) {
-            finish(new IOException("agent " + name() + " answered " + body.length + " bytes, over maxAnswerBytes=" + max),
-                    false);
+            finish(new AnswerTooLargeException("agent " + name() + " answered " + body.length
+                    + " bytes, over maxAnswerBytes=" + max), false);
             return;
         }
         bytes += agentBody.length;
@@ -831,8 +839,11 @@ final class AgentCall implements RequestWriter.Writes {
             // Another call (the winning leg of a hedged request) answered the client: not this one's to cut.
             outcome = new AgentCallCancelledException("another call answered the client; agent " + name()
                     + "'s call ended: " + failure.getMessage());
+        } else if (failure instanceof AnswerTooLargeException tooLarge && down.headSent()) {
+            outcome = tooLarge; // the route's limit, not the agent's failure: the client's answer is cut all the same
+            down.abort();
         } else if (failure != null && down.headSent()) {
-            outcome = new AnswerInterruptedException("agent " + name() + " failed after " + bytes
+            outcome = new AnswerInterruptedException("agent " + name() + " failed after " + passed
                     + " bytes of its answer had gone to the client", failure);
             down.abort();
         } else if (failure != null && bodyGone() && !(failure instanceof ClassifiedFailure)) {
@@ -857,6 +868,7 @@ final class AgentCall implements RequestWriter.Writes {
      * sends again at once finds all three so; the outcome comes with {@link #finish}.
      */
     private void endAnswer(ByteBuf last, boolean reuse) {
+        passed += last.readableBytes();
         leaveAgent(reuse && written);
         hooks.answerEnds();
         down.end(last);
@@ -871,7 +883,7 @@ final class AgentCall implements RequestWriter.Writes {
         if (agent != null) {
             endpoint.pool().giveBack(agent, reusable);
         }
-        endpoint.stats().ended(bytes);
+        endpoint.stats().ended(passed);
     }
 
     private static void cancel(ScheduledFuture<?> timer) {

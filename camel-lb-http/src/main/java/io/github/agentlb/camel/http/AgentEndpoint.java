@@ -173,9 +173,9 @@ public class AgentEndpoint extends DefaultEndpoint {
         return connectTimeout;
     }
 
-    /** @param text a duration, &gt; 0 ({@code 1s}, {@code 500ms}, {@code PT2S}) */
+    /** @param text a duration, at least 1 ms and at most 24.8 days ({@code 1s}, {@code 500ms}, {@code PT2S}) */
     public void setConnectTimeout(String text) {
-        connectTimeout = positive("connectTimeout", text);
+        connectTimeout = timeoutMillis("connectTimeout", text);
         updateTimeouts();
     }
 
@@ -183,9 +183,9 @@ public class AgentEndpoint extends DefaultEndpoint {
         return firstByteTimeout;
     }
 
-    /** @param text a duration, &gt; 0 */
+    /** @param text a duration, at least 1 ms and at most 24.8 days */
     public void setFirstByteTimeout(String text) {
-        firstByteTimeout = positive("firstByteTimeout", text);
+        firstByteTimeout = timeoutMillis("firstByteTimeout", text);
         updateTimeouts();
     }
 
@@ -193,9 +193,9 @@ public class AgentEndpoint extends DefaultEndpoint {
         return idleTimeout;
     }
 
-    /** @param text a duration, &gt; 0 */
+    /** @param text a duration, at least 1 ms and at most 24.8 days */
     public void setIdleTimeout(String text) {
-        idleTimeout = positive("idleTimeout", text);
+        idleTimeout = timeoutMillis("idleTimeout", text);
         updateTimeouts();
     }
 
@@ -203,9 +203,12 @@ public class AgentEndpoint extends DefaultEndpoint {
         return requestTimeout;
     }
 
-    /** @param text a duration, {@code 0} for none */
+    /** @param text a duration, {@code 0} for none, else at least 1 ms */
     public void setRequestTimeout(String text) {
         requestTimeout = Durations.parse("requestTimeout", text);
+        if (!requestTimeout.isZero() && requestTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("requestTimeout must be 0 (none) or at least 1ms, was '" + text + "'");
+        }
         updateTimeouts();
     }
 
@@ -261,7 +264,7 @@ public class AgentEndpoint extends DefaultEndpoint {
         return minStallTime;
     }
 
-    /** @param text a duration, &gt; 0 */
+    /** @param text a duration, at least 1 ms */
     public void setMinStallTime(String text) {
         minStallTime = positive("minStallTime", text);
     }
@@ -288,16 +291,19 @@ public class AgentEndpoint extends DefaultEndpoint {
         return value;
     }
 
-    private void updateTimeouts() {
-        timeouts = new AgentTimeouts(millis("connectTimeout", connectTimeout), millis("firstByteTimeout", firstByteTimeout),
-                millis("idleTimeout", idleTimeout), requestTimeout.toMillis());
+    /** A timeout Netty and the call's timers take in int milliseconds: at least 1 ms, at most 2^31 - 1 ms (24.8 days). */
+    private static Duration timeoutMillis(String option, String text) {
+        Duration value = positive(option, text);
+        if (value.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(option + " must be at most " + Integer.MAX_VALUE + "ms (24.8 days), was '"
+                    + text + "'");
+        }
+        return value;
     }
 
-    private static int millis(String option, Duration value) {
-        if (value.toMillis() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(option + " must be at most " + Integer.MAX_VALUE + "ms, was " + value);
-        }
-        return (int) value.toMillis();
+    private void updateTimeouts() {
+        timeouts = new AgentTimeouts((int) connectTimeout.toMillis(), (int) firstByteTimeout.toMillis(),
+                (int) idleTimeout.toMillis(), requestTimeout.toMillis());
     }
 
     /** A producer of this endpoint started: its connections are in use. Any thread. */

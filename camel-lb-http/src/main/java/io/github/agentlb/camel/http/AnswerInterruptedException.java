@@ -7,7 +7,7 @@ import java.io.IOException;
 /**
  * The agent failed after the first byte of its answer had gone to the client (it closed the
  * connection, went silent longer than the idle timeout, sent something that is not HTTP, ran past
- * the total timeout or the answer size limit): the client's connection was closed without the
+ * the total timeout; an answer past the size limit is an {@link AnswerTooLargeException}): the client's connection was closed without the
  * terminating chunk, so it sees the answer cut. The attempt ends
  * {@link AttemptOutcome#FAILED_AFTER_FIRST_BYTE}, which counts against the agent and never fails
  * over, as the client already holds part of an answer. Nothing more can be written to the client.

@@ -100,7 +100,10 @@ class AgentEndpointTest {
             "poolIdleTimeout=PT-1S|poolIdleTimeout must be a duration such as 250ms, 10s, 2m, 1h or PT10S, was 'PT-1S'",
             "maxAnswerBytes=-2|maxAnswerBytes must be >= 0 (0: no limit), was -2",
             "stallFactor=0.5|stallFactor must be 0 (off) or a finite number >= 1, was 0.5",
-            "minStallTime=0|minStallTime must be at least 1ms, was '0'"})
+            "minStallTime=0|minStallTime must be at least 1ms, was '0'",
+            "requestTimeout=PT0.0005S|requestTimeout must be 0 (none) or at least 1ms, was 'PT0.0005S'",
+            "connectTimeout=PT597H|connectTimeout must be at most 2147483647ms (24.8 days), was 'PT597H'",
+            "idleTimeout=P25D|idleTimeout must be at most 2147483647ms (24.8 days), was 'P25D'"})
     void aBadOptionFailsNamingItAndItsValue(String option, String message) {
         assertThatThrownBy(() -> endpoint("agent:http://localhost:8081?" + option))
                 .isInstanceOf(ResolveEndpointFailedException.class)

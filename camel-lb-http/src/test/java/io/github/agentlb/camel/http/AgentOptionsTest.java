@@ -59,6 +59,11 @@ class AgentOptionsTest {
 
     /** {@link #route(String, String)} listening on {@code port}. */
     private void route(int port, String agentUrl, String options) throws Exception {
+        route(port, List.of(agentUrl), options);
+    }
+
+    /** A route over the agents at {@code agentUrls}, each with these options, listening on {@code port}. */
+    private void route(int port, List<String> agentUrls, String options) throws Exception {
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.addAttemptListener((strategy, agent, outcome, elapsed) -> outcomes.add(outcome));
         camel = new DefaultCamelContext();
@@ -70,7 +75,8 @@ class AgentOptionsTest {
                 from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
                         .errorHandler(noErrorHandler())
                         .doTry()
-                            .loadBalance(balancer).to("agent:" + agentUrl + "?" + options).end()
+                            .loadBalance(balancer).to(agentUrls.stream().map(u -> "agent:" + u + "?" + options)
+                                    .toArray(String[]::new)).end()
                         .endDoTry()
                         .doCatch(Exception.class)
                             .process(e -> {
@@ -182,13 +188,52 @@ class AgentOptionsTest {
             route(withLength.baseUrl(), "maxAnswerBytes=1000");
             HttpResponse<String> announced = get("/process/big");
             assertThat(announced.statusCode()).isEqualTo(502);
-            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_SEND);
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.EXCEPTION_ANSWER);
             stop();
 
             route(chunked.baseUrl(), "maxAnswerBytes=1000");
             String wire = RawHttp.talk(base, "GET /process/big HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(wire).startsWith("HTTP/1.1 200 OK").doesNotEndWith("0\r\n\r\n");
-            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.EXCEPTION_ANSWER);
+        }
+    }
+
+    /**
+     * An answer over {@code maxAnswerBytes} is the answer to that request, as long from any agent:
+     * the request goes to no other agent (each would do the whole work again), and the agent, which
+     * answered, is not counted as failing (no ejection): the route's 502.
+     */
+    @Test
+    void anAnswerOverMaxAnswerBytesGoesToNoOtherAgentAndCountsAgainstNone() throws Exception {
+        try (ScriptedAgent a1 = ScriptedAgent.big(2_000, true); ScriptedAgent a2 = ScriptedAgent.big(2_000, true)) {
+            route(FreePorts.next(), List.of(a1.baseUrl(), a2.baseUrl()), "maxAnswerBytes=1000");
+
+            assertThat(get("/process/big").statusCode()).isEqualTo(502);
+
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.EXCEPTION_ANSWER);
+            assertThat(a1.calls() + a2.calls()).as("agent calls").isEqualTo(1);
+            assertThat(outcomes.poll(200, TimeUnit.MILLISECONDS)).as("no second attempt").isNull();
+        }
+    }
+
+    /** The bytes meter counts what went to the client: not the part that crossed {@code maxAnswerBytes}. */
+    @Test
+    void theBytesMeterCountsOnlyWhatWentToTheClient() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().write("ab".getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush(); // a chunk of its own
+            exchange.getResponseBody().write("cdefg".getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush();
+        })) {
+            route(agent.baseUrl(), "maxAnswerBytes=4");
+
+            String wire = RawHttp.talk(base, "GET /process/m HTTP/1.1\r\nHost: x\r\n\r\n");
+
+            assertThat(wire).startsWith("HTTP/1.1 200 OK").contains("\r\nab\r\n").doesNotContain("cdefg");
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.EXCEPTION_ANSWER);
+            assertThat(meters.get(AgentMetrics.BYTES).tag(AgentMetrics.TAG_AGENT, agent.baseUrl()).functionCounter()
+                    .count()).isEqualTo(2);
         }
     }
 
