@@ -155,7 +155,7 @@ final class Attempts {
             state.sessions.restore(copy.getIn(), pin);
         }
         hooks.attempting(agent);
-        copy.setProperty(AttemptHooks.PROPERTY, SessionAttemptHooks.of(hooks, state.sessions, exchange, pin, agent));
+        OwnProperties.set(copy, AttemptHooks.PROPERTY, SessionAttemptHooks.of(hooks, state.sessions, exchange, pin, agent));
         long now = timed ? context.nanoTime() : 0L;
         if (screen.firstAttempt() && startNanos == UNSET) {
             startNanos = now;
@@ -349,10 +349,10 @@ final class Attempts {
         if (state.sessions != null && attempt.getException() == null) {
             state.sessions.learned(agent, attempt.getMessage());
         }
-        attempt.removeProperty(AttemptHooks.PROPERTY);
+        OwnProperties.remove(attempt, AttemptHooks.PROPERTY);
         ExchangeHelper.copyResults(exchange, attempt);
-        exchange.setProperty(AgentLb.AGENT_PROPERTY, agent);
-        exchange.setProperty(AgentLb.STRATEGY_PROPERTY, context.strategyName);
+        OwnProperties.set(exchange, AgentLb.AGENT_PROPERTY, agent);
+        OwnProperties.set(exchange, AgentLb.STRATEGY_PROPERTY, context.strategyName);
         done(sync);
     }
 
