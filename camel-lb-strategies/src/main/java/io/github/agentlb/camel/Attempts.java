@@ -31,9 +31,8 @@ import org.slf4j.LoggerFactory;
  * {@code callback.done(false)}, as does one whose failover waited on the {@link AttemptTimer}.
  *
  * <h2>What a decision allocates</h2>
- * This object, its {@link ExchangeHooks} (which each attempt's copy carries for a child that
- * streams the answer, answered from the state the exchange started with), and one {@link Attempt}
- * per attempt (the child's callback and, for an asynchronous answer, the executor's task), besides
+ * This object and one {@link Attempt} per attempt (the child's callback, the hooks its copy carries
+ * for a child that streams the answer, and, for an asynchronous answer, the executor's task), besides
  * the exchange copy: no lambdas (but a backoff's task), no atomic boxes, and a failure list made
  * at the first failover only.
  *
@@ -59,9 +58,11 @@ final class Attempts {
     }
 
     private final AttemptContext context;
-    private final Exchange exchange;
+    /** The client's exchange; its attempts' hooks read it. */
+    final Exchange exchange;
     private final AsyncCallback callback;
-    private final BalancerState state;
+    /** The state the exchange started with; its attempts' hooks read it. */
+    final BalancerState state;
     private final Selection selection;
     private final CandidateScreen screen;
     private final OutlierDetector detector;
@@ -79,8 +80,6 @@ final class Attempts {
     private int waits;
     /** Whether the attempt in flight holds one of the retry budget's retries in flight. */
     private boolean retryHeld;
-    /** What each attempt's child asks at its answer's head. */
-    private final ExchangeHooks hooks;
     /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
     @SuppressWarnings("unused")
     private volatile int completion;
@@ -99,7 +98,6 @@ final class Attempts {
         this.policy = state.config.failover();
         this.pin = pin;
         this.timed = context.timesAttempts(policy);
-        this.hooks = new ExchangeHooks(state, exchange);
     }
 
     /**
@@ -154,16 +152,18 @@ final class Attempts {
         if (pin != null) {
             state.sessions.restore(copy.getIn(), pin);
         }
-        hooks.attempting(agent);
-        OwnProperties.set(copy, AttemptHooks.PROPERTY, SessionAttemptHooks.of(hooks, state.sessions, exchange, pin, agent));
+        HedgedRequest.Leg leg = screen.leg();
+        if (leg != null) {
+            leg.attempting(agent);
+        }
         long now = timed ? context.nanoTime() : 0L;
         if (screen.firstAttempt() && startNanos == UNSET) {
             startNanos = now;
         }
         AgentSlot chosen = screen.chosenSlot();
         AgentSlot slot = chosen != null ? chosen : state.slot(agent);
-        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial, hooks.leg());
-        hooks.attempt(attempt);
+        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial, leg);
+        OwnProperties.set(copy, AttemptHooks.PROPERTY, SessionAttemptHooks.of(attempt, state.sessions, exchange, pin, agent));
         slot.sent(copy, screen.reserved());
         try {
             if (state.boundedLoads != null) {

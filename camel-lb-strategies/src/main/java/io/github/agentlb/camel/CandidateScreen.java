@@ -203,6 +203,11 @@ final class CandidateScreen {
         return until != 0 && until - now > 0 ? Math.min(shortest, until - now) : shortest;
     }
 
+    /** @return the leg of a hedged request this exchange is, else null */
+    HedgedRequest.Leg leg() {
+        return leg;
+    }
+
     /** @return how many agents were tried */
     int triedCount() {
         return firstTried == null ? 0 : 1 + (laterTried == null ? 0 : laterTried.size());
