@@ -55,8 +55,6 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     /** Whether the step that sent this attempt ran on the caller's thread inside {@link Attempts#start}. */
     private final boolean stepSync;
     private final long startNanos;
-    /** The leg of a hedged request this attempt belongs to, else null. */
-    private final HedgedRequest.Leg leg;
     private long elapsedNanos;
     /** Set, on the sending thread, when the child answered synchronously; read by {@link #sent} on that thread. */
     private boolean handledInline;
@@ -73,9 +71,8 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     private static final int DEFERRED_ANSWER = 2;
 
     Attempt(Attempts attempts, String agent, AgentSlot slot, Exchange exchange, boolean stepSync, long startNanos,
-            boolean sentWhileEjected, HedgedRequest.Leg leg) {
+            boolean sentWhileEjected) {
         this.attempts = attempts;
-        this.leg = leg;
         this.sentWhileEjected = sentWhileEjected;
         this.agent = agent;
         this.slot = slot;
@@ -103,6 +100,7 @@ final class Attempt implements AsyncCallback, AttemptHooks {
         if (!answer()) {
             return;
         }
+        HedgedRequest.Leg leg = attempts.leg();
         if (leg != null && !leg.answered(exchange)) {
             // Another attempt of the hedged request answered first: this result is discarded.
             exchange.setException(new HedgeLostException(agent));
@@ -162,16 +160,19 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     @Override
     public boolean answerHead() {
         slot.trialAnswered();
+        HedgedRequest.Leg leg = attempts.leg();
         return leg == null || leg.answered(true);
     }
 
     @Override
     public boolean passesOnUnsettled() {
+        HedgedRequest.Leg leg = attempts.leg();
         return leg == null || leg.alone();
     }
 
     @Override
     public Runnable whenHedgeLost(Runnable end) {
+        HedgedRequest.Leg leg = attempts.leg();
         return leg == null ? NOTHING : leg.whenLost(end);
     }
 
@@ -200,7 +201,7 @@ final class Attempt implements AsyncCallback, AttemptHooks {
         boolean repeatable = status == 503 && state.config.failover().repeatable(attempts.exchange.getIn());
         // A leg of a hedged request also holds back an error answer: another leg may still answer well.
         return state.config.answers().holdsBack(status, retryAfter, repeatable, state.config.failover())
-                || leg != null && !state.config.answers().settles(status, retryAfter);
+                || attempts.leg() != null && !state.config.answers().settles(status, retryAfter);
     }
 
     /** A learned session id the agent gave, sealed with this attempt's agent for the client. */
