@@ -149,9 +149,10 @@ final class Attempts extends CandidateScreen {
         }
         AgentSlot chosen = chosenSlot();
         AgentSlot slot = chosen != null ? chosen : state.slot(agent);
+        // Counted before the hooks are set: a copy without properties then has no queue permit to look up.
+        slot.sent(copy, reserved());
         Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial);
         OwnProperties.set(copy, AttemptHooks.PROPERTY, SessionAttemptHooks.of(attempt, state.sessions, exchange, pin, agent));
-        slot.sent(copy, reserved());
         try {
             if (state.boundedLoads != null) {
                 state.boundedLoads.recordSent(agent);
