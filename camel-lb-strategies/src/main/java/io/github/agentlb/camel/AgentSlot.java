@@ -111,7 +111,7 @@ final class AgentSlot {
      */
     void sent(Exchange attempt, boolean reserved) {
         if (opensStream(attempt.getIn())) {
-            attempt.setProperty(STREAM_PROPERTY, Boolean.TRUE);
+            OwnProperties.set(attempt, STREAM_PROPERTY, Boolean.TRUE);
             streams.incrementAndGet();
             if (reserved) {
                 inFlight.decrementAndGet();
@@ -147,7 +147,7 @@ final class AgentSlot {
 
     /** Whether an attempt was counted as a long-lived stream ({@link #sent}). */
     static boolean isStream(Exchange attempt) {
-        return attempt.getProperty(STREAM_PROPERTY) != null;
+        return OwnProperties.get(attempt, STREAM_PROPERTY) != null;
     }
 
     /** Whether nothing runs on the agent: no request in flight, no stream open. */

@@ -1,7 +1,10 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.orca.LoadReports;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Collection;
+import java.util.List;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 
@@ -19,8 +22,15 @@ import org.apache.camel.Exchange;
  * <p>An attempt of a hedged request ({@link HedgedRequest}) asks its leg at its answer whether it
  * won: a success claims the request unless another leg did first; a loser's result becomes a
  * {@link HedgeLostException}.
+ *
+ * <h2>Its hooks</h2>
+ * It is also what its child asks before the balancer sees the answer ({@link AttemptHooks}, its
+ * exchange copy's property {@value AttemptHooks#PROPERTY}), answered from the state the exchange
+ * started with: its answer rules, its learned sessions, its health check settings, its agent; for a
+ * leg of a hedged request, whether its answer wins. One object per attempt for both (no hooks object
+ * per exchange besides: DecisionBenchmark). Thread-safe as {@link AttemptHooks} asks.
  */
-final class Attempt implements AsyncCallback {
+final class Attempt implements AsyncCallback, AttemptHooks {
 
     private static final VarHandle ANSWERED;
     private static final VarHandle DEFERRED;
@@ -45,8 +55,6 @@ final class Attempt implements AsyncCallback {
     /** Whether the step that sent this attempt ran on the caller's thread inside {@link Attempts#start}. */
     private final boolean stepSync;
     private final long startNanos;
-    /** The leg of a hedged request this attempt belongs to, else null. */
-    private final HedgedRequest.Leg leg;
     private long elapsedNanos;
     /** Set, on the sending thread, when the child answered synchronously; read by {@link #sent} on that thread. */
     private boolean handledInline;
@@ -63,15 +71,19 @@ final class Attempt implements AsyncCallback {
     private static final int DEFERRED_ANSWER = 2;
 
     Attempt(Attempts attempts, String agent, AgentSlot slot, Exchange exchange, boolean stepSync, long startNanos,
-            boolean sentWhileEjected, HedgedRequest.Leg leg) {
+            boolean sentWhileEjected) {
         this.attempts = attempts;
-        this.leg = leg;
         this.sentWhileEjected = sentWhileEjected;
         this.agent = agent;
         this.slot = slot;
         this.exchange = exchange;
         this.stepSync = stepSync;
         this.startNanos = startNanos;
+    }
+
+    /** The state the exchange started with. */
+    private BalancerState state() {
+        return attempts.state;
     }
 
     /** Claims the answer: {@code true} for the first caller only, who then records the elapsed time. */
@@ -88,6 +100,7 @@ final class Attempt implements AsyncCallback {
         if (!answer()) {
             return;
         }
+        HedgedRequest.Leg leg = attempts.leg();
         if (leg != null && !leg.answered(exchange)) {
             // Another attempt of the hedged request answered first: this result is discarded.
             exchange.setException(new HedgeLostException(agent));
@@ -132,6 +145,70 @@ final class Attempt implements AsyncCallback {
         if (PLACE_LEFT.compareAndSet(this, false, true) && slot.ended(exchange)) {
             attempts.lastRequestEnded(slot);
         }
+    }
+
+    @Override
+    public void answerEnds() {
+        leavePlace();
+    }
+
+    /**
+     * The head says the agent is not busy: if this attempt is its trial after a rest, the wait of
+     * the others for that answer ends now, not when the answer has streamed to its end (the client
+     * may have it all, and send again, before the call ends).
+     */
+    @Override
+    public boolean answerHead() {
+        slot.trialAnswered();
+        HedgedRequest.Leg leg = attempts.leg();
+        return leg == null || leg.answered(true);
+    }
+
+    @Override
+    public boolean passesOnUnsettled() {
+        HedgedRequest.Leg leg = attempts.leg();
+        return leg == null || leg.alone();
+    }
+
+    @Override
+    public Runnable whenHedgeLost(Runnable end) {
+        HedgedRequest.Leg leg = attempts.leg();
+        return leg == null ? NOTHING : leg.whenLost(end);
+    }
+
+    @Override
+    public Collection<String> requestHeaders() {
+        SessionAffinity sessions = state().sessions;
+        return sessions == null ? NONE.requestHeaders() : List.of(LoadReports.FORMAT_HEADER, sessions.settings().header());
+    }
+
+    @Override
+    public Runnable whenAgentDown(Runnable end) {
+        BalancerState state = state();
+        return !state.config.healthCheck().endsCalls() ? NOTHING : slot.whenDown(end, () -> state.detector.isMarkedDown(agent));
+    }
+
+    /** Whether the client's exchange (its method, its key) may be sent twice. */
+    @Override
+    public boolean repeatable(boolean byRfc) {
+        return state().config.failover().repeatable(attempts.exchange.getIn());
+    }
+
+    @Override
+    public boolean isBusy(int status, String retryAfter) {
+        BalancerState state = state();
+        // Whether it may be sent twice matters only for a 503 that rests its agent (AnswerRules.busyMayFailOver): read only then.
+        boolean repeatable = status == 503 && state.config.failover().repeatable(attempts.exchange.getIn());
+        // A leg of a hedged request also holds back an error answer: another leg may still answer well.
+        return state.config.answers().holdsBack(status, retryAfter, repeatable, state.config.failover())
+                || attempts.leg() != null && !state.config.answers().settles(status, retryAfter);
+    }
+
+    /** A learned session id the agent gave, sealed with this attempt's agent for the client. */
+    @Override
+    public String clientValue(String header, String value) {
+        SessionAffinity sessions = state().sessions;
+        return sessions != null && sessions.settings().header().equalsIgnoreCase(header) ? sessions.clientId(agent, value) : value;
     }
 
     String agent() {

@@ -1,6 +1,5 @@
 package io.github.agentlb.camel;
 
-import io.github.agentlb.core.health.OutlierDetector;
 import io.github.agentlb.core.retry.RetryBackoff;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -31,17 +30,16 @@ import org.slf4j.LoggerFactory;
  * {@code callback.done(false)}, as does one whose failover waited on the {@link AttemptTimer}.
  *
  * <h2>What a decision allocates</h2>
- * This object, its {@link ExchangeHooks} (which each attempt's copy carries for a child that
- * streams the answer, answered from the state the exchange started with), and one {@link Attempt}
- * per attempt (the child's callback and, for an asynchronous answer, the executor's task), besides
- * the exchange copy: no lambdas (but a backoff's task), no atomic boxes, and a failure list made
+ * This object (its {@link CandidateScreen} part included) and one {@link Attempt} per attempt
+ * (the child's callback, the hooks its copy carries for a child that streams the answer, and, for
+ * an asynchronous answer, the executor's task), besides the exchange copy: no lambdas (but a backoff's task), no atomic boxes, and a failure list made
  * at the first failover only.
  *
  * <p>Over 300 lines: one state machine (choose, send, classify, rest, eject, fail over or finish)
  * whose steps share the exchange's fields; split, each piece would pass them all around. It knows
  * its balancer only through its {@link AttemptContext} and the state it read.
  */
-final class Attempts {
+final class Attempts extends CandidateScreen {
 
     private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
     private static final VarHandle COMPLETION;
@@ -58,14 +56,9 @@ final class Attempts {
         }
     }
 
-    private final AttemptContext context;
-    private final Exchange exchange;
+    /** The client's exchange; its attempts' hooks read it. */
+    final Exchange exchange;
     private final AsyncCallback callback;
-    private final BalancerState state;
-    private final Selection selection;
-    private final CandidateScreen screen;
-    private final OutlierDetector detector;
-    private final FailoverPolicy policy;
     /** Where the exchange's session takes it, null when it has none. */
     private final SessionAffinity.Pin pin;
     /** Whether anyone reads attempt times ({@link AttemptContext#timesAttempts}): when no one does, the clock is not read. */
@@ -79,8 +72,6 @@ final class Attempts {
     private int waits;
     /** Whether the attempt in flight holds one of the retry budget's retries in flight. */
     private boolean retryHeld;
-    /** What each attempt's child asks at its answer's head. */
-    private final ExchangeHooks hooks;
     /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
     @SuppressWarnings("unused")
     private volatile int completion;
@@ -88,18 +79,12 @@ final class Attempts {
     /** @param startNanos when the request's first attempt was sent (a hedged request's), else {@link #UNSET}: this run's first */
     Attempts(AttemptContext context, Exchange exchange, AsyncCallback callback, BalancerState state,
             Selection selection, SessionAffinity.Pin pin, long startNanos) {
-        this.context = context;
+        super(state, selection, context, exchange);
         this.startNanos = startNanos;
         this.exchange = exchange;
         this.callback = callback;
-        this.state = state;
-        this.selection = selection;
-        this.screen = new CandidateScreen(state, selection, context, exchange);
-        this.detector = state.detector;
-        this.policy = state.config.failover();
         this.pin = pin;
-        this.timed = context.timesAttempts(policy);
-        this.hooks = new ExchangeHooks(state, exchange);
+        this.timed = context.timesAttempts(policy());
     }
 
     /**
@@ -124,12 +109,12 @@ final class Attempts {
      * @param sync whether every step so far ran on the caller's thread inside {@link #start}
      */
     private void next(boolean sync) {
-        boolean ejections = detector.hasEjections();
-        String agent = screen.next(ejections);
+        boolean ejections = state.detector.hasEjections();
+        String agent = nextAgent(ejections);
         if (agent == null) {
             // Busy, resting or full, no other can take it: it waits again, once, unless its agent alone may serve it.
-            boolean oneAgent = pin != null && pin.agent() != null || screen.offeredOne();
-            if ((lastBusy != null || screen.restingSkipped()) && !oneAgent
+            boolean oneAgent = pin != null && pin.agent() != null || offeredOne();
+            if ((lastBusy != null || restingSkipped()) && !oneAgent
                     && callback instanceof WaitsAgain again && again.waitAgain()) {
                 done(false, false);
             } else {
@@ -137,11 +122,11 @@ final class Attempts {
             }
             return;
         }
-        boolean trial = ejections && detector.isEjected(agent);
+        boolean trial = ejections && state.detector.isEjected(agent);
         if (DecisionLog.enabled()) {
             if (failures.isEmpty()) {
                 DecisionLog.decision(exchange, context.strategyName, agent, trial, selection.detail().get(),
-                        ejections ? detector.ejected() : Set.of(), screen.saturated());
+                        ejections ? state.detector.ejected() : Set.of(), saturated());
             } else {
                 DecisionLog.failover(exchange, context.strategyName, agent, failures.get(failures.size() - 1), trial);
             }
@@ -154,17 +139,20 @@ final class Attempts {
         if (pin != null) {
             state.sessions.restore(copy.getIn(), pin);
         }
-        hooks.attempting(agent);
-        copy.setProperty(AttemptHooks.PROPERTY, SessionAttemptHooks.of(hooks, state.sessions, exchange, pin, agent));
+        HedgedRequest.Leg leg = leg();
+        if (leg != null) {
+            leg.attempting(agent);
+        }
         long now = timed ? context.nanoTime() : 0L;
-        if (screen.firstAttempt() && startNanos == UNSET) {
+        if (firstAttempt() && startNanos == UNSET) {
             startNanos = now;
         }
-        AgentSlot chosen = screen.chosenSlot();
+        AgentSlot chosen = chosenSlot();
         AgentSlot slot = chosen != null ? chosen : state.slot(agent);
-        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial, hooks.leg());
-        hooks.attempt(attempt);
-        slot.sent(copy, screen.reserved());
+        // Counted before the hooks are set: a copy without properties then has no queue permit to look up.
+        slot.sent(copy, reserved());
+        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial);
+        OwnProperties.set(copy, AttemptHooks.PROPERTY, SessionAttemptHooks.of(attempt, state.sessions, exchange, pin, agent));
         try {
             if (state.boundedLoads != null) {
                 state.boundedLoads.recordSent(agent);
@@ -178,6 +166,11 @@ final class Attempts {
             }
         }
         attempt.sent();
+    }
+
+    /** The failover rules of the state the exchange started with. */
+    private FailoverPolicy policy() {
+        return state.config.failover();
     }
 
     /** The answer of {@code attempt}, handled on the thread that calls this. */
@@ -229,7 +222,7 @@ final class Attempts {
             LOG.debug("attemptCompleted failed for agent {}", agent, e);
         }
         context.listeners.attempt(context.strategyName, agent, outcome, elapsedNanos);
-        Duration errorEjection = outcome == AttemptOutcome.ERROR_ANSWER ? detector.onErrorAnswer(agent) : null;
+        Duration errorEjection = outcome == AttemptOutcome.ERROR_ANSWER ? state.detector.onErrorAnswer(agent) : null;
         if (errorEjection != null) {
             context.listeners.ejected(context.strategyName, new AgentFailure(agent, "error answer " + status, outcome, null), errorEjection);
         }
@@ -243,7 +236,7 @@ final class Attempts {
         }
         if (!outcome.isFailure()) {
             // A cancelled call says nothing of the agent: it neither re-admits nor ejects.
-            if (outcome != AttemptOutcome.CANCELLED && detector.onSuccess(agent, done.sentWhileEjected())) {
+            if (outcome != AttemptOutcome.CANCELLED && state.detector.onSuccess(agent, done.sentWhileEjected())) {
                 context.readmitted(agent);
             }
             finish(agent, attempt, sync);
@@ -251,17 +244,17 @@ final class Attempts {
         }
         AgentFailure agentFailure = new AgentFailure(agent, AgentFailure.reasonOf(failure), outcome, failure);
         addFailure(agentFailure);
-        Duration ejection = detector.onFailure(agent);
+        Duration ejection = state.detector.onFailure(agent);
         if (ejection != null) {
             context.listeners.ejected(context.strategyName, agentFailure, ejection);
         }
-        if (!context.runAllowed() || !policy.mayFailOver(outcome, policy.repeatable(exchange.getIn()))) {
+        if (!context.runAllowed() || !policy().mayFailOver(outcome, policy().repeatable(exchange.getIn()))) {
             finish(agent, attempt, sync);
-        } else if (!policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos)) {
-            giveUp(policy.limitReached(screen.triedCount() - 1), sync);
+        } else if (!policy().allowsAnother(triedCount() - 1, context.nanoTime() - startNanos)) {
+            giveUp(policy().limitReached(triedCount() - 1), sync);
         } else {
             // Ended by its agent's mark-down (the balancer's decision, not chance): free of the retry budget.
-            retry(sync, outcome != AttemptOutcome.FAILED_BEFORE_SEND && !detector.isMarkedDown(agent));
+            retry(sync, outcome != AttemptOutcome.FAILED_BEFORE_SEND && !state.detector.isMarkedDown(agent));
         }
     }
 
@@ -273,8 +266,8 @@ final class Attempts {
     private void retry(boolean sync, boolean budgeted) {
         RetryBackoff backoff = state.config.retryBackoff();
         long wait = budgeted && backoff.enabled() ? backoff.delayNanos(++waits, context.timer.nextDraw()) : 0;
-        if (wait > 0 && !policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos + wait)) {
-            giveUp(policy.limitReached(screen.triedCount() - 1), sync);
+        if (wait > 0 && !policy().allowsAnother(triedCount() - 1, context.nanoTime() - startNanos + wait)) {
+            giveUp(policy().limitReached(triedCount() - 1), sync);
             return;
         }
         retryHeld = budgeted && context.retries.tryStartRetry(state.config.retryBudget());
@@ -329,8 +322,8 @@ final class Attempts {
         lastBusy = done;
         boolean unavailable = retryAfter == null && status == 503;
         addFailure(new AgentFailure(done.agent(), (unavailable ? "unavailable " : "busy ") + status, unavailable ? AttemptOutcome.ERROR_ANSWER : AttemptOutcome.BUSY, null));
-        if (context.runAllowed() && rules.busyMayFailOver(status, policy.repeatable(exchange.getIn()), policy)
-                && policy.allowsAnother(screen.triedCount() - 1, context.nanoTime() - startNanos)) {
+        if (context.runAllowed() && rules.busyMayFailOver(status, policy().repeatable(exchange.getIn()), policy())
+                && policy().allowsAnother(triedCount() - 1, context.nanoTime() - startNanos)) {
             retry(sync, true);
         } else {
             finishBusy(sync);
@@ -340,7 +333,7 @@ final class Attempts {
     /** Ends the exchange with the last busy answer, its {@code Retry-After} the shortest rest left of the agents it may go to, whole seconds. */
     private void finishBusy(boolean sync) {
         Exchange answer = lastBusy.exchange();
-        answer.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(screen.retryAfterSeconds(context.nanoTime())));
+        answer.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(retryAfterSeconds(context.nanoTime())));
         finish(lastBusy.agent(), answer, sync);
     }
 
@@ -349,10 +342,10 @@ final class Attempts {
         if (state.sessions != null && attempt.getException() == null) {
             state.sessions.learned(agent, attempt.getMessage());
         }
-        attempt.removeProperty(AttemptHooks.PROPERTY);
+        OwnProperties.remove(attempt, AttemptHooks.PROPERTY);
         ExchangeHelper.copyResults(exchange, attempt);
-        exchange.setProperty(AgentLb.AGENT_PROPERTY, agent);
-        exchange.setProperty(AgentLb.STRATEGY_PROPERTY, context.strategyName);
+        OwnProperties.set(exchange, AgentLb.AGENT_PROPERTY, agent);
+        OwnProperties.set(exchange, AgentLb.STRATEGY_PROPERTY, context.strategyName);
         done(sync);
     }
 
@@ -361,15 +354,15 @@ final class Attempts {
             finishBusy(sync);
             return;
         }
-        if (screen.restingSkipped()) {
-            long seconds = screen.retryAfterSeconds(context.nanoTime());
+        if (restingSkipped()) {
+            long seconds = retryAfterSeconds(context.nanoTime());
             exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(seconds));
-            exchange.setException(screen.busy(exchange, seconds));
+            exchange.setException(busy(exchange, seconds));
             done(sync);
             return;
         }
-        exchange.setException(NoAgentAvailableException.afterAttempts(exchange, context.strategyName, screen.triedCount(),
-                state.agentIds().size(), why, failures, detector.ejected()));
+        exchange.setException(NoAgentAvailableException.afterAttempts(exchange, context.strategyName, triedCount(),
+                state.agentIds().size(), why, failures, state.detector.ejected()));
         done(sync);
     }
 

@@ -186,7 +186,7 @@ final class AvnStrategy implements Strategy {
         if (outcome == AttemptOutcome.SUCCESS && (cpu != null || memory != null)) {
             report(agentId, cpu, memory);
         } else if (outcome == AttemptOutcome.SUCCESS) {
-            LoadReport orca = attempt.getProperty(AgentLb.LOAD_REPORT_PROPERTY, LoadReport.class);
+            LoadReport orca = OwnProperties.get(attempt, AgentLb.LOAD_REPORT_PROPERTY) instanceof LoadReport r ? r : null;
             if (orca != null) {
                 reportOrca(agentId, orca);
             }

@@ -14,16 +14,19 @@ import org.apache.camel.Exchange;
  * fresh load report says are saturated (unless every agent is) and ejected ones tried only after
  * the others (panic); an agent at its {@link FlowControl#maxInFlightPerAgent()} limit is skipped
  * (it takes no new request), and the one chosen under a limit has its place reserved at once
- * ({@link AgentSlot#reserve}). One per exchange; not thread-safe.
+ * ({@link AgentSlot#reserve}). The part of an exchange's {@link Attempts} that chooses, its
+ * superclass so that an exchange's attempts are one object (DecisionBenchmark: an object and its
+ * fields less per decision); not thread-safe.
  *
  * <p>Most exchanges try one agent: the first is a field, and the sets are made at the first
  * agent passed over or the first failover only.
  */
-final class CandidateScreen {
+abstract sealed class CandidateScreen permits Attempts {
 
-    private final BalancerState state;
-    private final Selection selection;
-    private final AttemptContext context;
+    /** The state the exchange started with (its attempts' hooks read it too). */
+    final BalancerState state;
+    final Selection selection;
+    final AttemptContext context;
     private String firstTried;
     private Set<String> laterTried;
     private Set<String> ejected;
@@ -32,16 +35,16 @@ final class CandidateScreen {
     private Set<String> saturated;
     /** Set when every agent that could take the exchange is saturated: the strategy's order then stands. */
     private boolean everySaturated;
-    /** The slot of the candidate {@link #next} just chose in its first pass, else null. */
+    /** The slot of the candidate {@link #nextAgent} just chose in its first pass, else null. */
     private AgentSlot chosenSlot;
     /** The agents' in-flight limit for this exchange (0: none). */
     private final int limit;
     /** The candidates passed over because they rest after a busy answer or are at their in-flight limit. */
     private Set<String> restingSkipped;
-    /** Whether the agent {@link #next} returned holds a place it reserved under the in-flight limit. */
+    /** Whether the agent {@link #nextAgent} returned holds a place it reserved under the in-flight limit. */
     private boolean reserved;
+    /** The clock's reading of this {@link #nextAgent}, {@link Attempts#UNSET} until {@link #now} reads it. */
     private long now;
-    private boolean nowRead;
     /** How many candidates the strategy's order gave so far. */
     private int offered;
     /** The leg of a hedged request this exchange is, else null: the agents of its other legs count as tried. */
@@ -64,13 +67,13 @@ final class CandidateScreen {
      * @param screen whether some agent is ejected (read once per attempt)
      * @return the agent, or null when none is left
      */
-    String next(boolean screen) {
+    final String nextAgent(boolean screen) {
         Iterator<String> candidates = selection.candidates();
         boolean warming = !state.warmingSince().isEmpty();
         long trialNanos = state.config.answers().defaultRest().toNanos();
         boolean resting = context.anyResting(trialNanos);
         boolean gating = !everySaturated && state.config.saturation().enabled();
-        nowRead = false;
+        now = Attempts.UNSET;
         reserved = false;
         while (candidates.hasNext()) {
             String candidate = candidates.next();
@@ -120,16 +123,15 @@ final class CandidateScreen {
         return later != null ? later : firstUntried(ejected, limit);
     }
 
-    /** The clock, read once per {@link #next} and only when a rest, a report or a ramp needs it. */
+    /** The clock, read once per {@link #nextAgent} and only when a rest, a report or a ramp needs it. */
     private long now() {
-        if (!nowRead) {
-            now = context.nanoTime();
-            nowRead = true;
+        if (now == Attempts.UNSET) {
+            now = context.nanoTime(); // a clock that reads Long.MIN_VALUE is only read again
         }
         return now;
     }
 
-    /** The slot of the agent {@link #next} returned, when it came from the strategy's order; else null. */
+    /** The slot of the agent {@link #nextAgent} returned, when it came from the strategy's order; else null. */
     AgentSlot chosenSlot() {
         return chosenSlot;
     }
@@ -203,6 +205,11 @@ final class CandidateScreen {
         return until != 0 && until - now > 0 ? Math.min(shortest, until - now) : shortest;
     }
 
+    /** @return the leg of a hedged request this exchange is, else null */
+    final HedgedRequest.Leg leg() {
+        return leg;
+    }
+
     /** @return how many agents were tried */
     int triedCount() {
         return firstTried == null ? 0 : 1 + (laterTried == null ? 0 : laterTried.size());
@@ -231,7 +238,7 @@ final class CandidateScreen {
         return null;
     }
 
-    /** @return whether the agent {@link #next} returned holds a place it reserved: {@link AgentSlot#sent(Exchange, boolean)} */
+    /** @return whether the agent {@link #nextAgent} returned holds a place it reserved: {@link AgentSlot#sent(Exchange, boolean)} */
     boolean reserved() {
         return reserved;
     }

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 final class HedgedRequest {
 
-    /** Exchange property of a leg's exchange copy: its {@link Leg}, which the leg's {@link ExchangeHooks} find. */
+    /** Exchange property of a leg's exchange copy: its {@link Leg}, which the hooks of the leg's attempts ({@link Attempt}) find. */
     static final String LEG_PROPERTY = "agentlb.hedgeLeg";
     private static final Logger LOG = LoggerFactory.getLogger(HedgedRequest.class);
 

@@ -28,7 +28,7 @@ final class LoadReporting {
      */
     static void prepare(Exchange attempt, String format) {
         attempt.getIn().removeHeader(LoadReports.HEADER);
-        attempt.removeProperty(AgentLb.LOAD_REPORT_PROPERTY);
+        OwnProperties.remove(attempt, AgentLb.LOAD_REPORT_PROPERTY);
         if (format != null) {
             attempt.getIn().setHeader(LoadReports.FORMAT_HEADER, format);
         } else {
@@ -67,7 +67,7 @@ final class LoadReporting {
         // others of this balancer then running there; those in flight now stand for them.
         int own = slot.inFlight.get() + (outcome == AttemptOutcome.SUCCESS ? 1 : 0);
         slot.loadReport.set(new AgentSlot.ReceivedReport(report, clock.getAsLong(), report.requestsBeyond(own)));
-        attempt.setProperty(AgentLb.LOAD_REPORT_PROPERTY, report);
+        OwnProperties.set(attempt, AgentLb.LOAD_REPORT_PROPERTY, report);
     }
 
     /** Whether the slot's latest report is fresh and marks the agent as saturated. */

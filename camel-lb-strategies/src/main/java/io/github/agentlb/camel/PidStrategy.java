@@ -114,7 +114,7 @@ final class PidStrategy implements Strategy {
             return;
         }
         if (header == null) {
-            LoadReport orca = attempt.getProperty(AgentLb.LOAD_REPORT_PROPERTY, LoadReport.class);
+            LoadReport orca = OwnProperties.get(attempt, AgentLb.LOAD_REPORT_PROPERTY) instanceof LoadReport r ? r : null;
             double utilization = orca == null ? Double.NaN : orcaUtilization(orca);
             if (!Double.isNaN(utilization)) {
                 current.report(agentId, utilization);

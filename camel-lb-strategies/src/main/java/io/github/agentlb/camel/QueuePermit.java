@@ -59,7 +59,7 @@ final class QueuePermit implements AsyncCallback, WaitsAgain {
 
     /** An attempt of an exchange let through by a queue was sent: the exchange holds an agent's place. */
     static void placed(Exchange attempt) {
-        if (attempt.getProperty(PROPERTY) instanceof QueuePermit permit) {
+        if (OwnProperties.get(attempt, PROPERTY) instanceof QueuePermit permit) {
             permit.queue.placed(permit);
         }
     }
