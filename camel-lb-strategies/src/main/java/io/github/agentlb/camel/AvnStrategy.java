@@ -48,6 +48,8 @@ final class AvnStrategy implements Strategy {
     /** The algorithm, replaced whole by a new configuration (under the writer's lock). */
     private volatile AdaptiveVirtualNodes avn;
     private Map<String, AgentUtilization> startupUtilization = Map.of();
+    /** The agents last given ({@link #agentsChanged}), in their order: a new configuration starts over with them. */
+    private List<String> agentIds = List.of();
     /** Whether the balancer has started once: membership changes keep the survivors' nodes then. Guarded by this. */
     private boolean started;
     /** With a shared allocation: leaves the store as the CamelContext begins to stop. */
@@ -82,12 +84,30 @@ final class AvnStrategy implements Strategy {
         return shared;
     }
 
-    /** A new configuration starts the algorithm afresh; the start-up utilization is read from the configuration. */
+    /**
+     * A new configuration starts the algorithm afresh over the agents it had (eq. (2) with the new
+     * configuration, as at the start); the start-up utilization is read from the configuration.
+     */
     @Override
     public void configure(BalancerConfig config) {
         startupUtilization = config.avn().startupUtilization();
         if (avn == null || !avn.config().equals(config.avn().config())) {
-            avn = new AdaptiveVirtualNodes(config.avn().config(), this::nanoTime);
+            AdaptiveVirtualNodes next = new AdaptiveVirtualNodes(config.avn().config(), this::nanoTime);
+            if (!agentIds.isEmpty()) {
+                setAgents(next, agentIds); // all or nothing: a configuration refused leaves the running one
+            }
+            avn = next;
+            if (!agentIds.isEmpty() && hasStarted() && shared != null) {
+                shared.agentsChanged();
+            }
+        }
+    }
+
+    private void setAgents(AdaptiveVirtualNodes algorithm, List<String> agents) {
+        if (startupUtilization.isEmpty()) {
+            algorithm.setAgents(agents);
+        } else {
+            algorithm.setAgents(withAverageForUnknown(agents));
         }
     }
 
@@ -98,17 +118,14 @@ final class AvnStrategy implements Strategy {
         }
         // Children arrive one by one while the route is built: the ring the balancer starts with
         // is eq. (2) over all of them. Once it has started, users are mapped: keep the survivors.
+        this.agentIds = List.copyOf(agentIds);
         boolean started = hasStarted();
-        if (startupUtilization.isEmpty()) {
-            if (started) {
-                avn.updateAgents(agentIds);
-            } else {
-                avn.setAgents(agentIds);
-            }
-        } else if (started) {
-            avn.updateAgents(withAverageForUnknown(agentIds));
+        if (!started) {
+            setAgents(avn, agentIds);
+        } else if (startupUtilization.isEmpty()) {
+            avn.updateAgents(agentIds);
         } else {
-            avn.setAgents(withAverageForUnknown(agentIds));
+            avn.updateAgents(withAverageForUnknown(agentIds));
         }
         if (started && shared != null) {
             shared.agentsChanged();

@@ -65,6 +65,34 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
         return "direct://" + answer.getMessage().getBody(String.class);
     }
 
+    /**
+     * "Every option takes effect at once, before or after the start": a knob of the algorithm set
+     * on a running balancer starts it afresh over the same agents (eq. (2) with the new
+     * configuration), never over none (keys then went round the agents one by one).
+     */
+    @Test
+    void anAlgorithmKnobSetAfterTheStartKeepsEveryAgentOnTheRing() {
+        assertThat(balancer.getVirtualNodesByAgent()).containsOnlyKeys(A, B, C);
+
+        balancer.setTotalVirtualNodes(30);
+
+        assertThat(balancer.getVirtualNodesByAgent()).containsOnlyKeys(A, B, C);
+        assertThat(balancer.getVirtualNodesByAgent().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(30);
+        String home = agentOf(send("42"));
+        for (int i = 0; i < 6; i++) {
+            assertThat(agentOf(send("42"))).isEqualTo(home);
+        }
+
+        balancer.setImbalanceThreshold(0.3);
+        balancer.setHashFunction("md5");
+
+        assertThat(balancer.getVirtualNodesByAgent()).containsOnlyKeys(A, B, C);
+        String after = agentOf(send("42"));
+        for (int i = 0; i < 6; i++) {
+            assertThat(agentOf(send("42"))).isEqualTo(after);
+        }
+    }
+
     @Test
     void aUserStaysWithTheOwnerOfItsKey() {
         HashRing ring = balancer.ring();
