@@ -139,6 +139,11 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         return writer.configured(knob, current);
     }
 
+    @Override
+    public final boolean wasSet(String knob) {
+        return writer.wasSet(knob);
+    }
+
     /**
      * Applies and checks the knobs set so far that wait for each other ({@link Configurable}), as the
      * start does, so that a bad combination is found where the configuration is read instead of when

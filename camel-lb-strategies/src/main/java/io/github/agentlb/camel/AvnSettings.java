@@ -182,11 +182,32 @@ public interface AvnSettings extends Configurable {
                 current instanceof HashAlgorithm algorithm ? algorithm.configName() : current.getClass().getName());
     }
 
-    /** {@code true}: the paper's rule without our guards ({@link AdaptiveVirtualNodesConfig.Builder#paperRule}). */
+    /**
+     * {@code true}: the paper's rule without our guards ({@link AdaptiveVirtualNodesConfig.Builder#paperRule}), a
+     * preset of the settle threshold, cooldown, smoothing and moves per evaluation; {@code false}: their
+     * defaults back. Either way a knob of the four set by name keeps its value, before or after.
+     */
     default void setPaperRule(boolean paperRule) {
         configure("paperRule", paperRule, d -> {
+            AdaptiveVirtualNodesConfig defaults = AdaptiveVirtualNodesConfig.ofDefaults();
             if (paperRule) {
                 d.paperRule();
+            } else {
+                d.avn().cooldownWindows(defaults.cooldownWindows()).utilizationSmoothing(defaults.utilizationSmoothing())
+                        .maxMovesPerEvaluation(defaults.maxMovesPerEvaluation());
+                d.settleFollowsThreshold(getImbalanceThreshold());
+            }
+            if (wasSet("settleThreshold")) {
+                d.settleThreshold(getSettleThreshold());
+            }
+            if (wasSet("cooldownWindows")) {
+                d.avn().cooldownWindows(getCooldownWindows());
+            }
+            if (wasSet("utilizationSmoothing")) {
+                d.avn().utilizationSmoothing(getUtilizationSmoothing());
+            }
+            if (wasSet("maxMovesPerEvaluation")) {
+                d.avn().maxMovesPerEvaluation(getMaxMovesPerEvaluation());
             }
         });
     }

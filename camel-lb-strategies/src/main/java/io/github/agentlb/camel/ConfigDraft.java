@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.avn.AdaptiveVirtualNodesConfig;
 import io.github.agentlb.core.avn.AgentUtilization;
+import io.github.agentlb.core.avn.Hysteresis;
 import io.github.agentlb.core.bounded.BoundedLoad;
 import io.github.agentlb.core.fleet.SlowStart;
 import io.github.agentlb.core.health.ActiveHealthCheck;
@@ -250,6 +251,12 @@ public final class ConfigDraft {
         avn().paperRule();
         settleFactor = 1;
         return this;
+    }
+
+    /** The settle threshold follows {@code avn}'s threshold, set to {@code threshold}, at the default ratio again (the paper rule undone). */
+    public ConfigDraft settleFollowsThreshold(double threshold) {
+        settleFactor = Hysteresis.DEFAULT_SETTLE_FACTOR;
+        return imbalanceThreshold(threshold);
     }
 
     /** {@code avn}'s agents' start-up utilization, replaced whole. */

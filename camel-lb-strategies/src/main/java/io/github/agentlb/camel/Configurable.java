@@ -39,4 +39,12 @@ public interface Configurable {
      * @return the value of {@code knob} set but waiting for others (see the class comment), else {@code current}
      */
     <T> T configured(String knob, T current);
+
+    /**
+     * @return whether {@code knob} was set by name on this balancer (its setter called and not
+     *     refused), before or after the start: a feature switched off by name stays off whichever of
+     *     its value knobs is set after (YAML and properties bind a bean's knobs by name, not in the
+     *     file's order)
+     */
+    boolean wasSet(String knob);
 }

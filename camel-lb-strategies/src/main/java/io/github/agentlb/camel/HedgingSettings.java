@@ -90,9 +90,9 @@ public interface HedgingSettings extends Configurable {
         return getHedging().enabled();
     }
 
-    /** The fixed hedge delay, and the delay until first-byte times are known, > 0, default 1 s; turns hedging on. */
+    /** The fixed hedge delay, and the delay until first-byte times are known, > 0, default 1 s; turns hedging on unless {@code hedgingEnabled} was set. */
     default void setHedgeDelay(Duration delay) {
-        configure("hedgeDelay", delay, d -> d.hedging(d.hedging().withDelay(delay)));
+        configure("hedgeDelay", delay, d -> d.hedging(keepSwitch(d.hedging(), d.hedging().withDelay(delay))));
     }
 
     /** {@link #setHedgeDelay(Duration)} from text read strictly by {@link Durations#parse}. */
@@ -104,18 +104,24 @@ public interface HedgingSettings extends Configurable {
         return getHedging().delay();
     }
 
-    /** The percentile of recent first-byte times hedged after, in (0, 100), or 0 for the fixed delay; default 97; turns hedging on. */
+    /** The percentile of recent first-byte times hedged after, in (0, 100), or 0 for the fixed delay; default 97; turns hedging on unless {@code hedgingEnabled} was set. */
     default void setHedgePercentile(double percentile) {
-        configure("hedgePercentile", percentile, d -> d.hedging(d.hedging().withPercentile(percentile)));
+        configure("hedgePercentile", percentile,
+                d -> d.hedging(keepSwitch(d.hedging(), d.hedging().withPercentile(percentile))));
     }
 
     default double getHedgePercentile() {
         return getHedging().percentile();
     }
 
-    /** Hedges per request at most, in 1..10, default 1; turns hedging on. */
+    /** Hedges per request at most, in 1..10, default 1; turns hedging on unless {@code hedgingEnabled} was set. */
     default void setMaxHedges(int maxHedges) {
-        configure("maxHedges", maxHedges, d -> d.hedging(d.hedging().withMaxHedges(maxHedges)));
+        configure("maxHedges", maxHedges, d -> d.hedging(keepSwitch(d.hedging(), d.hedging().withMaxHedges(maxHedges))));
+    }
+
+    /** {@code next}, on or off as {@code current} when hedging was switched by name ({@link #setHedgingEnabled}), else on. */
+    private HedgePolicy keepSwitch(HedgePolicy current, HedgePolicy next) {
+        return wasSet("hedgingEnabled") ? next.withEnabled(current.enabled()) : next;
     }
 
     default int getMaxHedges() {

@@ -100,14 +100,16 @@ public interface KeySettings extends Configurable {
     /**
      * Sets f of the in-flight bound ({@link BoundedLoad#inFlightFactor()}; KubeAI's 1.25 is
      * {@link BoundedLoad#KUBEAI_IN_FLIGHT_FACTOR}), keeping the bound's other settings, or the
-     * defaults of {@link BoundedLoad} if it was off (so the share bound comes on with c = 1.25);
+     * defaults of {@link BoundedLoad} if it was off (so the share bound comes on with c = 1.25),
+     * unless {@code balanceFactor} 0 turned them off by name, before or after (then they stay off);
      * 0 turns the in-flight bound off and leaves the share bound as it is.
      *
      * @throws IllegalArgumentException if neither 0 nor finite and >= 1
      */
     default void setInFlightFactor(double inFlightFactor) {
         configure("inFlightFactor", inFlightFactor, d -> {
-            if (inFlightFactor != 0 || d.boundedLoad().isEnabled()) {
+            boolean offByName = !d.boundedLoad().isEnabled() && wasSet("balanceFactor"); // balanceFactor 0 wins, in any order
+            if (!offByName && (inFlightFactor != 0 || d.boundedLoad().isEnabled())) {
                 d.boundedLoad(on(d.boundedLoad()).inFlightFactor(inFlightFactor).build());
             }
         });

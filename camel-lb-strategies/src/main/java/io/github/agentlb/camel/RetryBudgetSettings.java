@@ -65,7 +65,7 @@ public interface RetryBudgetSettings extends Configurable {
 
     /** Retries in flight allowed per request in flight, fraction 0..1, default 0.2. */
     default void setRetryBudgetShare(double share) {
-        configure("retryBudgetShare", share, d -> d.retryBudget(d.retryBudget().withShare(share)));
+        configure("retryBudgetShare", share, d -> d.retryBudget(keepSwitch(d.retryBudget(), d.retryBudget().withShare(share))));
     }
 
     default double getRetryBudgetShare() {
@@ -74,7 +74,8 @@ public interface RetryBudgetSettings extends Configurable {
 
     /** Retries in flight always allowed, >= 0, default 3. */
     default void setRetryBudgetMinRetries(int minRetries) {
-        configure("retryBudgetMinRetries", minRetries, d -> d.retryBudget(d.retryBudget().withMinRetries(minRetries)));
+        configure("retryBudgetMinRetries", minRetries,
+                d -> d.retryBudget(keepSwitch(d.retryBudget(), d.retryBudget().withMinRetries(minRetries))));
     }
 
     default int getRetryBudgetMinRetries() {
@@ -90,6 +91,11 @@ public interface RetryBudgetSettings extends Configurable {
         return getRetryBudget().enabled();
     }
 
+    /** {@code next}, on or off as {@code current} when the budget was switched by name ({@link #setRetryBudgetEnabled}), else on. */
+    private RetryBudget keepSwitch(RetryBudget current, RetryBudget next) {
+        return wasSet("retryBudgetEnabled") ? next.withEnabled(current.enabled()) : next;
+    }
+
     /** @return the backoff between failover attempts in use ({@link RetryBackoff#DISABLED} unless set) */
     default RetryBackoff getRetryBackoff() {
         return balancerConfig().retryBackoff();
@@ -101,10 +107,10 @@ public interface RetryBudgetSettings extends Configurable {
         configure("retryBackoff", retryBackoff, d -> d.retryBackoff(retryBackoff));
     }
 
-    /** The first backoff's ceiling, > 0, default 25 ms (Envoy's {@code base_interval}); turns backoff on. */
+    /** The first backoff's ceiling, > 0, default 25 ms (Envoy's {@code base_interval}); turns backoff on unless {@code retryBackoffEnabled} was set. */
     default void setRetryBackoffBaseInterval(Duration baseInterval) {
         configure("retryBackoffBaseInterval", baseInterval,
-                d -> d.retryBackoff(d.retryBackoff().withBaseInterval(baseInterval)));
+                d -> d.retryBackoff(keepSwitch(d.retryBackoff(), d.retryBackoff().withBaseInterval(baseInterval))));
     }
 
     /** {@link #setRetryBackoffBaseInterval(Duration)} from text read strictly by {@link Durations#parse}. */
@@ -116,10 +122,10 @@ public interface RetryBudgetSettings extends Configurable {
         return configured("retryBackoffBaseInterval", getRetryBackoff().baseInterval());
     }
 
-    /** The largest backoff ceiling, >= the base interval, default 250 ms (Envoy's {@code max_interval}); turns backoff on. */
+    /** The largest backoff ceiling, >= the base interval, default 250 ms (Envoy's {@code max_interval}); turns backoff on unless {@code retryBackoffEnabled} was set. */
     default void setRetryBackoffMaxInterval(Duration maxInterval) {
         configure("retryBackoffMaxInterval", maxInterval,
-                d -> d.retryBackoff(d.retryBackoff().withMaxInterval(maxInterval)));
+                d -> d.retryBackoff(keepSwitch(d.retryBackoff(), d.retryBackoff().withMaxInterval(maxInterval))));
     }
 
     /** {@link #setRetryBackoffMaxInterval(Duration)} from text read strictly by {@link Durations#parse}. */
@@ -147,5 +153,10 @@ public interface RetryBudgetSettings extends Configurable {
 
     default boolean isRetryBackoffEnabled() {
         return getRetryBackoff().enabled();
+    }
+
+    /** {@code next}, on or off as {@code current} when backoff was switched by name ({@link #setRetryBackoffEnabled}), else on. */
+    private RetryBackoff keepSwitch(RetryBackoff current, RetryBackoff next) {
+        return wasSet("retryBackoffEnabled") ? next.withEnabled(current.enabled()) : next;
     }
 }

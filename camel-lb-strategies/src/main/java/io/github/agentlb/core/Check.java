@@ -115,6 +115,21 @@ public final class Check {
         return countable(field, value);
     }
 
+    /**
+     * The period of a timer: at least a millisecond (less would run it back to back, a core spent on
+     * an idle route), at most {@link #MAX_DURATION}.
+     *
+     * @return {@code value}
+     * @throws IllegalArgumentException naming {@code field} and the value otherwise
+     */
+    public static Duration period(String field, Duration value) {
+        positive(field, value);
+        if (value.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new IllegalArgumentException(field + " must be at least 1ms, was " + value);
+        }
+        return value;
+    }
+
     /** @return {@code value} if not null, {@code >= 0} and at most {@link #MAX_DURATION} */
     public static Duration nonNegative(String field, Duration value) {
         if (value == null || value.isNegative()) {

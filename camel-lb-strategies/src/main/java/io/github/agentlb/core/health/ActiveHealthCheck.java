@@ -20,7 +20,7 @@ import java.util.Random;
  *
  * @param path               the probe's path and query, starting with {@code /}; null when off
  * @param expectedStatus     the HTTP status that passes, 100..599 (default 200)
- * @param interval           between the end of one probe of an agent and the start of its next, &gt; 0 (2 s)
+ * @param interval           between the end of one probe of an agent and the start of its next, &gt;= 1 ms (2 s)
  * @param jitter             a random extra delay in [0, jitter) added to each interval, &gt;= 0 (200 ms)
  * @param timeout            how long a probe may take, to the answer's status, &gt; 0 (1 s)
  * @param unhealthyThreshold failed probes in a row that mark an agent down, &gt;= 1 (2)
@@ -52,7 +52,7 @@ public record ActiveHealthCheck(String path, int expectedStatus, Duration interv
             throw new IllegalArgumentException("healthCheckPath must start with / and hold printable ASCII only, was '" + path + "'");
         }
         Check.inRange("healthCheckExpectedStatus", expectedStatus, 100, 599);
-        Check.positive("healthCheckInterval", interval);
+        Check.period("healthCheckInterval", interval);
         Check.nonNegative("healthCheckJitter", jitter);
         Check.positive("healthCheckTimeout", timeout);
         Check.atLeast("healthCheckUnhealthyThreshold", unhealthyThreshold, 1);

@@ -30,7 +30,7 @@ import java.time.Duration;
  * @param kd                 derivative gain, {@code >= 0}
  * @param integralLimit      bound on the integral term, relative weight change per step, {@code >= 0}
  * @param maxStep            bound on one step's relative weight change, in (0, 1)
- * @param controlPeriod      how often the owner should call {@link PidWeights#controlStep()}, {@code > 0}
+ * @param controlPeriod      how often the owner should call {@link PidWeights#controlStep()}, {@code >= 1 ms}
  * @param minWeight          lower weight bound, a multiple of the mean weight, in (0, 1]
  * @param maxWeight          upper weight bound, a multiple of the mean weight, {@code >= 1}
  * @param reportExpiry       the age after which a utilization report is dropped, {@code > 0}
@@ -167,7 +167,7 @@ public record PidWeightsConfig(double kp, double ki, double kd, double integralL
 
         /** Control period, {@code > 0}; {@link IllegalArgumentException} if null, zero or negative. */
         public Builder controlPeriod(Duration controlPeriod) {
-            this.controlPeriod = Check.positive("controlPeriod", controlPeriod);
+            this.controlPeriod = Check.period("controlPeriod", controlPeriod);
             return this;
         }
 
