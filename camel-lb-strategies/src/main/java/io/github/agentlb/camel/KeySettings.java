@@ -35,9 +35,12 @@ public interface KeySettings extends Configurable {
         configure("key", name, d -> d.key(key));
     }
 
-    /** Keys exchanges by this header. @throws IllegalArgumentException if blank */
+    /** Keys exchanges by this header. @throws IllegalArgumentException if blank, or if {@link #setKeys} was set too */
     default void setKeyHeader(String keyHeader) {
         BalancerConfig.Key key = BalancerConfig.Key.header(keyHeader);
+        if (wasSet("keys")) {
+            throw bothSet(getKeys(), keyHeader);
+        }
         configure("keyHeader", keyHeader, d -> d.key(key));
     }
 
@@ -55,11 +58,19 @@ public interface KeySettings extends Configurable {
      * {@code mcp-method}, {@code mcp-name}, {@code mcp-param:<Name>} (e.g.
      * {@code mcp-param:handle,session}); see {@link AgentKeys}.
      *
-     * @throws IllegalArgumentException naming {@code keys} and the part when a part is unknown
+     * @throws IllegalArgumentException naming {@code keys} and the part when a part is unknown, or naming both when {@link #setKeyHeader} was set too
      */
     default void setKeys(String keys) {
         BalancerConfig.Key key = new BalancerConfig.Key(AgentKeys.parse(keys), keys.strip());
+        if (wasSet("keyHeader")) {
+            throw bothSet(keys, getKeyHeader());
+        }
         configure("keys", keys, d -> d.key(key));
+    }
+
+    /** {@code keys} and {@code keyHeader} both set: bound by name, the later one would win whatever the file's order. */
+    private static IllegalArgumentException bothSet(String keys, String keyHeader) {
+        return new IllegalArgumentException("keys '" + keys + "' and keyHeader '" + keyHeader + "' both name the key: set one");
     }
 
     /** @return the key chain set by {@link #setKeys}, else the key's name (e.g. {@code user_id}) */

@@ -105,6 +105,22 @@ class KnobOrderTest {
         assertThat(lb.getMaxMovesPerEvaluation()).isEqualTo(defaults.maxMovesPerEvaluation());
     }
 
+    /** {@code keyHeader} and {@code keys} name the one key two ways: set both, whichever came last would win by its name. */
+    @Test
+    void keyHeaderAndKeysSetTogetherAreRefusedNamingBoth() {
+        ConsistentHashLB headerFirst = new ConsistentHashLB();
+        headerFirst.setKeyHeader("tenant");
+        assertThatThrownBy(() -> headerFirst.setKeys("session,prompt")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("keys 'session,prompt' and keyHeader 'tenant' both name the key: set one");
+        ConsistentHashLB keysFirst = new ConsistentHashLB();
+        keysFirst.setKeys("session,prompt");
+        assertThatThrownBy(() -> keysFirst.setKeyHeader("tenant")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("keys 'session,prompt' and keyHeader 'tenant' both name the key: set one");
+        assertThat(keysFirst.getKeys()).isEqualTo("session,prompt");
+        keysFirst.setKeys("session");
+        assertThat(keysFirst.getKeys()).as("set again by the same name").isEqualTo("session");
+    }
+
     /** A period that drives a timer: under a millisecond it would run back to back (a core spent on an idle route). */
     @Test
     void aTimersPeriodIsAtLeastAMillisecond() {
