@@ -51,11 +51,8 @@ import org.slf4j.LoggerFactory;
  * ({@link ManagedResource}) when {@code camel-management} is on the class path. On completion the
  * exchange carries properties {@value AgentLb#AGENT_PROPERTY} and {@value AgentLb#STRATEGY_PROPERTY}.
  *
- * <h2>Logging</h2>
- * One INFO line per exchange on {@code io.github.agentlb.decision}, per failover, and per ejection
- * and re-admission on {@code io.github.agentlb.health} ({@link DecisionLog}).
- *
- * <p>Thread-safe: {@link #process} is lock-free; changes are serialized by the writer.
+ * <p>Logs one INFO line per exchange and per failover on {@code io.github.agentlb.decision}, per ejection and
+ * re-admission on {@code io.github.agentlb.health} ({@link DecisionLog}). Thread-safe: {@link #process} is lock-free.
  *
  * <p>Over 300 lines: this is the one class on Camel's {@code LoadBalancerSupport}, so Camel's
  * contract (process, lifecycle, children, tracing, the CamelContext) and the JMX attributes and
@@ -236,10 +233,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         return sessions == null ? agentSessionId : sessions.clientId(agentId, agentSessionId);
     }
 
-    /**
-     * The default id of a child, before {@link #nameAgent names}: its endpoint URI without user
-     * info and query ({@code scheme://host:port/path}), else its processor id, else {@code toString()}.
-     */
+    /** A child's id before {@link #nameAgent names}: its endpoint URI without user info and query, else its processor id. */
     public static String agentIdOf(Processor processor) {
         return Membership.defaultId(processor);
     }

@@ -6,7 +6,6 @@ import io.github.agentlb.core.health.OutlierDetector;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,8 +61,6 @@ final class StateWriter implements StrategyContext {
     private final Map<String, CompletableFuture<Void>> drains = new HashMap<>();
     final Map<String, Long> warmingSince = new HashMap<>();
     private final WaitingKnobs waiting = new WaitingKnobs();
-    /** The knobs set by name ({@link Configurable#wasSet}). */
-    private final Set<String> knobsSet = new HashSet<>();
     private BalancerConfig config;
     /** The configuration the strategy was last told of. */
     private BalancerConfig configured;
@@ -95,23 +92,17 @@ final class StateWriter implements StrategyContext {
 
     /** A knob ({@link Configurable#configure}): applied and published at once, or waiting until start. */
     synchronized void configure(String knob, Object value, Consumer<ConfigDraft> change) {
-        boolean first = knobsSet.add(knob); // seen by the change itself: a flag set by name wins over its value knobs
-        try {
+        waiting.setting(knob, () -> {
             BalancerConfig next = waiting.apply(config, knob, value, change, !owner.started());
             if (next != null) {
                 useConfig(next);
             }
-        } catch (RuntimeException refused) {
-            if (first) {
-                knobsSet.remove(knob);
-            }
-            throw refused;
-        }
+        });
     }
 
     /** @see Configurable#wasSet */
     synchronized boolean wasSet(String knob) {
-        return knobsSet.contains(knob);
+        return waiting.wasSet(knob);
     }
 
     synchronized <T> T configured(String knob, T current) {

@@ -1,13 +1,16 @@
 package io.github.agentlb.camel;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * The knobs set before the balancer started that break a relation with another knob, waiting for
  * the knobs that make the configuration whole again ({@link Configurable}): applied, in the order
- * set, with each later knob. Guarded by the writer's lock; not thread-safe.
+ * set, with each later knob; and the names of the knobs set ({@link Configurable#wasSet}). Guarded
+ * by the writer's lock; not thread-safe.
  */
 final class WaitingKnobs {
 
@@ -15,6 +18,28 @@ final class WaitingKnobs {
     }
 
     private final Map<String, Knob> waiting = new LinkedHashMap<>();
+    private final Set<String> setByName = new HashSet<>();
+
+    /**
+     * Runs {@code apply} with {@code knob} counted as set by name, so that its own change sees it
+     * (a flag set by name wins over its value knobs); not counted if {@code apply} refuses it.
+     */
+    void setting(String knob, Runnable apply) {
+        boolean first = setByName.add(knob);
+        try {
+            apply.run();
+        } catch (RuntimeException refused) {
+            if (first) {
+                setByName.remove(knob);
+            }
+            throw refused;
+        }
+    }
+
+    /** @return whether {@code knob} was set by name and not refused */
+    boolean wasSet(String knob) {
+        return setByName.contains(knob);
+    }
 
     /**
      * The configuration {@code config} becomes with the waiting knobs and then {@code change}.
