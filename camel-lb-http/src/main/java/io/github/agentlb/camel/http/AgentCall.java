@@ -618,7 +618,7 @@ final class AgentCall implements RequestWriter.Writes {
         }
         long max = endpoint.getMaxAnswerBytes();
         long length = HttpUtil.getContentLength(response, -1L);
-        if (max > 0 && length > max) {
+        if (max > 0 && length > max && !bodyless && status != 204 && status != 304) { // no body comes to a HEAD, nor in a 304
             finish(new AnswerTooLargeException("agent " + name() + " answered " + length + " bytes, over maxAnswerBytes="
                     + max), false);
             return;

@@ -205,10 +205,11 @@ public class AgentEndpoint extends DefaultEndpoint {
 
     /** @param text a duration, {@code 0} for none, else at least 1 ms */
     public void setRequestTimeout(String text) {
-        requestTimeout = Durations.parse("requestTimeout", text);
-        if (!requestTimeout.isZero() && requestTimeout.toMillis() < 1) {
+        Duration value = Durations.parse("requestTimeout", text);
+        if (!value.isZero() && value.toMillis() < 1) {
             throw new IllegalArgumentException("requestTimeout must be 0 (none) or at least 1ms, was '" + text + "'");
         }
+        requestTimeout = value;
         updateTimeouts();
     }
 

@@ -216,6 +216,27 @@ class AgentOptionsTest {
         }
     }
 
+    /**
+     * A {@code Content-Length} over {@code maxAnswerBytes} announces no body to a HEAD request, nor
+     * in a 304: the answer passes (RFC 9110 9.3.2, 15.4.5), as the same answer with a small length does.
+     */
+    @Test
+    void aHeadAnswerOrA304AnnouncingMoreThanMaxAnswerBytesPasses() throws Exception {
+        try (HangingAgent head = new HangingAgent("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n");
+                HangingAgent cached = new HangingAgent("HTTP/1.1 304 Not Modified\r\nContent-Length: 5000\r\n\r\n")) {
+            route(head.baseUrl(), "maxAnswerBytes=1000");
+            String headWire = RawHttp.talk(base, "HEAD /process/big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            assertThat(headWire).startsWith("HTTP/1.1 200 OK").containsIgnoringCase("content-length: 5000");
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+            stop();
+
+            route(cached.baseUrl(), "maxAnswerBytes=1000");
+            String cachedWire = RawHttp.talk(base, "GET /process/cached HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            assertThat(cachedWire).startsWith("HTTP/1.1 304");
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+        }
+    }
+
     /** The bytes meter counts what went to the client: not the part that crossed {@code maxAnswerBytes}. */
     @Test
     void theBytesMeterCountsOnlyWhatWentToTheClient() throws Exception {
