@@ -42,4 +42,31 @@ class AttemptHooksBusyTest {
         }
         assertThat(asked).containsExactly("true true false", "false true false", "true true false", "false true false");
     }
+
+    /**
+     * The other questions a streaming child asks its attempt: whether the request may be sent twice
+     * (the stale-connection resend) by the balancer's one rule, whatever RFC 9110 says, and whether
+     * an unsettled answer may pass on (always, with no hedged request running).
+     */
+    @Test
+    void anAttemptAnswersRepeatableByTheFailoverRuleAndPassesOnWithoutAHedge() {
+        List<String> asked = new ArrayList<>();
+        RoundRobinLB rr = ScriptedChild.startedAgents(new RoundRobinLB(), CAMEL.get(), clock::get,
+                id -> ScriptedChild.scripted(id, (attempt, callback) -> {
+                    AttemptHooks hooks = attempt.getProperty(AttemptHooks.PROPERTY, AttemptHooks.NONE, AttemptHooks.class);
+                    asked.add(hooks.repeatable(false) + " " + hooks.repeatable(true) + " " + hooks.passesOnUnsettled());
+                    attempt.getMessage().setBody(id);
+                    callback.done(true);
+                    return true;
+                }), "A1", "A2");
+        for (String[] request : new String[][] {{"GET", null}, {"POST", null}, {"POST", "k-1"}}) {
+            Exchange exchange = new DefaultExchange(CAMEL.get());
+            exchange.getIn().setHeader(Exchange.HTTP_METHOD, request[0]);
+            if (request[1] != null) {
+                exchange.getIn().setHeader(AgentLb.IDEMPOTENCY_KEY_HEADER, request[1]);
+            }
+            rr.process(exchange, sync -> { });
+        }
+        assertThat(asked).containsExactly("true true true", "false false true", "true true true");
+    }
 }

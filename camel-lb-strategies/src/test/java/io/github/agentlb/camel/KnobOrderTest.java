@@ -135,4 +135,17 @@ class KnobOrderTest {
         assertThat(pid.getControlPeriod()).isEqualTo(Duration.ofMillis(1));
     }
 
+
+    /** A knob refused is not set by name (its switch does not count); one refused after it was set still is. */
+    @Test
+    void aKnobRefusedIsNotSetByName() {
+        RoundRobinLB lb = new RoundRobinLB();
+        assertThatThrownBy(() -> lb.setRetryBudgetShare(5.0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(lb.wasSet("retryBudgetShare")).isFalse();
+
+        lb.setRetryBudgetShare(0.5);
+        assertThatThrownBy(() -> lb.setRetryBudgetShare(5.0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(lb.wasSet("retryBudgetShare")).isTrue();
+        assertThat(lb.getRetryBudgetShare()).isEqualTo(0.5);
+    }
 }
