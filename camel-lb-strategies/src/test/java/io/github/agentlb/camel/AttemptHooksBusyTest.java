@@ -21,18 +21,20 @@ class AttemptHooksBusyTest {
     static final StartedCamelContext CAMEL = new StartedCamelContext();
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
 
-    @Test
-    void a503WithoutRetryAfterIsHeldBackOnlyForARequestThatMayBeSentTwice() {
+    /**
+     * What {@code question} answers at each attempt of these requests ({method, Idempotency-Key or
+     * null}) through a started rr balancer over two scripted agents.
+     */
+    private List<String> asked(java.util.function.Function<AttemptHooks, String> question, String[]... requests) {
         List<String> asked = new ArrayList<>();
         RoundRobinLB rr = ScriptedChild.startedAgents(new RoundRobinLB(), CAMEL.get(), clock::get,
                 id -> ScriptedChild.scripted(id, (attempt, callback) -> {
-                    AttemptHooks hooks = attempt.getProperty(AttemptHooks.PROPERTY, AttemptHooks.NONE, AttemptHooks.class);
-                    asked.add(hooks.isBusy(503, null) + " " + hooks.isBusy(429, "1") + " " + hooks.isBusy(200, null));
+                    asked.add(question.apply(attempt.getProperty(AttemptHooks.PROPERTY, AttemptHooks.NONE, AttemptHooks.class)));
                     attempt.getMessage().setBody(id);
                     callback.done(true);
                     return true;
                 }), "A1", "A2");
-        for (String[] request : new String[][] {{"GET", null}, {"POST", null}, {"POST", "k-1"}, {"POST", " "}}) {
+        for (String[] request : requests) {
             Exchange exchange = new DefaultExchange(CAMEL.get());
             exchange.getIn().setHeader(Exchange.HTTP_METHOD, request[0]);
             if (request[1] != null) {
@@ -40,6 +42,13 @@ class AttemptHooksBusyTest {
             }
             rr.process(exchange, sync -> { });
         }
+        return asked;
+    }
+
+    @Test
+    void a503WithoutRetryAfterIsHeldBackOnlyForARequestThatMayBeSentTwice() {
+        List<String> asked = asked(hooks -> hooks.isBusy(503, null) + " " + hooks.isBusy(429, "1") + " " + hooks.isBusy(200, null),
+                new String[] {"GET", null}, new String[] {"POST", null}, new String[] {"POST", "k-1"}, new String[] {"POST", " "});
         assertThat(asked).containsExactly("true true false", "false true false", "true true false", "false true false");
     }
 
@@ -50,23 +59,8 @@ class AttemptHooksBusyTest {
      */
     @Test
     void anAttemptAnswersRepeatableByTheFailoverRuleAndPassesOnWithoutAHedge() {
-        List<String> asked = new ArrayList<>();
-        RoundRobinLB rr = ScriptedChild.startedAgents(new RoundRobinLB(), CAMEL.get(), clock::get,
-                id -> ScriptedChild.scripted(id, (attempt, callback) -> {
-                    AttemptHooks hooks = attempt.getProperty(AttemptHooks.PROPERTY, AttemptHooks.NONE, AttemptHooks.class);
-                    asked.add(hooks.repeatable(false) + " " + hooks.repeatable(true) + " " + hooks.passesOnUnsettled());
-                    attempt.getMessage().setBody(id);
-                    callback.done(true);
-                    return true;
-                }), "A1", "A2");
-        for (String[] request : new String[][] {{"GET", null}, {"POST", null}, {"POST", "k-1"}}) {
-            Exchange exchange = new DefaultExchange(CAMEL.get());
-            exchange.getIn().setHeader(Exchange.HTTP_METHOD, request[0]);
-            if (request[1] != null) {
-                exchange.getIn().setHeader(AgentLb.IDEMPOTENCY_KEY_HEADER, request[1]);
-            }
-            rr.process(exchange, sync -> { });
-        }
+        List<String> asked = asked(hooks -> hooks.repeatable(false) + " " + hooks.repeatable(true) + " " + hooks.passesOnUnsettled(),
+                new String[] {"GET", null}, new String[] {"POST", null}, new String[] {"POST", "k-1"});
         assertThat(asked).containsExactly("true true true", "false false true", "true true true");
     }
 }
