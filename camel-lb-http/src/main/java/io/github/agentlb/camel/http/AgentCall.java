@@ -80,15 +80,20 @@ import org.slf4j.LoggerFactory;
  * A Server-Sent Events answer to a request with {@code Mcp-Session-Id} whose
  * {@code MCP-Protocol-Version} is absent or before 2026-07-28 (MCP 2025-11-25 and earlier), and
  * whose {@code Accept} (if sent) allows {@code text/event-stream}, as an MCP client's must (a chat
- * completion that accepts only JSON, as the OpenAI SDKs send, is not one), is resumable: the client may leave and come back with {@code GET} and {@code Last-Event-ID}, and
- * its leaving "SHOULD NOT be interpreted as the client cancelling its request". So when such a
- * client leaves a {@code POST}'s stream after the head, the agent's stream is read to its end and
- * dropped (bounded by the idle and total timeouts; the attempt ends a success when the agent ends
- * it, else cancelled, never against the agent). A {@code GET} stream (the session's standing
+ * completion that accepts only JSON, as the OpenAI SDKs send, is not one), is resumable once the
+ * agent has given one of its events an id ({@code id:}): the client may leave and come back with
+ * {@code GET} and the {@code Last-Event-ID} it saw, and its leaving "SHOULD NOT be interpreted as
+ * the client cancelling its request". So when such a client leaves a {@code POST}'s stream after an
+ * event id, the agent's stream is read to its end and dropped (bounded by the idle and total
+ * timeouts; the attempt ends a success when the agent ends it, else cancelled, never against the
+ * agent), and when it stays quiet for the idle timeout it is ended cleanly for the client to resume.
+ * A stream without event ids (an LLM stream whose client sends a learned {@code Mcp-Session-Id},
+ * say) cannot be resumed: it behaves as every other. A {@code GET} stream (the session's standing
  * stream, or a resumption) carries no request to finish: it is closed as any other whose client
  * leaves, the server keeping its events for the next resumption (a server allowing one standing
  * stream per session, as the TypeScript SDK's, would refuse the client's reconnect with 409 while
- * the old one stayed open). And when the agent closes such a stream after a {@code retry:} field (SEP-1699:
+ * the old one stayed open); its silence (a standing stream waits for notifications) ends it cleanly
+ * at the idle timeout, event ids or not. And when the agent closes such a stream after a {@code retry:} field (SEP-1699:
  * the server makes the client poll), the client's answer is ended cleanly and the attempt is a
  * success. Every other answer (2026-07-28 requests, LLM streams) behaves as above.
  *
@@ -181,7 +186,7 @@ final class AgentCall implements RequestWriter.Writes {
     /** The task ids of a Server-Sent Events answer being sealed event by event (see the class comment), else null. */
     private SseEventSealer events;
     /** Whether the answer is a legacy MCP session stream (see the class comment); its retry watch, else null. */
-    private SseRetryField resumable;
+    private SseResumeFields resumable;
     /** Whether the client left a resumable stream, which is then read to its end and dropped. */
     private boolean detached;
     /** Why writing the request failed, while its answer may still be read; null while writes succeed. */
@@ -247,7 +252,7 @@ final class AgentCall implements RequestWriter.Writes {
      * answer timeout; any other call is cancelled.
      */
     private void clientClosed() {
-        if (resumable != null && down.headSent() && !done && !HttpMethod.GET.equals(down.method())) {
+        if (resumable != null && resumable.idSeen() && down.headSent() && !done && !HttpMethod.GET.equals(down.method())) {
             detached = true;
             LOG.debug("agent {}: the client left a legacy MCP session stream; read to its end, for a resumption", name());
             agent.config().setAutoRead(true);
@@ -630,7 +635,7 @@ final class AgentCall implements RequestWriter.Writes {
             return;
         }
         idleTimer = schedule(timeouts.idleMs(), this::checkIdle);
-        resumable = resumable(response) ? new SseRetryField() : null;
+        resumable = resumable(response) ? new SseResumeFields() : null;
         if (busy || rewritten(response, length)) {
             held = agent.alloc().compositeBuffer();
             return;
@@ -746,7 +751,8 @@ final class AgentCall implements RequestWriter.Writes {
             return;
         }
         long quietMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastReadNanos);
-        if (quietMs >= timeouts.idleMs() && resumable != null && down.headSent() && held == null) {
+        if (quietMs >= timeouts.idleMs() && resumable != null && (resumable.idSeen() || HttpMethod.GET.equals(down.method()))
+                && down.headSent() && held == null) {
             // A legacy MCP session stream may stay quiet: ended cleanly, for its client to resume.
             LOG.debug("agent {}: a legacy MCP session stream sent nothing for {} ms: ended for the client to resume", name(),
                     timeouts.idleMs());
@@ -794,7 +800,7 @@ final class AgentCall implements RequestWriter.Writes {
      * @return whether it was one
      */
     private boolean endedForPolling() {
-        if (resumable == null || !resumable.seen() || !down.headSent() || held != null) {
+        if (resumable == null || !resumable.retrySeen() || !down.headSent() || held != null) {
             return false;
         }
         LOG.debug("agent {}: closed a legacy MCP session stream after a retry field: ended for the client to poll", name());

@@ -147,6 +147,11 @@ class LegacyMcpStreamsTest {
     }
 
     private boolean leaveAStreamOf(String clientRequest) throws Exception {
+        return leaveAStreamOf(clientRequest, true);
+    }
+
+    /** As {@link #leaveAStreamOf(String)}; {@code ids}: whether the agent's events carry an {@code id:} field. */
+    private boolean leaveAStreamOf(String clientRequest, boolean ids) throws Exception {
         CountDownLatch ended = new CountDownLatch(1);
         boolean[] whole = {false};
         try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
@@ -155,7 +160,7 @@ class LegacyMcpStreamsTest {
             OutputStream out = exchange.getResponseBody();
             try {
                 for (int i = 1; i <= 20; i++) {
-                    out.write(("id: " + i + "\ndata: " + i + "\n\n").getBytes(StandardCharsets.UTF_8));
+                    out.write(((ids ? "id: " + i + "\n" : "") + "data: " + i + "\n\n").getBytes(StandardCharsets.UTF_8));
                     out.flush();
                     Thread.sleep(50);
                 }
@@ -205,6 +210,26 @@ class LegacyMcpStreamsTest {
     }
 
     /**
+     * A stream whose agent gives its events no id cannot be resumed (a client resumes from the last
+     * event id it saw), so it is no legacy MCP session stream whatever the request carries: an LLM
+     * stream whose client sends a learned {@code Mcp-Session-Id} and {@code Accept: *}{@code /*}
+     * (curl's) is cancelled when its client leaves, as every other stream.
+     */
+    @Test
+    void aClientLeavingAStreamWithoutEventIdsCancelsTheAgentsCallWhateverItsHeaders() throws Exception {
+        String chat = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n";
+        assertThat(leaveAStreamOf(chat + "Accept: */*\r\nMcp-Session-Id: s-1\r\n\r\n{}", false))
+                .as("the agent's writes failed").isFalse();
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+        assertThat(leaveAStreamOf(chat + "Accept: text/event-stream\r\n" + LEGACY + "\r\n{}", false))
+                .as("the agent's writes failed").isFalse();
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+        assertThat(leaveAStreamOf(chat + "Accept: */*\r\nMcp-Session-Id: s-1\r\n\r\n{}", true))
+                .as("with event ids: read to its end, for a resumption").isTrue();
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+    }
+
+    /**
      * A legacy session's GET stream (its standing stream, or a resumption) is closed when its
      * client leaves: the server keeps its events for the next resumption, and one that allows a
      * single standing stream per session (the TypeScript SDK answers a second with 409) takes the
@@ -229,9 +254,15 @@ class LegacyMcpStreamsTest {
     }
 
     private String idleStreamOf(String clientRequest) throws Exception {
+        return idleStreamOf(clientRequest, "");
+    }
+
+    /** As {@link #idleStreamOf(String)}, the agent sending {@code firstEvent} after its head. */
+    private String idleStreamOf(String clientRequest, String firstEvent) throws Exception {
         try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().write(firstEvent.getBytes(StandardCharsets.UTF_8));
             exchange.getResponseBody().flush();
             Thread.sleep(4_000);
         })) {
@@ -276,6 +307,23 @@ class LegacyMcpStreamsTest {
         assertThat(wire).startsWith("HTTP/1.1 200 OK").endsWith("0\r\n\r\n");
         assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
         assertThat(ejected).isEmpty();
+    }
+
+    /**
+     * A legacy session's POST stream that stalls is ended cleanly for its client to resume only once
+     * its agent gave an event an id; before that (an LLM stream carrying a learned session id, say)
+     * its silence is the agent's idle timeout: the client's answer is cut and the attempt counts
+     * against the agent.
+     */
+    @Test
+    void aStalledLegacyPostStreamEndsCleanlyOnlyAfterAnEventId() throws Exception {
+        String post = "POST /mcp HTTP/1.1\r\nHost: x\r\nAccept: */*\r\nContent-Length: 2\r\n" + LEGACY + "\r\n{}";
+        String withoutId = idleStreamOf(post, "data: 1\n\n");
+        assertThat(withoutId).startsWith("HTTP/1.1 200 OK").contains("data: 1").doesNotEndWith("0\r\n\r\n");
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
+        String withId = idleStreamOf(post, "id: 7\ndata: 1\n\n");
+        assertThat(withId).startsWith("HTTP/1.1 200 OK").contains("id: 7").endsWith("0\r\n\r\n");
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
     }
 
     @Test
