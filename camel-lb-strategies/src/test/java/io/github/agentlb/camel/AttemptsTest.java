@@ -552,6 +552,39 @@ class AttemptsTest {
         assertThat(exchange.getMessage().getHeader(AnswerRules.RETRY_AFTER)).as("a's rest ended a second ago").isEqualTo("1");
     }
 
+    /** An agent tried long after its rest ended does not shorten the Retry-After of another agent's rest still running. */
+    @Test
+    void anAgentTriedLongAfterItsRestEndedLeavesTheRetryAfterToTheRestStillRunning() {
+        order = List.of("a", "b");
+        scripts.put("a", answering(429, "1"));
+        assertThat(body(send("GET"))).isEqualTo("answer of b");
+        clock.addAndGet(60 * SECOND);
+        scripts.put("a", REFUSE);
+        scripts.put("b", answering(429, "3"));
+
+        Exchange exchange = send("GET");
+
+        assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(body(exchange)).isEqualTo("answer of b");
+        assertThat(exchange.getMessage().getHeader(AnswerRules.RETRY_AFTER)).as("b's rest, not a's long over").isEqualTo("3");
+    }
+
+    /** An agent passed over whose rest ends just as the exchange gives up does not shorten the Retry-After to 1 s. */
+    @Test
+    void anAgentWhoseRestEndsAsTheExchangeGivesUpLeavesTheRetryAfterToTheRestStillRunning() {
+        order = List.of("a", "b");
+        scripts.put("a", answering(429, "1"));
+        assertThat(body(send("GET"))).isEqualTo("answer of b");
+        scripts.put("b", answering(429, "3"));
+        slowness.put("b", SECOND);
+
+        Exchange exchange = send("GET");
+
+        assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(body(exchange)).isEqualTo("answer of b");
+        assertThat(exchange.getMessage().getHeader(AnswerRules.RETRY_AFTER)).as("a's rest is over at b's answer").isEqualTo("3");
+    }
+
     @Test
     void aBusyAnswerFailsOverWithinTheFailoverCount() {
         balancer.setMaximumFailoverAttempts(1);

@@ -48,6 +48,8 @@ class HealthChecksTest {
     private final List<Runnable> held = new ArrayList<>();
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final Map<String, Addressed> children = new HashMap<>();
+    /** When set, agent b's held calls register their end here, to be run later, rather than at once. */
+    private List<Runnable> bRegistersLater;
     /** When set, agent a's answers wait here until run (calls in flight on a healthy agent). */
     private List<Runnable> aAnswers;
     private FixedOrderLB balancer;
@@ -147,10 +149,15 @@ class HealthChecksTest {
             called.add(agent);
             if (agent.equals("b") && statuses.get("b.test") == null) {
                 AttemptHooks hooks = exchange.getProperty(AttemptHooks.PROPERTY, AttemptHooks.class);
-                held.add(hooks.whenAgentDown(() -> {
+                Runnable register = () -> held.add(hooks.whenAgentDown(() -> {
                     exchange.setException(new IOException("agent b marked down: call ended"));
                     callback.done(false);
                 }));
+                if (bRegistersLater != null) {
+                    bRegistersLater.add(register);
+                } else {
+                    register.run();
+                }
                 return false;
             }
             if (agent.equals("a") && aAnswers != null) {
@@ -263,6 +270,25 @@ class HealthChecksTest {
             assertThat(get.getException()).isNull();
             assertThat(get.getMessage().getBody()).isEqualTo("a");
         });
+    }
+
+    /** A call that registers its end only after its agent was marked down (the hooks ran already) is ended at once. */
+    @Test
+    void aCallThatRegistersItsEndAfterItsAgentWasMarkedDownIsEndedAtOnce() {
+        startChecking();
+        fake.advance(Duration.ofMillis(200));
+        statuses.remove("b.test");
+        bRegistersLater = new ArrayList<>();
+        Exchange post = send("POST");
+        fake.advance(Duration.ofMillis(4400));
+        assertThat(balancer.getEjectedAgents()).containsExactly("b");
+        assertThat(post.getException()).as("still in flight").isNull();
+
+        bRegistersLater.forEach(Runnable::run);
+
+        assertThat(held).containsExactly(AttemptHooks.NOTHING);
+        assertThat(post.getException()).hasMessageContaining("marked down");
+        assertThat(called).containsExactly("b");
     }
 
     @Test

@@ -88,6 +88,12 @@ class HedgedRequestTest {
      */
     private static RoundRobinLB twoAgents(FakeScheduler fake, long a1AnswerMs, long a2StepMs,
             java.util.function.BiConsumer<AttemptHooks, Exchange> a2, List<String> log) {
+        return twoAgents(fake, 200, a1AnswerMs, a2StepMs, a2, log);
+    }
+
+    /** As {@link #twoAgents(FakeScheduler, long, long, java.util.function.BiConsumer, List)}, A1 answering {@code a1Status}. */
+    private static RoundRobinLB twoAgents(FakeScheduler fake, int a1Status, long a1AnswerMs, long a2StepMs,
+            java.util.function.BiConsumer<AttemptHooks, Exchange> a2, List<String> log) {
         RoundRobinLB lb = new RoundRobinLB();
         lb.useQueueTimer(fake);
         lb.setHedgingEnabled(true);
@@ -97,7 +103,7 @@ class HedgedRequestTest {
         Map<String, ScriptedChild> children = Map.of(
                 "A1", ScriptedChild.scripted("A1", (attempt, callback) -> {
                     fake.schedule(() -> {
-                        attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+                        attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, a1Status);
                         attempt.getMessage().setBody("A1");
                         callback.done(false);
                     }, a1AnswerMs, TimeUnit.MILLISECONDS);
@@ -199,6 +205,94 @@ class HedgedRequestTest {
         assertThat(HedgedRequest.hedges(state, get(), null)).isTrue();
         assertThat(HedgedRequest.hedges(state, get(), new SessionAffinity.Pin("A1", "s", null))).isFalse();
         assertThat(HedgedRequest.hedges(state, get(), SessionAffinity.Pin.NEW_PICK)).isTrue();
+        lb.stop();
+    }
+
+    /**
+     * What a leg's attempt answers its streaming child: an error answer is held back (another leg may
+     * still answer well), a success is not; an unsettled answer may pass on only once no other leg
+     * runs. A1 answers 500 at 150 ms, which ends its leg only; the hedge on A2 then answers alone.
+     */
+    @Test
+    void aLegHoldsBackAnErrorAnswerAndPassesOnAnUnsettledOneOnlyOnceNoOtherLegRuns() {
+        FakeScheduler fake = new FakeScheduler(START);
+        List<String> asked = new ArrayList<>();
+        RoundRobinLB lb = twoAgents(fake, 500, 150, 10, (hooks, attempt) -> {
+            asked.add(hooks.isBusy(500, null) + " " + hooks.isBusy(200, null) + " " + hooks.passesOnUnsettled());
+            fake.schedule(() -> {
+                asked.add("alone: " + hooks.passesOnUnsettled());
+                attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+                attempt.getMessage().setBody("A2");
+                attempt.getProperty("test.callback", org.apache.camel.AsyncCallback.class).done(false);
+            }, 90, TimeUnit.MILLISECONDS);
+        }, new ArrayList<>());
+        Exchange exchange = get();
+        List<Boolean> completions = new ArrayList<>();
+        lb.process(exchange, completions::add);
+
+        fake.advance(Duration.ofMillis(150));
+        assertThat(asked).as("at 110 ms, while A1's leg runs").containsExactly("true false false");
+        assertThat(completions).as("A1's 500 ends its leg, not the request").isEmpty();
+
+        fake.advance(Duration.ofMillis(100));
+        assertThat(asked).containsExactly("true false false", "alone: true");
+        assertThat(completions).containsExactly(false);
+        assertThat(exchange.getMessage().getBody()).isEqualTo("A2");
+        lb.stop();
+    }
+
+    /**
+     * With two agents, each on a leg, the second hedge delay finds no agent left: no third leg is
+     * sent, nor counted, and the request ends with the legs it has.
+     */
+    @Test
+    void withEveryAgentOnALegTheNextHedgeDelaySendsAndCountsNothing() {
+        FakeScheduler fake = new FakeScheduler(START);
+        HedgingTest.Agents agents = new HedgingTest.Agents(fake, 5, 1000, 1000);
+        RoundRobinLB lb = balancer(fake, agents, 2);
+        Exchange exchange = get();
+        List<Boolean> completions = new ArrayList<>();
+        lb.process(exchange, completions::add);
+
+        fake.advance(Duration.ofMillis(100));
+        assertThat(lb.getHedgesSent()).isEqualTo(1);
+        fake.advance(Duration.ofMillis(100));
+        assertThat(lb.getHedgesSent()).as("both agents on a leg: none left for a third").isEqualTo(1);
+        assertThat(lb.getRetries()).isEqualTo(1);
+        assertThat(fake.pendingCount()).as("the two legs' answers only").isEqualTo(2);
+
+        fake.advance(Duration.ofSeconds(5));
+        assertThat(completions).containsExactly(false);
+        assertThat(exchange.getException()).isNull();
+        assertThat(agents.calls.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(2);
+        assertThat(lb.retriesInFlight().retries()).isZero();
+        assertThat(lb.retriesInFlight().requests()).isZero();
+        lb.stop();
+    }
+
+    /**
+     * With the percentile 0 (the fixed delay) no first-byte time is kept: a percentile set later
+     * starts from the fixed delay until the agents have times of their own again.
+     */
+    @Test
+    void withTheFixedDelayNoFirstByteTimeIsKeptForAPercentileSetLater() {
+        FakeScheduler fake = new FakeScheduler(START);
+        HedgingTest.Agents agents = new HedgingTest.Agents(fake, 5, 20, 20);
+        agents.sigma = 0;
+        RoundRobinLB lb = balancer(fake, agents, 1);
+        for (int i = 0; i < 20; i++) {
+            lb.process(get(), doneSync -> { });
+            fake.advance(Duration.ofMillis(50));
+        }
+        assertThat(lb.getHedgesSent()).as("every answer in 20 ms").isZero();
+        lb.setHedgePercentile(50);
+        agents.medianMs.replaceAll((agent, ms) -> 1000.0);
+
+        lb.process(get(), doneSync -> { });
+        fake.advance(Duration.ofMillis(99));
+        assertThat(lb.getHedgesSent()).as("not after the 20 ms answered at percentile 0").isZero();
+        fake.advance(Duration.ofMillis(1));
+        assertThat(lb.getHedgesSent()).as("after the fixed 100 ms").isEqualTo(1);
         lb.stop();
     }
 }

@@ -589,4 +589,122 @@ class HedgingTest {
         assertThat(registry.get("agentlb.hedges.sent").functionCounter().count()).isEqualTo(1);
         assertThat(registry.get("agentlb.hedges.won").functionCounter().count()).isEqualTo(1);
     }
+
+    /**
+     * A hedge whose agents all answer busy (A2, A3: 429) ends its leg there: it does not wait again
+     * (only the first leg before any hedge may), and the first leg's answer, a late 500, is the client's.
+     */
+    @Test
+    void aHedgeEveryAgentOfWhichAnswersBusyEndsItsLegAndTheFirstLegsAnswerStands() {
+        FakeScheduler fake = new FakeScheduler(START);
+        Agents agents = new Agents(fake, 11, 500, 100, 100);
+        agents.failing.put("A1", 500);
+        agents.failingLate.add("A1");
+        agents.failing.put("A2", 429);
+        agents.failing.put("A3", 429);
+        RoundRobinLB lb = slowFirst(fake, agents);
+        Exchange first = request("GET");
+        List<Boolean> completions = new ArrayList<>();
+        lb.process(first, completions::add);
+
+        fake.advance(Duration.ofMillis(150));
+        assertThat(lb.getHedgesSent()).isEqualTo(1);
+        assertThat(agents.calls).containsOnly(Map.entry("A1", 1), Map.entry("A2", 1), Map.entry("A3", 1));
+        assertThat(completions).as("the hedge's busy answers end its leg only").isEmpty();
+
+        fake.advance(Duration.ofSeconds(2));
+        assertThat(completions).containsExactly(false);
+        assertThat(first.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(500);
+        assertThat(first.getMessage().getBody()).isEqualTo("failing A1");
+        assertThat(lb.retriesInFlight().retries()).isZero();
+        assertThat(lb.retriesInFlight().requests()).isZero();
+        lb.stop();
+    }
+
+    /**
+     * Without a queue to wait in, a hedged request whose first agent answers busy while the other is
+     * full takes the busy answer at once, as an unhedged one does.
+     */
+    @Test
+    void withoutAQueueAHedgedRequestTakesTheBusyAnswerWhenTheOtherAgentIsFull() {
+        FakeScheduler fake = new FakeScheduler(START);
+        Agents agents = new Agents(fake, 11, 3000, 3000);
+        agents.failing.put("A1", 429);
+        RoundRobinLB lb = slowFirst(fake, agents);
+        lb.setMaxInFlightPerAgent(1);
+        lb.process(request("GET"), doneSync -> { }); // A1: 429, then A2, which it holds
+        fake.advance(Duration.ofMillis(1100)); // A1's rest is over
+        assertThat(agents.calls).containsOnly(Map.entry("A1", 1), Map.entry("A2", 1));
+
+        Exchange next = request("GET");
+        List<Boolean> completions = new ArrayList<>();
+        assertThat(lb.process(next, completions::add)).isTrue();
+
+        assertThat(agents.calls).containsOnly(Map.entry("A1", 2), Map.entry("A2", 1));
+        assertThat(completions).containsExactly(true);
+        assertThat(next.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        fake.advance(Duration.ofMillis(200));
+        assertThat(lb.getHedgesSent()).as("nothing left to hedge").isZero();
+        assertThat(completions).containsExactly(true);
+        lb.stop();
+    }
+
+    /** A hedged request sent back to wait in the queue has not completed: the balancer's process says so. */
+    @Test
+    void aHedgedRequestSentBackToWaitReturnsAsNotCompleted() {
+        FakeScheduler fake = new FakeScheduler(START);
+        Agents agents = new Agents(fake, 11, 3000, 3000, 3000);
+        agents.failing.put("A1", 429);
+        RoundRobinLB lb = slowFirst(fake, agents);
+        lb.setMaxInFlightPerAgent(1);
+        lb.setQueueSize(10);
+        lb.setQueueTimeout(Duration.ofSeconds(30));
+        lb.process(request("GET"), doneSync -> { }); // A1: 429, then A2
+        lb.process(request("GET"), doneSync -> { }); // A3
+        fake.advance(Duration.ofMillis(1100)); // A1's rest is over
+
+        Exchange next = request("GET");
+        List<Boolean> completions = new ArrayList<>();
+        assertThat(lb.process(next, completions::add)).as("waits again").isFalse();
+
+        assertThat(completions).isEmpty();
+        assertThat(lb.queueFigures().size()).isEqualTo(1);
+        agents.failing.clear();
+        fake.advance(Duration.ofSeconds(30));
+        assertThat(completions).containsExactly(false);
+        assertThat(next.getException()).isNull();
+        lb.stop();
+    }
+
+    /** A hedged request that fails on every leg still names the balancer's strategy on the client's exchange. */
+    @Test
+    void aHedgedRequestThatFailsOnEveryLegNamesItsStrategy() {
+        FakeScheduler fake = new FakeScheduler(START);
+        RoundRobinLB lb = new RoundRobinLB();
+        lb.useQueueTimer(fake);
+        lb.setHedgingEnabled(true);
+        lb.setHedgeDelay(Duration.ofMillis(100));
+        lb.setHedgePercentile(0);
+        lb.setMaximumFailoverAttempts(0);
+        lb.setOutlierEjection(io.github.agentlb.core.health.OutlierEjection.disabled());
+        ScriptedChild.startedAgents(lb, CAMEL.get(), fake::nanoTime, id -> ScriptedChild.scripted(id, (attempt, callback) -> {
+            fake.schedule(() -> {
+                attempt.setException(new java.io.IOException("reset by " + id));
+                callback.done(false);
+            }, id.equals("A") ? 300 : 50, TimeUnit.MILLISECONDS);
+            return false;
+        }), "A", "B");
+        Exchange exchange = request("GET");
+        List<Boolean> completions = new ArrayList<>();
+        lb.process(exchange, completions::add);
+
+        fake.advance(Duration.ofSeconds(1));
+
+        assertThat(lb.getHedgesSent()).isEqualTo(1);
+        assertThat(completions).containsExactly(false);
+        assertThat(exchange.getException()).isInstanceOf(NoAgentAvailableException.class).hasMessageContaining("A (I/O error)");
+        assertThat(exchange.getProperty(AgentLb.STRATEGY_PROPERTY)).isEqualTo("rr");
+        assertThat(exchange.getProperty(HedgedRequest.LEG_PROPERTY)).isNull();
+        lb.stop();
+    }
 }

@@ -273,4 +273,24 @@ class LeastRequestLBTest {
         assertThat(agents[0].heldAnswers()).as("the default seed's draws, pinned").isEqualTo(15);
         agents[0].release();
     }
+
+    /** An ejected agent, tried after the other failed, counts its request in flight while it runs, and no longer after. */
+    @Test
+    void anEjectedAgentTriedAfterTheOtherFailedCountsItsRequestInFlightOnce() {
+        ScriptedChild a1 = ScriptedChild.naming("A1");
+        ScriptedChild a2 = ScriptedChild.answering("A2", (attempt, now) -> {
+            throw new ConnectException("Connection refused");
+        });
+        LeastRequestLB lr = started(a1, a2);
+        assertThat(lr.balancerState().detector.onFailure("A1")).as("A1 ejected").isNotNull();
+        a1.hold();
+
+        send(lr);
+
+        assertThat(a2.requests()).hasSize(1);
+        assertThat(a1.heldAnswers()).isEqualTo(1);
+        assertThat(lr.getInFlight()).isEqualTo(Map.of("A1", 1, "A2", 0));
+        a1.release();
+        assertThat(lr.getInFlight()).isEqualTo(Map.of("A1", 0, "A2", 0));
+    }
 }

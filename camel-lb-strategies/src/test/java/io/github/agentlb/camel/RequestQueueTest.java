@@ -1028,4 +1028,170 @@ class RequestQueueTest {
         String tail = "\"}";
         return (head + "x".repeat(length - head.length() - tail.length()) + tail).getBytes(StandardCharsets.UTF_8);
     }
+
+    /** A tenant expression that throws answers the exchange at once: the balancer's process says it completed, synchronously. */
+    @Test
+    void aTenantExpressionThatThrowsCompletesTheExchangeSynchronously() {
+        balancer = new RoundRobinLB();
+        balancer.setMaxInFlightPerAgent(1);
+        balancer.setQueueSize(5);
+        balancer.setTenant(new org.apache.camel.support.ExpressionAdapter() {
+            @Override
+            public Object evaluate(Exchange exchange) {
+                throw new IllegalStateException("no tenant");
+            }
+        }, "failing");
+        balancer.useQueueTimer(timer);
+        ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, "A1", "A2", "A3");
+
+        Sent sent = send();
+
+        assertThat(sent.returned).isTrue();
+        assertThat(sent.sync).isTrue();
+        assertThat(sent.completions.get()).isEqualTo(1);
+        assertThat(sent.exchange.getException()).isInstanceOf(IllegalStateException.class).hasMessage("no tenant");
+        assertThat(calls).isEmpty();
+    }
+
+    /**
+     * Once the context begins to stop, the waiting are answered and the queue's timer is stopped; an
+     * exchange that finds room still goes through, and one that would wait is answered at once,
+     * synchronously.
+     */
+    @Test
+    void whileTheContextStopsAnExchangeWithRoomGoesThroughAndOneWithoutIsAnsweredAtOnce() throws Exception {
+        CamelContext own = new DefaultCamelContext();
+        own.start();
+        balancer = new RoundRobinLB();
+        balancer.setMaxInFlightPerAgent(1);
+        balancer.setQueueSize(5);
+        balancer.useQueueTimer(timer);
+        ScriptedChild.startedAgents(balancer, own, clock::get, this::agent, "A1", "A2", "A3");
+        fillTheAgents();
+        Sent waiting = send();
+        assertThat(timer.pendingCount()).as("its deadline").isEqualTo(1);
+        balancer.setMaxInFlightPerAgent(2); // three places more, taken by no one yet
+
+        own.stop();
+
+        assertThat(waiting.completions.get()).isEqualTo(1);
+        assertThat(timer.pendingCount()).as("the timer stopped").isZero();
+        for (int i = 0; i < 3; i++) {
+            Sent through = send();
+            assertThat(through.returned).isFalse();
+            assertThat(through.completions.get()).isZero();
+        }
+        assertThat(calls).hasSize(6);
+        Sent late = send();
+        assertThat(late.returned).isTrue();
+        assertThat(late.sync).isTrue();
+        assertThat(late.exchange.getException()).isInstanceOf(NoAgentAvailableException.class).hasMessageContaining("stopping");
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
+    /**
+     * An exchange sent back to wait after a busy answer finds the deadline of another passed before
+     * the timer ran: that one is answered then, with its time in the queue.
+     */
+    @Test
+    void anExchangeSentBackToWaitFailsTheWaitingWhoseDeadlinePassed() {
+        start(1, 5);
+        balancer.setQueueTimeout(Duration.ofSeconds(60));
+        fillTheAgents();
+        balancer.setQueueTimeout(Duration.ofSeconds(2));
+        Sent hasty = send();
+        clock.addAndGet(Duration.ofSeconds(3).toNanos());
+
+        answerBusy(calls.remove(2));
+
+        assertThat(hasty.completions.get()).isEqualTo(1);
+        assertThat(hasty.exchange.getException()).isInstanceOf(QueueTimeoutException.class);
+        assertThat(((QueueTimeoutException) hasty.exchange.getException()).waitedMillis()).isEqualTo(3_000);
+        assertThat(balancer.queueFigures().expired()).isEqualTo(1);
+        assertThat(balancer.queueFigures().size()).as("the one sent back").isEqualTo(1);
+    }
+
+    /**
+     * A place a tenant's limit keeps free at a completion goes back to the waiting tenant by the
+     * queue's timer once the other tenant has not sent for a second, without an arrival.
+     */
+    @Test
+    void aPlaceKeptFreeAtACompletionGoesByTheTimerWhenTheOtherTenantStopsSending() {
+        start(2, 10, 4);
+        for (int i = 1; i <= 6; i++) {
+            send(Map.of("X-Tenant", "H", "n", i));
+        }
+        Sent seventh = send(Map.of("X-Tenant", "H", "n", 7));
+        send(Map.of("X-Tenant", "L", "n", 0));
+        endFirstCall(); // L goes first
+        endFirstCall(); // H holds 4, at its limit while L sent lately: the place stays free
+        assertThat(calls).hasSize(5);
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+
+        clock.addAndGet(Duration.ofMillis(TenantPlaces.ACTIVE_SECONDS * 1000 + 1).toNanos());
+        timer.advance(Duration.ofMillis(TenantPlaces.ACTIVE_SECONDS * 1000 + 1));
+
+        assertThat(calls).hasSize(6);
+        assertThat(calls.get(5).attempt().getExchangeId()).isEqualTo(seventh.exchange.getExchangeId());
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
+    /**
+     * An ejected agent re-admitted by a long-lived stream's trial (a stream passes the queue and
+     * completes no place) is room at once: the exchange waiting goes to it, before the timer runs.
+     */
+    @Test
+    void anExchangeWaitingGoesWhenAStreamsTrialReadmitsAnAgent() {
+        start(1, 5);
+        balancer.setQueueTimeout(Duration.ofSeconds(60));
+        refusing = "A1";
+        answerAtOnce = true;
+        send();
+        answerAtOnce = false;
+        refusing = null;
+        send();
+        send();
+        Sent waiting = send();
+        assertThat(calls).hasSize(2);
+        clock.addAndGet(OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos());
+
+        send(Map.of(Exchange.HTTP_METHOD, "GET", "Mcp-Session-Id", "s-1")); // rr's turn of A3
+        Sent stream = send(Map.of(Exchange.HTTP_METHOD, "GET", "Mcp-Session-Id", "s-2"));
+        assertThat(calls).extracting(Call::agent).containsExactly("A3", "A2", "A3", "A1");
+        assertThat(waiting.completions.get()).isZero();
+        calls.remove(3).end();
+
+        assertThat(stream.completions.get()).isEqualTo(1);
+        assertThat(calls).hasSize(4);
+        assertThat(calls.get(3).agent()).isEqualTo("A1");
+        assertThat(calls.get(3).attempt().getExchangeId()).isEqualTo(waiting.exchange.getExchangeId());
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
+    /**
+     * An exchange let through at once and sent back to wait after a busy answer is charged its prompt
+     * at its release, as any arrival: its tenant's next exchange then waits behind another tenant's.
+     */
+    @Test
+    void anExchangeLetThroughAtOnceAndSentBackToWaitIsChargedAtItsRelease() {
+        start(1, 10);
+        send();
+        send();
+        busy = Set.of("A3");
+        Sent heavy = send(Map.of("X-Tenant", "a", Exchange.CONTENT_LENGTH, "4000"));
+        busy = Set.of();
+        assertThat(heavy.completions.get()).as("waits again").isZero();
+        Sent aNext = send(Map.of("X-Tenant", "a", Exchange.CONTENT_LENGTH, "40"));
+        Sent bFirst = send(Map.of("X-Tenant", "b", Exchange.CONTENT_LENGTH, "40"));
+        assertThat(balancer.queueFigures().size()).isEqualTo(3);
+
+        endFirstCall();
+        assertThat(calls.get(calls.size() - 1).attempt().getExchangeId()).as("a and b at 0: the oldest, a's")
+                .isEqualTo(heavy.exchange.getExchangeId());
+        endFirstCall();
+        assertThat(calls.get(calls.size() - 1).attempt().getExchangeId()).as("a charged 1000, b 0")
+                .isEqualTo(bFirst.exchange.getExchangeId());
+        assertThat(aNext.completions.get()).isZero();
+        assertThat(balancer.queueFigures().size()).isEqualTo(1);
+    }
 }
