@@ -76,4 +76,47 @@ class PromptKeysProxyTest {
             }
         }
     }
+
+    /**
+     * A first user turn longer than the body's held prefix (64 KiB; the rest streams to the agent
+     * as it arrives): the key is read from the prefix, so every turn still reaches one agent, and
+     * the agent gets the body byte for byte.
+     */
+    @Test
+    void aConversationWhoseFirstTurnOutgrowsTheHeldPrefixStillReachesOneAgent() throws Exception {
+        try (NumberedAgents numbered = new NumberedAgents(3)) {
+            try (DemoProxy proxy = numbered.chProxy("session,prompt,user_id")) {
+                Set<String> firstAgents = new HashSet<>();
+                for (int c = 0; c < 6; c++) {
+                    String document = "document " + c + ": " + "lorem ipsum dolor sit amet ".repeat(4_000);
+                    StringBuilder json = new StringBuilder("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"")
+                            .append(document).append("\"}");
+                    Set<String> answeredBy = new HashSet<>();
+                    for (int turn = 1; turn <= 4; turn++) {
+                        String body = json + "]}";
+                        assertThat(body.length()).isGreaterThan(io.github.agentlb.agent.http.Http11Component.DEFAULT_HELD_BODY_BYTES);
+                        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(
+                                        URI.create(proxy.baseUrl() + "/v1/chat/completions?user_id=" + (c * 10 + turn)))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(TIMEOUT).build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        assertThat(answer.statusCode()).isEqualTo(200);
+                        answeredBy.add(answer.body());
+                        json.append(",{\"role\":\"assistant\",\"content\":\"answer ").append(turn)
+                                .append("\"},{\"role\":\"user\",\"content\":\"and then ").append(turn).append("?\"}");
+                    }
+                    assertThat(answeredBy).as("conversation %d", c).hasSize(1);
+                    firstAgents.addAll(answeredBy);
+                }
+                assertThat(firstAgents).as("the conversations spread").hasSizeGreaterThan(1);
+                for (ScriptedAgent agent : numbered.agents) {
+                    if (agent.calls() > 0) {
+                        String got = new String(agent.next().body(), StandardCharsets.UTF_8);
+                        assertThat(got).startsWith("{\"model\":\"m\",\"messages\":[").endsWith("]}").hasSizeGreaterThan(100_000);
+                        break;
+                    }
+                }
+            }
+        }
+    }
 }

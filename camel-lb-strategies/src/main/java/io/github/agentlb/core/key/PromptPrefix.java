@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.hash.HashAlgorithm;
 import java.io.FilterInputStream;
@@ -44,13 +45,18 @@ import java.util.Objects;
  * finalizer, {@link HashAlgorithm#FNV1A_64_MIXED}); the same body gives the same key in every
  * JVM and run. No key ({@code null}, the caller falls back to another key) when the body is not
  * a JSON object, is malformed or truncated before the key is complete, has neither field, or
- * is longer than {@link #maxBodyBytes()} before the key is complete. Never throws on a bad body.
+ * is longer than {@link #maxBodyBytes()} before the key is complete. The key is complete inside
+ * the first turn's text (or the prompt) once K x B characters of its canonical text are read: a
+ * body cut there (a proxy holding only its first bytes, or the limit) has the whole body's key,
+ * provided the message's {@code role} came before its {@code content} (and a part's {@code type}
+ * before its {@code text}), as clients send them. Never throws on a bad body.
  *
  * <h2>Bounded reading</h2>
  * Jackson's streaming {@link JsonParser}, never a tree: fields before {@code messages} or
  * {@code prompt} are skipped token by token, and reading stops at the end of the first user
  * turn (or of the prompt's first string). At most {@link #maxBodyBytes()} bytes are read (a
- * String body: that many chars), plus the parser's read-ahead buffer (8,000 bytes) from a stream.
+ * String body: that many chars), plus the parser's read-ahead buffer (8,000 bytes) from a stream;
+ * what is read of a stream is kept until the key is made, to read a string the end cut off.
  *
  * <h2>Source and difference</h2>
  * KubeAI's {@code PrefixHash} load balancing (consistent hashing with bounded loads on a prompt
@@ -143,7 +149,8 @@ public final class PromptPrefix {
      */
     public String keyOf(byte[] body, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, body.length);
-        return keyOf(json -> json.createParser(body, offset, Math.min(length, maxBodyBytes)));
+        int read = Math.min(length, maxBodyBytes);
+        return keyOf(json -> json.createParser(body, offset, read), CutStrings.of(body, offset, read));
     }
 
     /**
@@ -152,8 +159,11 @@ public final class PromptPrefix {
      * @return 16 hex characters, or null when the body has no key (null gives null)
      */
     public String keyOf(String body) {
-        return body == null ? null
-                : keyOf(json -> json.createParser(body.length() > maxBodyBytes ? body.substring(0, maxBodyBytes) : body));
+        if (body == null) {
+            return null;
+        }
+        String read = body.length() > maxBodyBytes ? body.substring(0, maxBodyBytes) : body;
+        return keyOf(json -> json.createParser(read), CutStrings.of(read));
     }
 
     /**
@@ -164,7 +174,11 @@ public final class PromptPrefix {
      * @return 16 hex characters, or null when the body has no key (null gives null)
      */
     public String keyOf(InputStream body) {
-        return body == null ? null : keyOf(json -> json.createParser(new Limited(body, maxBodyBytes)));
+        if (body == null) {
+            return null;
+        }
+        CutStrings.Recorded read = new CutStrings.Recorded(new Limited(body, maxBodyBytes));
+        return keyOf(json -> json.createParser(read), read.strings);
     }
 
     /** Opens a parser over a body with this instance's factory. */
@@ -174,15 +188,15 @@ public final class PromptPrefix {
     }
 
     /** The one place where a malformed body (or a failing stream) becomes "no key". */
-    private String keyOf(Opener opener) {
+    private String keyOf(Opener opener, CutStrings strings) {
         try (JsonParser parser = opener.open(json)) {
-            return read(parser);
+            return read(parser, strings);
         } catch (IOException malformed) {
             return null;
         }
     }
 
-    private String read(JsonParser p) throws IOException {
+    private String read(JsonParser p, CutStrings strings) throws IOException {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             return null;
         }
@@ -190,18 +204,22 @@ public final class PromptPrefix {
             String field = p.currentName();
             JsonToken value = p.nextToken();
             if ("messages".equals(field) && value == JsonToken.START_ARRAY) {
-                return chatKey(p);
+                return chatKey(p, strings);
             }
             if ("prompt".equals(field)) {
-                return promptKey(p, value);
+                return promptKey(p, value, strings);
             }
             p.skipChildren();
         }
         return null;
     }
 
-    /** Reads messages up to the first that is not a system or developer message. */
-    private String chatKey(JsonParser p) throws IOException {
+    /**
+     * Reads messages up to the first that is not a system or developer message. The input's end
+     * may cut that message's text once its role was read: the key is then the whole body's when
+     * what came before the cut is at least {@link #prefixChars()} long, else there is none.
+     */
+    private String chatKey(JsonParser p, CutStrings strings) throws IOException {
         Canonical leading = new Canonical();
         Canonical message = new Canonical();
         JsonToken token;
@@ -211,7 +229,7 @@ public final class PromptPrefix {
                 continue;
             }
             message.clear();
-            String role = readMessage(p, message);
+            String role = readMessage(p, message, strings);
             if ("system".equals(role) || "developer".equals(role)) {
                 leading.separate();
                 leading.append(role);
@@ -224,6 +242,9 @@ public final class PromptPrefix {
                 turn.append(':');
                 turn.separate();
                 turn.append(message.text);
+                if (strings.cut && turn.text.length() < prefixChars()) {
+                    return null;
+                }
                 long leadingHash = leading.isEmpty() ? 0 : HashAlgorithm.FNV1A_64_MIXED.hash(leading.toString());
                 long turnHash = HashAlgorithm.FNV1A_64_MIXED.hash(turn.prefix(prefixChars()));
                 return hex(HashAlgorithm.fmix64(leadingHash ^ Long.rotateLeft(turnHash, 32)));
@@ -232,19 +253,26 @@ public final class PromptPrefix {
         return null;
     }
 
-    /** Reads one message object; its content's canonical text goes to {@code content}. @return its role, or null */
-    private static String readMessage(JsonParser p, Canonical content) throws IOException {
+    /**
+     * Reads one message object; its content's canonical text goes to {@code content}. Once its
+     * role is known to be a turn's, a text that the input's end cuts is kept as far as it goes
+     * ({@code strings.cut} set; the message ends there).
+     *
+     * @return its role, or null
+     */
+    private static String readMessage(JsonParser p, Canonical content, CutStrings strings) throws IOException {
         String role = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
+        while (!strings.cut && p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken value = p.nextToken();
+            CutStrings cuttable = role == null || "system".equals(role) || "developer".equals(role) ? null : strings;
             if ("role".equals(field) && value == JsonToken.VALUE_STRING) {
                 role = p.getText().trim();
             } else if ("content".equals(field) && value == JsonToken.VALUE_STRING) {
                 content.separate();
-                content.append(p);
+                content.append(p, cuttable);
             } else if ("content".equals(field) && value == JsonToken.START_ARRAY) {
-                readParts(p, content);
+                readParts(p, content, cuttable);
             } else {
                 p.skipChildren();
             }
@@ -252,14 +280,14 @@ public final class PromptPrefix {
         return role;
     }
 
-    /** Reads content parts; text parts join {@code content}, separated by a space. */
-    private static void readParts(JsonParser p, Canonical content) throws IOException {
+    /** Reads content parts; text parts join {@code content}, separated by a space; {@code strings}: as for a message. */
+    private static void readParts(JsonParser p, Canonical content, CutStrings strings) throws IOException {
         JsonToken token;
-        while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
+        while ((strings == null || !strings.cut) && (token = p.nextToken()) != JsonToken.END_ARRAY) {
             if (token == JsonToken.VALUE_STRING) {
                 // A bare string part: some clients send content as an array of strings.
                 content.separate();
-                content.append(p);
+                content.append(p, strings);
                 continue;
             }
             if (token != JsonToken.START_OBJECT) {
@@ -274,7 +302,14 @@ public final class PromptPrefix {
                 if ("type".equals(field) && value == JsonToken.VALUE_STRING) {
                     type = p.getText();
                 } else if ("text".equals(field) && value == JsonToken.VALUE_STRING) {
-                    text = p.getText();
+                    try {
+                        text = p.getText();
+                    } catch (JsonEOFException e) {
+                        // Cut off: kept only when the part is known to be text.
+                        content.separate();
+                        content.append(cutText(p, "text".equals(type) ? strings : null, e));
+                        return;
+                    }
                 } else {
                     p.skipChildren();
                 }
@@ -286,7 +321,8 @@ public final class PromptPrefix {
         }
     }
 
-    private String promptKey(JsonParser p, JsonToken value) throws IOException {
+    /** As {@link #chatKey}, a prompt that the input's end cuts has its key when long enough. */
+    private String promptKey(JsonParser p, JsonToken value, CutStrings strings) throws IOException {
         if (value == JsonToken.START_ARRAY) {
             value = p.nextToken();
         }
@@ -294,8 +330,24 @@ public final class PromptPrefix {
             return null;
         }
         Canonical prompt = new Canonical();
-        prompt.append(p);
-        return prompt.isEmpty() ? null : hex(HashAlgorithm.FNV1A_64_MIXED.hash(prompt.prefix(prefixChars())));
+        prompt.append(p, strings);
+        return prompt.isEmpty() || strings.cut && prompt.text.length() < prefixChars() ? null : hex(HashAlgorithm.FNV1A_64_MIXED.hash(prompt.prefix(prefixChars())));
+    }
+
+    /**
+     * The text of the parser's current string token, which the input's end cut off, as far as it
+     * goes; {@code strings} is then marked {@link CutStrings#cut}.
+     *
+     * @param strings null when a cut text does not count
+     * @throws JsonEOFException {@code cut}, when it does not count or cannot be read
+     */
+    private static String cutText(JsonParser p, CutStrings strings, JsonEOFException cut) throws JsonEOFException {
+        String text = strings == null ? null : strings.text(p);
+        if (text == null) {
+            throw cut;
+        }
+        strings.cut = true;
+        return text;
     }
 
     static String hex(long value) {
@@ -346,9 +398,21 @@ public final class PromptPrefix {
             }
         }
 
-        /** Appends the parser's current string token without making a String of it. */
-        void append(JsonParser p) throws IOException {
-            char[] chars = p.getTextCharacters();
+        /**
+         * Appends the parser's current string token without making a String of it; one that the
+         * input's end cut off is appended as far as it goes when {@code strings} is not null, which
+         * is then marked {@link CutStrings#cut}.
+         *
+         * @throws IOException a malformed token, or one cut off that cannot be read that way
+         */
+        void append(JsonParser p, CutStrings strings) throws IOException {
+            char[] chars;
+            try {
+                chars = p.getTextCharacters();
+            } catch (JsonEOFException e) {
+                append(cutText(p, strings, e));
+                return;
+            }
             int end = p.getTextOffset() + p.getTextLength();
             for (int i = p.getTextOffset(); i < end; i++) {
                 append(chars[i]);

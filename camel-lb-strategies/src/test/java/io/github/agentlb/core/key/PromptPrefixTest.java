@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -255,6 +256,49 @@ class PromptPrefixTest {
         // Eight characters ending in a lone high surrogate: nothing past it, so nothing is cut.
         String lone = body(List.of(message("user", "a\\ud83d")));
         assertThat(eight.keyOf(lone)).isNotNull().isNotEqualTo(eight.keyOf(body(List.of(message("user", "a")))));
+    }
+
+    /**
+     * A body cut off inside its first turn's text (a proxy that routes on the first bytes of a body
+     * still arriving, or the read limit) has the whole body's key once the text before the cut is
+     * K x B characters long: at every byte of a stretch of escapes, two-, three- and four-byte
+     * characters, from a byte array, a stream and text. Cut sooner, inside a system message, or where
+     * the role (a part's type) comes after the text, it has none.
+     */
+    @Test
+    void aBodyCutInsideItsFirstTurnAfterTheCountedCharactersHasTheWholeBodysKey() {
+        String unit = "lorem ipsum \\\"quoted\\\" \\\\ tab\\t \\u00e9t\u00e9 \u20ac \ud83d\ude00  ";
+        String turn = "Summarise this: " + unit.repeat(300);
+        String body = body(List.of(message("system", "Be brief."), message("user", turn), message("assistant", "ok")));
+        String whole = KEYS.keyOf(body);
+        assertThat(whole).isNotNull();
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        int from = body.indexOf("Summarise") + 3_000;
+        for (int cut = from; cut < from + 200; cut++) {
+            assertThat(KEYS.keyOf(Arrays.copyOf(bytes, cut))).as("bytes cut at %d", cut).isEqualTo(whole);
+            assertThat(KEYS.keyOf(new ByteArrayInputStream(bytes, 0, cut))).as("stream cut at %d", cut).isEqualTo(whole);
+            assertThat(KEYS.keyOf(body.substring(0, cut))).as("text cut at %d", cut).isEqualTo(whole);
+        }
+        // The read limit cuts the same way: a first turn of 2 MiB.
+        String huge = body(List.of(message("user", "x y ".repeat(1 << 19))));
+        assertThat(KEYS.keyOf(new ByteArrayInputStream(huge.getBytes(StandardCharsets.UTF_8))))
+                .isEqualTo(PromptPrefix.custom().maxBodyBytes(16 << 20).build().keyOf(huge)).isNotNull();
+        // Completions: the prompt cut after its counted characters.
+        String prompt = "{\"prompt\":\"" + unit.repeat(300) + "\"}";
+        assertThat(KEYS.keyOf(prompt.substring(0, 3_000))).isEqualTo(KEYS.keyOf(prompt)).isNotNull();
+        // Content as parts, the type first: cut inside the text.
+        String parts = body(List.of("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"" + turn + "\"}]}"));
+        assertThat(KEYS.keyOf(parts.substring(0, 3_000))).isEqualTo(KEYS.keyOf(parts)).isNotNull();
+        // None: too soon, in a system message, the role or the type after the text.
+        assertThat(KEYS.keyOf(body.substring(0, body.indexOf("Summarise") + 500))).isNull();
+        String longSystem = body(List.of(message("system", turn), message("user", "hi")));
+        assertThat(KEYS.keyOf(longSystem.substring(0, 3_000))).isNull();
+        String roleAfter = body(List.of("{\"content\":\"" + turn + "\",\"role\":\"user\"}"));
+        assertThat(KEYS.keyOf(roleAfter)).isNotNull();
+        assertThat(KEYS.keyOf(roleAfter.substring(0, 3_000))).isNull();
+        String typeAfter = body(List.of("{\"role\":\"user\",\"content\":[{\"text\":\"" + turn + "\",\"type\":\"text\"}]}"));
+        assertThat(KEYS.keyOf(typeAfter)).isNotNull();
+        assertThat(KEYS.keyOf(typeAfter.substring(0, 3_000))).isNull();
     }
 
     static String message(String role, String content) {
