@@ -124,8 +124,11 @@ final class ProxyAnswers {
         }
         if (cause instanceof RequestBodyTimeoutException slow) {
             // The client's slowness: nothing counts against the agent; the rest of the body is not read.
-            LOG.info("request={} answered 408: {}", requestId(exchange), slow.getMessage());
-            reply(exchange, 408, "request timeout", slow.getMessage(), Map.of("Connection", "close"));
+            // Composed here, the agent named as in every other answer (its name, else its base URL).
+            String detail = "the client sent no more of its request body for " + slow.waitedMs() + " ms; agent "
+                    + agentLabel(exchange) + " was waiting for it";
+            LOG.info("request={} answered 408: {}", requestId(exchange), detail);
+            reply(exchange, 408, "request timeout", detail, Map.of("Connection", "close"));
             return;
         }
         if (cause instanceof RequestLoopException loop) {

@@ -130,7 +130,8 @@ class StreamedRequestBodyTest {
                     out.flush();
                     String answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
                     assertThat(answer).startsWith("HTTP/1.1 408").contains("connection: close")
-                            .contains("\"error\":\"request timeout\"");
+                            .contains("\"error\":\"request timeout\"")
+                            .contains("for 1000 ms; agent A1 was waiting for it"); // named as in every other answer
                 }
             }
             try (Socket client = new Socket(InetAddress.getLoopbackAddress(), slow.port())) {

@@ -365,7 +365,7 @@ final class AgentCall implements RequestWriter.Writes {
     private void firstByteTimedOut() {
         if (!written && down.bodyRest() != null && agent != null && agent.isWritable() && writeFailure == null) {
             finish(new RequestBodyTimeoutException("the client sent no more of its request body for "
-                    + timeouts.firstByteMs() + " ms; agent " + name() + " was waiting for it"), false);
+                    + timeouts.firstByteMs() + " ms; agent " + name() + " was waiting for it", timeouts.firstByteMs()), false);
             return;
         }
         finish(new AnswerTimeoutException("agent " + name() + " sent no answer within " + timeouts.firstByteMs() + " ms"),

@@ -13,9 +13,20 @@ import io.github.agentlb.camel.ClassifiedFailure;
 public class RequestBodyTimeoutException extends Exception implements ClassifiedFailure {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what timed out, e.g. which agent waited how long */
-    public RequestBodyTimeoutException(String message) {
+    private final long waitedMs;
+
+    /**
+     * @param message  what timed out, e.g. which agent waited how long
+     * @param waitedMs how long the agent waited for more of the body, ms
+     */
+    public RequestBodyTimeoutException(String message, long waitedMs) {
         super(message);
+        this.waitedMs = waitedMs;
+    }
+
+    /** @return how long the agent waited for more of the body, ms (a route's answer names the agent as it likes) */
+    public long waitedMs() {
+        return waitedMs;
     }
 
     /** @return {@link AttemptOutcome#CANCELLED} */
