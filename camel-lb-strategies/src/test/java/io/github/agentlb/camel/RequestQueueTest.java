@@ -547,9 +547,13 @@ class RequestQueueTest {
         }
     }
 
-    /** Nor when an agent's ejection time is up: the exchange waiting is its trial request. */
-    @Test
-    void anExchangeWaitingGoesWhenAnAgentsEjectionEnds() {
+    /**
+     * One agent in flight each: A1 refuses a connection and is ejected, A2 and A3 take an exchange
+     * each, and the fourth waits.
+     *
+     * @return the exchange waiting
+     */
+    private Sent anExchangeWaitingWhileA1IsEjected() {
         start(1, 5);
         balancer.setQueueTimeout(Duration.ofSeconds(60));
         refusing = "A1";
@@ -561,6 +565,13 @@ class RequestQueueTest {
         send();
         Sent waiting = send();
         assertThat(calls).hasSize(2);
+        return waiting;
+    }
+
+    /** Nor when an agent's ejection time is up: the exchange waiting is its trial request. */
+    @Test
+    void anExchangeWaitingGoesWhenAnAgentsEjectionEnds() {
+        Sent waiting = anExchangeWaitingWhileA1IsEjected();
 
         clock.addAndGet(OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos());
         timer.advance(OutlierEjection.DEFAULT_BASE_EJECTION_TIME);
@@ -1142,17 +1153,7 @@ class RequestQueueTest {
      */
     @Test
     void anExchangeWaitingGoesWhenAStreamsTrialReadmitsAnAgent() {
-        start(1, 5);
-        balancer.setQueueTimeout(Duration.ofSeconds(60));
-        refusing = "A1";
-        answerAtOnce = true;
-        send();
-        answerAtOnce = false;
-        refusing = null;
-        send();
-        send();
-        Sent waiting = send();
-        assertThat(calls).hasSize(2);
+        Sent waiting = anExchangeWaitingWhileA1IsEjected();
         clock.addAndGet(OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos());
 
         send(Map.of(Exchange.HTTP_METHOD, "GET", "Mcp-Session-Id", "s-1")); // rr's turn of A3

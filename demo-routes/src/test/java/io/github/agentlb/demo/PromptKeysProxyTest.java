@@ -41,6 +41,16 @@ class PromptKeysProxyTest {
         return json.append("]}").toString();
     }
 
+    /** Posts a chat completion as user {@code userId}; returns the answer of status 200 (the agent's number). */
+    private String complete(DemoProxy proxy, int userId, String body) throws Exception {
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(
+                        URI.create(proxy.baseUrl() + "/v1/chat/completions?user_id=" + userId))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).isEqualTo(200);
+        return answer.body();
+    }
+
     @Test
     void everyTurnOfAConversationReachesOneAgentAndConversationsSpread() throws Exception {
         try (NumberedAgents numbered = new NumberedAgents(3)) {
@@ -51,13 +61,7 @@ class PromptKeysProxyTest {
                     Set<String> answeredBy = new HashSet<>();
                     for (int turn = 1; turn <= 4; turn++) {
                         String body = conversation(c, turn);
-                        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(
-                                        URI.create(proxy.baseUrl() + "/v1/chat/completions?user_id=" + (c * 10 + turn)))
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(TIMEOUT).build(),
-                                HttpResponse.BodyHandlers.ofString());
-                        assertThat(answer.statusCode()).isEqualTo(200);
-                        answeredBy.add(answer.body());
+                        answeredBy.add(complete(proxy, c * 10 + turn, body));
                     }
                     assertThat(answeredBy).as("conversation %d", c).hasSize(1);
                     firstAgents.addAll(answeredBy);
@@ -95,13 +99,7 @@ class PromptKeysProxyTest {
                     for (int turn = 1; turn <= 4; turn++) {
                         String body = json + "]}";
                         assertThat(body.length()).isGreaterThan(io.github.agentlb.agent.http.Http11Component.DEFAULT_HELD_BODY_BYTES);
-                        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(
-                                        URI.create(proxy.baseUrl() + "/v1/chat/completions?user_id=" + (c * 10 + turn)))
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(TIMEOUT).build(),
-                                HttpResponse.BodyHandlers.ofString());
-                        assertThat(answer.statusCode()).isEqualTo(200);
-                        answeredBy.add(answer.body());
+                        answeredBy.add(complete(proxy, c * 10 + turn, body));
                         json.append(",{\"role\":\"assistant\",\"content\":\"answer ").append(turn)
                                 .append("\"},{\"role\":\"user\",\"content\":\"and then ").append(turn).append("?\"}");
                     }
