@@ -67,7 +67,8 @@ abstract class CutStrings {
 
     /** A stream that keeps what was read of the one it wraps, for its cut strings. Not thread-safe. */
     static final class Recorded extends FilterInputStream {
-        private byte[] read = new byte[8192];
+        /** What was read, as long as the reads asked for (a parser's buffer each). */
+        private byte[] read = new byte[0];
         private int size;
         final CutStrings strings = new CutStrings() {
             @Override
@@ -84,7 +85,7 @@ abstract class CutStrings {
         public int read() throws IOException {
             int b = super.read();
             if (b >= 0) {
-                keep(new byte[] {(byte) b}, 0, 1);
+                keep(new byte[] {(byte) b}, 0, 1); // a parser reads into its buffer, never byte by byte
             }
             return b;
         }
@@ -162,5 +163,4 @@ abstract class CutStrings {
             return null;
         }
     }
-
 }
