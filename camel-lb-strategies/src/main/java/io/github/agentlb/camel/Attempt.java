@@ -58,6 +58,8 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     private long elapsedNanos;
     /** Set, on the sending thread, when the child answered synchronously; read by {@link #sent} on that thread. */
     private boolean handledInline;
+    /** Set by the child at the answer's head, before its callback; read when the attempt completed ({@link #headPassed}). */
+    private boolean headPassed;
     @SuppressWarnings("unused")
     private volatile boolean answered;
     /** {@link #SENDING} while the child's {@code process} may still be running, then {@link #SENT} or {@link #DEFERRED_ANSWER}. */
@@ -161,7 +163,17 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     public boolean answerHead() {
         slot.trialAnswered();
         HedgedRequest.Leg leg = attempts.leg();
-        return leg == null || leg.answered(true);
+        headPassed = leg == null || leg.answered(true);
+        return headPassed;
+    }
+
+    /**
+     * Whether the child passed the answer's head on to the client ({@link #answerHead}): a busy
+     * status it did not hold back (a streamed request body could not be sent again, or the answer
+     * was too long to hold) is then the client's answer, not one to fail over.
+     */
+    boolean headPassed() {
+        return headPassed;
     }
 
     @Override

@@ -319,6 +319,11 @@ final class Attempts extends CandidateScreen {
         done.slot().rest(until, status);
         context.resting(until);
         DecisionLog.busy(context.strategyName, done.agent(), status, rest);
+        if (done.headPassed()) {
+            // Already on its way to the client as it came (a streamed body cannot be sent again): its answer.
+            finish(done.agent(), done.exchange(), sync);
+            return;
+        }
         lastBusy = done;
         boolean unavailable = retryAfter == null && status == 503;
         addFailure(new AgentFailure(done.agent(), (unavailable ? "unavailable " : "busy ") + status, unavailable ? AttemptOutcome.ERROR_ANSWER : AttemptOutcome.BUSY, null));

@@ -177,10 +177,16 @@ class StreamedRequestBodyTest {
         try (DemoProxy twoAgents = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
                 .agentUrls("http://127.0.0.1:" + busy.getAddress().getPort(), "http://127.0.0.1:" + agent.getAddress().getPort())
                 .strategy("rr").maxBodyBytes(LIMIT).clientTimeoutMs(10_000).build())) {
+            java.util.List<String> attempts = new java.util.concurrent.CopyOnWriteArrayList<>();
+            twoAgents.balancer().addAttemptListener((strategy, agentId, outcome, elapsed) -> attempts.add(agentId + " " + outcome));
             for (int i = 0; i < 2; i++) {
                 String answer = post(twoAgents, BODY);
                 assertThat(answer).matches("(?s)HTTP/1.1 (429|200) .*");
             }
+            // The busy answer went to the client as it came: no failover attempt, none refused and counted.
+            assertThat(attempts).as("one attempt per request").hasSize(2)
+                    .containsExactlyInAnyOrder("http://127.0.0.1:" + busy.getAddress().getPort() + " BUSY",
+                            "http://127.0.0.1:" + agent.getAddress().getPort() + " SUCCESS");
         } finally {
             busy.stop(0);
         }
