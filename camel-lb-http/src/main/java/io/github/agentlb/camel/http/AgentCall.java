@@ -79,8 +79,9 @@ import org.slf4j.LoggerFactory;
  * <h2>Legacy MCP session streams</h2>
  * A Server-Sent Events answer to a request with {@code Mcp-Session-Id} whose
  * {@code MCP-Protocol-Version} is absent or before 2026-07-28 (MCP 2025-11-25 and earlier), and
- * whose {@code Accept} (if sent) allows {@code text/event-stream}, as an MCP client's must (a chat
- * completion that accepts only JSON, as the OpenAI SDKs send, is not one), is resumable once the
+ * whose {@code Accept} names {@code text/event-stream}, as an MCP client's must (a chat completion
+ * whose client accepts only JSON, as the OpenAI SDKs send, or anything, as curl does, is not one; a
+ * {@code GET} may also send none or {@code *}{@code /*}), is resumable once the
  * agent has given one of its events an id ({@code id:}): the client may leave and come back with
  * {@code GET} and the {@code Last-Event-ID} it saw, and its leaving "SHOULD NOT be interpreted as
  * the client cancelling its request". So when such a client leaves a {@code POST}'s stream after an
@@ -278,21 +279,23 @@ final class AgentCall implements RequestWriter.Writes {
         return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17)
                 && request.contains("Mcp-Session-Id")
                 && !McpHeaders.mirrorsTrusted(request.get(McpHeaders.PROTOCOL_VERSION))
-                && acceptsEventStreams(request.getAll(HttpHeaderNames.ACCEPT));
+                && acceptsEventStreams(request.getAll(HttpHeaderNames.ACCEPT), HttpMethod.GET.equals(down.method()));
     }
 
     /**
-     * Whether a client's {@code Accept} values allow an event stream: none sent, or one naming
-     * {@code text/event-stream}, {@code text/*} or any type. MCP's clients must list
-     * {@code text/event-stream}; an LLM client that accepts only JSON (the OpenAI SDKs) is not one.
+     * Whether a client's {@code Accept} values are an MCP client's for an event stream. A
+     * {@code POST}'s must name {@code text/event-stream}, as MCP's clients must ("listing both
+     * application/json and text/event-stream"): an LLM client that accepts only JSON (the OpenAI
+     * SDKs) or anything ({@code *}{@code /*}: curl, fetch, Python's requests) is not one. A
+     * {@code GET} (LLM calls are never one) may also send none, {@code text/*} or any type.
      */
-    static boolean acceptsEventStreams(List<String> accept) {
+    static boolean acceptsEventStreams(List<String> accept, boolean get) {
         if (accept.isEmpty()) {
-            return true;
+            return get;
         }
         for (String value : accept) {
             String lower = value.toLowerCase(Locale.ROOT);
-            if (lower.contains("text/event-stream") || lower.contains("text/*") || lower.contains("*/*")) {
+            if (lower.contains("text/event-stream") || get && (lower.contains("text/*") || lower.contains("*/*"))) {
                 return true;
             }
         }

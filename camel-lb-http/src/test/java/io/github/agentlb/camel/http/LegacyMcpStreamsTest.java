@@ -39,6 +39,8 @@ import org.junit.jupiter.api.Timeout;
 class LegacyMcpStreamsTest {
 
     private static final String LEGACY = "MCP-Protocol-Version: 2025-11-25\r\nMcp-Session-Id: s-1\r\n";
+    /** What an MCP client's {@code POST} must accept. */
+    private static final String MCP_ACCEPT = "Accept: application/json, text/event-stream\r\n";
     private static final String MODERN = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Session-Id: s-1\r\n";
     private final BlockingQueue<AttemptOutcome> outcomes = new LinkedBlockingQueue<>();
     private final List<String> ejected = new ArrayList<>();
@@ -190,7 +192,7 @@ class LegacyMcpStreamsTest {
 
     @Test
     void aClientLeavingALegacySessionStreamDoesNotCancelTheAgentsCall() throws Exception {
-        assertThat(leaveAStream(LEGACY)).as("the agent wrote its 20 events").isTrue();
+        assertThat(leaveAStream(MCP_ACCEPT + LEGACY)).as("the agent wrote its 20 events").isTrue();
         assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
     }
 
@@ -224,9 +226,24 @@ class LegacyMcpStreamsTest {
         assertThat(leaveAStreamOf(chat + "Accept: text/event-stream\r\n" + LEGACY + "\r\n{}", false))
                 .as("the agent's writes failed").isFalse();
         assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
-        assertThat(leaveAStreamOf(chat + "Accept: */*\r\nMcp-Session-Id: s-1\r\n\r\n{}", true))
-                .as("with event ids: read to its end, for a resumption").isTrue();
+        assertThat(leaveAStreamOf(chat + MCP_ACCEPT + "Mcp-Session-Id: s-1\r\n\r\n{}", true))
+                .as("with event ids and MCP's Accept: read to its end, for a resumption").isTrue();
         assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+    }
+
+    /**
+     * An LLM stream whose events carry ids, to a client that sends a learned {@code Mcp-Session-Id}
+     * and accepts anything ({@code *}{@code /*}: curl, fetch, Python's requests) or sends no
+     * {@code Accept}: no MCP client's {@code POST}, which must name {@code text/event-stream}. Its
+     * client leaving cancels it.
+     */
+    @Test
+    void aPostWhoseClientDoesNotNameEventStreamsIsNoLegacyMcpStreamEvenWithEventIds() throws Exception {
+        String chat = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nMcp-Session-Id: s-1\r\n";
+        for (String accept : List.of("Accept: */*\r\n", "", "Accept: text/*\r\n")) {
+            assertThat(leaveAStreamOf(chat + accept + "\r\n{}", true)).as("[%s] the agent's writes failed", accept).isFalse();
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).as(accept).isEqualTo(AttemptOutcome.CANCELLED);
+        }
     }
 
     /**
@@ -317,7 +334,7 @@ class LegacyMcpStreamsTest {
      */
     @Test
     void aStalledLegacyPostStreamEndsCleanlyOnlyAfterAnEventId() throws Exception {
-        String post = "POST /mcp HTTP/1.1\r\nHost: x\r\nAccept: */*\r\nContent-Length: 2\r\n" + LEGACY + "\r\n{}";
+        String post = "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n" + MCP_ACCEPT + LEGACY + "\r\n{}";
         String withoutId = idleStreamOf(post, "data: 1\n\n");
         assertThat(withoutId).startsWith("HTTP/1.1 200 OK").contains("data: 1").doesNotEndWith("0\r\n\r\n");
         assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.FAILED_AFTER_FIRST_BYTE);
