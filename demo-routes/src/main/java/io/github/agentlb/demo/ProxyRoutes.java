@@ -1,18 +1,20 @@
 package io.github.agentlb.demo;
 
+import io.github.agentlb.agent.http.HeldBodies;
 import io.github.agentlb.agent.http.Http11Component;
 import io.github.agentlb.agent.http.LogText;
 import io.github.agentlb.agent.http.RequestTarget;
 import io.github.agentlb.camel.AgentKeys;
 import io.github.agentlb.camel.AgentLb;
+import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AgentsBusyException;
 import io.github.agentlb.camel.KeySettings;
-import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.camel.SessionRejectedException;
 import io.github.agentlb.camel.http.AgentCallCancelledException;
 import io.github.agentlb.camel.http.AgentComponent;
 import io.github.agentlb.camel.http.NettyDownstream;
+import io.github.agentlb.core.key.PromptPrefix;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelHandlerContext;
@@ -156,6 +158,26 @@ public class ProxyRoutes extends RouteBuilder {
     }
 
     /**
+     * Whether the first bytes of a body still arriving decide the balancer's key: always, unless its
+     * keys read the prompt ({@code prompt}) and those bytes end before the prompt key is complete or
+     * known to be absent ({@link PromptPrefix#decides}). On the connection's event loop.
+     */
+    private boolean decidesTheKey(io.netty.handler.codec.http.HttpRequest head, io.netty.buffer.ByteBuf held) {
+        return !keyed || !readsThePrompt(((KeySettings) balancer).getKeys())
+                || PromptPrefix.ofDefaults().decides(new io.netty.buffer.ByteBufInputStream(held));
+    }
+
+    /** Whether keys named as {@code setKeys} takes them ({@code session,prompt,user_id}) read the prompt. */
+    static boolean readsThePrompt(String keys) {
+        for (String part : keys.split(",")) {
+            if (part.trim().equalsIgnoreCase("prompt")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Agents from a membership source: the route starts with the fleet's agents ({@code config}'s
      * agent URLs, from {@link DemoFleet#firstFleet()}), and later fleets change the balancer at runtime.
      *
@@ -217,8 +239,10 @@ public class ProxyRoutes extends RouteBuilder {
         errorHandler(noErrorHandler());
         // With A2A tasks on, a body the balancer reads (up to 1 MiB, a task call or a message with
         // large parts) is held whole, so that its task id is checked and the answer's sealed.
-        Http11Component.register(getContext(), config.clientTimeoutMs(), balancer != null && balancer.isSessionA2aTasks()
-                ? A2A_HELD_BODY_BYTES : Http11Component.DEFAULT_HELD_BODY_BYTES);
+        // Else the first 64 KiB, and more, up to what the prompt key reads, while they do not decide it.
+        int held = balancer != null && balancer.isSessionA2aTasks() ? A2A_HELD_BODY_BYTES : Http11Component.DEFAULT_HELD_BODY_BYTES;
+        Http11Component.register(getContext(), config.clientTimeoutMs(),
+                new HeldBodies(held, Math.max(held, PromptPrefix.DEFAULT_MAX_BODY_BYTES), this::decidesTheKey));
         // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
         // try block still gets one, or the client would wait forever.
         onException(Exception.class).handled(true).process(answers::internalError);

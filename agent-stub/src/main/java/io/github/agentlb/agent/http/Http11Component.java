@@ -57,7 +57,7 @@ public class Http11Component extends NettyHttpComponent {
     /** How long stopping waits for the event loops, ms: the first endpoint's {@code shutdownTimeout}. */
     private int shutdownTimeoutMs;
     private final long requestReadTimeoutMs;
-    private final int heldBodyBytes;
+    private final HeldBodies heldBodies;
 
     /** A component whose servers give a request {@code requestReadTimeoutMs} to arrive (then 408). */
     public Http11Component(long requestReadTimeoutMs) {
@@ -74,14 +74,28 @@ public class Http11Component extends NettyHttpComponent {
      * @throws IllegalArgumentException if {@code requestReadTimeoutMs < 1} or {@code heldBodyBytes < 0}
      */
     public Http11Component(long requestReadTimeoutMs, int heldBodyBytes) {
+        this(requestReadTimeoutMs, held(heldBodyBytes));
+    }
+
+    /**
+     * As {@link #Http11Component(long, int)}, holding more of a body while {@code held} says what is
+     * held is not enough ({@link HeldBodies}).
+     *
+     * @throws IllegalArgumentException if {@code requestReadTimeoutMs < 1}
+     */
+    public Http11Component(long requestReadTimeoutMs, HeldBodies held) {
         if (requestReadTimeoutMs < 1) {
             throw new IllegalArgumentException("requestReadTimeoutMs must be >= 1, was " + requestReadTimeoutMs);
         }
+        this.requestReadTimeoutMs = requestReadTimeoutMs;
+        this.heldBodies = java.util.Objects.requireNonNull(held, "held");
+    }
+
+    private static HeldBodies held(int heldBodyBytes) {
         if (heldBodyBytes < 0) {
             throw new IllegalArgumentException("heldBodyBytes must be >= 0, was " + heldBodyBytes);
         }
-        this.requestReadTimeoutMs = requestReadTimeoutMs;
-        this.heldBodyBytes = heldBodyBytes;
+        return HeldBodies.of(heldBodyBytes);
     }
 
     /** A component with the default request read timeout. */
@@ -101,8 +115,13 @@ public class Http11Component extends NettyHttpComponent {
 
     /** As {@link #register(CamelContext)}, with a request read timeout, ms, and the body bytes held ({@link #Http11Component(long, int)}). */
     public static void register(CamelContext context, long requestReadTimeoutMs, int heldBodyBytes) {
+        register(context, requestReadTimeoutMs, held(heldBodyBytes));
+    }
+
+    /** As {@link #register(CamelContext)}, with a request read timeout, ms, and what of a body is held ({@link HeldBodies}). */
+    public static void register(CamelContext context, long requestReadTimeoutMs, HeldBodies held) {
         if (context.hasComponent(SCHEME) == null) {
-            context.addComponent(SCHEME, new Http11Component(requestReadTimeoutMs, heldBodyBytes));
+            context.addComponent(SCHEME, new Http11Component(requestReadTimeoutMs, held));
         }
     }
 
@@ -115,7 +134,7 @@ public class Http11Component extends NettyHttpComponent {
             }
             HttpServerBootstrapFactory server =
                     new HttpServerBootstrapFactory(getMultiplexChannelHandler(consumer.getConfiguration().getPort()));
-            server.init(getCamelContext(), consumer.getConfiguration(), new Http11ServerInitializer(consumer, requestReadTimeoutMs, heldBodyBytes));
+            server.init(getCamelContext(), consumer.getConfiguration(), new Http11ServerInitializer(consumer, requestReadTimeoutMs, heldBodies));
             return server;
         });
     }

@@ -29,11 +29,11 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
 
     private final NettyHttpConsumer consumer;
     private final long requestReadTimeoutMs;
-    private final int heldBodyBytes;
+    private final HeldBodies heldBodies;
 
     /** The pipeline for {@code consumer}'s connections, every body gathered whole. */
     public Http11ServerInitializer(NettyHttpConsumer consumer, long requestReadTimeoutMs) {
-        this(consumer, requestReadTimeoutMs, 0);
+        this(consumer, requestReadTimeoutMs, HeldBodies.NONE);
     }
 
     /**
@@ -42,16 +42,16 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
      * @param requestReadTimeoutMs time for a request's head and body to arrive once its first
      *                             byte came, ms, &gt;= 1 ({@link RequestReadTimeout}: 408 after it;
      *                             for a streamed body, until its held prefix came)
-     * @param heldBodyBytes        0, or the bytes of a longer body held before the request is handed
-     *                             on while the rest arrives ({@link StreamedBodies})
+     * @param heldBodies           what of a body is held before the request is handed on while the
+     *                             rest arrives ({@link StreamedBodies}); {@link HeldBodies#NONE}: all
      */
-    public Http11ServerInitializer(NettyHttpConsumer consumer, long requestReadTimeoutMs, int heldBodyBytes) {
+    public Http11ServerInitializer(NettyHttpConsumer consumer, long requestReadTimeoutMs, HeldBodies heldBodies) {
         if (requestReadTimeoutMs < 1) {
             throw new IllegalArgumentException("requestReadTimeoutMs must be >= 1, was " + requestReadTimeoutMs);
         }
         this.consumer = consumer;
         this.requestReadTimeoutMs = requestReadTimeoutMs;
-        this.heldBodyBytes = heldBodyBytes;
+        this.heldBodies = heldBodies;
         NettyHttpConfiguration c = consumer.getConfiguration();
         if (c.isSsl() || c.isCompression() || c.isDisableStreamCache()) {
             throw new IllegalArgumentException("endpoint " + consumer.getEndpoint().getEndpointUri()
@@ -62,7 +62,7 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
 
     @Override
     public ServerInitializerFactory createPipelineFactory(NettyConsumer nettyConsumer) {
-        return new Http11ServerInitializer((NettyHttpConsumer) nettyConsumer, requestReadTimeoutMs, heldBodyBytes);
+        return new Http11ServerInitializer((NettyHttpConsumer) nettyConsumer, requestReadTimeoutMs, heldBodies);
     }
 
     @Override
@@ -72,8 +72,8 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
         RequestReadTimeout readTimeout = new RequestReadTimeout(requestReadTimeoutMs);
         pipeline.addLast("read-timeout", readTimeout.bytes());
         pipeline.addLast("codec", new Http11ServerCodec(c.getMaxInitialLineLength(), c.getMaxHeaderSize(), c.getMaxChunkSize()));
-        if (heldBodyBytes > 0) {
-            pipeline.addLast("streamed-bodies", new StreamedBodies(heldBodyBytes, c.getChunkedMaxContentLength()));
+        if (heldBodies.heldBytes() > 0) {
+            pipeline.addLast("streamed-bodies", new StreamedBodies(heldBodies, c.getChunkedMaxContentLength()));
         }
         pipeline.addLast("aggregator", new JsonLimitAggregator(c.getChunkedMaxContentLength()));
         pipeline.addLast("read-timeout-end", readTimeout.requests());

@@ -12,9 +12,10 @@ import io.netty.handler.codec.http.LastHttpContent;
 
 /**
  * Hands a request with a large body on before its body has arrived: once {@code heldBytes} of it
- * have, as a {@link StreamedBody.Prefix} (the head and those bytes), the rest following through its
- * {@link StreamedBody}. Only a body announced by {@code Content-Length}, longer than
- * {@code heldBytes} and at most {@code maxBytes} (so the limit is answered, by the aggregator, before
+ * have, and they are enough ({@link HeldBodies}: else once twice as many have, and so on, up to
+ * {@code maxHeldBytes}), as a {@link StreamedBody.Prefix} (the head and those bytes), the rest
+ * following through its {@link StreamedBody}. Only a body announced by {@code Content-Length},
+ * longer than {@code heldBytes} and at most {@code maxBytes} (so the limit is answered, by the aggregator, before
  * anything is sent), without {@code Expect: 100-continue}; any other request (chunked bodies
  * among them) passes to the aggregator as it is and is gathered whole, as nginx gathers a chunked
  * body. Placed just before the aggregator.
@@ -23,14 +24,16 @@ import io.netty.handler.codec.http.LastHttpContent;
  */
 final class StreamedBodies extends ChannelInboundHandlerAdapter {
 
-    private final int heldBytes;
+    private final HeldBodies held;
     private final long maxBytes;
     private HttpRequest head;
     private CompositeByteBuf prefix;
+    /** The bytes held at which {@link HeldBodies#enough} is asked next. */
+    private long askAt;
     private StreamedBody rest;
 
-    StreamedBodies(int heldBytes, long maxBytes) {
-        this.heldBytes = heldBytes;
+    StreamedBodies(HeldBodies held, long maxBytes) {
+        this.held = held;
         this.maxBytes = maxBytes;
     }
 
@@ -47,13 +50,14 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
             content.release();
             if (content instanceof LastHttpContent) {
                 handOn(ctx, null); // shorter than announced: the codec ended it; the whole body is held
-            } else if (prefix.readableBytes() >= heldBytes) {
+            } else if (prefix.readableBytes() >= askAt && enough()) {
                 rest = new StreamedBody(ctx.channel(), HttpUtil.getContentLength(head, -1L));
                 handOn(ctx, rest);
             }
         } else if (msg instanceof HttpRequest request && streams(request)) {
             head = request;
             prefix = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+            askAt = held.heldBytes();
         } else {
             ctx.fireChannelRead(msg);
         }
@@ -65,7 +69,16 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
             return false;
         }
         long length = HttpUtil.getContentLength(request, -1L);
-        return length > heldBytes && length <= maxBytes && request.headers().getAll(HttpHeaderNames.CONTENT_LENGTH).size() == 1;
+        return length > held.heldBytes() && length <= maxBytes && request.headers().getAll(HttpHeaderNames.CONTENT_LENGTH).size() == 1;
+    }
+
+    /** Whether what is held is enough to hand the request on: at the most held, or when the check says so; else it is asked again at twice as many bytes. */
+    private boolean enough() {
+        if (prefix.readableBytes() >= held.maxHeldBytes() || held.enough().test(head, prefix.asReadOnly())) {
+            return true;
+        }
+        askAt = Math.min(Math.max(askAt * 2, prefix.readableBytes() + 1L), held.maxHeldBytes());
+        return false;
     }
 
     private void handOn(ChannelHandlerContext ctx, StreamedBody body) {

@@ -81,6 +81,11 @@ abstract class CutStrings {
             super(in);
         }
 
+        /** @return the bytes read so far */
+        int size() {
+            return size;
+        }
+
         @Override
         public int read() throws IOException {
             int b = super.read();

@@ -181,6 +181,30 @@ public final class PromptPrefix {
         return keyOf(json -> json.createParser(read), read.strings);
     }
 
+    /**
+     * Whether the first bytes of a body decide its key: the key is complete in them, or the body
+     * can have none (not a JSON object, malformed, no {@code messages} or {@code prompt}, or
+     * {@link #maxBodyBytes()} read). False when they end before that, so that more of the body may
+     * complete the key: a proxy holding a body still arriving holds more of it (a first turn that
+     * begins after 64 KiB of {@code tools}, or a message's {@code role} after its long
+     * {@code content}). Reads as {@link #keyOf(InputStream)}; never closes the stream.
+     *
+     * @param prefix the body's first bytes (null: true)
+     */
+    public boolean decides(InputStream prefix) {
+        if (prefix == null) {
+            return true;
+        }
+        CutStrings.Recorded read = new CutStrings.Recorded(new Limited(prefix, maxBodyBytes));
+        try (JsonParser parser = json.createParser(read)) {
+            return read(parser, read.strings) != null || !read.strings.cut || read.size() >= maxBodyBytes;
+        } catch (JsonEOFException cut) {
+            return read.size() >= maxBodyBytes;
+        } catch (IOException malformed) {
+            return true;
+        }
+    }
+
     /** Opens a parser over a body with this instance's factory. */
     @FunctionalInterface
     private interface Opener {

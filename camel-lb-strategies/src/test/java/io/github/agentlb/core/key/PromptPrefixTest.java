@@ -301,6 +301,46 @@ class PromptPrefixTest {
         assertThat(KEYS.keyOf(typeAfter.substring(0, 3_000))).isNull();
     }
 
+    /**
+     * The first bytes of a body decide its key when the key is complete in them or the body can
+     * have none; they do not when they end before that: inside a system message, a long tools list
+     * sent first, a message whose role follows its long content, a short text before a large image.
+     */
+    @Test
+    void theFirstBytesDecideTheKeyOnlyWhenItIsCompleteOrImpossible() {
+        String turn = "Summarise this: " + "lorem ipsum dolor ".repeat(2_000);
+        String plain = body(List.of(message("system", "Be brief."), message("user", turn)));
+        assertThat(decides(plain, 2_000)).as("the key complete in the first turn").isTrue();
+        assertThat(decides(plain, 500)).as("cut before K x B characters of the turn").isFalse();
+        assertThat(decides(plain, plain.length())).isTrue();
+        String longSystem = body(List.of(message("system", turn), message("user", "hi")));
+        assertThat(decides(longSystem, 20_000)).isFalse();
+        assertThat(decides(longSystem, longSystem.length())).isTrue();
+        String toolsFirst = "{\"tools\":[" + "{\"type\":\"function\",\"function\":{\"name\":\"f\"}},".repeat(2_000)
+                + "{}],\"messages\":[" + message("user", "hello") + "]}";
+        assertThat(decides(toolsFirst, 60_000)).isFalse();
+        assertThat(decides(toolsFirst, toolsFirst.length())).isTrue();
+        String roleAfter = body(List.of("{\"content\":\"" + turn + "\",\"role\":\"user\"}"));
+        assertThat(decides(roleAfter, 20_000)).isFalse();
+        String image = body(List.of("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"What is in this image?\"},"
+                + "{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64," + "A".repeat(200_000) + "\"}}]}"));
+        assertThat(decides(image, 60_000)).isFalse();
+        assertThat(KEYS.keyOf(image)).isNotNull();
+        // No key whatever follows: decided.
+        assertThat(decides("not json", 8)).isTrue();
+        assertThat(decides("{\"input\":\"" + turn + "\"}", 5_000)).isFalse(); // a field skipped, cut: more may follow
+        assertThat(decides("{\"model\":\"m\",\"messages\":\"x\"}", 30)).isTrue();
+        assertThat(KEYS.decides(null)).isTrue();
+        // The read limit decides.
+        PromptPrefix small = PromptPrefix.custom().maxBodyBytes(10_000).build();
+        assertThat(small.decides(new ByteArrayInputStream(toolsFirst.getBytes(StandardCharsets.UTF_8), 0, 20_000))).isTrue();
+    }
+
+    private static boolean decides(String body, int bytes) {
+        byte[] all = body.getBytes(StandardCharsets.UTF_8);
+        return KEYS.decides(new ByteArrayInputStream(all, 0, Math.min(bytes, all.length)));
+    }
+
     static String message(String role, String content) {
         return "{\"role\":\"" + role + "\",\"content\":\"" + content.replace("\n", "\\n") + "\"}";
     }
