@@ -109,6 +109,44 @@ class StreamedRequestBodyTest {
     }
 
     /**
+     * With a prompt key, a chat request whose key is complete in its first 64 KiB (the first turn
+     * comes first, 200 KB of history after it) still reaches the agent while the client sends.
+     */
+    @Test
+    void withAPromptKeyTheAgentStillGetsTheFirstByteBeforeTheLast() throws Exception {
+        StringBuilder json = new StringBuilder("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"")
+                .append("Read this. ".repeat(200)).append("\"}");
+        while (json.length() < BODY) {
+            json.append(",{\"role\":\"assistant\",\"content\":\"").append("Noted. ".repeat(100)).append("\"}");
+        }
+        byte[] body = json.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+        try (DemoProxy keyed = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                .agentUrls("http://127.0.0.1:" + agent.getAddress().getPort())
+                .strategy("ch").maxBodyBytes(LIMIT).clientTimeoutMs(10_000).build(), () -> {
+                    io.github.agentlb.camel.ConsistentHashLB ch = new io.github.agentlb.camel.ConsistentHashLB();
+                    ch.setKeys("session,prompt,user_id");
+                    return ch;
+                });
+                Socket client = new Socket(InetAddress.getLoopbackAddress(), keyed.port())) {
+            client.setSoTimeout(10_000);
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.write(body, 0, body.length / 2);
+            out.flush();
+
+            boolean before = agentReadFirstByte.await(10, TimeUnit.SECONDS);
+
+            out.write(body, body.length / 2, body.length - body.length / 2);
+            out.flush();
+            String answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(before).as("the agent read the body's first byte before the client sent its second half").isTrue();
+            assertThat(answer).startsWith("HTTP/1.1 200");
+        }
+        assertThat(Arrays.equals(agentGot.get(), body)).as("the agent got the body byte for byte").isTrue();
+    }
+
+    /**
      * A client that stops sending the rest of its body is slow, not the agent: after the first-byte
      * timeout of silence it gets a JSON 408 and its connection is closed (the rest is not read as a
      * next request); a client that closes mid-body is gone; neither ejects the agent.
