@@ -444,13 +444,12 @@ class RequestQueueTest {
     }
 
     /**
-     * The exchanges waiting are answered as soon as the context begins to stop (a SIGTERM's graceful
-     * shutdown), while their clients' connections are open, not when its shutdown timeout ends; no
-     * agent gets them.
+     * Starts {@code own} with a balancer of one place per agent over three agents, fills them, and
+     * sends one more exchange.
+     *
+     * @return that exchange, waiting
      */
-    @Test
-    void theWaitingAreAnsweredWhenTheContextBeginsToStop() throws Exception {
-        CamelContext own = new DefaultCamelContext();
+    private Sent oneWaitingIn(CamelContext own) {
         own.start();
         balancer = new RoundRobinLB();
         balancer.setMaxInFlightPerAgent(1);
@@ -458,7 +457,18 @@ class RequestQueueTest {
         balancer.useQueueTimer(timer);
         ScriptedChild.startedAgents(balancer, own, clock::get, this::agent, "A1", "A2", "A3");
         fillTheAgents();
-        Sent waiting = send();
+        return send();
+    }
+
+    /**
+     * The exchanges waiting are answered as soon as the context begins to stop (a SIGTERM's graceful
+     * shutdown), while their clients' connections are open, not when its shutdown timeout ends; no
+     * agent gets them.
+     */
+    @Test
+    void theWaitingAreAnsweredWhenTheContextBeginsToStop() throws Exception {
+        CamelContext own = new DefaultCamelContext();
+        Sent waiting = oneWaitingIn(own);
         assertThat(waiting.completions.get()).isZero();
 
         own.stop();
@@ -1072,14 +1082,7 @@ class RequestQueueTest {
     @Test
     void whileTheContextStopsAnExchangeWithRoomGoesThroughAndOneWithoutIsAnsweredAtOnce() throws Exception {
         CamelContext own = new DefaultCamelContext();
-        own.start();
-        balancer = new RoundRobinLB();
-        balancer.setMaxInFlightPerAgent(1);
-        balancer.setQueueSize(5);
-        balancer.useQueueTimer(timer);
-        ScriptedChild.startedAgents(balancer, own, clock::get, this::agent, "A1", "A2", "A3");
-        fillTheAgents();
-        Sent waiting = send();
+        Sent waiting = oneWaitingIn(own);
         assertThat(timer.pendingCount()).as("its deadline").isEqualTo(1);
         balancer.setMaxInFlightPerAgent(2); // three places more, taken by no one yet
 
