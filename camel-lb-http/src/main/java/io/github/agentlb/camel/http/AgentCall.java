@@ -88,8 +88,9 @@ import org.slf4j.LoggerFactory;
  * event id, the agent's stream is read to its end and dropped (bounded by the idle and total
  * timeouts; the attempt ends a success when the agent ends it, else cancelled, never against the
  * agent), and when it stays quiet for the idle timeout it is ended cleanly for the client to resume.
- * A stream without event ids (an LLM stream whose client sends a learned {@code Mcp-Session-Id},
- * say) cannot be resumed: it behaves as every other. A {@code GET} stream (the session's standing
+ * Before any event id it cannot be resumed: a client leaving cancels it, and a silence of the idle
+ * timeout (a long tool call) closes the client's stream and ends the call cancelled, never against
+ * the agent. A {@code GET} stream (the session's standing
  * stream, or a resumption) carries no request to finish: it is closed as any other whose client
  * leaves, the server keeping its events for the next resumption (a server allowing one standing
  * stream per session, as the TypeScript SDK's, would refuse the client's reconnect with 409 while
@@ -763,6 +764,12 @@ final class AgentCall implements RequestWriter.Writes {
                 down.end(Unpooled.EMPTY_BUFFER);
             }
             finish(null, false);
+        } else if (quietMs >= timeouts.idleMs() && resumable != null && down.headSent() && held == null) {
+            // A legacy MCP POST stream without event ids: a long tool call's silence is no failure of
+            // the agent, but nothing can resume it: closed, as the subscriptions/listen rule below.
+            down.abort();
+            finish(new AgentCallCancelledException("agent " + name() + "'s legacy MCP session stream sent nothing for "
+                    + timeouts.idleMs() + " ms and gave no event id to resume from: closed, not counted against it"), false);
         } else if (quietMs >= timeouts.idleMs() && down.headSent() && held == null && listening()) {
             // A 2026-07-28 subscriptions/listen waits for notifications: its silence is no failure of the agent.
             down.abort();
