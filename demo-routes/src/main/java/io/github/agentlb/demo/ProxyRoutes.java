@@ -17,9 +17,12 @@ import io.github.agentlb.camel.http.NettyDownstream;
 import io.github.agentlb.core.key.PromptPrefix;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
@@ -162,9 +165,9 @@ public class ProxyRoutes extends RouteBuilder {
      * keys read the prompt ({@code prompt}) and those bytes end before the prompt key is complete or
      * known to be absent ({@link PromptPrefix#decides}). On the connection's event loop.
      */
-    private boolean decidesTheKey(io.netty.handler.codec.http.HttpRequest head, io.netty.buffer.ByteBuf held) {
+    private boolean decidesTheKey(HttpRequest head, ByteBuf held) {
         return !keyed || !readsThePrompt(((KeySettings) balancer).getKeys())
-                || PromptPrefix.ofDefaults().decides(new io.netty.buffer.ByteBufInputStream(held));
+                || PromptPrefix.ofDefaults().decides(new ByteBufInputStream(held));
     }
 
     /** Whether keys named as {@code setKeys} takes them ({@code session,prompt,user_id}) read the prompt. */

@@ -2,6 +2,7 @@ package io.github.agentlb.agent.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpRequest;
+import java.util.Objects;
 import java.util.function.BiPredicate;
 
 /**
@@ -34,7 +35,7 @@ public record HeldBodies(int heldBytes, int maxHeldBytes, BiPredicate<HttpReques
         if (maxHeldBytes < heldBytes) {
             throw new IllegalArgumentException("maxHeldBytes must be >= heldBytes (" + heldBytes + "), was " + maxHeldBytes);
         }
-        java.util.Objects.requireNonNull(enough, "enough");
+        Objects.requireNonNull(enough, "enough");
     }
 
     /** The first {@code heldBytes} of a body, always enough. */

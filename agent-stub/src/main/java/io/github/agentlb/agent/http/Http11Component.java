@@ -6,6 +6,7 @@ import io.netty.util.concurrent.FastThreadLocalThread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.netty.http.HttpServerBootstrapFactory;
@@ -88,7 +89,7 @@ public class Http11Component extends NettyHttpComponent {
             throw new IllegalArgumentException("requestReadTimeoutMs must be >= 1, was " + requestReadTimeoutMs);
         }
         this.requestReadTimeoutMs = requestReadTimeoutMs;
-        this.heldBodies = java.util.Objects.requireNonNull(held, "held");
+        this.heldBodies = Objects.requireNonNull(held, "held");
     }
 
     private static HeldBodies held(int heldBodyBytes) {
