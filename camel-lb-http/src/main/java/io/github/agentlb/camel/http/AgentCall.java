@@ -295,9 +295,27 @@ final class AgentCall implements RequestWriter.Writes {
             return get;
         }
         for (String value : accept) {
-            String lower = value.toLowerCase(Locale.ROOT);
-            if (lower.contains("text/event-stream") || get && (lower.contains("text/*") || lower.contains("*/*"))) {
-                return true;
+            for (String range : value.split(",")) {
+                String[] parts = range.split(";");
+                String type = parts[0].trim().toLowerCase(Locale.ROOT);
+                if ((type.equals("text/event-stream") || get && (type.equals("text/*") || type.equals("*/*"))) && !refused(parts)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether a media range's parameters give it {@code q=0}: "not acceptable" (RFC 9110, 12.4.2). */
+    private static boolean refused(String[] rangeParts) {
+        for (int i = 1; i < rangeParts.length; i++) {
+            String parameter = rangeParts[i].trim().toLowerCase(Locale.ROOT);
+            if (parameter.startsWith("q=")) {
+                try {
+                    return Double.parseDouble(parameter.substring(2).trim()) == 0;
+                } catch (NumberFormatException e) {
+                    return false;
+                }
             }
         }
         return false;
