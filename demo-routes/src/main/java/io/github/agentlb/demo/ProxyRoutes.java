@@ -23,6 +23,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.util.internal.PlatformDependent;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
@@ -126,6 +127,13 @@ public class ProxyRoutes extends RouteBuilder {
     private static final String START_PROPERTY = "agentlb.proxy.startNanos";
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRoutes.class);
+
+    /**
+     * The most bytes all connections together hold beyond a body's first 64 KiB while its prompt key
+     * is not decided: a quarter of the direct memory Netty may use, at most 64 MiB (past it a body
+     * goes on with what it has, and its key falls back).
+     */
+    static final long EXTRA_HELD_BYTES = Math.min(64L << 20, PlatformDependent.maxDirectMemory() / 4);
 
     /** The bodies held whole with A2A tasks on: as much as the balancer reads of a task call. */
     static final int A2A_HELD_BODY_BYTES = 1 << 20;
@@ -245,7 +253,7 @@ public class ProxyRoutes extends RouteBuilder {
         // Else the first 64 KiB, and more, up to what the prompt key reads, while they do not decide it.
         int held = balancer != null && balancer.isSessionA2aTasks() ? A2A_HELD_BODY_BYTES : Http11Component.DEFAULT_HELD_BODY_BYTES;
         Http11Component.register(getContext(), config.clientTimeoutMs(),
-                new HeldBodies(held, Math.max(held, PromptPrefix.DEFAULT_MAX_BODY_BYTES), this::decidesTheKey));
+                new HeldBodies(held, Math.max(held, PromptPrefix.DEFAULT_MAX_BODY_BYTES), EXTRA_HELD_BYTES, this::decidesTheKey));
         // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
         // try block still gets one, or the client would wait forever.
         onException(Exception.class).handled(true).process(answers::internalError);

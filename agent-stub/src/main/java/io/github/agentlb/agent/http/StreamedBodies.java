@@ -30,6 +30,10 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
     private CompositeByteBuf prefix;
     /** The bytes held at which {@link HeldBodies#enough} is asked next. */
     private long askAt;
+    /** The bytes this connection holds beyond the least, {@linkplain HeldBodies#reserve reserved}. */
+    private long reserved;
+    /** Whether holding more would pass what all connections together may hold: the request goes on now. */
+    private boolean spent;
     private StreamedBody rest;
 
     StreamedBodies(HeldBodies held, long maxBytes) {
@@ -48,9 +52,17 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
         } else if (head != null && msg instanceof HttpContent content) {
             prefix.addComponent(true, content.content().retain());
             content.release();
+            long over = prefix.readableBytes() - (long) held.heldBytes();
+            if (over > reserved && !spent) {
+                if (held.reserve(over - reserved)) {
+                    reserved = over;
+                } else {
+                    spent = true;
+                }
+            }
             if (content instanceof LastHttpContent) {
                 handOn(ctx, null); // shorter than announced: the codec ended it; the whole body is held
-            } else if (prefix.readableBytes() >= askAt && enough()) {
+            } else if (spent || prefix.readableBytes() >= askAt && enough()) {
                 rest = new StreamedBody(ctx.channel(), HttpUtil.getContentLength(head, -1L));
                 handOn(ctx, rest);
             }
@@ -82,6 +94,7 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
     }
 
     private void handOn(ChannelHandlerContext ctx, StreamedBody body) {
+        giveBack();
         HttpRequest request = head;
         CompositeByteBuf held = prefix;
         head = null;
@@ -100,7 +113,15 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
         release();
     }
 
+    /** Gives back the bytes held beyond the least: the prefix is handed on, or released. */
+    private void giveBack() {
+        held.release(reserved);
+        reserved = 0;
+        spent = false;
+    }
+
     private void release() {
+        giveBack();
         if (prefix != null) {
             prefix.release();
             prefix = null;
