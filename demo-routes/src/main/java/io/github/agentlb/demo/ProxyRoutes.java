@@ -130,10 +130,10 @@ public class ProxyRoutes extends RouteBuilder {
 
     /**
      * The most bytes all connections together hold beyond a body's first 64 KiB while its prompt key
-     * is not decided: a quarter of the direct memory Netty may use, at most 64 MiB (past it a body
+     * is not decided: an eighth of the direct memory Netty may use, at most 64 MiB (past it a body
      * goes on with what it has, and its key falls back).
      */
-    static final long EXTRA_HELD_BYTES = Math.min(64L << 20, PlatformDependent.maxDirectMemory() / 4);
+    static final long EXTRA_HELD_BYTES = Math.min(64L << 20, PlatformDependent.maxDirectMemory() / 8);
 
     /** The bodies held whole with A2A tasks on: as much as the balancer reads of a task call. */
     static final int A2A_HELD_BODY_BYTES = 1 << 20;

@@ -1,5 +1,6 @@
 package io.github.agentlb.agent.http;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -50,7 +51,10 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
             }
             body.arrived(content);
         } else if (head != null && msg instanceof HttpContent content) {
-            prefix.addComponent(true, content.content().retain());
+            // Copied to a buffer of its own size: a read buffer held would keep its whole capacity
+            // (up to 64 KiB for a part of a few KB) from the pool while the client is slow.
+            ByteBuf part = content.content();
+            prefix.addComponent(true, ctx.alloc().buffer(part.readableBytes()).writeBytes(part));
             content.release();
             long over = prefix.readableBytes() - (long) held.heldBytes();
             if (over > reserved && !spent) {
