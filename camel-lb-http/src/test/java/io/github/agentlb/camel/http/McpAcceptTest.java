@@ -6,18 +6,18 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Whose {@code Accept} is an MCP client's for an event stream ({@link AgentCall#acceptsEventStreams}):
+ * Whose {@code Accept} is an MCP client's for an event stream ({@link LegacyMcpStreams#acceptsEventStreams}):
  * a {@code POST}'s names {@code text/event-stream} as a media range of its own, not refused with
  * {@code q=0}; a {@code GET}'s may also be none, {@code text/*} or {@code *}{@code /*}.
  */
 class McpAcceptTest {
 
     private static boolean post(String... accept) {
-        return AgentCall.acceptsEventStreams(List.of(accept), false);
+        return LegacyMcpStreams.acceptsEventStreams(List.of(accept), false);
     }
 
     private static boolean get(String... accept) {
-        return AgentCall.acceptsEventStreams(List.of(accept), true);
+        return LegacyMcpStreams.acceptsEventStreams(List.of(accept), true);
     }
 
     @Test
