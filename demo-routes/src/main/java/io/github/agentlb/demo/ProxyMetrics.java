@@ -1,5 +1,7 @@
 package io.github.agentlb.demo;
 
+import io.github.agentlb.agent.http.HeldBodies;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -21,6 +23,11 @@ import java.util.concurrent.TimeUnit;
  * In Prometheus text this is {@code agentlb_proxy_requests_seconds_count} (requests),
  * {@code _sum} (seconds) and {@code _bucket} (latency histogram, 1 ms to 10 s).
  *
+ * <p>{@value #BODY_BYTES_HELD} ({@code agentlb_proxy_request_body_held_bytes}): the bytes of request
+ * bodies still arriving that all connections hold, and {@value #BODY_WAITING}
+ * ({@code agentlb_proxy_request_body_waiting}): the connections not read until some are given back
+ * ({@link HeldBodies}).
+ *
  * <p>Each timer is registered once, at its first request, and kept: a request costs a map lookup,
  * not a registration (a meter removed from the registry afterwards is not recreated).
  *
@@ -39,6 +46,11 @@ public final class ProxyMetrics {
     /** Agent tag value when no agent answered (all down, or the balancer had none). */
     public static final String NO_AGENT = "none";
 
+    /** Gauge of the bytes of request bodies still arriving held by all connections. */
+    public static final String BODY_BYTES_HELD = "agentlb.proxy.request.body.held";
+    /** Gauge of the connections not read until request body bytes are given back. */
+    public static final String BODY_WAITING = "agentlb.proxy.request.body.waiting";
+
     private final MeterRegistry registry;
     private final Map<Key, Timer> timers = new ConcurrentHashMap<>();
 
@@ -48,6 +60,14 @@ public final class ProxyMetrics {
     /** Meters registered in {@code registry}. */
     public ProxyMetrics(MeterRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /** Registers the gauges of what all connections hold of request bodies. */
+    public void bindBodies(HeldBodies bodies) {
+        Gauge.builder(BODY_BYTES_HELD, bodies, HeldBodies::bytesHeld).baseUnit("bytes")
+                .description("Bytes of request bodies still arriving held by all connections").register(registry);
+        Gauge.builder(BODY_WAITING, bodies, HeldBodies::connectionsWaiting)
+                .description("Connections not read until bytes of request bodies are given back").register(registry);
     }
 
     /**

@@ -135,6 +135,13 @@ public class ProxyRoutes extends RouteBuilder {
      */
     static final long EXTRA_HELD_BYTES = Math.min(64L << 20, PlatformDependent.maxDirectMemory() / 8);
 
+    /**
+     * The most bytes of request bodies still arriving all connections together hold: a quarter of
+     * the direct memory Netty may use (past it, connections wait unread until bytes are given back:
+     * {@link HeldBodies}).
+     */
+    static final long BODY_BYTES_HELD = Math.max(1, PlatformDependent.maxDirectMemory() / 4);
+
     /** The bodies held whole with A2A tasks on: as much as the balancer reads of a task call. */
     static final int A2A_HELD_BODY_BYTES = 1 << 20;
 
@@ -151,6 +158,8 @@ public class ProxyRoutes extends RouteBuilder {
     private volatile List<String> sessionHeaders = AgentKeys.DEFAULT_SESSION_HEADERS;
     private volatile ProxyMetrics metrics;
     private volatile boolean metricsResolved;
+    /** What the proxy's server holds of request bodies, made in {@link #configure()}. */
+    private HeldBodies heldBodies;
     private DemoFleet fleet;
     private boolean noneAcceptedAtStart;
 
@@ -252,8 +261,9 @@ public class ProxyRoutes extends RouteBuilder {
         // large parts) is held whole, so that its task id is checked and the answer's sealed.
         // Else the first 64 KiB, and more, up to what the prompt key reads, while they do not decide it.
         int held = balancer != null && balancer.isSessionA2aTasks() ? A2A_HELD_BODY_BYTES : Http11Component.DEFAULT_HELD_BODY_BYTES;
-        Http11Component.register(getContext(), config.clientTimeoutMs(),
-                new HeldBodies(held, Math.max(held, PromptPrefix.DEFAULT_MAX_BODY_BYTES), EXTRA_HELD_BYTES, this::decidesTheKey));
+        heldBodies = new HeldBodies(held, Math.max(held, PromptPrefix.DEFAULT_MAX_BODY_BYTES), EXTRA_HELD_BYTES,
+                BODY_BYTES_HELD, this::decidesTheKey);
+        Http11Component.register(getContext(), config.clientTimeoutMs(), heldBodies);
         // The consumer writes no answer itself (sync=false): whatever fails outside the balancer's
         // try block still gets one, or the client would wait forever.
         onException(Exception.class).handled(true).process(answers::internalError);
@@ -468,6 +478,9 @@ public class ProxyRoutes extends RouteBuilder {
                     }
                     if (meters != null) {
                         metrics = new ProxyMetrics(meters);
+                        if (heldBodies != null) {
+                            metrics.bindBodies(heldBodies);
+                        }
                         if (balancer != null) {
                             new LoadBalancerMetrics(balancer).bindTo(meters);
                         }

@@ -83,6 +83,9 @@ class DemoMainTest {
                 assertThat(metrics.body()).containsPattern("agentlb_agent_answers_total\\{agent=\"" + answering
                         + "\"[^}]*status=\"2xx\"[^}]*} 6");
                 assertThat(metrics.body()).containsPattern("agentlb_agent_answer_bytes_total\\{agent=\"" + answering + "\"[^}]*} [1-9]");
+                // What the server holds of request bodies still arriving: nothing, between requests.
+                assertThat(metrics.body()).containsPattern("agentlb_proxy_request_body_held_bytes(\\{[^}]*})? 0");
+                assertThat(metrics.body()).containsPattern("agentlb_proxy_request_body_waiting(\\{[^}]*})? 0");
             } finally {
                 main.stop();
             }

@@ -43,7 +43,8 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
      *                             byte came, ms, &gt;= 1 ({@link RequestReadTimeout}: 408 after it;
      *                             for a streamed body, until its held prefix came)
      * @param heldBodies           what of a body is held before the request is handed on while the
-     *                             rest arrives ({@link StreamedBodies}); {@link HeldBodies#NONE}: all
+     *                             rest arrives ({@link StreamedBodies}), and how much of all bodies;
+     *                             {@link HeldBodies#NONE}: all gathered whole, none counted
      */
     public Http11ServerInitializer(NettyHttpConsumer consumer, long requestReadTimeoutMs, HeldBodies heldBodies) {
         if (requestReadTimeoutMs < 1) {
@@ -75,7 +76,7 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
         if (heldBodies.heldBytes() > 0) {
             pipeline.addLast("streamed-bodies", new StreamedBodies(heldBodies, c.getChunkedMaxContentLength()));
         }
-        pipeline.addLast("aggregator", new JsonLimitAggregator(c.getChunkedMaxContentLength()));
+        pipeline.addLast("aggregator", new JsonLimitAggregator(c.getChunkedMaxContentLength(), heldBodies));
         pipeline.addLast("read-timeout-end", readTimeout.requests());
         pipeline.addLast("in-order", new OneRequestAtATime());
         pipeline.addLast("http1-only", Http1Only.INSTANCE);

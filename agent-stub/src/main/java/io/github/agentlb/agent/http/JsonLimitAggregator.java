@@ -1,12 +1,15 @@
 package io.github.agentlb.agent.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
@@ -14,7 +17,9 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Map;
 
@@ -27,14 +32,75 @@ import java.util.Map;
  * same answer before sending it, and the connection is closed too. An expectation other than
  * {@code 100-continue} gets Netty's 417 as the same JSON ({@code "expectation failed"}), the
  * connection closed (RFC 9110 §10.1.1).
+ *
+ * <p>A body over {@value HeldBodies#SMALL_BODY_BYTES} bytes or chunked counts in all bodies' most
+ * ({@link HeldBodies}) while it is gathered: one announced by {@code Content-Length} is begun once
+ * all of it fits, a chunked one is read until it passes the most; each part is copied to a buffer
+ * of its own size. Not sharable: one per connection.
  */
 final class JsonLimitAggregator extends HttpObjectAggregator {
 
     private final int maxContentLength;
+    private final HeldBodies bodies;
+    /** The body being gathered, when it counts in all bodies' most; null else. */
+    private HeldBody gathering;
+    private long gathered;
 
-    JsonLimitAggregator(int maxContentLength) {
+    /** Gathers bodies up to {@code maxContentLength} bytes, counted in {@code bodies} as {@link HeldBodies} says. */
+    JsonLimitAggregator(int maxContentLength, HeldBodies bodies) {
         super(maxContentLength, true);
         this.maxContentLength = maxContentLength;
+        this.bodies = bodies;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest)) {
+            done();
+            boolean chunked = HttpUtil.isTransferEncodingChunked(request);
+            long length = HttpUtil.getContentLength(request, -1L);
+            super.channelRead(ctx, msg);
+            if (bodies.maxBytes() != Long.MAX_VALUE && ctx.channel().isActive()
+                    && (chunked || length > HeldBodies.SMALL_BODY_BYTES && length <= maxContentLength)) {
+                gathering = new HeldBody(bodies, ctx.channel());
+                gathering.begin(chunked ? 0 : length);
+            }
+        } else if (gathering != null && msg instanceof HttpContent content) {
+            // Copied to a buffer of its own size: a slice of a read buffer would keep the whole of it.
+            ByteBuf part = content.content();
+            HttpContent copy = content.replace(ctx.alloc().buffer(part.readableBytes()).writeBytes(part));
+            content.release();
+            gathered += copy.content().readableBytes();
+            gathering.read(gathered, true);
+            boolean last = copy instanceof LastHttpContent;
+            super.channelRead(ctx, copy);
+            if (last) {
+                done();
+            }
+        } else {
+            super.channelRead(ctx, msg);
+        }
+    }
+
+    /** The body gathered is whole (handed on) or dropped: its bytes given back. */
+    private void done() {
+        if (gathering != null) {
+            gathering.giveBack();
+            gathering = null;
+            gathered = 0;
+        }
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) throws Exception {
+        done();
+        super.handlerRemoved(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        done();
+        super.channelInactive(ctx);
     }
 
     /** Netty's answer to {@code Expect: 100-continue}, its empty 413 replaced by the JSON one. */

@@ -1,6 +1,7 @@
 package io.github.agentlb.agent.http;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -28,7 +29,7 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
     private final HeldBodies held;
     private final long maxBytes;
     private HttpRequest head;
-    private CompositeByteBuf prefix;
+    private CountedPrefix prefix;
     /** The bytes held at which {@link HeldBodies#enough} is asked next. */
     private long askAt;
     /** The bytes this connection holds beyond the least, {@linkplain HeldBodies#reserve reserved}. */
@@ -54,11 +55,11 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
             // Copied to a buffer of its own size: a read buffer held would keep its whole capacity
             // (up to 64 KiB for a part of a few KB) from the pool while the client is slow.
             ByteBuf part = content.content();
-            prefix.addComponent(true, ctx.alloc().buffer(part.readableBytes()).writeBytes(part));
+            prefix.add(ctx.alloc().buffer(part.readableBytes()).writeBytes(part));
             content.release();
             long over = prefix.readableBytes() - (long) held.heldBytes();
             if (over > reserved && !spent) {
-                if (held.reserve(over - reserved)) {
+                if (held.reserve(over - reserved) && held.bytesHeld() <= held.maxBytes()) {
                     reserved = over;
                 } else {
                     spent = true;
@@ -67,13 +68,14 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
             if (content instanceof LastHttpContent) {
                 handOn(ctx, null); // shorter than announced: the codec ended it; the whole body is held
             } else if (spent || prefix.readableBytes() >= askAt && enough()) {
-                rest = new StreamedBody(ctx.channel(), HttpUtil.getContentLength(head, -1L));
+                rest = new StreamedBody(ctx.channel(), HttpUtil.getContentLength(head, -1L), held);
                 handOn(ctx, rest);
             }
         } else if (msg instanceof HttpRequest request && streams(request)) {
             head = request;
-            prefix = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+            prefix = new CountedPrefix(ctx.alloc(), new HeldBody(held, ctx.channel()));
             askAt = held.heldBytes();
+            prefix.body.begin(held.heldBytes());
         } else {
             ctx.fireChannelRead(msg);
         }
@@ -99,6 +101,7 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
 
     private void handOn(ChannelHandlerContext ctx, StreamedBody body) {
         giveBack();
+        prefix.body.goOn();
         HttpRequest request = head;
         CompositeByteBuf held = prefix;
         head = null;
@@ -117,7 +120,7 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
         release();
     }
 
-    /** Gives back the bytes held beyond the least: the prefix is handed on, or released. */
+    /** Gives back the bytes {@linkplain HeldBodies#reserve reserved} beyond the least: the prefix is handed on, or released. */
     private void giveBack() {
         held.release(reserved);
         reserved = 0;
@@ -134,6 +137,31 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
         if (rest != null) {
             rest.closed();
             rest = null;
+        }
+    }
+
+    /**
+     * A body's prefix whose bytes count in all bodies' most ({@link HeldBodies#maxBytes}) until it
+     * is freed (the request handed on and its exchange ended, or the connection closed first).
+     */
+    private static final class CountedPrefix extends CompositeByteBuf {
+        private final HeldBody body;
+
+        CountedPrefix(ByteBufAllocator alloc, HeldBody body) {
+            super(alloc, true, Integer.MAX_VALUE);
+            this.body = body;
+        }
+
+        /** Adds a part read, counted whether it fits or not (it is in memory). */
+        void add(ByteBuf part) {
+            addComponent(true, part);
+            body.read(readableBytes(), false);
+        }
+
+        @Override
+        protected void deallocate() {
+            super.deallocate();
+            body.giveBack();
         }
     }
 }

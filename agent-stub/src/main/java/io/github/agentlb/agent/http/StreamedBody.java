@@ -17,6 +17,9 @@ import java.util.function.Consumer;
  * then. The request handed on is a {@link Prefix}: the head (with the client's
  * {@code Content-Length}, the whole body's) and the body's first bytes, held.
  *
+ * <p>The parts held count in all bodies' most ({@link HeldBodies#maxBytes}) until they are handed
+ * out or released; past it, the client's connection is not read until bytes are given back.
+ *
  * <p>Once a part has been handed out ({@link #started()}), the body cannot be sent whole again:
  * what was sent is no longer held (nginx's {@code proxy_request_buffering off}).
  *
@@ -42,7 +45,10 @@ public final class StreamedBody {
 
     private final Channel channel;
     private final long length;
+    private final HeldBody counted;
     private final Queue<HttpContent> held = new ArrayDeque<>();
+    /** The bytes of {@link #held}. */
+    private long heldBytes;
     private boolean ended;
     private Throwable failure;
     private boolean started;
@@ -51,9 +57,10 @@ public final class StreamedBody {
     private Runnable end;
     private Consumer<Throwable> failed;
 
-    StreamedBody(Channel channel, long length) {
+    StreamedBody(Channel channel, long length, HeldBodies bodies) {
         this.channel = channel;
         this.length = length;
+        this.counted = new HeldBody(bodies, channel);
     }
 
     /** The whole body's length, bytes, as the client announced it. */
@@ -83,6 +90,7 @@ public final class StreamedBody {
         for (HttpContent content; (content = held.poll()) != null; ) {
             deliver(content);
         }
+        giveBack();
         if (ended) {
             end.run();
         } else if (failure != null) {
@@ -97,6 +105,13 @@ public final class StreamedBody {
         for (HttpContent content; (content = held.poll()) != null; ) {
             content.release();
         }
+        giveBack();
+    }
+
+    /** Gives back the bytes held (sent on or released), and reads the client's connection again if it waited for them. */
+    private void giveBack() {
+        heldBytes = 0;
+        counted.giveBack();
     }
 
     /** The client connection whose body this is. */
@@ -112,6 +127,8 @@ public final class StreamedBody {
             deliver(content);
         } else {
             held.add(content);
+            heldBytes += content.content().readableBytes();
+            counted.read(heldBytes, true);
         }
         if (last) {
             ended = true;

@@ -1,14 +1,20 @@
 package io.github.agentlb.agent.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.github.agentlb.testing.FreePorts;
 import io.netty.util.concurrent.FastThreadLocalThread;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -55,6 +61,54 @@ class Http11ComponentTest {
                 context.getComponent(Http11Component.SCHEME).stop();
                 context.getComponent(Http11Component.SCHEME).start();
                 context.getRouteController().startRoute("served");
+            }
+        }
+    }
+
+    /**
+     * Many clients that send part of a large body and go quiet hold no more of the server's memory
+     * than its most for all bodies (and a read each): those whose least held does not fit are not
+     * read; a small request is answered meanwhile; what they held is given back when they leave.
+     */
+    @Test
+    void quietClientsHoldNoMoreThanTheMostForAllBodiesAndASmallRequestIsAnswered() throws Exception {
+        int port = FreePorts.next();
+        HeldBodies held = new HeldBodies(256 * 1024, 256 * 1024, 0, 600 * 1024, (head, bytes) -> true);
+        List<Socket> quiet = new ArrayList<>();
+        try (DefaultCamelContext context = new DefaultCamelContext()) {
+            Http11Component.register(context, 30_000, held);
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from(Http11Component.SCHEME + ":http://127.0.0.1:" + port + "/?matchOnUriPrefix=true&chunkedMaxContentLength=16777216")
+                            .setBody(constant("ok"));
+                }
+            });
+            context.start();
+            for (int client = 0; client < 10; client++) {
+                Socket socket = new Socket("127.0.0.1", port);
+                quiet.add(socket);
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 1000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(new byte[200_000]);
+                out.flush();
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> held.connectionsWaiting() == 8);
+            HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/small"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(answer.body()).isEqualTo("ok");
+            assertThat(held.bytesHeld()).as("two bodies' least (512 KiB) and a read each of the 8 waiting; 2,000,000 unbounded")
+                    .isBetween(512L * 1024, 512L * 1024 + 8 * HeldBodies.WAKE_BYTES);
+            for (Socket socket : quiet) {
+                socket.close();
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> held.bytesHeld() == 0);
+        } finally {
+            for (Socket socket : quiet) {
+                socket.close();
             }
         }
     }

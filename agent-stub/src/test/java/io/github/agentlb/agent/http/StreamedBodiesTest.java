@@ -8,9 +8,12 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link StreamedBodies} with {@link HeldBodies}: a request is handed on once the bytes held are
- * enough, asked at the least held and at each doubling, and at the most held whatever the check.
+ * enough, asked at the least held and at each doubling, and at the most held whatever the check;
+ * all bodies held, streamed or gathered whole, stay within the most for all connections.
  */
 class StreamedBodiesTest {
 
@@ -107,6 +111,180 @@ class StreamedBodiesTest {
         a.finishAndReleaseAll();
     }
 
+    private static EmbeddedChannel streaming(HeldBodies held) {
+        return new EmbeddedChannel(new StreamedBodies(held, 1 << 20));
+    }
+
+    private static EmbeddedChannel gathering(HeldBodies held) {
+        return new EmbeddedChannel(new JsonLimitAggregator(1 << 20, held));
+    }
+
+    private static void head(EmbeddedChannel channel, long length) {
+        HttpRequest head = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/chat/completions");
+        if (length < 0) {
+            HttpUtil.setTransferEncodingChunked(head, true);
+        } else {
+            head.headers().set(HttpHeaderNames.CONTENT_LENGTH, length);
+        }
+        channel.writeInbound(head);
+    }
+
+    private static void part(EmbeddedChannel channel, int bytes) {
+        channel.writeInbound(new DefaultHttpContent(Unpooled.wrappedBuffer(new byte[bytes])));
+    }
+
+    /**
+     * All connections together hold at most {@code maxBytes} of bodies still arriving: a body
+     * begins only once its least held fits, so that every body begun can be handed on (else each
+     * would wait for the others), its connection unread until then; a prefix handed on counts until
+     * its request is freed; a read already made is held and counted.
+     */
+    @Test
+    void aBodyWhoseLeastHeldDoesNotFitWaitsUnreadUntilBytesAreGivenBack() {
+        HeldBodies held = new HeldBodies(300, 300, 0, 500, (h, b) -> true);
+        EmbeddedChannel a = streaming(held);
+        EmbeddedChannel b = streaming(held);
+        head(a, 2_000);
+        assertThat(held.bytesHeld()).as("a's least reserved").isEqualTo(300);
+        head(b, 2_000);
+        assertThat(b.config().isAutoRead()).as("300 more would pass 500: b is not read").isFalse();
+        assertThat(held.connectionsWaiting()).isEqualTo(1);
+        part(b, 100);
+        assertThat(held.bytesHeld()).as("b's read made is held").isEqualTo(400);
+        part(a, 100);
+        part(a, 100);
+        part(a, 100);
+        StreamedBody.Prefix prefix = a.readInbound();
+        assertThat(prefix.content().readableBytes()).isEqualTo(300);
+        assertThat(held.bytesHeld()).as("a's prefix handed on still counts").isEqualTo(400);
+        b.runPendingTasks();
+        assertThat(b.config().isAutoRead()).isFalse();
+
+        prefix.release();
+        assertThat(held.bytesHeld()).as("a's freed").isEqualTo(100);
+        b.runPendingTasks();
+        assertThat(b.config().isAutoRead()).as("b's least fits now").isTrue();
+        assertThat(held.bytesHeld()).isEqualTo(300);
+        assertThat(held.connectionsWaiting()).isZero();
+        part(b, 100);
+        part(b, 100);
+        StreamedBody.Prefix second = b.readInbound();
+        assertThat(second.content().readableBytes()).isEqualTo(300);
+        second.release();
+        assertThat(held.bytesHeld()).isZero();
+        a.finishAndReleaseAll();
+        b.finishAndReleaseAll();
+    }
+
+    /** A connection that closes gives back what its body held, whether it waited or not. */
+    @Test
+    void aConnectionThatClosesGivesBackItsBodysBytes() {
+        HeldBodies held = new HeldBodies(300, 300, 0, 500, (h, b) -> true);
+        EmbeddedChannel a = streaming(held);
+        EmbeddedChannel b = streaming(held);
+        head(a, 2_000);
+        part(a, 200);
+        head(b, 2_000);
+        part(b, 100);
+        assertThat(held.bytesHeld()).isEqualTo(400);
+        b.close();
+        assertThat(held.bytesHeld()).isEqualTo(300);
+        a.close();
+        assertThat(held.bytesHeld()).isZero();
+        assertThat(held.connectionsWaiting()).as("b's wait dropped").isZero();
+        EmbeddedChannel c = streaming(held);
+        head(c, 2_000);
+        assertThat(c.config().isAutoRead()).isTrue();
+        c.close();
+        assertThat(held.bytesHeld()).isZero();
+    }
+
+    /** The rest of a body handed on, while nobody sends it on, counts too: past the most its client is not read. */
+    @Test
+    void theRestHeldUntilItIsSentCountsAndItsClientWaitsPastTheMost() {
+        HeldBodies held = new HeldBodies(100, 100, 0, 400, (h, b) -> true);
+        EmbeddedChannel a = streaming(held);
+        head(a, 2_000);
+        part(a, 100);
+        StreamedBody.Prefix prefix = a.readInbound();
+        part(a, 100);
+        part(a, 100);
+        part(a, 100);
+        assertThat(held.bytesHeld()).isEqualTo(400);
+        assertThat(a.config().isAutoRead()).isTrue();
+        part(a, 100);
+        assertThat(held.bytesHeld()).isEqualTo(500);
+        assertThat(a.config().isAutoRead()).as("past 400: not read").isFalse();
+        List<Integer> sent = new ArrayList<>();
+        prefix.rest().pipe(part -> {
+            sent.add(part.readableBytes());
+            part.release();
+        }, () -> { }, failure -> { });
+        assertThat(sent).containsExactly(100, 100, 100, 100);
+        assertThat(held.bytesHeld()).as("the prefix only").isEqualTo(100);
+        assertThat(a.config().isAutoRead()).as("sent on: read again").isTrue();
+        prefix.release();
+        assertThat(held.bytesHeld()).isZero();
+        a.finishAndReleaseAll();
+    }
+
+    /**
+     * A body gathered whole counts while it arrives: one announced over 16 KiB begins once all of it
+     * fits, a chunked one is read until it passes the most; a small one is neither counted nor kept
+     * waiting.
+     */
+    @Test
+    void aBodyGatheredWholeCountsWhileItArrivesAndASmallOneNever() {
+        HeldBodies held = new HeldBodies(0, 0, 0, 40_000, (h, b) -> true);
+        EmbeddedChannel c = gathering(held);
+        EmbeddedChannel d = gathering(held);
+        EmbeddedChannel chunked = gathering(held);
+        EmbeddedChannel small = gathering(held);
+        head(c, 30_000);
+        assertThat(held.bytesHeld()).isEqualTo(30_000);
+        head(d, 20_000);
+        assertThat(d.config().isAutoRead()).as("20,000 more would pass 40,000").isFalse();
+        head(small, 16_384);
+        part(small, 8_192);
+        small.writeInbound(new DefaultLastHttpContent(Unpooled.wrappedBuffer(new byte[8_192])));
+        assertThat(small.config().isAutoRead()).isTrue();
+        assertThat((Object) small.readInbound()).isInstanceOf(FullHttpRequest.class);
+        assertThat(held.bytesHeld()).as("the small body never counted").isEqualTo(30_000);
+        head(chunked, -1);
+        part(chunked, 8_000);
+        assertThat(chunked.config().isAutoRead()).isTrue();
+        part(chunked, 8_000);
+        assertThat(held.bytesHeld()).isEqualTo(46_000);
+        assertThat(chunked.config().isAutoRead()).as("past 40,000").isFalse();
+
+        for (int sent = 0; sent < 24_000; sent += 8_000) {
+            part(c, 8_000);
+        }
+        c.writeInbound(new DefaultLastHttpContent(Unpooled.wrappedBuffer(new byte[6_000])));
+        FullHttpRequest whole = c.readInbound();
+        assertThat(whole.content().readableBytes()).isEqualTo(30_000);
+        assertThat(held.bytesHeld()).as("c's given back once whole").isEqualTo(16_000);
+        d.runPendingTasks();
+        chunked.runPendingTasks();
+        assertThat(d.config().isAutoRead()).as("d's 20,000 fit now").isTrue();
+        assertThat(held.bytesHeld()).isEqualTo(36_000);
+        assertThat(chunked.config().isAutoRead()).as("a read more does not fit").isFalse();
+        for (int sent = 0; sent < 20_000; sent += 10_000) {
+            part(d, 10_000);
+        }
+        d.writeInbound(new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER));
+        ((FullHttpRequest) d.readInbound()).release();
+        assertThat(held.bytesHeld()).isEqualTo(16_000);
+        chunked.runPendingTasks();
+        assertThat(chunked.config().isAutoRead()).as("the first waiting is woken whatever it needs").isTrue();
+        whole.release();
+        chunked.writeInbound(new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER));
+        assertThat(held.bytesHeld()).isZero();
+        for (EmbeddedChannel channel : List.of(c, d, chunked, small)) {
+            channel.finishAndReleaseAll();
+        }
+    }
+
     @Test
     void heldBodiesNameTheirFieldAndValue() {
         assertThatThrownBy(() -> HeldBodies.of(-1)).isInstanceOf(IllegalArgumentException.class)
@@ -115,6 +293,8 @@ class StreamedBodiesTest {
                 .hasMessage("maxHeldBytes must be >= heldBytes (64), was 63");
         assertThatThrownBy(() -> new HeldBodies(64, 64, -1, (h, b) -> true)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("maxExtraBytes must be >= 0, was -1");
+        assertThatThrownBy(() -> new HeldBodies(64, 64, 0, 0, (h, b) -> true)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxBytes must be >= 1, was 0");
         assertThatThrownBy(() -> new Http11Component(1_000, -1)).hasMessage("heldBodyBytes must be >= 0, was -1");
     }
 }
