@@ -1,6 +1,7 @@
 package io.github.agentlb.agent.http;
 
 import io.netty.channel.Channel;
+import java.util.Objects;
 
 /**
  * One body's bytes counted in all bodies' most ({@link HeldBodies#maxBytes}): its least held,
@@ -16,21 +17,18 @@ final class HeldBody {
     private final Channel channel;
     /** The bytes counted for this body, given back at the end. */
     private long counted;
-    /** The bytes reserved before any is read. */
-    private long least;
     /** Whether the connection is not read until bytes are given back. */
     private boolean waiting;
 
     HeldBody(HeldBodies bodies, Channel channel) {
-        this.bodies = bodies;
-        this.channel = channel;
+        this.bodies = Objects.requireNonNull(bodies, "bodies");
+        this.channel = Objects.requireNonNull(channel, "channel");
     }
 
     /** Reserves {@code least} bytes for the body before it is read: if they do not fit, its connection waits unread until they do. */
     void begin(long least) {
-        this.least = least;
-        if (!fits()) {
-            await(least - counted);
+        if (!fits(least)) {
+            await(least);
         }
     }
 
@@ -40,14 +38,9 @@ final class HeldBody {
             boolean within = bodies.hold(bytes - counted);
             counted = bytes;
             if (!within && waitPast && !waiting) {
-                await(HeldBodies.WAKE_BYTES);
+                await(0);
             }
         }
-    }
-
-    /** Whether the connection waits unread for bytes to be given back. */
-    boolean waiting() {
-        return waiting;
     }
 
     /** The body goes on: its connection is read again if it waited, its bytes still counted until {@link #giveBack()}. */
@@ -62,14 +55,14 @@ final class HeldBody {
     void giveBack() {
         long bytes = counted;
         counted = 0;
-        least = 0;
         bodies.giveBack(bytes);
         if (channel.eventLoop().inEventLoop()) {
             goOn();
         }
     }
 
-    private boolean fits() {
+    /** Counts what {@code least} needs beyond the bytes counted, if it fits: whether it did. */
+    private boolean fits(long least) {
         if (least > counted && !bodies.tryHold(least - counted)) {
             return false;
         }
@@ -77,19 +70,20 @@ final class HeldBody {
         return true;
     }
 
-    private void await(long need) {
+    /** Waits unread until {@code least} fits (0: until the bytes held are within the most, a read taken to need {@value HeldBodies#WAKE_BYTES}). */
+    private void await(long least) {
         waiting = true;
-        bodies.await(channel, need, this::woken);
+        bodies.await(channel, least > counted ? least - counted : HeldBodies.WAKE_BYTES, () -> woken(least));
     }
 
-    private void woken() {
+    private void woken(long least) {
         if (!waiting) {
             return; // gone on since
         }
-        if (fits()) {
+        if (fits(least)) {
             goOn();
         } else {
-            bodies.await(channel, least - counted, this::woken);
+            await(least);
         }
     }
 }
