@@ -69,6 +69,7 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
             // Copied to a buffer of its own size: a slice of a read buffer would keep the whole of it.
             ByteBuf part = content.content();
             HttpContent copy = content.replace(ctx.alloc().buffer(part.readableBytes()).writeBytes(part));
+            copy.setDecoderResult(content.decoderResult()); // a broken chunked body stays broken
             content.release();
             gathered += copy.content().readableBytes();
             gathering.read(gathered, true);

@@ -12,9 +12,11 @@ import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiPredicate;
@@ -283,6 +285,21 @@ class StreamedBodiesTest {
         for (EmbeddedChannel channel : List.of(c, d, chunked, small)) {
             channel.finishAndReleaseAll();
         }
+    }
+
+    /** A chunked body broken off by a malformed chunk stays broken when counted (its parts copied): the request is a failure, not a shorter body. */
+    @Test
+    void aCountedChunkedBodyBrokenByAMalformedChunkStaysBroken() {
+        HeldBodies held = new HeldBodies(0, 0, 0, 1 << 20, (h, b) -> true);
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpRequestDecoder(), new JsonLimitAggregator(1 << 20, held));
+        channel.writeInbound(Unpooled.copiedBuffer("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nZZZ\r\n", StandardCharsets.US_ASCII));
+        FullHttpRequest request = channel.readInbound();
+
+        assertThat(request.decoderResult().isFailure()).isTrue();
+        request.release();
+        channel.finishAndReleaseAll();
+        assertThat(held.bytesHeld()).isZero();
     }
 
     @Test
