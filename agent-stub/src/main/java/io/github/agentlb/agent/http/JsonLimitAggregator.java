@@ -57,13 +57,11 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest)) {
             done();
-            boolean chunked = HttpUtil.isTransferEncodingChunked(request);
-            long length = HttpUtil.getContentLength(request, -1L);
+            long least = bodies.maxBytes() == Long.MAX_VALUE ? -1 : least(request);
             super.channelRead(ctx, msg);
-            if (bodies.maxBytes() != Long.MAX_VALUE && ctx.channel().isActive()
-                    && (chunked || length > HeldBodies.SMALL_BODY_BYTES && length <= maxContentLength)) {
+            if (least >= 0 && ctx.channel().isActive()) {
                 gathering = new HeldBody(bodies, ctx.channel());
-                gathering.begin(chunked ? 0 : length);
+                gathering.begin(least);
             }
         } else if (gathering != null && msg instanceof HttpContent content) {
             // Copied to a buffer of its own size: a slice of a read buffer would keep the whole of it.
@@ -81,6 +79,15 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
         } else {
             super.channelRead(ctx, msg);
         }
+    }
+
+    /** The bytes a body counts before it is read: all of one announced over the small size, 0 for a chunked one; -1: not counted. */
+    private long least(HttpRequest request) {
+        if (HttpUtil.isTransferEncodingChunked(request)) {
+            return 0;
+        }
+        long length = HttpUtil.getContentLength(request, -1L);
+        return length > HeldBodies.SMALL_BODY_BYTES && length <= maxContentLength ? length : -1;
     }
 
     /** The body gathered is whole (handed on) or dropped: its bytes given back. */
