@@ -66,6 +66,8 @@ final class Attempts extends CandidateScreen {
     /** When the first attempt was sent, ns, the failover deadline counting from there; a hedged request's legs' is given. */
     private long startNanos;
     private List<AgentFailure> failures = List.of();
+    /** How many of {@link #failures} are busy (or unavailable) answers, the agent resting. */
+    private int busyAnswers;
     /** The last busy answer of this exchange, if any: the client's answer when no agent is left. */
     private Attempt lastBusy;
     /** The failovers of this exchange that waited out a backoff so far. */
@@ -112,9 +114,10 @@ final class Attempts extends CandidateScreen {
         boolean ejections = state.detector.hasEjections();
         String agent = nextAgent(ejections);
         if (agent == null) {
-            // Busy, resting or full, no other can take it: it waits again, once, unless its agent alone may serve it.
+            // Busy, resting or full, no other can take it: it waits again, once, unless its agent alone may serve it,
+            // or an attempt failed (let through again, it would go back to the agents that failed: every agent once).
             boolean oneAgent = pin != null && pin.agent() != null || offeredOne();
-            if ((lastBusy != null || restingSkipped()) && !oneAgent
+            if ((lastBusy != null || restingSkipped()) && !oneAgent && failures.size() == busyAnswers
                     && callback instanceof WaitsAgain again && again.waitAgain()) {
                 done(false, false);
             } else {
@@ -325,6 +328,7 @@ final class Attempts extends CandidateScreen {
             return;
         }
         lastBusy = done;
+        busyAnswers++;
         boolean unavailable = retryAfter == null && status == 503;
         addFailure(new AgentFailure(done.agent(), (unavailable ? "unavailable " : "busy ") + status, unavailable ? AttemptOutcome.ERROR_ANSWER : AttemptOutcome.BUSY, null));
         if (context.runAllowed() && rules.busyMayFailOver(status, policy().repeatable(exchange.getIn()), policy())

@@ -149,9 +149,9 @@ abstract sealed class CandidateScreen permits Attempts {
         return offered == 1 && !selection.candidates().hasNext();
     }
 
-    /** @return whether an agent was passed over because it rests after a busy answer or is at its in-flight limit */
+    /** @return whether an agent was passed over because it rests after a busy answer or is at its in-flight limit, and not tried since */
     boolean restingSkipped() {
-        return restingSkipped != null;
+        return restingSkipped != null && !restingSkipped.isEmpty();
     }
 
     /**
@@ -167,7 +167,7 @@ abstract sealed class CandidateScreen permits Attempts {
      * agent passed over rests after a 503 (an outage, not rate limiting), else busy.
      */
     AgentsBusyException busy(Exchange exchange, long retryAfterSeconds) {
-        boolean unavailable = restingSkipped != null;
+        boolean unavailable = restingSkipped();
         for (String agent : restingSkipped == null ? Set.<String>of() : restingSkipped) {
             AgentSlot slot = state.slot(agent);
             unavailable &= slot != null && slot.restUntil.get() != 0 && slot.restStatus.get() == 503;
@@ -278,6 +278,9 @@ abstract sealed class CandidateScreen permits Attempts {
     }
 
     private void markTried(String agent) {
+        if (restingSkipped != null) {
+            restingSkipped.remove(agent); // passed over before, tried now: not one it could not go to
+        }
         if (firstTried == null) {
             firstTried = agent;
         } else {

@@ -43,6 +43,9 @@ class RequestQueueTest {
     private volatile Set<String> busy = Set.of();
     /** The agent whose connection is refused, if any. */
     private volatile String refusing;
+    /** More agents whose connections are refused, and how many were. */
+    private volatile Set<String> failing = Set.of();
+    private final java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
     private RoundRobinLB balancer;
     private final java.util.concurrent.atomic.AtomicInteger busyAnswers = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -80,7 +83,8 @@ class RequestQueueTest {
                         callback.done(true);
                         return true;
                     }
-                    if (id.equals(refusing)) {
+                    if (id.equals(refusing) || failing.contains(id)) {
+                        refused.incrementAndGet();
                         attempt.setException(new java.net.ConnectException("Connection refused"));
                         callback.done(true);
                         return true;
@@ -509,6 +513,31 @@ class RequestQueueTest {
         clock.addAndGet(Duration.ofSeconds(10).toNanos());
         timer.advance(Duration.ofSeconds(10));
         assertThat(busyAnswers.get()).isEqualTo(2);
+    }
+
+    /**
+     * An exchange whose attempts failed does not wait again: it tried once each agent that could
+     * take it (maximumFailoverAttempts -1: every agent once), and let through again it would go
+     * back to those that failed. The agent it passed over as full makes its answer a 429.
+     */
+    @Test
+    void anExchangeWhoseAttemptsFailedDoesNotWaitAgain() {
+        start(1, 5);
+        balancer.setQueueTimeout(Duration.ofSeconds(60));
+        send();
+        assertThat(calls).extracting(Call::agent).containsExactly("A1");
+        failing = Set.of("A2", "A3");
+        Sent failed = send();
+
+        assertThat(refused.get()).as("A2 and A3 once each").isEqualTo(2);
+        assertThat(failed.completions.get()).as("answered at once").isEqualTo(1);
+        assertThat(failed.exchange.getException()).isInstanceOf(AgentsBusyException.class);
+        assertThat(balancer.queueFigures().size()).isZero();
+        calls.get(0).end();
+        clock.addAndGet(Duration.ofSeconds(60).toNanos());
+        timer.advance(Duration.ofSeconds(60));
+        assertThat(refused.get()).as("no agent called again").isEqualTo(2);
+        assertThat(failed.completions.get()).isEqualTo(1);
     }
 
     /** A request its one agent alone may serve (here the only member) does not wait again after its busy answer. */
