@@ -38,9 +38,13 @@ public interface HealthCheckSettings extends Configurable {
         configure("healthCheck", healthCheck, d -> d.healthCheck(healthCheck));
     }
 
-    /** The probe's path, e.g. {@code /health}; setting it turns the checks on, {@code none} or an empty value off. */
+    /**
+     * The probe's path, e.g. {@code /health}; setting it turns the checks on, {@code none} (or null)
+     * off. An empty or blank value is refused, as any path not starting with {@code /}: left empty
+     * by mistake it would turn hung-agent detection off unseen.
+     */
     default void setHealthCheckPath(String path) {
-        String value = path == null || path.isEmpty() || path.equalsIgnoreCase("none") ? null : path;
+        String value = path == null || path.equalsIgnoreCase("none") ? null : path;
         configure("healthCheckPath", path, d -> d.healthCheck(d.healthCheck().withPath(value)));
     }
 

@@ -317,6 +317,19 @@ class HealthChecksTest {
         assertThat(probed).hasSize(before);
     }
 
+    /** An empty or blank path is a bad value, not a way to turn the checks off (`none` is): a templated value left empty would turn hung-agent detection off unseen. */
+    @Test
+    void anEmptyOrBlankPathIsRefusedNotOff() {
+        RoundRobinLB lb = new RoundRobinLB();
+        for (String path : new String[] {"", " ", "\t"}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> lb.setHealthCheckPath(path))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("healthCheckPath must start with / and hold printable ASCII only, was '" + path + "'");
+        }
+        lb.setHealthCheckPath("none");
+        assertThat(lb.getHealthCheck().isEnabled()).isFalse();
+    }
+
     @Test
     void anAgentThatLeavesIsNoLongerProbed() {
         startChecking();

@@ -91,6 +91,10 @@ class BalancerKnobsTest {
         given("balancer.virtual.nodes", "0");
         assertThatThrownBy(() -> BalancerKnobs.apply(new ConsistentHashLB(), context))
                 .hasMessageStartingWith("BALANCER_VIRTUAL_NODES: virtualNodes ");
+        // Empty, the health checks' path would turn hung-agent detection off unseen (`none` does).
+        given("balancer.health.check.path", "");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .hasMessage("BALANCER_HEALTH_CHECK_PATH: healthCheckPath must start with / and hold printable ASCII only, was ''");
         // A relation between knobs names the variable of the knob it starts with.
         given("balancer.queue.size", "10");
         assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
