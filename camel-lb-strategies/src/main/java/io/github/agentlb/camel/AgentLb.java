@@ -1,5 +1,8 @@
 package io.github.agentlb.camel;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 
 /**
@@ -44,7 +47,7 @@ public final class AgentLb {
     /**
      * Whether an {@value #IDEMPOTENCY_KEY_HEADER} header names a key every agent reads alike: one
      * header (Camel holds several as a list) whose value, without white space (no-break spaces
-     * too) and without the quotes of a structured-field string ({@code "..."}), is not empty. An
+     * too, also when written in UTF-8 and handed over a byte a char) and without the quotes of a structured-field string ({@code "..."}), is not empty. An
      * empty key gives an agent nothing to recognize a repeat by, and of two headers agents that read
      * the first and those that read the last would not agree: neither makes a request safe to send twice.
      *
@@ -57,11 +60,34 @@ public final class AgentLb {
         if (value == null) {
             return false;
         }
-        String key = trimmed(value.toString());
+        String key = trimmed(utf8(value.toString()));
         if (key.length() >= 2 && key.charAt(0) == '"' && key.charAt(key.length() - 1) == '"') {
             key = trimmed(key.substring(1, key.length() - 1));
         }
         return !key.isEmpty();
+    }
+
+    /**
+     * The text a header's bytes make in UTF-8, when they came one char each (ISO-8859-1, as HTTP
+     * servers hand them over) and are UTF-8; else the text as it is.
+     */
+    private static String utf8(String text) {
+        boolean high = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c > 0xFF) {
+                return text;
+            }
+            high |= c >= 0x80;
+        }
+        if (!high) {
+            return text;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(text.getBytes(StandardCharsets.ISO_8859_1))).toString();
+        } catch (CharacterCodingException e) {
+            return text;
+        }
     }
 
     private static String trimmed(String text) {

@@ -28,4 +28,20 @@ class AgentLbTest {
         assertThat(AgentLb.isIdempotencyKey(List.of("a", "b"))).as("two keys: which one?").isFalse();
         assertThat(AgentLb.isIdempotencyKey(List.of("a", "a"))).as("two headers, even alike").isFalse();
     }
+
+    /**
+     * HTTP servers hand a header's bytes over one char each (ISO-8859-1): a space a client wrote in
+     * UTF-8 arrives as two chars, and is white space all the same; a key whose bytes are other
+     * UTF-8 or none is a key.
+     */
+    @Test
+    void aKeyOfSpacesWrittenInUtf8IsNoKey() {
+        assertThat(AgentLb.isIdempotencyKey("\u00c2\u00a0")).as("U+00A0 in UTF-8").isFalse();
+        assertThat(AgentLb.isIdempotencyKey("\u00e3\u0080\u0080")).as("U+3000 in UTF-8").isFalse();
+        assertThat(AgentLb.isIdempotencyKey(" \u00e2\u0080\u0083\t\u00c2\u00a0")).as("U+2003 and U+00A0, spaced").isFalse();
+        assertThat(AgentLb.isIdempotencyKey("\"\u00c2\u00a0\"")).as("quoted").isFalse();
+        assertThat(AgentLb.isIdempotencyKey("\u00c3\u00a9")).as("é in UTF-8").isTrue();
+        assertThat(AgentLb.isIdempotencyKey("\u00c2")).as("a byte that is no UTF-8 alone").isTrue();
+        assertThat(AgentLb.isIdempotencyKey("k\u00c2\u00a0")).isTrue();
+    }
 }
