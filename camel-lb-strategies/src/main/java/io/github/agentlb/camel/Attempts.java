@@ -74,6 +74,8 @@ final class Attempts extends CandidateScreen {
     private int waits;
     /** Whether the attempt in flight holds one of the retry budget's retries in flight. */
     private boolean retryHeld;
+    /** Whether a retry was counted as started and its agent is not chosen yet: not sent after all if there is none. */
+    private boolean retryCounted;
     /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
     @SuppressWarnings("unused")
     private volatile int completion;
@@ -114,6 +116,7 @@ final class Attempts extends CandidateScreen {
         boolean ejections = state.detector.hasEjections();
         String agent = nextAgent(ejections);
         if (agent == null) {
+            retryNotSent();
             // Busy, resting or full, no other can take it: it waits again, once, unless its agent alone may serve it,
             // or an attempt failed (let through again, it would go back to the agents that failed: every agent once).
             boolean oneAgent = pin != null && pin.agent() != null || offeredOne();
@@ -125,6 +128,7 @@ final class Attempts extends CandidateScreen {
             }
             return;
         }
+        retryCounted = false;
         boolean trial = ejections && state.detector.isEjected(agent);
         if (DecisionLog.enabled()) {
             if (failures.isEmpty()) {
@@ -276,7 +280,10 @@ final class Attempts extends CandidateScreen {
         retryHeld = budgeted && context.retries.tryStartRetry(state.config.retryBudget());
         if (!retryHeld && (budgeted || !context.retries.freeRetry())) {
             giveUp(" (retry budget spent: " + context.retries.retries() + " retries in flight)", sync);
-        } else if (wait > 0) {
+            return;
+        }
+        retryCounted = true;
+        if (wait > 0) {
             context.later(this::afterBackoff, wait, exchange);
         } else {
             next(sync);
@@ -289,10 +296,19 @@ final class Attempts extends CandidateScreen {
             if (context.runAllowed()) {
                 next(false);
             } else {
+                retryNotSent();
                 giveUp(" (the balancer stopped)", false);
             }
         } catch (Throwable t) {
             fail(t, false);
+        }
+    }
+
+    /** A retry counted as started that goes to no agent after all (none left, or the balancer stopped) is no retry. */
+    private void retryNotSent() {
+        if (retryCounted) {
+            retryCounted = false;
+            context.retries.retryNotSent();
         }
     }
 

@@ -80,6 +80,26 @@ class RetryBudgetBalancerTest {
         refusing.stop();
     }
 
+    /** A retry counts once it is sent: when its request's agents have all been tried, the failover that finds none is no retry. */
+    @Test
+    void aFailoverThatFindsNoAgentLeftIsNoRetry() {
+        ScriptedChild.Answer closing = (attempt, now) -> attempt.setException(new ClosedChannelException());
+        FixedOrderLB failing = ScriptedChild.started(new FixedOrderLB("x", "y", "z"), CAMEL.get(),
+                ScriptedChild.answering("x", closing), ScriptedChild.answering("y", closing), ScriptedChild.answering("z", closing));
+        failing.setOutlierEjection(io.github.agentlb.core.health.OutlierEjection.disabled());
+        try {
+            Exchange exchange = new DefaultExchange(CAMEL.get());
+            exchange.getIn().setHeader(Exchange.HTTP_METHOD, "GET");
+            failing.process(exchange, sync -> { });
+
+            assertThat(exchange.getException()).isInstanceOf(NoAgentAvailableException.class);
+            assertThat(failing.getRetries()).as("x, then y and z: two failovers").isEqualTo(2);
+            assertThat(failing.retriesInFlight().retries()).isZero();
+        } finally {
+            failing.stop();
+        }
+    }
+
     @Test
     void theShareOfRequestsInFlightRaisesTheBudgetAndOffMeansUnlimited() {
         balancer.setRetryBudgetMinRetries(0);

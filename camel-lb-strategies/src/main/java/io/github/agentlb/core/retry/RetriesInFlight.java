@@ -60,6 +60,15 @@ public final class RetriesInFlight {
         return true;
     }
 
+    /**
+     * A retry counted as started ({@link #tryStartRetry} or {@link #freeRetry}) found no agent to
+     * go to and was not sent: it is not counted (what {@link #tryStartRetry} holds in flight still
+     * ends with {@link #retryEnded()}).
+     */
+    public void retryNotSent() {
+        started.decrement();
+    }
+
     /** A retry that {@link #tryStartRetry} started ended. */
     public void retryEnded() {
         retries.decrementAndGet();
