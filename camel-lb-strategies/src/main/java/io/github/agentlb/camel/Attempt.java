@@ -216,6 +216,17 @@ final class Attempt implements AsyncCallback, AttemptHooks {
                 || attempts.leg() != null && !state.config.answers().settles(status, retryAfter);
     }
 
+    /** The rest its agent is given ({@link AnswerRules#defaultRest()}), whole seconds rounded up, for an answer that rests it and names none. */
+    @Override
+    public String clientRetryAfter(int status, String retryAfter) {
+        AnswerRules answers = state().config.answers();
+        if (retryAfter != null || status != 429 && !answers.restsAgent(status)) {
+            return null;
+        }
+        long nanos = answers.defaultRest().toNanos();
+        return Long.toString(Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L));
+    }
+
     /** A learned session id the agent gave, sealed with this attempt's agent for the client. */
     @Override
     public String clientValue(String header, String value) {

@@ -109,6 +109,18 @@ public interface AttemptHooks {
     boolean isBusy(int status, String retryAfter);
 
     /**
+     * The {@code Retry-After} a client gets with an answer passed on as it came (not held back) that
+     * rests its agent but names none: a 429, or a 503 that rests its agent (a POST's, which goes to
+     * no other agent), so that the client waits as long as the balancer keeps the agent resting.
+     * Null (the default) to pass the answer's own.
+     *
+     * @return delta-seconds, or null
+     */
+    default String clientRetryAfter(int status, String retryAfter) {
+        return null;
+    }
+
+    /**
      * The value of an answer header as the client sees it: a session id the agent minted sealed
      * with the agent's name (learned sessions), any other value unchanged.
      */

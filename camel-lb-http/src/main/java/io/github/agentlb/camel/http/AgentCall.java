@@ -597,6 +597,10 @@ final class AgentCall implements RequestWriter.Writes {
         if (reports != null) {
             reports.forEach(headers::remove);
         }
+        String retryAfter = busy ? null : hooks.clientRetryAfter(status, headers.get(HttpHeaderNames.RETRY_AFTER));
+        if (retryAfter != null) {
+            headers.set(HttpHeaderNames.RETRY_AFTER, retryAfter); // the agent rests that long
+        }
         if (down.clientGone()) {
             return; // the close hook ends the call
         }

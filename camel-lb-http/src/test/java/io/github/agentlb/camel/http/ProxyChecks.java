@@ -335,6 +335,19 @@ final class ProxyChecks {
             status = client.send(request("/process/u3?user_id=3").build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         } while (status != 204 && System.nanoTime() < deadline);
         assertThat(status).as("the agents answer again once their rest is over").isEqualTo(204);
+
+        // A POST goes to one agent: its 503 passes as it came, with the rest its agent is given as Retry-After.
+        agents.answer((exchange, request) -> {
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(503, 2);
+            exchange.getResponseBody().write("{}".getBytes(StandardCharsets.UTF_8));
+        });
+        int callsBeforePost = agents.calls();
+        HttpResponse<String> post = client.send(request("/process/u4?user_id=4").POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(post.statusCode()).isEqualTo(503);
+        assertThat(agents.calls() - callsBeforePost).as("a POST is not sent again").isEqualTo(1);
+        assertThat(post.headers().firstValue("Retry-After")).as("its agent rests 1 s").hasValue("1");
         everyAgentAnswersAgain();
     }
 
