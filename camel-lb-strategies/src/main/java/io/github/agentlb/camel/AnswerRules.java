@@ -190,10 +190,11 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
         }
         String text = retryAfter.toString().trim();
         long millis;
-        try {
-            long seconds = Long.parseLong(text);
+        if (!text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            // delta-seconds; past what a number holds, a long time (RFC 9111 1.2.2), capped as any other
+            long seconds = text.length() > 18 ? Long.MAX_VALUE : Long.parseLong(text);
             millis = seconds > maxRest.toSeconds() ? maxRest.toMillis() : seconds * 1000;
-        } catch (NumberFormatException notSeconds) {
+        } else {
             try {
                 millis = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli()
                         - nowEpochMillis;

@@ -258,6 +258,11 @@ class BusyAndBrokenAgentsTest {
         assertThat(rules.restOf("Tue, 01 Dec 2026 09:00:00 GMT", now)).as("in the past").isEqualTo(Duration.ofSeconds(1));
         assertThat(rules.restOf("soon", now)).isEqualTo(Duration.ofSeconds(1));
         assertThat(rules.restOf("-3", now)).isEqualTo(Duration.ofSeconds(1));
+        // delta-seconds past what a number holds are a long time (RFC 9111 1.2.2: 2^31), not garbled; only digits are delta-seconds.
+        assertThat(rules.restOf("9223372036854775808", now)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(rules.restOf("99999999999999999999999", now)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(rules.restOf("+5", now)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(rules.restOf("0", now)).isEqualTo(Duration.ofSeconds(1));
         assertThat(rules.restOf(null, now)).isEqualTo(Duration.ofSeconds(1));
         assertThat(rules.classify(429, null)).isEqualTo(AttemptOutcome.BUSY);
         assertThat(rules.classify(503, "1")).isEqualTo(AttemptOutcome.BUSY);
