@@ -251,7 +251,9 @@ final class Attempts extends CandidateScreen {
         }
         AgentFailure agentFailure = new AgentFailure(agent, AgentFailure.reasonOf(failure), outcome, failure);
         addFailure(agentFailure);
-        Duration ejection = state.detector.onFailure(agent);
+        // A marked-down agent is out until marked up (which also ends a passive ejection): its failures, its calls
+        // that the mark-down ended among them, eject it no more.
+        Duration ejection = state.detector.isMarkedDown(agent) ? null : state.detector.onFailure(agent);
         if (ejection != null) {
             context.listeners.ejected(context.strategyName, agentFailure, ejection);
         }

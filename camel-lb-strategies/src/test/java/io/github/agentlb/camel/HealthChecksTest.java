@@ -247,6 +247,20 @@ class HealthChecksTest {
         assertThat(called).containsExactly("b", "b", "a");
     }
 
+    /** A call its agent's mark-down ended is no failure of the agent's: no ejection on top of the mark-down (one "down"). */
+    @Test
+    void aCallEndedByTheMarkDownEjectsNothingMore() {
+        balancer.setConsecutiveFailures(1);
+        startChecking();
+        fake.advance(Duration.ofMillis(200));
+        statuses.remove("b.test");
+        Exchange get = send("GET");
+        fake.advance(Duration.ofMillis(4400));
+
+        assertThat(get.getMessage().getBody()).isEqualTo("a");
+        assertThat(events).containsExactly("down b");
+    }
+
     /**
      * The calls a mark-down ends were lost by the balancer's own decision, not failed by chance: each
      * idempotent one goes to another agent whatever the retry budget (which allows 20% of 10 in flight).
