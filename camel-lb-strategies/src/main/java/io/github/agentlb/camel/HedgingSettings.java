@@ -31,20 +31,22 @@ import java.util.Objects;
  * others; the request fails only when every attempt has, with the last failure.
  *
  * <h2>A lost hedge counts against the slow agent</h2>
- * When a hedge wins, each attempt sent before it that is still waiting counts one failure of its
- * agent for outlier ejection ({@link FailureSettings}: {@code consecutiveFailures} of them in a row
- * eject it, for the ejection time, re-admitted by a one-request trial, which a lost hedge ejects
- * again). Without this rule an agent five times slower than the others keeps its share of the
+ * When a hedge wins, each attempt sent before it that is still waiting loses a race for its agent:
+ * {@link HedgePolicy#LOST_RACES_TO_EJECT} lost in a row, with no answer from the agent in between,
+ * eject it for the ejection time ({@link FailureSettings}), re-admitted by a one-request trial,
+ * which a lost race ejects again. Without this rule an agent five times slower than the others keeps its share of the
  * requests under round robin, and each of them ends at the hedge delay plus a fast agent's first
  * byte: hedging alone cannot bring the p99 near the healthy one. With it, the slow agent is ejected
- * after its first lost hedges (one, by default) and sees one trial per ejection time.
+ * after its first lost races and sees one trial per ejection time.
  *
  * <h2>The delay</h2>
  * {@code hedgeDelay} (1 s) when {@code hedgePercentile} is 0; else the {@code hedgePercentile}-th
  * percentile (97) of recent first-byte times, the lowest over the agents ({@link HedgeDelay}: each
  * agent's last {@value HedgeDelay#WINDOW} answer heads; {@code hedgeDelay} until one has
  * {@value HedgeDelay#MIN_SAMPLES}). "The Tail at Scale" (Dean and Barroso, CACM 2013) hedges after
- * the 95th-percentile expected latency; p97 keeps the extra requests of healthy agents near 3%
+ * the 95th-percentile expected latency; p97 aims at about 3% extra requests (more in practice: the
+ * lowest percentile of several agents, and the times of attempts that lost to their hedges missing;
+ * 4.5% for agents alike with widely spread times in {@code HedgingTest})
  * ({@link HedgePolicy}). The wait is a task on the balancer's timer ({@code agentlb-attempts}), no
  * thread held.
  *
