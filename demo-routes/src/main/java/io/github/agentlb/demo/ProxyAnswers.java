@@ -73,6 +73,21 @@ final class ProxyAnswers {
     }
 
     /**
+     * The failover limit that ended an exchange's tries, as the balancer's message names it
+     * ({@code maximumFailoverAttempts=1}, {@code failoverDeadline=1000 ms passed}), else null.
+     */
+    private static String failoverLimit(String message) {
+        for (String knob : List.of("(maximumFailoverAttempts=", "(failoverDeadline=")) {
+            int at = message.indexOf(knob);
+            int end = at < 0 ? -1 : message.indexOf(')', at);
+            if (end > at) {
+                return message.substring(at + 1, end) + (knob.contains("Deadline") ? " passed" : "");
+            }
+        }
+        return null;
+    }
+
+    /**
      * 503 with the agents tried and why each failed ({@link NoAgentAvailableException#failures()});
      * the exception goes to the log at DEBUG, on one line: a dead agent is an expected condition.
      */
@@ -83,13 +98,16 @@ final class ProxyAnswers {
                 .collect(Collectors.joining(", "));
         String message = cause == null || cause.getMessage() == null ? "" : cause.getMessage();
         boolean stopping = message.startsWith("The balancer stopped") || message.startsWith("The balancer is stopping");
+        String limit = failoverLimit(message);
         String detail = cause instanceof QueueTimeoutException timedOut
                 ? "no agent had room within the queue timeout: waited " + timedOut.waitedMillis() + " ms"
                 : stopping ? "the proxy is stopping; retry on another replica"
                 : failures.isEmpty() ? "the " + strategyName.get() + " balancer has no agent to try"
                 : failures.size() == 1 ? "the only agent tried failed: " + list
-                : "all " + failures.size() + " agents tried failed: " + list;
-        if (cause != null && cause.getMessage() != null && cause.getMessage().contains("(retry budget spent")) {
+                : (limit == null ? "all " : "the ") + failures.size() + " agents tried failed: " + list;
+        if (limit != null) {
+            detail += "; no other agent was tried (" + limit + ")";
+        } else if (cause != null && cause.getMessage() != null && cause.getMessage().contains("(retry budget spent")) {
             detail += "; the retry budget was spent, so no other agent was tried";
         } else if (cause != null && failures.isEmpty() && !cause.ejectedAgents().isEmpty()) {
             detail += " (ejected or marked down by health checks: " + cause.ejectedAgents().stream().map(this::label).sorted()

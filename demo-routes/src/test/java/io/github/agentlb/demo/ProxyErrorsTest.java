@@ -318,6 +318,24 @@ class ProxyErrorsTest {
         }
     }
 
+    /** When a failover limit ended the tries, the 503 says which, and counts the agents tried without "all". */
+    @Test
+    void aFailoverLimitThatEndedTheTriesIsNamedInThe503() throws Exception {
+        List<String> dead = deadUrls(3);
+        ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("rr")
+                .agentUrls(List.of("D1=" + dead.get(0), "D2=" + dead.get(1), "D3=" + dead.get(2))).build();
+        try (DemoProxy proxy = DemoProxy.start(config, () -> {
+            io.github.agentlb.camel.RoundRobinLB rr = new io.github.agentlb.camel.RoundRobinLB();
+            rr.setMaximumFailoverAttempts(1);
+            return rr;
+        })) {
+            HttpResponse<String> response = requestR1(proxy);
+
+            assertUnavailable(response).matches("the 2 agents tried failed: D[123] \\((connection refused|could not connect)\\), "
+                    + "D[123] \\((connection refused|could not connect)\\); no other agent was tried \\(maximumFailoverAttempts=1\\)");
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/process/r1?user_id=%zz", "/process/r%zz", "/process/r1?user_id=50%",
         "/process/r1?user_id=a|b", "/process/r1?x=%&user_id=1", "/nope%"})
