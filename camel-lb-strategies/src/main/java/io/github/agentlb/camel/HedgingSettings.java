@@ -34,9 +34,9 @@ import java.util.Objects;
  * When a hedge wins, each attempt sent before it that is still waiting loses a race for its agent:
  * {@link HedgePolicy#LOST_RACES_TO_EJECT} lost in a row, with no answer from the agent in between,
  * eject it for the ejection time ({@link FailureSettings}), re-admitted by a one-request trial,
- * which a lost race ejects again. Without this rule an agent five times slower than the others keeps its share of the
- * requests under round robin, and each of them ends at the hedge delay plus a fast agent's first
- * byte: hedging alone cannot bring the p99 near the healthy one. With it, the slow agent is ejected
+ * which a lost race ejects again. Without this rule an agent five times slower than the others
+ * keeps its share of the requests under round robin, and each of them ends at the hedge delay plus
+ * a fast agent's first byte: hedging alone cannot bring the p99 near the healthy one. With it, the slow agent is ejected
  * after its first lost races and sees one trial per ejection time.
  *
  * <h2>The delay</h2>
