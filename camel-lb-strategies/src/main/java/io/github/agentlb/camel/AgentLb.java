@@ -48,8 +48,9 @@ public final class AgentLb {
      * Whether an {@value #IDEMPOTENCY_KEY_HEADER} header names a key every agent reads alike: one
      * header (Camel holds several as a list) whose value, without white space (no-break spaces
      * too, also when written in UTF-8 and handed over a byte a char) and without the quotes of a
-     * structured-field string ({@code "..."}), is not empty. An empty key gives an agent nothing to recognize a repeat by, and of two headers agents that read
-     * the first and those that read the last would not agree: neither makes a request safe to send twice.
+     * structured-field string ({@code "..."}), is not empty. An empty key gives an agent nothing to
+     * recognize a repeat by, and of two headers agents that read the first and those that read the
+     * last would not agree: neither makes a request safe to send twice.
      *
      * @param value the header's value, a list for several headers, null when absent
      */
