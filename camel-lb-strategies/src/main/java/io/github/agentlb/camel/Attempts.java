@@ -66,16 +66,12 @@ final class Attempts extends CandidateScreen {
     /** When the first attempt was sent, ns, the failover deadline counting from there; a hedged request's legs' is given. */
     private long startNanos;
     private List<AgentFailure> failures = List.of();
-    /** How many of {@link #failures} are busy (or unavailable) answers, the agent resting. */
-    private int busyAnswers;
     /** The last busy answer of this exchange, if any: the client's answer when no agent is left. */
     private Attempt lastBusy;
     /** The failovers of this exchange that waited out a backoff so far. */
     private int waits;
     /** Whether the attempt in flight holds one of the retry budget's retries in flight. */
     private boolean retryHeld;
-    /** Whether a retry was counted as started and its agent is not chosen yet: not sent after all if there is none. */
-    private boolean retryCounted;
     /** {@link #RUNNING} until the callback is called, then how: read and set through {@link #COMPLETION}. */
     @SuppressWarnings("unused")
     private volatile int completion;
@@ -116,11 +112,13 @@ final class Attempts extends CandidateScreen {
         boolean ejections = state.detector.hasEjections();
         String agent = nextAgent(ejections);
         if (agent == null) {
-            retryNotSent();
+            if (!failures.isEmpty()) {
+                context.retries.retryNotSent(); // the failover retry() counted goes to no agent: no retry
+            }
             // Busy, resting or full, no other can take it: it waits again, once, unless its agent alone may serve it,
             // or an attempt failed (let through again, it would go back to the agents that failed: every agent once).
             boolean oneAgent = pin != null && pin.agent() != null || offeredOne();
-            if ((lastBusy != null || restingSkipped()) && !oneAgent && failures.size() == busyAnswers
+            if ((lastBusy != null || restingSkipped()) && !oneAgent && failures.stream().noneMatch(f -> f.outcome().isFailure())
                     && callback instanceof WaitsAgain again && again.waitAgain()) {
                 done(false, false);
             } else {
@@ -128,15 +126,10 @@ final class Attempts extends CandidateScreen {
             }
             return;
         }
-        retryCounted = false;
         boolean trial = ejections && state.detector.isEjected(agent);
         if (DecisionLog.enabled()) {
-            if (failures.isEmpty()) {
-                DecisionLog.decision(exchange, context.strategyName, agent, trial, selection.detail().get(),
-                        ejections ? state.detector.ejected() : Set.of(), saturated());
-            } else {
-                DecisionLog.failover(exchange, context.strategyName, agent, failures.get(failures.size() - 1), trial);
-            }
+            DecisionLog.attempt(exchange, context.strategyName, agent, trial, failures, selection,
+                    ejections ? state.detector.ejected() : Set.of(), saturated());
         }
         Exchange copy = ExchangeHelper.createCopy(exchange, true);
         for (String header : context.reportHeaders) {
@@ -251,8 +244,7 @@ final class Attempts extends CandidateScreen {
         }
         AgentFailure agentFailure = new AgentFailure(agent, AgentFailure.reasonOf(failure), outcome, failure);
         addFailure(agentFailure);
-        // A marked-down agent is out until marked up (which also ends a passive ejection): its failures, its calls
-        // that the mark-down ended among them, eject it no more.
+        // A marked-down agent is out until marked up: its failures (calls the mark-down ended) eject it no more.
         Duration ejection = state.detector.isMarkedDown(agent) ? null : state.detector.onFailure(agent);
         if (ejection != null) {
             context.listeners.ejected(context.strategyName, agentFailure, ejection);
@@ -282,10 +274,7 @@ final class Attempts extends CandidateScreen {
         retryHeld = budgeted && context.retries.tryStartRetry(state.config.retryBudget());
         if (!retryHeld && (budgeted || !context.retries.freeRetry())) {
             giveUp(" (retry budget spent: " + context.retries.retries() + " retries in flight)", sync);
-            return;
-        }
-        retryCounted = true;
-        if (wait > 0) {
+        } else if (wait > 0) {
             context.later(this::afterBackoff, wait, exchange);
         } else {
             next(sync);
@@ -298,19 +287,11 @@ final class Attempts extends CandidateScreen {
             if (context.runAllowed()) {
                 next(false);
             } else {
-                retryNotSent();
+                context.retries.retryNotSent();
                 giveUp(" (the balancer stopped)", false);
             }
         } catch (Throwable t) {
             fail(t, false);
-        }
-    }
-
-    /** A retry counted as started that goes to no agent after all (none left, or the balancer stopped) is no retry. */
-    private void retryNotSent() {
-        if (retryCounted) {
-            retryCounted = false;
-            context.retries.retryNotSent();
         }
     }
 
@@ -346,7 +327,6 @@ final class Attempts extends CandidateScreen {
             return;
         }
         lastBusy = done;
-        busyAnswers++;
         boolean unavailable = retryAfter == null && status == 503;
         addFailure(new AgentFailure(done.agent(), (unavailable ? "unavailable " : "busy ") + status, unavailable ? AttemptOutcome.ERROR_ANSWER : AttemptOutcome.BUSY, null));
         if (context.runAllowed() && rules.busyMayFailOver(status, policy().repeatable(exchange.getIn()), policy())

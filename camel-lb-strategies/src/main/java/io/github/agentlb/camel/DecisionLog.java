@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
@@ -42,6 +43,16 @@ final class DecisionLog {
         DECISIONS.info("request={} strategy={} agent={}{}{}{}{}", requestId(exchange), strategy, agent,
                 trial ? " (trial)" : "", detail.isEmpty() ? "" : " " + detail,
                 ejected.isEmpty() ? "" : " ejected=" + ejected, saturated.isEmpty() ? "" : " saturated=" + saturated);
+    }
+
+    /** The first attempt's {@link #decision}, or a failover's line after the last of {@code failures}. */
+    static void attempt(Exchange exchange, String strategy, String agent, boolean trial, List<AgentFailure> failures,
+            Selection selection, Set<String> ejected, Set<String> saturated) {
+        if (failures.isEmpty()) {
+            decision(exchange, strategy, agent, trial, selection.detail().get(), ejected, saturated);
+        } else {
+            failover(exchange, strategy, agent, failures.get(failures.size() - 1), trial);
+        }
     }
 
     /** {@code request=r1 strategy=rr failover to agent=A3 after A1 (connection refused)}. */
