@@ -26,8 +26,12 @@ class AttemptHooksBusyTest {
      * null}) through a started rr balancer over two scripted agents.
      */
     private List<String> asked(java.util.function.Function<AttemptHooks, String> question, String[]... requests) {
+        return asked(new RoundRobinLB(), question, requests);
+    }
+
+    private List<String> asked(RoundRobinLB balancer, java.util.function.Function<AttemptHooks, String> question, String[]... requests) {
         List<String> asked = new ArrayList<>();
-        RoundRobinLB rr = ScriptedChild.startedAgents(new RoundRobinLB(), CAMEL.get(), clock::get,
+        RoundRobinLB rr = ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get,
                 id -> ScriptedChild.scripted(id, (attempt, callback) -> {
                     asked.add(question.apply(attempt.getProperty(AttemptHooks.PROPERTY, AttemptHooks.NONE, AttemptHooks.class)));
                     attempt.getMessage().setBody(id);
@@ -50,6 +54,23 @@ class AttemptHooksBusyTest {
         List<String> asked = asked(hooks -> hooks.isBusy(503, null) + " " + hooks.isBusy(429, "1") + " " + hooks.isBusy(200, null),
                 new String[] {"GET", null}, new String[] {"POST", null}, new String[] {"POST", "k-1"}, new String[] {"POST", " "});
         assertThat(asked).containsExactly("true true false", "false true false", "true true false", "false true false");
+    }
+
+    /**
+     * An answer passed on as it came that rests its agent and names no {@code Retry-After} (a 429, a
+     * 503 that rests it) gets the agent's rest, whole seconds rounded up; one that names its own, or
+     * rests nothing, keeps what it has.
+     */
+    @Test
+    void anAnswerThatRestsItsAgentWithoutRetryAfterGetsTheRest() {
+        List<String> asked = asked(hooks -> hooks.clientRetryAfter(503, null) + " " + hooks.clientRetryAfter(429, null) + " "
+                + hooks.clientRetryAfter(429, "7") + " " + hooks.clientRetryAfter(500, null) + " " + hooks.clientRetryAfter(200, null),
+                new String[] {"POST", null});
+        assertThat(asked).containsExactly("1 1 null null null");
+        assertThat(AttemptHooks.NONE.clientRetryAfter(503, null)).isNull();
+        RoundRobinLB longer = new RoundRobinLB();
+        longer.setDefaultRest(java.time.Duration.ofMillis(2001));
+        assertThat(asked(longer, hooks -> hooks.clientRetryAfter(429, null), new String[] {"POST", null})).containsExactly("3");
     }
 
     /**
