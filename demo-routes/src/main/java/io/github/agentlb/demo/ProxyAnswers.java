@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
  * exception goes to the log at DEBUG. The warnings of failed requests (502, 503, 504, an answer
  * cut) are bounded: the first of each reason at WARN, its repeats within 10 s at DEBUG, counted by
  * the next ({@link RepeatedWarnings}). Thread-safe.
+ *
+ * <p>Over 300 lines: one answer per outcome the route catches, each its status, JSON detail,
+ * headers and log line, sharing the agents' labels and the warnings' window.
  */
 final class ProxyAnswers {
 
