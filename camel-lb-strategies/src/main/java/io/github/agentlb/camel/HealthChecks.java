@@ -142,7 +142,8 @@ final class HealthChecks {
                     : camel.getExecutorServiceManager().newSingleThreadScheduledExecutor(owner, "agentlb-health-checks");
             probe = givenProbe != null ? givenProbe : HealthProbe.jdk(scheduler, next.timeout());
         }
-        List<String> agents = current.agentIds();
+        // Draining members too: one that hangs while its calls finish is marked down and ends them.
+        List<String> agents = current.members();
         states.setAgents(agents);
         chains.keySet().retainAll(agents);
         for (String agent : agents) {

@@ -247,6 +247,25 @@ class HealthChecksTest {
         assertThat(called).containsExactly("b", "b", "a");
     }
 
+    /**
+     * A draining agent is probed while its calls finish: one that hangs is marked down and its
+     * waiting calls end (an idempotent one goes to another agent), rather than wait for their
+     * first-byte timeout because the agent was taken out of the fleet.
+     */
+    @Test
+    void aHungAgentThatDrainsIsStillMarkedDownAndItsCallsEnd() {
+        startChecking();
+        fake.advance(Duration.ofMillis(200));
+        statuses.remove("b.test");
+        Exchange get = send("GET");
+        assertThat(held).hasSize(1);
+        balancer.drainAgent("b");
+        fake.advance(Duration.ofMillis(4400));
+
+        assertThat(get.getMessage().getBody()).isEqualTo("a");
+        assertThat(called).containsExactly("b", "a");
+    }
+
     /** A call its agent's mark-down ended is no failure of the agent's: no ejection on top of the mark-down (one "down"). */
     @Test
     void aCallEndedByTheMarkDownEjectsNothingMore() {
