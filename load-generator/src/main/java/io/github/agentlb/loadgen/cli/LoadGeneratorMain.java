@@ -155,6 +155,10 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         if (options.replicas < 1) {
             throw options.usage("--replicas must be >= 1, was " + options.replicas);
         }
+        if (options.replicas > LoadOptions.MAX_REPLICAS) {
+            throw options.usage("--replicas must be <= " + LoadOptions.MAX_REPLICAS + " (each a proxy in this JVM), was "
+                    + options.replicas);
+        }
         if (options.url != null) {
             options.baseUrl(); // a malformed --url is refused before any other line is printed
         }

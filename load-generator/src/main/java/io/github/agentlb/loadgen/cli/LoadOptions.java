@@ -96,8 +96,10 @@ final class LoadOptions {
             description = "User 0 sends this share of all requests, 0 <= F < 1, in the seeded order; users 1..N "
                     + "share the rest (default: 0, none; " + HotKeyScenario.DEFAULT_HOT_SHARE + " in the hotkey scenario).")
     Double hotShare;
+    /** The most proxies {@code --replicas} runs in this JVM. */
+    static final int MAX_REPLICAS = 16;
     @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
-            description = "In-process runs: N proxies, each with its own balancer, over the same agents; request i "
+            description = "In-process runs: N proxies (1.." + LoadOptions.MAX_REPLICAS + "), each with its own balancer, over the same agents; request i "
                     + "goes to replica i mod N (default: ${DEFAULT-VALUE}). Stickiness then counts a user as sticky "
                     + "only if every replica sent it to the same agent. The hotkey scenario then adds avn-one (one "
                     + "instance) and avn-shared (the replicas sharing one allocation through an in-process ZooKeeper). Not with --url, --rate/--duration, failure or hang; "
@@ -323,7 +325,7 @@ final class LoadOptions {
             throw usage("--url is not a URL: '" + url + "'");
         }
         if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
-                || uri.getQuery() != null || uri.getFragment() != null) {
+                || uri.getPort() > 65535 || uri.getQuery() != null || uri.getFragment() != null) {
             throw usage("--url must be http(s)://host[:port][/path] without query, was '" + url + "'");
         }
         String s = uri.toString();

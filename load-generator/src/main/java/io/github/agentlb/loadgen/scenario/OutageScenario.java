@@ -167,13 +167,21 @@ public final class OutageScenario implements Scenario {
                         "dead_agent_ejections", log.count(DEAD_AGENT, Kind.EJECTED, kill),
                         "other_ejections", m.agents().stream().filter(a -> !a.equals(DEAD_AGENT))
                                 .mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
-        Result r = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(),
+        String empty = phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name)
+                .collect(java.util.stream.Collectors.joining(", "));
+        List<Result.Check> checks = List.of(new Result.Check("phases", empty.isEmpty(), empty.isEmpty()
+                ? "every phase measured" : "no request in phase " + empty + ": raise --failure-requests (the kill and "
+                + "the restart run beside the requests and land late in a short run)"));
+        Result r = m.result(phases, figures, checks, m.run().statistics().clientErrors(),
                 m.timeline(Duration.ofSeconds(1)));
         List<String> lines = new ArrayList<>(ClusterRun.phaseLines(r));
         lines.add(String.format(Locale.ROOT, "%s (%s): kill to ejection %s ms, restart to re-admission %s ms; others "
                         + "stayed %s (down), %s's users back %s", r.variant(), name(), health(r, "kill_to_ejection_ms"),
                 health(r, "restart_to_readmission_ms"), stickiness(r, "others_stayed_down", "others_in_down"), DEAD_AGENT,
                 stickiness(r, "dead_users_returned", "dead_users_in_return")));
+        if (!r.passed()) {
+            lines.add(r.variant() + " (" + name() + "): NOT MEASURED: " + r.check("phases").detail());
+        }
         return r.withOutput(List.of(ClusterRun.timelineChart(r, String.format(Locale.ROOT, "Requests per agent per "
                 + "second - %s, agent %s %s at %.1f s, restarted at %.1f s", r.variant(), DEAD_AGENT,
                 hang ? "hung" : "killed", m.seconds(kill), m.seconds(restart)), ClusterRun.phaseMarkers(r))), lines);

@@ -309,6 +309,11 @@ class LoadGeneratorMainTest {
 
         assertRefused("--replicas", "0").contains("--replicas must be >= 1, was 0");
 
+        assertRefused("--replicas", "17").contains("--replicas must be <= 16 (each a proxy in this JVM), was 17");
+
+        assertRefused("--url", "http://127.0.0.1:99999", "--strategy", "rr")
+                .contains("--url must be http(s)://host[:port][/path] without query, was 'http://127.0.0.1:99999'");
+
         assertRefused("--replicas", "2", "--url", "http://127.0.0.1:1", "--strategy", "rr")
                 .contains("--replicas 2 runs the uniform, heterogeneous and hotkey scenarios in-process");
 
