@@ -209,6 +209,9 @@ final class LoadOptions {
             if (rate != null && !(rate > 0 && rate <= Pacing.MAX_RATE)) {
                 throw usage("--rate must be in (0, " + (long) Pacing.MAX_RATE + "], was " + rate);
             }
+            if (interval != null && until == null) {
+                throw usage("--interval sets --duration's progress lines: give --duration too, or leave --interval out");
+            }
             if (until != null && until.compareTo(every) < 0) {
                 throw usage("--duration must be at least --interval (" + Pacing.formatDuration(every) + "), was "
                         + duration);
@@ -346,7 +349,8 @@ final class LoadOptions {
         boolean onlyPlain = scenarios.stream().allMatch(PlainScenario.class::isInstance);
         if (!pacing.isDefault() && !onlyPlain) {
             throw usage("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, failure, hang "
-                    + "or fleet");
+                    + "or fleet, nor the others: --scenario named " + scenarios.stream()
+                    .filter(s -> !(s instanceof PlainScenario)).map(Scenario::name).collect(Collectors.joining(", ")));
         }
         if (replicas > 1 && (url != null || !pacing.isDefault() || !scenarios.stream()
                 .allMatch(s -> s instanceof PlainScenario || s instanceof HotKeyScenario))) {

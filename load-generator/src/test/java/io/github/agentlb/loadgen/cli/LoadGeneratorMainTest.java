@@ -311,6 +311,13 @@ class LoadGeneratorMainTest {
 
         assertRefused("--replicas", "17").contains("--replicas must be <= 16 (each a proxy in this JVM), was 17");
 
+        assertRefused("--interval", "10s", "--strategy", "rr")
+                .contains("--interval sets --duration's progress lines: give --duration too, or leave --interval out");
+
+        assertRefused("--rate", "10", "--scenario", "tenants")
+                .contains("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, failure, hang "
+                        + "or fleet, nor the others: --scenario named tenants");
+
         assertRefused("--url", "http://127.0.0.1:99999", "--strategy", "rr")
                 .contains("--url must be http(s)://host[:port][/path] without query, was 'http://127.0.0.1:99999'");
 
