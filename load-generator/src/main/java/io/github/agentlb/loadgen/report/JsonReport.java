@@ -130,9 +130,11 @@ public final class JsonReport {
             return null;
         }
         PacingCheck.Result c = pace.selfCheck();
-        Map<String, Object> p = map("open_loop", pace.pacing().openLoop(), "rate_per_second", pace.pacing().ratePerSecond(),
+        // A closed loop has no rate, and an untimed run no intervals: null, as every figure not observed.
+        Map<String, Object> p = map("open_loop", pace.pacing().openLoop(),
+                "rate_per_second", pace.pacing().openLoop() ? pace.pacing().ratePerSecond() : null,
                 "duration_s", pace.pacing().timed() ? pace.pacing().duration().toMillis() / 1e3 : null,
-                "interval_s", pace.pacing().interval().toMillis() / 1e3,
+                "interval_s", pace.pacing().timed() ? pace.pacing().interval().toMillis() / 1e3 : null,
                 "self_check", map("kept_pace", c.keptPace(), "sends", c.sends(), "late_sends", c.lateSends(),
                         "p99_lag_ms", c.p99LagMs(), "max_lag_ms", c.maxLagMs(), "worker_gap_share", c.gapShare(),
                         "p99_worker_gap_ms", c.p99GapMs(), "jvm_cpu_share", c.cpuShare(), "cores", c.cores(),

@@ -94,6 +94,10 @@ class PlainScenarioTest {
         assertThat(json.get("stickiness").asDouble()).isEqualTo(0.75);
         assertThat(json.get("throughput_rps").asDouble()).isEqualTo(3.0);
         assertThat(json.get("duration_ms").asDouble()).isEqualTo(2000.0);
+        // A closed loop for a count has no rate and no intervals: null, as every figure not observed.
+        assertThat(json.at("/pace/open_loop").asBoolean()).isFalse();
+        assertThat(json.at("/pace/rate_per_second").isNull()).isTrue();
+        assertThat(json.at("/pace/interval_s").isNull()).isTrue();
         JsonNode agents = json.get("agents");
         assertThat(agents.fieldNames()).toIterable().containsExactly("A1", "A2", "A3", "A4");
         JsonNode a1 = agents.get("A1");
