@@ -352,6 +352,13 @@ final class LoadOptions {
                     + "or fleet, nor the others: --scenario named " + scenarios.stream()
                     .filter(s -> !(s instanceof PlainScenario)).map(Scenario::name).collect(Collectors.joining(", ")));
         }
+        // Named with --scenario only: the main job's scenarios take it where they can.
+        if (hotShare != null && scenario != null
+                && !scenarios.stream().allMatch(s -> s instanceof PlainScenario || s instanceof HotKeyScenario)) {
+            throw usage("--hot-share shapes the uniform, heterogeneous and hotkey scenarios' users, not " + scenarios.stream()
+                    .filter(s -> !(s instanceof PlainScenario || s instanceof HotKeyScenario)).map(Scenario::name)
+                    .collect(Collectors.joining(", ")));
+        }
         if (replicas > 1 && (url != null || !pacing.isDefault() || !scenarios.stream()
                 .allMatch(s -> s instanceof PlainScenario || s instanceof HotKeyScenario))) {
             throw usage("--replicas " + replicas + " runs the uniform, heterogeneous and hotkey scenarios in-process "

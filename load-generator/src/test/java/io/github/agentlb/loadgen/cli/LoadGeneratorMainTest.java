@@ -311,6 +311,9 @@ class LoadGeneratorMainTest {
 
         assertRefused("--replicas", "17").contains("--replicas must be <= 16 (each a proxy in this JVM), was 17");
 
+        assertRefused("--hot-share", "0.5", "--scenario", "failure")
+                .contains("--hot-share shapes the uniform, heterogeneous and hotkey scenarios' users, not failure");
+
         assertRefused("--interval", "10s", "--strategy", "rr")
                 .contains("--interval sets --duration's progress lines: give --duration too, or leave --interval out");
 
