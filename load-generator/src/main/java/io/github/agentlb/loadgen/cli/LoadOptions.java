@@ -96,6 +96,8 @@ final class LoadOptions {
             description = "User 0 sends this share of all requests, 0 <= F < 1, in the seeded order; users 1..N "
                     + "share the rest (default: 0, none; " + HotKeyScenario.DEFAULT_HOT_SHARE + " in the hotkey scenario).")
     Double hotShare;
+    /** The longest a run for a count at {@code --rate} may take, warm-up included. */
+    static final Duration MAX_RUN = Duration.ofHours(24);
     /** The most proxies {@code --replicas} runs in this JVM. */
     static final int MAX_REPLICAS = 16;
     @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
@@ -208,6 +210,11 @@ final class LoadOptions {
             Duration until = duration == null ? null : parse("--duration", duration);
             if (rate != null && !(rate > 0 && rate <= Pacing.MAX_RATE)) {
                 throw usage("--rate must be in (0, " + (long) Pacing.MAX_RATE + "], was " + rate);
+            }
+            if (rate != null && until == null && (requests + (double) warmup) / rate > MAX_RUN.toSeconds()) {
+                throw usage(String.format(Locale.ROOT, "--rate %s sends --requests %d and --warmup %d in %.1f h: at most %d h; "
+                        + "raise --rate or send fewer", rate, requests, warmup, (requests + (double) warmup) / rate / 3600,
+                        MAX_RUN.toHours()));
             }
             if (interval != null && until == null) {
                 throw usage("--interval sets --duration's progress lines: give --duration too, or leave --interval out");

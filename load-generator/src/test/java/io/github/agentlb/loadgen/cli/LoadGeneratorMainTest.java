@@ -314,6 +314,9 @@ class LoadGeneratorMainTest {
         assertRefused("--hot-share", "0.5", "--scenario", "failure")
                 .contains("--hot-share shapes the uniform, heterogeneous and hotkey scenarios' users, not failure");
 
+        assertRefused("--rate", "0.0001", "--requests", "2", "--strategy", "rr")
+                .contains("--rate 1.0E-4 sends --requests 2 and --warmup 100 in 283.3 h: at most 24 h; raise --rate or send fewer");
+
         assertRefused("--interval", "10s", "--strategy", "rr")
                 .contains("--interval sets --duration's progress lines: give --duration too, or leave --interval out");
 
