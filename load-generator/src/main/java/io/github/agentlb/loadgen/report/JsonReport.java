@@ -142,7 +142,7 @@ public final class JsonReport {
         SoakVerdict v = pace.verdict();
         p.put("intervals", pace.intervals().stream().map(JsonReport::interval).toList());
         p.put("verdict", v == null ? null : map("pass", v.pass(), "failures", v.failures(), "window_s", v.windowSec(),
-                "first_p99_ms", v.firstP99Ms(), "last_p99_ms", v.lastP99Ms(), "latency_drift", v.latencyDrift(),
+                "last_window_s", v.lastWindowSec(), "first_p99_ms", v.firstP99Ms(), "last_p99_ms", v.lastP99Ms(), "latency_drift", v.latencyDrift(),
                 "first_heap_after_gc_mb", v.firstHeapMb(), "last_heap_after_gc_mb", v.lastHeapMb(),
                 "heap_drift", v.heapDrift(), "line", v.line()));
         return p;

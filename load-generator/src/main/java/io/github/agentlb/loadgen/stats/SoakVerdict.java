@@ -27,9 +27,11 @@ import java.util.Locale;
  * @param lastP99Ms    p99 of the last window, ms
  * @param firstHeapMb  heap used after GC at the first window's end, MB; NaN when not sampled
  * @param lastHeapMb   heap used after GC at the end, MB; NaN when not sampled
+ * @param lastWindowSec the last window's length, s: shorter than {@code windowSec} when the run's last
+ *                      interval was cut short; 0 as {@code windowSec}
  */
 public record SoakVerdict(long failures, double windowSec, double firstP99Ms, double lastP99Ms, double firstHeapMb,
-                          double lastHeapMb) {
+                          double lastHeapMb, double lastWindowSec) {
 
     /** Largest p99 ratio and heap growth (fraction) without drift; smaller rises are noise (ms, MB). */
     public static final double MAX_P99_RATIO = 1.2, MIN_P99_DRIFT_MS = 5, MAX_HEAP_GROWTH = 0.2, MIN_HEAP_DRIFT_MB = 8;
@@ -39,14 +41,15 @@ public record SoakVerdict(long failures, double windowSec, double firstP99Ms, do
         long failures = intervals.stream().mapToLong(IntervalSeries.Interval::failures).sum();
         int n = intervals.size();
         if (n < 2) {
-            return new SoakVerdict(failures, 0, 0, 0, Double.NaN, Double.NaN);
+            return new SoakVerdict(failures, 0, 0, 0, Double.NaN, Double.NaN, 0);
         }
         int perMinute = (int) Math.max(1, Duration.ofMinutes(1).toNanos() / series.intervalNanos());
         int k = Math.max(1, Math.min(perMinute, n / 2));
         double firstHeap = lastSampled(intervals.subList(0, k));
         double lastHeap = lastSampled(intervals);
+        double lastWindow = intervals.subList(n - k, n).stream().mapToDouble(IntervalSeries.Interval::lengthSeconds).sum();
         return new SoakVerdict(failures, k * series.intervalNanos() / 1e9, series.p99Ms(0, k),
-                series.p99Ms(n - k, n), firstHeap, lastHeap);
+                series.p99Ms(n - k, n), firstHeap, lastHeap, lastWindow);
     }
 
     private static double lastSampled(List<IntervalSeries.Interval> intervals) {
@@ -93,7 +96,8 @@ public record SoakVerdict(long failures, double windowSec, double firstP99Ms, do
             return sb.append("; run too short (one interval) to compare its start and end").toString();
         }
         String window = windowSec >= 60 ? "minute" : String.format(Locale.ROOT, "%.0f s", windowSec);
-        sb.append(String.format(Locale.ROOT, "; p99 last %s %.1f ms vs first %s %.1f ms (x%.2f, %s)", window,
+        String last = lastWindowSec >= 60 ? "minute" : String.format(Locale.ROOT, "%.0f s", lastWindowSec);
+        sb.append(String.format(Locale.ROOT, "; p99 last %s %.1f ms vs first %s %.1f ms (x%.2f, %s)", last,
                 lastP99Ms, window, firstP99Ms, firstP99Ms == 0 ? 0 : lastP99Ms / firstP99Ms,
                 latencyDrift() ? "LATENCY DRIFT" : "no drift"));
         if (heapMeasured()) {

@@ -85,5 +85,13 @@ class IntervalSeriesTest {
         SoakVerdict verdict = SoakVerdict.of(series, intervals);
         assertThat(verdict.windowSec()).isEqualTo(10.0);
         assertThat(verdict.line()).contains("p99 last 10 s 100.0 ms vs first 10 s 100.0 ms");
+        // A run of 25 s in 10 s intervals: its last window is the 5 s interval it ended with, and says so.
+        IntervalSeries cut = new IntervalSeries(START, 10_000 * MS, 25_000 * MS);
+        for (long at : new long[] {START + 1_000 * MS, START + 21_000 * MS}) {
+            cut.record(at, ok(100));
+        }
+        SoakVerdict shorter = SoakVerdict.of(cut, cut.intervals(START + 25_000 * MS));
+        assertThat(shorter.lastWindowSec()).isEqualTo(5.0);
+        assertThat(shorter.line()).contains("p99 last 5 s 100.0 ms vs first 10 s 100.0 ms");
     }
 }
