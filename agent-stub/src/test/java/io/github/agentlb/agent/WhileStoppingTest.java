@@ -35,4 +35,34 @@ class WhileStoppingTest {
             assertThat(client.send(get, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         }
     }
+
+    /**
+     * An answer that ends while the server stops says {@code Connection: close} and its connection
+     * closes after it: the client's next request goes elsewhere, not to a connection that refuses it.
+     */
+    @Test
+    void anAnswerThatEndsWhileTheServerStopsClosesItsConnection() throws Exception {
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().agentId("A1").host("127.0.0.1").port(0)
+                .delayMs(1_000, 1_000).build());
+                java.net.Socket socket = new java.net.Socket("127.0.0.1", java.net.URI.create(agent.baseUrl()).getPort())) {
+            socket.setSoTimeout(20_000);
+            socket.getOutputStream().write("GET /process/r1?user_id=1 HTTP/1.1\r\nHost: a\r\n\r\n"
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            Thread.sleep(300);
+            Thread suspending = new Thread(() -> {
+                try {
+                    agent.camelContext().getRouteController().suspendRoute("agent-A1");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            suspending.start();
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            suspending.join(30_000);
+
+            assertThat(answer).startsWith("HTTP/1.1 200 ");
+            assertThat(answer.toLowerCase(java.util.Locale.ROOT)).contains("\r\nconnection: close\r\n");
+            agent.camelContext().getRouteController().resumeRoute("agent-A1");
+        }
+    }
 }
