@@ -234,9 +234,15 @@ public final class SharedAllocationSync implements AllocationExchange.Listener {
             Optional<String> rejection = allocation.rejection(over, state.virtualNodes().keySet());
             if (rejection.isPresent()) {
                 if (allocation.generation() > over) {
+                    // INFO once while this replica waits for its members to match; each publish meanwhile at DEBUG.
+                    boolean first = waitingForMembers == null;
                     waitingForMembers = allocation;
                     lastProblem = "generation " + allocation.generation() + " not installed: " + rejection.get();
-                    LOG.info("Shared allocation: keeping generation {}: {}", generation(), rejection.get());
+                    if (first) {
+                        LOG.info("Shared allocation: keeping generation {}: {}", generation(), rejection.get());
+                    } else {
+                        LOG.debug("Shared allocation: keeping generation {}: {}", generation(), rejection.get());
+                    }
                 } else {
                     LOG.debug("Shared allocation: {}", rejection.get());
                 }
