@@ -43,6 +43,11 @@ final class HeldBody {
         }
     }
 
+    /** Whether the connection waits unread for bytes to be given back. */
+    boolean waiting() {
+        return waiting;
+    }
+
     /** The body goes on: its connection is read again if it waited, its bytes still counted until {@link #giveBack()}. */
     void goOn() {
         if (waiting) {

@@ -81,6 +81,19 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
         }
     }
 
+    /**
+     * Netty's aggregator reads on while a message is incomplete even with reading paused; not while
+     * the body it gathers waits for bytes to be given back, or the most would not hold.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (gathering != null && gathering.waiting()) {
+            ctx.fireChannelReadComplete();
+            return;
+        }
+        super.channelReadComplete(ctx);
+    }
+
     /** The bytes a body counts before it is read: all of one announced over the small size, 0 for a chunked one; -1: not counted. */
     private long least(HttpRequest request) {
         if (HttpUtil.isTransferEncodingChunked(request)) {

@@ -112,4 +112,51 @@ class Http11ComponentTest {
             }
         }
     }
+
+    /**
+     * Chunked bodies, gathered whole, are held to the same most: Netty's aggregator reads on while
+     * a body is incomplete even with reading paused, and must not while the body waits for bytes.
+     */
+    @Test
+    void quietChunkedClientsHoldNoMoreThanTheMostForAllBodies() throws Exception {
+        int port = FreePorts.next();
+        HeldBodies held = new HeldBodies(256 * 1024, 256 * 1024, 0, 600 * 1024, (head, bytes) -> true);
+        List<Socket> quiet = new ArrayList<>();
+        try (DefaultCamelContext context = new DefaultCamelContext()) {
+            Http11Component.register(context, 3_000, held);
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from(Http11Component.SCHEME + ":http://127.0.0.1:" + port + "/?matchOnUriPrefix=true&chunkedMaxContentLength=16777216")
+                            .setBody(constant("ok"));
+                }
+            });
+            context.start();
+            byte[] chunk = ("10000\r\n" + "x".repeat(65_536) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+            for (int client = 0; client < 10; client++) {
+                Socket socket = new Socket("127.0.0.1", port);
+                quiet.add(socket);
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                for (int i = 0; i < 4; i++) {
+                    out.write(chunk);
+                }
+                out.flush();
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> held.connectionsWaiting() >= 1);
+            Thread.sleep(500); // what an aggregator reading on would read meanwhile
+            assertThat(held.bytesHeld()).as("600 KiB and a read each of 10; 2,621,440 read on")
+                    .isLessThanOrEqualTo(600L * 1024 + 10 * HeldBodies.WAKE_BYTES);
+            // A connection not read does not see its client leave: its read timeout (3 s here) ends it at the latest.
+            for (Socket socket : quiet) {
+                socket.close();
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> held.bytesHeld() == 0);
+        } finally {
+            for (Socket socket : quiet) {
+                socket.close();
+            }
+        }
+    }
 }
