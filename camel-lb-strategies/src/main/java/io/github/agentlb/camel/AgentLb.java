@@ -103,7 +103,9 @@ public final class AgentLb {
         return text.substring(start, end);
     }
 
+    /** White space, no-break and zero-width spaces (format characters), and controls (U+0085 among them). */
     private static boolean blank(char c) {
-        return Character.isWhitespace(c) || Character.isSpaceChar(c);
+        return Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c)
+                || Character.getType(c) == Character.FORMAT;
     }
 }

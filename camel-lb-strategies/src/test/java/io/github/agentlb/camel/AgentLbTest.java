@@ -43,5 +43,10 @@ class AgentLbTest {
         assertThat(AgentLb.isIdempotencyKey("\u00c3\u00a9")).as("é in UTF-8").isTrue();
         assertThat(AgentLb.isIdempotencyKey("\u00c2")).as("a byte that is no UTF-8 alone").isTrue();
         assertThat(AgentLb.isIdempotencyKey("k\u00c2\u00a0")).isTrue();
+        // Unicode's other white space and the zero-width ones: U+0085 (as UTF-8 and as its one byte), U+FEFF, U+200B.
+        assertThat(AgentLb.isIdempotencyKey("\u00c2\u0085")).as("U+0085 in UTF-8").isFalse();
+        assertThat(AgentLb.isIdempotencyKey("\u0085")).as("its one byte").isFalse();
+        assertThat(AgentLb.isIdempotencyKey("\u00ef\u00bb\u00bf")).as("U+FEFF in UTF-8").isFalse();
+        assertThat(AgentLb.isIdempotencyKey("\u00e2\u0080\u008b")).as("U+200B in UTF-8").isFalse();
     }
 }
