@@ -65,6 +65,21 @@ class Http11ComponentTest {
         }
     }
 
+    /** A started context whose server on {@code port} answers "ok" to any request, holding bodies as {@code held} says. */
+    private static DefaultCamelContext answeringOk(int port, long requestReadTimeoutMs, HeldBodies held) throws Exception {
+        DefaultCamelContext context = new DefaultCamelContext();
+        Http11Component.register(context, requestReadTimeoutMs, held);
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(Http11Component.SCHEME + ":http://127.0.0.1:" + port + "/?matchOnUriPrefix=true&chunkedMaxContentLength=16777216")
+                        .setBody(constant("ok"));
+            }
+        });
+        context.start();
+        return context;
+    }
+
     /**
      * Many clients that send part of a large body and go quiet hold no more of the server's memory
      * than its most for all bodies (and a read each): those whose least held does not fit are not
@@ -75,16 +90,7 @@ class Http11ComponentTest {
         int port = FreePorts.next();
         HeldBodies held = new HeldBodies(256 * 1024, 256 * 1024, 0, 600 * 1024, (head, bytes) -> true);
         List<Socket> quiet = new ArrayList<>();
-        try (DefaultCamelContext context = new DefaultCamelContext()) {
-            Http11Component.register(context, 30_000, held);
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from(Http11Component.SCHEME + ":http://127.0.0.1:" + port + "/?matchOnUriPrefix=true&chunkedMaxContentLength=16777216")
-                            .setBody(constant("ok"));
-                }
-            });
-            context.start();
+        try (DefaultCamelContext context = answeringOk(port, 30_000, held)) {
             for (int client = 0; client < 10; client++) {
                 Socket socket = new Socket("127.0.0.1", port);
                 quiet.add(socket);
@@ -122,16 +128,7 @@ class Http11ComponentTest {
         int port = FreePorts.next();
         HeldBodies held = new HeldBodies(256 * 1024, 256 * 1024, 0, 600 * 1024, (head, bytes) -> true);
         List<Socket> quiet = new ArrayList<>();
-        try (DefaultCamelContext context = new DefaultCamelContext()) {
-            Http11Component.register(context, 3_000, held);
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from(Http11Component.SCHEME + ":http://127.0.0.1:" + port + "/?matchOnUriPrefix=true&chunkedMaxContentLength=16777216")
-                            .setBody(constant("ok"));
-                }
-            });
-            context.start();
+        try (DefaultCamelContext context = answeringOk(port, 3_000, held)) {
             byte[] chunk = ("10000\r\n" + "x".repeat(65_536) + "\r\n").getBytes(StandardCharsets.US_ASCII);
             for (int client = 0; client < 10; client++) {
                 Socket socket = new Socket("127.0.0.1", port);
