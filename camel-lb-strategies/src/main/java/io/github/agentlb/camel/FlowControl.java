@@ -160,6 +160,19 @@ public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queue
         return value == null || value.isBlank() ? "" : value;
     }
 
+    /**
+     * The tokens {@code exchange}'s answer used, to charge its tenant: {@link AgentLb#OUTPUT_TOKENS_PROPERTY}
+     * when set, else read from its answer ({@link AnswerRules#outputTokens}); 0 when unknown or not
+     * a positive finite number.
+     */
+    static double outputTokens(Exchange exchange) {
+        Object tokens = exchange.getProperty(AgentLb.OUTPUT_TOKENS_PROPERTY);
+        if (tokens == null) {
+            tokens = AnswerRules.outputTokens(exchange);
+        }
+        return tokens instanceof Number n && n.doubleValue() > 0 && Double.isFinite(n.doubleValue()) ? n.doubleValue() : 0;
+    }
+
     /** The request's prompt tokens, estimated as its body's bytes / 4: {@code Content-Length}, else an in-memory body's length. */
     static long promptTokens(Exchange exchange) {
         Object length = exchange.getIn().getHeader(Exchange.CONTENT_LENGTH);

@@ -25,6 +25,26 @@ final class QueueAnswers {
                 + "): retry after 1 s", exchange, 1));
     }
 
+    /**
+     * Sets on {@code exchange}, which reached no agent, the answer of a balancer that is stopping
+     * or has no agent left to try: {@link NoAgentAvailableException} naming the agents ejected or
+     * marked down.
+     */
+    static void noAgentToTry(Exchange exchange, boolean stopping, BalancerState state) {
+        exchange.setException(stopping ? new NoAgentAvailableException("The balancer is stopping: no agent had room", exchange, null)
+                : new NoAgentAvailableException("No agent to try: every agent is ejected, marked down or failing (ejected: "
+                        + String.join(", ", state.detector.ejected()) + "), so the request does not wait in the queue", exchange, null,
+                        List.of(), state.detector.ejected()));
+    }
+
+    /** The waiting when no agent was left to try ({@link #noAgentToTry(Exchange, boolean, BalancerState)}). */
+    static void noAgentToTry(List<WaitingExchange> waiting, BalancerState state) {
+        for (WaitingExchange w : waiting) {
+            noAgentToTry(w.exchange, false, state);
+            w.callback.done(false);
+        }
+    }
+
     /** Fails {@code exchange} at once with {@code e} (its tenant could not be read): answered, never left waiting. */
     static boolean failed(Exchange exchange, AsyncCallback callback, Throwable e) {
         exchange.setException(e);

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * @param admitted     exchanges holding a place at an agent now (in flight through the queue's gate)
  * @param released     exchanges released from the queue to an agent
  * @param rejectedFull exchanges refused because the queue was full (429)
- * @param expired      exchanges that waited {@code queueTimeout} (503/504)
+ * @param expired      exchanges that waited {@code queueTimeout} (503/504), or that no agent was left to try while they waited (503)
  * @param left         exchanges whose client left while they waited
  * @param waitNanos    the total wait of the exchanges released, ns
  * @param maxWaitNanos the longest wait of an exchange released, ns

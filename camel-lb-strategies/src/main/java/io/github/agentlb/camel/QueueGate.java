@@ -21,6 +21,17 @@ final class QueueGate {
         return state.freePlaces(now, state.config.flowControl().maxInFlightPerAgent());
     }
 
+    /**
+     * Whether no agent is left to try: there are agents, and each is ejected with its time not up,
+     * marked down, or failing (at its failure threshold, kept in by the ejection cap, its last failure
+     * within a base ejection time: {@link io.github.agentlb.core.health.OutlierDetector#hasAgentToTry}). An
+     * exchange that finds no place then is answered, not queued: the queue waits for agents that
+     * are full or resting, and the ejected come back by a trial that a later arrival makes. O(agents).
+     */
+    static boolean noAgentToTry(BalancerState state) {
+        return !state.agentIds().isEmpty() && !state.detector.hasAgentToTry();
+    }
+
     /** Lets one exchange through when fewer than {@code free} are pending. */
     boolean tryAdmit(int free) {
         boolean admitted = pending.getAndUpdate(n -> n < free ? n + 1 : n) < free;

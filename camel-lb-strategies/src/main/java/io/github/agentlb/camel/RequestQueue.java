@@ -1,7 +1,6 @@
 package io.github.agentlb.camel;
 
-import io.github.agentlb.core.queue.FairQueue;
-import io.github.agentlb.core.queue.PromptCosts;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -49,9 +48,8 @@ final class RequestQueue {
     private final AtomicInteger waiting = new AtomicInteger();
     /** With {@code maxInFlightPerTenant}: the places each tenant holds, under the lock. */
     private final TenantPlaces tenants = new TenantPlaces();
-    /** What a waiting exchange is charged on release, from the prompts of those that waited; under the lock. */
-    private final PromptCosts costs = new PromptCosts();
-    private FairQueue<WaitingExchange> queue;
+    /** The exchanges waiting, under the lock. */
+    private final WaitingLine line = new WaitingLine();
     private final QueueTimer timer = new QueueTimer(this::wake);
     private final LifecycleStrategySupport whenStopping = new LifecycleStrategySupport() {
         @Override
@@ -75,6 +73,11 @@ final class RequestQueue {
             @Override
             public void agentReadmitted(String agentId) {
                 capacityMayHaveGrown();
+            }
+
+            @Override
+            public void agentEjected(String agentId, Duration ejectionTime) {
+                answerIfNoAgentToTry();
             }
         });
     }
@@ -116,8 +119,8 @@ final class RequestQueue {
             return dispatcher.dispatch(exchange, new QueuePermit(this, exchange, callback, false, null, tenant, limited,
                     now, now + flow.queueTimeout().toNanos()), state);
         }
-        if (draining) {
-            exchange.setException(new NoAgentAvailableException("The balancer is stopping: no agent had room", exchange, null));
+        if (draining || QueueGate.noAgentToTry(state)) {
+            QueueAnswers.noAgentToTry(exchange, draining, state);
             callback.done(true);
             return true;
         }
@@ -129,20 +132,16 @@ final class RequestQueue {
         synchronized (this) {
             expiredNow = expireLocked(now);
             long deadline = now + flow.queueTimeout().toNanos();
-            full = !offerLocked(w, flow, tenant, deadline, false, false);
+            full = !line.offer(w, flow, tenant, deadline, false, false);
             if (full) {
                 // A full queue makes room for a tenant less backlogged than another (FairQueue#displaceFor).
-                FairQueue.Entry<WaitingExchange> out = queue.displaceFor(flow.bandOf(exchange), tenant);
-                if (out != null) {
-                    displaced = out.value();
-                    displaced.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
-                    full = !offerLocked(w, flow, tenant, deadline, false, false);
-                }
+                displaced = line.displaceFor(flow.bandOf(exchange), tenant);
+                full = displaced == null || !line.offer(w, flow, tenant, deadline, false, false);
                 counts.rejectedFull++;
             }
             // Published before the gate is read again: a completion that frees a place after that read
             // then sees someone waiting and releases (no lost wake-up).
-            waiting.set(queue.size());
+            waiting.set(line.size());
             releasedNow = releaseLocked(state, now);
             armLocked(now);
         }
@@ -158,26 +157,6 @@ final class RequestQueue {
             return true;
         }
         return false;
-    }
-
-    /**
-     * Offers {@code w} to the queue (made anew when empty and resized); false when it is full. One
-     * that comes back ({@link #waitAgain}) goes ahead of its tenant's others, at no cost when its
-     * tenant was charged at its first release ({@code charged}).
-     */
-    private boolean offerLocked(WaitingExchange w, FlowControl flow, String tenant, long deadlineNanos, boolean back,
-            boolean charged) {
-        if (queue == null || queue.size() == 0 && queue.capacity() != flow.queueSize()) {
-            queue = new FairQueue<>(flow.queueSize());
-        }
-        w.exchange.setProperty(AgentLb.QUEUED_PROPERTY, w);
-        int band = flow.bandOf(w.exchange);
-        double cost = charged ? 0 : costs.costOf(FlowControl.promptTokens(w.exchange));
-        w.entry = back ? queue.offerFirst(w, band, tenant, cost, deadlineNanos) : queue.offer(w, band, tenant, cost, deadlineNanos);
-        if (w.entry == null) {
-            w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
-        }
-        return w.entry != null;
     }
 
     /**
@@ -202,14 +181,14 @@ final class RequestQueue {
         boolean waits;
         synchronized (this) {
             expiredNow = expireLocked(now);
-            waits = offerLocked(new WaitingExchange(this, permit.exchange, permit.callback, permit.sinceNanos), flow,
+            waits = line.offer(new WaitingExchange(this, permit.exchange, permit.callback, permit.sinceNanos), flow,
                     permit.tenant, permit.deadlineNanos, true, permit.entry != null);
             if (waits) {
                 gate.left(permit);
                 if (permit.counted) {
                     tenants.give(permit.tenant);
                 }
-                waiting.set(queue.size());
+                waiting.set(line.size());
                 armLocked(now);
             }
         }
@@ -232,15 +211,10 @@ final class RequestQueue {
                 tenants.give(permit.tenant);
             }
         }
-        if (permit.entry != null) {
-            Object tokens = permit.exchange.getProperty(AgentLb.OUTPUT_TOKENS_PROPERTY);
-            if (tokens == null) {
-                tokens = AnswerRules.outputTokens(permit.exchange);
-            }
-            if (tokens instanceof Number n && n.doubleValue() > 0 && Double.isFinite(n.doubleValue())) {
-                synchronized (this) {
-                    queue.charge(permit.entry.band(), permit.entry.tenant(), n.doubleValue());
-                }
+        double tokens = permit.entry == null ? 0 : FlowControl.outputTokens(permit.exchange);
+        if (tokens > 0) {
+            synchronized (this) {
+                line.charge(permit.entry, tokens);
             }
         }
         capacityMayHaveGrown();
@@ -252,7 +226,7 @@ final class RequestQueue {
      * timer's ({@link #wake}).
      */
     void capacityMayHaveGrown() {
-        if (waiting.get() > 0) {
+        if (waiting.get() > 0 && !answerIfNoAgentToTry()) {
             List<WaitingExchange> releasedNow;
             synchronized (this) {
                 long now = clock.getAsLong();
@@ -268,22 +242,19 @@ final class RequestQueue {
         int free = QueueGate.free(state, now);
         FlowControl flow = state.config.flowControl();
         tenants.placeKept = false;
-        while (queue.size() > 0 && gate.tryAdmit(free)) {
-            FairQueue.Entry<WaitingExchange> entry = flow.tenantLimited()
-                    ? queue.poll(t -> tenants.hasRoom(t, flow.maxInFlightPerTenant(), now)) : queue.poll();
-            if (entry == null) {
+        while (line.size() > 0 && gate.tryAdmit(free)) {
+            WaitingExchange w = line.poll(flow.tenantLimited() ? t -> tenants.hasRoom(t, flow.maxInFlightPerTenant(), now) : null);
+            if (w == null) {
                 // Every tenant waiting is at its limit: the place stays free for another tenant, until
                 // the other tenants stop sending (the timer wakes then, armLocked).
                 gate.unused();
                 tenants.placeKept = true;
                 break;
             }
-            WaitingExchange w = entry.value();
             if (flow.tenantLimited()) {
-                w.tenant = entry.tenant();
+                w.tenant = w.entry.tenant();
                 tenants.take(w.tenant);
             }
-            w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
             long waited = now - w.sinceNanos;
             counts.released(waited);
             if (out.isEmpty()) {
@@ -291,21 +262,36 @@ final class RequestQueue {
             }
             out.add(w);
         }
-        waiting.set(queue.size());
+        waiting.set(line.size());
         return out;
     }
 
+    /**
+     * When no agent is left to try ({@link QueueGate#noAgentToTry}), answers the exchanges waiting
+     * (counted as expired): the queue waits for agents that are full or resting, not for failing
+     * ones. Asked when an agent is ejected or marked down and before a release.
+     *
+     * @return whether it answered them
+     */
+    private boolean answerIfNoAgentToTry() {
+        BalancerState state = states.get();
+        if (waiting.get() == 0 || !QueueGate.noAgentToTry(state)) {
+            return false;
+        }
+        List<WaitingExchange> out;
+        synchronized (this) {
+            out = line.pollAll();
+            waiting.set(0);
+            counts.expired += out.size();
+        }
+        QueueAnswers.noAgentToTry(out, state);
+        return true;
+    }
+
     private List<WaitingExchange> expireLocked(long now) {
-        if (queue == null || queue.size() == 0) {
-            return List.of();
-        }
-        List<WaitingExchange> out = new ArrayList<>();
-        for (FairQueue.Entry<WaitingExchange> entry : queue.expire(now)) {
-            entry.value().exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
-            out.add(entry.value());
-        }
+        List<WaitingExchange> out = line.expire(now);
         counts.expired += out.size();
-        waiting.set(queue.size());
+        waiting.set(line.size());
         return out;
     }
 
@@ -315,8 +301,8 @@ final class RequestQueue {
      * while a place is kept free for it ({@link TenantPlaces#nextActivityEnd}).
      */
     private void armLocked(long now) {
-        timer.arm(queue.nextDeadline(), now); // the timer keeps the earliest instant it is armed for
-        if (queue.size() > 0) {
+        timer.arm(line.nextDeadline(), now); // the timer keeps the earliest instant it is armed for
+        if (line.size() > 0) {
             timer.arm(states.get().nextOpeningNanos(now), now);
             if (tenants.placeKept) {
                 timer.arm(tenants.nextActivityEnd(now), now);
@@ -332,7 +318,7 @@ final class RequestQueue {
             timer.fired();
             long now = clock.getAsLong();
             expiredNow = expireLocked(now);
-            releasedNow = queue.size() == 0 ? List.of() : releaseLocked(states.get(), now);
+            releasedNow = line.size() == 0 ? List.of() : releaseLocked(states.get(), now);
             armLocked(now);
         }
         QueueAnswers.expired(expiredNow, clock.getAsLong());
@@ -351,11 +337,11 @@ final class RequestQueue {
     /** {@link QueuedExchange#leave()} of {@code w}. */
     boolean leave(WaitingExchange w) {
         synchronized (this) {
-            if (w.entry == null || !queue.remove(w.entry)) {
+            if (!line.remove(w)) {
                 return false;
             }
             counts.left++;
-            waiting.set(queue.size());
+            waiting.set(line.size());
         }
         QueueAnswers.left(w);
         return true;
@@ -382,12 +368,9 @@ final class RequestQueue {
     }
 
     private void failWaiting() {
-        List<WaitingExchange> out = new ArrayList<>();
+        List<WaitingExchange> out;
         synchronized (this) {
-            for (FairQueue.Entry<WaitingExchange> e = queue == null ? null : queue.poll(); e != null; e = queue.poll()) {
-                e.value().exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
-                out.add(e.value());
-            }
+            out = line.pollAll();
             waiting.set(0);
             timer.stop();
         }
@@ -395,6 +378,6 @@ final class RequestQueue {
     }
 
     synchronized QueueFigures figures() {
-        return counts.figures(queue, gate.through());
+        return line.figures(counts, gate.through());
     }
 }

@@ -607,6 +607,71 @@ class RequestQueueTest {
         return waiting;
     }
 
+    /**
+     * The queue holds exchanges while agents are full, not while every agent fails: once no agent
+     * is left to try (each ejected or failing: the detector keeps the last one in, failing), the
+     * exchanges waiting are answered when the next exchange completes, with no agent called for
+     * them. Before, they went one at a time to the failing agent kept in: 30 GETs over three agents
+     * closing each connection, one place each, ended one about every 0.9 s, the last after 24 s.
+     */
+    @Test
+    void theWaitingAreAnsweredOnceNoAgentIsLeftToTry() {
+        start(1, 5);
+        balancer.setQueueTimeout(Duration.ofSeconds(60));
+        failing = Set.of("A1", "A2");
+        answerAtOnce = true;
+        send();
+        answerAtOnce = false;
+        failing = Set.of();
+        Sent onA3 = send();
+        Sent first = send();
+        Sent second = send();
+        assertThat(calls).extracting(Call::agent).containsExactly("A3");
+        assertThat(balancer.queueFigures().size()).isEqualTo(2);
+
+        Call call = calls.remove(0);
+        call.attempt().setException(new java.io.IOException("Connection reset")); // a POST sent: not tried again
+        call.end();
+
+        assertThat(onA3.completions.get()).isEqualTo(1);
+        for (Sent waiting : List.of(first, second)) {
+            assertThat(waiting.completions.get()).as("answered at once").isEqualTo(1);
+            assertThat(waiting.exchange.getException()).isExactlyInstanceOf(NoAgentAvailableException.class)
+                    .hasMessageContaining("does not wait");
+            assertThat(((NoAgentAvailableException) waiting.exchange.getException()).ejectedAgents())
+                    .containsExactlyInAnyOrder("A1", "A2");
+        }
+        assertThat(calls).isEmpty();
+        assertThat(balancer.queueFigures().size()).isZero();
+        assertThat(balancer.queueFigures().expired()).isEqualTo(2);
+    }
+
+    /**
+     * With no agent left to try, an exchange that finds no place (the failing agent kept in holds
+     * its one) is answered at once, not queued; one that finds the place goes to that agent.
+     */
+    @Test
+    void withNoAgentLeftToTryAnExchangeFindingNoPlaceIsAnsweredNotQueued() {
+        start(1, 5);
+        failing = Set.of("A1", "A2", "A3");
+        answerAtOnce = true;
+        send();
+        assertThat(refused.get()).isEqualTo(3);
+        answerAtOnce = false;
+        failing = Set.of();
+        assertThat(send().returned).isFalse();
+        assertThat(calls).extracting(Call::agent).containsExactly("A3");
+
+        Sent next = send();
+
+        assertThat(next.returned).isTrue();
+        assertThat(next.completions.get()).isEqualTo(1);
+        assertThat(next.exchange.getException()).isExactlyInstanceOf(NoAgentAvailableException.class)
+                .hasMessageContaining("ejected");
+        assertThat(calls).hasSize(1);
+        assertThat(balancer.queueFigures().size()).isZero();
+    }
+
     /** Nor when an agent's ejection time is up: the exchange waiting is its trial request. */
     @Test
     void anExchangeWaitingGoesWhenAnAgentsEjectionEnds() {
