@@ -10,6 +10,8 @@ import io.github.agentlb.loadgen.scenario.HotKeyScenario;
 import io.github.agentlb.loadgen.scenario.OutageScenario;
 import io.github.agentlb.loadgen.scenario.PlainScenario;
 import io.github.agentlb.loadgen.scenario.Scenario;
+import io.github.agentlb.loadgen.scenario.SlowAgentScenario;
+import io.github.agentlb.loadgen.scenario.TenantsScenario;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -377,8 +379,12 @@ final class LoadOptions {
     void checkVariants(Scenario s, int variants, List<String> names) {
         boolean named = scenario != null && scenario.stream().anyMatch(c -> c.trim().equalsIgnoreCase(s.name()));
         if (variants == 0 && named) {
+            String only = s instanceof TenantsScenario ? "compare tenants through the queue"
+                    : s instanceof SlowAgentScenario ? "compare a slow agent with and without hedging" : null;
             throw usage(s instanceof HotKeyScenario ? "--scenario hotkey runs ch and avn (each plain and bounded); "
                     + "--strategy named neither: " + String.join(",", names)
+                    : only != null ? "--scenario " + s.name() + " runs rr only (its variants " + only + "); --strategy named: "
+                    + String.join(",", names)
                     : "--scenario " + s.name() + " runs none of --strategy " + String.join(",", names));
         }
     }

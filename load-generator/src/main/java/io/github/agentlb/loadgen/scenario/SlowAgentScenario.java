@@ -67,7 +67,7 @@ public final class SlowAgentScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return List.of(new Variant(HEALTHY, Strategies.ROUND_ROBIN, () -> balancer(false), 1),
+        return !setup.strategies().contains(Strategies.ROUND_ROBIN) ? List.of() : List.of(new Variant(HEALTHY, Strategies.ROUND_ROBIN, () -> balancer(false), 1),
                 new Variant(SLOW, Strategies.ROUND_ROBIN, () -> balancer(false), 1),
                 new Variant(HEDGED, Strategies.ROUND_ROBIN, () -> balancer(true), 1));
     }

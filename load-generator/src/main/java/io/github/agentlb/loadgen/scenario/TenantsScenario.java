@@ -108,7 +108,7 @@ public final class TenantsScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return Stream.of(ALONE, VTC, FIFO, LIMIT).map(v -> new Variant(v, Strategies.ROUND_ROBIN,
+        return !setup.strategies().contains(Strategies.ROUND_ROBIN) ? List.of() : Stream.of(ALONE, VTC, FIFO, LIMIT).map(v -> new Variant(v, Strategies.ROUND_ROBIN,
                 () -> balancer(v.equals(LIMIT) ? TENANT_LIMIT : 0), 1)).toList();
     }
 

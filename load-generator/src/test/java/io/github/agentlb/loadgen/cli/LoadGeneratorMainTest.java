@@ -344,6 +344,11 @@ class LoadGeneratorMainTest {
                 .contains("--scenario hotkey runs ch and avn (each plain and bounded); --strategy named "
                         + "neither: rr,pid");
 
+        assertRefused("--scenario", "tenants", "--strategy", "ch").contains("--scenario tenants runs rr only "
+                + "(its variants compare tenants through the queue); --strategy named: ch");
+        assertRefused("--scenario", "slow", "--strategy", "ch,pid").contains("--scenario slow runs rr only "
+                + "(its variants compare a slow agent with and without hedging); --strategy named: ch,pid");
+
         assertRefused("--url", "http://127.0.0.1:1", "--strategy", "rr", "--scenario", "hotkey")
                 .contains("with --url, --scenario must be one scenario");
 
