@@ -644,6 +644,9 @@ class RequestQueueTest {
         assertThat(calls).isEmpty();
         assertThat(balancer.queueFigures().size()).isZero();
         assertThat(balancer.queueFigures().expired()).isEqualTo(2);
+
+        send(); // nobody waits now: the place the failing agent kept in has goes to the next arrival
+        assertThat(calls).extracting(Call::agent).containsExactly("A3");
     }
 
     /**
