@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelExchangeException;
@@ -31,10 +32,14 @@ final class QueueAnswers {
      * marked down.
      */
     static void noAgentToTry(Exchange exchange, boolean stopping, BalancerState state) {
-        exchange.setException(stopping ? new NoAgentAvailableException("The balancer is stopping: no agent had room", exchange, null)
-                : new NoAgentAvailableException("No agent to try: every agent is ejected, marked down or failing (ejected: "
-                        + String.join(", ", state.detector.ejected()) + "), so the request does not wait in the queue", exchange, null,
-                        List.of(), state.detector.ejected()));
+        if (stopping) {
+            exchange.setException(new NoAgentAvailableException("The balancer is stopping: no agent had room", exchange, null));
+            return;
+        }
+        Set<String> ejected = state.detector.ejected();
+        exchange.setException(new NoAgentAvailableException("No agent to try: every agent is ejected, marked down or failing"
+                + (ejected.isEmpty() ? "" : " (ejected: " + String.join(", ", ejected) + ")")
+                + ", so the request does not wait in the queue", exchange, null, List.of(), ejected));
     }
 
     /** The waiting when no agent was left to try ({@link #noAgentToTry(Exchange, boolean, BalancerState)}). */
