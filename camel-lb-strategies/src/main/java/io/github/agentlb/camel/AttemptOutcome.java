@@ -50,7 +50,8 @@ public enum AttemptOutcome {
     /**
      * The agent answered that it is busy (429, or 503 with {@code Retry-After}; {@link AnswerRules}):
      * it rests until its {@code Retry-After} and the request goes to another agent when that is
-     * safe. Neither a success nor a failure for outlier ejection.
+     * safe. Neither a success nor a failure for outlier ejection, but an answer: an ejected agent
+     * whose trial (or last-resort) request is answered busy is alive, re-admitted, and rests.
      */
     BUSY,
     /**

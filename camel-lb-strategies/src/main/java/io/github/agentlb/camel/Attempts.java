@@ -226,19 +226,17 @@ final class Attempts extends CandidateScreen {
         if (errorEjection != null) {
             context.listeners.ejected(context.strategyName, new AgentFailure(agent, "error answer " + status, outcome, null), errorEjection);
         }
+        // An answer re-admits (a trial answered busy too: alive, it rests); a cancelled call or an error answer says nothing.
+        boolean answered = outcome == AttemptOutcome.BUSY ? done.sentWhileEjected()
+                : !outcome.isFailure() && outcome != AttemptOutcome.CANCELLED && outcome != AttemptOutcome.ERROR_ANSWER;
+        if (answered && state.detector.onSuccess(agent, done.sentWhileEjected())) {
+            context.readmitted(agent);
+        }
         if (outcome == AttemptOutcome.BUSY || state.config.answers().restsAgent(status)) {
             busy(done, status, retryAfter, sync); // a 503 without Retry-After too: an error answer that also rests the agent
             return;
         }
-        if (outcome == AttemptOutcome.ERROR_ANSWER) {
-            finish(agent, attempt, sync);
-            return;
-        }
-        if (!outcome.isFailure()) {
-            // A cancelled call says nothing of the agent: it neither re-admits nor ejects.
-            if (outcome != AttemptOutcome.CANCELLED && state.detector.onSuccess(agent, done.sentWhileEjected())) {
-                context.readmitted(agent);
-            }
+        if (!outcome.isFailure() || outcome == AttemptOutcome.ERROR_ANSWER) {
             finish(agent, attempt, sync);
             return;
         }

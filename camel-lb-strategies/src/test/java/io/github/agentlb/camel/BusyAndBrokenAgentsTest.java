@@ -2,6 +2,7 @@ package io.github.agentlb.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.core.health.OutlierEjection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +74,43 @@ class BusyAndBrokenAgentsTest {
         // A1 asked at 0 s (rest until 2 s) and at 2 s (rest until 4 s): two requests in its 3 s of 429s.
         assertThat(a1.requests().stream().filter(t -> t < threeSeconds).toList())
                 .containsExactly(0L, Duration.ofSeconds(2).toNanos());
+    }
+
+    /**
+     * An ejected agent whose trial request is answered busy (429 with {@code Retry-After}) is alive:
+     * it is re-admitted and rests for its {@code Retry-After}, then takes requests again. It stayed
+     * ejected, silently, for one more base ejection time (its trial's outcome never told).
+     */
+    @Test
+    void anEjectedAgentWhoseTrialIsAnsweredBusyIsReadmittedAndRests() {
+        long base = OutlierEjection.DEFAULT_BASE_EJECTION_TIME.toNanos();
+        ScriptedChild a1 = ScriptedChild.answering("A1", clock::get, (exchange, now) -> {
+            if (now < base) {
+                throw new java.net.ConnectException("Connection refused");
+            }
+            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, now < base + Duration.ofMillis(500).toNanos() ? 429 : 200);
+            exchange.getMessage().setHeader("Retry-After", "1");
+        });
+        RoundRobinLB rr = started(new RoundRobinLB(), a1, statusAgent("A2", BusyAndBrokenAgentsTest::ok));
+        get(rr, "u0"); // A1 refuses: ejected for the base ejection time, A2 answers
+        assertThat(rr.getEjectedAgents()).containsExactly("A1");
+        clock.set(base);
+        for (int i = 1; i <= 2; i++) { // the first to try A1 after its time is its trial: 429, Retry-After: 1
+            get(rr, "u" + i);
+        }
+        assertThat(a1.requests()).containsExactly(0L, base);
+        assertThat(rr.getEjectedAgents()).as("alive: re-admitted").isEmpty();
+
+        clock.set(base + Duration.ofMillis(900).toNanos());
+        get(rr, "u3");
+        get(rr, "u4");
+        assertThat(a1.requests()).as("resting for its Retry-After").hasSize(2);
+
+        clock.set(base + Duration.ofMillis(1100).toNanos());
+        for (int i = 5; i < 9; i++) {
+            get(rr, "u" + i);
+        }
+        assertThat(a1.requests()).as("back after its rest, not after another base ejection time").hasSize(4);
     }
 
     @Test
