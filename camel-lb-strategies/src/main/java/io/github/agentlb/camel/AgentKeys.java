@@ -5,6 +5,7 @@ import io.github.agentlb.core.key.PromptPrefix;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -70,7 +71,7 @@ public final class AgentKeys {
             @Override
             public Object evaluate(Exchange exchange) {
                 for (String name : headers) {
-                    String value = exchange.getMessage().getHeader(name, String.class);
+                    String value = text(exchange, exchange.getMessage().getHeader(name));
                     if (value != null && !value.isBlank()) {
                         return SESSION + value.strip();
                     }
@@ -122,7 +123,7 @@ public final class AgentKeys {
         return new ExpressionAdapter() {
             @Override
             public Object evaluate(Exchange exchange) {
-                String value = exchange.getMessage().getHeader(name, String.class);
+                String value = text(exchange, exchange.getMessage().getHeader(name));
                 return value == null || value.isBlank() ? null : value;
             }
 
@@ -131,6 +132,23 @@ public final class AgentKeys {
                 return "header:" + name;
             }
         };
+    }
+
+    /**
+     * The text of a key's value: a header the client sent more than once (or as a header and a
+     * query parameter, which Camel's HTTP consumers merge) comes as a list or an array, and its first
+     * value is the key, as nginx's {@code $http_} variables read a repeated header; null for none.
+     * Other values are converted by Camel's type converter.
+     */
+    static String text(Exchange exchange, Object value) {
+        if (value instanceof Iterable<?> values) {
+            Iterator<?> first = values.iterator();
+            value = first.hasNext() ? first.next() : null;
+        } else if (value instanceof Object[] values) {
+            value = values.length == 0 ? null : values[0];
+        }
+        return value == null || value instanceof String ? (String) value
+                : exchange.getContext().getTypeConverter().convertTo(String.class, exchange, value);
     }
 
     /**
@@ -148,7 +166,7 @@ public final class AgentKeys {
             @Override
             public Object evaluate(Exchange exchange) {
                 for (Expression key : chain) {
-                    String value = key.evaluate(exchange, String.class);
+                    String value = text(exchange, key.evaluate(exchange, Object.class));
                     if (value != null && !value.isBlank()) {
                         return value;
                     }

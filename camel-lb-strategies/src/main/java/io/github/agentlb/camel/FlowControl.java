@@ -156,7 +156,7 @@ public record FlowControl(int maxInFlightPerAgent, int queueSize, Duration queue
 
     /** The exchange's tenant by the flow control's expression; {@code ""} when missing. */
     String tenantOf(Exchange exchange) {
-        String value = tenant.evaluate(exchange, String.class);
+        String value = AgentKeys.text(exchange, tenant.evaluate(exchange, Object.class));
         return value == null || value.isBlank() ? "" : value;
     }
 

@@ -49,7 +49,7 @@ final class KeyedSelection {
 
     /** The exchange's key, or null when it is missing or blank. */
     String keyOf(Exchange exchange) {
-        String value = key.expression().evaluate(exchange, String.class);
+        String value = AgentKeys.text(exchange, key.expression().evaluate(exchange, Object.class));
         return value == null || value.isBlank() ? null : value;
     }
 

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -66,6 +67,22 @@ class AgentKeysTest extends CamelTestSupport {
 
     private static String eval(Expression key, Exchange exchange) {
         return key.evaluate(exchange, String.class);
+    }
+
+    /**
+     * A header the client sent twice (or as a header and a query parameter, which Camel's HTTP
+     * consumers merge) reaches the exchange as a list: its key is its first value, as nginx's
+     * {@code $http_} variables read it, never the list's text ({@code "7, 7"} routed elsewhere).
+     */
+    @Test
+    void aHeaderGivenTwiceKeysByItsFirstValue() {
+        assertThat(eval(AgentKeys.header("user_id"), exchange(null, Map.of("user_id", List.of("7", "7"))))).isEqualTo("7");
+        assertThat(eval(AgentKeys.header("user_id"), exchange(null, Map.of("user_id", new String[] {"7", "9"})))).isEqualTo("7");
+        assertThat(eval(AgentKeys.header("user_id"), exchange(null, Map.of("user_id", List.of())))).isNull();
+        assertThat(eval(AgentKeys.sessionHeader(), exchange(null, Map.of("Mcp-Session-Id", List.of("abc-1", "abc-1")))))
+                .isEqualTo("session:abc-1");
+        assertThat(eval(AgentKeys.firstOf(AgentKeys.header("a"), AgentKeys.header("user_id")),
+                exchange(null, Map.of("user_id", List.of(" ", "8"))))).as("the first value, blank: no key from it").isNull();
     }
 
     @Test

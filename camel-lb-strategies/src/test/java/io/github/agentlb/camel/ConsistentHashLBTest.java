@@ -69,6 +69,14 @@ class ConsistentHashLBTest extends CamelTestSupport {
         assertThat(send("direct:start", "user-\u00fc")).isEqualTo("A2");
     }
 
+    /** A key header given twice routes by its first value, as the golden keys alone. */
+    @Test
+    void aKeyHeaderGivenTwiceRoutesByItsFirstValue() {
+        assertThat(send("direct:start", List.of("200", "200"))).isEqualTo("A3");
+        assertThat(send("direct:start", List.of("200", "1"))).isEqualTo("A3");
+        assertThat(send("direct:start", new String[] {"-7", "1"})).isEqualTo("A2");
+    }
+
     @Test
     void childrenInAnotherOrderGiveTheSameMapping() {
         assertThat(mapping("direct:reversed")).isEqualTo(mapping("direct:start"));
