@@ -46,6 +46,9 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
             if (t instanceof ClosedChannelException || message.contains("no response received")) {
                 return "closed the connection without answering";
             }
+            if (message.contains("101 switching protocols")) {
+                return "answered 101 Switching Protocols: upgrades are not proxied";
+            }
             if (t.getClass().getName().startsWith("io.netty.handler.codec.")) {
                 return "answered something that is not HTTP";
             }

@@ -251,6 +251,20 @@ class ProxyErrorsTest {
         assertThat(Http.json(r1.response()).path("error").asText()).isEqualTo("no agent available");
     }
 
+    /**
+     * An agent that switches protocols unasked (the proxy sends no {@code Upgrade}) is a failure
+     * naming it: it was passed on as a 101 with chunked framing and the agent's raw bytes.
+     */
+    @Test
+    void anAgentSwitchingProtocolsIsAFailureNamingIt() throws Exception {
+        try (FaultyAgent upgrading = FaultyAgent.replying(
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\nRAW FRAME BYTES");
+                DemoProxy proxy = Proxies.start(List.of(upgrading.baseUrl()), "rr")) {
+            assertUnavailable(requestR1(proxy)).isEqualTo("the only agent tried failed: " + upgrading.baseUrl()
+                    + " (answered 101 Switching Protocols: upgrades are not proxied)");
+        }
+    }
+
     @Test
     void getsToAnAgentThatIsShuttingDownGoElsewhere() throws Exception {
         try (Agents agents = Agents.start(2, 0, 2); DemoProxy proxy = Proxies.start(agents.urls(), "rr")) {

@@ -480,7 +480,13 @@ final class AgentCall implements RequestWriter.Writes {
         }
         if (msg instanceof HttpResponse response) {
             int status = response.status().code();
-            if (status < 200 && status != 101) {
+            if (status == 101) { // never asked for: the proxy sends no Upgrade, and what follows is not HTTP
+                ReferenceCountUtil.release(msg);
+                finish(new DecoderException("agent " + name() + " answered 101 Switching Protocols: upgrades are not proxied"),
+                        false);
+                return;
+            }
+            if (status < 200) {
                 return; // an interim answer (100 Continue, 103 Early Hints): the final one follows
             }
             answerHead(response);
