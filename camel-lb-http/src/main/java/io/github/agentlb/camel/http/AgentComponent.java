@@ -3,6 +3,7 @@ package io.github.agentlb.camel.http;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.camel.Endpoint;
+import org.apache.camel.PropertyBindingException;
 import org.apache.camel.support.DefaultComponent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,8 +39,35 @@ public class AgentComponent extends DefaultComponent {
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         AgentEndpoint endpoint = new AgentEndpoint(remaining, this);
-        setProperties(endpoint, parameters);
+        try {
+            setProperties(endpoint, parameters);
+        } catch (PropertyBindingException e) {
+            throw notANumber(e);
+        }
         return endpoint;
+    }
+
+    /**
+     * Camel's conversion of a numeric option's text failed: an {@link IllegalArgumentException}
+     * naming the option, the numbers it takes and the value, as every other refused option.
+     */
+    private static RuntimeException notANumber(PropertyBindingException e) {
+        Throwable cause = e.getCause();
+        while (cause != null && !(cause instanceof NumberFormatException) && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        if (cause == null) {
+            return e;
+        }
+        Class<?> type = null;
+        for (java.lang.reflect.Method setter : AgentEndpoint.class.getMethods()) {
+            if (setter.getName().equalsIgnoreCase("set" + e.getPropertyName()) && setter.getParameterCount() == 1) {
+                type = setter.getParameterTypes()[0];
+            }
+        }
+        String numbers = type == int.class ? "a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE
+                : type == long.class ? "a whole number from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE : "a number";
+        return new IllegalArgumentException(e.getPropertyName() + " must be " + numbers + ", was '" + e.getValue() + "'");
     }
 
     /** The counters of the agent at {@code address} ({@code http://host:port}). */
