@@ -63,7 +63,8 @@ import org.slf4j.LoggerFactory;
  *   <li>The client closed its connection: the agent's connection is closed at once, so the agent
  *       sees its caller leave, and the call ends {@link AgentCallCancelledException cancelled}
  *       (as when a streamed body breaks off); after far longer than recent answers took to begin,
- *       the agent's answer timeout instead (the stall rule, {@link AgentEndpoint#stalled}).</li>
+ *       for the second time in a row on that agent, the agent's answer timeout instead (the stall
+ *       rule, {@link AgentEndpoint#stalled}).</li>
  *   <li>The client sent no more of a streamed body for the first-byte timeout while the agent could
  *       take more: {@link RequestBodyTimeoutException}, the client's slowness, counted against no
  *       agent. The first-byte timeout runs from the request's last byte on.</li>
@@ -250,8 +251,9 @@ final class AgentCall implements RequestWriter.Writes {
 
     /**
      * The client left: a resumable POST stream is read on (dropped); a call whose answer had not begun
-     * after far longer than recent answers took ({@link AgentEndpoint#stalled}) ends as the agent's
-     * answer timeout; any other call is cancelled.
+     * after far longer than recent answers took ({@link AgentEndpoint#stalled}), the second such in a
+     * row for its agent ({@link AgentStats#stalledAgain}), ends as the agent's answer timeout; any
+     * other call is cancelled.
      */
     private void clientClosed() {
         if (resumable != null && resumable.idSeen() && down.headSent() && !done && !HttpMethod.GET.equals(down.method())) {
@@ -262,8 +264,8 @@ final class AgentCall implements RequestWriter.Writes {
             return;
         }
         long waited = System.nanoTime() - writtenNanos;
-        if (head == null && writtenNanos != 0 && endpoint.stalled(waited)) {
-            // Far longer than recent answers took to begin: the agent's failure, not just the client's leaving.
+        if (head == null && writtenNanos != 0 && endpoint.stalled(waited) && endpoint.stats().stalledAgain()) {
+            // Far longer than recent answers took to begin, a second time in a row: the agent's failure.
             finish(new AnswerTimeoutException("agent " + name() + " sent no answer in " + waited / 1_000_000
                     + " ms, over " + endpoint.getStallFactor() + " x the p99 time to first byte of recent answers,"
                     + " and the client left"), false);

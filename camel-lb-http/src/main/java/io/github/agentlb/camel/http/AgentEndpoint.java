@@ -72,7 +72,8 @@ public class AgentEndpoint extends DefaultEndpoint {
     private long maxAnswerBytes;
     @UriParam(defaultValue = "10", description = "When a client leaves a call whose answer has not begun after this many"
             + " times the 99th percentile time to first byte of the component's recent answers (and after minStallTime),"
-            + " the call counts as an answer timeout of the agent (toward its ejection) rather than a cancellation; 0: off")
+            + " for the second time in a row on that agent (no answer in between), the call counts as an answer timeout of"
+            + " the agent (toward its ejection) rather than a cancellation; 0: off")
     private double stallFactor = DEFAULT_STALL_FACTOR;
     @UriParam(defaultValue = "1s", javaType = "java.time.Duration",
             description = "The shortest wait without an answer that the stall rule (stallFactor) takes as the agent's failure")

@@ -16,6 +16,8 @@ final class AgentStats {
 
     private final String agent;
     private final AtomicInteger active = new AtomicInteger();
+    /** Stalls in a row ({@link #stalledAgain}), 0 again at an answer. */
+    private final AtomicInteger stalls = new AtomicInteger();
     private final LongAdder bytes = new LongAdder();
     private final LongAdder[] answers = new LongAdder[STATUS_CLASSES.length];
     private final AtomicBoolean bound = new AtomicBoolean();
@@ -74,8 +76,21 @@ final class AgentStats {
         active.decrementAndGet();
     }
 
-    /** An answer head with this status (100-599; others are not counted). */
+    /**
+     * A client left a call of this agent past the stall rule's wait.
+     *
+     * @return whether it is the second or a later one in a row, with no answer from the agent in
+     *     between: the agent's failure; a first one alone is a client's leaving (a user's stop)
+     */
+    boolean stalledAgain() {
+        return stalls.incrementAndGet() >= 2;
+    }
+
+    /** An answer head with this status (100-599; others are not counted); it ends a run of stalls. */
     void answered(int status) {
+        if (stalls.get() != 0) {
+            stalls.set(0);
+        }
         int index = status / 100 - 1;
         if (index >= 0 && index < answers.length) {
             answers[index].increment();

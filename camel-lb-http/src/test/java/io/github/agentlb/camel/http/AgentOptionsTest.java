@@ -168,6 +168,48 @@ class AgentOptionsTest {
         }
     }
 
+    /**
+     * The stall rule needs two in a row: one client that leaves a call far slower than recent
+     * answers is a cancellation (a user pressing stop before an LLM's first token), the same agent's
+     * next stall is its answer timeout, and an answer in between starts the count again. One stall
+     * ejected a healthy agent for 10 s (consecutiveFailures 1).
+     */
+    @Test
+    void aStallCountsAgainstItsAgentOnlyTheSecondTimeInARow() throws Exception {
+        java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            if (!request.target().contains("fast")) {
+                never.await();
+            }
+            exchange.sendResponseHeaders(200, 2);
+            exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
+        })) {
+            route(agent.baseUrl(), "minStallTime=200ms");
+            assertThat(get("/process/fast").statusCode()).isEqualTo(200);
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+
+            assertThat(leaveAfter("/process/slow1", 500)).isEqualTo(AttemptOutcome.CANCELLED);
+            assertThat(leaveAfter("/process/slow2", 500)).isEqualTo(AttemptOutcome.ANSWER_TIMED_OUT);
+
+            assertThat(get("/process/fast").statusCode()).isEqualTo(200);
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+            assertThat(leaveAfter("/process/slow3", 500)).as("counted from the answer").isEqualTo(AttemptOutcome.CANCELLED);
+        } finally {
+            never.countDown();
+        }
+    }
+
+    /** Sends a GET on a socket of its own, closes it after {@code millis} without an answer, and gives the attempt's outcome. */
+    private AttemptOutcome leaveAfter(String target, long millis) throws Exception {
+        URI uri = URI.create(base);
+        try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            Thread.sleep(millis);
+        }
+        return outcomes.poll(5, TimeUnit.SECONDS);
+    }
+
     @Test
     void aStreamLongerThanTheRequestTimeoutIsCut() throws Exception {
         try (ScriptedAgent sse = ScriptedAgent.sse(50, 50)) {
