@@ -65,4 +65,38 @@ class WhileStoppingTest {
             agent.camelContext().getRouteController().resumeRoute("agent-A1");
         }
     }
+
+    /**
+     * So does an answer that began before the server stopped and ends while it stops (a stream):
+     * its connection closes after its last chunk, so the client's next request, a resumption
+     * included, goes elsewhere.
+     */
+    @Test
+    void aStreamThatBeganBeforeTheStopClosesItsConnectionAfterItsEnd() throws Exception {
+        try (StubAgent agent = StubAgent.start(AgentConfig.custom().agentId("A1").host("127.0.0.1").port(0)
+                .chat(new ChatShape(0, 20, 30)).build());
+                java.net.Socket socket = new java.net.Socket("127.0.0.1", java.net.URI.create(agent.baseUrl()).getPort())) {
+            socket.setSoTimeout(20_000);
+            String body = "{\"model\":\"m1\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+            socket.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            java.io.InputStream in = socket.getInputStream();
+            StringBuilder seen = new StringBuilder();
+            while (!seen.toString().contains("data: ")) {
+                seen.append((char) in.read());
+            }
+            Thread suspending = new Thread(() -> {
+                try {
+                    agent.camelContext().getRouteController().suspendRoute("agent-A1");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            suspending.start();
+            seen.append(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII)); // to the connection's end
+            suspending.join(30_000);
+
+            assertThat(seen.toString()).startsWith("HTTP/1.1 200 ").contains("[DONE]").endsWith("0\r\n\r\n");
+        }
+    }
 }

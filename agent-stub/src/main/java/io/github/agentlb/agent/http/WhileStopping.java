@@ -18,9 +18,9 @@ import org.apache.camel.component.netty.http.NettyHttpConsumer;
  * go elsewhere: a 503 with {@code Retry-After} is the busy answer balancers send elsewhere (an
  * idempotent request at once) while they rest the agent for that long. Requests already handed to
  * Camel finish as usual, but an answer that begins while the server stops says
- * {@code Connection: close} and its connection closes after it, so that the client sends its next
- * request elsewhere rather than on a connection that would refuse it. One per connection; runs on
- * its event loop.
+ * {@code Connection: close}, and every answer that ends while it stops (one that began before, a
+ * stream, too) closes its connection after it, so that the client sends its next request elsewhere
+ * rather than on a connection that would refuse it. One per connection; runs on its event loop.
  */
 final class WhileStopping extends ChannelDuplexHandler {
 
@@ -48,7 +48,7 @@ final class WhileStopping extends ChannelDuplexHandler {
             HttpUtil.setKeepAlive(response, false);
             closeAfter = true;
         }
-        if (closeAfter && msg instanceof LastHttpContent) {
+        if ((closeAfter || stopping()) && msg instanceof LastHttpContent) {
             closeAfter = false;
             ctx.write(msg, promise.unvoid()).addListener(ChannelFutureListener.CLOSE);
             return;

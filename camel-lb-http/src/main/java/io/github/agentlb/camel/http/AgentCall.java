@@ -776,6 +776,30 @@ final class AgentCall implements RequestWriter.Writes {
         }
     }
 
+    /**
+     * The CamelContext began to stop: a stream that waits for events rather than an answer, which
+     * would hold the stop for its whole shutdown timeout, ends as at its idle timeout (a legacy MCP
+     * session stream that can be resumed cleanly, for its client to resume on another replica; a
+     * {@code subscriptions/listen} closed, not counted against its agent). Any other call goes on.
+     * On the call's event loop.
+     */
+    void contextStopping() {
+        if (done || !down.headSent() || held != null) {
+            return;
+        }
+        if (resumable != null && (resumable.idSeen() || HttpMethod.GET.equals(down.method()))) {
+            LOG.debug("agent {}: the proxy is stopping: a legacy MCP session stream ended for its client to resume", name());
+            if (!detached) {
+                down.end(Unpooled.EMPTY_BUFFER);
+            }
+            finish(null, false);
+        } else if (listening()) {
+            down.abort();
+            finish(new AgentCallCancelledException("the proxy is stopping: agent " + name()
+                    + "'s subscriptions/listen stream closed, not counted against it"), false);
+        }
+    }
+
     /** The endpoint or its event loop stopped and closed the agent connection: the call ends cancelled, not against its agent. */
     void cut() {
         if (!done) {

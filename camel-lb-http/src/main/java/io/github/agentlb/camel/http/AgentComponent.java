@@ -2,9 +2,11 @@ package io.github.agentlb.camel.http;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
 import org.apache.camel.PropertyBindingException;
 import org.apache.camel.support.DefaultComponent;
+import org.apache.camel.support.LifecycleStrategySupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +70,33 @@ public class AgentComponent extends DefaultComponent {
         String numbers = type == int.class ? "a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE
                 : type == long.class ? "a whole number from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE : "a number";
         return new IllegalArgumentException(e.getPropertyName() + " must be " + numbers + ", was '" + e.getValue() + "'");
+    }
+
+    /**
+     * Ends the streams that wait for events rather than an answer as soon as the CamelContext begins
+     * to stop, so that they do not hold its shutdown to its timeout ({@link AgentCall#contextStopping}).
+     */
+    private final LifecycleStrategySupport whenStopping = new LifecycleStrategySupport() {
+        @Override
+        public void onContextStopping(CamelContext context) {
+            for (Endpoint endpoint : context.getEndpoints()) {
+                if (endpoint instanceof AgentEndpoint agent && agent.getComponent() == AgentComponent.this) {
+                    agent.pool().contextStopping();
+                }
+            }
+        }
+    };
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart();
+        getCamelContext().addLifecycleStrategy(whenStopping);
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        getCamelContext().getLifecycleStrategies().remove(whenStopping);
+        super.doStop();
     }
 
     /** The counters of the agent at {@code address} ({@code http://host:port}). */

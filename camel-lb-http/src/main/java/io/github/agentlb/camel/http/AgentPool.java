@@ -115,6 +115,18 @@ final class AgentPool {
         open.forEach(Channel::close);
     }
 
+    /** The CamelContext began to stop: each call in flight is told ({@link AgentCall#contextStopping}), on its event loop. Any thread. */
+    void contextStopping() {
+        for (Channel channel : open) {
+            channel.eventLoop().execute(() -> {
+                Connection connection = channel.pipeline().get(Connection.class);
+                if (connection != null && connection.call != null) {
+                    connection.call.contextStopping();
+                }
+            });
+        }
+    }
+
     /** The handler of one agent connection: hands its events to the call it serves, if any. */
     private final class Connection extends ChannelInboundHandlerAdapter {
         AgentCall call;

@@ -55,6 +55,10 @@ class LegacyMcpStreamsTest {
     }
 
     private void route(String agentUrl) throws Exception {
+        route(agentUrl, "idleTimeout=2s");
+    }
+
+    private void route(String agentUrl, String options) throws Exception {
         int port = FreePorts.next();
         RoundRobinLB balancer = new RoundRobinLB();
         balancer.addAttemptListener((strategy, agent, outcome, elapsed) -> outcomes.add(outcome));
@@ -70,7 +74,7 @@ class LegacyMcpStreamsTest {
             public void configure() {
                 from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true")
                         .errorHandler(noErrorHandler())
-                        .loadBalance(balancer).to("agent:" + agentUrl + "?idleTimeout=2s").end();
+                        .loadBalance(balancer).to("agent:" + agentUrl + "?" + options).end();
             }
         });
         camel.start();
@@ -315,6 +319,59 @@ class LegacyMcpStreamsTest {
             return in.read();
         } catch (java.net.SocketTimeoutException e) {
             throw new AssertionError("no answer head within 1 s of the agent's", e);
+        }
+    }
+
+    /**
+     * Streams that wait for events rather than an answer never end by themselves, so a proxy that
+     * stops would wait its whole shutdown timeout for them (30 s in the demo, each resumable on
+     * another replica): when the CamelContext begins to stop, a legacy session's GET stream ends
+     * cleanly, as at its idle timeout, for its client to resume elsewhere, and the stop goes on.
+     */
+    @Test
+    void aLegacyGetStreamEndsCleanlyWhenTheProxyBeginsToStop() throws Exception {
+        String wire = streamWhileTheProxyStops("GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n" + LEGACY + "\r\n");
+        assertThat(wire).as("ended cleanly").endsWith("\r\n0\r\n\r\n");
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+    }
+
+    /** So does a 2026-07-28 {@code subscriptions/listen}, closed as at its idle timeout, not counted against its agent. */
+    @Test
+    void aListenStreamIsClosedWhenTheProxyBeginsToStop() throws Exception {
+        String wire = streamWhileTheProxyStops("POST /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+                + "Content-Length: 2\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\n\r\n{}");
+        assertThat(wire).startsWith("HTTP/1.1 200 OK").doesNotEndWith("0\r\n\r\n");
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
+        assertThat(ejected).isEmpty();
+    }
+
+    /**
+     * Opens a stream whose agent sends a head and one event, then nothing (idle timeout 60 s), stops
+     * the CamelContext (shutdown timeout 30 s) and checks that it stopped within 10 s; returns what
+     * the client read to the answer's end or the connection's.
+     */
+    private String streamWhileTheProxyStops(String clientRequest) throws Exception {
+        try (HangingAgent agent = new HangingAgent("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n13\r\nid: s-1/0\ndata: 1\n\n\r\n")) {
+            route(agent.baseUrl(), "idleTimeout=60s");
+            camel.getShutdownStrategy().setTimeout(30);
+            URI uri = URI.create(base);
+            try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(clientRequest.getBytes(StandardCharsets.US_ASCII));
+                InputStream in = socket.getInputStream();
+                StringBuilder seen = new StringBuilder();
+                while (!seen.toString().contains("data: 1")) {
+                    seen.append((char) in.read());
+                }
+                java.util.concurrent.CompletableFuture<Void> stopped = java.util.concurrent.CompletableFuture.runAsync(camel::stop);
+                for (int b = in.read(); b >= 0 && !seen.toString().endsWith("\r\n0\r\n\r\n"); b = in.read()) {
+                    seen.append((char) b);
+                }
+                stopped.get(10, TimeUnit.SECONDS);
+                assertThat(agent.closed.await(5, TimeUnit.SECONDS)).isTrue();
+                return seen.toString();
+            }
         }
     }
 
