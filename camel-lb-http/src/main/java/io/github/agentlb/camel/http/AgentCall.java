@@ -110,8 +110,8 @@ import org.slf4j.LoggerFactory;
  * Such requests go to the agent without the client's {@code Accept-Encoding} (nginx's rule for
  * {@code sub_filter}): an answer that comes with a {@code Content-Encoding} all the same fails the
  * attempt as a broken answer rather than reach the client with ids the balancer could not seal.
- * An answer that is not busy, with a JSON {@code Content-Type} ({@code application/json} or a
- * {@code +json} type such as {@code application/a2a+json}) and a body of at most
+ * An answer that is not busy, with a JSON {@code Content-Type} ({@code application/json}, a
+ * {@code +json} type such as {@code application/a2a+json}, or {@code text/json}) and a body of at most
  * {@value AttemptHooks#MAX_REWRITTEN_ANSWER_BYTES} bytes, is held whole when the attempt's hooks ask
  * for it ({@link AttemptHooks#rewritesJsonAnswer}: the answer to an A2A request, whose task ids the
  * balancer seals), then goes to the client as {@link AttemptHooks#clientAnswer} gives it, with its
@@ -653,8 +653,9 @@ final class AgentCall implements RequestWriter.Writes {
     }
 
     /**
-     * Whether a {@code Content-Type} is JSON: {@code application/json} or a {@code +json} type
-     * (RFC 6839, such as {@code application/a2a+json}), with or without parameters.
+     * Whether a {@code Content-Type} is JSON: {@code application/json}, a {@code +json} type
+     * (RFC 6839, such as {@code application/a2a+json}) or {@code text/json} (still sent by some
+     * servers), with or without parameters.
      */
     static boolean isJson(String type) {
         if (type == null) {
@@ -662,7 +663,8 @@ final class AgentCall implements RequestWriter.Writes {
         }
         int end = type.indexOf(';');
         String media = (end < 0 ? type : type.substring(0, end)).trim().toLowerCase(Locale.ROOT);
-        return media.equals("application/json") || media.startsWith("application/") && media.endsWith("+json");
+        return media.equals("application/json") || media.equals("text/json")
+                || media.startsWith("application/") && media.endsWith("+json");
     }
 
     /**
