@@ -49,14 +49,7 @@ class WhileStoppingTest {
             socket.getOutputStream().write("GET /process/r1?user_id=1 HTTP/1.1\r\nHost: a\r\n\r\n"
                     .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             Thread.sleep(300);
-            Thread suspending = new Thread(() -> {
-                try {
-                    agent.camelContext().getRouteController().suspendRoute("agent-A1");
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            suspending.start();
+            Thread suspending = suspendInBackground(agent);
             String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
             suspending.join(30_000);
 
@@ -85,18 +78,24 @@ class WhileStoppingTest {
             while (!seen.toString().contains("data: ")) {
                 seen.append((char) in.read());
             }
-            Thread suspending = new Thread(() -> {
-                try {
-                    agent.camelContext().getRouteController().suspendRoute("agent-A1");
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            suspending.start();
+            Thread suspending = suspendInBackground(agent);
             seen.append(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII)); // to the connection's end
             suspending.join(30_000);
 
             assertThat(seen.toString()).startsWith("HTTP/1.1 200 ").contains("[DONE]").endsWith("0\r\n\r\n");
         }
+    }
+
+    /** Suspends the agent's route on a thread of its own (the suspension waits for the requests in flight), started. */
+    private static Thread suspendInBackground(StubAgent agent) {
+        Thread suspending = new Thread(() -> {
+            try {
+                agent.camelContext().getRouteController().suspendRoute("agent-A1");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        suspending.start();
+        return suspending;
     }
 }

@@ -42,6 +42,9 @@ class LegacyMcpStreamsTest {
     /** What an MCP client's {@code POST} must accept. */
     private static final String MCP_ACCEPT = "Accept: application/json, text/event-stream\r\n";
     private static final String MODERN = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Session-Id: s-1\r\n";
+    /** A 2026-07-28 {@code subscriptions/listen} request. */
+    private static final String LISTEN = "POST /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nContent-Length: 2\r\n"
+            + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\n\r\n{}";
     private final BlockingQueue<AttemptOutcome> outcomes = new LinkedBlockingQueue<>();
     private final List<String> ejected = new ArrayList<>();
     private CamelContext camel;
@@ -177,17 +180,8 @@ class LegacyMcpStreamsTest {
             }
         })) {
             route(agent.baseUrl());
-            URI uri = URI.create(base);
-            try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
-                socket.setSoTimeout(10_000);
-                socket.getOutputStream().write(clientRequest.getBytes(StandardCharsets.US_ASCII));
-                InputStream in = socket.getInputStream();
-                StringBuilder seen = new StringBuilder();
-                while (!seen.toString().contains("data: 1\n")) {
-                    int b = in.read();
-                    assertThat(b).isNotNegative();
-                    seen.append((char) b);
-                }
+            try (Socket socket = sent(clientRequest)) {
+                readUntil(socket.getInputStream(), new StringBuilder(), "data: 1\n");
             }
             assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
             return whole[0];
@@ -338,8 +332,11 @@ class LegacyMcpStreamsTest {
     /** So does a 2026-07-28 {@code subscriptions/listen}, closed as at its idle timeout, not counted against its agent. */
     @Test
     void aListenStreamIsClosedWhenTheProxyBeginsToStop() throws Exception {
-        String wire = streamWhileTheProxyStops("POST /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
-                + "Content-Length: 2\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\n\r\n{}");
+        assertClosedNotCounted(streamWhileTheProxyStops(LISTEN));
+    }
+
+    /** A stream closed, not ended (the client sees it cut), and its attempt cancelled, ejecting no agent. */
+    private void assertClosedNotCounted(String wire) throws InterruptedException {
         assertThat(wire).startsWith("HTTP/1.1 200 OK").doesNotEndWith("0\r\n\r\n");
         assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
         assertThat(ejected).isEmpty();
@@ -355,15 +352,10 @@ class LegacyMcpStreamsTest {
                 + "Transfer-Encoding: chunked\r\n\r\n13\r\nid: s-1/0\ndata: 1\n\n\r\n")) {
             route(agent.baseUrl(), "idleTimeout=60s");
             camel.getShutdownStrategy().setTimeout(30);
-            URI uri = URI.create(base);
-            try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
-                socket.setSoTimeout(10_000);
-                socket.getOutputStream().write(clientRequest.getBytes(StandardCharsets.US_ASCII));
+            try (Socket socket = sent(clientRequest)) {
                 InputStream in = socket.getInputStream();
                 StringBuilder seen = new StringBuilder();
-                while (!seen.toString().contains("data: 1")) {
-                    seen.append((char) in.read());
-                }
+                readUntil(in, seen, "data: 1");
                 java.util.concurrent.CompletableFuture<Void> stopped = java.util.concurrent.CompletableFuture.runAsync(camel::stop);
                 for (int b = in.read(); b >= 0 && !seen.toString().endsWith("\r\n0\r\n\r\n"); b = in.read()) {
                     seen.append((char) b);
@@ -372,6 +364,24 @@ class LegacyMcpStreamsTest {
                 assertThat(agent.closed.await(5, TimeUnit.SECONDS)).isTrue();
                 return seen.toString();
             }
+        }
+    }
+
+    /** A connection to the route with {@code clientRequest} sent on it, reads timing out after 10 s. */
+    private Socket sent(String clientRequest) throws java.io.IOException {
+        URI uri = URI.create(base);
+        Socket socket = new Socket(uri.getHost(), uri.getPort());
+        socket.setSoTimeout(10_000);
+        socket.getOutputStream().write(clientRequest.getBytes(StandardCharsets.US_ASCII));
+        return socket;
+    }
+
+    /** Reads {@code in} into {@code seen} until it holds {@code mark}; the stream's end before that fails the test. */
+    private static void readUntil(InputStream in, StringBuilder seen, String mark) throws java.io.IOException {
+        while (!seen.toString().contains(mark)) {
+            int b = in.read();
+            assertThat(b).isNotNegative();
+            seen.append((char) b);
         }
     }
 
@@ -414,10 +424,6 @@ class LegacyMcpStreamsTest {
      */
     @Test
     void anIdleListenStreamIsClosedAtTheIdleTimeoutAndNotCountedAgainstItsAgent() throws Exception {
-        String wire = idleStreamOf("POST /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nContent-Length: 2\r\n"
-                + "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\n\r\n{}");
-        assertThat(wire).startsWith("HTTP/1.1 200 OK").doesNotEndWith("0\r\n\r\n");
-        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
-        assertThat(ejected).isEmpty();
+        assertClosedNotCounted(idleStreamOf(LISTEN));
     }
 }
