@@ -35,7 +35,8 @@ import java.util.regex.Pattern;
  * Parsing never throws. An entry is ignored, and the rest kept, when its name is unknown
  * ({@code rps}, {@code utilization.*} and {@code request_cost.*} are not read), its value is not
  * a decimal number ({@code abc}, {@code "0.7"} in TEXT, {@code 0x1p3}), not finite ({@code NaN},
- * {@code 1e400}), negative, or out of its field's range ({@code mem_utilization} above 1; see
+ * {@code 1e400}), negative, or out of its field's range ({@code mem_utilization} and the KV cache's
+ * named metrics above 1; see
  * {@link LoadReport}), its name repeats an earlier entry (the first one counts), or it is past
  * the {@value #MAX_NAMED_METRICS}th named metric. The whole header gives {@link LoadReport#EMPTY}
  * when it is blank, of another form, or JSON that does not parse to one object (truncated,
@@ -281,6 +282,8 @@ public final class LoadReports {
                 ignore(entry, "not finite");
             } else if (value < 0) {
                 ignore(entry, "negative");
+            } else if (value > 1 && (metric.equals(LoadReport.KV_CACHE_USAGE_PERC) || metric.equals(LoadReport.KV_CACHE_UTILIZATION))) {
+                ignore(entry, "above 1");
             } else if (named.containsKey(metric)) {
                 ignore(entry, "repeated");
             } else if (named.size() >= MAX_NAMED_METRICS) {

@@ -94,6 +94,18 @@ class LoadReportsTest {
         assertThat(ignored).containsExactly("mem_utilization=1.01: above 1");
     }
 
+    /** A KV cache in use is a fraction (despite vLLM's name): above 1 it is ignored, as memory's, not a saturated agent. */
+    @Test
+    void kvCacheUseAboveOneIsIgnored() {
+        LoadReport report = parse("TEXT named_metrics.kv_cache_usage_perc=1.5, named_metrics.kv_cache_utilization=2, "
+                + "named_metrics.num_requests_waiting=7");
+        assertThat(report.kvCacheUsage()).isNaN();
+        assertThat(report.namedMetrics()).containsExactly(Map.entry("num_requests_waiting", 7.0));
+        assertThat(ignored).containsExactly("named_metrics.kv_cache_usage_perc=1.5: above 1",
+                "named_metrics.kv_cache_utilization=2: above 1");
+        assertThat(parse("TEXT named_metrics.kv_cache_usage_perc=1.0").kvCacheUsage()).isEqualTo(1.0);
+    }
+
     @Test
     void badEntriesAreIgnoredAndTheRestKept() {
         LoadReport report = parse("TEXT cpu_utilization=abc, mem_utilization=NaN, application_utilization=-1, "
