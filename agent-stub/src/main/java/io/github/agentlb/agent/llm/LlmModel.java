@@ -1,8 +1,10 @@
 package io.github.agentlb.agent.llm;
 
 import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -96,6 +98,8 @@ public final class LlmModel {
     private final long[] agentFirstToken = new long[FIRST_TOKEN_SAMPLES];
     private long queueNanosTotal;
     private final Deque<Ticket> waiting = new ArrayDeque<>();
+    /** The cache blocks the running requests hold, each with how many hold it: the KV cache in use. */
+    private final Map<Long, Integer> held = new HashMap<>();
     private int running;
     private int maxWaiting;
     private int maxRunning;
@@ -181,6 +185,11 @@ public final class LlmModel {
                 waiting.remove(ticket);
             } else if (ticket.state == State.RUNNING) {
                 running--;
+                if (cache != null) {
+                    for (long hash : ticket.hashes) {
+                        held.computeIfPresent(hash, (h, n) -> n == 1 ? null : n - 1);
+                    }
+                }
                 next = waiting.pollFirst();
                 if (next != null) {
                     admission = admit(next);
@@ -198,6 +207,11 @@ public final class LlmModel {
         running++;
         maxRunning = Math.max(maxRunning, running);
         int hit = cache == null ? 0 : cache.admit(ticket.hashes);
+        if (cache != null) {
+            for (long hash : ticket.hashes) {
+                held.merge(hash, 1, Integer::sum);
+            }
+        }
         Admission admission = new Admission(ticket.hashes.length, hit,
                 baseFirstTokenNanos + shape.prefillNanos(ticket.hashes.length - hit));
         admitted++;
@@ -211,9 +225,13 @@ public final class LlmModel {
         return admission;
     }
 
-    /** The load now: cache blocks used / capacity (0 without a cache), queue length, requests running. */
+    /**
+     * The load now: the KV cache in use, the distinct blocks the running requests hold / capacity
+     * (at most 1; 0 without a cache: cached blocks no request holds are free, as vLLM's block pool
+     * counts them), queue length, requests running.
+     */
     public synchronized Load load() {
-        return new Load(cache == null ? 0 : cache.usage(), waiting.size(), running);
+        return new Load(cache == null ? 0 : Math.min(1.0, (double) held.size() / shape.cacheBlocks()), waiting.size(), running);
     }
 
     /** Requests generating now. */

@@ -38,7 +38,27 @@ class LlmModelTest {
         assertThat(counters.cacheHitRate()).isEqualTo(2.0 / 6);
         assertThat(counters.firstTokenNanosTotal()).isEqualTo(410_000_000L);
         assertThat(model.lastAdmission()).isEqualTo(admissions.get(1));
-        assertThat(model.load()).isEqualTo(new LlmModel.Load(0.04, 0, 0));
+        // Four blocks cached, none held by a running request: free, as vLLM counts them (it said 0.04).
+        assertThat(model.load()).isEqualTo(new LlmModel.Load(0, 0, 0));
+    }
+
+    /**
+     * The KV cache in use is what running requests hold, each block once (vLLM's block pool: a
+     * cached block no request holds is free, evictable), not what the cache keeps: a stub whose
+     * cache had filled said 1.0 at rest, and a balancer's saturation gate passed it over for good.
+     */
+    @Test
+    void theKvCacheInUseIsTheBlocksRunningRequestsHoldEachOnce() {
+        LlmModel model = new LlmModel(LlmShape.custom().blockChars(4).cacheBlocks(10).build(), 0);
+
+        LlmModel.Ticket a = offer(model, "a", "aaaabbbbcccc");
+        LlmModel.Ticket b = offer(model, "b", "aaaabbbbdddd");
+        assertThat(model.load().kvCacheUsagePerc()).as("aaaa and bbbb once, cccc, dddd").isEqualTo(0.4);
+        model.finish(a);
+        assertThat(model.load().kvCacheUsagePerc()).isEqualTo(0.3);
+        model.finish(b);
+        model.finish(offer(model, "c", "eeeeffffgggghhhhiiiijjjjkkkk"));
+        assertThat(model.load().kvCacheUsagePerc()).as("a full cache at rest").isZero();
     }
 
     @Test
