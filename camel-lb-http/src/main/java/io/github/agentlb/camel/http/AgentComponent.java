@@ -67,8 +67,8 @@ public class AgentComponent extends DefaultComponent {
                 type = setter.getParameterTypes()[0];
             }
         }
-        String numbers = type == int.class ? "a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE
-                : type == long.class ? "a whole number from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE : "a number";
+        String numbers = type == int.class ? "a whole number up to " + Integer.MAX_VALUE
+                : type == long.class ? "a whole number up to " + Long.MAX_VALUE : "a number";
         return new IllegalArgumentException(e.getPropertyName() + " must be " + numbers + ", was '" + e.getValue() + "'");
     }
 
