@@ -64,6 +64,7 @@ final class AttemptContext {
      * @return as {@link org.apache.camel.AsyncProcessor#process}
      */
     boolean run(Exchange exchange, AsyncCallback callback, BalancerState state) {
+        Selection selection = null;
         try {
             if (state.agentIds().isEmpty()) {
                 exchange.setException(new NoAgentAvailableException("No agent available: the " + strategyName
@@ -74,11 +75,14 @@ final class AttemptContext {
             }
             SessionAffinity sessions = state.sessions;
             SessionAffinity.Pin pin = sessions == null ? null : sessions.pin(exchange, state);
-            Selection selection = pin != null && pin.agent() != null ? SessionAffinity.selectionOf(pin)
+            selection = pin != null && pin.agent() != null ? SessionAffinity.selectionOf(pin)
                     : state.picker.select(exchange);
             return HedgedRequest.hedges(state, exchange, pin) ? HedgedRequest.run(this, exchange, callback, state, selection, pin)
                     : new Attempts(this, exchange, callback, state, selection, pin, Attempts.UNSET).start();
         } catch (RuntimeException | SessionRejectedException e) {
+            if (selection != null) {
+                selection.ended(); // no attempts of it will end
+            }
             exchange.setException(e);
             callback.done(true);
             return true;

@@ -388,6 +388,7 @@ final class Attempts extends CandidateScreen {
     /** Ends this run once; {@code tell}: whether it calls the callback (not when the exchange waits again in the queue). */
     private void done(boolean sync, boolean tell) {
         if (COMPLETION.compareAndSet(this, RUNNING, sync ? DONE_SYNC : DONE_ASYNC)) {
+            selection.ended();
             releaseRetry();
             context.retries.requestEnded();
             if (tell) {

@@ -101,11 +101,15 @@ final class KeyedSelection {
             return withToken ? new Selection(clockwise, detail, rank, position) : new Selection(clockwise, detail, rank);
         }
         RingWalk walk = new RingWalk(clockwise);
+        // Kept placements count each key's requests in flight: those in flight together are placed per request.
+        boolean counted = bounded.config().boundsInFlight() && bounded.config().keepInFlightPlacement();
         Placement placement = bounded.place(value, position, walk,
-                bounded.config().boundsInFlight() ? inFlight : BoundedLoads.NOTHING_IN_FLIGHT);
+                bounded.config().boundsInFlight() ? inFlight : BoundedLoads.NOTHING_IN_FLIGHT,
+                counted && bounded.requestStarted(value) > 0);
         Supplier<String> bound = placed(detail, placement);
         Iterator<String> candidates = walk.startingWith(placement.agent());
-        return withToken ? new Selection(candidates, bound, rank, position) : new Selection(candidates, bound, rank);
+        Selection selection = withToken ? new Selection(candidates, bound, rank, position) : new Selection(candidates, bound, rank);
+        return counted ? selection.onEnd(() -> bounded.requestEnded(value)) : selection;
     }
 
     private static Supplier<String> placed(Supplier<String> detail, Placement placement) {

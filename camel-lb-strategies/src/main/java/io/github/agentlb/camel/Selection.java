@@ -19,6 +19,8 @@ public final class Selection {
     private final double keyRank;
     private final long token;
     private final boolean hasToken;
+    /** What the picker asked to be told when the exchange's attempts end ({@link #ended}), or null. */
+    private Runnable onEnd;
 
     /**
      * @param candidates agent ids in the order to try them, each at most once; the first is the
@@ -79,6 +81,21 @@ public final class Selection {
     /** @return whether the picker gave a {@link #token()} */
     public boolean hasToken() {
         return hasToken;
+    }
+
+    /** Sets what {@link #ended} runs; by the picker that made this selection, before handing it on. */
+    Selection onEnd(Runnable action) {
+        this.onEnd = action;
+        return this;
+    }
+
+    /** The exchange's attempts on this selection ended (answered, failed, or sent back to wait): once, by {@link Attempts}. */
+    void ended() {
+        Runnable action = onEnd;
+        onEnd = null;
+        if (action != null) {
+            action.run();
+        }
     }
 
     /**

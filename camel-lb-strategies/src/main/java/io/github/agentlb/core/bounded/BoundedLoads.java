@@ -167,6 +167,17 @@ public final class BoundedLoads {
      * @return the agent chosen and why
      */
     public Placement place(String key, long keyHash, RingWalk walk, ToIntFunction<String> inFlight) {
+        return place(key, keyHash, walk, inFlight, false);
+    }
+
+    /**
+     * Places one request of {@code key} under both bounds, as {@link #place(String, long, RingWalk, ToIntFunction)};
+     * with {@code othersInFlight} (other requests of the key are in flight: {@link #requestStarted})
+     * a kept key's request is placed as the in-flight bound places any request, from its kept
+     * agent, and the key stays kept: a conversation's turns do not overlap, so requests of one key in
+     * flight together are conversations that open alike, or parallel calls.
+     */
+    public Placement place(String key, long keyHash, RingWalk walk, ToIntFunction<String> inFlight, boolean othersInFlight) {
         Loads loads = loads(walk);
         if (loads == null) {
             return new Placement(walk.home(), Kind.HOME);
@@ -177,8 +188,26 @@ public final class BoundedLoads {
         if (!config.boundsInFlight()) {
             return placed;
         }
-        return config.keepInFlightPlacement() ? keptWithinInFlight(key, placed, keyHash, walk, members, inFlight, now)
+        return config.keepInFlightPlacement() ? keptWithinInFlight(key, placed, keyHash, walk, members, inFlight, now, othersInFlight)
                 : withinInFlight(placed, keyHash, walk, members, inFlight, null);
+    }
+
+    /**
+     * Counts a request of {@code key} about to be placed, for {@link #place(String, long, RingWalk, ToIntFunction, boolean)};
+     * each must be followed by one {@link #requestEnded} when the request ends. Lock-free.
+     *
+     * @return the key's other requests in flight
+     */
+    public int requestStarted(String key) {
+        return keys.touch(key).requestsInFlight.getAndIncrement();
+    }
+
+    /** A request {@link #requestStarted} counted ended (never below 0, should its key have been forgotten meanwhile). */
+    public void requestEnded(String key) {
+        KeyTable.Entry entry = keys.get(key);
+        if (entry != null) {
+            entry.requestsInFlight.updateAndGet(n -> Math.max(0, n - 1));
+        }
     }
 
     /**
@@ -277,12 +306,13 @@ public final class BoundedLoads {
      * of its requests in flight and its active sessions ({@link KeptSessions}).
      */
     private Placement keptWithinInFlight(String key, Placement placed, long keyHash, RingWalk walk,
-            Map<String, AgentLoads.Agent> members, ToIntFunction<String> inFlight, long now) {
+            Map<String, AgentLoads.Agent> members, ToIntFunction<String> inFlight, long now, boolean othersInFlight) {
         KeyTable.Entry entry = keys.touch(key);
         String kept = entry.inFlightAgent;
         if (kept != null && sessions.active(entry.inFlightSeenNanos, now) && members.containsKey(kept)) {
             entry.inFlightSeenNanos = now;
-            return kept.equals(placed.agent()) ? placed : new Placement(kept, Kind.DIVERTED);
+            Placement at = kept.equals(placed.agent()) ? placed : new Placement(kept, Kind.DIVERTED);
+            return othersInFlight ? withinInFlight(at, keyHash, walk, members, inFlight, null) : at;
         }
         sessions.recountIfDue(keys, now);
         Placement fresh = withinInFlight(placed, keyHash, walk, members, sessions.load(inFlight), inFlight);

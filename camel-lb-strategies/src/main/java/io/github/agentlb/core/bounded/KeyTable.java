@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -30,6 +31,8 @@ final class KeyTable {
         volatile long inFlightSeenNanos;
         /** The agent whose count of kept sessions includes this key ({@link KeptSessions}), or null. */
         volatile String countedOn;
+        /** The key's requests in flight, as the caller counts them ({@link BoundedLoads#requestStarted}). */
+        final AtomicInteger requestsInFlight = new AtomicInteger();
 
         Entry(double tauNanos) {
             this.rate = new DecayedCount(tauNanos);
@@ -58,6 +61,11 @@ final class KeyTable {
             }
         }
         return entry;
+    }
+
+    /** The entry of {@code key}, or null when it is not remembered. */
+    Entry get(String key) {
+        return entries.get(key);
     }
 
     /** Calls {@code action} with every entry remembered now. O(k). */
