@@ -43,7 +43,9 @@ import java.util.Objects;
  *       apart (placed afresh after a longer pause or when the agent leaves, each agent counting
  *       the larger of its requests in flight and its active sessions): for keys whose
  *       requests find state on their agent (a conversation's cached prompt), which per-request
- *       diversion spends on every move. A key's placement goes with its entry
+ *       diversion spends on every move. A request of the key while another of it is in flight
+ *       (as its caller counts them: {@link BoundedLoads#requestStarted}) is checked per request
+ *       from that agent: a conversation's turns do not overlap. A key's placement goes with its entry
  *       ({@link #maxKeys()}) and is this balancer's own: replicas place a key each by their own
  *       counts.</li>
  * </ul>
