@@ -121,6 +121,32 @@ class InFlightBoundTest {
                 .isEqualTo(new Placement("B", Kind.HOME));
     }
 
+    /**
+     * A kept key's request while another of the key is in flight (the caller's count) is placed as
+     * the bound places any request, from the kept agent; alone again, the key is kept whatever its
+     * agent's load. The count never goes below zero.
+     */
+    @Test
+    void aKeptKeysRequestWhileAnotherIsInFlightIsPlacedPerRequest() {
+        BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().inFlightFactor(1.25).keepInFlightPlacement(true)
+                .build(), clock::get);
+        loads.setAgents(WALK);
+        assertThat(loads.requestStarted("k")).isZero();
+        assertThat(loads.place("k", 42L, new RingWalk(WALK.iterator()), inFlight(0, 0, 0), false))
+                .isEqualTo(new Placement("A", Kind.HOME));
+        // total 2, capacity 1.25: A's 2 + 1 over, B's 0 + 1 within.
+        assertThat(loads.requestStarted("k")).isEqualTo(1);
+        assertThat(loads.place("k", 42L, new RingWalk(WALK.iterator()), inFlight(2, 0, 0), true))
+                .isEqualTo(new Placement("B", Kind.DIVERTED));
+        loads.requestEnded("k");
+        loads.requestEnded("k");
+        loads.requestEnded("k");
+        loads.requestEnded("unknown");
+        assertThat(loads.requestStarted("k")).isZero();
+        assertThat(loads.place("k", 42L, new RingWalk(WALK.iterator()), inFlight(2, 0, 0), false))
+                .as("kept").isEqualTo(new Placement("A", Kind.HOME));
+    }
+
     @Test
     void aKeptPlacementCountsTheAgentsSessionsSoThatATurnsGapDoesNotMakeItLookIdle() {
         BoundedLoads loads = new BoundedLoads(BoundedLoad.custom().inFlightFactor(1.25).keepInFlightPlacement(true)
