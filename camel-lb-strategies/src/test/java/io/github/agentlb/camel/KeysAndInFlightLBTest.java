@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.core.bounded.BoundedLoad;
+import io.github.agentlb.core.bounded.BoundedLoads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -120,6 +121,9 @@ class KeysAndInFlightLBTest extends CamelTestSupport {
         }
         assertThat(agents).as("as the per-request bound places them").containsExactly("A2", "A2", "A1", "A3", "A1", "A3");
         releaseAll();
+        BoundedLoads loads = kept.balancerState().boundedLoads();
+        assertThat(loads.requestStarted("42")).as("each of the six counted out as it ended").isZero();
+        loads.requestEnded("42");
         assertThat(sendHeld(kept, "42")).as("the key is still kept").isEqualTo("A2");
         releaseAll();
     }

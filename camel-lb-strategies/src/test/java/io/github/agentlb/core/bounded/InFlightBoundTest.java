@@ -139,6 +139,8 @@ class InFlightBoundTest {
         assertThat(loads.place("k", 42L, new RingWalk(WALK.iterator()), inFlight(2, 0, 0), true))
                 .isEqualTo(new Placement("B", Kind.DIVERTED));
         loads.requestEnded("k");
+        assertThat(loads.requestStarted("k")).as("one of two ended").isEqualTo(1);
+        loads.requestEnded("k");
         loads.requestEnded("k");
         loads.requestEnded("k");
         loads.requestEnded("unknown");
