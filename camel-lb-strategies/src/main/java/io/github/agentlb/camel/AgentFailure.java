@@ -24,7 +24,8 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
     /**
      * Why an attempt failed, in a few lowercase words without class names: "connection refused",
      * "timed out", "connection reset", "closed the connection without answering", "could not
-     * connect", "answered something that is not HTTP", "marked down by health checks", the {@code agent:}
+     * connect", "answered something that is not HTTP", "answered a head over the 8 KiB limit",
+     * "answered 101 Switching Protocols: upgrades are not proxied", "marked down by health checks", the {@code agent:}
      * child's own refusals ("a loop: its address leads back to a balancer", "answered a compressed body
      * that had to be read", "answered more than maxAnswerBytes"), "I/O error" or "failed".
      */
@@ -50,7 +51,7 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
                 return "answered 101 Switching Protocols: upgrades are not proxied";
             }
             if (t.getClass().getName().startsWith("io.netty.handler.codec.")) {
-                return "answered something that is not HTTP";
+                return tooLong(t) ? "answered a head over the 8 KiB limit" : "answered something that is not HTTP";
             }
             if (message.contains("marked down by its health checks")) {
                 return "marked down by health checks";
@@ -71,6 +72,18 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
             return "could not connect";
         }
         return io ? "I/O error" : "failed";
+    }
+
+    /** Whether {@code t} or a cause of it is Netty's {@code TooLongFrameException} (a head line or headers over the decoder's limit). */
+    private static boolean tooLong(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            for (Class<?> k = c.getClass(); k != null; k = k.getSuperclass()) {
+                if (k.getName().equals("io.netty.handler.codec.TooLongFrameException")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
 

@@ -265,6 +265,17 @@ class ProxyErrorsTest {
         }
     }
 
+    /** An answer whose head is over the agent connection's 8 KiB limit is named as such, not as "not HTTP" (nginx: "too big header"). */
+    @Test
+    void anAnswerHeadOverTheLimitIsAFailureNamingIt() throws Exception {
+        try (FaultyAgent big = FaultyAgent.replying("HTTP/1.1 200 OK\r\nendpoint-load-metrics: TEXT named_metrics.x="
+                + "1".repeat(9_000) + "\r\nContent-Length: 2\r\n\r\nok");
+                DemoProxy proxy = Proxies.start(List.of(big.baseUrl()), "rr")) {
+            assertUnavailable(requestR1(proxy)).isEqualTo("the only agent tried failed: " + big.baseUrl()
+                    + " (answered a head over the 8 KiB limit)");
+        }
+    }
+
     @Test
     void getsToAnAgentThatIsShuttingDownGoElsewhere() throws Exception {
         try (Agents agents = Agents.start(2, 0, 2); DemoProxy proxy = Proxies.start(agents.urls(), "rr")) {
