@@ -244,14 +244,15 @@ abstract sealed class CandidateScreen permits Attempts {
     }
 
     /**
-     * Whether every serving agent that is neither resting nor ejected has a fresh report that says
-     * it is saturated (O(agents); asked once per exchange, when the gate first meets a saturated one).
+     * Whether every serving agent that is neither resting nor ejected was saturated by its last
+     * report, up to a few times the staleness old ({@link LoadReporting#wasSaturated}; O(agents);
+     * asked once per exchange, when the gate first meets a saturated one).
      */
     private boolean everyAgentSaturated(boolean screen) {
         for (String agent : state.agentIds()) {
             AgentSlot slot = state.slot(agent);
             boolean out = slot == null || slot.resting(now()) || screen && state.detector.isEjected(agent);
-            if (!out && !LoadReporting.saturated(slot, now(), state.config)) {
+            if (!out && !LoadReporting.wasSaturated(slot, now(), state.config)) {
                 return false;
             }
         }

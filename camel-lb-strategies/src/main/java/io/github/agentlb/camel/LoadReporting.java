@@ -2,6 +2,7 @@ package io.github.agentlb.camel;
 
 import io.github.agentlb.core.orca.LoadReport;
 import io.github.agentlb.core.orca.LoadReports;
+import io.github.agentlb.core.orca.Saturation;
 import java.util.function.LongSupplier;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -74,6 +75,12 @@ final class LoadReporting {
     static boolean saturated(AgentSlot slot, long nowNanos, BalancerConfig config) {
         AgentSlot.ReceivedReport latest = slot.loadReport.get();
         return latest != null && config.saturation().isSaturated(latest.report(), nowNanos - latest.atNanos());
+    }
+
+    /** Whether the slot's latest report, up to a few times the staleness old, said the agent was saturated ({@link Saturation#wasSaturated}). */
+    static boolean wasSaturated(AgentSlot slot, long nowNanos, BalancerConfig config) {
+        AgentSlot.ReceivedReport latest = slot.loadReport.get();
+        return latest != null && config.saturation().wasSaturated(latest.report(), nowNanos - latest.atNanos());
     }
 
     /**

@@ -123,6 +123,32 @@ class LoadReportGateTest {
         assertThat(sendKey(ch, "u1")).isEqualTo(owner);
     }
 
+    /**
+     * Whether every agent is saturated is judged by each agent's last report up to five times the
+     * staleness old (a report older than the staleness still passes no agent over): the agents seen
+     * saturated a moment ago, a key stays home. It rotated over them, each fresh report sending it
+     * to an agent whose report had just gone stale (a trial: 18 requests of one user F1, F2, F3, ...).
+     */
+    @Test
+    void whenEveryAgentWasSaturatedAMomentAgoAKeyStaysHome() {
+        ConsistentHashLB ch = started(new ConsistentHashLB(), "A1", "A2", "A3");
+        for (String agent : List.of("A1", "A2", "A3")) {
+            reports.put(agent, "TEXT named_metrics.kv_cache_usage_perc=0.95");
+        }
+        String owner = sendKey(ch, "u1");
+        var clockwise = ch.ring().agentsClockwise(ch.ring().hash("u1"));
+        clockwise.next();
+        String next = clockwise.next();
+        assertThat(sendKey(ch, "u1")).as("the others not heard from yet").isEqualTo(next);
+        assertThat(sendKey(ch, "u1")).isNotIn(owner, next);
+        clock.addAndGet(300 * MS);
+        assertThat(sendKey(ch, "u1")).as("its report gone stale").isEqualTo(owner);
+        assertThat(sendKey(ch, "u1")).as("every agent saturated 300 ms ago").isEqualTo(owner);
+        clock.addAndGet(1_000 * MS);
+        assertThat(sendKey(ch, "u1")).isEqualTo(owner);
+        assertThat(sendKey(ch, "u1")).as("the others' reports 1.3 s old: not known now").isEqualTo(next);
+    }
+
     private static String sendKey(AgentLoadBalancerSupport balancer, String user) {
         Exchange exchange = new DefaultExchange(CAMEL.get());
         exchange.getIn().setHeader("user_id", user);

@@ -88,6 +88,23 @@ public record Saturation(boolean enabled, int queueDepth, double kvCacheUsage, D
         return report.requestsWaiting() > queueDepth || report.kvCacheUsage() > kvCacheUsage;
     }
 
+    /**
+     * How many times {@link #staleness()} a report may be old and still say, for the question
+     * whether every agent is saturated, that its agent was: reports come with answers, so an agent
+     * that answered a moment ago has none fresh, and one user's requests would otherwise rotate over
+     * agents all saturated, each sent on to the one whose report had just gone stale.
+     */
+    public static final int LAST_KNOWN_STALENESS_FACTOR = 5;
+
+    /**
+     * Whether {@code report}, received {@code ageNanos} ago, said its agent was saturated and is at
+     * most {@value #LAST_KNOWN_STALENESS_FACTOR} x {@link #staleness()} old: the last known state, for
+     * the question whether every agent is saturated (a report past the staleness passes no agent over).
+     */
+    public boolean wasSaturated(LoadReport report, long ageNanos) {
+        return isSaturated(report, 0) && ageNanos <= LAST_KNOWN_STALENESS_FACTOR * staleness.toNanos();
+    }
+
     /** @return whether a report {@code ageNanos} old is at most {@link #staleness()} old */
     public boolean isFresh(long ageNanos) {
         return ageNanos <= staleness.toNanos();
