@@ -184,7 +184,8 @@ class AgentOptionsTest {
             exchange.sendResponseHeaders(200, 2);
             exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
         })) {
-            route(agent.baseUrl(), "minStallTime=200ms");
+            // Factor 1: the wait past one fast answer is a stall even when a starved CPU slowed that answer.
+            route(agent.baseUrl(), "minStallTime=200ms&stallFactor=1");
             assertThat(get("/process/fast").statusCode()).isEqualTo(200);
             assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
 
