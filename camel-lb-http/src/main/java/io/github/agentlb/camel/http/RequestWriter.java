@@ -37,8 +37,14 @@ import org.apache.camel.Exchange;
  *
  * <p>Each {@link #write} writes the request anew (a pooled connection given up for a new one).
  * Confined to the client connection's event loop, as its call is.
+ *
+ * @param endpoint the agent's endpoint: its address and options
+ * @param exchange the attempt
+ * @param down     the client's side: the streamed body's rest, if any
+ * @param hooks    the attempt's hooks: the body they give, whether they rewrite the answer
+ * @param writes   what the call is told of each write
  */
-final class RequestWriter {
+record RequestWriter(AgentEndpoint endpoint, Exchange exchange, Downstream down, AttemptHooks hooks, Writes writes) {
 
     /** What a call is told of the writes to one of its connections. */
     interface Writes {
@@ -57,20 +63,6 @@ final class RequestWriter {
     }
 
     private static final Set<HttpMethod> WITH_BODY = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH);
-
-    private final AgentEndpoint endpoint;
-    private final Exchange exchange;
-    private final Downstream down;
-    private final AttemptHooks hooks;
-    private final Writes writes;
-
-    RequestWriter(AgentEndpoint endpoint, Exchange exchange, Downstream down, AttemptHooks hooks, Writes writes) {
-        this.endpoint = endpoint;
-        this.exchange = exchange;
-        this.down = down;
-        this.hooks = hooks;
-        this.writes = writes;
-    }
 
     /** Writes the request to {@code target}; the outcome comes through {@link Writes}. */
     void write(Channel target) {
