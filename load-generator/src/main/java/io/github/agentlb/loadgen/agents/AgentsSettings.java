@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen.agents;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.ChatShape;
 import io.github.agentlb.agent.llm.LlmShape;
+import io.github.agentlb.core.Check;
 import io.github.agentlb.loadgen.config.Pacing;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,17 +46,11 @@ public record AgentsSettings(int agents, ChatShape chat, LlmShape llm, int inFli
 
     /** @throws IllegalArgumentException naming the bad value */
     public AgentsSettings {
-        if (agents < 1) {
-            throw new IllegalArgumentException("agents must be >= 1, was " + agents);
-        }
+        Check.atLeast("agents", agents, 1);
         Objects.requireNonNull(chat, "chat");
         Objects.requireNonNull(llm, "llm");
-        if (inFlight < 1) {
-            throw new IllegalArgumentException("inFlight must be >= 1, was " + inFlight);
-        }
-        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be > 0, was " + timeout);
-        }
+        Check.atLeast("inFlight", inFlight, 1);
+        Check.positive("timeout", timeout);
     }
 
     /** The scenario's defaults. */

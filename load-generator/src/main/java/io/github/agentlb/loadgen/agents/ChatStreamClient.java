@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen.agents;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.agentlb.core.Check;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import java.io.IOException;
 import java.net.URI;
@@ -101,10 +102,7 @@ public final class ChatStreamClient {
     }
 
     ChatStreamClient(Duration timeout, LongSupplier nanoTime) {
-        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be > 0, was " + timeout);
-        }
-        this.timeout = timeout;
+        this.timeout = Check.positive("timeout", timeout);
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(timeout).build();

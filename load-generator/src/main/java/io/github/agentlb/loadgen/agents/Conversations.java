@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen.agents;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.agentlb.core.Check;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -69,12 +70,8 @@ public final class Conversations {
     private final List<List<String>> texts;
 
     private Conversations(int conversations, int turns, int groups, long seed) {
-        if (conversations < 1) {
-            throw new IllegalArgumentException("conversations must be >= 1, was " + conversations);
-        }
-        if (turns < 1) {
-            throw new IllegalArgumentException("turns must be >= 1, was " + turns);
-        }
+        Check.atLeast("conversations", conversations, 1);
+        Check.atLeast("turns", turns, 1);
         if (groups < 1 || groups > conversations) {
             throw new IllegalArgumentException("groups must be in [1, conversations=" + conversations + "], was " + groups);
         }

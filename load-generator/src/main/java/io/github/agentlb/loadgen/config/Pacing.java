@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.config;
 
+import io.github.agentlb.core.Check;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -37,9 +38,7 @@ public record Pacing(double ratePerSecond, Duration duration, Duration interval)
             throw new IllegalArgumentException("ratePerSecond must be 0 or in (0, " + (long) MAX_RATE + "], was "
                     + ratePerSecond);
         }
-        if (interval == null || interval.isZero() || interval.isNegative()) {
-            throw new IllegalArgumentException("interval must be > 0, was " + interval);
-        }
+        Check.positive("interval", interval);
         if (duration != null && duration.compareTo(interval) < 0) {
             throw new IllegalArgumentException("duration must be >= interval (" + interval + "), was " + duration);
         }

@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen.run;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.core.Check;
 import io.github.agentlb.demo.DemoProxy;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.loadgen.stats.UtilizationSeries;
@@ -48,9 +49,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     public static EmbeddedCluster start(List<AgentConfig> agents, ProxyConfig.Builder proxy,
                                         Supplier<? extends AgentLoadBalancerSupport> balancers, int replicas)
             throws Exception {
-        if (replicas < 1) {
-            throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
-        }
+        Check.atLeast("replicas", replicas, 1);
         List<StubAgent> started = new ArrayList<>();
         List<DemoProxy> proxies = new ArrayList<>();
         try {

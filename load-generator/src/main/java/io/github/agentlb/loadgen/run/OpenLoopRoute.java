@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.run;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.loadgen.config.Workload;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,15 +102,9 @@ final class OpenLoopRoute extends RouteBuilder {
         private final long total;
 
         Schedule(double ratePerSecond, long startNanos, long total) {
-            if (!(ratePerSecond > 0) || Double.isInfinite(ratePerSecond)) {
-                throw new IllegalArgumentException("ratePerSecond must be > 0, was " + ratePerSecond);
-            }
-            if (total < 1) {
-                throw new IllegalArgumentException("total must be >= 1, was " + total);
-            }
-            this.nanosPerRequest = 1e9 / ratePerSecond;
+            this.nanosPerRequest = 1e9 / Check.finitePositive("ratePerSecond", ratePerSecond);
             this.startNanos = startNanos;
-            this.total = total;
+            this.total = Check.atLeast("total", total, 1);
         }
 
         long intendedNanos(long index) {

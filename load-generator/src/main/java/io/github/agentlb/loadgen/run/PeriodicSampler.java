@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.run;
 
+import io.github.agentlb.core.Check;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -41,9 +42,7 @@ public final class PeriodicSampler implements AutoCloseable {
      */
     public static PeriodicSampler start(String name, Duration period, Runnable task) {
         Objects.requireNonNull(task, "task");
-        if (period == null || period.isZero() || period.isNegative()) {
-            throw new IllegalArgumentException("period must be > 0, was " + period);
-        }
+        Check.positive("period", period);
         ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
                 Parallel.daemon("loadgen-sampler-" + name));
         PeriodicSampler sampler = new PeriodicSampler(name, task, executor);

@@ -4,6 +4,7 @@ import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.ProxySettings;
@@ -115,9 +116,7 @@ public final class BadAgentScenario implements Scenario {
      * @throws IllegalArgumentException if {@code requests < 0}
      */
     public long allowedClientErrors(long requests) {
-        if (requests < 0) {
-            throw new IllegalArgumentException("requests must be >= 0, was " + requests);
-        }
+        Check.atLeast("requests", requests, 0);
         return busy ? requests / 30 : brownOut ? 0 : requests * 5 / 100;
     }
 

@@ -2,6 +2,7 @@ package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.core.Check;
 import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.ProxySettings;
 import io.github.agentlb.demo.Strategies;
@@ -39,10 +40,7 @@ public final class SlowAgentScenario implements Scenario {
 
     /** @param requests measured requests of each variant, over a tenth as many users, >= 10 */
     public SlowAgentScenario(int requests) {
-        if (requests < 10) {
-            throw new IllegalArgumentException("requests must be >= 10, was " + requests);
-        }
-        this.requests = requests;
+        this.requests = Check.atLeast("requests", requests, 10);
     }
 
     @Override

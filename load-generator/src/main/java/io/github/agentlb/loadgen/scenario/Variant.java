@@ -1,6 +1,7 @@
 package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
+import io.github.agentlb.core.Check;
 import io.github.agentlb.demo.Strategies;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -18,9 +19,7 @@ public record Variant(String label, String strategy, Supplier<? extends AgentLoa
                       int replicas) {
 
     public Variant {
-        if (replicas < 1) {
-            throw new IllegalArgumentException("replicas must be >= 1, was " + replicas);
-        }
+        Check.atLeast("replicas", replicas, 1);
     }
 
     /** The strategy with its defaults, under its own name, over {@code replicas} proxies. */

@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.stats;
 
+import io.github.agentlb.core.Check;
 import java.util.Objects;
 
 /**
@@ -33,9 +34,7 @@ public record RequestOutcome(String requestId, int userId, Kind kind, String age
     public RequestOutcome {
         Objects.requireNonNull(requestId, "requestId");
         Objects.requireNonNull(kind, "kind");
-        if (latencyNanos < 0) {
-            throw new IllegalArgumentException("latencyNanos must be >= 0, was " + latencyNanos);
-        }
+        Check.atLeast("latencyNanos", latencyNanos, 0);
         if (kind == Kind.SUCCESS && (agentId == null || agentId.isBlank())) {
             throw new IllegalArgumentException("agentId must not be blank for a success, was '" + agentId + "'");
         }

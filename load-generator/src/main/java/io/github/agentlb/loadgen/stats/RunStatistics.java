@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.stats;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.stats.LoadStatistics;
 import java.util.Collection;
 import java.util.Collections;
@@ -29,9 +30,7 @@ public record RunStatistics(int requests, long successes, long errors, long time
     public RunStatistics {
         errorStatuses = Collections.unmodifiableSortedMap(new TreeMap<>(errorStatuses));
         agents = Collections.unmodifiableMap(new LinkedHashMap<>(agents));
-        if (durationNanos < 0) {
-            throw new IllegalArgumentException("durationNanos must be >= 0, was " + durationNanos);
-        }
+        Check.atLeast("durationNanos", durationNanos, 0);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.stats;
 
+import io.github.agentlb.core.Check;
 import java.util.Collection;
 import java.util.Optional;
 
@@ -27,9 +28,7 @@ public record SteadyWindow(long fromNanos, long toNanos, long successes) {
         if (toNanos <= fromNanos) {
             throw new IllegalArgumentException("toNanos must be > fromNanos, was " + toNanos + " <= " + fromNanos);
         }
-        if (successes < 0) {
-            throw new IllegalArgumentException("successes must be >= 0, was " + successes);
-        }
+        Check.atLeast("successes", successes, 0);
     }
 
     /**
@@ -43,9 +42,7 @@ public record SteadyWindow(long fromNanos, long toNanos, long successes) {
      * @throws IllegalArgumentException if {@code concurrency < 1}
      */
     public static Optional<SteadyWindow> of(Collection<TimedOutcome> outcomes, int concurrency) {
-        if (concurrency < 1) {
-            throw new IllegalArgumentException("concurrency must be >= 1, was " + concurrency);
-        }
+        Check.atLeast("concurrency", concurrency, 1);
         if (outcomes.size() <= concurrency) {
             return Optional.empty();
         }

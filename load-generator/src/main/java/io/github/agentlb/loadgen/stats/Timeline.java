@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.stats;
 
+import io.github.agentlb.core.Check;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
@@ -25,10 +26,7 @@ public record Timeline(double bucketSeconds, SortedMap<String, long[]> answered,
      */
     public static Timeline of(List<TimedOutcome> outcomes, long originNanos, Duration bucket,
                               Collection<String> knownAgents) {
-        if (bucket.isNegative() || bucket.isZero()) {
-            throw new IllegalArgumentException("bucket must be > 0, was " + bucket);
-        }
-        long width = bucket.toNanos();
+        long width = Check.positive("bucket", bucket).toNanos();
         int buckets = 1 + outcomes.stream().mapToInt(o -> index(o, originNanos, width)).max().orElse(0);
         SortedMap<String, long[]> answered = new TreeMap<>();
         knownAgents.forEach(agent -> answered.put(agent, new long[buckets]));

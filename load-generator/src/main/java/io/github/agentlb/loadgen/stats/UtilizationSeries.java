@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.stats;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.stats.LoadStatistics;
 import java.util.Collections;
 import java.util.Map;
@@ -60,9 +61,7 @@ public final class UtilizationSeries {
      * @throws IllegalArgumentException if the sample is out of order or the value is not finite and >= 0
      */
     public synchronized void add(long nanos, double utilization) {
-        if (!(utilization >= 0) || Double.isInfinite(utilization)) {
-            throw new IllegalArgumentException("utilization must be finite and >= 0, was " + utilization);
-        }
+        Check.finiteNonNegative("utilization", utilization);
         if (samples > 0 && nanos < lastNanos) {
             throw new IllegalArgumentException("nanos must not go back, was " + nanos + " after " + lastNanos);
         }
