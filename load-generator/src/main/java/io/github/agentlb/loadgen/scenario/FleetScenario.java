@@ -8,7 +8,7 @@ import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.Changes;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
-import io.github.agentlb.loadgen.stats.KeyMoves;
+import io.github.agentlb.loadgen.stats.Stickiness.KeyMoves;
 import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.loadgen.scenario.HotKeyScenario;
-import io.github.agentlb.loadgen.stats.HotKeyStatistics;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
+import io.github.agentlb.loadgen.stats.Stickiness.HotKeyStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -5,6 +5,7 @@ import static io.github.agentlb.loadgen.stats.Outcomes.failed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.agentlb.loadgen.stats.Stickiness.KeyMoves;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
