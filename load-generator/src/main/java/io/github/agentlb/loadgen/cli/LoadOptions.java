@@ -355,21 +355,19 @@ final class LoadOptions {
 
     /** Checks the options that exclude each other once pacing and scenarios are known. */
     void checkCombination(Pacing pacing, List<Scenario> scenarios) {
-        boolean onlyPlain = scenarios.stream().allMatch(PlainScenario.class::isInstance);
-        if (!pacing.isDefault() && !onlyPlain) {
+        String notPlain = scenarios.stream().filter(s -> !(s instanceof PlainScenario)).map(Scenario::name)
+                .collect(Collectors.joining(", "));
+        String notKeyed = scenarios.stream().filter(s -> !(s instanceof PlainScenario || s instanceof HotKeyScenario))
+                .map(Scenario::name).collect(Collectors.joining(", "));
+        if (!pacing.isDefault() && !notPlain.isEmpty()) {
             throw usage("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, failure, hang "
-                    + "or fleet, nor the others: --scenario named " + scenarios.stream()
-                    .filter(s -> !(s instanceof PlainScenario)).map(Scenario::name).collect(Collectors.joining(", ")));
+                    + "or fleet, nor the others: --scenario named " + notPlain);
         }
         // Named with --scenario only: the main job's scenarios take it where they can.
-        if (hotShare != null && scenario != null
-                && !scenarios.stream().allMatch(s -> s instanceof PlainScenario || s instanceof HotKeyScenario)) {
-            throw usage("--hot-share shapes the uniform, heterogeneous and hotkey scenarios' users, not " + scenarios.stream()
-                    .filter(s -> !(s instanceof PlainScenario || s instanceof HotKeyScenario)).map(Scenario::name)
-                    .collect(Collectors.joining(", ")));
+        if (hotShare != null && scenario != null && !notKeyed.isEmpty()) {
+            throw usage("--hot-share shapes the uniform, heterogeneous and hotkey scenarios' users, not " + notKeyed);
         }
-        if (replicas > 1 && (url != null || !pacing.isDefault() || !scenarios.stream()
-                .allMatch(s -> s instanceof PlainScenario || s instanceof HotKeyScenario))) {
+        if (replicas > 1 && (url != null || !pacing.isDefault() || !notKeyed.isEmpty())) {
             throw usage("--replicas " + replicas + " runs the uniform, heterogeneous and hotkey scenarios in-process "
                     + "in a closed loop: not with --url, --rate, --duration, failure, hang or fleet");
         }
