@@ -65,6 +65,9 @@ import org.slf4j.LoggerFactory;
  *       (as when a streamed body breaks off); after far longer than recent answers took to begin,
  *       for the second time in a row on that agent, the agent's answer timeout instead (the stall
  *       rule, {@link AgentEndpoint#stalled}).</li>
+ *   <li>No head after far longer than recent answers took to begin while the client waits and
+ *       another agent answered meanwhile: a stall of the agent; the second in a row on that agent
+ *       ends as its answer timeout ({@link #checkStall}), the first runs on.</li>
  *   <li>The client sent no more of a streamed body for the first-byte timeout while the agent could
  *       take more: {@link RequestBodyTimeoutException}, the client's slowness, counted against no
  *       agent. The first-byte timeout runs from the request's last byte on.</li>
@@ -182,6 +185,10 @@ final class AgentCall implements RequestWriter.Writes {
     /** Whether {@link #held} is a JSON answer the hooks rewrite ({@link AttemptHooks#rewritesJsonAnswer}). */
     private boolean rewriting;
     private ScheduledFuture<?> firstByteTimer;
+    /** The stall rule's check while the client waits ({@link #checkStall}), until the answer's head. */
+    private ScheduledFuture<?> stallTimer;
+    /** Whether the stall rule counted this call ({@link #stalledAgain}): once per call. */
+    private boolean stallCounted;
     /** When the request's last byte was written to the agent, System.nanoTime(); 0 before. */
     private long writtenNanos;
     private ScheduledFuture<?> idleTimer;
@@ -263,16 +270,51 @@ final class AgentCall implements RequestWriter.Writes {
             agent.read();
             return;
         }
-        long waited = System.nanoTime() - writtenNanos;
-        if (head == null && writtenNanos != 0 && endpoint.stalled(waited) && endpoint.stats().stalledAgain()) {
-            // Far longer than recent answers took to begin, a second time in a row: the agent's failure.
-            finish(new AnswerTimeoutException("agent " + name() + " sent no answer in " + waited / 1_000_000
-                    + " ms, over " + endpoint.getStallFactor() + " x the p99 time to first byte of recent answers,"
-                    + " and the client left"), false);
+        if (stalledAgain(false)) {
             return;
         }
         finish(new AgentCallCancelledException("the client closed its connection: call to agent " + name() + " cancelled"),
                 false);
+    }
+
+    /**
+     * The stall rule ({@link AgentEndpoint#stalled}): a call whose answer has not begun after far
+     * longer than recent answers took counts once as a stall of its agent, when its client leaves or,
+     * while the client waits, when other agents of the component answered meanwhile (a fleet slow as
+     * a whole is not one agent's stall). The second such call in a row on the agent, no answer from
+     * it in between ({@link AgentStats#stalledAgain}), ends as the agent's answer timeout.
+     *
+     * @return whether the call ended so
+     */
+    private boolean stalledAgain(boolean clientWaits) {
+        if (head != null || done || writtenNanos == 0 || stallCounted) {
+            return false;
+        }
+        long waited = System.nanoTime() - writtenNanos;
+        if (!endpoint.stalled(waited)
+                || clientWaits && !endpoint.getComponent().firstByteTimes().answeredSince(writtenNanos)) {
+            return false;
+        }
+        stallCounted = true;
+        if (!endpoint.stats().stalledAgain()) {
+            return false;
+        }
+        // Far longer than recent answers took to begin, a second time in a row: the agent's failure.
+        finish(new AnswerTimeoutException("agent " + name() + " sent no answer in " + waited / 1_000_000
+                + " ms, over " + endpoint.getStallFactor() + " x the p99 time to first byte of recent answers,"
+                + (clientWaits ? " while other agents answered" : " and the client left")), false);
+        return true;
+    }
+
+    /**
+     * While the client waits: checks the stall rule at {@link AgentEndpoint#getMinStallTime()} after
+     * the request's last byte, then as often again until the answer begins or the call is counted.
+     */
+    private void checkStall() {
+        if (stalledAgain(true) || head != null || done || stallCounted) {
+            return;
+        }
+        stallTimer = schedule(endpoint.getMinStallTime().toMillis(), this::checkStall);
     }
 
     /** Whether a request and its answer's head make a legacy MCP session stream (see the class comment). */
@@ -384,6 +426,10 @@ final class AgentCall implements RequestWriter.Writes {
             writtenNanos = System.nanoTime();
             if (head == null && !done) {
                 startFirstByteTimer(); // the agent's time to answer starts when it has the whole request
+                if (endpoint.getStallFactor() > 0 && stallTimer == null
+                        && endpoint.getMinStallTime().toMillis() < timeouts.firstByteMs()) {
+                    stallTimer = schedule(endpoint.getMinStallTime().toMillis(), this::checkStall);
+                }
             }
         } else {
             writeFailed(target, cause);
@@ -564,10 +610,12 @@ final class AgentCall implements RequestWriter.Writes {
      */
     private void answerHead(HttpResponse response) {
         cancel(firstByteTimer);
+        cancel(stallTimer);
         endWhenDown.run(); // an answer that has begun is left to run
         head = response;
         if (writtenNanos != 0) { // not an answer before the whole request was sent (a 413)
-            endpoint.getComponent().firstByteTimes().record(System.nanoTime() - writtenNanos);
+            long now = System.nanoTime();
+            endpoint.getComponent().firstByteTimes().record(now - writtenNanos, now);
         }
         int status = response.status().code();
         endpoint.stats().answered(status);
@@ -853,6 +901,7 @@ final class AgentCall implements RequestWriter.Writes {
             events.release();
         }
         cancel(firstByteTimer);
+        cancel(stallTimer);
         cancel(idleTimer);
         cancel(totalTimer);
         // Not kept when the request was not written whole (an answer before a streamed body's end).

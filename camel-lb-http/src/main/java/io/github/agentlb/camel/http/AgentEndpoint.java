@@ -70,10 +70,10 @@ public class AgentEndpoint extends DefaultEndpoint {
     private Duration poolIdleTimeout = DEFAULT_POOL_IDLE_TIMEOUT;
     @UriParam(defaultValue = "0", description = "Largest answer body passed to the client, bytes; 0: no limit")
     private long maxAnswerBytes;
-    @UriParam(defaultValue = "10", description = "When a client leaves a call whose answer has not begun after this many"
-            + " times the 99th percentile time to first byte of the component's recent answers (and after minStallTime),"
-            + " for the second time in a row on that agent (no answer in between), the call counts as an answer timeout of"
-            + " the agent (toward its ejection) rather than a cancellation; 0: off")
+    @UriParam(defaultValue = "10", description = "A call whose answer has not begun after this many times the 99th"
+            + " percentile time to first byte of the component's recent answers (and after minStallTime) is a stall of its"
+            + " agent when its client leaves, or while the client waits once another agent answered; the second in a row"
+            + " on that agent (no answer in between) ends as an answer timeout of the agent (toward its ejection); 0: off")
     private double stallFactor = DEFAULT_STALL_FACTOR;
     @UriParam(defaultValue = "1s", javaType = "java.time.Duration",
             description = "The shortest wait without an answer that the stall rule (stallFactor) takes as the agent's failure")
@@ -272,8 +272,9 @@ public class AgentEndpoint extends DefaultEndpoint {
     }
 
     /**
-     * The stall rule: whether a call whose client left after {@code waitedNanos} without any byte of
-     * its answer counts as the agent's answer timeout. True when {@link #getStallFactor()} is on, the
+     * The stall rule: whether a call without any byte of its answer after {@code waitedNanos} is a
+     * stall of its agent (counted as {@link AgentCall} says: when its client leaves, or while it waits
+     * and other agents answer; the second in a row is the agent's answer timeout). True when {@link #getStallFactor()} is on, the
      * component has recorded answers, and the wait is at least both {@link #getMinStallTime()} and
      * the factor times their 99th percentile time to first byte ({@link FirstByteTimes}).
      */

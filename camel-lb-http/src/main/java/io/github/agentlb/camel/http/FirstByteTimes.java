@@ -17,10 +17,21 @@ final class FirstByteTimes {
 
     private final AtomicLongArray nanos = new AtomicLongArray(SIZE);
     private final AtomicLong recorded = new AtomicLong();
+    /** When the last answer's head came, System.nanoTime(); meaningful once one was recorded. */
+    private volatile long lastNanos;
 
-    /** @param timeNanos one answer's time to first byte, ns, &gt;= 0 */
-    void record(long timeNanos) {
+    /**
+     * @param timeNanos one answer's time to first byte, ns, &gt;= 0
+     * @param nowNanos  when its head came, System.nanoTime()
+     */
+    void record(long timeNanos, long nowNanos) {
         nanos.set((int) (recorded.getAndIncrement() % SIZE), timeNanos);
+        lastNanos = nowNanos;
+    }
+
+    /** Whether an answer's head came after {@code sinceNanos} (System.nanoTime()), from any endpoint of the component. */
+    boolean answeredSince(long sinceNanos) {
+        return recorded.get() > 0 && lastNanos - sinceNanos > 0;
     }
 
     /**

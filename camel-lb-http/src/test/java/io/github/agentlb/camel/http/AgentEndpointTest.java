@@ -53,7 +53,7 @@ class AgentEndpointTest {
         AgentEndpoint endpoint = endpoint("agent:http://localhost:8081");
         assertThat(endpoint.stalled(60_000_000_000L)).as("no answer recorded yet: no judgement").isFalse();
         for (int i = 0; i < 100; i++) {
-            endpoint.getComponent().firstByteTimes().record(i < 99 ? 20_000_000L : 200_000_000L); // p99 20 ms
+            endpoint.getComponent().firstByteTimes().record(i < 99 ? 20_000_000L : 200_000_000L, 0); // p99 20 ms
         }
         assertThat(endpoint.stalled(999_000_000L)).as("under minStallTime").isFalse();
         assertThat(endpoint.stalled(1_000_000_000L)).isTrue();

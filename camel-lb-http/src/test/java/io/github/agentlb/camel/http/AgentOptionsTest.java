@@ -200,6 +200,66 @@ class AgentOptionsTest {
         }
     }
 
+    /**
+     * The stall rule while clients wait: an agent that hangs on calls (its probe may still answer)
+     * held each patient client until the first-byte timeout (60 s by default), a third of all
+     * requests under rr, and stayed in the rotation meanwhile. Now a call waiting past the rule's
+     * wait while another agent answers counts as a stall, and the second in a row ends as the hung
+     * agent's answer timeout (a 504 here, as at the first-byte timeout): the agent is ejected and
+     * the next requests go to the other. The first is left to run.
+     */
+    @Test
+    void aSecondCallInARowWaitingPastTheStallRuleWhileOthersAnswerIsTheAgentsTimeout() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try (ScriptedAgent hung = ScriptedAgent.start((exchange, request) -> {
+                    if (!request.target().contains("fast")) {
+                        release.await();
+                    }
+                    exchange.sendResponseHeaders(200, 4);
+                    exchange.getResponseBody().write("hung".getBytes(StandardCharsets.UTF_8));
+                });
+                ScriptedAgent other = ScriptedAgent.start((exchange, request) -> {
+                    exchange.sendResponseHeaders(200, 5);
+                    exchange.getResponseBody().write("other".getBytes(StandardCharsets.UTF_8));
+                })) {
+            route(FreePorts.next(), List.of(hung.baseUrl(), other.baseUrl()),
+                    "minStallTime=200ms&stallFactor=1&firstByteTimeout=30s");
+            assertThat(get("/process/fast").statusCode()).isEqualTo(200);
+            if (get("/process/fast").body().equals("hung")) {
+                assertThat(get("/process/fast").body()).as("rr's turns").isEqualTo("other");
+            }
+            int hungBefore = hung.calls();
+            outcomes.clear();
+
+            // rr, the hung agent's turn next: slow1 and slow3 to the hung agent, slow2 and slow4 answered by the other while they wait.
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> first = sendAsync("/process/slow1");
+            assertThat(sendAsync("/process/slow2").get(20, TimeUnit.SECONDS).body()).isEqualTo("other");
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> third = sendAsync("/process/slow3");
+            assertThat(sendAsync("/process/slow4").get(20, TimeUnit.SECONDS).body()).isEqualTo("other");
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+
+            assertThat(outcomes.poll(20, TimeUnit.SECONDS)).as("the second wait in a row, long before the first-byte timeout")
+                    .isEqualTo(AttemptOutcome.ANSWER_TIMED_OUT);
+            assertThat(java.util.concurrent.CompletableFuture.anyOf(first, third).get(20, TimeUnit.SECONDS))
+                    .extracting(r -> ((HttpResponse<?>) r).statusCode()).isEqualTo(504);
+            assertThat(get("/process/next").body()).as("the hung agent ejected").isEqualTo("other");
+            assertThat(get("/process/next").body()).isEqualTo("other");
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> waiting = first.isDone() ? third : first;
+            assertThat(waiting.isDone()).as("the first wait in a row is left to run").isFalse();
+            release.countDown();
+            assertThat(waiting.get(20, TimeUnit.SECONDS).body()).isEqualTo("hung");
+            assertThat(hung.calls() - hungBefore).as("no call sent twice to the hung agent").isEqualTo(2);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    private java.util.concurrent.CompletableFuture<HttpResponse<String>> sendAsync(String path) {
+        return client.sendAsync(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(40)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     /** Sends a GET on a socket of its own, closes it after {@code millis} without an answer, and gives the attempt's outcome. */
     private AttemptOutcome leaveAfter(String target, long millis) throws Exception {
         URI uri = URI.create(base);
