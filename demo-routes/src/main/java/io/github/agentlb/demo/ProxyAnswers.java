@@ -123,7 +123,9 @@ final class ProxyAnswers {
                 + (cause == null ? "" : "; ejected " + new TreeSet<>(cause.ejectedAgents())));
         warn(reason, "request=" + requestId(exchange) + " answered 503: " + detail);
         LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
-        reply(exchange, 503, "no agent available", detail, stopping ? Map.of(AnswerRules.RETRY_AFTER, "5") : Map.of());
+        // A queue timeout is overload, as a full queue's 429: the client may come back in a second.
+        reply(exchange, 503, "no agent available", detail, stopping ? Map.of(AnswerRules.RETRY_AFTER, "5")
+                : cause instanceof QueueTimeoutException ? Map.of(AnswerRules.RETRY_AFTER, "1") : Map.of());
     }
 
     /**

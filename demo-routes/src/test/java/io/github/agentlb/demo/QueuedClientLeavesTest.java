@@ -91,6 +91,9 @@ class QueuedClientLeavesTest {
                 }
             }
             assertThat(timedOut).startsWith("HTTP/1.1 503").contains("queue timeout").doesNotContain("no agent to try");
+            assertThat(timedOut.toString().toLowerCase(java.util.Locale.ROOT)).as("overload: come back, as after a full queue")
+                    .contains("\r\nretry-after: 1\r\n");
+            assertThat(full.header("Retry-After")).isEqualTo("1");
         }
     }
 }
