@@ -34,7 +34,7 @@ import java.util.function.ToDoubleFunction;
  *       {@code outcome}: the {@link AttemptOutcome} in lower case ({@code success},
  *       {@code failed_before_send}, {@code failed_after_send}, {@code error_answer}, {@code busy}, ...),
  *       except {@link AttemptOutcome#EXCEPTION_ANSWER}, tagged {@code error} as it always was.
- *   <li>{@value #EJECTIONS}: counter of outlier ejections per agent; {@value #EJECTED}: gauge, 1
+ *   <li>{@value #EJECTIONS}: counter of outlier ejections per agent, at 0 from the agent's joining; {@value #EJECTED}: gauge, 1
  *       while the agent is ejected (or on trial), else 0; tags {@code strategy}, {@code agent}.
  *   <li>{@value #AGENTS}: gauge, the number of agents.
  *   <li>{@code agentlb.agent.<name>}: one gauge per agent for each per-agent figure the strategy
@@ -245,22 +245,20 @@ public final class LoadBalancerMetrics implements MeterBinder {
             }
         }
 
-        /** The ejection counter of a member, registered on its first ejection; null for an agent that has left. */
+        /** The ejection counter of a member, registered when it joined ({@link #register}); null for an agent that has left. */
         private synchronized Counter ejections(String agent) {
-            List<Meter> meters = byAgent.get(agent);
-            if (meters == null) {
-                return null;
-            }
-            Counter counter = Counter.builder(EJECTIONS).description("Outlier ejections of the agent")
-                    .tags("strategy", strategy, "agent", agent).register(registry);
-            if (!meters.contains(counter)) {
-                meters.add(counter);
-            }
-            return counter;
+            return byAgent.containsKey(agent) ? ejectionCounter(agent) : null;
         }
 
+        private Counter ejectionCounter(String agent) {
+            return Counter.builder(EJECTIONS).description("Outlier ejections of the agent")
+                    .tags("strategy", strategy, "agent", agent).register(registry);
+        }
+
+        /** A joining member's meters; its ejection counter at 0 from the start, so that its first ejection is an increase. */
         private List<Meter> register(String agent) {
             List<Meter> meters = new CopyOnWriteArrayList<>();
+            meters.add(ejectionCounter(agent));
             meters.add(Gauge.builder(EJECTED, balancer, b -> b.getEjectedAgents().contains(agent) ? 1 : 0)
                     .description("1 while the agent is ejected by outlier detection, else 0")
                     .tags("strategy", strategy, "agent", agent).register(registry));

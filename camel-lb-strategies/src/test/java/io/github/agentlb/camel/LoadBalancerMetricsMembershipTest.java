@@ -55,7 +55,7 @@ class LoadBalancerMetricsMembershipTest {
 
         CompletableFuture<Void> drained = rr.drainAgent("A1");
         assertThat(metersOf("A1")).as("while A1 drains").containsExactly(
-                LoadBalancerMetrics.EJECTED, LoadBalancerMetrics.AGENT_PREFIX + "weight",
+                LoadBalancerMetrics.EJECTED, LoadBalancerMetrics.EJECTIONS, LoadBalancerMetrics.AGENT_PREFIX + "weight",
                 LoadBalancerMetrics.ATTEMPTS + "/success");
         assertThat(successes("A1")).isEqualTo(1);
 
@@ -77,7 +77,8 @@ class LoadBalancerMetricsMembershipTest {
 
         rr.addAgent("A1", ScriptedChild.naming("A1"), 1);
         send(2);
-        assertThat(metersOf("A1")).containsExactly(LoadBalancerMetrics.EJECTED, LoadBalancerMetrics.AGENT_PREFIX + "weight",
+        assertThat(metersOf("A1")).containsExactly(LoadBalancerMetrics.EJECTED, LoadBalancerMetrics.EJECTIONS,
+                LoadBalancerMetrics.AGENT_PREFIX + "weight",
                 LoadBalancerMetrics.ATTEMPTS + "/success");
         assertThat(successes("A1")).isEqualTo(1);
     }

@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.metrics.LoadBalancerMetrics;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
@@ -43,6 +44,26 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
         assertThat(registry.get(LoadBalancerMetrics.EJECTED).tags("agent", "direct://a2").gauge().value()).isEqualTo(1);
         assertThat(registry.get(LoadBalancerMetrics.EJECTED).tags("agent", "direct://a1").gauge().value()).isEqualTo(0);
         assertThat(registry.get(LoadBalancerMetrics.AGENTS).gauge().value()).isEqualTo(3.0);
+    }
+
+    /**
+     * An agent's ejection counter is there at 0 from the first scrape: a counter that first appears
+     * at 1 hides its first ejection from Prometheus' increase() and rate(), and alerts miss it.
+     */
+    @Test
+    void everyAgentsEjectionCounterIsThereAtZeroBeforeItsFirstEjection() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(balancer).bindTo(registry);
+        for (String agent : List.of("direct://a1", "direct://a2", "direct://a3")) {
+            assertThat(registry.find(LoadBalancerMetrics.EJECTIONS).tags("strategy", "rr", "agent", agent).counter())
+                    .as(agent).isNotNull().extracting(Counter::count).isEqualTo(0.0);
+        }
+        fixture.down.add("A2");
+        for (int i = 0; i < 3; i++) {
+            template.requestBody("direct:start", "ping", String.class);
+        }
+        assertThat(registry.get(LoadBalancerMetrics.EJECTIONS).tags("agent", "direct://a2").counter().count()).isEqualTo(1);
+        assertThat(registry.get(LoadBalancerMetrics.EJECTIONS).tags("agent", "direct://a1").counter().count()).isZero();
     }
 
     @Test
@@ -131,7 +152,8 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
 
         List<Meter> a3Meters = registry.getMeters().stream().filter(m -> a3.equals(m.getId().getTag("agent"))).toList();
         assertThat(a3Meters).extracting(m -> m.getId().getName())
-                .containsExactlyInAnyOrder(LoadBalancerMetrics.EJECTED, LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes");
+                .containsExactlyInAnyOrder(LoadBalancerMetrics.EJECTED, LoadBalancerMetrics.EJECTIONS,
+                        LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes");
         assertThat(registry.get(LoadBalancerMetrics.AGENT_PREFIX + "virtual.nodes").tags("agent", a3).gauge().value())
                 .isEqualTo(adaptive.getVirtualNodesByAgent().get(a3).doubleValue());
     }
