@@ -25,7 +25,8 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
      * Why an attempt failed, in a few lowercase words without class names: "connection refused",
      * "timed out", "connection reset", "closed the connection without answering", "could not
      * connect", "answered something that is not HTTP", "answered a head over the 8 KiB limit",
-     * "answered 101 Switching Protocols: upgrades are not proxied", "marked down by health checks", the {@code agent:}
+     * "answered 101 Switching Protocols: upgrades are not proxied", "marked down by health checks",
+     * "sent no answer while other agents answered (stall rule)", the {@code agent:}
      * child's own refusals ("a loop: its address leads back to a balancer", "answered a compressed body
      * that had to be read", "answered more than maxAnswerBytes"), "I/O error" or "failed".
      */
@@ -55,6 +56,9 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
             }
             if (message.contains("marked down by its health checks")) {
                 return "marked down by health checks";
+            }
+            if (message.contains("while other agents answered: taken as hung")) {
+                return "sent no answer while other agents answered (stall rule)";
             }
             if (message.contains("balancers already (via)")) {
                 return "a loop: its address leads back to a balancer";

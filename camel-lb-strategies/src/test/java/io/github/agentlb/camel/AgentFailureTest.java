@@ -25,6 +25,10 @@ class AgentFailureTest {
                 .isEqualTo("closed the connection without answering");
         assertThat(AgentFailure.reasonOf(new IOException("agent A1 marked down by its health checks")))
                 .isEqualTo("marked down by health checks");
+        assertThat(AgentFailure.reasonOf(new IOException("agent http://127.0.0.1:1 sent no answer in 1004 ms, over 10.0 x the"
+                + " p99 time to first byte of recent answers, while other agents answered: taken as hung")))
+                .as("the agent: component's stall rule while the client waits")
+                .isEqualTo("sent no answer while other agents answered (stall rule)");
     }
 
     @Test

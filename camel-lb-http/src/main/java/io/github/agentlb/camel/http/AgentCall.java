@@ -67,7 +67,8 @@ import org.slf4j.LoggerFactory;
  *       rule, {@link AgentEndpoint#stalled}).</li>
  *   <li>No head after far longer than recent answers took to begin while the client waits and
  *       another agent answered meanwhile: a stall of the agent; the second in a row on that agent
- *       ends as its answer timeout ({@link #checkStall}), the first runs on.</li>
+ *       ends failed after send ({@link #checkStall}: an idempotent request goes to another agent),
+ *       the first runs on.</li>
  *   <li>The client sent no more of a streamed body for the first-byte timeout while the agent could
  *       take more: {@link RequestBodyTimeoutException}, the client's slowness, counted against no
  *       agent. The first-byte timeout runs from the request's last byte on.</li>
@@ -282,7 +283,9 @@ final class AgentCall implements RequestWriter.Writes {
      * longer than recent answers took counts once as a stall of its agent, when its client leaves or,
      * while the client waits, when other agents of the component answered meanwhile (a fleet slow as
      * a whole is not one agent's stall). The second such call in a row on the agent, no answer from
-     * it in between ({@link AgentStats#stalledAgain}), ends as the agent's answer timeout.
+     * it in between ({@link AgentStats#stalledAgain}), ends as the agent's failure: its answer
+     * timeout when the client left, failed after send while it waits (an idempotent request then
+     * goes to another agent, as after a reset).
      *
      * @return whether the call ended so
      */
@@ -299,10 +302,12 @@ final class AgentCall implements RequestWriter.Writes {
         if (!endpoint.stats().stalledAgain()) {
             return false;
         }
-        // Far longer than recent answers took to begin, a second time in a row: the agent's failure.
-        finish(new AnswerTimeoutException("agent " + name() + " sent no answer in " + waited / 1_000_000
-                + " ms, over " + endpoint.getStallFactor() + " x the p99 time to first byte of recent answers,"
-                + (clientWaits ? " while other agents answered" : " and the client left")), false);
+        // Far longer than recent answers took to begin, a second time in a row: the agent's failure. A client
+        // still waiting is served elsewhere where that is safe: the agent failed after the send, as a reset would.
+        String why = "agent " + name() + " sent no answer in " + waited / 1_000_000 + " ms, over "
+                + endpoint.getStallFactor() + " x the p99 time to first byte of recent answers,";
+        finish(clientWaits ? new IOException(why + " while other agents answered: taken as hung")
+                : new AnswerTimeoutException(why + " and the client left"), false);
         return true;
     }
 
