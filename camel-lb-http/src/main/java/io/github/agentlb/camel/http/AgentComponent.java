@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>When the CamelContext's registry holds a Micrometer {@code MeterRegistry} (camel-micrometer's
  * {@value #METER_REGISTRY_NAME}, else the only one), each endpoint's meters are registered there
- * at its first call ({@link AgentMetrics}); otherwise nothing is measured beyond plain counters.
+ * when its producer starts, or at its first call when the registry came later ({@link AgentMetrics});
+ * otherwise nothing is measured beyond plain counters.
  *
  * <p>Thread-safe.
  */

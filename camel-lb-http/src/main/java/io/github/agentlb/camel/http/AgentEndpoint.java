@@ -312,7 +312,7 @@ public class AgentEndpoint extends DefaultEndpoint {
     /** A producer of this endpoint started: its connections are in use. Any thread. */
     void producerStarted() {
         producers.incrementAndGet();
-        stats.userStarted();
+        stats.userStarted(getComponent());
     }
 
     /**

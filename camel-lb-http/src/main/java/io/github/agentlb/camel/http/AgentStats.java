@@ -39,18 +39,38 @@ final class AgentStats {
     }
 
     /**
-     * Has {@code component} register these counters as meters, the first time only: at the first
-     * call rather than at start, as camel-micrometer binds its registry while the context starts.
+     * Has {@code component} register these counters as meters at the first call, when they were not
+     * at a producer's start ({@link #userStarted}: camel-micrometer may bind its registry while the
+     * context starts, after the routes' producers). Without a registry then, never again: the call
+     * path looks for none.
      */
     void bindOnce(AgentComponent component) {
-        if (!bound.get() && bound.compareAndSet(false, true)) {
-            unbind = component.bindMetrics(this);
+        if (!bound.get()) {
+            bind(component, true);
         }
     }
 
-    /** A producer of an endpoint of this address started. */
-    void userStarted() {
+    /**
+     * A producer of an endpoint of this address started: the meters are registered now when the
+     * registry is there already, so that their series exist at 0 before the first call.
+     */
+    void userStarted(AgentComponent component) {
         users.incrementAndGet();
+        if (!bound.get()) {
+            bind(component, false);
+        }
+    }
+
+    /** Registers the meters unless they are; without a registry marks them bound only when {@code evenWithout}. */
+    private synchronized void bind(AgentComponent component, boolean evenWithout) {
+        if (bound.get()) {
+            return;
+        }
+        Runnable registered = component.bindMetrics(this);
+        if (registered != null || evenWithout) {
+            unbind = registered;
+            bound.set(true);
+        }
     }
 
     /**
@@ -77,7 +97,7 @@ final class AgentStats {
     }
 
     /**
-     * A client left a call of this agent past the stall rule's wait.
+     * A call of this agent stalled past the stall rule's wait: its client left, or waited while other agents answered.
      *
      * @return whether it is the second or a later one in a row, with no answer from the agent in
      *     between: the agent's failure; a first one alone is a client's leaving (a user's stop)
