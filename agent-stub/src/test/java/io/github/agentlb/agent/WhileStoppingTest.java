@@ -48,7 +48,10 @@ class WhileStoppingTest {
             socket.setSoTimeout(20_000);
             socket.getOutputStream().write("GET /process/r1?user_id=1 HTTP/1.1\r\nHost: a\r\n\r\n"
                     .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            Thread.sleep(300);
+            for (int i = 0; i < 400 && agent.load().inService() + agent.load().queued() == 0; i++) {
+                Thread.sleep(25); // in service before the stop begins, whatever a starved CPU's delay
+            }
+            assertThat(agent.load().inService() + agent.load().queued()).as("the request in service").isEqualTo(1);
             Thread suspending = suspendInBackground(agent);
             String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
             suspending.join(30_000);

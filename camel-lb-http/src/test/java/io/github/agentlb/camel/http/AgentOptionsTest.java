@@ -232,8 +232,10 @@ class AgentOptionsTest {
 
             // rr, the hung agent's turn next: slow1 and slow3 to the hung agent, slow2 and slow4 answered by the other while they wait.
             java.util.concurrent.CompletableFuture<HttpResponse<String>> first = sendAsync("/process/slow1");
+            awaitCalls(hung, hungBefore + 1); // each at the balancer before the next: their turns are in order
             assertThat(sendAsync("/process/slow2").get(20, TimeUnit.SECONDS).body()).isEqualTo("other");
             java.util.concurrent.CompletableFuture<HttpResponse<String>> third = sendAsync("/process/slow3");
+            awaitCalls(hung, hungBefore + 2);
             assertThat(sendAsync("/process/slow4").get(20, TimeUnit.SECONDS).body()).isEqualTo("other");
 
             AttemptOutcome cut = outcomes.poll(20, TimeUnit.SECONDS);
@@ -255,6 +257,13 @@ class AgentOptionsTest {
         } finally {
             release.countDown();
         }
+    }
+
+    private static void awaitCalls(ScriptedAgent agent, int calls) throws InterruptedException {
+        for (int i = 0; i < 400 && agent.calls() < calls; i++) {
+            Thread.sleep(25);
+        }
+        assertThat(agent.calls()).isEqualTo(calls);
     }
 
     private java.util.concurrent.CompletableFuture<HttpResponse<String>> sendAsync(String path) {
