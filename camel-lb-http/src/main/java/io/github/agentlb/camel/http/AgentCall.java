@@ -281,8 +281,9 @@ final class AgentCall implements RequestWriter.Writes {
     /**
      * The stall rule ({@link AgentEndpoint#stalled}): a call whose answer has not begun after far
      * longer than recent answers took counts once as a stall of its agent, when its client leaves or,
-     * while the client waits, when other agents of the component answered meanwhile (a fleet slow as
-     * a whole is not one agent's stall). The second such call in a row on the agent, no answer from
+     * while the client waits, when also far longer than the agent's own recent answers took (an agent
+     * slow by nature is not stalled) and other agents of the component answered meanwhile (a fleet
+     * slow as a whole is not one agent's stall: {@link AgentEndpoint#stalledWhileWaiting}). The second such call in a row on the agent, no answer from
      * it in between ({@link AgentStats#stalledAgain}), ends as the agent's failure: its answer
      * timeout when the client left, failed after send while it waits (an idempotent request then
      * goes to another agent, as after a reset).
@@ -294,8 +295,8 @@ final class AgentCall implements RequestWriter.Writes {
             return false;
         }
         long waited = System.nanoTime() - writtenNanos;
-        if (!endpoint.stalled(waited)
-                || clientWaits && !endpoint.getComponent().firstByteTimes().answeredSince(writtenNanos)) {
+        if (clientWaits ? !endpoint.stalledWhileWaiting(waited)
+                || !endpoint.getComponent().firstByteTimes().answeredSince(writtenNanos) : !endpoint.stalled(waited)) {
             return false;
         }
         stallCounted = true;
@@ -621,6 +622,7 @@ final class AgentCall implements RequestWriter.Writes {
         if (writtenNanos != 0) { // not an answer before the whole request was sent (a 413)
             long now = System.nanoTime();
             endpoint.getComponent().firstByteTimes().record(now - writtenNanos, now);
+            endpoint.stats().firstByteTimes().record(now - writtenNanos, now);
         }
         int status = response.status().code();
         endpoint.stats().answered(status);

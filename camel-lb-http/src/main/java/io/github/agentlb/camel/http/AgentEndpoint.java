@@ -72,8 +72,9 @@ public class AgentEndpoint extends DefaultEndpoint {
     private long maxAnswerBytes;
     @UriParam(defaultValue = "10", description = "A call whose answer has not begun after this many times the 99th"
             + " percentile time to first byte of the component's recent answers (and after minStallTime) is a stall of its"
-            + " agent when its client leaves, or while the client waits once another agent answered; the second in a row"
-            + " on that agent (no answer in between) ends as an answer timeout of the agent (toward its ejection); 0: off")
+            + " agent when its client leaves, or while the client waits once another agent answered and as long past the"
+            + " agent's own recent p99; the second in a row"
+            + " on that agent (no answer in between) ends as the agent's failure (toward its ejection); 0: off")
     private double stallFactor = DEFAULT_STALL_FACTOR;
     @UriParam(defaultValue = "1s", javaType = "java.time.Duration",
             description = "The shortest wait without an answer that the stall rule (stallFactor) takes as the agent's failure")
@@ -284,6 +285,21 @@ public class AgentEndpoint extends DefaultEndpoint {
         }
         long p99 = getComponent().firstByteTimes().p99();
         return p99 >= 0 && waitedNanos >= stallFactor * p99;
+    }
+
+    /**
+     * The stall rule while the client waits: {@link #stalled} against the longer of the component's
+     * and this agent's own 99th percentile time to first byte, and only once the agent has answered
+     * at all. An agent slower than the others by nature (another model, other hardware) keeps its
+     * place; one that became ten times slower than itself, while others answer, does not.
+     */
+    boolean stalledWhileWaiting(long waitedNanos) {
+        if (stallFactor == 0 || waitedNanos < minStallTime.toNanos()) {
+            return false;
+        }
+        long own = stats.firstByteTimes().p99();
+        long p99 = Math.max(own, getComponent().firstByteTimes().p99());
+        return own >= 0 && waitedNanos >= stallFactor * p99;
     }
 
     private static Duration positive(String option, String text) {

@@ -19,6 +19,8 @@ final class AgentStats {
     /** Stalls in a row ({@link #stalledAgain}), 0 again at an answer. */
     private final AtomicInteger stalls = new AtomicInteger();
     private final LongAdder bytes = new LongAdder();
+    /** This agent's own times to first byte, for the stall rule while a client waits ({@link AgentEndpoint#stalledWhileWaiting}). */
+    private final FirstByteTimes firstByteTimes = new FirstByteTimes();
     private final LongAdder[] answers = new LongAdder[STATUS_CLASSES.length];
     private final AtomicBoolean bound = new AtomicBoolean();
     /** Producers of the endpoints of this address started and not yet stopped. */
@@ -31,6 +33,11 @@ final class AgentStats {
         for (int i = 0; i < answers.length; i++) {
             answers[i] = new LongAdder();
         }
+    }
+
+    /** The recent times to first byte of this agent's answers. */
+    FirstByteTimes firstByteTimes() {
+        return firstByteTimes;
     }
 
     /** The agent's address, the meters' {@code agent} tag. */

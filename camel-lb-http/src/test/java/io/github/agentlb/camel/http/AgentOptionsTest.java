@@ -259,6 +259,58 @@ class AgentOptionsTest {
         }
     }
 
+    /**
+     * An agent slower than the others by nature (another model, other hardware) is not stalled: its
+     * calls waited past ten times the p99 of recent answers, nearly all the fast agents', and the
+     * rule cut its second overlapping call and ejected it, again after each re-admission. While the
+     * client waits the rule also measures against the agent's own recent answers.
+     */
+    @Test
+    void anAgentSlowByNatureIsNotCutWhileItsClientsWait() throws Exception {
+        try (ScriptedAgent fast = ScriptedAgent.echo();
+                ScriptedAgent slow = ScriptedAgent.start((exchange, request) -> {
+                    Thread.sleep(600);
+                    exchange.sendResponseHeaders(200, 4);
+                    exchange.getResponseBody().write("slow".getBytes(StandardCharsets.UTF_8));
+                })) {
+            int port = FreePorts.next();
+            int direct = FreePorts.next();
+            String options = "minStallTime=100ms&stallFactor=3&firstByteTimeout=30s";
+            route(port, List.of(fast.baseUrl(), slow.baseUrl()), options);
+            camel.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("netty-http:http://127.0.0.1:" + direct + "/?matchOnUriPrefix=true").to("agent:" + fast.baseUrl() + "?" + options);
+                }
+            });
+            String balanced = base;
+            for (int i = 0; i < 4; i++) {
+                assertThat(get("/process/warm" + i).statusCode()).isEqualTo(200); // two answers of each: 600 ms the slow one's
+            }
+            base = "http://127.0.0.1:" + direct;
+            for (int i = 0; i < 300; i++) {
+                assertThat(get("/process/fast" + i).statusCode()).isEqualTo(200); // the component's p99 now the fast agent's
+            }
+            base = balanced;
+            int slowBefore = slow.calls();
+            outcomes.clear();
+
+            List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                calls.add(sendAsync("/process/c" + i));
+            }
+            base = "http://127.0.0.1:" + direct;
+            for (int i = 0; i < 40; i++) {
+                get("/process/meanwhile" + i); // other answers while the slow agent's calls wait
+            }
+            for (var call : calls) {
+                assertThat(call.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            }
+            assertThat(slow.calls() - slowBefore).as("the slow agent kept its turns").isEqualTo(3);
+            assertThat(outcomes).doesNotContain(AttemptOutcome.FAILED_AFTER_SEND, AttemptOutcome.ANSWER_TIMED_OUT);
+        }
+    }
+
     private static void awaitCalls(ScriptedAgent agent, int calls) throws InterruptedException {
         for (int i = 0; i < 400 && agent.calls() < calls; i++) {
             Thread.sleep(25);
