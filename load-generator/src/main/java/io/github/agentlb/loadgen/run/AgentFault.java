@@ -27,23 +27,14 @@ public final class AgentFault implements AutoCloseable {
     private StubAgent restarted;
     private long killedAtNanos = -1;
 
-    /**
-     * @param agent     the agent to fail; it keeps running until {@link #kill()}
-     * @param hangs     whether its port then accepts connections and never answers, rather than refusing them
-     * @param nanoClock the clock of the recorded instants, ns ({@link System#nanoTime} in a run)
-     */
+    /** A fault of running {@code agent}: when {@code hangs}, its port then accepts and never answers, else refuses. */
     public AgentFault(StubAgent agent, boolean hangs, LongSupplier nanoClock) {
         this.original = Objects.requireNonNull(agent, "agent");
         this.hangs = hangs;
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
     }
 
-    /**
-     * Kills the agent; the instant is read just before, and returned.
-     *
-     * @throws IOException           if the hanging listener cannot bind the freed port
-     * @throws IllegalStateException if already killed
-     */
+    /** Kills the agent; returns the instant read just before (IllegalStateException if already killed). */
     public long kill() throws IOException {
         if (killedAtNanos >= 0) {
             throw new IllegalStateException("agent " + agentId() + " was already killed");
@@ -56,13 +47,7 @@ public final class AgentFault implements AutoCloseable {
         return killedAtNanos;
     }
 
-    /**
-     * Starts a new agent with the killed one's settings on the same port; the instant is read once
-     * it listens, and returned.
-     *
-     * @throws IllegalStateException if not killed, or already restarted
-     * @throws Exception             if the agent cannot start (the port was taken meanwhile)
-     */
+    /** Starts the killed agent again on its port; returns the instant it listens (IllegalStateException unless killed once). */
     public long restart() throws Exception {
         if (killedAtNanos < 0 || restarted != null) {
             throw new IllegalStateException("agent " + agentId() + " must be killed once before a restart");
@@ -104,6 +89,7 @@ public final class AgentFault implements AutoCloseable {
             acceptor.start();
         }
 
+        /** Binds {@code host:port} and starts accepting. */
         public static HangingPort open(String host, int port) throws IOException {
             ServerSocket server = new ServerSocket();
             try {
@@ -126,10 +112,12 @@ public final class AgentFault implements AutoCloseable {
             }
         }
 
+        /** The bound port. */
         public int port() {
             return server.getLocalPort();
         }
 
+        /** Connections accepted so far. */
         public int connectionsHeld() {
             return held.size();
         }

@@ -23,25 +23,11 @@ public final class BalancerLog implements HealthListener, AttemptListener {
     /** What happened to an agent. */
     public enum Kind { EJECTED, READMITTED }
 
-    /**
-     * An ejection or re-admission.
-     *
-     * @param agentId      the balancer's agent id
-     * @param kind         ejection or re-admission
-     * @param atNanos      when, ns on the log's clock
-     * @param ejectionTime how long the agent is ejected for; {@link Duration#ZERO} for a re-admission
-     */
+    /** An ejection or re-admission of the balancer's {@code agentId} at {@code atNanos} (log's clock); ZERO time for a re-admission. */
     public record Event(String agentId, Kind kind, long atNanos, Duration ejectionTime) {
     }
 
-    /**
-     * An attempt on an agent.
-     *
-     * @param agentId      the balancer's agent id
-     * @param outcome      how it ended
-     * @param startedNanos when it was sent: its end less its duration as the balancer measured it, ns
-     * @param endedNanos   when the balancer learnt its outcome, ns on the log's clock
-     */
+    /** An attempt on the balancer's {@code agentId}: sent (its end less the balancer's duration) and ended, ns on the log's clock. */
     public record Attempt(String agentId, AttemptOutcome outcome, long startedNanos, long endedNanos) {
     }
 

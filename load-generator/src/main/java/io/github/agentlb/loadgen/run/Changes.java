@@ -27,27 +27,14 @@ public final class Changes implements IntConsumer, AutoCloseable {
     /** How long {@link #await()} waits for a change on the controller thread, s. */
     private static final long WAIT_SECONDS = 30;
 
-    /** Makes the change; returns when the phase it opens begins (run clock: after it, or before for a kill). */
+    /** A change to make. */
     @FunctionalInterface
     public interface Action {
-        /**
-         * Makes the change.
-         *
-         * @return when the phase it opens begins, ns of the run's clock: after the change returned, or,
-         *         for a change that takes effect as it starts (a kill), before it
-         * @throws Exception if it cannot be made
-         */
+        /** Makes the change; returns when the phase it opens begins, ns of the run's clock: after it, or before for a kill. */
         long apply() throws Exception;
     }
 
-    /**
-     * A change of a run.
-     *
-     * @param label     what it does, for charts and reports, e.g. {@code kill A1}
-     * @param atRequest the 1-based count of started requests just before which it is made
-     * @param async     whether it runs on the controller thread
-     * @param action    the change
-     */
+    /** A change ({@code label} e.g. {@code kill A1}) made just before request {@code atRequest} (1-based), async on the controller. */
     public record Change(String label, int atRequest, boolean async, Action action) {
     }
 
@@ -59,11 +46,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
         };
     }
 
-    /**
-     * A change made on the load's thread whose phase begins just before it: every answer it causes
-     * follows the stamp ({@code clock}, ns; a stamp read after it could follow the first such answers
-     * on a starved CPU).
-     */
+    /** A change made on the load's thread whose phase begins just before it, so that every answer it causes follows the stamp. */
     public static Action before(LongSupplier clock, Runnable change) {
         return () -> {
             long start = clock.getAsLong();
@@ -72,12 +55,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
         };
     }
 
-    /**
-     * A change as made.
-     *
-     * @param beganNanos just before the action, run clock
-     * @param startNanos where the phase it opens begins, run clock ({@link Action#apply()})
-     */
+    /** A change as made: began just before the action, and where its phase starts ({@link Action#apply()}), run clock. */
     public record Made(long beganNanos, long startNanos) {
     }
 
@@ -93,12 +71,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
         this.made = new AtomicReferenceArray<>(changes.size());
     }
 
-    /**
-     * The 1-based request count at which the {@code k}-th of {@code parts} equal parts of a run of
-     * {@code requests} begins: just before request {@code k n / parts + 1} is sent.
-     *
-     * @throws IllegalArgumentException if {@code requests < parts}
-     */
+    /** The 1-based request starting the {@code k}-th of {@code parts} equal parts of {@code requests} (>= parts): {@code k n / parts + 1}. */
     public static int atRequest(int k, int parts, int requests) {
         if (requests < parts) {
             throw new IllegalArgumentException("requests must be >= " + parts + " for " + parts + " phases, was "
@@ -126,13 +99,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
         }
     }
 
-    /**
-     * Waits for every change to be made.
-     *
-     * @return each change as made, in the order given
-     * @throws IllegalStateException if the run ended before a change's request
-     * @throws Exception             what a change threw
-     */
+    /** Waits for every change; returns them as made, in order. Throws what a change threw, IllegalStateException if one was never due. */
     public List<Made> await() throws Exception {
         List<Made> all = new ArrayList<>();
         for (int i = 0; i < changes.size(); i++) {

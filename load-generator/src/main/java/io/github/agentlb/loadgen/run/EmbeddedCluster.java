@@ -27,6 +27,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** The loopback address everything binds to. */
     public static final String HOST = "127.0.0.1";
+    /** How often {@link #sampleUtilization} samples. */
     public static final Duration UTILIZATION_PERIOD = Duration.ofMillis(100);
 
     private final List<StubAgent> agents;
@@ -38,13 +39,9 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
 
     /**
-     * Starts the agents (bound to {@link #HOST}), then {@code replicas} proxies with the settings of
-     * {@code proxy} (strategy, timeouts; host, port and agents are set here) over all of them, in list
-     * order, each with a new balancer from {@code balancers}; returns once all listen.
-     *
-     * @param agents the agents' settings: ids, delays, seeds; port 0 for a free port
-     * @throws IllegalArgumentException if {@code replicas < 1}
-     * @throws Exception if something fails to start; whatever did start is stopped again
+     * Starts the agents (port 0: a free one), then {@code replicas} (>= 1) proxies with {@code proxy}'s
+     * settings (host, port and agents set here) over them, each with a new balancer from
+     * {@code balancers}; returns once all listen. On a failure whatever started is stopped again.
      */
     public static EmbeddedCluster start(List<AgentConfig> agents, ProxyConfig.Builder proxy,
                                         Supplier<? extends AgentLoadBalancerSupport> balancers, int replicas)
@@ -115,6 +112,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         return byAgent;
     }
 
+    /** Samples each agent's utilization into {@code series} (a new series per agent id) until closed. */
     public PeriodicSampler sampleUtilization(Map<String, UtilizationSeries> series) {
         agents.forEach(a -> series.put(a.config().agentId(), new UtilizationSeries()));
         return PeriodicSampler.start("utilization", UTILIZATION_PERIOD, () -> agents.forEach(a ->

@@ -29,10 +29,9 @@ import org.apache.camel.impl.DefaultCamelContext;
  * figures. Three ways ({@link Pacing}): the closed loop of {@code concurrency} workers
  * ({@link WorkerLoopRoute}) bound by the request count (the main job) or by a duration (a soak), and
  * the open loop at a constant rate ({@link OpenLoopRoute}). A count-bound run keeps every outcome
- * with its send time (for phases, hot keys and the {@link SteadyWindow}); a time-bound one counts
- * them per interval ({@link IntervalSeries}) and keeps none, so its memory stays flat and the heap
- * measured is the proxy's, and prints a progress line per interval. Not meant to run concurrently
- * with itself on one instance.
+ * with its send time; a time-bound one counts them per interval ({@link IntervalSeries}) and keeps
+ * none, so its memory stays flat (the heap measured is the proxy's), and prints a line per interval.
+ * Not meant to run concurrently with itself on one instance.
  */
 public final class LoadRunner {
 
@@ -72,7 +71,7 @@ public final class LoadRunner {
     /**
      * Sends the load and waits for every request's outcome.
      *
-     * @param baseUrls    one base URL per balancer replica: request {@code i} goes to {@code baseUrls[i mod n]}
+     * @param baseUrls    one per balancer replica: request {@code i} goes to {@code baseUrls[i mod n]}
      *                    (closed count-bound loop; the other modes use the first)
      * @param label       prefix of progress lines
      * @param knownAgents agents listed in the figures even when they answered nothing (may be empty)
@@ -80,7 +79,6 @@ public final class LoadRunner {
      *                    event loop or the sender thread: quick, never blocking), to inject a change
      * @param sampleJvm   whether a time-bound run samples this JVM's heap and threads (embedded runs)
      * @throws IllegalStateException if the run does not end within its worst case (the route is stuck)
-     * @throws Exception             if the Camel context cannot start
      */
     public Result run(List<String> baseUrls, String label, Collection<String> knownAgents, IntConsumer onStarted,
                       boolean sampleJvm) throws Exception {
@@ -172,11 +170,9 @@ public final class LoadRunner {
     }
 
     /**
-     * Sends {@code warm}'s load, not counted, and prints one line about it: what every run mode sends
-     * before its measured load. A closed loop alternates across {@code targets}; with an open-loop
-     * {@code pacing} it goes to the first at the run's rate on the same schedule, so that the
-     * asynchronous send path it uses is compiled before it is measured (a cold JVM lags its schedule
-     * by tens to hundreds of ms).
+     * Sends {@code warm}'s load, not counted, and prints one line about it. A closed loop alternates
+     * across {@code targets}; an open-loop {@code pacing} sends to the first at the run's rate, so
+     * that its send path is compiled before it is measured (a cold JVM lags its schedule by 10-100s of ms).
      */
     public static void warmUp(PrintStream stdout, String label, List<String> targets, LoadTestConfig warm, Pacing pacing)
             throws Exception {
@@ -188,10 +184,7 @@ public final class LoadRunner {
                 s.clientErrors());
     }
 
-    /**
-     * Prints each interval of a time-bound run once: while the run lasts each one that is over, at its
-     * end the rest, the last one included (it absorbs the answers after the run's end). Thread-safe.
-     */
+    /** Prints each interval of a time-bound run once: each one over while it lasts, the rest at its end. Thread-safe. */
     static final class IntervalPrinter {
         private final String label;
         private final IntervalSeries series;

@@ -17,17 +17,14 @@ import org.apache.camel.support.DefaultExchange;
 import org.apache.camel.support.service.ServiceHelper;
 
 /**
- * The open loop: one sender thread hands each request to the send route when it falls due, and
- * the send route stamps it, sends it with netty-http <em>asynchronously</em> (no thread waits for
- * an answer, so a stalled system cannot hold back the next sends) and records the outcome on
- * Netty's event loop when it comes. Latency counts from the intended send time
- * ({@link RequestSteps}), and the answer is due by the intended time plus the timeout
- * ({@link RequestSteps#DEADLINE_AT}). Requests in flight are bounded only by rate x timeout.
- *
- * <p>The sender thread sleeps until the next request is due (to within the OS's timer resolution,
- * well under {@link PacingCheck#LATE_THRESHOLD_NANOS}) and calls the send route directly: a send
- * costs one exchange and the route. A late wake-up sends everything due meanwhile at once, each
- * with its own intended time ({@link Dispatcher}).
+ * The open loop: one sender thread hands each request to the send route when it falls due; the
+ * route stamps it, sends it with netty-http <em>asynchronously</em> (a stalled system cannot hold
+ * back the next sends) and records the outcome on Netty's event loop. Latency counts from the
+ * intended send time, and the answer is due by it plus the timeout ({@link RequestSteps#DEADLINE_AT});
+ * requests in flight are bounded only by rate x timeout. The sender sleeps until the next request
+ * is due (to within the OS's timer resolution, well under {@link PacingCheck#LATE_THRESHOLD_NANOS})
+ * and calls the route directly; a late wake-up sends everything due meanwhile, each with its own
+ * intended time ({@link Dispatcher}).
  */
 final class OpenLoopRoute extends RouteBuilder {
 

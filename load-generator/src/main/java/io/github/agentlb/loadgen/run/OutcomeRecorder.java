@@ -11,10 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Collects a run's outcomes from many threads at once (chiefly Netty's event loops, on which each
- * answer is recorded), keeps them with their send times unless told not to (a soak), tells a
- * listener each, tracks the requests in flight and prints a progress line every
- * {@code progressEvery} completed requests (and at the last one). Thread-safe and lock-free.
+ * Collects a run's outcomes from many threads (chiefly Netty's event loops), keeps them with their
+ * send times when told to (not in a soak), tells a listener each, tracks the requests in flight and
+ * prints a progress line every {@code progressEvery} completed requests and at the last. Thread-safe, lock-free.
  */
 public final class OutcomeRecorder {
 
@@ -40,7 +39,7 @@ public final class OutcomeRecorder {
     private final OutcomeListener listener;
     private final long startNanos = System.nanoTime();
 
-    /** As above; keeps the outcomes only when {@code retain}, and tells {@code listener} each. */
+    /** A recorder of {@code total} requests printing to {@code out} (null: no lines); keeps them when {@code retain}. */
     public OutcomeRecorder(String label, int total, int progressEvery, PrintStream out, boolean retain,
                            OutcomeListener listener) {
         this.label = label;

@@ -14,6 +14,7 @@ public final class Parallel {
     private Parallel() {
     }
 
+    /** A task on one item. */
     @FunctionalInterface
     public interface Task<T, R> {
         R run(T item) throws Exception;
@@ -28,6 +29,7 @@ public final class Parallel {
         };
     }
 
+    /** The task's results in the items' order; rethrows the first failure's cause. */
     public static <T, R> List<R> each(List<T> items, boolean atOnce, String threadName, Task<T, R> task)
             throws Exception {
         List<R> results = new ArrayList<>();

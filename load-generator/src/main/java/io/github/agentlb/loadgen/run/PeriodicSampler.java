@@ -32,14 +32,7 @@ public final class PeriodicSampler implements AutoCloseable {
         this.executor = executor;
     }
 
-    /**
-     * Starts sampling.
-     *
-     * @param name   names the thread ({@code loadgen-sampler-<name>}) and log lines
-     * @param period time between two samples, > 0
-     * @param task   takes one sample; must be quick and must not block
-     * @throws IllegalArgumentException if {@code period} is not positive
-     */
+    /** Starts sampling every {@code period} (> 0) on thread {@code loadgen-sampler-<name>}; {@code task} quick, never blocking. */
     public static PeriodicSampler start(String name, Duration period, Runnable task) {
         Objects.requireNonNull(task, "task");
         Check.positive("period", period);

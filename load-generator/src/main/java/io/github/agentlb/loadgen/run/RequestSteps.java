@@ -20,16 +20,13 @@ import org.apache.camel.support.DefaultMessage;
  * The steps every load route takes around one HTTP request: {@link #prepare} before the send,
  * {@link #recordAnswer} or {@link #recordFailure} after it, each exactly once per request.
  *
- * <p>Latency is measured from the request's <em>intended</em> send time when the exchange carries
- * one ({@link #INTENDED_AT}, the open loop's schedule), else from its actual send time. So an open
- * loop records every request's wait, including the time it could not be sent because the system
- * (or the generator) stalled: coordinated-omission-free by construction, with no correction
- * applied afterwards. The actual send's lag behind the intended time goes to the
- * {@link PacingCheck}; in a closed loop the check gets each worker's gap between an answer and its
- * next send (per exchange in a worker loop, else per thread) and its time waiting for answers.
- *
- * <p>Bookkeeping travels in exchange properties, never in headers. Thread-safe (the per-worker
- * state is thread-confined).
+ * <p>Latency counts from the request's <em>intended</em> send time when it has one
+ * ({@link #INTENDED_AT}, the open loop's schedule), else from its actual send: an open loop records
+ * every wait, stalls included, coordinated-omission-free by construction. The {@link PacingCheck}
+ * gets the open loop's send lags, and a closed loop's gaps between an answer and the worker's next
+ * send (per exchange in a worker loop, else per thread) and its time waiting for answers.
+ * Bookkeeping travels in exchange properties, never headers. Thread-safe (per-worker state is
+ * thread-confined).
  */
 final class RequestSteps {
 
@@ -39,10 +36,9 @@ final class RequestSteps {
     /** Exchange properties: the intended send time (open loop); when a closed-loop worker took it (its send). */
     static final String INTENDED_AT = "loadgen.intendedAtNanos", CLAIMED_AT = "loadgen.claimedAtNanos";
     /**
-     * Exchange property: when the answer is due at the latest (open loop: intended send time plus the
-     * request timeout), ns of {@link #clock}. The request's Netty timeout is what is left of it when
-     * it is sent, and an answer after it is a timeout, so a success's latency never exceeds the
-     * timeout, even when the generator sent the request late.
+     * Exchange property: when the answer is due at the latest (open loop: intended send plus the
+     * timeout), ns of {@link #clock}. The Netty timeout is what is left of it at the send, and a later
+     * answer is a timeout, so a success's latency never exceeds the timeout even when sent late.
      */
     static final String DEADLINE_AT = "loadgen.deadlineAtNanos";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,11 +49,7 @@ final class RequestSteps {
     private final PacingCheck check;
     private final ThreadLocal<long[]> lastAnswerOfWorker = ThreadLocal.withInitial(() -> new long[] {Long.MIN_VALUE});
 
-    /**
-     * @param onStarted told the 1-based count of requests started, just before each is sent
-     * @param clock     nanoTime, injected for tests
-     * @param check     the pacing self-check fed by these steps; {@code null} for none
-     */
+    /** {@code onStarted} told the 1-based count of requests started before each send; {@code check} may be null. */
     RequestSteps(OutcomeRecorder recorder, IntConsumer onStarted, LongSupplier clock, PacingCheck check) {
         this.recorder = Objects.requireNonNull(recorder, "recorder");
         this.onStarted = Objects.requireNonNull(onStarted, "onStarted");
@@ -66,17 +58,12 @@ final class RequestSteps {
     }
 
     /**
-     * The netty-http endpoint these steps surround, for {@code baseUrl}: asynchronous (the answer
-     * completes the exchange on Netty's event loop, no thread waits for it), no exception on HTTP
-     * errors, bounded waits.
-     *
-     * <p>{@code okStatusCodeRange=999-999}: the steps classify statuses themselves, and on an answer in
-     * Camel's ok range {@code NettyHttpProducer.removeCamelHeaders} removes each {@code Camel*}
-     * header with {@code Message.removeHeaders(name)}, which treats the name as a pattern and
-     * compiles a regex for every header of the message: about 60 {@code Pattern.compile} per answer,
-     * the generator's largest cost in a JFR profile at 100 workers (Camel 4.18). No HTTP answer has
-     * status 999, so that step never runs; with {@code throwExceptionOnFailure=false} nothing else
-     * depends on the range.
+     * The netty-http endpoint for {@code baseUrl}: asynchronous (the answer completes the exchange on
+     * Netty's event loop), no exception on HTTP errors, bounded waits. {@code okStatusCodeRange=999-999}
+     * (no answer has it; with {@code throwExceptionOnFailure=false} nothing else reads the range): on
+     * an answer in range, {@code NettyHttpProducer.removeCamelHeaders} removes each {@code Camel*}
+     * header as a pattern, compiling a regex per header of the message: about 60 {@code Pattern.compile}
+     * per answer, the generator's largest cost in a JFR profile at 100 workers (Camel 4.18).
      */
     static String endpointUri(String baseUrl, long timeoutMs) {
         return "netty-http:" + baseUrl + "?synchronous=false&throwExceptionOnFailure=false"
@@ -84,10 +71,9 @@ final class RequestSteps {
     }
 
     /**
-     * Sets method, path and query of the request in {@link #REQUEST} on a new message, and stamps its
-     * send time. A new message, not the exchange's: a worker loop's exchange still holds the previous
-     * answer, a {@code NettyHttpMessage} whose buffer Camel released, and on a timeout camel-netty-http
-     * retains the buffer of the message it finds (an IllegalReferenceCountException logged per timeout).
+     * Sets the request of {@link #REQUEST} on a new message and stamps its send time. A new message:
+     * a worker's exchange still holds the previous answer, whose buffer Camel released, and on a
+     * timeout camel-netty-http would retain it (an IllegalReferenceCountException per timeout).
      */
     void prepare(Exchange exchange) {
         Workload.PlannedRequest request = exchange.getProperty(REQUEST, Workload.PlannedRequest.class);
@@ -119,30 +105,27 @@ final class RequestSteps {
     /** Records the answer: a success when it is a 2xx agent JSON echoing the request id, else an error. */
     void recordAnswer(Exchange exchange) {
         long now = clock.getAsLong();
-        long from = measuredFrom(exchange, now);
-        Workload.PlannedRequest request = exchange.getProperty(REQUEST, Workload.PlannedRequest.class);
         Message message = exchange.getMessage();
         int status = message.getHeader(Exchange.HTTP_RESPONSE_CODE, 0, Integer.class);
         Long deadline = exchange.getProperty(DEADLINE_AT, Long.class);
-        if (deadline != null && now > deadline) {
-            recorder.completed(RequestOutcome.timeout(request.requestId(), request.userId(), now - from), from);
-            return;
-        }
-        String agent = status >= 200 && status < 300 ? agentOf(message.getBody(String.class), request) : null;
-        recorder.completed(agent == null
-                ? RequestOutcome.error(request.requestId(), request.userId(), status, now - from)
-                : RequestOutcome.success(request.requestId(), request.userId(), agent, status, now - from), from);
+        boolean late = deadline != null && now > deadline;
+        String agent = late || status < 200 || status >= 300 ? null
+                : agentOf(message.getBody(String.class), exchange.getProperty(REQUEST, Workload.PlannedRequest.class));
+        record(exchange, now, late ? RequestOutcome.Kind.TIMEOUT
+                : agent == null ? RequestOutcome.Kind.ERROR : RequestOutcome.Kind.SUCCESS, agent, late ? 0 : status);
     }
 
     /** Records a failure to get an answer: a timeout or an error without status. */
     void recordFailure(Exchange exchange) {
-        long now = clock.getAsLong();
+        record(exchange, clock.getAsLong(), isTimeout(exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class))
+                ? RequestOutcome.Kind.TIMEOUT : RequestOutcome.Kind.ERROR, null, 0);
+    }
+
+    private void record(Exchange exchange, long now, RequestOutcome.Kind kind, String agent, int status) {
         long from = measuredFrom(exchange, now);
         Workload.PlannedRequest request = exchange.getProperty(REQUEST, Workload.PlannedRequest.class);
-        Throwable failure = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
-        recorder.completed(isTimeout(failure)
-                ? RequestOutcome.timeout(request.requestId(), request.userId(), now - from)
-                : RequestOutcome.error(request.requestId(), request.userId(), 0, now - from), from);
+        recorder.completed(new RequestOutcome(request.requestId(), request.userId(), kind, agent, status, now - from),
+                from);
     }
 
     /** The time latency counts from (intended, else send), never after {@code now}; feeds the closed-loop check. */
@@ -157,10 +140,7 @@ final class RequestSteps {
         return Math.min(now, intended != null ? intended : sent);
     }
 
-    /**
-     * The {@code agent_id} of an answer that is JSON echoing {@code request}'s id; {@code null}
-     * for anything else, which makes the answer an error.
-     */
+    /** The {@code agent_id} of a JSON answer echoing {@code request}'s id; {@code null} (an error) for anything else. */
     static String agentOf(String body, Workload.PlannedRequest request) {
         if (body == null || body.isBlank()) {
             return null;
@@ -168,8 +148,7 @@ final class RequestSteps {
         try {
             JsonNode json = JSON.readTree(body);
             String agent = json.path("agent_id").asText("");
-            boolean echoes = request.requestId().equals(json.path("request_id").asText(null));
-            return agent.isBlank() || !echoes ? null : agent;
+            return agent.isBlank() || !request.requestId().equals(json.path("request_id").asText(null)) ? null : agent;
         } catch (Exception notJson) {
             return null;
         }

@@ -18,19 +18,15 @@ import org.apache.camel.support.DefaultExchange;
 import org.apache.camel.support.UnitOfWorkHelper;
 
 /**
- * The closed loop: a timer fires once and starts {@code concurrency} workers; each is an exchange
- * that loops ({@code loopDoWhile}) taking the next request of the {@link Workload#requestAt}
- * sequence, sending it with netty-http and recording the outcome, until the run's bound is
- * reached: a number of requests ({@link #forRequests}, the main job) or a deadline
- * ({@link #untilDeadline}, a soak). The send is asynchronous: the answer is recorded and the next
- * request sent on Netty's event loop that read it, so no worker thread has to wake up between two
- * requests (see {@code compare-with-wrk.sh} and the module README). A request sent before the
- * bound is always completed and recorded. Completes {@code done} with the
- * run's wall time, ns, when every worker stopped.
- *
- * <p>Replicas: given several base URLs (balancer replicas over the same agents), request {@code i}
- * of the sequence goes to URL {@code i mod n} ({@link #replicaOf}), so the requests alternate
- * across the replicas whatever the workers' timing.
+ * The closed loop: a timer fires once and starts {@code concurrency} workers, each an exchange that
+ * loops ({@code loopDoWhile}) taking the next request of the {@link Workload#requestAt} sequence,
+ * sending it with netty-http and recording the outcome, until a number of requests
+ * ({@link #forRequests}, the main job) or a deadline ({@link #untilDeadline}, a soak). The send is
+ * asynchronous: the answer is recorded and the next request sent on the Netty event loop that read
+ * it, so no thread wakes up between two requests (see {@code compare-with-wrk.sh}). A request sent
+ * before the bound is always recorded. Completes {@code done} with the run's wall time, ns, when
+ * every worker stopped. With several base URLs (replicas), request {@code i} goes to URL
+ * {@code i mod n} ({@link Workload#replicaOf}), whatever the workers' timing.
  */
 final class WorkerLoopRoute extends RouteBuilder {
 
@@ -43,7 +39,6 @@ final class WorkerLoopRoute extends RouteBuilder {
     private final LoadTestConfig config;
     private final RequestSteps steps;
     private final LongSupplier clock;
-    private final boolean timed;
     private final long deadlineNanos;
     private final long requestLimit;
     private final CompletableFuture<Long> done;
@@ -51,33 +46,27 @@ final class WorkerLoopRoute extends RouteBuilder {
     private final AtomicLong releasedAnswers = new AtomicLong();
 
     private WorkerLoopRoute(Workload workload, List<String> baseUrls, LoadTestConfig config, RequestSteps steps,
-                            LongSupplier clock, boolean timed, long deadlineNanos, long requestLimit,
-                            CompletableFuture<Long> done) {
+                            LongSupplier clock, long deadlineNanos, long requestLimit, CompletableFuture<Long> done) {
         this.workload = workload;
         this.baseUrls = List.copyOf(baseUrls);
         this.config = config;
         this.steps = steps;
         this.clock = clock;
-        this.timed = timed;
         this.deadlineNanos = deadlineNanos;
         this.requestLimit = requestLimit;
         this.done = done;
     }
 
-    /**
-     * Sends the {@link Workload#size()} requests of {@code workload}, in its order, alternating over
-     * {@code baseUrls} (one per replica), then stops.
-     */
+    /** Sends the requests of {@code workload} in its order, alternating over {@code baseUrls} (one per replica). */
     static WorkerLoopRoute forRequests(Workload workload, List<String> baseUrls, LoadTestConfig config,
                                        RequestSteps steps, LongSupplier clock, CompletableFuture<Long> done) {
-        return new WorkerLoopRoute(workload, baseUrls, config, steps, clock, false, 0, workload.size(), done);
+        return new WorkerLoopRoute(workload, baseUrls, config, steps, clock, 0, workload.size(), done);
     }
 
     /** Sends requests of the endless {@link Workload#requestAt} sequence until {@code deadlineNanos} of {@code clock}. */
     static WorkerLoopRoute untilDeadline(Workload workload, String baseUrl, LoadTestConfig config, RequestSteps steps,
                                          LongSupplier clock, long deadlineNanos, CompletableFuture<Long> done) {
-        return new WorkerLoopRoute(workload, List.of(baseUrl), config, steps, clock, true, deadlineNanos,
-                Long.MAX_VALUE, done);
+        return new WorkerLoopRoute(workload, List.of(baseUrl), config, steps, clock, deadlineNanos, Long.MAX_VALUE, done);
     }
 
     @Override
@@ -104,7 +93,7 @@ final class WorkerLoopRoute extends RouteBuilder {
                 .process(e -> done.complete(clock.getAsLong() - e.getProperty("loadgen.runStartedAtNanos", Long.class)));
     }
 
-    /** The send: to the one base URL, or through a choice on the request's replica ({@link #replicaOf}). */
+    /** The send: to the one base URL, or through a choice on the request's replica. */
     private void sendToReplica(TryDefinition attempt) {
         if (baseUrls.size() == 1) {
             attempt.to(RequestSteps.endpointUri(baseUrls.get(0), config.timeoutMs()));
@@ -120,11 +109,9 @@ final class WorkerLoopRoute extends RouteBuilder {
     }
 
     /**
-     * Runs and drops the tasks netty-http's producer left to release the last answer. The producer
-     * retains each answer and registers a task that releases it "when the exchange is done" (with
-     * the exchange's unit of work); a worker's exchange is done only when its loop ends, so without
-     * this every answer of a run (about 2 KB each) stayed reachable until then. Only the producer's
-     * own tasks are taken (by class name); the answer has been recorded by the time the next turn starts.
+     * Runs and drops the tasks netty-http's producer left to release the last answer ("when the
+     * exchange is done", which for a worker is the loop's end: every answer, about 2 KB, would stay
+     * reachable until then). Only the producer's own tasks (by class name); the answer is recorded by then.
      */
     private void releaseAnswer(Exchange exchange) {
         UnitOfWork unitOfWork = exchange.getUnitOfWork();
@@ -146,17 +133,14 @@ final class WorkerLoopRoute extends RouteBuilder {
     }
 
     /**
-     * Before each turn of a worker's loop: false once the deadline has passed or every request is
-     * taken; else the next request goes into the exchange, whose message is cleared of the previous
-     * answer (its headers would otherwise be sent as the next request's).
+     * Before each turn of a worker's loop: false once past the deadline or out of requests; else the
+     * next request goes into the exchange, cleared of the previous answer's headers (else sent again).
      */
     private boolean claimNext(Exchange exchange) {
         releaseAnswer(exchange);
         long now = clock.getAsLong();
-        if (timed && now - deadlineNanos >= 0) {
-            return false;
-        }
-        long index = next.getAndIncrement();
+        // Time-bound (no request limit): past the deadline, no more; else the next request unless all are taken.
+        long index = requestLimit == Long.MAX_VALUE && now - deadlineNanos >= 0 ? requestLimit : next.getAndIncrement();
         if (index >= requestLimit) {
             return false;
         }

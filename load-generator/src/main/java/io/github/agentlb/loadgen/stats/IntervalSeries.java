@@ -5,33 +5,20 @@ import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
- * A time-bound run's figures per interval: each request counts in the interval of its
- * completion time (answer or failure), {@code floor((completed - start) / interval)}, so every
- * request is in exactly one interval; a completion before the start counts in interval 0. With a
- * run length, the run has {@code ceil(length / interval)} intervals and the last absorbs the tail:
- * requests completing after the run's end (sent before it, answered late) count in the last
- * interval, whose length stays cut at the run's end, so no sliver interval appears after it. Per
- * interval: requests, successes, errors, timeouts, p50/p99 of successful requests (HdrHistogram,
- * microseconds, 3 significant digits, as {@link LatencySummary}), and the last JVM sample taken in
- * it (heap used after GC, live threads). Times come from the caller (no clock is read here).
- * Thread-safe: every method synchronizes.
+ * A time-bound run's figures per interval: a request counts in the interval of its completion,
+ * {@code floor((completed - start) / interval)} (0 before the start), so in exactly one. A run of
+ * {@code length} has {@code ceil(length / interval)} intervals; the last, cut at the run's end,
+ * absorbs the completions after it. Per interval: requests, successes, errors, timeouts, p50/p99
+ * of the successes (as {@link LatencySummary}) and the last JVM sample taken in it. Times come from
+ * the caller. Thread-safe: every method synchronizes.
  */
 public final class IntervalSeries {
 
     /**
-     * One interval's figures.
-     *
-     * @param index         0-based
-     * @param startSeconds  start, s after the run's start
-     * @param lengthSeconds length, s: the interval's, or less for the last, cut by the run's end
-     * @param requests      requests completed in it
-     * @param successes     of which answered by an agent
-     * @param errors        of which errors
-     * @param timeouts      of which timeouts
-     * @param p50Ms         median latency of its successes, ms; 0 without any
-     * @param p99Ms         99th percentile latency of its successes, ms; 0 without any
-     * @param heapAfterGcMb heap used after the last GC when it was sampled, MB; NaN when not sampled
-     * @param liveThreads   live threads of the JVM when sampled; -1 when not sampled
+     * One interval's figures: {@code index} 0-based; start and length, s (the last one's cut at the
+     * run's end); requests completed in it, of which successes, errors and timeouts; p50 and p99 of
+     * its successes, ms (0 without any); heap used after GC when sampled, MB (NaN when not sampled),
+     * and live threads (-1 when not sampled).
      */
     public record Interval(int index, double startSeconds, double lengthSeconds, long requests, long successes,
                            long errors, long timeouts, double p50Ms, double p99Ms, double heapAfterGcMb,
@@ -59,17 +46,11 @@ public final class IntervalSeries {
 
     private final long startNanos;
     private final long intervalNanos;
-    /** Intervals of the run, or {@link Integer#MAX_VALUE} without a run length. */
+    /** Intervals of the run. */
     private final int count;
     private final List<Bucket> buckets = new ArrayList<>();
 
-    /**
-     * A series of a run lasting {@code lengthNanos}: {@code ceil(length / interval)} intervals, the
-     * last absorbing completions after the run's end.
-     *
-     * @param lengthNanos the run's length, ns, > 0
-     * @throws IllegalArgumentException if {@code intervalNanos <= 0} or {@code lengthNanos <= 0}
-     */
+    /** A series of a run lasting {@code lengthNanos}, ns; {@code intervalNanos} and it > 0, else IllegalArgumentException. */
     public IntervalSeries(long startNanos, long intervalNanos, long lengthNanos) {
         if (intervalNanos <= 0) {
             throw new IllegalArgumentException("intervalNanos must be > 0, was " + intervalNanos);
@@ -79,14 +60,10 @@ public final class IntervalSeries {
         }
         this.startNanos = startNanos;
         this.intervalNanos = intervalNanos;
-        long n = lengthNanos / intervalNanos + (lengthNanos % intervalNanos == 0 ? 0 : 1);
-        this.count = (int) Math.min(Integer.MAX_VALUE, n);
+        this.count = (int) Math.min(Integer.MAX_VALUE, lengthNanos / intervalNanos + (lengthNanos % intervalNanos == 0 ? 0 : 1));
     }
 
-    /**
-     * The interval of a time: {@code floor((nanos - start) / interval)}, 0 before the start, and
-     * with a run length at most the last interval.
-     */
+    /** The interval of a time: {@code floor((nanos - start) / interval)}, 0 before the start, at most the last. */
     public int indexOf(long nanos) {
         return (int) Math.min(count - 1L, Math.max(0, Math.floorDiv(nanos - startNanos, intervalNanos)));
     }
@@ -115,9 +92,8 @@ public final class IntervalSeries {
     }
 
     /**
-     * The intervals from 0 to the one holding the instant before {@code endNanos} (or the last with
-     * a request or sample, if later); the last one's length is cut at {@code endNanos}. With a run
-     * length, pass the run's end to get all its intervals.
+     * The intervals up to the one holding the instant before {@code endNanos} (or the last with a
+     * request or sample, if later), the last one cut at {@code endNanos} (the run's end: all of them).
      */
     public synchronized List<Interval> intervals(long endNanos) {
         int last = Math.max(buckets.size() - 1, indexOf(endNanos - 1));
@@ -126,9 +102,8 @@ public final class IntervalSeries {
             Bucket b = bucket(i);
             long from = startNanos + i * intervalNanos;
             long to = Math.min(from + intervalNanos, Math.max(endNanos, from));
-            long successes = b.latencyMicros.getTotalCount();
             list.add(new Interval(i, i * intervalNanos / 1e9, i == last ? (to - from) / 1e9 : intervalNanos / 1e9,
-                    b.requests, successes, b.errors, b.timeouts, LatencySummary.ms(b.latencyMicros, 50),
+                    b.requests, b.latencyMicros.getTotalCount(), b.errors, b.timeouts, LatencySummary.ms(b.latencyMicros, 50),
                     LatencySummary.ms(b.latencyMicros, 99), b.heapAfterGcMb, b.liveThreads));
         }
         return list;

@@ -3,20 +3,10 @@ package io.github.agentlb.loadgen.stats;
 import org.HdrHistogram.Histogram;
 
 /**
- * Response-time summary of a set of requests, in ms.
- *
- * <p>Percentiles come from an HdrHistogram recording microseconds with 3 significant digits: a
- * reported percentile is the highest value equivalent to the true one at that precision, so it
- * is exact below 2.048 ms and within 0.1% above. The percentile is the nearest-rank one: the
- * smallest recorded value that at least {@code p%} of the values are at or below. The mean and
- * the maximum are exact (from the raw values, truncated to whole microseconds). Immutable.
- *
- * @param count  number of requests
- * @param meanMs arithmetic mean, ms; 0 when {@code count} is 0
- * @param p50Ms  median, ms; 0 when {@code count} is 0
- * @param p95Ms  95th percentile, ms; 0 when {@code count} is 0
- * @param p99Ms  99th percentile, ms; 0 when {@code count} is 0
- * @param maxMs  maximum, ms; 0 when {@code count} is 0
+ * Response-time summary of {@code count} requests: mean, p50, p95, p99 and max, ms, each 0 when
+ * {@code count} is 0. Percentiles are nearest-rank, from an HdrHistogram of microseconds with 3
+ * significant digits (the highest value equivalent to the true one: exact below 2.048 ms, within
+ * 0.1% above); mean and max are exact (whole microseconds). Immutable.
  */
 public record LatencySummary(long count, double meanMs, double p50Ms, double p95Ms, double p99Ms, double maxMs) {
 
@@ -46,11 +36,8 @@ public record LatencySummary(long count, double meanMs, double p50Ms, double p95
         /** The summary of everything recorded so far. */
         public LatencySummary summary() {
             long count = histogram.getTotalCount();
-            if (count == 0) {
-                return EMPTY;
-            }
-            return new LatencySummary(count, (double) sumMicros / count / 1e3, ms(histogram, 50), ms(histogram, 95),
-                    ms(histogram, 99), maxMicros / 1e3);
+            return count == 0 ? EMPTY : new LatencySummary(count, (double) sumMicros / count / 1e3, ms(histogram, 50),
+                    ms(histogram, 95), ms(histogram, 99), maxMicros / 1e3);
         }
     }
 

@@ -6,19 +6,12 @@ import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /**
- * The generator's self-check: did its own pacing keep up, so that its throughput is the
- * system's and not its own limit? It is fed times measured elsewhere (never reads a clock):
- *
- * <ul>
- *   <li>open loop: each request's start lag, actual send time minus intended send time; a send
- *       more than {@link #LATE_THRESHOLD_NANOS} late is <em>late</em>, and more than
- *       {@link #MAX_LATE_SHARE} of them means the generator fell behind its schedule;
- *   <li>closed loop: each worker's gap between an answer and its next send, against the time it
- *       waited for answers; more than {@link #MAX_GAP_SHARE} of a worker's time in gaps means the
- *       workers were not sending, so the throughput is partly the generator's;
- *   <li>both: the JVM's CPU time over the run's wall time and the available cores; from
- *       {@link #MAX_CPU_SHARE} on the process is CPU-bound.
- * </ul>
+ * The generator's self-check: did its own pacing keep up, so that its throughput is the system's?
+ * Fed times measured elsewhere (it reads no clock): in an open loop each send's lag behind its
+ * intended time (more than {@link #MAX_LATE_SHARE} of sends over {@link #LATE_THRESHOLD_NANOS}
+ * late: it fell behind); in a closed loop each worker's gap between an answer and its next send
+ * against its time waiting for answers (over {@link #MAX_GAP_SHARE} in gaps: the workers fell
+ * behind); in both the JVM's share of the cores (from {@link #MAX_CPU_SHARE}: CPU-bound).
  * Thread-safe: the recording methods synchronize (a few hundred ns per request).
  */
 public final class PacingCheck {
@@ -44,9 +37,7 @@ public final class PacingCheck {
         long lag = Math.max(0, lagNanos);
         lagsMicros.recordValue(lag / 1_000);
         maxLagNanos = Math.max(maxLagNanos, lag);
-        if (lag > LATE_THRESHOLD_NANOS) {
-            lateSends++;
-        }
+        lateSends += lag > LATE_THRESHOLD_NANOS ? 1 : 0;
     }
 
     /** A worker sent its next request {@code gapNanos} after its previous answer came. */
@@ -61,17 +52,11 @@ public final class PacingCheck {
         busyNanos += Math.max(0, latencyNanos);
     }
 
-    /**
-     * The verdict, with the JVM's CPU time per request, ms (its CPU time over the run divided by
-     * the requests completed; NaN when not measured): on a machine shared with the system under
-     * test, that time is taken from the system, so the less the better.
-     */
+    /** The verdict, with the JVM's CPU time per completed request, ms (NaN when not measured; taken from a shared machine's system). */
     public synchronized Result result(double cpuShare, int cores, double cpuMsPerRequest) {
-        long sends = lagsMicros.getTotalCount();
-        long gaps = gapsMicros.getTotalCount();
         double gapShare = gapNanos + busyNanos == 0 ? 0 : (double) gapNanos / (gapNanos + busyNanos);
-        return new Result(sends, lateSends, LatencySummary.ms(lagsMicros, 99), maxLagNanos / 1e6,
-                gaps, gapShare, LatencySummary.ms(gapsMicros, 99), cpuShare, cores, cpuMsPerRequest);
+        return new Result(lagsMicros.getTotalCount(), lateSends, LatencySummary.ms(lagsMicros, 99), maxLagNanos / 1e6,
+                gapsMicros.getTotalCount(), gapShare, LatencySummary.ms(gapsMicros, 99), cpuShare, cores, cpuMsPerRequest);
     }
 
     /** {@code cpuNanos / requests} in ms; NaN when the CPU time is unknown (negative) or nothing completed. */
@@ -80,18 +65,10 @@ public final class PacingCheck {
     }
 
     /**
-     * What the self-check found.
-     *
-     * @param sends     open-loop sends recorded (0 in a closed loop)
-     * @param lateSends of which more than {@link #LATE_THRESHOLD_NANOS} late
-     * @param p99LagMs  99th percentile of the start lag, ms
-     * @param maxLagMs  largest start lag, ms
-     * @param gaps      worker gaps recorded (0 in an open loop)
-     * @param gapShare  the workers' time between an answer and the next send over their whole time, 0..1
-     * @param p99GapMs  99th percentile of the gaps, ms
-     * @param cpuShare  the JVM's share of the cores' time, 0..1, NaN when not measured
-     * @param cores     available cores
-     * @param cpuMsPerRequest the JVM's CPU time per completed request, ms; NaN when not measured
+     * What the self-check found: open-loop sends (0 in a closed loop), of which late, p99 and max lag,
+     * ms; worker gaps (0 in an open loop), their share of the workers' time (0..1) and p99, ms; the
+     * JVM's share of the cores' time (0..1) and its CPU time per completed request, ms (NaN when not
+     * measured); available cores.
      */
     public record Result(long sends, long lateSends, double p99LagMs, double maxLagMs, long gaps, double gapShare,
                          double p99GapMs, double cpuShare, int cores, double cpuMsPerRequest) {

@@ -35,13 +35,9 @@ public final class PidTrace {
     }
 
     /**
-     * Records one sample. An agent first seen now gets NaN for the earlier samples; an agent
-     * missing from this sample gets NaN for it.
-     *
-     * @param atSeconds    time of the sample, s since the trace began; not before the previous one
-     * @param weightByAgent agent id to weight
-     * @param utilizationByAgent agent id to utilization, fraction; NaN for none
-     * @throws IllegalArgumentException if {@code atSeconds} is before the previous sample or not finite
+     * Records the agents' weights and utilizations (fraction, NaN for none) at {@code atSeconds} since
+     * the trace began (finite, not before the previous sample, else IllegalArgumentException). An agent
+     * first seen now gets NaN for the earlier samples, one missing now gets NaN for this one.
      */
     public synchronized void record(double atSeconds, Map<String, Double> weightByAgent,
                                     Map<String, Double> utilizationByAgent) {

@@ -4,16 +4,10 @@ import io.github.agentlb.core.Check;
 import java.util.Objects;
 
 /**
- * What happened to one request of a load run, as seen by the client.
- *
- * <ul>
- *   <li>{@link Kind#SUCCESS}: a 2xx answer whose JSON names the agent ({@code agent_id}) and echoes
- *       the request id ({@code request_id}).
- *   <li>{@link Kind#ERROR}: a non-2xx answer, an answer that is not such JSON, or a failure to get
- *       any answer (connection refused or reset), with {@link #status()} 0.
- *   <li>{@link Kind#TIMEOUT}: no answer within the request timeout.
- * </ul>
- * Errors and timeouts are never successes, and a timeout is not an error.
+ * What happened to one request of a load run, as seen by the client: {@link Kind#SUCCESS}, a 2xx
+ * JSON answer naming the agent ({@code agent_id}) and echoing {@code request_id}; {@link Kind#ERROR},
+ * any other answer, or none (refused, reset: {@link #status()} 0); {@link Kind#TIMEOUT}, no answer in
+ * time (not an error).
  *
  * @param requestId    the request id sent, e.g. {@code r0001}
  * @param userId       the {@code user_id} sent

@@ -24,6 +24,7 @@ public record RunStatistics(int requests, long successes, long errors, long time
                             SortedMap<Integer, Long> errorStatuses, Map<String, AgentSummary> agents, int answeredUsers,
                             int stickyUsers, LatencySummary latency, long durationNanos, SteadyWindow steady) {
 
+    /** One agent's successes, their share of all successes (0..1) and their latencies. */
     public record AgentSummary(String agentId, long count, double share, LatencySummary latency) {
     }
 
@@ -68,7 +69,7 @@ public record RunStatistics(int requests, long successes, long errors, long time
             }
         }
 
-        /** As {@link #statistics(Collection, long)}, with the throughput of {@code steady} when not {@code null}. */
+        /** The statistics so far, as {@link RunStatistics#of}, with the throughput of {@code steady} when not {@code null}. */
         public RunStatistics statistics(Collection<String> knownAgents, long durationNanos, SteadyWindow steady) {
             SortedMap<String, LatencySummary.Recorder> all = new TreeMap<>(perAgent);
             knownAgents.forEach(id -> all.putIfAbsent(Objects.requireNonNull(id, "agent id"),
@@ -85,13 +86,8 @@ public record RunStatistics(int requests, long successes, long errors, long time
     }
 
     /**
-     * Computes the statistics of a run.
-     *
-     * @param outcomes      every request's outcome, in any order
-     * @param knownAgents   agents that took part, listed even if they answered nothing (may be
-     *                      empty when unknown, e.g. behind an external balancer)
-     * @param durationNanos wall time of the run, ns (>= 0)
-     * @throws IllegalArgumentException if {@code durationNanos < 0}
+     * The statistics of a run's outcomes (any order) lasting {@code durationNanos} (wall time, ns,
+     * >= 0); {@code knownAgents} listed even if they answered nothing (empty when unknown).
      */
     public static RunStatistics of(List<RequestOutcome> outcomes, Collection<String> knownAgents, long durationNanos) {
         Accumulator acc = new Accumulator();

@@ -5,30 +5,22 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The verdict of a time-bound run: errors, latency drift and heap drift.
+ * The verdict of a time-bound run: errors, latency drift and heap drift. Its windows are the first
+ * and the last {@code k = min(60 s / interval, floor(n / 2))} (at least 1) of the {@code n}
+ * intervals: a minute each, or halves of a shorter run, never overlapping (an odd {@code n} under
+ * two minutes leaves the middle one out). Latency drift: the last window's p99 over the first's
+ * above {@link #MAX_P99_RATIO} and by more than {@link #MIN_P99_DRIFT_MS}. Heap drift (only when the
+ * JVM was sampled, embedded runs): heap after GC at the end over that at the first window's end
+ * above {@code 1 +} {@link #MAX_HEAP_GROWTH} and by more than {@link #MIN_HEAP_DRIFT_MB}. Pass: no
+ * error or timeout, no drift.
  *
- * <ul>
- *   <li>Windows: the first and the last minute of intervals, or the first and the last half of a
- *       run shorter than two minutes ({@code k = min(60 s / interval, floor(n / 2))} of the
- *       {@code n} intervals, at least one); they never overlap, and with an odd {@code n} under two
- *       minutes the middle interval is in neither (a 30 s run of 10 s intervals compares its first
- *       10 s with its last 10 s).
- *   <li>Latency drift: p99 of the last window's successes over the first window's above
- *       {@link #MAX_P99_RATIO} and by more than {@link #MIN_P99_DRIFT_MS}.
- *   <li>Heap drift: heap used after GC at the run's end over its value at the first window's end
- *       above {@code 1 +} {@link #MAX_HEAP_GROWTH} and by more than {@link #MIN_HEAP_DRIFT_MB};
- *       judged only when the JVM was sampled (embedded runs: the proxy's JVM).
- *   <li>Pass: no error or timeout, no drift.
- * </ul>
- *
- * @param failures     errors and timeouts over the run
- * @param windowSec    each window's length, s; 0 when the run had fewer than two intervals
- * @param firstP99Ms   p99 of the first window, ms
- * @param lastP99Ms    p99 of the last window, ms
- * @param firstHeapMb  heap used after GC at the first window's end, MB; NaN when not sampled
- * @param lastHeapMb   heap used after GC at the end, MB; NaN when not sampled
- * @param lastWindowSec the last window's length, s: shorter than {@code windowSec} when the run's last
- *                      interval was cut short; 0 as {@code windowSec}
+ * @param failures      errors and timeouts over the run
+ * @param windowSec     each window's length, s; 0 when the run had fewer than two intervals
+ * @param firstP99Ms    p99 of the first window, ms
+ * @param lastP99Ms     p99 of the last window, ms
+ * @param firstHeapMb   heap used after GC at the first window's end, MB; NaN when not sampled
+ * @param lastHeapMb    heap used after GC at the end, MB; NaN when not sampled
+ * @param lastWindowSec the last window's length, s: shorter when the last interval was cut short; 0 as {@code windowSec}
  */
 public record SoakVerdict(long failures, double windowSec, double firstP99Ms, double lastP99Ms, double firstHeapMb,
                           double lastHeapMb, double lastWindowSec) {
@@ -45,11 +37,9 @@ public record SoakVerdict(long failures, double windowSec, double firstP99Ms, do
         }
         int perMinute = (int) Math.max(1, Duration.ofMinutes(1).toNanos() / series.intervalNanos());
         int k = Math.max(1, Math.min(perMinute, n / 2));
-        double firstHeap = lastSampled(intervals.subList(0, k));
-        double lastHeap = lastSampled(intervals);
-        double lastWindow = intervals.subList(n - k, n).stream().mapToDouble(IntervalSeries.Interval::lengthSeconds).sum();
-        return new SoakVerdict(failures, k * series.intervalNanos() / 1e9, series.p99Ms(0, k),
-                series.p99Ms(n - k, n), firstHeap, lastHeap, lastWindow);
+        return new SoakVerdict(failures, k * series.intervalNanos() / 1e9, series.p99Ms(0, k), series.p99Ms(n - k, n),
+                lastSampled(intervals.subList(0, k)), lastSampled(intervals),
+                intervals.subList(n - k, n).stream().mapToDouble(IntervalSeries.Interval::lengthSeconds).sum());
     }
 
     private static double lastSampled(List<IntervalSeries.Interval> intervals) {

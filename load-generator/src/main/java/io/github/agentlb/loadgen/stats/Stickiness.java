@@ -35,27 +35,17 @@ public final class Stickiness {
     }
 
     /**
-     * What a hot-key run did to the hot user and to the others. The measures:
-     * <ul>
-     *   <li>stickiness of the other users: among users other than {@value Workload#HOT_USER} with at
-     *       least one successful answer, the share whose answers all came from one agent, whichever
-     *       replica each request passed (fraction 0..1, 0 when none was answered);
-     *   <li>within replicas: the share of those users that each replica kept on one agent, though two
-     *       replicas may have chosen different agents; equal to the above with one replica, and the
-     *       difference between the two is the users the replicas disagree on;
-     *   <li>the agents the hot user reached, with its successful requests on each.
-     * </ul>
-     *
-     * @param otherUsers              other users with a successful answer
-     * @param stickyOthers            of those, users whose answers all came from one agent
-     * @param stickyOthersPerReplica  of those, users each replica kept on one agent
-     * @param hotUserAgents           the hot user's successful requests per agent, sorted by agent
-     * @param replicas                balancer replicas the requests alternated across, >= 1
+     * What a hot-key run did to the hot user and to the others: the users other than
+     * {@value Workload#HOT_USER} answered at least once ({@code otherUsers}), of which those whose
+     * answers all came from one agent whichever replica they passed ({@code stickyOthers}) and those
+     * each replica kept on one agent, though replicas may disagree ({@code stickyOthersPerReplica},
+     * equal with one replica); the hot user's successful requests per agent, sorted by agent; the
+     * balancer replicas the requests alternated across, >= 1.
      */
     public record HotKeyStatistics(int otherUsers, int stickyOthers, int stickyOthersPerReplica,
                                    SortedMap<String, Long> hotUserAgents, int replicas) {
 
-        /** @throws IllegalArgumentException if the counts are inconsistent */
+        /** @throws IllegalArgumentException unless 0 <= stickyOthers <= stickyOthersPerReplica <= otherUsers */
         public HotKeyStatistics {
             if (stickyOthers < 0 || stickyOthers > stickyOthersPerReplica || stickyOthersPerReplica > otherUsers) {
                 throw new IllegalArgumentException("need 0 <= stickyOthers <= stickyOthersPerReplica <= otherUsers, was "
@@ -65,10 +55,7 @@ public final class Stickiness {
             hotUserAgents = Collections.unmodifiableSortedMap(new TreeMap<>(hotUserAgents));
         }
 
-        /**
-         * The statistics of {@code outcomes}, whose requests alternated across {@code replicas}
-         * replicas as {@code replicaOf} says (the replica of a request, 0-based).
-         */
+        /** The statistics of {@code outcomes} sent across {@code replicas} replicas, {@code replicaOf} a request's (0-based). */
         public static HotKeyStatistics of(List<RequestOutcome> outcomes, int replicas,
                                           ToIntFunction<RequestOutcome> replicaOf) {
             SortedMap<String, Long> hot = outcomes.stream().filter(o -> o.isSuccess() && o.userId() == Workload.HOT_USER)
@@ -87,10 +74,7 @@ public final class Stickiness {
                     replicas);
         }
 
-        /**
-         * The statistics of a run of {@code workload} over {@code replicas} replicas alternating as
-         * the load route sends ({@link Workload#replicaOf}: request {@code i} to replica {@code i mod n}).
-         */
+        /** The statistics of a run of {@code workload} alternating over {@code replicas} ({@link Workload#replicaOf}). */
         public static HotKeyStatistics of(List<RequestOutcome> outcomes, Workload workload, int replicas) {
             Map<String, Integer> position = new HashMap<>();
             List<Workload.PlannedRequest> planned = workload.requests();
@@ -123,34 +107,21 @@ public final class Stickiness {
 
     /**
      * Whether users kept their agent through a fault, as a consistent-hash balancer promises: only
-     * the dead agent's users move while it is down, and they come back after.
-     *
-     * <p>A user's <em>home</em> is the agent that answered all its requests of the first phase
-     * (before the kill); users answered by two agents before the kill (every user of a
-     * round-robin run, nearly) have no home and are not counted. The other users are those whose home
-     * is not the dead agent.
-     *
-     * @param deadAgentUsers      users whose home is the dead agent
-     * @param otherUsers          users whose home is another agent
-     * @param othersInDown        other users answered during the down phase
-     * @param othersStayedDown    of those, users whose down-phase answers all came from their home
-     * @param othersInAfter       other users answered during the after phase
-     * @param othersStayedAfter   of those, users whose after-phase answers all came from their home
-     * @param deadUsersInReturn   dead agent's users answered for requests sent at or after the return
-     *                            instant (the re-admission when observed, else the restart)
-     * @param deadUsersReturned   of those, users whose answers from then on all came from their home
+     * the dead agent's users move while it is down, and they come back after. A user's <em>home</em>
+     * is the agent that answered all its requests before the kill; a user answered by two agents
+     * then (every user of a round-robin run, nearly) has none and is not counted. Counted: users
+     * whose home is the dead agent, and the others; of the others, those answered in the down phase
+     * and in the after phase, and of each those answered only by their home; of the dead agent's
+     * users, those answered for requests sent from the return (the re-admission when observed, else
+     * the restart), and of those the ones answered only by their home from then on.
      */
     public record FailoverStickiness(int deadAgentUsers, int otherUsers, int othersInDown, int othersStayedDown,
                                      int othersInAfter, int othersStayedAfter, int deadUsersInReturn,
                                      int deadUsersReturned) {
 
         /**
-         * Computes the figures of a run.
-         *
-         * @param outcomes        every request's outcome with its send time
-         * @param phases          the run's phases: before, down and after the fault
-         * @param deadAgent       the id of the agent that was killed, as in the answers' {@code agent_id}
-         * @param returnFromNanos requests sent from this instant on count for the return
+         * The figures of a run's outcomes in {@code phases} (before, down, after) when {@code deadAgent}
+         * (as in {@code agent_id}) was killed; requests sent from {@code returnFromNanos} count for the return.
          */
         public static FailoverStickiness of(List<TimedOutcome> outcomes, Phases phases, String deadAgent,
                                             long returnFromNanos) {
@@ -171,10 +142,7 @@ public final class Stickiness {
                     back[1]);
         }
 
-        /**
-         * Among the answered users with a home on the dead agent ({@code deadUsers}) or elsewhere: how
-         * many, and how many of them all of whose answers came from their home.
-         */
+        /** Answered users homed on the dead agent ({@code deadUsers}) or elsewhere, and those answered by their home only. */
         private static int[] stayed(List<TimedOutcome> outcomes, Map<Integer, String> home, String deadAgent,
                                     boolean deadUsers) {
             Map<Integer, Set<String>> agents = agentsOfUsers(outcomes.stream().map(TimedOutcome::outcome)
@@ -204,16 +172,11 @@ public final class Stickiness {
     }
 
     /**
-     * Keys (users) whose agent changed from one phase of a run to the next. A user's agent in a
-     * phase is the agent that answered the last-sent of its answered requests in that phase, so a
-     * key that a ramping agent takes over during a phase counts where it ended. Only users answered
-     * in both phases are compared. A move is the changing agents' when the agent before or the agent
-     * after is one of them (the agent that joins or leaves, or is back); any other move is a key of
-     * an agent that did not change, which consistent hashing promises never to move. Immutable.
-     *
-     * @param compared   users answered in both phases
-     * @param moved      of those, users whose agent changed
-     * @param otherMoved of those, users moved between two agents neither of which joined or left
+     * Keys (users) whose agent changed from one phase of a run to the next, among the users answered
+     * in both ({@code compared}). A user's agent in a phase is that of its last-sent answered request
+     * there, so a key a ramping agent takes over counts where it ended. A move from or to a changing
+     * agent (joining, leaving, back) is theirs; any other ({@code otherMoved}) is a key of an agent
+     * that did not change, which consistent hashing promises never to move. Immutable.
      */
     public record KeyMoves(int compared, int moved, int otherMoved) {
 
@@ -225,13 +188,7 @@ public final class Stickiness {
             }
         }
 
-        /**
-         * Counts the moves from {@code earlier} to {@code later}.
-         *
-         * @param earlier  the outcomes of a phase, any order
-         * @param later    the outcomes of the next phase, any order
-         * @param changing the agents that join or leave in the run; a move from or to one of them is theirs
-         */
+        /** The moves from a phase's outcomes to the next's (any order); {@code changing}: the agents that join or leave. */
         public static KeyMoves between(Collection<TimedOutcome> earlier, Collection<TimedOutcome> later,
                                        Set<String> changing) {
             Map<Integer, String> after = agentsAtEnd(later);

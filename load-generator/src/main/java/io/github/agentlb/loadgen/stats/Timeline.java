@@ -16,13 +16,8 @@ import java.util.TreeMap;
 public record Timeline(double bucketSeconds, SortedMap<String, long[]> answered, long[] failed) {
 
     /**
-     * Buckets a run's outcomes.
-     *
-     * @param outcomes    the run's outcomes with their send times
-     * @param originNanos time 0 of the timeline, ns on the outcomes' clock
-     * @param bucket      the width of a bucket, > 0
-     * @param knownAgents agents shown even when they answered nothing
-     * @throws IllegalArgumentException if {@code bucket} is not positive
+     * Buckets a run's outcomes from {@code originNanos} (time 0, the outcomes' clock) into buckets of
+     * width {@code bucket} (> 0, else IllegalArgumentException); {@code knownAgents} shown even when idle.
      */
     public static Timeline of(List<TimedOutcome> outcomes, long originNanos, Duration bucket,
                               Collection<String> knownAgents) {
@@ -32,12 +27,8 @@ public record Timeline(double bucketSeconds, SortedMap<String, long[]> answered,
         knownAgents.forEach(agent -> answered.put(agent, new long[buckets]));
         long[] failed = new long[buckets];
         for (TimedOutcome o : outcomes) {
-            int i = index(o, originNanos, width);
-            if (o.outcome().isSuccess()) {
-                answered.computeIfAbsent(o.outcome().agentId(), a -> new long[buckets])[i]++;
-            } else {
-                failed[i]++;
-            }
+            (o.outcome().isSuccess() ? answered.computeIfAbsent(o.outcome().agentId(), a -> new long[buckets]) : failed)
+                    [index(o, originNanos, width)]++;
         }
         return new Timeline(width / 1e9, answered, failed);
     }

@@ -8,15 +8,10 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The time average of one agent's utilization from samples taken at known instants.
- *
- * <p>Each sample is held until the next one (a step function, as an instantaneous state sampled
- * by a clock is): average = {@code sum(u_k * (t_(k+1) - t_k)) / (t_last - t_first)} over
- * {@code k = 1..n-1}. Weighting by the interval rather than counting samples keeps the average
- * right when the sampling thread runs late on a busy machine. With fewer than two samples, or
- * all at one instant, it is the plain mean of the samples (0 with none).
- *
- * <p>Thread-safe: the sampler thread adds while another thread may read.
+ * The time average of one agent's utilization from samples taken at known instants, each held
+ * until the next (a step function): {@code sum(u_k * (t_(k+1) - t_k)) / (t_last - t_first)} over
+ * {@code k = 1..n-1}, right even when the sampler runs late; with fewer than two samples, or all at
+ * one instant, their plain mean (0 with none). Thread-safe: the sampler adds while others read.
  */
 public final class UtilizationSeries {
 
@@ -43,6 +38,7 @@ public final class UtilizationSeries {
         }
     }
 
+    /** The summary of every agent's series, by agent id; IllegalArgumentException when none. */
     public static Summary summary(Map<String, UtilizationSeries> series) {
         if (series == null || series.isEmpty()) {
             throw new IllegalArgumentException("series must not be empty, was " + series);
@@ -54,22 +50,16 @@ public final class UtilizationSeries {
     }
 
     /**
-     * Adds a sample.
-     *
-     * @param nanos       when it was taken, ns on a monotonic clock; not before the previous sample
-     * @param utilization the agent's utilization then, fraction (may exceed 1 while it queues), finite and >= 0
-     * @throws IllegalArgumentException if the sample is out of order or the value is not finite and >= 0
+     * Adds a sample taken at {@code nanos} (monotonic, not before the previous one) of
+     * {@code utilization} (fraction, finite, >= 0; above 1 while it queues); else IllegalArgumentException.
      */
     public synchronized void add(long nanos, double utilization) {
         Check.finiteNonNegative("utilization", utilization);
         if (samples > 0 && nanos < lastNanos) {
             throw new IllegalArgumentException("nanos must not go back, was " + nanos + " after " + lastNanos);
         }
-        if (samples == 0) {
-            firstNanos = nanos;
-        } else {
-            weightedSum += lastValue * (nanos - lastNanos);
-        }
+        firstNanos = samples == 0 ? nanos : firstNanos;
+        weightedSum += samples == 0 ? 0 : lastValue * (nanos - lastNanos);
         samples++;
         sum += utilization;
         lastNanos = nanos;
