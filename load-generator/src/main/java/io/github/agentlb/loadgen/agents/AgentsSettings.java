@@ -34,12 +34,11 @@ public record AgentsSettings(int agents, ChatShape chat, LlmShape llm, int inFli
      */
     public static final ChatShape DEFAULT_CHAT = new ChatShape(20, 400, Conversations.ANSWER_TOKENS);
     /**
-     * The agents' LLM model: 64-char blocks; {@value #DEFAULT_CACHE_BLOCKS} cached blocks per agent,
-     * about 1.3 x an agent's fair share of the default workload's working set (the six system prompts,
-     * 356 blocks, and an eighth of the 48 conversations' final histories, 23,438 / 8 = 2,930 blocks:
-     * 3,286), so that an agent keeps the conversations a keyed strategy gives it; 3 ms per uncached
-     * block (about 16 tokens, some 5,000 prompt tokens/s); 8 running, 64 waiting, so that the
-     * conversations in flight never get a 429; sessions minted.
+     * The agents' LLM model: 64-char blocks; {@value #DEFAULT_CACHE_BLOCKS} cached per agent, about 1.3 x
+     * its fair share of the default working set (six system prompts, 356 blocks, and an eighth of the
+     * final histories, 23,438 / 8 = 2,930: 3,286), so it keeps the conversations a keyed strategy
+     * gives it; 3 ms per uncached block (some 5,000 prompt tokens/s); 8 running, 64 waiting (never a
+     * 429 for the conversations in flight); sessions minted.
      */
     public static final LlmShape DEFAULT_LLM = LlmShape.custom().blockChars(64).cacheBlocks(DEFAULT_CACHE_BLOCKS)
             .uncachedBlockMs(3).maxRunning(8).maxQueue(64).mintSessions(true).build();

@@ -22,16 +22,13 @@ import java.util.function.LongSupplier;
 
 /**
  * Sends one streamed chat completion ({@code POST}, {@code "stream": true}) with the JDK's
- * {@link HttpClient} (HTTP/1.1, its own connection pool) and reads the Server-Sent Events line by
- * line as they arrive: the time to first token is the time from the send to the first
- * {@code data:} line, the answer ends with {@code data: [DONE]}. The answering agent is read from
- * the first chunk's {@code id} ({@code chatcmpl-<agent>-<n>}, as the stub agent names its
- * answers), the session id from the {@value #SESSION_HEADER} answer header, the {@link Usage} from
- * the chunk that carries {@code usage} (the last one, when the request asks for it). An answer not complete
- * within the timeout (counted from the send) is cancelled, which closes its connection.
- *
- * <p>Thread-safe: one client serves many threads; each {@link #send} blocks its caller until the
- * answer ended, failed or timed out.
+ * {@link HttpClient} (HTTP/1.1) and reads the Server-Sent Events as they arrive: the time to first
+ * token runs from the send to the first {@code data:} line, the answer ends with
+ * {@code data: [DONE]}. The agent comes from the first chunk's {@code id}
+ * ({@code chatcmpl-<agent>-<n>}, as the stub agent names answers), the session from the
+ * {@value #SESSION_HEADER} header, the {@link Usage} from the chunk carrying {@code usage}. An answer
+ * not complete within the timeout (from the send) is cancelled, closing its connection.
+ * Thread-safe: one client serves many threads; {@link #send} blocks until the answer ended.
  */
 public final class ChatStreamClient {
 
@@ -43,16 +40,11 @@ public final class ChatStreamClient {
     private static final String DONE = "[DONE]";
 
     /**
-     * What one request got.
-     *
-     * @param status          HTTP status, 0 when no answer head arrived
-     * @param firstTokenNanos send to the first {@code data:} line, ns; -1 when none came
-     * @param totalNanos      send to the end of the answer (or to the failure), ns
-     * @param agentId         the agent that answered (from the first chunk), null if unknown
-     * @param sessionId       the answer's {@value #SESSION_HEADER}, null if none
-     * @param error           why it failed (non-2xx, timeout, stream cut, I/O), null on success
-     * @param usage           the {@code usage} of the answer's last chunk (sent when the request asks
-     *                        {@code "stream_options":{"include_usage":true}}), null if none came
+     * What one request got: HTTP status (0 without an answer head); send to first {@code data:} line
+     * (-1 when none) and to the end of the answer or the failure, ns; the agent (from the first chunk)
+     * and the {@value #SESSION_HEADER}, null if none; why it failed (non-2xx, timeout, stream cut, I/O),
+     * null on success; the last chunk's {@code usage} (when asked for with
+     * {@code "stream_options":{"include_usage":true}}), null if none came.
      */
     public record Answer(int status, long firstTokenNanos, long totalNanos, String agentId, String sessionId,
                          String error, Usage usage) {
@@ -81,12 +73,7 @@ public final class ChatStreamClient {
         }
     }
 
-    /**
-     * OpenAI's {@code usage} of one answer, as the stub agent and vLLM report it.
-     *
-     * @param promptTokens {@code prompt_tokens}
-     * @param cachedTokens {@code prompt_tokens_details.cached_tokens} (0 when absent)
-     */
+    /** OpenAI's {@code usage} of one answer: {@code prompt_tokens}, {@code prompt_tokens_details.cached_tokens} (0 when absent). */
     public record Usage(long promptTokens, long cachedTokens) {
     }
 
@@ -94,9 +81,7 @@ public final class ChatStreamClient {
     private final Duration timeout;
     private final LongSupplier nanoTime;
 
-    /**
-     * @param timeout per request, from the send to {@code [DONE]}; > 0
-     */
+    /** A client whose requests time out {@code timeout} (> 0) after the send, up to {@code [DONE]}. */
     public ChatStreamClient(Duration timeout) {
         this(timeout, System::nanoTime);
     }
@@ -109,11 +94,8 @@ public final class ChatStreamClient {
     }
 
     /**
-     * Posts {@code jsonBody} to {@code uri} with {@code headers} and reads the streamed answer to its end.
-     *
-     * @param headers request headers sent besides {@code Content-Type} and {@code Accept}, e.g. {@code X-Tenant}
-     *                or {@value #SESSION_HEADER}
-     * @throws InterruptedException if the calling thread is interrupted while it waits
+     * Posts {@code jsonBody} to {@code uri} with {@code headers} (besides {@code Content-Type} and
+     * {@code Accept}, e.g. {@code X-Tenant}) and reads the streamed answer to its end.
      */
     public Answer send(URI uri, String jsonBody, Map<String, String> headers) throws InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout)
@@ -181,13 +163,9 @@ public final class ChatStreamClient {
             if (DONE.equals(data)) {
                 sawDone = true;
             } else {
-                if (agentId == null) {
-                    agentId = agentOf(data);
-                }
+                agentId = agentId == null ? agentOf(data) : agentId;
                 Usage u = data.contains("\"usage\"") ? usageOf(data) : null;
-                if (u != null) {
-                    usage = u;
-                }
+                usage = u != null ? u : usage;
             }
         }
 
@@ -219,8 +197,7 @@ public final class ChatStreamClient {
     /** The agent id in a chunk's {@code id} ({@code chatcmpl-A1-7} gives {@code A1}); null if it names none. */
     static String agentOf(String chunkJson) {
         try {
-            JsonNode id = JSON.readTree(chunkJson).path("id");
-            String text = id.asText("");
+            String text = JSON.readTree(chunkJson).path("id").asText("");
             int from = text.indexOf('-');
             int to = text.lastIndexOf('-');
             return from >= 0 && to > from ? text.substring(from + 1, to) : null;
@@ -229,11 +206,7 @@ public final class ChatStreamClient {
         }
     }
 
-    /**
-     * The {@code usage} of a chunk ({@code prompt_tokens} and
-     * {@code prompt_tokens_details.cached_tokens}); null when the chunk has no {@code usage} object
-     * with {@code prompt_tokens} (OpenAI sends {@code "usage": null} in the other chunks).
-     */
+    /** The {@code usage} of a chunk; null without a {@code usage} object with {@code prompt_tokens} (others: {@code null}). */
     static Usage usageOf(String chunkJson) {
         try {
             JsonNode usage = JSON.readTree(chunkJson).path("usage");

@@ -22,10 +22,8 @@ public final class ConversationDriver {
     }
 
     /**
-     * @param uriOf     conversation index to the URI its turns go to
-     * @param body      what becomes of a turn's request body before it is sent
-     * @return every turn sent, in no particular order
-     * @throws Exception what a conversation's thread threw
+     * Sends every conversation's turns to {@code uriOf} it, each body through {@code body}; returns
+     * every turn sent, in no particular order, or throws what a conversation's thread threw.
      */
     public static List<Turn> run(Conversations workload, ChatStreamClient client, int inFlight, String threadName,
             IntFunction<URI> uriOf, UnaryOperator<String> body) throws Exception {

@@ -9,33 +9,26 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The agents scenario's workload: {@code conversations} agent conversations of {@code turns} turns
- * each, in {@code groups} groups that share a long system prompt, made from a seed so that every
- * run sends the same prompts. Turn k (0-based) of a conversation sends its whole history: the
- * system prompt, user message 0, then per later turn j = 1..k the assistant's answer to turn j - 1,
- * a tool result or document excerpt (a user message starting {@value #TOOL_PREFIX} or
- * {@value #DOCUMENT_PREFIX}, as a coding or research agent sends back what its tool returned) and
- * user message j. The assistant answers and tool results are written here from the seed, not read
- * from the agent, so the prompts do not depend on who answered. A conversation's history thus grows
- * by about 1,400 characters a turn, to several times the system prompt by its last turn.
- *
- * <p>Conversation i is in group {@code i % groups}; one in ten ({@code i % 10 == 9}) is MCP-style:
- * it keeps the {@code Mcp-Session-Id} of its first answer and sends it with every later turn.
- * Lengths in characters: system prompts {@value #SYSTEM_MIN_CHARS}..{@value #SYSTEM_MAX_CHARS},
- * first user messages about {@value #FIRST_USER_CHARS}, later user messages
- * {@value #USER_MIN_CHARS}..{@value #USER_MAX_CHARS}, assistant answers
- * {@value #ASSISTANT_MIN_CHARS}..{@value #ASSISTANT_MAX_CHARS}, tool results and excerpts
- * {@value #TOOL_MIN_CHARS}..{@value #TOOL_MAX_CHARS}.
- *
- * <p>Immutable and thread-safe; all texts are made when it is built, O(conversations x turns).
+ * The agents scenario's workload: {@code conversations} conversations of {@code turns} turns, in
+ * {@code groups} groups sharing a long system prompt, made from a seed. Turn k (0-based) sends the
+ * whole history: the system prompt, user message 0, then per later turn j = 1..k the assistant's
+ * answer to turn j - 1, a tool result or document excerpt (a user message starting
+ * {@value #TOOL_PREFIX} or {@value #DOCUMENT_PREFIX}) and user message j. Answers and tool results
+ * are written here from the seed, not read from the agent, so the prompts do not depend on who
+ * answered; a history grows by about 1,400 characters a turn. Conversation i is in group
+ * {@code i % groups}; one in ten ({@code i % 10 == 9}) is MCP-style: it sends its first answer's
+ * {@code Mcp-Session-Id} with every later turn. Immutable and thread-safe; all texts are made when
+ * it is built, O(conversations x turns).
  */
 public final class Conversations {
 
+    /** The default workload's size. */
     public static final int DEFAULT_CONVERSATIONS = 48, DEFAULT_TURNS = 20, DEFAULT_GROUPS = 6;
     /** Lengths, chars: system prompts, first user message (within a word), later ones, answers, tool results. */
     public static final int SYSTEM_MIN_CHARS = 3_600, SYSTEM_MAX_CHARS = 4_000, FIRST_USER_CHARS = 200,
             USER_MIN_CHARS = 100, USER_MAX_CHARS = 300, ASSISTANT_MIN_CHARS = 100, ASSISTANT_MAX_CHARS = 200,
             TOOL_MIN_CHARS = 600, TOOL_MAX_CHARS = 1_500;
+    /** How tool results and document excerpts begin. */
     public static final String TOOL_PREFIX = "Tool result: ", DOCUMENT_PREFIX = "Document excerpt: ";
     /** One conversation in this many is MCP-style (the last of each run of {@value}). */
     public static final int MCP_EVERY = 10;
@@ -63,10 +56,7 @@ public final class Conversations {
     private final int groups;
     private final long seed;
     private final List<String> systemPrompts;
-    /**
-     * Per conversation: user 0, then per later turn assistant, tool result, user
-     * (3 x turns - 2 texts).
-     */
+    /** Per conversation: user 0, then per later turn assistant, tool result, user (3 x turns - 2 texts). */
     private final List<List<String>> texts;
 
     private Conversations(int conversations, int turns, int groups, long seed) {
@@ -82,8 +72,8 @@ public final class Conversations {
         List<String> system = new ArrayList<>();
         for (int g = 0; g < groups; g++) {
             SplittableRandom random = new SplittableRandom(mix(seed, 1, g));
-            system.add("You are assistant " + g + " of the support desk. " + text(random,
-                    SYSTEM_MIN_CHARS + random.nextInt(SYSTEM_MAX_CHARS - SYSTEM_MIN_CHARS + 1)));
+            system.add("You are assistant " + g + " of the support desk. "
+                    + text(random, between(random, SYSTEM_MIN_CHARS, SYSTEM_MAX_CHARS)));
         }
         this.systemPrompts = List.copyOf(system);
         List<List<String>> all = new ArrayList<>();
@@ -92,12 +82,10 @@ public final class Conversations {
             List<String> messages = new ArrayList<>();
             messages.add("Conversation " + i + ": " + text(random, FIRST_USER_CHARS));
             for (int k = 1; k < turns; k++) {
-                messages.add(text(random, ASSISTANT_MIN_CHARS
-                        + random.nextInt(ASSISTANT_MAX_CHARS - ASSISTANT_MIN_CHARS + 1)));
+                messages.add(text(random, between(random, ASSISTANT_MIN_CHARS, ASSISTANT_MAX_CHARS)));
                 String prefix = random.nextBoolean() ? TOOL_PREFIX : DOCUMENT_PREFIX;
-                messages.add(prefix + text(random, TOOL_MIN_CHARS - prefix.length()
-                        + random.nextInt(TOOL_MAX_CHARS - TOOL_MIN_CHARS + 1)));
-                messages.add(text(random, USER_MIN_CHARS + random.nextInt(USER_MAX_CHARS - USER_MIN_CHARS + 1)));
+                messages.add(prefix + text(random, between(random, TOOL_MIN_CHARS, TOOL_MAX_CHARS) - prefix.length()));
+                messages.add(text(random, between(random, USER_MIN_CHARS, USER_MAX_CHARS)));
             }
             all.add(List.copyOf(messages));
         }
@@ -109,13 +97,7 @@ public final class Conversations {
         return of(DEFAULT_CONVERSATIONS, DEFAULT_TURNS, DEFAULT_GROUPS, seed);
     }
 
-    /**
-     * @param conversations number of conversations, >= 1
-     * @param turns         turns per conversation, >= 1
-     * @param groups        system-prompt groups, in [1, conversations]
-     * @param seed          seed of every text
-     * @throws IllegalArgumentException naming the bad value
-     */
+    /** A workload of {@code conversations} (>= 1) x {@code turns} (>= 1) in {@code groups} (1..conversations) from {@code seed}. */
     public static Conversations of(int conversations, int turns, int groups, long seed) {
         return new Conversations(conversations, turns, groups, seed);
     }
@@ -160,11 +142,7 @@ public final class Conversations {
         return "c" + checkConversation(conversation);
     }
 
-    /**
-     * The messages of turn {@code turn} (0-based) of {@code conversation}: the system prompt, user
-     * message 0, then per later turn up to {@code turn} the assistant's answer, the tool result
-     * (role {@code user}) and the user message: 2 + 3 x turn messages, the last a user message.
-     */
+    /** The messages of turn {@code turn} (0-based) of {@code conversation}: 2 + 3 x turn, as the class says, the last a user's. */
     public List<Message> messages(int conversation, int turn) {
         checkConversation(conversation);
         if (turn < 0 || turn >= turns) {
@@ -217,6 +195,11 @@ public final class Conversations {
             out.append(word);
         }
         return out.append('.').toString();
+    }
+
+    /** A length drawn uniformly from {@code min..max}. */
+    private static int between(SplittableRandom random, int min, int max) {
+        return min + random.nextInt(max - min + 1);
     }
 
     /** A seed per (seed, stream, index): SplitMix64's finalizer over their combination. */

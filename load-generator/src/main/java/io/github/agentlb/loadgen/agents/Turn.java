@@ -24,11 +24,8 @@ public record Turn(int conversation, int turn, boolean mcp, ChatStreamClient.Ans
     }
 
     /**
-     * MCP stickiness of {@code turns}: the MCP-style turns after the first whose first turn named an
-     * agent, and of those the ones that agent answered (which minted the session).
-     *
-     * @param failedSticks whether a failed turn that names the first turn's agent counts as sticky
-     * @return {@code {later turns, sticky turns}}
+     * MCP stickiness of {@code turns}: {@code {later, sticky}}, the MCP-style turns after a first turn
+     * that named an agent, and of those the ones that agent answered (a failed one too when {@code failedSticks}).
      */
     public static long[] mcpStickiness(List<Turn> turns, boolean failedSticks) {
         Map<Integer, String> first = new HashMap<>();

@@ -40,26 +40,18 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine;
 
 /**
- * The load generator's command line.
+ * The load generator's command line. Without {@code --url}: each {@link Scenario} chosen (all by
+ * default, in {@link Scenario#all()}'s order) with each of its variants for the strategies chosen,
+ * over agents and demo proxies started in this JVM; each run's JSON report and charts are written
+ * as its scenario ends, then {@code report.md}, the console's tables, the files written and the
+ * time taken. With {@code --url}: one run of a balancer already running, labelled by
+ * {@code --strategy}. {@code --replicas N}: N proxies over the same agents, request {@code i} to
+ * replica {@code i mod N}; {@code --rate} and {@code --duration} pace the run ({@link Pacing}).
  *
- * <p>Without {@code --url} it runs the main job: each {@link Scenario} chosen ({@code --scenario},
- * all by default, in the order of {@link Scenario#all()}) with each of its variants for the
- * strategies chosen ({@code --strategy}), over agents and demo proxies started in this JVM on free
- * loopback ports; each run's JSON report and charts are written as its scenario ends, then
- * {@code report.md}, the console's tables per scenario, the files written and the time taken. With
- * {@code --url} it loads a balancer that is already running, once, under the label given by
- * {@code --strategy}: the uniform or heterogeneous load, or the agents scenario's conversations.
- * {@code --replicas N} starts N proxies (each its own balancer) over the same agents in the
- * uniform, heterogeneous and hotkey runs, request {@code i} going to replica {@code i mod N}.
- * {@code --rate} and {@code --duration} pace the uniform and heterogeneous runs ({@link Pacing}).
- *
- * <p>The output directory is created and checked to be writable before any load is sent; when it
- * is not, one line names {@code --out} and the path, exit code 2. A write failing later ends the
- * run with one line and exit code 1, no stack trace.
- *
- * <p>Exit codes: 0 when every request was answered; 1 when any request failed or timed out (the
- * reports are still written; a scenario's trial may allow some, as busy and gray do) or the run
- * could not be carried out; 2 for invalid arguments.
+ * <p>The output directory is created and checked before any load is sent (else one line, exit 2);
+ * a later write failure ends the run with one line, exit 1. Exit codes: 0 when every request was
+ * answered; 1 when any failed or timed out (reports still written) or the run could not be carried
+ * out; 2 for invalid arguments.
  */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "load-generator 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,
@@ -127,11 +119,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return JvmRelaunch.command(URL_RUN_OPTIONS, jvmOptions, RELAUNCHED_PROPERTY, LoadGeneratorMain.class.getName(), args);
     }
 
-    /**
-     * Runs the command line without exiting.
-     *
-     * @return the exit code: 0, 1 or 2 as documented on the class
-     */
+    /** Runs the command line without exiting; returns the exit code (see the class). */
     public static int execute(PrintStream out, PrintStream err, String... args) {
         // XChart draws through AWT; set before any AWT class loads, whatever the machine has.
         System.setProperty("java.awt.headless", "true");
@@ -152,12 +140,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long startNanos = System.nanoTime();
-        if (options.replicas < 1) {
-            throw options.usage("--replicas must be >= 1, was " + options.replicas);
-        }
-        if (options.replicas > LoadOptions.MAX_REPLICAS) {
-            throw options.usage("--replicas must be <= " + LoadOptions.MAX_REPLICAS + " (each a proxy in this JVM), was "
-                    + options.replicas);
+        if (options.replicas < 1 || options.replicas > LoadOptions.MAX_REPLICAS) {
+            throw options.usage(options.replicas < 1 ? "--replicas must be >= 1, was " + options.replicas : "--replicas "
+                    + "must be <= " + LoadOptions.MAX_REPLICAS + " (each a proxy in this JVM), was " + options.replicas);
         }
         if (options.url != null) {
             options.baseUrl(); // a malformed --url is refused before any other line is printed
@@ -234,8 +219,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         }
         MarkdownReport.write(outDir, done);
         for (MarkdownReport.Part d : done) {
-            stdout.println();
-            stdout.println("Scenario " + d.section().title() + ":");
+            stdout.printf("%nScenario %s:%n", d.section().title());
             d.section().tables().forEach(t -> stdout.print(t.markdown()));
         }
         stdout.println();
@@ -255,12 +239,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return out != null ? out : Path.of(againstUrl ? DEFAULT_URL_OUT : DEFAULT_OUT);
     }
 
-    /**
-     * Creates {@code dir} if missing and checks that a file can be written in it, before any load
-     * is sent (a run can last minutes).
-     *
-     * @return {@code null} when usable, else one line naming {@code --out}, the path and the reason
-     */
+    /** Creates {@code dir} if missing; {@code null} when a file can be written in it, else one line naming {@code --out} and why. */
     static String unusableOutput(Path dir) {
         try {
             Files.createDirectories(dir);
@@ -292,7 +271,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         } catch (SocketTimeoutException e) {
             why = "no answer to a connection to " + hostPort + " within " + timeoutMs + " ms";
         } catch (IOException e) {
-            why = hostPort + ": " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage());
+            why = hostPort + ": " + describe(e);
         }
         return "Cannot reach the balancer at " + baseUrl + ": " + why + ". No load sent, no report written.";
     }

@@ -143,11 +143,7 @@ final class LoadOptions {
             description = "In-process agents: longest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMaxMs;
 
-    /**
-     * The load of a run with hot share {@code share}: {@code --users}, or when not given
-     * {@link #defaultUsers} of the requests left to users 1..N (printed to {@code stdout} when
-     * scaled down, naming {@code scenario}; nothing printed when {@code stdout} is null).
-     */
+    /** The load of a run with hot share {@code share}: {@code --users} or {@link #defaultUsers} (said to {@code stdout} if not null). */
     LoadTestConfig validatedConfig(double share, PrintStream stdout, String scenario) {
         if (!(share >= 0 && share < 1)) {
             throw usage("--hot-share must be >= 0 and < 1, was " + share);
@@ -176,36 +172,25 @@ final class LoadOptions {
         }
     }
 
-    /**
-     * {@code message} of {@link LoadTestConfig}'s check with its leading field name spelled as
-     * the option typed ({@code timeoutMs must ...} becomes {@code --timeout-ms must ...}); the
-     * record keeps its field names for library users.
-     */
+    /** {@code message} of {@link LoadTestConfig}'s check with its leading field as the option ({@code timeoutMs} to {@code --timeout-ms}). */
     static String asOption(String message) {
         Matcher m = FIELD.matcher(message);
         return m.lookingAt() ? "--" + m.group(1).replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT)
                 + message.substring(m.end(1)) : message;
     }
 
-    /**
-     * Users when {@code --users} is not given: {@value LoadTestConfig#DEFAULT_USERS}, or a tenth of
-     * {@code requests} (at least 1) when there are fewer than that many users' requests, so that
-     * each user still sends about 10 and stickiness means something.
-     */
+    /** Users without {@code --users}: {@value LoadTestConfig#DEFAULT_USERS}, or a tenth of fewer {@code requests} (at least 1). */
     static int defaultUsers(int requests) {
         return requests >= LoadTestConfig.DEFAULT_USERS ? LoadTestConfig.DEFAULT_USERS : Math.max(1, requests / 10);
     }
 
-    /**
-     * Users of the failure and hang scenarios when {@code --failure-users} is not given: their
-     * default, {@value OutageScenario#DEFAULT_USERS}, or fewer in its proportion to
-     * {@value OutageScenario#DEFAULT_REQUESTS} requests (at least 1) when fewer requests are sent.
-     */
+    /** Failure and hang users without {@code --failure-users}: their default, or fewer in proportion to fewer requests (>= 1). */
     static int defaultFailureUsers(int requests) {
         return (int) Math.min(OutageScenario.DEFAULT_USERS,
                 Math.max(1, (long) requests * OutageScenario.DEFAULT_USERS / OutageScenario.DEFAULT_REQUESTS));
     }
 
+    /** The pacing of {@code --rate}, {@code --duration} and {@code --interval}. */
     Pacing validatedPacing() {
         try {
             Duration every = interval == null ? Pacing.DEFAULT_INTERVAL : parse("--interval", interval);
@@ -241,22 +226,14 @@ final class LoadOptions {
     }
 
     /**
-     * The scenarios to run, in the main job's order ({@link Scenario#all()}): those {@code --scenario}
-     * names, all by default or with {@code all}; without {@code --scenario}, with {@code --url},
-     * {@code --rate} or {@code --duration} the uniform one, with {@code --replicas} the uniform,
-     * heterogeneous and hotkey ones; with {@code --url} exactly one that can load a running balancer.
+     * The scenarios to run, in {@link Scenario#all()}'s order: those {@code --scenario} names, else all,
+     * or with {@code --url}, {@code --rate} or {@code --duration} uniform, with {@code --replicas}
+     * uniform, heterogeneous and hotkey; with {@code --url} exactly one that can load a running balancer.
      */
     List<Scenario> validatedScenarios() {
-        List<String> choices;
-        if (scenario != null) {
-            choices = scenario.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).toList();
-        } else if (url != null || rate != null || duration != null) {
-            choices = List.of("uniform");
-        } else if (replicas > 1) {
-            choices = List.of("uniform", "heterogeneous", "hotkey");
-        } else {
-            choices = List.of(ALL_SCENARIOS);
-        }
+        List<String> choices = scenario != null ? scenario.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).toList()
+                : url != null || rate != null || duration != null ? List.of("uniform")
+                : replicas > 1 ? List.of("uniform", "heterogeneous", "hotkey") : List.of(ALL_SCENARIOS);
         List<Scenario> all = Scenario.all();
         List<String> names = all.stream().map(Scenario::name).toList();
         List<String> byName = Scenario.byNameOnly().stream().map(Scenario::name).toList();

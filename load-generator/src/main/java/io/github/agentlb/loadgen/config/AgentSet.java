@@ -16,24 +16,16 @@ public enum AgentSet {
     UNIFORM,
 
     /**
-     * A3 at half the capacity of A1 and A2: capacities {@value #FULL_CAPACITY},
-     * {@value #FULL_CAPACITY} and {@value #HALF_CAPACITY} concurrent requests, same delays.
-     *
-     * <p>Why these numbers: the default load is 10 closed-loop workers over 50-150 ms agents, and
-     * an agent reports utilization = (in service + queued) / capacity. A total capacity of 15
-     * above the 10 requests in flight leaves the fleet at 2/3 utilization when it is balanced
-     * (4, 4 and 2 requests in flight: 0.67 each), the range Robinhood's fleets run in, where the
-     * balancer rather than saturation decides. Round-robin sends A3 a third of the requests,
-     * which its 3 servers cannot keep up with: in the closed loop about 4 requests sit at A3
-     * (utilization 1.33, queueing) and 3 at each of the others (0.5), max/mean about 1.7, so the
-     * difference a load-aware strategy makes is large and measurable. Capacities 4, 4, 2 (total
-     * equal to the concurrency) would put a balanced fleet exactly at saturation, where any
-     * weight jitter queues.
-     *
-     * <p>A3 also reports a higher idle CPU ({@value #HALF_CAPACITY_CPU_BASE}) and memory
-     * ({@value #HALF_CAPACITY_MEMORY_BASE}) than the defaults: the adaptive virtual node
-     * strategy's load index (paper eq. 3) reads those reports, so the smaller host also looks
-     * fuller to it, as a smaller machine with the same resident software would.
+     * A3 at half the capacity of A1 and A2: {@value #FULL_CAPACITY}, {@value #FULL_CAPACITY} and
+     * {@value #HALF_CAPACITY} concurrent requests, same delays. Why: the default 10 closed-loop
+     * workers over 50-150 ms agents, utilization = (in service + queued) / capacity; a total capacity
+     * of 15 leaves a balanced fleet at 2/3 (4, 4 and 2 in flight), Robinhood's range, where the
+     * balancer rather than saturation decides. Round-robin sends A3 a third, about 4 in flight
+     * (1.33, queueing) against 3 at the others (0.5), max/mean about 1.7: a large, measurable
+     * difference for a load-aware strategy. (4, 4, 2 would put a balanced fleet at saturation.) A3
+     * also reports a higher idle CPU ({@value #HALF_CAPACITY_CPU_BASE}) and memory
+     * ({@value #HALF_CAPACITY_MEMORY_BASE}), which the adaptive virtual node strategy's load index
+     * (paper eq. 3) reads, as a smaller machine with the same resident software would.
      */
     HETEROGENEOUS;
 
@@ -58,10 +50,8 @@ public enum AgentSet {
     }
 
     /**
-     * The agents of this scenario, derived from {@code template} (delays, host; port 0): ids from
-     * {@link #AGENT_IDS}, each with its own delay seed derived from {@code seed}, so a run is
-     * repeatable without two agents drawing the same delays; in {@link #HETEROGENEOUS}, the
-     * capacities and A3's idle CPU and memory of that scenario. Then {@code more} agents, made as A1 is.
+     * The agents {@link #AGENT_IDS}, then {@code more} made as A1 is, from {@code template} (port 0), each
+     * with a delay seed of its own from {@code seed}; in {@link #HETEROGENEOUS}, its capacities and A3's idle load.
      */
     public List<AgentConfig> agents(AgentConfig template, long seed, String... more) {
         List<AgentConfig> agents = new ArrayList<>();

@@ -4,21 +4,18 @@ import io.github.agentlb.core.Check;
 import java.util.Optional;
 
 /**
- * The shape of a load run: how many requests, over how many users, how many at a time, with which
- * seed and timeout. A record, validated at construction (the first bad field and its value named in
- * an {@link IllegalArgumentException}), so immutable and thread-safe.
+ * The shape of a load run, validated at construction (the first bad field and its value named in
+ * an {@link IllegalArgumentException}). Immutable.
  *
  * @param requests      requests sent, >= 1
  * @param users         distinct {@code user_id}s besides the hot user, 1..(requests - the hot user's requests)
- * @param concurrency   requests in flight at most (the closed loop's workers, each an exchange of the
+ * @param concurrency   requests in flight at most (closed-loop workers, each an exchange of the
  *                      asynchronous {@code WorkerLoopRoute}, not a thread), 1..{@value #MAX_CONCURRENCY}
  * @param seed          seed of the request order
  * @param timeoutMs     per-request timeout, ms, >= 1
  * @param progressEvery a progress line every this many completed requests, >= 1
- * @param warmup        requests sent before the measured ones and not counted, >= 0 (0 = none);
- *                      see {@link #warmupConfig()}
- * @param hotShare      the share of all requests sent by the hot user {@value Workload#HOT_USER},
- *                      fraction in [0, 1); 0 = no hot user (see {@link Workload#create(int, int, long, double)})
+ * @param warmup        requests sent before the measured ones and not counted, >= 0 ({@link #warmupConfig()})
+ * @param hotShare      the share of all requests sent by the hot user {@value Workload#HOT_USER}, in [0, 1)
  */
 public record LoadTestConfig(int requests, int users, int concurrency, long seed, long timeoutMs, int progressEvery,
                              int warmup, double hotShare) {
@@ -26,6 +23,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
     /** The defaults: 2000 requests (the assignment's) over 200 users (10 each), 10 workers, a second of warm-up. */
     public static final int DEFAULT_REQUESTS = 2000, DEFAULT_USERS = 200, DEFAULT_CONCURRENCY = 10,
             DEFAULT_PROGRESS_EVERY = 500, DEFAULT_WARMUP = 100;
+    /** The default seed and per-request timeout, ms. */
     public static final long DEFAULT_SEED = 42, DEFAULT_TIMEOUT_MS = 5_000;
     /** Upper bound on {@link #concurrency()}: a worker is not a thread ({@code WorkerLoopRoute}). */
     public static final int MAX_CONCURRENCY = 1_000;
@@ -58,11 +56,10 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
 
     /**
      * The warm-up's load, empty when {@link #warmup()} is 0: {@code warmup} requests over the first
-     * {@code min(users, warmup)} users of the measured run, the same concurrency and timeout, seed
-     * {@code seed + 1} (another order), one progress line at the end, no warm-up of its own. The
-     * same users, so that what a balancer learns in the warm-up (PID weights, adaptive virtual
-     * nodes, a hot key's rate) is about the traffic then measured: with a hot user, it sends the
-     * same share of the warm-up, unless that would leave no request to the others.
+     * {@code min(users, warmup)} users, the same concurrency, timeout and hot share (unless that
+     * leaves the others none), seed {@code seed + 1}, one progress line, no warm-up of its own. The
+     * same users, so that what a balancer learns (PID weights, virtual nodes, a hot key) is about the
+     * traffic then measured.
      */
     public Optional<LoadTestConfig> warmupConfig() {
         if (warmup == 0) {

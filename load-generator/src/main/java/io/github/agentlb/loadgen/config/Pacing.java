@@ -5,21 +5,15 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * How a run paces and ends its requests, beside {@link LoadTestConfig}'s shape.
+ * How a run paces and ends its requests, beside {@link LoadTestConfig}'s shape. Closed loop
+ * ({@code ratePerSecond} 0): each of {@code concurrency} workers sends its next request when its
+ * last one is answered. Open loop: request {@code i} (0-based) is due at {@code start + i / rate}
+ * whatever happened to the others ({@code OpenLoopRoute}), latency counting from then.
+ * Count-bound ({@code duration} null): {@code requests} requests; time-bound: until
+ * {@code duration} has passed (open loop: the requests due by then), with figures per
+ * {@code interval} and a soak verdict ({@code SoakVerdict}).
  *
- * <ul>
- *   <li>Closed loop ({@code ratePerSecond} 0): {@code concurrency} workers, each sends its next
- *       request when its last one is answered.
- *   <li>Open loop ({@code ratePerSecond} > 0): request {@code i} (0-based) is due at
- *       {@code start + i / rate} whatever happened to the others ({@code OpenLoopRoute}), and
- *       its latency counts from that intended time.
- *   <li>Count-bound ({@code duration} null): {@code requests} requests. Time-bound: until
- *       {@code duration} has passed (open loop: the requests due before then), with figures per
- *       {@code interval} and a soak verdict ({@code SoakVerdict}).
- * </ul>
- *
- * @param ratePerSecond requests per second of the open loop, 0 for the closed loop; else in
- *                      (0, {@value #MAX_RATE}]
+ * @param ratePerSecond requests per second of the open loop, in (0, {@value #MAX_RATE}]; 0 for the closed loop
  * @param duration      how long to send, >= {@link #interval}, or null for a count-bound run
  * @param interval      the length of a progress line's and a soak report's interval, > 0
  */
@@ -59,10 +53,7 @@ public record Pacing(double ratePerSecond, Duration duration, Duration interval)
         return !openLoop() && !timed();
     }
 
-    /**
-     * Requests an open loop sends: {@code requests} when count-bound, else those due before the
-     * duration ends, {@code ceil(duration x rate)}.
-     */
+    /** Requests an open loop sends: {@code requests} when count-bound, else {@code ceil(duration x rate)}. */
     public long openLoopRequests(int requests) {
         return timed() ? (long) Math.ceil(duration.toNanos() / 1e9 * ratePerSecond) : requests;
     }
@@ -84,6 +75,7 @@ public record Pacing(double ratePerSecond, Duration duration, Duration interval)
         return s < 60 ? s + "s" : s / 60 + "m" + (s % 60 == 0 ? "" : s % 60 + "s");
     }
 
+    /** {@code value} without a fraction when whole: {@code 500}, {@code 2.5}. */
     public static String number(double value) {
         return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
     }

@@ -8,16 +8,11 @@ import java.util.Random;
 
 /**
  * The requests of one load run, in send order: {@code requests} requests over users
- * {@code 1..users}, each user {@code requests / users} times (the first {@code requests % users}
- * users once more), shuffled with {@code Collections.shuffle(list, new Random(seed))}. The same
- * arguments always give the same order, so every strategy sees the same traffic.
- *
- * <p>A hot key ({@link #create(int, int, long, double)}): user {@value #HOT_USER} sends
- * {@code round(hotShare x requests)} of the requests and users {@code 1..users} share the rest as
- * above, all shuffled together; with share 0 the workload is the one without a hot key.
- *
- * <p>Request ids are {@code r} and the 1-based send position, zero-padded to at least four digits
- * ({@code r0001}), unique within the run. Immutable and thread-safe.
+ * {@code 1..users}, each {@code requests / users} times (the first {@code requests % users} once
+ * more), shuffled with {@code Collections.shuffle(list, new Random(seed))}, so every strategy sees
+ * the same traffic. With a hot key ({@link #create(int, int, long, double)}) user {@value #HOT_USER}
+ * sends {@code round(hotShare x requests)} of them, shuffled with the rest. Request ids are
+ * {@code r} and the 1-based position, at least four digits ({@code r0001}). Immutable, thread-safe.
  */
 public final class Workload {
 
@@ -34,25 +29,14 @@ public final class Workload {
         this.requests = List.copyOf(requests);
     }
 
-    /**
-     * Builds the workload.
-     *
-     * @param requests number of requests, >= 1
-     * @param users    number of distinct users, 1..requests
-     * @param seed     seed of the shuffle
-     * @throws IllegalArgumentException naming the bad argument
-     */
+    /** The workload of {@code requests} (>= 1) over {@code users} (1..requests) shuffled by {@code seed}, without a hot key. */
     public static Workload create(int requests, int users, long seed) {
         return create(requests, users, seed, 0);
     }
 
     /**
-     * Builds the workload with a hot key: user {@value #HOT_USER} sends {@link #hotRequests} of
-     * the requests, users {@code 1..users} the rest.
-     *
-     * @param hotShare the hot user's share of all requests, fraction in [0, 1)
-     * @throws IllegalArgumentException naming the bad argument, also when {@code users} exceeds the
-     *                                  requests left to the other users
+     * The workload with a hot key sending {@link #hotRequests} of the requests ({@code hotShare} in [0, 1)),
+     * users {@code 1..users} the rest (IllegalArgumentException when they are too few for the users).
      */
     public static Workload create(int requests, int users, long seed, double hotShare) {
         Check.atLeast("requests", requests, 1);
@@ -74,14 +58,7 @@ public final class Workload {
         return new Workload(planned);
     }
 
-    /**
-     * Checks {@code users} against the requests left to users {@code 1..users} once the hot user
-     * has its {@link #hotRequests}.
-     *
-     * @return those requests, {@code requests - hotRequests(requests, hotShare)}
-     * @throws IllegalArgumentException if {@code hotShare} is not in [0, 1), or {@code users} is not in
-     *                                  1..that number (the message says which bound it is)
-     */
+    /** The requests left to users {@code 1..users} besides the hot user's; IllegalArgumentException unless users is in 1..that. */
     static int checkUsers(int requests, int users, double hotShare) {
         int others = requests - hotRequests(requests, hotShare);
         if (users < 1 || users > others) {
@@ -92,11 +69,7 @@ public final class Workload {
         return others;
     }
 
-    /**
-     * The hot user's requests among {@code requests}: {@code round(hotShare x requests)}.
-     *
-     * @throws IllegalArgumentException if {@code hotShare} is not in [0, 1)
-     */
+    /** The hot user's requests among {@code requests}: {@code round(hotShare x requests)}, {@code hotShare} in [0, 1). */
     public static int hotRequests(int requests, double hotShare) {
         if (!(hotShare >= 0 && hotShare < 1)) {
             throw new IllegalArgumentException("hotShare must be >= 0 and < 1, was " + hotShare);
@@ -109,11 +82,7 @@ public final class Workload {
         return requests;
     }
 
-    /**
-     * Request {@code index} (0-based) of this workload repeated without end, for a time-bound run:
-     * the user of position {@code index mod size}, the id {@code r} and {@code index + 1} padded as
-     * the workload's own ids ({@code r0001}), so the first {@link #size()} are the workload's.
-     */
+    /** Request {@code index} (0-based) of this workload repeated without end: user of {@code index mod size}, id {@code r<index + 1>}. */
     public PlannedRequest requestAt(long index) {
         return index < requests.size() ? requests.get((int) index) : new PlannedRequest(String.format("r%0"
                 + (requests.get(0).requestId().length() - 1) + "d", index + 1), requests.get((int) (index % requests.size()))
@@ -125,10 +94,7 @@ public final class Workload {
         return requests.size();
     }
 
-    /**
-     * The balancer replica (0-based) that request {@code index} (0-based send position) goes to
-     * when the load alternates across {@code replicas} of them: {@code index mod replicas}.
-     */
+    /** The replica (0-based) request {@code index} (0-based) goes to across {@code replicas}: {@code index mod replicas}. */
     public static int replicaOf(long index, int replicas) {
         return (int) (index % replicas);
     }

@@ -12,11 +12,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 
 /**
- * Kills one running {@link StubAgent} and later restarts it on the same port, recording when. The
- * kill is abrupt, as a crash ({@link StubAgent#kill()}): the listening socket and every open
- * connection close at once, requests in service are never answered; when it {@code hangs}, a
- * {@link HangingPort} then holds the port until the restart. Not thread-safe: call {@link #kill},
- * {@link #restart} and {@link #close} from one thread.
+ * Kills a running {@link StubAgent} as a crash ({@link StubAgent#kill()}: every socket closes, no
+ * answer) and later restarts it on its port, recording when; when it {@code hangs}, a
+ * {@link HangingPort} holds the port meanwhile. Not thread-safe: one thread calls it.
  */
 public final class AgentFault implements AutoCloseable {
 

@@ -12,11 +12,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongSupplier;
 
 /**
- * Records what a balancer did, with when: its outcome ejections and re-admissions (a
- * {@link HealthListener}) and every attempt it made on an agent with its outcome (an attempt
- * listener): what an agent received, busy and error answers included, which the client never sees
- * when the balancer sent the request elsewhere. Told on the request path, so recording is one clock
- * read and one lock-free append. Thread-safe.
+ * Records what a balancer did and when: its ejections and re-admissions, and every attempt on an
+ * agent with its outcome (busy and error answers the client never sees when the balancer retried
+ * elsewhere). On the request path: one clock read and one lock-free append. Thread-safe.
  */
 public final class BalancerLog implements HealthListener, AttemptListener {
 

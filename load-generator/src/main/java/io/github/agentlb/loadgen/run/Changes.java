@@ -14,13 +14,10 @@ import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 
 /**
- * Makes a run's changes (a fault switched on, an agent killed, added or drained) by request count,
- * so that every run changes at the same requests: each just before its request is sent, on the
- * thread that starts that request, or on a controller thread of its own for a change that takes
- * long (stopping a server), so that no worker waits for it. Each is stamped on the run's clock
- * before it is made and where the phase it opens begins. A change that throws is kept and rethrown
- * by {@link #await()}, never into the load's threads. Thread-safe: {@link #accept} is called from
- * the load's threads.
+ * Makes a run's changes (a fault on, an agent killed, added or drained) just before a given request
+ * is sent, so every run changes at the same requests: on the thread starting it, or on a controller
+ * thread for a long change (stopping a server). Each is stamped on the run's clock; what one throws
+ * is rethrown by {@link #await()}, never into the load's threads. Thread-safe.
  */
 public final class Changes implements IntConsumer, AutoCloseable {
 
@@ -85,10 +82,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
         for (int i = 0; i < changes.size(); i++) {
             Change c = changes.get(i);
             if (c.atRequest() == started) {
-                FutureTask<Made> task = new FutureTask<>(() -> {
-                    long began = clock.getAsLong();
-                    return new Made(began, c.action().apply());
-                });
+                FutureTask<Made> task = new FutureTask<>(() -> new Made(clock.getAsLong(), c.action().apply()));
                 made.set(i, task);
                 if (c.async()) {
                     controller.execute(task);

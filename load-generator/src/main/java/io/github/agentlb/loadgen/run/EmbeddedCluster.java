@@ -16,12 +16,10 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * Stub agents and the demo proxy balancing over them, all in this JVM on free loopback ports: what
- * every in-process run goes through. With replicas, several proxies over the same agents, each with
- * its own balancer (as balancer pods behind a Kubernetes service). The proxy names its agents
- * ({@code A1=http://...}), so ring positions depend on the names and not on the ephemeral ports,
- * and consistent-hash runs repeat exactly. Closing stops the proxies, then the agents. Not
- * thread-safe; one per run.
+ * Stub agents and the demo proxies (one per replica, each with its own balancer) over them, in this
+ * JVM on free loopback ports. The proxy names its agents ({@code A1=http://...}), so ring positions
+ * do not depend on the ports and consistent-hash runs repeat exactly. Closing stops the proxies,
+ * then the agents. Not thread-safe; one per run.
  */
 public final class EmbeddedCluster implements AutoCloseable {
 

@@ -14,10 +14,7 @@ public final class JvmGauges {
     private JvmGauges() {
     }
 
-    /**
-     * The heap pools' usage after the latest collection, young or full (so a value that keeps rising
-     * is memory the collector could not free), bytes; before any, their collection usage; -1 if unknown.
-     */
+    /** The heap used after the latest collection, young or full (before any, the pools' collection usage), bytes; -1 if unknown. */
     public static long heapAfterGcBytes() {
         GcInfo last = null;
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -49,10 +46,7 @@ public final class JvmGauges {
         return Runtime.getRuntime().availableProcessors();
     }
 
-    /**
-     * The share of the cores' time a process used: {@code cpuNanos / (wallNanos x cores)}, NaN when
-     * either is unknown or zero.
-     */
+    /** The share of the cores' time used: {@code cpuNanos / (wallNanos x cores)}; NaN when either is unknown or zero. */
     public static double cpuShare(long cpuNanos, long wallNanos, int cores) {
         return cpuNanos < 0 || wallNanos <= 0 || cores <= 0 ? Double.NaN : (double) cpuNanos / ((double) wallNanos * cores);
     }

@@ -84,8 +84,7 @@ public final class LoadRunner {
                       boolean sampleJvm) throws Exception {
         Workload workload = config.workload();
         boolean timed = pacing.timed();
-        long total = pacing.openLoop() ? pacing.openLoopRequests(config.requests()) : timed ? Long.MAX_VALUE
-                : workload.size();
+        long total = pacing.openLoop() ? pacing.openLoopRequests(config.requests()) : timed ? Long.MAX_VALUE : workload.size();
         long start = System.nanoTime();
         IntervalSeries series = new IntervalSeries(start, pacing.interval().toNanos(),
                 timed ? pacing.duration().toNanos() : Long.MAX_VALUE);
@@ -131,8 +130,7 @@ public final class LoadRunner {
                             deadline, done)
                     : WorkerLoopRoute.forRequests(workload, baseUrls, config, steps, System::nanoTime, done));
             if (dispatcher != null) {
-                // An empty young generation at the start: a young collection would stop the sender 10-20 ms.
-                System.gc();
+                System.gc(); // an empty young generation at the start: a young collection would stop the sender 10-20 ms
             }
             camel.start();
             long endOrWall;
@@ -142,8 +140,7 @@ public final class LoadRunner {
                 throw new IllegalStateException("load run against " + String.join(", ", baseUrls) + " did not finish "
                         + "within " + boundMs + " ms; " + completed.get() + " requests completed");
             }
-            long durationNanos = dispatcher != null ? Math.max(0, lastCompletion.get() - dispatcher.startNanos())
-                    : endOrWall;
+            long durationNanos = dispatcher != null ? Math.max(0, lastCompletion.get() - dispatcher.startNanos()) : endOrWall;
             long cpuNanos = cpuBefore < 0 ? -1 : JvmGauges.processCpuNanos() - cpuBefore;
             PacingCheck.Result selfCheck = check.result(JvmGauges.cpuShare(cpuNanos, System.nanoTime() - start,
                     JvmGauges.cores()), JvmGauges.cores(), PacingCheck.cpuMsPerRequest(cpuNanos, completed.get()));
@@ -154,16 +151,15 @@ public final class LoadRunner {
             synchronized (accumulator) {
                 statistics = accumulator.statistics(knownAgents, durationNanos, steady);
             }
-            if (!timed) {
-                return new Result(outcomes, statistics, durationNanos, recorder.maxInFlight(),
-                        PaceReport.counted(pacing, selfCheck));
+            PaceReport pace = PaceReport.counted(pacing, selfCheck);
+            if (timed) {
+                sampler.close();
+                // The run's end, not its last answer: later answers go to the last interval.
+                List<IntervalSeries.Interval> intervals = series.intervals(deadline);
+                printer.printRest(intervals);
+                pace = new PaceReport(pacing, selfCheck, intervals, SoakVerdict.of(series, intervals));
             }
-            sampler.close();
-            // The run's end, not its last answer: later answers go to the last interval.
-            List<IntervalSeries.Interval> intervals = series.intervals(deadline);
-            printer.printRest(intervals);
-            return new Result(outcomes, statistics, durationNanos, recorder.maxInFlight(),
-                    new PaceReport(pacing, selfCheck, intervals, SoakVerdict.of(series, intervals)));
+            return new Result(outcomes, statistics, durationNanos, recorder.maxInFlight(), pace);
         } finally {
             camel.stop();
         }

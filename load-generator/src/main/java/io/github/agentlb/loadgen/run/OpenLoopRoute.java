@@ -91,28 +91,23 @@ final class OpenLoopRoute extends RouteBuilder {
 
     /**
      * The constant-rate schedule: request {@code i} is due at {@code start + floor(i x 1e9 / rate)} ns,
-     * whatever happened to the requests before it (wrk2's model). Immutable.
+     * whatever happened to the requests before it (wrk2's model).
      */
-    static final class Schedule {
-        private final double nanosPerRequest;
-        private final long startNanos;
-        private final long total;
-
-        Schedule(double ratePerSecond, long startNanos, long total) {
-            this.nanosPerRequest = 1e9 / Check.finitePositive("ratePerSecond", ratePerSecond);
-            this.startNanos = startNanos;
-            this.total = Check.atLeast("total", total, 1);
+    record Schedule(double ratePerSecond, long startNanos, long total) {
+        Schedule {
+            Check.finitePositive("ratePerSecond", ratePerSecond);
+            Check.atLeast("total", total, 1);
         }
 
         long intendedNanos(long index) {
-            return startNanos + (long) Math.floor(index * nanosPerRequest);
+            return startNanos + (long) Math.floor(index * (1e9 / ratePerSecond));
         }
 
         long dueBy(long nowNanos) {
             if (nowNanos < startNanos) {
                 return 0;
             }
-            long due = Math.min(total, (long) Math.floor((nowNanos - startNanos) / nanosPerRequest) + 1);
+            long due = Math.min(total, (long) Math.floor((nowNanos - startNanos) / (1e9 / ratePerSecond)) + 1);
             // The division above and intendedNanos's multiplication may round apart by one request.
             while (due > 0 && intendedNanos(due - 1) > nowNanos) {
                 due--;

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class OutcomeRecorder {
 
-    /** Told each outcome as it is recorded, on the recording thread; must be thread-safe and quick. */
+    /** Told each outcome on the recording thread; thread-safe and quick. */
     @FunctionalInterface
     public interface OutcomeListener {
         /** {@code outcome} was recorded; its latency counts from {@code fromNanos} (its send or intended time). */

@@ -10,10 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a sampling task on its own daemon thread: once at start, then at a fixed rate, and once more
- * when closed, so even a run shorter than one period has a first and a last sample. A task that
- * throws is logged and the schedule goes on. {@link #close()} waits for the thread to finish, so
- * whatever the task wrote is visible to the closing thread afterwards. Thread-safe.
+ * Runs a sampling task on a daemon thread at start, at a fixed rate and once more when closed (so
+ * a short run has a first and a last sample); a failure is logged and the schedule goes on.
+ * {@link #close()} waits for the thread, so what it wrote is visible after. Thread-safe.
  */
 public final class PeriodicSampler implements AutoCloseable {
 

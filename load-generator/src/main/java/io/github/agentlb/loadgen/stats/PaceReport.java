@@ -4,13 +4,8 @@ import io.github.agentlb.loadgen.config.Pacing;
 import java.util.List;
 
 /**
- * How a run was paced and whether the generator kept pace; for a time-bound run also its
- * figures per interval and its verdict.
- *
- * @param pacing    the run's pacing
- * @param selfCheck the generator's self-check
- * @param intervals per-interval figures of a time-bound run; empty otherwise
- * @param verdict   the soak verdict of a time-bound run; {@code null} otherwise
+ * How a run was paced and whether the generator kept pace; for a time-bound run also its figures
+ * per interval and its verdict (else empty and {@code null}).
  */
 public record PaceReport(Pacing pacing, PacingCheck.Result selfCheck, List<IntervalSeries.Interval> intervals,
                          SoakVerdict verdict) {
@@ -19,10 +14,7 @@ public record PaceReport(Pacing pacing, PacingCheck.Result selfCheck, List<Inter
         intervals = List.copyOf(intervals);
     }
 
-    /**
-     * The self-check's lines, or, when no request was answered, one line saying so: pacing a run
-     * that measured nothing is no finding, and "kept pace" would read as a good result.
-     */
+    /** The self-check's lines, or one line saying nothing was measured when no request was answered ("kept pace" would mislead). */
     public List<String> selfCheckLines(long answered) {
         return answered == 0
                 ? List.of("Self-check: no request was answered, so this run measured nothing of the system.")

@@ -4,11 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Consecutive phases of a run, split at the times their changes were made (an agent killed, a
- * fault switched on, an agent added): phase 0 until the first change, phase {@code i} from change
- * {@code i - 1} (inclusive) until the next. A request belongs to the phase in which it was
- * <em>sent</em>, so every request is in exactly one phase, and one in flight at a change counts
- * where the balancer chose its agent. Immutable.
+ * Consecutive phases of a run, split at its changes (an agent killed, a fault switched on, an agent
+ * added): phase {@code i} from change {@code i - 1} (inclusive) to the next. A request belongs to the
+ * phase it was <em>sent</em> in, where the balancer chose its agent. Immutable.
  *
  * @param names  the phases' names in order, e.g. {@code before, down, after}
  * @param starts when each phase after the first began, ns of the outcomes' clock, one per such phase
@@ -47,11 +45,7 @@ public record Phases(List<String> names, List<Long> starts) {
         return byPhase.stream().map(List::copyOf).toList();
     }
 
-    /**
-     * The wall time of each phase of a run from {@code startNanos} to {@code endNanos}, ns, by index:
-     * the first from the start to the first change, the last from the last change to the end (each 0
-     * when negative), the others from change to change.
-     */
+    /** The wall time of each phase of a run from {@code startNanos} to {@code endNanos}, ns (first and last at least 0). */
     public long[] durations(long startNanos, long endNanos) {
         long[] d = new long[names.size()];
         for (int i = 0; i < d.length; i++) {
