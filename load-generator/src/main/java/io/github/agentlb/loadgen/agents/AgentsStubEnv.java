@@ -3,10 +3,8 @@ package io.github.agentlb.loadgen.agents;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 
 /**
- * Prints the environment of the agents scenario's stub agents, one line per agent
- * ({@code AGENT_ID=A1 SEED=1333 FIRST_TOKEN_MS=20 ...}), from {@link AgentsSettings#ofDefaults()}
- * and the seed the in-process scenario gives agent i ({@code seed x 31 + i}), so that a script
- * starts stub agent JVMs as the in-process scenario starts its agents:
+ * Prints {@link AgentsSettings#stubEnv} of the defaults, so that a script starts stub agent JVMs as
+ * the in-process agents scenario starts its agents:
  * {@code java -cp load-generator.jar io.github.agentlb.loadgen.agents.AgentsStubEnv [SEED]}
  * (default seed {@value LoadTestConfig#DEFAULT_SEED}, the load generator's). Stateless.
  */

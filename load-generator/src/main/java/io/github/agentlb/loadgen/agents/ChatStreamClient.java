@@ -59,9 +59,8 @@ public final class ChatStreamClient {
         }
 
         /**
-         * This answer as the outcome of request {@code requestId}: a success from its agent ({@code ?}
-         * when no chunk named one) with latency {@code successNanos}, else a timeout or an error with
-         * its HTTP status, its latency the time to the failure.
+         * This answer as the outcome of request {@code requestId}: a success from its agent ({@code ?} if
+         * unnamed) with latency {@code successNanos}, else a timeout or an error with the time to the failure.
          */
         public RequestOutcome outcome(String requestId, int userId, long successNanos) {
             if (ok()) {

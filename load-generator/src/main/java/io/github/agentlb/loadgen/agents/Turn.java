@@ -5,14 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * One request of a conversation as the client saw it. Immutable.
- *
- * @param conversation the conversation's index
- * @param turn         the turn, 0-based
- * @param mcp          whether the conversation keeps an MCP session id
- * @param answer       what came back
- */
+/** Turn {@code turn} (0-based) of conversation {@code conversation} as the client saw it; {@code mcp}: it keeps a session id. */
 public record Turn(int conversation, int turn, boolean mcp, ChatStreamClient.Answer answer) {
 
     /**

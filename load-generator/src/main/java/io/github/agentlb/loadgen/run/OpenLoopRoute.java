@@ -47,14 +47,7 @@ final class OpenLoopRoute extends RouteBuilder {
 
     @Override
     public void configure() throws Exception {
-        from(SEND_URI).routeId(SEND_ROUTE_ID)
-                .process(steps::prepare)
-                .doTry()
-                    .to(RequestSteps.endpointUri(baseUrl, timeoutMs))
-                    .process(steps::recordAnswer)
-                .doCatch(Exception.class)
-                    .process(steps::recordFailure)
-                .end();
+        steps.around(from(SEND_URI).routeId(SEND_ROUTE_ID), send -> send.to(RequestSteps.endpointUri(baseUrl, timeoutMs)));
         getContext().addStartupListener(new ExtendedStartupListener() {
             @Override
             public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {

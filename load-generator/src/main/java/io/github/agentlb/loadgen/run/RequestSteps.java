@@ -8,12 +8,15 @@ import io.github.agentlb.loadgen.stats.RequestOutcome;
 import java.net.SocketTimeoutException;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeTimedOutException;
 import org.apache.camel.Message;
 import org.apache.camel.component.netty.NettyConstants;
+import org.apache.camel.model.ProcessorDefinition;
+import org.apache.camel.model.TryDefinition;
 import org.apache.camel.support.DefaultMessage;
 
 /**
@@ -68,6 +71,18 @@ final class RequestSteps {
     static String endpointUri(String baseUrl, long timeoutMs) {
         return "netty-http:" + baseUrl + "?synchronous=false&throwExceptionOnFailure=false"
                 + "&okStatusCodeRange=999-999&requestTimeout=" + timeoutMs + "&connectTimeout=" + timeoutMs;
+    }
+
+    /**
+     * Appends these steps to {@code route} around the send {@code send} appends: {@link #prepare}, then
+     * in a try the send and {@link #recordAnswer}, on an exception {@link #recordFailure}.
+     *
+     * @return what ending the try returns, to go on with {@code route}'s enclosing blocks
+     */
+    ProcessorDefinition<?> around(ProcessorDefinition<?> route, Consumer<TryDefinition> send) {
+        TryDefinition attempt = route.process(this::prepare).doTry();
+        send.accept(attempt);
+        return attempt.process(this::recordAnswer).doCatch(Exception.class).process(this::recordFailure).end();
     }
 
     /**

@@ -74,20 +74,13 @@ final class WorkerLoopRoute extends RouteBuilder {
         ExecutorService workers = getContext().getExecutorServiceManager()
                 .newFixedThreadPool(this, "loadgen-worker", config.concurrency());
         List<Integer> workerNumbers = IntStream.range(0, config.concurrency()).boxed().toList();
-        TryDefinition attempt = from("timer:worker-loop?repeatCount=1&delay=0&includeMetadata=false").routeId(ROUTE_ID)
+        steps.around(from("timer:worker-loop?repeatCount=1&delay=0&includeMetadata=false").routeId(ROUTE_ID)
                 .process(e -> {
                     e.setProperty("loadgen.runStartedAtNanos", clock.getAsLong());
                     e.getMessage().setBody(workerNumbers);
                 })
                 .split(body()).parallelProcessing().executorService(workers)
-                    .loopDoWhile(this::claimNext)
-                        .process(steps::prepare)
-                        .doTry();
-        sendToReplica(attempt);
-        attempt.process(steps::recordAnswer)
-                        .doCatch(Exception.class)
-                            .process(steps::recordFailure)
-                        .end()
+                    .loopDoWhile(this::claimNext), this::sendToReplica)
                     .end()
                 .end()
                 .process(e -> done.complete(clock.getAsLong() - e.getProperty("loadgen.runStartedAtNanos", Long.class)));

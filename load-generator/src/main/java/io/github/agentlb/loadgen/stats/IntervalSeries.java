@@ -37,7 +37,6 @@ public final class IntervalSeries {
 
     private static final class Bucket {
         final Histogram latencyMicros = new Histogram(LatencySummary.SIGNIFICANT_DIGITS);
-        long requests;
         long errors;
         long timeouts;
         double heapAfterGcMb = Double.NaN;
@@ -76,7 +75,6 @@ public final class IntervalSeries {
     /** Counts {@code outcome}, completed at {@code completedAtNanos}, in its interval. */
     public synchronized void record(long completedAtNanos, RequestOutcome outcome) {
         Bucket b = bucket(indexOf(completedAtNanos));
-        b.requests++;
         switch (outcome.kind()) {
             case SUCCESS -> b.latencyMicros.recordValue(outcome.latencyNanos() / 1_000);
             case ERROR -> b.errors++;
@@ -102,9 +100,11 @@ public final class IntervalSeries {
             Bucket b = bucket(i);
             long from = startNanos + i * intervalNanos;
             long to = Math.min(from + intervalNanos, Math.max(endNanos, from));
+            long successes = b.latencyMicros.getTotalCount();
             list.add(new Interval(i, i * intervalNanos / 1e9, i == last ? (to - from) / 1e9 : intervalNanos / 1e9,
-                    b.requests, b.latencyMicros.getTotalCount(), b.errors, b.timeouts, LatencySummary.ms(b.latencyMicros, 50),
-                    LatencySummary.ms(b.latencyMicros, 99), b.heapAfterGcMb, b.liveThreads));
+                    successes + b.errors + b.timeouts, successes, b.errors, b.timeouts,
+                    LatencySummary.ms(b.latencyMicros, 50), LatencySummary.ms(b.latencyMicros, 99), b.heapAfterGcMb,
+                    b.liveThreads));
         }
         return list;
     }
