@@ -72,7 +72,7 @@ public final class ChatStreamClient {
         }
     }
 
-    /** OpenAI's {@code usage} of one answer: {@code prompt_tokens}, {@code prompt_tokens_details.cached_tokens} (0 when absent). */
+    /** OpenAI's {@code usage}: {@code prompt_tokens}, {@code prompt_tokens_details.cached_tokens} (0 when absent). */
     public record Usage(long promptTokens, long cachedTokens) {
     }
 

@@ -97,7 +97,7 @@ public final class Conversations {
         return of(DEFAULT_CONVERSATIONS, DEFAULT_TURNS, DEFAULT_GROUPS, seed);
     }
 
-    /** A workload of {@code conversations} (>= 1) x {@code turns} (>= 1) in {@code groups} (1..conversations) from {@code seed}. */
+    /** {@code conversations} (>= 1) x {@code turns} (>= 1) in {@code groups} (1..conversations) from {@code seed}. */
     public static Conversations of(int conversations, int turns, int groups, long seed) {
         return new Conversations(conversations, turns, groups, seed);
     }
@@ -142,7 +142,7 @@ public final class Conversations {
         return "c" + checkConversation(conversation);
     }
 
-    /** The messages of turn {@code turn} (0-based) of {@code conversation}: 2 + 3 x turn, as the class says, the last a user's. */
+    /** The messages of turn {@code turn} (0-based) of {@code conversation}: 2 + 3 x turn (see the class). */
     public List<Message> messages(int conversation, int turn) {
         checkConversation(conversation);
         if (turn < 0 || turn >= turns) {

@@ -239,7 +239,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return out != null ? out : Path.of(againstUrl ? DEFAULT_URL_OUT : DEFAULT_OUT);
     }
 
-    /** Creates {@code dir} if missing; {@code null} when a file can be written in it, else one line naming {@code --out} and why. */
+    /** Creates {@code dir} if missing; {@code null} when a file can be written in it, else one line saying why. */
     static String unusableOutput(Path dir) {
         try {
             Files.createDirectories(dir);

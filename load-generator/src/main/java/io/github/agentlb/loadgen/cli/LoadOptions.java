@@ -143,7 +143,7 @@ final class LoadOptions {
             description = "In-process agents: longest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMaxMs;
 
-    /** The load of a run with hot share {@code share}: {@code --users} or {@link #defaultUsers} (said to {@code stdout} if not null). */
+    /** The load with hot share {@code share}: {@code --users} or {@link #defaultUsers} (said to a non-null {@code stdout}). */
     LoadTestConfig validatedConfig(double share, PrintStream stdout, String scenario) {
         if (!(share >= 0 && share < 1)) {
             throw usage("--hot-share must be >= 0 and < 1, was " + share);
@@ -172,14 +172,14 @@ final class LoadOptions {
         }
     }
 
-    /** {@code message} of {@link LoadTestConfig}'s check with its leading field as the option ({@code timeoutMs} to {@code --timeout-ms}). */
+    /** {@link LoadTestConfig}'s {@code message} with its leading field as an option ({@code timeoutMs}: {@code --timeout-ms}). */
     static String asOption(String message) {
         Matcher m = FIELD.matcher(message);
         return m.lookingAt() ? "--" + m.group(1).replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT)
                 + message.substring(m.end(1)) : message;
     }
 
-    /** Users without {@code --users}: {@value LoadTestConfig#DEFAULT_USERS}, or a tenth of fewer {@code requests} (at least 1). */
+    /** Users without {@code --users}: {@value LoadTestConfig#DEFAULT_USERS}, or a tenth of fewer {@code requests} (>= 1). */
     static int defaultUsers(int requests) {
         return requests >= LoadTestConfig.DEFAULT_USERS ? LoadTestConfig.DEFAULT_USERS : Math.max(1, requests / 10);
     }

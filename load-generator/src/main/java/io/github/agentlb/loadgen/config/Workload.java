@@ -58,7 +58,7 @@ public final class Workload {
         return new Workload(planned);
     }
 
-    /** The requests left to users {@code 1..users} besides the hot user's; IllegalArgumentException unless users is in 1..that. */
+    /** The requests left to users {@code 1..users} by the hot user; IllegalArgumentException unless users is in 1..that. */
     static int checkUsers(int requests, int users, double hotShare) {
         int others = requests - hotRequests(requests, hotShare);
         if (users < 1 || users > others) {
@@ -82,7 +82,7 @@ public final class Workload {
         return requests;
     }
 
-    /** Request {@code index} (0-based) of this workload repeated without end: user of {@code index mod size}, id {@code r<index + 1>}. */
+    /** Request {@code index} (0-based) of this workload repeated: user of {@code index mod size}, id {@code r<index + 1>}. */
     public PlannedRequest requestAt(long index) {
         return index < requests.size() ? requests.get((int) index) : new PlannedRequest(String.format("r%0"
                 + (requests.get(0).requestId().length() - 1) + "d", index + 1), requests.get((int) (index % requests.size()))

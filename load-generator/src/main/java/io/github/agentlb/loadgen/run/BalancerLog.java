@@ -21,11 +21,11 @@ public final class BalancerLog implements HealthListener, AttemptListener {
     /** What happened to an agent. */
     public enum Kind { EJECTED, READMITTED }
 
-    /** An ejection or re-admission of the balancer's {@code agentId} at {@code atNanos} (log's clock); ZERO time for a re-admission. */
+    /** An ejection for {@code ejectionTime}, or a re-admission (ZERO), of {@code agentId} at {@code atNanos}, log's clock. */
     public record Event(String agentId, Kind kind, long atNanos, Duration ejectionTime) {
     }
 
-    /** An attempt on the balancer's {@code agentId}: sent (its end less the balancer's duration) and ended, ns on the log's clock. */
+    /** An attempt on the balancer's {@code agentId}: sent (end less the balancer's duration) and ended, ns of the log's clock. */
     public record Attempt(String agentId, AttemptOutcome outcome, long startedNanos, long endedNanos) {
     }
 

@@ -31,7 +31,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
         long apply() throws Exception;
     }
 
-    /** A change ({@code label} e.g. {@code kill A1}) made just before request {@code atRequest} (1-based), async on the controller. */
+    /** A change (e.g. {@code kill A1}) made just before request {@code atRequest} (1-based); async: on the controller. */
     public record Change(String label, int atRequest, boolean async, Action action) {
     }
 
@@ -68,7 +68,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
         this.made = new AtomicReferenceArray<>(changes.size());
     }
 
-    /** The 1-based request starting the {@code k}-th of {@code parts} equal parts of {@code requests} (>= parts): {@code k n / parts + 1}. */
+    /** The 1-based request starting part {@code k} of {@code parts} of {@code requests} (>= parts): {@code k n / parts + 1}. */
     public static int atRequest(int k, int parts, int requests) {
         if (requests < parts) {
             throw new IllegalArgumentException("requests must be >= " + parts + " for " + parts + " phases, was "
@@ -93,7 +93,7 @@ public final class Changes implements IntConsumer, AutoCloseable {
         }
     }
 
-    /** Waits for every change; returns them as made, in order. Throws what a change threw, IllegalStateException if one was never due. */
+    /** Waits for the changes, returned as made; rethrows a change's failure; IllegalStateException if one never came due. */
     public List<Made> await() throws Exception {
         List<Made> all = new ArrayList<>();
         for (int i = 0; i < changes.size(); i++) {

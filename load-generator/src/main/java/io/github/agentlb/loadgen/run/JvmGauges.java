@@ -14,7 +14,7 @@ public final class JvmGauges {
     private JvmGauges() {
     }
 
-    /** The heap used after the latest collection, young or full (before any, the pools' collection usage), bytes; -1 if unknown. */
+    /** Heap used after the latest collection, young or full (before any, the collection usage), bytes; -1 if unknown. */
     public static long heapAfterGcBytes() {
         GcInfo last = null;
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {

@@ -31,7 +31,7 @@ public final class PeriodicSampler implements AutoCloseable {
         this.executor = executor;
     }
 
-    /** Starts sampling every {@code period} (> 0) on thread {@code loadgen-sampler-<name>}; {@code task} quick, never blocking. */
+    /** Samples every {@code period} (> 0) on thread {@code loadgen-sampler-<name>}; {@code task} quick, never blocking. */
     public static PeriodicSampler start(String name, Duration period, Runnable task) {
         Objects.requireNonNull(task, "task");
         Check.positive("period", period);

@@ -14,7 +14,7 @@ public record PaceReport(Pacing pacing, PacingCheck.Result selfCheck, List<Inter
         intervals = List.copyOf(intervals);
     }
 
-    /** The self-check's lines, or one line saying nothing was measured when no request was answered ("kept pace" would mislead). */
+    /** The self-check's lines, or, when nothing was answered, one line saying so ("kept pace" would mislead). */
     public List<String> selfCheckLines(long answered) {
         return answered == 0
                 ? List.of("Self-check: no request was answered, so this run measured nothing of the system.")

@@ -52,7 +52,7 @@ public final class PacingCheck {
         busyNanos += Math.max(0, latencyNanos);
     }
 
-    /** The verdict, with the JVM's CPU time per completed request, ms (NaN when not measured; taken from a shared machine's system). */
+    /** The verdict, with the JVM's CPU time per completed request, ms (NaN if not measured; taken from a shared system). */
     public synchronized Result result(double cpuShare, int cores, double cpuMsPerRequest) {
         double gapShare = gapNanos + busyNanos == 0 ? 0 : (double) gapNanos / (gapNanos + busyNanos);
         return new Result(lagsMicros.getTotalCount(), lateSends, LatencySummary.ms(lagsMicros, 99), maxLagNanos / 1e6,
