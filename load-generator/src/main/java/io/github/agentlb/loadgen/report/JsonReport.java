@@ -48,12 +48,7 @@ public final class JsonReport {
     private JsonReport() {
     }
 
-    /**
-     * Writes {@code r} as {@link Result#fileName()} into {@code dir} (created if missing).
-     *
-     * @return the file written
-     * @throws IOException if it cannot be written
-     */
+    /** Writes {@code r} as {@link Result#fileName()} into {@code dir} (created if missing); returns the file. */
     public static Path write(Result r, Path dir) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(r.fileName());

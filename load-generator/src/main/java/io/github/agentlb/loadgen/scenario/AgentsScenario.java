@@ -40,17 +40,14 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
- * The {@code agents} scenario: the seeded {@link Conversations} (48 agent conversations of 20 turns,
- * each turn adding a tool result) sent as streamed chat completions by closed-loop workers through
- * each balancer set-up to eight stub agents with the LLM server model ({@link AgentsSettings}), all
- * set-ups at the same time, each over its own agents; or to a running balancer ({@code --url}).
- * Measured: time to first token at the client and at the agents, the agents' prefix-cache hit rate,
- * the balance of requests in flight, MCP session stickiness. Its check: the recommended set-up
- * ({@link #CHECKED}) against round-robin (see {@link #goal}).
+ * The {@code agents} scenario: the seeded {@link Conversations} sent as streamed chat completions by
+ * closed-loop workers through each balancer set-up to stub agents with the LLM server model
+ * ({@link AgentsSettings}), all set-ups at once, each over its own agents; or to a running balancer
+ * ({@code --url}). Measured: time to first token at the client and at the agents, the prefix-cache hit
+ * rate, the balance of requests in flight, MCP session stickiness; checked: {@link #goal}.
  *
  * <p>Over 300 lines: one scenario's whole job (variants, the in-process and the {@code --url} run,
- * the agents' counters, the goal's checks, its console and {@code report.md} section), as every
- * other scenario keeps its own in one file.
+ * the goal's checks, its console and {@code report.md} section), as every other scenario keeps its own.
  */
 public final class AgentsScenario implements Scenario {
 
@@ -78,7 +75,7 @@ public final class AgentsScenario implements Scenario {
     private final Conversations workload;
     private final AgentsSettings settings;
 
-    /** The main job's scenario: the default conversations and settings; the conversations' seed the job's. */
+    /** The default conversations (of the job's seed) and settings. */
     public AgentsScenario() {
         this(null, AgentsSettings.ofDefaults());
     }
@@ -186,15 +183,11 @@ public final class AgentsScenario implements Scenario {
     }
 
     private Result run(Variant variant, Setup setup, Callable<?> gate) throws Exception {
-        Conversations w = conversations(setup);
         try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup),
                 ProxyConfig.builder().strategy(variant.strategy()), variant.balancer(), variant.replicas())) {
             gate.call();
-            List<URI> targets = cluster.baseUrls().stream().map(u -> URI.create(u + PATH)).toList();
             long start = System.nanoTime();
-            List<Turn> turns = ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(),
-                    "agents-" + variant.label(), c -> URI.create(targets.get(c % targets.size()) + "?user_id="
-                            + w.userId(c)), UnaryOperator.identity());
+            List<Turn> turns = send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity());
             long wall = System.nanoTime() - start;
             Map<String, Counters> counters = new TreeMap<>();
             for (StubAgent agent : cluster.agents()) {
@@ -204,6 +197,14 @@ public final class AgentsScenario implements Scenario {
             }
             return result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns, counters, wall);
         }
+    }
+
+    /** The conversations' turns, conversation c through {@code baseUrls}' c mod n, each body as {@code body} has it. */
+    private List<Turn> send(Setup setup, String name, List<String> baseUrls, UnaryOperator<String> body)
+            throws Exception {
+        Conversations w = conversations(setup);
+        return ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(), name,
+                c -> URI.create(baseUrls.get(c % baseUrls.size()) + PATH + "?user_id=" + w.userId(c)), body);
     }
 
     /**
@@ -359,9 +360,7 @@ public final class AgentsScenario implements Scenario {
         setup.stdout().printf(Locale.ROOT, "== agents %s: %d conversations of %d turns to %s%s, %d in flight%n", label,
                 w.conversations(), w.turns(), baseUrl, PATH, settings.inFlight());
         long start = System.nanoTime();
-        URI uri = URI.create(baseUrl + PATH);
-        List<Turn> turns = ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(),
-                "agents-url-" + label, c -> URI.create(uri + "?user_id=" + w.userId(c)), AgentsScenario::withUsage);
+        List<Turn> turns = send(setup, "agents-url-" + label, List.of(baseUrl), AgentsScenario::withUsage);
         return urlResult(label, baseUrl, workload(setup), turns, System.nanoTime() - start);
     }
 

@@ -38,12 +38,11 @@ import java.util.stream.Stream;
 
 /**
  * The {@code uniform} and {@code heterogeneous} scenarios ({@link AgentSet}): the seeded workload
- * through each strategy over three agents, nothing injected; measured: how the requests spread over
- * the agents, the agents' own utilization (sampled every {@link EmbeddedCluster#UTILIZATION_PERIOD}),
- * latency and throughput, the {@code avn} balancer's final state and the {@code pid} balancer's
- * weights over time. Paced as the command line says: the closed loop of the main job, or the open
- * loop ({@code --rate}) or a soak ({@code --duration}); and against a running balancer
- * ({@code --url}) as well as over agents in this JVM.
+ * through each strategy over three agents, nothing injected; measured: the spread over the agents,
+ * their own utilization (sampled every {@link EmbeddedCluster#UTILIZATION_PERIOD}), latency and
+ * throughput, the {@code avn} balancer's final state and the {@code pid} balancer's weights over time.
+ * Paced as the command line says (closed loop, {@code --rate}, {@code --duration}); also against a
+ * running balancer ({@code --url}).
  *
  * <p>Over 300 lines: two scenarios in three pacings and two targets share this one file, with the
  * pid and avn figures and charts only they report.
@@ -189,21 +188,18 @@ public final class PlainScenario implements Scenario {
                 + " a balancer of this project (GET /process/{req_id}?user_id=N answered by an agent's JSON)?";
     }
 
-    /** The result of a run, its distribution and (time-bound) soak charts, and its console lines. */
+    /** The run's result: {@code charts}, its distribution and soak charts; its console lines after {@code before}. */
     Result result(Variant variant, String target, boolean embedded, LoadTestConfig load, LoadRunner.Result run,
-                          Map<String, Object> figures, List<Chart> charts, List<String> before) {
-        RunStatistics s = run.statistics();
-        Result r = new Result(name(), variant.label(), variant.strategy(), target, embedded, load,
-                variant.replicas(), s, List.of(), figures, List.of(), s.clientErrors(), null, run.pace(),
+                  Map<String, Object> figures, List<Chart> charts, List<String> before) {
+        Result r = new Result(name(), variant.label(), variant.strategy(), target, embedded, load, variant.replicas(),
+                run.statistics(), List.of(), figures, List.of(), run.statistics().clientErrors(), null, run.pace(),
                 List.of(), List.of());
         List<Chart> all = new ArrayList<>(charts);
         all.add(distributionChart(r));
         if (run.pace().verdict() != null) {
             all.add(soakChart(r));
         }
-        List<String> lines = new ArrayList<>(before);
-        lines.addAll(lines(r));
-        return r.withOutput(all, lines);
+        return r.withOutput(all, Stream.concat(before.stream(), lines(r).stream()).toList());
     }
 
     /** What the console shows of a run: its figures, utilization, balancer state, pacing, self-check and verdict. */

@@ -35,20 +35,12 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * The {@code tenants} scenario (run only by name, not in the main job): the balancer's bounded fair
- * queue on real sockets. Three stub agents with the LLM model (no prefix cache, no limit of their own;
- * time to first token {@value #BLOCK_MS} ms per prompt block of {@value #BLOCK_CHARS} chars, one
- * answer token) behind the demo proxy with {@code rr}, {@code maxInFlightPerAgent}
- * {@value #MAX_IN_FLIGHT} and a queue of {@value #QUEUE_SIZE} ({@value #QUEUE_TIMEOUT_S} s timeout).
- * Tenant L posts streamed chat completions of {@value #L_PROMPT_CHARS}-char prompts (12 blocks,
- * about 19 ms), tenant H of {@value #H_PROMPT_CHARS} (125 blocks, 200 ms) at the same seeded Poisson
- * rate, together {@value #DEMAND} x what the agents serve, for the given seconds, open loop. Variants,
- * one after another: {@code L-alone}; {@code L+H-vtc} (tenants by {@code X-Tenant}); {@code L+H-fifo}
- * (no header: one shared tenant); {@code L+H-limit} (as {@code L+H-vtc} with
- * {@code maxInFlightPerTenant} {@value #TENANT_LIMIT}). Checks: no request lost, the queue within its
- * bound, L's p99 under VTC at most 1/{@value #FIFO_RATIO} of its p99 under FIFO, and L's p99 wait
- * with the tenant limit at most half its p99 wait under VTC without it or at most twice its p99 wait
- * alone ({@link #lightKept}).
+ * The {@code tenants} scenario (only by name): the balancer's bounded fair queue on real sockets. Stub
+ * LLM agents behind the demo proxy with {@code rr}, {@code maxInFlightPerAgent} and a queue; tenant L
+ * posts short prompts, H long ones, each at the same seeded Poisson rate, open loop; one after another
+ * L alone, both by {@code X-Tenant} (VTC), both as one tenant (FIFO), and VTC with
+ * {@code maxInFlightPerTenant}. Checks: nothing lost, the queue within its bound, L's p99 under VTC at
+ * most 1/{@value #FIFO_RATIO} of it under FIFO, and {@link #lightKept}. The figures: the section's text.
  *
  * <p>Over 300 lines: the four variants share one open-loop run, one result with their figures, the
  * checks across variants and the report section; split, each part would take the others' constants.
@@ -249,10 +241,7 @@ public final class TenantsScenario implements Scenario {
         return 2 * limitMs <= vtcMs || limitMs <= 2 * aloneMs;
     }
 
-    /**
-     * Runs the variants one after another; the FIFO run gets the check of L's p99 under VTC against
-     * it, the tenant-limit run that of L's p99 wait against VTC's without the limit.
-     */
+    /** Runs the variants one after another, then adds the checks across them to the FIFO and limit runs. */
     @Override
     public List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
         List<Result> results = new ArrayList<>(Scenario.super.runAll(variants, setup));
