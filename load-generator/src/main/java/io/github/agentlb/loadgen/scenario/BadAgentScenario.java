@@ -208,10 +208,9 @@ public final class BadAgentScenario implements Scenario {
                         BAD_AGENT, MAX_PER_REST) : "", brownOut ? String.format(Locale.ROOT, "; %.3f attempts per request "
                         + "during the brown-out (goal <= %.1f)", attemptsPerRequest, MAX_ATTEMPTS_PER_REQUEST) : "")));
         Result r = m.result(phases, figures, checks, excess, m.timeline(TIMELINE_BUCKET));
-        return ClusterRun.withPhaseLines(r, chart(r), String.format(Locale.ROOT, "%s (%s): %s received %s "
-                        + "(before/during/after); %d clients saw its %d (%d allowed); rested after %s ms, ejected after %s "
-                        + "ms;%s %s", r.variant(), name(), String.join("+", badAgents()), perPhase(r, "bad_agent_requests"),
-                seen, status(), allowed, Section.num("%.0f", restMs), Section.num("%.0f", ejectionMs), brownOut
+        return ClusterRun.withPhaseLines(r, chart(r), r.line("%s received %s (before/during/after); %d clients saw its "
+                        + "%d (%d allowed); rested after %s ms, ejected after %s ms;%s %s", String.join("+", badAgents()),
+                perPhase(r, "bad_agent_requests"), seen, status(), allowed, Section.num("%.0f", restMs), Section.num("%.0f", ejectionMs), brownOut
                         ? String.format(Locale.ROOT, " %.3f attempts per request during; retries %d, budget exhausted %d;",
                         attemptsPerRequest, retries, budgetExhausted) : "", within ? "within bounds" : "NOT within bounds"));
     }

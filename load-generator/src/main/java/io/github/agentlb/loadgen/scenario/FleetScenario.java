@@ -163,10 +163,10 @@ public final class FleetScenario implements Scenario {
                 "other_keys_moved", phases.stream().skip(1).mapToInt(p -> moved(p, "other_moved")).sum());
         Result r = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(), m.timeline(TIMELINE_BUCKET));
         return ClusterRun.withPhaseLines(r, ClusterRun.timelineChart(r, JOINING + " joins, " + LEAVING
-                + " drained and back", null), String.format(Locale.ROOT, "%s (fleet): keys moved %s, other keys moved "
-                        + "%.0f; %s drained in %s ms, chosen while drained %.0f; %s answered before its join %.0f",
-                r.variant(), keysMoved(r), r.number("other_keys_moved"), LEAVING, Section.num("%.0f",
-                        r.number("drain_ms")), r.number("chosen_while_drained"), JOINING, r.number("answered_before_join")));
+                + " drained and back", null), r.line("keys moved %s, other keys moved %.0f; %s drained in %s ms, chosen "
+                        + "while drained %.0f; %s answered before its join %.0f", keysMoved(r), r.number("other_keys_moved"),
+                LEAVING, Section.num("%.0f", r.number("drain_ms")), r.number("chosen_while_drained"), JOINING,
+                r.number("answered_before_join")));
     }
 
     private static int count(ClusterRun.Measured m, String agent, Predicate<TimedOutcome> when) {

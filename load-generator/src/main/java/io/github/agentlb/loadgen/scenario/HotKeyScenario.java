@@ -130,13 +130,12 @@ public final class HotKeyScenario implements Scenario {
                         + "%.2f), stickiness of users 1..%d %.3f (goal >= %.2f), hot user on %d agent(s) (goal 1)",
                 s.maxOverMean(), TARGET_MAX_OVER_MEAN, c.users(), hot.othersStickiness(), TARGET_STICKINESS,
                 hot.hotUserAgentCount()));
-        String line = String.format(Locale.ROOT, "%s (%s): %d requests, %d errors, %d timeouts; %s; max/mean %.3f; "
-                        + "stickiness of users 1..%d %.3f%s; hot user on %s; targets %s", m.variant().label(), name(),
+        return m.result(List.of(), figures, List.of(targets), s.clientErrors(), null).withLine("%d requests, %d errors, "
+                        + "%d timeouts; %s; max/mean %.3f; stickiness of users 1..%d %.3f%s; hot user on %s; targets %s",
                 s.requests(), s.errors(), s.timeouts(), ClusterRun.answered(s), s.maxOverMean(), c.users(),
                 hot.othersStickiness(), m.variant().replicas() > 1 ? String.format(Locale.ROOT,
                         " (%.3f within each replica)", hot.othersStickinessPerReplica()) : "",
                 hotUserOn(hot.hotUserAgents()), met ? "met" : "missed");
-        return m.result(List.of(), figures, List.of(targets), s.clientErrors(), null).withOutput(List.of(), List.of(line));
     }
 
     /** {@code 1 (A2 400)} or {@code 2 (A1 250, A2 150)}: how many agents answered the hot user, and how much each. */

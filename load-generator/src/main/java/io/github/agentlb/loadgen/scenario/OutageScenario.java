@@ -162,12 +162,11 @@ public final class OutageScenario implements Scenario {
                 m.timeline(Duration.ofSeconds(1)));
         return ClusterRun.withPhaseLines(r, ClusterRun.timelineChart(r, String.format(Locale.ROOT, "agent %s %s at %.1f "
                         + "s, restarted at %.1f s", DEAD_AGENT, hang ? "hung" : "killed", m.seconds(kill),
-                m.seconds(restart)), null), String.format(Locale.ROOT, "%s (%s): kill to ejection %s ms, restart to "
-                        + "re-admission %s ms; others stayed %s (down), %s's users back %s", r.variant(), name(),
-                health(r, "kill_to_ejection_ms"), health(r, "restart_to_readmission_ms"),
-                stickiness(r, "others_stayed_down", "others_in_down"), DEAD_AGENT,
+                m.seconds(restart)), null), r.line("kill to ejection %s ms, restart to re-admission %s ms; others "
+                        + "stayed %s (down), %s's users back %s", health(r, "kill_to_ejection_ms"),
+                health(r, "restart_to_readmission_ms"), stickiness(r, "others_stayed_down", "others_in_down"), DEAD_AGENT,
                 stickiness(r, "dead_users_returned", "dead_users_in_return")),
-                r.passed() ? null : r.variant() + " (" + name() + "): NOT MEASURED: " + r.check("phases").detail());
+                r.passed() ? null : r.line("NOT MEASURED: %s", r.check("phases").detail()));
     }
 
     private static double millis(OptionalLong nanos) {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -116,6 +117,16 @@ public record Result(String scenario, String variant, String strategy, String ta
     @SuppressWarnings("unchecked")
     public static <T> T figure(Map<String, Object> figures, String name) {
         return (T) figures.get(name);
+    }
+
+    /** A console line of this run: {@code <variant> (<scenario>): } and {@code format} with {@code args}. */
+    public String line(String format, Object... args) {
+        return variant + " (" + scenario + "): " + String.format(Locale.ROOT, format, args);
+    }
+
+    /** This result with no chart and one console line, {@link #line}. */
+    public Result withLine(String format, Object... args) {
+        return withOutput(List.of(), List.of(line(format, args)));
     }
 
     /** This result with its charts and console lines. */

@@ -13,14 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The {@code slow} scenario (run only by name, not in the main job): the uniform agents behind the
- * demo proxy with its settings and {@code rr}, agent {@value #SLOW_AGENT} {@value #FACTOR} times
- * slower to answer (its delays multiplied), in three variants run one after another: all agents
- * healthy, the slow agent without hedging, and with hedging on (the library's hedging defaults: a
- * GET goes to a second agent after the 97th percentile of recent first-byte times). Its figures: the
- * clients' p99 latency (a stub agent's answer comes whole, so its time to first byte) and the agent
- * calls per request; its check, no client error, and in the section the hedged p99 against the
- * healthy one ({@value #MAX_P99_RATIO} x at most) and the extra calls ({@value #MAX_EXTRA} at most).
+ * The {@code slow} scenario (only by name): the uniform agents behind the demo proxy with {@code rr},
+ * agent {@value #SLOW_AGENT} {@value #FACTOR} times slower, one variant after another: all healthy, slow,
+ * slow with the library's hedging. Figures: the clients' p99 and the agent calls per request; checked:
+ * no client error; in the section the hedged p99 against the healthy one and the extra calls.
  */
 public final class SlowAgentScenario implements Scenario {
 
@@ -98,11 +94,9 @@ public final class SlowAgentScenario implements Scenario {
                 "p99_ms", p99, "agent_calls_per_request", callsPerRequest, "slow_agent_calls", onSlow,
                 "hedges_sent", hedgesSent, "hedges_won", hedgesWon);
         List<Result.Check> checks = List.of(new Result.Check("no client error", errors == 0, errors + " client errors"));
-        Result partial = m.result(List.of(), figures, checks, errors, null);
-        String line = String.format(Locale.ROOT, "%s (slow): p99 %.1f ms, %.3f agent calls per request, %s got %d, "
-                        + "hedges sent %d, won %d; %d client errors", m.variant().label(), p99, callsPerRequest,
-                SLOW_AGENT, onSlow, hedgesSent, hedgesWon, errors);
-        return partial.withOutput(List.of(), List.of(line));
+        return m.result(List.of(), figures, checks, errors, null).withLine("p99 %.1f ms, %.3f agent calls per request, "
+                + "%s got %d, hedges sent %d, won %d; %d client errors", p99, callsPerRequest, SLOW_AGENT, onSlow,
+                hedgesSent, hedgesWon, errors);
     }
 
     @Override

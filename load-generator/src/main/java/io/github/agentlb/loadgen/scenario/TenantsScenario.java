@@ -64,7 +64,6 @@ public final class TenantsScenario implements Scenario {
      */
     public static final int TENANT_LIMIT = 3;
     static final String ALONE = "L-alone", VTC = "L+H-vtc", FIFO = "L+H-fifo", LIMIT = "L+H-limit";
-    private static final String PATH = "/v1/chat/completions";
 
     private final double seconds;
 
@@ -147,7 +146,7 @@ public final class TenantsScenario implements Scenario {
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup), ProxyConfig.builder()
                 .strategy(variant.strategy()), variant.balancer(), 1)) {
-            URI uri = URI.create(cluster.baseUrls().get(0) + PATH);
+            URI uri = URI.create(cluster.baseUrls().get(0) + AgentsScenario.PATH);
             setup.stdout().println(String.format(Locale.ROOT, "== %s, tenants scenario: agents %s behind the demo proxy "
                     + "at %s; %d requests over %.0f s", variant.label(), String.join(", ", cluster.agentIds()),
                     cluster.baseUrls().get(0), arrivals.size(), seconds));
@@ -225,10 +224,9 @@ public final class TenantsScenario implements Scenario {
                 new Result.Check("queue bound", queueMax <= QUEUE_SIZE, "queue max " + queueMax + " <= " + QUEUE_SIZE));
         Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, 1, s, List.of(), figures,
                 checks, lost, null, null, List.of(), List.of());
-        return r.withOutput(List.of(), List.of(String.format(Locale.ROOT, "%s (tenants): L %d p50/p99 %.1f/%.1f ms, "
-                        + "H %.0f p50/p99 %.1f/%.1f ms, queue max %d, %d lost", r.variant(), (int) r.number("l_requests"),
-                r.number("l_p50_ms"), r.number("l_p99_ms"), r.number("h_requests"), r.number("h_p50_ms"),
-                r.number("h_p99_ms"), queueMax, lost)));
+        return r.withLine("L %d p50/p99 %.1f/%.1f ms, H %.0f p50/p99 %.1f/%.1f ms, queue max %d, %d lost",
+                (int) r.number("l_requests"), r.number("l_p50_ms"), r.number("l_p99_ms"), r.number("h_requests"),
+                r.number("h_p50_ms"), r.number("h_p99_ms"), queueMax, lost);
     }
 
     /**
