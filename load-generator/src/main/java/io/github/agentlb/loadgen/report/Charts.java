@@ -21,11 +21,9 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * Draws the scenarios' {@link Chart}s as PNG files with XChart: bars (per agent, per variant; stacked
- * or side by side, each labelled with its value, with labelled horizontal lines) and line panels
- * over time (vertical markers labelled above the tallest line). Every y axis starts at 0 and every
- * legend sits below its plot. AWT's headless mode is set before any chart is built, whatever the
- * machine has (a {@code -Djava.awt.headless=false} given still wins). Stateless and thread-safe.
+ * Draws the scenarios' {@link Chart}s as PNG files with XChart: bars, each labelled with its value, and
+ * line panels (vertical markers labelled above the tallest line); every y axis from 0, every legend below.
+ * AWT's headless mode is set first unless {@code java.awt.headless} is given. Stateless and thread-safe.
  */
 public final class Charts {
 

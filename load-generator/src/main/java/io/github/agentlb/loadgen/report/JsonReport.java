@@ -24,11 +24,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Writes a {@link Result} as {@code report-<scenario>-<variant>.json} with Jackson, every scenario's
- * in the same top-level shape (load-generator/README.md, "The JSON reports"): what was run, the
- * client's figures over every request, the phases, the scenario's own {@code figures}, its
- * {@code checks}, the timeline and the pacing; an absent part is {@code null} (or empty), never
- * missing. Latencies in ms, times in s, shares as fractions 0..1; a figure that was not observed
+ * Writes a {@link Result} as {@code report-<scenario>-<variant>.json} with Jackson, every scenario's in
+ * the same top-level shape (load-generator/README.md, "The JSON reports"); an absent part is {@code null}
+ * (or empty), never missing. Latencies in ms, times in s, shares as fractions 0..1; a figure not observed
  * (NaN) is {@code null}. Stateless and thread-safe.
  */
 public final class JsonReport {

@@ -15,10 +15,8 @@ import java.util.Locale;
 import java.util.stream.IntStream;
 
 /**
- * Writes {@code report.md}: one section per scenario run ({@link Section}: its paragraphs, tables
- * and chart links), and after the last section with paced runs the "Pacing and self-check" section
- * (every run's self-check) and a soak section per time-bound run (intervals, verdict, chart).
- * Stateless and thread-safe.
+ * Writes {@code report.md}: a section per scenario run ({@link Section}), and after the last with paced runs
+ * the "Pacing and self-check" section and a soak section per time-bound run. Stateless and thread-safe.
  */
 public final class MarkdownReport {
 

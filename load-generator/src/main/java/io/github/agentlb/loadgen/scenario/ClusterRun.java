@@ -115,11 +115,9 @@ final class ClusterRun {
     }
 
     /**
-     * Runs {@code variant} of {@code scenario}.
+     * Runs {@code variant} of {@code scenario}: {@code proxy} the proxy's settings beyond strategy, host, port and
+     * agents; {@code phases} their names, one more than the {@code changes} made from the running cluster.
      *
-     * @param proxy   the proxy's settings beyond strategy, host, port and agents (timeouts)
-     * @param phases  the phases' names; one more than the changes
-     * @param changes the changes to make, from the running cluster
      * @throws Exception if the cluster cannot start, a change fails or the load run is stuck
      */
     static Result run(Scenario scenario, Variant variant, Setup setup, ProxyConfig.Builder proxy, List<String> phases,

@@ -33,11 +33,7 @@ public final class OutageScenario implements Scenario {
     public static final String DEAD_AGENT = "A1";
     /** Default requests of a run: 600 (about 2 s per phase at the default pace) over 100 users. */
     public static final int DEFAULT_REQUESTS = 600, DEFAULT_USERS = 100;
-    /**
-     * The proxy's per-attempt answer timeout in the {@code hang} run, ms: a fifth of the default,
-     * about 7x the slowest answer (150 ms), so that on a busy 2-core machine, where a live agent's
-     * answer was seen to take over 500 ms, only the hung agent times out.
-     */
+    /** The proxy's answer timeout in {@code hang}, ms: a fifth of the default, 7x the slowest answer (a busy machine's margin). */
     public static final int HANG_PROXY_REQUEST_TIMEOUT_MS = 1_000;
     /** The fault scenarios' outlier ejection: the defaults but 1 s doubling up to 2 s (not 10 s, 300 s), for short phases. */
     public static final OutlierEjection EJECTION = OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(1))

@@ -41,9 +41,6 @@ import java.util.stream.Stream;
  * L alone, both by {@code X-Tenant} (VTC), both as one tenant (FIFO), and VTC with
  * {@code maxInFlightPerTenant}. Checks: nothing lost, the queue within its bound, L's p99 under VTC at
  * most 1/{@value #FIFO_RATIO} of it under FIFO, and {@link #lightKept}. The figures: the section's text.
- *
- * <p>Over 300 lines: the four variants share one open-loop run, one result with their figures, the
- * checks across variants and the report section; split, each part would take the others' constants.
  */
 public final class TenantsScenario implements Scenario {
 
