@@ -130,8 +130,7 @@ public final class BadAgentScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return setup.strategies().stream().map(s -> new Variant(s, s,
-                () -> brownOut ? new ProxySettings().configure(Strategies.create(s)) : balancer(s), 1)).toList();
+        return setup.strategies().stream().map(s -> new Variant(s, s, () -> balancer(s), 1)).toList();
     }
 
     @Override
@@ -139,9 +138,12 @@ public final class BadAgentScenario implements Scenario {
         return true;
     }
 
-    /** A balancer of {@code strategy} with {@link OutageScenario#EJECTION}, its other settings the defaults. */
-    static AgentLoadBalancerSupport balancer(String strategy) {
+    /** A balancer of {@code strategy}: the demo proxy's settings in a brown-out, else {@link OutageScenario#EJECTION}. */
+    private AgentLoadBalancerSupport balancer(String strategy) {
         AgentLoadBalancerSupport balancer = Strategies.create(strategy);
+        if (brownOut) {
+            return new ProxySettings().configure(balancer);
+        }
         balancer.setOutlierEjection(OutageScenario.EJECTION);
         return balancer;
     }
@@ -193,9 +195,8 @@ public final class BadAgentScenario implements Scenario {
         boolean within = excess == 0 && (!busy || mostPerRest <= MAX_PER_REST)
                 && (!brownOut || attemptsPerRequest <= MAX_ATTEMPTS_PER_REQUEST);
         Map<String, Object> figures = Result.map("bad_agent", BAD_AGENT, "bad_answer_status", status(),
-                "bad_answer_retry_after", busy ? "2" : null, "balancer", brownOut ? balancerSettings(new ProxySettings()
-                        .configure(Strategies.create(Strategies.ROUND_ROBIN)), "the defaults")
-                        : balancerSettings(balancer(Strategies.ROUND_ROBIN), "the failure scenario's"),
+                "bad_answer_retry_after", busy ? "2" : null, "balancer", balancerSettings(balancer(Strategies.ROUND_ROBIN),
+                        brownOut ? "the defaults" : "the failure scenario's"),
                 "bad_answer_from_s", m.seconds(on), "bad_answer_until_s", m.seconds(off),
                 "bad_answers_seen_by_clients", seen, "bad_answers_allowed", allowed, "excess_client_errors", excess,
                 "rest_after_ms", restMs, "ejection_after_ms", ejectionMs,

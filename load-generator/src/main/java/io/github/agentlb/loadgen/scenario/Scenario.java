@@ -50,19 +50,10 @@ public interface Scenario {
         return false;
     }
 
-    /**
-     * Runs one variant: starts its agents and proxies, sends the load while injecting what it injects,
-     * stops them, and measures and checks the run.
-     *
-     * @throws Exception if the agents or proxies cannot start, a change fails or the run is stuck
-     */
+    /** Runs one variant: starts its agents and proxies, sends the load, injects, stops them, measures and checks. */
     Result run(Variant variant, Setup setup) throws Exception;
 
-    /**
-     * Runs every variant (at once when {@link #concurrent()}), printing each one's lines as it ends.
-     *
-     * @throws Exception what the first failing run threw
-     */
+    /** Runs every variant (at once when {@link #concurrent()}), printing each one's lines as it ends. */
     default List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
         return Parallel.each(variants, concurrent(), "loadgen-variant", v -> setup.print(run(v, setup)));
     }
@@ -75,11 +66,7 @@ public interface Scenario {
         return false;
     }
 
-    /**
-     * Sends its load once to the running balancer at {@code baseUrl}, reported under {@code label}.
-     *
-     * @throws Exception if the run cannot be carried out; UnsupportedOperationException unless {@link #againstUrl()}
-     */
+    /** Sends its load once to the running balancer at {@code baseUrl}, under {@code label}; needs {@link #againstUrl()}. */
     default Result runAgainst(String baseUrl, String label, Setup setup) throws Exception {
         throw new UnsupportedOperationException("scenario " + name() + " has no --url mode");
     }

@@ -7,10 +7,10 @@ import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.ProxySettings;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The {@code slow} scenario (only by name): the uniform agents behind the demo proxy with {@code rr},
@@ -51,19 +51,14 @@ public final class SlowAgentScenario implements Scenario {
 
     /** The uniform agents, {@value #SLOW_AGENT}'s delays {@value #FACTOR} times longer when {@code slow}. */
     List<AgentConfig> agents(Setup setup, boolean slow) {
-        List<AgentConfig> agents = new ArrayList<>();
-        for (AgentConfig agent : Scenario.super.agents(setup)) {
-            agents.add(slow && agent.agentId().equals(SLOW_AGENT) ? agent.toBuilder()
-                    .delayMs(agent.delayMinMs() * FACTOR, agent.delayMaxMs() * FACTOR).build() : agent);
-        }
-        return agents;
+        return Scenario.super.agents(setup).stream().map(a -> slow && a.agentId().equals(SLOW_AGENT) ? a.toBuilder()
+                .delayMs(a.delayMinMs() * FACTOR, a.delayMaxMs() * FACTOR).build() : a).toList();
     }
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return !setup.strategies().contains(Strategies.ROUND_ROBIN) ? List.of() : List.of(new Variant(HEALTHY, Strategies.ROUND_ROBIN, () -> balancer(false), 1),
-                new Variant(SLOW, Strategies.ROUND_ROBIN, () -> balancer(false), 1),
-                new Variant(HEDGED, Strategies.ROUND_ROBIN, () -> balancer(true), 1));
+        return !setup.strategies().contains(Strategies.ROUND_ROBIN) ? List.of() : Stream.of(HEALTHY, SLOW, HEDGED)
+                .map(v -> new Variant(v, Strategies.ROUND_ROBIN, () -> balancer(v.equals(HEDGED)), 1)).toList();
     }
 
     private static AgentLoadBalancerSupport balancer(boolean hedging) {
