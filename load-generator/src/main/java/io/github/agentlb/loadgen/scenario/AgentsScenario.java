@@ -318,8 +318,8 @@ public final class AgentsScenario implements Scenario {
         if (ratio > TTFT_RATIO && agentRatio <= TTFT_RATIO) {
             checks.add(new Result.Check("goal", true, String.format(Locale.ROOT, "%s: p50 time to first token at the "
                             + "client %.1f ms = %.2f x rr's %.1f ms (goal <= %.2f): MISSED at the client; %s: met at the "
-                            + "agents only", b.variant(), b.number("ttft_p50_ms"), ratio, rr.number("ttft_p50_ms"), TTFT_RATIO,
-                    agentSide)));
+                            + "agents only", b.variant(), b.number("ttft_p50_ms"), ratio, rr.number("ttft_p50_ms"),
+                    TTFT_RATIO, agentSide)));
         } else {
             checks.add(check(ratio <= TTFT_RATIO, "%s: p50 time to first token %.1f ms = %.2f x rr's %.1f ms (goal <= "
                     + "%.2f); %s", b.variant(), b.number("ttft_p50_ms"), ratio, rr.number("ttft_p50_ms"), TTFT_RATIO,

@@ -102,7 +102,7 @@ public final class BadAgentScenario implements Scenario {
         return busy ? "429 with Retry-After: 2" : status() + " at once";
     }
 
-    /** The most clients that may see A1's answer among {@code requests} sent meanwhile: 1/30 busy, 5% gray (the trials'). */
+    /** The most clients that may see A1's answer among {@code requests} sent meanwhile: 1/30 busy, 5% gray (trials'). */
     public long allowedClientErrors(long requests) {
         Check.atLeast("requests", requests, 0);
         return busy ? requests / 30 : brownOut ? 0 : requests * 5 / 100;
@@ -211,9 +211,10 @@ public final class BadAgentScenario implements Scenario {
         Result r = m.result(phases, figures, checks, excess, m.timeline(TIMELINE_BUCKET));
         return ClusterRun.withPhaseLines(r, chart(r), r.line("%s received %s (before/during/after); %d clients saw its "
                         + "%d (%d allowed); rested after %s ms, ejected after %s ms;%s %s", String.join("+", badAgents()),
-                perPhase(r, "bad_agent_requests"), seen, status(), allowed, Section.num("%.0f", restMs), Section.num("%.0f", ejectionMs), brownOut
-                        ? String.format(Locale.ROOT, " %.3f attempts per request during; retries %d, budget exhausted %d;",
-                        attemptsPerRequest, retries, budgetExhausted) : "", within ? "within bounds" : "NOT within bounds"));
+                perPhase(r, "bad_agent_requests"), seen, status(), allowed, Section.num("%.0f", restMs),
+                Section.num("%.0f", ejectionMs), brownOut ? String.format(Locale.ROOT, " %.3f attempts per request "
+                        + "during; retries %d, budget exhausted %d;", attemptsPerRequest, retries, budgetExhausted) : "",
+                within ? "within bounds" : "NOT within bounds"));
     }
 
     /** The most of the sorted instants {@code times} within any half-open window {@code [t, t + width)}; O(n). */
@@ -316,15 +317,15 @@ public final class BadAgentScenario implements Scenario {
                 table.build(),
                 String.format(Locale.ROOT, "A request belongs to the phase in which it was sent. Client errors = errors "
                                 + "+ timeouts; \"of them %d\" = clients that got %s's answer, \"allowed\" = %s of the "
-                                + "requests sent during the fault. %s requests = attempts the balancer made on %s (its "
-                                + "attempt listener): what %s received, including the answers the client never saw "
-                                + "because the request went elsewhere. Rested = from the switch to %s's first busy answer "
-                                + "(the balancer rests it for its Retry-After); ejected = from the switch to its first "
-                                + "ejection; ejections from the switch on, and re-admissions while %s answered badly: "
-                                + "each by the success of a request sent to it before the switch, after which it takes "
-                                + "%d more error answers to be ejected again.%s Within bounds: no client error beyond "
-                                + "the allowance%s.", status(), BAD_AGENT, allowance(), BAD_AGENT, BAD_AGENT,
-                        BAD_AGENT, BAD_AGENT, BAD_AGENT, OutageScenario.EJECTION.consecutiveErrorAnswers(),
+                                + "requests sent during the fault. %2$s requests = attempts the balancer made on %2$s "
+                                + "(its attempt listener): what %2$s received, including the answers the client never saw "
+                                + "because the request went elsewhere. Rested = from the switch to %2$s's first busy "
+                                + "answer (the balancer rests it for its Retry-After); ejected = from the switch to its "
+                                + "first ejection; ejections from the switch on, and re-admissions while %2$s answered "
+                                + "badly: each by the success of a request sent to it before the switch, after which it "
+                                + "takes %d more error answers to be ejected again.%s Within bounds: no client error "
+                                + "beyond the allowance%s.", status(), BAD_AGENT, allowance(),
+                        OutageScenario.EJECTION.consecutiveErrorAnswers(),
                         busy ? " Most requests per 2 s = the most attempts on " + BAD_AGENT + " sent within any 2 s "
                                 + "while it answered " + status() + "." : "",
                         busy ? " and at most " + MAX_PER_REST + " requests to " + BAD_AGENT + " per Retry-After" : "")),

@@ -33,16 +33,16 @@ public final class OutageScenario implements Scenario {
     public static final String DEAD_AGENT = "A1";
     /** Default requests of a run: 600 (about 2 s per phase at the default pace) over 100 users. */
     public static final int DEFAULT_REQUESTS = 600, DEFAULT_USERS = 100;
-    /** The proxy's answer timeout in {@code hang}, ms: a fifth of the default, 7x the slowest answer (a busy machine's margin). */
+    /** The proxy's answer timeout in {@code hang}, ms: a fifth of the default, 7x the slowest answer (150 ms). */
     public static final int HANG_PROXY_REQUEST_TIMEOUT_MS = 1_000;
-    /** The fault scenarios' outlier ejection: the defaults but 1 s doubling up to 2 s (not 10 s, 300 s), for short phases. */
+    /** The fault scenarios' outlier ejection: the defaults but 1 s doubling up to 2 s (not 10 s, 300 s): short phases. */
     public static final OutlierEjection EJECTION = OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(1))
             .maxEjectionTime(Duration.ofSeconds(2)).build();
 
     private final boolean hang;
     private final int proxyRequestTimeoutMs;
 
-    /** @param hang {@code hang} (proxy answer timeout {@value #HANG_PROXY_REQUEST_TIMEOUT_MS} ms) rather than {@code failure} */
+    /** @param hang {@code hang} (answer timeout {@value #HANG_PROXY_REQUEST_TIMEOUT_MS} ms) rather than {@code failure} */
     public OutageScenario(boolean hang) {
         this(hang, hang ? HANG_PROXY_REQUEST_TIMEOUT_MS : ProxyConfig.DEFAULT_FIRST_BYTE_TIMEOUT_MS);
     }
@@ -140,15 +140,14 @@ public final class OutageScenario implements Scenario {
                 "stickiness", Result.map("dead_agent_users", st.deadAgentUsers(), "other_users", st.otherUsers(),
                         "others_in_down", st.othersInDown(), "others_stayed_down", st.othersStayedDown(),
                         "others_stayed_down_share", st.othersStayedDownShare(), "others_in_after", st.othersInAfter(),
-                        "others_stayed_after", st.othersStayedAfter(),
-                        "others_stayed_after_share", st.othersStayedAfterShare(),
-                        "dead_users_in_return", st.deadUsersInReturn(), "dead_users_returned", st.deadUsersReturned(),
-                        "dead_users_returned_share", st.deadUsersReturnedShare()),
+                        "others_stayed_after", st.othersStayedAfter(), "others_stayed_after_share",
+                        st.othersStayedAfterShare(), "dead_users_in_return", st.deadUsersInReturn(),
+                        "dead_users_returned", st.deadUsersReturned(), "dead_users_returned_share",
+                        st.deadUsersReturnedShare()),
                 "health", Result.map("kill_to_ejection_ms", millis(log.nanosUntil(DEAD_AGENT, Kind.EJECTED, kill)),
-                        "restart_to_readmission_ms", millis(readmitted),
-                        "dead_agent_ejections", log.count(DEAD_AGENT, Kind.EJECTED, kill),
-                        "other_ejections", m.agents().stream().filter(a -> !a.equals(DEAD_AGENT))
-                                .mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
+                        "restart_to_readmission_ms", millis(readmitted), "dead_agent_ejections",
+                        log.count(DEAD_AGENT, Kind.EJECTED, kill), "other_ejections", m.agents().stream().filter(a ->
+                                !a.equals(DEAD_AGENT)).mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
         String empty = phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name)
                 .collect(Collectors.joining(", "));
         List<Result.Check> checks = List.of(new Result.Check("phases", empty.isEmpty(), empty.isEmpty()

@@ -371,7 +371,7 @@ public final class PlainScenario implements Scenario {
                 .flatMap(r -> r.charts().stream()).filter(ch -> ch.file().startsWith(kind))).toList());
     }
 
-    /** One row per run; an agent missing from a run shows 0 requests, its utilization {@code -}; none measured: no util columns. */
+    /** One row per run; an agent missing from a run: 0 requests, utilization {@code -}; none measured: no util columns. */
     static Section.Table comparisonTable(List<Result> results) {
         TreeSet<String> agents = new TreeSet<>();
         TreeSet<String> measured = new TreeSet<>();
