@@ -189,15 +189,13 @@ public final class HotKeyScenario implements Scenario {
             List<Object> row = new ArrayList<>(List.of(r.variant(), factor > 0 ? String.format(Locale.ROOT, "%.2f", factor)
                     : "-", s.requests(), s.errors(), s.timeouts()));
             agents.forEach(a -> row.add(s.agents().containsKey(a) ? s.agents().get(a).count() : 0));
-            row.add(s.maxOverMean());
-            row.add(r.number("others_stickiness"));
+            row.addAll(List.of(s.maxOverMean(), r.number("others_stickiness")));
             if (replicated) {
-                row.add(r.number("others_stickiness_per_replica"));
-                row.add(r.replicas() + (Boolean.TRUE.equals(r.figures().get("shared")) ? " shared"
-                        : r.replicas() > 1 ? " alone" : ""));
+                row.addAll(List.of(r.number("others_stickiness_per_replica"), r.replicas()
+                        + (Boolean.TRUE.equals(r.figures().get("shared")) ? " shared" : r.replicas() > 1 ? " alone" : "")));
             }
-            row.add(hotUserOn(Result.figure(r.figures(), "hot_user_agents")));
-            row.add(r.check("targets").passed() ? "met" : "missed");
+            row.addAll(List.of(hotUserOn(Result.figure(r.figures(), "hot_user_agents")),
+                    r.check("targets").passed() ? "met" : "missed"));
             table.row(row);
         }
         List<Object> blocks = new ArrayList<>();

@@ -54,11 +54,7 @@ public final class TenantsScenario implements Scenario {
      * own L predecessors. The simulation gives 50x; 5 leaves room for a busy machine and short runs.
      */
     public static final double FIFO_RATIO = 5;
-    /**
-     * {@code maxInFlightPerTenant} of the {@code L+H-limit} variant: half the places, so L finds one
-     * at once unless three of its own are under way (the simulation: L's p99 wait 13 ms against 178
-     * ms without the limit).
-     */
+    /** {@code maxInFlightPerTenant} of {@code L+H-limit}: half the places (simulated: L's p99 wait 13 ms, 178 without). */
     public static final int TENANT_LIMIT = 3;
     static final String ALONE = "L-alone", VTC = "L+H-vtc", FIFO = "L+H-fifo", LIMIT = "L+H-limit";
 
