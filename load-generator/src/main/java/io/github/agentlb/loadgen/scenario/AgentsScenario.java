@@ -277,9 +277,9 @@ public final class AgentsScenario implements Scenario {
 
     /**
      * The goal over a run's results: every variant keeps every MCP session on its agent; the checked variant
-     * ({@link #CHECKED}, else the bounded keyed one with the lowest p50 ttft) meets the goals of {@link #TTFT_RATIO}
-     * (at the client, or at the agents when only they meet it: the line says both), 0 errors, and its two-replica
-     * run's hit rate.
+     * ({@link #CHECKED}, else the bounded keyed one with the lowest p50 ttft) meets those at {@link #TTFT_RATIO} and
+     * has 0 errors; its ttft at the agents (queue wait included) counts when only they meet it (what the client adds
+     * is the proxy, loopback and scheduling), the line saying both.
      *
      * @param best   the variant checked, if any
      * @param checks one per condition, its detail the figure and goal ending "ok" or "MISSED"
