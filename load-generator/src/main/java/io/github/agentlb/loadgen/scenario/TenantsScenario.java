@@ -140,9 +140,8 @@ public final class TenantsScenario implements Scenario {
         try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup), ProxyConfig.builder()
                 .strategy(variant.strategy()), variant.balancer(), 1)) {
             URI uri = URI.create(cluster.baseUrls().get(0) + AgentsScenario.PATH);
-            setup.stdout().println(String.format(Locale.ROOT, "== %s, tenants scenario: agents %s behind the demo proxy "
-                    + "at %s; %d requests over %.0f s", variant.label(), String.join(", ", cluster.agentIds()),
-                    cluster.baseUrls().get(0), arrivals.size(), seconds));
+            setup.stdout().println(ClusterRun.header(name(), variant, String.format(Locale.ROOT, "%d requests over %.0f s",
+                    arrivals.size(), seconds), cluster));
             for (int i = 0; i < WARMUP; i++) { // one at a time, no tenant: nothing waits
                 client.send(uri, body("L", -1 - i), Map.of());
             }
