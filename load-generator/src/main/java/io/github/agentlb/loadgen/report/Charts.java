@@ -16,16 +16,14 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * Draws the scenarios' {@link Chart}s as PNG files with XChart: bars (per agent, per variant; stacked
- * or side by side, each labelled with its value, with labelled horizontal lines) and line panels
- * over time (vertical markers labelled above the tallest line). Every y axis starts at 0 and every
- * legend sits below its plot. AWT's headless mode is set before any chart is built, whatever the
- * machine has (a {@code -Djava.awt.headless=false} given still wins). Stateless and thread-safe.
+ * Draws the scenarios' {@link Chart}s as PNG files with XChart: bars, each labelled with its value, and
+ * line panels (vertical markers labelled above the tallest line); every y axis from 0, every legend below.
+ * AWT's headless mode is set first unless {@code java.awt.headless} is given. Stateless and thread-safe.
  */
 public final class Charts {
 
@@ -38,12 +36,7 @@ public final class Charts {
     private Charts() {
     }
 
-    /**
-     * Writes {@code chart} as its PNG into {@code dir} (created if missing), and its CSV beside it when it has one.
-     *
-     * @return the files written, names within {@code dir}
-     * @throws IOException if a file cannot be written
-     */
+    /** Writes {@code chart} as its PNG into {@code dir} (created if missing), and its CSV if any; returns their names. */
     public static List<String> write(Chart chart, Path dir) throws IOException {
         Files.createDirectories(dir);
         String png = dir.resolve(chart.file()).toString();
@@ -66,10 +59,7 @@ public final class Charts {
     public static CategoryChart bars(Chart.Bars spec) {
         CategoryChart chart = new CategoryChartBuilder().width(spec.size()[0]).height(spec.size()[1]).title(spec.title())
                 .xAxisTitle(spec.xTitle()).yAxisTitle(spec.yTitle()).build();
-        var styler = chart.getStyler();
-        styler.setYAxisMin(0.0);
-        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
-        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+        var styler = style(chart.getStyler());
         styler.setLabelsVisible(true);
         styler.setStacked(spec.stacked());
         styler.setOverlapped(spec.series().size() == 1);
@@ -98,19 +88,13 @@ public final class Charts {
         for (Chart.Panel p : spec.panels()) {
             XYChart chart = new XYChartBuilder().width(spec.width()).height(p.height()).title(p.title())
                     .xAxisTitle(p.xTitle()).yAxisTitle(p.yTitle()).build();
-            var styler = chart.getStyler();
-            styler.setYAxisMin(0.0);
-            styler.setLegendPosition(Styler.LegendPosition.OutsideS);
-            styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+            var styler = style(chart.getStyler());
             styler.setXAxisDecimalPattern("0.#");
-            p.series().forEach((name, y) -> {
-                XYSeries series = chart.addSeries(name, p.x(), y);
-                series.setMarker(p.x().length > 30 ? SeriesMarkers.NONE : SeriesMarkers.CIRCLE);
-            });
-            boolean labelled = p.markers().stream().anyMatch(m -> m.label() != null);
+            p.series().forEach((name, y) -> chart.addSeries(name, p.x(), y)
+                    .setMarker(p.x().length > 30 ? SeriesMarkers.NONE : SeriesMarkers.CIRCLE));
             double top = Math.max(1, p.series().values().stream().flatMapToDouble(Arrays::stream)
                     .filter(Double::isFinite).max().orElse(1));
-            if (labelled) {
+            if (p.markers().stream().anyMatch(m -> m.label() != null)) {
                 styler.setYAxisMax(top * 1.15); // room for the marker labels above the tallest line
             }
             for (Chart.Marker m : p.markers()) {
@@ -122,5 +106,13 @@ public final class Charts {
             charts.add(chart);
         }
         return charts;
+    }
+
+    /** {@code styler} with the y axis from 0 and the legend below the plot, in a row. */
+    private static <S extends AxesChartStyler> S style(S styler) {
+        styler.setYAxisMin(0.0);
+        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+        return styler;
     }
 }

@@ -22,13 +22,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * Writes a {@link Result} as {@code report-<scenario>-<variant>.json} with Jackson, every scenario's
- * in the same top-level shape (load-generator/README.md, "The JSON reports"): what was run, the
- * client's figures over every request, the phases, the scenario's own {@code figures}, its
- * {@code checks}, the timeline and the pacing; an absent part is {@code null} (or empty), never
- * missing. Latencies in ms, times in s, shares as fractions 0..1; a figure that was not observed
+ * Writes a {@link Result} as {@code report-<scenario>-<variant>.json} with Jackson, every scenario's in
+ * the same top-level shape (load-generator/README.md, "The JSON reports"); an absent part is {@code null}
+ * (or empty), never missing. Latencies in ms, times in s, shares as fractions 0..1; a figure not observed
  * (NaN) is {@code null}. Stateless and thread-safe.
  */
 public final class JsonReport {
@@ -48,12 +47,7 @@ public final class JsonReport {
     private JsonReport() {
     }
 
-    /**
-     * Writes {@code r} as {@link Result#fileName()} into {@code dir} (created if missing).
-     *
-     * @return the file written
-     * @throws IOException if it cannot be written
-     */
+    /** Writes {@code r} as {@link Result#fileName()} into {@code dir} (created if missing); returns the file. */
     public static Path write(Result r, Path dir) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(r.fileName());
@@ -71,13 +65,11 @@ public final class JsonReport {
         RunStatistics s = r.totals();
         counts(d, s);
         d.put("client_errors", r.clientErrors());
-        Map<String, Object> agents = new LinkedHashMap<>();
-        s.agents().forEach((id, a) -> {
+        d.put("agents", perAgent(s, a -> {
             Map<String, Object> agent = map("count", a.count(), "share", a.share());
             agent.putAll(latency(a.latency()));
-            agents.put(id, agent);
-        });
-        d.put("agents", agents);
+            return agent;
+        }));
         d.putAll(map("mean_per_agent", s.meanPerAgent(), "spread", s.spread(), "variance", s.variance(),
                 "cv", s.coefficientOfVariation(), "max_over_mean", s.maxOverMean(), "stickiness", s.stickiness(),
                 "sticky_users", s.stickyUsers(), "answered_users", s.answeredUsers(), "latency", latency(s.latency()),
@@ -88,7 +80,7 @@ public final class JsonReport {
             Map<String, Object> phase = map("opened_by", p.openedBy(), "from_s", p.fromS());
             counts(phase, p.stats());
             phase.putAll(map("client_errors", p.stats().clientErrors(), "duration_ms", p.stats().durationMs(),
-                    "requests_per_agent", perAgent(p.stats()), "p50_ms", p.stats().latency().p50Ms(),
+                    "requests_per_agent", perAgent(p.stats(), a -> a.count()), "p50_ms", p.stats().latency().p50Ms(),
                     "p99_ms", p.stats().latency().p99Ms(), "max_ms", p.stats().latency().maxMs()));
             phase.putAll(p.figures());
             phases.put(p.name(), phase);
@@ -109,10 +101,10 @@ public final class JsonReport {
                 "timeouts", s.timeouts(), "error_statuses", s.errorStatuses()));
     }
 
-    private static Map<String, Object> perAgent(RunStatistics s) {
-        Map<String, Object> counts = new LinkedHashMap<>();
-        s.agents().forEach((id, a) -> counts.put(id, a.count()));
-        return counts;
+    private static Map<String, Object> perAgent(RunStatistics s, Function<RunStatistics.AgentSummary, Object> value) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        s.agents().forEach((id, a) -> map.put(id, value.apply(a)));
+        return map;
     }
 
     private static Map<String, Object> latency(LatencySummary l) {

@@ -12,12 +12,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 /**
- * Writes {@code report.md}: one section per scenario run ({@link Section}: its paragraphs, tables
- * and chart links), and after the last section with paced runs the "Pacing and self-check" section
- * (every run's self-check) and a soak section per time-bound run (intervals, verdict, chart).
- * Stateless and thread-safe.
+ * Writes {@code report.md}: a section per scenario run ({@link Section}), and after the last with paced runs
+ * the "Pacing and self-check" section and a soak section per time-bound run. Stateless and thread-safe.
  */
 public final class MarkdownReport {
 
@@ -31,12 +30,7 @@ public final class MarkdownReport {
     private MarkdownReport() {
     }
 
-    /**
-     * Writes {@link #FILE} into {@code dir}, replacing an earlier one.
-     *
-     * @return the file written
-     * @throws IOException if it cannot be written
-     */
+    /** Writes {@link #FILE} into {@code dir}, replacing an earlier one; returns it. */
     public static Path write(Path dir, List<Part> parts) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(FILE);
@@ -47,12 +41,8 @@ public final class MarkdownReport {
     /** The report's text. */
     public static String render(List<Part> parts) {
         StringBuilder sb = new StringBuilder("# Load test results\n\n");
-        int lastPaced = -1;
-        for (int i = 0; i < parts.size(); i++) {
-            if (parts.get(i).results().stream().anyMatch(r -> r.pace() != null)) {
-                lastPaced = i;
-            }
-        }
+        int lastPaced = IntStream.range(0, parts.size()).filter(i -> parts.get(i).results().stream()
+                .anyMatch(r -> r.pace() != null)).max().orElse(-1);
         for (int i = 0; i < parts.size(); i++) {
             sb.append(section(parts.get(i).section()));
             if (i == lastPaced) {

@@ -40,17 +40,14 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
- * The {@code agents} scenario: the seeded {@link Conversations} (48 agent conversations of 20 turns,
- * each turn adding a tool result) sent as streamed chat completions by closed-loop workers through
- * each balancer set-up to eight stub agents with the LLM server model ({@link AgentsSettings}), all
- * set-ups at the same time, each over its own agents; or to a running balancer ({@code --url}).
- * Measured: time to first token at the client and at the agents, the agents' prefix-cache hit rate,
- * the balance of requests in flight, MCP session stickiness. Its check: the recommended set-up
- * ({@link #CHECKED}) against round-robin (see {@link #goal}).
+ * The {@code agents} scenario: the seeded {@link Conversations} sent as streamed chat completions by
+ * closed-loop workers through each balancer set-up to stub agents with the LLM server model
+ * ({@link AgentsSettings}), all set-ups at once, each over its own agents; or to a running balancer
+ * ({@code --url}). Measured: time to first token at the client and at the agents, the prefix-cache hit
+ * rate, the balance of requests in flight, MCP session stickiness; checked: {@link #goal}.
  *
  * <p>Over 300 lines: one scenario's whole job (variants, the in-process and the {@code --url} run,
- * the agents' counters, the goal's checks, its console and {@code report.md} section), as every
- * other scenario keeps its own in one file.
+ * the goal's checks, its console and {@code report.md} section), as every other scenario keeps its own.
  */
 public final class AgentsScenario implements Scenario {
 
@@ -78,7 +75,7 @@ public final class AgentsScenario implements Scenario {
     private final Conversations workload;
     private final AgentsSettings settings;
 
-    /** The main job's scenario: the default conversations and settings; the conversations' seed the job's. */
+    /** The default conversations (of the job's seed) and settings. */
     public AgentsScenario() {
         this(null, AgentsSettings.ofDefaults());
     }
@@ -186,15 +183,11 @@ public final class AgentsScenario implements Scenario {
     }
 
     private Result run(Variant variant, Setup setup, Callable<?> gate) throws Exception {
-        Conversations w = conversations(setup);
         try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup),
                 ProxyConfig.builder().strategy(variant.strategy()), variant.balancer(), variant.replicas())) {
             gate.call();
-            List<URI> targets = cluster.baseUrls().stream().map(u -> URI.create(u + PATH)).toList();
             long start = System.nanoTime();
-            List<Turn> turns = ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(),
-                    "agents-" + variant.label(), c -> URI.create(targets.get(c % targets.size()) + "?user_id="
-                            + w.userId(c)), UnaryOperator.identity());
+            List<Turn> turns = send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity());
             long wall = System.nanoTime() - start;
             Map<String, Counters> counters = new TreeMap<>();
             for (StubAgent agent : cluster.agents()) {
@@ -204,6 +197,14 @@ public final class AgentsScenario implements Scenario {
             }
             return result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns, counters, wall);
         }
+    }
+
+    /** The conversations' turns, conversation c through {@code baseUrls}' c mod n, each body as {@code body} has it. */
+    private List<Turn> send(Setup setup, String name, List<String> baseUrls, UnaryOperator<String> body)
+            throws Exception {
+        Conversations w = conversations(setup);
+        return ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(), name,
+                c -> URI.create(baseUrls.get(c % baseUrls.size()) + PATH + "?user_id=" + w.userId(c)), body);
     }
 
     /**
@@ -221,11 +222,9 @@ public final class AgentsScenario implements Scenario {
     }
 
     /**
-     * A set-up's result from its turns and its agents' counters (no I/O, no clock): the client's
-     * figures from the turns ({@link Turn#outcome()}: latency = time to first token), the cache hit
-     * rate Σ cached / Σ prompt blocks, per agent the time-averaged requests in flight (Σ of its
-     * answers' send-to-end times / the wall time) and the agent-side time to first token (queue wait
-     * included: without the proxy, loopback or the client's scheduling), MCP stickiness.
+     * A set-up's result from its turns and its agents' counters (no I/O, no clock): latency = time to first
+     * token; hit rate Σ cached / Σ prompt blocks; per agent the time-averaged requests in flight (Σ of its
+     * answers' send-to-end times / the wall time); agent-side time to first token, queue wait included.
      *
      * @param agents    agent id to its counters; every agent of the run, also those that answered nothing
      * @param wallNanos the run's wall time, ns, > 0
@@ -277,14 +276,10 @@ public final class AgentsScenario implements Scenario {
     }
 
     /**
-     * The goal over a run's results: every variant keeps every MCP session on its agent; the checked
-     * variant ({@link #CHECKED}, else the bounded keyed one with the lowest p50 time to first token)
-     * reaches p50 time to first token at most {@value #TTFT_RATIO} x rr's (at the client; when that
-     * misses and the agents' own, queue wait included, meets it, the line says both and the condition
-     * holds: what the client adds beyond the agent is the proxy, loopback and the machine's
-     * scheduling), a hit rate of at least {@value #MIN_HIT_RATE}, max/mean in-flight at most
-     * {@value #MAX_IN_FLIGHT_RATIO} and 0 errors; its two-replica run a hit rate within
-     * {@value #REPLICA_HIT_TOLERANCE} of it.
+     * The goal over a run's results: every variant keeps every MCP session on its agent; the checked variant
+     * ({@link #CHECKED}, else the bounded keyed one with the lowest p50 ttft) meets those at {@link #TTFT_RATIO} and
+     * has 0 errors; its ttft at the agents (queue wait included) counts when only they meet it (what the client adds
+     * is the proxy, loopback and scheduling), the line saying both.
      *
      * @param best   the variant checked, if any
      * @param checks one per condition, its detail the figure and goal ending "ok" or "MISSED"
@@ -306,39 +301,38 @@ public final class AgentsScenario implements Scenario {
         if (checks.isEmpty()) {
             checks.add(check(true, "every variant kept every MCP session on its agent (stickiness 1.000)"));
         }
-        Optional<Result> rr = results.stream().filter(r -> r.variant().equals("rr")).findFirst();
+        Result rr = Result.find(results, "rr");
         Optional<Result> best = results.stream().filter(r -> r.variant().equals(CHECKED)).findFirst()
                 .or(() -> results.stream().filter(r -> Boolean.TRUE.equals(r.figures().get("keyed"))
                         && Boolean.TRUE.equals(r.figures().get("bounded")) && r.replicas() == 1 && r.clientErrors() == 0)
                         .min(Comparator.comparingDouble(r -> r.number("ttft_p50_ms"))));
-        if (rr.isEmpty() || best.isEmpty()) {
+        if (rr == null || best.isEmpty()) {
             checks.add(check(false, "no rr run or no bounded keyed variant to check"));
             return new Goal(best, checks);
         }
         Result b = best.get();
-        double ratio = b.number("ttft_p50_ms") / rr.get().number("ttft_p50_ms");
-        double agentRatio = b.number("agent_ttft_p50_ms") / rr.get().number("agent_ttft_p50_ms");
+        double ratio = b.number("ttft_p50_ms") / rr.number("ttft_p50_ms");
+        double agentRatio = b.number("agent_ttft_p50_ms") / rr.number("agent_ttft_p50_ms");
         String agentSide = String.format(Locale.ROOT, "at the agents (queue wait included) %.1f ms = %.2f x rr's %.1f ms",
-                b.number("agent_ttft_p50_ms"), agentRatio, rr.get().number("agent_ttft_p50_ms"));
+                b.number("agent_ttft_p50_ms"), agentRatio, rr.number("agent_ttft_p50_ms"));
         if (ratio > TTFT_RATIO && agentRatio <= TTFT_RATIO) {
             checks.add(new Result.Check("goal", true, String.format(Locale.ROOT, "%s: p50 time to first token at the "
                             + "client %.1f ms = %.2f x rr's %.1f ms (goal <= %.2f): MISSED at the client; %s: met at the "
-                            + "agents only", b.variant(), b.number("ttft_p50_ms"), ratio, rr.get().number("ttft_p50_ms"),
+                            + "agents only", b.variant(), b.number("ttft_p50_ms"), ratio, rr.number("ttft_p50_ms"),
                     TTFT_RATIO, agentSide)));
         } else {
             checks.add(check(ratio <= TTFT_RATIO, "%s: p50 time to first token %.1f ms = %.2f x rr's %.1f ms (goal <= "
-                    + "%.2f); %s", b.variant(), b.number("ttft_p50_ms"), ratio, rr.get().number("ttft_p50_ms"),
-                    TTFT_RATIO, agentSide));
+                    + "%.2f); %s", b.variant(), b.number("ttft_p50_ms"), ratio, rr.number("ttft_p50_ms"), TTFT_RATIO,
+                    agentSide));
         }
         checks.add(check(b.number("hit_rate") >= MIN_HIT_RATE, "%s: cache hit rate %.3f (goal >= %.2f)", b.variant(),
                 b.number("hit_rate"), MIN_HIT_RATE));
         checks.add(check(b.number("in_flight_max_over_mean") <= MAX_IN_FLIGHT_RATIO, "%s: max/mean in-flight %.2f (goal "
                 + "<= %.2f)", b.variant(), b.number("in_flight_max_over_mean"), MAX_IN_FLIGHT_RATIO));
         checks.add(check(b.clientErrors() == 0, "%s: %d errors (goal 0)", b.variant(), b.clientErrors()));
-        Optional<Result> replicated = results.stream().filter(r -> r.replicas() > 1
-                && r.variant().startsWith(b.variant() + " ")).findFirst();
-        if (replicated.isPresent()) {
-            Result r = replicated.get();
+        Result r = results.stream().filter(x -> x.replicas() > 1 && x.variant().startsWith(b.variant() + " ")).findFirst()
+                .orElse(null);
+        if (r != null) {
             checks.add(check(Math.abs(r.number("hit_rate") - b.number("hit_rate")) <= REPLICA_HIT_TOLERANCE
                             && r.clientErrors() == 0, "%s: cache hit rate %.3f against %.3f with one replica (goal within "
                             + "%.2f), %d errors", r.variant(), r.number("hit_rate"), b.number("hit_rate"),
@@ -359,9 +353,7 @@ public final class AgentsScenario implements Scenario {
         setup.stdout().printf(Locale.ROOT, "== agents %s: %d conversations of %d turns to %s%s, %d in flight%n", label,
                 w.conversations(), w.turns(), baseUrl, PATH, settings.inFlight());
         long start = System.nanoTime();
-        URI uri = URI.create(baseUrl + PATH);
-        List<Turn> turns = ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(),
-                "agents-url-" + label, c -> URI.create(uri + "?user_id=" + w.userId(c)), AgentsScenario::withUsage);
+        List<Turn> turns = send(setup, "agents-url-" + label, List.of(baseUrl), AgentsScenario::withUsage);
         return urlResult(label, baseUrl, workload(setup), turns, System.nanoTime() - start);
     }
 

@@ -24,21 +24,14 @@ import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 /**
- * The {@code busy}, {@code gray} and {@code brownout} scenarios: the uniform agents behind the demo proxy; while the
- * middle third of the measured requests is sent, agent {@value #BAD_AGENT} answers every request at
- * once with 429 and {@code Retry-After: 2} ({@code busy}) or with 500 ({@code gray})
- * ({@code StubAgent.answerWith}), switched by request count. In {@code brownout} (run only by name,
- * not in the main job) four agents run and A1 and A2 answer 503 without {@code Retry-After}
- * meanwhile, under the library's defaults plus what the demo proxy sets ({@link ProxySettings}):
- * its check is no client error and at most {@value #MAX_ATTEMPTS_PER_REQUEST} attempts per request
- * sent during the brown-out, with the retry budget's counters reported. What the clients saw comes from their
- * outcomes, what A1 received from the balancer's attempts, its ejections from its health listener
- * ({@link BalancerLog}). The balancers have the library's answer rules (429, and 503 with
- * {@code Retry-After}, rest the agent; 500, 502, 503, 504 are error answers, five in a row eject it)
- * and the fault scenarios' ejection times ({@link OutageScenario#EJECTION}). Its check, the trials'
- * bounds: a few clients of a gray agent get its 500 before it is ejected (5% of the requests sent
- * meanwhile), of a busy one its 429 (1 in 30), no other client error, and a busy agent gets at most
- * {@value #MAX_PER_REST} requests per {@code Retry-After}.
+ * The {@code busy}, {@code gray} and {@code brownout} scenarios: the uniform agents behind the demo
+ * proxy; while the middle third of the measured requests is sent, agent {@value #BAD_AGENT} answers
+ * every request at once with 429 and {@code Retry-After: 2} ({@code busy}) or with 500 ({@code gray});
+ * in {@code brownout} (only by name) four agents run, A1 and A2 answer 503 without {@code Retry-After},
+ * under the demo proxy's settings ({@link ProxySettings}). What the clients saw comes from their
+ * outcomes, what the bad agents received and their ejections from the balancer ({@link BalancerLog}).
+ * Checked: the trials' bounds ({@link #allowedClientErrors}, {@value #MAX_PER_REST} requests per
+ * {@code Retry-After}, {@value #MAX_ATTEMPTS_PER_REQUEST} attempts per request in a brown-out).
  *
  * <p>Over 300 lines: three faults of one shape (one switch of the bad agents' answer, one measure,
  * one check, one table) share every step; split, each would repeat the run and the report.
@@ -109,12 +102,7 @@ public final class BadAgentScenario implements Scenario {
         return busy ? "429 with Retry-After: 2" : status() + " at once";
     }
 
-    /**
-     * The most clients that may see A1's answer among {@code requests} sent while it answers it: a
-     * thirtieth for {@code busy}, 5% for {@code gray} (15 in 300, the gray trial's), rounded down.
-     *
-     * @throws IllegalArgumentException if {@code requests < 0}
-     */
+    /** The most clients that may see A1's answer among {@code requests} sent meanwhile: 1/30 busy, 5% gray (trials'). */
     public long allowedClientErrors(long requests) {
         Check.atLeast("requests", requests, 0);
         return busy ? requests / 30 : brownOut ? 0 : requests * 5 / 100;
@@ -142,8 +130,7 @@ public final class BadAgentScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return setup.strategies().stream().map(s -> new Variant(s, s,
-                () -> brownOut ? new ProxySettings().configure(Strategies.create(s)) : balancer(s), 1)).toList();
+        return setup.strategies().stream().map(s -> new Variant(s, s, () -> balancer(s), 1)).toList();
     }
 
     @Override
@@ -151,9 +138,12 @@ public final class BadAgentScenario implements Scenario {
         return true;
     }
 
-    /** A balancer of {@code strategy} with {@link OutageScenario#EJECTION}, its other settings the defaults. */
-    static AgentLoadBalancerSupport balancer(String strategy) {
+    /** A balancer of {@code strategy}: the demo proxy's settings in a brown-out, else {@link OutageScenario#EJECTION}. */
+    private AgentLoadBalancerSupport balancer(String strategy) {
         AgentLoadBalancerSupport balancer = Strategies.create(strategy);
+        if (brownOut) {
+            return new ProxySettings().configure(balancer);
+        }
         balancer.setOutlierEjection(OutageScenario.EJECTION);
         return balancer;
     }
@@ -173,9 +163,8 @@ public final class BadAgentScenario implements Scenario {
     }
 
     /**
-     * The result of a measured run, from the outcomes, the balancer's attempts and health events
-     * and the two switch times alone (no I/O, no clock), with the balancer's retry budget counters at
-     * the end of the run ({@code -1} when unknown): retries started, and refused as the budget was spent.
+     * The result of a measured run, from its outcomes, the balancer's attempts and health events and the
+     * switch times alone (no I/O, no clock), with the balancer's retry budget counters at the end ({@code -1}: unknown).
      */
     Result result(ClusterRun.Measured m, long retries, long budgetExhausted) {
         long on = m.made().get(0).startNanos();
@@ -206,9 +195,8 @@ public final class BadAgentScenario implements Scenario {
         boolean within = excess == 0 && (!busy || mostPerRest <= MAX_PER_REST)
                 && (!brownOut || attemptsPerRequest <= MAX_ATTEMPTS_PER_REQUEST);
         Map<String, Object> figures = Result.map("bad_agent", BAD_AGENT, "bad_answer_status", status(),
-                "bad_answer_retry_after", busy ? "2" : null, "balancer", brownOut ? balancerSettings(new ProxySettings()
-                        .configure(Strategies.create(Strategies.ROUND_ROBIN)), "the defaults")
-                        : balancerSettings(balancer(Strategies.ROUND_ROBIN), "the failure scenario's"),
+                "bad_answer_retry_after", busy ? "2" : null, "balancer", balancerSettings(balancer(Strategies.ROUND_ROBIN),
+                        brownOut ? "the defaults" : "the failure scenario's"),
                 "bad_answer_from_s", m.seconds(on), "bad_answer_until_s", m.seconds(off),
                 "bad_answers_seen_by_clients", seen, "bad_answers_allowed", allowed, "excess_client_errors", excess,
                 "rest_after_ms", restMs, "ejection_after_ms", ejectionMs,
@@ -220,15 +208,13 @@ public final class BadAgentScenario implements Scenario {
                         Locale.ROOT, "; at most %.0f requests to %s per Retry-After (goal <= %d)", mostPerRest,
                         BAD_AGENT, MAX_PER_REST) : "", brownOut ? String.format(Locale.ROOT, "; %.3f attempts per request "
                         + "during the brown-out (goal <= %.1f)", attemptsPerRequest, MAX_ATTEMPTS_PER_REQUEST) : "")));
-        Result partial = m.result(phases, figures, checks, excess, m.timeline(TIMELINE_BUCKET));
-        List<String> lines = new ArrayList<>(ClusterRun.phaseLines(partial));
-        lines.add(String.format(Locale.ROOT, "%s (%s): %s received %s (before/during/after); %d clients saw its %d "
-                        + "(%d allowed); rested after %s ms, ejected after %s ms;%s %s", m.variant().label(), name(),
-                String.join("+", badAgents()), perPhase(partial, "bad_agent_requests"), seen, status(), allowed,
-                Section.num("%.0f", restMs), Section.num("%.0f", ejectionMs), brownOut ? String.format(Locale.ROOT,
-                        " %.3f attempts per request during; retries %d, budget exhausted %d;", attemptsPerRequest, retries,
-                        budgetExhausted) : "", within ? "within bounds" : "NOT within bounds"));
-        return partial.withOutput(List.of(chart(partial)), lines);
+        Result r = m.result(phases, figures, checks, excess, m.timeline(TIMELINE_BUCKET));
+        return ClusterRun.withPhaseLines(r, chart(r), r.line("%s received %s (before/during/after); %d clients saw its "
+                        + "%d (%d allowed); rested after %s ms, ejected after %s ms;%s %s", String.join("+", badAgents()),
+                perPhase(r, "bad_agent_requests"), seen, status(), allowed, Section.num("%.0f", restMs),
+                Section.num("%.0f", ejectionMs), brownOut ? String.format(Locale.ROOT, " %.3f attempts per request "
+                        + "during; retries %d, budget exhausted %d;", attemptsPerRequest, retries, budgetExhausted) : "",
+                within ? "within bounds" : "NOT within bounds"));
     }
 
     /** The most of the sorted instants {@code times} within any half-open window {@code [t, t + width)}; O(n). */
@@ -251,9 +237,9 @@ public final class BadAgentScenario implements Scenario {
                 + reaction(r.number("ejection_after_ms"), "ejected", on, markers);
         markers.add(new Chart.Marker(on, onLabel));
         markers.add(new Chart.Marker(r.number("bad_answer_until_s"), BAD_AGENT + " normal"));
-        return ClusterRun.timelineChart(r, String.format(Locale.ROOT, "Requests per agent per second - %s, %s answer%s "
-                + "%s from %.1f s to %.1f s", r.variant(), String.join(" and ", badAgents()), brownOut ? "" : "s", answer(), on,
-                r.number("bad_answer_until_s")), markers);
+        return ClusterRun.timelineChart(r, String.format(Locale.ROOT, "%s answer%s %s from %.1f s to %.1f s",
+                String.join(" and ", badAgents()), brownOut ? "" : "s", answer(), on, r.number("bad_answer_until_s")),
+                markers);
     }
 
     private static String reaction(double ms, String label, double onSeconds, List<Chart.Marker> markers) {
@@ -291,7 +277,6 @@ public final class BadAgentScenario implements Scenario {
 
     @Override
     public Section section(List<Result> results) {
-        LoadTestConfig c = results.get(0).load();
         String balancer = (String) results.get(0).figures().get("balancer");
         Section.TableBuilder table = Section.table().left("strategy").right("client errors before/during/after",
                 "of them " + status() + " (allowed)", String.join("+", badAgents()) + " requests before/during/after",
@@ -320,11 +305,11 @@ public final class BadAgentScenario implements Scenario {
             row.add(r.passed() ? "yes" : "NO");
             table.row(row);
         }
-        return new Section(name(), List.of(String.format(Locale.ROOT, "Agents %s as in the uniform scenario; %d "
-                        + "requests over %d users, %d concurrent, seed %d, after %d warm-up requests (not counted). Just "
+        return new Section(name(), List.of(String.format(Locale.ROOT, "Agents %s as in the uniform scenario; %s. Just "
                         + "before request n/3+1 is sent %s start%s answering every request with %s (`StubAgent.answerWith`), "
-                        + "before 2n/3+1 normally again. Balancer: %s.%s", brownOut ? "A1-A4" : "A1-A3", c.requests(),
-                c.users(), c.concurrency(), c.seed(), c.warmup(), String.join(" and ", badAgents()), brownOut ? "" : "s", answer(), balancer,
+                        + "before 2n/3+1 normally again. Balancer: %s.%s", brownOut ? "A1-A4" : "A1-A3",
+                ClusterRun.loadText(results.get(0).load()), String.join(" and ", badAgents()), brownOut ? "" : "s",
+                answer(), balancer,
                 brownOut ? " Attempts per request during = the balancer's attempts on any agent sent during the "
                         + "brown-out / the requests sent then (goal <= " + MAX_ATTEMPTS_PER_REQUEST + "); retries and "
                         + "budget exhausted = the balancer's counters `agentlb.retries` and "
@@ -332,15 +317,15 @@ public final class BadAgentScenario implements Scenario {
                 table.build(),
                 String.format(Locale.ROOT, "A request belongs to the phase in which it was sent. Client errors = errors "
                                 + "+ timeouts; \"of them %d\" = clients that got %s's answer, \"allowed\" = %s of the "
-                                + "requests sent during the fault. %s requests = attempts the balancer made on %s (its "
-                                + "attempt listener): what %s received, including the answers the client never saw "
-                                + "because the request went elsewhere. Rested = from the switch to %s's first busy answer "
-                                + "(the balancer rests it for its Retry-After); ejected = from the switch to its first "
-                                + "ejection; ejections from the switch on, and re-admissions while %s answered badly: "
-                                + "each by the success of a request sent to it before the switch, after which it takes "
-                                + "%d more error answers to be ejected again.%s Within bounds: no client error beyond "
-                                + "the allowance%s.", status(), BAD_AGENT, allowance(), BAD_AGENT, BAD_AGENT,
-                        BAD_AGENT, BAD_AGENT, BAD_AGENT, OutageScenario.EJECTION.consecutiveErrorAnswers(),
+                                + "requests sent during the fault. %2$s requests = attempts the balancer made on %2$s "
+                                + "(its attempt listener): what %2$s received, including the answers the client never saw "
+                                + "because the request went elsewhere. Rested = from the switch to %2$s's first busy "
+                                + "answer (the balancer rests it for its Retry-After); ejected = from the switch to its "
+                                + "first ejection; ejections from the switch on, and re-admissions while %2$s answered "
+                                + "badly: each by the success of a request sent to it before the switch, after which it "
+                                + "takes %d more error answers to be ejected again.%s Within bounds: no client error "
+                                + "beyond the allowance%s.", status(), BAD_AGENT, allowance(),
+                        OutageScenario.EJECTION.consecutiveErrorAnswers(),
                         busy ? " Most requests per 2 s = the most attempts on " + BAD_AGENT + " sent within any 2 s "
                                 + "while it answered " + status() + "." : "",
                         busy ? " and at most " + MAX_PER_REST + " requests to " + BAD_AGENT + " per Retry-After" : "")),

@@ -4,10 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * A chart a scenario shows, as data: what the single chart writer draws as a PNG ({@code report}
- * package, XChart) and {@code report.md} links. Immutable.
- */
+/** A chart a scenario shows, as data: drawn as a PNG by the {@code report} package, linked in report.md. Immutable. */
 public sealed interface Chart permits Chart.Bars, Chart.Lines {
 
     /** The PNG's file name, e.g. {@code timeline_failure_rr.png}. */
@@ -17,8 +14,7 @@ public sealed interface Chart permits Chart.Bars, Chart.Lines {
     String alt();
 
     /**
-     * Bars, one group per category, one bar per series (stacked when asked), each labelled with its
-     * value, and horizontal reference lines.
+     * Bars, one group per category, one bar per series (stacked when asked), with horizontal reference lines.
      *
      * @param size       width x height, px
      * @param categories the x axis' categories
@@ -39,27 +35,14 @@ public sealed interface Chart permits Chart.Bars, Chart.Lines {
     record Level(double y, String label) {
     }
 
-    /**
-     * Line panels one under the other, over the same x axis.
-     *
-     * @param width  px
-     * @param panels the panels, top first
-     * @param csv    the data as CSV, written beside the PNG ({@code .csv}), or {@code null}
-     */
+    /** Line panels one under the other (top first), {@code width} px, with the data as CSV beside, or {@code null}. */
     record Lines(String file, String alt, int width, List<Panel> panels, String csv) implements Chart {
         public Lines {
             panels = List.copyOf(panels);
         }
     }
 
-    /**
-     * One panel of {@link Lines}.
-     *
-     * @param height  px
-     * @param x       the x values
-     * @param series  name to one y value per x (NaN: no point), in legend order
-     * @param markers vertical lines, labelled above the tallest line when a label is given
-     */
+    /** A panel of {@link Lines}, {@code height} px: per series name one y per x (NaN: no point), in legend order. */
     record Panel(String title, String xTitle, String yTitle, int height, double[] x, Map<String, double[]> series,
                  List<Marker> markers) {
         public Panel {

@@ -19,17 +19,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The run the scenarios over stub agents share: start the agents and the demo proxy (or replicas)
  * with the variant's balancer, listened to by a {@link BalancerLog}; warm up; send the measured
  * closed-loop load while making the scenario's {@link Changes}; split the outcomes into the phases
  * the changes open. The scenario turns the {@link Measured} run into its {@link Result} while the
- * agents and proxies still run (so it can read the balancer's state). Also the pieces of a result
- * the scenarios share: per-phase figures and console lines, the timeline chart, the tables' agent
- * columns.
+ * agents and proxies still run. Also the pieces of a result the scenarios share.
  */
 final class ClusterRun {
 
@@ -79,7 +80,7 @@ final class ClusterRun {
          * The phases with the figures of the requests sent in each (its duration its wall time) and
          * what {@code figures} adds per phase (index, its outcomes); none for a run of one phase.
          */
-        List<Result.Phase> phaseResults(PhaseFigures figures) {
+        List<Result.Phase> phaseResults(BiFunction<Integer, List<TimedOutcome>, Map<String, Object>> figures) {
             if (changes.isEmpty()) {
                 return List.of();
             }
@@ -91,7 +92,7 @@ final class ClusterRun {
                 RunStatistics stats = RunStatistics.of(split.get(i).stream().map(TimedOutcome::outcome).toList(),
                         agents, durations[i]);
                 result.add(new Result.Phase(phases.names().get(i), i == 0 ? "start" : changes.get(i - 1).label(),
-                        i == 0 ? 0 : seconds(made.get(i - 1).startNanos()), stats, figures.of(i, split.get(i))));
+                        i == 0 ? 0 : seconds(made.get(i - 1).startNanos()), stats, figures.apply(i, split.get(i))));
             }
             return result;
         }
@@ -109,21 +110,14 @@ final class ClusterRun {
     }
 
     @FunctionalInterface
-    interface PhaseFigures {
-        Map<String, Object> of(int phase, List<TimedOutcome> outcomes);
-    }
-
-    @FunctionalInterface
     interface Measure {
         Result result(Measured run, EmbeddedCluster cluster) throws Exception;
     }
 
     /**
-     * Runs {@code variant} of {@code scenario}.
+     * Runs {@code variant} of {@code scenario}: {@code proxy} the proxy's settings beyond strategy, host, port and
+     * agents; {@code phases} their names, one more than the {@code changes} made from the running cluster.
      *
-     * @param proxy   the proxy's settings beyond strategy, host, port and agents (timeouts)
-     * @param phases  the phases' names; one more than the changes
-     * @param changes the changes to make, from the running cluster
      * @throws Exception if the cluster cannot start, a change fails or the load run is stuck
      */
     static Result run(Scenario scenario, Variant variant, Setup setup, ProxyConfig.Builder proxy, List<String> phases,
@@ -166,11 +160,22 @@ final class ClusterRun {
                 String.join(", ", cluster.baseUrls()), inject.isEmpty() ? "" : "; " + inject);
     }
 
-    /** The console line of each phase: requests, client errors, p99 and answers per agent. */
-    static List<String> phaseLines(Result r) {
-        return r.phases().stream().map(p -> String.format(Locale.ROOT, "%s (%s) %s: %d requests, %d client errors, "
-                        + "p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(),
-                p.stats().clientErrors(), p.stats().latency().p99Ms(), answered(p.stats()))).toList();
+    /**
+     * {@code r} with {@code chart} and its console lines: per phase its requests, client errors, p99 and
+     * answers per agent; then {@code more}, less the nulls.
+     */
+    static Result withPhaseLines(Result r, Chart chart, String... more) {
+        List<String> lines = new ArrayList<>(r.phases().stream().map(p -> String.format(Locale.ROOT, "%s (%s) %s: %d "
+                        + "requests, %d client errors, p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(),
+                p.stats().requests(), p.stats().clientErrors(), p.stats().latency().p99Ms(), answered(p.stats()))).toList());
+        Stream.of(more).filter(Objects::nonNull).forEach(lines::add);
+        return r.withOutput(List.of(chart), lines);
+    }
+
+    /** "600 requests over 100 users, 10 concurrent, seed 42, after 100 warm-up requests (not counted)". */
+    static String loadText(LoadTestConfig c) {
+        return String.format(Locale.ROOT, "%d requests over %d users, %d concurrent, seed %d, after %d warm-up requests "
+                + "(not counted)", c.requests(), c.users(), c.concurrency(), c.seed(), c.warmup());
     }
 
     /** {@code A1=12 A2=10 A3=0}: the successful requests of each agent. */
@@ -179,11 +184,12 @@ final class ClusterRun {
     }
 
     /**
-     * The timeline chart of a run, {@code timeline_<scenario>_<variant>.png}: per agent its answers
-     * per second, and the failed requests when any failed, each bucket at its middle, with a labelled
-     * vertical line at each marker.
+     * The timeline chart of a run, {@code timeline_<scenario>_<variant>.png}, titled "Requests per agent per
+     * second - <variant>, {@code what}": per agent its answers per second, and the failed requests when any
+     * failed, each bucket at its middle, with a labelled vertical line at each marker (each change when
+     * {@code markers} is null).
      */
-    static Chart timelineChart(Result r, String title, List<Chart.Marker> markers) {
+    static Chart timelineChart(Result r, String what, List<Chart.Marker> markers) {
         Timeline t = r.timeline();
         double[] x = Arrays.stream(t.bucketStartsSeconds()).map(s -> s + t.bucketSeconds() / 2).toArray();
         Map<String, double[]> series = new LinkedHashMap<>();
@@ -192,14 +198,10 @@ final class ClusterRun {
             series.put("failed", Timeline.perSecond(t.failed(), t.bucketSeconds()));
         }
         return new Chart.Lines("timeline_" + r.scenario() + "_" + r.variant() + ".png", "requests per agent over time, "
-                + r.variant() + ", " + r.scenario(), 900, List.of(new Chart.Panel(title,
-                "Time since the first request (s), by answer; each bucket drawn at its middle", "Requests per second",
-                500, x, series, markers)), null);
-    }
-
-    /** The phase markers of a timeline: a line at each change, labelled with it. */
-    static List<Chart.Marker> phaseMarkers(Result r) {
-        return r.phases().stream().skip(1).map(p -> new Chart.Marker(p.fromS(), p.openedBy())).toList();
+                + r.variant() + ", " + r.scenario(), 900, List.of(new Chart.Panel("Requests per agent per second - "
+                + r.variant() + ", " + what, "Time since the first request (s), by answer; each bucket drawn at its "
+                + "middle", "Requests per second", 500, x, series, markers != null ? markers : r.phases().stream()
+                .skip(1).map(p -> new Chart.Marker(p.fromS(), p.openedBy())).toList())), null);
     }
 
     static List<Chart> charts(List<Result> results) {

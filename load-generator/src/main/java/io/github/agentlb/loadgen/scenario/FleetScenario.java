@@ -29,26 +29,18 @@ import org.apache.camel.support.AsyncProcessorConverterHelper;
 
 /**
  * The {@code fleet} scenario: the uniform agents A1-A3 and a fourth, {@value #JOINING}, behind the
- * demo proxy; over the measured requests {@value #JOINING} joins at 1/4 (with {@link #SLOW_START}),
- * {@value #LEAVING} is drained at 1/2 and comes back at 3/4, each change a call of the balancer's
- * membership API on the thread that starts that request (it takes microseconds and does not wait
- * for the drain). Measured: per phase the client's figures and the keys that moved from the phase
- * before ({@link KeyMoves}); how the drain went.
+ * demo proxy; {@value #JOINING} joins at 1/4 of the measured requests (with {@link #SLOW_START}),
+ * {@value #LEAVING} is drained at 1/2 and back at 3/4, each a call of the balancer's membership API on
+ * the thread that starts that request. Measured: per phase the client's figures and the keys that
+ * moved ({@link KeyMoves}); how the drain went.
  *
- * <p>How A4 joins: the demo proxy builds a netty-http producer per configured agent and offers no
- * way to build one for an agent added later, so the proxy is started over A1-A4 and A4 is removed
- * from the balancer before the warm-up; at 1/4 that same producer is added again under the name A4,
- * a member new to the balancer. A2 comes back with its own producer, which the balancer does not
- * stop when A2 leaves.
+ * <p>How A4 joins: the demo proxy cannot build a producer for an agent added later, so it starts over
+ * A1-A4 and A4 is removed before the warm-up, its producer added again at 1/4 under the same name.
  */
 public final class FleetScenario implements Scenario {
 
     public static final String JOINING = "A4", LEAVING = "A2";
-    /**
-     * The slow start of the run's balancers: 2 s, linear, at least 10%: over well within a phase of
-     * about 3 s (1200 requests at the default pace), so the joining agent has its whole share before
-     * the next change (the demo proxy's own is 30 s, {@link SlowStart#DEMO}).
-     */
+    /** The balancers' slow start: 2 s, linear, at least 10%: over within a phase (about 3 s; the demo's is 30 s). */
     public static final SlowStart SLOW_START = new SlowStart(Duration.ofSeconds(2), 1.0, 0.1);
     static final Duration TIMELINE_BUCKET = Duration.ofMillis(500);
     private static final Set<String> CHANGING = Set.of(JOINING, LEAVING);
@@ -145,12 +137,7 @@ public final class FleetScenario implements Scenario {
         return children;
     }
 
-    /**
-     * The result of a measured run, from the outcomes and the times of the changes alone (no I/O,
-     * no clock).
-     *
-     * @param leftNanos when {@value #LEAVING} had left after its drain (its last request in flight ended); null if it had not
-     */
+    /** The result of a measured run (no I/O, no clock); {@code leftNanos}: when {@value #LEAVING} left, or null. */
     Result result(ClusterRun.Measured m, Long leftNanos) {
         List<List<TimedOutcome>> split = m.phases().split(m.outcomes());
         List<Result.Phase> phases = m.phaseResults((i, list) -> {
@@ -174,17 +161,12 @@ public final class FleetScenario implements Scenario {
                         && o.completedAtNanos() - back.beganNanos() <= 0),
                 "answered_before_join", count(m, JOINING, o -> o.completedAtNanos() - join.beganNanos() <= 0),
                 "other_keys_moved", phases.stream().skip(1).mapToInt(p -> moved(p, "other_moved")).sum());
-        Result partial = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(),
-                m.timeline(TIMELINE_BUCKET));
-        List<String> lines = new ArrayList<>(ClusterRun.phaseLines(partial));
-        lines.add(String.format(Locale.ROOT, "%s (fleet): keys moved %s, other keys moved %.0f; %s drained in %s ms, "
-                        + "chosen while drained %.0f; %s answered before its join %.0f", m.variant().label(),
-                keysMoved(partial), partial.number("other_keys_moved"), LEAVING,
-                Section.num("%.0f", partial.number("drain_ms")), partial.number("chosen_while_drained"), JOINING,
-                partial.number("answered_before_join")));
-        Chart chart = ClusterRun.timelineChart(partial, String.format(Locale.ROOT, "Requests per agent per second - %s, "
-                + "%s joins, %s drained and back", m.variant().label(), JOINING, LEAVING), ClusterRun.phaseMarkers(partial));
-        return partial.withOutput(List.of(chart), lines);
+        Result r = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(), m.timeline(TIMELINE_BUCKET));
+        return ClusterRun.withPhaseLines(r, ClusterRun.timelineChart(r, JOINING + " joins, " + LEAVING
+                + " drained and back", null), r.line("keys moved %s, other keys moved %.0f; %s drained in %s ms, chosen "
+                        + "while drained %.0f; %s answered before its join %.0f", keysMoved(r), r.number("other_keys_moved"),
+                LEAVING, Section.num("%.0f", r.number("drain_ms")), r.number("chosen_while_drained"), JOINING,
+                r.number("answered_before_join")));
     }
 
     private static int count(ClusterRun.Measured m, String agent, Predicate<TimedOutcome> when) {
@@ -204,7 +186,6 @@ public final class FleetScenario implements Scenario {
 
     @Override
     public Section section(List<Result> results) {
-        LoadTestConfig c = results.get(0).load();
         Section.TableBuilder summary = Section.table().left("strategy").right("client errors");
         results.get(0).phases().forEach(p -> summary.right(p.name() + " A1/A2/A3/A4"));
         summary.left("keys moved (join, drain, return)").right("other keys moved", LEAVING + " in flight at drain",
@@ -231,11 +212,10 @@ public final class FleetScenario implements Scenario {
             }
         }
         return new Section(name(), List.of(String.format(Locale.ROOT, "Agents A1-A3 as in the uniform scenario and a "
-                        + "fourth, %s; %d requests over %d users, %d concurrent, seed %d, after %d warm-up requests (not "
-                        + "counted). Through the balancer's membership API, just before request n/4+1 is sent %s joins "
-                        + "(%s), before n/2+1 %s is drained (drainAgent: no new requests, those in flight finish, then it "
-                        + "leaves), before 3n/4+1 %s is added again (same slow start).", JOINING, c.requests(), c.users(),
-                c.concurrency(), c.seed(), c.warmup(), JOINING, results.get(0).figures().get("slow_start"), LEAVING,
+                        + "fourth, %s; %s. Through the balancer's membership API, just before request n/4+1 is sent %s "
+                        + "joins (%s), before n/2+1 %s is drained (drainAgent: no new requests, those in flight finish, "
+                        + "then it leaves), before 3n/4+1 %s is added again (same slow start).", JOINING,
+                ClusterRun.loadText(results.get(0).load()), JOINING, results.get(0).figures().get("slow_start"), LEAVING,
                 LEAVING), summary.build(), phases.build(), "A request belongs to the phase in which it was sent. Client "
                 + "errors = errors + timeouts (goal 0). A1-A4: requests each agent answered. Keys moved: users answered "
                 + "in both phases whose agent (the one that answered their last request of the phase) changed; \"other "

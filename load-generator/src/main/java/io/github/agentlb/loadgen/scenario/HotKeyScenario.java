@@ -24,16 +24,12 @@ import java.util.TreeSet;
 import org.apache.curator.test.TestingServer;
 
 /**
- * The {@code hotkey} scenario: the uniform agents, a workload in which user
- * {@value Workload#HOT_USER} sends a share of all requests ({@value #DEFAULT_HOT_SHARE} unless
- * {@code --hot-share} says otherwise) and the other users the rest, through each keyed strategy
- * ({@code ch}, {@code avn}) plain and with bounded loads at balance factor {@value #BALANCE_FACTOR};
- * with {@code --replicas N > 1} over N proxies each, and {@code avn} also as one instance
- * ({@code avn-one}) and as replicas sharing one allocation through an in-process ZooKeeper
- * ({@code avn-shared}). The variants run at the same time, each over its own agents: the figures
- * compared are counts (requests per agent, users per agent), not latencies. Checks: the targets
- * (max/mean, the others' stickiness, the hot user on one agent), and the shared allocation against
- * one instance.
+ * The {@code hotkey} scenario: the uniform agents, user {@value Workload#HOT_USER} sending a share of
+ * all requests, through each keyed strategy ({@code ch}, {@code avn}) plain and bounded; with
+ * {@code --replicas N > 1} over N proxies each, and {@code avn} also as one instance ({@code avn-one})
+ * and as replicas sharing one allocation through an in-process ZooKeeper ({@code avn-shared}). The
+ * variants run at once, each over its own agents (the figures are counts, not latencies). Checks: the
+ * targets (max/mean, the others' stickiness, the hot user on one agent), the shared allocation.
  */
 public final class HotKeyScenario implements Scenario {
 
@@ -93,12 +89,11 @@ public final class HotKeyScenario implements Scenario {
             }
             List<Result> results = new ArrayList<>(Parallel.each(variants, true, "loadgen-variant",
                     v -> setup.print(run(v, setup))));
-            Optional<Result.Check> check = sharedCheck(results);
-            if (check.isPresent()) {
-                int i = results.indexOf(Result.find(results, "avn-shared"));
-                results.set(i, results.get(i).withChecks(List.of(check.get())));
-                setup.stdout().println(check.get().detail());
-            }
+            sharedCheck(results).ifPresent(check -> {
+                Result r = Result.find(results, "avn-shared");
+                results.set(results.indexOf(r), r.withChecks(List.of(check)));
+                setup.stdout().println(check.detail());
+            });
             return results;
         }
     }
@@ -135,14 +130,12 @@ public final class HotKeyScenario implements Scenario {
                         + "%.2f), stickiness of users 1..%d %.3f (goal >= %.2f), hot user on %d agent(s) (goal 1)",
                 s.maxOverMean(), TARGET_MAX_OVER_MEAN, c.users(), hot.othersStickiness(), TARGET_STICKINESS,
                 hot.hotUserAgentCount()));
-        String line = String.format(Locale.ROOT, "%s (%s): %d requests, %d errors, %d timeouts; %s; max/mean %.3f; "
-                        + "stickiness of users 1..%d %.3f%s; hot user on %s; targets %s", m.variant().label(), name(),
+        return m.result(List.of(), figures, List.of(targets), s.clientErrors(), null).withLine("%d requests, %d errors, "
+                        + "%d timeouts; %s; max/mean %.3f; stickiness of users 1..%d %.3f%s; hot user on %s; targets %s",
                 s.requests(), s.errors(), s.timeouts(), ClusterRun.answered(s), s.maxOverMean(), c.users(),
                 hot.othersStickiness(), m.variant().replicas() > 1 ? String.format(Locale.ROOT,
                         " (%.3f within each replica)", hot.othersStickinessPerReplica()) : "",
                 hotUserOn(hot.hotUserAgents()), met ? "met" : "missed");
-        return m.result(List.of(), figures, List.of(targets), s.clientErrors(), null).withOutput(List.of(),
-                List.of(line));
     }
 
     /** {@code 1 (A2 400)} or {@code 2 (A1 250, A2 150)}: how many agents answered the hot user, and how much each. */
@@ -150,11 +143,7 @@ public final class HotKeyScenario implements Scenario {
         return hotUserAgents.isEmpty() ? "0" : hotUserAgents.size() + " (" + Section.entries(hotUserAgents) + ")";
     }
 
-    /**
-     * The shared {@code avn} against one instance in the same run ({@code avn-shared} against
-     * {@code avn-one}, and the replicas learning alone, {@code avn}, beside), with the shared
-     * allocation's targets; empty when the run has no shared variant.
-     */
+    /** {@code avn-shared} against {@code avn-one} (and {@code avn} beside); empty without a shared variant. */
     static Optional<Result.Check> sharedCheck(List<Result> results) {
         Result one = Result.find(results, "avn-one");
         Result shared = Result.find(results, "avn-shared");
@@ -200,15 +189,13 @@ public final class HotKeyScenario implements Scenario {
             List<Object> row = new ArrayList<>(List.of(r.variant(), factor > 0 ? String.format(Locale.ROOT, "%.2f", factor)
                     : "-", s.requests(), s.errors(), s.timeouts()));
             agents.forEach(a -> row.add(s.agents().containsKey(a) ? s.agents().get(a).count() : 0));
-            row.add(s.maxOverMean());
-            row.add(r.number("others_stickiness"));
+            row.addAll(List.of(s.maxOverMean(), r.number("others_stickiness")));
             if (replicated) {
-                row.add(r.number("others_stickiness_per_replica"));
-                row.add(r.replicas() + (Boolean.TRUE.equals(r.figures().get("shared")) ? " shared"
-                        : r.replicas() > 1 ? " alone" : ""));
+                row.addAll(List.of(r.number("others_stickiness_per_replica"), r.replicas()
+                        + (Boolean.TRUE.equals(r.figures().get("shared")) ? " shared" : r.replicas() > 1 ? " alone" : "")));
             }
-            row.add(hotUserOn(Result.figure(r.figures(), "hot_user_agents")));
-            row.add(r.check("targets").passed() ? "met" : "missed");
+            row.addAll(List.of(hotUserOn(Result.figure(r.figures(), "hot_user_agents")),
+                    r.check("targets").passed() ? "met" : "missed"));
             table.row(row);
         }
         List<Object> blocks = new ArrayList<>();
@@ -242,10 +229,7 @@ public final class HotKeyScenario implements Scenario {
         return new Section(name(), blocks, List.of(chart(results)));
     }
 
-    /**
-     * One stacked bar per variant and agent, the hot user's requests at the bottom and the other
-     * users' on top, with lines at the mean per agent and at the target max/mean.
-     */
+    /** One stacked bar per variant and agent (the hot user's requests below), lines at the mean and the target. */
     static Chart chart(List<Result> results) {
         List<String> bars = new ArrayList<>();
         List<Double> hot = new ArrayList<>();

@@ -18,15 +18,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The {@code failure} and {@code hang} scenarios: the uniform agents behind the demo proxy; agent
- * {@value #DEAD_AGENT} goes down when the first third of the measured requests has been sent, as a
- * crash, and in {@code hang} with its port then held by a listener that accepts connections and never
- * answers ({@link AgentFault}); it is restarted on the same port when two thirds have been sent. Both changes run on
- * a controller thread, so no worker waits for them. Measured: per phase the client's figures,
- * when the balancer ejected and re-admitted the agent ({@link BalancerLog}), and who kept their
- * agent ({@link FailoverStickiness}).
+ * {@value #DEAD_AGENT} crashes (in {@code hang} its port then held by a listener that never answers,
+ * {@link AgentFault}) at 1/3 of the measured requests and is restarted at 2/3, on a controller thread.
+ * Measured: per phase the client's figures, the balancer's ejection and re-admission
+ * ({@link BalancerLog}), who kept their agent ({@link FailoverStickiness}).
  */
 public final class OutageScenario implements Scenario {
 
@@ -34,27 +33,16 @@ public final class OutageScenario implements Scenario {
     public static final String DEAD_AGENT = "A1";
     /** Default requests of a run: 600 (about 2 s per phase at the default pace) over 100 users. */
     public static final int DEFAULT_REQUESTS = 600, DEFAULT_USERS = 100;
-    /**
-     * The proxy's per-attempt answer timeout in the {@code hang} run, ms: a fifth of the default,
-     * about 7x the slowest answer (150 ms), so that on a busy 2-core machine, where a live agent's
-     * answer was seen to take over 500 ms, only the hung agent times out.
-     */
+    /** The proxy's answer timeout in {@code hang}, ms: a fifth of the default, 7x the slowest answer (150 ms). */
     public static final int HANG_PROXY_REQUEST_TIMEOUT_MS = 1_000;
-    /**
-     * The outlier ejection of the fault scenarios' balancers: the library's defaults but a base
-     * ejection time of 1 s doubling up to 2 s (defaults 10 s and 300 s), so that within phases of a
-     * few seconds a dead agent is tried again every 2 s at most and is back within 2 s of its restart.
-     */
+    /** The fault scenarios' outlier ejection: the defaults but 1 s doubling up to 2 s (not 10 s, 300 s): short phases. */
     public static final OutlierEjection EJECTION = OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(1))
             .maxEjectionTime(Duration.ofSeconds(2)).build();
 
     private final boolean hang;
     private final int proxyRequestTimeoutMs;
 
-    /**
-     * @param hang whether the agent hangs ({@code hang}, proxy answer timeout {@value #HANG_PROXY_REQUEST_TIMEOUT_MS}
-     *             ms) rather than refusing connections ({@code failure}, the proxy's default)
-     */
+    /** @param hang {@code hang} (answer timeout {@value #HANG_PROXY_REQUEST_TIMEOUT_MS} ms) rather than {@code failure} */
     public OutageScenario(boolean hang) {
         this(hang, hang ? HANG_PROXY_REQUEST_TIMEOUT_MS : ProxyConfig.DEFAULT_FIRST_BYTE_TIMEOUT_MS);
     }
@@ -90,11 +78,7 @@ public final class OutageScenario implements Scenario {
         return setup.strategies().stream().map(s -> Variant.of(s, s, OutageScenario::configure, 1)).toList();
     }
 
-    /**
-     * Sets {@link #EJECTION} and failover on an answer timeout (the requests are GETs: a hung agent's
-     * are sent on to another agent, as the scenario measures; the proxy's default answers 504
-     * instead) on {@code balancer}, its other settings left at the defaults.
-     */
+    /** Sets {@link #EJECTION} and failover on an answer timeout (GETs: a hung agent's go on; the default answers 504). */
     static void configure(AgentLoadBalancerSupport balancer) {
         balancer.setOutlierEjection(EJECTION);
         balancer.setFailoverPolicy(balancer.getFailoverPolicy().withFailOverOnAnswerTimeout(true));
@@ -136,10 +120,8 @@ public final class OutageScenario implements Scenario {
     }
 
     /**
-     * The result of a measured run, from its outcomes, phases and health events alone (no I/O, no
-     * clock): per phase the requests that waited out the proxy's answer timeout; stickiness with
-     * the return counted from the dead agent's first re-admission after the restart (from the restart
-     * when none was seen); ejection delays; the timeline from the first request sent.
+     * The result of a measured run (no I/O, no clock); stickiness's return counts from the dead agent's first
+     * re-admission after the restart (from the restart when none was seen).
      */
     Result result(ClusterRun.Measured m) {
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(proxyRequestTimeoutMs);
@@ -158,33 +140,28 @@ public final class OutageScenario implements Scenario {
                 "stickiness", Result.map("dead_agent_users", st.deadAgentUsers(), "other_users", st.otherUsers(),
                         "others_in_down", st.othersInDown(), "others_stayed_down", st.othersStayedDown(),
                         "others_stayed_down_share", st.othersStayedDownShare(), "others_in_after", st.othersInAfter(),
-                        "others_stayed_after", st.othersStayedAfter(),
-                        "others_stayed_after_share", st.othersStayedAfterShare(),
-                        "dead_users_in_return", st.deadUsersInReturn(), "dead_users_returned", st.deadUsersReturned(),
-                        "dead_users_returned_share", st.deadUsersReturnedShare()),
+                        "others_stayed_after", st.othersStayedAfter(), "others_stayed_after_share",
+                        st.othersStayedAfterShare(), "dead_users_in_return", st.deadUsersInReturn(),
+                        "dead_users_returned", st.deadUsersReturned(), "dead_users_returned_share",
+                        st.deadUsersReturnedShare()),
                 "health", Result.map("kill_to_ejection_ms", millis(log.nanosUntil(DEAD_AGENT, Kind.EJECTED, kill)),
-                        "restart_to_readmission_ms", millis(readmitted),
-                        "dead_agent_ejections", log.count(DEAD_AGENT, Kind.EJECTED, kill),
-                        "other_ejections", m.agents().stream().filter(a -> !a.equals(DEAD_AGENT))
-                                .mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
+                        "restart_to_readmission_ms", millis(readmitted), "dead_agent_ejections",
+                        log.count(DEAD_AGENT, Kind.EJECTED, kill), "other_ejections", m.agents().stream().filter(a ->
+                                !a.equals(DEAD_AGENT)).mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
         String empty = phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name)
-                .collect(java.util.stream.Collectors.joining(", "));
+                .collect(Collectors.joining(", "));
         List<Result.Check> checks = List.of(new Result.Check("phases", empty.isEmpty(), empty.isEmpty()
                 ? "every phase measured" : "no request in phase " + empty + ": raise --failure-requests (the kill and "
                 + "the restart run beside the requests and land late in a short run)"));
         Result r = m.result(phases, figures, checks, m.run().statistics().clientErrors(),
                 m.timeline(Duration.ofSeconds(1)));
-        List<String> lines = new ArrayList<>(ClusterRun.phaseLines(r));
-        lines.add(String.format(Locale.ROOT, "%s (%s): kill to ejection %s ms, restart to re-admission %s ms; others "
-                        + "stayed %s (down), %s's users back %s", r.variant(), name(), health(r, "kill_to_ejection_ms"),
+        return ClusterRun.withPhaseLines(r, ClusterRun.timelineChart(r, String.format(Locale.ROOT, "agent %s %s at %.1f "
+                        + "s, restarted at %.1f s", DEAD_AGENT, hang ? "hung" : "killed", m.seconds(kill),
+                m.seconds(restart)), null), r.line("kill to ejection %s ms, restart to re-admission %s ms; others "
+                        + "stayed %s (down), %s's users back %s", health(r, "kill_to_ejection_ms"),
                 health(r, "restart_to_readmission_ms"), stickiness(r, "others_stayed_down", "others_in_down"), DEAD_AGENT,
-                stickiness(r, "dead_users_returned", "dead_users_in_return")));
-        if (!r.passed()) {
-            lines.add(r.variant() + " (" + name() + "): NOT MEASURED: " + r.check("phases").detail());
-        }
-        return r.withOutput(List.of(ClusterRun.timelineChart(r, String.format(Locale.ROOT, "Requests per agent per "
-                + "second - %s, agent %s %s at %.1f s, restarted at %.1f s", r.variant(), DEAD_AGENT,
-                hang ? "hung" : "killed", m.seconds(kill), m.seconds(restart)), ClusterRun.phaseMarkers(r))), lines);
+                stickiness(r, "dead_users_returned", "dead_users_in_return")),
+                r.passed() ? null : r.line("NOT MEASURED: %s", r.check("phases").detail()));
     }
 
     private static double millis(OptionalLong nanos) {
@@ -233,11 +210,10 @@ public final class OutageScenario implements Scenario {
                     stickiness(r, "dead_users_returned", "dead_users_in_return")));
         }
         return new Section(name(), List.of(String.format(Locale.ROOT, "Agents: %s. Agent %s is down from when 1/3 of "
-                        + "the requests have been sent until 2/3 have: %s; then it is restarted on the same port. %d "
-                        + "requests over %d users, %d concurrent, seed %d, after %d warm-up requests (not counted); proxy "
-                        + "answer timeout %d ms per attempt, client timeout %d ms. Balancer: %s.",
-                AgentSet.UNIFORM.description(), DEAD_AGENT, fault(), c.requests(), c.users(), c.concurrency(), c.seed(),
-                c.warmup(), proxyRequestTimeoutMs, c.timeoutMs(), first.figures().get("balancer_settings")),
+                        + "the requests have been sent until 2/3 have: %s; then it is restarted on the same port. %s; "
+                        + "proxy answer timeout %d ms per attempt, client timeout %d ms. Balancer: %s.",
+                AgentSet.UNIFORM.description(), DEAD_AGENT, fault(), ClusterRun.loadText(c), proxyRequestTimeoutMs,
+                c.timeoutMs(), first.figures().get("balancer_settings")),
                 phases.build(), health.build(), "A request belongs to the phase in which it was sent. Client errors = "
                         + "errors + timeouts seen by the client (goal 0); p99 over answered requests, client-side (goal: "
                         + "down within 1.5x before); \"waited a timeout\" = requests that took at least the proxy's answer "

@@ -38,12 +38,11 @@ import java.util.stream.Stream;
 
 /**
  * The {@code uniform} and {@code heterogeneous} scenarios ({@link AgentSet}): the seeded workload
- * through each strategy over three agents, nothing injected; measured: how the requests spread over
- * the agents, the agents' own utilization (sampled every {@link EmbeddedCluster#UTILIZATION_PERIOD}),
- * latency and throughput, the {@code avn} balancer's final state and the {@code pid} balancer's
- * weights over time. Paced as the command line says: the closed loop of the main job, or the open
- * loop ({@code --rate}) or a soak ({@code --duration}); and against a running balancer
- * ({@code --url}) as well as over agents in this JVM.
+ * through each strategy over three agents, nothing injected; measured: the spread over the agents,
+ * their own utilization (sampled every {@link EmbeddedCluster#UTILIZATION_PERIOD}), latency and
+ * throughput, the {@code avn} balancer's final state and the {@code pid} balancer's weights over time.
+ * Paced as the command line says (closed loop, {@code --rate}, {@code --duration}); also against a
+ * running balancer ({@code --url}).
  *
  * <p>Over 300 lines: two scenarios in three pacings and two targets share this one file, with the
  * pid and avn figures and charts only they report.
@@ -189,54 +188,49 @@ public final class PlainScenario implements Scenario {
                 + " a balancer of this project (GET /process/{req_id}?user_id=N answered by an agent's JSON)?";
     }
 
-    /** The result of a run, its distribution and (time-bound) soak charts, and its console lines. */
+    /** The run's result: {@code charts}, its distribution and soak charts; its console lines after {@code before}. */
     Result result(Variant variant, String target, boolean embedded, LoadTestConfig load, LoadRunner.Result run,
-                          Map<String, Object> figures, List<Chart> charts, List<String> before) {
-        RunStatistics s = run.statistics();
-        Result r = new Result(name(), variant.label(), variant.strategy(), target, embedded, load,
-                variant.replicas(), s, List.of(), figures, List.of(), s.clientErrors(), null, run.pace(),
+                  Map<String, Object> figures, List<Chart> charts, List<String> before) {
+        Result r = new Result(name(), variant.label(), variant.strategy(), target, embedded, load, variant.replicas(),
+                run.statistics(), List.of(), figures, List.of(), run.statistics().clientErrors(), null, run.pace(),
                 List.of(), List.of());
         List<Chart> all = new ArrayList<>(charts);
         all.add(distributionChart(r));
         if (run.pace().verdict() != null) {
             all.add(soakChart(r));
         }
-        List<String> lines = new ArrayList<>(before);
-        lines.addAll(lines(r));
-        return r.withOutput(all, lines);
+        return r.withOutput(all, Stream.concat(before.stream(), lines(r).stream()).toList());
     }
 
     /** What the console shows of a run: its figures, utilization, balancer state, pacing, self-check and verdict. */
     static List<String> lines(Result r) {
         RunStatistics s = r.totals();
-        String who = r.variant() + " (" + r.scenario() + "): ";
-        List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "%s%d requests, %d errors, %d timeouts; %s; spread %d, CV %.3f, stickiness "
-                        + "%.3f; p95 %.1f ms; %.1f req/s", who, s.requests(), s.errors(), s.timeouts(),
+        List<String> lines = new ArrayList<>(List.of(r.line("%d requests, %d errors, %d timeouts; %s; spread %d, CV %.3f, "
+                        + "stickiness %.3f; p95 %.1f ms; %.1f req/s", s.requests(), s.errors(), s.timeouts(),
                 ClusterRun.answered(s), s.spread(), s.coefficientOfVariation(), s.stickiness(), s.latency().p95Ms(),
-                s.throughputRps()));
+                s.throughputRps())));
         if (r.figures().get("utilization") instanceof Map<?, ?> u) {
-            lines.add(String.format(Locale.ROOT, "%sutilization %s; max/mean %.3f", who, u.entrySet().stream()
-                    .map(e -> String.format(Locale.ROOT, "%s=%.3f", e.getKey(), (Double) e.getValue()))
-                    .collect(Collectors.joining(" ")), r.number("utilization_max_over_mean")));
+            lines.add(r.line("utilization %s; max/mean %.3f", u.entrySet().stream().map(e -> String.format(Locale.ROOT,
+                    "%s=%.3f", e.getKey(), (Double) e.getValue())).collect(Collectors.joining(" ")),
+                    r.number("utilization_max_over_mean")));
         }
         if (r.figures().containsKey("virtual_nodes")) {
-            lines.add(String.format(Locale.ROOT, "%svirtual nodes %s, S %.3f, %.0f reallocations", who,
-                    r.figures().get("virtual_nodes"), r.number("imbalance_index"), r.number("reallocations")));
+            lines.add(r.line("virtual nodes %s, S %.3f, %.0f reallocations", r.figures().get("virtual_nodes"),
+                    r.number("imbalance_index"), r.number("reallocations")));
         }
         PaceReport pace = r.pace();
         if (!pace.pacing().isDefault()) {
-            lines.add(String.format(Locale.ROOT, "%s%s; p50 %.1f ms, p99 %.1f ms%s", who, pace.pacing().describe(r.load()),
-                    s.latency().p50Ms(), s.latency().p99Ms(), pace.pacing().openLoop() ? " (from intended send times)" : ""));
+            lines.add(r.line("%s; p50 %.1f ms, p99 %.1f ms%s", pace.pacing().describe(r.load()), s.latency().p50Ms(),
+                    s.latency().p99Ms(), pace.pacing().openLoop() ? " (from intended send times)" : ""));
         }
-        pace.selfCheckLines(s.successes()).forEach(line -> lines.add(who + line));
+        List<String> more = new ArrayList<>(pace.selfCheckLines(s.successes()));
         if (s.successes() > 0 && pace.selfCheck().fellBehindSchedule()) {
-            lines.add(who + behindHint(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                    JvmGauges.cores()));
+            more.add(behindHint(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), JvmGauges.cores()));
         }
         if (pace.verdict() != null) {
-            lines.add(who + pace.verdict().line());
+            more.add(pace.verdict().line());
         }
+        more.forEach(line -> lines.add(r.line("%s", line)));
         return lines;
     }
 
@@ -377,12 +371,7 @@ public final class PlainScenario implements Scenario {
                 .flatMap(r -> r.charts().stream()).filter(ch -> ch.file().startsWith(kind))).toList());
     }
 
-    /**
-     * One row per run: strategy | requests | errors | timeouts | per agent its requests | spread | CV |
-     * max/mean | per agent its utilization | util max/mean | stickiness | p95 ms | req/s. An agent
-     * missing from a run shows 0 requests, utilization not measured {@code -}; without any run that
-     * measured it (a running balancer's) the utilization columns are left out.
-     */
+    /** One row per run; an agent missing from a run: 0 requests, utilization {@code -}; none measured: no util columns. */
     static Section.Table comparisonTable(List<Result> results) {
         TreeSet<String> agents = new TreeSet<>();
         TreeSet<String> measured = new TreeSet<>();

@@ -8,14 +8,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * What one run of a scenario measured and checked: the one value the reports are written from
- * ({@code report-<scenario>-<variant>.json}, {@code report.md}, the charts, the console). Figures
- * are in the units their names say ({@code _ms}, {@code _s}, shares as fractions 0..1); a figure
- * that was not observed is NaN (JSON {@code null}, "n/a" in tables). Immutable.
+ * What one run of a scenario measured and checked, the one value the reports are written from. Figures
+ * are in the units their names say ({@code _ms}, {@code _s}, shares as fractions 0..1); a figure not
+ * observed is NaN (JSON {@code null}, "n/a" in tables). Immutable.
  *
  * @param scenario the scenario's name, e.g. {@code failure}
  * @param variant  the variant's label, e.g. {@code ch-bounded}
@@ -28,8 +28,7 @@ import java.util.Objects;
  * @param phases   the run's phases, each with the figures of the requests sent in it; empty for a run of one phase
  * @param figures  what this scenario measures beyond {@code totals}, by name, in report order
  * @param checks   what the scenario checks on the run, each passed or not
- * @param failures requests that count against the exit code (goal 0): the client errors, less those a
- *                 scenario's trial allows
+ * @param failures requests that count against the exit code (goal 0): client errors less those allowed
  * @param timeline answers per agent and failures per time bucket, or {@code null}
  * @param pace     how the run was paced and the generator's self-check, or {@code null}
  * @param charts   the charts of this run alone
@@ -61,13 +60,7 @@ public record Result(String scenario, String variant, String strategy, String ta
         }
     }
 
-    /**
-     * A check of a run.
-     *
-     * @param name   what is checked, e.g. {@code targets}
-     * @param passed whether it holds
-     * @param detail the figures and goals, one line
-     */
+    /** A check of a run: its name (e.g. {@code targets}), whether it holds, the figures and goals in one line. */
     public record Check(String name, boolean passed, String detail) {
     }
 
@@ -124,6 +117,16 @@ public record Result(String scenario, String variant, String strategy, String ta
     @SuppressWarnings("unchecked")
     public static <T> T figure(Map<String, Object> figures, String name) {
         return (T) figures.get(name);
+    }
+
+    /** A console line of this run: {@code <variant> (<scenario>): } and {@code format} with {@code args}. */
+    public String line(String format, Object... args) {
+        return variant + " (" + scenario + "): " + String.format(Locale.ROOT, format, args);
+    }
+
+    /** This result with no chart and one console line, {@link #line}. */
+    public Result withLine(String format, Object... args) {
+        return withOutput(List.of(), List.of(line(format, args)));
     }
 
     /** This result with its charts and console lines. */

@@ -8,11 +8,9 @@ import java.util.List;
 
 /**
  * One scenario of the load test: a workload sent through a balancer over agents started in this JVM
- * (or a running balancer at {@code --url}), a fault or change it may inject while the load goes on,
- * and checks on what it measured. It runs once per {@link Variant} (a strategy, or a balancer
- * set-up named after one) and returns a {@link Result} per run; the reports ({@code report.md},
- * {@code report-<scenario>-<variant>.json}, the charts, the console) are written from those
- * results alone, by one writer each. {@link #all()} lists them in the main job's order.
+ * (or a running balancer at {@code --url}), what it injects meanwhile, and checks on what it measured.
+ * It runs once per {@link Variant} and returns a {@link Result} per run, from which alone the reports
+ * are written. {@link #all()} lists them in the main job's order.
  */
 public interface Scenario {
 
@@ -22,13 +20,7 @@ public interface Scenario {
                 new BadAgentScenario(true), new FleetScenario(), new BadAgentScenario(false));
     }
 
-    /**
-     * The scenarios run only when {@code --scenario} names them, after those of {@link #all()}; never
-     * by the main job or {@code all}: {@code brownout} (A1 and A2 of four agents answer 503 for a while),
-     * {@code slow} (A3 five times slower; rr healthy, slow, and slow with hedging), {@code tenants} (two
-     * tenants through the balancer's fair queue: a light one alone, with a heavy one by tenant, and both
-     * as one shared tenant).
-     */
+    /** The scenarios run only when {@code --scenario} names them, after those of {@link #all()}. */
     static List<Scenario> byNameOnly() {
         return List.of(BadAgentScenario.brownOut(3000), new SlowAgentScenario(2000), new TenantsScenario(10));
     }
@@ -58,20 +50,10 @@ public interface Scenario {
         return false;
     }
 
-    /**
-     * Runs one variant: starts its agents and proxies, sends the load while injecting what it
-     * injects, stops them, and measures and checks the run.
-     *
-     * @throws Exception if the agents or proxies cannot start, a change fails or the run is stuck
-     */
+    /** Runs one variant: starts its agents and proxies, sends the load, injects, stops them, measures and checks. */
     Result run(Variant variant, Setup setup) throws Exception;
 
-    /**
-     * Runs every variant, at the same time when {@link #concurrent()}, each one's {@link Result#lines()}
-     * printed as it ends; the results in the order of {@code variants}.
-     *
-     * @throws Exception what the first failing run threw
-     */
+    /** Runs every variant (at once when {@link #concurrent()}), printing each one's lines as it ends. */
     default List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
         return Parallel.each(variants, concurrent(), "loadgen-variant", v -> setup.print(run(v, setup)));
     }
@@ -84,12 +66,7 @@ public interface Scenario {
         return false;
     }
 
-    /**
-     * Sends its load once to the running balancer at {@code baseUrl}, reported under {@code label}.
-     *
-     * @throws UnsupportedOperationException unless {@link #againstUrl()}
-     * @throws Exception                     if the run cannot be carried out
-     */
+    /** Sends its load once to the running balancer at {@code baseUrl}, under {@code label}; needs {@link #againstUrl()}. */
     default Result runAgainst(String baseUrl, String label, Setup setup) throws Exception {
         throw new UnsupportedOperationException("scenario " + name() + " has no --url mode");
     }

@@ -7,8 +7,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A scenario's part of {@code report.md} and of the console's closing tables, as data: what the
- * single markdown writer renders. Immutable.
+ * A scenario's part of {@code report.md} and of the console's closing tables, as data. Immutable.
  *
  * @param title  the heading after "Scenario ", e.g. {@code failure}
  * @param blocks in order: paragraphs (markdown text) and {@link Table}s
@@ -26,13 +25,7 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
         return blocks.stream().filter(Table.class::isInstance).map(Table.class::cast).toList();
     }
 
-    /**
-     * A markdown table. Immutable.
-     *
-     * @param align  per column {@code l} (left) or {@code r} (right)
-     * @param header the column names
-     * @param rows   the cells, one list per row, as many as columns
-     */
+    /** A markdown table: {@code align} per column {@code l} (left) or {@code r} (right); a cell per column and row. */
     public record Table(String align, List<String> header, List<List<String>> rows) {
 
         public Table {

@@ -32,10 +32,7 @@ public record Setup(AgentConfig template, List<String> strategies, LoadTestConfi
         return load.seed();
     }
 
-    /**
-     * {@link #load()} with a scenario's own counts: {@code requests} over {@code users}, with the
-     * job's concurrency, seed, timeout and warm-up, no hot user.
-     */
+    /** {@link #load()} with a scenario's own {@code requests} over {@code users}, no hot user. */
     public LoadTestConfig load(int requests, int users) {
         return new LoadTestConfig(requests, users, load.concurrency(), load.seed(), load.timeoutMs(),
                 LoadTestConfig.DEFAULT_PROGRESS_EVERY, load.warmup(), 0);

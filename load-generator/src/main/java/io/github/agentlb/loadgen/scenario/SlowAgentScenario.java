@@ -7,20 +7,16 @@ import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.ProxySettings;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
- * The {@code slow} scenario (run only by name, not in the main job): the uniform agents behind the
- * demo proxy with its settings and {@code rr}, agent {@value #SLOW_AGENT} {@value #FACTOR} times
- * slower to answer (its delays multiplied), in three variants run one after another: all agents
- * healthy, the slow agent without hedging, and with hedging on (the library's hedging defaults: a
- * GET goes to a second agent after the 97th percentile of recent first-byte times). Its figures: the
- * clients' p99 latency (a stub agent's answer comes whole, so its time to first byte) and the agent
- * calls per request; its check, no client error, and in the section the hedged p99 against the
- * healthy one ({@value #MAX_P99_RATIO} x at most) and the extra calls ({@value #MAX_EXTRA} at most).
+ * The {@code slow} scenario (only by name): the uniform agents behind the demo proxy with {@code rr},
+ * agent {@value #SLOW_AGENT} {@value #FACTOR} times slower, one variant after another: all healthy, slow,
+ * slow with the library's hedging. Figures: the clients' p99 and the agent calls per request; checked:
+ * no client error; in the section the hedged p99 against the healthy one and the extra calls.
  */
 public final class SlowAgentScenario implements Scenario {
 
@@ -55,19 +51,14 @@ public final class SlowAgentScenario implements Scenario {
 
     /** The uniform agents, {@value #SLOW_AGENT}'s delays {@value #FACTOR} times longer when {@code slow}. */
     List<AgentConfig> agents(Setup setup, boolean slow) {
-        List<AgentConfig> agents = new ArrayList<>();
-        for (AgentConfig agent : Scenario.super.agents(setup)) {
-            agents.add(slow && agent.agentId().equals(SLOW_AGENT) ? agent.toBuilder()
-                    .delayMs(agent.delayMinMs() * FACTOR, agent.delayMaxMs() * FACTOR).build() : agent);
-        }
-        return agents;
+        return Scenario.super.agents(setup).stream().map(a -> slow && a.agentId().equals(SLOW_AGENT) ? a.toBuilder()
+                .delayMs(a.delayMinMs() * FACTOR, a.delayMaxMs() * FACTOR).build() : a).toList();
     }
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return !setup.strategies().contains(Strategies.ROUND_ROBIN) ? List.of() : List.of(new Variant(HEALTHY, Strategies.ROUND_ROBIN, () -> balancer(false), 1),
-                new Variant(SLOW, Strategies.ROUND_ROBIN, () -> balancer(false), 1),
-                new Variant(HEDGED, Strategies.ROUND_ROBIN, () -> balancer(true), 1));
+        return !setup.strategies().contains(Strategies.ROUND_ROBIN) ? List.of() : Stream.of(HEALTHY, SLOW, HEDGED)
+                .map(v -> new Variant(v, Strategies.ROUND_ROBIN, () -> balancer(v.equals(HEDGED)), 1)).toList();
     }
 
     private static AgentLoadBalancerSupport balancer(boolean hedging) {
@@ -98,11 +89,9 @@ public final class SlowAgentScenario implements Scenario {
                 "p99_ms", p99, "agent_calls_per_request", callsPerRequest, "slow_agent_calls", onSlow,
                 "hedges_sent", hedgesSent, "hedges_won", hedgesWon);
         List<Result.Check> checks = List.of(new Result.Check("no client error", errors == 0, errors + " client errors"));
-        Result partial = m.result(List.of(), figures, checks, errors, null);
-        String line = String.format(Locale.ROOT, "%s (slow): p99 %.1f ms, %.3f agent calls per request, %s got %d, "
-                        + "hedges sent %d, won %d; %d client errors", m.variant().label(), p99, callsPerRequest,
-                SLOW_AGENT, onSlow, hedgesSent, hedgesWon, errors);
-        return partial.withOutput(List.of(), List.of(line));
+        return m.result(List.of(), figures, checks, errors, null).withLine("p99 %.1f ms, %.3f agent calls per request, "
+                + "%s got %d, hedges sent %d, won %d; %d client errors", p99, callsPerRequest, SLOW_AGENT, onSlow,
+                hedgesSent, hedgesWon, errors);
     }
 
     @Override

@@ -35,23 +35,12 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * The {@code tenants} scenario (run only by name, not in the main job): the balancer's bounded fair
- * queue on real sockets. Three stub agents with the LLM model (no prefix cache, no limit of their own;
- * time to first token {@value #BLOCK_MS} ms per prompt block of {@value #BLOCK_CHARS} chars, one
- * answer token) behind the demo proxy with {@code rr}, {@code maxInFlightPerAgent}
- * {@value #MAX_IN_FLIGHT} and a queue of {@value #QUEUE_SIZE} ({@value #QUEUE_TIMEOUT_S} s timeout).
- * Tenant L posts streamed chat completions of {@value #L_PROMPT_CHARS}-char prompts (12 blocks,
- * about 19 ms), tenant H of {@value #H_PROMPT_CHARS} (125 blocks, 200 ms) at the same seeded Poisson
- * rate, together {@value #DEMAND} x what the agents serve, for the given seconds, open loop. Variants,
- * one after another: {@code L-alone}; {@code L+H-vtc} (tenants by {@code X-Tenant}); {@code L+H-fifo}
- * (no header: one shared tenant); {@code L+H-limit} (as {@code L+H-vtc} with
- * {@code maxInFlightPerTenant} {@value #TENANT_LIMIT}). Checks: no request lost, the queue within its
- * bound, L's p99 under VTC at most 1/{@value #FIFO_RATIO} of its p99 under FIFO, and L's p99 wait
- * with the tenant limit at most half its p99 wait under VTC without it or at most twice its p99 wait
- * alone ({@link #lightKept}).
- *
- * <p>Over 300 lines: the four variants share one open-loop run, one result with their figures, the
- * checks across variants and the report section; split, each part would take the others' constants.
+ * The {@code tenants} scenario (only by name): the balancer's bounded fair queue on real sockets. Stub
+ * LLM agents behind the demo proxy with {@code rr}, {@code maxInFlightPerAgent} and a queue; tenant L
+ * posts short prompts, H long ones, each at the same seeded Poisson rate, open loop; one after another
+ * L alone, both by {@code X-Tenant} (VTC), both as one tenant (FIFO), and VTC with
+ * {@code maxInFlightPerTenant}. Checks: nothing lost, the queue within its bound, L's p99 under VTC at
+ * most 1/{@value #FIFO_RATIO} of it under FIFO, and {@link #lightKept}. The figures: the section's text.
  */
 public final class TenantsScenario implements Scenario {
 
@@ -65,14 +54,9 @@ public final class TenantsScenario implements Scenario {
      * own L predecessors. The simulation gives 50x; 5 leaves room for a busy machine and short runs.
      */
     public static final double FIFO_RATIO = 5;
-    /**
-     * {@code maxInFlightPerTenant} of the {@code L+H-limit} variant: half the places, so L finds one
-     * at once unless three of its own are under way (the simulation: L's p99 wait 13 ms against 178
-     * ms without the limit).
-     */
+    /** {@code maxInFlightPerTenant} of {@code L+H-limit}: half the places (simulated: L's p99 wait 13 ms, 178 without). */
     public static final int TENANT_LIMIT = 3;
     static final String ALONE = "L-alone", VTC = "L+H-vtc", FIFO = "L+H-fifo", LIMIT = "L+H-limit";
-    private static final String PATH = "/v1/chat/completions";
 
     private final double seconds;
 
@@ -155,10 +139,9 @@ public final class TenantsScenario implements Scenario {
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup), ProxyConfig.builder()
                 .strategy(variant.strategy()), variant.balancer(), 1)) {
-            URI uri = URI.create(cluster.baseUrls().get(0) + PATH);
-            setup.stdout().println(String.format(Locale.ROOT, "== %s, tenants scenario: agents %s behind the demo proxy "
-                    + "at %s; %d requests over %.0f s", variant.label(), String.join(", ", cluster.agentIds()),
-                    cluster.baseUrls().get(0), arrivals.size(), seconds));
+            URI uri = URI.create(cluster.baseUrls().get(0) + AgentsScenario.PATH);
+            setup.stdout().println(ClusterRun.header(name(), variant, String.format(Locale.ROOT, "%d requests over %.0f s",
+                    arrivals.size(), seconds), cluster));
             for (int i = 0; i < WARMUP; i++) { // one at a time, no tenant: nothing waits
                 client.send(uri, body("L", -1 - i), Map.of());
             }
@@ -233,10 +216,9 @@ public final class TenantsScenario implements Scenario {
                 new Result.Check("queue bound", queueMax <= QUEUE_SIZE, "queue max " + queueMax + " <= " + QUEUE_SIZE));
         Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, 1, s, List.of(), figures,
                 checks, lost, null, null, List.of(), List.of());
-        return r.withOutput(List.of(), List.of(String.format(Locale.ROOT, "%s (tenants): L %d p50/p99 %.1f/%.1f ms, "
-                        + "H %.0f p50/p99 %.1f/%.1f ms, queue max %d, %d lost", r.variant(), (int) r.number("l_requests"),
-                r.number("l_p50_ms"), r.number("l_p99_ms"), r.number("h_requests"), r.number("h_p50_ms"),
-                r.number("h_p99_ms"), queueMax, lost)));
+        return r.withLine("L %d p50/p99 %.1f/%.1f ms, H %.0f p50/p99 %.1f/%.1f ms, queue max %d, %d lost",
+                (int) r.number("l_requests"), r.number("l_p50_ms"), r.number("l_p99_ms"), r.number("h_requests"),
+                r.number("h_p50_ms"), r.number("h_p99_ms"), queueMax, lost);
     }
 
     /**
@@ -249,10 +231,7 @@ public final class TenantsScenario implements Scenario {
         return 2 * limitMs <= vtcMs || limitMs <= 2 * aloneMs;
     }
 
-    /**
-     * Runs the variants one after another; the FIFO run gets the check of L's p99 under VTC against
-     * it, the tenant-limit run that of L's p99 wait against VTC's without the limit.
-     */
+    /** Runs the variants one after another, then adds the checks across them to the FIFO and limit runs. */
     @Override
     public List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
         List<Result> results = new ArrayList<>(Scenario.super.runAll(variants, setup));

@@ -27,10 +27,7 @@ public record Variant(String label, String strategy, Supplier<? extends AgentLoa
         return of(strategy, strategy, balancer -> { }, replicas);
     }
 
-    /**
-     * {@code strategy} with its defaults but what {@code configure} sets on each new balancer, under
-     * {@code label}, over {@code replicas} proxies.
-     */
+    /** {@code strategy} with what {@code configure} sets on each new balancer, under {@code label}. */
     public static Variant of(String label, String strategy, Consumer<AgentLoadBalancerSupport> configure,
                              int replicas) {
         return new Variant(label, strategy, () -> {
