@@ -65,7 +65,7 @@ import org.slf4j.LoggerFactory;
  *       (as when a streamed body breaks off); after far longer than recent answers took to begin,
  *       for the second time in a row on that agent, the agent's answer timeout instead (the stall
  *       rule, {@link AgentEndpoint#stalled}).</li>
- *   <li>No head after far longer than recent answers, the agent's own too, took to begin while
+ *   <li>With {@code stallWhileWaiting}: no head after far longer than recent answers, the agent's own too, took to begin while
  *       the client waits and another agent answered meanwhile: a stall of the agent; the second in a row on that agent
  *       ends failed after send ({@link #checkStall}: an idempotent request goes to another agent),
  *       the first runs on.</li>
@@ -280,8 +280,8 @@ final class AgentCall implements RequestWriter.Writes {
 
     /**
      * The stall rule ({@link AgentEndpoint#stalled}): a call whose answer has not begun after far
-     * longer than recent answers took counts once as a stall of its agent, when its client leaves or,
-     * while the client waits, when also far longer than the agent's own recent answers took (an agent
+     * longer than recent answers took counts once as a stall of its agent, when its client leaves or
+     * (with {@code stallWhileWaiting}) while the client waits, when also far longer than the agent's own recent answers took (an agent
      * slow by nature is not stalled) and other agents of the component answered meanwhile (a fleet
      * slow as a whole is not one agent's stall: {@link AgentEndpoint#stalledWhileWaiting}). The
      * second such call in a row on the agent, no answer from it in between
@@ -433,7 +433,7 @@ final class AgentCall implements RequestWriter.Writes {
             writtenNanos = System.nanoTime();
             if (head == null && !done) {
                 startFirstByteTimer(); // the agent's time to answer starts when it has the whole request
-                if (endpoint.getStallFactor() > 0 && stallTimer == null
+                if (endpoint.isStallWhileWaiting() && endpoint.getStallFactor() > 0 && stallTimer == null
                         && endpoint.getMinStallTime().toMillis() < timeouts.firstByteMs()) {
                     stallTimer = schedule(endpoint.getMinStallTime().toMillis(), this::checkStall);
                 }

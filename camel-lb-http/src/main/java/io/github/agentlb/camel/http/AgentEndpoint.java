@@ -72,13 +72,18 @@ public class AgentEndpoint extends DefaultEndpoint {
     private long maxAnswerBytes;
     @UriParam(defaultValue = "10", description = "A call whose answer has not begun after this many times the 99th"
             + " percentile time to first byte of the component's recent answers (and after minStallTime) is a stall of its"
-            + " agent when its client leaves, or while the client waits once another agent answered and as long past the"
-            + " agent's own recent p99; the second in a row"
+            + " agent when its client leaves (with stallWhileWaiting, also while the client waits once another agent"
+            + " answered and as long past the agent's own recent p99); the second in a row"
             + " on that agent (no answer in between) ends as the agent's failure (toward its ejection); 0: off")
     private double stallFactor = DEFAULT_STALL_FACTOR;
     @UriParam(defaultValue = "1s", javaType = "java.time.Duration",
             description = "The shortest wait without an answer that the stall rule (stallFactor) takes as the agent's failure")
     private Duration minStallTime = DEFAULT_MIN_STALL_TIME;
+    @UriParam(defaultValue = "false", description = "Whether the stall rule also judges calls whose clients still wait:"
+            + " the second such stall in a row on an agent ends as failed after send (an idempotent request goes to another"
+            + " agent, a POST gets its error). Only for agents whose calls take alike times: a long call beside short ones"
+            + " on one agent is taken as hung")
+    private boolean stallWhileWaiting;
 
     private final AgentPool pool = new AgentPool(this);
     /** Producers started and not yet stopped: the children that call the agent through this endpoint. */
@@ -272,6 +277,15 @@ public class AgentEndpoint extends DefaultEndpoint {
         minStallTime = positive("minStallTime", text);
     }
 
+    public boolean isStallWhileWaiting() {
+        return stallWhileWaiting;
+    }
+
+    /** @param stallWhileWaiting whether the stall rule also judges calls whose clients still wait ({@link #stalledWhileWaiting}) */
+    public void setStallWhileWaiting(boolean stallWhileWaiting) {
+        this.stallWhileWaiting = stallWhileWaiting;
+    }
+
     /**
      * The stall rule: whether a call without any byte of its answer after {@code waitedNanos} is a
      * stall of its agent (counted as {@link AgentCall} says: when its client leaves, or while it waits
@@ -288,7 +302,7 @@ public class AgentEndpoint extends DefaultEndpoint {
     }
 
     /**
-     * The stall rule while the client waits: {@link #stalled} against the longer of the component's
+     * The stall rule while the client waits, with {@link #isStallWhileWaiting()} only: {@link #stalled} against the longer of the component's
      * and this agent's own 99th percentile time to first byte, and only once the agent has answered
      * at all. An agent slower than the others by nature (another model, other hardware) keeps its
      * place; one that became ten times slower than itself, while others answer, does not.

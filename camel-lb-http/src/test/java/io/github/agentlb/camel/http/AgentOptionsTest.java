@@ -223,7 +223,7 @@ class AgentOptionsTest {
                     exchange.getResponseBody().write("other".getBytes(StandardCharsets.UTF_8));
                 })) {
             route(FreePorts.next(), List.of(hung.baseUrl(), other.baseUrl()),
-                    "minStallTime=200ms&stallFactor=1&firstByteTimeout=30s");
+                    "minStallTime=200ms&stallFactor=1&firstByteTimeout=30s&stallWhileWaiting=true");
             assertThat(get("/process/fast").statusCode()).isEqualTo(200);
             if (get("/process/fast").body().equals("hung")) {
                 assertThat(get("/process/fast").body()).as("rr's turns").isEqualTo("other");
@@ -260,6 +260,53 @@ class AgentOptionsTest {
     }
 
     /**
+     * Long calls beside short ones on one agent (an LLM asked for a long answer after quick tool
+     * calls) are no stall while their clients wait, by default: the agent's recent answers took
+     * milliseconds, so two overlapping 20 s calls waited past the rule's wait while another agent
+     * answered, and the second was cut after 1 s (a POST got a 502 while the agent ran it to its
+     * end, a GET ran a third time elsewhere) and the agent was ejected. Only the option
+     * {@code stallWhileWaiting=true} judges a waiting call.
+     */
+    @Test
+    void longCallsBesideShortOnesAreNotCutWhileTheirClientsWaitByDefault() throws Exception {
+        try (ScriptedAgent mixed = ScriptedAgent.start((exchange, request) -> {
+                    if (!request.target().contains("fast")) {
+                        Thread.sleep(1_500);
+                    }
+                    exchange.sendResponseHeaders(200, 5);
+                    exchange.getResponseBody().write("mixed".getBytes(StandardCharsets.UTF_8));
+                });
+                ScriptedAgent other = ScriptedAgent.start((exchange, request) -> {
+                    exchange.sendResponseHeaders(200, 5);
+                    exchange.getResponseBody().write("other".getBytes(StandardCharsets.UTF_8));
+                })) {
+            route(FreePorts.next(), List.of(mixed.baseUrl(), other.baseUrl()),
+                    "minStallTime=200ms&stallFactor=1&firstByteTimeout=30s");
+            assertThat(get("/process/fast").statusCode()).isEqualTo(200);
+            if (get("/process/fast").body().equals("mixed")) {
+                assertThat(get("/process/fast").body()).as("rr's turns").isEqualTo("other");
+            }
+            int mixedBefore = mixed.calls();
+            outcomes.clear();
+
+            // rr, the mixed agent's turn next: long1 and long3 to it, long2 and long4 answered by the other while they wait.
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> first = sendAsync("/process/long1");
+            awaitCalls(mixed, mixedBefore + 1);
+            assertThat(sendAsync("/process/long2").get(20, TimeUnit.SECONDS).body()).isEqualTo("other");
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> third = sendAsync("/process/long3");
+            awaitCalls(mixed, mixedBefore + 2);
+            assertThat(sendAsync("/process/long4").get(20, TimeUnit.SECONDS).body()).isEqualTo("other");
+
+            assertThat(first.get(20, TimeUnit.SECONDS).body()).isEqualTo("mixed");
+            assertThat(third.get(20, TimeUnit.SECONDS).body()).as("the second long call, not cut").isEqualTo("mixed");
+            assertThat(mixed.calls() - mixedBefore).as("each long call run once").isEqualTo(2);
+            for (int i = 0; i < 4; i++) {
+                assertThat(outcomes.poll(5, TimeUnit.SECONDS)).as("four answers, no failure").isEqualTo(AttemptOutcome.SUCCESS);
+            }
+        }
+    }
+
+    /**
      * An agent slower than the others by nature (another model, other hardware) is not stalled: its
      * calls waited past ten times the p99 of recent answers, nearly all the fast agents', and the
      * rule cut its second overlapping call and ejected it, again after each re-admission. While the
@@ -275,7 +322,7 @@ class AgentOptionsTest {
                 })) {
             int port = FreePorts.next();
             int direct = FreePorts.next();
-            String options = "minStallTime=100ms&stallFactor=3&firstByteTimeout=30s";
+            String options = "minStallTime=100ms&stallFactor=3&firstByteTimeout=30s&stallWhileWaiting=true";
             route(port, List.of(fast.baseUrl(), slow.baseUrl()), options);
             camel.addRoutes(new RouteBuilder() {
                 @Override

@@ -43,7 +43,10 @@ class HttpComponentPageTest {
             AgentEndpoint endpoint = camel.getEndpoint("agent:http://localhost:8081", AgentEndpoint.class);
             for (Map.Entry<String, String> option : rows.entrySet()) {
                 String name = option.getKey();
-                Method getter = AgentEndpoint.class.getMethod("get" + Character.toUpperCase(name.charAt(0)) + name.substring(1));
+                String property = Character.toUpperCase(name.charAt(0)) + name.substring(1);
+                Method getter = Arrays.stream(AgentEndpoint.class.getMethods())
+                        .filter(m -> m.getParameterCount() == 0 && (m.getName().equals("get" + property) || m.getName().equals("is" + property)))
+                        .findFirst().orElseThrow(() -> new AssertionError("no getter of " + name));
                 Object actual = getter.invoke(endpoint);
                 Object documented;
                 if (actual instanceof java.time.Duration) {
@@ -52,6 +55,8 @@ class HttpComponentPageTest {
                     documented = Integer.valueOf(option.getValue());
                 } else if (actual instanceof Double) {
                     documented = Double.valueOf(option.getValue());
+                } else if (actual instanceof Boolean) {
+                    documented = Boolean.valueOf(option.getValue());
                 } else {
                     documented = Long.valueOf(option.getValue());
                 }
