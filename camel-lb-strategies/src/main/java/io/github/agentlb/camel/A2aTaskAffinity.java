@@ -63,8 +63,11 @@ final class A2aTaskAffinity {
         if (sealed == null) {
             LOG.debug("Rejected A2A {} task id {}: not a task id of this balancer", call.method(),
                     DecisionLog.loggable(call.taskId()));
+            // An empty id is also what an ambiguous body gives (A2aTasks.call): name those causes too.
             throw new SessionRejectedException("The task id of this " + call.method() + " is not a task id this"
-                    + " balancer gave: damaged, forged or made with another secret", exchange, 400, "bad task id");
+                    + " balancer gave: damaged, forged or made with another secret" + (call.taskId().isEmpty()
+                    ? "; or none could be read: empty or not a string, \"method\" twice, or more after the JSON object" : ""),
+                    exchange, 400, "bad task id");
         }
         if (!state.members().contains(sealed.agent())) {
             throw new SessionRejectedException("The agent holding this task has left ("

@@ -139,6 +139,30 @@ class A2aTaskAffinityTest {
         second.stop();
     }
 
+    /**
+     * A body whose task id cannot be trusted although it is one the balancer sealed ({@code method}
+     * twice: a parser may keep either) got the 400 of a forged id, its detail naming only damage or
+     * forgery; the detail names the body's causes too.
+     */
+    @Test
+    void aTaskIdMadeAmbiguousByItsBodyIsA400NamingWhy() {
+        TaskAgent a1 = new TaskAgent("A1");
+        RoundRobinLB balancer = replica(a1);
+        String sealed = answer(call(balancer, "SendMessage", null)).path("result").path("task").path("id").asText();
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"GetTask\",\"method\":\"GetTask\",\"params\":{\"id\":\""
+                + sealed + "\"}}";
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        exchange.getIn().setHeader(Exchange.CONTENT_LENGTH, body.length());
+        exchange.getIn().setBody(body);
+        balancer.process(exchange, sync -> { });
+        SessionRejectedException rejected = (SessionRejectedException) exchange.getException();
+        assertThat(rejected.status()).isEqualTo(400);
+        assertThat(read(rejected.toJson()).path("detail").asText()).contains("\"method\" twice");
+        assertThat(a1.calls).isEqualTo(1);
+        balancer.stop();
+    }
+
     @Test
     void aForgedOrForeignTaskIdGetsA400AndReachesNoAgent() {
         TaskAgent a1 = new TaskAgent("A1");
