@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
 import org.apache.camel.PropertyBindingException;
+import org.apache.camel.spi.Metadata;
 import org.apache.camel.support.DefaultComponent;
 import org.apache.camel.support.LifecycleStrategySupport;
 import org.slf4j.Logger;
@@ -38,10 +39,27 @@ public class AgentComponent extends DefaultComponent {
     private final Map<String, AgentStats> stats = new ConcurrentHashMap<>();
     /** The times to first byte of recent answers of all its endpoints, for their stall rule. */
     private final FirstByteTimes firstByteTimes = new FirstByteTimes();
+    @Metadata(defaultValue = "false", description = "Default of the endpoints' stallWhileWaiting option")
+    private volatile boolean stallWhileWaiting;
+
+    /** @return the default of its endpoints' {@link AgentEndpoint#isStallWhileWaiting()} */
+    public boolean isStallWhileWaiting() {
+        return stallWhileWaiting;
+    }
+
+    /**
+     * Sets the default of its endpoints' {@code stallWhileWaiting} (in Camel Main:
+     * {@code camel.component.agent.stallWhileWaiting=true}); endpoints made after this call take it,
+     * an endpoint's own option wins.
+     */
+    public void setStallWhileWaiting(boolean stallWhileWaiting) {
+        this.stallWhileWaiting = stallWhileWaiting;
+    }
 
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         AgentEndpoint endpoint = new AgentEndpoint(remaining, this);
+        endpoint.setStallWhileWaiting(stallWhileWaiting);
         try {
             setProperties(endpoint, parameters);
         } catch (PropertyBindingException e) {

@@ -152,4 +152,33 @@ class AgentEndpointTest {
 
         assertThat(balancer.getAgentIds()).containsExactly("http://localhost:8081", "A2");
     }
+
+    /**
+     * {@code stallWhileWaiting} for every endpoint at once, as Camel components take endpoint
+     * defaults: set on the component (in Camel Main, {@code camel.component.agent.stallWhileWaiting=true}),
+     * an endpoint's own option still wins.
+     */
+    @Test
+    void theComponentSetsStallWhileWaitingForItsEndpointsAndAnEndpointsOwnOptionWins() throws Exception {
+        assertThat(endpoint("agent:http://localhost:8081").isStallWhileWaiting()).isFalse();
+        camel.getComponent("agent", AgentComponent.class).setStallWhileWaiting(true);
+        assertThat(endpoint("agent:http://localhost:8082").isStallWhileWaiting()).isTrue();
+        assertThat(endpoint("agent:http://localhost:8083?stallWhileWaiting=false").isStallWhileWaiting()).isFalse();
+
+        org.apache.camel.main.Main main = new org.apache.camel.main.Main();
+        main.addInitialProperty("camel.component.agent.stallWhileWaiting", "true");
+        main.configure().addRoutesBuilder(new org.apache.camel.builder.RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").to("agent:http://localhost:8084");
+            }
+        });
+        main.start();
+        try {
+            assertThat(main.getCamelContext().getEndpoint("agent:http://localhost:8084", AgentEndpoint.class)
+                    .isStallWhileWaiting()).as("from Camel Main's properties").isTrue();
+        } finally {
+            main.stop();
+        }
+    }
 }
