@@ -65,10 +65,10 @@ import org.slf4j.LoggerFactory;
  *       (as when a streamed body breaks off); after far longer than recent answers took to begin,
  *       for the second time in a row on that agent, the agent's answer timeout instead (the stall
  *       rule, {@link AgentEndpoint#stalled}).</li>
- *   <li>With {@code stallWhileWaiting}: no head after far longer than recent answers, the agent's own too, took to begin while
- *       the client waits and another agent answered meanwhile: a stall of the agent; the second in a row on that agent
- *       ends failed after send ({@link #checkStall}: an idempotent request goes to another agent),
- *       the first runs on.</li>
+ *   <li>With {@code stallWhileWaiting}: no head after far longer than recent answers, the agent's
+ *       own too, took to begin while the client waits and another agent answered meanwhile: a
+ *       stall of the agent; the second in a row on that agent ends failed after send
+ *       ({@link #checkStall}: an idempotent request goes to another agent), the first runs on.</li>
  *   <li>The client sent no more of a streamed body for the first-byte timeout while the agent could
  *       take more: {@link RequestBodyTimeoutException}, the client's slowness, counted against no
  *       agent. The first-byte timeout runs from the request's last byte on.</li>
@@ -281,9 +281,10 @@ final class AgentCall implements RequestWriter.Writes {
     /**
      * The stall rule ({@link AgentEndpoint#stalled}): a call whose answer has not begun after far
      * longer than recent answers took counts once as a stall of its agent, when its client leaves or
-     * (with {@code stallWhileWaiting}) while the client waits, when also far longer than the agent's own recent answers took (an agent
-     * slow by nature is not stalled) and other agents of the component answered meanwhile (a fleet
-     * slow as a whole is not one agent's stall: {@link AgentEndpoint#stalledWhileWaiting}). The
+     * (with {@code stallWhileWaiting}) while the client waits, when also far longer than the agent's
+     * own recent answers took (an agent slow by nature is not stalled) and other agents of the
+     * component answered meanwhile (a fleet slow as a whole is not one agent's stall:
+     * {@link AgentEndpoint#stalledWhileWaiting}). The
      * second such call in a row on the agent, no answer from it in between
      * ({@link AgentStats#stalledAgain}), ends as the agent's failure: its answer
      * timeout when the client left, failed after send while it waits (an idempotent request then

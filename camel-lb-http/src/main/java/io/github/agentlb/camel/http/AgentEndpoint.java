@@ -281,7 +281,7 @@ public class AgentEndpoint extends DefaultEndpoint {
         return stallWhileWaiting;
     }
 
-    /** @param stallWhileWaiting whether the stall rule also judges calls whose clients still wait ({@link #stalledWhileWaiting}) */
+    /** @param stallWhileWaiting whether the stall rule also judges calls whose clients wait ({@link #stalledWhileWaiting}) */
     public void setStallWhileWaiting(boolean stallWhileWaiting) {
         this.stallWhileWaiting = stallWhileWaiting;
     }
@@ -302,10 +302,11 @@ public class AgentEndpoint extends DefaultEndpoint {
     }
 
     /**
-     * The stall rule while the client waits, with {@link #isStallWhileWaiting()} only: {@link #stalled} against the longer of the component's
-     * and this agent's own 99th percentile time to first byte, and only once the agent has answered
-     * at all. An agent slower than the others by nature (another model, other hardware) keeps its
-     * place; one that became ten times slower than itself, while others answer, does not.
+     * The stall rule while the client waits, with {@link #isStallWhileWaiting()} only: {@link #stalled}
+     * against the longer of the component's and this agent's own 99th percentile time to first
+     * byte, and only once the agent has answered at all. An agent slower than the others by nature
+     * (another model, other hardware) keeps its place; one that became ten times slower than itself,
+     * while others answer, does not.
      */
     boolean stalledWhileWaiting(long waitedNanos) {
         if (stallFactor == 0 || waitedNanos < minStallTime.toNanos()) {

@@ -45,7 +45,8 @@ class HttpComponentPageTest {
                 String name = option.getKey();
                 String property = Character.toUpperCase(name.charAt(0)) + name.substring(1);
                 Method getter = Arrays.stream(AgentEndpoint.class.getMethods())
-                        .filter(m -> m.getParameterCount() == 0 && (m.getName().equals("get" + property) || m.getName().equals("is" + property)))
+                        .filter(m -> m.getParameterCount() == 0
+                                && (m.getName().equals("get" + property) || m.getName().equals("is" + property)))
                         .findFirst().orElseThrow(() -> new AssertionError("no getter of " + name));
                 Object actual = getter.invoke(endpoint);
                 Object documented;
