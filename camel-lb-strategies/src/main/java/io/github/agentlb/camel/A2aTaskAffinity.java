@@ -97,7 +97,7 @@ final class A2aTaskAffinity {
     }
 
     /** The message's body as bytes (set back as bytes, so a stream is read once), or null when absent. */
-    private static byte[] body(Message message) {
+    static byte[] body(Message message) {
         Object raw = message.getBody();
         if (raw == null) {
             return null;

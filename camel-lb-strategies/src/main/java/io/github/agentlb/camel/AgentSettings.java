@@ -91,6 +91,22 @@ public interface AgentSettings extends Configurable {
         return getLearnedSessions().a2aTasks();
     }
 
+    /**
+     * Seals server-minted MCP handles too (2026-07-28 stateful tools): the tool arguments named,
+     * comma-separated (e.g. {@code basket_id}), are sealed where a tool result's
+     * {@code structuredContent} returns them, and a tool call carrying one reaches the server that
+     * made it; turns learned sessions on, as every {@code setSession*} setter does. Empty (the
+     * default) for none.
+     */
+    default void setSessionMcpHandles(String names) {
+        configure("sessionMcpHandles", names, d -> d.sessions(d.sessions().toBuilder().mcpHandles(names).build()));
+    }
+
+    /** @return the tool arguments sealed as MCP handles, comma-separated; empty for none */
+    default String getSessionMcpHandles() {
+        return String.join(",", getLearnedSessions().mcpHandles());
+    }
+
     default String getSessionAgentGone() {
         return getLearnedSessions().whenAgentGone().name();
     }

@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.session.LearnedSessions;
 import io.github.agentlb.core.session.SessionIds;
 import java.util.List;
+import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.slf4j.Logger;
@@ -23,12 +24,15 @@ final class SessionAffinity {
     private final String header;
     /** A2A task affinity, null when off. */
     private final A2aTaskAffinity tasks;
+    /** MCP handle affinity, null when off. */
+    private final McpHandleAffinity handles;
 
     SessionAffinity(LearnedSessions settings) {
         this.settings = settings;
         this.ids = settings.ids();
         this.header = settings.header();
         this.tasks = settings.a2aTasks() ? new A2aTaskAffinity(ids) : null;
+        this.handles = settings.mcpHandles().isEmpty() ? null : new McpHandleAffinity(ids, settings.mcpHandles());
     }
 
     LearnedSessions settings() {
@@ -47,7 +51,8 @@ final class SessionAffinity {
     Pin pin(Exchange exchange, BalancerState state) throws SessionRejectedException {
         String clientId = exchange.getIn().getHeader(header, String.class);
         if (clientId == null) {
-            return tasks == null ? null : tasks.pin(exchange, state);
+            Pin task = tasks == null ? null : tasks.pin(exchange, state);
+            return task != null || handles == null ? task : handles.pin(exchange, state);
         }
         if (clientId.length() > SessionIds.MAX_ID_CHARS) {
             LOG.debug("Rejected {} of {} characters: longer than a session id of this balancer", header, clientId.length());
@@ -86,6 +91,7 @@ final class SessionAffinity {
         } else if (pin.agentBody() != null) {
             attempt.setBody(pin.agentBody());
             attempt.removeHeader(Exchange.CONTENT_LENGTH);
+            pin.agentHeaders().forEach(attempt::setHeader);
         } else {
             attempt.setHeader(header, pin.agentSessionId());
         }
@@ -100,16 +106,27 @@ final class SessionAffinity {
         if (tasks != null) {
             tasks.sealAnswer(agent, answer);
         }
+        if (handles != null) {
+            handles.sealAnswer(agent, answer);
+        }
     }
 
-    /** Whether the answer to {@code exchange} has its A2A task ids sealed: A2A tasks are on and it is an A2A request. */
+    /**
+     * Whether the answer to {@code exchange} has ids sealed in its body: A2A tasks are on and it is
+     * an A2A request, or MCP handles are on and it is a 2026-07-28 tool call.
+     */
     boolean sealsAnswerOf(Exchange exchange) {
-        return tasks != null && exchange.getProperty(A2aTaskAffinity.METHOD_PROPERTY) != null;
+        return tasks != null && exchange.getProperty(A2aTaskAffinity.METHOD_PROPERTY) != null
+                || handles != null && exchange.getProperty(McpHandleAffinity.TOOL_CALL_PROPERTY) != null;
     }
 
-    /** An A2A answer's body with {@code agent} sealed into its task ids (A2A tasks on), else {@code body}. */
-    byte[] sealedAnswer(String agent, byte[] body) {
-        return tasks == null ? body : tasks.sealed(agent, body);
+    /** The answer's body to {@code exchange} with {@code agent} sealed into its task ids or handles ({@link #sealsAnswerOf}). */
+    byte[] sealedAnswer(Exchange exchange, String agent, byte[] body) {
+        if (tasks != null && exchange.getProperty(A2aTaskAffinity.METHOD_PROPERTY) != null) {
+            return tasks.sealed(agent, body);
+        }
+        return handles != null && exchange.getProperty(McpHandleAffinity.TOOL_CALL_PROPERTY) != null
+                ? handles.sealed(exchange, agent, body) : body;
     }
 
     /**
@@ -128,10 +145,18 @@ final class SessionAffinity {
     }
 
     /**
-     * A session's agent and that agent's own session id; all null for a new pick. An A2A task's
-     * pin has no session id but the request body the agent is sent ({@link A2aTaskAffinity}).
+     * A session's agent and that agent's own session id; all null for a new pick. An A2A task's or
+     * MCP handle's pin has no session id but the request body the agent is sent
+     * ({@link A2aTaskAffinity}, {@link McpHandleAffinity}), and a handle's the headers that mirror it.
+     *
+     * @param agentHeaders request headers set to the agent's own values (names as the client sent them)
      */
-    record Pin(String agent, String agentSessionId, byte[] agentBody) {
+    record Pin(String agent, String agentSessionId, byte[] agentBody, Map<String, String> agentHeaders) {
         static final Pin NEW_PICK = new Pin(null, null, null);
+
+        /** A pin that sets no request header but the session's. */
+        Pin(String agent, String agentSessionId, byte[] agentBody) {
+            this(agent, agentSessionId, agentBody, Map.of());
+        }
     }
 }

@@ -1,21 +1,25 @@
 package io.github.agentlb.camel;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import org.apache.camel.Exchange;
 
 /**
- * The hooks of one attempt while learned sessions are on: the bodies of A2A tasks
- * ({@link io.github.agentlb.core.session.LearnedSessions#a2aTasks()}) answered here, from the
+ * The hooks of one attempt while learned sessions are on: the bodies of A2A tasks and MCP handles
+ * ({@link io.github.agentlb.core.session.LearnedSessions#a2aTasks()},
+ * {@link io.github.agentlb.core.session.LearnedSessions#mcpHandles()}) answered here, from the
  * state the exchange started with; everything else as its {@link Attempts} answers it. The request
- * body is the pinned task's, with its agent's own id ({@link SessionAffinity.Pin#agentBody()}); a
- * JSON answer to an A2A request has its task ids sealed with this attempt's agent.
+ * body is the pinned task's or handle's, with its agent's own id ({@link SessionAffinity.Pin#agentBody()}),
+ * and a handle's mirrored headers are set too; a JSON answer to an A2A request or a 2026-07-28 tool
+ * call has its task ids or handles sealed with this attempt's agent.
  *
  * <p>One small record per attempt while learned sessions are on; none otherwise (the attempt's
  * hooks are then its {@link Attempts}). Immutable and thread-safe, as the hooks it wraps are.
  *
  * @param attempts the exchange's attempts, whose hooks these extend
  * @param sessions the learned sessions of the state the exchange started with
- * @param exchange the exchange (not the attempt's copy): whether it is an A2A request
+ * @param exchange the exchange (not the attempt's copy): whether it is an A2A request or a tool call
  * @param pin      where the exchange's session or task took it, null when it has none
  * @param agent    the attempt's agent
  */
@@ -30,7 +34,12 @@ record SessionAttemptHooks(AttemptHooks attempts, SessionAffinity sessions, Exch
 
     @Override
     public Collection<String> requestHeaders() {
-        return attempts.requestHeaders();
+        if (pin == null || pin.agentHeaders().isEmpty()) {
+            return attempts.requestHeaders();
+        }
+        List<String> headers = new ArrayList<>(attempts.requestHeaders());
+        headers.addAll(pin.agentHeaders().keySet());
+        return headers;
     }
 
     @Override
@@ -60,7 +69,7 @@ record SessionAttemptHooks(AttemptHooks attempts, SessionAffinity sessions, Exch
 
     @Override
     public byte[] clientAnswer(byte[] body) {
-        return sessions.sealsAnswerOf(exchange) ? sessions.sealedAnswer(agent, body) : body;
+        return sessions.sealsAnswerOf(exchange) ? sessions.sealedAnswer(exchange, agent, body) : body;
     }
 
     @Override

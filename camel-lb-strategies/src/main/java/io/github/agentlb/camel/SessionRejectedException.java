@@ -46,7 +46,7 @@ public class SessionRejectedException extends CamelExchangeException {
 
     /**
      * @return the answer's {@code error} field: {@code bad session id}, {@code session not found},
-     *     {@code bad task id} or {@code task not found}
+     *     {@code bad task id}, {@code task not found}, {@code bad handle} or {@code handle not found}
      */
     public String error() {
         return error;
@@ -55,7 +55,8 @@ public class SessionRejectedException extends CamelExchangeException {
     /**
      * @return the answer's JSON body, {@code {"error":"bad session id","detail":<reason>}} for 400
      *     or {@code {"error":"session not found","detail":<reason>}} for 404 ({@code bad task id}
-     *     and {@code task not found} for A2A tasks), the reason escaped as a JSON string (Jackson's
+     *     and {@code task not found} for A2A tasks, {@code bad handle} and {@code handle not found}
+     *     for MCP handles), the reason escaped as a JSON string (Jackson's
      *     encoder)
      */
     public String toJson() {

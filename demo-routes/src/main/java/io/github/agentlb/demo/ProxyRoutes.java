@@ -142,7 +142,7 @@ public class ProxyRoutes extends RouteBuilder {
      */
     static final long BODY_BYTES_HELD = Math.max(1, PlatformDependent.maxDirectMemory() / 4);
 
-    /** The bodies held whole with A2A tasks on: as much as the balancer reads of a task call. */
+    /** The bodies held whole with A2A tasks or MCP handles on: as much as the balancer reads of a task or tool call. */
     static final int A2A_HELD_BODY_BYTES = 1 << 20;
 
     /** The prefix of MCP's request headers ({@code Mcp-Method}, {@code MCP-Protocol-Version}, {@code Mcp-Param-*}, ...), any case. */
@@ -257,10 +257,11 @@ public class ProxyRoutes extends RouteBuilder {
             sessionHeaders = java.util.stream.Stream.concat(sessionHeaders.stream(), java.util.stream.Stream.of(learned)).toList();
         }
         errorHandler(noErrorHandler());
-        // With A2A tasks on, a body the balancer reads (up to 1 MiB, a task call or a message with
-        // large parts) is held whole, so that its task id is checked and the answer's sealed.
+        // With A2A tasks or MCP handles on, a body the balancer reads (up to 1 MiB, a task call or a
+        // message with large parts, a tool call) is held whole, so that its task id or handle is
+        // checked and the answer's sealed.
         // Else the first 64 KiB, and more, up to what the prompt key reads, while they do not decide it.
-        int held = balancer != null && balancer.isSessionA2aTasks() ? A2A_HELD_BODY_BYTES : Http11Component.DEFAULT_HELD_BODY_BYTES;
+        int held = readsBodies() ? A2A_HELD_BODY_BYTES : Http11Component.DEFAULT_HELD_BODY_BYTES;
         heldBodies = new HeldBodies(held, Math.max(held, PromptPrefix.DEFAULT_MAX_BODY_BYTES), EXTRA_HELD_BYTES,
                 BODY_BYTES_HELD, this::decidesTheKey);
         Http11Component.register(getContext(), config.clientTimeoutMs(), heldBodies);
@@ -434,12 +435,17 @@ public class ProxyRoutes extends RouteBuilder {
                         in.setHeader(header, value);
                     }
                 }
-                if (keyed || balancer != null && balancer.isSessionA2aTasks()) {
+                if (keyed || readsBodies()) {
                     in.setBody(down.bodyView());
                 }
             }
             default -> throw new IllegalStateException("unexpected kind " + request.kind());
         }
+    }
+
+    /** Whether learned sessions read request bodies: A2A tasks or MCP handles are on. */
+    private boolean readsBodies() {
+        return balancer != null && (balancer.isSessionA2aTasks() || !balancer.getSessionMcpHandles().isEmpty());
     }
 
     /** The client's IP address, null if unknown. */

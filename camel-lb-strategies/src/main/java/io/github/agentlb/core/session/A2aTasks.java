@@ -1,17 +1,10 @@
 package io.github.agentlb.core.session;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -30,8 +23,8 @@ import java.util.function.UnaryOperator;
  * </ul>
  *
  * <p>Bodies are read with Jackson's streaming parser; a task id replaced is spliced into the body's
- * bytes, every other byte kept as it was. A body that is not a single JSON object (a batch, Server-Sent Events, not
- * JSON) is not an A2A message here. Stateless and thread-safe.
+ * bytes, every other byte kept as it was ({@link JsonSplice}). A body that is not a single JSON
+ * object (a batch, Server-Sent Events, not JSON) is not an A2A message here. Stateless and thread-safe.
  */
 public final class A2aTasks {
 
@@ -41,9 +34,6 @@ public final class A2aTasks {
     public static final Set<String> MESSAGE_METHODS = Set.of("SendMessage", "SendStreamingMessage");
 
     private static final JsonFactory JSON = new JsonFactory();
-    /** For the bodies rewritten: one the agent wrote with a raw control character in a string is still sealed. */
-    private static final JsonFactory LENIENT = JsonFactory.builder()
-            .enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).build();
     private static final List<String> PARAMS_ID = List.of("params", "id");
     private static final List<String> MESSAGE_TASK_ID = List.of("params", "message", "taskId");
     private static final List<String> RESULT_ID = List.of("result", "id");
@@ -81,7 +71,7 @@ public final class A2aTasks {
             while ((token = parser.nextToken()) != null) {
                 if (token == JsonToken.END_OBJECT && parser.getParsingContext().inRoot()) {
                     // More after the object (parsers with Jackson's defaults ignore it): no id can be trusted.
-                    if (more(parser)) {
+                    if (JsonSplice.more(parser)) {
                         paramsId = "";
                         messageTaskId = "";
                     }
@@ -91,7 +81,7 @@ public final class A2aTasks {
                     continue;
                 }
                 JsonStreamContext at = token.isStructStart() ? parser.getParsingContext().getParent() : parser.getParsingContext();
-                List<String> path = path(at);
+                List<String> path = JsonSplice.path(at);
                 // A task id that is not a string (a number, an object) is none this balancer gave: "".
                 String text = token == JsonToken.VALUE_STRING ? parser.getText() : "";
                 if (path.equals(List.of("method"))) {
@@ -153,7 +143,8 @@ public final class A2aTasks {
      * @throws IllegalArgumentException when {@code body} is not one JSON object
      */
     public static byte[] withTaskId(byte[] body, String taskId) {
-        return rewrite(body, path -> path.equals(PARAMS_ID) || path.equals(MESSAGE_TASK_ID), id -> taskId);
+        return JsonSplice.rewrite(body, A2aTasks::isIdName,
+                (path, id) -> path.equals(PARAMS_ID) || path.equals(MESSAGE_TASK_ID) ? taskId : id);
     }
 
     /**
@@ -163,75 +154,12 @@ public final class A2aTasks {
      */
     public static byte[] sealAnswer(byte[] body, UnaryOperator<String> seal) {
         try {
-            return rewrite(body, path -> path.size() > 1 && path.get(0).equals("result")
-                    && (path.equals(RESULT_ID) || path.equals(RESULT_TASK_ID) || path.get(path.size() - 1).equals("taskId")),
-                    seal);
+            return JsonSplice.rewrite(body, A2aTasks::isIdName, (path, id) -> path.size() > 1 && path.get(0).equals("result")
+                    && (path.equals(RESULT_ID) || path.equals(RESULT_TASK_ID) || path.get(path.size() - 1).equals("taskId"))
+                    ? seal.apply(id) : id);
         } catch (IllegalArgumentException e) {
             return body;
         }
-    }
-
-    /**
-     * {@code body} with the strings at the paths {@code at} accepts replaced by {@code value} of them,
-     * spliced into the agent's bytes: every other byte stays as it was (numbers of any precision or
-     * range, white space, escapes; a raw control character in a string is let through, as it is not
-     * re-written); {@code body} itself when none changes. Only the paths of fields named {@code id} or
-     * {@code taskId} are built and tested (every task id's), so other tokens cost no allocation.
-     */
-    private static byte[] rewrite(byte[] body, java.util.function.Predicate<List<String>> at, UnaryOperator<String> value) {
-        try {
-            return rewrite(body, at, value, false);
-        } catch (IllegalArgumentException e) {
-            if (e.getCause() == null || !String.valueOf(e.getCause().getMessage()).contains("UTF-8")) {
-                throw e;
-            }
-            // Bytes that are not UTF-8 in some string (an agent's bug): read a byte per char, kept as they came.
-            return rewrite(body, at, value, true);
-        }
-    }
-
-    /** {@link #rewrite}, the body read as UTF-8, or ({@code latin1}) a byte per char, offsets then in chars. */
-    private static byte[] rewrite(byte[] body, java.util.function.Predicate<List<String>> at, UnaryOperator<String> value,
-            boolean latin1) {
-        ByteArrayOutputStream out = null;
-        int copied = 0;
-        try (JsonParser parser = latin1 ? LENIENT.createParser(new String(body, StandardCharsets.ISO_8859_1).toCharArray())
-                : LENIENT.createParser(body)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new IllegalArgumentException("not a JSON object");
-            }
-            while (parser.nextToken() != null) {
-                if (parser.currentToken() == JsonToken.VALUE_STRING && isIdName(parser.currentName())
-                        && at.test(path(parser.getParsingContext()))) {
-                    int from = offset(parser.currentTokenLocation(), latin1); // the opening quote
-                    String text = parser.getText();
-                    int to = offset(parser.currentLocation(), latin1); // past the closing quote
-                    // Read a byte per char, an id without escapes is its raw bytes as UTF-8; with escapes, as parsed.
-                    String id = latin1 && text.length() == to - from - 2
-                            ? new String(body, from + 1, to - from - 2, StandardCharsets.UTF_8) : text;
-                    String replaced = value.apply(id);
-                    if (!replaced.equals(id)) {
-                        out = out == null ? new ByteArrayOutputStream(body.length + 64) : out;
-                        out.write(body, copied, from - copied);
-                        out.write('"');
-                        out.write(JsonStringEncoder.getInstance().quoteAsUTF8(replaced));
-                        out.write('"');
-                        copied = to;
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new IllegalArgumentException("not a JSON object: " + e.getMessage(), e);
-        }
-        if (out == null) {
-            return body;
-        }
-        out.write(body, copied, body.length - copied);
-        return out.toByteArray();
-    }
-
-    private static int offset(JsonLocation location, boolean latin1) {
-        return (int) (latin1 ? location.getCharOffset() : location.getByteOffset());
     }
 
     /** {@code method} when it is one of {@link #TASK_METHODS} or {@link #MESSAGE_METHODS}, else null. */
@@ -239,25 +167,10 @@ public final class A2aTasks {
         return method != null && (TASK_METHODS.contains(method) || MESSAGE_METHODS.contains(method)) ? method : null;
     }
 
-    /** Whether anything but white space follows the root object. */
-    private static boolean more(JsonParser parser) {
-        try {
-            return parser.nextToken() != null;
-        } catch (IOException e) {
-            return true;
-        }
-    }
 
+
+    /** Only the paths of fields named {@code id} or {@code taskId} are built and tested: other tokens cost no allocation. */
     private static boolean isIdName(String name) {
         return "id".equals(name) || "taskId".equals(name);
-    }
-
-    /** The field names from the root to the current value; an array element adds {@code []}. */
-    private static List<String> path(JsonStreamContext context) {
-        Deque<String> names = new ArrayDeque<>();
-        for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
-            names.addFirst(c.inArray() ? "[]" : String.valueOf(c.getCurrentName()));
-        }
-        return List.copyOf(names);
     }
 }

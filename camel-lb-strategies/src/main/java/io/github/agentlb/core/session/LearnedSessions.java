@@ -3,7 +3,10 @@ package io.github.agentlb.core.session;
 import io.github.agentlb.core.Check;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How a balancer learns sessions from the agents' answers: the header that carries a session id
@@ -37,18 +40,21 @@ public final class LearnedSessions {
         NEW_PICK
     }
 
-    private static final LearnedSessions DISABLED = new LearnedSessions(null, new byte[0], WhenAgentGone.NOT_FOUND, false);
+    private static final LearnedSessions DISABLED = new LearnedSessions(null, new byte[0], WhenAgentGone.NOT_FOUND, false, Set.of());
 
     private final String header;
     private final byte[] secret;
     private final WhenAgentGone whenAgentGone;
     private final boolean a2aTasks;
+    private final Set<String> mcpHandles;
 
-    private LearnedSessions(String header, byte[] secret, WhenAgentGone whenAgentGone, boolean a2aTasks) {
+    private LearnedSessions(String header, byte[] secret, WhenAgentGone whenAgentGone, boolean a2aTasks,
+            Set<String> mcpHandles) {
         this.header = header;
         this.secret = secret;
         this.whenAgentGone = whenAgentGone;
         this.a2aTasks = a2aTasks;
+        this.mcpHandles = mcpHandles;
     }
 
     /** Sessions are not learned: the session header is passed as it is, and the strategy decides. */
@@ -84,6 +90,15 @@ public final class LearnedSessions {
         return a2aTasks;
     }
 
+    /**
+     * The tool arguments that carry server-minted MCP handles ({@link McpHandles}), sealed in the
+     * answers of 2026-07-28 tool calls and restored in the calls that carry them; empty (the
+     * default) for none. In the order given.
+     */
+    public Set<String> mcpHandles() {
+        return mcpHandles;
+    }
+
     /** @return whether a secret was set; without one, ids are checked for damage but can be forged */
     public boolean hasSecret() {
         return secret.length > 0;
@@ -111,25 +126,28 @@ public final class LearnedSessions {
         builder.secret = secret;
         builder.whenAgentGone = whenAgentGone;
         builder.a2aTasks = a2aTasks;
+        builder.mcpHandles = mcpHandles;
         return builder;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof LearnedSessions other && Objects.equals(header, other.header)
-                && Arrays.equals(secret, other.secret) && whenAgentGone == other.whenAgentGone && a2aTasks == other.a2aTasks;
+                && Arrays.equals(secret, other.secret) && whenAgentGone == other.whenAgentGone && a2aTasks == other.a2aTasks
+                && mcpHandles.equals(other.mcpHandles);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(header, Arrays.hashCode(secret), whenAgentGone, a2aTasks);
+        return Objects.hash(header, Arrays.hashCode(secret), whenAgentGone, a2aTasks, mcpHandles);
     }
 
     @Override
     public String toString() {
         return isEnabled()
                 ? "LearnedSessions{header=" + header + ", secret=" + (hasSecret() ? "set" : "none")
-                        + ", whenAgentGone=" + whenAgentGone + (a2aTasks ? ", a2aTasks" : "") + "}"
+                        + ", whenAgentGone=" + whenAgentGone + (a2aTasks ? ", a2aTasks" : "")
+                        + (mcpHandles.isEmpty() ? "" : ", mcpHandles=" + String.join(",", mcpHandles)) + "}"
                 : "LearnedSessions{disabled}";
     }
 
@@ -139,6 +157,7 @@ public final class LearnedSessions {
         private byte[] secret = new byte[0];
         private WhenAgentGone whenAgentGone = WhenAgentGone.NOT_FOUND;
         private boolean a2aTasks;
+        private Set<String> mcpHandles = Set.of();
 
         private Builder() {
         }
@@ -204,8 +223,33 @@ public final class LearnedSessions {
             return this;
         }
 
+        /**
+         * Seals server-minted MCP handles too ({@link McpHandles}): the tool arguments named here
+         * (comma-separated, e.g. {@code basket_id}), as a 2026-07-28 creation tool returns them in
+         * {@code structuredContent}; each later call that carries one goes to the server that made
+         * it. Empty (the default) for none.
+         *
+         * @throws IllegalArgumentException naming the value if a name is blank, repeated, or has a
+         *     character other than visible ASCII
+         */
+        public Builder mcpHandles(String names) {
+            Objects.requireNonNull(names, "sessionMcpHandles");
+            LinkedHashSet<String> set = new LinkedHashSet<>();
+            if (!names.isBlank()) {
+                for (String part : names.split(",", -1)) {
+                    String name = part.strip();
+                    if (name.isEmpty() || !name.chars().allMatch(c -> c > 0x20 && c < 0x7f) || !set.add(name)) {
+                        throw new IllegalArgumentException("sessionMcpHandles must be tool argument names, comma-separated,"
+                                + " each once and of visible ASCII, was '" + names + "'");
+                    }
+                }
+            }
+            this.mcpHandles = Collections.unmodifiableSet(set);
+            return this;
+        }
+
         public LearnedSessions build() {
-            return new LearnedSessions(header, secret, whenAgentGone, a2aTasks);
+            return new LearnedSessions(header, secret, whenAgentGone, a2aTasks, mcpHandles);
         }
     }
 }

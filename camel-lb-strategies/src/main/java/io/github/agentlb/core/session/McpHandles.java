@@ -1,0 +1,156 @@
+package io.github.agentlb.core.session;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * Server-minted handles of MCP 2026-07-28 stateful tools, in JSON-RPC bodies: a creation tool
+ * returns a handle in its result's {@code structuredContent}, and later {@code tools/call}s pass it
+ * back as an argument of the same name (the MCP specification,
+ * {@code docs/specification/2026-07-28/server/tools.mdx}, "Stateful Tools": {@code create_basket}
+ * returns {@code structuredContent.basket_id}, {@code add_item} takes {@code arguments.basket_id}).
+ *
+ * <ul>
+ *   <li>Requests: a {@code tools/call} carries handle {@code <name>} as the string
+ *       {@code params.arguments.<name>}.</li>
+ *   <li>Answers ({@code result} of a single JSON-RPC response): the string
+ *       {@code result.structuredContent.<name>} is a handle; the same value in the text of
+ *       {@code result.content[].text} (e.g. "Created basket bsk_a1b2c3") is the same handle, replaced
+ *       there too when it has at least {@value #MIN_HANDLE_CHARS_IN_TEXT} characters (a shorter one could
+ *       be any word).</li>
+ * </ul>
+ *
+ * <p>Values are spliced into the body's bytes, every other byte kept ({@link JsonSplice}). A body
+ * that is not a single JSON object, or whose {@code method} appears twice, or with more after the
+ * object, is no tool call here. Stateless and thread-safe.
+ */
+public final class McpHandles {
+
+    /** The method of a tool call. */
+    public static final String TOOLS_CALL = "tools/call";
+    /** The shortest handle also replaced in an answer's text content, characters. */
+    public static final int MIN_HANDLE_CHARS_IN_TEXT = 8;
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final String TEXT = "text";
+
+    private McpHandles() {
+    }
+
+    /**
+     * A tool call and the handle it carries.
+     *
+     * @param argument the argument that carries the handle, null when the call carries none of the names
+     * @param handle   the handle, null when the call carries none
+     */
+    public record Call(String argument, String handle) {
+    }
+
+    /**
+     * Reads a request body for the first of {@code names} that is a string argument of a
+     * {@code tools/call} ({@code params.arguments.<name>}, in the body's order).
+     *
+     * @return null when the body is not one JSON object whose only {@code method} is
+     *     {@value #TOOLS_CALL}; else the call, with a null handle when it carries none of {@code names}
+     */
+    public static Call call(byte[] body, Set<String> names) {
+        String method = null;
+        int methods = 0;
+        String argument = null;
+        String handle = null;
+        try (JsonParser parser = JSON.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            JsonToken token;
+            while ((token = parser.nextToken()) != null) {
+                if (token == JsonToken.END_OBJECT && parser.getParsingContext().inRoot()) {
+                    if (JsonSplice.more(parser)) {
+                        return null; // more after the object: parsers differ on what it says
+                    }
+                    break;
+                }
+                if (token != JsonToken.VALUE_STRING) {
+                    continue;
+                }
+                String name = parser.currentName();
+                if ("method".equals(name) && parser.getParsingContext().getParent().inRoot()) {
+                    method = parser.getText();
+                    methods++;
+                } else if (handle == null && names.contains(name)
+                        && JsonSplice.path(parser.getParsingContext()).equals(List.of("params", "arguments", name))) {
+                    argument = name;
+                    handle = parser.getText();
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return methods == 1 && TOOLS_CALL.equals(method) ? new Call(argument, handle) : null;
+    }
+
+    /**
+     * The request body with argument {@code name} of {@link #call} set to {@code handle}, every
+     * other byte as it was.
+     *
+     * @throws IllegalArgumentException when {@code body} is not one JSON object
+     */
+    public static byte[] withHandle(byte[] body, String name, String handle) {
+        List<String> at = List.of("params", "arguments", name);
+        return JsonSplice.rewrite(body, name::equals, (path, value) -> path.equals(at) ? handle : value);
+    }
+
+    /**
+     * An answer body with each handle of {@code names} in its result (see the class comment)
+     * replaced by {@code seal} of it; {@code body} itself when it is not one JSON object or
+     * {@code seal} changes no handle (so an answer without handles keeps its bytes).
+     */
+    public static byte[] sealAnswer(byte[] body, Set<String> names, UnaryOperator<String> seal) {
+        try {
+            // First the handles (structuredContent may come after the text that names them), then the splice.
+            Map<String, String> sealed = new LinkedHashMap<>();
+            JsonSplice.rewrite(body, names::contains, (path, value) -> {
+                if (isHandle(path) && !seal.apply(value).equals(value)) {
+                    sealed.put(value, seal.apply(value));
+                }
+                return value;
+            });
+            if (sealed.isEmpty()) {
+                return body;
+            }
+            return JsonSplice.rewrite(body, name -> names.contains(name) || TEXT.equals(name),
+                    (path, value) -> isHandle(path) ? sealed.getOrDefault(value, value)
+                            : isContentText(path) ? inText(value, sealed) : value);
+        } catch (IllegalArgumentException e) {
+            return body;
+        }
+    }
+
+    /** {@code result.structuredContent.<name>}. */
+    private static boolean isHandle(List<String> path) {
+        return path.size() == 3 && path.get(0).equals("result") && path.get(1).equals("structuredContent");
+    }
+
+    /** {@code result.content[].text}. */
+    private static boolean isContentText(List<String> path) {
+        return path.size() == 4 && path.get(0).equals("result") && path.get(1).equals("content") && path.get(2).equals("[]")
+                && path.get(3).equals(TEXT);
+    }
+
+    private static String inText(String text, Map<String, String> sealed) {
+        String out = text;
+        for (Map.Entry<String, String> handle : sealed.entrySet()) {
+            if (handle.getKey().length() >= MIN_HANDLE_CHARS_IN_TEXT) {
+                out = out.replace(handle.getKey(), handle.getValue());
+            }
+        }
+        return out;
+    }
+}

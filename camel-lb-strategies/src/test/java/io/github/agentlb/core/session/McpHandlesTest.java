@@ -1,0 +1,82 @@
+package io.github.agentlb.core.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Server-minted MCP handles in JSON-RPC bodies, as the 2026-07-28 specification's basket example has them. */
+class McpHandlesTest {
+
+    private static final Set<String> NAMES = Set.of("basket_id");
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aToolCallCarriesItsHandleAsTheNamedArgument() {
+        assertThat(McpHandles.call(bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"add_item\","
+                + "\"arguments\":{\"sku\":\"s-1\",\"basket_id\":\"bsk_a1b2c3\"}}}"), NAMES))
+                .isEqualTo(new McpHandles.Call("basket_id", "bsk_a1b2c3"));
+        // The creation call carries none; a handle elsewhere in the body is no argument.
+        assertThat(McpHandles.call(bytes("{\"method\":\"tools/call\",\"params\":{\"name\":\"create_basket\",\"arguments\":{},"
+                + "\"_meta\":{\"basket_id\":\"x\"}}}"), NAMES)).isEqualTo(new McpHandles.Call(null, null));
+        // The params may come before the method; a number is no handle.
+        assertThat(McpHandles.call(bytes("{\"params\":{\"arguments\":{\"basket_id\":\"h\"}},\"method\":\"tools/call\"}"), NAMES))
+                .isEqualTo(new McpHandles.Call("basket_id", "h"));
+        assertThat(McpHandles.call(bytes("{\"method\":\"tools/call\",\"params\":{\"arguments\":{\"basket_id\":7}}}"), NAMES))
+                .isEqualTo(new McpHandles.Call(null, null));
+    }
+
+    @Test
+    void aBodyThatIsNoSingleToolCallCarriesNoHandle() {
+        String args = "\"params\":{\"arguments\":{\"basket_id\":\"h\"}}";
+        for (String body : new String[] {"{\"method\":\"tools/list\"," + args + "}",
+                "{\"method\":\"tools/call\",\"method\":\"tools/call\"," + args + "}",
+                "{\"method\":\"tools/call\"," + args + "} {}",
+                "[{\"method\":\"tools/call\"," + args + "}]", "{\"params\":{\"method\":\"tools/call\"}}", "not json", ""}) {
+            assertThat(McpHandles.call(bytes(body), NAMES)).as(body).isNull();
+        }
+    }
+
+    @Test
+    void theRequestGetsTheServersOwnHandleEveryOtherByteKept() {
+        String body = "{\"method\":\"tools/call\", \"params\":{\"name\":\"add_item\",\"arguments\":{\"basket_id\":\"a1.QTE.x.y\","
+                + "\"n\":1.50e3}}}";
+        assertThat(text(McpHandles.withHandle(bytes(body), "basket_id", "bsk_\"1\"")))
+                .isEqualTo(body.replace("a1.QTE.x.y", "bsk_\\\"1\\\""));
+    }
+
+    @Test
+    void anAnswersHandleIsSealedInStructuredContentAndInItsTextWhereverTheyCome() {
+        String answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"Created basket"
+                + " bsk_a1b2c3 (bsk_a1b2c3)\"}],\"structuredContent\":{\"basket_id\":\"bsk_a1b2c3\",\"items\":0}}}";
+        String sealed = text(McpHandles.sealAnswer(bytes(answer), NAMES, h -> "S(" + h + ")"));
+        assertThat(sealed).isEqualTo(answer.replace("bsk_a1b2c3", "S(bsk_a1b2c3)"));
+        // structuredContent first; a handle already sealed (seal gives it back) changes nothing.
+        String first = "{\"result\":{\"structuredContent\":{\"basket_id\":\"bsk_00000001\"},\"content\":[{\"text\":\"bsk_00000001\"}]}}";
+        assertThat(text(McpHandles.sealAnswer(bytes(first), NAMES, h -> "S")))
+                .isEqualTo("{\"result\":{\"structuredContent\":{\"basket_id\":\"S\"},\"content\":[{\"text\":\"S\"}]}}");
+        byte[] same = bytes(first);
+        assertThat(McpHandles.sealAnswer(same, NAMES, h -> h)).isSameAs(same);
+    }
+
+    @Test
+    void onlyTheResultsTopLevelStructuredContentHoldsHandlesAndAShortOneIsNotReplacedInText() {
+        String nested = "{\"result\":{\"structuredContent\":{\"basket\":{\"basket_id\":\"bsk_a1b2c3\"}}},"
+                + "\"basket_id\":\"bsk_a1b2c3\"}";
+        byte[] body = bytes(nested);
+        assertThat(McpHandles.sealAnswer(body, NAMES, h -> "S")).isSameAs(body);
+        String shortOne = "{\"result\":{\"content\":[{\"text\":\"b7 of b7\"}],\"structuredContent\":{\"basket_id\":\"b7\"}}}";
+        assertThat(text(McpHandles.sealAnswer(bytes(shortOne), NAMES, h -> "S")))
+                .isEqualTo("{\"result\":{\"content\":[{\"text\":\"b7 of b7\"}],\"structuredContent\":{\"basket_id\":\"S\"}}}");
+        byte[] notJson = bytes("data: {}");
+        assertThat(McpHandles.sealAnswer(notJson, NAMES, h -> "S")).isSameAs(notJson);
+    }
+}
