@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.core.session.LearnedSessions;
 import io.github.agentlb.core.session.SessionIds;
+import io.github.agentlb.testing.McpBasketAnswers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,7 @@ class McpHandleAffinityTest {
     @RegisterExtension
     static final StartedCamelContext CAMEL = new StartedCamelContext();
 
-    /** A stateful MCP server: mints basket {@code <name>-bsk-<n>}, knows only its own baskets. */
+    /** A stateful MCP server ({@link McpBasketAnswers}): mints basket {@code <name>-bsk-<n>}, knows only its own baskets. */
     private static final class BasketServer extends AsyncProcessorSupport {
         final String name;
         final Map<String, Integer> baskets = new HashMap<>();
@@ -49,22 +50,8 @@ class McpHandleAffinityTest {
         @Override
         public boolean process(Exchange exchange, AsyncCallback callback) {
             JsonNode request = read(exchange.getIn().getBody(String.class));
-            JsonNode basket = request.path("params").path("arguments").path("basket_id");
-            received.add(basket.asText(null) + " " + exchange.getIn().getHeader("Mcp-Param-Basket", String.class));
-            ObjectNode result = JSON.createObjectNode();
-            if (basket.isMissingNode()) {
-                String id = name + "-bsk-" + (baskets.size() + 1);
-                baskets.put(id, 0);
-                result.putArray("content").addObject().put("type", "text").put("text", "Created basket " + id);
-                result.putObject("structuredContent").put("basket_id", id).put("items", 0);
-            } else if (baskets.containsKey(basket.asText())) {
-                int items = baskets.merge(basket.asText(), 1, Integer::sum);
-                result.putObject("structuredContent").put("basket_id", basket.asText()).put("items", items);
-            } else {
-                result.put("isError", true).putArray("content").addObject().put("type", "text").put("text", "unknown basket");
-            }
-            ObjectNode answer = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", request.path("id").asInt());
-            answer.set("result", result);
+            received.add(McpBasketAnswers.basket(request) + " " + exchange.getIn().getHeader("Mcp-Param-Basket", String.class));
+            ObjectNode answer = McpBasketAnswers.answer(name, baskets, request);
             exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
             exchange.getMessage().setBody(answer.toString());
             callback.done(true);

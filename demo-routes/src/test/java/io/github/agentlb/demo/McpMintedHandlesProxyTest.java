@@ -10,6 +10,7 @@ import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.RoundRobinLB;
 import io.github.agentlb.camel.http.ScriptedAgent;
 import io.github.agentlb.core.session.SessionIds;
+import io.github.agentlb.testing.McpBasketAnswers;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,7 +44,7 @@ class McpMintedHandlesProxyTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
-    /** A basket server: mints {@code <name>-bsk-<n>}, knows only its own; every other answer as Server-Sent Events. */
+    /** A basket server ({@link McpBasketAnswers}): mints {@code <name>-bsk-<n>}; every other answer as Server-Sent Events. */
     private static final class BasketServer implements AutoCloseable {
         final String name;
         final Map<String, Integer> baskets = new ConcurrentHashMap<>();
@@ -55,24 +56,10 @@ class McpMintedHandlesProxyTest {
             this.name = name;
             this.server = ScriptedAgent.start((exchange, request) -> {
                 JsonNode call = JSON.readTree(request.body());
-                JsonNode basket = call.path("params").path("arguments").path("basket_id");
                 synchronized (received) {
-                    received.add(basket.asText(null) + " " + request.header("Mcp-Param-Basket"));
+                    received.add(McpBasketAnswers.basket(call) + " " + request.header("Mcp-Param-Basket"));
                 }
-                ObjectNode result = JSON.createObjectNode();
-                if (basket.isMissingNode()) {
-                    String id = name + "-bsk-" + (baskets.size() + 1);
-                    baskets.put(id, 0);
-                    result.putArray("content").addObject().put("type", "text").put("text", "Created basket " + id);
-                    result.putObject("structuredContent").put("basket_id", id);
-                } else if (baskets.containsKey(basket.asText())) {
-                    result.putObject("structuredContent").put("basket_id", basket.asText())
-                            .put("items", baskets.merge(basket.asText(), 1, Integer::sum));
-                } else {
-                    result.put("isError", true).putArray("content").addObject().put("type", "text").put("text", "unknown basket");
-                }
-                ObjectNode answer = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", call.path("id").asInt());
-                answer.set("result", result);
+                ObjectNode answer = McpBasketAnswers.answer(name, baskets, call);
                 boolean sse = answers.incrementAndGet() % 2 == 0;
                 byte[] body = (sse ? ": priming\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n"
                         + "event: message\ndata: " + answer + "\n\n" : answer.toString()).getBytes(StandardCharsets.UTF_8);
