@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import static io.github.agentlb.camel.JsonRpcAgent.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,8 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.core.session.LearnedSessions;
 import io.github.agentlb.core.session.SessionIds;
 import io.github.agentlb.testing.A2aTaskAnswers;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,46 +33,26 @@ class A2aTaskAffinityTest {
     static final StartedCamelContext CAMEL = new StartedCamelContext();
 
     /** A scripted A2A agent: makes task {@code <name>-t<n>} for a new message, knows only its own tasks. */
-    private static final class TaskAgent extends AsyncProcessorSupport {
-        final String name;
+    private static final class TaskAgent extends JsonRpcAgent {
         final List<String> tasks = new ArrayList<>();
-        final List<String> received = new ArrayList<>();
-        int calls;
 
         TaskAgent(String name) {
-            this.name = name;
+            super(name);
         }
 
         @Override
-        public boolean process(Exchange exchange, AsyncCallback callback) {
-            calls++;
-            JsonNode request = read(exchange.getIn().getBody(String.class));
-            received.add(request.path("method").asText() + " " + A2aTaskAnswers.taskId(request));
-            ObjectNode answer = A2aTaskAnswers.answer(name, tasks, request);
-            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
-            exchange.getMessage().setBody(answer.toString());
-            callback.done(true);
-            return true;
+        String received(Exchange exchange, JsonNode request) {
+            return request.path("method").asText() + " " + A2aTaskAnswers.taskId(request);
         }
-    }
 
-    private static JsonNode read(String json) {
-        try {
-            return JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        @Override
+        JsonNode answer(JsonNode request) {
+            return A2aTaskAnswers.answer(name, tasks, request);
         }
     }
 
     private static RoundRobinLB replica(TaskAgent... agents) {
-        RoundRobinLB balancer = new RoundRobinLB();
-        balancer.setCamelContext(CAMEL.get());
-        balancer.setLearnedSessions(LearnedSessions.custom().secret(SECRET).a2aTasks(true).build());
-        for (TaskAgent agent : agents) {
-            balancer.addAgent(agent.name, agent, 1.0);
-        }
-        balancer.start();
-        return balancer;
+        return JsonRpcAgent.replica(CAMEL.get(), LearnedSessions.custom().secret(SECRET).a2aTasks(true).build(), agents);
     }
 
     private static Exchange call(AgentLoadBalancerSupport balancer, String method, String taskId) {
@@ -116,7 +95,7 @@ class A2aTaskAffinityTest {
             assertThat(task.path("status").path("message").path("taskId").asText()).isEqualTo(id);
             sealed.add(id);
         }
-        int[] before = agents.stream().mapToInt(a -> a.calls).toArray();
+        int[] before = agents.stream().mapToInt(a -> a.received.size()).toArray();
         assertThat(before).containsExactly(2, 2, 2);
         for (int i = 0; i < sealed.size(); i++) {
             for (String method : List.of("GetTask", "SubscribeToTask", "SendMessage", "CancelTask")) {
@@ -131,7 +110,7 @@ class A2aTaskAffinityTest {
         }
         // 6 tasks x 4 methods x 2 replicas = 48 task calls, each on the agent that made the task.
         for (TaskAgent agent : agents) {
-            assertThat(agent.calls).isEqualTo(2 + 2 * 4 * 2);
+            assertThat(agent.received).hasSize(2 + 2 * 4 * 2);
             assertThat(agent.received.subList(2, agent.received.size()))
                     .allSatisfy(r -> assertThat(r.substring(r.indexOf(' ') + 1)).isIn(agent.tasks));
         }
@@ -159,7 +138,7 @@ class A2aTaskAffinityTest {
         SessionRejectedException rejected = (SessionRejectedException) exchange.getException();
         assertThat(rejected.status()).isEqualTo(400);
         assertThat(read(rejected.toJson()).path("detail").asText()).contains("\"method\" twice");
-        assertThat(a1.calls).isEqualTo(1);
+        assertThat(a1.received).hasSize(1);
         balancer.stop();
     }
 
@@ -182,7 +161,7 @@ class A2aTaskAffinityTest {
                         .contains("task id", method, "damaged, forged or made with another secret");
             }
         }
-        assertThat(a1.calls + a2.calls).isEqualTo(1);
+        assertThat(a1.received.size() + a2.received.size()).isEqualTo(1);
         balancer.stop();
     }
 
@@ -198,13 +177,13 @@ class A2aTaskAffinityTest {
         assertThat(exchange.getException()).hasMessageContaining("agent holding this task has left (A1)");
         assertThat(read(((SessionRejectedException) exchange.getException()).toJson()).path("error").asText())
                 .isEqualTo("task not found");
-        assertThat(a2.calls).isZero();
+        assertThat(a2.received).isEmpty();
         // Not A2A: a body that is no JSON-RPC object goes as it came, to the strategy's pick.
         Exchange plain = new DefaultExchange(CAMEL.get());
         plain.getIn().setBody("{\"model\":\"m\",\"messages\":[]}");
         balancer.process(plain, sync -> { });
         assertThat(plain.getException()).isNull();
-        assertThat(a2.calls).isEqualTo(1);
+        assertThat(a2.received).hasSize(1);
         balancer.stop();
     }
 

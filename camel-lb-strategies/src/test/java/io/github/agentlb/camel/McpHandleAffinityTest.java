@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import static io.github.agentlb.camel.JsonRpcAgent.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,8 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.core.session.LearnedSessions;
 import io.github.agentlb.core.session.SessionIds;
 import io.github.agentlb.testing.McpBasketAnswers;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,46 +36,28 @@ class McpHandleAffinityTest {
     static final StartedCamelContext CAMEL = new StartedCamelContext();
 
     /** A stateful MCP server ({@link McpBasketAnswers}): mints basket {@code <name>-bsk-<n>}, knows only its own baskets. */
-    private static final class BasketServer extends AsyncProcessorSupport {
-        final String name;
+    private static final class BasketServer extends JsonRpcAgent {
         final Map<String, Integer> baskets = new HashMap<>();
-        /** Each call: the basket argument and the Mcp-Param-Basket header it received. */
-        final List<String> received = new ArrayList<>();
 
         BasketServer(String name) {
-            this.name = name;
+            super(name);
+        }
+
+        /** The basket argument and the Mcp-Param-Basket header the call had. */
+        @Override
+        String received(Exchange exchange, JsonNode request) {
+            return McpBasketAnswers.basket(request) + " " + exchange.getIn().getHeader("Mcp-Param-Basket", String.class);
         }
 
         @Override
-        public boolean process(Exchange exchange, AsyncCallback callback) {
-            JsonNode request = read(exchange.getIn().getBody(String.class));
-            received.add(McpBasketAnswers.basket(request) + " " + exchange.getIn().getHeader("Mcp-Param-Basket", String.class));
-            ObjectNode answer = McpBasketAnswers.answer(name, baskets, request);
-            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
-            exchange.getMessage().setBody(answer.toString());
-            callback.done(true);
-            return true;
-        }
-    }
-
-    private static JsonNode read(String json) {
-        try {
-            return JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        JsonNode answer(JsonNode request) {
+            return McpBasketAnswers.answer(name, baskets, request);
         }
     }
 
     private static RoundRobinLB replica(BasketServer... servers) {
-        RoundRobinLB balancer = new RoundRobinLB();
-        balancer.setCamelContext(CAMEL.get());
-        balancer.setSessionSecret(SECRET);
-        balancer.setSessionMcpHandles("basket_id");
-        for (BasketServer server : servers) {
-            balancer.addAgent(server.name, server, 1.0);
-        }
-        balancer.start();
-        return balancer;
+        return JsonRpcAgent.replica(CAMEL.get(), LearnedSessions.custom().secret(SECRET).mcpHandles("basket_id").build(),
+                servers);
     }
 
     /** A 2026-07-28 tools/call of {@code tool}, carrying {@code basket} (null for none) in its body and mirrored header. */

@@ -64,7 +64,7 @@ public final class LearnedSessions {
 
     /** A builder starting from header {@value #DEFAULT_HEADER}, no secret, {@link WhenAgentGone#NOT_FOUND}. */
     public static Builder custom() {
-        return new Builder();
+        return DISABLED.toBuilder();
     }
 
     /** @return whether sessions are learned */
@@ -119,15 +119,7 @@ public final class LearnedSessions {
 
     /** A builder with these settings (a disabled one starts from the defaults). */
     public Builder toBuilder() {
-        Builder builder = new Builder();
-        if (isEnabled()) {
-            builder.header = header;
-        }
-        builder.secret = secret;
-        builder.whenAgentGone = whenAgentGone;
-        builder.a2aTasks = a2aTasks;
-        builder.mcpHandles = mcpHandles;
-        return builder;
+        return new Builder(isEnabled() ? header : DEFAULT_HEADER, secret, whenAgentGone, a2aTasks, mcpHandles);
     }
 
     @Override
@@ -153,13 +145,18 @@ public final class LearnedSessions {
 
     /** Builds {@link LearnedSessions}; each setter validates at once. Not thread-safe. */
     public static final class Builder {
-        private String header = DEFAULT_HEADER;
-        private byte[] secret = new byte[0];
-        private WhenAgentGone whenAgentGone = WhenAgentGone.NOT_FOUND;
+        private String header;
+        private byte[] secret;
+        private WhenAgentGone whenAgentGone;
         private boolean a2aTasks;
-        private Set<String> mcpHandles = Set.of();
+        private Set<String> mcpHandles;
 
-        private Builder() {
+        private Builder(String header, byte[] secret, WhenAgentGone whenAgentGone, boolean a2aTasks, Set<String> mcpHandles) {
+            this.header = header;
+            this.secret = secret;
+            this.whenAgentGone = whenAgentGone;
+            this.a2aTasks = a2aTasks;
+            this.mcpHandles = mcpHandles;
         }
 
         /**

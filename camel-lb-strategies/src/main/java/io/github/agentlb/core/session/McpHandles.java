@@ -3,6 +3,7 @@ package io.github.agentlb.core.session;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,8 +29,8 @@ import java.util.function.UnaryOperator;
  * </ul>
  *
  * <p>Values are spliced into the body's bytes, every other byte kept ({@link JsonSplice}). A body
- * that is not a single JSON object, or whose {@code method} appears twice, or with more after the
- * object, is no tool call here. Stateless and thread-safe.
+ * that is not a single JSON object, or that has a name twice in one object (its {@code method},
+ * an argument), or more after the object, is no tool call here. Stateless and thread-safe.
  */
 public final class McpHandles {
 
@@ -38,7 +39,8 @@ public final class McpHandles {
     /** The shortest handle also replaced in an answer's text content, characters. */
     public static final int MIN_HANDLE_CHARS_IN_TEXT = 8;
 
-    private static final JsonFactory JSON = new JsonFactory();
+    /** Refuses a name twice in one object: a server's parser may keep either value. */
+    private static final JsonFactory STRICT = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
     private static final String TEXT = "text";
 
     private McpHandles() {
@@ -62,38 +64,50 @@ public final class McpHandles {
      */
     public static Call call(byte[] body, Set<String> names) {
         String method = null;
-        int methods = 0;
-        String argument = null;
-        String handle = null;
-        try (JsonParser parser = JSON.createParser(body)) {
+        Call call = new Call(null, null);
+        try (JsonParser parser = STRICT.createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return null;
             }
-            JsonToken token;
-            while ((token = parser.nextToken()) != null) {
-                if (token == JsonToken.END_OBJECT && parser.getParsingContext().inRoot()) {
-                    if (JsonSplice.more(parser)) {
-                        return null; // more after the object: parsers differ on what it says
-                    }
-                    break;
-                }
-                if (token != JsonToken.VALUE_STRING) {
-                    continue;
-                }
-                String name = parser.currentName();
-                if ("method".equals(name) && parser.getParsingContext().getParent().inRoot()) {
-                    method = parser.getText();
-                    methods++;
-                } else if (handle == null && names.contains(name)
-                        && JsonSplice.path(parser.getParsingContext()).equals(List.of("params", "arguments", name))) {
-                    argument = name;
-                    handle = parser.getText();
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (field.equals("method")) {
+                    method = value == JsonToken.VALUE_STRING ? parser.getText() : null;
+                } else if (field.equals("params") && value == JsonToken.START_OBJECT) {
+                    call = arguments(parser, names);
+                } else {
+                    parser.skipChildren();
                 }
             }
+            if (JsonSplice.more(parser)) {
+                return null; // more after the object: parsers differ on what it says
+            }
         } catch (IOException e) {
-            return null;
+            return null; // not JSON, or a name twice in one object (a server's parser may keep either)
         }
-        return methods == 1 && TOOLS_CALL.equals(method) ? new Call(argument, handle) : null;
+        return TOOLS_CALL.equals(method) ? call : null;
+    }
+
+    /** The first of {@code names} that is a string in {@code arguments} of the {@code params} object the parser is at. */
+    private static Call arguments(JsonParser parser, Set<String> names) throws IOException {
+        Call call = new Call(null, null);
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            boolean isArguments = parser.currentName().equals("arguments");
+            if (parser.nextToken() != JsonToken.START_OBJECT || !isArguments) {
+                parser.skipChildren();
+                continue;
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String argument = parser.currentName();
+                if (parser.nextToken() == JsonToken.VALUE_STRING && call.handle() == null && names.contains(argument)) {
+                    call = new Call(argument, parser.getText());
+                } else {
+                    parser.skipChildren();
+                }
+            }
+        }
+        return call;
     }
 
     /**

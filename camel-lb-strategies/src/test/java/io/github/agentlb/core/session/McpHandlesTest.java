@@ -40,6 +40,7 @@ class McpHandlesTest {
         for (String body : new String[] {"{\"method\":\"tools/list\"," + args + "}",
                 "{\"method\":\"tools/call\",\"method\":\"tools/call\"," + args + "}",
                 "{\"method\":\"tools/call\"," + args + "} {}",
+                "{\"method\":\"tools/call\",\"params\":{\"arguments\":{\"basket_id\":\"h\",\"basket_id\":\"i\"}}}",
                 "[{\"method\":\"tools/call\"," + args + "}]", "{\"params\":{\"method\":\"tools/call\"}}", "not json", ""}) {
             assertThat(McpHandles.call(bytes(body), NAMES)).as(body).isNull();
         }
