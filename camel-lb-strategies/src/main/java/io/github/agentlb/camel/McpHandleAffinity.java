@@ -5,6 +5,7 @@ import io.github.agentlb.core.session.McpHandles;
 import io.github.agentlb.core.session.SessionIds;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -28,8 +29,8 @@ final class McpHandleAffinity {
 
     /**
      * Exchange property set on a 2026-07-28 tool call: its answer's handles are sealed. Its value:
-     * the handle the client chose when the call carries one that is not sealed (the answer gives it
-     * back as it is), else empty.
+     * the set of handles the call carries that are not sealed (the client chose them; the answer
+     * gives them back as they are), empty for none.
      */
     static final String TOOL_CALL_PROPERTY = "agentlb.mcpToolCall";
     private static final Logger LOG = LoggerFactory.getLogger(McpHandleAffinity.class);
@@ -66,33 +67,53 @@ final class McpHandleAffinity {
         if (call == null) {
             return null;
         }
-        boolean chosen = call.handle() != null && !SessionIds.looksSealed(call.handle());
-        exchange.setProperty(TOOL_CALL_PROPERTY, chosen ? call.handle() : "");
-        if (call.handle() == null || chosen) {
+        // Handles the client chose (not of the sealed form) go as they are, and come back so.
+        Set<String> chosen = new HashSet<>();
+        Map<String, String> raw = new LinkedHashMap<>();
+        String agent = null;
+        for (Map.Entry<String, String> handle : call.handles().entrySet()) {
+            if (!SessionIds.looksSealed(handle.getValue())) {
+                chosen.add(handle.getValue());
+                continue;
+            }
+            SessionIds.Sealed sealed = ids.decode(handle.getValue());
+            if (sealed == null) {
+                LOG.debug("Rejected MCP handle {} {}: not a handle of this balancer", handle.getKey(),
+                        DecisionLog.loggable(handle.getValue()));
+                throw new SessionRejectedException("The " + handle.getKey() + " of this tools/call is not a handle this"
+                        + " balancer gave: damaged, forged or made with another secret", exchange, 400, "bad handle");
+            }
+            if (agent != null && !agent.equals(sealed.agent())) {
+                throw new SessionRejectedException("This tools/call carries handles of two servers ("
+                        + DecisionLog.loggable(agent) + ", " + DecisionLog.loggable(sealed.agent()) + "): no server holds both",
+                        exchange, 400, "bad handle");
+            }
+            agent = sealed.agent();
+            raw.put(handle.getKey(), sealed.agentSessionId());
+        }
+        exchange.setProperty(TOOL_CALL_PROPERTY, chosen);
+        if (agent == null) {
             return null;
         }
-        SessionIds.Sealed sealed = ids.decode(call.handle());
-        if (sealed == null) {
-            LOG.debug("Rejected MCP handle {} {}: not a handle of this balancer", call.argument(),
-                    DecisionLog.loggable(call.handle()));
-            throw new SessionRejectedException("The " + call.argument() + " of this tools/call is not a handle this"
-                    + " balancer gave: damaged, forged or made with another secret", exchange, 400, "bad handle");
-        }
-        if (!state.members().contains(sealed.agent())) {
-            throw new SessionRejectedException("The server holding this " + call.argument() + " has left ("
-                    + DecisionLog.loggable(sealed.agent()) + "): the handle is gone; create a new one", exchange, 404,
+        if (!state.members().contains(agent)) {
+            throw new SessionRejectedException("The server holding this " + String.join(", ", raw.keySet()) + " has left ("
+                    + DecisionLog.loggable(agent) + "): the handle is gone; create a new one", exchange, 404,
                     "handle not found");
         }
-        // The headers that mirror the handle (x-mcp-header) get the server's own, as the body does.
+        // The headers that mirror a handle (x-mcp-header) get the server's own, as the body does.
         Map<String, String> headers = new LinkedHashMap<>();
         in.getHeaders().forEach((name, value) -> {
             if (name.regionMatches(true, 0, McpHeaders.PARAM_PREFIX, 0, McpHeaders.PARAM_PREFIX.length())
-                    && value instanceof String text && call.handle().equals(McpHeaders.decode(text))) {
-                headers.put(name, headerValue(sealed.agentSessionId()));
+                    && value instanceof String text) {
+                String decoded = McpHeaders.decode(text);
+                call.handles().forEach((argument, handle) -> {
+                    if (handle.equals(decoded) && raw.containsKey(argument)) {
+                        headers.put(name, headerValue(raw.get(argument)));
+                    }
+                });
             }
         });
-        return new SessionAffinity.Pin(sealed.agent(), null,
-                McpHandles.withHandle(body, call.argument(), sealed.agentSessionId()), Map.copyOf(headers));
+        return new SessionAffinity.Pin(agent, null, McpHandles.withHandles(body, raw), Map.copyOf(headers));
     }
 
     /** Seals {@code agent} into the handles of the answer to a tool call, if it is one. */
@@ -112,11 +133,25 @@ final class McpHandleAffinity {
 
     /**
      * The answer {@code body} to tool call {@code exchange} with {@code agent} sealed into its
-     * handles; those already sealed, and the one the client chose for the call, left as they are.
+     * handles; those already sealed, those the client chose for the call, and one too long to seal
+     * (over {@link SessionIds#MAX_ID_CHARS} characters sealed, WARN) left as they are.
      */
     byte[] sealed(Exchange exchange, String agent, byte[] body) {
-        String chosen = exchange.getProperty(TOOL_CALL_PROPERTY, "", String.class);
-        return McpHandles.sealAnswer(body, names, h -> h.equals(chosen) || ids.decode(h) != null ? h : ids.encode(agent, h));
+        Set<?> chosen = exchange.getProperty(TOOL_CALL_PROPERTY, Set.class);
+        return McpHandles.sealAnswer(body, names, h -> {
+            if (chosen != null && chosen.contains(h) || ids.decode(h) != null) {
+                return h;
+            }
+            String sealed = ids.encode(agent, h);
+            if (sealed.length() > SessionIds.MAX_ID_CHARS) {
+                LOG.warn("Server {} minted a handle of {} characters: sealed it would have {}, over the {} a balancer reads"
+                        + " back, so it goes to the client as it is and its calls to the strategy's pick; keep handles under"
+                        + " about 3000 characters", DecisionLog.loggable(agent), h.length(), sealed.length(),
+                        SessionIds.MAX_ID_CHARS);
+                return h;
+            }
+            return sealed;
+        });
     }
 
     /** A mirrored header's value for {@code handle}: as it is when it may be, else MCP's base64 form. */

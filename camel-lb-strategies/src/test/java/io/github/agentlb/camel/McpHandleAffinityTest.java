@@ -38,6 +38,8 @@ class McpHandleAffinityTest {
     /** A stateful MCP server ({@link McpBasketAnswers}): mints basket {@code <name>-bsk-<n>}, knows only its own baskets. */
     private static final class BasketServer extends JsonRpcAgent {
         final Map<String, Integer> baskets = new HashMap<>();
+        JsonNode lastRequest;
+        Map<String, Object> lastHeaders;
 
         BasketServer(String name) {
             super(name);
@@ -46,6 +48,8 @@ class McpHandleAffinityTest {
         /** The basket argument and the Mcp-Param-Basket header the call had. */
         @Override
         String received(Exchange exchange, JsonNode request) {
+            lastRequest = request;
+            lastHeaders = new HashMap<>(exchange.getIn().getHeaders());
             return McpBasketAnswers.basket(request) + " " + exchange.getIn().getHeader("Mcp-Param-Basket", String.class);
         }
 
@@ -162,6 +166,99 @@ class McpHandleAffinityTest {
         Exchange old = call(balancer, "2025-11-25", "add_item", sealed);
         assertThat(old.getException()).isNull();
         assertThat(a1.received.get(2)).isEqualTo(sealed + " " + sealed);
+        balancer.stop();
+    }
+
+    /** A 2026-07-28 tools/call with {@code body} as it is and the mirrored headers given (name, value, ...). */
+    private static Exchange callWith(AgentLoadBalancerSupport balancer, String body, String... headers) {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader("MCP-Protocol-Version", "2026-07-28");
+        exchange.getIn().setHeader("Mcp-Method", "tools/call");
+        for (int i = 0; i < headers.length; i += 2) {
+            exchange.getIn().setHeader(headers[i], headers[i + 1]);
+        }
+        exchange.getIn().setBody(body);
+        balancer.process(exchange, sync -> { });
+        return exchange;
+    }
+
+    /**
+     * A call carrying two handles of one server (a tool that takes a basket and a cart) has both
+     * restored, in body and headers; the handles of two servers in one call are a 400 naming why.
+     * Found: the second handle reached the server still sealed.
+     */
+    @Test
+    void everyHandleACallCarriesIsRestoredAndHandlesOfTwoServersAreA400() {
+        BasketServer a1 = new BasketServer("A1");
+        RoundRobinLB balancer = JsonRpcAgent.replica(CAMEL.get(),
+                LearnedSessions.custom().secret(SECRET).mcpHandles("basket_id,cart_id").build(), a1, new BasketServer("A2"));
+        SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
+        String basket = ids.encode("A1", "A1-bsk-1");
+        String cart = ids.encode("A1", "cart 7 \u00e9");
+        Exchange both = callWith(balancer, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"move\","
+                + "\"arguments\":{\"cart_id\":\"" + cart + "\",\"basket_id\":\"" + basket + "\"}}}",
+                "Mcp-Param-Basket", basket, "Mcp-Param-Cart", "=?base64?" + java.util.Base64.getEncoder()
+                        .encodeToString(cart.getBytes(StandardCharsets.UTF_8)) + "?=");
+        assertThat(both.getException()).isNull();
+        assertThat(a1.received).containsExactly("A1-bsk-1 A1-bsk-1");
+        assertThat(a1.lastRequest.path("params").path("arguments").path("cart_id").asText()).isEqualTo("cart 7 \u00e9");
+        assertThat(a1.lastHeaders).containsEntry("Mcp-Param-Cart", "=?base64?Y2FydCA3IMOp?=");
+
+        Exchange two = callWith(balancer, "{\"method\":\"tools/call\",\"params\":{\"arguments\":{\"cart_id\":\""
+                + ids.encode("A2", "c") + "\",\"basket_id\":\"" + basket + "\"}}}");
+        SessionRejectedException rejected = (SessionRejectedException) two.getException();
+        assertThat(rejected.status()).isEqualTo(400);
+        assertThat(rejected.reason()).isEqualTo("This tools/call carries handles of two servers (A2, A1): no server holds both");
+        assertThat(a1.received).hasSize(1);
+        balancer.stop();
+    }
+
+    /**
+     * A handle too long to seal and read back (sealed over 4,096 characters) goes to the client as
+     * the server minted it, with a WARN, and an empty one is sealed as any other. Found: a handle of
+     * 3,508 characters was sealed into 4,702, which the balancer then refused as damaged.
+     */
+    @Test
+    void aHandleTooLongToSealGoesAsItIsWithAWarningAndAnEmptyOneIsSealed() {
+        SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
+        McpHandleAffinity affinity = new McpHandleAffinity(ids, java.util.Set.of("basket_id"));
+        Exchange call = new DefaultExchange(CAMEL.get());
+        call.setProperty(McpHandleAffinity.TOOL_CALL_PROPERTY, java.util.Set.of());
+        String longest = "h".repeat(3054); // sealed: 4,096 characters, the most read back
+        String tooLong = longest + "h";
+        assertThat(ids.encode("A1", longest)).hasSize(4096);
+        try (CapturedLog log = new CapturedLog(McpHandleAffinity.class.getName())) {
+            for (String handle : List.of(longest, tooLong, "")) {
+                String answer = "{\"result\":{\"structuredContent\":{\"basket_id\":\"" + handle + "\"}}}";
+                String sealed = read(new String(affinity.sealed(call, "A1", answer.getBytes(StandardCharsets.UTF_8)),
+                        StandardCharsets.UTF_8)).path("result").path("structuredContent").path("basket_id").asText();
+                assertThat(sealed).as("handle of %d characters", handle.length())
+                        .isEqualTo(handle.equals(tooLong) ? tooLong : ids.encode("A1", handle));
+                assertThat(ids.decode(sealed)).isEqualTo(handle.equals(tooLong) ? null : new SessionIds.Sealed("A1", handle));
+            }
+            assertThat(log.lines()).containsExactly("WARN Server A1 minted a handle of 3055 characters: sealed it would have"
+                    + " 4098, over the 4096 a balancer reads back, so it goes to the client as it is and its calls to the"
+                    + " strategy's pick; keep handles under about 3000 characters");
+        }
+    }
+
+    @Test
+    void theHandlesSettingIsValidatedAndWithoutASecretTheStartWarnsOfForgedHandles() {
+        for (String bad : List.of("", " ", "basket_id,", "basket_id,basket_id", "bask\u00e9t", "a b")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RoundRobinLB().setSessionMcpHandles(bad))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sessionMcpHandles")
+                    .hasMessageContaining("'" + bad + "'");
+        }
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setSessionMcpHandles(" basket_id , cart_id");
+        assertThat(balancer.getSessionMcpHandles()).isEqualTo("basket_id,cart_id");
+        try (CapturedLog log = new CapturedLog(AgentLoadBalancerSupport.class.getName())) {
+            balancer.setCamelContext(CAMEL.get());
+            balancer.start();
+            assertThat(log.lines()).containsExactly("WARN Learned sessions (Mcp-Session-Id, MCP handles basket_id,cart_id)"
+                    + " without a sessionSecret: damaged session ids and handles are rejected, forged ones are not; set the"
+                    + " same secret on every replica");
+        }
         balancer.stop();
     }
 

@@ -107,8 +107,11 @@ public final class LearnedSessions {
     /** Logs one WARN line on {@code log} when sessions are learned without a secret (at a balancer's start). */
     public void warnWithoutSecret(org.slf4j.Logger log) {
         if (isEnabled() && !hasSecret()) {
-            log.warn("Learned sessions ({}) without a sessionSecret: damaged session ids are rejected, forged ones are"
-                    + " not; set the same secret on every replica", header);
+            log.warn("Learned sessions ({}{}{}) without a sessionSecret: damaged session ids{} are rejected, forged ones are"
+                    + " not; set the same secret on every replica", header, a2aTasks ? ", A2A task ids" : "",
+                    mcpHandles.isEmpty() ? "" : ", MCP handles " + String.join(",", mcpHandles),
+                    a2aTasks && !mcpHandles.isEmpty() ? ", task ids and handles" : a2aTasks ? " and task ids"
+                    : mcpHandles.isEmpty() ? "" : " and handles");
         }
     }
 
@@ -224,21 +227,19 @@ public final class LearnedSessions {
          * Seals server-minted MCP handles too ({@link McpHandles}): the tool arguments named here
          * (comma-separated, e.g. {@code basket_id}), as a 2026-07-28 creation tool returns them in
          * {@code structuredContent}; each later call that carries one goes to the server that made
-         * it. Empty (the default) for none.
+         * it. None by default.
          *
-         * @throws IllegalArgumentException naming the value if a name is blank, repeated, or has a
-         *     character other than visible ASCII
+         * @throws IllegalArgumentException naming the value if it or a name is blank, a name is
+         *     repeated, or has a character other than visible ASCII
          */
         public Builder mcpHandles(String names) {
             Objects.requireNonNull(names, "sessionMcpHandles");
             LinkedHashSet<String> set = new LinkedHashSet<>();
-            if (!names.isBlank()) {
-                for (String part : names.split(",", -1)) {
-                    String name = part.strip();
-                    if (name.isEmpty() || !name.chars().allMatch(c -> c > 0x20 && c < 0x7f) || !set.add(name)) {
-                        throw new IllegalArgumentException("sessionMcpHandles must be tool argument names, comma-separated,"
-                                + " each once and of visible ASCII, was '" + names + "'");
-                    }
+            for (String part : names.split(",", -1)) {
+                String name = part.strip();
+                if (name.isEmpty() || !name.chars().allMatch(c -> c > 0x20 && c < 0x7f) || !set.add(name)) {
+                    throw new IllegalArgumentException("sessionMcpHandles must be tool argument names, comma-separated,"
+                            + " each once and of visible ASCII, was '" + names + "'");
                 }
             }
             this.mcpHandles = Collections.unmodifiableSet(set);

@@ -5,11 +5,14 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Server-minted handles of MCP 2026-07-28 stateful tools, in JSON-RPC bodies: a creation tool
@@ -24,7 +27,8 @@ import java.util.function.UnaryOperator;
  *   <li>Answers ({@code result} of a single JSON-RPC response): the string
  *       {@code result.structuredContent.<name>} is a handle; the same value in the text of
  *       {@code result.content[].text} (e.g. "Created basket bsk_a1b2c3") is the same handle, replaced
- *       there too when it has at least {@value #MIN_HANDLE_CHARS_IN_TEXT} characters (a shorter one could
+ *       there too where it stands as a word (no letter, digit, {@code _} or {@code -} right before or
+ *       after it) and has at least {@value #MIN_HANDLE_CHARS_IN_TEXT} characters (a shorter one could
  *       be any word).</li>
  * </ul>
  *
@@ -42,29 +46,35 @@ public final class McpHandles {
     /** Refuses a name twice in one object: a server's parser may keep either value. */
     private static final JsonFactory STRICT = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
     private static final String TEXT = "text";
+    /** A handle in text stands as a word: no letter, digit, {@code _} or {@code -} right before or after it. */
+    private static final String WORD_START = "(?<![\\p{L}\\p{N}_-])";
+    private static final String WORD_END = "(?![\\p{L}\\p{N}_-])";
 
     private McpHandles() {
     }
 
     /**
-     * A tool call and the handle it carries.
+     * A tool call and the handles it carries.
      *
-     * @param argument the argument that carries the handle, null when the call carries none of the names
-     * @param handle   the handle, null when the call carries none
+     * @param handles argument name to handle, each named argument that is a string, in the body's
+     *     order; empty when the call carries none
      */
-    public record Call(String argument, String handle) {
+    public record Call(Map<String, String> handles) {
+        public Call {
+            handles = Collections.unmodifiableMap(new LinkedHashMap<>(handles));
+        }
     }
 
     /**
-     * Reads a request body for the first of {@code names} that is a string argument of a
-     * {@code tools/call} ({@code params.arguments.<name>}, in the body's order).
+     * Reads a request body for each of {@code names} that is a string argument of a
+     * {@code tools/call} ({@code params.arguments.<name>}).
      *
-     * @return null when the body is not one JSON object whose only {@code method} is
-     *     {@value #TOOLS_CALL}; else the call, with a null handle when it carries none of {@code names}
+     * @return null when the body is not one JSON object whose {@code method} is {@value #TOOLS_CALL};
+     *     else the call, with no handle when it carries none of {@code names}
      */
     public static Call call(byte[] body, Set<String> names) {
         String method = null;
-        Call call = new Call(null, null);
+        Map<String, String> handles = Map.of();
         try (JsonParser parser = STRICT.createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return null;
@@ -75,7 +85,7 @@ public final class McpHandles {
                 if (field.equals("method")) {
                     method = value == JsonToken.VALUE_STRING ? parser.getText() : null;
                 } else if (field.equals("params") && value == JsonToken.START_OBJECT) {
-                    call = arguments(parser, names);
+                    handles = arguments(parser, names);
                 } else {
                     parser.skipChildren();
                 }
@@ -86,12 +96,12 @@ public final class McpHandles {
         } catch (IOException e) {
             return null; // not JSON, or a name twice in one object (a server's parser may keep either)
         }
-        return TOOLS_CALL.equals(method) ? call : null;
+        return TOOLS_CALL.equals(method) ? new Call(handles) : null;
     }
 
-    /** The first of {@code names} that is a string in {@code arguments} of the {@code params} object the parser is at. */
-    private static Call arguments(JsonParser parser, Set<String> names) throws IOException {
-        Call call = new Call(null, null);
+    /** Each of {@code names} that is a string in {@code arguments} of the {@code params} object the parser is at. */
+    private static Map<String, String> arguments(JsonParser parser, Set<String> names) throws IOException {
+        Map<String, String> handles = new LinkedHashMap<>();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             boolean isArguments = parser.currentName().equals("arguments");
             if (parser.nextToken() != JsonToken.START_OBJECT || !isArguments) {
@@ -100,25 +110,25 @@ public final class McpHandles {
             }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String argument = parser.currentName();
-                if (parser.nextToken() == JsonToken.VALUE_STRING && call.handle() == null && names.contains(argument)) {
-                    call = new Call(argument, parser.getText());
+                if (parser.nextToken() == JsonToken.VALUE_STRING && names.contains(argument)) {
+                    handles.put(argument, parser.getText());
                 } else {
                     parser.skipChildren();
                 }
             }
         }
-        return call;
+        return handles;
     }
 
     /**
-     * The request body with argument {@code name} of {@link #call} set to {@code handle}, every
-     * other byte as it was.
+     * The request body with each argument {@code name} of {@link #call} set to {@code handles}' value
+     * of it, every other byte as it was.
      *
      * @throws IllegalArgumentException when {@code body} is not one JSON object
      */
-    public static byte[] withHandle(byte[] body, String name, String handle) {
-        List<String> at = List.of("params", "arguments", name);
-        return JsonSplice.rewrite(body, name::equals, (path, value) -> path.equals(at) ? handle : value);
+    public static byte[] withHandles(byte[] body, Map<String, String> handles) {
+        return JsonSplice.rewrite(body, handles::containsKey, (path, value) -> path.size() == 3
+                && path.get(0).equals("params") && path.get(1).equals("arguments") ? handles.get(path.get(2)) : value);
     }
 
     /**
@@ -158,11 +168,13 @@ public final class McpHandles {
                 && path.get(3).equals(TEXT);
     }
 
+    /** {@code text} with each handle of {@link #MIN_HANDLE_CHARS_IN_TEXT} or more characters replaced where it stands as a word. */
     private static String inText(String text, Map<String, String> sealed) {
         String out = text;
         for (Map.Entry<String, String> handle : sealed.entrySet()) {
-            if (handle.getKey().length() >= MIN_HANDLE_CHARS_IN_TEXT) {
-                out = out.replace(handle.getKey(), handle.getValue());
+            if (handle.getKey().length() >= MIN_HANDLE_CHARS_IN_TEXT && out.contains(handle.getKey())) {
+                out = Pattern.compile(WORD_START + Pattern.quote(handle.getKey()) + WORD_END).matcher(out)
+                        .replaceAll(Matcher.quoteReplacement(handle.getValue()));
             }
         }
         return out;

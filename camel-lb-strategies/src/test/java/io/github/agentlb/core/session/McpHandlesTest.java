@@ -3,6 +3,8 @@ package io.github.agentlb.core.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +12,14 @@ import org.junit.jupiter.api.Test;
 class McpHandlesTest {
 
     private static final Set<String> NAMES = Set.of("basket_id");
+
+    private static McpHandles.Call call(String... argumentHandles) {
+        Map<String, String> handles = new LinkedHashMap<>();
+        for (int i = 0; i < argumentHandles.length; i += 2) {
+            handles.put(argumentHandles[i], argumentHandles[i + 1]);
+        }
+        return new McpHandles.Call(handles);
+    }
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -23,15 +33,25 @@ class McpHandlesTest {
     void aToolCallCarriesItsHandleAsTheNamedArgument() {
         assertThat(McpHandles.call(bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"add_item\","
                 + "\"arguments\":{\"sku\":\"s-1\",\"basket_id\":\"bsk_a1b2c3\"}}}"), NAMES))
-                .isEqualTo(new McpHandles.Call("basket_id", "bsk_a1b2c3"));
+                .isEqualTo(call("basket_id", "bsk_a1b2c3"));
         // The creation call carries none; a handle elsewhere in the body is no argument.
         assertThat(McpHandles.call(bytes("{\"method\":\"tools/call\",\"params\":{\"name\":\"create_basket\",\"arguments\":{},"
-                + "\"_meta\":{\"basket_id\":\"x\"}}}"), NAMES)).isEqualTo(new McpHandles.Call(null, null));
+                + "\"_meta\":{\"basket_id\":\"x\"}}}"), NAMES)).isEqualTo(call());
         // The params may come before the method; a number is no handle.
         assertThat(McpHandles.call(bytes("{\"params\":{\"arguments\":{\"basket_id\":\"h\"}},\"method\":\"tools/call\"}"), NAMES))
-                .isEqualTo(new McpHandles.Call("basket_id", "h"));
+                .isEqualTo(call("basket_id", "h"));
         assertThat(McpHandles.call(bytes("{\"method\":\"tools/call\",\"params\":{\"arguments\":{\"basket_id\":7}}}"), NAMES))
-                .isEqualTo(new McpHandles.Call(null, null));
+                .isEqualTo(call());
+    }
+
+    @Test
+    void aCallMayCarrySeveralHandlesEachRead() {
+        assertThat(McpHandles.call(bytes("{\"method\":\"tools/call\",\"params\":{\"arguments\":{\"cart_id\":\"c\",\"x\":{\"basket_id\":"
+                + "\"no\"},\"basket_id\":\"b\"}}}"), Set.of("basket_id", "cart_id")))
+                .isEqualTo(call("cart_id", "c", "basket_id", "b"));
+        String body = "{\"method\":\"tools/call\",\"params\":{\"arguments\":{\"cart_id\":\"S1\",\"basket_id\":\"S2\"}}}";
+        assertThat(text(McpHandles.withHandles(bytes(body), Map.of("cart_id", "c", "basket_id", "b"))))
+                .isEqualTo(body.replace("S1", "c").replace("S2", "b"));
     }
 
     @Test
@@ -50,7 +70,7 @@ class McpHandlesTest {
     void theRequestGetsTheServersOwnHandleEveryOtherByteKept() {
         String body = "{\"method\":\"tools/call\", \"params\":{\"name\":\"add_item\",\"arguments\":{\"basket_id\":\"a1.QTE.x.y\","
                 + "\"n\":1.50e3}}}";
-        assertThat(text(McpHandles.withHandle(bytes(body), "basket_id", "bsk_\"1\"")))
+        assertThat(text(McpHandles.withHandles(bytes(body), Map.of("basket_id", "bsk_\"1\""))))
                 .isEqualTo(body.replace("a1.QTE.x.y", "bsk_\\\"1\\\""));
     }
 
@@ -77,6 +97,15 @@ class McpHandlesTest {
         String shortOne = "{\"result\":{\"content\":[{\"text\":\"b7 of b7\"}],\"structuredContent\":{\"basket_id\":\"b7\"}}}";
         assertThat(text(McpHandles.sealAnswer(bytes(shortOne), NAMES, h -> "S")))
                 .isEqualTo("{\"result\":{\"content\":[{\"text\":\"b7 of b7\"}],\"structuredContent\":{\"basket_id\":\"S\"}}}");
+        // In text, a handle that is part of a longer word is another word.
+        String words = "{\"result\":{\"content\":[{\"text\":\"bsk_a1b2c3: not bsk_a1b2c30, xbsk_a1b2c3 or bsk_a1b2c3-2;"
+                + " (bsk_a1b2c3)\"}],\"structuredContent\":{\"basket_id\":\"bsk_a1b2c3\"}}}";
+        assertThat(text(McpHandles.sealAnswer(bytes(words), NAMES, h -> "S$1")))
+                .isEqualTo(words.replace("bsk_a1b2c3: ", "S$1: ").replace("(bsk_a1b2c3)", "(S$1)")
+                        .replace("\"basket_id\":\"bsk_a1b2c3\"", "\"basket_id\":\"S$1\""));
+        // An empty handle is a handle.
+        assertThat(text(McpHandles.sealAnswer(bytes("{\"result\":{\"structuredContent\":{\"basket_id\":\"\"}}}"), NAMES,
+                h -> "S"))).isEqualTo("{\"result\":{\"structuredContent\":{\"basket_id\":\"S\"}}}");
         byte[] notJson = bytes("data: {}");
         assertThat(McpHandles.sealAnswer(notJson, NAMES, h -> "S")).isSameAs(notJson);
     }
