@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -31,7 +32,11 @@ import org.apache.catalina.startup.Tomcat;
  * {@code whoami}, answering {@code <name> <session id>}; a 2026-07-28 server (no sessions) has tool
  * {@code count} whose argument {@code handle} the client mirrors in {@code Mcp-Param-Handle}
  * ({@code x-mcp-header}), answering {@code <name> handle=<handle> n=<calls of that handle here>}: the
- * state a stateful server keeps behind a handle.
+ * state a stateful server keeps behind a handle. A 2026-07-28 basket server mints its handles (the
+ * specification's "Stateful Tools"): {@code create_basket} returns {@code <name>-bsk-<n>} as
+ * {@code structuredContent.basket_id} and in its text, {@code add_item} takes it back as argument
+ * {@code basket_id} (mirrored in {@code Mcp-Param-Basket}) and answers {@code <name> <basket> items=<n>},
+ * or a tool error for a basket it did not make.
  */
 final class McpSdkServers implements AutoCloseable {
 
@@ -62,6 +67,20 @@ final class McpSdkServers implements AutoCloseable {
         try {
             for (int i = 1; i <= count; i++) {
                 started.add(modernServer("S" + i));
+            }
+        } catch (Exception | Error e) {
+            started.close();
+            throw e;
+        }
+        return started;
+    }
+
+    /** {@code count} 2026-07-28 basket servers, which mint their handles. */
+    static McpSdkServers baskets(int count) throws Exception {
+        McpSdkServers started = new McpSdkServers();
+        try {
+            for (int i = 1; i <= count; i++) {
+                started.add(basketServer("S" + i));
             }
         } catch (Exception | Error e) {
             started.close();
@@ -115,6 +134,48 @@ final class McpSdkServers implements AutoCloseable {
             @Override
             public McpSyncTool find(McpRequestContext context, String toolName) {
                 return "count".equals(toolName) ? tool : null;
+            }
+        };
+        io.modelcontextprotocol.modern.server.McpServer server = io.modelcontextprotocol.modern.server.McpServer.builder()
+                .serverInfo(io.modelcontextprotocol.modern.McpSchema.Implementation.builder(name, "1").build())
+                .feature(ToolsFeature.ofSync(tools)).build();
+        return HttpServletMcpTransport.builder(server).endpoint("/mcp").build();
+    }
+
+    private static HttpServlet basketServer(String name) {
+        Map<String, AtomicInteger> baskets = new ConcurrentHashMap<>();
+        Map<String, Object> basketId = Map.of("type", "string");
+        io.modelcontextprotocol.modern.McpSchema.Tool create = io.modelcontextprotocol.modern.McpSchema.Tool.builder(
+                "create_basket", Map.of("type", "object", "properties", Map.of()))
+                .outputSchema(Map.of("type", "object", "properties", Map.of("basket_id", basketId), "required", List.of("basket_id")))
+                .description("creates a basket").build();
+        io.modelcontextprotocol.modern.McpSchema.Tool add = io.modelcontextprotocol.modern.McpSchema.Tool.builder("add_item",
+                Map.of("type", "object", "properties", Map.of("basket_id", Map.of("type", "string", "x-mcp-header", "Basket")),
+                        "required", List.of("basket_id"))).description("adds an item to a basket").build();
+        McpSyncTool creates = McpSyncTool.of(create, (context, request) -> {
+            String id = name + "-bsk-" + UUID.randomUUID();
+            baskets.put(id, new AtomicInteger());
+            return McpSyncResponse.result(io.modelcontextprotocol.modern.McpSchema.CallToolResult.builder()
+                    .addContent(io.modelcontextprotocol.modern.McpSchema.TextContent.builder("Created basket " + id).build())
+                    .structuredContent(Map.of("basket_id", id)).build());
+        });
+        McpSyncTool adds = McpSyncTool.of(add, (context, request) -> {
+            String id = String.valueOf(request.arguments().get("basket_id"));
+            AtomicInteger items = baskets.get(id);
+            return McpSyncResponse.result(io.modelcontextprotocol.modern.McpSchema.CallToolResult.builder()
+                    .addContent(io.modelcontextprotocol.modern.McpSchema.TextContent.builder(items == null
+                            ? "unknown basket " + id : name + " " + id + " items=" + items.incrementAndGet()).build())
+                    .isError(items == null).build());
+        });
+        McpSyncToolRepository tools = new McpSyncToolRepository() {
+            @Override
+            public ToolsPage list(McpRequestContext context, String cursor) {
+                return ToolsPage.of(List.of(create, add));
+            }
+
+            @Override
+            public McpSyncTool find(McpRequestContext context, String toolName) {
+                return "create_basket".equals(toolName) ? creates : "add_item".equals(toolName) ? adds : null;
             }
         };
         io.modelcontextprotocol.modern.server.McpServer server = io.modelcontextprotocol.modern.server.McpServer.builder()

@@ -118,4 +118,55 @@ class RealMcpSdkProxyTest {
             }
         }
     }
+
+    /**
+     * Official 2026-07-28 SDK clients (one per replica) against SDK servers that mint their handles
+     * ({@code create_basket}), behind an {@code rr} and a {@code ch} replica sharing the secret with
+     * {@code sessionMcpHandles=basket_id}: the client carries the sealed handle it was given, its SDK
+     * mirrors it in {@code Mcp-Param-Basket}, and every {@code add_item} reaches the server that
+     * minted the basket, whose count runs 1..4.
+     */
+    @Test
+    void a2026SdkClientsServerMintedHandlesReachTheirServerThroughEitherReplica() throws Exception {
+        try (McpSdkServers servers = McpSdkServers.baskets(3)) {
+            Supplier<AgentLoadBalancerSupport> rr = () -> withHandles(new RoundRobinLB());
+            Supplier<AgentLoadBalancerSupport> ch = () -> withHandles(new ConsistentHashLB());
+            try (DemoProxy one = proxy(servers.named(), "rr", rr); DemoProxy two = proxy(servers.named(), "ch", ch)) {
+                List<io.modelcontextprotocol.modern.client.McpSyncClient> clients = new ArrayList<>();
+                for (DemoProxy proxy : List.of(one, two)) {
+                    clients.add(io.modelcontextprotocol.modern.client.McpClient.sync(
+                                    HttpClientMcpTransport.builder(proxy.baseUrl() + "/mcp").build())
+                            .clientInfo(io.modelcontextprotocol.modern.McpSchema.Implementation.builder("test", "1").build())
+                            .build());
+                }
+                Set<String> serversUsed = new HashSet<>();
+                for (int b = 0; b < 12; b++) {
+                    io.modelcontextprotocol.modern.McpSchema.CallToolResult made = clients.get(b % 2)
+                            .tool("create_basket").arguments(Map.of()).call();
+                    String basket = String.valueOf(((Map<?, ?>) made.structuredContent()).get("basket_id"));
+                    assertThat(basket).as("sealed for the client").startsWith("a1.");
+                    assertThat(((io.modelcontextprotocol.modern.McpSchema.TextContent) made.content().get(0)).text())
+                            .isEqualTo("Created basket " + basket);
+                    List<String> answers = new ArrayList<>();
+                    for (int call = 0; call < 4; call++) {
+                        io.modelcontextprotocol.modern.McpSchema.CallToolResult result = clients.get((b + call + 1) % 2)
+                                .tool("add_item").arguments(Map.of("basket_id", basket)).call();
+                        answers.add(((io.modelcontextprotocol.modern.McpSchema.TextContent) result.content().get(0)).text());
+                    }
+                    String server = answers.get(0).substring(0, 2);
+                    assertThat(answers).as("basket %d", b).allSatisfy(a -> assertThat(a).startsWith(server + " " + server + "-bsk-"))
+                            .extracting(a -> a.substring(a.indexOf("items=")))
+                            .containsExactly("items=1", "items=2", "items=3", "items=4");
+                    serversUsed.add(server);
+                }
+                assertThat(serversUsed).as("baskets made on every server").hasSize(3);
+            }
+        }
+    }
+
+    private static AgentLoadBalancerSupport withHandles(AgentLoadBalancerSupport balancer) {
+        balancer.setSessionSecret("the replicas' shared secret");
+        balancer.setSessionMcpHandles("basket_id");
+        return balancer;
+    }
 }

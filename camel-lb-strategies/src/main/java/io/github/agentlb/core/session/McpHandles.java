@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.IOException;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Server-minted handles of MCP 2026-07-28 stateful tools, in JSON-RPC bodies: a creation tool
@@ -168,15 +170,18 @@ public final class McpHandles {
                 && path.get(3).equals(TEXT);
     }
 
-    /** {@code text} with each handle of {@link #MIN_HANDLE_CHARS_IN_TEXT} or more characters replaced where it stands as a word. */
+    /**
+     * {@code text} with each handle of {@link #MIN_HANDLE_CHARS_IN_TEXT} or more characters replaced
+     * where it stands as a word, in one pass: of two handles, one inside the other, the longer is
+     * the word read.
+     */
     private static String inText(String text, Map<String, String> sealed) {
-        String out = text;
-        for (Map.Entry<String, String> handle : sealed.entrySet()) {
-            if (handle.getKey().length() >= MIN_HANDLE_CHARS_IN_TEXT && out.contains(handle.getKey())) {
-                out = Pattern.compile(WORD_START + Pattern.quote(handle.getKey()) + WORD_END).matcher(out)
-                        .replaceAll(Matcher.quoteReplacement(handle.getValue()));
-            }
+        List<String> handles = sealed.keySet().stream().filter(h -> h.length() >= MIN_HANDLE_CHARS_IN_TEXT && text.contains(h))
+                .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+        if (handles.isEmpty()) {
+            return text;
         }
-        return out;
+        String words = handles.stream().map(Pattern::quote).collect(Collectors.joining("|", WORD_START + "(?:", ")" + WORD_END));
+        return Pattern.compile(words).matcher(text).replaceAll(match -> Matcher.quoteReplacement(sealed.get(match.group())));
     }
 }

@@ -25,6 +25,14 @@ class McpHandlesTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    private static com.fasterxml.jackson.databind.JsonNode read(byte[] b) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(b);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static String text(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);
     }
@@ -103,6 +111,12 @@ class McpHandlesTest {
         assertThat(text(McpHandles.sealAnswer(bytes(words), NAMES, h -> "S$1")))
                 .isEqualTo(words.replace("bsk_a1b2c3: ", "S$1: ").replace("(bsk_a1b2c3)", "(S$1)")
                         .replace("\"basket_id\":\"bsk_a1b2c3\"", "\"basket_id\":\"S$1\""));
+        // Of two handles, one inside the other, the text's word is the longer (found: the cart shown as the sealed basket).
+        String inside = "{\"result\":{\"content\":[{\"text\":\"basket bsk_a1b2c3, cart bsk_a1b2c3.x, cart of bsk_a1b2c3 more\"}],"
+                + "\"structuredContent\":{\"basket_id\":\"bsk_a1b2c3\",\"cart_id\":\"bsk_a1b2c3.x\",\"c2\":\"bsk_a1b2c3 more\"}}}";
+        assertThat(read(McpHandles.sealAnswer(bytes(inside), Set.of("basket_id", "cart_id", "c2"), h -> "<" + h.length() + ">"))
+                .path("result").path("content").get(0).path("text").asText())
+                .isEqualTo("basket <10>, cart <12>, cart of <15>");
         // An empty handle is a handle.
         assertThat(text(McpHandles.sealAnswer(bytes("{\"result\":{\"structuredContent\":{\"basket_id\":\"\"}}}"), NAMES,
                 h -> "S"))).isEqualTo("{\"result\":{\"structuredContent\":{\"basket_id\":\"S\"}}}");
