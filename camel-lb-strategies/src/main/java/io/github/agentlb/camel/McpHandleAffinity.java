@@ -50,8 +50,8 @@ final class McpHandleAffinity {
      *     sealed (the strategy decides); else a pin to the handle's server, with the body and
      *     headers that server is sent
      * @throws SessionRejectedException 400 for a handle of this balancer's form that it did not
-     *     seal (damaged, forged, another secret's), 404 when the handle's server left (its state
-     *     cannot move to another)
+     *     seal (damaged, forged, another secret's) or for handles of two servers in one call, 404
+     *     when the handles' server left (its state cannot move to another)
      */
     SessionAffinity.Pin pin(Exchange exchange, BalancerState state) throws SessionRejectedException {
         Message in = exchange.getIn();
