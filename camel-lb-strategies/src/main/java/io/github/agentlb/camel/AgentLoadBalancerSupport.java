@@ -230,7 +230,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
      */
     public final String sessionIdForClient(String agentId, String agentSessionId) {
         SessionAffinity sessions = writer.state().sessions;
-        return sessions == null ? agentSessionId : sessions.clientId(agentId, agentSessionId);
+        return sessions == null || sessions.header() == null ? agentSessionId : sessions.clientId(agentId, agentSessionId);
     }
 
     /** A child's id before {@link #nameAgent names}: its endpoint URI without user info and query, else its processor id. */

@@ -191,7 +191,8 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     @Override
     public Collection<String> requestHeaders() {
         SessionAffinity sessions = state().sessions;
-        return sessions == null ? NONE.requestHeaders() : List.of(LoadReports.FORMAT_HEADER, sessions.settings().header());
+        return sessions == null || sessions.header() == null ? NONE.requestHeaders()
+                : List.of(LoadReports.FORMAT_HEADER, sessions.header());
     }
 
     @Override
@@ -231,7 +232,7 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     @Override
     public String clientValue(String header, String value) {
         SessionAffinity sessions = state().sessions;
-        return sessions != null && sessions.settings().header().equalsIgnoreCase(header) ? sessions.clientId(agent, value) : value;
+        return sessions != null && header.equalsIgnoreCase(sessions.header()) ? sessions.clientId(agent, value) : value;
     }
 
     String agent() {

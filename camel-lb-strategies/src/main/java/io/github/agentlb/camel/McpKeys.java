@@ -1,7 +1,9 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.key.McpHeaders;
+import java.util.LinkedHashSet;
 import java.util.Locale;
+import java.util.Set;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
 import org.apache.camel.Message;
@@ -112,6 +114,22 @@ final class McpKeys {
                 return prefix.substring(0, prefix.length() - 1);
             }
         };
+    }
+
+    /**
+     * The names of the {@code mcp-param:} parts of a key list, as written ({@code mcp-param:handle}
+     * gives {@code handle}): the tool arguments whose server-minted handles are sealed too
+     * ({@link McpHandleAffinity}). Empty for none.
+     */
+    static Set<String> paramNames(String keys) {
+        Set<String> names = new LinkedHashSet<>();
+        for (String part : keys.split(",")) {
+            String p = part.strip();
+            if (p.regionMatches(true, 0, PARAM, 0, PARAM.length()) && !p.substring(PARAM.length()).isBlank()) {
+                names.add(p.substring(PARAM.length()).strip());
+            }
+        }
+        return names;
     }
 
     /** RFC 9110 {@code token}: 1*tchar. */

@@ -2,8 +2,11 @@ package io.github.agentlb.camel;
 
 import io.github.agentlb.core.session.LearnedSessions;
 import io.github.agentlb.core.session.SessionIds;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.slf4j.Logger;
@@ -27,12 +30,32 @@ final class SessionAffinity {
     /** MCP handle affinity, null when off. */
     private final McpHandleAffinity handles;
 
-    SessionAffinity(LearnedSessions settings) {
+    /**
+     * @param settings   the learned sessions (disabled: only handles, no session header)
+     * @param keyHandles the arguments named by {@code mcp-param:} keys, whose minted handles are sealed too
+     */
+    SessionAffinity(LearnedSessions settings, Set<String> keyHandles) {
         this.settings = settings;
         this.ids = settings.ids();
         this.header = settings.header();
         this.tasks = settings.a2aTasks() ? new A2aTaskAffinity(ids) : null;
-        this.handles = settings.mcpHandles().isEmpty() ? null : new McpHandleAffinity(ids, settings.mcpHandles());
+        Set<String> names = new LinkedHashSet<>(settings.mcpHandles());
+        names.addAll(keyHandles);
+        this.handles = names.isEmpty() ? null : new McpHandleAffinity(ids, Collections.unmodifiableSet(names));
+    }
+
+    /**
+     * The affinity of {@code settings} and of the handles the {@code mcp-param:} parts of
+     * {@code keys} name; null when sessions are not learned and no key names a handle.
+     */
+    static SessionAffinity of(LearnedSessions settings, String keys) {
+        Set<String> keyHandles = McpKeys.paramNames(keys);
+        return settings.isEnabled() || !keyHandles.isEmpty() ? new SessionAffinity(settings, keyHandles) : null;
+    }
+
+    /** The learned sessions' header, null when sessions are not learned (handles only). */
+    String header() {
+        return header;
     }
 
     LearnedSessions settings() {
@@ -49,7 +72,7 @@ final class SessionAffinity {
      *     and the setting is {@code NOT_FOUND}
      */
     Pin pin(Exchange exchange, BalancerState state) throws SessionRejectedException {
-        String clientId = exchange.getIn().getHeader(header, String.class);
+        String clientId = header == null ? null : exchange.getIn().getHeader(header, String.class);
         if (clientId == null) {
             Pin task = tasks == null ? null : tasks.pin(exchange, state);
             return task != null || handles == null ? task : handles.pin(exchange, state);
@@ -87,7 +110,9 @@ final class SessionAffinity {
     /** Sets the agent's own session id on an attempt about to be sent, or removes it for a new pick. */
     void restore(Message attempt, Pin pin) {
         if (pin.agent() == null) {
-            attempt.removeHeader(header);
+            if (header != null) {
+                attempt.removeHeader(header);
+            }
         } else if (pin.agentBody() != null) {
             attempt.setBody(pin.agentBody());
             attempt.removeHeader(Exchange.CONTENT_LENGTH);
@@ -99,7 +124,7 @@ final class SessionAffinity {
 
     /** Seals {@code agent} into the session id an answer carries, if any, for the client. */
     void learned(String agent, Message answer) {
-        String agentId = answer.getHeader(header, String.class);
+        String agentId = header == null ? null : answer.getHeader(header, String.class);
         if (agentId != null && !agentId.isEmpty() && ids.decode(agentId) == null) {
             answer.setHeader(header, clientId(agent, agentId));
         }

@@ -380,8 +380,8 @@ final class StateWriter implements StrategyContext {
         } else if (agentsChanged && boundedLoads != null) {
             boundedLoads.setAgents(serving);
         }
-        if (previous == null || !previous.sessions().equals(config.sessions())) {
-            sessions = config.sessions().isEnabled() ? new SessionAffinity(config.sessions()) : null;
+        if (previous == null || !previous.sessions().equals(config.sessions()) || previous.key() != config.key()) {
+            sessions = SessionAffinity.of(config.sessions(), config.key().name());
         }
         if (previous == null || previous.key() != config.key()
                 || previous.flowControl().tenant() != config.flowControl().tenant()) {

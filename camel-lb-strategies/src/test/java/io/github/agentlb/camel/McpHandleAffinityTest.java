@@ -262,6 +262,59 @@ class McpHandleAffinityTest {
         balancer.stop();
     }
 
+    /**
+     * A {@code mcp-param:} key alone, as docs/llm-agents.md configures handles (no learned sessions,
+     * no secret): handles servers mint in the argument it names are sealed all the same, so two
+     * {@code ch} replicas send every call of such a handle to its server; a handle the client chose
+     * is hashed and given back as it is; the legacy session header is not touched. Found: 30 of 120
+     * calls of minted handles reached their server (a hash cannot know who minted them).
+     */
+    @Test
+    void aMcpParamKeyAloneKeepsTheHandlesServersMintHomeOnEveryReplica() {
+        List<BasketServer> servers = List.of(new BasketServer("A1"), new BasketServer("A2"), new BasketServer("A3"));
+        List<ConsistentHashLB> replicas = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            ConsistentHashLB replica = new ConsistentHashLB();
+            replica.setCamelContext(CAMEL.get());
+            replica.setKeys("mcp-param:basket_id");
+            (r == 0 ? servers : List.of(servers.get(2), servers.get(1), servers.get(0))).forEach(s -> replica.addAgent(s.name, s, 1.0));
+            replica.start();
+            replicas.add(replica);
+        }
+        assertThat(replicas.get(0).getLearnedSessions().isEnabled()).isFalse();
+        List<String> handles = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            String handle = result(call(replicas.get(i % 2), "2026-07-28", "create_basket", null)).path("structuredContent")
+                    .path("basket_id").asText();
+            assertThat(new SessionIds(new byte[0]).decode(handle)).as("sealed with the public key").isNotNull();
+            handles.add(handle);
+        }
+        for (int round = 1; round <= 4; round++) {
+            for (int k = 0; k < handles.size(); k++) {
+                JsonNode added = result(call(replicas.get((k + round) % 2), "2026-07-28", "add_item", handles.get(k)));
+                assertThat(added.path("structuredContent").path("items").asInt()).as(added.toString()).isEqualTo(round);
+            }
+        }
+        servers.forEach(s -> assertThat(s.received).hasSize(s.baskets.size() * 5));
+        // A handle the client chose: hashed to one server through either replica, given back as it is.
+        for (BasketServer server : servers) {
+            server.baskets.put("chosen-1", 0);
+        }
+        for (int call = 0; call < 4; call++) {
+            JsonNode added = result(callWith(replicas.get(call % 2), "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+                    + "\"params\":{\"name\":\"add_item\",\"arguments\":{\"basket_id\":\"chosen-1\"}}}", "Mcp-Param-basket_id", "chosen-1"));
+            assertThat(added.path("structuredContent").path("basket_id").asText()).isEqualTo("chosen-1");
+        }
+        assertThat(servers.stream().filter(s -> s.baskets.get("chosen-1") > 0).count()).isEqualTo(1);
+        Exchange legacy = new DefaultExchange(CAMEL.get());
+        legacy.getIn().setHeader("Mcp-Session-Id", "s-1");
+        legacy.getIn().setBody("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
+        replicas.get(0).process(legacy, sync -> { });
+        assertThat(legacy.getException()).isNull();
+        assertThat(servers.stream().map(s -> s.lastHeaders.get("Mcp-Session-Id"))).contains("s-1");
+        replicas.forEach(ConsistentHashLB::stop);
+    }
+
     /** A streaming child: what it learns from its attempt's hooks. */
     private static final class HookedChild extends AsyncProcessorSupport {
         final List<String> seen = new ArrayList<>();

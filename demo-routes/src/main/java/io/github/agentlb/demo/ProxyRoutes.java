@@ -443,9 +443,10 @@ public class ProxyRoutes extends RouteBuilder {
         }
     }
 
-    /** Whether learned sessions read request bodies: A2A tasks or MCP handles are on. */
+    /** Whether the balancer reads request bodies: A2A tasks or MCP handles (named, or by a {@code mcp-param:} key) are on. */
     private boolean readsBodies() {
-        return balancer != null && (balancer.isSessionA2aTasks() || !balancer.getSessionMcpHandles().isEmpty());
+        return balancer != null && (balancer.isSessionA2aTasks() || !balancer.getSessionMcpHandles().isEmpty()
+                || balancer instanceof KeySettings keyed && keyed.getKeys().toLowerCase(java.util.Locale.ROOT).contains("mcp-param:"));
     }
 
     /** The client's IP address, null if unknown. */

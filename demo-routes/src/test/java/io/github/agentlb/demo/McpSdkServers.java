@@ -33,9 +33,9 @@ import org.apache.catalina.startup.Tomcat;
  * {@code count} whose argument {@code handle} the client mirrors in {@code Mcp-Param-Handle}
  * ({@code x-mcp-header}), answering {@code <name> handle=<handle> n=<calls of that handle here>}: the
  * state a stateful server keeps behind a handle. A 2026-07-28 basket server mints its handles (the
- * specification's "Stateful Tools"): {@code create_basket} returns {@code <name>-bsk-<n>} as
- * {@code structuredContent.basket_id} and in its text, {@code add_item} takes it back as argument
- * {@code basket_id} (mirrored in {@code Mcp-Param-Basket}) and answers {@code <name> <basket> items=<n>},
+ * specification's "Stateful Tools"): {@code create_basket} returns {@code <name>-bsk-<uuid>} as
+ * {@code structuredContent.<argument>} and in its text, {@code add_item} takes it back as that
+ * argument (mirrored in {@code Mcp-Param-<header>}) and answers {@code <name> <basket> items=<n>},
  * or a tool error for a basket it did not make.
  */
 final class McpSdkServers implements AutoCloseable {
@@ -75,12 +75,15 @@ final class McpSdkServers implements AutoCloseable {
         return started;
     }
 
-    /** {@code count} 2026-07-28 basket servers, which mint their handles. */
-    static McpSdkServers baskets(int count) throws Exception {
+    /**
+     * {@code count} 2026-07-28 basket servers, which mint their handles in argument {@code argument}
+     * (mirrored in {@code Mcp-Param-<header>}).
+     */
+    static McpSdkServers baskets(int count, String argument, String header) throws Exception {
         McpSdkServers started = new McpSdkServers();
         try {
             for (int i = 1; i <= count; i++) {
-                started.add(basketServer("S" + i));
+                started.add(basketServer("S" + i, argument, header));
             }
         } catch (Exception | Error e) {
             started.close();
@@ -142,25 +145,25 @@ final class McpSdkServers implements AutoCloseable {
         return HttpServletMcpTransport.builder(server).endpoint("/mcp").build();
     }
 
-    private static HttpServlet basketServer(String name) {
+    private static HttpServlet basketServer(String name, String argument, String header) {
         Map<String, AtomicInteger> baskets = new ConcurrentHashMap<>();
         Map<String, Object> basketId = Map.of("type", "string");
         io.modelcontextprotocol.modern.McpSchema.Tool create = io.modelcontextprotocol.modern.McpSchema.Tool.builder(
                 "create_basket", Map.of("type", "object", "properties", Map.of()))
-                .outputSchema(Map.of("type", "object", "properties", Map.of("basket_id", basketId), "required", List.of("basket_id")))
+                .outputSchema(Map.of("type", "object", "properties", Map.of(argument, basketId), "required", List.of(argument)))
                 .description("creates a basket").build();
         io.modelcontextprotocol.modern.McpSchema.Tool add = io.modelcontextprotocol.modern.McpSchema.Tool.builder("add_item",
-                Map.of("type", "object", "properties", Map.of("basket_id", Map.of("type", "string", "x-mcp-header", "Basket")),
-                        "required", List.of("basket_id"))).description("adds an item to a basket").build();
+                Map.of("type", "object", "properties", Map.of(argument, Map.of("type", "string", "x-mcp-header", header)),
+                        "required", List.of(argument))).description("adds an item to a basket").build();
         McpSyncTool creates = McpSyncTool.of(create, (context, request) -> {
             String id = name + "-bsk-" + UUID.randomUUID();
             baskets.put(id, new AtomicInteger());
             return McpSyncResponse.result(io.modelcontextprotocol.modern.McpSchema.CallToolResult.builder()
                     .addContent(io.modelcontextprotocol.modern.McpSchema.TextContent.builder("Created basket " + id).build())
-                    .structuredContent(Map.of("basket_id", id)).build());
+                    .structuredContent(Map.of(argument, id)).build());
         });
         McpSyncTool adds = McpSyncTool.of(add, (context, request) -> {
-            String id = String.valueOf(request.arguments().get("basket_id"));
+            String id = String.valueOf(request.arguments().get(argument));
             AtomicInteger items = baskets.get(id);
             return McpSyncResponse.result(io.modelcontextprotocol.modern.McpSchema.CallToolResult.builder()
                     .addContent(io.modelcontextprotocol.modern.McpSchema.TextContent.builder(items == null

@@ -128,10 +128,32 @@ class RealMcpSdkProxyTest {
      */
     @Test
     void a2026SdkClientsServerMintedHandlesReachTheirServerThroughEitherReplica() throws Exception {
-        try (McpSdkServers servers = McpSdkServers.baskets(3)) {
-            Supplier<AgentLoadBalancerSupport> rr = () -> withHandles(new RoundRobinLB());
-            Supplier<AgentLoadBalancerSupport> ch = () -> withHandles(new ConsistentHashLB());
-            try (DemoProxy one = proxy(servers.named(), "rr", rr); DemoProxy two = proxy(servers.named(), "ch", ch)) {
+        Supplier<AgentLoadBalancerSupport> rr = () -> withHandles(new RoundRobinLB());
+        Supplier<AgentLoadBalancerSupport> ch = () -> withHandles(new ConsistentHashLB());
+        mintedHandlesThroughTwoReplicas("basket_id", "Basket", "rr", rr, "ch", ch);
+    }
+
+    /**
+     * The same with the configuration docs/llm-agents.md gives for handles, a {@code mcp-param:handle}
+     * key on two {@code ch} replicas and nothing else (no learned sessions, no secret): handles
+     * minted in argument {@code handle} are sealed all the same.
+     */
+    @Test
+    void aMcpParamKeyAloneKeepsTheSdkServersMintedHandlesHome() throws Exception {
+        Supplier<AgentLoadBalancerSupport> ch = () -> {
+            ConsistentHashLB balancer = new ConsistentHashLB();
+            balancer.setKeys("mcp-param:handle");
+            return balancer;
+        };
+        mintedHandlesThroughTwoReplicas("handle", "Handle", "ch", ch, "ch", ch);
+    }
+
+    private static void mintedHandlesThroughTwoReplicas(String argument, String header, String firstStrategy,
+            Supplier<AgentLoadBalancerSupport> first, String secondStrategy, Supplier<AgentLoadBalancerSupport> second)
+            throws Exception {
+        try (McpSdkServers servers = McpSdkServers.baskets(3, argument, header)) {
+            try (DemoProxy one = proxy(servers.named(), firstStrategy, first);
+                    DemoProxy two = proxy(servers.named(), secondStrategy, second)) {
                 List<io.modelcontextprotocol.modern.client.McpSyncClient> clients = new ArrayList<>();
                 for (DemoProxy proxy : List.of(one, two)) {
                     clients.add(io.modelcontextprotocol.modern.client.McpClient.sync(
@@ -143,14 +165,14 @@ class RealMcpSdkProxyTest {
                 for (int b = 0; b < 12; b++) {
                     io.modelcontextprotocol.modern.McpSchema.CallToolResult made = clients.get(b % 2)
                             .tool("create_basket").arguments(Map.of()).call();
-                    String basket = String.valueOf(((Map<?, ?>) made.structuredContent()).get("basket_id"));
+                    String basket = String.valueOf(((Map<?, ?>) made.structuredContent()).get(argument));
                     assertThat(basket).as("sealed for the client").startsWith("a1.");
                     assertThat(((io.modelcontextprotocol.modern.McpSchema.TextContent) made.content().get(0)).text())
                             .isEqualTo("Created basket " + basket);
                     List<String> answers = new ArrayList<>();
                     for (int call = 0; call < 4; call++) {
                         io.modelcontextprotocol.modern.McpSchema.CallToolResult result = clients.get((b + call + 1) % 2)
-                                .tool("add_item").arguments(Map.of("basket_id", basket)).call();
+                                .tool("add_item").arguments(Map.of(argument, basket)).call();
                         answers.add(((io.modelcontextprotocol.modern.McpSchema.TextContent) result.content().get(0)).text());
                     }
                     String server = answers.get(0).substring(0, 2);
