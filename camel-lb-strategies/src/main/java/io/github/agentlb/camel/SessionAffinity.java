@@ -5,6 +5,7 @@ import io.github.agentlb.core.session.SessionIds;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.camel.Exchange;
@@ -39,8 +40,10 @@ final class SessionAffinity {
         this.ids = settings.ids();
         this.header = settings.header();
         this.tasks = settings.a2aTasks() ? new A2aTaskAffinity(ids) : null;
-        Set<String> names = new LinkedHashSet<>(settings.mcpHandles());
-        names.addAll(keyHandles);
+        // Argument names compared ignoring case, as the headers that mirror them: mcp-param:Handle names argument handle.
+        Set<String> names = new LinkedHashSet<>();
+        settings.mcpHandles().forEach(name -> names.add(name.toLowerCase(Locale.ROOT)));
+        keyHandles.forEach(name -> names.add(name.toLowerCase(Locale.ROOT)));
         this.handles = names.isEmpty() ? null : new McpHandleAffinity(ids, Collections.unmodifiableSet(names));
     }
 

@@ -276,7 +276,7 @@ class McpHandleAffinityTest {
         for (int r = 0; r < 2; r++) {
             ConsistentHashLB replica = new ConsistentHashLB();
             replica.setCamelContext(CAMEL.get());
-            replica.setKeys("mcp-param:basket_id");
+            replica.setKeys("mcp-param:Basket_Id"); // names argument basket_id: names ignore case, as headers do
             (r == 0 ? servers : List.of(servers.get(2), servers.get(1), servers.get(0))).forEach(s -> replica.addAgent(s.name, s, 1.0));
             replica.start();
             replicas.add(replica);

@@ -9,8 +9,10 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -68,8 +70,9 @@ public final class McpHandles {
     }
 
     /**
-     * Reads a request body for each of {@code names} that is a string argument of a
-     * {@code tools/call} ({@code params.arguments.<name>}).
+     * Reads a request body for each argument of a {@code tools/call} ({@code params.arguments.<name>})
+     * that is a string and whose name, in lower case, is one of {@code names} (given in lower case:
+     * names are compared ignoring case, as the headers that mirror them).
      *
      * @return null when the body is not one JSON object whose {@code method} is {@value #TOOLS_CALL};
      *     else the call, with no handle when it carries none of {@code names}
@@ -112,7 +115,7 @@ public final class McpHandles {
             }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String argument = parser.currentName();
-                if (parser.nextToken() == JsonToken.VALUE_STRING && names.contains(argument)) {
+                if (parser.nextToken() == JsonToken.VALUE_STRING && names.contains(argument.toLowerCase(Locale.ROOT))) {
                     handles.put(argument, parser.getText());
                 } else {
                     parser.skipChildren();
@@ -134,15 +137,16 @@ public final class McpHandles {
     }
 
     /**
-     * An answer body with each handle of {@code names} in its result (see the class comment)
-     * replaced by {@code seal} of it; {@code body} itself when it is not one JSON object or
+     * An answer body with each handle of {@code names} (lower case, compared ignoring case) in its
+     * result (see the class comment) replaced by {@code seal} of it; {@code body} itself when it is not one JSON object or
      * {@code seal} changes no handle (so an answer without handles keeps its bytes).
      */
     public static byte[] sealAnswer(byte[] body, Set<String> names, UnaryOperator<String> seal) {
         try {
             // First the handles (structuredContent may come after the text that names them), then the splice.
             Map<String, String> sealed = new LinkedHashMap<>();
-            JsonSplice.rewrite(body, names::contains, (path, value) -> {
+            Predicate<String> named = name -> name != null && names.contains(name.toLowerCase(Locale.ROOT));
+            JsonSplice.rewrite(body, named, (path, value) -> {
                 if (isHandle(path) && !seal.apply(value).equals(value)) {
                     sealed.put(value, seal.apply(value));
                 }
@@ -151,7 +155,7 @@ public final class McpHandles {
             if (sealed.isEmpty()) {
                 return body;
             }
-            return JsonSplice.rewrite(body, name -> names.contains(name) || TEXT.equals(name),
+            return JsonSplice.rewrite(body, name -> named.test(name) || TEXT.equals(name),
                     (path, value) -> isHandle(path) ? sealed.getOrDefault(value, value)
                             : isContentText(path) ? inText(value, sealed) : value);
         } catch (IllegalArgumentException e) {

@@ -50,6 +50,9 @@ class McpHandlesTest {
                 .isEqualTo(call("basket_id", "h"));
         assertThat(McpHandles.call(bytes("{\"method\":\"tools/call\",\"params\":{\"arguments\":{\"basket_id\":7}}}"), NAMES))
                 .isEqualTo(call());
+        // Names ignore case (given in lower case), as the headers that mirror them; the body keeps its own.
+        assertThat(McpHandles.call(bytes("{\"method\":\"tools/call\",\"params\":{\"arguments\":{\"Basket_ID\":\"h\"}}}"), NAMES))
+                .isEqualTo(call("Basket_ID", "h"));
     }
 
     @Test
