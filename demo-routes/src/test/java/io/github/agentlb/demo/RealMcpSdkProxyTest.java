@@ -94,13 +94,7 @@ class RealMcpSdkProxyTest {
                 return balancer;
             };
             try (DemoProxy one = proxy(servers.named(), "ch", ch); DemoProxy two = proxy(servers.named(), "ch", ch)) {
-                List<io.modelcontextprotocol.modern.client.McpSyncClient> clients = new ArrayList<>();
-                for (DemoProxy proxy : List.of(one, two)) {
-                    clients.add(io.modelcontextprotocol.modern.client.McpClient.sync(
-                                    HttpClientMcpTransport.builder(proxy.baseUrl() + "/mcp").build())
-                            .clientInfo(io.modelcontextprotocol.modern.McpSchema.Implementation.builder("test", "1").build())
-                            .build());
-                }
+                List<io.modelcontextprotocol.modern.client.McpSyncClient> clients = modernClients(one, two);
                 Set<String> serversUsed = new HashSet<>();
                 for (int h = 0; h < 12; h++) {
                     List<String> answers = new ArrayList<>();
@@ -154,13 +148,7 @@ class RealMcpSdkProxyTest {
         try (McpSdkServers servers = McpSdkServers.baskets(3, argument, header)) {
             try (DemoProxy one = proxy(servers.named(), firstStrategy, first);
                     DemoProxy two = proxy(servers.named(), secondStrategy, second)) {
-                List<io.modelcontextprotocol.modern.client.McpSyncClient> clients = new ArrayList<>();
-                for (DemoProxy proxy : List.of(one, two)) {
-                    clients.add(io.modelcontextprotocol.modern.client.McpClient.sync(
-                                    HttpClientMcpTransport.builder(proxy.baseUrl() + "/mcp").build())
-                            .clientInfo(io.modelcontextprotocol.modern.McpSchema.Implementation.builder("test", "1").build())
-                            .build());
-                }
+                List<io.modelcontextprotocol.modern.client.McpSyncClient> clients = modernClients(one, two);
                 Set<String> serversUsed = new HashSet<>();
                 for (int b = 0; b < 12; b++) {
                     io.modelcontextprotocol.modern.McpSchema.CallToolResult made = clients.get(b % 2)
@@ -190,5 +178,17 @@ class RealMcpSdkProxyTest {
         balancer.setSessionSecret("the replicas' shared secret");
         balancer.setSessionMcpHandles("basket_id");
         return balancer;
+    }
+
+    /** A 2026-07-28 SDK client per proxy. */
+    private static List<io.modelcontextprotocol.modern.client.McpSyncClient> modernClients(DemoProxy... proxies) {
+        List<io.modelcontextprotocol.modern.client.McpSyncClient> clients = new ArrayList<>();
+        for (DemoProxy proxy : proxies) {
+            clients.add(io.modelcontextprotocol.modern.client.McpClient.sync(
+                            HttpClientMcpTransport.builder(proxy.baseUrl() + "/mcp").build())
+                    .clientInfo(io.modelcontextprotocol.modern.McpSchema.Implementation.builder("test", "1").build())
+                    .build());
+        }
+        return clients;
     }
 }
