@@ -8,7 +8,6 @@ import io.github.agentlb.agent.llm.LlmModel;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.core.session.LearnedSessions;
-import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.agents.AgentsSettings;
 import io.github.agentlb.loadgen.agents.ChatStreamClient;
@@ -26,8 +25,8 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -38,6 +37,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The {@code agents} scenario: the seeded {@link Conversations} sent as streamed chat completions by
@@ -183,8 +183,7 @@ public final class AgentsScenario implements Scenario {
     }
 
     private Result run(Variant variant, Setup setup, Callable<?> gate) throws Exception {
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup),
-                ProxyConfig.builder().strategy(variant.strategy()), variant.balancer(), variant.replicas())) {
+        try (EmbeddedCluster cluster = ClusterRun.start(agents(setup), variant)) {
             gate.call();
             long start = System.nanoTime();
             List<Turn> turns = send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity());
@@ -236,8 +235,7 @@ public final class AgentsScenario implements Scenario {
         agents.keySet().forEach(id -> inFlight.put(id, 0.0));
         turns.stream().filter(t -> t.answer().agentId() != null && inFlight.containsKey(t.answer().agentId()))
                 .forEach(t -> inFlight.merge(t.answer().agentId(), (double) t.answer().totalNanos() / wallNanos, Double::sum));
-        double mean = inFlight.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        double max = inFlight.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        DoubleSummaryStatistics spread = inFlight.values().stream().mapToDouble(Double::doubleValue).summaryStatistics();
         long prompt = agents.values().stream().mapToLong(Counters::promptBlocks).sum();
         long cached = agents.values().stream().mapToLong(Counters::cachedBlocks).sum();
         long admitted = agents.values().stream().mapToLong(Counters::admitted).sum();
@@ -247,7 +245,7 @@ public final class AgentsScenario implements Scenario {
         Map<String, Object> figures = clientFigures(variant.label(), turns, s, true);
         figures.putAll(Result.map("prompt_blocks", prompt, "cached_blocks", cached,
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt, "in_flight", inFlight,
-                "in_flight_max_over_mean", mean == 0 ? 0.0 : max / mean,
+                "in_flight_max_over_mean", spread.getAverage() == 0 ? 0.0 : spread.getMax() / spread.getAverage(),
                 "max_waiting", agents.values().stream().mapToInt(Counters::maxWaiting).max().orElse(0),
                 "agent_ttft_p50_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p50Ms(),
                 "agent_ttft_p99_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p99Ms(),
@@ -255,10 +253,9 @@ public final class AgentsScenario implements Scenario {
                         : agents.values().stream().mapToLong(Counters::firstTokenNanosTotal).sum() / 1e6 / admitted));
         Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, variant.replicas(), s,
                 List.of(), figures, List.of(), s.clientErrors(), null, null, List.of(), List.of());
-        return r.withOutput(List.of(), List.of(String.format(Locale.ROOT, "== agents %s: %d requests in %.1f s, ttft "
-                        + "p50 %.1f ms (at the agents %.1f), hit rate %.3f, errors %d", r.variant(), s.requests(),
-                r.number("seconds"), r.number("ttft_p50_ms"), r.number("agent_ttft_p50_ms"), r.number("hit_rate"),
-                r.clientErrors())));
+        return r.withOutput(List.of(), List.of(Section.format("== agents %s: %d requests in %.1f s, ttft p50 %.1f ms (at "
+                        + "the agents %.1f), hit rate %.3f, errors %d", r.variant(), s.requests(), r.number("seconds"),
+                r.number("ttft_p50_ms"), r.number("agent_ttft_p50_ms"), r.number("hit_rate"), r.clientErrors())));
     }
 
     /** What the turns give alone: time to first token p50/p99 (NaN without a success), MCP stickiness, errors. */
@@ -292,14 +289,10 @@ public final class AgentsScenario implements Scenario {
 
     static Goal goal(List<Result> results) {
         List<Result.Check> checks = new ArrayList<>();
-        for (Result r : results) {
-            if (r.number("mcp_stickiness") < 1.0) {
-                checks.add(check(false, "%s: MCP sessions kept %.3f of later turns on their agent", r.variant(),
-                        r.number("mcp_stickiness")));
-            }
-        }
+        results.stream().filter(r -> r.number("mcp_stickiness") < 1.0).forEach(r -> checks.add(Result.Check.of("goal",
+                false, "%s: MCP sessions kept %.3f of later turns on their agent", r.variant(), r.number("mcp_stickiness"))));
         if (checks.isEmpty()) {
-            checks.add(check(true, "every variant kept every MCP session on its agent (stickiness 1.000)"));
+            checks.add(Result.Check.of("goal", true, "every variant kept every MCP session on its agent (stickiness 1.000)"));
         }
         Result rr = Result.find(results, "rr");
         Optional<Result> best = results.stream().filter(r -> r.variant().equals(CHECKED)).findFirst()
@@ -307,51 +300,43 @@ public final class AgentsScenario implements Scenario {
                         && Boolean.TRUE.equals(r.figures().get("bounded")) && r.replicas() == 1 && r.clientErrors() == 0)
                         .min(Comparator.comparingDouble(r -> r.number("ttft_p50_ms"))));
         if (rr == null || best.isEmpty()) {
-            checks.add(check(false, "no rr run or no bounded keyed variant to check"));
+            checks.add(Result.Check.of("goal", false, "no rr run or no bounded keyed variant to check"));
             return new Goal(best, checks);
         }
         Result b = best.get();
         double ratio = b.number("ttft_p50_ms") / rr.number("ttft_p50_ms");
         double agentRatio = b.number("agent_ttft_p50_ms") / rr.number("agent_ttft_p50_ms");
-        String agentSide = String.format(Locale.ROOT, "at the agents (queue wait included) %.1f ms = %.2f x rr's %.1f ms",
+        String agentSide = Section.format("at the agents (queue wait included) %.1f ms = %.2f x rr's %.1f ms",
                 b.number("agent_ttft_p50_ms"), agentRatio, rr.number("agent_ttft_p50_ms"));
         if (ratio > TTFT_RATIO && agentRatio <= TTFT_RATIO) {
-            checks.add(new Result.Check("goal", true, String.format(Locale.ROOT, "%s: p50 time to first token at the "
-                            + "client %.1f ms = %.2f x rr's %.1f ms (goal <= %.2f): MISSED at the client; %s: met at the "
-                            + "agents only", b.variant(), b.number("ttft_p50_ms"), ratio, rr.number("ttft_p50_ms"),
-                    TTFT_RATIO, agentSide)));
+            checks.add(new Result.Check("goal", true, Section.format("%s: p50 time to first token at the client %.1f ms "
+                            + "= %.2f x rr's %.1f ms (goal <= %.2f): MISSED at the client; %s: met at the agents only",
+                    b.variant(), b.number("ttft_p50_ms"), ratio, rr.number("ttft_p50_ms"), TTFT_RATIO, agentSide)));
         } else {
-            checks.add(check(ratio <= TTFT_RATIO, "%s: p50 time to first token %.1f ms = %.2f x rr's %.1f ms (goal <= "
-                    + "%.2f); %s", b.variant(), b.number("ttft_p50_ms"), ratio, rr.number("ttft_p50_ms"), TTFT_RATIO,
-                    agentSide));
+            checks.add(Result.Check.of("goal", ratio <= TTFT_RATIO, "%s: p50 time to first token %.1f ms = %.2f x rr's "
+                    + "%.1f ms (goal <= %.2f); %s", b.variant(), b.number("ttft_p50_ms"), ratio, rr.number("ttft_p50_ms"),
+                    TTFT_RATIO, agentSide));
         }
-        checks.add(check(b.number("hit_rate") >= MIN_HIT_RATE, "%s: cache hit rate %.3f (goal >= %.2f)", b.variant(),
-                b.number("hit_rate"), MIN_HIT_RATE));
-        checks.add(check(b.number("in_flight_max_over_mean") <= MAX_IN_FLIGHT_RATIO, "%s: max/mean in-flight %.2f (goal "
-                + "<= %.2f)", b.variant(), b.number("in_flight_max_over_mean"), MAX_IN_FLIGHT_RATIO));
-        checks.add(check(b.clientErrors() == 0, "%s: %d errors (goal 0)", b.variant(), b.clientErrors()));
-        Result r = results.stream().filter(x -> x.replicas() > 1 && x.variant().startsWith(b.variant() + " ")).findFirst()
-                .orElse(null);
-        if (r != null) {
-            checks.add(check(Math.abs(r.number("hit_rate") - b.number("hit_rate")) <= REPLICA_HIT_TOLERANCE
-                            && r.clientErrors() == 0, "%s: cache hit rate %.3f against %.3f with one replica (goal within "
-                            + "%.2f), %d errors", r.variant(), r.number("hit_rate"), b.number("hit_rate"),
-                    REPLICA_HIT_TOLERANCE, r.clientErrors()));
-        } else {
-            checks.add(new Result.Check("goal", true, b.variant() + ": no run with replicas to compare"));
-        }
+        checks.add(Result.Check.of("goal", b.number("hit_rate") >= MIN_HIT_RATE, "%s: cache hit rate %.3f (goal >= "
+                + "%.2f)", b.variant(), b.number("hit_rate"), MIN_HIT_RATE));
+        checks.add(Result.Check.of("goal", b.number("in_flight_max_over_mean") <= MAX_IN_FLIGHT_RATIO, "%s: max/mean "
+                + "in-flight %.2f (goal <= %.2f)", b.variant(), b.number("in_flight_max_over_mean"), MAX_IN_FLIGHT_RATIO));
+        checks.add(Result.Check.of("goal", b.clientErrors() == 0, "%s: %d errors (goal 0)", b.variant(), b.clientErrors()));
+        Optional<Result> r = results.stream().filter(x -> x.replicas() > 1 && x.variant().startsWith(b.variant() + " "))
+                .findFirst();
+        checks.add(r.map(x -> Result.Check.of("goal", Math.abs(x.number("hit_rate") - b.number("hit_rate"))
+                        <= REPLICA_HIT_TOLERANCE && x.clientErrors() == 0, "%s: cache hit rate %.3f against %.3f with one "
+                        + "replica (goal within %.2f), %d errors", x.variant(), x.number("hit_rate"), b.number("hit_rate"),
+                REPLICA_HIT_TOLERANCE, x.clientErrors()))
+                .orElse(new Result.Check("goal", true, b.variant() + ": no run with replicas to compare")));
         return new Goal(best, checks);
-    }
-
-    private static Result.Check check(boolean ok, String format, Object... args) {
-        return new Result.Check("goal", ok, String.format(Locale.ROOT, format, args) + (ok ? ": ok" : ": MISSED"));
     }
 
     @Override
     public Result runAgainst(String baseUrl, String label, Setup setup) throws Exception {
         Conversations w = conversations(setup);
-        setup.stdout().printf(Locale.ROOT, "== agents %s: %d conversations of %d turns to %s%s, %d in flight%n", label,
-                w.conversations(), w.turns(), baseUrl, PATH, settings.inFlight());
+        setup.stdout().println(Section.format("== agents %s: %d conversations of %d turns to %s%s, %d in flight", label,
+                w.conversations(), w.turns(), baseUrl, PATH, settings.inFlight()));
         long start = System.nanoTime();
         List<Turn> turns = send(setup, "agents-url-" + label, List.of(baseUrl), AgentsScenario::withUsage);
         return urlResult(label, baseUrl, workload(setup), turns, System.nanoTime() - start);
@@ -380,10 +365,10 @@ public final class AgentsScenario implements Scenario {
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt));
         Result r = new Result(name(), label, label, target, false, load, 1, s, List.of(), figures, List.of(),
                 s.clientErrors(), null, null, List.of(), List.of());
-        return r.withOutput(List.of(), List.of(String.format(Locale.ROOT, "== agents %s: %d requests in %.1f s, ttft "
-                        + "p50 %.1f ms, hit rate %.3f (usage of %d answers), stickiness %.3f, errors %d", label,
-                s.requests(), r.number("seconds"), r.number("ttft_p50_ms"), r.number("hit_rate"), withUsage,
-                r.number("mcp_stickiness"), r.clientErrors())));
+        return r.withOutput(List.of(), List.of(Section.format("== agents %s: %d requests in %.1f s, ttft p50 %.1f ms, "
+                        + "hit rate %.3f (usage of %d answers), stickiness %.3f, errors %d", label, s.requests(),
+                r.number("seconds"), r.number("ttft_p50_ms"), r.number("hit_rate"), withUsage, r.number("mcp_stickiness"),
+                r.clientErrors())));
     }
 
     /** {@code body} (a JSON object) with {@code "stream_options":{"include_usage":true}} added at its end. */
@@ -409,8 +394,8 @@ public final class AgentsScenario implements Scenario {
         LoadTestConfig load = results.get(0).load();
         Conversations w = Conversations.ofDefaults(load.seed());
         List<Object> blocks = new ArrayList<>();
-        blocks.add(String.format(Locale.ROOT, "%d conversations of %d turns in %d groups sharing a system prompt of "
-                        + "%d-%d chars (seed %d); first user message about %d chars, later ones %d-%d, assistant answers "
+        blocks.add(Section.format("%d conversations of %d turns in %d groups sharing a system prompt of %d-%d chars "
+                        + "(seed %d); first user message about %d chars, later ones %d-%d, assistant answers "
                         + "(written by the client) %d-%d, and after the first turn a tool result or document excerpt of "
                         + "%d-%d per turn; turn k sends the whole history. One conversation in %d (%d) is MCP-style: it "
                         + "sends its first answer's Mcp-Session-Id with every later turn. Every request: POST "
@@ -419,9 +404,9 @@ public final class AgentsScenario implements Scenario {
                         + "then prompt prefix, then user_id; keys-bounded = the share bound alone (balance factor %.2f); "
                         + "keys-inflight = share %.2f and in-flight factor %.2f (KubeAI's rule, checked per request); "
                         + "keys-inflight-kept = the same, the in-flight bound placing each conversation once "
-                        + "(setKeepInFlightPlacement), asking the agents for ORCA reports (TEXT; the stubs' KV figure is their "
-                        + "prefix cache's fill, so the gate's KV threshold is 1), the variant checked; x2 = two proxy replicas, conversation i through "
-                        + "replica i mod 2.", load.users(), load.requests() / load.users(), w.groups(),
+                        + "(setKeepInFlightPlacement), asking the agents for ORCA reports (TEXT; the stubs' KV figure is "
+                        + "their prefix cache's fill, so the gate's KV threshold is 1), the variant checked; x2 = two proxy "
+                        + "replicas, conversation i through replica i mod 2.", load.users(), load.requests() / load.users(), w.groups(),
                 Conversations.SYSTEM_MIN_CHARS, Conversations.SYSTEM_MAX_CHARS, load.seed(), Conversations.FIRST_USER_CHARS,
                 Conversations.USER_MIN_CHARS, Conversations.USER_MAX_CHARS, Conversations.ASSISTANT_MIN_CHARS,
                 Conversations.ASSISTANT_MAX_CHARS, Conversations.TOOL_MIN_CHARS, Conversations.TOOL_MAX_CHARS,
@@ -438,12 +423,9 @@ public final class AgentsScenario implements Scenario {
                 + "minted the session.");
         blocks.add(table(results));
         List<Result.Check> goal = results.stream().flatMap(r -> r.checks().stream()).toList();
-        StringBuilder check = new StringBuilder("Check: ").append(goal.stream().allMatch(Result.Check::passed)
-                ? "PASSED" : "MISSED");
-        goal.forEach(c -> check.append("\n- ").append(c.detail()));
-        results.forEach(r -> Result.<List<String>>figure(r.figures(), "error_samples")
-                .forEach(e -> check.append("\n- ").append(r.variant()).append(" error: ").append(e)));
-        blocks.add(check.toString());
+        blocks.add(Stream.concat(goal.stream().map(Result.Check::detail), results.stream().flatMap(r -> Result
+                        .<List<String>>figure(r.figures(), "error_samples").stream().map(e -> r.variant() + " error: " + e)))
+                .reduce("Check: " + (goal.stream().allMatch(Result.Check::passed) ? "PASSED" : "MISSED"), (a, b) -> a + "\n- " + b));
         return new Section(name(), blocks, List.of(new Chart.Bars("agents.png", "agents",
                 "LLM agents: p50 time to first token and cache hit rate per variant", "Variant", "ms / %",
                 new int[] {1000, 500}, results.stream().map(Result::variant).toList(), Map.of(
@@ -463,12 +445,11 @@ public final class AgentsScenario implements Scenario {
                 "max/mean in-flight").left("answers per agent").right("MCP stickiness", "max queue", "s");
         for (Result r : results) {
             t.row(List.of(r.variant(), r.totals().requests(), r.clientErrors(), r.totals().timeouts(),
-                    Section.num("%.1f", r.number("ttft_p50_ms")), Section.num("%.1f", r.number("ttft_p99_ms")),
-                    Section.num("%.1f", r.number("agent_ttft_p50_ms")), Section.num("%.1f", r.number("agent_ttft_p99_ms")),
-                    Section.num("%.1f", r.number("model_ttft_mean_ms")), r.number("hit_rate"),
-                    Section.num("%.2f", r.number("in_flight_max_over_mean")), r.totals().agents().values().stream()
+                    r.num("%.1f", "ttft_p50_ms"), r.num("%.1f", "ttft_p99_ms"), r.num("%.1f", "agent_ttft_p50_ms"),
+                    r.num("%.1f", "agent_ttft_p99_ms"), r.num("%.1f", "model_ttft_mean_ms"), r.number("hit_rate"),
+                    r.num("%.2f", "in_flight_max_over_mean"), r.totals().agents().values().stream()
                             .map(a -> String.valueOf(a.count())).collect(Collectors.joining("/")),
-                    r.number("mcp_stickiness"), (int) r.number("max_waiting"), Section.num("%.1f", r.number("seconds"))));
+                    r.number("mcp_stickiness"), (int) r.number("max_waiting"), r.num("%.1f", "seconds")));
         }
         return t.build();
     }
@@ -480,12 +461,11 @@ public final class AgentsScenario implements Scenario {
                 .stream().map(e -> (e.getKey() == 0 ? "no answer" : String.valueOf(e.getKey())) + " x " + e.getValue())
                 .collect(Collectors.joining(", ")) + (r.totals().timeouts() > 0 ? ", " + r.totals().timeouts()
                 + " timeouts" : "") + ")";
-        t.row(List.of(r.variant(), r.totals().requests(), errors, Section.num("%.1f", r.number("ttft_p50_ms")),
-                Section.num("%.1f", r.number("ttft_p99_ms")), r.number("hit_rate"), r.number("mcp_stickiness"),
-                r.totals().agents().values().stream().map(a -> a.agentId() + ":" + a.count())
-                        .collect(Collectors.joining(" ")), Section.num("%.1f", r.number("seconds"))));
+        t.row(List.of(r.variant(), r.totals().requests(), errors, r.num("%.1f", "ttft_p50_ms"), r.num("%.1f", "ttft_p99_ms"),
+                r.number("hit_rate"), r.number("mcp_stickiness"), ClusterRun.answered(r.totals(), ":"),
+                r.num("%.1f", "seconds")));
         List<Object> blocks = new ArrayList<>();
-        blocks.add(String.format(Locale.ROOT, "%d conversations of %d turns (seed %d), %d in flight, each request with "
+        blocks.add(Section.format("%d conversations of %d turns (seed %d), %d in flight, each request with "
                         + "stream_options.include_usage; hit rate = Σ cached_tokens / Σ prompt_tokens of the answers' "
                         + "usage (%.0f of %d answers reported it); stickiness: MCP-style turns after the first answered "
                         + "by the agent of the first (from the chunk id).", r.load().users(),

@@ -18,7 +18,6 @@ import io.github.agentlb.loadgen.stats.Phases;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
@@ -44,7 +43,6 @@ public final class BadAgentScenario implements Scenario {
     public static final int MAX_PER_REST = 2;
     /** The brown-out's bound on the balancer's attempts per request sent while it lasts. */
     public static final double MAX_ATTEMPTS_PER_REQUEST = 1.2;
-    static final Duration TIMELINE_BUCKET = Duration.ofMillis(500);
     /** A rest or ejection this soon after the switch shares its chart marker, ms. */
     private static final double NEAR_MS = 400;
 
@@ -176,12 +174,10 @@ public final class BadAgentScenario implements Scenario {
         List<Result.Phase> phases = m.phaseResults((i, list) -> Result.map("bad_answers_seen_by_clients",
                 list.stream().filter(o -> o.outcome().status() == status() && !o.outcome().isSuccess()).count(),
                 "bad_agent_requests", onBad.stream().filter(a -> split.indexOf(a.startedNanos()) == i).count()));
-        double restMs = onBad.stream().filter(a -> (a.outcome() == AttemptOutcome.BUSY
-                        || brownOut && a.outcome() == AttemptOutcome.ERROR_ANSWER) && a.endedNanos() - on >= 0) // a 503 rests too
-                .mapToLong(a -> a.endedNanos() - on).min().stream().mapToDouble(x -> x / 1e6).findFirst()
-                .orElse(Double.NaN);
-        double ejectionMs = m.log().nanosUntil(BAD_AGENT, Kind.EJECTED, on).stream().mapToDouble(x -> x / 1e6)
-                .findFirst().orElse(Double.NaN);
+        double restMs = ClusterRun.millis(onBad.stream().filter(a -> (a.outcome() == AttemptOutcome.BUSY
+                || brownOut && a.outcome() == AttemptOutcome.ERROR_ANSWER) && a.endedNanos() - on >= 0) // a 503 rests too
+                .mapToLong(a -> a.endedNanos() - on).min());
+        double ejectionMs = ClusterRun.millis(m.log().nanosUntil(BAD_AGENT, Kind.EJECTED, on));
         long readmissions = m.log().events().stream().filter(e -> e.agentId().equals(BAD_AGENT)
                 && e.kind() == Kind.READMITTED && split.indexOf(e.atNanos()) == 1).count();
         // The attempts sent while A1 answered its fault, and those answered with it (sent just before the switch).
@@ -203,17 +199,17 @@ public final class BadAgentScenario implements Scenario {
                 "ejections", m.log().count(BAD_AGENT, Kind.EJECTED, on), "readmissions_while_bad", readmissions,
                 "most_bad_agent_requests_per_retry_after", mostPerRest, "bad_agents", String.join(",", badAgents()),
                 "attempts_per_request_during", attemptsPerRequest, "retries", retries, "retry_budget_exhausted", budgetExhausted);
-        List<Result.Check> checks = List.of(new Result.Check("within bounds", within, String.format(Locale.ROOT,
-                "%d client errors beyond the %d of %d allowed%s%s", excess, allowed, status(), busy ? String.format(
-                        Locale.ROOT, "; at most %.0f requests to %s per Retry-After (goal <= %d)", mostPerRest,
-                        BAD_AGENT, MAX_PER_REST) : "", brownOut ? String.format(Locale.ROOT, "; %.3f attempts per request "
-                        + "during the brown-out (goal <= %.1f)", attemptsPerRequest, MAX_ATTEMPTS_PER_REQUEST) : "")));
-        Result r = m.result(phases, figures, checks, excess, m.timeline(TIMELINE_BUCKET));
+        List<Result.Check> checks = List.of(new Result.Check("within bounds", within, Section.format("%d client errors "
+                + "beyond the %d of %d allowed%s%s", excess, allowed, status(), busy ? Section.format("; at most %.0f "
+                + "requests to %s per Retry-After (goal <= %d)", mostPerRest, BAD_AGENT, MAX_PER_REST) : "", brownOut
+                ? Section.format("; %.3f attempts per request during the brown-out (goal <= %.1f)", attemptsPerRequest,
+                MAX_ATTEMPTS_PER_REQUEST) : "")));
+        Result r = m.result(phases, figures, checks, excess, m.timeline(ClusterRun.TIMELINE_BUCKET));
         return ClusterRun.withPhaseLines(r, chart(r), r.line("%s received %s (before/during/after); %d clients saw its "
                         + "%d (%d allowed); rested after %s ms, ejected after %s ms;%s %s", String.join("+", badAgents()),
                 perPhase(r, "bad_agent_requests"), seen, status(), allowed, Section.num("%.0f", restMs),
-                Section.num("%.0f", ejectionMs), brownOut ? String.format(Locale.ROOT, " %.3f attempts per request "
-                        + "during; retries %d, budget exhausted %d;", attemptsPerRequest, retries, budgetExhausted) : "",
+                Section.num("%.0f", ejectionMs), brownOut ? Section.format(" %.3f attempts per request during; retries "
+                        + "%d, budget exhausted %d;", attemptsPerRequest, retries, budgetExhausted) : "",
                 within ? "within bounds" : "NOT within bounds"));
     }
 
@@ -237,34 +233,30 @@ public final class BadAgentScenario implements Scenario {
                 + reaction(r.number("ejection_after_ms"), "ejected", on, markers);
         markers.add(new Chart.Marker(on, onLabel));
         markers.add(new Chart.Marker(r.number("bad_answer_until_s"), BAD_AGENT + " normal"));
-        return ClusterRun.timelineChart(r, String.format(Locale.ROOT, "%s answer%s %s from %.1f s to %.1f s",
+        return ClusterRun.timelineChart(r, Section.format("%s answer%s %s from %.1f s to %.1f s",
                 String.join(" and ", badAgents()), brownOut ? "" : "s", answer(), on, r.number("bad_answer_until_s")),
                 markers);
     }
 
+    /** {@code , <label>} when the reaction came within {@link #NEAR_MS}, else "" and a marker of its own if it came. */
     private static String reaction(double ms, String label, double onSeconds, List<Chart.Marker> markers) {
-        if (Double.isNaN(ms)) {
-            return "";
+        if (ms >= NEAR_MS) {
+            markers.add(new Chart.Marker(onSeconds + ms / 1e3, label));
         }
-        if (ms < NEAR_MS) {
-            return ", " + label;
-        }
-        markers.add(new Chart.Marker(onSeconds + ms / 1e3, label));
-        return "";
+        return ms < NEAR_MS ? ", " + label : "";
     }
 
     /** The failure settings of {@code balancer} (read from it, so they cannot drift), its ejection times {@code whose}. */
     private static String balancerSettings(AgentLoadBalancerSupport balancer, String whose) {
         OutlierEjection e = balancer.getOutlierEjection();
         var rules = balancer.getAnswerRules();
-        return String.format(Locale.ROOT, "429 and 503 with Retry-After rest the agent (at most %d s, %d s without "
-                        + "one) and go to another agent; %s are error answers (a 503 without Retry-After also rests "
-                        + "the agent), %d in a row eject the agent for %d ms, doubling up to %d ms (%s); retry budget "
-                        + "%.0f%%, at least %d", rules.maxRest().toSeconds(),
-                rules.defaultRest().toSeconds(), rules.errorStatuses().stream().sorted().map(String::valueOf)
-                        .collect(Collectors.joining(", ")), e.consecutiveErrorAnswers(), e.baseEjectionTime().toMillis(),
-                e.maxEjectionTime().toMillis(), whose, balancer.getRetryBudgetShare() * 100,
-                balancer.getRetryBudgetMinRetries());
+        return Section.format("429 and 503 with Retry-After rest the agent (at most %d s, %d s without one) and go "
+                        + "to another agent; %s are error answers (a 503 without Retry-After also rests the agent), %d in "
+                        + "a row eject the agent for %d ms, doubling up to %d ms (%s); retry budget %.0f%%, at least %d",
+                rules.maxRest().toSeconds(), rules.defaultRest().toSeconds(), rules.errorStatuses().stream().sorted()
+                        .map(String::valueOf).collect(Collectors.joining(", ")), e.consecutiveErrorAnswers(),
+                e.baseEjectionTime().toMillis(), e.maxEjectionTime().toMillis(), whose,
+                balancer.getRetryBudgetShare() * 100, balancer.getRetryBudgetMinRetries());
     }
 
     private static String perPhase(Result r, String figure) {
@@ -277,7 +269,6 @@ public final class BadAgentScenario implements Scenario {
 
     @Override
     public Section section(List<Result> results) {
-        String balancer = (String) results.get(0).figures().get("balancer");
         Section.TableBuilder table = Section.table().left("strategy").right("client errors before/during/after",
                 "of them " + status() + " (allowed)", String.join("+", badAgents()) + " requests before/during/after",
                 BAD_AGENT + " rested after ms", BAD_AGENT + " ejected after ms", "ejections / re-admissions while bad");
@@ -290,33 +281,29 @@ public final class BadAgentScenario implements Scenario {
         table.left("within bounds");
         for (Result r : results) {
             List<Object> row = new ArrayList<>(List.of(r.variant(), perPhase(r, p -> p.stats().clientErrors()),
-                    String.format(Locale.ROOT, "%.0f (%.0f)", r.number("bad_answers_seen_by_clients"),
-                            r.number("bad_answers_allowed")),
-                    perPhase(r, "bad_agent_requests"), Section.num("%.0f", r.number("rest_after_ms")),
-                    Section.num("%.0f", r.number("ejection_after_ms")), String.format(Locale.ROOT, "%.0f / %.0f",
-                            r.number("ejections"), r.number("readmissions_while_bad"))));
+                    Section.format("%.0f (%.0f)", r.number("bad_answers_seen_by_clients"), r.number("bad_answers_allowed")),
+                    perPhase(r, "bad_agent_requests"), r.num("%.0f", "rest_after_ms"), r.num("%.0f", "ejection_after_ms"),
+                    Section.format("%.0f / %.0f", r.number("ejections"), r.number("readmissions_while_bad"))));
             if (busy) {
-                row.add(Section.num("%.0f", r.number("most_bad_agent_requests_per_retry_after")));
+                row.add(r.num("%.0f", "most_bad_agent_requests_per_retry_after"));
             }
             if (brownOut) {
-                row.add(Section.num("%.3f", r.number("attempts_per_request_during")));
-                row.add(String.format(Locale.ROOT, "%.0f / %.0f", r.number("retries"), r.number("retry_budget_exhausted")));
+                row.add(r.num("%.3f", "attempts_per_request_during"));
+                row.add(Section.format("%.0f / %.0f", r.number("retries"), r.number("retry_budget_exhausted")));
             }
             row.add(r.passed() ? "yes" : "NO");
             table.row(row);
         }
-        return new Section(name(), List.of(String.format(Locale.ROOT, "Agents %s as in the uniform scenario; %s. Just "
-                        + "before request n/3+1 is sent %s start%s answering every request with %s (`StubAgent.answerWith`), "
+        return new Section(name(), List.of(Section.format("Agents %s as in the uniform scenario; %s. Just before "
+                        + "request n/3+1 is sent %s start%s answering every request with %s (`StubAgent.answerWith`), "
                         + "before 2n/3+1 normally again. Balancer: %s.%s", brownOut ? "A1-A4" : "A1-A3",
                 ClusterRun.loadText(results.get(0).load()), String.join(" and ", badAgents()), brownOut ? "" : "s",
-                answer(), balancer,
-                brownOut ? " Attempts per request during = the balancer's attempts on any agent sent during the "
+                answer(), results.get(0).figures().get("balancer"), brownOut ? " Attempts per request during = the balancer's attempts on any agent sent during the "
                         + "brown-out / the requests sent then (goal <= " + MAX_ATTEMPTS_PER_REQUEST + "); retries and "
                         + "budget exhausted = the balancer's counters `agentlb.retries` and "
                         + "`agentlb.retry.budget.exhausted` at the end of the run (the warm-up had no fault)." : ""),
-                table.build(),
-                String.format(Locale.ROOT, "A request belongs to the phase in which it was sent. Client errors = errors "
-                                + "+ timeouts; \"of them %d\" = clients that got %s's answer, \"allowed\" = %s of the "
+                table.build(), Section.format("A request belongs to the phase in which it was sent. Client errors = "
+                                + "errors + timeouts; \"of them %d\" = clients that got %s's answer, \"allowed\" = %s of the "
                                 + "requests sent during the fault. %2$s requests = attempts the balancer made on %2$s "
                                 + "(its attempt listener): what %2$s received, including the answers the client never saw "
                                 + "because the request went elsewhere. Rested = from the switch to %2$s's first busy "
@@ -325,8 +312,7 @@ public final class BadAgentScenario implements Scenario {
                                 + "badly: each by the success of a request sent to it before the switch, after which it "
                                 + "takes %d more error answers to be ejected again.%s Within bounds: no client error "
                                 + "beyond the allowance%s.", status(), BAD_AGENT, allowance(),
-                        OutageScenario.EJECTION.consecutiveErrorAnswers(),
-                        busy ? " Most requests per 2 s = the most attempts on " + BAD_AGENT + " sent within any 2 s "
+                        OutageScenario.EJECTION.consecutiveErrorAnswers(), busy ? " Most requests per 2 s = the most attempts on " + BAD_AGENT + " sent within any 2 s "
                                 + "while it answered " + status() + "." : "",
                         busy ? " and at most " + MAX_PER_REST + " requests to " + BAD_AGENT + " per Retry-After" : "")),
                 ClusterRun.charts(results));

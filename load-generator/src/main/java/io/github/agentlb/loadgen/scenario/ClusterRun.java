@@ -17,9 +17,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -33,6 +33,9 @@ import java.util.stream.Stream;
  * agents and proxies still run. Also the pieces of a result the scenarios share.
  */
 final class ClusterRun {
+
+    /** The timeline's bucket of the busy, gray, brownout and fleet scenarios. */
+    static final Duration TIMELINE_BUCKET = Duration.ofMillis(500);
 
     private ClusterRun() {
     }
@@ -152,12 +155,18 @@ final class ClusterRun {
         }
     }
 
+    /** Starts {@code agents} behind {@code variant}'s proxies, the demo proxy's settings but its strategy. */
+    static EmbeddedCluster start(List<AgentConfig> agents, Variant variant) throws Exception {
+        return EmbeddedCluster.start(agents, ProxyConfig.builder().strategy(variant.strategy()), variant.balancer(),
+                variant.replicas());
+    }
+
     /** "== ch, failure scenario: agents A1, A2, A3 behind the demo proxy at URL; A1 is killed ...". */
     static String header(String scenario, Variant variant, String inject, EmbeddedCluster cluster) {
-        return String.format(Locale.ROOT, "== %s, %s scenario: agents %s behind %s at %s%s", variant.label(),
-                scenario, String.join(", ", cluster.agentIds()),
-                variant.replicas() == 1 ? "the demo proxy" : variant.replicas() + " proxy replicas",
-                String.join(", ", cluster.baseUrls()), inject.isEmpty() ? "" : "; " + inject);
+        return Section.format("== %s, %s scenario: agents %s behind %s at %s%s", variant.label(), scenario,
+                String.join(", ", cluster.agentIds()), variant.replicas() == 1 ? "the demo proxy"
+                        : variant.replicas() + " proxy replicas", String.join(", ", cluster.baseUrls()),
+                inject.isEmpty() ? "" : "; " + inject);
     }
 
     /**
@@ -165,22 +174,22 @@ final class ClusterRun {
      * answers per agent; then {@code more}, less the nulls.
      */
     static Result withPhaseLines(Result r, Chart chart, String... more) {
-        List<String> lines = new ArrayList<>(r.phases().stream().map(p -> String.format(Locale.ROOT, "%s (%s) %s: %d "
-                        + "requests, %d client errors, p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(),
-                p.stats().requests(), p.stats().clientErrors(), p.stats().latency().p99Ms(), answered(p.stats()))).toList());
+        List<String> lines = new ArrayList<>(r.phases().stream().map(p -> Section.format("%s (%s) %s: %d requests, %d "
+                        + "client errors, p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(),
+                p.stats().clientErrors(), p.stats().latency().p99Ms(), answered(p.stats(), "="))).toList());
         Stream.of(more).filter(Objects::nonNull).forEach(lines::add);
         return r.withOutput(List.of(chart), lines);
     }
 
     /** "600 requests over 100 users, 10 concurrent, seed 42, after 100 warm-up requests (not counted)". */
     static String loadText(LoadTestConfig c) {
-        return String.format(Locale.ROOT, "%d requests over %d users, %d concurrent, seed %d, after %d warm-up requests "
-                + "(not counted)", c.requests(), c.users(), c.concurrency(), c.seed(), c.warmup());
+        return Section.format("%d requests over %d users, %d concurrent, seed %d, after %d warm-up requests (not "
+                + "counted)", c.requests(), c.users(), c.concurrency(), c.seed(), c.warmup());
     }
 
-    /** {@code A1=12 A2=10 A3=0}: the successful requests of each agent. */
-    static String answered(RunStatistics s) {
-        return s.agents().values().stream().map(a -> a.agentId() + "=" + a.count()).collect(Collectors.joining(" "));
+    /** {@code A1=12 A2=10 A3=0} (separator {@code =}): the successful requests of each agent. */
+    static String answered(RunStatistics s, String separator) {
+        return s.agents().values().stream().map(a -> a.agentId() + separator + a.count()).collect(Collectors.joining(" "));
     }
 
     /**
@@ -202,6 +211,11 @@ final class ClusterRun {
                 + r.variant() + ", " + what, "Time since the first request (s), by answer; each bucket drawn at its "
                 + "middle", "Requests per second", 500, x, series, markers != null ? markers : r.phases().stream()
                 .skip(1).map(p -> new Chart.Marker(p.fromS(), p.openedBy())).toList())), null);
+    }
+
+    /** {@code nanos} in ms; NaN when absent (not observed). */
+    static double millis(OptionalLong nanos) {
+        return nanos.isPresent() ? nanos.getAsLong() / 1e6 : Double.NaN;
     }
 
     static List<Chart> charts(List<Result> results) {

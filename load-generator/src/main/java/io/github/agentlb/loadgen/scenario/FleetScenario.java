@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -42,7 +41,6 @@ public final class FleetScenario implements Scenario {
     public static final String JOINING = "A4", LEAVING = "A2";
     /** The balancers' slow start: 2 s, linear, at least 10%: over within a phase (about 3 s; the demo's is 30 s). */
     public static final SlowStart SLOW_START = new SlowStart(Duration.ofSeconds(2), 1.0, 0.1);
-    static final Duration TIMELINE_BUCKET = Duration.ofMillis(500);
     private static final Set<String> CHANGING = Set.of(JOINING, LEAVING);
     private static final List<String> AGENTS = List.of("A1", "A2", "A3", JOINING);
 
@@ -84,7 +82,7 @@ public final class FleetScenario implements Scenario {
 
     @Override
     public String injects(Setup setup) {
-        return String.format(Locale.ROOT, "%s joins after 1/4 of the requests (slow start %d ms), %s is drained after "
+        return Section.format("%s joins after 1/4 of the requests (slow start %d ms), %s is drained after "
                 + "1/2 and back after 3/4", JOINING, slowStart.window().toMillis(), LEAVING);
     }
 
@@ -151,9 +149,8 @@ public final class FleetScenario implements Scenario {
         Changes.Made join = m.made().get(0);
         Changes.Made drain = m.made().get(1);
         Changes.Made back = m.made().get(2);
-        Map<String, Object> figures = Result.map("slow_start", String.format(Locale.ROOT, "slow start %d ms, "
-                        + "aggression %.1f, minimum share %.2f", slowStart.window().toMillis(), slowStart.aggression(),
-                slowStart.minWeightShare()),
+        Map<String, Object> figures = Result.map("slow_start", Section.format("slow start %d ms, aggression %.1f, "
+                        + "minimum share %.2f", slowStart.window().toMillis(), slowStart.aggression(), slowStart.minWeightShare()),
                 "drain_ms", leftNanos == null ? Double.NaN : Math.max(0, leftNanos - drain.beganNanos()) / 1e6,
                 "in_flight_at_drain", count(m, LEAVING, o -> o.sentAtNanos() - drain.startNanos() < 0
                         && o.completedAtNanos() - drain.beganNanos() >= 0),
@@ -161,12 +158,12 @@ public final class FleetScenario implements Scenario {
                         && o.completedAtNanos() - back.beganNanos() <= 0),
                 "answered_before_join", count(m, JOINING, o -> o.completedAtNanos() - join.beganNanos() <= 0),
                 "other_keys_moved", phases.stream().skip(1).mapToInt(p -> moved(p, "other_moved")).sum());
-        Result r = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(), m.timeline(TIMELINE_BUCKET));
+        Result r = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(),
+                m.timeline(ClusterRun.TIMELINE_BUCKET));
         return ClusterRun.withPhaseLines(r, ClusterRun.timelineChart(r, JOINING + " joins, " + LEAVING
                 + " drained and back", null), r.line("keys moved %s, other keys moved %.0f; %s drained in %s ms, chosen "
                         + "while drained %.0f; %s answered before its join %.0f", keysMoved(r), r.number("other_keys_moved"),
-                LEAVING, Section.num("%.0f", r.number("drain_ms")), r.number("chosen_while_drained"), JOINING,
-                r.number("answered_before_join")));
+                LEAVING, r.num("%.0f", "drain_ms"), r.number("chosen_while_drained"), JOINING, r.number("answered_before_join")));
     }
 
     private static int count(ClusterRun.Measured m, String agent, Predicate<TimedOutcome> when) {
@@ -198,8 +195,7 @@ public final class FleetScenario implements Scenario {
             r.phases().forEach(p -> row.add(AGENTS.stream().map(a -> String.valueOf(p.answered(a)))
                     .collect(Collectors.joining("/"))));
             row.addAll(List.of(keysMoved(r), (int) r.number("other_keys_moved"), (int) r.number("in_flight_at_drain"),
-                    Section.num("%.0f", r.number("drain_ms")), (int) r.number("chosen_while_drained"),
-                    (int) r.number("answered_before_join")));
+                    r.num("%.0f", "drain_ms"), (int) r.number("chosen_while_drained"), (int) r.number("answered_before_join")));
             summary.row(row);
             for (Result.Phase p : r.phases()) {
                 List<Object> cells = new ArrayList<>(List.of(r.variant(), p.name(), p.openedBy(), p.stats().requests(),
@@ -211,10 +207,10 @@ public final class FleetScenario implements Scenario {
                 phases.row(cells);
             }
         }
-        return new Section(name(), List.of(String.format(Locale.ROOT, "Agents A1-A3 as in the uniform scenario and a "
-                        + "fourth, %s; %s. Through the balancer's membership API, just before request n/4+1 is sent %s "
-                        + "joins (%s), before n/2+1 %s is drained (drainAgent: no new requests, those in flight finish, "
-                        + "then it leaves), before 3n/4+1 %s is added again (same slow start).", JOINING,
+        return new Section(name(), List.of(Section.format("Agents A1-A3 as in the uniform scenario and a fourth, %s; "
+                        + "%s. Through the balancer's membership API, just before request n/4+1 is sent %s joins (%s), "
+                        + "before n/2+1 %s is drained (drainAgent: no new requests, those in flight finish, then it "
+                        + "leaves), before 3n/4+1 %s is added again (same slow start).", JOINING,
                 ClusterRun.loadText(results.get(0).load()), JOINING, results.get(0).figures().get("slow_start"), LEAVING,
                 LEAVING), summary.build(), phases.build(), "A request belongs to the phase in which it was sent. Client "
                 + "errors = errors + timeouts (goal 0). A1-A4: requests each agent answered. Keys moved: users answered "

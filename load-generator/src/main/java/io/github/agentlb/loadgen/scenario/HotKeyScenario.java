@@ -15,12 +15,8 @@ import io.github.agentlb.zookeeper.ZooKeeperSharedAllocation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import org.apache.curator.test.TestingServer;
 
 /**
@@ -55,7 +51,7 @@ public final class HotKeyScenario implements Scenario {
     @Override
     public String injects(Setup setup) {
         LoadTestConfig c = workload(setup);
-        return String.format(Locale.ROOT, "user %d sends %d of %d requests", Workload.HOT_USER,
+        return Section.format("user %d sends %d of %d requests", Workload.HOT_USER,
                 Workload.hotRequests(c.requests(), c.hotShare()), c.requests());
     }
 
@@ -126,16 +122,15 @@ public final class HotKeyScenario implements Scenario {
                 "others_sticky_users", hot.stickyOthers(), "others_stickiness", hot.othersStickiness(),
                 "others_stickiness_per_replica", hot.othersStickinessPerReplica());
         figures.putAll(balancer);
-        Result.Check targets = new Result.Check("targets", met, String.format(Locale.ROOT, "max/mean %.3f (goal <= "
-                        + "%.2f), stickiness of users 1..%d %.3f (goal >= %.2f), hot user on %d agent(s) (goal 1)",
+        Result.Check targets = new Result.Check("targets", met, Section.format("max/mean %.3f (goal <= %.2f), "
+                        + "stickiness of users 1..%d %.3f (goal >= %.2f), hot user on %d agent(s) (goal 1)",
                 s.maxOverMean(), TARGET_MAX_OVER_MEAN, c.users(), hot.othersStickiness(), TARGET_STICKINESS,
                 hot.hotUserAgentCount()));
         return m.result(List.of(), figures, List.of(targets), s.clientErrors(), null).withLine("%d requests, %d errors, "
                         + "%d timeouts; %s; max/mean %.3f; stickiness of users 1..%d %.3f%s; hot user on %s; targets %s",
-                s.requests(), s.errors(), s.timeouts(), ClusterRun.answered(s), s.maxOverMean(), c.users(),
-                hot.othersStickiness(), m.variant().replicas() > 1 ? String.format(Locale.ROOT,
-                        " (%.3f within each replica)", hot.othersStickinessPerReplica()) : "",
-                hotUserOn(hot.hotUserAgents()), met ? "met" : "missed");
+                s.requests(), s.errors(), s.timeouts(), ClusterRun.answered(s, "="), s.maxOverMean(), c.users(),
+                hot.othersStickiness(), m.variant().replicas() > 1 ? Section.format(" (%.3f within each replica)",
+                        hot.othersStickinessPerReplica()) : "", hotUserOn(hot.hotUserAgents()), met ? "met" : "missed");
     }
 
     /** {@code 1 (A2 400)} or {@code 2 (A1 250, A2 150)}: how many agents answered the hot user, and how much each. */
@@ -154,15 +149,15 @@ public final class HotKeyScenario implements Scenario {
         double st = shared.number("others_stickiness") - one.number("others_stickiness");
         double tolerance = 1e-9; // stickiness moves in steps of one user: compare as printed, not in binary
         boolean met = mm <= TARGET_SHARED_MAX_OVER_MEAN_DELTA + tolerance && st >= -TARGET_SHARED_STICKINESS_DELTA - tolerance;
-        String detail = String.format(Locale.ROOT, "Shared allocation: avn-shared (%d replicas, one allocation through "
-                        + "ZooKeeper) max/mean %.3f, stickiness %.3f against one instance (avn-one) %.3f, %.3f: %+.3f "
-                        + "and %+.3f; targets (max/mean at most +%.2f, stickiness at most -%.2f) %s", shared.replicas(),
+        String detail = Section.format("Shared allocation: avn-shared (%d replicas, one allocation through ZooKeeper) "
+                        + "max/mean %.3f, stickiness %.3f against one instance (avn-one) %.3f, %.3f: %+.3f and %+.3f; "
+                        + "targets (max/mean at most +%.2f, stickiness at most -%.2f) %s", shared.replicas(),
                 shared.totals().maxOverMean(), shared.number("others_stickiness"), one.totals().maxOverMean(),
                 one.number("others_stickiness"), mm, st, TARGET_SHARED_MAX_OVER_MEAN_DELTA,
                 TARGET_SHARED_STICKINESS_DELTA, met ? "met" : "missed");
         Result alone = Result.find(results, "avn");
         if (alone != null) {
-            detail += String.format(Locale.ROOT, "; replicas each learning alone (avn): %.3f, %.3f (%+.3f, %+.3f)",
+            detail += Section.format("; replicas each learning alone (avn): %.3f, %.3f (%+.3f, %+.3f)",
                     alone.totals().maxOverMean(), alone.number("others_stickiness"),
                     alone.totals().maxOverMean() - one.totals().maxOverMean(),
                     alone.number("others_stickiness") - one.number("others_stickiness"));
@@ -175,8 +170,7 @@ public final class HotKeyScenario implements Scenario {
         LoadTestConfig c = results.get(0).load();
         int replicas = results.get(0).replicas();
         boolean replicated = results.stream().anyMatch(r -> r.replicas() > 1);
-        List<String> agents = List.copyOf(new TreeSet<>(results.stream().flatMap(r -> r.totals().agents().keySet()
-                .stream()).toList()));
+        List<String> agents = Result.agents(results);
         Section.TableBuilder table = Section.table().left("balancer").right("balance factor", "requests", "errors",
                 "timeouts").right(agents.toArray(String[]::new)).right("max/mean", "stickiness (others)");
         if (replicated) {
@@ -186,9 +180,9 @@ public final class HotKeyScenario implements Scenario {
         for (Result r : results) {
             RunStatistics s = r.totals();
             double factor = r.number("balance_factor");
-            List<Object> row = new ArrayList<>(List.of(r.variant(), factor > 0 ? String.format(Locale.ROOT, "%.2f", factor)
-                    : "-", s.requests(), s.errors(), s.timeouts()));
-            agents.forEach(a -> row.add(s.agents().containsKey(a) ? s.agents().get(a).count() : 0));
+            List<Object> row = new ArrayList<>(List.of(r.variant(), factor > 0 ? Section.format("%.2f", factor) : "-",
+                    s.requests(), s.errors(), s.timeouts()));
+            agents.forEach(a -> row.add(r.answered(a)));
             row.addAll(List.of(s.maxOverMean(), r.number("others_stickiness")));
             if (replicated) {
                 row.addAll(List.of(r.number("others_stickiness_per_replica"), r.replicas()
@@ -199,10 +193,10 @@ public final class HotKeyScenario implements Scenario {
             table.row(row);
         }
         List<Object> blocks = new ArrayList<>();
-        blocks.add(String.format(Locale.ROOT, "Agents: %s. User %d sends %d (share %.2f) of %d requests, users 1..%d "
-                        + "the rest, in the seeded order (seed %d), %d concurrent, after %d warm-up requests with the "
-                        + "same share (not counted); %s. The %d runs ran at the same time, each with its own agents and "
-                        + "proxies (the figures are counts; latency is not compared here).", AgentSet.UNIFORM.description(),
+        blocks.add(Section.format("Agents: %s. User %d sends %d (share %.2f) of %d requests, users 1..%d the rest, in "
+                        + "the seeded order (seed %d), %d concurrent, after %d warm-up requests with the same share (not "
+                        + "counted); %s. The %d runs ran at the same time, each with its own agents and proxies (the "
+                        + "figures are counts; latency is not compared here).", AgentSet.UNIFORM.description(),
                 Workload.HOT_USER, Workload.hotRequests(c.requests(), c.hotShare()), c.hotShare(), c.requests(), c.users(),
                 c.seed(), c.concurrency(), c.warmup(), replicas == 1 ? "one proxy per balancer" : replicas
                         + " proxy replicas per balancer over the same agents, requests alternating across them",
@@ -211,19 +205,18 @@ public final class HotKeyScenario implements Scenario {
         sharedCheck(results).ifPresent(check -> blocks.add(check.detail()));
         List<String> met = results.stream().filter(r -> r.check("targets").passed()).map(r -> "`" + r.variant() + "`")
                 .toList();
-        blocks.add(String.format(Locale.ROOT, "Targets: max/mean <= %.2f, stickiness of the other users >= %.2f and the "
-                        + "hot user on one agent; met by %s. max/mean of the requests per agent; stickiness (others) = "
-                        + "share of users 1..%d whose answers all came from one agent, whichever replica each request "
-                        + "passed%s; hot user on = the agents that answered user 0, with its requests on each. Bounded "
-                        + "variants: `setBalanceFactor(c)`, the library's bounded loads (docs/bounded-load.md).",
+        blocks.add(Section.format("Targets: max/mean <= %.2f, stickiness of the other users >= %.2f and the hot user "
+                        + "on one agent; met by %s. max/mean of the requests per agent; stickiness (others) = share of "
+                        + "users 1..%d whose answers all came from one agent, whichever replica each request passed%s; "
+                        + "hot user on = the agents that answered user 0, with its requests on each. Bounded variants: "
+                        + "`setBalanceFactor(c)`, the library's bounded loads (docs/bounded-load.md).",
                 TARGET_MAX_OVER_MEAN, TARGET_STICKINESS, met.isEmpty() ? "none" : String.join(", ", met), c.users(),
                 replicas > 1 ? "; within each replica = share that each replica kept on one agent (possibly different "
                         + "ones), so the difference is the users the replicas disagree on" : ""));
         for (Result r : results) {
             if (r.figures().get("virtual_nodes") instanceof Map<?, ?> nodes) {
-                blocks.add(String.format(Locale.ROOT, "`%s` virtual nodes at the end%s: %s; %.0f reallocations.",
-                        r.variant(), replicas > 1 ? " (replica 1)" : "", Section.entries((Map<String, ?>) nodes),
-                        r.number("reallocations")));
+                blocks.add(Section.format("`%s` virtual nodes at the end%s: %s; %.0f reallocations.", r.variant(),
+                        replicas > 1 ? " (replica 1)" : "", Section.entries((Map<String, ?>) nodes), r.number("reallocations")));
             }
         }
         return new Section(name(), blocks, List.of(chart(results)));
@@ -235,8 +228,7 @@ public final class HotKeyScenario implements Scenario {
         List<Double> hot = new ArrayList<>();
         List<Double> others = new ArrayList<>();
         for (Result r : results) {
-            SortedMap<String, Long> ofHot = new TreeMap<>(Result.<Map<String, Long>>figure(r.figures(),
-                    "hot_user_agents"));
+            Map<String, Long> ofHot = Result.figure(r.figures(), "hot_user_agents");
             r.totals().agents().forEach((agent, a) -> {
                 bars.add(r.variant() + " " + agent);
                 hot.add((double) ofHot.getOrDefault(agent, 0L));
@@ -248,11 +240,11 @@ public final class HotKeyScenario implements Scenario {
         Map<String, List<Double>> series = new LinkedHashMap<>();
         series.put("user " + Workload.HOT_USER + " (hot)", hot);
         series.put("users 1.." + c.users(), others);
-        return new Chart.Bars("hotkey.png", "requests per agent, hot user and others", String.format(Locale.ROOT,
-                "Requests per agent, hot user %d at share %.2f of %d requests (%d replica(s))", Workload.HOT_USER,
-                c.hotShare(), c.requests(), results.get(0).replicas()), "Balancer and agent", "Requests",
-                new int[] {1000, 500}, bars, series, true, List.of(new Chart.Level(mean,
-                String.format(Locale.ROOT, "mean %.0f", mean)), new Chart.Level(TARGET_MAX_OVER_MEAN * mean,
-                String.format(Locale.ROOT, "target %.2f x mean = %.0f", TARGET_MAX_OVER_MEAN, TARGET_MAX_OVER_MEAN * mean))));
+        return new Chart.Bars("hotkey.png", "requests per agent, hot user and others", Section.format("Requests per "
+                + "agent, hot user %d at share %.2f of %d requests (%d replica(s))", Workload.HOT_USER, c.hotShare(),
+                c.requests(), results.get(0).replicas()), "Balancer and agent", "Requests", new int[] {1000, 500}, bars,
+                series, true, List.of(new Chart.Level(mean, Section.format("mean %.0f", mean)), new Chart.Level(
+                TARGET_MAX_OVER_MEAN * mean, Section.format("target %.2f x mean = %.0f", TARGET_MAX_OVER_MEAN,
+                TARGET_MAX_OVER_MEAN * mean))));
     }
 }

@@ -14,7 +14,6 @@ import io.github.agentlb.loadgen.stats.Stickiness.FailoverStickiness;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -90,7 +89,7 @@ public final class OutageScenario implements Scenario {
         configure(balancer);
         OutlierEjection e = balancer.getOutlierEjection();
         int attempts = balancer.getMaximumFailoverAttempts();
-        return String.format(Locale.ROOT, "outlier ejection after %d consecutive connection failure(s) for %d ms, "
+        return Section.format("outlier ejection after %d consecutive connection failure(s) for %d ms, "
                         + "doubling per repeated ejection up to %d ms, at most a share %.1f of the agents ejected "
                         + "(never the last); failover %s, %s", e.consecutiveFailures(), e.baseEjectionTime().toMillis(),
                 e.maxEjectionTime().toMillis(), e.maxEjectedShare(),
@@ -144,8 +143,8 @@ public final class OutageScenario implements Scenario {
                         st.othersStayedAfterShare(), "dead_users_in_return", st.deadUsersInReturn(),
                         "dead_users_returned", st.deadUsersReturned(), "dead_users_returned_share",
                         st.deadUsersReturnedShare()),
-                "health", Result.map("kill_to_ejection_ms", millis(log.nanosUntil(DEAD_AGENT, Kind.EJECTED, kill)),
-                        "restart_to_readmission_ms", millis(readmitted), "dead_agent_ejections",
+                "health", Result.map("kill_to_ejection_ms", ClusterRun.millis(log.nanosUntil(DEAD_AGENT, Kind.EJECTED, kill)),
+                        "restart_to_readmission_ms", ClusterRun.millis(readmitted), "dead_agent_ejections",
                         log.count(DEAD_AGENT, Kind.EJECTED, kill), "other_ejections", m.agents().stream().filter(a ->
                                 !a.equals(DEAD_AGENT)).mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
         String empty = phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name)
@@ -155,17 +154,13 @@ public final class OutageScenario implements Scenario {
                 + "the restart run beside the requests and land late in a short run)"));
         Result r = m.result(phases, figures, checks, m.run().statistics().clientErrors(),
                 m.timeline(Duration.ofSeconds(1)));
-        return ClusterRun.withPhaseLines(r, ClusterRun.timelineChart(r, String.format(Locale.ROOT, "agent %s %s at %.1f "
+        return ClusterRun.withPhaseLines(r, ClusterRun.timelineChart(r, Section.format("agent %s %s at %.1f "
                         + "s, restarted at %.1f s", DEAD_AGENT, hang ? "hung" : "killed", m.seconds(kill),
                 m.seconds(restart)), null), r.line("kill to ejection %s ms, restart to re-admission %s ms; others "
                         + "stayed %s (down), %s's users back %s", health(r, "kill_to_ejection_ms"),
                 health(r, "restart_to_readmission_ms"), stickiness(r, "others_stayed_down", "others_in_down"), DEAD_AGENT,
                 stickiness(r, "dead_users_returned", "dead_users_in_return")),
                 r.passed() ? null : r.line("NOT MEASURED: %s", r.check("phases").detail()));
-    }
-
-    private static double millis(OptionalLong nanos) {
-        return nanos.isPresent() ? nanos.getAsLong() / 1e6 : Double.NaN;
     }
 
     private static String health(Result r, String name) {
@@ -178,7 +173,7 @@ public final class OutageScenario implements Scenario {
         int p = (int) st.get(part);
         int w = (int) st.get(whole);
         return !r.strategy().equals(Strategies.CONSISTENT_HASH) && !r.strategy().equals(Strategies.ADAPTIVE_VIRTUAL_NODES)
-                || w == 0 ? "n/a" : String.format(Locale.ROOT, "%.3f (%d/%d)", (double) p / w, p, w);
+                || w == 0 ? "n/a" : Section.format("%.3f (%d/%d)", (double) p / w, p, w);
     }
 
     @Override
@@ -209,7 +204,7 @@ public final class OutageScenario implements Scenario {
                     stickiness(r, "others_stayed_after", "others_in_after"),
                     stickiness(r, "dead_users_returned", "dead_users_in_return")));
         }
-        return new Section(name(), List.of(String.format(Locale.ROOT, "Agents: %s. Agent %s is down from when 1/3 of "
+        return new Section(name(), List.of(Section.format("Agents: %s. Agent %s is down from when 1/3 of "
                         + "the requests have been sent until 2/3 have: %s; then it is restarted on the same port. %s; "
                         + "proxy answer timeout %d ms per attempt, client timeout %d ms. Balancer: %s.",
                 AgentSet.UNIFORM.description(), DEAD_AGENT, fault(), ClusterRun.loadText(c), proxyRequestTimeoutMs,

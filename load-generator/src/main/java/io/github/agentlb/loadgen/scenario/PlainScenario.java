@@ -4,7 +4,6 @@ import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.camel.PidWeightedLB;
 import io.github.agentlb.core.pid.PidWeights;
 import io.github.agentlb.core.pid.PidWeightsConfig;
-import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
@@ -24,11 +23,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
@@ -82,13 +80,12 @@ public final class PlainScenario implements Scenario {
     public Result run(Variant variant, Setup setup) throws Exception {
         LoadTestConfig load = workload(setup);
         Pacing pacing = setup.pacing();
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup), ProxyConfig.builder()
-                .strategy(variant.strategy()), variant.balancer(), variant.replicas())) {
+        try (EmbeddedCluster cluster = ClusterRun.start(agents(setup), variant)) {
             AgentConfig t = setup.template();
-            setup.stdout().printf(Locale.ROOT, "== %s, %s scenario: agents %s (%d-%d ms; %s) behind the demo proxy at "
-                            + "%s%s%n", variant.label(), name(), String.join(", ", cluster.agentIds()), t.delayMinMs(),
+            setup.stdout().println(Section.format("== %s, %s scenario: agents %s (%d-%d ms; %s) behind the demo proxy "
+                            + "at %s%s", variant.label(), name(), String.join(", ", cluster.agentIds()), t.delayMinMs(),
                     t.delayMaxMs(), agentSet.description(), String.join(", ", cluster.baseUrls()),
-                    pacing.isDefault() ? "" : "; " + pacing.describe(load));
+                    pacing.isDefault() ? "" : "; " + pacing.describe(load)));
             PidTrace trace = cluster.balancer() instanceof PidWeightedLB ? new PidTrace(name()) : null;
             long startNanos = System.nanoTime();
             LoadRunner.Result run;
@@ -132,12 +129,11 @@ public final class PlainScenario implements Scenario {
             lines.add(nothingSucceeded(s, baseUrl));
         } else if (load.hotShare() > 0 && !run.timedOutcomes().isEmpty()) {
             HotKeyStatistics hot = HotKeyStatistics.of(run.outcomes(), 1, o -> 0);
-            lines.add(String.format(Locale.ROOT, "%s: max/mean %.3f, other users' stickiness %.3f, hot user %d on %s "
+            lines.add(Section.format("%s: max/mean %.3f, other users' stickiness %.3f, hot user %d on %s "
                             + "agent(s)", label, s.maxOverMean(), hot.othersStickiness(), Workload.HOT_USER,
                     HotKeyScenario.hotUserOn(hot.hotUserAgents())));
         }
-        return result(new Variant(label, label, () -> null, 1), baseUrl, false, load, run, new LinkedHashMap<>(),
-                List.of(), lines);
+        return result(new Variant(label, label, () -> null, 1), baseUrl, false, load, run, Map.of(), List.of(), lines);
     }
 
     @Override
@@ -175,9 +171,8 @@ public final class PlainScenario implements Scenario {
         if (answered.isEmpty()) {
             return "No request was answered: is a balancer running at " + target + "?";
         }
-        List<String> parts = new ArrayList<>();
-        answered.forEach((status, n) -> parts.add(n + " x HTTP " + status
-                + (status >= 200 && status < 300 ? " without an agent's JSON" : "")));
+        List<String> parts = new ArrayList<>(answered.entrySet().stream().map(e -> e.getValue() + " x HTTP " + e.getKey()
+                + (e.getKey() >= 200 && e.getKey() < 300 ? " without an agent's JSON" : "")).toList());
         if (unanswered != null) {
             parts.add(unanswered + " without an answer");
         }
@@ -207,12 +202,11 @@ public final class PlainScenario implements Scenario {
         RunStatistics s = r.totals();
         List<String> lines = new ArrayList<>(List.of(r.line("%d requests, %d errors, %d timeouts; %s; spread %d, CV %.3f, "
                         + "stickiness %.3f; p95 %.1f ms; %.1f req/s", s.requests(), s.errors(), s.timeouts(),
-                ClusterRun.answered(s), s.spread(), s.coefficientOfVariation(), s.stickiness(), s.latency().p95Ms(),
+                ClusterRun.answered(s, "="), s.spread(), s.coefficientOfVariation(), s.stickiness(), s.latency().p95Ms(),
                 s.throughputRps())));
         if (r.figures().get("utilization") instanceof Map<?, ?> u) {
-            lines.add(r.line("utilization %s; max/mean %.3f", u.entrySet().stream().map(e -> String.format(Locale.ROOT,
-                    "%s=%.3f", e.getKey(), (Double) e.getValue())).collect(Collectors.joining(" ")),
-                    r.number("utilization_max_over_mean")));
+            lines.add(r.line("utilization %s; max/mean %.3f", u.entrySet().stream().map(e -> Section.format("%s=%.3f",
+                    e.getKey(), (Double) e.getValue())).collect(Collectors.joining(" ")), r.number("utilization_max_over_mean")));
         }
         if (r.figures().containsKey("virtual_nodes")) {
             lines.add(r.line("virtual nodes %s, S %.3f, %.0f reallocations", r.figures().get("virtual_nodes"),
@@ -236,7 +230,7 @@ public final class PlainScenario implements Scenario {
 
     /** What to do when the open loop fell behind, with the load average (whether others took the CPU). */
     public static String behindHint(double loadAverage, int cores) {
-        String load = loadAverage < 0 ? "" : String.format(Locale.ROOT, "the machine's load average is %.1f on %d "
+        String load = loadAverage < 0 ? "" : Section.format("the machine's load average is %.1f on %d "
                 + "cores; ", loadAverage, cores);
         return "To keep pace: " + load + "run when the machine is quieter, run the generator on another machine, "
                 + "or lower --rate; a --url run already restarts its JVM with -XX:TieredStopAtLevel=1 -XX:+UseSerialGC "
@@ -259,10 +253,10 @@ public final class PlainScenario implements Scenario {
             counts = List.of(0.0);
         }
         return new Chart.Bars(chartName("distribution", r.variant()), "requests per agent, " + r.variant() + ", "
-                + name(), String.format(Locale.ROOT, "Requests per agent - %s, %s (%d requests, spread %d, CV %.3f)",
+                + name(), Section.format("Requests per agent - %s, %s (%d requests, spread %d, CV %.3f)",
                 r.variant(), name(), s.requests(), s.spread(), s.coefficientOfVariation()), "Agent", "Requests",
                 new int[] {800, 500}, agents, Map.of("requests", counts), false, List.of(new Chart.Level(s.meanPerAgent(),
-                String.format(Locale.ROOT, "mean = %.1f", s.meanPerAgent()))));
+                Section.format("mean = %.1f", s.meanPerAgent()))));
     }
 
     /**
@@ -323,7 +317,7 @@ public final class PlainScenario implements Scenario {
         List<Chart.Marker> markers = Double.isNaN(warm) ? List.of() : List.of(new Chart.Marker(warm, null));
         return new Chart.Lines(file, "PID weights and utilization over time", 1000, List.of(
                 new Chart.Panel("PID weight per agent - " + trace.scenario() + " scenario" + (Double.isNaN(warm) ? ""
-                        : String.format(Locale.ROOT, ", warm-up until %.1f s", warm)), "Time (s)",
+                        : Section.format(", warm-up until %.1f s", warm)), "Time (s)",
                         "Weight (relative, mean 1.0)", 420, x, weights, markers),
                 new Chart.Panel("Utilization per agent at the last control step", "Time (s)",
                         "(in service + queued) / capacity", 420, x, utilizations, markers)), trace.toCsv());
@@ -340,9 +334,9 @@ public final class PlainScenario implements Scenario {
         Result first = results.get(0);
         LoadTestConfig c = first.load();
         List<Object> blocks = new ArrayList<>();
-        blocks.add(String.format(Locale.ROOT, "%d requests over %d users%s, %d concurrent, seed %d, timeout %d ms, "
+        blocks.add(Section.format("%d requests over %d users%s, %d concurrent, seed %d, timeout %d ms, "
                         + "after %d warm-up requests (not counted); %s.", c.requests(), c.users(), c.hotShare() == 0 ? ""
-                        : String.format(Locale.ROOT, " and hot user %d sending a share %.2f of them", Workload.HOT_USER,
+                        : Section.format(" and hot user %d sending a share %.2f of them", Workload.HOT_USER,
                         c.hotShare()), c.concurrency(), c.seed(), c.timeoutMs(), c.warmup(),
                 !first.embedded() ? "balancer at " + first.target() : first.replicas() == 1
                         ? "agents and balancer embedded, started per run" : "agents and " + first.replicas()
@@ -353,7 +347,7 @@ public final class PlainScenario implements Scenario {
         blocks.add(comparisonTable(results));
         for (Result r : results) {
             if (r.figures().get("virtual_nodes") instanceof Map<?, ?> nodes) {
-                blocks.add(String.format(Locale.ROOT, "`%s` virtual nodes at the end: %s (of %d); S = %.3f; %.0f "
+                blocks.add(Section.format("`%s` virtual nodes at the end: %s (of %d); S = %.3f; %.0f "
                                 + "reallocations (warm-up included).", r.variant(), Section.entries((Map<String, ?>) nodes),
                         nodes.values().stream().mapToInt(n -> (Integer) n).sum(), r.number("imbalance_index"),
                         r.number("reallocations")));
@@ -373,14 +367,9 @@ public final class PlainScenario implements Scenario {
 
     /** One row per run; an agent missing from a run: 0 requests, utilization {@code -}; none measured: no util columns. */
     static Section.Table comparisonTable(List<Result> results) {
-        TreeSet<String> agents = new TreeSet<>();
+        List<String> agents = Result.agents(results);
         TreeSet<String> measured = new TreeSet<>();
-        for (Result r : results) {
-            agents.addAll(r.totals().agents().keySet());
-            if (r.figures().get("utilization") instanceof Map<?, ?> u) {
-                u.keySet().forEach(a -> measured.add((String) a));
-            }
-        }
+        results.forEach(r -> measured.addAll(utilization(r).keySet()));
         Section.TableBuilder table = Section.table().left("strategy").right("requests", "errors", "timeouts")
                 .right(agents.toArray(String[]::new)).right("spread", "CV", "max/mean")
                 .right(measured.stream().map(a -> a + " util").toArray(String[]::new));
@@ -391,17 +380,21 @@ public final class PlainScenario implements Scenario {
         for (Result r : results) {
             RunStatistics s = r.totals();
             List<Object> row = new ArrayList<>(List.of(r.variant(), s.requests(), s.errors(), s.timeouts()));
-            agents.forEach(a -> row.add(s.agents().containsKey(a) ? s.agents().get(a).count() : 0));
+            agents.forEach(a -> row.add(r.answered(a)));
             row.addAll(List.of(s.spread(), s.coefficientOfVariation(), s.maxOverMean()));
-            Map<?, ?> u = r.figures().get("utilization") instanceof Map<?, ?> m ? m : Collections.emptyMap();
+            Map<String, ?> u = utilization(r);
             measured.forEach(a -> row.add(u.containsKey(a) ? u.get(a) : "-"));
             if (!measured.isEmpty()) {
                 row.add(u.isEmpty() ? "-" : r.number("utilization_max_over_mean"));
             }
-            row.addAll(List.of(s.stickiness(), Section.num("%.1f", s.latency().p95Ms()),
-                    Section.num("%.1f", s.throughputRps())));
+            row.addAll(List.of(s.stickiness(), Section.num("%.1f", s.latency().p95Ms()), Section.num("%.1f", s.throughputRps())));
             table.row(row);
         }
         return table.build();
+    }
+
+    /** The agents' utilization of a run by agent (their mean over time); empty when not measured. */
+    private static Map<String, ?> utilization(Result r) {
+        return Objects.requireNonNullElse(Result.figure(r.figures(), "utilization"), Map.of());
     }
 }

@@ -4,13 +4,12 @@ import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.stats.PaceReport;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.loadgen.stats.Timeline;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * What one run of a scenario measured and checked, the one value the reports are written from. Figures
@@ -62,6 +61,11 @@ public record Result(String scenario, String variant, String strategy, String ta
 
     /** A check of a run: its name (e.g. {@code targets}), whether it holds, the figures and goals in one line. */
     public record Check(String name, boolean passed, String detail) {
+
+        /** A check whose detail, {@code format} with {@code args}, ends {@code : ok} when it holds, else {@code : MISSED}. */
+        public static Check of(String name, boolean passed, String format, Object... args) {
+            return new Check(name, passed, Section.format(format, args) + (passed ? ": ok" : ": MISSED"));
+        }
     }
 
     public Result {
@@ -89,6 +93,17 @@ public record Result(String scenario, String variant, String strategy, String ta
         return totals.clientErrors();
     }
 
+    /** The successful requests {@code agent} answered in this run; 0 when it answered none. */
+    public long answered(String agent) {
+        var a = totals.agents().get(agent);
+        return a == null ? 0 : a.count();
+    }
+
+    /** Every agent of {@code results}' totals, sorted. */
+    static List<String> agents(List<Result> results) {
+        return results.stream().flatMap(r -> r.totals().agents().keySet().stream()).distinct().sorted().toList();
+    }
+
     /** The check named {@code name}. */
     public Check check(String name) {
         return checks.stream().filter(k -> k.name().equals(name)).findFirst()
@@ -103,6 +118,11 @@ public record Result(String scenario, String variant, String strategy, String ta
     /** The number {@code name} of {@link #figures()}; NaN when absent. */
     public double number(String name) {
         return figures.get(name) instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    /** The number {@code name} of {@link #figures()} with {@code format}; {@code n/a} when NaN or absent. */
+    public String num(String format, String name) {
+        return Section.num(format, number(name));
     }
 
     public static Map<String, Object> map(Object... nameValues) {
@@ -121,7 +141,7 @@ public record Result(String scenario, String variant, String strategy, String ta
 
     /** A console line of this run: {@code <variant> (<scenario>): } and {@code format} with {@code args}. */
     public String line(String format, Object... args) {
-        return variant + " (" + scenario + "): " + String.format(Locale.ROOT, format, args);
+        return variant + " (" + scenario + "): " + Section.format(format, args);
     }
 
     /** This result with no chart and one console line, {@link #line}. */
@@ -137,9 +157,7 @@ public record Result(String scenario, String variant, String strategy, String ta
 
     /** This result with {@code more} checks appended (a check over several runs, made once all ended). */
     public Result withChecks(List<Check> more) {
-        List<Check> all = new ArrayList<>(checks);
-        all.addAll(more);
-        return new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures, all,
-                failures, timeline, pace, charts, lines);
+        return new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures,
+                Stream.concat(checks.stream(), more.stream()).toList(), failures, timeline, pace, charts, lines);
     }
 }

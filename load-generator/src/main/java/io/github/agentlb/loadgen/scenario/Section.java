@@ -102,7 +102,12 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
 
     /** {@code value} with {@code format}, or {@code n/a} when it is NaN. */
     public static String num(String format, double value) {
-        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, format, value);
+        return Double.isNaN(value) ? "n/a" : format(format, value);
+    }
+
+    /** {@link String#format} in {@link Locale#ROOT}: what every report and console line of a scenario uses. */
+    public static String format(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
     }
 
     /** {@code A1 60, A2 55}: a map's entries, comma-separated. */

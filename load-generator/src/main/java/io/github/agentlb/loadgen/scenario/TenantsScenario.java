@@ -6,7 +6,6 @@ import io.github.agentlb.agent.llm.LlmShape;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.FlowControl;
 import io.github.agentlb.camel.QueueFigures;
-import io.github.agentlb.demo.ProxyConfig;
 import io.github.agentlb.demo.ProxySettings;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.agents.ChatStreamClient;
@@ -92,8 +91,8 @@ public final class TenantsScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return !setup.strategies().contains(Strategies.ROUND_ROBIN) ? List.of() : Stream.of(ALONE, VTC, FIFO, LIMIT).map(v -> new Variant(v, Strategies.ROUND_ROBIN,
-                () -> balancer(v.equals(LIMIT) ? TENANT_LIMIT : 0), 1)).toList();
+        return !setup.strategies().contains(Strategies.ROUND_ROBIN) ? List.of() : Stream.of(ALONE, VTC, FIFO, LIMIT)
+                .map(v -> new Variant(v, Strategies.ROUND_ROBIN, () -> balancer(v.equals(LIMIT) ? TENANT_LIMIT : 0), 1)).toList();
     }
 
     private static AgentLoadBalancerSupport balancer(int maxInFlightPerTenant) {
@@ -125,7 +124,7 @@ public final class TenantsScenario implements Scenario {
 
     static String body(String tenant, int index) {
         int content = (tenant.equals("H") ? H_PROMPT_CHARS : L_PROMPT_CHARS) - "user\n\n\n".length();
-        String text = String.format(Locale.ROOT, "%s%07d ", tenant, index) + "lorem ipsum dolor sit amet ".repeat(300);
+        String text = Section.format("%s%07d ", tenant, index) + "lorem ipsum dolor sit amet ".repeat(300);
         return "{\"model\":\"stub\",\"stream\":true,\"max_tokens\":1,\"messages\":[{\"role\":\"user\",\"content\":\""
                 + text.substring(0, content) + "\"}]}";
     }
@@ -137,10 +136,9 @@ public final class TenantsScenario implements Scenario {
         ChatStreamClient client = new ChatStreamClient(Duration.ofSeconds(QUEUE_TIMEOUT_S * 2L));
         ExecutorService pool = Executors.newCachedThreadPool();
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(agents(setup), ProxyConfig.builder()
-                .strategy(variant.strategy()), variant.balancer(), 1)) {
+        try (EmbeddedCluster cluster = ClusterRun.start(agents(setup), variant)) {
             URI uri = URI.create(cluster.baseUrls().get(0) + AgentsScenario.PATH);
-            setup.stdout().println(ClusterRun.header(name(), variant, String.format(Locale.ROOT, "%d requests over %.0f s",
+            setup.stdout().println(ClusterRun.header(name(), variant, Section.format("%d requests over %.0f s",
                     arrivals.size(), seconds), cluster));
             for (int i = 0; i < WARMUP; i++) { // one at a time, no tenant: nothing waits
                 client.send(uri, body("L", -1 - i), Map.of());
@@ -198,8 +196,8 @@ public final class TenantsScenario implements Scenario {
             LatencySummary l = latency.getOrDefault(tenant, new LatencySummary.Recorder()).summary();
             LatencySummary w = wait.getOrDefault(tenant, new LatencySummary.Recorder()).summary();
             figures.putAll(Result.map(t + "_requests", arrivals.stream().filter(a -> a.tenant().equals(tenant)).count(),
-                    t + "_p50_ms", l.count() == 0 ? Double.NaN : l.p50Ms(), t + "_p99_ms", l.count() == 0 ? Double.NaN
-                            : l.p99Ms(), t + "_wait_p99_ms", w.count() == 0 ? Double.NaN : w.p99Ms()));
+                    t + "_p50_ms", l.count() == 0 ? Double.NaN : l.p50Ms(), t + "_p99_ms", l.count() == 0 ? Double.NaN : l.p99Ms(),
+                    t + "_wait_p99_ms", w.count() == 0 ? Double.NaN : w.p99Ms()));
         }
         long released = after.released() - before.released(), expired = after.expired() - before.expired();
         figures.putAll(Result.map("queue_max", queueMax, "queue_size", QUEUE_SIZE, "released", released,
@@ -210,9 +208,8 @@ public final class TenantsScenario implements Scenario {
         // Open loop: the client never bounds its requests in flight; the concurrency given is the agents' places.
         LoadTestConfig load = new LoadTestConfig(arrivals.size(), variant.label().equals(ALONE) ? 1 : 2,
                 AGENTS * MAX_IN_FLIGHT, setup.seed(), QUEUE_TIMEOUT_S * 2000L, LoadTestConfig.DEFAULT_PROGRESS_EVERY, WARMUP, 0);
-        List<Result.Check> checks = List.of(new Result.Check("nothing lost", lost == 0, String.format(Locale.ROOT,
-                        "%d lost (%d refused 429, %d expired, %d other errors), goal 0", lost, refused, expired,
-                        lost - refused - expired)),
+        List<Result.Check> checks = List.of(new Result.Check("nothing lost", lost == 0, Section.format("%d lost (%d "
+                        + "refused 429, %d expired, %d other errors), goal 0", lost, refused, expired, lost - refused - expired)),
                 new Result.Check("queue bound", queueMax <= QUEUE_SIZE, "queue max " + queueMax + " <= " + QUEUE_SIZE));
         Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, 1, s, List.of(), figures,
                 checks, lost, null, null, List.of(), List.of());
@@ -240,17 +237,16 @@ public final class TenantsScenario implements Scenario {
         if (vtc != null && limit != null) {
             double l = limit.number("l_wait_p99_ms"), v = vtc.number("l_wait_p99_ms");
             double a = alone == null ? Double.NaN : alone.number("l_wait_p99_ms");
-            boolean ok = lightKept(l, v, a);
-            Result.Check c = new Result.Check("light kept", ok, String.format(Locale.ROOT, "L p99 wait %.1f ms with "
-                    + "maxInFlightPerTenant %d: x 2 <= %.1f ms without, or <= 2 x %.1f ms alone (%.2fx): %s", l,
-                    TENANT_LIMIT, v, a, l / a, ok ? "ok" : "MISSED"));
+            Result.Check c = Result.Check.of("light kept", lightKept(l, v, a), "L p99 wait %.1f ms with "
+                    + "maxInFlightPerTenant %d: x 2 <= %.1f ms without, or <= 2 x %.1f ms alone (%.2fx)", l, TENANT_LIMIT,
+                    v, a, l / a);
             results.set(results.indexOf(limit), limit.withChecks(List.of(c)));
             setup.stdout().println("Scenario tenants: " + c.detail());
         }
         if (vtc != null && fifo != null) {
-            boolean ok = vtc.number("l_p99_ms") * FIFO_RATIO <= fifo.number("l_p99_ms");
-            Result.Check c = new Result.Check("fair", ok, String.format(Locale.ROOT, "L p99 %.1f ms under VTC x %.0f <= "
-                    + "%.1f ms under FIFO: %s", vtc.number("l_p99_ms"), FIFO_RATIO, fifo.number("l_p99_ms"), ok ? "ok" : "MISSED"));
+            Result.Check c = Result.Check.of("fair", vtc.number("l_p99_ms") * FIFO_RATIO <= fifo.number("l_p99_ms"),
+                    "L p99 %.1f ms under VTC x %.0f <= %.1f ms under FIFO", vtc.number("l_p99_ms"), FIFO_RATIO,
+                    fifo.number("l_p99_ms"));
             results.set(results.indexOf(fifo), fifo.withChecks(List.of(c)));
             setup.stdout().println("Scenario tenants: " + c.detail());
         }
@@ -264,25 +260,23 @@ public final class TenantsScenario implements Scenario {
                 "lost (429, expired, errors)");
         for (Result r : results) {
             t.row(List.of(r.variant(), (long) r.number("l_requests"), (long) r.number("h_requests"),
-                    Section.num("%.1f", r.number("l_p50_ms")), Section.num("%.1f", r.number("l_p99_ms")),
-                    Section.num("%.1f", r.number("h_p50_ms")), Section.num("%.1f", r.number("h_p99_ms")),
-                    Section.num("%.1f", r.number("l_wait_p99_ms")), Section.num("%.1f", r.number("h_wait_p99_ms")),
-                    (long) r.number("queue_max"), Section.num("%.0f", r.number("queue_wait_mean_ms")) + " / "
-                            + Section.num("%.0f", r.number("queue_wait_max_ms")),
-                    String.format(Locale.ROOT, "%.0f (%.0f, %.0f, %.0f)", r.number("lost"), r.number("refused_429"),
-                            r.number("expired"), r.number("errors"))));
+                    r.num("%.1f", "l_p50_ms"), r.num("%.1f", "l_p99_ms"), r.num("%.1f", "h_p50_ms"), r.num("%.1f", "h_p99_ms"),
+                    r.num("%.1f", "l_wait_p99_ms"), r.num("%.1f", "h_wait_p99_ms"), (long) r.number("queue_max"),
+                    r.num("%.0f", "queue_wait_mean_ms") + " / " + r.num("%.0f", "queue_wait_max_ms"), Section.format(
+                            "%.0f (%.0f, %.0f, %.0f)", r.number("lost"), r.number("refused_429"), r.number("expired"),
+                            r.number("errors"))));
         }
         String checks = results.stream().flatMap(r -> r.checks().stream().map(c -> r.variant() + ": " + c.detail()))
                 .reduce("Checks:", (a, b) -> a + "\n- " + b);
-        return new Section(name(), List.of(String.format(Locale.ROOT, "Three stub agents (time to first token %.1f ms per "
-                        + "%d-char prompt block, no cache, one answer token) behind the demo proxy (rr, maxInFlightPerAgent "
-                        + "%d, queueSize %d, queueTimeout %d s). Tenant L streams %d-char prompts (%.1f ms of service), H "
+        return new Section(name(), List.of(Section.format("Three stub agents (time to first token %.1f ms per %d-char "
+                        + "prompt block, no cache, one answer token) behind the demo proxy (rr, maxInFlightPerAgent %d, "
+                        + "queueSize %d, queueTimeout %d s). Tenant L streams %d-char prompts (%.1f ms of service), H "
                         + "%d-char ones (%.1f ms), each %.1f requests/s (seeded Poisson, %.0f s, open loop; %dx what the "
                         + "agents serve with H); %s sends L alone, %s tenants by X-Tenant (VTC), %s no header (one shared "
                         + "tenant, first come first served), %s as %s with maxInFlightPerTenant %d. Latency: send to the "
-                        + "answer's end at the client. Wait: time to "
-                        + "first token at the client less the agents' own (the balancer's queue plus proxy and loopback). "
-                        + "Queue wait mean / max: the balancer's queueFigures(); queue max sampled every 5 ms.", BLOCK_MS,
+                        + "answer's end at the client. Wait: time to first token at the client less the agents' own (the "
+                        + "balancer's queue plus proxy and loopback). Queue wait mean / max: the balancer's queueFigures(); "
+                        + "queue max sampled every 5 ms.", BLOCK_MS,
                 BLOCK_CHARS, MAX_IN_FLIGHT, QUEUE_SIZE, QUEUE_TIMEOUT_S, L_PROMPT_CHARS, serviceNanos(L_PROMPT_CHARS) / 1e6,
                 H_PROMPT_CHARS, serviceNanos(H_PROMPT_CHARS) / 1e6, ratePerTenant(), seconds, (int) DEMAND, ALONE, VTC,
                 FIFO, LIMIT, VTC, TENANT_LIMIT), t.build(), checks), List.of());
