@@ -1,15 +1,11 @@
 package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.agent.AgentConfig;
-import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.demo.ProxyConfig;
-import io.github.agentlb.demo.ProxySettings;
-import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The {@code slow} scenario (only by name): the uniform agents behind the demo proxy with {@code rr},
@@ -56,14 +52,8 @@ public final class SlowAgentScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return !setup.strategies().contains(Strategies.ROUND_ROBIN) ? List.of() : Stream.of(HEALTHY, SLOW, HEDGED)
-                .map(v -> new Variant(v, Strategies.ROUND_ROBIN, () -> balancer(v.equals(HEDGED)), 1)).toList();
-    }
-
-    private static AgentLoadBalancerSupport balancer(boolean hedging) {
-        AgentLoadBalancerSupport balancer = new ProxySettings().configure(Strategies.create(Strategies.ROUND_ROBIN));
-        balancer.setHedgingEnabled(hedging);
-        return balancer;
+        return Variant.demoRoundRobin(setup.strategies(), List.of(HEALTHY, SLOW, HEDGED),
+                (v, balancer) -> balancer.setHedgingEnabled(v.equals(HEDGED)));
     }
 
     @Override

@@ -6,8 +6,6 @@ import io.github.agentlb.agent.llm.LlmShape;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.FlowControl;
 import io.github.agentlb.camel.QueueFigures;
-import io.github.agentlb.demo.ProxySettings;
-import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.agents.ChatStreamClient;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
@@ -31,7 +29,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 /**
  * The {@code tenants} scenario (only by name): the balancer's bounded fair queue on real sockets. Stub
@@ -91,17 +88,12 @@ public final class TenantsScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        return !setup.strategies().contains(Strategies.ROUND_ROBIN) ? List.of() : Stream.of(ALONE, VTC, FIFO, LIMIT)
-                .map(v -> new Variant(v, Strategies.ROUND_ROBIN, () -> balancer(v.equals(LIMIT) ? TENANT_LIMIT : 0), 1)).toList();
-    }
-
-    private static AgentLoadBalancerSupport balancer(int maxInFlightPerTenant) {
-        AgentLoadBalancerSupport balancer = new ProxySettings().configure(Strategies.create(Strategies.ROUND_ROBIN));
-        balancer.setMaxInFlightPerAgent(MAX_IN_FLIGHT);
-        balancer.setQueueSize(QUEUE_SIZE);
-        balancer.setQueueTimeout(Duration.ofSeconds(QUEUE_TIMEOUT_S));
-        balancer.setMaxInFlightPerTenant(maxInFlightPerTenant);
-        return balancer;
+        return Variant.demoRoundRobin(setup.strategies(), List.of(ALONE, VTC, FIFO, LIMIT), (v, balancer) -> {
+            balancer.setMaxInFlightPerAgent(MAX_IN_FLIGHT);
+            balancer.setQueueSize(QUEUE_SIZE);
+            balancer.setQueueTimeout(Duration.ofSeconds(QUEUE_TIMEOUT_S));
+            balancer.setMaxInFlightPerTenant(v.equals(LIMIT) ? TENANT_LIMIT : 0);
+        });
     }
 
     /** One request: its tenant, when it is sent (ns from the first), its index. */

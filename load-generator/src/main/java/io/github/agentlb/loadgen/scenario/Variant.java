@@ -2,7 +2,10 @@ package io.github.agentlb.loadgen.scenario;
 
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.Check;
+import io.github.agentlb.demo.ProxySettings;
 import io.github.agentlb.demo.Strategies;
+import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -35,6 +38,16 @@ public record Variant(String label, String strategy, Supplier<? extends AgentLoa
             configure.accept(balancer);
             return balancer;
         }, replicas);
+    }
+
+    /**
+     * Set-ups of rr with the demo proxy's settings ({@link ProxySettings}), one per label, each then as {@code configure}
+     * (its label, a new balancer) sets it, over one proxy; none when {@code strategies} has no rr.
+     */
+    static List<Variant> demoRoundRobin(List<String> strategies, List<String> labels,
+                                        BiConsumer<String, AgentLoadBalancerSupport> configure) {
+        return !strategies.contains(Strategies.ROUND_ROBIN) ? List.of() : labels.stream().map(label -> of(label,
+                Strategies.ROUND_ROBIN, b -> configure.accept(label, new ProxySettings().configure(b)), 1)).toList();
     }
 
     /** This set-up over {@code n} replicas, labelled {@code <label> x<n>}. */
