@@ -6,7 +6,6 @@ import io.github.agentlb.agent.llm.LlmShape;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.loadgen.config.Pacing;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -59,11 +58,8 @@ public record AgentsSettings(int agents, ChatShape chat, LlmShape llm, int inFli
 
     /** The agents' settings: ids {@code A1..An}, free ports, agent i seeded {@code seed x 31 + i} (its session ids). */
     public List<AgentConfig> agentConfigs(long seed) {
-        List<AgentConfig> configs = new ArrayList<>();
-        for (int i = 1; i <= agents; i++) {
-            configs.add(AgentConfig.custom().agentId("A" + i).port(0).seed(seed * 31 + i).chat(chat).llm(llm).build());
-        }
-        return configs;
+        return IntStream.rangeClosed(1, agents).mapToObj(i -> AgentConfig.custom().agentId("A" + i).port(0)
+                .seed(seed * 31 + i).chat(chat).llm(llm).build()).toList();
     }
 
     /** One line for reports. */
@@ -82,7 +78,7 @@ public record AgentsSettings(int agents, ChatShape chat, LlmShape llm, int inFli
                         + "MAX_QUEUE=%d MINT_SESSIONS=%b", chat.firstTokenMs(), Pacing.number(chat.tokensPerSecond()),
                 chat.answerTokens(), llm.blockChars(), llm.cacheBlocks(), Pacing.number(llm.uncachedBlockMs()),
                 llm.maxRunning(), llm.maxQueue(), llm.mintSessions());
-        return IntStream.rangeClosed(1, agents).mapToObj(i -> "AGENT_ID=A" + i + " SEED=" + (seed * 31 + i) + " "
-                + common).toList();
+        return agentConfigs(seed).stream().map(a -> "AGENT_ID=" + a.agentId() + " SEED=" + a.seed() + " " + common)
+                .toList();
     }
 }

@@ -127,11 +127,6 @@ public final class Conversations {
         return conversations * turns;
     }
 
-    /** The group of conversation {@code conversation}. */
-    public int groupOf(int conversation) {
-        return checkConversation(conversation) % groups;
-    }
-
     /** Whether conversation {@code conversation} keeps an MCP session id from its first answer. */
     public boolean isMcp(int conversation) {
         return checkConversation(conversation) % MCP_EVERY == MCP_EVERY - 1;
@@ -149,7 +144,7 @@ public final class Conversations {
             throw new IllegalArgumentException("turn must be in [0, " + turns + "), was " + turn);
         }
         List<Message> messages = new ArrayList<>();
-        messages.add(new Message("system", systemPrompts.get(groupOf(conversation))));
+        messages.add(new Message("system", systemPrompts.get(conversation % groups)));
         List<String> history = texts.get(conversation);
         for (int j = 0; j <= 3 * turn; j++) {
             messages.add(new Message(j % 3 == 1 ? "assistant" : "user", history.get(j)));

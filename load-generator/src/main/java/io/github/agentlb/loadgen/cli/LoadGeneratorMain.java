@@ -45,13 +45,9 @@ import picocli.CommandLine;
  * over agents and demo proxies started in this JVM; each run's JSON report and charts are written
  * as its scenario ends, then {@code report.md}, the console's tables, the files written and the
  * time taken. With {@code --url}: one run of a balancer already running, labelled by
- * {@code --strategy}. {@code --replicas N}: N proxies over the same agents, request {@code i} to
- * replica {@code i mod N}; {@code --rate} and {@code --duration} pace the run ({@link Pacing}).
- *
- * <p>The output directory is created and checked before any load is sent (else one line, exit 2);
- * a later write failure ends the run with one line, exit 1. Exit codes: 0 when every request was
- * answered; 1 when any failed or timed out (reports still written) or the run could not be carried
- * out; 2 for invalid arguments.
+ * {@code --strategy}. Options: {@link LoadOptions}; exit codes: the command's {@code exitCodeList}.
+ * The output directory is created and checked before any load is sent (else one line, exit 2); a
+ * later write failure ends the run with one line, exit 1.
  */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "load-generator 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,

@@ -110,6 +110,8 @@ public final class LoadRunner {
         RequestSteps steps = new RequestSteps(recorder, onStarted, System::nanoTime, check);
         OpenLoopRoute.Dispatcher dispatcher = pacing.openLoop()
                 ? new OpenLoopRoute.Dispatcher(pacing.ratePerSecond(), total, workload, System::nanoTime) : null;
+        OpenLoopRoute open = dispatcher == null ? null
+                : new OpenLoopRoute(dispatcher, baseUrls.get(0), config.timeoutMs(), steps);
         long deadline = timed ? start + pacing.duration().toNanos() : Long.MAX_VALUE;
         long boundMs = (timed ? pacing.duration().toMillis() : pacing.openLoop() ? (long) (total * 1000 / pacing.ratePerSecond())
                 : (workload.size() + config.concurrency() - 1L) / config.concurrency() * (config.timeoutMs() + 1_000))
@@ -125,7 +127,7 @@ public final class LoadRunner {
             printer.printOver(now);
         })) {
             camel.getShutdownStrategy().setTimeout(10);
-            camel.addRoutes(dispatcher != null ? new OpenLoopRoute(dispatcher, baseUrls.get(0), config.timeoutMs(), steps)
+            camel.addRoutes(open != null ? open
                     : timed ? WorkerLoopRoute.untilDeadline(workload, baseUrls.get(0), config, steps, System::nanoTime,
                             deadline, done)
                     : WorkerLoopRoute.forRequests(workload, baseUrls, config, steps, System::nanoTime, done));
@@ -133,6 +135,9 @@ public final class LoadRunner {
                 System.gc(); // an empty young generation at the start: a young collection would stop the sender 10-20 ms
             }
             camel.start();
+            if (open != null) {
+                open.startSender(camel);
+            }
             long endOrWall;
             try {
                 endOrWall = done.get(boundMs, TimeUnit.MILLISECONDS);

@@ -11,7 +11,6 @@ import java.util.function.LongSupplier;
 import org.apache.camel.AsyncProducer;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.ExtendedStartupListener;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.support.DefaultExchange;
 import org.apache.camel.support.service.ServiceHelper;
@@ -48,18 +47,13 @@ final class OpenLoopRoute extends RouteBuilder {
     @Override
     public void configure() throws Exception {
         steps.around(from(SEND_URI).routeId(SEND_ROUTE_ID), send -> send.to(RequestSteps.endpointUri(baseUrl, timeoutMs)));
-        getContext().addStartupListener(new ExtendedStartupListener() {
-            @Override
-            public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
-            }
+    }
 
-            @Override
-            public void onCamelContextFullyStarted(CamelContext context, boolean alreadyStarted) throws Exception {
-                AsyncProducer producer = context.getEndpoint(SEND_URI).createAsyncProducer();
-                ServiceHelper.startService(producer);
-                Parallel.daemon("loadgen-open-loop").newThread(() -> send(context, producer)).start();
-            }
-        });
+    /** Starts the sender thread; call once {@code context}, holding this route, has started. */
+    void startSender(CamelContext context) throws Exception {
+        AsyncProducer producer = context.getEndpoint(SEND_URI).createAsyncProducer();
+        ServiceHelper.startService(producer);
+        Parallel.daemon("loadgen-open-loop").newThread(() -> send(context, producer)).start();
     }
 
     /** Until every request is handed out or the context stops: sleep to the next due time, send what is due. */
@@ -121,25 +115,24 @@ final class OpenLoopRoute extends RouteBuilder {
         record Due(Workload.PlannedRequest request, long intendedNanos) {
         }
 
-        private final double ratePerSecond;
-        private final long total;
         private final Workload workload;
         private final LongSupplier clock;
+        /** The schedule, validated at construction, moved to start at the first call. */
         private Schedule schedule;
+        private boolean started;
         private long next;
 
         Dispatcher(double ratePerSecond, long total, Workload workload, LongSupplier clock) {
-            this.ratePerSecond = ratePerSecond;
-            this.total = total;
+            this.schedule = new Schedule(ratePerSecond, 0, total);
             this.workload = Objects.requireNonNull(workload, "workload");
             this.clock = Objects.requireNonNull(clock, "clock");
-            new Schedule(ratePerSecond, 0, total); // validates the arguments now
         }
 
         synchronized List<Due> due() {
             long now = clock.getAsLong();
-            if (schedule == null) {
-                schedule = new Schedule(ratePerSecond, now, total);
+            if (!started) {
+                schedule = new Schedule(schedule.ratePerSecond(), now, schedule.total());
+                started = true;
             }
             long dueBy = schedule.dueBy(now);
             List<Due> due = new ArrayList<>((int) Math.max(0, dueBy - next));
@@ -151,13 +144,13 @@ final class OpenLoopRoute extends RouteBuilder {
 
         /** ns until the next request is due (0 before the first call); {@code Long.MAX_VALUE} once all were. */
         synchronized long nanosUntilNext() {
-            return schedule == null ? 0 : next >= total ? Long.MAX_VALUE
+            return !started ? 0 : next >= schedule.total() ? Long.MAX_VALUE
                     : Math.max(0, schedule.intendedNanos(next) - clock.getAsLong());
         }
 
         /** When request 0 was due, ns; {@code Long.MIN_VALUE} before the first call. */
         synchronized long startNanos() {
-            return schedule == null ? Long.MIN_VALUE : schedule.intendedNanos(0);
+            return started ? schedule.intendedNanos(0) : Long.MIN_VALUE;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.github.agentlb.loadgen.stats;
 
+import io.github.agentlb.core.Check;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
@@ -49,14 +50,10 @@ public final class IntervalSeries {
     private final int count;
     private final List<Bucket> buckets = new ArrayList<>();
 
-    /** A series of a run lasting {@code lengthNanos}, ns; {@code intervalNanos} and it > 0, else IllegalArgumentException. */
+    /** A series of a run lasting {@code lengthNanos}, ns; {@code intervalNanos} and it >= 1, else IllegalArgumentException. */
     public IntervalSeries(long startNanos, long intervalNanos, long lengthNanos) {
-        if (intervalNanos <= 0) {
-            throw new IllegalArgumentException("intervalNanos must be > 0, was " + intervalNanos);
-        }
-        if (lengthNanos <= 0) {
-            throw new IllegalArgumentException("lengthNanos must be > 0, was " + lengthNanos);
-        }
+        Check.atLeast("intervalNanos", intervalNanos, 1);
+        Check.atLeast("lengthNanos", lengthNanos, 1);
         this.startNanos = startNanos;
         this.intervalNanos = intervalNanos;
         this.count = (int) Math.min(Integer.MAX_VALUE, lengthNanos / intervalNanos + (lengthNanos % intervalNanos == 0 ? 0 : 1));
