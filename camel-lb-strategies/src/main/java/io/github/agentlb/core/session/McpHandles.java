@@ -29,7 +29,10 @@ import java.util.stream.Collectors;
  *   <li>Requests: a {@code tools/call} carries handle {@code <name>} as the string
  *       {@code params.arguments.<name>}.</li>
  *   <li>Answers ({@code result} of a single JSON-RPC response): the string
- *       {@code result.structuredContent.<name>} is a handle; the same value in the text of
+ *       {@code result.structuredContent.<name>} is a handle, and so is a string field {@code <name>} at
+ *       any depth of {@code structuredContent}'s objects and arrays (a created object's
+ *       {@code structuredContent.basket.basket_id}, a list's {@code structuredContent.baskets[].basket_id});
+ *       the same value in the text of
  *       {@code result.content[].text} (e.g. "Created basket bsk_a1b2c3") is the same handle, replaced
  *       there too where it stands as a word (no letter, digit, {@code _} or {@code -} right before or
  *       after it) and has at least {@value #MIN_HANDLE_CHARS_IN_TEXT} characters (a shorter one could
@@ -163,9 +166,9 @@ public final class McpHandles {
         }
     }
 
-    /** {@code result.structuredContent.<name>}. */
+    /** {@code result.structuredContent.<name>}, or {@code <name>} deeper in its objects and arrays. */
     private static boolean isHandle(List<String> path) {
-        return path.size() == 3 && path.get(0).equals("result") && path.get(1).equals("structuredContent");
+        return path.size() >= 3 && path.get(0).equals("result") && path.get(1).equals("structuredContent");
     }
 
     /** {@code result.content[].text}. */

@@ -100,11 +100,18 @@ class McpHandlesTest {
     }
 
     @Test
-    void onlyTheResultsTopLevelStructuredContentHoldsHandlesAndAShortOneIsNotReplacedInText() {
-        String nested = "{\"result\":{\"structuredContent\":{\"basket\":{\"basket_id\":\"bsk_a1b2c3\"}}},"
-                + "\"basket_id\":\"bsk_a1b2c3\"}";
-        byte[] body = bytes(nested);
-        assertThat(McpHandles.sealAnswer(body, NAMES, h -> "S")).isSameAs(body);
+    void onlyTheResultsStructuredContentHoldsHandlesAtAnyDepthAndAShortOneIsNotReplacedInText() {
+        byte[] outside = bytes("{\"result\":{\"content\":[{\"basket_id\":\"bsk_a1b2c3\"}]},\"basket_id\":\"bsk_a1b2c3\"}");
+        assertThat(McpHandles.sealAnswer(outside, NAMES, h -> "S")).isSameAs(outside);
+        // Nested in structuredContent's objects and arrays (a basket object, a list of baskets), each is a handle.
+        String nested = "{\"result\":{\"structuredContent\":{\"basket\":{\"basket_id\":\"bsk_a1b2c3\"},"
+                + "\"baskets\":[{\"basket_id\":\"bsk_d4e5f6\",\"n\":1},{\"basket_id\":\"bsk_a1b2c3\"}],\"ids\":[\"bsk_a1b2c3\"]},"
+                + "\"content\":[{\"text\":\"bsk_d4e5f6 and bsk_a1b2c3\"}]},\"basket_id\":\"bsk_a1b2c3\"}";
+        assertThat(text(McpHandles.sealAnswer(bytes(nested), NAMES, h -> "S(" + h + ")"))).isEqualTo(nested
+                .replace("\"basket_id\":\"bsk_a1b2c3\"}", "\"basket_id\":\"S(bsk_a1b2c3)\"}")
+                .replace("\"basket_id\":\"bsk_d4e5f6\"", "\"basket_id\":\"S(bsk_d4e5f6)\"")
+                .replace("\"text\":\"bsk_d4e5f6 and bsk_a1b2c3\"", "\"text\":\"S(bsk_d4e5f6) and S(bsk_a1b2c3)\"")
+                .replace("]},\"basket_id\":\"S(bsk_a1b2c3)\"}", "]},\"basket_id\":\"bsk_a1b2c3\"}"));
         String shortOne = "{\"result\":{\"content\":[{\"text\":\"b7 of b7\"}],\"structuredContent\":{\"basket_id\":\"b7\"}}}";
         assertThat(text(McpHandles.sealAnswer(bytes(shortOne), NAMES, h -> "S")))
                 .isEqualTo("{\"result\":{\"content\":[{\"text\":\"b7 of b7\"}],\"structuredContent\":{\"basket_id\":\"S\"}}}");
