@@ -311,7 +311,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         strategy.start();
         healthChecks.start(getCamelContext(), this);
         queue.start(getCamelContext());
-        getLearnedSessions().warnWithoutSecret(LoggerFactory.getLogger(AgentLoadBalancerSupport.class));
+        SessionAffinity.warnWithoutSecret(getLearnedSessions(), writer.config().key().name(),
+                LoggerFactory.getLogger(AgentLoadBalancerSupport.class));
     }
 
     @Override

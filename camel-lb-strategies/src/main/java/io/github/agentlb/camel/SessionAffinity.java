@@ -56,6 +56,20 @@ final class SessionAffinity {
         return settings.isEnabled() || !keyHandles.isEmpty() ? new SessionAffinity(settings, keyHandles) : null;
     }
 
+    /**
+     * Logs one WARN line at a balancer's start when ids, task ids or handles are sealed without a
+     * secret: by learned sessions ({@link LearnedSessions#warnWithoutSecret}), or by the
+     * {@code mcp-param:} parts of {@code keys} alone.
+     */
+    static void warnWithoutSecret(LearnedSessions settings, String keys, Logger log) {
+        settings.warnWithoutSecret(log);
+        Set<String> keyHandles = McpKeys.paramNames(keys);
+        if (!settings.isEnabled() && !settings.hasSecret() && !keyHandles.isEmpty()) {
+            log.warn("MCP handles ({}, of the mcp-param: keys) without a sessionSecret: damaged handles are rejected, forged"
+                    + " ones are not; set the same secret on every replica", String.join(",", keyHandles));
+        }
+    }
+
     /** The learned sessions' header, null when sessions are not learned (handles only). */
     String header() {
         return header;

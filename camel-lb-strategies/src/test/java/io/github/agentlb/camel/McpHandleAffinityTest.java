@@ -282,6 +282,16 @@ class McpHandleAffinityTest {
             replicas.add(replica);
         }
         assertThat(replicas.get(0).getLearnedSessions().isEnabled()).isFalse();
+        // Sealed with the public key, as learned sessions without a secret: said once at start.
+        ConsistentHashLB third = new ConsistentHashLB();
+        third.setCamelContext(CAMEL.get());
+        third.setKeys("user_id, mcp-param:Basket_Id,mcp-param:cart");
+        try (CapturedLog log = new CapturedLog(AgentLoadBalancerSupport.class.getName())) {
+            third.start();
+            assertThat(log.lines()).containsExactly("WARN MCP handles (Basket_Id,cart, of the mcp-param: keys) without a"
+                    + " sessionSecret: damaged handles are rejected, forged ones are not; set the same secret on every replica");
+        }
+        third.stop();
         List<String> handles = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             String handle = result(call(replicas.get(i % 2), "2026-07-28", "create_basket", null)).path("structuredContent")
