@@ -367,7 +367,7 @@ final class Attempts extends CandidateScreen {
             return;
         }
         exchange.setException(NoAgentAvailableException.afterAttempts(exchange, context.strategyName, triedCount(),
-                state.agentIds().size(), why, failures, state.detector.ejected()));
+                state.agentIds().size(), why, failures, state.detector, pin));
         done(sync);
     }
 

@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.health.OutlierDetector;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -21,6 +22,7 @@ public class NoAgentAvailableException extends CamelExchangeException {
 
     private final transient List<AgentFailure> failures;
     private final transient Set<String> ejectedAgents;
+    private final String sessionAgent;
 
     public NoAgentAvailableException(String message, Exchange exchange, Throwable cause) {
         this(message, exchange, cause, List.of(), Set.of());
@@ -39,18 +41,41 @@ public class NoAgentAvailableException extends CamelExchangeException {
      */
     public NoAgentAvailableException(String message, Exchange exchange, Throwable cause, List<AgentFailure> failures,
             Set<String> ejectedAgents) {
+        this(message, exchange, cause, failures, ejectedAgents, null);
+    }
+
+    /**
+     * @param failures      the failed attempts, in the order tried; copied
+     * @param ejectedAgents the agents ejected when the exchange gave up; copied
+     * @param sessionAgent  the agent holding the exchange's learned session, A2A task or MCP handle,
+     *     when that agent alone could take it and was not tried; null otherwise
+     */
+    public NoAgentAvailableException(String message, Exchange exchange, Throwable cause, List<AgentFailure> failures,
+            Set<String> ejectedAgents, String sessionAgent) {
         super(message, exchange, cause);
         this.failures = List.copyOf(failures);
         this.ejectedAgents = Set.copyOf(ejectedAgents);
+        this.sessionAgent = sessionAgent;
     }
 
     /**
      * The exception of an exchange whose attempts gave up: the message says how many of the agents
      * were tried, {@code why} they stopped (text after "each failed", may be empty), each failure
-     * and the ejected agents; the cause is the last failure.
+     * and the ejected agents; the cause is the last failure. An exchange {@code pin}ned to an agent
+     * (its learned session, A2A task or MCP handle) that was not tried names that agent and why
+     * (marked down by health checks, else not serving) instead.
      */
     static NoAgentAvailableException afterAttempts(Exchange exchange, String strategy, int tried, int agents, String why,
-            List<AgentFailure> failures, Set<String> ejected) {
+            List<AgentFailure> failures, OutlierDetector detector, SessionAffinity.Pin pin) {
+        Set<String> ejected = detector.ejected();
+        String held = pin == null ? null : pin.agent();
+        if (held != null && tried == 0) {
+            boolean session = pin.agentSessionId() != null;
+            return new NoAgentAvailableException("No agent available: the agent holding this "
+                    + (session ? "session, " : "task or handle, ") + DecisionLog.loggable(held) + ", is "
+                    + (detector.isMarkedDown(held) ? "marked down by health checks" : "not serving")
+                    + (session ? "; retry later, or start a new session" : "; retry later"), exchange, null, List.of(), ejected, held);
+        }
         String message = tried == 0 ? "No agent available: the " + strategy + " balancer selected no agent"
                 : "No agent available: " + tried + " of " + agents + " agents tried, each failed" + why + ": "
                 + failures.stream().map(AgentFailure::toString).collect(Collectors.joining(", "))
@@ -62,6 +87,15 @@ public class NoAgentAvailableException extends CamelExchangeException {
     /** The agents that were ejected (outlier ejection) when the exchange gave up; tried last, if at all. */
     public Set<String> ejectedAgents() {
         return ejectedAgents;
+    }
+
+    /**
+     * The agent holding the exchange's learned session, A2A task or MCP handle, when that agent alone
+     * could take the exchange and was not tried (marked down by health checks): the message says
+     * which and why. Null otherwise.
+     */
+    public String sessionAgent() {
+        return sessionAgent;
     }
 
     /** The failed attempts, in the order tried; empty when the balancer had no agent to try. */

@@ -230,6 +230,33 @@ class HealthChecksTest {
         assertThat(called).isEmpty();
     }
 
+    /**
+     * A learned session's agent marked down: the request is not sent elsewhere (the agent holds the
+     * session) and its answer says which agent and why, though other agents are up.
+     */
+    @Test
+    void aSessionWhoseAgentIsMarkedDownIsToldSoNamingItsAgent() {
+        balancer.setSessionSecret("a secret of sixteen bytes or more");
+        startChecking();
+        statuses.put("b.test", 503);
+        fake.advance(Duration.ofMillis(2400));
+        assertThat(balancer.getEjectedAgents()).containsExactly("b");
+        called.clear();
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        exchange.getIn().setHeader("Mcp-Session-Id", balancer.getLearnedSessions().ids().encode("b", "s-1"));
+        balancer.process(exchange, sync -> { });
+        assertThat(called).isEmpty();
+        NoAgentAvailableException e = exchange.getException(NoAgentAvailableException.class);
+        assertThat(e).hasMessageStartingWith("No agent available: the agent holding this session, b, is marked down by"
+                + " health checks; retry later, or start a new session");
+        assertThat(e.sessionAgent()).isEqualTo("b");
+        assertThat(e.failures()).isEmpty();
+        Exchange other = send("POST");
+        assertThat(other.getException()).isNull();
+        assertThat(((NoAgentAvailableException) new NoAgentAvailableException("x", other, null)).sessionAgent()).isNull();
+    }
+
     @Test
     void markingDownEndsTheCallsWaitingAnIdempotentOneGoesToAnotherAgentAPostFails() {
         startChecking();

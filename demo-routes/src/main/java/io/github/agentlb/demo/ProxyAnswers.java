@@ -91,8 +91,9 @@ final class ProxyAnswers {
     }
 
     /**
-     * 503 with the agents tried and why each failed ({@link NoAgentAvailableException#failures()});
-     * the exception goes to the log at DEBUG, on one line: a dead agent is an expected condition.
+     * 503 with the agents tried and why each failed ({@link NoAgentAvailableException#failures()}),
+     * or, for a request whose session's agent alone could take it and was not tried, that agent and
+     * why ({@link NoAgentAvailableException#sessionAgent()}); the exception goes to the log at DEBUG, on one line: a dead agent is an expected condition.
      */
     void noAgent(Exchange exchange) {
         NoAgentAvailableException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, NoAgentAvailableException.class);
@@ -105,6 +106,9 @@ final class ProxyAnswers {
         String detail = cause instanceof QueueTimeoutException timedOut
                 ? "no agent had room within the queue timeout: waited " + timedOut.waitedMillis() + " ms"
                 : stopping ? "the proxy is stopping; retry on another replica"
+                : cause != null && cause.sessionAgent() != null ? message.substring(message.indexOf("the agent holding"),
+                        message.contains(". Exchange[") ? message.lastIndexOf(". Exchange[") : message.length())
+                        .replace(", " + cause.sessionAgent() + ", ", ", " + label(cause.sessionAgent()) + ", ")
                 : failures.isEmpty() ? "the " + strategyName.get() + " balancer has no agent to try"
                 : failures.size() == 1 ? "the only agent tried failed: " + list
                 : (limit == null ? "all " : "the ") + failures.size() + " agents tried failed: " + list;
@@ -112,7 +116,7 @@ final class ProxyAnswers {
             detail += "; no other agent was tried (" + limit + ")";
         } else if (cause != null && cause.getMessage() != null && cause.getMessage().contains("(retry budget spent")) {
             detail += "; the retry budget was spent, so no other agent was tried";
-        } else if (cause != null && failures.isEmpty() && !cause.ejectedAgents().isEmpty()) {
+        } else if (cause != null && failures.isEmpty() && cause.sessionAgent() == null && !cause.ejectedAgents().isEmpty()) {
             detail += " (ejected or marked down by health checks: " + cause.ejectedAgents().stream().map(this::label).sorted()
                     .collect(Collectors.joining(", ")) + ")";
         }

@@ -98,6 +98,19 @@ class ProxyAnswersLogTest {
                 .containsExactly("WARN request=r1", "WARN request=r2", "WARN request=r4");
     }
 
+    @Test
+    void aSessionWhoseAgentIsDownIsToldWhichAgentAndWhatToDo() {
+        Exchange exchange = failed("s1", List.of());
+        exchange.setProperty(Exchange.EXCEPTION_CAUGHT, new NoAgentAvailableException("No agent available: the agent holding"
+                + " this session, A2, is marked down by health checks; retry later, or start a new session", exchange, null,
+                List.of(), Set.of("A2"), "A2"));
+        answers.noAgent(exchange);
+        assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
+        // The JSON detail is the line's text after "answered 503: ".
+        assertThat(lines).containsExactly("WARN request=s1 answered 503: the agent holding this session, A2, is marked down"
+                + " by health checks; retry later, or start a new session");
+    }
+
     /** An exchange the balancer gave up on after {@code refused} agents refused the connection, in that order. */
     private Exchange failed(String requestId, List<String> refused) {
         Exchange exchange = new DefaultExchange(camel);
