@@ -6,12 +6,13 @@ import io.github.agentlb.core.orca.LoadReport;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.support.service.ServiceHelper;
 
 /**
  * One member's per-agent counters, carried from state to state while the child stays a member
@@ -98,8 +99,8 @@ final class AgentSlot {
     }
 
     /** {@link #sent(Exchange, boolean)} of an attempt that reserved no place. */
-    void sent(Exchange attempt) {
-        sent(attempt, false);
+    boolean sent(Exchange attempt) {
+        return sent(attempt, false);
     }
 
     /**
@@ -107,9 +108,28 @@ final class AgentSlot {
      * ({@link LongLivedStreams#opens}, marked on the attempt as {@value #STREAM_PROPERTY}; a place it
      * {@linkplain #reserve reserved} is given back, streams being no load), else in flight (once:
      * a reserved place already counts it), and an exchange let through by the queue no longer pending
-     * ({@link QueuePermit#placed}).
+     * ({@link QueuePermit#placed}). Then, for a child the balancer made ({@link #owned}, stopped
+     * once its agent left and was idle), whether the agent is still a member: the writer marks a
+     * removed slot {@link #REMOVED} before it looks for requests in flight, and a request counts itself
+     * before it looks at the mark, so either the writer sees the request and keeps the child until
+     * it ends, or the request sees the mark, takes its count back and is not sent. A child the user
+     * gave is never stopped by the balancer: an attempt goes to it by the state the exchange read.
+     *
+     * @return false when the agent of an owned child was removed since the request read its state:
+     *     the attempt is not counted and must not be sent
      */
-    void sent(Exchange attempt, boolean reserved) {
+    boolean sent(Exchange attempt, boolean reserved) {
+        count(attempt, reserved);
+        if (!owned || life.get() != REMOVED) {
+            return true;
+        }
+        if (ended(attempt) && idle()) {
+            ServiceHelper.stopAndShutdownService(child); // the writer may have found it idle first: stopping again is nothing
+        }
+        return false;
+    }
+
+    private void count(Exchange attempt, boolean reserved) {
         if (opensStream(attempt.getIn())) {
             OwnProperties.set(attempt, STREAM_PROPERTY, Boolean.TRUE);
             streams.incrementAndGet();

@@ -145,7 +145,7 @@ final class Attempt implements AsyncCallback, AttemptHooks {
      */
     void leavePlace() {
         if (PLACE_LEFT.compareAndSet(this, false, true) && slot.ended(exchange)) {
-            attempts.lastRequestEnded(slot);
+            attempts.context.lastRequestEnded(slot);
         }
     }
 

@@ -147,10 +147,12 @@ final class Attempts extends CandidateScreen {
         if (firstAttempt() && startNanos == UNSET) {
             startNanos = now;
         }
-        AgentSlot chosen = chosenSlot();
-        AgentSlot slot = chosen != null ? chosen : state.slot(agent);
+        AgentSlot slot = chosenSlot();
         // Counted before the hooks are set: a copy without properties then has no queue permit to look up.
-        slot.sent(copy, reserved());
+        if (!slot.sent(copy, reserved())) {
+            next(sync); // removed since the state was read (its child perhaps stopped): as if not offered
+            return;
+        }
         Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial);
         OwnProperties.set(copy, AttemptHooks.PROPERTY, SessionAttemptHooks.of(attempt, state.sessions, exchange, pin, agent));
         try {
@@ -185,11 +187,6 @@ final class Attempts extends CandidateScreen {
     /** The time since {@code startNanos}, ns; 0 when nobody reads attempt times ({@link #timed}). */
     long elapsedSince(long startNanos) {
         return timed ? context.nanoTime() - startNanos : 0L;
-    }
-
-    /** The last request in flight on {@code slot} ended ({@link Attempt#leavePlace}). */
-    void lastRequestEnded(AgentSlot slot) {
-        context.lastRequestEnded(slot);
     }
 
     /** Hands the handling of an asynchronous answer to the reactive executor of the calling thread. */

@@ -131,7 +131,7 @@ abstract sealed class CandidateScreen permits Attempts {
         return now;
     }
 
-    /** The slot of the agent {@link #nextAgent} returned, when it came from the strategy's order; else null. */
+    /** The slot of the agent {@link #nextAgent} returned; null when it returned none. */
     AgentSlot chosenSlot() {
         return chosenSlot;
     }
@@ -231,6 +231,7 @@ abstract sealed class CandidateScreen permits Attempts {
                     }
                     reserved = limit > 0;
                     markTried(candidate);
+                    chosenSlot = state.slot(candidate);
                     return candidate;
                 }
             }
