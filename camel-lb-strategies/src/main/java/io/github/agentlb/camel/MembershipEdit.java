@@ -128,6 +128,7 @@ public final class MembershipEdit {
         List<AsyncProcessor> removed = new ArrayList<>();
         StateWriter.Owner owner = writer.owner();
         Map<String, AsyncProcessor> byId = writer.currentChildren();
+        Map<String, Boolean> drainsEnded = new HashMap<>(); // name: whether it left (removed), else called off
         try {
             for (String name : removes) {
                 AsyncProcessor child = byId.get(name);
@@ -135,12 +136,15 @@ public final class MembershipEdit {
                     owner.removeChild(child);
                     removed.add(child);
                 }
-                writer.draining.remove(name);
+                if (writer.draining.remove(name)) {
+                    drainsEnded.put(name, true);
+                }
             }
             for (Map.Entry<String, Double> add : adds.entrySet()) {
                 String name = add.getKey();
                 writer.weights.put(name, add.getValue());
                 if (writer.draining.remove(name) && !removes.contains(name)) {
+                    drainsEnded.put(name, false);
                     continue; // back before it left: it keeps its child and its keys
                 }
                 AsyncProcessor child = addedChildren.get(name);
@@ -172,6 +176,14 @@ public final class MembershipEdit {
             restore(writer.warmingSince, warmingBefore);
             throw e;
         }
+        drainsEnded.forEach((name, left) -> { // completed: the agent left; cancelled: its drain was called off
+            CompletableFuture<Void> future = writer.drains.remove(name);
+            if (future != null && left) {
+                future.complete(null);
+            } else if (future != null) {
+                future.cancel(false);
+            }
+        });
         Map<String, CompletableFuture<Void>> asked = writer.drainsOf(drainsAsked);
         writer.batchApplied(removed, newWeights, loggedByCaller);
         return asked;

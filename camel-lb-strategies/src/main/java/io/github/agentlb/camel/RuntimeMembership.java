@@ -111,7 +111,8 @@ public interface RuntimeMembership {
      * they would on ejection), requests in flight finish, then it leaves (one state each). Adding
      * it again before or after it left brings it, and for {@code ch} its keys, back.
      *
-     * @return completes when the agent has left
+     * @return completes when the agent has left (removed meanwhile included); cancelled when the
+     *     drain is called off, the agent added again before it left
      * @throws IllegalArgumentException if {@code name} is not a member
      */
     default CompletableFuture<Void> drainAgent(String name) {

@@ -58,7 +58,8 @@ final class StateWriter implements StrategyContext {
     private final Map<AsyncProcessor, AgentSlot> slots = new IdentityHashMap<>();
     final Map<String, Double> weights = new HashMap<>();
     final Set<String> draining = new TreeSet<>();
-    private final Map<String, CompletableFuture<Void>> drains = new HashMap<>();
+    /** The futures {@link RuntimeMembership#drainAgent} returned, by name, until each drain ends. */
+    final Map<String, CompletableFuture<Void>> drains = new HashMap<>();
     final Map<String, Long> warmingSince = new HashMap<>();
     private final WaitingKnobs waiting = new WaitingKnobs();
     private BalancerConfig config;

@@ -127,6 +127,35 @@ class RuntimeMembershipTest {
                 .containsExactly("A1", "A1", "A2", "A2");
     }
 
+    /**
+     * A drain's future settles whatever ends the drain (a user's trial: adding the agent back left
+     * {@code drainAgent(x).get()} blocked for ever): cancelled when the agent is added again before
+     * it left, completed when it is removed meanwhile (it has left).
+     */
+    @Test
+    void aDrainCalledOffIsCancelledAndOneEndedByARemovalCompletes() {
+        RoundRobinLB rr = new RoundRobinLB();
+        ScriptedChild a1 = ScriptedChild.naming("A1");
+        ScriptedChild a2 = ScriptedChild.naming("A2");
+        rr.setCamelContext(CAMEL.get());
+        rr.addAgent("A1", a1, 1);
+        rr.addAgent("A2", a2, 1);
+        rr.start();
+        a1.hold();
+        Exchange held = send(rr, null);
+        CompletableFuture<Void> calledOff = rr.drainAgent("A1");
+        rr.addAgent("A1", a1, 1);
+        assertThat(calledOff).isCancelled();
+        assertThat(rr.getAgentIds()).containsExactly("A1", "A2");
+        CompletableFuture<Void> removed = rr.drainAgent("A1");
+        assertThat(removed).isNotSameAs(calledOff).isNotDone();
+        rr.removeAgent("A1");
+        assertThat(removed).isCompleted();
+        a1.release();
+        assertThat(held.getException()).isNull();
+        assertThat(held.getMessage().getBody(String.class)).isEqualTo("A1");
+    }
+
     @Test
     void drainingAnIdleAgentRemovesItAtOnce() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
