@@ -170,9 +170,13 @@ public interface AvnSettings extends Configurable {
         return configured("loadRequestWeight", avnConfig().loadWeights().requests());
     }
 
-    /** The hash function by name, e.g. {@code fnv1-64-mixed} ({@link HashAlgorithm#fromName}). */
+    /**
+     * The hash function by name, e.g. {@code fnv1-64-mixed} ({@link HashAlgorithm#fromName}); a bare
+     * FNV one is accepted with a WARN, as for {@link ConsistentHashLB#setHashFunction(HashFunction)}.
+     */
     default void setHashFunction(String hashFunction) {
         configure("hashFunction", hashFunction, d -> d.avn().hashFunction(hashFunction));
+        ConsistentHashLB.warnOnBareFnv(HashAlgorithm.fromName(hashFunction), "avn");
     }
 
     /** @return the hash function's name (or class name) */

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.camel.Expression;
 import org.apache.camel.api.management.ManagedAttribute;
+import org.slf4j.LoggerFactory;
 
 /**
  * Consistent hashing over a ring of virtual nodes ({@link HashRing}), keyed by a Camel
@@ -102,10 +103,24 @@ public final class ConsistentHashLB extends AgentLoadBalancerSupport implements 
         return balancerConfig().ring().virtualNodes();
     }
 
-    /** The hash function placing virtual nodes and keys. */
+    /**
+     * The hash function placing virtual nodes and keys. A bare FNV function ({@link
+     * HashAlgorithm#clustersSimilarLabels()}) is accepted with a WARN: it clusters similar labels.
+     */
     public void setHashFunction(HashFunction hashFunction) {
         Objects.requireNonNull(hashFunction, "hashFunction");
         configure("hashFunction", hashFunction, d -> d.ring(new BalancerConfig.Ring(d.ring().virtualNodes(), hashFunction)));
+        warnOnBareFnv(hashFunction, "ch");
+    }
+
+    /** Logs one WARN line when {@code strategy}'s ring is given a bare FNV function, whose shares can be far apart. */
+    static void warnOnBareFnv(HashFunction hashFunction, String strategy) {
+        if (hashFunction instanceof HashAlgorithm algorithm && algorithm.clustersSimilarLabels()) {
+            LoggerFactory.getLogger(ConsistentHashLB.class).warn("hashFunction={} of {}: the bare FNV function places"
+                    + " similar agent names and keys close together on the ring, so agents' shares can be far apart (300"
+                    + " keys user-0..user-299 on A1, A2, A3 with fnv1-32: all on A1); md5, the default, or fnv1a-64-mixed"
+                    + " spread them", algorithm.configName(), strategy);
+        }
     }
 
     /** The hash function by name, e.g. {@code md5} or {@code fnv1a-64-mixed} ({@link HashAlgorithm#fromName}). */

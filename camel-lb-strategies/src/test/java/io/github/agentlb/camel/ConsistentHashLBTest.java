@@ -59,6 +59,28 @@ class ConsistentHashLBTest extends CamelTestSupport {
         assertThat(agents).containsOnly(agents.get(0));
     }
 
+    /** A bare FNV function is exact but clusters similar labels on a ring: said when chosen (a user's trial: 300 keys, all on A1). */
+    @Test
+    void aBareFnvHashFunctionIsAcceptedWithAWarningThatItClustersSimilarLabels() {
+        try (CapturedLog log = new CapturedLog(ConsistentHashLB.class.getName())) {
+            ConsistentHashLB ch = new ConsistentHashLB();
+            ch.setHashFunction("md5");
+            ch.setHashFunction("fnv1a-64-mixed");
+            new AdaptiveVirtualNodeLB().setHashFunction("fnv1-64-mixed");
+            assertThat(log.lines()).isEmpty();
+            ch.setHashFunction("fnv1a-32");
+            new AdaptiveVirtualNodeLB().setHashFunction("fnv1-64");
+            assertThat(ch.getHashFunction()).isEqualTo("fnv1a-32");
+            assertThat(log.lines()).containsExactly(
+                    "WARN hashFunction=fnv1a-32 of ch: the bare FNV function places similar agent names and keys close"
+                            + " together on the ring, so agents' shares can be far apart (300 keys user-0..user-299 on"
+                            + " A1, A2, A3 with fnv1-32: all on A1); md5, the default, or fnv1a-64-mixed spread them",
+                    "WARN hashFunction=fnv1-64 of avn: the bare FNV function places similar agent names and keys close"
+                            + " together on the ring, so agents' shares can be far apart (300 keys user-0..user-299 on"
+                            + " A1, A2, A3 with fnv1-32: all on A1); md5, the default, or fnv1a-64-mixed spread them");
+        }
+    }
+
     @Test
     void goldenKeysReachTheirAgents() {
         // Pinned: a refactor of hashing, labels or point order must not silently move every user.

@@ -188,6 +188,15 @@ public enum HashAlgorithm implements HashFunction {
         return k;
     }
 
+    /**
+     * Whether this is a bare FNV function, which places similar labels and keys close together on
+     * a ring ({@code user-0} to {@code user-299} on agents A1, A2, A3 of 150 virtual nodes:
+     * {@code fnv1-32} puts all 300 on A1); MD5 and the {@code *_MIXED} variants spread them.
+     */
+    public boolean clustersSimilarLabels() {
+        return this == FNV1_32 || this == FNV1A_32 || this == FNV1_64 || this == FNV1A_64;
+    }
+
     /** The configuration name: lower case with dashes, e.g. {@code fnv1a-64-mixed}. */
     public String configName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
