@@ -227,6 +227,33 @@ class BusyAndBrokenAgentsTest {
         return exchange;
     }
 
+    /**
+     * A client's own {@code Retry-After} (a response header sent in a request) never comes back with
+     * an error: a route that answers a failed exchange from its message would echo it (a user's
+     * trial: the README route's 502 and 503 carried {@code Retry-After: 999}). A busy exchange
+     * carries the balancer's.
+     */
+    @Test
+    void aFailedExchangeCarriesNoRetryAfterButTheBalancers() {
+        ScriptedChild refusing = ScriptedChild.answering("A1", clock::get, (exchange, now) -> {
+            throw new java.net.ConnectException("Connection refused");
+        });
+        RoundRobinLB rr = started(new RoundRobinLB(), refusing);
+        Exchange failed = send(rr, Map.of(Exchange.HTTP_METHOD, "GET", "Retry-After", "999"));
+        assertThat(failed.getException()).isInstanceOf(NoAgentAvailableException.class);
+        assertThat(failed.getMessage().getHeaders()).doesNotContainKey("Retry-After");
+        Exchange post = send(rr, Map.of(Exchange.HTTP_METHOD, "POST", "Retry-After", "999"));
+        assertThat(post.getException()).isNotNull();
+        assertThat(post.getMessage().getHeaders()).doesNotContainKey("Retry-After");
+
+        RoundRobinLB busy = started(new RoundRobinLB(), statusAgent("A1", now -> new int[] {429, 2}));
+        assertThat(send(busy, Map.of(Exchange.HTTP_METHOD, "GET", "Retry-After", "999")).getMessage().getHeader("Retry-After"))
+                .as("the agent's busy answer: its own").isEqualTo("2");
+        Exchange resting = send(busy, Map.of(Exchange.HTTP_METHOD, "GET", "Retry-After", "999"));
+        assertThat(resting.getException()).isInstanceOf(AgentsBusyException.class);
+        assertThat(resting.getMessage().getHeader("Retry-After")).as("the balancer's").isEqualTo("2");
+    }
+
     @Test
     void aPostIsSentElsewhereAfterA429ButNotAfterABusy503UnlessTheAgentSaysItIsUnprocessed() {
         ScriptedChild busy503 = statusAgent("A1", now -> new int[] {503, 1});

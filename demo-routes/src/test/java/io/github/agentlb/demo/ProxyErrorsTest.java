@@ -113,6 +113,14 @@ class ProxyErrorsTest {
         assertThat(Http.json(spoofed).path("error").asText()).isEqualTo("loop detected");
         assertThat(Http.json(spoofed).path("detail").asText()).contains("passed 11 balancers already (Via)");
         assertThat(served()).as("only the request before it").isEqualTo(before + 1);
+        // The bound, as documented: ten names or more are refused (this proxy would be the eleventh), nine pass.
+        HttpResponse<String> ten = http.get(sharedProxy.baseUrl() + "/process/spoof?user_id=1",
+                "Via", String.join(", ", java.util.Collections.nCopies(10, "1.1 agentlb")));
+        assertThat(ten.statusCode()).isEqualTo(502);
+        assertThat(Http.json(ten).path("detail").asText()).contains("passed 10 balancers already (Via)");
+        assertThat(http.get(sharedProxy.baseUrl() + "/process/spoof?user_id=1",
+                "Via", String.join(", ", java.util.Collections.nCopies(9, "1.1 agentlb"))).statusCode()).isEqualTo(200);
+        assertThat(served()).as("the request with nine").isEqualTo(before + 2);
         for (int i = 0; i < 3; i++) {
             assertThat(Http.agentId(requestR1(sharedProxy))).as("the key's agent, not ejected").isEqualTo(agent);
         }

@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>The answer's last byte went to the client: success (whatever the status).</li>
  *   <li>Before anything went to the client: connect refused or timed out (these fail over), a
- *       request that passed more than {@value Hops#MAX_BALANCER_HOPS} balancers already by its
+ *       request that passed {@value Hops#MAX_BALANCER_HOPS} balancers or more already by its
  *       {@code Via} (a loop, or a client's spoof: not sent, {@link RequestLoopException}, counted
  *       against no agent), no answer
  *       head within the first-byte timeout ({@link AnswerTimeoutException}), the connection closed

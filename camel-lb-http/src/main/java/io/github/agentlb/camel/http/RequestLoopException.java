@@ -4,8 +4,8 @@ import io.github.agentlb.camel.AttemptOutcome;
 import io.github.agentlb.camel.ClassifiedFailure;
 
 /**
- * The request arrived naming {@code agentlb} in its {@code Via} more than
- * {@value Hops#MAX_BALANCER_HOPS} times: a loop (an agent address that leads back to a balancer)
+ * The request arrived naming {@code agentlb} in its {@code Via} {@value Hops#MAX_BALANCER_HOPS}
+ * times or more (this balancer would be one more): a loop (an agent address that leads back to a balancer)
  * or a client's spoof, which this balancer cannot tell apart. It is sent to no agent; the attempt
  * ends {@link AttemptOutcome#CANCELLED}, so it counts against no agent and is never retried (a
  * client cannot get agents ejected with it). In a real loop the outer passes then get the route's
