@@ -33,6 +33,17 @@ class RuntimeMembershipTest {
         return ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, ScriptedChild::naming, agents);
     }
 
+    /** rr over {@code children}, each added by its name, started. */
+    private static RoundRobinLB startedOver(ScriptedChild... children) {
+        RoundRobinLB rr = new RoundRobinLB();
+        rr.setCamelContext(CAMEL.get());
+        for (ScriptedChild child : children) {
+            rr.addAgent(child.getId(), child, 1);
+        }
+        rr.start();
+        return rr;
+    }
+
     private static Exchange send(AgentLoadBalancerSupport balancer, String userId) {
         Exchange exchange = new DefaultExchange(CAMEL.get());
         if (userId != null) {
@@ -96,13 +107,8 @@ class RuntimeMembershipTest {
 
     @Test
     void drainSendsNothingNewLetsRequestsInFlightFinishThenRemoves() {
-        RoundRobinLB rr = new RoundRobinLB();
         ScriptedChild a1 = ScriptedChild.naming("A1");
-        ScriptedChild a2 = ScriptedChild.naming("A2");
-        rr.setCamelContext(CAMEL.get());
-        rr.addAgent("A1", a1, 1);
-        rr.addAgent("A2", a2, 1);
-        rr.start();
+        RoundRobinLB rr = startedOver(a1, ScriptedChild.naming("A2"));
         a1.hold();
         List<Exchange> inFlight = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -134,13 +140,8 @@ class RuntimeMembershipTest {
      */
     @Test
     void aDrainCalledOffIsCancelledAndOneEndedByARemovalCompletes() {
-        RoundRobinLB rr = new RoundRobinLB();
         ScriptedChild a1 = ScriptedChild.naming("A1");
-        ScriptedChild a2 = ScriptedChild.naming("A2");
-        rr.setCamelContext(CAMEL.get());
-        rr.addAgent("A1", a1, 1);
-        rr.addAgent("A2", a2, 1);
-        rr.start();
+        RoundRobinLB rr = startedOver(a1, ScriptedChild.naming("A2"));
         a1.hold();
         Exchange held = send(rr, null);
         CompletableFuture<Void> calledOff = rr.drainAgent("A1");
