@@ -191,8 +191,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
         return attempts.retries;
     }
 
-    /** Outlier ejections since the balancer was created, for JMX. */
-    @ManagedAttribute(description = "Outlier ejections since the balancer was created")
+    /** Outlier ejections and health checks' mark-downs since the balancer was created, for JMX. */
+    @ManagedAttribute(description = "Outlier ejections and health check mark-downs since the balancer was created")
     public final long getEjections() {
         return listeners.ejections();
     }
