@@ -54,8 +54,9 @@ import org.slf4j.LoggerFactory;
  * {@link ProxyConfig#maxBodyBytes()}, chunked or not; sent with a {@code Content-Length}), plus
  * the agent's {@code Host}, {@code Via} and {@code X-Forwarded-For}; see {@link NettyDownstream}
  * for what is dropped (the route installs it with the target it checked). {@code req_id} and {@code user_id} are read for the balancer (the key of
- * {@code ConsistentHashLB}, the decision log); a missing or empty {@code user_id} leaves the key
- * unset, which {@code ConsistentHashLB} spreads round-robin.
+ * {@code ConsistentHashLB}, the decision log); without a {@code user_id} in the query, a keyed
+ * strategy's key is the client's {@code user_id} header, and without either the key is unset,
+ * which {@code ConsistentHashLB} spreads round-robin.
  *
  * <h2>What the client gets</h2>
  * <ul>
@@ -396,7 +397,7 @@ public class ProxyRoutes extends RouteBuilder {
                         }
                     }
                     in.removeHeader(REQUEST_ID_HEADER);
-                    in.removeHeader(USER_ID_HEADER);
+                    // The client's user_id header is the key, as the strategies' default; the query's, set below, wins.
                 } else {
                     // What makes a POST safe to hedge or send twice, for every strategy.
                     List<String> idempotencyKeys = received.headers().getAll(AgentLb.IDEMPOTENCY_KEY_HEADER);

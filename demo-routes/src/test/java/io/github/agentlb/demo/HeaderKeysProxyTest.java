@@ -2,6 +2,7 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.http.ScriptedAgent;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -70,5 +71,44 @@ class HeaderKeysProxyTest {
                 }
             }
         }
+    }
+
+    /**
+     * The {@code user_id} header keys {@code ch} through the proxy as the strategies' docs say (a
+     * trial with the OpenAI SDK's {@code putHeader("user_id", ...)}: every request spread, the
+     * decision log said {@code user_id=<none>}); the query's {@code user_id}, the demo's own, wins
+     * when both are given.
+     */
+    @Test
+    void theUserIdHeaderKeysChAndTheQuerysUserIdWinsWhenBothAreGiven() throws Exception {
+        try (NumberedAgents numbered = new NumberedAgents(3)) {
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).strategy("ch").agentUrls(numbered.named()).build();
+            try (DemoProxy proxy = DemoProxy.start(config, ConsistentHashLB::new)) {
+                Set<String> agents = new HashSet<>();
+                for (int user = 0; user < 12; user++) {
+                    Set<String> byUser = new HashSet<>();
+                    for (int call = 0; call < 4; call++) {
+                        byUser.add(get(proxy.baseUrl() + "/process/r" + call, "user_id", "user-" + user));
+                    }
+                    assertThat(byUser).as("user_id: user-%d", user).hasSize(1);
+                    agents.addAll(byUser);
+                }
+                assertThat(agents).hasSize(3);
+                for (int user = 0; user < 6; user++) {
+                    String byQuery = get(proxy.baseUrl() + "/process/q?user_id=u" + user, "X-Other", "x");
+                    for (int other = 0; other < 3; other++) {
+                        assertThat(get(proxy.baseUrl() + "/process/q?user_id=u" + user, "user_id", "other-" + other))
+                                .as("the query's user_id u%d", user).isEqualTo(byQuery);
+                    }
+                }
+            }
+        }
+    }
+
+    private String get(String url, String header, String value) throws Exception {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url)).header(header, value).GET()
+                .timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
     }
 }
