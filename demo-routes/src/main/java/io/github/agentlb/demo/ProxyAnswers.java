@@ -9,6 +9,7 @@ import io.github.agentlb.camel.AgentsBusyException;
 import io.github.agentlb.camel.AnswerRules;
 import io.github.agentlb.camel.AttemptHooks;
 import io.github.agentlb.camel.AttemptOutcome;
+import io.github.agentlb.camel.FailoverPolicy;
 import io.github.agentlb.camel.FailureClassifier;
 import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.camel.QueueTimeoutException;
@@ -53,6 +54,8 @@ final class ProxyAnswers {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRoutes.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The header OpenAI's and other generated SDKs read before retrying an error answer. */
+    static final String SHOULD_RETRY = "x-should-retry";
 
     private final ProxyConfig config;
     private final Supplier<String> strategyName;
@@ -175,7 +178,21 @@ final class ProxyAnswers {
             warn(status + " " + detail, "request=" + requestId(exchange) + " answered " + status + ": " + detail);
         }
         LOG.debug("request={} {} cause: {}", requestId(exchange), status, cause);
-        reply(exchange, status, timeout ? "gateway timeout" : "bad gateway", detail, Map.of());
+        reply(exchange, status, timeout ? "gateway timeout" : "bad gateway", detail, mayHaveRun(exchange, cause)
+                ? Map.of(SHOULD_RETRY, "false") : Map.of());
+    }
+
+    /**
+     * Whether a failed call may have run at its agent and is not one to send twice: it was sent
+     * (not refused before), and its method is not idempotent (RFC 9110) nor does it carry an
+     * {@code Idempotency-Key}. Its 502 or 504 then says {@code x-should-retry: false}, which
+     * OpenAI's and other generated SDKs honour: they retry a 502 or 504 otherwise.
+     */
+    private static boolean mayHaveRun(Exchange exchange, Exception cause) {
+        Message in = exchange.getMessage();
+        String method = in.getHeader(Exchange.HTTP_METHOD, String.class);
+        return FailureClassifier.classify(cause) != AttemptOutcome.FAILED_BEFORE_SEND && method != null
+                && !FailoverPolicy.RFC_9110_IDEMPOTENT.contains(method) && !AgentLb.isIdempotencyKey(in.getHeader(AgentLb.IDEMPOTENCY_KEY_HEADER));
     }
 
     /**

@@ -221,6 +221,32 @@ class ProxyErrorsTest {
         }
     }
 
+    /**
+     * A GET may be sent again by the client; a POST that reached its agent is not to be: OpenAI's and
+     * other generated SDKs retry a 502 or 504 unless the answer says {@code x-should-retry: false}
+     * (a trial with openai-java's default retries saw the timed-out POST at two agents).
+     */
+    @Test
+    void aTimedOutPostIsMarkedNotToBeRetriedByTheClientAGetOrAKeyedPostIsNot() throws Exception {
+        // An agent that never answers: the kernel completes each connection into the backlog, nothing reads it.
+        try (java.net.ServerSocket hung = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+                DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                        .agentUrls("http://127.0.0.1:" + hung.getLocalPort()).strategy("rr").firstByteTimeoutMs(300).build())) {
+            HttpResponse<String> get = requestR1(proxy);
+            assertThat(get.statusCode()).isEqualTo(504);
+            assertThat(get.headers().firstValue("x-should-retry")).isEmpty();
+            HttpResponse<String> post = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                    proxy.baseUrl() + "/process/r2?user_id=1")).POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}")));
+            assertThat(post.statusCode()).isEqualTo(504);
+            assertThat(post.headers().firstValue("x-should-retry")).contains("false");
+            HttpResponse<String> keyed = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                    proxy.baseUrl() + "/process/r3?user_id=1")).POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}")),
+                    "Idempotency-Key", "k-1");
+            assertThat(keyed.statusCode()).isEqualTo(504);
+            assertThat(keyed.headers().firstValue("x-should-retry")).as("safe to send again").isEmpty();
+        }
+    }
+
     @Test
     void anIdempotentCallFailsOverOnAnAnswerTimeoutWhenThePolicySaysSo() throws Exception {
         try (Agents fast = Agents.start(1, 0, 2);
