@@ -23,7 +23,8 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
 
     /**
      * Why an attempt failed, in a few lowercase words without class names: "connection refused",
-     * "timed out", "connection reset", "closed the connection without answering", "could not
+     * "timed out", "connection reset", "closed the connection without answering" (or "... mid-answer"
+     * once part of the answer went to the client), "could not
      * connect", "answered something that is not HTTP", "answered a head over the 8 KiB limit",
      * "answered 101 Switching Protocols: upgrades are not proxied", "marked down by health checks",
      * "sent no answer while other agents answered (stall rule)", the {@code agent:}
@@ -31,6 +32,9 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
      * that had to be read", "answered more than maxAnswerBytes"), "I/O error" or "failed".
      */
     public static String reasonOf(Throwable failure) {
+        // The agent: child's cut answer (AnswerInterruptedException) names the bytes that went before.
+        String midAnswer = failure != null && failure.getMessage() != null
+                && failure.getMessage().contains("of its answer had gone to the client") ? " mid-answer" : "";
         boolean io = false;
         Throwable last = failure;
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -43,10 +47,10 @@ public record AgentFailure(String agentId, String reason, AttemptOutcome outcome
                 return "connection refused";
             }
             if (message.contains("connection reset")) {
-                return "connection reset";
+                return "connection reset" + midAnswer;
             }
             if (t instanceof ClosedChannelException || message.contains("no response received")) {
-                return "closed the connection without answering";
+                return midAnswer.isEmpty() ? "closed the connection without answering" : "closed the connection mid-answer";
             }
             if (message.contains("101 switching protocols")) {
                 return "answered 101 Switching Protocols: upgrades are not proxied";

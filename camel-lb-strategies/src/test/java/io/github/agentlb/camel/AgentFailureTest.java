@@ -45,6 +45,15 @@ class AgentFailureTest {
                 .isEqualTo("answered more than maxAnswerBytes");
     }
 
+    /** An agent killed mid-stream: its answer had begun (a trial's WARN said "without answering"). */
+    @Test
+    void aConnectionClosedAfterTheAnswerBeganIsNamedSo() {
+        assertThat(AgentFailure.reasonOf(new IOException("agent A1 failed after 2048 bytes of its answer had gone to the"
+                + " client", new ClosedChannelException()))).isEqualTo("closed the connection mid-answer");
+        assertThat(AgentFailure.reasonOf(new IOException("agent A1 failed after 2048 bytes of its answer had gone to the"
+                + " client", new java.net.SocketException("Connection reset")))).isEqualTo("connection reset mid-answer");
+    }
+
     @Test
     void aTimeoutAboveARefusalInTheChainWins() {
         Throwable failure = new SocketTimeoutException("t");
