@@ -5,10 +5,12 @@ import io.github.agentlb.core.key.PromptPrefix;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
 import org.apache.camel.Message;
@@ -212,9 +214,15 @@ public final class AgentKeys {
     public static Expression parse(String keys) {
         Check.notBlank("keys", keys);
         List<Expression> chain = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
         for (String raw : keys.split(",", -1)) {
             String part = raw.strip();
             String lower = part.toLowerCase(Locale.ROOT);
+            String id = lower.startsWith("header:") ? lower.substring(7).strip() : lower.equals("session")
+                    || lower.equals("prompt") || McpKeys.names(lower) ? ":" + lower : lower; // a plain name is a header's
+            if (!part.isEmpty() && !seen.add(id)) {
+                throw new IllegalArgumentException("keys names '" + part + "' twice, was '" + keys + "'");
+            }
             if (part.isEmpty()) {
                 throw new IllegalArgumentException("keys must be a comma list of " + PARTS + ", was '" + keys
                         + "' (an empty part)");

@@ -210,6 +210,13 @@ class AgentKeysTest extends CamelTestSupport {
                 .hasMessage("keys has an unknown part 'user id' (" + PARTS + "), was 'user id'");
         assertThatThrownBy(() -> AgentKeys.parse(" ")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("keys");
+        // A part twice would never decide (the first has said it): refused, as sessionMcpHandles refuses a name twice.
+        assertThatThrownBy(() -> AgentKeys.parse("session,prompt,prompt")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("keys names 'prompt' twice, was 'session,prompt,prompt'");
+        assertThatThrownBy(() -> AgentKeys.parse("user_id, header:User_Id")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("keys names 'header:User_Id' twice, was 'user_id, header:User_Id'");
+        assertThatThrownBy(() -> AgentKeys.parse("mcp-param:handle,mcp-param:Handle")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("keys names 'mcp-param:Handle' twice, was 'mcp-param:handle,mcp-param:Handle'");
         assertThatThrownBy(() -> AgentKeys.firstOf()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("keys must not be empty, was []");
     }
