@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /v1/chat/completions} shaped like an LLM's (OpenAI's chat completions format): a
- * JSON request with {@code messages} (and optionally {@code model}, {@code max_tokens},
+ * JSON request with {@code messages} (and optionally {@code model}, {@code max_tokens} or
+ * {@code max_completion_tokens},
  * {@code stream}); the answer comes after {@link ChatShape#firstTokenMs()} and then one token per
  * {@code 1/tokensPerSecond}: one {@code chat.completion} JSON object at the end, or with
  * {@code "stream": true} Server-Sent Events, one {@code chat.completion.chunk} per token as it is
@@ -142,8 +143,10 @@ public final class ChatCompletions extends AsyncProcessorSupport {
             return true;
         }
         ChatShape shape = config.chat();
-        int tokens = request.has("max_tokens")
-                ? (int) Math.max(1, Math.min(ChatShape.MAX_TOKENS, request.path("max_tokens").asLong(shape.answerTokens())))
+        // max_completion_tokens: OpenAI's newer name of the limit (what its SDKs' maxCompletionTokens sends).
+        String limit = request.has("max_tokens") ? "max_tokens" : request.has("max_completion_tokens") ? "max_completion_tokens" : null;
+        int tokens = limit != null
+                ? (int) Math.max(1, Math.min(ChatShape.MAX_TOKENS, request.path(limit).asLong(shape.answerTokens())))
                 : shape.answerTokens();
         String prompt = PromptText.of(request);
         Answer answer = new Answer(exchange, callback, exchange.getProperty(CHANNEL, Channel.class),

@@ -54,6 +54,18 @@ class ChatCompletionsTest {
         assertThat(agent.chat().callsCompleted()).isEqualTo(1);
     }
 
+    /** OpenAI's newer name of the limit, what openai-java's {@code maxCompletionTokens()} sends (a trial's finding). */
+    @Test
+    void maxCompletionTokensLimitsTheAnswerAsMaxTokensDoes() throws Exception {
+        start(new ChatShape(0, 1000, 32));
+
+        String wire = talk(post("{\"model\":\"m1\",\"max_completion_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+                "Connection: close\r\n"));
+
+        JsonNode answer = JSON.readTree(wire.substring(wire.indexOf("\r\n\r\n") + 4));
+        assertThat(answer.path("choices").get(0).path("message").path("content").asText()).isEqualTo("tok0 tok1 ");
+    }
+
     @Test
     void aStreamedAnswerIsOneEventPerTokenThenDoneAndTheConnectionStaysUsable() throws Exception {
         start(new ChatShape(0, 1000, 32));
