@@ -43,6 +43,9 @@ import org.slf4j.LoggerFactory;
  * <p>Every expression is stateless and thread-safe. Cost per exchange: a header lookup per name;
  * the prompt key reads the body as far as {@link PromptPrefix} needs (a byte[], String or
  * ByteBuffer body without a copy of a heap buffer; a stream is cached first so it can still be sent).
+ *
+ * <p>Over 300 lines: the keys and the parser of their text form, which builds each of them and
+ * checks the list whole (parts known, none empty, none twice).
  */
 public final class AgentKeys {
 

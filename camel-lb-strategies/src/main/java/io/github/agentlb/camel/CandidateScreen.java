@@ -20,6 +20,9 @@ import org.apache.camel.Exchange;
  *
  * <p>Most exchanges try one agent: the first is a field, and the sets are made at the first
  * agent passed over or the first failover only.
+ *
+ * <p>Over 300 lines: five screens over one order (rest, the in-flight bound, ejection, saturation,
+ * slow start) that share the passed-over sets the exchange's answers and {@code Retry-After} read.
  */
 abstract sealed class CandidateScreen permits Attempts {
 
