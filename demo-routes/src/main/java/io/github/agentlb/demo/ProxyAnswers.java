@@ -109,9 +109,7 @@ final class ProxyAnswers {
         String detail = cause instanceof QueueTimeoutException timedOut
                 ? "no agent had room within the queue timeout: waited " + timedOut.waitedMillis() + " ms"
                 : stopping ? "the proxy is stopping; retry on another replica"
-                : cause != null && cause.sessionAgent() != null ? message.substring(message.indexOf("the agent holding"),
-                        message.contains(". Exchange[") ? message.lastIndexOf(". Exchange[") : message.length())
-                        .replace(", " + cause.sessionAgent() + ", ", ", " + label(cause.sessionAgent()) + ", ")
+                : cause != null && cause.sessionAgent() != null ? sessionAgentOut(message, cause.sessionAgent())
                 : failures.isEmpty() ? "the " + strategyName.get() + " balancer has no agent to try"
                 : failures.size() == 1 ? "the only agent tried failed: " + list
                 : (limit == null ? "all " : "the ") + failures.size() + " agents tried failed: " + list;
@@ -133,6 +131,18 @@ final class ProxyAnswers {
         // A queue timeout is overload, as a full queue's 429: the client may come back in a second.
         reply(exchange, 503, "no agent available", detail, stopping ? Map.of(AnswerRules.RETRY_AFTER, "5")
                 : cause instanceof QueueTimeoutException ? Map.of(AnswerRules.RETRY_AFTER, "1") : Map.of());
+    }
+
+    /**
+     * The detail of a 503 for a request pinned to {@code agent}, which was not tried: the balancer's
+     * message from "the agent holding" on, without Camel's exchange suffix, the agent labelled as
+     * every answer labels it; the message as it is when it does not read so (an exception made elsewhere).
+     */
+    private String sessionAgentOut(String message, String agent) {
+        int from = message.indexOf("the agent holding");
+        int to = message.lastIndexOf(". Exchange[");
+        return from < 0 ? message : message.substring(from, to > from ? to : message.length())
+                .replace(", " + agent + ", ", ", " + label(agent) + ", ");
     }
 
     /**

@@ -109,6 +109,13 @@ class ProxyAnswersLogTest {
         // The JSON detail is the line's text after "answered 503: ".
         assertThat(lines).containsExactly("WARN request=s1 answered 503: the agent holding this session, A2, is marked down"
                 + " by health checks; retry later, or start a new session");
+        // Made elsewhere with another message: that message, never a failure of the proxy's own.
+        Exchange other = failed("s2", List.of());
+        other.setProperty(Exchange.EXCEPTION_CAUGHT, new NoAgentAvailableException("A2 is busy", other, null, List.of(),
+                Set.of(), "A2"));
+        answers.noAgent(other);
+        assertThat(other.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
+        assertThat(lines).last().asString().startsWith("WARN request=s2 answered 503: A2 is busy");
     }
 
     /** An exchange the balancer gave up on after {@code refused} agents refused the connection, in that order. */
