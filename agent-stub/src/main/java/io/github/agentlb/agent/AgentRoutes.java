@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *       lines, not {@code host[:port]}): 400; any failure: 500; before the route, another major
  *       version of HTTP: 505, an unknown method: 501, a request line or headers too long: 414 or
  *       431, HTTP/1.1 without {@code Host} or anything else Netty cannot decode: 400, each followed
- *       by the connection's close ({@link Http1Only}). Every error is
+ *       by the connection's close ({@code http.Http1Only}). Every error is
  *       {@code {"error":...,"detail":...}}, as the demo proxy's; no stack trace reaches the client.</li>
  * </ul>
  *

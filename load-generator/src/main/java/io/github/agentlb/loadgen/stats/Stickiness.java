@@ -45,7 +45,7 @@ public final class Stickiness {
     public record HotKeyStatistics(int otherUsers, int stickyOthers, int stickyOthersPerReplica,
                                    SortedMap<String, Long> hotUserAgents, int replicas) {
 
-        /** @throws IllegalArgumentException unless 0 <= stickyOthers <= stickyOthersPerReplica <= otherUsers */
+        /** @throws IllegalArgumentException unless {@code 0 <= stickyOthers <= stickyOthersPerReplica <= otherUsers} */
         public HotKeyStatistics {
             if (stickyOthers < 0 || stickyOthers > stickyOthersPerReplica || stickyOthersPerReplica > otherUsers) {
                 throw new IllegalArgumentException("need 0 <= stickyOthers <= stickyOthersPerReplica <= otherUsers, was "
@@ -180,7 +180,7 @@ public final class Stickiness {
      */
     public record KeyMoves(int compared, int moved, int otherMoved) {
 
-        /** @throws IllegalArgumentException unless 0 <= otherMoved <= moved <= compared */
+        /** @throws IllegalArgumentException unless {@code 0 <= otherMoved <= moved <= compared} */
         public KeyMoves {
             if (!(0 <= otherMoved && otherMoved <= moved && moved <= compared)) {
                 throw new IllegalArgumentException("need 0 <= otherMoved <= moved <= compared, were " + otherMoved
