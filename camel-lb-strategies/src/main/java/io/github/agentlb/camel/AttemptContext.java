@@ -52,6 +52,11 @@ final class AttemptContext {
         listeners.add((MembershipListener) hedgeDelay::retain);
     }
 
+    /** The balancer's state now (an exchange's attempts read the state it started with, save for agents added since). */
+    BalancerState currentState() {
+        return writer.state();
+    }
+
     long nanoTime() {
         return nanoClock.getAsLong();
     }

@@ -79,7 +79,7 @@ final class Attempts extends CandidateScreen {
     /** @param startNanos when the request's first attempt was sent (a hedged request's), else {@link #UNSET}: this run's first */
     Attempts(AttemptContext context, Exchange exchange, AsyncCallback callback, BalancerState state,
             Selection selection, SessionAffinity.Pin pin, long startNanos) {
-        super(state, selection, context, exchange);
+        super(state, selection, context, exchange, pin != null && pin.agent() != null);
         this.startNanos = startNanos;
         this.exchange = exchange;
         this.callback = callback;

@@ -14,7 +14,10 @@ import org.apache.camel.Exchange;
  * fresh load report says are saturated (unless every agent is) and ejected ones tried only after
  * the others (panic); an agent at its {@link FlowControl#maxInFlightPerAgent()} limit is skipped
  * (it takes no new request), and the one chosen under a limit has its place reserved at once
- * ({@link AgentSlot#reserve}). The part of an exchange's {@link Attempts} that chooses, its
+ * ({@link AgentSlot#reserve}). Drain and removal are read as they are now, not as in that state:
+ * an agent drained or removed since is not tried (no new request), unless the exchange's session is
+ * pinned to it; when the state's agents are spent, an agent added since that takes requests is
+ * tried (a retry or hedge is a new request). The part of an exchange's {@link Attempts} that chooses, its
  * superclass so that an exchange's attempts are one object (DecisionBenchmark: an object and its
  * fields less per decision); not thread-safe.
  *
@@ -52,10 +55,13 @@ abstract sealed class CandidateScreen permits Attempts {
     private int offered;
     /** The leg of a hedged request this exchange is, else null: the agents of its other legs count as tried. */
     private final HedgedRequest.Leg leg;
+    /** Whether the exchange's session or task is pinned to its one agent, which it then tries even while draining. */
+    private final boolean pinned;
 
     /** @param exchange the exchange screened for: one that opens a long-lived stream is no load, held by no in-flight limit */
-    CandidateScreen(BalancerState state, Selection selection, AttemptContext context, Exchange exchange) {
+    CandidateScreen(BalancerState state, Selection selection, AttemptContext context, Exchange exchange, boolean pinned) {
         this.state = state;
+        this.pinned = pinned;
         this.selection = selection;
         this.context = context;
         int perAgent = state.config.flowControl().maxInFlightPerAgent();
@@ -81,9 +87,10 @@ abstract sealed class CandidateScreen permits Attempts {
         while (candidates.hasNext()) {
             String candidate = candidates.next();
             offered++;
-            // Pickers give serving agents only (no draining one); an id of no member is skipped.
+            // Pickers give serving agents only (no draining one); an id of no member is skipped, and so is
+            // an agent drained or removed since the state was read (an exchange pinned to it excepted).
             AgentSlot slot = state.slot(candidate);
-            if (slot == null || wasTried(candidate)) {
+            if (slot == null || wasTried(candidate) || !pinned && slot.life.get() != AgentSlot.SERVING) {
                 continue;
             }
             if (resting && slot.restingOrTrial(now(), trialNanos) || limit > 0 && slot.inFlight.get() >= limit) {
@@ -121,12 +128,40 @@ abstract sealed class CandidateScreen permits Attempts {
             return candidate;
         }
         chosenSlot = null;
+        String added = pinned ? null : addedSince(screen);
+        if (added != null) {
+            return added;
+        }
         String later = firstUntried(heldBack, limit);
         later = later != null ? later : firstUntried(saturated, limit);
         return later != null ? later : firstUntried(ejected, limit);
     }
 
     /** The clock, read once per {@link #nextAgent} and only when a rest, a report or a ramp needs it. */
+    /**
+     * An agent added since the exchange read its state that takes requests now (not draining, not
+     * ejected when {@code screen}, a place free under the in-flight limit), in the current state's
+     * order, else null: what a retry or hedge tries once the agents of the state it read are spent.
+     */
+    private String addedSince(boolean screen) {
+        BalancerState current = context.currentState();
+        if (current == state) {
+            return null;
+        }
+        for (String agent : current.agentIds()) {
+            AgentSlot slot = current.slot(agent);
+            if (state.slot(agent) != null || slot == null || slot.life.get() != AgentSlot.SERVING || wasTried(agent)
+                    || screen && state.detector.admit(agent) == Admission.EJECTED || limit > 0 && !slot.reserve(limit)) {
+                continue;
+            }
+            reserved = limit > 0;
+            markTried(agent);
+            chosenSlot = slot;
+            return agent;
+        }
+        return null;
+    }
+
     private long now() {
         if (now == Attempts.UNSET) {
             now = context.nanoTime(); // a clock that reads Long.MIN_VALUE is only read again

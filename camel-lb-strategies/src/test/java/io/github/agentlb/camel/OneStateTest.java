@@ -13,7 +13,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * An exchange reads its balancer's state once, when {@code process} starts: a change published
  * while it runs (here by its own picker, between the read and the attempts) reaches the next
- * exchange, never this one, so a decision never mixes two states.
+ * exchange, never this one, so a decision never mixes two states. (Drain and removal are the
+ * exception: read as they are now, so that no new request goes to an agent that left; see
+ * {@code RuntimeMembershipTest}.)
  */
 class OneStateTest {
 
@@ -25,14 +27,14 @@ class OneStateTest {
         AtomicReference<AgentLoadBalancerSupport> self = new AtomicReference<>();
         TestBalancer balancer = TestBalancer.picking("fixed", exchange -> {
             AgentLoadBalancerSupport lb = self.get();
-            if (lb.getAgentIds().contains("B")) {
-                // Published after this exchange read its state: no more failover, and B gone.
+            if (lb.getMaximumFailoverAttempts() != 0) {
+                // Published after this exchange read its state: no more failover.
                 lb.setMaximumFailoverAttempts(0);
-                lb.removeAgent("B");
             }
             return Selection.of(List.of("A", "B").iterator());
         });
         self.set(balancer);
+        balancer.setOutlierEjection(io.github.agentlb.core.health.OutlierEjection.disabled()); // A stays first in the order
         ScriptedChild.started(balancer, CAMEL.get(), ScriptedChild.answering("A", (exchange, now) -> {
             throw new ConnectException("Connection refused");
         }), ScriptedChild.ok("B"));
@@ -43,10 +45,10 @@ class OneStateTest {
 
         assertThat(first.getException()).isNull();
         assertThat(first.getProperty(AgentLb.AGENT_PROPERTY)).as("failed over to B, by the state it read").isEqualTo("B");
-        assertThat(balancer.getGeneration()).isEqualTo(generation + 2);
+        assertThat(balancer.getGeneration()).isEqualTo(generation + 1);
         Exchange second = new DefaultExchange(CAMEL.get());
         balancer.process(second, sync -> { });
         assertThat(second.getException()).as("the next one reads the new state: A only, no failover")
-                .isInstanceOf(NoAgentAvailableException.class).hasMessageContaining("1 of 1 agents tried");
+                .isInstanceOf(NoAgentAvailableException.class).hasMessageContaining("1 of 2 agents tried");
     }
 }

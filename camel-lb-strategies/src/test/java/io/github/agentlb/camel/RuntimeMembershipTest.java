@@ -340,6 +340,56 @@ class RuntimeMembershipTest {
         assertThat(drained.getMessage().getBody(String.class)).isEqualTo("A1");
     }
 
+    /**
+     * A retry is a new request: it goes to no agent drained or removed since the exchange read its
+     * state (drain and remove mean no new request), nor to one that left while marked down, and it
+     * may go to an agent added since, when the agents of the state it read are spent.
+     */
+    @Test
+    void aRetryGoesToNoAgentThatLeftSinceTheExchangeReadItsStateButMayGoToOneAddedSince() {
+        for (String change : List.of("remove", "drain", "drain busy", "remove only")) {
+            ScriptedChild b = ScriptedChild.naming("B");
+            ScriptedChild c = ScriptedChild.naming("C");
+            java.util.concurrent.atomic.AtomicReference<AgentLoadBalancerSupport> self = new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicReference<List<String>> order = new java.util.concurrent.atomic.AtomicReference<>(List.of("B"));
+            ScriptedChild a = ScriptedChild.answering("A1", (attempt, now) -> {
+                AgentLoadBalancerSupport lb = self.get();
+                if (change.startsWith("remove")) {
+                    lb.removeAgent("B");
+                } else {
+                    lb.drainAgent("B");
+                }
+                if (!change.equals("remove only")) {
+                    lb.addAgent("C", c, 1.0);
+                }
+                throw new java.net.ConnectException("Connection refused");
+            });
+            AgentLoadBalancerSupport balancer = new AgentLoadBalancerSupport(TestBalancer.strategy("fixed", state -> exchange ->
+                    Selection.of(order.get().iterator()))) {
+            };
+            self.set(balancer);
+            balancer.setCamelContext(CAMEL.get());
+            balancer.addAgent("A1", a, 1.0);
+            balancer.addAgent("B", b, 1.0);
+            balancer.start();
+            if (change.equals("drain busy")) {
+                b.hold(); // a request of another exchange stays in flight on B: B drains, still a member
+                balancer.process(new DefaultExchange(CAMEL.get()), sync -> { });
+            }
+            order.set(List.of("A1", "B"));
+            Exchange retried = send(balancer, null);
+            b.release();
+            assertThat(b.requests()).as(change + ": no new request to B").hasSize(change.equals("drain busy") ? 1 : 0);
+            if (change.equals("remove only")) {
+                assertThat(retried.getException()).as(change).isInstanceOf(NoAgentAvailableException.class);
+            } else {
+                assertThat(retried.getException()).as(change).isNull();
+                assertThat(retried.getMessage().getBody(String.class)).as(change + ": to the agent added since").isEqualTo("C");
+            }
+            balancer.stop();
+        }
+    }
+
     @Test
     void turningSlowStartOffGivesARampingAgentItsWholeShareAtOnce() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
