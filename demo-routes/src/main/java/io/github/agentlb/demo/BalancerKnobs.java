@@ -103,14 +103,18 @@ final class BalancerKnobs {
         try {
             balancer.checkSettings();
         } catch (IllegalArgumentException e) {
-            // "queueSize must be ..." or "queueSize=10 needs ...": the field is the leading name
-            String field = e.getMessage() == null ? "" : e.getMessage().split("[ =]", 2)[0];
-            if (!set.containsKey(field)) {
+            // "queueSize must be ..." or "queueSize=10 needs ...": the field is the leading name, or, when that
+            // one was left at its default, the first knob set here that the message names.
+            String message = e.getMessage() == null ? "" : e.getMessage();
+            String leading = message.split("[ =]", 2)[0];
+            String field = set.containsKey(leading) ? leading : set.keySet().stream()
+                    .filter(k -> names(message, k)).findFirst().orElse(null);
+            if (field == null) {
                 throw e;
             }
             // The other knobs the message names, by the variables that set them here.
             List<String> others = knobs.keySet().stream().filter(k -> !k.equals(field)
-                    && java.util.regex.Pattern.compile("\\b" + k + "\\b").matcher(e.getMessage()).find())
+                    && names(message, k))
                     .map(k -> k + " is " + variableOf(k)).sorted().toList();
             throw new IllegalArgumentException(variableOf(field) + ": " + e.getMessage()
                     + (others.isEmpty() ? "" : " (" + String.join(", ", others) + ")"), e);
@@ -147,6 +151,11 @@ final class BalancerKnobs {
     }
 
     /** The environment variable of knob {@code property}: {@code sessionHeader} to {@code BALANCER_SESSION_HEADER}. */
+    /** Whether {@code message} names {@code knob} as a word. */
+    private static boolean names(String message, String knob) {
+        return java.util.regex.Pattern.compile("\\b" + knob + "\\b").matcher(message).find();
+    }
+
     static String variableOf(String property) {
         return VARIABLE_PREFIX + MainSettings.variable(property);
     }

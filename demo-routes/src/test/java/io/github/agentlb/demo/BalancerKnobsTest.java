@@ -107,6 +107,11 @@ class BalancerKnobsTest {
         assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
                 .hasMessageStartingWith("BALANCER_MAX_IN_FLIGHT_PER_TENANT: maxInFlightPerTenant=1 needs queueSize > 0")
                 .hasMessageEndingWith("(queueSize is BALANCER_QUEUE_SIZE)");
+        // A relation that starts with a knob left at its default names the variable that was set.
+        given("balancer.retry.backoff.base.interval", "500ms");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new RoundRobinLB(), context))
+                .hasMessageStartingWith("BALANCER_RETRY_BACKOFF_BASE_INTERVAL: retryBackoffMaxInterval must be >= retryBackoffBaseInterval")
+                .hasMessageEndingWith("(retryBackoffMaxInterval is BALANCER_RETRY_BACKOFF_MAX_INTERVAL)");
         // ... and what runs is what the log then shows.
         given("balancer.consecutive.failures", "3");
         RoundRobinLB rr = new RoundRobinLB();
