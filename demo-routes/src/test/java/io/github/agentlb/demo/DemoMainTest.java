@@ -151,6 +151,14 @@ class DemoMainTest {
                 new IllegalArgumentException("strategy must be one of rr, ch, was 'x'"))))
                 .isEqualTo("Bad proxy configuration: strategy must be one of rr, ch, was 'x'");
         assertThat(DemoMain.startupProblem(new IllegalStateException("something else"))).isNull();
+        // An option of a Camel component the proxy uses, by -Dcamel.component..., that it has not or refused.
+        assertThat(DemoMain.startupProblem(new RuntimeException("start failed", new org.apache.camel.PropertyBindingException(
+                new Object(), "stallFactor", "0.5", "camel.component.agent", "stallFactor", null))))
+                .isEqualTo("Bad proxy configuration: camel.component.agent.stallFactor=0.5 was refused"
+                        + " (no such option, or not a value it takes)");
+        assertThat(DemoMain.startupProblem(new org.apache.camel.PropertyBindingException(new Object(), "minStallTime", "abc",
+                "camel.component.agent.", "minStallTime", new IllegalArgumentException("not a duration: abc"))))
+                .isEqualTo("Bad proxy configuration: camel.component.agent.minStallTime=abc was refused: not a duration: abc");
     }
 
     @Test

@@ -129,7 +129,8 @@ public final class MainSettings<T> {
     /**
      * The one line to print for a start-up failure the operator can fix, or null for any other:
      * a value Camel could not convert ("Bad agent configuration: PORT must be an integer, was
-     * 'eighty'"), a value the settings refused ({@link IllegalArgumentException}), a port in use
+     * 'eighty'"), a value the settings refused ({@link IllegalArgumentException}), an option of
+     * another bean or component that could not be set (as written, with the reason), a port in use
      * ({@link ServerPorts.PortInUseException}) or taken between the check and the bind.
      *
      * @param what the application, e.g. "agent"
@@ -144,6 +145,14 @@ public final class MainSettings<T> {
                 }
                 return "Bad " + what + " configuration: " + variable(property) + " must be "
                         + expected(property) + ", was '" + binding.getValue() + "'";
+            }
+            if (t instanceof PropertyBindingException other && other.getPropertyName() != null) {
+                // Another bean's or component's option (-Dcamel.component.agent.minStallTime=...): as written.
+                String key = other.getOptionPrefix() == null || other.getOptionKey() == null ? other.getPropertyName()
+                        : other.getOptionPrefix().replaceAll("\\.$", "") + "." + other.getOptionKey();
+                Throwable reason = other.getCause();
+                return "Bad " + what + " configuration: " + key + "=" + other.getValue() + " was refused"
+                        + (reason == null ? " (no such option, or not a value it takes)" : ": " + describe(reason));
             }
             if (t instanceof ServerPorts.PortInUseException inUse) {
                 return inUse.getMessage();
