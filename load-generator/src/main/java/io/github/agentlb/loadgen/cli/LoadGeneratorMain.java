@@ -17,6 +17,7 @@ import io.github.agentlb.loadgen.scenario.Section;
 import io.github.agentlb.loadgen.scenario.Setup;
 import io.github.agentlb.loadgen.scenario.Variant;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -26,7 +27,10 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -57,14 +62,15 @@ import picocli.CommandLine;
                     + "report-<scenario>-<variant>.json for every run of every scenario (one shape, see the module's "
                     + "README), report.md and the charts into --out: distribution_[<scenario>_]<strategy>.png and, "
                     + "for pid, pid_convergence[_<scenario>].png/.csv (the scenario in the name except for uniform), "
-                    + "hotkey.png, timeline_<scenario>_<strategy>.png (failure, hang, busy, gray, fleet), agents.png, "
+                    + "hotkey.png, timeline_<scenario>_<strategy>.png (failure, hang, busy, gray, fleet, brownout), agents.png, "
                     + "soak_[<scenario>_]<strategy>.png (--duration).",
             "Without --url: for each scenario and strategy, starts agents A1-A3 and the demo proxy in-process "
                     + "on free ports."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {
-            "0:every request was answered",
-            "1:some request failed or timed out (reports still written), or the run failed",
+            "0:every request was answered, less the errors a scenario allows (busy: 1 in 30, gray: 1 in 20 of the "
+                    + "requests sent while A1 is faulty)",
+            "1:some other request failed or timed out (reports still written), or the run failed",
             "2:invalid arguments, or --out is not a writable directory"})
 public final class LoadGeneratorMain implements Callable<Integer> {
 
@@ -79,10 +85,16 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     @Mixin
     private LoadOptions options = new LoadOptions();
     private final PrintStream stdout;
+    private final boolean checkOnly;
 
     /** A command printing progress and results to {@code stdout}. */
     public LoadGeneratorMain(PrintStream stdout) {
+        this(stdout, false);
+    }
+
+    private LoadGeneratorMain(PrintStream stdout, boolean checkOnly) {
         this.stdout = stdout;
+        this.checkOnly = checkOnly;
     }
 
     /**
@@ -99,6 +111,10 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 JvmRelaunch.whenLauncherEnds(() -> System.exit(143));
             }
             System.exit(execute(System.out, System.err, args));
+        }
+        int refused = check(new PrintStream(OutputStream.nullOutputStream()), System.err, args);
+        if (refused != 0) {
+            System.exit(refused); // refused before the restart, which would print its notice first
         }
         System.err.println("load-generator: a --url run restarts its JVM with " + String.join(" ", URL_RUN_OPTIONS)
                 + " so that its pacing keeps up on a shared machine (LOADGEN_RELAUNCH=0: no restart)");
@@ -117,9 +133,18 @@ public final class LoadGeneratorMain implements Callable<Integer> {
 
     /** Runs the command line without exiting; returns the exit code (see the class). */
     public static int execute(PrintStream out, PrintStream err, String... args) {
+        return execute(out, err, false, args);
+    }
+
+    /** Checks the command line and prints its notices, sending no load: 0 when it would run, else its exit code. */
+    static int check(PrintStream out, PrintStream err, String... args) {
+        return execute(out, err, true, args);
+    }
+
+    private static int execute(PrintStream out, PrintStream err, boolean checkOnly, String... args) {
         // XChart draws through AWT; set before any AWT class loads, whatever the machine has.
         System.setProperty("java.awt.headless", "true");
-        CommandLine cli = new CommandLine(new LoadGeneratorMain(out)).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine cli = new CommandLine(new LoadGeneratorMain(out, checkOnly)).setCaseInsensitiveEnumValuesAllowed(true);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         // The message and a pointer to --help, not the whole usage (about 90 lines).
@@ -144,15 +169,12 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             options.baseUrl(); // a malformed --url is refused before any other line is printed
         }
         List<Scenario> scenarios = options.validatedScenarios();
-        boolean plain = scenarios.stream().anyMatch(PlainScenario.class::isInstance);
-        // Said only for the scenarios that run: the hotkey scenario has its own hot user, hence its own default.
-        LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare,
-                plain ? stdout : null, null);
+        LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare);
         Pacing pacing = options.validatedPacing();
         options.checkCombination(pacing, scenarios);
         LoadTestConfig hotConfig = scenarios.stream().anyMatch(HotKeyScenario.class::isInstance)
-                ? options.validatedConfig(options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare,
-                        stdout, "hotkey") : null;
+                ? options.validatedConfig(options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare)
+                : null;
         LoadTestConfig faultConfig = scenarios.stream().anyMatch(OutageScenario.class::isInstance)
                 ? options.validatedFaultConfig() : null;
         AgentConfig template = options.validatedAgentTemplate();
@@ -171,6 +193,14 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         if (unusable != null) {
             options.err().println(unusable);
             return 2;
+        }
+        // Said once every option is checked, and only for the scenarios that run (hotkey: its own hot user).
+        runs.keySet().stream().map(s -> s instanceof PlainScenario ? options.usersNotice(config, null)
+                : s instanceof HotKeyScenario ? options.usersNotice(hotConfig, "hotkey") : null).distinct()
+                .filter(Objects::nonNull).forEach(stdout::println);
+        runs.keySet().stream().map(options::warmupNotice).filter(Objects::nonNull).forEach(stdout::println);
+        if (checkOnly) {
+            return 0;
         }
         try {
             return run(outDir, setup, runs, startNanos);
@@ -246,9 +276,13 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         }
     }
 
+    /** Why an I/O operation failed, in words (no class name). */
     private static String describe(Exception e) {
         Throwable cause = e instanceof UncheckedIOException u ? u.getCause() : e;
-        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : " " + cause.getMessage());
+        String why = cause instanceof FileAlreadyExistsException ? "a file, not a directory"
+                : cause instanceof AccessDeniedException ? "permission denied"
+                : cause instanceof NoSuchFileException ? "no such file or directory" : "I/O error";
+        return why + (cause.getMessage() == null ? "" : " (" + cause.getMessage() + ")");
     }
 
     /** {@code null} when the balancer at {@code baseUrl} accepts a connection, else one line why: no load sent. */

@@ -12,7 +12,6 @@ import io.github.agentlb.loadgen.scenario.PlainScenario;
 import io.github.agentlb.loadgen.scenario.Scenario;
 import io.github.agentlb.loadgen.scenario.SlowAgentScenario;
 import io.github.agentlb.loadgen.scenario.TenantsScenario;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -74,7 +73,9 @@ final class LoadOptions {
                     + "sent to the URL).")
     List<String> scenario;
     @Option(names = "--failure-requests", paramLabel = "N", defaultValue = "" + OutageScenario.DEFAULT_REQUESTS,
-            description = "Requests per strategy of the failure and hang scenarios, >= 3 (default: ${DEFAULT-VALUE}).")
+            description = "Requests per strategy of the failure and hang scenarios, >= 3 (default: ${DEFAULT-VALUE}); "
+                    + "a short run can leave a phase without requests: the console says NOT MEASURED and the JSON's "
+                    + "figures.unmeasured_phases names it (no check fails).")
     private int failureRequests;
     @Option(names = "--failure-users", paramLabel = "N",
             description = "Distinct user_ids of the failure and hang scenarios (default: " + OutageScenario.DEFAULT_USERS
@@ -88,11 +89,11 @@ final class LoadOptions {
                     + "${DEFAULT-VALUE}); failure and hang: --failure-requests; others: their own counts (--scenario).")
     private int requests;
     @Option(names = "--users", paramLabel = "N",
-            description = "Distinct user_ids besides the hot user, sharing the requests evenly (default: "
-                    + LoadTestConfig.DEFAULT_USERS + ", or a tenth of their requests when they are fewer than "
-                    + LoadTestConfig.DEFAULT_USERS + "; below " + 10 * LoadTestConfig.DEFAULT_USERS + " requests each "
-                    + "user then sends fewer than 10 and stickiness says little: give --users; in the hotkey "
-                    + "scenario their requests are those not from the hot user).")
+            description = "Distinct user_ids besides the hot user, sharing the requests evenly (default: a tenth of "
+                    + "the requests, at most " + LoadTestConfig.DEFAULT_USERS + ", at least 1, so that each user sends "
+                    + "about 10 and stickiness means something; said on the console when below "
+                    + LoadTestConfig.DEFAULT_USERS + "; in the hotkey scenario their requests are those not from the "
+                    + "hot user).")
     private Integer users;
     @Option(names = "--hot-share", paramLabel = "F",
             description = "User 0 sends this share of all requests, 0 <= F < 1, in the seeded order; users 1..N "
@@ -100,14 +101,17 @@ final class LoadOptions {
     Double hotShare;
     /** The longest a run for a count at {@code --rate} may take, warm-up included. */
     static final Duration MAX_RUN = Duration.ofHours(24);
+    /** Where {@code --replicas} above 1 applies, as the help and the refusal say it. */
+    static final String REPLICAS_LIMIT = "Only the uniform, heterogeneous and hotkey scenarios, in-process in a closed "
+            + "loop: not with --url, --rate or --duration";
     /** The most proxies {@code --replicas} runs in this JVM. */
     static final int MAX_REPLICAS = 16;
     @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
             description = "In-process runs: N proxies (1.." + LoadOptions.MAX_REPLICAS + "), each with its own balancer, over the same agents; request i "
                     + "goes to replica i mod N (default: ${DEFAULT-VALUE}). Stickiness then counts a user as sticky "
                     + "only if every replica sent it to the same agent. The hotkey scenario then adds avn-one (one "
-                    + "instance) and avn-shared (the replicas sharing one allocation through an in-process ZooKeeper). Not with --url, --rate/--duration, failure or hang; "
-                    + "without --scenario it runs uniform, heterogeneous and hotkey.")
+                    + "instance) and avn-shared (the replicas sharing one allocation through an in-process ZooKeeper). "
+                    + REPLICAS_LIMIT + "; without --scenario it runs those three.")
     int replicas;
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_CONCURRENCY,
             description = "Concurrent workers (default: ${DEFAULT-VALUE}).")
@@ -116,7 +120,7 @@ final class LoadOptions {
             description = "Seed of the request order and the agents' delays (default: ${DEFAULT-VALUE}).")
     long seed;
     @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "" + LoadTestConfig.DEFAULT_TIMEOUT_MS,
-            description = "Per-request timeout, ms (default: ${DEFAULT-VALUE}).")
+            description = "Per-request timeout, ms, 1.." + LoadTestConfig.MAX_TIMEOUT_MS + " (default: ${DEFAULT-VALUE}).")
     private long timeoutMs;
     @Option(names = "--out", paramLabel = "DIR",
             description = "Output directory (default: " + LoadGeneratorMain.DEFAULT_OUT + ", or "
@@ -143,8 +147,8 @@ final class LoadOptions {
             description = "In-process agents: longest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMaxMs;
 
-    /** The load with hot share {@code share}: {@code --users} or {@link #defaultUsers} (said to a non-null {@code stdout}). */
-    LoadTestConfig validatedConfig(double share, PrintStream stdout, String scenario) {
+    /** The load with hot share {@code share}: {@code --users} or {@link #defaultUsers}. */
+    LoadTestConfig validatedConfig(double share) {
         if (!(share >= 0 && share < 1)) {
             throw usage("--hot-share must be >= 0 and < 1, was " + share);
         }
@@ -159,17 +163,26 @@ final class LoadOptions {
                             + "), was " + n + ": lower --users or --hot-share, or raise --requests");
         }
         try {
-            LoadTestConfig config = new LoadTestConfig(requests, n, concurrency, seed, timeoutMs,
+            return new LoadTestConfig(requests, n, concurrency, seed, timeoutMs,
                     LoadTestConfig.DEFAULT_PROGRESS_EVERY, warmup, share);
-            if (users == null && n != LoadTestConfig.DEFAULT_USERS && stdout != null) {
-                stdout.printf(Locale.ROOT, hot == 0 ? "--users not given: %d users sharing %d requests%s%n"
-                        : "--users not given: %d users besides the hot user, sharing the %d requests not from it%s%n",
-                        n, others, scenario == null ? "" : " (" + scenario + " scenario)");
-            }
-            return config;
         } catch (IllegalArgumentException e) {
             throw usage(asOption(e.getMessage()));
         }
+    }
+
+    /** The line saying the users {@code c} got without {@code --users} when fewer than the default; else {@code null}. */
+    String usersNotice(LoadTestConfig c, String scenario) {
+        int others = c.requests() - Workload.hotRequests(c.requests(), c.hotShare());
+        return users != null || c.users() == LoadTestConfig.DEFAULT_USERS ? null : String.format(Locale.ROOT,
+                "--users not given: %d user%s %s %d requests%s", c.users(), c.users() == 1 ? "" : "s",
+                others == c.requests() ? "sharing" : "besides the hot user, sharing the", others,
+                (others == c.requests() ? "" : " not from it") + (scenario == null ? "" : " (" + scenario + " scenario)"));
+    }
+
+    /** The line saying that {@code --warmup}, given, is not used by {@code s}; else {@code null}. */
+    String warmupNotice(Scenario s) {
+        return s.ownWarmup() && spec.commandLine().getParseResult().hasMatchedOption("--warmup")
+                ? "--warmup " + warmup + " is not used by the " + s.name() + " scenario" : null;
     }
 
     /** {@link LoadTestConfig}'s {@code message} with its leading field as an option ({@code timeoutMs}: {@code --timeout-ms}). */
@@ -179,9 +192,9 @@ final class LoadOptions {
                 + message.substring(m.end(1)) : message;
     }
 
-    /** Users without {@code --users}: {@value LoadTestConfig#DEFAULT_USERS}, or a tenth of fewer {@code requests} (>= 1). */
+    /** Users without {@code --users}: a tenth of {@code requests}, 1..{@value LoadTestConfig#DEFAULT_USERS}. */
     static int defaultUsers(int requests) {
-        return requests >= LoadTestConfig.DEFAULT_USERS ? LoadTestConfig.DEFAULT_USERS : Math.max(1, requests / 10);
+        return Math.min(LoadTestConfig.DEFAULT_USERS, Math.max(1, requests / 10));
     }
 
     /** Failure and hang users without {@code --failure-users}: their default, or fewer in proportion to fewer requests (>= 1). */
@@ -271,7 +284,8 @@ final class LoadOptions {
         try {
             return AgentConfig.custom().delayMs(agentDelayMinMs, agentDelayMaxMs).build();
         } catch (IllegalArgumentException e) {
-            throw usage("agent delay: " + e.getMessage());
+            throw usage(e.getMessage().replace("delayMinMs", "--agent-delay-min-ms")
+                    .replace("delayMaxMs", "--agent-delay-max-ms"));
         }
     }
 
@@ -282,7 +296,7 @@ final class LoadOptions {
         }
         for (String s : strategies) {
             if (!known.contains(s)) {
-                throw usage("unknown strategy '" + s + "'; known: " + String.join(", ", known));
+                throw usage("--strategy: unknown strategy '" + s + "'; known: " + String.join(", ", known));
             }
         }
         if (new HashSet<>(strategies).size() != strategies.size()) {
@@ -346,7 +360,8 @@ final class LoadOptions {
         }
         if (replicas > 1 && (url != null || !pacing.isDefault() || !notKeyed.isEmpty())) {
             throw usage("--replicas " + replicas + " runs the uniform, heterogeneous and hotkey scenarios in-process "
-                    + "in a closed loop: not with --url, --rate, --duration, failure, hang or fleet");
+                    + "in a closed loop: not with --url, --rate or --duration" + (notKeyed.isEmpty() ? "" : ", nor "
+                    + "--scenario " + notKeyed));
         }
     }
 

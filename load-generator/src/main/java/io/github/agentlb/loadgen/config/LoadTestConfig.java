@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param concurrency   requests in flight at most (closed-loop workers, each an exchange of the
  *                      asynchronous {@code WorkerLoopRoute}, not a thread), 1..{@value #MAX_CONCURRENCY}
  * @param seed          seed of the request order
- * @param timeoutMs     per-request timeout, ms, >= 1
+ * @param timeoutMs     per-request timeout, ms, 1..{@value #MAX_TIMEOUT_MS}
  * @param progressEvery a progress line every this many completed requests, >= 1
  * @param warmup        requests sent before the measured ones and not counted, >= 0 ({@link #warmupConfig()})
  * @param hotShare      the share of all requests sent by the hot user {@value Workload#HOT_USER}, in [0, 1)
@@ -25,6 +25,8 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
             DEFAULT_PROGRESS_EVERY = 500, DEFAULT_WARMUP = 100;
     /** The default seed and per-request timeout, ms. */
     public static final long DEFAULT_SEED = 42, DEFAULT_TIMEOUT_MS = 5_000;
+    /** Upper bound on {@link #timeoutMs()}, ms: an hour. */
+    public static final long MAX_TIMEOUT_MS = 3_600_000;
     /** Upper bound on {@link #concurrency()}: a worker is not a thread ({@code WorkerLoopRoute}). */
     public static final int MAX_CONCURRENCY = 1_000;
 
@@ -33,6 +35,9 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         Check.atLeast("requests", requests, 1);
         Check.inRange("concurrency", concurrency, 1, MAX_CONCURRENCY);
         Check.atLeast("timeoutMs", timeoutMs, 1);
+        if (timeoutMs > MAX_TIMEOUT_MS) {
+            throw new IllegalArgumentException("timeoutMs must be <= " + MAX_TIMEOUT_MS + ", was " + timeoutMs);
+        }
         Check.atLeast("progressEvery", progressEvery, 1);
         Check.atLeast("warmup", warmup, 0);
         Workload.checkUsers(requests, users, hotShare);

@@ -59,7 +59,8 @@ public final class JsonReport {
         Map<String, Object> d = map("scenario", r.scenario(), "variant", r.variant(), "strategy", r.strategy(),
                 "target", r.target(), "embedded", r.embedded());
         LoadTestConfig c = r.load();
-        d.put("load", map("requests", c.requests(), "users", c.users(), "concurrency", c.concurrency(), "seed", c.seed(),
+        // The requests sent: a timed run's count is its duration's, not --requests.
+        d.put("load", map("requests", r.totals().requests(), "users", c.users(), "concurrency", c.concurrency(), "seed", c.seed(),
                 "timeout_ms", c.timeoutMs(), "warmup_requests", c.warmup(), "hot_share", c.hotShare(),
                 "replicas", r.replicas()));
         RunStatistics s = r.totals();

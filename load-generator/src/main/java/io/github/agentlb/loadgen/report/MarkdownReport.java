@@ -116,7 +116,7 @@ public final class MarkdownReport {
     }
 
     private static String fmt(double value) {
-        return String.format(Locale.ROOT, "%.1f", value);
+        return Section.num("%.1f", value);
     }
 
     private static String pct(double share) {

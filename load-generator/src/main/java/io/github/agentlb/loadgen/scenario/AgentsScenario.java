@@ -86,6 +86,11 @@ public final class AgentsScenario implements Scenario {
     }
 
     @Override
+    public boolean ownWarmup() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return "agents";
     }

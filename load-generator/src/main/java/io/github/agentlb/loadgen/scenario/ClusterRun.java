@@ -187,9 +187,10 @@ final class ClusterRun {
                 + "counted)", c.requests(), c.users(), c.concurrency(), c.seed(), c.warmup());
     }
 
-    /** {@code A1=12 A2=10 A3=0} (separator {@code =}): the successful requests of each agent. */
+    /** {@code A1=12 A2=10 A3=0} (separator {@code =}): the successful requests of each agent; {@code n/a} when none is known. */
     static String answered(RunStatistics s, String separator) {
-        return s.agents().values().stream().map(a -> a.agentId() + separator + a.count()).collect(Collectors.joining(" "));
+        return s.agents().isEmpty() ? "n/a"
+                : s.agents().values().stream().map(a -> a.agentId() + separator + a.count()).collect(Collectors.joining(" "));
     }
 
     /**

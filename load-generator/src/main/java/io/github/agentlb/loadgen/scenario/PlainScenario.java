@@ -116,8 +116,8 @@ public final class PlainScenario implements Scenario {
 
     @Override
     public Result runAgainst(String baseUrl, String label, Setup setup) throws Exception {
-        LoadTestConfig load = workload(setup);
         Pacing pacing = setup.pacing();
+        LoadTestConfig load = urlLoad(workload(setup), pacing);
         setup.stdout().printf("== %s: balancer at %s%s%n", label, baseUrl, pacing.isDefault() ? ""
                 : "; " + pacing.describe(load));
         warmUp(label, List.of(baseUrl), load, pacing, pacing.openLoop() ? URL_OPEN_LOOP_WARMUP_SECONDS : 0, setup);
@@ -148,6 +148,14 @@ public final class PlainScenario implements Scenario {
             LoadRunner.warmUp(setup.stdout(), label, targets, warmupOf(load.warmupConfig().get(),
                     pacing.ratePerSecond(), leastSeconds), pacing);
         }
+    }
+
+    /** {@code load} of a {@code --url} run, its warm-up lengthened as {@link #warmupOf} does for an open loop. */
+    static LoadTestConfig urlLoad(LoadTestConfig load, Pacing pacing) {
+        int warm = load.warmupConfig().map(w -> warmupOf(w, pacing.ratePerSecond(), URL_OPEN_LOOP_WARMUP_SECONDS)
+                .requests()).orElse(0);
+        return warm == load.warmup() ? load : new LoadTestConfig(load.requests(), load.users(), load.concurrency(),
+                load.seed(), load.timeoutMs(), load.progressEvery(), warm, load.hotShare());
     }
 
     /** {@code warm}, lengthened to at least {@code leastSeconds} at {@code ratePerSecond} (0: a closed loop, kept as it is). */

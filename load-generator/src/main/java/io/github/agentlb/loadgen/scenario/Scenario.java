@@ -28,6 +28,11 @@ public interface Scenario {
     /** The name on the command line ({@code --scenario}), in {@code report.md} and in file names, e.g. {@code failure}. */
     String name();
 
+    /** Whether it warms up in its own way, not by {@code --warmup}. */
+    default boolean ownWarmup() {
+        return false;
+    }
+
     default LoadTestConfig workload(Setup setup) {
         return setup.load();
     }

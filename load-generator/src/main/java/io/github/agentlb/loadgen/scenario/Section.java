@@ -105,9 +105,12 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
         return Double.isNaN(value) ? "n/a" : format(format, value);
     }
 
-    /** {@link String#format} in {@link Locale#ROOT}: what every report and console line of a scenario uses. */
+    /**
+     * {@link String#format} in {@link Locale#ROOT}, a figure not observed (NaN) as {@code n/a}: what every report
+     * and console line of a scenario uses.
+     */
     public static String format(String format, Object... args) {
-        return String.format(Locale.ROOT, format, args);
+        return String.format(Locale.ROOT, format, args).replaceAll("\\bNaN\\b", "n/a");
     }
 
     /** {@code A1 60, A2 55}: a map's entries, comma-separated. */

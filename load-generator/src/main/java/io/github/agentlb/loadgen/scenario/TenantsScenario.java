@@ -65,6 +65,11 @@ public final class TenantsScenario implements Scenario {
     }
 
     @Override
+    public boolean ownWarmup() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return "tenants";
     }

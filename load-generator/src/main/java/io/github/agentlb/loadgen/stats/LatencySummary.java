@@ -3,8 +3,8 @@ package io.github.agentlb.loadgen.stats;
 import org.HdrHistogram.Histogram;
 
 /**
- * Response-time summary of {@code count} requests: mean, p50, p95, p99 and max, ms, each 0 when
- * {@code count} is 0. Percentiles are nearest-rank, from an HdrHistogram of microseconds with 3
+ * Response-time summary of {@code count} requests: mean, p50, p95, p99 and max, ms, each NaN (not
+ * observed) when {@code count} is 0. Percentiles are nearest-rank, from an HdrHistogram of microseconds with 3
  * significant digits (the highest value equivalent to the true one: exact below 2.048 ms, within
  * 0.1% above); mean and max are exact (whole microseconds). Immutable.
  */
@@ -13,8 +13,9 @@ public record LatencySummary(long count, double meanMs, double p50Ms, double p95
     /** Significant decimal digits kept by the histogram. */
     public static final int SIGNIFICANT_DIGITS = 3;
 
-    /** An empty summary: no requests, all figures 0. */
-    public static final LatencySummary EMPTY = new LatencySummary(0, 0, 0, 0, 0, 0);
+    /** An empty summary: no requests, all figures NaN. */
+    public static final LatencySummary EMPTY = new LatencySummary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+            Double.NaN);
 
     /**
      * Collects latencies and then summarizes them. Not thread-safe: one recorder per thread, or

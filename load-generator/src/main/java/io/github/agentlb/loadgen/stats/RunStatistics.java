@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * agents with 0, so a starved one shows in the spread) and their spread, variance, CV, max/mean;
  * stickiness: of the users answered, the share whose answers all came from one agent; latencies of
  * the successes; throughput over the {@link SteadyWindow} ({@code steady}) if any, else the wall
- * time. Errors exclude timeouts, by HTTP status (0 = no answer).
+ * time. Errors exclude timeouts, by HTTP status (0 = no answer). A figure not observed (of no
+ * answer, or of no agent) is NaN.
  */
 public record RunStatistics(int requests, long successes, long errors, long timeouts,
                             SortedMap<Integer, Long> errorStatuses, Map<String, AgentSummary> agents, int answeredUsers,
@@ -111,14 +112,14 @@ public record RunStatistics(int requests, long successes, long errors, long time
         return countStatistics().map(LoadStatistics::variance).orElse(0.0);
     }
 
-    /** Coefficient of variation of requests per agent (standard deviation over mean), fraction. */
+    /** Coefficient of variation of requests per agent (standard deviation over mean), fraction; NaN when none answered. */
     public double coefficientOfVariation() {
-        return countStatistics().map(LoadStatistics::coefficientOfVariation).orElse(0.0);
+        return successes == 0 ? Double.NaN : countStatistics().map(LoadStatistics::coefficientOfVariation).orElse(0.0);
     }
 
-    /** Max over mean of requests per agent (1 = perfectly even). */
+    /** Max over mean of requests per agent (1 = perfectly even); NaN when none answered. */
     public double maxOverMean() {
-        return countStatistics().map(LoadStatistics::maxOverMean).orElse(0.0);
+        return successes == 0 ? Double.NaN : countStatistics().map(LoadStatistics::maxOverMean).orElse(0.0);
     }
 
     /** Mean requests per agent. */
@@ -131,14 +132,14 @@ public record RunStatistics(int requests, long successes, long errors, long time
         return errors + timeouts;
     }
 
-    /** 0 when no user was answered. */
+    /** Sticky users over answered users, 0..1; NaN when no user was answered. */
     public double stickiness() {
-        return answeredUsers == 0 ? 0 : (double) stickyUsers / answeredUsers;
+        return answeredUsers == 0 ? Double.NaN : (double) stickyUsers / answeredUsers;
     }
 
-    /** Wall time of the run, ms. */
+    /** Wall time of the run, ms; NaN when no request was sent. */
     public double durationMs() {
-        return durationNanos / 1e6;
+        return requests == 0 ? Double.NaN : durationNanos / 1e6;
     }
 
     /**

@@ -208,7 +208,9 @@ class LoadGeneratorMainTest {
         assertThat(stdout()).contains("--users not given: 5 users sharing 50 requests");
         assertThat(report("uniform-external").at("/load/users").asInt()).isEqualTo(5);
         assertThat(LoadOptions.defaultUsers(2000)).isEqualTo(200);
-        assertThat(LoadOptions.defaultUsers(200)).isEqualTo(200);
+        assertThat(LoadOptions.defaultUsers(200)).isEqualTo(20);
+        assertThat(LoadOptions.defaultUsers(1999)).isEqualTo(199);
+        assertThat(LoadOptions.defaultUsers(5000)).isEqualTo(200);
         assertThat(LoadOptions.defaultUsers(199)).isEqualTo(19);
         assertThat(LoadOptions.defaultUsers(5)).isEqualTo(1);
     }
@@ -331,10 +333,10 @@ class LoadGeneratorMainTest {
                 .contains("--replicas 2 runs the uniform, heterogeneous and hotkey scenarios in-process");
 
         assertRefused("--replicas", "2", "--scenario", "failure")
-                .contains("not with --url, --rate, --duration, failure, hang or fleet");
+                .contains("in-process in a closed loop: not with --url, --rate or --duration");
 
         assertRefused("--replicas", "2", "--scenario", "fleet")
-                .contains("not with --url, --rate, --duration, failure, hang or fleet");
+                .contains("in-process in a closed loop: not with --url, --rate or --duration");
 
         assertRefused("--rate", "50", "--scenario", "fleet")
                 .contains("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, "
@@ -362,7 +364,7 @@ class LoadGeneratorMainTest {
         assertRefused("--url", "ftp://host", "--strategy", "rr").contains("--url must be http(s)://");
 
         assertRefused("--agent-delay-min-ms", "9", "--agent-delay-max-ms", "1")
-                .contains("delayMinMs must be <= delayMaxMs");
+                .contains("--agent-delay-min-ms must be <= --agent-delay-max-ms (1), was 9");
 
         assertRefused("--scenario", "mixed")
                 .contains("--scenario must be uniform, heterogeneous, hotkey, failure, hang, agents, busy, fleet, "
@@ -392,6 +394,65 @@ class LoadGeneratorMainTest {
 
         assertThat(run("--requests", "many")).isEqualTo(2);
         assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void everyRefusalNamesTheOptionAsTypedAndItsValueWithoutJavaNames() throws Exception {
+        assertRefused("--agent-delay-min-ms", "200", "--agent-delay-max-ms", "100")
+                .contains("--agent-delay-min-ms must be <= --agent-delay-max-ms (100), was 200");
+        assertRefused("--agent-delay-min-ms", "-1").contains("--agent-delay-min-ms must be in 0..3600000, was -1");
+        assertRefused("--strategy", "nosuch").contains("--strategy: unknown strategy 'nosuch'; known: rr,");
+        assertRefused("--timeout-ms", "99999999999").contains("--timeout-ms must be <= 3600000, was 99999999999");
+        Path file = Files.writeString(dir.resolve("afile"), "x");
+        assertRefused("--out", file.toString(), "--strategy", "rr").contains("--out " + file
+                + " is not a writable directory: a file, not a directory");
+        assertThat(stderr()).doesNotContain("delayMinMs", "Exception", "Ms ");
+    }
+
+    @Test
+    void theReplicasLimitIsOneListInTheHelpAndTheRefusal() {
+        for (String s : List.of("busy", "agents", "failure")) {
+            assertRefused("--replicas", "2", "--scenario", s).contains("--replicas 2 runs the uniform, heterogeneous "
+                    + "and hotkey scenarios in-process in a closed loop: not with --url, --rate or --duration, nor "
+                    + "--scenario " + s);
+        }
+        assertThat(run("--help")).isZero();
+        assertThat(stdout().replaceAll("\\s+", " ")).contains("Only the uniform, heterogeneous and hotkey scenarios, "
+                + "in-process in a closed loop: not with --url, --rate or --duration;");
+    }
+
+    @Test
+    void nothingIsPrintedBeforeARefusalAndABadUrlIsRefusedBeforeTheRelaunch() {
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertThat(LoadGeneratorMain.check(o, e, "--url", "localhost:8000", "--strategy", "rr")).isEqualTo(2);
+        assertThat(stderr()).contains("--url must be http(s)://");
+        for (String[] args : List.of(new String[] {"--strategy", "rr,rr"}, new String[] {"--interval", "5s"},
+                new String[] {"--agent-delay-min-ms", "-1"}, new String[] {"--out", "/proc/nope"})) {
+            List<String> all = new java.util.ArrayList<>(List.of(args));
+            all.addAll(List.of("--requests", "30", "--scenario", "uniform"));
+            assertRefused(all.toArray(String[]::new));
+        }
+        assertThat(stdout()).isEmpty();
+    }
+
+    @Test
+    void noticesComeAfterTheChecksAndOnlyForWhatRuns() {
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertThat(LoadGeneratorMain.check(o, e, "--replicas", "2", "--strategy", "rr", "--requests", "30",
+                "--out", dir.toString())).as(stderr()).isZero();
+        assertThat(stdout()).contains("--users not given: 3 users sharing 30 requests").doesNotContain("hotkey");
+        assertThat(LoadGeneratorMain.check(o, e, "--strategy", "rr", "--scenario", "uniform", "--requests", "15",
+                "--out", dir.toString())).isZero();
+        assertThat(stdout()).contains("--users not given: 1 user sharing 15 requests");
+        assertThat(LoadGeneratorMain.check(o, e, "--strategy", "rr", "--scenario", "uniform", "--requests", "200",
+                "--out", dir.toString())).isZero();
+        assertThat(stdout()).contains("--users not given: 20 users sharing 200 requests");
+        assertThat(LoadGeneratorMain.check(o, e, "--scenario", "tenants", "--warmup", "10", "--out",
+                dir.toString())).isZero();
+        assertThat(stdout()).contains("--warmup 10 is not used by the tenants scenario");
+        assertThat(dir.toFile().list()).isEmpty();
     }
 
     @Test
@@ -442,5 +503,8 @@ class LoadGeneratorMainTest {
         assertThat(run("--help")).isZero();
         assertThat(stdout()).contains("--url", "--strategy", "--requests", "--users", "--concurrency", "--seed",
                 "--out", "--timeout-ms", "--scenario", "--warmup", "--hot-share", "--replicas", "Exit codes");
+        String help = stdout().replaceAll("\\s+", " ");
+        assertThat(help).contains("gray, fleet, brownout)", "less the errors a scenario allows",
+                "a tenth of the requests, at most 200", "--timeout-ms=MS Per-request timeout, ms, 1..3600000");
     }
 }

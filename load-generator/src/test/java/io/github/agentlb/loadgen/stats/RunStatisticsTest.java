@@ -135,15 +135,28 @@ public class RunStatisticsTest {
     }
 
     @Test
-    void noAnswersAtAllGiveZeroFiguresNotExceptions() {
+    void noAnswersAtAllGiveNotObservedFiguresNotExceptions() {
         RunStatistics s = RunStatistics.of(List.of(RequestOutcome.error("r1", 1, 0, 1)), List.of(), 1);
 
         assertThat(s.agents()).isEmpty();
         assertThat(s.countStatistics()).isEmpty();
         assertThat(s.spread()).isZero();
-        assertThat(s.coefficientOfVariation()).isZero();
-        assertThat(s.stickiness()).isZero();
+        assertThat(s.coefficientOfVariation()).isNaN();
+        assertThat(s.stickiness()).isNaN();
         assertThat(s.latency()).isEqualTo(LatencySummary.EMPTY);
+    }
+
+    @Test
+    void whatWasNotObservedIsNaNNotZero() {
+        RunStatistics s = RunStatistics.of(List.of(RequestOutcome.error("r1", 1, 404, 1)), List.of("A1", "A2"), 5);
+        RunStatistics none = RunStatistics.of(List.of(), List.of("A1"), 0);
+
+        assertThat(List.of(s.stickiness(), s.coefficientOfVariation(), s.maxOverMean(), s.latency().meanMs(),
+                s.latency().p50Ms(), s.latency().p95Ms(), s.latency().p99Ms(), s.latency().maxMs(),
+                s.agents().get("A1").latency().p99Ms(), none.durationMs())).allMatch(d -> d.isNaN());
+        assertThat(s.answeredUsers()).isZero();
+        assertThat(s.variance()).isZero(); // both agents known, both answered 0: observed
+        assertThat(s.durationMs()).isEqualTo(5e-6);
     }
 
     @Test
