@@ -17,9 +17,8 @@ install -Dfile="$root/bom/pom.xml" -DpomFile="$root/bom/pom.xml"
 install -Dfile="$root/pom.xml" -DpomFile="$root/pom.xml"
 for module in camel-lb-strategies camel-lb-http; do
   jar="$root/$module/target/$module-$version"
-  docs=()
-  [[ -f $jar-javadoc.jar ]] && docs=(-Djavadoc="$jar-javadoc.jar") # made by install, not by package
-  install -Dfile="$jar.jar" -DpomFile="$root/$module/pom.xml" -Dsources="$jar-sources.jar" "${docs[@]}"
+  install -Dfile="$jar.jar" -DpomFile="$root/$module/pom.xml" \
+    -Dsources="$jar-sources.jar" -Djavadoc="$jar-javadoc.jar"
 done
 cat > "$work/settings.xml" <<XML
 <settings>
