@@ -129,7 +129,8 @@ final class ProxyAnswers {
         warn(reason, "request=" + requestId(exchange) + " answered 503: " + detail);
         LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
         // A queue timeout is overload, as a full queue's 429: the client may come back in a second.
-        reply(exchange, 503, "no agent available", detail, stopping ? Map.of(AnswerRules.RETRY_AFTER, "5")
+        // Stopping: the client's next request goes elsewhere, not on this connection (as WhileStopping's answers).
+        reply(exchange, 503, "no agent available", detail, stopping ? Map.of(AnswerRules.RETRY_AFTER, "5", "Connection", "close")
                 : cause instanceof QueueTimeoutException ? Map.of(AnswerRules.RETRY_AFTER, "1") : Map.of());
     }
 

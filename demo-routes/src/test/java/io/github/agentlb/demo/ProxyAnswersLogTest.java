@@ -118,6 +118,23 @@ class ProxyAnswersLogTest {
         assertThat(lines).last().asString().startsWith("WARN request=s2 answered 503: A2 is busy");
     }
 
+    /** A request the stopping balancer turned away (one that waited in its queue) closes its connection: the next goes elsewhere. */
+    @Test
+    void aRequestTurnedAwayWhileTheBalancerStopsClosesItsConnection() {
+        Exchange exchange = failed("q1", List.of());
+        io.netty.channel.embedded.EmbeddedChannel client = new io.netty.channel.embedded.EmbeddedChannel();
+        io.github.agentlb.camel.http.NettyDownstream.install(exchange, client, new io.netty.handler.codec.http.DefaultFullHttpRequest(
+                io.netty.handler.codec.http.HttpVersion.HTTP_1_1, io.netty.handler.codec.http.HttpMethod.POST, "/process/q1"),
+                "/process/q1", null);
+        exchange.setProperty(Exchange.EXCEPTION_CAUGHT, new NoAgentAvailableException("The balancer is stopping: it takes"
+                + " no new request", exchange, null, List.of(), Set.of()));
+        answers.noAgent(exchange);
+        io.netty.handler.codec.http.HttpResponse answer = client.readOutbound();
+        assertThat(answer.status().code()).isEqualTo(503);
+        assertThat(answer.headers().get("Retry-After")).isEqualTo("5");
+        assertThat(answer.headers().get("Connection")).isEqualTo("close");
+    }
+
     /** An exchange the balancer gave up on after {@code refused} agents refused the connection, in that order. */
     private Exchange failed(String requestId, List<String> refused) {
         Exchange exchange = new DefaultExchange(camel);
