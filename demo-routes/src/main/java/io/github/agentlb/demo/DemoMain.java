@@ -256,6 +256,7 @@ public final class DemoMain {
                     LOG.info("Balancer knobs set by BALANCER_* / balancer.*: {}", knobs);
                 }
             } else {
+                settings.refuseBalancerKnobs(config.strategy());
                 BalancerKnobs.refuseWithoutBalancer(config.strategy(), getContext());
             }
             ServerPorts.requirePortFree(config.host(), config.port());

@@ -16,6 +16,8 @@ import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.health.OutlierEjection;
 import java.time.Duration;
+import java.util.Map;
+import java.util.LinkedHashMap;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -153,6 +155,28 @@ public class ProxySettings {
             }
         }
         return balancer;
+    }
+
+    /**
+     * Refuses the outlier ejection, failover and balance knobs that were given, for a baseline
+     * {@code strategy} (Camel's own balancer, which has none of them); nothing when none was given.
+     *
+     * @throws IllegalArgumentException naming the variables given
+     */
+    public void refuseBalancerKnobs(String strategy) {
+        Map<String, Object> knobs = new LinkedHashMap<>();
+        knobs.put("consecutiveFailures", consecutiveFailures);
+        knobs.put("baseEjectionTimeMs", baseEjectionTimeMs);
+        knobs.put("maxEjectionTimeMs", maxEjectionTimeMs);
+        knobs.put("maxEjectedShare", maxEjectedShare);
+        knobs.put("maximumFailoverAttempts", maximumFailoverAttempts);
+        knobs.put("balanceFactor", balanceFactor);
+        List<String> given = knobs.entrySet().stream().filter(e -> e.getValue() != null)
+                .map(e -> MainSettings.variable(e.getKey())).toList();
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException("Bad proxy configuration: " + String.join(", ", given) + ": STRATEGY="
+                    + strategy + " is Camel's own balancer, which has none of these knobs");
+        }
     }
 
     /**

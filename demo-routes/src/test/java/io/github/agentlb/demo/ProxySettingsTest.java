@@ -25,6 +25,17 @@ class ProxySettingsTest {
     }
 
     @Test
+    void theBaselineRefusesTheEjectionAndFailoverKnobsItHasNot() {
+        ProxySettings settings = new ProxySettings();
+        settings.refuseBalancerKnobs("camel-rr"); // none given
+        settings.setConsecutiveFailures(0);
+        settings.setMaximumFailoverAttempts(2);
+        assertThatThrownBy(() -> settings.refuseBalancerKnobs("camel-rr")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Bad proxy configuration: CONSECUTIVE_FAILURES, MAXIMUM_FAILOVER_ATTEMPTS: STRATEGY=camel-rr"
+                        + " is Camel's own balancer, which has none of these knobs");
+    }
+
+    @Test
     void unsetSettingsAreTheDefaults() {
         ProxySettings settings = new ProxySettings();
         RoundRobinLB balancer = settings.configure(new RoundRobinLB());
