@@ -25,7 +25,8 @@ import org.apache.camel.Exchange;
  * agent passed over or the first failover only.
  *
  * <p>Over 300 lines: five screens over one order (rest, the in-flight bound, ejection, saturation,
- * slow start) that share the passed-over sets the exchange's answers and {@code Retry-After} read.
+ * slow start) that share the passed-over sets the exchange's answers and {@code Retry-After} read,
+ * and the membership read live (drained, removed, added since) that every screen applies to.
  */
 abstract sealed class CandidateScreen permits Attempts {
 
@@ -137,7 +138,6 @@ abstract sealed class CandidateScreen permits Attempts {
         return later != null ? later : firstUntried(ejected, limit);
     }
 
-    /** The clock, read once per {@link #nextAgent} and only when a rest, a report or a ramp needs it. */
     /**
      * An agent added since the exchange read its state that takes requests now (not draining, not
      * ejected when {@code screen}, a place free under the in-flight limit), in the current state's
@@ -162,6 +162,7 @@ abstract sealed class CandidateScreen permits Attempts {
         return null;
     }
 
+    /** The clock, read once per {@link #nextAgent} and only when a rest, a report or a ramp needs it. */
     private long now() {
         if (now == Attempts.UNSET) {
             now = context.nanoTime(); // a clock that reads Long.MIN_VALUE is only read again
