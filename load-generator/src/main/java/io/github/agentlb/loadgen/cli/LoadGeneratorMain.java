@@ -53,6 +53,9 @@ import picocli.CommandLine;
  * {@code --strategy}. Options: {@link LoadOptions}; exit codes: the command's {@code exitCodeList}.
  * The output directory is created and checked before any load is sent (else one line, exit 2); a
  * later write failure ends the run with one line, exit 1.
+ *
+ * <p>Over 300 lines: the picocli command's help text (exit codes, outputs) is most of it; the rest
+ * is the one order every run goes through (check every option, then print, then run and report).
  */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "load-generator 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,
