@@ -390,6 +390,38 @@ class RuntimeMembershipTest {
         }
     }
 
+    /** An agent added since is held to the in-flight limit as any other: a retry does not take a place it has not. */
+    @Test
+    void aRetryToAnAgentAddedSinceKeepsItsInFlightLimit() {
+        ScriptedChild c = ScriptedChild.naming("C");
+        java.util.concurrent.atomic.AtomicReference<AgentLoadBalancerSupport> self = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<List<String>> order = new java.util.concurrent.atomic.AtomicReference<>(List.of("A1"));
+        ScriptedChild a = ScriptedChild.answering("A1", (attempt, now) -> {
+            // While this exchange's attempt runs: C is added, and another exchange takes C's one place.
+            AgentLoadBalancerSupport lb = self.get();
+            lb.addAgent("C", c, 1.0);
+            c.hold();
+            order.set(List.of("C"));
+            lb.process(new DefaultExchange(CAMEL.get()), sync -> { });
+            throw new java.net.ConnectException("Connection refused");
+        });
+        AgentLoadBalancerSupport balancer = new AgentLoadBalancerSupport(TestBalancer.strategy("fixed", state -> exchange ->
+                Selection.of(order.get().iterator()))) {
+        };
+        self.set(balancer);
+        balancer.setCamelContext(CAMEL.get());
+        balancer.setMaxInFlightPerAgent(1);
+        balancer.addAgent("A1", a, 1.0);
+        balancer.start();
+
+        Exchange exchange = send(balancer, null);
+
+        assertThat(c.requests()).as("the other exchange's, and no retry on C's one place").hasSize(1);
+        assertThat(exchange.getException()).isNotNull();
+        c.release();
+        balancer.stop();
+    }
+
     @Test
     void turningSlowStartOffGivesARampingAgentItsWholeShareAtOnce() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
