@@ -146,8 +146,9 @@ final class HedgedRequest {
 
     /**
      * The strategy's agents for another leg, without those of the legs so far, the ejected, those
-     * resting after a busy answer and those at their in-flight limit: a hedge none of them could
-     * take is not sent, nor counted.
+     * drained or removed since the request began, those resting after a busy answer and those at
+     * their in-flight limit, then the agents added since that pass the same screens: a hedge none of
+     * them could take is not sent, nor counted.
      */
     private List<String> candidates(List<String> busy) {
         List<String> candidates = new ArrayList<>(2);
@@ -155,13 +156,26 @@ final class HedgedRequest {
         long now = context.nanoTime();
         for (Iterator<String> it = state.picker.select(exchange).candidates(); it.hasNext(); ) {
             String agent = it.next();
-            AgentSlot slot = state.slot(agent);
-            if (!busy.contains(agent) && !state.detector.isEjected(agent) && slot != null && !slot.resting(now)
-                    && !(limit > 0 && slot.inFlight.get() >= limit)) {
+            if (hedgeable(agent, state.slot(agent), busy, now, limit)) {
                 candidates.add(agent);
             }
         }
+        // Then the agents added since the request began (drained or removed ones are not hedgeable): its attempts try them last.
+        BalancerState current = context.currentState();
+        if (current != state) {
+            for (String agent : current.agentIds()) {
+                if (state.slot(agent) == null && hedgeable(agent, current.slot(agent), busy, now, limit)) {
+                    candidates.add(agent);
+                }
+            }
+        }
         return candidates;
+    }
+
+    /** Whether a hedge may go to {@code agent}: not one of the request's, taking new requests, not ejected, resting or full. */
+    private boolean hedgeable(String agent, AgentSlot slot, List<String> busy, long now, int limit) {
+        return slot != null && slot.life.get() == AgentSlot.SERVING && !busy.contains(agent) && !state.detector.isEjected(agent)
+                && !slot.resting(now) && !(limit > 0 && slot.inFlight.get() >= limit);
     }
 
     /**

@@ -256,6 +256,33 @@ class HedgingTest {
         assertThat(keyed.getProperty(AgentLb.AGENT_PROPERTY)).isNotNull();
     }
 
+    /**
+     * A hedge goes to an agent added since the request began when the agents of the state it read
+     * are spent: its one agent slow and drained meanwhile, the hedge goes to the new one.
+     */
+    @Test
+    void aHedgeGoesToAnAgentAddedSinceWhenTheRequestsOneAgentIsDrained() {
+        FakeScheduler fake = new FakeScheduler(START);
+        Agents agents = new Agents(fake, 7, 10_000);
+        RoundRobinLB lb = balancer(fake, agents, true);
+        lb.setHedgeDelay(Duration.ofMillis(50));
+        lb.setHedgePercentile(0);
+        lb.setSlowStart(io.github.agentlb.core.fleet.SlowStart.DISABLED);
+        Exchange get = request("GET");
+        lb.process(get, doneSync -> { });
+        fake.advance(Duration.ofMillis(10));
+        agents.medianMs.put("A2", 100.0);
+        agents.draws.put("A2", new java.util.Random(8));
+        lb.drainAgent("A1");
+        lb.addAgent("A2", agents.child("A2"), 1.0);
+        fake.advance(Duration.ofSeconds(1));
+
+        assertThat(lb.getHedgesSent()).as("the hedge, to the agent added since").isEqualTo(1);
+        assertThat(agents.calls).containsEntry("A2", 1);
+        assertThat(get.getException()).isNull();
+        assertThat(get.getProperty(AgentLb.AGENT_PROPERTY)).isEqualTo("A2");
+    }
+
     /** An empty or blank Idempotency-Key, or two of them, names no key every agent reads alike: the POST goes to one agent. */
     @Test
     void aPostWithABlankIdempotencyKeyIsNeverSentTwice() {
