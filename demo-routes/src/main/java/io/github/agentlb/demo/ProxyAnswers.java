@@ -316,9 +316,13 @@ final class ProxyAnswers {
         return id == null ? "?" : label(id);
     }
 
-    /** A balancer agent id as the client should read it: the agent's name, else its base URL. */
+    /**
+     * A balancer agent id as the client should read it: the agent's name (one given in the
+     * configuration, or one an agents file or DNS added at runtime: an id that is no URI), else its
+     * base URL.
+     */
     String label(String agentId) {
-        return config.agentNames().containsValue(agentId) ? agentId : agentUrl.apply(agentId);
+        return config.agentNames().containsValue(agentId) || !agentId.contains("://") ? agentId : agentUrl.apply(agentId);
     }
 
     /** The request id for a log line: client text, escaped. */

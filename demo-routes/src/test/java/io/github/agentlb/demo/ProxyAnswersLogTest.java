@@ -118,6 +118,22 @@ class ProxyAnswersLogTest {
         assertThat(lines).last().asString().startsWith("WARN request=s2 answered 503: A2 is busy");
     }
 
+    /** An agent added at runtime by name (an agents file) is named in answers as the log names it, not by its URL. */
+    @Test
+    void anAgentAddedByNameIsNamedNotGivenByItsUrl() {
+        ProxyAnswers fleet = new ProxyAnswers(ProxyConfig.ofDefaults(), () -> "rr",
+                id -> id.equals("L3") ? "http://127.0.0.1:28293" : id, now::get);
+        assertThat(fleet.label("L3")).isEqualTo("L3");
+        assertThat(fleet.label("agent:http://127.0.0.1:28294")).as("an unnamed agent: its URL")
+                .isEqualTo("agent:http://127.0.0.1:28294");
+        Exchange exchange = failed("s3", List.of());
+        exchange.setProperty(Exchange.EXCEPTION_CAUGHT, new NoAgentAvailableException("No agent available: the agent holding"
+                + " this session, L3, is marked down by health checks; retry later, or start a new session", exchange, null,
+                List.of(), Set.of("L3"), "L3"));
+        fleet.noAgent(exchange);
+        assertThat(lines).last().asString().contains("the agent holding this session, L3, is marked down");
+    }
+
     /** A request the stopping balancer turned away (one that waited in its queue) closes its connection: the next goes elsewhere. */
     @Test
     void aRequestTurnedAwayWhileTheBalancerStopsClosesItsConnection() {
