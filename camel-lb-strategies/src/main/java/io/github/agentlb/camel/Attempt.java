@@ -52,6 +52,8 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     private final Exchange exchange;
     /** Whether the agent was ejected when this attempt was sent (its trial, or the last agent left). */
     private final boolean sentWhileEjected;
+    /** The outlier detector's generation when this attempt was sent ({@link io.github.agentlb.core.health.OutlierDetector#generation()}). */
+    private final long generation;
     /** Whether the step that sent this attempt ran on the caller's thread inside {@link Attempts#start}. */
     private final boolean stepSync;
     private final long startNanos;
@@ -73,9 +75,10 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     private static final int DEFERRED_ANSWER = 2;
 
     Attempt(Attempts attempts, String agent, AgentSlot slot, Exchange exchange, boolean stepSync, long startNanos,
-            boolean sentWhileEjected) {
+            boolean sentWhileEjected, long generation) {
         this.attempts = attempts;
         this.sentWhileEjected = sentWhileEjected;
+        this.generation = generation;
         this.agent = agent;
         this.slot = slot;
         this.exchange = exchange;
@@ -241,6 +244,10 @@ final class Attempt implements AsyncCallback, AttemptHooks {
 
     boolean sentWhileEjected() {
         return sentWhileEjected;
+    }
+
+    long generation() {
+        return generation;
     }
 
     AgentSlot slot() {

@@ -153,7 +153,7 @@ final class Attempts extends CandidateScreen {
             next(sync); // removed since the state was read (its child perhaps stopped): as if not offered
             return;
         }
-        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial);
+        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial, state.detector.generation());
         OwnProperties.set(copy, AttemptHooks.PROPERTY, SessionAttemptHooks.of(attempt, state.sessions, exchange, pin, agent));
         try {
             if (state.boundedLoads != null) {
@@ -219,7 +219,7 @@ final class Attempts extends CandidateScreen {
             LOG.debug("attemptCompleted failed for agent {}", agent, e);
         }
         context.listeners.attempt(context.strategyName, agent, outcome, elapsedNanos);
-        Duration errorEjection = outcome == AttemptOutcome.ERROR_ANSWER ? state.detector.onErrorAnswer(agent) : null;
+        Duration errorEjection = outcome == AttemptOutcome.ERROR_ANSWER ? state.detector.onErrorAnswer(agent, done.generation()) : null;
         if (errorEjection != null) {
             context.listeners.ejected(context.strategyName, new AgentFailure(agent, "error answer " + status, outcome, null), errorEjection);
         }
@@ -239,8 +239,9 @@ final class Attempts extends CandidateScreen {
         }
         AgentFailure agentFailure = new AgentFailure(agent, AgentFailure.reasonOf(failure), outcome, failure);
         addFailure(agentFailure);
-        // A marked-down agent is out until marked up: its failures (calls the mark-down ended) eject it no more.
-        Duration ejection = state.detector.isMarkedDown(agent) ? null : state.detector.onFailure(agent);
+        // A marked-down agent is out until marked up: its failures (calls the mark-down ended) eject it no more;
+        // nor does a call sent before the agent's last ejection, re-admission or mark (OutlierDetector#generation).
+        Duration ejection = state.detector.isMarkedDown(agent) ? null : state.detector.onFailure(agent, done.generation());
         if (ejection != null) {
             context.listeners.ejected(context.strategyName, agentFailure, ejection);
         }

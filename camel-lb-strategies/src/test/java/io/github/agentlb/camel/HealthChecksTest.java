@@ -50,6 +50,8 @@ class HealthChecksTest {
     private final Map<String, Addressed> children = new HashMap<>();
     /** When set, agent b's held calls register their end here, to be run later, rather than at once. */
     private List<Runnable> bRegistersLater;
+    /** When set, agent b's held calls also leave here how they time out (as a first-byte timeout ends them). */
+    private List<Runnable> bTimeouts;
     /** When set, agent a's answers wait here until run (calls in flight on a healthy agent). */
     private List<Runnable> aAnswers;
     private FixedOrderLB balancer;
@@ -149,6 +151,12 @@ class HealthChecksTest {
             called.add(agent);
             if (agent.equals("b") && statuses.get("b.test") == null) {
                 AttemptHooks hooks = exchange.getProperty(AttemptHooks.PROPERTY, AttemptHooks.class);
+                if (bTimeouts != null) {
+                    bTimeouts.add(() -> {
+                        exchange.setException(new TimeoutException("agent b: no first byte in 60000 ms"));
+                        callback.done(false);
+                    });
+                }
                 Runnable register = () -> held.add(hooks.whenAgentDown(() -> {
                     exchange.setException(new IOException("agent b marked down: call ended"));
                     callback.done(false);
@@ -348,6 +356,36 @@ class HealthChecksTest {
 
         assertThat(held).containsExactly(AttemptHooks.NOTHING);
         assertThat(post.getException()).hasMessageContaining("marked down");
+        assertThat(called).containsExactly("b");
+    }
+
+    /**
+     * A call sent while its agent hung, left waiting through the agent's mark-down and mark-up (calls not
+     * ended at the mark-down), that times out after the agent came back says nothing of it now: it ejects
+     * nothing (with the default of one failure to eject), and the agent takes requests again.
+     */
+    @Test
+    void aHungSpellsCallThatTimesOutAfterItsAgentWasMarkedUpEjectsNothing() {
+        balancer.setHealthCheckEndCalls(false);
+        startChecking();
+        statuses.remove("b.test");
+        bTimeouts = new ArrayList<>();
+        Exchange get = send("GET");
+        Exchange post = send("POST");
+        fake.advance(Duration.ofMillis(4400));
+        assertThat(balancer.getEjectedAgents()).containsExactly("b");
+        statuses.put("b.test", 200);
+        fake.advance(Duration.ofMillis(4400));
+        assertThat(balancer.getEjectedAgents()).isEmpty();
+
+        bTimeouts.forEach(Runnable::run);
+
+        assertThat(events).containsExactly("down b", "up b");
+        assertThat(balancer.getEjectedAgents()).isEmpty();
+        assertThat(get.getMessage().getBody()).as("the GET goes on to a").isEqualTo("a");
+        assertThat(post.getException()).hasMessageContaining("no first byte");
+        called.clear();
+        assertThat(send("GET").getMessage().getBody()).isEqualTo("b");
         assertThat(called).containsExactly("b");
     }
 

@@ -25,10 +25,18 @@ import java.util.function.LongSupplier;
  * {@link #markDown}: an agent marked down counts as ejected for every request (no trial, no cap,
  * not even as the last agent left) until it is marked up, which also ends a passive ejection.
  *
+ * <p>An outcome reported with the {@link #generation()} its call was sent in counts only if the
+ * agent's standing (ejected, re-admitted, marked down or up) has not changed since: a call sent
+ * before, say one of a hung spell that times out after the agent was re-admitted, says nothing of
+ * the agent now, as an answer sent before an ejection does not re-admit it.
+ *
  * <p>Thread-safe. While no agent is ejected the request path is a volatile read
  * ({@link #hasEjections()}) and, per attempt, one map lookup and a field read
  * ({@link #onSuccess}): no lock, no allocation. Ejection, trial and re-admission (rare) take the
  * detector's monitor. Time comes from the injected clock (ns), so tests are exact.
+ *
+ * <p>Over 300 lines: one state machine per agent (healthy, ejected, on trial, marked down) with its
+ * three streaks and the readiness question, which share one monitor and one generation.
  */
 public final class OutlierDetector {
 
@@ -54,6 +62,8 @@ public final class OutlierDetector {
     private volatile int ejectedCount;
     /** Agents marked down by active health checks. */
     private volatile int downCount;
+    /** Changes of standing so far (ejections, re-admissions, marks); written under the monitor. */
+    private volatile long generation;
 
     /**
      * @param config    the ejection rules
@@ -110,6 +120,10 @@ public final class OutlierDetector {
         if (!down && h.state != HEALTHY) {
             readmit(h);
         }
+        changed(h); // and a fresh count: an agent marked up passed its checks
+        h.consecutiveFailures.set(0);
+        h.consecutiveErrorAnswers.set(0);
+        h.consecutiveHedgesLost.set(0);
         return true;
     }
 
@@ -119,6 +133,21 @@ public final class OutlierDetector {
         h.consecutiveFailures.set(0);
         h.healthySince = nanoClock.getAsLong();
         ejectedCount--;
+        changed(h);
+    }
+
+    /** Records a change of {@code h}'s standing; under the monitor. */
+    private void changed(AgentHealth h) {
+        h.generation = ++generation;
+    }
+
+    /**
+     * The generation of the agents' standing now, to be kept with a call when it is sent and given
+     * back with its failure ({@link #onFailure(String, long)}): it grows by one at each ejection,
+     * re-admission and mark. One volatile read.
+     */
+    public long generation() {
+        return generation;
     }
 
     /** @return whether active health checks marked {@code agentId} down */
@@ -211,8 +240,19 @@ public final class OutlierDetector {
      *     {@link OutlierEjection#maxEjected cap} reached
      */
     public Duration onFailure(String agentId) {
+        return onFailure(agentId, Long.MAX_VALUE);
+    }
+
+    /**
+     * Records a failed attempt on {@code agentId} sent in generation {@code sentIn} ({@link #generation()}
+     * when it was sent): as {@link #onFailure(String)} unless the agent's standing changed since, when it
+     * counts for nothing.
+     *
+     * @return the ejection time if this failure ejected the agent, else null
+     */
+    public Duration onFailure(String agentId, long sentIn) {
         AgentHealth h = agents.get(agentId);
-        if (h == null || !config.isEnabled()) {
+        if (h == null || !config.isEnabled() || sentIn < h.generation) {
             return null;
         }
         return onBadAttempt(agentId, h, h.consecutiveFailures, config.consecutiveFailures());
@@ -226,9 +266,19 @@ public final class OutlierDetector {
      * @return the ejection time if this ejected the agent, else null
      */
     public Duration onErrorAnswer(String agentId) {
+        return onErrorAnswer(agentId, Long.MAX_VALUE);
+    }
+
+    /**
+     * Records an error answer from {@code agentId} to a call sent in generation {@code sentIn}: as
+     * {@link #onErrorAnswer(String)} unless the agent's standing changed since, when it counts for nothing.
+     *
+     * @return the ejection time if this ejected the agent, else null
+     */
+    public Duration onErrorAnswer(String agentId, long sentIn) {
         AgentHealth h = agents.get(agentId);
         int threshold = config.consecutiveErrorAnswers();
-        if (h == null || !config.isEnabled() || threshold == 0) {
+        if (h == null || !config.isEnabled() || threshold == 0 || sentIn < h.generation) {
             return null;
         }
         return onBadAttempt(agentId, h, h.consecutiveErrorAnswers, threshold);
@@ -291,6 +341,7 @@ public final class OutlierDetector {
         h.level = Math.min(h.level + 1, MAX_LEVEL);
         h.ejectedUntil = now + nanos;
         h.state = EJECTED; // after ejectedUntil: the volatile write publishes it to hasAgentToTry
+        changed(h);
         h.consecutiveFailures.set(0);
         h.consecutiveErrorAnswers.set(0);
         h.consecutiveHedgesLost.set(0);
@@ -372,6 +423,8 @@ public final class OutlierDetector {
         volatile boolean down;
         /** The clock's time of the last failure reported, ns; read without the monitor. */
         volatile long lastFailure;
+        /** The {@link #generation} of its last change of standing; 0 while it had none. */
+        volatile long generation;
         long ejectedUntil;
         long trialStarted;
         long healthySince = Long.MIN_VALUE;

@@ -296,4 +296,42 @@ class OutlierDetectorTest {
         assertThat(d.hasEjections()).isFalse();
         assertThat(d.markDown("unknown", true)).isFalse();
     }
+
+    /**
+     * A call that fails or answers an error after its agent was ejected, re-admitted, marked down or up
+     * since it was sent says nothing of the agent now (as an answer sent before an ejection does not
+     * re-admit): a hung spell's calls timing out after the agent came back leave it in, and a stale
+     * failure during a trial neither ends the trial nor ejects; a call sent since counts as before.
+     */
+    @Test
+    void aCallSentBeforeItsAgentsLastChangeOfStandingNeitherEjectsNorEndsATrial() {
+        OutlierDetector d = detector(OutlierEjection.ofDefaults(), "A1", "A2", "A3");
+        long hungSpell = d.generation();
+        assertThat(d.onFailure("A1", hungSpell)).isEqualTo(Duration.ofSeconds(10));
+        clock.addAndGet(10 * SECOND);
+        assertThat(d.admit("A1")).isEqualTo(TRIAL);
+        assertThat(d.onFailure("A1", hungSpell)).as("a call of the hung spell times out during the trial").isNull();
+        assertThat(d.ejected()).containsExactly("A1");
+        assertThat(d.admit("A1")).as("the trial is still out").isEqualTo(EJECTED);
+        long duringTrial = d.generation();
+        assertThat(d.onSuccess("A1", true)).isTrue();
+        assertThat(d.onFailure("A1", hungSpell)).as("after the re-admission").isNull();
+        assertThat(d.onFailure("A1", duringTrial)).as("sent during the trial").isNull();
+        assertThat(d.ejected()).isEmpty();
+        assertThat(d.hasAgentToTry()).isTrue();
+
+        long beforeMarks = d.generation();
+        assertThat(d.markDown("A2", true)).isTrue();
+        long whileDown = d.generation();
+        assertThat(d.markDown("A2", false)).isTrue();
+        assertThat(d.onFailure("A2", beforeMarks)).as("sent before the mark-down").isNull();
+        assertThat(d.onFailure("A2", whileDown)).as("sent while marked down").isNull();
+        for (int i = 0; i < 5; i++) {
+            assertThat(d.onErrorAnswer("A2", beforeMarks)).isNull();
+        }
+        assertThat(d.ejected()).isEmpty();
+        assertThat(d.onFailure("A2", d.generation())).as("sent since").isEqualTo(Duration.ofSeconds(10));
+        assertThat(d.onFailure("A3")).as("without a generation: sent now").isEqualTo(Duration.ofSeconds(10));
+        assertThat(d.ejected()).containsExactly("A2", "A3");
+    }
 }
