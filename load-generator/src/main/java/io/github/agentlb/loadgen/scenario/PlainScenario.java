@@ -342,8 +342,11 @@ public final class PlainScenario implements Scenario {
         Result first = results.get(0);
         LoadTestConfig c = first.load();
         List<Object> blocks = new ArrayList<>();
-        blocks.add(Section.format("%d requests over %d users%s, %d concurrent, seed %d, timeout %d ms, "
-                        + "after %d warm-up requests (not counted); %s.", c.requests(), c.users(), c.hotShare() == 0 ? ""
+        Pacing pacing = first.pace() == null ? Pacing.CLOSED_COUNTED : first.pace().pacing();
+        String sent = !pacing.timed() ? c.requests() + " requests" : "Requests sent for " + Pacing.formatDuration(
+                pacing.duration()) + (pacing.openLoop() ? " at " + Pacing.number(pacing.ratePerSecond()) + " per second" : "");
+        blocks.add(Section.format("%s over %d users%s, %d concurrent, seed %d, timeout %d ms, "
+                        + "after %d warm-up requests (not counted); %s.", sent, c.users(), c.hotShare() == 0 ? ""
                         : Section.format(" and hot user %d sending a share %.2f of them", Workload.HOT_USER,
                         c.hotShare()), c.concurrency(), c.seed(), c.timeoutMs(), c.warmup(),
                 !first.embedded() ? "balancer at " + first.target() : first.replicas() == 1

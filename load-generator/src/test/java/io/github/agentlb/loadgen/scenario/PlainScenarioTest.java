@@ -22,6 +22,7 @@ import io.github.agentlb.loadgen.stats.RunStatisticsTest;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,6 +162,21 @@ class PlainScenarioTest {
         write(report("x", RunStatistics.of(List.of(RequestOutcome.error("r1", 1, 0, 1)), List.of(), 1)));
 
         assertThat(ImageIO.read(dir.resolve("distribution_x.png").toFile())).isNotNull();
+    }
+
+    /** A --duration run sends what its time allows, not --requests: the section says the time, each row its count. */
+    @Test
+    void aTimedRunsSectionGivesItsDurationAndRateNotTheUnusedRequestCount() {
+        LoadRunner.Result run = new LoadRunner.Result(List.of(), RunStatisticsTest.handWorked(), 0, 1,
+                PaceReport.counted(new Pacing(50, Duration.ofSeconds(90), Pacing.DEFAULT_INTERVAL),
+                        new PacingCheck().result(Double.NaN, 2, Double.NaN)));
+        Result timed = UNIFORM.result(Variant.of("rr", 1), "http://127.0.0.1:1", true, LoadTestConfig.of(2000, 200), run,
+                new LinkedHashMap<>(), List.of(), List.of());
+
+        String text = MarkdownReport.render(List.of(new MarkdownReport.Part(UNIFORM.section(List.of(timed)), List.of(timed))));
+
+        assertThat(text).contains("Requests sent for 1m30s at 50 per second over 200 users").doesNotContain("2000 requests");
+        assertThat(text).contains("| rr | 9 | 2 | 1 |");
     }
 
     @Test
