@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.core.fleet.SlowStart;
+import io.github.agentlb.core.health.OutlierEjection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -420,6 +421,43 @@ class RuntimeMembershipTest {
         assertThat(exchange.getException()).isNotNull();
         c.release();
         balancer.stop();
+    }
+
+    /**
+     * A retry tries an agent added since once (a second failure there ends the request, not a third call),
+     * and gives back the place it took there, with an in-flight limit or without.
+     */
+    @Test
+    void aRetryTriesAnAgentAddedSinceOnceAndGivesBackItsPlace() {
+        for (int limit : new int[] {0, 1}) {
+            ScriptedChild c = ScriptedChild.answering("C", (attempt, now) -> {
+                throw new java.net.ConnectException("Connection refused");
+            });
+            java.util.concurrent.atomic.AtomicReference<AgentLoadBalancerSupport> self = new java.util.concurrent.atomic.AtomicReference<>();
+            ScriptedChild a = ScriptedChild.answering("A1", (attempt, now) -> {
+                self.get().addAgent("C", c, 1.0);
+                throw new java.net.ConnectException("Connection refused");
+            });
+            AgentLoadBalancerSupport balancer = new AgentLoadBalancerSupport(TestBalancer.strategy("fixed", state -> exchange ->
+                    Selection.of(List.of("A1").iterator()))) {
+            };
+            self.set(balancer);
+            balancer.setCamelContext(CAMEL.get());
+            balancer.setMaxInFlightPerAgent(limit);
+            balancer.setOutlierEjection(OutlierEjection.disabled());
+            balancer.addAgent("A1", a, 1.0);
+            balancer.start();
+
+            Exchange exchange = send(balancer, null);
+
+            assertThat(c.requests()).as("limit " + limit + ": C tried once").hasSize(1);
+            assertThat(exchange.getException()).isInstanceOf(NoAgentAvailableException.class);
+            assertThat(((NoAgentAvailableException) exchange.getException()).failures()).extracting(AgentFailure::agentId)
+                    .as("limit " + limit).containsExactly("A1", "C");
+            assertThat(balancer.balancerState().slot("C").inFlight.get()).as("limit " + limit + ": C's place given back")
+                    .isZero();
+            balancer.stop();
+        }
     }
 
     @Test
