@@ -207,10 +207,14 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
      * Names the agent behind {@code endpointUri}: decisions, logs and metrics use {@code agentId}
      * for that child instead of its URI; a later call re-maps the children at once.
      *
-     * @param endpointUri the child's endpoint URI, as written in {@code .to(...)}, normalized, or without its options
-     * @param agentId     the stable name, e.g. {@code A1}
+     * @param endpointUri the child's endpoint URI, as written in {@code .to(...)}, normalized, without its options,
+     *                    or the {@code http(s)://} address it holds ({@code agent:http://h:8081?firstByteTimeout=5s},
+     *                    {@code agent://http://h:8081} and {@code http://h:8081} name the same child)
+     * @param agentId     the stable name, e.g. {@code A1}, without white space
      * @return this balancer
-     * @throws IllegalArgumentException if either is blank, or the name is already another child's id
+     * @throws IllegalArgumentException if either is blank, the name has white space or is already another
+     *     child's id, or, once the balancer started, no child has that endpoint (a name given before the
+     *     start that finds no child fails the start, naming its URI and the children)
      */
     public final AgentLoadBalancerSupport nameAgent(String endpointUri, String agentId) {
         writer.name(endpointUri, agentId);

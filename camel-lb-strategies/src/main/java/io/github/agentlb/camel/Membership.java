@@ -3,14 +3,19 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.Check;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.Channel;
 import org.apache.camel.EndpointAware;
@@ -29,14 +34,22 @@ import org.apache.camel.util.URISupport;
  * has id {@code http://localhost:8081}, so no endpoint option (a password, a token) reaches a
  * log line, a metrics tag or an exception message; else the processor's id, else its
  * {@code toString()}. Never a list position nor an identity hash code. A name is looked up by
- * the endpoint URI as written, by its normalized form, or by the id without options.
+ * the endpoint URI as written, by its normalized form, by the id without options, or by its address
+ * ({@link #address}): so {@code agent:http://h:8081?firstByteTimeout=5s}, {@code agent://http://h:8081}
+ * and {@code http://h:8081/} all name the child {@code .to("agent:http://h:8081")}, whose endpoint
+ * URI is {@code http://h:8081}.
  */
 final class Membership {
 
     /** {@code user:password@} after a {@code //}, also inside nested URIs such as {@code vertx-http:http://...}. */
     private static final Pattern USER_INFO = Pattern.compile("(?<=//)[^/?#@]*@");
+    /** A component's scheme before an {@code http(s)://} address: {@code agent:}, {@code agent://}, {@code netty-http:}. */
+    private static final Pattern SCHEME_BEFORE_ADDRESS = Pattern.compile("^[a-z][a-z0-9+.-]*:(?://)?(?=https?://)",
+            Pattern.CASE_INSENSITIVE);
 
     private final Map<String, String> names = new ConcurrentHashMap<>();
+    /** The endpoint URIs of {@link #names} as they were given, by their normalized form. */
+    private final Map<String, String> written = new ConcurrentHashMap<>();
     /** Names of children added at runtime ({@code addAgent}), by identity: they need no endpoint. */
     private final Map<Processor, String> childNames = Collections.synchronizedMap(new IdentityHashMap<>());
 
@@ -47,8 +60,48 @@ final class Membership {
      */
     String name(String endpointUri, String agentId) {
         Check.notBlank("endpointUri", endpointUri);
-        Check.notBlank("agentId", agentId);
+        checkedName("agentId", agentId);
+        written.put(normalized(endpointUri), endpointUri);
         return names.put(normalized(endpointUri), agentId);
+    }
+
+    /** {@code name} if not blank and without white space, the rule of every agent name. */
+    static String checkedName(String field, String name) {
+        Check.notBlank(field, name);
+        if (name.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException(field + " must not contain white space, was '" + name + "'");
+        }
+        return name;
+    }
+
+    /**
+     * Checks that the names given for {@code endpointUris} (each as given to {@link #name}) find a child
+     * among {@code processors}.
+     *
+     * @throws IllegalArgumentException naming the first URI that finds none, and the children's default ids
+     */
+    void checkNamed(Collection<String> endpointUris, AsyncProcessor[] processors) {
+        Set<String> keys = new HashSet<>();
+        for (AsyncProcessor processor : processors) {
+            String uri = endpointUri(processor);
+            if (uri != null) {
+                keys.add(normalized(uri));
+                keys.add(normalized(withoutOptions(uri)));
+                keys.add(address(uri));
+            }
+        }
+        for (String given : endpointUris) {
+            if (!keys.contains(normalized(given)) && !keys.contains(address(normalized(given)))) {
+                throw new IllegalArgumentException("nameAgent: no child of this balancer has endpoint '" + given
+                        + "'; its children: " + Arrays.stream(processors).map(Membership::defaultId)
+                        .collect(Collectors.joining(", ")));
+            }
+        }
+    }
+
+    /** The endpoint URIs named so far, as given. */
+    List<String> namedUris() {
+        return List.copyOf(written.values());
     }
 
     /** Takes back a name given by {@link #name}: {@code previous} again, or none. */
@@ -56,6 +109,7 @@ final class Membership {
         String key = normalized(endpointUri);
         if (previous == null) {
             names.remove(key);
+            written.remove(key);
         } else {
             names.put(key, previous);
         }
@@ -102,7 +156,25 @@ final class Membership {
         if (name == null) {
             name = names.get(normalized(id));
         }
+        if (name == null && !names.isEmpty()) {
+            String address = address(uri);
+            for (Map.Entry<String, String> named : names.entrySet()) {
+                if (address(named.getKey()).equals(address)) {
+                    return named.getValue();
+                }
+            }
+        }
         return name != null ? name : id;
+    }
+
+    /**
+     * The address a URI names: without a component's scheme before an {@code http(s)://} address, its
+     * user info, query and a trailing slash ({@code agent://http://h:8081?x=1} gives {@code http://h:8081}).
+     */
+    static String address(String uri) {
+        String address = withoutOptions(SCHEME_BEFORE_ADDRESS.matcher(uri.trim()).replaceFirst(""));
+        return address.endsWith("/") && address.indexOf('/') < address.length() - 1 && !address.endsWith("//")
+                ? address.substring(0, address.length() - 1) : address;
     }
 
     /** The default id of a child: its endpoint URI without user info and query, else its processor id, else {@code toString()}. */

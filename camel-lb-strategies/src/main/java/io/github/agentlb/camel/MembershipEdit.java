@@ -190,11 +190,7 @@ public final class MembershipEdit {
     }
 
     private static String checkedName(String name) {
-        Check.notBlank("name", name);
-        if (name.chars().anyMatch(Character::isWhitespace)) {
-            throw new IllegalArgumentException("name must not contain white space, was '" + name + "'");
-        }
-        return name;
+        return Membership.checkedName("name", name);
     }
 
     private static double checkedWeight(double weight) {

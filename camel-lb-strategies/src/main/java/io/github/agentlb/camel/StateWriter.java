@@ -122,6 +122,7 @@ final class StateWriter implements StrategyContext {
      */
     synchronized void start() {
         config = waiting.applyAll(config);
+        membership.checkNamed(membership.namedUris(), owner.children());
         publish(true);
     }
 
@@ -194,6 +195,9 @@ final class StateWriter implements StrategyContext {
     synchronized void name(String endpointUri, String agentId) {
         String previous = membership.name(endpointUri, agentId);
         try {
+            if (owner.started()) {
+                membership.checkNamed(List.of(endpointUri), owner.children());
+            }
             publish(true);
         } catch (RuntimeException e) {
             membership.restoreName(endpointUri, previous);

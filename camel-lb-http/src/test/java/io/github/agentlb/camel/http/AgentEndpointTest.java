@@ -154,6 +154,55 @@ class AgentEndpointTest {
     }
 
     /**
+     * {@code nameAgent} takes an {@code agent:} child's URI as written in {@code .to(...)}, normalized, without
+     * its options or as its bare address (a trailing slash too), before the start or after it; a URI that is no
+     * child's fails the start, or the call after it, naming the URI and the children, and a name with white
+     * space is refused as {@code addAgent} refuses it.
+     */
+    @Test
+    void nameAgentTakesAnAgentChildsUriInEveryFormItsJavadocGivesAndRefusesOneThatIsNoChilds() throws Exception {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.nameAgent("agent:http://localhost:8081?firstByteTimeout=5m", "A1")
+                .nameAgent("agent://http://localhost:8082", "A2")
+                .nameAgent("http://localhost:8083/", "A3");
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").loadBalance(balancer)
+                        .to("agent:http://localhost:8081?firstByteTimeout=5m")
+                        .to("agent:http://localhost:8082?firstByteTimeout=5m")
+                        .to("agent:http://localhost:8083")
+                        .to("agent:http://localhost:8084");
+            }
+        });
+        camel.start();
+        assertThat(balancer.getAgentIds()).containsExactly("A1", "A2", "A3", "http://localhost:8084");
+
+        balancer.nameAgent("agent:http://localhost:8084", "A4");
+        assertThat(balancer.getAgentIds()).containsExactly("A1", "A2", "A3", "A4");
+        assertThatThrownBy(() -> balancer.nameAgent("http://typo:1", "A5")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("nameAgent: no child of this balancer has endpoint 'http://typo:1'; its children: "
+                        + "http://localhost:8081, http://localhost:8082, http://localhost:8083, http://localhost:8084");
+        assertThatThrownBy(() -> balancer.nameAgent("agent:http://localhost:8084", "A 4"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("agentId must not contain white space, was 'A 4'");
+        assertThat(balancer.getAgentIds()).containsExactly("A1", "A2", "A3", "A4");
+
+        RoundRobinLB typo = new RoundRobinLB();
+        typo.nameAgent("http://localhost:9999", "A1");
+        CamelContext other = new DefaultCamelContext();
+        other.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").loadBalance(typo).to("agent:http://localhost:8081");
+            }
+        });
+        assertThatThrownBy(other::start).hasRootCauseInstanceOf(IllegalArgumentException.class)
+                .rootCause().hasMessage("nameAgent: no child of this balancer has endpoint 'http://localhost:9999'; its "
+                        + "children: http://localhost:8081");
+        other.close();
+    }
+
+    /**
      * {@code stallWhileWaiting} for every endpoint at once, as Camel components take endpoint
      * defaults: set on the component (in Camel Main, {@code camel.component.agent.stallWhileWaiting=true}),
      * an endpoint's own option still wins.
