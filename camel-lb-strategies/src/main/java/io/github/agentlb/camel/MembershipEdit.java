@@ -19,8 +19,10 @@ import org.apache.camel.support.service.ServiceHelper;
 
 /**
  * Membership edits of one balancer, applied together as one new {@link BalancerState} by
- * {@link #apply()}: all of them, or, when one is rejected, none. Not thread-safe (one caller
- * builds it); {@link #apply()} is serialized with every other change of the balancer.
+ * {@link #apply()}: all of them, or, when one is rejected, none. Removals are applied before
+ * additions, so a removal and then an addition of one name replaces its child; an addition and
+ * then a removal, or a removal and a drain, of one name are refused as the edit is built. Not
+ * thread-safe (one caller builds it); {@link #apply()} is serialized with every other change of the balancer.
  */
 public final class MembershipEdit {
 
@@ -61,16 +63,35 @@ public final class MembershipEdit {
         return this;
     }
 
-    /** Removes an agent at once, as {@link AgentLoadBalancerSupport#removeAgent}. */
+    /**
+     * Removes an agent at once, as {@link AgentLoadBalancerSupport#removeAgent}.
+     *
+     * @throws IllegalArgumentException if this edit adds it already, or drains it
+     */
     public MembershipEdit remove(String name) {
-        removes.add(name);
+        if (adds.containsKey(name)) {
+            throw new IllegalArgumentException("agent '" + name + "' is added and then removed in one edit: give one of them");
+        }
+        removes.add(notRemovedAndDrained(name, drainsAsked));
         return this;
     }
 
-    /** Drains an agent, as {@link AgentLoadBalancerSupport#drainAgent}. */
+    /**
+     * Drains an agent, as {@link AgentLoadBalancerSupport#drainAgent}.
+     *
+     * @throws IllegalArgumentException if this edit removes it
+     */
     public MembershipEdit drain(String name) {
-        drainsAsked.add(name);
+        drainsAsked.add(notRemovedAndDrained(name, removes));
         return this;
+    }
+
+    private static String notRemovedAndDrained(String name, Set<String> other) {
+        if (other.contains(name)) {
+            throw new IllegalArgumentException("agent '" + name + "' is removed and drained in one edit: give one of them"
+                    + " (a drain ends in the removal)");
+        }
+        return name;
     }
 
     /** Sets an agent's weight, as {@link AgentLoadBalancerSupport#setAgentWeight}. */

@@ -7,6 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
+import org.apache.camel.NoSuchEndpointException;
+import org.apache.camel.ResolveEndpointFailedException;
 import org.apache.camel.api.management.ManagedAttribute;
 import org.apache.camel.api.management.ManagedOperation;
 import org.apache.camel.processor.SendProcessor;
@@ -91,7 +93,13 @@ public interface RuntimeMembership {
         if (context == null) {
             throw new IllegalArgumentException("addAgent(" + name + ", " + endpointUri + "): the balancer has no CamelContext");
         }
-        Endpoint endpoint = context.getEndpoint(Check.notBlank("endpointUri", endpointUri));
+        Endpoint endpoint;
+        try {
+            endpoint = context.getEndpoint(Check.notBlank("endpointUri", endpointUri));
+        } catch (ResolveEndpointFailedException | NoSuchEndpointException e) {
+            throw new IllegalArgumentException("addAgent(" + name + ", " + endpointUri + "): its endpoint cannot be made: "
+                    + e.getMessage(), e);
+        }
         editAgents().addOwned(name, new SendProcessor(endpoint), weight).apply();
     }
 

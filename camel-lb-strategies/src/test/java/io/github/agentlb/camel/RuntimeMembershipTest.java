@@ -97,6 +97,29 @@ class RuntimeMembershipTest {
         assertThat(rr.balancerState().weights()).isEqualTo(Map.of("A2", 3.0, "A3", 1.0));
     }
 
+    /**
+     * An edit applies its removals before its additions (remove then add replaces an agent's child), so an
+     * agent added and then removed in one edit, or removed and drained in one (whose drain would never end),
+     * is refused as the edit is built, naming the agent; nothing changes.
+     */
+    @Test
+    void anEditThatAddsThenRemovesOrRemovesAndDrainsOneAgentIsRefused() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2");
+        assertThatThrownBy(() -> rr.editAgents().add("A3", ScriptedChild.naming("A3"), 1.0).remove("A3"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("agent 'A3' is added and then removed in one edit: give one of them");
+        assertThatThrownBy(() -> rr.editAgents().remove("A2").drain("A2")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("agent 'A2' is removed and drained in one edit: give one of them (a drain ends in the removal)");
+        assertThatThrownBy(() -> rr.editAgents().drain("A2").remove("A2")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("agent 'A2' is removed and drained in one edit: give one of them (a drain ends in the removal)");
+        assertThat(rr.getAgentIds()).containsExactly("A1", "A2");
+        assertThat(rr.getDrainingAgents()).isEmpty();
+
+        rr.editAgents().remove("A2").add("A2", ScriptedChild.naming("A2 again"), 1.0).apply();
+        assertThat(rr.getAgentIds()).as("remove then add replaces the child").containsExactly("A1", "A2");
+        assertThat(counts(rr, 2)).isEqualTo(Map.of("A1", 1, "A2 again", 1));
+    }
+
     @Test
     void removeTakesAnAgentOutAtOnceAndAnUnknownNameIsRejected() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
@@ -299,6 +322,17 @@ class RuntimeMembershipTest {
         assertThat(rr.getAgentIds()).containsExactly("A1", "B");
         rr.removeAgent("B");
         assertThat(counts(rr, 2)).isEqualTo(Map.of("A1", 2));
+    }
+
+    /** An endpoint Camel cannot make is refused as the Javadoc says, with an IllegalArgumentException naming the agent and URI. */
+    @Test
+    void anEndpointCamelCannotMakeIsRefusedNamingTheAgentAndTheUri() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1");
+        assertThatThrownBy(() -> rr.addAgent("C", "nosuchscheme:x", 1.0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("addAgent(C, nosuchscheme:x): its endpoint cannot be made: ");
+        assertThatThrownBy(() -> rr.addAgent("C", "direct:c?noSuchOption=1", 1.0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("addAgent(C, direct:c?noSuchOption=1): its endpoint cannot be made: ");
+        assertThat(rr.getAgentIds()).containsExactly("A1");
     }
 
     /**
