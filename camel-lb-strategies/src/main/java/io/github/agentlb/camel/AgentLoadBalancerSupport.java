@@ -39,8 +39,10 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Agents</h2>
  * A child's agent id is the name given to it with {@link #nameAgent}, else its endpoint URI without
- * user info and query ({@link #agentIdOf}): never a list position, so decisions are the same in
- * every instance, JVM and child order; two children with one id are a configuration error. Agents
+ * user info and query ({@link #agentIdOf}): never a list position, so a key's agent ({@code ch},
+ * {@code avn}, sessions) is the same in every instance, JVM and child order; a rotation ({@code rr},
+ * {@code lr}'s ties) follows the children's order and each instance's own count of requests. Two
+ * children with one id are a configuration error. Agents
  * also come and go at runtime ({@link RuntimeMembership}).
  *
  * <h2>Configuration and lifecycle</h2>
