@@ -163,6 +163,14 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
          * ring is rebuilt on every membership change, O(agents x virtualNodes)).
          */
         public static final int MAX_VIRTUAL_NODES = 10_000;
+        /**
+         * The most points one agent has on the ring, {@code round(virtualNodes x weight)}: 1,000,000,
+         * the most virtual nodes at weight 100, or the default 150 at any weight up to 1000 with room to
+         * spare. Each point holds 16 bytes of the ring (16 MB for a million) and costs about 100 bytes
+         * of short-lived garbage and one hash each time the ring is built (every change of state), so
+         * a knob that would give an agent more is refused rather than blocking the balancer's writer.
+         */
+        public static final int MAX_POINTS_PER_AGENT = 1_000_000;
         /** 150 virtual nodes per agent, MD5. */
         public static final Ring DEFAULT = new Ring(DEFAULT_VIRTUAL_NODES, HashAlgorithm.MD5);
 
@@ -170,6 +178,24 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
         public Ring {
             Check.atMost("virtualNodes", Check.atLeast("virtualNodes", virtualNodes, 1), MAX_VIRTUAL_NODES);
             Objects.requireNonNull(hashFunction, "hashFunction");
+        }
+
+        /**
+         * The points of an agent of {@code weight} on the ring: {@code max(1, round(virtualNodes x weight))}.
+         *
+         * @param agent  the agent's id, for the message
+         * @param weight the agent's static weight, in (0, 1000]
+         * @return the agent's points, 1..{@value #MAX_POINTS_PER_AGENT}
+         * @throws IllegalArgumentException if more than {@value #MAX_POINTS_PER_AGENT}, naming the agent,
+         *     {@code virtualNodes} and its weight
+         */
+        public int pointsOf(String agent, double weight) {
+            long points = Math.max(1, Math.round(virtualNodes * weight));
+            if (points > MAX_POINTS_PER_AGENT) {
+                throw new IllegalArgumentException("virtualNodes x weight of agent " + agent + " must be <= "
+                        + MAX_POINTS_PER_AGENT + " ring points, was " + virtualNodes + " x " + weight);
+            }
+            return (int) points;
         }
     }
 

@@ -91,7 +91,15 @@ public final class ConsistentHashLB extends AgentLoadBalancerSupport implements 
         super(new ConsistentHashStrategy(), BalancerConfig.DEFAULT.with(d -> d.key(new BalancerConfig.Key(key, "key"))));
     }
 
-    /** Virtual nodes per agent, >= 1. */
+    /**
+     * Virtual nodes per agent, 1..{@value BalancerConfig.Ring#MAX_VIRTUAL_NODES}. An agent of weight w
+     * gets {@code max(1, round(virtualNodes x w))} points on the ring, at most
+     * {@value BalancerConfig.Ring#MAX_POINTS_PER_AGENT} (16 bytes each, the ring rebuilt on each change).
+     *
+     * @throws IllegalArgumentException if out of range, or if an agent's weight would give it more points
+     *     ({@code virtualNodes x weight of agent A1 must be <= 1000000 ring points, was 10000 x 1000.0}):
+     *     at once, or, set before the balancer has agents, when the route starts
+     */
     public void setVirtualNodes(int virtualNodes) {
         configure("virtualNodes", virtualNodes,
                 d -> d.ring(new BalancerConfig.Ring(virtualNodes, d.ring().hashFunction())));

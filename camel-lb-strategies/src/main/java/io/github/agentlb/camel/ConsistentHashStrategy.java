@@ -3,11 +3,13 @@ package io.github.agentlb.camel;
 import io.github.agentlb.core.ring.HashRing;
 import io.github.agentlb.core.select.RoundRobin;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
  * {@code ch}: a ring of virtual nodes over the serving agents ({@link HashRing}), {@code virtualNodes}
- * each, or {@code max(1, round(virtualNodes x weight))} for an agent whose weight is not 1; a keyed
+ * each, or {@code max(1, round(virtualNodes x weight))} for an agent whose weight is not 1 (a state that
+ * would give an agent more than {@link BalancerConfig.Ring#MAX_POINTS_PER_AGENT} is refused); a keyed
  * exchange walks it clockwise from its key's hash ({@link KeyedSelection}, with its load bound). A
  * new state builds a new ring, O(v log v). Thread-safe.
  */
@@ -22,6 +24,12 @@ final class ConsistentHashStrategy implements Strategy {
         this.context = context;
     }
 
+    /** Refuses an agent that would have more than {@link BalancerConfig.Ring#MAX_POINTS_PER_AGENT} points. */
+    @Override
+    public void check(BalancerConfig config, SortedMap<String, Double> weights) {
+        weights.forEach((agent, weight) -> config.ring().pointsOf(agent, weight));
+    }
+
     @Override
     public Picker newPicker(BalancerState state) {
         HashRing ring = null;
@@ -30,7 +38,7 @@ final class ConsistentHashStrategy implements Strategy {
             Map<String, Integer> counts = new TreeMap<>();
             for (String agent : state.agentIds()) {
                 double weight = state.weights().getOrDefault(agent, 1.0);
-                counts.put(agent, (int) Math.max(1, Math.round(settings.virtualNodes() * weight)));
+                counts.put(agent, settings.pointsOf(agent, weight));
             }
             ring = HashRing.of(counts, settings.hashFunction());
         }

@@ -75,6 +75,7 @@ public interface RuntimeMembership {
      * @param child  the processor that calls the agent; completes its callback when the answer ends
      * @param weight static weight in (0, 1000], 1 for an ordinary agent (see {@link #setAgentWeight})
      * @throws IllegalArgumentException if the name is taken by a member that is not draining, or a value is out of range
+     *     ({@code ch}: also if {@code virtualNodes x weight} would pass its ring's bound, see {@link #setAgentWeight})
      */
     default void addAgent(String name, AsyncProcessor child, double weight) {
         editAgents().add(name, child, weight).apply();
@@ -139,7 +140,9 @@ public interface RuntimeMembership {
      * {@code ch} gives it {@code round(virtualNodes x weight)} virtual nodes; {@code pid} and
      * {@code avn} learn their weights and read it as the agent's starting share.
      *
-     * @throws IllegalArgumentException if not a member or the weight is not in (0, 1000]
+     * @throws IllegalArgumentException if not a member or the weight is not in (0, 1000], or for {@code ch}
+     *     if the agent would have more than {@link BalancerConfig.Ring#MAX_POINTS_PER_AGENT} (1,000,000) points
+     *     on the ring, {@code round(virtualNodes x weight)}
      */
     @ManagedOperation(description = "Sets an agent's static weight, (0, 1000], 1 = ordinary")
     default void setAgentWeight(String name, double weight) {

@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -338,6 +340,11 @@ final class StateWriter implements StrategyContext {
         Membership.Members computed = membership.compute(owner.children());
         List<String> members = computed.ids();
         List<String> serving = members.stream().filter(id -> !draining.contains(id)).toList();
+        SortedMap<String, Double> servingWeights = new TreeMap<>();
+        for (String id : serving) {
+            servingWeights.put(id, weights.getOrDefault(id, AgentSpec.DEFAULT_WEIGHT));
+        }
+        strategy.check(config, Collections.unmodifiableSortedMap(servingWeights));
         BalancerConfig previous = built;
         configureStrategy();
         if (agentsChanged || previous == null) {

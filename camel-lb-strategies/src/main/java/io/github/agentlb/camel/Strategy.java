@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import org.apache.camel.Exchange;
 
 /**
@@ -32,6 +33,18 @@ public interface Strategy {
      *              possibly none), weights, configuration
      */
     Picker newPicker(BalancerState state);
+
+    /**
+     * Called first for each new state, before every other hook and before any store is rebuilt:
+     * refuses a configuration and weights the strategy cannot serve (a ring too large), so that the
+     * change is refused and nothing changes.
+     *
+     * @param config  the new state's configuration
+     * @param weights the serving agents' static weights, by id, in id order
+     * @throws IllegalArgumentException naming the knob and the value
+     */
+    default void check(BalancerConfig config, SortedMap<String, Double> weights) {
+    }
 
     /**
      * Called before {@link #newPicker} when the configuration changed (also at the first state),

@@ -3,6 +3,7 @@ package io.github.agentlb.camel;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import org.apache.camel.Exchange;
 
 /** A strategy that does what {@code delegate} does, for tests that change one hook of a real strategy. */
@@ -22,6 +23,11 @@ class ForwardingStrategy implements Strategy {
     @Override
     public Picker newPicker(BalancerState state) {
         return delegate.newPicker(state);
+    }
+
+    @Override
+    public void check(BalancerConfig config, SortedMap<String, Double> weights) {
+        delegate.check(config, weights);
     }
 
     @Override
