@@ -108,7 +108,12 @@ public interface AvnSettings extends Configurable {
         return configured("reportExpiry", avnConfig().reportExpiry());
     }
 
-    /** The keyed requests replayed by each evaluation, >= 1. */
+    /**
+     * The keyed requests replayed by each evaluation, 1..{@value AdaptiveVirtualNodesConfig#MAX_HISTORY_SIZE}
+     * (12 bytes each, allocated when set).
+     *
+     * @throws IllegalArgumentException if out of range, naming {@code historySize} and the value
+     */
     default void setHistorySize(int historySize) {
         configure("historySize", historySize, d -> d.avn().historySize(historySize));
     }

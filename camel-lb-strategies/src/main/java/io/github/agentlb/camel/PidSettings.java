@@ -145,7 +145,12 @@ public interface PidSettings extends Configurable {
         return configured("failureUtilization", balancerConfig().pid().failureUtilization());
     }
 
-    /** The slots per selection cycle: {@link PidWeightsConfig.Builder#scheduleResolution}. */
+    /**
+     * The slots per selection cycle, 1..{@value PidWeightsConfig#MAX_SCHEDULE_RESOLUTION}:
+     * {@link PidWeightsConfig.Builder#scheduleResolution}.
+     *
+     * @throws IllegalArgumentException if out of range, naming {@code scheduleResolution} and the value
+     */
     default void setScheduleResolution(int scheduleResolution) {
         configure("scheduleResolution", scheduleResolution, d -> d.pid().scheduleResolution(scheduleResolution));
     }

@@ -38,8 +38,8 @@ import java.util.Objects;
  *                              smoothed utilization of eq. (3); 1 uses the window's mean alone
  * @param maxMovesPerEvaluation virtual nodes moved at most per evaluation (>= 1)
  * @param evaluationWindow      requests per evaluation window (>= 1)
- * @param historySize           keyed requests (>= 1) whose ring positions each evaluation replays: the last ones
- *                              recorded
+ * @param historySize           keyed requests (1..{@value #MAX_HISTORY_SIZE}) whose ring positions each evaluation
+ *                              replays: the last ones recorded
  * @param reportExpiry          age (> 0) after which an agent's latest load report is dropped: at an evaluation, an
  *                              agent whose latest report is older has no CPU and memory in eq. (3)
  * @param hashFunction          the hash function placing virtual nodes and keys
@@ -88,6 +88,12 @@ public record AdaptiveVirtualNodesConfig(CapacityWeights capacityWeights, LoadWe
      * assignment's test length); 500 measured worse (more moves fitted to noise).
      */
     public static final int DEFAULT_HISTORY_SIZE = 2000;
+    /**
+     * The most keyed requests kept for replay: 1,000,000. The history is allocated whole when the
+     * algorithm is built, 12 bytes a request (12 MB at the most), and each evaluation copies and
+     * replays it, so a larger value only costs memory and evaluation time.
+     */
+    public static final int MAX_HISTORY_SIZE = 1_000_000;
     /**
      * Age after which an agent's CPU and memory report no longer counts, 10 s (as pid's
      * {@code PidWeightsConfig.DEFAULT_REPORT_EXPIRY}): an agent that stopped reporting (its reports
@@ -316,9 +322,13 @@ public record AdaptiveVirtualNodesConfig(CapacityWeights capacityWeights, LoadWe
             return this;
         }
 
-        /** Keyed requests whose positions each evaluation replays, >= 1. @throws IllegalArgumentException if {@code requests < 1} */
+        /**
+         * Keyed requests whose positions each evaluation replays, 1..{@value #MAX_HISTORY_SIZE}.
+         *
+         * @throws IllegalArgumentException if {@code requests} is out of range
+         */
         public Builder historySize(int requests) {
-            this.historySize = Check.atLeast("historySize", requests, 1);
+            this.historySize = Check.atMost("historySize", Check.atLeast("historySize", requests, 1), MAX_HISTORY_SIZE);
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.github.agentlb.core.pid;
 
 import io.github.agentlb.core.Check;
+import io.github.agentlb.core.select.SmoothWeightedRoundRobin;
 import java.time.Duration;
 
 /**
@@ -38,7 +39,7 @@ import java.time.Duration;
  *                           {@code > 0}
  * @param failureUtilization the utilization a failed attempt counts as in the control step's mean, fraction,
  *                           {@code >= 0}
- * @param scheduleResolution slots per selection cycle used to integerize weights, {@code >= 1}
+ * @param scheduleResolution slots per selection cycle used to integerize weights, 1..{@value #MAX_SCHEDULE_RESOLUTION}
  */
 public record PidWeightsConfig(double kp, double ki, double kd, double integralLimit, double maxStep,
                                Duration controlPeriod, double minWeight, double maxWeight, Duration reportExpiry,
@@ -71,6 +72,11 @@ public record PidWeightsConfig(double kp, double ki, double kd, double integralL
     public static final double DEFAULT_FAILURE_UTILIZATION = 2.0;
     /** Default slots per selection cycle used to integerize weights: 1000. */
     public static final int DEFAULT_SCHEDULE_RESOLUTION = 1000;
+    /**
+     * The most slots per selection cycle: 100,000 ({@link SmoothWeightedRoundRobin#MAX_RESOLUTION}); the
+     * schedule holds about that many slots and is rebuilt when the weights change.
+     */
+    public static final int MAX_SCHEDULE_RESOLUTION = SmoothWeightedRoundRobin.MAX_RESOLUTION;
 
     /**
      * Checks every value by the {@link Builder}'s setter of the same name.
@@ -219,9 +225,10 @@ public record PidWeightsConfig(double kp, double ki, double kd, double integralL
             return this;
         }
 
-        /** Slots per selection cycle, {@code >= 1}; else {@link IllegalArgumentException}. */
+        /** Slots per selection cycle, 1..{@value #MAX_SCHEDULE_RESOLUTION}; else {@link IllegalArgumentException}. */
         public Builder scheduleResolution(int scheduleResolution) {
-            this.scheduleResolution = Check.atLeast("scheduleResolution", scheduleResolution, 1);
+            this.scheduleResolution = Check.atMost("scheduleResolution",
+                    Check.atLeast("scheduleResolution", scheduleResolution, 1), MAX_SCHEDULE_RESOLUTION);
             return this;
         }
 

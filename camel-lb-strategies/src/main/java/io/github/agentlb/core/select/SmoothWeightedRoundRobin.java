@@ -37,6 +37,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SmoothWeightedRoundRobin {
 
+    /**
+     * The most slots per cycle: 100,000. A schedule holds about {@code resolution} slots (plus one per
+     * agent), 4 to 8 bytes each, and is built in O(slots x agents) on each change of weights.
+     */
+    public static final int MAX_RESOLUTION = 100_000;
     /** Default schedule resolution: slots per cycle for non-integer weights. */
     public static final int DEFAULT_RESOLUTION = 1000;
 
@@ -52,11 +57,11 @@ public final class SmoothWeightedRoundRobin {
     /**
      * Creates a selector with no agents.
      *
-     * @param resolution slots per cycle used to integerize fractional weights, {@code >= 1}
-     * @throws IllegalArgumentException if {@code resolution < 1}
+     * @param resolution slots per cycle used to integerize fractional weights, 1..{@value #MAX_RESOLUTION}
+     * @throws IllegalArgumentException if {@code resolution} is out of range
      */
     public SmoothWeightedRoundRobin(int resolution) {
-        this.resolution = Check.atLeast("resolution", resolution, 1);
+        this.resolution = Check.atMost("resolution", Check.atLeast("resolution", resolution, 1), MAX_RESOLUTION);
     }
 
     /**
@@ -110,13 +115,13 @@ public final class SmoothWeightedRoundRobin {
          * Builds the schedule for these weights. O(slots x agents).
          *
          * @param weights    agent id to weight, finite and {@code > 0}
-         * @param resolution slots per cycle for fractional weights, {@code >= 1}
+         * @param resolution slots per cycle for fractional weights, 1..{@value #MAX_RESOLUTION}
          * @return the schedule; {@link #length()} 0 for no agents
          * @throws IllegalArgumentException if a weight is not finite and positive, an id is null,
-         *     or {@code resolution < 1}
+         *     or {@code resolution} is out of range
          */
         public static Schedule of(Map<String, ? extends Number> weights, int resolution) {
-            Check.atLeast("resolution", resolution, 1);
+            Check.atMost("resolution", Check.atLeast("resolution", resolution, 1), MAX_RESOLUTION);
             TreeMap<String, Double> sorted = new TreeMap<>();
             for (Map.Entry<String, ? extends Number> e : weights.entrySet()) {
                 if (e.getKey() == null) {
