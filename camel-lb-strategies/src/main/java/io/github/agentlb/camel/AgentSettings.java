@@ -160,8 +160,8 @@ public interface AgentSettings extends Configurable {
      * unless told, and vLLM writes an INFO log line for each report it makes. Reports an agent
      * sends unasked are read all the same.
      *
-     * @param format {@code TEXT}, {@code JSON} (any case), or {@code NONE} (also empty or null) not to ask
-     * @throws IllegalArgumentException for another value, naming it
+     * @param format {@code TEXT}, {@code JSON}, or {@code NONE} not to ask; any case
+     * @throws IllegalArgumentException for another value (empty, blank or null included), naming the knob and the value
      */
     default void setLoadReportFormat(String format) {
         configure("loadReportFormat", format, d -> d.reportFormat(format));

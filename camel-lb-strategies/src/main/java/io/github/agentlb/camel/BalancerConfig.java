@@ -94,15 +94,29 @@ public record BalancerConfig(OutlierEjection ejection, FailoverPolicy failover, 
     }
 
     /**
-     * A load report format as a balancer asks for it: {@code TEXT} or {@code JSON} (any case), or
-     * null for {@code NONE}, empty or null.
+     * A load report format as the configuration holds it: {@code TEXT} or {@code JSON} (any case), or
+     * null for {@code NONE} or null.
      *
      * @throws IllegalArgumentException for any other value, naming it
      */
     static String reportFormat(String format) {
-        String f = format == null ? "" : format.strip().toUpperCase(Locale.ROOT);
+        return format == null ? null : knobReportFormat(format);
+    }
+
+    /**
+     * The {@code loadReportFormat} knob: {@code TEXT}, {@code JSON} or {@code NONE}, any case, nothing
+     * else (not empty, blank or null).
+     *
+     * @return {@code TEXT}, {@code JSON}, or null for {@code NONE}
+     * @throws IllegalArgumentException for any other value, naming the knob and the value
+     */
+    static String knobReportFormat(String format) {
+        if (format == null) {
+            throw new IllegalArgumentException("loadReportFormat must be TEXT, JSON or NONE, was null");
+        }
+        String f = format.toUpperCase(Locale.ROOT);
         return switch (f) {
-            case "", "NONE" -> null;
+            case "NONE" -> null;
             case "TEXT", "JSON" -> f;
             default -> throw new IllegalArgumentException("loadReportFormat must be TEXT, JSON or NONE, was '" + format + "'");
         };

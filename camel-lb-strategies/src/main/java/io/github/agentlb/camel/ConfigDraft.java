@@ -311,9 +311,12 @@ public final class ConfigDraft {
         return this;
     }
 
-    /** @param value {@code TEXT}, {@code JSON} (any case), or {@code NONE}, empty or null not to ask */
+    /**
+     * @param value {@code TEXT}, {@code JSON} or {@code NONE} not to ask, any case
+     * @throws IllegalArgumentException for another value (empty, blank or null included), naming {@code loadReportFormat}
+     */
     public ConfigDraft reportFormat(String value) {
-        reportFormat = BalancerConfig.reportFormat(value);
+        reportFormat = BalancerConfig.knobReportFormat(value);
         return this;
     }
 

@@ -182,11 +182,28 @@ class LoadReportGateTest {
         rr.loadReportFormat("JSON");
         send(rr);
         assertThat(seen.get("A1")).containsEntry(LoadReports.FORMAT_HEADER, "JSON");
-        rr.setLoadReportFormat("");
+        rr.setLoadReportFormat("none");
         assertThat(rr.getLoadReportFormat()).isEqualTo("NONE");
         assertThatThrownBy(() -> rr.setLoadReportFormat("BIN"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("loadReportFormat must be TEXT, JSON or NONE, was 'BIN'");
+    }
+
+    @Test
+    void onlyTextJsonOrNoneIsAFormatNotEmptyBlankOrNull() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1");
+        rr.setLoadReportFormat("JSON");
+        for (String format : new String[] {"", " ", "\t", " TEXT"}) {
+            assertThatThrownBy(() -> rr.setLoadReportFormat(format)).as("'%s'", format)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("loadReportFormat must be TEXT, JSON or NONE, was '" + format + "'");
+        }
+        assertThatThrownBy(() -> rr.setLoadReportFormat(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("loadReportFormat must be TEXT, JSON or NONE, was null");
+        assertThat(rr.getLoadReportFormat()).isEqualTo("JSON");
+        assertThatThrownBy(() -> new RoundRobinLB().setLoadReportFormat("")).as("before the start")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("loadReportFormat must be TEXT, JSON or NONE, was ''");
     }
 
     @Test
