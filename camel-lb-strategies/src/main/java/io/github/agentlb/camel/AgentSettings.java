@@ -97,8 +97,11 @@ public interface AgentSettings extends Configurable {
      * {@code structuredContent} returns them, and a tool call carrying one reaches the server that
      * made it; turns learned sessions on, as every {@code setSession*} setter does. Empty (the
      * default) for none.
+     *
+     * @throws IllegalArgumentException if null, or a name is empty, repeated or not visible ASCII
      */
     default void setSessionMcpHandles(String names) {
+        Check.notNull("sessionMcpHandles", names);
         configure("sessionMcpHandles", names, d -> d.sessions(d.sessions().toBuilder().mcpHandles(names).build()));
     }
 
@@ -122,8 +125,13 @@ public interface AgentSettings extends Configurable {
         configure("slowStart", slowStart, d -> d.slowStart(slowStart));
     }
 
-    /** The slow-start window ({@code 30s}; {@code 0s} turns it off), keeping the other ramp settings. */
+    /**
+     * The slow-start window ({@code 30s}; {@code 0s} turns it off), keeping the other ramp settings.
+     *
+     * @throws IllegalArgumentException if null or negative
+     */
     default void setSlowStartWindow(Duration window) {
+        Check.nonNegative("slowStartWindow", window);
         configure("slowStartWindow", window, d -> d.slowStart(d.slowStart().withWindow(window)));
     }
 

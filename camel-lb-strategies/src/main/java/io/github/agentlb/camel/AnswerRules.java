@@ -211,7 +211,7 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
     /** Parses {@code 500,502} into statuses, naming {@code field} when one is not a number. */
     static Set<Integer> parseStatuses(String field, String text) {
         Set<Integer> statuses = new TreeSet<>();
-        for (String part : Objects.requireNonNull(text, field).split(",", -1)) {
+        for (String part : Check.notNull(field, text).split(",", -1)) {
             try {
                 statuses.add(Integer.parseInt(part.trim()));
             } catch (NumberFormatException e) {

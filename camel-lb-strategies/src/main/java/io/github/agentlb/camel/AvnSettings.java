@@ -24,9 +24,13 @@ public interface AvnSettings extends Configurable {
         return balancerConfig().avn().config();
     }
 
-    /** Replaces the algorithm's configuration whole (its settle threshold as it has it). */
+    /**
+     * Replaces the algorithm's configuration whole (its settle threshold as it has it).
+     *
+     * @throws NullPointerException naming {@code avnConfig} if null
+     */
     default void setAvnConfig(AdaptiveVirtualNodesConfig config) {
-        java.util.Objects.requireNonNull(config, "config");
+        java.util.Objects.requireNonNull(config, "avnConfig");
         configure("avnConfig", config, d -> d.avn(config));
     }
 

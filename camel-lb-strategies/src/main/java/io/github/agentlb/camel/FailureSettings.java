@@ -1,9 +1,12 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.Check;
 import io.github.agentlb.core.Durations;
 import io.github.agentlb.core.health.OutlierEjection;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -153,16 +156,17 @@ public interface FailureSettings extends Configurable {
      * HTTP methods sent to another agent after a failure that may have reached the first (default
      * GET, HEAD, OPTIONS, TRACE, PUT, DELETE: RFC 9110 section 9.2.2).
      *
-     * @throws IllegalArgumentException if a method is blank
+     * @throws IllegalArgumentException if null, or a method is blank or not a token
      */
     default void setIdempotentMethods(Collection<String> idempotentMethods) {
-        Set<String> methods = Set.copyOf(idempotentMethods);
+        Set<String> methods = Collections.unmodifiableSet(
+                new LinkedHashSet<>(Check.notNull("idempotentMethods", idempotentMethods)));
         configure("idempotentMethods", methods, d -> d.failover(d.failover().withIdempotentMethods(methods)));
     }
 
     /** The idempotent methods as text, comma separated ({@code GET,HEAD}): the form YAML and properties reach. */
     default void setIdempotentMethods(String idempotentMethods) {
-        setIdempotentMethods(List.of(idempotentMethods.split(",", -1)));
+        setIdempotentMethods(List.of(Check.notNull("idempotentMethods", idempotentMethods).split(",", -1)));
     }
 
     /** @return the idempotent methods, upper case */
@@ -198,7 +202,7 @@ public interface FailureSettings extends Configurable {
      * The HTTP statuses that are error answers, comma separated ({@code 500,502,503,504} by
      * default; a 503 with {@code Retry-After} is busy instead).
      *
-     * @throws IllegalArgumentException if one is not a status from 500 to 599
+     * @throws IllegalArgumentException if null, or one is not a status from 500 to 599
      */
     default void setErrorStatuses(String statuses) {
         Set<Integer> parsed = AnswerRules.parseStatuses("errorStatuses", statuses);
