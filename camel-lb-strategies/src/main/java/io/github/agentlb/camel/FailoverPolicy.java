@@ -2,6 +2,7 @@ package io.github.agentlb.camel;
 
 import io.github.agentlb.core.Check;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -73,6 +74,24 @@ public record FailoverPolicy(int maximumFailoverAttempts, Duration deadline, Set
         }
         idempotentMethods = methods.stream().map(m -> m.trim().toUpperCase(Locale.ROOT))
                 .collect(Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * The methods of {@code text}, comma separated ({@code GET,HEAD}), each trimmed.
+     *
+     * @throws IllegalArgumentException if one is blank or not a token, naming {@code idempotentMethods} and the text as given
+     */
+    static List<String> methodsOf(String text) {
+        List<String> methods = List.of(Check.notNull("idempotentMethods", text).split(",", -1));
+        for (String method : methods) {
+            if (method.isBlank()) {
+                throw new IllegalArgumentException("idempotentMethods must not contain a blank method, was '" + text + "'");
+            }
+            if (!TOKEN.matcher(method.trim()).matches()) {
+                throw new IllegalArgumentException("idempotentMethods must be HTTP method tokens, was '" + text + "'");
+            }
+        }
+        return methods;
     }
 
     /** @return a copy with another {@link #maximumFailoverAttempts()} */

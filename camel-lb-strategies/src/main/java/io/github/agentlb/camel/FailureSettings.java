@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -164,9 +163,13 @@ public interface FailureSettings extends Configurable {
         configure("idempotentMethods", methods, d -> d.failover(d.failover().withIdempotentMethods(methods)));
     }
 
-    /** The idempotent methods as text, comma separated ({@code GET,HEAD}): the form YAML and properties reach. */
+    /**
+     * The idempotent methods as text, comma separated ({@code GET,HEAD}): the form YAML and properties reach.
+     *
+     * @throws IllegalArgumentException if null, or a method is blank or not a token, naming the text as given
+     */
     default void setIdempotentMethods(String idempotentMethods) {
-        setIdempotentMethods(List.of(Check.notNull("idempotentMethods", idempotentMethods).split(",", -1)));
+        setIdempotentMethods(FailoverPolicy.methodsOf(idempotentMethods));
     }
 
     /** @return the idempotent methods, upper case */

@@ -93,4 +93,19 @@ class FailoverPolicyTest {
         assertThat(FailoverPolicy.DEFAULT.withIdempotentMethods(Set.of(" get ", "M-SEARCH")).idempotentMethods())
                 .containsExactlyInAnyOrder("GET", "M-SEARCH");
     }
+
+    @Test
+    void methodsGivenAsTextAreRefusedNamingTheTextAsGiven() {
+        RoundRobinLB rr = new RoundRobinLB();
+        assertThatThrownBy(() -> rr.setIdempotentMethods("x,,y")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("idempotentMethods must not contain a blank method, was 'x,,y'");
+        assertThatThrownBy(() -> rr.setIdempotentMethods("GET,")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("idempotentMethods must not contain a blank method, was 'GET,'");
+        assertThatThrownBy(() -> rr.setIdempotentMethods("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("idempotentMethods must not contain a blank method, was ''");
+        assertThatThrownBy(() -> rr.setIdempotentMethods("GET,FOO BAR")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("idempotentMethods must be HTTP method tokens, was 'GET,FOO BAR'");
+        rr.setIdempotentMethods(" get ,put");
+        assertThat(rr.getIdempotentMethods()).containsExactlyInAnyOrder("GET", "PUT");
+    }
 }
