@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.Check;
+import io.github.agentlb.core.RelationException;
 import io.github.agentlb.core.queue.UsageTokens;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -65,8 +66,11 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
         }
         errorStatuses = Set.copyOf(errorStatuses);
         Check.positive("defaultRest", defaultRest);
-        if (maxRest == null || maxRest.compareTo(defaultRest) < 0) {
-            throw new IllegalArgumentException("maxRest must be >= defaultRest (" + defaultRest + "), was " + maxRest);
+        if (maxRest == null) {
+            throw new IllegalArgumentException("maxRest must be >= defaultRest (" + defaultRest + "), was null");
+        }
+        if (maxRest.compareTo(defaultRest) < 0) {
+            throw new RelationException("maxRest", ">=", "defaultRest", defaultRest, maxRest);
         }
         Check.positive("maxRest", maxRest);
     }

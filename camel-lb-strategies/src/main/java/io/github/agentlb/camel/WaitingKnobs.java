@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.RelationException;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -56,7 +57,7 @@ final class WaitingKnobs {
             next = draft.build();
         } catch (IllegalArgumentException relation) {
             if (!mayWait) {
-                throw relation;
+                throw relation instanceof RelationException broken ? broken.naming(knob) : relation;
             }
             waiting.remove(knob);
             waiting.put(knob, new Knob(value, change));

@@ -184,7 +184,7 @@ class FailoverBackoffTest {
         FixedOrderLB started = balancer(naming("s"));
         assertThatThrownBy(() -> started.setRetryBackoffBaseInterval(Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("retryBackoffMaxInterval must be >= retryBackoffBaseInterval (PT1S), was PT0.25S");
+                .hasMessage("retryBackoffBaseInterval must be <= retryBackoffMaxInterval (PT0.25S), was PT1S");
         assertThat(started.getRetryBackoff()).isEqualTo(RetryBackoff.ENVOY);
     }
 

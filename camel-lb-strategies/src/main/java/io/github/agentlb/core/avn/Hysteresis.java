@@ -1,5 +1,7 @@
 package io.github.agentlb.core.avn;
 
+import io.github.agentlb.core.RelationException;
+
 /**
  * When virtual nodes move ({@link MoveGuard}): moves start when the imbalance index S exceeds
  * {@code threshold}, go on, evaluation after evaluation, until S is at most {@code settle}, and
@@ -41,8 +43,7 @@ public record Hysteresis(double threshold, double settle, int cooldown) {
         requireThreshold("settleThreshold", settle);
         requireCooldown(cooldown);
         if (settle > threshold) {
-            throw new IllegalArgumentException("settleThreshold must be <= imbalanceThreshold (" + threshold
-                    + "), was " + settle);
+            throw new RelationException("settleThreshold", "<=", "imbalanceThreshold", threshold, settle);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.github.agentlb.core.health;
 
 import io.github.agentlb.core.Check;
+import io.github.agentlb.core.RelationException;
 import java.time.Duration;
 
 /**
@@ -68,8 +69,7 @@ public record OutlierEjection(int consecutiveFailures, int consecutiveErrorAnswe
         custom().consecutiveFailures(consecutiveFailures).consecutiveErrorAnswers(consecutiveErrorAnswers)
                 .baseEjectionTime(baseEjectionTime).maxEjectionTime(maxEjectionTime).maxEjectedShare(maxEjectedShare);
         if (maxEjectionTime.compareTo(baseEjectionTime) < 0) {
-            throw new IllegalArgumentException("maxEjectionTime must be >= baseEjectionTime (" + baseEjectionTime
-                    + "), was " + maxEjectionTime);
+            throw new RelationException("maxEjectionTime", ">=", "baseEjectionTime", baseEjectionTime, maxEjectionTime);
         }
     }
 

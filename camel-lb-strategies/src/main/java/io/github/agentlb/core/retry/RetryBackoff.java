@@ -1,6 +1,7 @@
 package io.github.agentlb.core.retry;
 
 import io.github.agentlb.core.Check;
+import io.github.agentlb.core.RelationException;
 import java.time.Duration;
 
 /**
@@ -53,8 +54,8 @@ public record RetryBackoff(Duration baseInterval, Duration maxInterval, long see
      */
     public RetryBackoff checkRelation() {
         if (maxInterval.compareTo(baseInterval) < 0) {
-            throw new IllegalArgumentException("retryBackoffMaxInterval must be >= retryBackoffBaseInterval ("
-                    + baseInterval + "), was " + maxInterval);
+            throw new RelationException("retryBackoffMaxInterval", ">=", "retryBackoffBaseInterval", baseInterval,
+                    maxInterval);
         }
         return this;
     }
