@@ -80,8 +80,9 @@ import org.apache.camel.api.management.ManagedAttribute;
  *
  * <p>Every knob of {@link PidWeightsConfig} is also a JavaBean property ({@code kp}, {@code ki},
  * {@code kd}, {@code controlPeriod}, ...; see {@link PidWeightsConfig.Builder} for units and
- * ranges) for YAML and properties, applied and checked when the route starts; they are those of
- * {@link PidSettings}.
+ * ranges) for YAML and properties; they are those of {@link PidSettings}. As every knob
+ * ({@link Configurable}), one is checked when set (a value out of its range is refused at once with an
+ * {@link IllegalArgumentException} naming it) and applied at once, before or after the start.
  *
  * <p>Thread-safe; O(1) and lock-free per exchange. Exposes {@code weight} and
  * {@code utilization} per agent through {@link #agentMetrics()} and

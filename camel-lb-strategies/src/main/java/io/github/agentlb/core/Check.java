@@ -14,7 +14,8 @@ import java.util.Collection;
  *   <li>An algorithm's immutable configuration is built by {@code custom()} (a builder starting
  *       from the defaults) or {@code ofDefaults()}; {@code toBuilder()} starts a builder from an
  *       existing configuration. A Camel balancer is built by {@code builder()} and, for YAML, XML
- *       and properties, also has JavaBean setters validated when its route starts.</li>
+ *       and properties, also has JavaBean setters, each checked when set and applied at once (a
+ *       relation between two of them broken before the start is refused when the route starts).</li>
  *   <li>A setting is named after what it takes: {@code hashFunction} takes a
  *       {@link io.github.agentlb.core.hash.HashFunction} (or a name of one of the built-in
  *       {@link io.github.agentlb.core.hash.HashAlgorithm}s).</li>
