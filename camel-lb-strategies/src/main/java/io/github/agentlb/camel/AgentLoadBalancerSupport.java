@@ -39,10 +39,8 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Agents</h2>
  * A child's agent id is the name given to it with {@link #nameAgent}, else its endpoint URI without
- * user info and query ({@link #agentIdOf}): never a list position, so a key's agent ({@code ch},
- * {@code avn}, sessions) is the same in every instance, JVM and child order; a rotation ({@code rr},
- * {@code lr}'s ties) follows the children's order and each instance's own count of requests. Two
- * children with one id are a configuration error. Agents
+ * user info and query ({@link #agentIdOf}): never a list position, so a key's agent is the same in every instance,
+ * JVM and child order (a rotation, {@code rr}'s, follows child order); two children with one id are an error. Agents
  * also come and go at runtime ({@link RuntimeMembership}).
  *
  * <h2>Configuration and lifecycle</h2>
@@ -209,14 +207,11 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
      * Names the agent behind {@code endpointUri}: decisions, logs and metrics use {@code agentId}
      * for that child instead of its URI; a later call re-maps the children at once.
      *
-     * @param endpointUri the child's endpoint URI, as written in {@code .to(...)}, normalized, without its options,
-     *                    or the {@code http(s)://} address it holds ({@code agent:http://h:8081?firstByteTimeout=5s},
-     *                    {@code agent://http://h:8081} and {@code http://h:8081} name the same child)
+     * @param endpointUri the child's endpoint URI as in {@code .to(...)}, normalized, without options, or its http(s) address
      * @param agentId     the stable name, e.g. {@code A1}, without white space
      * @return this balancer
-     * @throws IllegalArgumentException if either is blank, the name has white space or is already another
-     *     child's id, or, once the balancer started, no child has that endpoint (a name given before the
-     *     start that finds no child fails the start, naming its URI and the children)
+     * @throws IllegalArgumentException if either is blank, the name has white space or is another child's id, or no
+     *     child has that endpoint (checked from the start on: a name given before it that finds none fails the start)
      */
     public final AgentLoadBalancerSupport nameAgent(String endpointUri, String agentId) {
         writer.name(endpointUri, agentId);

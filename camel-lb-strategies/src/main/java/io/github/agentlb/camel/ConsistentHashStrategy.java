@@ -1,9 +1,10 @@
 package io.github.agentlb.camel;
 
+import io.github.agentlb.core.fleet.AgentSpec;
 import io.github.agentlb.core.ring.HashRing;
 import io.github.agentlb.core.select.RoundRobin;
+import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -26,8 +27,8 @@ final class ConsistentHashStrategy implements Strategy {
 
     /** Refuses an agent that would have more than {@link BalancerConfig.Ring#MAX_POINTS_PER_AGENT} points. */
     @Override
-    public void check(BalancerConfig config, SortedMap<String, Double> weights) {
-        weights.forEach((agent, weight) -> config.ring().pointsOf(agent, weight));
+    public void check(BalancerConfig config, List<String> serving, Map<String, Double> weights) {
+        serving.forEach(agent -> config.ring().pointsOf(agent, weights.getOrDefault(agent, AgentSpec.DEFAULT_WEIGHT)));
     }
 
     @Override

@@ -11,8 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -22,16 +20,15 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.support.service.ServiceHelper;
 
 /**
- * The one writer of a balancer's {@link BalancerState}: every change (children added or removed,
- * names, weights, drains, slow starts, knobs, a strategy's new picker) is made here under one lock
- * and published as one new state, all or nothing: a change that the strategy or a check rejects
- * leaves the balancer as it was. The stores built from the configuration (outlier ejection, bounded
- * loads, learned sessions) are replaced, or told of new members, inside the same publication, so a
- * request never sees a store that lacks a member of its state. Requests never take the lock.
- * Batches of membership edits are {@link MembershipEdit}'s.
+ * The one writer of a balancer's {@link BalancerState}: every change (children added or removed, names, weights,
+ * drains, slow starts, knobs, a strategy's new picker) is made here under one lock and published as one new state,
+ * all or nothing: a change that the strategy or a check rejects leaves the balancer as it was. The stores built from
+ * the configuration (outlier ejection, bounded loads, learned sessions) are replaced, or told of new members, inside
+ * the same publication, so a request never sees a store that lacks a member of its state. Requests never take the
+ * lock. Batches of membership edits are {@link MembershipEdit}'s.
  *
- * <p>Over 300 lines: membership, drains, slow starts and knobs all change the same state under the
- * same lock, and each must end in one publication.
+ * <p>Over 300 lines: membership, drains, slow starts and knobs all change the same state under the same lock, and
+ * each must end in one publication.
  */
 final class StateWriter implements StrategyContext {
 
@@ -117,11 +114,7 @@ final class StateWriter implements StrategyContext {
         useConfig(waiting.applyAll(config));
     }
 
-    /**
-     * The start: the knobs waiting for each other applied, and one new state for the children.
-     *
-     * @throws IllegalArgumentException naming a knob whose relation does not hold (nothing changes)
-     */
+    /** The start: waiting knobs applied, names checked, one new state; an IllegalArgumentException names what fails. */
     synchronized void start() {
         config = waiting.applyAll(config);
         membership.checkNamed(membership.namedUris(), owner.children());
@@ -197,9 +190,7 @@ final class StateWriter implements StrategyContext {
     synchronized void name(String endpointUri, String agentId) {
         String previous = membership.name(endpointUri, agentId);
         try {
-            if (owner.started()) {
-                membership.checkNamed(List.of(endpointUri), owner.children());
-            }
+            membership.checkNamed(owner.started() ? List.of(endpointUri) : List.of(), owner.children());
             publish(true);
         } catch (RuntimeException e) {
             membership.restoreName(endpointUri, previous);
@@ -340,11 +331,7 @@ final class StateWriter implements StrategyContext {
         Membership.Members computed = membership.compute(owner.children());
         List<String> members = computed.ids();
         List<String> serving = members.stream().filter(id -> !draining.contains(id)).toList();
-        SortedMap<String, Double> servingWeights = new TreeMap<>();
-        for (String id : serving) {
-            servingWeights.put(id, weights.getOrDefault(id, AgentSpec.DEFAULT_WEIGHT));
-        }
-        strategy.check(config, Collections.unmodifiableSortedMap(servingWeights));
+        strategy.check(config, serving, Collections.unmodifiableMap(weights));
         BalancerConfig previous = built;
         configureStrategy();
         if (agentsChanged || previous == null) {

@@ -3,7 +3,6 @@ package io.github.agentlb.camel;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import org.apache.camel.Exchange;
 
 /**
@@ -40,10 +39,11 @@ public interface Strategy {
      * change is refused and nothing changes.
      *
      * @param config  the new state's configuration
-     * @param weights the serving agents' static weights, by id, in id order
+     * @param serving the serving agents' ids, in member order
+     * @param weights static weights by id; an agent absent has {@link io.github.agentlb.core.fleet.AgentSpec#DEFAULT_WEIGHT}
      * @throws IllegalArgumentException naming the knob and the value
      */
-    default void check(BalancerConfig config, SortedMap<String, Double> weights) {
+    default void check(BalancerConfig config, List<String> serving, Map<String, Double> weights) {
     }
 
     /**

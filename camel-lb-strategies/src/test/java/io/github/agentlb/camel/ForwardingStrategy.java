@@ -3,7 +3,6 @@ package io.github.agentlb.camel;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import org.apache.camel.Exchange;
 
 /** A strategy that does what {@code delegate} does, for tests that change one hook of a real strategy. */
@@ -26,8 +25,8 @@ class ForwardingStrategy implements Strategy {
     }
 
     @Override
-    public void check(BalancerConfig config, SortedMap<String, Double> weights) {
-        delegate.check(config, weights);
+    public void check(BalancerConfig config, List<String> serving, Map<String, Double> weights) {
+        delegate.check(config, serving, weights);
     }
 
     @Override
