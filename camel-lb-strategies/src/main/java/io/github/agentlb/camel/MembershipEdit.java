@@ -72,7 +72,7 @@ public final class MembershipEdit {
         if (adds.containsKey(name)) {
             throw new IllegalArgumentException("agent '" + name + "' is added and then removed in one edit: give one of them");
         }
-        removes.add(notRemovedAndDrained(name, drainsAsked));
+        removes.add(notRemovedAndDrained(Check.notBlank("name", name), drainsAsked));
         return this;
     }
 
@@ -82,7 +82,7 @@ public final class MembershipEdit {
      * @throws IllegalArgumentException if this edit removes it
      */
     public MembershipEdit drain(String name) {
-        drainsAsked.add(notRemovedAndDrained(name, removes));
+        drainsAsked.add(notRemovedAndDrained(Check.notBlank("name", name), removes));
         return this;
     }
 

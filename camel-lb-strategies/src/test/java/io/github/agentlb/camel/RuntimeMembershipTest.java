@@ -114,6 +114,12 @@ class RuntimeMembershipTest {
                 .hasMessage("agent 'A2' is removed and drained in one edit: give one of them (a drain ends in the removal)");
         assertThat(rr.getAgentIds()).containsExactly("A1", "A2");
         assertThat(rr.getDrainingAgents()).isEmpty();
+        assertThatThrownBy(() -> rr.removeAgent(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("name must not be blank, was 'null'");
+        assertThatThrownBy(() -> rr.drainAgent(" ")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("name must not be blank, was ' '");
+        assertThatThrownBy(() -> rr.setAgentWeight(null, 1.0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("name must not be blank, was 'null'");
 
         rr.editAgents().remove("A2").add("A2", ScriptedChild.naming("A2 again"), 1.0).apply();
         assertThat(rr.getAgentIds()).as("remove then add replaces the child").containsExactly("A1", "A2");
