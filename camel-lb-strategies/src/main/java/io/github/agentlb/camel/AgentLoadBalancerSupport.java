@@ -211,7 +211,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
      * @param agentId     the stable name, e.g. {@code A1}, without white space
      * @return this balancer
      * @throws IllegalArgumentException if either is blank, the name has white space or is another child's id, or no
-     *     child has that endpoint (checked from the start on: a name given before it that finds none fails the start)
+     *     child has that endpoint (checked from the first start on: a name given before it that finds none fails it)
      */
     public final AgentLoadBalancerSupport nameAgent(String endpointUri, String agentId) {
         writer.name(endpointUri, agentId);

@@ -50,6 +50,8 @@ final class Membership {
     private final Map<String, String> names = new ConcurrentHashMap<>();
     /** The endpoint URIs of {@link #names} as they were given, by their normalized form. */
     private final Map<String, String> written = new ConcurrentHashMap<>();
+    /** Whether a start checked the names ({@link #checkNamedAtFirstStart}); under the writer's lock. */
+    private boolean checkedAtStart;
     /** Names of children added at runtime ({@code addAgent}), by identity: they need no endpoint. */
     private final Map<Processor, String> childNames = Collections.synchronizedMap(new IdentityHashMap<>());
 
@@ -99,9 +101,15 @@ final class Membership {
         }
     }
 
-    /** The endpoint URIs named so far, as given. */
-    List<String> namedUris() {
-        return List.copyOf(written.values());
+    /**
+     * At the first start only, {@link #checkNamed} for every name given so far: a restart after a named
+     * agent left is no configuration error.
+     */
+    void checkNamedAtFirstStart(AsyncProcessor[] processors) {
+        if (!checkedAtStart) {
+            checkNamed(List.copyOf(written.values()), processors);
+            checkedAtStart = true;
+        }
     }
 
     /** Takes back a name given by {@link #name}: {@code previous} again, or none. */

@@ -117,7 +117,7 @@ final class StateWriter implements StrategyContext {
     /** The start: waiting knobs applied, names checked, one new state; an IllegalArgumentException names what fails. */
     synchronized void start() {
         config = waiting.applyAll(config);
-        membership.checkNamed(membership.namedUris(), owner.children());
+        membership.checkNamedAtFirstStart(owner.children());
         publish(true);
     }
 

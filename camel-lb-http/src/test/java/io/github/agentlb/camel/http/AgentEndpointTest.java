@@ -187,6 +187,11 @@ class AgentEndpointTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("agentId must not contain white space, was 'A 4'");
         assertThat(balancer.getAgentIds()).containsExactly("A1", "A2", "A3", "A4");
 
+        balancer.removeAgent("A4");
+        camel.getRouteController().stopRoute(camel.getRoutes().get(0).getRouteId());
+        camel.getRouteController().startRoute(camel.getRoutes().get(0).getRouteId());
+        assertThat(balancer.getAgentIds()).as("a restart after a named agent left").containsExactly("A1", "A2", "A3");
+
         RoundRobinLB typo = new RoundRobinLB();
         typo.nameAgent("http://localhost:9999", "A1");
         CamelContext other = new DefaultCamelContext();
