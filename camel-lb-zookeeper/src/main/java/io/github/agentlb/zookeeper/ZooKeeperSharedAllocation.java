@@ -3,6 +3,7 @@ package io.github.agentlb.zookeeper;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.shared.SharedAllocation;
 import java.time.Duration;
+import org.apache.zookeeper.common.PathUtils;
 
 /**
  * Entry point: a {@link SharedAllocation} over ZooKeeper for an {@code avn} balancer.
@@ -37,7 +38,8 @@ public final class ZooKeeperSharedAllocation {
      * @param connectString ZooKeeper's {@code host:port[,host:port...]}, ports 1..65535, no chroot path
      * @param balancerId    names the replicas that share (znodes under {@code /agentlb/<balancerId>})
      * @throws IllegalArgumentException if either is blank, the connect string is malformed or has a
-     *                                  chroot path, or the id holds a {@code /}
+     *                                  chroot path, or the id holds a {@code /}, is {@code .} or {@code ..} or
+     *                                  holds a character ZooKeeper refuses in a node name
      */
     public static SharedAllocation of(String connectString, String balancerId) {
         return builder(connectString, balancerId).build();
@@ -61,6 +63,12 @@ public final class ZooKeeperSharedAllocation {
             this.connectString = checkedConnectString(connectString);
             if (Check.notBlank("balancerId", balancerId).contains("/")) {
                 throw new IllegalArgumentException("balancerId must not contain '/', was '" + balancerId + "'");
+            }
+            try {
+                PathUtils.validatePath(DEFAULT_BASE_PATH + "/" + balancerId);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("balancerId must be a ZooKeeper node name (not '.' or '..', no control"
+                        + " character), was '" + balancerId + "'", e);
             }
             this.balancerId = balancerId;
         }

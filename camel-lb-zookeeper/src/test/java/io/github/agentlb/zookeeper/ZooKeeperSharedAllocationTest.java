@@ -21,5 +21,11 @@ class ZooKeeperSharedAllocationTest {
         }
         assertThatThrownBy(() -> ZooKeeperSharedAllocation.of("zk:2181", "a/b"))
                 .hasMessage("balancerId must not contain '/', was 'a/b'");
+        for (String bad : new String[] {".", "..", "a\u0000b", "a\u0001"}) {
+            assertThatThrownBy(() -> ZooKeeperSharedAllocation.of("zk:2181", bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("balancerId must be a ZooKeeper node name (not '.' or '..', no control character), was '"
+                            + bad + "'");
+        }
     }
 }
