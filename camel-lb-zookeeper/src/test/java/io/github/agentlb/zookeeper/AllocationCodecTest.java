@@ -32,6 +32,9 @@ class AllocationCodecTest {
         assertThatThrownBy(() -> decode("{\"generation\": 3}")).hasMessageContaining("not an allocation");
         assertThatThrownBy(() -> decode(good.replace("generation 7", "generation seven")))
                 .hasMessage("generation must be a whole number, was 'seven'");
+        assertThatThrownBy(() -> decode(good.replace("generation 7", "generation 9223372036854775807")))
+                .as("a generation no leader could follow").isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("generation must be <= 4611686018427387904, was 9223372036854775807");
         assertThatThrownBy(() -> decode(good.replace("virtual-nodes 52 A1", "virtual-nodes 0 A1")))
                 .hasMessage("virtual nodes of A1 must be >= 1, was 0");
         assertThatThrownBy(() -> decode(good.replace("virtual-nodes 52 A1", "virtual-nodes 52 A9")))

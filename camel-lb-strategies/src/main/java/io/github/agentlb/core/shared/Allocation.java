@@ -28,7 +28,13 @@ import java.util.TreeSet;
 public record Allocation(long generation, long leaderEpoch, String membershipDigest, SortedMap<String, Integer> virtualNodes) {
 
     /**
-     * @throws IllegalArgumentException if the generation or epoch is {@code < 1}, the digest blank, the
+     * The largest generation and leader epoch, 2^62: no balancer reaches it (a million publications a
+     * second for 146,000 years), so a larger stored one is foreign, and a leader can always count on.
+     */
+    public static final long MAX_GENERATION = 1L << 62;
+
+    /**
+     * @throws IllegalArgumentException if the generation or epoch is {@code < 1} or above {@link #MAX_GENERATION}, the digest blank, the
      *                                  counts empty, an id blank or a count {@code < 1}
      */
     public Allocation {
@@ -37,6 +43,11 @@ public record Allocation(long generation, long leaderEpoch, String membershipDig
         }
         if (leaderEpoch < 1) {
             throw new IllegalArgumentException("leaderEpoch must be >= 1, was " + leaderEpoch);
+        }
+        if (generation > MAX_GENERATION || leaderEpoch > MAX_GENERATION) {
+            String field = generation > MAX_GENERATION ? "generation" : "leaderEpoch";
+            throw new IllegalArgumentException(field + " must be <= " + MAX_GENERATION + ", was "
+                    + (generation > MAX_GENERATION ? generation : leaderEpoch));
         }
         Check.notBlank("membershipDigest", membershipDigest);
         Check.notEmpty("virtualNodes", virtualNodes == null ? null : virtualNodes.keySet());

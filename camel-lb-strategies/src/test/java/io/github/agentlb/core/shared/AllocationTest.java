@@ -43,6 +43,12 @@ class AllocationTest {
     void invalidValuesAreRejectedNamingFieldAndValue() {
         assertThatThrownBy(() -> Allocation.of(0, 1, COUNTS)).hasMessage("generation must be >= 1, was 0");
         assertThatThrownBy(() -> Allocation.of(1, 0, COUNTS)).hasMessage("leaderEpoch must be >= 1, was 0");
+        assertThatThrownBy(() -> Allocation.of(Long.MAX_VALUE, 1, COUNTS))
+                .hasMessage("generation must be <= 4611686018427387904, was 9223372036854775807");
+        assertThatThrownBy(() -> Allocation.of(1, (1L << 62) + 1, COUNTS))
+                .hasMessage("leaderEpoch must be <= 4611686018427387904, was 4611686018427387905");
+        assertThat(Allocation.of(Allocation.MAX_GENERATION - 1, 1, COUNTS).next(1, COUNTS).generation())
+                .isEqualTo(Allocation.MAX_GENERATION);
         assertThatThrownBy(() -> Allocation.of(1, 1, Map.of("A1", 0))).hasMessage("virtual nodes of A1 must be >= 1, was 0");
         assertThatThrownBy(() -> Allocation.of(1, 1, Map.of())).hasMessageContaining("virtualNodes must not be empty");
     }
