@@ -144,7 +144,10 @@ public final class ZooKeeperAllocationExchange implements AllocationExchange {
         cache = CuratorCache.build(client, allocationPath(), CuratorCache.Options.SINGLE_NODE_CACHE);
         cache.listenable().addListener(CuratorCacheListener.builder()
                 .forCreatesAndChanges((before, after) -> read(after))
-                .forDeletes(gone -> seen(ABSENT, -1))
+                .forDeletes(gone -> {
+                    seen(ABSENT, -1);
+                    listener.allocationDeleted();
+                })
                 .build());
         cache.start();
         // The election's participants (one lock znode per replica under the view's path) are the replicas.

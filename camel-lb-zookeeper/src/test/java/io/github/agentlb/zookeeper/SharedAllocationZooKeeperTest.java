@@ -245,6 +245,24 @@ class SharedAllocationZooKeeperTest {
     }
 
     @Test
+    void aDeletedAllocationIsWrittenAgainByTheLeaderAtOnce() throws Exception {
+        startReplicas();
+        long generation = awaitAllAt(replicas, driveUntilLeaderPublishes(), PROPAGATION);
+        Map<String, Integer> counts = replicas.get(0).virtualNodes();
+        ZooKeeperAllocationExchange exchange = replicas.get(0).exchange();
+
+        exchange.curator().delete().forPath(exchange.allocationPath());
+
+        // The leader writes its counts again with no request sent (a replica starting meanwhile would
+        // otherwise route on its start-up ring until the leader's next move): the next generation, every
+        // replica on it, the counts unchanged.
+        long next = awaitAllAt(replicas, generation + 1, PROPAGATION);
+        assertThat(next).isEqualTo(generation + 1);
+        assertThat(exchange.curator().checkExists().forPath(exchange.allocationPath())).isNotNull();
+        assertThat(replicas).allSatisfy(r -> assertThat(r.virtualNodes()).isEqualTo(counts));
+    }
+
+    @Test
     void aReplicaStartsAndRoutesWithZooKeeperDownAndJoinsWhenItComesBack() throws Exception {
         zk.stop();
         Replica alone = new Replica("r1", zk.getConnectString(), SESSION);

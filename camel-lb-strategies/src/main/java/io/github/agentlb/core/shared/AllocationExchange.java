@@ -21,6 +21,10 @@ public interface AllocationExchange extends AutoCloseable {
         /** The stored allocation could not be read (corrupt or foreign data); the last good one stays. */
         void allocationUnreadable(String detail);
 
+        /** The stored allocation was deleted (by hand, or its store wiped); the one installed stays. Nothing by default. */
+        default void allocationDeleted() {
+        }
+
         /** This replica became the leader ({@code true}) or stopped leading. */
         void leadershipChanged(boolean leader);
 

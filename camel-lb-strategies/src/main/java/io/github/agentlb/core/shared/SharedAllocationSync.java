@@ -302,6 +302,20 @@ public final class SharedAllocationSync implements AllocationExchange.Listener {
         }
     }
 
+    /**
+     * The leader writes its counts again at once (the next generation) when the stored allocation is
+     * deleted, rather than at its next move: a replica starting meanwhile would route on its start-up ring.
+     */
+    @Override
+    public synchronized void allocationDeleted() {
+        LOG.warn("Shared allocation: the stored allocation was deleted; routing on generation {}{}", generation(),
+                leader && connected ? ", writing it again as the leader" : ", the leader writes it again");
+        if (leader && connected) {
+            rewrite = true;
+            publishCurrent();
+        }
+    }
+
     @Override
     public synchronized void leadershipChanged(boolean leading) {
         if (leading == leader) {

@@ -348,6 +348,25 @@ class SharedAllocationSyncTest {
     }
 
     @Test
+    void aDeletedAllocationIsWrittenAgainByTheLeaderAndLeftToItByAFollower() {
+        sync.connectionChanged(true);
+        sync.leadershipChanged(true);
+        sync.published(published.get(0), true, "version 0");
+
+        sync.allocationDeleted();
+
+        assertThat(published).hasSize(2).last().satisfies(a -> {
+            assertThat(a.generation()).isEqualTo(2);
+            assertThat(a.virtualNodes()).isEqualTo(published.get(0).virtualNodes());
+        });
+        sync.published(published.get(1), true, "version 0");
+        sync.leadershipChanged(false);
+        sync.allocationDeleted();
+        assertThat(published).as("a follower leaves it to the leader").hasSize(2);
+        assertThat(sync.generation()).as("routing goes on on the installed generation").isEqualTo(2);
+    }
+
+    @Test
     void aReplicaThatLostTheStoreBeforeLocalAfterKeepsTheLastAllocationOverItsOwnEvaluation() {
         sync.allocationChanged(Allocation.of(4, 1, LEARNED));
         sync.leadershipChanged(true);
