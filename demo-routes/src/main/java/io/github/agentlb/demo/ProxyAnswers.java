@@ -224,8 +224,9 @@ final class ProxyAnswers {
             });
             int status = held.getHeader(Exchange.HTTP_RESPONSE_CODE, 502, Integer.class);
             Object retryAfter = held.getHeader(AnswerRules.RETRY_AFTER);
-            LOG.info("request={} answered {}: agent {}'s busy answer passed on{}", requestId(exchange), status,
-                    agentLabel(exchange), retryAfter == null ? "" : ", Retry-After: " + retryAfter);
+            String agent = agentLabel(exchange);
+            info("held " + status + " " + agent, "request=" + requestId(exchange) + " answered " + status + ": agent " + agent
+                    + "'s busy answer passed on" + (retryAfter == null ? "" : ", Retry-After: " + retryAfter));
             down.reply(status, headers, Unpooled.wrappedBuffer(body));
         }
     }
@@ -249,16 +250,18 @@ final class ProxyAnswers {
         AgentsBusyException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, AgentsBusyException.class);
         long seconds = cause == null ? 1 : cause.retryAfterSeconds();
         if (cause != null && cause.unavailable()) {
-            LOG.info("request={} answered 503: every agent is unavailable, retry after {} s", requestId(exchange), seconds);
+            info("unavailable " + cause.onlyAgent(), "request=" + requestId(exchange) + " answered 503: every agent is unavailable,"
+                    + " retry after " + seconds + " s");
             reply(exchange, 503, "agents unavailable", (cause.onlyAgent() == null ? "every agent" : "agent "
                     + label(cause.onlyAgent()) + ", the only one left for this request,") + " rests after answering 503"
                     + " (unavailable); retry after " + seconds + " s",
                     Map.of(AnswerRules.RETRY_AFTER, Long.toString(seconds)));
             return;
         }
-        LOG.info("request={} answered 429: every agent is busy, retry after {} s", requestId(exchange), seconds);
         boolean queueFull = cause != null && cause.getMessage() != null && cause.getMessage().contains("queue is full");
         String only = cause == null ? null : cause.onlyAgent();
+        info("busy " + only + " " + queueFull, "request=" + requestId(exchange) + " answered 429: every agent is busy, retry after "
+                + seconds + " s");
         reply(exchange, 429, "agents busy", queueFull
                 ? "every agent is at its limit of requests in flight and the queue is full; retry after " + seconds + " s"
                 : (only == null ? "every agent is" : "agent " + label(only) + ", the only one left for this request"
@@ -306,6 +309,19 @@ final class ProxyAnswers {
             LOG.debug("{}", line);
         } else {
             LOG.warn("{}{}", line, more);
+        }
+    }
+
+    /**
+     * As {@link #warn} at INFO, for the proxy's own 429s and 503s and the busy answers it passes on:
+     * while every agent rests, each request is turned away the same way, so one line per window.
+     */
+    private void info(String reason, String line) {
+        String more = warnings.admit(reason);
+        if (more == null) {
+            LOG.debug("{}", line);
+        } else {
+            LOG.info("{}{}", line, more);
         }
     }
 

@@ -118,6 +118,26 @@ class ProxyAnswersLogTest {
         assertThat(lines).last().asString().startsWith("WARN request=s2 answered 503: A2 is busy");
     }
 
+    /** Every agent busy (or unavailable) for a while: the proxy's own 429s are logged as its 503s are, bounded. */
+    @Test
+    void fiftyRequestsTurnedAwayBecauseEveryAgentIsBusyLogOneLine() {
+        for (int i = 0; i < 50; i++) {
+            Exchange exchange = failed("b" + i, List.of());
+            exchange.setProperty(Exchange.EXCEPTION_CAUGHT, new io.github.agentlb.camel.AgentsBusyException(
+                    "every agent is busy", exchange, 30 - i / 2));
+            answers.allBusy(exchange);
+            assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+            now.addAndGet(Duration.ofMillis(100).toNanos());
+        }
+        now.addAndGet(RepeatedWarnings.WINDOW.toNanos());
+        Exchange late = failed("late", List.of());
+        late.setProperty(Exchange.EXCEPTION_CAUGHT, new io.github.agentlb.camel.AgentsBusyException("every agent is busy", late, 5));
+        answers.allBusy(late);
+
+        assertThat(lines).containsExactly("INFO request=b0 answered 429: every agent is busy, retry after 30 s",
+                "INFO request=late answered 429: every agent is busy, retry after 5 s (and 49 more like it since, at DEBUG)");
+    }
+
     /** An agent added at runtime by name (an agents file) is named in answers as the log names it, not by its URL. */
     @Test
     void anAgentAddedByNameIsNamedNotGivenByItsUrl() {
