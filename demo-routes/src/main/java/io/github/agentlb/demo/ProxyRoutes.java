@@ -13,6 +13,7 @@ import io.github.agentlb.camel.NoAgentAvailableException;
 import io.github.agentlb.camel.SessionRejectedException;
 import io.github.agentlb.camel.http.AgentCallCancelledException;
 import io.github.agentlb.camel.http.AgentComponent;
+import io.github.agentlb.camel.http.AgentProducer;
 import io.github.agentlb.camel.http.NettyDownstream;
 import io.github.agentlb.core.key.PromptPrefix;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
@@ -466,7 +467,9 @@ public class ProxyRoutes extends RouteBuilder {
         Integer status = exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE, Integer.class);
         String strategy = exchange.getProperty(io.github.agentlb.camel.AgentLb.STRATEGY_PROPERTY, strategyName(),
                 String.class);
-        String agent = agentUrl(exchange.getProperty(io.github.agentlb.camel.AgentLb.AGENT_PROPERTY, String.class));
+        // Camel's own balancers set no agent property of ours: the agent endpoint's address, which each call sets.
+        String agent = agentUrl(exchange.getProperty(io.github.agentlb.camel.AgentLb.AGENT_PROPERTY,
+                exchange.getProperty(AgentProducer.AGENT_ADDRESS_PROPERTY), String.class));
         current.recordRequest(strategy, agent, status == null ? 500 : status, System.nanoTime() - start);
     }
 

@@ -38,6 +38,45 @@ class DemoMainTest {
 
     private final Http http = new Http();
 
+    /** Camel's own balancer sets no agent property of ours: the proxy's timer takes the answering agent endpoint's address. */
+    @Test
+    void camelRoundRobinRequestsAreRecordedUnderTheAgentThatAnswered() throws Exception {
+        try (Agents agents = Agents.start(3, 0, 2)) {
+            int port = FreePorts.next();
+            int managementPort = FreePorts.next();
+            while (managementPort == port) {
+                managementPort = FreePorts.next();
+            }
+            Main main = DemoMain.createMain();
+            main.addOverrideProperty("port", Integer.toString(port));
+            main.addOverrideProperty("agents", String.join(",", agents.urls()));
+            main.addOverrideProperty("strategy", "camel-rr");
+            main.addOverrideProperty("camel.management.port", Integer.toString(managementPort));
+            main.addOverrideProperty("camel.management.host", "127.0.0.1");
+            main.start();
+            try {
+                for (int i = 0; i < 6; i++) {
+                    assertThat(http.get("http://127.0.0.1:" + port + "/process/c" + i + "?user_id=42").statusCode()).isEqualTo(200);
+                }
+                // Each agent twice, by its base URL; recorded when each exchange is done: scraped until all six are.
+                List<Pattern> twice = agents.urls().stream().map(url -> Pattern.compile("agentlb_proxy_requests_seconds_count\\{[^}]*agent=\""
+                        + url + "\"[^}]*status=\"200\"[^}]*strategy=\"camel-rr\"[^}]*} 2")).toList();
+                String scrape = "http://127.0.0.1:" + managementPort + "/observe/metrics";
+                String body = http.get(scrape).body();
+                for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); System.nanoTime() < deadline
+                        && !twice.stream().allMatch(p -> p.matcher(http.get(scrape).body()).find()); ) {
+                    Thread.sleep(50);
+                }
+                body = http.get(scrape).body();
+                String scraped = body;
+                assertThat(twice).allSatisfy(p -> assertThat(scraped).containsPattern(p));
+                assertThat(scraped).doesNotContain("agent=\"none\"");
+            } finally {
+                main.stop();
+            }
+        }
+    }
+
     @Test
     void proxiesAndServesPrometheusMetricsTaggedWithStrategyAndAgent() throws Exception {
         try (Agents agents = Agents.start(3, 0, 2)) {
