@@ -102,7 +102,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
     public static final String AGENT_PREFIX = PREFIX + "agent.";
 
     private static final Map<String, String> DESCRIPTIONS = Map.of(
-            "weight", "Weight of the agent, relative to the mean weight 1.0",
+            "weight", "Weight of the agent: the configured one (rr, ch, lr), or the learned one, relative to the mean 1.0 (pid)",
             "utilization", "Utilization of the agent at the last control step, fraction (NaN without a signal)",
             "virtual.nodes", "Virtual nodes of the agent on the hash ring",
             "imbalance.index", "Imbalance index S of the last evaluation, fraction",
@@ -251,7 +251,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
         }
 
         private Counter ejectionCounter(String agent) {
-            return Counter.builder(EJECTIONS).description("Outlier ejections of the agent")
+            return Counter.builder(EJECTIONS).description("Outlier ejections and health-check mark-downs of the agent")
                     .tags("strategy", strategy, "agent", agent).register(registry);
         }
 
@@ -260,7 +260,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
             List<Meter> meters = new CopyOnWriteArrayList<>();
             meters.add(ejectionCounter(agent));
             meters.add(Gauge.builder(EJECTED, balancer, b -> b.getEjectedAgents().contains(agent) ? 1 : 0)
-                    .description("1 while the agent is ejected by outlier detection, else 0")
+                    .description("1 while the agent is ejected, on trial or marked down by health checks, else 0")
                     .tags("strategy", strategy, "agent", agent).register(registry));
             balancer.agentMetrics().keySet().forEach(figure -> meters.add(Gauge.builder(AGENT_PREFIX + figure,
                             balancer, b -> b.agentMetrics().getOrDefault(figure, Map.of()).getOrDefault(agent, Double.NaN))

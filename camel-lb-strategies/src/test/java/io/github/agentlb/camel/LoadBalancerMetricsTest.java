@@ -134,6 +134,17 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
                 .as(m.getId().getName()).isNotBlank());
     }
 
+    /** What an operator reads in Prometheus's HELP says what the meter counts: health checks' mark-downs too. */
+    @Test
+    void theEjectionMetersSayTheyCountHealthCheckMarkDownsToo() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(balancer).bindTo(registry);
+        assertThat(registry.get(LoadBalancerMetrics.EJECTED).tags("agent", "direct://a1").gauge().getId().getDescription())
+                .isEqualTo("1 while the agent is ejected, on trial or marked down by health checks, else 0");
+        assertThat(registry.get(LoadBalancerMetrics.EJECTIONS).tags("agent", "direct://a1").counter().getId().getDescription())
+                .isEqualTo("Outlier ejections and health-check mark-downs of the agent");
+    }
+
     @Test
     void metersOfAnAgentThatLeavesAreRemovedAndAJoiningAgentGetsThemAtOnce() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
