@@ -304,12 +304,7 @@ final class ProxyAnswers {
      * fails every request sent its way: one warning per agent and reason per window, not one per request.
      */
     private void warn(String reason, String line) {
-        String more = warnings.admit(reason);
-        if (more == null) {
-            LOG.debug("{}", line);
-        } else {
-            LOG.warn("{}{}", line, more);
-        }
+        bounded(reason, line, true);
     }
 
     /**
@@ -317,9 +312,15 @@ final class ProxyAnswers {
      * while every agent rests, each request is turned away the same way, so one line per window.
      */
     private void info(String reason, String line) {
+        bounded(reason, line, false);
+    }
+
+    private void bounded(String reason, String line, boolean warning) {
         String more = warnings.admit(reason);
         if (more == null) {
             LOG.debug("{}", line);
+        } else if (warning) {
+            LOG.warn("{}{}", line, more);
         } else {
             LOG.info("{}{}", line, more);
         }

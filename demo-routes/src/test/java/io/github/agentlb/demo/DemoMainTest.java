@@ -42,18 +42,10 @@ class DemoMainTest {
     @Test
     void camelRoundRobinRequestsAreRecordedUnderTheAgentThatAnswered() throws Exception {
         try (Agents agents = Agents.start(3, 0, 2)) {
-            int port = FreePorts.next();
-            int managementPort = FreePorts.next();
-            while (managementPort == port) {
-                managementPort = FreePorts.next();
-            }
-            Main main = DemoMain.createMain();
-            main.addOverrideProperty("port", Integer.toString(port));
-            main.addOverrideProperty("agents", String.join(",", agents.urls()));
-            main.addOverrideProperty("strategy", "camel-rr");
-            main.addOverrideProperty("camel.management.port", Integer.toString(managementPort));
-            main.addOverrideProperty("camel.management.host", "127.0.0.1");
-            main.start();
+            Demo demo = Demo.start(agents, "camel-rr");
+            Main main = demo.main();
+            int port = demo.port();
+            int managementPort = demo.managementPort();
             try {
                 for (int i = 0; i < 6; i++) {
                     assertThat(http.get("http://127.0.0.1:" + port + "/process/c" + i + "?user_id=42").statusCode()).isEqualTo(200);
@@ -80,18 +72,10 @@ class DemoMainTest {
     @Test
     void proxiesAndServesPrometheusMetricsTaggedWithStrategyAndAgent() throws Exception {
         try (Agents agents = Agents.start(3, 0, 2)) {
-            int port = FreePorts.next();
-            int managementPort = FreePorts.next();
-            while (managementPort == port) {
-                managementPort = FreePorts.next();
-            }
-            Main main = DemoMain.createMain();
-            main.addOverrideProperty("port", Integer.toString(port));
-            main.addOverrideProperty("agents", String.join(",", agents.urls()));
-            main.addOverrideProperty("strategy", "ch");
-            main.addOverrideProperty("camel.management.port", Integer.toString(managementPort));
-            main.addOverrideProperty("camel.management.host", "127.0.0.1");
-            main.start();
+            Demo demo = Demo.start(agents, "ch");
+            Main main = demo.main();
+            int port = demo.port();
+            int managementPort = demo.managementPort();
             try {
                 String agent = null;
                 for (int i = 0; i < 6; i++) {
@@ -444,6 +428,25 @@ class DemoMainTest {
         for (String value : List.of("abc", " 9891", "70000", "0", "-1", "")) {
             assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", value))).isEqualTo(
                     "Bad proxy configuration: MANAGEMENT_PORT must be an integer 1..65535, was '" + value + "'");
+        }
+    }
+
+    /** The demo's Main, started on free ports over {@code agents} with {@code strategy}, management on loopback. */
+    private record Demo(Main main, int port, int managementPort) {
+        static Demo start(Agents agents, String strategy) throws Exception {
+            int port = FreePorts.next();
+            int managementPort = FreePorts.next();
+            while (managementPort == port) {
+                managementPort = FreePorts.next();
+            }
+            Main main = DemoMain.createMain();
+            main.addOverrideProperty("port", Integer.toString(port));
+            main.addOverrideProperty("agents", String.join(",", agents.urls()));
+            main.addOverrideProperty("strategy", strategy);
+            main.addOverrideProperty("camel.management.port", Integer.toString(managementPort));
+            main.addOverrideProperty("camel.management.host", "127.0.0.1");
+            main.start();
+            return new Demo(main, port, managementPort);
         }
     }
 }
