@@ -54,6 +54,19 @@ class AgentFailureTest {
                 + " client", new java.net.SocketException("Connection reset")))).isEqualTo("connection reset mid-answer");
     }
 
+    /** Netty's decoder failures: a head over the decoder's limit (TooLongFrameException, or a subclass, in the chain) or not HTTP. */
+    @Test
+    void aHeadOverTheLimitIsToldFromAnAnswerThatIsNotHttp() {
+        assertThat(AgentFailure.reasonOf(new io.netty.handler.codec.TooLongFrameException("HTTP header is larger than 8192 bytes.")))
+                .isEqualTo("answered a head over the 8 KiB limit");
+        assertThat(AgentFailure.reasonOf(new io.netty.handler.codec.DecoderException(
+                new io.netty.handler.codec.TooLongFrameException("too long") { }))).isEqualTo("answered a head over the 8 KiB limit");
+        assertThat(AgentFailure.reasonOf(new io.netty.handler.codec.DecoderException("invalid version format: ABC")))
+                .isEqualTo("answered something that is not HTTP");
+        assertThat(AgentFailure.reasonOf(new io.netty.handler.codec.DecoderException(new IllegalStateException("no"))))
+                .isEqualTo("answered something that is not HTTP");
+    }
+
     @Test
     void aTimeoutAboveARefusalInTheChainWins() {
         Throwable failure = new SocketTimeoutException("t");

@@ -88,6 +88,37 @@ class AgentLoadBalancerSupportTest {
         assertThat(balancer.toString()).isEqualTo("RoundRobinLB[B]");
     }
 
+    /**
+     * A name for an endpoint that is no child's fails the balancer's first start, or the call after it,
+     * naming it; a restart after a named child left does not fail.
+     */
+    @Test
+    void aNameForNoChildFailsTheFirstStartOrTheCallAfterItButNotARestart() {
+        RoundRobinLB unknown = new RoundRobinLB();
+        unknown.setCamelContext(CAMEL.get());
+        unknown.addProcessor(to("direct:a"));
+        unknown.nameAgent("direct:zzz", "Z");
+        assertThatThrownBy(unknown::start).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("nameAgent: no child of this balancer has endpoint 'direct:zzz'; its children: direct://a");
+
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        AsyncProcessor b = to("direct:b");
+        balancer.addProcessor(to("direct:a"));
+        balancer.addProcessor(b);
+        balancer.nameAgent("direct:b", "B");
+        balancer.start();
+        assertThat(balancer.getAgentIds()).containsExactly("direct://a", "B");
+        assertThatThrownBy(() -> balancer.nameAgent("direct:nope", "N")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("nameAgent: no child of this balancer has endpoint 'direct:nope'");
+        balancer.nameAgent("direct:a", "A");
+        balancer.removeProcessor(b);
+        balancer.stop();
+        balancer.start();
+        assertThat(balancer.getAgentIds()).containsExactly("A");
+        balancer.stop();
+    }
+
     @Test
     void aChangeTheStrategyRejectsLeavesChildrenAndIdsAsTheyWere() {
         List<String> rejectWhen = new ArrayList<>();

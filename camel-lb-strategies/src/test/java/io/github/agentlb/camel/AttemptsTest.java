@@ -249,6 +249,22 @@ class AttemptsTest {
         assertThat(balancer.getEjectedAgents()).as("c not: at most 2 of 3 agents are ejected at once").containsExactly("b");
     }
 
+    /** A call sent after its agent was re-admitted counts: its failure ejects the agent again (the generation of its send is the new one). */
+    @Test
+    void aReadmittedAgentsNextFailureEjectsItAgain() {
+        scripts.put("a", REFUSE);
+        send("GET");
+        scripts.remove("a");
+        clock.addAndGet(10 * SECOND);
+        assertThat(body(send("GET"))).isEqualTo("answer of a");
+        assertThat(balancer.getEjectedAgents()).isEmpty();
+        scripts.put("a", REFUSE);
+        for (int i = 0; i < 3 && balancer.getEjectedAgents().isEmpty(); i++) {
+            send("GET");
+        }
+        assertThat(balancer.getEjectedAgents()).containsExactly("a");
+    }
+
     @Test
     void ejectedCandidatesThatFailTheirTrialAreEachTriedOnce() {
         List.of("a", "b", "c").forEach(agent -> scripts.put(agent, REFUSE));
