@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
@@ -47,6 +49,7 @@ final class AgentsReadinessCheck extends AbstractHealthCheck {
     private final AgentLoadBalancerSupport balancer;
     private final String source;
     private final Supplier<String> sourceProblem;
+    private final UnaryOperator<String> address;
     private volatile boolean unproven;
     private BooleanSupplier anyAccepts = () -> true;
     private LongSupplier nanoClock = System::nanoTime;
@@ -62,10 +65,21 @@ final class AgentsReadinessCheck extends AbstractHealthCheck {
      * @param sourceProblem why the source's last read was refused, or null ({@code FleetSource.problem()})
      */
     AgentsReadinessCheck(AgentLoadBalancerSupport balancer, String source, Supplier<String> sourceProblem) {
+        this(balancer, source, sourceProblem, id -> id);
+    }
+
+    /**
+     * @param source        where the agents come from ({@code file:...}, {@code dns:...}), or null for a fixed list
+     * @param sourceProblem why the source's last read was refused, or null ({@code FleetSource.problem()})
+     * @param address       an agent id's base URL (the id itself when it is one), for the {@code addresses} detail
+     */
+    AgentsReadinessCheck(AgentLoadBalancerSupport balancer, String source, Supplier<String> sourceProblem,
+            UnaryOperator<String> address) {
         super("agentlb", ID);
         this.balancer = Objects.requireNonNull(balancer, "balancer");
         this.source = source;
         this.sourceProblem = Objects.requireNonNull(sourceProblem, "sourceProblem");
+        this.address = Objects.requireNonNull(address, "address");
     }
 
     /**
@@ -113,6 +127,8 @@ final class AgentsReadinessCheck extends AbstractHealthCheck {
         BalancerState state = balancer.balancerState();
         builder.detail("agents", state.agentIds().size());
         builder.detail("members", String.join(",", state.members()));
+        // The balancer's meters name agents, the agent endpoints' meters and the proxy's timer their URLs: the join.
+        builder.detail("addresses", state.members().stream().map(id -> id + "=" + address.apply(id)).collect(Collectors.joining(",")));
         builder.detail("draining", String.join(",", state.draining()));
         builder.detail("ejected", String.join(",", balancer.getEjectedAgents()));
         builder.detail("generation", state.generation());

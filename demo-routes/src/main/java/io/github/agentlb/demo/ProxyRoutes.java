@@ -304,7 +304,7 @@ public class ProxyRoutes extends RouteBuilder {
             HealthCheckRegistry health = HealthCheckRegistry.get(context);
             if (health != null && balancer != null) {
                 AgentsReadinessCheck check = new AgentsReadinessCheck(balancer, fleet == null ? null : fleet.describe(),
-                        fleet == null ? () -> null : fleet::problem);
+                        fleet == null ? () -> null : fleet::problem, this::agentUrl);
                 if (noneAcceptedAtStart) {
                     check.unprovenAtStart(() -> config.agentUrls().stream()
                             .anyMatch(url -> EmbeddedAgents.answers(url, EmbeddedAgents.DEFAULT_PROBE_TIMEOUT_MS)),

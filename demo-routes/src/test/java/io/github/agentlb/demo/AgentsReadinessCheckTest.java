@@ -64,6 +64,19 @@ class AgentsReadinessCheckTest {
         }
     }
 
+    /** Health names each member's address beside its name: the balancer's meters name agents, the agent endpoints' meters their URLs. */
+    @Test
+    void theDetailsMapEachMembersNameToItsAddress() throws Exception {
+        try (DefaultCamelContext context = new DefaultCamelContext()) {
+            RoundRobinLB balancer = startedWithOneAgent(context);
+            AgentsReadinessCheck check = new AgentsReadinessCheck(balancer, null, () -> null,
+                    id -> id.equals("A1") ? "http://127.0.0.1:18101" : id);
+            check.setCamelContext(context);
+            assertThat(check.call(Map.of()).getDetails())
+                    .containsEntry("members", "A1").containsEntry("addresses", "A1=http://127.0.0.1:18101");
+        }
+    }
+
     /** A started rr balancer over one agent, A1, that answers every request with nothing. */
     private static RoundRobinLB startedWithOneAgent(DefaultCamelContext context) {
         RoundRobinLB balancer = new RoundRobinLB();
