@@ -214,7 +214,7 @@ class JavadocExamplesTest {
     @org.junit.jupiter.api.Test
     void thePackageExampleAnswersEveryAgentDownWithAJsonErrorAndNoRequestHeader() throws Exception {
         Matcher matcher = EXAMPLE.matcher(Files.readString(
-                Path.of("src/main/java/io/github/agentlb/camel/http/package-info.java")));
+                Path.of("../camel-lb-http/src/main/java/io/github/agentlb/camel/http/package-info.java")));
         assertThat(matcher.find()).as("package-info.java has a <pre>{@code ...}</pre> example").isTrue();
         String route = DocBlocks.onPorts(matcher.group(1).replaceAll("(?m)^ \\* ?", ""), port,
                 agents.stream().map(Agent::port).toList());

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Timeout;
  * one, a 50 MiB answer, a client that leaves, a 20 s call, every agent
  * unavailable, every agent busy. Only the ports differ
  * from the README's text. Runs in {@code mvn verify} with the other end-to-end tests (phase
- * integration-test), after this module's jar is packaged.
+ * integration-test) of this module, which the build starts after camel-lb-http's.
  */
 @Tag("e2e")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -113,7 +113,7 @@ class ReadmeProjectIT {
         install(m2, "agent-load-balancer", root.resolve("pom.xml"), null);
         for (String module : List.of("camel-lb-strategies", "camel-lb-http")) {
             Path jar = root.resolve(module + "/target/" + module + "-" + VERSION + ".jar");
-            assertThat(jar).as("packaged by this build before its integration tests").exists();
+            assertThat(jar).as("packaged by this build before this module's tests").exists();
             install(m2, module, root.resolve(module + "/pom.xml"), jar);
         }
     }
