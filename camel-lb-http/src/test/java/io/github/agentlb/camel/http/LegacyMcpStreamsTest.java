@@ -12,8 +12,12 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -24,6 +28,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -49,6 +54,30 @@ class LegacyMcpStreamsTest {
     private final List<String> ejected = new ArrayList<>();
     private CamelContext camel;
     private String base;
+
+    /**
+     * One answered stream through a route before any check: the first request in a JVM loads the
+     * classes of the whole path (the agent connection's pipeline, the route's streaming), which on a
+     * starved CPU with the client compiler alone took more than the 1 s the checks give a stream's head
+     * to reach its client; they time the forwarding of a head, not that loading.
+     */
+    @BeforeAll
+    static void warmUp() throws Exception {
+        LegacyMcpStreamsTest warm = new LegacyMcpStreamsTest();
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().write("data: 1\n\n".getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().close();
+        })) {
+            warm.route(agent.baseUrl());
+            HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(warm.base + "/mcp"))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.body()).isEqualTo("data: 1\n\n");
+        } finally {
+            warm.stop();
+        }
+    }
 
     @AfterEach
     void stop() {
