@@ -2,6 +2,7 @@ package io.github.agentlb.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.agentlb.camel.http.RawHttp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -60,13 +61,13 @@ class StaleConnectionTest {
         private void serve(Socket socket) {
             try (socket) {
                 InputStream in = socket.getInputStream();
-                readRequest(in);
+                RawHttp.readRequest(in);
                 // Counted before it is written: the client may have the answer before this thread runs again.
                 answered.incrementAndGet();
                 socket.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"
                         .getBytes(StandardCharsets.ISO_8859_1));
                 socket.getOutputStream().flush();
-                if (readRequest(in)) {
+                if (RawHttp.readRequest(in)) {
                     closedAtRequest.incrementAndGet();
                 }
             } catch (IOException e) {
@@ -74,25 +75,6 @@ class StaleConnectionTest {
             }
         }
 
-        /** Reads a request head and its Content-Length body; false at the end of the stream. */
-        private static boolean readRequest(InputStream in) throws IOException {
-            StringBuilder head = new StringBuilder();
-            int matched = 0;
-            byte[] end = {'\r', '\n', '\r', '\n'};
-            for (int b; matched < end.length; ) {
-                if ((b = in.read()) < 0) {
-                    return false;
-                }
-                head.append((char) b);
-                matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
-            }
-            for (String line : head.toString().split("\r\n")) {
-                if (line.toLowerCase().startsWith("content-length:")) {
-                    in.readNBytes(Integer.parseInt(line.substring(15).trim()));
-                }
-            }
-            return true;
-        }
 
         String baseUrl() {
             return "http://127.0.0.1:" + server.getLocalPort();

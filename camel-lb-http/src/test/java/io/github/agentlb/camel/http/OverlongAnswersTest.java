@@ -107,7 +107,7 @@ class OverlongAnswersTest {
             try (socket) {
                 InputStream in = socket.getInputStream();
                 OutputStream out = socket.getOutputStream();
-                while (readRequest(in)) {
+                while (RawHttp.readRequest(in)) {
                     requests.incrementAndGet();
                     int request = perConnection.get(id).incrementAndGet();
                     byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
@@ -145,25 +145,6 @@ class OverlongAnswersTest {
             return both;
         }
 
-        /** Reads a request head and its Content-Length body; false at the end of the stream. */
-        private static boolean readRequest(InputStream in) throws IOException {
-            StringBuilder head = new StringBuilder();
-            int matched = 0;
-            byte[] end = {'\r', '\n', '\r', '\n'};
-            for (int b; matched < end.length; ) {
-                if ((b = in.read()) < 0) {
-                    return false;
-                }
-                head.append((char) b);
-                matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
-            }
-            for (String line : head.toString().split("\r\n")) {
-                if (line.toLowerCase().startsWith("content-length:")) {
-                    in.readNBytes(Integer.parseInt(line.substring(15).trim()));
-                }
-            }
-            return true;
-        }
 
         String baseUrl() {
             return "http://127.0.0.1:" + server.getLocalPort();

@@ -86,6 +86,31 @@ public final class RawHttp {
         }
     }
 
+    /**
+     * For an agent on a raw socket: reads one request's head up to its blank line and its
+     * {@code Content-Length} body, both discarded.
+     *
+     * @return false if the stream ended before the head did
+     */
+    public static boolean readRequest(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        int matched = 0;
+        byte[] end = {'\r', '\n', '\r', '\n'};
+        for (int b; matched < end.length; ) {
+            if ((b = in.read()) < 0) {
+                return false;
+            }
+            head.append((char) b);
+            matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        for (String line : head.toString().split("\r\n")) {
+            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                in.readNBytes(Integer.parseInt(line.substring(15).trim()));
+            }
+        }
+        return true;
+    }
+
     private static String readAll(InputStream in) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         byte[] buffer = new byte[8192];
