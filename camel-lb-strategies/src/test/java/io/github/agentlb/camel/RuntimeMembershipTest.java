@@ -500,6 +500,21 @@ class RuntimeMembershipTest {
         }
     }
 
+    /**
+     * The window alone turns the ramp on with Envoy's default least share, 10%. Found: with only
+     * {@code slowStartWindow} set, the least share stayed 1.0 and an added agent took its whole
+     * share at once (A4 100 of 400).
+     */
+    @Test
+    void aWindowAloneRampsWithTheDefaultLeastShareOfTenPercent() {
+        RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");
+        rr.setSlowStartWindow("10s");
+        assertThat(rr.getSlowStart()).isEqualTo(new SlowStart(Duration.ofSeconds(10), 1.0, 0.1));
+        rr.addAgent("A4", ScriptedChild.naming("A4"), 1.0);
+        // t = 0: f = max(0.1, 0) = 0.1, as in slowStartKeepsExactlyThePartOfItsShareTheRampGives
+        assertThat(counts(rr, 400)).isEqualTo(Map.of("A1", 130, "A2", 129, "A3", 129, "A4", 12));
+    }
+
     @Test
     void turningSlowStartOffGivesARampingAgentItsWholeShareAtOnce() {
         RoundRobinLB rr = started(new RoundRobinLB(), "A1", "A2", "A3");

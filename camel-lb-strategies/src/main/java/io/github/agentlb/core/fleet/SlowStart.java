@@ -20,8 +20,11 @@ import java.util.Objects;
  */
 public record SlowStart(Duration window, double aggression, double minWeightShare) {
 
-    /** Off: every agent gets its whole share at once (the library's default). */
-    public static final SlowStart DISABLED = new SlowStart(Duration.ZERO, 1.0, 1.0);
+    /**
+     * Off: every agent gets its whole share at once (the library's default). A window set on it
+     * alone ramps linearly with Envoy's default least share, 10% ({@code min_weight_percent}).
+     */
+    public static final SlowStart DISABLED = new SlowStart(Duration.ZERO, 1.0, 0.1);
     /** The ramp the demo proxy uses: 30 s, linear, at least 10% (Envoy's default minimum share). */
     public static final SlowStart DEMO = new SlowStart(Duration.ofSeconds(30), 1.0, 0.1);
 
