@@ -248,20 +248,39 @@ public interface AvnSettings extends Configurable {
         configure("startupUtilization", agentId + "=" + cpu + "/" + memory, d -> d.addStartupUtilization(agentId, utilization));
     }
 
+    /** @return the agents' start-up utilization by id, as set (empty unless set); unmodifiable */
+    default Map<String, AgentUtilization> getStartupUtilization() {
+        return Map.copyOf(balancerConfig().avn().startupUtilization());
+    }
+
+    /** @return the algorithm's configuration, every knob of {@link AdaptiveVirtualNodesConfig} as now set */
+    default AdaptiveVirtualNodesConfig getAvnConfig() {
+        return avnConfig();
+    }
+
+    /**
+     * Each comma-separated part exactly one {@code id=cpu/memory}: an id without white space,
+     * {@code =} or {@code ,} (give such an id with {@link #startupUtilization(String, double, double)}),
+     * each id once, no empty part.
+     */
     private static Map<String, AgentUtilization> parseUtilization(String spec) {
         Map<String, AgentUtilization> parsed = new HashMap<>();
-        for (String pair : Check.notBlank("startupUtilization", spec).split(",")) {
-            int eq = pair.lastIndexOf('=');
-            String[] values = eq < 0 ? new String[0] : pair.substring(eq + 1).split("/");
+        for (String pair : Check.notBlank("startupUtilization", spec).split(",", -1)) {
+            String[] idAndValues = pair.split("=", -1);
+            String id = idAndValues[0].trim();
+            String[] values = idAndValues.length == 2 ? idAndValues[1].split("/", -1) : new String[0];
+            AgentUtilization utilization;
             try {
-                if (values.length != 2 || pair.substring(0, eq).isBlank()) {
+                if (values.length != 2 || id.isEmpty() || id.chars().anyMatch(Character::isWhitespace)) {
                     throw new NumberFormatException();
                 }
-                parsed.put(pair.substring(0, eq).trim(),
-                        new AgentUtilization(Double.parseDouble(values[0].trim()), Double.parseDouble(values[1].trim())));
+                utilization = new AgentUtilization(Double.parseDouble(values[0].trim()), Double.parseDouble(values[1].trim()));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("startupUtilization must be id=cpu/memory pairs of fractions 0..1"
-                        + " separated by commas, was '" + spec + "'", e);
+                        + " separated by commas (an id without white space, '=' or ','), was '" + spec + "'", e);
+            }
+            if (parsed.put(id, utilization) != null) {
+                throw new IllegalArgumentException("startupUtilization names " + id + " twice, was '" + spec + "'");
             }
         }
         return parsed;

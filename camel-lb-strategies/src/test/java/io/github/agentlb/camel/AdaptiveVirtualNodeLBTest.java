@@ -275,4 +275,29 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
         assertThat(weighted.getVirtualNodesByAgent()).containsExactlyInAnyOrderEntriesOf(Map.of("A", 6, "B", 6, "C", 3, "D", 5));
         weighted.stop();
     }
+    /**
+     * Text that is not {@code id=cpu/memory} pairs is refused whole, naming the knob and the text.
+     * Found: a semicolon for a comma, a doubled {@code =}, an id with a space, an id given twice and a
+     * trailing comma were taken (as ids {@code A1=0.5/0.5;A2} and {@code A1=}, the last value winning).
+     */
+    @Test
+    void startupUtilizationRefusesTextThatIsNotPairsOfAnIdAndTwoFractions() {
+        AdaptiveVirtualNodeLB avn = new AdaptiveVirtualNodeLB();
+        for (String text : List.of("A1=0.5/0.5;A2=0.1/0.1", "A1==0.5/0.5", "A 1=0.5/0.5", "A1=0.5/0.5,",
+                ",A1=0.5/0.5", "A1=0.5/0.5,,A2=0.1/0.1", "A1=0.5/0.5/0.5", "=0.5/0.5", "garbage", "A1=0.5")) {
+            assertThatThrownBy(() -> avn.setStartupUtilization(text)).as(text)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("startupUtilization must be id=cpu/memory pairs")
+                    .hasMessageEndingWith("was '" + text + "'");
+        }
+        assertThatThrownBy(() -> avn.setStartupUtilization("A1=1/1,A1=0/0"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("startupUtilization names A1 twice, was 'A1=1/1,A1=0/0'");
+        assertThat(avn.getStartupUtilization()).isEmpty();
+
+        avn.setStartupUtilization(" A1 = 0.5/0.25 , http://localhost:8081=1/0 ");
+        assertThat(avn.getStartupUtilization()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "A1", new io.github.agentlb.core.avn.AgentUtilization(0.5, 0.25),
+                "http://localhost:8081", new io.github.agentlb.core.avn.AgentUtilization(1, 0)));
+    }
 }
