@@ -1,6 +1,7 @@
 package io.github.agentlb.agent.main;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,8 +15,9 @@ import java.util.concurrent.TimeUnit;
  * machine). The new JVM gets the options chosen, then this JVM's own options as given (so the
  * user's come last and win), a marker system property so that it does not restart again, this
  * JVM's class path, the main class and the arguments. This JVM then only waits: its standard
- * streams are the new one's, a shutdown of this one (SIGTERM, Ctrl-C) stops the new one first, and
- * the new one's exit code is this one's. When this one is killed (SIGKILL: no shutdown hook runs),
+ * output and error are the new one's (its input a pipe that tells the new one this one ended), a
+ * shutdown of this one (SIGTERM, Ctrl-C) stops the new one first, and the new one's exit code is
+ * this one's. When this one is killed (SIGKILL: no shutdown hook runs),
  * the new one stops itself ({@link #whenLauncherEnds}), so no JVM is left serving on the ports.
  *
  * <p>Thread-safe: stateless.
@@ -56,15 +58,34 @@ public final class JvmRelaunch {
     /**
      * In a JVM that {@link #run} started: runs {@code stop} once when the JVM that started it ends
      * without having stopped this one (it was killed), e.g. {@code System.exit}, whose shutdown
-     * hooks then stop the program as SIGTERM would. Nothing when this JVM has no parent.
+     * hooks then stop the program as SIGTERM would. Watches this JVM's standard input, the pipe
+     * whose other end only the launcher holds ({@link #run}): its end of file is the launcher's end.
+     * Not the launcher's process ({@link ProcessHandle#onExit()}), which the JDK polls through
+     * {@code /proc} and took for ended when this JVM had no file descriptor left (a flood of idle
+     * client connections then stopped the proxy for good).
      */
     public static void whenLauncherEnds(Runnable stop) {
-        ProcessHandle.current().parent().ifPresent(launcher -> whenEnded(launcher, stop));
+        whenEnded(System.in, stop);
     }
 
-    /** Runs {@code stop} once when {@code launcher} ends (on a JDK thread that watches it). */
-    static void whenEnded(ProcessHandle launcher, Runnable stop) {
-        launcher.onExit().thenRun(stop);
+    /**
+     * Runs {@code stop} once when {@code fromLauncher} ends (end of file), on a daemon thread that
+     * reads and drops what comes; a read that fails is not taken for the launcher's end.
+     */
+    static void whenEnded(InputStream fromLauncher, Runnable stop) {
+        Thread watch = new Thread(() -> {
+            byte[] dropped = new byte[256];
+            try {
+                while (fromLauncher.read(dropped) >= 0) {
+                    // the launcher writes nothing; anything typed is dropped
+                }
+            } catch (IOException e) {
+                return;
+            }
+            stop.run();
+        }, "launcher-watch");
+        watch.setDaemon(true);
+        watch.start();
     }
 
     /**
@@ -75,7 +96,10 @@ public final class JvmRelaunch {
      * @throws IOException if it cannot be started
      */
     public static int run(List<String> command) throws IOException, InterruptedException {
-        Process child = new ProcessBuilder(command).inheritIO().start();
+        // Standard input is a pipe that only this JVM writes to (never): the child sees its end of
+        // file when this JVM ends however it ends (whenLauncherEnds).
+        Process child = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.PIPE)
+                .redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             child.destroy();
             try {

@@ -16,11 +16,12 @@ class JvmRelaunchTest {
     @Test
     @Timeout(30)
     void theStopRunsOnceWhenTheLauncherIsKilledAndNotBefore() throws Exception {
-        Process launcher = new ProcessBuilder("sleep", "60").start();
+        // The launcher's end of the pipe: sleep's standard output, which only it holds.
+        Process launcher = new ProcessBuilder("sleep", "60").redirectError(ProcessBuilder.Redirect.DISCARD).start();
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicInteger stops = new AtomicInteger();
 
-        JvmRelaunch.whenEnded(launcher.toHandle(), () -> {
+        JvmRelaunch.whenEnded(launcher.getInputStream(), () -> {
             stops.incrementAndGet();
             stopped.countDown();
         });
