@@ -3,6 +3,8 @@ package io.github.agentlb.camel.http;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.CombinedChannelDuplexHandler;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
@@ -27,6 +29,8 @@ import org.slf4j.LoggerFactory;
  * {@code Transfer-Encoding: chunked} and {@code Content-Length} (RFC 9112 §6.3 item 3: "ought to be
  * handled as an error", a sign of request smuggling or response splitting) is passed on, framed by
  * its chunks, its {@code Content-Length} removed, and its connection closed after it, never reused.
+ * An answer whose status is not three digits, or whose {@code Transfer-Encoding} is other than
+ * {@code chunked} alone, is marked a decoder failure: its call takes it as an agent's failure.
  *
  * <p>Confined to the connection's event loop.
  */
@@ -64,8 +68,12 @@ final class AgentCodec extends CombinedChannelDuplexHandler<AgentCodec.Answers, 
             for (int i = from; i < out.size(); i++) {
                 Object decoded = out.get(i);
                 if (decoded instanceof HttpResponse response) {
+                    String malformed = response.decoderResult().isFailure() ? null : malformed(response);
+                    if (malformed != null) {
+                        response.setDecoderResult(DecoderResult.failure(new IllegalArgumentException(malformed)));
+                    }
                     int status = response.status().code();
-                    interim = status < 200 && status != 101;
+                    interim = malformed == null && status < 200 && status != 101;
                 }
                 if (decoded instanceof LastHttpContent && !interim) {
                     awaited = null; // the answer ended: whatever follows is over it
@@ -74,6 +82,24 @@ final class AgentCodec extends CombinedChannelDuplexHandler<AgentCodec.Answers, 
             if (awaited == null && buffer.isReadable()) {
                 overrun(ctx, buffer);
             }
+        }
+
+        /**
+         * Why an answer's head is not one to pass on, or null: a status of other than three digits
+         * (RFC 9110 section 15), or a {@code Transfer-Encoding} other than {@code chunked} alone, whose
+         * body the client could not be given as the agent framed it (RFC 9112 sections 6.1 and 6.3;
+         * nginx: "upstream sent unknown Transfer-Encoding"). The call takes it as a failed agent.
+         */
+        private static String malformed(HttpResponse response) {
+            int status = response.status().code();
+            if (status < 100 || status > 999) {
+                return "status " + status + " is not three digits (RFC 9110 section 15)";
+            }
+            List<String> codings = response.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);
+            if (!codings.isEmpty() && !(codings.size() == 1 && codings.get(0).trim().equalsIgnoreCase("chunked"))) {
+                return "Transfer-Encoding other than chunked alone: " + String.join(", ", codings) + " (RFC 9112 section 6.1)";
+            }
+            return null;
         }
 
         /**
