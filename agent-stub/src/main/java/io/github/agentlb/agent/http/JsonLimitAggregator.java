@@ -94,8 +94,16 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
         super.channelReadComplete(ctx);
     }
 
-    /** The bytes a body counts before it is read: all of one announced over the small size, 0 for a chunked one; -1: not counted. */
+    /**
+     * The bytes a body counts before it is read: all of one announced over the small size, 0 for a
+     * chunked one; -1: not counted, also for a request the decoder could not read (a
+     * {@code Content-Length} that is not one number among them: {@link Http1Only} refuses it, and
+     * reading its length here would throw).
+     */
     private long least(HttpRequest request) {
+        if (!request.decoderResult().isSuccess()) {
+            return -1;
+        }
         if (HttpUtil.isTransferEncodingChunked(request)) {
             return 0;
         }

@@ -151,4 +151,15 @@ class RequestFramingTest {
                         + "5\r\nhello\r\n0\r\n\r\nGET /process/SMUGGLED HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
                 "Transfer-Encoding in an HTTP/1.0 request (RFC 9112 section 6.1)");
     }
+
+    @ParameterizedTest(name = "Content-Length: {0}")
+    @CsvSource(delimiter = '|', value = {
+            "5, 5|Multiple Content-Length values found: [5, 5]",
+            "0x5|Content-Length value is not a number: 0x5",
+            "5 0|Content-Length value is not a number: 5 0",
+            "+5|Content-Length value is not a number: +5",
+            "99999999999999999999|Content-Length value is not a number: 99999999999999999999"})
+    void aContentLengthThatIsNotOneNumberIsRefusedWithoutAnException(String length, String reason) {
+        refused("POST /process/a HTTP/1.1\r\nHost: x\r\nContent-Length: " + length + "\r\n\r\nhello" + SMUGGLED, reason);
+    }
 }
