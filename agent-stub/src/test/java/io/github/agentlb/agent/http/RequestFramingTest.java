@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class RequestFramingTest {
 
     /** Stands for camel-netty-http: records each request's method, URI and body, answers 200 at once. */
-    static final class Camel extends ChannelInboundHandlerAdapter {
+    static class Camel extends ChannelInboundHandlerAdapter {
         final List<String> received = new ArrayList<>();
 
         @Override
