@@ -40,8 +40,8 @@ public class Http11Component extends NettyHttpComponent {
 
     /**
      * Default time for a request's head and body to arrive once begun, ms: nginx's
-     * {@code client_header_timeout}; also the longest a connection with no request being read or
-     * answered may send no byte before it is closed ({@link RequestReadTimeout}).
+     * {@code client_header_timeout}; also the longest a new connection may send no byte before it
+     * is closed (one kept alive after an answer: 75 s, {@link RequestReadTimeout}).
      */
     public static final long DEFAULT_REQUEST_READ_TIMEOUT_MS = 60_000;
 
@@ -66,8 +66,8 @@ public class Http11Component extends NettyHttpComponent {
 
     /**
      * A component whose servers give a request {@code requestReadTimeoutMs} (ms) to arrive (then
-     * 408), and close a connection that sends no byte for as long while no request on it is read
-     * or answered, new or kept alive (without an answer, as nginx).
+     * 408), and close a new connection that sends no byte for as long, and one kept alive after
+     * an answer after 75 s (without an answer, as nginx).
      */
     public Http11Component(long requestReadTimeoutMs) {
         this(requestReadTimeoutMs, 0);

@@ -24,10 +24,13 @@ import java.util.concurrent.TimeUnit;
  * byte of a request has arrived, its head and body must arrive within {@code timeoutMs}, else the
  * client gets {@code 408 {"error":"request timeout",...}} and the connection is closed. And nginx's
  * {@code client_header_timeout} for a new connection and {@code keepalive_timeout} for a kept-alive
- * one: a connection on which no byte arrives for {@code timeoutMs}, from its accept or from the
- * end of writing its last answer (the write complete, so an answer streamed for minutes or read
- * slowly is never cut), while no request is being read or answered, is closed without an answer,
- * as nginx does; idle connections would otherwise hold a file descriptor each for ever. Bytes of a
+ * one: a connection on which no byte arrives for {@code timeoutMs} from its accept, or for
+ * {@value #KEEP_ALIVE_TIMEOUT_MS} ms from the end of writing its last answer (the write complete,
+ * so an answer streamed for minutes or read slowly is never cut), while no request is being read
+ * or answered, is closed without an answer, as nginx does; idle connections would otherwise hold a
+ * file descriptor each for ever. The kept-alive time is nginx's default, longer than the 60 s a
+ * client such as this project's {@code agent:} component keeps a connection idle in its pool, so
+ * that the client, not the server, closes an idle connection. Bytes of a
  * next request that came in the same read as the end of the one before are timed as idle from the
  * end of its answer. Two handlers share the clocks: {@link #bytes()} at the front of the pipeline
  * starts the request's clock when bytes arrive (and halts the idle one), {@link #requests()} after
@@ -36,6 +39,9 @@ import java.util.concurrent.TimeUnit;
  * is then repeated). One instance per connection.
  */
 final class RequestReadTimeout {
+
+    /** How long a connection kept alive after an answer may send no byte, ms: nginx's {@code keepalive_timeout}. */
+    static final long KEEP_ALIVE_TIMEOUT_MS = 75_000;
 
     private final long timeoutMs;
     private ScheduledFuture<?> timer;
@@ -54,13 +60,13 @@ final class RequestReadTimeout {
             @Override
             public void handlerAdded(ChannelHandlerContext ctx) {
                 if (ctx.channel().isActive()) {
-                    startIdle(ctx);
+                    startIdle(ctx, timeoutMs);
                 }
             }
 
             @Override
             public void channelActive(ChannelHandlerContext ctx) throws Exception {
-                startIdle(ctx);
+                startIdle(ctx, timeoutMs);
                 super.channelActive(ctx);
             }
 
@@ -108,15 +114,15 @@ final class RequestReadTimeout {
                 answers++;
                 ChannelPromise written = promise.unvoid();
                 super.write(ctx, msg, written);
-                written.addListener(f -> startIdle(ctx));
+                written.addListener(f -> startIdle(ctx, KEEP_ALIVE_TIMEOUT_MS));
             }
         };
     }
 
     /** Starts the idle clock unless it runs, a request is being read or one is waiting for its answer. */
-    private void startIdle(ChannelHandlerContext ctx) {
+    private void startIdle(ChannelHandlerContext ctx, long ms) {
         if (idle == null && timer == null && answers >= requests && ctx.channel().isActive()) {
-            idle = ctx.executor().schedule(() -> idleExpired(ctx), timeoutMs, TimeUnit.MILLISECONDS);
+            idle = ctx.executor().schedule(() -> idleExpired(ctx), ms, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -127,7 +133,7 @@ final class RequestReadTimeout {
         }
     }
 
-    /** No byte for {@code timeoutMs}: closed without an answer, as nginx closes an idle connection. */
+    /** No byte for the idle time: closed without an answer, as nginx closes an idle connection. */
     private void idleExpired(ChannelHandlerContext ctx) {
         idle = null;
         if (timer == null && answers >= requests) {
