@@ -45,7 +45,8 @@ import java.util.Set;
  * @param idleTimeoutMs      longest silence allowed between two reads of an answer, ms, >= 1
  * @param maxBodyBytes       largest request body accepted, bytes, >= 0; a larger one gets 413
  * @param clientTimeoutMs    time allowed for a request's head and body to arrive once its first byte came, ms,
- *                           >= 1; then 408
+ *                           >= 1; then 408; also the longest a new connection may send no byte (one
+ *                           kept alive after an answer: 75 s): then it is closed without an answer
  */
 public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> agentNames, String strategy,
                           String host, int connectTimeoutMs, int requestTimeoutMs, int firstByteTimeoutMs,

@@ -38,7 +38,11 @@ public class Http11Component extends NettyHttpComponent {
     /** The scheme the agent and the demo proxy register this component under. */
     public static final String SCHEME = "agentlb-http";
 
-    /** Default time for a request's head and body to arrive once begun, ms: nginx's {@code client_header_timeout}. */
+    /**
+     * Default time for a request's head and body to arrive once begun, ms: nginx's
+     * {@code client_header_timeout}; also the longest a new connection may send no byte before it
+     * is closed (one kept alive after an answer: 75 s, {@link RequestReadTimeout}).
+     */
     public static final long DEFAULT_REQUEST_READ_TIMEOUT_MS = 60_000;
 
     /**
@@ -60,7 +64,11 @@ public class Http11Component extends NettyHttpComponent {
     private final long requestReadTimeoutMs;
     private final HeldBodies heldBodies;
 
-    /** A component whose servers give a request {@code requestReadTimeoutMs} to arrive (then 408). */
+    /**
+     * A component whose servers give a request {@code requestReadTimeoutMs} (ms) to arrive (then
+     * 408), and close a new connection that sends no byte for as long, and one kept alive after
+     * an answer after 75 s (without an answer, as nginx).
+     */
     public Http11Component(long requestReadTimeoutMs) {
         this(requestReadTimeoutMs, 0);
     }

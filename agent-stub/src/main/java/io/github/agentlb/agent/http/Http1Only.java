@@ -70,6 +70,22 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
     private Http1Only() {
     }
 
+    /**
+     * The decoder result's cause of a request an earlier handler refused ({@link JsonLimitAggregator}:
+     * 413, 417), so that its refusal is written in request order, after the answers before it.
+     */
+    static final class Refusal extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient HttpResponseStatus status;
+        private final String error;
+
+        Refusal(HttpResponseStatus status, String error, String detail) {
+            super(detail, null, false, false);
+            this.status = status;
+            this.error = error;
+        }
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (ctx.channel().hasAttr(REFUSED)) {
@@ -119,7 +135,9 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
     }
 
     private static void refuseUndecoded(ChannelHandlerContext ctx, Object msg, Throwable cause) throws Exception {
-        if (cause instanceof TooLongHttpLineException) {
+        if (cause instanceof Refusal refusal) {
+            refuse(ctx, msg, refusal.status, refusal.error, refusal.getMessage());
+        } else if (cause instanceof TooLongHttpLineException) {
             refuse(ctx, msg, HttpResponseStatus.REQUEST_URI_TOO_LONG, "uri too long", "the request line is too long");
         } else if (cause instanceof TooLongHttpHeaderException) {
             refuse(ctx, msg, HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "request header fields too large",

@@ -1,14 +1,12 @@
 package io.github.agentlb.agent.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -16,12 +14,9 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
-import java.util.Map;
 
 /**
  * Netty's {@link HttpObjectAggregator} (a request body, chunked or not, gathered up to
@@ -45,6 +40,8 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
     /** The body being gathered, when it counts in all bodies' most; null else. */
     private HeldBody gathering;
     private long gathered;
+    /** A request was refused: what follows on the connection is dropped. */
+    private boolean refused;
 
     /** Gathers bodies up to {@code maxContentLength} bytes, counted in {@code bodies} as {@link HeldBodies} says. */
     JsonLimitAggregator(int maxContentLength, HeldBodies bodies) {
@@ -55,6 +52,25 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (refused) {
+            ReferenceCountUtil.release(msg); // the refused request's body, and anything after it
+            return;
+        }
+        if (msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest)
+                && request.decoderResult().isSuccess()) {
+            if (unsupportedExpectation(request)) {
+                refuse(ctx, request, HttpResponseStatus.EXPECTATION_FAILED, "expectation failed",
+                        "only Expect: 100-continue is supported");
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            if (least(request) == -2) {
+                refuse(ctx, request, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "content too large",
+                        "the request body is over " + maxContentLength + " bytes");
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+        }
         if (msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest)) {
             done();
             long least = bodies.maxBytes() == Long.MAX_VALUE ? -1 : least(request);
@@ -94,12 +110,23 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
         super.channelReadComplete(ctx);
     }
 
-    /** The bytes a body counts before it is read: all of one announced over the small size, 0 for a chunked one; -1: not counted. */
+    /**
+     * The bytes a body counts before it is read: all of one announced over the small size, 0 for a
+     * chunked one; -2: over {@code maxContentLength}; -1: not counted, also for a request the decoder could not read (a
+     * {@code Content-Length} that is not one number among them: {@link Http1Only} refuses it, and
+     * reading its length here would throw).
+     */
     private long least(HttpRequest request) {
+        if (!request.decoderResult().isSuccess()) {
+            return -1;
+        }
         if (HttpUtil.isTransferEncodingChunked(request)) {
             return 0;
         }
         long length = HttpUtil.getContentLength(request, -1L);
+        if (length > maxContentLength) {
+            return -2;
+        }
         return length > HeldBodies.SMALL_BODY_BYTES && length <= maxContentLength ? length : -1;
     }
 
@@ -124,51 +151,37 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
         super.channelInactive(ctx);
     }
 
-    /** Netty's answer to {@code Expect: 100-continue}, its empty 413 replaced by the JSON one. */
-    @Override
-    protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
-        Object answer = super.newContinueResponse(start, maxContentLength, pipeline);
-        if (answer instanceof HttpResponse response
-                && response.status().code() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code()) {
-            ReferenceCountUtil.release(answer);
-            return tooLarge();
-        }
-        if (answer instanceof HttpResponse response
-                && response.status().code() == HttpResponseStatus.EXPECTATION_FAILED.code()) {
-            ReferenceCountUtil.release(answer);
-            return refusal(HttpResponseStatus.EXPECTATION_FAILED, "expectation failed",
-                    "only Expect: 100-continue is supported");
-        }
-        return answer;
-    }
-
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) throws Exception {
-        if (!(oversized instanceof HttpRequest)) {
+        if (!(oversized instanceof HttpRequest request)) {
             super.handleOversizedMessage(ctx, oversized);
             return;
         }
-        ctx.writeAndFlush(tooLarge()).addListener(ChannelFutureListener.CLOSE);
-    }
-
-    /** {@code 413 {"error":"content too large",...}} with {@code Connection: close}. */
-    private FullHttpResponse tooLarge() {
-        return refusal(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "content too large",
+        refuse(ctx, request, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "content too large",
                 "the request body is over " + maxContentLength + " bytes");
     }
 
-    /** {@code status {"error":error,"detail":detail}} with {@code Connection: close}. */
-    private static FullHttpResponse refusal(HttpResponseStatus status, String error, String detail) {
-        byte[] body;
-        try {
-            body = HttpReplies.errorJson(error, Map.of("detail", detail));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("two strings are always JSON", e);
-        }
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
-        response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpReplies.APPLICATION_JSON);
-        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        return response;
+    /** As Netty's aggregator: an {@code Expect} other than {@code 100-continue} in HTTP/1.1 or later. */
+    private static boolean unsupportedExpectation(HttpRequest request) {
+        String expect = request.headers().get(HttpHeaderNames.EXPECT);
+        return expect != null && request.protocolVersion().compareTo(io.netty.handler.codec.http.HttpVersion.HTTP_1_1) >= 0
+                && !HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect);
+    }
+
+    /**
+     * Passes {@code request} on as a whole request without body marked refused (a
+     * {@link Http1Only.Refusal} as its decoder result), for {@link Http1Only} to answer after the
+     * answers to the requests before it ({@link OneRequestAtATime}) and close the connection; the
+     * rest of the connection's bytes are dropped and it is no longer read.
+     */
+    private void refuse(ChannelHandlerContext ctx, HttpRequest request, HttpResponseStatus status, String error,
+                        String detail) {
+        refused = true;
+        done();
+        ctx.channel().config().setAutoRead(false);
+        FullHttpRequest marked = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
+                Unpooled.EMPTY_BUFFER, request.headers().copy(), EmptyHttpHeaders.INSTANCE);
+        marked.setDecoderResult(DecoderResult.failure(new Http1Only.Refusal(status, error, detail)));
+        ctx.fireChannelRead(marked);
     }
 }

@@ -17,7 +17,10 @@ import java.util.Queue;
  * arrives while another is being answered waits until that answer's last part is written, so
  * pipelined requests are answered in the order they came (RFC 9112 §9.3.2), as nginx does.
  * After an answer with {@code Connection: close} the waiting requests are dropped, as the
- * connection is about to close.
+ * connection is about to close. A request refused by an earlier handler (its framing, its length)
+ * comes as one whose decoder result failed, and waits as any other, so that its refusal
+ * ({@link Http1Only}) comes after the answers before it; what is left of it (a body part decoded
+ * from the same bytes) waits behind it, to be dropped with it.
  *
  * <p>Reading stops while {@value #MAX_WAITING} requests wait, so a client that pipelines without
  * reading cannot fill the heap. Not sharable: one instance per connection; all state is touched
@@ -35,7 +38,12 @@ public final class OneRequestAtATime extends ChannelDuplexHandler {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (!(msg instanceof HttpRequest)) {
-            ctx.fireChannelRead(msg);
+            if (waiting.isEmpty()) {
+                ctx.fireChannelRead(msg);
+            } else {
+                // The rest of a request refused undecoded, which waits: after it, to be dropped then.
+                waiting.add(msg);
+            }
         } else if (closing) {
             ReferenceCountUtil.release(msg);
         } else if (answering || !waiting.isEmpty()) {
@@ -71,6 +79,10 @@ public final class OneRequestAtATime extends ChannelDuplexHandler {
             return;
         }
         Object request = waiting.poll();
+        while (request != null && !(request instanceof HttpRequest) && ctx.channel().isActive()) {
+            ctx.fireChannelRead(request);
+            request = waiting.poll();
+        }
         if (request == null) {
             ctx.channel().config().setAutoRead(true);
         } else if (!ctx.channel().isActive()) {

@@ -22,16 +22,31 @@ import java.util.concurrent.TimeUnit;
 /**
  * nginx's {@code client_header_timeout} and {@code client_body_timeout} in one: once the first
  * byte of a request has arrived, its head and body must arrive within {@code timeoutMs}, else the
- * client gets {@code 408 {"error":"request timeout",...}} and the connection is closed. An idle
- * keep-alive connection is not timed here. Two handlers share the clock: {@link #bytes()} at the
- * front of the pipeline starts it when bytes arrive, {@link #requests()} after the aggregator
- * halts it when the whole request has arrived and counts answers, so that a 408 never cuts into
- * an answer being written (the check is then repeated). One instance per connection.
+ * client gets {@code 408 {"error":"request timeout",...}} and the connection is closed. And nginx's
+ * {@code client_header_timeout} for a new connection and {@code keepalive_timeout} for a kept-alive
+ * one: a connection on which no byte arrives for {@code timeoutMs} from its accept, or for
+ * {@value #KEEP_ALIVE_TIMEOUT_MS} ms from the end of writing its last answer (the write complete,
+ * so an answer streamed for minutes or read slowly is never cut), while no request is being read
+ * or answered, is closed without an answer, as nginx does; idle connections would otherwise hold a
+ * file descriptor each for ever. The kept-alive time is nginx's default, longer than the 60 s a
+ * client such as this project's {@code agent:} component keeps a connection idle in its pool, so
+ * that the client, not the server, closes an idle connection. Bytes of a
+ * next request that came in the same read as the end of the one before are timed as idle from the
+ * end of its answer. Two handlers share the clocks: {@link #bytes()} at the front of the pipeline
+ * starts the request's clock when bytes arrive (and halts the idle one), {@link #requests()} after
+ * the aggregator halts it when the whole request has arrived, counts answers and starts the idle
+ * clock when the last is written, so that a 408 never cuts into an answer being written (the check
+ * is then repeated). One instance per connection.
  */
 final class RequestReadTimeout {
 
+    /** How long a connection kept alive after an answer may send no byte, ms: nginx's {@code keepalive_timeout}. */
+    static final long KEEP_ALIVE_TIMEOUT_MS = 75_000;
+
     private final long timeoutMs;
     private ScheduledFuture<?> timer;
+    /** The idle clock: runs while no byte of a request arrived and no request is being answered. */
+    private ScheduledFuture<?> idle;
     private long requests;
     private long answers;
 
@@ -39,13 +54,29 @@ final class RequestReadTimeout {
         this.timeoutMs = timeoutMs;
     }
 
-    /** The handler to put first: starts the clock on the first byte of a request. */
+    /** The handler to put first: starts the clock on the first byte of a request, and the idle clock on a new connection. */
     ChannelInboundHandlerAdapter bytes() {
         return new ChannelInboundHandlerAdapter() {
             @Override
+            public void handlerAdded(ChannelHandlerContext ctx) {
+                if (ctx.channel().isActive()) {
+                    startIdle(ctx, timeoutMs);
+                }
+            }
+
+            @Override
+            public void channelActive(ChannelHandlerContext ctx) throws Exception {
+                startIdle(ctx, timeoutMs);
+                super.channelActive(ctx);
+            }
+
+            @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-                if (timer == null && msg instanceof ByteBuf buf && buf.isReadable()) {
-                    timer = ctx.executor().schedule(() -> expired(ctx), timeoutMs, TimeUnit.MILLISECONDS);
+                if (msg instanceof ByteBuf buf && buf.isReadable()) {
+                    stopIdle();
+                    if (timer == null) {
+                        timer = ctx.executor().schedule(() -> expired(ctx), timeoutMs, TimeUnit.MILLISECONDS);
+                    }
                 }
                 super.channelRead(ctx, msg);
             }
@@ -53,12 +84,16 @@ final class RequestReadTimeout {
             @Override
             public void channelInactive(ChannelHandlerContext ctx) throws Exception {
                 stop();
+                stopIdle();
                 super.channelInactive(ctx);
             }
         };
     }
 
-    /** The handler to put after the aggregator: halts the clock on a whole request, counts answers. */
+    /**
+     * The handler to put after the aggregator: halts the clock on a whole request, counts answers,
+     * starts the idle clock once the last answer is written.
+     */
     ChannelDuplexHandler requests() {
         return new ChannelDuplexHandler() {
             @Override
@@ -72,12 +107,38 @@ final class RequestReadTimeout {
 
             @Override
             public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-                if (msg instanceof LastHttpContent) {
-                    answers++;
+                if (!(msg instanceof LastHttpContent)) {
+                    super.write(ctx, msg, promise);
+                    return;
                 }
-                super.write(ctx, msg, promise);
+                answers++;
+                ChannelPromise written = promise.unvoid();
+                super.write(ctx, msg, written);
+                written.addListener(f -> startIdle(ctx, KEEP_ALIVE_TIMEOUT_MS));
             }
         };
+    }
+
+    /** Starts the idle clock unless it runs, a request is being read or one is waiting for its answer. */
+    private void startIdle(ChannelHandlerContext ctx, long ms) {
+        if (idle == null && timer == null && answers >= requests && ctx.channel().isActive()) {
+            idle = ctx.executor().schedule(() -> idleExpired(ctx), ms, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void stopIdle() {
+        if (idle != null) {
+            idle.cancel(false);
+            idle = null;
+        }
+    }
+
+    /** No byte for the idle time: closed without an answer, as nginx closes an idle connection. */
+    private void idleExpired(ChannelHandlerContext ctx) {
+        idle = null;
+        if (timer == null && answers >= requests) {
+            ctx.channel().close();
+        }
     }
 
     private void stop() {

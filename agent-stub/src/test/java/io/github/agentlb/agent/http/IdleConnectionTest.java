@@ -1,0 +1,131 @@
+package io.github.agentlb.agent.http;
+
+import static io.github.agentlb.agent.http.RequestFramingTest.answers;
+import static io.github.agentlb.agent.http.RequestFramingTest.send;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RequestReadTimeout}'s idle clock, on the server's pipeline on Netty's embedded channel
+ * with its time frozen and advanced by hand: a connection that sends no byte of a request for the
+ * client timeout on a new connection, or nginx's keep-alive time after an answer, is closed
+ * without an answer; never while a request is read, answered, or its answer written.
+ */
+class IdleConnectionTest {
+
+    private static final long TIMEOUT_MS = 1_000;
+    private static final long KEPT_ALIVE_MS = RequestReadTimeout.KEEP_ALIVE_TIMEOUT_MS;
+
+    /** Stands for camel-netty-http: keeps each request's context to answer when the test says. */
+    private static final class HeldCamel extends RequestFramingTest.Camel {
+        ChannelHandlerContext ctx;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            this.ctx = ctx;
+            received.add(msg.getClass().getSimpleName());
+            ReferenceCountUtil.release(msg);
+        }
+
+        /** Writes a streamed answer's head, no body yet. */
+        void head() {
+            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, "chunked");
+            ctx.writeAndFlush(head);
+        }
+
+        void end() {
+            ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+        }
+    }
+
+    private static EmbeddedChannel pipeline(RequestFramingTest.Camel camel) {
+        EmbeddedChannel channel = RequestFramingTest.pipeline(camel, TIMEOUT_MS);
+        channel.freezeTime();
+        return channel;
+    }
+
+    private static void advance(EmbeddedChannel channel, long ms) {
+        channel.advanceTimeBy(ms, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+        channel.runPendingTasks();
+    }
+
+    private static final String GET = "GET /process/a HTTP/1.1\r\nHost: x\r\n\r\n";
+
+    @Test
+    void aNewConnectionThatSendsNoByteIsClosedWithoutAnAnswerAfterTheTimeout() {
+        EmbeddedChannel channel = pipeline(new RequestFramingTest.Camel());
+
+        advance(channel, TIMEOUT_MS - 1);
+        assertThat(channel.isOpen()).isTrue();
+        advance(channel, 1);
+
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(answers(channel)).isEmpty();
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aKeptAliveConnectionIsClosedWithoutAnAnswerAfterTheKeepAliveTimeFromItsLastAnswer() {
+        RequestFramingTest.Camel camel = new RequestFramingTest.Camel();
+        EmbeddedChannel channel = pipeline(camel);
+        advance(channel, TIMEOUT_MS - 1);
+        send(channel, GET);
+        advance(channel, KEPT_ALIVE_MS - 1); // longer than the client timeout: kept alive, 75 s as nginx
+        assertThat(channel.isOpen()).isTrue();
+        send(channel, GET); // the clock starts again from this answer
+        advance(channel, KEPT_ALIVE_MS - 1);
+        assertThat(channel.isOpen()).isTrue();
+        advance(channel, 1);
+
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(answers(channel)).containsExactly("200 ", "200 ");
+        assertThat(camel.received).hasSize(2);
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aRequestInFlightAndItsAnswerStreamedForLongAreNotCutThenTheConnectionIsIdle() {
+        HeldCamel camel = new HeldCamel();
+        EmbeddedChannel channel = pipeline(camel);
+        send(channel, GET);
+        advance(channel, 10 * TIMEOUT_MS); // the agent has not answered yet
+        assertThat(channel.isOpen()).isTrue();
+        camel.head();
+        advance(channel, 100 * TIMEOUT_MS); // the answer streams
+        assertThat(channel.isOpen()).isTrue();
+        camel.end();
+        advance(channel, KEPT_ALIVE_MS - 1);
+        assertThat(channel.isOpen()).isTrue();
+        advance(channel, 1);
+
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(answers(channel)).containsExactly("200 ");
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aRequestHalfArrivedGetsThe408NotASilentClose() {
+        EmbeddedChannel channel = pipeline(new RequestFramingTest.Camel());
+        advance(channel, TIMEOUT_MS / 2);
+        send(channel, "GET /process/a HTTP/1.1\r\n");
+        advance(channel, TIMEOUT_MS);
+
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(answers(channel)).containsExactly("408 {\"error\":\"request timeout\",\"detail\":\"the request did not "
+                + "arrive within 1000 ms\"}");
+        channel.finishAndReleaseAll();
+    }
+}
