@@ -4,15 +4,7 @@ import static io.github.agentlb.agent.http.RequestFramingTest.answers;
 import static io.github.agentlb.agent.http.RequestFramingTest.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -26,29 +18,6 @@ class IdleConnectionTest {
 
     private static final long TIMEOUT_MS = 1_000;
     private static final long KEPT_ALIVE_MS = RequestReadTimeout.KEEP_ALIVE_TIMEOUT_MS;
-
-    /** Stands for camel-netty-http: keeps each request's context to answer when the test says. */
-    private static final class HeldCamel extends RequestFramingTest.Camel {
-        ChannelHandlerContext ctx;
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            this.ctx = ctx;
-            received.add(msg.getClass().getSimpleName());
-            ReferenceCountUtil.release(msg);
-        }
-
-        /** Writes a streamed answer's head, no body yet. */
-        void head() {
-            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-            head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, "chunked");
-            ctx.writeAndFlush(head);
-        }
-
-        void end() {
-            ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
-        }
-    }
 
     private static EmbeddedChannel pipeline(RequestFramingTest.Camel camel) {
         EmbeddedChannel channel = RequestFramingTest.pipeline(camel, TIMEOUT_MS);
@@ -98,7 +67,7 @@ class IdleConnectionTest {
 
     @Test
     void aRequestInFlightAndItsAnswerStreamedForLongAreNotCutThenTheConnectionIsIdle() {
-        HeldCamel camel = new HeldCamel();
+        RequestFramingTest.HeldCamel camel = new RequestFramingTest.HeldCamel();
         EmbeddedChannel channel = pipeline(camel);
         send(channel, GET);
         advance(channel, 10 * TIMEOUT_MS); // the agent has not answered yet

@@ -4,14 +4,7 @@ import static io.github.agentlb.agent.http.RequestFramingTest.answers;
 import static io.github.agentlb.agent.http.RequestFramingTest.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
-import io.netty.util.ReferenceCountUtil;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,24 +16,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * on the server's pipeline on Netty's embedded channel.
  */
 class PipelinedRefusalTest {
-
-    /** Stands for camel-netty-http: answers the first request only when the test says. */
-    private static final class SlowCamel extends RequestFramingTest.Camel {
-        ChannelHandlerContext ctx;
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            this.ctx = ctx;
-            received.add(msg.getClass().getSimpleName());
-            ReferenceCountUtil.release(msg);
-        }
-
-        void answer() {
-            FullHttpResponse answer = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-            answer.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
-            ctx.writeAndFlush(answer);
-        }
-    }
 
     private static final String BIG_HEADER = "a".repeat(9000);
 
@@ -59,7 +34,7 @@ class PipelinedRefusalTest {
             "Expect other than 100-continue|POST /p2 HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 1\\r\\nExpect: foo\\r\\n\\r\\na|417",
             "body over the limit|POST /p2 HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 99999999999\\r\\n\\r\\na|413"})
     void theRefusalComesAfterTheAnswerBeforeItThenTheConnectionCloses(String name, String second, int status) {
-        SlowCamel camel = new SlowCamel();
+        RequestFramingTest.HeldCamel camel = new RequestFramingTest.HeldCamel();
         EmbeddedChannel channel = RequestFramingTest.pipeline(camel, 60_000);
         send(channel, ("GET /p1 HTTP/1.1\r\nHost: x\r\n\r\n" + second).replace("\\r\\n", "\r\n").replace("BIG", BIG_HEADER));
         assertThat(channel.isOpen()).as("open while the first request is answered").isTrue();

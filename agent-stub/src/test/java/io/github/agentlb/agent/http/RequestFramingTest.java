@@ -7,20 +7,23 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Requests whose framing a recipient could read otherwise than this server (request smuggling),
@@ -44,6 +47,37 @@ class RequestFramingTest {
                 received.add(msg.getClass().getSimpleName());
             }
             ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** Stands for camel-netty-http answering only when the test says: keeps the request's context. */
+    static final class HeldCamel extends Camel {
+        private ChannelHandlerContext ctx;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            this.ctx = ctx;
+            received.add(msg.getClass().getSimpleName());
+            ReferenceCountUtil.release(msg);
+        }
+
+        /** Writes a whole empty 200. */
+        void answer() {
+            FullHttpResponse answer = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            answer.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
+            ctx.writeAndFlush(answer);
+        }
+
+        /** Writes a streamed answer's head, no body yet. */
+        void head() {
+            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, "chunked");
+            ctx.writeAndFlush(head);
+        }
+
+        /** Ends the streamed answer. */
+        void end() {
+            ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
         }
     }
 
