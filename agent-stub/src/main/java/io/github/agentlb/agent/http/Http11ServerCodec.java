@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.CombinedChannelDuplexHandler;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
@@ -17,6 +18,7 @@ import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
@@ -53,6 +55,15 @@ final class Http11ServerCodec extends CombinedChannelDuplexHandler<HttpRequestDe
 
         UnsupportedTransferCodingException(String codings) {
             super("Transfer-Encoding other than chunked alone: " + codings + " (RFC 9112 section 6.3)");
+        }
+    }
+
+    /** The cause a chunked body whose chunk-size line is over the line limit carries in its decoder result (400, not 414). */
+    static final class TooLongChunkLineException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        TooLongChunkLineException() {
+            super("a chunk-size line is too long");
         }
     }
 
@@ -111,6 +122,10 @@ final class Http11ServerCodec extends CombinedChannelDuplexHandler<HttpRequestDe
                         // Netty's decoder returns right after a chunked request's head: its body starts here.
                         chunkSizes.start(consumed);
                     }
+                } else if (out.get(i) instanceof HttpContent content
+                        && content.decoderResult().cause() instanceof TooLongHttpLineException) {
+                    // A chunk-size line over the line limit: the request line was fine, so not a 414.
+                    content.setDecoderResult(DecoderResult.failure(new TooLongChunkLineException()));
                 }
             }
         }

@@ -140,6 +140,13 @@ class RequestFramingTest {
                 "chunk size " + quoted + " does not fit (RFC 9112 section 7.1)");
     }
 
+    /** Found by a second trial: 9,000 zeros before the size, or a 9,000-byte extension, were answered 414 "uri too long". */
+    @Test
+    void aChunkSizeLineOverTheLineLimitIsABadRequestNotAnOverlongUri() {
+        refused(CHUNKED_HEAD + "0".repeat(9000) + "5\r\nhello\r\n0\r\n\r\n" + SMUGGLED, "a chunk-size line is too long");
+        refused(CHUNKED_HEAD + "5;" + "e".repeat(9000) + "\r\nhello\r\n0\r\n\r\n" + SMUGGLED, "a chunk-size line is too long");
+    }
+
     @Test
     void aChunkSizeThatDoesNotFitIsRefusedWhenItsDigitsComeInTwoReadsAfterAWholeChunk() {
         Camel camel = new Camel();

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * {@code Transfer-Encoding: chunked} and {@code Content-Length} (RFC 9112 §6.3 item 3: "ought to be
  * handled as an error", a sign of request smuggling or response splitting) is passed on, framed by
  * its chunks, its {@code Content-Length} removed, and its connection closed after it, never reused.
- * An answer whose status is not three digits, or whose {@code Transfer-Encoding} is other than
+ * An answer whose status is not three digits from 100 to 999, or whose {@code Transfer-Encoding} is other than
  * {@code chunked} alone, is marked a decoder failure: its call takes it as an agent's failure.
  *
  * <p>Confined to the connection's event loop.
@@ -85,16 +85,26 @@ final class AgentCodec extends CombinedChannelDuplexHandler<AgentCodec.Answers, 
         }
 
         /**
-         * Why an answer's head is not one to pass on, or null: a status of other than three digits
-         * (RFC 9110 section 15), or a {@code Transfer-Encoding} other than {@code chunked} alone, whose
+         * A status line whose status is not three digits from 100 to 999 (RFC 9110 section 15; Netty
+         * would take {@code 0200}, {@code +200} or {@code 2000} as a number) is not HTTP: the decoder
+         * marks the answer failed.
+         */
+        @Override
+        protected HttpMessage createMessage(String[] initialLine) {
+            String status = initialLine[1];
+            if (!(status.length() == 3 && status.charAt(0) != '0' && status.chars().allMatch(c -> c >= '0' && c <= '9'))) {
+                throw new IllegalArgumentException("status " + status + " is not three digits from 100 to 999"
+                        + " (RFC 9110 section 15)");
+            }
+            return super.createMessage(initialLine);
+        }
+
+        /**
+         * Why an answer's head is not one to pass on, or null: a {@code Transfer-Encoding} other than {@code chunked} alone, whose
          * body the client could not be given as the agent framed it (RFC 9112 sections 6.1 and 6.3;
          * nginx: "upstream sent unknown Transfer-Encoding"). The call takes it as a failed agent.
          */
         private static String malformed(HttpResponse response) {
-            int status = response.status().code();
-            if (status < 100 || status > 999) {
-                return "status " + status + " is not three digits (RFC 9110 section 15)";
-            }
             List<String> codings = response.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);
             if (!codings.isEmpty() && !(codings.size() == 1 && codings.get(0).trim().equalsIgnoreCase("chunked"))) {
                 return "Transfer-Encoding other than chunked alone: " + String.join(", ", codings) + " (RFC 9112 section 6.1)";
