@@ -283,6 +283,10 @@ class AdaptiveVirtualNodeLBTest extends CamelTestSupport {
     @Test
     void startupUtilizationRefusesTextThatIsNotPairsOfAnIdAndTwoFractions() {
         AdaptiveVirtualNodeLB avn = new AdaptiveVirtualNodeLB();
+        assertThat(avn.getAvnConfig()).isEqualTo(AdaptiveVirtualNodesConfig.ofDefaults());
+        AdaptiveVirtualNodesConfig fifteen = AdaptiveVirtualNodesConfig.custom().totalVirtualNodes(15).build();
+        avn.setAvnConfig(fifteen);
+        assertThat(avn.getAvnConfig()).isEqualTo(fifteen);
         for (String text : List.of("A1=0.5/0.5;A2=0.1/0.1", "A1==0.5/0.5", "A 1=0.5/0.5", "A1=0.5/0.5,",
                 ",A1=0.5/0.5", "A1=0.5/0.5,,A2=0.1/0.1", "A1=0.5/0.5/0.5", "=0.5/0.5", "garbage", "A1=0.5")) {
             assertThatThrownBy(() -> avn.setStartupUtilization(text)).as(text)
