@@ -42,8 +42,8 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
      * @param requestReadTimeoutMs time for a request's head and body to arrive once its first
      *                             byte came, ms, &gt;= 1 ({@link RequestReadTimeout}: 408 after it;
      *                             for a streamed body, until its held prefix came); also the
-     *                             longest a connection, new or kept alive after its last answer
-     *                             was written, may send no byte: then closed without an answer
+     *                             longest a new connection may send no byte (one kept alive after
+     *                             its last answer was written: 75 s): then closed without an answer
      * @param heldBodies           what of a body is held before the request is handed on while the
      *                             rest arrives ({@link StreamedBodies}), and how much of all bodies;
      *                             {@link HeldBodies#NONE}: all gathered whole, none counted
