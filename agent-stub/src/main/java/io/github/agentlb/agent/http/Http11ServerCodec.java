@@ -40,39 +40,15 @@ import java.util.Queue;
  */
 final class Http11ServerCodec extends CombinedChannelDuplexHandler<HttpRequestDecoder, HttpResponseEncoder> {
 
-    /** The cause a request with both framings carries in its decoder result. */
-    static final class AmbiguousLengthException extends IllegalArgumentException {
+    /**
+     * The cause a request whose framing the proxy does not trust carries in its decoder result; its
+     * message is the 400's detail ({@link Http1Only}).
+     */
+    static final class UntrustedFramingException extends IllegalArgumentException {
         private static final long serialVersionUID = 1L;
 
-        AmbiguousLengthException() {
-            super("Transfer-Encoding together with Content-Length (RFC 9112 section 6.1)");
-        }
-    }
-
-    /** The cause a request whose Transfer-Encoding is not {@code chunked} alone carries in its decoder result. */
-    static final class UnsupportedTransferCodingException extends IllegalArgumentException {
-        private static final long serialVersionUID = 1L;
-
-        UnsupportedTransferCodingException(String codings) {
-            super("Transfer-Encoding other than chunked alone: " + codings + " (RFC 9112 section 6.3)");
-        }
-    }
-
-    /** The cause a chunked body whose chunk-size line is over the line limit carries in its decoder result (400, not 414). */
-    static final class TooLongChunkLineException extends IllegalArgumentException {
-        private static final long serialVersionUID = 1L;
-
-        TooLongChunkLineException() {
-            super("a chunk-size line is too long");
-        }
-    }
-
-    /** The cause an HTTP/1.0 request with Transfer-Encoding carries in its decoder result. */
-    static final class Http10TransferEncodingException extends IllegalArgumentException {
-        private static final long serialVersionUID = 1L;
-
-        Http10TransferEncodingException() {
-            super("Transfer-Encoding in an HTTP/1.0 request (RFC 9112 section 6.1)");
+        UntrustedFramingException(String detail) {
+            super(detail);
         }
     }
 
@@ -125,7 +101,8 @@ final class Http11ServerCodec extends CombinedChannelDuplexHandler<HttpRequestDe
                 } else if (out.get(i) instanceof HttpContent content
                         && content.decoderResult().cause() instanceof TooLongHttpLineException) {
                     // A chunk-size line over the line limit: the request line was fine, so not a 414.
-                    content.setDecoderResult(DecoderResult.failure(new TooLongChunkLineException()));
+                    content.setDecoderResult(DecoderResult.failure(
+                            new UntrustedFramingException("a chunk-size line is too long")));
                 }
             }
         }
@@ -145,16 +122,19 @@ final class Http11ServerCodec extends CombinedChannelDuplexHandler<HttpRequestDe
             }
             String codings = String.join(", ", values);
             if (request.protocolVersion().majorVersion() == 1 && request.protocolVersion().minorVersion() == 0) {
-                request.setDecoderResult(DecoderResult.failure(new Http10TransferEncodingException()));
+                request.setDecoderResult(DecoderResult.failure(
+                        new UntrustedFramingException("Transfer-Encoding in an HTTP/1.0 request (RFC 9112 section 6.1)")));
             } else if (!(values.size() == 1 && codings.trim().equalsIgnoreCase(HttpHeaderValues.CHUNKED.toString()))) {
-                request.setDecoderResult(DecoderResult.failure(new UnsupportedTransferCodingException(codings)));
+                request.setDecoderResult(DecoderResult.failure(new UntrustedFramingException(
+                        "Transfer-Encoding other than chunked alone: " + codings + " (RFC 9112 section 6.3)")));
             }
         }
 
         @Override
         protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
             super.handleTransferEncodingChunkedWithContentLength(message);
-            message.setDecoderResult(DecoderResult.failure(new AmbiguousLengthException()));
+            message.setDecoderResult(DecoderResult.failure(new UntrustedFramingException(
+                    "Transfer-Encoding together with Content-Length (RFC 9112 section 6.1)")));
         }
     }
 
