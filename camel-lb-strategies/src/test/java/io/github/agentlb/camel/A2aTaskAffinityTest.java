@@ -123,6 +123,71 @@ class A2aTaskAffinityTest {
      * twice: a parser may keep either) got the 400 of a forged id, its detail naming only damage or
      * forgery; the detail names the body's causes too.
      */
+    /**
+     * The official A2A Java SDK client starts a task with {@code "taskId":"","contextId":""}: an
+     * empty id is unset (protobuf's JSON), so the message goes to the strategy's pick and makes a
+     * task there, sealed, whose later calls reach that agent (before: 400 "bad task id", no agent called).
+     */
+    @Test
+    void aMessageWithAnEmptyTaskIdAsTheA2aSdkSendsItStartsATask() {
+        TaskAgent a1 = new TaskAgent("A1");
+        TaskAgent a2 = new TaskAgent("A2");
+        RoundRobinLB balancer = replica(a1, a2);
+
+        Exchange started = call(balancer, "SendMessage", "");
+        String sealed = answer(started).path("result").path("task").path("id").asText();
+        Exchange got = call(balancer, "GetTask", sealed);
+
+        assertThat(started.getException()).isNull();
+        assertThat(a1.received).containsExactly("SendMessage null", "GetTask A1-t1");
+        assertThat(a2.received).isEmpty();
+        assertThat(answer(got).path("result").path("id").asText()).isEqualTo(sealed);
+        balancer.stop();
+    }
+
+    /**
+     * A task call too long for the balancer to read whole cannot be routed by its task: a
+     * {@code GetTask}, {@code CancelTask} or {@code SubscribeToTask}, or a message whose first
+     * {@value A2aTaskAffinity#MAX_BODY_BYTES} bytes do not end its message object without a task id
+     * (a {@code taskId} after 1 MiB of parts), gets a 413 and reaches no agent (before: the
+     * strategy's pick, which took the sealed id for a new task: the task forked, silently). A long
+     * message that ends its message without a task id first starts a task as any other.
+     */
+    @Test
+    void aTaskCallTooLongToReadIsA413AndALongNewTaskGoesToThePick() {
+        TaskAgent a1 = new TaskAgent("A1");
+        RoundRobinLB balancer = replica(a1);
+        String sealed = answer(call(balancer, "SendMessage", null)).path("result").path("task").path("id").asText();
+        String parts = "[{\"text\":\"" + "x".repeat(A2aTaskAffinity.MAX_BODY_BYTES) + "\"}]";
+        String continuing = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                + "{\"messageId\":\"u2\",\"parts\":" + parts + ",\"taskId\":\"" + sealed + "\"}}}";
+        String getTask = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"GetTask\",\"params\":{\"id\":\"" + sealed
+                + "\",\"pad\":\"" + "x".repeat(A2aTaskAffinity.MAX_BODY_BYTES) + "\"}}";
+        String newTask = "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"SendMessage\",\"params\":{\"message\":"
+                + "{\"messageId\":\"u3\",\"taskId\":\"\",\"parts\":[{\"text\":\"hi\"}]},\"metadata\":{\"pad\":\""
+                + "x".repeat(A2aTaskAffinity.MAX_BODY_BYTES) + "\"}}}";
+
+        for (String body : List.of(continuing, getTask)) {
+            Exchange exchange = post(balancer, body);
+            SessionRejectedException rejected = (SessionRejectedException) exchange.getException();
+            assertThat(rejected.status()).isEqualTo(413);
+            assertThat(read(rejected.toJson()).path("detail").asText()).contains("1048576 bytes");
+        }
+        Exchange started = post(balancer, newTask);
+
+        assertThat(started.getException()).isNull();
+        assertThat(a1.received).containsExactly("SendMessage null", "SendMessage null");
+        balancer.stop();
+    }
+
+    private static Exchange post(AgentLoadBalancerSupport balancer, String body) {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        exchange.getIn().setBody(body.getBytes(StandardCharsets.UTF_8));
+        balancer.process(exchange, sync -> { });
+        return exchange;
+    }
+
     @Test
     void aTaskIdMadeAmbiguousByItsBodyIsA400NamingWhy() {
         TaskAgent a1 = new TaskAgent("A1");
@@ -152,6 +217,9 @@ class A2aTaskAffinityTest {
         String otherSecret = new SessionIds("another secret of 16+ bytes".getBytes(StandardCharsets.UTF_8)).encode("A1", "A1-t1");
         for (String bad : List.of("A1-t1", forged, otherSecret, sealed.substring(0, sealed.length() - 2), "")) {
             for (String method : List.of("GetTask", "CancelTask", "SubscribeToTask", "SendMessage")) {
+                if (bad.isEmpty() && method.equals("SendMessage")) {
+                    continue; // a message's empty taskId is unset: it starts a task (aMessageWithAnEmptyTaskIdAsTheA2aSdkSendsItStartsATask)
+                }
                 Exchange exchange = call(balancer, method, bad);
                 assertThat(exchange.getException()).isInstanceOf(SessionRejectedException.class);
                 SessionRejectedException rejected = (SessionRejectedException) exchange.getException();

@@ -20,8 +20,11 @@ public final class A2aTaskAnswers {
     /** The task id a request names ({@code params.message.taskId} of a message, else {@code params.id}), null for a new task. */
     public static String taskId(JsonNode request) {
         JsonNode params = request.path("params");
-        return request.path("method").asText().startsWith("Send") ? params.path("message").path("taskId").asText(null)
-                : params.path("id").asText(null);
+        if (!request.path("method").asText().startsWith("Send")) {
+            return params.path("id").asText(null);
+        }
+        String taskId = params.path("message").path("taskId").asText(null);
+        return taskId == null || taskId.isEmpty() ? null : taskId; // "" is unset, as in protobuf's JSON (the A2A SDKs)
     }
 
     /**

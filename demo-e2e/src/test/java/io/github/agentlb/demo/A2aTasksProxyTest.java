@@ -234,6 +234,46 @@ class A2aTasksProxyTest {
     }
 
     /**
+     * Through the proxy as the official A2A Java SDK's client writes messages ({@code "taskId":""},
+     * {@code "contextId":""} on a new task's) and with bodies of 1.5 MB, over the 1 MiB the balancer
+     * reads: the new task is made and sealed; a message continuing it with its {@code taskId} after
+     * 1.5 MB of parts, and a padded {@code GetTask}, get 413 JSON and reach no agent (before: 400 for
+     * the SDK's first message, and the long follow-up went to the strategy's pick as a new task).
+     */
+    @Test
+    void theSdksEmptyTaskIdStartsATaskAndALongCallAboutATaskIs413() throws Exception {
+        try (TaskAgent a1 = new TaskAgent("A1"); TaskAgent a2 = new TaskAgent("A2")) {
+            List<String> urls = List.of(a1.baseUrl(), a2.baseUrl());
+            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(urls).strategy("rr").build();
+            SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
+            try (DemoProxy proxy = DemoProxy.start(config, withTasks(RoundRobinLB::new))) {
+                String sdkStyle = sendMessage(1, "").replace("\"taskId\":\"\"", "\"contextId\":\"\",\"taskId\":\"\"");
+                HttpResponse<String> made = post(proxy, 1, sdkStyle);
+                assertThat(made.statusCode()).as(made.body()).isEqualTo(200);
+                String sealed = JSON.readTree(made.body()).path("result").path("task").path("id").asText();
+                SessionIds.Sealed owner = ids.decode(sealed);
+                assertThat(owner).as("task id %s sealed for the client", sealed).isNotNull();
+                TaskAgent maker = owner.agent().equals(a1.baseUrl()) ? a1 : a2;
+                assertThat(maker.next()).isEqualTo("SendMessage null");
+                int calls = a1.calls() + a2.calls();
+                String parts = "x".repeat(1_500_000);
+                String longFollowUp = sendMessage(2, null).replace("hello 2", parts).replace("}]}", "}],\"taskId\":\"" + sealed + "\"}");
+                String longGetTask = taskCall(3, "GetTask", sealed).replace("}}", ",\"pad\":\"" + parts + "\"}}");
+                for (String body : List.of(longFollowUp, longGetTask)) {
+                    HttpResponse<String> refused = post(proxy, 2, body);
+                    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(413);
+                    assertThat(JSON.readTree(refused.body()).path("error").asText()).isEqualTo("task call too long");
+                }
+                assertThat(a1.calls() + a2.calls()).as("no agent got them").isEqualTo(calls);
+                String longNewTask = sendMessage(4, null).replace("}}}", "},\"metadata\":{\"pad\":\"" + parts + "\"}}}");
+                HttpResponse<String> madeLong = post(proxy, 4, longNewTask);
+                assertThat(madeLong.statusCode()).as(madeLong.body()).isEqualTo(200);
+                assertThat(ids.decode(JSON.readTree(madeLong.body()).path("result").path("task").path("id").asText())).isNotNull();
+            }
+        }
+    }
+
+    /**
      * An agent that compresses its answers when the request accepts gzip (as Python's servers do for
      * clients such as {@code requests} and {@code httpx}) and types them {@code application/a2a+json}:
      * the attempt goes without {@code Accept-Encoding}, so the task id still comes back sealed; one

@@ -16,10 +16,12 @@ import java.util.function.UnaryOperator;
  * <ul>
  *   <li>Requests: {@code GetTask}, {@code CancelTask}, {@code SubscribeToTask} carry it in
  *       {@code params.id}; {@code SendMessage} and {@code SendStreamingMessage} continuing a task in
- *       {@code params.message.taskId} (without it, the message starts a new task).</li>
+ *       {@code params.message.taskId} (without it, or with {@code null} or {@code ""}, the unset
+ *       value of A2A's protobuf-based JSON, the message starts a new task).</li>
  *   <li>Answers ({@code result} of a single JSON-RPC response): {@code result.task.id} (a
  *       {@code SendMessage} that made a task), {@code result.id} (the task {@code GetTask} and
- *       {@code CancelTask} return) and every {@code taskId} field under {@code result}.</li>
+ *       {@code CancelTask} return) and every {@code taskId} field under {@code result}, but an
+ *       empty one (unset).</li>
  * </ul>
  *
  * <p>Bodies are read with Jackson's streaming parser; a task id replaced is spliced into the body's
@@ -35,6 +37,7 @@ public final class A2aTasks {
 
     private static final JsonFactory JSON = new JsonFactory();
     private static final List<String> PARAMS_ID = List.of("params", "id");
+    private static final List<String> MESSAGE = List.of("params", "message");
     private static final List<String> MESSAGE_TASK_ID = List.of("params", "message", "taskId");
     private static final List<String> RESULT_ID = List.of("result", "id");
     private static final List<String> RESULT_TASK_ID = List.of("result", "task", "id");
@@ -91,7 +94,8 @@ public final class A2aTasks {
                 } else if (path.equals(PARAMS_ID)) {
                     paramsId = text;
                 } else if (path.equals(MESSAGE_TASK_ID)) {
-                    messageTaskId = text;
+                    // "" is unset in A2A's JSON, protobuf's (the A2A SDKs' clients write it on a new task's message).
+                    messageTaskId = token == JsonToken.VALUE_STRING && text.isEmpty() ? null : text;
                 }
             }
         } catch (IOException e) {
@@ -136,6 +140,46 @@ public final class A2aTasks {
         }
     }
 
+    /** What the first bytes of a message too long to read whole say of the task it continues ({@link #leadingMessageTask}). */
+    public enum LeadingTask {
+        /** Its message object ended without a task id (absent, null or ""): it starts a new task. */
+        NONE,
+        /** Its message carries a task id. */
+        SOME,
+        /** Its message did not end within the bytes read: a task id may come after them. */
+        UNKNOWN
+    }
+
+    /**
+     * Reads the first {@code limit} bytes of a {@link #MESSAGE_METHODS} body for its
+     * {@code params.message.taskId}, as {@link #call} reads a whole one. Reads at most {@code limit} bytes.
+     */
+    public static LeadingTask leadingMessageTask(byte[] body, int limit) {
+        try (JsonParser parser = JSON.createParser(body, 0, Math.min(body.length, limit))) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return LeadingTask.UNKNOWN;
+            }
+            JsonToken token;
+            while ((token = parser.nextToken()) != null) {
+                if (token == JsonToken.END_OBJECT) {
+                    JsonStreamContext ended = parser.getParsingContext();
+                    if (ended.inRoot() || JsonSplice.path(ended).equals(MESSAGE)) {
+                        return LeadingTask.NONE;
+                    }
+                } else if (token != JsonToken.FIELD_NAME && !token.isStructEnd()) {
+                    JsonStreamContext at = token.isStructStart() ? parser.getParsingContext().getParent() : parser.getParsingContext();
+                    if (JsonSplice.path(at).equals(MESSAGE_TASK_ID) && token != JsonToken.VALUE_NULL
+                            && !(token == JsonToken.VALUE_STRING && parser.getText().isEmpty())) {
+                        return LeadingTask.SOME;
+                    }
+                }
+            }
+            return LeadingTask.UNKNOWN;
+        } catch (IOException e) {
+            return LeadingTask.UNKNOWN; // the bytes read ended inside a token
+        }
+    }
+
     /**
      * The request body with the task id of {@link #call} replaced by {@code taskId}, every other
      * token as it was.
@@ -156,7 +200,7 @@ public final class A2aTasks {
         try {
             return JsonSplice.rewrite(body, A2aTasks::isIdName, (path, id) -> path.size() > 1 && path.get(0).equals("result")
                     && (path.equals(RESULT_ID) || path.equals(RESULT_TASK_ID) || path.get(path.size() - 1).equals("taskId"))
-                    ? seal.apply(id) : id);
+                    && !id.isEmpty() ? seal.apply(id) : id); // "" is an unset id (protobuf's JSON), no task's
         } catch (IllegalArgumentException e) {
             return body;
         }

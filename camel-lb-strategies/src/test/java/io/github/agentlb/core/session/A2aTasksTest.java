@@ -33,6 +33,30 @@ class A2aTasksTest {
     }
 
     /**
+     * An empty {@code taskId} is an unset field (A2A v1.0's JSON is protobuf's, where "" is the
+     * default): the official A2A Java SDK client writes {@code "taskId":"","contextId":""} on every
+     * message that starts a task (before: a 400 "bad task id", no task could be started). An
+     * answer's empty {@code taskId} is likewise none: left as it is, not sealed into an id.
+     */
+    @Test
+    void anEmptyTaskIdIsUnsetAsInProtobufJsonAndIsNeverSealed() {
+        assertThat(A2aTasks.call(bytes("{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"method\":\"SendMessage\",\"params\":{\"message\":"
+                + "{\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}],\"messageId\":\"m\",\"contextId\":\"\",\"taskId\":\"\"}}}")))
+                .isEqualTo(new A2aTasks.Call("SendMessage", null));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"SendStreamingMessage\",\"params\":{\"message\":{\"taskId\":\"\"}}}")))
+                .isEqualTo(new A2aTasks.Call("SendStreamingMessage", null));
+        // A task call's own id is never optional: empty, it is no task id this balancer gave.
+        assertThat(A2aTasks.call(bytes("{\"method\":\"GetTask\",\"params\":{\"id\":\"\"}}")))
+                .isEqualTo(new A2aTasks.Call("GetTask", ""));
+        byte[] message = bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"message\":{\"messageId\":\"m\",\"taskId\":\"\","
+                + "\"contextId\":\"\"}}}");
+        assertThat(A2aTasks.sealAnswer(message, id -> "S(" + id + ")")).isSameAs(message);
+        String task = "{\"result\":{\"task\":{\"id\":\"t-1\",\"status\":{\"message\":{\"taskId\":\"\"}}}}}";
+        assertThat(new String(A2aTasks.sealAnswer(bytes(task), id -> "S(" + id + ")"), StandardCharsets.UTF_8))
+                .isEqualTo(task.replace("\"t-1\"", "\"S(t-1)\""));
+    }
+
+    /**
      * A task call that an agent's JSON parser could read past what the balancer checks (an id that
      * is not a string, more after the object, which parsers with Jackson's defaults ignore) carries
      * no task id this balancer can accept: "" (a 400), never null (the strategy's pick, unchecked).
