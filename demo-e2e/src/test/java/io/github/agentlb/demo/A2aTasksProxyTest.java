@@ -91,6 +91,13 @@ class A2aTasksProxyTest {
         };
     }
 
+    /** A demo proxy, rr with A2A tasks on, in front of {@code agents}. */
+    private static DemoProxy rrProxy(TaskAgent... agents) throws Exception {
+        List<String> urls = java.util.Arrays.stream(agents).map(TaskAgent::baseUrl).toList();
+        return DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(urls).strategy("rr").build(),
+                withTasks(RoundRobinLB::new));
+    }
+
     private static String sendMessage(int id, String taskId) {
         ObjectNode message = JSON.createObjectNode().put("role", "ROLE_USER").put("messageId", "m" + id);
         if (taskId != null) {
@@ -207,29 +214,25 @@ class A2aTasksProxyTest {
      */
     @Test
     void largeBodiesAreReadWithTasksOnTheNewTaskSealedAndAPaddedRawIdRefused() throws Exception {
-        try (TaskAgent a1 = new TaskAgent("A1"); TaskAgent a2 = new TaskAgent("A2")) {
-            List<String> urls = List.of(a1.baseUrl(), a2.baseUrl());
-            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(urls).strategy("rr").build();
+        try (TaskAgent a1 = new TaskAgent("A1"); TaskAgent a2 = new TaskAgent("A2"); DemoProxy proxy = rrProxy(a1, a2)) {
             SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
-            try (DemoProxy proxy = DemoProxy.start(config, withTasks(RoundRobinLB::new))) {
-                String large = sendMessage(1, null).replace("hello 1", "x".repeat(200_000));
-                HttpResponse<String> made = post(proxy, 1, large);
-                assertThat(made.statusCode()).isEqualTo(200);
-                String sealed = JSON.readTree(made.body()).path("result").path("task").path("id").asText();
-                SessionIds.Sealed owner = ids.decode(sealed);
-                assertThat(owner).as("task id %s sealed for the client", sealed).isNotNull();
-                TaskAgent maker = owner.agent().equals(a1.baseUrl()) ? a1 : a2;
-                assertThat(maker.next()).isEqualTo("SendMessage null");
-                HttpResponse<String> got = post(proxy, 2, taskCall(2, "GetTask", sealed));
-                assertThat(got.statusCode()).isEqualTo(200);
-                assertThat(maker.next()).isEqualTo("GetTask " + owner.agentSessionId());
-                int calls = a1.calls() + a2.calls();
-                String padded = taskCall(3, "GetTask", owner.agentSessionId()).replace("}}", ",\"pad\":\"" + "x".repeat(200_000) + "\"}}");
-                HttpResponse<String> rejected = post(proxy, 3, padded);
-                assertThat(rejected.statusCode()).isEqualTo(400);
-                assertThat(rejected.body()).contains("\"error\":\"bad task id\"");
-                assertThat(a1.calls() + a2.calls()).isEqualTo(calls);
-            }
+            String large = sendMessage(1, null).replace("hello 1", "x".repeat(200_000));
+            HttpResponse<String> made = post(proxy, 1, large);
+            assertThat(made.statusCode()).isEqualTo(200);
+            String sealed = JSON.readTree(made.body()).path("result").path("task").path("id").asText();
+            SessionIds.Sealed owner = ids.decode(sealed);
+            assertThat(owner).as("task id %s sealed for the client", sealed).isNotNull();
+            TaskAgent maker = owner.agent().equals(a1.baseUrl()) ? a1 : a2;
+            assertThat(maker.next()).isEqualTo("SendMessage null");
+            HttpResponse<String> got = post(proxy, 2, taskCall(2, "GetTask", sealed));
+            assertThat(got.statusCode()).isEqualTo(200);
+            assertThat(maker.next()).isEqualTo("GetTask " + owner.agentSessionId());
+            int calls = a1.calls() + a2.calls();
+            String padded = taskCall(3, "GetTask", owner.agentSessionId()).replace("}}", ",\"pad\":\"" + "x".repeat(200_000) + "\"}}");
+            HttpResponse<String> rejected = post(proxy, 3, padded);
+            assertThat(rejected.statusCode()).isEqualTo(400);
+            assertThat(rejected.body()).contains("\"error\":\"bad task id\"");
+            assertThat(a1.calls() + a2.calls()).isEqualTo(calls);
         }
     }
 
@@ -242,34 +245,30 @@ class A2aTasksProxyTest {
      */
     @Test
     void theSdksEmptyTaskIdStartsATaskAndALongCallAboutATaskIs413() throws Exception {
-        try (TaskAgent a1 = new TaskAgent("A1"); TaskAgent a2 = new TaskAgent("A2")) {
-            List<String> urls = List.of(a1.baseUrl(), a2.baseUrl());
-            ProxyConfig config = ProxyConfig.builder().host("127.0.0.1").port(0).agentUrls(urls).strategy("rr").build();
+        try (TaskAgent a1 = new TaskAgent("A1"); TaskAgent a2 = new TaskAgent("A2"); DemoProxy proxy = rrProxy(a1, a2)) {
             SessionIds ids = new SessionIds(SECRET.getBytes(StandardCharsets.UTF_8));
-            try (DemoProxy proxy = DemoProxy.start(config, withTasks(RoundRobinLB::new))) {
-                String sdkStyle = sendMessage(1, "").replace("\"taskId\":\"\"", "\"contextId\":\"\",\"taskId\":\"\"");
-                HttpResponse<String> made = post(proxy, 1, sdkStyle);
-                assertThat(made.statusCode()).as(made.body()).isEqualTo(200);
-                String sealed = JSON.readTree(made.body()).path("result").path("task").path("id").asText();
-                SessionIds.Sealed owner = ids.decode(sealed);
-                assertThat(owner).as("task id %s sealed for the client", sealed).isNotNull();
-                TaskAgent maker = owner.agent().equals(a1.baseUrl()) ? a1 : a2;
-                assertThat(maker.next()).isEqualTo("SendMessage null");
-                int calls = a1.calls() + a2.calls();
-                String parts = "x".repeat(1_500_000);
-                String longFollowUp = sendMessage(2, null).replace("hello 2", parts).replace("}]}", "}],\"taskId\":\"" + sealed + "\"}");
-                String longGetTask = taskCall(3, "GetTask", sealed).replace("}}", ",\"pad\":\"" + parts + "\"}}");
-                for (String body : List.of(longFollowUp, longGetTask)) {
-                    HttpResponse<String> refused = post(proxy, 2, body);
-                    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(413);
-                    assertThat(JSON.readTree(refused.body()).path("error").asText()).isEqualTo("task call too long");
-                }
-                assertThat(a1.calls() + a2.calls()).as("no agent got them").isEqualTo(calls);
-                String longNewTask = sendMessage(4, null).replace("}}}", "},\"metadata\":{\"pad\":\"" + parts + "\"}}}");
-                HttpResponse<String> madeLong = post(proxy, 4, longNewTask);
-                assertThat(madeLong.statusCode()).as(madeLong.body()).isEqualTo(200);
-                assertThat(ids.decode(JSON.readTree(madeLong.body()).path("result").path("task").path("id").asText())).isNotNull();
+            String sdkStyle = sendMessage(1, "").replace("\"taskId\":\"\"", "\"contextId\":\"\",\"taskId\":\"\"");
+            HttpResponse<String> made = post(proxy, 1, sdkStyle);
+            assertThat(made.statusCode()).as(made.body()).isEqualTo(200);
+            String sealed = JSON.readTree(made.body()).path("result").path("task").path("id").asText();
+            SessionIds.Sealed owner = ids.decode(sealed);
+            assertThat(owner).as("task id %s sealed for the client", sealed).isNotNull();
+            TaskAgent maker = owner.agent().equals(a1.baseUrl()) ? a1 : a2;
+            assertThat(maker.next()).isEqualTo("SendMessage null");
+            int calls = a1.calls() + a2.calls();
+            String parts = "x".repeat(1_500_000);
+            String longFollowUp = sendMessage(2, null).replace("hello 2", parts).replace("}]}", "}],\"taskId\":\"" + sealed + "\"}");
+            String longGetTask = taskCall(3, "GetTask", sealed).replace("}}", ",\"pad\":\"" + parts + "\"}}");
+            for (String body : List.of(longFollowUp, longGetTask)) {
+                HttpResponse<String> refused = post(proxy, 2, body);
+                assertThat(refused.statusCode()).as(refused.body()).isEqualTo(413);
+                assertThat(JSON.readTree(refused.body()).path("error").asText()).isEqualTo("task call too long");
             }
+            assertThat(a1.calls() + a2.calls()).as("no agent got them").isEqualTo(calls);
+            String longNewTask = sendMessage(4, null).replace("}}}", "},\"metadata\":{\"pad\":\"" + parts + "\"}}}");
+            HttpResponse<String> madeLong = post(proxy, 4, longNewTask);
+            assertThat(madeLong.statusCode()).as(madeLong.body()).isEqualTo(200);
+            assertThat(ids.decode(JSON.readTree(madeLong.body()).path("result").path("task").path("id").asText())).isNotNull();
         }
     }
 
