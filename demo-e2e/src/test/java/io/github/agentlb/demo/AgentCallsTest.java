@@ -134,6 +134,34 @@ class AgentCallsTest {
         }
     }
 
+    /**
+     * A busy answer held back and passed on keeps only its end-to-end headers: the agent's
+     * {@code Connection: close} and {@code Keep-Alive} are its own connection's,
+     * and the client's connection stays open for its next request (before: closed, 8 of 8 in a trial).
+     */
+    @Test
+    void aBusyAnswerPassedOnLeavesTheAgentsHopByHopHeadersBehind() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+                    exchange.getResponseHeaders().set("Retry-After", "2");
+                    exchange.getResponseHeaders().set("Connection", "close");
+                    exchange.getResponseHeaders().set("Keep-Alive", "timeout=1");
+                    exchange.getResponseHeaders().set("X-End", "ok");
+                    byte[] body = "{\"error\":\"busy\"}".getBytes(StandardCharsets.UTF_8);
+                    exchange.sendResponseHeaders(429, body.length);
+                    exchange.getResponseBody().write(body);
+                });
+                DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).build())) {
+            String wire = RawHttp.talk(proxy.baseUrl(), "POST /process/b?user_id=1 HTTP/1.1\r\nHost: x\r\n"
+                    + "Content-Length: 2\r\n\r\n{}" + "GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+
+            assertThat(wire).as("the next answer on the same connection").contains("HTTP/1.1 404 Not Found");
+            String busy = wire.substring(0, wire.indexOf("HTTP/1.1 404"));
+            assertThat(busy).startsWith("HTTP/1.1 429 Too Many Requests").containsIgnoringCase("X-End: ok")
+                    .containsIgnoringCase("Connection: keep-alive").doesNotContainIgnoringCase("Keep-Alive: timeout").doesNotContainIgnoringCase("Connection: close");
+            assertThat(wire).contains("HTTP/1.1 404 Not Found");
+        }
+    }
+
     @Test
     void aChunkedRequestBodyIsForwardedWhole() throws Exception {
         try (ScriptedAgent agent = ScriptedAgent.echo();

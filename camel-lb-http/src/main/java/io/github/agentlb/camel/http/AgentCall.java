@@ -640,6 +640,8 @@ final class AgentCall implements RequestWriter.Writes {
         }
         message.setHeader(Exchange.HTTP_RESPONSE_CODE, status);
         HttpHeaders headers = response.headers();
+        // A busy answer held back goes to the client, if at all, as the proxy's own: its connection's headers stay here.
+        List<String> connection = busy ? headers.getAll(HttpHeaderNames.CONNECTION) : List.of();
         List<String> reports = null;
         for (Map.Entry<String, String> header : headers) {
             String name = header.getKey();
@@ -654,7 +656,7 @@ final class AgentCall implements RequestWriter.Writes {
             if (!forClient.equals(value)) {
                 header.setValue(forClient);
             }
-            if (busy) {
+            if (busy && Hops.isEndToEnd(name, connection)) {
                 List<String> values = headers.getAll(name);
                 message.setHeader(name, values.size() == 1 ? values.get(0) : values);
             }

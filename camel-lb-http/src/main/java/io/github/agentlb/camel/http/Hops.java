@@ -104,12 +104,16 @@ final class Hops {
         for (Iterator<Map.Entry<CharSequence, CharSequence>> headers = from.iteratorCharSequence(); headers.hasNext();) {
             Map.Entry<CharSequence, CharSequence> header = headers.next();
             CharSequence name = header.getKey();
-            if (!hopByHop(name) && !named(connection, name)
-                    && !AsciiString.regionMatches(name, true, 0, CAMEL, 0, CAMEL.length())) {
+            if (isEndToEnd(name, connection)) {
                 endToEnd.add(name, header.getValue());
             }
         }
         return endToEnd;
+    }
+
+    /** Whether header {@code name} goes on to the next hop, {@code connection} being its message's {@code Connection} values. */
+    static boolean isEndToEnd(CharSequence name, List<String> connection) {
+        return !hopByHop(name) && !named(connection, name) && !AsciiString.regionMatches(name, true, 0, CAMEL, 0, CAMEL.length());
     }
 
     private static boolean hopByHop(CharSequence name) {

@@ -322,10 +322,10 @@ public final class NettyDownstream implements Downstream {
     }
 
     /**
-     * A whole answer (a busy answer held back, an error) with this status, these headers (each
-     * value's {@code toString()}, each element of an {@code Iterable} value as a header line of its
-     * own; hop-by-hop and {@code Camel*} ones left out; {@code Connection: close} closes the
-     * connection after it) and body; nothing when
+     * A whole answer (a busy answer held back, whose headers the {@code agent:} endpoint kept
+     * end-to-end only; an error) with this status, these headers (each value's {@code toString()},
+     * each element of an {@code Iterable} value as a header line of its own; the caller's
+     * {@code Connection: close} closes the connection after it) and body; nothing when
      * the client left, the answer is cut when its head already went out.
      */
     public void reply(int status, Map<String, ?> headers, ByteBuf content) {
