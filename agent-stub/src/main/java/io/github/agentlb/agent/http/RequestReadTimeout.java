@@ -36,7 +36,10 @@ import java.util.concurrent.TimeUnit;
  * starts the request's clock when bytes arrive (and halts the idle one), {@link #requests()} after
  * the aggregator halts it when the whole request has arrived, counts answers and starts the idle
  * clock when the last is written, so that a 408 never cuts into an answer being written (the check
- * is then repeated). One instance per connection.
+ * is then repeated). The rest of a streamed body still arriving after its request was answered (an
+ * agent that answered early) is timed alike, but its end closes the connection without an answer,
+ * as nginx ends a body it discards: a second answer would be taken for the next request's. One
+ * instance per connection.
  */
 final class RequestReadTimeout {
 
@@ -158,6 +161,11 @@ final class RequestReadTimeout {
             return;
         }
         timer = null;
+        if (requests > 0 && StreamedBodies.arriving(ctx.channel())) {
+            // The body of a request already answered (its agent answered before it ended): no second answer.
+            ctx.channel().close();
+            return;
+        }
         byte[] body;
         try {
             body = HttpReplies.errorJson("request timeout",

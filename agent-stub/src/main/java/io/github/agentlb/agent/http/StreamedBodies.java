@@ -3,6 +3,7 @@ package io.github.agentlb.agent.http;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -41,6 +42,12 @@ final class StreamedBodies extends ChannelInboundHandlerAdapter {
     StreamedBodies(HeldBodies held, long maxBytes) {
         this.held = held;
         this.maxBytes = maxBytes;
+    }
+
+    /** Whether the rest of a body handed on is still arriving on {@code channel}; on its event loop. */
+    static boolean arriving(Channel channel) {
+        StreamedBodies bodies = channel.pipeline().get(StreamedBodies.class);
+        return bodies != null && bodies.rest != null;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static io.github.agentlb.agent.http.RequestFramingTest.answers;
 import static io.github.agentlb.agent.http.RequestFramingTest.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -20,8 +21,18 @@ class IdleConnectionTest {
     private static final long KEPT_ALIVE_MS = RequestReadTimeout.KEEP_ALIVE_TIMEOUT_MS;
 
     private static EmbeddedChannel pipeline(RequestFramingTest.Camel camel) {
-        EmbeddedChannel channel = RequestFramingTest.pipeline(camel, TIMEOUT_MS);
+        return frozen(RequestFramingTest.handlers(camel, TIMEOUT_MS));
+    }
+
+    /**
+     * A channel whose time is frozen before {@code handlers} are added, so that the clocks they start
+     * at once count from the frozen time (frozen after, the time the handlers took to be added, a
+     * class load on a loaded machine, would count as waited).
+     */
+    private static EmbeddedChannel frozen(ChannelHandler... handlers) {
+        EmbeddedChannel channel = new EmbeddedChannel();
         channel.freezeTime();
+        channel.pipeline().addLast(handlers);
         return channel;
     }
 
@@ -32,6 +43,33 @@ class IdleConnectionTest {
     }
 
     private static final String GET = "GET /process/a HTTP/1.1\r\nHost: x\r\n\r\n";
+
+    /**
+     * A request whose body streams (handed on after its first bytes) and was answered before its
+     * body ended (an agent's early 429 or 200, passed on kept alive): the rest of its body, then the
+     * client's silence for the client timeout, closes the connection without a second answer, as
+     * nginx ends a body it discards (before: a 408 after the answer, which a client would take for
+     * the answer of its next request).
+     */
+    @Test
+    void aStreamedBodyAnsweredBeforeItEndedAndThenSilentIsClosedWithoutASecondAnswer() {
+        RequestReadTimeout timeout = new RequestReadTimeout(TIMEOUT_MS);
+        HeldBodies held = new HeldBodies(16, 16, 0, 1 << 20, (head, prefix) -> true);
+        RequestFramingTest.Camel camel = new RequestFramingTest.Camel();
+        EmbeddedChannel channel = frozen(timeout.bytes(), new Http11ServerCodec(4096, 8192, 8192),
+                new StreamedBodies(held, 1 << 20), new JsonLimitAggregator(1 << 20, held), timeout.requests(),
+                new OneRequestAtATime(), Http1Only.INSTANCE, camel);
+        send(channel, "POST /process/a HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + "x".repeat(100));
+        assertThat(camel.received).as("handed on with its first bytes, answered at once").hasSize(1);
+        send(channel, "y".repeat(300)); // more of the body, after the answer
+        advance(channel, TIMEOUT_MS - 1);
+        assertThat(channel.isOpen()).isTrue();
+        advance(channel, 1);
+
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(answers(channel)).containsExactly("200 ");
+        channel.finishAndReleaseAll();
+    }
 
     @Test
     void aNewConnectionThatSendsNoByteIsClosedWithoutAnAnswerAfterTheTimeout() {

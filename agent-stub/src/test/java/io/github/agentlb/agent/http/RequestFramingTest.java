@@ -3,6 +3,7 @@ package io.github.agentlb.agent.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -83,11 +84,15 @@ class RequestFramingTest {
 
     /** The server's pipeline (bodies counted, as the demo proxy's are), {@code camel} in Camel's place. */
     static EmbeddedChannel pipeline(Camel camel, long timeoutMs) {
+        return new EmbeddedChannel(handlers(camel, timeoutMs));
+    }
+
+    /** The handlers of {@link #pipeline}. */
+    static ChannelHandler[] handlers(Camel camel, long timeoutMs) {
         RequestReadTimeout timeout = new RequestReadTimeout(timeoutMs);
         HeldBodies held = new HeldBodies(0, 0, 0, 1 << 20, (head, prefix) -> true);
-        return new EmbeddedChannel(timeout.bytes(), new Http11ServerCodec(4096, 8192, 8192),
-                new JsonLimitAggregator(1 << 16, held), timeout.requests(), new OneRequestAtATime(), Http1Only.INSTANCE,
-                camel);
+        return new ChannelHandler[] {timeout.bytes(), new Http11ServerCodec(4096, 8192, 8192),
+            new JsonLimitAggregator(1 << 16, held), timeout.requests(), new OneRequestAtATime(), Http1Only.INSTANCE, camel};
     }
 
     static void send(EmbeddedChannel channel, String bytes) {
