@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
  * ({@link SessionIds}, the same secret), and a request about a task ({@link A2aTasks#call}) goes to
  * the agent sealed in its id, with that agent's own id in the body. Bodies are read up to
  * {@value #MAX_BODY_BYTES} bytes; of a longer one (or one held only in part) the method is read from
- * its first {@value #LEADING_BYTES} bytes so that its answer is sealed: a new task's message is passed
- * as it is, a call that may be about a task is refused with 413 (which agent may take it cannot be
- * read, and no other may). Immutable and thread-safe.
+ * its first {@value #LEADING_BYTES} bytes so that its answer is sealed, and it goes to the strategy's
+ * pick, unless it is about a task (a task call, or a message with a {@code taskId} in its first
+ * {@value #MAX_BODY_BYTES} bytes): a 413, as no other agent may take it. Immutable and thread-safe.
  */
 final class A2aTaskAffinity {
 
@@ -39,8 +39,8 @@ final class A2aTaskAffinity {
      * @return null when the exchange is no A2A request about a task (the strategy decides); else a
      *     pin to the task's agent with the body that agent is sent
      * @throws SessionRejectedException 400 for a task id this balancer did not seal, 404 when the
-     *     task's agent left (a task cannot move to another agent), 413 for a call too long to read
-     *     that may be about a task
+     *     task's agent left (a task cannot move to another agent), 413 for a call about a task too
+     *     long to read whole
      */
     SessionAffinity.Pin pin(Exchange exchange, BalancerState state) throws SessionRejectedException {
         byte[] body = body(exchange.getIn());
@@ -53,13 +53,11 @@ final class A2aTaskAffinity {
             // so that the answer's task ids are sealed; its own task id is not read (the strategy picks).
             String method = A2aTasks.leadingMethod(body, LEADING_BYTES);
             if (method != null && (A2aTasks.TASK_METHODS.contains(method)
-                    || A2aTasks.leadingMessageTask(body, MAX_BODY_BYTES) != A2aTasks.LeadingTask.NONE)) {
-                // Only the task's agent may take it, and which that is cannot be read: no other agent takes it for a new task.
-                throw new SessionRejectedException("This " + method + " is longer than the " + MAX_BODY_BYTES + " bytes the"
-                        + " balancer reads, and may be about a task (a task call, or a message whose first " + MAX_BODY_BYTES
-                        + " bytes do not end its message object without a taskId): only the task's agent may take it, which"
-                        + " cannot be read; send large content in a message that starts a task, or by reference", exchange,
-                        413, "task call too long");
+                    || A2aTasks.leadingMessageTask(body, MAX_BODY_BYTES) == A2aTasks.LeadingTask.SOME)) {
+                // About a task, too long to route by it: only the task's agent may take it, no other for a new task.
+                throw new SessionRejectedException("This " + method + " is about a task and longer than the " + MAX_BODY_BYTES
+                        + " bytes the balancer reads whole to send it to the task's agent: send large content in the"
+                        + " message that starts a task, or by reference", exchange, 413, "task call too long");
             }
             if (method != null) {
                 exchange.setProperty(METHOD_PROPERTY, method);

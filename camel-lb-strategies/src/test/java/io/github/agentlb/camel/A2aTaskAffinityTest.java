@@ -146,12 +146,12 @@ class A2aTaskAffinityTest {
     }
 
     /**
-     * A task call too long for the balancer to read whole cannot be routed by its task: a
-     * {@code GetTask}, {@code CancelTask} or {@code SubscribeToTask}, or a message whose first
-     * {@value A2aTaskAffinity#MAX_BODY_BYTES} bytes do not end its message object without a task id
-     * (a {@code taskId} after 1 MiB of parts), gets a 413 and reaches no agent (before: the
-     * strategy's pick, which took the sealed id for a new task: the task forked, silently). A long
-     * message that ends its message without a task id first starts a task as any other.
+     * A call about a task too long for the balancer to read whole cannot be routed by its task: a
+     * {@code GetTask}, {@code CancelTask} or {@code SubscribeToTask}, or a message with a
+     * {@code taskId} in its first {@value A2aTaskAffinity#MAX_BODY_BYTES} bytes, gets a 413 and
+     * reaches no agent (before: the strategy's pick, which took the sealed id for a new task: the
+     * task forked, silently). A long message without a task id there goes to the strategy's pick
+     * (a new task's, or one whose {@code taskId} comes after 1 MiB of parts, which is not read).
      */
     @Test
     void aTaskCallTooLongToReadIsA413AndALongNewTaskGoesToThePick() {
@@ -160,12 +160,11 @@ class A2aTaskAffinityTest {
         String sealed = answer(call(balancer, "SendMessage", null)).path("result").path("task").path("id").asText();
         String parts = "[{\"text\":\"" + "x".repeat(A2aTaskAffinity.MAX_BODY_BYTES) + "\"}]";
         String continuing = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"SendMessage\",\"params\":{\"message\":"
-                + "{\"messageId\":\"u2\",\"parts\":" + parts + ",\"taskId\":\"" + sealed + "\"}}}";
+                + "{\"messageId\":\"u2\",\"taskId\":\"" + sealed + "\",\"parts\":" + parts + "}}}";
         String getTask = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"GetTask\",\"params\":{\"id\":\"" + sealed
                 + "\",\"pad\":\"" + "x".repeat(A2aTaskAffinity.MAX_BODY_BYTES) + "\"}}";
         String newTask = "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"SendMessage\",\"params\":{\"message\":"
-                + "{\"messageId\":\"u3\",\"taskId\":\"\",\"parts\":[{\"text\":\"hi\"}]},\"metadata\":{\"pad\":\""
-                + "x".repeat(A2aTaskAffinity.MAX_BODY_BYTES) + "\"}}}";
+                + "{\"messageId\":\"u3\",\"taskId\":\"\",\"parts\":" + parts + "}}}";
 
         for (String body : List.of(continuing, getTask)) {
             Exchange exchange = post(balancer, body);

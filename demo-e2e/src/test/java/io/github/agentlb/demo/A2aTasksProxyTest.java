@@ -239,9 +239,9 @@ class A2aTasksProxyTest {
     /**
      * Through the proxy as the official A2A Java SDK's client writes messages ({@code "taskId":""},
      * {@code "contextId":""} on a new task's) and with bodies of 1.5 MB, over the 1 MiB the balancer
-     * reads: the new task is made and sealed; a message continuing it with its {@code taskId} after
-     * 1.5 MB of parts, and a padded {@code GetTask}, get 413 JSON and reach no agent (before: 400 for
-     * the SDK's first message, and the long follow-up went to the strategy's pick as a new task).
+     * reads: the new task is made and sealed; a message continuing it with 1.5 MB of parts, and a
+     * padded {@code GetTask}, get 413 JSON and reach no agent (before: 400 for the SDK's first
+     * message, and the long follow-up went to the strategy's pick as a new task).
      */
     @Test
     void theSdksEmptyTaskIdStartsATaskAndALongCallAboutATaskIs413() throws Exception {
@@ -257,7 +257,7 @@ class A2aTasksProxyTest {
             assertThat(maker.next()).isEqualTo("SendMessage null");
             int calls = a1.calls() + a2.calls();
             String parts = "x".repeat(1_500_000);
-            String longFollowUp = sendMessage(2, null).replace("hello 2", parts).replace("}]}", "}],\"taskId\":\"" + sealed + "\"}");
+            String longFollowUp = sendMessage(2, sealed).replace("hello 2", parts);
             String longGetTask = taskCall(3, "GetTask", sealed).replace("}}", ",\"pad\":\"" + parts + "\"}}");
             for (String body : List.of(longFollowUp, longGetTask)) {
                 HttpResponse<String> refused = post(proxy, 2, body);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Where A2A v1.0 JSON-RPC requests and answers carry task ids, as the specification's examples show them. */
@@ -54,6 +55,27 @@ class A2aTasksTest {
         String task = "{\"result\":{\"task\":{\"id\":\"t-1\",\"status\":{\"message\":{\"taskId\":\"\"}}}}}";
         assertThat(new String(A2aTasks.sealAnswer(bytes(task), id -> "S(" + id + ")"), StandardCharsets.UTF_8))
                 .isEqualTo(task.replace("\"t-1\"", "\"S(t-1)\""));
+    }
+
+    /** The first bytes of a message too long to read whole: whether its message ended without a task id, carries one, or neither yet. */
+    @Test
+    void theFirstBytesOfALongMessageSayWhetherItIsAboutATask() {
+        String cut = "x".repeat(100);
+        assertThat(A2aTasks.leadingMessageTask(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"parts\":[]},"
+                + "\"metadata\":{\"pad\":\"" + cut), 1 << 20)).isEqualTo(A2aTasks.LeadingTask.NONE);
+        assertThat(A2aTasks.leadingMessageTask(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":\"t\","
+                + "\"parts\":[{\"text\":\"" + cut), 1 << 20)).isEqualTo(A2aTasks.LeadingTask.SOME);
+        assertThat(A2aTasks.leadingMessageTask(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":{},"
+                + "\"parts\":[{\"text\":\"" + cut), 1 << 20)).as("not a string: some id all the same").isEqualTo(A2aTasks.LeadingTask.SOME);
+        for (String unset : List.of("\"\"", "null")) {
+            assertThat(A2aTasks.leadingMessageTask(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":"
+                    + unset + ",\"parts\":[{\"text\":\"" + cut), 1 << 20)).isEqualTo(A2aTasks.LeadingTask.UNKNOWN);
+        }
+        byte[] whole = bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"parts\":[{\"text\":\"" + cut
+                + "\"}],\"taskId\":\"t\"}}}");
+        assertThat(A2aTasks.leadingMessageTask(whole, 60)).as("cut inside a part").isEqualTo(A2aTasks.LeadingTask.UNKNOWN);
+        assertThat(A2aTasks.leadingMessageTask(whole, whole.length)).isEqualTo(A2aTasks.LeadingTask.SOME);
+        assertThat(A2aTasks.leadingMessageTask(bytes("[1]"), 10)).isEqualTo(A2aTasks.LeadingTask.UNKNOWN);
     }
 
     /**
