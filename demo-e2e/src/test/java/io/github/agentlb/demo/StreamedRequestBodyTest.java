@@ -8,6 +8,7 @@ import io.github.agentlb.agent.http.Http11Component;
 import io.github.agentlb.camel.http.RawHttp;
 import io.github.agentlb.testing.FreePorts;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -184,6 +185,52 @@ class StreamedRequestBodyTest {
                     .until(() -> slow.balancer().getEjectedAgents().isEmpty()); // no agent blamed for its clients
             String after = post(slow, 1000);
             assertThat(after).as("the agent still serves").startsWith("HTTP/1.1 200");
+        }
+    }
+
+    /**
+     * An agent that streams its answer while the body still arrives (an SSE answer begun at once),
+     * and a client that then stops sending its body: after the first-byte timeout of the body's
+     * silence the call ends, its answer cut (no last chunk) and the agent's request closed, as before
+     * the answer began (before: nothing bounded the body's silence once the answer had begun; the
+     * agent waited for the body for as long as it streamed).
+     */
+    @Test
+    void aBodyThatStopsWhileTheAnswerStreamsEndsTheCallAfterTheFirstByteTimeout() throws Exception {
+        HttpServer streaming = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+        streaming.setExecutor(threads);
+        CountDownLatch bodyEnded = new CountDownLatch(1);
+        streaming.createContext("/", exchange -> {
+            try (exchange; InputStream in = exchange.getRequestBody()) {
+                exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+                exchange.sendResponseHeaders(200, 0);
+                exchange.getResponseBody().write("data: 1\n\n".getBytes(StandardCharsets.UTF_8));
+                exchange.getResponseBody().flush();
+                in.transferTo(OutputStream.nullOutputStream());
+            } catch (IOException e) {
+                // the proxy closed the call: what this test waits for
+            } finally {
+                bodyEnded.countDown();
+            }
+        });
+        streaming.start();
+        try (DemoProxy proxy = DemoProxy.start(ProxyConfig.builder().host("127.0.0.1").port(0)
+                .agentUrls("A1=http://127.0.0.1:" + streaming.getAddress().getPort())
+                .strategy("rr").maxBodyBytes(LIMIT).clientTimeoutMs(10_000).firstByteTimeoutMs(1_000).build());
+                Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            client.setSoTimeout(20_000);
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /process/sse?user_id=1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n"
+                    + "Content-Length: " + BODY + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.write(new byte[70 * 1024]);
+            out.flush();
+
+            String answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+
+            assertThat(answer).startsWith("HTTP/1.1 200").contains("data: 1").doesNotEndWith("0\r\n\r\n");
+            assertThat(bodyEnded.await(10, TimeUnit.SECONDS)).as("the agent's request ended").isTrue();
+        } finally {
+            streaming.stop(0);
         }
     }
 

@@ -382,7 +382,8 @@ final class AgentCall implements RequestWriter.Writes {
 
     /**
      * (Re)starts the first-byte timer: when the request begins, at each part of a streamed body (while
-     * the client sends, the agent cannot answer) and when its last byte is written.
+     * the client sends, the agent cannot answer; after the answer's head too, the body's silence
+     * still bounded) and when its last byte is written.
      */
     private void startFirstByteTimer() {
         cancel(firstByteTimer);
@@ -399,13 +400,16 @@ final class AgentCall implements RequestWriter.Writes {
                     + timeouts.firstByteMs() + " ms; agent " + name() + " was waiting for it", timeouts.firstByteMs()), false);
             return;
         }
+        if (head != null) {
+            return; // an answer that has begun: its silence is the idle timeout's
+        }
         finish(new AnswerTimeoutException("agent " + name() + " sent no answer within " + timeouts.firstByteMs() + " ms"),
                 false);
     }
 
     @Override
     public void partSent(Channel target) {
-        if (target == agent && !done && head == null) {
+        if (target == agent && !done && !written) {
             startFirstByteTimer();
         }
     }
@@ -432,7 +436,9 @@ final class AgentCall implements RequestWriter.Writes {
         if (success) {
             written = true;
             writtenNanos = System.nanoTime();
-            if (head == null && !done) {
+            if (head != null) {
+                cancel(firstByteTimer); // the body's end under an answer that has begun
+            } else if (!done) {
                 startFirstByteTimer(); // the agent's time to answer starts when it has the whole request
                 if (endpoint.isStallWhileWaiting() && endpoint.getStallFactor() > 0 && stallTimer == null
                         && endpoint.getMinStallTime().toMillis() < timeouts.firstByteMs()) {
@@ -617,7 +623,9 @@ final class AgentCall implements RequestWriter.Writes {
      * its session id is sealed; a busy answer is held back, any other goes to the client.
      */
     private void answerHead(HttpResponse response) {
-        cancel(firstByteTimer);
+        if (written || down.bodyRest() == null) {
+            cancel(firstByteTimer); // else it still bounds the silence of the body the client is sending
+        }
         cancel(stallTimer);
         endWhenDown.run(); // an answer that has begun is left to run
         head = response;
@@ -928,8 +936,10 @@ final class AgentCall implements RequestWriter.Writes {
             // Another call (the winning leg of a hedged request) answered the client: not this one's to cut.
             outcome = new AgentCallCancelledException("another call answered the client; agent " + name()
                     + "'s call ended: " + failure.getMessage());
-        } else if (failure instanceof AnswerTooLargeException tooLarge && down.headSent()) {
-            outcome = tooLarge; // the route's limit, not the agent's failure: the client's answer is cut all the same
+        } else if ((failure instanceof AnswerTooLargeException || failure instanceof RequestBodyTimeoutException)
+                && down.headSent()) {
+            // The route's limit, or the client's silence, not the agent's failure: the client's answer is cut all the same.
+            outcome = (Exception) failure;
             down.abort();
         } else if (failure != null && down.headSent()) {
             outcome = new AnswerInterruptedException("agent " + name() + " failed after " + passed
