@@ -122,6 +122,26 @@ class StaleConnectionTest {
     }
 
     /**
+     * A request whose body streams (over 64 KiB with {@code Content-Length}) cannot be sent again
+     * once a part beyond its prefix is written: it takes a new connection, never one kept idle that
+     * the agent may be closing (HAProxy's {@code http-reuse safe}: a request that cannot be retried
+     * does not go on an idle connection), so it is answered (before: written on the connection the
+     * agent closed, a 502, the agent counted as failing).
+     */
+    @Test
+    void aRequestWhoseBodyStreamsTakesANewConnectionNotAnIdleOne() throws Exception {
+        assertThat(send("POST").statusCode()).as("leaves a kept-alive connection").isEqualTo(200);
+        HttpResponse<String> streamed = client.send(HttpRequest.newBuilder(URI.create(proxy.baseUrl() + "/process/r2?user_id=1"))
+                .POST(HttpRequest.BodyPublishers.ofString("x".repeat(200 * 1024))).timeout(TIMEOUT).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(streamed.statusCode()).isEqualTo(200);
+        assertThat(agent.answered).hasValue(2);
+        assertThat(agent.closedAtRequest).hasValue(0);
+        assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
+    }
+
+    /**
      * Whether a request written on a connection the agent closed is sent again is the balancer's
      * one rule for "may be sent twice" (its {@code idempotentMethods} or an {@code Idempotency-Key}),
      * as for failover and hedging: not RFC 9110's list when the balancer says otherwise.

@@ -247,7 +247,9 @@ final class AgentCall implements RequestWriter.Writes {
         down.onClientClose(this::clientClosed);
         endWhenDown = hooks.whenAgentDown(() -> down.eventLoop().execute(this::agentMarkedDown));
         endWhenLost = hooks.whenHedgeLost(() -> down.eventLoop().execute(this::hedgeLost));
-        Channel pooled = endpoint.pool().take(this);
+        // A body that streams cannot be sent again once a part beyond its prefix is written: such a request never
+        // goes on a connection kept idle, which the agent may be closing (HAProxy's http-reuse safe).
+        Channel pooled = down.bodyRest() == null ? endpoint.pool().take(this) : null;
         if (pooled != null) {
             reused = true;
             agent = pooled;
