@@ -53,7 +53,7 @@ final class A2aTaskAffinity {
             // so that the answer's task ids are sealed; its own task id is not read (the strategy picks).
             String method = A2aTasks.leadingMethod(body, LEADING_BYTES);
             if (method != null && (A2aTasks.TASK_METHODS.contains(method)
-                    || A2aTasks.leadingMessageTask(body, MAX_BODY_BYTES) == A2aTasks.LeadingTask.SOME)) {
+                    || A2aTasks.leadingTaskId(body, MAX_BODY_BYTES))) {
                 // About a task, too long to route by it: only the task's agent may take it, no other for a new task.
                 throw new SessionRejectedException("This " + method + " is about a task and longer than the " + MAX_BODY_BYTES
                         + " bytes the balancer reads whole to send it to the task's agent: send large content in the"

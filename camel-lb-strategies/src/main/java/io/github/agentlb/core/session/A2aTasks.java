@@ -37,7 +37,6 @@ public final class A2aTasks {
 
     private static final JsonFactory JSON = new JsonFactory();
     private static final List<String> PARAMS_ID = List.of("params", "id");
-    private static final List<String> MESSAGE = List.of("params", "message");
     private static final List<String> MESSAGE_TASK_ID = List.of("params", "message", "taskId");
     private static final List<String> RESULT_ID = List.of("result", "id");
     private static final List<String> RESULT_TASK_ID = List.of("result", "task", "id");
@@ -140,43 +139,29 @@ public final class A2aTasks {
         }
     }
 
-    /** What the first bytes of a message too long to read whole say of the task it continues ({@link #leadingMessageTask}). */
-    public enum LeadingTask {
-        /** Its message object ended without a task id (absent, null or ""): it starts a new task. */
-        NONE,
-        /** Its message carries a task id. */
-        SOME,
-        /** Its message did not end within the bytes read: a task id may come after them. */
-        UNKNOWN
-    }
-
     /**
-     * Reads the first {@code limit} bytes of a {@link #MESSAGE_METHODS} body for its
-     * {@code params.message.taskId}, as {@link #call} reads a whole one. Reads at most {@code limit} bytes.
+     * Whether the first {@code limit} bytes of a {@link #MESSAGE_METHODS} body carry a
+     * {@code params.message.taskId} that is set (not null, not {@code ""}), as {@link #call} reads a
+     * whole body's: a message too long to read whole that continues a task. Reads at most {@code limit} bytes.
      */
-    public static LeadingTask leadingMessageTask(byte[] body, int limit) {
+    public static boolean leadingTaskId(byte[] body, int limit) {
         try (JsonParser parser = JSON.createParser(body, 0, Math.min(body.length, limit))) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return LeadingTask.UNKNOWN;
+                return false;
             }
-            JsonToken token;
-            while ((token = parser.nextToken()) != null) {
-                if (token == JsonToken.END_OBJECT) {
-                    JsonStreamContext ended = parser.getParsingContext();
-                    if (ended.inRoot() || JsonSplice.path(ended).equals(MESSAGE)) {
-                        return LeadingTask.NONE;
-                    }
-                } else if (token != JsonToken.FIELD_NAME && !token.isStructEnd()) {
-                    JsonStreamContext at = token.isStructStart() ? parser.getParsingContext().getParent() : parser.getParsingContext();
-                    if (JsonSplice.path(at).equals(MESSAGE_TASK_ID) && token != JsonToken.VALUE_NULL
-                            && !(token == JsonToken.VALUE_STRING && parser.getText().isEmpty())) {
-                        return LeadingTask.SOME;
-                    }
+            for (JsonToken token; (token = parser.nextToken()) != null; ) {
+                if (token == JsonToken.FIELD_NAME || token.isStructEnd() || token == JsonToken.VALUE_NULL
+                        || token == JsonToken.VALUE_STRING && parser.getText().isEmpty()) {
+                    continue;
+                }
+                JsonStreamContext at = token.isStructStart() ? parser.getParsingContext().getParent() : parser.getParsingContext();
+                if (JsonSplice.path(at).equals(MESSAGE_TASK_ID)) {
+                    return true;
                 }
             }
-            return LeadingTask.UNKNOWN;
+            return false;
         } catch (IOException e) {
-            return LeadingTask.UNKNOWN; // the bytes read ended inside a token
+            return false; // the bytes read ended inside a token
         }
     }
 

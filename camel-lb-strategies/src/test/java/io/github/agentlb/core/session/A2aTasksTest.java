@@ -57,25 +57,26 @@ class A2aTasksTest {
                 .isEqualTo(task.replace("\"t-1\"", "\"S(t-1)\""));
     }
 
-    /** The first bytes of a message too long to read whole: whether its message ended without a task id, carries one, or neither yet. */
+    /** The first bytes of a message too long to read whole: whether they carry a task id that is set. */
     @Test
-    void theFirstBytesOfALongMessageSayWhetherItIsAboutATask() {
+    void theFirstBytesOfALongMessageSayWhetherItContinuesATask() {
         String cut = "x".repeat(100);
-        assertThat(A2aTasks.leadingMessageTask(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"parts\":[]},"
-                + "\"metadata\":{\"pad\":\"" + cut), 1 << 20)).isEqualTo(A2aTasks.LeadingTask.NONE);
-        assertThat(A2aTasks.leadingMessageTask(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":\"t\","
-                + "\"parts\":[{\"text\":\"" + cut), 1 << 20)).isEqualTo(A2aTasks.LeadingTask.SOME);
-        assertThat(A2aTasks.leadingMessageTask(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":{},"
-                + "\"parts\":[{\"text\":\"" + cut), 1 << 20)).as("not a string: some id all the same").isEqualTo(A2aTasks.LeadingTask.SOME);
+        assertThat(A2aTasks.leadingTaskId(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"parts\":[]},"
+                + "\"metadata\":{\"pad\":\"" + cut), 1 << 20)).isFalse();
+        assertThat(A2aTasks.leadingTaskId(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":\"t\","
+                + "\"parts\":[{\"text\":\"" + cut), 1 << 20)).isTrue();
+        assertThat(A2aTasks.leadingTaskId(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":{},"
+                + "\"parts\":[{\"text\":\"" + cut), 1 << 20)).as("not a string: some id all the same").isTrue();
         for (String unset : List.of("\"\"", "null")) {
-            assertThat(A2aTasks.leadingMessageTask(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":"
-                    + unset + ",\"parts\":[{\"text\":\"" + cut), 1 << 20)).isEqualTo(A2aTasks.LeadingTask.UNKNOWN);
+            assertThat(A2aTasks.leadingTaskId(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":"
+                    + unset + ",\"parts\":[{\"text\":\"" + cut), 1 << 20)).isFalse();
         }
         byte[] whole = bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"parts\":[{\"text\":\"" + cut
                 + "\"}],\"taskId\":\"t\"}}}");
-        assertThat(A2aTasks.leadingMessageTask(whole, 60)).as("cut inside a part").isEqualTo(A2aTasks.LeadingTask.UNKNOWN);
-        assertThat(A2aTasks.leadingMessageTask(whole, whole.length)).isEqualTo(A2aTasks.LeadingTask.SOME);
-        assertThat(A2aTasks.leadingMessageTask(bytes("[1]"), 10)).isEqualTo(A2aTasks.LeadingTask.UNKNOWN);
+        assertThat(A2aTasks.leadingTaskId(whole, 60)).as("cut inside a part, before the id").isFalse();
+        assertThat(A2aTasks.leadingTaskId(whole, whole.length)).isTrue();
+        assertThat(A2aTasks.leadingTaskId(bytes("{\"params\":{\"id\":\"t\",\"taskId\":\"t\"}}"), 100)).isFalse();
+        assertThat(A2aTasks.leadingTaskId(bytes("[1]"), 10)).isFalse();
     }
 
     /**
