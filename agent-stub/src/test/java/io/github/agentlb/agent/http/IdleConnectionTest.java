@@ -36,6 +36,14 @@ class IdleConnectionTest {
         return channel;
     }
 
+    /** The channel stays open for {@code ms} less a millisecond, and is closed at {@code ms}. */
+    private static void assertClosedAfter(EmbeddedChannel channel, long ms) {
+        advance(channel, ms - 1);
+        assertThat(channel.isOpen()).isTrue();
+        advance(channel, 1);
+        assertThat(channel.isOpen()).isFalse();
+    }
+
     private static void advance(EmbeddedChannel channel, long ms) {
         channel.advanceTimeBy(ms, TimeUnit.MILLISECONDS);
         channel.runScheduledPendingTasks();
@@ -62,11 +70,7 @@ class IdleConnectionTest {
         send(channel, "POST /process/a HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + "x".repeat(100));
         assertThat(camel.received).as("handed on with its first bytes, answered at once").hasSize(1);
         send(channel, "y".repeat(300)); // more of the body, after the answer
-        advance(channel, TIMEOUT_MS - 1);
-        assertThat(channel.isOpen()).isTrue();
-        advance(channel, 1);
-
-        assertThat(channel.isOpen()).isFalse();
+        assertClosedAfter(channel, TIMEOUT_MS);
         assertThat(answers(channel)).containsExactly("200 ");
         channel.finishAndReleaseAll();
     }
@@ -75,11 +79,7 @@ class IdleConnectionTest {
     void aNewConnectionThatSendsNoByteIsClosedWithoutAnAnswerAfterTheTimeout() {
         EmbeddedChannel channel = pipeline(new RequestFramingTest.Camel());
 
-        advance(channel, TIMEOUT_MS - 1);
-        assertThat(channel.isOpen()).isTrue();
-        advance(channel, 1);
-
-        assertThat(channel.isOpen()).isFalse();
+        assertClosedAfter(channel, TIMEOUT_MS);
         assertThat(answers(channel)).isEmpty();
         channel.finishAndReleaseAll();
     }
@@ -93,11 +93,7 @@ class IdleConnectionTest {
         advance(channel, KEPT_ALIVE_MS - 1); // longer than the client timeout: kept alive, 75 s as nginx
         assertThat(channel.isOpen()).isTrue();
         send(channel, GET); // the clock starts again from this answer
-        advance(channel, KEPT_ALIVE_MS - 1);
-        assertThat(channel.isOpen()).isTrue();
-        advance(channel, 1);
-
-        assertThat(channel.isOpen()).isFalse();
+        assertClosedAfter(channel, KEPT_ALIVE_MS);
         assertThat(answers(channel)).containsExactly("200 ", "200 ");
         assertThat(camel.received).hasSize(2);
         channel.finishAndReleaseAll();
@@ -114,11 +110,7 @@ class IdleConnectionTest {
         advance(channel, 100 * TIMEOUT_MS); // the answer streams
         assertThat(channel.isOpen()).isTrue();
         camel.end();
-        advance(channel, KEPT_ALIVE_MS - 1);
-        assertThat(channel.isOpen()).isTrue();
-        advance(channel, 1);
-
-        assertThat(channel.isOpen()).isFalse();
+        assertClosedAfter(channel, KEPT_ALIVE_MS);
         assertThat(answers(channel)).containsExactly("200 ");
         channel.finishAndReleaseAll();
     }
