@@ -75,7 +75,7 @@ public final class JsonReport {
                 "cv", s.coefficientOfVariation(), "max_over_mean", s.maxOverMean(), "stickiness", s.stickiness(),
                 "sticky_users", s.stickyUsers(), "answered_users", s.answeredUsers(), "latency", latency(s.latency()),
                 "throughput_rps", s.throughputRps(), "duration_ms", s.durationMs(),
-                "throughput_window_ms", s.steadyWindow().map(w -> (Object) w.lengthMs()).orElse(null)));
+                "throughput_window_ms", s.steady() == null ? null : s.steady().lengthMs()));
         Map<String, Object> phases = new LinkedHashMap<>();
         r.phases().forEach(p -> {
             Map<String, Object> phase = map("opened_by", p.openedBy(), "from_s", p.fromS());

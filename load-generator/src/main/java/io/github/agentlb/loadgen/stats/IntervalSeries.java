@@ -64,11 +64,6 @@ public final class IntervalSeries {
         return (int) Math.min(count - 1L, Math.max(0, Math.floorDiv(nanos - startNanos, intervalNanos)));
     }
 
-    /** Whether the series has a run length, hence a fixed number of intervals. */
-    public boolean bounded() {
-        return count != Integer.MAX_VALUE;
-    }
-
     /** Counts {@code outcome}, completed at {@code completedAtNanos}, in its interval. */
     public synchronized void record(long completedAtNanos, RequestOutcome outcome) {
         Bucket b = bucket(indexOf(completedAtNanos));

@@ -143,15 +143,10 @@ public record RunStatistics(int requests, long successes, long errors, long time
     }
 
     /**
-     * Successful requests per second: of the {@link #steadyWindow()} when there is one, else of
+     * Successful requests per second: of the {@code steady} window when there is one, else of
      * wall time; 0 for a zero duration.
      */
     public double throughputRps() {
         return steady != null ? steady.throughputRps() : durationNanos == 0 ? 0 : successes * 1e9 / durationNanos;
-    }
-
-    /** The window {@link #throughputRps()} counts over, when not the whole wall time. */
-    public Optional<SteadyWindow> steadyWindow() {
-        return Optional.ofNullable(steady);
     }
 }

@@ -43,12 +43,8 @@ public record SoakVerdict(long failures, double windowSec, double firstP99Ms, do
     }
 
     private static double lastSampled(List<IntervalSeries.Interval> intervals) {
-        for (int i = intervals.size() - 1; i >= 0; i--) {
-            if (!Double.isNaN(intervals.get(i).heapAfterGcMb())) {
-                return intervals.get(i).heapAfterGcMb();
-            }
-        }
-        return Double.NaN;
+        return intervals.stream().mapToDouble(IntervalSeries.Interval::heapAfterGcMb).filter(mb -> !Double.isNaN(mb))
+                .reduce((earlier, later) -> later).orElse(Double.NaN);
     }
 
     /** Whether drift could be judged: at least two intervals. */

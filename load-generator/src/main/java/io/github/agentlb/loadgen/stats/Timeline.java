@@ -37,14 +37,9 @@ public record Timeline(double bucketSeconds, SortedMap<String, long[]> answered,
         return (int) Math.max(0, (o.completedAtNanos() - originNanos) / width);
     }
 
-    /** Number of buckets: up to the last completion, at least 1. */
-    public int buckets() {
-        return failed.length;
-    }
-
-    /** The start of each bucket, s from the origin. */
+    /** The start of each bucket, s from the origin: up to the last completion, at least 1. */
     public double[] bucketStartsSeconds() {
-        double[] x = new double[buckets()];
+        double[] x = new double[failed.length];
         Arrays.setAll(x, i -> i * bucketSeconds);
         return x;
     }

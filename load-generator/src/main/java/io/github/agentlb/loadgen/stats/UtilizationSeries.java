@@ -30,12 +30,6 @@ public final class UtilizationSeries {
      * @param samples     the fewest samples any agent had
      */
     public record Summary(SortedMap<String, Double> byAgent, double maxOverMean, int samples) {
-        public Summary {
-            if (byAgent == null || byAgent.isEmpty()) {
-                throw new IllegalArgumentException("byAgent must not be empty, was " + byAgent);
-            }
-            byAgent = Collections.unmodifiableSortedMap(new TreeMap<>(byAgent));
-        }
     }
 
     /** The summary of every agent's series, by agent id; IllegalArgumentException when none. */
@@ -45,7 +39,7 @@ public final class UtilizationSeries {
         }
         SortedMap<String, Double> averages = new TreeMap<>();
         series.forEach((agent, s) -> averages.put(agent, s.timeAverage()));
-        return new Summary(averages, LoadStatistics.of(averages.values()).maxOverMean(),
+        return new Summary(Collections.unmodifiableSortedMap(averages), LoadStatistics.of(averages.values()).maxOverMean(),
                 series.values().stream().mapToInt(UtilizationSeries::samples).min().orElse(0));
     }
 

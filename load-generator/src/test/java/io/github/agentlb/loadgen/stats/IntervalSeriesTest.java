@@ -78,7 +78,7 @@ class IntervalSeriesTest {
         assertThat(intervals).extracting(IntervalSeries.Interval::lengthSeconds).containsExactly(10.0, 10.0, 10.0);
         assertThat(intervals.stream().mapToLong(IntervalSeries.Interval::requests).sum()).isEqualTo(completions.length);
         assertThat(series.indexOf(START + 3_600_000 * MS)).isEqualTo(2);
-        assertThat(series.bounded()).isTrue();
+        assertThat(series.intervals(START + 3_600_000 * MS)).hasSize(3);
         assertThat(new IntervalSeries(START, 10_000 * MS, 35_000 * MS).intervals(START + 35_000 * MS))
                 .extracting(IntervalSeries.Interval::lengthSeconds).containsExactly(10.0, 10.0, 10.0, 5.0);
 

@@ -25,7 +25,7 @@ class TimelineTest {
 
         Timeline t = Timeline.of(outcomes, ORIGIN, Duration.ofSeconds(1), List.of("A1", "A2", "A3"));
 
-        assertThat(t.buckets()).isEqualTo(3);
+        assertThat(t.failed()).hasSize(3);
         assertThat(t.bucketStartsSeconds()).containsExactly(0.0, 1.0, 2.0);
         assertThat(t.answeredPerAgent()).containsOnlyKeys("A1", "A2", "A3");
         assertThat(t.answeredPerAgent().get("A1")).containsExactly(1, 1, 0);
