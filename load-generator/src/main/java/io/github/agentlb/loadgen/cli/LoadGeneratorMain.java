@@ -90,11 +90,6 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     private final PrintStream stdout;
     private final boolean checkOnly;
 
-    /** A command printing progress and results to {@code stdout}. */
-    public LoadGeneratorMain(PrintStream stdout) {
-        this(stdout, false);
-    }
-
     private LoadGeneratorMain(PrintStream stdout, boolean checkOnly) {
         this.stdout = stdout;
         this.checkOnly = checkOnly;
@@ -115,7 +110,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             }
             System.exit(execute(System.out, System.err, args));
         }
-        int refused = check(new PrintStream(OutputStream.nullOutputStream()), System.err, args);
+        int refused = execute(new PrintStream(OutputStream.nullOutputStream()), System.err, true, args);
         if (refused != 0) {
             System.exit(refused); // refused before the restart, which would print its notice first
         }
@@ -139,12 +134,8 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return execute(out, err, false, args);
     }
 
-    /** Checks the command line and prints its notices, sending no load: 0 when it would run, else its exit code. */
-    static int check(PrintStream out, PrintStream err, String... args) {
-        return execute(out, err, true, args);
-    }
-
-    private static int execute(PrintStream out, PrintStream err, boolean checkOnly, String... args) {
+    /** With {@code checkOnly}, checks the command line and prints its notices, sending no load: 0 when it would run. */
+    static int execute(PrintStream out, PrintStream err, boolean checkOnly, String... args) {
         // XChart draws through AWT; set before any AWT class loads, whatever the machine has.
         System.setProperty("java.awt.headless", "true");
         CommandLine cli = new CommandLine(new LoadGeneratorMain(out, checkOnly)).setCaseInsensitiveEnumValuesAllowed(true);

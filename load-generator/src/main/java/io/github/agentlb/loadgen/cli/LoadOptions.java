@@ -101,9 +101,6 @@ final class LoadOptions {
     Double hotShare;
     /** The longest a run for a count at {@code --rate} may take, warm-up included. */
     static final Duration MAX_RUN = Duration.ofHours(24);
-    /** Where {@code --replicas} above 1 applies, as the help and the refusal say it. */
-    static final String REPLICAS_LIMIT = "Only the uniform, heterogeneous and hotkey scenarios, in-process in a closed "
-            + "loop: not with --url, --rate or --duration";
     /** The most proxies {@code --replicas} runs in this JVM. */
     static final int MAX_REPLICAS = 16;
     @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
@@ -111,7 +108,8 @@ final class LoadOptions {
                     + "goes to replica i mod N (default: ${DEFAULT-VALUE}). Stickiness then counts a user as sticky "
                     + "only if every replica sent it to the same agent. The hotkey scenario then adds avn-one (one "
                     + "instance) and avn-shared (the replicas sharing one allocation through an in-process ZooKeeper). "
-                    + REPLICAS_LIMIT + "; without --scenario it runs those three.")
+                    + "Only the uniform, heterogeneous and hotkey scenarios, in-process in a closed loop: not with "
+                    + "--url, --rate or --duration; without --scenario it runs those three.")
     int replicas;
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_CONCURRENCY,
             description = "Concurrent workers (default: ${DEFAULT-VALUE}).")

@@ -425,7 +425,7 @@ class LoadGeneratorMainTest {
     void nothingIsPrintedBeforeARefusalAndABadUrlIsRefusedBeforeTheRelaunch() {
         PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-        assertThat(LoadGeneratorMain.check(o, e, "--url", "localhost:8000", "--strategy", "rr")).isEqualTo(2);
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--url", "localhost:8000", "--strategy", "rr")).isEqualTo(2);
         assertThat(stderr()).contains("--url must be http(s)://");
         for (String[] args : List.of(new String[] {"--strategy", "rr,rr"}, new String[] {"--interval", "5s"},
                 new String[] {"--agent-delay-min-ms", "-1"}, new String[] {"--out", "/proc/nope"})) {
@@ -440,13 +440,13 @@ class LoadGeneratorMainTest {
     void noticesComeAfterTheChecksAndOnlyForWhatRuns() {
         PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-        assertThat(LoadGeneratorMain.check(o, e, "--replicas", "2", "--strategy", "rr", "--requests", "30",
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--replicas", "2", "--strategy", "rr", "--requests", "30",
                 "--out", dir.toString())).as(stderr()).isZero();
         assertThat(stdout()).contains("--users not given: 3 users sharing 30 requests").doesNotContain("hotkey");
-        assertThat(LoadGeneratorMain.check(o, e, "--strategy", "rr", "--scenario", "uniform", "--requests", "15",
-                "--out", dir.toString())).isZero();
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--strategy", "rr", "--scenario", "uniform", "--requests",
+                "15", "--out", dir.toString())).isZero();
         assertThat(stdout()).contains("--users not given: 1 user sharing 15 requests");
-        assertThat(LoadGeneratorMain.check(o, e, "--scenario", "tenants", "--warmup", "10", "--out",
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--scenario", "tenants", "--warmup", "10", "--out",
                 dir.toString())).isZero();
         assertThat(stdout()).contains("--warmup 10 is not used by the tenants scenario");
         assertThat(dir.toFile().list()).isEmpty();
