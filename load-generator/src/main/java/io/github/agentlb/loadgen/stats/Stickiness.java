@@ -5,7 +5,6 @@ import io.github.agentlb.loadgen.config.Workload;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -62,13 +61,10 @@ public final class Stickiness {
                     .collect(Collectors.groupingBy(RequestOutcome::agentId, TreeMap::new, Collectors.counting()));
             List<RequestOutcome> others = outcomes.stream().filter(o -> o.userId() != Workload.HOT_USER).toList();
             Map<Integer, Set<String>> agentsOfUser = agentsOfUsers(others.stream());
-            Set<Integer> splitByAReplica = new HashSet<>();
-            others.stream().filter(RequestOutcome::isSuccess).collect(Collectors.groupingBy(replicaOf::applyAsInt))
-                    .values().forEach(ofReplica -> agentsOfUsers(ofReplica.stream()).forEach((user, agents) -> {
-                        if (agents.size() > 1) {
-                            splitByAReplica.add(user);
-                        }
-                    }));
+            Set<Integer> splitByAReplica = others.stream().filter(RequestOutcome::isSuccess)
+                    .collect(Collectors.groupingBy(replicaOf::applyAsInt)).values().stream()
+                    .flatMap(ofReplica -> agentsOfUsers(ofReplica.stream()).entrySet().stream())
+                    .filter(e -> e.getValue().size() > 1).map(Map.Entry::getKey).collect(Collectors.toSet());
             int sticky = (int) agentsOfUser.values().stream().filter(agents -> agents.size() == 1).count();
             return new HotKeyStatistics(agentsOfUser.size(), sticky, agentsOfUser.size() - splitByAReplica.size(), hot,
                     replicas);
@@ -127,12 +123,9 @@ public final class Stickiness {
                                             long returnFromNanos) {
             Objects.requireNonNull(deadAgent, "deadAgent");
             List<List<TimedOutcome>> byPhase = phases.split(outcomes);
-            Map<Integer, String> home = new HashMap<>();
-            agentsOfUsers(byPhase.get(0).stream().map(TimedOutcome::outcome)).forEach((user, agents) -> {
-                if (agents.size() == 1) {
-                    home.put(user, agents.iterator().next());
-                }
-            });
+            Map<Integer, String> home = agentsOfUsers(byPhase.get(0).stream().map(TimedOutcome::outcome)).entrySet()
+                    .stream().filter(e -> e.getValue().size() == 1)
+                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().iterator().next()));
             int dead = (int) home.values().stream().filter(deadAgent::equals).count();
             int[] down = stayed(byPhase.get(1), home, deadAgent, false);
             int[] after = stayed(byPhase.get(2), home, deadAgent, false);
@@ -211,12 +204,10 @@ public final class Stickiness {
 
         /** Each answered user's agent at the end of a phase: that of its last-sent answered request. */
         static Map<Integer, String> agentsAtEnd(Collection<TimedOutcome> phase) {
-            Map<Integer, TimedOutcome> last = new HashMap<>();
-            phase.stream().filter(o -> o.outcome().isSuccess()).forEach(o -> last.merge(o.outcome().userId(), o,
-                    (a, b) -> b.sentAtNanos() - a.sentAtNanos() >= 0 ? b : a));
-            Map<Integer, String> agents = new HashMap<>();
-            last.forEach((user, o) -> agents.put(user, o.outcome().agentId()));
-            return agents;
+            return phase.stream().filter(o -> o.outcome().isSuccess())
+                    .collect(Collectors.groupingBy(o -> o.outcome().userId(), Collectors.collectingAndThen(
+                            Collectors.reducing((a, b) -> b.sentAtNanos() - a.sentAtNanos() >= 0 ? b : a),
+                            last -> last.orElseThrow().outcome().agentId())));
         }
     }
 }
