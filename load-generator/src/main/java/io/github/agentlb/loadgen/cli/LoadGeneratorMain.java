@@ -53,9 +53,6 @@ import picocli.CommandLine;
  * {@code --strategy}. Options: {@link LoadOptions}; exit codes: the command's {@code exitCodeList}.
  * The output directory is created and checked before any load is sent (else one line, exit 2); a
  * later write failure ends the run with one line, exit 1.
- *
- * <p>Over 300 lines: the picocli command's help text (exit codes, outputs) is most of it; the rest
- * is the one order every run goes through (check every option, then print, then run and report).
  */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "load-generator 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,
@@ -77,9 +74,7 @@ import picocli.CommandLine;
             "2:invalid arguments, or --out is not a writable directory"})
 public final class LoadGeneratorMain implements Callable<Integer> {
 
-    /** Output directory of the main job. */
     static final String DEFAULT_OUT = "results";
-    /** Output directory of a {@code --url} run. */
     static final String DEFAULT_URL_OUT = "results/url";
     /** C1 only (no C2 threads) and the serial collector (no concurrent GC threads): see {@link #main}. */
     static final List<String> URL_RUN_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");

@@ -46,7 +46,6 @@ public final class IntervalSeries {
 
     private final long startNanos;
     private final long intervalNanos;
-    /** Intervals of the run. */
     private final int count;
     private final List<Bucket> buckets = new ArrayList<>();
 

@@ -30,11 +30,7 @@ public record Phases(List<String> names, List<Long> starts) {
 
     /** The index of the phase of a request sent at {@code sentAtNanos}. */
     public int indexOf(long sentAtNanos) {
-        int i = 0;
-        while (i < starts.size() && sentAtNanos - starts.get(i) >= 0) {
-            i++;
-        }
-        return i;
+        return (int) starts.stream().filter(start -> sentAtNanos - start >= 0).count();
     }
 
     /** The outcomes of each phase, by index, every phase present (possibly empty), each in the order of {@code outcomes}. */
