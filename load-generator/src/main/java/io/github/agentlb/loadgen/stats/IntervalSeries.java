@@ -16,14 +16,13 @@ import org.HdrHistogram.Histogram;
 public final class IntervalSeries {
 
     /**
-     * One interval's figures: {@code index} 0-based; start and length, s (the last one's cut at the
-     * run's end); requests completed in it, of which successes, errors and timeouts; p50 and p99 of
-     * its successes, ms (0 without any); heap used after GC when sampled, MB (NaN when not sampled),
-     * and live threads (-1 when not sampled).
+     * One interval's figures: start and length, s (the last one's cut at the run's end); requests
+     * completed in it, of which successes, errors and timeouts; p50 and p99 of its successes, ms (0
+     * without any); heap used after GC when sampled, MB (NaN when not sampled), and live threads (-1
+     * when not sampled).
      */
-    public record Interval(int index, double startSeconds, double lengthSeconds, long requests, long successes,
-                           long errors, long timeouts, double p50Ms, double p99Ms, double heapAfterGcMb,
-                           int liveThreads) {
+    public record Interval(double startSeconds, double lengthSeconds, long requests, long successes, long errors,
+                           long timeouts, double p50Ms, double p99Ms, double heapAfterGcMb, int liveThreads) {
 
         /** Successful requests per second of the interval. */
         public double throughputRps() {
@@ -92,7 +91,7 @@ public final class IntervalSeries {
             long from = startNanos + i * intervalNanos;
             long to = Math.min(from + intervalNanos, Math.max(endNanos, from));
             long successes = b.latencyMicros.getTotalCount();
-            list.add(new Interval(i, i * intervalNanos / 1e9, i == last ? (to - from) / 1e9 : intervalNanos / 1e9,
+            list.add(new Interval(i * intervalNanos / 1e9, i == last ? (to - from) / 1e9 : intervalNanos / 1e9,
                     successes + b.errors + b.timeouts, successes, b.errors, b.timeouts,
                     LatencySummary.ms(b.latencyMicros, 50), LatencySummary.ms(b.latencyMicros, 99), b.heapAfterGcMb,
                     b.liveThreads));
