@@ -55,8 +55,7 @@ public final class Charts {
         return List.of(chart.file(), csv);
     }
 
-    /** The bar chart of {@code spec}. */
-    public static CategoryChart bars(Chart.Bars spec) {
+    private static CategoryChart bars(Chart.Bars spec) {
         CategoryChart chart = new CategoryChartBuilder().width(spec.size()[0]).height(spec.size()[1]).title(spec.title())
                 .xAxisTitle(spec.xTitle()).yAxisTitle(spec.yTitle()).build();
         var styler = style(chart.getStyler());

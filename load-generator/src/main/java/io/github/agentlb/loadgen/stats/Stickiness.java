@@ -4,7 +4,6 @@ import io.github.agentlb.core.Check;
 import io.github.agentlb.loadgen.config.Workload;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,6 +12,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -72,11 +72,9 @@ public final class Stickiness {
 
         /** The statistics of a run of {@code workload} alternating over {@code replicas} ({@link Workload#replicaOf}). */
         public static HotKeyStatistics of(List<RequestOutcome> outcomes, Workload workload, int replicas) {
-            Map<String, Integer> position = new HashMap<>();
             List<Workload.PlannedRequest> planned = workload.requests();
-            for (int i = 0; i < planned.size(); i++) {
-                position.put(planned.get(i).requestId(), i);
-            }
+            Map<String, Integer> position = IntStream.range(0, planned.size()).boxed()
+                    .collect(Collectors.toMap(i -> planned.get(i).requestId(), i -> i, (earlier, later) -> later));
             return of(outcomes, replicas, o -> Workload.replicaOf(position.get(o.requestId()), replicas));
         }
 
