@@ -39,7 +39,8 @@ public final class UtilizationSeries {
         }
         SortedMap<String, Double> averages = new TreeMap<>();
         series.forEach((agent, s) -> averages.put(agent, s.timeAverage()));
-        return new Summary(Collections.unmodifiableSortedMap(averages), LoadStatistics.of(averages.values()).maxOverMean(),
+        return new Summary(Collections.unmodifiableSortedMap(averages),
+                LoadStatistics.of(averages.values()).maxOverMean(),
                 series.values().stream().mapToInt(UtilizationSeries::samples).min().orElse(0));
     }
 
