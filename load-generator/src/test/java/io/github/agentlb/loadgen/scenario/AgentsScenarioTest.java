@@ -185,7 +185,7 @@ class AgentsScenarioTest {
         assertEquals(20.0, r.number("ttft_p50_ms"), 0.1);
         String md = scenario.section(List.of(r)).tables().get(0).markdown();
         assertTrue(md.contains("| nginx | 5 | 1 (404 x 1) | 20.0 |"), md);
-        String body = Conversations.of(3, 2, 1, 1).requestBody(2, 1);
+        String body = new Conversations(3, 2, 1, 1).requestBody(2, 1);
         JsonNode json = new ObjectMapper().readTree(AgentsScenario.withUsage(body));
         assertTrue(json.path("stream_options").path("include_usage").asBoolean());
         assertTrue(json.path("stream").asBoolean());
@@ -201,7 +201,7 @@ class AgentsScenarioTest {
     @Test
     @Tag("e2e")
     void shortRunOfEveryVariant() throws Exception {
-        Conversations workload = Conversations.of(12, 4, 3, 7);
+        Conversations workload = new Conversations(12, 4, 3, 7);
         // 8 agents as the default, and a cache of about 1.3 x an agent's fair share (3 system prompts,
         // 179 blocks, and an eighth of the final prompts, 1,522 / 8 blocks); no prefill cost: the
         // cache decides hits, the clock only speed.
@@ -253,7 +253,7 @@ class AgentsScenarioTest {
     @Test
     @Tag("e2e")
     void conversationsThroughARunningProxyReportUsageAndStickiness() throws Exception {
-        Conversations workload = Conversations.of(10, 3, 2, 11);
+        Conversations workload = new Conversations(10, 3, 2, 11);
         AgentsSettings settings = new AgentsSettings(8, AgentsSettings.DEFAULT_CHAT, AgentsSettings.DEFAULT_LLM, 3,
                 Duration.ofSeconds(10));
         AgentsScenario scenario = new AgentsScenario(workload, settings);
