@@ -52,12 +52,12 @@ final class RequestSteps {
     private final PacingCheck check;
     private final ThreadLocal<long[]> lastAnswerOfWorker = ThreadLocal.withInitial(() -> new long[] {Long.MIN_VALUE});
 
-    /** {@code onStarted} told the 1-based count of requests started before each send; {@code check} may be null. */
+    /** {@code onStarted} told the 1-based count of requests started before each send. */
     RequestSteps(OutcomeRecorder recorder, IntConsumer onStarted, LongSupplier clock, PacingCheck check) {
         this.recorder = Objects.requireNonNull(recorder, "recorder");
         this.onStarted = Objects.requireNonNull(onStarted, "onStarted");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.check = check;
+        this.check = Objects.requireNonNull(check, "check");
     }
 
     /**
@@ -106,14 +106,12 @@ final class RequestSteps {
             message.setHeader(NettyConstants.NETTY_REQUEST_TIMEOUT, Math.max(1, (deadline - now) / 1_000_000));
         }
         Long intended = exchange.getProperty(INTENDED_AT, Long.class);
-        if (check != null) {
-            Long answered = exchange.getProperty(ANSWERED_AT, Long.class);
-            long lastAnswer = answered != null ? answered : lastAnswerOfWorker.get()[0];
-            if (intended != null) {
-                check.sendLag(now - intended);
-            } else if (lastAnswer != Long.MIN_VALUE) {
-                check.workerGap(now - lastAnswer);
-            }
+        Long answered = exchange.getProperty(ANSWERED_AT, Long.class);
+        long lastAnswer = answered != null ? answered : lastAnswerOfWorker.get()[0];
+        if (intended != null) {
+            check.sendLag(now - intended);
+        } else if (lastAnswer != Long.MIN_VALUE) {
+            check.workerGap(now - lastAnswer);
         }
     }
 
@@ -147,7 +145,7 @@ final class RequestSteps {
     private long measuredFrom(Exchange exchange, long now) {
         long sent = exchange.getProperty(SENT_AT, Long.class);
         Long intended = exchange.getProperty(INTENDED_AT, Long.class);
-        if (intended == null && check != null) {
+        if (intended == null) {
             check.workerBusy(now - sent);
             lastAnswerOfWorker.get()[0] = now;
             exchange.setProperty(ANSWERED_AT, now);
