@@ -104,7 +104,7 @@ class PacedModesTest {
     void aCountBoundClosedLoopSendsTheWorkloadOnceInItsOrderThenStops() throws Exception {
         AtomicLong clock = new AtomicLong();
         LoadTestConfig config = fourRequests(1);
-        Run run = run(config, clock, null, (c, agentUrl, steps, done) ->
+        Run run = run(config, clock, new PacingCheck(), (c, agentUrl, steps, done) ->
                 WorkerLoopRoute.forRequests(c.workload(), List.of(agentUrl), c, steps, clock::get, done));
         // One worker, 100 ms per answer on the injected clock: the four requests at 0, 100, 200, 300 ms, no more.
         assertThat(run.endedAt()).isEqualTo(400 * MS);
@@ -143,7 +143,7 @@ class PacedModesTest {
     @Test
     void noWorkerSendsAfterTheDeadlineAndEverySentRequestIsRecorded() throws Exception {
         AtomicLong clock = new AtomicLong();
-        List<TimedOutcome> outcomes = runWorkerLoop(3, clock, null);
+        List<TimedOutcome> outcomes = runWorkerLoop(3, clock, new PacingCheck());
         assertThat(outcomes).allSatisfy(o -> assertThat(o.sentAtNanos()).isLessThan(1_000 * MS));
         // Each answer moves the clock 100 ms: at least 10 requests, at most 10 + the two other workers' last sends.
         assertThat(outcomes.size()).isBetween(10, 12);
