@@ -42,7 +42,8 @@ class HotKeyWorkloadTest {
 
     @Test
     void shareZeroIsTheWorkloadWithoutAHotUser() {
-        assertThat(Workload.create(2000, 200, 42, 0).requests()).isEqualTo(Workload.create(2000, 200, 42).requests());
+        assertThat(Workload.create(2000, 200, 42, 0).requests())
+                .isEqualTo(LoadTestConfig.of(2000, 200).workload().requests());
         assertThat(LoadTestConfig.ofDefaults().hotShare()).isZero();
     }
 
