@@ -20,10 +20,10 @@ import org.apache.camel.support.UnitOfWorkHelper;
 /**
  * The closed loop: a timer fires once and starts {@code concurrency} workers, each an exchange that
  * loops ({@code loopDoWhile}) taking the next request of the {@link Workload#requestAt} sequence,
- * sending it with netty-http and recording the outcome, until a number of requests
- * ({@link #forRequests}, the main job) or a deadline ({@link #untilDeadline}, a soak). The send is
- * asynchronous: the answer is recorded and the next request sent on the Netty event loop that read
- * it, so no thread wakes up between two requests (see {@code compare-with-wrk.sh}). A request sent
+ * sending it with netty-http and recording the outcome, until a number of requests (the main job) or
+ * a deadline (a soak). The send is asynchronous: the answer is recorded and the next request sent on
+ * the Netty event loop that read it, so no thread wakes up between two requests (see
+ * {@code compare-with-wrk.sh}). A request sent
  * before the bound is always recorded. Completes {@code done} with the run's wall time, ns, when
  * every worker stopped. With several base URLs (replicas), request {@code i} goes to URL
  * {@code i mod n} ({@link Workload#replicaOf}), whatever the workers' timing.
@@ -45,8 +45,13 @@ final class WorkerLoopRoute extends RouteBuilder {
     private final AtomicLong next = new AtomicLong();
     private final AtomicLong releasedAnswers = new AtomicLong();
 
-    private WorkerLoopRoute(Workload workload, List<String> baseUrls, LoadTestConfig config, RequestSteps steps,
-                            LongSupplier clock, long deadlineNanos, long requestLimit, CompletableFuture<Long> done) {
+    /**
+     * Sends the first {@code requestLimit} requests of {@code workload}'s {@link Workload#requestAt} sequence,
+     * request {@code i} to {@code baseUrls[i mod n]} (one per replica); with {@code Long.MAX_VALUE}, the endless
+     * sequence until {@code deadlineNanos} of {@code clock}.
+     */
+    WorkerLoopRoute(Workload workload, List<String> baseUrls, LoadTestConfig config, RequestSteps steps,
+                    LongSupplier clock, long deadlineNanos, long requestLimit, CompletableFuture<Long> done) {
         this.workload = workload;
         this.baseUrls = List.copyOf(baseUrls);
         this.config = config;
@@ -55,18 +60,6 @@ final class WorkerLoopRoute extends RouteBuilder {
         this.deadlineNanos = deadlineNanos;
         this.requestLimit = requestLimit;
         this.done = done;
-    }
-
-    /** Sends the requests of {@code workload} in its order, alternating over {@code baseUrls} (one per replica). */
-    static WorkerLoopRoute forRequests(Workload workload, List<String> baseUrls, LoadTestConfig config,
-                                       RequestSteps steps, LongSupplier clock, CompletableFuture<Long> done) {
-        return new WorkerLoopRoute(workload, baseUrls, config, steps, clock, 0, workload.size(), done);
-    }
-
-    /** Sends requests of the endless {@link Workload#requestAt} sequence until {@code deadlineNanos} of {@code clock}. */
-    static WorkerLoopRoute untilDeadline(Workload workload, String baseUrl, LoadTestConfig config, RequestSteps steps,
-                                         LongSupplier clock, long deadlineNanos, CompletableFuture<Long> done) {
-        return new WorkerLoopRoute(workload, List.of(baseUrl), config, steps, clock, deadlineNanos, Long.MAX_VALUE, done);
     }
 
     @Override

@@ -94,7 +94,8 @@ class PacedModesTest {
 
     private List<TimedOutcome> runWorkerLoop(int concurrency, AtomicLong clock, PacingCheck check) throws Exception {
         Run run = run(fourRequests(concurrency), clock, check, (config, agentUrl, steps, done) ->
-                WorkerLoopRoute.untilDeadline(config.workload(), agentUrl, config, steps, clock::get, 1_000 * MS, done));
+                new WorkerLoopRoute(config.workload(), List.of(agentUrl), config, steps, clock::get, 1_000 * MS,
+                        Long.MAX_VALUE, done));
         // The run's wall time on the injected clock: until the last answer, at or after the deadline.
         assertThat(run.endedAt()).isEqualTo(run.clockAtEnd()).isGreaterThanOrEqualTo(1_000 * MS);
         return run.outcomes();
@@ -105,7 +106,8 @@ class PacedModesTest {
         AtomicLong clock = new AtomicLong();
         LoadTestConfig config = fourRequests(1);
         Run run = run(config, clock, new PacingCheck(), (c, agentUrl, steps, done) ->
-                WorkerLoopRoute.forRequests(c.workload(), List.of(agentUrl), c, steps, clock::get, done));
+                new WorkerLoopRoute(c.workload(), List.of(agentUrl), c, steps, clock::get, 0, c.workload().size(),
+                        done));
         // One worker, 100 ms per answer on the injected clock: the four requests at 0, 100, 200, 300 ms, no more.
         assertThat(run.endedAt()).isEqualTo(400 * MS);
         List<TimedOutcome> outcomes = run.outcomes();
