@@ -43,8 +43,8 @@ class HotKeyWorkloadTest {
     @Test
     void shareZeroIsTheWorkloadWithoutAHotUser() {
         assertThat(Workload.create(2000, 200, 42, 0).requests())
-                .isEqualTo(LoadTestConfig.of(2000, 200).workload().requests());
-        assertThat(LoadTestConfig.ofDefaults().hotShare()).isZero();
+                .isEqualTo(TestConfigs.of(2000, 200).workload().requests());
+        assertThat(TestConfigs.defaults().hotShare()).isZero();
     }
 
     @Test

@@ -14,7 +14,7 @@ class WorkloadTest {
 
     @Test
     void defaultWorkloadSendsEachOf200UsersExactlyTenTimes() {
-        Workload w = LoadTestConfig.ofDefaults().workload();
+        Workload w = TestConfigs.defaults().workload();
 
         assertThat(w.size()).isEqualTo(2000);
         Map<Integer, Long> perUser = w.requests().stream()

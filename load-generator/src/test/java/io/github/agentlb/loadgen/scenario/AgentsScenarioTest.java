@@ -18,6 +18,7 @@ import io.github.agentlb.loadgen.agents.ChatStreamClient;
 import io.github.agentlb.loadgen.agents.Conversations;
 import io.github.agentlb.loadgen.agents.Turn;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.TestConfigs;
 import io.github.agentlb.loadgen.report.JsonReport;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
 import io.github.agentlb.loadgen.stats.RunStatistics;
@@ -65,7 +66,7 @@ class AgentsScenarioTest {
         assertTrue(AgentsScenario.bounded(AgentsScenario.CHECKED) && AgentsScenario.keyed(AgentsScenario.CHECKED));
         assertEquals(List.of("ch", "keys", "keys-bounded", "keys-inflight", "keys-inflight-kept", "keys-inflight-kept x2"),
                 new AgentsScenario().variants(Measurements.setup(AgentConfig.custom().build(), List.of("ch"),
-                        LoadTestConfig.ofDefaults(), quiet())).stream().map(Variant::label).toList());
+                        TestConfigs.defaults(), quiet())).stream().map(Variant::label).toList());
     }
 
     @Test
@@ -83,7 +84,7 @@ class AgentsScenarioTest {
                         new long[] {30_000_000L, 35_000_000L, 90_000_000L}),
                 "A2", new AgentsScenario.Counters(100, 60, 0, 1, 30_000_000L, new long[] {40_000_000L})));
 
-        Result r = new AgentsScenario().result(new Variant("x", "rr", () -> null, 1), "http://h", LoadTestConfig.ofDefaults(),
+        Result r = new AgentsScenario().result(new Variant("x", "rr", () -> null, 1), "http://h", TestConfigs.defaults(),
                 turns, agents, SECOND);
 
         assertEquals(5, r.totals().requests());
@@ -166,7 +167,7 @@ class AgentsScenarioTest {
         turns.add(new Turn(2, 2, true, new ChatStreamClient.Answer(404, -1, 1_000_000, null, null, "status 404", null)));
         AgentsScenario scenario = new AgentsScenario();
 
-        Result r = scenario.urlResult("nginx", "http://127.0.0.1:1", LoadTestConfig.of(6, 3),
+        Result r = scenario.urlResult("nginx", "http://127.0.0.1:1", TestConfigs.of(6, 3),
                 turns, SECOND);
 
         assertEquals(5, r.totals().requests());
@@ -325,7 +326,7 @@ class AgentsScenarioTest {
         Map<String, Object> figures = Result.map("keyed", keyed, "bounded", bounded, "ttft_p50_ms", p50,
                 "agent_ttft_p50_ms", agentP50, "hit_rate", hitRate, "in_flight_max_over_mean", maxOverMean,
                 "mcp_stickiness", 1.0);
-        return new Result("agents", label, "ch", "http://h", true, LoadTestConfig.ofDefaults(), replicas, s, List.of(),
+        return new Result("agents", label, "ch", "http://h", true, TestConfigs.defaults(), replicas, s, List.of(),
                 figures, List.of(), errors, null, null, List.of(), List.of());
     }
 }
