@@ -23,10 +23,10 @@ import org.apache.camel.support.UnitOfWorkHelper;
  * sending it with netty-http and recording the outcome, until a number of requests (the main job) or
  * a deadline (a soak). The send is asynchronous: the answer is recorded and the next request sent on
  * the Netty event loop that read it, so no thread wakes up between two requests (see
- * {@code compare-with-wrk.sh}). A request sent
- * before the bound is always recorded. Completes {@code done} with the run's wall time, ns, when
- * every worker stopped. With several base URLs (replicas), request {@code i} goes to URL
- * {@code i mod n} ({@link Workload#replicaOf}), whatever the workers' timing.
+ * {@code compare-with-wrk.sh}). A request sent before the bound is always recorded. Completes
+ * {@code done} with the run's wall time, ns, when every worker stopped. With several base URLs
+ * (replicas), request {@code i} goes to URL {@code i mod n} ({@link Workload#replicaOf}), whatever
+ * the workers' timing.
  */
 final class WorkerLoopRoute extends RouteBuilder {
 
@@ -45,11 +45,7 @@ final class WorkerLoopRoute extends RouteBuilder {
     private final AtomicLong next = new AtomicLong();
     private final AtomicLong releasedAnswers = new AtomicLong();
 
-    /**
-     * Sends the first {@code requestLimit} requests of {@code workload}'s {@link Workload#requestAt} sequence,
-     * request {@code i} to {@code baseUrls[i mod n]} (one per replica); with {@code Long.MAX_VALUE}, the endless
-     * sequence until {@code deadlineNanos} of {@code clock}.
-     */
+    /** Sends {@code requestLimit} requests; with {@code Long.MAX_VALUE}, until {@code deadlineNanos} (clock). */
     WorkerLoopRoute(Workload workload, List<String> baseUrls, LoadTestConfig config, RequestSteps steps,
                     LongSupplier clock, long deadlineNanos, long requestLimit, CompletableFuture<Long> done) {
         this.workload = workload;
