@@ -30,7 +30,6 @@ import org.apache.camel.support.UnitOfWorkHelper;
  */
 final class WorkerLoopRoute extends RouteBuilder {
 
-    static final String ROUTE_ID = "worker-loop";
     private static final String REPLICA = "loadgen.replica";
     private static final String NETTY_HTTP_PRODUCER = "org.apache.camel.component.netty.http.NettyHttpProducer";
 
@@ -63,7 +62,7 @@ final class WorkerLoopRoute extends RouteBuilder {
         ExecutorService workers = getContext().getExecutorServiceManager()
                 .newFixedThreadPool(this, "loadgen-worker", config.concurrency());
         List<Integer> workerNumbers = IntStream.range(0, config.concurrency()).boxed().toList();
-        steps.around(from("timer:worker-loop?repeatCount=1&delay=0&includeMetadata=false").routeId(ROUTE_ID)
+        steps.around(from("timer:worker-loop?repeatCount=1&delay=0&includeMetadata=false").routeId("worker-loop")
                 .process(e -> {
                     e.setProperty("loadgen.runStartedAtNanos", clock.getAsLong());
                     e.getMessage().setBody(workerNumbers);
