@@ -7,6 +7,7 @@ import io.github.agentlb.core.Check;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.StringJoiner;
 
 /**
  * The agents scenario's workload: {@code conversations} conversations of {@code turns} turns, in
@@ -135,18 +136,13 @@ public record Conversations(int conversations, int turns, int groups, long seed)
 
     /** Words from {@link #WORDS} up to about {@code chars} characters (never more), ending with a period. */
     private static String text(SplittableRandom random, int chars) {
-        StringBuilder out = new StringBuilder(chars + 16);
-        while (true) {
-            String word = WORDS[random.nextInt(WORDS.length)];
-            if (out.length() + word.length() + 2 > chars) {
-                break;
-            }
-            if (!out.isEmpty()) {
-                out.append(' ');
-            }
-            out.append(word);
+        StringJoiner out = new StringJoiner(" ");
+        String word = WORDS[random.nextInt(WORDS.length)];
+        while (out.length() + word.length() + 2 <= chars) {
+            out.add(word);
+            word = WORDS[random.nextInt(WORDS.length)];
         }
-        return out.append('.').toString();
+        return out + ".";
     }
 
     /** A length drawn uniformly from {@code min..max}. */
