@@ -107,8 +107,8 @@ public final class ChatStreamClient {
                 HttpResponse.BodyHandlers.fromLineSubscriber(lines));
         HttpResponse<Void> response;
         try {
+            // A line subscriber's body, hence the response, completes only after its onComplete or onError.
             response = sent.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            lines.done.get(Math.max(0, timeout.toNanos() - (nanoTime.getAsLong() - start)), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             sent.cancel(true);
             lines.cancel();
@@ -132,7 +132,6 @@ public final class ChatStreamClient {
     /** Reads the answer's lines as they arrive; callbacks come on the client's threads, one at a time. */
     final class SseLines implements Flow.Subscriber<String> {
         private final long start;
-        private final CompletableFuture<Void> done = new CompletableFuture<>();
         private volatile Flow.Subscription subscription;
         private volatile long firstTokenNanos = -1;
         private volatile long endNanos = -1;
@@ -171,13 +170,11 @@ public final class ChatStreamClient {
         @Override
         public void onError(Throwable t) {
             endNanos = nanoTime.getAsLong() - start;
-            done.completeExceptionally(t);
         }
 
         @Override
         public void onComplete() {
             endNanos = nanoTime.getAsLong() - start;
-            done.complete(null);
         }
 
         void cancel() {

@@ -7,6 +7,7 @@ import io.github.agentlb.core.Check;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.StringJoiner;
 
 /**
  * The agents scenario's workload: {@code conversations} conversations of {@code turns} turns, in
@@ -17,10 +18,15 @@ import java.util.SplittableRandom;
  * are written here from the seed, not read from the agent, so the prompts do not depend on who
  * answered; a history grows by about 1,400 characters a turn. Conversation i is in group
  * {@code i % groups}; one in ten ({@code i % 10 == 9}) is MCP-style: it sends its first answer's
- * {@code Mcp-Session-Id} with every later turn. Immutable and thread-safe; all texts are made when
- * it is built, O(conversations x turns).
+ * {@code Mcp-Session-Id} with every later turn. Immutable and thread-safe; a turn's texts are made
+ * from the seed when asked for, O(turn).
+ *
+ * @param conversations number of conversations, >= 1
+ * @param turns         turns per conversation, >= 1
+ * @param groups        number of system-prompt groups, 1..conversations
+ * @param seed          the seed of every text
  */
-public final class Conversations {
+public record Conversations(int conversations, int turns, int groups, long seed) {
 
     /** The default workload's size. */
     public static final int DEFAULT_CONVERSATIONS = 48, DEFAULT_TURNS = 20, DEFAULT_GROUPS = 6;
@@ -51,75 +57,18 @@ public final class Conversations {
     public record Message(String role, String content) {
     }
 
-    private final int conversations;
-    private final int turns;
-    private final int groups;
-    private final long seed;
-    private final List<String> systemPrompts;
-    /** Per conversation: user 0, then per later turn assistant, tool result, user (3 x turns - 2 texts). */
-    private final List<List<String>> texts;
-
-    private Conversations(int conversations, int turns, int groups, long seed) {
+    /** @throws IllegalArgumentException naming the bad value */
+    public Conversations {
         Check.atLeast("conversations", conversations, 1);
         Check.atLeast("turns", turns, 1);
         if (groups < 1 || groups > conversations) {
             throw new IllegalArgumentException("groups must be in [1, conversations=" + conversations + "], was " + groups);
         }
-        this.conversations = conversations;
-        this.turns = turns;
-        this.groups = groups;
-        this.seed = seed;
-        List<String> system = new ArrayList<>();
-        for (int g = 0; g < groups; g++) {
-            SplittableRandom random = new SplittableRandom(mix(seed, 1, g));
-            system.add("You are assistant " + g + " of the support desk. "
-                    + text(random, between(random, SYSTEM_MIN_CHARS, SYSTEM_MAX_CHARS)));
-        }
-        this.systemPrompts = List.copyOf(system);
-        List<List<String>> all = new ArrayList<>();
-        for (int i = 0; i < conversations; i++) {
-            SplittableRandom random = new SplittableRandom(mix(seed, 2, i));
-            List<String> messages = new ArrayList<>();
-            messages.add("Conversation " + i + ": " + text(random, FIRST_USER_CHARS));
-            for (int k = 1; k < turns; k++) {
-                messages.add(text(random, between(random, ASSISTANT_MIN_CHARS, ASSISTANT_MAX_CHARS)));
-                String prefix = random.nextBoolean() ? TOOL_PREFIX : DOCUMENT_PREFIX;
-                messages.add(prefix + text(random, between(random, TOOL_MIN_CHARS, TOOL_MAX_CHARS) - prefix.length()));
-                messages.add(text(random, between(random, USER_MIN_CHARS, USER_MAX_CHARS)));
-            }
-            all.add(List.copyOf(messages));
-        }
-        this.texts = List.copyOf(all);
     }
 
     /** The default workload: {@value #DEFAULT_CONVERSATIONS} x {@value #DEFAULT_TURNS} in {@value #DEFAULT_GROUPS} groups. */
     public static Conversations ofDefaults(long seed) {
-        return of(DEFAULT_CONVERSATIONS, DEFAULT_TURNS, DEFAULT_GROUPS, seed);
-    }
-
-    /** {@code conversations} (>= 1) x {@code turns} (>= 1) in {@code groups} (1..conversations) from {@code seed}. */
-    public static Conversations of(int conversations, int turns, int groups, long seed) {
-        return new Conversations(conversations, turns, groups, seed);
-    }
-
-    /** Number of conversations. */
-    public int conversations() {
-        return conversations;
-    }
-
-    /** Turns per conversation. */
-    public int turns() {
-        return turns;
-    }
-
-    /** Number of system-prompt groups. */
-    public int groups() {
-        return groups;
-    }
-
-    /** The seed of every text. */
-    public long seed() {
-        return seed;
+        return new Conversations(DEFAULT_CONVERSATIONS, DEFAULT_TURNS, DEFAULT_GROUPS, seed);
     }
 
     /** Requests of the whole workload: conversations x turns. */
@@ -143,11 +92,20 @@ public final class Conversations {
         if (turn < 0 || turn >= turns) {
             throw new IllegalArgumentException("turn must be in [0, " + turns + "), was " + turn);
         }
+        int group = conversation % groups;
+        SplittableRandom system = new SplittableRandom(mix(seed, 1, group));
         List<Message> messages = new ArrayList<>();
-        messages.add(new Message("system", systemPrompts.get(conversation % groups)));
-        List<String> history = texts.get(conversation);
-        for (int j = 0; j <= 3 * turn; j++) {
-            messages.add(new Message(j % 3 == 1 ? "assistant" : "user", history.get(j)));
+        messages.add(new Message("system", "You are assistant " + group + " of the support desk. "
+                + text(system, between(system, SYSTEM_MIN_CHARS, SYSTEM_MAX_CHARS))));
+        SplittableRandom random = new SplittableRandom(mix(seed, 2, conversation));
+        messages.add(new Message("user", "Conversation " + conversation + ": " + text(random, FIRST_USER_CHARS)));
+        for (int j = 1; j <= turn; j++) {
+            int answerChars = between(random, ASSISTANT_MIN_CHARS, ASSISTANT_MAX_CHARS);
+            messages.add(new Message("assistant", text(random, answerChars)));
+            String prefix = random.nextBoolean() ? TOOL_PREFIX : DOCUMENT_PREFIX;
+            messages.add(new Message("user", prefix + text(random, between(random, TOOL_MIN_CHARS, TOOL_MAX_CHARS)
+                    - prefix.length())));
+            messages.add(new Message("user", text(random, between(random, USER_MIN_CHARS, USER_MAX_CHARS))));
         }
         return messages;
     }
@@ -178,18 +136,13 @@ public final class Conversations {
 
     /** Words from {@link #WORDS} up to about {@code chars} characters (never more), ending with a period. */
     private static String text(SplittableRandom random, int chars) {
-        StringBuilder out = new StringBuilder(chars + 16);
-        while (true) {
-            String word = WORDS[random.nextInt(WORDS.length)];
-            if (out.length() + word.length() + 2 > chars) {
-                break;
-            }
-            if (!out.isEmpty()) {
-                out.append(' ');
-            }
-            out.append(word);
+        StringJoiner out = new StringJoiner(" ");
+        String word = WORDS[random.nextInt(WORDS.length)];
+        while (out.length() + word.length() + 2 <= chars) {
+            out.add(word);
+            word = WORDS[random.nextInt(WORDS.length)];
         }
-        return out.append('.').toString();
+        return out + ".";
     }
 
     /** A length drawn uniformly from {@code min..max}. */

@@ -1,9 +1,9 @@
 package io.github.agentlb.loadgen.agents;
 
 import io.github.agentlb.loadgen.stats.RequestOutcome;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** Turn {@code turn} (0-based) of conversation {@code conversation} as the client saw it; {@code mcp}: it keeps a session id. */
 public record Turn(int conversation, int turn, boolean mcp, ChatStreamClient.Answer answer) {
@@ -21,22 +21,13 @@ public record Turn(int conversation, int turn, boolean mcp, ChatStreamClient.Ans
      * that named an agent, and of those the ones that agent answered (a failed one too when {@code failedSticks}).
      */
     public static long[] mcpStickiness(List<Turn> turns, boolean failedSticks) {
-        Map<Integer, String> first = new HashMap<>();
-        for (Turn t : turns) {
-            if (t.mcp() && t.turn() == 0 && t.answer().ok() && t.answer().agentId() != null) {
-                first.put(t.conversation(), t.answer().agentId());
-            }
-        }
-        long later = 0, sticky = 0;
-        for (Turn t : turns) {
-            String agent = first.get(t.conversation());
-            if (t.mcp() && t.turn() > 0 && agent != null) {
-                later++;
-                if ((failedSticks || t.answer().ok()) && agent.equals(t.answer().agentId())) {
-                    sticky++;
-                }
-            }
-        }
-        return new long[] {later, sticky};
+        Map<Integer, String> first = turns.stream()
+                .filter(t -> t.mcp() && t.turn() == 0 && t.answer().ok() && t.answer().agentId() != null)
+                .collect(Collectors.toMap(Turn::conversation, t -> t.answer().agentId(), (a, b) -> b));
+        List<Turn> later = turns.stream().filter(t -> t.mcp() && t.turn() > 0 && first.containsKey(t.conversation()))
+                .toList();
+        long sticky = later.stream().filter(t -> (failedSticks || t.answer().ok())
+                && first.get(t.conversation()).equals(t.answer().agentId())).count();
+        return new long[] {later.size(), sticky};
     }
 }

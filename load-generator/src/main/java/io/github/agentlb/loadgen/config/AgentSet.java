@@ -1,7 +1,6 @@
 package io.github.agentlb.loadgen.config;
 
 import io.github.agentlb.agent.AgentConfig;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -54,8 +53,7 @@ public enum AgentSet {
      * with a delay seed of its own from {@code seed}; in {@link #HETEROGENEOUS}, its capacities and A3's idle load.
      */
     public List<AgentConfig> agents(AgentConfig template, long seed, String... more) {
-        List<AgentConfig> agents = new ArrayList<>();
-        for (String id : Stream.concat(AGENT_IDS.stream(), Stream.of(more)).toList()) {
+        return Stream.concat(AGENT_IDS.stream(), Stream.of(more)).map(id -> {
             AgentConfig.Builder agent = template.toBuilder().agentId(id).port(0)
                     .seed(AgentConfig.defaultSeed(id) ^ seed);
             if (this == HETEROGENEOUS) {
@@ -65,8 +63,7 @@ public enum AgentSet {
                     agent.cpuBase(HALF_CAPACITY_CPU_BASE).memoryBase(HALF_CAPACITY_MEMORY_BASE);
                 }
             }
-            agents.add(agent.build());
-        }
-        return agents;
+            return agent.build();
+        }).toList();
     }
 }

@@ -43,17 +43,6 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         Workload.checkUsers(requests, users, hotShare);
     }
 
-    /** The defaults: 2000 requests, 200 users, 10 workers, seed 42, 5000 ms timeout, 100 warm-up requests, no hot user. */
-    public static LoadTestConfig ofDefaults() {
-        return of(DEFAULT_REQUESTS, DEFAULT_USERS);
-    }
-
-    /** {@code requests} over {@code users}, every other value the default. */
-    public static LoadTestConfig of(int requests, int users) {
-        return new LoadTestConfig(requests, users, DEFAULT_CONCURRENCY, DEFAULT_SEED, DEFAULT_TIMEOUT_MS,
-                DEFAULT_PROGRESS_EVERY, DEFAULT_WARMUP, 0);
-    }
-
     /** The seeded request order of this configuration. */
     public Workload workload() {
         return Workload.create(requests, users, seed, hotShare);

@@ -14,7 +14,7 @@ import java.util.Random;
  * sends {@code round(hotShare x requests)} of them, shuffled with the rest. Request ids are
  * {@code r} and the 1-based position, at least four digits ({@code r0001}). Immutable, thread-safe.
  */
-public final class Workload {
+public record Workload(List<PlannedRequest> requests) {
 
     /** One request to send. */
     public record PlannedRequest(String requestId, int userId) {
@@ -23,20 +23,15 @@ public final class Workload {
     /** The user id of the hot key: 0, outside the ordinary users {@code 1..users}. */
     public static final int HOT_USER = 0;
 
-    private final List<PlannedRequest> requests;
-
-    private Workload(List<PlannedRequest> requests) {
-        this.requests = List.copyOf(requests);
-    }
-
-    /** The workload of {@code requests} (>= 1) over {@code users} (1..requests) shuffled by {@code seed}, without a hot key. */
-    public static Workload create(int requests, int users, long seed) {
-        return create(requests, users, seed, 0);
+    /** @param requests the requests in send order, copied; unmodifiable */
+    public Workload {
+        requests = List.copyOf(requests);
     }
 
     /**
-     * The workload with a hot key sending {@link #hotRequests} of the requests ({@code hotShare} in [0, 1)),
-     * users {@code 1..users} the rest (IllegalArgumentException when they are too few for the users).
+     * The workload of {@code requests} (>= 1) shuffled by {@code seed}: a hot key sends {@link #hotRequests} of
+     * them ({@code hotShare} in [0, 1), 0 for none), users {@code 1..users} the rest (IllegalArgumentException
+     * when they are too few for the users).
      */
     public static Workload create(int requests, int users, long seed, double hotShare) {
         Check.atLeast("requests", requests, 1);
@@ -75,11 +70,6 @@ public final class Workload {
             throw new IllegalArgumentException("hotShare must be >= 0 and < 1, was " + hotShare);
         }
         return (int) Math.round(hotShare * requests);
-    }
-
-    /** The requests in send order; unmodifiable. */
-    public List<PlannedRequest> requests() {
-        return requests;
     }
 
     /** Request {@code index} (0-based) of this workload repeated: user of {@code index mod size}, id {@code r<index + 1>}. */

@@ -82,8 +82,7 @@ public final class AgentFault implements AutoCloseable {
 
         private HangingPort(ServerSocket server) {
             this.server = server;
-            this.acceptor = new Thread(this::acceptForever, "hanging-port-" + server.getLocalPort());
-            acceptor.setDaemon(true);
+            this.acceptor = Parallel.daemon("hanging-port-" + server.getLocalPort()).newThread(this::acceptForever);
             acceptor.start();
         }
 

@@ -95,12 +95,9 @@ public final class EmbeddedCluster implements AutoCloseable {
      * with the agent's base URL); the balancer id itself when it names none of the agents.
      */
     public String agentIdOf(String balancerAgentId) {
-        for (StubAgent agent : agents) {
-            if (balancerAgentId.equals(agent.config().agentId()) || balancerAgentId.endsWith(agent.baseUrl())) {
-                return agent.config().agentId();
-            }
-        }
-        return balancerAgentId;
+        return agents.stream().filter(a -> balancerAgentId.equals(a.config().agentId())
+                        || balancerAgentId.endsWith(a.baseUrl()))
+                .findFirst().map(a -> a.config().agentId()).orElse(balancerAgentId);
     }
 
     /** {@code byBalancerId} re-keyed by agent id ({@link #agentIdOf}), sorted. */

@@ -127,10 +127,8 @@ public final class LoadRunner {
             printer.printOver(now);
         })) {
             camel.getShutdownStrategy().setTimeout(10);
-            camel.addRoutes(open != null ? open
-                    : timed ? WorkerLoopRoute.untilDeadline(workload, baseUrls.get(0), config, steps, System::nanoTime,
-                            deadline, done)
-                    : WorkerLoopRoute.forRequests(workload, baseUrls, config, steps, System::nanoTime, done));
+            camel.addRoutes(open != null ? open : new WorkerLoopRoute(workload,
+                    timed ? baseUrls.subList(0, 1) : baseUrls, config, steps, System::nanoTime, deadline, total, done));
             if (dispatcher != null) {
                 System.gc(); // an empty young generation at the start: a young collection would stop the sender 10-20 ms
             }

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ObjLongConsumer;
 
 /**
  * Collects a run's outcomes from many threads (chiefly Netty's event loops), keeps them with their
@@ -16,13 +17,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * prints a progress line every {@code progressEvery} completed requests and at the last. Thread-safe, lock-free.
  */
 public final class OutcomeRecorder {
-
-    /** Told each outcome on the recording thread; thread-safe and quick. */
-    @FunctionalInterface
-    public interface OutcomeListener {
-        /** {@code outcome} was recorded; its latency counts from {@code fromNanos} (its send or intended time). */
-        void completed(RequestOutcome outcome, long fromNanos);
-    }
 
     private final ConcurrentLinkedQueue<TimedOutcome> outcomes = new ConcurrentLinkedQueue<>();
     private final AtomicInteger started = new AtomicInteger();
@@ -36,12 +30,15 @@ public final class OutcomeRecorder {
     private final int progressEvery;
     private final PrintStream out;
     private final boolean retain;
-    private final OutcomeListener listener;
+    private final ObjLongConsumer<RequestOutcome> listener;
     private final long startNanos = System.nanoTime();
 
-    /** A recorder of {@code total} requests printing to {@code out} (null: no lines); keeps them when {@code retain}. */
+    /**
+     * A recorder of {@code total} requests printing to {@code out} (null: no lines); keeps them when {@code retain}.
+     * {@code listener} is told each outcome and its send time on the recording thread: thread-safe and quick.
+     */
     public OutcomeRecorder(String label, int total, int progressEvery, PrintStream out, boolean retain,
-                           OutcomeListener listener) {
+                           ObjLongConsumer<RequestOutcome> listener) {
         this.label = label;
         this.total = total;
         this.progressEvery = progressEvery;
@@ -62,7 +59,7 @@ public final class OutcomeRecorder {
         if (retain) {
             outcomes.add(new TimedOutcome(outcome, sentAtNanos));
         }
-        listener.completed(outcome, sentAtNanos);
+        listener.accept(outcome, sentAtNanos);
         if (!outcome.isSuccess()) {
             (outcome.kind() == RequestOutcome.Kind.TIMEOUT ? timeouts : failed).incrementAndGet();
         }

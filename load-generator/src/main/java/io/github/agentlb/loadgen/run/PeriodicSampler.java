@@ -23,22 +23,19 @@ public final class PeriodicSampler implements AutoCloseable {
     private final String name;
     private final Runnable task;
     private final ScheduledExecutorService executor;
-    private boolean closed;
 
-    private PeriodicSampler(String name, Runnable task, ScheduledExecutorService executor) {
+    private PeriodicSampler(String name, Runnable task) {
         this.name = name;
         this.task = task;
-        this.executor = executor;
+        this.executor = Executors.newSingleThreadScheduledExecutor(Parallel.daemon("loadgen-sampler-" + name));
     }
 
     /** Samples every {@code period} (> 0) on thread {@code loadgen-sampler-<name>}; {@code task} quick, never blocking. */
     public static PeriodicSampler start(String name, Duration period, Runnable task) {
         Objects.requireNonNull(task, "task");
         Check.positive("period", period);
-        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
-                Parallel.daemon("loadgen-sampler-" + name));
-        PeriodicSampler sampler = new PeriodicSampler(name, task, executor);
-        executor.scheduleAtFixedRate(sampler::sample, 0, period.toNanos(), TimeUnit.NANOSECONDS);
+        PeriodicSampler sampler = new PeriodicSampler(name, task);
+        sampler.executor.scheduleAtFixedRate(sampler::sample, 0, period.toNanos(), TimeUnit.NANOSECONDS);
         return sampler;
     }
 
@@ -54,10 +51,9 @@ public final class PeriodicSampler implements AutoCloseable {
     /** Stops the schedule, waits for a running sample, then takes the last sample on this thread. Idempotent. */
     @Override
     public synchronized void close() {
-        if (closed) {
+        if (executor.isShutdown()) {
             return;
         }
-        closed = true;
         executor.shutdown();
         try {
             if (!executor.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS)) {

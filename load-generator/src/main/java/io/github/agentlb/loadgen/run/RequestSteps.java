@@ -27,9 +27,9 @@ import org.apache.camel.support.DefaultMessage;
  * ({@link #INTENDED_AT}, the open loop's schedule), else from its actual send: an open loop records
  * every wait, stalls included, coordinated-omission-free by construction. The {@link PacingCheck}
  * gets the open loop's send lags, and a closed loop's gaps between an answer and the worker's next
- * send (per exchange in a worker loop, else per thread) and its time waiting for answers.
+ * send (per worker exchange; a worker's first send has none) and its time waiting for answers.
  * Bookkeeping travels in exchange properties, never headers. Thread-safe (per-worker state is
- * thread-confined).
+ * in the worker's exchange).
  */
 final class RequestSteps {
 
@@ -50,14 +50,13 @@ final class RequestSteps {
     private final IntConsumer onStarted;
     private final LongSupplier clock;
     private final PacingCheck check;
-    private final ThreadLocal<long[]> lastAnswerOfWorker = ThreadLocal.withInitial(() -> new long[] {Long.MIN_VALUE});
 
-    /** {@code onStarted} told the 1-based count of requests started before each send; {@code check} may be null. */
+    /** {@code onStarted} told the 1-based count of requests started before each send. */
     RequestSteps(OutcomeRecorder recorder, IntConsumer onStarted, LongSupplier clock, PacingCheck check) {
         this.recorder = Objects.requireNonNull(recorder, "recorder");
         this.onStarted = Objects.requireNonNull(onStarted, "onStarted");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.check = check;
+        this.check = Objects.requireNonNull(check, "check");
     }
 
     /**
@@ -106,14 +105,11 @@ final class RequestSteps {
             message.setHeader(NettyConstants.NETTY_REQUEST_TIMEOUT, Math.max(1, (deadline - now) / 1_000_000));
         }
         Long intended = exchange.getProperty(INTENDED_AT, Long.class);
-        if (check != null) {
-            Long answered = exchange.getProperty(ANSWERED_AT, Long.class);
-            long lastAnswer = answered != null ? answered : lastAnswerOfWorker.get()[0];
-            if (intended != null) {
-                check.sendLag(now - intended);
-            } else if (lastAnswer != Long.MIN_VALUE) {
-                check.workerGap(now - lastAnswer);
-            }
+        Long answered = exchange.getProperty(ANSWERED_AT, Long.class);
+        if (intended != null) {
+            check.sendLag(now - intended);
+        } else if (answered != null) {
+            check.workerGap(now - answered);
         }
     }
 
@@ -147,9 +143,8 @@ final class RequestSteps {
     private long measuredFrom(Exchange exchange, long now) {
         long sent = exchange.getProperty(SENT_AT, Long.class);
         Long intended = exchange.getProperty(INTENDED_AT, Long.class);
-        if (intended == null && check != null) {
+        if (intended == null) {
             check.workerBusy(now - sent);
-            lastAnswerOfWorker.get()[0] = now;
             exchange.setProperty(ANSWERED_AT, now);
         }
         return Math.min(now, intended != null ? intended : sent);

@@ -20,17 +20,16 @@ import org.apache.camel.support.UnitOfWorkHelper;
 /**
  * The closed loop: a timer fires once and starts {@code concurrency} workers, each an exchange that
  * loops ({@code loopDoWhile}) taking the next request of the {@link Workload#requestAt} sequence,
- * sending it with netty-http and recording the outcome, until a number of requests
- * ({@link #forRequests}, the main job) or a deadline ({@link #untilDeadline}, a soak). The send is
- * asynchronous: the answer is recorded and the next request sent on the Netty event loop that read
- * it, so no thread wakes up between two requests (see {@code compare-with-wrk.sh}). A request sent
- * before the bound is always recorded. Completes {@code done} with the run's wall time, ns, when
- * every worker stopped. With several base URLs (replicas), request {@code i} goes to URL
- * {@code i mod n} ({@link Workload#replicaOf}), whatever the workers' timing.
+ * sending it with netty-http and recording the outcome, until a number of requests (the main job) or
+ * a deadline (a soak). The send is asynchronous: the answer is recorded and the next request sent on
+ * the Netty event loop that read it, so no thread wakes up between two requests (see
+ * {@code compare-with-wrk.sh}). A request sent before the bound is always recorded. Completes
+ * {@code done} with the run's wall time, ns, when every worker stopped. With several base URLs
+ * (replicas), request {@code i} goes to URL {@code i mod n} ({@link Workload#replicaOf}), whatever
+ * the workers' timing.
  */
 final class WorkerLoopRoute extends RouteBuilder {
 
-    static final String ROUTE_ID = "worker-loop";
     private static final String REPLICA = "loadgen.replica";
     private static final String NETTY_HTTP_PRODUCER = "org.apache.camel.component.netty.http.NettyHttpProducer";
 
@@ -45,8 +44,9 @@ final class WorkerLoopRoute extends RouteBuilder {
     private final AtomicLong next = new AtomicLong();
     private final AtomicLong releasedAnswers = new AtomicLong();
 
-    private WorkerLoopRoute(Workload workload, List<String> baseUrls, LoadTestConfig config, RequestSteps steps,
-                            LongSupplier clock, long deadlineNanos, long requestLimit, CompletableFuture<Long> done) {
+    /** Sends {@code requestLimit} requests; with {@code Long.MAX_VALUE}, until {@code deadlineNanos} (clock). */
+    WorkerLoopRoute(Workload workload, List<String> baseUrls, LoadTestConfig config, RequestSteps steps,
+                    LongSupplier clock, long deadlineNanos, long requestLimit, CompletableFuture<Long> done) {
         this.workload = workload;
         this.baseUrls = List.copyOf(baseUrls);
         this.config = config;
@@ -57,24 +57,12 @@ final class WorkerLoopRoute extends RouteBuilder {
         this.done = done;
     }
 
-    /** Sends the requests of {@code workload} in its order, alternating over {@code baseUrls} (one per replica). */
-    static WorkerLoopRoute forRequests(Workload workload, List<String> baseUrls, LoadTestConfig config,
-                                       RequestSteps steps, LongSupplier clock, CompletableFuture<Long> done) {
-        return new WorkerLoopRoute(workload, baseUrls, config, steps, clock, 0, workload.size(), done);
-    }
-
-    /** Sends requests of the endless {@link Workload#requestAt} sequence until {@code deadlineNanos} of {@code clock}. */
-    static WorkerLoopRoute untilDeadline(Workload workload, String baseUrl, LoadTestConfig config, RequestSteps steps,
-                                         LongSupplier clock, long deadlineNanos, CompletableFuture<Long> done) {
-        return new WorkerLoopRoute(workload, List.of(baseUrl), config, steps, clock, deadlineNanos, Long.MAX_VALUE, done);
-    }
-
     @Override
     public void configure() {
         ExecutorService workers = getContext().getExecutorServiceManager()
                 .newFixedThreadPool(this, "loadgen-worker", config.concurrency());
         List<Integer> workerNumbers = IntStream.range(0, config.concurrency()).boxed().toList();
-        steps.around(from("timer:worker-loop?repeatCount=1&delay=0&includeMetadata=false").routeId(ROUTE_ID)
+        steps.around(from("timer:worker-loop?repeatCount=1&delay=0&includeMetadata=false").routeId("worker-loop")
                 .process(e -> {
                     e.setProperty("loadgen.runStartedAtNanos", clock.getAsLong());
                     e.getMessage().setBody(workerNumbers);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 @Tag("e2e")
 class ChatStreamClientTest {
 
-    private static final String BODY = Conversations.of(3, 2, 1, 1).requestBody(0, 1);
+    private static final String BODY = new Conversations(3, 2, 1, 1).requestBody(0, 1);
 
     @Test
     void anAnswerIsASuccessFromItsAgentOrATimeoutOrAnErrorWithItsStatus() {

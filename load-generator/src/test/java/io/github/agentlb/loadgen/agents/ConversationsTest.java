@@ -115,16 +115,16 @@ class ConversationsTest {
     void oneConversationInTenIsMcpStyle() {
         assertEquals(List.of(9, 19, 29, 39), IntStream.range(0, defaults.conversations())
                 .filter(defaults::isMcp).boxed().toList());
-        assertEquals(1, mcpConversations(Conversations.of(10, 2, 1, 1)));
-        assertEquals(0, mcpConversations(Conversations.of(9, 2, 1, 1)));
+        assertEquals(1, mcpConversations(new Conversations(10, 2, 1, 1)));
+        assertEquals(0, mcpConversations(new Conversations(9, 2, 1, 1)));
         assertEquals("c5", defaults.userId(5));
     }
 
     @Test
     void badArgumentsAreNamed() {
-        assertThrows(IllegalArgumentException.class, () -> Conversations.of(0, 6, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> Conversations.of(6, 0, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> Conversations.of(6, 6, 7, 1));
+        assertThrows(IllegalArgumentException.class, () -> new Conversations(0, 6, 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> new Conversations(6, 0, 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> new Conversations(6, 6, 7, 1));
         assertThrows(IllegalArgumentException.class, () -> defaults.messages(48, 0));
         assertThrows(IllegalArgumentException.class, () -> defaults.messages(0, 20));
     }

@@ -42,8 +42,9 @@ class HotKeyWorkloadTest {
 
     @Test
     void shareZeroIsTheWorkloadWithoutAHotUser() {
-        assertThat(Workload.create(2000, 200, 42, 0).requests()).isEqualTo(Workload.create(2000, 200, 42).requests());
-        assertThat(LoadTestConfig.ofDefaults().hotShare()).isZero();
+        assertThat(Workload.create(2000, 200, 42, 0).requests())
+                .isEqualTo(TestConfigs.of(2000, 200).workload().requests());
+        assertThat(TestConfigs.defaults().hotShare()).isZero();
     }
 
     @Test

@@ -31,13 +31,13 @@ class LoadTestConfigTest {
                 .hasMessage("warmup must be >= 0, was -1");
         assertThatThrownBy(() -> new LoadTestConfig(2000, 200, 10, 42, 5_000, 500, 100, 1))
                 .hasMessage("hotShare must be >= 0 and < 1, was 1.0");
-        assertThat(LoadTestConfig.of(2000, 200)).isEqualTo(LoadTestConfig.ofDefaults());
-        assertThatThrownBy(() -> LoadTestConfig.of(2000, 0)).hasMessage("users must be in 1..2000 (requests), was 0");
+        assertThat(TestConfigs.of(2000, 200)).isEqualTo(TestConfigs.defaults());
+        assertThatThrownBy(() -> TestConfigs.of(2000, 0)).hasMessage("users must be in 1..2000 (requests), was 0");
     }
 
     @Test
     void theCanonicalConstructorChecksEachField() {
-        LoadTestConfig d = LoadTestConfig.ofDefaults();
+        LoadTestConfig d = TestConfigs.defaults();
 
         assertThat(new LoadTestConfig(d.requests(), d.users(), d.concurrency(), d.seed(), d.timeoutMs(),
                 d.progressEvery(), d.warmup(), d.hotShare())).isEqualTo(d);

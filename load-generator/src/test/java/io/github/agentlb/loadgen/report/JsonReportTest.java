@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.TestConfigs;
 import io.github.agentlb.loadgen.scenario.Result;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import io.github.agentlb.loadgen.stats.RunStatistics;
@@ -25,7 +25,7 @@ class JsonReportTest {
                 RequestOutcome.error("r2", 2, 404, 1)), List.of("A1"), 1_000);
         RunStatistics empty = RunStatistics.of(List.of(), List.of("A1"), 0);
         // Configured for the default 2000 requests, as a --duration run is; 2 were sent.
-        Result r = new Result("uniform", "x", "x", "http://h:1", false, LoadTestConfig.ofDefaults(), 1, errors,
+        Result r = new Result("uniform", "x", "x", "http://h:1", false, TestConfigs.defaults(), 1, errors,
                 List.of(new Result.Phase("after", "restart A1", 1, empty, Map.of())), Map.of(), List.of(), 2, null,
                 null, List.of(), List.of());
 

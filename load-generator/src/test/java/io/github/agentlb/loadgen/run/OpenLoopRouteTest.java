@@ -53,7 +53,8 @@ class OpenLoopRouteTest {
     @Test
     void aLateTickHandsOutEverythingDueMeanwhileWithItsOwnIntendedTime() {
         AtomicLong now = new AtomicLong(1_000 * MS);
-        OpenLoopRoute.Dispatcher dispatcher = new OpenLoopRoute.Dispatcher(100, 6, Workload.create(6, 2, 1), now::get);
+        OpenLoopRoute.Dispatcher dispatcher =
+                new OpenLoopRoute.Dispatcher(100, 6, Workload.create(6, 2, 1, 0), now::get);
         List<Long> intended = new ArrayList<>();
         dispatcher.due().forEach(d -> intended.add(d.intendedNanos()));
         assertThat(intended).containsExactly(1_000 * MS);
@@ -81,7 +82,7 @@ class OpenLoopRouteTest {
 
     @Test
     void workloadRepeatsWithoutEndForATimeBoundRun() {
-        Workload w = Workload.create(4, 2, 7);
+        Workload w = Workload.create(4, 2, 7, 0);
         assertThat(w.requestAt(3)).isEqualTo(w.requests().get(3));
         assertThat(w.requestAt(4)).isEqualTo(new Workload.PlannedRequest("r0005", w.requests().get(0).userId()));
         assertThat(w.requestAt(12_344).requestId()).isEqualTo("r12345");

@@ -45,7 +45,7 @@ class OpenLoopStallTest {
         PacingCheck check = new PacingCheck();
         RequestSteps steps = new RequestSteps(recorder, n -> { }, clock::get, check);
         OpenLoopRoute.Schedule schedule = new OpenLoopRoute.Schedule(100, 0, 200);
-        Workload workload = Workload.create(200, 20, 1);
+        Workload workload = Workload.create(200, 20, 1, 0);
         CamelContext camel = new DefaultCamelContext();
         long agentFreeAt = 0;
         for (int i = 0; i < 200; i++) {

@@ -94,7 +94,8 @@ class PacedModesTest {
 
     private List<TimedOutcome> runWorkerLoop(int concurrency, AtomicLong clock, PacingCheck check) throws Exception {
         Run run = run(fourRequests(concurrency), clock, check, (config, agentUrl, steps, done) ->
-                WorkerLoopRoute.untilDeadline(config.workload(), agentUrl, config, steps, clock::get, 1_000 * MS, done));
+                new WorkerLoopRoute(config.workload(), List.of(agentUrl), config, steps, clock::get, 1_000 * MS,
+                        Long.MAX_VALUE, done));
         // The run's wall time on the injected clock: until the last answer, at or after the deadline.
         assertThat(run.endedAt()).isEqualTo(run.clockAtEnd()).isGreaterThanOrEqualTo(1_000 * MS);
         return run.outcomes();
@@ -104,8 +105,9 @@ class PacedModesTest {
     void aCountBoundClosedLoopSendsTheWorkloadOnceInItsOrderThenStops() throws Exception {
         AtomicLong clock = new AtomicLong();
         LoadTestConfig config = fourRequests(1);
-        Run run = run(config, clock, null, (c, agentUrl, steps, done) ->
-                WorkerLoopRoute.forRequests(c.workload(), List.of(agentUrl), c, steps, clock::get, done));
+        Run run = run(config, clock, new PacingCheck(), (c, agentUrl, steps, done) ->
+                new WorkerLoopRoute(c.workload(), List.of(agentUrl), c, steps, clock::get, 0, c.workload().size(),
+                        done));
         // One worker, 100 ms per answer on the injected clock: the four requests at 0, 100, 200, 300 ms, no more.
         assertThat(run.endedAt()).isEqualTo(400 * MS);
         List<TimedOutcome> outcomes = run.outcomes();
@@ -143,7 +145,7 @@ class PacedModesTest {
     @Test
     void noWorkerSendsAfterTheDeadlineAndEverySentRequestIsRecorded() throws Exception {
         AtomicLong clock = new AtomicLong();
-        List<TimedOutcome> outcomes = runWorkerLoop(3, clock, null);
+        List<TimedOutcome> outcomes = runWorkerLoop(3, clock, new PacingCheck());
         assertThat(outcomes).allSatisfy(o -> assertThat(o.sentAtNanos()).isLessThan(1_000 * MS));
         // Each answer moves the clock 100 ms: at least 10 requests, at most 10 + the two other workers' last sends.
         assertThat(outcomes.size()).isBetween(10, 12);

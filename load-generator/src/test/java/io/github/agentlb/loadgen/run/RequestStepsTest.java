@@ -21,7 +21,7 @@ class RequestStepsTest {
     private final AtomicLong clock = new AtomicLong();
     private final OutcomeRecorder recorder = new OutcomeRecorder("t", 10, 1_000, null, true, (o, from) -> { });
     private final RequestSteps steps = new RequestSteps(recorder, n -> { }, clock::get, new PacingCheck());
-    private final Workload workload = Workload.create(10, 2, 1);
+    private final Workload workload = Workload.create(10, 2, 1, 0);
     private final CamelContext camel = new DefaultCamelContext();
 
     private Exchange planned(int i, long intendedMs, long timeoutMs) {

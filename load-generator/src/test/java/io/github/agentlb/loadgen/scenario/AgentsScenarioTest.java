@@ -18,6 +18,7 @@ import io.github.agentlb.loadgen.agents.ChatStreamClient;
 import io.github.agentlb.loadgen.agents.Conversations;
 import io.github.agentlb.loadgen.agents.Turn;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.TestConfigs;
 import io.github.agentlb.loadgen.report.JsonReport;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
 import io.github.agentlb.loadgen.stats.RunStatistics;
@@ -65,7 +66,7 @@ class AgentsScenarioTest {
         assertTrue(AgentsScenario.bounded(AgentsScenario.CHECKED) && AgentsScenario.keyed(AgentsScenario.CHECKED));
         assertEquals(List.of("ch", "keys", "keys-bounded", "keys-inflight", "keys-inflight-kept", "keys-inflight-kept x2"),
                 new AgentsScenario().variants(Measurements.setup(AgentConfig.custom().build(), List.of("ch"),
-                        LoadTestConfig.ofDefaults(), quiet())).stream().map(Variant::label).toList());
+                        TestConfigs.defaults(), quiet())).stream().map(Variant::label).toList());
     }
 
     @Test
@@ -83,7 +84,7 @@ class AgentsScenarioTest {
                         new long[] {30_000_000L, 35_000_000L, 90_000_000L}),
                 "A2", new AgentsScenario.Counters(100, 60, 0, 1, 30_000_000L, new long[] {40_000_000L})));
 
-        Result r = new AgentsScenario().result(new Variant("x", "rr", () -> null, 1), "http://h", LoadTestConfig.ofDefaults(),
+        Result r = new AgentsScenario().result(new Variant("x", "rr", () -> null, 1), "http://h", TestConfigs.defaults(),
                 turns, agents, SECOND);
 
         assertEquals(5, r.totals().requests());
@@ -166,7 +167,7 @@ class AgentsScenarioTest {
         turns.add(new Turn(2, 2, true, new ChatStreamClient.Answer(404, -1, 1_000_000, null, null, "status 404", null)));
         AgentsScenario scenario = new AgentsScenario();
 
-        Result r = scenario.urlResult("nginx", "http://127.0.0.1:1", LoadTestConfig.of(6, 3),
+        Result r = scenario.urlResult("nginx", "http://127.0.0.1:1", TestConfigs.of(6, 3),
                 turns, SECOND);
 
         assertEquals(5, r.totals().requests());
@@ -185,7 +186,7 @@ class AgentsScenarioTest {
         assertEquals(20.0, r.number("ttft_p50_ms"), 0.1);
         String md = scenario.section(List.of(r)).tables().get(0).markdown();
         assertTrue(md.contains("| nginx | 5 | 1 (404 x 1) | 20.0 |"), md);
-        String body = Conversations.of(3, 2, 1, 1).requestBody(2, 1);
+        String body = new Conversations(3, 2, 1, 1).requestBody(2, 1);
         JsonNode json = new ObjectMapper().readTree(AgentsScenario.withUsage(body));
         assertTrue(json.path("stream_options").path("include_usage").asBoolean());
         assertTrue(json.path("stream").asBoolean());
@@ -201,7 +202,7 @@ class AgentsScenarioTest {
     @Test
     @Tag("e2e")
     void shortRunOfEveryVariant() throws Exception {
-        Conversations workload = Conversations.of(12, 4, 3, 7);
+        Conversations workload = new Conversations(12, 4, 3, 7);
         // 8 agents as the default, and a cache of about 1.3 x an agent's fair share (3 system prompts,
         // 179 blocks, and an eighth of the final prompts, 1,522 / 8 blocks); no prefill cost: the
         // cache decides hits, the clock only speed.
@@ -253,7 +254,7 @@ class AgentsScenarioTest {
     @Test
     @Tag("e2e")
     void conversationsThroughARunningProxyReportUsageAndStickiness() throws Exception {
-        Conversations workload = Conversations.of(10, 3, 2, 11);
+        Conversations workload = new Conversations(10, 3, 2, 11);
         AgentsSettings settings = new AgentsSettings(8, AgentsSettings.DEFAULT_CHAT, AgentsSettings.DEFAULT_LLM, 3,
                 Duration.ofSeconds(10));
         AgentsScenario scenario = new AgentsScenario(workload, settings);
@@ -325,7 +326,7 @@ class AgentsScenarioTest {
         Map<String, Object> figures = Result.map("keyed", keyed, "bounded", bounded, "ttft_p50_ms", p50,
                 "agent_ttft_p50_ms", agentP50, "hit_rate", hitRate, "in_flight_max_over_mean", maxOverMean,
                 "mcp_stickiness", 1.0);
-        return new Result("agents", label, "ch", "http://h", true, LoadTestConfig.ofDefaults(), replicas, s, List.of(),
+        return new Result("agents", label, "ch", "http://h", true, TestConfigs.defaults(), replicas, s, List.of(),
                 figures, List.of(), errors, null, null, List.of(), List.of());
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.TestConfigs;
 import io.github.agentlb.loadgen.report.MarkdownReport;
 import io.github.agentlb.loadgen.run.BalancerLog;
 import io.github.agentlb.loadgen.run.Changes;
@@ -71,7 +72,7 @@ class OutageScenarioTest {
         clock.set(RESTART + 1_000 * MS);
         health.agentReadmitted("A1");
         health.agentEjected("A3", Duration.ofSeconds(1));
-        return result(new OutageScenario(false, 140), "ch", LoadTestConfig.of(16, 9),
+        return result(new OutageScenario(false, 140), "ch", TestConfigs.of(16, 9),
                 outcomes, health);
     }
 
@@ -130,7 +131,7 @@ class OutageScenarioTest {
 
     @Test
     void withoutHealthEventsTheDelaysAreUnknownAndTheReturnCountsFromTheRestart() {
-        Result r = result(new OutageScenario(true, 500), "rr", LoadTestConfig.of(3, 1),
+        Result r = result(new OutageScenario(true, 500), "rr", TestConfigs.of(3, 1),
                 List.of(new TimedOutcome(RequestOutcome.success("r1", 1, "A1", 200, MS), 0),
                         new TimedOutcome(RequestOutcome.success("r2", 1, "A1", 200, MS), RESTART)),
                 new BalancerLog(() -> 0));
@@ -151,7 +152,7 @@ class OutageScenarioTest {
         assertThat(report().passed()).isTrue();
         assertThat(report().checks()).isEmpty();
         assertThat(report().figures().get("unmeasured_phases")).isEqualTo(List.of());
-        Result r = result(new OutageScenario(false, 500), "rr", LoadTestConfig.of(3, 1),
+        Result r = result(new OutageScenario(false, 500), "rr", TestConfigs.of(3, 1),
                 List.of(new TimedOutcome(RequestOutcome.success("r1", 1, "A1", 200, MS), 0),
                         new TimedOutcome(RequestOutcome.success("r2", 1, "A2", 200, MS), KILL + MS)),
                 new BalancerLog(() -> 0));

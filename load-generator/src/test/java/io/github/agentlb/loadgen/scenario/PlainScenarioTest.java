@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.TestConfigs;
 import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.report.Charts;
 import io.github.agentlb.loadgen.report.JsonReport;
@@ -50,7 +51,7 @@ class PlainScenarioTest {
     }
 
     private static Result report(String strategy, RunStatistics stats) {
-        return report(UNIFORM, strategy, stats, LoadTestConfig.of(9, 5), new LinkedHashMap<>(),
+        return report(UNIFORM, strategy, stats, TestConfigs.of(9, 5), new LinkedHashMap<>(),
                 List.of());
     }
 
@@ -170,7 +171,7 @@ class PlainScenarioTest {
         LoadRunner.Result run = new LoadRunner.Result(List.of(), RunStatisticsTest.handWorked(), 0, 1,
                 PaceReport.counted(new Pacing(50, Duration.ofSeconds(90), Pacing.DEFAULT_INTERVAL),
                         new PacingCheck().result(Double.NaN, 2, Double.NaN)));
-        Result timed = UNIFORM.result(Variant.of("rr", 1), "http://127.0.0.1:1", true, LoadTestConfig.of(2000, 200), run,
+        Result timed = UNIFORM.result(Variant.of("rr", 1), "http://127.0.0.1:1", true, TestConfigs.of(2000, 200), run,
                 new LinkedHashMap<>(), List.of(), List.of());
 
         String text = MarkdownReport.render(List.of(new MarkdownReport.Part(UNIFORM.section(List.of(timed)), List.of(timed))));

@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.TestConfigs;
 import io.github.agentlb.loadgen.config.Pacing;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ class PlainScenarioUrlLoadTest {
 
     @Test
     void aUrlRunsLoadCarriesTheWarmUpItRuns() {
-        LoadTestConfig load = LoadTestConfig.of(200, 20);
+        LoadTestConfig load = TestConfigs.of(200, 20);
         Pacing open = new Pacing(50, null, Pacing.DEFAULT_INTERVAL);
 
         assertThat(PlainScenario.urlLoad(load, open).warmup()).isEqualTo(1500); // 30 s at 50 req/s

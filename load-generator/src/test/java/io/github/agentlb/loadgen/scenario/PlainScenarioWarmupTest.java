@@ -3,12 +3,13 @@ package io.github.agentlb.loadgen.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.TestConfigs;
 import org.junit.jupiter.api.Test;
 
 /** An open-loop run against a running balancer warms it for at least 30 s at the run's rate. */
 class PlainScenarioWarmupTest {
 
-    private static final LoadTestConfig WARM = LoadTestConfig.ofDefaults().warmupConfig().orElseThrow();
+    private static final LoadTestConfig WARM = TestConfigs.defaults().warmupConfig().orElseThrow();
 
     @Test
     void anOpenLoopWarmUpLastsAtLeastThirtySecondsAtTheRate() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.TestConfigs;
 import io.github.agentlb.loadgen.report.JsonReport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -25,7 +26,7 @@ class SlowAgentScenarioTest {
     @Test
     void theSlowAgentsDelaysAreMultipliedOnlyInTheSlowVariants() {
         Setup setup = Measurements.setup(AgentConfig.custom().delayMs(10, 30).build(), List.of("rr"),
-                LoadTestConfig.of(100, 10), new PrintStream(new ByteArrayOutputStream()));
+                TestConfigs.of(100, 10), new PrintStream(new ByteArrayOutputStream()));
         SlowAgentScenario slow = new SlowAgentScenario(100);
         assertThat(slow.agents(setup, true)).extracting(a -> a.agentId() + " " + a.delayMinMs() + ".." + a.delayMaxMs())
                 .containsExactly("A1 10..30", "A2 10..30", "A3 50..150");

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.agentlb.agent.AgentConfig;
-import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.TestConfigs;
 import io.github.agentlb.loadgen.report.JsonReport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -26,7 +26,7 @@ class TenantsScenarioTest {
     Path dir;
 
     private static Setup setup(ByteArrayOutputStream progress) {
-        return Measurements.setup(AgentConfig.ofDefaults(), List.of("rr"), LoadTestConfig.of(100, 10),
+        return Measurements.setup(AgentConfig.ofDefaults(), List.of("rr"), TestConfigs.of(100, 10),
                 new PrintStream(progress, true, StandardCharsets.UTF_8));
     }
 

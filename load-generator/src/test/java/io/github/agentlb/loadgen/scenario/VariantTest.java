@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.demo.Strategies;
-import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.TestConfigs;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +55,7 @@ class VariantTest {
     }
 
     private static Result result(String variant, List<Result.Check> checks) {
-        return new Result("s", variant, "rr", "http://x", true, LoadTestConfig.of(10, 1), 1,
+        return new Result("s", variant, "rr", "http://x", true, TestConfigs.of(10, 1), 1,
                 RunStatistics.of(List.of(), List.of("A1"), 0), List.of(), Map.of(), checks, 0, null, null, List.of(),
                 List.of());
     }
