@@ -118,18 +118,12 @@ final class ClusterRun {
     }
 
     /**
-     * Runs {@code variant} of {@code scenario}: {@code proxy} the proxy's settings beyond strategy, host, port and
-     * agents; {@code phases} their names, one more than the {@code changes} made from the running cluster.
+     * Runs {@code variant} of {@code scenario} over {@code agents}, injecting what {@code injects} says:
+     * {@code proxy} the proxy's settings beyond strategy, host, port and agents; {@code phases} their names,
+     * one more than the {@code changes} made from the running cluster.
      *
      * @throws Exception if the cluster cannot start, a change fails or the load run is stuck
      */
-    static Result run(Scenario scenario, Variant variant, Setup setup, ProxyConfig.Builder proxy, List<String> phases,
-                      Function<EmbeddedCluster, List<Changes.Change>> changes, Measure measure) throws Exception {
-        return run(scenario, variant, setup, scenario.agents(setup), scenario.injects(setup), proxy, phases, changes,
-                measure);
-    }
-
-    /** As above, over {@code agents} rather than the scenario's, injecting what {@code injects} says. */
     static Result run(Scenario scenario, Variant variant, Setup setup, List<AgentConfig> agents, String injects,
                       ProxyConfig.Builder proxy, List<String> phases,
                       Function<EmbeddedCluster, List<Changes.Change>> changes, Measure measure) throws Exception {
@@ -140,10 +134,7 @@ final class ClusterRun {
                 () -> log.attachTo(variant.balancer().get()), variant.replicas())) {
             List<Changes.Change> list = changes.apply(cluster); // before the warm-up: it may take an agent out
             setup.stdout().println(header(scenario.name(), variant, injects, cluster));
-            if (load.warmupConfig().isPresent()) {
-                LoadRunner.warmUp(setup.stdout(), label, cluster.baseUrls(), load.warmupConfig().get(),
-                        Pacing.CLOSED_COUNTED);
-            }
+            warmUp(setup, label, cluster.baseUrls(), load, Pacing.CLOSED_COUNTED);
             try (Changes made = new Changes(list, System::nanoTime)) {
                 long from = System.nanoTime();
                 LoadRunner.Result run = new LoadRunner(load, Pacing.CLOSED_COUNTED, setup.stdout()).run(
@@ -152,6 +143,14 @@ final class ClusterRun {
                 return measure.result(new Measured(scenario.name(), variant, load, cluster.agentIds(),
                         String.join(", ", cluster.baseUrls()), run, list, done, phases, log, from), cluster);
             }
+        }
+    }
+
+    /** Sends {@code load}'s warm-up, if any, to {@code targets} as {@code pacing} paces it. */
+    static void warmUp(Setup setup, String label, List<String> targets, LoadTestConfig load, Pacing pacing)
+            throws Exception {
+        if (load.warmupConfig().isPresent()) {
+            LoadRunner.warmUp(setup.stdout(), label, targets, load.warmupConfig().get(), pacing);
         }
     }
 

@@ -103,8 +103,9 @@ public final class OutageScenario implements Scenario {
         int n = workload(setup).requests();
         AgentFault[] fault = new AgentFault[1];
         try {
-            return ClusterRun.run(this, variant, setup, ProxyConfig.builder().firstByteTimeoutMs(proxyRequestTimeoutMs),
-                    List.of("before", "down", "after"), cluster -> {
+            return ClusterRun.run(this, variant, setup, agents(setup), injects(setup),
+                    ProxyConfig.builder().firstByteTimeoutMs(proxyRequestTimeoutMs), List.of("before", "down", "after"),
+                    cluster -> {
                         fault[0] = new AgentFault(cluster.agent(DEAD_AGENT), hang, System::nanoTime);
                         return List.of(new Changes.Change((hang ? "hang " : "kill ") + DEAD_AGENT,
                                         Changes.atRequest(1, 3, n), true, fault[0]::kill),
@@ -190,12 +191,10 @@ public final class OutageScenario implements Scenario {
         for (Result r : results) {
             double before = r.phases().get(0).stats().latency().p99Ms();
             for (Result.Phase p : r.phases()) {
-                List<Object> row = new ArrayList<>(List.of(r.variant(), p.name(), p.stats().requests(),
-                        p.stats().clientErrors(), Section.num("%.1f", p.stats().latency().p99Ms()),
+                phases.row(List.of(r.variant(), p.name(), p.stats().requests(), p.stats().clientErrors(),
+                        Section.num("%.1f", p.stats().latency().p99Ms()),
                         before == 0 ? "n/a" : Section.num("%.2f", p.stats().latency().p99Ms() / before),
-                        p.figures().get("requests_over_proxy_timeout")));
-                agents.forEach(a -> row.add(p.answered(a)));
-                phases.row(row);
+                        p.figures().get("requests_over_proxy_timeout"), agents.stream().map(p::answered).toList()));
             }
             Map<String, Object> h = Result.figure(r.figures(), "health");
             health.row(List.of(r.variant(), health(r, "kill_to_ejection_ms"), health(r, "restart_to_readmission_ms"),
