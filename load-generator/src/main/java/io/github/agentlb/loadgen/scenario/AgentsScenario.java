@@ -25,6 +25,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -239,8 +240,7 @@ public final class AgentsScenario implements Scenario {
         agents.keySet().forEach(id -> inFlight.put(id, 0.0));
         turns.stream().filter(t -> t.answer().agentId() != null && inFlight.containsKey(t.answer().agentId()))
                 .forEach(t -> inFlight.merge(t.answer().agentId(), (double) t.answer().totalNanos() / wallNanos, Double::sum));
-        double mean = inFlight.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        double max = inFlight.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        DoubleSummaryStatistics spread = inFlight.values().stream().mapToDouble(Double::doubleValue).summaryStatistics();
         long prompt = agents.values().stream().mapToLong(Counters::promptBlocks).sum();
         long cached = agents.values().stream().mapToLong(Counters::cachedBlocks).sum();
         long admitted = agents.values().stream().mapToLong(Counters::admitted).sum();
@@ -250,7 +250,7 @@ public final class AgentsScenario implements Scenario {
         Map<String, Object> figures = clientFigures(variant.label(), turns, s, true);
         figures.putAll(Result.map("prompt_blocks", prompt, "cached_blocks", cached,
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt, "in_flight", inFlight,
-                "in_flight_max_over_mean", mean == 0 ? 0.0 : max / mean,
+                "in_flight_max_over_mean", spread.getAverage() == 0 ? 0.0 : spread.getMax() / spread.getAverage(),
                 "max_waiting", agents.values().stream().mapToInt(Counters::maxWaiting).max().orElse(0),
                 "agent_ttft_p50_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p50Ms(),
                 "agent_ttft_p99_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p99Ms(),

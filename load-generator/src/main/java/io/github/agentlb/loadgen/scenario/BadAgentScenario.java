@@ -52,18 +52,15 @@ public final class BadAgentScenario implements Scenario {
 
     /** 600 requests for {@code busy} (a phase about one {@code Retry-After}), 900 for {@code gray}. */
     public BadAgentScenario(boolean busy) {
-        this(busy, busy ? 600 : 900);
+        this(busy, false, busy ? 600 : 900);
     }
 
     /**
      * @param busy     {@code busy} (429 with {@code Retry-After: 2}) rather than {@code gray} (500)
+     * @param brownOut {@code brownout} (503 without {@code Retry-After}, A1 and A2) rather than {@code gray}
      * @param requests measured requests of a run, over a tenth as many users, >= 3
      */
-    public BadAgentScenario(boolean busy, int requests) {
-        this(busy, false, requests);
-    }
-
-    private BadAgentScenario(boolean busy, boolean brownOut, int requests) {
+    BadAgentScenario(boolean busy, boolean brownOut, int requests) {
         this.busy = busy;
         this.brownOut = brownOut;
         this.requests = requests;

@@ -60,7 +60,7 @@ public final class HotKeyScenario implements Scenario {
         List<Variant> variants = new ArrayList<>();
         for (String s : setup.strategies()) {
             if (s.equals(Strategies.CONSISTENT_HASH) || s.equals(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
-                variants.add(Variant.of(s, setup.replicas()));
+                variants.add(Variant.of(s, s, b -> { }, setup.replicas()));
                 variants.add(Variant.of(s + "-bounded", s, b -> ((KeySettings) b).setBalanceFactor(BALANCE_FACTOR),
                         setup.replicas()));
             }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * The {@code failure} and {@code hang} scenarios: the uniform agents behind the demo proxy; agent
@@ -148,10 +147,9 @@ public final class OutageScenario implements Scenario {
                         "restart_to_readmission_ms", ClusterRun.millis(readmitted), "dead_agent_ejections",
                         log.count(DEAD_AGENT, Kind.EJECTED, kill), "other_ejections", m.agents().stream().filter(a ->
                                 !a.equals(DEAD_AGENT)).mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
-        String empty = phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name)
-                .collect(Collectors.joining(", "));
-        figures.put("unmeasured_phases", phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name)
-                .toList());
+        List<String> unmeasured = phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name).toList();
+        figures.put("unmeasured_phases", unmeasured);
+        String empty = String.join(", ", unmeasured);
         Result r = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(),
                 m.timeline(Duration.ofSeconds(1)));
         return ClusterRun.withPhaseLines(r, ClusterRun.timelineChart(r, Section.format("agent %s %s at %.1f "

@@ -73,7 +73,7 @@ public final class PlainScenario implements Scenario {
     @Override
     public List<Variant> variants(Setup setup) {
         int replicas = setup.pacing().isDefault() ? setup.replicas() : 1;
-        return setup.strategies().stream().map(s -> Variant.of(s, replicas)).toList();
+        return setup.strategies().stream().map(s -> Variant.of(s, s, b -> { }, replicas)).toList();
     }
 
     @Override
@@ -216,14 +216,14 @@ public final class PlainScenario implements Scenario {
             lines.add(r.line("%s; p50 %.1f ms, p99 %.1f ms%s", pace.pacing().describe(r.load()), s.latency().p50Ms(),
                     s.latency().p99Ms(), pace.pacing().openLoop() ? " (from intended send times)" : ""));
         }
-        List<String> more = new ArrayList<>(pace.selfCheckLines(s.successes()));
+        pace.selfCheckLines(s.successes()).forEach(line -> lines.add(r.line("%s", line)));
         if (s.successes() > 0 && pace.selfCheck().fellBehindSchedule()) {
-            more.add(behindHint(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), JvmGauges.cores()));
+            lines.add(r.line("%s", behindHint(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                    JvmGauges.cores())));
         }
         if (pace.verdict() != null) {
-            more.add(pace.verdict().line());
+            lines.add(r.line("%s", pace.verdict().line()));
         }
-        more.forEach(line -> lines.add(r.line("%s", line)));
         return lines;
     }
 
