@@ -195,9 +195,8 @@ public final class AgentsScenario implements Scenario {
             long wall = System.nanoTime() - start;
             Map<String, Counters> counters = new TreeMap<>();
             for (StubAgent agent : cluster.agents()) {
-                LlmModel.Counters llm = agent.llm().counters();
-                counters.put(agent.config().agentId(), new Counters(llm.promptBlocks(), llm.cachedBlocks(),
-                        llm.maxWaiting(), llm.admitted(), llm.firstTokenNanosTotal(), agent.llm().agentFirstTokenNanos()));
+                counters.put(agent.config().agentId(), new Counters(agent.llm().counters(),
+                        agent.llm().agentFirstTokenNanos()));
             }
             return result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns, counters, wall);
         }
@@ -214,15 +213,10 @@ public final class AgentsScenario implements Scenario {
     /**
      * An agent's LLM counters, read after the run.
      *
-     * @param promptBlocks         Σ prompt blocks of the requests it admitted
-     * @param cachedBlocks         Σ of their cached blocks
-     * @param maxWaiting           its largest queue
-     * @param admitted             requests it admitted
-     * @param firstTokenNanosTotal Σ of the times to first token its model computed (base + prefill), ns
+     * @param llm                  its model's counters
      * @param agentFirstTokenNanos per admitted request, its queue wait plus computed time to first token, ns
      */
-    record Counters(long promptBlocks, long cachedBlocks, int maxWaiting, long admitted, long firstTokenNanosTotal,
-                    long[] agentFirstTokenNanos) {
+    record Counters(LlmModel.Counters llm, long[] agentFirstTokenNanos) {
     }
 
     /**
@@ -241,9 +235,10 @@ public final class AgentsScenario implements Scenario {
         turns.stream().filter(t -> t.answer().agentId() != null && inFlight.containsKey(t.answer().agentId()))
                 .forEach(t -> inFlight.merge(t.answer().agentId(), (double) t.answer().totalNanos() / wallNanos, Double::sum));
         DoubleSummaryStatistics spread = inFlight.values().stream().mapToDouble(Double::doubleValue).summaryStatistics();
-        long prompt = agents.values().stream().mapToLong(Counters::promptBlocks).sum();
-        long cached = agents.values().stream().mapToLong(Counters::cachedBlocks).sum();
-        long admitted = agents.values().stream().mapToLong(Counters::admitted).sum();
+        long prompt = agents.values().stream().mapToLong(a -> a.llm().promptBlocks()).sum();
+        long cached = agents.values().stream().mapToLong(a -> a.llm().cachedBlocks()).sum();
+        long admitted = agents.values().stream().mapToLong(a -> a.llm().admitted()).sum();
+        long modelNanos = agents.values().stream().mapToLong(a -> a.llm().firstTokenNanosTotal()).sum();
         LatencySummary.Recorder ttft = new LatencySummary.Recorder();
         agents.values().forEach(a -> Arrays.stream(a.agentFirstTokenNanos()).forEach(n -> ttft.record(Math.max(0, n))));
         LatencySummary agentTtft = ttft.summary();
@@ -251,11 +246,10 @@ public final class AgentsScenario implements Scenario {
         figures.putAll(Result.map("prompt_blocks", prompt, "cached_blocks", cached,
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt, "in_flight", inFlight,
                 "in_flight_max_over_mean", spread.getAverage() == 0 ? 0.0 : spread.getMax() / spread.getAverage(),
-                "max_waiting", agents.values().stream().mapToInt(Counters::maxWaiting).max().orElse(0),
+                "max_waiting", agents.values().stream().mapToInt(a -> a.llm().maxWaiting()).max().orElse(0),
                 "agent_ttft_p50_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p50Ms(),
                 "agent_ttft_p99_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p99Ms(),
-                "model_ttft_mean_ms", admitted == 0 ? Double.NaN
-                        : agents.values().stream().mapToLong(Counters::firstTokenNanosTotal).sum() / 1e6 / admitted));
+                "model_ttft_mean_ms", admitted == 0 ? Double.NaN : modelNanos / 1e6 / admitted));
         Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, variant.replicas(), s,
                 List.of(), figures, List.of(), s.clientErrors(), null, null, List.of(), List.of());
         return r.withOutput(List.of(), List.of(Section.format("== agents %s: %d requests in %.1f s, ttft p50 %.1f ms (at "

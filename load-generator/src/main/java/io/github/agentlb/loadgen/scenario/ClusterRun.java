@@ -112,11 +112,6 @@ final class ClusterRun {
         }
     }
 
-    @FunctionalInterface
-    interface Measure {
-        Result result(Measured run, EmbeddedCluster cluster) throws Exception;
-    }
-
     /**
      * Runs {@code variant} of {@code scenario} over {@code agents}, injecting what {@code injects} says:
      * {@code proxy} the proxy's settings beyond strategy, host, port and agents; {@code phases} their names,
@@ -125,8 +120,8 @@ final class ClusterRun {
      * @throws Exception if the cluster cannot start, a change fails or the load run is stuck
      */
     static Result run(Scenario scenario, Variant variant, Setup setup, List<AgentConfig> agents, String injects,
-                      ProxyConfig.Builder proxy, List<String> phases,
-                      Function<EmbeddedCluster, List<Changes.Change>> changes, Measure measure) throws Exception {
+                      ProxyConfig.Builder proxy, List<String> phases, Function<EmbeddedCluster, List<Changes.Change>> changes,
+                      BiFunction<Measured, EmbeddedCluster, Result> measure) throws Exception {
         BalancerLog log = new BalancerLog(System::nanoTime);
         LoadTestConfig load = scenario.workload(setup);
         String label = variant.label() + " " + scenario.name();
@@ -140,7 +135,7 @@ final class ClusterRun {
                 LoadRunner.Result run = new LoadRunner(load, Pacing.CLOSED_COUNTED, setup.stdout()).run(
                         cluster.baseUrls(), label, cluster.agentIds(), made, false);
                 List<Changes.Made> done = made.await();
-                return measure.result(new Measured(scenario.name(), variant, load, cluster.agentIds(),
+                return measure.apply(new Measured(scenario.name(), variant, load, cluster.agentIds(),
                         String.join(", ", cluster.baseUrls()), run, list, done, phases, log, from), cluster);
             }
         }
