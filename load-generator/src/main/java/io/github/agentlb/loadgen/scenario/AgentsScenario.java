@@ -174,9 +174,6 @@ public final class AgentsScenario implements Scenario {
                 throw e;
             }
         }));
-        if (results.isEmpty()) {
-            return results;
-        }
         Goal goal = goal(results);
         int holder = goal.best().map(results::indexOf).orElse(0);
         results.set(holder, results.get(holder).withChecks(goal.checks()));
@@ -383,10 +380,6 @@ public final class AgentsScenario implements Scenario {
 
     @Override
     public Section section(List<Result> results) {
-        if (results.isEmpty()) {
-            return new Section(name(), List.of("No variant: the agents scenario runs rr, lr and ch, and --strategy named "
-                    + "none of them."), List.of());
-        }
         if (!results.get(0).embedded()) {
             return urlSection(results.get(0));
         }

@@ -333,7 +333,7 @@ public final class PlainScenario implements Scenario {
         Result first = results.get(0);
         LoadTestConfig c = first.load();
         List<Object> blocks = new ArrayList<>();
-        Pacing pacing = first.pace() == null ? Pacing.CLOSED_COUNTED : first.pace().pacing();
+        Pacing pacing = first.pace().pacing();
         String sent = !pacing.timed() ? c.requests() + " requests" : "Requests sent for " + Pacing.formatDuration(
                 pacing.duration()) + (pacing.openLoop() ? " at " + Pacing.number(pacing.ratePerSecond()) + " per second" : "");
         blocks.add(Section.format("%s over %d users%s, %d concurrent, seed %d, timeout %d ms, "

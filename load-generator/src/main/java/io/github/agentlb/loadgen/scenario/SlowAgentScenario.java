@@ -100,11 +100,12 @@ public final class SlowAgentScenario implements Scenario {
                 (hedged.number("agent_calls_per_request") - 1) * 100, MAX_EXTRA * 100,
                 hedged.number("p99_ms") <= MAX_P99_RATIO * healthy.number("p99_ms")
                         && hedged.number("agent_calls_per_request") - 1 <= MAX_EXTRA ? "met" : "NOT met");
-        LoadTestConfig c = results.isEmpty() ? null : results.get(0).load();
+        LoadTestConfig c = results.get(0).load();
         return new Section(name(), List.of(Section.format("Uniform agents A1-A3 behind the demo proxy (its settings, "
                         + "rr); %s %dx slower (its delays multiplied) except in %s; %s with the library's hedging defaults "
                         + "(a GET also goes to a second agent after the 97th percentile of recent first-byte times, the "
-                        + "first answer wins). %d requests over %d users, %d concurrent, one variant after another.%s", SLOW_AGENT, FACTOR, HEALTHY, HEDGED, c == null ? 0 : c.requests(),
-                c == null ? 0 : c.users(), c == null ? 0 : c.concurrency(), verdict), table.build()), List.of());
+                        + "first answer wins). %d requests over %d users, %d concurrent, one variant after another.%s",
+                SLOW_AGENT, FACTOR, HEALTHY, HEDGED, c.requests(), c.users(), c.concurrency(), verdict), table.build()),
+                List.of());
     }
 }
