@@ -90,11 +90,12 @@ public final class SlowAgentScenario implements Scenario {
         Section.TableBuilder table = Section.table().left("variant").right("requests", "client errors", "p99 ms",
                 "p99 / healthy", "agent calls per request", SLOW_AGENT + " calls", "hedges sent / won");
         for (Result r : results) {
-            table.row(List.<Object>of(r.variant(), r.totals().requests(), r.failures(), r.num("%.1f", "p99_ms"),
-                    healthy == null ? "n/a" : Section.num("%.2f", r.number("p99_ms") / healthy.number("p99_ms")),
-                    r.num("%.3f", "agent_calls_per_request"), r.num("%.0f", "slow_agent_calls"), Section.format("%.0f / %.0f", r.number("hedges_sent"), r.number("hedges_won"))));
+            table.row(List.of(r.variant(), r.totals().requests(), r.failures(), r.num("%.1f", "p99_ms"),
+                    Section.num("%.2f", r.number("p99_ms") / healthy.number("p99_ms")),
+                    r.num("%.3f", "agent_calls_per_request"), r.num("%.0f", "slow_agent_calls"),
+                    Section.format("%.0f / %.0f", r.number("hedges_sent"), r.number("hedges_won"))));
         }
-        String verdict = healthy == null || hedged == null ? "" : Section.format(" With hedging, p99 %.2f x the healthy "
+        String verdict = Section.format(" With hedging, p99 %.2f x the healthy "
                         + "p99 (goal <= %.1f) for %.1f%% extra agent calls (goal <= %.0f%%): %s.",
                 hedged.number("p99_ms") / healthy.number("p99_ms"), MAX_P99_RATIO,
                 (hedged.number("agent_calls_per_request") - 1) * 100, MAX_EXTRA * 100,
