@@ -81,12 +81,9 @@ final class ClusterRun {
 
         /**
          * The phases with the figures of the requests sent in each (its duration its wall time) and
-         * what {@code figures} adds per phase (index, its outcomes); none for a run of one phase.
+         * what {@code figures} adds per phase (index, its outcomes).
          */
         List<Result.Phase> phaseResults(BiFunction<Integer, List<TimedOutcome>, Map<String, Object>> figures) {
-            if (changes.isEmpty()) {
-                return List.of();
-            }
             Phases phases = phases();
             List<List<TimedOutcome>> split = phases.split(outcomes());
             long[] durations = phases.durations(startNanos(), endNanos());
