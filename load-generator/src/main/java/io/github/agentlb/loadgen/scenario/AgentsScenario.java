@@ -231,7 +231,8 @@ public final class AgentsScenario implements Scenario {
         agents.keySet().forEach(id -> inFlight.put(id, 0.0));
         turns.stream().filter(t -> t.answer().agentId() != null && inFlight.containsKey(t.answer().agentId()))
                 .forEach(t -> inFlight.merge(t.answer().agentId(), (double) t.answer().totalNanos() / wallNanos, Double::sum));
-        DoubleSummaryStatistics spread = inFlight.values().stream().mapToDouble(Double::doubleValue).summaryStatistics();
+        DoubleSummaryStatistics spread = inFlight.values().stream().mapToDouble(Double::doubleValue)
+                .summaryStatistics();
         long prompt = agents.values().stream().mapToLong(a -> a.llm().promptBlocks()).sum();
         long cached = agents.values().stream().mapToLong(a -> a.llm().cachedBlocks()).sum();
         long admitted = agents.values().stream().mapToLong(a -> a.llm().admitted()).sum();

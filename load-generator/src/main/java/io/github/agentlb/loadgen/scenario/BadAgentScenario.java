@@ -204,8 +204,9 @@ public final class BadAgentScenario implements Scenario {
         Result r = m.result(phases, figures, checks, excess, m.timeline(ClusterRun.TIMELINE_BUCKET));
         return ClusterRun.withPhaseLines(r, chart(r), r.line("%s received %s (before/during/after); %d clients saw its "
                         + "%d (%d allowed); rested after %s ms, ejected after %s ms;%s %s", String.join("+", badAgents()),
-                perPhase(r, p -> p.figures().get("bad_agent_requests")), seen, status(), allowed, Section.num("%.0f", restMs),
-                Section.num("%.0f", ejectionMs), brownOut ? Section.format(" %.3f attempts per request during; retries "
+                perPhase(r, p -> p.figures().get("bad_agent_requests")), seen, status(), allowed,
+                Section.num("%.0f", restMs), Section.num("%.0f", ejectionMs),
+                brownOut ? Section.format(" %.3f attempts per request during; retries "
                         + "%d, budget exhausted %d;", attemptsPerRequest, retries, budgetExhausted) : "",
                 within ? "within bounds" : "NOT within bounds"));
     }

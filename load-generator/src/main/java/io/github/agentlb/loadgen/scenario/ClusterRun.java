@@ -117,7 +117,8 @@ final class ClusterRun {
      * @throws Exception if the cluster cannot start, a change fails or the load run is stuck
      */
     static Result run(Scenario scenario, Variant variant, Setup setup, List<AgentConfig> agents, String injects,
-                      ProxyConfig.Builder proxy, List<String> phases, Function<EmbeddedCluster, List<Changes.Change>> changes,
+                      ProxyConfig.Builder proxy, List<String> phases,
+                      Function<EmbeddedCluster, List<Changes.Change>> changes,
                       BiFunction<Measured, EmbeddedCluster, Result> measure) throws Exception {
         BalancerLog log = new BalancerLog(System::nanoTime);
         LoadTestConfig load = scenario.workload(setup);

@@ -147,7 +147,8 @@ public final class OutageScenario implements Scenario {
                         "restart_to_readmission_ms", ClusterRun.millis(readmitted), "dead_agent_ejections",
                         log.count(DEAD_AGENT, Kind.EJECTED, kill), "other_ejections", m.agents().stream().filter(a ->
                                 !a.equals(DEAD_AGENT)).mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
-        List<String> unmeasured = phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name).toList();
+        List<String> unmeasured = phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name)
+                .toList();
         figures.put("unmeasured_phases", unmeasured);
         String empty = String.join(", ", unmeasured);
         Result r = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(),

@@ -382,8 +382,8 @@ public final class PlainScenario implements Scenario {
         for (Result r : results) {
             RunStatistics s = r.totals();
             Map<String, ?> u = utilization(r);
-            table.row(List.of(r.variant(), s.requests(), s.errors(), s.timeouts(), agents.stream().map(r::answered).toList(),
-                    s.spread(), s.coefficientOfVariation(), s.maxOverMean(),
+            table.row(List.of(r.variant(), s.requests(), s.errors(), s.timeouts(),
+                    agents.stream().map(r::answered).toList(), s.spread(), s.coefficientOfVariation(), s.maxOverMean(),
                     measured.stream().map(a -> u.containsKey(a) ? u.get(a) : "-").toList(),
                     measured.isEmpty() ? List.of() : List.of(u.isEmpty() ? "-" : r.number("utilization_max_over_mean")),
                     s.stickiness(), Section.num("%.1f", s.latency().p95Ms()), Section.num("%.1f", s.throughputRps())));
