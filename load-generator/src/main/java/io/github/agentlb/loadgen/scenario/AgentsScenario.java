@@ -3,7 +3,6 @@ package io.github.agentlb.loadgen.scenario;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.agent.AgentConfig;
-import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.agent.llm.LlmModel;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.ConsistentHashLB;
@@ -190,11 +189,9 @@ public final class AgentsScenario implements Scenario {
             long start = System.nanoTime();
             List<Turn> turns = send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity());
             long wall = System.nanoTime() - start;
-            Map<String, Counters> counters = new TreeMap<>();
-            for (StubAgent agent : cluster.agents()) {
-                counters.put(agent.config().agentId(), new Counters(agent.llm().counters(),
-                        agent.llm().agentFirstTokenNanos()));
-            }
+            Map<String, Counters> counters = cluster.agents().stream().collect(Collectors.toMap(
+                    a -> a.config().agentId(), a -> new Counters(a.llm().counters(), a.llm().agentFirstTokenNanos()),
+                    (a, b) -> b, TreeMap::new));
             return result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns, counters, wall);
         }
     }

@@ -12,7 +12,6 @@ import io.github.agentlb.loadgen.stats.Stickiness.KeyMoves;
 import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +22,6 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.camel.AsyncProcessor;
-import org.apache.camel.Processor;
 import org.apache.camel.support.AsyncProcessorConverterHelper;
 
 /**
@@ -124,11 +122,9 @@ public final class FleetScenario implements Scenario {
 
     /** The balancer's children by agent id (A1..A4), as the proxy built them. */
     private static Map<String, AsyncProcessor> childrenByAgent(EmbeddedCluster cluster) {
-        Map<String, AsyncProcessor> children = new HashMap<>();
-        for (Processor child : cluster.balancer().getProcessors()) {
-            children.put(cluster.agentIdOf(AgentLoadBalancerSupport.agentIdOf(child)),
-                    AsyncProcessorConverterHelper.convert(child));
-        }
+        Map<String, AsyncProcessor> children = cluster.balancer().getProcessors().stream().collect(Collectors.toMap(
+                child -> cluster.agentIdOf(AgentLoadBalancerSupport.agentIdOf(child)),
+                AsyncProcessorConverterHelper::convert));
         if (!children.keySet().containsAll(CHANGING)) {
             throw new IllegalStateException("the proxy's balancer has no child for " + CHANGING + ": " + children.keySet());
         }
