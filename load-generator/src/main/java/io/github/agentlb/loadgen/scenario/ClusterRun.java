@@ -23,6 +23,7 @@ import java.util.OptionalLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -87,14 +88,10 @@ final class ClusterRun {
             Phases phases = phases();
             List<List<TimedOutcome>> split = phases.split(outcomes());
             long[] durations = phases.durations(startNanos(), endNanos());
-            List<Result.Phase> result = new ArrayList<>();
-            for (int i = 0; i < split.size(); i++) {
-                RunStatistics stats = RunStatistics.of(split.get(i).stream().map(TimedOutcome::outcome).toList(),
-                        agents, durations[i]);
-                result.add(new Result.Phase(phases.names().get(i), i == 0 ? "start" : changes.get(i - 1).label(),
-                        i == 0 ? 0 : seconds(made.get(i - 1).startNanos()), stats, figures.apply(i, split.get(i))));
-            }
-            return result;
+            return IntStream.range(0, split.size()).mapToObj(i -> new Result.Phase(phases.names().get(i),
+                    i == 0 ? "start" : changes.get(i - 1).label(), i == 0 ? 0 : seconds(made.get(i - 1).startNanos()),
+                    RunStatistics.of(split.get(i).stream().map(TimedOutcome::outcome).toList(), agents, durations[i]),
+                    figures.apply(i, split.get(i)))).toList();
         }
 
         /** Answers per agent and failures per {@code bucket} from the first request sent. */
