@@ -3,7 +3,6 @@ package io.github.agentlb.loadgen.scenario;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.agentlb.agent.AgentConfig;
-import io.github.agentlb.agent.StubAgent;
 import io.github.agentlb.agent.llm.LlmModel;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.ConsistentHashLB;
@@ -25,6 +24,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -173,9 +173,6 @@ public final class AgentsScenario implements Scenario {
                 throw e;
             }
         }));
-        if (results.isEmpty()) {
-            return results;
-        }
         Goal goal = goal(results);
         int holder = goal.best().map(results::indexOf).orElse(0);
         results.set(holder, results.get(holder).withChecks(goal.checks()));
@@ -192,12 +189,9 @@ public final class AgentsScenario implements Scenario {
             long start = System.nanoTime();
             List<Turn> turns = send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity());
             long wall = System.nanoTime() - start;
-            Map<String, Counters> counters = new TreeMap<>();
-            for (StubAgent agent : cluster.agents()) {
-                LlmModel.Counters llm = agent.llm().counters();
-                counters.put(agent.config().agentId(), new Counters(llm.promptBlocks(), llm.cachedBlocks(),
-                        llm.maxWaiting(), llm.admitted(), llm.firstTokenNanosTotal(), agent.llm().agentFirstTokenNanos()));
-            }
+            Map<String, Counters> counters = cluster.agents().stream().collect(Collectors.toMap(
+                    a -> a.config().agentId(), a -> new Counters(a.llm().counters(), a.llm().agentFirstTokenNanos()),
+                    (a, b) -> b, TreeMap::new));
             return result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns, counters, wall);
         }
     }
@@ -213,15 +207,10 @@ public final class AgentsScenario implements Scenario {
     /**
      * An agent's LLM counters, read after the run.
      *
-     * @param promptBlocks         Σ prompt blocks of the requests it admitted
-     * @param cachedBlocks         Σ of their cached blocks
-     * @param maxWaiting           its largest queue
-     * @param admitted             requests it admitted
-     * @param firstTokenNanosTotal Σ of the times to first token its model computed (base + prefill), ns
+     * @param llm                  its model's counters
      * @param agentFirstTokenNanos per admitted request, its queue wait plus computed time to first token, ns
      */
-    record Counters(long promptBlocks, long cachedBlocks, int maxWaiting, long admitted, long firstTokenNanosTotal,
-                    long[] agentFirstTokenNanos) {
+    record Counters(LlmModel.Counters llm, long[] agentFirstTokenNanos) {
     }
 
     /**
@@ -239,23 +228,23 @@ public final class AgentsScenario implements Scenario {
         agents.keySet().forEach(id -> inFlight.put(id, 0.0));
         turns.stream().filter(t -> t.answer().agentId() != null && inFlight.containsKey(t.answer().agentId()))
                 .forEach(t -> inFlight.merge(t.answer().agentId(), (double) t.answer().totalNanos() / wallNanos, Double::sum));
-        double mean = inFlight.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        double max = inFlight.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        long prompt = agents.values().stream().mapToLong(Counters::promptBlocks).sum();
-        long cached = agents.values().stream().mapToLong(Counters::cachedBlocks).sum();
-        long admitted = agents.values().stream().mapToLong(Counters::admitted).sum();
+        DoubleSummaryStatistics spread = inFlight.values().stream().mapToDouble(Double::doubleValue)
+                .summaryStatistics();
+        long prompt = agents.values().stream().mapToLong(a -> a.llm().promptBlocks()).sum();
+        long cached = agents.values().stream().mapToLong(a -> a.llm().cachedBlocks()).sum();
+        long admitted = agents.values().stream().mapToLong(a -> a.llm().admitted()).sum();
+        long modelNanos = agents.values().stream().mapToLong(a -> a.llm().firstTokenNanosTotal()).sum();
         LatencySummary.Recorder ttft = new LatencySummary.Recorder();
         agents.values().forEach(a -> Arrays.stream(a.agentFirstTokenNanos()).forEach(n -> ttft.record(Math.max(0, n))));
         LatencySummary agentTtft = ttft.summary();
         Map<String, Object> figures = clientFigures(variant.label(), turns, s, true);
         figures.putAll(Result.map("prompt_blocks", prompt, "cached_blocks", cached,
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt, "in_flight", inFlight,
-                "in_flight_max_over_mean", mean == 0 ? 0.0 : max / mean,
-                "max_waiting", agents.values().stream().mapToInt(Counters::maxWaiting).max().orElse(0),
+                "in_flight_max_over_mean", spread.getAverage() == 0 ? 0.0 : spread.getMax() / spread.getAverage(),
+                "max_waiting", agents.values().stream().mapToInt(a -> a.llm().maxWaiting()).max().orElse(0),
                 "agent_ttft_p50_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p50Ms(),
                 "agent_ttft_p99_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p99Ms(),
-                "model_ttft_mean_ms", admitted == 0 ? Double.NaN
-                        : agents.values().stream().mapToLong(Counters::firstTokenNanosTotal).sum() / 1e6 / admitted));
+                "model_ttft_mean_ms", admitted == 0 ? Double.NaN : modelNanos / 1e6 / admitted));
         Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, variant.replicas(), s,
                 List.of(), figures, List.of(), s.clientErrors(), null, null, List.of(), List.of());
         return r.withOutput(List.of(), List.of(Section.format("== agents %s: %d requests in %.1f s, ttft p50 %.1f ms (at "
@@ -389,10 +378,6 @@ public final class AgentsScenario implements Scenario {
 
     @Override
     public Section section(List<Result> results) {
-        if (results.isEmpty()) {
-            return new Section(name(), List.of("No variant: the agents scenario runs rr, lr and ch, and --strategy named "
-                    + "none of them."), List.of());
-        }
         if (!results.get(0).embedded()) {
             return urlSection(results.get(0));
         }

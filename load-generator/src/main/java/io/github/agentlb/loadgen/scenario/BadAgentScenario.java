@@ -19,7 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.ToLongFunction;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -52,18 +52,15 @@ public final class BadAgentScenario implements Scenario {
 
     /** 600 requests for {@code busy} (a phase about one {@code Retry-After}), 900 for {@code gray}. */
     public BadAgentScenario(boolean busy) {
-        this(busy, busy ? 600 : 900);
+        this(busy, false, busy ? 600 : 900);
     }
 
     /**
      * @param busy     {@code busy} (429 with {@code Retry-After: 2}) rather than {@code gray} (500)
+     * @param brownOut {@code brownout} (503 without {@code Retry-After}, A1 and A2) rather than {@code gray}
      * @param requests measured requests of a run, over a tenth as many users, >= 3
      */
-    public BadAgentScenario(boolean busy, int requests) {
-        this(busy, false, requests);
-    }
-
-    private BadAgentScenario(boolean busy, boolean brownOut, int requests) {
+    BadAgentScenario(boolean busy, boolean brownOut, int requests) {
         this.busy = busy;
         this.brownOut = brownOut;
         this.requests = requests;
@@ -149,8 +146,8 @@ public final class BadAgentScenario implements Scenario {
     @Override
     public Result run(Variant variant, Setup setup) throws Exception {
         int n = workload(setup).requests();
-        return ClusterRun.run(this, variant, setup, ProxyConfig.builder(), List.of("before", "during", "after"),
-                cluster -> {
+        return ClusterRun.run(this, variant, setup, agents(setup), injects(setup), ProxyConfig.builder(),
+                List.of("before", "during", "after"), cluster -> {
                     List<StubAgent> bad = badAgents().stream().map(cluster::agent).toList();
                     String named = String.join("+", badAgents());
                     return List.of(new Changes.Change(named + " " + status(), Changes.atRequest(1, 3, n), false,
@@ -207,8 +204,9 @@ public final class BadAgentScenario implements Scenario {
         Result r = m.result(phases, figures, checks, excess, m.timeline(ClusterRun.TIMELINE_BUCKET));
         return ClusterRun.withPhaseLines(r, chart(r), r.line("%s received %s (before/during/after); %d clients saw its "
                         + "%d (%d allowed); rested after %s ms, ejected after %s ms;%s %s", String.join("+", badAgents()),
-                perPhase(r, "bad_agent_requests"), seen, status(), allowed, Section.num("%.0f", restMs),
-                Section.num("%.0f", ejectionMs), brownOut ? Section.format(" %.3f attempts per request during; retries "
+                perPhase(r, p -> p.figures().get("bad_agent_requests")), seen, status(), allowed,
+                Section.num("%.0f", restMs), Section.num("%.0f", ejectionMs),
+                brownOut ? Section.format(" %.3f attempts per request during; retries "
                         + "%d, budget exhausted %d;", attemptsPerRequest, retries, budgetExhausted) : "",
                 within ? "within bounds" : "NOT within bounds"));
     }
@@ -259,12 +257,8 @@ public final class BadAgentScenario implements Scenario {
                 balancer.getRetryBudgetShare() * 100, balancer.getRetryBudgetMinRetries());
     }
 
-    private static String perPhase(Result r, String figure) {
-        return perPhase(r, p -> (long) p.figures().get(figure));
-    }
-
-    private static String perPhase(Result r, ToLongFunction<Result.Phase> figure) {
-        return r.phases().stream().map(p -> String.valueOf(figure.applyAsLong(p))).collect(Collectors.joining("/"));
+    private static String perPhase(Result r, Function<Result.Phase, Object> figure) {
+        return r.phases().stream().map(p -> String.valueOf(figure.apply(p))).collect(Collectors.joining("/"));
     }
 
     @Override
@@ -280,19 +274,15 @@ public final class BadAgentScenario implements Scenario {
         }
         table.left("within bounds");
         for (Result r : results) {
-            List<Object> row = new ArrayList<>(List.of(r.variant(), perPhase(r, p -> p.stats().clientErrors()),
+            table.row(List.of(r.variant(), perPhase(r, p -> p.stats().clientErrors()),
                     Section.format("%.0f (%.0f)", r.number("bad_answers_seen_by_clients"), r.number("bad_answers_allowed")),
-                    perPhase(r, "bad_agent_requests"), r.num("%.0f", "rest_after_ms"), r.num("%.0f", "ejection_after_ms"),
-                    Section.format("%.0f / %.0f", r.number("ejections"), r.number("readmissions_while_bad"))));
-            if (busy) {
-                row.add(r.num("%.0f", "most_bad_agent_requests_per_retry_after"));
-            }
-            if (brownOut) {
-                row.add(r.num("%.3f", "attempts_per_request_during"));
-                row.add(Section.format("%.0f / %.0f", r.number("retries"), r.number("retry_budget_exhausted")));
-            }
-            row.add(r.passed() ? "yes" : "NO");
-            table.row(row);
+                    perPhase(r, p -> p.figures().get("bad_agent_requests")), r.num("%.0f", "rest_after_ms"),
+                    r.num("%.0f", "ejection_after_ms"),
+                    Section.format("%.0f / %.0f", r.number("ejections"), r.number("readmissions_while_bad")),
+                    busy ? List.of(r.num("%.0f", "most_bad_agent_requests_per_retry_after")) : List.of(),
+                    brownOut ? List.of(r.num("%.3f", "attempts_per_request_during"), Section.format("%.0f / %.0f",
+                            r.number("retries"), r.number("retry_budget_exhausted"))) : List.of(),
+                    r.passed() ? "yes" : "NO"));
         }
         return new Section(name(), List.of(Section.format("Agents %s as in the uniform scenario; %s. Just before "
                         + "request n/3+1 is sent %s start%s answering every request with %s (`StubAgent.answerWith`), "

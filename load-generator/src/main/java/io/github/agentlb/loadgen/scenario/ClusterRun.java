@@ -23,6 +23,7 @@ import java.util.OptionalLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -81,23 +82,16 @@ final class ClusterRun {
 
         /**
          * The phases with the figures of the requests sent in each (its duration its wall time) and
-         * what {@code figures} adds per phase (index, its outcomes); none for a run of one phase.
+         * what {@code figures} adds per phase (index, its outcomes).
          */
         List<Result.Phase> phaseResults(BiFunction<Integer, List<TimedOutcome>, Map<String, Object>> figures) {
-            if (changes.isEmpty()) {
-                return List.of();
-            }
             Phases phases = phases();
             List<List<TimedOutcome>> split = phases.split(outcomes());
             long[] durations = phases.durations(startNanos(), endNanos());
-            List<Result.Phase> result = new ArrayList<>();
-            for (int i = 0; i < split.size(); i++) {
-                RunStatistics stats = RunStatistics.of(split.get(i).stream().map(TimedOutcome::outcome).toList(),
-                        agents, durations[i]);
-                result.add(new Result.Phase(phases.names().get(i), i == 0 ? "start" : changes.get(i - 1).label(),
-                        i == 0 ? 0 : seconds(made.get(i - 1).startNanos()), stats, figures.apply(i, split.get(i))));
-            }
-            return result;
+            return IntStream.range(0, split.size()).mapToObj(i -> new Result.Phase(phases.names().get(i),
+                    i == 0 ? "start" : changes.get(i - 1).label(), i == 0 ? 0 : seconds(made.get(i - 1).startNanos()),
+                    RunStatistics.of(split.get(i).stream().map(TimedOutcome::outcome).toList(), agents, durations[i]),
+                    figures.apply(i, split.get(i)))).toList();
         }
 
         /** Answers per agent and failures per {@code bucket} from the first request sent. */
@@ -112,27 +106,17 @@ final class ClusterRun {
         }
     }
 
-    @FunctionalInterface
-    interface Measure {
-        Result result(Measured run, EmbeddedCluster cluster) throws Exception;
-    }
-
     /**
-     * Runs {@code variant} of {@code scenario}: {@code proxy} the proxy's settings beyond strategy, host, port and
-     * agents; {@code phases} their names, one more than the {@code changes} made from the running cluster.
+     * Runs {@code variant} of {@code scenario} over {@code agents}, injecting what {@code injects} says:
+     * {@code proxy} the proxy's settings beyond strategy, host, port and agents; {@code phases} their names,
+     * one more than the {@code changes} made from the running cluster.
      *
      * @throws Exception if the cluster cannot start, a change fails or the load run is stuck
      */
-    static Result run(Scenario scenario, Variant variant, Setup setup, ProxyConfig.Builder proxy, List<String> phases,
-                      Function<EmbeddedCluster, List<Changes.Change>> changes, Measure measure) throws Exception {
-        return run(scenario, variant, setup, scenario.agents(setup), scenario.injects(setup), proxy, phases, changes,
-                measure);
-    }
-
-    /** As above, over {@code agents} rather than the scenario's, injecting what {@code injects} says. */
     static Result run(Scenario scenario, Variant variant, Setup setup, List<AgentConfig> agents, String injects,
                       ProxyConfig.Builder proxy, List<String> phases,
-                      Function<EmbeddedCluster, List<Changes.Change>> changes, Measure measure) throws Exception {
+                      Function<EmbeddedCluster, List<Changes.Change>> changes,
+                      BiFunction<Measured, EmbeddedCluster, Result> measure) throws Exception {
         BalancerLog log = new BalancerLog(System::nanoTime);
         LoadTestConfig load = scenario.workload(setup);
         String label = variant.label() + " " + scenario.name();
@@ -140,18 +124,23 @@ final class ClusterRun {
                 () -> log.attachTo(variant.balancer().get()), variant.replicas())) {
             List<Changes.Change> list = changes.apply(cluster); // before the warm-up: it may take an agent out
             setup.stdout().println(header(scenario.name(), variant, injects, cluster));
-            if (load.warmupConfig().isPresent()) {
-                LoadRunner.warmUp(setup.stdout(), label, cluster.baseUrls(), load.warmupConfig().get(),
-                        Pacing.CLOSED_COUNTED);
-            }
+            warmUp(setup, label, cluster.baseUrls(), load, Pacing.CLOSED_COUNTED);
             try (Changes made = new Changes(list, System::nanoTime)) {
                 long from = System.nanoTime();
                 LoadRunner.Result run = new LoadRunner(load, Pacing.CLOSED_COUNTED, setup.stdout()).run(
                         cluster.baseUrls(), label, cluster.agentIds(), made, false);
                 List<Changes.Made> done = made.await();
-                return measure.result(new Measured(scenario.name(), variant, load, cluster.agentIds(),
+                return measure.apply(new Measured(scenario.name(), variant, load, cluster.agentIds(),
                         String.join(", ", cluster.baseUrls()), run, list, done, phases, log, from), cluster);
             }
+        }
+    }
+
+    /** Sends {@code load}'s warm-up, if any, to {@code targets} as {@code pacing} paces it. */
+    static void warmUp(Setup setup, String label, List<String> targets, LoadTestConfig load, Pacing pacing)
+            throws Exception {
+        if (load.warmupConfig().isPresent()) {
+            LoadRunner.warmUp(setup.stdout(), label, targets, load.warmupConfig().get(), pacing);
         }
     }
 

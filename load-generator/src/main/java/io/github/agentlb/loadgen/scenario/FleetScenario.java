@@ -12,7 +12,6 @@ import io.github.agentlb.loadgen.stats.Stickiness.KeyMoves;
 import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +22,6 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.camel.AsyncProcessor;
-import org.apache.camel.Processor;
 import org.apache.camel.support.AsyncProcessorConverterHelper;
 
 /**
@@ -100,7 +98,7 @@ public final class FleetScenario implements Scenario {
     public Result run(Variant variant, Setup setup) throws Exception {
         int n = workload(setup).requests();
         AtomicLong left = new AtomicLong(-1);
-        return ClusterRun.run(this, variant, setup, ProxyConfig.builder(),
+        return ClusterRun.run(this, variant, setup, agents(setup), injects(setup), ProxyConfig.builder(),
                 List.of("before", "joined", "drained", "returned"), cluster -> {
                     AgentLoadBalancerSupport balancer = cluster.balancer();
                     Map<String, AsyncProcessor> children = childrenByAgent(cluster);
@@ -124,11 +122,9 @@ public final class FleetScenario implements Scenario {
 
     /** The balancer's children by agent id (A1..A4), as the proxy built them. */
     private static Map<String, AsyncProcessor> childrenByAgent(EmbeddedCluster cluster) {
-        Map<String, AsyncProcessor> children = new HashMap<>();
-        for (Processor child : cluster.balancer().getProcessors()) {
-            children.put(cluster.agentIdOf(AgentLoadBalancerSupport.agentIdOf(child)),
-                    AsyncProcessorConverterHelper.convert(child));
-        }
+        Map<String, AsyncProcessor> children = cluster.balancer().getProcessors().stream().collect(Collectors.toMap(
+                child -> cluster.agentIdOf(AgentLoadBalancerSupport.agentIdOf(child)),
+                AsyncProcessorConverterHelper::convert));
         if (!children.keySet().containsAll(CHANGING)) {
             throw new IllegalStateException("the proxy's balancer has no child for " + CHANGING + ": " + children.keySet());
         }
@@ -175,10 +171,14 @@ public final class FleetScenario implements Scenario {
         return Result.<Map<String, Integer>>figure(p.figures(), "keys_moved").get(figure);
     }
 
+    /** {@code 16/93}: the keys a phase moved of those compared. */
+    private static String movedOf(Result.Phase p) {
+        return moved(p, "moved") + "/" + moved(p, "users_compared");
+    }
+
     /** {@code 16/93, 33/93, 24/94}: keys moved of those compared, per change. */
     private static String keysMoved(Result r) {
-        return r.phases().stream().skip(1).map(p -> moved(p, "moved") + "/" + moved(p, "users_compared"))
-                .collect(Collectors.joining(", "));
+        return r.phases().stream().skip(1).map(FleetScenario::movedOf).collect(Collectors.joining(", "));
     }
 
     @Override
@@ -191,20 +191,15 @@ public final class FleetScenario implements Scenario {
                 .right("requests", "client errors", "p99 ms").right(AGENTS.toArray(String[]::new))
                 .right("keys moved from the phase before", "of them other keys");
         for (Result r : results) {
-            List<Object> row = new ArrayList<>(List.of(r.variant(), r.clientErrors()));
-            r.phases().forEach(p -> row.add(AGENTS.stream().map(a -> String.valueOf(p.answered(a)))
-                    .collect(Collectors.joining("/"))));
-            row.addAll(List.of(keysMoved(r), (int) r.number("other_keys_moved"), (int) r.number("in_flight_at_drain"),
-                    r.num("%.0f", "drain_ms"), (int) r.number("chosen_while_drained"), (int) r.number("answered_before_join")));
-            summary.row(row);
+            summary.row(List.of(r.variant(), r.clientErrors(), r.phases().stream().map(p -> AGENTS.stream()
+                    .map(a -> String.valueOf(p.answered(a))).collect(Collectors.joining("/"))).toList(), keysMoved(r),
+                    (int) r.number("other_keys_moved"), (int) r.number("in_flight_at_drain"), r.num("%.0f", "drain_ms"),
+                    (int) r.number("chosen_while_drained"), (int) r.number("answered_before_join")));
             for (Result.Phase p : r.phases()) {
-                List<Object> cells = new ArrayList<>(List.of(r.variant(), p.name(), p.openedBy(), p.stats().requests(),
-                        p.stats().clientErrors(), Section.num("%.1f", p.stats().latency().p99Ms())));
-                AGENTS.forEach(a -> cells.add(p.answered(a)));
                 boolean first = p.figures().isEmpty();
-                cells.add(first ? "" : moved(p, "moved") + "/" + moved(p, "users_compared"));
-                cells.add(first ? "" : moved(p, "other_moved"));
-                phases.row(cells);
+                phases.row(List.of(r.variant(), p.name(), p.openedBy(), p.stats().requests(), p.stats().clientErrors(),
+                        Section.num("%.1f", p.stats().latency().p99Ms()), AGENTS.stream().map(p::answered).toList(),
+                        first ? "" : movedOf(p), first ? "" : moved(p, "other_moved")));
             }
         }
         return new Section(name(), List.of(Section.format("Agents A1-A3 as in the uniform scenario and a fourth, %s; "

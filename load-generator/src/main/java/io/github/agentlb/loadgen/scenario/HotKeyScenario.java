@@ -60,7 +60,7 @@ public final class HotKeyScenario implements Scenario {
         List<Variant> variants = new ArrayList<>();
         for (String s : setup.strategies()) {
             if (s.equals(Strategies.CONSISTENT_HASH) || s.equals(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
-                variants.add(Variant.of(s, setup.replicas()));
+                variants.add(Variant.of(s, s, b -> { }, setup.replicas()));
                 variants.add(Variant.of(s + "-bounded", s, b -> ((KeySettings) b).setBalanceFactor(BALANCE_FACTOR),
                         setup.replicas()));
             }
@@ -96,8 +96,8 @@ public final class HotKeyScenario implements Scenario {
 
     @Override
     public Result run(Variant variant, Setup setup) throws Exception {
-        return ClusterRun.run(this, variant, setup, ProxyConfig.builder(), List.of("run"), cluster -> List.of(),
-                (m, cluster) -> result(m, balancerFigures(cluster)));
+        return ClusterRun.run(this, variant, setup, agents(setup), injects(setup), ProxyConfig.builder(),
+                List.of("run"), cluster -> List.of(), (m, cluster) -> result(m, balancerFigures(cluster)));
     }
 
     /** The adaptive virtual node balancer's state (of the first replica), by figure name; empty for another strategy. */
@@ -180,17 +180,14 @@ public final class HotKeyScenario implements Scenario {
         for (Result r : results) {
             RunStatistics s = r.totals();
             double factor = r.number("balance_factor");
-            List<Object> row = new ArrayList<>(List.of(r.variant(), factor > 0 ? Section.format("%.2f", factor) : "-",
-                    s.requests(), s.errors(), s.timeouts()));
-            agents.forEach(a -> row.add(r.answered(a)));
-            row.addAll(List.of(s.maxOverMean(), r.number("others_stickiness")));
-            if (replicated) {
-                row.addAll(List.of(r.number("others_stickiness_per_replica"), r.replicas()
-                        + (Boolean.TRUE.equals(r.figures().get("shared")) ? " shared" : r.replicas() > 1 ? " alone" : "")));
-            }
-            row.addAll(List.of(hotUserOn(Result.figure(r.figures(), "hot_user_agents")),
+            String shared = Boolean.TRUE.equals(r.figures().get("shared")) ? " shared"
+                    : r.replicas() > 1 ? " alone" : "";
+            table.row(List.of(r.variant(), factor > 0 ? Section.format("%.2f", factor) : "-", s.requests(), s.errors(),
+                    s.timeouts(), agents.stream().map(r::answered).toList(), s.maxOverMean(),
+                    r.number("others_stickiness"),
+                    replicated ? List.of(r.number("others_stickiness_per_replica"), r.replicas() + shared) : List.of(),
+                    hotUserOn(Result.figure(r.figures(), "hot_user_agents")),
                     r.check("targets").passed() ? "met" : "missed"));
-            table.row(row);
         }
         List<Object> blocks = new ArrayList<>();
         blocks.add(Section.format("Agents: %s. User %d sends %d (share %.2f) of %d requests, users 1..%d the rest, in "

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * The {@code failure} and {@code hang} scenarios: the uniform agents behind the demo proxy; agent
@@ -103,8 +102,9 @@ public final class OutageScenario implements Scenario {
         int n = workload(setup).requests();
         AgentFault[] fault = new AgentFault[1];
         try {
-            return ClusterRun.run(this, variant, setup, ProxyConfig.builder().firstByteTimeoutMs(proxyRequestTimeoutMs),
-                    List.of("before", "down", "after"), cluster -> {
+            return ClusterRun.run(this, variant, setup, agents(setup), injects(setup),
+                    ProxyConfig.builder().firstByteTimeoutMs(proxyRequestTimeoutMs), List.of("before", "down", "after"),
+                    cluster -> {
                         fault[0] = new AgentFault(cluster.agent(DEAD_AGENT), hang, System::nanoTime);
                         return List.of(new Changes.Change((hang ? "hang " : "kill ") + DEAD_AGENT,
                                         Changes.atRequest(1, 3, n), true, fault[0]::kill),
@@ -147,10 +147,10 @@ public final class OutageScenario implements Scenario {
                         "restart_to_readmission_ms", ClusterRun.millis(readmitted), "dead_agent_ejections",
                         log.count(DEAD_AGENT, Kind.EJECTED, kill), "other_ejections", m.agents().stream().filter(a ->
                                 !a.equals(DEAD_AGENT)).mapToInt(a -> log.count(a, Kind.EJECTED, m.startNanos())).sum()));
-        String empty = phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name)
-                .collect(Collectors.joining(", "));
-        figures.put("unmeasured_phases", phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name)
-                .toList());
+        List<String> unmeasured = phases.stream().filter(p -> p.stats().requests() == 0).map(Result.Phase::name)
+                .toList();
+        figures.put("unmeasured_phases", unmeasured);
+        String empty = String.join(", ", unmeasured);
         Result r = m.result(phases, figures, List.of(), m.run().statistics().clientErrors(),
                 m.timeline(Duration.ofSeconds(1)));
         return ClusterRun.withPhaseLines(r, ClusterRun.timelineChart(r, Section.format("agent %s %s at %.1f "
@@ -190,12 +190,10 @@ public final class OutageScenario implements Scenario {
         for (Result r : results) {
             double before = r.phases().get(0).stats().latency().p99Ms();
             for (Result.Phase p : r.phases()) {
-                List<Object> row = new ArrayList<>(List.of(r.variant(), p.name(), p.stats().requests(),
-                        p.stats().clientErrors(), Section.num("%.1f", p.stats().latency().p99Ms()),
+                phases.row(List.of(r.variant(), p.name(), p.stats().requests(), p.stats().clientErrors(),
+                        Section.num("%.1f", p.stats().latency().p99Ms()),
                         before == 0 ? "n/a" : Section.num("%.2f", p.stats().latency().p99Ms() / before),
-                        p.figures().get("requests_over_proxy_timeout")));
-                agents.forEach(a -> row.add(p.answered(a)));
-                phases.row(row);
+                        p.figures().get("requests_over_proxy_timeout"), agents.stream().map(p::answered).toList()));
             }
             Map<String, Object> h = Result.figure(r.figures(), "health");
             health.row(List.of(r.variant(), health(r, "kill_to_ejection_ms"), health(r, "restart_to_readmission_ms"),

@@ -73,7 +73,7 @@ public final class PlainScenario implements Scenario {
     @Override
     public List<Variant> variants(Setup setup) {
         int replicas = setup.pacing().isDefault() ? setup.replicas() : 1;
-        return setup.strategies().stream().map(s -> Variant.of(s, replicas)).toList();
+        return setup.strategies().stream().map(s -> Variant.of(s, s, b -> { }, replicas)).toList();
     }
 
     @Override
@@ -95,7 +95,7 @@ public final class PlainScenario implements Scenario {
                 trace.record((System.nanoTime() - startNanos) / 1e9, cluster.byAgentId(w.weights()),
                         cluster.byAgentId(w.utilizations()));
             })) {
-                warmUp(variant.label(), cluster.baseUrls(), load, pacing, 0, setup);
+                ClusterRun.warmUp(setup, variant.label(), cluster.baseUrls(), load, pacing);
                 if (trace != null) {
                     trace.markWarmupEnd((System.nanoTime() - startNanos) / 1e9);
                 }
@@ -120,7 +120,7 @@ public final class PlainScenario implements Scenario {
         LoadTestConfig load = urlLoad(workload(setup), pacing);
         setup.stdout().printf("== %s: balancer at %s%s%n", label, baseUrl, pacing.isDefault() ? ""
                 : "; " + pacing.describe(load));
-        warmUp(label, List.of(baseUrl), load, pacing, pacing.openLoop() ? URL_OPEN_LOOP_WARMUP_SECONDS : 0, setup);
+        ClusterRun.warmUp(setup, label, List.of(baseUrl), load, pacing); // urlLoad lengthened it
         LoadRunner.Result run = new LoadRunner(load, pacing, setup.stdout()).run(List.of(baseUrl), label, List.of(),
                 started -> { }, false);
         RunStatistics s = run.statistics();
@@ -139,15 +139,6 @@ public final class PlainScenario implements Scenario {
     @Override
     public boolean againstUrl() {
         return true;
-    }
-
-    /** The warm-up of {@code load}, if any; for an open loop at least {@code leastSeconds} at the run's rate. */
-    private static void warmUp(String label, List<String> targets, LoadTestConfig load, Pacing pacing, int leastSeconds,
-                               Setup setup) throws Exception {
-        if (load.warmupConfig().isPresent()) {
-            LoadRunner.warmUp(setup.stdout(), label, targets, warmupOf(load.warmupConfig().get(),
-                    pacing.ratePerSecond(), leastSeconds), pacing);
-        }
     }
 
     /** {@code load} of a {@code --url} run, its warm-up lengthened as {@link #warmupOf} does for an open loop. */
@@ -225,14 +216,14 @@ public final class PlainScenario implements Scenario {
             lines.add(r.line("%s; p50 %.1f ms, p99 %.1f ms%s", pace.pacing().describe(r.load()), s.latency().p50Ms(),
                     s.latency().p99Ms(), pace.pacing().openLoop() ? " (from intended send times)" : ""));
         }
-        List<String> more = new ArrayList<>(pace.selfCheckLines(s.successes()));
+        pace.selfCheckLines(s.successes()).forEach(line -> lines.add(r.line("%s", line)));
         if (s.successes() > 0 && pace.selfCheck().fellBehindSchedule()) {
-            more.add(behindHint(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), JvmGauges.cores()));
+            lines.add(r.line("%s", behindHint(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                    JvmGauges.cores())));
         }
         if (pace.verdict() != null) {
-            more.add(pace.verdict().line());
+            lines.add(r.line("%s", pace.verdict().line()));
         }
-        more.forEach(line -> lines.add(r.line("%s", line)));
         return lines;
     }
 
@@ -342,7 +333,7 @@ public final class PlainScenario implements Scenario {
         Result first = results.get(0);
         LoadTestConfig c = first.load();
         List<Object> blocks = new ArrayList<>();
-        Pacing pacing = first.pace() == null ? Pacing.CLOSED_COUNTED : first.pace().pacing();
+        Pacing pacing = first.pace().pacing();
         String sent = !pacing.timed() ? c.requests() + " requests" : "Requests sent for " + Pacing.formatDuration(
                 pacing.duration()) + (pacing.openLoop() ? " at " + Pacing.number(pacing.ratePerSecond()) + " per second" : "");
         blocks.add(Section.format("%s over %d users%s, %d concurrent, seed %d, timeout %d ms, "
@@ -390,16 +381,12 @@ public final class PlainScenario implements Scenario {
         table.right("stickiness", "p95 ms", "req/s");
         for (Result r : results) {
             RunStatistics s = r.totals();
-            List<Object> row = new ArrayList<>(List.of(r.variant(), s.requests(), s.errors(), s.timeouts()));
-            agents.forEach(a -> row.add(r.answered(a)));
-            row.addAll(List.of(s.spread(), s.coefficientOfVariation(), s.maxOverMean()));
             Map<String, ?> u = utilization(r);
-            measured.forEach(a -> row.add(u.containsKey(a) ? u.get(a) : "-"));
-            if (!measured.isEmpty()) {
-                row.add(u.isEmpty() ? "-" : r.number("utilization_max_over_mean"));
-            }
-            row.addAll(List.of(s.stickiness(), Section.num("%.1f", s.latency().p95Ms()), Section.num("%.1f", s.throughputRps())));
-            table.row(row);
+            table.row(List.of(r.variant(), s.requests(), s.errors(), s.timeouts(),
+                    agents.stream().map(r::answered).toList(), s.spread(), s.coefficientOfVariation(), s.maxOverMean(),
+                    measured.stream().map(a -> u.containsKey(a) ? u.get(a) : "-").toList(),
+                    measured.isEmpty() ? List.of() : List.of(u.isEmpty() ? "-" : r.number("utilization_max_over_mean")),
+                    s.stickiness(), Section.num("%.1f", s.latency().p95Ms()), Section.num("%.1f", s.throughputRps())));
         }
         return table.build();
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A scenario's part of {@code report.md} and of the console's closing tables, as data. Immutable.
@@ -78,9 +79,10 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
             return this;
         }
 
-        /** Adds a row; numbers are written as {@link #cell} writes them. */
+        /** Adds a row; numbers are written as {@link #cell} writes them, a list as one cell per element. */
         public TableBuilder row(List<?> cells) {
-            rows.add(cells.stream().map(TableBuilder::cell).toList());
+            rows.add(cells.stream().flatMap(c -> c instanceof List<?> list ? list.stream() : Stream.of(c))
+                    .map(TableBuilder::cell).toList());
             return this;
         }
 

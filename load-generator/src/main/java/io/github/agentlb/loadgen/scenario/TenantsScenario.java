@@ -225,28 +225,23 @@ public final class TenantsScenario implements Scenario {
         return 2 * limitMs <= vtcMs || limitMs <= 2 * aloneMs;
     }
 
-    /** Runs the variants one after another, then adds the checks across them to the FIFO and limit runs. */
+    /** Runs the four variants one after another, then adds the checks across them to the FIFO and limit runs. */
     @Override
     public List<Result> runAll(List<Variant> variants, Setup setup) throws Exception {
         List<Result> results = new ArrayList<>(Scenario.super.runAll(variants, setup));
         Result alone = Result.find(results, ALONE), vtc = Result.find(results, VTC);
         Result fifo = Result.find(results, FIFO), limit = Result.find(results, LIMIT);
-        if (vtc != null && limit != null) {
-            double l = limit.number("l_wait_p99_ms"), v = vtc.number("l_wait_p99_ms");
-            double a = alone == null ? Double.NaN : alone.number("l_wait_p99_ms");
-            Result.Check c = Result.Check.of("light kept", lightKept(l, v, a), "L p99 wait %.1f ms with "
-                    + "maxInFlightPerTenant %d: x 2 <= %.1f ms without, or <= 2 x %.1f ms alone (%.2fx)", l, TENANT_LIMIT,
-                    v, a, l / a);
-            results.set(results.indexOf(limit), limit.withChecks(List.of(c)));
-            setup.stdout().println("Scenario tenants: " + c.detail());
-        }
-        if (vtc != null && fifo != null) {
-            Result.Check c = Result.Check.of("fair", vtc.number("l_p99_ms") * FIFO_RATIO <= fifo.number("l_p99_ms"),
-                    "L p99 %.1f ms under VTC x %.0f <= %.1f ms under FIFO", vtc.number("l_p99_ms"), FIFO_RATIO,
-                    fifo.number("l_p99_ms"));
-            results.set(results.indexOf(fifo), fifo.withChecks(List.of(c)));
-            setup.stdout().println("Scenario tenants: " + c.detail());
-        }
+        double l = limit.number("l_wait_p99_ms"), v = vtc.number("l_wait_p99_ms"), a = alone.number("l_wait_p99_ms");
+        Result.Check light = Result.Check.of("light kept", lightKept(l, v, a), "L p99 wait %.1f ms with "
+                + "maxInFlightPerTenant %d: x 2 <= %.1f ms without, or <= 2 x %.1f ms alone (%.2fx)", l, TENANT_LIMIT,
+                v, a, l / a);
+        results.set(results.indexOf(limit), limit.withChecks(List.of(light)));
+        setup.stdout().println("Scenario tenants: " + light.detail());
+        Result.Check fair = Result.Check.of("fair", vtc.number("l_p99_ms") * FIFO_RATIO <= fifo.number("l_p99_ms"),
+                "L p99 %.1f ms under VTC x %.0f <= %.1f ms under FIFO", vtc.number("l_p99_ms"), FIFO_RATIO,
+                fifo.number("l_p99_ms"));
+        results.set(results.indexOf(fifo), fifo.withChecks(List.of(fair)));
+        setup.stdout().println("Scenario tenants: " + fair.detail());
         return results;
     }
 

@@ -25,11 +25,6 @@ public record Variant(String label, String strategy, Supplier<? extends AgentLoa
         Check.atLeast("replicas", replicas, 1);
     }
 
-    /** The strategy with its defaults, under its own name, over {@code replicas} proxies. */
-    public static Variant of(String strategy, int replicas) {
-        return of(strategy, strategy, balancer -> { }, replicas);
-    }
-
     /** {@code strategy} with what {@code configure} sets on each new balancer, under {@code label}. */
     public static Variant of(String label, String strategy, Consumer<AgentLoadBalancerSupport> configure,
                              int replicas) {

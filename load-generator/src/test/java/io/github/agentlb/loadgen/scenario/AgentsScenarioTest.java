@@ -80,9 +80,10 @@ class AgentsScenarioTest {
         turns.add(new Turn(0, 0, false, new ChatStreamClient.Answer(0, -1, 500_000_000L, null, null,
                 "timeout after 500 ms", null)));
         Map<String, AgentsScenario.Counters> agents = new TreeMap<>(Map.of(
-                "A1", new AgentsScenario.Counters(300, 240, 2, 3, 90_000_000L,
+                "A1", new AgentsScenario.Counters(new LlmModel.Counters(3, 0, 0, 2, 300, 240, 90_000_000L, 0),
                         new long[] {30_000_000L, 35_000_000L, 90_000_000L}),
-                "A2", new AgentsScenario.Counters(100, 60, 0, 1, 30_000_000L, new long[] {40_000_000L})));
+                "A2", new AgentsScenario.Counters(new LlmModel.Counters(1, 0, 0, 0, 100, 60, 30_000_000L, 0),
+                        new long[] {40_000_000L})));
 
         Result r = new AgentsScenario().result(new Variant("x", "rr", () -> null, 1), "http://h", TestConfigs.defaults(),
                 turns, agents, SECOND);

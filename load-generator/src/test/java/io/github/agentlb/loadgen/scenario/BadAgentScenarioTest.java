@@ -227,7 +227,7 @@ class BadAgentScenarioTest {
                                ByteArrayOutputStream progress) throws Exception {
         LoadTestConfig config = new LoadTestConfig(requests, requests / 10, 1, 42, 5_000, 500, 30, 0);
         Setup setup = Measurements.setup(agents, List.of("rr", "lr"), config, new PrintStream(progress, true, StandardCharsets.UTF_8));
-        BadAgentScenario sized = new BadAgentScenario(scenario.name().equals("busy"), requests);
+        BadAgentScenario sized = new BadAgentScenario(scenario.name().equals("busy"), false, requests);
         List<Result> results = new ArrayList<>();
         for (Variant v : sized.variants(setup)) {
             Result r = sized.run(v, setup);

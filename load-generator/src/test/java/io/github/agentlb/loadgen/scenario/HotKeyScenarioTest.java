@@ -87,7 +87,7 @@ class HotKeyScenarioTest {
 
     @Test
     void roundRobinReplicasSplitUsersSoTheMeasureCanFail() throws Exception {
-        Result run = new HotKeyScenario().run(Variant.of("rr", 2), setup(List.of("rr"), 2));
+        Result run = new HotKeyScenario().run(Variant.of("rr", "rr", b -> { }, 2), setup(List.of("rr"), 2));
 
         assertThat(run.number("others_stickiness")).isLessThan(0.5);
         assertThat((Map<?, ?>) run.figures().get("hot_user_agents")).hasSize(3);

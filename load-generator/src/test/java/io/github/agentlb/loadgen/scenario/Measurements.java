@@ -53,8 +53,8 @@ final class Measurements {
         long start = outcomes.stream().mapToLong(TimedOutcome::sentAtNanos).min().orElse(0);
         LoadRunner.Result run = new LoadRunner.Result(outcomes, RunStatistics.of(outcomes.stream()
                 .map(TimedOutcome::outcome).toList(), agents, end - start), end - start, 1, null);
-        return new ClusterRun.Measured(scenario, Variant.of(strategy, 1), load, agents, "http://127.0.0.1:1", run,
-                changes, made, phases, log, 0);
+        return new ClusterRun.Measured(scenario, Variant.of(strategy, strategy, b -> { }, 1), load, agents,
+                "http://127.0.0.1:1", run, changes, made, phases, log, 0);
     }
 
     /** Checks that {@code r}'s JSON report has exactly {@link #REPORT_KEYS} at its top level, whatever its scenario. */

@@ -46,8 +46,8 @@ class PlainScenarioTest {
                                  Map<String, Object> figures, List<Chart> charts) {
         LoadRunner.Result run = new LoadRunner.Result(List.of(), stats, 0, 1,
                 PaceReport.counted(Pacing.CLOSED_COUNTED, new PacingCheck().result(Double.NaN, 2, Double.NaN)));
-        return scenario.result(Variant.of(strategy, 1), "http://127.0.0.1:1", true, config, run, figures, charts,
-                List.of());
+        return scenario.result(Variant.of(strategy, strategy, b -> { }, 1), "http://127.0.0.1:1", true, config, run,
+                figures, charts, List.of());
     }
 
     private static Result report(String strategy, RunStatistics stats) {
@@ -171,8 +171,8 @@ class PlainScenarioTest {
         LoadRunner.Result run = new LoadRunner.Result(List.of(), RunStatisticsTest.handWorked(), 0, 1,
                 PaceReport.counted(new Pacing(50, Duration.ofSeconds(90), Pacing.DEFAULT_INTERVAL),
                         new PacingCheck().result(Double.NaN, 2, Double.NaN)));
-        Result timed = UNIFORM.result(Variant.of("rr", 1), "http://127.0.0.1:1", true, TestConfigs.of(2000, 200), run,
-                new LinkedHashMap<>(), List.of(), List.of());
+        Result timed = UNIFORM.result(Variant.of("rr", "rr", b -> { }, 1), "http://127.0.0.1:1", true,
+                TestConfigs.of(2000, 200), run, new LinkedHashMap<>(), List.of(), List.of());
 
         String text = MarkdownReport.render(List.of(new MarkdownReport.Part(UNIFORM.section(List.of(timed)), List.of(timed))));
 

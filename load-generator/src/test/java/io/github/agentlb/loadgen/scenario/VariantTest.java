@@ -32,13 +32,14 @@ class VariantTest {
 
     @Test
     void aPlainVariantIsTheStrategyWithItsDefaultsUnderItsName() {
-        Variant v = Variant.of(Strategies.ROUND_ROBIN, 1);
+        Variant v = Variant.of(Strategies.ROUND_ROBIN, Strategies.ROUND_ROBIN, b -> { }, 1);
 
         assertThat(v.label()).isEqualTo(Strategies.ROUND_ROBIN);
         assertThat(v.balancer().get().getOutlierEjection())
                 .isEqualTo(Strategies.create(Strategies.ROUND_ROBIN).getOutlierEjection());
         assertThat(v.withReplicas(3).label()).isEqualTo("rr x3");
-        assertThatThrownBy(() -> Variant.of(Strategies.ROUND_ROBIN, 0)).hasMessageContaining("replicas must be >= 1, was 0");
+        assertThatThrownBy(() -> Variant.of(Strategies.ROUND_ROBIN, Strategies.ROUND_ROBIN, b -> { }, 0))
+                .hasMessageContaining("replicas must be >= 1, was 0");
     }
 
     @Test
