@@ -51,8 +51,8 @@ public record Timeline(double bucketSeconds, SortedMap<String, long[]> answered,
         return copy;
     }
 
-    @Override
     /** Requests failed (error or timeout) per bucket; a copy. */
+    @Override
     public long[] failed() {
         return failed.clone();
     }
