@@ -33,5 +33,8 @@ cat > "$work/settings.xml" <<XML
 XML
 cd "$here/user-project"
 mvn -q -s "$work/settings.xml" -Dmaven.repo.local="$work/m2" compile dependency:list -DoutputFile="$work/deps.txt"
-grep -E 'camel-lb-strategies|camel-lb-http|micrometer-core' "$work/deps.txt"
+grep -E 'camel-lb-strategies|camel-lb-http|micrometer' "$work/deps.txt"
+# Micrometer's modules must share one version (the BOM imports micrometer-bom, not micrometer-core alone).
+versions=$(grep -oE 'io\.micrometer:[a-z-]+:jar:[^:]+' "$work/deps.txt" | awk -F: '{print $4}' | sort -u)
+[ "$(echo "$versions" | wc -l)" -eq 1 ] || { echo "Micrometer modules at different versions: $versions" >&2; exit 1; }
 echo "user-project compiled with versions from agent-load-balancer-bom"

@@ -93,7 +93,7 @@ public final class JsonReport {
         d.put("passed", r.passed());
         d.put("failures", r.failures());
         d.put("timeline", timeline(r.timeline()));
-        d.put("pace", pace(r.pace()));
+        d.put("pace", pace(r.pace(), r.totals().successes()));
         return d;
     }
 
@@ -118,7 +118,8 @@ public final class JsonReport {
                 t.failed());
     }
 
-    private static Map<String, Object> pace(PaceReport pace) {
+    /** {@code kept_pace} null when nothing was answered ({@code answered} 0), as {@link PaceReport#selfCheckLines}. */
+    private static Map<String, Object> pace(PaceReport pace, long answered) {
         if (pace == null) {
             return null;
         }
@@ -128,7 +129,7 @@ public final class JsonReport {
                 "rate_per_second", pace.pacing().openLoop() ? pace.pacing().ratePerSecond() : null,
                 "duration_s", pace.pacing().timed() ? pace.pacing().duration().toMillis() / 1e3 : null,
                 "interval_s", pace.pacing().timed() ? pace.pacing().interval().toMillis() / 1e3 : null,
-                "self_check", map("kept_pace", c.keptPace(), "sends", c.sends(), "late_sends", c.lateSends(),
+                "self_check", map("kept_pace", answered == 0 ? null : c.keptPace(), "sends", c.sends(), "late_sends", c.lateSends(),
                         "p99_lag_ms", c.p99LagMs(), "max_lag_ms", c.maxLagMs(), "worker_gap_share", c.gapShare(),
                         "p99_worker_gap_ms", c.p99GapMs(), "jvm_cpu_share", c.cpuShare(), "cores", c.cores(),
                         "jvm_cpu_ms_per_request", c.cpuMsPerRequest()));

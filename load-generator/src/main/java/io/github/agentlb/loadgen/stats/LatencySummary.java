@@ -6,7 +6,7 @@ import org.HdrHistogram.Histogram;
  * Response-time summary of {@code count} requests: mean, p50, p95, p99 and max, ms, each NaN (not
  * observed) when {@code count} is 0. Percentiles are nearest-rank, from an HdrHistogram of microseconds with 3
  * significant digits (the highest value equivalent to the true one: exact below 2.048 ms, within
- * 0.1% above); mean and max are exact (whole microseconds). Immutable.
+ * 0.1% above), never above the max; mean and max are exact (whole microseconds). Immutable.
  */
 public record LatencySummary(long count, double meanMs, double p50Ms, double p95Ms, double p99Ms, double maxMs) {
 
@@ -37,13 +37,22 @@ public record LatencySummary(long count, double meanMs, double p50Ms, double p95
         /** The summary of everything recorded so far. */
         public LatencySummary summary() {
             long count = histogram.getTotalCount();
-            return count == 0 ? EMPTY : new LatencySummary(count, (double) sumMicros / count / 1e3, ms(histogram, 50),
-                    ms(histogram, 95), ms(histogram, 99), maxMicros / 1e3);
+            return count == 0 ? EMPTY : new LatencySummary(count, (double) sumMicros / count / 1e3,
+                    ms(histogram, 50, maxMicros), ms(histogram, 95, maxMicros), ms(histogram, 99, maxMicros),
+                    maxMicros / 1e3);
         }
     }
 
     /** The {@code percentile} of {@code micros} (a histogram of microseconds), ms; 0 when it is empty. */
     static double ms(Histogram micros, double percentile) {
-        return micros.getTotalCount() == 0 ? 0 : micros.getValueAtPercentile(percentile) / 1e3;
+        return ms(micros, percentile, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #ms(Histogram, double)}, at most {@code maxMicros}, the exact largest value recorded: the
+     * histogram's highest equivalent value can pass it (150.143 ms for a largest 150.061 ms).
+     */
+    static double ms(Histogram micros, double percentile, long maxMicros) {
+        return micros.getTotalCount() == 0 ? 0 : Math.min(micros.getValueAtPercentile(percentile), maxMicros) / 1e3;
     }
 }

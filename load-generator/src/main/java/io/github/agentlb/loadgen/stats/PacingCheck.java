@@ -55,8 +55,9 @@ public final class PacingCheck {
     /** The verdict, with the JVM's CPU time per completed request, ms (NaN if not measured; taken from a shared system). */
     public synchronized Result result(double cpuShare, int cores, double cpuMsPerRequest) {
         double gapShare = gapNanos + busyNanos == 0 ? 0 : (double) gapNanos / (gapNanos + busyNanos);
-        return new Result(lagsMicros.getTotalCount(), lateSends, LatencySummary.ms(lagsMicros, 99), maxLagNanos / 1e6,
-                gapsMicros.getTotalCount(), gapShare, LatencySummary.ms(gapsMicros, 99), cpuShare, cores, cpuMsPerRequest);
+        double p99Lag = LatencySummary.ms(lagsMicros, 99, maxLagNanos / 1_000);
+        return new Result(lagsMicros.getTotalCount(), lateSends, p99Lag, maxLagNanos / 1e6, gapsMicros.getTotalCount(),
+                gapShare, LatencySummary.ms(gapsMicros, 99), cpuShare, cores, cpuMsPerRequest);
     }
 
     /** {@code cpuNanos / requests} in ms; NaN when the CPU time is unknown (negative) or nothing completed. */

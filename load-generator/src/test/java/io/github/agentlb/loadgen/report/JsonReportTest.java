@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.config.TestConfigs;
 import io.github.agentlb.loadgen.scenario.Result;
+import io.github.agentlb.loadgen.stats.PaceReport;
+import io.github.agentlb.loadgen.stats.PacingCheck;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.nio.file.Path;
@@ -38,5 +41,20 @@ class JsonReportTest {
         }
         assertThat(json.at("/answered_users").asInt()).isZero();
         assertThat(json.at("/load/requests").asInt()).isEqualTo(2);
+    }
+
+    /** As the console and report.md: a run nothing answered has no pacing verdict, `kept_pace` null. */
+    @Test
+    void aRunNothingAnsweredHasNoPacingVerdict() throws Exception {
+        RunStatistics errors = RunStatistics.of(List.of(RequestOutcome.error("r1", 1, 404, 1)), List.of(), 1_000);
+        PaceReport pace = PaceReport.counted(Pacing.CLOSED_COUNTED, new PacingCheck().result(0.1, 2, 1.0));
+        Result r = new Result("uniform", "x", "x", "http://h:1", false, TestConfigs.defaults(), 1, errors, List.of(),
+                Map.of(), List.of(), 1, null, pace, List.of(), List.of());
+        assertThat(pace.selfCheck().keptPace()).isTrue();
+
+        JsonNode json = new ObjectMapper().readTree(JsonReport.write(r, dir).toFile());
+
+        assertThat(json.at("/pace/self_check/kept_pace").isNull()).as(json.toString()).isTrue();
+        assertThat(json.at("/pace/self_check/sends").asInt()).isZero();
     }
 }

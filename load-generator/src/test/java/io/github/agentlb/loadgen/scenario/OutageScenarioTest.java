@@ -181,7 +181,7 @@ class OutageScenarioTest {
         String md = MarkdownReport.render(List.of(new MarkdownReport.Part(new OutageScenario(false, 140)
                 .section(List.of(r)), List.of(r))));
         assertThat(md).contains("## Scenario failure")
-                .contains("| ch | before | 7 | 0 | 200.1 | 1.00 | 1 | 4 | 2 | 1 |")
+                .contains("| ch | before | 7 | 0 | 200.0 | 1.00 | 1 | 4 | 2 | 1 |")
                 .contains("| ch | down | 5 | 2 | 150.0 | 0.75 | 2 | 0 | 2 | 1 |")
                 .contains("| ch | 200 | 1000 | 2 | 1 | 1.000 (2/2) | 0.500 (1/2) | 1.000 (1/1) |")
                 .contains("](timeline_failure_ch.png)");

@@ -170,4 +170,24 @@ public class RunStatisticsTest {
         assertThatThrownBy(() -> RunStatistics.of(List.of(), List.of(), -5))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("durationNanos must be >= 0, was -5");
     }
+
+    /**
+     * HdrHistogram gives a percentile as the highest value equivalent to it (3 digits: 150.061 ms and
+     * 150.143 ms share a bucket); no percentile may pass the exact max, as a report's reader checks.
+     */
+    @Test
+    void noPercentileIsAboveTheExactMax() {
+        LatencySummary.Recorder r = new LatencySummary.Recorder();
+        for (int i = 0; i < 98; i++) {
+            r.record(100 * MILLI);
+        }
+        r.record(150_061 * MICRO);
+        r.record(150_061 * MICRO);
+        LatencySummary s = r.summary();
+        assertThat(s.maxMs()).isEqualTo(150.061);
+        assertThat(s.p99Ms()).isEqualTo(150.061);
+        PacingCheck check = new PacingCheck();
+        check.sendLag(150_061 * MICRO);
+        assertThat(check.result(Double.NaN, 2, Double.NaN).p99LagMs()).isEqualTo(150.061);
+    }
 }
