@@ -116,11 +116,9 @@ public final class HotKeyScenario implements Scenario {
         boolean met = s.maxOverMean() <= TARGET_MAX_OVER_MEAN && hot.othersStickiness() >= TARGET_STICKINESS
                 && hot.hotUserAgentCount() == 1;
         Map<String, Object> figures = Result.map("balance_factor", factor,
-                "shared", m.variant().label().endsWith("-shared"), "hot_share", c.hotShare(),
-                "hot_user", Workload.HOT_USER, "hot_user_requests", hot.hotUserRequests(),
-                "hot_user_agents", hot.hotUserAgents(), "other_users", hot.otherUsers(),
-                "others_sticky_users", hot.stickyOthers(), "others_stickiness", hot.othersStickiness(),
-                "others_stickiness_per_replica", hot.othersStickinessPerReplica());
+                "shared", m.variant().label().endsWith("-shared"));
+        figures.putAll(hotKeyFigures(c, hot));
+        figures.put("others_stickiness_per_replica", hot.othersStickinessPerReplica());
         figures.putAll(balancer);
         Result.Check targets = new Result.Check("targets", met, Section.format("max/mean %.3f (goal <= %.2f), "
                         + "stickiness of users 1..%d %.3f (goal >= %.2f), hot user on %d agent(s) (goal 1)",
@@ -131,6 +129,13 @@ public final class HotKeyScenario implements Scenario {
                 s.requests(), s.errors(), s.timeouts(), ClusterRun.answered(s, "="), s.maxOverMean(), c.users(),
                 hot.othersStickiness(), m.variant().replicas() > 1 ? Section.format(" (%.3f within each replica)",
                         hot.othersStickinessPerReplica()) : "", hotUserOn(hot.hotUserAgents()), met ? "met" : "missed");
+    }
+
+    /** What a run of {@code c} measured of its hot user ({@link Workload#HOT_USER}) and the other users, by name. */
+    static Map<String, Object> hotKeyFigures(LoadTestConfig c, HotKeyStatistics hot) {
+        return Result.map("hot_share", c.hotShare(), "hot_user", Workload.HOT_USER, "hot_user_requests",
+                hot.hotUserRequests(), "hot_user_agents", hot.hotUserAgents(), "other_users", hot.otherUsers(),
+                "others_sticky_users", hot.stickyOthers(), "others_stickiness", hot.othersStickiness());
     }
 
     /** {@code 1 (A2 400)} or {@code 2 (A1 250, A2 150)}: how many agents answered the hot user, and how much each. */

@@ -15,6 +15,7 @@ import io.github.agentlb.loadgen.run.PeriodicSampler;
 import io.github.agentlb.loadgen.stats.IntervalSeries;
 import io.github.agentlb.loadgen.stats.PaceReport;
 import io.github.agentlb.loadgen.stats.PidTrace;
+import io.github.agentlb.loadgen.stats.RequestOutcome;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.loadgen.stats.Stickiness.HotKeyStatistics;
 import io.github.agentlb.loadgen.stats.UtilizationSeries;
@@ -124,16 +125,22 @@ public final class PlainScenario implements Scenario {
         LoadRunner.Result run = new LoadRunner(load, pacing, setup.stdout()).run(List.of(baseUrl), label, List.of(),
                 started -> { }, false);
         RunStatistics s = run.statistics();
+        Map<String, Object> figures = s.successes() == 0 ? Map.of() : urlFigures(load, run.outcomes());
         List<String> lines = new ArrayList<>();
         if (s.successes() == 0) {
             lines.add(nothingSucceeded(s, baseUrl));
-        } else if (load.hotShare() > 0 && !run.timedOutcomes().isEmpty()) {
-            HotKeyStatistics hot = HotKeyStatistics.of(run.outcomes(), 1, o -> 0);
+        } else if (!figures.isEmpty()) {
             lines.add(Section.format("%s: max/mean %.3f, other users' stickiness %.3f, hot user %d on %s "
-                            + "agent(s)", label, s.maxOverMean(), hot.othersStickiness(), Workload.HOT_USER,
-                    HotKeyScenario.hotUserOn(hot.hotUserAgents())));
+                            + "agent(s)", label, s.maxOverMean(), (double) figures.get("others_stickiness"),
+                    Workload.HOT_USER, HotKeyScenario.hotUserOn(Result.figure(figures, "hot_user_agents"))));
         }
-        return result(new Variant(label, label, () -> null, 1), baseUrl, false, load, run, Map.of(), List.of(), lines);
+        return result(new Variant(label, label, () -> null, 1), baseUrl, false, load, run, figures, List.of(), lines);
+    }
+
+    /** A {@code --url} run's figures: its hot key's ({@link HotKeyScenario}'s names) when it has a hot share. */
+    static Map<String, Object> urlFigures(LoadTestConfig load, List<RequestOutcome> outcomes) {
+        return load.hotShare() == 0 || outcomes.isEmpty() ? Map.of()
+                : HotKeyScenario.hotKeyFigures(load, HotKeyStatistics.of(outcomes, 1, o -> 0));
     }
 
     @Override
