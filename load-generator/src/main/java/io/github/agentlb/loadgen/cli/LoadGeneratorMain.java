@@ -157,6 +157,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         if (options.url != null) {
             options.baseUrl(); // a malformed --url is refused before any other line is printed
         }
+        if (options.out != null && options.out.toString().isBlank()) {
+            throw options.usage("--out must name a directory, was '" + options.out + "'");
+        }
         List<Scenario> scenarios = options.validatedScenarios();
         LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare);
         Pacing pacing = options.validatedPacing();

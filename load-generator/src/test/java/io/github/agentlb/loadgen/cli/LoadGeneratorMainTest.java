@@ -436,6 +436,16 @@ class LoadGeneratorMainTest {
         assertThat(stdout()).isEmpty();
     }
 
+    /** An empty --out would write into the working directory: refused, as every other empty value. */
+    @Test
+    void anEmptyOutIsRefused() {
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--out=", "--scenario", "uniform")).isEqualTo(2);
+        assertThat(stderr()).startsWith("--out must name a directory, was ''");
+        assertThat(stdout()).isEmpty();
+    }
+
     @Test
     void noticesComeAfterTheChecksAndOnlyForWhatRuns() {
         PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
