@@ -38,7 +38,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -186,11 +185,7 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             options.err().println(unusable);
             return 2;
         }
-        // Said once every option is checked, and only for the scenarios that run (hotkey: its own hot user).
-        runs.keySet().stream().map(s -> s instanceof PlainScenario ? options.usersNotice(config, null)
-                : s instanceof HotKeyScenario ? options.usersNotice(hotConfig, "hotkey") : null).distinct()
-                .filter(Objects::nonNull).forEach(stdout::println);
-        runs.keySet().stream().map(options::warmupNotice).filter(Objects::nonNull).forEach(stdout::println);
+        options.notices(runs.keySet(), config, hotConfig).forEach(stdout::println); // every option checked
         if (checkOnly) {
             return 0;
         }

@@ -16,10 +16,12 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -181,6 +183,25 @@ final class LoadOptions {
     String warmupNotice(Scenario s) {
         return s.ownWarmup() && spec.commandLine().getParseResult().hasMatchedOption("--warmup")
                 ? "--warmup " + warmup + " is not used by the " + s.name() + " scenario" : null;
+    }
+
+    /**
+     * The notices for the scenarios that run, once every option is checked: the users each load got without
+     * {@code --users} (hotkey: with its own hot user), then {@code --requests} and {@code --warmup} not used.
+     */
+    List<String> notices(Collection<Scenario> runs, LoadTestConfig config, LoadTestConfig hotConfig) {
+        return Stream.concat(runs.stream().map(s -> s instanceof PlainScenario ? usersNotice(config, null)
+                        : s instanceof HotKeyScenario ? usersNotice(hotConfig, "hotkey") : null).distinct(),
+                runs.stream().flatMap(s -> Stream.of(requestsNotice(s), warmupNotice(s))))
+                .filter(Objects::nonNull).toList();
+    }
+
+    /** The line saying that {@code --requests}, given, is not used by {@code s} (its own count); else {@code null}. */
+    String requestsNotice(Scenario s) {
+        return s instanceof PlainScenario || s instanceof HotKeyScenario
+                || !spec.commandLine().getParseResult().hasMatchedOption("--requests") ? null
+                : "--requests " + requests + " is not used by the " + s.name() + " scenario" + (s instanceof OutageScenario
+                        ? " (--failure-requests sets its count)" : " (it sends its own count)");
     }
 
     /** {@link LoadTestConfig}'s {@code message} with its leading field as an option ({@code timeoutMs}: {@code --timeout-ms}). */

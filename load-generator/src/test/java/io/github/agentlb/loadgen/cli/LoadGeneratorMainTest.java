@@ -436,6 +436,22 @@ class LoadGeneratorMainTest {
         assertThat(stdout()).isEmpty();
     }
 
+    /** --requests given to scenarios that send their own counts is said, as --warmup's is. */
+    @Test
+    void requestsGivenToAScenarioWithItsOwnCountIsSaid() {
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--scenario", "slow,failure,uniform", "--strategy", "rr",
+                "--requests", "300", "--out", dir.toString())).as(stderr()).isZero();
+        assertThat(stdout()).contains("--requests 300 is not used by the slow scenario (it sends its own count)")
+                .contains("--requests 300 is not used by the failure scenario (--failure-requests sets its count)")
+                .doesNotContain("by the uniform scenario");
+        out.reset();
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--scenario", "slow", "--strategy", "rr", "--out",
+                dir.toString())).isZero();
+        assertThat(stdout()).doesNotContain("--requests");
+    }
+
     /** An empty --out would write into the working directory: refused, as every other empty value. */
     @Test
     void anEmptyOutIsRefused() {
