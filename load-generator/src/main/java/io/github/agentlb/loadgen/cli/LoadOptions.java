@@ -337,7 +337,7 @@ final class LoadOptions {
         }
         String label = strategies.get(0);
         if (!label.matches("[A-Za-z0-9_-]{1,40}")) {
-            throw usage("strategy must be 1-40 letters, digits, '_' or '-', was '" + label + "'");
+            throw usage("--strategy must be 1-40 letters, digits, '_' or '-', was '" + label + "'");
         }
         return label;
     }

@@ -311,6 +311,9 @@ class LoadGeneratorMainTest {
 
         assertRefused("--replicas", "0").contains("--replicas must be >= 1, was 0");
 
+        assertRefused("--url", "http://127.0.0.1:1", "--strategy", "a b")
+                .contains("--strategy must be 1-40 letters, digits, '_' or '-', was 'a b'");
+
         assertRefused("--replicas", "17").contains("--replicas must be <= 16 (each a proxy in this JVM), was 17");
 
         assertRefused("--hot-share", "0.5", "--scenario", "failure")
