@@ -201,7 +201,8 @@ final class LoadOptions {
         return s instanceof PlainScenario || s instanceof HotKeyScenario
                 || !spec.commandLine().getParseResult().hasMatchedOption("--requests") ? null
                 : "--requests " + requests + " is not used by the " + s.name() + " scenario"
-                        + (s instanceof OutageScenario ? " (--failure-requests sets its count)" : " (it sends its own count)");
+                        + (s instanceof OutageScenario ? " (--failure-requests sets its count)"
+                        : " (it sends its own count)");
     }
 
     /** {@link LoadTestConfig}'s {@code message} with its leading field as an option ({@code timeoutMs}: {@code --timeout-ms}). */

@@ -130,7 +130,8 @@ public final class JsonReport {
                 "duration_s", pace.pacing().timed() ? pace.pacing().duration().toMillis() / 1e3 : null,
                 "interval_s", pace.pacing().timed() ? pace.pacing().interval().toMillis() / 1e3 : null,
                 "self_check", map("kept_pace", answered == 0 ? null : c.keptPace(), "sends", c.sends(),
-                        "late_sends", c.lateSends(), "p99_lag_ms", c.p99LagMs(), "max_lag_ms", c.maxLagMs(), "worker_gap_share", c.gapShare(),
+                        "late_sends", c.lateSends(), "p99_lag_ms", c.p99LagMs(), "max_lag_ms", c.maxLagMs(),
+                        "worker_gap_share", c.gapShare(),
                         "p99_worker_gap_ms", c.p99GapMs(), "jvm_cpu_share", c.cpuShare(), "cores", c.cores(),
                         "jvm_cpu_ms_per_request", c.cpuMsPerRequest()));
         SoakVerdict v = pace.verdict();
