@@ -1,6 +1,7 @@
 package io.github.agentlb.camel;
 
 import io.github.agentlb.core.RelationException;
+import io.github.agentlb.core.bounded.BoundedLoad;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -70,14 +71,20 @@ final class WaitingKnobs {
     /**
      * The configuration with every waiting knob applied, for the start.
      *
+     * Also checks the relation only the start checks: {@code keepInFlightPlacement} keeps the
+     * in-flight bound's placement, so it needs that bound (kept, not refused, when the bound is
+     * turned off after the start).
+     *
      * @return the new configuration, or {@code config} when nothing waits
      * @throws IllegalArgumentException naming a knob whose relation still does not hold (the knobs keep waiting)
      */
     BalancerConfig applyAll(BalancerConfig config) {
-        if (waiting.isEmpty()) {
-            return config;
+        BalancerConfig next = waiting.isEmpty() ? config : draft(config).build();
+        BoundedLoad bound = next.boundedLoad();
+        if (bound.keepInFlightPlacement() && !bound.boundsInFlight()) {
+            throw new IllegalArgumentException("keepInFlightPlacement=true needs the in-flight bound: inFlightFactor"
+                    + " must be >= 1 (" + BoundedLoad.KUBEAI_IN_FLIGHT_FACTOR + " as KubeAI), was 0");
         }
-        BalancerConfig next = draft(config).build();
         waiting.clear();
         return next;
     }

@@ -164,6 +164,28 @@ class KeysAndInFlightLBTest extends CamelTestSupport {
         assertThat(before.getBoundedLoad()).isEqualTo(alone.getBoundedLoad());
     }
 
+    /**
+     * {@code keepInFlightPlacement} alone does nothing (it keeps the in-flight bound's placement),
+     * so a balancer started with it and no in-flight bound is refused, naming both knobs, as a
+     * relation still broken at the start is; bounded loads by request rate alone do not mend it.
+     */
+    @Test
+    void keepInFlightPlacementWithoutTheInFlightBoundFailsTheStartNamingBoth() {
+        ConsistentHashLB balancer = new ConsistentHashLB();
+        balancer.setCamelContext(context);
+        balancer.setKeepInFlightPlacement(true);
+        String refusal = "keepInFlightPlacement=true needs the in-flight bound: inFlightFactor must be >= 1"
+                + " (1.25 as KubeAI), was 0";
+        assertThatThrownBy(balancer::start).isInstanceOf(IllegalArgumentException.class).hasMessage(refusal);
+        balancer.setBalanceFactor(1.25);
+        assertThatThrownBy(balancer::start).isInstanceOf(IllegalArgumentException.class).hasMessage(refusal);
+        assertThatThrownBy(balancer::checkSettings).isInstanceOf(IllegalArgumentException.class).hasMessage(refusal);
+        balancer.setInFlightFactor(1.25);
+        balancer.start();
+        assertThat(balancer.isKeepInFlightPlacement()).isTrue();
+        balancer.stop();
+    }
+
     @Test
     void keysAndTheInFlightBoundAreSetFromYaml() throws Exception {
         try (CamelContext yaml = new DefaultCamelContext()) {
