@@ -115,6 +115,48 @@ class DemoMainTest {
         }
     }
 
+    /**
+     * Requests the server answers itself before any routing (malformed, a version or a body it
+     * refuses) are counted by status in {@code agentlb_proxy_refused_total}, each status the server
+     * can refuse with there from the start at 0, and reach no agent.
+     */
+    @Test
+    void requestsRefusedBeforeRoutingAreCountedByStatus() throws Exception {
+        try (Agents agents = Agents.start(3, 0, 2)) {
+            Demo demo = Demo.start(agents, "rr");
+            Main main = demo.main();
+            try {
+                String scrape = "http://127.0.0.1:" + demo.managementPort() + "/observe/metrics";
+                for (String status : List.of("400", "408", "413", "414", "417", "431", "501", "503", "505")) {
+                    assertThat(http.get(scrape).body()).contains("agentlb_proxy_refused_total{status=\"" + status + "\"} 0.0");
+                }
+                assertThat(refusedWith(demo.port(), "NOT HTTP AT ALL\r\n\r\n")).startsWith("HTTP/1.1 400 ");
+                assertThat(refusedWith(demo.port(), "GET /process/a?user_id=1 HTTP/3.0\r\nHost: x\r\n\r\n"))
+                        .startsWith("HTTP/1.1 505 ");
+                assertThat(refusedWith(demo.port(), "GET /process/a?user_id=1 HTTP/1.1\r\n\r\n")).startsWith("HTTP/1.1 400 ");
+                assertThat(refusedWith(demo.port(), "POST /process/a?user_id=1 HTTP/1.1\r\nHost: x\r\n"
+                        + "Content-Length: 999999999\r\n\r\n")).startsWith("HTTP/1.1 413 ");
+                String metrics = http.get(scrape).body();
+                assertThat(metrics).contains("agentlb_proxy_refused_total{status=\"400\"} 2.0");
+                assertThat(metrics).contains("agentlb_proxy_refused_total{status=\"413\"} 1.0");
+                assertThat(metrics).contains("agentlb_proxy_refused_total{status=\"505\"} 1.0");
+                assertThat(metrics).contains("agentlb_proxy_refused_total{status=\"408\"} 0.0");
+                assertThat(metrics).doesNotContain("agentlb_proxy_requests_seconds_count");
+            } finally {
+                main.stop();
+            }
+        }
+    }
+
+    /** The first line and the rest of the answer to {@code request} sent raw, read until the server closes. */
+    private static String refusedWith(int port, String request) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        }
+    }
+
     @Test
     void readinessIsDownWhileEveryAgentIsFailingAndLivenessStaysUp() throws Exception {
         int port = FreePorts.next();

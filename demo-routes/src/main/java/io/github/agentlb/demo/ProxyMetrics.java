@@ -1,6 +1,8 @@
 package io.github.agentlb.demo;
 
 import io.github.agentlb.agent.http.HeldBodies;
+import io.github.agentlb.agent.http.Refusals;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -28,6 +30,10 @@ import java.util.concurrent.TimeUnit;
  * ({@code agentlb_proxy_request_body_waiting}): the connections not read until some are given back
  * ({@link HeldBodies}).
  *
+ * <p>{@value #REFUSED} ({@code agentlb_proxy_refused_total{status}}): the requests the server
+ * answered itself before routing (malformed, too large, too slow, ...: {@link Refusals}), one
+ * counter per status it can refuse with, there from the start.
+ *
  * <p>Each timer is registered once, at its first request, and kept: a request costs a map lookup,
  * not a registration (a meter removed from the registry afterwards is not recreated).
  *
@@ -51,6 +57,9 @@ public final class ProxyMetrics {
     /** Gauge of the connections not read until request body bytes are given back. */
     public static final String BODY_WAITING = "agentlb.proxy.request.body.waiting";
 
+    /** Counter of the requests the server answered itself, before routing, by status. */
+    public static final String REFUSED = "agentlb.proxy.refused";
+
     private final MeterRegistry registry;
     private final Map<Key, Timer> timers = new ConcurrentHashMap<>();
 
@@ -68,6 +77,14 @@ public final class ProxyMetrics {
                 .description("Bytes of request bodies still arriving held by all connections").register(registry);
         Gauge.builder(BODY_WAITING, bodies, HeldBodies::connectionsWaiting)
                 .description("Connections not read until bytes of request bodies are given back").register(registry);
+    }
+
+    /** Registers the counters of the requests the server answered itself, one per status of {@link Refusals#STATUSES}. */
+    public void bindRefusals(Refusals refusals) {
+        for (int status : Refusals.STATUSES) {
+            FunctionCounter.builder(REFUSED, refusals, r -> r.count(status)).tag(TAG_STATUS, Integer.toString(status))
+                    .description("Requests the server answered itself before routing").register(registry);
+        }
     }
 
     /**

@@ -492,6 +492,10 @@ public class ProxyRoutes extends RouteBuilder {
                         if (heldBodies != null) {
                             metrics.bindBodies(heldBodies);
                         }
+                        Http11Component server = getContext().getComponent(Http11Component.SCHEME, Http11Component.class);
+                        if (server != null) {
+                            metrics.bindRefusals(server.refusals());
+                        }
                         if (balancer != null) {
                             new LoadBalancerMetrics(balancer).bindTo(meters);
                         }

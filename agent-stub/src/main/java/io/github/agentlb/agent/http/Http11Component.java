@@ -63,6 +63,7 @@ public class Http11Component extends NettyHttpComponent {
     private int shutdownTimeoutMs;
     private final long requestReadTimeoutMs;
     private final HeldBodies heldBodies;
+    private final Refusals refusals = new Refusals();
 
     /**
      * A component whose servers give a request {@code requestReadTimeoutMs} (ms) to arrive (then
@@ -134,6 +135,11 @@ public class Http11Component extends NettyHttpComponent {
         }
     }
 
+    /** @return the requests this component's servers answered themselves, by status, since it was made */
+    public Refusals refusals() {
+        return refusals;
+    }
+
     @Override
     protected HttpServerBootstrapFactory getOrCreateHttpNettyServerBootstrapFactory(NettyHttpConsumer consumer) {
         return servers.computeIfAbsent(consumer.getConfiguration().getAddress(), address -> {
@@ -143,7 +149,8 @@ public class Http11Component extends NettyHttpComponent {
             }
             HttpServerBootstrapFactory server =
                     new HttpServerBootstrapFactory(getMultiplexChannelHandler(consumer.getConfiguration().getPort()));
-            server.init(getCamelContext(), consumer.getConfiguration(), new Http11ServerInitializer(consumer, requestReadTimeoutMs, heldBodies));
+            server.init(getCamelContext(), consumer.getConfiguration(),
+                    new Http11ServerInitializer(consumer, requestReadTimeoutMs, heldBodies, refusals));
             return server;
         });
     }

@@ -30,10 +30,11 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
     private final NettyHttpConsumer consumer;
     private final long requestReadTimeoutMs;
     private final HeldBodies heldBodies;
+    private final Refusals refusals;
 
-    /** The pipeline for {@code consumer}'s connections, every body gathered whole. */
+    /** The pipeline for {@code consumer}'s connections, every body gathered whole, refusals not counted. */
     public Http11ServerInitializer(NettyHttpConsumer consumer, long requestReadTimeoutMs) {
-        this(consumer, requestReadTimeoutMs, HeldBodies.NONE);
+        this(consumer, requestReadTimeoutMs, HeldBodies.NONE, null);
     }
 
     /**
@@ -47,14 +48,17 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
      * @param heldBodies           what of a body is held before the request is handed on while the
      *                             rest arrives ({@link StreamedBodies}), and how much of all bodies;
      *                             {@link HeldBodies#NONE}: all gathered whole, none counted
+     * @param refusals             where the requests the server answers itself are counted, or null
      */
-    public Http11ServerInitializer(NettyHttpConsumer consumer, long requestReadTimeoutMs, HeldBodies heldBodies) {
+    Http11ServerInitializer(NettyHttpConsumer consumer, long requestReadTimeoutMs, HeldBodies heldBodies,
+                            Refusals refusals) {
         if (requestReadTimeoutMs < 1) {
             throw new IllegalArgumentException("requestReadTimeoutMs must be >= 1, was " + requestReadTimeoutMs);
         }
         this.consumer = consumer;
         this.requestReadTimeoutMs = requestReadTimeoutMs;
         this.heldBodies = heldBodies;
+        this.refusals = refusals;
         NettyHttpConfiguration c = consumer.getConfiguration();
         if (c.isSsl() || c.isCompression() || c.isDisableStreamCache()) {
             throw new IllegalArgumentException("endpoint " + consumer.getEndpoint().getEndpointUri()
@@ -65,13 +69,16 @@ public class Http11ServerInitializer extends ServerInitializerFactory {
 
     @Override
     public ServerInitializerFactory createPipelineFactory(NettyConsumer nettyConsumer) {
-        return new Http11ServerInitializer((NettyHttpConsumer) nettyConsumer, requestReadTimeoutMs, heldBodies);
+        return new Http11ServerInitializer((NettyHttpConsumer) nettyConsumer, requestReadTimeoutMs, heldBodies, refusals);
     }
 
     @Override
     protected void initChannel(Channel channel) {
         NettyHttpConfiguration c = consumer.getConfiguration();
         ChannelPipeline pipeline = channel.pipeline();
+        if (refusals != null) {
+            channel.attr(Refusals.KEY).set(refusals);
+        }
         RequestReadTimeout readTimeout = new RequestReadTimeout(requestReadTimeoutMs);
         pipeline.addLast("read-timeout", readTimeout.bytes());
         pipeline.addLast("codec", new Http11ServerCodec(c.getMaxInitialLineLength(), c.getMaxHeaderSize(), c.getMaxChunkSize()));

@@ -159,6 +159,7 @@ final class Http1Only extends ChannelInboundHandlerAdapter {
                                String detail, int retryAfterSeconds) throws Exception {
         ReferenceCountUtil.release(request);
         ctx.channel().attr(REFUSED).set(Boolean.TRUE);
+        Refusals.count(ctx.channel(), status.code());
         byte[] body = HttpReplies.errorJson(error, Map.of("detail", detail));
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);

@@ -179,6 +179,7 @@ final class RequestReadTimeout {
         response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpReplies.APPLICATION_JSON);
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        Refusals.count(ctx.channel(), HttpResponseStatus.REQUEST_TIMEOUT.code());
         ctx.channel().writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }
 }
