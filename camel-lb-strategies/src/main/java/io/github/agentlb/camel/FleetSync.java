@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *   <li>an agent new to the balancer is added with its weight (and ramps up when slow start is on);</li>
  *   <li>an agent marked draining, or one that left the fleet, is drained: no new requests, those in
  *       flight finish, then it leaves. An agent back in the fleet before its drain ended takes
- *       requests again with the child it had;</li>
+ *       requests again with the child it had, or at its new address with a new child when it came
+ *       back at another one;</li>
  *   <li>a changed weight is set; a changed address replaces the agent's child (requests in flight
  *       on the old one finish).</li>
  * </ul>
@@ -41,7 +42,7 @@ public final class FleetSync implements FleetListener {
 
     private final AgentLoadBalancerSupport balancer;
     private final Function<AgentSpec, AsyncProcessor> children;
-    /** The last fleet applied: name to its agent. */
+    /** The last fleet applied, and the agents that left it and still drain: name to its agent. */
     private final Map<String, AgentSpec> applied = new HashMap<>();
 
     /**
@@ -118,7 +119,10 @@ public final class FleetSync implements FleetListener {
         if (!edit.isEmpty()) {
             edit.apply();
         }
-        applied.clear();
+        // An agent that left the fleet and still drains keeps its address here: back at another
+        // address before its drain ends, it is moved, not given back its old child.
+        List<String> stillMembers = balancer.balancerState().members();
+        applied.keySet().removeIf(name -> next.containsKey(name) || !stillMembers.contains(name));
         applied.putAll(next);
         if (LOG.isDebugEnabled()) {
             LOG.debug("Fleet of {} agents applied: generation {}", fleet.size(), balancer.balancerState().generation());

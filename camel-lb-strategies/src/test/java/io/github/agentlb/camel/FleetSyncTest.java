@@ -70,6 +70,51 @@ class FleetSyncTest {
         assertThat(counts(rr, 500)).isEqualTo(Map.of("A1@1", 300, "A2@2", 100, "A4@40", 100));
     }
 
+    /**
+     * An agent that left the fleet while a request was in flight on it drains; back in the fleet at
+     * another address before that request ended (a pod made again with a new IP), it is called at
+     * its new address, the request in flight on the old one finishing there; back at the same
+     * address, it keeps its child.
+     */
+    @Test
+    void anAgentBackAtAnotherAddressWhileItDrainsIsCalledThere() {
+        RoundRobinLB rr = startedRoundRobin();
+        Map<String, ScriptedChild> made = new TreeMap<>();
+        FleetSync sync = new FleetSync(rr, spec -> made.computeIfAbsent(spec.name() + "@" + spec.address().getPort(),
+                ScriptedChild::naming));
+        sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 2)));
+        ScriptedChild old = made.get("A2@2");
+        old.hold();
+        Exchange inFlight = null;
+        for (int i = 0; i < 2 && inFlight == null; i++) {
+            Exchange exchange = new DefaultExchange(CAMEL.get());
+            rr.process(exchange, done -> { });
+            inFlight = exchange.getMessage().getBody() == null ? exchange : null;
+        }
+        assertThat(inFlight).as("a request held on A2@2").isNotNull();
+
+        sync.fleetChanged(List.of(agent("A1", 1)));
+        assertThat(rr.balancerState().draining()).containsExactly("A2");
+        sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 20)));
+        assertThat(counts(rr, 4)).isEqualTo(Map.of("A1@1", 2, "A2@20", 2));
+        old.release();
+        assertThat(inFlight.getMessage().getBody(String.class)).as("the request in flight finished on the old address")
+                .isEqualTo("A2@2");
+        assertThat(counts(rr, 4)).isEqualTo(Map.of("A1@1", 2, "A2@20", 2));
+
+        // Leaving and back at the same address while a request is in flight: the same child.
+        made.get("A2@20").hold();
+        Exchange second = new DefaultExchange(CAMEL.get());
+        rr.process(new DefaultExchange(CAMEL.get()), done -> { });
+        rr.process(second, done -> { });
+        sync.fleetChanged(List.of(agent("A1", 1)));
+        sync.fleetChanged(List.of(agent("A1", 1), agent("A2", 20)));
+        made.get("A2@20").stopHolding();
+        assertThat(second.getMessage().getBody(String.class)).isEqualTo("A2@20");
+        assertThat(made).containsOnlyKeys("A1@1", "A2@2", "A2@20");
+        assertThat(counts(rr, 4)).isEqualTo(Map.of("A1@1", 2, "A2@20", 2));
+    }
+
     @Test
     void anEmptyFleetOrANameTwiceChangesNothing() {
         RoundRobinLB rr = startedRoundRobin();

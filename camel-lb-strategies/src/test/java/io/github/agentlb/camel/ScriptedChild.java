@@ -122,6 +122,12 @@ final class ScriptedChild extends AsyncProcessorSupport implements IdAware {
         holding = true;
     }
 
+    /** Completes the attempts kept and keeps none from now on. */
+    void stopHolding() {
+        holding = false;
+        release();
+    }
+
     /** @return the completions kept */
     int heldAnswers() {
         return held.size();
