@@ -32,9 +32,11 @@
  *     .doCatch(Exception.class)                        // a POST's call failed, or a call timed out, before the answer: a JSON 502
  *         .setHeader(Exchange.HTTP_RESPONSE_CODE, constant(502))
  *         .setHeader(Exchange.CONTENT_TYPE, constant("application/json"))
+ *         .setHeader("x-should-retry", constant("false"))      // sent once: SDKs that retry a 502 must not either
  *         .setBody(constant("{\"error\":\"the agent failed or did not answer in time\"}"))
  *     .end()
- *     .removeHeaders("*", "Content-Type", "Retry-After", Exchange.HTTP_RESPONSE_CODE); // none of the request's
+ *     .removeHeaders("*", "Content-Type", "Retry-After", "x-should-retry",
+ *             Exchange.HTTP_RESPONSE_CODE); // none of the request's
  * }</pre>
  *
  * <ul>

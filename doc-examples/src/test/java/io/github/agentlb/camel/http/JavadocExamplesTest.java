@@ -129,6 +129,31 @@ class JavadocExamplesTest {
         assertThat(peak).as("calls in flight at the agents at once").isGreaterThan(CONCURRENT / 2).isEqualTo(CONCURRENT);
     }
 
+    /**
+     * A POST whose agent failed after it was sent is not sent again by the balancer (it may have
+     * run), and its JSON 502 says {@code x-should-retry: false}, so that OpenAI's and other
+     * generated SDKs, which retry a 502 by default, do not send it again either.
+     */
+    @Tag("e2e")
+    @ParameterizedTest
+    @ValueSource(strings = {"RoundRobinLB", "ConsistentHashLB", "PidWeightedLB", "AdaptiveVirtualNodeLB",
+        "LeastRequestLB"})
+    void aPostWhoseAgentFailedIsA502ThatTellsSdksNotToSendItAgain(String strategy) throws Exception {
+        start(strategy);
+        agents.forEach(a -> a.drop = true);
+
+        HttpResponse<String> failed = client.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                        + "/process/p1?user_id=1")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(failed.statusCode()).isEqualTo(502);
+        assertThat(failed.body()).isEqualTo("{\"error\":\"the agent failed or did not answer in time\"}");
+        assertThat(failed.headers().firstValue("x-should-retry")).as("SDKs told not to send it again")
+                .hasValue("false");
+        assertThat(agents.stream().mapToInt(a -> a.calls.get()).sum()).as("sent once").isEqualTo(1);
+    }
+
     @Tag("e2e")
     @ParameterizedTest
     @ValueSource(strings = {"RoundRobinLB", "LeastRequestLB"})
@@ -322,9 +347,16 @@ class JavadocExamplesTest {
         volatile int status = 200;
         /** The answer's {@code Retry-After}, none when null. */
         volatile String retryAfter;
+        /** Whether a call is closed without an answer. */
+        volatile boolean drop;
+        final AtomicInteger calls = new AtomicInteger();
 
         Agent(String id) {
             server = new LocalHttpServer(exchange -> {
+                calls.incrementAndGet();
+                if (drop) {
+                    throw new IOException("the agent closes the connection without an answer");
+                }
                 peak.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 try {
                     CountDownLatch gate = release;

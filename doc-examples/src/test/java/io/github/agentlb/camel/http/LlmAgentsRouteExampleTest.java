@@ -119,12 +119,15 @@ class LlmAgentsRouteExampleTest {
         HttpResponse<String> dropped = chat("hello", null);
         assertThat(dropped.statusCode()).isEqualTo(502);
         assertThat(dropped.body()).isEqualTo("{\"error\":\"the agent failed or did not answer in time\"}");
+        assertThat(dropped.headers().firstValue("x-should-retry")).as("SDKs told not to send it again")
+                .hasValue("false");
         assertThat(calls()).isEqualTo(1);
 
         agents.forEach(a -> a.mode = Mode.HANG);
         HttpResponse<String> hung = chat("hello again", null);
         assertThat(hung.statusCode()).isEqualTo(502);
         assertThat(hung.headers().firstValue("content-type")).hasValue("application/json");
+        assertThat(hung.headers().firstValue("x-should-retry")).hasValue("false");
         assertThat(calls()).isEqualTo(2);
     }
 

@@ -90,6 +90,8 @@ class UsingTheStrategiesRoutesTest {
                 HttpResponse<String> failed = send(context, "POST");
                 assertThat(failed.statusCode()).as(language + ": a POST whose agent failed after it was sent").isEqualTo(502);
                 assertThat(failed.body()).as(language).isEqualTo("{\"error\":\"the agent failed or did not answer in time\"}");
+                assertThat(failed.headers().firstValue("x-should-retry"))
+                        .as(language + ": SDKs told not to send it again").hasValue("false");
                 assertThat(agents.calls()).as(language + ": not re-sent").isEqualTo(1);
             }
             try (SwitchableAgents agents = new SwitchableAgents(); CamelContext context = started(language, agents.ports())) {
