@@ -357,15 +357,10 @@ final class Attempts extends CandidateScreen {
             finishBusy(sync);
             return;
         }
-        if (restingSkipped()) {
-            long seconds = retryAfterSeconds(context.nanoTime());
-            exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(seconds));
-            exchange.setException(busy(exchange, seconds));
-            done(sync);
-            return;
-        }
-        exchange.setException(NoAgentAvailableException.afterAttempts(exchange, context.strategyName, triedCount(),
-                state.agentIds().size(), why, failures, state.detector, pin));
+        NoAgentAvailableException none = restingSkipped() ? busy(exchange) : NoAgentAvailableException.afterAttempts(
+                exchange, context.strategyName, triedCount(), state.agentIds().size(), why, failures, state.detector, pin);
+        DecisionLog.none(exchange, context.strategyName, none);
+        exchange.setException(none);
         done(sync);
     }
 

@@ -142,6 +142,8 @@ abstract sealed class CandidateScreen permits Attempts {
      * An agent added since the exchange read its state that takes requests now (not draining, not
      * ejected when {@code screen}, a place free under the in-flight limit), in the current state's
      * order, else null: what a retry or hedge tries once the agents of the state it read are spent.
+     * Added since: not a serving member of that state with the same child (so never offered by its
+     * picker): new, back from a drain, or moved to another child.
      */
     private String addedSince(boolean screen) {
         BalancerState current = context.currentState();
@@ -150,7 +152,8 @@ abstract sealed class CandidateScreen permits Attempts {
         }
         for (String agent : current.agentIds()) {
             AgentSlot slot = current.slot(agent);
-            if (state.slot(agent) != null || slot == null || slot.life.get() != AgentSlot.SERVING || wasTried(agent)
+            if (slot == null || state.slot(agent) == slot && !state.draining().contains(agent)
+                    || slot.life.get() != AgentSlot.SERVING || wasTried(agent)
                     || screen && state.detector.admit(agent) == Admission.EJECTED || limit > 0 && !slot.reserve(limit)) {
                 continue;
             }
@@ -203,9 +206,12 @@ abstract sealed class CandidateScreen permits Attempts {
 
     /**
      * The exception for an exchange every agent of which rests or is full: unavailable when each
-     * agent passed over rests after a 503 (an outage, not rate limiting), else busy.
+     * agent passed over rests after a 503 (an outage, not rate limiting), else busy; the exchange's
+     * {@code Retry-After} set ({@link #retryAfterSeconds}).
      */
-    AgentsBusyException busy(Exchange exchange, long retryAfterSeconds) {
+    AgentsBusyException busy(Exchange exchange) {
+        long retryAfterSeconds = retryAfterSeconds(context.nanoTime());
+        exchange.getMessage().setHeader(AnswerRules.RETRY_AFTER, Long.toString(retryAfterSeconds));
         boolean unavailable = restingSkipped();
         for (String agent : restingSkipped == null ? Set.<String>of() : restingSkipped) {
             AgentSlot slot = state.slot(agent);

@@ -61,6 +61,11 @@ final class DecisionLog {
                 trial ? " (trial)" : "", after);
     }
 
+    /** {@code request=r1 strategy=rr agent=none: No agent available: ...}: the request's line when it gets no agent. */
+    static void none(Exchange exchange, String strategy, NoAgentAvailableException why) {
+        DECISIONS.info("request={} strategy={} agent=none: {}", requestId(exchange), strategy, why.reason());
+    }
+
     /** An ejection for a time, or (no time: health checks) a mark-down until a probe passes. */
     static void ejected(String strategy, AgentFailure failure, Duration ejectionTime) {
         if (ejectionTime.isZero()) {

@@ -23,6 +23,8 @@ public class NoAgentAvailableException extends CamelExchangeException {
     private final transient List<AgentFailure> failures;
     private final transient Set<String> ejectedAgents;
     private final String sessionAgent;
+    /** The message as given, without the exchange Camel's message appends. */
+    private final String reason;
 
     public NoAgentAvailableException(String message, Exchange exchange, Throwable cause) {
         this(message, exchange, cause, List.of(), Set.of());
@@ -53,6 +55,7 @@ public class NoAgentAvailableException extends CamelExchangeException {
     public NoAgentAvailableException(String message, Exchange exchange, Throwable cause, List<AgentFailure> failures,
             Set<String> ejectedAgents, String sessionAgent) {
         super(message, exchange, cause);
+        this.reason = message;
         this.failures = List.copyOf(failures);
         this.ejectedAgents = Set.copyOf(ejectedAgents);
         this.sessionAgent = sessionAgent;
@@ -82,6 +85,11 @@ public class NoAgentAvailableException extends CamelExchangeException {
                 + (ejected.isEmpty() ? "" : "; ejected: " + String.join(", ", ejected));
         Throwable last = failures.isEmpty() ? null : failures.get(failures.size() - 1).failure();
         return new NoAgentAvailableException(message, exchange, last, failures, ejected);
+    }
+
+    /** The message as given: why no agent answered, without the exchange Camel's message names. */
+    String reason() {
+        return reason;
     }
 
     /** The agents that were ejected (outlier ejection) when the exchange gave up; tried last, if at all. */

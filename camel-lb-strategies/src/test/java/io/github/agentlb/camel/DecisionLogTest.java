@@ -74,6 +74,45 @@ class DecisionLogTest {
         assertThat(DecisionLog.enabled()).as("the test configuration logs WARN and up").isFalse();
     }
 
+    /**
+     * A request that gets no agent has its one decision line too: {@code agent=none} and why (every
+     * agent tried failed, or every agent resting), as the exception's message says it.
+     */
+    @Test
+    void aRequestThatGetsNoAgentHasItsDecisionLine() throws Exception {
+        try (CamelContext camel = new DefaultCamelContext(); CapturedLog log = new CapturedLog("io.github.agentlb.decision")) {
+            camel.start();
+            RoundRobinLB failing = ScriptedChild.started(new RoundRobinLB(), camel, ScriptedChild.answering("A1",
+                    (attempt, now) -> {
+                        throw new ConnectException("Connection refused");
+                    }));
+            Exchange down = exchange(camel, "r1");
+            failing.process(down, sync -> { });
+            RoundRobinLB busy = ScriptedChild.started(new RoundRobinLB(), camel, ScriptedChild.answering("A1",
+                    (attempt, now) -> {
+                        attempt.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 429);
+                        attempt.getMessage().setHeader("Retry-After", "30");
+                    }));
+            busy.process(exchange(camel, "r2"), sync -> { });
+            Exchange resting = exchange(camel, "r3");
+            busy.process(resting, sync -> { });
+
+            assertThat(down.getException()).isInstanceOf(NoAgentAvailableException.class);
+            assertThat(resting.getException()).isInstanceOf(AgentsBusyException.class);
+            assertThat(log.lines()).containsExactly(
+                    "INFO request=r1 strategy=rr agent=A1",
+                    "INFO request=r1 strategy=rr agent=none: No agent available: 1 of 1 agents tried, each failed: A1 (connection refused)",
+                    "INFO request=r2 strategy=rr agent=A1",
+                    "INFO request=r3 strategy=rr agent=none: Agent A1, the only one left for this request, is busy: retry after 30 s");
+        }
+    }
+
+    private static Exchange exchange(CamelContext camel, String requestId) {
+        Exchange exchange = new DefaultExchange(camel);
+        exchange.getIn().setHeader(AgentLb.REQUEST_ID_HEADER, requestId);
+        return exchange;
+    }
+
     @Test
     void healthLinesNameTheAgentTheTimeAndTheReason() {
         try (CapturedLog log = new CapturedLog("io.github.agentlb.health")) {

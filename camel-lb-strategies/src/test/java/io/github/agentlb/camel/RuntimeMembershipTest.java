@@ -431,6 +431,56 @@ class RuntimeMembershipTest {
         }
     }
 
+    /**
+     * An agent that was draining in the state an exchange read and takes requests again since (back
+     * in the fleet before its drain ended), or one replaced since by another child (moved to another
+     * address), is an agent added since for a retry: a whole fleet swapped while a request retries
+     * leaves it an agent, not a 503.
+     */
+    @Test
+    void aRetryMayGoToAnAgentBackFromItsDrainOrMovedSinceTheExchangeReadItsState() {
+        for (String change : List.of("back", "moved")) {
+            ScriptedChild b = ScriptedChild.naming("B");
+            ScriptedChild movedB = ScriptedChild.naming("B moved");
+            java.util.concurrent.atomic.AtomicReference<AgentLoadBalancerSupport> self = new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicReference<List<String>> order = new java.util.concurrent.atomic.AtomicReference<>(List.of("B"));
+            ScriptedChild a = ScriptedChild.answering("A1", (attempt, now) -> {
+                // While this exchange's attempt runs, the fleet is swapped: A1 drains, B comes back or moves.
+                AgentLoadBalancerSupport lb = self.get();
+                if (change.equals("back")) {
+                    lb.addAgent("B", b, 1.0);
+                } else {
+                    lb.removeAgent("B");
+                    lb.addAgent("B", movedB, 1.0);
+                }
+                lb.drainAgent("A1");
+                throw new java.net.ConnectException("Connection refused");
+            });
+            AgentLoadBalancerSupport balancer = new AgentLoadBalancerSupport(TestBalancer.strategy("fixed", state -> exchange ->
+                    Selection.of(order.get().stream().filter(state.members()::contains)
+                            .filter(agent -> !state.draining().contains(agent)).iterator()))) {
+            };
+            self.set(balancer);
+            balancer.setCamelContext(CAMEL.get());
+            balancer.addAgent("A1", a, 1.0);
+            balancer.addAgent("B", b, 1.0);
+            balancer.start();
+            b.hold(); // a request of another exchange stays in flight on B
+            balancer.process(new DefaultExchange(CAMEL.get()), sync -> { });
+            if (change.equals("back")) {
+                balancer.drainAgent("B"); // B drains, still a member
+            }
+            order.set(List.of("A1", "B"));
+
+            Exchange retried = send(balancer, null);
+
+            b.stopHolding();
+            assertThat(retried.getException()).as(change).isNull();
+            assertThat(retried.getMessage().getBody(String.class)).as(change).isEqualTo(change.equals("back") ? "B" : "B moved");
+            balancer.stop();
+        }
+    }
+
     /** An agent added since is held to the in-flight limit as any other: a retry does not take a place it has not. */
     @Test
     void aRetryToAnAgentAddedSinceKeepsItsInFlightLimit() {
