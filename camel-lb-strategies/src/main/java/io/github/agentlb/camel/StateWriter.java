@@ -342,7 +342,7 @@ final class StateWriter implements StrategyContext {
         Map<String, AgentSlot> slotsById = new HashMap<>();
         for (Map.Entry<String, AsyncProcessor> e : computed.byId().entrySet()) {
             AgentSlot slot = slots.computeIfAbsent(e.getValue(), c -> new AgentSlot(c, false));
-            slot.life.set(draining.contains(e.getKey()) ? AgentSlot.DRAINING : AgentSlot.SERVING);
+            slot.life.compareAndSet(AgentSlot.DRAINING, draining.contains(e.getKey()) ? AgentSlot.DRAINING : AgentSlot.SERVING);
             slotsById.put(e.getKey(), slot);
         }
         weights.keySet().retainAll(members);
@@ -359,6 +359,8 @@ final class StateWriter implements StrategyContext {
                 Collections.unmodifiableMap(allWeights), Collections.unmodifiableSet(new TreeSet<>(draining)),
                 Map.copyOf(warmingSince), config, detector, boundedLoads, sessions, null);
         state = view.withPicker(strategy.newPicker(view));
+        // Draining once the state without them is out: a request of the state before finds its agents.
+        draining.forEach(id -> slotsById.get(id).life.set(AgentSlot.DRAINING));
         generation++;
         listeners.published(before, state);
     }

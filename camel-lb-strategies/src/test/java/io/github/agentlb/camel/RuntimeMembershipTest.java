@@ -481,6 +481,44 @@ class RuntimeMembershipTest {
         }
     }
 
+    /**
+     * An agent drained by an edit is marked draining only once the state without it is published: a
+     * request that reads the state before, while the new one is being made (here, as its picker is
+     * made), still finds its agent, never a state whose agents are all gone with none after it (the
+     * 503 "selected no agent" of a whole fleet swapped under load).
+     */
+    @Test
+    void aRequestWhileAnEditIsPublishedFindsTheAgentsOfTheStateItRead() {
+        ScriptedChild a = ScriptedChild.naming("A1");
+        ScriptedChild c = ScriptedChild.naming("C");
+        java.util.concurrent.atomic.AtomicReference<AgentLoadBalancerSupport> self = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Exchange> during = new java.util.concurrent.atomic.AtomicReference<>();
+        AgentLoadBalancerSupport balancer = new AgentLoadBalancerSupport(TestBalancer.strategy("fixed", state -> {
+            if (state.draining().contains("A1") && during.get() == null) {
+                Exchange exchange = new DefaultExchange(CAMEL.get());
+                during.set(exchange);
+                self.get().process(exchange, sync -> { }); // reads the state before this one
+            }
+            return exchange -> Selection.of(state.agentIds().iterator());
+        })) {
+        };
+        self.set(balancer);
+        balancer.setCamelContext(CAMEL.get());
+        balancer.addAgent("A1", a, 1.0);
+        balancer.start();
+        a.hold(); // a request in flight on A1: drained, it stays a member
+        balancer.process(new DefaultExchange(CAMEL.get()), sync -> { });
+
+        balancer.editAgents().drain("A1").add("C", c, 1.0).apply();
+
+        a.stopHolding();
+        assertThat(during.get()).as("a request made while the edit was published").isNotNull();
+        assertThat(during.get().getException()).isNull();
+        assertThat(during.get().getMessage().getBody(String.class)).isEqualTo("A1");
+        assertThat(send(balancer, null).getMessage().getBody(String.class)).isEqualTo("C");
+        balancer.stop();
+    }
+
     /** An agent added since is held to the in-flight limit as any other: a retry does not take a place it has not. */
     @Test
     void aRetryToAnAgentAddedSinceKeepsItsInFlightLimit() {
