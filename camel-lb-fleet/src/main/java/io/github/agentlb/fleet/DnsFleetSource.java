@@ -484,13 +484,13 @@ public final class DnsFleetSource extends PolledFleetSource {
             return this;
         }
 
-        /** @param value whether a {@code host:port} target asks for A records (default true) */
+        /** @param value whether a {@code host:port} target asks for A records (default true; an SRV target refuses false when built) */
         public Builder ipv4(boolean value) {
             this.ipv4 = value;
             return this;
         }
 
-        /** @param value whether a {@code host:port} target asks for AAAA records (default true) */
+        /** @param value whether a {@code host:port} target asks for AAAA records (default true; an SRV target refuses false when built) */
         public Builder ipv6(boolean value) {
             this.ipv6 = value;
             return this;
@@ -509,6 +509,10 @@ public final class DnsFleetSource extends PolledFleetSource {
             }
             if (!ipv4 && !ipv6) {
                 throw new IllegalArgumentException("ipv4 and ipv6 must not both be false, were false");
+            }
+            if (target.startsWith("_") && !(ipv4 && ipv6)) {
+                throw new IllegalArgumentException("ipv4 and ipv6 choose the queries of a host:port target, not of the SRV"
+                        + " target " + target + ", were ipv4=" + ipv4 + ", ipv6=" + ipv6);
             }
             return new DnsFleetSource(this);
         }

@@ -183,6 +183,9 @@ public final class FileFleetSource extends PolledFleetSource {
         return "file:" + file;
     }
 
+    /** The shortest poll interval: 10 ms. */
+    static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
+
     /** Builds a {@link FileFleetSource}; each setter validates at once. Not thread-safe. */
     public static final class Builder {
         private final Path file;
@@ -193,9 +196,12 @@ public final class FileFleetSource extends PolledFleetSource {
             this.file = Check.notNull("file", file);
         }
 
-        /** @param value how often the file is read, > 0; default {@link #DEFAULT_POLL_INTERVAL} */
+        /** @param value how often the file is read, >= 10 ms (less reads it in a loop); default {@link #DEFAULT_POLL_INTERVAL} */
         public Builder pollInterval(Duration value) {
-            this.pollInterval = Check.positive("pollInterval", value);
+            if (Check.positive("pollInterval", value).compareTo(MIN_POLL_INTERVAL) < 0) {
+                throw new IllegalArgumentException("pollInterval must be >= 10 ms, was " + value);
+            }
+            this.pollInterval = value;
             return this;
         }
 

@@ -324,6 +324,18 @@ class DnsFleetSourceTest {
         assertThat(dns.queries(HOST, DnsRecordType.A)).isEqualTo(1);
     }
 
+    /** ipv4 and ipv6 choose the queries of a host:port target: set on an SRV target they would say nothing, so they are refused. */
+    @Test
+    void ipv4OrIpv6SetOffForAnSrvTargetIsRefused() {
+        assertThatThrownBy(() -> DnsFleetSource.builder("_agent._tcp.agents.internal").ipv6(false).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("ipv4 and ipv6 choose the queries of a host:port"
+                        + " target, not of the SRV target _agent._tcp.agents.internal, were ipv4=true, ipv6=false");
+        assertThatThrownBy(() -> DnsFleetSource.builder("_agent._tcp.agents.internal").ipv4(false).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageEndingWith("were ipv4=false, ipv6=true");
+        DnsFleetSource.builder("_agent._tcp.agents.internal").build();
+        DnsFleetSource.builder("agents.internal:8080").ipv6(false).build();
+    }
+
     @Test
     void theBuilderNamesTheBadFieldAndValue() {
         assertBad(() -> DnsFleetSource.builder("agents.internal"),

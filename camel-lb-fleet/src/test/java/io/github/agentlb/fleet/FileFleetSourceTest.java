@@ -222,6 +222,17 @@ class FileFleetSourceTest {
         assertThat(told).hasSize(1);
     }
 
+    /** A poll interval under 10 ms reads the file in a loop (82% of a core at 1 ns): refused. */
+    @Test
+    void aPollIntervalUnderTenMillisecondsIsRefused() {
+        Path dir = Path.of("agents.txt");
+        assertThatThrownBy(() -> FileFleetSource.builder(dir).pollInterval(Duration.ofNanos(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("pollInterval must be >= 10 ms, was PT0.000000001S");
+        assertThatThrownBy(() -> FileFleetSource.builder(dir).pollInterval(Duration.ofMillis(9)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("pollInterval must be >= 10 ms, was PT0.009S");
+        FileFleetSource.builder(dir).pollInterval(Duration.ofMillis(10));
+    }
+
     @Test
     void theBuilderNamesTheBadFieldAndValue() {
         assertThatThrownBy(() -> FileFleetSource.builder(null))

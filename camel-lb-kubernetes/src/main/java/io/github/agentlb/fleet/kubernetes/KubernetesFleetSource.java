@@ -3,6 +3,7 @@ package io.github.agentlb.fleet.kubernetes;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.github.agentlb.core.Check;
@@ -15,9 +16,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Kubernetes service's EndpointSlices as a membership source: the slices labelled
@@ -41,9 +46,14 @@ public final class KubernetesFleetSource implements FleetSource {
 
     /** The label EndpointSlices carry with their service's name. */
     public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+    /** How long the informer may be without a watch before the source says so: 5 s (a watch's renewal takes less). */
+    static final Duration WATCH_GRACE = Duration.ofSeconds(5);
     /** The longest wait for the first list at start by default: 30 s. */
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
 
+    private static final Logger LOG = LoggerFactory.getLogger(KubernetesFleetSource.class);
+    /** A port's name (an IANA service name, RFC 6335): at most 15 of a-z, 0-9 and '-', not at an end. */
+    private static final Pattern PORT_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?");
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Set<String> ADDRESS_TYPES = Set.of("IPv4", "IPv6", "FQDN");
 
@@ -57,6 +67,13 @@ public final class KubernetesFleetSource implements FleetSource {
     private SharedIndexInformer<EndpointSlice> informer;
     private LastGoodFleet fleet;
     private boolean started;
+    /** Why the informer has not watched for {@link #WATCH_GRACE}; null while it watches. */
+    private String watchProblem;
+    /** Since when the informer has not watched, ns; 0 while it watches. */
+    private long notWatchingSince;
+    /** The message of the informer's last failed list or watch. */
+    private volatile String lastFailure;
+    private ScheduledExecutorService watchCheck;
     private boolean closed;
 
     private KubernetesFleetSource(Builder builder) {
@@ -88,6 +105,12 @@ public final class KubernetesFleetSource implements FleetSource {
         }
         SharedIndexInformer<EndpointSlice> created = client.discovery().v1().endpointSlices().inNamespace(namespace)
                 .withLabel(SERVICE_NAME_LABEL, service).runnableInformer(0);
+        // After the start, the informer retries a failed list or watch (as fabric8's own handler does);
+        // the last failure names the reason when checkWatch() finds it without a watch.
+        created.exceptionHandler((isStarted, failure) -> {
+            lastFailure = failure.getMessage();
+            return isStarted && !ExceptionHandler.isDeserializationException(failure);
+        });
         created.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(EndpointSlice slice) {
@@ -130,6 +153,39 @@ public final class KubernetesFleetSource implements FleetSource {
                 throw e;
             }
             started = true;
+            watchCheck = Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "agentlb-fleet-kubernetes");
+                thread.setDaemon(true);
+                return thread;
+            });
+            watchCheck.scheduleWithFixedDelay(this::checkWatch, 1, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Every second on the source's own thread: an informer without a watch for {@link #WATCH_GRACE}
+     * (an API server down or refusing the watch: it retries) is the source's problem, said in one
+     * WARN line, and its return in one INFO line.
+     */
+    private void checkWatch() {
+        synchronized (lock) {
+            if (closed || informer == null) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (informer.isWatching()) {
+                if (watchProblem != null) {
+                    LOG.info("{}: watching EndpointSlices again", describe());
+                }
+                notWatchingSince = 0;
+                watchProblem = null;
+            } else if (notWatchingSince == 0) {
+                notWatchingSince = now;
+            } else if (watchProblem == null && now - notWatchingSince >= WATCH_GRACE.toNanos()) {
+                watchProblem = "not watching EndpointSlices for " + WATCH_GRACE.toSeconds() + " s, the fleet may be out of"
+                        + " date (retrying)" + (lastFailure == null ? "" : ": " + lastFailure);
+                LOG.warn("{}: {}", describe(), watchProblem);
+            }
         }
     }
 
@@ -175,10 +231,14 @@ public final class KubernetesFleetSource implements FleetSource {
         }
     }
 
-    /** @return why the slices as they are now are not applied, or null when they are */
+    /**
+     * @return why the slices as they are now are not applied, or that they are not watched (a list
+     *     or watch failed after the start: an API server down, a 403) until the informer watches
+     *     again; null when neither
+     */
     public String problem() {
         synchronized (lock) {
-            return fleet == null ? null : fleet.problem();
+            return watchProblem != null ? watchProblem : fleet == null ? null : fleet.problem();
         }
     }
 
@@ -191,6 +251,9 @@ public final class KubernetesFleetSource implements FleetSource {
             }
             closed = true;
             running = informer;
+            if (watchCheck != null) {
+                watchCheck.shutdownNow();
+            }
         }
         // outside the lock: the informer's thread may be waiting for it in changed()
         if (running != null) {
@@ -233,7 +296,12 @@ public final class KubernetesFleetSource implements FleetSource {
 
         /** @param value the name of the agents' port in the slices; default: the slice's only port */
         public Builder portName(String value) {
-            this.portName = Check.notBlank("portName", value);
+            Check.notBlank("portName", value);
+            if (!PORT_NAME.matcher(value).matches() || value.contains("--") || value.chars().noneMatch(Character::isLetter)) {
+                throw new IllegalArgumentException("portName must be a Kubernetes port name (a-z, 0-9, '-', at most 15,"
+                        + " a letter), was '" + value + "'");
+            }
+            this.portName = value;
             return this;
         }
 
@@ -254,7 +322,10 @@ public final class KubernetesFleetSource implements FleetSource {
 
         /** @param value the longest wait for the first list at start, > 0; default {@link #DEFAULT_START_TIMEOUT} */
         public Builder startTimeout(Duration value) {
-            this.startTimeout = Check.positive("startTimeout", value);
+            if (Check.positive("startTimeout", value).toMillis() < 1) {
+                throw new IllegalArgumentException("startTimeout must be >= 1 ms, was " + value);
+            }
+            this.startTimeout = value;
             return this;
         }
 

@@ -139,6 +139,24 @@ class KubernetesFleetSourceTest {
         assertBad(() -> KubernetesFleetSource.builder("prod", "agents").client(null), "client must not be null, was null");
     }
 
+    /**
+     * A port name that Kubernetes cannot have (an IANA service name: a-z, 0-9 and '-', at most 15, a
+     * letter, no '-' at an end nor twice) would match no slice's port, so it is refused; a start
+     * timeout under a millisecond would be rounded to none.
+     */
+    @Test
+    void aPortNameKubernetesCannotHaveAndAStartTimeoutUnderAMillisecondAreRefused() {
+        String rule = "portName must be a Kubernetes port name (a-z, 0-9, '-', at most 15, a letter), was ";
+        assertBad(() -> KubernetesFleetSource.builder("prod", "agents").portName("HTTP PORT"), rule + "'HTTP PORT'");
+        assertBad(() -> KubernetesFleetSource.builder("prod", "agents").portName("http-"), rule + "'http-'");
+        assertBad(() -> KubernetesFleetSource.builder("prod", "agents").portName("a--b"), rule + "'a--b'");
+        assertBad(() -> KubernetesFleetSource.builder("prod", "agents").portName("8080"), rule + "'8080'");
+        assertBad(() -> KubernetesFleetSource.builder("prod", "agents").portName("a234567890123456"), rule + "'a234567890123456'");
+        KubernetesFleetSource.builder("prod", "agents").portName("http-metrics2").portName("a23456789012345");
+        assertBad(() -> KubernetesFleetSource.builder("prod", "agents").startTimeout(Duration.ofNanos(500_000)),
+                "startTimeout must be >= 1 ms, was PT0.0005S");
+    }
+
     private static void assertBad(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String message) {
         assertThatThrownBy(call).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
     }
