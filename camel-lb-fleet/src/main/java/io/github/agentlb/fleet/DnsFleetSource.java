@@ -484,13 +484,19 @@ public final class DnsFleetSource extends PolledFleetSource {
             return this;
         }
 
-        /** @param value whether a {@code host:port} target asks for A records (default true; an SRV target refuses false when built) */
+        /**
+         * @param value whether a {@code host:port} target asks for A records (default true; an SRV
+         *              target refuses false when built)
+         */
         public Builder ipv4(boolean value) {
             this.ipv4 = value;
             return this;
         }
 
-        /** @param value whether a {@code host:port} target asks for AAAA records (default true; an SRV target refuses false when built) */
+        /**
+         * @param value whether a {@code host:port} target asks for AAAA records (default true; an SRV
+         *              target refuses false when built)
+         */
         public Builder ipv6(boolean value) {
             this.ipv6 = value;
             return this;

@@ -196,7 +196,10 @@ public final class FileFleetSource extends PolledFleetSource {
             this.file = Check.notNull("file", file);
         }
 
-        /** @param value how often the file is read, >= 10 ms (less reads it in a loop); default {@link #DEFAULT_POLL_INTERVAL} */
+        /**
+         * @param value how often the file is read, >= 10 ms (less reads it in a loop); default
+         *              {@link #DEFAULT_POLL_INTERVAL}
+         */
         public Builder pollInterval(Duration value) {
             if (Check.positive("pollInterval", value).compareTo(MIN_POLL_INTERVAL) < 0) {
                 throw new IllegalArgumentException("pollInterval must be >= 10 ms, was " + value);

@@ -35,12 +35,18 @@ import org.slf4j.LoggerFactory;
  * its last fleet and one WARN line says why ({@code no ready endpoint (...)}). The balancer is
  * never emptied by the source; scale a service to zero by removing the source. At start the same
  * condition throws {@link IllegalArgumentException}, as does a failed or forbidden first list
- * (RBAC: {@code list} and {@code watch} on {@code endpointslices.discovery.k8s.io}).
+ * (RBAC: {@code list} and {@code watch} on {@code endpointslices.discovery.k8s.io}). After the
+ * start, an informer without a watch for {@link #WATCH_GRACE} (the API server down, a 403: it
+ * retries) keeps the last fleet and is {@link #problem()}, said in one WARN line.
  *
  * <p>Thread-safety: the first read runs on the caller's thread, later ones on the informer's
- * event thread, one at a time. The client is the caller's (not closed by {@link #close()}) when
- * given, otherwise built from the environment (in-cluster service account or kubeconfig) at start
- * and closed on close.
+ * event thread, one at a time; the watch is checked every second on a daemon thread of the
+ * source's own, ended by {@link #close()}. The client is the caller's (not closed by
+ * {@link #close()}) when given, otherwise built from the environment (in-cluster service account
+ * or kubeconfig) at start and closed on close.
+ *
+ * <p>Over 300 lines: the informer's start, its events, the watch check and the builder's checks
+ * belong to one source; the mapping of slices to agents is apart ({@link EndpointSliceFleet}).
  */
 public final class KubernetesFleetSource implements FleetSource {
 
