@@ -141,8 +141,11 @@ class HungAgentsDemoTest {
                     millis.add((System.nanoTime() - start) / 1_000_000);
                 }
                 System.out.println("agent hung on requests, healthy probe, rr, demo defaults: request times (ms) " + millis);
+                // Two clients that left eject the agent; a third may reach it when the proxy sees the second
+                // client's connection close after that client's next two requests (about 20 ms: once in a
+                // fresh build, [111, 35, 5004, 29, 9, 5003, 12, 5, 5003, ...]). Without the rule: 10 of 30.
                 assertThat(millis.stream().filter(ms -> ms > 1_000).count()).as("requests over 1 s: %s", millis)
-                        .isLessThanOrEqualTo(2);
+                        .isLessThanOrEqualTo(3);
                 assertThat(answered).isGreaterThanOrEqualTo(28);
             } finally {
                 main.stop();

@@ -144,7 +144,10 @@ class McpMintedHandlesProxyTest {
                 int calls = servers.stream().mapToInt(s -> s.server.calls()).sum();
                 String handle = handles.get(0);
                 SessionIds guessed = new SessionIds("a secret the client guessed".getBytes(StandardCharsets.UTF_8));
-                for (String forged : List.of(guessed.encode(urls.get(0), "A1-bsk-1"), handle.substring(0, handle.length() - 1) + "X")) {
+                // One character of the tag changed, never to itself, and not the last (its low bits may be padding).
+                int at = handle.length() - 4;
+                String tampered = handle.substring(0, at) + (handle.charAt(at) == 'A' ? 'B' : 'A') + handle.substring(at + 1);
+                for (String forged : List.of(guessed.encode(urls.get(0), "A1-bsk-1"), tampered)) {
                     JsonNode rejected = call(one, "2026-07-28", 900, "add_item", forged, 400);
                     assertThat(rejected.path("error").asText()).isEqualTo("bad handle");
                 }
