@@ -112,7 +112,7 @@ class HungAgentsDemoTest {
      * give up after 5 s, long before the 60 s first-byte timeout.
      */
     @Test
-    void oneAgentHungOnRequestsButHealthyOnItsProbeHoldsAtMostTwoOfThirtySequentialRequestsOverASecond() throws Exception {
+    void oneAgentHungOnRequestsButHealthyOnItsProbeHoldsAtMostThreeOfThirtySequentialRequestsOverASecond() throws Exception {
         java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
         try (Agents agents = Agents.start(2, 0, 2);
              io.github.agentlb.camel.http.ScriptedAgent stuck = io.github.agentlb.camel.http.ScriptedAgent.start((exchange, request) -> {
