@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds user-project (camel-bom and agent-load-balancer-bom imported, no versions written) against
-# the library as packaged in target/ by `mvn -pl bom,camel-lb-strategies,camel-lb-http -DskipTests package`.
+# the library as packaged in target/ by `mvn -Prelease -pl bom,camel-lb-strategies,camel-lb-http -DskipTests package`
+# (-Prelease: with the Javadoc jars it installs).
 # (doc-examples' ReadmeProjectIT builds and runs README step 5's project the same way, in mvn verify.)
 # Nothing is written to ~/.m2: the library goes to a temporary repository, the build uses a
 # temporary local repository and reads everything else from ~/.m2 (or Maven Central if absent).
