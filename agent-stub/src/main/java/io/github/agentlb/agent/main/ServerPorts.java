@@ -6,11 +6,18 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Ports for the project's servers (the agent and the demo proxy). Starting on a free ephemeral
- * port: the port is probed by binding port 0, then bound for real by the server; another process
- * may take it in between, so a bind failure is retried with a new port a few times. And a taken
+ * Ports for the project's servers (the agent and the demo proxy). Starting on a free port ("port
+ * 0"): a port is probed free, then bound for real by the server; another process may take it in
+ * between, so a bind failure is retried with a new port a few times. The port is not the kernel's
+ * pick for port 0: that comes from the ephemeral range, where every outgoing connection of every
+ * process takes its local port (a load generator's own connections took one between the probe and
+ * the bind); it comes from the {@value #RANGE} ports that end {@value #RANGE} below that range, which no
+ * connection takes (the {@value #RANGE} just below are the tests' own, {@code FreePorts}). And a taken
  * fixed port is found before Camel starts, so the user reads one line instead of Netty's stack
  * trace. Thread-safe (stateless).
  */
@@ -18,6 +25,14 @@ public final class ServerPorts {
 
     /** Start attempts when the port is ephemeral. */
     static final int BIND_ATTEMPTS = 3;
+
+    /** How many ports {@link #findFreePort} picks from, below the ephemeral range's first less as many. */
+    static final int RANGE = 8192;
+
+    /** The first ephemeral port of Linux's default range, used when the kernel's setting cannot be read. */
+    static final int LINUX_FIRST_EPHEMERAL = 32768;
+
+    private static final int PROBES = 64;
 
     /** Starts a server on a port; on failure it must release what it took, then throw. */
     @FunctionalInterface
@@ -49,13 +64,40 @@ public final class ServerPorts {
     }
 
     /**
-     * A port free on {@code host} at the time of the call, found by binding port 0.
+     * A port free on {@code host} at the time of the call: one of {@value #PROBES} random ports of
+     * the {@value #RANGE} ports from {@code 2 x }{@value #RANGE} below the kernel's first ephemeral
+     * port (16384-24575 with Linux's default range), else, all of them taken, the kernel's pick.
      *
      * @throws IOException if no socket can be bound on the host
      */
     public static int findFreePort(String host) throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
+        InetAddress address = InetAddress.getByName(host);
+        int low = firstEphemeral(readPortRange()) - 2 * RANGE;
+        for (int i = 0; i < PROBES && low >= 1024; i++) {
+            int port = low + ThreadLocalRandom.current().nextInt(RANGE);
+            try (ServerSocket socket = new ServerSocket(port, 1, address)) {
+                return port;
+            } catch (BindException taken) {
+                // another server has it: the next random one
+            }
+        }
+        try (ServerSocket socket = new ServerSocket(0, 1, address)) {
             return socket.getLocalPort();
+        }
+    }
+
+    /** The first port of {@code ip_local_port_range}'s text ("32768\t60999"), or Linux's default. */
+    static int firstEphemeral(String portRange) {
+        String[] bounds = portRange == null ? new String[0] : portRange.strip().split("\\s+");
+        return bounds.length == 2 && bounds[0].matches("\\d{4,5}") ? Integer.parseInt(bounds[0]) : LINUX_FIRST_EPHEMERAL;
+    }
+
+    /** The kernel's ephemeral port range as its file has it; null where there is none (not Linux). */
+    static String readPortRange() {
+        try {
+            return Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+        } catch (IOException | RuntimeException notLinux) {
+            return null;
         }
     }
 
