@@ -10,7 +10,6 @@ import io.github.agentlb.core.session.LearnedSessions;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.agents.AgentsSettings;
 import io.github.agentlb.loadgen.agents.ChatStreamClient;
-import io.github.agentlb.loadgen.agents.ConversationDriver;
 import io.github.agentlb.loadgen.agents.Conversations;
 import io.github.agentlb.loadgen.agents.Turn;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
@@ -23,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.DoubleSummaryStatistics;
 import java.util.List;
@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
@@ -196,12 +197,35 @@ public final class AgentsScenario implements Scenario {
         }
     }
 
-    /** The conversations' turns, conversation c through {@code baseUrls}' c mod n, each body as {@code body} has it. */
+    /**
+     * The conversations' turns, in no particular order, conversation c through {@code baseUrls}' c mod n, each body
+     * as {@code body} has it; or what a conversation's thread threw. Closed loop, in-process and against a URL alike:
+     * up to {@code inFlight} threads each take the next conversation and send its turns one after another, each once
+     * the previous answer has ended; an MCP-style conversation sends its first answer's session id with every later
+     * turn.
+     */
     private List<Turn> send(Setup setup, String name, List<String> baseUrls, UnaryOperator<String> body)
             throws Exception {
         Conversations w = conversations(setup);
-        return ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(), name,
-                c -> URI.create(baseUrls.get(c % baseUrls.size()) + PATH + "?user_id=" + w.userId(c)), body);
+        ChatStreamClient client = new ChatStreamClient(settings.timeout());
+        List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger next = new AtomicInteger();
+        Parallel.each(Collections.nCopies(Math.min(settings.inFlight(), w.conversations()), 0), true, name, thread -> {
+            for (int c = next.getAndIncrement(); c < w.conversations(); c = next.getAndIncrement()) {
+                URI uri = URI.create(baseUrls.get(c % baseUrls.size()) + PATH + "?user_id=" + w.userId(c));
+                String session = null;
+                for (int k = 0; k < w.turns(); k++) {
+                    ChatStreamClient.Answer answer = client.send(uri, body.apply(w.requestBody(c, k)),
+                            session == null ? Map.of() : Map.of(ChatStreamClient.SESSION_HEADER, session));
+                    if (w.isMcp(c) && k == 0) {
+                        session = answer.sessionId();
+                    }
+                    turns.add(new Turn(c, k, w.isMcp(c), answer));
+                }
+            }
+            return null;
+        });
+        return List.copyOf(turns);
     }
 
     /**
