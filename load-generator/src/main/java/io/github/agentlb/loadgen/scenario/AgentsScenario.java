@@ -266,8 +266,8 @@ public final class AgentsScenario implements Scenario {
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt, "in_flight", inFlight,
                 "in_flight_max_over_mean", spread.getAverage() == 0 ? 0.0 : spread.getMax() / spread.getAverage(),
                 "max_waiting", agents.values().stream().mapToInt(a -> a.llm().maxWaiting()).max().orElse(0),
-                "agent_ttft_p50_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p50Ms(),
-                "agent_ttft_p99_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p99Ms(),
+                "agent_ttft_p50_ms", agentTtft.p50Ms(),
+                "agent_ttft_p99_ms", agentTtft.p99Ms(),
                 "model_ttft_mean_ms", admitted == 0 ? Double.NaN : modelNanos / 1e6 / admitted));
         Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, variant.replicas(), s,
                 List.of(), figures, List.of(), s.clientErrors(), null, null, List.of(), List.of());
@@ -283,8 +283,8 @@ public final class AgentsScenario implements Scenario {
         List<String> samples = turns.stream().filter(t -> !t.answer().ok()).limit(ERROR_SAMPLES)
                 .map(t -> "conversation " + t.conversation() + " turn " + t.turn() + ": " + t.answer().error()).toList();
         return Result.map("keyed", keyed(variant), "bounded", bounded(variant),
-                "ttft_p50_ms", s.successes() == 0 ? Double.NaN : s.latency().p50Ms(),
-                "ttft_p99_ms", s.successes() == 0 ? Double.NaN : s.latency().p99Ms(),
+                "ttft_p50_ms", s.latency().p50Ms(),
+                "ttft_p99_ms", s.latency().p99Ms(),
                 "mcp_later_turns", mcp[0], "sticky_turns", mcp[1],
                 "mcp_stickiness", mcp[0] == 0 ? 1.0 : (double) mcp[1] / mcp[0],
                 "seconds", s.durationMs() / 1e3, "error_samples", samples);
