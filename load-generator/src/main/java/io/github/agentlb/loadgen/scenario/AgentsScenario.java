@@ -152,7 +152,6 @@ public final class AgentsScenario implements Scenario {
         return !variant.equals("rr") && !variant.equals("lr");
     }
 
-    /** Whether a set-up has a load bound. */
     static boolean bounded(String variant) {
         return variant.startsWith(SHARE_BOUNDED) || variant.startsWith(IN_FLIGHT);
     }
@@ -452,7 +451,6 @@ public final class AgentsScenario implements Scenario {
         return Double.isNaN(value) ? 0 : Math.round(value * 10) / 10.0;
     }
 
-    /** One row per variant: the scenario's figures. */
     static Section.Table table(List<Result> results) {
         Section.TableBuilder t = Section.table().left("variant").right("requests", "errors", "timeouts", "ttft p50 ms",
                 "ttft p99 ms", "agent ttft p50 ms", "agent ttft p99 ms", "model ttft mean ms", "cache hit rate",

@@ -141,7 +141,6 @@ public record Result(String scenario, String variant, String strategy, String ta
         return withOutput(List.of(), List.of(line(format, args)));
     }
 
-    /** This result with its charts and console lines. */
     public Result withOutput(List<Chart> charts, List<String> lines) {
         return new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures, checks,
                 failures, timeline, pace, charts, lines);

@@ -29,7 +29,6 @@ public final class PidTrace {
         this.scenario = scenario;
     }
 
-    /** The scenario label given at construction. */
     public String scenario() {
         return scenario;
     }

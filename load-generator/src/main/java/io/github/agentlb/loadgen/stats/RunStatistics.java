@@ -51,7 +51,6 @@ public record RunStatistics(int requests, long successes, long errors, long time
         private long errors;
         private long timeouts;
 
-        /** Counts one outcome. */
         public void add(RequestOutcome o) {
             requests++;
             switch (o.kind()) {
