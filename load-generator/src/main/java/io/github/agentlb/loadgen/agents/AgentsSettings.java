@@ -25,7 +25,6 @@ public record AgentsSettings(int agents, ChatShape chat, LlmShape llm, int inFli
 
     /** Default agents (round-robin returns a turn to its agent 1/8 of the time), in flight (3 per agent), cache. */
     public static final int DEFAULT_AGENTS = 8, DEFAULT_IN_FLIGHT = 24, DEFAULT_CACHE_BLOCKS = 4_300;
-    /** Default per-request timeout. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     /**
      * The agents' chat shape: first token 20 ms after admission plus prefill, 400 tokens/s (the
@@ -51,7 +50,6 @@ public record AgentsSettings(int agents, ChatShape chat, LlmShape llm, int inFli
         Check.positive("timeout", timeout);
     }
 
-    /** The scenario's defaults. */
     public static AgentsSettings ofDefaults() {
         return new AgentsSettings(DEFAULT_AGENTS, DEFAULT_CHAT, DEFAULT_LLM, DEFAULT_IN_FLIGHT, DEFAULT_TIMEOUT);
     }
@@ -62,7 +60,6 @@ public record AgentsSettings(int agents, ChatShape chat, LlmShape llm, int inFli
                 .seed(seed * 31 + i).chat(chat).llm(llm).build()).toList();
     }
 
-    /** One line for reports. */
     public String describe() {
         return String.format(Locale.ROOT, "%d agents; first token %d ms + %.1f ms per uncached %d-char block, "
                         + "%.0f tokens/s; prefix cache %d blocks per agent; at most %d running, %d waiting; "

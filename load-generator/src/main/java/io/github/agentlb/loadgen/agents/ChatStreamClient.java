@@ -53,7 +53,6 @@ public final class ChatStreamClient {
             return error == null;
         }
 
-        /** Whether it failed by the client's timeout. */
         public boolean timedOut() {
             return error != null && error.startsWith("timeout");
         }

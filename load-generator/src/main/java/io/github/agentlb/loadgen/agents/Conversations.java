@@ -38,7 +38,6 @@ public record Conversations(int conversations, int turns, int groups, long seed)
     public static final String TOOL_PREFIX = "Tool result: ", DOCUMENT_PREFIX = "Document excerpt: ";
     /** One conversation in this many is MCP-style (the last of each run of {@value}). */
     public static final int MCP_EVERY = 10;
-    /** The model name sent in every request. */
     public static final String MODEL = "stub-llm";
     /** Tokens asked for in every request ({@code max_tokens}). */
     public static final int ANSWER_TOKENS = 8;
@@ -53,7 +52,6 @@ public record Conversations(int conversations, int turns, int groups, long seed)
         "the", "a", "of", "to", "and", "with", "for", "when", "then", "please", "explain", "list", "compare",
         "why", "how", "which", "each", "every", "must", "should", "never", "always", "briefly", "step"};
 
-    /** One user or assistant message, or the system prompt. */
     public record Message(String role, String content) {
     }
 
@@ -81,7 +79,6 @@ public record Conversations(int conversations, int turns, int groups, long seed)
         return checkConversation(conversation) % MCP_EVERY == MCP_EVERY - 1;
     }
 
-    /** The {@code user_id} sent with conversation {@code conversation}'s requests. */
     public String userId(int conversation) {
         return "c" + checkConversation(conversation);
     }

@@ -1,5 +1,5 @@
 /**
  * The agents scenario's client side: its seeded multi-turn conversations, the streamed chat client
- * that sends them, the agents' and clients' settings. Uses {@code config}, {@code stats} and {@code run}.
+ * that sends them, the agents' and clients' settings. Uses {@code config} and {@code stats}.
  */
 package io.github.agentlb.loadgen.agents;

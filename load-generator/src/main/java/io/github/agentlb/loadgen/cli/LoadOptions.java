@@ -137,7 +137,7 @@ final class LoadOptions {
                     + "a progress line per --interval, a soak section and chart soak_[<scenario>_]<strategy>.png, and "
                     + "a verdict: errors, p99 drift (last minute vs first), heap drift (embedded runs).")
     private String duration;
-    @Option(names = "--interval", paramLabel = "TIME", hidden = false,
+    @Option(names = "--interval", paramLabel = "TIME",
             description = "Interval of --duration's progress lines and figures (default: 10s).")
     private String interval;
     @Option(names = "--agent-delay-min-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MIN_MS,

@@ -43,7 +43,6 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         Workload.checkUsers(requests, users, hotShare);
     }
 
-    /** The seeded request order of this configuration. */
     public Workload workload() {
         return Workload.create(requests, users, seed, hotShare);
     }

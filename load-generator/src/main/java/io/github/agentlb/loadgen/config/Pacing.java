@@ -19,7 +19,6 @@ import java.util.Locale;
  */
 public record Pacing(double ratePerSecond, Duration duration, Duration interval) {
 
-    /** Most requests per second of the open loop. */
     public static final double MAX_RATE = 100_000;
     /** Interval of progress lines and soak figures: 10 s. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);

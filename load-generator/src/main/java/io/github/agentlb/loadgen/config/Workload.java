@@ -16,7 +16,6 @@ import java.util.Random;
  */
 public record Workload(List<PlannedRequest> requests) {
 
-    /** One request to send. */
     public record PlannedRequest(String requestId, int userId) {
     }
 
@@ -79,7 +78,6 @@ public record Workload(List<PlannedRequest> requests) {
                 .userId());
     }
 
-    /** Number of requests. */
     public int size() {
         return requests.size();
     }

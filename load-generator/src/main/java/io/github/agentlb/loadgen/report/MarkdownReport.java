@@ -20,10 +20,8 @@ import java.util.stream.IntStream;
  */
 public final class MarkdownReport {
 
-    /** The report's file name. */
     public static final String FILE = "report.md";
 
-    /** A scenario's section with the results it was made from. */
     public record Part(Section section, List<Result> results) {
     }
 
@@ -38,7 +36,6 @@ public final class MarkdownReport {
         return file;
     }
 
-    /** The report's text. */
     public static String render(List<Part> parts) {
         StringBuilder sb = new StringBuilder("# Load test results\n\n");
         int lastPaced = IntStream.range(0, parts.size()).filter(i -> parts.get(i).results().stream()

@@ -58,7 +58,6 @@ public final class AgentFault implements AutoCloseable {
         return nanoClock.getAsLong();
     }
 
-    /** The failed agent's id, e.g. {@code A1}. */
     public String agentId() {
         return original.config().agentId();
     }
@@ -86,7 +85,6 @@ public final class AgentFault implements AutoCloseable {
             acceptor.start();
         }
 
-        /** Binds {@code host:port} and starts accepting. */
         public static HangingPort open(String host, int port) throws IOException {
             ServerSocket server = new ServerSocket();
             try {
@@ -109,12 +107,10 @@ public final class AgentFault implements AutoCloseable {
             }
         }
 
-        /** The bound port. */
         public int port() {
             return server.getLocalPort();
         }
 
-        /** Connections accepted so far. */
         public int connectionsHeld() {
             return held.size();
         }

@@ -18,7 +18,6 @@ import java.util.function.LongSupplier;
  */
 public final class BalancerLog implements HealthListener, AttemptListener {
 
-    /** What happened to an agent. */
     public enum Kind { EJECTED, READMITTED }
 
     /** An ejection for {@code ejectionTime}, or a re-admission (ZERO), of {@code agentId} at {@code atNanos}, log's clock. */

@@ -24,7 +24,6 @@ public final class Changes implements IntConsumer, AutoCloseable {
     /** How long {@link #await()} waits for a change on the controller thread, s. */
     private static final long WAIT_SECONDS = 30;
 
-    /** A change to make. */
     @FunctionalInterface
     public interface Action {
         /** Makes the change; returns when the phase it opens begins, ns of the run's clock: after it, or before for a kill. */

@@ -79,7 +79,6 @@ public final class EmbeddedCluster implements AutoCloseable {
         return agents;
     }
 
-    /** The agent {@code id}. */
     public StubAgent agent(String id) {
         return agents.stream().filter(a -> a.config().agentId().equals(id)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no agent " + id + " in " + agentIds()));

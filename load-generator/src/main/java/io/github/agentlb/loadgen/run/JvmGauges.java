@@ -30,7 +30,6 @@ public final class JvmGauges {
         return used;
     }
 
-    /** Live threads of this JVM. */
     public static int liveThreads() {
         return ManagementFactory.getThreadMXBean().getThreadCount();
     }
@@ -41,7 +40,6 @@ public final class JvmGauges {
         return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
     }
 
-    /** The processors this JVM may use. */
     public static int cores() {
         return Runtime.getRuntime().availableProcessors();
     }

@@ -169,12 +169,16 @@ public final class LoadRunner {
     }
 
     /**
-     * Sends {@code warm}'s load, not counted, and prints one line about it. A closed loop alternates
+     * Sends {@code load}'s warm-up, if any, not counted, and prints one line about it. A closed loop alternates
      * across {@code targets}; an open-loop {@code pacing} sends to the first at the run's rate, so
      * that its send path is compiled before it is measured (a cold JVM lags its schedule by 10-100s of ms).
      */
-    public static void warmUp(PrintStream stdout, String label, List<String> targets, LoadTestConfig warm, Pacing pacing)
+    public static void warmUp(PrintStream stdout, String label, List<String> targets, LoadTestConfig load, Pacing pacing)
             throws Exception {
+        LoadTestConfig warm = load.warmupConfig().orElse(null);
+        if (warm == null) {
+            return;
+        }
         Pacing paced = pacing.openLoop() ? new Pacing(pacing.ratePerSecond(), null, pacing.interval()) : Pacing.CLOSED_COUNTED;
         RunStatistics s = new LoadRunner(warm, paced, null).run(targets, label + " warm-up", List.of(), started -> { },
                 false).statistics();

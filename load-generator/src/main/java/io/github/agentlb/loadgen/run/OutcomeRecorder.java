@@ -71,7 +71,6 @@ public final class OutcomeRecorder {
         }
     }
 
-    /** The most requests that were in flight at once. */
     public int maxInFlight() {
         return maxInFlight.get();
     }

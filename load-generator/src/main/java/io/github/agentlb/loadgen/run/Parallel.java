@@ -14,7 +14,6 @@ public final class Parallel {
     private Parallel() {
     }
 
-    /** A task on one item. */
     @FunctionalInterface
     public interface Task<T, R> {
         R run(T item) throws Exception;

@@ -10,7 +10,6 @@ import io.github.agentlb.core.session.LearnedSessions;
 import io.github.agentlb.demo.Strategies;
 import io.github.agentlb.loadgen.agents.AgentsSettings;
 import io.github.agentlb.loadgen.agents.ChatStreamClient;
-import io.github.agentlb.loadgen.agents.ConversationDriver;
 import io.github.agentlb.loadgen.agents.Conversations;
 import io.github.agentlb.loadgen.agents.Turn;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
@@ -23,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.DoubleSummaryStatistics;
 import java.util.List;
@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
@@ -151,7 +152,6 @@ public final class AgentsScenario implements Scenario {
         return !variant.equals("rr") && !variant.equals("lr");
     }
 
-    /** Whether a set-up has a load bound. */
     static boolean bounded(String variant) {
         return variant.startsWith(SHARE_BOUNDED) || variant.startsWith(IN_FLIGHT);
     }
@@ -196,12 +196,35 @@ public final class AgentsScenario implements Scenario {
         }
     }
 
-    /** The conversations' turns, conversation c through {@code baseUrls}' c mod n, each body as {@code body} has it. */
+    /**
+     * The conversations' turns, in no particular order, conversation c through {@code baseUrls}' c mod n, each body
+     * as {@code body} has it; or what a conversation's thread threw. Closed loop, in-process and against a URL alike:
+     * up to {@code inFlight} threads each take the next conversation and send its turns one after another, each once
+     * the previous answer has ended; an MCP-style conversation sends its first answer's session id with every later
+     * turn.
+     */
     private List<Turn> send(Setup setup, String name, List<String> baseUrls, UnaryOperator<String> body)
             throws Exception {
         Conversations w = conversations(setup);
-        return ConversationDriver.run(w, new ChatStreamClient(settings.timeout()), settings.inFlight(), name,
-                c -> URI.create(baseUrls.get(c % baseUrls.size()) + PATH + "?user_id=" + w.userId(c)), body);
+        ChatStreamClient client = new ChatStreamClient(settings.timeout());
+        List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger next = new AtomicInteger();
+        Parallel.each(Collections.nCopies(Math.min(settings.inFlight(), w.conversations()), 0), true, name, thread -> {
+            for (int c = next.getAndIncrement(); c < w.conversations(); c = next.getAndIncrement()) {
+                URI uri = URI.create(baseUrls.get(c % baseUrls.size()) + PATH + "?user_id=" + w.userId(c));
+                String session = null;
+                for (int k = 0; k < w.turns(); k++) {
+                    ChatStreamClient.Answer answer = client.send(uri, body.apply(w.requestBody(c, k)),
+                            session == null ? Map.of() : Map.of(ChatStreamClient.SESSION_HEADER, session));
+                    if (w.isMcp(c) && k == 0) {
+                        session = answer.sessionId();
+                    }
+                    turns.add(new Turn(c, k, w.isMcp(c), answer));
+                }
+            }
+            return null;
+        });
+        return List.copyOf(turns);
     }
 
     /**
@@ -242,8 +265,8 @@ public final class AgentsScenario implements Scenario {
                 "hit_rate", prompt == 0 ? 0.0 : (double) cached / prompt, "in_flight", inFlight,
                 "in_flight_max_over_mean", spread.getAverage() == 0 ? 0.0 : spread.getMax() / spread.getAverage(),
                 "max_waiting", agents.values().stream().mapToInt(a -> a.llm().maxWaiting()).max().orElse(0),
-                "agent_ttft_p50_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p50Ms(),
-                "agent_ttft_p99_ms", agentTtft.count() == 0 ? Double.NaN : agentTtft.p99Ms(),
+                "agent_ttft_p50_ms", agentTtft.p50Ms(),
+                "agent_ttft_p99_ms", agentTtft.p99Ms(),
                 "model_ttft_mean_ms", admitted == 0 ? Double.NaN : modelNanos / 1e6 / admitted));
         Result r = new Result(name(), variant.label(), variant.strategy(), target, true, load, variant.replicas(), s,
                 List.of(), figures, List.of(), s.clientErrors(), null, null, List.of(), List.of());
@@ -259,8 +282,8 @@ public final class AgentsScenario implements Scenario {
         List<String> samples = turns.stream().filter(t -> !t.answer().ok()).limit(ERROR_SAMPLES)
                 .map(t -> "conversation " + t.conversation() + " turn " + t.turn() + ": " + t.answer().error()).toList();
         return Result.map("keyed", keyed(variant), "bounded", bounded(variant),
-                "ttft_p50_ms", s.successes() == 0 ? Double.NaN : s.latency().p50Ms(),
-                "ttft_p99_ms", s.successes() == 0 ? Double.NaN : s.latency().p99Ms(),
+                "ttft_p50_ms", s.latency().p50Ms(),
+                "ttft_p99_ms", s.latency().p99Ms(),
                 "mcp_later_turns", mcp[0], "sticky_turns", mcp[1],
                 "mcp_stickiness", mcp[0] == 0 ? 1.0 : (double) mcp[1] / mcp[0],
                 "seconds", s.durationMs() / 1e3, "error_samples", samples);
@@ -428,7 +451,6 @@ public final class AgentsScenario implements Scenario {
         return Double.isNaN(value) ? 0 : Math.round(value * 10) / 10.0;
     }
 
-    /** One row per variant: the scenario's figures. */
     static Section.Table table(List<Result> results) {
         Section.TableBuilder t = Section.table().left("variant").right("requests", "errors", "timeouts", "ttft p50 ms",
                 "ttft p99 ms", "agent ttft p50 ms", "agent ttft p99 ms", "model ttft mean ms", "cache hit rate",

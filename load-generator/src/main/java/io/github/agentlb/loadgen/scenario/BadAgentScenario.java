@@ -37,7 +37,6 @@ import java.util.stream.Collectors;
  */
 public final class BadAgentScenario implements Scenario {
 
-    /** The agent that answers badly. */
     public static final String BAD_AGENT = "A1";
     /** Requests a busy agent may get per {@code Retry-After}: its first and one more. */
     public static final int MAX_PER_REST = 2;

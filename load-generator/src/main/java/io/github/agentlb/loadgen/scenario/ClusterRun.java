@@ -124,7 +124,7 @@ final class ClusterRun {
                 () -> log.attachTo(variant.balancer().get()), variant.replicas())) {
             List<Changes.Change> list = changes.apply(cluster); // before the warm-up: it may take an agent out
             setup.stdout().println(header(scenario.name(), variant, injects, cluster));
-            warmUp(setup, label, cluster.baseUrls(), load, Pacing.CLOSED_COUNTED);
+            LoadRunner.warmUp(setup.stdout(), label, cluster.baseUrls(), load, Pacing.CLOSED_COUNTED);
             try (Changes made = new Changes(list, System::nanoTime)) {
                 long from = System.nanoTime();
                 LoadRunner.Result run = new LoadRunner(load, Pacing.CLOSED_COUNTED, setup.stdout()).run(
@@ -133,14 +133,6 @@ final class ClusterRun {
                 return measure.apply(new Measured(scenario.name(), variant, load, cluster.agentIds(),
                         String.join(", ", cluster.baseUrls()), run, list, done, phases, log, from), cluster);
             }
-        }
-    }
-
-    /** Sends {@code load}'s warm-up, if any, to {@code targets} as {@code pacing} paces it. */
-    static void warmUp(Setup setup, String label, List<String> targets, LoadTestConfig load, Pacing pacing)
-            throws Exception {
-        if (load.warmupConfig().isPresent()) {
-            LoadRunner.warmUp(setup.stdout(), label, targets, load.warmupConfig().get(), pacing);
         }
     }
 

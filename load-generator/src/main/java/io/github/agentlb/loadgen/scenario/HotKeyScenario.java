@@ -188,7 +188,7 @@ public final class HotKeyScenario implements Scenario {
             String shared = Boolean.TRUE.equals(r.figures().get("shared")) ? " shared"
                     : r.replicas() > 1 ? " alone" : "";
             table.row(List.of(r.variant(), factor > 0 ? Section.format("%.2f", factor) : "-", s.requests(), s.errors(),
-                    s.timeouts(), agents.stream().map(r::answered).toList(), s.maxOverMean(),
+                    s.timeouts(), agents.stream().map(s::answered).toList(), s.maxOverMean(),
                     r.number("others_stickiness"),
                     replicated ? List.of(r.number("others_stickiness_per_replica"), r.replicas() + shared) : List.of(),
                     hotUserOn(Result.figure(r.figures(), "hot_user_agents")),

@@ -27,7 +27,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OutageScenario implements Scenario {
 
-    /** The agent that fails. */
     public static final String DEAD_AGENT = "A1";
     /** Default requests of a run: 600 (about 2 s per phase at the default pace) over 100 users. */
     public static final int DEFAULT_REQUESTS = 600, DEFAULT_USERS = 100;

@@ -96,7 +96,7 @@ public final class PlainScenario implements Scenario {
                 trace.record((System.nanoTime() - startNanos) / 1e9, cluster.byAgentId(w.weights()),
                         cluster.byAgentId(w.utilizations()));
             })) {
-                ClusterRun.warmUp(setup, variant.label(), cluster.baseUrls(), load, pacing);
+                LoadRunner.warmUp(setup.stdout(), variant.label(), cluster.baseUrls(), load, pacing);
                 if (trace != null) {
                     trace.markWarmupEnd((System.nanoTime() - startNanos) / 1e9);
                 }
@@ -121,7 +121,7 @@ public final class PlainScenario implements Scenario {
         LoadTestConfig load = urlLoad(workload(setup), pacing);
         setup.stdout().printf("== %s: balancer at %s%s%n", label, baseUrl, pacing.isDefault() ? ""
                 : "; " + pacing.describe(load));
-        ClusterRun.warmUp(setup, label, List.of(baseUrl), load, pacing); // urlLoad lengthened it
+        LoadRunner.warmUp(setup.stdout(), label, List.of(baseUrl), load, pacing); // urlLoad lengthened it
         LoadRunner.Result run = new LoadRunner(load, pacing, setup.stdout()).run(List.of(baseUrl), label, List.of(),
                 started -> { }, false);
         RunStatistics s = run.statistics();
@@ -390,7 +390,7 @@ public final class PlainScenario implements Scenario {
             RunStatistics s = r.totals();
             Map<String, ?> u = utilization(r);
             table.row(List.of(r.variant(), s.requests(), s.errors(), s.timeouts(),
-                    agents.stream().map(r::answered).toList(), s.spread(), s.coefficientOfVariation(), s.maxOverMean(),
+                    agents.stream().map(s::answered).toList(), s.spread(), s.coefficientOfVariation(), s.maxOverMean(),
                     measured.stream().map(a -> u.containsKey(a) ? u.get(a) : "-").toList(),
                     measured.isEmpty() ? List.of() : List.of(u.isEmpty() ? "-" : r.number("utilization_max_over_mean")),
                     s.stickiness(), Section.num("%.1f", s.latency().p95Ms()), Section.num("%.1f", s.throughputRps())));

@@ -54,8 +54,7 @@ public record Result(String scenario, String variant, String strategy, String ta
 
         /** The successful requests {@code agent} answered in this phase. */
         public long answered(String agent) {
-            var a = stats.agents().get(agent);
-            return a == null ? 0 : a.count();
+            return stats.answered(agent);
         }
     }
 
@@ -93,18 +92,11 @@ public record Result(String scenario, String variant, String strategy, String ta
         return totals.clientErrors();
     }
 
-    /** The successful requests {@code agent} answered in this run; 0 when it answered none. */
-    public long answered(String agent) {
-        var a = totals.agents().get(agent);
-        return a == null ? 0 : a.count();
-    }
-
     /** Every agent of {@code results}' totals, sorted. */
     static List<String> agents(List<Result> results) {
         return results.stream().flatMap(r -> r.totals().agents().keySet().stream()).distinct().sorted().toList();
     }
 
-    /** The check named {@code name}. */
     public Check check(String name) {
         return checks.stream().filter(k -> k.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no check " + name + " in " + checks));
@@ -149,7 +141,6 @@ public record Result(String scenario, String variant, String strategy, String ta
         return withOutput(List.of(), List.of(line(format, args)));
     }
 
-    /** This result with its charts and console lines. */
     public Result withOutput(List<Chart> charts, List<String> lines) {
         return new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures, checks,
                 failures, timeline, pace, charts, lines);

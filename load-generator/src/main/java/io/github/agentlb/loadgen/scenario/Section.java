@@ -61,12 +61,10 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
         private final List<String> header = new ArrayList<>();
         private final List<List<String>> rows = new ArrayList<>();
 
-        /** Adds left-aligned columns. */
         public TableBuilder left(String... names) {
             return add('l', names);
         }
 
-        /** Adds right-aligned columns. */
         public TableBuilder right(String... names) {
             return add('r', names);
         }
@@ -86,7 +84,6 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
             return this;
         }
 
-        /** The table. */
         public Table build() {
             return new Table(align.toString(), header, rows);
         }
@@ -97,7 +94,6 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
         }
     }
 
-    /** A new table builder. */
     public static TableBuilder table() {
         return new TableBuilder();
     }

@@ -15,7 +15,6 @@ import java.util.Map;
  */
 public final class SlowAgentScenario implements Scenario {
 
-    /** The agent that answers slowly. */
     public static final String SLOW_AGENT = "A3";
     /** How many times slower it is. */
     public static final int FACTOR = 5;

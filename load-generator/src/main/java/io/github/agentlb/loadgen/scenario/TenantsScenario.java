@@ -193,8 +193,7 @@ public final class TenantsScenario implements Scenario {
             LatencySummary l = latency.getOrDefault(tenant, new LatencySummary.Recorder()).summary();
             LatencySummary w = wait.getOrDefault(tenant, new LatencySummary.Recorder()).summary();
             figures.putAll(Result.map(t + "_requests", arrivals.stream().filter(a -> a.tenant().equals(tenant)).count(),
-                    t + "_p50_ms", l.count() == 0 ? Double.NaN : l.p50Ms(), t + "_p99_ms", l.count() == 0 ? Double.NaN : l.p99Ms(),
-                    t + "_wait_p99_ms", w.count() == 0 ? Double.NaN : w.p99Ms()));
+                    t + "_p50_ms", l.p50Ms(), t + "_p99_ms", l.p99Ms(), t + "_wait_p99_ms", w.p99Ms()));
         }
         long released = after.released() - before.released(), expired = after.expired() - before.expired();
         figures.putAll(Result.map("queue_max", queueMax, "queue_size", QUEUE_SIZE, "released", released,

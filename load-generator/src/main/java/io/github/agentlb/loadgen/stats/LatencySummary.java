@@ -34,7 +34,6 @@ public record LatencySummary(long count, double meanMs, double p50Ms, double p95
             maxMicros = Math.max(maxMicros, micros);
         }
 
-        /** The summary of everything recorded so far. */
         public LatencySummary summary() {
             long count = histogram.getTotalCount();
             return count == 0 ? EMPTY : new LatencySummary(count, (double) sumMicros / count / 1e3,

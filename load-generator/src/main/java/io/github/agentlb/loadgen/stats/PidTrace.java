@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 /**
  * Samples of a PID-weighted balancer's state over time: each agent's weight (relative, mean 1.0)
  * and the utilization its controller used at the last control step (NaN while it had no signal).
- * The data of the PID convergence chart ({@code PidConvergenceChart}) and {@code pid_convergence.csv}.
+ * The data of the PID convergence chart ({@code PlainScenario.pidChart}) and {@code pid_convergence.csv}.
  *
  * <p>Thread-safe: a sampler thread records while another may read; readers get copies.
  */
@@ -29,7 +29,6 @@ public final class PidTrace {
         this.scenario = scenario;
     }
 
-    /** The scenario label given at construction. */
     public String scenario() {
         return scenario;
     }

@@ -18,7 +18,6 @@ import java.util.Objects;
  */
 public record RequestOutcome(String requestId, int userId, Kind kind, String agentId, int status, long latencyNanos) {
 
-    /** The outcome class of a request. */
     public enum Kind { SUCCESS, ERROR, TIMEOUT }
 
     /**

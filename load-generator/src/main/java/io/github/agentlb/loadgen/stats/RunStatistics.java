@@ -51,7 +51,6 @@ public record RunStatistics(int requests, long successes, long errors, long time
         private long errors;
         private long timeouts;
 
-        /** Counts one outcome. */
         public void add(RequestOutcome o) {
             requests++;
             switch (o.kind()) {
@@ -122,9 +121,14 @@ public record RunStatistics(int requests, long successes, long errors, long time
         return successes == 0 ? Double.NaN : countStatistics().map(LoadStatistics::maxOverMean).orElse(0.0);
     }
 
-    /** Mean requests per agent. */
     public double meanPerAgent() {
         return countStatistics().map(LoadStatistics::mean).orElse(0.0);
+    }
+
+    /** The successful requests {@code agent} answered; 0 when it answered none. */
+    public long answered(String agent) {
+        AgentSummary a = agents.get(agent);
+        return a == null ? 0 : a.count();
     }
 
     /** Errors and timeouts: the requests that failed as the client saw them. */

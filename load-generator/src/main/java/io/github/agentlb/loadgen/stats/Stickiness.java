@@ -88,7 +88,6 @@ public final class Stickiness {
             return otherUsers == 0 ? 0 : (double) stickyOthersPerReplica / otherUsers;
         }
 
-        /** The number of agents that answered the hot user. */
         public int hotUserAgentCount() {
             return hotUserAgents.size();
         }

@@ -61,7 +61,6 @@ public final class UtilizationSeries {
         lastValue = utilization;
     }
 
-    /** Samples added. */
     public synchronized int samples() {
         return samples;
     }
