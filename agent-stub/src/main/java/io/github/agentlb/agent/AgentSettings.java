@@ -102,7 +102,7 @@ public class AgentSettings {
         return port;
     }
 
-    /** {@code PORT}: the TCP port, 0..65535, 0 = a free ephemeral port; default 8081. */
+    /** {@code PORT}: the TCP port, 0..65535, 0 = a free port (below the ephemeral range); default 8081. */
     public void setPort(int port) {
         this.port = port;
     }

@@ -49,7 +49,7 @@ public final class StubAgent implements AutoCloseable {
     /**
      * Starts an agent and returns once it is listening.
      *
-     * @param config the agent's knobs; port 0 picks a free ephemeral port on the host
+     * @param config the agent's knobs; port 0 picks a free port on the host ({@link io.github.agentlb.agent.main.ServerPorts#findFreePort})
      * @return the running agent; {@link #config()} carries the actual port
      * @throws Exception if the CamelContext fails to start, e.g. the port is taken
      */

@@ -23,7 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ServerPorts {
 
-    /** Start attempts when the port is ephemeral. */
+    /** Start attempts when the port is free to choose (0). */
     static final int BIND_ATTEMPTS = 3;
 
     /** How many ports {@link #findFreePort} picks from, below the ephemeral range's first less as many. */
@@ -37,7 +37,7 @@ public final class ServerPorts {
     /** Starts a server on a port; on failure it must release what it took, then throw. */
     @FunctionalInterface
     public interface Start<T> {
-        /** @param port the port to bind, never 0 when the caller asked for an ephemeral one */
+        /** @param port the port to bind, never 0 when the caller asked for a free one */
         T start(int port) throws Exception;
     }
 
