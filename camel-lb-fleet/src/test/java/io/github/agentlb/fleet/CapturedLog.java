@@ -10,15 +10,23 @@ import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.config.Property;
 
-/** The lines one class logs at INFO and above while the capture is open. */
-final class CapturedLog implements AutoCloseable {
+/**
+ * The lines one logger (a class, or a package and its classes) logs at INFO and above while the
+ * capture is open. Also in this module's test fixtures (type test-jar), for camel-lb-kubernetes' tests.
+ */
+public final class CapturedLog implements AutoCloseable {
 
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final String loggerName;
     private final AbstractAppender appender;
 
-    CapturedLog(Class<?> logger) {
-        loggerName = logger.getName();
+    public CapturedLog(Class<?> logger) {
+        this(logger.getName());
+    }
+
+    /** @param loggerName e.g. {@code io.fabric8}: that logger and those below it */
+    public CapturedLog(String loggerName) {
+        this.loggerName = loggerName;
         appender = new AbstractAppender("captured-" + loggerName, null, null, true, Property.EMPTY_ARRAY) {
             @Override
             public void append(LogEvent event) {
@@ -34,7 +42,7 @@ final class CapturedLog implements AutoCloseable {
     }
 
     /** @return the lines logged at {@code level} so far, each "LEVEL message" */
-    List<String> at(String level) {
+    public List<String> at(String level) {
         return lines.stream().filter(line -> line.startsWith(level + " ")).toList();
     }
 

@@ -1,8 +1,10 @@
 package io.github.agentlb.fleet.kubernetes;
 
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -109,8 +111,18 @@ public final class KubernetesFleetSource implements FleetSource {
             fleet = new LastGoodFleet(describe(), listener, KubernetesFleetSource.class);
             client = givenClient != null ? givenClient : new KubernetesClientBuilder().build();
         }
-        SharedIndexInformer<EndpointSlice> created = client.discovery().v1().endpointSlices().inNamespace(namespace)
-                .withLabel(SERVICE_NAME_LABEL, service).runnableInformer(0);
+        var slices = client.discovery().v1().endpointSlices().inNamespace(namespace).withLabel(SERVICE_NAME_LABEL, service);
+        try {
+            // A list refused at start (RBAC's 403, a 401, no such API) fails the start here, in one line: the
+            // informer's own failed first list is an ERROR with fabric8's stack trace before the start fails.
+            slices.list(new ListOptionsBuilder().withLimit(1L).build());
+        } catch (KubernetesClientException e) {
+            stopClient();
+            throw new IllegalArgumentException(describe() + ": cannot list EndpointSlices: " + (e.getCode() <= 0
+                    ? e.getMessage() : "HTTP " + e.getCode() + (e.getStatus() == null || e.getStatus().getMessage() == null
+                    ? "" : ": " + e.getStatus().getMessage())), e);
+        }
+        SharedIndexInformer<EndpointSlice> created = slices.runnableInformer(0);
         // After the start, the informer retries a failed list or watch (as fabric8's own handler does);
         // the last failure names the reason when checkWatch() finds it without a watch.
         created.exceptionHandler((isStarted, failure) -> {
@@ -212,6 +224,11 @@ public final class KubernetesFleetSource implements FleetSource {
 
     private void stop(SharedIndexInformer<EndpointSlice> created) {
         created.stop();
+        stopClient();
+    }
+
+    /** Closes the client if the source built it; after a failed start, lets the source be started again. */
+    private void stopClient() {
         if (givenClient == null) {
             client.close();
         }
