@@ -46,8 +46,9 @@ import java.util.stream.Stream;
  * ({@code --url}). Measured: time to first token at the client and at the agents, the prefix-cache hit
  * rate, the balance of requests in flight, MCP session stickiness; checked: {@link #goal}.
  *
- * <p>Over 300 lines: one scenario's whole job (variants, the in-process and the {@code --url} run,
- * the goal's checks, its console and {@code report.md} section), as every other scenario keeps its own.
+ * <p>Over 300 lines: one scenario's whole job (variants, the conversations' closed loop, the
+ * in-process and the {@code --url} run, the goal's checks, its console and {@code report.md}
+ * section), as every other scenario keeps its own.
  */
 public final class AgentsScenario implements Scenario {
 
