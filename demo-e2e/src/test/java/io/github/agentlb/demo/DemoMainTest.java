@@ -250,6 +250,9 @@ class DemoMainTest {
                 assertThat(proxy.output()).contains("strategy=ch")
                         .contains("consecutiveFailures=2").contains("baseEjectionTimeMs=2500")
                         .contains("maximumFailoverAttempts=1");
+                // The start-up lines name the management server's address as bound (Camel's own summary says 0.0.0.0).
+                assertThat(proxy.output()).contains("Management: http://127.0.0.1:" + managementPort
+                        + "/observe/health and /observe/metrics").doesNotContain("0.0.0.0");
             }
         }
     }
