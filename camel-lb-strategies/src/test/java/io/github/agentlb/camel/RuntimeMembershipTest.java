@@ -15,6 +15,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.Test;
@@ -391,10 +393,8 @@ class RuntimeMembershipTest {
         for (String change : List.of("remove", "drain", "drain busy", "remove only")) {
             ScriptedChild b = ScriptedChild.naming("B");
             ScriptedChild c = ScriptedChild.naming("C");
-            java.util.concurrent.atomic.AtomicReference<AgentLoadBalancerSupport> self = new java.util.concurrent.atomic.AtomicReference<>();
-            java.util.concurrent.atomic.AtomicReference<List<String>> order = new java.util.concurrent.atomic.AtomicReference<>(List.of("B"));
-            ScriptedChild a = ScriptedChild.answering("A1", (attempt, now) -> {
-                AgentLoadBalancerSupport lb = self.get();
+            AtomicReference<List<String>> order = new AtomicReference<>(List.of("B"));
+            AgentLoadBalancerSupport balancer = overA1AndB(order, false, b, lb -> {
                 if (change.startsWith("remove")) {
                     lb.removeAgent("B");
                 } else {
@@ -403,16 +403,7 @@ class RuntimeMembershipTest {
                 if (!change.equals("remove only")) {
                     lb.addAgent("C", c, 1.0);
                 }
-                throw new java.net.ConnectException("Connection refused");
             });
-            AgentLoadBalancerSupport balancer = new AgentLoadBalancerSupport(TestBalancer.strategy("fixed", state -> exchange ->
-                    Selection.of(order.get().iterator()))) {
-            };
-            self.set(balancer);
-            balancer.setCamelContext(CAMEL.get());
-            balancer.addAgent("A1", a, 1.0);
-            balancer.addAgent("B", b, 1.0);
-            balancer.start();
             if (change.equals("drain busy")) {
                 b.hold(); // a request of another exchange stays in flight on B: B drains, still a member
                 balancer.process(new DefaultExchange(CAMEL.get()), sync -> { });
@@ -442,11 +433,9 @@ class RuntimeMembershipTest {
         for (String change : List.of("back", "moved")) {
             ScriptedChild b = ScriptedChild.naming("B");
             ScriptedChild movedB = ScriptedChild.naming("B moved");
-            java.util.concurrent.atomic.AtomicReference<AgentLoadBalancerSupport> self = new java.util.concurrent.atomic.AtomicReference<>();
-            java.util.concurrent.atomic.AtomicReference<List<String>> order = new java.util.concurrent.atomic.AtomicReference<>(List.of("B"));
-            ScriptedChild a = ScriptedChild.answering("A1", (attempt, now) -> {
+            AtomicReference<List<String>> order = new AtomicReference<>(List.of("B"));
+            AgentLoadBalancerSupport balancer = overA1AndB(order, true, b, lb -> {
                 // While this exchange's attempt runs, the fleet is swapped: A1 drains, B comes back or moves.
-                AgentLoadBalancerSupport lb = self.get();
                 if (change.equals("back")) {
                     lb.addAgent("B", b, 1.0);
                 } else {
@@ -454,17 +443,7 @@ class RuntimeMembershipTest {
                     lb.addAgent("B", movedB, 1.0);
                 }
                 lb.drainAgent("A1");
-                throw new java.net.ConnectException("Connection refused");
             });
-            AgentLoadBalancerSupport balancer = new AgentLoadBalancerSupport(TestBalancer.strategy("fixed", state -> exchange ->
-                    Selection.of(order.get().stream().filter(state.members()::contains)
-                            .filter(agent -> !state.draining().contains(agent)).iterator()))) {
-            };
-            self.set(balancer);
-            balancer.setCamelContext(CAMEL.get());
-            balancer.addAgent("A1", a, 1.0);
-            balancer.addAgent("B", b, 1.0);
-            balancer.start();
             b.hold(); // a request of another exchange stays in flight on B
             balancer.process(new DefaultExchange(CAMEL.get()), sync -> { });
             if (change.equals("back")) {
@@ -987,5 +966,29 @@ class RuntimeMembershipTest {
 
         assertThat(offered).hasSize(6).containsOnly("A1", "A2", "A3");
         assertThatThrownBy(candidates::next).isInstanceOf(java.util.NoSuchElementException.class);
+    }
+
+    /**
+     * A started balancer over A1 and B that picks, in order, the agents {@code order} holds when asked
+     * (with {@code ofState}, only those its state has as members and not draining); A1's attempt runs
+     * {@code duringA1} on the balancer, then fails as a refused connection.
+     */
+    private static AgentLoadBalancerSupport overA1AndB(AtomicReference<List<String>> order, boolean ofState,
+                                                       ScriptedChild b, Consumer<AgentLoadBalancerSupport> duringA1) {
+        AtomicReference<AgentLoadBalancerSupport> self = new AtomicReference<>();
+        ScriptedChild a = ScriptedChild.answering("A1", (attempt, now) -> {
+            duringA1.accept(self.get());
+            throw new java.net.ConnectException("Connection refused");
+        });
+        AgentLoadBalancerSupport balancer = new AgentLoadBalancerSupport(TestBalancer.strategy("fixed", state -> exchange ->
+                Selection.of(order.get().stream().filter(agent -> !ofState
+                        || state.members().contains(agent) && !state.draining().contains(agent)).iterator()))) {
+        };
+        self.set(balancer);
+        balancer.setCamelContext(CAMEL.get());
+        balancer.addAgent("A1", a, 1.0);
+        balancer.addAgent("B", b, 1.0);
+        balancer.start();
+        return balancer;
     }
 }
