@@ -45,6 +45,21 @@ class TenantsScenarioTest {
         assertThat(TenantsScenario.lightKept(90, 178, Double.NaN)).isFalse();
     }
 
+    /**
+     * The checks bound a figure less its run's longest stall: a stall of the whole JVM delays every request in
+     * flight by its length. The last two: the VTC figure of a run beside a second build that missed the check
+     * (784 ms), without a stall and with one to explain it.
+     */
+    @Test
+    void aRunsLongestStallIsTakenOffTheFigureItDelayed() {
+        assertThat(TenantsScenario.fair(200.7, 1.2, 2680.8)).as("quiet machine").isTrue();
+        assertThat(TenantsScenario.fair(2600, 1.2, 2680.8)).as("VTC no better than FIFO").isFalse();
+        assertThat(TenantsScenario.fair(537, 0, 2680)).isFalse();
+        assertThat(TenantsScenario.fair(537, 1, 2680)).isTrue();
+        assertThat(TenantsScenario.fair(784, 5, 2920)).as("a slow VTC run without a stall").isFalse();
+        assertThat(TenantsScenario.fair(784, 600, 2920)).as("the same delayed by a stall of 600 ms").isTrue();
+    }
+
     @Test
     void theHeavyTenantSendsAsOftenWithTenTimesTheServiceAndTheArrivalsAreSeeded() throws Exception {
         TenantsScenario tenants = new TenantsScenario(3);
@@ -86,6 +101,7 @@ class TenantsScenarioTest {
             assertThat(JsonReport.write(r, dir).getFileName().toString()).isEqualTo("report-tenants-" + r.variant() + ".json");
             assertThat(json.path("scenario").asText()).isEqualTo("tenants");
             assertThat(json.path("figures").path("l_p99_ms").isNumber()).isTrue();
+            assertThat(json.path("figures").path("stall_max_ms").asDouble(-1)).isGreaterThanOrEqualTo(0);
             assertThat(json.has("latency") && json.has("agents") && json.has("checks") && json.has("load")).isTrue();
         }
         assertThat(results.get(0).number("h_requests")).isZero();
