@@ -12,6 +12,7 @@ import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -232,10 +233,13 @@ class DemoMainTest {
             int[] management = new int[1];
             try (ChildJvm proxy = ChildJvm.startServing(DemoMain.class, free -> {
                         management[0] = FreePorts.next();
-                        return Map.of("PORT", Integer.toString(free), "HOST", "127.0.0.1",
+                        Map<String, String> env = new HashMap<>(Map.of("PORT", Integer.toString(free), "HOST", "127.0.0.1",
                                 "AGENTS", String.join(",", agents.urls()), "STRATEGY", "ch",
                                 "MANAGEMENT_PORT", Integer.toString(management[0]), "CONSECUTIVE_FAILURES", "2",
-                                "MAXIMUM_FAILOVER_ATTEMPTS", "1");
+                                "MAXIMUM_FAILOVER_ATTEMPTS", "1"));
+                        env.putAll(Map.of("BALANCER_HEDGING_ENABLED", "true", "BALANCER_RETRY_BUDGET_SHARE", "0.3",
+                                "BALANCER_RETRY_BACKOFF_BASE_INTERVAL", "40ms", "BALANCER_FAILOVER_DEADLINE", "20s"));
+                        return env;
                     }, List.of("-Dstrategy=rr", "-Dbase.ejection.time.ms=2500"), free -> "Proxy on http://127.0.0.1:" + free + "/", 60)) {
                 int port = proxy.port();
                 int managementPort = management[0];
@@ -249,7 +253,12 @@ class DemoMainTest {
                         .isInstanceOf(UncheckedIOException.class).hasCauseInstanceOf(ConnectException.class);
                 assertThat(proxy.output()).contains("strategy=ch")
                         .contains("consecutiveFailures=2").contains("baseEjectionTimeMs=2500")
-                        .contains("maximumFailoverAttempts=1");
+                        .contains("maximumFailoverAttempts=1").contains("failoverDeadlineMs=20000");
+                // What the failovers and hedges run with, set or not (the knobs' line shows only those set).
+                assertThat(proxy.output()).contains("Retry budget: failovers in flight at most 0.3 x the requests in "
+                        + "flight, or 3; backoff with full jitter below 40 ms, doubling up to 250 ms")
+                        .contains("Hedging: an idempotent request without an answer head after the p97 of recent "
+                                + "first-byte times (1000 ms until enough are known) also goes to another agent, at most 1");
                 // The start-up lines name the management server's address as bound (Camel's own summary says 0.0.0.0).
                 assertThat(proxy.output()).contains("Management: http://127.0.0.1:" + managementPort
                         + "/observe/health and /observe/metrics").doesNotContain("0.0.0.0");

@@ -6,6 +6,9 @@ import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.KeySettings;
 import io.github.agentlb.core.health.OutlierEjection;
+import io.github.agentlb.core.hedge.HedgePolicy;
+import io.github.agentlb.core.retry.RetryBackoff;
+import io.github.agentlb.core.retry.RetryBudget;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
@@ -297,10 +300,13 @@ public final class DemoMain {
             if (balancer != null) {
                 OutlierEjection ejection = balancer.getOutlierEjection();
                 LOG.info("Balancer settings: consecutiveFailures={} baseEjectionTimeMs={} maxEjectionTimeMs={} "
-                                + "maxEjectedShare={} maximumFailoverAttempts={}{}", ejection.consecutiveFailures(),
-                        ejection.baseEjectionTime().toMillis(), ejection.maxEjectionTime().toMillis(),
-                        ejection.maxEjectedShare(), balancer.getMaximumFailoverAttempts(),
+                                + "maxEjectedShare={} maximumFailoverAttempts={} failoverDeadlineMs={}{}",
+                        ejection.consecutiveFailures(), ejection.baseEjectionTime().toMillis(),
+                        ejection.maxEjectionTime().toMillis(), ejection.maxEjectedShare(),
+                        balancer.getMaximumFailoverAttempts(), balancer.getFailoverDeadline().toMillis(),
                         balancer instanceof KeySettings keyed ? " " + keyed.getBoundedLoad() : "");
+                LOG.info("Retry budget: {}", retries(balancer.getRetryBudget(), balancer.getRetryBackoff()));
+                LOG.info("Hedging: {}", hedging(balancer.getHedging()));
             }
             if (balancer != null) {
                 var check = balancer.getHealthCheck();
@@ -319,6 +325,26 @@ public final class DemoMain {
             boolean noneAccepted = ProxyRoutes.logSilentAgents(config.agentUrls()).size() == config.agentUrls().size();
             getContext().addRoutes(new ProxyRoutes(config, balancer).withFleet(fleet).noneAcceptedAtStart(noneAccepted));
         }
+    }
+
+    /** The retry budget and backoff in words, for the start-up log. */
+    static String retries(RetryBudget budget, RetryBackoff backoff) {
+        return (budget.enabled() ? "failovers in flight at most " + budget.share() + " x the requests in flight, or "
+                + budget.minRetries() : "off") + "; " + (backoff.enabled() ? "backoff with full jitter below "
+                + backoff.baseInterval().toMillis() + " ms, doubling up to " + backoff.maxInterval().toMillis() + " ms"
+                : "no backoff");
+    }
+
+    /** The hedging policy in words, for the start-up log. */
+    static String hedging(HedgePolicy hedging) {
+        if (!hedging.enabled()) {
+            return "off";
+        }
+        double p = hedging.percentile();
+        return "an idempotent request without an answer head after " + (p == 0 ? hedging.delay().toMillis() + " ms"
+                : "the p" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p)) + " of recent first-byte "
+                + "times (" + hedging.delay().toMillis() + " ms until enough are known)") + " also goes to another agent, "
+                + "at most " + hedging.maxHedges() + (hedging.maxHedges() == 1 ? " hedge" : " hedges") + " per request";
     }
 
     /** Ties the embedded agents to the CamelContext's lifecycle. */
