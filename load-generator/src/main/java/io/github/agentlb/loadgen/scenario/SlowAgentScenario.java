@@ -60,11 +60,12 @@ public final class SlowAgentScenario implements Scenario {
         boolean slow = !variant.label().equals(HEALTHY);
         return ClusterRun.run(this, variant, setup, agents(setup, slow), slow ? SLOW_AGENT + " " + FACTOR + "x slower" : "",
                 ProxyConfig.builder(), List.of("all"), cluster -> List.of(),
-                (m, cluster) -> result(m, cluster.balancer().getHedgesSent(), cluster.balancer().getHedgesWon()));
+                (m, cluster) -> result(m, cluster.balancer().getHedgesSent(), cluster.balancer().getHedgesWon(),
+                        cluster.balancer().getRetryBudgetExhausted()));
     }
 
-    /** The result of a run from its outcomes, the balancer's attempts and its hedge counters. */
-    Result result(ClusterRun.Measured m, long hedgesSent, long hedgesWon) {
+    /** The result of a run from its outcomes, the balancer's attempts, its hedge counters and its retry budget's refusals. */
+    Result result(ClusterRun.Measured m, long hedgesSent, long hedgesWon, long budgetRefused) {
         long measured = m.run().statistics().requests();
         long attempts = m.log().attempts().stream().filter(a -> a.startedNanos() - m.measuredFromNanos() >= 0).count();
         long onSlow = m.log().attempts().stream().filter(a -> a.agentId().equals(SLOW_AGENT)
@@ -75,7 +76,7 @@ public final class SlowAgentScenario implements Scenario {
         Map<String, Object> figures = Result.map("slow_agent", SLOW_AGENT, "slow_factor",
                 m.variant().label().equals(HEALTHY) ? 1 : FACTOR, "hedging", m.variant().label().equals(HEDGED),
                 "p99_ms", p99, "agent_calls_per_request", callsPerRequest, "slow_agent_calls", onSlow,
-                "hedges_sent", hedgesSent, "hedges_won", hedgesWon);
+                "hedges_sent", hedgesSent, "hedges_won", hedgesWon, "retry_budget_exhausted", budgetRefused);
         List<Result.Check> checks = List.of(new Result.Check("no client error", errors == 0, errors + " client errors"));
         return m.result(List.of(), figures, checks, errors, null).withLine("p99 %.1f ms, %.3f agent calls per request, "
                 + "%s got %d, hedges sent %d, won %d; %d client errors", p99, callsPerRequest, SLOW_AGENT, onSlow,
