@@ -144,9 +144,7 @@ public final class LoadRunner {
                         + "within " + boundMs + " ms; " + completed.get() + " requests completed");
             }
             long durationNanos = dispatcher != null ? Math.max(0, lastCompletion.get() - dispatcher.startNanos()) : endOrWall;
-            long cpuNanos = cpuBefore < 0 ? -1 : JvmGauges.processCpuNanos() - cpuBefore;
-            PacingCheck.Result selfCheck = check.result(JvmGauges.cpuShare(cpuNanos, System.nanoTime() - start,
-                    JvmGauges.cores()), JvmGauges.cores(), PacingCheck.cpuMsPerRequest(cpuNanos, completed.get()));
+            PaceReport pace = pace(pacing, check, cpuBefore, System.nanoTime() - start, completed.get());
             List<TimedOutcome> outcomes = recorder.timedOutcomes();
             SteadyWindow steady = timed || dispatcher != null ? null
                     : SteadyWindow.of(outcomes, config.concurrency()).orElse(null);
@@ -154,13 +152,12 @@ public final class LoadRunner {
             synchronized (accumulator) {
                 statistics = accumulator.statistics(knownAgents, durationNanos, steady);
             }
-            PaceReport pace = PaceReport.counted(pacing, selfCheck);
             if (timed) {
                 sampler.close();
                 // The run's end, not its last answer: later answers go to the last interval.
                 List<IntervalSeries.Interval> intervals = series.intervals(deadline);
                 printer.printRest(intervals);
-                pace = new PaceReport(pacing, selfCheck, intervals, SoakVerdict.of(series, intervals));
+                pace = new PaceReport(pacing, pace.selfCheck(), intervals, SoakVerdict.of(series, intervals));
             }
             return new Result(outcomes, statistics, durationNanos, recorder.maxInFlight(), pace);
         } finally {
@@ -173,6 +170,17 @@ public final class LoadRunner {
      * across {@code targets}; an open-loop {@code pacing} sends to the first at the run's rate, so
      * that its send path is compiled before it is measured (a cold JVM lags its schedule by 10-100s of ms).
      */
+    /**
+     * A count-bound run's pace: {@code check}'s verdict with the JVM's share of the cores and its CPU time per
+     * completed request since {@code cpuBefore} ({@link JvmGauges#processCpuNanos()}, negative when unknown).
+     */
+    public static PaceReport pace(Pacing pacing, PacingCheck check, long cpuBefore, long wallNanos, long completed) {
+        long cpuNanos = cpuBefore < 0 ? -1 : JvmGauges.processCpuNanos() - cpuBefore;
+        int cores = JvmGauges.cores();
+        return PaceReport.counted(pacing, check.result(JvmGauges.cpuShare(cpuNanos, wallNanos, cores), cores,
+                PacingCheck.cpuMsPerRequest(cpuNanos, completed)));
+    }
+
     public static void warmUp(PrintStream stdout, String label, List<String> targets, LoadTestConfig load, Pacing pacing)
             throws Exception {
         LoadTestConfig warm = load.warmupConfig().orElse(null);

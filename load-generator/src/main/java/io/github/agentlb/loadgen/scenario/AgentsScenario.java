@@ -13,9 +13,13 @@ import io.github.agentlb.loadgen.agents.ChatStreamClient;
 import io.github.agentlb.loadgen.agents.Conversations;
 import io.github.agentlb.loadgen.agents.Turn;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
+import io.github.agentlb.loadgen.run.JvmGauges;
+import io.github.agentlb.loadgen.run.LoadRunner;
 import io.github.agentlb.loadgen.run.Parallel;
 import io.github.agentlb.loadgen.stats.LatencySummary;
+import io.github.agentlb.loadgen.stats.PacingCheck;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -187,13 +191,15 @@ public final class AgentsScenario implements Scenario {
     private Result run(Variant variant, Setup setup, Callable<?> gate) throws Exception {
         try (EmbeddedCluster cluster = ClusterRun.start(agents(setup), variant)) {
             gate.call();
-            long start = System.nanoTime();
-            List<Turn> turns = send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity());
+            PacingCheck check = new PacingCheck();
+            long cpuBefore = JvmGauges.processCpuNanos(), start = System.nanoTime();
+            List<Turn> turns = send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity(), check);
             long wall = System.nanoTime() - start;
             Map<String, Counters> counters = cluster.agents().stream().collect(Collectors.toMap(
                     a -> a.config().agentId(), a -> new Counters(a.llm().counters(), a.llm().agentFirstTokenNanos()),
                     (a, b) -> b, TreeMap::new));
-            return result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns, counters, wall);
+            return result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns, counters, wall)
+                    .withPace(LoadRunner.pace(Pacing.CLOSED_COUNTED, check, cpuBefore, wall, turns.size()));
         }
     }
 
@@ -202,21 +208,29 @@ public final class AgentsScenario implements Scenario {
      * as {@code body} has it; or what a conversation's thread threw. Closed loop, in-process and against a URL alike:
      * up to {@code inFlight} threads each take the next conversation and send its turns one after another, each once
      * the previous answer has ended; an MCP-style conversation sends its first answer's session id with every later
-     * turn.
+     * turn. Each thread's gaps between an answer and its next send, and its waits for answers, go to {@code check}.
      */
-    private List<Turn> send(Setup setup, String name, List<String> baseUrls, UnaryOperator<String> body)
-            throws Exception {
+    private List<Turn> send(Setup setup, String name, List<String> baseUrls, UnaryOperator<String> body,
+                            PacingCheck check) throws Exception {
         Conversations w = conversations(setup);
         ChatStreamClient client = new ChatStreamClient(settings.timeout());
         List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger next = new AtomicInteger();
         Parallel.each(Collections.nCopies(Math.min(settings.inFlight(), w.conversations()), 0), true, name, thread -> {
+            long lastEnd = -1;
             for (int c = next.getAndIncrement(); c < w.conversations(); c = next.getAndIncrement()) {
                 URI uri = URI.create(baseUrls.get(c % baseUrls.size()) + PATH + "?user_id=" + w.userId(c));
                 String session = null;
                 for (int k = 0; k < w.turns(); k++) {
-                    ChatStreamClient.Answer answer = client.send(uri, body.apply(w.requestBody(c, k)),
+                    String request = body.apply(w.requestBody(c, k));
+                    long sent = System.nanoTime();
+                    if (lastEnd >= 0) {
+                        check.workerGap(sent - lastEnd);
+                    }
+                    ChatStreamClient.Answer answer = client.send(uri, request,
                             session == null ? Map.of() : Map.of(ChatStreamClient.SESSION_HEADER, session));
+                    lastEnd = System.nanoTime();
+                    check.workerBusy(lastEnd - sent);
                     if (w.isMcp(c) && k == 0) {
                         session = answer.sessionId();
                     }
@@ -355,9 +369,12 @@ public final class AgentsScenario implements Scenario {
         Conversations w = conversations(setup);
         setup.stdout().println(Section.format("== agents %s: %d conversations of %d turns to %s%s, %d in flight", label,
                 w.conversations(), w.turns(), baseUrl, PATH, settings.inFlight()));
-        long start = System.nanoTime();
-        List<Turn> turns = send(setup, "agents-url-" + label, List.of(baseUrl), AgentsScenario::withUsage);
-        return urlResult(label, baseUrl, workload(setup), turns, System.nanoTime() - start);
+        PacingCheck check = new PacingCheck();
+        long cpuBefore = JvmGauges.processCpuNanos(), start = System.nanoTime();
+        List<Turn> turns = send(setup, "agents-url-" + label, List.of(baseUrl), AgentsScenario::withUsage, check);
+        long wall = System.nanoTime() - start;
+        return urlResult(label, baseUrl, workload(setup), turns, wall)
+                .withPace(LoadRunner.pace(Pacing.CLOSED_COUNTED, check, cpuBefore, wall, turns.size()));
     }
 
     @Override

@@ -102,7 +102,7 @@ final class ClusterRun {
         Result result(List<Result.Phase> phases, Map<String, Object> figures, List<Result.Check> checks,
                       long failures, Timeline timeline) {
             return new Result(scenario, variant.label(), variant.strategy(), target, true, load, variant.replicas(),
-                    run.statistics(), phases, figures, checks, failures, timeline, null, List.of(), List.of());
+                    run.statistics(), phases, figures, checks, failures, timeline, run.pace(), List.of(), List.of());
         }
     }
 
@@ -152,14 +152,15 @@ final class ClusterRun {
 
     /**
      * {@code r} with {@code chart} and its console lines: per phase its requests, client errors, p99 and
-     * answers per agent; then {@code more}, less the nulls.
+     * answers per agent; then {@code more}, less the nulls; then its self-check.
      */
     static Result withPhaseLines(Result r, Chart chart, String... more) {
         List<String> lines = new ArrayList<>(r.phases().stream().map(p -> Section.format("%s (%s) %s: %d requests, %d "
                         + "client errors, p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(),
                 p.stats().clientErrors(), p.stats().latency().p99Ms(), answered(p.stats(), "="))).toList());
         Stream.of(more).filter(Objects::nonNull).forEach(lines::add);
-        return r.withOutput(List.of(chart), lines);
+        Result out = r.withOutput(List.of(chart), lines);
+        return r.pace() == null ? out : out.withPace(r.pace());
     }
 
     /** "600 requests over 100 users, 10 concurrent, seed 42, after 100 warm-up requests (not counted)". */

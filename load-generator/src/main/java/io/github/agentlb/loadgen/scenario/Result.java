@@ -136,14 +136,22 @@ public record Result(String scenario, String variant, String strategy, String ta
         return variant + " (" + scenario + "): " + Section.format(format, args);
     }
 
-    /** This result with no chart and one console line, {@link #line}. */
+    /** This result with no chart and one console line, {@link #line}, then its self-check's when it has a pace. */
     public Result withLine(String format, Object... args) {
-        return withOutput(List.of(), List.of(line(format, args)));
+        Result r = withOutput(List.of(), List.of(line(format, args)));
+        return pace == null ? r : r.withPace(pace);
     }
 
     public Result withOutput(List<Chart> charts, List<String> lines) {
         return new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures, checks,
                 failures, timeline, pace, charts, lines);
+    }
+
+    /** This result with {@code pace}, its self-check's lines after the console's ({@link PaceReport#selfCheckLines}). */
+    public Result withPace(PaceReport pace) {
+        return new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures, checks,
+                failures, timeline, pace, charts, Stream.concat(lines.stream(), pace.selfCheckLines(totals.successes())
+                .stream().map(l -> line("%s", l))).toList());
     }
 
     /** This result with {@code more} checks appended (a check over several runs, made once all ended). */

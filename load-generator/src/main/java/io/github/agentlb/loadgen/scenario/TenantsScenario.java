@@ -8,8 +8,12 @@ import io.github.agentlb.camel.FlowControl;
 import io.github.agentlb.camel.QueueFigures;
 import io.github.agentlb.loadgen.agents.ChatStreamClient;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
+import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
+import io.github.agentlb.loadgen.run.JvmGauges;
+import io.github.agentlb.loadgen.run.LoadRunner;
 import io.github.agentlb.loadgen.stats.LatencySummary;
+import io.github.agentlb.loadgen.stats.PacingCheck;
 import io.github.agentlb.loadgen.stats.RequestOutcome;
 import io.github.agentlb.loadgen.stats.RunStatistics;
 import java.net.URI;
@@ -154,11 +158,13 @@ public final class TenantsScenario implements Scenario {
                 queueMax.accumulateAndGet(balancer.queueFigures().size(), Math::max);
             }, 0, SAMPLE_NANOS, TimeUnit.NANOSECONDS);
             List<Future<ChatStreamClient.Answer>> answers = new ArrayList<>();
-            long start = System.nanoTime();
+            PacingCheck check = new PacingCheck();
+            long cpuBefore = JvmGauges.processCpuNanos(), start = System.nanoTime();
             for (Arrival a : arrivals) {
                 for (long wait; (wait = start + a.atNanos() - System.nanoTime()) > 0; ) {
                     LockSupport.parkNanos(wait);
                 }
+                check.sendLag(System.nanoTime() - start - a.atNanos());
                 Map<String, String> headers = tenants ? Map.of(FlowControl.DEFAULT_TENANT_HEADER, a.tenant()) : Map.of();
                 answers.add(pool.submit(() -> client.send(uri, body(a.tenant(), a.index()), headers)));
             }
@@ -169,7 +175,8 @@ public final class TenantsScenario implements Scenario {
             long wall = System.nanoTime() - start;
             QueueFigures after = balancer.queueFigures();
             return result(variant, cluster.baseUrls().get(0), setup, arrivals, got, wall, queueMax.get(), before, after,
-                    stallMax.get());
+                    stallMax.get()).withPace(LoadRunner.pace(new Pacing(arrivals.size() / seconds, null,
+                    Pacing.DEFAULT_INTERVAL), check, cpuBefore, wall, got.size()));
         } finally {
             sampler.shutdownNow();
             pool.shutdownNow();

@@ -225,6 +225,10 @@ class AgentsScenarioTest {
             assertEquals(1.0, r.number("mcp_stickiness"), r.variant());
             assertEquals(48, r.totals().agents().values().stream().mapToLong(a -> a.count()).sum(), r.variant());
             assertTrue(r.number("prompt_blocks") > 0, r.variant());
+            // Each run says whether the generator kept pace (load-generator/README.md, "Self-check"): the
+            // conversations are a closed loop, every turn sent once the previous answer ended.
+            assertTrue(r.pace() != null && r.pace().selfCheck().gaps() > 0, r.variant() + ": the workers' gaps");
+            assertTrue(r.lines().stream().anyMatch(l -> l.contains("Self-check:")), r.variant() + ": " + r.lines());
             // at the agents: queue wait + the model's time to first token, never below its 1 ms base
             assertTrue(r.number("agent_ttft_p50_ms") >= 1.0 && r.number("agent_ttft_p99_ms") >= r.number("agent_ttft_p50_ms"),
                     r.variant() + ": " + r.number("agent_ttft_p50_ms") + " / " + r.number("agent_ttft_p99_ms"));
@@ -291,6 +295,7 @@ class AgentsScenarioTest {
             JsonReport.write(r, dir);
             JsonNode json = new ObjectMapper().readTree(dir.resolve("report-agents-keys-bounded.json").toFile());
             assertEquals(30, json.path("requests").asInt());
+            assertTrue(json.at("/pace/self_check/kept_pace").isBoolean(), json.toString());
             assertEquals(r.number("hit_rate"), json.at("/figures/hit_rate").asDouble(), 1e-9);
             String md = scenario.section(List.of(r)).tables().get(0).markdown();
             assertTrue(md.contains("| keys-bounded | 30 | 0 |"), md);

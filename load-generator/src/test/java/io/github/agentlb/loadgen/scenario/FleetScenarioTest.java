@@ -134,6 +134,7 @@ class FleetScenarioTest {
             Result r = scenario.run(v, setup);
             String strategy = r.variant();
             assertThat(r.totals().requests()).isEqualTo(320);
+            assertThat(r.lines()).as("every run says whether the generator kept pace").anyMatch(l -> l.contains("Self-check:"));
             assertThat(r.clientErrors()).as("%s client errors", strategy).isZero();
             assertThat(r.number("answered_before_join")).as("%s: A4 answered before it joined", strategy).isZero();
             assertThat(phase(r, "before").answered(FleetScenario.JOINING)).isZero();

@@ -50,6 +50,7 @@ class SlowAgentScenarioTest {
             Result r = slow.run(v, setup);
             assertThat(r.totals().requests()).isEqualTo(300);
             assertThat(r.passed()).as("%s: no client error", r.variant()).isTrue();
+            assertThat(r.lines()).as("every run says whether the generator kept pace").anyMatch(l -> l.contains("Self-check:"));
             assertThat(JsonReport.write(r, dir)).isNotEmptyFile();
             results.add(r);
         }

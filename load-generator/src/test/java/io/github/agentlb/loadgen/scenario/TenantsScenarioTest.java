@@ -96,6 +96,7 @@ class TenantsScenarioTest {
         for (Result r : results) {
             assertThat(r.checks()).as(r.variant()).allMatch(Result.Check::passed, "passed");
             assertThat(r.number("lost")).isZero();
+            assertThat(r.pace().selfCheck().sends()).as("every send's lag in the self-check").isEqualTo(r.totals().requests());
             assertThat(r.number("queue_max")).isLessThanOrEqualTo(TenantsScenario.QUEUE_SIZE);
             JsonNode json = JSON.readTree(JsonReport.write(r, dir).toFile());
             assertThat(JsonReport.write(r, dir).getFileName().toString()).isEqualTo("report-tenants-" + r.variant() + ".json");
