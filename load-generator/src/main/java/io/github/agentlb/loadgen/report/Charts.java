@@ -27,6 +27,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  */
 public final class Charts {
 
+    /** The width of a category label's character, px (the axis font's, about). */
+    static final int LABEL_CHAR_PX = 8;
+
     static {
         if (System.getProperty("java.awt.headless") == null) {
             System.setProperty("java.awt.headless", "true");
@@ -55,6 +58,15 @@ public final class Charts {
         return List.of(chart.file(), csv);
     }
 
+    /**
+     * Whether a bar chart {@code width} px wide must slant its category labels: more than 8, or the longest
+     * wider than its share of the width at about {@value #LABEL_CHAR_PX} px a character.
+     */
+    static boolean labelsCrowded(int width, List<String> categories) {
+        int longest = categories.stream().mapToInt(String::length).max().orElse(0);
+        return categories.size() > 8 || longest * LABEL_CHAR_PX > width / Math.max(1, categories.size());
+    }
+
     private static CategoryChart bars(Chart.Bars spec) {
         CategoryChart chart = new CategoryChartBuilder().width(spec.size()[0]).height(spec.size()[1]).title(spec.title())
                 .xAxisTitle(spec.xTitle()).yAxisTitle(spec.yTitle()).build();
@@ -62,7 +74,7 @@ public final class Charts {
         styler.setLabelsVisible(true);
         styler.setStacked(spec.stacked());
         styler.setOverlapped(spec.series().size() == 1);
-        if (spec.categories().size() > 8) {
+        if (labelsCrowded(spec.size()[0], spec.categories())) {
             styler.setXAxisLabelRotation(45);
         }
         spec.series().forEach((name, values) -> chart.addSeries(name, spec.categories(), values));
