@@ -41,8 +41,9 @@ import java.util.stream.IntStream;
  * posts short prompts, H long ones, each at the same seeded Poisson rate, open loop; one after another
  * L alone, both by {@code X-Tenant} (VTC), both as one tenant (FIFO), and VTC with
  * {@code maxInFlightPerTenant}. Checks: nothing lost, the queue within its bound, L's p99 under VTC at
- * most 1/{@value #FIFO_RATIO} of it under FIFO ({@link #fair}), and {@link #lightKept}, each figure less its run's
- * longest stall ({@link #runAll}). The figures: the section's text.
+ * most 1/{@value #FIFO_RATIO} of it under FIFO ({@link #fair}), and {@link #lightKept}, each figure less
+ * its run's longest stall ({@link #runAll}). The figures: the section's text. Over 300 lines: its own
+ * open loop (seeded arrivals, per-tenant bodies, the queue and stall sampler), figures, checks, section.
  */
 public final class TenantsScenario implements Scenario {
 
