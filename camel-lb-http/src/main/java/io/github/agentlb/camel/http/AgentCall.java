@@ -267,10 +267,8 @@ final class AgentCall implements RequestWriter.Writes {
      */
     private void clientClosed() {
         if (resumable != null && resumable.idSeen() && down.headSent() && !done && !HttpMethod.GET.equals(down.method())) {
-            detached = true;
             LOG.debug("agent {}: the client left a legacy MCP session stream; read to its end, for a resumption", name());
-            agent.config().setAutoRead(true);
-            agent.read();
+            readToTheEnd();
             return;
         }
         if (stalledAgain(false)) {
@@ -278,6 +276,13 @@ final class AgentCall implements RequestWriter.Writes {
         }
         finish(new AgentCallCancelledException("the client closed its connection: call to agent " + name() + " cancelled"),
                 false);
+    }
+
+    /** A resumable stream its client no longer reads: read on to its end ({@link #drop}). */
+    private void readToTheEnd() {
+        detached = true;
+        agent.config().setAutoRead(true);
+        agent.read();
     }
 
     /**
@@ -851,8 +856,10 @@ final class AgentCall implements RequestWriter.Writes {
      * The CamelContext began to stop: a stream that waits for events rather than an answer, which
      * would hold the stop for its whole shutdown timeout, ends as at its idle timeout (a legacy MCP
      * session stream that can be resumed cleanly, for its client to resume on another replica; a
-     * {@code subscriptions/listen} closed, not counted against its agent). Any other call goes on.
-     * On the call's event loop.
+     * {@code subscriptions/listen} closed, not counted against its agent). A legacy session's
+     * {@code POST} stream after an event id (a tool call) ends for its client the same way, and its
+     * agent's call is read on to its end and dropped, as when its client leaves, within the stop's
+     * timeout: the client finds its result on resuming. Any other call goes on. On the call's event loop.
      */
     void contextStopping() {
         if (done || !down.headSent() || held != null) {
@@ -860,10 +867,15 @@ final class AgentCall implements RequestWriter.Writes {
         }
         if (resumable != null && (resumable.idSeen() || HttpMethod.GET.equals(down.method()))) {
             LOG.debug("agent {}: the proxy is stopping: a legacy MCP session stream ended for its client to resume", name());
-            if (!detached) {
-                down.end(Unpooled.EMPTY_BUFFER);
+            if (detached) {
+                return; // its client left already: read on to its end
             }
-            finish(null, false);
+            down.end(Unpooled.EMPTY_BUFFER);
+            if (HttpMethod.GET.equals(down.method())) {
+                finish(null, false);
+            } else {
+                readToTheEnd();
+            }
         } else if (listening()) {
             down.abort();
             finish(new AgentCallCancelledException("the proxy is stopping: agent " + name()

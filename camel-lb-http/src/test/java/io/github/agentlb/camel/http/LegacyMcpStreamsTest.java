@@ -358,6 +358,51 @@ class LegacyMcpStreamsTest {
         assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
     }
 
+    /**
+     * A legacy session's {@code POST} stream after an event id (a tool call under way) ends for its
+     * client too, to resume on another replica, and its agent's call is read on to its end, as when the
+     * client leaves: a rolling restart does not cut the tool call whose result the client resumes for.
+     */
+    @Test
+    void aLegacyPostStreamEndsForItsClientWhenTheProxyBeginsToStopAndItsAgentsCallRunsToItsEnd() throws Exception {
+        CountDownLatch ended = new CountDownLatch(1);
+        boolean[] whole = {false};
+        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            OutputStream out = exchange.getResponseBody();
+            try {
+                for (int i = 1; i <= 20; i++) {
+                    out.write(("id: " + i + "\ndata: " + i + "\n\n").getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    Thread.sleep(50);
+                }
+                out.close();
+                whole[0] = true;
+            } finally {
+                ended.countDown();
+            }
+        })) {
+            route(agent.baseUrl());
+            camel.getShutdownStrategy().setTimeout(30);
+            try (Socket socket = sent("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n" + MCP_ACCEPT + LEGACY
+                    + "\r\n{}")) {
+                InputStream in = socket.getInputStream();
+                StringBuilder seen = new StringBuilder();
+                readUntil(in, seen, "data: 1\n");
+                java.util.concurrent.CompletableFuture<Void> stopped = java.util.concurrent.CompletableFuture.runAsync(camel::stop);
+                for (int b = in.read(); b >= 0 && !seen.toString().endsWith("\r\n0\r\n\r\n"); b = in.read()) {
+                    seen.append((char) b);
+                }
+                assertThat(seen.toString()).as("ended cleanly for its client").endsWith("\r\n0\r\n\r\n");
+                assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(whole[0]).as("the agent wrote its 20 events").isTrue();
+                stopped.get(10, TimeUnit.SECONDS);
+            }
+        }
+        assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.SUCCESS);
+    }
+
     /** So does a 2026-07-28 {@code subscriptions/listen}, closed as at its idle timeout, not counted against its agent. */
     @Test
     void aListenStreamIsClosedWhenTheProxyBeginsToStop() throws Exception {
