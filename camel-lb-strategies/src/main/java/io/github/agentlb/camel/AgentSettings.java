@@ -73,6 +73,16 @@ public interface AgentSettings extends Configurable {
         configure("sessionSecret", "(secret)", d -> d.sessions(d.sessions().toBuilder().secret(secret).build()));
     }
 
+    /**
+     * A second secret whose session ids are accepted but never made, for changing
+     * {@link #setSessionSecret the secret} on running replicas without a session lost
+     * ({@link LearnedSessions.Builder#secretFallback}); at least 16 bytes, never logged.
+     */
+    default void setSessionSecretFallback(String secret) {
+        configure("sessionSecretFallback", "(secret)",
+                d -> d.sessions(d.sessions().toBuilder().secretFallback(secret).build()));
+    }
+
     /** {@code NOT_FOUND} (default, a JSON 404) or {@code NEW_PICK}: what a session whose agent left gets. */
     default void setSessionAgentGone(String whenAgentGone) {
         configure("sessionAgentGone", whenAgentGone,

@@ -144,6 +144,40 @@ class LearnedSessionsTest {
         assertThat(a2.received).containsExactly(null, "A2-s1", "A2-s1", "A2-s1", "A2-s1", "A2-s1");
     }
 
+    /**
+     * The secret changed on running replicas (docs/llm-agents.md, "Changing the secret"): at every
+     * step each replica routes the other's ids, set through the JavaBean setters as a route would.
+     */
+    @Test
+    void aSecretChangedReplicaByReplicaWithItsFallbackLosesNoSession() {
+        String next = "the secret after the change";
+        SessionAgent a1 = new SessionAgent("A1");
+        SessionAgent a2 = new SessionAgent("A2");
+        RoundRobinLB old = started(new RoundRobinLB(), sessions(), a1, a2);
+        post(old, "u", null); // A1
+        String oldId = clientId(post(old, "u", null)); // A2, sealed with the old secret
+        RoundRobinLB changed = new RoundRobinLB();
+        changed.setSessionSecret(next);
+        changed.setSessionSecretFallback(SECRET);
+        changed = started(changed, changed.getLearnedSessions(), a2, a1);
+        assertThat(answeredBy(post(changed, "u", oldId))).as("an old id on a changed replica").isEqualTo("A2");
+        post(changed, "v", null);
+        Exchange minted = post(changed, "v", null);
+        String newId = clientId(minted);
+        RoundRobinLB notYet = new RoundRobinLB();
+        notYet.setSessionSecret(SECRET);
+        notYet.setSessionSecretFallback(next);
+        notYet = started(notYet, notYet.getLearnedSessions(), a1, a2);
+        assertThat(answeredBy(post(notYet, "v", newId))).as("a new id on a replica not yet changed")
+                .isEqualTo(answeredBy(minted));
+        Exchange refused = post(old, "v", newId);
+        assertThat(refused.getException()).as("a replica without the fallback refuses it")
+                .isInstanceOf(SessionRejectedException.class);
+        assertThatThrownBy(() -> new RoundRobinLB().setSessionSecretFallback("too short"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sessionSecretFallback must have at least 16 bytes, had 9");
+    }
+
     @Test
     void whenTheSessionsAgentLeftTheClientGets404OrANewPickAsSet() {
         SessionAgent a1 = new SessionAgent("A1");

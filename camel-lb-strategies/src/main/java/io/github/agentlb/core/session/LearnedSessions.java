@@ -40,18 +40,21 @@ public final class LearnedSessions {
         NEW_PICK
     }
 
-    private static final LearnedSessions DISABLED = new LearnedSessions(null, new byte[0], WhenAgentGone.NOT_FOUND, false, Set.of());
+    private static final LearnedSessions DISABLED = new LearnedSessions(null, new byte[0], new byte[0], WhenAgentGone.NOT_FOUND,
+            false, Set.of());
 
     private final String header;
     private final byte[] secret;
+    private final byte[] fallback;
     private final WhenAgentGone whenAgentGone;
     private final boolean a2aTasks;
     private final Set<String> mcpHandles;
 
-    private LearnedSessions(String header, byte[] secret, WhenAgentGone whenAgentGone, boolean a2aTasks,
+    private LearnedSessions(String header, byte[] secret, byte[] fallback, WhenAgentGone whenAgentGone, boolean a2aTasks,
             Set<String> mcpHandles) {
         this.header = header;
         this.secret = secret;
+        this.fallback = fallback;
         this.whenAgentGone = whenAgentGone;
         this.a2aTasks = a2aTasks;
         this.mcpHandles = mcpHandles;
@@ -117,30 +120,31 @@ public final class LearnedSessions {
 
     /** @return the codec of the ids the client sees, for this secret */
     public SessionIds ids() {
-        return new SessionIds(secret);
+        return new SessionIds(secret, fallback);
     }
 
     /** A builder with these settings (a disabled one starts from the defaults). */
     public Builder toBuilder() {
-        return new Builder(isEnabled() ? header : DEFAULT_HEADER, secret, whenAgentGone, a2aTasks, mcpHandles);
+        return new Builder(isEnabled() ? header : DEFAULT_HEADER, secret, fallback, whenAgentGone, a2aTasks, mcpHandles);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof LearnedSessions other && Objects.equals(header, other.header)
-                && Arrays.equals(secret, other.secret) && whenAgentGone == other.whenAgentGone && a2aTasks == other.a2aTasks
+                && Arrays.equals(secret, other.secret) && Arrays.equals(fallback, other.fallback) && whenAgentGone == other.whenAgentGone && a2aTasks == other.a2aTasks
                 && mcpHandles.equals(other.mcpHandles);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(header, Arrays.hashCode(secret), whenAgentGone, a2aTasks, mcpHandles);
+        return Objects.hash(header, Arrays.hashCode(secret), Arrays.hashCode(fallback), whenAgentGone, a2aTasks, mcpHandles);
     }
 
     @Override
     public String toString() {
         return isEnabled()
                 ? "LearnedSessions{header=" + header + ", secret=" + (hasSecret() ? "set" : "none")
+                        + (fallback.length > 0 ? ", secretFallback=set" : "")
                         + ", whenAgentGone=" + whenAgentGone + (a2aTasks ? ", a2aTasks" : "")
                         + (mcpHandles.isEmpty() ? "" : ", mcpHandles=" + String.join(",", mcpHandles)) + "}"
                 : "LearnedSessions{disabled}";
@@ -150,13 +154,16 @@ public final class LearnedSessions {
     public static final class Builder {
         private String header;
         private byte[] secret;
+        private byte[] fallback;
         private WhenAgentGone whenAgentGone;
         private boolean a2aTasks;
         private Set<String> mcpHandles;
 
-        private Builder(String header, byte[] secret, WhenAgentGone whenAgentGone, boolean a2aTasks, Set<String> mcpHandles) {
+        private Builder(String header, byte[] secret, byte[] fallback, WhenAgentGone whenAgentGone, boolean a2aTasks,
+                        Set<String> mcpHandles) {
             this.header = header;
             this.secret = secret;
+            this.fallback = fallback;
             this.whenAgentGone = whenAgentGone;
             this.a2aTasks = a2aTasks;
             this.mcpHandles = mcpHandles;
@@ -180,17 +187,35 @@ public final class LearnedSessions {
          * @throws IllegalArgumentException if null or shorter than {@value #MIN_SECRET_BYTES} bytes (UTF-8)
          */
         public Builder secret(String secret) {
+            this.secret = secretBytes("sessionSecret", secret);
+            return this;
+        }
+
+        /**
+         * A second secret whose ids are accepted but never made, for changing the secret on running
+         * replicas without a session lost (as Django's {@code SECRET_KEY_FALLBACKS}): first every
+         * replica gets the new secret as its fallback, then, replica by replica, the new secret as
+         * its secret and the old one as its fallback, and once the old ids are no longer in use, no
+         * fallback. Its value is never logged.
+         *
+         * @throws IllegalArgumentException if null or shorter than {@value #MIN_SECRET_BYTES} bytes (UTF-8)
+         */
+        public Builder secretFallback(String secret) {
+            this.fallback = secretBytes("sessionSecretFallback", secret);
+            return this;
+        }
+
+        private static byte[] secretBytes(String field, String secret) {
             if (secret == null) {
-                throw new IllegalArgumentException("sessionSecret must have at least " + MIN_SECRET_BYTES
+                throw new IllegalArgumentException(field + " must have at least " + MIN_SECRET_BYTES
                         + " bytes, was null (not set)");
             }
             byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
             if (bytes.length < MIN_SECRET_BYTES) {
-                throw new IllegalArgumentException("sessionSecret must have at least " + MIN_SECRET_BYTES
+                throw new IllegalArgumentException(field + " must have at least " + MIN_SECRET_BYTES
                         + " bytes, had " + bytes.length);
             }
-            this.secret = bytes;
-            return this;
+            return bytes;
         }
 
         /** What a request gets when its session's agent has left; {@link WhenAgentGone#NOT_FOUND} by default. */
@@ -247,7 +272,7 @@ public final class LearnedSessions {
         }
 
         public LearnedSessions build() {
-            return new LearnedSessions(header, secret, whenAgentGone, a2aTasks, mcpHandles);
+            return new LearnedSessions(header, secret, fallback, whenAgentGone, a2aTasks, mcpHandles);
         }
     }
 }

@@ -20,6 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
  * ids. An id that is not of this form, was cut or changed, or was sealed with another secret does
  * not {@link #decode}: with a secret shared by the replicas a client cannot forge an id that names
  * another agent; without a secret (a fixed, public key) damage is still detected, forgery is not.
+ * An id sealed with the fallback secret, if one is given, decodes too; ids are only ever made
+ * with the secret (a change of secret on running replicas: {@link LearnedSessions.Builder#secretFallback}).
  *
  * <p>Thread-safe: each thread keeps its own {@link Mac}.
  */
@@ -36,13 +38,24 @@ public final class SessionIds {
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
-    private final SecretKeySpec key;
     private final ThreadLocal<Mac> macs;
+    /** The fallback secret's; null without one. */
+    private final ThreadLocal<Mac> fallbackMacs;
 
     /** @param secret the shared secret; empty for the fixed public key */
     public SessionIds(byte[] secret) {
-        this.key = new SecretKeySpec(secret.length == 0 ? PUBLIC_KEY : secret.clone(), "HmacSHA256");
-        this.macs = ThreadLocal.withInitial(this::newMac);
+        this(secret, new byte[0]);
+    }
+
+    /**
+     * @param secret   the shared secret; empty for the fixed public key
+     * @param fallback a secret whose ids decode too, never used to make one; empty for none
+     */
+    public SessionIds(byte[] secret, byte[] fallback) {
+        SecretKeySpec key = new SecretKeySpec(secret.length == 0 ? PUBLIC_KEY : secret.clone(), "HmacSHA256");
+        this.macs = ThreadLocal.withInitial(() -> newMac(key));
+        SecretKeySpec fallbackKey = fallback.length == 0 ? null : new SecretKeySpec(fallback.clone(), "HmacSHA256");
+        this.fallbackMacs = fallbackKey == null ? null : ThreadLocal.withInitial(() -> newMac(fallbackKey));
     }
 
     /** The id the client sees for session {@code agentSessionId} of agent {@code agent}. */
@@ -50,12 +63,12 @@ public final class SessionIds {
         byte[] agentBytes = agent.getBytes(StandardCharsets.UTF_8);
         byte[] idBytes = agentSessionId.getBytes(StandardCharsets.UTF_8);
         return PREFIX + ENCODER.encodeToString(agentBytes) + '.' + ENCODER.encodeToString(idBytes) + '.'
-                + ENCODER.encodeToString(tag(agentBytes, idBytes));
+                + ENCODER.encodeToString(tag(macs, agentBytes, idBytes));
     }
 
     /**
      * The agent and its session id sealed in {@code clientId}, or null when {@code clientId} is
-     * not an intact id of this secret (garbled, cut, forged, another secret's, over
+     * not an intact id of this secret or of the fallback (garbled, cut, forged, another secret's, over
      * {@value #MAX_ID_CHARS} characters).
      */
     public Sealed decode(String clientId) {
@@ -70,7 +83,8 @@ public final class SessionIds {
             byte[] agentBytes = DECODER.decode(parts[0]);
             byte[] idBytes = DECODER.decode(parts[1]);
             byte[] tag = DECODER.decode(parts[2]);
-            if (agentBytes.length == 0 || !MessageDigest.isEqual(tag, tag(agentBytes, idBytes))) {
+            if (agentBytes.length == 0 || !(MessageDigest.isEqual(tag, tag(macs, agentBytes, idBytes))
+                    || fallbackMacs != null && MessageDigest.isEqual(tag, tag(fallbackMacs, agentBytes, idBytes)))) {
                 return null;
             }
             return new Sealed(new String(agentBytes, StandardCharsets.UTF_8), new String(idBytes, StandardCharsets.UTF_8));
@@ -84,7 +98,7 @@ public final class SessionIds {
         return clientId != null && clientId.startsWith(PREFIX);
     }
 
-    private byte[] tag(byte[] agent, byte[] id) {
+    private static byte[] tag(ThreadLocal<Mac> macs, byte[] agent, byte[] id) {
         Mac mac = macs.get();
         mac.update(agent);
         mac.update((byte) 0);
@@ -92,7 +106,7 @@ public final class SessionIds {
         return Arrays.copyOf(mac.doFinal(), TAG_BYTES);
     }
 
-    private Mac newMac() {
+    private static Mac newMac(SecretKeySpec key) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);

@@ -52,6 +52,33 @@ class SessionIdsTest {
         assertThat(ids.decode(openId)).isNull();
     }
 
+    /**
+     * A change of secret on running replicas: the fallback's ids decode, ids are made with the
+     * secret only, and a third secret's ids still do not decode.
+     */
+    @Test
+    void idsOfTheFallbackSecretDecodeAndNewIdsAreMadeWithTheSecret() {
+        byte[] next = "the next secret, 16+ bytes".getBytes(StandardCharsets.UTF_8);
+        SessionIds rotated = new SessionIds(next, SECRET);
+        assertThat(rotated.decode(GOLDEN)).as("an id of the old secret").isEqualTo(new SessionIds.Sealed("A1", "s-42"));
+        String made = rotated.encode("A1", "s-42");
+        assertThat(made).isEqualTo(new SessionIds(next).encode("A1", "s-42")).isNotEqualTo(GOLDEN);
+        assertThat(new SessionIds(SECRET, next).decode(made)).as("a replica not yet changed, the next secret its fallback")
+                .isEqualTo(new SessionIds.Sealed("A1", "s-42"));
+        assertThat(ids.decode(made)).as("a replica without the fallback").isNull();
+        String foreign = new SessionIds("another secret, 16+ bytes".getBytes(StandardCharsets.UTF_8)).encode("A2", "s-42");
+        assertThat(rotated.decode(foreign)).isNull();
+        assertThat(rotated.decode(GOLDEN.replace(".QTE.", ".QTI."))).isNull();
+        LearnedSessions sessions = LearnedSessions.custom().secret("the next secret, 16+ bytes")
+                .secretFallback("a secret of 16+ bytes").build();
+        assertThat(sessions.ids().decode(GOLDEN)).isEqualTo(new SessionIds.Sealed("A1", "s-42"));
+        assertThat(sessions.toString()).contains("secretFallback=set").doesNotContain("16+ bytes");
+        assertThat(sessions).isNotEqualTo(LearnedSessions.custom().secret("the next secret, 16+ bytes").build());
+        assertThatThrownBy(() -> LearnedSessions.custom().secretFallback("short"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sessionSecretFallback must have at least 16 bytes, had 5");
+    }
+
     @Test
     void theConfigValidatesAndNeverShowsTheSecret() {
         assertThat(LearnedSessions.disabled().isEnabled()).isFalse();
