@@ -79,7 +79,7 @@ trap cleanup EXIT
 NAME=agents-vs-nginx
 source "$(dirname "$0")/lib.sh"
 
-[[ -f $AGENT_JAR && -f $PROXY_JAR && -f $LOADGEN_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
+require_jars "$AGENT_JAR" "$PROXY_JAR" "$LOADGEN_JAR"
 mapfile -t AGENT_ENV < <(java -cp "$LOADGEN_JAR" io.github.agentlb.loadgen.agents.AgentsStubEnv "$SEED")
 ((${#AGENT_ENV[@]} >= 1 && ${#AGENT_ENV[@]} <= 8)) || die "expected 1-8 agents from AgentsStubEnv, got ${#AGENT_ENV[@]}"
 for i in "${!AGENT_ENV[@]}"; do

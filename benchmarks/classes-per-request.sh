@@ -24,7 +24,7 @@ PIDS=()
 NAME=classes-per-request
 source "$(dirname "$0")/lib.sh"
 trap stop_started EXIT
-[[ -f $AGENT_JAR && -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
+require_jars "$AGENT_JAR" "$PROXY_JAR"
 require_free_ports $PROXY_PORT $MANAGEMENT_PORT $DEBUG_PORT "${AGENT_PORTS[@]}"
 
 i=0

@@ -9,6 +9,14 @@ LOG_CONFIG=$ROOT/benchmarks/proxy-log4j2.properties
 
 die() { echo "$NAME: $*" >&2; exit 1; }
 
+# Fails unless every jar given exists (they come with mvn -q -B package -DskipTests).
+require_jars() {
+    local jar
+    for jar in "$@"; do
+        [[ -f $jar ]] || die "build the jars first: mvn -q -B package -DskipTests"
+    done
+}
+
 # Stops every process whose pid the script put in the array PIDS, and waits for them (trap it on EXIT).
 stop_started() {
     local pid

@@ -76,9 +76,9 @@ source "$(dirname "$0")/lib.sh"
 trap stop_started EXIT
 
 command -v wrk >/dev/null || die "wrk is not installed (apt-get install -y wrk)"
-[[ -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
+require_jars "$PROXY_JAR"
 [[ $AGENTS_BY == nginx || $AGENTS_BY == stub ]] || die "AGENTS_BY must be nginx or stub, was '$AGENTS_BY'"
-[[ $AGENTS_BY == stub && ! -f $AGENT_JAR ]] && die "build the jars first: mvn -q -B package -DskipTests"
+[[ $AGENTS_BY != stub ]] || require_jars "$AGENT_JAR"
 n=0
 for strategy in $STRATEGIES; do n=$((n + 1)); done
 ((n <= 40)) || die "at most 40 strategies"

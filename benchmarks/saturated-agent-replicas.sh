@@ -24,7 +24,7 @@ PIDS=()
 NAME=saturated-agent-replicas
 source "$(dirname "$0")/lib.sh"
 trap stop_started EXIT
-[[ -f $AGENT_JAR && -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
+require_jars "$AGENT_JAR" "$PROXY_JAR"
 require_free_ports "${AGENT_PORTS[@]}" "${PROXY_PORTS[@]}" "${MANAGEMENT_PORTS[@]}"
 
 for i in 1 2 3; do

@@ -61,7 +61,7 @@ source "$(dirname "$0")/lib.sh"
 load() { echo "[load $(cut -d' ' -f1-3 /proc/loadavg)]"; }
 status() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
 
-[[ -f $AGENT_JAR && -f $PROXY_JAR ]] || die "build the jars first: mvn -q -B package -DskipTests"
+require_jars "$AGENT_JAR" "$PROXY_JAR"
 require_free_ports $PROXY_PORT $BIG_PROXY_PORT $MANAGEMENT_PORT $BIG_MANAGEMENT_PORT $BIG_AGENT_PORT $NGINX_PORT $NGINX_BIG_PORT "${AGENT_PORTS[@]}"
 
 

@@ -179,20 +179,12 @@ class LegacyMcpStreamsTest {
         }
     }
 
-    /** Starts a 20-event stream (one event every 50 ms), reads its first event and leaves; returns whether the agent wrote all 20. */
-    private boolean leaveAStream(String headers) throws Exception {
-        return leaveAStreamOf("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n" + headers + "\r\n{}");
-    }
-
-    private boolean leaveAStreamOf(String clientRequest) throws Exception {
-        return leaveAStreamOf(clientRequest, true);
-    }
-
-    /** As {@link #leaveAStreamOf(String)}; {@code ids}: whether the agent's events carry an {@code id:} field. */
-    private boolean leaveAStreamOf(String clientRequest, boolean ids) throws Exception {
-        CountDownLatch ended = new CountDownLatch(1);
-        boolean[] whole = {false};
-        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
+    /**
+     * An agent that answers a 20-event stream, one event every 50 ms ({@code ids}: each with an
+     * {@code id:} field); sets {@code whole[0]} when it wrote them all, counts {@code ended} down when it stops.
+     */
+    private static ScriptedAgent twentyEvents(boolean ids, CountDownLatch ended, boolean[] whole) throws IOException {
+        return ScriptedAgent.start((exchange, request) -> {
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
             OutputStream out = exchange.getResponseBody();
@@ -207,7 +199,23 @@ class LegacyMcpStreamsTest {
             } finally {
                 ended.countDown();
             }
-        })) {
+        });
+    }
+
+    /** Starts a 20-event stream (one event every 50 ms), reads its first event and leaves; returns whether the agent wrote all 20. */
+    private boolean leaveAStream(String headers) throws Exception {
+        return leaveAStreamOf("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n" + headers + "\r\n{}");
+    }
+
+    private boolean leaveAStreamOf(String clientRequest) throws Exception {
+        return leaveAStreamOf(clientRequest, true);
+    }
+
+    /** As {@link #leaveAStreamOf(String)}; {@code ids}: whether the agent's events carry an {@code id:} field. */
+    private boolean leaveAStreamOf(String clientRequest, boolean ids) throws Exception {
+        CountDownLatch ended = new CountDownLatch(1);
+        boolean[] whole = {false};
+        try (ScriptedAgent agent = twentyEvents(ids, ended, whole)) {
             route(agent.baseUrl());
             try (Socket socket = sent(clientRequest)) {
                 readUntil(socket.getInputStream(), new StringBuilder(), "data: 1\n");
@@ -367,33 +375,14 @@ class LegacyMcpStreamsTest {
     void aLegacyPostStreamEndsForItsClientWhenTheProxyBeginsToStopAndItsAgentsCallRunsToItsEnd() throws Exception {
         CountDownLatch ended = new CountDownLatch(1);
         boolean[] whole = {false};
-        try (ScriptedAgent agent = ScriptedAgent.start((exchange, request) -> {
-            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-            exchange.sendResponseHeaders(200, 0);
-            OutputStream out = exchange.getResponseBody();
-            try {
-                for (int i = 1; i <= 20; i++) {
-                    out.write(("id: " + i + "\ndata: " + i + "\n\n").getBytes(StandardCharsets.UTF_8));
-                    out.flush();
-                    Thread.sleep(50);
-                }
-                out.close();
-                whole[0] = true;
-            } finally {
-                ended.countDown();
-            }
-        })) {
+        try (ScriptedAgent agent = twentyEvents(true, ended, whole)) {
             route(agent.baseUrl());
             camel.getShutdownStrategy().setTimeout(30);
             try (Socket socket = sent("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n" + MCP_ACCEPT + LEGACY
                     + "\r\n{}")) {
-                InputStream in = socket.getInputStream();
                 StringBuilder seen = new StringBuilder();
-                readUntil(in, seen, "data: 1\n");
-                java.util.concurrent.CompletableFuture<Void> stopped = java.util.concurrent.CompletableFuture.runAsync(camel::stop);
-                for (int b = in.read(); b >= 0 && !seen.toString().endsWith("\r\n0\r\n\r\n"); b = in.read()) {
-                    seen.append((char) b);
-                }
+                java.util.concurrent.CompletableFuture<Void> stopped = stopWhileReading(socket.getInputStream(), seen,
+                        "data: 1\n");
                 assertThat(seen.toString()).as("ended cleanly for its client").endsWith("\r\n0\r\n\r\n");
                 assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
                 assertThat(whole[0]).as("the agent wrote its 20 events").isTrue();
@@ -427,18 +416,26 @@ class LegacyMcpStreamsTest {
             route(agent.baseUrl(), "idleTimeout=60s");
             camel.getShutdownStrategy().setTimeout(30);
             try (Socket socket = sent(clientRequest)) {
-                InputStream in = socket.getInputStream();
                 StringBuilder seen = new StringBuilder();
-                readUntil(in, seen, "data: 1");
-                java.util.concurrent.CompletableFuture<Void> stopped = java.util.concurrent.CompletableFuture.runAsync(camel::stop);
-                for (int b = in.read(); b >= 0 && !seen.toString().endsWith("\r\n0\r\n\r\n"); b = in.read()) {
-                    seen.append((char) b);
-                }
-                stopped.get(10, TimeUnit.SECONDS);
+                stopWhileReading(socket.getInputStream(), seen, "data: 1").get(10, TimeUnit.SECONDS);
                 assertThat(agent.closed.await(5, TimeUnit.SECONDS)).isTrue();
                 return seen.toString();
             }
         }
+    }
+
+    /**
+     * Reads {@code in} into {@code seen} up to {@code mark}, then stops the CamelContext on another
+     * thread and reads on to the answer's end or the connection's; returns the stop.
+     */
+    private java.util.concurrent.CompletableFuture<Void> stopWhileReading(InputStream in, StringBuilder seen, String mark)
+            throws IOException {
+        readUntil(in, seen, mark);
+        java.util.concurrent.CompletableFuture<Void> stopped = java.util.concurrent.CompletableFuture.runAsync(camel::stop);
+        for (int b = in.read(); b >= 0 && !seen.toString().endsWith("\r\n0\r\n\r\n"); b = in.read()) {
+            seen.append((char) b);
+        }
+        return stopped;
     }
 
     /** A connection to the route with {@code clientRequest} sent on it, reads timing out after 10 s. */
