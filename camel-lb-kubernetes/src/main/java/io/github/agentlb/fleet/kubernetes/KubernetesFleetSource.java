@@ -122,6 +122,10 @@ public final class KubernetesFleetSource implements FleetSource {
                     ? e.getMessage() : "HTTP " + e.getCode() + (e.getStatus() == null || e.getStatus().getMessage() == null
                     ? "" : ": " + e.getStatus().getMessage())), e);
         }
+        // The first watch event needs fabric8's deserializer of any kind, whose making loads every model class on
+        // the class path: seconds on a small loaded machine (21 s seen), which would hold the client's event loop
+        // and every request it carries. Made here, on the caller's thread.
+        client.getKubernetesSerialization().getRegisteredKubernetesResource("discovery.k8s.io/v1", "EndpointSlice");
         SharedIndexInformer<EndpointSlice> created = slices.runnableInformer(0);
         // After the start, the informer retries a failed list or watch (as fabric8's own handler does);
         // the last failure names the reason when checkWatch() finds it without a watch.

@@ -51,6 +51,26 @@ class KubernetesFleetSourceTest {
         }
     }
 
+    /**
+     * The first watch event needs fabric8's deserializer of any kind, whose making loads every model
+     * class on the class path: on a loaded machine it held the client's event loop, which all its
+     * requests share, for 21 s (another request timed out after 10 s). The start makes it, on the
+     * caller's thread.
+     */
+    @Test
+    void theStartMakesTheDeserializerOfWatchEventsOnTheCallersThread() throws Exception {
+        create("ns-e", slice("agents-1", "agents", "IPv4", port("http", 9001), ready("agent-1", "10.1.0.1", null)));
+        java.lang.reflect.Field made = io.fabric8.kubernetes.client.utils.KubernetesSerialization.class
+                .getDeclaredField("kubernetesDeserializer");
+        made.setAccessible(true);
+        assertThat(made.get(client.getKubernetesSerialization())).as("not made before the start").isNull();
+        try (KubernetesFleetSource source = source("ns-e", "agents")) {
+            source.start(told::add);
+            assertThat(made.get(client.getKubernetesSerialization())).isNotNull();
+            assertThat(told.poll()).hasSize(1);
+        }
+    }
+
     @Test
     void aPodThatScalesInDrainsThenLeavesAndANewSliceJoins() throws InterruptedException {
         create("ns-c", slice("agents-1", "agents", "IPv4", port("http", 9001),
