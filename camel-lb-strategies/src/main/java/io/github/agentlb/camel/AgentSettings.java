@@ -76,11 +76,11 @@ public interface AgentSettings extends Configurable {
     /**
      * A second secret whose session ids are accepted but never made, for changing
      * {@link #setSessionSecret the secret} on running replicas without a session lost
-     * ({@link LearnedSessions.Builder#secretFallback}); at least 16 bytes, never logged.
+     * ({@link LearnedSessions.Builder#fallbackSecret}); at least 16 bytes, never logged.
      */
-    default void setSessionSecretFallback(String secret) {
-        configure("sessionSecretFallback", "(secret)",
-                d -> d.sessions(d.sessions().toBuilder().secretFallback(secret).build()));
+    default void setSessionFallbackSecret(String secret) {
+        configure("sessionFallbackSecret", "(secret)",
+                d -> d.sessions(d.sessions().toBuilder().fallbackSecret(secret).build()));
     }
 
     /** {@code NOT_FOUND} (default, a JSON 404) or {@code NEW_PICK}: what a session whose agent left gets. */

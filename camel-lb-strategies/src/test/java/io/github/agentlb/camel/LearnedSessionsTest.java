@@ -158,7 +158,7 @@ class LearnedSessionsTest {
         String oldId = clientId(post(old, "u", null)); // A2, sealed with the old secret
         RoundRobinLB changed = new RoundRobinLB();
         changed.setSessionSecret(next);
-        changed.setSessionSecretFallback(SECRET);
+        changed.setSessionFallbackSecret(SECRET);
         changed = started(changed, changed.getLearnedSessions(), a2, a1);
         assertThat(answeredBy(post(changed, "u", oldId))).as("an old id on a changed replica").isEqualTo("A2");
         post(changed, "v", null);
@@ -166,16 +166,16 @@ class LearnedSessionsTest {
         String newId = clientId(minted);
         RoundRobinLB notYet = new RoundRobinLB();
         notYet.setSessionSecret(SECRET);
-        notYet.setSessionSecretFallback(next);
+        notYet.setSessionFallbackSecret(next);
         notYet = started(notYet, notYet.getLearnedSessions(), a1, a2);
         assertThat(answeredBy(post(notYet, "v", newId))).as("a new id on a replica not yet changed")
                 .isEqualTo(answeredBy(minted));
         Exchange refused = post(old, "v", newId);
         assertThat(refused.getException()).as("a replica without the fallback refuses it")
                 .isInstanceOf(SessionRejectedException.class);
-        assertThatThrownBy(() -> new RoundRobinLB().setSessionSecretFallback("too short"))
+        assertThatThrownBy(() -> new RoundRobinLB().setSessionFallbackSecret("too short"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("sessionSecretFallback must have at least 16 bytes, had 9");
+                .hasMessage("sessionFallbackSecret must have at least 16 bytes, had 9");
     }
 
     @Test

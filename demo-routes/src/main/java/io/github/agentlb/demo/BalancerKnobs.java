@@ -150,12 +150,12 @@ final class BalancerKnobs {
         }
     }
 
-    /** The environment variable of knob {@code property}: {@code sessionHeader} to {@code BALANCER_SESSION_HEADER}. */
     /** Whether {@code message} names {@code knob} as a word. */
     private static boolean names(String message, String knob) {
         return java.util.regex.Pattern.compile("\\b" + knob + "\\b").matcher(message).find();
     }
 
+    /** The environment variable of knob {@code property}: {@code sessionHeader} to {@code BALANCER_SESSION_HEADER}. */
     static String variableOf(String property) {
         return VARIABLE_PREFIX + MainSettings.variable(property);
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.agentlb.camel.ConsistentHashLB;
 import io.github.agentlb.camel.RoundRobinLB;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -37,6 +38,21 @@ class BalancerKnobsTest {
                         "consecutiveErrorAnswers", "baseEjectionTime", "slowStartWindow", "defaultRest")
                 .doesNotContain("camelContext", "learnedSessions", "boundedLoad", "disabled", "generatedId", "id");
         assertThat(BalancerKnobs.variableOf("balanceFactor")).isEqualTo("BALANCER_BALANCE_FACTOR");
+    }
+
+    /**
+     * Camel's start-up summary of the properties masks a value only when the key's last part is a word
+     * it knows as sensitive ({@code SensitiveUtils}): every knob of every strategy that holds a secret is
+     * named so ({@code sessionFallbackSecret}, not {@code sessionSecretFallback}, whose value was logged).
+     */
+    @Test
+    void everyKnobHoldingASecretIsAPropertyCamelMasks() {
+        List<String> secrets = Strategies.names().stream().flatMap(name -> BalancerKnobs.knobsOf(
+                Strategies.create(name).getClass()).keySet().stream()).filter(k -> k.toLowerCase().contains("secret"))
+                .distinct().sorted().toList();
+        assertThat(secrets).contains("sessionSecret", "sessionFallbackSecret");
+        assertThat(secrets).allSatisfy(knob -> assertThat(org.apache.camel.util.SensitiveUtils.containsSensitive(
+                BalancerKnobs.PREFIX + io.github.agentlb.agent.main.MainSettings.key(knob))).as(knob).isTrue());
     }
 
     @Test

@@ -859,7 +859,8 @@ final class AgentCall implements RequestWriter.Writes {
      * {@code subscriptions/listen} closed, not counted against its agent). A legacy session's
      * {@code POST} stream after an event id (a tool call) ends for its client the same way, and its
      * agent's call is read on to its end and dropped, as when its client leaves, within the stop's
-     * timeout: the client finds its result on resuming. Any other call goes on. On the call's event loop.
+     * timeout: from a server that keeps its events, the client gets the rest on resuming. Any other
+     * call goes on. On the call's event loop.
      */
     void contextStopping() {
         if (done || !down.headSent() || held != null) {

@@ -40,8 +40,8 @@ public final class LearnedSessions {
         NEW_PICK
     }
 
-    private static final LearnedSessions DISABLED = new LearnedSessions(null, new byte[0], new byte[0], WhenAgentGone.NOT_FOUND,
-            false, Set.of());
+    private static final LearnedSessions DISABLED = new LearnedSessions(null, new byte[0], new byte[0],
+            WhenAgentGone.NOT_FOUND, false, Set.of());
 
     private final String header;
     private final byte[] secret;
@@ -50,8 +50,8 @@ public final class LearnedSessions {
     private final boolean a2aTasks;
     private final Set<String> mcpHandles;
 
-    private LearnedSessions(String header, byte[] secret, byte[] fallback, WhenAgentGone whenAgentGone, boolean a2aTasks,
-            Set<String> mcpHandles) {
+    private LearnedSessions(String header, byte[] secret, byte[] fallback, WhenAgentGone whenAgentGone,
+            boolean a2aTasks, Set<String> mcpHandles) {
         this.header = header;
         this.secret = secret;
         this.fallback = fallback;
@@ -125,26 +125,29 @@ public final class LearnedSessions {
 
     /** A builder with these settings (a disabled one starts from the defaults). */
     public Builder toBuilder() {
-        return new Builder(isEnabled() ? header : DEFAULT_HEADER, secret, fallback, whenAgentGone, a2aTasks, mcpHandles);
+        return new Builder(isEnabled() ? header : DEFAULT_HEADER, secret, fallback, whenAgentGone, a2aTasks,
+                mcpHandles);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof LearnedSessions other && Objects.equals(header, other.header)
-                && Arrays.equals(secret, other.secret) && Arrays.equals(fallback, other.fallback) && whenAgentGone == other.whenAgentGone && a2aTasks == other.a2aTasks
+                && Arrays.equals(secret, other.secret) && Arrays.equals(fallback, other.fallback)
+                && whenAgentGone == other.whenAgentGone && a2aTasks == other.a2aTasks
                 && mcpHandles.equals(other.mcpHandles);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(header, Arrays.hashCode(secret), Arrays.hashCode(fallback), whenAgentGone, a2aTasks, mcpHandles);
+        return Objects.hash(header, Arrays.hashCode(secret), Arrays.hashCode(fallback), whenAgentGone, a2aTasks,
+                mcpHandles);
     }
 
     @Override
     public String toString() {
         return isEnabled()
                 ? "LearnedSessions{header=" + header + ", secret=" + (hasSecret() ? "set" : "none")
-                        + (fallback.length > 0 ? ", secretFallback=set" : "")
+                        + (fallback.length > 0 ? ", fallbackSecret=set" : "")
                         + ", whenAgentGone=" + whenAgentGone + (a2aTasks ? ", a2aTasks" : "")
                         + (mcpHandles.isEmpty() ? "" : ", mcpHandles=" + String.join(",", mcpHandles)) + "}"
                 : "LearnedSessions{disabled}";
@@ -200,8 +203,8 @@ public final class LearnedSessions {
          *
          * @throws IllegalArgumentException if null or shorter than {@value #MIN_SECRET_BYTES} bytes (UTF-8)
          */
-        public Builder secretFallback(String secret) {
-            this.fallback = secretBytes("sessionSecretFallback", secret);
+        public Builder fallbackSecret(String secret) {
+            this.fallback = secretBytes("sessionFallbackSecret", secret);
             return this;
         }
 

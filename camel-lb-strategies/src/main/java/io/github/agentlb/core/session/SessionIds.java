@@ -21,7 +21,7 @@ import javax.crypto.spec.SecretKeySpec;
  * not {@link #decode}: with a secret shared by the replicas a client cannot forge an id that names
  * another agent; without a secret (a fixed, public key) damage is still detected, forgery is not.
  * An id sealed with the fallback secret, if one is given, decodes too; ids are only ever made
- * with the secret (a change of secret on running replicas: {@link LearnedSessions.Builder#secretFallback}).
+ * with the secret (a change of secret on running replicas: {@link LearnedSessions.Builder#fallbackSecret}).
  *
  * <p>Thread-safe: each thread keeps its own {@link Mac}.
  */

@@ -70,13 +70,13 @@ class SessionIdsTest {
         assertThat(rotated.decode(foreign)).isNull();
         assertThat(rotated.decode(GOLDEN.replace(".QTE.", ".QTI."))).isNull();
         LearnedSessions sessions = LearnedSessions.custom().secret("the next secret, 16+ bytes")
-                .secretFallback("a secret of 16+ bytes").build();
+                .fallbackSecret("a secret of 16+ bytes").build();
         assertThat(sessions.ids().decode(GOLDEN)).isEqualTo(new SessionIds.Sealed("A1", "s-42"));
-        assertThat(sessions.toString()).contains("secretFallback=set").doesNotContain("16+ bytes");
+        assertThat(sessions.toString()).contains("fallbackSecret=set").doesNotContain("16+ bytes");
         assertThat(sessions).isNotEqualTo(LearnedSessions.custom().secret("the next secret, 16+ bytes").build());
-        assertThatThrownBy(() -> LearnedSessions.custom().secretFallback("short"))
+        assertThatThrownBy(() -> LearnedSessions.custom().fallbackSecret("short"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("sessionSecretFallback must have at least 16 bytes, had 5");
+                .hasMessage("sessionFallbackSecret must have at least 16 bytes, had 5");
     }
 
     @Test
