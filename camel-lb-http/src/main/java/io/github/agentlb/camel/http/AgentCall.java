@@ -713,6 +713,9 @@ final class AgentCall implements RequestWriter.Writes {
         message.setBody(down.answeredBody());
         wroteHead = true;
         down.sendHead(response, bodyless || status == 204 || status == 304);
+        if (endpoint.getCamelContext().isStopping()) {
+            contextStopping(); // a stream begun while the proxy stops (a kept connection's) ends as those in flight did
+        }
     }
 
     /**
@@ -860,7 +863,8 @@ final class AgentCall implements RequestWriter.Writes {
      * {@code POST} stream after an event id (a tool call) ends for its client the same way, and its
      * agent's call is read on to its end and dropped, as when its client leaves, within the stop's
      * timeout: from a server that keeps its events, the client gets the rest on resuming. Any other
-     * call goes on. On the call's event loop.
+     * call goes on. Also for a call whose answer's head comes while the context stops (a request on a
+     * connection kept open), at that head. On the call's event loop.
      */
     void contextStopping() {
         if (done || !down.headSent() || held != null) {
