@@ -23,16 +23,9 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.Logger;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -120,7 +113,7 @@ class AgentCallsTest {
                     exchange.getResponseBody().flush();
                     exchange.getResponseBody().write("\"busy\"}".getBytes(StandardCharsets.UTF_8));
                 });
-                DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).build()); ProxyLog log = new ProxyLog()) {
+                DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).build()); CapturedLog log = new CapturedLog(ProxyRoutes.class.getName())) {
             String wire = RawHttp.talk(proxy.baseUrl(), "POST /process/b?user_id=1 HTTP/1.1\r\nHost: x\r\n"
                     + "Content-Length: 2\r\n\r\n{}" + "GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 
@@ -335,7 +328,7 @@ class AgentCallsTest {
         try (HangingAgent agent = new HangingAgent(ONE_EVENT);
                 DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).idleTimeoutMs(300).build(),
                         () -> listened(outcomes))) {
-            try (ProxyLog log = new ProxyLog()) {
+            try (CapturedLog log = new CapturedLog(ProxyRoutes.class.getName())) {
                 String wire = RawHttp.talk(proxy.baseUrl(), "GET /process/sse-cut?user_id=1 HTTP/1.1\r\nHost: x\r\n\r\n");
 
                 assertThat(wire).contains("data: 1").doesNotEndWith("0\r\n\r\n");
@@ -361,7 +354,7 @@ class AgentCallsTest {
         try (ScriptedAgent agent = ScriptedAgent.big(size, false);
                 DemoProxy proxy = DemoProxy.start(config(agent.baseUrl()).idleTimeoutMs(1_000).build(),
                         () -> listened(outcomes))) {
-            try (ProxyLog log = new ProxyLog()) {
+            try (CapturedLog log = new CapturedLog(ProxyRoutes.class.getName())) {
                 assertThat(readPausing(proxy, 3_000)).as("cut after 3 s of taking nothing").isLessThan(size);
                 assertThat(outcomes.poll(5, TimeUnit.SECONDS)).isEqualTo(AttemptOutcome.CANCELLED);
                 // Logged as the client's slowness, not as the client leaving.
@@ -448,41 +441,6 @@ class AgentCallsTest {
             }
             assertThat(stub.chat().callsCancelled()).isEqualTo(1);
             assertThat(proxy.balancer().getEjectedAgents()).isEmpty();
-        }
-    }
-
-    /** The proxy's log lines ({@code LEVEL message}) while open, read by request. */
-    private static final class ProxyLog implements AutoCloseable {
-        private final List<String> lines = new CopyOnWriteArrayList<>();
-        private final Logger logger = ((LoggerContext) LogManager.getContext(false)).getLogger(ProxyRoutes.class.getName());
-        private final AbstractAppender appender = new AbstractAppender("proxy-log", null, null, true, Property.EMPTY_ARRAY) {
-            @Override
-            public void append(LogEvent event) {
-                lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
-            }
-        };
-
-        ProxyLog() {
-            appender.start();
-            logger.addAppender(appender);
-        }
-
-        /** The lines containing {@code containing}, once there is one (the route logs after the client's answer), or none after 5 s. */
-        List<String> lines(String containing) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            List<String> found = List.of();
-            while (found.isEmpty() && System.nanoTime() < deadline) {
-                found = lines.stream().filter(line -> line.contains(containing)).toList();
-                if (found.isEmpty()) {
-                    Thread.sleep(10);
-                }
-            }
-            return found;
-        }
-
-        @Override
-        public void close() {
-            logger.removeAppender(appender);
         }
     }
 }

@@ -888,9 +888,15 @@ final class AgentCall implements RequestWriter.Writes {
         }
     }
 
-    /** The endpoint or its event loop stopped and closed the agent connection: the call ends cancelled, not against its agent. */
+    /**
+     * The endpoint or its event loop stopped and closed the agent connection: the call ends cancelled,
+     * not against its agent, with one WARN line naming it (a CamelContext's stop whose shutdown timeout ran
+     * out, or its route removed): an operator sees which calls a stop cut.
+     */
     void cut() {
         if (!done) {
+            LOG.warn("agent {}: {} call cut by the proxy's stop (its shutdown timeout ran out, or its route stopped)",
+                    name(), down.method());
             finish(new AgentCallCancelledException("the route stopped: call to agent " + name() + " cut"), false);
         }
     }
