@@ -14,13 +14,8 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
-import org.apache.camel.spi.CamelContextTracker;
-import org.apache.camel.support.service.ServiceSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -285,7 +280,7 @@ public final class DemoMain {
                 Optional<EmbeddedAgents> agents =
                         EmbeddedAgents.startIfNoneAnswer(config.agentUrls(), EmbeddedAgents.DEFAULT_PROBE_TIMEOUT_MS);
                 if (agents.isPresent()) {
-                    getContext().addService(new AgentsService(agents.get(), getContext()), true, true);
+                    getContext().addService(new EmbeddedAgentsService(agents.get(), getContext()), true, true);
                     LOG.info("Mode: self-contained demo: AGENTS is not set and no agent answered at {}, "
                             + "so stub agents {} run in this JVM", config.agentUrls(), agents.get().agents());
                 } else {
@@ -349,70 +344,5 @@ public final class DemoMain {
                 : "the p" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p)) + " of recent first-byte "
                 + "times (" + hedging.delay().toMillis() + " ms until enough are known)") + " also goes to another agent, "
                 + "at most " + hedging.maxHedges() + (hedging.maxHedges() == 1 ? " hedge" : " hedges") + " per request";
-    }
-
-    /**
-     * Ties the embedded agents to the CamelContext's lifecycle, and keeps the JVM from exiting before
-     * that context has stopped. Camel Main's shutdown hook waits until the first CamelContext of the
-     * JVM is destroyed, whichever it is; each embedded agent runs a CamelContext of its own, stopped
-     * (destroyed) while this one stops, so on Ctrl-C the JVM would exit with the other agents and
-     * this context still stopping, their last lines unlogged. This service's hook waits for this
-     * context, at most its shutdown timeout and {@value #EXTRA_WAIT_S} s more.
-     */
-    static final class AgentsService extends ServiceSupport {
-        static final int EXTRA_WAIT_S = 15;
-        private final EmbeddedAgents agents;
-        private final CamelContext context;
-        private final CountDownLatch destroyed = new CountDownLatch(1);
-        private final CamelContextTracker tracker;
-        private final Thread hook = new Thread(this::awaitDestroyed, "demo-await-stop");
-
-        AgentsService(EmbeddedAgents agents, CamelContext context) {
-            this.agents = agents;
-            this.context = context;
-            this.tracker = new CamelContextTracker(c -> c == context) {
-                @Override
-                public void contextDestroyed(CamelContext camelContext) {
-                    destroyed.countDown();
-                    try {
-                        Runtime.getRuntime().removeShutdownHook(hook);
-                    } catch (IllegalStateException shuttingDown) {
-                        // the hook runs, and returns at once
-                    }
-                }
-            };
-        }
-
-        @Override
-        protected void doStart() {
-            tracker.open();
-            Runtime.getRuntime().addShutdownHook(hook);
-        }
-
-        @Override
-        protected void doStop() {
-            agents.close();
-        }
-
-        /** The JVM shutdown hook registered while this service runs. */
-        Thread hook() {
-            return hook;
-        }
-
-        /** Whether the proxy's context (not any other) has been destroyed. */
-        boolean proxyDestroyed() {
-            return destroyed.getCount() == 0;
-        }
-
-        private void awaitDestroyed() {
-            try {
-                destroyed.await(context.getShutdownStrategy().getTimeUnit().toSeconds(
-                        context.getShutdownStrategy().getTimeout()) + EXTRA_WAIT_S, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                tracker.close();
-            }
-        }
     }
 }

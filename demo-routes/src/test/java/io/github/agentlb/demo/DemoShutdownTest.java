@@ -19,7 +19,7 @@ class DemoShutdownTest {
         CamelContext agent = new DefaultCamelContext();
         CamelContext proxy = new DefaultCamelContext();
         agent.start();
-        DemoMain.AgentsService service = new DemoMain.AgentsService(
+        EmbeddedAgentsService service = new EmbeddedAgentsService(
                 EmbeddedAgents.startIfNoneAnswer(List.of(), 1).orElseThrow(), proxy);
         proxy.addService(service, true, true);
         proxy.start();
