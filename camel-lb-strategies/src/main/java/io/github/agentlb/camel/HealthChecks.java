@@ -103,6 +103,10 @@ final class HealthChecks {
             scheduler = null;
             probe = null;
         }
+        if (!lifted.isEmpty()) {
+            // Listeners hear a re-admission (a restarted balancer starts unmarked); the log says why.
+            LOG.info("strategy={} health checks stopped with the balancer: marks lifted from {}", strategyName, lifted);
+        }
         lifted.forEach(agent -> apply(agent, false, ActiveHealthCheck.DISABLED));
     }
 

@@ -523,6 +523,20 @@ class HealthChecksTest {
         assertThat(fake.pendingCount()).isZero();
     }
 
+    /** The "re-admitted" lines of a balancer that stops follow one saying why: its checks stopped, their marks lifted. */
+    @Test
+    void stoppingTheBalancerSaysItLiftsTheMarks() {
+        startChecking();
+        statuses.put("b.test", 500);
+        fake.advance(Duration.ofMillis(2400));
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.health")) {
+            balancer.stop();
+            assertThat(log.lines()).containsExactly(
+                    "INFO strategy=fixed health checks stopped with the balancer: marks lifted from [b]",
+                    "INFO strategy=fixed agent=b re-admitted");
+        }
+    }
+
     @Test
     void turningChecksOffCancelsTheChainsAndOnAgainStartsThemAfresh() {
         startChecking();
