@@ -126,8 +126,7 @@ final class ProxyAnswers {
                 : failures.stream().map(f -> f.agentId() + " " + f.reason()).sorted().collect(Collectors.joining(", "))
                 + (detail.contains("retry budget") ? "; budget" : "")
                 + (cause == null ? "" : "; ejected " + new TreeSet<>(cause.ejectedAgents())));
-        warn(reason, "request=" + requestId(exchange) + " answered 503: " + detail);
-        LOG.debug("request={} 503 cause: {}", requestId(exchange), cause);
+        warn(reason, "request=" + requestId(exchange) + " answered 503: " + detail, cause);
         // A queue timeout is overload, as a full queue's 429: the client may come back in a second.
         // Stopping: the client's next request goes elsewhere, not on this connection (as WhileStopping's answers).
         reply(exchange, 503, "no agent available", detail, stopping ? Map.of(AnswerRules.RETRY_AFTER, "5", "Connection", "close")
@@ -184,11 +183,10 @@ final class ProxyAnswers {
         boolean timeout = FailureClassifier.classify(cause) == AttemptOutcome.ANSWER_TIMED_OUT;
         int status = timeout ? 504 : 502;
         if (down != null && down.headSent()) {
-            warn("cut " + detail, "request=" + requestId(exchange) + " answer cut: " + detail);
+            warn("cut " + detail, "request=" + requestId(exchange) + " answer cut: " + detail, cause);
         } else {
-            warn(status + " " + detail, "request=" + requestId(exchange) + " answered " + status + ": " + detail);
+            warn(status + " " + detail, "request=" + requestId(exchange) + " answered " + status + ": " + detail, cause);
         }
-        LOG.debug("request={} {} cause: {}", requestId(exchange), status, cause);
         reply(exchange, status, timeout ? "gateway timeout" : "bad gateway", detail, mayHaveRun(exchange, cause)
                 ? Map.of(SHOULD_RETRY, "false") : Map.of());
     }
@@ -289,11 +287,11 @@ final class ProxyAnswers {
         Exception why = exchange.getException() != null ? exchange.getException()
                 : exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
         if ("?".equals(agent)) {
-            LOG.info("request={} cancelled: the client closed its connection before any agent was called", requestId(exchange));
+            LOG.debug("request={} cancelled: the client closed its connection before any agent was called", requestId(exchange));
         } else if (why instanceof AgentCallCancelledException) {
-            LOG.info("request={} cancelled: {}", requestId(exchange), why.getMessage());
+            LOG.debug("request={} cancelled: {}", requestId(exchange), why.getMessage());
         } else {
-            LOG.info("request={} cancelled: the client closed its connection, agent {} call stopped", requestId(exchange), agent);
+            LOG.debug("request={} cancelled: the client closed its connection, agent {} call stopped", requestId(exchange), agent);
         }
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, ProxyRoutes.CLIENT_CLOSED_REQUEST);
     }
@@ -303,8 +301,8 @@ final class ProxyAnswers {
      * {@link RepeatedWarnings#WINDOW}, with the count of those between; else at DEBUG. A dead agent
      * fails every request sent its way: one warning per agent and reason per window, not one per request.
      */
-    private void warn(String reason, String line) {
-        bounded(reason, line, true);
+    private void warn(String reason, String line, Throwable cause) {
+        bounded(reason, line, true, cause);
     }
 
     /**
@@ -312,18 +310,30 @@ final class ProxyAnswers {
      * while every agent rests, each request is turned away the same way, so one line per window.
      */
     private void info(String reason, String line) {
-        bounded(reason, line, false);
+        bounded(reason, line, false, null);
     }
 
-    private void bounded(String reason, String line, boolean warning) {
+    /** One line per request: its repeats at DEBUG carry the cause too (its class and message, never the exchange). */
+    private void bounded(String reason, String line, boolean warning, Throwable cause) {
         String more = warnings.admit(reason);
         if (more == null) {
-            LOG.debug("{}", line);
+            LOG.debug("{}{}", line, cause == null ? "" : "; cause: " + causeText(cause));
         } else if (warning) {
             LOG.warn("{}{}", line, more);
         } else {
             LOG.info("{}{}", line, more);
         }
+    }
+
+    /**
+     * A cause's class and message on one line (control characters as spaces), without the
+     * {@code Exchange[...]} Camel's exceptions append to theirs.
+     */
+    static String causeText(Throwable cause) {
+        String message = cause.getMessage() == null ? "" : cause.getMessage();
+        int exchange = message.indexOf(". Exchange[");
+        return cause.getClass().getSimpleName() + ": "
+                + (exchange < 0 ? message : message.substring(0, exchange)).replaceAll("\\p{Cntrl}", " ");
     }
 
     /** The answering agent's name or base URL (the agent endpoint's when Camel's own balancer ran), "?" if unknown. */

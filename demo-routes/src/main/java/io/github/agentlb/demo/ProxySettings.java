@@ -420,7 +420,7 @@ public class ProxySettings {
         return consecutiveFailures;
     }
 
-    /** {@code CONSECUTIVE_FAILURES}: failed attempts in a row that eject an agent, &gt;= 1; default 1. */
+    /** {@code CONSECUTIVE_FAILURES}: failed attempts in a row (refused, reset, timed out) that eject an agent, &gt;= 1; default 1. */
     public void setConsecutiveFailures(Integer consecutiveFailures) {
         this.consecutiveFailures = consecutiveFailures;
     }

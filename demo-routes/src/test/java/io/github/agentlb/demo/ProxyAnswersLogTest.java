@@ -171,6 +171,69 @@ class ProxyAnswersLogTest {
         assertThat(answer.headers().get("Connection")).isEqualTo("close");
     }
 
+    /**
+     * At DEBUG (an operator's trial: 200 requests while every agent was down gave 1 WARN and 400 DEBUG
+     * lines), each request turned away writes one line of its own, its cause on it, with no
+     * {@code Exchange[]} dump.
+     */
+    @Test
+    void atDebugEachRequestTurnedAwayWritesOneLineWithItsCause() {
+        List<String> all = atDebug(() -> {
+            for (int i = 0; i < 3; i++) {
+                answers.noAgent(failed("d" + i, List.of()));
+            }
+        });
+
+        assertThat(all).hasSize(3);
+        assertThat(all.get(0)).startsWith("WARN request=d0 answered 503: the rr balancer has no agent to try");
+        assertThat(all.get(1)).startsWith("DEBUG request=d1 answered 503: the rr balancer has no agent to try")
+                .endsWith("; cause: NoAgentAvailableException: No agent available").doesNotContain("Exchange[");
+    }
+
+    /**
+     * A client that leaves is an everyday event (nginx's 499): one line at DEBUG, none at INFO (the
+     * trial: 100 clients leaving a stream, 87 INFO lines beside their decision lines).
+     */
+    @Test
+    void aClientThatLeftIsOneLineAtDebug() {
+        Exchange left = failed("c1", List.of());
+        left.setProperty(io.github.agentlb.camel.AgentLb.AGENT_PROPERTY, "A1");
+        left.setProperty(Exchange.EXCEPTION_CAUGHT, null);
+        Exchange early = failed("c2", List.of());
+        early.setProperty(Exchange.EXCEPTION_CAUGHT, null);
+
+        List<String> all = atDebug(() -> {
+            answers.cancelled(left);
+            answers.cancelled(early);
+        });
+
+        assertThat(all).containsExactly("DEBUG request=c1 cancelled: the client closed its connection, agent A1 call stopped",
+                "DEBUG request=c2 cancelled: the client closed its connection before any agent was called");
+        assertThat(left.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(ProxyRoutes.CLIENT_CLOSED_REQUEST);
+    }
+
+    /** Every line {@code run} logs on the proxy's logger, the logger at DEBUG meanwhile. */
+    private List<String> atDebug(Runnable run) {
+        List<String> all = new CopyOnWriteArrayList<>();
+        AbstractAppender every = new AbstractAppender("answers-debug", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                all.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+            }
+        };
+        Level before = logger.getLevel();
+        every.start();
+        logger.addAppender(every);
+        logger.setLevel(Level.DEBUG);
+        try {
+            run.run();
+        } finally {
+            logger.setLevel(before);
+            logger.removeAppender(every);
+        }
+        return all;
+    }
+
     /** An exchange the balancer gave up on after {@code refused} agents refused the connection, in that order. */
     private Exchange failed(String requestId, List<String> refused) {
         Exchange exchange = new DefaultExchange(camel);
