@@ -40,7 +40,7 @@ final class Attempt implements AsyncCallback, AttemptHooks {
         try {
             ANSWERED = MethodHandles.lookup().findVarHandle(Attempt.class, "answered", boolean.class);
             DEFERRED = MethodHandles.lookup().findVarHandle(Attempt.class, "deferred", int.class);
-            PLACE_LEFT = MethodHandles.lookup().findVarHandle(Attempt.class, "placeLeft", boolean.class);
+            PLACE_LEFT = MethodHandles.lookup().findVarHandle(Attempt.class, "placeLeft", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -67,9 +67,13 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     /** {@link #SENDING} while the child's {@code process} may still be running, then {@link #SENT} or {@link #DEFERRED_ANSWER}. */
     @SuppressWarnings("unused")
     private volatile int deferred;
-    /** Set once, by compare-and-set, when the attempt left its agent's requests in flight ({@link #leavePlace}). */
+    /** {@link #IN_PLACE}, then by compare-and-set {@link #LEFT} or {@link #LAST_OF_LEAVING} ({@link #leavePlace}). */
     @SuppressWarnings("unused")
-    private boolean placeLeft;
+    private int placeLeft;
+    private static final int IN_PLACE = 0;
+    private static final int LEFT = 1;
+    /** Left as the last request in flight of an agent draining or removed: it goes once the attempt is reported. */
+    private static final int LAST_OF_LEAVING = 2;
     private static final int SENDING = 0;
     private static final int SENT = 1;
     private static final int DEFERRED_ANSWER = 2;
@@ -144,10 +148,20 @@ final class Attempt implements AsyncCallback, AttemptHooks {
 
     /**
      * The attempt leaves its agent's requests in flight, once: when its answer's last bytes go to the
-     * client ({@link AttemptHooks#answerEnds}) or when it completes, whichever comes first.
+     * client ({@link AttemptHooks#answerEnds}) or when it completes, whichever comes first. The last
+     * request of an agent draining or removed lets it go only once the attempt has been reported to
+     * the listeners ({@link #reported}): a drain's last attempts are timed before its meters go.
      */
     void leavePlace() {
-        if (PLACE_LEFT.compareAndSet(this, false, true) && slot.ended(exchange)) {
+        if (PLACE_LEFT.compareAndSet(this, IN_PLACE, LEFT) && slot.ended(exchange)
+                && (slot.life.get() == AgentSlot.SERVING || !PLACE_LEFT.compareAndSet(this, LEFT, LAST_OF_LEAVING))) {
+            attempts.context.lastRequestEnded(slot);
+        }
+    }
+
+    /** The attempt was reported ({@link Attempts}' completion): the agent it held back from leaving goes now. */
+    void reported() {
+        if (PLACE_LEFT.compareAndSet(this, LAST_OF_LEAVING, LEFT)) {
             attempts.context.lastRequestEnded(slot);
         }
     }

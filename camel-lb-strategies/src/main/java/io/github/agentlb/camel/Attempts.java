@@ -180,6 +180,7 @@ final class Attempts extends CandidateScreen {
         try {
             completed(attempt, sync);
         } catch (Throwable t) {
+            attempt.reported(); // never hold a drain back on a failure of this handling
             fail(t, sync);
         }
     }
@@ -212,13 +213,17 @@ final class Attempts extends CandidateScreen {
                 outcome = state.config.answers().classify(status, retryAfter);
             }
         }
-        LoadReporting.read(agent, slot, attempt, outcome, state.config.reportFormat(), context.nanoClock);
         try {
-            context.strategy.attemptCompleted(agent, attempt, outcome, elapsedNanos, selection);
-        } catch (RuntimeException e) {
-            LOG.debug("attemptCompleted failed for agent {}", agent, e);
+            LoadReporting.read(agent, slot, attempt, outcome, state.config.reportFormat(), context.nanoClock);
+            try {
+                context.strategy.attemptCompleted(agent, attempt, outcome, elapsedNanos, selection);
+            } catch (RuntimeException e) {
+                LOG.debug("attemptCompleted failed for agent {}", agent, e);
+            }
+            context.listeners.attempt(context.strategyName, agent, outcome, elapsedNanos);
+        } finally {
+            done.reported(); // a draining agent whose last request this was leaves after it was timed
         }
-        context.listeners.attempt(context.strategyName, agent, outcome, elapsedNanos);
         Duration errorEjection = outcome == AttemptOutcome.ERROR_ANSWER ? state.detector.onErrorAnswer(agent, done.generation()) : null;
         if (errorEjection != null) {
             context.listeners.ejected(context.strategyName, new AgentFailure(agent, "error answer " + status, outcome, null), errorEjection);

@@ -60,8 +60,8 @@ import java.util.function.ToDoubleFunction;
  * Every meter has a description (Prometheus' {@code # HELP}). Each registry bound gets its own
  * meters, and records each attempt once. Per-agent meters are registered when the agent joins
  * (a {@link io.github.agentlb.camel.MembershipListener}, not on the request path) and removed
- * from the registry when it leaves: a draining agent keeps them until its last request has ended
- * and it has left, and an attempt that ends after its agent left (removed at once while it ran) is
+ * from the registry when it leaves: a draining agent keeps them until its last request has ended,
+ * been timed, and it has left (a scrape after that no longer sees them), and an attempt that ends after its agent left (removed at once while it ran) is
  * not timed, so no series outlives its agent. Thread-safe. Needs {@code io.micrometer:micrometer-core} on
  * the classpath (an optional dependency).
  *

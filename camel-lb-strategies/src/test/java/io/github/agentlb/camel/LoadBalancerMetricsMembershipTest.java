@@ -65,6 +65,32 @@ class LoadBalancerMetricsMembershipTest {
         assertThat(successes("A2")).isEqualTo(3);
     }
 
+    /**
+     * The attempts a drain waits for are timed before the agent leaves and its meters go (an
+     * operator's trial: 4 requests, 2 of them on the drained agent, showed 2 attempts: the last
+     * call's end finished the drain first, and its attempt found no meter).
+     */
+    @Test
+    void theAttemptsADrainWaitsForAreTimedBeforeItsMetersGo() {
+        java.util.Map<String, Double> atRemoval = new java.util.concurrent.ConcurrentHashMap<>();
+        registry.config().onMeterRemoved(meter -> {
+            if (meter instanceof io.micrometer.core.instrument.Timer timer && "A1".equals(meter.getId().getTag("agent"))) {
+                atRemoval.put(meter.getId().getTag("outcome"), (double) timer.count());
+            }
+        });
+        start();
+        send(2);
+        a1.hold();
+        send(4);
+        CompletableFuture<Void> drained = rr.drainAgent("A1");
+
+        a1.release();
+
+        assertThat(drained).isDone();
+        assertThat(metersOf("A1")).as("A1 has left").isEmpty();
+        assertThat(atRemoval).as("A1's successes when its meters went").containsExactly(java.util.Map.entry("success", 3.0));
+    }
+
     @Test
     void anAttemptEndingAfterItsAgentLeftLeavesNoMeterBehindAndAnAgentBackStartsAtZero() {
         start();
