@@ -281,13 +281,19 @@ final class ProxyAnswers {
         }
     }
 
-    /** The client left, or took none of the answer for the idle timeout: its agent call was cancelled, nothing to answer. */
+    /**
+     * The client left, or took none of the answer for the idle timeout: its agent call was cancelled,
+     * nothing to answer. One line: at DEBUG for a client that left (an everyday event, nginx's 499),
+     * at INFO for a call the proxy itself ended.
+     */
     void cancelled(Exchange exchange) {
         String agent = agentLabel(exchange);
         Exception why = exchange.getException() != null ? exchange.getException()
                 : exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
         if ("?".equals(agent)) {
             LOG.debug("request={} cancelled: the client closed its connection before any agent was called", requestId(exchange));
+        } else if (why instanceof AgentCallCancelledException cancelled && !cancelled.clientLeft()) {
+            LOG.info("request={} cancelled: {}", requestId(exchange), why.getMessage()); // the proxy ended it: said
         } else if (why instanceof AgentCallCancelledException) {
             LOG.debug("request={} cancelled: {}", requestId(exchange), why.getMessage());
         } else {

@@ -192,7 +192,8 @@ class ProxyAnswersLogTest {
 
     /**
      * A client that leaves is an everyday event (nginx's 499): one line at DEBUG, none at INFO (the
-     * trial: 100 clients leaving a stream, 87 INFO lines beside their decision lines).
+     * trial: 100 clients leaving a stream, 87 INFO lines beside their decision lines); a call the
+     * proxy itself ended (a client that took none of the answer for the idle timeout) stays at INFO.
      */
     @Test
     void aClientThatLeftIsOneLineAtDebug() {
@@ -201,14 +202,26 @@ class ProxyAnswersLogTest {
         left.setProperty(Exchange.EXCEPTION_CAUGHT, null);
         Exchange early = failed("c2", List.of());
         early.setProperty(Exchange.EXCEPTION_CAUGHT, null);
+        Exchange streaming = failed("c3", List.of());
+        streaming.setProperty(io.github.agentlb.camel.AgentLb.AGENT_PROPERTY, "A1");
+        streaming.setProperty(Exchange.EXCEPTION_CAUGHT, io.github.agentlb.camel.http.AgentCallCancelledException.clientLeft(
+                "the client closed its connection: call to agent A1 cancelled"));
+        Exchange slow = failed("c4", List.of());
+        slow.setProperty(io.github.agentlb.camel.AgentLb.AGENT_PROPERTY, "A1");
+        slow.setProperty(Exchange.EXCEPTION_CAUGHT, new io.github.agentlb.camel.http.AgentCallCancelledException(
+                "the client took none of agent A1's answer for 1000 ms: cut"));
 
         List<String> all = atDebug(() -> {
             answers.cancelled(left);
             answers.cancelled(early);
+            answers.cancelled(streaming);
+            answers.cancelled(slow);
         });
 
         assertThat(all).containsExactly("DEBUG request=c1 cancelled: the client closed its connection, agent A1 call stopped",
-                "DEBUG request=c2 cancelled: the client closed its connection before any agent was called");
+                "DEBUG request=c2 cancelled: the client closed its connection before any agent was called",
+                "DEBUG request=c3 cancelled: the client closed its connection: call to agent A1 cancelled",
+                "INFO request=c4 cancelled: the client took none of agent A1's answer for 1000 ms: cut");
         assertThat(left.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(ProxyRoutes.CLIENT_CLOSED_REQUEST);
     }
 

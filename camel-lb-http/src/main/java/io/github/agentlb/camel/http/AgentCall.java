@@ -224,7 +224,7 @@ final class AgentCall implements RequestWriter.Writes {
             return;
         }
         if (down.clientGone()) {
-            finish(new AgentCallCancelledException("the client left before agent " + name() + " was called"), false);
+            finish(AgentCallCancelledException.clientLeft("the client left before agent " + name() + " was called"), false);
             return;
         }
         if (down.headSent()) {
@@ -274,7 +274,7 @@ final class AgentCall implements RequestWriter.Writes {
         if (stalledAgain(false)) {
             return;
         }
-        finish(new AgentCallCancelledException("the client closed its connection: call to agent " + name() + " cancelled"),
+        finish(AgentCallCancelledException.clientLeft("the client closed its connection: call to agent " + name() + " cancelled"),
                 false);
     }
 
@@ -951,7 +951,7 @@ final class AgentCall implements RequestWriter.Writes {
         // Not kept when the request was not written whole (an answer before a streamed body's end).
         leaveAgent(failure == null && reuse && written);
         if (detached && failure != null && !(failure instanceof AgentCallCancelledException)) {
-            failure = new AgentCallCancelledException("the client left a legacy MCP session stream; agent " + name()
+            failure = AgentCallCancelledException.clientLeft("the client left a legacy MCP session stream; agent " + name()
                     + "'s stream then ended: " + failure.getMessage());
         }
         Exception outcome = null;
