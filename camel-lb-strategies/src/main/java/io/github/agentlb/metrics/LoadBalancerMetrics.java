@@ -61,9 +61,10 @@ import java.util.function.ToDoubleFunction;
  * meters, and records each attempt once. Per-agent meters are registered when the agent joins
  * (a {@link io.github.agentlb.camel.MembershipListener}, not on the request path) and removed
  * from the registry when it leaves: a draining agent keeps them until its last request has ended,
- * been timed, and it has left (a scrape after that no longer sees them), and an attempt that ends after its agent left (removed at once while it ran) is
- * not timed, so no series outlives its agent. Thread-safe. Needs {@code io.micrometer:micrometer-core} on
- * the classpath (an optional dependency).
+ * been timed, and it has left (a scrape after that no longer sees them), and an attempt that ends
+ * after its agent left (removed at once while it ran) is not timed, so no series outlives its
+ * agent. Thread-safe. Needs {@code io.micrometer:micrometer-core} on the classpath (an optional
+ * dependency).
  *
  * <p>Over 300 lines: one meter per figure, each with its name, description and tags, the way
  * dashboards read them; the per-agent part follows the membership in one place.

@@ -319,13 +319,17 @@ final class ProxyAnswers {
         bounded(reason, line, false, null);
     }
 
-    /** One line per request: its repeats at DEBUG carry the cause too (its class and message, never the exchange). */
+    /**
+     * One line per request: its repeats at DEBUG carry the cause (its class and message, never the
+     * exchange), as does the first at WARN while DEBUG is on.
+     */
     private void bounded(String reason, String line, boolean warning, Throwable cause) {
         String more = warnings.admit(reason);
+        String because = cause == null ? "" : "; cause: " + causeText(cause);
         if (more == null) {
-            LOG.debug("{}{}", line, cause == null ? "" : "; cause: " + causeText(cause));
+            LOG.debug("{}{}", line, because);
         } else if (warning) {
-            LOG.warn("{}{}", line, more);
+            LOG.warn("{}{}{}", line, more, LOG.isDebugEnabled() ? because : "");
         } else {
             LOG.info("{}{}", line, more);
         }

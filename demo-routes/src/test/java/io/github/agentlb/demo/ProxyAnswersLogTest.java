@@ -185,7 +185,8 @@ class ProxyAnswersLogTest {
         });
 
         assertThat(all).hasSize(3);
-        assertThat(all.get(0)).startsWith("WARN request=d0 answered 503: the rr balancer has no agent to try");
+        assertThat(all.get(0)).startsWith("WARN request=d0 answered 503: the rr balancer has no agent to try")
+                .endsWith("; cause: NoAgentAvailableException: No agent available");
         assertThat(all.get(1)).startsWith("DEBUG request=d1 answered 503: the rr balancer has no agent to try")
                 .endsWith("; cause: NoAgentAvailableException: No agent available").doesNotContain("Exchange[");
     }
