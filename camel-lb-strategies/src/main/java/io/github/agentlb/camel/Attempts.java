@@ -349,6 +349,8 @@ final class Attempts extends CandidateScreen {
     private void finish(String agent, Exchange attempt, boolean sync) {
         if (state.sessions != null && attempt.getException() == null) {
             state.sessions.learned(agent, attempt.getMessage());
+        } else if (pin != null && state.sessions != null) {
+            state.sessions.unrestore(attempt.getMessage(), exchange.getIn(), pin);
         }
         OwnProperties.remove(attempt, AttemptHooks.PROPERTY);
         ExchangeHelper.copyResults(exchange, attempt);

@@ -139,6 +139,30 @@ final class SessionAffinity {
         }
     }
 
+    /**
+     * Undoes {@link #restore} on a failed attempt's message before it becomes the exchange's: the
+     * client's own session id, body and headers, as {@code client} still holds them, so that a route
+     * answering the failure itself never hands the client what only the agent was sent.
+     */
+    void unrestore(Message failed, Message client, Pin pin) {
+        if (pin.agentBody() != null) {
+            failed.setBody(client.getBody());
+            putBack(failed, client, Exchange.CONTENT_LENGTH);
+            pin.agentHeaders().keySet().forEach(name -> putBack(failed, client, name));
+        } else if (header != null) {
+            putBack(failed, client, header);
+        }
+    }
+
+    private static void putBack(Message failed, Message client, String name) {
+        Object value = client.getHeader(name);
+        if (value == null) {
+            failed.removeHeader(name);
+        } else {
+            failed.setHeader(name, value);
+        }
+    }
+
     /** Seals {@code agent} into the session id an answer carries, if any, for the client. */
     void learned(String agent, Message answer) {
         String agentId = header == null ? null : answer.getHeader(header, String.class);

@@ -129,6 +129,20 @@ class A2aTaskAffinityTest {
      * task there, sealed, whose later calls reach that agent (before: 400 "bad task id", no agent called).
      */
     @Test
+    void aTaskCallThatFailedAfterItWasSentLeavesTheClientsBodyNotTheAgentsOnTheExchange() {
+        TaskAgent a1 = new TaskAgent("A1");
+        RoundRobinLB balancer = replica(a1);
+        String sealed = answer(call(balancer, "SendMessage", null)).path("result").path("task").path("id").asText();
+        a1.failure = new java.io.IOException("Connection reset by peer");
+        Exchange failed = call(balancer, "GetTask", sealed);
+        assertThat(failed.getException()).isInstanceOf(java.io.IOException.class);
+        assertThat(a1.received).containsExactly("SendMessage null", "GetTask A1-t1");
+        // A route that answers the failure itself must not hand the client the agent's own task id.
+        assertThat(answer(failed).path("params").path("id").asText()).isEqualTo(sealed);
+        balancer.stop();
+    }
+
+    @Test
     void aMessageWithAnEmptyTaskIdAsTheA2aSdkSendsItStartsATask() {
         TaskAgent a1 = new TaskAgent("A1");
         TaskAgent a2 = new TaskAgent("A2");

@@ -24,6 +24,8 @@ abstract class JsonRpcAgent extends AsyncProcessorSupport {
     final String name;
     /** One line per call, as {@link #received} wrote it. */
     final List<String> received = new ArrayList<>();
+    /** When set, each call fails with it once recorded, as a call cut after it was sent. */
+    Exception failure;
 
     JsonRpcAgent(String name) {
         this.name = name;
@@ -39,6 +41,11 @@ abstract class JsonRpcAgent extends AsyncProcessorSupport {
     public boolean process(Exchange exchange, AsyncCallback callback) {
         JsonNode request = read(exchange.getIn().getBody(String.class));
         received.add(received(exchange, request));
+        if (failure != null) {
+            exchange.setException(failure);
+            callback.done(true);
+            return true;
+        }
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
         exchange.getMessage().setBody(answer(request).toString());
         callback.done(true);

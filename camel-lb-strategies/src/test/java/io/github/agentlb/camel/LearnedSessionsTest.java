@@ -33,6 +33,7 @@ class LearnedSessionsTest {
         final String name;
         final List<String> received = new ArrayList<>();
         boolean failing;
+        Exception failure = new java.net.ConnectException("refused");
         int minted;
 
         SessionAgent(String name) {
@@ -44,7 +45,7 @@ class LearnedSessionsTest {
             String id = exchange.getIn().getHeader(HEADER, String.class);
             received.add(id);
             if (failing) {
-                exchange.setException(new java.net.ConnectException("refused"));
+                exchange.setException(failure);
             } else {
                 exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
                 exchange.getMessage().setHeader(HEADER, id != null ? id : name + "-s" + ++minted);
@@ -252,6 +253,21 @@ class LearnedSessionsTest {
         Exchange failed = post(rr, "u", sealed);
         assertThat(failed.getException()).isInstanceOf(NoAgentAvailableException.class);
         assertThat(a2.received).isEmpty();
+    }
+
+    @Test
+    void aSessionsCallThatFailedAfterItWasSentLeavesTheClientsIdNotTheAgentsOnTheExchange() {
+        SessionAgent a1 = new SessionAgent("A1");
+        RoundRobinLB rr = started(new RoundRobinLB(), sessions(), a1);
+        String sealed = clientId(post(rr, "u", null));
+        a1.failing = true;
+        a1.failure = new java.io.IOException("Connection reset by peer");
+        Exchange failed = post(rr, "u", sealed);
+        assertThat(failed.getException()).isInstanceOf(java.io.IOException.class);
+        assertThat(a1.received).containsExactly(null, "A1-s1");
+        // A route that answers the failure itself must not hand the client the agent's own id.
+        assertThat(clientId(failed)).isEqualTo(sealed);
+        rr.stop();
     }
 
     @Test

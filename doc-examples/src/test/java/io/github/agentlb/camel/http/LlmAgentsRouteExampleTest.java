@@ -139,6 +139,24 @@ class LlmAgentsRouteExampleTest {
         assertThat(response.body()).isEqualTo("{\"error\":\"no agent available\"}");
     }
 
+    @Test
+    void anErrorTheRouteMakesForASessionSendsNoSessionIdBack() throws Exception {
+        HttpResponse<String> first = chat("hello, conversation two", null);
+        String sealed = first.headers().firstValue(HEADER).orElseThrow();
+        ChatAgent owner = agents.stream().filter(a -> a.id.equals(agentOf(first))).findFirst().orElseThrow();
+
+        owner.mode = Mode.DROP;
+        HttpResponse<String> dropped = chat("hello, conversation two", sealed);
+        assertThat(dropped.statusCode()).isEqualTo(502);
+        assertThat(dropped.headers().firstValue(HEADER)).as("the client's id is not sent back with a 502").isEmpty();
+
+        owner.close();
+        HttpResponse<String> down = chat("hello, conversation two", sealed);
+        assertThat(down.statusCode()).as(down.body()).isEqualTo(503);
+        assertThat(down.headers().firstValue(HEADER)).as("the client's id is not sent back with a 503").isEmpty();
+        assertThat(calls()).as("the session's calls went to its agent alone").isEqualTo(owner.calls.get());
+    }
+
     private int calls() {
         return agents.stream().mapToInt(a -> a.calls.get()).sum();
     }
