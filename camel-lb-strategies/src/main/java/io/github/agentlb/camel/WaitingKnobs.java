@@ -16,6 +16,9 @@ import java.util.function.Consumer;
  */
 final class WaitingKnobs {
 
+    private static final String KEPT_WITHOUT_BOUND = "keepInFlightPlacement=true needs the in-flight bound: inFlightFactor"
+            + " must be >= 1 (" + BoundedLoad.KUBEAI_IN_FLIGHT_FACTOR + " as KubeAI), was 0";
+
     private record Knob(Object value, Consumer<ConfigDraft> change) {
     }
 
@@ -64,26 +67,35 @@ final class WaitingKnobs {
             waiting.put(knob, new Knob(value, change));
             return null;
         }
+        if (!mayWait && keptWithoutBound(next)) {
+            // Refused at once after the start, as any broken relation, so that what runs would start again.
+            throw new IllegalArgumentException("keepInFlightPlacement".equals(knob) ? KEPT_WITHOUT_BOUND
+                    : knob + "=" + value + " would turn off the in-flight bound that keepInFlightPlacement=true keeps:"
+                    + " set keepInFlightPlacement to false first");
+        }
         waiting.clear();
         return next;
+    }
+
+    /** {@code keepInFlightPlacement} keeps the in-flight bound's placement: alone it does nothing, so it needs that bound. */
+    private static boolean keptWithoutBound(BalancerConfig config) {
+        return config.boundedLoad().keepInFlightPlacement() && !config.boundedLoad().boundsInFlight();
     }
 
     /**
      * The configuration with every waiting knob applied, for the start.
      *
-     * Also checks the relation only the start checks: {@code keepInFlightPlacement} keeps the
-     * in-flight bound's placement, so it needs that bound (kept, not refused, when the bound is
-     * turned off after the start).
+     * Also checks the relation {@code keepInFlightPlacement} has with the in-flight bound, which
+     * {@link #apply} checks only once the balancer has started (before, either may be set first and
+     * the bound's other knobs may turn it off and on again).
      *
      * @return the new configuration, or {@code config} when nothing waits
      * @throws IllegalArgumentException naming a knob whose relation still does not hold (the knobs keep waiting)
      */
     BalancerConfig applyAll(BalancerConfig config) {
         BalancerConfig next = waiting.isEmpty() ? config : draft(config).build();
-        BoundedLoad bound = next.boundedLoad();
-        if (bound.keepInFlightPlacement() && !bound.boundsInFlight()) {
-            throw new IllegalArgumentException("keepInFlightPlacement=true needs the in-flight bound: inFlightFactor"
-                    + " must be >= 1 (" + BoundedLoad.KUBEAI_IN_FLIGHT_FACTOR + " as KubeAI), was 0");
+        if (keptWithoutBound(next)) {
+            throw new IllegalArgumentException(KEPT_WITHOUT_BOUND);
         }
         waiting.clear();
         return next;

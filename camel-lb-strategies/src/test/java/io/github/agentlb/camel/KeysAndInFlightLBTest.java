@@ -186,6 +186,34 @@ class KeysAndInFlightLBTest extends CamelTestSupport {
         balancer.stop();
     }
 
+    /**
+     * After the start the same relation is refused at once, from either side, as every broken relation
+     * is then: what runs must start again (a route restarted, say) with the knobs it has.
+     */
+    @Test
+    void afterTheStartKeepingPlacementWithoutTheInFlightBoundIsRefusedAtOnceFromEitherSide() {
+        ConsistentHashLB balancer = new ConsistentHashLB();
+        balancer.setCamelContext(context);
+        balancer.start();
+        assertThatThrownBy(() -> balancer.setKeepInFlightPlacement(true)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("keepInFlightPlacement=true needs the in-flight bound: inFlightFactor must be >= 1"
+                        + " (1.25 as KubeAI), was 0");
+        assertThat(balancer.isKeepInFlightPlacement()).isFalse();
+        balancer.setInFlightFactor(1.25);
+        balancer.setKeepInFlightPlacement(true);
+        assertThatThrownBy(() -> balancer.setInFlightFactor(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("inFlightFactor=0.0 would turn off the in-flight bound that keepInFlightPlacement=true keeps:"
+                        + " set keepInFlightPlacement to false first");
+        assertThat(balancer.getInFlightFactor()).isEqualTo(1.25);
+        balancer.stop();
+        balancer.start(); // what ran starts again
+        balancer.setKeepInFlightPlacement(false);
+        balancer.setInFlightFactor(0);
+        balancer.stop();
+        balancer.start();
+        balancer.stop();
+    }
+
     @Test
     void keysAndTheInFlightBoundAreSetFromYaml() throws Exception {
         try (CamelContext yaml = new DefaultCamelContext()) {
