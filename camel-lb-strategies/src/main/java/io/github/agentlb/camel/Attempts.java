@@ -347,10 +347,8 @@ final class Attempts extends CandidateScreen {
 
     /** Ends the exchange with the attempt's outcome: an answer, or a failure not to be retried. */
     private void finish(String agent, Exchange attempt, boolean sync) {
-        if (state.sessions != null && attempt.getException() == null) {
-            state.sessions.learned(agent, attempt.getMessage());
-        } else if (pin != null && state.sessions != null) {
-            state.sessions.unrestore(attempt.getMessage(), exchange.getIn(), pin);
+        if (state.sessions != null) {
+            state.sessions.ended(agent, attempt, exchange.getIn(), pin);
         }
         OwnProperties.remove(attempt, AttemptHooks.PROPERTY);
         ExchangeHelper.copyResults(exchange, attempt);

@@ -140,11 +140,23 @@ final class SessionAffinity {
     }
 
     /**
-     * Undoes {@link #restore} on a failed attempt's message before it becomes the exchange's: the
-     * client's own session id, body and headers, as {@code client} still holds them, so that a route
-     * answering the failure itself never hands the client what only the agent was sent.
+     * Readies the message of the attempt that ends the exchange for the client, before it becomes the
+     * exchange's: an answer's session id sealed ({@link #learned}); after a failure, what
+     * {@link #restore} set undone, the client's own session id, body and headers back as
+     * {@code client} still holds them, so that a route answering the failure itself never hands the
+     * client what only the agent was sent.
+     *
+     * @param pin the exchange's pin, or null when it has none
      */
-    void unrestore(Message failed, Message client, Pin pin) {
+    void ended(String agent, Exchange attempt, Message client, Pin pin) {
+        if (attempt.getException() == null) {
+            learned(agent, attempt.getMessage());
+        } else if (pin != null) {
+            unrestore(attempt.getMessage(), client, pin);
+        }
+    }
+
+    private void unrestore(Message failed, Message client, Pin pin) {
         if (pin.agentBody() != null) {
             failed.setBody(client.getBody());
             putBack(failed, client, Exchange.CONTENT_LENGTH);
@@ -164,7 +176,7 @@ final class SessionAffinity {
     }
 
     /** Seals {@code agent} into the session id an answer carries, if any, for the client. */
-    void learned(String agent, Message answer) {
+    private void learned(String agent, Message answer) {
         String agentId = header == null ? null : answer.getHeader(header, String.class);
         if (agentId != null && !agentId.isEmpty() && ids.decode(agentId) == null) {
             answer.setHeader(header, clientId(agent, agentId));
