@@ -138,6 +138,11 @@ public interface KeySettings extends Configurable {
      * agent holds their state, such as a conversation's cached prompt. Does nothing while the
      * in-flight bound is off and turns no bound on: set while bounded loads are off, it is kept for
      * when {@link #setInFlightFactor} or {@link #setBalanceFactor} turns them on, in any order.
+     * It needs the in-flight bound: a balancer started with it and without that bound is refused,
+     * and after the start setting it without the bound, or turning the bound off while it is set,
+     * is refused at once.
+     *
+     * @throws IllegalArgumentException after the start, if the in-flight bound is off
      */
     default void setKeepInFlightPlacement(boolean keep) {
         configure("keepInFlightPlacement", keep, d -> d.boundedLoad(d.boundedLoad().withKeepInFlightPlacement(keep)));
