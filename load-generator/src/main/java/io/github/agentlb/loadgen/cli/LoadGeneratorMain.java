@@ -166,8 +166,8 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         LoadTestConfig hotConfig = scenarios.stream().anyMatch(HotKeyScenario.class::isInstance)
                 ? options.validatedConfig(options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare)
                 : null;
-        LoadTestConfig faultConfig = scenarios.stream().anyMatch(OutageScenario.class::isInstance)
-                ? options.validatedFaultConfig() : null;
+        LoadTestConfig faultConfig = options.validatedFaultConfig(); // checked whether or not the scenarios run
+        faultConfig = scenarios.stream().anyMatch(OutageScenario.class::isInstance) ? faultConfig : null;
         AgentConfig template = options.validatedAgentTemplate();
         List<String> strategies = options.url != null ? List.of(options.validatedLabel()) : options.validatedStrategies();
         Setup setup = new Setup(template, strategies, config, hotConfig, faultConfig, pacing, options.replicas, stdout);

@@ -87,8 +87,9 @@ final class LoadOptions {
             description = "Warm-up requests before each measured run, not counted (default: ${DEFAULT-VALUE}; 0 = none); an open-loop --url run warms up at least 30 s at its rate.")
     private int warmup;
     @Option(names = "--requests", paramLabel = "N", defaultValue = "" + LoadTestConfig.DEFAULT_REQUESTS,
-            description = "Requests per strategy of uniform, heterogeneous, hotkey and --url runs (default: "
-                    + "${DEFAULT-VALUE}); failure and hang: --failure-requests; others: their own counts (--scenario).")
+            description = "Requests per strategy of uniform, heterogeneous, hotkey and --url runs, at most "
+                    + LoadTestConfig.MAX_REQUESTS + " (default: ${DEFAULT-VALUE}); failure and hang: --failure-requests; "
+                    + "others: their own counts (--scenario).")
     private int requests;
     @Option(names = "--users", paramLabel = "N",
             description = "Distinct user_ids besides the hot user, sharing the requests evenly (default: "
@@ -105,6 +106,8 @@ final class LoadOptions {
     static final Duration MAX_RUN = Duration.ofHours(24);
     /** The most proxies {@code --replicas} runs in this JVM. */
     static final int MAX_REPLICAS = 16;
+    /** The shortest {@code --interval}: a progress line and a soak figure per second at most. */
+    static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
     @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
             description = "In-process runs: N proxies (1.." + LoadOptions.MAX_REPLICAS + "), each with its own balancer, over the same agents; request i "
                     + "goes to replica i mod N (default: ${DEFAULT-VALUE}). Stickiness then counts a user as sticky "
@@ -135,10 +138,10 @@ final class LoadOptions {
     @Option(names = "--duration", paramLabel = "TIME",
             description = "Send for TIME (e.g. 90s, 10m, 1h; a bare number is seconds) instead of --requests, with "
                     + "a progress line per --interval, a soak section and chart soak_[<scenario>_]<strategy>.png, and "
-                    + "a verdict: errors, p99 drift (last minute vs first), heap drift (embedded runs).")
+                    + "a verdict: errors, p99 drift (last minute vs first), heap drift (embedded runs). At most 24h.")
     private String duration;
     @Option(names = "--interval", paramLabel = "TIME",
-            description = "Interval of --duration's progress lines and figures (default: 10s).")
+            description = "Interval of --duration's progress lines and figures, at least 1s (default: 10s).")
     private String interval;
     @Option(names = "--agent-delay-min-ms", paramLabel = "MS", defaultValue = "" + AgentConfig.DEFAULT_DELAY_MIN_MS,
             description = "In-process agents: shortest service delay, ms (default: ${DEFAULT-VALUE}).")
@@ -181,7 +184,7 @@ final class LoadOptions {
 
     /** The line saying that {@code --warmup}, given, is not used by {@code s}; else {@code null}. */
     String warmupNotice(Scenario s) {
-        return s.ownWarmup() && spec.commandLine().getParseResult().hasMatchedOption("--warmup")
+        return s.ownWarmup() && matched("--warmup")
                 ? "--warmup " + warmup + " is not used by the " + s.name() + " scenario" : null;
     }
 
@@ -190,16 +193,29 @@ final class LoadOptions {
      * {@code --users} (hotkey: with its own hot user), then {@code --requests} and {@code --warmup} not used.
      */
     List<String> notices(Collection<Scenario> runs, LoadTestConfig config, LoadTestConfig hotConfig) {
-        return Stream.concat(runs.stream().map(s -> s instanceof PlainScenario ? usersNotice(config, null)
+        return Stream.of(runs.stream().map(s -> s instanceof PlainScenario ? usersNotice(config, null)
                         : s instanceof HotKeyScenario ? usersNotice(hotConfig, "hotkey") : null).distinct(),
-                runs.stream().flatMap(s -> Stream.of(requestsNotice(s), warmupNotice(s))))
-                .filter(Objects::nonNull).toList();
+                runs.stream().flatMap(s -> Stream.of(requestsNotice(s), usersUnusedNotice(s), warmupNotice(s))),
+                Stream.of("--agent-delay-min-ms", "--agent-delay-max-ms").filter(o -> url != null && matched(o))
+                        .map(o -> o + " is not used with --url (the agents are the balancer's)"))
+                .flatMap(lines -> lines).filter(Objects::nonNull).toList();
+    }
+
+    private boolean matched(String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
+    /** The line saying that {@code --users}, given, is not used by {@code s} (its own users); else {@code null}. */
+    String usersUnusedNotice(Scenario s) {
+        return s instanceof PlainScenario || s instanceof HotKeyScenario || !matched("--users") ? null
+                : "--users " + users + " is not used by the " + s.name() + " scenario"
+                        + (s instanceof OutageScenario ? " (--failure-users sets its users)" : " (it has its own users)");
     }
 
     /** The line saying that {@code --requests}, given, is not used by {@code s} (its own count); else {@code null}. */
     String requestsNotice(Scenario s) {
         return s instanceof PlainScenario || s instanceof HotKeyScenario
-                || !spec.commandLine().getParseResult().hasMatchedOption("--requests") ? null
+                || !matched("--requests") ? null
                 : "--requests " + requests + " is not used by the " + s.name() + " scenario"
                         + (s instanceof OutageScenario ? " (--failure-requests sets its count)"
                         : " (it sends its own count)");
@@ -232,6 +248,12 @@ final class LoadOptions {
         try {
             Duration every = interval == null ? Pacing.DEFAULT_INTERVAL : parse("--interval", interval);
             Duration until = duration == null ? null : parse("--duration", duration);
+            if (interval != null && every.compareTo(MIN_INTERVAL) < 0) {
+                throw usage("--interval must be at least " + Pacing.formatDuration(MIN_INTERVAL) + ", was '" + interval + "'");
+            }
+            if (until != null && until.compareTo(MAX_RUN) > 0) {
+                throw usage("--duration must be at most " + MAX_RUN.toHours() + "h, was '" + duration + "'");
+            }
             if (rate != null && !(rate > 0 && rate <= Pacing.MAX_RATE)) {
                 throw usage("--rate must be in (0, " + (long) Pacing.MAX_RATE + "], was " + rate);
             }

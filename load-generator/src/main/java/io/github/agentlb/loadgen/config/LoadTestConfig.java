@@ -29,10 +29,16 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
     public static final long MAX_TIMEOUT_MS = 3_600_000;
     /** Upper bound on {@link #concurrency()}: a worker is not a thread ({@code WorkerLoopRoute}). */
     public static final int MAX_CONCURRENCY = 1_000;
+    /**
+     * Upper bound on {@link #requests()} and {@link #warmup()}: a count-bound run keeps every outcome
+     * (about 200 bytes each) for its figures; a longer run is a soak ({@code --duration}), which keeps none.
+     */
+    public static final int MAX_REQUESTS = 1_000_000;
 
     /** @throws IllegalArgumentException naming the first bad field and its value, {@code users} last */
     public LoadTestConfig {
         Check.atLeast("requests", requests, 1);
+        atMost("requests", requests);
         Check.inRange("concurrency", concurrency, 1, MAX_CONCURRENCY);
         Check.atLeast("timeoutMs", timeoutMs, 1);
         if (timeoutMs > MAX_TIMEOUT_MS) {
@@ -40,7 +46,14 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         }
         Check.atLeast("progressEvery", progressEvery, 1);
         Check.atLeast("warmup", warmup, 0);
+        atMost("warmup", warmup);
         Workload.checkUsers(requests, users, hotShare);
+    }
+
+    private static void atMost(String field, int count) {
+        if (count > MAX_REQUESTS) {
+            throw new IllegalArgumentException(field + " must be <= " + MAX_REQUESTS + ", was " + count);
+        }
     }
 
     public Workload workload() {

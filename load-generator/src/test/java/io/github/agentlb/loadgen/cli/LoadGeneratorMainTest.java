@@ -455,6 +455,47 @@ class LoadGeneratorMainTest {
         assertThat(stdout()).doesNotContain("--requests");
     }
 
+    /**
+     * Counts no run can hold, times no clock run will see through, slivers of intervals, and options of
+     * a scenario that does not run: refused before anything starts, as every bad value; an option a
+     * scenario or --url does not use is said, as --requests' is.
+     */
+    @Test
+    void everyOptionIsCheckedAndBoundedBeforeAnythingStartsAndOneNotUsedIsSaid() {
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        String[][] refused = {
+            {"--requests", "2147483647"}, {"--warmup", "2147483647"},
+            {"--scenario", "failure", "--failure-requests", "2147483647"},
+            {"--scenario", "uniform", "--failure-requests", "-7"}, {"--scenario", "uniform", "--failure-users", "0"},
+            {"--rate", "10", "--duration", "999999h"}, {"--duration", "2s", "--interval", "1ms"}};
+        String[] said = {
+            "--requests must be <= 1000000, was 2147483647",
+            "--warmup must be <= 1000000, was 2147483647",
+            "--failure-requests must be <= 1000000, was 2147483647",
+            "--failure-requests must be >= 3 (three phases), was -7",
+            "failure scenario: --failure-users must be in 1..",
+            "--duration must be at most 24h, was '999999h'",
+            "--interval must be at least 1s, was '1ms'"};
+        for (int i = 0; i < refused.length; i++) {
+            err.reset();
+            List<String> args = new java.util.ArrayList<>(List.of(refused[i]));
+            args.addAll(List.of("--strategy", "rr", "--out", dir.toString()));
+            assertThat(LoadGeneratorMain.execute(o, e, true, args.toArray(String[]::new))).as(String.join(" ", args))
+                    .isEqualTo(2);
+            assertThat(stderr()).as(String.join(" ", args)).contains(said[i]).doesNotContain("Exception");
+        }
+        assertThat(stdout()).isEmpty();
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--scenario", "busy,uniform", "--strategy", "rr", "--users", "9",
+                "--requests", "90", "--out", dir.toString())).as(stderr()).isZero();
+        assertThat(stdout()).contains("--users 9 is not used by the busy scenario (it has its own users)")
+                .doesNotContain("by the uniform scenario");
+        out.reset();
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--url", "http://127.0.0.1:1", "--strategy", "rr",
+                "--agent-delay-min-ms", "3", "--out", dir.toString())).as(stderr()).isZero();
+        assertThat(stdout()).contains("--agent-delay-min-ms is not used with --url (the agents are the balancer's)");
+    }
+
     /** An empty --out would write into the working directory: refused, as every other empty value. */
     @Test
     void anEmptyOutIsRefused() {
