@@ -16,6 +16,8 @@ import org.apache.camel.spi.Synchronization;
 import org.apache.camel.spi.UnitOfWork;
 import org.apache.camel.support.DefaultExchange;
 import org.apache.camel.support.UnitOfWorkHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The closed loop: a timer fires once and starts {@code concurrency} workers, each an exchange that
@@ -30,6 +32,7 @@ import org.apache.camel.support.UnitOfWorkHelper;
  */
 final class WorkerLoopRoute extends RouteBuilder {
 
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerLoopRoute.class);
     private static final String REPLICA = "loadgen.replica";
     private static final String NETTY_HTTP_PRODUCER = "org.apache.camel.component.netty.http.NettyHttpProducer";
 
@@ -62,16 +65,35 @@ final class WorkerLoopRoute extends RouteBuilder {
         ExecutorService workers = getContext().getExecutorServiceManager()
                 .newFixedThreadPool(this, "loadgen-worker", config.concurrency());
         List<Integer> workerNumbers = IntStream.range(0, config.concurrency()).boxed().toList();
-        steps.around(from("timer:worker-loop?repeatCount=1&delay=0&includeMetadata=false").routeId("worker-loop")
+        TryDefinition run = from("timer:worker-loop?repeatCount=1&delay=0&includeMetadata=false").routeId("worker-loop")
                 .process(e -> {
                     e.setProperty("loadgen.runStartedAtNanos", clock.getAsLong());
                     e.getMessage().setBody(workerNumbers);
                 })
-                .split(body()).parallelProcessing().executorService(workers)
+                .doTry();
+        steps.around(run.split(body()).parallelProcessing().executorService(workers)
                     .loopDoWhile(this::claimNext), this::sendToReplica)
                     .end()
-                .end()
-                .process(e -> done.complete(clock.getAsLong() - e.getProperty("loadgen.runStartedAtNanos", Long.class)));
+                .end();
+        // A failure that reached a worker after its request was recorded (netty-http's TLS handshake
+        // failing on a server that speaks plain HTTP, say) stops that worker; the run still ends.
+        run.doCatch(Exception.class)
+                .process(WorkerLoopRoute::workerStopped)
+            .doFinally()
+                .process(e -> done.complete(clock.getAsLong() - e.getProperty("loadgen.runStartedAtNanos", Long.class)))
+            .end();
+    }
+
+    /** One line for a worker stopped by a failure: its root cause, cut short (a TLS failure's message dumps the bytes). */
+    private static void workerStopped(Exchange exchange) {
+        Throwable root = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        String message = String.valueOf(root.getMessage());
+        String name = root.getClass().getSimpleName();
+        LOG.warn("a worker stopped on {}: {}{}", name, message.length() > 80 ? message.substring(0, 80) + "..." : message,
+                name.equals("NotSslRecordException") ? " (an https URL at a server that speaks plain HTTP?)" : "");
     }
 
     /** The send: to the one base URL, or through a choice on the request's replica. */

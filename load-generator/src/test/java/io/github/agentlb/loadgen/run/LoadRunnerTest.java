@@ -114,6 +114,40 @@ class LoadRunnerTest {
         assertThat(result.outcomes()).hasSize(6).allMatch(o -> o.kind() == RequestOutcome.Kind.ERROR && o.status() == 0);
     }
 
+    /**
+     * An https URL at a server that speaks plain HTTP: every TLS handshake fails. Each request is one
+     * error and the run ends when they are recorded (it waited out its whole bound, then threw, with
+     * no report, when a failure came back to a worker after its request was recorded).
+     */
+    @Test
+    void aTlsUrlAtAPlainHttpServerEndsWithEveryRequestAnError() throws Exception {
+        // As Python's http.server answers a TLS hello: an HTML 400, then the connection closed.
+        try (java.net.ServerSocket plain = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread answering = new Thread(() -> {
+                while (!plain.isClosed()) {
+                    try (java.net.Socket s = plain.accept()) {
+                        s.getInputStream().read(new byte[4096]);
+                        s.getOutputStream().write(("HTTP/1.0 400 Bad request\r\nContent-Type: text/html\r\n\r\n"
+                                + "<!DOCTYPE HTML>\n<html lang=\"en\"><head><title>Error</title></head></html>\n")
+                                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    } catch (java.io.IOException closed) {
+                        // the next connection, or the socket closed at the end of the test
+                    }
+                }
+            });
+            answering.setDaemon(true);
+            answering.start();
+            LoadTestConfig config = new LoadTestConfig(20, 2, 10, 42, 20_000, 500, 100, 0);
+            long start = System.nanoTime();
+
+            LoadRunner.Result result = run(config, "https://127.0.0.1:" + plain.getLocalPort(), "tls");
+
+            assertThat(result.outcomes()).hasSize(20).allMatch(o -> o.kind() == RequestOutcome.Kind.ERROR);
+            assertThat((System.nanoTime() - start) / 1_000_000).as("ms, against a bound of 20 requests x 20 s")
+                    .isLessThan(15_000);
+        }
+    }
+
     @Test
     void oneStubAgentAnswersEveryRequestAndKeepsEveryUser() throws Exception {
         AgentConfig agentConfig = AgentConfig.custom().agentId("A1").port(0).delayMs(0, 2).seed(7).build();
