@@ -234,9 +234,14 @@ public final class LoadRunner {
     static String progressLine(String label, IntervalSeries.Interval i) {
         String jvm = Double.isNaN(i.heapAfterGcMb()) ? ""
                 : String.format(Locale.ROOT, ", heap after GC %.1f MB, %d threads", i.heapAfterGcMb(), i.liveThreads());
-        return String.format(Locale.ROOT, "[%s] %s-%s: %d requests, %.1f req/s, p50 %.1f ms, p99 %.1f ms, %d errors, "
+        return String.format(Locale.ROOT, "[%s] %s-%s: %d requests, %.1f req/s, p50 %s, p99 %s, %d errors, "
                         + "%d timeouts%s", label, clock(i.startSeconds()), clock(i.startSeconds() + i.lengthSeconds()),
-                i.requests(), i.throughputRps(), i.p50Ms(), i.p99Ms(), i.errors(), i.timeouts(), jvm);
+                i.requests(), i.throughputRps(), ms(i.p50Ms()), ms(i.p99Ms()), i.errors(), i.timeouts(), jvm);
+    }
+
+    /** {@code 100.2 ms}, or {@code n/a} for a latency not observed (NaN). */
+    private static String ms(double value) {
+        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.1f ms", value);
     }
 
     private static String clock(double seconds) {

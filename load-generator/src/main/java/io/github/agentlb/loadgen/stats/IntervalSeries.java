@@ -17,7 +17,7 @@ public final class IntervalSeries {
 
     /**
      * One interval's figures: start and length, s (the last one's cut at the run's end); requests
-     * completed in it, of which successes, errors and timeouts; p50 and p99 of its successes, ms (0
+     * completed in it, of which successes, errors and timeouts; p50 and p99 of its successes, ms (NaN
      * without any); heap used after GC when sampled, MB (NaN when not sampled), and live threads (-1
      * when not sampled).
      */
@@ -93,19 +93,27 @@ public final class IntervalSeries {
             long successes = b.latencyMicros.getTotalCount();
             list.add(new Interval(i * intervalNanos / 1e9, i == last ? (to - from) / 1e9 : intervalNanos / 1e9,
                     successes + b.errors + b.timeouts, successes, b.errors, b.timeouts,
-                    LatencySummary.ms(b.latencyMicros, 50), LatencySummary.ms(b.latencyMicros, 99), b.heapAfterGcMb,
+                    latencyMs(b.latencyMicros, 50), latencyMs(b.latencyMicros, 99), b.heapAfterGcMb,
                     b.liveThreads));
         }
         return list;
     }
 
-    /** The 99th percentile latency of the successes of intervals {@code from} (inclusive) to {@code to} (exclusive), ms. */
+    /**
+     * The 99th percentile latency of the successes of intervals {@code from} (inclusive) to {@code to}
+     * (exclusive), ms; NaN without any.
+     */
     public synchronized double p99Ms(int from, int to) {
         Histogram merged = new Histogram(LatencySummary.SIGNIFICANT_DIGITS);
         for (int i = Math.max(0, from); i < Math.min(to, buckets.size()); i++) {
             merged.add(buckets.get(i).latencyMicros);
         }
-        return LatencySummary.ms(merged, 99);
+        return latencyMs(merged, 99);
+    }
+
+    /** The percentile of {@code micros}, ms; NaN when nothing was answered (no latency, not 0 ms). */
+    private static double latencyMs(Histogram micros, double percentile) {
+        return micros.getTotalCount() == 0 ? Double.NaN : LatencySummary.ms(micros, percentile);
     }
 
     /** The interval length, ns. */

@@ -16,8 +16,8 @@ import java.util.Locale;
  *
  * @param failures      errors and timeouts over the run
  * @param windowSec     each window's length, s; 0 when the run had fewer than two intervals
- * @param firstP99Ms    p99 of the first window, ms
- * @param lastP99Ms     p99 of the last window, ms
+ * @param firstP99Ms    p99 of the first window, ms; NaN when nothing was answered in it
+ * @param lastP99Ms     p99 of the last window, ms; NaN when nothing was answered in it
  * @param firstHeapMb   heap used after GC at the first window's end, MB; NaN when not sampled
  * @param lastHeapMb    heap used after GC at the end, MB; NaN when not sampled
  * @param lastWindowSec the last window's length, s: shorter when the last interval was cut short; 0 as {@code windowSec}
@@ -83,9 +83,14 @@ public record SoakVerdict(long failures, double windowSec, double firstP99Ms, do
         }
         String window = windowSec >= 60 ? "minute" : String.format(Locale.ROOT, "%.0f s", windowSec);
         String last = lastWindowSec >= 60 ? "minute" : String.format(Locale.ROOT, "%.0f s", lastWindowSec);
-        sb.append(String.format(Locale.ROOT, "; p99 last %s %.1f ms vs first %s %.1f ms (x%.2f, %s)", last,
-                lastP99Ms, window, firstP99Ms, firstP99Ms == 0 ? 0 : lastP99Ms / firstP99Ms,
-                latencyDrift() ? "LATENCY DRIFT" : "no drift"));
+        if (Double.isNaN(firstP99Ms) || Double.isNaN(lastP99Ms)) {
+            sb.append("; p99 not measured: no request answered in the first ").append(window).append(" or the last ")
+                    .append(last);
+        } else {
+            sb.append(String.format(Locale.ROOT, "; p99 last %s %.1f ms vs first %s %.1f ms (x%.2f, %s)", last,
+                    lastP99Ms, window, firstP99Ms, firstP99Ms == 0 ? 0 : lastP99Ms / firstP99Ms,
+                    latencyDrift() ? "LATENCY DRIFT" : "no drift"));
+        }
         if (heapMeasured()) {
             sb.append(String.format(Locale.ROOT, "; heap after GC %.1f MB at the end vs %.1f MB after the first %s "
                             + "(%+.0f%%, %s)", lastHeapMb, firstHeapMb, window,

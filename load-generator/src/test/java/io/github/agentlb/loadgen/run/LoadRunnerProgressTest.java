@@ -21,6 +21,13 @@ class LoadRunnerProgressTest {
     }
 
     @Test
+    void anIntervalWithNothingAnsweredHasNoLatency() {
+        IntervalSeries series = new IntervalSeries(START, 5_000 * MS, 20_000 * MS);
+        assertThat(LoadRunner.progressLine("hung", series.intervals(START + 20_000 * MS).get(1)))
+                .isEqualTo("[hung] 0:05-0:10: 0 requests, 0.0 req/s, p50 n/a, p99 n/a, 0 errors, 0 timeouts");
+    }
+
+    @Test
     void everyIntervalIsPrintedOnceTheLastWhenTheRunIsOver() {
         IntervalSeries series = new IntervalSeries(START, 10_000 * MS, 30_000 * MS);
         series.record(START + 25_000 * MS, ok(100));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.agentlb.loadgen.config.Pacing;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SoakVerdictTest {
@@ -86,6 +87,23 @@ class SoakVerdictTest {
         assertThat(v.lastP99Ms()).isCloseTo(50.0, org.assertj.core.data.Offset.offset(0.05));
         assertThat(v.heapMeasured()).isFalse();
         assertThat(v.line()).endsWith("heap not measured (the proxy runs in another JVM)").contains("last 2 s");
+    }
+
+    /**
+     * An interval in which nothing was answered has no latency: NaN (the JSON's null, the console's
+     * and report.md's n/a), never 0 ms; the verdict then cannot compare p99s and says so.
+     */
+    @Test
+    void intervalsWithNothingAnsweredHaveNoLatencyAndTheVerdictSaysSo() {
+        IntervalSeries series = new IntervalSeries(0, 5_000 * MS, 20_000 * MS);
+        series.record(1_000 * MS, RequestOutcome.timeout("r", 1, 12_000 * MS));
+        List<IntervalSeries.Interval> intervals = series.intervals(20_000 * MS);
+        assertThat(intervals).hasSize(4).allMatch(i -> Double.isNaN(i.p50Ms()) && Double.isNaN(i.p99Ms()));
+        assertThat(series.p99Ms(0, 2)).isNaN();
+        SoakVerdict v = SoakVerdict.of(series, intervals);
+        assertThat(v.latencyDrift()).isFalse();
+        assertThat(v.line()).isEqualTo("Verdict: FAIL: 1 error or timeout; p99 not measured: no request answered in the"
+                + " first 10 s or the last 10 s; heap not measured (the proxy runs in another JVM)");
     }
 
     @Test
