@@ -39,6 +39,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine;
@@ -206,11 +208,42 @@ public final class LoadGeneratorMain implements Callable<Integer> {
                 return 1;
             }
         }
-        List<MarkdownReport.Part> done = new ArrayList<>();
+        List<MarkdownReport.Part> done = new CopyOnWriteArrayList<>(); // read by the hook below
         List<String> files = new ArrayList<>(List.of(MarkdownReport.FILE));
         List<String> times = new ArrayList<>();
+        AtomicReference<String> running = new AtomicReference<>();
+        Thread interrupted = new Thread(() -> {
+            String s = running.get();
+            if (s != null) {
+                stdout.println(interruptedLine(s, done.size(), outDir));
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(interrupted);
+        try {
+            return run(outDir, setup, runs, startNanos, done, files, times, running);
+        } finally {
+            running.set(null);
+            try {
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs, or ran: nothing to undo
+            }
+        }
+    }
+
+    /** What a run stopped (Ctrl-C, SIGTERM) in the {@code scenario} scenario leaves, after {@code finished} scenarios. */
+    static String interruptedLine(String scenario, int finished, Path outDir) {
+        return "Interrupted in the " + scenario + " scenario: its runs are not written; " + (finished == 0
+                ? "no scenario had finished, nothing was written" : "report.md, the JSON and the charts of the "
+                + finished + " scenario" + (finished == 1 ? "" : "s") + " finished before are in " + outDir) + ".";
+    }
+
+    private int run(Path outDir, Setup setup, Map<Scenario, List<Variant>> runs, long startNanos,
+            List<MarkdownReport.Part> done, List<String> files, List<String> times, AtomicReference<String> running)
+            throws Exception {
         for (Map.Entry<Scenario, List<Variant>> e : runs.entrySet()) {
             Scenario s = e.getKey();
+            running.set(s.name());
             long start = System.nanoTime();
             List<Result> results = options.url != null
                     ? List.of(setup.print(s.runAgainst(options.baseUrl(), options.validatedLabel(), setup)))
@@ -229,8 +262,9 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             for (Chart c : charts.values()) {
                 files.addAll(Charts.write(c, outDir));
             }
+            MarkdownReport.write(outDir, done); // the scenarios finished so far, should the run be stopped
         }
-        MarkdownReport.write(outDir, done);
+        running.set(null);
         for (MarkdownReport.Part d : done) {
             stdout.printf("%nScenario %s:%n", d.section().title());
             d.section().tables().forEach(t -> stdout.print(t.markdown()));

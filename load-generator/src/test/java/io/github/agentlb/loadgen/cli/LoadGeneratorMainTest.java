@@ -496,6 +496,17 @@ class LoadGeneratorMainTest {
         assertThat(stdout()).contains("--agent-delay-min-ms is not used with --url (the agents are the balancer's)");
     }
 
+    /** A run stopped by a signal says what it leaves: report.md is written as each scenario ends. */
+    @Test
+    void aRunStoppedMidwaySaysWhatItLeaves() {
+        assertThat(LoadGeneratorMain.interruptedLine("uniform", 0, Path.of("results")))
+                .isEqualTo("Interrupted in the uniform scenario: its runs are not written; no scenario had finished, "
+                        + "nothing was written.");
+        assertThat(LoadGeneratorMain.interruptedLine("agents", 5, Path.of("results")))
+                .isEqualTo("Interrupted in the agents scenario: its runs are not written; report.md, the JSON and the "
+                        + "charts of the 5 scenarios finished before are in results.");
+    }
+
     /** An empty --out would write into the working directory: refused, as every other empty value. */
     @Test
     void anEmptyOutIsRefused() {
