@@ -177,8 +177,8 @@ final class LoadOptions {
     String usersNotice(LoadTestConfig c, String scenario) {
         int others = c.requests() - Workload.hotRequests(c.requests(), c.hotShare());
         return users != null || c.users() == LoadTestConfig.DEFAULT_USERS ? null : String.format(Locale.ROOT,
-                "--users not given: %d user%s %s %d requests%s", c.users(), c.users() == 1 ? "" : "s",
-                others == c.requests() ? "sharing" : "besides the hot user, sharing the", others,
+                "--users not given: %d user%s %s %d request%s%s", c.users(), c.users() == 1 ? "" : "s",
+                others == c.requests() ? "sharing" : "besides the hot user, sharing the", others, others == 1 ? "" : "s",
                 (others == c.requests() ? "" : " not from it") + (scenario == null ? "" : " (" + scenario + " scenario)"));
     }
 
