@@ -38,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -212,59 +213,41 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         List<String> files = new ArrayList<>(List.of(MarkdownReport.FILE));
         List<String> times = new ArrayList<>();
         AtomicReference<String> running = new AtomicReference<>();
-        Thread interrupted = new Thread(() -> {
-            String s = running.get();
-            if (s != null) {
-                stdout.println(interruptedLine(s, done.size(), outDir));
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(interrupted);
+        Thread stopped = new Thread(() -> Optional.ofNullable(running.get())
+                .ifPresent(s -> stdout.println(interruptedLine(s, done.size(), outDir))));
+        Runtime.getRuntime().addShutdownHook(stopped);
         try {
-            return run(outDir, setup, runs, startNanos, done, files, times, running);
+            for (Map.Entry<Scenario, List<Variant>> e : runs.entrySet()) {
+                Scenario s = e.getKey();
+                running.set(s.name());
+                long start = System.nanoTime();
+                List<Result> results = options.url != null
+                        ? List.of(setup.print(s.runAgainst(options.baseUrl(), options.validatedLabel(), setup)))
+                        : s.runAll(e.getValue(), setup);
+                Section section = s.section(results);
+                done.add(new MarkdownReport.Part(section, results));
+                if (!(s instanceof PlainScenario) && options.url == null) {
+                    times.add(String.format(Locale.ROOT, "%s scenario %.0f s", s.name(), (System.nanoTime() - start) / 1e9));
+                }
+                Map<String, Chart> charts = new LinkedHashMap<>();
+                for (Result r : results) {
+                    files.add(JsonReport.write(r, outDir).getFileName().toString());
+                    r.charts().forEach(c -> charts.put(c.file(), c));
+                }
+                section.charts().forEach(c -> charts.putIfAbsent(c.file(), c));
+                for (Chart c : charts.values()) {
+                    files.addAll(Charts.write(c, outDir));
+                }
+                MarkdownReport.write(outDir, done); // the scenarios finished so far, should the run be stopped
+            }
         } finally {
             running.set(null);
             try {
-                Runtime.getRuntime().removeShutdownHook(interrupted);
+                Runtime.getRuntime().removeShutdownHook(stopped);
             } catch (IllegalStateException shuttingDown) {
                 // the hook runs, or ran: nothing to undo
             }
         }
-    }
-
-    /** What a run stopped (Ctrl-C, SIGTERM) in the {@code scenario} scenario leaves, after {@code finished} scenarios. */
-    static String interruptedLine(String scenario, int finished, Path outDir) {
-        return "Interrupted in the " + scenario + " scenario: its runs are not written; " + (finished == 0
-                ? "no scenario had finished, nothing was written" : "report.md, the JSON and the charts of the "
-                + finished + " scenario" + (finished == 1 ? "" : "s") + " finished before are in " + outDir) + ".";
-    }
-
-    private int run(Path outDir, Setup setup, Map<Scenario, List<Variant>> runs, long startNanos,
-            List<MarkdownReport.Part> done, List<String> files, List<String> times, AtomicReference<String> running)
-            throws Exception {
-        for (Map.Entry<Scenario, List<Variant>> e : runs.entrySet()) {
-            Scenario s = e.getKey();
-            running.set(s.name());
-            long start = System.nanoTime();
-            List<Result> results = options.url != null
-                    ? List.of(setup.print(s.runAgainst(options.baseUrl(), options.validatedLabel(), setup)))
-                    : s.runAll(e.getValue(), setup);
-            Section section = s.section(results);
-            done.add(new MarkdownReport.Part(section, results));
-            if (!(s instanceof PlainScenario) && options.url == null) {
-                times.add(String.format(Locale.ROOT, "%s scenario %.0f s", s.name(), (System.nanoTime() - start) / 1e9));
-            }
-            Map<String, Chart> charts = new LinkedHashMap<>();
-            for (Result r : results) {
-                files.add(JsonReport.write(r, outDir).getFileName().toString());
-                r.charts().forEach(c -> charts.put(c.file(), c));
-            }
-            section.charts().forEach(c -> charts.putIfAbsent(c.file(), c));
-            for (Chart c : charts.values()) {
-                files.addAll(Charts.write(c, outDir));
-            }
-            MarkdownReport.write(outDir, done); // the scenarios finished so far, should the run be stopped
-        }
-        running.set(null);
         for (MarkdownReport.Part d : done) {
             stdout.printf("%nScenario %s:%n", d.section().title());
             d.section().tables().forEach(t -> stdout.print(t.markdown()));
@@ -279,6 +262,13 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    /** What a run stopped (Ctrl-C, SIGTERM) in the {@code scenario} scenario leaves, after {@code finished} scenarios. */
+    static String interruptedLine(String scenario, int finished, Path outDir) {
+        return "Interrupted in the " + scenario + " scenario: its runs are not written; " + (finished == 0
+                ? "no scenario had finished, nothing was written" : "report.md, the JSON and the charts of the "
+                + finished + " scenario" + (finished == 1 ? "" : "s") + " finished before are in " + outDir) + ".";
     }
 
     /** {@code out} if given, else {@value #DEFAULT_URL_OUT} for a {@code --url} run and {@value #DEFAULT_OUT} otherwise. */
