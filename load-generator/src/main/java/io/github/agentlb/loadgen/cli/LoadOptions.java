@@ -258,9 +258,10 @@ final class LoadOptions {
                 throw usage("--rate must be in (0, " + (long) Pacing.MAX_RATE + "], was " + rate);
             }
             if (rate != null && until == null && (requests + (double) warmup) / rate > MAX_RUN.toSeconds()) {
-                throw usage(String.format(Locale.ROOT, "--rate %s sends --requests %d and --warmup %d in %.1f h: at most %d h; "
-                        + "raise --rate or send fewer", rate, requests, warmup, (requests + (double) warmup) / rate / 3600,
-                        MAX_RUN.toHours()));
+                double hours = (requests + (double) warmup) / rate / 3600;
+                throw usage(String.format(Locale.ROOT, "--rate %s sends --requests %d and --warmup %d in %s h: at most %d h; "
+                        + "raise --rate or send fewer", rate, requests, warmup,
+                        hours > 1e6 ? "more than 1,000,000" : String.format(Locale.ROOT, "%.1f", hours), MAX_RUN.toHours()));
             }
             if (interval != null && until == null) {
                 throw usage("--interval sets --duration's progress lines: give --duration too, or leave --interval out");

@@ -174,6 +174,10 @@ public final class PlainScenario implements Scenario {
     public static String nothingSucceeded(RunStatistics stats, String target) {
         Map<Integer, Long> answered = new TreeMap<>(stats.errorStatuses());
         Long unanswered = answered.remove(0);
+        if (answered.isEmpty() && unanswered == null && stats.timeouts() > 0) {
+            return "No request was answered in time: " + stats.timeouts() + " timed out; is the balancer at " + target
+                    + " overloaded, or --timeout-ms too short?";
+        }
         if (answered.isEmpty()) {
             return "No request was answered: is a balancer running at " + target + "?";
         }

@@ -282,6 +282,11 @@ class LoadGeneratorMainTest {
                 + "is http://h:1 a balancer of this project");
         assertThat(PlainScenario.nothingSucceeded(silent, "http://h:1"))
                 .isEqualTo("No request was answered: is a balancer running at http://h:1?");
+        RunStatistics late = RunStatistics.of(List.of(RequestOutcome.timeout("r1", 1, 1), RequestOutcome.timeout("r2", 2, 1)),
+                List.of(), 1);
+        assertThat(PlainScenario.nothingSucceeded(late, "http://h:1"))
+                .isEqualTo("No request was answered in time: 2 timed out; is the balancer at http://h:1 overloaded, "
+                        + "or --timeout-ms too short?");
     }
 
     @Test
@@ -477,6 +482,9 @@ class LoadGeneratorMainTest {
             "failure scenario: --failure-users must be in 1..",
             "--duration must be at most 24h, was '999999h'",
             "--interval must be at least 1s, was '1ms'"};
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--rate", "1e-300", "--strategy", "rr", "--out", dir.toString()))
+                .isEqualTo(2);
+        assertThat(stderr()).contains("in more than 1,000,000 h: at most 24 h");
         for (int i = 0; i < refused.length; i++) {
             err.reset();
             List<String> args = new java.util.ArrayList<>(List.of(refused[i]));
