@@ -301,6 +301,26 @@ class DemoMainTest {
         }
     }
 
+    /**
+     * {@code -propertiesLocation} adds files to the jar's own application.properties (Camel Main would read
+     * them instead: no management server, no drain timeout), the user's first, so that a key in both is
+     * theirs (the first location wins in Camel 4.18); a file that is not there is one line.
+     */
+    @Test
+    void aPropertiesLocationIsReadBeforeTheJarsOwnPropertiesAndAMissingFileIsOneLine(@TempDir Path dir) throws Exception {
+        assertThat(DemoMain.withOwnProperties(new String[] {"-propertiesLocation", "file:p.properties"}))
+                .containsExactly("-propertiesLocation", "file:p.properties,classpath:application.properties");
+        assertThat(DemoMain.withOwnProperties(new String[] {"-pl", "file:a.properties,classpath:application.properties"}))
+                .containsExactly("-pl", "file:a.properties,classpath:application.properties");
+        assertThat(DemoMain.withOwnProperties(new String[] {"-dm", "5"})).containsExactly("-dm", "5");
+        Path there = Files.writeString(dir.resolve("p.properties"), "strategy = ch\n");
+        assertThat(DemoMain.propertiesLocationProblem(new String[] {"-propertiesLocation", "file:" + there})).isNull();
+        assertThat(DemoMain.propertiesLocationProblem(new String[] {"-pl", "file:" + dir.resolve("nope.properties")}))
+                .isEqualTo("Bad proxy configuration: -pl: file:" + dir.resolve("nope.properties") + ": no such file");
+        assertThat(DemoMain.propertiesLocationProblem(new String[] {"-pl", "file:" + dir.resolve("nope.properties")
+                + ";optional=true"})).isNull();
+    }
+
     @Test
     void badValuesNameTheVariableAndTheValue() {
         assertThat(startupProblem(Map.of("port", "eighty")))

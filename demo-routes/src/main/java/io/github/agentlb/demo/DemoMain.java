@@ -11,6 +11,8 @@ import io.github.agentlb.core.retry.RetryBackoff;
 import io.github.agentlb.core.retry.RetryBudget;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <h2>Settings</h2>
  * {@link ProxySettings}, bound by Camel Main: each from its environment variable, else the system
  * property of the same name lower-cased with dots ({@code STRATEGY} or {@code -Dstrategy=ch}),
- * else {@code application.properties} or the file given by {@code --propertiesLocation}:
+ * else the file given by {@code -propertiesLocation}, then the jar's {@code application.properties}:
  * <ul>
  *   <li>{@code PORT}: HTTP port, default 8000; {@code HOST}: interface, default 0.0.0.0;</li>
  *   <li>{@code AGENTS}: comma-separated agent base URLs, each optionally named {@code NAME=URL},
@@ -84,6 +86,9 @@ public final class DemoMain {
             Every variable, its default and meaning: demo-routes/README.md. Camel Main's own options: -help.
             """;
     private static final int MAX_PORT = 65535;
+    /** Camel Main's options naming the properties files to read, and the jar's own. */
+    private static final List<String> PROPERTIES_OPTIONS = List.of("-pl", "-propertiesLocation");
+    private static final String OWN_PROPERTIES = "classpath:application.properties";
     /** The management server's port when {@code MANAGEMENT_PORT} is not set, as {@code application.properties} says. */
     private static final String DEFAULT_MANAGEMENT_PORT = "9876";
 
@@ -99,7 +104,10 @@ public final class DemoMain {
             System.out.print(USAGE);
             return;
         }
-        String problem = managementHostProblem(System.getenv());
+        String problem = propertiesLocationProblem(args);
+        if (problem == null) {
+            problem = managementHostProblem(System.getenv());
+        }
         if (problem == null) {
             problem = managementPortProblem(System.getenv());
         }
@@ -112,7 +120,7 @@ public final class DemoMain {
             System.exit(2);
         }
         try {
-            createMain().run(args);
+            createMain().run(withOwnProperties(args));
         } catch (Exception e) {
             String startup = startupProblem(e);
             if (startup == null) {
@@ -121,6 +129,37 @@ public final class DemoMain {
             LOG.error(startup);
             System.exit(2);
         }
+    }
+
+    /**
+     * {@code args} with the jar's own {@code application.properties} read after the locations
+     * {@code -propertiesLocation} ({@code -pl}) names: Camel Main would read those instead, and the
+     * proxy would run without its management server and drain timeout. The user's come first, so
+     * that a key in both is theirs (the first location wins in Camel 4.18).
+     */
+    static String[] withOwnProperties(String[] args) {
+        String[] out = args.clone();
+        for (int i = 0; i + 1 < out.length; i++) {
+            if (PROPERTIES_OPTIONS.contains(out[i]) && !List.of(out[i + 1].split(",")).contains(OWN_PROPERTIES)) {
+                out[i + 1] = out[i + 1] + "," + OWN_PROPERTIES;
+            }
+        }
+        return out;
+    }
+
+    /** The one line to print when a {@code file:} that {@code -propertiesLocation} names is not there (Camel: a stack trace), else null. */
+    static String propertiesLocationProblem(String[] args) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (PROPERTIES_OPTIONS.contains(args[i])) {
+                for (String location : args[i + 1].split(",")) {
+                    String l = location.trim();
+                    if (l.startsWith("file:") && !l.endsWith(";optional=true") && !Files.isRegularFile(Path.of(l.substring(5)))) {
+                        return "Bad proxy configuration: " + args[i] + ": " + l + ": no such file";
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /**
