@@ -79,7 +79,8 @@ public class ProxySettings {
     private String agentsDnsServer;
     /** Null when not set: true. */
     private Boolean agentsDnsIpv6;
-    private long slowStartMs = DEFAULT_SLOW_START_MS;
+    /** Null when not set: {@value #DEFAULT_SLOW_START_MS}. */
+    private Long slowStartMs;
     private Double balanceFactor;
     private String zookeeper;
     /** Null when not set: {@value #DEFAULT_BALANCER_ID}. */
@@ -141,8 +142,8 @@ public class ProxySettings {
         }
         balancer.setHealthCheckPath(DEMO_HEALTH_CHECK_PATH);
         MainSettings.apply("slowStartMs", () -> {
-            Check.atLeast("slowStartMs", slowStartMs, 0);
-            balancer.setSlowStart(SlowStart.DEMO.withWindow(Duration.ofMillis(slowStartMs)));
+            Check.atLeast("slowStartMs", getSlowStartMs(), 0);
+            balancer.setSlowStart(SlowStart.DEMO.withWindow(Duration.ofMillis(getSlowStartMs())));
         });
         if (balanceFactor != null) {
             if (!(balancer instanceof KeySettings keyed)) {
@@ -158,7 +159,7 @@ public class ProxySettings {
     }
 
     /**
-     * Refuses the outlier ejection, failover and balance knobs that were given, for a baseline
+     * Refuses the outlier ejection, failover, balance and slow-start knobs that were given, for a baseline
      * {@code strategy} (Camel's own balancer, which has none of them); nothing when none was given.
      *
      * @throws IllegalArgumentException naming the variables given
@@ -171,6 +172,7 @@ public class ProxySettings {
         knobs.put("maxEjectedShare", maxEjectedShare);
         knobs.put("maximumFailoverAttempts", maximumFailoverAttempts);
         knobs.put("balanceFactor", balanceFactor);
+        knobs.put("slowStartMs", slowStartMs);
         List<String> given = knobs.entrySet().stream().filter(e -> e.getValue() != null)
                 .map(e -> MainSettings.variable(e.getKey())).toList();
         if (!given.isEmpty()) {
@@ -496,7 +498,7 @@ public class ProxySettings {
     }
 
     public long getSlowStartMs() {
-        return slowStartMs;
+        return slowStartMs == null ? DEFAULT_SLOW_START_MS : slowStartMs;
     }
 
     /** {@code SLOW_START_MS}: how long an agent that joins or comes back ramps up to its share, ms, &gt;= 0 (0 = off); default 30000. */

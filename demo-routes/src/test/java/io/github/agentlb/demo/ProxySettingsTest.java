@@ -36,6 +36,16 @@ class ProxySettingsTest {
     }
 
     @Test
+    void theBaselineRefusesSlowStartToo() {
+        ProxySettings settings = new ProxySettings();
+        settings.setSlowStartMs(5000);
+        assertThatThrownBy(() -> settings.refuseBalancerKnobs("camel-rr")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Bad proxy configuration: SLOW_START_MS: STRATEGY=camel-rr is Camel's own balancer, which has"
+                        + " none of these knobs");
+        assertThat(new ProxySettings().getSlowStartMs()).isEqualTo(30_000);
+    }
+
+    @Test
     void unsetSettingsAreTheDefaults() {
         ProxySettings settings = new ProxySettings();
         RoundRobinLB balancer = settings.configure(new RoundRobinLB());
