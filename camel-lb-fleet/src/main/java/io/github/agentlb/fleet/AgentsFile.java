@@ -68,6 +68,7 @@ public final class AgentsFile {
     private static List<AgentSpec> parseText(String text) {
         List<AgentSpec> agents = new ArrayList<>();
         Map<String, Integer> lineOf = new HashMap<>();
+        Map<URI, String> nameAt = new HashMap<>();
         String[] lines = text.split("\r?\n|\r", -1);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].strip();
@@ -80,6 +81,12 @@ public final class AgentsFile {
             if (first != null) {
                 throw new IllegalArgumentException("line " + number + ": duplicate name '" + agent.name()
                         + "' (first on line " + first + ")");
+            }
+            // Two names for one agent would each take a share: the agent twice its own.
+            String same = nameAt.putIfAbsent(agent.address(), agent.name());
+            if (same != null) {
+                throw new IllegalArgumentException("line " + number + ": url " + agent.address() + " is agent '" + same
+                        + "''s (line " + lineOf.get(same) + ") too");
             }
             agents.add(agent);
         }
@@ -147,6 +154,7 @@ public final class AgentsFile {
         }
         List<AgentSpec> agents = new ArrayList<>();
         Map<String, Integer> indexOf = new HashMap<>();
+        Map<URI, String> nameAt = new HashMap<>();
         for (int i = 0; i < array.size(); i++) {
             String where = "agent " + i + ": ";
             JsonNode node = array.get(i);
@@ -179,6 +187,11 @@ public final class AgentsFile {
             Integer first = indexOf.putIfAbsent(agent.name(), i);
             if (first != null) {
                 throw new IllegalArgumentException(where + "duplicate name '" + agent.name() + "' (first agent " + first + ")");
+            }
+            String same = nameAt.putIfAbsent(agent.address(), agent.name());
+            if (same != null) {
+                throw new IllegalArgumentException(where + "url " + agent.address() + " is agent '" + same
+                        + "''s (agent " + indexOf.get(same) + ") too");
             }
             agents.add(agent);
         }

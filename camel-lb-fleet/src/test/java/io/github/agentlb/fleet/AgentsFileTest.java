@@ -46,6 +46,8 @@ class AgentsFileTest {
     @Test
     void badTextNamesTheLineAndTheReason() {
         assertError("A1=http://h:1\nA1=http://h:2\n", "line 2: duplicate name 'A1' (first on line 1)");
+        // Two names for one agent: each would take its share, the agent twice its (refused by AGENTS and at the start too).
+        assertError("B1=http://h:1\nB2=http://h:1\n", "line 2: url http://h:1 is agent 'B1''s (line 1) too");
         assertError("A1=http://h:1\nA2=http://h\n", "line 2: address must be http(s)://host:port, was 'http://h'");
         assertError("A1=ftp://h:1", "line 1: address must be http(s)://host:port, was 'ftp://h:1'");
         assertError("A1=http://h:1;weight=heavy", "line 1: weight must be a number, was 'heavy'");
@@ -100,6 +102,8 @@ class AgentsFileTest {
         assertError("[{\"name\":\"A1\",\"url\":\"http://h:1\"},\n{\"name\":\"A2\",", "not valid JSON:");
         assertError("[{\"name\":\"A1\",\"url\":\"http://h:1\"},{\"name\":\"A1\",\"url\":\"http://h:2\"}]",
                 "agent 1: duplicate name 'A1' (first agent 0)");
+        assertError("[{\"name\":\"B1\",\"url\":\"http://h:1\"},{\"name\":\"B2\",\"url\":\"http://h:1\"}]",
+                "agent 1: url http://h:1 is agent 'B1''s (agent 0) too");
         assertError("[{\"name\":\"A1\",\"url\":\"http://h:1\",\"wieght\":2}]",
                 "agent 0: unknown field 'wieght' (name, url, weight, draining, zone)");
         assertError("[{\"name\":\"A1\",\"url\":\"http://h:1\",\"weight\":\"2\"}]", "agent 0: weight must be a number, was \"2\"");
