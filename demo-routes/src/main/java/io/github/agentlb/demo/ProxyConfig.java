@@ -242,9 +242,13 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
             return this;
         }
 
-        /** Bind host, not blank, an IP address or a name that resolves. */
+        /**
+         * Bind host, not blank, an IP address or a name that resolves; an IPv6 literal is kept in
+         * brackets ({@code ::1} as {@code [::1]}), as URLs write it.
+         */
         public Builder host(String value) {
-            this.host = ServerPorts.requireResolvableHost(Check.notBlank("host", value).trim());
+            String host = ServerPorts.requireResolvableHost(Check.notBlank("host", value).trim());
+            this.host = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
             return this;
         }
 

@@ -30,6 +30,14 @@ class ProxyConfigTest {
         assertThat(config.clientTimeoutMs()).isEqualTo(60_000);
     }
 
+    /** HOST=::1 made the proxy's URI http://::1:port, which Camel refused with a stack trace ("hostname can't be null"). */
+    @Test
+    void anIpv6HostIsKeptInBracketsAsUrlsWriteIt() {
+        assertThat(ProxyConfig.builder().host("::1").build().host()).isEqualTo("[::1]");
+        assertThat(ProxyConfig.builder().host("[::1]").build().host()).isEqualTo("[::1]");
+        assertThat(ProxyConfig.builder().host("127.0.0.1").build().host()).isEqualTo("127.0.0.1");
+    }
+
     @Test
     void agentsGivenUnnamedAreNamedByTheirUrlsAndNamedOnesByTheirNames() {
         assertThat(ProxyConfig.builder().agentUrls("http://localhost:8081", "http://localhost:8082").build().agentNames())
