@@ -321,6 +321,27 @@ class DemoMainTest {
                 + ";optional=true"})).isNull();
     }
 
+    /** -Dcamel.management.port (the README's property of MANAGEMENT_PORT) was not checked: 'abc' ran on a random port. */
+    @Test
+    void theManagementPortsPropertyIsCheckedAsTheVariableIs() {
+        System.setProperty("camel.management.port", "abc");
+        try {
+            assertThat(DemoMain.managementPortProblem(Map.of())).isEqualTo(
+                    "Bad proxy configuration: camel.management.port must be an integer 1..65535, was 'abc'");
+            assertThat(DemoMain.managementPortProblem(Map.of("MANAGEMENT_PORT", "x"))).isEqualTo(
+                    "Bad proxy configuration: MANAGEMENT_PORT must be an integer 1..65535, was 'x'");
+        } finally {
+            System.clearProperty("camel.management.port");
+        }
+        System.setProperty("camel.management.host", "127.0.0.2");
+        try {
+            assertThat(DemoMain.managementHost(Map.of("HOST", "127.0.0.1"))).isEqualTo("127.0.0.2");
+            assertThat(DemoMain.managementHost(Map.of("MANAGEMENT_HOST", "127.0.0.3"))).isEqualTo("127.0.0.3");
+        } finally {
+            System.clearProperty("camel.management.host");
+        }
+    }
+
     @Test
     void badValuesNameTheVariableAndTheValue() {
         assertThat(startupProblem(Map.of("port", "eighty")))

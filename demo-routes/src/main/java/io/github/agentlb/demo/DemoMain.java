@@ -200,10 +200,12 @@ public final class DemoMain {
      * (then the proxy failed with a stack trace and "Address already in use: set PORT").
      */
     static String managementPortProblem(Map<String, String> env) {
-        String value = env.getOrDefault("MANAGEMENT_PORT", DEFAULT_MANAGEMENT_PORT);
+        String property = System.getProperty("camel.management.port");
+        String value = env.getOrDefault("MANAGEMENT_PORT", property != null ? property : DEFAULT_MANAGEMENT_PORT);
         int port = portOrMinus1(value);
         if (port < 1 || port > MAX_PORT) {
-            return "Bad proxy configuration: MANAGEMENT_PORT must be an integer 1.." + MAX_PORT + ", was '" + value + "'";
+            return "Bad proxy configuration: " + (env.containsKey("MANAGEMENT_PORT") || property == null ? "MANAGEMENT_PORT"
+                    : "camel.management.port") + " must be an integer 1.." + MAX_PORT + ", was '" + value + "'";
         }
         String proxyPort = env.getOrDefault("PORT", System.getProperty("port"));
         boolean proxyDefault = proxyPort == null;
@@ -243,11 +245,11 @@ public final class DemoMain {
     }
 
     /**
-     * The management server's interface: {@code MANAGEMENT_HOST}, else the proxy's {@code HOST}
+     * The management server's interface: {@code MANAGEMENT_HOST}, else {@code -Dcamel.management.host}, else the proxy's {@code HOST}
      * (variable, else {@code -Dhost}), else {@value ProxyConfig#DEFAULT_HOST}.
      */
     static String managementHost(Map<String, String> env) {
-        String value = env.get("MANAGEMENT_HOST");
+        String value = env.getOrDefault("MANAGEMENT_HOST", System.getProperty("camel.management.host"));
         if (value == null) {
             value = env.getOrDefault("HOST", System.getProperty("host", ProxyConfig.DEFAULT_HOST));
         }
@@ -275,6 +277,15 @@ public final class DemoMain {
     static Main createMain() {
         Main main = new Main();
         main.addInitialProperty("camel.management.host", managementHost(System.getenv()));
+        // The variables win over -Dcamel.management.*, as every variable over its property (Camel's
+        // properties component reads the JVM's system properties before anything a Main is given).
+        for (String[] variable : new String[][] {{"MANAGEMENT_HOST", "camel.management.host"},
+                {"MANAGEMENT_PORT", "camel.management.port"}}) {
+            String value = System.getenv(variable[0]);
+            if (value != null && System.getProperty(variable[1]) != null) {
+                System.setProperty(variable[1], value.trim());
+            }
+        }
         ProxySettings.BINDING.declareTo(main);
         main.configure().addRoutesBuilder(new Application());
         return main;
