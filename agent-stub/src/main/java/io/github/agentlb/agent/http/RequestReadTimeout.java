@@ -117,9 +117,22 @@ final class RequestReadTimeout {
                 answers++;
                 ChannelPromise written = promise.unvoid();
                 super.write(ctx, msg, written);
-                written.addListener(f -> startIdle(ctx, KEEP_ALIVE_TIMEOUT_MS));
+                written.addListener(f -> answered(ctx));
             }
         };
+    }
+
+    /**
+     * An answer was written: the idle clock starts, or, when the body of the request answered is
+     * still arriving (its agent answered before it ended), the request's clock: the client owes the
+     * rest of its body, and a client silent in it is closed after the client timeout, not the keep-alive time.
+     */
+    private void answered(ChannelHandlerContext ctx) {
+        if (timer == null && answers >= requests && ctx.channel().isActive() && StreamedBodies.arriving(ctx.channel())) {
+            timer = ctx.executor().schedule(() -> expired(ctx), timeoutMs, TimeUnit.MILLISECONDS);
+        } else {
+            startIdle(ctx, KEEP_ALIVE_TIMEOUT_MS);
+        }
     }
 
     /** Starts the idle clock unless it runs, a request is being read or one is waiting for its answer. */

@@ -75,6 +75,25 @@ class IdleConnectionTest {
         channel.finishAndReleaseAll();
     }
 
+    /**
+     * The same with no byte after the answer: the client owes the rest of its body, so the client
+     * timeout runs, not the keep-alive time (was: closed after 75 s).
+     */
+    @Test
+    void aStreamedBodyAnsweredBeforeItEndedWhoseClientThenSendsNothingIsClosedAfterTheClientTimeout() {
+        RequestReadTimeout timeout = new RequestReadTimeout(TIMEOUT_MS);
+        HeldBodies held = new HeldBodies(16, 16, 0, 1 << 20, (head, prefix) -> true);
+        RequestFramingTest.Camel camel = new RequestFramingTest.Camel();
+        EmbeddedChannel channel = frozen(timeout.bytes(), new Http11ServerCodec(4096, 8192, 8192),
+                new StreamedBodies(held, 1 << 20), new JsonLimitAggregator(1 << 20, held), timeout.requests(),
+                new OneRequestAtATime(), Http1Only.INSTANCE, camel);
+        send(channel, "POST /process/a HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + "x".repeat(100));
+        assertThat(camel.received).as("handed on with its first bytes, answered at once").hasSize(1);
+        assertClosedAfter(channel, TIMEOUT_MS);
+        assertThat(answers(channel)).containsExactly("200 ");
+        channel.finishAndReleaseAll();
+    }
+
     @Test
     void aNewConnectionThatSendsNoByteIsClosedWithoutAnAnswerAfterTheTimeout() {
         EmbeddedChannel channel = pipeline(new RequestFramingTest.Camel());
