@@ -129,7 +129,8 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
     public String describe() {
         return String.format(Locale.ROOT, "host=%s port=%d strategy=%s agents=%s connectTimeoutMs=%d "
                         + "firstByteTimeoutMs=%d idleTimeoutMs=%d requestTimeoutMs=%d maxBodyBytes=%d clientTimeoutMs=%d",
-                host, port, strategy, agentNames.isEmpty() ? agentUrls : agentNames, connectTimeoutMs,
+                host, port, strategy, agentUrls.stream().map(u -> agentNames.containsKey(u) ? agentNames.get(u) + "=" + u : u)
+                        .toList(), connectTimeoutMs,
                 firstByteTimeoutMs, idleTimeoutMs, requestTimeoutMs, maxBodyBytes, clientTimeoutMs);
     }
 

@@ -38,6 +38,13 @@ class ProxyConfigTest {
         assertThat(ProxyConfig.builder().host("127.0.0.1").build().host()).isEqualTo("127.0.0.1");
     }
 
+    /** The start-up line names every agent, named or not (it dropped the unnamed ones when some were named). */
+    @Test
+    void theStartUpLineNamesEveryAgent() {
+        assertThat(ProxyConfig.builder().agentUrls("A1=http://127.0.0.1:14001", "http://127.0.0.1:14002").build().describe())
+                .contains("agents=[A1=http://127.0.0.1:14001, http://127.0.0.1:14002]");
+    }
+
     @Test
     void agentsGivenUnnamedAreNamedByTheirUrlsAndNamedOnesByTheirNames() {
         assertThat(ProxyConfig.builder().agentUrls("http://localhost:8081", "http://localhost:8082").build().agentNames())

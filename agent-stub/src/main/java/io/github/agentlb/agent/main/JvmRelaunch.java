@@ -101,7 +101,9 @@ public final class JvmRelaunch {
         Process child = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.PIPE)
                 .redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            child.destroy();
+            // Its handle's SIGTERM, not Process.destroy(), which also closes the pipe: the child would
+            // take that end of file for a launcher gone without stopping it, and say so.
+            child.toHandle().destroy();
             try {
                 if (!child.waitFor(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
                     child.destroyForcibly();
