@@ -28,7 +28,9 @@ import java.util.function.BiPredicate;
  * {@value #SMALL_BODY_BYTES} bytes or chunked; the prefix of a body handed on before its end until
  * that request is freed (its exchange ended); the parts of its rest not yet sent on. A body
  * announced by {@code Content-Length} begins only once its least held (the whole, for one gathered
- * whole) fits, so that every body begun can be handed on; a body larger than {@code maxBytes} begins
+ * whole) fits, so that every body begun can be handed on, and a chunked one past
+ * {@value #SMALL_BODY_BYTES} bytes goes on only once the largest body fits ({@code JsonLimitAggregator});
+ * a body larger than {@code maxBytes} begins
  * when nothing else is held. A connection whose body does not fit, or whose chunked body or unsent
  * rest passes the most, is not read until bytes are given back (backpressure: its client waits, the
  * request's read timeout still running); a read already made is held, so the bytes held pass

@@ -30,7 +30,8 @@ import io.netty.util.ReferenceCountUtil;
  *
  * <p>A body over {@value HeldBodies#SMALL_BODY_BYTES} bytes or chunked counts in all bodies' most
  * ({@link HeldBodies}) while it is gathered: one announced by {@code Content-Length} is begun once
- * all of it fits, a chunked one is read until it passes the most; each part is copied to a buffer
+ * all of it fits, a chunked one is read, and once past the small size reserves {@code maxContentLength}
+ * (its size is not known before its end: so that every chunked body that goes on can end); each part is copied to a buffer
  * of its own size. Not sharable: one per connection.
  */
 final class JsonLimitAggregator extends HttpObjectAggregator {
@@ -39,6 +40,8 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
     private final HeldBodies bodies;
     /** The body being gathered, when it counts in all bodies' most; null else. */
     private HeldBody gathering;
+    /** Whether the body gathered is chunked (its size not announced). */
+    private boolean chunked;
     private long gathered;
     /** A request was refused: what follows on the connection is dropped. */
     private boolean refused;
@@ -77,6 +80,7 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
             super.channelRead(ctx, msg);
             if (least >= 0 && ctx.channel().isActive()) {
                 gathering = new HeldBody(bodies, ctx.channel());
+                chunked = least == 0; // only a chunked body counts from 0 (the aggregator has taken its header off by now)
                 gathering.begin(least);
             }
         } else if (gathering != null && msg instanceof HttpContent content) {
@@ -85,8 +89,17 @@ final class JsonLimitAggregator extends HttpObjectAggregator {
             HttpContent copy = content.replace(ctx.alloc().buffer(part.readableBytes()).writeBytes(part));
             copy.setDecoderResult(content.decoderResult()); // a broken chunked body stays broken
             content.release();
+            long before = gathered;
             gathered += copy.content().readableBytes();
-            gathering.read(gathered, true);
+            if (chunked && before <= HeldBodies.SMALL_BODY_BYTES && gathered > HeldBodies.SMALL_BODY_BYTES) {
+                // Its size unknown before its end, a chunked body past the small size reserves the most a
+                // body may be, so that every one that goes on can end (else slow ones that together
+                // passed the most would all wait, none able to end).
+                gathering.read(gathered, false);
+                gathering.begin(maxContentLength);
+            } else {
+                gathering.read(gathered, true);
+            }
             boolean last = copy instanceof LastHttpContent;
             super.channelRead(ctx, copy);
             if (last) {

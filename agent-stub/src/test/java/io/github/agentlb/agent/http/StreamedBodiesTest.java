@@ -287,6 +287,46 @@ class StreamedBodiesTest {
         }
     }
 
+    /**
+     * A chunked body's size is not known before its end: past the small size it reserves the most a
+     * body may be, so that every chunked body that goes on can end. Before, slow chunked bodies that
+     * together passed the most all waited, none could end, and each got its 408.
+     */
+    @Test
+    void aChunkedBodyPastTheSmallSizeReservesTheLargestBodySoThatEveryOneGoingOnCanEnd() {
+        HeldBodies held = new HeldBodies(0, 0, 0, 2_500_000, (h, b) -> true);
+        EmbeddedChannel a = gathering(held);
+        EmbeddedChannel b = gathering(held);
+        EmbeddedChannel c = gathering(held);
+        for (EmbeddedChannel channel : List.of(a, b, c)) {
+            head(channel, -1);
+            part(channel, 20_000);
+        }
+        assertThat(held.bytesHeld()).as("a and b reserve 1 MiB each, c its 20,000 read").isEqualTo(2 * (1 << 20) + 20_000);
+        assertThat(c.config().isAutoRead()).as("c's 1 MiB does not fit").isFalse();
+        for (int sent = 20_000; sent < 900_000; sent += 20_000) {
+            part(a, 20_000);
+            part(b, 20_000);
+        }
+        assertThat(a.config().isAutoRead()).as("a within its reservation").isTrue();
+        assertThat(b.config().isAutoRead()).as("b within its reservation").isTrue();
+        a.writeInbound(new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER));
+        FullHttpRequest whole = a.readInbound();
+        assertThat(whole.content().readableBytes()).isEqualTo(900_000);
+        whole.release();
+        c.runPendingTasks();
+        assertThat(c.config().isAutoRead()).as("c goes on once a's reservation is given back").isTrue();
+        assertThat(held.bytesHeld()).isEqualTo(2 * (1 << 20));
+        for (EmbeddedChannel channel : List.of(b, c)) {
+            channel.writeInbound(new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER));
+            ((FullHttpRequest) channel.readInbound()).release();
+        }
+        assertThat(held.bytesHeld()).isZero();
+        for (EmbeddedChannel channel : List.of(a, b, c)) {
+            channel.finishAndReleaseAll();
+        }
+    }
+
     /** A chunked body broken off by a malformed chunk stays broken when counted (its parts copied): the request is a failure, not a shorter body. */
     @Test
     void aCountedChunkedBodyBrokenByAMalformedChunkStaysBroken() {
