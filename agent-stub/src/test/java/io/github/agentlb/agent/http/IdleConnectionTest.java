@@ -50,6 +50,19 @@ class IdleConnectionTest {
         channel.runPendingTasks();
     }
 
+    /** A connection whose request of 1,000 bytes was handed on with its first 100 (a body that streams) and answered at once. */
+    private static EmbeddedChannel answeredBeforeItsBodyEnded() {
+        RequestReadTimeout timeout = new RequestReadTimeout(TIMEOUT_MS);
+        HeldBodies held = new HeldBodies(16, 16, 0, 1 << 20, (head, prefix) -> true);
+        RequestFramingTest.Camel camel = new RequestFramingTest.Camel();
+        EmbeddedChannel channel = frozen(timeout.bytes(), new Http11ServerCodec(4096, 8192, 8192),
+                new StreamedBodies(held, 1 << 20), new JsonLimitAggregator(1 << 20, held), timeout.requests(),
+                new OneRequestAtATime(), Http1Only.INSTANCE, camel);
+        send(channel, "POST /process/a HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + "x".repeat(100));
+        assertThat(camel.received).as("handed on with its first bytes, answered at once").hasSize(1);
+        return channel;
+    }
+
     private static final String GET = "GET /process/a HTTP/1.1\r\nHost: x\r\n\r\n";
 
     /**
@@ -61,14 +74,7 @@ class IdleConnectionTest {
      */
     @Test
     void aStreamedBodyAnsweredBeforeItEndedAndThenSilentIsClosedWithoutASecondAnswer() {
-        RequestReadTimeout timeout = new RequestReadTimeout(TIMEOUT_MS);
-        HeldBodies held = new HeldBodies(16, 16, 0, 1 << 20, (head, prefix) -> true);
-        RequestFramingTest.Camel camel = new RequestFramingTest.Camel();
-        EmbeddedChannel channel = frozen(timeout.bytes(), new Http11ServerCodec(4096, 8192, 8192),
-                new StreamedBodies(held, 1 << 20), new JsonLimitAggregator(1 << 20, held), timeout.requests(),
-                new OneRequestAtATime(), Http1Only.INSTANCE, camel);
-        send(channel, "POST /process/a HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + "x".repeat(100));
-        assertThat(camel.received).as("handed on with its first bytes, answered at once").hasSize(1);
+        EmbeddedChannel channel = answeredBeforeItsBodyEnded();
         send(channel, "y".repeat(300)); // more of the body, after the answer
         assertClosedAfter(channel, TIMEOUT_MS);
         assertThat(answers(channel)).containsExactly("200 ");
@@ -81,14 +87,7 @@ class IdleConnectionTest {
      */
     @Test
     void aStreamedBodyAnsweredBeforeItEndedWhoseClientThenSendsNothingIsClosedAfterTheClientTimeout() {
-        RequestReadTimeout timeout = new RequestReadTimeout(TIMEOUT_MS);
-        HeldBodies held = new HeldBodies(16, 16, 0, 1 << 20, (head, prefix) -> true);
-        RequestFramingTest.Camel camel = new RequestFramingTest.Camel();
-        EmbeddedChannel channel = frozen(timeout.bytes(), new Http11ServerCodec(4096, 8192, 8192),
-                new StreamedBodies(held, 1 << 20), new JsonLimitAggregator(1 << 20, held), timeout.requests(),
-                new OneRequestAtATime(), Http1Only.INSTANCE, camel);
-        send(channel, "POST /process/a HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + "x".repeat(100));
-        assertThat(camel.received).as("handed on with its first bytes, answered at once").hasSize(1);
+        EmbeddedChannel channel = answeredBeforeItsBodyEnded();
         assertClosedAfter(channel, TIMEOUT_MS);
         assertThat(answers(channel)).containsExactly("200 ");
         channel.finishAndReleaseAll();
