@@ -342,6 +342,27 @@ class DemoMainTest {
         }
     }
 
+    /** PORT=0 listened on a port the kernel chose while every line named port 0. */
+    @Test
+    void portZeroListensOnAFreePortThatTheLinesName(@TempDir Path dir) throws Exception {
+        try (Agents agents = Agents.start(1, 0, 2)) {
+            Path file = Files.writeString(dir.resolve("proxy.properties"), "host = 127.0.0.1\nport = 0\nagents = "
+                    + String.join(",", agents.urls()) + "\n");
+            Main main = DemoMain.createMain();
+            main.setPropertyPlaceholderLocations("file:" + file);
+            main.addOverrideProperty("camel.management.enabled", "false");
+            main.start();
+            try {
+                String uri = main.getCamelContext().getRoutes().get(0).getEndpoint().getEndpointUri();
+                int port = Integer.parseInt(uri.replaceAll(".*127\\.0\\.0\\.1:(\\d+).*", "$1"));
+                assertThat(port).as(uri).isPositive();
+                assertThat(http.get("http://127.0.0.1:" + port + "/process/z1?user_id=7").statusCode()).isEqualTo(200);
+            } finally {
+                main.stop();
+            }
+        }
+    }
+
     @Test
     void badValuesNameTheVariableAndTheValue() {
         assertThat(startupProblem(Map.of("port", "eighty")))

@@ -311,6 +311,10 @@ public final class DemoMain {
                 settings.refuseBalancerKnobs(config.strategy());
                 BalancerKnobs.refuseWithoutBalancer(config.strategy(), getContext());
             }
+            if (config.port() == 0) {
+                // PORT=0: a free port chosen now, so that every line names the port the proxy listens on.
+                config = config.toBuilder().port(ServerPorts.findFreePort(config.host())).build();
+            }
             ServerPorts.requirePortFree(config.host(), config.port());
             FleetSource source = settings.fleetSource();
             DemoFleet fleet = null;
