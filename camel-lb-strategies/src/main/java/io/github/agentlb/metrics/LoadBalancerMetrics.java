@@ -12,6 +12,8 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
@@ -19,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -114,14 +117,37 @@ public final class LoadBalancerMetrics implements MeterBinder {
     private static final int OUTCOMES = AttemptOutcome.values().length;
 
     private final AgentLoadBalancerSupport balancer;
+    private final Tags tags;
 
+    /** The meters of {@code balancer}, tagged {@code strategy} (and {@code agent}, ... as above). */
     public LoadBalancerMetrics(AgentLoadBalancerSupport balancer) {
-        this.balancer = balancer;
+        this(balancer, Tags.empty());
     }
 
+    /**
+     * The meters of {@code balancer} with {@code tags} on each beside {@code strategy}: what tells
+     * two balancers of one strategy apart in one registry (two routes: {@code Tags.of("route", "r1")}).
+     *
+     * @throws NullPointerException when {@code tags} is null
+     */
+    public LoadBalancerMetrics(AgentLoadBalancerSupport balancer, Iterable<Tag> tags) {
+        this.balancer = balancer;
+        this.tags = Tags.of(Objects.requireNonNull(tags, "tags"));
+    }
+
+    /**
+     * @throws IllegalArgumentException when {@code registry} holds another balancer's meters under the
+     *     same tags: their series would be one, and one balancer's membership change would remove the
+     *     other's (give each its own tags, {@link #LoadBalancerMetrics(AgentLoadBalancerSupport, Iterable)})
+     */
     @Override
     public void bindTo(MeterRegistry registry) {
-        new Binding(registry, balancer.strategyName()).bind();
+        Tags common = Tags.of("strategy", balancer.strategyName()).and(tags);
+        if (registry.find(AGENTS).tags(common).meter() != null) {
+            throw new IllegalArgumentException("registry already holds a balancer's meters tagged " + common
+                    + ": give each balancer tags of its own, new LoadBalancerMetrics(balancer, Tags.of(\"route\", ...))");
+        }
+        new Binding(registry, common).bind();
     }
 
     private static String description(String figure) {
@@ -131,30 +157,31 @@ public final class LoadBalancerMetrics implements MeterBinder {
     /** The meters of one registry. */
     private final class Binding {
         private final MeterRegistry registry;
-        private final String strategy;
+        /** {@code strategy} and the tags given: on every meter. */
+        private final Tags common;
         /** Per member, its attempt timers indexed by {@link AttemptOutcome#ordinal()}, each made on first use. */
         private final Map<String, AtomicReferenceArray<Timer>> timers = new ConcurrentHashMap<>();
         /** Per member (draining agents included), every meter registered for it. */
         private final Map<String, List<Meter>> byAgent = new ConcurrentHashMap<>();
         private final Set<Integer> bands = ConcurrentHashMap.newKeySet();
 
-        Binding(MeterRegistry registry, String strategy) {
+        Binding(MeterRegistry registry, Tags common) {
             this.registry = registry;
-            this.strategy = strategy;
+            this.common = common;
         }
 
         void bind() {
             Gauge.builder(AGENTS, balancer, b -> b.getAgentIds().size()).description("Agents of the balancer")
-                    .tag("strategy", strategy).register(registry);
+                    .tags(common).register(registry);
             balancer.balancerMetrics().keySet().forEach(figure -> Gauge.builder(PREFIX + figure, balancer,
                             b -> b.balancerMetrics().getOrDefault(figure, Double.NaN))
-                    .description(description(figure)).tag("strategy", strategy).register(registry));
+                    .description(description(figure)).tags(common).register(registry));
             if (balancer instanceof AdaptiveVirtualNodeLB avn && avn.sharesAllocation()) {
                 for (AllocationSource source : AllocationSource.values()) {
                     Gauge.builder(ALLOCATION_SOURCE, avn, b -> b.allocationSource() == source ? 1 : 0)
                             .description("1 for where the allocation routed by comes from (leader: shared, local: this "
                                     + "replica's own), else 0")
-                            .tags("strategy", strategy, "source", source.name().toLowerCase(Locale.ROOT)).register(registry);
+                            .tags(common).tags("source", source.name().toLowerCase(Locale.ROOT)).register(registry);
                 }
             }
             counter(PREFIX + "retries", b -> b.getRetries(),
@@ -195,7 +222,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
                         figures.waiting().keySet().forEach(this::bandSeen);
                         return figures.size();
                     })
-                    .description("Exchanges waiting in the balancer's queue").tags("strategy", strategy, "band", "all")
+                    .description("Exchanges waiting in the balancer's queue").tags(common).tags("band", "all")
                     .register(registry);
             balancer.queueFigures().waiting().keySet().forEach(this::bandSeen);
             counter(QUEUE_RELEASED, b -> b.queueFigures().released(), "Exchanges released from the queue to an agent");
@@ -203,18 +230,18 @@ public final class LoadBalancerMetrics implements MeterBinder {
                     "Total wait of the exchanges released from the queue, seconds");
             Gauge.builder(QUEUE_WAIT_MAX, balancer, b -> b.queueFigures().maxWaitNanos() / 1e9)
                     .description("Longest wait of an exchange released from the queue, seconds")
-                    .tag("strategy", strategy).register(registry);
+                    .tags(common).register(registry);
             Map<String, ToDoubleFunction<QueueFigures>> reasons = Map.of("full", QueueFigures::rejectedFull,
                     "expired", QueueFigures::expired, "left", QueueFigures::left);
             reasons.forEach((reason, count) -> FunctionCounter.builder(QUEUE_REJECTED, balancer,
                             b -> count.applyAsDouble(b.queueFigures()))
                     .description("Exchanges that left the queue without an agent: full (429), expired, left (client gone)")
-                    .tags("strategy", strategy, "reason", reason).register(registry));
+                    .tags(common).tags("reason", reason).register(registry));
         }
 
         /** Registers a function counter of the balancer, tagged with its strategy. */
         private void counter(String name, ToDoubleFunction<AgentLoadBalancerSupport> count, String description) {
-            FunctionCounter.builder(name, balancer, count).description(description).tag("strategy", strategy)
+            FunctionCounter.builder(name, balancer, count).description(description).tags(common)
                     .register(registry);
         }
 
@@ -226,7 +253,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
             if (bands.size() < MAX_BAND_GAUGES && bands.add(band)) {
                 Gauge.builder(QUEUE_WAITING, balancer, b -> b.queueFigures().waiting().getOrDefault(band, 0))
                         .description("Exchanges waiting in the balancer's queue")
-                        .tags("strategy", strategy, "band", Integer.toString(band)).register(registry);
+                        .tags(common).tags("band", Integer.toString(band)).register(registry);
             }
         }
 
@@ -253,7 +280,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
 
         private Counter ejectionCounter(String agent) {
             return Counter.builder(EJECTIONS).description("Outlier ejections and health-check mark-downs of the agent")
-                    .tags("strategy", strategy, "agent", agent).register(registry);
+                    .tags(common).tags("agent", agent).register(registry);
         }
 
         /** A joining member's meters; its ejection counter at 0 from the start, so that its first ejection is an increase. */
@@ -262,10 +289,10 @@ public final class LoadBalancerMetrics implements MeterBinder {
             meters.add(ejectionCounter(agent));
             meters.add(Gauge.builder(EJECTED, balancer, b -> b.getEjectedAgents().contains(agent) ? 1 : 0)
                     .description("1 while the agent is ejected, on trial or marked down by health checks, else 0")
-                    .tags("strategy", strategy, "agent", agent).register(registry));
+                    .tags(common).tags("agent", agent).register(registry));
             balancer.agentMetrics().keySet().forEach(figure -> meters.add(Gauge.builder(AGENT_PREFIX + figure,
                             balancer, b -> b.agentMetrics().getOrDefault(figure, Map.of()).getOrDefault(agent, Double.NaN))
-                    .description(description(figure)).tags("strategy", strategy, "agent", agent).register(registry)));
+                    .description(description(figure)).tags(common).tags("agent", agent).register(registry)));
             return meters;
         }
 
@@ -292,7 +319,7 @@ public final class LoadBalancerMetrics implements MeterBinder {
                 return null;
             }
             Timer timer = Timer.builder(ATTEMPTS).description("Attempts on agents, by outcome")
-                    .tags("strategy", strategy, "agent", agent, "outcome", outcomeTag(outcome))
+                    .tags(common).tags("agent", agent, "outcome", outcomeTag(outcome))
                     .publishPercentileHistogram().register(registry);
             meters.add(timer);
             byOutcome.set(outcome.ordinal(), timer);

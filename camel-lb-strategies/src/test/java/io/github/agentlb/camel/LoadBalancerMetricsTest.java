@@ -1,10 +1,12 @@
 package io.github.agentlb.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import org.apache.camel.RoutesBuilder;
@@ -16,12 +18,14 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
     private final AgentRoutesFixture fixture = new AgentRoutesFixture();
     private final RoundRobinLB balancer = new RoundRobinLB();
     private final AdaptiveVirtualNodeLB adaptive = new AdaptiveVirtualNodeLB();
+    private final RoundRobinLB second = new RoundRobinLB();
 
     @Override
     protected RoutesBuilder[] createRouteBuilders() {
         return new RoutesBuilder[] {fixture.agents(),
             AgentRoutesFixture.balanced("direct:start", balancer, AgentRoutesFixture.AGENTS),
-            AgentRoutesFixture.balanced("direct:adaptive", adaptive, AgentRoutesFixture.AGENTS)};
+            AgentRoutesFixture.balanced("direct:adaptive", adaptive, AgentRoutesFixture.AGENTS),
+            AgentRoutesFixture.balanced("direct:second", second, AgentRoutesFixture.AGENTS)};
     }
 
     @Test
@@ -113,6 +117,38 @@ class LoadBalancerMetricsTest extends CamelTestSupport {
             }
             assertThat(registry.get(LoadBalancerMetrics.AGENTS).gauge().value()).isEqualTo(3.0);
         }
+    }
+
+    /**
+     * Two balancers of one strategy in one registry: without tags of their own their series were one
+     * (counts added up, a gauge of the second dropped with Micrometer's WARN), and one's membership
+     * change removed the other's series; now the second binding is refused, and tags keep them apart.
+     */
+    @Test
+    void twoBalancersOfOneStrategyInOneRegistryNeedTagsOfTheirOwn() {
+        SimpleMeterRegistry shared = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(balancer).bindTo(shared);
+        assertThatThrownBy(() -> new LoadBalancerMetrics(second).bindTo(shared)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("registry already holds a balancer's meters tagged [tag(strategy=rr)]: give each"
+                        + " balancer tags of its own");
+
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LoadBalancerMetrics(balancer, Tags.of("route", "r1")).bindTo(registry);
+        new LoadBalancerMetrics(second, Tags.of("route", "r2")).bindTo(registry);
+        template.requestBody("direct:start", "ping", String.class);
+        for (int i = 0; i < 3; i++) {
+            template.requestBody("direct:second", "ping", String.class);
+        }
+        assertThat(registry.get(LoadBalancerMetrics.ATTEMPTS).tags("route", "r1", "agent", "direct://a1").timer().count())
+                .isEqualTo(1);
+        assertThat(registry.get(LoadBalancerMetrics.ATTEMPTS).tags("route", "r2", "agent", "direct://a1").timer().count())
+                .isEqualTo(1);
+        assertThat(registry.get(LoadBalancerMetrics.AGENTS).tags("route", "r2").gauge().value()).isEqualTo(3.0);
+        second.removeAgent("direct://a1");
+        assertThat(registry.find(LoadBalancerMetrics.EJECTIONS).tags("route", "r2", "agent", "direct://a1").counter())
+                .as("r2's a1 series gone with it").isNull();
+        assertThat(registry.find(LoadBalancerMetrics.EJECTIONS).tags("route", "r1", "agent", "direct://a1").counter())
+                .as("r1's stays").isNotNull();
     }
 
     @Test
