@@ -55,6 +55,10 @@ import picocli.CommandLine;
  * {@code --strategy}. Options: {@link LoadOptions}; exit codes: the command's {@code exitCodeList}.
  * The output directory is created and checked before any load is sent (else one line, exit 2); a
  * later write failure ends the run with one line, exit 1.
+ *
+ * <p>Over 300 lines: the command's help text, its relaunch, the order of the checks before any load,
+ * and the run's writing and stop, each a few lines the others depend on; the options themselves are
+ * {@link LoadOptions}'.
  */
 @Command(name = "load-generator", mixinStandardHelpOptions = true, version = "load-generator 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,
