@@ -40,8 +40,7 @@ public final class LearnedSessions {
         NEW_PICK
     }
 
-    private static final LearnedSessions DISABLED = new LearnedSessions(null, new byte[0], new byte[0],
-            WhenAgentGone.NOT_FOUND, false, Set.of());
+    private static final LearnedSessions DISABLED = new LearnedSessions(new Builder());
 
     private final String header;
     private final byte[] secret;
@@ -50,14 +49,13 @@ public final class LearnedSessions {
     private final boolean a2aTasks;
     private final Set<String> mcpHandles;
 
-    private LearnedSessions(String header, byte[] secret, byte[] fallback, WhenAgentGone whenAgentGone,
-            boolean a2aTasks, Set<String> mcpHandles) {
-        this.header = header;
-        this.secret = secret;
-        this.fallback = fallback;
-        this.whenAgentGone = whenAgentGone;
-        this.a2aTasks = a2aTasks;
-        this.mcpHandles = mcpHandles;
+    private LearnedSessions(Builder b) {
+        this.header = b.header;
+        this.secret = b.secret;
+        this.fallback = b.fallback;
+        this.whenAgentGone = b.whenAgentGone;
+        this.a2aTasks = b.a2aTasks;
+        this.mcpHandles = b.mcpHandles;
     }
 
     /** Sessions are not learned: the session header is passed as it is, and the strategy decides. */
@@ -125,8 +123,14 @@ public final class LearnedSessions {
 
     /** A builder with these settings (a disabled one starts from the defaults). */
     public Builder toBuilder() {
-        return new Builder(isEnabled() ? header : DEFAULT_HEADER, secret, fallback, whenAgentGone, a2aTasks,
-                mcpHandles);
+        Builder b = new Builder();
+        b.header = isEnabled() ? header : DEFAULT_HEADER;
+        b.secret = secret;
+        b.fallback = fallback;
+        b.whenAgentGone = whenAgentGone;
+        b.a2aTasks = a2aTasks;
+        b.mcpHandles = mcpHandles;
+        return b;
     }
 
     @Override
@@ -156,20 +160,13 @@ public final class LearnedSessions {
     /** Builds {@link LearnedSessions}; each setter validates at once. Not thread-safe. */
     public static final class Builder {
         private String header;
-        private byte[] secret;
-        private byte[] fallback;
-        private WhenAgentGone whenAgentGone;
+        private byte[] secret = new byte[0];
+        private byte[] fallback = new byte[0];
+        private WhenAgentGone whenAgentGone = WhenAgentGone.NOT_FOUND;
         private boolean a2aTasks;
-        private Set<String> mcpHandles;
+        private Set<String> mcpHandles = Set.of();
 
-        private Builder(String header, byte[] secret, byte[] fallback, WhenAgentGone whenAgentGone, boolean a2aTasks,
-                        Set<String> mcpHandles) {
-            this.header = header;
-            this.secret = secret;
-            this.fallback = fallback;
-            this.whenAgentGone = whenAgentGone;
-            this.a2aTasks = a2aTasks;
-            this.mcpHandles = mcpHandles;
+        private Builder() {
         }
 
         /**
@@ -275,7 +272,7 @@ public final class LearnedSessions {
         }
 
         public LearnedSessions build() {
-            return new LearnedSessions(header, secret, fallback, whenAgentGone, a2aTasks, mcpHandles);
+            return new LearnedSessions(this);
         }
     }
 }
