@@ -152,20 +152,17 @@ final class LoadOptions {
 
     /** The load with hot share {@code share}: {@code --users} or {@link #defaultUsers}. */
     LoadTestConfig validatedConfig(double share) {
-        if (!(share >= 0 && share < 1)) {
-            throw usage("--hot-share must be >= 0 and < 1, was " + share);
-        }
-        int hot = requests < 1 ? 0 : Workload.hotRequests(requests, share);
-        int others = requests - hot;
-        int n = users != null ? users : defaultUsers(others);
-        if (requests >= 1 && (n < 1 || n > others)) {
-            throw usage(hot == 0
-                    ? "--users must be in 1.." + requests + " (--requests " + requests + "), was " + n
-                            + ": lower --users or raise --requests"
-                    : "--users must be in 1.." + others + " (--requests " + requests + " less the hot user's " + hot
-                            + "), was " + n + ": lower --users or --hot-share, or raise --requests");
-        }
         try {
+            int hot = Workload.hotRequests(requests, share);
+            int others = requests - hot;
+            int n = users != null ? users : defaultUsers(others);
+            if (requests >= 1 && (n < 1 || n > others)) {
+                throw usage(hot == 0
+                        ? "--users must be in 1.." + requests + " (--requests " + requests + "), was " + n
+                                + ": lower --users or raise --requests"
+                        : "--users must be in 1.." + others + " (--requests " + requests + " less the hot user's "
+                                + hot + "), was " + n + ": lower --users or --hot-share, or raise --requests");
+            }
             return new LoadTestConfig(requests, n, concurrency, seed, timeoutMs,
                     LoadTestConfig.DEFAULT_PROGRESS_EVERY, warmup, share);
         } catch (IllegalArgumentException e) {
@@ -182,20 +179,15 @@ final class LoadOptions {
                 (others == c.requests() ? "" : " not from it") + (scenario == null ? "" : " (" + scenario + " scenario)"));
     }
 
-    /** The line saying that {@code --warmup}, given, is not used by {@code s}; else {@code null}. */
-    String warmupNotice(Scenario s) {
-        return s.ownWarmup() && matched("--warmup")
-                ? "--warmup " + warmup + " is not used by the " + s.name() + " scenario" : null;
-    }
-
     /**
      * The notices for the scenarios that run, once every option is checked: the users each load got without
-     * {@code --users} (hotkey: with its own hot user), then {@code --requests} and {@code --warmup} not used.
+     * {@code --users} (hotkey: with its own hot user), then {@code --requests}, {@code --users} and {@code --warmup}
+     * not used.
      */
     List<String> notices(Collection<Scenario> runs, LoadTestConfig config, LoadTestConfig hotConfig) {
         return Stream.of(runs.stream().map(s -> s instanceof PlainScenario ? usersNotice(config, null)
                         : s instanceof HotKeyScenario ? usersNotice(hotConfig, "hotkey") : null).distinct(),
-                runs.stream().flatMap(s -> Stream.of(requestsNotice(s), usersUnusedNotice(s), warmupNotice(s))),
+                runs.stream().flatMap(this::unusedNotices),
                 Stream.of("--agent-delay-min-ms", "--agent-delay-max-ms").filter(o -> url != null && matched(o))
                         .map(o -> o + " is not used with --url (the agents are the balancer's)"))
                 .flatMap(lines -> lines).filter(Objects::nonNull).toList();
@@ -205,20 +197,16 @@ final class LoadOptions {
         return spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 
-    /** The line saying that {@code --users}, given, is not used by {@code s} (its own users); else {@code null}. */
-    String usersUnusedNotice(Scenario s) {
-        return s instanceof PlainScenario || s instanceof HotKeyScenario || !matched("--users") ? null
-                : "--users " + users + " is not used by the " + s.name() + " scenario"
-                        + (s instanceof OutageScenario ? " (--failure-users sets its users)" : " (it has its own users)");
-    }
-
-    /** The line saying that {@code --requests}, given, is not used by {@code s} (its own count); else {@code null}. */
-    String requestsNotice(Scenario s) {
-        return s instanceof PlainScenario || s instanceof HotKeyScenario
-                || !matched("--requests") ? null
-                : "--requests " + requests + " is not used by the " + s.name() + " scenario"
-                        + (s instanceof OutageScenario ? " (--failure-requests sets its count)"
-                        : " (it sends its own count)");
+    /** The lines saying that --requests, --users or --warmup, given, is not used by {@code s}. */
+    private Stream<String> unusedNotices(Scenario s) {
+        boolean own = !(s instanceof PlainScenario || s instanceof HotKeyScenario);
+        boolean outage = s instanceof OutageScenario;
+        String notUsed = " is not used by the " + s.name() + " scenario";
+        return Stream.of(own && matched("--requests") ? "--requests " + requests + notUsed
+                        + (outage ? " (--failure-requests sets its count)" : " (it sends its own count)") : null,
+                own && matched("--users") ? "--users " + users + notUsed
+                        + (outage ? " (--failure-users sets its users)" : " (it has its own users)") : null,
+                s.ownWarmup() && matched("--warmup") ? "--warmup " + warmup + notUsed : null);
     }
 
     /** {@link LoadTestConfig}'s {@code message} with its leading field as an option ({@code timeoutMs}: {@code --timeout-ms}). */
@@ -296,15 +284,16 @@ final class LoadOptions {
                 : replicas > 1 ? List.of("uniform", "heterogeneous", "hotkey") : List.of(ALL_SCENARIOS);
         List<Scenario> all = Scenario.all();
         List<String> names = all.stream().map(Scenario::name).toList();
-        List<String> byName = Scenario.byNameOnly().stream().map(Scenario::name).toList();
+        List<Scenario> byNameOnly = Scenario.byNameOnly();
+        List<String> byName = byNameOnly.stream().map(Scenario::name).toList();
         for (String choice : choices) {
             if (!ALL_SCENARIOS.equals(choice) && !names.contains(choice) && !byName.contains(choice)) {
                 throw usage("--scenario must be " + String.join(", ", names) + " or all, was '" + choice
                         + "' (or, by name only: " + String.join(", ", byName) + ")");
             }
         }
-        List<Scenario> chosen = Stream.concat(all.stream().filter(s -> choices.contains(ALL_SCENARIOS)
-                || choices.contains(s.name())), Scenario.byNameOnly().stream().filter(s -> choices.contains(s.name()))).toList();
+        List<Scenario> chosen = Stream.concat(all.stream(), byNameOnly.stream())
+                .filter(s -> choices.contains(s.name()) || choices.contains(ALL_SCENARIOS) && all.contains(s)).toList();
         if (url != null && !(chosen.size() == 1 && chosen.get(0).againstUrl())) {
             throw usage("with --url, --scenario must be one scenario (" + all.stream().filter(Scenario::againstUrl)
                     .map(Scenario::name).collect(Collectors.joining(", ")).replaceAll(", ([a-z]+)$", " or $1")
