@@ -38,7 +38,7 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
     /** @throws IllegalArgumentException naming the first bad field and its value, {@code users} last */
     public LoadTestConfig {
         Check.atLeast("requests", requests, 1);
-        atMost("requests", requests);
+        Check.atMost("requests", requests, MAX_REQUESTS);
         Check.inRange("concurrency", concurrency, 1, MAX_CONCURRENCY);
         Check.atLeast("timeoutMs", timeoutMs, 1);
         if (timeoutMs > MAX_TIMEOUT_MS) {
@@ -46,14 +46,8 @@ public record LoadTestConfig(int requests, int users, int concurrency, long seed
         }
         Check.atLeast("progressEvery", progressEvery, 1);
         Check.atLeast("warmup", warmup, 0);
-        atMost("warmup", warmup);
+        Check.atMost("warmup", warmup, MAX_REQUESTS);
         Workload.checkUsers(requests, users, hotShare);
-    }
-
-    private static void atMost(String field, int count) {
-        if (count > MAX_REQUESTS) {
-            throw new IllegalArgumentException(field + " must be <= " + MAX_REQUESTS + ", was " + count);
-        }
     }
 
     public Workload workload() {

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The requests of one load run, in send order: {@code requests} requests over users
@@ -35,21 +37,12 @@ public record Workload(List<PlannedRequest> requests) {
     public static Workload create(int requests, int users, long seed, double hotShare) {
         Check.atLeast("requests", requests, 1);
         int others = checkUsers(requests, users, hotShare);
-        int hot = requests - others;
-        List<Integer> userIds = new ArrayList<>(requests);
-        for (int i = 0; i < others; i++) {
-            userIds.add(i % users + 1);
-        }
-        for (int i = 0; i < hot; i++) {
-            userIds.add(HOT_USER);
-        }
+        List<Integer> userIds = IntStream.range(0, requests).mapToObj(i -> i < others ? i % users + 1 : HOT_USER)
+                .collect(Collectors.toCollection(ArrayList::new));
         Collections.shuffle(userIds, new Random(seed));
-        int width = Math.max(4, String.valueOf(requests).length());
-        List<PlannedRequest> planned = new ArrayList<>(requests);
-        for (int i = 0; i < requests; i++) {
-            planned.add(new PlannedRequest(String.format("r%0" + width + "d", i + 1), userIds.get(i)));
-        }
-        return new Workload(planned);
+        String id = "r%0" + Math.max(4, String.valueOf(requests).length()) + "d";
+        return new Workload(IntStream.range(0, requests)
+                .mapToObj(i -> new PlannedRequest(String.format(id, i + 1), userIds.get(i))).toList());
     }
 
     /** The requests left to users {@code 1..users} by the hot user; IllegalArgumentException unless users is in 1..that. */
