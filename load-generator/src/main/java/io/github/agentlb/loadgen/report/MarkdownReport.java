@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
@@ -57,9 +56,7 @@ public final class MarkdownReport {
             sb.append(block instanceof Section.Table t ? t.markdown() : block).append(block instanceof Section.Table
                     ? "\n" : "\n\n");
         }
-        for (Chart c : s.charts()) {
-            sb.append("![").append(c.alt()).append("](").append(c.file()).append(")\n");
-        }
+        s.charts().forEach(c -> sb.append(link(c)));
         return sb.append(s.charts().isEmpty() ? "" : "\n").toString();
     }
 
@@ -93,23 +90,23 @@ public final class MarkdownReport {
             table.right("heap after GC MB", "threads");
         }
         for (IntervalSeries.Interval i : r.pace().intervals()) {
-            List<Object> row = new ArrayList<>(List.of(String.format(Locale.ROOT, "%.0f-%.0f s",
-                    i.startSeconds(), i.startSeconds() + i.lengthSeconds()), i.requests(), fmt(i.throughputRps()),
-                    i.errors(), i.timeouts(), fmt(i.p50Ms()), fmt(i.p99Ms())));
-            if (jvm) {
-                row.add(Double.isNaN(i.heapAfterGcMb()) ? "" : fmt(i.heapAfterGcMb()));
-                row.add(Double.isNaN(i.heapAfterGcMb()) ? "" : String.valueOf(i.liveThreads()));
-            }
-            table.row(row);
+            List<String> jvmCells = !jvm ? List.of() : Double.isNaN(i.heapAfterGcMb()) ? List.of("", "")
+                    : List.of(fmt(i.heapAfterGcMb()), String.valueOf(i.liveThreads()));
+            table.row(List.of(String.format(Locale.ROOT, "%.0f-%.0f s", i.startSeconds(),
+                    i.startSeconds() + i.lengthSeconds()), i.requests(), fmt(i.throughputRps()), i.errors(),
+                    i.timeouts(), fmt(i.p50Ms()), fmt(i.p99Ms()), jvmCells));
         }
         sb.append(table.build().markdown());
         sb.append("\nEach request counts in the interval in which its answer (or failure) came; latencies of answered "
                 + "requests").append(r.pace().pacing().openLoop() ? ", from their intended send times" : "")
                 .append(". Heap after GC and threads: the last sample in the interval, of this JVM (embedded runs: the "
                         + "proxy's, with the agents and the generator).\n\n");
-        r.charts().stream().filter(c -> c.file().startsWith("soak_")).forEach(c -> sb.append("![").append(c.alt())
-                .append("](").append(c.file()).append(")\n\n"));
+        r.charts().stream().filter(c -> c.file().startsWith("soak_")).forEach(c -> sb.append(link(c)).append('\n'));
         return sb.toString();
+    }
+
+    private static String link(Chart c) {
+        return "![" + c.alt() + "](" + c.file() + ")\n";
     }
 
     private static String fmt(double value) {
