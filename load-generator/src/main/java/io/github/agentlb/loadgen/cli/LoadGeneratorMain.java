@@ -47,14 +47,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine;
 
 /**
- * The load generator's command line. Without {@code --url}: each {@link Scenario} chosen (all by
- * default, in {@link Scenario#all()}'s order) with each of its variants for the strategies chosen,
- * over agents and demo proxies started in this JVM; each run's JSON report and charts are written
- * as its scenario ends, then {@code report.md}, the console's tables, the files written and the
- * time taken. With {@code --url}: one run of a balancer already running, labelled by
- * {@code --strategy}. Options: {@link LoadOptions}; exit codes: the command's {@code exitCodeList}.
- * The output directory is created and checked before any load is sent (else one line, exit 2); a
- * later write failure ends the run with one line, exit 1.
+ * The load generator's command line: each {@link Scenario} chosen with each of its variants for the strategies
+ * chosen, over agents and demo proxies started in this JVM, or with {@code --url} one run of a balancer already
+ * running. What it writes and when: the module's README; options: {@link LoadOptions}; exit codes: the command's
+ * {@code exitCodeList}. The output directory is created and checked before any load is sent (else one line,
+ * exit 2); a later write failure ends the run with one line, exit 1.
  *
  * <p>Over 300 lines: the command's help text, its relaunch, the order of the checks before any load,
  * and the run's writing and stop, each a few lines the others depend on; the options themselves are
@@ -137,8 +134,6 @@ public final class LoadGeneratorMain implements Callable<Integer> {
 
     /** With {@code checkOnly}, checks the command line and prints its notices, sending no load: 0 when it would run. */
     static int execute(PrintStream out, PrintStream err, boolean checkOnly, String... args) {
-        // XChart draws through AWT; set before any AWT class loads, whatever the machine has.
-        System.setProperty("java.awt.headless", "true");
         CommandLine cli = new CommandLine(new LoadGeneratorMain(out, checkOnly)).setCaseInsensitiveEnumValuesAllowed(true);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
@@ -305,19 +300,17 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         URI uri = URI.create(baseUrl);
         int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
         String hostPort = uri.getHost() + ":" + port;
-        String why;
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(uri.getHost(), port), timeoutMs);
             return null;
-        } catch (UnknownHostException e) {
-            why = "unknown host " + uri.getHost();
-        } catch (ConnectException e) {
-            why = "connection refused by " + hostPort + " (is the balancer running there?)";
-        } catch (SocketTimeoutException e) {
-            why = "no answer to a connection to " + hostPort + " within " + timeoutMs + " ms";
         } catch (IOException e) {
-            why = hostPort + ": " + describe(e);
+            String why = e instanceof UnknownHostException ? "unknown host " + uri.getHost()
+                    : e instanceof ConnectException
+                    ? "connection refused by " + hostPort + " (is the balancer running there?)"
+                    : e instanceof SocketTimeoutException
+                    ? "no answer to a connection to " + hostPort + " within " + timeoutMs + " ms"
+                    : hostPort + ": " + describe(e);
+            return "Cannot reach the balancer at " + baseUrl + ": " + why + ". No load sent, no report written.";
         }
-        return "Cannot reach the balancer at " + baseUrl + ": " + why + ". No load sent, no report written.";
     }
 }
