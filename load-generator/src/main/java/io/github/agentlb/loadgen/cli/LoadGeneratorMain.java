@@ -162,12 +162,11 @@ public final class LoadGeneratorMain implements Callable<Integer> {
             throw options.usage("--out must name a directory, was '" + options.out + "'");
         }
         List<Scenario> scenarios = options.validatedScenarios();
-        LoadTestConfig config = options.validatedConfig(options.hotShare == null ? 0 : options.hotShare);
+        LoadTestConfig config = options.validatedConfig(0);
         Pacing pacing = options.validatedPacing();
         options.checkCombination(pacing, scenarios);
         LoadTestConfig hotConfig = scenarios.stream().anyMatch(HotKeyScenario.class::isInstance)
-                ? options.validatedConfig(options.hotShare == null ? HotKeyScenario.DEFAULT_HOT_SHARE : options.hotShare)
-                : null;
+                ? options.validatedConfig(HotKeyScenario.DEFAULT_HOT_SHARE) : null;
         LoadTestConfig faultConfig = options.validatedFaultConfig(); // checked whether or not the scenarios run
         faultConfig = scenarios.stream().anyMatch(OutageScenario.class::isInstance) ? faultConfig : null;
         AgentConfig template = options.validatedAgentTemplate();

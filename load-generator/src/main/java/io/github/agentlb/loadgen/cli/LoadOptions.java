@@ -101,7 +101,7 @@ final class LoadOptions {
     @Option(names = "--hot-share", paramLabel = "F",
             description = "User 0 sends this share of all requests, 0 <= F < 1, in the seeded order; users 1..N "
                     + "share the rest (default: 0, none; " + HotKeyScenario.DEFAULT_HOT_SHARE + " in the hotkey scenario).")
-    Double hotShare;
+    private Double hotShare;
     /** The longest a run for a count at {@code --rate} may take, warm-up included. */
     static final Duration MAX_RUN = Duration.ofHours(24);
     /** The most proxies {@code --replicas} runs in this JVM. */
@@ -150,8 +150,9 @@ final class LoadOptions {
             description = "In-process agents: longest service delay, ms (default: ${DEFAULT-VALUE}).")
     private int agentDelayMaxMs;
 
-    /** The load with hot share {@code share}: {@code --users} or {@link #defaultUsers}. */
-    LoadTestConfig validatedConfig(double share) {
+    /** The load with --hot-share, else {@code defaultShare}, and --users, else {@link #defaultUsers}. */
+    LoadTestConfig validatedConfig(double defaultShare) {
+        double share = hotShare != null ? hotShare : defaultShare;
         try {
             int hot = Workload.hotRequests(requests, share);
             int others = requests - hot;
@@ -367,8 +368,7 @@ final class LoadOptions {
                 || uri.getPort() > 65535 || uri.getQuery() != null || uri.getFragment() != null) {
             throw usage("--url must be http(s)://host[:port][/path] without query, was '" + url + "'");
         }
-        String s = uri.toString();
-        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+        return uri.toString().replaceFirst("/$", "");
     }
 
     /** Where error lines go (picocli's error writer). */
