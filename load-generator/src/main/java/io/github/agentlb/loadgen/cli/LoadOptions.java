@@ -274,11 +274,7 @@ final class LoadOptions {
         return d;
     }
 
-    /**
-     * The scenarios to run, in {@link Scenario#all()}'s order: those {@code --scenario} names, else all,
-     * or with {@code --url}, {@code --rate} or {@code --duration} uniform, with {@code --replicas}
-     * uniform, heterogeneous and hotkey; with {@code --url} exactly one that can load a running balancer.
-     */
+    /** The scenarios to run ({@code --scenario}'s help says which), in {@link Scenario#all()}'s order. */
     List<Scenario> validatedScenarios() {
         List<String> choices = scenario != null ? scenario.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).toList()
                 : url != null || rate != null || duration != null ? List.of("uniform")
