@@ -17,7 +17,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -332,7 +331,7 @@ final class LoadOptions {
                 throw usage("--strategy: unknown strategy '" + s + "'; known: " + String.join(", ", known));
             }
         }
-        if (new HashSet<>(strategies).size() != strategies.size()) {
+        if (strategies.stream().distinct().count() != strategies.size()) {
             throw usage("--strategy lists a strategy twice: " + String.join(",", strategies));
         }
         return List.copyOf(strategies);
