@@ -113,7 +113,7 @@ public final class IntervalSeries {
 
     /** The percentile of {@code micros}, ms; NaN when nothing was answered (no latency, not 0 ms). */
     private static double latencyMs(Histogram micros, double percentile) {
-        return micros.getTotalCount() == 0 ? Double.NaN : LatencySummary.ms(micros, percentile);
+        return micros.getTotalCount() == 0 ? Double.NaN : LatencySummary.ms(micros, percentile, Long.MAX_VALUE);
     }
 
     /** The interval length, ns. */

@@ -42,14 +42,10 @@ public record LatencySummary(long count, double meanMs, double p50Ms, double p95
         }
     }
 
-    /** The {@code percentile} of {@code micros} (a histogram of microseconds), ms; 0 when it is empty. */
-    static double ms(Histogram micros, double percentile) {
-        return ms(micros, percentile, Long.MAX_VALUE);
-    }
-
     /**
-     * As {@link #ms(Histogram, double)}, at most {@code maxMicros}, the exact largest value recorded: the
-     * histogram's highest equivalent value can pass it (150.143 ms for a largest 150.061 ms).
+     * The {@code percentile} of {@code micros} (a histogram of microseconds), ms, at most {@code maxMicros},
+     * the exact largest value recorded (the histogram's highest equivalent value can pass it: 150.143 ms for
+     * a largest 150.061 ms); 0 when it is empty.
      */
     static double ms(Histogram micros, double percentile, long maxMicros) {
         return micros.getTotalCount() == 0 ? 0 : Math.min(micros.getValueAtPercentile(percentile), maxMicros) / 1e3;

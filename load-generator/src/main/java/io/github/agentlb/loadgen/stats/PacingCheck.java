@@ -57,7 +57,7 @@ public final class PacingCheck {
         double gapShare = gapNanos + busyNanos == 0 ? 0 : (double) gapNanos / (gapNanos + busyNanos);
         double p99Lag = LatencySummary.ms(lagsMicros, 99, maxLagNanos / 1_000);
         return new Result(lagsMicros.getTotalCount(), lateSends, p99Lag, maxLagNanos / 1e6, gapsMicros.getTotalCount(),
-                gapShare, LatencySummary.ms(gapsMicros, 99), cpuShare, cores, cpuMsPerRequest);
+                gapShare, LatencySummary.ms(gapsMicros, 99, Long.MAX_VALUE), cpuShare, cores, cpuMsPerRequest);
     }
 
     /** {@code cpuNanos / requests} in ms; NaN when the CPU time is unknown (negative) or nothing completed. */
