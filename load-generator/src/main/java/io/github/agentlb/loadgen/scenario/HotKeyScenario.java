@@ -111,7 +111,7 @@ public final class HotKeyScenario implements Scenario {
     Result result(ClusterRun.Measured m, Map<String, Object> balancer) {
         RunStatistics s = m.run().statistics();
         LoadTestConfig c = m.load();
-        HotKeyStatistics hot = HotKeyStatistics.of(m.run().outcomes(), c.workload(), m.variant().replicas());
+        HotKeyStatistics hot = HotKeyStatistics.of(m.run().outcomes(), m.variant().replicas());
         double factor = m.variant().label().endsWith("-bounded") ? BALANCE_FACTOR : 0;
         boolean met = s.maxOverMean() <= TARGET_MAX_OVER_MEAN && hot.othersStickiness() >= TARGET_STICKINESS
                 && hot.hotUserAgentCount() == 1;

@@ -12,7 +12,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -70,12 +69,10 @@ public final class Stickiness {
                     replicas);
         }
 
-        /** The statistics of a run of {@code workload} alternating over {@code replicas} ({@link Workload#replicaOf}). */
-        public static HotKeyStatistics of(List<RequestOutcome> outcomes, Workload workload, int replicas) {
-            List<Workload.PlannedRequest> planned = workload.requests();
-            Map<String, Integer> position = IntStream.range(0, planned.size()).boxed()
-                    .collect(Collectors.toMap(i -> planned.get(i).requestId(), i -> i, (earlier, later) -> later));
-            return of(outcomes, replicas, o -> Workload.replicaOf(position.get(o.requestId()), replicas));
+        /** The statistics of a run alternating over {@code replicas} ({@link Workload#replicaOf}) by request id. */
+        public static HotKeyStatistics of(List<RequestOutcome> outcomes, int replicas) {
+            return of(outcomes, replicas,
+                    o -> Workload.replicaOf(Long.parseLong(o.requestId().substring(1)) - 1, replicas));
         }
 
         /** Share of the other users whose answers all came from one agent, 0..1. */
@@ -182,21 +179,12 @@ public final class Stickiness {
         public static KeyMoves between(Collection<TimedOutcome> earlier, Collection<TimedOutcome> later,
                                        Set<String> changing) {
             Map<Integer, String> after = agentsAtEnd(later);
-            int compared = 0, moved = 0, otherMoved = 0;
-            for (Map.Entry<Integer, String> user : agentsAtEnd(earlier).entrySet()) {
-                String now = after.get(user.getKey());
-                if (now == null) {
-                    continue;
-                }
-                compared++;
-                if (!now.equals(user.getValue())) {
-                    moved++;
-                    if (!changing.contains(now) && !changing.contains(user.getValue())) {
-                        otherMoved++;
-                    }
-                }
-            }
-            return new KeyMoves(compared, moved, otherMoved);
+            List<List<String>> compared = agentsAtEnd(earlier).entrySet().stream()
+                    .filter(e -> after.containsKey(e.getKey())).map(e -> List.of(e.getValue(), after.get(e.getKey())))
+                    .toList();
+            List<List<String>> moved = compared.stream().filter(move -> !move.get(0).equals(move.get(1))).toList();
+            return new KeyMoves(compared.size(), moved.size(),
+                    (int) moved.stream().filter(move -> move.stream().noneMatch(changing::contains)).count());
         }
 
         /** Each answered user's agent at the end of a phase: that of its last-sent answered request. */
