@@ -59,9 +59,7 @@ public record Conversations(int conversations, int turns, int groups, long seed)
     public Conversations {
         Check.atLeast("conversations", conversations, 1);
         Check.atLeast("turns", turns, 1);
-        if (groups < 1 || groups > conversations) {
-            throw new IllegalArgumentException("groups must be in [1, conversations=" + conversations + "], was " + groups);
-        }
+        Check.inRange("groups", groups, 1, conversations);
     }
 
     /** The default workload: {@value #DEFAULT_CONVERSATIONS} x {@value #DEFAULT_TURNS} in {@value #DEFAULT_GROUPS} groups. */
@@ -86,9 +84,7 @@ public record Conversations(int conversations, int turns, int groups, long seed)
     /** The messages of turn {@code turn} (0-based) of {@code conversation}: 2 + 3 x turn (see the class). */
     public List<Message> messages(int conversation, int turn) {
         checkConversation(conversation);
-        if (turn < 0 || turn >= turns) {
-            throw new IllegalArgumentException("turn must be in [0, " + turns + "), was " + turn);
-        }
+        Check.inRange("turn", turn, 0, turns - 1);
         int group = conversation % groups;
         SplittableRandom system = new SplittableRandom(mix(seed, 1, group));
         List<Message> messages = new ArrayList<>();
@@ -125,10 +121,7 @@ public record Conversations(int conversations, int turns, int groups, long seed)
     }
 
     private int checkConversation(int conversation) {
-        if (conversation < 0 || conversation >= conversations) {
-            throw new IllegalArgumentException("conversation must be in [0, " + conversations + "), was " + conversation);
-        }
-        return conversation;
+        return Check.inRange("conversation", conversation, 0, conversations - 1);
     }
 
     /** Words from {@link #WORDS} up to about {@code chars} characters (never more), ending with a period. */

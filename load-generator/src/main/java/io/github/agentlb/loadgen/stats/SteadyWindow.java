@@ -21,9 +21,7 @@ import java.util.Optional;
 public record SteadyWindow(long fromNanos, long toNanos, long successes) {
 
     public SteadyWindow {
-        if (toNanos <= fromNanos) {
-            throw new IllegalArgumentException("toNanos must be > fromNanos, was " + toNanos + " <= " + fromNanos);
-        }
+        Check.atLeast("toNanos", toNanos, fromNanos + 1);
         Check.atLeast("successes", successes, 0);
     }
 

@@ -34,9 +34,7 @@ public final class UtilizationSeries {
 
     /** The summary of every agent's series, by agent id; IllegalArgumentException when none. */
     public static Summary summary(Map<String, UtilizationSeries> series) {
-        if (series == null || series.isEmpty()) {
-            throw new IllegalArgumentException("series must not be empty, was " + series);
-        }
+        Check.notEmpty("series", series.keySet());
         SortedMap<String, Double> averages = new TreeMap<>();
         series.forEach((agent, s) -> averages.put(agent, s.timeAverage()));
         return new Summary(Collections.unmodifiableSortedMap(averages),
