@@ -129,9 +129,6 @@ public final class LoadRunner {
             camel.getShutdownStrategy().setTimeout(10);
             camel.addRoutes(open != null ? open : new WorkerLoopRoute(workload,
                     timed ? baseUrls.subList(0, 1) : baseUrls, config, steps, System::nanoTime, deadline, total, done));
-            if (dispatcher != null) {
-                System.gc(); // an empty young generation at the start: a young collection would stop the sender 10-20 ms
-            }
             camel.start();
             if (open != null) {
                 open.startSender(camel);
@@ -166,11 +163,6 @@ public final class LoadRunner {
     }
 
     /**
-     * Sends {@code load}'s warm-up, if any, not counted, and prints one line about it. A closed loop alternates
-     * across {@code targets}; an open-loop {@code pacing} sends to the first at the run's rate, so
-     * that its send path is compiled before it is measured (a cold JVM lags its schedule by 10-100s of ms).
-     */
-    /**
      * A count-bound run's pace: {@code check}'s verdict with the JVM's share of the cores and its CPU time per
      * completed request since {@code cpuBefore} ({@link JvmGauges#processCpuNanos()}, negative when unknown).
      */
@@ -181,6 +173,11 @@ public final class LoadRunner {
                 PacingCheck.cpuMsPerRequest(cpuNanos, completed)));
     }
 
+    /**
+     * Sends {@code load}'s warm-up, if any, not counted, and prints one line about it. A closed loop alternates
+     * across {@code targets}; an open-loop {@code pacing} sends to the first at the run's rate, so
+     * that its send path is compiled before it is measured (a cold JVM lags its schedule by 10-100s of ms).
+     */
     public static void warmUp(PrintStream stdout, String label, List<String> targets, LoadTestConfig load, Pacing pacing)
             throws Exception {
         LoadTestConfig warm = load.warmupConfig().orElse(null);

@@ -53,6 +53,7 @@ final class OpenLoopRoute extends RouteBuilder {
     void startSender(CamelContext context) throws Exception {
         AsyncProducer producer = context.getEndpoint(SEND_URI).createAsyncProducer();
         ServiceHelper.startService(producer);
+        System.gc(); // an empty young generation at the start: a young collection would stop the sender 10-20 ms
         Parallel.daemon("loadgen-open-loop").newThread(() -> send(context, producer)).start();
     }
 

@@ -132,22 +132,18 @@ final class RequestSteps {
                 ? RequestOutcome.Kind.TIMEOUT : RequestOutcome.Kind.ERROR, null, 0);
     }
 
+    /** Records the outcome with its latency from the intended time, else the send, never after {@code now}. */
     private void record(Exchange exchange, long now, RequestOutcome.Kind kind, String agent, int status) {
-        long from = measuredFrom(exchange, now);
-        Workload.PlannedRequest request = exchange.getProperty(REQUEST, Workload.PlannedRequest.class);
-        recorder.completed(new RequestOutcome(request.requestId(), request.userId(), kind, agent, status, now - from),
-                from);
-    }
-
-    /** The time latency counts from (intended, else send), never after {@code now}; feeds the closed-loop check. */
-    private long measuredFrom(Exchange exchange, long now) {
         long sent = exchange.getProperty(SENT_AT, Long.class);
         Long intended = exchange.getProperty(INTENDED_AT, Long.class);
         if (intended == null) {
             check.workerBusy(now - sent);
             exchange.setProperty(ANSWERED_AT, now);
         }
-        return Math.min(now, intended != null ? intended : sent);
+        long from = Math.min(now, intended != null ? intended : sent);
+        Workload.PlannedRequest request = exchange.getProperty(REQUEST, Workload.PlannedRequest.class);
+        recorder.completed(new RequestOutcome(request.requestId(), request.userId(), kind, agent, status, now - from),
+                from);
     }
 
     /** The {@code agent_id} of a JSON answer echoing {@code request}'s id; {@code null} (an error) for anything else. */
