@@ -1,12 +1,13 @@
 package io.github.agentlb.loadgen.run;
 
 import com.sun.management.GcInfo;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.lang.management.OperatingSystemMXBean;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
 
 /** This JVM's gauges (in an embedded run, mostly the proxy's): heap used after GC, live threads, CPU time. */
 public final class JvmGauges {
@@ -16,18 +17,14 @@ public final class JvmGauges {
 
     /** Heap used after the latest collection, young or full (before any, the collection usage), bytes; -1 if unknown. */
     public static long heapAfterGcBytes() {
-        GcInfo last = null;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            GcInfo info = gc instanceof com.sun.management.GarbageCollectorMXBean sun ? sun.getLastGcInfo() : null;
-            last = info != null && (last == null || info.getEndTime() > last.getEndTime()) ? info : last;
-        }
-        long used = -1;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            MemoryUsage usage = pool.getType() != MemoryType.HEAP ? null
-                    : last != null ? last.getMemoryUsageAfterGc().get(pool.getName()) : pool.getCollectionUsage();
-            used = usage == null ? used : Math.max(used, 0) + usage.getUsed();
-        }
-        return used;
+        GcInfo last = ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .map(gc -> gc instanceof com.sun.management.GarbageCollectorMXBean sun ? sun.getLastGcInfo() : null)
+                .filter(Objects::nonNull).max(Comparator.comparingLong(GcInfo::getEndTime)).orElse(null);
+        List<MemoryUsage> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(pool -> pool.getType() == MemoryType.HEAP).map(pool -> last != null
+                        ? last.getMemoryUsageAfterGc().get(pool.getName()) : pool.getCollectionUsage())
+                .filter(Objects::nonNull).toList();
+        return heap.isEmpty() ? -1 : heap.stream().mapToLong(MemoryUsage::getUsed).sum();
     }
 
     public static int liveThreads() {
