@@ -21,15 +21,11 @@ import org.apache.camel.support.DefaultMessage;
 
 /**
  * The steps every load route takes around one HTTP request: {@link #prepare} before the send,
- * {@link #recordAnswer} or {@link #recordFailure} after it, each exactly once per request.
- *
- * <p>Latency counts from the request's <em>intended</em> send time when it has one
- * ({@link #INTENDED_AT}, the open loop's schedule), else from its actual send: an open loop records
- * every wait, stalls included, coordinated-omission-free by construction. The {@link PacingCheck}
- * gets the open loop's send lags, and a closed loop's gaps between an answer and the worker's next
- * send (per worker exchange; a worker's first send has none) and its time waiting for answers.
- * Bookkeeping travels in exchange properties, never headers. Thread-safe (per-worker state is
- * in the worker's exchange).
+ * {@link #recordAnswer} or {@link #recordFailure} after it, each exactly once per request. Latency
+ * counts from the request's intended send time ({@link #INTENDED_AT}, the open loop's schedule) when
+ * it has one, else from its send. The {@link PacingCheck} gets the open loop's send lags, and a closed
+ * loop's gaps and waits per worker exchange (a worker's first send has no gap). Bookkeeping travels
+ * in exchange properties, never headers. Thread-safe (per-worker state is in the worker's exchange).
  */
 final class RequestSteps {
 
