@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -53,10 +54,7 @@ public final class PidTrace {
         for (String agent : values.keySet()) {
             series.computeIfAbsent(agent, a -> new ArrayList<>(Collections.nCopies(n - 1, Double.NaN)));
         }
-        series.forEach((agent, list) -> {
-            Double v = values.get(agent);
-            list.add(v == null ? Double.NaN : v);
-        });
+        series.forEach((agent, list) -> list.add(Objects.requireNonNullElse(values.get(agent), Double.NaN)));
     }
 
     /** Marks the end of the warm-up, s since the trace began. */

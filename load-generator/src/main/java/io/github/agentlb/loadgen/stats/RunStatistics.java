@@ -43,8 +43,8 @@ public record RunStatistics(int requests, long successes, long errors, long time
     public static final class Accumulator {
         private final SortedMap<String, LatencySummary.Recorder> perAgent = new TreeMap<>();
         private final LatencySummary.Recorder overall = new LatencySummary.Recorder();
+        /** Each answered user's agent; {@code ""} once a second agent answered it. */
         private final Map<Integer, String> agentOfUser = new HashMap<>();
-        private final Map<Integer, Boolean> userSticky = new HashMap<>();
         private final SortedMap<Integer, Long> statuses = new TreeMap<>();
         private int requests;
         private long successes;
@@ -58,8 +58,7 @@ public record RunStatistics(int requests, long successes, long errors, long time
                     successes++;
                     perAgent.computeIfAbsent(o.agentId(), id -> new LatencySummary.Recorder()).record(o.latencyNanos());
                     overall.record(o.latencyNanos());
-                    String first = agentOfUser.putIfAbsent(o.userId(), o.agentId());
-                    userSticky.merge(o.userId(), first == null || first.equals(o.agentId()), Boolean::logicalAnd);
+                    agentOfUser.merge(o.userId(), o.agentId(), (agent, next) -> agent.equals(next) ? agent : "");
                 }
                 case ERROR -> {
                     errors++;
@@ -79,8 +78,8 @@ public record RunStatistics(int requests, long successes, long errors, long time
                 LatencySummary s = recorder.summary();
                 agents.put(id, new AgentSummary(id, s.count(), successes == 0 ? 0 : (double) s.count() / successes, s));
             });
-            return new RunStatistics(requests, successes, errors, timeouts, statuses, agents, userSticky.size(),
-                    (int) userSticky.values().stream().filter(Boolean::booleanValue).count(), overall.summary(),
+            return new RunStatistics(requests, successes, errors, timeouts, statuses, agents, agentOfUser.size(),
+                    (int) agentOfUser.values().stream().filter(agent -> !agent.isEmpty()).count(), overall.summary(),
                     durationNanos, steady);
         }
     }
