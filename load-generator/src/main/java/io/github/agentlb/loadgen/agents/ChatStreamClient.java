@@ -22,12 +22,9 @@ import java.util.function.LongSupplier;
 
 /**
  * Sends one streamed chat completion ({@code POST}, {@code "stream": true}) with the JDK's
- * {@link HttpClient} (HTTP/1.1) and reads the Server-Sent Events as they arrive: the time to first
- * token runs from the send to the first {@code data:} line, the answer ends with
- * {@code data: [DONE]}. The agent comes from the first chunk's {@code id}
- * ({@code chatcmpl-<agent>-<n>}, as the stub agent names answers), the session from the
- * {@value #SESSION_HEADER} header, the {@link Usage} from the chunk carrying {@code usage}. An answer
- * not complete within the timeout (from the send) is cancelled, closing its connection.
+ * {@link HttpClient} (HTTP/1.1) and reads the Server-Sent Events as they arrive into an
+ * {@link Answer}; the answer ends with {@code data: [DONE]}. An answer not complete within the
+ * timeout (from the send) is cancelled, closing its connection.
  * Thread-safe: one client serves many threads; {@link #send} blocks until the answer ended.
  */
 public final class ChatStreamClient {
@@ -41,9 +38,9 @@ public final class ChatStreamClient {
 
     /**
      * What one request got: HTTP status (0 without an answer head); send to first {@code data:} line
-     * (-1 when none) and to the end of the answer or the failure, ns; the agent (from the first chunk)
-     * and the {@value #SESSION_HEADER}, null if none; why it failed (non-2xx, timeout, stream cut, I/O),
-     * null on success; the last chunk's {@code usage} (when asked for with
+     * (-1 when none) and to the end of the answer or the failure, ns; the agent (from the first chunk's
+     * {@code id}, {@link #agentOf}) and the {@value #SESSION_HEADER}, null if none; why it failed (non-2xx,
+     * timeout, stream cut, I/O), null on success; the last chunk's {@code usage} (when asked for with
      * {@code "stream_options":{"include_usage":true}}), null if none came.
      */
     public record Answer(int status, long firstTokenNanos, long totalNanos, String agentId, String sessionId,
@@ -189,7 +186,7 @@ public final class ChatStreamClient {
         }
     }
 
-    /** The agent id in a chunk's {@code id} ({@code chatcmpl-A1-7} gives {@code A1}); null if it names none. */
+    /** The agent in a chunk's {@code id} as the stub agent writes it ({@code chatcmpl-A1-7}: {@code A1}), else null. */
     static String agentOf(String chunkJson) {
         try {
             String text = JSON.readTree(chunkJson).path("id").asText("");

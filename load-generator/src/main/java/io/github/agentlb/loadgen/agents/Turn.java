@@ -8,10 +8,7 @@ import java.util.stream.Collectors;
 /** Turn {@code turn} (0-based) of conversation {@code conversation} as the client saw it; {@code mcp}: it keeps a session id. */
 public record Turn(int conversation, int turn, boolean mcp, ChatStreamClient.Answer answer) {
 
-    /**
-     * This turn as a request outcome: a success from its agent ({@code ?} when no chunk named one)
-     * with its time to first token as latency, else a timeout or an error with its HTTP status.
-     */
+    /** This turn as a request outcome ({@link ChatStreamClient.Answer#outcome}), its time to first token as latency. */
     public RequestOutcome outcome() {
         return answer.outcome("c" + conversation + "-t" + turn, conversation, answer.firstTokenNanos());
     }
