@@ -118,9 +118,8 @@ final class OpenLoopRoute extends RouteBuilder {
 
         private final Workload workload;
         private final LongSupplier clock;
-        /** The schedule, validated at construction, moved to start at the first call. */
+        /** The schedule, validated at construction, moved to start at the first call, which hands out request 0. */
         private Schedule schedule;
-        private boolean started;
         private long next;
 
         Dispatcher(double ratePerSecond, long total, Workload workload, LongSupplier clock) {
@@ -131,9 +130,8 @@ final class OpenLoopRoute extends RouteBuilder {
 
         synchronized List<Due> due() {
             long now = clock.getAsLong();
-            if (!started) {
+            if (next == 0) {
                 schedule = new Schedule(schedule.ratePerSecond(), now, schedule.total());
-                started = true;
             }
             long dueBy = schedule.dueBy(now);
             List<Due> due = new ArrayList<>((int) Math.max(0, dueBy - next));
@@ -145,13 +143,13 @@ final class OpenLoopRoute extends RouteBuilder {
 
         /** ns until the next request is due (0 before the first call); {@code Long.MAX_VALUE} once all were. */
         synchronized long nanosUntilNext() {
-            return !started ? 0 : next >= schedule.total() ? Long.MAX_VALUE
+            return next == 0 ? 0 : next >= schedule.total() ? Long.MAX_VALUE
                     : Math.max(0, schedule.intendedNanos(next) - clock.getAsLong());
         }
 
         /** When request 0 was due, ns; {@code Long.MIN_VALUE} before the first call. */
         synchronized long startNanos() {
-            return started ? schedule.intendedNanos(0) : Long.MIN_VALUE;
+            return next > 0 ? schedule.intendedNanos(0) : Long.MIN_VALUE;
         }
     }
 }
