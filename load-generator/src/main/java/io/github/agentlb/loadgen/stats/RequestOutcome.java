@@ -36,17 +36,14 @@ public record RequestOutcome(String requestId, int userId, Kind kind, String age
         }
     }
 
-    /** A 2xx answer from {@code agentId}. */
     public static RequestOutcome success(String requestId, int userId, String agentId, int status, long latencyNanos) {
         return new RequestOutcome(requestId, userId, Kind.SUCCESS, agentId, status, latencyNanos);
     }
 
-    /** A non-2xx or unusable answer with HTTP {@code status}, or no answer at all ({@code status} 0). */
     public static RequestOutcome error(String requestId, int userId, int status, long latencyNanos) {
         return new RequestOutcome(requestId, userId, Kind.ERROR, null, status, latencyNanos);
     }
 
-    /** No answer within the request timeout. */
     public static RequestOutcome timeout(String requestId, int userId, long latencyNanos) {
         return new RequestOutcome(requestId, userId, Kind.TIMEOUT, null, 0, latencyNanos);
     }
