@@ -37,10 +37,6 @@ public final class JvmGauges {
         return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
     }
 
-    public static int cores() {
-        return Runtime.getRuntime().availableProcessors();
-    }
-
     /** The share of the cores' time used: {@code cpuNanos / (wallNanos x cores)}; NaN when either is unknown or zero. */
     public static double cpuShare(long cpuNanos, long wallNanos, int cores) {
         return cpuNanos < 0 || wallNanos <= 0 || cores <= 0 ? Double.NaN : (double) cpuNanos / ((double) wallNanos * cores);

@@ -168,7 +168,7 @@ public final class LoadRunner {
      */
     public static PaceReport pace(Pacing pacing, PacingCheck check, long cpuBefore, long wallNanos, long completed) {
         long cpuNanos = cpuBefore < 0 ? -1 : JvmGauges.processCpuNanos() - cpuBefore;
-        int cores = JvmGauges.cores();
+        int cores = Runtime.getRuntime().availableProcessors();
         return PaceReport.counted(pacing, check.result(JvmGauges.cpuShare(cpuNanos, wallNanos, cores), cores,
                 PacingCheck.cpuMsPerRequest(cpuNanos, completed)));
     }

@@ -9,7 +9,6 @@ import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.config.Pacing;
 import io.github.agentlb.loadgen.config.Workload;
 import io.github.agentlb.loadgen.run.EmbeddedCluster;
-import io.github.agentlb.loadgen.run.JvmGauges;
 import io.github.agentlb.loadgen.run.LoadRunner;
 import io.github.agentlb.loadgen.run.PeriodicSampler;
 import io.github.agentlb.loadgen.stats.IntervalSeries;
@@ -230,7 +229,7 @@ public final class PlainScenario implements Scenario {
         pace.selfCheckLines(s.successes()).forEach(line -> lines.add(r.line("%s", line)));
         if (s.successes() > 0 && pace.selfCheck().fellBehindSchedule()) {
             lines.add(r.line("%s", behindHint(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                    JvmGauges.cores())));
+                    pace.selfCheck().cores())));
         }
         if (pace.verdict() != null) {
             lines.add(r.line("%s", pace.verdict().line()));
