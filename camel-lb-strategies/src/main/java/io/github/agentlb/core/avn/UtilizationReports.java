@@ -18,16 +18,14 @@ import java.util.function.LongSupplier;
 final class UtilizationReports {
 
     private final Map<String, TimedReport> latest = new ConcurrentHashMap<>();
+    private final AdaptiveVirtualNodesConfig config;
     private final LongSupplier nanoClock;
-    private final long expiryNanos;
-    private final double smoothing;
     /** Smoothed CPU and memory per agent; guarded by the owner's lock. */
     private final Map<String, AgentUtilization> smoothed = new HashMap<>();
 
     UtilizationReports(AdaptiveVirtualNodesConfig config, LongSupplier nanoClock) {
+        this.config = config;
         this.nanoClock = nanoClock;
-        this.expiryNanos = config.reportExpiry().toNanos();
-        this.smoothing = config.utilizationSmoothing();
     }
 
     /** Keeps {@code utilization} as the agent's latest report, dated now. Lock-free. */
@@ -43,6 +41,7 @@ final class UtilizationReports {
     /** Agents whose latest report is at most {@code reportExpiry} old, to that report. */
     Map<String, AgentUtilization> current() {
         long now = nanoClock.getAsLong();
+        long expiryNanos = config.reportExpiry().toNanos();
         Map<String, AgentUtilization> current = new HashMap<>();
         latest.forEach((agent, report) -> {
             if (now - report.nanos() <= expiryNanos) {
@@ -59,7 +58,7 @@ final class UtilizationReports {
      * @return agent id to its smoothed utilization, the agents of {@code windowMeans}
      */
     Map<String, AgentUtilization> smooth(Map<String, AgentUtilization> windowMeans) {
-        double a = smoothing;
+        double a = config.utilizationSmoothing();
         Map<String, AgentUtilization> next = new HashMap<>();
         windowMeans.forEach((agent, mean) -> {
             AgentUtilization previous = smoothed.get(agent);
