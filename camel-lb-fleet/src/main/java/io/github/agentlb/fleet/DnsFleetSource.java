@@ -101,7 +101,7 @@ public final class DnsFleetSource extends PolledFleetSource {
     private final String host;
     private final int port;
     private final boolean srv;
-    private final Builder config;
+    private final Settings config;
     private EventLoopGroup group;
     private DnsNameResolver resolver;
 
@@ -115,17 +115,23 @@ public final class DnsFleetSource extends PolledFleetSource {
         }
     }
 
-    private DnsFleetSource(Builder builder) {
-        this.config = builder.copy();
-        this.target = builder.target;
-        this.srv = builder.target.startsWith("_");
+    /** The builder's settings, as they were when the source was built. */
+    private record Settings(InetSocketAddress nameServer, String scheme, Duration minRefresh, Duration maxRefresh,
+                            Duration retryInterval, Duration queryTimeout, boolean ipv4, boolean ipv6,
+                            TaskScheduler scheduler) {
+    }
+
+    private DnsFleetSource(String target, Settings config) {
+        this.config = config;
+        this.target = target;
+        this.srv = target.startsWith("_");
         if (srv) {
-            this.host = builder.target;
+            this.host = target;
             this.port = -1;
         } else {
-            int colon = builder.target.lastIndexOf(':');
-            this.host = builder.target.substring(0, colon);
-            this.port = Integer.parseInt(builder.target.substring(colon + 1));
+            int colon = target.lastIndexOf(':');
+            this.host = target.substring(0, colon);
+            this.port = Integer.parseInt(target.substring(colon + 1));
         }
     }
 
@@ -149,14 +155,14 @@ public final class DnsFleetSource extends PolledFleetSource {
         synchronized (lock) {
             LastGoodFleet first = startable(listener);
             group = new NioEventLoopGroup(1, new DefaultThreadFactory("agentlb-fleet-dns-io", true));
-            DnsServerAddressStreamProvider servers = config.nameServer == null
+            DnsServerAddressStreamProvider servers = config.nameServer() == null
                     ? DnsServerAddressStreamProviders.platformDefault()
-                    : new SingletonDnsServerAddressStreamProvider(config.nameServer);
+                    : new SingletonDnsServerAddressStreamProvider(config.nameServer());
             resolver = new DnsNameResolverBuilder(group.next())
                     .datagramChannelType(NioDatagramChannel.class)
                     .socketChannelType(NioSocketChannel.class)
                     .nameServerProvider(servers)
-                    .queryTimeoutMillis(config.queryTimeout.toMillis())
+                    .queryTimeoutMillis(config.queryTimeout().toMillis())
                     .recursionDesired(true)
                     .resolveCache(NoopDnsCache.INSTANCE)
                     .cnameCache(NoopDnsCnameCache.INSTANCE)
@@ -173,7 +179,7 @@ public final class DnsFleetSource extends PolledFleetSource {
                 stopIo();
                 throw e;
             }
-            started(first, config.scheduler, "agentlb-fleet-dns", this::refresh, nextRead(answer));
+            started(first, config.scheduler(), "agentlb-fleet-dns", this::refresh, nextRead(answer));
         }
     }
 
@@ -182,7 +188,7 @@ public final class DnsFleetSource extends PolledFleetSource {
             if (isClosed()) {
                 return;
             }
-            Duration delay = config.retryInterval;
+            Duration delay = config.retryInterval();
             try {
                 Answer answer = read();
                 if (answer.problem != null) {
@@ -199,20 +205,20 @@ public final class DnsFleetSource extends PolledFleetSource {
     /** @return how long to wait after an applied answer: its TTL's delay, at most retryInterval if a family failed */
     private Duration nextRead(Answer answer) {
         Duration delay = refreshAfter(answer.ttlSeconds);
-        return answer.partProblem != null && config.retryInterval.compareTo(delay) < 0 ? config.retryInterval : delay;
+        return answer.partProblem != null && config.retryInterval().compareTo(delay) < 0 ? config.retryInterval() : delay;
     }
 
     /** @return how long to wait after an answer whose smallest TTL is {@code ttlSeconds} */
     Duration refreshAfter(long ttlSeconds) {
         Duration ttl = Duration.ofSeconds(ttlSeconds);
-        return ttl.compareTo(config.minRefresh) < 0 ? config.minRefresh
-                : ttl.compareTo(config.maxRefresh) > 0 ? config.maxRefresh : ttl;
+        return ttl.compareTo(config.minRefresh()) < 0 ? config.minRefresh()
+                : ttl.compareTo(config.maxRefresh()) > 0 ? config.maxRefresh() : ttl;
     }
 
     private Answer read() {
         List<DnsRecordType> types = srv ? List.of(DnsRecordType.SRV)
-                : config.ipv4 && config.ipv6 ? List.of(DnsRecordType.A, DnsRecordType.AAAA)
-                : List.of(config.ipv4 ? DnsRecordType.A : DnsRecordType.AAAA);
+                : config.ipv4() && config.ipv6() ? List.of(DnsRecordType.A, DnsRecordType.AAAA)
+                : List.of(config.ipv4() ? DnsRecordType.A : DnsRecordType.AAAA);
         // Both families asked at once: one wait, however long the slower answer takes.
         List<Future<AddressedEnvelope<DnsResponse, InetSocketAddress>>> queries = new ArrayList<>();
         for (DnsRecordType type : types) {
@@ -268,7 +274,7 @@ public final class DnsFleetSource extends PolledFleetSource {
     }
 
     private Reply reply(DnsRecordType type, Future<AddressedEnvelope<DnsResponse, InetSocketAddress>> query) {
-        if (!query.awaitUninterruptibly(config.queryTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+        if (!query.awaitUninterruptibly(config.queryTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS)) {
             query.cancel(false);
             return Reply.problem(type.name() + " query for " + host + " timed out");
         }
@@ -311,7 +317,7 @@ public final class DnsFleetSource extends PolledFleetSource {
     /** A failure's reason without the query id and server Netty put in it, so that it repeats word for word. */
     private String why(Throwable cause) {
         if (cause instanceof DnsNameResolverTimeoutException) {
-            return "timed out after " + config.queryTimeout.toMillis() + " ms";
+            return "timed out after " + config.queryTimeout().toMillis() + " ms";
         }
         String message = String.valueOf(cause.getMessage()).replaceAll("\\[\\d+: [^\\]]*\\] ", "").replaceAll(" '\\d+'", "");
         return cause.getClass().getSimpleName() + ": " + message;
@@ -332,7 +338,7 @@ public final class DnsFleetSource extends PolledFleetSource {
         }
         String text = NetUtil.toAddressString(address);
         String hostPort = (length == 16 ? "[" + text + "]" : text) + ":" + port;
-        return AgentSpec.of(hostPort, URI.create(config.scheme + "://" + hostPort));
+        return AgentSpec.of(hostPort, URI.create(config.scheme() + "://" + hostPort));
     }
 
     private List<AgentSpec> srvAgents(List<Srv> records) {
@@ -345,7 +351,7 @@ public final class DnsFleetSource extends PolledFleetSource {
             String hostPort = record.target + ":" + record.port;
             try {
                 double weight = Math.min(Math.max(record.weight, 1), AgentSpec.MAX_WEIGHT);
-                agents.add(new AgentSpec(hostPort, new URI(config.scheme + "://" + hostPort), weight, false, null));
+                agents.add(new AgentSpec(hostPort, new URI(config.scheme() + "://" + hostPort), weight, false, null));
             } catch (URISyntaxException | IllegalArgumentException e) {
                 // a target that is no host name (servers do not check SRV targets): skipped
             }
@@ -520,21 +526,8 @@ public final class DnsFleetSource extends PolledFleetSource {
                 throw new IllegalArgumentException("ipv4 and ipv6 choose the queries of a host:port target, not of the SRV"
                         + " target " + target + ", were ipv4=" + ipv4 + ", ipv6=" + ipv6);
             }
-            return new DnsFleetSource(this);
-        }
-
-        private Builder copy() {
-            Builder copy = new Builder(target);
-            copy.nameServer = nameServer;
-            copy.scheme = scheme;
-            copy.minRefresh = minRefresh;
-            copy.maxRefresh = maxRefresh;
-            copy.retryInterval = retryInterval;
-            copy.queryTimeout = queryTimeout;
-            copy.ipv4 = ipv4;
-            copy.ipv6 = ipv6;
-            copy.scheduler = scheduler;
-            return copy;
+            return new DnsFleetSource(target, new Settings(nameServer, scheme, minRefresh, maxRefresh, retryInterval,
+                    queryTimeout, ipv4, ipv6, scheduler));
         }
     }
 }
