@@ -38,6 +38,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
@@ -53,8 +54,11 @@ import java.util.stream.Stream;
  * <p>Over 300 lines: one scenario's whole job (variants, the conversations' closed loop, the
  * in-process and the {@code --url} run, the goal's checks, its console and {@code report.md}
  * section), as every other scenario keeps its own.
+ *
+ * @param workload the conversations, or {@code null} for the default ones of the job's seed
+ * @param settings the agents' and the clients' settings
  */
-public final class AgentsScenario implements Scenario {
+public record AgentsScenario(Conversations workload, AgentsSettings settings) implements Scenario {
 
     /** The shared secret that seals session ids, the same on every replica (at least 16 bytes). */
     public static final String SESSION_SECRET = "agents-scenario-session-secret";
@@ -77,18 +81,9 @@ public final class AgentsScenario implements Scenario {
     private static final int START_WAIT_SECONDS = 60;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Conversations workload;
-    private final AgentsSettings settings;
-
     /** The default conversations (of the job's seed) and settings. */
     public AgentsScenario() {
         this(null, AgentsSettings.ofDefaults());
-    }
-
-    /** @param workload the conversations, or {@code null} for the default ones of the job's seed */
-    public AgentsScenario(Conversations workload, AgentsSettings settings) {
-        this.workload = workload;
-        this.settings = settings;
     }
 
     @Override
@@ -191,15 +186,10 @@ public final class AgentsScenario implements Scenario {
     private Result run(Variant variant, Setup setup, Callable<?> gate) throws Exception {
         try (EmbeddedCluster cluster = ClusterRun.start(agents(setup), variant)) {
             gate.call();
-            PacingCheck check = new PacingCheck();
-            long cpuBefore = JvmGauges.processCpuNanos(), start = System.nanoTime();
-            List<Turn> turns = send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity(), check);
-            long wall = System.nanoTime() - start;
-            Map<String, Counters> counters = cluster.agents().stream().collect(Collectors.toMap(
-                    a -> a.config().agentId(), a -> new Counters(a.llm().counters(), a.llm().agentFirstTokenNanos()),
-                    (a, b) -> b, TreeMap::new));
-            return result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns, counters, wall)
-                    .withPace(LoadRunner.pace(Pacing.CLOSED_COUNTED, check, cpuBefore, wall, turns.size()));
+            return send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity(), (turns, wall) ->
+                    result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns, cluster.agents().stream()
+                            .collect(Collectors.toMap(a -> a.config().agentId(), a -> new Counters(a.llm().counters(),
+                                    a.llm().agentFirstTokenNanos()), (a, b) -> b, TreeMap::new)), wall));
         }
     }
 
@@ -208,11 +198,14 @@ public final class AgentsScenario implements Scenario {
      * as {@code body} has it; or what a conversation's thread threw. Closed loop, in-process and against a URL alike:
      * up to {@code inFlight} threads each take the next conversation and send its turns one after another, each once
      * the previous answer has ended; an MCP-style conversation sends its first answer's session id with every later
-     * turn. Each thread's gaps between an answer and its next send, and its waits for answers, go to {@code check}.
+     * turn. Returns what {@code result} makes of the turns and the wall time (ns), with the pace: each thread's gaps
+     * between an answer and its next send against its waits for answers.
      */
-    private List<Turn> send(Setup setup, String name, List<String> baseUrls, UnaryOperator<String> body,
-                            PacingCheck check) throws Exception {
+    private Result send(Setup setup, String name, List<String> baseUrls, UnaryOperator<String> body,
+                        BiFunction<List<Turn>, Long, Result> result) throws Exception {
         Conversations w = conversations(setup);
+        PacingCheck check = new PacingCheck();
+        long cpuBefore = JvmGauges.processCpuNanos(), start = System.nanoTime();
         ChatStreamClient client = new ChatStreamClient(settings.timeout());
         List<Turn> turns = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger next = new AtomicInteger();
@@ -239,7 +232,9 @@ public final class AgentsScenario implements Scenario {
             }
             return null;
         });
-        return List.copyOf(turns);
+        long wall = System.nanoTime() - start;
+        return result.apply(List.copyOf(turns), wall)
+                .withPace(LoadRunner.pace(Pacing.CLOSED_COUNTED, check, cpuBefore, wall, turns.size()));
     }
 
     /**
@@ -369,12 +364,8 @@ public final class AgentsScenario implements Scenario {
         Conversations w = conversations(setup);
         setup.stdout().println(Section.format("== agents %s: %d conversations of %d turns to %s%s, %d in flight", label,
                 w.conversations(), w.turns(), baseUrl, PATH, settings.inFlight()));
-        PacingCheck check = new PacingCheck();
-        long cpuBefore = JvmGauges.processCpuNanos(), start = System.nanoTime();
-        List<Turn> turns = send(setup, "agents-url-" + label, List.of(baseUrl), AgentsScenario::withUsage, check);
-        long wall = System.nanoTime() - start;
-        return urlResult(label, baseUrl, workload(setup), turns, wall)
-                .withPace(LoadRunner.pace(Pacing.CLOSED_COUNTED, check, cpuBefore, wall, turns.size()));
+        return send(setup, "agents-url-" + label, List.of(baseUrl), AgentsScenario::withUsage,
+                (turns, wall) -> urlResult(label, baseUrl, workload(setup), turns, wall));
     }
 
     @Override

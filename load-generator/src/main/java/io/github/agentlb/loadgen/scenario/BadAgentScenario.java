@@ -34,8 +34,12 @@ import java.util.stream.Collectors;
  *
  * <p>Over 300 lines: three faults of one shape (one switch of the bad agents' answer, one measure,
  * one check, one table) share every step; split, each would repeat the run and the report.
+ *
+ * @param busy     {@code busy} (429 with {@code Retry-After: 2}) rather than {@code gray} (500)
+ * @param brownOut {@code brownout} (503 without {@code Retry-After}, A1 and A2) rather than {@code gray}
+ * @param requests measured requests of a run, over a tenth as many users, >= 3
  */
-public final class BadAgentScenario implements Scenario {
+public record BadAgentScenario(boolean busy, boolean brownOut, int requests) implements Scenario {
 
     public static final String BAD_AGENT = "A1";
     /** Requests a busy agent may get per {@code Retry-After}: its first and one more. */
@@ -45,24 +49,12 @@ public final class BadAgentScenario implements Scenario {
     /** A rest or ejection this soon after the switch shares its chart marker, ms. */
     private static final double NEAR_MS = 400;
 
-    private final boolean busy;
-    private final boolean brownOut;
-    private final int requests;
-
     /** 600 requests for {@code busy} (a phase about one {@code Retry-After}), 900 for {@code gray}. */
     public BadAgentScenario(boolean busy) {
         this(busy, false, busy ? 600 : 900);
     }
 
-    /**
-     * @param busy     {@code busy} (429 with {@code Retry-After: 2}) rather than {@code gray} (500)
-     * @param brownOut {@code brownout} (503 without {@code Retry-After}, A1 and A2) rather than {@code gray}
-     * @param requests measured requests of a run, over a tenth as many users, >= 3
-     */
-    BadAgentScenario(boolean busy, boolean brownOut, int requests) {
-        this.busy = busy;
-        this.brownOut = brownOut;
-        this.requests = requests;
+    public BadAgentScenario {
         Changes.atRequest(2, 3, requests); // checks the count
     }
 
@@ -118,11 +110,6 @@ public final class BadAgentScenario implements Scenario {
     }
 
     @Override
-    public String injects(Setup setup) {
-        return String.join(" and ", badAgents()) + (brownOut ? " answer " : " answers ") + answer() + " from 1/3 to 2/3 of the requests";
-    }
-
-    @Override
     public List<Variant> variants(Setup setup) {
         return setup.strategies().stream().map(s -> new Variant(s, s, () -> balancer(s), 1)).toList();
     }
@@ -145,7 +132,9 @@ public final class BadAgentScenario implements Scenario {
     @Override
     public Result run(Variant variant, Setup setup) throws Exception {
         int n = workload(setup).requests();
-        return ClusterRun.run(this, variant, setup, agents(setup), injects(setup), ProxyConfig.builder(),
+        String injects = String.join(" and ", badAgents()) + (brownOut ? " answer " : " answers ") + answer()
+                + " from 1/3 to 2/3 of the requests";
+        return ClusterRun.run(this, variant, setup, agents(setup), injects, ProxyConfig.builder(),
                 List.of("before", "during", "after"), cluster -> {
                     List<StubAgent> bad = badAgents().stream().map(cluster::agent).toList();
                     String named = String.join("+", badAgents());

@@ -159,8 +159,7 @@ final class ClusterRun {
                         + "client errors, p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(),
                 p.stats().clientErrors(), p.stats().latency().p99Ms(), answered(p.stats(), "="))).toList());
         Stream.of(more).filter(Objects::nonNull).forEach(lines::add);
-        Result out = r.withOutput(List.of(chart), lines);
-        return r.pace() == null ? out : out.withPace(r.pace());
+        return r.withOutput(List.of(chart), lines).withPace(r.pace());
     }
 
     /** "600 requests over 100 users, 10 concurrent, seed 42, after 100 warm-up requests (not counted)". */

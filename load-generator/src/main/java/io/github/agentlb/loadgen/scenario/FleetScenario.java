@@ -33,8 +33,12 @@ import org.apache.camel.support.AsyncProcessorConverterHelper;
  *
  * <p>How A4 joins: the demo proxy cannot build a producer for an agent added later, so it starts over
  * A1-A4 and A4 is removed before the warm-up, its producer added again at 1/4 under the same name.
+ *
+ * @param slowStart the slow start of the balancers
+ * @param requests  measured requests of a run, >= 4
+ * @param users     their users
  */
-public final class FleetScenario implements Scenario {
+public record FleetScenario(SlowStart slowStart, int requests, int users) implements Scenario {
 
     public static final String JOINING = "A4", LEAVING = "A2";
     /** The balancers' slow start: 2 s, linear, at least 10%: over within a phase (about 3 s; the demo's is 30 s). */
@@ -42,24 +46,12 @@ public final class FleetScenario implements Scenario {
     private static final Set<String> CHANGING = Set.of(JOINING, LEAVING);
     private static final List<String> AGENTS = List.of("A1", "A2", "A3", JOINING);
 
-    private final SlowStart slowStart;
-    private final int requests;
-    private final int users;
-
     /** The main job's scenario: {@link #SLOW_START}, 1200 requests over 100 users (about 3 per user and phase). */
     public FleetScenario() {
         this(SLOW_START, 1_200, 100);
     }
 
-    /**
-     * @param slowStart the slow start of the balancers
-     * @param requests  measured requests of a run, >= 4
-     * @param users     their users
-     */
-    public FleetScenario(SlowStart slowStart, int requests, int users) {
-        this.slowStart = slowStart;
-        this.requests = requests;
-        this.users = users;
+    public FleetScenario {
         Changes.atRequest(3, 4, requests); // checks the count
     }
 
@@ -79,12 +71,6 @@ public final class FleetScenario implements Scenario {
     }
 
     @Override
-    public String injects(Setup setup) {
-        return Section.format("%s joins after 1/4 of the requests (slow start %d ms), %s is drained after "
-                + "1/2 and back after 3/4", JOINING, slowStart.window().toMillis(), LEAVING);
-    }
-
-    @Override
     public List<Variant> variants(Setup setup) {
         return setup.strategies().stream().map(s -> Variant.of(s, s, b -> b.setSlowStart(slowStart), 1)).toList();
     }
@@ -98,7 +84,9 @@ public final class FleetScenario implements Scenario {
     public Result run(Variant variant, Setup setup) throws Exception {
         int n = workload(setup).requests();
         AtomicLong left = new AtomicLong(-1);
-        return ClusterRun.run(this, variant, setup, agents(setup), injects(setup), ProxyConfig.builder(),
+        String injects = Section.format("%s joins after 1/4 of the requests (slow start %d ms), %s is drained after "
+                + "1/2 and back after 3/4", JOINING, slowStart.window().toMillis(), LEAVING);
+        return ClusterRun.run(this, variant, setup, agents(setup), injects, ProxyConfig.builder(),
                 List.of("before", "joined", "drained", "returned"), cluster -> {
                     AgentLoadBalancerSupport balancer = cluster.balancer();
                     Map<String, AsyncProcessor> children = childrenByAgent(cluster);

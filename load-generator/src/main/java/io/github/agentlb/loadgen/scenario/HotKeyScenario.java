@@ -49,13 +49,6 @@ public final class HotKeyScenario implements Scenario {
     }
 
     @Override
-    public String injects(Setup setup) {
-        LoadTestConfig c = workload(setup);
-        return Section.format("user %d sends %d of %d requests", Workload.HOT_USER,
-                Workload.hotRequests(c.requests(), c.hotShare()), c.requests());
-    }
-
-    @Override
     public List<Variant> variants(Setup setup) {
         List<Variant> variants = new ArrayList<>();
         for (String s : setup.strategies()) {
@@ -96,7 +89,10 @@ public final class HotKeyScenario implements Scenario {
 
     @Override
     public Result run(Variant variant, Setup setup) throws Exception {
-        return ClusterRun.run(this, variant, setup, agents(setup), injects(setup), ProxyConfig.builder(),
+        LoadTestConfig c = workload(setup);
+        String injects = Section.format("user %d sends %d of %d requests", Workload.HOT_USER,
+                Workload.hotRequests(c.requests(), c.hotShare()), c.requests());
+        return ClusterRun.run(this, variant, setup, agents(setup), injects, ProxyConfig.builder(),
                 List.of("run"), cluster -> List.of(), (m, cluster) -> result(m, balancerFigures(cluster)));
     }
 

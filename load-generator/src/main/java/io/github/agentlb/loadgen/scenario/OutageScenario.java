@@ -24,8 +24,11 @@ import java.util.concurrent.TimeUnit;
  * {@link AgentFault}) at 1/3 of the measured requests and is restarted at 2/3, on a controller thread.
  * Measured: per phase the client's figures, the balancer's ejection and re-admission
  * ({@link BalancerLog}), who kept their agent ({@link FailoverStickiness}).
+ *
+ * @param hang                  {@code hang} rather than {@code failure}
+ * @param proxyRequestTimeoutMs the proxy's answer timeout, ms
  */
-public final class OutageScenario implements Scenario {
+public record OutageScenario(boolean hang, int proxyRequestTimeoutMs) implements Scenario {
 
     public static final String DEAD_AGENT = "A1";
     /** Default requests of a run: 600 (about 2 s per phase at the default pace) over 100 users. */
@@ -36,17 +39,9 @@ public final class OutageScenario implements Scenario {
     public static final OutlierEjection EJECTION = OutlierEjection.custom().baseEjectionTime(Duration.ofSeconds(1))
             .maxEjectionTime(Duration.ofSeconds(2)).build();
 
-    private final boolean hang;
-    private final int proxyRequestTimeoutMs;
-
     /** @param hang {@code hang} (answer timeout {@value #HANG_PROXY_REQUEST_TIMEOUT_MS} ms) rather than {@code failure} */
     public OutageScenario(boolean hang) {
         this(hang, hang ? HANG_PROXY_REQUEST_TIMEOUT_MS : ProxyConfig.DEFAULT_FIRST_BYTE_TIMEOUT_MS);
-    }
-
-    OutageScenario(boolean hang, int proxyRequestTimeoutMs) {
-        this.hang = hang;
-        this.proxyRequestTimeoutMs = proxyRequestTimeoutMs;
     }
 
     @Override
@@ -57,11 +52,6 @@ public final class OutageScenario implements Scenario {
     @Override
     public LoadTestConfig workload(Setup setup) {
         return setup.faultLoad();
-    }
-
-    @Override
-    public String injects(Setup setup) {
-        return DEAD_AGENT + " is " + (hang ? "hung" : "killed") + " after 1/3 of the requests and restarted after 2/3";
     }
 
     /** What the agent does while down, for reports. */
@@ -101,7 +91,8 @@ public final class OutageScenario implements Scenario {
         int n = workload(setup).requests();
         AgentFault[] fault = new AgentFault[1];
         try {
-            return ClusterRun.run(this, variant, setup, agents(setup), injects(setup),
+            return ClusterRun.run(this, variant, setup, agents(setup), DEAD_AGENT + " is " + (hang ? "hung" : "killed")
+                            + " after 1/3 of the requests and restarted after 2/3",
                     ProxyConfig.builder().firstByteTimeoutMs(proxyRequestTimeoutMs), List.of("before", "down", "after"),
                     cluster -> {
                         fault[0] = new AgentFault(cluster.agent(DEAD_AGENT), hang, System::nanoTime);

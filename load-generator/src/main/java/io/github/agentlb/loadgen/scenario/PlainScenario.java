@@ -45,7 +45,7 @@ import java.util.stream.Stream;
  * <p>Over 300 lines: two scenarios in three pacings and two targets share this one file, with the
  * pid and avn figures and charts only they report.
  */
-public final class PlainScenario implements Scenario {
+public record PlainScenario(AgentSet agentSet) implements Scenario {
 
     /** How often the pid balancer's weights are sampled: twice per control period, so no step is missed. */
     static final Duration PID_SAMPLE_PERIOD = PidWeightsConfig.DEFAULT_CONTROL_PERIOD.dividedBy(2);
@@ -53,12 +53,6 @@ public final class PlainScenario implements Scenario {
     static final int URL_OPEN_LOOP_WARMUP_SECONDS = 30;
     /** The legend entry of the agents' mean utilization in {@link #pidChart}. */
     public static final String SETPOINT_SERIES = "mean (setpoint)";
-
-    private final AgentSet agentSet;
-
-    public PlainScenario(AgentSet agentSet) {
-        this.agentSet = agentSet;
-    }
 
     @Override
     public String name() {
@@ -125,14 +119,10 @@ public final class PlainScenario implements Scenario {
                 started -> { }, false);
         RunStatistics s = run.statistics();
         Map<String, Object> figures = s.successes() == 0 ? Map.of() : urlFigures(load, run.outcomes());
-        List<String> lines = new ArrayList<>();
-        if (s.successes() == 0) {
-            lines.add(nothingSucceeded(s, baseUrl));
-        } else if (!figures.isEmpty()) {
-            lines.add(Section.format("%s: max/mean %.3f, other users' stickiness %.3f, hot user %d on %s "
-                            + "agent(s)", label, s.maxOverMean(), (double) figures.get("others_stickiness"),
-                    Workload.HOT_USER, HotKeyScenario.hotUserOn(Result.figure(figures, "hot_user_agents"))));
-        }
+        List<String> lines = s.successes() == 0 ? List.of(nothingSucceeded(s, baseUrl)) : figures.isEmpty() ? List.of()
+                : List.of(Section.format("%s: max/mean %.3f, other users' stickiness %.3f, hot user %d on %s agent(s)",
+                        label, s.maxOverMean(), (double) figures.get("others_stickiness"), Workload.HOT_USER,
+                        HotKeyScenario.hotUserOn(Result.figure(figures, "hot_user_agents"))));
         return result(new Variant(label, label, () -> null, 1), baseUrl, false, load, run, figures, List.of(), lines);
     }
 
@@ -180,15 +170,12 @@ public final class PlainScenario implements Scenario {
         if (answered.isEmpty()) {
             return "No request was answered: is a balancer running at " + target + "?";
         }
-        List<String> parts = new ArrayList<>(answered.entrySet().stream().map(e -> e.getValue() + " x HTTP " + e.getKey()
-                + (e.getKey() >= 200 && e.getKey() < 300 ? " without an agent's JSON" : "")).toList());
-        if (unanswered != null) {
-            parts.add(unanswered + " without an answer");
-        }
-        if (stats.timeouts() > 0) {
-            parts.add(stats.timeouts() + " timed out");
-        }
-        return "Every request failed: " + String.join(", ", parts) + "; is " + target
+        String parts = Stream.concat(answered.entrySet().stream().map(e -> e.getValue() + " x HTTP " + e.getKey()
+                        + (e.getKey() >= 200 && e.getKey() < 300 ? " without an agent's JSON" : "")),
+                Stream.of(unanswered == null ? null : unanswered + " without an answer",
+                        stats.timeouts() == 0 ? null : stats.timeouts() + " timed out"))
+                .filter(Objects::nonNull).collect(Collectors.joining(", "));
+        return "Every request failed: " + parts + "; is " + target
                 + " a balancer of this project (GET /process/{req_id}?user_id=N answered by an agent's JSON)?";
     }
 
@@ -198,11 +185,8 @@ public final class PlainScenario implements Scenario {
         Result r = new Result(name(), variant.label(), variant.strategy(), target, embedded, load, variant.replicas(),
                 run.statistics(), List.of(), figures, List.of(), run.statistics().clientErrors(), null, run.pace(),
                 List.of(), List.of());
-        List<Chart> all = new ArrayList<>(charts);
-        all.add(distributionChart(r));
-        if (run.pace().verdict() != null) {
-            all.add(soakChart(r));
-        }
+        List<Chart> all = Stream.concat(charts.stream(), Stream.of(distributionChart(r),
+                run.pace().verdict() == null ? null : soakChart(r))).filter(Objects::nonNull).toList();
         return r.withOutput(all, Stream.concat(before.stream(), lines(r).stream()).toList());
     }
 

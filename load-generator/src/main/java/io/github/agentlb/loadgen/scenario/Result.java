@@ -138,8 +138,7 @@ public record Result(String scenario, String variant, String strategy, String ta
 
     /** This result with no chart and one console line, {@link #line}, then its self-check's when it has a pace. */
     public Result withLine(String format, Object... args) {
-        Result r = withOutput(List.of(), List.of(line(format, args)));
-        return pace == null ? r : r.withPace(pace);
+        return withOutput(List.of(), List.of(line(format, args))).withPace(pace);
     }
 
     public Result withOutput(List<Chart> charts, List<String> lines) {
@@ -147,9 +146,12 @@ public record Result(String scenario, String variant, String strategy, String ta
                 failures, timeline, pace, charts, lines);
     }
 
-    /** This result with {@code pace}, its self-check's lines after the console's ({@link PaceReport#selfCheckLines}). */
+    /**
+     * This result with {@code pace}, its self-check's lines after the console's ({@link PaceReport#selfCheckLines});
+     * this result itself when {@code pace} is null.
+     */
     public Result withPace(PaceReport pace) {
-        return new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures, checks,
+        return pace == null ? this : new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures, checks,
                 failures, timeline, pace, charts, Stream.concat(lines.stream(), pace.selfCheckLines(totals.successes())
                 .stream().map(l -> line("%s", l))).toList());
     }

@@ -42,11 +42,6 @@ public interface Scenario {
         return AgentSet.UNIFORM.agents(setup.template(), setup.seed());
     }
 
-    /** What it injects while the load goes on, one phrase for progress lines; empty for nothing. */
-    default String injects(Setup setup) {
-        return "";
-    }
-
     /** The variants it runs for {@link Setup#strategies()}, in order; empty when none of them applies. */
     List<Variant> variants(Setup setup);
 

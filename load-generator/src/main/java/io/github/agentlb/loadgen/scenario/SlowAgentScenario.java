@@ -12,8 +12,10 @@ import java.util.Map;
  * agent {@value #SLOW_AGENT} {@value #FACTOR} times slower, one variant after another: all healthy, slow,
  * slow with the library's hedging. Figures: the clients' p99 and the agent calls per request; checked:
  * no client error; in the section the hedged p99 against the healthy one and the extra calls.
+ *
+ * @param requests measured requests of each variant, over a tenth as many users, >= 10
  */
-public final class SlowAgentScenario implements Scenario {
+public record SlowAgentScenario(int requests) implements Scenario {
 
     public static final String SLOW_AGENT = "A3";
     /** How many times slower it is. */
@@ -26,11 +28,8 @@ public final class SlowAgentScenario implements Scenario {
     static final String SLOW = "rr-slow";
     static final String HEDGED = "rr-hedged";
 
-    private final int requests;
-
-    /** @param requests measured requests of each variant, over a tenth as many users, >= 10 */
-    public SlowAgentScenario(int requests) {
-        this.requests = Check.atLeast("requests", requests, 10);
+    public SlowAgentScenario {
+        Check.atLeast("requests", requests, 10);
     }
 
     @Override

@@ -44,8 +44,10 @@ import java.util.stream.IntStream;
  * most 1/{@value #FIFO_RATIO} of it under FIFO ({@link #fair}), and {@link #lightKept}, each figure less
  * its run's longest stall ({@link #runAll}). The figures: the section's text. Over 300 lines: its own
  * open loop (seeded arrivals, per-tenant bodies, the queue and stall sampler), figures, checks, section.
+ *
+ * @param seconds how long each variant sends, s, >= 1
  */
-public final class TenantsScenario implements Scenario {
+public record TenantsScenario(double seconds) implements Scenario {
 
     public static final int AGENTS = 3, MAX_IN_FLIGHT = 2, QUEUE_SIZE = 1000, QUEUE_TIMEOUT_S = 30, WARMUP = 30;
     public static final int BLOCK_CHARS = 64, L_PROMPT_CHARS = 768, H_PROMPT_CHARS = 8000;
@@ -63,14 +65,10 @@ public final class TenantsScenario implements Scenario {
     /** The sampler's period (queue size, stalls), ns. */
     static final long SAMPLE_NANOS = 5_000_000;
 
-    private final double seconds;
-
-    /** @param seconds how long each variant sends, s, >= 1 */
-    public TenantsScenario(double seconds) {
+    public TenantsScenario {
         if (!(seconds >= 1)) {
             throw new IllegalArgumentException("seconds must be >= 1, was " + seconds);
         }
-        this.seconds = seconds;
     }
 
     @Override
