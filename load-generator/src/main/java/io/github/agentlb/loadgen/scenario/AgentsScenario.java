@@ -186,10 +186,11 @@ public record AgentsScenario(Conversations workload, AgentsSettings settings) im
     private Result run(Variant variant, Setup setup, Callable<?> gate) throws Exception {
         try (EmbeddedCluster cluster = ClusterRun.start(agents(setup), variant)) {
             gate.call();
-            return send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity(), (turns, wall) ->
-                    result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns, cluster.agents().stream()
-                            .collect(Collectors.toMap(a -> a.config().agentId(), a -> new Counters(a.llm().counters(),
-                                    a.llm().agentFirstTokenNanos()), (a, b) -> b, TreeMap::new)), wall));
+            return send(setup, "agents-" + variant.label(), cluster.baseUrls(), UnaryOperator.identity(),
+                    (turns, wall) -> result(variant, String.join(", ", cluster.baseUrls()), workload(setup), turns,
+                            cluster.agents().stream().collect(Collectors.toMap(a -> a.config().agentId(),
+                                    a -> new Counters(a.llm().counters(), a.llm().agentFirstTokenNanos()),
+                                    (a, b) -> b, TreeMap::new)), wall));
         }
     }
 

@@ -32,9 +32,6 @@ import java.util.stream.Collectors;
  * Checked: the trials' bounds ({@link #allowedClientErrors}, {@value #MAX_PER_REST} requests per
  * {@code Retry-After}, {@value #MAX_ATTEMPTS_PER_REQUEST} attempts per request in a brown-out).
  *
- * <p>Over 300 lines: three faults of one shape (one switch of the bad agents' answer, one measure,
- * one check, one table) share every step; split, each would repeat the run and the report.
- *
  * @param busy     {@code busy} (429 with {@code Retry-After: 2}) rather than {@code gray} (500)
  * @param brownOut {@code brownout} (503 without {@code Retry-After}, A1 and A2) rather than {@code gray}
  * @param requests measured requests of a run, over a tenth as many users, >= 3

@@ -11,7 +11,6 @@ import io.github.agentlb.loadgen.run.EmbeddedCluster;
 import io.github.agentlb.loadgen.stats.Stickiness.KeyMoves;
 import io.github.agentlb.loadgen.stats.TimedOutcome;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -151,9 +151,9 @@ public record Result(String scenario, String variant, String strategy, String ta
      * this result itself when {@code pace} is null.
      */
     public Result withPace(PaceReport pace) {
-        return pace == null ? this : new Result(scenario, variant, strategy, target, embedded, load, replicas, totals, phases, figures, checks,
-                failures, timeline, pace, charts, Stream.concat(lines.stream(), pace.selfCheckLines(totals.successes())
-                .stream().map(l -> line("%s", l))).toList());
+        return pace == null ? this : new Result(scenario, variant, strategy, target, embedded, load, replicas, totals,
+                phases, figures, checks, failures, timeline, pace, charts, Stream.concat(lines.stream(),
+                pace.selfCheckLines(totals.successes()).stream().map(l -> line("%s", l))).toList());
     }
 
     /** This result with {@code more} checks appended (a check over several runs, made once all ended). */

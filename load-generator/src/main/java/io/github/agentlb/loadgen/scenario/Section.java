@@ -40,18 +40,14 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
 
         /** The table in markdown, lines ending with {@code \n}. */
         public String markdown() {
-            StringBuilder sb = new StringBuilder(line(header));
-            sb.append('|');
-            align.chars().forEach(c -> sb.append(c == 'l' ? "---|" : "---:|"));
-            sb.append('\n');
-            rows.forEach(r -> sb.append(line(r)));
-            return sb.toString();
+            String rule = align.chars().mapToObj(c -> c == 'l' ? "---|" : "---:|")
+                    .collect(Collectors.joining("", "|", "\n"));
+            return line(header) + rule + rows.stream().map(Table::line).collect(Collectors.joining());
         }
 
         private static String line(List<String> cells) {
-            StringBuilder sb = new StringBuilder("|");
-            cells.forEach(c -> sb.append(c.isEmpty() ? " |" : " " + c + " |"));
-            return sb.append('\n').toString();
+            return cells.stream().map(c -> c.isEmpty() ? " |" : " " + c + " |")
+                    .collect(Collectors.joining("", "|", "\n"));
         }
     }
 

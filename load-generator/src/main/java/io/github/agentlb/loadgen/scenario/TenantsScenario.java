@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -42,8 +41,7 @@ import java.util.stream.IntStream;
  * L alone, both by {@code X-Tenant} (VTC), both as one tenant (FIFO), and VTC with
  * {@code maxInFlightPerTenant}. Checks: nothing lost, the queue within its bound, L's p99 under VTC at
  * most 1/{@value #FIFO_RATIO} of it under FIFO ({@link #fair}), and {@link #lightKept}, each figure less
- * its run's longest stall ({@link #runAll}). The figures: the section's text. Over 300 lines: its own
- * open loop (seeded arrivals, per-tenant bodies, the queue and stall sampler), figures, checks, section.
+ * its run's longest stall ({@link #runAll}). The figures: the section's text.
  *
  * @param seconds how long each variant sends, s, >= 1
  */
@@ -188,30 +186,24 @@ public record TenantsScenario(double seconds) implements Scenario {
      */
     Result result(Variant variant, String target, Setup setup, List<Arrival> arrivals, List<ChatStreamClient.Answer> answers,
                   long wallNanos, int queueMax, QueueFigures before, QueueFigures after, long stallNanos) {
-        List<RequestOutcome> outcomes = new ArrayList<>();
+        List<RequestOutcome> outcomes = IntStream.range(0, arrivals.size()).mapToObj(i -> answers.get(i).outcome(
+                arrivals.get(i).tenant() + arrivals.get(i).index(), arrivals.get(i).tenant().equals("L") ? 0 : 1,
+                answers.get(i).totalNanos())).toList();
+        long lost = answers.stream().filter(a -> !a.ok()).count();
+        long refused = answers.stream().filter(a -> !a.ok() && a.status() == 429).count();
         Map<String, Object> figures = Result.map("rate_per_tenant", ratePerTenant(), "seconds_sent", seconds);
-        long refused = 0, lost = 0;
-        Map<String, LatencySummary.Recorder> latency = new TreeMap<>(), wait = new TreeMap<>();
-        for (int i = 0; i < arrivals.size(); i++) {
-            ChatStreamClient.Answer a = answers.get(i);
-            String tenant = arrivals.get(i).tenant(), id = tenant + arrivals.get(i).index();
-            int user = tenant.equals("L") ? 0 : 1;
-            outcomes.add(a.outcome(id, user, a.totalNanos()));
-            if (a.ok()) {
-                latency.computeIfAbsent(tenant, t -> new LatencySummary.Recorder()).record(a.totalNanos());
-                wait.computeIfAbsent(tenant, t -> new LatencySummary.Recorder()).record(Math.max(0,
-                        a.firstTokenNanos() - serviceNanos(user == 0 ? L_PROMPT_CHARS : H_PROMPT_CHARS)));
-            } else {
-                lost++;
-                refused += a.status() == 429 ? 1 : 0;
-            }
-        }
         for (String tenant : List.of("L", "H")) {
+            LatencySummary.Recorder latency = new LatencySummary.Recorder(), wait = new LatencySummary.Recorder();
+            int chars = tenant.equals("L") ? L_PROMPT_CHARS : H_PROMPT_CHARS;
+            IntStream.range(0, arrivals.size()).filter(i -> arrivals.get(i).tenant().equals(tenant))
+                    .mapToObj(answers::get).filter(ChatStreamClient.Answer::ok).forEach(a -> {
+                        latency.record(a.totalNanos());
+                        wait.record(Math.max(0, a.firstTokenNanos() - serviceNanos(chars)));
+                    });
+            LatencySummary l = latency.summary();
             String t = tenant.toLowerCase(Locale.ROOT);
-            LatencySummary l = latency.getOrDefault(tenant, new LatencySummary.Recorder()).summary();
-            LatencySummary w = wait.getOrDefault(tenant, new LatencySummary.Recorder()).summary();
             figures.putAll(Result.map(t + "_requests", arrivals.stream().filter(a -> a.tenant().equals(tenant)).count(),
-                    t + "_p50_ms", l.p50Ms(), t + "_p99_ms", l.p99Ms(), t + "_wait_p99_ms", w.p99Ms()));
+                    t + "_p50_ms", l.p50Ms(), t + "_p99_ms", l.p99Ms(), t + "_wait_p99_ms", wait.summary().p99Ms()));
         }
         long released = after.released() - before.released(), expired = after.expired() - before.expired();
         figures.putAll(Result.map("queue_max", queueMax, "queue_size", QUEUE_SIZE, "released", released,
