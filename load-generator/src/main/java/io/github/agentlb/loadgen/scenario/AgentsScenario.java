@@ -32,7 +32,6 @@ import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -56,7 +55,6 @@ import java.util.stream.Stream;
  * section), as every other scenario keeps its own.
  *
  * @param workload the conversations, or {@code null} for the default ones of the job's seed
- * @param settings the agents' and the clients' settings
  */
 public record AgentsScenario(Conversations workload, AgentsSettings settings) implements Scenario {
 
@@ -258,7 +256,7 @@ public record AgentsScenario(Conversations workload, AgentsSettings settings) im
     Result result(Variant variant, String target, LoadTestConfig load, List<Turn> turns, Map<String, Counters> agents,
                   long wallNanos) {
         RunStatistics s = RunStatistics.of(turns.stream().map(Turn::outcome).toList(), agents.keySet(), wallNanos);
-        SortedMap<String, Double> inFlight = new TreeMap<>();
+        Map<String, Double> inFlight = new TreeMap<>();
         agents.keySet().forEach(id -> inFlight.put(id, 0.0));
         turns.stream().filter(t -> t.answer().agentId() != null && inFlight.containsKey(t.answer().agentId()))
                 .forEach(t -> inFlight.merge(t.answer().agentId(), (double) t.answer().totalNanos() / wallNanos, Double::sum));

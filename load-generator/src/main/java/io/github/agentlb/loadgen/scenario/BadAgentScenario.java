@@ -32,8 +32,6 @@ import java.util.stream.Collectors;
  * Checked: the trials' bounds ({@link #allowedClientErrors}, {@value #MAX_PER_REST} requests per
  * {@code Retry-After}, {@value #MAX_ATTEMPTS_PER_REQUEST} attempts per request in a brown-out).
  *
- * @param busy     {@code busy} (429 with {@code Retry-After: 2}) rather than {@code gray} (500)
- * @param brownOut {@code brownout} (503 without {@code Retry-After}, A1 and A2) rather than {@code gray}
  * @param requests measured requests of a run, over a tenth as many users, >= 3
  */
 public record BadAgentScenario(boolean busy, boolean brownOut, int requests) implements Scenario {
@@ -212,9 +210,8 @@ public record BadAgentScenario(boolean busy, boolean brownOut, int requests) imp
     private Chart chart(Result r) {
         double on = r.number("bad_answer_from_s");
         List<Chart.Marker> markers = new ArrayList<>();
-        String onLabel = BAD_AGENT + " " + status() + reaction(r.number("rest_after_ms"), "rested", on, markers)
-                + reaction(r.number("ejection_after_ms"), "ejected", on, markers);
-        markers.add(new Chart.Marker(on, onLabel));
+        markers.add(new Chart.Marker(on, BAD_AGENT + " " + status() + reaction(r.number("rest_after_ms"), "rested", on,
+                markers) + reaction(r.number("ejection_after_ms"), "ejected", on, markers)));
         markers.add(new Chart.Marker(r.number("bad_answer_until_s"), BAD_AGENT + " normal"));
         return ClusterRun.timelineChart(r, Section.format("%s answer%s %s from %.1f s to %.1f s",
                 String.join(" and ", badAgents()), brownOut ? "" : "s", answer(), on, r.number("bad_answer_until_s")),

@@ -13,7 +13,6 @@ import io.github.agentlb.loadgen.stats.RunStatistics;
 import io.github.agentlb.loadgen.stats.TimedOutcome;
 import io.github.agentlb.loadgen.stats.Timeline;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -155,11 +154,11 @@ final class ClusterRun {
      * answers per agent; then {@code more}, less the nulls; then its self-check.
      */
     static Result withPhaseLines(Result r, Chart chart, String... more) {
-        List<String> lines = new ArrayList<>(r.phases().stream().map(p -> Section.format("%s (%s) %s: %d requests, %d "
-                        + "client errors, p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(),
-                p.stats().clientErrors(), p.stats().latency().p99Ms(), answered(p.stats(), "="))).toList());
-        Stream.of(more).filter(Objects::nonNull).forEach(lines::add);
-        return r.withOutput(List.of(chart), lines).withPace(r.pace());
+        Stream<String> phases = r.phases().stream().map(p -> Section.format("%s (%s) %s: %d requests, %d client errors, "
+                        + "p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(),
+                p.stats().clientErrors(), p.stats().latency().p99Ms(), answered(p.stats(), "=")));
+        return r.withOutput(List.of(chart), Stream.concat(phases, Stream.of(more).filter(Objects::nonNull)).toList())
+                .withPace(r.pace());
     }
 
     /** "600 requests over 100 users, 10 concurrent, seed 42, after 100 warm-up requests (not counted)". */

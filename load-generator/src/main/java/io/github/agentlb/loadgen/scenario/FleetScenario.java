@@ -33,9 +33,7 @@ import org.apache.camel.support.AsyncProcessorConverterHelper;
  * <p>How A4 joins: the demo proxy cannot build a producer for an agent added later, so it starts over
  * A1-A4 and A4 is removed before the warm-up, its producer added again at 1/4 under the same name.
  *
- * @param slowStart the slow start of the balancers
- * @param requests  measured requests of a run, >= 4
- * @param users     their users
+ * @param requests measured requests of a run, >= 4
  */
 public record FleetScenario(SlowStart slowStart, int requests, int users) implements Scenario {
 

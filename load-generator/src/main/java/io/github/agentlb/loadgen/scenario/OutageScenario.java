@@ -12,11 +12,9 @@ import io.github.agentlb.loadgen.run.BalancerLog;
 import io.github.agentlb.loadgen.run.Changes;
 import io.github.agentlb.loadgen.stats.Stickiness.FailoverStickiness;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code failure} and {@code hang} scenarios: the uniform agents behind the demo proxy; agent
@@ -25,7 +23,6 @@ import java.util.concurrent.TimeUnit;
  * Measured: per phase the client's figures, the balancer's ejection and re-admission
  * ({@link BalancerLog}), who kept their agent ({@link FailoverStickiness}).
  *
- * @param hang                  {@code hang} rather than {@code failure}
  * @param proxyRequestTimeoutMs the proxy's answer timeout, ms
  */
 public record OutageScenario(boolean hang, int proxyRequestTimeoutMs) implements Scenario {
@@ -113,7 +110,7 @@ public record OutageScenario(boolean hang, int proxyRequestTimeoutMs) implements
      * re-admission after the restart (from the restart when none was seen).
      */
     Result result(ClusterRun.Measured m) {
-        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(proxyRequestTimeoutMs);
+        long timeoutNanos = proxyRequestTimeoutMs * 1_000_000L;
         List<Result.Phase> phases = m.phaseResults((i, list) -> Map.of("requests_over_proxy_timeout",
                 list.stream().filter(o -> o.outcome().latencyNanos() >= timeoutNanos).count()));
         long kill = m.made().get(0).startNanos();
@@ -170,7 +167,7 @@ public record OutageScenario(boolean hang, int proxyRequestTimeoutMs) implements
     public Section section(List<Result> results) {
         Result first = results.get(0);
         LoadTestConfig c = first.load();
-        List<String> agents = new ArrayList<>(first.phases().get(0).stats().agents().keySet());
+        List<String> agents = List.copyOf(first.phases().get(0).stats().agents().keySet());
         Section.TableBuilder phases = Section.table().left("strategy", "phase")
                 .right("requests", "client errors", "p99 ms", "p99 / before", "waited a timeout")
                 .right(agents.toArray(String[]::new));
