@@ -154,8 +154,8 @@ final class ClusterRun {
      * answers per agent; then {@code more}, less the nulls; then its self-check.
      */
     static Result withPhaseLines(Result r, Chart chart, String... more) {
-        Stream<String> phases = r.phases().stream().map(p -> Section.format("%s (%s) %s: %d requests, %d client errors, "
-                        + "p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(),
+        Stream<String> phases = r.phases().stream().map(p -> Section.format("%s (%s) %s: %d requests, %d client "
+                        + "errors, p99 %.1f ms; %s", r.variant(), r.scenario(), p.name(), p.stats().requests(),
                 p.stats().clientErrors(), p.stats().latency().p99Ms(), answered(p.stats(), "=")));
         return r.withOutput(List.of(chart), Stream.concat(phases, Stream.of(more).filter(Objects::nonNull)).toList())
                 .withPace(r.pace());

@@ -177,14 +177,15 @@ public record FleetScenario(SlowStart slowStart, int requests, int users) implem
                 .right("keys moved from the phase before", "of them other keys");
         for (Result r : results) {
             summary.row(List.of(r.variant(), r.clientErrors(), r.phases().stream().map(p -> AGENTS.stream()
-                    .map(a -> String.valueOf(p.answered(a))).collect(Collectors.joining("/"))).toList(), keysMoved(r),
-                    (int) r.number("other_keys_moved"), (int) r.number("in_flight_at_drain"), r.num("%.0f", "drain_ms"),
-                    (int) r.number("chosen_while_drained"), (int) r.number("answered_before_join")));
+                    .map(a -> String.valueOf(p.stats().answered(a))).collect(Collectors.joining("/"))).toList(),
+                    keysMoved(r), (int) r.number("other_keys_moved"), (int) r.number("in_flight_at_drain"),
+                    r.num("%.0f", "drain_ms"), (int) r.number("chosen_while_drained"),
+                    (int) r.number("answered_before_join")));
             for (Result.Phase p : r.phases()) {
                 boolean first = p.figures().isEmpty();
                 phases.row(List.of(r.variant(), p.name(), p.openedBy(), p.stats().requests(), p.stats().clientErrors(),
-                        Section.num("%.1f", p.stats().latency().p99Ms()), AGENTS.stream().map(p::answered).toList(),
-                        first ? "" : movedOf(p), first ? "" : moved(p, "other_moved")));
+                        Section.num("%.1f", p.stats().latency().p99Ms()), AGENTS.stream().map(p.stats()::answered)
+                        .toList(), first ? "" : movedOf(p), first ? "" : moved(p, "other_moved")));
             }
         }
         return new Section(name(), List.of(Section.format("Agents A1-A3 as in the uniform scenario and a fourth, %s; "

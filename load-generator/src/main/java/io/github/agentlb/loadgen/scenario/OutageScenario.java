@@ -180,7 +180,8 @@ public record OutageScenario(boolean hang, int proxyRequestTimeoutMs) implements
                 phases.row(List.of(r.variant(), p.name(), p.stats().requests(), p.stats().clientErrors(),
                         Section.num("%.1f", p.stats().latency().p99Ms()),
                         before == 0 ? "n/a" : Section.num("%.2f", p.stats().latency().p99Ms() / before),
-                        p.figures().get("requests_over_proxy_timeout"), agents.stream().map(p::answered).toList()));
+                        p.figures().get("requests_over_proxy_timeout"),
+                        agents.stream().map(p.stats()::answered).toList()));
             }
             Map<String, Object> h = Result.figure(r.figures(), "health");
             health.row(List.of(r.variant(), health(r, "kill_to_ejection_ms"), health(r, "restart_to_readmission_ms"),

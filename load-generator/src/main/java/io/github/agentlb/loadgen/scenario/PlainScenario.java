@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -259,17 +258,14 @@ public record PlainScenario(AgentSet agentSet) implements Scenario {
     private Chart soakChart(Result r) {
         List<IntervalSeries.Interval> all = r.pace().intervals();
         List<IntervalSeries.Interval> sampled = all.stream().filter(i -> !Double.isNaN(i.heapAfterGcMb())).toList();
-        List<Chart.Panel> panels = new ArrayList<>();
-        panels.add(panel(r.variant() + " (" + name() + "): throughput and failures", "requests per second", all,
-                Map.of("answered req/s", IntervalSeries.Interval::throughputRps, "errors + timeouts per s",
-                        i -> i.lengthSeconds() <= 0 ? 0 : i.failures() / i.lengthSeconds())));
-        panels.add(panel("latency of answered requests", "ms", all, Map.of("p50", IntervalSeries.Interval::p50Ms,
-                "p99", IntervalSeries.Interval::p99Ms)));
-        if (!sampled.isEmpty()) {
-            panels.add(panel("JVM of the proxy (agents and generator included)", "MB / threads", sampled,
-                    Map.of("heap after GC, MB", IntervalSeries.Interval::heapAfterGcMb,
-                            "live threads", i -> i.liveThreads())));
-        }
+        List<Chart.Panel> panels = Stream.of(panel(r.variant() + " (" + name() + "): throughput and failures",
+                "requests per second", all, Map.of("answered req/s", IntervalSeries.Interval::throughputRps,
+                        "errors + timeouts per s", i -> i.lengthSeconds() <= 0 ? 0 : i.failures() / i.lengthSeconds())),
+                panel("latency of answered requests", "ms", all, Map.of("p50", IntervalSeries.Interval::p50Ms,
+                        "p99", IntervalSeries.Interval::p99Ms)),
+                sampled.isEmpty() ? null : panel("JVM of the proxy (agents and generator included)", "MB / threads",
+                        sampled, Map.of("heap after GC, MB", IntervalSeries.Interval::heapAfterGcMb,
+                                "live threads", i -> i.liveThreads()))).filter(Objects::nonNull).toList();
         return new Chart.Lines(chartName("soak", r.variant()), "soak " + r.variant(), 900, panels, null);
     }
 
@@ -364,8 +360,8 @@ public record PlainScenario(AgentSet agentSet) implements Scenario {
     /** One row per run; an agent missing from a run: 0 requests, utilization {@code -}; none measured: no util columns. */
     static Section.Table comparisonTable(List<Result> results) {
         List<String> agents = Result.agents(results);
-        TreeSet<String> measured = new TreeSet<>();
-        results.forEach(r -> measured.addAll(utilization(r).keySet()));
+        List<String> measured = results.stream().flatMap(r -> utilization(r).keySet().stream()).distinct().sorted()
+                .toList();
         Section.TableBuilder table = Section.table().left("strategy").right("requests", "errors", "timeouts")
                 .right(agents.toArray(String[]::new)).right("spread", "CV", "max/mean")
                 .right(measured.stream().map(a -> a + " util").toArray(String[]::new));

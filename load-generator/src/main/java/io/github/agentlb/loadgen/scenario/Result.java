@@ -51,11 +51,6 @@ public record Result(String scenario, String variant, String strategy, String ta
         public Phase {
             figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
         }
-
-        /** The successful requests {@code agent} answered in this phase. */
-        public long answered(String agent) {
-            return stats.answered(agent);
-        }
     }
 
     /** A check of a run: its name (e.g. {@code targets}), whether it holds, the figures and goals in one line. */

@@ -109,7 +109,7 @@ class BadAgentScenarioTest {
         assertThat(r.number("bad_answer_until_s")).isEqualTo(3.0);
         assertThat(r.passed()).isFalse();
         assertThat(r.failures()).isEqualTo(1);
-        assertThat(phase(r, "after").answered("A1")).isEqualTo(1);
+        assertThat(phase(r, "after").stats().answered("A1")).isEqualTo(1);
         assertThat(Outcomes.totals(r.timeline())).isEqualTo(Map.of("A1", 2L, "A2", 56L, "A3", 0L));
         assertThat(BUSY.section(List.of(r)).tables().get(0).markdown()).endsWith(
                 "| rr | 0/2/0 | 1 (1) | 2/2/2 | 0 | n/a | 0 / 0 | 3 | NO |\n");
@@ -292,7 +292,7 @@ class BadAgentScenarioTest {
             String strategy = r.variant();
             assertThat(r.number("ejection_after_ms")).as("%s: A1 ejected", strategy).isNotNaN();
             assertThat(r.number("ejections")).isPositive();
-            assertThat(phase(r, "after").answered("A1") + phase(r, "before").answered("A1"))
+            assertThat(phase(r, "after").stats().answered("A1") + phase(r, "before").stats().answered("A1"))
                     .as("%s: A1 answers outside the fault", strategy).isPositive();
         }
     }

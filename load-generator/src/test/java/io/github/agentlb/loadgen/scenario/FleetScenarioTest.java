@@ -65,10 +65,10 @@ class FleetScenarioTest {
                 answered(1, "A4", 310, 10), answered(2, "A2", 320, 10)), 230 * MS);
         assertThat(r.totals().requests()).isEqualTo(7);
         Measurements.assertReportShape(r);
-        assertThat(phase(r, "before").answered("A1")).isEqualTo(1);
-        assertThat(phase(r, "before").answered("A4")).isZero();
-        assertThat(phase(r, "joined").answered("A4")).isEqualTo(1);
-        assertThat(phase(r, "returned").answered("A2")).isEqualTo(1);
+        assertThat(phase(r, "before").stats().answered("A1")).isEqualTo(1);
+        assertThat(phase(r, "before").stats().answered("A4")).isZero();
+        assertThat(phase(r, "joined").stats().answered("A4")).isEqualTo(1);
+        assertThat(phase(r, "returned").stats().answered("A2")).isEqualTo(1);
         assertThat(phase(r, "joined").stats().clientErrors()).isEqualTo(1);
         assertThat(r.clientErrors()).isEqualTo(1);
         assertThat(r.phases()).extracting(Result.Phase::fromS).containsExactly(0.0, 0.1, 0.2, 0.3);
@@ -137,11 +137,13 @@ class FleetScenarioTest {
             assertThat(r.lines()).as("every run says whether the generator kept pace").anyMatch(l -> l.contains("Self-check:"));
             assertThat(r.clientErrors()).as("%s client errors", strategy).isZero();
             assertThat(r.number("answered_before_join")).as("%s: A4 answered before it joined", strategy).isZero();
-            assertThat(phase(r, "before").answered(FleetScenario.JOINING)).isZero();
-            assertThat(phase(r, "joined").answered(FleetScenario.JOINING) + phase(r, "drained").answered(FleetScenario.JOINING))
+            assertThat(phase(r, "before").stats().answered(FleetScenario.JOINING)).isZero();
+            assertThat(phase(r, "joined").stats().answered(FleetScenario.JOINING)
+                    + phase(r, "drained").stats().answered(FleetScenario.JOINING))
                     .as("%s: A4 after its join", strategy).isPositive();
             assertThat(r.number("chosen_while_drained")).as("%s: A2 chosen while drained", strategy).isZero();
-            assertThat(phase(r, "returned").answered(FleetScenario.LEAVING)).as("%s: A2 back", strategy).isPositive();
+            assertThat(phase(r, "returned").stats().answered(FleetScenario.LEAVING)).as("%s: A2 back", strategy)
+                    .isPositive();
             assertThat(r.number("drain_ms")).as("%s: A2 left before its return", strategy).isNotNaN();
             if (strategy.equals("ch")) {
                 assertThat(r.number("other_keys_moved")).as("ch: keys of A1 and A3 stay").isZero();
