@@ -106,8 +106,7 @@ public record AgentsScenario(Conversations workload, AgentsSettings settings) im
                 settings.timeout().toMillis(), LoadTestConfig.DEFAULT_PROGRESS_EVERY, 0, 0);
     }
 
-    @Override
-    public List<AgentConfig> agents(Setup setup) {
+    List<AgentConfig> agents(Setup setup) {
         return settings.agentConfigs(setup.seed());
     }
 

@@ -99,9 +99,8 @@ public record BadAgentScenario(boolean busy, boolean brownOut, int requests) imp
         return setup.load(requests, requests / 10);
     }
 
-    @Override
-    public List<AgentConfig> agents(Setup setup) {
-        return brownOut ? AgentSet.UNIFORM.agents(setup.template(), setup.seed(), "A4") : Scenario.super.agents(setup);
+    List<AgentConfig> agents(Setup setup) {
+        return AgentSet.UNIFORM.agents(setup.template(), setup.seed(), brownOut ? new String[] {"A4"} : new String[0]);
     }
 
     @Override

@@ -62,8 +62,7 @@ public record FleetScenario(SlowStart slowStart, int requests, int users) implem
         return setup.load(requests, users);
     }
 
-    @Override
-    public List<AgentConfig> agents(Setup setup) {
+    List<AgentConfig> agents(Setup setup) {
         return AgentSet.UNIFORM.agents(setup.template(), setup.seed(), JOINING);
     }
 

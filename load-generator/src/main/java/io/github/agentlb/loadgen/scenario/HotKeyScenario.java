@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.apache.curator.test.TestingServer;
 
 /**
@@ -50,14 +51,10 @@ public final class HotKeyScenario implements Scenario {
 
     @Override
     public List<Variant> variants(Setup setup) {
-        List<Variant> variants = new ArrayList<>();
-        for (String s : setup.strategies()) {
-            if (s.equals(Strategies.CONSISTENT_HASH) || s.equals(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
-                variants.add(Variant.of(s, s, b -> { }, setup.replicas()));
-                variants.add(Variant.of(s + "-bounded", s, b -> ((KeySettings) b).setBalanceFactor(BALANCE_FACTOR),
-                        setup.replicas()));
-            }
-        }
+        List<Variant> variants = new ArrayList<>(setup.strategies().stream()
+                .filter(s -> s.equals(Strategies.CONSISTENT_HASH) || s.equals(Strategies.ADAPTIVE_VIRTUAL_NODES))
+                .flatMap(s -> Stream.of(Variant.of(s, s, b -> { }, setup.replicas()), Variant.of(s + "-bounded", s,
+                        b -> ((KeySettings) b).setBalanceFactor(BALANCE_FACTOR), setup.replicas()))).toList());
         if (setup.replicas() > 1 && setup.strategies().contains(Strategies.ADAPTIVE_VIRTUAL_NODES)) {
             String avn = Strategies.ADAPTIVE_VIRTUAL_NODES;
             variants.add(Variant.of(avn + "-one", avn, b -> { }, 1));
@@ -92,8 +89,9 @@ public final class HotKeyScenario implements Scenario {
         LoadTestConfig c = workload(setup);
         String injects = Section.format("user %d sends %d of %d requests", Workload.HOT_USER,
                 Workload.hotRequests(c.requests(), c.hotShare()), c.requests());
-        return ClusterRun.run(this, variant, setup, agents(setup), injects, ProxyConfig.builder(),
-                List.of("run"), cluster -> List.of(), (m, cluster) -> result(m, balancerFigures(cluster)));
+        return ClusterRun.run(this, variant, setup, AgentSet.UNIFORM.agents(setup.template(), setup.seed()), injects,
+                ProxyConfig.builder(), List.of("run"), cluster -> List.of(),
+                (m, cluster) -> result(m, balancerFigures(cluster)));
     }
 
     /** The adaptive virtual node balancer's state (of the first replica), by figure name; empty for another strategy. */

@@ -88,8 +88,9 @@ public record OutageScenario(boolean hang, int proxyRequestTimeoutMs) implements
         int n = workload(setup).requests();
         AgentFault[] fault = new AgentFault[1];
         try {
-            return ClusterRun.run(this, variant, setup, agents(setup), DEAD_AGENT + " is " + (hang ? "hung" : "killed")
-                            + " after 1/3 of the requests and restarted after 2/3",
+            return ClusterRun.run(this, variant, setup, AgentSet.UNIFORM.agents(setup.template(), setup.seed()),
+                    DEAD_AGENT + " is " + (hang ? "hung" : "killed") + " after 1/3 of the requests and restarted "
+                            + "after 2/3",
                     ProxyConfig.builder().firstByteTimeoutMs(proxyRequestTimeoutMs), List.of("before", "down", "after"),
                     cluster -> {
                         fault[0] = new AgentFault(cluster.agent(DEAD_AGENT), hang, System::nanoTime);

@@ -58,8 +58,7 @@ public record PlainScenario(AgentSet agentSet) implements Scenario {
         return agentSet.label();
     }
 
-    @Override
-    public List<AgentConfig> agents(Setup setup) {
+    List<AgentConfig> agents(Setup setup) {
         return agentSet.agents(setup.template(), setup.seed());
     }
 

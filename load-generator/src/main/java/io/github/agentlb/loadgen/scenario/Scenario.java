@@ -1,6 +1,5 @@
 package io.github.agentlb.loadgen.scenario;
 
-import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import io.github.agentlb.loadgen.run.Parallel;
@@ -35,11 +34,6 @@ public interface Scenario {
 
     default LoadTestConfig workload(Setup setup) {
         return setup.load();
-    }
-
-    /** The agents each run starts (ids, delays, capacities, seeds; free ports): the uniform ones by default. */
-    default List<AgentConfig> agents(Setup setup) {
-        return AgentSet.UNIFORM.agents(setup.template(), setup.seed());
     }
 
     /** The variants it runs for {@link Setup#strategies()}, in order; empty when none of them applies. */

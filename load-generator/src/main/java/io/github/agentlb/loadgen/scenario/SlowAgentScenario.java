@@ -3,6 +3,7 @@ package io.github.agentlb.loadgen.scenario;
 import io.github.agentlb.agent.AgentConfig;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.demo.ProxyConfig;
+import io.github.agentlb.loadgen.config.AgentSet;
 import io.github.agentlb.loadgen.config.LoadTestConfig;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +45,9 @@ public record SlowAgentScenario(int requests) implements Scenario {
 
     /** The uniform agents, {@value #SLOW_AGENT}'s delays {@value #FACTOR} times longer when {@code slow}. */
     List<AgentConfig> agents(Setup setup, boolean slow) {
-        return Scenario.super.agents(setup).stream().map(a -> slow && a.agentId().equals(SLOW_AGENT) ? a.toBuilder()
-                .delayMs(a.delayMinMs() * FACTOR, a.delayMaxMs() * FACTOR).build() : a).toList();
+        return AgentSet.UNIFORM.agents(setup.template(), setup.seed()).stream()
+                .map(a -> slow && a.agentId().equals(SLOW_AGENT)
+                        ? a.toBuilder().delayMs(a.delayMinMs() * FACTOR, a.delayMaxMs() * FACTOR).build() : a).toList();
     }
 
     @Override

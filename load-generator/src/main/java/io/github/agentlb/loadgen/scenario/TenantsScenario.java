@@ -79,8 +79,7 @@ public record TenantsScenario(double seconds) implements Scenario {
         return "tenants";
     }
 
-    @Override
-    public List<AgentConfig> agents(Setup setup) {
+    List<AgentConfig> agents(Setup setup) {
         return IntStream.rangeClosed(1, AGENTS).mapToObj(i -> AgentConfig.custom().agentId("A" + i).port(0)
                 .seed(setup.seed() + i).chat(new ChatShape(0, 1000, 1))
                 .llm(LlmShape.custom().blockChars(BLOCK_CHARS).uncachedBlockMs(BLOCK_MS).build()).build()).toList();
