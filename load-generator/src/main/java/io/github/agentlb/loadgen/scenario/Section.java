@@ -66,10 +66,8 @@ public record Section(String title, List<Object> blocks, List<Chart> charts) {
         }
 
         private TableBuilder add(char a, String... names) {
-            for (String n : names) {
-                align.append(a);
-                header.add(n);
-            }
+            align.append(String.valueOf(a).repeat(names.length));
+            header.addAll(List.of(names));
             return this;
         }
 
