@@ -183,8 +183,11 @@ public record PlainScenario(AgentSet agentSet) implements Scenario {
         Result r = new Result(name(), variant.label(), variant.strategy(), target, embedded, load, variant.replicas(),
                 run.statistics(), List.of(), figures, List.of(), run.statistics().clientErrors(), null, run.pace(),
                 List.of(), List.of());
-        List<Chart> all = Stream.concat(charts.stream(), Stream.of(distributionChart(r),
-                run.pace().verdict() == null ? null : soakChart(r))).filter(Objects::nonNull).toList();
+        List<Chart> all = new ArrayList<>(charts);
+        all.add(distributionChart(r));
+        if (run.pace().verdict() != null) {
+            all.add(soakChart(r));
+        }
         return r.withOutput(all, Stream.concat(before.stream(), lines(r).stream()).toList());
     }
 
@@ -257,14 +260,17 @@ public record PlainScenario(AgentSet agentSet) implements Scenario {
     private Chart soakChart(Result r) {
         List<IntervalSeries.Interval> all = r.pace().intervals();
         List<IntervalSeries.Interval> sampled = all.stream().filter(i -> !Double.isNaN(i.heapAfterGcMb())).toList();
-        List<Chart.Panel> panels = Stream.of(panel(r.variant() + " (" + name() + "): throughput and failures",
-                "requests per second", all, Map.of("answered req/s", IntervalSeries.Interval::throughputRps,
-                        "errors + timeouts per s", i -> i.lengthSeconds() <= 0 ? 0 : i.failures() / i.lengthSeconds())),
-                panel("latency of answered requests", "ms", all, Map.of("p50", IntervalSeries.Interval::p50Ms,
-                        "p99", IntervalSeries.Interval::p99Ms)),
-                sampled.isEmpty() ? null : panel("JVM of the proxy (agents and generator included)", "MB / threads",
-                        sampled, Map.of("heap after GC, MB", IntervalSeries.Interval::heapAfterGcMb,
-                                "live threads", i -> i.liveThreads()))).filter(Objects::nonNull).toList();
+        List<Chart.Panel> panels = new ArrayList<>();
+        panels.add(panel(r.variant() + " (" + name() + "): throughput and failures", "requests per second", all,
+                Map.of("answered req/s", IntervalSeries.Interval::throughputRps, "errors + timeouts per s",
+                        i -> i.lengthSeconds() <= 0 ? 0 : i.failures() / i.lengthSeconds())));
+        panels.add(panel("latency of answered requests", "ms", all, Map.of("p50", IntervalSeries.Interval::p50Ms,
+                "p99", IntervalSeries.Interval::p99Ms)));
+        if (!sampled.isEmpty()) {
+            panels.add(panel("JVM of the proxy (agents and generator included)", "MB / threads", sampled,
+                    Map.of("heap after GC, MB", IntervalSeries.Interval::heapAfterGcMb,
+                            "live threads", i -> i.liveThreads())));
+        }
         return new Chart.Lines(chartName("soak", r.variant()), "soak " + r.variant(), 900, panels, null);
     }
 
