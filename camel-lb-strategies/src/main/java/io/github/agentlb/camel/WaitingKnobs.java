@@ -90,10 +90,16 @@ final class WaitingKnobs {
      * the bound's other knobs may turn it off and on again).
      *
      * @return the new configuration, or {@code config} when nothing waits
-     * @throws IllegalArgumentException naming a knob whose relation still does not hold (the knobs keep waiting)
+     * @throws IllegalArgumentException naming a knob whose relation still does not hold, from the side of
+     *     a knob that waits for it (the one set), not of its partner left at its default (the knobs keep waiting)
      */
     BalancerConfig applyAll(BalancerConfig config) {
-        BalancerConfig next = waiting.isEmpty() ? config : draft(config).build();
+        BalancerConfig next;
+        try {
+            next = waiting.isEmpty() ? config : draft(config).build();
+        } catch (RelationException broken) {
+            throw waiting.containsKey(broken.field()) ? broken : broken.naming(broken.other());
+        }
         if (keptWithoutBound(next)) {
             throw new IllegalArgumentException(KEPT_WITHOUT_BOUND);
         }

@@ -33,6 +33,16 @@ public final class RelationException extends IllegalArgumentException {
         this.otherValue = otherValue;
     }
 
+    /** @return the setting named first */
+    public String field() {
+        return field;
+    }
+
+    /** @return the other setting */
+    public String other() {
+        return other;
+    }
+
     /**
      * @return this relation named from {@code knob}'s side when {@code knob} is the other setting
      *     (the operator turned round), else this

@@ -33,6 +33,27 @@ class RelationMessagesTest {
         assertThat(rr.getOutlierEjection().maxEjectionTime()).isEqualTo(Duration.ofMinutes(5));
     }
 
+    /** A knob set before the start that still breaks its relation then fails the start naming that knob, either side. */
+    @Test
+    void aKnobStillWaitingAtTheStartIsNamedAsItWasSet() {
+        RoundRobinLB base = new RoundRobinLB();
+        base.setBaseEjectionTime("10m");
+        assertThatThrownBy(base::checkSettings).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseEjectionTime must be <= maxEjectionTime (PT5M), was PT10M");
+        RoundRobinLB max = new RoundRobinLB();
+        max.setMaxEjectionTime("5s");
+        assertThatThrownBy(max::checkSettings).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxEjectionTime must be >= baseEjectionTime (PT10S), was PT5S");
+        RoundRobinLB rest = new RoundRobinLB();
+        rest.setDefaultRest("90s");
+        assertThatThrownBy(rest::checkSettings).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("defaultRest must be <= maxRest (PT1M), was PT1M30S");
+        AdaptiveVirtualNodeLB avn = new AdaptiveVirtualNodeLB();
+        avn.setSettleThreshold(0.5);
+        assertThatThrownBy(avn::checkSettings).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("settleThreshold must be <= imbalanceThreshold (");
+    }
+
     @Test
     void rests() {
         RoundRobinLB rr = started(new RoundRobinLB());

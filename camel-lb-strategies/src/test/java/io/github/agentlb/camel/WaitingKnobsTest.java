@@ -55,7 +55,7 @@ class WaitingKnobsTest {
         broken.setDefaultRest("2m");
         assertThatThrownBy(() -> broken.setDefaultRest("-1s")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(broken::checkSettings).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("maxRest must be >= defaultRest (PT2M), was PT1M");
+                .hasMessage("defaultRest must be <= maxRest (PT1M), was PT2M");
     }
 
     @Test
