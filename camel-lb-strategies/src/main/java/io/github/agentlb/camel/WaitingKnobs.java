@@ -98,7 +98,7 @@ final class WaitingKnobs {
         try {
             next = waiting.isEmpty() ? config : draft(config).build();
         } catch (RelationException broken) {
-            throw waiting.containsKey(broken.field()) ? broken : broken.naming(broken.other());
+            throw !waiting.containsKey(broken.field()) && waiting.containsKey(broken.other()) ? broken.naming(broken.other()) : broken;
         }
         if (keptWithoutBound(next)) {
             throw new IllegalArgumentException(KEPT_WITHOUT_BOUND);
