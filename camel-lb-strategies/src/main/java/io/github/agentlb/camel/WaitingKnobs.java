@@ -98,7 +98,8 @@ final class WaitingKnobs {
         try {
             next = waiting.isEmpty() ? config : draft(config).build();
         } catch (RelationException broken) {
-            throw !waiting.containsKey(broken.field()) && waiting.containsKey(broken.other()) ? broken.naming(broken.other()) : broken;
+            boolean otherWaits = !waiting.containsKey(broken.field()) && waiting.containsKey(broken.other());
+            throw otherWaits ? broken.naming(broken.other()) : broken;
         }
         if (keptWithoutBound(next)) {
             throw new IllegalArgumentException(KEPT_WITHOUT_BOUND);
