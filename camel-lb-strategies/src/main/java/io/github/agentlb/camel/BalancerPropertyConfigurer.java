@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.camel.CamelContext;
+import org.apache.camel.TypeConversionException;
 import org.apache.camel.spi.ExtendedPropertyConfigurerGetter;
 import org.apache.camel.spi.PropertyConfigurer;
 
@@ -20,8 +21,10 @@ import org.apache.camel.spi.PropertyConfigurer;
  * {@code META-INF/services/org/apache/camel/configurer}, as Camel's generated configurers are. A
  * text value goes to the knob's {@code String} setter when it has one (durations are read strictly
  * there, never by Camel's converter, which reads {@code abc} as zero); any other value is converted
- * to the setter's type by the CamelContext's type converter. A refused value's exception is thrown
- * as it is, so it names the knob. Stateless and thread-safe.
+ * to the setter's type by the CamelContext's type converter; a text it cannot convert (a number or
+ * flag such as {@code virtualNodes: abc}) is an {@link IllegalArgumentException} naming the knob, what
+ * it takes and the text. A refused value's exception is thrown as it is, so it names the knob.
+ * Stateless and thread-safe.
  */
 public final class BalancerPropertyConfigurer implements PropertyConfigurer, ExtendedPropertyConfigurerGetter {
 
@@ -40,13 +43,39 @@ public final class BalancerPropertyConfigurer implements PropertyConfigurer, Ext
         }
         for (Method setter : setters) {
             Class<?> type = setter.getParameterTypes()[0];
-            Object converted = type.isInstance(value) ? value
-                    : camelContext.getTypeConverter().tryConvertTo(type, value);
+            Object converted = type.isInstance(value) ? value : convert(camelContext, type, value);
             if (converted != null) {
                 return invoke(setter, target, converted);
             }
         }
-        return text != null && invoke(text, target, String.valueOf(value));
+        if (text != null) {
+            return invoke(text, target, String.valueOf(value));
+        }
+        if (value instanceof String none) {
+            throw notOfType(name, setters.get(0).getParameterTypes()[0], none);
+        }
+        return false;
+    }
+
+    /**
+     * A text no converter reads as a number or flag: refused naming the knob, the values it takes and
+     * the text, as every other refused value (Camel's own binding would fail with a
+     * {@code NumberFormatException} naming neither).
+     */
+    private static IllegalArgumentException notOfType(String name, Class<?> type, String value) {
+        String takes = type == int.class ? "a whole number up to " + Integer.MAX_VALUE
+                : type == long.class ? "a whole number up to " + Long.MAX_VALUE
+                : type == double.class ? "a number" : type == boolean.class ? "true or false" : "a " + type.getSimpleName();
+        return new IllegalArgumentException(name + " must be " + takes + ", was '" + value + "'");
+    }
+
+    /** {@code value} as a {@code type}, or null when the type converter cannot read it as one. */
+    private static Object convert(CamelContext camelContext, Class<?> type, Object value) {
+        try {
+            return camelContext.getTypeConverter().tryConvertTo(type, value);
+        } catch (IllegalArgumentException | TypeConversionException e) {
+            return null; // "maybe" as a boolean: Camel's converter throws rather than answer null
+        }
     }
 
     private static boolean invoke(Method setter, Object target, Object value) {

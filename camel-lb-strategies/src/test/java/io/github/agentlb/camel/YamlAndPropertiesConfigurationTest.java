@@ -139,6 +139,30 @@ class YamlAndPropertiesConfigurationTest {
     }
 
     @Test
+    void aNumberOrFlagThatIsNoneFailsTheRouteStartNamingKnobAndValue() throws Exception {
+        // Camel's own binding fails these with its PropertyBindingException over a NumberFormatException
+        // that names neither the knob nor the balancer.
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("ConsistentHashLB|virtualNodes: abc", "virtualNodes must be a whole number up to 2147483647, was 'abc'");
+        refused.put("ConsistentHashLB|virtualNodes: 1.5", "virtualNodes must be a whole number up to 2147483647, was '1.5'");
+        refused.put("RoundRobinLB|maximumFailoverAttempts: 99999999999",
+                "maximumFailoverAttempts must be a whole number up to 2147483647, was '99999999999'");
+        refused.put("LeastRequestLB|seed: x", "seed must be a whole number up to 9223372036854775807, was 'x'");
+        refused.put("ConsistentHashLB|balanceFactor: abc", "balanceFactor must be a number, was 'abc'");
+        refused.put("RoundRobinLB|hedgingEnabled: maybe", "hedgingEnabled must be true or false, was 'maybe'");
+        for (Map.Entry<String, String> bad : refused.entrySet()) {
+            String[] typeAndOption = bad.getKey().split("\\|");
+            String yaml = balancedRoute("io.github.agentlb.camel." + typeAndOption[0], typeAndOption[1]);
+            try (CamelContext context = new DefaultCamelContext()) {
+                assertThatThrownBy(() -> {
+                    PluginHelper.getRoutesLoader(context).loadRoutes(ResourceHelper.fromString("bad.yaml", yaml));
+                    context.start();
+                }).as(bad.getKey()).rootCause().isInstanceOf(IllegalArgumentException.class).hasMessage(bad.getValue());
+            }
+        }
+    }
+
+    @Test
     void aDurationThatIsNoneFailsTheRouteStartNamingKnobAndValue() throws Exception {
         // Camel's own conversion reads all of these as a zero Duration without an error.
         for (Map.Entry<String, List<String>> type : DURATION_KNOBS.entrySet()) {
