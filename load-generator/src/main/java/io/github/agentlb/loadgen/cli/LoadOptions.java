@@ -239,6 +239,10 @@ final class LoadOptions {
             if (interval != null && every.compareTo(MIN_INTERVAL) < 0) {
                 throw usage("--interval must be at least " + Pacing.formatDuration(MIN_INTERVAL) + ", was '" + interval + "'");
             }
+            if (until != null && matched("--requests")) {
+                throw usage("--duration sends for a time instead of --requests: give one of them, was --requests "
+                        + requests + " and --duration '" + duration + "'");
+            }
             if (until != null && until.compareTo(MAX_RUN) > 0) {
                 throw usage("--duration must be at most " + MAX_RUN.toHours() + "h, was '" + duration + "'");
             }

@@ -330,6 +330,11 @@ class LoadGeneratorMainTest {
         assertRefused("--interval", "10s", "--strategy", "rr")
                 .contains("--interval sets --duration's progress lines: give --duration too, or leave --interval out");
 
+        // A --duration run sends for a time instead of --requests: given both, the count would only shape the users.
+        assertRefused("--duration", "20s", "--requests", "300", "--strategy", "rr")
+                .contains("--duration sends for a time instead of --requests: give one of them, was --requests 300 "
+                        + "and --duration '20s'");
+
         assertRefused("--rate", "10", "--scenario", "tenants")
                 .contains("--rate and --duration run the uniform or heterogeneous scenario, not hotkey, failure, hang "
                         + "or fleet, nor the others: --scenario named tenants");
