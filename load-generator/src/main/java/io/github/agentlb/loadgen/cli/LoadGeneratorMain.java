@@ -42,6 +42,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine;
@@ -248,7 +249,8 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         }
         for (MarkdownReport.Part d : done) {
             stdout.printf("%nScenario %s:%n", d.section().title());
-            d.section().tables().forEach(t -> stdout.print(t.markdown()));
+            // A blank line between tables, as report.md has: adjacent ones would read as one table.
+            stdout.print(d.section().tables().stream().map(Section.Table::markdown).collect(Collectors.joining("\n")));
         }
         stdout.println();
         stdout.println("Results in " + outDir.toAbsolutePath().normalize() + ": " + String.join(", ", files));

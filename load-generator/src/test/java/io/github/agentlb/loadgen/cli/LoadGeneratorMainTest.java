@@ -111,6 +111,8 @@ class LoadGeneratorMainTest {
         assertThat(md).contains("## Scenario failure").contains("| rr | down |")
                 .contains("](timeline_failure_rr.png)").doesNotContain("## Scenario uniform");
         assertThat(stdout()).contains("rr (failure) down: ");
+        // Its phase table and its ejection table apart on the console, as in report.md, not run together.
+        assertThat(stdout().substring(stdout().lastIndexOf("Scenario failure"))).contains("|\n\n| ");
     }
 
     @Test
