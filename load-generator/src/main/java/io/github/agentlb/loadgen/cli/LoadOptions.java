@@ -234,7 +234,7 @@ final class LoadOptions {
     /** The pacing of {@code --rate}, {@code --duration} and {@code --interval}. */
     Pacing validatedPacing() {
         try {
-            Duration every = interval == null ? Pacing.DEFAULT_INTERVAL : parse("--interval", interval);
+            Duration every = interval == null ? Pacing.DEFAULT_INTERVAL : read("--interval", interval);
             Duration until = duration == null ? null : parse("--duration", duration);
             if (interval != null && every.compareTo(MIN_INTERVAL) < 0) {
                 throw usage("--interval must be at least " + Pacing.formatDuration(MIN_INTERVAL) + ", was '" + interval + "'");
@@ -269,12 +269,17 @@ final class LoadOptions {
     }
 
     static Duration parse(String option, String text) {
-        Duration d = Durations.read(text.trim().toLowerCase(Locale.ROOT).replaceFirst("^(\\d+)$", "$1s")).orElseThrow(
-                () -> new IllegalArgumentException(option + " must be a time such as 90s, 10m or 1h, was '" + text + "'"));
+        Duration d = read(option, text);
         if (d.isZero()) {
             throw new IllegalArgumentException(option + " must be > 0, was '" + text + "'");
         }
         return d;
+    }
+
+    /** {@code text} as a time, zero included (a bare number is seconds). */
+    private static Duration read(String option, String text) {
+        return Durations.read(text.trim().toLowerCase(Locale.ROOT).replaceFirst("^(\\d+)$", "$1s")).orElseThrow(
+                () -> new IllegalArgumentException(option + " must be a time such as 90s, 10m or 1h, was '" + text + "'"));
     }
 
     /** The scenarios to run ({@code --scenario}'s help says which), in {@link Scenario#all()}'s order. */

@@ -480,7 +480,8 @@ class LoadGeneratorMainTest {
             {"--requests", "2147483647"}, {"--warmup", "2147483647"},
             {"--scenario", "failure", "--failure-requests", "2147483647"},
             {"--scenario", "uniform", "--failure-requests", "-7"}, {"--scenario", "uniform", "--failure-users", "0"},
-            {"--rate", "10", "--duration", "999999h"}, {"--duration", "2s", "--interval", "1ms"}};
+            {"--rate", "10", "--duration", "999999h"}, {"--duration", "2s", "--interval", "1ms"},
+            {"--duration", "2s", "--interval", "0"}};
         String[] said = {
             "--requests must be <= 1000000, was 2147483647",
             "--warmup must be <= 1000000, was 2147483647",
@@ -488,7 +489,8 @@ class LoadGeneratorMainTest {
             "--failure-requests must be >= 3 (three phases), was -7",
             "failure scenario: --failure-users must be in 1..",
             "--duration must be at most 24h, was '999999h'",
-            "--interval must be at least 1s, was '1ms'"};
+            "--interval must be at least 1s, was '1ms'",
+            "--interval must be at least 1s, was '0'"};
         assertThat(LoadGeneratorMain.execute(o, e, true, "--rate", "1e-300", "--strategy", "rr", "--out", dir.toString()))
                 .isEqualTo(2);
         assertThat(stderr()).contains("in more than 1,000,000 h: at most 24 h");
