@@ -170,13 +170,18 @@ final class LoadOptions {
         }
     }
 
-    /** The line saying the users {@code c} got without {@code --users} when fewer than the default; else {@code null}. */
+    /**
+     * The line saying the users {@code c} got without {@code --users} when fewer than the default, or when a
+     * {@code --requests} given leaves them fewer than 10 requests each (stickiness then says little); else {@code null}.
+     */
     String usersNotice(LoadTestConfig c, String scenario) {
         int others = c.requests() - Workload.hotRequests(c.requests(), c.hotShare());
-        return users != null || c.users() == LoadTestConfig.DEFAULT_USERS ? null : String.format(Locale.ROOT,
-                "--users not given: %d user%s %s %d request%s%s", c.users(), c.users() == 1 ? "" : "s",
+        boolean few = matched("--requests") && others < 10L * c.users();
+        return users != null || c.users() == LoadTestConfig.DEFAULT_USERS && !few ? null : String.format(Locale.ROOT,
+                "--users not given: %d user%s %s %d request%s%s%s", c.users(), c.users() == 1 ? "" : "s",
                 others == c.requests() ? "sharing" : "besides the hot user, sharing the", others, others == 1 ? "" : "s",
-                (others == c.requests() ? "" : " not from it") + (scenario == null ? "" : " (" + scenario + " scenario)"));
+                (others == c.requests() ? "" : " not from it") + (scenario == null ? "" : " (" + scenario + " scenario)"),
+                few ? ", fewer than 10 each: stickiness says little; give --users" : "");
     }
 
     /**

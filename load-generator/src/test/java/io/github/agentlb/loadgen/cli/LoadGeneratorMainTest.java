@@ -544,6 +544,13 @@ class LoadGeneratorMainTest {
         assertThat(LoadGeneratorMain.execute(o, e, true, "--strategy", "rr", "--scenario", "uniform", "--requests",
                 "15", "--out", dir.toString())).isZero();
         assertThat(stdout()).contains("--users not given: 1 user sharing 15 requests");
+        // --requests below 2,000 leaves the default 200 users fewer than 10 requests each: said, as --help says it.
+        assertThat(LoadGeneratorMain.execute(o, e, true, "--strategy", "ch", "--scenario", "uniform,hotkey", "--requests",
+                "300", "--out", dir.toString())).isZero();
+        assertThat(stdout()).contains("--users not given: 200 users sharing 300 requests, fewer than 10 each: "
+                + "stickiness says little; give --users")
+                .contains("--users not given: 200 users besides the hot user, sharing the 240 requests not from it "
+                        + "(hotkey scenario), fewer than 10 each: stickiness says little; give --users");
         assertThat(LoadGeneratorMain.execute(o, e, true, "--scenario", "tenants", "--warmup", "10", "--out",
                 dir.toString())).isZero();
         assertThat(stdout()).contains("--warmup 10 is not used by the tenants scenario");
