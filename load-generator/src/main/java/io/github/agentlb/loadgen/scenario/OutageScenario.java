@@ -148,7 +148,10 @@ public record OutageScenario(boolean hang, int proxyRequestTimeoutMs) implements
                 health(r, "restart_to_readmission_ms"), stickiness(r, "others_stayed_down", "others_in_down"), DEAD_AGENT,
                 stickiness(r, "dead_users_returned", "dead_users_in_return")),
                 empty.isEmpty() ? null : r.line("NOT MEASURED: no request in phase %s: raise --failure-requests (the "
-                        + "kill and the restart run beside the requests and land late in a short run)", empty));
+                        + "kill and the restart run beside the requests and land late in a short run)", empty),
+                readmitted.isPresent() || log.count(DEAD_AGENT, Kind.EJECTED, kill) == 0 ? null : r.line("NOT MEASURED: "
+                        + "%s was ejected and not re-admitted before the run ended: raise --failure-requests (its users "
+                        + "could not come back)", DEAD_AGENT));
     }
 
     private static String health(Result r, String name) {

@@ -123,7 +123,9 @@ class OutageScenarioTest {
 
     @Test
     void ejectionDelaysComeFromTheHealthEvents() {
-        Map<String, Object> h = group(report(), "health");
+        Result r = report();
+        Map<String, Object> h = group(r, "health");
+        assertThat(r.lines()).as("re-admitted within the run").noneMatch(l -> l.contains("not re-admitted"));
 
         assertThat(h).containsEntry("kill_to_ejection_ms", 200.0).containsEntry("restart_to_readmission_ms", 1_000.0)
                 .containsEntry("dead_agent_ejections", 2).containsEntry("other_ejections", 1);
@@ -163,6 +165,22 @@ class OutageScenarioTest {
         assertThat(r.lines()).contains(r.line("NOT MEASURED: no request in phase after: raise --failure-requests "
                 + "(the kill and the restart run beside the requests and land late in a short run)"));
         assertThat(Measurements.json(r).at("/passed").asBoolean()).isTrue();
+    }
+
+    /** A run that ends before the dead agent's re-admission (a short --failure-requests) says so, not "users back 0". */
+    @Test
+    void aRunEndingBeforeTheReadmissionSaysItWasNotMeasured() {
+        ok(1_000, 1, "A1", 100);
+        ok(11_000, 1, "A2", 100);
+        ok(20_500, 1, "A2", 100);
+        clock.set(KILL + 200 * MS);
+        health.agentEjected("A1", Duration.ofSeconds(1));
+        Result r = result(new OutageScenario(false, 500), "ch", TestConfigs.of(3, 1), outcomes, health);
+
+        assertThat((double) group(r, "health").get("restart_to_readmission_ms")).isNaN();
+        assertThat(r.lines()).contains(r.line("NOT MEASURED: A1 was ejected and not re-admitted before the run ended: "
+                + "raise --failure-requests (its users could not come back)"));
+        assertThat(r.passed()).isTrue();
     }
 
     @Test
