@@ -176,7 +176,7 @@ final class LoadOptions {
      */
     String usersNotice(LoadTestConfig c, String scenario) {
         int others = c.requests() - Workload.hotRequests(c.requests(), c.hotShare());
-        boolean few = matched("--requests") && others < 10L * c.users();
+        boolean few = matched("--requests") && c.users() > 1 && others < 10L * c.users(); // fewer users would help
         return users != null || c.users() == LoadTestConfig.DEFAULT_USERS && !few ? null : String.format(Locale.ROOT,
                 "--users not given: %d user%s %s %d request%s%s%s", c.users(), c.users() == 1 ? "" : "s",
                 others == c.requests() ? "sharing" : "besides the hot user, sharing the", others, others == 1 ? "" : "s",
