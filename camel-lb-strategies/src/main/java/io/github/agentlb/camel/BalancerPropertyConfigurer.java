@@ -51,22 +51,19 @@ public final class BalancerPropertyConfigurer implements PropertyConfigurer, Ext
         if (text != null) {
             return invoke(text, target, String.valueOf(value));
         }
-        if (value instanceof String none) {
-            throw notOfType(name, setters.get(0).getParameterTypes()[0], none);
+        String takes = takes(setters.get(0).getParameterTypes()[0]);
+        if (value instanceof String none && takes != null) {
+            // Camel's own binding would fail with a NumberFormatException naming neither knob nor balancer.
+            throw new IllegalArgumentException(name + " must be " + takes + ", was '" + none + "'");
         }
-        return false;
+        return false; // left to Camel's own binding (an object knob's bean reference, for one)
     }
 
-    /**
-     * A text no converter reads as a number or flag: refused naming the knob, the values it takes and
-     * the text, as every other refused value (Camel's own binding would fail with a
-     * {@code NumberFormatException} naming neither).
-     */
-    private static IllegalArgumentException notOfType(String name, Class<?> type, String value) {
-        String takes = type == int.class ? "a whole number up to " + Integer.MAX_VALUE
+    /** What a number or flag knob of {@code type} takes, in words; null for any other type. */
+    private static String takes(Class<?> type) {
+        return type == int.class ? "a whole number up to " + Integer.MAX_VALUE
                 : type == long.class ? "a whole number up to " + Long.MAX_VALUE
-                : type == double.class ? "a number" : type == boolean.class ? "true or false" : "a " + type.getSimpleName();
-        return new IllegalArgumentException(name + " must be " + takes + ", was '" + value + "'");
+                : type == double.class ? "a number" : type == boolean.class ? "true or false" : null;
     }
 
     /** {@code value} as a {@code type}, or null when the type converter cannot read it as one. */
