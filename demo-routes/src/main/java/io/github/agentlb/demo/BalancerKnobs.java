@@ -37,7 +37,7 @@ final class BalancerKnobs {
 
     /** The prefix of the properties; the variables' prefix is its upper case. */
     static final String PREFIX = "balancer.";
-    private static final String VARIABLE_PREFIX = "BALANCER_";
+    static final String VARIABLE_PREFIX = "BALANCER_";
     /** Setters every Camel processor has, not knobs of the balancer. */
     private static final Set<String> CAMELS_OWN = Set.of("setCamelContext", "setId", "setRouteId", "setDisabled",
             "setGeneratedId");

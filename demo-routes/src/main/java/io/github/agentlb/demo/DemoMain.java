@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
 import org.slf4j.Logger;
@@ -92,6 +93,10 @@ public final class DemoMain {
     /** The management server's port when {@code MANAGEMENT_PORT} is not set, as {@code application.properties} says. */
     private static final String DEFAULT_MANAGEMENT_PORT = "9876";
 
+    /** The variables read besides {@link ProxySettings}' own. */
+    static final Set<String> OWN_VARIABLES = Set.of("MANAGEMENT_HOST", "MANAGEMENT_PORT", "DRAIN_TIMEOUT_S",
+            "PROXY_RELAUNCH");
+
     private DemoMain() {
     }
 
@@ -119,6 +124,10 @@ public final class DemoMain {
             LOG.error(problem);
             System.exit(2);
         }
+        // A mistyped variable is ignored as any other: said, lest STRATEGIE=ch run rr or AGENT=... the self-contained demo.
+        Map<String, String> environment = new java.util.HashMap<>(System.getenv());
+        environment.keySet().removeIf(v -> v.startsWith(BalancerKnobs.VARIABLE_PREFIX)); // refused by name already
+        ProxySettings.BINDING.nearMisses(environment, OWN_VARIABLES, "the proxy").forEach(LOG::warn);
         try {
             createMain().run(withOwnProperties(args));
         } catch (Exception e) {

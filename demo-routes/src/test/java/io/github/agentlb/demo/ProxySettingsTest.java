@@ -194,4 +194,17 @@ class ProxySettingsTest {
         assertThat(thrown).isInstanceOf(IllegalArgumentException.class);
         return thrown.getMessage();
     }
+
+    /** What an operator mistypes is ignored as any unknown variable, and said with the variable meant. */
+    @Test
+    void aMistypedVariableIsSaidWithTheOneMeant() {
+        assertThat(ProxySettings.BINDING.nearMisses(java.util.Map.of("STRATEGIE", "ch", "AGENT", "http://a:1",
+                "CONSECUTIVE_FAILURE", "3", "DRAIN_TIMEOUT", "5", "MANAGEMENT_PROT", "9", "HOME", "/root", "STRATEGY", "rr"),
+                DemoMain.OWN_VARIABLES, "the proxy")).containsExactly(
+                "AGENT is no variable of the proxy and is ignored: AGENTS was meant?",
+                "CONSECUTIVE_FAILURE is no variable of the proxy and is ignored: CONSECUTIVE_FAILURES was meant?",
+                "DRAIN_TIMEOUT is no variable of the proxy and is ignored: DRAIN_TIMEOUT_S was meant?",
+                "MANAGEMENT_PROT is no variable of the proxy and is ignored: MANAGEMENT_PORT was meant?",
+                "STRATEGIE is no variable of the proxy and is ignored: STRATEGY was meant?");
+    }
 }

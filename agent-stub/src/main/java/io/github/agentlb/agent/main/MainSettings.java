@@ -3,9 +3,13 @@ package io.github.agentlb.agent.main;
 import java.lang.reflect.Method;
 import java.net.BindException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.camel.CamelContext;
 import org.apache.camel.PropertyBindingException;
 import org.apache.camel.main.Main;
@@ -71,6 +75,46 @@ public final class MainSettings<T> {
     /** The bean properties bound, in declaration order. */
     public List<String> properties() {
         return properties;
+    }
+
+    /**
+     * The variables of {@code environment} that are none of this binding's nor {@code alsoKnown} but
+     * near one (at most 1 edit from a name of up to 6 characters, 2 from a longer one: {@code STRATEGIE},
+     * {@code AGENT}), which a user most likely mistyped: each ignored, as any other variable, and said in
+     * a line naming the variable meant, in the order of the variables' names.
+     *
+     * @param what what the variables configure, e.g. {@code "the proxy"}
+     */
+    public List<String> nearMisses(Map<String, String> environment, Set<String> alsoKnown, String what) {
+        Set<String> known = new TreeSet<>(alsoKnown);
+        properties.forEach(p -> known.add(variable(p)));
+        List<String> lines = new ArrayList<>();
+        for (String name : new TreeSet<>(environment.keySet())) {
+            if (!known.contains(name)) {
+                known.stream().filter(k -> edits(name, k) <= (k.length() <= 6 ? 1 : 2)).findFirst().ifPresent(meant ->
+                        lines.add(name + " is no variable of " + what + " and is ignored: " + meant + " was meant?"));
+            }
+        }
+        return lines;
+    }
+
+    /** The edits (insertions, deletions, substitutions, swaps of neighbours) from {@code a} to {@code b}: optimal string alignment. */
+    static int edits(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            for (int j = 0; j <= b.length(); j++) {
+                if (i == 0 || j == 0) {
+                    d[i][j] = i + j;
+                    continue;
+                }
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     /** Declares the bean and its properties to {@code main}; call before {@code main} starts. */
