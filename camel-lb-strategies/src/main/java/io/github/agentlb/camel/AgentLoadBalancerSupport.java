@@ -294,7 +294,7 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
 
     @Override
     public final QueueFigures queueFigures() {
-        return queue.figures();
+        return queue.figures(writer.state().config.flowControl());
     }
 
     @Override

@@ -24,9 +24,9 @@ final class QueueCounts {
         maxWaitNanos = Math.max(maxWaitNanos, waitedNanos);
     }
 
-    /** The figures with the queue's own state: {@code queue} (null before anything waited) and the exchanges let through. */
-    QueueFigures figures(FairQueue<?> queue, int admitted) {
-        return new QueueFigures(queue == null ? Map.of() : queue.sizes(), queue == null ? 0 : queue.capacity(),
+    /** The figures with the queue's own state: {@code queue} (null before anything waited), its capacity and the exchanges let through. */
+    QueueFigures figures(FairQueue<?> queue, int capacity, int admitted) {
+        return new QueueFigures(queue == null ? Map.of() : queue.sizes(), capacity,
                 admitted, released, rejectedFull, expired, left, waitNanos, maxWaitNanos);
     }
 }

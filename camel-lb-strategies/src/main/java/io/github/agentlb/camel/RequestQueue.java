@@ -377,7 +377,8 @@ final class RequestQueue {
         QueueAnswers.stopped(out);
     }
 
-    synchronized QueueFigures figures() {
-        return line.figures(counts, gate.through());
+    /** The figures, the capacity {@code flow}'s while nothing waits. */
+    synchronized QueueFigures figures(FlowControl flow) {
+        return line.figures(counts, gate.through(), flow);
     }
 }

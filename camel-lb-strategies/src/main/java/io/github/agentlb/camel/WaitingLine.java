@@ -88,8 +88,9 @@ final class WaitingLine {
         return queue == null ? Long.MAX_VALUE : queue.nextDeadline();
     }
 
-    QueueFigures figures(QueueCounts counts, int admitted) {
-        return counts.figures(queue, admitted);
+    /** The figures; while nothing waits the capacity is {@code flow}'s {@code queueSize}, which the next offer takes. */
+    QueueFigures figures(QueueCounts counts, int admitted, FlowControl flow) {
+        return counts.figures(queue, size() > 0 ? queue.capacity() : flow.queueSize(), admitted);
     }
 
     private static WaitingExchange unmarked(FairQueue.Entry<WaitingExchange> entry) {

@@ -1094,6 +1094,15 @@ class RequestQueueTest {
         assertThat(balancer.queueFigures().size()).isEqualTo(1);
     }
 
+    /** The capacity is the queue's size from the start, before anything waited (health and metrics read it). */
+    @Test
+    void theCapacityIsKnownBeforeAnythingWaits() {
+        start(1, 5);
+        assertThat(balancer.queueFigures().capacity()).isEqualTo(5);
+        balancer.setQueueSize(3);
+        assertThat(balancer.queueFigures().capacity()).as("an empty queue takes a new size at once").isEqualTo(3);
+    }
+
     @Test
     void aNewQueueSizeTakesEffectOnceTheQueueIsEmpty() {
         start(1, 1);
