@@ -191,8 +191,12 @@ public class ProxySettings {
      */
     public FleetSource fleetSource() {
         if (agentsFile != null && agentsDns != null || (agentsFile != null || agentsDns != null) && agents != null) {
+            // The variables set, in that order: the one left out is not set (no "AGENTS_DNS=null").
+            String given = java.util.stream.Stream.of(agents == null ? null : "AGENTS=" + agents,
+                    agentsFile == null ? null : "AGENTS_FILE=" + agentsFile, agentsDns == null ? null : "AGENTS_DNS=" + agentsDns)
+                    .filter(java.util.Objects::nonNull).collect(java.util.stream.Collectors.joining(" "));
             throw new IllegalArgumentException("Bad proxy configuration: set one of AGENTS, AGENTS_FILE and AGENTS_DNS, "
-                    + "was AGENTS=" + agents + " AGENTS_FILE=" + agentsFile + " AGENTS_DNS=" + agentsDns);
+                    + "was " + given);
         }
         if (agentsDns == null) {
             refuseWithoutAgentsDns();

@@ -207,4 +207,14 @@ class ProxySettingsTest {
                 "MANAGEMENT_PROT is no variable of the proxy and is ignored: MANAGEMENT_PORT was meant?",
                 "STRATEGIE is no variable of the proxy and is ignored: STRATEGY was meant?");
     }
+
+    /** Two membership sources at once: the message names the variables set, and no other. */
+    @Test
+    void twoMembershipSourcesAreNamedAsSet() {
+        ProxySettings both = new ProxySettings();
+        both.setAgents("http://127.0.0.1:1");
+        both.setAgentsFile("agents.txt");
+        assertThatThrownBy(both::fleetSource).hasMessage("Bad proxy configuration: set one of AGENTS, AGENTS_FILE and "
+                + "AGENTS_DNS, was AGENTS=http://127.0.0.1:1 AGENTS_FILE=agents.txt");
+    }
 }
