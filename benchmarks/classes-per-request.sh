@@ -18,12 +18,9 @@ PROXY_PORT=$BASE_PORT
 MANAGEMENT_PORT=$((BASE_PORT + 1))
 DEBUG_PORT=$((BASE_PORT + 2))
 AGENT_PORTS=($((BASE_PORT + 3)) $((BASE_PORT + 4)) $((BASE_PORT + 5)))
-WORK=$(mktemp -d /tmp/classes-per-request.XXXXXX)
-PIDS=()
-
 NAME=classes-per-request
 source "$(dirname "$0")/lib.sh"
-trap stop_started EXIT
+start_work
 require_jars "$AGENT_JAR" "$PROXY_JAR"
 require_free_ports $PROXY_PORT $MANAGEMENT_PORT $DEBUG_PORT "${AGENT_PORTS[@]}"
 

@@ -26,6 +26,14 @@ stop_started() {
     wait 2>/dev/null || true
 }
 
+# Makes the script's work directory WORK (/tmp/$NAME.XXXXXX, kept for its logs) and the empty
+# array PIDS, and stops what PIDS holds when the script exits.
+start_work() {
+    WORK=$(mktemp -d "/tmp/$NAME.XXXXXX")
+    PIDS=()
+    trap stop_started EXIT
+}
+
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # The proxy JVM of the process $1 started by `java -jar demo-routes.jar`: the jar restarts its JVM

@@ -68,12 +68,10 @@ fi
 AGENT_PORTS=($((BASE_PORT + 81)) $((BASE_PORT + 82)) $((BASE_PORT + 83)))
 NGINX_PORT=$((BASE_PORT + 90))
 HAPROXY_PORT=$((BASE_PORT + 91))
-PIDS=()
-
 
 NAME=proxy-vs-nginx
 source "$(dirname "$0")/lib.sh"
-trap stop_started EXIT
+start_work
 
 command -v wrk >/dev/null || die "wrk is not installed (apt-get install -y wrk)"
 require_jars "$PROXY_JAR"
@@ -85,7 +83,6 @@ for strategy in $STRATEGIES; do n=$((n + 1)); done
 [[ $HEAP_INFO == "" || $HEAP_INFO == 0 || $HEAP_INFO == 1 ]] || die "HEAP_INFO must be 0 or 1, was '$HEAP_INFO'"
 require_free_ports "${AGENT_PORTS[@]}" $NGINX_PORT $HAPROXY_PORT $(seq $BASE_PORT $((BASE_PORT + n - 1))) \
     $(seq $((BASE_PORT + 40)) $((BASE_PORT + 40 + n - 1)))
-WORK=$(mktemp -d /tmp/proxy-vs-nginx.XXXXXX)
 WRK_ARGS=()
 if [[ -n ${BODY_FILE:-} ]]; then
     [[ -r $BODY_FILE ]] || die "BODY_FILE $BODY_FILE is not a readable file"

@@ -18,12 +18,9 @@ BASE_PORT=${BASE_PORT:-19400}
 AGENT_PORTS=($((BASE_PORT + 1)) $((BASE_PORT + 2)) $((BASE_PORT + 3)))
 PROXY_PORTS=($((BASE_PORT + 4)) $((BASE_PORT + 5)) $((BASE_PORT + 6)))
 MANAGEMENT_PORTS=($((BASE_PORT + 7)) $((BASE_PORT + 8)) $((BASE_PORT + 9)))
-WORK=$(mktemp -d /tmp/saturated-agent-replicas.XXXXXX)
-PIDS=()
-
 NAME=saturated-agent-replicas
 source "$(dirname "$0")/lib.sh"
-trap stop_started EXIT
+start_work
 require_jars "$AGENT_JAR" "$PROXY_JAR"
 require_free_ports "${AGENT_PORTS[@]}" "${PROXY_PORTS[@]}" "${MANAGEMENT_PORTS[@]}"
 
