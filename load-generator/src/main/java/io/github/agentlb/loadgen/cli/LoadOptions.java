@@ -51,7 +51,7 @@ final class LoadOptions {
                     + "Default: start agents and balancer in-process for each strategy.")
     String url;
     @Option(names = "--strategy", split = ",", paramLabel = "NAME",
-            description = "Strategies to run, comma-separated, from: ${COMPLETION-CANDIDATES}; default all, in that "
+            description = "Strategies to run, comma-separated, in any case, from: ${COMPLETION-CANDIDATES}; default all, in that "
                     + "order. With --url: exactly one label naming the running balancer's strategy (required).",
             completionCandidates = StrategyNames.class)
     private List<String> strategies;
@@ -340,15 +340,16 @@ final class LoadOptions {
         if (strategies == null || strategies.isEmpty()) {
             return known;
         }
-        for (String s : strategies) {
-            if (!known.contains(s)) {
-                throw usage("--strategy: unknown strategy '" + s + "'; known: " + String.join(", ", known));
+        List<String> names = strategies.stream().map(s -> s.trim().toLowerCase(Locale.ROOT)).toList(); // as STRATEGY
+        for (int i = 0; i < names.size(); i++) {
+            if (!known.contains(names.get(i))) {
+                throw usage("--strategy: unknown strategy '" + strategies.get(i) + "'; known: " + String.join(", ", known));
             }
         }
-        if (strategies.stream().distinct().count() != strategies.size()) {
+        if (names.stream().distinct().count() != names.size()) {
             throw usage("--strategy lists a strategy twice: " + String.join(",", strategies));
         }
-        return List.copyOf(strategies);
+        return names;
     }
 
     String validatedLabel() {

@@ -417,6 +417,7 @@ class LoadGeneratorMainTest {
                 .contains("--agent-delay-min-ms must be <= --agent-delay-max-ms (100), was 200");
         assertRefused("--agent-delay-min-ms", "-1").contains("--agent-delay-min-ms must be in 0..3600000, was -1");
         assertRefused("--strategy", "nosuch").contains("--strategy: unknown strategy 'nosuch'; known: rr,");
+        assertRefused("--strategy", "rr,RR").contains("--strategy lists a strategy twice: rr,RR");
         assertRefused("--timeout-ms", "99999999999").contains("--timeout-ms must be <= 3600000, was 99999999999");
         Path file = Files.writeString(dir.resolve("afile"), "x");
         assertRefused("--out", file.toString(), "--strategy", "rr").contains("--out " + file
