@@ -42,8 +42,10 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine;
 
@@ -136,17 +138,32 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     /** With {@code checkOnly}, checks the command line and prints its notices, sending no load: 0 when it would run. */
     static int execute(PrintStream out, PrintStream err, boolean checkOnly, String... args) {
         CommandLine cli = new CommandLine(new LoadGeneratorMain(out, checkOnly)).setCaseInsensitiveEnumValuesAllowed(true);
+        // A number that is none, or past its type, is refused as the option's own bounds are: named with its value.
+        cli.registerConverter(int.class, t -> number(t, Integer::valueOf, "a whole number up to " + Integer.MAX_VALUE));
+        cli.registerConverter(Integer.class, t -> number(t, Integer::valueOf, "a whole number up to " + Integer.MAX_VALUE));
+        cli.registerConverter(long.class, t -> number(t, Long::valueOf, "a whole number up to " + Long.MAX_VALUE));
+        cli.registerConverter(Double.class, t -> number(t, Double::valueOf, "a number"));
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         // The message and a pointer to --help, not the whole usage (about 90 lines).
         cli.setParameterExceptionHandler((e, given) -> {
             PrintWriter w = e.getCommandLine().getErr();
-            w.println(e.getMessage());
+            w.println(e.getCause() instanceof CommandLine.TypeConversionException t && e.getArgSpec() instanceof OptionSpec o
+                    ? o.longestName() + " must be " + t.getMessage() : e.getMessage());
             CommandLine.UnmatchedArgumentException.printSuggestions(e, w);
             w.println("Run with --help for the options.");
             return e.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
         });
         return cli.execute(args);
+    }
+
+    /** {@code text} read by {@code reader}; else refused as not {@code what} (the handler names the option). */
+    private static <T> T number(String text, Function<String, T> reader, String what) {
+        try {
+            return reader.apply(text.trim());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException(what + ", was '" + text + "'");
+        }
     }
 
     @Override

@@ -418,6 +418,11 @@ class LoadGeneratorMainTest {
         assertRefused("--agent-delay-min-ms", "-1").contains("--agent-delay-min-ms must be in 0..3600000, was -1");
         assertRefused("--strategy", "nosuch").contains("--strategy: unknown strategy 'nosuch'; known: rr,");
         assertRefused("--strategy", "rr,RR").contains("--strategy lists a strategy twice: rr,RR");
+        // Was picocli's "Invalid value for option '--requests': '99999999999' is not an int", without the bound.
+        assertRefused("--requests", "99999999999").contains("--requests must be a whole number up to 2147483647, was '99999999999'");
+        assertRefused("--users", "1e3").contains("--users must be a whole number up to 2147483647, was '1e3'");
+        assertRefused("--seed", "x").contains("--seed must be a whole number up to 9223372036854775807, was 'x'");
+        assertRefused("--rate", "fast").contains("--rate must be a number, was 'fast'");
         assertRefused("--timeout-ms", "99999999999").contains("--timeout-ms must be <= 3600000, was 99999999999");
         Path file = Files.writeString(dir.resolve("afile"), "x");
         assertRefused("--out", file.toString(), "--strategy", "rr").contains("--out " + file
