@@ -105,7 +105,9 @@ public final class HotKeyScenario implements Scenario {
     Result result(ClusterRun.Measured m, Map<String, Object> balancer) {
         RunStatistics s = m.run().statistics();
         LoadTestConfig c = m.load();
-        HotKeyStatistics hot = HotKeyStatistics.of(m.run().outcomes(), m.variant().replicas());
+        int replicas = m.variant().replicas(); // request i went to replica i mod n, its id r<i + 1>
+        HotKeyStatistics hot = HotKeyStatistics.of(m.run().outcomes(), replicas,
+                o -> Workload.replicaOf(Long.parseLong(o.requestId().substring(1)) - 1, replicas));
         double factor = m.variant().label().endsWith("-bounded") ? BALANCE_FACTOR : 0;
         boolean met = s.maxOverMean() <= TARGET_MAX_OVER_MEAN && hot.othersStickiness() >= TARGET_STICKINESS
                 && hot.hotUserAgentCount() == 1;

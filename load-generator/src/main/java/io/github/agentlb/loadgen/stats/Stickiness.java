@@ -69,12 +69,6 @@ public final class Stickiness {
                     replicas);
         }
 
-        /** The statistics of a run alternating over {@code replicas} ({@link Workload#replicaOf}) by request id. */
-        public static HotKeyStatistics of(List<RequestOutcome> outcomes, int replicas) {
-            return of(outcomes, replicas,
-                    o -> Workload.replicaOf(Long.parseLong(o.requestId().substring(1)) - 1, replicas));
-        }
-
         /** Share of the other users whose answers all came from one agent, 0..1. */
         public double othersStickiness() {
             return otherUsers == 0 ? 0 : (double) stickyOthers / otherUsers;
