@@ -71,10 +71,6 @@ public record Workload(List<PlannedRequest> requests) {
                 .userId());
     }
 
-    public int size() {
-        return requests.size();
-    }
-
     /** The replica (0-based) request {@code index} (0-based) goes to across {@code replicas}: {@code index mod replicas}. */
     public static int replicaOf(long index, int replicas) {
         return (int) (index % replicas);

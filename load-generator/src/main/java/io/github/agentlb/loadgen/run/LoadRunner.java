@@ -42,14 +42,13 @@ public final class LoadRunner {
      * What a run measured.
      *
      * @param timedOutcomes every request's outcome with its send time, in completion order; empty for a time-bound run
-     * @param statistics    the figures over the whole run (latencies from intended send times in an open loop)
-     * @param durationNanos wall time, ns: closed loop from the first send to the last worker's end, open loop
-     *                      from the first intended send to the last answer
+     * @param statistics    the figures over the whole run (latencies from intended send times in an open loop);
+     *                      its duration the wall time: closed loop from the first send to the last worker's end,
+     *                      open loop from the first intended send to the last answer
      * @param maxInFlight   the most requests in flight at once
      * @param pace          the pacing, the self-check and, time-bound, the intervals and the soak verdict
      */
-    public record Result(List<TimedOutcome> timedOutcomes, RunStatistics statistics, long durationNanos,
-                         int maxInFlight, PaceReport pace) {
+    public record Result(List<TimedOutcome> timedOutcomes, RunStatistics statistics, int maxInFlight, PaceReport pace) {
 
         /** The outcomes alone, in completion order. */
         public List<RequestOutcome> outcomes() {
@@ -84,7 +83,7 @@ public final class LoadRunner {
                       boolean sampleJvm) throws Exception {
         Workload workload = config.workload();
         boolean timed = pacing.timed();
-        long total = pacing.openLoop() ? pacing.openLoopRequests(config.requests()) : timed ? Long.MAX_VALUE : workload.size();
+        long total = pacing.openLoop() ? pacing.openLoopRequests(config.requests()) : timed ? Long.MAX_VALUE : config.requests();
         long start = System.nanoTime();
         IntervalSeries series = new IntervalSeries(start, pacing.interval().toNanos(),
                 timed ? pacing.duration().toNanos() : Long.MAX_VALUE);
@@ -114,7 +113,7 @@ public final class LoadRunner {
                 : new OpenLoopRoute(dispatcher, baseUrls.get(0), config.timeoutMs(), steps);
         long deadline = timed ? start + pacing.duration().toNanos() : Long.MAX_VALUE;
         long boundMs = (timed ? pacing.duration().toMillis() : pacing.openLoop() ? (long) (total * 1000 / pacing.ratePerSecond())
-                : (workload.size() + config.concurrency() - 1L) / config.concurrency() * (config.timeoutMs() + 1_000))
+                : (config.requests() + config.concurrency() - 1L) / config.concurrency() * (config.timeoutMs() + 1_000))
                 + config.timeoutMs() + 30_000;
         long cpuBefore = JvmGauges.processCpuNanos();
         IntervalPrinter printer = new IntervalPrinter(label, series, progress);
@@ -156,7 +155,7 @@ public final class LoadRunner {
                 printer.printRest(intervals);
                 pace = new PaceReport(pacing, pace.selfCheck(), intervals, SoakVerdict.of(series, intervals));
             }
-            return new Result(outcomes, statistics, durationNanos, recorder.maxInFlight(), pace);
+            return new Result(outcomes, statistics, recorder.maxInFlight(), pace);
         } finally {
             camel.stop();
         }

@@ -23,7 +23,7 @@ class HotKeyWorkloadTest {
         Workload w = new LoadTestConfig(2000, 200, 10, 42, 5_000, 500, 100, 0.2).workload();
 
         Map<Integer, Long> perUser = perUser(w);
-        assertThat(w.size()).isEqualTo(2000);
+        assertThat(w.requests().size()).isEqualTo(2000);
         assertThat(perUser).hasSize(201).containsEntry(0, 400L);
         perUser.remove(0);
         assertThat(perUser.keySet()).allMatch(u -> u >= 1 && u <= 200);

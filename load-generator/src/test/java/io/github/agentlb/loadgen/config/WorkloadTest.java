@@ -16,7 +16,7 @@ class WorkloadTest {
     void defaultWorkloadSendsEachOf200UsersExactlyTenTimes() {
         Workload w = TestConfigs.defaults().workload();
 
-        assertThat(w.size()).isEqualTo(2000);
+        assertThat(w.requests().size()).isEqualTo(2000);
         Map<Integer, Long> perUser = w.requests().stream()
                 .collect(Collectors.groupingBy(Workload.PlannedRequest::userId, Collectors.counting()));
         assertThat(perUser).hasSize(200);

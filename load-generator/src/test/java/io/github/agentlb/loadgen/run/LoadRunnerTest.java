@@ -85,7 +85,7 @@ class LoadRunnerTest {
             assertThat(kindsByUser.get(6)).containsExactly(RequestOutcome.Kind.ERROR);
             assertThat(kindsByUser.get(7)).containsExactly(RequestOutcome.Kind.SUCCESS);
 
-            RunStatistics stats = RunStatistics.of(outcomes, List.of(), result.durationNanos());
+            RunStatistics stats = RunStatistics.of(outcomes, List.of(), result.statistics().durationNanos());
             assertThat(stats.successes()).isEqualTo(30);
             assertThat(stats.errors()).isEqualTo(30);
             assertThat(stats.timeouts()).isEqualTo(10);
@@ -156,7 +156,7 @@ class LoadRunnerTest {
 
             LoadRunner.Result result = run(config, agent.baseUrl(), "a1");
 
-            RunStatistics stats = RunStatistics.of(result.outcomes(), List.of("A1"), result.durationNanos());
+            RunStatistics stats = RunStatistics.of(result.outcomes(), List.of("A1"), result.statistics().durationNanos());
             assertThat(stats.successes()).isEqualTo(100);
             assertThat(stats.errors() + stats.timeouts()).isZero();
             assertThat(stats.agents().get("A1").count()).isEqualTo(100);

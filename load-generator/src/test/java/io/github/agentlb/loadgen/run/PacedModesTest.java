@@ -106,7 +106,7 @@ class PacedModesTest {
         AtomicLong clock = new AtomicLong();
         LoadTestConfig config = fourRequests(1);
         Run run = run(config, clock, new PacingCheck(), (c, agentUrl, steps, done) ->
-                new WorkerLoopRoute(c.workload(), List.of(agentUrl), c, steps, clock::get, 0, c.workload().size(),
+                new WorkerLoopRoute(c.workload(), List.of(agentUrl), c, steps, clock::get, 0, c.requests(),
                         done));
         // One worker, 100 ms per answer on the injected clock: the four requests at 0, 100, 200, 300 ms, no more.
         assertThat(run.endedAt()).isEqualTo(400 * MS);

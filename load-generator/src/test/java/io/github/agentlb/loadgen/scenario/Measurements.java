@@ -52,7 +52,7 @@ final class Measurements {
         long end = outcomes.stream().mapToLong(TimedOutcome::completedAtNanos).max().orElse(0);
         long start = outcomes.stream().mapToLong(TimedOutcome::sentAtNanos).min().orElse(0);
         LoadRunner.Result run = new LoadRunner.Result(outcomes, RunStatistics.of(outcomes.stream()
-                .map(TimedOutcome::outcome).toList(), agents, end - start), end - start, 1, null);
+                .map(TimedOutcome::outcome).toList(), agents, end - start), 1, null);
         return new ClusterRun.Measured(scenario, Variant.of(strategy, strategy, b -> { }, 1), load, agents,
                 "http://127.0.0.1:1", run, changes, made, phases, log, 0);
     }

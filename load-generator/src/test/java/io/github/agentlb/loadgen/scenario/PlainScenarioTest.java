@@ -44,7 +44,7 @@ class PlainScenarioTest {
 
     private static Result report(PlainScenario scenario, String strategy, RunStatistics stats, LoadTestConfig config,
                                  Map<String, Object> figures, List<Chart> charts) {
-        LoadRunner.Result run = new LoadRunner.Result(List.of(), stats, 0, 1,
+        LoadRunner.Result run = new LoadRunner.Result(List.of(), stats, 1,
                 PaceReport.counted(Pacing.CLOSED_COUNTED, new PacingCheck().result(Double.NaN, 2, Double.NaN)));
         return scenario.result(Variant.of(strategy, strategy, b -> { }, 1), "http://127.0.0.1:1", true, config, run,
                 figures, charts, List.of());
@@ -168,7 +168,7 @@ class PlainScenarioTest {
     /** A --duration run sends what its time allows, not --requests: the section says the time, each row its count. */
     @Test
     void aTimedRunsSectionGivesItsDurationAndRateNotTheUnusedRequestCount() {
-        LoadRunner.Result run = new LoadRunner.Result(List.of(), RunStatisticsTest.handWorked(), 0, 1,
+        LoadRunner.Result run = new LoadRunner.Result(List.of(), RunStatisticsTest.handWorked(), 1,
                 PaceReport.counted(new Pacing(50, Duration.ofSeconds(90), Pacing.DEFAULT_INTERVAL),
                         new PacingCheck().result(Double.NaN, 2, Double.NaN)));
         Result timed = UNIFORM.result(Variant.of("rr", "rr", b -> { }, 1), "http://127.0.0.1:1", true,
