@@ -47,7 +47,7 @@ public final class AgentMain {
             System.out.print(USAGE);
             return;
         }
-        // A mistyped variable (AGENTID, SPED) is ignored as any other: said, with the one meant.
+        // A mistyped variable (AGENTID, SPED, DELAY_MAX) is ignored as any other: said, with the one meant.
         AgentSettings.BINDING.nearMisses(System.getenv(), java.util.Set.of(), "the agent").forEach(LOG::warn);
         try {
             createMain().run(args);

@@ -80,8 +80,10 @@ public final class MainSettings<T> {
     /**
      * The variables of {@code environment} that are none of this binding's nor {@code alsoKnown} but
      * near one (at most 1 edit from a name of up to 6 characters, 2 from a longer one: {@code STRATEGIE},
-     * {@code AGENT}), which a user most likely mistyped: each ignored, as any other variable, and said in
-     * a line naming the variable meant, in the order of the variables' names.
+     * {@code AGENT}; or the same name with another time unit or none: {@code DELAY_MAX},
+     * {@code DRAIN_TIMEOUT_SECONDS} for {@code DELAY_MAX_MS}, {@code DRAIN_TIMEOUT_S}), which a user most
+     * likely mistyped: each ignored, as any other variable, and said in a line naming the variable
+     * meant, in the order of the variables' names.
      *
      * @param what what the variables configure, e.g. {@code "the proxy"}
      */
@@ -91,11 +93,17 @@ public final class MainSettings<T> {
         List<String> lines = new ArrayList<>();
         for (String name : new TreeSet<>(environment.keySet())) {
             if (!known.contains(name)) {
-                known.stream().filter(k -> edits(name, k) <= (k.length() <= 6 ? 1 : 2)).findFirst().ifPresent(meant ->
+                known.stream().filter(k -> edits(name, k) <= (k.length() <= 6 ? 1 : 2)
+                        || unitless(name).equals(unitless(k)) && !unitless(k).isEmpty()).findFirst().ifPresent(meant ->
                         lines.add(name + " is no variable of " + what + " and is ignored: " + meant + " was meant?"));
             }
         }
         return lines;
+    }
+
+    /** {@code name} without a time unit at its end: {@code DRAIN_TIMEOUT} of {@code DRAIN_TIMEOUT_SECONDS}. */
+    private static String unitless(String name) {
+        return name.replaceFirst("_(MS|MILLIS|MILLISECONDS|S|SEC|SECS|SECONDS)$", "");
     }
 
     /** The edits (insertions, deletions, substitutions, swaps of neighbours) from {@code a} to {@code b}: optimal string alignment. */

@@ -30,6 +30,20 @@ class MainSettingsTest {
     }
 
     @Test
+    void aVariableThatIsOneOfTheBindingsWithAnotherOrNoTimeUnitIsSaidWithTheNameMeant() {
+        // Three or more edits from the name meant, so the edit rule let them pass in silence.
+        Map<String, String> environment = new java.util.TreeMap<>(Map.of("DELAY_MAX", "100",
+                "DRAIN_TIMEOUT_SECONDS", "5", "IDLE_TIMEOUT_MILLIS", "9", "KUBERNETES_PORT", "tcp://10.0.0.1:443",
+                "AGENTS_SERVICE_PORT", "80", "DELAY_MAX_MS", "150", "TIMEOUT_MS_S", "1", "MS", "1"));
+
+        assertThat(binding.nearMisses(environment, Set.of("DRAIN_TIMEOUT_S", "DELAY_MAX_MS", "IDLE_TIMEOUT_MS"),
+                "the proxy")).containsExactly(
+                "DELAY_MAX is no variable of the proxy and is ignored: DELAY_MAX_MS was meant?",
+                "DRAIN_TIMEOUT_SECONDS is no variable of the proxy and is ignored: DRAIN_TIMEOUT_S was meant?",
+                "IDLE_TIMEOUT_MILLIS is no variable of the proxy and is ignored: IDLE_TIMEOUT_MS was meant?");
+    }
+
+    @Test
     void editsCountedAsOptimalStringAlignment() {
         assertThat(MainSettings.edits("STRATEGY", "STRATEGY")).isZero();
         assertThat(MainSettings.edits("STRATEGIE", "STRATEGY")).isEqualTo(2);
