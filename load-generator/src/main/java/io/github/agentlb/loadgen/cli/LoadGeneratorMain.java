@@ -139,10 +139,11 @@ public final class LoadGeneratorMain implements Callable<Integer> {
     static int execute(PrintStream out, PrintStream err, boolean checkOnly, String... args) {
         CommandLine cli = new CommandLine(new LoadGeneratorMain(out, checkOnly)).setCaseInsensitiveEnumValuesAllowed(true);
         // A number that is none, or past its type, is refused as the option's own bounds are: named with its value.
-        cli.registerConverter(int.class, t -> number(t, Integer::valueOf, "a whole number up to " + Integer.MAX_VALUE));
-        cli.registerConverter(Integer.class, t -> number(t, Integer::valueOf, "a whole number up to " + Integer.MAX_VALUE));
-        cli.registerConverter(long.class, t -> number(t, Long::valueOf, "a whole number up to " + Long.MAX_VALUE));
-        cli.registerConverter(Double.class, t -> number(t, Double::valueOf, "a number"));
+        CommandLine.ITypeConverter<Integer> ints = t -> number(t, Integer::valueOf, "a whole number up to " + Integer.MAX_VALUE);
+        CommandLine.ITypeConverter<Long> longs = t -> number(t, Long::valueOf, "a whole number up to " + Long.MAX_VALUE);
+        CommandLine.ITypeConverter<Double> doubles = t -> number(t, Double::valueOf, "a number");
+        cli.registerConverter(int.class, ints).registerConverter(Integer.class, ints).registerConverter(long.class, longs)
+                .registerConverter(Long.class, longs).registerConverter(double.class, doubles).registerConverter(Double.class, doubles);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         // The message and a pointer to --help, not the whole usage (about 90 lines).
