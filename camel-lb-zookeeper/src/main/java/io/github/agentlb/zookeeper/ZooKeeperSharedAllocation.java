@@ -74,7 +74,8 @@ public final class ZooKeeperSharedAllocation {
         }
 
         /**
-         * {@code host:port[,host:port...]}, each port 1..65535 (a host alone takes 2181); a chroot
+         * {@code host:port[,host:port...]}, each host a name, an IPv4 address or a bracketed IPv6 address,
+         * each port 1..65535 (a host alone takes 2181); a chroot
          * suffix ({@code /path}) is refused: the znodes' place is {@link #basePath}, which is created
          * when missing, where a chroot that does not exist would leave the election without its node.
          */
@@ -86,9 +87,14 @@ public final class ZooKeeperSharedAllocation {
             }
             for (String server : value.split(",", -1)) {
                 String s = server.strip();
-                int colon = s.lastIndexOf(':');
-                String host = colon < 0 ? s : s.substring(0, colon);
-                String port = colon < 0 ? "2181" : s.substring(colon + 1);
+                boolean bracketed = s.startsWith("[");
+                int colon = bracketed ? s.indexOf("]:") + 1 : s.lastIndexOf(':');
+                String host = colon <= 0 ? s : s.substring(0, colon);
+                String port = colon <= 0 ? "2181" : s.substring(colon + 1);
+                if (!host.isEmpty() && !host.matches("[A-Za-z0-9._-]+|\\[[0-9A-Fa-f:.]+(%[A-Za-z0-9]+)?]")) {
+                    throw new IllegalArgumentException("connectString must be host:port[,host:port...], each host a name,"
+                            + " an IPv4 address or an [IPv6] address, was '" + value + "'");
+                }
                 boolean portOk = port.matches("[0-9]{1,5}") && Integer.parseInt(port) >= 1 && Integer.parseInt(port) <= 65535;
                 if (host.isEmpty() || !portOk) {
                     throw new IllegalArgumentException("connectString must be host:port[,host:port...] with ports"

@@ -226,6 +226,37 @@ class SharedAllocationZooKeeperTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> alone.leads() && alone.generation() == 1);
     }
 
+    /**
+     * A replica leaves a ZooKeeper that accepts its connections but never answers (hung, or a port
+     * of something else) within a bound, so that its context's drain is not held back: leaving
+     * such a server held a stopping proxy 9-13 s before its drain began (the demo's 15 s session).
+     * The bound (4 s) lies between.
+     */
+    @Test
+    void aReplicaLeavesAZooKeeperThatDoesNotAnswerWithinItsBound() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            List<java.net.Socket> held = new ArrayList<>();
+            Thread accepting = new Thread(() -> {
+                try {
+                    while (true) {
+                        held.add(silent.accept());
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test ends
+                }
+            });
+            accepting.setDaemon(true);
+            accepting.start();
+            Replica replica = new Replica("r1", "127.0.0.1:" + silent.getLocalPort(), Duration.ofSeconds(15));
+            replica.send("user-1");
+            await().atMost(Duration.ofSeconds(10)).until(() -> !held.isEmpty());
+
+            long start = System.nanoTime();
+            replica.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+        }
+    }
+
     @Test
     void aCorruptAllocationIsIgnoredAndTheLastGoodKept() throws Exception {
         startReplicas();

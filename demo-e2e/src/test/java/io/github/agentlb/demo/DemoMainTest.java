@@ -500,6 +500,9 @@ class DemoMainTest {
             assertThat(DemoMain.drainTimeoutProblem(Map.of("DRAIN_TIMEOUT_S", value))).isEqualTo(
                     "Bad proxy configuration: DRAIN_TIMEOUT_S must be an integer >= 1 (seconds), was '" + value + "'");
         }
+        // Was "must be an integer >= 1", which 2147483648 is.
+        assertThat(DemoMain.drainTimeoutProblem(Map.of("DRAIN_TIMEOUT_S", "2147483648"))).isEqualTo(
+                "Bad proxy configuration: DRAIN_TIMEOUT_S must be at most 2147483647 (seconds), was '2147483648'");
         assertThat(DemoMain.drainTimeoutProblem(Map.of("DRAIN_TIMEOUT_S", "1"))).isNull();
         assertThat(DemoMain.drainTimeoutProblem(Map.of())).isNull();
     }

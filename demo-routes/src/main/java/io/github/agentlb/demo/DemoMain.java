@@ -194,6 +194,10 @@ public final class DemoMain {
         try {
             seconds = Integer.parseInt(value);
         } catch (NumberFormatException e) {
+            if (value.matches("[0-9]+")) { // past an int
+                return "Bad proxy configuration: DRAIN_TIMEOUT_S must be at most " + Integer.MAX_VALUE
+                        + " (seconds), was '" + value + "'";
+            }
             seconds = -1;
         }
         return seconds >= 1 ? null
