@@ -96,7 +96,9 @@ public final class ConsistentHashLB extends AgentLoadBalancerSupport implements 
     /**
      * Virtual nodes per agent, 1..{@value BalancerConfig.Ring#MAX_VIRTUAL_NODES}. An agent of weight w
      * gets {@code max(1, round(virtualNodes x w))} points on the ring, at most
-     * {@value BalancerConfig.Ring#MAX_POINTS_PER_AGENT} (16 bytes each, the ring rebuilt on each change).
+     * {@value BalancerConfig.Ring#MAX_POINTS_PER_AGENT} (16 bytes each, the ring rebuilt on each change);
+     * past {@value BalancerConfig.Ring#MAX_RING_POINTS} points in all, each agent's are scaled down alike
+     * to fit ({@code max(1, floor(points x 1000000 / total))}, Envoy's {@code maximum_ring_size}).
      *
      * @throws IllegalArgumentException if out of range, or if an agent's weight would give it more points
      *     ({@code virtualNodes x weight of agent A1 must be <= 1000000 ring points, was 10000 x 1000.0}):

@@ -10,7 +10,9 @@ import java.util.TreeMap;
 /**
  * {@code ch}: a ring of virtual nodes over the serving agents ({@link HashRing}), {@code virtualNodes}
  * each, or {@code max(1, round(virtualNodes x weight))} for an agent whose weight is not 1 (a state that
- * would give an agent more than {@link BalancerConfig.Ring#MAX_POINTS_PER_AGENT} is refused); a keyed
+ * would give an agent more than {@link BalancerConfig.Ring#MAX_POINTS_PER_AGENT} is refused; a ring
+ * that would pass {@link BalancerConfig.Ring#MAX_RING_POINTS} in all has each agent's points scaled
+ * down alike to fit, {@code max(1, floor(points x max / total))}, as Envoy's {@code maximum_ring_size}); a keyed
  * exchange walks it clockwise from its key's hash ({@link KeyedSelection}, with its load bound). A
  * new state builds a new ring, O(v log v). Thread-safe.
  */
@@ -37,9 +39,15 @@ final class ConsistentHashStrategy implements Strategy {
         if (!state.agentIds().isEmpty()) {
             BalancerConfig.Ring settings = state.config().ring();
             Map<String, Integer> counts = new TreeMap<>();
+            long total = 0;
             for (String agent : state.agentIds()) {
                 double weight = state.weights().getOrDefault(agent, 1.0);
                 counts.put(agent, settings.pointsOf(agent, weight));
+                total += counts.get(agent);
+            }
+            if (total > BalancerConfig.Ring.MAX_RING_POINTS) { // Envoy's maximum_ring_size: each scaled down alike
+                long all = total;
+                counts.replaceAll((agent, points) -> (int) Math.max(1, points * BalancerConfig.Ring.MAX_RING_POINTS / all));
             }
             ring = HashRing.of(counts, settings.hashFunction());
         }

@@ -73,6 +73,24 @@ class RingPointsBoundTest {
     }
 
     @Test
+    void aRingPastAMillionPointsInAllHasEachAgentsPointsScaledDownToFitAsEnvoysMaximumRingSize() {
+        // 44 agents of weight 1000 (an SRV fleet's weights) made 6,600,000 points: the proxy ran out of
+        // a 256 MB heap building the ring, or stalled every request for seconds at each change. The
+        // same rule, at a cost a test can pay: 3 agents of 400,000 points.
+        ConsistentHashLB ch = started("A1", "A2", "A3");
+        ch.setVirtualNodes(10_000);
+        ch.setAgentWeight("A1", 40);
+        ch.setAgentWeight("A2", 40);
+        assertThat(ch.ring().virtualNodes()).as("under the bound: virtualNodes x weight")
+                .isEqualTo(Map.of("A1", 400_000, "A2", 400_000, "A3", 10_000));
+        ch.setAgentWeight("A3", 40); // 1,200,000 in all
+        assertThat(ch.ring().virtualNodes()).isEqualTo(Map.of("A1", 333_333, "A2", 333_333, "A3", 333_333));
+        assertThat(ch.ring().size()).isEqualTo(999_999);
+        ch.setAgentWeight("A1", 30); // 1,100,000 in all: floor(points x 1,000,000 / 1,100,000)
+        assertThat(ch.ring().virtualNodes()).isEqualTo(Map.of("A1", 272_727, "A2", 363_636, "A3", 363_636));
+    }
+
+    @Test
     void otherStrategiesHaveNoRingAndTakeTheLargestWeight() {
         RoundRobinLB rr = ScriptedChild.startedAgents(new RoundRobinLB(), CAMEL.get(), () -> 0L, ScriptedChild::naming, "A1");
         rr.setAgentWeight("A1", 1000);
