@@ -61,7 +61,8 @@ import java.util.concurrent.TimeUnit;
  * [{@linkplain Builder#minRefresh(Duration) minRefresh}, {@linkplain Builder#maxRefresh(Duration)
  * maxRefresh}] (defaults 1 s and 60 s). The name server is asked directly (no cache on this side),
  * with recursion desired; each query waits at most {@linkplain Builder#queryTimeout(Duration)
- * queryTimeout} (default 2 s).
+ * queryTimeout} (default 2 s), and one without answer is sent once more (a lost UDP datagram; a
+ * stub resolver's {@code attempts:2}) before the read fails.
  *
  * <p>Bad input: NXDOMAIN, another error code, a timeout, or an answer without usable records
  * keeps the last fleet, logs one WARN line (one per distinct reason, until a good answer), and asks
@@ -82,7 +83,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safety: queries are sent and awaited on the scheduler's one thread (by default a
  * daemon thread of the source's own), the first on the caller's; Netty's I/O runs on one daemon
  * event-loop thread of the source's own. Both stop on {@link #close()}, which waits for a query
- * in progress (at most {@code queryTimeout}).
+ * in progress (at most twice {@code queryTimeout}).
  *
  * <p>Over 300 lines: the query, the A/AAAA and SRV answers, the TTL schedule and the builder's checks belong to one source; the rule every source shares is apart ({@link LastGoodFleet}).
  */
@@ -231,6 +232,9 @@ public final class DnsFleetSource extends PolledFleetSource {
         DnsRecordType failed = null;
         for (int i = 0; i < types.size(); i++) {
             Reply reply = reply(types.get(i), queries.get(i));
+            if (reply.timedOut) { // a lost datagram, most likely: sent once more, as a stub resolver's attempts:2
+                reply = reply(types.get(i), resolver.query(new DefaultDnsQuestion(host, types.get(i))));
+            }
             if (reply.problem != null) {
                 if (problem == null) {
                     problem = reply.problem;
@@ -267,19 +271,24 @@ public final class DnsFleetSource extends PolledFleetSource {
     }
 
     /** What one query's answer gave: its agents (A/AAAA) or records (SRV) and their smallest TTL, or why none. */
-    private record Reply(List<AgentSpec> agents, List<Srv> srv, long ttlSeconds, String problem) {
+    private record Reply(List<AgentSpec> agents, List<Srv> srv, long ttlSeconds, String problem, boolean timedOut) {
         static Reply problem(String why) {
-            return new Reply(List.of(), List.of(), Long.MAX_VALUE, why);
+            return new Reply(List.of(), List.of(), Long.MAX_VALUE, why, false);
+        }
+
+        static Reply timedOut(String why) {
+            return new Reply(List.of(), List.of(), Long.MAX_VALUE, why, true);
         }
     }
 
     private Reply reply(DnsRecordType type, Future<AddressedEnvelope<DnsResponse, InetSocketAddress>> query) {
         if (!query.awaitUninterruptibly(config.queryTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS)) {
             query.cancel(false);
-            return Reply.problem(type.name() + " query for " + host + " timed out");
+            return Reply.timedOut(type.name() + " query for " + host + " timed out");
         }
         if (!query.isSuccess()) {
-            return Reply.problem(type.name() + " query for " + host + " failed: " + why(query.cause()));
+            String why = type.name() + " query for " + host + " failed: " + why(query.cause());
+            return query.cause() instanceof DnsNameResolverTimeoutException ? Reply.timedOut(why) : Reply.problem(why);
         }
         AddressedEnvelope<DnsResponse, InetSocketAddress> envelope = query.getNow();
         try {
@@ -308,7 +317,7 @@ public final class DnsFleetSource extends PolledFleetSource {
                     }
                 }
             }
-            return new Reply(agents, srvRecords, ttl, null);
+            return new Reply(agents, srvRecords, ttl, null, false);
         } finally {
             envelope.release();
         }

@@ -313,6 +313,24 @@ class DnsFleetSourceTest {
     }
 
     @Test
+    void aQueryWithoutAnswerIsSentOnceMoreBeforeTheReadFails() {
+        // A lost datagram failed the read: at 5% loss a WARN and an INFO line every few reads.
+        dns.set(HOST, a("10.0.0.1", 1));
+        dns.dropNext(HOST, DnsRecordType.A, 1);
+        DnsFleetSource source = source(HOST + ":8080").ipv6(false).queryTimeout(Duration.ofMillis(300)).build();
+        source.start(told::add);
+        assertThat(source.fleet()).extracting(AgentSpec::name).containsExactly("10.0.0.1:8080");
+        assertThat(dns.queries(HOST, DnsRecordType.A)).isEqualTo(2);
+        source.close();
+
+        dns.dropNext(HOST, DnsRecordType.A, 2);
+        DnsFleetSource twice = source(HOST + ":8080").ipv6(false).queryTimeout(Duration.ofMillis(300)).build();
+        assertThatThrownBy(() -> twice.start(told::add)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("dns:agents.fleet.test:8080: A query for agents.fleet.test failed: timed out after 300 ms");
+        assertThat(dns.queries(HOST, DnsRecordType.A)).isEqualTo(4);
+    }
+
+    @Test
     void closeEndsTheQueries() {
         dns.set(HOST, a("10.0.0.1", 1));
         DnsFleetSource source = source(HOST + ":8080").ipv6(false).build();

@@ -46,6 +46,7 @@ public final class TestDnsServer implements AutoCloseable {
     private final Map<String, List<Rr>> zone = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
     private final Map<String, DnsResponseCode> codes = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> drops = new ConcurrentHashMap<>();
     private final Channel channel;
 
     public TestDnsServer() throws InterruptedException {
@@ -83,6 +84,11 @@ public final class TestDnsServer implements AutoCloseable {
         } else {
             codes.put(key(name) + " " + type.name(), code);
         }
+    }
+
+    /** Leaves the next {@code count} queries of {@code type} for {@code name} unanswered, as a lost datagram. */
+    public void dropNext(String name, DnsRecordType type, int count) {
+        drops.put(key(name) + " " + type.name(), new AtomicInteger(count));
     }
 
     /** @return the queries received for {@code name} and {@code type} */
@@ -130,6 +136,10 @@ public final class TestDnsServer implements AutoCloseable {
             DnsQuestion question = query.recordAt(DnsSection.QUESTION);
             String name = key(question.name());
             queries.computeIfAbsent(name + " " + question.type().name(), k -> new AtomicInteger()).incrementAndGet();
+            AtomicInteger drop = drops.get(name + " " + question.type().name());
+            if (drop != null && drop.getAndDecrement() > 0) {
+                return;
+            }
             DatagramDnsResponse response = new DatagramDnsResponse(query.recipient(), query.sender(), query.id());
             response.setRecursionDesired(query.isRecursionDesired()).setRecursionAvailable(true);
             response.addRecord(DnsSection.QUESTION, question);
