@@ -430,14 +430,22 @@ public final class DnsFleetSource extends PolledFleetSource {
             this.target = checkTarget(target);
         }
 
+        /** A DNS name as asked: labels of 1-63 letters, digits, '-' or '_', a root dot allowed at the end. */
+        private static final String NAME = "[A-Za-z0-9_-]{1,63}(\\.[A-Za-z0-9_-]{1,63})*\\.?";
+
         private static String checkTarget(String target) {
             String problem = "target must be host:port or _service._proto.name, was '" + target + "'";
             if (target == null || target.isBlank() || target.chars().anyMatch(Character::isWhitespace)) {
                 throw new IllegalArgumentException(problem);
             }
+            String labels = "target must be host:port or _service._proto.name, each name labels of 1-63 letters,"
+                    + " digits, '-' or '_' joined by '.', was '" + target + "'";
             if (target.startsWith("_")) {
                 if (target.contains(":") || target.split("\\.").length < 3) {
                     throw new IllegalArgumentException(problem);
+                }
+                if (!target.matches(NAME)) {
+                    throw new IllegalArgumentException(labels);
                 }
                 return target;
             }
@@ -452,6 +460,9 @@ public final class DnsFleetSource extends PolledFleetSource {
                 }
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(problem);
+            }
+            if (!target.substring(0, colon).matches(NAME) || !target.substring(colon + 1).matches("[1-9][0-9]*")) {
+                throw new IllegalArgumentException(labels); // as written: no sign, no leading zero
             }
             return target;
         }

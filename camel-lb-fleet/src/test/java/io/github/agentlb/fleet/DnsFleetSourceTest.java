@@ -363,6 +363,14 @@ class DnsFleetSourceTest {
                 "target must be host:port or _service._proto.name, was 'agents.internal:http'");
         assertBad(() -> DnsFleetSource.builder("_agent._tcp.x:80"),
                 "target must be host:port or _service._proto.name, was '_agent._tcp.x:80'");
+        // Were refused without the value (Netty's "Empty label is not a legal name"), or taken.
+        for (String bad : List.of("agents..test:8080", "a".repeat(64) + ".test:8080", "_agent._tcp..test",
+                "agents.test:+8080", "agents.test:08080", "a/b.test:80")) {
+            assertBad(() -> DnsFleetSource.builder(bad), "target must be host:port or _service._proto.name, each name"
+                    + " labels of 1-63 letters, digits, '-' or '_' joined by '.', was '" + bad + "'");
+        }
+        DnsFleetSource.builder("agents.test.:8080").build();
+        DnsFleetSource.builder("Agents-1.test_x:65535").build();
         assertBad(() -> DnsFleetSource.builder(null), "target must be host:port or _service._proto.name, was 'null'");
         assertBad(() -> DnsFleetSource.builder("a:1").minRefresh(Duration.ZERO), "minRefresh must be > 0, was PT0S");
         assertBad(() -> DnsFleetSource.builder("a:1").retryInterval(null), "retryInterval must be > 0, was null");
