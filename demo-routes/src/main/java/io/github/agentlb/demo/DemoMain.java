@@ -5,6 +5,7 @@ import io.github.agentlb.core.fleet.FleetSource;
 import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
 import io.github.agentlb.camel.KeySettings;
+import io.github.agentlb.core.fleet.NameList;
 import io.github.agentlb.core.health.OutlierEjection;
 import io.github.agentlb.core.hedge.HedgePolicy;
 import io.github.agentlb.core.retry.RetryBackoff;
@@ -340,9 +341,9 @@ public final class DemoMain {
                 DemoFleet first = fleet;
                 ProxyConfig given = config;
                 config = settings.fromFleetSource(() -> given.toBuilder().agentUrls(first.firstFleet()).build());
-                LOG.info("Mode: proxy to the agents of {}, watched: {}", source.describe(), config.agentUrls());
+                LOG.info("Mode: proxy to the agents of {}, watched: {}", source.describe(), NameList.of(config.agentUrls()));
             } else if (settings.getAgents() != null) {
-                LOG.info("Mode: proxy to the agents in AGENTS {}", config.agentUrls());
+                LOG.info("Mode: proxy to the agents in AGENTS {}", NameList.of(config.agentUrls()));
             } else {
                 Optional<EmbeddedAgents> agents =
                         EmbeddedAgents.startIfNoneAnswer(config.agentUrls(), EmbeddedAgents.DEFAULT_PROBE_TIMEOUT_MS);

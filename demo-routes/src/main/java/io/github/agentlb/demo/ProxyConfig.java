@@ -3,6 +3,7 @@ package io.github.agentlb.demo;
 import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.http.AgentTimeouts;
 import io.github.agentlb.core.Check;
+import io.github.agentlb.core.fleet.NameList;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -129,8 +130,8 @@ public record ProxyConfig(int port, List<String> agentUrls, Map<String, String> 
     public String describe() {
         return String.format(Locale.ROOT, "host=%s port=%d strategy=%s agents=%s connectTimeoutMs=%d "
                         + "firstByteTimeoutMs=%d idleTimeoutMs=%d requestTimeoutMs=%d maxBodyBytes=%d clientTimeoutMs=%d",
-                host, port, strategy, agentUrls.stream().map(u -> agentNames.containsKey(u) ? agentNames.get(u) + "=" + u : u)
-                        .toList(), connectTimeoutMs,
+                host, port, strategy, NameList.of(agentUrls.stream()
+                        .map(u -> agentNames.containsKey(u) ? agentNames.get(u) + "=" + u : u).toList()), connectTimeoutMs,
                 firstByteTimeoutMs, idleTimeoutMs, requestTimeoutMs, maxBodyBytes, clientTimeoutMs);
     }
 

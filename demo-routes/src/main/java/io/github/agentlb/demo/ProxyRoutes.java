@@ -15,6 +15,7 @@ import io.github.agentlb.camel.http.AgentCallCancelledException;
 import io.github.agentlb.camel.http.AgentComponent;
 import io.github.agentlb.camel.http.AgentProducer;
 import io.github.agentlb.camel.http.NettyDownstream;
+import io.github.agentlb.core.fleet.NameList;
 import io.github.agentlb.core.key.PromptPrefix;
 import io.github.agentlb.metrics.LoadBalancerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -321,7 +322,7 @@ public class ProxyRoutes extends RouteBuilder {
                 });
             }
             LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N (and /v1/*, /mcp, /a2a) with strategy {} over {}{}, metrics {}",
-                    config.host(), config.port(), strategyName(), config.agentUrls(),
+                    config.host(), config.port(), strategyName(), NameList.of(config.agentUrls()),
                     fleet == null ? "" : " (agents from " + fleet.describe() + ")", metrics == null ? "off" : "on");
         });
     }
@@ -337,7 +338,7 @@ public class ProxyRoutes extends RouteBuilder {
         List<String> silent = agentUrls.stream()
                 .filter(url -> !EmbeddedAgents.answers(url, EmbeddedAgents.DEFAULT_PROBE_TIMEOUT_MS)).toList();
         if (!silent.isEmpty()) {
-            LOG.warn("At start {} of {} agents accept no connection: {}{}", silent.size(), agentUrls.size(), silent,
+            LOG.warn("At start {} of {} agents accept no connection: {}{}", silent.size(), agentUrls.size(), NameList.of(silent),
                     silent.size() == agentUrls.size() ? " (none does: requests get 503 until one answers)" : "");
         }
         return silent;

@@ -45,6 +45,16 @@ class ProxyConfigTest {
                 .contains("agents=[A1=http://127.0.0.1:14001, http://127.0.0.1:14002]");
     }
 
+    /** A fleet of 200 made the start-up line 8.8 KB: it lists 20 agents and how many more, as the fleet's lines do. */
+    @Test
+    void theStartUpLineListsTwentyAgentsAndHowManyMore() {
+        String[] urls = java.util.stream.IntStream.rangeClosed(1, 200).mapToObj(i -> "http://127.0.0.1:" + (14000 + i))
+                .toArray(String[]::new);
+        assertThat(ProxyConfig.builder().agentUrls(urls).build().describe())
+                .contains("agents=[http://127.0.0.1:14001, ", "http://127.0.0.1:14020, and 180 more] ")
+                .doesNotContain("http://127.0.0.1:14021");
+    }
+
     @Test
     void agentsGivenUnnamedAreNamedByTheirUrlsAndNamedOnesByTheirNames() {
         assertThat(ProxyConfig.builder().agentUrls("http://localhost:8081", "http://localhost:8082").build().agentNames())
