@@ -6,6 +6,7 @@ import io.github.agentlb.agent.http.HttpReplies;
 import io.github.agentlb.agent.http.LogText;
 import io.github.agentlb.agent.llm.OrcaReport;
 import io.github.agentlb.agent.llm.SessionIds;
+import io.github.agentlb.agent.main.ServerPorts;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.List;
@@ -131,14 +132,14 @@ public class AgentRoutes extends RouteBuilder {
 
     /** The HTTP endpoint URI of the consumer. */
     public String endpointUri() {
-        return Http11Component.SCHEME + ":http://" + config.host() + ":" + config.port()
+        return Http11Component.SCHEME + ":http://" + ServerPorts.uriHost(config.host()) + ":" + config.port()
                 + "/?matchOnUriPrefix=true&usingExecutorService=false&muteException=true&mapHeaders=false"
                 + "&logWarnOnBadRequest=false&traceEnabled=true&httpMethodRestrict=" + CONSUMER_METHODS;
     }
 
     /** The base URL clients use, e.g. {@code http://127.0.0.1:8081}. */
     public String baseUrl() {
-        return "http://" + config.host() + ":" + config.port();
+        return "http://" + ServerPorts.uriHost(config.host()) + ":" + config.port();
     }
 
     @Override

@@ -118,7 +118,7 @@ public final class DemoProxy implements AutoCloseable {
     /** The base URL for clients, e.g. {@code http://127.0.0.1:54321} (loopback when bound to 0.0.0.0). */
     public String baseUrl() {
         String host = "0.0.0.0".equals(config.host()) ? "127.0.0.1" : config.host();
-        return "http://" + host + ":" + config.port();
+        return "http://" + ServerPorts.uriHost(host) + ":" + config.port();
     }
 
     /** The configuration in use, with the actual port. */

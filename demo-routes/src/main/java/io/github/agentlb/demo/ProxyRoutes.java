@@ -4,6 +4,7 @@ import io.github.agentlb.agent.http.HeldBodies;
 import io.github.agentlb.agent.http.Http11Component;
 import io.github.agentlb.agent.http.LogText;
 import io.github.agentlb.agent.http.RequestTarget;
+import io.github.agentlb.agent.main.ServerPorts;
 import io.github.agentlb.camel.AgentKeys;
 import io.github.agentlb.camel.AgentLb;
 import io.github.agentlb.camel.AgentLoadBalancerSupport;
@@ -242,7 +243,7 @@ public class ProxyRoutes extends RouteBuilder {
      * {@link java.net.URI} and, on a malformed escape, closes the connection without answering.
      */
     public String consumerUri() {
-        return Http11Component.SCHEME + ":http://" + config.host() + ":" + config.port()
+        return Http11Component.SCHEME + ":http://" + ServerPorts.uriHost(config.host()) + ":" + config.port()
                 + "/?matchOnUriPrefix=true&usingExecutorService=false&sync=false&muteException=true&mapHeaders=false"
                 + "&chunkedMaxContentLength=" + config.maxBodyBytes()
                 + "&logWarnOnBadRequest=false&traceEnabled=true&httpMethodRestrict=" + CONSUMER_METHODS;
@@ -322,7 +323,7 @@ public class ProxyRoutes extends RouteBuilder {
                 });
             }
             LOG.info("Proxy on http://{}:{}/process/{req_id}?user_id=N (and /v1/*, /mcp, /a2a) with strategy {} over {}{}, metrics {}",
-                    config.host(), config.port(), strategyName(), NameList.of(config.agentUrls()),
+                    ServerPorts.uriHost(config.host()), config.port(), strategyName(), NameList.of(config.agentUrls()),
                     fleet == null ? "" : " (agents from " + fleet.describe() + ")", metrics == null ? "off" : "on");
         });
     }

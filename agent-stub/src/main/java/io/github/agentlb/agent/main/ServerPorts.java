@@ -101,6 +101,11 @@ public final class ServerPorts {
         }
     }
 
+    /** {@code host} as a URI holds it: an IPv6 address in brackets ({@code ::1} to {@code [::1]}), else as it is. */
+    public static String uriHost(String host) {
+        return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+
     /**
      * Checks a bind host when the settings are built, so that a typo is one line naming it rather
      * than Netty's stack trace at bind time.

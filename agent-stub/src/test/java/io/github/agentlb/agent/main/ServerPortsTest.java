@@ -29,4 +29,13 @@ class ServerPortsTest {
             }
         }
     }
+
+    /** HOST=::1 failed the start with Camel's "hostname can't be null": the URI had it unbracketed. */
+    @Test
+    void anIpv6HostIsBracketedInAUri() {
+        assertThat(ServerPorts.uriHost("::1")).isEqualTo("[::1]");
+        assertThat(ServerPorts.uriHost("[::1]")).isEqualTo("[::1]");
+        assertThat(ServerPorts.uriHost("127.0.0.1")).isEqualTo("127.0.0.1");
+        assertThat(ServerPorts.uriHost("localhost")).isEqualTo("localhost");
+    }
 }
