@@ -3,6 +3,7 @@ package io.github.agentlb.fleet;
 import io.github.agentlb.core.Check;
 import io.github.agentlb.core.fleet.AgentSpec;
 import io.github.agentlb.core.fleet.FleetListener;
+import io.github.agentlb.core.fleet.NameList;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.AddressedEnvelope;
 import io.netty.channel.EventLoopGroup;
@@ -227,6 +228,7 @@ public final class DnsFleetSource extends PolledFleetSource {
         }
         List<AgentSpec> agents = new ArrayList<>();
         List<Srv> srvRecords = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         long ttl = Long.MAX_VALUE;
         String problem = null;
         DnsRecordType failed = null;
@@ -247,11 +249,12 @@ public final class DnsFleetSource extends PolledFleetSource {
             ttl = Math.min(ttl, reply.ttlSeconds);
         }
         if (srv) {
-            agents.addAll(srvAgents(srvRecords));
+            agents.addAll(srvAgents(srvRecords, skipped));
         }
         if (agents.isEmpty()) {
             return Answer.problem(problem != null ? problem
-                    : "no usable " + types.stream().map(DnsRecordType::name).toList() + " records for " + host);
+                    : "no usable " + types.stream().map(DnsRecordType::name).toList() + " records for " + host
+                            + (skipped.isEmpty() ? "" : ": targets that are no host name: " + NameList.of(skipped)));
         }
         if (problem != null) {
             // One family failed, the other gave agents: the failed family's agents are those of the last good fleet.
@@ -350,7 +353,8 @@ public final class DnsFleetSource extends PolledFleetSource {
         return AgentSpec.of(hostPort, URI.create(config.scheme() + "://" + hostPort));
     }
 
-    private List<AgentSpec> srvAgents(List<Srv> records) {
+    /** The agents of the lowest priority's records; the {@code target:port} of each whose target is no host name into {@code skipped}. */
+    private List<AgentSpec> srvAgents(List<Srv> records, List<String> skipped) {
         int lowest = records.stream().mapToInt(Srv::priority).min().orElse(0);
         List<AgentSpec> agents = new ArrayList<>();
         for (Srv record : records) {
@@ -362,9 +366,10 @@ public final class DnsFleetSource extends PolledFleetSource {
                 double weight = Math.min(Math.max(record.weight, 1), AgentSpec.MAX_WEIGHT);
                 agents.add(new AgentSpec(hostPort, new URI(config.scheme() + "://" + hostPort), weight, false, null));
             } catch (URISyntaxException | IllegalArgumentException e) {
-                // a target that is no host name (servers do not check SRV targets): skipped
+                skipped.add(hostPort); // a target that is no host name (servers do not check SRV targets)
             }
         }
+        skipped.sort(null);
         return agents;
     }
 

@@ -153,6 +153,15 @@ class DnsFleetSourceTest {
     }
 
     @Test
+    void srvRecordsWhoseTargetsAreNoHostNamesAreNamedWhenNoneIsLeft() {
+        // Were dropped without a word: the read failed as "no usable [SRV] records" alone.
+        dns.set(SRV, srv(0, 1, 9001, "bad_host.fleet.test", 30), srv(0, 1, 9002, "a-", 30));
+        assertThatThrownBy(() -> source(SRV).build().start(told::add)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("dns:_agent._tcp.fleet.test: no usable [SRV] records for _agent._tcp.fleet.test: targets"
+                        + " that are no host name: [a-:9002, bad_host.fleet.test:9001]");
+    }
+
+    @Test
     void anEmptyAnswerKeepsTheLastFleetWithOneWarning() {
         dns.set(SRV, srv(0, 1, 9001, "a1.fleet.test", 30));
         try (CapturedLog log = new CapturedLog(DnsFleetSource.class); DnsFleetSource source = source(SRV).build()) {
