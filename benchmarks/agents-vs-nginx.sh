@@ -4,8 +4,8 @@
 # rate read from the answers' usage, errors and MCP session stickiness, with the load average at
 # start and end. Asserts nothing (the tests do). All on 127.0.0.1, ports BASE_PORT..BASE_PORT+99.
 #
-#   agents   4 stub agent JVMs with the in-process scenario's LLM settings (prefix cache, prefill
-#            cost, running limit, minted MCP sessions), printed by
+#   agents   8 stub agent JVMs with the in-process scenario's LLM settings (prefix cache, prefill
+#            cost, running limit, minted MCP sessions), one per line printed by
 #            `java -cp load-generator.jar io.github.agentlb.loadgen.agents.AgentsStubEnv`.
 #            RESTARTED before every target, so each starts with empty caches.
 #   targets  ch-keys-kept     demo proxy, STRATEGY=ch, BALANCER_KEYS=session,prompt,user_id, balance
@@ -28,11 +28,14 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+NAME=agents-vs-nginx
+source "$(dirname "$0")/lib.sh"
 WARMUP=${WARMUP:-200}
 SEED=${SEED:-42}
 PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS:-}
 NGINX=${NGINX:-1}
 BASE_PORT=${BASE_PORT:-19400}
+require_whole_numbers WARMUP SEED BASE_PORT
 
 PROXY_PORT=$BASE_PORT
 MANAGEMENT_PORT=$((BASE_PORT + 76))
@@ -76,8 +79,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-NAME=agents-vs-nginx
-source "$(dirname "$0")/lib.sh"
 
 require_jars "$AGENT_JAR" "$PROXY_JAR" "$LOADGEN_JAR"
 mapfile -t AGENT_ENV < <(java -cp "$LOADGEN_JAR" io.github.agentlb.loadgen.agents.AgentsStubEnv "$SEED")

@@ -11,15 +11,16 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+NAME=classes-per-request
+source "$(dirname "$0")/lib.sh"
 STRATEGY=${STRATEGY:-rr}
 KEYS=${KEYS:-}
 BASE_PORT=${BASE_PORT:-19300}
+require_whole_numbers BASE_PORT
 PROXY_PORT=$BASE_PORT
 MANAGEMENT_PORT=$((BASE_PORT + 1))
 DEBUG_PORT=$((BASE_PORT + 2))
 AGENT_PORTS=($((BASE_PORT + 3)) $((BASE_PORT + 4)) $((BASE_PORT + 5)))
-NAME=classes-per-request
-source "$(dirname "$0")/lib.sh"
 start_work
 require_jars "$AGENT_JAR" "$PROXY_JAR"
 require_free_ports $PROXY_PORT $MANAGEMENT_PORT $DEBUG_PORT "${AGENT_PORTS[@]}"

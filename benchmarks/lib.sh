@@ -17,12 +17,14 @@ require_jars() {
     done
 }
 
-# Stops every process whose pid the script put in the array PIDS, and waits for them (trap it on EXIT).
+# Stops every process whose pid the script put in the array PIDS, and the script's other children
+# (a warm-up's wrk, a client), and waits for them (trap it on EXIT).
 stop_started() {
     local pid
     for pid in "${PIDS[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
+    pkill -P $$ 2>/dev/null || true
     wait 2>/dev/null || true
 }
 
@@ -49,17 +51,30 @@ jvm_pid() {
 require_free_ports() {
     local port
     for port in "$@"; do
+        ((port <= 65535)) || die "port $port is past 65535: set BASE_PORT"
         if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
             die "port $port on 127.0.0.1 is in use: set BASE_PORT"
         fi
     done
 }
 
-# Waits until GET $1 answers 2xx, at most $2 s.
+# Fails unless each variable named is a whole number (digits only), naming it and its value.
+require_whole_numbers() {
+    local name
+    for name in "$@"; do
+        [[ ${!name} =~ ^[0-9]+$ ]] || die "$name must be a whole number, was '${!name}'"
+    done
+}
+
+# Waits until GET $1 answers 2xx, at most $2 s; fails at once when a process in PIDS has ended
+# meanwhile (a JVM that did not start: its log is in WORK).
 await() {
-    local deadline=$((SECONDS + $2))
+    local deadline=$((SECONDS + $2)) pid
     until curl -fsS -o /dev/null --max-time 5 "$1" 2>/dev/null; do
         ((SECONDS < deadline)) || die "$1 did not answer within $2 s"
+        for pid in "${PIDS[@]}"; do
+            kill -0 "$pid" 2>/dev/null || die "process $pid ended before $1 answered: see its log in $WORK"
+        done
         sleep 0.1
     done
 }

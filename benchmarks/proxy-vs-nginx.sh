@@ -43,6 +43,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+NAME=proxy-vs-nginx
+source "$(dirname "$0")/lib.sh"
 STRATEGIES=${STRATEGIES:-"camel-rr rr ch pid avn lr"}
 WARMUP_S=${WARMUP_S:-60}
 AGENT_WARMUP_S=${AGENT_WARMUP_S:-30}
@@ -59,6 +61,7 @@ BASE_PORT=${BASE_PORT:-18000}
 NGINX=${NGINX:-1}
 HAPROXY=${HAPROXY:-1}
 AGENT_WORKERS=${AGENT_WORKERS:-1}
+require_whole_numbers WARMUP_S AGENT_WARMUP_S DURATION_S ROUNDS THREADS RAMP_S BASE_PORT AGENT_WORKERS
 if [[ -z ${AGENTS_BY:-} ]]; then
     AGENTS_BY=stub
     command -v nginx >/dev/null && AGENTS_BY=nginx
@@ -69,8 +72,6 @@ AGENT_PORTS=($((BASE_PORT + 81)) $((BASE_PORT + 82)) $((BASE_PORT + 83)))
 NGINX_PORT=$((BASE_PORT + 90))
 HAPROXY_PORT=$((BASE_PORT + 91))
 
-NAME=proxy-vs-nginx
-source "$(dirname "$0")/lib.sh"
 start_work
 
 command -v wrk >/dev/null || die "wrk is not installed (apt-get install -y wrk)"

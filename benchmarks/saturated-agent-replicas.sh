@@ -3,23 +3,24 @@
 # MAX_RUNNING=2; proxy 1 (rr, A1 alone) floods A1 with long answers from 10 clients, so that about
 # 8 requests wait there, seconds each; proxies 2 and 3 run docs/llm-agents.md's set-up for LLM
 # agents (ch, balance factor 1.25, in-flight factor 1.25, kept placement) over A1-A3 and take short
-# requests from 8 clients each for 14 s; proxy 2 asks for ORCA load reports (TEXT) with the
+# requests from 8 clients each for 13.5 s; proxy 2 asks for ORCA load reports (TEXT) with the
 # saturation staleness STALENESS, proxy 3 asks for none. Prints each one's answers per agent:
 # the requests its clients sent to A1's queue, and how many it answered in all.
 #
 # Needs java 17, curl, python3, the jars (mvn -q -B package -DskipTests). A count, not a speed; all
 # on 127.0.0.1, ports BASE_PORT..BASE_PORT+9. Knobs (environment): STALENESS (200ms, the default;
-# 10s shows the difference), BASE_PORT (19400).
+# 10s shows the difference), BASE_PORT (19600).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+NAME=saturated-agent-replicas
+source "$(dirname "$0")/lib.sh"
 STALENESS=${STALENESS:-200ms}
-BASE_PORT=${BASE_PORT:-19400}
+BASE_PORT=${BASE_PORT:-19600}
+require_whole_numbers BASE_PORT
 AGENT_PORTS=($((BASE_PORT + 1)) $((BASE_PORT + 2)) $((BASE_PORT + 3)))
 PROXY_PORTS=($((BASE_PORT + 4)) $((BASE_PORT + 5)) $((BASE_PORT + 6)))
 MANAGEMENT_PORTS=($((BASE_PORT + 7)) $((BASE_PORT + 8)) $((BASE_PORT + 9)))
-NAME=saturated-agent-replicas
-source "$(dirname "$0")/lib.sh"
 start_work
 require_jars "$AGENT_JAR" "$PROXY_JAR"
 require_free_ports "${AGENT_PORTS[@]}" "${PROXY_PORTS[@]}" "${MANAGEMENT_PORTS[@]}"

@@ -22,6 +22,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+NAME=streaming-vs-nginx
+source "$(dirname "$0")/lib.sh"
 STREAMS=${STREAMS:-32}
 WARMUP_ROUNDS=${WARMUP_ROUNDS:-100}
 WARMUP_STREAMS=${WARMUP_STREAMS:-128}
@@ -31,6 +33,7 @@ CONNECTIONS=${CONNECTIONS:-1000}
 PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS:-}
 NGINX=${NGINX:-1}
 BASE_PORT=${BASE_PORT:-19000}
+require_whole_numbers STREAMS WARMUP_ROUNDS WARMUP_STREAMS SSE_ROUNDS BIG_MIB CONNECTIONS BASE_PORT
 
 PROXY_PORT=$BASE_PORT
 BIG_PROXY_PORT=$((BASE_PORT + 1))
@@ -56,8 +59,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-NAME=streaming-vs-nginx
-source "$(dirname "$0")/lib.sh"
 load() { echo "[load $(cut -d' ' -f1-3 /proc/loadavg)]"; }
 status() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
 
