@@ -444,12 +444,12 @@ public final class DnsFleetSource extends PolledFleetSource {
                 throw new IllegalArgumentException(problem);
             }
             String labels = "target must be host:port or _service._proto.name, each name labels of 1-63 letters,"
-                    + " digits, '-' or '_' joined by '.', was '" + target + "'";
+                    + " digits, '-' or '_' joined by '.', at most 253 characters, was '" + target + "'";
             if (target.startsWith("_")) {
                 if (target.contains(":") || target.split("\\.").length < 3) {
                     throw new IllegalArgumentException(problem);
                 }
-                if (!target.matches(NAME)) {
+                if (!target.matches(NAME) || target.length() > 254) {
                     throw new IllegalArgumentException(labels);
                 }
                 return target;
@@ -466,8 +466,12 @@ public final class DnsFleetSource extends PolledFleetSource {
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(problem);
             }
-            if (!target.substring(0, colon).matches(NAME) || !target.substring(colon + 1).matches("[1-9][0-9]*")) {
-                throw new IllegalArgumentException(labels); // as written: no sign, no leading zero
+            if (!target.substring(0, colon).matches(NAME) || colon > 254) {
+                throw new IllegalArgumentException(labels);
+            }
+            if (!target.substring(colon + 1).matches("[1-9][0-9]*")) {
+                throw new IllegalArgumentException("target port must be in 1..65535 as written (digits, no sign or"
+                        + " leading zero), was '" + target + "'");
             }
             return target;
         }

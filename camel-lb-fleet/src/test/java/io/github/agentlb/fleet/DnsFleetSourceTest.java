@@ -373,10 +373,15 @@ class DnsFleetSourceTest {
         assertBad(() -> DnsFleetSource.builder("_agent._tcp.x:80"),
                 "target must be host:port or _service._proto.name, was '_agent._tcp.x:80'");
         // Were refused without the value (Netty's "Empty label is not a legal name"), or taken.
-        for (String bad : List.of("agents..test:8080", "a".repeat(64) + ".test:8080", "_agent._tcp..test",
-                "agents.test:+8080", "agents.test:08080", "a/b.test:80")) {
+        String tooLong = ("a".repeat(63) + ".").repeat(4) + "test";
+        for (String bad : List.of("agents..test:8080", "a".repeat(64) + ".test:8080", "_agent._tcp..test", "a/b.test:80",
+                tooLong + ":8080", "_agent._tcp." + tooLong)) {
             assertBad(() -> DnsFleetSource.builder(bad), "target must be host:port or _service._proto.name, each name"
-                    + " labels of 1-63 letters, digits, '-' or '_' joined by '.', was '" + bad + "'");
+                    + " labels of 1-63 letters, digits, '-' or '_' joined by '.', at most 253 characters, was '" + bad + "'");
+        }
+        for (String bad : List.of("agents.test:+8080", "agents.test:08080")) {
+            assertBad(() -> DnsFleetSource.builder(bad), "target port must be in 1..65535 as written (digits, no sign or"
+                    + " leading zero), was '" + bad + "'");
         }
         DnsFleetSource.builder("agents.test.:8080").build();
         DnsFleetSource.builder("Agents-1.test_x:65535").build();

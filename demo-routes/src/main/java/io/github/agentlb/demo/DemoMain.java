@@ -360,7 +360,7 @@ public final class DemoMain {
             // Camel's own summary of these endpoints says 0.0.0.0 whatever the host (log4j2.properties quiets it).
             if (getContext().getPropertiesComponent().resolveProperty("camel.management.enabled").map(Boolean::parseBoolean)
                     .orElse(false)) {
-                String management = "http://" + managementHost(System.getenv()) + ":"
+                String management = "http://" + ServerPorts.uriHost(managementHost(System.getenv())) + ":"
                         + getContext().getPropertiesComponent().resolveProperty("camel.management.port").orElse("?");
                 LOG.info("Management: {}/observe/health and /observe/metrics", management);
             }

@@ -158,13 +158,19 @@ public final class LoadGeneratorMain implements Callable<Integer> {
         return cli.execute(args);
     }
 
-    /** {@code text} read by {@code reader}; else refused as not {@code what} (the handler names the option). */
+    /**
+     * {@code text} read by {@code reader} as written (ASCII, no white space: {@code ' 300'} and
+     * Arabic-Indic digits are refused); else refused as not {@code what} (the handler names the option).
+     */
     private static <T> T number(String text, Function<String, T> reader, String what) {
         try {
-            return reader.apply(text.trim());
+            if (text.chars().allMatch(c -> c > ' ' && c < 127)) {
+                return reader.apply(text);
+            }
         } catch (NumberFormatException e) {
-            throw new CommandLine.TypeConversionException(what + ", was '" + text + "'");
+            // refused below
         }
+        throw new CommandLine.TypeConversionException(what + ", was '" + text + "'");
     }
 
     @Override

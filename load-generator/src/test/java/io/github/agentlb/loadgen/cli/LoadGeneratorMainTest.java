@@ -423,6 +423,8 @@ class LoadGeneratorMainTest {
         assertRefused("--users", "1e3").contains("--users must be a whole number up to 2147483647, was '1e3'");
         assertRefused("--seed", "x").contains("--seed must be a whole number up to 9223372036854775807, was 'x'");
         assertRefused("--rate", "fast").contains("--rate must be a number, was 'fast'");
+        assertRefused("--requests", " 300").contains("--requests must be a whole number up to 2147483647, was ' 300'");
+        assertRefused("--users", "\u0663\u0660").contains("--users must be a whole number up to 2147483647, was '\u0663\u0660'");
         assertRefused("--timeout-ms", "99999999999").contains("--timeout-ms must be <= 3600000, was 99999999999");
         Path file = Files.writeString(dir.resolve("afile"), "x");
         assertRefused("--out", file.toString(), "--strategy", "rr").contains("--out " + file
