@@ -41,9 +41,9 @@ final class ConsistentHashStrategy implements Strategy {
             Map<String, Integer> counts = new TreeMap<>();
             long total = 0;
             for (String agent : state.agentIds()) {
-                double weight = state.weights().getOrDefault(agent, 1.0);
-                counts.put(agent, settings.pointsOf(agent, weight));
-                total += counts.get(agent);
+                int points = settings.pointsOf(agent, state.weights().getOrDefault(agent, 1.0));
+                counts.put(agent, points);
+                total += points;
             }
             if (total > BalancerConfig.Ring.MAX_RING_POINTS) { // Envoy's maximum_ring_size: each scaled down alike
                 long all = total;
