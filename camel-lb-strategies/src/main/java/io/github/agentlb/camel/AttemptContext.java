@@ -1,6 +1,5 @@
 package io.github.agentlb.camel;
 
-import java.util.Collection;
 import java.util.List;
 import io.github.agentlb.core.hedge.HedgeDelay;
 import io.github.agentlb.core.retry.RetriesInFlight;
@@ -22,7 +21,7 @@ final class AttemptContext {
     final String strategyName;
     final Listeners listeners;
     /** The headers the strategy reads load from, removed from each attempt before it is sent. */
-    final Collection<String> reportHeaders;
+    final List<String> reportHeaders;
     private final StateWriter writer;
     /** The balancer's clock, ns. */
     final LongSupplier nanoClock;
