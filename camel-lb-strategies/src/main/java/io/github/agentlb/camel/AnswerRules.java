@@ -55,6 +55,8 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
             Duration.ofSeconds(60), false);
     /** The header a busy agent says how long to rest in. */
     public static final String RETRY_AFTER = "Retry-After";
+    /** OpenAI's answer header that tells its SDKs whether to retry; routes set it on their error answers. */
+    static final String SHOULD_RETRY = "x-should-retry";
 
     /** @throws IllegalArgumentException naming the field and value when one is out of range */
     public AnswerRules {
@@ -102,6 +104,21 @@ public record AnswerRules(Set<Integer> errorStatuses, Duration defaultRest, Dura
                 && bytes.length <= UsageTokens.MAX_CHARS ? new String(bytes, StandardCharsets.UTF_8) : null;
         OptionalLong tokens = UsageTokens.outputTokens(text);
         return tokens.isPresent() ? tokens.getAsLong() : null;
+    }
+
+    /**
+     * Removes from a failed exchange the answer headers its client may have sent in the request (or
+     * as query parameters camel-netty-http makes headers), which a route that answers from the
+     * exchange's message would hand back: {@value #SHOULD_RETRY}, and {@value #RETRY_AFTER} unless
+     * the exchange failed busy ({@link AgentsBusyException}: its {@code Retry-After} is the balancer's).
+     * Every way the balancer fails an exchange ends here.
+     */
+    static void dropClientEchoes(Exchange exchange) {
+        Message message = exchange.getMessage();
+        message.removeHeader(SHOULD_RETRY);
+        if (!(exchange.getException() instanceof AgentsBusyException)) {
+            message.removeHeader(RETRY_AFTER);
+        }
     }
 
     /** The HTTP status of an answer, or 0 when it has none (not an HTTP answer). */

@@ -74,6 +74,7 @@ final class AttemptContext {
                 exchange.setException(new NoAgentAvailableException("No agent available: the " + strategyName
                         + " balancer has no agents" + (state.draining().isEmpty() ? "" : " taking requests (draining: "
                         + String.join(", ", state.draining()) + ")"), exchange, null));
+                AnswerRules.dropClientEchoes(exchange);
                 callback.done(true);
                 return true;
             }
@@ -88,6 +89,7 @@ final class AttemptContext {
                 selection.ended(); // no attempts of it will end
             }
             exchange.setException(e);
+            AnswerRules.dropClientEchoes(exchange);
             callback.done(true);
             return true;
         }

@@ -387,8 +387,8 @@ final class Attempts extends CandidateScreen {
     /** Ends this run once; {@code tell}: whether it calls the callback (not when the exchange waits again in the queue). */
     private void done(boolean sync, boolean tell) {
         if (COMPLETION.compareAndSet(this, RUNNING, sync ? DONE_SYNC : DONE_ASYNC)) {
-            if (exchange.getException() != null && !(exchange.getException() instanceof AgentsBusyException)) {
-                exchange.getMessage().removeHeader(AnswerRules.RETRY_AFTER); // the client's: never echoed with an error
+            if (exchange.getException() != null) {
+                AnswerRules.dropClientEchoes(exchange);
             }
             selection.ended();
             releaseRetry();

@@ -6,7 +6,7 @@ import java.net.URISyntaxException;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,25 +78,32 @@ final class Membership {
 
     /**
      * Checks that the names given for {@code endpointUris} (each as given to {@link #name}) find a child
-     * among {@code processors}.
+     * among {@code processors}, none of them added at runtime (its id is the one it was added as).
      *
-     * @throws IllegalArgumentException naming the first URI that finds none, and the children's default ids
+     * @throws IllegalArgumentException naming the first URI that finds none, and the children's default ids, or
+     *     that finds a child added at runtime, and its id
      */
     void checkNamed(Collection<String> endpointUris, AsyncProcessor[] processors) {
-        Set<String> keys = new HashSet<>();
+        Map<String, AsyncProcessor> byKey = new HashMap<>();
         for (AsyncProcessor processor : processors) {
             String uri = endpointUri(processor);
             if (uri != null) {
-                keys.add(normalized(uri));
-                keys.add(normalized(withoutOptions(uri)));
-                keys.add(address(uri));
+                byKey.putIfAbsent(normalized(uri), processor);
+                byKey.putIfAbsent(normalized(withoutOptions(uri)), processor);
+                byKey.putIfAbsent(address(uri), processor);
             }
         }
         for (String given : endpointUris) {
-            if (!keys.contains(normalized(given)) && !keys.contains(address(normalized(given)))) {
+            AsyncProcessor child = byKey.getOrDefault(normalized(given), byKey.get(address(normalized(given))));
+            if (child == null) {
                 throw new IllegalArgumentException("nameAgent: no child of this balancer has endpoint '" + given
                         + "'; its children: " + Arrays.stream(processors).map(Membership::defaultId)
                         .collect(Collectors.joining(", ")));
+            }
+            String added = childNames.get(child);
+            if (added != null) {
+                throw new IllegalArgumentException("nameAgent: the agent at endpoint '" + given + "' was added at runtime as '"
+                        + added + "', its id; to give it another, remove it and add it again");
             }
         }
     }

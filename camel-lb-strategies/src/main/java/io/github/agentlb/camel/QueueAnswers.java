@@ -11,7 +11,8 @@ import org.apache.camel.Exchange;
  * How {@link RequestQueue} answers an exchange that leaves it without an agent, each with the
  * exception its route catches (docs/llm-agents.md, "How an exchange leaves the queue without an
  * agent"): the queue full, the queue timeout, the client gone, the balancer stopping, the
- * exchange's tenant unreadable. Stateless; called outside the queue's lock.
+ * exchange's tenant unreadable; none hands back a client's own answer headers
+ * ({@link AnswerRules#dropClientEchoes}). Stateless; called outside the queue's lock.
  */
 final class QueueAnswers {
 
@@ -24,6 +25,7 @@ final class QueueAnswers {
         exchange.setException(new AgentsBusyException("Every agent is at its limit of "
                 + flow.maxInFlightPerAgent() + " requests in flight and the queue is full (" + flow.queueSize()
                 + "): retry after 1 s", exchange, 1));
+        AnswerRules.dropClientEchoes(exchange);
     }
 
     /**
@@ -34,12 +36,14 @@ final class QueueAnswers {
     static void noAgentToTry(Exchange exchange, boolean stopping, BalancerState state) {
         if (stopping) {
             exchange.setException(new NoAgentAvailableException("The balancer is stopping: no agent had room", exchange, null));
+            AnswerRules.dropClientEchoes(exchange);
             return;
         }
         Set<String> ejected = state.detector.ejected();
         exchange.setException(new NoAgentAvailableException("No agent to try: every agent is ejected, marked down or failing"
                 + (ejected.isEmpty() ? "" : " (ejected: " + String.join(", ", ejected) + ")")
                 + ", so the request does not wait in the queue", exchange, null, List.of(), ejected));
+        AnswerRules.dropClientEchoes(exchange);
     }
 
     /** The waiting when no agent was left to try ({@link #noAgentToTry(Exchange, boolean, BalancerState)}). */
@@ -53,6 +57,7 @@ final class QueueAnswers {
     /** Fails {@code exchange} at once with {@code e} (its tenant could not be read): answered, never left waiting. */
     static boolean failed(Exchange exchange, AsyncCallback callback, Throwable e) {
         exchange.setException(e);
+        AnswerRules.dropClientEchoes(exchange);
         callback.done(true);
         return true;
     }
@@ -63,6 +68,7 @@ final class QueueAnswers {
             long waitedMs = TimeUnit.NANOSECONDS.toMillis(nowNanos - w.sinceNanos);
             w.exchange.setException(new QueueTimeoutException("No agent had room within the queue timeout: waited "
                     + waitedMs + " ms", w.exchange, waitedMs));
+            AnswerRules.dropClientEchoes(w.exchange);
             w.callback.done(false);
         }
     }
@@ -71,6 +77,7 @@ final class QueueAnswers {
     static void left(WaitingExchange w) {
         w.exchange.removeProperty(AgentLb.QUEUED_PROPERTY);
         w.exchange.setException(new CamelExchangeException("The client left while the exchange was queued", w.exchange));
+        AnswerRules.dropClientEchoes(w.exchange);
         w.callback.done(false);
     }
 
@@ -79,6 +86,7 @@ final class QueueAnswers {
         for (WaitingExchange w : waiting) {
             w.exchange.setException(new NoAgentAvailableException("The balancer stopped while the exchange was queued",
                     w.exchange, null));
+            AnswerRules.dropClientEchoes(w.exchange);
             w.callback.done(false);
         }
     }

@@ -119,6 +119,30 @@ class AgentLoadBalancerSupportTest {
         balancer.stop();
     }
 
+    /**
+     * An agent added at runtime has the id {@code addAgent} gave it: a name for its endpoint is
+     * refused naming that id (a user's trial: {@code nameAgent} on it was taken and did nothing,
+     * even with another agent's id), and its id stays.
+     */
+    @Test
+    void aNameForAnAgentAddedAtRuntimeIsRefusedNamingTheIdItWasAddedAs() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.addProcessor(to("direct:a"));
+        balancer.nameAgent("direct:a", "A1");
+        balancer.start();
+        balancer.addAgent("R1", "direct:r", 1.0);
+        for (String name : List.of("A1", "Q")) {
+            assertThatThrownBy(() -> balancer.nameAgent("direct:r", name)).as(name).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("nameAgent: the agent at endpoint 'direct:r' was added at runtime as 'R1', its id;"
+                            + " to give it another, remove it and add it again");
+        }
+        assertThat(balancer.getAgentIds()).containsExactly("A1", "R1");
+        balancer.nameAgent("direct:a", "A2");
+        assertThat(balancer.getAgentIds()).containsExactly("A2", "R1");
+        balancer.stop();
+    }
+
     @Test
     void aChangeTheStrategyRejectsLeavesChildrenAndIdsAsTheyWere() {
         List<String> rejectWhen = new ArrayList<>();

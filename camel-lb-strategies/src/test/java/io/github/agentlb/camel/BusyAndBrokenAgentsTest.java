@@ -254,6 +254,38 @@ class BusyAndBrokenAgentsTest {
         assertThat(resting.getMessage().getHeader("Retry-After")).as("the balancer's").isEqualTo("2");
     }
 
+    /**
+     * Nor does a client's own {@code x-should-retry} (a response header of OpenAI's API sent in a
+     * request, or a query parameter camel-netty-http makes a header): the README route keeps that
+     * header for its 502 and would hand the client's back with its 503 and 429 answers (a user's
+     * trial: {@code x-should-retry: true} on the README route's 503 "no agent available"). Failed,
+     * busy and agentless exchanges alike.
+     */
+    @Test
+    void aFailedOrBusyExchangeCarriesNoXShouldRetryOfTheClients() {
+        ScriptedChild refusing = ScriptedChild.answering("A1", clock::get, (exchange, now) -> {
+            throw new java.net.ConnectException("Connection refused");
+        });
+        RoundRobinLB rr = started(new RoundRobinLB(), refusing);
+        for (String method : List.of("GET", "POST")) {
+            Exchange failed = send(rr, Map.of(Exchange.HTTP_METHOD, method, "x-should-retry", "true"));
+            assertThat(failed.getException()).as(method).isNotNull();
+            assertThat(failed.getMessage().getHeaders()).as(method).doesNotContainKey("x-should-retry");
+        }
+
+        RoundRobinLB busy = started(new RoundRobinLB(), statusAgent("A1", now -> new int[] {429, 2}));
+        send(busy, Map.of(Exchange.HTTP_METHOD, "GET"));
+        Exchange resting = send(busy, Map.of(Exchange.HTTP_METHOD, "GET", "X-Should-Retry", "true"));
+        assertThat(resting.getException()).isInstanceOf(AgentsBusyException.class);
+        assertThat(resting.getMessage().getHeaders()).doesNotContainKey("x-should-retry");
+        assertThat(resting.getMessage().getHeader("Retry-After")).as("the balancer's").isEqualTo("2");
+
+        RoundRobinLB none = started(new RoundRobinLB());
+        Exchange agentless = send(none, Map.of(Exchange.HTTP_METHOD, "GET", "x-should-retry", "true", "Retry-After", "999"));
+        assertThat(agentless.getException()).isInstanceOf(NoAgentAvailableException.class);
+        assertThat(agentless.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
+    }
+
     @Test
     void aPostIsSentElsewhereAfterA429ButNotAfterABusy503UnlessTheAgentSaysItIsUnprocessed() {
         ScriptedChild busy503 = statusAgent("A1", now -> new int[] {503, 1});

@@ -360,6 +360,34 @@ class RequestQueueTest {
         assertThat(balancer.queueFigures().size()).isEqualTo(1);
     }
 
+    /**
+     * A client's own {@code x-should-retry} and {@code Retry-After} (response headers sent in a
+     * request) never come back with the queue's answers: full (429, the balancer's
+     * {@code Retry-After: 1}), timed out (503) and stopped.
+     */
+    @Test
+    void theQueuesAnswersCarryNoResponseHeadersOfTheClients() throws Exception {
+        start(1, 1);
+        Map<String, Object> echoes = Map.of("x-should-retry", "true", "Retry-After", "999");
+        send();
+        send();
+        send();
+        Sent waiting = send(echoes);
+        Sent full = send(echoes);
+        assertThat(full.exchange.getException()).isInstanceOf(AgentsBusyException.class);
+        assertThat(full.exchange.getMessage().getHeaders()).doesNotContainKey("x-should-retry");
+        assertThat(full.exchange.getMessage().getHeader("Retry-After")).as("the balancer's").isEqualTo("1");
+        clock.addAndGet(Duration.ofSeconds(11).toNanos());
+        timer.advance(Duration.ofSeconds(11));
+        assertThat(waiting.exchange.getException()).isInstanceOf(QueueTimeoutException.class);
+        assertThat(waiting.exchange.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
+
+        Sent stopped = send(echoes);
+        balancer.stop();
+        assertThat(stopped.exchange.getException()).isInstanceOf(NoAgentAvailableException.class);
+        assertThat(stopped.exchange.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
+    }
+
     /** Sent back to wait, an exchange gives its tenant's place back: it is released under its tenant's limit. */
     @Test
     void anExchangeSentBackToWaitGivesItsTenantsPlaceBack() {
