@@ -1,6 +1,8 @@
 package io.github.agentlb.core.health;
 
 import io.github.agentlb.core.Check;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Random;
 
@@ -51,12 +53,26 @@ public record ActiveHealthCheck(String path, int expectedStatus, Duration interv
         if (path != null && (path.isBlank() || path.charAt(0) != '/' || path.chars().anyMatch(c -> c <= ' ' || c >= 127))) {
             throw new IllegalArgumentException("healthCheckPath must start with / and hold printable ASCII only, was '" + path + "'");
         }
+        if (path != null && !isUriPath(path)) {
+            // Else no agent's health address could be made: none would be probed, unseen.
+            throw new IllegalArgumentException("healthCheckPath must be a URI path (and query), characters outside it"
+                    + " percent-encoded (%7C for |), was '" + path + "'");
+        }
         Check.inRange("healthCheckExpectedStatus", expectedStatus, 100, 599);
         Check.period("healthCheckInterval", interval);
         Check.nonNegative("healthCheckJitter", jitter);
         Check.positive("healthCheckTimeout", timeout);
         Check.atLeast("healthCheckUnhealthyThreshold", unhealthyThreshold, 1);
         Check.atLeast("healthCheckHealthyThreshold", healthyThreshold, 1);
+    }
+
+    /** Whether {@code path} is a URI path, a query allowed, no fragment (RFC 3986, as {@link URI} parses it). */
+    private static boolean isUriPath(String path) {
+        try {
+            return new URI("http://agent" + path).getRawFragment() == null;
+        } catch (URISyntaxException e) {
+            return false;
+        }
     }
 
     /** The defaults, probing {@code path}. */

@@ -76,6 +76,25 @@ class HealthCheckStatesTest {
         }
     }
 
+    /**
+     * A path that is no URI path (a character that must be percent-encoded in one, or a fragment) is
+     * refused naming it: such an agent's health address could not be made, so it was never probed,
+     * without a word, while the start-up line said the checks ran (an operator's trial:
+     * {@code /h|x}, {@code /h{x}}, {@code /a\b}). Percent-encoded, and with a query, it is taken.
+     */
+    @Test
+    void aPathThatIsNoUriPathIsRefusedNamingIt() {
+        ActiveHealthCheck on = ActiveHealthCheck.of("/health");
+        for (String path : new String[] {"/h|x", "/h{x}", "/a\\b", "/h^", "/h`", "/h\"x", "/h<x>", "/h%zz", "/health#ready"}) {
+            assertThatThrownBy(() -> on.withPath(path)).as(path).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("healthCheckPath must be a URI path (and query), characters outside it percent-encoded"
+                            + " (%7C for |), was '" + path + "'");
+        }
+        for (String path : new String[] {"/h%7Cx", "/health?full=1", "/v1/models", "/~agent/health:live", "/a@b!$&'()*+,;="}) {
+            assertThat(on.withPath(path).path()).as(path).isEqualTo(path);
+        }
+    }
+
     @Test
     void offByDefaultAndEveryFieldCheckedByName() {
         assertThat(ActiveHealthCheck.DISABLED.isEnabled()).isFalse();
