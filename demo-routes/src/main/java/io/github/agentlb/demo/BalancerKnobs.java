@@ -73,7 +73,7 @@ final class BalancerKnobs {
         Map<String, String> set = new TreeMap<>();
         for (Map.Entry<String, Method> knob : knobs.entrySet()) {
             String key = PREFIX + MainSettings.key(knob.getKey());
-            Optional<String> text = properties.resolveProperty(key);
+            Optional<String> text = asWritten(properties, key, variableOf(knob.getKey()));
             if (text.isPresent()) {
                 bind(balancer, knob.getKey(), knob.getValue(), text.get());
                 set.put(knob.getKey(), knob.getKey().toLowerCase(Locale.ROOT).contains("secret") ? "(set)" : text.get());
@@ -128,6 +128,25 @@ final class BalancerKnobs {
             }
         }
         return set;
+    }
+
+    /**
+     * The text given for {@code key}, as written where it is given, by Camel's precedence: the
+     * environment variable, then the system property, then the properties loaded (initial and
+     * files, each as its format reads it), else what Camel resolves. Not through Camel's placeholder
+     * parser, which drops a backslash before a value's last character ({@code /a\\b} is {@code /ab},
+     * a secret ending in a backslash loses it) and resolves a value holding <code>{{</code> to none (the
+     * knob was left unset, unseen).
+     */
+    static Optional<String> asWritten(PropertiesComponent properties, String key, String variable) {
+        String text = System.getenv(variable);
+        if (text == null) {
+            text = System.getProperty(key);
+        }
+        if (text == null) {
+            text = properties.loadProperties(key::equals).getProperty(key);
+        }
+        return text != null ? Optional.of(text) : properties.resolveProperty(key);
     }
 
     /**

@@ -72,6 +72,33 @@ class BalancerKnobsTest {
         assertThat(set).containsEntry("sessionSecret", "(set)").containsEntry("balanceFactor", "1.25");
     }
 
+    /**
+     * A knob's value is taken as written, as the README says: Camel's placeholder parser drops a
+     * backslash before a value's last character ({@code /a\\b} became {@code /ab}, a secret ending
+     * in a backslash lost it) and finds no value at all in one holding {@code {{} (the knob was left
+     * unset, without a word: an operator's trial). Secrets compared as the balancer holds them.
+     */
+    @Test
+    void aKnobsValueIsTakenAsWrittenBackslashesAndBracesIncluded() {
+        for (String secret : List.of("0123456789abcdef012\\3", "0123456789abcdef0123\\", "0123456789abcdef{{01}}23",
+                "0123456789abcdef{{0123")) {
+            DefaultCamelContext own = new DefaultCamelContext();
+            Properties properties = new Properties();
+            properties.setProperty("balancer.session.header", "Mcp-Session-Id");
+            properties.setProperty("balancer.session.secret", secret);
+            own.getPropertiesComponent().setInitialProperties(properties);
+            ConsistentHashLB ch = new ConsistentHashLB();
+
+            Map<String, String> set = BalancerKnobs.apply(ch, own);
+
+            ConsistentHashLB expected = new ConsistentHashLB();
+            expected.setSessionHeader("Mcp-Session-Id");
+            expected.setSessionSecret(secret);
+            assertThat(set).as(secret).containsEntry("sessionSecret", "(set)");
+            assertThat(ch.getLearnedSessions()).as(secret).isEqualTo(expected.getLearnedSessions());
+        }
+    }
+
     @Test
     void badValuesAndUnknownKnobsFailNamingTheVariable() {
         given("balancer.base.ejection.time", "abc");
