@@ -231,11 +231,10 @@ final class HealthChecks {
         listeners.probed(strategyName, agent, passed);
         Transition transition = states.record(agent, passed);
         if (transition == Transition.MARKED_DOWN) {
-            LOG.warn("strategy={} agent={} marked down: {} health checks in a row failed ({} {})", strategyName, agent,
-                    config.unhealthyThreshold(), uri, status != null ? "answered " + status : describe(failure));
+            LOG.warn("strategy={} agent={} marked down: {} failed ({} {})", strategyName, agent,
+                    checks(config.unhealthyThreshold()), uri, status != null ? "answered " + status : describe(failure));
         } else if (transition == Transition.MARKED_UP) {
-            LOG.info("strategy={} agent={} marked up: {} health checks in a row passed", strategyName, agent,
-                    config.healthyThreshold());
+            LOG.info("strategy={} agent={} marked up: {} passed", strategyName, agent, checks(config.healthyThreshold()));
         }
         return states.isDown(agent);
     }
@@ -273,6 +272,11 @@ final class HealthChecks {
         } catch (RuntimeException e) {
             LOG.debug("Re-admitting agent {} failed", agent, e);
         }
+    }
+
+    /** "2 health checks in a row", or "a health check" for a threshold of 1. */
+    private static String checks(int threshold) {
+        return threshold == 1 ? "a health check" : threshold + " health checks in a row";
     }
 
     private static String describe(Throwable failure) {

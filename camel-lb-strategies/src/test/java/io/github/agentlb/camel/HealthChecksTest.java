@@ -504,6 +504,23 @@ class HealthChecksTest {
         }
     }
 
+    /** With thresholds of 1 the lines say "a health check", not "1 health checks in a row" (an operator's trial). */
+    @Test
+    void withThresholdsOfOneTheLinesSayAHealthCheck() {
+        statuses.put("b.test", 503);
+        balancer.setHealthCheckUnhealthyThreshold(1);
+        balancer.setHealthCheckHealthyThreshold(1);
+        try (CapturedLog log = new CapturedLog("io.github.agentlb.health")) {
+            startChecking();
+            fake.advance(Duration.ofMillis(400));
+            statuses.put("b.test", 200);
+            fake.advance(Duration.ofMillis(2400));
+            assertThat(log.lines().stream().filter(l -> l.contains("agent=b marked down:") || l.contains("agent=b marked up:"))).containsExactly(
+                    "WARN strategy=fixed agent=b marked down: a health check failed (http://b.test:8081/health answered 503)",
+                    "INFO strategy=fixed agent=b marked up: a health check passed");
+        }
+    }
+
     @Test
     void theFirstProbesAreSpreadOverTheJitter() {
         startChecking();
