@@ -119,27 +119,18 @@ final class AgentSlot {
      *     the attempt is not counted and must not be sent
      */
     boolean sent(Exchange attempt, boolean reserved) {
-        return sent(attempt, reserved, opensStream(attempt.getIn()));
-    }
-
-    /**
-     * {@link #sent(Exchange, boolean)} with whether the attempt opens a long-lived stream already
-     * known ({@link #opensStream} of its request), so that its end is counted by {@link #ended(boolean)}
-     * without a look at the attempt's properties.
-     */
-    boolean sent(Exchange attempt, boolean reserved, boolean stream) {
-        count(attempt, reserved, stream);
+        count(attempt, reserved);
         if (!owned || life.get() != REMOVED) {
             return true;
         }
-        if (ended(stream) && idle()) {
+        if (ended(attempt) && idle()) {
             ServiceHelper.stopAndShutdownService(child); // the writer may have found it idle first: stopping again is nothing
         }
         return false;
     }
 
-    private void count(Exchange attempt, boolean reserved, boolean stream) {
-        if (stream) {
+    private void count(Exchange attempt, boolean reserved) {
+        if (opensStream(attempt.getIn())) {
             OwnProperties.set(attempt, STREAM_PROPERTY, Boolean.TRUE);
             streams.incrementAndGet();
             if (reserved) {
@@ -159,12 +150,7 @@ final class AgentSlot {
      * @return whether its count reached 0: the writer then finishes drains, or stops a removed agent's child
      */
     boolean ended(Exchange attempt) {
-        return ended(isStream(attempt));
-    }
-
-    /** {@link #ended(Exchange)} of an attempt {@link #sent(Exchange, boolean, boolean)} counted as {@code stream} or not. */
-    boolean ended(boolean stream) {
-        return (stream ? streams : inFlight).decrementAndGet() == 0;
+        return (isStream(attempt) ? streams : inFlight).decrementAndGet() == 0;
     }
 
     /**

@@ -54,8 +54,6 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     private final boolean sentWhileEjected;
     /** The outlier detector's generation when this attempt was sent ({@link io.github.agentlb.core.health.OutlierDetector#generation()}). */
     private final long generation;
-    /** Whether the attempt was counted as a long-lived stream ({@link AgentSlot#sent(Exchange, boolean, boolean)}). */
-    private final boolean stream;
     /** Whether the step that sent this attempt ran on the caller's thread inside {@link Attempts#start}. */
     private final boolean stepSync;
     private final long startNanos;
@@ -80,15 +78,14 @@ final class Attempt implements AsyncCallback, AttemptHooks {
     private static final int SENT = 1;
     private static final int DEFERRED_ANSWER = 2;
 
-    Attempt(Attempts attempts, String agent, AgentSlot slot, Exchange exchange, boolean stream, boolean stepSync,
-            long startNanos, boolean sentWhileEjected, long generation) {
+    Attempt(Attempts attempts, String agent, AgentSlot slot, Exchange exchange, boolean stepSync, long startNanos,
+            boolean sentWhileEjected, long generation) {
         this.attempts = attempts;
         this.sentWhileEjected = sentWhileEjected;
         this.generation = generation;
         this.agent = agent;
         this.slot = slot;
         this.exchange = exchange;
-        this.stream = stream;
         this.stepSync = stepSync;
         this.startNanos = startNanos;
     }
@@ -156,7 +153,7 @@ final class Attempt implements AsyncCallback, AttemptHooks {
      * the listeners ({@link #reported}): a drain's last attempts are timed before its meters go.
      */
     void leavePlace() {
-        if (PLACE_LEFT.compareAndSet(this, IN_PLACE, LEFT) && slot.ended(stream)
+        if (PLACE_LEFT.compareAndSet(this, IN_PLACE, LEFT) && slot.ended(exchange)
                 && (slot.life.get() == AgentSlot.SERVING || !PLACE_LEFT.compareAndSet(this, LEFT, LAST_OF_LEAVING))) {
             attempts.context.lastRequestEnded(slot);
         }
@@ -164,8 +161,7 @@ final class Attempt implements AsyncCallback, AttemptHooks {
 
     /** The attempt was reported ({@link Attempts}' completion): the agent it held back from leaving goes now. */
     void reported() {
-        // Read first: most attempts are not the last of a leaving agent, and a failed compare-and-set costs as one that succeeds.
-        if ((int) PLACE_LEFT.getVolatile(this) == LAST_OF_LEAVING && PLACE_LEFT.compareAndSet(this, LAST_OF_LEAVING, LEFT)) {
+        if (PLACE_LEFT.compareAndSet(this, LAST_OF_LEAVING, LEFT)) {
             attempts.context.lastRequestEnded(slot);
         }
     }

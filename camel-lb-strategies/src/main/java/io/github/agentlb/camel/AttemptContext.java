@@ -1,5 +1,6 @@
 package io.github.agentlb.camel;
 
+import java.util.Collection;
 import java.util.List;
 import io.github.agentlb.core.hedge.HedgeDelay;
 import io.github.agentlb.core.retry.RetriesInFlight;
@@ -21,7 +22,7 @@ final class AttemptContext {
     final String strategyName;
     final Listeners listeners;
     /** The headers the strategy reads load from, removed from each attempt before it is sent. */
-    final List<String> reportHeaders;
+    final Collection<String> reportHeaders;
     private final StateWriter writer;
     /** The balancer's clock, ns. */
     final LongSupplier nanoClock;

@@ -132,8 +132,8 @@ final class Attempts extends CandidateScreen {
                     ejections ? state.detector.ejected() : Set.of(), saturated());
         }
         Exchange copy = ExchangeHelper.createCopy(exchange, true);
-        for (int i = 0; i < context.reportHeaders.size(); i++) {
-            copy.getIn().removeHeader(context.reportHeaders.get(i));
+        for (String header : context.reportHeaders) {
+            copy.getIn().removeHeader(header);
         }
         LoadReporting.prepare(copy, state.config.reportFormat());
         if (pin != null) {
@@ -149,12 +149,11 @@ final class Attempts extends CandidateScreen {
         }
         AgentSlot slot = chosenSlot();
         // Counted before the hooks are set: a copy without properties then has no queue permit to look up.
-        boolean stream = AgentSlot.opensStream(copy.getIn());
-        if (!slot.sent(copy, reserved(), stream)) {
+        if (!slot.sent(copy, reserved())) {
             next(sync); // removed since the state was read (its child perhaps stopped): as if not offered
             return;
         }
-        Attempt attempt = new Attempt(this, agent, slot, copy, stream, sync, now, trial, state.detector.generation());
+        Attempt attempt = new Attempt(this, agent, slot, copy, sync, now, trial, state.detector.generation());
         OwnProperties.set(copy, AttemptHooks.PROPERTY, SessionAttemptHooks.of(attempt, state.sessions, exchange, pin, agent));
         try {
             if (state.boundedLoads != null) {
