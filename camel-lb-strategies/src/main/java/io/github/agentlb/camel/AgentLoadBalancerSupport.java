@@ -210,9 +210,8 @@ public abstract class AgentLoadBalancerSupport extends LoadBalancerSupport
      * @param endpointUri the child's endpoint URI as in {@code .to(...)}, normalized, without options, or its http(s) address
      * @param agentId     the stable name, e.g. {@code A1}, without white space
      * @return this balancer
-     * @throws IllegalArgumentException if either is blank, the name has white space or is another child's id, no
-     *     child has that endpoint (checked from the first start on: a name given before it that finds none fails it),
-     *     or that child was added at runtime (its id is the one {@code addAgent} gave it)
+     * @throws IllegalArgumentException if either is blank, the name has white space or is another child's id, no child
+     *     has that endpoint (from the first start on: a name given before it that finds none fails it), or its agent came by addAgent
      */
     public final AgentLoadBalancerSupport nameAgent(String endpointUri, String agentId) {
         writer.name(endpointUri, agentId);
