@@ -27,7 +27,6 @@
 # generator's), PROXY_JAVA_OPTS (none), NGINX (1), BASE_PORT (19400).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NAME=agents-vs-nginx
 source "$(dirname "$0")/lib.sh"
 WARMUP=${WARMUP:-200}

@@ -10,7 +10,6 @@
 # Knobs (environment): STRATEGY (rr), KEYS (empty: the demo's default), BASE_PORT (19300).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NAME=classes-per-request
 source "$(dirname "$0")/lib.sh"
 STRATEGY=${STRATEGY:-rr}

@@ -1,5 +1,7 @@
 # Shell helpers shared by the benchmark scripts; source it after setting NAME (the script's name
-# in messages) and ROOT (the checkout). Needs bash and curl.
+# in messages); it sets ROOT (the checkout). Needs bash and curl.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # What the scripts run: the jars (mvn -q -B package -DskipTests) and the proxies' log configuration.
 AGENT_JAR=$ROOT/agent-stub/target/agent-stub.jar

@@ -42,7 +42,6 @@
 #   BASE_PORT    first port                                  18000
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NAME=proxy-vs-nginx
 source "$(dirname "$0")/lib.sh"
 STRATEGIES=${STRATEGIES:-"camel-rr rr ch pid avn lr"}

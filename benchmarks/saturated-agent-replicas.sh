@@ -12,7 +12,6 @@
 # 10s shows the difference), BASE_PORT (19600).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NAME=saturated-agent-replicas
 source "$(dirname "$0")/lib.sh"
 STALENESS=${STALENESS:-200ms}

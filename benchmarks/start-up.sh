@@ -16,7 +16,6 @@
 #   BASE_PORT        first port                                18000
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LAUNCHES=${LAUNCHES:-5}
 STRATEGY=${STRATEGY:-rr}
 RAMP_S=${RAMP_S:-60}

@@ -21,7 +21,6 @@
 # BIG_MIB (256), CONNECTIONS (1000), PROXY_JAVA_OPTS (none), NGINX (1), BASE_PORT (19000).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NAME=streaming-vs-nginx
 source "$(dirname "$0")/lib.sh"
 STREAMS=${STREAMS:-32}
