@@ -47,6 +47,11 @@ public final class AgentMain {
             System.out.print(USAGE);
             return;
         }
+        String written = AgentSettings.BINDING.placeholderProblem(System.getenv(), "agent");
+        if (written != null) {
+            LOG.error(written);
+            System.exit(2);
+        }
         // A mistyped variable (AGENTID, SPED, DELAY_MAX) is ignored as any other: said, with the one meant.
         AgentSettings.BINDING.nearMisses(System.getenv(), java.util.Set.of(), "the agent").forEach(LOG::warn);
         try {

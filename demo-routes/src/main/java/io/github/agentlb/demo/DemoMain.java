@@ -120,6 +120,9 @@ public final class DemoMain {
         if (problem == null) {
             problem = drainTimeoutProblem(System.getenv());
         }
+        if (problem == null) {
+            problem = ProxySettings.BINDING.placeholderProblem(System.getenv(), "proxy");
+        }
         if (problem != null) {
             // Camel would log a stack trace, or run without its management server or drain timeout.
             LOG.error(problem);

@@ -125,6 +125,26 @@ public final class MainSettings<T> {
         return d[a.length()][b.length()];
     }
 
+    /**
+     * The one line to print when a setting holds what Camel's property placeholders would read
+     * otherwise (a backslash, which they drop before a value's last character, or <code>{{</code>,
+     * <code>}}</code>), else null: each is taken as written, as the class says. Checked before Camel
+     * starts, in {@code environment} and the system properties.
+     *
+     * @param what the application, e.g. "proxy"
+     */
+    public String placeholderProblem(Map<String, String> environment, String what) {
+        for (String property : properties) {
+            String text = environment.get(variable(property));
+            text = text != null ? text : System.getProperty(key(property));
+            if (text != null && (text.contains("\\") || text.contains("{{") || text.contains("}}"))) {
+                return "Bad " + what + " configuration: " + variable(property) + " is taken as written and must hold no"
+                        + " backslash, {{ or }} (Camel's property placeholders would read it otherwise), was '" + text + "'";
+            }
+        }
+        return null;
+    }
+
     /** Declares the bean and its properties to {@code main}; call before {@code main} starts. */
     public void declareTo(Main main) {
         main.addInitialProperty("camel.beans." + beanName, "#class:" + type.getName());

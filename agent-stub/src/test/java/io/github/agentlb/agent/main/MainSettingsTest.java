@@ -43,6 +43,22 @@ class MainSettingsTest {
                 "IDLE_TIMEOUT_MILLIS is no variable of the proxy and is ignored: IDLE_TIMEOUT_MS was meant?");
     }
 
+    /**
+     * A setting Camel's property placeholders would read otherwise is one line naming its variable:
+     * a backslash before the value's last character was dropped ({@code AGENTS=A1=http://h:1\\}
+     * ran on {@code http://h:1}), and {@code {{} failed with Camel's "Missing }} from the text"
+     * (an operator's trial). Other variables are not looked at.
+     */
+    @Test
+    void aValueCamelsPlaceholdersWouldReadOtherwiseIsOneLineNamingTheVariable() {
+        for (String value : List.of("A1=http://h:1\\", "A1=http://h:1{{x", "A1=http://h:1}}", "a\\b")) {
+            assertThat(binding.placeholderProblem(Map.of("AGENTS", value, "STRATEGY", "rr"), "proxy")).as(value)
+                    .isEqualTo("Bad proxy configuration: AGENTS is taken as written and must hold no backslash, {{ or }}"
+                            + " (Camel's property placeholders would read it otherwise), was '" + value + "'");
+        }
+        assertThat(binding.placeholderProblem(Map.of("AGENTS", "A1=http://h:1", "HOME", "C:\\x{{"), "proxy")).isNull();
+    }
+
     @Test
     void editsCountedAsOptimalStringAlignment() {
         assertThat(MainSettings.edits("STRATEGY", "STRATEGY")).isZero();
