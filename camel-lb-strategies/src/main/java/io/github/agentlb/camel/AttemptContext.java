@@ -1,7 +1,7 @@
 package io.github.agentlb.camel;
 
 import java.util.Collection;
-import java.util.List;
+import java.util.stream.Stream;
 import io.github.agentlb.core.hedge.HedgeDelay;
 import io.github.agentlb.core.retry.RetriesInFlight;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,8 +21,11 @@ final class AttemptContext {
     final Strategy strategy;
     final String strategyName;
     final Listeners listeners;
-    /** The headers the strategy reads load from, removed from each attempt before it is sent. */
-    final Collection<String> reportHeaders;
+    /**
+     * The headers removed from each attempt before it is sent: those the strategy reads load from,
+     * and {@code Retry-After}, an answer's (a client's own would be taken for its agent's).
+     */
+    final Collection<String> droppedHeaders;
     private final StateWriter writer;
     /** The balancer's clock, ns. */
     final LongSupplier nanoClock;
@@ -48,7 +51,7 @@ final class AttemptContext {
         this.epochClock = epochClock;
         this.runAllowed = runAllowed;
         this.strategyReadsTimes = strategy.needsAttemptTimes();
-        this.reportHeaders = List.copyOf(strategy.reportHeaders());
+        this.droppedHeaders = Stream.concat(strategy.reportHeaders().stream(), Stream.of(AnswerRules.RETRY_AFTER)).toList();
         listeners.add((MembershipListener) hedgeDelay::retain);
     }
 

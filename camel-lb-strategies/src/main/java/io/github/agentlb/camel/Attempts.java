@@ -132,7 +132,7 @@ final class Attempts extends CandidateScreen {
                     ejections ? state.detector.ejected() : Set.of(), saturated());
         }
         Exchange copy = ExchangeHelper.createCopy(exchange, true);
-        for (String header : context.reportHeaders) {
+        for (String header : context.droppedHeaders) {
             copy.getIn().removeHeader(header);
         }
         LoadReporting.prepare(copy, state.config.reportFormat());

@@ -66,11 +66,9 @@ final class DecisionLog {
         DECISIONS.info("request={} strategy={} agent=none: {}", requestId(exchange), strategy, why.reason());
     }
 
-    /** An ejection for a time, or (no time: health checks) a mark-down until a probe passes. */
+    /** An ejection for a time; a health checks' mark-down (no time) has its line from {@link HealthChecks}, with its counts. */
     static void ejected(String strategy, AgentFailure failure, Duration ejectionTime) {
         if (ejectionTime.isZero()) {
-            HEALTH.info("strategy={} agent={} marked down until a health check passes, after {}", strategy,
-                    failure.agentId(), failure.reason());
             return;
         }
         HEALTH.info("strategy={} agent={} ejected for {} ms after {}", strategy, failure.agentId(),

@@ -84,20 +84,22 @@ final class Membership {
      *     that finds a child added at runtime, and its id
      */
     void checkNamed(Collection<String> endpointUris, AsyncProcessor[] processors) {
+        // An endpoint as written first, then without its options, then its address: the closest child answers.
         Map<String, AsyncProcessor> byKey = new HashMap<>();
-        for (AsyncProcessor processor : processors) {
-            String uri = endpointUri(processor);
-            if (uri != null) {
-                byKey.putIfAbsent(normalized(uri), processor);
-                byKey.putIfAbsent(normalized(withoutOptions(uri)), processor);
-                byKey.putIfAbsent(address(uri), processor);
+        for (int pass = 0; pass < 3; pass++) {
+            for (AsyncProcessor processor : processors) {
+                String uri = endpointUri(processor);
+                if (uri != null) {
+                    byKey.putIfAbsent(pass == 0 ? normalized(uri) : pass == 1 ? normalized(withoutOptions(uri)) : address(uri),
+                            processor);
+                }
             }
         }
         for (String given : endpointUris) {
             AsyncProcessor child = byKey.getOrDefault(normalized(given), byKey.get(address(normalized(given))));
             if (child == null) {
                 throw new IllegalArgumentException("nameAgent: no child of this balancer has endpoint '" + given
-                        + "'; its children: " + Arrays.stream(processors).map(Membership::defaultId)
+                        + "'; its children: " + Arrays.stream(processors).map(p -> childNames.getOrDefault(p, defaultId(p)))
                         .collect(Collectors.joining(", ")));
             }
             String added = childNames.get(child);

@@ -143,6 +143,29 @@ class AgentLoadBalancerSupportTest {
         balancer.stop();
     }
 
+    /**
+     * A name given for an endpoint that is, as written, an agent added at runtime is refused though a
+     * route child has the same endpoint with options (a user's trial: the route child was renamed);
+     * the refusal lists the children by id.
+     */
+    @Test
+    void aNameForTheExactEndpointOfARuntimeAgentIsRefusedThoughARouteChildSharesItsAddress() {
+        RoundRobinLB balancer = new RoundRobinLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.addProcessor(to("direct:b?timeout=5000"));
+        balancer.start();
+        balancer.addAgent("Z", "direct:b", 1.0);
+        assertThatThrownBy(() -> balancer.nameAgent("direct:b", "Y2")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("nameAgent: the agent at endpoint 'direct:b' was added at runtime as 'Z', its id;"
+                        + " to give it another, remove it and add it again");
+        assertThat(balancer.getAgentIds()).containsExactly("direct://b", "Z");
+        assertThatThrownBy(() -> balancer.nameAgent("direct:nope", "N")).hasMessage(
+                "nameAgent: no child of this balancer has endpoint 'direct:nope'; its children: direct://b, Z");
+        balancer.nameAgent("direct:b?timeout=5000", "B");
+        assertThat(balancer.getAgentIds()).containsExactly("B", "Z");
+        balancer.stop();
+    }
+
     @Test
     void aChangeTheStrategyRejectsLeavesChildrenAndIdsAsTheyWere() {
         List<String> rejectWhen = new ArrayList<>();

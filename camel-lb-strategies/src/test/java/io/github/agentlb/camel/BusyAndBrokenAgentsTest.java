@@ -286,6 +286,29 @@ class BusyAndBrokenAgentsTest {
         assertThat(agentless.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
     }
 
+    /**
+     * A client's own {@code Retry-After} is no agent's: an agent's answer that leaves the request's
+     * headers in its message (as an HTTP producer may) and says no {@code Retry-After} rests the agent
+     * the default 1 s (a user's trial: a POST with {@code Retry-After: 99} rested every agent 60 s, the
+     * most, and other clients got {@code Retry-After: 58}). The attempt's request carries none.
+     */
+    @Test
+    void aClientsRetryAfterIsNotTakenForTheAgentsNorSentToIt() {
+        List<Object> sent = new java.util.ArrayList<>();
+        ScriptedChild a1 = ScriptedChild.answering("A1", clock::get, (exchange, now) -> {
+            sent.add(String.valueOf(exchange.getIn().getHeader("Retry-After")));
+            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 503);
+        });
+        RoundRobinLB rr = started(new RoundRobinLB(), a1);
+        Exchange post = send(rr, Map.of(Exchange.HTTP_METHOD, "POST", "Retry-After", "99"));
+        assertThat(status(post)).isEqualTo(503);
+        assertThat(post.getMessage().getHeader("Retry-After")).as("the agent's rest: the default 1 s").isEqualTo("1");
+        assertThat(sent).as("the Retry-After the agent was sent").containsExactly("null");
+        clock.addAndGet(Duration.ofSeconds(2).toNanos());
+        send(rr, Map.of(Exchange.HTTP_METHOD, "GET"));
+        assertThat(a1.requests()).as("rested 1 s, not the client's 99").hasSize(2);
+    }
+
     @Test
     void aPostIsSentElsewhereAfterA429ButNotAfterABusy503UnlessTheAgentSaysItIsUnprocessed() {
         ScriptedChild busy503 = statusAgent("A1", now -> new int[] {503, 1});

@@ -131,12 +131,13 @@ final class BalancerKnobs {
     }
 
     /**
-     * The text given for {@code key}, as written where it is given, by Camel's precedence: the
-     * environment variable, then the system property, then the properties loaded (initial and
-     * files, each as its format reads it), else what Camel resolves. Not through Camel's placeholder
-     * parser, which drops a backslash before a value's last character ({@code /a\\b} is {@code /ab},
-     * a secret ending in a backslash loses it) and resolves a value holding <code>{{</code> to none (the
-     * knob was left unset, unseen).
+     * The text given for {@code key}, by Camel's precedence: the environment variable, then the
+     * system property, as written; then the properties loaded (initial and files, each as its format
+     * reads it), their placeholders resolved as Camel resolves them (<code>{{env:SECRET}}</code>);
+     * else what Camel resolves. Not through Camel's placeholder parser where none is meant: it drops
+     * a backslash before a value's last character ({@code /a\\b} is {@code /ab}, a secret ending in a
+     * backslash loses it) and resolves a value holding <code>{{</code> to none (the knob was left unset,
+     * unseen).
      */
     static Optional<String> asWritten(PropertiesComponent properties, String key, String variable) {
         String text = System.getenv(variable);
@@ -145,6 +146,9 @@ final class BalancerKnobs {
         }
         if (text == null) {
             text = properties.loadProperties(key::equals).getProperty(key);
+            if (text != null && text.contains("{{")) {
+                return properties.resolveProperty(key);
+            }
         }
         return text != null ? Optional.of(text) : properties.resolveProperty(key);
     }

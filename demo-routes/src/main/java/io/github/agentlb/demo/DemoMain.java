@@ -175,6 +175,11 @@ public final class DemoMain {
         return null;
     }
 
+    /** "one" check, or "2 in a row". */
+    private static String inARow(int checks) {
+        return checks == 1 ? "one" : checks + " in a row";
+    }
+
     /**
      * The one line to print for a start-up failure the user can fix (a bad setting, the port in
      * use), or null for any other failure.
@@ -382,8 +387,9 @@ public final class DemoMain {
                 var check = balancer.getHealthCheck();
                 LOG.info("Health checks: {}", check.isEnabled()
                         ? "GET " + check.path() + " on every agent every " + check.interval().toMillis() + " ms, expecting "
-                                + check.expectedStatus() + "; an agent failing " + check.unhealthyThreshold()
-                                + " in a row is marked down (BALANCER_HEALTH_CHECK_PATH=none turns them off)"
+                                + check.expectedStatus() + "; an agent failing " + inARow(check.unhealthyThreshold())
+                                + " is marked down, passing " + inARow(check.healthyThreshold())
+                                + " up (BALANCER_HEALTH_CHECK_PATH=none turns them off)"
                         : "off");
                 LOG.info("Slow start: {}", balancer.getSlowStart().isEnabled()
                         ? balancer.getSlowStart().window().toMillis() + " ms for agents that join or come back" : "off");

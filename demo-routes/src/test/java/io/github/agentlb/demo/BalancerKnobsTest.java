@@ -85,11 +85,23 @@ class BalancerKnobsTest {
             DefaultCamelContext own = new DefaultCamelContext();
             Properties properties = new Properties();
             properties.setProperty("balancer.session.header", "Mcp-Session-Id");
-            properties.setProperty("balancer.session.secret", secret);
+            // A file's value with braces is a placeholder to resolve (below); a system property's, as an environment variable's, is as written.
+            boolean braces = secret.contains("{{");
+            if (!braces) {
+                properties.setProperty("balancer.session.secret", secret);
+            }
             own.getPropertiesComponent().setInitialProperties(properties);
             ConsistentHashLB ch = new ConsistentHashLB();
 
-            Map<String, String> set = BalancerKnobs.apply(ch, own);
+            Map<String, String> set;
+            if (braces) {
+                System.setProperty("balancer.session.secret", secret);
+            }
+            try {
+                set = BalancerKnobs.apply(ch, own);
+            } finally {
+                System.clearProperty("balancer.session.secret");
+            }
 
             ConsistentHashLB expected = new ConsistentHashLB();
             expected.setSessionHeader("Mcp-Session-Id");
@@ -97,6 +109,24 @@ class BalancerKnobsTest {
             assertThat(set).as(secret).containsEntry("sessionSecret", "(set)");
             assertThat(ch.getLearnedSessions()).as(secret).isEqualTo(expected.getLearnedSessions());
         }
+    }
+
+    /**
+     * A properties file's placeholders are resolved as Camel resolves them, as for the proxy's own
+     * settings (a user's trial: {@code balancer.failover.deadline = {{env:DL:2s}}} was refused as no
+     * duration, and a secret given as {@code {{env:MY_SECRET}}} was that text).
+     */
+    @Test
+    void aPropertiesFilesPlaceholdersAreResolved() {
+        given("balancer.failover.deadline", "{{env:AGENTLB_TEST_VARIABLE_NOT_SET:2s}}", "balancer.base.ejection.time",
+                "{{test.ejection}}", "test.ejection", "250ms");
+        RoundRobinLB rr = new RoundRobinLB();
+
+        Map<String, String> set = BalancerKnobs.apply(rr, context);
+
+        assertThat(rr.getFailoverDeadline()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(rr.getBaseEjectionTime()).isEqualTo(Duration.ofMillis(250));
+        assertThat(set).containsEntry("failoverDeadline", "2s");
     }
 
     @Test
