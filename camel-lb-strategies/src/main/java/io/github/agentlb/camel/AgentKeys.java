@@ -211,8 +211,8 @@ public final class AgentKeys {
      * that revision on: {@code mcp-method}, {@code mcp-name}, {@code mcp-param:<Name>}
      * ({@link McpKeys}). Blanks around parts are ignored.
      *
-     * @throws IllegalArgumentException naming field {@code keys} and the part, if a part is empty
-     *     or {@code header:} has no name
+     * @throws IllegalArgumentException naming field {@code keys} and the part, if a part is empty,
+     *     {@code header:} has no name, or a header part is no header name
      */
     public static Expression parse(String keys) {
         Check.notBlank("keys", keys);
@@ -241,15 +241,25 @@ public final class AgentKeys {
                     throw new IllegalArgumentException("keys has an unknown part '" + part + "' (" + PARTS + "), was '"
                         + keys + "'");
                 }
-                chain.add(header(name));
+                chain.add(header(headerPart(name, part, keys)));
             } else if (part.contains(":") || part.chars().anyMatch(Character::isWhitespace)) {
                 throw new IllegalArgumentException("keys has an unknown part '" + part + "' (" + PARTS + "), was '"
                         + keys + "'");
             } else {
-                chain.add(header(part));
+                chain.add(header(headerPart(part, part, keys)));
             }
         }
         return chain.size() == 1 ? chain.get(0) : firstOf(chain.toArray(Expression[]::new));
+    }
+
+    /** {@code name} if it is a header name (an RFC 9110 token), else refused naming {@code part}: it could match no header. */
+    private static String headerPart(String name, String part, String keys) {
+        try {
+            return Check.headerName("keys", name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("keys has a header part that is no header name (RFC 9110 token) '" + part
+                    + "', was '" + keys + "'");
+        }
     }
 
     static String promptKey(Exchange exchange, PromptPrefix config) {

@@ -74,6 +74,21 @@ class AgentKeysTest extends CamelTestSupport {
      * consumers merge) reaches the exchange as a list: its key is its first value, as nginx's
      * {@code $http_} variables read it, never the list's text ({@code "7, 7"} routed elsewhere).
      */
+    /**
+     * A header part that is no header name (an RFC 9110 token) is refused naming it, as
+     * {@code keyHeader} and {@code sessionHeader} are (a user's trial: {@code header:a\\b} was taken
+     * while {@code sessionHeader} {@code X-a\\b} was refused); it could match no header.
+     */
+    @Test
+    void aHeaderPartThatIsNoHeaderNameIsRefused() {
+        for (String part : List.of("header:a\\b", "a\\b", "header:x/y", "user{id}", "header:\"quoted\"")) {
+            assertThatThrownBy(() -> AgentKeys.parse("session," + part)).as(part).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("keys has a header part that is no header name (RFC 9110 token) '" + part
+                            + "', was 'session," + part + "'");
+        }
+        AgentKeys.parse("header:X-Tenant.Id,user_id,Mcp-Session-Id");
+    }
+
     @Test
     void aHeaderGivenTwiceKeysByItsFirstValue() {
         assertThat(eval(AgentKeys.header("user_id"), exchange(null, Map.of("user_id", List.of("7", "7"))))).isEqualTo("7");
