@@ -309,6 +309,18 @@ class BusyAndBrokenAgentsTest {
         assertThat(a1.requests()).as("rested 1 s, not the client's 99").hasSize(2);
     }
 
+    /** Nor does an exchange refused before any attempt: a session id this balancer did not give. */
+    @Test
+    void aRefusedSessionCarriesNoResponseHeadersOfTheClients() {
+        RoundRobinLB sessions = new RoundRobinLB();
+        sessions.setSessionHeader("Mcp-Session-Id");
+        started(sessions, statusAgent("A1", BusyAndBrokenAgentsTest::ok));
+        Exchange refused = send(sessions, Map.of(Exchange.HTTP_METHOD, "POST", "Mcp-Session-Id", "not-one-of-ours",
+                "x-should-retry", "true", "Retry-After", "999"));
+        assertThat(refused.getException()).isInstanceOf(SessionRejectedException.class);
+        assertThat(refused.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
+    }
+
     @Test
     void aPostIsSentElsewhereAfterA429ButNotAfterABusy503UnlessTheAgentSaysItIsUnprocessed() {
         ScriptedChild busy503 = statusAgent("A1", now -> new int[] {503, 1});

@@ -388,6 +388,58 @@ class RequestQueueTest {
         assertThat(stopped.exchange.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
     }
 
+    /**
+     * Nor do the queue's other answers: no agent left to try, a tenant that cannot be read, the
+     * context stopping, the client gone.
+     */
+    @Test
+    void theQueuesOtherAnswersCarryNoResponseHeadersOfTheClients() throws Exception {
+        Map<String, Object> echoes = Map.of("x-should-retry", "true", "Retry-After", "999");
+        start(1, 5);
+        failing = Set.of("A1", "A2", "A3");
+        answerAtOnce = true;
+        send();
+        answerAtOnce = false;
+        failing = Set.of();
+        send();
+        Sent none = send(echoes);
+        assertThat(none.exchange.getException()).isExactlyInstanceOf(NoAgentAvailableException.class);
+        assertThat(none.exchange.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
+        balancer.stop();
+
+        balancer = new RoundRobinLB();
+        balancer.setMaxInFlightPerAgent(1);
+        balancer.setQueueSize(5);
+        balancer.setTenant(new org.apache.camel.support.ExpressionAdapter() {
+            @Override
+            public Object evaluate(Exchange exchange) {
+                throw new IllegalStateException("no tenant");
+            }
+        }, "failing");
+        balancer.useQueueTimer(timer);
+        ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, "A1");
+        Sent unreadable = send(echoes);
+        assertThat(unreadable.exchange.getException()).hasMessage("no tenant");
+        assertThat(unreadable.exchange.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
+        balancer.stop();
+
+        calls.clear();
+        CamelContext own = new DefaultCamelContext();
+        oneWaitingIn(own);
+        own.stop();
+        Sent late = send(echoes);
+        assertThat(late.exchange.getException()).isInstanceOf(NoAgentAvailableException.class).hasMessageContaining("stopping");
+        assertThat(late.exchange.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
+
+        calls.clear();
+        start(1, 5);
+        fillTheAgents();
+        Sent leaving = send(echoes);
+        assertThat(((QueuedExchange) leaving.exchange.getProperty(AgentLb.QUEUED_PROPERTY)).leave()).isTrue();
+        assertThat(leaving.exchange.getException()).hasMessageContaining("client left");
+        assertThat(leaving.exchange.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
+    }
+
     /** Sent back to wait, an exchange gives its tenant's place back: it is released under its tenant's limit. */
     @Test
     void anExchangeSentBackToWaitGivesItsTenantsPlaceBack() {
