@@ -407,17 +407,7 @@ class RequestQueueTest {
         assertThat(none.exchange.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
         balancer.stop();
 
-        balancer = new RoundRobinLB();
-        balancer.setMaxInFlightPerAgent(1);
-        balancer.setQueueSize(5);
-        balancer.setTenant(new org.apache.camel.support.ExpressionAdapter() {
-            @Override
-            public Object evaluate(Exchange exchange) {
-                throw new IllegalStateException("no tenant");
-            }
-        }, "failing");
-        balancer.useQueueTimer(timer);
-        ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, "A1");
+        startWithATenantThatThrows();
         Sent unreadable = send(echoes);
         assertThat(unreadable.exchange.getException()).hasMessage("no tenant");
         assertThat(unreadable.exchange.getMessage().getHeaders()).doesNotContainKeys("x-should-retry", "Retry-After");
@@ -1236,9 +1226,8 @@ class RequestQueueTest {
         return (head + "x".repeat(length - head.length() - tail.length()) + tail).getBytes(StandardCharsets.UTF_8);
     }
 
-    /** A tenant expression that throws answers the exchange at once: the balancer's process says it completed, synchronously. */
-    @Test
-    void aTenantExpressionThatThrowsCompletesTheExchangeSynchronously() {
+    /** Starts a balancer with the queue on whose tenant expression throws "no tenant". */
+    private void startWithATenantThatThrows() {
         balancer = new RoundRobinLB();
         balancer.setMaxInFlightPerAgent(1);
         balancer.setQueueSize(5);
@@ -1250,6 +1239,12 @@ class RequestQueueTest {
         }, "failing");
         balancer.useQueueTimer(timer);
         ScriptedChild.startedAgents(balancer, CAMEL.get(), clock::get, this::agent, "A1", "A2", "A3");
+    }
+
+    /** A tenant expression that throws answers the exchange at once: the balancer's process says it completed, synchronously. */
+    @Test
+    void aTenantExpressionThatThrowsCompletesTheExchangeSynchronously() {
+        startWithATenantThatThrows();
 
         Sent sent = send();
 
