@@ -76,7 +76,7 @@ final class BalancerKnobs {
             Optional<String> text = asWritten(properties, key, variableOf(knob.getKey()));
             if (text.isPresent()) {
                 bind(balancer, knob.getKey(), knob.getValue(), text.get());
-                set.put(knob.getKey(), knob.getKey().toLowerCase(Locale.ROOT).contains("secret") ? "(set)" : text.get());
+                set.put(knob.getKey(), isSecret(knob.getKey()) ? "(set)" : text.get());
             }
         }
         Set<String> known = new HashSet<>(PROXY_OWN);
@@ -173,6 +173,11 @@ final class BalancerKnobs {
         }
     }
 
+    /** Whether knob {@code property} holds a secret, whose value is never logged nor put in a refusal. */
+    private static boolean isSecret(String property) {
+        return property.toLowerCase(Locale.ROOT).contains("secret");
+    }
+
     /** Whether {@code message} names {@code knob} as a word. */
     private static boolean names(String message, String knob) {
         return java.util.regex.Pattern.compile("\\b" + knob + "\\b").matcher(message).find();
@@ -208,7 +213,8 @@ final class BalancerKnobs {
             }
             value = convert(setter.getParameterTypes()[0], text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(variable + ": " + e.getMessage() + ", was '" + text + "'", e);
+            throw new IllegalArgumentException(variable + ": " + e.getMessage() + ", was " + (isSecret(property)
+                    ? "a secret of " + text.length() + " characters (not shown)" : "'" + text + "'"), e);
         }
         try {
             setter.invoke(balancer, value);

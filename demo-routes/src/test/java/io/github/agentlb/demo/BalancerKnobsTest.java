@@ -220,6 +220,23 @@ class BalancerKnobsTest {
                         + " was ' 1.25'");
     }
 
+    /** A secret's value is never in a refusal: the start-up log is read by more people than the secret's holders. */
+    @Test
+    void aRefusedSecretIsNotShown() {
+        for (String knob : List.of("balancer.session.secret", "balancer.session.fallback.secret")) {
+            String variable = "BALANCER_" + knob.substring("balancer.".length()).replace('.', '_').toUpperCase();
+            for (String secret : List.of(" TOPSECRET-0123456789abc", "TOPSECRET-0123456789abc ", "TOPSECRET")) {
+                given("balancer.session.header", "Mcp-Session-Id", "balancer.session.secret", "0123456789abcdef0123", knob, secret);
+                assertThatThrownBy(() -> BalancerKnobs.apply(new ConsistentHashLB(), context)).as(secret)
+                        .hasMessageStartingWith(variable + ":")
+                        .hasMessageNotContaining("TOPSECRET");
+            }
+        }
+        given("balancer.session.secret", " TOPSECRET-0123456789abc");
+        assertThatThrownBy(() -> BalancerKnobs.apply(new ConsistentHashLB(), context)).hasMessage("BALANCER_SESSION_SECRET: "
+                + "is taken as written and must not start or end with white space, was a secret of 24 characters (not shown)");
+    }
+
     @Test
     void camelsOwnBalancersTakeNoKnob() {
         given("balancer.keys", "session,prompt");
