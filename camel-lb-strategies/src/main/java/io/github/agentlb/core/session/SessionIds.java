@@ -68,8 +68,8 @@ public final class SessionIds {
 
     /**
      * The agent and its session id sealed in {@code clientId}, or null when {@code clientId} is
-     * not an intact id of this secret or of the fallback (garbled, cut, forged, another secret's, over
-     * {@value #MAX_ID_CHARS} characters).
+     * not an intact id of this secret or of the fallback, exactly as {@link #encode} wrote it (garbled, cut,
+     * forged, another secret's, its base64 written otherwise, over {@value #MAX_ID_CHARS} characters).
      */
     public Sealed decode(String clientId) {
         if (clientId == null || clientId.length() > MAX_ID_CHARS || !clientId.startsWith(PREFIX)) {
@@ -83,7 +83,9 @@ public final class SessionIds {
             byte[] agentBytes = DECODER.decode(parts[0]);
             byte[] idBytes = DECODER.decode(parts[1]);
             byte[] tag = DECODER.decode(parts[2]);
-            if (agentBytes.length == 0 || !(MessageDigest.isEqual(tag, tag(macs, agentBytes, idBytes))
+            // Only as made: base64 written otherwise (other unused low bits, padding) decodes alike but is damaged.
+            if (agentBytes.length == 0 || !asMade(parts[0], agentBytes) || !asMade(parts[1], idBytes) || !asMade(parts[2], tag)
+                    || !(MessageDigest.isEqual(tag, tag(macs, agentBytes, idBytes))
                     || fallbackMacs != null && MessageDigest.isEqual(tag, tag(fallbackMacs, agentBytes, idBytes)))) {
                 return null;
             }
@@ -91,6 +93,11 @@ public final class SessionIds {
         } catch (IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** Whether {@code part} is {@code bytes} as {@link #encode} writes them. */
+    private static boolean asMade(String part, byte[] bytes) {
+        return part.equals(ENCODER.encodeToString(bytes));
     }
 
     /** Whether {@code clientId} has this class's form (it may still fail to {@link #decode}). */

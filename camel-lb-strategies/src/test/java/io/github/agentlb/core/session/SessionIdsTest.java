@@ -53,6 +53,24 @@ class SessionIdsTest {
     }
 
     /**
+     * Only the id made decodes: base64 that decodes to the same bytes but is written otherwise (a last
+     * character whose unused low bits differ, padding) is a damaged id, as a changed character elsewhere.
+     * GOLDEN's parts {@code QTE} ("A1") and {@code cy00Mg} ("s-42") end in a character with unused bits:
+     * {@code QTF}, {@code QTG}, {@code QTH} and {@code cy00Mh} decode to the same bytes (its 12-byte tag has none).
+     */
+    @Test
+    void anIdWrittenOtherwiseThanMadeDoesNotDecode() {
+        for (String damaged : java.util.List.of(GOLDEN.replace(".QTE.", ".QTF."), GOLDEN.replace(".QTE.", ".QTG."),
+                GOLDEN.replace(".QTE.", ".QTH."), GOLDEN.replace(".cy00Mg.", ".cy00Mh."),
+                GOLDEN.replace(".QTE.", ".QTE=."), GOLDEN.replace(".cy00Mg.", ".cy00Mg==."), GOLDEN + "=",
+                GOLDEN.substring(0, GOLDEN.length() - 1) + "y")) {
+            assertThat(java.util.Base64.getUrlDecoder().decode(damaged.split("\\.")[1])).as(damaged).isNotEmpty();
+            assertThat(ids.decode(damaged)).as(damaged).isNull();
+        }
+        assertThat(ids.decode(GOLDEN)).isNotNull();
+    }
+
+    /**
      * A change of secret on running replicas: the fallback's ids decode, ids are made with the
      * secret only, and a third secret's ids still do not decode.
      */
