@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * {@value #MAX_BODY_BYTES} bytes; of a longer one (or one held only in part) the method is read from
  * its first {@value #LEADING_BYTES} bytes so that its answer is sealed, and it goes to the strategy's
  * pick, unless it is about a task (a task call, or a message with a {@code taskId} in its first
- * {@value #MAX_BODY_BYTES} bytes): a 413, as no other agent may take it. Immutable and thread-safe.
+ * {@value #MAX_BODY_BYTES} bytes): a 413, as no other agent may take it. A body held whole that is no
+ * JSON object goes as it came to the strategy's pick, whose agent answers it. Immutable and thread-safe.
  */
 final class A2aTaskAffinity {
 
@@ -48,6 +49,9 @@ final class A2aTaskAffinity {
             return null;
         }
         A2aTasks.Call call = body.length <= MAX_BODY_BYTES ? A2aTasks.call(body) : null;
+        if (call == null && body.length <= MAX_BODY_BYTES && !heldInPart(exchange, body)) {
+            return null; // read whole: no call about a task (another method, or no JSON object: its agent answers that)
+        }
         if (call == null) {
             // Too long to read whole, or only its first part held: the method from its first bytes,
             // so that the answer's task ids are sealed; its own task id is not read (the strategy picks).
@@ -83,6 +87,22 @@ final class A2aTaskAffinity {
                     + DecisionLog.loggable(sealed.agent()) + "): the task is gone", exchange, 404, "task not found");
         }
         return new SessionAffinity.Pin(sealed.agent(), null, A2aTasks.withTaskId(body, sealed.agentSessionId()));
+    }
+
+    /**
+     * Whether {@code body} may be only the first part of the request's body: its {@code Content-Length}
+     * is longer, or, without one, it ends inside its JSON object ({@link A2aTasks#cutShort}).
+     */
+    private static boolean heldInPart(Exchange exchange, byte[] body) {
+        Object declared = exchange.getIn().getHeader(Exchange.CONTENT_LENGTH);
+        if (declared == null) {
+            return A2aTasks.cutShort(body);
+        }
+        try {
+            return Long.parseLong(declared.toString().strip()) > body.length;
+        } catch (NumberFormatException e) {
+            return A2aTasks.cutShort(body);
+        }
     }
 
     /** Seals {@code agent} into the task ids of the answer to an A2A request, if it is one. */

@@ -51,7 +51,7 @@ class A2aTaskAffinityTest {
         }
     }
 
-    private static RoundRobinLB replica(TaskAgent... agents) {
+    private static RoundRobinLB replica(JsonRpcAgent... agents) {
         return JsonRpcAgent.replica(CAMEL.get(), LearnedSessions.custom().secret(SECRET).a2aTasks(true).build(), agents);
     }
 
@@ -191,6 +191,58 @@ class A2aTaskAffinityTest {
         assertThat(started.getException()).isNull();
         assertThat(a1.received).containsExactly("SendMessage null", "SendMessage null");
         balancer.stop();
+    }
+
+    /**
+     * A body held whole (its {@code Content-Length} is its length, or it breaks JSON's rules before
+     * its end) that is no JSON object goes as it came to the strategy's pick, whose agent answers it
+     * (JSON-RPC's parse error): not a 413 "too long", which only a task call held in part gets (a
+     * {@code Content-Length} past the bytes held, or no length and a body that ends inside its object).
+     */
+    @Test
+    void aMalformedTaskCallHeldWholeGoesAsItCameAndOneHeldInPartIsA413() {
+        JsonRpcAgent a1 = new JsonRpcAgent("A1") {
+            @Override
+            String received(Exchange exchange, JsonNode request) {
+                return exchange.getIn().getBody(String.class);
+            }
+
+            @Override
+            JsonNode answer(JsonNode request) {
+                return JSON.createObjectNode().put("jsonrpc", "2.0").putNull("id").set("error",
+                        JSON.createObjectNode().put("code", -32700).put("message", "Parse error"));
+            }
+        };
+        RoundRobinLB balancer = replica(a1);
+        List<String> malformed = List.of("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"GetTask\",\"params\":{\"id\":\"abc\"",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"CancelTask\",",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"GetTask\",\"params\":{\"id\":\"x\",}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"SendMessage\",\"params\":{\"message\":{\"taskId\":\"a1.QTE.x.y\"");
+        for (String body : malformed) {
+            Exchange exchange = post(balancer, body, (long) body.length());
+            assertThat(exchange.getException()).as(body).isNull();
+        }
+        String syntaxError = malformed.get(2);
+        assertThat(post(balancer, syntaxError, null).getException()).as("no length, broken before its end").isNull();
+        assertThat(a1.received).containsExactlyElementsOf(
+                java.util.stream.Stream.concat(malformed.stream(), java.util.stream.Stream.of(syntaxError)).toList());
+
+        for (Long declared : java.util.Arrays.asList(malformed.get(0).length() + 1000L, null)) {
+            Exchange heldInPart = post(balancer, malformed.get(0), declared);
+            assertThat(heldInPart.getException()).as("declared " + declared).isInstanceOf(SessionRejectedException.class);
+            assertThat(((SessionRejectedException) heldInPart.getException()).status()).isEqualTo(413);
+        }
+        assertThat(a1.received).hasSize(malformed.size() + 1);
+        balancer.stop();
+    }
+
+    private static Exchange post(AgentLoadBalancerSupport balancer, String body, Long contentLength) {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        exchange.getIn().setHeader(Exchange.CONTENT_LENGTH, contentLength);
+        exchange.getIn().setBody(body.getBytes(StandardCharsets.UTF_8));
+        balancer.process(exchange, sync -> { });
+        return exchange;
     }
 
     private static Exchange post(AgentLoadBalancerSupport balancer, String body) {

@@ -14,7 +14,8 @@ import org.apache.camel.support.AsyncProcessorSupport;
 
 /**
  * A scripted JSON-RPC agent for the balancer's tests, a child that answers at once: reads the
- * request's body, records what {@link #received} says of it, answers 200 with {@link #answer}.
+ * request's body, records what {@link #received} says of it, answers 200 with {@link #answer} (of a
+ * missing node when the body is no JSON).
  * Not thread-safe: the tests call it from one thread.
  */
 abstract class JsonRpcAgent extends AsyncProcessorSupport {
@@ -39,7 +40,12 @@ abstract class JsonRpcAgent extends AsyncProcessorSupport {
 
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
-        JsonNode request = read(exchange.getIn().getBody(String.class));
+        JsonNode request;
+        try {
+            request = JSON.readTree(exchange.getIn().getBody(String.class));
+        } catch (IOException e) {
+            request = com.fasterxml.jackson.databind.node.MissingNode.getInstance(); // no JSON: answer() says so
+        }
         received.add(received(exchange, request));
         if (failure != null) {
             exchange.setException(failure);

@@ -140,6 +140,27 @@ public final class A2aTasks {
     }
 
     /**
+     * Whether {@code body} is the beginning of a JSON object cut off by its end, as a body held only
+     * in part is: it ends inside the object, where JSON's rules held up to its last byte. A body that
+     * breaks them before its end, or holds a whole value, is not.
+     */
+    public static boolean cutShort(byte[] body) {
+        try (JsonParser parser = JSON.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            while (parser.nextToken() != null) {
+                parser.skipChildren();
+            }
+            return false; // the object ended
+        } catch (com.fasterxml.jackson.core.io.JsonEOFException e) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
      * Whether the first {@code limit} bytes of a {@link #MESSAGE_METHODS} body carry a
      * {@code params.message.taskId} that is set (not null, not {@code ""}), as {@link #call} reads a
      * whole body's: a message too long to read whole that continues a task. Reads at most {@code limit} bytes.
