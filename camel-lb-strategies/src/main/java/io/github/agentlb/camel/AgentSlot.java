@@ -155,14 +155,27 @@ final class AgentSlot {
 
     /**
      * Whether a request opens a long-lived stream ({@link LongLivedStreams#opens}); only the headers
-     * that can decide are read, two lookups for most requests.
+     * that can decide are read, two lookups for most requests (a {@code GET} without session also its {@code Accept}).
      */
     static boolean opensStream(Message in) {
         String method = in.getHeader(Exchange.HTTP_METHOD, String.class);
         boolean get = "GET".equals(method);
         String mcpMethod = get ? null : in.getHeader(McpHeaders.METHOD, String.class);
-        return LongLivedStreams.opens(method, get ? in.getHeader(LongLivedStreams.SESSION_ID, String.class) : null, mcpMethod,
-                mcpMethod == null ? null : in.getHeader(McpHeaders.PROTOCOL_VERSION, String.class));
+        String sessionId = get ? in.getHeader(LongLivedStreams.SESSION_ID, String.class) : null;
+        return LongLivedStreams.opens(method, sessionId, mcpMethod,
+                mcpMethod == null ? null : in.getHeader(McpHeaders.PROTOCOL_VERSION, String.class),
+                get && sessionId == null ? accept(in) : null);
+    }
+
+    /** The request's {@code Accept}, its values joined by commas (camel-netty-http maps repeated headers to a list). */
+    private static String accept(Message in) {
+        Object accept = in.getHeader("Accept");
+        if (accept instanceof Iterable<?> values) {
+            StringBuilder all = new StringBuilder();
+            values.forEach(value -> all.append(value).append(','));
+            return all.toString();
+        }
+        return accept == null ? null : accept.toString();
     }
 
     /** Whether an attempt was counted as a long-lived stream ({@link #sent}). */

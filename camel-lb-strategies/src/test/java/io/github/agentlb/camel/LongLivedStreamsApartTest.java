@@ -67,6 +67,27 @@ class LongLivedStreamsApartTest {
         balancer.stop();
     }
 
+    /**
+     * A GET that asks for an event stream without a session header (MCP 2024-11-05's HTTP+SSE
+     * transport opens its session so, {@code GET /sse}; a browser's EventSource) is a stream too;
+     * a GET for anything else is a request in flight.
+     */
+    @Test
+    void aGetThatAsksForAnEventStreamIsAStreamWithoutASession() {
+        ScriptedChild a = ScriptedChild.ok("A");
+        a.hold();
+        LeastRequestLB balancer = new LeastRequestLB();
+        balancer.setCamelContext(CAMEL.get());
+        balancer.addAgent("A", a, 1.0);
+        balancer.start();
+        send(balancer, "GET", "Accept", "text/event-stream");
+        send(balancer, "GET", "Accept", "application/json");
+        assertThat(balancer.balancerState().streams("A")).isEqualTo(1);
+        assertThat(balancer.balancerState().inFlight("A")).isEqualTo(1);
+        a.release();
+        balancer.stop();
+    }
+
     @Test
     void aDrainDoesNotWaitForOpenStreams() {
         ScriptedChild a = ScriptedChild.ok("A");

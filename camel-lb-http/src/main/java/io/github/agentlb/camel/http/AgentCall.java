@@ -341,7 +341,7 @@ final class AgentCall implements RequestWriter.Writes {
     private boolean listening() {
         HttpHeaders request = down.forwardHeaders();
         return LongLivedStreams.opens(down.method().name(), null, request.get(McpHeaders.METHOD),
-                request.get(McpHeaders.PROTOCOL_VERSION));
+                request.get(McpHeaders.PROTOCOL_VERSION), null);
     }
 
     private String name() {

@@ -11,7 +11,7 @@ import java.util.Locale;
 /**
  * Which answers are MCP 2025-11-25 (and earlier) session streams, which an {@link AgentCall} lets
  * a client resume (its class comment says how): a Server-Sent Events answer to a request with
- * {@code Mcp-Session-Id}, whose {@code MCP-Protocol-Version} is absent or before 2026-07-28, from a
+ * {@code Mcp-Session-Id} (a {@code GET}'s, with or without), whose {@code MCP-Protocol-Version} is absent or before 2026-07-28, from a
  * client whose {@code Accept} is an MCP client's ({@link #acceptsEventStreams}). Stateless.
  */
 final class LegacyMcpStreams {
@@ -19,11 +19,15 @@ final class LegacyMcpStreams {
     private LegacyMcpStreams() {
     }
 
-    /** Whether {@code request}, sent with {@code method}, and its answer's head make a legacy MCP session stream. */
+    /**
+     * Whether {@code request}, sent with {@code method}, and its answer's head make a legacy MCP session
+     * stream; a {@code GET}'s needs no session header (MCP 2024-11-05's HTTP+SSE transport opens its
+     * session with {@code GET /sse}; a browser's EventSource listens so): it waits for events all the same.
+     */
     static boolean opens(HttpHeaders request, HttpMethod method, HttpResponse response) {
         String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
         return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17)
-                && request.contains("Mcp-Session-Id")
+                && (request.contains("Mcp-Session-Id") || HttpMethod.GET.equals(method))
                 && !McpHeaders.mirrorsTrusted(request.get(McpHeaders.PROTOCOL_VERSION))
                 && acceptsEventStreams(request.getAll(HttpHeaderNames.ACCEPT), HttpMethod.GET.equals(method));
     }

@@ -465,6 +465,24 @@ class LegacyMcpStreamsTest {
     }
 
     /**
+     * A GET's event stream without a session header, as MCP 2024-11-05's HTTP+SSE transport opens its
+     * session ({@code GET /sse}, its first event the endpoint to post to) and a browser's EventSource
+     * listens, waits for events: its silence is no failure of its agent. At the idle timeout it is
+     * ended cleanly (the client reconnects) and its attempt is a success, ejecting no agent.
+     */
+    @Test
+    void anIdleSessionlessGetStreamEndsCleanlyAtTheIdleTimeoutAndEjectsNoAgent() throws Exception {
+        for (String accept : List.of("Accept: text/event-stream\r\n", "")) {
+            String wire = idleStreamOf("GET /sse HTTP/1.1\r\nHost: x\r\n" + accept + "\r\n",
+                    "event: endpoint\ndata: /messages?sessionId=abc\n\n");
+            assertThat(wire).as(accept).startsWith("HTTP/1.1 200 OK").contains("data: /messages?sessionId=abc")
+                    .endsWith("0\r\n\r\n");
+            assertThat(outcomes.poll(5, TimeUnit.SECONDS)).as(accept).isEqualTo(AttemptOutcome.SUCCESS);
+        }
+        assertThat(ejected).isEmpty();
+    }
+
+    /**
      * A legacy session's POST stream that stays quiet is ended cleanly for its client to resume only
      * once its agent gave an event an id; before that nothing can resume it, so the client's answer
      * is cut, and the attempt ends cancelled: a long tool call's silence is no failure of the agent.
