@@ -11,7 +11,7 @@ import java.util.Locale;
 /**
  * Which answers are MCP 2025-11-25 (and earlier) session streams, which an {@link AgentCall} lets
  * a client resume (its class comment says how): a Server-Sent Events answer to a request with
- * {@code Mcp-Session-Id} (a {@code GET}'s, with or without), whose {@code MCP-Protocol-Version} is absent or before 2026-07-28, from a
+ * {@code Mcp-Session-Id} (or to a {@code GET} that names {@code text/event-stream} in its {@code Accept}), whose {@code MCP-Protocol-Version} is absent or before 2026-07-28, from a
  * client whose {@code Accept} is an MCP client's ({@link #acceptsEventStreams}). Stateless.
  */
 final class LegacyMcpStreams {
@@ -21,13 +21,15 @@ final class LegacyMcpStreams {
 
     /**
      * Whether {@code request}, sent with {@code method}, and its answer's head make a legacy MCP session
-     * stream; a {@code GET}'s needs no session header (MCP 2024-11-05's HTTP+SSE transport opens its
-     * session with {@code GET /sse}; a browser's EventSource listens so): it waits for events all the same.
+     * stream; a {@code GET} whose {@code Accept} names {@code text/event-stream} needs no session header
+     * (MCP 2024-11-05's HTTP+SSE transport opens its session with {@code GET /sse}; a browser's
+     * EventSource listens so): it waits for events all the same.
      */
     static boolean opens(HttpHeaders request, HttpMethod method, HttpResponse response) {
         String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        boolean session = request.contains("Mcp-Session-Id");
         return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17)
-                && (request.contains("Mcp-Session-Id") || HttpMethod.GET.equals(method))
+                && (session || HttpMethod.GET.equals(method) && namesEventStream(request.getAll(HttpHeaderNames.ACCEPT)))
                 && !McpHeaders.mirrorsTrusted(request.get(McpHeaders.PROTOCOL_VERSION))
                 && acceptsEventStreams(request.getAll(HttpHeaderNames.ACCEPT), HttpMethod.GET.equals(method));
     }
@@ -53,6 +55,11 @@ final class LegacyMcpStreams {
             }
         }
         return false;
+    }
+
+    /** Whether {@code accept} names {@code text/event-stream} itself (not by a wildcard), not refused. */
+    private static boolean namesEventStream(List<String> accept) {
+        return !accept.isEmpty() && acceptsEventStreams(accept, false);
     }
 
     /** Whether a media range's parameters give it {@code q=0}: "not acceptable" (RFC 9110, 12.4.2). */

@@ -467,12 +467,14 @@ class LegacyMcpStreamsTest {
     /**
      * A GET's event stream without a session header, as MCP 2024-11-05's HTTP+SSE transport opens its
      * session ({@code GET /sse}, its first event the endpoint to post to) and a browser's EventSource
-     * listens, waits for events: its silence is no failure of its agent. At the idle timeout it is
-     * ended cleanly (the client reconnects) and its attempt is a success, ejecting no agent.
+     * listens, both naming {@code text/event-stream} in {@code Accept}, waits for events: its silence is no
+     * failure of its agent. At the idle timeout it is ended cleanly (the client reconnects) and its attempt
+     * is a success, ejecting no agent. A GET that does not ask for an event stream is an answer like any
+     * other (AgentOptionsTest: cut and counted).
      */
     @Test
     void anIdleSessionlessGetStreamEndsCleanlyAtTheIdleTimeoutAndEjectsNoAgent() throws Exception {
-        for (String accept : List.of("Accept: text/event-stream\r\n", "")) {
+        for (String accept : List.of("Accept: text/event-stream\r\n", "Accept: application/json, text/event-stream\r\n")) {
             String wire = idleStreamOf("GET /sse HTTP/1.1\r\nHost: x\r\n" + accept + "\r\n",
                     "event: endpoint\ndata: /messages?sessionId=abc\n\n");
             assertThat(wire).as(accept).startsWith("HTTP/1.1 200 OK").contains("data: /messages?sessionId=abc")
