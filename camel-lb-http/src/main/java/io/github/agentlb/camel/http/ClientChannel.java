@@ -32,7 +32,8 @@ final class ClientChannel extends ChannelDuplexHandler {
     private static final String CONSUMER = "handler";
     private static final AttributeKey<ClientChannel> KEY = AttributeKey.valueOf(ClientChannel.class, NAME);
 
-    private final Map<FullHttpRequest, NettyDownstream> open = new IdentityHashMap<>(4);
+    /** By the consumer's request, else by an exchange's id, interned: by identity. */
+    private final Map<Object, NettyDownstream> open = new IdentityHashMap<>(4);
     private volatile ChannelHandlerContext context;
 
     /** The connection's handler, added to its pipeline if it has none. */
@@ -65,11 +66,12 @@ final class ClientChannel extends ChannelDuplexHandler {
     }
 
     /**
-     * The downstream of {@code request}: the open one, else a new one. Downstreams whose answer
+     * The downstream of {@code request}, known by {@code key} (the consumer's request, or an exchange's
+     * id): the open one, else a new one. Downstreams whose answer
      * ended are let go here (a consumer that writes no reply of its own never tells).
      */
-    synchronized NettyDownstream open(FullHttpRequest request, String target, String clientAddress) {
-        NettyDownstream known = open.get(request);
+    synchronized NettyDownstream open(Object key, FullHttpRequest request, String target, String clientAddress) {
+        NettyDownstream known = open.get(key);
         if (known != null) {
             return known;
         }
@@ -78,14 +80,14 @@ final class ClientChannel extends ChannelDuplexHandler {
                 done.release();
             }
         }
-        NettyDownstream down = new NettyDownstream(this, request, target, clientAddress);
-        open.put(request, down);
+        NettyDownstream down = new NettyDownstream(this, key, request, target, clientAddress);
+        open.put(key, down);
         return down;
     }
 
     /** Forgets a released downstream. */
     synchronized void closed(NettyDownstream down) {
-        open.remove(down.request(), down);
+        open.remove(down.key(), down);
     }
 
     @Override

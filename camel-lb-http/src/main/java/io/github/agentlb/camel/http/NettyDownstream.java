@@ -64,6 +64,8 @@ public final class NettyDownstream implements Downstream {
     private final ClientChannel client;
     private final ChannelHandlerContext out;
     private final FullHttpRequest request;
+    /** What its {@link ClientChannel} knows it by: the consumer's request, else its exchange's id. */
+    private final Object key;
     private final HttpMethod method;
     private final String target;
     private final HttpHeaders forwardHeaders;
@@ -82,12 +84,14 @@ public final class NettyDownstream implements Downstream {
 
     /**
      * @param client        the connection's handler, through whose context the answer is written
+     * @param key           what the handler knows it by
      * @param request       the request as received; its body is retained here until {@link #release}
      * @param target        the origin-form target to send to the agent
      * @param clientAddress the client's IP address, or null
      */
-    NettyDownstream(ClientChannel client, FullHttpRequest request, String target, String clientAddress) {
+    NettyDownstream(ClientChannel client, Object key, FullHttpRequest request, String target, String clientAddress) {
         this.client = client;
+        this.key = key;
         this.out = client.context();
         this.request = request;
         this.method = request.method();
@@ -124,12 +128,16 @@ public final class NettyDownstream implements Downstream {
             return installed;
         }
         Message in = exchange.getIn();
-        FullHttpRequest request = in instanceof NettyHttpMessage netty ? netty.getHttpRequest() : null;
         ChannelHandlerContext ctx = in.getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT, ChannelHandlerContext.class);
-        if (request == null || ctx == null) {
+        FullHttpRequest received = in instanceof NettyHttpMessage netty ? netty.getHttpRequest() : null;
+        // The route's changes: its headers and body on the consumer's message, or a message of its own (RouteEdits).
+        FullHttpRequest request = ctx == null ? null : received != null ? RouteEdits.applied(received, in) : RouteEdits.rebuilt(exchange);
+        if (request == null) {
             return null;
         }
-        NettyDownstream down = ClientChannel.on(ctx.channel()).open(request, originForm(request.uri()), clientAddress(in));
+        // Keyed by the consumer's request, else by the exchange (its attempts are copies with its id): one per exchange.
+        NettyDownstream down = ClientChannel.on(ctx.channel()).open(received != null ? received : exchange.getExchangeId().intern(),
+                request, originForm(request.uri()), clientAddress(in));
         exchange.setProperty(PROPERTY, down);
         return down;
     }
@@ -158,7 +166,7 @@ public final class NettyDownstream implements Downstream {
      */
     public static NettyDownstream install(Exchange exchange, Channel channel, FullHttpRequest request, String target,
             String clientAddress, BodyRest rest) {
-        NettyDownstream down = ClientChannel.on(channel).open(request, target, clientAddress);
+        NettyDownstream down = ClientChannel.on(channel).open(request, request, target, clientAddress);
         down.rest = rest;
         down.exchange = exchange;
         exchange.setProperty(PROPERTY, down);
@@ -191,8 +199,9 @@ public final class NettyDownstream implements Downstream {
                 ? socket.getAddress().getHostAddress() : null;
     }
 
-    FullHttpRequest request() {
-        return request;
+    /** What its {@link ClientChannel} knows it by. */
+    Object key() {
+        return key;
     }
 
     @Override

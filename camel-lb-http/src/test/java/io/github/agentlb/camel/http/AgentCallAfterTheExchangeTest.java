@@ -31,7 +31,7 @@ class AgentCallAfterTheExchangeTest {
             AgentEndpoint endpoint = camel.getEndpoint("agent:http://127.0.0.1:9", AgentEndpoint.class);
             FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/process/r1",
                     Unpooled.copiedBuffer("", StandardCharsets.UTF_8));
-            NettyDownstream down = ClientChannel.on(new EmbeddedChannel()).open(request, "/process/r1", null);
+            NettyDownstream down = ClientChannel.on(new EmbeddedChannel()).open(request, request, "/process/r1", null);
             request.release();
             down.release(); // the exchange ended: the winning leg answered
             Exchange exchange = new DefaultExchange(camel);

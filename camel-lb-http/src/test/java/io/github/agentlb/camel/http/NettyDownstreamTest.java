@@ -20,7 +20,7 @@ class NettyDownstreamTest {
         ByteBuf content = Unpooled.copiedBuffer("{\"messages\":[]}", StandardCharsets.UTF_8);
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/chat/completions",
                 content);
-        NettyDownstream down = ClientChannel.on(new EmbeddedChannel()).open(request, "/v1/chat/completions", null);
+        NettyDownstream down = ClientChannel.on(new EmbeddedChannel()).open(request, request, "/v1/chat/completions", null);
         request.release(); // the consumer's reference, released when its exchange is done
         assertThat(content.refCnt()).isEqualTo(1);
 

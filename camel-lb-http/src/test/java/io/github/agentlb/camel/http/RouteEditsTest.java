@@ -1,0 +1,158 @@
+package io.github.agentlb.camel.http;
+
+import static org.apache.camel.builder.Builder.constant;
+import static org.apache.camel.builder.Builder.simple;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.agentlb.camel.RoundRobinLB;
+import io.github.agentlb.testing.FreePorts;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.model.RouteDefinition;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What a route changes of the request before its {@code loadBalance()} is what the agent gets, as
+ * with Camel's own HTTP producers: headers set, changed or removed, a body set on the message; what it
+ * leaves alone goes as the client sent it (a query parameter, which camel-netty-http's consumer also
+ * maps to a header, stays in the target only). End to end: real sockets.
+ */
+@Tag("e2e")
+@Timeout(60)
+class RouteEditsTest {
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private CamelContext camel;
+
+    @AfterEach
+    void stop() {
+        if (camel != null) {
+            camel.stop();
+        }
+    }
+
+    private String route(String agentUrl, Consumer<RouteDefinition> before) throws Exception {
+        int port = FreePorts.next();
+        camel = new DefaultCamelContext();
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                RouteDefinition route = from("netty-http:http://127.0.0.1:" + port + "/?matchOnUriPrefix=true&bridgeEndpoint=true");
+                route.errorHandler(noErrorHandler());
+                before.accept(route);
+                route.loadBalance(new RoundRobinLB()).to("agent:" + agentUrl).end();
+            }
+        });
+        camel.start();
+        return "http://127.0.0.1:" + port;
+    }
+
+    private HttpResponse<String> post(String url, String body, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .timeout(Duration.ofSeconds(20));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void headersTheRouteSetsChangesOrRemovesAreWhatTheAgentGets() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.echo()) {
+            String base = route(agent.baseUrl(), r -> r.setHeader("Authorization", constant("Bearer the-agents-key"))
+                    .removeHeader("X-Custom").setHeader("X-Tenant", constant("t-7")).removeHeader("Retry-After"));
+
+            HttpResponse<String> answer = post(base + "/v1/chat/completions?user_id=42", "{\"a\":1}",
+                    "Authorization", "Bearer client-key", "X-Custom", "secret", "Content-Type", "application/json",
+                    "X-Kept", "as sent", "Retry-After", "5");
+
+            assertThat(answer.statusCode()).isEqualTo(200);
+            ScriptedAgent.Received got = agent.next();
+            assertThat(got.header("Authorization")).isEqualTo("Bearer the-agents-key");
+            assertThat(got.header("X-Custom")).isNull();
+            assertThat(got.header("X-Tenant")).isEqualTo("t-7");
+            assertThat(got.header("Retry-After")).isNull();
+            assertThat(got.header("X-Kept")).isEqualTo("as sent");
+            assertThat(got.header("Content-Type")).isEqualTo("application/json");
+            assertThat(got.header("user_id")).as("a query parameter stays in the target").isNull();
+            assertThat(got.target()).isEqualTo("/v1/chat/completions?user_id=42");
+            assertThat(got.header("CamelHttpMethod")).isNull();
+            assertThat(new String(got.body(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
+        }
+    }
+
+    /** A route that changes nothing sends the client's header lines as they came: repeated ones, and values with commas. */
+    @Test
+    void headersTheRouteLeavesAloneGoAsSent() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.echo()) {
+            String base = route(agent.baseUrl(), r -> r.setProperty("seen", constant(true)));
+
+            post(base + "/x?a=1&b=2", "{}", "X-Multi", "one", "X-Multi", "two", "If-Modified-Since",
+                    "Tue, 15 Nov 1994 08:12:31 GMT", "Accept", "application/json, text/event-stream");
+
+            ScriptedAgent.Received got = agent.next();
+            assertThat(got.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("X-Multi"))
+                    .findFirst().orElseThrow().getValue()).containsExactly("one", "two");
+            assertThat(got.header("If-Modified-Since")).isEqualTo("Tue, 15 Nov 1994 08:12:31 GMT");
+            assertThat(got.header("Accept")).isEqualTo("application/json, text/event-stream");
+            assertThat(got.header("a")).isNull();
+            assertThat(got.target()).isEqualTo("/x?a=1&b=2");
+        }
+    }
+
+    @Test
+    void aBodyTheRouteSetsIsWhatTheAgentGetsWithItsLength() throws Exception {
+        String replaced = "{\"model\":\"the-route's\",\"messages\":[]}";
+        try (ScriptedAgent agent = ScriptedAgent.echo()) {
+            String base = route(agent.baseUrl(), r -> r.process(exchange -> exchange.getIn().setBody(replaced)));
+
+            post(base + "/v1/chat/completions", "{\"a\":1}", "Content-Type", "application/json");
+
+            ScriptedAgent.Received got = agent.next();
+            assertThat(new String(got.body(), StandardCharsets.UTF_8)).isEqualTo(replaced);
+            assertThat(got.header("Content-Length")).isEqualTo(String.valueOf(replaced.length()));
+        }
+    }
+
+    /**
+     * {@code setBody} and {@code transform} give the exchange a message of their own, which no longer
+     * holds the consumer's request: the agent gets the route's method, target, headers and body.
+     */
+    @Test
+    void aMessageTheRouteReplacedIsWhatTheAgentGets() throws Exception {
+        for (Consumer<RouteDefinition> before : List.<Consumer<RouteDefinition>>of(
+                r -> r.setBody(simple("${body}-and-more")),
+                r -> r.transform(simple("${body}-and-more")).setHeader("X-Set", constant("after")))) {
+            try (ScriptedAgent agent = ScriptedAgent.echo()) {
+                String base = route(agent.baseUrl(), before);
+
+                HttpResponse<String> answer = post(base + "/v1/x?user_id=42", "body", "X-Kept", "as sent");
+
+                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+                ScriptedAgent.Received got = agent.next();
+                assertThat(got.method()).isEqualTo("POST");
+                assertThat(got.target()).isEqualTo("/v1/x?user_id=42");
+                assertThat(new String(got.body(), StandardCharsets.UTF_8)).isEqualTo("body-and-more");
+                assertThat(got.header("X-Kept")).isEqualTo("as sent");
+                assertThat(got.header("user_id")).isNull();
+                assertThat(got.header("CamelHttpUri")).isNull();
+                assertThat(got.headers().keySet()).noneMatch(name -> name.toLowerCase().startsWith("camel"));
+            } finally {
+                stop();
+                camel = null;
+            }
+        }
+    }
+}
