@@ -106,7 +106,9 @@ class LegacyStreamsWhileStoppingTest {
             DemoProxy proxy = DemoProxy.start(config, RoundRobinLB::new);
             proxy.camelContext().getShutdownStrategy().setTimeout(1);
             try (Socket call = connect(proxy)) {
-                send(call, "GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"); // no session: a plain stream
+                // No session, no event stream asked for (which would make it a listening stream, ended at the stop's
+                // start): a plain answer that streams, which the stop cuts when its timeout runs out.
+                send(call, "GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n");
                 readUntil(call.getInputStream(), "data: 1");
                 proxy.close();
                 assertThat(log.lines("cut by the proxy's stop")).singleElement().asString()
