@@ -193,6 +193,28 @@ class A2aTaskAffinityTest {
         balancer.stop();
     }
 
+    /** A2A v0.3's names ({@code message/send}, {@code tasks/get}, ...), as its SDKs send them, keep a task on its agent too. */
+    @Test
+    void a2aV03CallsReachTheAgentOfTheirTask() {
+        TaskAgent a1 = new TaskAgent("A1");
+        TaskAgent a2 = new TaskAgent("A2");
+        RoundRobinLB first = replica(a1, a2);
+        RoundRobinLB second = replica(a2, a1);
+        String sealed = answer(call(first, "message/send", null)).path("result").path("id").asText();
+        assertThat(sealed).startsWith("a1.");
+        for (RoundRobinLB replica : List.of(first, second, first, second)) {
+            for (String method : List.of("tasks/get", "tasks/cancel", "tasks/resubscribe")) {
+                JsonNode answer = answer(call(replica, method, sealed));
+                assertThat(answer.has("error")).as(method + " " + answer).isFalse();
+                assertThat(answer.path("result").path("id").asText()).isEqualTo(sealed);
+            }
+        }
+        assertThat(a1.received).hasSize(1 + 4 * 3);
+        assertThat(a2.received).isEmpty();
+        first.stop();
+        second.stop();
+    }
+
     /**
      * A body held whole (its {@code Content-Length} is its length, or it breaks JSON's rules before
      * its end) that is no JSON object goes as it came to the strategy's pick, whose agent answers it

@@ -11,7 +11,10 @@ import java.util.function.UnaryOperator;
 
 /**
  * The task ids of A2A v1.0 JSON-RPC messages (a2aproject/A2A {@code docs/specification.md}
- * section 9.4): where a request carries the task it is about, and where an answer names a task.
+ * section 9.4), and of v0.3's, whose method names differ ({@code tasks/get}, {@code tasks/cancel},
+ * {@code tasks/resubscribe}, {@code message/send}, {@code message/stream}) and whose task is an
+ * answer's {@code result} itself: where a request carries the task it is about, and where an answer
+ * names a task.
  *
  * <ul>
  *   <li>Requests: {@code GetTask}, {@code CancelTask}, {@code SubscribeToTask} carry it in
@@ -30,10 +33,12 @@ import java.util.function.UnaryOperator;
  */
 public final class A2aTasks {
 
-    /** Methods whose {@code params.id} is a task id. */
-    public static final Set<String> TASK_METHODS = Set.of("GetTask", "CancelTask", "SubscribeToTask");
-    /** Methods whose {@code params.message.taskId}, when present, is a task id. */
-    public static final Set<String> MESSAGE_METHODS = Set.of("SendMessage", "SendStreamingMessage");
+    /** Methods whose {@code params.id} is a task id: A2A v1.0's, and v0.3's names of the same calls. */
+    public static final Set<String> TASK_METHODS = Set.of("GetTask", "CancelTask", "SubscribeToTask",
+            "tasks/get", "tasks/cancel", "tasks/resubscribe");
+    /** Methods whose {@code params.message.taskId}, when present, is a task id: A2A v1.0's and v0.3's. */
+    public static final Set<String> MESSAGE_METHODS = Set.of("SendMessage", "SendStreamingMessage", "message/send",
+            "message/stream");
 
     private static final JsonFactory JSON = new JsonFactory();
     private static final List<String> PARAMS_ID = List.of("params", "id");

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Where A2A v1.0 JSON-RPC requests and answers carry task ids, as the specification's examples show them. */
+/** Where A2A v1.0 (and v0.3) JSON-RPC requests and answers carry task ids, as the specifications' examples show them. */
 class A2aTasksTest {
 
     private static byte[] bytes(String json) {
@@ -22,6 +22,35 @@ class A2aTasksTest {
                 .isEqualTo(new A2aTasks.Call("CancelTask", "t-2"));
         assertThat(A2aTasks.call(bytes("{\"method\":\"SubscribeToTask\",\"params\":{}}")))
                 .isEqualTo(new A2aTasks.Call("SubscribeToTask", ""));
+    }
+
+    /**
+     * A2A v0.3's method names, which its SDKs' clients send, carry their tasks where v1.0's do:
+     * {@code tasks/get}, {@code tasks/cancel}, {@code tasks/resubscribe} in {@code params.id},
+     * {@code message/send} and {@code message/stream} in {@code params.message.taskId}; a v0.3 answer's
+     * task is its {@code result} itself ({@code "kind":"task"}), or an event's {@code taskId}.
+     */
+    @Test
+    void a2aV03MethodNamesCarryTheirTasksAsV10s() {
+        assertThat(A2aTasks.call(bytes("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tasks/get\",\"params\":{\"id\":\"t-1\"}}")))
+                .isEqualTo(new A2aTasks.Call("tasks/get", "t-1"));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"tasks/cancel\",\"params\":{\"id\":\"t-2\"}}")))
+                .isEqualTo(new A2aTasks.Call("tasks/cancel", "t-2"));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"tasks/resubscribe\",\"params\":{\"id\":\"t-3\"}}")))
+                .isEqualTo(new A2aTasks.Call("tasks/resubscribe", "t-3"));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"message/send\",\"params\":{\"message\":{\"kind\":\"message\","
+                + "\"messageId\":\"m\",\"taskId\":\"t-4\"}}}"))).isEqualTo(new A2aTasks.Call("message/send", "t-4"));
+        assertThat(A2aTasks.call(bytes("{\"method\":\"message/stream\",\"params\":{\"message\":{\"messageId\":\"m\"}}}")))
+                .isEqualTo(new A2aTasks.Call("message/stream", null));
+        assertThat(A2aTasks.leadingMethod(bytes("{\"method\":\"tasks/get\",\"params\":{\"id\":"), 64)).isEqualTo("tasks/get");
+        String task = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"kind\":\"task\",\"id\":\"t-5\",\"contextId\":\"c\","
+                + "\"status\":{\"state\":\"working\"}}}";
+        assertThat(new String(A2aTasks.sealAnswer(bytes(task), id -> "S(" + id + ")"), StandardCharsets.UTF_8))
+                .isEqualTo(task.replace("\"t-5\"", "\"S(t-5)\""));
+        String update = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"kind\":\"status-update\",\"taskId\":\"t-5\","
+                + "\"contextId\":\"c\",\"final\":false}}";
+        assertThat(new String(A2aTasks.sealAnswer(bytes(update), id -> "S(" + id + ")"), StandardCharsets.UTF_8))
+                .isEqualTo(update.replace("\"t-5\"", "\"S(t-5)\""));
     }
 
     @Test
