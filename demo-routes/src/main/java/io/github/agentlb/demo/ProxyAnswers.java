@@ -248,8 +248,9 @@ final class ProxyAnswers {
         AgentsBusyException cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, AgentsBusyException.class);
         long seconds = cause == null ? 1 : cause.retryAfterSeconds();
         if (cause != null && cause.unavailable()) {
-            info("unavailable " + cause.onlyAgent(), "request=" + requestId(exchange) + " answered 503: every agent is unavailable,"
-                    + " retry after " + seconds + " s");
+            info("unavailable " + cause.onlyAgent(), "request=" + requestId(exchange) + " answered 503: " + (cause.onlyAgent() == null
+                    ? "every agent is" : "agent " + label(cause.onlyAgent()) + ", the only one left for this request, is")
+                    + " unavailable, retry after " + seconds + " s");
             reply(exchange, 503, "agents unavailable", (cause.onlyAgent() == null ? "every agent" : "agent "
                     + label(cause.onlyAgent()) + ", the only one left for this request,") + " rests after answering 503"
                     + " (unavailable); retry after " + seconds + " s",
@@ -258,7 +259,8 @@ final class ProxyAnswers {
         }
         boolean queueFull = cause != null && cause.getMessage() != null && cause.getMessage().contains("queue is full");
         String only = cause == null ? null : cause.onlyAgent();
-        info("busy " + only + " " + queueFull, "request=" + requestId(exchange) + " answered 429: every agent is busy, retry after "
+        info("busy " + only + " " + queueFull, "request=" + requestId(exchange) + " answered 429: " + (only == null
+                ? "every agent is" : "agent " + label(only) + ", the only one left for this request, is") + " busy, retry after "
                 + seconds + " s");
         reply(exchange, 429, "agents busy", queueFull
                 ? "every agent is at its limit of requests in flight and the queue is full; retry after " + seconds + " s"

@@ -138,6 +138,18 @@ class ProxyAnswersLogTest {
                 "INFO request=late answered 429: every agent is busy, retry after 5 s (and 49 more like it since, at DEBUG)");
     }
 
+    /** A request whose one agent (its session's, its handle's) is busy while others are free: the line names that agent. */
+    @Test
+    void aBusyAnswerForTheOneAgentOfARequestNamesItNotEveryAgent() {
+        Exchange exchange = failed("h1", List.of());
+        exchange.setProperty(Exchange.EXCEPTION_CAUGHT, new io.github.agentlb.camel.AgentsBusyException(
+                "Agent A1 is busy", exchange, 3, "A1"));
+        answers.allBusy(exchange);
+        assertThat(exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(lines).containsExactly("INFO request=h1 answered 429: agent A1, the only one left for this request,"
+                + " is busy, retry after 3 s");
+    }
+
     /** An agent added at runtime by name (an agents file) is named in answers as the log names it, not by its URL. */
     @Test
     void anAgentAddedByNameIsNamedNotGivenByItsUrl() {
