@@ -69,26 +69,41 @@ public class AgentComponent extends DefaultComponent {
     }
 
     /**
-     * Camel's conversion of a numeric option's text failed: an {@link IllegalArgumentException}
-     * naming the option, the numbers it takes and the value, as every other refused option.
+     * Camel's conversion of a number or boolean option's text failed (a value it does not read, or
+     * the option given twice, which Camel makes a list): an {@link IllegalArgumentException} naming
+     * the option, what it takes and the value, as every other refused option.
      */
     private static RuntimeException notANumber(PropertyBindingException e) {
-        Throwable cause = e.getCause();
-        while (cause != null && !(cause instanceof NumberFormatException) && cause.getCause() != cause) {
-            cause = cause.getCause();
-        }
-        if (cause == null) {
-            return e;
-        }
         Class<?> type = null;
         for (java.lang.reflect.Method setter : AgentEndpoint.class.getMethods()) {
             if (setter.getName().equalsIgnoreCase("set" + e.getPropertyName()) && setter.getParameterCount() == 1) {
                 type = setter.getParameterTypes()[0];
             }
         }
-        String numbers = type == int.class ? "a whole number up to " + Integer.MAX_VALUE
-                : type == long.class ? "a whole number up to " + Long.MAX_VALUE : "a number";
-        return new IllegalArgumentException(e.getPropertyName() + " must be " + numbers + ", was '" + e.getValue() + "'");
+        String takes = type == int.class ? "a whole number up to " + Integer.MAX_VALUE
+                : type == long.class ? "a whole number up to " + Long.MAX_VALUE
+                : type == double.class ? "a number" : type == boolean.class ? "true or false" : null;
+        return takes == null || e.getValue() instanceof String text && reads(type, text) ? e // the option's own refusal
+                : new IllegalArgumentException(e.getPropertyName() + " must be " + takes + ", was '" + e.getValue() + "'");
+    }
+
+    /** Whether Camel reads {@code text} as a value of {@code type}. */
+    private static boolean reads(Class<?> type, String text) {
+        try {
+            if (type == boolean.class) {
+                return text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false");
+            }
+            if (type == int.class) {
+                Integer.parseInt(text.strip());
+            } else if (type == long.class) {
+                Long.parseLong(text.strip());
+            } else {
+                Double.parseDouble(text.strip());
+            }
+            return true;
+        } catch (NumberFormatException notOne) {
+            return false;
+        }
     }
 
     /**

@@ -107,7 +107,10 @@ class AgentEndpointTest {
             "poolSize=abc|poolSize must be a whole number up to 2147483647, was 'abc'",
             "poolSize=2147483648|poolSize must be a whole number up to 2147483647, was '2147483648'",
             "maxAnswerBytes=1kb|maxAnswerBytes must be a whole number up to 9223372036854775807, was '1kb'",
-            "stallFactor=abc|stallFactor must be a number, was 'abc'"})
+            "stallFactor=abc|stallFactor must be a number, was 'abc'",
+            "poolSize=1&poolSize=2|poolSize must be a whole number up to 2147483647, was '[1, 2]'",
+            "stallWhileWaiting=yes|stallWhileWaiting must be true or false, was 'yes'",
+            "stallWhileWaiting=true&stallWhileWaiting=true|stallWhileWaiting must be true or false, was '[true, true]'"})
     void aBadOptionFailsNamingItAndItsValue(String option, String message) {
         assertThatThrownBy(() -> endpoint("agent:http://localhost:8081?" + option))
                 .isInstanceOf(ResolveEndpointFailedException.class)
