@@ -224,6 +224,41 @@ class LearnedSessionsTest {
     }
 
     /**
+     * camel-netty-http's consumer also makes each query parameter a header, after the request's own
+     * ({@code ?Mcp-Session-Id=...}): a session id is the header the client sent, never the URL's (a
+     * token in a URL is logged wherever the URL is). A value that is the query's alone is no session
+     * id; with both, the header's, which the consumer put first.
+     */
+    @Test
+    void aSessionIdIsTheClientsHeaderNotAQueryParameterMadeAHeader() {
+        SessionAgent a1 = new SessionAgent("A1");
+        SessionAgent a2 = new SessionAgent("A2");
+        RoundRobinLB rr = started(new RoundRobinLB(), sessions(), a1, a2);
+        String sealed = clientId(post(rr, "u", null));
+        List<String> answeredBy = new ArrayList<>();
+        for (String fromQuery : List.of(sealed, "garbage")) {
+            Exchange exchange = new DefaultExchange(CAMEL.get());
+            exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+            exchange.getIn().setHeader(Exchange.HTTP_RAW_QUERY, "user_id=u&mcp-session-id="
+                    + java.net.URLEncoder.encode(fromQuery, StandardCharsets.UTF_8));
+            exchange.getIn().setHeader(HEADER, fromQuery);
+            rr.process(exchange, sync -> { });
+            assertThat(exchange.getException()).as(fromQuery).isNull();
+            answeredBy.add(answeredBy(exchange));
+        }
+        assertThat(answeredBy).as("the rotation's picks: no session, no 400").containsExactly("A2", "A1");
+
+        Exchange both = new DefaultExchange(CAMEL.get());
+        both.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        both.getIn().setHeader(Exchange.HTTP_RAW_QUERY, "Mcp-Session-Id=garbage");
+        both.getIn().setHeader(HEADER, List.of(sealed, "garbage"));
+        rr.process(both, sync -> { });
+        assertThat(both.getException()).isNull();
+        assertThat(answeredBy(both)).isEqualTo("A1");
+        assertThat(a1.received).last().isEqualTo("A1-s1");
+    }
+
+    /**
      * An agent's session id too long to come back sealed (over about 3000 characters): the 400 says
      * so, rather than calling the balancer's own id damaged or forged.
      */
