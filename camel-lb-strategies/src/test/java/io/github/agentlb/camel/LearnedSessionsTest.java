@@ -248,6 +248,18 @@ class LearnedSessionsTest {
         }
         assertThat(answeredBy).as("the rotation's picks: no session, no 400").containsExactly("A2", "A1");
 
+        Exchange otherQuery = new DefaultExchange(CAMEL.get()); // a query parameter of another value: the header is the client's
+        otherQuery.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        otherQuery.getIn().setHeader(Exchange.HTTP_RAW_QUERY, "x=Mcp-Session-Id&Mcp-Session-Id=other");
+        otherQuery.getIn().setHeader(HEADER, sealed);
+        rr.process(otherQuery, sync -> { });
+        assertThat(answeredBy(otherQuery)).isEqualTo("A1");
+        Exchange none = new DefaultExchange(CAMEL.get());
+        none.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        none.getIn().setHeader(HEADER, List.of());
+        rr.process(none, sync -> { });
+        assertThat(none.getException()).isNull();
+
         Exchange both = new DefaultExchange(CAMEL.get());
         both.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
         both.getIn().setHeader(Exchange.HTTP_RAW_QUERY, "Mcp-Session-Id=garbage");
