@@ -53,6 +53,17 @@ class A2aTasksTest {
                 .isEqualTo(update.replace("\"t-5\"", "\"S(t-5)\""));
     }
 
+    /** A body cut off inside its JSON object, as one held only in part is; one broken before its end, or whole, is not. */
+    @Test
+    void aBodyIsCutShortWhenItEndsInsideItsObject() {
+        for (String cut : List.of("{", "{\"a\":", "{\"a\":1", "{\"a\":\"ab", "{\"a\":{\"b\":[1,2", "{\"method\":\"GetTask\",\"params\":{\"id\":\"x\"")) {
+            assertThat(A2aTasks.cutShort(bytes(cut))).as(cut).isTrue();
+        }
+        for (String notCut : List.of("{}", "{\"a\":1}", "{\"a\":1} ", "[1,2", "\"x", "", "{\"a\":1,}", "{\"a\" 1", "{\"a\":1}}")) {
+            assertThat(A2aTasks.cutShort(bytes(notCut))).as(notCut).isFalse();
+        }
+    }
+
     @Test
     void aMessageContinuesATaskOnlyWithItsTaskId() {
         assertThat(A2aTasks.call(bytes("{\"method\":\"SendMessage\",\"params\":{\"message\":{\"messageId\":\"m\",\"taskId\":\"t-3\","
