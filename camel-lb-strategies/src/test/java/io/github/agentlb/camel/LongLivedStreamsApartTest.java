@@ -27,16 +27,21 @@ class LongLivedStreamsApartTest {
         balancer.process(exchange, sync -> { });
     }
 
+    /** {@code balancer} started over {@code child} as agent {@code A}. */
+    private static <T extends AgentLoadBalancerSupport> T started(T balancer, ScriptedChild child) {
+        balancer.setCamelContext(CAMEL.get());
+        balancer.addAgent("A", child, 1.0);
+        balancer.start();
+        return balancer;
+    }
+
     @Test
     void openStreamsAreNoLoadForLeastRequestAndEndAsTheyClose() {
         ScriptedChild a = ScriptedChild.ok("A");
         ScriptedChild b = ScriptedChild.ok("B");
         a.hold();
         b.hold();
-        LeastRequestLB balancer = new LeastRequestLB();
-        balancer.setCamelContext(CAMEL.get());
-        balancer.addAgent("A", a, 1.0);
-        balancer.start();
+        LeastRequestLB balancer = started(new LeastRequestLB(), a);
         for (int i = 0; i < 4; i++) {
             send(balancer, "GET", "Mcp-Session-Id", "s-" + i, "Accept", "text/event-stream");
         }
@@ -76,10 +81,7 @@ class LongLivedStreamsApartTest {
     void aGetThatAsksForAnEventStreamIsAStreamWithoutASession() {
         ScriptedChild a = ScriptedChild.ok("A");
         a.hold();
-        LeastRequestLB balancer = new LeastRequestLB();
-        balancer.setCamelContext(CAMEL.get());
-        balancer.addAgent("A", a, 1.0);
-        balancer.start();
+        LeastRequestLB balancer = started(new LeastRequestLB(), a);
         send(balancer, "GET", "Accept", "text/event-stream");
         send(balancer, "GET", "Accept", "application/json");
         Exchange repeated = new DefaultExchange(CAMEL.get()); // camel-netty-http maps a repeated header to a list
@@ -97,10 +99,7 @@ class LongLivedStreamsApartTest {
         ScriptedChild a = ScriptedChild.ok("A");
         ScriptedChild b = ScriptedChild.ok("B");
         a.hold();
-        RoundRobinLB balancer = new RoundRobinLB();
-        balancer.setCamelContext(CAMEL.get());
-        balancer.addAgent("A", a, 1.0);
-        balancer.start();
+        RoundRobinLB balancer = started(new RoundRobinLB(), a);
         send(balancer, "GET", "Mcp-Session-Id", "s-1");
         send(balancer, "GET", "Mcp-Session-Id", "s-2");
         balancer.addAgent("B", b, 1.0);
