@@ -44,7 +44,6 @@ import org.apache.camel.support.ObjectHelper;
  */
 final class RouteEdits {
 
-    private static final String CAMEL = "camel";
     private static final String FORM = "application/x-www-form-urlencoded";
 
     private RouteEdits() {
