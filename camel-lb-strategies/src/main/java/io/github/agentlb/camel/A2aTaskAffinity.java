@@ -93,7 +93,7 @@ final class A2aTaskAffinity {
      * Whether {@code body} may be only the first part of the request's body: its {@code Content-Length}
      * is longer, or, without one, it ends inside its JSON object ({@link A2aTasks#cutShort}).
      */
-    private static boolean heldInPart(Exchange exchange, byte[] body) {
+    static boolean heldInPart(Exchange exchange, byte[] body) {
         Object declared = exchange.getIn().getHeader(Exchange.CONTENT_LENGTH);
         if (declared == null) {
             return A2aTasks.cutShort(body);

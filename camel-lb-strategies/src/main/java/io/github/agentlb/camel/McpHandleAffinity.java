@@ -64,6 +64,13 @@ final class McpHandleAffinity {
         }
         byte[] body = A2aTaskAffinity.body(in);
         McpHandles.Call call = body == null || body.length > A2aTaskAffinity.MAX_BODY_BYTES ? null : McpHandles.call(body, names);
+        if (call == null && body != null && (body.length > A2aTaskAffinity.MAX_BODY_BYTES || A2aTaskAffinity.heldInPart(exchange, body))
+                && McpHandles.leadingSealedHandle(body, A2aTaskAffinity.MAX_BODY_BYTES, names)) {
+            // About a handle, too long to route by it: only its server may take it (an A2A task call's rule).
+            throw new SessionRejectedException("This tools/call carries a handle and is longer than the "
+                    + A2aTaskAffinity.MAX_BODY_BYTES + " bytes the balancer reads whole to send it to the handle's server:"
+                    + " send large arguments by reference", exchange, 413, "tool call too long");
+        }
         if (call == null) {
             return null;
         }

@@ -123,6 +123,48 @@ class McpHandleAffinityTest {
         second.stop();
     }
 
+    /**
+     * A tools/call too long for the balancer to read whole (over 1 MiB) that carries a sealed handle in
+     * its first 1 MiB cannot be routed by it: a 413, reaching no server, as an A2A task call too long
+     * (before: the strategy's pick, a server that knows no such handle). One whose handle is not
+     * sealed, or comes after the first 1 MiB, goes to the strategy's pick as before.
+     */
+    @Test
+    void aHandleCallTooLongToReadIsA413() {
+        BasketServer a1 = new BasketServer("A1");
+        BasketServer a2 = new BasketServer("A2");
+        RoundRobinLB balancer = replica(a1, a2);
+        String handle = result(call(balancer, "2026-07-28", "create_basket", null)).path("structuredContent")
+                .path("basket_id").asText();
+        String pad = "x".repeat(A2aTaskAffinity.MAX_BODY_BYTES);
+        String sealedFirst = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"add_item\","
+                + "\"arguments\":{\"basket_id\":\"" + handle + "\",\"note\":\"" + pad + "\"}}}";
+        Exchange rejected = post(balancer, sealedFirst);
+        assertThat(rejected.getException()).isInstanceOf(SessionRejectedException.class);
+        assertThat(((SessionRejectedException) rejected.getException()).status()).isEqualTo(413);
+        assertThat(read(((SessionRejectedException) rejected.getException()).toJson()).path("error").asText())
+                .isEqualTo("tool call too long");
+        String chosen = sealedFirst.replace(handle, "my-own-basket");
+        String sealedLate = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"add_item\","
+                + "\"arguments\":{\"note\":\"" + pad + "\",\"basket_id\":\"" + handle + "\"}}}";
+        for (String passes : List.of(chosen, sealedLate)) {
+            assertThat(post(balancer, passes).getException()).isNull();
+        }
+        assertThat(a1.received.size() + a2.received.size()).isEqualTo(1 + 2);
+        balancer.stop();
+    }
+
+    private static Exchange post(AgentLoadBalancerSupport balancer, String body) {
+        Exchange exchange = new DefaultExchange(CAMEL.get());
+        exchange.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        exchange.getIn().setHeader("MCP-Protocol-Version", "2026-07-28");
+        exchange.getIn().setHeader("Mcp-Method", "tools/call");
+        exchange.getIn().setHeader("Mcp-Name", "add_item");
+        exchange.getIn().setBody(body.getBytes(StandardCharsets.UTF_8));
+        balancer.process(exchange, sync -> { });
+        return exchange;
+    }
+
     @Test
     void aForgedHandleGetsA400AndAHandleWhoseServerLeftA404BothReachingNoServer() {
         BasketServer a1 = new BasketServer("A1");

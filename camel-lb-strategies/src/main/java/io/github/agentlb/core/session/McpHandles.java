@@ -108,8 +108,44 @@ public final class McpHandles {
     }
 
     /** Each of {@code names} that is a string in {@code arguments} of the {@code params} object the parser is at. */
-    private static Map<String, String> arguments(JsonParser parser, Set<String> names) throws IOException {
+    /**
+     * Whether the first {@code limit} bytes of a body too long to read whole are a {@code tools/call}
+     * whose {@code params.arguments} carry one of {@code names} with a sealed handle ({@link SessionIds#looksSealed}):
+     * a call that only the handle's server can take. Reads at most {@code limit} bytes.
+     *
+     * @param names the handle argument names, lower-cased
+     */
+    public static boolean leadingSealedHandle(byte[] body, int limit, Set<String> names) {
         Map<String, String> handles = new LinkedHashMap<>();
+        try (JsonParser parser = STRICT.createParser(body, 0, Math.min(body.length, limit))) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (field.equals("method") && !(value == JsonToken.VALUE_STRING && TOOLS_CALL.equals(parser.getText()))) {
+                    return false;
+                }
+                if (field.equals("params") && value == JsonToken.START_OBJECT) {
+                    arguments(parser, names, handles);
+                } else {
+                    parser.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            // the bytes read ended: the handles before that
+        }
+        return handles.values().stream().anyMatch(SessionIds::looksSealed);
+    }
+
+    private static Map<String, String> arguments(JsonParser parser, Set<String> names) throws IOException {
+        return arguments(parser, names, new LinkedHashMap<>());
+    }
+
+    /** Puts the handles of {@code params}' {@code arguments} (the parser in {@code params}) into {@code handles}, each as it is read. */
+    private static Map<String, String> arguments(JsonParser parser, Set<String> names, Map<String, String> handles)
+            throws IOException {
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             boolean isArguments = parser.currentName().equals("arguments");
             if (parser.nextToken() != JsonToken.START_OBJECT || !isArguments) {
