@@ -58,6 +58,7 @@ public class AgentComponent extends DefaultComponent {
 
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
+        refuseRepeated(parameters);
         AgentEndpoint endpoint = new AgentEndpoint(remaining, this);
         endpoint.setStallWhileWaiting(stallWhileWaiting);
         try {
@@ -66,6 +67,38 @@ public class AgentComponent extends DefaultComponent {
             throw notANumber(e);
         }
         return endpoint;
+    }
+
+    /**
+     * Refuses an option given more than once: twice by one name (Camel makes its values a list) or by
+     * names that differ in case only (Camel's binding takes either, the last by the map's order).
+     */
+    private static void refuseRepeated(Map<String, Object> parameters) {
+        Map<String, String> byLowerCase = new java.util.HashMap<>();
+        for (Map.Entry<String, Object> parameter : parameters.entrySet()) {
+            String name = parameter.getKey();
+            if (parameter.getValue() instanceof java.util.Collection<?>) {
+                throw new IllegalArgumentException(name + " is given more than once, was '" + parameter.getValue() + "'");
+            }
+            String other = byLowerCase.put(name.toLowerCase(java.util.Locale.ROOT), name);
+            if (other != null) {
+                String option = optionNamed(name);
+                String spelled = option.equals(other) ? "also as " + name : option.equals(name) ? "also as " + other
+                        : "as " + other + " and " + name;
+                throw new IllegalArgumentException(option + " is given more than once (" + spelled + "), was '"
+                        + parameters.getOrDefault(option, parameters.get(other)) + "'");
+            }
+        }
+    }
+
+    /** The option that {@code name} sets in any case, as its setter spells it; {@code name} when none does. */
+    private static String optionNamed(String name) {
+        for (java.lang.reflect.Method setter : AgentEndpoint.class.getMethods()) {
+            if (setter.getName().equalsIgnoreCase("set" + name) && setter.getParameterCount() == 1) {
+                return Character.toLowerCase(setter.getName().charAt(3)) + setter.getName().substring(4);
+            }
+        }
+        return name;
     }
 
     /**

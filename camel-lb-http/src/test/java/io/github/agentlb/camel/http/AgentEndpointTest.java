@@ -108,9 +108,11 @@ class AgentEndpointTest {
             "poolSize=2147483648|poolSize must be a whole number up to 2147483647, was '2147483648'",
             "maxAnswerBytes=1kb|maxAnswerBytes must be a whole number up to 9223372036854775807, was '1kb'",
             "stallFactor=abc|stallFactor must be a number, was 'abc'",
-            "poolSize=1&poolSize=2|poolSize must be a whole number up to 2147483647, was '[1, 2]'",
+            "poolSize=1&poolSize=2|poolSize is given more than once, was '[1, 2]'",
             "stallWhileWaiting=yes|stallWhileWaiting must be true or false, was 'yes'",
-            "stallWhileWaiting=true&stallWhileWaiting=true|stallWhileWaiting must be true or false, was '[true, true]'"})
+            "stallWhileWaiting=true&stallWhileWaiting=true|stallWhileWaiting is given more than once, was '[true, true]'",
+            "connectTimeout=1s&connectTimeout=2s|connectTimeout is given more than once, was '[1s, 2s]'",
+            "idleTimeout=3s&IdleTimeout=5s|idleTimeout is given more than once (also as IdleTimeout), was '3s'"})
     void aBadOptionFailsNamingItAndItsValue(String option, String message) {
         assertThatThrownBy(() -> endpoint("agent:http://localhost:8081?" + option))
                 .isInstanceOf(ResolveEndpointFailedException.class)
