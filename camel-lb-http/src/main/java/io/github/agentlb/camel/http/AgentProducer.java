@@ -51,7 +51,14 @@ public class AgentProducer extends DefaultAsyncProducer {
     public boolean process(Exchange exchange, AsyncCallback callback) {
         endpoint.stats().bindOnce(endpoint.getComponent());
         exchange.setProperty(AGENT_ADDRESS_PROPERTY, endpoint.getAddress());
-        Downstream down = NettyDownstream.of(exchange);
+        Downstream down;
+        try {
+            down = NettyDownstream.of(exchange);
+        } catch (IllegalStateException e) {
+            exchange.setException(new IllegalStateException("agent " + endpoint.getAddress() + ": " + e.getMessage(), e));
+            callback.done(true);
+            return true;
+        }
         if (down == null) {
             exchange.setException(new IllegalStateException("agent " + endpoint.getAddress() + ": the exchange comes from"
                     + " no camel-netty-http consumer and carries no " + Downstream.class.getSimpleName() + " (property "

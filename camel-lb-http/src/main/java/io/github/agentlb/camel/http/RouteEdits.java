@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.StreamCache;
+import org.apache.camel.component.netty.http.NettyChannelBufferStreamCache;
 import org.apache.camel.component.netty.http.NettyHttpConstants;
 import org.apache.camel.util.URISupport;
 import org.apache.camel.support.ObjectHelper;
@@ -34,11 +35,15 @@ import org.apache.camel.support.ObjectHelper;
  *       A message header that is a query parameter as the consumer mapped it stays in the target
  *       only; {@code Camel*} headers and hop-by-hop ones ({@link Hops}) are never sent.</li>
  *   <li>A body the route set on the message (one that is no longer the consumer's stream cache or
- *       buffer, and whose bytes differ) is sent in place of the client's.</li>
+ *       buffer, and whose bytes differ: a text, bytes, a stream, a data format's output) is sent in
+ *       place of the client's.</li>
  *   <li>A message the route replaced ({@code setBody}, {@code transform}: Camel gives the exchange a
  *       message of its own, which no longer holds the consumer's request) is sent whole: the method
  *       and target the consumer recorded ({@code CamelHttpMethod}, {@code CamelHttpUrl},
- *       {@code CamelHttpRawQuery}), its headers by the rule above, its body.</li>
+ *       {@code CamelHttpRawQuery}), its headers by the rule above, its body. Only from a consumer with
+ *       {@code bridgeEndpoint=true}: without it the consumer also makes a form body's fields headers,
+ *       which could not be told from the route's, so such a call fails (an {@link IllegalStateException}
+ *       naming the option) rather than send a client's field as a header.</li>
  * </ul>
  * Stateless.
  */
@@ -93,6 +98,12 @@ final class RouteEdits {
         if (method == null || url == null) {
             return null;
         }
+        if (!Boolean.TRUE.equals(exchange.getProperty(Exchange.SKIP_WWW_FORM_URLENCODED, Boolean.class))) {
+            // Without bridgeEndpoint the consumer made a form body's fields headers: not to be told from the route's.
+            throw new IllegalStateException("the route replaced camel-netty-http's message before loadBalance() (setBody,"
+                    + " transform, ...): its consumer needs bridgeEndpoint=true, else a form body's fields, which it makes"
+                    + " headers, would go to the agent as headers");
+        }
         String rawQuery = message.getHeader(NettyHttpConstants.HTTP_RAW_QUERY, String.class);
         String uri = NettyDownstream.originForm(url) + (rawQuery == null ? "" : "?" + rawQuery);
         byte[] bytes = message.getBody(byte[].class);
@@ -107,12 +118,16 @@ final class RouteEdits {
         return request;
     }
 
-    /** The message's end-to-end headers that {@code received} lacks and that are no parameter as the consumer mapped it. */
+    /**
+     * The message's end-to-end headers that {@code received} lacks and that are no parameter as the
+     * consumer mapped it; none that the message's own {@code Connection} names.
+     */
     private static HttpHeaders added(Message message, HttpHeaders received, Map<String, List<String>> mapped) {
         HttpHeaders added = new DefaultHttpHeaders();
+        List<String> connection = values(message.getHeader(HttpHeaderNames.CONNECTION.toString()));
         for (Map.Entry<String, Object> header : message.getHeaders().entrySet()) {
             String name = header.getKey();
-            if (received.contains(name) || !Hops.isEndToEnd(name, List.of()) || name.regionMatches(true, 0, "org.apache.camel", 0, 16)) {
+            if (received.contains(name) || !Hops.isEndToEnd(name, connection) || name.regionMatches(true, 0, "org.apache.camel", 0, 16)) {
                 continue;
             }
             List<String> now = values(header.getValue());
@@ -178,10 +193,13 @@ final class RouteEdits {
     /** The body the route set on {@code message} when it differs from {@code received}'s; else null. */
     private static ByteBuf replacedBody(Message message, ByteBuf received) {
         Object body = message.getBody();
-        if (body instanceof StreamCache || body instanceof ByteBuf) {
-            return null; // the consumer's
+        if (body instanceof NettyChannelBufferStreamCache || body == received) {
+            return null; // the consumer's (its stream cache; or its buffer, with disableStreamCache)
         }
         byte[] bytes = body == null ? new byte[0] : message.getBody(byte[].class);
+        if (body instanceof StreamCache cache) {
+            cache.reset(); // a route's stream, read here: readable again after
+        }
         if (bytes == null) {
             return null;
         }
