@@ -161,21 +161,11 @@ final class AgentSlot {
         String method = in.getHeader(Exchange.HTTP_METHOD, String.class);
         boolean get = "GET".equals(method);
         String mcpMethod = get ? null : in.getHeader(McpHeaders.METHOD, String.class);
-        String sessionId = get ? in.getHeader(LongLivedStreams.SESSION_ID, String.class) : null;
+        // A GET's, as the client sent them: not a query parameter camel-netty-http's consumer made a header (ClientHeaders).
+        String sessionId = get ? ClientHeaders.first(in, LongLivedStreams.SESSION_ID) : null;
         return LongLivedStreams.opens(method, sessionId, mcpMethod,
                 mcpMethod == null ? null : in.getHeader(McpHeaders.PROTOCOL_VERSION, String.class),
-                get && sessionId == null ? accept(in) : null);
-    }
-
-    /** The request's {@code Accept}, its values joined by commas (camel-netty-http maps repeated headers to a list). */
-    private static String accept(Message in) {
-        Object accept = in.getHeader("Accept");
-        if (accept instanceof Iterable<?> values) {
-            StringBuilder all = new StringBuilder();
-            values.forEach(value -> all.append(value).append(','));
-            return all.toString();
-        }
-        return accept == null ? null : accept.toString();
+                get && sessionId == null ? String.join(",", ClientHeaders.values(in, "Accept")) : null);
     }
 
     /** Whether an attempt was counted as a long-lived stream ({@link #sent}). */

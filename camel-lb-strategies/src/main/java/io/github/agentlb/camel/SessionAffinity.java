@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
-import org.apache.camel.util.URISupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,7 +89,8 @@ final class SessionAffinity {
      *     and the setting is {@code NOT_FOUND}
      */
     Pin pin(Exchange exchange, BalancerState state) throws SessionRejectedException {
-        String clientId = header == null ? null : sentId(exchange.getIn());
+        // The client's header, never a query parameter camel-netty-http's consumer made one (a token in a URL is logged).
+        String clientId = header == null ? null : ClientHeaders.first(exchange.getIn(), header);
         if (clientId == null) {
             Pin task = tasks == null ? null : tasks.pin(exchange, state);
             return task != null || handles == null ? task : handles.pin(exchange, state);
@@ -117,35 +117,6 @@ final class SessionAffinity {
         }
         throw new SessionRejectedException("The agent holding this session has left (" + DecisionLog.loggable(sealed.agent())
                 + "): start a new session", exchange, 404);
-    }
-
-    /**
-     * The session header as the client sent it. camel-netty-http's consumer also makes each query
-     * parameter a header, after the request's own ({@code ?Mcp-Session-Id=...}): a value that is the
-     * query's alone ({@code CamelHttpRawQuery}) is none, and of two the first is the header's. A
-     * session id is a header, never a URL's (a token in a URL is logged wherever the URL is).
-     */
-    private String sentId(Message in) {
-        Object value = in.getHeader(header);
-        if (value instanceof List<?> values) {
-            return values.isEmpty() || values.get(0) == null ? null : values.get(0).toString();
-        }
-        if (value == null) {
-            return null;
-        }
-        String rawQuery = in.getHeader(Exchange.HTTP_RAW_QUERY, String.class);
-        if (rawQuery != null && rawQuery.toLowerCase(Locale.ROOT).contains(header.toLowerCase(Locale.ROOT))) {
-            try {
-                for (Map.Entry<String, Object> parameter : URISupport.parseQuery(rawQuery, false, true).entrySet()) {
-                    if (parameter.getKey().equalsIgnoreCase(header) && value.equals(parameter.getValue())) {
-                        return null;
-                    }
-                }
-            } catch (java.net.URISyntaxException | RuntimeException e) {
-                // a query the consumer could not map either: the header is the client's
-            }
-        }
-        return value.toString();
     }
 
     /** The selection of a pinned exchange: the session's agent only, never another (it holds the session). */

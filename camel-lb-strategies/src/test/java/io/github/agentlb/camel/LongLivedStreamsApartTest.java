@@ -90,6 +90,11 @@ class LongLivedStreamsApartTest {
         balancer.process(repeated, sync -> { });
         assertThat(balancer.balancerState().streams("A")).isEqualTo(2);
         assertThat(balancer.balancerState().inFlight("A")).isEqualTo(1);
+        // ?accept=text/event-stream, which camel-netty-http's consumer also makes a header: the agent is asked for no stream.
+        send(balancer, "GET", "Accept", "text/event-stream", Exchange.HTTP_RAW_QUERY, "accept=text/event-stream");
+        send(balancer, "GET", "Mcp-Session-Id", "s-9", Exchange.HTTP_RAW_QUERY, "x=1&Mcp-Session-Id=s-9");
+        assertThat(balancer.balancerState().streams("A")).isEqualTo(2);
+        assertThat(balancer.balancerState().inFlight("A")).isEqualTo(3);
         a.release();
         balancer.stop();
     }
