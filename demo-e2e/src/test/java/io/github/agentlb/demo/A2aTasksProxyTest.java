@@ -272,6 +272,20 @@ class A2aTasksProxyTest {
         }
     }
 
+    /** A short malformed task call, held whole, goes as it came to an agent, which answers it: no 413 "too long". */
+    @Test
+    void aMalformedShortTaskCallGoesToAnAgentAsItCame() throws Exception {
+        try (TaskAgent a1 = new TaskAgent("A1"); DemoProxy proxy = rrProxy(a1)) {
+            for (String malformed : List.of("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\"",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/get\",\"params\":{\"id\":\"x\",}}")) {
+                int calls = a1.calls();
+                HttpResponse<String> answer = post(proxy, 1, malformed);
+                assertThat(answer.statusCode()).as(answer.body()).isNotEqualTo(413);
+                assertThat(a1.calls()).as(malformed).isEqualTo(calls + 1);
+            }
+        }
+    }
+
     /**
      * An agent that compresses its answers when the request accepts gzip (as Python's servers do for
      * clients such as {@code requests} and {@code httpx}) and types them {@code application/a2a+json}:

@@ -97,6 +97,36 @@ class LongLivedStreamsProxyTest {
         }
     }
 
+    /**
+     * A GET on {@code /mcp} that asks for an event stream without a session header (MCP 2024-11-05's
+     * HTTP+SSE transport opens its session so) is a stream, {@code pid} (no keys, no limit) as {@code lr};
+     * off {@code /mcp} (where the demo reads no MCP stream) a request in flight, as before.
+     */
+    @Test
+    void aSessionlessGetOnMcpThatAsksForAnEventStreamIsAStream() throws Exception {
+        for (String strategy : List.of("pid", "lr")) {
+            CountDownLatch end = new CountDownLatch(1);
+            try (ScriptedAgent agent = listening(end); DemoProxy proxy = Proxies.start(List.of(agent.baseUrl()), strategy)) {
+                HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+                List<HttpResponse<InputStream>> open = new ArrayList<>();
+                for (String path : List.of("/mcp/sse", "/v1/events")) {
+                    open.add(client.send(HttpRequest.newBuilder(URI.create(proxy.baseUrl() + path))
+                            .header("Accept", "text/event-stream").GET().timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofInputStream()));
+                }
+                for (HttpResponse<InputStream> answer : open) {
+                    assertThat(answer.body().readNBytes(13)).asString(StandardCharsets.UTF_8).isEqualTo(": listening\n\n");
+                }
+                BalancerState state = proxy.balancer().balancerState();
+                assertThat(new int[] {state.streams(agent.baseUrl()), state.inFlight(agent.baseUrl())}).as(strategy)
+                        .containsExactly(1, 1);
+                end.countDown();
+                for (HttpResponse<InputStream> answer : open) {
+                    assertThat(answer.body().readAllBytes()).isEmpty();
+                }
+            }
+        }
+    }
+
     /** An agent that answers every request with an SSE head and a comment, then holds the stream until {@code end}. */
     private static ScriptedAgent listening(CountDownLatch end) throws Exception {
         return ScriptedAgent.start((exchange, request) -> {

@@ -420,6 +420,17 @@ public class ProxyRoutes extends RouteBuilder {
                         }
                     }
                 }
+                if (mcp && "GET".equals(method)) {
+                    // A GET asking for an event stream (MCP 2024-11-05's GET /sse) is a long-lived stream: the balancer reads Accept.
+                    List<String> accept = received.headers().getAll("Accept");
+                    if (!accept.isEmpty()) {
+                        in.setHeader("Accept", String.join(",", accept));
+                    }
+                }
+                if (readsBodies() && received.headers().contains(Exchange.CONTENT_LENGTH)) {
+                    // Whether the body held is the whole body (A2A tasks, MCP handles: a call held in part is refused).
+                    in.setHeader(Exchange.CONTENT_LENGTH, received.headers().get(Exchange.CONTENT_LENGTH));
+                }
                 in.setHeader(Exchange.HTTP_METHOD, method);
                 if (request.requestId() != null) {
                     in.setHeader(REQUEST_ID_HEADER, request.requestId());
