@@ -61,8 +61,8 @@ public class AgentProducer extends DefaultAsyncProducer {
         }
         if (down == null) {
             exchange.setException(new IllegalStateException("agent " + endpoint.getAddress() + ": the exchange comes from"
-                    + " no camel-netty-http consumer and carries no " + Downstream.class.getSimpleName() + " (property "
-                    + Downstream.PROPERTY + ")"));
+                    + " no camel-netty-http consumer (or the route gave it a message without the consumer's Camel headers)"
+                    + " and carries no " + Downstream.class.getSimpleName() + " (property " + Downstream.PROPERTY + ")"));
             callback.done(true);
             return true;
         }
