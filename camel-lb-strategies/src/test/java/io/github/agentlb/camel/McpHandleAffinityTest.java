@@ -82,6 +82,11 @@ class McpHandleAffinityTest {
         return exchange;
     }
 
+    /** The handle of a basket made through {@code balancer}, as its client sees it. */
+    private static String newBasket(AgentLoadBalancerSupport balancer) {
+        return result(call(balancer, "2026-07-28", "create_basket", null)).path("structuredContent").path("basket_id").asText();
+    }
+
     private static JsonNode result(Exchange exchange) {
         assertThat(exchange.getException()).isNull();
         return read(exchange.getMessage().getBody(String.class)).path("result");
@@ -134,8 +139,7 @@ class McpHandleAffinityTest {
         BasketServer a1 = new BasketServer("A1");
         BasketServer a2 = new BasketServer("A2");
         RoundRobinLB balancer = replica(a1, a2);
-        String handle = result(call(balancer, "2026-07-28", "create_basket", null)).path("structuredContent")
-                .path("basket_id").asText();
+        String handle = newBasket(balancer);
         String pad = "x".repeat(A2aTaskAffinity.MAX_BODY_BYTES);
         String sealedFirst = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"add_item\","
                 + "\"arguments\":{\"basket_id\":\"" + handle + "\",\"note\":\"" + pad + "\"}}}";
@@ -170,8 +174,7 @@ class McpHandleAffinityTest {
         BasketServer a1 = new BasketServer("A1");
         BasketServer a2 = new BasketServer("A2");
         RoundRobinLB balancer = replica(a1, a2);
-        String handle = result(call(balancer, "2026-07-28", "create_basket", null)).path("structuredContent")
-                .path("basket_id").asText();
+        String handle = newBasket(balancer);
         String otherSecret = new SessionIds("another secret of 16+ bytes".getBytes(StandardCharsets.UTF_8)).encode("A1", "A1-bsk-1");
         for (String bad : List.of(handle.substring(0, handle.length() - 2), otherSecret, "a1.")) {
             Exchange exchange = call(balancer, "2026-07-28", "add_item", bad);
