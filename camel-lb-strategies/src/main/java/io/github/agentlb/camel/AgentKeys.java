@@ -247,9 +247,41 @@ public final class AgentKeys {
                         + keys + "'");
             } else {
                 chain.add(header(headerPart(part, part, keys)));
+                KEYWORDS.stream().filter(keyword -> oneLetterApart(lower, keyword)).findFirst().ifPresent(keyword -> LOG.warn(
+                        "keys part '{}' is read as a header's name, one letter from '{}' (a header so named: header:{})",
+                        part, keyword, part));
             }
         }
         return chain.size() == 1 ? chain.get(0) : firstOf(chain.toArray(Expression[]::new));
+    }
+
+    /** The keywords a bare part may be a misspelling of. */
+    private static final List<String> KEYWORDS = List.of("session", "prompt", "mcp-method", "mcp-name");
+
+    /**
+     * Whether {@code a} becomes {@code b} by one letter added, dropped, changed, or two neighbours
+     * swapped (Damerau's four errors); not when they are equal.
+     */
+    static boolean oneLetterApart(String a, String b) {
+        int start = 0;
+        while (start < a.length() && start < b.length() && a.charAt(start) == b.charAt(start)) {
+            start++;
+        }
+        int endA = a.length();
+        int endB = b.length();
+        while (endA > start && endB > start && a.charAt(endA - 1) == b.charAt(endB - 1)) {
+            endA--;
+            endB--;
+        }
+        int leftA = endA - start;
+        int leftB = endB - start;
+        if (leftA + leftB == 0) {
+            return false; // equal
+        }
+        if (leftA <= 1 && leftB <= 1) {
+            return true; // one added, dropped or changed
+        }
+        return leftA == 2 && leftB == 2 && a.charAt(start) == b.charAt(start + 1) && a.charAt(start + 1) == b.charAt(start);
     }
 
     /** {@code name} if it is a header name (an RFC 9110 token), else refused naming {@code part}: it could match no header. */

@@ -79,6 +79,24 @@ class AgentKeysTest extends CamelTestSupport {
      * {@code keyHeader} and {@code sessionHeader} are (a user's trial: {@code header:a\\b} was taken
      * while {@code sessionHeader} {@code X-a\\b} was refused); it could match no header.
      */
+    /**
+     * A bare part is a header's name, so a misspelt keyword ({@code sesion}, {@code promt}) is taken as
+     * one and keys nothing: the start warns, naming the keyword one letter away. A header so named is
+     * written {@code header:<name>}, which does not warn.
+     */
+    @Test
+    void aBarePartOneLetterFromAKeywordWarns() {
+        try (CapturedLog log = new CapturedLog(AgentKeys.class.getName())) {
+            AgentKeys.parse("sesion,promt,user_id,header:prompts,sessoin,mcp-mehtod,x-session");
+            assertThat(log.lines()).containsExactly(
+                    "WARN keys part 'sesion' is read as a header's name, one letter from 'session' (a header so named: header:sesion)",
+                    "WARN keys part 'promt' is read as a header's name, one letter from 'prompt' (a header so named: header:promt)",
+                    "WARN keys part 'sessoin' is read as a header's name, one letter from 'session' (a header so named: header:sessoin)",
+                    "WARN keys part 'mcp-mehtod' is read as a header's name, one letter from 'mcp-method' (a header so named:"
+                            + " header:mcp-mehtod)");
+        }
+    }
+
     @Test
     void aHeaderPartThatIsNoHeaderNameIsRefused() {
         for (String part : List.of("header:a\\b", "a\\b", "header:x/y", "user{id}", "header:\"quoted\"")) {
