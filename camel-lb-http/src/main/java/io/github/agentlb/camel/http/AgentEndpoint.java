@@ -3,6 +3,7 @@ package io.github.agentlb.camel.http;
 import io.github.agentlb.core.Durations;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Locale;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.camel.Category;
@@ -100,8 +101,9 @@ public class AgentEndpoint extends DefaultEndpoint {
     }
 
     private AgentEndpoint(URI address, AgentComponent component) {
-        super("http://" + address.getRawAuthority(), component);
-        this.address = "http://" + address.getRawAuthority();
+        // Written one way (a host's case and a port's zeros say nothing), so that one agent listed two ways is listed twice.
+        super("http://" + address.getHost().toLowerCase(Locale.ROOT) + ":" + address.getPort(), component);
+        this.address = getEndpointUri();
         this.host = address.getHost();
         this.port = address.getPort();
         this.stats = component.statsOf(this.address);
@@ -116,7 +118,7 @@ public class AgentEndpoint extends DefaultEndpoint {
             uri = null;
         }
         if (uri == null || !"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1 || uri.getPort() > 65535
-                || uri.getRawUserInfo() != null || uri.getRawQuery() != null
+                || uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null
                 || !(uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/"))) {
             throw new IllegalArgumentException("agent: address must be http://host:port (the client's path and query"
                     + " go to the agent as they came; no TLS), was '" + address + "'");
@@ -145,7 +147,7 @@ public class AgentEndpoint extends DefaultEndpoint {
         return true;
     }
 
-    /** {@code http://host:port}. */
+    /** {@code http://host:port}, the host in lower case and the port a number as written by the JDK. */
     public String getAddress() {
         return address;
     }

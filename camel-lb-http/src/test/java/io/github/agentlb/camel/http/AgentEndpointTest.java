@@ -127,12 +127,29 @@ class AgentEndpointTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"https://localhost:8443", "http://localhost", "http://localhost:8081/v1", "localhost:8081",
-            "http://user:pw@localhost:8081", "http://localhost:99999", "http://localhost:65536"})
+            "http://user:pw@localhost:8081", "http://localhost:99999", "http://localhost:65536", "http://localhost:8081#frag"})
     void anAddressThatIsNotHttpHostPortFailsNamingIt(String address) {
         assertThatThrownBy(() -> endpoint("agent:" + address))
                 .isInstanceOf(ResolveEndpointFailedException.class)
                 .rootCause().isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("agent: address must be http://host:port");
+    }
+
+    /** An address is written one way (host in lower case, port as a number): one agent listed two ways is listed twice. */
+    @Test
+    void anAddressIsWrittenOneWaySoAnAgentListedTwoWaysIsRefused() throws Exception {
+        assertThat(endpoint("agent:http://LOCALHOST:08081").getAddress()).isEqualTo("http://localhost:8081");
+        assertThat(endpoint("agent:http://[::1]:8081").getAddress()).isEqualTo("http://[::1]:8081");
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:twice").loadBalance(new RoundRobinLB())
+                        .to("agent:http://localhost:29081")
+                        .to("agent:http://LOCALHOST:029081");
+            }
+        });
+        assertThatThrownBy(camel::start).rootCause().isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("http://localhost:29081 appears twice");
     }
 
     @Test
