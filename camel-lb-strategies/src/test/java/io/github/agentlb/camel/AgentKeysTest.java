@@ -98,6 +98,16 @@ class AgentKeysTest extends CamelTestSupport {
     }
 
     @Test
+    void oneLetterApartIsOneAddedDroppedChangedOrTwoNeighboursSwapped() {
+        for (String near : List.of("sesion", "sessions", "sessiom", "sesison", "esssion", "ession", "session1")) {
+            assertThat(AgentKeys.oneLetterApart(near, "session")).as(near).isTrue();
+        }
+        for (String far : List.of("session", "sesio", "sessionss", "xsessiony", "snoisses", "seisson", "", "prompt")) {
+            assertThat(AgentKeys.oneLetterApart(far, "session")).as(far).isFalse();
+        }
+    }
+
+    @Test
     void aHeaderPartThatIsNoHeaderNameIsRefused() {
         for (String part : List.of("header:a\\b", "a\\b", "header:x/y", "user{id}", "header:\"quoted\"")) {
             assertThatThrownBy(() -> AgentKeys.parse("session," + part)).as(part).isInstanceOf(IllegalArgumentException.class)

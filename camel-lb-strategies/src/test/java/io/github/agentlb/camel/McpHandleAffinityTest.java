@@ -154,6 +154,15 @@ class McpHandleAffinityTest {
         for (String passes : List.of(chosen, sealedLate)) {
             assertThat(post(balancer, passes).getException()).isNull();
         }
+        // Held in part: a short first part of a body whose Content-Length is longer (a body still arriving).
+        String firstPart = sealedFirst.substring(0, sealedFirst.indexOf("\"note\""));
+        Exchange heldInPart = new DefaultExchange(CAMEL.get());
+        heldInPart.getIn().setHeader(Exchange.HTTP_METHOD, "POST");
+        heldInPart.getIn().setHeader("MCP-Protocol-Version", "2026-07-28");
+        heldInPart.getIn().setHeader(Exchange.CONTENT_LENGTH, sealedFirst.length());
+        heldInPart.getIn().setBody(firstPart.getBytes(StandardCharsets.UTF_8));
+        balancer.process(heldInPart, sync -> { });
+        assertThat(((SessionRejectedException) heldInPart.getException()).status()).isEqualTo(413);
         assertThat(a1.received.size() + a2.received.size()).isEqualTo(1 + 2);
         balancer.stop();
     }

@@ -55,6 +55,20 @@ class McpHandlesTest {
                 .isEqualTo(call("Basket_ID", "h"));
     }
 
+    /** The first bytes of a call too long to read whole: whether they hold a sealed handle in a named argument. */
+    @Test
+    void theFirstBytesOfALongCallTellWhetherItCarriesASealedHandle() {
+        String sealed = "{\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"basket_id\":\"a1.QTE.x.y\",\"pad\":\"xxxx";
+        assertThat(McpHandles.leadingSealedHandle(bytes(sealed), 1 << 20, NAMES)).isTrue();
+        assertThat(McpHandles.leadingSealedHandle(bytes(sealed), sealed.indexOf("a1.QTE") + 3, NAMES)).as("cut inside it").isFalse();
+        assertThat(McpHandles.leadingSealedHandle(bytes(sealed.replace("a1.QTE.x.y", "bsk-1")), 1 << 20, NAMES)).as("chosen").isFalse();
+        assertThat(McpHandles.leadingSealedHandle(bytes(sealed.replace("basket_id", "cart_id")), 1 << 20, NAMES)).as("unnamed").isFalse();
+        assertThat(McpHandles.leadingSealedHandle(bytes(sealed.replace("tools/call", "tools/list")), 1 << 20, NAMES)).isFalse();
+        assertThat(McpHandles.leadingSealedHandle(bytes("[" + sealed), 1 << 20, NAMES)).as("no object").isFalse();
+        assertThat(McpHandles.leadingSealedHandle(bytes("{\"params\":{\"arguments\":{\"basket_id\":\"a1.QTE.x.y\"}},\"method\":\"tools/call\"}"),
+                1 << 20, NAMES)).as("method after params").isTrue();
+    }
+
     @Test
     void aCallMayCarrySeveralHandlesEachRead() {
         assertThat(McpHandles.call(bytes("{\"method\":\"tools/call\",\"params\":{\"arguments\":{\"cart_id\":\"c\",\"x\":{\"basket_id\":"
