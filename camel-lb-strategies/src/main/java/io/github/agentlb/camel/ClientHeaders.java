@@ -2,7 +2,6 @@ package io.github.agentlb.camel;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -25,13 +24,13 @@ final class ClientHeaders {
     static List<String> values(Message in, String name) {
         List<String> values = lines(in.getHeader(name));
         String rawQuery = values.isEmpty() ? null : in.getHeader(Exchange.HTTP_RAW_QUERY, String.class);
-        if (rawQuery == null || !rawQuery.toLowerCase(Locale.ROOT).contains(name.toLowerCase(Locale.ROOT))) {
+        if (rawQuery == null || rawQuery.isEmpty()) {
             return values;
         }
         List<String> fromQuery = new ArrayList<>();
         try {
             for (Map.Entry<String, Object> parameter : URISupport.parseQuery(rawQuery, false, true).entrySet()) {
-                if (parameter.getKey().equalsIgnoreCase(name)) {
+                if (parameter.getKey().equalsIgnoreCase(name)) { // decoded, compared as Camel's header map does
                     // As the consumer maps it: each value split at commas.
                     ObjectHelper.createIterator(parameter.getValue(), ",", true).forEachRemaining(v -> fromQuery.add(String.valueOf(v)));
                 }

@@ -92,6 +92,9 @@ final class SessionAffinity {
         // The client's header, never a query parameter camel-netty-http's consumer made one (a token in a URL is logged).
         String clientId = header == null ? null : ClientHeaders.first(exchange.getIn(), header);
         if (clientId == null) {
+            if (header != null && exchange.getIn().getHeader(header) != null) {
+                exchange.getIn().removeHeader(header); // a URL's: no session id goes to the agent (the header is the balancer's)
+            }
             Pin task = tasks == null ? null : tasks.pin(exchange, state);
             return task != null || handles == null ? task : handles.pin(exchange, state);
         }

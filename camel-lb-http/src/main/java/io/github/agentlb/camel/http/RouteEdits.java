@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.TreeMap;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -61,21 +63,43 @@ final class RouteEdits {
     static FullHttpRequest applied(FullHttpRequest received, Message message) {
         Map<String, List<String>> mapped = mappedParameters(received.uri(), received.headers(), received.content());
         HttpHeaders headers = null;
+        Set<String> routes = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        Set<String> seen = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         for (String name : received.headers().names()) {
-            if (!Hops.isEndToEnd(name, List.of())) {
+            if (!Hops.isEndToEnd(name, List.of()) || !seen.add(name)) {
                 continue;
             }
-            List<String> expected = new ArrayList<>(received.headers().getAll(name));
+            // As the consumer maps it: each spelling of the name it meets adds all the name's lines, then the query's.
+            List<String> expected = new ArrayList<>();
+            for (String spelling : received.headers().names()) {
+                if (spelling.equalsIgnoreCase(name)) {
+                    expected.addAll(received.headers().getAll(spelling));
+                }
+            }
             expected.addAll(mapped.getOrDefault(name, List.of()));
             List<String> now = values(message.getHeader(name));
             if (!now.equals(expected)) {
                 headers = headers != null ? headers : new DefaultHttpHeaders().set(received.headers());
-                headers.set(name, now); // none: removed
+                headers.set(name, withoutSuffix(now, mapped.get(name))); // none: removed
+                routes.add(name);
             }
         }
         HttpHeaders added = added(message, received.headers(), mapped);
         if (!added.isEmpty()) {
             headers = (headers != null ? headers : new DefaultHttpHeaders().set(received.headers())).add(added);
+            routes.addAll(added.names());
+        }
+        if (headers != null && headers.contains(HttpHeaderNames.CONNECTION)) {
+            // What the route set is the route's: the client's Connection does not name it away.
+            List<String> tokens = new ArrayList<>();
+            for (String value : headers.getAll(HttpHeaderNames.CONNECTION)) {
+                for (String token : value.split(",")) {
+                    if (!token.isBlank() && !routes.contains(token.strip())) {
+                        tokens.add(token.strip());
+                    }
+                }
+            }
+            headers.set(HttpHeaderNames.CONNECTION, String.join(", ", tokens));
         }
         ByteBuf body = replacedBody(message, received.content());
         if (headers == null && body == null) {
@@ -130,11 +154,8 @@ final class RouteEdits {
             if (received.contains(name) || !Hops.isEndToEnd(name, connection) || name.regionMatches(true, 0, "org.apache.camel", 0, 16)) {
                 continue;
             }
-            List<String> now = values(header.getValue());
-            if (!now.equals(mapped.get(name))) {
-                for (String value : now) {
-                    added.add(name, value);
-                }
+            for (String value : withoutSuffix(values(header.getValue()), mapped.get(name))) {
+                added.add(name, value);
             }
         }
         return added;
@@ -175,6 +196,15 @@ final class RouteEdits {
 
     private static List<String> lines(Map<String, List<String>> mapped, String name) {
         return mapped.computeIfAbsent(name, n -> new ArrayList<>());
+    }
+
+    /**
+     * {@code lines} without the parameter's values the consumer appended after them ({@code fromQuery},
+     * or null for none), when they end with them: a query parameter or form field never goes as a header.
+     */
+    private static List<String> withoutSuffix(List<String> lines, List<String> fromQuery) {
+        int kept = fromQuery == null ? lines.size() : lines.size() - fromQuery.size();
+        return kept >= 0 && kept < lines.size() && lines.subList(kept, lines.size()).equals(fromQuery) ? lines.subList(0, kept) : lines;
     }
 
     /** A header's value as lines: none for null, each element of a list, else its text. */

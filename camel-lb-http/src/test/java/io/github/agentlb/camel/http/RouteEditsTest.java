@@ -116,6 +116,60 @@ class RouteEditsTest {
         }
     }
 
+    /** A name the client repeats in another case is one header to camel-netty-http's consumer: its lines go once each. */
+    @Test
+    void aNameRepeatedInAnotherCaseGoesOnceALine() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.echo()) {
+            String base = route(agent.baseUrl(), r -> r.setProperty("seen", constant(true)));
+
+            RawHttp.talk(base, "GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-a: 1\r\nX-A: 2\r\nx-A: 3\r\n\r\n");
+
+            ScriptedAgent.Received got = agent.next();
+            assertThat(got.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("X-A"))
+                    .flatMap(e -> e.getValue().stream()).toList()).containsExactly("1", "2", "3");
+        }
+    }
+
+    /**
+     * A query parameter never reaches the agent as a header, whatever its name's spelling (percent-encoded,
+     * another case), nor beside the client's header of that name when the route replaced the message.
+     */
+    @Test
+    void aQueryParameterNeverGoesAsAHeader() throws Exception {
+        for (Consumer<RouteDefinition> before : List.<Consumer<RouteDefinition>>of(r -> r.setProperty("seen", constant(true)),
+                r -> r.transform(simple("wrapped:${body}")))) {
+            try (ScriptedAgent agent = ScriptedAgent.echo()) {
+                String base = route(agent.baseUrl(), before);
+
+                post(base + "/x?X%2DQ=smuggled&x-b=smuggled&X-A=smuggled", "hello", "X-A", "real");
+
+                ScriptedAgent.Received got = agent.next();
+                assertThat(got.header("X-Q")).isNull();
+                assertThat(got.header("X-B")).isNull();
+                assertThat(got.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("X-A"))
+                        .flatMap(e -> e.getValue().stream()).toList()).containsExactly("real");
+            } finally {
+                stop();
+                camel = null;
+            }
+        }
+    }
+
+    /** A header the route sets is the route's: the client's {@code Connection} cannot name it away. */
+    @Test
+    void aHeaderTheRouteSetsIsNotDroppedByTheClientsConnection() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.echo()) {
+            String base = route(agent.baseUrl(), r -> r.setHeader("Authorization", constant("Bearer the-agents-key")));
+
+            RawHttp.talk(base, "GET /x HTTP/1.1\r\nHost: x\r\nConnection: close, Authorization, X-Hop\r\n"
+                    + "Authorization: Bearer client\r\nX-Hop: h\r\n\r\n");
+
+            ScriptedAgent.Received got = agent.next();
+            assertThat(got.header("Authorization")).isEqualTo("Bearer the-agents-key");
+            assertThat(got.header("X-Hop")).isNull();
+        }
+    }
+
     @Test
     void aBodyTheRouteSetsIsWhatTheAgentGetsWithItsLength() throws Exception {
         String replaced = "{\"model\":\"the-route's\",\"messages\":[]}";
