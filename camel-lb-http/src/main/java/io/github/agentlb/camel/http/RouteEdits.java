@@ -61,7 +61,8 @@ final class RouteEdits {
      * {@code received} itself when the route changed nothing.
      */
     static FullHttpRequest applied(FullHttpRequest received, Message message) {
-        Map<String, List<String>> mapped = mappedParameters(received.uri(), received.headers(), received.content());
+        Map<String, List<String>> mapped = mappedParameters(received.uri(), formMapped(message.getExchange())
+                ? received.headers().get(HttpHeaderNames.CONTENT_TYPE) : null, received.content());
         HttpHeaders headers = null;
         Set<String> routes = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         Set<String> seen = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
@@ -80,11 +81,12 @@ final class RouteEdits {
             List<String> now = values(message.getHeader(name));
             if (!now.equals(expected)) {
                 headers = headers != null ? headers : new DefaultHttpHeaders().set(received.headers());
-                headers.set(name, withoutSuffix(now, mapped.get(name))); // none: removed
+                headers.set(name, now); // none: removed
                 routes.add(name);
             }
         }
-        HttpHeaders added = added(message, received.headers(), mapped);
+        // The client's Connection names away its own headers (the downstream drops them), never what the route adds.
+        HttpHeaders added = added(message, received.headers(), mapped, List.of());
         if (!added.isEmpty()) {
             headers = (headers != null ? headers : new DefaultHttpHeaders().set(received.headers())).add(added);
             routes.addAll(added.names());
@@ -133,9 +135,10 @@ final class RouteEdits {
         byte[] bytes = message.getBody(byte[].class);
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), uri,
                 bytes == null ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
-        HttpHeaders none = new DefaultHttpHeaders();
-        request.headers().add(added(message, none, mappedParameters(uri, message.getHeader(Exchange.CONTENT_TYPE,
-                String.class), request.content())));
+        Map<String, List<String>> mapped = mappedParameters(uri, null, request.content()); // bridgeEndpoint: no form fields
+        List<String> connection = withoutSuffix(values(message.getHeader(HttpHeaderNames.CONNECTION.toString())),
+                mapped.get(HttpHeaderNames.CONNECTION.toString()));
+        request.headers().add(added(message, new DefaultHttpHeaders(), mapped, connection));
         if (HttpHeaderValues.CLOSE.contentEqualsIgnoreCase(exchange.getProperty(NettyHttpConstants.CONNECTION, "", String.class))) {
             request.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
@@ -146,15 +149,15 @@ final class RouteEdits {
      * The message's end-to-end headers that {@code received} lacks and that are no parameter as the
      * consumer mapped it; none that the message's own {@code Connection} names.
      */
-    private static HttpHeaders added(Message message, HttpHeaders received, Map<String, List<String>> mapped) {
+    private static HttpHeaders added(Message message, HttpHeaders received, Map<String, List<String>> mapped,
+            List<String> connection) {
         HttpHeaders added = new DefaultHttpHeaders();
-        List<String> connection = values(message.getHeader(HttpHeaderNames.CONNECTION.toString()));
         for (Map.Entry<String, Object> header : message.getHeaders().entrySet()) {
             String name = header.getKey();
             if (received.contains(name) || !Hops.isEndToEnd(name, connection) || name.regionMatches(true, 0, "org.apache.camel", 0, 16)) {
                 continue;
             }
-            for (String value : withoutSuffix(values(header.getValue()), mapped.get(name))) {
+            for (String value : withoutSuffix(period(values(header.getValue())), mapped.get(name))) {
                 added.add(name, value);
             }
         }
@@ -162,13 +165,37 @@ final class RouteEdits {
     }
 
     /**
+     * {@code lines} once: the consumer adds all of a name's lines for each spelling of it the client
+     * used ({@code X-A}, {@code x-a}), so a list that is one run repeated is that run (two equal lines
+     * in one spelling become one: nothing tells them apart then).
+     */
+    private static List<String> period(List<String> lines) {
+        for (int run = 1; run <= lines.size() / 2; run++) {
+            if (lines.size() % run == 0 && repeats(lines, run)) {
+                return lines.subList(0, run);
+            }
+        }
+        return lines;
+    }
+
+    private static boolean repeats(List<String> lines, int run) {
+        for (int i = run; i < lines.size(); i++) {
+            if (!lines.get(i).equals(lines.get(i - run))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the consumer made a form body's fields headers: it does without {@code bridgeEndpoint=true}. */
+    private static boolean formMapped(Exchange exchange) {
+        return exchange == null || !Boolean.TRUE.equals(exchange.getProperty(Exchange.SKIP_WWW_FORM_URLENCODED, Boolean.class));
+    }
+
+    /**
      * The query parameters of {@code uri} and the fields of a form body, as the consumer maps them to
      * headers (decoded, a repeated one as a list), by case-insensitive name.
      */
-    private static Map<String, List<String>> mappedParameters(String uri, HttpHeaders headers, ByteBuf content) {
-        return mappedParameters(uri, headers.get(HttpHeaderNames.CONTENT_TYPE), content);
-    }
-
     private static Map<String, List<String>> mappedParameters(String uri, String contentType, ByteBuf content) {
         Map<String, List<String>> mapped = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         int query = uri.indexOf('?');

@@ -170,6 +170,41 @@ class RouteEditsTest {
         }
     }
 
+    /** What the route sets stays, whatever the client's Connection, query or form body say; what it leaves alone goes. */
+    @Test
+    void neitherConnectionNorQueryNorFormTakeAwayWhatTheRouteSetsOrWhatTheClientSent() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.echo()) {
+            String base = route(agent.baseUrl(), r -> r.setHeader("Authorization", constant("Bearer ROUTE")));
+
+            RawHttp.talk(base, "GET /a HTTP/1.1\r\nHost: x\r\nConnection: close, Authorization\r\n\r\n");
+            assertThat(agent.next().header("Authorization")).as("named by Connection").isEqualTo("Bearer ROUTE");
+            RawHttp.talk(base, "GET /a?Authorization=Bearer+ROUTE HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    + "Authorization: c\r\n\r\n");
+            assertThat(agent.next().header("Authorization")).as("the query's value").isEqualTo("Bearer ROUTE");
+            post(base + "/f", "X-A=1&Authorization=Bearer+ROUTE", "X-A", "1", "Content-Type", "application/x-www-form-urlencoded");
+            ScriptedAgent.Received form = agent.next();
+            assertThat(form.header("X-A")).as("bridgeEndpoint: a form's fields are no headers").isEqualTo("1");
+            assertThat(form.header("Authorization")).isEqualTo("Bearer ROUTE");
+        }
+    }
+
+    /** A replaced message's headers are the client's, once a line, whatever the case of their names; the query is no Connection. */
+    @Test
+    void aReplacedMessageSendsTheClientsHeadersOnceALine() throws Exception {
+        try (ScriptedAgent agent = ScriptedAgent.echo()) {
+            String base = route(agent.baseUrl(), r -> r.transform(simple("x:${body}")));
+
+            RawHttp.talk(base, "POST /t?Connection=X-Kept HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Test: a\r\n"
+                    + "x-test: b\r\nX-Kept: k\r\nContent-Length: 3\r\n\r\nabc");
+
+            ScriptedAgent.Received got = agent.next();
+            assertThat(got.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("X-Test"))
+                    .flatMap(e -> e.getValue().stream()).toList()).containsExactly("a", "b");
+            assertThat(got.header("X-Kept")).isEqualTo("k");
+            assertThat(new String(got.body(), StandardCharsets.UTF_8)).isEqualTo("x:abc");
+        }
+    }
+
     @Test
     void aBodyTheRouteSetsIsWhatTheAgentGetsWithItsLength() throws Exception {
         String replaced = "{\"model\":\"the-route's\",\"messages\":[]}";
