@@ -178,6 +178,11 @@ class RouteEditsTest {
 
             RawHttp.talk(base, "GET /a HTTP/1.1\r\nHost: x\r\nConnection: close, Authorization\r\n\r\n");
             assertThat(agent.next().header("Authorization")).as("named by Connection").isEqualTo("Bearer ROUTE");
+            RawHttp.talk(base, "GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\nConnection: x-y, aUtHoRiZaTiOn\r\n"
+                    + "X-Y: y\r\n\r\n");
+            ScriptedAgent.Received mixed = agent.next();
+            assertThat(mixed.header("Authorization")).as("named in another case, on a second line").isEqualTo("Bearer ROUTE");
+            assertThat(mixed.header("X-Y")).isNull();
             RawHttp.talk(base, "GET /a?Authorization=Bearer+ROUTE HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
                     + "Authorization: c\r\n\r\n");
             assertThat(agent.next().header("Authorization")).as("the query's value").isEqualTo("Bearer ROUTE");
