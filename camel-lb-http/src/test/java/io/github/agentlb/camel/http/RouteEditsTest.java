@@ -63,6 +63,23 @@ class RouteEditsTest {
         return "http://127.0.0.1:" + port;
     }
 
+    /** What a test checks of one route: its agent and its base URL. */
+    private interface RouteCheck {
+        void check(ScriptedAgent agent, String base) throws Exception;
+    }
+
+    /** Runs {@code check} on a route with each of {@code befores} in turn, each over an agent of its own. */
+    private void eachRoute(List<Consumer<RouteDefinition>> befores, RouteCheck check) throws Exception {
+        for (Consumer<RouteDefinition> before : befores) {
+            try (ScriptedAgent agent = ScriptedAgent.echo()) {
+                check.check(agent, route(agent.baseUrl(), before));
+            } finally {
+                stop();
+                camel = null;
+            }
+        }
+    }
+
     private HttpResponse<String> post(String url, String body, String... headers) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString(body))
                 .timeout(Duration.ofSeconds(20));
@@ -136,23 +153,17 @@ class RouteEditsTest {
      */
     @Test
     void aQueryParameterNeverGoesAsAHeader() throws Exception {
-        for (Consumer<RouteDefinition> before : List.<Consumer<RouteDefinition>>of(r -> r.setProperty("seen", constant(true)),
-                r -> r.transform(simple("wrapped:${body}")))) {
-            try (ScriptedAgent agent = ScriptedAgent.echo()) {
-                String base = route(agent.baseUrl(), before);
+        eachRoute(List.<Consumer<RouteDefinition>>of(r -> r.setProperty("seen", constant(true)),
+                r -> r.transform(simple("wrapped:${body}"))), (agent, base) -> {
 
-                post(base + "/x?X%2DQ=smuggled&x-b=smuggled&X-A=smuggled", "hello", "X-A", "real");
+            post(base + "/x?X%2DQ=smuggled&x-b=smuggled&X-A=smuggled", "hello", "X-A", "real");
 
-                ScriptedAgent.Received got = agent.next();
-                assertThat(got.header("X-Q")).isNull();
-                assertThat(got.header("X-B")).isNull();
-                assertThat(got.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("X-A"))
-                        .flatMap(e -> e.getValue().stream()).toList()).containsExactly("real");
-            } finally {
-                stop();
-                camel = null;
-            }
-        }
+            ScriptedAgent.Received got = agent.next();
+            assertThat(got.header("X-Q")).isNull();
+            assertThat(got.header("X-B")).isNull();
+            assertThat(got.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("X-A"))
+                    .flatMap(e -> e.getValue().stream()).toList()).containsExactly("real");
+        });
     }
 
     /** A header the route sets is the route's: the client's {@code Connection} cannot name it away. */
@@ -227,20 +238,14 @@ class RouteEditsTest {
     /** A body the route sets as a stream (as a data format's output is) is what the agent gets: Camel caches such a stream too. */
     @Test
     void aBodyTheRouteStreamsOrMarshalsIsWhatTheAgentGets() throws Exception {
-        for (Consumer<RouteDefinition> before : List.<Consumer<RouteDefinition>>of(
+        eachRoute(List.<Consumer<RouteDefinition>>of(
                 r -> r.process(e -> e.getIn().setBody(new java.io.ByteArrayInputStream("stream-body".getBytes(StandardCharsets.UTF_8)))),
-                r -> r.setBody(constant("stream-body")).convertBodyTo(java.io.InputStream.class))) {
-            try (ScriptedAgent agent = ScriptedAgent.echo()) {
-                String base = route(agent.baseUrl(), before);
+                r -> r.setBody(constant("stream-body")).convertBodyTo(java.io.InputStream.class)), (agent, base) -> {
 
-                post(base + "/x", "client-body", "Content-Type", "text/plain");
+            post(base + "/x", "client-body", "Content-Type", "text/plain");
 
-                assertThat(new String(agent.next().body(), StandardCharsets.UTF_8)).isEqualTo("stream-body");
-            } finally {
-                stop();
-                camel = null;
-            }
-        }
+            assertThat(new String(agent.next().body(), StandardCharsets.UTF_8)).isEqualTo("stream-body");
+        });
     }
 
     /** A replaced message keeps no header the client's {@code Connection} names (hop by hop, as every such header). */
@@ -284,27 +289,21 @@ class RouteEditsTest {
      */
     @Test
     void aMessageTheRouteReplacedIsWhatTheAgentGets() throws Exception {
-        for (Consumer<RouteDefinition> before : List.<Consumer<RouteDefinition>>of(
+        eachRoute(List.<Consumer<RouteDefinition>>of(
                 r -> r.setBody(simple("${body}-and-more")),
-                r -> r.transform(simple("${body}-and-more")).setHeader("X-Set", constant("after")))) {
-            try (ScriptedAgent agent = ScriptedAgent.echo()) {
-                String base = route(agent.baseUrl(), before);
+                r -> r.transform(simple("${body}-and-more")).setHeader("X-Set", constant("after"))), (agent, base) -> {
 
-                HttpResponse<String> answer = post(base + "/v1/x?user_id=42", "body", "X-Kept", "as sent");
+            HttpResponse<String> answer = post(base + "/v1/x?user_id=42", "body", "X-Kept", "as sent");
 
-                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-                ScriptedAgent.Received got = agent.next();
-                assertThat(got.method()).isEqualTo("POST");
-                assertThat(got.target()).isEqualTo("/v1/x?user_id=42");
-                assertThat(new String(got.body(), StandardCharsets.UTF_8)).isEqualTo("body-and-more");
-                assertThat(got.header("X-Kept")).isEqualTo("as sent");
-                assertThat(got.header("user_id")).isNull();
-                assertThat(got.header("CamelHttpUri")).isNull();
-                assertThat(got.headers().keySet()).noneMatch(name -> name.toLowerCase().startsWith("camel"));
-            } finally {
-                stop();
-                camel = null;
-            }
-        }
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            ScriptedAgent.Received got = agent.next();
+            assertThat(got.method()).isEqualTo("POST");
+            assertThat(got.target()).isEqualTo("/v1/x?user_id=42");
+            assertThat(new String(got.body(), StandardCharsets.UTF_8)).isEqualTo("body-and-more");
+            assertThat(got.header("X-Kept")).isEqualTo("as sent");
+            assertThat(got.header("user_id")).isNull();
+            assertThat(got.header("CamelHttpUri")).isNull();
+            assertThat(got.headers().keySet()).noneMatch(name -> name.toLowerCase().startsWith("camel"));
+        });
     }
 }
